@@ -1,0 +1,78 @@
+# Sourced by scripts/render, scripts/test and scripts/bench: make sure the system packages and the
+# project's .venv are in place, cheaply when they already are.
+#
+# Usage (from a script):  source "$(dirname "$0")/_bootstrap.sh"; ensure_venv "test oracle"
+#
+# The venv is rebuilt only when pyproject.toml (or the list of extras) changes: a stamp file in
+# .venv records the checksum it was built from. With everything in place this costs a few ms.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+SYSTEM_PACKAGES="libcairo2-dev libpango1.0-dev pkg-config"
+
+_say() { printf 'gradreel setup: %s\n' "$*" >&2; }
+
+_as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    _say "need root (or sudo) to run: $*"; exit 1; fi
+}
+
+_find_python() {
+  local py
+  for py in python3.13 python3.12 python3.11 python3; do
+    if command -v "$py" >/dev/null 2>&1 &&
+       "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      command -v "$py"; return 0
+    fi
+  done
+  return 1
+}
+
+_ensure_system_packages() {
+  local missing="" pkg py="$1"
+  for pkg in $SYSTEM_PACKAGES; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing="$missing $pkg"
+  done
+  # Debian's own python needs its venv module and headers (pycairo builds from source).
+  if ! "$py" -c 'import ensurepip' 2>/dev/null; then missing="$missing python3-venv"; fi
+  if ! "$py" -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null; then
+    missing="$missing python3-dev"
+  fi
+  if [ -n "$missing" ]; then
+    command -v apt-get >/dev/null || { _say "missing system packages:$missing (and no apt-get)"; exit 1; }
+    _say "installing system packages:$missing"
+    _as_root apt-get update -qq
+    _as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+  fi
+}
+
+# ensure_venv "EXTRAS": the extras this script needs, separated by spaces, e.g. "test oracle".
+# The stamp holds two lines: the checksum of pyproject.toml and the extras installed from it.
+ensure_venv() {
+  local need="$1" stamp="$VENV/.gradreel-stamp" sum have="" have_sum="" extra missing=""
+  sum="$(cksum < "$ROOT/pyproject.toml")"
+  if [ -f "$stamp" ]; then
+    { read -r have_sum; read -r have; } < "$stamp" || true
+  fi
+  for extra in $need; do
+    case " $have " in *" $extra "*) ;; *) missing="$missing $extra" ;; esac
+  done
+  if [ -x "$VENV/bin/python" ] && [ "$have_sum" = "$sum" ] && [ -z "$missing" ]; then
+    return 0
+  fi
+  local py all
+  py="$(_find_python)" || { _say "need Python 3.11 or newer"; exit 1; }
+  _ensure_system_packages "$py"
+  if [ ! -x "$VENV/bin/python" ]; then
+    _say "creating $VENV"
+    "$py" -m venv "$VENV"
+  fi
+  all="$(printf '%s\n' $have $need | sort -u | tr '\n' ' ' | sed 's/ $//')"
+  _say "installing gradreel into .venv (extras: ${all:-none}); the first time takes a few minutes"
+  if [ -n "$all" ]; then
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[$(echo "$all" | tr ' ' ',')]" >&2
+  else
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT" >&2
+  fi
+  printf '%s\n%s\n' "$sum" "$all" > "$stamp.tmp" && mv "$stamp.tmp" "$stamp"
+}
