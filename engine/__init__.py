@@ -1,0 +1,53 @@
+"""gradreel's engine: a scalar autograd that behaves as PyTorch does, and records what it does.
+
+>>> log = run_program("import torch\\nw = torch.tensor(3., requires_grad=True)\\n(w*w).backward()\\n", "p.py")
+>>> [e["after"] for e in log.of_kind("accumulate")]
+[6.0]
+
+Standard library and numpy only: no Manim, no YAML (see DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from .errors import ProgramError, TorchError
+from .events import Log, LogFormatError, read_log
+from .interpreter import Interpreter, OperationLimit
+from .overrides import apply_overrides
+from .subset import parse
+
+__all__ = ["run_program", "ProgramError", "TorchError", "Log", "LogFormatError", "read_log",
+           "OperationLimit", "VERSION", "DEFAULT_MAX_OPS"]
+
+VERSION = "0.1.0"
+DEFAULT_MAX_OPS = 1_000_000
+
+
+def run_program(source: str, filename: str = "<program>", *, max_ops: int = DEFAULT_MAX_OPS,
+                overrides: Optional[dict[str, str]] = None) -> Log:
+    """Check ``source`` against the subset, run it, and return its event log.
+
+    Raises :class:`ProgramError` (located) when the program is outside the subset or an override
+    is wrong, before any line runs. Run-time errors are ``error`` events, not exceptions. When
+    ``max_ops`` is exceeded the log ends with an ``error`` event of type ``OperationLimit`` and
+    :attr:`Log.limit` holds the located :class:`OperationLimit`.
+    """
+    tree = parse(source, filename)
+    if overrides:
+        tree = apply_overrides(tree, overrides, source, filename)
+    interp = Interpreter(source, filename, max_ops)
+    limit = None
+    with np.errstate(all="ignore"):
+        try:
+            interp.run(tree)
+        except OperationLimit as exc:
+            interp.rec.line = exc.line
+            interp.rec({"kind": "error", "type": "OperationLimit", "message": str(exc)})
+            limit = exc
+    log = Log({"program": filename, "source": source, "engine": f"gradreel {VERSION}",
+               "max_ops": max_ops}, interp.rec.events)
+    log.limit = limit
+    return log

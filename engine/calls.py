@@ -1,0 +1,139 @@
+"""The call forms of the subset: ``torch.tensor(...)``, ``torch.relu(w)``, ``w.relu()``,
+``w.clamp(0, 1)``, ``w.pow(2)``, ``w.item()``, ``abs(w)``, ``print(...)``.
+
+Each resolves to one op of :mod:`engine.ops`; argument checking gives Python's or PyTorch's text.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from . import ops
+from .errors import TorchError, no_attribute
+from .tensor import PyNum, Tensor
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+
+_UNARY_NAMES = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean",
+                "reciprocal"}
+
+
+def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
+    f = e.func
+    if isinstance(f, ast.Name):
+        if f.id == "print":
+            args = [it.eval(a) for a in e.args]
+            from .interpreter import _str
+            it.rec({"kind": "print", "text": " ".join(_str(a) for a in args)})
+            return None
+        if f.id == "abs":
+            (x,) = _args(it, e, "abs", 1)
+            if isinstance(x, PyNum):
+                return PyNum(abs(x.value), abs(x.exact) if x.exact is not None else None)
+            return _op(it, e, "abs", x)
+        if f.id not in it.env.get("__torch_names__", ()):
+            raise TorchError("NameError", f"name '{f.id}' is not defined")
+        return torch_function(it, e, f.id)
+    if isinstance(f.value, ast.Name) and f.value.id == "torch":
+        if "__torch__" not in it.env:
+            raise TorchError("NameError", "name 'torch' is not defined")
+        return torch_function(it, e, f.attr)
+    # a method call on a value
+    owner = it.eval(f.value)
+    if not isinstance(owner, Tensor):
+        raise no_attribute(_tname(owner), f.attr)
+    name = f.attr
+    if name == "item":
+        _args(it, e, "item", 0)
+        v = owner.num.v
+        if owner.dtype == "float32":
+            return PyNum(float(v), owner.num.q)
+        return PyNum(bool(v) if owner.dtype == "bool" else int(v), owner.num.q)
+    if name == "backward":
+        raise TorchError("TypeError", "backward() returns None and is used as a statement here")
+    return tensor_op(it, e, name, owner, e.args, e.keywords)
+
+
+def torch_function(it: "Interpreter", e: ast.Call, name: str) -> Any:
+    if name == "tensor":
+        kw = {k.arg: k.value for k in e.keywords}
+        unknown = set(kw) - {"requires_grad"}
+        if unknown:
+            raise TorchError("TypeError", f"tensor() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+        if len(e.args) != 1:
+            raise TorchError("TypeError", f"tensor() takes 1 positional argument but {len(e.args)} were given")
+        value = it.eval(e.args[0])
+        rg = it.eval(kw["requires_grad"]) if "requires_grad" in kw else PyNum(False)
+        if not isinstance(value, PyNum):
+            raise TorchError("TypeError", "gradreel's torch.tensor() takes a Python number here")
+        if not isinstance(rg, PyNum) or not isinstance(rg.value, bool):
+            raise TorchError("TypeError", "tensor(): argument 'requires_grad' must be bool")
+        it.tick(e)
+        return ops.create(it.sess, value, rg.value, _span(e))
+    if not e.args:
+        raise TorchError("TypeError", f"{name}() missing 1 required positional argument: 'input'")
+    first = it.eval(e.args[0])
+    if not isinstance(first, Tensor):
+        if name == "pow" and isinstance(first, PyNum) and len(e.args) == 2:
+            exponent = it.eval(e.args[1])
+            return _binary(it, e, "pow", first, exponent)
+        raise TorchError("TypeError", f"{name}(): argument 'input' (position 1) must be Tensor, "
+                         f"not {_tname(first)}")
+    return tensor_op(it, e, name, first, e.args[1:], e.keywords)
+
+
+def tensor_op(it: "Interpreter", e: ast.Call, name: str, x: Tensor, args: list, keywords: list) -> Any:
+    vals = [it.eval(a) for a in args]
+    kw = {k.arg: it.eval(k.value) for k in keywords}
+    if name in _UNARY_NAMES:
+        if vals or kw:
+            raise TorchError("TypeError", f"{name}() takes no arguments here")
+        return _op(it, e, name, x)
+    if name == "square":
+        return _binary(it, e, "pow", x, PyNum(2))
+    if name == "pow":
+        exponent = vals[0] if vals else kw.get("exponent")
+        if exponent is None or len(vals) > 1:
+            raise TorchError("TypeError", "pow() takes exactly one exponent")
+        return _binary(it, e, "pow", x, exponent)
+    if name == "clamp":
+        bounds = dict(zip(("min", "max"), vals))
+        bounds.update(kw)
+        extra = set(bounds) - {"min", "max"}
+        if extra or len(vals) > 2:
+            raise TorchError("TypeError", "clamp() takes min and max")
+        lo, hi = bounds.get("min"), bounds.get("max")
+        for b in (lo, hi):
+            if b is not None and not isinstance(b, PyNum):
+                raise TorchError("TypeError", "gradreel's clamp() takes numbers as bounds")
+        it.tick(e)
+        return ops.apply(it.sess, ops.clamp(x, lo, hi), _span(e))
+    raise no_attribute("Tensor", name)
+
+
+def _binary(it: "Interpreter", e: ast.Call, op: str, a: Any, b: Any) -> Any:
+    return it.binop(op, a, b, e)
+
+
+def _op(it: "Interpreter", e: ast.Call, name: str, x: Tensor) -> Tensor:
+    it.tick(e)
+    return ops.apply(it.sess, ops.UNARY[name](x), _span(e))
+
+
+def _args(it: "Interpreter", e: ast.Call, name: str, n: int) -> list:
+    if len(e.args) != n or e.keywords:
+        raise TorchError("TypeError", f"{name}() takes exactly {n} argument{'s' if n != 1 else ''} "
+                         f"({len(e.args)} given)")
+    return [it.eval(a) for a in e.args]
+
+
+def _tname(v: Any) -> str:
+    from .interpreter import _type_name
+    return _type_name(v)
+
+
+def _span(e: ast.AST):
+    from .interpreter import _span as span
+    return span(e)

@@ -1,0 +1,120 @@
+"""The event log: writing it byte for byte the same every time, and reading it back with checks.
+
+The format is documented as a file format in docs/event-log.md; :data:`REQUIRED` below is the
+contract's table of required fields, and :func:`read_log` enforces it, so a scene never meets a
+log it cannot trust.
+
+>>> log = Log({"program": "p.py"}, [])
+>>> log.to_jsonl().splitlines()[0][:40]
+'{"format":"gradreel-events","version":1,'
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+FORMAT = "gradreel-events"
+VERSION = 1
+
+# The contract (DESIGN.md): each kind's required fields, beyond seq, kind and line.
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "tensor": ("id", "name", "value", "exact", "str", "requires_grad", "is_leaf", "grad_fn", "node",
+               "edges"),
+    "update": ("tensor", "name", "value", "str"),
+    "backward": ("root", "call"),
+    "visit": ("node", "grad_fn", "tensor", "grad_in", "grads_out"),
+    "accumulate": ("tensor", "name", "before", "add", "after"),
+    "grad_reset": ("tensor", "name", "to"),
+    "branch": ("test", "taken"),
+    "print": ("text",),
+    "warning": ("message",),
+    "error": ("message",),
+    "node": ("id", "grad_fn", "tensor", "edges"),
+    "expr": ("source", "str"),
+}
+
+
+class LogFormatError(ValueError):
+    """A log that is not a gradreel event log v1: ``FILE:LINE: what is wrong``."""
+
+
+class Recorder:
+    """Collects events in order, stamping ``seq`` and the current program ``line``."""
+
+    def __init__(self) -> None:
+        self.events: list[dict] = []
+        self.line = 0
+
+    def __call__(self, event: dict) -> None:
+        kind = event.pop("kind")
+        self.events.append({"seq": len(self.events), "kind": kind, "line": self.line, **event})
+
+
+class Log:
+    """A finished run: the header and the events, as written to and read from JSONL."""
+
+    def __init__(self, header: dict, events: list[dict]):
+        self.header = {"format": FORMAT, "version": VERSION, **header}
+        self.events = events
+
+    def to_jsonl(self) -> str:
+        dump = lambda o: json.dumps(o, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return "".join(dump(o) + "\n" for o in [self.header, *self.events])
+
+    def of_kind(self, *kinds: str) -> list[dict]:
+        return [e for e in self.events if e["kind"] in kinds]
+
+    def tensor(self, name: str) -> Optional[dict]:
+        """The last tensor event bound to ``name`` (what the variable holds at the end)."""
+        found = None
+        for e in self.events:
+            if e["kind"] == "tensor" and e["name"] == name:
+                found = e
+        return found
+
+
+def read_log(source: Union[str, Path, Iterable[str]], name: str = "<log>") -> Log:
+    """Parse a JSONL event log, refusing a wrong format, a wrong version or a missing field."""
+    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
+                                     and Path(source).is_file()):
+        name = str(source)
+        lines = Path(source).read_text(encoding="utf-8").splitlines()
+    elif isinstance(source, str):
+        lines = source.splitlines()
+    else:
+        lines = list(source)
+    if not lines:
+        raise LogFormatError(f"{name}:1: empty file; expected a gradreel event log header")
+    objs = []
+    for i, text in enumerate(lines, 1):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LogFormatError(f"{name}:{i}: not JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise LogFormatError(f"{name}:{i}: expected a JSON object")
+        objs.append(obj)
+    header = objs[0]
+    if header.get("format") != FORMAT:
+        raise LogFormatError(f"{name}:1: expected a header with \"format\": \"{FORMAT}\"")
+    if header.get("version") != VERSION:
+        raise LogFormatError(
+            f"{name}:1: event log version {header.get('version')!r} is not supported; "
+            f"this gradreel reads version {VERSION}")
+    events = objs[1:]
+    for i, ev in enumerate(events):
+        where = f"{name}:{i + 2}"
+        for key in ("seq", "kind", "line"):
+            if key not in ev:
+                raise LogFormatError(f"{where}: event without \"{key}\"")
+        if ev["seq"] != i:
+            raise LogFormatError(f"{where}: expected seq {i}, found {ev['seq']}")
+        missing = [f for f in REQUIRED.get(ev["kind"], ()) if f not in ev]
+        if missing:
+            raise LogFormatError(f"{where}: {ev['kind']} event without {', '.join(missing)}")
+    h = dict(header)
+    h.pop("format")
+    h.pop("version")
+    return Log(h, events)

@@ -1,0 +1,360 @@
+"""Runs a checked program tree on the engine, statement by statement, recording events.
+
+Nothing is passed to Python's eval or exec: each whitelisted node (see :mod:`engine.subset`) has
+its own small evaluator here. A run-time error is recorded as an ``error`` event with PyTorch's
+text and the program goes on with the next top-level statement, as a notebook would. A bound on
+executed operations stops a runaway loop with a located :class:`OperationLimit`.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from fractions import Fraction
+from typing import Any, Optional
+
+from . import ops
+from .backward import backward
+from .calls import evaluate_call
+from .errors import NON_LEAF_GRAD, TorchError, no_attribute
+from .events import Recorder
+from .numbers import Num
+from .tensor import PyNum, Session, Tensor
+
+_BIN = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
+_CMP = {ast.Gt: "gt", ast.Lt: "lt", ast.GtE: "ge", ast.LtE: "le", ast.Eq: "eq", ast.NotEq: "ne"}
+_PY_CMP = {"gt": lambda a, b: a > b, "lt": lambda a, b: a < b, "ge": lambda a, b: a >= b,
+           "le": lambda a, b: a <= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+_MAX_INT_BITS = 4096
+
+
+class OperationLimit(Exception):
+    """The program ran more operations than ``max_ops`` allows."""
+
+    def __init__(self, line: int, col: int, limit: int):
+        super().__init__(f"stopped after {limit} operations (the limit; raise it with --max-ops)")
+        self.line, self.col, self.limit = line, col, limit
+
+
+def _type_name(v: Any) -> str:
+    if v is None:
+        return "NoneType"
+    if isinstance(v, Tensor):
+        return "Tensor"
+    if isinstance(v, PyNum):
+        return type(v.value).__name__
+    return type(v).__name__
+
+
+class Interpreter:
+    def __init__(self, source: str, filename: str, max_ops: int):
+        self.source = source
+        self.filename = filename
+        self.max_ops = max_ops
+        self.ops = 0
+        self.rec = Recorder()
+        self.sess = Session(self.rec)
+        self.env: dict[str, Any] = {}
+
+    # --- statements ----------------------------------------------------------------------------
+    def run(self, tree: ast.Module) -> None:
+        for stmt in tree.body:
+            try:
+                self.stmt(stmt)
+            except TorchError as exc:
+                event = {"kind": "error", "type": exc.type_name, "message": exc.message}
+                if exc.node is not None:
+                    event["node"] = exc.node
+                self.rec(event)
+            finally:
+                self.sess.grad_enabled = True
+
+    def tick(self, node: ast.AST) -> None:
+        self.ops += 1
+        if self.ops > self.max_ops:
+            raise OperationLimit(getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1, self.max_ops)
+
+    def stmt(self, s: ast.stmt) -> None:
+        self.tick(s)
+        self.rec.line = s.lineno
+        if isinstance(s, ast.Import):
+            self.env["__torch__"] = True
+            return
+        if isinstance(s, ast.ImportFrom):
+            names = set(self.env.get("__torch_names__", ()))
+            self.env["__torch_names__"] = names | {a.name for a in s.names}
+            return
+        if isinstance(s, ast.Pass):
+            return
+        if isinstance(s, ast.Assign):
+            t = s.targets[0]
+            if isinstance(t, ast.Attribute):  # w.grad = None
+                self.reset_grad(self.eval(t.value), None, t.value)
+                return
+            self.bind(t.id, self.eval(s.value))
+        elif isinstance(s, ast.AugAssign):
+            self.aug_assign(s)
+        elif isinstance(s, ast.Expr):
+            self.expr_stmt(s)
+        elif isinstance(s, ast.If):
+            taken = self.truth(self.eval(s.test))
+            self.rec.line = s.lineno
+            self.rec({"kind": "branch", "test": ast.get_source_segment(self.source, s.test), "taken": taken})
+            for inner in (s.body if taken else s.orelse):
+                self.stmt(inner)
+        elif isinstance(s, ast.For):
+            bounds = [self.py_int(self.eval(a), a) for a in s.iter.args]
+            for i in range(*bounds):
+                self.tick(s)
+                self.env[s.target.id] = PyNum(i, Fraction(i))
+                for inner in s.body:
+                    self.stmt(inner)
+        elif isinstance(s, ast.With):
+            before = self.sess.grad_enabled
+            self.sess.grad_enabled = False
+            try:
+                for inner in s.body:
+                    self.stmt(inner)
+            finally:
+                self.sess.grad_enabled = before
+
+    def bind(self, name: str, value: Any) -> None:
+        if isinstance(value, Tensor) and value.name is None and value.id is not None:
+            value.name = name
+            for ev in reversed(self.rec.events):  # name the tensor event recorded moments ago
+                if ev["kind"] == "tensor" and ev["id"] == value.id:
+                    ev["name"] = name
+                    break
+        self.env[name] = value
+
+    def aug_assign(self, s: ast.AugAssign) -> None:
+        name = s.target.id
+        target = self.lookup(name, s.target)
+        other = self.eval(s.value)
+        op = _BIN[type(s.op)]
+        if isinstance(target, Tensor):  # in place, as Tensor.__iadd__ is
+            self.tick(s)
+            operand = other if isinstance(other, Tensor) else self.number(other, s.value)
+            ops.apply_in_place(self.sess, target, ops.BINARY[op](target, operand), _span(s))
+        else:
+            self.bind(name, self.binop(op, target, other, s))
+
+    def expr_stmt(self, s: ast.Expr) -> None:
+        e = s.value
+        if isinstance(e, ast.Call):
+            f = e.func
+            if isinstance(f, ast.Name) and f.id == "print":
+                args = [self.eval(a) for a in e.args]
+                self.rec({"kind": "print", "text": " ".join(_str(a) for a in args)})
+                return
+            if isinstance(f, ast.Attribute) and f.attr == "backward":
+                self.call_backward(e)
+                return
+            if isinstance(f, ast.Attribute) and f.attr == "zero_":
+                grad = self.eval(f.value)
+                self.reset_grad(self.eval(f.value.value), 0.0, f.value.value, grad)
+                return
+        value = self.eval(e)
+        self.rec({"kind": "expr", "source": ast.get_source_segment(self.source, e), "str": _str(value)})
+
+    def call_backward(self, e: ast.Call) -> None:
+        root = self.eval(e.func.value)
+        if not isinstance(root, Tensor):
+            raise no_attribute(_type_name(root), "backward")
+        kwargs = {k.arg: self.eval(k.value) for k in e.keywords}
+        args = [self.eval(a) for a in e.args]
+        gradient = args[0] if args else kwargs.pop("gradient", None)
+        retain = kwargs.pop("retain_graph", None)
+        if kwargs:
+            raise TorchError("TypeError", f"backward() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if isinstance(gradient, PyNum):
+            raise TorchError("TypeError", f"'{_type_name(gradient)}' object is not iterable")
+        grad_num = gradient.num if isinstance(gradient, Tensor) else None
+        self.tick(e)
+        backward(self.sess, root, grad_num, bool(retain.value) if isinstance(retain, PyNum) else False)
+
+    def reset_grad(self, owner: Any, to: Optional[float], node: ast.expr, grad: Any = None) -> None:
+        if not isinstance(owner, Tensor):
+            raise no_attribute(_type_name(owner), "grad")
+        if to is None:
+            owner.grad = None
+        else:
+            if grad is None:
+                raise no_attribute("NoneType", "zero_")
+            grad.num = Num.of(0.0, Fraction(0))
+            grad.version += 1
+        self.rec({"kind": "grad_reset", "tensor": owner.id, "name": _var(node), "to": to})
+
+    # --- expressions ---------------------------------------------------------------------------
+    def eval(self, e: ast.expr) -> Any:
+        if isinstance(e, ast.Constant):
+            if isinstance(e.value, bool) or e.value is None or isinstance(e.value, str):
+                return e.value if not isinstance(e.value, bool) else PyNum(e.value, Fraction(int(e.value)))
+            return _literal(e, self.source)
+        if isinstance(e, ast.Name):
+            return self.lookup(e.id, e)
+        if isinstance(e, ast.BinOp):
+            return self.binop(_BIN[type(e.op)], self.eval(e.left), self.eval(e.right), e)
+        if isinstance(e, ast.UnaryOp):
+            v = self.eval(e.operand)
+            if isinstance(e.op, ast.Not):
+                return PyNum(not self.truth(v))
+            if isinstance(v, Tensor):
+                if isinstance(e.op, ast.UAdd):
+                    return v
+                self.tick(e)
+                return ops.apply(self.sess, ops.neg(v), _span(e))
+            n = self.number(v, e)
+            if isinstance(e.op, ast.UAdd):
+                return n
+            return PyNum(-n.value, -n.exact if n.exact is not None else None)
+        if isinstance(e, ast.BoolOp):
+            v = None
+            for part in e.values:
+                v = self.eval(part)
+                if self.truth(v) == isinstance(e.op, ast.Or):
+                    return v
+            return v
+        if isinstance(e, ast.Compare):
+            left = self.eval(e.left)
+            result: Any = PyNum(True)
+            for op, right_e in zip(e.ops, e.comparators):
+                right = self.eval(right_e)
+                result = self.compare(_CMP[type(op)], left, right, e)
+                if not self.truth(result):
+                    return result
+                left = right
+            return result
+        if isinstance(e, ast.Attribute):
+            return self.attribute(self.eval(e.value), e)
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        raise AssertionError(f"unchecked node {type(e).__name__}")
+
+    def lookup(self, name: str, node: ast.AST) -> Any:
+        if name not in self.env or name.startswith("__"):
+            raise TorchError("NameError", f"name '{name}' is not defined")
+        return self.env[name]
+
+    def attribute(self, v: Any, e: ast.Attribute) -> Any:
+        if not isinstance(v, Tensor):
+            raise no_attribute(_type_name(v), e.attr)
+        if e.attr == "is_leaf":
+            return PyNum(v.is_leaf)
+        if e.attr == "requires_grad":
+            return PyNum(v.requires_grad)
+        # .grad
+        if not v.is_leaf:
+            self.sess.warn_once(self.rec.line, NON_LEAF_GRAD)
+            return None
+        g = v.grad
+        if g is not None and g.id is None:
+            g.name = f"{v.name}.grad" if v.name else None
+            self.sess.register(g, "grad", [v], _span(e))
+        return g
+
+    def number(self, v: Any, node: ast.AST) -> PyNum:
+        if isinstance(v, PyNum):
+            return v
+        raise TorchError("TypeError", f"expected a number, got {_type_name(v)}")
+
+    def py_int(self, v: Any, node: ast.AST) -> int:
+        if isinstance(v, PyNum) and isinstance(v.value, int):
+            return int(v.value)
+        raise TorchError("TypeError", f"'{_type_name(v)}' object cannot be interpreted as an integer")
+
+    def truth(self, v: Any) -> bool:
+        if isinstance(v, Tensor):
+            return bool(v.num.v)
+        if isinstance(v, PyNum):
+            return bool(v.value)
+        return bool(v)
+
+    def binop(self, op: str, a: Any, b: Any, e: ast.AST) -> Any:
+        self.tick(e)
+        if isinstance(a, Tensor) or isinstance(b, Tensor):
+            a = a if isinstance(a, Tensor) else self.operand(a, op, a, b)
+            b = b if isinstance(b, Tensor) else self.operand(b, op, a, b)
+            if op == "div":
+                return ops.true_divide(self.sess, a, b, _span(e))
+            return ops.apply(self.sess, ops.BINARY[op](a, b), _span(e))
+        return _py_arith(op, self.operand(a, op, a, b), self.operand(b, op, a, b))
+
+    def operand(self, v: Any, op: str, a: Any, b: Any) -> Any:
+        if isinstance(v, (Tensor, PyNum)):
+            return v
+        sym = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "** or pow()"}[op]
+        raise TorchError("TypeError", f"unsupported operand type(s) for {sym}: "
+                         f"'{_type_name(a)}' and '{_type_name(b)}'")
+
+    def compare(self, op: str, a: Any, b: Any, e: ast.AST) -> Any:
+        self.tick(e)
+        if isinstance(a, Tensor) or isinstance(b, Tensor):
+            return ops.apply(self.sess, ops.compare(op, self.operand(a, "add", a, b),
+                                                    self.operand(b, "add", a, b)), _span(e))
+        if isinstance(a, PyNum) and isinstance(b, PyNum):
+            return PyNum(_PY_CMP[op](a.value, b.value))
+        return PyNum(_PY_CMP[op](a, b)) if op in ("eq", "ne") else self.operand(None, "add", a, b)
+
+    def call(self, e: ast.Call) -> Any:
+        return evaluate_call(self, e)
+
+
+def _var(node: ast.expr) -> Optional[str]:
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _span(e: ast.AST) -> Optional[tuple]:
+    if getattr(e, "end_lineno", None) == getattr(e, "lineno", None):
+        return (e.col_offset, e.end_col_offset)
+    return None
+
+
+def _literal(e: ast.Constant, source: str) -> PyNum:
+    """A number literal with its exact value from the source text (``0.1`` is exactly 1/10)."""
+    v = e.value
+    if isinstance(v, int):
+        return PyNum(v, Fraction(v))
+    text = ast.get_source_segment(source, e) or repr(v)
+    try:
+        exact = Fraction(text.replace("_", ""))
+    except (ValueError, ZeroDivisionError):
+        exact = Fraction(v) if math.isfinite(v) else None
+    return PyNum(v, exact)
+
+
+def _py_arith(op: str, a: PyNum, b: PyNum) -> PyNum:
+    """Python number arithmetic with its exact shadow; huge integers are refused, not computed."""
+    x, y = a.value, b.value
+    qa, qb = a.exact, b.exact
+    both = qa is not None and qb is not None
+    try:
+        if op == "add":
+            v, q = x + y, (qa + qb if both else None)
+        elif op == "sub":
+            v, q = x - y, (qa - qb if both else None)
+        elif op == "mul":
+            v, q = x * y, (qa * qb if both else None)
+        elif op == "div":
+            v, q = x / y, (qa / qb if both else None)
+        else:
+            if isinstance(x, int) and isinstance(y, int) and y > 0 and abs(x) > 1 \
+                    and y * abs(x).bit_length() > _MAX_INT_BITS:
+                raise TorchError("OverflowError", "integer result too large")
+            v = x ** y
+            q = qa ** int(qb) if both and qb.denominator == 1 and abs(qb) <= 64 and not (qa == 0 and qb < 0) else None
+            if isinstance(v, complex):
+                raise TorchError("ValueError", "math domain error")
+    except ZeroDivisionError:
+        raise TorchError("ZeroDivisionError", "division by zero") from None
+    except OverflowError:
+        raise TorchError("OverflowError", "numerical result out of range") from None
+    if isinstance(v, int) and v.bit_length() > _MAX_INT_BITS:
+        raise TorchError("OverflowError", "integer result too large")
+    return PyNum(v, q)
+
+
+def _str(v: Any) -> str:
+    if isinstance(v, PyNum):
+        return repr(v.value)
+    return str(v)

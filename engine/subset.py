@@ -1,0 +1,232 @@
+"""The supported subset of Python and PyTorch, checked on the syntax tree before any line runs.
+
+A program is parsed with :mod:`ast` and never executed by Python: the interpreter walks the tree
+itself. This module refuses everything outside the subset with one located message:
+``FILE:LINE:COL: <what> is not supported; supported: <what is>``.
+
+>>> check(ast.parse("while True: pass"), "p.py")
+Traceback (most recent call last):
+...
+engine.errors.ProgramError: p.py:1:1: while loops are not supported; supported: ...
+"""
+
+from __future__ import annotations
+
+import ast
+
+from .errors import ProgramError
+
+MAX_SOURCE_BYTES = 1_000_000
+MAX_DEPTH = 200  # nesting of expressions and blocks; the tree walkers stay far from recursion limits
+
+TENSOR_METHODS = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean",
+                  "clamp", "pow", "square", "reciprocal", "backward", "item"}
+TORCH_FUNCTIONS = {"tensor", "relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum",
+                   "mean", "clamp", "pow", "square", "reciprocal"}
+ATTRIBUTES = {"grad", "is_leaf", "requires_grad"}
+BUILTINS = {"print", "abs", "range"}
+
+STATEMENTS = ("assignments (x = ...), augmented assignments (x += ...), expression statements, "
+              "if/else, for _ in range(n), with torch.no_grad():, import torch, pass")
+EXPRESSIONS = ("numbers, names, + - * / **, unary -, comparisons, and/or/not, torch.tensor(...), "
+               "tensor methods and torch functions (" + ", ".join(sorted(TORCH_FUNCTIONS - {"tensor"}))
+               + "), .grad, .is_leaf, .requires_grad, print(...), abs(...)")
+CALLS = ("torch.tensor, torch." + ", torch.".join(sorted(TORCH_FUNCTIONS - {"tensor"}))
+         + ", print, abs, range (in for), torch.no_grad (in with), and the methods ."
+         + ", .".join(sorted(TENSOR_METHODS | {"zero_"})))
+
+_NAMED = {
+    ast.While: "while loops", ast.FunctionDef: "function definitions", ast.AsyncFunctionDef:
+    "function definitions", ast.ClassDef: "class definitions", ast.Return: "return",
+    ast.Delete: "del", ast.Raise: "raise", ast.Try: "try", ast.Assert: "assert",
+    ast.Global: "global", ast.Nonlocal: "nonlocal", ast.Break: "break", ast.Continue: "continue",
+    ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Lambda: "lambda expressions",
+    ast.ListComp: "list comprehensions", ast.SetComp: "set comprehensions",
+    ast.DictComp: "dict comprehensions", ast.GeneratorExp: "generator expressions",
+    ast.Subscript: "subscripts", ast.List: "lists", ast.Tuple: "tuples", ast.Dict: "dicts",
+    ast.Set: "sets", ast.JoinedStr: "f-strings", ast.IfExp: "conditional expressions",
+    ast.NamedExpr: "the walrus operator", ast.Starred: "starred expressions", ast.Await: "await",
+    ast.Yield: "yield", ast.YieldFrom: "yield", ast.Slice: "slices", ast.AnnAssign:
+    "annotated assignments",
+}
+if hasattr(ast, "TryStar"):
+    _NAMED[ast.TryStar] = "try"
+if hasattr(ast, "Match"):
+    _NAMED[ast.Match] = "match statements"
+_BINOPS = {ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow}
+_OPNAMES = {ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>",
+            ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&"}
+
+
+def parse(source: str, filename: str) -> ast.Module:
+    """Parse and check a program; the tree that comes back is safe to interpret."""
+    if len(source.encode("utf-8")) > MAX_SOURCE_BYTES:
+        raise ProgramError(filename, 1, 1, f"program is larger than {MAX_SOURCE_BYTES} bytes")
+    try:
+        tree = ast.parse(source, filename)
+    except SyntaxError as exc:
+        raise ProgramError(filename, exc.lineno or 1, exc.offset or 1,
+                           f"syntax error: {exc.msg}") from None
+    except (RecursionError, MemoryError):
+        raise ProgramError(filename, 1, 1, "program is nested too deeply to parse") from None
+    check(tree, filename)
+    return tree
+
+
+def check(tree: ast.Module, filename: str) -> None:
+    """Refuse, with a located message, the first construct outside the subset."""
+    Checker(filename).block(tree.body, 0)
+
+
+class Checker:
+    def __init__(self, filename: str):
+        self.filename = filename
+
+    def fail(self, node: ast.AST, what: str, supported: str) -> None:
+        raise ProgramError(self.filename, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1,
+                           f"{what} is not supported; supported: {supported}")
+
+    def deep(self, node: ast.AST, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise ProgramError(self.filename, getattr(node, "lineno", 1),
+                               getattr(node, "col_offset", 0) + 1,
+                               f"nesting deeper than {MAX_DEPTH} levels is not supported")
+
+    # --- statements ----------------------------------------------------------------------------
+    def block(self, body: list, depth: int) -> None:
+        for stmt in body:
+            self.stmt(stmt, depth + 1)
+
+    def stmt(self, s: ast.stmt, depth: int) -> None:
+        self.deep(s, depth)
+        if type(s) in _NAMED:
+            self.fail(s, _NAMED[type(s)], STATEMENTS)
+        if isinstance(s, ast.Import):
+            for alias in s.names:
+                if alias.name != "torch" or alias.asname not in (None, "torch"):
+                    self.fail(s, f"import {alias.name}", "import torch, from torch import tensor")
+        elif isinstance(s, ast.ImportFrom):
+            if s.module != "torch" or s.level:
+                self.fail(s, f"from {s.module or '.'} import", "import torch, from torch import tensor")
+            for alias in s.names:
+                if alias.name not in TORCH_FUNCTIONS or alias.asname not in (None, alias.name):
+                    self.fail(s, f"from torch import {alias.name}", "from torch import "
+                              + ", ".join(sorted(TORCH_FUNCTIONS)))
+        elif isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                self.fail(s, "chained assignment (a = b = ...)", "one target per assignment")
+            t = s.targets[0]
+            if isinstance(t, ast.Attribute):
+                if t.attr != "grad" or not (isinstance(s.value, ast.Constant) and s.value.value is None):
+                    self.fail(t, f"assigning to .{t.attr}", "x = ..., w.grad = None")
+                self.expr(t.value, depth + 1)
+            elif not isinstance(t, ast.Name):
+                self.fail(t, "assigning to " + type(t).__name__.lower(), "x = ..., w.grad = None")
+            self.expr(s.value, depth + 1)
+        elif isinstance(s, ast.AugAssign):
+            if not isinstance(s.target, ast.Name):
+                self.fail(s.target, "augmented assignment to anything but a name", "x += ...")
+            if type(s.op) not in _BINOPS:
+                self.fail(s, f"the operator {_OPNAMES.get(type(s.op), '?')}=", "+= -= *= /= **=")
+            self.expr(s.value, depth + 1)
+        elif isinstance(s, ast.Expr):
+            self.expr(s.value, depth + 1)
+        elif isinstance(s, ast.If):
+            self.expr(s.test, depth + 1)
+            self.block(s.body, depth)
+            self.block(s.orelse, depth)
+        elif isinstance(s, ast.For):
+            if not isinstance(s.target, ast.Name):
+                self.fail(s.target, "for with this target", "for _ in range(n)")
+            it = s.iter
+            if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                    and 1 <= len(it.args) <= 3 and not it.keywords):
+                self.fail(it, "for over anything but range(...)", "for _ in range(n)")
+            for a in it.args:
+                self.expr(a, depth + 1)
+            if s.orelse:
+                self.fail(s.orelse[0], "for ... else", "for _ in range(n)")
+            self.block(s.body, depth)
+        elif isinstance(s, ast.With):
+            if len(s.items) != 1 or s.items[0].optional_vars is not None or not _is_no_grad(s.items[0].context_expr):
+                self.fail(s, "with anything but torch.no_grad()", "with torch.no_grad():")
+            self.block(s.body, depth)
+        elif isinstance(s, ast.Pass):
+            pass
+        else:
+            self.fail(s, type(s).__name__, STATEMENTS)
+
+    # --- expressions ---------------------------------------------------------------------------
+    def expr(self, e: ast.expr, depth: int, in_print: bool = False) -> None:
+        """Iterative over binary-operator chains (``a+a+a+...`` is deep on the left)."""
+        self.deep(e, depth)
+        if type(e) in _NAMED:
+            self.fail(e, _NAMED[type(e)], EXPRESSIONS)
+        if isinstance(e, ast.Constant):
+            if isinstance(e.value, str) and not in_print:
+                self.fail(e, "a string outside print(...)", "strings only as arguments of print")
+            if not isinstance(e.value, (int, float, str, type(None))) or isinstance(e.value, complex):
+                self.fail(e, f"the constant {e.value!r}", "numbers, True, False, None")
+        elif isinstance(e, ast.Name):
+            if e.id.startswith("__"):
+                self.fail(e, f"the name {e.id}", "names of your own variables")
+        elif isinstance(e, ast.BinOp):
+            if type(e.op) not in _BINOPS:
+                self.fail(e, f"the operator {_OPNAMES.get(type(e.op), '?')}", "+ - * / **")
+            self.expr(e.left, depth + 1)
+            self.expr(e.right, depth + 1)
+        elif isinstance(e, ast.UnaryOp):
+            if isinstance(e.op, ast.Invert):
+                self.fail(e, "the operator ~", "unary -, +, not")
+            self.expr(e.operand, depth + 1)
+        elif isinstance(e, ast.BoolOp):
+            for v in e.values:
+                self.expr(v, depth + 1)
+        elif isinstance(e, ast.Compare):
+            for op in e.ops:
+                if isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+                    self.fail(e, "is / in comparisons", "< <= > >= == !=")
+            self.expr(e.left, depth + 1)
+            for c in e.comparators:
+                self.expr(c, depth + 1)
+        elif isinstance(e, ast.Attribute):
+            if e.attr not in ATTRIBUTES:
+                self.fail(e, f"the attribute .{e.attr}", ", ".join("." + a for a in sorted(ATTRIBUTES)))
+            self.expr(e.value, depth + 1)
+        elif isinstance(e, ast.Call):
+            self.call(e, depth)
+        else:
+            self.fail(e, type(e).__name__, EXPRESSIONS)
+
+    def call(self, e: ast.Call, depth: int) -> None:
+        f = e.func
+        in_print = False
+        if isinstance(f, ast.Name):
+            if f.id not in BUILTINS | TORCH_FUNCTIONS or f.id == "range":
+                self.fail(e, f"calling {f.id}()", CALLS)
+            in_print = f.id == "print"
+        elif isinstance(f, ast.Attribute):
+            if isinstance(f.value, ast.Name) and f.value.id == "torch":
+                if f.attr not in TORCH_FUNCTIONS:
+                    self.fail(e, f"torch.{f.attr}()", CALLS)
+            elif f.attr == "zero_":
+                if not (isinstance(f.value, ast.Attribute) and f.value.attr == "grad"):
+                    self.fail(e, ".zero_() on anything but .grad", "w.grad.zero_()")
+                self.expr(f.value, depth + 1)
+            elif f.attr in TENSOR_METHODS:
+                self.expr(f.value, depth + 1)
+            else:
+                self.fail(e, f"the method .{f.attr}()", CALLS)
+        else:
+            self.fail(e, "calling the result of an expression", CALLS)
+        for a in e.args:
+            self.expr(a, depth + 1, in_print=in_print)
+        for k in e.keywords:
+            if k.arg is None:
+                self.fail(e, "**kwargs", "keyword arguments by name")
+            self.expr(k.value, depth + 1)
+
+
+def _is_no_grad(e: ast.expr) -> bool:
+    return (isinstance(e, ast.Call) and not e.args and not e.keywords and isinstance(e.func, ast.Attribute)
+            and e.func.attr == "no_grad" and isinstance(e.func.value, ast.Name) and e.func.value.id == "torch")
