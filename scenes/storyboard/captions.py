@@ -1,0 +1,36 @@
+"""SubRip (.srt) text made from the plan's caption spans, so captions cannot drift from the picture.
+
+>>> from .plan import CaptionSpan
+>>> print(srt([CaptionSpan(1, 0.0, 2.5, "The loss is 4/9.", 0)]), end="")
+1
+00:00:00,000 --> 00:00:02,500
+The loss is 4/9.
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Iterable
+
+from .plan import CaptionSpan
+
+LINE_WIDTH = 42  # the usual subtitle guideline; two lines at most for most narrations
+
+
+def timestamp(seconds: float) -> str:
+    """``75.25`` -> ``00:01:15,250``."""
+    ms = int(round(seconds * 1000))
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    s, ms = divmod(rest, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d},{ms:03d}"
+
+
+def srt(captions: Iterable[CaptionSpan]) -> str:
+    """The captions as SRT blocks, numbered from 1, text wrapped at LINE_WIDTH."""
+    blocks = []
+    for n, c in enumerate(captions, start=1):
+        text = "\n".join(textwrap.wrap(c.text, LINE_WIDTH)) or " "
+        blocks.append(f"{n}\n{timestamp(c.start)} --> {timestamp(c.end)}\n{text}\n")
+    return "\n".join(blocks)

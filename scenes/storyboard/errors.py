@@ -1,0 +1,85 @@
+"""Located errors for storyboards: every problem names its file, line, column and field path.
+
+Why a collector instead of raising at the first problem: an author fixing a storyboard wants to
+see every mistake of the file at once, so validation appends to an :class:`ErrorList` and raises
+:class:`StoryboardError` only at the end.
+
+>>> e = Problem("clip.yaml", 12, 5, "unknown visual 'wavefornt'", "beats[2].visual")
+>>> str(e)
+"clip.yaml:12:5: unknown visual 'wavefornt' (at beats[2].visual)"
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable
+
+Path = tuple[str | int, ...]
+
+
+def path_text(path: Path) -> str:
+    """``("beats", 2, "visual")`` -> ``beats[2].visual`` (the form used in every message)."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One located problem. ``line`` and ``col`` are 1-based; ``path`` may be empty."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+    path: str = ""
+
+    def __str__(self) -> str:
+        where = f" (at {self.path})" if self.path else ""
+        return f"{self.file}:{self.line}:{self.col}: {self.message}{where}"
+
+
+class StoryboardError(Exception):
+    """All the problems of one or more files; ``str()`` prints one per line, in file order."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = tuple(sorted(set(problems), key=lambda p: (p.file, p.line, p.col, p.message)))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass
+class ErrorList:
+    """Collects problems for one file; positions come from the loader's marks."""
+
+    file: str
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, line: int, col: int, message: str, path: Path = ()) -> None:
+        self.problems.append(Problem(self.file, line, col, message, path_text(path)))
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise StoryboardError(self.problems)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """A ``; did you mean 'x'?`` suffix, or ``""`` when nothing is close.
+
+    >>> did_you_mean("narations", ["narration", "pace"])
+    "; did you mean 'narration'?"
+    """
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def one_of(choices: Iterable[str]) -> str:
+    """``a, b or c`` for messages that list what is allowed."""
+    items = list(choices)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]

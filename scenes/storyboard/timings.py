@@ -1,0 +1,65 @@
+"""The durations the plan uses, taken from the theme plus a few reading-speed settings.
+
+Why a local dataclass: the plan must stay pure and testable without loading the theme file, and it
+needs three values the visual theme does not hold (how long a title card stays, how fast captions
+are read, the pause between beats). :meth:`PlanTimings.from_theme` copies the theme's timings
+(``scenes.theme.Timings``: node_appear, edge_grow, grad_travel, bucket_fill, wavefront_step,
+caption_fade, code_highlight_move) so the theme stays the one place that sets them.
+
+>>> PlanTimings().scaled("fast").node_appear
+0.3
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from .model import PACE_FACTOR
+
+
+@dataclass(frozen=True)
+class PlanTimings:
+    """Seconds. The first seven mirror assets/theme.yaml ``timings``; the defaults equal it."""
+
+    node_appear: float = 0.6
+    edge_grow: float = 0.5
+    grad_travel: float = 0.9
+    bucket_fill: float = 0.8
+    wavefront_step: float = 0.5
+    caption_fade: float = 0.3
+    code_highlight_move: float = 0.3
+    title_hold: float = 2.0
+    seconds_per_word: float = 0.3
+    min_caption: float = 1.5
+    beat_pause: float = 0.4
+
+    @classmethod
+    def from_theme(cls, timings: Any) -> "PlanTimings":
+        """Take every field the theme's ``Timings`` (or a Theme, via ``.timings``) has."""
+        timings = getattr(timings, "timings", timings)
+        known = {f.name for f in dataclasses.fields(cls)}
+        given = {k: float(v) for k, v in dataclasses.asdict(timings).items() if k in known}
+        return cls(**given)
+
+    def scaled(self, pace: str) -> "PlanTimings":
+        """Animation durations multiplied by the pace factor (reading speed unchanged)."""
+        f = PACE_FACTOR[pace]
+        anim = ("node_appear", "edge_grow", "grad_travel", "bucket_fill", "wavefront_step",
+                "code_highlight_move", "title_hold")
+        return dataclasses.replace(self, **{k: round(getattr(self, k) * f, 6) for k in anim})
+
+    def reading(self, text: str) -> float:
+        """How long a caption must stay up to be read, fades included."""
+        words = len(text.split())
+        return max(self.min_caption, words * self.seconds_per_word) + 2 * self.caption_fade
+
+
+def default_timings() -> PlanTimings:
+    """The theme's timings when scenes.theme loads, else the built-in defaults (equal today)."""
+    try:
+        from scenes.theme import default_theme
+    except ImportError:  # pragma: no cover - theme module absent
+        return PlanTimings()
+    return PlanTimings.from_theme(default_theme())

@@ -1,0 +1,174 @@
+"""From a YAML file to a checked storyboard and its log, reporting every problem at once.
+
+Why in stages that all report: the model check (keys, types, closed lists) and the program run are
+independent, so both always run; the checks that need the log (does backward call 2 exist? is
+``{w3.grad}`` a name?) run when the program ran. One :class:`StoryboardError` carries them all.
+
+>>> checked = load("scenes/storyboards/backward_walk.yaml")      # doctest: +SKIP
+>>> checked.storyboard.title, len(checked.index.events)           # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+
+from .errors import ErrorList, Path, did_you_mean, one_of
+from .logindex import LogIndex
+from .model import SPAN_KEYS, VISUAL_SPANS, Beat, Storyboard
+from .narration import parse, resolve
+from .program import ProgramPlace, Run, defined_names, program_place, run
+from .typed import INVALID, convert
+from .yamlsafe import Document, load_file
+
+SCHEMA_LINE = "# yaml-language-server: $schema=../schema/storyboard.schema.json"
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A storyboard that passed every check, with the log its program gave."""
+
+    name: str
+    file: str
+    storyboard: Storyboard
+    run: Run
+    index: LogIndex
+    place: ProgramPlace
+    doc: Document
+
+
+def load(file: str, overrides: dict[str, str] | None = None, name: str | None = None) -> Checked:
+    """Load, check and run one storyboard file; raise StoryboardError listing every problem."""
+    display = os.path.relpath(file) if os.path.isabs(file) else file
+    doc = load_file(file, display)
+    errors = ErrorList(display)
+    board = convert(doc, (), Storyboard, errors)
+    place = program_place(doc, errors)
+    source = doc.data.get("program") if isinstance(doc.data, dict) else None
+    result = None
+    stem = name or FsPath(file).stem
+    if place is not None and isinstance(source, str):
+        result = run(source, f"{stem}.py", place, errors, overrides)
+    if board is not INVALID and result is not None:
+        index = LogIndex.build(result.events, result.header.get("source", source))
+        check_beats(doc, board, index, errors, defined_names(source))
+    errors.raise_if_any()
+    assert board is not INVALID and result is not None and place is not None
+    index = LogIndex.build(result.events, result.header.get("source", source))
+    return Checked(stem, display, board, result, index, place, doc)
+
+
+def check_beats(doc: Document, board: Storyboard, index: LogIndex, errors: ErrorList,
+                names: list[str]) -> None:
+    """The checks that need the log: spans exist, names are the program's, narration resolves."""
+    cutoff = -1
+    known = list(dict.fromkeys(names + index.logged_names()))
+    for i, beat in enumerate(board.beats):
+        at: Path = ("beats", i)
+        _check_span(doc, beat, at, index, errors)
+        for key in ("emphasis", "dim"):
+            for j, name in enumerate(getattr(beat, key)):
+                if name not in known:
+                    line, col = doc.at(at + (key, j))
+                    errors.add(line, col, f"'{name}' is not a name the program defines"
+                               f"{did_you_mean(name, known)}; it defines {', '.join(known)}", at + (key, j))
+        both = set(beat.emphasis) & set(beat.dim)
+        if both:
+            line, col = doc.at(at + ("dim",))
+            errors.add(line, col, f"{', '.join(sorted(both))} both emphasised and dimmed", at + ("dim",))
+        selected = index.select(beat) if beat.span_key() else []
+        if selected:
+            cutoff = max(e["seq"] for e in selected)
+        _check_narration(doc, beat, at, index, cutoff, board, errors)
+
+
+def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] | None:
+    """``(key, message)`` when the span names something the log does not have."""
+    ncalls = len(index.calls)
+    calls = "never calls backward()" if ncalls == 0 else f"calls backward() {ncalls} time{'s' * (ncalls > 1)}"
+    if beat.lines is not None:
+        a, b = (beat.lines, beat.lines) if isinstance(beat.lines, int) else beat.lines
+        if a > b:
+            return "lines", f"lines [{a}, {b}] run backwards; write [{b}, {a}]"
+        if b > nlines:
+            return "lines", f"line {b} is past the end of the program ({nlines} lines)"
+    for key in ("backward", "visits", "accumulations"):
+        k = getattr(beat, key)
+        if k is not None and k > ncalls:
+            return key, f"backward call {k} does not exist: the program {calls}"
+    if beat.steps is not None:
+        if beat.visits is None:
+            return "steps", "steps only goes with visits: K"
+        i, j = beat.steps
+        n = len(index.visits(beat.visits))
+        if i > j or j > n:
+            return "steps", f"steps [{i}, {j}] is outside the walk: backward call {beat.visits} visits {n} nodes"
+    for key, kind in (("reset", "grad_reset"), ("branch", "branch")):
+        n = getattr(beat, key)
+        if n is not None and not index.select(beat):
+            where = index.lines_with(kind)
+            hint = f"; {kind} events are on line {one_of(str(x) for x in where)}" if where else \
+                f"; the program logs no {kind} event at all"
+            return key, f"program line {n} logs no {kind} event{hint}"
+    return None
+
+
+def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: ErrorList) -> None:
+    given = [k for k in SPAN_KEYS if getattr(beat, k) is not None]
+    allowed = VISUAL_SPANS[beat.visual]
+    if not allowed:
+        if given:
+            line, col = doc.key_pos.get(at + (given[0],), doc.at(at))
+            errors.add(line, col, f"a {beat.visual} beat shows no span of the log; remove '{given[0]}'", at + (given[0],))
+        return
+    if not given:
+        line, col = doc.at(at)
+        errors.add(line, col, f"beat {at[1] + 1} needs a span: {one_of(allowed)}", at)
+        return
+    if len(given) > 1:
+        line, col = doc.key_pos.get(at + (given[1],), doc.at(at))
+        errors.add(line, col, f"a beat selects one span, but gives {' and '.join(given)}", at + (given[1],))
+        return
+    key = given[0]
+    if key not in allowed:
+        line, col = doc.key_pos.get(at + (key,), doc.at(at))
+        errors.add(line, col, f"visual {beat.visual} shows {one_of(allowed)}, not {key}", at + (key,))
+        return
+    problem = _span_problem(beat, index, len(index.lines))
+    if problem:
+        k, message = problem
+        line, col = doc.at(at + (k,))
+        errors.add(line, col, message, at + (k,))
+        return
+    if not index.select(beat):
+        line, col = doc.at(at + (key,))
+        errors.add(line, col, f"this span selects no events of the log", at + (key,))
+    elif beat.visual == "output" and not any(e["kind"] in ("print", "expr") for e in index.select(beat)):
+        line, col = doc.at(at + (key,))
+        errors.add(line, col, "visual output needs a line that prints; these lines print nothing", at + (key,))
+
+
+def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:
+    """Position of character ``offset`` of a narration scalar (exact for one-line scalars)."""
+    line, col = doc.at(path)
+    node = doc.nodes.get(path)
+    style = getattr(node, "style", None)
+    value = doc.data["beats"][path[1]].get("narration", "")
+    if node is not None and "\n" not in value and node.start_mark.line == node.end_mark.line:
+        return line, col + offset + (1 if style in ('"', "'") else 0)
+    return line, col
+
+
+def _check_narration(doc: Document, beat: Beat, at: Path, index: LogIndex, cutoff: int,
+                     board: Storyboard, errors: ErrorList) -> None:
+    path = at + ("narration",)
+    placeholders, problems = parse(beat.narration)
+    for offset, message in problems:
+        line, col = _narration_col(doc, path, offset)
+        errors.add(line, col, message, path)
+    for p in placeholders:
+        got = resolve(p, index, cutoff, board.number_style)
+        if isinstance(got, str):
+            line, col = _narration_col(doc, path, p.start)
+            errors.add(line, col, got, path)

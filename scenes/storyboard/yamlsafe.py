@@ -1,0 +1,191 @@
+"""Load YAML as plain data with the position of every key and value, within hard limits.
+
+Why not ``yaml.safe_load`` alone: it forgets where things were, so no message could point at a
+line; and it expands anchors, so a ten-line "billion laughs" file can eat the memory. This loader
+scans the event stream first (refusing anchors, aliases, explicit tags, deep nesting and too many
+nodes), then composes nodes, which keep their marks, and builds plain dicts, lists and scalars
+exactly as ``safe_load`` would.
+
+>>> doc = load_text("title: Hi\\nbeats:\\n  - pace: fast\\n", "a.yaml")
+>>> doc.data["beats"][0]["pace"], doc.pos[("beats", 0, "pace")]
+('fast', (3, 11))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+
+from .errors import ErrorList, Path, StoryboardError
+
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 16
+MAX_NODES = 20_000
+
+
+@dataclass
+class Document:
+    """Plain data plus 1-based ``(line, col)`` marks: ``pos`` for values, ``key_pos`` for keys.
+
+    ``nodes`` keeps the composed node of each path, for callers that need the raw scalar (the
+    program's block style and indentation).
+    """
+
+    file: str
+    data: Any
+    pos: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    key_pos: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    nodes: dict[Path, yaml.Node] = field(default_factory=dict)
+    text: str = ""
+
+    def at(self, path: Path) -> tuple[int, int]:
+        """The mark of ``path``, or of its nearest ancestor that has one (1:1 at worst)."""
+        while path:
+            if path in self.pos:
+                return self.pos[path]
+            path = path[:-1]
+        return self.pos.get((), (1, 1))
+
+
+def _mark(node_or_event: Any) -> tuple[int, int]:
+    m = node_or_event.start_mark
+    return m.line + 1, m.column + 1
+
+
+def _scan(text: str, errors: ErrorList) -> bool:
+    """Check the event stream against the limits; True when composing is safe."""
+    depth = 0
+    count = 0
+    docs = 0
+    ok = True
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            line, col = _mark(event)
+            if isinstance(event, yaml.DocumentStartEvent):
+                docs += 1
+                if docs > 1:
+                    errors.add(line, col, "a storyboard is one YAML document; remove the second '---'")
+                    return False
+            if isinstance(event, yaml.AliasEvent):
+                errors.add(line, col, f"aliases (*{event.anchor}) are not allowed in a storyboard")
+                ok = False
+                continue
+            anchor = getattr(event, "anchor", None)
+            if anchor is not None:
+                errors.add(line, col, f"anchors (&{anchor}) are not allowed in a storyboard")
+                ok = False
+            tag = getattr(event, "tag", None)
+            if tag not in (None, "!"):
+                errors.add(line, col, f"explicit tags ({tag}) are not allowed in a storyboard")
+                ok = False
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    errors.add(line, col, f"nesting deeper than {MAX_DEPTH} levels")
+                    return False
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                count += 1
+                if count > MAX_NODES:
+                    errors.add(line, col, f"more than {MAX_NODES} YAML nodes")
+                    return False
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        errors.add(line, col, f"YAML syntax: {exc.problem or exc.context}")
+        return False
+    return ok
+
+
+class _Builder:
+    """Turns composed nodes into plain data, recording marks and refusing duplicate keys."""
+
+    def __init__(self, doc: Document, errors: ErrorList):
+        self.doc = doc
+        self.errors = errors
+        self.constructor = SafeConstructor()
+
+    def build(self, node: yaml.Node, path: Path) -> Any:
+        self.doc.pos[path] = _mark(node)
+        self.doc.nodes[path] = node
+        if isinstance(node, yaml.MappingNode):
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    line, col = _mark(key_node)
+                    self.errors.add(line, col, "a key must be a plain word", path)
+                    continue
+                key = self._scalar(key_node, path)
+                if not isinstance(key, str):
+                    key = str(key)
+                if key in out:
+                    line, col = _mark(key_node)
+                    first = self.doc.key_pos[path + (key,)][0]
+                    self.errors.add(line, col, f"duplicate key '{key}' (first given on line {first})", path + (key,))
+                    continue
+                self.doc.key_pos[path + (key,)] = _mark(key_node)
+                out[key] = self.build(value_node, path + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+        return self._scalar(node, path)
+
+    def _scalar(self, node: yaml.ScalarNode, path: Path) -> Any:
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except ConstructorError as exc:
+            line, col = _mark(node)
+            self.errors.add(line, col, f"YAML value: {exc.problem}", path)
+            return None
+
+
+def load_text(text: str, file: str) -> Document:
+    """Parse ``text``; raise :class:`StoryboardError` with every problem found, located."""
+    errors = ErrorList(file)
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        errors.add(1, 1, f"file is {size} bytes; a storyboard may be at most {MAX_BYTES}")
+        errors.raise_if_any()
+    if not _scan(text, errors):
+        errors.raise_if_any()
+    doc = Document(file=file, data=None, text=text)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:  # pragma: no cover - _scan saw the same stream
+        mark = exc.problem_mark
+        errors.add(mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, f"YAML syntax: {exc.problem}")
+        errors.raise_if_any()
+        raise
+    if node is None:
+        errors.add(1, 1, "the file is empty; a storyboard needs title, program and beats")
+        errors.raise_if_any()
+    doc.data = _Builder(doc, errors).build(node, ())
+    errors.raise_if_any()
+    return doc
+
+
+def load_file(path: str, display: str | None = None) -> Document:
+    """Read and load a file; an unreadable or oversized file is a located error too."""
+    name = display or path
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise StoryboardError([_problem(name, f"cannot read: {exc.strerror}")]) from None
+    if len(raw) > MAX_BYTES:
+        raise StoryboardError([_problem(name, f"file is larger than {MAX_BYTES} bytes")])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StoryboardError([_problem(name, f"not UTF-8 (byte {exc.start})")]) from None
+    return load_text(text, name)
+
+
+def _problem(file: str, message: str):
+    from .errors import Problem
+
+    return Problem(file, 1, 1, message)
