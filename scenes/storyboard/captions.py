@@ -5,7 +5,6 @@
 1
 00:00:00,000 --> 00:00:02,500
 The loss is 4/9.
-<BLANKLINE>
 """
 
 from __future__ import annotations

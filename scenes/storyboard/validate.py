@@ -18,7 +18,7 @@ from .errors import ErrorList, Path, did_you_mean, one_of
 from .logindex import LogIndex
 from .model import SPAN_KEYS, VISUAL_SPANS, Beat, Storyboard
 from .narration import parse, resolve
-from .program import ProgramPlace, Run, defined_names, program_place, run
+from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run, shown_source
 from .typed import INVALID, convert
 from .yamlsafe import Document, load_file
 
@@ -38,11 +38,21 @@ class Checked:
     doc: Document
 
 
-def load(file: str, overrides: dict[str, str] | None = None, name: str | None = None) -> Checked:
-    """Load, check and run one storyboard file; raise StoryboardError listing every problem."""
+def load(file: str, overrides: dict[str, str] | None = None, name: str | None = None,
+         sets: list[str] | None = None) -> Checked:
+    """Load, check and run one storyboard file; raise StoryboardError listing every problem.
+
+    ``sets`` are raw ``--set NAME=VALUE`` words (merged into ``overrides``); a malformed one is
+    reported at the program, like a bad name or value the engine refuses.
+    """
     display = os.path.relpath(file) if os.path.isabs(file) else file
     doc = load_file(file, display)
     errors = ErrorList(display)
+    parsed, bad_sets = parse_sets(sets)
+    overrides = {**(overrides or {}), **parsed}
+    for message in bad_sets:
+        line, col = doc.at(("program",))
+        errors.add(line, col, message, ("program",))
     board = convert(doc, (), Storyboard, errors)
     place = program_place(doc, errors)
     source = doc.data.get("program") if isinstance(doc.data, dict) else None
@@ -50,13 +60,28 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     stem = name or FsPath(file).stem
     if place is not None and isinstance(source, str):
         result = run(source, f"{stem}.py", place, errors, overrides)
-    if board is not INVALID and result is not None:
-        index = LogIndex.build(result.events, result.header.get("source", source))
+    if board is not INVALID and result is not None and place is not None:
+        index = LogIndex.build(result.events, shown_source(source, overrides))
         check_beats(doc, board, index, errors, defined_names(source))
+        check_errors_shown(board, index, place, errors)
     errors.raise_if_any()
     assert board is not INVALID and result is not None and place is not None
-    index = LogIndex.build(result.events, result.header.get("source", source))
+    index = LogIndex.build(result.events, shown_source(source, overrides))
     return Checked(stem, display, board, result, index, place, doc)
+
+
+def check_errors_shown(board: Storyboard, index: LogIndex, place: ProgramPlace, errors: ErrorList) -> None:
+    """An error the program raises must be on screen: a clip may show a failing backward on
+    purpose, but an error no beat shows (``name 'torch' is not defined``) is a mistake."""
+    from .plan import VISUAL_KINDS
+
+    shown = {e["seq"] for beat in board.beats if beat.span_key()
+             for e in index.select(beat) if e["kind"] in VISUAL_KINDS[beat.visual]}
+    for ev in index.events:
+        if ev["kind"] == "error" and ev["seq"] not in shown:
+            line, col = place.yaml_pos(ev["line"], 1)
+            errors.add(line, col, f"program line {ev['line']} raises {ev.get('type', 'an error')}: "
+                       f"{ev['message']}; no beat shows it", ("program",))
 
 
 def check_beats(doc: Document, board: Storyboard, index: LogIndex, errors: ErrorList,
