@@ -106,7 +106,9 @@ class PyNum:
         return Num.of(self.value, self.exact)
 
     def json(self):
-        return self.value if isinstance(self.value, (bool, int)) else json_float(self.value)
+        if self.value is None or isinstance(self.value, (bool, int)):
+            return self.value
+        return json_float(self.value)
 
     def __str__(self) -> str:
         return repr(self.value)

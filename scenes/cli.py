@@ -1,0 +1,58 @@
+"""``render``: gradreel's command line.
+
+Each command lives in its own module with a ``register(subparsers)`` function; this file only
+assembles them and turns a located error into one line on stderr with exit status 2.
+
+    render log program.py            the event log, as JSON Lines
+    render log --pretty program.py   the same, as a table a person can read
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Optional
+
+from engine import ProgramError
+
+# Command modules, in the order `render --help` lists them. A module that is not there yet
+# (a command still being built) is simply not offered.
+COMMAND_MODULES = ["scenes.commands_scene", "scenes.commands_storyboard", "scenes.commands_log"]
+
+
+class UsageError(Exception):
+    """Bad input that is not a program error: a missing file, a malformed option. Exit 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="render",
+        description="Turn a PyTorch-style program and a storyboard into an animated autograd clip.",
+        epilog="Example: render scene backward_walk    (see README.md)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args) or 0
+    except (ProgramError, UsageError) as exc:
+        print(f"render: {exc}" if isinstance(exc, UsageError) else str(exc), file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `render log p.py | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
