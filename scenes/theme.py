@@ -1,0 +1,290 @@
+"""The visual theme, loaded from assets/theme.yaml into frozen, typed dataclasses.
+
+Why a typed loader: a misspelt key or a colour like "#fff" in the YAML should fail at load time
+with the file and the dotted key in the message, not as a wrong-looking frame minutes into a
+render. Every visual constant lives in the YAML; code reads it through a `Theme`. This module
+imports no Manim, so the pure layout can use it too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DEFAULT_THEME_PATH = Path(__file__).resolve().parent.parent / "assets" / "theme.yaml"
+
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+Rect = tuple[float, float, float, float]  # left, bottom, right, top
+
+
+class ThemeError(ValueError):
+    """A bad value in the theme file; the message names the file and the dotted key."""
+
+
+@dataclass(frozen=True)
+class Colors:
+    background: str
+    text: str
+    text_muted: str
+    leaf_grad: str
+    leaf_nograd: str
+    op: str
+    loss: str
+    internal: str
+    bucket: str
+    bucket_fill: str
+    grad: str
+    wavefront: str
+    dimmed: str
+    edge: str
+    card_fill: str
+    code_bg: str
+    code_text: str
+    code_highlight: str
+    code_span: str
+    caption_bg: str
+    caption_text: str
+
+
+@dataclass(frozen=True)
+class Opacity:
+    card_fill: float
+    code_bg: float
+    caption_bg: float
+    dimmed: float
+    wavefront_glow: float
+
+
+@dataclass(frozen=True)
+class Fonts:
+    sans: str
+    mono: str
+
+
+@dataclass(frozen=True)
+class FontSizes:
+    card_name: float
+    card_value: float
+    card_fn: float
+    card_flag: float
+    bucket_label: float
+    token: float
+    code: float
+    caption: float
+    min_readable: float
+
+
+@dataclass(frozen=True)
+class Strokes:
+    card: float
+    edge: float
+    edge_backward: float
+    bucket: float
+    wavefront: float
+    code_bar: float
+
+
+@dataclass(frozen=True)
+class Radii:
+    card: float
+    bucket: float
+    code: float
+    caption: float
+    token: float
+
+
+@dataclass(frozen=True)
+class Sizes:
+    card_width: float
+    card_height: float
+    internal_width: float
+    internal_height: float
+    bucket_width: float
+    bucket_height: float
+    bucket_gap: float
+    dummy_width: float
+    arrow_tip: float
+    token_pad: float
+    wavefront_pad: float
+    card_pad: float
+    code_pad: float
+    code_line_spacing: float
+    caption_pad: float
+
+
+@dataclass(frozen=True)
+class Spacing:
+    layer_gap_min: float
+    layer_gap_max: float
+    item_gap: float
+    edge_clearance: float
+
+
+@dataclass(frozen=True)
+class Timings:
+    node_appear: float
+    edge_grow: float
+    grad_travel: float
+    bucket_fill: float
+    wavefront_step: float
+    caption_fade: float
+    code_highlight_move: float
+
+
+@dataclass(frozen=True)
+class LayoutRules:
+    leaf_layer: str
+    sweeps: int
+    max_scale: float
+    detail_full: float
+    detail_name: float
+
+
+@dataclass(frozen=True)
+class Aspect:
+    pixel_width: int
+    pixel_height: int
+    frame_width: float
+    frame_height: float
+    flow: str
+    margin: float
+    code: Rect
+    graph: Rect
+    caption: Rect
+
+
+@dataclass(frozen=True)
+class Theme:
+    colors: Colors
+    opacity: Opacity
+    fonts: Fonts
+    font_sizes: FontSizes
+    strokes: Strokes
+    radii: Radii
+    sizes: Sizes
+    spacing: Spacing
+    timings: Timings
+    layout: LayoutRules
+    aspects: dict[str, Aspect]
+
+    def aspect(self, name: str) -> Aspect:
+        """The frame spec for "16:9", "9:16" or "1:1"; a clear error for anything else."""
+        try:
+            return self.aspects[name]
+        except KeyError:
+            raise ThemeError(f"unknown aspect {name!r}; the theme has {sorted(self.aspects)}") from None
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "flow": ("right", "down"),
+    "leaf_layer": ("consumer", "source"),
+}
+
+
+def _fail(path: Path, key: str, msg: str) -> ThemeError:
+    return ThemeError(f"{path}: {key}: {msg}")
+
+
+def _convert(tp: Any, value: Any, path: Path, key: str, colour: bool) -> Any:
+    """Check one YAML value against its annotated type and return it in that type."""
+    if dataclasses.is_dataclass(tp):
+        return _build(tp, value, path, key)
+    origin = typing.get_origin(tp)
+    if origin is dict:
+        if not isinstance(value, dict) or not value:
+            raise _fail(path, key, "expected a non-empty mapping")
+        _, vtp = typing.get_args(tp)
+        return {str(k): _convert(vtp, v, path, f"{key}.{k}", colour) for k, v in value.items()}
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if not isinstance(value, list) or len(value) != len(args):
+            raise _fail(path, key, f"expected a list of {len(args)} numbers, got {value!r}")
+        return tuple(_convert(a, v, path, f"{key}[{i}]", colour) for i, (a, v) in enumerate(zip(args, value)))
+    if tp is str:
+        if not isinstance(value, str) or not value:
+            raise _fail(path, key, f"expected a non-empty string, got {value!r}")
+        if colour and not _HEX.match(value):
+            raise _fail(path, key, f"expected a colour like '#1a2b3c', got {value!r}")
+        leaf = key.rsplit(".", 1)[-1]
+        if leaf in _CHOICES and value not in _CHOICES[leaf]:
+            raise _fail(path, key, f"expected one of {list(_CHOICES[leaf])}, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise _fail(path, key, f"expected a positive integer, got {value!r}")
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _fail(path, key, f"expected a number, got {value!r}")
+        return float(value)
+    raise _fail(path, key, f"unsupported type {tp!r}")  # pragma: no cover - a coding error
+
+
+def _build(cls: type, data: Any, path: Path, key: str) -> Any:
+    """Build dataclass `cls` from a mapping, refusing missing and unknown keys."""
+    if not isinstance(data, dict):
+        raise _fail(path, key or "<top>", "expected a mapping")
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    unknown = sorted(set(map(str, data)) - set(names))
+    if unknown:
+        raise _fail(path, f"{key}.{unknown[0]}" if key else unknown[0], "unknown key")
+    kwargs = {}
+    for name in names:
+        sub = f"{key}.{name}" if key else name
+        if name not in data:
+            raise _fail(path, sub, "missing")
+        kwargs[name] = _convert(hints[name], data[name], path, sub, colour=cls is Colors)
+    return cls(**kwargs)
+
+
+def _check_ranges(theme: Theme, path: Path) -> None:
+    """Cross-field rules that types alone cannot say."""
+    for group in ("opacity",):
+        for name, v in dataclasses.asdict(getattr(theme, group)).items():
+            if not 0.0 <= v <= 1.0:
+                raise _fail(path, f"{group}.{name}", f"expected a value in [0, 1], got {v}")
+    for group in ("font_sizes", "strokes", "radii", "sizes", "spacing", "timings"):
+        for name, v in dataclasses.asdict(getattr(theme, group)).items():
+            if v < 0:
+                raise _fail(path, f"{group}.{name}", f"expected a value >= 0, got {v}")
+    if theme.spacing.layer_gap_min > theme.spacing.layer_gap_max:
+        raise _fail(path, "spacing.layer_gap_min", "must not exceed spacing.layer_gap_max")
+    if not 0 < theme.layout.detail_name <= theme.layout.detail_full:
+        raise _fail(path, "layout.detail_name", "must be > 0 and <= layout.detail_full")
+    for name, a in theme.aspects.items():
+        for region in ("code", "graph", "caption"):
+            left, bottom, right, top = getattr(a, region)
+            key = f"aspects.{name}.{region}"
+            if not (left < right and bottom < top):
+                raise _fail(path, key, "expected [left, bottom, right, top] with left < right, bottom < top")
+            hw, hh = a.frame_width / 2 - a.margin, a.frame_height / 2 - a.margin
+            if left < -hw - 1e-9 or right > hw + 1e-9 or bottom < -hh - 1e-9 or top > hh + 1e-9:
+                raise _fail(path, key, "region leaves the frame margin")
+
+
+def load_theme(path: str | Path | None = None) -> Theme:
+    """Load and validate a theme file (the project's assets/theme.yaml by default)."""
+    p = Path(path) if path is not None else DEFAULT_THEME_PATH
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ThemeError(f"{p}: cannot read theme: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise ThemeError(f"{p}: not valid YAML: {exc}") from None
+    theme = _build(Theme, data, p, "")
+    _check_ranges(theme, p)
+    return theme
+
+
+@lru_cache(maxsize=1)
+def default_theme() -> Theme:
+    """The project theme, loaded once per process."""
+    return load_theme()
