@@ -1,6 +1,7 @@
 """The storyboard subcommands of ``render``: check, plan, list, schema.
 
-``scenes/cli.py`` calls :func:`register` with its subparsers; each subcommand sets ``func`` to a
+``scenes/cli.py`` calls :func:`register` with its subparsers; each subcommand sets ``run`` (and
+``func``) to a
 handler taking the parsed arguments and returning the exit status (0, or 2 for any error, with
 every error printed as ``FILE:LINE:COL: message (at path)`` on stderr and nothing written).
 
@@ -34,20 +35,20 @@ def register(subparsers: Any) -> None:
     p.add_argument("storyboards", nargs="*", metavar="NAME|FILE", help="default: every storyboard")
     _add_set(p)
     p.add_argument("--no-torch", action="store_true", help="skip the comparison with real PyTorch")
-    p.set_defaults(func=cmd_check)
+    p.set_defaults(func=cmd_check, run=cmd_check)
 
     p = subparsers.add_parser("plan", help="print a storyboard's timed cues and captions")
     p.add_argument("storyboard", metavar="NAME|FILE")
     _add_set(p)
     p.add_argument("--json", action="store_true", help="print the plan as JSON data")
     p.add_argument("--srt", action="store_true", help="print the captions as SubRip text")
-    p.set_defaults(func=cmd_plan)
+    p.set_defaults(func=cmd_plan, run=cmd_plan)
 
     p = subparsers.add_parser("list", help="every storyboard with its title and duration")
-    p.set_defaults(func=cmd_list)
+    p.set_defaults(func=cmd_list, run=cmd_list)
 
     p = subparsers.add_parser("schema", help="print the storyboard JSON Schema")
-    p.set_defaults(func=cmd_schema)
+    p.set_defaults(func=cmd_schema, run=cmd_schema)
 
 
 def _fail(exc: StoryboardError) -> int:
@@ -70,8 +71,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         note = "not compared (torch not installed)" if not torch_available() else "not compared (--no-torch)"
         if use_torch:
             try:
-                diffs = compare(checked.index, checked.index.source)
-            except RuntimeError as exc:
+                diffs = compare(checked.run, checked.index.source, f"{checked.name}.py")
+            except Exception as exc:  # the oracle could not run the program at all
                 print(f"{checked.file}:1:1: {exc}", file=sys.stderr)
                 status = 2
                 continue

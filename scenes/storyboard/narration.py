@@ -103,7 +103,7 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
     """The filled text of one placeholder, or a message saying why it has no value here."""
     name = p.name
     if name not in index.name_tensors:
-        return f"{{{p.ref}}}: the program has no tensor named '{name}'; it defines {', '.join(index.logged_names())}"
+        return f"{{{p.ref}}}: the program has no tensor named '{name}'; it defines {', '.join(n for n in index.logged_names() if n.isidentifier()) or 'no tensors'}"
     ids = set(index.name_tensors[name])
     if p.field in ("value", "grad_fn"):
         ev = _latest(index, cutoff, ("tensor", "update"), lambda e: e.get("name") == name or e.get("tensor") in ids

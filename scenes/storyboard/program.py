@@ -89,6 +89,7 @@ class Run:
     header: dict[str, Any]
     events: list[dict[str, Any]]
     jsonl: str
+    log: Any = None  # the engine's Log, for the PyTorch comparison
 
 
 def run(source: str, filename: str, place: ProgramPlace, errors: ErrorList,
@@ -102,7 +103,7 @@ def run(source: str, filename: str, place: ProgramPlace, errors: ErrorList,
         line, col = place.yaml_pos(exc.line, exc.col)
         errors.add(line, col, f"program line {exc.line}: {exc.message}", ("program",))
         return None
-    return Run(header=dict(log.header), events=list(log.events), jsonl=log.to_jsonl())
+    return Run(header=dict(log.header), events=list(log.events), jsonl=log.to_jsonl(), log=log)
 
 
 def parse_sets(items: list[str] | None) -> tuple[dict[str, str], list[str]]:

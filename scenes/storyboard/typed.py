@@ -169,19 +169,22 @@ def _convert_dataclass(doc: Document, path: Path, cls: Any, errors: ErrorList) -
         return INVALID
     fields = {f.name: f for f in dataclasses.fields(cls)}
     hints = _hints(cls)
+    suggested: set[str] = set()
     for key in value:
         if key not in fields:
             kline, kcol = doc.key_pos.get(path + (key,), (line, col))
-            hint = did_you_mean(key, fields) or f"; allowed: {', '.join(fields)}"
-            errors.add(kline, kcol, f"unknown key '{key}' in {label}{hint}", path + (key,))
+            hint = did_you_mean(key, fields)
+            suggested.add(hint.split("'")[1] if hint else "")
+            errors.add(kline, kcol, f"unknown key '{key}' in {label}{hint or '; allowed: ' + ', '.join(fields)}",
+                       path + (key,))
     kwargs: dict[str, Any] = {}
     bad = False
     for fname, f in fields.items():
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         if fname not in value:
-            if required:
+            if required and fname not in suggested:  # the did-you-mean already says it
                 errors.add(line, col, f"{label} needs '{fname}'", path)
-                bad = True
+            bad = bad or required
             continue
         got = convert(doc, path + (fname,), hints[fname], errors, dict(f.metadata))
         bad = bad or got is INVALID

@@ -16,7 +16,9 @@ from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
 from .logindex import LogIndex
-from .model import SPAN_KEYS, VISUAL_SPANS, Beat, Storyboard
+from .model import SPAN_KEYS, VISUAL_SPANS, Beat, Numbers, Storyboard, Style
+
+_NUMBERS_TYPE = Style | Numbers
 from .narration import parse, resolve
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run, shown_source
 from .typed import INVALID, convert
@@ -60,10 +62,12 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     stem = name or FsPath(file).stem
     if place is not None and isinstance(source, str):
         result = run(source, f"{stem}.py", place, errors, overrides)
-    if board is not INVALID and result is not None and place is not None:
+    if result is not None and place is not None:
         index = LogIndex.build(result.events, shown_source(source, overrides))
-        check_beats(doc, board, index, errors, defined_names(source))
-        check_errors_shown(board, index, place, errors)
+        beats, numbers = _usable_parts(doc, board)
+        check_beats(doc, beats, numbers, index, errors, defined_names(source))
+        if board is not INVALID:
+            check_errors_shown(board, index, place, errors)
     errors.raise_if_any()
     assert board is not INVALID and result is not None and place is not None
     index = LogIndex.build(result.events, shown_source(source, overrides))
@@ -84,20 +88,43 @@ def check_errors_shown(board: Storyboard, index: LogIndex, place: ProgramPlace, 
                        f"{ev['message']}; no beat shows it", ("program",))
 
 
-def check_beats(doc: Document, board: Storyboard, index: LogIndex, errors: ErrorList,
-                names: list[str]) -> None:
+def _usable_parts(doc: Document, board: Storyboard) -> tuple[list[tuple[int, Beat]], Numbers]:
+    """The beats (and number style) that passed the model check, even when others did not.
+
+    Why: an author should see a bad pace in beat 1 and a missing backward call in beat 2 in one
+    run; the beats that are well formed still get their log checks.
+    """
+    if board is not INVALID:
+        return list(enumerate(board.beats)), board.number_style
+    scratch = ErrorList(doc.file)
+    beats: list[tuple[int, Beat]] = []
+    raw = doc.data.get("beats") if isinstance(doc.data, dict) else None
+    for i in range(len(raw) if isinstance(raw, list) else 0):
+        beat = convert(doc, ("beats", i), Beat, scratch)
+        if beat is not INVALID:
+            beats.append((i, beat))
+    numbers = Numbers()
+    if isinstance(doc.data, dict) and "numbers" in doc.data:
+        got = convert(doc, ("numbers",), _NUMBERS_TYPE, scratch)
+        if got is not INVALID:
+            numbers = got if isinstance(got, Numbers) else Numbers(style=got)
+    return beats, numbers
+
+
+def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, index: LogIndex,
+                errors: ErrorList, names: list[str]) -> None:
     """The checks that need the log: spans exist, names are the program's, narration resolves."""
     cutoff = -1
-    known = list(dict.fromkeys(names + index.logged_names()))
-    for i, beat in enumerate(board.beats):
+    known = list(dict.fromkeys(names + [n for n in index.logged_names() if n.isidentifier()]))
+    for i, beat in beats:
         at: Path = ("beats", i)
-        _check_span(doc, beat, at, index, errors)
+        span_ok = _check_span(doc, beat, at, index, errors)
         for key in ("emphasis", "dim"):
             for j, name in enumerate(getattr(beat, key)):
                 if name not in known:
                     line, col = doc.at(at + (key, j))
-                    errors.add(line, col, f"'{name}' is not a name the program defines"
-                               f"{did_you_mean(name, known)}; it defines {', '.join(known)}", at + (key, j))
+                    errors.add(line, col, f"'{name}' is not a name the program defines (it defines "
+                               f"{', '.join(known) or 'no names'}){did_you_mean(name, known)}", at + (key, j))
         both = set(beat.emphasis) & set(beat.dim)
         if both:
             line, col = doc.at(at + ("dim",))
@@ -105,7 +132,7 @@ def check_beats(doc: Document, board: Storyboard, index: LogIndex, errors: Error
         selected = index.select(beat) if beat.span_key() else []
         if selected:
             cutoff = max(e["seq"] for e in selected)
-        _check_narration(doc, beat, at, index, cutoff, board, errors)
+        _check_narration(doc, beat, at, index, cutoff, numbers, errors, resolve_too=span_ok)
 
 
 def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] | None:
@@ -139,39 +166,43 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
     return None
 
 
-def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: ErrorList) -> None:
+def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: ErrorList) -> bool:
+    """Report a span the log cannot satisfy; True when the span is usable."""
     given = [k for k in SPAN_KEYS if getattr(beat, k) is not None]
     allowed = VISUAL_SPANS[beat.visual]
     if not allowed:
         if given:
             line, col = doc.key_pos.get(at + (given[0],), doc.at(at))
             errors.add(line, col, f"a {beat.visual} beat shows no span of the log; remove '{given[0]}'", at + (given[0],))
-        return
+        return not given
     if not given:
         line, col = doc.at(at)
         errors.add(line, col, f"beat {at[1] + 1} needs a span: {one_of(allowed)}", at)
-        return
+        return False
     if len(given) > 1:
         line, col = doc.key_pos.get(at + (given[1],), doc.at(at))
         errors.add(line, col, f"a beat selects one span, but gives {' and '.join(given)}", at + (given[1],))
-        return
+        return False
     key = given[0]
     if key not in allowed:
         line, col = doc.key_pos.get(at + (key,), doc.at(at))
         errors.add(line, col, f"visual {beat.visual} shows {one_of(allowed)}, not {key}", at + (key,))
-        return
+        return False
     problem = _span_problem(beat, index, len(index.lines))
     if problem:
         k, message = problem
         line, col = doc.at(at + (k,))
         errors.add(line, col, message, at + (k,))
-        return
+        return False
     if not index.select(beat):
         line, col = doc.at(at + (key,))
         errors.add(line, col, f"this span selects no events of the log", at + (key,))
     elif beat.visual == "output" and not any(e["kind"] in ("print", "expr") for e in index.select(beat)):
         line, col = doc.at(at + (key,))
         errors.add(line, col, "visual output needs a line that prints; these lines print nothing", at + (key,))
+    else:
+        return True
+    return False
 
 
 def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:
@@ -186,14 +217,14 @@ def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:
 
 
 def _check_narration(doc: Document, beat: Beat, at: Path, index: LogIndex, cutoff: int,
-                     board: Storyboard, errors: ErrorList) -> None:
+                     numbers: Numbers, errors: ErrorList, resolve_too: bool = True) -> None:
     path = at + ("narration",)
     placeholders, problems = parse(beat.narration)
     for offset, message in problems:
         line, col = _narration_col(doc, path, offset)
         errors.add(line, col, message, path)
-    for p in placeholders:
-        got = resolve(p, index, cutoff, board.number_style)
+    for p in placeholders if resolve_too else []:
+        got = resolve(p, index, cutoff, numbers)
         if isinstance(got, str):
             line, col = _narration_col(doc, path, p.start)
             errors.add(line, col, got, path)
