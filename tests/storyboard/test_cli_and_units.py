@@ -1,0 +1,69 @@
+"""The subcommands (plan, list, schema, check), number styles, narration parsing, doctests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+
+import pytest
+
+from scenes.commands_storyboard import main
+from scenes.storyboard import Numbers, schema
+from scenes.storyboard.narration import parse
+from scenes.storyboard.numfmt import show, torch_str
+from scenes.storyboard.oracle import torch_available
+
+MODULES = ["errors", "yamlsafe", "typed", "numfmt", "narration", "program", "timings", "captions"]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_doctests(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(f"scenes.storyboard.{module}"))
+    assert result.failed == 0
+
+
+def test_plan_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", "backward_walk"]) == 0
+    table = capsys.readouterr().out
+    assert table.splitlines()[0].startswith("L.backward() walks the graph in reverse: ")
+    assert "bucket_fill" in table and "after='8/3'@25" in table
+    assert main(["plan", "backward_walk", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["title"] == "L.backward() walks the graph in reverse"
+    assert main(["plan", "grad_accumulation", "--srt"]) == 0
+    assert capsys.readouterr().out.startswith("1\n00:00:00,000 --> ")
+
+
+def test_list_shows_title_and_duration(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [r.split()[0] for r in rows] == ["backward_graph", "backward_walk", "grad_accumulation", "graph_build"]
+    assert "L.backward() walks the graph in reverse" in rows[1] and rows[1].split()[1].endswith("s")
+
+
+def test_schema_command_prints_the_model(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    assert json.loads(capsys.readouterr().out) == schema()
+
+
+@pytest.mark.skipif(not torch_available(), reason="torch not installed")
+def test_check_all_agrees_with_pytorch(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 4 and all(line.endswith("PyTorch agrees") for line in out)
+
+
+def test_number_styles() -> None:
+    assert show(0.444444477558136, "4/9", Numbers("fraction")) == "4/9"
+    assert show(0.7615941762924194, None, Numbers("fraction")) == "0.7616"  # tanh: no exact shadow
+    assert show(0.444444477558136, "4/9", Numbers("decimal", 2)) == "0.44"
+    assert show(2.6666667461395264, "8/3", Numbers("torch")) == "tensor(2.6667)"
+    assert [torch_str(v) for v in (12.0, -0.0, 1e-05, "nan")] == ["tensor(12.)", "tensor(-0.)",
+                                                                   "tensor(1.0000e-05)", "tensor(nan)"]
+
+
+def test_narration_words_may_hold_names_with_digits() -> None:
+    found, problems = parse("w1 and w2 feed x²; the bucket of w1 holds {w1.grad}")
+    assert problems == [] and [p.ref for p in found] == ["w1.grad"]
+    assert parse("it is 0.5 now")[1][0][1].startswith("narration types the number '0.5'")
