@@ -227,7 +227,7 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
             if v.startswith("~"):
                 continue
             boxes.update(_boxes_for(items[v], pt, bucket_of.get(v), theme, s, flow, side))
-    ports = _ports(graph.edges, chains, centre, boxes, flow)
+    ports = _ports(graph.edges, chains, centre, boxes, flow, theme.proportions.port_spread)
     clear = theme.spacing.edge_clearance * s
     routes = tuple(_route(e, ch, boxes, centre, flow, clear, ports[k]) for k, (e, ch) in enumerate(zip(graph.edges, chains)))
     detail = "full" if s >= theme.layout.detail_full else "name" if s >= theme.layout.detail_name else "none"
@@ -389,7 +389,7 @@ def _boxes_for(item: Item, pt: Point, bucket: str | None, theme: Theme, s: float
     return {item.id: card, bucket: bx}
 
 
-def _ports(edges: tuple[GraphEdge, ...], chains: list[list[str]], centre: Mapping[str, Point], boxes: Mapping[str, Box], flow: str) -> list[tuple[float, float]]:
+def _ports(edges: tuple[GraphEdge, ...], chains: list[list[str]], centre: Mapping[str, Point], boxes: Mapping[str, Box], flow: str, spread: float) -> list[tuple[float, float]]:
     """Cross offsets (out of src, into dst) per edge, so arrows meeting at a card fan out in order."""
     ax = 1 if flow == "right" else 0  # the cross axis of a point
     out = [[0.0, 0.0] for _ in edges]
@@ -402,7 +402,7 @@ def _ports(edges: tuple[GraphEdge, ...], chains: list[list[str]], centre: Mappin
                 continue
             far = (lambda k: centre[chains[k][-2]][ax]) if end else (lambda k: centre[chains[k][1]][ax])
             ks.sort(key=lambda k: (far(k) if flow == "down" else -far(k), k))
-            side = (boxes[v].h if flow == "right" else boxes[v].w) * 0.6
+            side = (boxes[v].h if flow == "right" else boxes[v].w) * spread
             for i, k in enumerate(ks):
                 off = -side / 2 + side * i / (len(ks) - 1)
                 out[k][end] = -off if flow == "right" else off

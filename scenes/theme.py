@@ -128,6 +128,24 @@ class Spacing:
 
 
 @dataclass(frozen=True)
+class Proportions:
+    card_name_row: float
+    card_value_row: float
+    card_sub_row: float
+    label_fill: float
+    min_stroke_scale: float
+    min_token_scale: float
+    bucket_inner_width: float
+    bucket_inner_height: float
+    bucket_taper: float
+    bucket_label_width: float
+    bucket_label_height: float
+    arrow_tip_half_width: float
+    port_spread: float
+    caption_shrink_step: float
+
+
+@dataclass(frozen=True)
 class Timings:
     node_appear: float
     edge_grow: float
@@ -170,6 +188,7 @@ class Theme:
     radii: Radii
     sizes: Sizes
     spacing: Spacing
+    proportions: Proportions
     timings: Timings
     layout: LayoutRules
     aspects: dict[str, Aspect]
@@ -247,10 +266,12 @@ def _build(cls: type, data: Any, path: Path, key: str) -> Any:
 
 def _check_ranges(theme: Theme, path: Path) -> None:
     """Cross-field rules that types alone cannot say."""
-    for group in ("opacity",):
+    for group in ("opacity", "proportions"):
         for name, v in dataclasses.asdict(getattr(theme, group)).items():
             if not 0.0 <= v <= 1.0:
                 raise _fail(path, f"{group}.{name}", f"expected a value in [0, 1], got {v}")
+    if theme.proportions.caption_shrink_step >= 1.0:
+        raise _fail(path, "proportions.caption_shrink_step", "must be below 1 or captions never shrink")
     for group in ("font_sizes", "strokes", "radii", "sizes", "spacing", "timings"):
         for name, v in dataclasses.asdict(getattr(theme, group)).items():
             if v < 0:
