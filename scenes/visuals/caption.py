@@ -1,0 +1,70 @@
+"""Caption bar: burned-in caption text at the bottom, word-wrapped to the caption region and
+shrunk rather than ever leaving it. Why measure words: wrapping by measured word widths (cached)
+avoids building a Text for every candidate line."""
+
+from __future__ import annotations
+
+from manim import RoundedRectangle, VGroup
+
+from scenes.theme import Rect, Theme
+from scenes.visuals.glyphs import _MEASURE, label, shrink_to_fit, text_width
+
+_REF = 48.0  # font size at which words are measured (a measuring unit, not a visual)
+
+
+def wrap_words(text: str, font: str, size: float, max_width: float) -> list[str]:
+    """Greedy word wrap by measured widths; a single over-long word gets a line of its own.
+    Words are measured once at a reference size and scaled, as glyph advances scale linearly."""
+    words = text.split()
+    if not words:
+        return [""]
+    k = size / _REF
+    space = (text_width("a a", font, _REF) - text_width("aa", font, _REF)) * k
+    lines, cur, cur_w = [], [words[0]], text_width(words[0], font, _REF) * k
+    for w in words[1:]:
+        ww = text_width(w, font, _REF) * k
+        if cur_w + space + ww <= max_width:
+            cur.append(w)
+            cur_w += space + ww
+        else:
+            lines.append(" ".join(cur))
+            cur, cur_w = [w], ww
+    lines.append(" ".join(cur))
+    return lines
+
+
+def _block_height(n: int, font: str, size: float) -> float:
+    """Height of an n-line Text, from the measured height of one and two lines."""
+    one = label("Ag", font, _REF, _MEASURE).height
+    two = label("Ag\nAg", font, _REF, _MEASURE).height
+    return (one + (n - 1) * (two - one)) * size / _REF
+
+
+def caption_bar(text: str, rect: Rect, theme: Theme) -> VGroup:
+    """Backdrop filling `rect`, text centred in it; font steps down until the lines fit."""
+    left, bottom, right, top = rect
+    pad = theme.sizes.caption_pad
+    max_w, max_h = right - left - 2 * pad, top - bottom - 2 * pad
+    font = theme.fonts.sans
+    bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=theme.radii.caption,
+                          stroke_width=0, fill_color=theme.colors.caption_bg, fill_opacity=theme.opacity.caption_bg)
+    bg.move_to([(left + right) / 2, (top + bottom) / 2, 0])
+    size = theme.font_sizes.caption
+    while True:
+        lines = wrap_words(text, font, size, max_w)
+        if _block_height(len(lines), font, size) <= max_h or size <= theme.font_sizes.min_readable:
+            break
+        size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
+    body = label("\n".join(lines), font, size, theme.colors.caption_text)
+    shrink_to_fit(body, max_w, max_h)  # the last resort keeps it inside the bar
+    body.move_to(bg.get_center())
+    i = 0
+    for line in lines:  # Pango left-aligns; centre each line's glyphs, baselines untouched
+        n = sum(1 for c in line if not c.isspace())
+        if n:
+            glyphs = VGroup(*body[i : i + n])
+            glyphs.shift([bg.get_center()[0] - glyphs.get_center()[0], 0, 0])
+        i += n
+    group = VGroup(bg, body)
+    group.bg, group.text, group.lines = bg, body, lines
+    return group
