@@ -1,0 +1,143 @@
+"""Builder tests: construct each mobject and check bounding boxes. Why: a label that spills out
+of its card or a caption that leaves the frame is a bug a viewer sees at once, and bounding boxes
+catch it without rendering a frame."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("manim")
+
+from graph_fixtures import SEED_SOURCE, mlp_events, seed_events_by_hand  # noqa: E402
+from scenes.layout import Box, layout_events  # noqa: E402
+from scenes.theme import default_theme  # noqa: E402
+from scenes.visuals import (  # noqa: E402
+    CodePane, bucket, caption_bar, edge_arrow, grad_token, label, node_card, route_path, wavefront, wrap_words,
+)
+
+THEME = default_theme()
+EPS = 1e-3
+
+
+def bbox(m) -> tuple[float, float, float, float]:
+    (x0, y0, _), (x1, y1, _) = m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0])
+    return (x0, y0, x1, y1)
+
+
+def inside(inner, outer, eps: float = EPS) -> bool:
+    return inner[0] >= outer[0] - eps and inner[1] >= outer[1] - eps and inner[2] <= outer[2] + eps and inner[3] <= outer[3] + eps
+
+
+def overlap(a, b) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > EPS and min(a[3], b[3]) - max(a[1], b[1]) > EPS
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
+def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
+    ev = seed_events_by_hand()
+    lay = layout_events(ev, aspect, THEME)
+    tensors = {e["id"]: e for e in ev if e["kind"] == "tensor"}
+    for box in lay.boxes.values():
+        if box.kind == "bucket":
+            continue
+        t = tensors[box.id]
+        card = node_card(box, THEME, name=t["name"], value=t["exact"], grad_fn=t["grad_fn"],
+                         requires_grad=t["requires_grad"], detail=lay.detail, scale=lay.scale)
+        frame = bbox(card.frame)
+        assert inside(frame, box.bounds)
+        texts = [m for m in (card.name, card.value, card.sub) if m is not None]
+        assert card.name is not None  # at the seed's scale every card keeps its name
+        for m in texts:
+            assert inside(bbox(m), frame)
+        for a, b in itertools.combinations(texts, 2):
+            assert not overlap(bbox(a), bbox(b))
+    w1 = tensors["t1"]
+    z = THEME.sizes
+    full = Box("t1", "leaf_grad", 0, 0, z.card_width, z.card_height)
+    leaf = node_card(full, THEME, name="w1", value="1/3", grad_fn=None, requires_grad=True, detail="full", scale=1.0)
+    assert leaf.sub is not None and leaf.sub.text.replace(" ", "") == "requires_grad=True" and w1["requires_grad"]
+
+
+def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
+    card = node_card(Box("t9", "op", 0, 0, 0.12, 0.08), THEME, name="a_long_name", value="0.1234", grad_fn="MulBackward0", detail="name", scale=0.08)
+    assert card.name is None and len(card) == 1
+
+
+def test_mlp_cards_fit_at_1080p() -> None:
+    lay = layout_events(mlp_events(), "16:9", THEME)
+    named = 0
+    for box in list(lay.boxes.values())[:40]:
+        if box.kind == "bucket":
+            continue
+        card = node_card(box, THEME, name=box.id, value=None, grad_fn=lay.items[box.id].grad_fn, detail=lay.detail, scale=lay.scale)
+        for m in card[1:]:
+            assert inside(bbox(m), box.bounds)
+        named += card.name is not None
+    assert named > 0
+
+
+def test_bucket_fill_and_label_stay_in_the_bucket() -> None:
+    box = Box("bucket:t1", "bucket", 1.0, -1.0, 0.8, 0.55)
+    for level in (0.0, 0.4, 1.0, 3.0):
+        b = bucket(box, THEME, level=level, value="8/3")
+        assert inside(bbox(b.fill), box.bounds) and inside(bbox(b.outline), box.bounds)
+        assert b.value is not None and inside(bbox(b.value), box.bounds)
+    assert bucket(box, THEME, level=1.0).fill.height > bucket(box, THEME, level=0.5).fill.height
+
+
+def test_edges_follow_routes_and_flip_backward() -> None:
+    lay = layout_events(seed_events_by_hand(), "16:9", THEME)
+    for r in lay.routes:
+        fwd, bwd = edge_arrow(r, THEME, scale=lay.scale), edge_arrow(r, THEME, backward=True, scale=lay.scale)
+        assert np.allclose(fwd.tip.get_vertices()[0][:2], r.points[-1])
+        assert np.allclose(bwd.tip.get_vertices()[0][:2], r.points[0])
+        assert np.allclose(route_path(r, backward=True).get_end()[:2], r.points[0])
+
+
+def test_code_pane_fits_and_span_sits_on_its_columns() -> None:
+    for aspect in ("16:9", "9:16", "1:1"):
+        rect = THEME.aspect(aspect).code
+        pane = CodePane(SEED_SOURCE, rect, THEME)
+        assert inside(bbox(pane), rect)
+        lines = SEED_SOURCE.rstrip("\n").split("\n")
+        assert len(pane.lines) == len(lines)
+        bar = pane.bar(9, (6, 12))  # the `yh - y` inside `L  = (yh - y)**2`
+        first, last = pane.lines[8][3], pane.lines[8][6]  # glyphs "y" (col 6) and "y" (col 11)
+        span = bar[1]
+        assert span.get_left()[0] <= first.get_left()[0] + EPS and last.get_right()[0] <= span.get_right()[0] + EPS
+        assert pane.lines[8][2].get_right()[0] < span.get_left()[0] + EPS  # "(" stays outside
+        assert pane.lines[8][7].get_left()[0] > span.get_right()[0] - EPS  # so does ")"
+        for a, b in zip(pane.line_extent, pane.line_extent[1:]):
+            assert b[1] <= a[0] + EPS  # lines do not overlap vertically
+        assert pane.highlight(3) is pane.bar_slot and pane.submobjects.index(pane.bar_slot) == 1
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
+def test_caption_wraps_and_never_leaves_its_bar(aspect: str) -> None:
+    rect = THEME.aspect(aspect).caption
+    long = " ".join(["Reverse mode starts from the single loss and reaches every weight in one sweep."] * 4)
+    for text in ("Typing the forward pass builds the graph: the loss is 4/9.", long):
+        cap = caption_bar(text, rect, THEME)
+        assert inside(bbox(cap.text), rect) and inside(bbox(cap.bg), rect)
+    assert len(wrap_words(long, THEME.fonts.sans, THEME.font_sizes.caption, 3.0)) > 4
+
+
+def test_token_wavefront_and_label_cache() -> None:
+    tok = grad_token("8/3", THEME)
+    assert inside(bbox(tok.text), bbox(tok.pill))
+    box = Box("t4", "op", 0.5, 0.5, 1.0, 0.6)
+    glow = wavefront([box], THEME)
+    assert inside(box.bounds, bbox(glow[0]))
+    a, b = label("4/9", THEME.fonts.mono, 20, THEME.colors.text), label("4/9", THEME.fonts.mono, 20, THEME.colors.text)
+    assert a is not b and np.allclose(a.get_center(), b.get_center())
+
+
+def test_builders_hold_no_colour_literals() -> None:
+    root = Path(__file__).resolve().parents[2] / "scenes" / "visuals"
+    for path in root.glob("*.py"):
+        assert not re.search(r"#[0-9a-fA-F]{6}\b", path.read_text()), path
