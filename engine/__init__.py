@@ -36,8 +36,9 @@ def run_program(source: str, filename: str = "<program>", *, max_ops: int = DEFA
     :attr:`Log.limit` holds the located :class:`OperationLimit`.
     """
     tree = parse(source, filename)
-    if overrides:
-        tree = apply_overrides(tree, overrides, source, filename)
+    if overrides:  # the header then carries the program that really ran
+        source = apply_overrides(source, overrides, filename)
+        tree = parse(source, filename)
     interp = Interpreter(source, filename, max_ops)
     limit = None
     with np.errstate(all="ignore"):

@@ -37,7 +37,7 @@ class Spec:
     grad_fn: Optional[str] = None
     edge_inputs: list = field(default_factory=list)  # operands that become edges (or None edges)
     rule: Optional[Callable[[Num], list]] = None
-    saves: list = field(default_factory=list)  # input tensors saved for backward
+    saves: list = field(default_factory=list)  # (operand position, tensor) saved for backward
     saves_output: bool = False
 
 
@@ -139,7 +139,7 @@ def mul(a: Operand, b: Operand) -> Spec:
     dt = result_dtype(a, b)
     x, y = num_of(a, dt), num_of(b, dt)
     xf, yf = num_of(a), num_of(b)
-    saves = [t for t, other in ((b, a), (a, b)) if isinstance(t, Tensor) and _grad(other)]
+    saves = [(i, t) for i, t, other in ((1, b, a), (0, a, b)) if isinstance(t, Tensor) and _grad(other)]
     return Spec(x * y, dt, "mul", [a, b], "MulBackward0", [a, b],
                 rule=lambda g: [g * yf, g * xf], saves=saves)
 
@@ -150,9 +150,9 @@ def div(a: Operand, b: Operand) -> Spec:
     x, y = num_of(a), num_of(b)
     saves = []
     if _grad(a) and isinstance(b, Tensor):
-        saves.append(b)
+        saves.append((1, b))
     if _grad(b):
-        saves += [t for t in (a, b) if isinstance(t, Tensor) and t not in saves]
+        saves += [(i, t) for i, t in ((0, a), (1, b)) if isinstance(t, Tensor) and (i, t) not in saves]
     return Spec(x / y, "float32", "div", [a, b], "DivBackward0", [a, b],
                 rule=lambda g: [g / y, -g * ((x / y) / y)], saves=saves)
 
@@ -179,7 +179,7 @@ def pow_scalar(a: Tensor, e: PyNum) -> Spec:
         if ev == 0:
             return [NUM_ZERO]
         return [g * (fe * c_pow(x, ev - 1))]
-    return Spec(c_pow(x, ev), "float32", "pow", [a, e], "PowBackward0", [a], rule=rule, saves=[a])
+    return Spec(c_pow(x, ev), "float32", "pow", [a, e], "PowBackward0", [a], rule=rule, saves=[(0, a)])
 
 
 def pow_tensor(a: Tensor, b: Tensor) -> Spec:
@@ -192,7 +192,7 @@ def pow_tensor(a: Tensor, b: Tensor) -> Spec:
         gb = g * (NUM_ZERO if (x.v == 0 and y.v >= 0) else r * _log(x))
         return [ga, gb]
     return Spec(r, "float32", "pow", [a, b], "PowBackward1", [a, b], rule=rule,
-                saves=[t for t in (a, b)], saves_output=True)
+                saves=[(0, a), (1, b)], saves_output=True)
 
 
 def pow_scalar_base(s: PyNum, b: Tensor) -> Spec:
@@ -205,7 +205,7 @@ def pow_scalar_base(s: PyNum, b: Tensor) -> Spec:
         if s.value == 0:
             return [g * (NUM_ZERO if b.num.v >= 0 else r * log_s)]
         return [g * (r * log_s)]
-    return Spec(r, "float32", "pow", [s, b], "PowBackward2", [b], rule=rule, saves=[b],
+    return Spec(r, "float32", "pow", [s, b], "PowBackward2", [b], rule=rule, saves=[(1, b)],
                 saves_output=True)
 
 
@@ -254,7 +254,7 @@ def exp(a: Tensor) -> Spec:
 def log(a: Tensor) -> Spec:
     x = num_of(a)
     return Spec(_log(x), "float32", "log", [a], "LogBackward0", [a], rule=lambda g: [g / x],
-                saves=[a])
+                saves=[(0, a)])
 
 
 def sigmoid(a: Tensor) -> Spec:
@@ -279,7 +279,7 @@ def absolute(a: Tensor) -> Spec:
     x = a.num
     y = Num(abs(x.v), abs(x.q) if x.q is not None else None)
     sign = Num(F32(np.sign(np.float32(x.v))), None if x.v != x.v else Fraction(int(np.sign(x.v))))
-    return Spec(y, a.dtype, "abs", [a], "AbsBackward0", [a], rule=lambda g: [g * sign], saves=[a])
+    return Spec(y, a.dtype, "abs", [a], "AbsBackward0", [a], rule=lambda g: [g * sign], saves=[(0, a)])
 
 
 def clamp(a: Tensor, lo: Optional[PyNum], hi: Optional[PyNum]) -> Spec:
@@ -300,17 +300,19 @@ def clamp(a: Tensor, lo: Optional[PyNum], hi: Optional[PyNum]) -> Spec:
         inside = (lo_n is None or x.v >= lo_n.v) and (hi_n is None or x.v <= hi_n.v)
         return [g if inside else NUM_ZERO]
     inputs = [a] + [b if b is not None else PyNum(None) for b in (lo, hi)]
-    return Spec(y, dt, "clamp", inputs, "ClampBackward1", [a], rule=rule, saves=[a])
+    return Spec(y, dt, "clamp", inputs, "ClampBackward1", [a], rule=rule, saves=[(0, a)])
 
 
 def total(a: Tensor) -> Spec:
-    return Spec(a.num, a.dtype, "sum", [a], "SumBackward0", [a], rule=lambda g: [g])
+    # a sum starts from +0: sum(-0.) is 0.
+    n = Num(ZERO, Fraction(0)) + a.num if a.dtype == "float32" else a.num
+    return Spec(n, a.dtype, "sum", [a], "SumBackward0", [a], rule=lambda g: [g])
 
 
 def mean(a: Tensor) -> Spec:
     if a.dtype != "float32":
         raise TorchError("RuntimeError", MEAN_OF_INT)
-    return Spec(a.num / Num(ONE, Fraction(1)), "float32", "mean", [a], "MeanBackward0", [a],
+    return Spec((Num(ZERO, Fraction(0)) + a.num) / Num(ONE, Fraction(1)), "float32", "mean", [a], "MeanBackward0", [a],
                 rule=lambda g: [g / Num(ONE, Fraction(1))])
 
 
@@ -346,7 +348,7 @@ def apply(sess: Session, spec: Spec, span=None) -> Tensor:
     """A new tensor holding the op's result, with its grad_fn if autograd records it."""
     out = Tensor(spec.num, spec.dtype)
     if _needs_grad(sess, spec):
-        saved = [(t, t.version, False) for t in spec.saves] + ([(out, 0, True)] if spec.saves_output else [])
+        saved = [(t, t.version, False) for _, t in spec.saves] + ([(out, 0, True)] if spec.saves_output else [])
         out.requires_grad = True
         out.grad_fn = sess.node(spec.grad_fn, _edges(spec), spec.rule, saved, out)
     return sess.register(out, spec.op, spec.inputs, span)
@@ -390,10 +392,12 @@ def apply_in_place(sess: Session, target: Tensor, spec: Spec, span=None) -> Tens
         raise TorchError("RuntimeError", "result type Float can't be cast to the desired output type Long")
     needs = _needs_grad(sess, spec)
     edges = _edges(spec) if needs else None  # the target's edge is to its old node
+    # `self` is saved as a copy of its old value (the rule holds it); any other operand is saved
+    # as it is now, so `v *= v` fails at backward just as in PyTorch
+    saved = [(t, t.version, False) for i, t in spec.saves if i != 0]
     target.num = spec.num if target.dtype == spec.dtype else num_of(Tensor(spec.num, spec.dtype), target.dtype)
     target.version += 1
     if needs:
-        saved = [(t, t.version, False) for t in spec.saves if t is not target]
         if spec.saves_output:
             saved.append((target, target.version, True))
         target.requires_grad = True

@@ -1,25 +1,23 @@
-"""``--set NAME=VALUE``: change one number of the program without editing it.
+"""``--set NAME=VALUE``: change one number of the program without editing its file.
 
 The first assignment ``NAME = torch.tensor(<number>, ...)`` (or ``NAME = <number>``) gets its
-number replaced, on the syntax tree, by VALUE: an integer, a decimal or a fraction such as ``1/3``
-(kept exact, so the clip can still show fractions).
+number replaced *in the source text* by VALUE: an integer, a decimal or a fraction such as ``1/3``.
+Working on the text keeps everything downstream honest: the log's header carries the program
+that really ran, the code pane shows it, and the exact shadow comes from the new literal.
 
->>> import ast
->>> tree = apply_overrides(ast.parse("w1 = torch.tensor(1/3, requires_grad=True)"), {"w1": "0.5"}, "", "p.py")
->>> ast.unparse(tree)
-'w1 = torch.tensor(0.5, requires_grad=True)'
+>>> apply_overrides("w1 = torch.tensor(1/3, requires_grad=True)\\n", {"w1": "0.5"}, "p.py")
+'w1 = torch.tensor(0.5, requires_grad=True)\\n'
 """
 
 from __future__ import annotations
 
 import ast
-import copy
 import re
 from typing import Optional
 
 from .errors import ProgramError
 
-_NUMBER = re.compile(r"^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?(/-?\d+(\.\d*)?)?$")
+_NUMBER = re.compile(r"^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?(/(\d+(\.\d*)?|\.\d+))?$")
 
 
 def number_slot(stmt: ast.stmt) -> Optional[tuple[str, ast.expr]]:
@@ -35,16 +33,18 @@ def number_slot(stmt: ast.stmt) -> Optional[tuple[str, ast.expr]]:
 def settable_names(tree: ast.Module) -> list[str]:
     """The names ``--set`` can change, in program order."""
     names: list[str] = []
-    for stmt in ast.walk(tree):
-        slot = number_slot(stmt) if isinstance(stmt, ast.stmt) else None
+    for stmt in _statements(tree.body):
+        slot = number_slot(stmt)
         if slot and slot[0] not in names:
             names.append(slot[0])
     return names
 
 
-def apply_overrides(tree: ast.Module, overrides: dict[str, str], source: str, filename: str) -> ast.Module:
-    tree = copy.deepcopy(tree)
+def apply_overrides(source: str, overrides: dict[str, str], filename: str) -> str:
+    """The source with each named number replaced; a located ProgramError for a bad name/value."""
+    tree = ast.parse(source, filename)
     todo = dict(overrides)
+    edits: list[tuple[int, int, int, int, str]] = []
     for stmt in _statements(tree.body):
         slot = number_slot(stmt)
         if slot is None or slot[0] not in todo:
@@ -54,14 +54,20 @@ def apply_overrides(tree: ast.Module, overrides: dict[str, str], source: str, fi
         if not _NUMBER.match(text):
             raise ProgramError(filename, expr.lineno, expr.col_offset + 1,
                                f"--set {name}={text}: expected a number such as 0.5, -2 or 1/3")
-        new = ast.parse(text, mode="eval").body
-        _replace(stmt, expr, new)
+        edits.append((expr.lineno, expr.col_offset, expr.end_lineno, expr.end_col_offset, text))
     if todo:
         name = sorted(todo)[0]
         known = ", ".join(settable_names(tree)) or "none"
         raise ProgramError(filename, 1, 1, f"--set {name}: the program sets no number named {name}; "
                            f"names it sets: {known}")
-    return ast.fix_missing_locations(tree)
+    lines = source.splitlines(keepends=True)
+    for line, col, end_line, end_col, text in sorted(edits, reverse=True):
+        # ast columns are UTF-8 byte offsets
+        first = lines[line - 1].encode("utf-8")
+        last = lines[end_line - 1].encode("utf-8")
+        joined = first[:col] + text.encode("utf-8") + last[end_col:]
+        lines[line - 1:end_line] = [joined.decode("utf-8")]
+    return "".join(lines)
 
 
 def _statements(body: list):
@@ -69,16 +75,6 @@ def _statements(body: list):
         yield stmt
         for field in ("body", "orelse"):
             yield from _statements(getattr(stmt, field, []) or [])
-
-
-def _replace(stmt: ast.Assign, old: ast.expr, new: ast.expr) -> None:
-    ast.copy_location(new, old)
-    for n in ast.walk(new):
-        ast.copy_location(n, old)
-    if stmt.value is old:
-        stmt.value = new
-    else:
-        stmt.value.args[0] = new
 
 
 def _is_tensor_call(f: ast.expr) -> bool:

@@ -36,23 +36,23 @@ CALLS = ("torch.tensor, torch." + ", torch.".join(sorted(TORCH_FUNCTIONS - {"ten
          + ", .".join(sorted(TENSOR_METHODS | {"zero_"})))
 
 _NAMED = {
-    ast.While: "while loops", ast.FunctionDef: "function definitions", ast.AsyncFunctionDef:
-    "function definitions", ast.ClassDef: "class definitions", ast.Return: "return",
+    ast.While: "a while loop", ast.FunctionDef: "a function definition", ast.AsyncFunctionDef:
+    "a function definition", ast.ClassDef: "a class definition", ast.Return: "return",
     ast.Delete: "del", ast.Raise: "raise", ast.Try: "try", ast.Assert: "assert",
     ast.Global: "global", ast.Nonlocal: "nonlocal", ast.Break: "break", ast.Continue: "continue",
-    ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Lambda: "lambda expressions",
-    ast.ListComp: "list comprehensions", ast.SetComp: "set comprehensions",
-    ast.DictComp: "dict comprehensions", ast.GeneratorExp: "generator expressions",
-    ast.Subscript: "subscripts", ast.List: "lists", ast.Tuple: "tuples", ast.Dict: "dicts",
-    ast.Set: "sets", ast.JoinedStr: "f-strings", ast.IfExp: "conditional expressions",
-    ast.NamedExpr: "the walrus operator", ast.Starred: "starred expressions", ast.Await: "await",
-    ast.Yield: "yield", ast.YieldFrom: "yield", ast.Slice: "slices", ast.AnnAssign:
-    "annotated assignments",
+    ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Lambda: "a lambda expression",
+    ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
+    ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
+    ast.Subscript: "a subscript", ast.List: "a list", ast.Tuple: "a tuple", ast.Dict: "a dict",
+    ast.Set: "a set", ast.JoinedStr: "an f-string", ast.IfExp: "a conditional expression",
+    ast.NamedExpr: "the walrus operator", ast.Starred: "a starred expression", ast.Await: "await",
+    ast.Yield: "yield", ast.YieldFrom: "yield", ast.Slice: "a slice", ast.AnnAssign:
+    "an annotated assignment",
 }
 if hasattr(ast, "TryStar"):
     _NAMED[ast.TryStar] = "try"
 if hasattr(ast, "Match"):
-    _NAMED[ast.Match] = "match statements"
+    _NAMED[ast.Match] = "a match statement"
 _BINOPS = {ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow}
 _OPNAMES = {ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>",
             ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&"}
@@ -185,7 +185,7 @@ class Checker:
         elif isinstance(e, ast.Compare):
             for op in e.ops:
                 if isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
-                    self.fail(e, "is / in comparisons", "< <= > >= == !=")
+                    self.fail(e, "an is / in comparison", "< <= > >= == !=")
             self.expr(e.left, depth + 1)
             for c in e.comparators:
                 self.expr(c, depth + 1)

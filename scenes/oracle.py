@@ -87,7 +87,8 @@ def engine_trace(log: Log) -> list[tuple]:
         elif kind == "accumulate":
             grads[index[ev["tensor"]]] = ev["after"]
         elif kind == "grad_reset":
-            grads[index[ev["tensor"]]] = None if ev["to"] is None else 0.0
+            if index[ev["tensor"]] in grads:  # .grad of a leaf that requires grad
+                grads[index[ev["tensor"]]] = None if ev["to"] is None else 0.0
             out.append(("grads", dict(grads)))
         elif kind == "backward":
             out.append(("backward", ev["call"]))
@@ -181,25 +182,22 @@ class _TorchRun:
     # statements
     def run(self, tree: ast.Module) -> list[tuple]:
         torch = self.torch
-        for stmt in tree.body:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = self._show  # in order, as they happen
+            for stmt in tree.body:
                 try:
                     self.stmt(stmt)
                 except Exception as exc:  # PyTorch's and Python's own errors are the data here
-                    self._warn(caught)
-                    caught.clear()
                     self.out.append(("error", self.line, type(exc).__name__, _msg(exc)))
                 finally:
                     torch.set_grad_enabled(True)
-                self._warn(caught)
         return self.out
 
-    def _warn(self, caught) -> None:
-        for w in caught:
-            entry = ("warning", self.line, w.category.__name__, str(w.message))
-            if entry not in self.out:
-                self.out.append(entry)
+    def _show(self, message, category, *args, **kwargs) -> None:
+        entry = ("warning", self.line, category.__name__, str(message))
+        if entry not in self.out:  # Python's default filter: once per call site
+            self.out.append(entry)
 
     def stmt(self, s: ast.stmt) -> None:
         self.line = s.lineno

@@ -117,38 +117,3 @@ def parse_sets(items: list[str] | None) -> tuple[dict[str, str], list[str]]:
             continue
         out[name.strip()] = value.strip()
     return out, problems
-
-
-def shown_source(source: str, overrides: dict[str, str] | None) -> str:
-    """The program text with each ``--set NAME=VALUE`` written in, as the code pane shows it.
-
-    Why: the engine changes the number on the syntax tree; the clip must show the code that ran,
-    so the first ``NAME = torch.tensor(<number>, ...)`` (or ``NAME = <number>``) gets VALUE in
-    place of its number text. Names the engine refused never reach here.
-
-    >>> shown_source("w = torch.tensor(1/3, requires_grad=True)\\n", {"w": "0.5"})
-    'w = torch.tensor(0.5, requires_grad=True)\\n'
-    """
-    if not overrides:
-        return source
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return source
-    lines = source.splitlines(keepends=True)
-    todo = dict(overrides)
-    slots: list[tuple[ast.expr, str]] = []
-    for stmt in ast.walk(tree):
-        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-            continue
-        name = stmt.targets[0].id
-        value = stmt.value
-        if isinstance(value, ast.Call) and value.args:
-            value = value.args[0]
-        if name in todo and value.lineno == value.end_lineno:
-            slots.append((value, todo.pop(name)))
-    for expr, text in sorted(slots, key=lambda s: (s[0].lineno, s[0].col_offset), reverse=True):
-        i = expr.lineno - 1
-        raw = lines[i].encode("utf-8")
-        lines[i] = (raw[:expr.col_offset] + text.encode("utf-8") + raw[expr.end_col_offset:]).decode("utf-8")
-    return "".join(lines)

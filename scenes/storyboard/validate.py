@@ -20,7 +20,7 @@ from .model import SPAN_KEYS, VISUAL_SPANS, Beat, Numbers, Storyboard, Style
 
 _NUMBERS_TYPE = Style | Numbers
 from .narration import parse, resolve
-from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run, shown_source
+from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
 from .typed import INVALID, convert
 from .yamlsafe import Document, load_file
 
@@ -63,14 +63,14 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     if place is not None and isinstance(source, str):
         result = run(source, f"{stem}.py", place, errors, overrides)
     if result is not None and place is not None:
-        index = LogIndex.build(result.events, shown_source(source, overrides))
+        index = LogIndex.build(result.events, result.header["source"])
         beats, numbers = _usable_parts(doc, board)
         check_beats(doc, beats, numbers, index, errors, defined_names(source))
         if board is not INVALID:
             check_errors_shown(board, index, place, errors)
     errors.raise_if_any()
     assert board is not INVALID and result is not None and place is not None
-    index = LogIndex.build(result.events, shown_source(source, overrides))
+    index = LogIndex.build(result.events, result.header["source"])
     return Checked(stem, display, board, result, index, place, doc)
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from scenes.storyboard import StoryboardError, schema_text
-from scenes.storyboard.program import ProgramPlace, defined_names, shown_source
+from engine.overrides import apply_overrides
+from scenes.storyboard.program import ProgramPlace, defined_names
 from scenes.storyboard.yamlsafe import MAX_BYTES, load_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,9 +42,9 @@ def test_defined_names_in_order() -> None:
     assert defined_names("import torch\nw = 1\ny = w * w\nw += 1\n") == ["w", "y"]
 
 
-def test_shown_source_writes_the_set_value_in() -> None:
+def test_set_writes_the_value_into_the_program_text() -> None:
     src = "import torch\nw1 = torch.tensor(1/3, requires_grad=True)\nw2 = 2.0\n"
-    assert shown_source(src, {"w1": "0.5", "w2": "-1"}) == (
+    assert apply_overrides(src, {"w1": "0.5", "w2": "-1"}, "p.py") == (
         "import torch\nw1 = torch.tensor(0.5, requires_grad=True)\nw2 = -1\n")
 
 

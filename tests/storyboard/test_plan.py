@@ -148,14 +148,7 @@ def _strings(p: Plan) -> list[tuple[str, str, str]]:
            [("caption", "caption", c.text) for c in p.captions]
 
 
-ENGINE_SHADOW_BUG = ("engine: with --set w1=0.5 the tensor's exact shadow stays 1/3 (and all exacts "
-                     "derived from it), so fraction-style strings do not move")
-
-
-@pytest.mark.parametrize("style", [
-    pytest.param("fraction", marks=pytest.mark.xfail(reason=ENGINE_SHADOW_BUG, strict=True)),
-    "decimal",
-])
+@pytest.mark.parametrize("style", ["fraction", "decimal"])
 def test_set_w1_changes_exactly_the_strings_that_depend_on_it(style: str, tmp_path) -> None:
     """w1 = 1/3 -> 0.5 in backward_walk: x, w2, y, names, grad_fns and the seed gradient stay."""
     text = open(storyboard_path("backward_walk")).read()

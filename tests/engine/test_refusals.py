@@ -1,0 +1,89 @@
+"""Programs outside the subset are refused before any line runs, with a located message."""
+
+import pytest
+
+from engine import ProgramError, run_program
+
+CASES = [
+    ("x = (1, 2)", 1, 5, "a tuple is not supported"),
+    ("x = (1).__class__", 1, 5, "the attribute .__class__ is not supported"),
+    ("import torch\nw = torch.tensor(1.)\nw.__class__", 3, 1, "the attribute .__class__ is not supported"),
+    ("import os", 1, 1, "import os is not supported; supported: import torch"),
+    ("import torch as t", 1, 1, "import torch is not supported"),
+    ("from os import path", 1, 1, "from os import is not supported"),
+    ("from torch import nn", 1, 1, "from torch import nn is not supported"),
+    ("import torch\nx = open('f')", 2, 5, "calling open() is not supported"),
+    ("eval('1')", 1, 1, "calling eval() is not supported"),
+    ("exec('x = 1')", 1, 1, "calling exec() is not supported"),
+    ("getattr(1, 'real')", 1, 1, "calling getattr() is not supported"),
+    ("__import__('os')", 1, 1, "calling __import__() is not supported"),
+    ("import torch\ntorch.load('m.pt')", 2, 1, "torch.load() is not supported"),
+    ("while True:\n    pass", 1, 1, "a while loop is not supported"),
+    ("f = lambda: 1", 1, 5, "a lambda expression is not supported"),
+    ("x = [i for i in range(3)]", 1, 5, "a list comprehension is not supported"),
+    ("x = (i for i in range(3))", 1, 5, "a generator expression is not supported"),
+    ("def f():\n    pass", 1, 1, "a function definition is not supported"),
+    ("class A:\n    pass", 1, 1, "a class definition is not supported"),
+    ("x = 'import os'", 1, 5, "a string outside print(...) is not supported"),
+    ("import torch\nw = torch.tensor(1.)\nw.add_(1)", 3, 1, "the method .add_() is not supported"),
+    ("for x in [1, 2]:\n    pass", 1, 10, "for over anything but range(...) is not supported"),
+    ("with open('f') as f:\n    pass", 1, 1, "with anything but torch.no_grad() is not supported"),
+    ("x = 7 // 2", 1, 5, "the operator // is not supported"),
+    ("try:\n    pass\nexcept Exception:\n    pass", 1, 1, "try is not supported"),
+    ("x = f'{1}'", 1, 5, "an f-string is not supported"),
+    ("x = 1 if 2 else 3", 1, 5, "a conditional expression is not supported"),
+    ("import torch\nw = torch.tensor(1.)\nw.zero_()", 3, 1, ".zero_() on anything but .grad is not supported"),
+    ("x = (1", 1, 5, "syntax error"),
+]
+
+
+@pytest.mark.parametrize("source,line,col,words", CASES, ids=[c[3][:30] for c in CASES])
+def test_refused_with_location(source: str, line: int, col: int, words: str) -> None:
+    with pytest.raises(ProgramError) as info:
+        run_program(source, "prog.py")
+    err = info.value
+    assert (err.filename, err.line, err.col) == ("prog.py", line, col), str(err)
+    assert words in err.message
+    assert str(err).startswith(f"prog.py:{line}:{col}: ")
+
+
+def test_message_lists_what_is_supported() -> None:
+    with pytest.raises(ProgramError) as info:
+        run_program("while 1:\n    pass\n", "p.py")
+    assert "supported: assignments" in str(info.value) and "with torch.no_grad()" in str(info.value)
+
+
+def test_nothing_runs_before_a_refusal() -> None:
+    # the refusal is on line 3; line 2 would have printed
+    with pytest.raises(ProgramError):
+        run_program("import torch\nprint(1)\nimport sys\n", "p.py")
+
+
+def test_runaway_loop_stops_at_the_bound_with_a_location() -> None:
+    src = "import torch\nw = torch.tensor(1.)\nfor _ in range(10**12):\n    w = w + 1\n"
+    log = run_program(src, "p.py", max_ops=5000)
+    assert log.limit is not None and log.limit.line in (3, 4)
+    last = log.events[-1]
+    assert last["kind"] == "error" and last["type"] == "OperationLimit"
+
+
+def test_huge_numbers_are_refused_not_computed() -> None:
+    log = run_program("x = 9 ** 9 ** 9\nprint(1)\n", "p.py")
+    assert [e["type"] for e in log.of_kind("error")] == ["OverflowError"]
+    assert log.of_kind("print")[0]["text"] == "1"
+
+
+def test_too_deep_expression_is_refused() -> None:
+    src = "x = " + "(" * 150 + "-" * 250 + "1" + ")" * 150 + "\n"
+    with pytest.raises(ProgramError) as info:
+        run_program(src, "p.py")
+    assert "nest" in str(info.value)
+
+
+def test_deep_chain_forward_and_backward_without_recursion() -> None:
+    src = ("import torch\nw = torch.tensor(1.0001, requires_grad=True)\nh = w\n"
+           "for _ in range(100000):\n    h = h * w\nh.backward()\n")
+    log = run_program(src, "p.py")
+    assert log.of_kind("error") == []
+    assert len(log.of_kind("visit")) == 100001
+    assert log.of_kind("accumulate")[-1]["name"] == "w"
