@@ -36,6 +36,9 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 class LogFormatError(ValueError):
     """A log that is not a gradreel event log v1: ``FILE:LINE: what is wrong``."""
 
@@ -60,7 +63,7 @@ class Log:
         self.events = events
 
     def to_jsonl(self) -> str:
-        dump = lambda o: json.dumps(o, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        dump = _ENCODER.encode
         return "".join(dump(o) + "\n" for o in [self.header, *self.events])
 
     def of_kind(self, *kinds: str) -> list[dict]:

@@ -45,8 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from scenes.storyboard.errors import StoryboardError
     try:
         return args.run(args) or 0
+    except StoryboardError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
     except (ProgramError, UsageError) as exc:
         print(f"render: {exc}" if isinstance(exc, UsageError) else str(exc), file=sys.stderr)
         return 2

@@ -15,9 +15,11 @@ from engine import DEFAULT_MAX_OPS, ProgramError, run_program
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("log", help="print the event log of a program",
-                       description="Run PROGRAM on gradreel's engine and print its event log.")
-    p.add_argument("program", metavar="PROGRAM.py", help="the program to run")
+    p = sub.add_parser("log", help="print the event log of a program or a storyboard's program",
+                       description="Run a program on gradreel's engine and print its event log "
+                                   "(format: docs/event-log.md).")
+    p.add_argument("program", metavar="PROGRAM.py|NAME",
+                   help="a program file, or the NAME of a storyboard in scenes/storyboards/")
     p.add_argument("--pretty", action="store_true", help="a readable table instead of JSON Lines")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="change a number of the program, e.g. --set w1=0.5 (repeatable)")
@@ -41,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
     from scenes.cli import UsageError
 
     path = Path(args.program)
+    if not path.suffix == ".py" and not path.exists():
+        return _storyboard_log(args)
     try:
         source = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -53,6 +57,15 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if log.limit is not None:
         raise ProgramError(str(path), log.limit.line, log.limit.col, str(log.limit))
+    return 0
+
+
+def _storyboard_log(args: argparse.Namespace) -> int:
+    """``render log backward_walk``: the log of a storyboard's program (checked with it)."""
+    from scenes.storyboard import load, storyboard_path
+    checked = load(storyboard_path(args.program), sets=args.overrides)
+    log = checked.run.log
+    sys.stdout.write(pretty(log) if args.pretty else log.to_jsonl())
     return 0
 
 

@@ -69,10 +69,11 @@ ensure_venv() {
   fi
   all="$(printf '%s\n' $have $need | sort -u | tr '\n' ' ' | sed 's/ $//')"
   _say "installing gradreel into .venv (extras: ${all:-none}); the first time takes a few minutes"
-  if [ -n "$all" ]; then
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[$(echo "$all" | tr ' ' ',')]" >&2
-  else
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT" >&2
-  fi
+  local spec="$ROOT"
+  [ -n "$all" ] && spec="$ROOT[$(echo "$all" | tr ' ' ',')]"
+  # pip's notes about this machine's local package mirrors are noise to an author; errors are not
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$spec" 2>&1 |
+    { grep -v 'is ignored: it is neither a file nor a directory' || true; } >&2
+  [ "${PIPESTATUS[0]}" = 0 ] || { _say "pip install failed (see above)"; exit 1; }
   printf '%s\n%s\n' "$sum" "$all" > "$stamp.tmp" && mv "$stamp.tmp" "$stamp"
 }

@@ -35,9 +35,11 @@ def test_hand_written_programs(path: Path) -> None:
 VALUES = ["1/3", "2.0", "-0.5", "3.", "0.0", "-1.5", "0.1", "1e-05", "-0.0", "4.0", "-2.0"]
 NUMBERS = ["2", "0.5", "3", "1/3", "-1", "0.1", "2.0"]
 BINOPS = ["+", "-", "*", "/"]
-EXACT_UNARY = ["relu", "abs", "neg", "sum", "mean", "square", "reciprocal", "sqrt"]
-SMOOTH_UNARY = ["tanh", "exp", "log", "sigmoid"]
-POWERS = ["2", "3", "-1", "0.5", "-2", "0", "1", "2.5", "-0.5"]
+EXACT_UNARY = ["relu", "abs", "neg", "sum", "mean", "square", "reciprocal"]
+# PyTorch's float32 kernels for these are not correctly rounded (Sleef, within 1 ulp): to 1e-6
+SMOOTH_UNARY = ["tanh", "exp", "log", "sigmoid", "sqrt"]
+POWERS = ["2", "3", "-1", "-2", "0", "1"]
+SMOOTH_POWERS = ["0.5", "-0.5", "2.5", "1.5"]
 
 
 @st.composite
@@ -55,6 +57,7 @@ def programs(draw, smooth: bool = False) -> str:
     values = list(leaves)
     results: list[str] = []
     unary = EXACT_UNARY + (SMOOTH_UNARY if smooth else [])
+    powers = POWERS + (SMOOTH_POWERS if smooth else [])
 
     def operand() -> str:
         if draw(st.integers(0, 5)) == 0:
@@ -72,7 +75,7 @@ def programs(draw, smooth: bool = False) -> str:
         if kind == 3:
             return f"{a}.{draw(st.sampled_from(unary))}()"
         if kind == 4:
-            return f"{a} ** {draw(st.sampled_from(POWERS))}"
+            return f"{a} ** {draw(st.sampled_from(powers))}"
         if kind == 5:
             b = draw(st.sampled_from(values))
             return f"torch.clamp({a}, {draw(st.sampled_from(['-1', '0']))}, {draw(st.sampled_from(['1', '2']))}) * {b}"
@@ -120,4 +123,33 @@ def test_random_programs_bit_for_bit(source: str) -> None:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(programs(smooth=True))
 def test_random_programs_with_transcendentals(source: str) -> None:
-    assert_same(source, rel=1e-6)
+    """One ulp of difference in tanh(3) becomes 2e-6 relative in 1 - tanh(3)**2: downstream of a
+    transcendental, values are compared to 1e-4; the ops themselves to 1e-6 (next test)."""
+    assert_same(source, rel=1e-4)
+
+
+@pytest.mark.parametrize("op", SMOOTH_UNARY + [f"pow{p}" for p in SMOOTH_POWERS])
+def test_transcendental_values_within_1e_6(op: str) -> None:
+    import math
+
+    import torch
+
+    inputs = [i / 7 for i in range(-40, 41)] + [1e-4, 30.0, -30.0, 88.0, 1e-30]
+    lines = ["import torch"]
+    for i, x in enumerate(inputs):
+        lines.append(f"w{i} = torch.tensor({x!r}, requires_grad=True)")
+        lines.append(f"y{i} = w{i} ** {op[3:]}" if op.startswith("pow") else f"y{i} = w{i}.{op}()")
+        lines.append(f"y{i}.backward()")
+    log = run_program("\n".join(lines) + "\n", "grid.py")
+    for i, x in enumerate(inputs):
+        w = torch.tensor(x, requires_grad=True)
+        y = w ** float(op[3:]) if op.startswith("pow") else getattr(w, op)()
+        y.backward()
+        # a gradient such as 1 - tanh(x)**2 cancels: its error is about one ulp of 1.0, not of it
+        for ours, theirs, near in ((log.tensor(f"y{i}")["value"], y.item(), 1e-30),
+                                   (log.of_kind("accumulate")[i]["after"], w.grad.item(), 4 * 2**-23)):
+            ours = float(ours)
+            if math.isnan(theirs):
+                assert math.isnan(ours), (op, x)
+            else:
+                assert math.isclose(ours, theirs, rel_tol=1e-6, abs_tol=near), (op, x, ours, theirs)
