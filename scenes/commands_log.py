@@ -30,12 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def parse_overrides(items: list[str], where: str) -> dict[str, str]:
     """``["w1=0.5"]`` -> ``{"w1": "0.5"}``, refusing a malformed item with a located message."""
-    out: dict[str, str] = {}
-    for item in items:
-        name, eq, value = item.partition("=")
-        if not eq or not name.strip().isidentifier() or not value.strip():
-            raise ProgramError(where, 1, 1, f"--set {item}: expected NAME=VALUE, e.g. --set w1=0.5")
-        out[name.strip()] = value.strip()
+    from scenes.storyboard.program import parse_sets
+    out, problems = parse_sets(items)
+    if problems:
+        raise ProgramError(where, 1, 1, problems[0])
     return out
 
 

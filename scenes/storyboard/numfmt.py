@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 
+from engine.numbers import format_value, tensor_str
+
 from .model import Numbers
 
 Value = float | str | None  # a logged value: a float, or "nan"/"inf"/"-inf"
@@ -31,26 +33,12 @@ def as_float(value: Value) -> float:
 
 def torch_number(value: Value) -> str:
     """PyTorch's text for one float32 scalar inside ``tensor(...)``: ``2.6667``, ``12.``, ``-0.``."""
-    v = as_float(value)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    if v == 0:
-        return "-0." if math.copysign(1.0, v) < 0 else "0."
-    a = abs(v)
-    if v == int(v):
-        if a > 1e8:
-            return f"{v:.4e}"
-        return f"{v:.0f}."
-    if a > 1e8 or a < 1e-4:
-        return f"{v:.4e}"
-    return f"{v:.4f}"
+    return format_value(as_float(value))
 
 
 def torch_str(value: Value) -> str:
     """``str()`` of a 0-dim float32 tensor with no flags: ``tensor(0.4444)``."""
-    return f"tensor({torch_number(value)})"
+    return tensor_str(as_float(value))
 
 
 def decimal(value: Value, places: int) -> str:
