@@ -33,11 +33,9 @@ _METHODS = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum"
 
 
 def torch_available() -> bool:
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether torch is installed (without importing it: that alone takes seconds)."""
+    import importlib.util
+    return importlib.util.find_spec("torch") is not None
 
 
 # --- the engine's side -------------------------------------------------------------------------
