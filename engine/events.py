@@ -33,6 +33,9 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "error": ("message",),
     "node": ("id", "grad_fn", "tensor", "edges"),
     "expr": ("source", "str"),
+    "forward_pass": ("pass", "seed", "name"),
+    "tangent": ("pass", "node", "tensor", "value"),
+    "jvp": ("pass", "seed", "name", "root", "value"),
 }
 
 

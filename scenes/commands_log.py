@@ -25,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="change a number of the program, e.g. --set w1=0.5 (repeatable)")
     p.add_argument("--max-ops", type=int, default=DEFAULT_MAX_OPS, metavar="N",
                    help=f"stop a runaway program after N operations (default {DEFAULT_MAX_OPS})")
+    p.add_argument("--forward-mode", metavar="NAME", default=None,
+                   help="also differentiate the tensor NAME in forward mode, one pass per leaf")
     p.set_defaults(run=run)
 
 
@@ -50,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read ({exc})") from None
     log = run_program(source, str(path), max_ops=args.max_ops,
-                      overrides=parse_overrides(args.overrides, str(path)))
+                      overrides=parse_overrides(args.overrides, str(path)),
+                      forward_mode=args.forward_mode)
     sys.stdout.write(pretty(log) if args.pretty else log.to_jsonl())
     sys.stdout.flush()
     if log.limit is not None:
@@ -96,6 +99,12 @@ def _summary(e: dict) -> str:
         return e["text"]
     if k == "expr":
         return f"{e['source']} -> {e['str']}"
+    if k == "forward_pass":
+        return f"pass {e['pass']}/{e['passes']}: seed {e['name']} with tangent 1"
+    if k == "tangent":
+        return f"pass {e['pass']}: {e['node']} carries {_n(e['value'])}"
+    if k == "jvp":
+        return f"pass {e['pass']}: d{e['root']}/d{e['name']} = {_n(e['value'])}"
     if k in ("warning", "error"):
         return f"{e.get('type', k)}: {e['message'][:100]}{'...' if len(e['message']) > 100 else ''}"
     return ""
