@@ -1,0 +1,346 @@
+"""ClipScene: the one Manim scene that draws any storyboard plan.
+
+Why one generic scene: a clip's particulars live in its storyboard; the scene only maps each cue
+kind to an animation built from ``scenes.visuals`` at the positions of ``scenes.layout``. Every
+colour, size and timing comes from the theme. Every string put on screen is appended to
+``self.ledger`` as ``(text, seq)`` so tests can check the picture says what the plan says.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from manim import AnimationGroup, Create, FadeIn, FadeOut, GrowFromCenter, Indicate, Mobject, Scene, Transform, VGroup
+
+from scenes.clip_backward import BackwardCues, level
+from scenes.clip_timeline import Action, ProgressFn, hold_seconds, play_seconds, schedule
+from scenes.layout import Box, Layout, Route, layout_events
+from scenes.theme import Rect, Theme
+from scenes.visuals import CodePane, caption_bar, edge_arrow, grad_token, label, node_card
+from scenes.visuals.glyphs import shrink_to_fit
+
+Anims = list[Any]
+
+# Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar, then the
+# wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions.
+Z_PANE, Z_BAR, Z_TOKEN, Z_CAPTION = -3, -2, 1, 2
+
+
+class ClipScene(BackwardCues, Scene):
+    """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'."""
+
+    def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
+                 aspect: str = "16:9", captions: str = "burn", progress: ProgressFn | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.plan, self.events, self.source, self.theme = plan, events, source, theme
+        self.aspect, self.captions_mode, self.progress = aspect, captions, progress
+        self.spec = theme.aspect(aspect)
+        self.has_code = bool(source) and any(c.kind == "code_line" for c in plan.cues)
+        self.lay: Layout = layout_events(events, aspect, theme, self._graph_region())
+        self.owner = dict(_node_owner(events))
+        self.ledger: list[tuple[str, int | None]] = []
+        self.cards: dict[str, VGroup] = {}
+        self.tags: dict[str, VGroup] = {}
+        self.buckets: dict[str, VGroup] = {}
+        self.arrows: dict[Route, VGroup] = {}
+        self.backward = False
+        self.pane: CodePane | None = None
+        self.wave: VGroup | None = None
+        self.tokens: dict[str, list[VGroup]] = {}
+        self.visit_marks: list[Mobject] = []
+        self.riding: list[tuple[Route, float]] = []
+        self.bucket_text: dict[str, str | None] = {}  # the value each bucket shows now
+        self.console: VGroup | None = None
+        self.overlay: VGroup | None = None
+        self.caption: VGroup | None = None
+        self.fill_max = self._fill_scales()
+
+    # ----- geometry ---------------------------------------------------------------------------
+    def _graph_region(self) -> Rect:
+        """The theme's graph region beside the code pane; the whole frame above the caption when
+        the clip shows no code."""
+        if self.has_code:
+            return self.spec.graph
+        m, s = self.spec.margin, self.spec
+        return (-s.frame_width / 2 + m, s.caption[3] + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
+
+    def _fill_scales(self) -> dict[str, float]:
+        """Per leaf, the largest |.grad| the clip reaches: the bucket is full at that value."""
+        top: dict[str, float] = {}
+        for c in self.plan.cues:
+            if c.kind == "bucket_fill" and len(c.ids) > 1:
+                top[c.ids[1]] = max(top.get(c.ids[1], 0.0), abs(level(c.text("after"))))
+        return top
+
+    def _item(self, some_id: str) -> str:
+        """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf)."""
+        return self.owner.get(some_id, some_id)
+
+    def _box(self, some_id: str) -> Box | None:
+        return self.lay.boxes.get(self._item(some_id))
+
+    def _route(self, src: str, dst: str, used: set[Route] | None = None) -> Route | None:
+        """The forward route src -> dst (items), skipping routes already used in this step."""
+        for r in self.lay.routes:
+            if r.src == src and r.dst == dst and (used is None or r not in used):
+                return r
+        return None
+
+    def _record(self, shown: Any) -> None:
+        self.ledger.append((shown.text, shown.seq))
+
+    def _token(self, text: str) -> VGroup:
+        return grad_token(text, self.theme, scale=self.lay.scale).set_z_index(Z_TOKEN)
+
+    def _keep_inside(self, mob: Mobject) -> Mobject:
+        """Shift a mobject back inside the frame's margin (a token at a card on the edge)."""
+        m, s = self.spec.margin, self.spec
+        lo_x, hi_x = -s.frame_width / 2 + m, s.frame_width / 2 - m
+        lo_y, hi_y = -s.frame_height / 2 + m, s.frame_height / 2 - m
+        dx = max(0.0, lo_x - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - hi_x)
+        dy = max(0.0, lo_y - mob.get_bottom()[1]) - max(0.0, mob.get_top()[1] - hi_y)
+        return mob.shift([dx, dy, 0])
+
+    def _tag(self, text: str, box: Box, above: bool = True) -> VGroup:
+        """A small muted label just outside a box (op names, AccumulateGrad, bucket names)."""
+        t = self.theme
+        size = max(t.font_sizes.card_flag * self.lay.scale, t.font_sizes.min_readable)
+        m = label(text, t.fonts.sans, size, t.colors.text_muted)
+        shrink_to_fit(m, box.w * t.proportions.label_fill + t.spacing.item_gap, box.h)
+        gap = t.spacing.edge_clearance + m.height / 2
+        y = box.y + (box.h / 2 + gap) * (1 if above else -1)
+        return VGroup(m.move_to([box.x, y, 0]))
+
+    # ----- main loop --------------------------------------------------------------------------
+    def construct(self) -> None:
+        """Schedule cues and caption spans on frames, then play them group by group."""
+        fps = int(self.camera.frame_rate)
+        steps, tail = schedule(self._actions(), self.plan.duration, fps)
+        beat = -1
+        for step in steps:
+            if step.hold:
+                self.wait(hold_seconds(step.hold, fps), frozen_frame=True)
+            if self.progress and step.actions[0].beat != beat and step.actions[0].kind == "cue":
+                beat = step.actions[0].beat
+                info = self.plan.beats[beat] if beat < len(self.plan.beats) else None
+                self.progress(beat, len(self.plan.beats), info.visual if info else "")
+            anims: Anims = []
+            for a in step.actions:
+                anims += self._draw(a)
+            if anims:
+                self.play(AnimationGroup(*anims), run_time=play_seconds(step.frames, fps))
+            else:
+                self.wait(hold_seconds(step.frames, fps), frozen_frame=True)
+        if tail:
+            self.wait(hold_seconds(tail, fps), frozen_frame=True)
+
+    def _actions(self) -> list[Action]:
+        """Cues, plus caption in/out markers when captions are burned in."""
+        t = self.theme.timings
+        acts = [Action(c.start, c.duration, "cue", c, c.beat, i) for i, c in enumerate(self.plan.cues)]
+        if self.captions_mode == "burn":
+            n = len(acts)
+            for j, cap in enumerate(self.plan.captions):
+                acts.append(Action(cap.start, t.caption_fade, "caption_in", cap, cap.beat, n + 2 * j))
+                acts.append(Action(max(cap.start, cap.end - t.caption_fade), t.caption_fade, "caption_out",
+                                   cap, cap.beat, n + 2 * j + 1))
+        return acts
+
+    def _draw(self, a: Action) -> Anims:
+        if a.kind == "caption_in":
+            return self._caption_in(a.payload)
+        if a.kind == "caption_out":
+            return self._caption_out()
+        cue = a.payload
+        out: Anims = []
+        if self.overlay is not None and cue.kind != "title":
+            out.append(FadeOut(self.overlay))
+            self.overlay = None
+        handler: Callable[[Any], Anims] = getattr(self, f"_cue_{cue.kind}", self._cue_unknown)
+        return out + handler(cue)
+
+    # ----- captions and title -----------------------------------------------------------------
+    def _caption_in(self, cap: Any) -> Anims:
+        out = self._caption_out()
+        self.caption = caption_bar(cap.text, self.spec.caption, self.theme).set_z_index(Z_CAPTION)
+        for s in cap.strings:
+            self._record(s)
+        return out + [FadeIn(self.caption)]
+
+    def _caption_out(self) -> Anims:
+        if self.caption is None:
+            return []
+        old, self.caption = self.caption, None
+        return [FadeOut(old)]
+
+    def _cue_title(self, cue: Any) -> Anims:
+        """The title on a backdrop across the middle of the graph region."""
+        left, bottom, right, top = self._graph_region()
+        cap = self.spec.caption
+        h, mid = cap[3] - cap[1], (top + bottom) / 2
+        out: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
+        self.overlay = caption_bar(cue.text("title") or "", (left, mid - h / 2, right, mid + h / 2),
+                                   self.theme).set_z_index(Z_CAPTION)
+        for s in cue.strings:
+            self._record(s)
+        return out + [FadeIn(self.overlay)]
+
+    # ----- forward pass -----------------------------------------------------------------------
+    def _cue_code_line(self, cue: Any) -> Anims:
+        if self.source is None or cue.line is None:
+            return []
+        for s in cue.strings:
+            self._record(s)
+        if self.pane is None:
+            self.pane = CodePane(self.source, self.spec.code, self.theme)
+            self.pane.bg.set_z_index(Z_PANE)
+            self.pane.highlight(cue.line).set_z_index(Z_BAR)
+            return [FadeIn(self.pane)]
+        return [Transform(self.pane.bar_slot, self.pane.bar(cue.line).set_z_index(Z_BAR))]
+
+    def _card(self, tid: str, name: str | None, value: str | None, grad_fn: str | None) -> VGroup | None:
+        box = self.lay.boxes.get(tid)
+        if box is None:
+            return None
+        ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == tid), {})
+        return node_card(box, self.theme, name=name, value=value, grad_fn=grad_fn,
+                         requires_grad=bool(ev.get("requires_grad")), detail=self.lay.detail, scale=self.lay.scale)
+
+    def _record_card(self, card: VGroup, cue: Any, roles: dict[str, str]) -> None:
+        """Ledger entries for the card rows that were really drawn (a row can be dropped when
+        its text would be unreadably small)."""
+        for s in cue.strings:
+            row = roles.get(s.role)
+            if row and getattr(card, row, None) is not None:
+                self._record(s)
+
+    def _cue_node_appear(self, cue: Any) -> Anims:
+        tid = cue.ids[0]
+        name, op = cue.text("name"), cue.text("op")
+        card = self._card(tid, name if name is not None else op, cue.text("value"), cue.text("grad_fn"))
+        if card is None:
+            return []
+        out: Anims = []
+        old = self.cards.pop(tid, None)
+        if old is not None:
+            out.append(FadeOut(old))
+        out += self._retire_rebound(tid, name)
+        self.cards[tid] = card
+        self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
+                          else {"op": "name", "value": "value", "grad_fn": "sub"})
+        if name is not None and op is not None:
+            tag = self._tag(op, self.lay.boxes[tid])
+            self.tags[tid] = tag
+            self._record(next(s for s in cue.strings if s.role == "op"))
+            card.add(tag)
+        value = next((s for s in cue.strings if s.role == "value"), None)
+        if value is not None and card.value is None:  # a printout wider than any card
+            out += self._console([value], self.theme.colors.code_text)
+        return out + [GrowFromCenter(card)]
+
+    def _retire_rebound(self, tid: str, name: str | None) -> Anims:
+        """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the
+        old result's card and its arrows fade out of the way."""
+        if name is None:
+            return []
+        out: Anims = []
+        for other, card in list(self.cards.items()):
+            ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == other), {})
+            if other != tid and ev.get("name") == name and not ev.get("is_leaf"):
+                out.append(FadeOut(self.cards.pop(other)))
+                for r in [r for r in self.arrows if other in (r.src, r.dst)]:
+                    out.append(FadeOut(self.arrows.pop(r)))
+        return out
+
+    def _cue_edge_grow(self, cue: Any) -> Anims:
+        src, dst = (self._item(i) for i in cue.ids[:2])
+        flipped = cue.ids[0].startswith("n")  # node ids: a backward-graph edge, drawn flipped
+        if flipped:  # the route still runs forward
+            src, dst = dst, src
+        # every route between the pair: ``w * w`` is one cue but two edges (two next_functions)
+        routes = [r for r in self.lay.routes if {r.src, r.dst} == {src, dst} and r not in self.arrows]
+        back = flipped or self.backward
+        out: Anims = []
+        for r in routes:
+            arrow = edge_arrow(r, self.theme, backward=back, scale=self.lay.scale, dimmed=back and not r.needs_grad)
+            self.arrows[r] = arrow
+            out.append(Create(arrow))
+        return out
+
+    def _cue_value_update(self, cue: Any) -> Anims:
+        tid = cue.ids[0]
+        old = self.cards.get(tid)
+        ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == tid), {})
+        card = self._card(tid, cue.text("name"), cue.text("value"), ev.get("grad_fn"))
+        if card is None:
+            return []
+        self._record_card(card, cue, {"name": "name", "value": "value"})
+        self.cards[tid] = card
+        return [Transform(old, card)] if old is not None else [FadeIn(card)]
+
+    # ----- program output, branches, messages -------------------------------------------------
+    def _console_line(self, cue: Any, colour: str) -> Anims:
+        return self._console(list(cue.strings), colour)
+
+    def _console(self, strings: list[Any], colour: str) -> Anims:
+        """A line under the code pane (or atop the graph): print output, a branch, an error, or
+        a printout too long for its card."""
+        t = self.theme
+        text = "  ".join(s.text for s in strings)
+        m = label(text, t.fonts.mono, t.font_sizes.code, colour)
+        left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()
+        shrink_to_fit(m, right - left - 2 * t.sizes.code_pad, (top - bottom) / 2)
+        y = (self.pane.bg.get_bottom()[1] - t.sizes.code_pad - m.height / 2) if self.pane is not None else top - m.height / 2
+        m.move_to([left + t.sizes.code_pad, y, 0], aligned_edge=[-1, 0, 0])
+        for s in strings:
+            self._record(s)
+        out: Anims = [FadeOut(self.console)] if self.console is not None else []
+        self.console = VGroup(m)
+        return out + [FadeIn(self.console)]
+
+    def _cue_output_line(self, cue: Any) -> Anims:
+        return self._console_line(cue, self.theme.colors.code_text)
+
+    def _cue_branch_test(self, cue: Any) -> Anims:
+        return self._console_line(cue, self.theme.colors.code_span)
+
+    def _cue_message(self, cue: Any) -> Anims:
+        return self._console_line(cue, self.theme.colors.loss)
+
+    # ----- emphasis ---------------------------------------------------------------------------
+    def _targets(self, ids: tuple[str, ...]) -> list[Mobject]:
+        seen, out = set(), []
+        for i in ids:
+            item = self._item(i)
+            for m in (self.cards.get(item), self.buckets.get(item) if i.startswith("n") else None):
+                if m is not None and id(m) not in seen:
+                    seen.add(id(m))
+                    out.append(m)
+        return out
+
+    def _cue_emphasis(self, cue: Any) -> Anims:
+        """Cards flash in the wavefront colour (buckets are left alone: a fill may be changing
+        them in the same instant, and two animations must not drive one mobject)."""
+        cards = {id(c) for c in self.cards.values()}
+        return [Indicate(m, color=self.theme.colors.wavefront, scale_factor=1.0 + self.theme.sizes.wavefront_pad)
+                for m in self._targets(cue.ids) if id(m) in cards]
+
+    def _cue_dim(self, cue: Any) -> Anims:
+        items = {self._item(i) for i in cue.ids}
+        mobs = self._targets(cue.ids) + [a for r, a in self.arrows.items() if r.src in items or r.dst in items]
+        return [m.animate.fade(self.theme.opacity.dimmed) for m in mobs]
+
+    def _cue_unknown(self, cue: Any) -> Anims:
+        return []
+
+
+def _node_owner(events: list[dict]) -> dict[str, str]:
+    """Node id -> the layout item that stands for it (its tensor; itself when internal)."""
+    owner: dict[str, str] = {}
+    for e in events:
+        if e["kind"] == "node":
+            owner[e["id"]] = e.get("tensor") or e["id"]
+        elif e["kind"] == "tensor" and e.get("node") and e.get("op") != "grad":
+            owner.setdefault(e["node"], e["id"])
+    return owner

@@ -1,0 +1,95 @@
+"""``render scene NAME`` and ``render all``: storyboards to clips.
+
+Why a thin module: option parsing and error reporting live here; everything that decides what a
+clip looks like or whether it must be rendered lives in :mod:`scenes.render_pipeline`, which the
+tests drive directly. Manim is only imported when a clip really has to be rendered, so an up-to-date
+clip answers in well under a second. Errors are one line each on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from scenes.render_pipeline import ASPECTS, CAPTIONS, FORMATS, QUALITY, RenderOptions, render_storyboard
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-q", "--quality", choices=list(QUALITY), default="low",
+                   help="low=480p15 (default), medium=720p30, high=1080p60, 4k=2160p60")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a number of the program, e.g. --set w1=0.5 (repeatable)")
+    p.add_argument("--out", default="out", metavar="DIR", help="output folder (default: out)")
+    p.add_argument("--format", dest="fmt", choices=list(FORMATS), default="mp4")
+    p.add_argument("--captions", choices=list(CAPTIONS), default="burn",
+                   help="burn them into the video (default), only write NAME.srt, or none")
+    p.add_argument("--aspect", choices=list(ASPECTS), default="16:9")
+    p.add_argument("--force", action="store_true", help="render even when the clip is up to date")
+    # for tests: a tiny frame and frame rate instead of a quality preset
+    p.add_argument("--size", type=_size, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--fps", type=int, default=None, help=argparse.SUPPRESS)
+
+
+def _size(word: str) -> tuple[int, int]:
+    w, _, h = word.partition("x")
+    if not (w.isdigit() and h.isdigit()) or int(w) % 2 or int(h) % 2:
+        raise argparse.ArgumentTypeError(f"{word!r} is not WIDTHxHEIGHT with even numbers")
+    return int(w), int(h)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``scene`` and ``all`` to ``render``'s subparsers."""
+    p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .events.jsonl)")
+    p.add_argument("storyboard", metavar="NAME|FILE")
+    _common(p)
+    p.set_defaults(func=cmd_scene, run=cmd_scene)
+    p = subparsers.add_parser("all", help="render every storyboard that is out of date")
+    _common(p)
+    p.set_defaults(func=cmd_all, run=cmd_all)
+
+
+def _options(args: argparse.Namespace) -> RenderOptions:
+    return RenderOptions(quality=args.quality, aspect=args.aspect, captions=args.captions, fmt=args.fmt,
+                         sets=tuple(args.sets), out=args.out, force=args.force,
+                         size=args.size, fps=args.fps)
+
+
+def _render_one(file: str, opts: RenderOptions) -> int:
+    from scenes.storyboard import StoryboardError
+    from scenes.storyboard import find_storyboards
+    from scenes.storyboard.errors import Problem, did_you_mean
+
+    name = Path(file).stem
+    if not Path(file).is_file():
+        known = [Path(f).stem for f in find_storyboards()]
+        print(Problem(file, 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
+        return 2
+    try:
+        result = render_storyboard(file, name, opts)
+    except StoryboardError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    if result.rendered:
+        print(f"{name}: {result.frames} frames in {result.seconds:.1f} s", file=sys.stderr)
+    print(result.clip)
+    return 0
+
+
+def cmd_scene(args: argparse.Namespace) -> int:
+    """Render one storyboard; the last line on stdout is the clip's path."""
+    from scenes.storyboard import storyboard_path
+
+    return _render_one(storyboard_path(args.storyboard), _options(args))
+
+
+def cmd_all(args: argparse.Namespace) -> int:
+    """Render every storyboard that is out of date (each says 'up to date' otherwise)."""
+    from scenes.storyboard import find_storyboards
+
+    status = 0
+    for file in find_storyboards():
+        status = max(status, _render_one(file, _options(args)))
+    return status
