@@ -9,6 +9,7 @@ clip answers in well under a second. Errors are one line each on stderr and exit
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,7 @@ def _render_one(file: str, opts: RenderOptions) -> int:
     name = Path(file).stem
     if not Path(file).is_file():
         known = [Path(f).stem for f in find_storyboards()]
-        print(Problem(file, 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
+        print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
         return 2
     try:
         result = render_storyboard(file, name, opts)
