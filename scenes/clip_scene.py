@@ -179,6 +179,13 @@ class ClipScene(BackwardCues, Scene):
         left, bottom, right, top = self._graph_region()
         cap = self.spec.caption
         h, mid = cap[3] - cap[1], (top + bottom) / 2
+        if self.lay.boxes:  # over the graph's free band, not over its cards
+            low = min(bx.y - bx.h / 2 for bx in self.lay.boxes.values())
+            high = max(bx.y + bx.h / 2 for bx in self.lay.boxes.values())
+            if low - bottom >= h:
+                mid = (low + bottom) / 2
+            elif top - high >= h:
+                mid = (top + high) / 2
         out: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
         self.overlay = caption_bar(cue.text("title") or "", (left, mid - h / 2, right, mid + h / 2),
                                    self.theme).set_z_index(Z_CAPTION)
