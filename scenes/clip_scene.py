@@ -24,6 +24,8 @@ Anims = list[Any]
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar, then the
 # wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions.
 Z_PANE, Z_BAR, Z_TOKEN, Z_CAPTION = -3, -2, 1, 2
+# Cues whose event has a program line of its own: the code pane lights that line as they play.
+_BAR_FOLLOWS = {"backward_start", "visit", "bucket_fill", "bucket_reset", "output_line", "branch_test", "message"}
 
 
 class ClipScene(BackwardCues, Scene):
@@ -46,6 +48,7 @@ class ClipScene(BackwardCues, Scene):
         self.arrows: dict[Route, VGroup] = {}
         self.backward = False
         self.pane: CodePane | None = None
+        self.bar_line: int | None = None
         self.wave: VGroup | None = None
         self.tokens: dict[str, list[VGroup]] = {}
         self.visit_marks: list[Mobject] = []
@@ -157,8 +160,17 @@ class ClipScene(BackwardCues, Scene):
         if self.overlay is not None and cue.kind != "title":
             out.append(FadeOut(self.overlay))
             self.overlay = None
+        if cue.kind in _BAR_FOLLOWS and self.pane is not None and cue.seqs:
+            out += self._bar_to(self.events[cue.seqs[0]]["line"])
         handler: Callable[[Any], Anims] = getattr(self, f"_cue_{cue.kind}", self._cue_unknown)
         return out + handler(cue)
+
+    def _bar_to(self, line: int) -> Anims:
+        """Light the program line that caused what is shown now (``L.backward()`` during the walk)."""
+        if self.pane is None or line == self.bar_line:
+            return []
+        self.bar_line = line
+        return [Transform(self.pane.bar_slot, self.pane.bar(line).set_z_index(Z_BAR))]
 
     # ----- captions and title -----------------------------------------------------------------
     def _caption_in(self, cap: Any) -> Anims:
@@ -175,10 +187,31 @@ class ClipScene(BackwardCues, Scene):
         return [FadeOut(old)]
 
     def _cue_title(self, cue: Any) -> Anims:
-        """The title on a backdrop across the middle of the graph region."""
-        left, bottom, right, top = self._graph_region()
+        """An opening title large in the middle of the empty frame; a later one on a backdrop in
+        the graph region's free band, never over its cards."""
         cap = self.spec.caption
-        h, mid = cap[3] - cap[1], (top + bottom) / 2
+        if not self.cards and self.pane is None:
+            m, s = self.spec.margin, self.spec
+            left, right = -s.frame_width / 2 + m, s.frame_width / 2 - m
+            bottom, top = cap[3] + m, s.frame_height / 2 - m
+            h = (top - bottom) * self.theme.proportions.title_height
+            mid = (top + bottom) / 2
+            out0: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
+            self.overlay = caption_bar(cue.text("title") or "", (left, mid - h / 2, right, mid + h / 2),
+                                       self.theme, size=self.theme.font_sizes.title).set_z_index(Z_CAPTION)
+            for s_ in cue.strings:
+                self._record(s_)
+            return out0 + [FadeIn(self.overlay)]
+        h = cap[3] - cap[1]
+        band = self._free_band_beside_code(h)
+        if band is not None:
+            out1: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
+            self.overlay = caption_bar(cue.text("title") or "", band, self.theme).set_z_index(Z_CAPTION)
+            for s_ in cue.strings:
+                self._record(s_)
+            return out1 + [FadeIn(self.overlay)]
+        left, bottom, right, top = self._graph_region()
+        mid = (top + bottom) / 2
         if self.lay.boxes:  # over the graph's free band, not over its cards
             low = min(bx.y - bx.h / 2 for bx in self.lay.boxes.values())
             high = max(bx.y + bx.h / 2 for bx in self.lay.boxes.values())
@@ -193,6 +226,22 @@ class ClipScene(BackwardCues, Scene):
             self._record(s)
         return out + [FadeIn(self.overlay)]
 
+    def _free_band_beside_code(self, h: float) -> Rect | None:
+        """Where the code column (16:9) has room below the code and its printed output, a band of
+        height ``h`` there: a closing title then sits beside the graph instead of over it."""
+        code, graph = self.spec.code, self.spec.graph
+        if self.pane is None or code[2] > graph[0]:
+            return None
+        m = self.spec.margin
+        low = self.pane.bg.get_bottom()[1]
+        if self.console is not None:
+            low = min(low, self.console.get_bottom()[1])
+        floor = self.spec.caption[3] + m
+        if low - m - floor < h:
+            return None
+        mid = (low - m + floor) / 2
+        return (code[0], mid - h / 2, code[2], mid + h / 2)
+
     # ----- forward pass -----------------------------------------------------------------------
     def _cue_code_line(self, cue: Any) -> Anims:
         if self.source is None or cue.line is None:
@@ -203,8 +252,9 @@ class ClipScene(BackwardCues, Scene):
             self.pane = CodePane(self.source, self.spec.code, self.theme)
             self.pane.bg.set_z_index(Z_PANE)
             self.pane.highlight(cue.line).set_z_index(Z_BAR)
+            self.bar_line = cue.line
             return [FadeIn(self.pane)]
-        return [Transform(self.pane.bar_slot, self.pane.bar(cue.line).set_z_index(Z_BAR))]
+        return self._bar_to(cue.line)
 
     def _card(self, tid: str, name: str | None, value: str | None, grad_fn: str | None) -> VGroup | None:
         box = self.lay.boxes.get(tid)

@@ -17,39 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scenes.graph import Graph, GraphEdge, Item, graph_from_events
 from scenes.theme import Rect, Theme
 
 Point = tuple[float, float]
-
-
-@dataclass(frozen=True)
-class Item:
-    """A drawable thing in the graph: a tensor card, an internal node, or a leaf's bucket."""
-
-    id: str  # tensor id ("t3"), internal node id ("n7"), or "bucket:<tensor id>"
-    kind: str  # leaf_grad | leaf_nograd | op | loss | internal | bucket
-    tensor: str | None
-    node: str | None
-    name: str | None
-    grad_fn: str | None
-    attached_to: str | None = None  # a bucket's leaf item
-
-
-@dataclass(frozen=True)
-class GraphEdge:
-    """Forward-direction edge src -> dst; `slot` is the index in dst's next_functions."""
-
-    src: str
-    dst: str
-    slot: int | None
-    needs_grad: bool
-
-
-@dataclass(frozen=True)
-class Graph:
-    items: tuple[Item, ...]
-    edges: tuple[GraphEdge, ...]
-    node_owner: Mapping[str, str] = field(default_factory=dict)  # node id -> item id
 
 
 @dataclass(frozen=True)
@@ -92,77 +63,6 @@ class Layout:
     items: Mapping[str, Item]
 
 
-def graph_from_events(events: Iterable[Mapping[str, Any]]) -> Graph:
-    """Extract the forward graph: tensors (except `.grad` reads), internal nodes, buckets."""
-    events = list(events)
-    tensors = [e for e in events if e.get("kind") == "tensor" and e.get("op") != "grad"]
-    nodes: dict[str, Mapping[str, Any]] = {e["id"]: e for e in events if e.get("kind") == "node"}
-    for t in tensors:  # logs without node events still carry node, grad_fn and edges on tensors
-        if t.get("node") and t["node"] not in nodes:
-            gf = t.get("grad_fn") or "AccumulateGrad"
-            nodes[t["node"]] = {"id": t["node"], "grad_fn": gf, "tensor": t["id"], "edges": t.get("edges") or []}
-    roots = {e["root"] for e in events if e.get("kind") == "backward"}
-    consumed = {i for t in tensors for i in t.get("inputs") or [] if isinstance(i, str)}
-    if not roots:
-        sinks = [t["id"] for t in tensors if t.get("requires_grad") and not t.get("is_leaf") and t["id"] not in consumed]
-        roots = set(sinks[-1:])
-    owner: dict[str, str] = {}
-    order: list[tuple[int, Item]] = []
-    for e in events:
-        if e.get("kind") == "node" and e.get("tensor") is None:
-            order.append((e["seq"] if "seq" in e else len(order), Item(e["id"], "internal", None, e["id"], None, e["grad_fn"])))
-            owner[e["id"]] = e["id"]
-    for t in tensors:
-        leaf = bool(t.get("is_leaf"))
-        kind = ("leaf_grad" if t.get("requires_grad") else "leaf_nograd") if leaf else "op"
-        if t["id"] in roots:
-            kind = "loss"
-        order.append((t["seq"] if "seq" in t else len(order), Item(t["id"], kind, t["id"], t.get("node"), t.get("name"), t.get("grad_fn"))))
-        if t.get("node"):
-            owner[t["node"]] = t["id"]
-    order.sort(key=lambda p: p[0])
-    items = [it for _, it in order]
-    for t in tensors:
-        if t.get("is_leaf") and t.get("requires_grad") and t.get("node"):
-            items.append(Item(f"bucket:{t['id']}", "bucket", t["id"], t["node"], t.get("name"), "AccumulateGrad", t["id"]))
-    known = {it.id for it in items}
-    edges: list[GraphEdge] = []
-    inputs_of = {t["id"]: [i for i in t.get("inputs") or [] if isinstance(i, str) and i in known] for t in tensors}
-    for it in items:
-        if it.kind == "bucket":
-            continue
-        node = nodes.get(it.node) if it.node else None
-        node_edges = list(node.get("edges") or []) if node and node.get("grad_fn") != "AccumulateGrad" else []
-        covered: list[str] = []
-        null_slots: list[int] = []
-        for slot, e in enumerate(node_edges):
-            if e is None or e not in owner:
-                null_slots.append(slot)
-                continue
-            edges.append(GraphEdge(owner[e], it.id, slot, True))
-            covered.extend(_through_internal(owner[e], nodes, owner, items))
-        pending = list(inputs_of.get(it.id, []))
-        for c in covered:
-            if c in pending:
-                pending.remove(c)
-        for src in pending:
-            slot = null_slots.pop(0) if null_slots else None
-            edges.append(GraphEdge(src, it.id, slot, False))
-    return Graph(tuple(items), tuple(edges), owner)
-
-
-def _through_internal(item_id: str, nodes: Mapping[str, Mapping[str, Any]], owner: Mapping[str, str], items: list[Item]) -> list[str]:
-    """The item itself, plus what an internal node reaches (those inputs are already drawn)."""
-    out, stack = [], [item_id]
-    kinds = {it.id: it.kind for it in items}
-    while stack:
-        cur = stack.pop()
-        out.append(cur)
-        if kinds.get(cur) == "internal":
-            stack.extend(owner[e] for e in nodes[cur].get("edges") or [] if e in owner)
-    return out
-
-
 def layout_events(events: Iterable[Mapping[str, Any]], aspect: str, theme: Theme, region: Rect | None = None) -> Layout:
     """Convenience: `layout_graph(graph_from_events(events), aspect, theme, region)`."""
     return layout_graph(graph_from_events(events), aspect, theme, region)
@@ -170,13 +70,26 @@ def layout_events(events: Iterable[Mapping[str, Any]], aspect: str, theme: Theme
 
 def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = None) -> Layout:
     """Place every item inside `region` (default: the aspect's graph region from the theme; a
-    clip without a code pane may pass a larger one); see the module docstring."""
+    clip without a code pane may pass a larger one); see the module docstring.
+
+    Both flow directions are tried and the one that draws the graph larger wins (the theme's
+    flow breaks a tie): a deep, narrow chain reads best top to bottom beside a code pane, a wide
+    network left to right. The choice depends on the structure only, so positions still do not
+    move when numbers change."""
+    preferred = theme.aspect(aspect).flow
+    other = "down" if preferred == "right" else "right"
+    first = _layout_flow(graph, aspect, theme, region, preferred)
+    second = _layout_flow(graph, aspect, theme, region, other)
+    return second if second.scale > first.scale * 1.05 else first
+
+
+def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, flow: str) -> Layout:
     spec = theme.aspect(aspect)
     items = {it.id: it for it in graph.items}
     bucket_of = {it.attached_to: it.id for it in graph.items if it.kind == "bucket" and it.attached_to}
     ids = [it.id for it in graph.items if it.kind != "bucket"]
     if not ids:
-        return Layout(aspect, region or spec.graph, spec.flow, theme.layout.max_scale, "full", {}, (), (), items)
+        return Layout(aspect, region or spec.graph, flow, theme.layout.max_scale, "full", {}, (), (), items)
     layer = _layers(ids, graph.edges, theme.layout.leaf_layer)
     n_layers = max(layer.values(), default=0) + 1
     # dummy slots for long edges: a chain of (item id, layer) per edge
@@ -193,7 +106,6 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
         chain.append(e.dst)
         chains.append(chain)
     orders = _order(layer_of, rank, chains, n_layers, theme.layout.sweeps)
-    flow = spec.flow
     left, bottom, right, top = region or spec.graph
     avail_main, avail_cross = (right - left, top - bottom) if flow == "right" else (top - bottom, right - left)
     gap = theme.spacing.item_gap
@@ -227,6 +139,8 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
             if v.startswith("~"):
                 continue
             boxes.update(_boxes_for(items[v], pt, bucket_of.get(v), theme, s, flow, side))
+    boxes, centre, k = _centred(boxes, centre, (left, bottom, right, top))
+    s *= k
     ports = _ports(graph.edges, chains, centre, boxes, flow, theme.proportions.port_spread)
     clear = theme.spacing.edge_clearance * s
     routes = tuple(_route(e, ch, boxes, centre, flow, clear, ports[k]) for k, (e, ch) in enumerate(zip(graph.edges, chains)))
@@ -302,6 +216,34 @@ def _order(layer_of: Mapping[str, int], rank: Mapping[str, int], chains: list[li
             if x < best_x:
                 best, best_x = [list(o) for o in orders], x
     return best
+
+
+def _centred(boxes: dict[str, Box], centre: dict[str, Point],
+             region: tuple[float, float, float, float]) -> tuple[dict[str, Box], dict[str, Point], float]:
+    """Move the drawing into the middle of the region, shrinking it (factor returned) in the rare
+    case the packing overflowed: a small graph should not hug one edge of its space, and no graph
+    may leave it."""
+    if not boxes:
+        return boxes, centre, 1.0
+    # the boxes and the bend points of long edges (dummy slots) must all stay inside
+    x0 = min([b.bounds[0] for b in boxes.values()] + [x for x, _ in centre.values()])
+    y0 = min([b.bounds[1] for b in boxes.values()] + [y for _, y in centre.values()])
+    x1 = max([b.bounds[2] for b in boxes.values()] + [x for x, _ in centre.values()])
+    y1 = max([b.bounds[3] for b in boxes.values()] + [y for _, y in centre.values()])
+    k = min(1.0, (region[2] - region[0]) / max(x1 - x0, 1e-9), (region[3] - region[1]) / max(y1 - y0, 1e-9))
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    dx = _within((region[0] + region[2]) / 2 - cx, region[0] - (cx - k * (cx - x0)), region[2] - (cx + k * (x1 - cx)))
+    dy = _within((region[1] + region[3]) / 2 - cy, region[1] - (cy - k * (cy - y0)), region[3] - (cy + k * (y1 - cy)))
+    move = lambda x, y: (cx + k * (x - cx) + dx, cy + k * (y - cy) + dy)  # noqa: E731
+    moved = {key: Box(b.id, b.kind, *move(b.x, b.y), b.w * k, b.h * k) for key, b in boxes.items()}
+    return moved, {key: move(x, y) for key, (x, y) in centre.items()}, k
+
+
+def _within(shift: float, lo: float, hi: float) -> float:
+    """``shift`` limited so that what fitted still fits (no move at all if it did not fit)."""
+    if lo > hi:
+        return 0.0
+    return min(max(shift, lo), hi)
 
 
 def _size(item: Item | None, has_bucket: bool, theme: Theme, flow: str, side: str) -> tuple[float, float]:

@@ -78,6 +78,7 @@ class FontSizes:
     token: float
     code: float
     caption: float
+    title: float
     min_readable: float
 
 
@@ -143,6 +144,7 @@ class Proportions:
     arrow_tip_half_width: float
     port_spread: float
     caption_shrink_step: float
+    title_height: float
 
 
 @dataclass(frozen=True)

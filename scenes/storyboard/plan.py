@@ -160,6 +160,9 @@ class _Builder:
 
     def _tensor(self, ev: Event) -> None:
         strings = [Shown(ev["name"], ev["seq"], "name", "name")] if ev.get("name") else []
+        expr = self.expression(ev) if not strings else None
+        if expr is not None:  # an unnamed result is called by its code: `yh - y`
+            strings.append(Shown(expr, ev["seq"], "span", "name"))
         if ev.get("op") and ev.get("op") != "tensor":
             strings.append(Shown(ev["op"], ev["seq"], "op", "op"))
         strings.append(self.value(ev, "value", "exact", "str", "value"))
@@ -170,6 +173,14 @@ class _Builder:
         t = self.now
         for src in dict.fromkeys(sources):
             self.add("edge_grow", self.tm.edge_grow, (src, ev["id"]), (), [ev["seq"]], at=t)
+
+    def expression(self, ev: Event) -> str | None:
+        """The source text of an unnamed op's expression, when it is short enough for a card."""
+        span, line = ev.get("span"), ev.get("line", 0)
+        if not span or ev.get("op") in (None, "tensor", "grad") or not 0 < line <= len(self.index.lines):
+            return None
+        text = self.index.lines[line - 1].encode("utf-8")[span[0]:span[1]].decode("utf-8", "replace").strip()
+        return text if 0 < len(text) <= MAX_EXPRESSION_CHARS else None
 
     def _update(self, ev: Event) -> None:
         strings = [Shown(ev["name"], ev["seq"], "name", "name")] if ev.get("name") else []
@@ -238,6 +249,9 @@ class _Builder:
         self.add("message", self.tm.node_appear * 2, (ev.get("node"),), strings, [ev["seq"]])
 
     _warning = _error
+
+
+MAX_EXPRESSION_CHARS = 12  # longer code would not fit a card's name row; the op name stands in
 
 
 def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: str | None = None) -> Plan:

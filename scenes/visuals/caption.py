@@ -40,8 +40,9 @@ def _block_height(n: int, font: str, size: float) -> float:
     return (one + (n - 1) * (two - one)) * size / _REF
 
 
-def caption_bar(text: str, rect: Rect, theme: Theme) -> VGroup:
-    """Backdrop filling `rect`, text centred in it; font steps down until the lines fit."""
+def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None) -> VGroup:
+    """Backdrop filling `rect`, text centred in it; font (the caption size unless `size` is
+    given) steps down until the lines fit."""
     left, bottom, right, top = rect
     pad = theme.sizes.caption_pad
     max_w, max_h = right - left - 2 * pad, top - bottom - 2 * pad
@@ -49,7 +50,7 @@ def caption_bar(text: str, rect: Rect, theme: Theme) -> VGroup:
     bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=theme.radii.caption,
                           stroke_width=0, fill_color=theme.colors.caption_bg, fill_opacity=theme.opacity.caption_bg)
     bg.move_to([(left + right) / 2, (top + bottom) / 2, 0])
-    size = theme.font_sizes.caption
+    size = size or theme.font_sizes.caption
     while True:
         lines = wrap_words(text, font, size, max_w)
         if _block_height(len(lines), font, size) <= max_h or size <= theme.font_sizes.min_readable:
@@ -60,7 +61,8 @@ def caption_bar(text: str, rect: Rect, theme: Theme) -> VGroup:
     body.move_to(bg.get_center())
     i = 0
     for line in lines:  # Pango left-aligns; centre each line's glyphs, baselines untouched
-        n = sum(1 for c in line if not c.isspace())
+        # glyphs, not characters: "fi" in "first" is one glyph (a ligature)
+        n = len(label(line, font, size, _MEASURE).submobjects) if line.strip() else 0
         if n:
             glyphs = VGroup(*body[i : i + n])
             glyphs.shift([bg.get_center()[0] - glyphs.get_center()[0], 0, 0])

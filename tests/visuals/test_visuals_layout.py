@@ -83,9 +83,19 @@ def test_engine_log_gives_the_same_graph_as_the_contract_fixture() -> None:
 
 
 def test_bucket_sits_upstream_of_its_leaf_when_along_the_flow() -> None:
-    lay = layout_events(mlp_events(), "9:16", THEME)
-    card, bucket = lay.boxes["t4"], lay.boxes["bucket:t4"]  # w1_00
-    assert bucket.y > card.y or (abs(bucket.y - card.y) < 1e-9 and bucket.x < card.x)  # never downstream
+    for aspect in ASPECTS:
+        lay = layout_events(mlp_events(), aspect, THEME)
+        card, bucket = lay.boxes["t4"], lay.boxes["bucket:t4"]  # w1_00
+        if lay.flow == "down":  # never downstream: not below the card, or beside it
+            assert bucket.y > card.y or abs(bucket.y - card.y) < 1e-9
+        else:  # not to the right of the card
+            assert bucket.x < card.x or abs(bucket.x - card.x) < 1e-9
+
+
+def test_flow_is_chosen_by_which_draws_the_graph_larger() -> None:
+    """A deep chain beside the code pane reads top to bottom; the wide MLP left to right."""
+    assert layout_events(seed_events_by_hand(), "16:9", THEME).flow == "down"
+    assert layout_events(mlp_events(), "16:9", THEME).flow == "right"
 
 
 def test_internal_node_gets_its_own_box() -> None:
@@ -149,7 +159,7 @@ def test_theme_errors_name_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(ThemeError, match=r"timings\.edge_grow: missing"):
         load_theme(bad)
     bad.write_text(text.replace('flow: "down"', 'flow: "up"'))
-    with pytest.raises(ThemeError, match=r"aspects\.9:16\.flow"):
+    with pytest.raises(ThemeError, match=r"aspects\.(16:9|9:16)\.flow"):
         load_theme(bad)
     with pytest.raises(ThemeError, match="unknown aspect"):
         THEME.aspect("4:3")

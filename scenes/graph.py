@@ -1,0 +1,113 @@
+"""The autograd graph as drawable items, read from event-log `node` and `tensor` events.
+
+Separate from the layout because it is the one place that interprets the log's structure (which
+tensors become cards, which nodes stay internal, which edges need no grad); the layout then only
+places what this module hands it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Item:
+    """A drawable thing in the graph: a tensor card, an internal node, or a leaf's bucket."""
+
+    id: str  # tensor id ("t3"), internal node id ("n7"), or "bucket:<tensor id>"
+    kind: str  # leaf_grad | leaf_nograd | op | loss | internal | bucket
+    tensor: str | None
+    node: str | None
+    name: str | None
+    grad_fn: str | None
+    attached_to: str | None = None  # a bucket's leaf item
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    """Forward-direction edge src -> dst; `slot` is the index in dst's next_functions."""
+
+    src: str
+    dst: str
+    slot: int | None
+    needs_grad: bool
+
+
+@dataclass(frozen=True)
+class Graph:
+    items: tuple[Item, ...]
+    edges: tuple[GraphEdge, ...]
+    node_owner: Mapping[str, str] = field(default_factory=dict)  # node id -> item id
+
+
+def graph_from_events(events: Iterable[Mapping[str, Any]]) -> Graph:
+    """Extract the forward graph: tensors (except `.grad` reads), internal nodes, buckets."""
+    events = list(events)
+    tensors = [e for e in events if e.get("kind") == "tensor" and e.get("op") != "grad"]
+    nodes: dict[str, Mapping[str, Any]] = {e["id"]: e for e in events if e.get("kind") == "node"}
+    for t in tensors:  # logs without node events still carry node, grad_fn and edges on tensors
+        if t.get("node") and t["node"] not in nodes:
+            gf = t.get("grad_fn") or "AccumulateGrad"
+            nodes[t["node"]] = {"id": t["node"], "grad_fn": gf, "tensor": t["id"], "edges": t.get("edges") or []}
+    roots = {e["root"] for e in events if e.get("kind") == "backward"}
+    consumed = {i for t in tensors for i in t.get("inputs") or [] if isinstance(i, str)}
+    if not roots:
+        sinks = [t["id"] for t in tensors if t.get("requires_grad") and not t.get("is_leaf") and t["id"] not in consumed]
+        roots = set(sinks[-1:])
+    owner: dict[str, str] = {}
+    order: list[tuple[int, Item]] = []
+    for e in events:
+        if e.get("kind") == "node" and e.get("tensor") is None:
+            order.append((e["seq"] if "seq" in e else len(order), Item(e["id"], "internal", None, e["id"], None, e["grad_fn"])))
+            owner[e["id"]] = e["id"]
+    for t in tensors:
+        leaf = bool(t.get("is_leaf"))
+        kind = ("leaf_grad" if t.get("requires_grad") else "leaf_nograd") if leaf else "op"
+        if t["id"] in roots:
+            kind = "loss"
+        order.append((t["seq"] if "seq" in t else len(order), Item(t["id"], kind, t["id"], t.get("node"), t.get("name"), t.get("grad_fn"))))
+        if t.get("node"):
+            owner[t["node"]] = t["id"]
+    order.sort(key=lambda p: p[0])
+    items = [it for _, it in order]
+    for t in tensors:
+        if t.get("is_leaf") and t.get("requires_grad") and t.get("node"):
+            items.append(Item(f"bucket:{t['id']}", "bucket", t["id"], t["node"], t.get("name"), "AccumulateGrad", t["id"]))
+    known = {it.id for it in items}
+    edges: list[GraphEdge] = []
+    inputs_of = {t["id"]: [i for i in t.get("inputs") or [] if isinstance(i, str) and i in known] for t in tensors}
+    for it in items:
+        if it.kind == "bucket":
+            continue
+        node = nodes.get(it.node) if it.node else None
+        node_edges = list(node.get("edges") or []) if node and node.get("grad_fn") != "AccumulateGrad" else []
+        covered: list[str] = []
+        null_slots: list[int] = []
+        for slot, e in enumerate(node_edges):
+            if e is None or e not in owner:
+                null_slots.append(slot)
+                continue
+            edges.append(GraphEdge(owner[e], it.id, slot, True))
+            covered.extend(_through_internal(owner[e], nodes, owner, items))
+        pending = list(inputs_of.get(it.id, []))
+        for c in covered:
+            if c in pending:
+                pending.remove(c)
+        for src in pending:
+            slot = null_slots.pop(0) if null_slots else None
+            edges.append(GraphEdge(src, it.id, slot, False))
+    return Graph(tuple(items), tuple(edges), owner)
+
+
+def _through_internal(item_id: str, nodes: Mapping[str, Mapping[str, Any]], owner: Mapping[str, str], items: list[Item]) -> list[str]:
+    """The item itself, plus what an internal node reaches (those inputs are already drawn)."""
+    out, stack = [], [item_id]
+    kinds = {it.id: it.kind for it in items}
+    while stack:
+        cur = stack.pop()
+        out.append(cur)
+        if kinds.get(cur) == "internal":
+            stack.extend(owner[e] for e in nodes[cur].get("edges") or [] if e in owner)
+    return out
