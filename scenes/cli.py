@@ -56,6 +56,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 2
     except BrokenPipeError:  # `render log p.py | head`
         return 0
+    except KeyboardInterrupt:  # outputs are renamed into place only when complete
+        print("render: interrupted; the clips already in place were left as they were", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -80,9 +80,49 @@ def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     part("sets", "\n".join(opts.sets).encode())
     part("theme", THEME_FILE.read_bytes())
     part("options", repr((opts.quality, opts.aspect, opts.captions, opts.fmt, opts.size, opts.fps)).encode())
+    part("tools", repr([_version(d) for d in ("manim", "av", "manimpango", "pycairo", "numpy")]).encode())
     for f in _source_files():
         part(str(f.relative_to(ROOT)), f.read_bytes())
     return h.hexdigest()
+
+
+def _version(dist: str) -> str:
+    """An installed distribution's version, read from its metadata (no import: no Manim here)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return f"{dist} {version(dist)}"
+    except PackageNotFoundError:
+        return f"{dist} -"
+
+
+def _sweep_leftovers(out: Path, name: str) -> None:
+    """Remove what a render of ``name`` killed with SIGKILL left behind (its hidden work folder,
+    half-copied outputs): each carries the pid of its process, and only dead ones are swept."""
+    for p in out.glob(f".{name}*"):
+        pid = _pid_in(p.name)
+        if pid is None or pid == os.getpid() or _alive(pid):
+            continue
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+
+
+def _pid_in(filename: str) -> int | None:
+    for part in filename.replace(".tmp", "-").split("-"):
+        if part.startswith("pid") and part[3:].isdigit():
+            return int(part[3:])
+    return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def outputs(name: str, out: Path, fmt: str) -> dict[str, Path]:
@@ -99,7 +139,7 @@ def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
 
 def _write_atomic(target: Path, data: bytes | str) -> None:
     """Write beside the target, fsync, then rename: readers see the old file or the new one."""
-    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
+    tmp = target.with_name(f".{target.name}.tmp-pid{os.getpid()}")
     with open(tmp, "wb") as f:
         f.write(data.encode() if isinstance(data, str) else data)
         f.flush()
@@ -108,7 +148,7 @@ def _write_atomic(target: Path, data: bytes | str) -> None:
 
 
 def _move_atomic(src: Path, target: Path) -> None:
-    tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
+    tmp = target.with_name(f".{target.name}.tmp-pid{os.getpid()}")
     shutil.copyfile(src, tmp)
     os.replace(tmp, target)
 
@@ -161,7 +201,8 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     checked = load(storyboard_file, sets=list(opts.sets), name=name)
     p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
     out.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
+    _sweep_leftovers(out, name)
+    work = Path(tempfile.mkdtemp(prefix=f".{name}-pid{os.getpid()}-", dir=out))
     try:
         video, ledger = _render_video(p, checked, opts, work, name, log)
         frames = count_frames(video)
