@@ -48,6 +48,8 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_scene, run=cmd_scene)
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     _common(p)
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="render up to N clips at once, each in its own process (default 1)")
     p.set_defaults(func=cmd_all, run=cmd_all)
 
 
@@ -87,10 +89,35 @@ def cmd_scene(args: argparse.Namespace) -> int:
 
 
 def cmd_all(args: argparse.Namespace) -> int:
-    """Render every storyboard that is out of date (each says 'up to date' otherwise)."""
+    """Render every storyboard that is out of date (each says 'up to date' otherwise); with
+    ``-j N``, N clips at a time, each in its own process (Manim's renderer is one scene per
+    process), with the same outputs as one after the other."""
     from scenes.storyboard import find_storyboards
 
-    status = 0
-    for file in find_storyboards():
-        status = max(status, _render_one(file, _options(args)))
+    files = find_storyboards()
+    if args.jobs <= 1:
+        status = 0
+        for file in files:
+            status = max(status, _render_one(file, _options(args)))
+        return status
+    return _render_parallel(files, args)
+
+
+def _render_parallel(files: list[str], args: argparse.Namespace) -> int:
+    import subprocess
+
+    base = [sys.executable, "-m", "scenes.cli", "scene"]
+    opts = ["-q", args.quality, "--out", args.out, "--format", args.fmt, "--captions", args.captions,
+            "--aspect", args.aspect] + [f"--set={s}" for s in args.sets]
+    opts += ["--force"] if args.force else []
+    opts += ["--size", f"{args.size[0]}x{args.size[1]}"] if args.size else []
+    opts += ["--fps", str(args.fps)] if args.fps else []
+    waiting, running, status = list(files), [], 0
+    while waiting or running:
+        while waiting and len(running) < args.jobs:
+            running.append(subprocess.Popen(base + [waiting.pop(0)] + opts, stdout=subprocess.PIPE, text=True))
+        proc = running.pop(0)
+        out, _ = proc.communicate()
+        sys.stdout.write(out)  # each child's last line is its clip's path
+        status = max(status, proc.returncode)
     return status
