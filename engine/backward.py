@@ -28,10 +28,8 @@ def _key(n: Node) -> int:
     return UINT64_MAX if n.seq is None else n.seq
 
 
-def _push(heap: list, n: Node) -> None:
-    """std::push_heap with ``less`` on the key: sift the new element up while its parent is less."""
-    heap.append(n)
-    hole = len(heap) - 1
+def _sift_up(heap: list, hole: int, n: Node) -> None:
+    """libstdc++'s __push_heap: move ``n`` up from ``hole`` while its parent is less."""
     k = _key(n)
     while hole > 0:
         parent = (hole - 1) // 2
@@ -42,6 +40,12 @@ def _push(heap: list, n: Node) -> None:
     heap[hole] = n
 
 
+def _push(heap: list, n: Node) -> None:
+    """std::push_heap with ``less`` on the key."""
+    heap.append(n)
+    _sift_up(heap, len(heap) - 1, n)
+
+
 def _pop(heap: list) -> Node:
     """std::pop_heap: move the last element into the hole left by the top (libstdc++'s
     __adjust_heap: walk the hole down to a leaf along the larger child, then sift up)."""
@@ -50,7 +54,7 @@ def _pop(heap: list) -> Node:
     n = len(heap)
     if n == 0:
         return top
-    hole, k = 0, _key(last)
+    hole = 0
     child = 0
     while child < (n - 1) // 2:
         child = 2 * (child + 1)
@@ -62,13 +66,7 @@ def _pop(heap: list) -> Node:
         child = 2 * (child + 1)
         heap[hole] = heap[child - 1]
         hole = child - 1
-    while hole > 0:
-        parent = (hole - 1) // 2
-        if not _key(heap[parent]) < k:
-            break
-        heap[hole] = heap[parent]
-        hole = parent
-    heap[hole] = last
+    _sift_up(heap, hole, last)
     return top
 
 
