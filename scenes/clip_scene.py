@@ -13,6 +13,8 @@ from typing import Any, Callable
 from manim import AnimationGroup, Create, FadeIn, FadeOut, GrowFromCenter, Indicate, Mobject, Scene, Transform, VGroup
 
 from scenes.clip_backward import BackwardCues, level
+from scenes.clip_console import ConsoleCues
+from scenes.clip_network import NetworkCues
 from scenes.clip_timeline import Action, ProgressFn, hold_seconds, play_seconds, schedule
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
@@ -28,7 +30,7 @@ Z_PANE, Z_BAR, Z_TOKEN, Z_CAPTION = -3, -2, 1, 2
 _BAR_FOLLOWS = {"backward_start", "visit", "bucket_fill", "bucket_reset", "output_line", "branch_test", "message"}
 
 
-class ClipScene(BackwardCues, Scene):
+class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'."""
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
@@ -54,7 +56,7 @@ class ClipScene(BackwardCues, Scene):
         self.visit_marks: list[Mobject] = []
         self.riding: list[tuple[Route, float]] = []
         self.bucket_text: dict[str, str | None] = {}  # the value each bucket shows now
-        self.console: VGroup | None = None
+        self.console: VGroup | None = None  # every program output line so far, stacked
         self.overlay: VGroup | None = None
         self.caption: VGroup | None = None
         self.fill_max = self._fill_scales()
@@ -190,6 +192,8 @@ class ClipScene(BackwardCues, Scene):
         """An opening title large in the middle of the empty frame; a later one on a backdrop in
         the graph region's free band, never over its cards."""
         cap = self.spec.caption
+        if self.net_drawn():  # the MLP view keeps a band above the network for this
+            return self._title_in(cue, self.net_title_band())
         if not self.cards and self.pane is None:
             m, s = self.spec.margin, self.spec
             left, right = -s.frame_width / 2 + m, s.frame_width / 2 - m
@@ -205,11 +209,7 @@ class ClipScene(BackwardCues, Scene):
         h = cap[3] - cap[1]
         band = self._free_band_beside_code(h)
         if band is not None:
-            out1: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
-            self.overlay = caption_bar(cue.text("title") or "", band, self.theme).set_z_index(Z_CAPTION)
-            for s_ in cue.strings:
-                self._record(s_)
-            return out1 + [FadeIn(self.overlay)]
+            return self._title_in(cue, band)
         left, bottom, right, top = self._graph_region()
         mid = (top + bottom) / 2
         if self.lay.boxes:  # over the graph's free band, not over its cards
@@ -219,9 +219,12 @@ class ClipScene(BackwardCues, Scene):
                 mid = (low + bottom) / 2
             elif top - high >= h:
                 mid = (top + high) / 2
+        return self._title_in(cue, (left, mid - h / 2, right, mid + h / 2))
+
+    def _title_in(self, cue: Any, rect: Rect) -> Anims:
+        """A title on its backdrop in ``rect``, replacing any title already up."""
         out: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
-        self.overlay = caption_bar(cue.text("title") or "", (left, mid - h / 2, right, mid + h / 2),
-                                   self.theme).set_z_index(Z_CAPTION)
+        self.overlay = caption_bar(cue.text("title") or "", rect, self.theme).set_z_index(Z_CAPTION)
         for s in cue.strings:
             self._record(s)
         return out + [FadeIn(self.overlay)]
@@ -302,13 +305,27 @@ class ClipScene(BackwardCues, Scene):
         if name is None:
             return []
         out: Anims = []
+        feeds = self._ancestors(tid)
         for other, card in list(self.cards.items()):
             ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == other), {})
-            if other != tid and ev.get("name") == name and not ev.get("is_leaf"):
+            if other != tid and ev.get("name") == name and other not in feeds:
                 out.append(FadeOut(self.cards.pop(other)))
                 for r in [r for r in self.arrows if other in (r.src, r.dst)]:
                     out.append(FadeOut(self.arrows.pop(r)))
         return out
+
+    def _ancestors(self, tid: str) -> set[str]:
+        """Tensors ``tid`` was computed from: ``s = s * 2`` keeps the old ``s`` (same graph),
+        while ``x = torch.tensor(-1.0)`` in the next step retires the old ``x``."""
+        inputs = {e["id"]: e.get("inputs") or [] for e in self.events if e["kind"] == "tensor"}
+        seen: set[str] = set()
+        todo = [i for i in inputs.get(tid, []) if isinstance(i, str)]
+        while todo:
+            t = todo.pop()
+            if t not in seen:
+                seen.add(t)
+                todo += [i for i in inputs.get(t, []) if isinstance(i, str)]
+        return seen
 
     def _cue_edge_grow(self, cue: Any) -> Anims:
         src, dst = (self._item(i) for i in cue.ids[:2])
@@ -335,35 +352,6 @@ class ClipScene(BackwardCues, Scene):
         self._record_card(card, cue, {"name": "name", "value": "value"})
         self.cards[tid] = card
         return [Transform(old, card)] if old is not None else [FadeIn(card)]
-
-    # ----- program output, branches, messages -------------------------------------------------
-    def _console_line(self, cue: Any, colour: str) -> Anims:
-        return self._console(list(cue.strings), colour)
-
-    def _console(self, strings: list[Any], colour: str) -> Anims:
-        """A line under the code pane (or atop the graph): print output, a branch, an error, or
-        a printout too long for its card."""
-        t = self.theme
-        text = "  ".join(s.text for s in strings)
-        m = label(text, t.fonts.mono, t.font_sizes.code, colour)
-        left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()
-        shrink_to_fit(m, right - left - 2 * t.sizes.code_pad, (top - bottom) / 2)
-        y = (self.pane.bg.get_bottom()[1] - t.sizes.code_pad - m.height / 2) if self.pane is not None else top - m.height / 2
-        m.move_to([left + t.sizes.code_pad, y, 0], aligned_edge=[-1, 0, 0])
-        for s in strings:
-            self._record(s)
-        out: Anims = [FadeOut(self.console)] if self.console is not None else []
-        self.console = VGroup(m)
-        return out + [FadeIn(self.console)]
-
-    def _cue_output_line(self, cue: Any) -> Anims:
-        return self._console_line(cue, self.theme.colors.code_text)
-
-    def _cue_branch_test(self, cue: Any) -> Anims:
-        return self._console_line(cue, self.theme.colors.code_span)
-
-    def _cue_message(self, cue: Any) -> Anims:
-        return self._console_line(cue, self.theme.colors.loss)
 
     # ----- emphasis ---------------------------------------------------------------------------
     def _targets(self, ids: tuple[str, ...]) -> list[Mobject]:

@@ -80,6 +80,8 @@ class FontSizes:
     caption: float
     title: float
     min_readable: float
+    unit_name: float
+    counter: float
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ class Strokes:
     bucket: float
     wavefront: float
     code_bar: float
+    link: float
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,7 @@ class Sizes:
     code_pad: float
     code_line_spacing: float
     caption_pad: float
+    unit_radius: float  # a unit of the MLP view, at most (it shrinks to fit its layer)
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,15 @@ class Timings:
     wavefront_step: float
     caption_fade: float
     code_highlight_move: float
+    sweep_step: float  # one unit or weight reached by the reverse sweep over the MLP view
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Fixed words the MLP view writes beside its pass counters (the numbers come from the log)."""
+
+    reverse_count: str
+    forward_count: str
 
 
 @dataclass(frozen=True)
@@ -193,6 +206,7 @@ class Theme:
     proportions: Proportions
     timings: Timings
     layout: LayoutRules
+    labels: Labels
     aspects: dict[str, Aspect]
 
     def aspect(self, name: str) -> Aspect:

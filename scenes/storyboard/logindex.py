@@ -9,7 +9,8 @@ A beat's span selects events:
 * ``backward: k``: the ``backward`` event of call k, its visits, its accumulations and any error
   the walk raised;
 * ``visits: k`` (optionally ``steps: [i, j]``): only the visits; ``accumulations: k``: only the
-  bucket fills; ``reset: N`` / ``branch: N``: the ``grad_reset`` / ``branch`` events of line N.
+  bucket fills; ``reset: N`` / ``branch: N``: the ``grad_reset`` / ``branch`` events of line N;
+* ``passes: [a, b]``: the ``forward_pass``, ``tangent`` and ``jvp`` events of forward passes a..b.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .model import Beat
 
 Event = dict[str, Any]
 WALK_KINDS = frozenset({"backward", "visit", "accumulate"})
+FORWARD_KINDS = frozenset({"forward_pass", "tangent", "jvp"})
 
 
 @dataclass
@@ -77,7 +79,7 @@ class LogIndex:
         """The events a beat's span selects, in log order (empty for a title card)."""
         if beat.lines is not None:
             a, b = (beat.lines, beat.lines) if isinstance(beat.lines, int) else beat.lines
-            return [e for e in self.events if a <= e["line"] <= b and e["kind"] not in WALK_KINDS
+            return [e for e in self.events if a <= e["line"] <= b and e["kind"] not in WALK_KINDS | FORWARD_KINDS
                     and not (e["kind"] in ("error", "warning") and e.get("node"))]
         if beat.backward is not None:
             return self.walk(beat.backward)
@@ -92,7 +94,14 @@ class LogIndex:
             return [e for e in self.events if e["kind"] == "grad_reset" and e["line"] == beat.reset]
         if beat.branch is not None:
             return [e for e in self.events if e["kind"] == "branch" and e["line"] == beat.branch]
+        if beat.passes is not None:
+            a, b = (beat.passes, beat.passes) if isinstance(beat.passes, int) else beat.passes
+            return [e for e in self.events if e["kind"] in FORWARD_KINDS and a <= e["pass"] <= b]
         return []
+
+    def forward_passes(self) -> int:
+        """How many forward-mode passes the log holds (0 without ``forward_mode``)."""
+        return sum(1 for e in self.events if e["kind"] == "forward_pass")
 
     def walk(self, call: int) -> list[Event]:
         """The ``backward`` event of ``call`` and what the walk logged right after it."""

@@ -6,7 +6,10 @@ the checker, the schema and the code can never disagree. ``field(metadata={"doc"
 become the schema's descriptions, which editors show as hover help.
 
 A beat selects a span of the event log with exactly one of ``lines``, ``backward``, ``visits``,
-``accumulations``, ``reset`` or ``branch`` (a ``title_card`` selects none), and says how to show it.
+``accumulations``, ``reset``, ``branch`` or ``passes`` (a ``title_card`` selects none), and says how
+to show it. The ``network*`` visuals draw the program's multilayer perceptron as units and weights
+(derived from the log by :mod:`.network`) instead of its autograd graph, which at 36 weights has too
+many nodes to carry labels.
 """
 
 from __future__ import annotations
@@ -23,12 +26,15 @@ Visual = Literal[
     "reset",
     "branch",
     "output",
+    "network",
+    "network_backward",
+    "network_forward",
 ]
 """The closed list of visuals the scene implements; see VISUAL_SPANS for what each one shows."""
 
 VISUALS: tuple[str, ...] = Visual.__args__  # type: ignore[attr-defined]
 
-SPAN_KEYS: tuple[str, ...] = ("lines", "backward", "visits", "accumulations", "reset", "branch")
+SPAN_KEYS: tuple[str, ...] = ("lines", "backward", "visits", "accumulations", "reset", "branch", "passes")
 
 VISUAL_SPANS: dict[str, tuple[str, ...]] = {
     "title_card": (),
@@ -39,11 +45,15 @@ VISUAL_SPANS: dict[str, tuple[str, ...]] = {
     "reset": ("reset", "lines"),
     "branch": ("branch", "lines"),
     "output": ("lines",),
+    "network": ("lines",),
+    "network_backward": ("backward",),
+    "network_forward": ("passes",),
 }
 """Which span selectors each visual accepts (the first is the usual one)."""
 
-Pace = Literal["slow", "normal", "fast"]
-PACE_FACTOR: dict[str, float] = {"slow": 1.5, "normal": 1.0, "fast": 0.5}
+Pace = Literal["slow", "normal", "fast", "rush"]
+PACE_FACTOR: dict[str, float] = {"slow": 1.5, "normal": 1.0, "fast": 0.5, "rush": 0.15}
+"""``rush`` is for many repeats of one thing (35 more forward passes): the count is the point."""
 
 Style = Literal["fraction", "decimal", "torch"]
 
@@ -85,7 +95,10 @@ class Beat:
     )
     reset: int | None = field(default=None, metadata=_doc("the .grad reset on program line N", minimum=1))
     branch: int | None = field(default=None, metadata=_doc("the if on program line N", minimum=1))
-    pace: Pace = field(default="normal", metadata=_doc("slow, normal or fast"))
+    passes: int | tuple[int, int] | None = field(
+        default=None, metadata=_doc("forward mode: pass N, or passes [a, b] (needs forward_mode)", minimum=1)
+    )
+    pace: Pace = field(default="normal", metadata=_doc("slow, normal, fast or rush"))
     emphasis: tuple[str, ...] = field(default=(), metadata=_doc("program names to highlight"))
     dim: tuple[str, ...] = field(default=(), metadata=_doc("program names to fade"))
 
@@ -104,6 +117,10 @@ class Storyboard:
     beats: tuple[Beat, ...] = field(metadata=_doc("the clip, in order", minItems=1))
     numbers: Style | Numbers = field(
         default="fraction", metadata=_doc("fraction, decimal, torch, or {style: decimal, places: N}")
+    )
+    forward_mode: str | None = field(
+        default=None, metadata=_doc("also differentiate this program name in forward mode (one pass per leaf)",
+                                    minLength=1)
     )
 
     @property

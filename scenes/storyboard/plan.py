@@ -25,7 +25,18 @@ branch_test        ()                          code (the test), taken ("True"/"F
 output_line        ()                          output
 message            ([node])                    type, message (an error or warning)
 emphasis / dim     tensor and node ids         none
+unit_appear        (unit tensor)               name (a unit of the program's MLP)
+link_appear        (weight, src unit, dst)     none (a weight joining two units)
+pass_count         (root or seed tensor)       count (backward ``call`` / forward ``pass``),
+                                               total (forward ``passes``)
+sweep_step         (unit or weight, ...)       none: the reverse sweep reaches them
+link_fill          (weight)                    none: its .grad arrived (accumulate)
+tangent_sweep      (weights and units)         none: one forward pass, seed to loss, in order
+jvp_fill           (seed weight)               name, value (d root / d seed of that pass)
 =================  ==========================  =====================================================
+
+The ``network*`` visuals draw the program's MLP (:mod:`.network`) and name each cue by the
+unit or weight (tensor id) that the autograd node belongs to.
 
 Facts that are not shown as text (requires_grad, is_leaf, dtype) are read from ``events[seq]``
 for the seqs a cue lists.
@@ -40,6 +51,7 @@ from typing import Any
 from .logindex import Event, LogIndex
 from .model import Beat, Storyboard
 from .narration import Shown, _number, fill
+from .network import Network, read_network
 from .numfmt import show, torch_str
 from .timings import PlanTimings
 
@@ -52,6 +64,9 @@ VISUAL_KINDS: dict[str, frozenset[str]] = {
     "reset": frozenset({"grad_reset"}),
     "branch": frozenset({"branch"}),
     "output": frozenset({"print", "expr", "error", "warning"}),
+    "network": frozenset({"tensor"}),
+    "network_backward": frozenset({"backward", "visit", "accumulate"}),
+    "network_forward": frozenset({"forward_pass", "tangent", "jvp"}),
 }
 """The event kinds each visual draws; other events of its span are passed over."""
 
@@ -123,6 +138,16 @@ class _Builder:
         self.numbers = board.number_style
         self.cues: list[Cue] = []
         self.line: int | None = None
+        self._net: Network | None = None
+        self.lit: set[str] = set()  # units and weights the sweep of this beat has reached
+        self.reached: list[str] = []  # owners one forward pass reaches, in order
+        self.last_dst: tuple[str, float] | None = None  # links into one unit grow together
+
+    @property
+    def net(self) -> Network:
+        if self._net is None:
+            self._net = read_network(self.index.events)
+        return self._net
 
     def add(self, kind: str, duration: float, ids=(), strings=(), seqs=(), at: float | None = None,
             advance: bool = True) -> None:
@@ -156,7 +181,10 @@ class _Builder:
             return
         if visual in ("code_and_graph_build", "backward_graph", "output", "reset", "branch"):
             self.code_line(ev)
-        getattr(self, f"_{kind}")(ev)
+        if visual.startswith("network"):
+            getattr(self, f"_net_{kind}")(ev)
+        else:
+            getattr(self, f"_{kind}")(ev)
 
     def _tensor(self, ev: Event) -> None:
         strings = [Shown(ev["name"], ev["seq"], "name", "name")] if ev.get("name") else []
@@ -249,6 +277,57 @@ class _Builder:
         self.add("message", self.tm.node_appear * 2, (ev.get("node"),), strings, [ev["seq"]])
 
     _warning = _error
+
+    # ----- the MLP view: units and weights instead of autograd nodes -----------------------------
+    def _net_tensor(self, ev: Event) -> None:
+        net = self.net
+        if ev["id"] in net.units:
+            self.last_dst = None
+            self.add("unit_appear", self.tm.node_appear, (ev["id"],),
+                     [Shown(net.units[ev["id"]].name, ev["seq"], "name", "name")], [ev["seq"]])
+            return
+        link = next((l for l in net.links.values() if l.seq == ev["seq"]), None)
+        if link is None:
+            return
+        at = self.last_dst[1] if self.last_dst and self.last_dst[0] == link.dst else None
+        if at is None:
+            self.last_dst = (link.dst, self.now)
+        self.add("link_appear", self.tm.edge_grow, (link.weight, link.src, link.dst), (), [ev["seq"]], at=at)
+
+    def _net_backward(self, ev: Event) -> None:
+        self.lit = set()
+        self.add("pass_count", self.tm.wavefront_step, (ev["root"],),
+                 [Shown(str(ev["call"]), ev["seq"], "call", "count")], [ev["seq"]])
+
+    def _net_visit(self, ev: Event) -> None:
+        owner = self.net.owner.get(ev["node"])
+        if owner is None or owner in self.lit:
+            return
+        self.lit.add(owner)
+        self.add("sweep_step", self.tm.sweep_step, (owner,), (), [ev["seq"]])
+
+    def _net_accumulate(self, ev: Event) -> None:
+        if ev["tensor"] in self.net.links:
+            self.add("link_fill", self.tm.sweep_step, (ev["tensor"],), (), [ev["seq"]])
+
+    def _net_forward_pass(self, ev: Event) -> None:
+        self.reached = []
+        self.add("pass_count", self.tm.wavefront_step, (ev["seed"],),
+                 [Shown(str(ev["pass"]), ev["seq"], "pass", "count"),
+                  Shown(str(ev["passes"]), ev["seq"], "passes", "total")], [ev["seq"]])
+
+    def _net_tangent(self, ev: Event) -> None:
+        owner = self.net.owner.get(ev["node"])
+        if owner is not None and owner not in self.reached:
+            self.reached.append(owner)
+
+    def _net_jvp(self, ev: Event) -> None:
+        if self.reached:
+            self.add("tangent_sweep", self.tm.grad_travel, tuple(self.reached), (), [ev["seq"]])
+        self.reached = []
+        self.add("jvp_fill", self.tm.bucket_fill, (ev["seed"],),
+                 [Shown(ev["name"], ev["seq"], "name", "name"), self.value(ev, "value", "exact", None, "value")],
+                 [ev["seq"]])
 
 
 MAX_EXPRESSION_CHARS = 12  # longer code would not fit a card's name row; the op name stands in

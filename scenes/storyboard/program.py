@@ -93,12 +93,17 @@ class Run:
 
 
 def run(source: str, filename: str, place: ProgramPlace, errors: ErrorList,
-        overrides: dict[str, str] | None = None, max_ops: int = DEFAULT_MAX_OPS) -> Run | None:
-    """Run ``source`` through the engine; a ProgramError becomes a located problem."""
+        overrides: dict[str, str] | None = None, max_ops: int = DEFAULT_MAX_OPS,
+        forward_mode: str | None = None) -> Run | None:
+    """Run ``source`` through the engine; a ProgramError becomes a located problem.
+
+    ``forward_mode`` (the storyboard's top-level key) asks the engine to also differentiate that
+    name in forward mode, so a clip can show the passes it really took."""
     from engine import ProgramError, run_program
 
     try:
-        log = run_program(source, filename, max_ops=max_ops, overrides=overrides or None)
+        log = run_program(source, filename, max_ops=max_ops, overrides=overrides or None,
+                          forward_mode=forward_mode)
     except ProgramError as exc:
         line, col = place.yaml_pos(exc.line, exc.col)
         errors.add(line, col, f"program line {exc.line}: {exc.message}", ("program",))

@@ -21,7 +21,7 @@ from .model import PACE_FACTOR
 
 @dataclass(frozen=True)
 class PlanTimings:
-    """Seconds. The first seven mirror assets/theme.yaml ``timings``; the defaults equal it."""
+    """Seconds. The first eight mirror assets/theme.yaml ``timings``; the defaults equal it."""
 
     node_appear: float = 0.6
     edge_grow: float = 0.5
@@ -30,6 +30,7 @@ class PlanTimings:
     wavefront_step: float = 0.5
     caption_fade: float = 0.3
     code_highlight_move: float = 0.3
+    sweep_step: float = 0.15
     title_hold: float = 2.0
     seconds_per_word: float = 0.3
     min_caption: float = 1.5
@@ -47,7 +48,7 @@ class PlanTimings:
         """Animation durations multiplied by the pace factor (reading speed unchanged)."""
         f = PACE_FACTOR[pace]
         anim = ("node_appear", "edge_grow", "grad_travel", "bucket_fill", "wavefront_step",
-                "code_highlight_move", "title_hold")
+                "code_highlight_move", "sweep_step", "title_hold")
         return dataclasses.replace(self, **{k: round(getattr(self, k) * f, 6) for k in anim})
 
     def reading(self, text: str) -> float:

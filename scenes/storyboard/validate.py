@@ -60,8 +60,10 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     source = doc.data.get("program") if isinstance(doc.data, dict) else None
     result = None
     stem = name or FsPath(file).stem
+    fmode = doc.data.get("forward_mode") if isinstance(doc.data, dict) else None
     if place is not None and isinstance(source, str):
-        result = run(source, f"{stem}.py", place, errors, overrides)
+        result = run(source, f"{stem}.py", place, errors, overrides,
+                     forward_mode=fmode if isinstance(fmode, str) and fmode.isidentifier() else None)
     if result is not None and place is not None:
         index = LogIndex.build(result.events, result.header["source"])
         beats, numbers = _usable_parts(doc, board)
@@ -156,6 +158,13 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
         n = len(index.visits(beat.visits))
         if i > j or j > n:
             return "steps", f"steps [{i}, {j}] is outside the walk: backward call {beat.visits} visits {n} nodes"
+    if beat.passes is not None:
+        a, b = (beat.passes, beat.passes) if isinstance(beat.passes, int) else beat.passes
+        n = index.forward_passes()
+        if n == 0:
+            return "passes", "passes needs forward mode: add forward_mode: NAME (the loss) at the top"
+        if a > b or b > n:
+            return "passes", f"passes [{a}, {b}] is outside forward mode: it makes {n} passes"
     for key, kind in (("reset", "grad_reset"), ("branch", "branch")):
         n = getattr(beat, key)
         if n is not None and not index.select(beat):

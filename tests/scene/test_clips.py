@@ -15,7 +15,8 @@ import pytest
 from scenes.render_pipeline import RenderOptions, RenderResult, count_frames, render_storyboard
 from scenes.storyboard import srt as to_srt, storyboard_path
 
-CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation"]
+CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
+        "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 TINY = {"size": (256, 144), "fps": 5}
 
 

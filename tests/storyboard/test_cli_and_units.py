@@ -38,7 +38,8 @@ def test_plan_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_list_shows_title_and_duration(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list"]) == 0
     rows = capsys.readouterr().out.splitlines()
-    assert [r.split()[0] for r in rows] == ["backward_graph", "backward_walk", "grad_accumulation", "graph_build"]
+    assert [r.split()[0] for r in rows] == ["backward_graph", "backward_walk", "dynamic_graph", "grad_accumulation",
+                                            "graph_build", "leaf_nodes", "missing_gradient", "mlp", "reverse_mode"]
     assert "L.backward() walks the graph in reverse" in rows[1] and rows[1].split()[1].endswith("s")
 
 
@@ -51,7 +52,7 @@ def test_schema_command_prints_the_model(capsys: pytest.CaptureFixture[str]) -> 
 def test_check_all_agrees_with_pytorch(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 4 and all(line.endswith("PyTorch agrees") for line in out)
+    assert len(out) == 9 and all(line.endswith("PyTorch agrees") for line in out)
 
 
 def test_number_styles() -> None:

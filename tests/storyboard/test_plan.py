@@ -10,7 +10,8 @@ import pytest
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
 from scenes.storyboard.numfmt import torch_str
 
-CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation"]
+CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
+        "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 TIMINGS = PlanTimings()
 
 

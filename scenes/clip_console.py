@@ -1,0 +1,78 @@
+"""Console cues of the clip scene: what the program prints, branch tests, errors and warnings.
+
+Why stacked lines: a clip such as missing_gradient prints ``None``, then PyTorch's warning, then
+``None`` again; each line must stay readable next to the code that made it, so lines pile up under
+the code pane (oldest dropped when the column is full) instead of replacing each other. A long
+message (PyTorch's non-leaf ``.grad`` warning) wraps at a smaller size rather than shrinking to
+an unreadable single line. A mixin of ``ClipScene``, like :mod:`scenes.clip_backward`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
+
+from scenes.visuals import label
+from scenes.visuals.caption import wrap_words
+from scenes.visuals.glyphs import shrink_to_fit
+
+Anims = list[Any]
+
+
+class ConsoleCues:
+    """Handlers for output_line, branch_test and message (mixed into ClipScene)."""
+
+    theme: Any
+    spec: Any
+    has_code: bool
+    pane: Any
+    console: VGroup | None
+
+    def _console_line(self, cue: Any, colour: str) -> Anims:
+        return self._console(list(cue.strings), colour)
+
+    def _console(self, strings: list[Any], colour: str, size: float | None = None) -> Anims:
+        """Append a line (wrapped when long) under the code pane, or atop the graph region."""
+        t = self.theme
+        size = size or t.font_sizes.code
+        text = "  ".join(s.text for s in strings)
+        left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()  # type: ignore[attr-defined]
+        width = right - left - 2 * t.sizes.code_pad
+        lines = wrap_words(text, t.fonts.mono, size, width) if size != t.font_sizes.code else [text]
+        m = label("\n".join(lines), t.fonts.mono, size, colour)
+        shrink_to_fit(m, width, (top - bottom) / 2)
+        for s in strings:
+            self._record(s)  # type: ignore[attr-defined]
+        gap = t.sizes.code_pad
+        floor = self.spec.caption[3] + self.spec.margin
+        if self.console is None:
+            y_top = (self.pane.bg.get_bottom()[1] - gap) if self.pane is not None else top
+            self.console = VGroup()
+            anchor = [left + t.sizes.code_pad, y_top, 0]
+            m.move_to(anchor, aligned_edge=[-1, 1, 0])
+            self.console.add(m)
+            return [FadeIn(self.console)]
+        last = self.console.submobjects[-1]
+        m.next_to(last, DOWN, buff=gap / 2, aligned_edge=LEFT)
+        out: Anims = []
+        while len(self.console.submobjects) and m.get_bottom()[1] < floor:
+            old = self.console.submobjects[0]  # the column is full: the oldest line leaves
+            shift = old.height + gap / 2
+            self.console.remove(old)
+            out.append(FadeOut(old))
+            for rest in self.console.submobjects:
+                rest.shift([0, shift, 0])
+            m.shift([0, shift, 0])
+        self.console.add(m)
+        return out + [FadeIn(m)]
+
+    def _cue_output_line(self, cue: Any) -> Anims:
+        return self._console_line(cue, self.theme.colors.code_text)
+
+    def _cue_branch_test(self, cue: Any) -> Anims:
+        return self._console_line(cue, self.theme.colors.code_span)
+
+    def _cue_message(self, cue: Any) -> Anims:
+        """An error or warning: wrapped at the small card size, PyTorch's text in full."""
+        return self._console(list(cue.strings), self.theme.colors.loss, size=self.theme.font_sizes.card_fn)

@@ -1,0 +1,146 @@
+"""The program's multilayer perceptron, read from its event log: units, weights, layers.
+
+Why derive it: the first article draws an MLP as units joined by weights, and the 36-weight network
+has 109 autograd nodes, too many to label. The same log already says which weight multiplies which
+unit and where the product is summed, so the unit diagram is *read* from the program, never
+declared: a weight is a leaf that requires grad; ``w * u`` is a link from unit ``u``; the named
+tensor that its sum reaches (``a1_0``), followed through a one-input op (``relu``) to ``h1_0``, is
+the unit the link feeds. The loss is one more unit after the output.
+
+Pure (no Manim): the plan maps every autograd node to the unit or link it belongs to, and the scene
+places units by layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+Event = dict[str, Any]
+UNARY_OPS = frozenset({"relu", "tanh", "sigmoid", "exp", "neg", "abs"})
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A circle of the diagram: the tensor that holds the unit's output, its name and layer."""
+
+    id: str
+    name: str
+    layer: int
+    seq: int
+
+
+@dataclass(frozen=True)
+class Link:
+    """A weight: ``weight`` (its leaf tensor id) joins unit ``src`` to unit ``dst``."""
+
+    weight: str
+    name: str
+    src: str
+    dst: str
+    seq: int  # the tensor event of the product ``w * u``
+
+
+@dataclass
+class Network:
+    """Units in creation order, links in program order, and what each tensor/node belongs to."""
+
+    units: dict[str, Unit] = field(default_factory=dict)
+    links: dict[str, Link] = field(default_factory=dict)
+    owner: dict[str, str] = field(default_factory=dict)  # tensor or node id -> unit id or weight id
+
+    @property
+    def layers(self) -> list[list[str]]:
+        """Unit ids per layer, input layer first."""
+        depth = max((u.layer for u in self.units.values()), default=-1)
+        return [[u.id for u in self.units.values() if u.layer == d] for d in range(depth + 1)]
+
+
+def read_network(events: Iterable[Event]) -> Network:
+    """The MLP drawn by the log's tensors (empty when the program multiplies no weight)."""
+    evs = [e for e in events if e.get("kind") in ("tensor", "node", "backward")]
+    tensors = {e["id"]: e for e in evs if e["kind"] == "tensor"}
+    users: dict[str, list[str]] = {}
+    for e in tensors.values():
+        for i in e.get("inputs") or []:
+            if isinstance(i, str):
+                users.setdefault(i, []).append(e["id"])
+    weights = {t for t, e in tensors.items() if e.get("is_leaf") and e.get("requires_grad")}
+
+    def follow(t: str) -> str:
+        """From a product to the unit it feeds: through sums to a named tensor, then unary ops."""
+        seen = 0
+        while not tensors[t].get("name") and len(users.get(t, [])) == 1 and seen < 10_000:
+            t, seen = users[t][0], seen + 1
+        while len(users.get(t, [])) == 1 and tensors[users[t][0]].get("op") in UNARY_OPS \
+                and tensors[users[t][0]].get("name"):
+            t = users[t][0]
+        return t
+
+    net = Network()
+    pending: list[tuple[Event, str, str]] = []
+    for e in tensors.values():
+        ins = [i for i in e.get("inputs") or [] if isinstance(i, str)]
+        if e.get("op") != "mul" or len(ins) != 2 or len([i for i in ins if i in weights]) != 1:
+            continue
+        w = next(i for i in ins if i in weights)
+        pending.append((e, w, next(i for i in ins if i != w)))
+    layer: dict[str, int] = {}
+    for e, w, src in pending:
+        dst = follow(e["id"])
+        layer.setdefault(src, 0)
+        layer[dst] = max(layer.get(dst, 0), layer[src] + 1)
+        net.links[w] = Link(w, tensors[w].get("name") or w, src, dst, e["seq"])
+    if not net.links:
+        return net
+    roots = [e["root"] for e in evs if e["kind"] == "backward"]
+    last = max(layer, key=lambda t: (layer[t], tensors[t]["seq"]))
+    loss = roots[0] if roots and roots[0] in tensors else _named_end(last, users, tensors)
+    if loss is not None and loss not in layer:
+        layer[loss] = layer[last] + 1
+    for t in sorted(layer, key=lambda t: tensors[t]["seq"]):
+        e = tensors[t]
+        net.units[t] = Unit(t, e.get("name") or t, layer[t], e["seq"])
+    _owners(net, tensors, users, weights)
+    return net
+
+
+def _named_end(t: str, users: dict[str, list[str]], tensors: dict[str, Event]) -> str | None:
+    """The last named tensor downstream of ``t`` on a single path (the loss after ``yh``)."""
+    end = None
+    while users.get(t):
+        t = users[t][-1]
+        if tensors[t].get("name"):
+            end = t
+    return end
+
+
+def _owners(net: Network, tensors: dict[str, Event], users: dict[str, list[str]], weights: set[str]) -> None:
+    """Every tensor (and its node) -> the unit or weight the picture shows it as.
+
+    A product belongs to its weight; every other op result belongs to the unit its value flows
+    into (the sums and the ReLU of ``h1_0``, the subtraction and square of ``L``)."""
+    by_product = {l.seq: l.weight for l in net.links.values()}
+    for t, e in tensors.items():
+        if t in weights and t in net.links:
+            target = t
+        elif e["seq"] in by_product:
+            target = by_product[e["seq"]]
+        elif t in net.units:
+            target = t
+        elif e.get("op") not in (None, "tensor", "grad"):
+            target = _downstream_unit(t, net, users)
+        else:
+            continue
+        if target is None:
+            continue
+        net.owner[t] = target
+        if e.get("node"):
+            net.owner[e["node"]] = target
+
+
+def _downstream_unit(t: str, net: Network, users: dict[str, list[str]]) -> str | None:
+    seen = 0
+    while t not in net.units and users.get(t) and seen < 10_000:
+        t, seen = users[t][0], seen + 1
+    return t if t in net.units else None

@@ -1,0 +1,69 @@
+"""The MLP view: the network read from the log, and the reverse_mode / mlp plans built on it.
+
+Why data tests: the clip's claim (one backward pass reaches all 36 weights; forward mode needs 36
+passes, each giving the same derivative) must hold in the plan before anything is drawn."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.storyboard import PlanTimings, load, plan, storyboard_path
+from scenes.storyboard.network import read_network
+
+
+def _checked(name: str):
+    checked = load(storyboard_path(name))
+    return checked, plan(checked.run.events, checked.storyboard, PlanTimings(), checked.index.source)
+
+
+def test_network_is_read_from_the_program() -> None:
+    checked, _ = _checked("mlp")
+    net = read_network(checked.run.events)
+    names = [[net.units[u].name for u in layer] for layer in net.layers]
+    assert names == [["x0", "x1", "x2", "x3"], ["h1_0", "h1_1", "h1_2", "h1_3"],
+                     ["h2_0", "h2_1", "h2_2", "h2_3"], ["yh"], ["L"]]
+    assert len(net.links) == 16 + 16 + 4
+    link = next(l for l in net.links.values() if l.name == "w2_1_3")
+    assert (net.units[link.src].name, net.units[link.dst].name) == ("h1_3", "h2_1")
+
+
+def test_reverse_mode_counts_one_backward_against_one_forward_pass_per_weight() -> None:
+    checked, p = _checked("reverse_mode")
+    counts = [(c.text("count"), c.text("total")) for c in p.cues if c.kind == "pass_count"]
+    assert counts[0] == ("1", None)  # reverse mode: backward call 1
+    assert counts[1:] == [(str(k), "36") for k in range(1, 37)]
+    fills = [c for c in p.cues if c.kind == "link_fill"]
+    assert len(fills) == 36 and len({c.ids[0] for c in fills}) == 36
+
+
+def test_forward_mode_derivatives_equal_the_reverse_mode_grads_shown() -> None:
+    checked, p = _checked("reverse_mode")
+    grads = {e["name"]: e["after"] for e in checked.run.events if e["kind"] == "accumulate"}
+    jvps = [c for c in p.cues if c.kind == "jvp_fill"]
+    assert len(jvps) == 36
+    for cue in jvps:
+        seq = cue.strings[1].seq
+        assert checked.run.events[seq]["value"] == pytest.approx(grads[cue.text("name")], rel=1e-6)
+        assert cue.text("value") == f"{grads[cue.text('name')]:.4f}"
+
+
+def test_each_forward_pass_reaches_the_loss_from_its_seed() -> None:
+    checked, p = _checked("reverse_mode")
+    net = read_network(checked.run.events)
+    loss = net.layers[-1][0]
+    sweeps = [c for c in p.cues if c.kind == "tangent_sweep"]
+    seeds = [c.ids[0] for c in p.cues if c.kind == "jvp_fill"]
+    assert len(sweeps) == 36
+    for sweep, seed in zip(sweeps, seeds):
+        assert sweep.ids[0] == seed and sweep.ids[-1] == loss
+
+
+def test_sweep_reaches_units_in_pytorchs_visit_order() -> None:
+    checked, p = _checked("reverse_mode")
+    net = read_network(checked.run.events)
+    steps = [c.ids[0] for c in p.cues if c.kind == "sweep_step"]
+    assert steps[0] == net.layers[-1][0]  # the loss first
+    assert len(steps) == len(set(steps)) == 36 + 4 + 4 + 1 + 1  # every weight, every unit but inputs
+    layer = {u: i for i, l in enumerate(net.layers) for u in l}
+    units = [layer[s] for s in steps if s in layer]
+    assert units == sorted(units, reverse=True)  # the wavefront moves down the layers
