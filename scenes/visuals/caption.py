@@ -7,7 +7,7 @@ from __future__ import annotations
 from manim import RoundedRectangle, VGroup
 
 from scenes.theme import Rect, Theme
-from scenes.visuals.glyphs import _MEASURE, label, shrink_to_fit, text_width
+from scenes.visuals.glyphs import _MEASURE, label, shrink_to_fit, text_rows, text_width
 
 _REF = 48.0  # font size at which words are measured (a measuring unit, not a visual)
 
@@ -56,17 +56,17 @@ def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None) 
         if _block_height(len(lines), font, size) <= max_h or size <= theme.font_sizes.min_readable:
             break
         size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
-    body = label("\n".join(lines), font, size, theme.colors.caption_text)
-    shrink_to_fit(body, max_w, max_h)  # the last resort keeps it inside the bar
-    body.move_to(bg.get_center())
-    i = 0
-    for line in lines:  # Pango left-aligns; centre each line's glyphs, baselines untouched
-        # glyphs, not characters: "fi" in "first" is one glyph (a ligature)
-        n = len(label(line, font, size, _MEASURE).submobjects) if line.strip() else 0
-        if n:
-            glyphs = VGroup(*body[i : i + n])
-            glyphs.shift([bg.get_center()[0] - glyphs.get_center()[0], 0, 0])
-        i += n
+    rows, struts, _ = text_rows(lines, font, size, theme.colors.caption_text)
+    for row in rows:  # each line centred on its own; baselines stay on the struts' pitch
+        row.shift([-row.get_center()[0], 0, 0])
+    body = VGroup(*rows)
+    frame = VGroup(*struts)  # the rows' common vertical extent, whatever glyphs they hold
+    shift = [bg.get_center()[0], bg.get_center()[1] - frame.get_center()[1], 0]
+    body.shift(shift)
+    frame.shift(shift)
+    k = shrink_to_fit(body, max_w, max_h)  # the last resort keeps it inside the bar
+    if k < 1:
+        body.move_to(bg.get_center())
     group = VGroup(bg, body)
     group.bg, group.text, group.lines = bg, body, lines
     return group

@@ -11,9 +11,8 @@ from __future__ import annotations
 from manim import Rectangle, RoundedRectangle, VGroup
 
 from scenes.theme import Rect, Theme
-from scenes.visuals.glyphs import label, text_width
+from scenes.visuals.glyphs import label, text_rows, text_width
 
-_STRUT = "\u2502"
 
 
 class CodePane(VGroup):
@@ -36,7 +35,8 @@ class CodePane(VGroup):
                                    stroke_width=0, fill_color=theme.colors.code_bg, fill_opacity=theme.opacity.code_bg)
         self.bar_slot = VGroup()  # the highlight lives between background and text
         self.add(self.bg, self.bar_slot)
-        text = label("\n".join(_STRUT + s for s in lines), font, size, theme.colors.code_text)
+        rows, struts, _ = text_rows(lines, font, size, theme.colors.code_text)
+        text = VGroup(*(VGroup(strut, row) for strut, row in zip(struts, rows)))
         factor = min(1.0, (right - left - 2 * pad) / max(longest * adv, 1e-6), (top - bottom - 2 * pad) / max(text.height, 1e-6))
         text.scale(factor, about_point=text.get_corner([-1, 1, 0]))
         text.move_to([left + pad, top - pad, 0], aligned_edge=[-1, 1, 0])
@@ -47,19 +47,15 @@ class CodePane(VGroup):
         self.lines: list[VGroup] = []
         self.line_extent: list[tuple[float, float]] = []  # (bottom, top) per line
         self.col0: list[float] = []  # x of column 0 per line
-        i, centres = 0, []
-        for s in lines:
-            strut = text[i]
-            n = sum(1 for c in s if not c.isspace())
-            glyphs = VGroup(*text[i + 1 : i + 1 + n])
-            i += 1 + n
+        centres = []
+        for strut, glyphs in zip(struts, rows):
             centres.append(strut.get_center()[1])
             self.col0.append(strut.get_center()[0] + self.adv / 2)
             self.lines.append(glyphs)
             self.add(glyphs)
         # the strut glyph overlaps its neighbours a little (it is made to join up), so a line's
         # extent is one pitch centred on its strut
-        pitch = (centres[0] - centres[-1]) / (len(centres) - 1) if len(centres) > 1 else text[0].height
+        pitch = (centres[0] - centres[-1]) / (len(centres) - 1) if len(centres) > 1 else struts[0].height
         self.line_extent = [(c - pitch / 2, c + pitch / 2) for c in centres]
 
     def highlight(self, line: int, span: tuple[int, int] | None = None) -> VGroup:

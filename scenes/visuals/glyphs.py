@@ -11,9 +11,19 @@ from manim import Text, VMobject
 _MEASURE = "white"  # colour of glyphs built only to be measured, never drawn
 
 
+# Pango lays a Text out in a box of fixed width and silently wraps any longer line inside it (a
+# 90-character caption line at size 26 comes back as two lines). Glyphs are vectors, so a Text
+# is built at this size, where even long lines fit the box, and scaled to the size asked for.
+_BUILD_SIZE = 16.0
+
+
 @lru_cache(maxsize=4096)
 def _master(text: str, font: str, size: float, colour: str) -> Text:
-    return Text(text, font=font, font_size=size, color=colour)
+    built = min(size, _BUILD_SIZE)
+    mob = Text(text, font=font, font_size=built, color=colour)
+    if built != size:
+        mob.scale(size / built)
+    return mob
 
 
 def label(text: str, font: str, size: float, colour: str) -> Text:
@@ -37,3 +47,27 @@ def shrink_to_fit(mob: VMobject, max_w: float, max_h: float) -> float:
     if f < 1.0:
         mob.scale(f)
     return f
+
+
+STRUT = "\u2502"  # a full-height glyph: every row built with it has the same vertical extent
+
+
+def text_rows(lines: list[str], font: str, size: float, colour: str) -> tuple[list[VGroup], list[VMobject], float]:
+    """Lines of text as separate rows at a fixed pitch: ``(glyphs per row, strut per row, pitch)``.
+
+    Why not one multi-line Text sliced by character counts: Pango may merge glyphs (the "fi"
+    ligature) and Manim drops glyphs whose paths come out empty at some sizes (a tiny "_"), so
+    counts drift and later lines get the wrong glyphs. Each row is its own Text, placed by its
+    strut (which callers do not draw), so baselines stay aligned whatever each row contains.
+    """
+    from manim import VGroup
+
+    one = label(STRUT, font, size, colour)
+    pitch = label(STRUT + "\n" + STRUT, font, size, colour).height - one.height
+    rows, struts = [], []
+    for k, line in enumerate(lines):
+        row = label(STRUT + line, font, size, colour)
+        row.shift([-row[0].get_center()[0], -k * pitch - row[0].get_center()[1], 0])
+        struts.append(row[0])
+        rows.append(VGroup(*row[1:]))
+    return rows, struts, pitch

@@ -71,12 +71,15 @@ def test_up_to_date_check_does_not_import_manim(tmp_path: Path) -> None:
     assert r.stdout.strip().splitlines()[-1] == "manim not imported 0", r.stdout + r.stderr
 
 
-def _interrupt_during_beat_3(tmp_path: Path, sig: int) -> subprocess.Popen:
-    proc = subprocess.Popen([*RENDER, "scene", "graph_build", "--force", "--out", str(tmp_path), *TINY],
+LONG = "dynamic_graph"  # 17 beats: interrupted at beat 2, most of the work is still ahead
+
+
+def _interrupt_early(tmp_path: Path, sig: int) -> subprocess.Popen:
+    proc = subprocess.Popen([*RENDER, "scene", LONG, "--force", "--out", str(tmp_path), *TINY],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     for line in proc.stderr:
-        if "beat 3/" in line:
+        if "beat 2/" in line:
             break
     os.kill(proc.pid, sig)
     proc.wait(timeout=60)
@@ -84,21 +87,23 @@ def _interrupt_during_beat_3(tmp_path: Path, sig: int) -> subprocess.Popen:
 
 
 def test_sigint_leaves_the_previous_clip_and_cleans_up(tmp_path: Path) -> None:
-    first = run("scene", "graph_build", "--out", str(tmp_path), *TINY)
+    first = run("scene", LONG, "--out", str(tmp_path), *TINY)
     assert first.returncode == 0, first.stderr
-    clip = tmp_path / "graph_build.mp4"
+    clip = tmp_path / f"{LONG}.mp4"
+    (tmp_path / f"{LONG}.srt").write_text("the previous captions\n")  # would be replaced by a finished render
     good = digest(clip)
-    proc = _interrupt_during_beat_3(tmp_path, signal.SIGINT)
+    proc = _interrupt_early(tmp_path, signal.SIGINT)
     assert proc.returncode == 130
     assert digest(clip) == good
+    assert (tmp_path / f"{LONG}.srt").read_text() == "the previous captions\n"
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
 def test_what_a_killed_render_left_is_swept_by_the_next(tmp_path: Path) -> None:
-    first = run("scene", "graph_build", "--out", str(tmp_path), *TINY)
+    first = run("scene", LONG, "--out", str(tmp_path), *TINY)
     assert first.returncode == 0, first.stderr
-    _interrupt_during_beat_3(tmp_path, signal.SIGKILL)
-    assert [p for p in tmp_path.iterdir() if p.name.startswith(".graph_build-pid")]
-    again = run("scene", "graph_build", "--force", "--out", str(tmp_path), *TINY)
+    _interrupt_early(tmp_path, signal.SIGKILL)
+    assert [p for p in tmp_path.iterdir() if p.name.startswith(f".{LONG}-pid")]
+    again = run("scene", LONG, "--force", "--out", str(tmp_path), *TINY)
     assert again.returncode == 0, again.stderr
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]

@@ -69,18 +69,20 @@ def test_second_identical_render_is_up_to_date_and_writes_nothing(rendered) -> N
     assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
 
 
-POSTER = Path(__file__).resolve().parents[2] / "assets" / "golden" / "backward_walk.poster.png"
+GOLDEN = Path(__file__).resolve().parents[2] / "assets" / "golden"
 
 
-def test_poster_matches_the_golden_image(rendered) -> None:
-    """Regenerate after an intended visual change: copy the tiny render's backward_walk.png to
-    assets/golden/backward_walk.poster.png (look at it first)."""
+@pytest.mark.parametrize("name", CORE)
+def test_poster_matches_the_golden_image(rendered, name: str) -> None:
+    """Regenerate after an intended visual change (look at them first):
+    .venv/bin/render all --size 256x144 --fps 5 --out /tmp/g --force
+    then copy each /tmp/g/NAME.png to assets/golden/NAME.poster.png."""
     import numpy as np
     from PIL import Image
 
-    _, out = rendered["backward_walk"]
-    got = np.asarray(Image.open(out / "backward_walk.png").convert("RGB"), dtype=np.int16)
-    want = np.asarray(Image.open(POSTER).convert("RGB"), dtype=np.int16)
+    _, out = rendered[name]
+    got = np.asarray(Image.open(out / f"{name}.png").convert("RGB"), dtype=np.int16)
+    want = np.asarray(Image.open(GOLDEN / f"{name}.poster.png").convert("RGB"), dtype=np.int16)
     assert got.shape == want.shape
     diff = np.abs(got - want)
     assert diff.mean() < 2.0 and (diff.max(axis=2) > 64).mean() < 0.01, (diff.mean(), (diff.max(axis=2) > 64).mean())
