@@ -15,7 +15,7 @@ ties between AccumulateGrads pop in the order PyTorch pops them.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, Optional
+from typing import Optional
 
 from .errors import NO_GRAD_FN, TorchError
 from .numbers import ONE, Num, fraction_str, json_float

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from . import ops
+from . import ops, results
 from .errors import TorchError, no_attribute
 from .tensor import PyNum, Tensor
 
@@ -24,7 +24,7 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
     f = e.func
     if isinstance(f, ast.Name):
         if f.id == "print":
-            args = [it.eval(a) for a in e.args]
+            args = [it.evaluate(a) for a in e.args]
             from .interpreter import _str
             it.rec({"kind": "print", "text": " ".join(_str(a) for a in args)})
             return None
@@ -41,7 +41,7 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
             raise TorchError("NameError", "name 'torch' is not defined")
         return torch_function(it, e, f.attr)
     # a method call on a value
-    owner = it.eval(f.value)
+    owner = it.evaluate(f.value)
     if not isinstance(owner, Tensor):
         raise no_attribute(_tname(owner), f.attr)
     name = f.attr
@@ -64,20 +64,20 @@ def torch_function(it: "Interpreter", e: ast.Call, name: str) -> Any:
             raise TorchError("TypeError", f"tensor() got an unexpected keyword argument '{sorted(unknown)[0]}'")
         if len(e.args) != 1:
             raise TorchError("TypeError", f"tensor() takes 1 positional argument but {len(e.args)} were given")
-        value = it.eval(e.args[0])
-        rg = it.eval(kw["requires_grad"]) if "requires_grad" in kw else PyNum(False)
+        value = it.evaluate(e.args[0])
+        rg = it.evaluate(kw["requires_grad"]) if "requires_grad" in kw else PyNum(False)
         if not isinstance(value, PyNum):
             raise TorchError("TypeError", "gradreel's torch.tensor() takes a Python number here")
         if not isinstance(rg, PyNum) or not isinstance(rg.value, bool):
             raise TorchError("TypeError", "tensor(): argument 'requires_grad' must be bool")
         it.tick(e)
-        return ops.create(it.sess, value, rg.value, _span(e))
+        return results.create(it.sess, value, rg.value, _span(e))
     if not e.args:
         raise TorchError("TypeError", f"{name}() missing 1 required positional argument: 'input'")
-    first = it.eval(e.args[0])
+    first = it.evaluate(e.args[0])
     if not isinstance(first, Tensor):
         if name == "pow" and isinstance(first, PyNum) and len(e.args) == 2:
-            exponent = it.eval(e.args[1])
+            exponent = it.evaluate(e.args[1])
             return _binary(it, e, "pow", first, exponent)
         raise TorchError("TypeError", f"{name}(): argument 'input' (position 1) must be Tensor, "
                          f"not {_tname(first)}")
@@ -85,8 +85,8 @@ def torch_function(it: "Interpreter", e: ast.Call, name: str) -> Any:
 
 
 def tensor_op(it: "Interpreter", e: ast.Call, name: str, x: Tensor, args: list, keywords: list) -> Any:
-    vals = [it.eval(a) for a in args]
-    kw = {k.arg: it.eval(k.value) for k in keywords}
+    vals = [it.evaluate(a) for a in args]
+    kw = {k.arg: it.evaluate(k.value) for k in keywords}
     if name in _UNARY_NAMES:
         if vals or kw:
             raise TorchError("TypeError", f"{name}() takes no arguments here")
@@ -109,7 +109,7 @@ def tensor_op(it: "Interpreter", e: ast.Call, name: str, x: Tensor, args: list, 
             if b is not None and not isinstance(b, PyNum):
                 raise TorchError("TypeError", "gradreel's clamp() takes numbers as bounds")
         it.tick(e)
-        return ops.apply(it.sess, ops.clamp(x, lo, hi), _span(e))
+        return results.apply(it.sess, ops.clamp(x, lo, hi), _span(e))
     raise no_attribute("Tensor", name)
 
 
@@ -119,14 +119,14 @@ def _binary(it: "Interpreter", e: ast.Call, op: str, a: Any, b: Any) -> Any:
 
 def _op(it: "Interpreter", e: ast.Call, name: str, x: Tensor) -> Tensor:
     it.tick(e)
-    return ops.apply(it.sess, ops.UNARY[name](x), _span(e))
+    return results.apply(it.sess, ops.UNARY[name](x), _span(e))
 
 
 def _args(it: "Interpreter", e: ast.Call, name: str, n: int) -> list:
     if len(e.args) != n or e.keywords:
         raise TorchError("TypeError", f"{name}() takes exactly {n} argument{'s' if n != 1 else ''} "
                          f"({len(e.args)} given)")
-    return [it.eval(a) for a in e.args]
+    return [it.evaluate(a) for a in e.args]
 
 
 def _tname(v: Any) -> str:

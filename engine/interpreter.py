@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 from typing import Any, Optional
 
-from . import ops
+from . import ops, results
 from .backward import backward
 from .calls import evaluate_call
 from .errors import NON_LEAF_GRAD, TorchError, no_attribute
@@ -89,21 +89,21 @@ class Interpreter:
         if isinstance(s, ast.Assign):
             t = s.targets[0]
             if isinstance(t, ast.Attribute):  # w.grad = None
-                self.reset_grad(self.eval(t.value), None, t.value)
+                self.reset_grad(self.evaluate(t.value), None, t.value)
                 return
-            self.bind(t.id, self.eval(s.value))
+            self.bind(t.id, self.evaluate(s.value))
         elif isinstance(s, ast.AugAssign):
             self.aug_assign(s)
         elif isinstance(s, ast.Expr):
             self.expr_stmt(s)
         elif isinstance(s, ast.If):
-            taken = self.truth(self.eval(s.test))
+            taken = self.truth(self.evaluate(s.test))
             self.rec.line = s.lineno
             self.rec({"kind": "branch", "test": ast.get_source_segment(self.source, s.test), "taken": taken})
             for inner in (s.body if taken else s.orelse):
                 self.stmt(inner)
         elif isinstance(s, ast.For):
-            bounds = [self.py_int(self.eval(a), a) for a in s.iter.args]
+            bounds = [self.py_int(self.evaluate(a), a) for a in s.iter.args]
             for i in range(*bounds):
                 self.tick(s)
                 self.env[s.target.id] = PyNum(i, Fraction(i))
@@ -130,12 +130,12 @@ class Interpreter:
     def aug_assign(self, s: ast.AugAssign) -> None:
         name = s.target.id
         target = self.lookup(name, s.target)
-        other = self.eval(s.value)
+        other = self.evaluate(s.value)
         op = _BIN[type(s.op)]
         if isinstance(target, Tensor):  # in place, as Tensor.__iadd__ is
             self.tick(s)
             operand = other if isinstance(other, Tensor) else self.number(other, s.value)
-            ops.apply_in_place(self.sess, target, ops.BINARY[op](target, operand), _span(s))
+            results.apply_in_place(self.sess, target, ops.BINARY[op](target, operand), _span(s))
         else:
             self.bind(name, self.binop(op, target, other, s))
 
@@ -144,25 +144,25 @@ class Interpreter:
         if isinstance(e, ast.Call):
             f = e.func
             if isinstance(f, ast.Name) and f.id == "print":
-                args = [self.eval(a) for a in e.args]
+                args = [self.evaluate(a) for a in e.args]
                 self.rec({"kind": "print", "text": " ".join(_str(a) for a in args)})
                 return
             if isinstance(f, ast.Attribute) and f.attr == "backward":
                 self.call_backward(e)
                 return
             if isinstance(f, ast.Attribute) and f.attr == "zero_":
-                grad = self.eval(f.value)
-                self.reset_grad(self.eval(f.value.value), 0.0, f.value.value, grad)
+                grad = self.evaluate(f.value)
+                self.reset_grad(self.evaluate(f.value.value), 0.0, f.value.value, grad)
                 return
-        value = self.eval(e)
+        value = self.evaluate(e)
         self.rec({"kind": "expr", "source": ast.get_source_segment(self.source, e), "str": _str(value)})
 
     def call_backward(self, e: ast.Call) -> None:
-        root = self.eval(e.func.value)
+        root = self.evaluate(e.func.value)
         if not isinstance(root, Tensor):
             raise no_attribute(_type_name(root), "backward")
-        kwargs = {k.arg: self.eval(k.value) for k in e.keywords}
-        args = [self.eval(a) for a in e.args]
+        kwargs = {k.arg: self.evaluate(k.value) for k in e.keywords}
+        args = [self.evaluate(a) for a in e.args]
         gradient = args[0] if args else kwargs.pop("gradient", None)
         retain = kwargs.pop("retain_graph", None)
         if kwargs:
@@ -186,7 +186,7 @@ class Interpreter:
         self.rec({"kind": "grad_reset", "tensor": owner.id, "name": _var(node), "to": to})
 
     # --- expressions ---------------------------------------------------------------------------
-    def eval(self, e: ast.expr) -> Any:
+    def evaluate(self, e: ast.expr) -> Any:
         if isinstance(e, ast.Constant):
             if isinstance(e.value, bool) or e.value is None or isinstance(e.value, str):
                 return e.value if not isinstance(e.value, bool) else PyNum(e.value, Fraction(int(e.value)))
@@ -194,16 +194,16 @@ class Interpreter:
         if isinstance(e, ast.Name):
             return self.lookup(e.id, e)
         if isinstance(e, ast.BinOp):
-            return self.binop(_BIN[type(e.op)], self.eval(e.left), self.eval(e.right), e)
+            return self.binop(_BIN[type(e.op)], self.evaluate(e.left), self.evaluate(e.right), e)
         if isinstance(e, ast.UnaryOp):
-            v = self.eval(e.operand)
+            v = self.evaluate(e.operand)
             if isinstance(e.op, ast.Not):
                 return PyNum(not self.truth(v))
             if isinstance(v, Tensor):
                 if isinstance(e.op, ast.UAdd):
                     return v
                 self.tick(e)
-                return ops.apply(self.sess, ops.neg(v), _span(e))
+                return results.apply(self.sess, ops.neg(v), _span(e))
             n = self.number(v, e)
             if isinstance(e.op, ast.UAdd):
                 return n
@@ -211,22 +211,22 @@ class Interpreter:
         if isinstance(e, ast.BoolOp):
             v = None
             for part in e.values:
-                v = self.eval(part)
+                v = self.evaluate(part)
                 if self.truth(v) == isinstance(e.op, ast.Or):
                     return v
             return v
         if isinstance(e, ast.Compare):
-            left = self.eval(e.left)
+            left = self.evaluate(e.left)
             result: Any = PyNum(True)
             for op, right_e in zip(e.ops, e.comparators):
-                right = self.eval(right_e)
+                right = self.evaluate(right_e)
                 result = self.compare(_CMP[type(op)], left, right, e)
                 if not self.truth(result):
                     return result
                 left = right
             return result
         if isinstance(e, ast.Attribute):
-            return self.attribute(self.eval(e.value), e)
+            return self.attribute(self.evaluate(e.value), e)
         if isinstance(e, ast.Call):
             return self.call(e)
         raise AssertionError(f"unchecked node {type(e).__name__}")
@@ -276,8 +276,8 @@ class Interpreter:
             a = a if isinstance(a, Tensor) else self.operand(a, op, a, b)
             b = b if isinstance(b, Tensor) else self.operand(b, op, a, b)
             if op == "div":
-                return ops.true_divide(self.sess, a, b, _span(e))
-            return ops.apply(self.sess, ops.BINARY[op](a, b), _span(e))
+                return results.true_divide(self.sess, a, b, _span(e))
+            return results.apply(self.sess, ops.BINARY[op](a, b), _span(e))
         return _py_arith(op, self.operand(a, op, a, b), self.operand(b, op, a, b))
 
     def operand(self, v: Any, op: str, a: Any, b: Any) -> Any:
@@ -290,7 +290,7 @@ class Interpreter:
     def compare(self, op: str, a: Any, b: Any, e: ast.AST) -> Any:
         self.tick(e)
         if isinstance(a, Tensor) or isinstance(b, Tensor):
-            return ops.apply(self.sess, ops.compare(op, self.operand(a, "add", a, b),
+            return results.apply(self.sess, ops.compare(op, self.operand(a, "add", a, b),
                                                     self.operand(b, "add", a, b)), _span(e))
         if isinstance(a, PyNum) and isinstance(b, PyNum):
             return PyNum(_PY_CMP[op](a.value, b.value))

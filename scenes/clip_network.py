@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import Circle, Create, FadeIn, FadeOut, GrowFromCenter, LaggedStart, Mobject, VGroup
+from manim import Circle, Create, FadeIn, FadeOut, GrowFromCenter, LaggedStart, Mobject
 
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect

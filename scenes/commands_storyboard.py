@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 

@@ -14,7 +14,7 @@ densest layer fits; cross positions follow neighbours, clamped inside the region
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scenes.graph import Graph, GraphEdge, Item, graph_from_events

@@ -1,12 +1,10 @@
 """Real PyTorch as the oracle: run the same checked program on torch and compare with the log.
 
 The program is never handed to Python's exec: this module walks the same whitelisted syntax tree
-as the engine (``engine.subset`` checked it) and performs each node with real torch. Both sides are
-reduced to one comparable *trace*: tensors in creation order (value, str, grad_fn, edges), the
-visit order of every backward call (seen with ``Node.register_hook``), every leaf's grad after each
-call, errors, warnings and prints. Nodes are compared by *label*, not identity:
-``("op", tensor index, k)`` for the k-th grad_fn a tensor had, ``("acc", leaf index)`` for an
-AccumulateGrad, ``("inner", consumer label, edge)`` for a node with no tensor of its own.
+as the engine (``engine.subset`` checked it) and performs each node with real torch. What it
+records is the comparable trace of :mod:`scenes.traces` (tensors, edges by label, the visit order
+seen with ``Node.register_hook``, grads after each backward, errors, warnings and prints), so
+``compare_traces(engine_trace(log), torch_trace(source))`` says where the two differ.
 
 torch is imported only when :func:`torch_trace` runs; the rest of gradreel never needs it.
 """
@@ -18,7 +16,6 @@ import math
 import warnings
 from typing import Any, Optional
 
-from engine.events import Log
 from engine.subset import parse
 
 _MAX_INT_BITS = 4096
@@ -36,77 +33,6 @@ def torch_available() -> bool:
     """Whether torch is installed (without importing it: that alone takes seconds)."""
     import importlib.util
     return importlib.util.find_spec("torch") is not None
-
-
-# --- the engine's side -------------------------------------------------------------------------
-
-def engine_trace(log: Log) -> list[tuple]:
-    """The comparable trace of a gradreel event log."""
-    index: dict[str, int] = {}
-    node_label: dict[str, tuple] = {}
-    per_tensor: dict[int, int] = {}
-    nodes: dict[str, dict] = {}
-    grads: dict[int, Optional[float]] = {}
-    out: list[tuple] = []
-
-    def label_op(node_id: str, tensor_id: str) -> None:
-        i = index[tensor_id]
-        k = per_tensor.get(i, 0)
-        per_tensor[i] = k + 1
-        node_label[node_id] = ("op", i, k)
-        _label_inner(node_id, nodes, node_label)
-
-    pending = False  # a backward ran: snapshot the grads once its walk is over
-    for ev in log.events:
-        kind = ev["kind"]
-        if pending and kind not in ("visit", "accumulate"):
-            out.append(("grads", dict(grads)))
-            pending = False
-        if kind == "node":
-            nodes[ev["id"]] = ev
-        elif kind == "tensor":
-            i = index[ev["id"]] = len(index)
-            node = ev["node"]
-            if node is not None:
-                if ev["grad_fn"] is None:
-                    node_label[node] = ("acc", i)
-                    grads[i] = None
-                else:
-                    label_op(node, ev["id"])
-            out.append(("tensor", i, ev["str"], ev["value"], ev["grad_fn"],
-                        tuple(node_label.get(e) if e else None for e in ev["edges"])))
-        elif kind == "update":
-            if ev["node"] is not None and ev["node"] not in node_label:
-                label_op(ev["node"], ev["tensor"])
-            out.append(("update", index[ev["tensor"]], ev["str"], ev["value"], ev["grad_fn"],
-                        tuple(node_label.get(e) if e else None for e in ev["edges"])))
-        elif kind == "visit":
-            out.append(("visit", ev["call"], node_label[ev["node"]]))
-        elif kind == "accumulate":
-            grads[index[ev["tensor"]]] = ev["after"]
-        elif kind == "grad_reset":
-            if index[ev["tensor"]] in grads:  # .grad of a leaf that requires grad
-                grads[index[ev["tensor"]]] = None if ev["to"] is None else 0.0
-            out.append(("grads", dict(grads)))
-        elif kind == "backward":
-            out.append(("backward", ev["call"]))
-            pending = True
-        elif kind in ("error", "warning"):
-            out.append((kind, ev["line"], ev.get("type"), ev["message"]))
-        elif kind == "print":
-            out.append(("print", ev["text"]))
-        elif kind == "branch":
-            out.append(("branch", ev["taken"]))
-    if pending:
-        out.append(("grads", dict(grads)))
-    return out
-
-
-def _label_inner(node_id: str, nodes: dict, labels: dict) -> None:
-    for j, e in enumerate(nodes[node_id]["edges"]):
-        if e is not None and e not in labels and nodes.get(e, {}).get("tensor") is None:
-            labels[e] = ("inner", labels[node_id], j)
-            _label_inner(e, nodes, labels)
 
 
 # --- PyTorch's side ----------------------------------------------------------------------------
@@ -207,14 +133,14 @@ class _TorchRun:
         elif isinstance(s, ast.Assign):
             t = s.targets[0]
             if isinstance(t, ast.Attribute):
-                owner = self.eval(t.value)
+                owner = self.evaluate(t.value)
                 owner.grad = None
                 self.grads()
             else:
-                self.env[t.id] = self.eval(s.value)
+                self.env[t.id] = self.evaluate(s.value)
         elif isinstance(s, ast.AugAssign):
             target = self.env[s.target.id]
-            other = self.eval(s.value)
+            other = self.evaluate(s.value)
             if isinstance(target, self.torch.Tensor):
                 result = getattr(target, _IBIN[type(s.op)])(other)
                 self.own(result)
@@ -226,12 +152,12 @@ class _TorchRun:
         elif isinstance(s, ast.Expr):
             self.expr_stmt(s.value)
         elif isinstance(s, ast.If):
-            taken = bool(self.eval(s.test))
+            taken = bool(self.evaluate(s.test))
             self.out.append(("branch", taken))
             for inner in (s.body if taken else s.orelse):
                 self.stmt(inner)
         elif isinstance(s, ast.For):
-            for i in range(*[self.eval(a) for a in s.iter.args]):
+            for i in range(*[self.evaluate(a) for a in s.iter.args]):
                 self.env[s.target.id] = i
                 for inner in s.body:
                     self.stmt(inner)
@@ -242,9 +168,9 @@ class _TorchRun:
 
     def expr_stmt(self, e: ast.expr) -> None:
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "backward":
-            root = self.eval(e.func.value)
-            kw = {k.arg: self.eval(k.value) for k in e.keywords}
-            args = [self.eval(a) for a in e.args]
+            root = self.evaluate(e.func.value)
+            kw = {k.arg: self.evaluate(k.value) for k in e.keywords}
+            args = [self.evaluate(a) for a in e.args]
             self.calls += 1
             self.out.append(("backward", self.calls))
             call = self.calls
@@ -262,10 +188,10 @@ class _TorchRun:
                 self.grads()
             return
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "zero_":
-            self.eval(e.func.value).zero_()
+            self.evaluate(e.func.value).zero_()
             self.grads()
             return
-        self.eval(e)
+        self.evaluate(e)
 
     def _hook(self, root, call: int, handles: list) -> None:
         """A post-hook on every node the walk can reach: it fires once the node has run."""
@@ -280,8 +206,7 @@ class _TorchRun:
             stack.extend(m for m, _ in n.next_functions if m is not None)
 
     # expressions
-    def eval(self, e: ast.expr) -> Any:
-        torch = self.torch
+    def evaluate(self, e: ast.expr) -> Any:
         if isinstance(e, ast.Constant):
             return e.value
         if isinstance(e, ast.Name):
@@ -289,31 +214,31 @@ class _TorchRun:
                 raise NameError(f"name '{e.id}' is not defined")
             return self.env[e.id]
         if isinstance(e, ast.BinOp):
-            return self.register(self.binop(type(e.op), self.eval(e.left), self.eval(e.right)))
+            return self.register(self.binop(type(e.op), self.evaluate(e.left), self.evaluate(e.right)))
         if isinstance(e, ast.UnaryOp):
-            v = self.eval(e.operand)
+            v = self.evaluate(e.operand)
             if isinstance(e.op, ast.Not):
                 return not v
             return self.register(-v) if isinstance(e.op, ast.USub) else v
         if isinstance(e, ast.BoolOp):
             v = None
             for part in e.values:
-                v = self.eval(part)
+                v = self.evaluate(part)
                 if bool(v) == isinstance(e.op, ast.Or):
                     return v
             return v
         if isinstance(e, ast.Compare):
-            left = self.eval(e.left)
+            left = self.evaluate(e.left)
             result: Any = True
             for op, right_e in zip(e.ops, e.comparators):
-                right = self.eval(right_e)
+                right = self.evaluate(right_e)
                 result = self.register(_compare(_CMP[type(op)], left, right))
                 if not bool(result):
                     return result
                 left = right
             return result
         if isinstance(e, ast.Attribute):
-            owner = self.eval(e.value)
+            owner = self.evaluate(e.value)
             value = getattr(owner, e.attr)  # .grad, .is_leaf or .requires_grad (checked)
             return self.register(value) if e.attr == "grad" else value
         if isinstance(e, ast.Call):
@@ -331,8 +256,8 @@ class _TorchRun:
     def call(self, e: ast.Call) -> Any:
         torch = self.torch
         f = e.func
-        args = [self.eval(a) for a in e.args]
-        kw = {k.arg: self.eval(k.value) for k in e.keywords}
+        args = [self.evaluate(a) for a in e.args]
+        kw = {k.arg: self.evaluate(k.value) for k in e.keywords}
         if isinstance(f, ast.Name):
             if f.id == "print":
                 self.out.append(("print", " ".join(_pystr(a) for a in args)))
@@ -344,7 +269,7 @@ class _TorchRun:
             if "torch" not in self.env:
                 raise NameError("name 'torch' is not defined")
             return self.register(getattr(torch, f.attr)(*args, **kw))
-        owner = self.eval(f.value)
+        owner = self.evaluate(f.value)
         if f.attr not in _METHODS:
             raise AssertionError(f.attr)
         return self.register(getattr(owner, f.attr)(*args, **kw))
@@ -377,47 +302,6 @@ def _val(t) -> Any:
 
 def _msg(exc: Exception) -> str:
     return exc.args[0] if isinstance(exc, (NameError, AttributeError)) and exc.args else str(exc)
-
-
-def compare_traces(ours: list[tuple], theirs: list[tuple], rel: float = 0.0) -> Optional[str]:
-    """The first difference between two traces, or None. ``rel`` > 0 lets float values (and the
-    printouts of tensors whose values agree that closely) differ by that relative amount."""
-    for i, (a, b) in enumerate(zip(ours, theirs)):
-        if a != b and not (rel and _close(a, b, rel)):
-            return f"entry {i}: gradreel {a!r} != torch {b!r}"
-    if len(ours) != len(theirs):
-        extra = ours[len(theirs):] or theirs[len(ours):]
-        who = "gradreel" if len(ours) > len(theirs) else "torch"
-        return f"{who} has {abs(len(ours) - len(theirs))} more entries, first {extra[0]!r}"
-    return None
-
-
-def _close(a: Any, b: Any, rel: float) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float):
-        return a == b or math.isclose(a, b, rel_tol=rel, abs_tol=rel * 1e-3)
-    if isinstance(a, str):
-        return a == b or _close_str(a, b, rel)
-    if isinstance(a, tuple):
-        return len(a) == len(b) and all(x == y or _close(x, y, rel) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(a[k] == b[k] or _close(a[k], b[k], rel) for k in a)
-    return False
-
-
-def _close_str(a: str, b: str, rel: float) -> bool:
-    """``tensor(0.4621, grad_fn=<TanhBackward0>)`` vs ``tensor(0.4622, ...)``: the same but for a
-    last digit that one ulp can flip."""
-    import re
-    num = re.compile(r"-?[\d.]+(?:e[-+]\d+)?|nan|-?inf")
-    if num.sub("#", a) != num.sub("#", b):
-        return False
-    for x, y in zip(num.findall(a), num.findall(b)):
-        fx, fy = float(x.rstrip(".") or 0), float(y.rstrip(".") or 0)
-        if not (fx == fy or math.isclose(fx, fy, rel_tol=max(rel, 2e-4), abs_tol=2e-4)):
-            return False
-    return True
 
 
 def torch_trace(source: str, filename: str = "<program>") -> list[tuple]:

@@ -32,7 +32,8 @@ def torch_available() -> bool:
 
 def compare(run: Run, source: str, filename: str = "<program>") -> list[Difference]:
     """Differences between the engine's log and real PyTorch running ``source`` (empty: agree)."""
-    from scenes.oracle import compare_traces, engine_trace, torch_trace
+    from scenes.oracle import torch_trace
+    from scenes.traces import compare_traces, engine_trace
 
     verdict = compare_traces(engine_trace(run.log), torch_trace(source, filename), rel=REL)
     return [] if verdict is None else [Difference(1, f"PyTorch disagrees: {verdict}")]

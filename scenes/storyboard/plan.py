@@ -49,7 +49,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .logindex import Event, LogIndex
-from .model import Beat, Storyboard
+from .model import Storyboard
 from .narration import Shown, _number, fill
 from .network import Network, read_network
 from .numfmt import show, torch_str

@@ -205,7 +205,7 @@ def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: Er
         return False
     if not index.select(beat):
         line, col = doc.at(at + (key,))
-        errors.add(line, col, f"this span selects no events of the log", at + (key,))
+        errors.add(line, col, "this span selects no events of the log", at + (key,))
     elif beat.visual == "output" and not any(e["kind"] in ("print", "expr") for e in index.select(beat)):
         line, col = doc.at(at + (key,))
         errors.add(line, col, "visual output needs a line that prints; these lines print nothing", at + (key,))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from manim import Rectangle, RoundedRectangle, VGroup
 
 from scenes.theme import Rect, Theme
-from scenes.visuals.glyphs import label, text_rows, text_width
+from scenes.visuals.glyphs import text_rows, text_width
 
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from manim import Text, VMobject
+from manim import Text, VGroup, VMobject
 
 _MEASURE = "white"  # colour of glyphs built only to be measured, never drawn
 

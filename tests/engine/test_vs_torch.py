@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import run_program
-from scenes.oracle import compare_traces, engine_trace, torch_trace
+from scenes.oracle import torch_trace
+from scenes.traces import compare_traces, engine_trace
 from tests.conftest import needs_torch
 
 PROGRAMS = Path(__file__).parent / "programs"
