@@ -23,10 +23,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a number of the program, e.g. --set w1=0.5 (repeatable)")
     p.add_argument("--out", default="out", metavar="DIR", help="output folder (default: out)")
-    p.add_argument("--format", dest="fmt", choices=list(FORMATS), default="mp4")
+    p.add_argument("--format", dest="fmt", choices=list(FORMATS), default="mp4",
+                   help="container of the clip (mp4 is the one supported so far)")
     p.add_argument("--captions", choices=list(CAPTIONS), default="burn",
                    help="burn them into the video (default), only write NAME.srt, or none")
-    p.add_argument("--aspect", choices=list(ASPECTS), default="16:9")
+    p.add_argument("--aspect", choices=list(ASPECTS), default="16:9",
+                   help="16:9 (default), 9:16 for phones, 1:1 for feeds")
     p.add_argument("--force", action="store_true", help="render even when the clip is up to date")
     # for tests: a tiny frame and frame rate instead of a quality preset
     p.add_argument("--size", type=_size, default=None, help=argparse.SUPPRESS)
@@ -43,7 +45,8 @@ def _size(word: str) -> tuple[int, int]:
 def register(subparsers: Any) -> None:
     """Add ``scene`` and ``all`` to ``render``'s subparsers."""
     p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .events.jsonl)")
-    p.add_argument("storyboard", metavar="NAME|FILE")
+    p.add_argument("storyboard", metavar="NAME|FILE",
+                   help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
     _common(p)
     p.set_defaults(func=cmd_scene, run=cmd_scene)
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
