@@ -75,8 +75,11 @@ LONG = "dynamic_graph"  # 17 beats: interrupted at beat 2, most of the work is s
 
 
 def _interrupt_early(tmp_path: Path, sig: int) -> subprocess.Popen:
+    # a shell's background job (as CI may be) starts with SIGINT ignored, and Python then leaves
+    # it ignored: give the child the default disposition, as a terminal's Ctrl-C would find it
     proc = subprocess.Popen([*RENDER, "scene", LONG, "--force", "--out", str(tmp_path), *TINY],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stderr is not None
     for line in proc.stderr:
         if "beat 2/" in line:
