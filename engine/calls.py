@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import ops, results
 from .errors import TorchError, no_attribute
 from .tensor import PyNum, Tensor
+from .values import shown, span_of, type_name
 
 if TYPE_CHECKING:
     from .interpreter import Interpreter
@@ -25,8 +26,7 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
     if isinstance(f, ast.Name):
         if f.id == "print":
             args = [it.evaluate(a) for a in e.args]
-            from .interpreter import _str
-            it.rec({"kind": "print", "text": " ".join(_str(a) for a in args)})
+            it.rec({"kind": "print", "text": " ".join(shown(a) for a in args)})
             return None
         if f.id == "abs":
             (x,) = _args(it, e, "abs", 1)
@@ -43,7 +43,7 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
     # a method call on a value
     owner = it.evaluate(f.value)
     if not isinstance(owner, Tensor):
-        raise no_attribute(_tname(owner), f.attr)
+        raise no_attribute(type_name(owner), f.attr)
     name = f.attr
     if name == "item":
         _args(it, e, "item", 0)
@@ -71,7 +71,7 @@ def torch_function(it: "Interpreter", e: ast.Call, name: str) -> Any:
         if not isinstance(rg, PyNum) or not isinstance(rg.value, bool):
             raise TorchError("TypeError", "tensor(): argument 'requires_grad' must be bool")
         it.tick(e)
-        return results.create(it.sess, value, rg.value, _span(e))
+        return results.create(it.sess, value, rg.value, span_of(e))
     if not e.args:
         raise TorchError("TypeError", f"{name}() missing 1 required positional argument: 'input'")
     first = it.evaluate(e.args[0])
@@ -80,7 +80,7 @@ def torch_function(it: "Interpreter", e: ast.Call, name: str) -> Any:
             exponent = it.evaluate(e.args[1])
             return _binary(it, e, "pow", first, exponent)
         raise TorchError("TypeError", f"{name}(): argument 'input' (position 1) must be Tensor, "
-                         f"not {_tname(first)}")
+                         f"not {type_name(first)}")
     return tensor_op(it, e, name, first, e.args[1:], e.keywords)
 
 
@@ -109,7 +109,7 @@ def tensor_op(it: "Interpreter", e: ast.Call, name: str, x: Tensor, args: list, 
             if b is not None and not isinstance(b, PyNum):
                 raise TorchError("TypeError", "gradreel's clamp() takes numbers as bounds")
         it.tick(e)
-        return results.apply(it.sess, ops.clamp(x, lo, hi), _span(e))
+        return results.apply(it.sess, ops.clamp(x, lo, hi), span_of(e))
     raise no_attribute("Tensor", name)
 
 
@@ -119,7 +119,7 @@ def _binary(it: "Interpreter", e: ast.Call, op: str, a: Any, b: Any) -> Any:
 
 def _op(it: "Interpreter", e: ast.Call, name: str, x: Tensor) -> Tensor:
     it.tick(e)
-    return results.apply(it.sess, ops.UNARY[name](x), _span(e))
+    return results.apply(it.sess, ops.UNARY[name](x), span_of(e))
 
 
 def _args(it: "Interpreter", e: ast.Call, name: str, n: int) -> list:
@@ -127,13 +127,3 @@ def _args(it: "Interpreter", e: ast.Call, name: str, n: int) -> list:
         raise TorchError("TypeError", f"{name}() takes exactly {n} argument{'s' if n != 1 else ''} "
                          f"({len(e.args)} given)")
     return [it.evaluate(a) for a in e.args]
-
-
-def _tname(v: Any) -> str:
-    from .interpreter import _type_name
-    return _type_name(v)
-
-
-def _span(e: ast.AST):
-    from .interpreter import _span as span
-    return span(e)

@@ -20,6 +20,7 @@ from .errors import NON_LEAF_GRAD, TorchError, no_attribute
 from .events import Recorder
 from .numbers import Num
 from .tensor import PyNum, Session, Tensor
+from .values import shown, span_of, type_name
 
 _BIN = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
 _CMP = {ast.Gt: "gt", ast.Lt: "lt", ast.GtE: "ge", ast.LtE: "le", ast.Eq: "eq", ast.NotEq: "ne"}
@@ -34,16 +35,6 @@ class OperationLimit(Exception):
     def __init__(self, line: int, col: int, limit: int):
         super().__init__(f"stopped after {limit} operations (the limit; raise it with --max-ops)")
         self.line, self.col, self.limit = line, col, limit
-
-
-def _type_name(v: Any) -> str:
-    if v is None:
-        return "NoneType"
-    if isinstance(v, Tensor):
-        return "Tensor"
-    if isinstance(v, PyNum):
-        return type(v.value).__name__
-    return type(v).__name__
 
 
 class Interpreter:
@@ -135,7 +126,7 @@ class Interpreter:
         if isinstance(target, Tensor):  # in place, as Tensor.__iadd__ is
             self.tick(s)
             operand = other if isinstance(other, Tensor) else self.number(other, s.value)
-            results.apply_in_place(self.sess, target, ops.BINARY[op](target, operand), _span(s))
+            results.apply_in_place(self.sess, target, ops.BINARY[op](target, operand), span_of(s))
         else:
             self.bind(name, self.binop(op, target, other, s))
 
@@ -144,8 +135,7 @@ class Interpreter:
         if isinstance(e, ast.Call):
             f = e.func
             if isinstance(f, ast.Name) and f.id == "print":
-                args = [self.evaluate(a) for a in e.args]
-                self.rec({"kind": "print", "text": " ".join(_str(a) for a in args)})
+                self.evaluate(e)  # the call form records the print; no expr event
                 return
             if isinstance(f, ast.Attribute) and f.attr == "backward":
                 self.call_backward(e)
@@ -155,12 +145,12 @@ class Interpreter:
                 self.reset_grad(self.evaluate(f.value.value), 0.0, f.value.value, grad)
                 return
         value = self.evaluate(e)
-        self.rec({"kind": "expr", "source": ast.get_source_segment(self.source, e), "str": _str(value)})
+        self.rec({"kind": "expr", "source": ast.get_source_segment(self.source, e), "str": shown(value)})
 
     def call_backward(self, e: ast.Call) -> None:
         root = self.evaluate(e.func.value)
         if not isinstance(root, Tensor):
-            raise no_attribute(_type_name(root), "backward")
+            raise no_attribute(type_name(root), "backward")
         kwargs = {k.arg: self.evaluate(k.value) for k in e.keywords}
         args = [self.evaluate(a) for a in e.args]
         gradient = args[0] if args else kwargs.pop("gradient", None)
@@ -168,14 +158,14 @@ class Interpreter:
         if kwargs:
             raise TorchError("TypeError", f"backward() got an unexpected keyword argument '{next(iter(kwargs))}'")
         if isinstance(gradient, PyNum):
-            raise TorchError("TypeError", f"'{_type_name(gradient)}' object is not iterable")
+            raise TorchError("TypeError", f"'{type_name(gradient)}' object is not iterable")
         grad_num = gradient.num if isinstance(gradient, Tensor) else None
         self.tick(e)
         backward(self.sess, root, grad_num, bool(retain.value) if isinstance(retain, PyNum) else False)
 
     def reset_grad(self, owner: Any, to: Optional[float], node: ast.expr, grad: Any = None) -> None:
         if not isinstance(owner, Tensor):
-            raise no_attribute(_type_name(owner), "grad")
+            raise no_attribute(type_name(owner), "grad")
         if to is None:
             owner.grad = None
         else:
@@ -203,7 +193,7 @@ class Interpreter:
                 if isinstance(e.op, ast.UAdd):
                     return v
                 self.tick(e)
-                return results.apply(self.sess, ops.neg(v), _span(e))
+                return results.apply(self.sess, ops.neg(v), span_of(e))
             n = self.number(v, e)
             if isinstance(e.op, ast.UAdd):
                 return n
@@ -238,7 +228,7 @@ class Interpreter:
 
     def attribute(self, v: Any, e: ast.Attribute) -> Any:
         if not isinstance(v, Tensor):
-            raise no_attribute(_type_name(v), e.attr)
+            raise no_attribute(type_name(v), e.attr)
         if e.attr == "is_leaf":
             return PyNum(v.is_leaf)
         if e.attr == "requires_grad":
@@ -250,18 +240,18 @@ class Interpreter:
         g = v.grad
         if g is not None and g.id is None:
             g.name = f"{v.name}.grad" if v.name else None
-            self.sess.register(g, "grad", [v], _span(e))
+            self.sess.register(g, "grad", [v], span_of(e))
         return g
 
     def number(self, v: Any, node: ast.AST) -> PyNum:
         if isinstance(v, PyNum):
             return v
-        raise TorchError("TypeError", f"expected a number, got {_type_name(v)}")
+        raise TorchError("TypeError", f"expected a number, got {type_name(v)}")
 
     def py_int(self, v: Any, node: ast.AST) -> int:
         if isinstance(v, PyNum) and isinstance(v.value, int):
             return int(v.value)
-        raise TorchError("TypeError", f"'{_type_name(v)}' object cannot be interpreted as an integer")
+        raise TorchError("TypeError", f"'{type_name(v)}' object cannot be interpreted as an integer")
 
     def truth(self, v: Any) -> bool:
         if isinstance(v, Tensor):
@@ -276,8 +266,8 @@ class Interpreter:
             a = a if isinstance(a, Tensor) else self.operand(a, op, a, b)
             b = b if isinstance(b, Tensor) else self.operand(b, op, a, b)
             if op == "div":
-                return results.true_divide(self.sess, a, b, _span(e))
-            return results.apply(self.sess, ops.BINARY[op](a, b), _span(e))
+                return results.true_divide(self.sess, a, b, span_of(e))
+            return results.apply(self.sess, ops.BINARY[op](a, b), span_of(e))
         return _py_arith(op, self.operand(a, op, a, b), self.operand(b, op, a, b))
 
     def operand(self, v: Any, op: str, a: Any, b: Any) -> Any:
@@ -285,13 +275,13 @@ class Interpreter:
             return v
         sym = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "** or pow()"}[op]
         raise TorchError("TypeError", f"unsupported operand type(s) for {sym}: "
-                         f"'{_type_name(a)}' and '{_type_name(b)}'")
+                         f"'{type_name(a)}' and '{type_name(b)}'")
 
     def compare(self, op: str, a: Any, b: Any, e: ast.AST) -> Any:
         self.tick(e)
         if isinstance(a, Tensor) or isinstance(b, Tensor):
             return results.apply(self.sess, ops.compare(op, self.operand(a, "add", a, b),
-                                                    self.operand(b, "add", a, b)), _span(e))
+                                                    self.operand(b, "add", a, b)), span_of(e))
         if isinstance(a, PyNum) and isinstance(b, PyNum):
             return PyNum(_PY_CMP[op](a.value, b.value))
         return PyNum(_PY_CMP[op](a, b)) if op in ("eq", "ne") else self.operand(None, "add", a, b)
@@ -302,12 +292,6 @@ class Interpreter:
 
 def _var(node: ast.expr) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else None
-
-
-def _span(e: ast.AST) -> Optional[tuple]:
-    if getattr(e, "end_lineno", None) == getattr(e, "lineno", None):
-        return (e.col_offset, e.end_col_offset)
-    return None
 
 
 def _literal(e: ast.Constant, source: str) -> PyNum:
@@ -352,9 +336,3 @@ def _py_arith(op: str, a: PyNum, b: PyNum) -> PyNum:
     if isinstance(v, int) and v.bit_length() > _MAX_INT_BITS:
         raise TorchError("OverflowError", "integer result too large")
     return PyNum(v, q)
-
-
-def _str(v: Any) -> str:
-    if isinstance(v, PyNum):
-        return repr(v.value)
-    return str(v)

@@ -60,8 +60,6 @@ def text_rows(lines: list[str], font: str, size: float, colour: str) -> tuple[li
     counts drift and later lines get the wrong glyphs. Each row is its own Text, placed by its
     strut (which callers do not draw), so baselines stay aligned whatever each row contains.
     """
-    from manim import VGroup
-
     one = label(STRUT, font, size, colour)
     pitch = label(STRUT + "\n" + STRUT, font, size, colour).height - one.height
     rows, struts = [], []

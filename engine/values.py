@@ -1,0 +1,34 @@
+"""Small facts about program values and nodes that the interpreter and its call forms share:
+how Python names a value's type in an error, how print shows it, where an expression sits."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from .tensor import PyNum, Tensor
+
+
+def type_name(v: Any) -> str:
+    """The type as Python's error messages name it: ``NoneType``, ``Tensor``, ``float``."""
+    if v is None:
+        return "NoneType"
+    if isinstance(v, Tensor):
+        return "Tensor"
+    if isinstance(v, PyNum):
+        return type(v.value).__name__
+    return type(v).__name__
+
+
+def shown(v: Any) -> str:
+    """What ``print(v)`` writes: PyTorch's str for a tensor, Python's repr for a number."""
+    if isinstance(v, PyNum):
+        return repr(v.value)
+    return str(v)
+
+
+def span_of(e: ast.AST) -> Optional[tuple]:
+    """``(col, end_col)`` of a one-line expression, for the code pane to light; else None."""
+    if getattr(e, "end_lineno", None) == getattr(e, "lineno", None):
+        return (e.col_offset, e.end_col_offset)
+    return None
