@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from manim import AnimationGroup, Create, FadeIn, FadeOut, GrowFromCenter, Indicate, Mobject, Scene, Transform, VGroup
+from manim import Create, FadeIn, FadeOut, GrowFromCenter, Indicate, Mobject, Scene, Transform, VGroup
 
 from scenes.clip_backward import BackwardCues, level
 from scenes.clip_console import ConsoleCues
 from scenes.clip_network import NetworkCues
-from scenes.clip_timeline import Action, ProgressFn, hold_seconds, play_seconds, schedule
+from scenes.clip_timeline import Action, Segment, clip_segments
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
 from scenes.visuals import CodePane, caption_bar, edge_arrow, grad_token, label, node_card
@@ -34,11 +34,11 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'."""
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
-                 aspect: str = "16:9", captions: str = "burn", progress: ProgressFn | None = None,
-                 **kwargs: Any) -> None:
+                 aspect: str = "16:9", captions: str = "burn", **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._manim_names = set(vars(self))
         self.plan, self.events, self.source, self.theme = plan, events, source, theme
-        self.aspect, self.captions_mode, self.progress = aspect, captions, progress
+        self.aspect, self.captions_mode = aspect, captions
         self.spec = theme.aspect(aspect)
         self.has_code = bool(source) and any(c.kind == "code_line" for c in plan.cues)
         self.lay: Layout = layout_events(events, aspect, theme, self._graph_region())
@@ -69,6 +69,15 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
             return self.spec.graph
         m, s = self.spec.margin, self.spec
         return (-s.frame_width / 2 + m, s.caption[3] + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
+
+    def extras(self, action: Action) -> Any:
+        """What drawing ``action`` reads beyond its cue and the scene's state (for its segment's
+        cache key): a bucket fill's level is its value over the leaf's largest |.grad|, which a
+        later beat may set."""
+        cue = action.payload
+        if action.kind == "cue" and cue.kind == "bucket_fill" and len(cue.ids) > 1:
+            return self.fill_max.get(cue.ids[1])
+        return None
 
     def _fill_scales(self) -> dict[str, float]:
         """Per leaf, the largest |.grad| the clip reaches: the bucket is full at that value."""
@@ -117,40 +126,17 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         y = box.y + (box.h / 2 + gap) * (1 if above else -1)
         return VGroup(m.move_to([box.x, y, 0]))
 
-    # ----- main loop --------------------------------------------------------------------------
-    def construct(self) -> None:
-        """Schedule cues and caption spans on frames, then play them group by group."""
-        fps = int(self.camera.frame_rate)
-        steps, tail = schedule(self._actions(), self.plan.duration, fps)
-        beat = -1
-        for step in steps:
-            if step.hold:
-                self.wait(hold_seconds(step.hold, fps), frozen_frame=True)
-            if self.progress and step.actions[0].beat != beat and step.actions[0].kind == "cue":
-                beat = step.actions[0].beat
-                info = self.plan.beats[beat] if beat < len(self.plan.beats) else None
-                self.progress(beat, len(self.plan.beats), info.visual if info else "")
-            anims: Anims = []
-            for a in step.actions:
-                anims += self._draw(a)
-            if anims:
-                self.play(AnimationGroup(*anims), run_time=play_seconds(step.frames, fps))
-            else:
-                self.wait(hold_seconds(step.frames, fps), frozen_frame=True)
-        if tail:
-            self.wait(hold_seconds(tail, fps), frozen_frame=True)
+    # ----- timeline ---------------------------------------------------------------------------
+    def segments(self, fps: int) -> list[Segment]:
+        """The clip's frames cut into one segment per beat (see ``scenes.render_beats``)."""
+        return clip_segments(self.plan, self.captions_mode, self.theme.timings.caption_fade, fps)
 
-    def _actions(self) -> list[Action]:
-        """Cues, plus caption in/out markers when captions are burned in."""
-        t = self.theme.timings
-        acts = [Action(c.start, c.duration, "cue", c, c.beat, i) for i, c in enumerate(self.plan.cues)]
-        if self.captions_mode == "burn":
-            n = len(acts)
-            for j, cap in enumerate(self.plan.captions):
-                acts.append(Action(cap.start, t.caption_fade, "caption_in", cap, cap.beat, n + 2 * j))
-                acts.append(Action(max(cap.start, cap.end - t.caption_fade), t.caption_fade, "caption_out",
-                                   cap, cap.beat, n + 2 * j + 1))
-        return acts
+    def state_names(self) -> list[str]:
+        """The attributes that hold what is on screen and how later cues will change it; the
+        plan, the log, the theme and the layout are the same for every beat and are keyed once."""
+        fixed = {"plan", "events", "source", "theme", "spec", "lay", "owner", "ledger",
+                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names"}
+        return sorted(k for k in vars(self) if k not in self._manim_names and k not in fixed)
 
     def _draw(self, a: Action) -> Anims:
         if a.kind == "caption_in":

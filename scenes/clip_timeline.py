@@ -9,7 +9,7 @@ makes the clip exactly ``round(plan.duration * fps)`` frames long, which the tes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass
@@ -67,5 +67,77 @@ def hold_seconds(frames: int, fps: int) -> float:
     return (frames + 0.5) / fps
 
 
-ProgressFn = Callable[[int, int, str], None]
-"""Called as progress(beat_index, beat_count, visual) when the render enters a new beat."""
+@dataclass
+class Segment:
+    """The frames ``[first, first + frames)`` of one beat (or of several beats that start on the
+    same frame), as steps; a step with no actions is a plain hold. Each segment is rendered to its
+    own file and cached on its own, so a play never crosses from one segment into the next."""
+
+    beat: int
+    first: int
+    frames: int
+    steps: list[Step] = field(default_factory=list)
+
+
+def segments(steps: list[Step], tail: int, beat_starts: list[float], fps: int) -> list[Segment]:
+    """Cut the scheduled steps at the first frame of each beat.
+
+    A hold that spans a cut is split in two; a play that would span one (a cue outlasting its
+    beat, which the plan does not make) moves the cut to the play's end, so no animation is ever
+    cut short. Segments are never empty and cover every frame exactly once.
+
+    >>> st, tail = schedule([Action(0.0, 1.0, "cue", None, 0), Action(2.0, 1.0, "cue", None, 1)], 4.0, 10)
+    >>> [(s.beat, s.first, s.frames) for s in segments(st, tail, [0.0, 1.5], 10)]
+    [(0, 0, 15), (1, 15, 25)]
+    """
+    total = (steps[-1].frame + steps[-1].frames if steps else 0) + tail
+    first = {}
+    for i, t in enumerate(beat_starts):
+        first.setdefault(min(max(0, round(t * fps)), total), i)
+    for st in steps:  # a cut inside a play moves to the play's end
+        for c in [c for c in first if st.frame < c < st.frame + st.frames]:
+            first.setdefault(st.frame + st.frames, first.pop(c))
+    out: list[Segment] = []
+
+    def at(frame: int) -> Segment:
+        """The segment that frame ``frame`` belongs to, opening a new one at a cut."""
+        if not out or (frame in first and out[-1].frames):
+            out.append(Segment(first.get(frame, 0), frame, 0))
+        return out[-1]
+
+    def hold(frame: int, n: int) -> None:
+        while n > 0:
+            nxt = min([c for c in first if c > frame] + [frame + n])
+            seg = at(frame)
+            seg.steps.append(Step(nxt, nxt - frame, 0))
+            seg.frames += nxt - frame
+            n -= nxt - frame
+            frame = nxt
+
+    cur = 0
+    for st in steps:
+        hold(cur, st.hold)
+        seg = at(st.frame)
+        seg.steps.append(Step(st.frame, 0, st.frames, st.actions))
+        seg.frames += st.frames
+        cur = st.frame + st.frames
+    hold(cur, tail)
+    return out
+
+
+def clip_actions(plan: Any, captions: str, caption_fade: float) -> list[Action]:
+    """The plan's cues, plus caption in/out markers when captions are burned in."""
+    acts = [Action(c.start, c.duration, "cue", c, c.beat, i) for i, c in enumerate(plan.cues)]
+    if captions == "burn":
+        n = len(acts)
+        for j, cap in enumerate(plan.captions):
+            acts.append(Action(cap.start, caption_fade, "caption_in", cap, cap.beat, n + 2 * j))
+            acts.append(Action(max(cap.start, cap.end - caption_fade), caption_fade, "caption_out",
+                               cap, cap.beat, n + 2 * j + 1))
+    return acts
+
+
+def clip_segments(plan: Any, captions: str, caption_fade: float, fps: int) -> list[Segment]:
+    """A clip's frames, one segment per beat (pure: the parent process plans work with it)."""
+    steps, tail = schedule(clip_actions(plan, captions, caption_fade), plan.duration, fps)
+    return segments(steps, tail, [b.start for b in plan.beats], fps)

@@ -30,9 +30,16 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--aspect", choices=list(ASPECTS), default="16:9",
                    help="16:9 (default), 9:16 for phones, 1:1 for feeds")
     p.add_argument("--force", action="store_true", help="render even when the clip is up to date")
-    # for tests: a tiny frame and frame rate instead of a quality preset
+    p.add_argument("--fps", type=_fps, default=None, metavar="N",
+                   help="frames per second instead of the preset's (e.g. -q high --fps 30: 1080p30)")
+    # for tests: a tiny frame instead of a quality preset
     p.add_argument("--size", type=_size, default=None, help=argparse.SUPPRESS)
-    p.add_argument("--fps", type=int, default=None, help=argparse.SUPPRESS)
+
+
+def _fps(word: str) -> int:
+    if not word.isdigit() or not 1 <= int(word) <= 120:
+        raise argparse.ArgumentTypeError(f"{word!r} is not a whole number of frames per second from 1 to 120")
+    return int(word)
 
 
 def _size(word: str) -> tuple[int, int]:
@@ -48,6 +55,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("storyboard", metavar="NAME|FILE",
                    help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
     _common(p)
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="draw the clip's beats in N processes at once (default 1; same clip either way)")
     p.set_defaults(func=cmd_scene, run=cmd_scene)
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     _common(p)
@@ -88,7 +97,9 @@ def cmd_scene(args: argparse.Namespace) -> int:
     """Render one storyboard; the last line on stdout is the clip's path."""
     from scenes.storyboard import storyboard_path
 
-    return _render_one(storyboard_path(args.storyboard), _options(args))
+    from dataclasses import replace
+
+    return _render_one(storyboard_path(args.storyboard), replace(_options(args), jobs=max(1, args.jobs)))
 
 
 def cmd_all(args: argparse.Namespace) -> int:

@@ -18,11 +18,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from scenes.render_beats import SEGMENTS
+
 ROOT = Path(__file__).resolve().parent.parent
 THEME_FILE = ROOT / "assets" / "theme.yaml"
 
 QUALITY: dict[str, tuple[int, int]] = {"low": (480, 15), "medium": (720, 30), "high": (1080, 60), "4k": (2160, 60)}
 """Preset -> (pixels on the frame's short side, frames per second), as Manim's -ql/-qm/-qh/-qk."""
+X264: dict[str, dict[str, str]] = {
+    "low": {"preset": "medium", "crf": "23"},
+    "medium": {"preset": "faster", "crf": "22"},
+    "high": {"preset": "veryfast", "crf": "21"},
+    "4k": {"preset": "veryfast", "crf": "21"},
+}
+"""x264 settings per preset. Why faster presets as frames grow: at 1080p the encoder is most of
+the work, and for flat colours and text a faster preset with a slightly lower crf keeps the
+picture as sharp (measured: see README) at a fraction of the time. No B-frames: every segment
+then has pts == dts and beats join by stream copy with plain timestamp shifts."""
 ASPECTS = ("16:9", "9:16", "1:1")
 CAPTIONS = ("burn", "srt", "off")
 FORMATS = ("mp4",)
@@ -42,6 +54,7 @@ class RenderOptions:
     force: bool = False
     size: tuple[int, int] | None = None
     fps: int | None = None
+    jobs: int = 1
 
 
 @dataclass
@@ -52,6 +65,7 @@ class RenderResult:
     frames: int = 0
     ledger: list[tuple[str, int | None]] | None = None
     plan: object = None
+    beats_drawn: list[int] | None = None
 
 
 def pixel_size(opts: RenderOptions, theme_aspect: tuple[int, int]) -> tuple[int, int]:
@@ -62,6 +76,10 @@ def pixel_size(opts: RenderOptions, theme_aspect: tuple[int, int]) -> tuple[int,
     w, h = theme_aspect
     k = short / min(w, h)
     return (round(w * k / 2) * 2, round(h * k / 2) * 2)
+
+
+def encoder_options(opts: RenderOptions) -> dict[str, str]:
+    return {**X264[opts.quality], "bf": "0"}
 
 
 def _source_files() -> list[Path]:
@@ -80,9 +98,17 @@ def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     part("sets", "\n".join(opts.sets).encode())
     part("theme", THEME_FILE.read_bytes())
     part("options", repr((opts.quality, opts.aspect, opts.captions, opts.fmt, opts.size, opts.fps)).encode())
-    part("tools", repr([_version(d) for d in ("manim", "av", "manimpango", "pycairo", "numpy")]).encode())
+    part("code", code_digest().encode())
+    return h.hexdigest()
+
+
+def code_digest() -> str:
+    """sha256 over the tool versions and the sources of engine/ and scenes/: a change to either
+    renders again (it may change any frame)."""
+    h = hashlib.sha256(repr([_version(d) for d in ("manim", "av", "manimpango", "pycairo", "numpy")]).encode())
     for f in _source_files():
-        part(str(f.relative_to(ROOT)), f.read_bytes())
+        data = f.read_bytes()
+        h.update(str(f.relative_to(ROOT)).encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
     return h.hexdigest()
 
 
@@ -198,16 +224,21 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
 
     from scenes.storyboard import default_timings, load, plan as make_plan, srt
 
-    checked = load(storyboard_file, sets=list(opts.sets), name=name)
+    checked = load(storyboard_file, sets=list(opts.sets), name=name)  # bad input stops here, in the parent
     p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
     out.mkdir(parents=True, exist_ok=True)
     _sweep_leftovers(out, name)
+    _sweep_leftovers(out / SEGMENTS, "")
     work = Path(tempfile.mkdtemp(prefix=f".{name}-pid{os.getpid()}-", dir=out))
     try:
-        video, ledger = _render_video(p, checked, opts, work, name, log)
-        frames = count_frames(video)
+        outcomes, ledger = _render_beats(storyboard_file, name, opts, p, log)
+        parts = [segment_path(out, o.key) for o in outcomes]
+        video = work / f"clip.{opts.fmt}"
+        from scenes.encoder import join_segments
+
+        join_segments(parts, video)
         poster = work / "poster.png"
-        extract_frame(video, poster_time(p), poster)
+        _poster(parts, [o.frames for o in outcomes], p, opts, poster)
         _move_atomic(video, paths["clip"])
         _move_atomic(poster, paths["poster"])
         _write_atomic(paths["srt"], srt(p.captions))
@@ -215,35 +246,97 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         _write_atomic(paths["key"], key + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return RenderResult(paths["clip"], True, time.monotonic() - t0, frames, ledger, p)
+    trim_segments(out / SEGMENTS, keep=set(parts))
+    drawn = [o for o in outcomes if o.rendered]
+    log(f"{name}: {len(drawn)} of {len(outcomes)} beats drawn, {len(outcomes) - len(drawn)} from the cache")
+    return RenderResult(paths["clip"], True, time.monotonic() - t0, sum(o.frames for o in outcomes), ledger, p,
+                        beats_drawn=[o.index for o in drawn])
 
 
-def _render_video(p: object, checked: object, opts: RenderOptions, work: Path, name: str,
-                  log: Callable[[str], None]) -> tuple[Path, list[tuple[str, int | None]]]:
-    from manim import tempconfig
+def fps_of(opts: RenderOptions) -> int:
+    return opts.fps or QUALITY[opts.quality][1]
 
-    from scenes.clip_scene import ClipScene
-    from scenes.theme import load_theme
 
-    theme = load_theme(THEME_FILE)
-    spec = theme.aspect(opts.aspect)
+def scene_config(opts: RenderOptions, theme: object, work: Path) -> tuple[dict, tuple[int, int], int]:
+    """Manim's config for a scene at these options: (config, pixel size, fps)."""
+    spec = theme.aspect(opts.aspect)  # type: ignore[attr-defined]
     width, height = pixel_size(opts, (spec.pixel_width, spec.pixel_height))
-    fps = opts.fps or QUALITY[opts.quality][1]
+    fps = fps_of(opts)
     cfg = {
         "pixel_width": width, "pixel_height": height, "frame_rate": fps,
         "frame_width": spec.frame_width, "frame_height": spec.frame_height,
-        "background_color": theme.colors.background, "media_dir": str(work / "media"),
+        "background_color": theme.colors.background, "media_dir": str(work),  # type: ignore[attr-defined]
         "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True,
-        "write_to_movie": True, "save_last_frame": False, "output_file": name, "format": opts.fmt,
-        "movie_file_extension": f".{opts.fmt}",
+        "write_to_movie": False, "save_last_frame": False,
     }
+    return cfg, (width, height), fps
 
-    def progress(beat: int, count: int, visual: str) -> None:
-        log(f"{name}: beat {beat + 1}/{count} {visual}")
 
-    with tempconfig(cfg):
-        scene = ClipScene(p, checked.run.events, checked.index.source, theme,  # type: ignore[attr-defined]
-                          aspect=opts.aspect, captions=opts.captions, progress=progress)
-        scene.render()
-        video = Path(scene.renderer.file_writer.movie_file_path)
-    return video, scene.ledger
+def segment_path(out: Path, key: str) -> Path:
+    return out / SEGMENTS / f"{key}.mp4"
+
+
+def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, p: object,
+                  log: Callable[[str], None]) -> tuple[list, list[tuple[str, int | None]]]:
+    """All beats, in this process (``jobs`` 1) or split over ``jobs`` worker processes."""
+    from dataclasses import asdict
+
+    from scenes.render_beats import BeatJob, render_range
+
+    count = len(_segments_of(p, opts))
+    jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b) for a, b in split_beats(p, opts, opts.jobs)]
+    if len(jobs) == 1:
+        outcomes, ledger, _ = render_range(jobs[0], log)
+        return outcomes, ledger
+    from scenes.render_workers import run_workers
+
+    outcomes, ledger = run_workers(jobs, log)
+    assert [o.index for o in outcomes] == list(range(count))
+    return outcomes, ledger
+
+
+def _segments_of(p: object, opts: RenderOptions) -> list:
+    from scenes.clip_timeline import clip_segments
+    from scenes.theme import load_theme
+
+    return clip_segments(p, opts.captions, load_theme(THEME_FILE).timings.caption_fade, fps_of(opts))
+
+
+def split_beats(p: object, opts: RenderOptions, jobs: int) -> list[tuple[int, int]]:
+    """Contiguous ranges of segments, about equal in work: a moving frame counts 1, a held frame
+    (drawn once, encoded again) 1/4."""
+    segs = _segments_of(p, opts)
+    cost = [sum(st.frames + st.hold / 4 for st in seg.steps) for seg in segs]
+    jobs = max(1, min(jobs, len(segs)))
+    total, ranges, start, acc = sum(cost), [], 0, 0.0
+    for k, c in enumerate(cost):
+        acc += c
+        if len(ranges) < jobs - 1 and acc >= total * (len(ranges) + 1) / jobs and k + 1 < len(segs):
+            ranges.append((start, k))
+            start = k + 1
+    ranges.append((start, len(segs) - 1))
+    return ranges
+
+
+def _poster(parts: list[Path], frames: list[int], p: object, opts: RenderOptions, png: Path) -> None:
+    """The poster frame, decoded from the one segment that holds it."""
+    at = round(poster_time(p) * fps_of(opts))
+    for part, n in zip(parts, frames):
+        if at < n:
+            extract_frame(part, at / fps_of(opts), png)
+            return
+        at -= n
+    extract_frame(parts[-1], frames[-1], png)
+
+
+def trim_segments(folder: Path, keep: set[Path], budget: int = 2 << 30) -> None:
+    """Keep the segment cache under ``budget`` bytes, oldest use first, never those just used."""
+    if not folder.is_dir():
+        return
+    files = sorted((f for f in folder.glob("*.mp4") if f not in keep), key=lambda f: f.stat().st_mtime)
+    size = sum(f.stat().st_size for f in folder.glob("*.mp4"))
+    for f in files:
+        if size <= budget:
+            break
+        size -= f.stat().st_size
+        f.unlink(missing_ok=True)

@@ -23,6 +23,11 @@ def _master(text: str, font: str, size: float, colour: str) -> Text:
     mob = Text(text, font=font, font_size=built, color=colour)
     if built != size:
         mob.scale(size / built)
+    for glyph in mob.family_members_with_points():
+        # The parsed SVG path each glyph keeps is never read again, but every copy deep-copies
+        # it: dropping it makes a copy six times cheaper (1.7 ms instead of 9.5 for a label).
+        if hasattr(glyph, "path_obj"):
+            glyph.path_obj = None
     return mob
 
 

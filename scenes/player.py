@@ -1,0 +1,155 @@
+"""Playing a ClipScene's steps into frames, or applying them at once without drawing.
+
+Why not ``Scene.play``: a segment of a clip must start from the picture its beat starts with, and
+that picture follows from the plan alone. ``apply`` reaches it by taking each earlier step straight
+to its end state (begin, finish, clean up: no frame is drawn or encoded, which is what Manim's
+skip mode still does once per play). ``play`` draws what ``Scene.play`` draws, the same way: the
+mobjects that do not move are drawn once into a background, the moving ones over it each frame.
+A held frame is drawn once and handed to the encoder with a repeat count.
+
+The digests say what a segment depends on: ``state_digest`` covers every mobject on screen (points,
+colours, widths, order) and the scene's own bookkeeping (which cards, buckets and lines are up), so
+two starts with equal digests draw equal frames from equal steps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Protocol
+
+import numpy as np
+from manim import AnimationGroup, Mobject
+from manim.utils.family import extract_mobject_family_members
+from manim.utils.iterables import list_update
+
+from scenes.clip_timeline import Step, play_seconds
+
+
+class FrameSink(Protocol):
+    def put(self, rgba: np.ndarray, repeat: int = 1) -> None: ...
+
+
+def _draw(scene: Any, mobjects: list[Mobject], background: np.ndarray | None) -> np.ndarray:
+    cam = scene.camera
+    if background is not None:
+        cam.set_frame_to_background(background)
+    else:
+        cam.reset()
+    cam.capture_mobjects(mobjects, include_submobjects=True)
+    return cam.pixel_array.copy()
+
+
+def _everything(scene: Any) -> list[Mobject]:
+    return extract_mobject_family_members(list_update(scene.mobjects, scene.foreground_mobjects),
+                                          use_z_index=scene.camera.use_z_index, only_those_with_points=True)
+
+
+def hold(scene: Any, frames: int, sink: FrameSink) -> None:
+    """``frames`` frames of the picture as it stands."""
+    if frames > 0:
+        sink.put(_draw(scene, _everything(scene), None), frames)
+
+
+def _begin(scene: Any, anims: list[Any], frames: int, fps: int) -> None:
+    scene.compile_animation_data(AnimationGroup(*anims), run_time=play_seconds(frames, fps))
+    for animation in scene.animations:
+        animation._setup_scene(scene)
+        animation.begin()
+
+
+def _end(scene: Any) -> None:
+    for animation in scene.animations:
+        animation.finish()
+        animation.clean_up_from_scene(scene)
+    scene.update_mobjects(0)
+    scene.animations = None
+
+
+def play(scene: Any, anims: list[Any], frames: int, fps: int, sink: FrameSink) -> None:
+    """Draw ``anims`` over ``frames`` frames at times 0, 1/fps, ...: the frames Scene.play draws."""
+    _begin(scene, anims, frames, fps)
+    moving, static = scene.get_moving_and_static_mobjects(scene.animations)
+    background = _draw(scene, static, None) if static else None
+    for i in range(frames):
+        scene.update_to_time(i / fps)
+        sink.put(_draw(scene, moving or _everything(scene), background), 1)
+    _end(scene)
+
+
+def apply(scene: Any, anims: list[Any], frames: int, fps: int) -> None:
+    """Take ``anims`` to their end state without drawing a frame."""
+    _begin(scene, anims, frames, fps)
+    _end(scene)
+
+
+def run_step(scene: Any, step: Step, fps: int, sink: FrameSink | None) -> list[str]:
+    """One step of a segment: its hold, then its actions drawn (``sink``) or applied (None).
+    Returns the class names of the animations, which the segment's key includes."""
+    if sink is not None:
+        hold(scene, step.hold, sink)
+    if not step.frames:
+        return []
+    anims: list[Any] = []
+    for action in step.actions:
+        anims += scene._draw(action)
+    if not anims:
+        if sink is not None:
+            hold(scene, step.frames, sink)
+        return []
+    if sink is None:
+        apply(scene, anims, step.frames, fps)
+    else:
+        play(scene, anims, step.frames, fps, sink)
+    return [type(a).__name__ for a in anims]
+
+
+# ----- digests --------------------------------------------------------------------------------
+def _quantized(values: np.ndarray) -> bytes:
+    """Numbers to a millionth: a token moved along its path ends 1e-15 away from one put at the
+    end directly, which no pixel shows (a pixel is 4e-3 scene units even at 4K)."""
+    return np.round(np.asarray(values, dtype=float) * 1e6).astype(np.int64).tobytes()
+
+
+def picture_digest(mobjects: list[Mobject]) -> str:
+    """sha256 over what Cairo draws of these mobjects' families, in drawing order."""
+    h = hashlib.sha256()
+    for m in extract_mobject_family_members(mobjects, use_z_index=True, only_those_with_points=True):
+        h.update(type(m).__name__.encode())
+        h.update(_quantized(m.points))
+        for attr in ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas"):
+            value = getattr(m, attr, None)
+            if value is not None:
+                h.update(_quantized(value))
+        h.update(repr((getattr(m, "stroke_width", None), getattr(m, "background_stroke_width", None),
+                       getattr(m, "sheen_factor", None), m.z_index)).encode())
+    return h.hexdigest()
+
+
+def _canonical(value: Any, depth: int = 0) -> Any:
+    """A repr-able stand-in for the scene's bookkeeping: mobjects by their picture digest."""
+    if depth > 6:
+        return "..."
+    if isinstance(value, Mobject):
+        return "mob:" + picture_digest([value])
+    if isinstance(value, dict):
+        return sorted((repr(k), _canonical(v, depth + 1)) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_canonical(v, depth + 1) for v in value]
+        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, np.ndarray):
+        return hashlib.sha256(_quantized(value)).hexdigest()
+    if callable(value):
+        return type(value).__name__
+    if hasattr(value, "__dict__"):
+        return [type(value).__name__, _canonical(vars(value), depth + 1)]
+    return repr(value)
+
+
+def state_digest(scene: Any, attributes: list[str]) -> str:
+    """sha256 over the picture on screen and the named attributes of the scene."""
+    h = hashlib.sha256(picture_digest(list_update(scene.mobjects, scene.foreground_mobjects)).encode())
+    for name in attributes:
+        h.update(name.encode() + b"=" + repr(_canonical(getattr(scene, name, None))).encode())
+    return h.hexdigest()

@@ -1,0 +1,57 @@
+"""Run one clip's beats in several processes (``render scene NAME -j N``).
+
+Why processes: Manim draws with one Python thread, so a second core only helps a second
+interpreter. Each worker (``python -m scenes.render_beats``) takes a contiguous range of beats,
+applies the beats before it without drawing, and writes its segments into the shared cache; the
+parent joins them. Worker progress lines are passed on as they come; an interrupt stops them all.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from dataclasses import asdict
+from typing import Any, Callable
+
+
+def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any], list[tuple[str, int | None]]]:
+    """Start one worker per job, wait for all; returns the outcomes in beat order and the display
+    ledger of the whole clip (the last worker walks every beat)."""
+    from scenes.render_beats import BeatOutcome
+
+    procs = [subprocess.Popen([sys.executable, "-m", "scenes.render_beats"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in jobs]
+    relays = []
+    try:
+        for proc, job in zip(procs, jobs):
+            assert proc.stdin is not None
+            proc.stdin.write(json.dumps(asdict(job)))
+            proc.stdin.close()
+            relay = threading.Thread(target=_relay, args=(proc, log), daemon=True)
+            relay.start()
+            relays.append(relay)
+        answers = [proc.stdout.read() if proc.stdout else "" for proc in procs]
+        for proc, relay in zip(procs, relays):
+            proc.wait()
+            relay.join()
+    except BaseException:
+        for proc in procs:
+            proc.kill()
+        raise
+    outcomes: list[Any] = []
+    ledger: list[tuple[str, int | None]] = []
+    for proc, answer in zip(procs, answers):
+        if proc.returncode != 0:
+            raise RuntimeError(f"a beat worker exited with status {proc.returncode}")
+        reply = json.loads(answer)
+        outcomes += [BeatOutcome(**o) for o in reply["outcomes"]]
+        ledger = [(t, s) for t, s in reply["ledger"]]
+    return sorted(outcomes, key=lambda o: o.index), ledger
+
+
+def _relay(proc: subprocess.Popen, log: Callable[[str], None]) -> None:
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        log(line.rstrip("\n"))

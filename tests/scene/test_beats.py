@@ -1,0 +1,102 @@
+"""The per-beat segment cache and the per-beat workers, at the tiny test size.
+
+What must hold: an edit in the last beat redraws that beat alone; a change to what stays on screen
+redraws exactly the beats that show it; a clip joined from cached and fresh segments has the same
+frames as one drawn from scratch; beats drawn in two processes give the same frames as one process.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scenes.clip_timeline import Action, schedule, segments
+from scenes.render_pipeline import RenderOptions, render_storyboard
+from scenes.storyboard import storyboard_path
+
+TINY = {"size": (256, 144), "fps": 5}
+NAME = "backward_walk"  # 8 beats; the last one says both grads in its caption
+
+
+def frames(clip: Path) -> list[np.ndarray]:
+    import av
+
+    with av.open(str(clip)) as box:
+        return [f.to_ndarray(format="rgb24") for f in box.decode(box.streams.video[0])]
+
+
+def render(out: Path, file: str | None = None, **kw) -> object:
+    opts = RenderOptions(out=str(out), **TINY, **kw)
+    return render_storyboard(file or storyboard_path(NAME), NAME, opts, log=lambda s: None)
+
+
+def edited_last_beat(tmp: Path) -> str:
+    """The storyboard with one number of its last caption changed (w1.grad -> w2.grad)."""
+    text = Path(storyboard_path(NAME)).read_text()
+    old = "w1.grad is {w1.grad}"
+    assert text.count(old) == 1
+    folder = tmp / "edited"
+    folder.mkdir()
+    (folder / f"{NAME}.yaml").write_text(text.replace(old, "w1.grad is {w2.grad}"))
+    return str(folder / f"{NAME}.yaml")
+
+
+@pytest.fixture(scope="module")
+def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object, list[np.ndarray]]:
+    """The clip drawn from scratch (its folder, result, frames); later tests render over it."""
+    out = tmp_path_factory.mktemp("beats")
+    result = render(out)
+    return out, result, frames(out / f"{NAME}.mp4")
+
+
+def test_an_edit_in_the_last_beat_redraws_only_that_beat(first, tmp_path: Path) -> None:
+    out, base, before = first
+    assert base.beats_drawn == list(range(8))
+    edited = edited_last_beat(tmp_path)
+    again = render(out, edited)
+    assert again.rendered and again.beats_drawn == [7]
+    fresh = render(tmp_path / "fresh", edited)
+    assert fresh.beats_drawn == list(range(8))
+    a, b = frames(out / f"{NAME}.mp4"), frames(tmp_path / "fresh" / f"{NAME}.mp4")
+    assert len(a) == len(b) == again.frames
+    assert all(np.array_equal(x, y) for x, y in zip(a, b)), "joined from the cache differs from drawn afresh"
+    last = round(base.plan.beats[7].start * TINY["fps"])
+    assert all(np.array_equal(x, y) for x, y in zip(a[:last], before[:last]))
+    assert any(not np.array_equal(x, y) for x, y in zip(a[last:], before[last:])), "the edit is not on screen"
+
+
+def test_a_value_on_screen_redraws_the_beats_that_show_it(first, tmp_path: Path) -> None:
+    """--set w1=0.5 rewrites the program in the code pane (on screen from beat 2 on): every beat
+    but the opening title is drawn again, and the title comes from the cache."""
+    out, _, _ = first
+    changed = render(out, sets=("w1=0.5",))
+    assert changed.rendered
+    assert changed.beats_drawn == list(range(1, 8))
+
+
+def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path) -> None:
+    _, base, a = first
+    two = render(tmp_path, jobs=2)
+    assert two.beats_drawn == list(range(8))
+    assert two.ledger == base.ledger
+    b = frames(tmp_path / f"{NAME}.mp4")
+    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert not [p for p in (tmp_path / ".segments").iterdir() if p.name.startswith(".")]
+
+
+def test_force_draws_every_beat_again(first) -> None:
+    out, _, _ = first
+    assert render(out, force=True).beats_drawn == list(range(8))
+
+
+def test_segments_cut_at_beats_and_never_inside_a_play() -> None:
+    acts = [Action(0.0, 1.0, "cue", None, 0), Action(1.8, 1.0, "cue", None, 1), Action(3.0, 0.5, "cue", None, 2)]
+    steps, tail = schedule(acts, 5.0, 10)
+    # beat 2 is said to start at 2.2 s, inside the play that starts at 1.8 s and runs to 2.8 s
+    cut = segments(steps, tail, [0.0, 1.5, 2.2], 10)
+    assert [(s.beat, s.first, s.frames) for s in cut] == [(0, 0, 15), (1, 15, 13), (2, 28, 22)]
+    for s in cut:
+        assert sum(st.hold + st.frames for st in s.steps) == s.frames
+        assert all(s.first <= st.frame <= s.first + s.frames for st in s.steps)
