@@ -29,19 +29,46 @@ class FrameSink(Protocol):
     def put(self, rgba: np.ndarray, repeat: int = 1) -> None: ...
 
 
-def _draw(scene: Any, mobjects: list[Mobject], background: np.ndarray | None) -> np.ndarray:
+def _draw(scene: Any, shapes: list[Mobject], background: np.ndarray | None) -> np.ndarray:
+    """Draw ``shapes`` (flat, in drawing order) over ``background`` (or the empty frame)."""
     cam = scene.camera
     if background is not None:
         cam.set_frame_to_background(background)
     else:
         cam.reset()
-    cam.capture_mobjects(mobjects, include_submobjects=True)
+    cam.capture_mobjects(shapes, include_submobjects=False)
     return cam.pixel_array.copy()
 
 
 def _everything(scene: Any) -> list[Mobject]:
+    """Every shape on screen, flat, in the order Cairo draws them (by z_index, then as added)."""
     return extract_mobject_family_members(list_update(scene.mobjects, scene.foreground_mobjects),
                                           use_z_index=scene.camera.use_z_index, only_those_with_points=True)
+
+
+def _animated(animations: list[Any]) -> set[int]:
+    """ids of every shape an animation (or one nested in a group or succession) moves."""
+    out: set[int] = set()
+    todo = list(animations)
+    while todo:
+        a = todo.pop()
+        todo += getattr(a, "animations", [])
+        if getattr(a, "mobject", None) is not None:
+            out.update(id(m) for m in a.mobject.get_family())
+    return out
+
+
+def split_by_motion(scene: Any, animations: list[Any]) -> tuple[list[Mobject], list[Mobject], list[Mobject]]:
+    """(below, between, above), in drawing order: ``between`` runs from the first moving shape to
+    the last and is redrawn every frame; what lies below it or above it cannot change during the
+    play and is drawn once (Manim splits by the order mobjects were added and redraws everything
+    after the first mover: the whole graph above a code-line bar that slides, for instance)."""
+    shapes = _everything(scene)
+    moving = _animated(animations)
+    at = [i for i, m in enumerate(shapes) if id(m) in moving]
+    if not at:
+        return shapes, [], []
+    return shapes[: at[0]], shapes[at[0]: at[-1] + 1], shapes[at[-1] + 1:]
 
 
 def hold(scene: Any, frames: int, sink: FrameSink) -> None:
@@ -65,14 +92,47 @@ def _end(scene: Any) -> None:
     scene.animations = None
 
 
+class _Overlay:
+    """Shapes drawn once onto a transparent layer, then laid over each frame by Cairo (OVER, the
+    operator drawing them directly would use)."""
+
+    def __init__(self, scene: Any, shapes: list[Mobject]) -> None:
+        import cairo
+
+        cam = scene.camera
+        frame = cam.pixel_array
+        self.layer = np.zeros_like(frame)
+        cam.pixel_array = self.layer
+        try:
+            cam.capture_mobjects(shapes, include_submobjects=False)
+        finally:
+            cam.pixel_array = frame
+        self.surface = cairo.ImageSurface.create_for_data(self.layer.data, cairo.FORMAT_ARGB32,
+                                                          self.layer.shape[1], self.layer.shape[0])
+
+    def paint(self, scene: Any) -> None:
+        cam = scene.camera
+        ctx = cam.get_cairo_context(cam.pixel_array)
+        ctx.save()
+        ctx.identity_matrix()
+        ctx.set_source_surface(self.surface, 0, 0)
+        ctx.paint()
+        ctx.restore()
+
+
 def play(scene: Any, anims: list[Any], frames: int, fps: int, sink: FrameSink) -> None:
     """Draw ``anims`` over ``frames`` frames at times 0, 1/fps, ...: the frames Scene.play draws."""
     _begin(scene, anims, frames, fps)
-    moving, static = scene.get_moving_and_static_mobjects(scene.animations)
-    background = _draw(scene, static, None) if static else None
+    below, between, above = split_by_motion(scene, scene.animations)
+    background = _draw(scene, below, None)
+    overlay = _Overlay(scene, above) if above else None
     for i in range(frames):
         scene.update_to_time(i / fps)
-        sink.put(_draw(scene, moving or _everything(scene), background), 1)
+        scene.camera.set_frame_to_background(background)
+        scene.camera.capture_mobjects(between, include_submobjects=False)
+        if overlay is not None:
+            overlay.paint(scene)
+        sink.put(scene.camera.pixel_array.copy(), 1)
     _end(scene)
 
 

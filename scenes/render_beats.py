@@ -13,8 +13,10 @@ An edit in the last beat leaves the earlier beats' keys alone; an edit that chan
 screen (a value on a card) changes the key of every beat that shows it, and of no other.
 
 Segments live in ``OUT/.segments/KEY.mp4``, written beside their target and renamed into place.
-One process can render any contiguous range of beats (``python -m scenes.render_beats``, used by
-``render scene -j N``): it applies the beats before its range, then walks its own. The frames of a
+To draw a beat, the scene is brought to the beat's start from the state stored when that beat was
+last drawn (``scenes.beat_states``), or else by applying earlier steps without drawing; the
+picture digests make sure both ways give the same picture. One process can render any contiguous
+range of beats (``python -m scenes.render_beats``, used by ``render scene -j N``). The frames of a
 beat do not depend on which process drew it.
 """
 
@@ -82,9 +84,9 @@ def clip_digest(scene: Any, size: tuple[int, int], fps: int, encoder: dict[str, 
 
 
 def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
-    """Walk the clip's beats up to ``job.last``: apply those before ``job.first``, and for each of
-    its own either find its segment in the cache (apply it) or draw and encode it.
-    Returns the outcomes, the display ledger of the whole walk, and the plan."""
+    """For each beat of ``job``: find its segment in the cache, or bring the scene to the beat's
+    start (from a stored state, applying steps only past the nearest one) and draw it.
+    Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
     from scenes.render_pipeline import (RenderOptions, THEME_FILE, code_digest, encoder_options, scene_config,
                                         segment_path)
     from scenes.storyboard import default_timings, load, plan as make_plan
@@ -95,54 +97,107 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
 
     from manim import tempconfig
 
+    from scenes.beat_states import BeatStates
+    from scenes.camera import PathCachingCamera
     from scenes.clip_scene import ClipScene
-    from scenes.encoder import SegmentWriter
-    from scenes.player import run_step, state_digest
+    from scenes.player import state_digest
     from scenes.theme import load_theme
 
     theme = load_theme(THEME_FILE)
     media = tempfile.TemporaryDirectory(prefix="gradreel-media-")  # Manim wants one; nothing is kept
-    cfg, (width, height), fps = scene_config(opts, theme, Path(media.name))
+    cfg, size, fps = scene_config(opts, theme, Path(media.name))
     encoder = encoder_options(opts)
     out: list[BeatOutcome] = []
     with media, tempconfig(cfg):
         scene = ClipScene(p, checked.run.events, checked.index.source, theme,
-                          aspect=opts.aspect, captions=opts.captions)
+                          aspect=opts.aspect, captions=opts.captions, camera_class=PathCachingCamera)
         segs = scene.segments(fps)
-        names = scene.state_names()
-        fixed = clip_digest(scene, (width, height), fps, encoder, code_digest())
-        for k, seg in enumerate(segs[: job.last + 1]):
+        descs = [segment_description(seg, scene.extras) for seg in segs]
+        fixed = clip_digest(scene, size, fps, encoder, code_digest())
+        prefixes = _prefixes(fixed, checked.run.jsonl, descs)
+        states = BeatStates(Path(opts.out) / SEGMENTS)
+        walk = _Walk(scene, segs, fps, states, prefixes, fresh=opts.force)
+        for k in range(job.first, job.last + 1):
             t0 = time.monotonic()
-            if k < job.first:
-                for st in seg.steps:
-                    run_step(scene, st, fps, None)
-                continue
-            key = hashlib.sha256((fixed + state_digest(scene, names) + segment_description(seg, scene.extras)).encode()).hexdigest()
+            digest = None if opts.force else states.digest(prefixes[k])
+            if digest is None:
+                walk.bring_to(k)
+                digest = state_digest(scene, walk.names)
+                states.put_digest(prefixes[k], digest)
+            key = hashlib.sha256((fixed + digest + descs[k]).encode()).hexdigest()
             target = segment_path(Path(opts.out), key)
-            visual = p.beats[seg.beat].visual if seg.beat < len(p.beats) else ""
+            beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
             if target.exists() and not opts.force:
-                log(f"{job.name}: beat {k + 1}/{len(segs)} {visual} (cached)")
-                for st in seg.steps:
-                    run_step(scene, st, fps, None)
+                log(f"{job.name}: beat {k + 1}/{len(segs)} {beat} (cached)")
                 os.utime(target)  # recently used: kept when the cache is trimmed
-                out.append(BeatOutcome(k, key, seg.frames, False, time.monotonic() - t0))
+                out.append(BeatOutcome(k, key, segs[k].frames, False, time.monotonic() - t0))
                 continue
-            log(f"{job.name}: beat {k + 1}/{len(segs)} {visual}")
-            tmp = target.with_name(f".{target.stem}-pid{os.getpid()}.tmp")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            writer = SegmentWriter(tmp, width, height, fps, encoder)
-            try:
-                for st in seg.steps:
-                    run_step(scene, st, fps, writer)
-                writer.close()
-            except BaseException:
-                writer.abort()
-                raise
-            if writer.frames != seg.frames:
-                raise RuntimeError(f"beat {k + 1}: {writer.frames} frames drawn, {seg.frames} planned")
-            os.replace(tmp, target)
-            out.append(BeatOutcome(k, key, seg.frames, True, time.monotonic() - t0))
+            log(f"{job.name}: beat {k + 1}/{len(segs)} {beat}")
+            walk.bring_to(k)
+            states.save_state(prefixes[k], scene, walk.names)
+            walk.draw(k, target, size, encoder)
+            out.append(BeatOutcome(k, key, segs[k].frames, True, time.monotonic() - t0))
     return out, scene.ledger, p
+
+
+def _prefixes(fixed: str, log_text: str, descs: list[str]) -> list[str]:
+    """prefixes[k]: sha256 over everything the picture at the start of segment k follows from."""
+    h = hashlib.sha256((fixed + hashlib.sha256(log_text.encode()).hexdigest()).encode())
+    out = []
+    for desc in descs:
+        out.append(h.hexdigest())
+        h.update(desc.encode() + b"\0")
+    return out
+
+
+class _Walk:
+    """The scene moving forward through a clip's segments; ``at`` is the segment whose start it
+    shows. It never goes back: segments are visited in order."""
+
+    def __init__(self, scene: Any, segs: list[Segment], fps: int, states: Any, prefixes: list[str],
+                 fresh: bool) -> None:
+        self.scene, self.segs, self.fps, self.states, self.prefixes = scene, segs, fps, states, prefixes
+        self.names = scene.state_names()
+        self.fresh = fresh  # --force: rebuild every state, trust nothing stored
+        self.at = 0
+
+    def bring_to(self, k: int) -> None:
+        """Make the scene show the start of segment k: load the nearest stored state at or before
+        k (past where it is now), then apply the steps from there without drawing."""
+        from scenes.player import run_step
+
+        if self.at == k:
+            return
+        if not self.fresh:
+            for j in range(k, self.at, -1):
+                if self.states.has_state(self.prefixes[j]) and self.states.load_state(self.prefixes[j], self.scene):
+                    self.at = j
+                    break
+        for j in range(self.at, k):
+            for st in self.segs[j].steps:
+                run_step(self.scene, st, self.fps, None)
+        self.at = k
+
+    def draw(self, k: int, target: Path, size: tuple[int, int], encoder: dict[str, str]) -> None:
+        """Draw and encode segment k (the scene is at its start) into ``target``, atomically."""
+        from scenes.encoder import SegmentWriter
+        from scenes.player import run_step
+
+        seg = self.segs[k]
+        tmp = target.with_name(f".{target.stem}-pid{os.getpid()}.tmp")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        writer = SegmentWriter(tmp, size[0], size[1], self.fps, encoder)
+        try:
+            for st in seg.steps:
+                run_step(self.scene, st, self.fps, writer)
+            writer.close()
+        except BaseException:
+            writer.abort()
+            raise
+        if writer.frames != seg.frames:
+            raise RuntimeError(f"segment {k + 1}: {writer.frames} frames drawn, {seg.frames} planned")
+        os.replace(tmp, target)
+        self.at = k + 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -330,11 +330,13 @@ def _poster(parts: list[Path], frames: list[int], p: object, opts: RenderOptions
 
 
 def trim_segments(folder: Path, keep: set[Path], budget: int = 2 << 30) -> None:
-    """Keep the segment cache under ``budget`` bytes, oldest use first, never those just used."""
+    """Keep the cache of segments and beat states under ``budget`` bytes: the least recently used
+    go first, never the segments of the clip just made."""
     if not folder.is_dir():
         return
-    files = sorted((f for f in folder.glob("*.mp4") if f not in keep), key=lambda f: f.stat().st_mtime)
-    size = sum(f.stat().st_size for f in folder.glob("*.mp4"))
+    every = [f for f in folder.iterdir() if f.is_file() and not f.name.startswith(".")]
+    files = sorted((f for f in every if f not in keep), key=lambda f: f.stat().st_mtime)
+    size = sum(f.stat().st_size for f in every)
     for f in files:
         if size <= budget:
             break

@@ -51,12 +51,20 @@ def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object, list[
     return out, result, frames(out / f"{NAME}.mp4")
 
 
-def test_an_edit_in_the_last_beat_redraws_only_that_beat(first, tmp_path: Path) -> None:
+def test_an_edit_in_the_last_beat_redraws_only_that_beat(first, tmp_path: Path, monkeypatch) -> None:
+    """...and reaches that beat's starting picture from the stored state, applying no earlier step."""
+    import scenes.player
+
     out, base, before = first
     assert base.beats_drawn == list(range(8))
     edited = edited_last_beat(tmp_path)
+    applied: list[int] = []
+    real_apply = scenes.player.apply
+    monkeypatch.setattr(scenes.player, "apply", lambda *a: applied.append(1) or real_apply(*a))
     again = render(out, edited)
     assert again.rendered and again.beats_drawn == [7]
+    assert applied == [], "earlier steps were replayed"
+    monkeypatch.undo()
     fresh = render(tmp_path / "fresh", edited)
     assert fresh.beats_drawn == list(range(8))
     a, b = frames(out / f"{NAME}.mp4"), frames(tmp_path / "fresh" / f"{NAME}.mp4")
