@@ -11,25 +11,12 @@ from typing import Any
 
 from manim import FadeIn, FadeOut, GrowFromCenter, Mobject, MoveAlongPath, Succession, Transform, VGroup
 
+from scenes.clip_keys import level
 from scenes.layout import Box, Route
 from scenes.visuals import bucket, edge_arrow, route_path, wavefront
 
 Anims = list[Any]
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
-
-
-def level(text: str | None) -> float:
-    """A number shown as '8/3', '-4', '0.4444', 'tensor(0.5000)' or 'None', as a float (None -> 0).
-
-    Why PyTorch's text too: a storyboard with ``numbers: torch`` fills its buckets from it."""
-    from fractions import Fraction
-
-    if text and text.startswith("tensor(") and text.endswith(")"):
-        text = text[len("tensor("):-1].split(",")[0].rstrip(".") or "0"
-    try:
-        return float(Fraction(text)) if text not in (None, "None") else 0.0
-    except (ValueError, ZeroDivisionError):
-        return 0.0
 
 
 class BackwardCues:

@@ -12,7 +12,8 @@ from typing import Any, Callable
 
 from manim import Create, FadeIn, FadeOut, GrowFromCenter, Indicate, Mobject, Scene, Transform, VGroup
 
-from scenes.clip_backward import BackwardCues, level
+from scenes.clip_backward import BackwardCues
+from scenes.clip_keys import action_extras, clip_frame_region, fill_scales, shows_code
 from scenes.clip_console import ConsoleCues
 from scenes.clip_network import NetworkCues
 from scenes.clip_timeline import Action, Segment, clip_segments
@@ -40,7 +41,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         self.plan, self.events, self.source, self.theme = plan, events, source, theme
         self.aspect, self.captions_mode = aspect, captions
         self.spec = theme.aspect(aspect)
-        self.has_code = bool(source) and any(c.kind == "code_line" for c in plan.cues)
+        self.has_code = shows_code(plan, source)
         self.lay: Layout = layout_events(events, aspect, theme, self._graph_region())
         self.owner = dict(_node_owner(events))
         self.ledger: list[tuple[str, int | None]] = []
@@ -59,33 +60,14 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         self.console: VGroup | None = None  # every program output line so far, stacked
         self.overlay: VGroup | None = None
         self.caption: VGroup | None = None
-        self.fill_max = self._fill_scales()
+        self.fill_max = fill_scales(plan)
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
-        """The theme's graph region beside the code pane; the whole frame above the caption when
-        the clip shows no code."""
-        if self.has_code:
-            return self.spec.graph
-        m, s = self.spec.margin, self.spec
-        return (-s.frame_width / 2 + m, s.caption[3] + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
+        return clip_frame_region(self.has_code, self.spec)
 
     def extras(self, action: Action) -> Any:
-        """What drawing ``action`` reads beyond its cue and the scene's state (for its segment's
-        cache key): a bucket fill's level is its value over the leaf's largest |.grad|, which a
-        later beat may set."""
-        cue = action.payload
-        if action.kind == "cue" and cue.kind == "bucket_fill" and len(cue.ids) > 1:
-            return self.fill_max.get(cue.ids[1])
-        return None
-
-    def _fill_scales(self) -> dict[str, float]:
-        """Per leaf, the largest |.grad| the clip reaches: the bucket is full at that value."""
-        top: dict[str, float] = {}
-        for c in self.plan.cues:
-            if c.kind == "bucket_fill" and len(c.ids) > 1:
-                top[c.ids[1]] = max(top.get(c.ids[1], 0.0), abs(level(c.text("after"))))
-        return top
+        return action_extras(action, self.fill_max)
 
     def _item(self, some_id: str) -> str:
         """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf)."""

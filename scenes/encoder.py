@@ -22,7 +22,7 @@ from typing import Any
 import av
 import numpy as np
 
-INFLIGHT = 16
+INFLIGHT = 4
 """Frames queued to the encoder before drawing waits: enough to keep both busy, little memory."""
 
 
@@ -39,8 +39,11 @@ class SegmentWriter:
         self._stream.width, self._stream.height, self._stream.pix_fmt = width, height, "yuv420p"
         self._time_base = Fraction(1, fps)
         self._rgba: av.VideoFrame | None = None
-        self._thread = threading.Thread(target=self._work, name=f"encode {path.name}", daemon=True)
-        self._thread.start()
+        self._ready: queue.Queue[tuple[av.VideoFrame, int] | None] = queue.Queue(maxsize=INFLIGHT)
+        self._threads = [threading.Thread(target=self._convert, name=f"convert {path.name}", daemon=True),
+                         threading.Thread(target=self._work, name=f"encode {path.name}", daemon=True)]
+        for t in self._threads:
+            t.start()
 
     def put(self, rgba: np.ndarray, repeat: int = 1) -> None:
         """Queue one drawn frame, shown ``repeat`` times; the array must not be changed later."""
@@ -60,8 +63,8 @@ class SegmentWriter:
             frame.planes[0].update(rgba)
         return frame.reformat(format="yuv420p")
 
-    def _work(self) -> None:
-        pts = 0
+    def _convert(self) -> None:
+        """First stage: RGBA in, YUV out (overlaps with x264 working on the frame before)."""
         while True:
             item = self._queue.get()
             if item is None:
@@ -72,6 +75,22 @@ class SegmentWriter:
             try:
                 frame = self._yuv(rgba)
                 frame.time_base = self._time_base
+                self._ready.put((frame, repeat))
+            except BaseException as exc:
+                self._error = exc
+        self._ready.put(None)
+
+    def _work(self) -> None:
+        """Second stage: each YUV frame to x264, once per frame it is shown."""
+        pts = 0
+        while True:
+            item = self._ready.get()
+            if item is None:
+                break
+            if self._error is not None:
+                continue
+            frame, repeat = item
+            try:
                 for _ in range(repeat):
                     frame.pts = pts
                     pts += 1
@@ -82,7 +101,8 @@ class SegmentWriter:
     def close(self) -> None:
         """Flush x264 and finish the file; raises what the worker met."""
         self._queue.put(None)
-        self._thread.join()
+        for t in self._threads:
+            t.join()
         try:
             if self._error is None:
                 self._box.mux(self._stream.encode(None))
@@ -94,11 +114,15 @@ class SegmentWriter:
     def abort(self) -> None:
         """Stop and delete the half-written file."""
         self._error = self._error or RuntimeError("aborted")
-        try:
-            self._queue.put_nowait(None)
-        except queue.Full:
-            pass
-        self._thread.join(timeout=5)
+        for q in (self._queue, self._ready):
+            while True:  # drain, so that both stages see the end
+                try:
+                    q.get_nowait()
+                except queue.Empty:
+                    break
+        self._queue.put(None)
+        for t in self._threads:
+            t.join(timeout=5)
         try:
             self._box.close()
         except Exception:

@@ -22,6 +22,7 @@ from manim import AnimationGroup, Mobject
 from manim.utils.family import extract_mobject_family_members
 from manim.utils.iterables import list_update
 
+from scenes.clip_keys import canonical, quantized
 from scenes.clip_timeline import Step, play_seconds
 
 
@@ -164,52 +165,24 @@ def run_step(scene: Any, step: Step, fps: int, sink: FrameSink | None) -> list[s
 
 
 # ----- digests --------------------------------------------------------------------------------
-def _quantized(values: np.ndarray) -> bytes:
-    """Numbers to a millionth: a token moved along its path ends 1e-15 away from one put at the
-    end directly, which no pixel shows (a pixel is 4e-3 scene units even at 4K)."""
-    return np.round(np.asarray(values, dtype=float) * 1e6).astype(np.int64).tobytes()
-
-
 def picture_digest(mobjects: list[Mobject]) -> str:
     """sha256 over what Cairo draws of these mobjects' families, in drawing order."""
     h = hashlib.sha256()
     for m in extract_mobject_family_members(mobjects, use_z_index=True, only_those_with_points=True):
         h.update(type(m).__name__.encode())
-        h.update(_quantized(m.points))
+        h.update(quantized(m.points))
         for attr in ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas"):
             value = getattr(m, attr, None)
             if value is not None:
-                h.update(_quantized(value))
+                h.update(quantized(value))
         h.update(repr((getattr(m, "stroke_width", None), getattr(m, "background_stroke_width", None),
                        getattr(m, "sheen_factor", None), m.z_index)).encode())
     return h.hexdigest()
-
-
-def _canonical(value: Any, depth: int = 0) -> Any:
-    """A repr-able stand-in for the scene's bookkeeping: mobjects by their picture digest."""
-    if depth > 6:
-        return "..."
-    if isinstance(value, Mobject):
-        return "mob:" + picture_digest([value])
-    if isinstance(value, dict):
-        return sorted((repr(k), _canonical(v, depth + 1)) for k, v in value.items())
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = [_canonical(v, depth + 1) for v in value]
-        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, np.ndarray):
-        return hashlib.sha256(_quantized(value)).hexdigest()
-    if callable(value):
-        return type(value).__name__
-    if hasattr(value, "__dict__"):
-        return [type(value).__name__, _canonical(vars(value), depth + 1)]
-    return repr(value)
 
 
 def state_digest(scene: Any, attributes: list[str]) -> str:
     """sha256 over the picture on screen and the named attributes of the scene."""
     h = hashlib.sha256(picture_digest(list_update(scene.mobjects, scene.foreground_mobjects)).encode())
     for name in attributes:
-        h.update(name.encode() + b"=" + repr(_canonical(getattr(scene, name, None))).encode())
+        h.update(name.encode() + b"=" + repr(canonical(getattr(scene, name, None))).encode())
     return h.hexdigest()

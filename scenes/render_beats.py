@@ -22,7 +22,7 @@ beat do not depend on which process drew it.
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
 import os
 import sys
@@ -57,74 +57,51 @@ class BeatOutcome:
     seconds: float
 
 
-def segment_description(seg: Segment, extras: Callable[[Any], Any]) -> str:
-    """Everything a segment's own steps carry, as text (hashed into its key): each action's kind,
-    timing and payload, and what its drawing reads besides (``extras``: a bucket fill's scale)."""
-    from scenes.player import _canonical
-
-    steps = [[st.frame - seg.first, st.hold, st.frames,
-              [[a.kind, a.start, a.duration, a.order, _canonical(a.payload), _canonical(extras(a))]
-               for a in st.actions]]
-             for st in seg.steps]
-    return json.dumps([seg.frames, steps], default=repr, separators=(",", ":"))
-
-
-def clip_digest(scene: Any, size: tuple[int, int], fps: int, encoder: dict[str, str], code: str) -> str:
-    """The part of every segment key that is the same for the whole clip: size, rate, encoder,
-    aspect, caption mode, code, theme and layout."""
-    from scenes.player import _canonical
-    from scenes.render_pipeline import THEME_FILE
-
-    h = hashlib.sha256()
-    for part in (repr((size, fps, sorted(encoder.items()), scene.aspect, scene.captions_mode)), code,
-                 hashlib.sha256(THEME_FILE.read_bytes()).hexdigest(),
-                 repr(_canonical(scene.lay))):
-        h.update(part.encode() + b"\0")
-    return h.hexdigest()
-
-
 def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
     """For each beat of ``job``: find its segment in the cache, or bring the scene to the beat's
-    start (from a stored state, applying steps only past the nearest one) and draw it.
+    start (from a stored state, applying steps only past the nearest one) and draw it. Manim is
+    imported only when a beat must be drawn or a starting picture is not known yet.
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
-    from scenes.render_pipeline import (RenderOptions, THEME_FILE, code_digest, encoder_options, scene_config,
+    from scenes.beat_states import BeatStates
+    from scenes.clip_keys import (clip_digest, clip_frame_region, fill_scales, prefixes, segment_description,
+                                  segment_key, shows_code)
+    from scenes.clip_timeline import clip_segments
+    from scenes.layout import layout_events
+    from scenes.render_pipeline import (RenderOptions, THEME_FILE, code_digest, encoder_options, fps_of, pixel_size,
                                         segment_path)
     from scenes.storyboard import default_timings, load, plan as make_plan
+    from scenes.theme import load_theme
 
     opts = RenderOptions(**job.options)
     checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
     p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
-
-    from manim import tempconfig
-
-    from scenes.beat_states import BeatStates
-    from scenes.camera import PathCachingCamera
-    from scenes.clip_scene import ClipScene
-    from scenes.player import state_digest
-    from scenes.theme import load_theme
-
     theme = load_theme(THEME_FILE)
-    media = tempfile.TemporaryDirectory(prefix="gradreel-media-")  # Manim wants one; nothing is kept
-    cfg, size, fps = scene_config(opts, theme, Path(media.name))
-    encoder = encoder_options(opts)
+    spec = theme.aspect(opts.aspect)
+    size, fps, encoder = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts), encoder_options(opts)
+    region = clip_frame_region(shows_code(p, checked.index.source), spec)
+    layout = layout_events(checked.run.events, opts.aspect, theme, region)
+    segs = clip_segments(p, opts.captions, theme.timings.caption_fade, fps)
+    descs = [segment_description(seg, fill_scales(p)) for seg in segs]
+    fixed = clip_digest(layout, opts.aspect, opts.captions, size, fps, encoder, code_digest(), THEME_FILE.read_bytes())
+    pre = prefixes(fixed, checked.run.jsonl, descs)
+    states = BeatStates(Path(opts.out) / SEGMENTS)
     out: list[BeatOutcome] = []
-    with media, tempconfig(cfg):
-        scene = ClipScene(p, checked.run.events, checked.index.source, theme,
-                          aspect=opts.aspect, captions=opts.captions, camera_class=PathCachingCamera)
-        segs = scene.segments(fps)
-        descs = [segment_description(seg, scene.extras) for seg in segs]
-        fixed = clip_digest(scene, size, fps, encoder, code_digest())
-        prefixes = _prefixes(fixed, checked.run.jsonl, descs)
-        states = BeatStates(Path(opts.out) / SEGMENTS)
-        walk = _Walk(scene, segs, fps, states, prefixes, fresh=opts.force)
+    with contextlib.ExitStack() as stack:
+        walk: _Walk | None = None
+
+        def scene_walk() -> _Walk:
+            nonlocal walk
+            if walk is None:
+                walk = _Walk(stack, checked, p, opts, theme, segs, states, pre)
+            return walk
+
         for k in range(job.first, job.last + 1):
             t0 = time.monotonic()
-            digest = None if opts.force else states.digest(prefixes[k])
+            digest = None if opts.force else states.digest(pre[k])
             if digest is None:
-                walk.bring_to(k)
-                digest = state_digest(scene, walk.names)
-                states.put_digest(prefixes[k], digest)
-            key = hashlib.sha256((fixed + digest + descs[k]).encode()).hexdigest()
+                digest = scene_walk().digest_at(k)
+                states.put_digest(pre[k], digest)
+            key = segment_key(fixed, digest, descs[k])
             target = segment_path(Path(opts.out), key)
             beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
             if target.exists() and not opts.force:
@@ -133,33 +110,39 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
                 out.append(BeatOutcome(k, key, segs[k].frames, False, time.monotonic() - t0))
                 continue
             log(f"{job.name}: beat {k + 1}/{len(segs)} {beat}")
-            walk.bring_to(k)
-            states.save_state(prefixes[k], scene, walk.names)
-            walk.draw(k, target, size, encoder)
+            scene_walk().draw(k, target, size, encoder)
             out.append(BeatOutcome(k, key, segs[k].frames, True, time.monotonic() - t0))
-    return out, scene.ledger, p
-
-
-def _prefixes(fixed: str, log_text: str, descs: list[str]) -> list[str]:
-    """prefixes[k]: sha256 over everything the picture at the start of segment k follows from."""
-    h = hashlib.sha256((fixed + hashlib.sha256(log_text.encode()).hexdigest()).encode())
-    out = []
-    for desc in descs:
-        out.append(h.hexdigest())
-        h.update(desc.encode() + b"\0")
-    return out
+        return out, (walk.scene.ledger if walk is not None else []), p
 
 
 class _Walk:
-    """The scene moving forward through a clip's segments; ``at`` is the segment whose start it
-    shows. It never goes back: segments are visited in order."""
+    """The Manim scene moving forward through a clip's segments; ``at`` is the segment whose start
+    it shows. It never goes back: segments are visited in order. Made only when something must be
+    drawn or digested (Manim is imported here), inside ``stack``, which undoes its config."""
 
-    def __init__(self, scene: Any, segs: list[Segment], fps: int, states: Any, prefixes: list[str],
-                 fresh: bool) -> None:
-        self.scene, self.segs, self.fps, self.states, self.prefixes = scene, segs, fps, states, prefixes
-        self.names = scene.state_names()
-        self.fresh = fresh  # --force: rebuild every state, trust nothing stored
+    def __init__(self, stack: contextlib.ExitStack, checked: Any, plan: Any, opts: Any, theme: Any,
+                 segs: list[Segment], states: Any, prefixes: list[str]) -> None:
+        from manim import tempconfig
+
+        from scenes.camera import PathCachingCamera
+        from scenes.clip_scene import ClipScene
+        from scenes.render_pipeline import scene_config
+
+        media = stack.enter_context(tempfile.TemporaryDirectory(prefix="gradreel-media-"))  # Manim wants one
+        cfg, _, self.fps = scene_config(opts, theme, Path(media))
+        stack.enter_context(tempconfig(cfg))
+        self.scene = ClipScene(plan, checked.run.events, checked.index.source, theme, aspect=opts.aspect,
+                               captions=opts.captions, camera_class=PathCachingCamera)
+        self.segs, self.states, self.prefixes = segs, states, prefixes
+        self.names = self.scene.state_names()
+        self.fresh = opts.force  # --force: rebuild every state, trust nothing stored
         self.at = 0
+
+    def digest_at(self, k: int) -> str:
+        from scenes.player import state_digest
+
+        self.bring_to(k)
+        return state_digest(self.scene, self.names)
 
     def bring_to(self, k: int) -> None:
         """Make the scene show the start of segment k: load the nearest stored state at or before
@@ -183,6 +166,8 @@ class _Walk:
         from scenes.encoder import SegmentWriter
         from scenes.player import run_step
 
+        self.bring_to(k)
+        self.states.save_state(self.prefixes[k], self.scene, self.names)
         seg = self.segs[k]
         tmp = target.with_name(f".{target.stem}-pid{os.getpid()}.tmp")
         target.parent.mkdir(parents=True, exist_ok=True)

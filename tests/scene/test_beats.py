@@ -108,3 +108,23 @@ def test_segments_cut_at_beats_and_never_inside_a_play() -> None:
     for s in cut:
         assert sum(st.hold + st.frames for st in s.steps) == s.frames
         assert all(s.first <= st.frame <= s.first + s.frames for st in s.steps)
+
+
+def test_undoing_an_edit_joins_cached_beats_without_manim(tmp_path: Path) -> None:
+    """Edit, render, undo the edit, render: the second render finds every beat's starting
+    picture and segment stored, so it only joins files and never imports Manim."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    edited = edited_last_beat(tmp_path)
+    args = ["--out", str(tmp_path / "out"), "--size", "256x144", "--fps", "5"]
+    for board in (storyboard_path(NAME), edited):
+        done = subprocess.run([sys.executable, "-m", "scenes.cli", "scene", board, *args],
+                              cwd=root, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    code = (f"import sys; from scenes.cli import main; rc = main(['scene', {NAME!r}, *{args!r}]); "
+            "print('manim imported' if 'manim' in sys.modules else 'manim not imported', rc)")
+    undo = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
+    assert undo.stdout.strip().splitlines()[-1] == "manim not imported 0", undo.stdout + undo.stderr
+    assert f"{NAME}: 0 of 8 beats drawn, 8 from the cache" in undo.stderr
