@@ -15,9 +15,10 @@ from typing import Any
 
 from manim import Camera
 
-CAPACITY = 200_000
-"""Paths kept before the memory is cleared and refilled (a 1080p clip draws about 25,000 distinct
-shapes; a path takes about a kilobyte)."""
+CAPACITY = 50_000
+"""Paths kept before the memory is emptied and filled again (about 300 bytes each for a glyph).
+A shape in motion has new points every frame and fills most of it; shapes at rest are rebuilt
+once after each emptying."""
 
 
 class PathCachingCamera(Camera):

@@ -59,6 +59,7 @@ def register(subparsers: Any) -> None:
                    help="draw the clip's beats in N processes at once (default 1; same clip either way)")
     p.set_defaults(func=cmd_scene, run=cmd_scene)
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
+    p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
     _common(p)
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="render up to N clips at once, each in its own process (default 1)")
@@ -106,9 +107,9 @@ def cmd_all(args: argparse.Namespace) -> int:
     """Render every storyboard that is out of date (each says 'up to date' otherwise); with
     ``-j N``, N clips at a time, each in its own process (Manim's renderer is one scene per
     process), with the same outputs as one after the other."""
-    from scenes.storyboard import find_storyboards
+    from scenes.storyboard import find_storyboards, storyboard_path
 
-    files = find_storyboards()
+    files = [storyboard_path(n) for n in args.names] if args.names else find_storyboards()
     if args.jobs <= 1:
         status = 0
         for file in files:
@@ -119,6 +120,7 @@ def cmd_all(args: argparse.Namespace) -> int:
 
 def _render_parallel(files: list[str], args: argparse.Namespace) -> int:
     import subprocess
+    import time
 
     base = [sys.executable, "-m", "scenes.cli", "scene"]
     opts = ["-q", args.quality, "--out", args.out, "--format", args.fmt, "--captions", args.captions,
@@ -130,8 +132,12 @@ def _render_parallel(files: list[str], args: argparse.Namespace) -> int:
     while waiting or running:
         while waiting and len(running) < args.jobs:
             running.append(subprocess.Popen(base + [waiting.pop(0)] + opts, stdout=subprocess.PIPE, text=True))
-        proc = running.pop(0)
-        out, _ = proc.communicate()
+        done = next((p for p in running if p.poll() is not None), None)
+        if done is None:  # the next free slot goes to the next clip, whichever child ends first
+            time.sleep(0.05)
+            continue
+        running.remove(done)
+        out, _ = done.communicate()
         sys.stdout.write(out)  # each child's last line is its clip's path
-        status = max(status, proc.returncode)
+        status = max(status, done.returncode)
     return status

@@ -1,11 +1,12 @@
 """Playing a ClipScene's steps into frames, or applying them at once without drawing.
 
 Why not ``Scene.play``: a segment of a clip must start from the picture its beat starts with, and
-that picture follows from the plan alone. ``apply`` reaches it by taking each earlier step straight
-to its end state (begin, finish, clean up: no frame is drawn or encoded, which is what Manim's
-skip mode still does once per play). ``play`` draws what ``Scene.play`` draws, the same way: the
-mobjects that do not move are drawn once into a background, the moving ones over it each frame.
-A held frame is drawn once and handed to the encoder with a repeat count.
+that picture follows from the plan alone. When it is not stored (``scenes.beat_states``),
+``apply`` reaches it by taking each earlier step straight to its end state (begin, finish, clean
+up: no frame is drawn or encoded; Manim's skip mode still draws once per play). ``play`` draws
+the frames ``Scene.play`` draws, in the same order, but the shapes below the lowest moving one
+and above the highest are drawn once per play instead of once per frame. A held frame is drawn
+once and handed to the encoder with a repeat count.
 
 The digests say what a segment depends on: ``state_digest`` covers every mobject on screen (points,
 colours, widths, order) and the scene's own bookkeeping (which cards, buckets and lines are up), so
@@ -108,6 +109,7 @@ class _Overlay:
             cam.capture_mobjects(shapes, include_submobjects=False)
         finally:
             cam.pixel_array = frame
+            cam.pixel_array_to_cairo_context.pop(id(self.layer), None)  # the camera would keep it forever
         self.surface = cairo.ImageSurface.create_for_data(self.layer.data, cairo.FORMAT_ARGB32,
                                                           self.layer.shape[1], self.layer.shape[0])
 
@@ -143,25 +145,23 @@ def apply(scene: Any, anims: list[Any], frames: int, fps: int) -> None:
     _end(scene)
 
 
-def run_step(scene: Any, step: Step, fps: int, sink: FrameSink | None) -> list[str]:
-    """One step of a segment: its hold, then its actions drawn (``sink``) or applied (None).
-    Returns the class names of the animations, which the segment's key includes."""
+def run_step(scene: Any, step: Step, fps: int, sink: FrameSink | None) -> None:
+    """One step of a segment: its hold, then its actions drawn into ``sink``, or, without a sink,
+    taken to their end state."""
     if sink is not None:
         hold(scene, step.hold, sink)
     if not step.frames:
-        return []
+        return
     anims: list[Any] = []
     for action in step.actions:
         anims += scene._draw(action)
     if not anims:
         if sink is not None:
             hold(scene, step.frames, sink)
-        return []
-    if sink is None:
+    elif sink is None:
         apply(scene, anims, step.frames, fps)
     else:
         play(scene, anims, step.frames, fps, sink)
-    return [type(a).__name__ for a in anims]
 
 
 # ----- digests --------------------------------------------------------------------------------

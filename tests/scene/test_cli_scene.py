@@ -110,3 +110,10 @@ def test_what_a_killed_render_left_is_swept_by_the_next(tmp_path: Path) -> None:
     again = run("scene", LONG, "--force", "--out", str(tmp_path), *TINY)
     assert again.returncode == 0, again.stderr
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") and p.name != ".segments"]
+
+
+def test_render_all_named_clips_two_at_a_time(tmp_path: Path) -> None:
+    r = run("all", "graph_build", "mlp", "-j", "2", "--out", str(tmp_path), *TINY)
+    assert r.returncode == 0, r.stderr
+    assert sorted(r.stdout.split()) == sorted(str(tmp_path / f"{n}.mp4") for n in ("graph_build", "mlp"))
+    assert sorted(p.name for p in tmp_path.glob("*.mp4")) == ["graph_build.mp4", "mlp.mp4"]
