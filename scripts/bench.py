@@ -115,8 +115,19 @@ def _measure(args: list[str]) -> int:
 
 
 def _encoder_floor(clip: str, options: dict[str, str]) -> tuple[float, int]:
-    """Seconds x264 alone needs for the clip's frames at the settings the render used: the
-    frames are decoded first, then timed through the encoder only."""
+    """Seconds x264 alone needs for the clip's frames at the settings the render used, measured
+    in a child process (which holds every decoded frame: gigabytes at 1080p60, which a parent
+    would lend to the RSS of every child it forks afterwards)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, __file__, "--floor", clip, json.dumps(options)], check=True,
+                          stdout=subprocess.PIPE, text=True)
+    seconds, frames = done.stdout.split()
+    return float(seconds), int(frames)
+
+
+def _floor_here(clip: str, options: dict[str, str]) -> tuple[float, int]:
+    """The frames are decoded first, then timed through the encoder only."""
     from fractions import Fraction
 
     import av
@@ -198,6 +209,9 @@ def render_bench(qualities: list[str]) -> dict:
 def main() -> int:
     if sys.argv[1:2] == ["--measure"]:
         return _measure(sys.argv[2:])
+    if sys.argv[1:2] == ["--floor"]:
+        print(*_floor_here(sys.argv[2], json.loads(sys.argv[3])))
+        return 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--repeat", type=int, default=5, help="runs per figure (median is reported)")
