@@ -22,14 +22,16 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="low=480p15 (default), medium=720p30, high=1080p60, 4k=2160p60")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a number of the program, e.g. --set w1=0.5 (repeatable)")
-    p.add_argument("--out", default="out", metavar="DIR", help="output folder (default: out)")
+    p.add_argument("--out", default="out", metavar="DIR",
+                   help="output folder (default: out); DIR/.segments caches the beats already drawn")
     p.add_argument("--format", dest="fmt", choices=list(FORMATS), default="mp4",
                    help="container of the clip (mp4 is the one supported so far)")
     p.add_argument("--captions", choices=list(CAPTIONS), default="burn",
                    help="burn them into the video (default), only write NAME.srt, or none")
     p.add_argument("--aspect", choices=list(ASPECTS), default="16:9",
                    help="16:9 (default), 9:16 for phones, 1:1 for feeds")
-    p.add_argument("--force", action="store_true", help="render even when the clip is up to date")
+    p.add_argument("--force", action="store_true",
+                   help="draw every beat anew, even when the clip or some of its beats are up to date")
     p.add_argument("--fps", type=_fps, default=None, metavar="N",
                    help="frames per second instead of the preset's (e.g. -q high --fps 30: 1080p30)")
     # for tests: a tiny frame instead of a quality preset

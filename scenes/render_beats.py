@@ -81,7 +81,8 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
     region = clip_frame_region(shows_code(p, checked.index.source), spec)
     layout = layout_events(checked.run.events, opts.aspect, theme, region)
     segs = clip_segments(p, opts.captions, theme.timings.caption_fade, fps)
-    descs = [segment_description(seg, fill_scales(p)) for seg in segs]
+    fill_max = fill_scales(p)
+    descs = [segment_description(seg, fill_max) for seg in segs]
     fixed = clip_digest(layout, opts.aspect, opts.captions, size, fps, encoder, code_digest(), THEME_FILE.read_bytes())
     pre = prefixes(fixed, checked.run.jsonl, descs)
     states = BeatStates(Path(opts.out) / SEGMENTS)
