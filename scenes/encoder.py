@@ -23,7 +23,9 @@ import av
 import numpy as np
 
 INFLIGHT = 4
-"""Frames queued to the encoder before drawing waits: enough to keep both busy, little memory."""
+"""RGBA frames queued for conversion before drawing waits (8 MB each at 1080p)."""
+READY_BYTES = 192 << 20
+"""Converted frames that may wait for x264: drawing runs ahead while x264 encodes a long hold."""
 
 
 class SegmentWriter:
@@ -39,7 +41,10 @@ class SegmentWriter:
         self._stream.width, self._stream.height, self._stream.pix_fmt = width, height, "yuv420p"
         self._time_base = Fraction(1, fps)
         self._rgba: av.VideoFrame | None = None
-        self._ready: queue.Queue[tuple[av.VideoFrame, int] | None] = queue.Queue(maxsize=INFLIGHT)
+        # converted frames may pile up while x264 works through a long hold, so that drawing goes
+        # on meanwhile: up to READY_BYTES of them (YUV 4:2:0 is 1.5 bytes a pixel)
+        depth = max(INFLIGHT, READY_BYTES * 2 // (3 * width * height))
+        self._ready: queue.Queue[tuple[av.VideoFrame, int] | None] = queue.Queue(maxsize=depth)
         self._threads = [threading.Thread(target=self._convert, name=f"convert {path.name}", daemon=True),
                          threading.Thread(target=self._work, name=f"encode {path.name}", daemon=True)]
         for t in self._threads:

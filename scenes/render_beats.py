@@ -111,8 +111,18 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
                 out.append(BeatOutcome(k, key, segs[k].frames, False, time.monotonic() - t0))
                 continue
             log(f"{job.name}: beat {k + 1}/{len(segs)} {beat}")
-            scene_walk().draw(k, target, size, encoder)
+            try:
+                scene_walk().draw(k, target, size, encoder)
+            except BaseException:
+                scene_walk().abort()
+                raise
             out.append(BeatOutcome(k, key, segs[k].frames, True, time.monotonic() - t0))
+        if walk is not None:
+            try:
+                walk.finish()
+            except BaseException:
+                walk.abort()
+                raise
         return out, (walk.scene.ledger if walk is not None else []), p
 
 
@@ -138,6 +148,7 @@ class _Walk:
         self.names = self.scene.state_names()
         self.fresh = opts.force  # --force: rebuild every state, trust nothing stored
         self.at = 0
+        self.pending: list[tuple[Any, int, Path]] = []  # segments drawn, still being encoded
 
     def digest_at(self, k: int) -> str:
         from scenes.player import state_digest
@@ -173,17 +184,27 @@ class _Walk:
         tmp = target.with_name(f".{target.stem}-pid{os.getpid()}.tmp")
         target.parent.mkdir(parents=True, exist_ok=True)
         writer = SegmentWriter(tmp, size[0], size[1], self.fps, encoder)
-        try:
-            for st in seg.steps:
-                run_step(self.scene, st, self.fps, writer)
-            writer.close()
-        except BaseException:
-            writer.abort()
-            raise
-        if writer.frames != seg.frames:
-            raise RuntimeError(f"segment {k + 1}: {writer.frames} frames drawn, {seg.frames} planned")
-        os.replace(tmp, target)
+        self.pending.append((writer, k, target))
+        for st in seg.steps:
+            run_step(self.scene, st, self.fps, writer)
         self.at = k + 1
+        self.finish(keep=1)
+
+    def finish(self, keep: int = 0) -> None:
+        """Let x264 finish the oldest segments, leaving ``keep`` still encoding: the next beat is
+        drawn while the last one's frames are still being encoded."""
+        while len(self.pending) > keep:
+            writer, k, target = self.pending.pop(0)
+            writer.close()
+            if writer.frames != self.segs[k].frames:
+                raise RuntimeError(f"segment {k + 1}: {writer.frames} frames drawn, {self.segs[k].frames} planned")
+            os.replace(writer.path, target)
+
+    def abort(self) -> None:
+        """Stop every segment still being encoded and delete its half-written file."""
+        for writer, _, _ in self.pending:
+            writer.abort()
+        self.pending.clear()
 
 
 def main(argv: list[str] | None = None) -> int:
