@@ -31,7 +31,7 @@ def canonical(value: Any, depth: int = 0) -> Any:
     """A repr-able, deterministic stand-in for a value: containers item by item, arrays and
     mobjects by digest (a mobject by ``scenes.player.picture_digest``, which imports Manim only
     when a mobject is met)."""
-    if depth > 6:
+    if depth > 24:
         return "..."
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
@@ -101,21 +101,24 @@ def action_extras(action: Action, fill_max: dict[str, float]) -> Any:
 
 def segment_description(seg: Segment, fill_max: dict[str, float]) -> str:
     """Everything a segment's own steps carry, as text (hashed into its key): each action's kind,
-    timing and payload, and what its drawing reads besides."""
+    timing and payload, and what its drawing reads besides. Not an action's ``order`` (a caption's
+    counts every cue of the plan): the order within a step is the order listed."""
     steps = [[st.frame - seg.first, st.hold, st.frames,
-              [[a.kind, a.start, a.duration, a.order, canonical(a.payload), canonical(action_extras(a, fill_max))]
+              [[a.kind, a.start, a.duration, canonical(a.payload), canonical(action_extras(a, fill_max))]
                for a in st.actions]]
              for st in seg.steps]
     return json.dumps([seg.frames, steps], default=repr, separators=(",", ":"))
 
 
 def clip_digest(layout: Any, aspect: str, captions: str, size: tuple[int, int], fps: int,
-                encoder: dict[str, str], code: str, theme_bytes: bytes) -> str:
+                encoder: dict[str, str], code: str, theme_bytes: bytes, log_text: str) -> str:
     """The part of every segment key that is the same for the whole clip: size, rate, encoder,
-    aspect, caption mode, code, theme and layout."""
+    aspect, caption mode, code, theme, layout, and the event log (its header holds the program
+    text the code pane shows; the scene reads lines, names and flags from its events)."""
     h = hashlib.sha256()
-    for part in (repr((size, fps, sorted(encoder.items()), aspect, captions)), code,
-                 hashlib.sha256(theme_bytes).hexdigest(), repr(canonical(layout))):
+    for part in (repr((tuple(size), fps, sorted(encoder.items()), aspect, captions)), code,
+                 hashlib.sha256(theme_bytes).hexdigest(), repr(canonical(layout)),
+                 hashlib.sha256(log_text.encode()).hexdigest()):
         h.update(part.encode() + b"\0")
     return h.hexdigest()
 

@@ -61,6 +61,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         self.overlay: VGroup | None = None
         self.caption: VGroup | None = None
         self.fill_max = fill_scales(plan)
+        self._net_state: dict | None = None  # the network view, once drawn (clip_network)
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:

@@ -31,7 +31,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--aspect", choices=list(ASPECTS), default="16:9",
                    help="16:9 (default), 9:16 for phones, 1:1 for feeds")
     p.add_argument("--force", action="store_true",
-                   help="draw every beat anew, even when the clip or some of its beats are up to date")
+                   help="draw every beat anew, even when the clip or some of its beats are up to date "
+                        "(the glyph cache in ~/.cache/gradreel stays: delete it after changing fonts)")
     p.add_argument("--fps", type=_fps, default=None, metavar="N",
                    help="frames per second instead of the preset's (e.g. -q high --fps 30: 1080p30)")
     # for tests: a tiny frame instead of a quality preset

@@ -97,6 +97,8 @@ class SegmentWriter:
             frame, repeat = item
             try:
                 for _ in range(repeat):
+                    if self._error is not None:  # aborted in the middle of a long hold
+                        break
                     frame.pts = pts
                     pts += 1
                     self._box.mux(self._stream.encode(frame))
@@ -126,8 +128,8 @@ class SegmentWriter:
                 except queue.Empty:
                     break
         self._queue.put(None)
-        for t in self._threads:
-            t.join(timeout=5)
+        for t in self._threads:  # both stop at the next frame; x264 must be idle before closing
+            t.join()
         try:
             self._box.close()
         except Exception:

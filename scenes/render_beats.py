@@ -72,7 +72,9 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
     from scenes.storyboard import default_timings, load, plan as make_plan
     from scenes.theme import load_theme
 
-    opts = RenderOptions(**job.options)
+    given = dict(job.options)  # JSON (a worker's job) turns tuples into lists
+    opts = RenderOptions(**{**given, "sets": tuple(given.get("sets") or ()),
+                            "size": tuple(given["size"]) if given.get("size") else None})
     checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
     p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
     theme = load_theme(THEME_FILE)
@@ -83,7 +85,8 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
     segs = clip_segments(p, opts.captions, theme.timings.caption_fade, fps)
     fill_max = fill_scales(p)
     descs = [segment_description(seg, fill_max) for seg in segs]
-    fixed = clip_digest(layout, opts.aspect, opts.captions, size, fps, encoder, code_digest(), THEME_FILE.read_bytes())
+    fixed = clip_digest(layout, opts.aspect, opts.captions, size, fps, encoder, code_digest(), THEME_FILE.read_bytes(),
+                        checked.run.jsonl)
     pre = prefixes(fixed, checked.run.jsonl, descs)
     states = BeatStates(Path(opts.out) / SEGMENTS)
     out: list[BeatOutcome] = []
@@ -114,7 +117,8 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
             try:
                 scene_walk().draw(k, target, size, encoder)
             except BaseException:
-                scene_walk().abort()
+                if walk is not None:
+                    walk.abort()
                 raise
             out.append(BeatOutcome(k, key, segs[k].frames, True, time.monotonic() - t0))
         if walk is not None:
@@ -145,7 +149,6 @@ class _Walk:
         self.scene = ClipScene(plan, checked.run.events, checked.index.source, theme, aspect=opts.aspect,
                                captions=opts.captions, camera_class=PathCachingCamera)
         self.segs, self.states, self.prefixes = segs, states, prefixes
-        self.names = self.scene.state_names()
         self.fresh = opts.force  # --force: rebuild every state, trust nothing stored
         self.at = 0
         self.pending: list[tuple[Any, int, Path]] = []  # segments drawn, still being encoded
@@ -154,7 +157,7 @@ class _Walk:
         from scenes.player import state_digest
 
         self.bring_to(k)
-        return state_digest(self.scene, self.names)
+        return state_digest(self.scene, self.scene.state_names())
 
     def bring_to(self, k: int) -> None:
         """Make the scene show the start of segment k: load the nearest stored state at or before
@@ -179,7 +182,7 @@ class _Walk:
         from scenes.player import run_step
 
         self.bring_to(k)
-        self.states.save_state(self.prefixes[k], self.scene, self.names)
+        self.states.save_state(self.prefixes[k], self.scene, self.scene.state_names())
         seg = self.segs[k]
         tmp = target.with_name(f".{target.stem}-pid{os.getpid()}.tmp")
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -194,11 +197,12 @@ class _Walk:
         """Let x264 finish the oldest segments, leaving ``keep`` still encoding: the next beat is
         drawn while the last one's frames are still being encoded."""
         while len(self.pending) > keep:
-            writer, k, target = self.pending.pop(0)
+            writer, k, target = self.pending[0]
             writer.close()
             if writer.frames != self.segs[k].frames:
                 raise RuntimeError(f"segment {k + 1}: {writer.frames} frames drawn, {self.segs[k].frames} planned")
             os.replace(writer.path, target)
+            self.pending.pop(0)
 
     def abort(self) -> None:
         """Stop every segment still being encoded and delete its half-written file."""

@@ -334,11 +334,16 @@ def trim_segments(folder: Path, keep: set[Path], budget: int = 2 << 30) -> None:
     go first, never the segments of the clip just made."""
     if not folder.is_dir():
         return
-    every = [f for f in folder.iterdir() if f.is_file() and not f.name.startswith(".")]
-    files = sorted((f for f in every if f not in keep), key=lambda f: f.stat().st_mtime)
-    size = sum(f.stat().st_size for f in every)
-    for f in files:
+    stats = {}
+    for f in folder.iterdir():
+        try:  # another render may be trimming the same folder
+            if not f.name.startswith("."):
+                stats[f] = f.stat()
+        except FileNotFoundError:
+            continue
+    size = sum(st.st_size for st in stats.values())
+    for f in sorted((f for f in stats if f not in keep), key=lambda f: stats[f].st_mtime):
         if size <= budget:
             break
-        size -= f.stat().st_size
+        size -= stats[f].st_size
         f.unlink(missing_ok=True)

@@ -9,6 +9,7 @@ parent joins them. Worker progress lines are passed on as they come; an interrup
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import threading
@@ -18,7 +19,7 @@ from typing import Any, Callable
 
 def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any], list[tuple[str, int | None]]]:
     """Start one worker per job, wait for all; returns the outcomes in beat order and the display
-    ledger of the whole clip (the last worker walks every beat)."""
+    ledger of the last worker (the strings it drew, after those of the state it started from)."""
     from scenes.render_beats import BeatOutcome
 
     procs = [subprocess.Popen([sys.executable, "-m", "scenes.render_beats"], stdin=subprocess.PIPE,
@@ -37,8 +38,13 @@ def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any],
             proc.wait()
             relay.join()
     except BaseException:
+        for proc in procs:  # an interrupt lets each worker delete its half-written files
+            proc.send_signal(signal.SIGINT)
         for proc in procs:
-            proc.kill()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         raise
     outcomes: list[Any] = []
     ledger: list[tuple[str, int | None]] = []
