@@ -256,7 +256,7 @@ def main() -> int:
                   f"{row['last_beat_edit_s']:>19}{row['last_beat_over_full']:>7}")
         j2 = r["clip_j2"]
         print(f"{j2['quality']} with -j 2 (beats in two processes): {j2['render_s']} s ({j2['speedup']}x); "
-              f"--set w2=3.0 (every beat but the title changes) {r['set_w2_rerender_s']} s; "
+              f"--set w2=3.0 (a program change: every beat) {r['set_w2_rerender_s']} s; "
               f"4 core clips -j1 {r['core_j1_s']} s, -j2 {r['core_j2_s']} s ({r['j2_speedup']}x)")
     return 0
 
