@@ -22,6 +22,8 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+from scenes.atomic import write_atomic
+
 SNAPSHOT_ATTRIBUTES = ("mobjects", "foreground_mobjects", "ledger")
 """Scene attributes stored besides ``ClipScene.state_names()``: what is drawn, and what was said."""
 
@@ -73,6 +75,4 @@ class BeatStates:
 
     def _write(self, target: Path, data: bytes) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}-pid{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        write_atomic(target, data)

@@ -13,10 +13,10 @@ from typing import Any, Callable
 from manim import Create, FadeIn, FadeOut, GrowFromCenter, Indicate, Mobject, Scene, Transform, VGroup
 
 from scenes.clip_backward import BackwardCues
-from scenes.clip_keys import action_extras, clip_frame_region, fill_scales, shows_code
+from scenes.clip_keys import clip_frame_region, fill_scales, shows_code
 from scenes.clip_console import ConsoleCues
 from scenes.clip_network import NetworkCues
-from scenes.clip_timeline import Action, Segment, clip_segments
+from scenes.clip_timeline import Action
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
 from scenes.visuals import CodePane, caption_bar, edge_arrow, grad_token, label, node_card
@@ -67,9 +67,6 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
     def _graph_region(self) -> Rect:
         return clip_frame_region(self.has_code, self.spec)
 
-    def extras(self, action: Action) -> Any:
-        return action_extras(action, self.fill_max)
-
     def _item(self, some_id: str) -> str:
         """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf)."""
         return self.owner.get(some_id, some_id)
@@ -110,10 +107,6 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         return VGroup(m.move_to([box.x, y, 0]))
 
     # ----- timeline ---------------------------------------------------------------------------
-    def segments(self, fps: int) -> list[Segment]:
-        """The clip's frames cut into one segment per beat (see ``scenes.render_beats``)."""
-        return clip_segments(self.plan, self.captions_mode, self.theme.timings.caption_fade, fps)
-
     def state_names(self) -> list[str]:
         """The attributes that hold what is on screen and how later cues will change it; the
         plan, the log, the theme and the layout are the same for every beat and are keyed once."""

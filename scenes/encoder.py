@@ -68,42 +68,40 @@ class SegmentWriter:
             frame.planes[0].update(rgba)
         return frame.reformat(format="yuv420p")
 
+    def _stage(self, source: queue.Queue, handle: Any) -> None:
+        """Hand each queued item to ``handle`` until the end marker; after a failure, drain only
+        (the failure is reported to the drawing thread by put() or close())."""
+        while (item := source.get()) is not None:
+            if self._error is None:
+                try:
+                    handle(*item)
+                except BaseException as exc:
+                    self._error = exc
+
     def _convert(self) -> None:
         """First stage: RGBA in, YUV out (overlaps with x264 working on the frame before)."""
-        while True:
-            item = self._queue.get()
-            if item is None:
-                break
-            if self._error is not None:
-                continue
-            rgba, repeat = item
-            try:
-                frame = self._yuv(rgba)
-                frame.time_base = self._time_base
-                self._ready.put((frame, repeat))
-            except BaseException as exc:
-                self._error = exc
+        def one(rgba: np.ndarray, repeat: int) -> None:
+            frame = self._yuv(rgba)
+            frame.time_base = self._time_base
+            self._ready.put((frame, repeat))
+
+        self._stage(self._queue, one)
         self._ready.put(None)
 
     def _work(self) -> None:
         """Second stage: each YUV frame to x264, once per frame it is shown."""
         pts = 0
-        while True:
-            item = self._ready.get()
-            if item is None:
-                break
-            if self._error is not None:
-                continue
-            frame, repeat = item
-            try:
-                for _ in range(repeat):
-                    if self._error is not None:  # aborted in the middle of a long hold
-                        break
-                    frame.pts = pts
-                    pts += 1
-                    self._box.mux(self._stream.encode(frame))
-            except BaseException as exc:  # reported to the drawing thread by put() or close()
-                self._error = exc
+
+        def one(frame: av.VideoFrame, repeat: int) -> None:
+            nonlocal pts
+            for _ in range(repeat):
+                if self._error is not None:  # aborted in the middle of a long hold
+                    break
+                frame.pts = pts
+                pts += 1
+                self._box.mux(self._stream.encode(frame))
+
+        self._stage(self._ready, one)
 
     def close(self) -> None:
         """Flush x264 and finish the file; raises what the worker met."""

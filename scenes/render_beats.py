@@ -27,7 +27,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -54,7 +53,6 @@ class BeatOutcome:
     key: str
     frames: int
     rendered: bool
-    seconds: float
 
 
 def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
@@ -100,7 +98,6 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
             return walk
 
         for k in range(job.first, job.last + 1):
-            t0 = time.monotonic()
             digest = None if opts.force else states.digest(pre[k])
             if digest is None:
                 digest = scene_walk().digest_at(k)
@@ -111,7 +108,7 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
             if target.exists() and not opts.force:
                 log(f"{job.name}: beat {k + 1}/{len(segs)} {beat} (cached)")
                 os.utime(target)  # recently used: kept when the cache is trimmed
-                out.append(BeatOutcome(k, key, segs[k].frames, False, time.monotonic() - t0))
+                out.append(BeatOutcome(k, key, segs[k].frames, False))
                 continue
             log(f"{job.name}: beat {k + 1}/{len(segs)} {beat}")
             try:
@@ -120,7 +117,7 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
                 if walk is not None:
                     walk.abort()
                 raise
-            out.append(BeatOutcome(k, key, segs[k].frames, True, time.monotonic() - t0))
+            out.append(BeatOutcome(k, key, segs[k].frames, True))
         if walk is not None:
             try:
                 walk.finish()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from scenes.atomic import temp_beside, write_atomic
 from scenes.render_beats import SEGMENTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,18 +164,8 @@ def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
     return paths["key"].read_text().strip() == key
 
 
-def _write_atomic(target: Path, data: bytes | str) -> None:
-    """Write beside the target, fsync, then rename: readers see the old file or the new one."""
-    tmp = target.with_name(f".{target.name}.tmp-pid{os.getpid()}")
-    with open(tmp, "wb") as f:
-        f.write(data.encode() if isinstance(data, str) else data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
-
-
 def _move_atomic(src: Path, target: Path) -> None:
-    tmp = target.with_name(f".{target.name}.tmp-pid{os.getpid()}")
+    tmp = temp_beside(target)
     shutil.copyfile(src, tmp)
     os.replace(tmp, target)
 
@@ -241,9 +232,9 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         _poster(parts, [o.frames for o in outcomes], p, opts, poster)
         _move_atomic(video, paths["clip"])
         _move_atomic(poster, paths["poster"])
-        _write_atomic(paths["srt"], srt(p.captions))
-        _write_atomic(paths["events"], checked.run.jsonl)
-        _write_atomic(paths["key"], key + "\n")
+        write_atomic(paths["srt"], srt(p.captions))
+        write_atomic(paths["events"], checked.run.jsonl)
+        write_atomic(paths["key"], key + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     trim_segments(out / SEGMENTS, keep=set(parts))
@@ -283,15 +274,15 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, p: objec
 
     from scenes.render_beats import BeatJob, render_range
 
-    count = len(_segments_of(p, opts))
-    jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b) for a, b in split_beats(p, opts, opts.jobs)]
+    segs = _segments_of(p, opts)
+    jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b) for a, b in split_beats(segs, opts.jobs)]
     if len(jobs) == 1:
         outcomes, ledger, _ = render_range(jobs[0], log)
         return outcomes, ledger
     from scenes.render_workers import run_workers
 
     outcomes, ledger = run_workers(jobs, log)
-    assert [o.index for o in outcomes] == list(range(count))
+    assert [o.index for o in outcomes] == list(range(len(segs)))
     return outcomes, ledger
 
 
@@ -302,10 +293,9 @@ def _segments_of(p: object, opts: RenderOptions) -> list:
     return clip_segments(p, opts.captions, load_theme(THEME_FILE).timings.caption_fade, fps_of(opts))
 
 
-def split_beats(p: object, opts: RenderOptions, jobs: int) -> list[tuple[int, int]]:
+def split_beats(segs: list, jobs: int) -> list[tuple[int, int]]:
     """Contiguous ranges of segments, about equal in work: a moving frame counts 1, a held frame
     (drawn once, encoded again) 1/4."""
-    segs = _segments_of(p, opts)
     cost = [sum(st.frames + st.hold / 4 for st in seg.steps) for seg in segs]
     jobs = max(1, min(jobs, len(segs)))
     total, ranges, start, acc = sum(cost), [], 0, 0.0

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from manim import Text, VGroup, VMobject
 
+from scenes.atomic import write_atomic
+
 _MEASURE = "white"  # colour of glyphs built only to be measured, never drawn
 
 
@@ -49,9 +51,7 @@ def _master(text: str, font: str, size: float, colour: str) -> Text:
     mob = _build(text, font, size, colour)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}-pid{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(mob, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, path)
+        write_atomic(path, pickle.dumps(mob, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:  # a read-only home: glyphs are then built in every process
         pass
     return mob
