@@ -13,12 +13,53 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import numpy as np
 from manim import Camera
+
+RTOL = 1.0e-5
+"""np.isclose's relative tolerance, which Manim uses to tell whether two anchors coincide."""
 
 CAPACITY = 50_000
 """Paths kept before the memory is emptied and filled again (about 300 bytes each for a glyph).
 A shape in motion has new points every frame and fills most of it; shapes at rest are rebuilt
 once after each emptying."""
+
+
+def _near(x0: float, y0: float, x1: float, y1: float, atol: float) -> bool:
+    """Manim's ``consider_points_equals_2d``: each coordinate within atol + RTOL * |the second|."""
+    return abs(x0 - x1) <= atol + RTOL * abs(x1) and abs(y0 - y1) <= atol + RTOL * abs(y1)
+
+
+def _build_path(ctx: Any, vmobject: Any, points: np.ndarray) -> None:
+    """The path ``Camera.set_cairo_context_path`` builds from finite points (the same subpaths,
+    curves and closings, from the same doubles), with the points read once as Python floats
+    instead of through numpy calls per subpath: a moving glyph costs a quarter of the time.
+
+    A subpath ends where a curve's end anchor is not near the next curve's start anchor; it is
+    closed when its first and last points are near."""
+    n, step = len(points), vmobject.n_points_per_cubic_curve
+    ctx.new_path()
+    if n < step:
+        return
+    xy = points[:, :2].tolist()
+    atol = vmobject.tolerance_for_point_equality
+    cuts = [0]
+    for b in range(step, n, step):  # _near, written out: this loop runs for every curve
+        (ex, ey), (sx, sy) = xy[b - 1], xy[b]
+        if abs(ex - sx) > atol + RTOL * abs(sx) or abs(ey - sy) > atol + RTOL * abs(sy):
+            cuts.append(b)
+    cuts.append(n)
+    curve_to = ctx.curve_to
+    for start, end in zip(cuts, cuts[1:]):
+        if end - start < step:
+            continue
+        ctx.new_sub_path()
+        ctx.move_to(*xy[start])
+        for i in range(start, end - step + 1, step):
+            (x1, y1), (x2, y2), (x3, y3) = xy[i + 1], xy[i + 2], xy[i + 3]
+            curve_to(x1, y1, x2, y2, x3, y3)
+        if _near(*xy[start], *xy[end - 1], atol):
+            ctx.close_path()
 
 
 class PathCachingCamera(Camera):
@@ -38,7 +79,10 @@ class PathCachingCamera(Camera):
             ctx.new_path()
             ctx.append_path(path)
             return self
-        super().set_cairo_context_path(ctx, vmobject)
+        if np.isfinite(points).all():
+            _build_path(ctx, vmobject, points)
+        else:
+            super().set_cairo_context_path(ctx, vmobject)
         if len(self._paths) >= CAPACITY:
             self._paths.clear()
         self._paths[key] = ctx.copy_path()

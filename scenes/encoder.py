@@ -22,10 +22,19 @@ from typing import Any
 import av
 import numpy as np
 
+from scenes.damage import Rect
+
 INFLIGHT = 4
 """RGBA frames queued for conversion before drawing waits (8 MB each at 1080p)."""
 READY_BYTES = 192 << 20
 """Converted frames that may wait for x264: drawing runs ahead while x264 encodes a long hold."""
+MARGIN = 16
+"""libswscale's chroma filter spans a few pixels, so a change inside a damaged rectangle also
+changes chroma just outside it, and a bare crop would get other chroma at its border: the
+rectangle grown by MARGIN is pasted, and that grown by MARGIN again is converted."""
+WHOLE = 1 / 3
+"""A damaged rectangle larger than this part of the frame is converted as a whole frame, whose
+converter is set up once per segment (a crop's is set up for each, as crops differ in size)."""
 
 
 class SegmentWriter:
@@ -35,12 +44,14 @@ class SegmentWriter:
         self.path = path
         self.frames = 0
         self._error: BaseException | None = None
-        self._queue: queue.Queue[tuple[np.ndarray, int] | None] = queue.Queue(maxsize=INFLIGHT)
+        self._queue: queue.Queue[tuple[np.ndarray, int, Rect | None] | None] = queue.Queue(maxsize=INFLIGHT)
         self._box = av.open(str(path), mode="w", format="mp4")
         self._stream = self._box.add_stream("libx264", rate=fps, options=dict(options))
         self._stream.width, self._stream.height, self._stream.pix_fmt = width, height, "yuv420p"
         self._time_base = Fraction(1, fps)
         self._rgba: av.VideoFrame | None = None
+        self._picture: np.ndarray | None = None  # the last frame, RGBA
+        self._yuv = np.zeros((height * 3 // 2, width), np.uint8)  # the last frame, YUV planes
         # converted frames may pile up while x264 works through a long hold, so that drawing goes
         # on meanwhile: up to READY_BYTES of them (YUV 4:2:0 is 1.5 bytes a pixel)
         depth = max(INFLIGHT, READY_BYTES * 2 // (3 * width * height))
@@ -50,23 +61,60 @@ class SegmentWriter:
         for t in self._threads:
             t.start()
 
-    def put(self, rgba: np.ndarray, repeat: int = 1) -> None:
-        """Queue one drawn frame, shown ``repeat`` times; the array must not be changed later."""
+    def put(self, rgba: np.ndarray, repeat: int = 1, at: Rect | None = None) -> None:
+        """Queue one drawn frame, shown ``repeat`` times: the whole frame, or with ``at`` only the
+        pixels of that rectangle (grid-aligned; the rest is the frame before). The array must
+        not be changed later."""
         if self._error is not None:
             raise RuntimeError(f"encoding {self.path} failed: {self._error}") from self._error
+        if at is not None and self.frames == 0:
+            raise ValueError(f"{self.path}: the first frame must be whole, not the rectangle {at}")
         if repeat > 0:
             self.frames += repeat
-            self._queue.put((rgba, repeat))
+            self._queue.put((rgba, repeat, at))
 
-    def _yuv(self, rgba: np.ndarray) -> av.VideoFrame:
-        """RGBA to the encoder's YUV 4:2:0. One RGBA frame is kept and refilled: a fresh one per
-        call costs 20 ms at 1080p instead of 5 (libswscale sets itself up again for each)."""
+    def _to_yuv(self, rgba: np.ndarray, at: Rect | None) -> av.VideoFrame:
+        """The frame as YUV 4:2:0, converting only what changed."""
+        height, width = self._yuv.shape[0] * 2 // 3, self._yuv.shape[1]
+        if at is None:
+            self._picture = rgba
+        elif at.area():
+            assert self._picture is not None
+            self._picture[at.slices()] = rgba
+        if at is None or at.area() > WHOLE * width * height:
+            self._paste(self._whole(self._picture), 0, 0, Rect(0, 0, width, height))
+        elif at.area():
+            pasted = at.grown(MARGIN, width, height)
+            outer = pasted.grown(MARGIN, width, height)
+            crop = av.VideoFrame.from_ndarray(np.ascontiguousarray(self._picture[outer.slices()]), format="rgba")
+            self._paste(crop.reformat(format="yuv420p"), outer.x0, outer.y0, pasted)
+        return av.VideoFrame.from_ndarray(self._yuv, format="yuv420p")  # a copy: x264 may still hold this one
+
+    def _whole(self, rgba: np.ndarray) -> av.VideoFrame:
+        """A whole RGBA frame to YUV. One RGBA frame is kept and refilled: a fresh one per call
+        costs 20 ms at 1080p instead of 5 (libswscale sets itself up again for each)."""
         frame = self._rgba
         if frame is None or frame.planes[0].line_size != rgba.shape[1] * 4:
             frame = self._rgba = av.VideoFrame.from_ndarray(rgba, format="rgba")
         else:
             frame.planes[0].update(rgba)
         return frame.reformat(format="yuv420p")
+
+    def _paste(self, frame: av.VideoFrame, x: int, y: int, part: Rect) -> None:
+        """Copy ``part`` of the picture from a converted frame whose top left pixel is the
+        picture's (x, y) into the kept YUV planes. All coordinates are even, so chroma samples
+        line up."""
+        height, width = self._yuv.shape[0] * 2 // 3, self._yuv.shape[1]
+        flat = self._yuv.reshape(-1)
+        start = 0
+        for i, plane in enumerate(frame.planes):
+            k = 1 if i == 0 else 2  # chroma is subsampled 2:1 both ways
+            w, h = width // k, height // k
+            target = flat[start: start + w * h].reshape(h, w)
+            start += w * h
+            source = np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)
+            target[part.y0 // k:part.y1 // k, part.x0 // k:part.x1 // k] = \
+                source[(part.y0 - y) // k:(part.y1 - y) // k, (part.x0 - x) // k:(part.x1 - x) // k]
 
     def _stage(self, source: queue.Queue, handle: Any) -> None:
         """Hand each queued item to ``handle`` until the end marker; after a failure, drain only
@@ -80,8 +128,8 @@ class SegmentWriter:
 
     def _convert(self) -> None:
         """First stage: RGBA in, YUV out (overlaps with x264 working on the frame before)."""
-        def one(rgba: np.ndarray, repeat: int) -> None:
-            frame = self._yuv(rgba)
+        def one(rgba: np.ndarray, repeat: int, at: Rect | None) -> None:
+            frame = self._to_yuv(rgba, at)
             frame.time_base = self._time_base
             self._ready.put((frame, repeat))
 

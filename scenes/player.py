@@ -24,11 +24,12 @@ from manim.utils.family import extract_mobject_family_members
 from manim.utils.iterables import list_update
 
 from scenes.clip_keys import canonical, quantized
+from scenes.damage import Rect, damage, drawable, shape_box, shapes_box
 from scenes.clip_timeline import Step, play_seconds
 
 
 class FrameSink(Protocol):
-    def put(self, rgba: np.ndarray, repeat: int = 1) -> None: ...
+    def put(self, rgba: np.ndarray, repeat: int = 1, at: Rect | None = None) -> None: ...
 
 
 def _draw(scene: Any, shapes: list[Mobject], background: np.ndarray | None) -> np.ndarray:
@@ -113,29 +114,63 @@ class _Overlay:
         self.surface = cairo.ImageSurface.create_for_data(self.layer.data, cairo.FORMAT_ARGB32,
                                                           self.layer.shape[1], self.layer.shape[0])
 
-    def paint(self, scene: Any) -> None:
+    def paint(self, scene: Any, inside: Rect | None = None) -> None:
+        """Lay the layer over the frame, or over the pixels of ``inside`` only."""
         cam = scene.camera
         ctx = cam.get_cairo_context(cam.pixel_array)
         ctx.save()
         ctx.identity_matrix()
         ctx.set_source_surface(self.surface, 0, 0)
-        ctx.paint()
+        if inside is None:
+            ctx.paint()
+        else:
+            ctx.new_path()  # Manim leaves each shape's path behind (fill_preserve, stroke_preserve)
+            ctx.rectangle(inside.x0, inside.y0, inside.x1 - inside.x0, inside.y1 - inside.y0)
+            ctx.fill()
         ctx.restore()
 
 
 def play(scene: Any, anims: list[Any], frames: int, fps: int, sink: FrameSink) -> None:
-    """Draw ``anims`` over ``frames`` frames at times 0, 1/fps, ...: the frames Scene.play draws."""
+    """Draw ``anims`` over ``frames`` frames at times 0, 1/fps, ...: the frames Scene.play draws.
+
+    The first frame is drawn whole; each later one only inside its damaged rectangle (see
+    ``scenes.damage``): the background is restored there, the shapes that reach into it are
+    drawn, and the sink gets only its pixels."""
     _begin(scene, anims, frames, fps)
     below, between, above = split_by_motion(scene, scene.animations)
     background = _draw(scene, below, None)
     overlay = _Overlay(scene, above) if above else None
+    cam = scene.camera
+    moving = _animated(scene.animations)
+    movers = [m for m in between if id(m) in moving]
+    boxed = all(drawable(m) for m in between)
+    rests = {id(m): shape_box(cam, m) for m in between if id(m) not in moving} if boxed else {}
+    before: Rect | None = None
     for i in range(frames):
         scene.update_to_time(i / fps)
-        scene.camera.set_frame_to_background(background)
-        scene.camera.capture_mobjects(between, include_submobjects=False)
-        if overlay is not None:
-            overlay.paint(scene)
-        sink.put(scene.camera.pixel_array.copy(), 1)
+        now = shapes_box(cam, movers) if boxed else None
+        rect = damage([before, now], cam.pixel_width, cam.pixel_height) if i and boxed else None
+        before = now
+        if i == 0 or not boxed:
+            cam.set_frame_to_background(background)
+            cam.capture_mobjects(between, include_submobjects=False)
+            if overlay is not None:
+                overlay.paint(scene)
+            sink.put(cam.pixel_array.copy(), 1)
+        elif rect is None:
+            sink.put(cam.pixel_array[:0, :0].copy(), 1, Rect(0, 0, 0, 0))
+        else:
+            area = rect.slices()
+            cam.pixel_array[area] = background[area]
+            # every shape that reaches into the rectangle, whole: Cairo is not clipped (a clip can
+            # change the rounding of a pixel by one level), so pixels outside the rectangle
+            # become wrong in the camera's frame; they are never handed on, and the next frame
+            # restores the background wherever it draws.
+            reaching = [m for m in between if id(m) in moving or ((box := rests[id(m)]) is not None and box.meets(rect))]
+            cam.capture_mobjects(reaching, include_submobjects=False)
+            if overlay is not None:
+                overlay.paint(scene, rect)
+            sink.put(cam.pixel_array[area].copy(), 1, rect)
     _end(scene)
 
 
