@@ -65,7 +65,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
     _common(p)
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="render up to N clips at once, each in its own process (default 1)")
+                   help="render up to N clips at once, in N processes (default 1)")
     p.set_defaults(func=cmd_all, run=cmd_all)
 
 
@@ -108,8 +108,8 @@ def cmd_scene(args: argparse.Namespace) -> int:
 
 def cmd_all(args: argparse.Namespace) -> int:
     """Render every storyboard that is out of date (each says 'up to date' otherwise); with
-    ``-j N``, N clips at a time, each in its own process (Manim's renderer is one scene per
-    process), with the same outputs as one after the other."""
+    ``-j N``, N clips at a time in N processes (``scenes.render_queue``: Manim draws with one
+    Python thread), with the same outputs as one after the other."""
     from scenes.storyboard import find_storyboards, storyboard_path
 
     files = [storyboard_path(n) for n in args.names] if args.names else find_storyboards()
@@ -122,25 +122,11 @@ def cmd_all(args: argparse.Namespace) -> int:
 
 
 def _render_parallel(files: list[str], args: argparse.Namespace) -> int:
-    import subprocess
-    import time
+    from scenes.render_queue import render_queued
 
-    base = [sys.executable, "-m", "scenes.cli", "scene"]
     opts = ["-q", args.quality, "--out", args.out, "--format", args.fmt, "--captions", args.captions,
             "--aspect", args.aspect] + [f"--set={s}" for s in args.sets]
     opts += ["--force"] if args.force else []
     opts += ["--size", f"{args.size[0]}x{args.size[1]}"] if args.size else []
     opts += ["--fps", str(args.fps)] if args.fps else []
-    waiting, running, status = list(files), [], 0
-    while waiting or running:
-        while waiting and len(running) < args.jobs:
-            running.append(subprocess.Popen(base + [waiting.pop(0)] + opts, stdout=subprocess.PIPE, text=True))
-        done = next((p for p in running if p.poll() is not None), None)
-        if done is None:  # the next free slot goes to the next clip, whichever child ends first
-            time.sleep(0.05)
-            continue
-        running.remove(done)
-        out, _ = done.communicate()
-        sys.stdout.write(out)  # each child's last line is its clip's path
-        status = max(status, done.returncode)
-    return status
+    return render_queued(files, opts, args.jobs, sys.stdout)  # each clip's path, as it is done

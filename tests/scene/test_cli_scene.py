@@ -117,3 +117,16 @@ def test_render_all_named_clips_two_at_a_time(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert sorted(r.stdout.split()) == sorted(str(tmp_path / f"{n}.mp4") for n in ("graph_build", "mlp"))
     assert sorted(p.name for p in tmp_path.glob("*.mp4")) == ["graph_build.mp4", "mlp.mp4"]
+
+
+def test_render_all_in_two_processes_goes_on_past_a_bad_storyboard(tmp_path: Path) -> None:
+    """Three clips for two workers: one worker renders two; a bad file is reported with its
+    line, gives status 2, and the clips after it are still rendered."""
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("title: x\nbeats: 3\n")
+    out = tmp_path / "out"
+    r = run("all", str(bad), "graph_build", "leaf_nodes", "-j", "2", "--out", str(out), *TINY)
+    assert r.returncode == 2
+    assert "broken.yaml:" in r.stderr
+    assert sorted(r.stdout.split()) == sorted(str(out / f"{n}.mp4") for n in ("graph_build", "leaf_nodes"))
+    assert sorted(p.name for p in out.glob("*.mp4")) == ["graph_build.mp4", "leaf_nodes.mp4"]
