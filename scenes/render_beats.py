@@ -55,10 +55,12 @@ class BeatOutcome:
     rendered: bool
 
 
-def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
+def render_range(job: BeatJob, log: Callable[[str], None],
+                 loaded: tuple[Any, Any] | None = None) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
     """For each beat of ``job``: find its segment in the cache, or bring the scene to the beat's
     start (from a stored state, applying steps only past the nearest one) and draw it. Manim is
     imported only when a beat must be drawn or a starting picture is not known yet.
+    ``loaded``: the checked storyboard and its plan, when the caller (in this process) has them.
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
     from scenes.beat_states import BeatStates
     from scenes.clip_keys import (clip_digest, clip_frame_region, fill_scales, prefixes, segment_description,
@@ -73,8 +75,11 @@ def render_range(job: BeatJob, log: Callable[[str], None]) -> tuple[list[BeatOut
     given = dict(job.options)  # JSON (a worker's job) turns tuples into lists
     opts = RenderOptions(**{**given, "sets": tuple(given.get("sets") or ()),
                             "size": tuple(given["size"]) if given.get("size") else None})
-    checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
-    p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    if loaded is None:
+        checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
+        p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    else:
+        checked, p = loaded
     theme = load_theme(THEME_FILE)
     spec = theme.aspect(opts.aspect)
     size, fps, encoder = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts), encoder_options(opts)
@@ -221,4 +226,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from scenes.cli import exit_now
+
+    exit_now(main())

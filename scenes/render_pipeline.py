@@ -15,6 +15,7 @@ import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -114,8 +115,10 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
+@lru_cache(maxsize=None)
 def _version(dist: str) -> str:
-    """An installed distribution's version, read from its metadata (no import: no Manim here)."""
+    """An installed distribution's version, read from its metadata (no import: no Manim here);
+    once per process, as reading the metadata costs a few milliseconds."""
     from importlib.metadata import PackageNotFoundError, version
     try:
         return f"{dist} {version(dist)}"
@@ -223,7 +226,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     _sweep_leftovers(out / SEGMENTS, "")
     work = Path(tempfile.mkdtemp(prefix=f".{name}-pid{os.getpid()}-", dir=out))
     try:
-        outcomes, ledger = _render_beats(storyboard_file, name, opts, p, log)
+        outcomes, ledger = _render_beats(storyboard_file, name, opts, (checked, p), log)
         parts = [segment_path(out, o.key) for o in outcomes]
         video = work / f"clip.{opts.fmt}"
         from scenes.encoder import join_segments
@@ -268,17 +271,18 @@ def segment_path(out: Path, key: str) -> Path:
     return out / SEGMENTS / f"{key}.mp4"
 
 
-def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, p: object,
+def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: tuple[object, object],
                   log: Callable[[str], None]) -> tuple[list, list[tuple[str, int | None]]]:
-    """All beats, in this process (``jobs`` 1) or split over ``jobs`` worker processes."""
+    """All beats, in this process (``jobs`` 1) or split over ``jobs`` worker processes (each
+    loads the storyboard again; ``loaded`` is the checked storyboard and its plan)."""
     from dataclasses import asdict
 
     from scenes.render_beats import BeatJob, render_range
 
-    segs = _segments_of(p, opts)
+    segs = _segments_of(loaded[1], opts)
     jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b) for a, b in split_beats(segs, opts.jobs)]
     if len(jobs) == 1:
-        outcomes, ledger, _ = render_range(jobs[0], log)
+        outcomes, ledger, _ = render_range(jobs[0], log, loaded)
         return outcomes, ledger
     from scenes.render_workers import run_workers
 

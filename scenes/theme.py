@@ -308,12 +308,22 @@ def _check_ranges(theme: Theme, path: Path) -> None:
 
 
 def load_theme(path: str | Path | None = None) -> Theme:
-    """Load and validate a theme file (the project's assets/theme.yaml by default)."""
+    """Load and validate a theme file (the project's assets/theme.yaml by default). A render
+    asks for it several times (the plan, the segments, the scene); the file is parsed again only
+    when its text changed."""
     p = Path(path) if path is not None else DEFAULT_THEME_PATH
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ThemeError(f"{p}: cannot read theme: {exc.strerror}") from None
+    return _parsed_theme(str(p), text)
+
+
+@lru_cache(maxsize=8)
+def _parsed_theme(path: str, text: str) -> Theme:
+    p = Path(path)
+    try:
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ThemeError(f"{p}: not valid YAML: {exc}") from None
     theme = _build(Theme, data, p, "")
