@@ -102,4 +102,6 @@ def main(options: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from scenes.cli import exit_now
+
+    exit_now(main(sys.argv[1:]))

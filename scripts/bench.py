@@ -24,7 +24,7 @@ import platform
 import statistics
 import sys
 import time
-from typing import Callable
+from typing import Callable, NoReturn
 
 ITERATIONS = 2500  # four operations each: mul, add, relu, and one more mul -> 10,000 ops
 
@@ -98,20 +98,21 @@ def _render(args: list[str]) -> tuple[float, int]:
     return seconds, int(done.stdout.strip().splitlines()[-1])
 
 
-def _measure(args: list[str]) -> int:
-    """Run the render CLI in this process, then print its peak RSS in MiB (its workers' too)."""
+def _measure(args: list[str]) -> NoReturn:
+    """Run the render CLI in this process, then print its peak RSS in MiB (its workers' too),
+    and end as the ``render`` command does (scenes.cli.exit_now)."""
     import contextlib
     import io
     import resource
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-    from scenes.cli import main as render
+    from scenes.cli import exit_now, main as render
 
     with contextlib.redirect_stdout(io.StringIO()):
         status = render(args)
     peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     print(peak // 1024)
-    return status
+    exit_now(status)
 
 
 def _encoder_floor(clip: str, options: dict[str, str]) -> tuple[float, int]:
