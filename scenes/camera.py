@@ -71,8 +71,9 @@ class PathCachingCamera(Camera):
 
     def set_cairo_context_path(self, ctx: Any, vmobject: Any) -> "PathCachingCamera":
         points = vmobject.points
-        if len(points) == 0:
-            return super().set_cairo_context_path(ctx, vmobject)
+        if len(points) == 0:  # Manim would leave the last shape's path for this one to fill
+            ctx.new_path()
+            return self
         key = hashlib.blake2b(points.tobytes(), digest_size=16).digest()
         path = self._paths.get(key)
         if path is not None:

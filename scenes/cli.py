@@ -66,11 +66,11 @@ def exit_now(status: int) -> NoReturn:
     """End the process once its output is flushed, without tearing the interpreter down: after
     a render that took Manim in, freeing every module and shape costs a third of a second, and
     everything the render writes is already complete and renamed into place by then."""
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:  # `render log p.py | head`
-        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # `render log p.py | head`; a closed stream
+            pass
     os._exit(status)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import av
 import numpy as np
 
-from scenes.damage import Rect
+from scenes.damage import PixelRect
 
 INFLIGHT = 4
 """RGBA frames queued for conversion before drawing waits (8 MB each at 1080p)."""
@@ -44,7 +44,7 @@ class SegmentWriter:
         self.path = path
         self.frames = 0
         self._error: BaseException | None = None
-        self._queue: queue.Queue[tuple[np.ndarray, int, Rect | None] | None] = queue.Queue(maxsize=INFLIGHT)
+        self._queue: queue.Queue[tuple[np.ndarray, int, PixelRect | None] | None] = queue.Queue(maxsize=INFLIGHT)
         self._box = av.open(str(path), mode="w", format="mp4")
         self._stream = self._box.add_stream("libx264", rate=fps, options=dict(options))
         self._stream.width, self._stream.height, self._stream.pix_fmt = width, height, "yuv420p"
@@ -61,10 +61,10 @@ class SegmentWriter:
         for t in self._threads:
             t.start()
 
-    def put(self, rgba: np.ndarray, repeat: int = 1, at: Rect | None = None) -> None:
+    def put(self, rgba: np.ndarray, repeat: int = 1, at: PixelRect | None = None) -> None:
         """Queue one drawn frame, shown ``repeat`` times: the whole frame, or with ``at`` only the
-        pixels of that rectangle (grid-aligned; the rest is the frame before). The array must
-        not be changed later."""
+        pixels of that rectangle (grid-aligned; the rest is the frame before). The writer owns
+        the array from now on (it pastes later rectangles into a whole one)."""
         if self._error is not None:
             raise RuntimeError(f"encoding {self.path} failed: {self._error}") from self._error
         if at is not None and self.frames == 0:
@@ -73,7 +73,7 @@ class SegmentWriter:
             self.frames += repeat
             self._queue.put((rgba, repeat, at))
 
-    def _to_yuv(self, rgba: np.ndarray, at: Rect | None) -> av.VideoFrame:
+    def _to_yuv(self, rgba: np.ndarray, at: PixelRect | None) -> av.VideoFrame:
         """The frame as YUV 4:2:0, converting only what changed."""
         height, width = self._yuv.shape[0] * 2 // 3, self._yuv.shape[1]
         if at is None:
@@ -82,7 +82,7 @@ class SegmentWriter:
             assert self._picture is not None
             self._picture[at.slices()] = rgba
         if at is None or at.area() > WHOLE * width * height:
-            self._paste(self._whole(self._picture), 0, 0, Rect(0, 0, width, height))
+            self._paste(self._whole(self._picture), 0, 0, PixelRect(0, 0, width, height))
         elif at.area():
             pasted = at.grown(MARGIN, width, height)
             outer = pasted.grown(MARGIN, width, height)
@@ -100,7 +100,7 @@ class SegmentWriter:
             frame.planes[0].update(rgba)
         return frame.reformat(format="yuv420p")
 
-    def _paste(self, frame: av.VideoFrame, x: int, y: int, part: Rect) -> None:
+    def _paste(self, frame: av.VideoFrame, x: int, y: int, part: PixelRect) -> None:
         """Copy ``part`` of the picture from a converted frame whose top left pixel is the
         picture's (x, y) into the kept YUV planes. All coordinates are even, so chroma samples
         line up."""
@@ -128,7 +128,7 @@ class SegmentWriter:
 
     def _convert(self) -> None:
         """First stage: RGBA in, YUV out (overlaps with x264 working on the frame before)."""
-        def one(rgba: np.ndarray, repeat: int, at: Rect | None) -> None:
+        def one(rgba: np.ndarray, repeat: int, at: PixelRect | None) -> None:
             frame = self._to_yuv(rgba, at)
             frame.time_base = self._time_base
             self._ready.put((frame, repeat))

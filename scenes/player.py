@@ -24,12 +24,12 @@ from manim.utils.family import extract_mobject_family_members
 from manim.utils.iterables import list_update
 
 from scenes.clip_keys import canonical, quantized
-from scenes.damage import Rect, damage, drawable, shape_box, shapes_box
 from scenes.clip_timeline import Step, play_seconds
+from scenes.damage import PixelRect, damage, drawable, shape_box, shapes_box
 
 
 class FrameSink(Protocol):
-    def put(self, rgba: np.ndarray, repeat: int = 1, at: Rect | None = None) -> None: ...
+    def put(self, rgba: np.ndarray, repeat: int = 1, at: PixelRect | None = None) -> None: ...
 
 
 def _draw(scene: Any, shapes: list[Mobject], background: np.ndarray | None) -> np.ndarray:
@@ -61,13 +61,17 @@ def _animated(animations: list[Any]) -> set[int]:
     return out
 
 
-def split_by_motion(scene: Any, animations: list[Any]) -> tuple[list[Mobject], list[Mobject], list[Mobject]]:
+def _updated(scene: Any) -> bool:
+    """Whether any mobject on screen has an updater (our clips use none; Manim's may)."""
+    return any(m.get_family_updaters() for m in list_update(scene.mobjects, scene.foreground_mobjects))
+
+
+def split_by_motion(scene: Any, moving: set[int]) -> tuple[list[Mobject], list[Mobject], list[Mobject]]:
     """(below, between, above), in drawing order: ``between`` runs from the first moving shape to
     the last and is redrawn every frame; what lies below it or above it cannot change during the
     play and is drawn once (Manim splits by the order mobjects were added and redraws everything
     after the first mover: the whole graph above a code-line bar that slides, for instance)."""
     shapes = _everything(scene)
-    moving = _animated(animations)
     at = [i for i, m in enumerate(shapes) if id(m) in moving]
     if not at:
         return shapes, [], []
@@ -114,7 +118,7 @@ class _Overlay:
         self.surface = cairo.ImageSurface.create_for_data(self.layer.data, cairo.FORMAT_ARGB32,
                                                           self.layer.shape[1], self.layer.shape[0])
 
-    def paint(self, scene: Any, inside: Rect | None = None) -> None:
+    def paint(self, scene: Any, inside: PixelRect | None = None) -> None:
         """Lay the layer over the frame, or over the pixels of ``inside`` only."""
         cam = scene.camera
         ctx = cam.get_cairo_context(cam.pixel_array)
@@ -137,15 +141,16 @@ def play(scene: Any, anims: list[Any], frames: int, fps: int, sink: FrameSink) -
     ``scenes.damage``): the background is restored there, the shapes that reach into it are
     drawn, and the sink gets only its pixels."""
     _begin(scene, anims, frames, fps)
-    below, between, above = split_by_motion(scene, scene.animations)
+    moving = _animated(scene.animations)
+    below, between, above = split_by_motion(scene, moving)
     background = _draw(scene, below, None)
     overlay = _Overlay(scene, above) if above else None
     cam = scene.camera
-    moving = _animated(scene.animations)
     movers = [m for m in between if id(m) in moving]
-    boxed = all(drawable(m) for m in between)
+    # shapes changed by updaters are not in ``moving``: such a play is drawn whole
+    boxed = all(drawable(m) for m in between) and not _updated(scene)
     rests = {id(m): shape_box(cam, m) for m in between if id(m) not in moving} if boxed else {}
-    before: Rect | None = None
+    before: PixelRect | None = None
     for i in range(frames):
         scene.update_to_time(i / fps)
         now = shapes_box(cam, movers) if boxed else None
@@ -158,7 +163,7 @@ def play(scene: Any, anims: list[Any], frames: int, fps: int, sink: FrameSink) -
                 overlay.paint(scene)
             sink.put(cam.pixel_array.copy(), 1)
         elif rect is None:
-            sink.put(cam.pixel_array[:0, :0].copy(), 1, Rect(0, 0, 0, 0))
+            sink.put(cam.pixel_array[:0, :0].copy(), 1, PixelRect(0, 0, 0, 0))
         else:
             area = rect.slices()
             cam.pixel_array[area] = background[area]

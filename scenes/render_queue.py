@@ -10,12 +10,13 @@ for it before sending the next file. Progress goes to stderr, as from ``render s
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 import threading
 from queue import Queue
 from typing import IO
+
+from scenes.render_workers import close_input, stop_workers
 
 DONE_MARK = "\x1egradreel-done"
 """Starts the line a worker prints after each clip (a record separator, which no path holds)."""
@@ -25,79 +26,94 @@ def render_queued(files: list[str], options: list[str], jobs: int, out: IO[str])
     """Render ``files`` in ``jobs`` worker processes with the ``render scene`` ``options``;
     each clip's path is written to ``out`` as its worker finishes it. Returns the worst status."""
     waiting = list(files)
-    done: Queue[tuple[int, int | None]] = Queue()  # (worker, status; None when it exited)
+    done: Queue[tuple[int, int | None]] = Queue()  # (worker, status of a clip; None: it exited)
     procs = [subprocess.Popen([sys.executable, "-m", "scenes.render_queue", *options], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, bufsize=1)
              for _ in range(min(jobs, len(files)))]
-    readers = [threading.Thread(target=_read, args=(k, p, out, done), daemon=True) for k, p in enumerate(procs)]
     status, busy = 0, set()
     try:
         for k, proc in enumerate(procs):
-            readers[k].start()
+            threading.Thread(target=_read, args=(k, proc, out, done), daemon=True).start()
             if _feed(proc, waiting):
                 busy.add(k)
         while busy:
             k, result = done.get()
-            if k not in busy:  # an idle worker that exited
+            if k not in busy:  # a worker that was told to stop has exited
                 continue
             busy.discard(k)
             status = max(status, 1 if result is None else result)
             if result is not None and _feed(procs[k], waiting):
                 busy.add(k)
         for proc in procs:
-            if proc.stdin and not proc.stdin.closed:
-                proc.stdin.close()
-        for proc in procs:
+            close_input(proc)
             proc.wait()
-    except BaseException:
-        for proc in procs:  # an interrupt lets each worker delete its half-written files
-            proc.send_signal(signal.SIGINT)
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    except KeyboardInterrupt:
+        stop_workers(procs, grace=1.0)
         raise
-    if waiting:  # every worker failed
-        print(f"render: not rendered, as the workers stopped: {', '.join(waiting)}", file=sys.stderr)
-    return max([status] + [1 for p in procs if p.returncode not in (0, None)] + [1 for _ in waiting[:1]])
+    except BaseException:
+        stop_workers(procs, grace=0.0)
+        raise
+    if waiting:
+        print(f"render: not rendered, as every worker stopped: {', '.join(waiting)}", file=sys.stderr)
+        status = max(status, 1)
+    return max([status] + [1 for p in procs if p.returncode != 0])
 
 
 def _feed(proc: subprocess.Popen, waiting: list[str]) -> bool:
     """Send the next file to a free worker (True), or tell it there is none left (False)."""
-    assert proc.stdin is not None
     if not waiting:
-        proc.stdin.close()
+        close_input(proc)
         return False
-    proc.stdin.write(waiting.pop(0) + "\n")
-    proc.stdin.flush()
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(waiting[0] + "\n")
+        proc.stdin.flush()
+    except OSError:  # the worker died after its last clip: the file goes to another
+        return False
+    waiting.pop(0)
     return True
 
 
 def _read(k: int, proc: subprocess.Popen, out: IO[str], done: Queue) -> None:
-    """Pass a worker's clip paths on, and report each clip it finishes (and its exit)."""
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if line.startswith(DONE_MARK):
-            done.put((k, int(line.split()[1])))
-        else:
-            out.write(line)
-            out.flush()
-    if proc.wait() != 0:  # a crash in the middle of a clip: that clip is not coming
+    """Pass a worker's clip paths on and report each clip it finishes; when it exits, say so
+    (a worker that dies in the middle of a clip leaves that clip unfinished)."""
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith(DONE_MARK):
+                done.put((k, int(line.split()[1])))
+                continue
+            try:
+                out.write(line)
+                out.flush()
+            except (OSError, ValueError):  # `render all | head -1`: the rest goes unread
+                pass
+    finally:
+        proc.wait()
         done.put((k, None))
 
 
 def main(options: list[str]) -> int:
-    """The worker: ``render scene FILE *options`` for each FILE read from stdin."""
+    """The worker: ``render scene FILE *options`` for each FILE read from stdin. A clip that
+    fails is reported (status 1, its traceback on stderr) and the worker goes on to the next."""
+    import traceback
+
     from scenes.cli import main as render
 
-    for line in sys.stdin:
-        try:
-            status = render(["scene", line.rstrip("\n"), *options])
-        except SystemExit as exc:  # argparse rejecting an option
-            status = exc.code if isinstance(exc.code, int) else 2
-        sys.stdout.write(f"{DONE_MARK} {status}\n")
-        sys.stdout.flush()
+    try:
+        for line in sys.stdin:
+            try:
+                status = render(["scene", line.rstrip("\n"), *options])
+            except SystemExit as exc:  # argparse rejecting an option
+                status = exc.code if isinstance(exc.code, int) else 2
+            except Exception:
+                traceback.print_exc()
+                print(f"render: {line.strip()} failed (above)", file=sys.stderr)
+                status = 1
+            sys.stdout.write(f"{DONE_MARK} {status}\n")
+            sys.stdout.flush()
+    except KeyboardInterrupt:  # between clips: nothing half-written
+        return 130
     return 0
 
 

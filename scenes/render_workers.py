@@ -37,14 +37,11 @@ def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any],
         for proc, relay in zip(procs, relays):
             proc.wait()
             relay.join()
+    except KeyboardInterrupt:
+        stop_workers(procs, grace=1.0)
+        raise
     except BaseException:
-        for proc in procs:  # an interrupt lets each worker delete its half-written files
-            proc.send_signal(signal.SIGINT)
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_workers(procs, grace=0.0)
         raise
     outcomes: list[Any] = []
     ledger: list[tuple[str, int | None]] = []
@@ -55,6 +52,36 @@ def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any],
         outcomes += [BeatOutcome(**o) for o in reply["outcomes"]]
         ledger = [(t, s) for t, s in reply["ledger"]]
     return sorted(outcomes, key=lambda o: o.index), ledger
+
+
+def stop_workers(procs: list[subprocess.Popen], grace: float) -> None:
+    """End the workers so that each deletes its half-written files: Ctrl-C in a terminal has
+    reached them already, so they get ``grace`` seconds before an interrupt of their own (a
+    second one could cut their cleanup short); any still running 10 s later is killed."""
+    import time
+
+    for proc in procs:
+        close_input(proc)
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def close_input(proc: subprocess.Popen) -> None:
+    """Close a worker's stdin (its end of input), if it is still open."""
+    try:
+        if proc.stdin and not proc.stdin.closed:
+            proc.stdin.close()
+    except OSError:  # the worker is gone
+        pass
 
 
 def _relay(proc: subprocess.Popen, log: Callable[[str], None]) -> None:

@@ -130,3 +130,25 @@ def test_render_all_in_two_processes_goes_on_past_a_bad_storyboard(tmp_path: Pat
     assert "broken.yaml:" in r.stderr
     assert sorted(r.stdout.split()) == sorted(str(out / f"{n}.mp4") for n in ("graph_build", "leaf_nodes"))
     assert sorted(p.name for p in out.glob("*.mp4")) == ["graph_build.mp4", "leaf_nodes.mp4"]
+
+
+def test_a_queue_worker_reports_a_failed_clip_and_goes_on(monkeypatch, capsys) -> None:
+    """`render all -j N` workers: a clip that raises is status 1 (traceback on stderr); the
+    worker then takes the next clip instead of ending, so one bad clip costs only itself."""
+    import io
+
+    import scenes.cli
+    from scenes.render_queue import DONE_MARK, main as worker
+
+    def fake(argv):
+        if argv[1] == "b.yaml":
+            raise RuntimeError("encoder failed")
+        print(f"out/{argv[1]}.mp4")
+        return 0
+
+    monkeypatch.setattr(scenes.cli, "main", fake)
+    monkeypatch.setattr("sys.stdin", io.StringIO("a.yaml\nb.yaml\nc.yaml\n"))
+    assert worker(["-q", "low"]) == 0
+    out, err = capsys.readouterr()
+    assert out.split("\n")[:-1] == ["out/a.yaml.mp4", f"{DONE_MARK} 0", f"{DONE_MARK} 1", "out/c.yaml.mp4", f"{DONE_MARK} 0"]
+    assert "RuntimeError: encoder failed" in err and "b.yaml failed" in err

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scenes.damage import Rect, damage
+from scenes.damage import PixelRect, damage
 from scenes.encoder import WHOLE, SegmentWriter
 from scenes.render_pipeline import RenderOptions, render_storyboard
 from scenes.storyboard import storyboard_path
@@ -27,9 +27,9 @@ def decoded(path: Path) -> list[np.ndarray]:
 
 def test_damage_is_the_union_grown_to_the_grid_and_kept_in_the_frame() -> None:
     assert damage([None, None], 100, 60) is None
-    assert damage([Rect(17, 3, 20, 9), None, Rect(40, 50, 70, 90)], 100, 60) == Rect(16, 0, 80, 60)
-    assert damage([Rect(-30, -30, -1, -1)], 100, 60) is None  # wholly off the frame
-    assert damage([Rect(90, 10, 99, 20)], 100, 60) == Rect(80, 0, 100, 32)
+    assert damage([PixelRect(17, 3, 20, 9), None, PixelRect(40, 50, 70, 90)], 100, 60) == PixelRect(16, 0, 80, 60)
+    assert damage([PixelRect(-30, -30, -1, -1)], 100, 60) is None  # wholly off the frame
+    assert damage([PixelRect(90, 10, 99, 20)], 100, 60) == PixelRect(80, 0, 100, 32)
 
 
 @pytest.mark.parametrize("share", [0.05, 0.45], ids=["crop", "past-whole"])
@@ -43,7 +43,7 @@ def test_a_rectangle_handed_to_the_encoder_gives_the_frames_of_whole_ones(tmp_pa
     first[..., 0], first[..., 1], first[..., 2], first[..., 3] = xx % 256, yy, (xx + yy) % 256, 255
     side = int(np.sqrt(share * width * height)) // 16 * 16
     assert (side * side > WHOLE * width * height) == (share > WHOLE)
-    rect = Rect(48, 32, 48 + side, 32 + side)
+    rect = PixelRect(48, 32, 48 + side, 32 + side)
     frames = [first]
     for k in range(3):
         nxt = frames[-1].copy()
@@ -60,7 +60,7 @@ def test_a_rectangle_handed_to_the_encoder_gives_the_frames_of_whole_ones(tmp_pa
     patched.put(frames[0].copy(), 2)
     for f in frames[1:]:
         patched.put(f[rect.slices()].copy(), 2, rect)
-    patched.put(np.zeros((0, 0, 4), np.uint8), 1, Rect(0, 0, 0, 0))  # nothing changed
+    patched.put(np.zeros((0, 0, 4), np.uint8), 1, PixelRect(0, 0, 0, 0))  # nothing changed
     patched.close()
 
     a, b = decoded(tmp_path / "whole.mp4"), decoded(tmp_path / "patched.mp4")
@@ -72,7 +72,7 @@ def test_a_rectangle_handed_to_the_encoder_gives_the_frames_of_whole_ones(tmp_pa
 def test_the_first_frame_of_a_segment_must_be_whole(tmp_path: Path) -> None:
     writer = SegmentWriter(tmp_path / "s.mp4", 64, 64, 15, {"preset": "ultrafast"})
     with pytest.raises(ValueError, match="first frame must be whole"):
-        writer.put(np.zeros((16, 16, 4), np.uint8), 1, Rect(0, 0, 16, 16))
+        writer.put(np.zeros((16, 16, 4), np.uint8), 1, PixelRect(0, 0, 16, 16))
     writer.abort()
 
 
@@ -81,7 +81,7 @@ def test_a_clip_drawn_in_rectangles_equals_one_redrawn_whole(tmp_path: Path, mon
     growing, the wavefront, numbers flying to buckets, captions fading over the graph."""
     import scenes.player
 
-    drawn: list[Rect] = []
+    drawn: list[PixelRect] = []
     put = SegmentWriter.put
 
     def spy(self, rgba, repeat=1, at=None):
