@@ -64,8 +64,8 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
     _common(p)
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="render up to N clips at once, in N processes (default 1)")
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help=f"render up to N clips at once, in N processes (default: one per CPU core, here {_cores()})")
     p.set_defaults(func=cmd_all, run=cmd_all)
 
 
@@ -106,22 +106,36 @@ def cmd_scene(args: argparse.Namespace) -> int:
     return _render_one(storyboard_path(args.storyboard), replace(_options(args), jobs=max(1, args.jobs)))
 
 
+def _cores() -> int:
+    """CPU cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def cmd_all(args: argparse.Namespace) -> int:
-    """Render every storyboard that is out of date (each says 'up to date' otherwise); with
-    ``-j N``, N clips at a time in N processes (``scenes.render_queue``: Manim draws with one
-    Python thread), with the same outputs as one after the other."""
+    """Render every storyboard that is out of date (each says 'up to date' otherwise). Up-to-date
+    clips are checked here, without Manim; the others are rendered N at a time in N processes
+    (``scenes.render_queue``: Manim draws with one Python thread), by default one per core, with
+    the same outputs as one after the other."""
+    from scenes.render_pipeline import cache_key, is_up_to_date
     from scenes.storyboard import find_storyboards, storyboard_path
 
     files = [storyboard_path(n) for n in args.names] if args.names else find_storyboards()
-    if args.jobs <= 1:
-        status = 0
-        for file in files:
-            status = max(status, _render_one(file, _options(args)))
-        return status
-    return _render_parallel(files, args)
+    opts = _options(args)
+    current = {f for f in files if not args.force and Path(f).is_file()
+               and is_up_to_date(Path(f).stem, cache_key(f, opts), opts)}
+    stale = [f for f in files if f not in current]
+    jobs = min(args.jobs or _cores(), len(stale))
+    status = 0
+    for file in files:
+        if file in current or jobs <= 1:
+            status = max(status, _render_one(file, opts))
+    return max(status, _render_parallel(stale, args, jobs)) if jobs > 1 else status
 
 
-def _render_parallel(files: list[str], args: argparse.Namespace) -> int:
+def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> int:
     from scenes.render_queue import render_queued
 
     opts = ["-q", args.quality, "--out", args.out, "--format", args.fmt, "--captions", args.captions,
@@ -129,4 +143,4 @@ def _render_parallel(files: list[str], args: argparse.Namespace) -> int:
     opts += ["--force"] if args.force else []
     opts += ["--size", f"{args.size[0]}x{args.size[1]}"] if args.size else []
     opts += ["--fps", str(args.fps)] if args.fps else []
-    return render_queued(files, opts, args.jobs, sys.stdout)  # each clip's path, as it is done
+    return render_queued(files, opts, jobs, sys.stdout)  # each clip's path, as it is done
