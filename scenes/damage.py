@@ -40,7 +40,7 @@ class PixelRect(NamedTuple):
 
     def union(self, other: "PixelRect") -> "PixelRect":
         return PixelRect(min(self.x0, other.x0), min(self.y0, other.y0),
-                    max(self.x1, other.x1), max(self.y1, other.y1))
+                         max(self.x1, other.x1), max(self.y1, other.y1))
 
     def meets(self, other: "PixelRect") -> bool:
         return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
@@ -48,12 +48,12 @@ class PixelRect(NamedTuple):
     def snapped(self, width: int, height: int) -> "PixelRect":
         """Grown to the grid and clamped to a ``width`` x ``height`` frame."""
         return PixelRect(max(0, self.x0 // GRID * GRID), max(0, self.y0 // GRID * GRID),
-                    min(width, -(-self.x1 // GRID) * GRID), min(height, -(-self.y1 // GRID) * GRID))
+                         min(width, -(-self.x1 // GRID) * GRID), min(height, -(-self.y1 // GRID) * GRID))
 
     def grown(self, pixels: int, width: int, height: int) -> "PixelRect":
         """``pixels`` more on every side, clamped to a ``width`` x ``height`` frame."""
         return PixelRect(max(0, self.x0 - pixels), max(0, self.y0 - pixels),
-                    min(width, self.x1 + pixels), min(height, self.y1 + pixels))
+                         min(width, self.x1 + pixels), min(height, self.y1 + pixels))
 
     def area(self) -> int:
         return max(0, self.x1 - self.x0) * max(0, self.y1 - self.y0)
@@ -94,9 +94,9 @@ def shapes_box(camera: Any, shapes: list[Any]) -> PixelRect | None:
     reach = width * camera.cairo_line_width_multiple * max(scale_x, scale_y) * MITER + AA_PIXELS
     cx, cy = camera.frame_center[0], camera.frame_center[1]
     return PixelRect(math.floor((left - cx) * scale_x + camera.pixel_width / 2 - reach),
-                math.floor(camera.pixel_height / 2 - (top - cy) * scale_y - reach),
-                math.ceil((right - cx) * scale_x + camera.pixel_width / 2 + reach),
-                math.ceil(camera.pixel_height / 2 - (bottom - cy) * scale_y + reach))
+                     math.floor(camera.pixel_height / 2 - (top - cy) * scale_y - reach),
+                     math.ceil((right - cx) * scale_x + camera.pixel_width / 2 + reach),
+                     math.ceil(camera.pixel_height / 2 - (bottom - cy) * scale_y + reach))
 
 
 def damage(boxes: list[PixelRect | None], width: int, height: int) -> PixelRect | None:

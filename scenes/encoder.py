@@ -49,6 +49,7 @@ class SegmentWriter:
         self._stream = self._box.add_stream("libx264", rate=fps, options=dict(options))
         self._stream.width, self._stream.height, self._stream.pix_fmt = width, height, "yuv420p"
         self._time_base = Fraction(1, fps)
+        self._width, self._height = width, height
         self._rgba: av.VideoFrame | None = None
         self._picture: np.ndarray | None = None  # the last frame, RGBA
         self._yuv = np.zeros((height * 3 // 2, width), np.uint8)  # the last frame, YUV planes
@@ -75,7 +76,7 @@ class SegmentWriter:
 
     def _to_yuv(self, rgba: np.ndarray, at: PixelRect | None) -> av.VideoFrame:
         """The frame as YUV 4:2:0, converting only what changed."""
-        height, width = self._yuv.shape[0] * 2 // 3, self._yuv.shape[1]
+        width, height = self._width, self._height
         if at is None:
             self._picture = rgba
         elif at.area():
@@ -104,7 +105,7 @@ class SegmentWriter:
         """Copy ``part`` of the picture from a converted frame whose top left pixel is the
         picture's (x, y) into the kept YUV planes. All coordinates are even, so chroma samples
         line up."""
-        height, width = self._yuv.shape[0] * 2 // 3, self._yuv.shape[1]
+        width, height = self._width, self._height
         flat = self._yuv.reshape(-1)
         start = 0
         for i, plane in enumerate(frame.planes):

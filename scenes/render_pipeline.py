@@ -105,9 +105,11 @@ def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     return h.hexdigest()
 
 
+@lru_cache(maxsize=1)
 def code_digest() -> str:
     """sha256 over the tool versions and the sources of engine/ and scenes/: a change to either
-    renders again (it may change any frame)."""
+    renders again (it may change any frame). Once per process: the code running is the code
+    imported when it started (a `render all` worker renders many clips)."""
     h = hashlib.sha256(repr([_version(d) for d in ("manim", "av", "manimpango", "pycairo", "numpy")]).encode())
     for f in _source_files():
         data = f.read_bytes()
@@ -115,10 +117,8 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-@lru_cache(maxsize=None)
 def _version(dist: str) -> str:
-    """An installed distribution's version, read from its metadata (no import: no Manim here);
-    once per process, as reading the metadata costs a few milliseconds."""
+    """An installed distribution's version, read from its metadata (no import: no Manim here)."""
     from importlib.metadata import PackageNotFoundError, version
     try:
         return f"{dist} {version(dist)}"

@@ -16,7 +16,7 @@ import threading
 from queue import Queue
 from typing import IO
 
-from scenes.render_workers import close_input, stop_workers
+from scenes.render_workers import close_input, stopped_on_error
 
 DONE_MARK = "\x1egradreel-done"
 """Starts the line a worker prints after each clip (a record separator, which no path holds)."""
@@ -31,7 +31,7 @@ def render_queued(files: list[str], options: list[str], jobs: int, out: IO[str])
                               stdout=subprocess.PIPE, text=True, bufsize=1)
              for _ in range(min(jobs, len(files)))]
     status, busy = 0, set()
-    try:
+    with stopped_on_error(procs):
         for k, proc in enumerate(procs):
             threading.Thread(target=_read, args=(k, proc, out, done), daemon=True).start()
             if _feed(proc, waiting):
@@ -47,12 +47,6 @@ def render_queued(files: list[str], options: list[str], jobs: int, out: IO[str])
         for proc in procs:
             close_input(proc)
             proc.wait()
-    except KeyboardInterrupt:
-        stop_workers(procs, grace=1.0)
-        raise
-    except BaseException:
-        stop_workers(procs, grace=0.0)
-        raise
     if waiting:
         print(f"render: not rendered, as every worker stopped: {', '.join(waiting)}", file=sys.stderr)
         status = max(status, 1)

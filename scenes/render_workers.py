@@ -8,13 +8,14 @@ parent joins them. Worker progress lines are passed on as they come; an interrup
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
 import sys
 import threading
 from dataclasses import asdict
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 
 def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any], list[tuple[str, int | None]]]:
@@ -25,7 +26,7 @@ def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any],
     procs = [subprocess.Popen([sys.executable, "-m", "scenes.render_beats"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in jobs]
     relays = []
-    try:
+    with stopped_on_error(procs):
         for proc, job in zip(procs, jobs):
             assert proc.stdin is not None
             proc.stdin.write(json.dumps(asdict(job)))
@@ -37,12 +38,6 @@ def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any],
         for proc, relay in zip(procs, relays):
             proc.wait()
             relay.join()
-    except KeyboardInterrupt:
-        stop_workers(procs, grace=1.0)
-        raise
-    except BaseException:
-        stop_workers(procs, grace=0.0)
-        raise
     outcomes: list[Any] = []
     ledger: list[tuple[str, int | None]] = []
     for proc, answer in zip(procs, answers):
@@ -52,6 +47,19 @@ def run_workers(jobs: list[Any], log: Callable[[str], None]) -> tuple[list[Any],
         outcomes += [BeatOutcome(**o) for o in reply["outcomes"]]
         ledger = [(t, s) for t, s in reply["ledger"]]
     return sorted(outcomes, key=lambda o: o.index), ledger
+
+
+@contextlib.contextmanager
+def stopped_on_error(procs: list[subprocess.Popen]) -> Iterator[None]:
+    """Run the block; if it raises (Ctrl-C included), stop the workers first (``stop_workers``)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        stop_workers(procs, grace=1.0)
+        raise
+    except BaseException:
+        stop_workers(procs, grace=0.0)
+        raise
 
 
 def stop_workers(procs: list[subprocess.Popen], grace: float) -> None:
