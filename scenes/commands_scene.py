@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +59,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("storyboard", metavar="NAME|FILE",
                    help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
     _common(p)
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="draw the clip's beats in N processes at once (default 1; same clip either way)")
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="draw the beats that need drawing in up to N processes at once (default: one per "
+                        f"CPU core, here {_cores()}, fewer when memory is short or there is little to draw; "
+                        "the same clip either way; -j 1 draws in this process)")
     p.set_defaults(func=cmd_scene, run=cmd_scene)
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
@@ -101,9 +104,36 @@ def cmd_scene(args: argparse.Namespace) -> int:
     """Render one storyboard; the last line on stdout is the clip's path."""
     from scenes.storyboard import storyboard_path
 
-    from dataclasses import replace
+    opts = _options(args)
+    return _render_one(storyboard_path(args.storyboard), replace(opts, jobs=beat_jobs(args.jobs, opts)))
 
-    return _render_one(storyboard_path(args.storyboard), replace(_options(args), jobs=max(1, args.jobs)))
+
+PROCESS_BYTES = 250 << 20
+BYTES_PER_PIXEL = 400
+"""Peak memory of one process drawing beats, about PROCESS_BYTES + BYTES_PER_PIXEL * pixels of a
+frame (measured: 0.3 GB at 480p, 1.0 to 1.2 GB at 1080p60, where converted frames wait for x264)."""
+
+
+def beat_jobs(requested: int | None, opts: RenderOptions) -> int:
+    """Processes for one clip's beats: as asked, or one per core, as many as the memory the
+    system has available can hold."""
+    if requested is not None:
+        return max(1, requested)
+    short = min(opts.size) if opts.size else QUALITY[opts.quality][0]
+    need = PROCESS_BYTES + BYTES_PER_PIXEL * short * short * 16 // 9
+    return max(1, min(_cores(), _available_memory() // need))
+
+
+def _available_memory() -> int:
+    """Bytes the system can give without swapping (MemAvailable), or unlimited where unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 1 << 62
 
 
 def _cores() -> int:
@@ -128,17 +158,18 @@ def cmd_all(args: argparse.Namespace) -> int:
                and is_up_to_date(Path(f).stem, cache_key(f, opts), opts)}
     stale = [f for f in files if f not in current]
     jobs = min(args.jobs or _cores(), len(stale))
+    alone = replace(opts, jobs=beat_jobs(args.jobs, opts)) if len(stale) == 1 else opts  # its beats, shared out
     status = 0
     for file in files:
         if file in current or jobs <= 1:
-            status = max(status, _render_one(file, opts))
+            status = max(status, _render_one(file, alone if file in stale else opts))
     return max(status, _render_parallel(stale, args, jobs)) if jobs > 1 else status
 
 
 def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> int:
     from scenes.render_queue import render_queued
 
-    opts = ["-q", args.quality, "--out", args.out, "--format", args.fmt, "--captions", args.captions,
+    opts = ["-j", "1", "-q", args.quality, "--out", args.out, "--format", args.fmt, "--captions", args.captions,
             "--aspect", args.aspect] + [f"--set={s}" for s in args.sets]
     opts += ["--force"] if args.force else []
     opts += ["--size", f"{args.size[0]}x{args.size[1]}"] if args.size else []

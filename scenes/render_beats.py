@@ -62,36 +62,20 @@ def render_range(job: BeatJob, log: Callable[[str], None],
     imported only when a beat must be drawn or a starting picture is not known yet.
     ``loaded``: the checked storyboard and its plan, when the caller (in this process) has them.
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
-    from scenes.beat_states import BeatStates
-    from scenes.clip_keys import (clip_digest, clip_frame_region, fill_scales, prefixes, segment_description,
-                                  segment_key, shows_code)
-    from scenes.clip_timeline import clip_segments
-    from scenes.layout import layout_events
-    from scenes.render_pipeline import (RenderOptions, THEME_FILE, code_digest, encoder_options, fps_of, pixel_size,
-                                        segment_path)
-    from scenes.storyboard import default_timings, load, plan as make_plan
-    from scenes.theme import load_theme
+    from scenes.render_pipeline import RenderOptions, segment_path
 
     given = dict(job.options)  # JSON (a worker's job) turns tuples into lists
     opts = RenderOptions(**{**given, "sets": tuple(given.get("sets") or ()),
                             "size": tuple(given["size"]) if given.get("size") else None})
     if loaded is None:
+        from scenes.storyboard import default_timings, load, plan as make_plan
+
         checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
         p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
     else:
         checked, p = loaded
-    theme = load_theme(THEME_FILE)
-    spec = theme.aspect(opts.aspect)
-    size, fps, encoder = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts), encoder_options(opts)
-    region = clip_frame_region(shows_code(p, checked.index.source), spec)
-    layout = layout_events(checked.run.events, opts.aspect, theme, region)
-    segs = clip_segments(p, opts.captions, theme.timings.caption_fade, fps)
-    fill_max = fill_scales(p)
-    descs = [segment_description(seg, fill_max) for seg in segs]
-    fixed = clip_digest(layout, opts.aspect, opts.captions, size, fps, encoder, code_digest(), THEME_FILE.read_bytes(),
-                        checked.run.jsonl)
-    pre = prefixes(fixed, checked.run.jsonl, descs)
-    states = BeatStates(Path(opts.out) / SEGMENTS)
+    keys = _ClipKeys(opts, checked, p)
+    theme, size, encoder, segs, pre, states = keys.theme, keys.size, keys.encoder, keys.segs, keys.pre, keys.states
     out: list[BeatOutcome] = []
     with contextlib.ExitStack() as stack:
         walk: _Walk | None = None
@@ -107,7 +91,7 @@ def render_range(job: BeatJob, log: Callable[[str], None],
             if digest is None:
                 digest = scene_walk().digest_at(k)
                 states.put_digest(pre[k], digest)
-            key = segment_key(fixed, digest, descs[k])
+            key = keys.key(k, digest)
             target = segment_path(Path(opts.out), key)
             beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
             if target.exists() and not opts.force:
@@ -130,6 +114,57 @@ def render_range(job: BeatJob, log: Callable[[str], None],
                 walk.abort()
                 raise
         return out, (walk.scene.ledger if walk is not None else []), p
+
+
+class _ClipKeys:
+    """What a clip's segment keys are made of (no Manim): its segments, each one's description
+    and prefix hash, the fixed part, and the store of starting pictures."""
+
+    def __init__(self, opts: Any, checked: Any, p: Any) -> None:
+        from scenes.beat_states import BeatStates
+        from scenes.clip_keys import (clip_digest, clip_frame_region, fill_scales, prefixes, segment_description,
+                                      shows_code)
+        from scenes.clip_timeline import clip_segments
+        from scenes.layout import layout_events
+        from scenes.render_pipeline import THEME_FILE, code_digest, encoder_options, fps_of, pixel_size
+        from scenes.theme import load_theme
+
+        self.theme = theme = load_theme(THEME_FILE)
+        spec = theme.aspect(opts.aspect)
+        self.size, self.fps = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts)
+        self.encoder = encoder_options(opts)
+        region = clip_frame_region(shows_code(p, checked.index.source), spec)
+        layout = layout_events(checked.run.events, opts.aspect, theme, region)
+        self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
+        fill_max = fill_scales(p)
+        self.descs = [segment_description(seg, fill_max) for seg in self.segs]
+        self.fixed = clip_digest(layout, opts.aspect, opts.captions, self.size, self.fps, self.encoder, code_digest(),
+                                 THEME_FILE.read_bytes(), checked.run.jsonl)
+        self.pre = prefixes(self.fixed, checked.run.jsonl, self.descs)
+        self.states = BeatStates(Path(opts.out) / SEGMENTS)
+
+    def key(self, k: int, digest: str) -> str:
+        """Segment k's key, given the digest of the picture it starts from."""
+        from scenes.clip_keys import segment_key
+
+        return segment_key(self.fixed, digest, self.descs[k])
+
+
+def stale_segments(opts: Any, loaded: tuple[Any, Any]) -> list[bool]:
+    """Which segments a render will draw, as far as is known without Manim: those whose file is
+    missing, and those whose starting picture was never digested (all of them with --force).
+    ``loaded``: the checked storyboard and its plan. The parent uses this to share out only the
+    beats that need drawing (a last-beat edit stays in one process)."""
+    from scenes.render_pipeline import segment_path
+
+    keys = _ClipKeys(opts, *loaded)
+    if opts.force:
+        return [True] * len(keys.segs)
+    out = []
+    for k in range(len(keys.segs)):
+        digest = keys.states.digest(keys.pre[k])
+        out.append(digest is None or not segment_path(Path(opts.out), keys.key(k, digest)).exists())
+    return out
 
 
 class _Walk:

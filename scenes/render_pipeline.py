@@ -280,7 +280,13 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     from scenes.render_beats import BeatJob, render_range
 
     segs = _segments_of(loaded[1], opts)
-    jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b) for a, b in split_beats(segs, opts.jobs)]
+    stale = None
+    if opts.jobs > 1:
+        from scenes.render_beats import stale_segments
+
+        stale = stale_segments(opts, loaded)
+    jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b)
+            for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
     if len(jobs) == 1:
         outcomes, ledger, _ = render_range(jobs[0], log, loaded)
         return outcomes, ledger
@@ -298,12 +304,22 @@ def _segments_of(p: object, opts: RenderOptions) -> list:
     return clip_segments(p, opts.captions, load_theme(THEME_FILE).timings.caption_fade, fps_of(opts))
 
 
-def split_beats(segs: list, jobs: int) -> list[tuple[int, int]]:
+MIN_JOB_SECONDS = 8.0
+"""Work (in the units of ``split_beats``, over the frame rate) below which another process does
+not pay: a worker spends about 1.5 s of a core on Python's start and Manim's import, and a unit
+takes about 0.3 s to draw at low quality (more at higher ones)."""
+
+
+def split_beats(segs: list, jobs: int, fps: int, stale: list[bool] | None = None) -> list[tuple[int, int]]:
     """Contiguous ranges of segments, about equal in work: a moving frame counts 1, a held frame
-    (drawn once, encoded again) 1/4."""
+    (drawn once, encoded again) 1/4, and a segment found in the cache (``stale`` False) nothing.
+    No more ranges than there are MIN_JOB_SECONDS of work: a last-beat edit stays in one process."""
     cost = [sum(st.frames + st.hold / 4 for st in seg.steps) for seg in segs]
-    jobs = max(1, min(jobs, len(segs)))
-    total, ranges, start, acc = sum(cost), [], 0, 0.0
+    if stale is not None:
+        cost = [c if s else 0.0 for c, s in zip(cost, stale)]
+    total = sum(cost)
+    jobs = max(1, min(jobs, len(segs), int(total / fps / MIN_JOB_SECONDS)))
+    ranges, start, acc = [], 0, 0.0
     for k, c in enumerate(cost):
         acc += c
         if len(ranges) < jobs - 1 and acc >= total * (len(ranges) + 1) / jobs and k + 1 < len(segs):

@@ -146,3 +146,57 @@ def test_undoing_an_edit_joins_cached_beats_without_manim(tmp_path: Path) -> Non
     undo = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
     assert undo.stdout.strip().splitlines()[-1] == "manim not imported 0", undo.stdout + undo.stderr
     assert f"{NAME}: 0 of 8 beats drawn, 8 from the cache" in undo.stderr
+
+
+def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> None:
+    """With two processes asked for, a last-beat edit is drawn here: one beat is not worth a
+    worker's start and Manim's import, and the cached beats are no work at all."""
+    import scenes.render_workers
+    from scenes.render_beats import stale_segments
+    from scenes.storyboard import default_timings, load, plan
+
+    render(tmp_path)
+    edited = edited_last_beat(tmp_path)
+    checked = load(edited, name=NAME)
+    loaded = (checked, plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source))
+    assert stale_segments(RenderOptions(out=str(tmp_path), **TINY), loaded) == [False] * 7 + [True]
+    assert stale_segments(RenderOptions(out=str(tmp_path), force=True, **TINY), loaded) == [True] * 8
+
+    def no_workers(*args: object) -> None:
+        raise AssertionError("a worker was started for one beat")
+
+    monkeypatch.setattr(scenes.render_workers, "run_workers", no_workers)
+    assert render(tmp_path, edited, jobs=2).beats_drawn == [7]
+
+
+def test_beats_are_split_by_the_work_left_to_do() -> None:
+    from scenes.render_pipeline import _segments_of, split_beats
+    from scenes.storyboard import default_timings, load, plan
+
+    checked = load(storyboard_path(NAME))
+    segs = _segments_of(plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source),
+                        RenderOptions())
+    fps = 15
+    two = split_beats(segs, 2, fps)
+    assert len(two) == 2 and two[0][0] == 0 and two[0][1] + 1 == two[1][0] and two[1][1] == len(segs) - 1
+    assert len(split_beats(segs, 64, fps)) < len(segs), "more processes than the work pays for"
+    assert split_beats(segs, 2, fps, stale=[False] * (len(segs) - 1) + [True]) == [(0, len(segs) - 1)]
+    # the work left is the first three beats and the last three: each process gets some of it
+    stale = [True] * 3 + [False] * (len(segs) - 6) + [True] * 3
+    ranges = split_beats(segs, 2, fps, stale=stale)
+    assert len(ranges) == 2 and ranges[0][0] == 0 and ranges[1][1] == len(segs) - 1
+    assert all(any(stale[a:b + 1]) for a, b in ranges)
+    # one beat of each: too little for a second process
+    assert len(split_beats(segs, 2, fps, stale=[True] + [False] * (len(segs) - 2) + [True])) == 1
+
+
+def test_default_beat_processes_fit_in_memory(monkeypatch) -> None:
+    import scenes.commands_scene as cs
+
+    monkeypatch.setattr(cs, "_cores", lambda: 4)
+    assert cs.beat_jobs(3, RenderOptions()) == 3
+    monkeypatch.setattr(cs, "_available_memory", lambda: 1 << 40)
+    assert cs.beat_jobs(None, RenderOptions()) == 4
+    monkeypatch.setattr(cs, "_available_memory", lambda: 600 << 20)  # one 480p process, not two
+    assert cs.beat_jobs(None, RenderOptions(quality="low")) == 1
+    assert cs.beat_jobs(None, RenderOptions(quality="high")) == 1
