@@ -38,11 +38,14 @@ class BeatStates:
         return self.folder / f"{prefix}.{suffix}"
 
     def digest(self, prefix: str) -> str | None:
+        """The stored digest, marked as recently used (the cache is trimmed oldest first)."""
         p = self._path(prefix, "digest")
         try:
-            return p.read_text().strip() or None
+            text = p.read_text().strip()
+            os.utime(p)
         except OSError:
             return None
+        return text or None
 
     def put_digest(self, prefix: str, digest: str) -> None:
         if self.digest(prefix) != digest:

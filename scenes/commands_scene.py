@@ -68,7 +68,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
     _common(p)
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                   help=f"render up to N clips at once, in N processes (default: one per CPU core, here {_cores()})")
+                   help=f"render up to N clips at once, in N processes (default: one per CPU core, here {_cores()}; "
+                        "a single clip out of date has its beats shared out as by `render scene`)")
     p.set_defaults(func=cmd_all, run=cmd_all)
 
 
@@ -115,25 +116,31 @@ frame (measured: 0.3 GB at 480p, 1.0 to 1.2 GB at 1080p60, where converted frame
 
 
 def beat_jobs(requested: int | None, opts: RenderOptions) -> int:
-    """Processes for one clip's beats: as asked, or one per core, as many as the memory the
-    system has available can hold."""
-    if requested is not None:
+    """Processes for one clip's beats: as asked, or (None or 0) one per core, as many as the
+    memory available can hold."""
+    if requested:
         return max(1, requested)
-    short = min(opts.size) if opts.size else QUALITY[opts.quality][0]
-    need = PROCESS_BYTES + BYTES_PER_PIXEL * short * short * 16 // 9
-    return max(1, min(_cores(), _available_memory() // need))
+    short = QUALITY[opts.quality][0]
+    pixels = opts.size[0] * opts.size[1] if opts.size else short * short * 16 // 9
+    return max(1, min(_cores(), _available_memory() // (PROCESS_BYTES + BYTES_PER_PIXEL * pixels)))
 
 
 def _available_memory() -> int:
-    """Bytes the system can give without swapping (MemAvailable), or unlimited where unknown."""
+    """Bytes this process can still use without swapping: the system's MemAvailable, and within
+    a container the room left under its cgroup's limit; unlimited where neither is known."""
+    room = [1 << 62]
     try:
         with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+            room += [int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:")]
     except (OSError, ValueError, IndexError):
         pass
-    return 1 << 62
+    try:  # cgroup v2: "max" when there is no limit
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        if limit != "max":
+            room.append(int(limit) - int(Path("/sys/fs/cgroup/memory.current").read_text()))
+    except (OSError, ValueError):
+        pass
+    return min(room)
 
 
 def _cores() -> int:

@@ -305,26 +305,28 @@ def _segments_of(p: object, opts: RenderOptions) -> list:
 
 
 MIN_JOB_SECONDS = 8.0
-"""Work (in the units of ``split_beats``, over the frame rate) below which another process does
-not pay: a worker spends about 1.5 s of a core on Python's start and Manim's import, and a unit
-takes about 0.3 s to draw at low quality (more at higher ones)."""
+"""Work below which another process does not pay, in seconds of frames as ``split_beats`` counts
+them: a worker spends about 1.5 s of a core on Python's start and Manim's import, and one such
+second takes about 0.3 s to draw at low quality (more at higher ones)."""
 
 
 def split_beats(segs: list, jobs: int, fps: int, stale: list[bool] | None = None) -> list[tuple[int, int]]:
     """Contiguous ranges of segments, about equal in work: a moving frame counts 1, a held frame
     (drawn once, encoded again) 1/4, and a segment found in the cache (``stale`` False) nothing.
-    No more ranges than there are MIN_JOB_SECONDS of work: a last-beat edit stays in one process."""
+    No more ranges than MIN_JOB_SECONDS of work allows (a last-beat edit stays in one process),
+    and none without work: a cut follows a segment with work and leaves work after it."""
     cost = [sum(st.frames + st.hold / 4 for st in seg.steps) for seg in segs]
     if stale is not None:
-        cost = [c if s else 0.0 for c, s in zip(cost, stale)]
+        cost = [c if s else 0.0 for c, s in zip(cost, stale, strict=True)]
     total = sum(cost)
     jobs = max(1, min(jobs, len(segs), int(total / fps / MIN_JOB_SECONDS)))
-    ranges, start, acc = [], 0, 0.0
+    ranges, start, acc, shares = [], 0, 0.0, 0
     for k, c in enumerate(cost):
         acc += c
-        if len(ranges) < jobs - 1 and acc >= total * (len(ranges) + 1) / jobs and k + 1 < len(segs):
+        if c > 0 and acc < total and acc >= total * (shares + 1) / jobs:
             ranges.append((start, k))
             start = k + 1
+            shares = max(shares + 1, int(acc * jobs / total))  # one cut for a segment that passes several shares
     ranges.append((start, len(segs) - 1))
     return ranges
 

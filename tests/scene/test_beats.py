@@ -102,9 +102,16 @@ def test_a_network_beat_drawn_from_its_stored_state_matches_a_fresh_render(tmp_p
     assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
-def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path) -> None:
+def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path, monkeypatch) -> None:
+    import scenes.render_workers
+
     _, base, a = first
+    pools: list[int] = []
+    real = scenes.render_workers.run_workers
+    monkeypatch.setattr(scenes.render_workers, "run_workers",
+                        lambda jobs, log: pools.append(len(jobs)) or real(jobs, log))
     two = render(tmp_path, jobs=2)
+    assert pools == [2], "the beats were not drawn in two processes"
     assert two.beats_drawn == list(range(8))
     assert two.ledger == base.ledger
     b = frames(tmp_path / f"{NAME}.mp4")
@@ -200,3 +207,7 @@ def test_default_beat_processes_fit_in_memory(monkeypatch) -> None:
     monkeypatch.setattr(cs, "_available_memory", lambda: 600 << 20)  # one 480p process, not two
     assert cs.beat_jobs(None, RenderOptions(quality="low")) == 1
     assert cs.beat_jobs(None, RenderOptions(quality="high")) == 1
+    tiny = cs.PROCESS_BYTES + cs.BYTES_PER_PIXEL * 256 * 144  # --size: its own pixels, not the preset's
+    monkeypatch.setattr(cs, "_available_memory", lambda: 2 * tiny)
+    assert cs.beat_jobs(None, RenderOptions(size=(256, 144))) == 2
+    assert cs.beat_jobs(0, RenderOptions(size=(256, 144))) == 2  # -j 0: the default, as for render all
