@@ -179,10 +179,11 @@ def render_bench(qualities: list[str]) -> dict:
     checked = load(storyboard_path(BENCH_CLIP))
     p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
     length = p.duration
-    top = QUALITIES[qualities[-1]]  # ["-q", QUALITY] or ["-q", QUALITY, "--fps", N]
-    top_opts = RenderOptions(quality=top[1], fps=int(top[3]) if len(top) > 2 else None)
-    rows: dict = {"clip": BENCH_CLIP, "clip_seconds": round(length, 2), "qualities": {},
-                  "beat_jobs": len(split_beats(_segments_of(p, top_opts), beat_jobs(None, top_opts), fps_of(top_opts)))}
+    top = qualities[-1]
+    flags = dict(zip(QUALITIES[top][::2], QUALITIES[top][1::2]))  # {"-q": QUALITY[, "--fps": N]}
+    top_opts = RenderOptions(quality=flags["-q"], fps=int(flags["--fps"]) if "--fps" in flags else None)
+    full = split_beats(_segments_of(p, top_opts), beat_jobs(None, top_opts), fps_of(top_opts))
+    rows: dict = {"clip": BENCH_CLIP, "clip_seconds": round(length, 2), "qualities": {}, "beat_jobs": len(full)}
     with tempfile.TemporaryDirectory(prefix="gradreel-bench-") as tmp:
         # the glyph cache is warm for an author who has rendered before: warm it the same way
         _render(["scene", BENCH_CLIP, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
@@ -198,8 +199,8 @@ def render_bench(qualities: list[str]) -> dict:
                                     "encoder_floor_s": round(floor, 2), "over_floor": round(secs / floor, 2),
                                     "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
                                     "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3)}
-        top = qualities[-1]
-        secs, _ = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force", "-j", "1"])
+        secs, _ = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
+                           "-j", "1"])
         rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
                            secs / rows["qualities"][top]["encoder_floor_s"], 2),
                            "default_speedup": round(secs / rows["qualities"][top]["render_s"], 2)}
@@ -264,8 +265,8 @@ def main() -> int:
                   f"{row['last_beat_edit_s']:>19}{row['last_beat_over_full']:>7}")
         j1 = r["clip_j1"]
         print(f"rows above: the default ({r['beat_jobs']} processes for all beats at {j1['quality']}); "
-              f"{j1['quality']} with -j 1 (one process): {j1['render_s']} s ({j1['over_floor']}x floor; the default {j1['default_speedup']}x "
-              f"faster); "
+              f"{j1['quality']} with -j 1 (one process): {j1['render_s']} s ({j1['over_floor']}x floor; "
+              f"the default {j1['default_speedup']}x faster); "
               f"--set w2=3.0 (a program change: every beat) {r['set_w2_rerender_s']} s; "
               f"4 core clips -j1 {r['core_j1_s']} s, -j2 {r['core_j2_s']} s ({r['j2_speedup']}x)")
     return 0
