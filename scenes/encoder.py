@@ -37,6 +37,24 @@ WHOLE = 1 / 3
 converter is set up once per segment (a crop's is set up for each, as crops differ in size)."""
 
 
+X264_THREADS = 1
+"""x264 runs on one thread of its own. PyAV's default (sliced threads, as many as cores) has two
+faults here: the picture depends on the machine, since each thread encodes its own slice of every
+frame, and the slices cost CPU that drawing needs. On backward_walk's 1080p60 frames x264 alone
+took 29-33 CPU-s on one thread and 33-35 on two sliced threads (23.6-26.1 s of wall time against
+29-33); a whole render, which draws on the other core meanwhile, took 30.3-33.4 s against
+32.8-34.9. Parallel work comes from drawing beside encoding, and from beats in processes."""
+
+
+def add_x264(box: Any, fps: int, width: int, height: int, options: dict[str, str]) -> Any:
+    """The H.264 stream of ``box`` at our settings (``options`` are x264's, per quality): the one
+    place a stream is opened, so that the benchmark's encoder floor is measured at them too."""
+    stream = box.add_stream("libx264", rate=fps, options=dict(options))
+    stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
+    stream.codec_context.thread_count = X264_THREADS  # PyAV ignores a "threads" entry in options
+    return stream
+
+
 class SegmentWriter:
     """One mp4 segment: ``put`` RGBA frames (with a repeat count), then ``close`` (or ``abort``)."""
 
@@ -46,8 +64,7 @@ class SegmentWriter:
         self._error: BaseException | None = None
         self._queue: queue.Queue[tuple[np.ndarray, int, PixelRect | None] | None] = queue.Queue(maxsize=INFLIGHT)
         self._box = av.open(str(path), mode="w", format="mp4")
-        self._stream = self._box.add_stream("libx264", rate=fps, options=dict(options))
-        self._stream.width, self._stream.height, self._stream.pix_fmt = width, height, "yuv420p"
+        self._stream = add_x264(self._box, fps, width, height, options)
         self._time_base = Fraction(1, fps)
         self._width, self._height = width, height
         self._rgba: av.VideoFrame | None = None

@@ -134,13 +134,14 @@ def _floor_here(clip: str, options: dict[str, str]) -> tuple[float, int]:
 
     import av
 
+    from scenes.encoder import add_x264
+
     with av.open(clip) as box:
         src = box.streams.video[0]
         rate = int(src.average_rate)
         frames = [f.reformat(format="yuv420p") for f in box.decode(src)]
     with av.open(os.devnull, "w", format="mp4") as sink:
-        dst = sink.add_stream("libx264", rate=rate, options=options)
-        dst.width, dst.height, dst.pix_fmt = frames[0].width, frames[0].height, "yuv420p"
+        dst = add_x264(sink, rate, frames[0].width, frames[0].height, options)
         t0 = time.perf_counter()
         for i, frame in enumerate(frames):
             frame.pts, frame.time_base = i, Fraction(1, rate)

@@ -1,0 +1,42 @@
+"""The encoder's output depends on the frames and the settings only, not on the machine.
+
+Why it matters: segments are cached and joined by stream copy, so a clip rendered with its beats
+spread over processes, or on a machine with more cores, must be made of the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scenes.encoder import SegmentWriter
+
+
+def _encode(path: Path) -> bytes:
+    height, width = 144, 256
+    yy, xx = np.mgrid[0:height, 0:width]
+    writer = SegmentWriter(path, width, height, 15, {"preset": "veryfast", "crf": "19", "bf": "0"})
+    for k in range(6):
+        frame = np.zeros((height, width, 4), np.uint8)
+        frame[..., 0], frame[..., 1], frame[..., 2], frame[..., 3] = (xx + 9 * k) % 256, yy, (xx * yy + k) % 256, 255
+        writer.put(frame, 2)
+    writer.close()
+    return path.read_bytes()
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to compare with one")
+def test_a_segment_is_the_same_bytes_on_one_core_as_on_all(tmp_path: Path) -> None:
+    """x264 left to PyAV's default encodes one slice per core, so the bytes (and the slices'
+    edges in the picture) changed with the cores the process may use."""
+    cores = os.sched_getaffinity(0)
+    everywhere = _encode(tmp_path / "all.mp4")
+    os.sched_setaffinity(0, {min(cores)})
+    try:
+        one = _encode(tmp_path / "one.mp4")
+    finally:
+        os.sched_setaffinity(0, cores)
+    assert everywhere == one
+    assert b"threads=1 " in one  # x264's settings, as it writes them into the stream
