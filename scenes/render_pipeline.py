@@ -273,8 +273,9 @@ def segment_path(out: Path, key: str) -> Path:
 
 def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: tuple[object, object],
                   log: Callable[[str], None]) -> tuple[list, list[tuple[str, int | None]]]:
-    """All beats, in this process (``jobs`` 1) or split over ``jobs`` worker processes (each
-    loads the storyboard again; ``loaded`` is the checked storyboard and its plan)."""
+    """All beats, in this process (``jobs`` 1) or split over ``jobs`` processes: this one draws
+    the first range, workers (each loading the storyboard again) the others. ``loaded`` is the
+    checked storyboard and its plan."""
     from dataclasses import asdict
 
     from scenes.render_beats import BeatJob, render_range
@@ -292,7 +293,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
         return outcomes, ledger
     from scenes.render_workers import run_workers
 
-    outcomes, ledger = run_workers(jobs, log)
+    outcomes, ledger = run_workers(jobs, log, lambda job: render_range(job, log, loaded)[0])
     assert [o.index for o in outcomes] == list(range(len(segs)))
     return outcomes, ledger
 

@@ -107,11 +107,15 @@ def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path, monkey
 
     _, base, a = first
     pools: list[int] = []
-    real = scenes.render_workers.run_workers
+    started: list[int] = []
+    real, popen = scenes.render_workers.run_workers, scenes.render_workers.subprocess.Popen
     monkeypatch.setattr(scenes.render_workers, "run_workers",
-                        lambda jobs, log: pools.append(len(jobs)) or real(jobs, log))
+                        lambda jobs, log, here: pools.append(len(jobs)) or real(jobs, log, here))
+    monkeypatch.setattr(scenes.render_workers.subprocess, "Popen",
+                        lambda *a, **k: started.append(1) or popen(*a, **k))
     two = render(tmp_path, jobs=2)
     assert pools == [2], "the beats were not drawn in two processes"
+    assert started == [1], "the parent should draw the first range itself, one worker the second"
     assert two.beats_drawn == list(range(8))
     assert two.ledger == base.ledger
     b = frames(tmp_path / f"{NAME}.mp4")
