@@ -19,7 +19,7 @@ from engine import ProgramError
 
 # Command modules, in the order `render --help` lists them. A module that is not there yet
 # (a command still being built) is simply not offered.
-COMMAND_MODULES = ["scenes.commands_scene", "scenes.commands_storyboard", "scenes.commands_log"]
+COMMAND_MODULES = ["scenes.commands_scene", "scenes.commands_watch", "scenes.commands_storyboard", "scenes.commands_log"]
 
 
 class UsageError(Exception):

@@ -7,7 +7,8 @@ Render (--render): for the benchmark clip (backward_walk) at each quality, rende
 length; the encoder-only floor (the same frames, decoded from the clip, encoded again by x264 with
 the settings the render used); peak memory; a no-op re-render; a re-render after one number in
 the last beat's caption changes (renders as an author runs them: beats in one process per core,
-as memory allows). Then the last quality with -j 1 (one process), a
+as memory allows), and the same kind of edit saved while `render watch` runs (from the save to
+the new clip). Then the last quality with -j 1 (one process), a
 re-render after --set changes a number shown from beat 2 on, and the four core clips one after
 the other against two at a time. The glyph cache is warmed first, as an author's would be.
 
@@ -164,6 +165,43 @@ def _last_beat_edited(folder: str) -> str:
     return path
 
 
+WATCH_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w1}")
+"""The change saved while `render watch` runs: another number in the last caption than the
+`render scene` edit's, so that its beat is not in the cache already."""
+
+
+def _watch_edit(out: str, flags: list[str], folder: str) -> float:
+    """Seconds from saving a last-beat edit to the new clip, in a `render watch` that has
+    rendered the storyboard once already (its Manim imported): what an author who keeps one
+    running waits. The clip's beats are in ``out`` already."""
+    import signal
+    import subprocess
+
+    from scenes.storyboard import storyboard_path
+
+    text = open(storyboard_path(BENCH_CLIP)).read()
+    assert text.count(WATCH_EDIT[0]) == 1, "the watch edit no longer applies"
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{BENCH_CLIP}.yaml")
+    with open(path, "w") as f:
+        f.write(text)
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", path, *flags, "--out", out],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        if not proc.stdout.readline():  # the first render: joined from the cache
+            raise RuntimeError("render watch ended before its first clip")
+        with open(path, "w") as f:
+            f.write(text.replace(*WATCH_EDIT))
+        t0 = time.perf_counter()
+        if not proc.stdout.readline():
+            raise RuntimeError("render watch ended before the edited clip")
+        return time.perf_counter() - t0
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait()
+
+
 QUALITIES = {"low": ["-q", "low"], "medium": ["-q", "medium"], "high": ["-q", "high"],
              "high30": ["-q", "high", "--fps", "30"]}
 """Benchmark rows: the presets, and 1080p at 30 frames per second."""
@@ -189,6 +227,8 @@ def render_bench(qualities: list[str]) -> dict:
         # the glyph cache is warm for an author who has rendered before: warm it the same way
         _render(["scene", BENCH_CLIP, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
         edited = _last_beat_edited(os.path.join(tmp, "edited"))
+        _watch_edit(os.path.join(tmp, "warm"), ["--size", "256x144", "--fps", "5"], os.path.join(tmp, "watched"))
+        _render(["scene", edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
         for q in qualities:
             out = os.path.join(tmp, q)
             secs, peak = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
@@ -196,10 +236,12 @@ def render_bench(qualities: list[str]) -> dict:
                                            encoder_options(RenderOptions(quality=QUALITIES[q][1])))
             noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
             last = _render(["scene", edited, *QUALITIES[q], "--out", out])[0]
+            watched = _watch_edit(out, QUALITIES[q], os.path.join(tmp, "watched"))
             rows["qualities"][q] = {"render_s": round(secs, 2), "over_clip": round(secs / length, 2),
                                     "encoder_floor_s": round(floor, 2), "over_floor": round(secs / floor, 2),
                                     "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
-                                    "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3)}
+                                    "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
+                                    "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3)}
         secs, _ = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
                            "-j", "1"])
         rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
@@ -259,11 +301,12 @@ def main() -> int:
         r = report["render"]
         print(f"\nrender: {r['clip']} ({r['clip_seconds']} s of clip)")
         print(f"{'quality':<8}{'render s':>9}{'x clip':>7}{'x264 floor s':>13}{'x floor':>8}{'frames':>7}"
-              f"{'MiB/proc':>9}{'no-op s':>8}{'last beat edited s':>19}{'x full':>7}")
+              f"{'MiB/proc':>9}{'no-op s':>8}{'last beat edited s':>19}{'x full':>7}{'in watch s':>11}{'x full':>7}")
         for q, row in r["qualities"].items():
             print(f"{q:<8}{row['render_s']:>9}{row['over_clip']:>7}{row['encoder_floor_s']:>13}"
                   f"{row['over_floor']:>8}{row['frames']:>7}{row['peak_rss_mib']:>9}{row['noop_rerender_s']:>8}"
-                  f"{row['last_beat_edit_s']:>19}{row['last_beat_over_full']:>7}")
+                  f"{row['last_beat_edit_s']:>19}{row['last_beat_over_full']:>7}{row['watch_edit_s']:>11}"
+                  f"{row['watch_over_full']:>7}")
         j1 = r["clip_j1"]
         print(f"rows above: the default ({r['beat_jobs']} processes for all beats at {j1['quality']}); "
               f"{j1['quality']} with -j 1 (one process): {j1['render_s']} s ({j1['over_floor']}x floor; "

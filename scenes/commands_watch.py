@@ -1,0 +1,100 @@
+"""``render watch NAME``: render a clip, then again each time its storyboard (or the theme) is saved.
+
+Why: an author tuning a number edits, saves and looks, many times over. A fresh ``render scene``
+pays Python's start and Manim's import, about 1.4 s, before it draws anything; a watching process
+has paid them once, so a changed number in the last beat is in the clip as soon as that beat is
+drawn. Each render is exactly what ``render scene`` with the same options makes (the same cache,
+the same files). Bad input is reported as by ``render scene`` (file, line, what was expected) and
+the watch goes on; Ctrl-C ends it. A change to gradreel itself needs a new ``render watch``.
+
+    render watch backward_walk            edit scenes/storyboards/backward_walk.yaml, save, look
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import replace
+from typing import Any, Callable
+
+POLL_SECONDS = 0.1
+"""How often the watched files are looked at; a change is rendered once two looks agree, since
+editors may write a file in more than one step."""
+
+Stamp = tuple[tuple[int, int] | None, ...]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``watch`` to ``render``'s subparsers."""
+    from scenes.commands_scene import _common, _cores
+
+    p = subparsers.add_parser("watch", help="render one storyboard, then again whenever it or the theme is saved")
+    p.add_argument("storyboard", metavar="NAME|FILE",
+                   help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
+    _common(p)
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help=f"as for `render scene` (default: one process per CPU core, here {_cores()})")
+    p.set_defaults(run=cmd_watch)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Render, then watch; each render prints the clip's path on stdout. Ctrl-C: status 0."""
+    from scenes.commands_scene import _options, _render_one, beat_jobs
+    from scenes.render_pipeline import THEME_FILE
+    from scenes.storyboard import storyboard_path
+
+    file = storyboard_path(args.storyboard)
+    if not os.path.isfile(file):
+        return _render_one(file, _options(args))  # says which storyboards there are; status 2
+    opts = _options(args)
+    opts = replace(opts, jobs=beat_jobs(args.jobs, opts))
+    files = [file, str(THEME_FILE)]
+    print(f"render: watching {os.path.relpath(file)} and the theme; Ctrl-C to stop", file=sys.stderr)
+
+    def once() -> None:
+        _render_one(file, opts)
+        sys.stdout.flush()
+
+    try:
+        watch(files, once)
+    except KeyboardInterrupt:
+        print("render: stopped watching", file=sys.stderr)
+    return 0
+
+
+def stamps(files: list[str]) -> Stamp:
+    """What tells a saved file from the one before: its modification time and size (None: missing)."""
+    out: list[tuple[int, int] | None] = []
+    for f in files:
+        try:
+            st = os.stat(f)
+            out.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def watch(files: list[str], render: Callable[[], None], wait: Callable[[float], None] = time.sleep,
+          renders: int | None = None) -> None:
+    """Call ``render`` now and after every change to ``files``, until interrupted (or, for tests,
+    until it has been called ``renders`` times).
+
+    >>> watch(["a.yaml"], lambda: print("rendered"), renders=1)  # doctest: +SKIP
+    rendered
+    """
+    seen = stamps(files)
+    render()
+    done = 1
+    while renders is None or done < renders:
+        wait(POLL_SECONDS)
+        now = stamps(files)
+        if now == seen:
+            continue
+        wait(POLL_SECONDS)
+        if stamps(files) != now:  # still being written: look again
+            continue
+        seen = now
+        render()
+        done += 1

@@ -1,0 +1,81 @@
+"""``render watch``: a render now, and one after each saved change, in one long-lived process.
+
+What must hold: a change is rendered once it is complete (not while a file is half written), an
+unchanged file is not rendered again, bad input is reported and the watch goes on, and Ctrl-C
+ends it with status 0.
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from scenes.commands_watch import watch
+from scenes.storyboard import storyboard_path
+
+
+def test_a_change_is_rendered_once_two_looks_agree(tmp_path: Path) -> None:
+    board = tmp_path / "a.yaml"
+    board.write_text("one")
+    looks: list[int] = []
+    renders: list[str] = []
+    # what happens to the file at each pause of the watch: nothing, a save written in two steps
+    # (two looks disagree, then agree), nothing, a second save
+    script = {2: "two (half", 3: "two (whole)", 7: "three"}
+
+    def wait(seconds: float) -> None:
+        looks.append(1)
+        if len(looks) in script:
+            board.write_text(script[len(looks)])
+
+    watch([str(board)], lambda: renders.append(board.read_text()), wait, renders=3)
+    assert renders == ["one", "two (whole)", "three"]
+
+
+def _lines(stream, into: queue.Queue) -> None:
+    for line in stream:
+        into.put(line.rstrip("\n"))
+
+
+def test_watch_renders_each_saved_edit_reports_bad_input_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    text = Path(storyboard_path("backward_walk")).read_text()
+    old = "w1.grad is {w1.grad}"
+    assert text.count(old) == 1
+    board = tmp_path / "backward_walk.yaml"
+    board.write_text(text)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", str(board), "--size", "256x144",
+                             "--fps", "5", "-j", "1", "--out", str(out)], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    said: queue.Queue[str] = queue.Queue()
+    errors: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_lines, args=(proc.stdout, said), daemon=True).start()
+    threading.Thread(target=_lines, args=(proc.stderr, errors), daemon=True).start()
+
+    def error_line(containing: str) -> str:
+        while True:
+            line = errors.get(timeout=300)
+            if containing in line:
+                return line
+
+    try:
+        assert said.get(timeout=300) == str(out / "backward_walk.mp4")
+        first = (out / "backward_walk.srt").read_text()
+        board.write_text(text.replace(old, "w1.grad is {w1.grad} and {w1.grad is"))  # a bad edit
+        assert "backward_walk.yaml:" in error_line("unmatched '{'")
+        board.write_text(text.replace(old, "w1.grad is {w2.grad}"))
+        assert said.get(timeout=300) == str(out / "backward_walk.mp4")
+        assert "1 of 8 beats drawn" in error_line("beats drawn")
+        second = (out / "backward_walk.srt").read_text()
+        assert first != second and first.replace("w1.grad is 8/3", "w1.grad is 4/9") == second
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+        assert "stopped watching" in error_line("stopped watching")
+    finally:
+        proc.kill()
+    assert said.empty(), "a render without a change"
