@@ -58,7 +58,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     try:
-        watch(files, once)
+        watch(files, once, warm=_import_drawing)
     except KeyboardInterrupt:
         print("render: stopped watching", file=sys.stderr)
     return 0
@@ -76,16 +76,27 @@ def stamps(files: list[str]) -> Stamp:
     return tuple(out)
 
 
+def _import_drawing() -> None:
+    """Manim and our drawing modules: a first render that found everything cached did not need
+    them, and the first edit should not wait for them."""
+    import scenes.camera  # noqa: F401
+    import scenes.clip_scene  # noqa: F401
+    import scenes.encoder  # noqa: F401
+    import scenes.player  # noqa: F401
+
+
 def watch(files: list[str], render: Callable[[], None], wait: Callable[[float], None] = time.sleep,
-          renders: int | None = None) -> None:
+          renders: int | None = None, warm: Callable[[], None] = lambda: None) -> None:
     """Call ``render`` now and after every change to ``files``, until interrupted (or, for tests,
-    until it has been called ``renders`` times).
+    until it has been called ``renders`` times). ``warm`` runs once after the first render, to
+    import what a later one will need while nothing is being waited for.
 
     >>> watch(["a.yaml"], lambda: print("rendered"), renders=1)  # doctest: +SKIP
     rendered
     """
     seen = stamps(files)
     render()
+    warm()
     done = 1
     while renders is None or done < renders:
         wait(POLL_SECONDS)
