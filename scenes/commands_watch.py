@@ -4,8 +4,10 @@ Why: an author tuning a number edits, saves and looks, many times over. A fresh 
 pays Python's start and Manim's import, about 1.4 s, before it draws anything; a watching process
 has paid them once, so a changed number in the last beat is in the clip as soon as that beat is
 drawn. Each render is exactly what ``render scene`` with the same options makes (the same cache,
-the same files). Bad input is reported as by ``render scene`` (file, line, what was expected) and
-the watch goes on; Ctrl-C ends it. A change to gradreel itself needs a new ``render watch``.
+the same files; ``--force`` applies to the first only). Once the first render is done and Manim
+imported, a READY line on stderr says the watch is waiting. Bad input is reported as by
+``render scene`` (file, line, what was expected), as is a failed render, and the watch goes on;
+Ctrl-C ends it. A change to gradreel itself needs a new ``render watch``.
 
     render watch backward_walk            edit scenes/storyboards/backward_walk.yaml, save, look
 """
@@ -16,14 +18,17 @@ import argparse
 import os
 import sys
 import time
+import traceback
 from dataclasses import replace
 from typing import Any, Callable
 
+READY = "render: watching"
+"""Starts the line on stderr that says the watch is ready for a change (after the first render)."""
 POLL_SECONDS = 0.1
 """How often the watched files are looked at; a change is rendered once two looks agree, since
 editors may write a file in more than one step."""
 
-Stamp = tuple[tuple[int, int] | None, ...]
+Stamp = tuple[tuple[int, int, int, int] | None, ...]
 
 
 def register(subparsers: Any) -> None:
@@ -51,26 +56,42 @@ def cmd_watch(args: argparse.Namespace) -> int:
     opts = _options(args)
     opts = replace(opts, jobs=beat_jobs(args.jobs, opts))
     files = [file, str(THEME_FILE)]
-    print(f"render: watching {os.path.relpath(file)} and the theme; Ctrl-C to stop", file=sys.stderr)
+    renders = 0
 
     def once() -> None:
-        _render_one(file, opts)
+        nonlocal renders
+        from scenes.theme import ThemeError
+
+        try:  # --force: the first render only; later ones draw what the save changed
+            _render_one(file, opts if renders == 0 else replace(opts, force=False))
+        except ThemeError as exc:  # names the file and the key
+            print(f"render: {exc}", file=sys.stderr)
+        except Exception:  # a fault of ours: shown, and the next save is rendered all the same
+            traceback.print_exc()
+            print(f"render: rendering {os.path.relpath(file)} failed (above); still watching", file=sys.stderr)
+        renders += 1
         sys.stdout.flush()
 
+    def ready() -> None:
+        _import_drawing()
+        print(f"{READY} {os.path.relpath(file)} and the theme; Ctrl-C to stop", file=sys.stderr, flush=True)
+
     try:
-        watch(files, once, warm=_import_drawing)
+        watch(files, once, warm=ready)
     except KeyboardInterrupt:
         print("render: stopped watching", file=sys.stderr)
     return 0
 
 
 def stamps(files: list[str]) -> Stamp:
-    """What tells a saved file from the one before: its modification time and size (None: missing)."""
-    out: list[tuple[int, int] | None] = []
+    """What tells a saved file from the one before (None: missing): its modification and change
+    times, size and inode (an editor that saves by renaming a new file over the old one gives a
+    new inode, even within the file system's timestamp granularity)."""
+    out: list[tuple[int, int, int, int] | None] = []
     for f in files:
         try:
             st = os.stat(f)
-            out.append((st.st_mtime_ns, st.st_size))
+            out.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
         except OSError:
             out.append(None)
     return tuple(out)

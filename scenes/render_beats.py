@@ -23,6 +23,7 @@ beat do not depend on which process drew it.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sys
@@ -45,6 +46,9 @@ class BeatJob:
     options: dict[str, Any]
     first: int
     last: int
+    text_sha256: str = ""
+    """Of the storyboard text the parent planned from: a worker that reads another (the file was
+    saved during the render) stops instead of drawing beats of a different plan."""
 
 
 @dataclass
@@ -71,6 +75,8 @@ def render_range(job: BeatJob, log: Callable[[str], None],
         from scenes.storyboard import default_timings, load, plan as make_plan
 
         checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
+        if job.text_sha256 and hashlib.sha256(checked.doc.text.encode()).hexdigest() != job.text_sha256:
+            raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
         p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
     else:
         checked, p = loaded

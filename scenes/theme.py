@@ -331,7 +331,7 @@ def _parsed_theme(path: str, text: str) -> Theme:
     return theme
 
 
-@lru_cache(maxsize=1)
 def default_theme() -> Theme:
-    """The project theme, loaded once per process."""
+    """The project theme as the file says now (parsed again only when its text changed, so a
+    long-lived ``render watch`` plans with a theme saved after it started)."""
     return load_theme()

@@ -151,51 +151,71 @@ def _floor_here(clip: str, options: dict[str, str]) -> tuple[float, int]:
         return time.perf_counter() - t0, len(frames)
 
 
-def _last_beat_edited(folder: str) -> str:
-    """A copy of the benchmark storyboard whose last caption shows one other number
-    ({w1.grad} -> {w2.grad}): only the last beat's picture changes."""
-    from scenes.storyboard import storyboard_path
-
-    text = open(storyboard_path(BENCH_CLIP)).read()
-    assert text.count("w1.grad is {w1.grad}") == 1, "the benchmark edit no longer applies"
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, f"{BENCH_CLIP}.yaml")
-    with open(path, "w") as f:
-        f.write(text.replace("w1.grad is {w1.grad}", "w1.grad is {w2.grad}"))
-    return path
-
-
+SCENE_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w2.grad}")
+"""The last-beat edit rendered with `render scene`: the last caption shows one other number."""
 WATCH_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w1}")
-"""The change saved while `render watch` runs: another number in the last caption than the
-`render scene` edit's, so that its beat is not in the cache already."""
+"""The edit saved while `render watch` runs: another number than SCENE_EDIT's, so that its beat
+is not in the cache already."""
 
 
-def _watch_edit(out: str, flags: list[str], folder: str) -> float:
-    """Seconds from saving a last-beat edit to the new clip, in a `render watch` that has
-    rendered the storyboard once already (its Manim imported): what an author who keeps one
-    running waits. The clip's beats are in ``out`` already."""
-    import signal
-    import subprocess
-
+def _edited(folder: str, change: tuple[str, str] | None) -> str:
+    """A copy of the benchmark storyboard in ``folder`` with ``change`` (old, new) made, or
+    none; only the last beat's picture changes."""
     from scenes.storyboard import storyboard_path
 
-    text = open(storyboard_path(BENCH_CLIP)).read()
-    assert text.count(WATCH_EDIT[0]) == 1, "the watch edit no longer applies"
+    with open(storyboard_path(BENCH_CLIP)) as f:
+        text = f.read()
+    if change is not None:
+        assert text.count(change[0]) == 1, f"the benchmark edit {change} no longer applies"
+        text = text.replace(*change)
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"{BENCH_CLIP}.yaml")
     with open(path, "w") as f:
         f.write(text)
+    return path
+
+
+def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -> float:
+    """Seconds from saving WATCH_EDIT to the new clip, in a `render watch` of the benchmark
+    storyboard that is ready (its first render done, Manim imported): what an author who keeps
+    one running waits. The clip's beats are in ``out`` already."""
+    import queue
+    import signal
+    import subprocess
+    import threading
+
+    from scenes.commands_watch import READY
+
+    path = _edited(folder, None)
     proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", path, *flags, "--out", out],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[tuple[str, str]] = queue.Queue()
+    for name in ("stdout", "stderr"):
+        threading.Thread(target=lambda s=getattr(proc, name), n=name: [lines.put((n, ln)) for ln in s],
+                         daemon=True).start()
+
+    clips, ready = 0, False
+
+    def wait_until(done: Callable[[], bool]) -> None:
+        nonlocal clips, ready
+        deadline = time.monotonic() + timeout
+        while not done():
+            try:
+                name, line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise RuntimeError(f"render watch: no answer in {timeout:.0f} s") from None
+            if name == "stdout":
+                clips += 1  # a clip's path: a render is done
+            elif line.startswith(READY):
+                ready = True
+            elif line.startswith("render:") or ".yaml:" in line:  # a mistake, reported
+                raise RuntimeError(f"render watch: {line.strip()}")
+
     try:
-        assert proc.stdout is not None
-        if not proc.stdout.readline():  # the first render: joined from the cache
-            raise RuntimeError("render watch ended before its first clip")
-        with open(path, "w") as f:
-            f.write(text.replace(*WATCH_EDIT))
+        wait_until(lambda: ready and clips == 1)  # the first render (joined from the cache), Manim imported
+        _edited(folder, WATCH_EDIT)
         t0 = time.perf_counter()
-        if not proc.stdout.readline():
-            raise RuntimeError("render watch ended before the edited clip")
+        wait_until(lambda: clips == 2)
         return time.perf_counter() - t0
     finally:
         proc.send_signal(signal.SIGINT)
@@ -226,7 +246,8 @@ def render_bench(qualities: list[str]) -> dict:
     with tempfile.TemporaryDirectory(prefix="gradreel-bench-") as tmp:
         # the glyph cache is warm for an author who has rendered before: warm it the same way
         _render(["scene", BENCH_CLIP, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
-        edited = _last_beat_edited(os.path.join(tmp, "edited"))
+        edited = _edited(os.path.join(tmp, "edited"), SCENE_EDIT)
+        # and so are the glyphs of both edits' captions, for an author who tried those numbers before
         _watch_edit(os.path.join(tmp, "warm"), ["--size", "256x144", "--fps", "5"], os.path.join(tmp, "watched"))
         _render(["scene", edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
         for q in qualities:

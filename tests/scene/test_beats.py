@@ -112,7 +112,7 @@ def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path, monkey
     monkeypatch.setattr(scenes.render_workers, "run_workers",
                         lambda jobs, log, here: pools.append(len(jobs)) or real(jobs, log, here))
     monkeypatch.setattr(scenes.render_workers.subprocess, "Popen",
-                        lambda *a, **k: started.append(1) or popen(*a, **k))
+                        lambda args, *a, **k: ("scenes.render_beats" in args and started.append(1)) or popen(args, *a, **k))
     two = render(tmp_path, jobs=2)
     assert pools == [2], "the beats were not drawn in two processes"
     assert started == [1], "the parent should draw the first range itself, one worker the second"

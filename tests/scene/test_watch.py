@@ -54,8 +54,10 @@ def test_watch_renders_each_saved_edit_reports_bad_input_and_stops_on_ctrl_c(tmp
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     said: queue.Queue[str] = queue.Queue()
     errors: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=_lines, args=(proc.stdout, said), daemon=True).start()
-    threading.Thread(target=_lines, args=(proc.stderr, errors), daemon=True).start()
+    readers = [threading.Thread(target=_lines, args=(stream, into), daemon=True)
+               for stream, into in ((proc.stdout, said), (proc.stderr, errors))]
+    for reader in readers:
+        reader.start()
 
     def error_line(containing: str) -> str:
         while True:
@@ -78,4 +80,37 @@ def test_watch_renders_each_saved_edit_reports_bad_input_and_stops_on_ctrl_c(tmp
         assert "stopped watching" in error_line("stopped watching")
     finally:
         proc.kill()
+    readers[0].join(timeout=60)  # everything the watch said is in ``said`` now
     assert said.empty(), "a render without a change"
+
+
+def test_a_long_lived_process_plans_with_the_theme_as_saved(tmp_path: Path, monkeypatch) -> None:
+    """``render watch`` plans again after the theme is saved: the timings must follow the file."""
+    import scenes.theme
+    from scenes.storyboard import default_timings
+
+    theme = tmp_path / "theme.yaml"
+    text = scenes.theme.DEFAULT_THEME_PATH.read_text()
+    theme.write_text(text)
+    monkeypatch.setattr(scenes.theme, "DEFAULT_THEME_PATH", theme)
+    before = default_timings().node_appear
+    line = next(ln for ln in text.splitlines() if ln.strip().startswith("node_appear:"))
+    theme.write_text(text.replace(line, line.split(":")[0] + f": {before * 2}"))
+    assert default_timings().node_appear == before * 2
+
+
+def test_a_worker_refuses_a_storyboard_saved_after_the_plan(tmp_path: Path) -> None:
+    """A save during a render must not give a clip made of two texts: a beat worker whose
+    storyboard is not the one the parent planned from stops with a message."""
+    import dataclasses
+
+    import pytest
+
+    from scenes.render_beats import BeatJob, render_range
+    from scenes.render_pipeline import RenderOptions
+
+    board = tmp_path / "backward_walk.yaml"
+    board.write_text(Path(storyboard_path("backward_walk")).read_text())
+    job = BeatJob(str(board), "backward_walk", dataclasses.asdict(RenderOptions(out=str(tmp_path))), 7, 7, "0" * 64)
+    with pytest.raises(RuntimeError, match="changed during the render"):
+        render_range(job, lambda s: None)
