@@ -89,11 +89,16 @@ def _render_one(file: str, opts: RenderOptions) -> int:
         known = [Path(f).stem for f in find_storyboards()]
         print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
         return 2
+    from scenes.theme import ThemeError
+
     try:
         result = render_storyboard(file, name, opts)
     except StoryboardError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
+        return 2
+    except ThemeError as exc:  # names the theme file and the key
+        print(f"render: {exc}", file=sys.stderr)
         return 2
     if result.rendered:
         print(f"{name}: {result.frames} frames in {result.seconds:.1f} s", file=sys.stderr)

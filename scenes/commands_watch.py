@@ -60,12 +60,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     def once() -> None:
         nonlocal renders
-        from scenes.theme import ThemeError
-
         try:  # --force: the first render only; later ones draw what the save changed
             _render_one(file, opts if renders == 0 else replace(opts, force=False))
-        except ThemeError as exc:  # names the file and the key
-            print(f"render: {exc}", file=sys.stderr)
         except Exception:  # a fault of ours: shown, and the next save is rendered all the same
             traceback.print_exc()
             print(f"render: rendering {os.path.relpath(file)} failed (above); still watching", file=sys.stderr)

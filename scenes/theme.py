@@ -324,8 +324,11 @@ def _parsed_theme(path: str, text: str) -> Theme:
     p = Path(path)
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ThemeError(f"{p}: not valid YAML: {exc}") from None
+    except yaml.YAMLError as exc:  # one line: where, and what the parser expected
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{p}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(p)
+        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ThemeError(f"{where}: not valid YAML: {what}") from None
     theme = _build(Theme, data, p, "")
     _check_ranges(theme, p)
     return theme

@@ -114,3 +114,18 @@ def test_a_worker_refuses_a_storyboard_saved_after_the_plan(tmp_path: Path) -> N
     job = BeatJob(str(board), "backward_walk", dataclasses.asdict(RenderOptions(out=str(tmp_path))), 7, 7, "0" * 64)
     with pytest.raises(RuntimeError, match="changed during the render"):
         render_range(job, lambda s: None)
+
+
+def test_a_bad_theme_is_one_line_and_status_2(tmp_path: Path, monkeypatch, capsys) -> None:
+    """`render scene` (and so each render of a watch) names the theme file instead of a traceback."""
+    import scenes.render_pipeline
+    import scenes.theme
+    from scenes.cli import main
+
+    theme = tmp_path / "theme.yaml"
+    theme.write_text("colors: [unclosed\n")
+    monkeypatch.setattr(scenes.theme, "DEFAULT_THEME_PATH", theme)
+    monkeypatch.setattr(scenes.render_pipeline, "THEME_FILE", theme)
+    assert main(["scene", "backward_walk", "--size", "64x36", "--fps", "5", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"render: {theme}:2:1: not valid YAML: expected ',' or ']', but got '<stream end>'"]
