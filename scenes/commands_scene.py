@@ -53,9 +53,8 @@ def _size(word: str) -> tuple[int, int]:
     return int(w), int(h)
 
 
-def register(subparsers: Any) -> None:
-    """Add ``scene`` and ``all`` to ``render``'s subparsers."""
-    p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .events.jsonl)")
+def scene_arguments(p: argparse.ArgumentParser) -> None:
+    """One storyboard, the render options and -j: ``render scene`` and ``render watch`` take the same."""
     p.add_argument("storyboard", metavar="NAME|FILE",
                    help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
     _common(p)
@@ -63,6 +62,12 @@ def register(subparsers: Any) -> None:
                    help="draw the beats that need drawing in up to N processes at once (default: one per "
                         f"CPU core, here {_cores()}, fewer when memory is short or there is little to draw; "
                         "the same clip either way; -j 1 draws in this process)")
+
+
+def register(subparsers: Any) -> None:
+    """Add ``scene`` and ``all`` to ``render``'s subparsers."""
+    p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .events.jsonl)")
+    scene_arguments(p)
     p.set_defaults(func=cmd_scene, run=cmd_scene)
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")

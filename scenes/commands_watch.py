@@ -33,14 +33,14 @@ Stamp = tuple[tuple[int, int, int, int] | None, ...]
 
 def register(subparsers: Any) -> None:
     """Add ``watch`` to ``render``'s subparsers."""
-    from scenes.commands_scene import _common, _cores
+    from scenes.commands_scene import scene_arguments
 
-    p = subparsers.add_parser("watch", help="render one storyboard, then again whenever it or the theme is saved")
-    p.add_argument("storyboard", metavar="NAME|FILE",
-                   help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
-    _common(p)
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                   help=f"as for `render scene` (default: one process per CPU core, here {_cores()})")
+    p = subparsers.add_parser("watch", help="render one storyboard, then again whenever it or the theme is saved",
+                              description="Render a storyboard as `render scene` does, then again each time it "
+                                          "(or the theme) is saved, until Ctrl-C. Keep it running while you tune "
+                                          "a clip: Python and Manim start once, so an edit costs only the beats "
+                                          "it changes.")
+    scene_arguments(p)
     p.set_defaults(run=cmd_watch)
 
 
