@@ -50,6 +50,9 @@ def run_workers(jobs: list[Any], log: Callable[[str], None],
             proc.wait()
             relay.join()
             reader.join()
+            for stream in (proc.stdout, proc.stderr):  # read to the end: a watch renders for hours
+                if stream is not None:
+                    stream.close()
     ledger: list[tuple[str, int | None]] = []
     for proc, answer in zip(procs, answers):
         if proc.returncode != 0:
