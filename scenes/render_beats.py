@@ -59,12 +59,13 @@ class BeatOutcome:
     rendered: bool
 
 
-def render_range(job: BeatJob, log: Callable[[str], None],
-                 loaded: tuple[Any, Any] | None = None) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
+def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, Any] | None = None,
+                 check: Callable[[], None] | None = None) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
     """For each beat of ``job``: find its segment in the cache, or bring the scene to the beat's
     start (from a stored state, applying steps only past the nearest one) and draw it. Manim is
     imported only when a beat must be drawn or a starting picture is not known yet.
     ``loaded``: the checked storyboard and its plan, when the caller (in this process) has them.
+    ``check``: called before each beat is drawn; whatever it raises stops the range.
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
     from scenes.render_pipeline import RenderOptions, segment_path
 
@@ -107,6 +108,8 @@ def render_range(job: BeatJob, log: Callable[[str], None],
                 continue
             log(f"{job.name}: beat {k + 1}/{len(segs)} {beat}")
             try:
+                if check is not None:  # e.g. another process drawing this clip has failed
+                    check()
                 scene_walk().draw(k, target, size, encoder)
             except BaseException:
                 if walk is not None:

@@ -294,7 +294,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
         return outcomes, ledger
     from scenes.render_workers import run_workers
 
-    outcomes, ledger = run_workers(jobs, log, lambda job: render_range(job, log, loaded)[0])
+    outcomes, ledger = run_workers(jobs, log, lambda job, check: render_range(job, log, loaded, check)[0])
     assert [o.index for o in outcomes] == list(range(len(segs)))
     return outcomes, ledger
 

@@ -21,9 +21,10 @@ from typing import Any, Callable, Iterator
 
 
 def run_workers(jobs: list[Any], log: Callable[[str], None],
-                here: Callable[[Any], list[Any]]) -> tuple[list[Any], list[tuple[str, int | None]]]:
-    """Draw ``jobs[0]`` in this process with ``here`` (it returns that range's outcomes) while one
-    worker per other job draws the rest; wait for all. Returns the outcomes in beat order and the
+                here: Callable[[Any, Callable[[], None]], list[Any]]) -> tuple[list[Any], list[tuple[str, int | None]]]:
+    """Draw ``jobs[0]`` in this process with ``here`` (it returns that range's outcomes, and calls
+    the check it is given before each beat it draws, which raises once a worker has failed) while
+    one worker per other job draws the rest; wait for all. Returns the outcomes in beat order and the
     display ledger of the last worker (the strings it drew, after those of the state it started from)."""
     from scenes.render_beats import BeatOutcome
 
@@ -45,7 +46,7 @@ def run_workers(jobs: list[Any], log: Callable[[str], None],
                 thread = threading.Thread(target=target, args=args, daemon=True)
                 thread.start()
                 started.append(thread)
-        outcomes: list[Any] = list(here(jobs[0]))
+        outcomes: list[Any] = list(here(jobs[0], lambda: raise_if_failed(procs)))
         for proc, relay, reader in zip(procs, relays, readers):
             proc.wait()
             relay.join()
@@ -61,6 +62,15 @@ def run_workers(jobs: list[Any], log: Callable[[str], None],
         outcomes += [BeatOutcome(**o) for o in reply["outcomes"]]
         ledger = [(t, s) for t, s in reply["ledger"]]
     return sorted(outcomes, key=lambda o: o.index), ledger
+
+
+def raise_if_failed(procs: list[Any]) -> None:
+    """Raise if a worker has ended with an error: the parent, between its own beats, stops
+    instead of drawing on (for half a minute at 1080p60) towards a clip that cannot be made."""
+    for proc in procs:
+        status = proc.poll()
+        if status not in (None, 0):
+            raise RuntimeError(f"a beat worker exited with status {status}")
 
 
 @contextlib.contextmanager

@@ -215,3 +215,39 @@ def test_default_beat_processes_fit_in_memory(monkeypatch) -> None:
     monkeypatch.setattr(cs, "_available_memory", lambda: 2 * tiny)
     assert cs.beat_jobs(None, RenderOptions(size=(256, 144))) == 2
     assert cs.beat_jobs(0, RenderOptions(size=(256, 144))) == 2  # -j 0: the default, as for render all
+
+
+def test_a_failed_worker_stops_the_parent_at_its_next_beat(tmp_path: Path) -> None:
+    """The parent asks before each beat it draws whether a worker has failed; the first yes stops
+    its range, and the segments it had in hand are deleted, not left half-written."""
+    import dataclasses
+
+    from scenes.render_beats import BeatJob, render_range
+    from scenes.render_workers import raise_if_failed
+
+    class Proc:
+        def __init__(self, status: int | None) -> None:
+            self.status = status
+
+        def poll(self) -> int | None:
+            return self.status
+
+    raise_if_failed([Proc(None), Proc(0)])  # running, or done well: go on
+    with pytest.raises(RuntimeError, match="exited with status 1"):
+        raise_if_failed([Proc(None), Proc(1)])
+
+    workers = [Proc(None)]
+    asked: list[int] = []
+
+    def check() -> None:
+        asked.append(1)
+        if len(asked) == 2:
+            workers[0].status = 1  # the worker fails while the parent draws its first beat
+        raise_if_failed(workers)
+
+    lines: list[str] = []
+    job = BeatJob(storyboard_path(NAME), NAME, dataclasses.asdict(RenderOptions(out=str(tmp_path), **TINY)), 0, 7)
+    with pytest.raises(RuntimeError, match="exited with status 1"):
+        render_range(job, lines.append, check=check)
+    assert lines == [f"{NAME}: beat 1/8 title_card", f"{NAME}: beat 2/8 code_and_graph_build"]
+    assert not [p for p in (tmp_path / ".segments").iterdir() if p.suffix == ".mp4" or p.name.startswith(".")]
