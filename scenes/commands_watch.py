@@ -51,21 +51,20 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from scenes.storyboard import storyboard_path
 
     file = storyboard_path(args.storyboard)
-    if not os.path.isfile(file):
-        return _render_one(file, _options(args))  # says which storyboards there are; status 2
     opts = _options(args)
+    if not os.path.isfile(file):
+        return _render_one(file, opts)  # says which storyboards there are; status 2
     opts = replace(opts, jobs=beat_jobs(args.jobs, opts))
     files = [file, str(THEME_FILE)]
-    renders = 0
 
     def once() -> None:
-        nonlocal renders
-        try:  # --force: the first render only; later ones draw what the save changed
-            _render_one(file, opts if renders == 0 else replace(opts, force=False))
+        nonlocal opts
+        try:
+            _render_one(file, opts)
         except Exception:  # a fault of ours: shown, and the next save is rendered all the same
             traceback.print_exc()
             print(f"render: rendering {os.path.relpath(file)} failed (above); still watching", file=sys.stderr)
-        renders += 1
+        opts = replace(opts, force=False)  # --force: the first render only; later ones draw what a save changed
         sys.stdout.flush()
 
     def ready() -> None:

@@ -51,6 +51,11 @@ class BeatJob:
     saved during the render) stops instead of drawing beats of a different plan."""
 
 
+def text_sha256(checked: Any) -> str:
+    """Of the storyboard text a checked storyboard was loaded from (``BeatJob.text_sha256``)."""
+    return hashlib.sha256(checked.doc.text.encode()).hexdigest()
+
+
 @dataclass
 class BeatOutcome:
     index: int
@@ -76,7 +81,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
         from scenes.storyboard import default_timings, load, plan as make_plan
 
         checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
-        if job.text_sha256 and hashlib.sha256(checked.doc.text.encode()).hexdigest() != job.text_sha256:
+        if job.text_sha256 and text_sha256(checked) != job.text_sha256:
             raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
         p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
     else:

@@ -278,7 +278,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     checked storyboard and its plan."""
     from dataclasses import asdict
 
-    from scenes.render_beats import BeatJob, render_range
+    from scenes.render_beats import BeatJob, render_range, text_sha256
 
     segs = _segments_of(loaded[1], opts)
     stale = None
@@ -286,8 +286,8 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
         from scenes.render_beats import stale_segments
 
         stale = stale_segments(opts, loaded)
-    text_sha256 = hashlib.sha256(loaded[0].doc.text.encode()).hexdigest()  # type: ignore[attr-defined]
-    jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b, text_sha256)
+    planned_from = text_sha256(loaded[0])
+    jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b, planned_from)
             for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
     if len(jobs) == 1:
         outcomes, ledger, _ = render_range(jobs[0], log, loaded)
