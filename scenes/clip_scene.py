@@ -102,9 +102,10 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         size = max(t.font_sizes.card_flag * self.lay.scale, t.font_sizes.min_readable)
         m = label(text, t.fonts.sans, size, t.colors.text_muted)
         shrink_to_fit(m, box.w * t.proportions.label_fill + t.spacing.item_gap, box.h)
-        gap = t.spacing.edge_clearance + m.height / 2
-        y = box.y + (box.h / 2 + gap) * (1 if above else -1)
-        return VGroup(m.move_to([box.x, y, 0]))
+        k = max(self.lay.scale, t.proportions.min_stroke_scale)  # as edge_arrow sizes its tip
+        clear = t.sizes.arrow_tip * k * t.proportions.arrow_tip_half_width
+        x, y = self.lay.tag_centre(box, (m.width, m.height), above, t.spacing.edge_clearance, clear)
+        return VGroup(m.move_to([x, y, 0]))
 
     # ----- timeline ---------------------------------------------------------------------------
     def state_names(self) -> list[str]:

@@ -163,3 +163,40 @@ def test_theme_errors_name_file_and_key(tmp_path: Path) -> None:
         load_theme(bad)
     with pytest.raises(ThemeError, match="unknown aspect"):
         THEME.aspect("4:3")
+
+
+def _inside(rect: tuple[float, float, float, float], p: tuple[float, float], q: tuple[float, float]) -> bool:
+    """Whether any of 400 points along p-q lies inside rect (left, bottom, right, top)."""
+    for i in range(401):
+        x, y = p[0] + (q[0] - p[0]) * i / 400, p[1] + (q[1] - p[1]) * i / 400
+        if rect[0] < x < rect[2] and rect[1] < y < rect[3]:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_tags_keep_clear_of_arrows_and_other_cards(aspect: str) -> None:
+    """An op's name above its card, or AccumulateGrad below a bucket, crosses no arrow and no
+    other card.
+    In the seed, relu's and pow's cards have one input each, which meets the card in the middle:
+    there the label must move aside."""
+    lay = layout_events(seed_events_by_hand(), aspect, THEME)
+    gap, clear = THEME.spacing.edge_clearance, 0.05
+    moved = []
+    for box in lay.boxes.values():
+        size = (box.w * 0.35, box.h * 0.2)
+        # where clips put tags: an op's name above its card, AccumulateGrad below a bucket
+        for above in {"bucket": (False,), "leaf_grad": (), "leaf_nograd": ()}.get(box.kind, (True,)):
+            x, y = lay.tag_centre(box, size, above, gap, clear)
+            assert abs(y - box.y) == pytest.approx(box.h / 2 + gap + size[1] / 2)
+            assert abs(x - box.x) <= box.w / 2 + 1e-9
+            rect = (x - size[0] / 2 - clear, y - size[1] / 2 - clear, x + size[0] / 2 + clear, y + size[1] / 2 + clear)
+            for r in lay.routes:
+                assert not any(_inside(rect, p, q) for p, q in zip(r.points, r.points[1:])), (box.id, above, r)
+            for other in lay.boxes.values() if lay.flow == "down" else ():  # across: layer gaps are tight
+                x0, y0, x1, y1 = other.bounds
+                assert other is box or not (min(x1, rect[2]) > max(x0, rect[0]) and min(y1, rect[3]) > max(y0, rect[1]))
+            if above and x != box.x:
+                moved.append(box.id)
+    if lay.flow == "down":  # inputs arrive at the top edge
+        assert {"t5", "t8"} <= set(moved), moved  # s = z.relu() and L = (yh - y)**2
