@@ -26,7 +26,7 @@ import platform
 import statistics
 import sys
 import time
-from typing import Callable, NoReturn
+from typing import Callable, NamedTuple, NoReturn
 
 ITERATIONS = 2500  # four operations each: mul, add, relu, and one more mul -> 10,000 ops
 
@@ -87,22 +87,32 @@ CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation"]
 BENCH_CLIP = "backward_walk"
 
 
-def _render(args: list[str]) -> tuple[float, int]:
-    """Run `render ...` in a child process; (wall seconds, peak RSS of that child and of its own
-    children, in MiB). The child measures itself: a forked child's RSS would count the parent's
-    pages until it execs, and this parent holds a whole clip's decoded frames at times."""
+class Run(NamedTuple):
+    seconds: float
+    """Wall time."""
+    peak_mib: int
+    """Peak RSS of the largest process: the render's own, or one of its workers'."""
+    cpu_s: float
+    """User and system CPU time of the render and all its workers."""
+
+
+def _render(args: list[str]) -> Run:
+    """Run `render ...` in a child process and measure it. The child measures its memory itself:
+    a forked child's RSS would count the parent's pages until it execs, and this parent holds a
+    whole clip's decoded frames at times."""
     import subprocess
 
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, __file__, "--measure", *args], check=True,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     seconds = time.perf_counter() - t0
-    return seconds, int(done.stdout.strip().splitlines()[-1])
+    peak, cpu = done.stdout.strip().splitlines()[-1].split()
+    return Run(seconds, int(peak), float(cpu))
 
 
 def _measure(args: list[str]) -> NoReturn:
-    """Run the render CLI in this process, then print its peak RSS in MiB (its workers' too),
-    and end as the ``render`` command does (scenes.cli.exit_now)."""
+    """Run the render CLI in this process, then print its peak RSS in MiB (its workers' too) and
+    the CPU seconds of all, and end as the ``render`` command does (scenes.cli.exit_now)."""
     import contextlib
     import io
     import resource
@@ -112,8 +122,8 @@ def _measure(args: list[str]) -> NoReturn:
 
     with contextlib.redirect_stdout(io.StringIO()):
         status = render(args)
-    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    print(peak // 1024)
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    print(max(u.ru_maxrss for u in usage) // 1024, round(sum(u.ru_utime + u.ru_stime for u in usage), 2))
     exit_now(status)
 
 
@@ -187,8 +197,11 @@ def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -
     from scenes.commands_watch import READY
 
     path = _edited(folder, None)
+    # Ctrl-C (SIGINT) stops a watch; a bench started in the background (`&`) has SIGINT ignored,
+    # which the watch would inherit
     proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", path, *flags, "--out", out],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: queue.Queue[tuple[str, str]] = queue.Queue()
     for name in ("stdout", "stderr"):
         threading.Thread(target=lambda s=getattr(proc, name), n=name: [lines.put((n, ln)) for ln in s],
@@ -252,7 +265,7 @@ def render_bench(qualities: list[str]) -> dict:
         _render(["scene", edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
         for q in qualities:
             out = os.path.join(tmp, q)
-            secs, peak = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
+            secs, peak, _ = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
             floor, frames = _encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
                                            encoder_options(RenderOptions(quality=QUALITIES[q][1])))
             noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
@@ -263,8 +276,8 @@ def render_bench(qualities: list[str]) -> dict:
                                     "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
                                     "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
                                     "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3)}
-        secs, _ = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
-                           "-j", "1"])
+        secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
+                           "-j", "1"]).seconds
         rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
                            secs / rows["qualities"][top]["encoder_floor_s"], 2),
                            "default_speedup": round(secs / rows["qualities"][top]["render_s"], 2)}
@@ -273,9 +286,14 @@ def render_bench(qualities: list[str]) -> dict:
                                                    "--set", "w2=3.0"])[0], 2)
         for name in CORE:  # their glyphs, as for the benchmark clip
             _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
-        rows["core_j1_s"] = round(_render(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "j1")])[0], 2)
-        rows["core_j2_s"] = round(_render(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "j2all")])[0], 2)
-        rows["j2_speedup"] = round(rows["core_j1_s"] / rows["core_j2_s"], 2)
+        j1 = _render(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "j1")])
+        j2 = _render(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "j2all")])
+        rows.update(core_j1_s=round(j1.seconds, 2), core_j2_s=round(j2.seconds, 2), core_j1_cpu_s=round(j1.cpu_s, 2),
+                    core_j2_cpu_s=round(j2.cpu_s, 2), j2_speedup=round(j1.seconds / j2.seconds, 2),
+                    # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion
+                    # run beside drawing): two processes that spend the same CPU between them, with
+                    # both cores always busy, can gain at most 2 cores over what -j 1 keeps busy
+                    j2_ceiling=round(2 * j1.seconds / j1.cpu_s, 2))
     return rows
 
 
@@ -333,7 +351,8 @@ def main() -> int:
               f"{j1['quality']} with -j 1 (one process): {j1['render_s']} s ({j1['over_floor']}x floor; "
               f"the default {j1['default_speedup']}x faster); "
               f"--set w2=3.0 (a program change: every beat) {r['set_w2_rerender_s']} s; "
-              f"4 core clips -j1 {r['core_j1_s']} s, -j2 {r['core_j2_s']} s ({r['j2_speedup']}x)")
+              f"4 core clips -j1 {r['core_j1_s']} s ({r['core_j1_cpu_s']} CPU-s), -j2 {r['core_j2_s']} s "
+              f"({r['core_j2_cpu_s']} CPU-s): {r['j2_speedup']}x, of at most {r['j2_ceiling']}x at -j 1's CPU")
     return 0
 
 
