@@ -12,8 +12,9 @@ from typing import Any
 from manim import FadeIn, FadeOut, GrowFromCenter, Mobject, MoveAlongPath, Succession, Transform, VGroup
 
 from scenes.clip_keys import level
+from scenes.label_spots import badge_centre
 from scenes.layout import Box, Route
-from scenes.visuals import bucket, edge_arrow, route_path, wavefront
+from scenes.visuals import bucket, edge_arrow, route_path, token_ride, wavefront
 
 Anims = list[Any]
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
@@ -31,6 +32,7 @@ class BackwardCues:
     buckets: dict[str, VGroup]
     bucket_text: dict[str, str | None]
     tokens: dict[str, list[VGroup]]
+    tags: dict[str, VGroup]
     visit_marks: list[Mobject]
     riding: list[tuple[Route, float]]
     fill_max: dict[str, float]
@@ -128,17 +130,22 @@ class BackwardCues:
         out += self._focus(box)
         out += [FadeOut(m) for m in self.visit_marks + self.tokens.pop(node, [])]
         self.visit_marks = []
-        for s in cue.strings:
+        tags = [m for m in (self.tags.get(item),) if m is not None]  # the op's name above its card
+        for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
             if s.role == "grad_fn" and not self._card_shows(item, s.text):
                 tag = self._tag(s.text, box, above=not is_acc)  # below a bucket: its leaf is above
                 self.visit_marks.append(tag)
+                tags.append(tag)
                 out.append(FadeIn(tag))
                 self._record(s)
             elif s.role == "grad_fn":
                 self._record(s)
             elif s.role == "grad":
                 tok = self._token(s.text)
-                self._keep_inside(tok.move_to([box.x + box.w / 2, box.y + box.h / 2, 0]))
+                avoid = [(m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1]) for m in tags]
+                x, y = badge_centre(self.lay, box, (tok.width, tok.height), gap=self.theme.spacing.edge_clearance,
+                                    clear=self._arrow_reach(), avoid=avoid)
+                self._keep_inside(tok.move_to([x, y, 0]))
                 self.visit_marks.append(tok)
                 out.append(GrowFromCenter(tok))
                 self._record(s)
@@ -153,7 +160,7 @@ class BackwardCues:
             return []
         self.riding.append((r, cue.start))
         tok = self._token(cue.text("grad") or "")
-        path = route_path(r, backward=True)
+        path = token_ride(r, (tok.width, tok.height), self.theme, self.lay.boxes[r.src].bounds)  # backward: to src
         tok.move_to(path.get_start())
         self.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:

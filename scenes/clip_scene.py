@@ -17,6 +17,7 @@ from scenes.clip_keys import clip_frame_region, fill_scales, shows_code
 from scenes.clip_console import ConsoleCues
 from scenes.clip_network import NetworkCues
 from scenes.clip_timeline import Action
+from scenes.label_spots import tag_centre
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
 from scenes.visuals import CodePane, caption_bar, edge_arrow, grad_token, label, node_card
@@ -102,10 +103,15 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         size = max(t.font_sizes.card_flag * self.lay.scale, t.font_sizes.min_readable)
         m = label(text, t.fonts.sans, size, t.colors.text_muted)
         shrink_to_fit(m, box.w * t.proportions.label_fill + t.spacing.item_gap, box.h)
-        k = max(self.lay.scale, t.proportions.min_stroke_scale)  # as edge_arrow sizes its tip
-        clear = t.sizes.arrow_tip * k * t.proportions.arrow_tip_half_width
-        x, y = self.lay.tag_centre(box, (m.width, m.height), above, t.spacing.edge_clearance, clear)
+        x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
+                          clear=self._arrow_reach())
         return VGroup(m.move_to([x, y, 0]))
+
+    def _arrow_reach(self) -> float:
+        """How far an arrow reaches from its line: half its head's width (as edge_arrow draws
+        it). Labels keep this far from every route."""
+        t = self.theme
+        return t.sizes.arrow_tip * max(self.lay.scale, t.proportions.min_stroke_scale) * t.proportions.arrow_tip_half_width
 
     # ----- timeline ---------------------------------------------------------------------------
     def state_names(self) -> list[str]:

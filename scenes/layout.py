@@ -62,44 +62,6 @@ class Layout:
     layers: tuple[tuple[str, ...], ...]
     items: Mapping[str, Item]
 
-    def tag_centre(self, box: Box, size: Point, above: bool, gap: float, clear: float) -> Point:
-        """Where a small label of ``size`` (an op name, AccumulateGrad) goes, ``gap`` outside
-        ``box``'s top or bottom edge: centred, unless an arrow or another box comes within
-        ``clear`` of it there; then slid along the edge to the nearest clear place, no further
-        than the box's corner. Why: a card with one input has that arrow meet it in the middle,
-        and "relu" centred above it would sit under the arrow head. Like the boxes, where a
-        label goes depends on the structure only."""
-        w, h = size
-        y = box.y + (box.h / 2 + gap + h / 2) * (1 if above else -1)
-        segments = [(p, q) for r in self.routes for p, q in zip(r.points, r.points[1:])]
-        others = [b.bounds for b in self.boxes.values() if b.id != box.id]
-        step = max(w / 8, 1e-3)
-        for k in range(int(box.w / 2 / step) + 1):
-            for x in ((box.x,) if k == 0 else (box.x + k * step, box.x - k * step)):
-                rect = (x - w / 2 - clear, y - h / 2 - clear, x + w / 2 + clear, y + h / 2 + clear)
-                if not any(_crosses(rect, p, q) for p, q in segments) and not any(_meet(rect, o) for o in others):
-                    return (x, y)
-        return (box.x, y)
-
-
-def _meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    """Whether two rectangles (left, bottom, right, top) overlap."""
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
-
-
-def _crosses(rect: tuple[float, float, float, float], p: Point, q: Point) -> bool:
-    """Whether the segment p-q enters the rectangle (left, bottom, right, top): the part of the
-    segment's parameter range inside each slab, intersected (Liang-Barsky)."""
-    lo, hi = 0.0, 1.0
-    for a, d, low, high in ((p[0], q[0] - p[0], rect[0], rect[2]), (p[1], q[1] - p[1], rect[1], rect[3])):
-        if abs(d) < 1e-12:
-            if not low <= a <= high:
-                return False
-            continue
-        t0, t1 = sorted(((low - a) / d, (high - a) / d))
-        lo, hi = max(lo, t0), min(hi, t1)
-    return lo <= hi
-
 
 def layout_events(events: Iterable[Mapping[str, Any]], aspect: str, theme: Theme, region: Rect | None = None) -> Layout:
     """Convenience: `layout_graph(graph_from_events(events), aspect, theme, region)`."""

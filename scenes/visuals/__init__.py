@@ -8,7 +8,7 @@ from scenes.visuals.bucket import bucket, bucket_fill
 from scenes.visuals.caption import caption_bar, wrap_words
 from scenes.visuals.cards import node_card
 from scenes.visuals.code_pane import CodePane
-from scenes.visuals.edges import edge_arrow, route_path
+from scenes.visuals.edges import edge_arrow, route_path, token_ride
 from scenes.visuals.glyphs import label, text_width
 from scenes.visuals.token import grad_token
 from scenes.visuals.wavefront import wavefront
@@ -24,6 +24,7 @@ __all__ = [
     "node_card",
     "route_path",
     "text_width",
+    "token_ride",
     "wavefront",
     "wrap_words",
 ]

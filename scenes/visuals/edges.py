@@ -62,3 +62,29 @@ def edge_arrow(
     arrow = VGroup(body, tip)
     arrow.body, arrow.tip = body, tip
     return arrow
+
+
+def token_ride(route: Route, size: tuple[float, float], theme: Theme,
+               reaches: tuple[float, float, float, float]) -> VMobject:
+    """The part of a route's backward path that a gradient token of ``size`` (w, h) rides: from
+    the card it leaves to the last point where the token, by the theme's edge clearance, stays
+    off the card it ``reaches`` (left, bottom, right, top), so that while it waits there it
+    hides none of that card's text ("MulBackward0"). On a route too short for that it stops
+    halfway."""
+    path = route_path(route, backward=True)
+    gap = theme.spacing.edge_clearance
+    left, bottom, right, top = reaches
+
+    def off_card(t: float) -> bool:
+        x, y = path.point_from_proportion(t)[:2]
+        w, h = size[0] / 2 + gap, size[1] / 2 + gap
+        return x + w <= left or x - w >= right or y + h <= bottom or y - h >= top
+
+    stop = next((t for t in np.linspace(1.0, 0.5, RIDE_STEPS + 1) if off_card(t)), 0.5)
+    ride = VMobject()
+    ride.pointwise_become_partial(path, 0.0, stop)
+    return ride
+
+
+RIDE_STEPS = 50
+"""Where a token stops is searched along the second half of its path in this many steps."""

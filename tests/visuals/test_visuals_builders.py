@@ -14,10 +14,10 @@ import pytest
 pytest.importorskip("manim")
 
 from graph_fixtures import SEED_SOURCE, mlp_events, seed_events_by_hand  # noqa: E402
-from scenes.layout import Box, layout_events  # noqa: E402
+from scenes.layout import Box, Route, layout_events  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
 from scenes.visuals import (  # noqa: E402
-    CodePane, bucket, caption_bar, edge_arrow, grad_token, label, node_card, route_path, wavefront, wrap_words,
+    CodePane, bucket, caption_bar, edge_arrow, grad_token, label, node_card, route_path, token_ride, wavefront, wrap_words,
 )
 
 THEME = default_theme()
@@ -97,6 +97,26 @@ def test_edges_follow_routes_and_flip_backward() -> None:
         assert np.allclose(fwd.tip.get_vertices()[0][:2], r.points[-1])
         assert np.allclose(bwd.tip.get_vertices()[0][:2], r.points[0])
         assert np.allclose(route_path(r, backward=True).get_end()[:2], r.points[0])
+
+
+def test_a_riding_token_waits_clear_of_the_card_it_reaches() -> None:
+    """A gradient token leaves from the route's start and, where the route is long enough, stops
+    just short of the card the backward path reaches (it used to stop on the card, over
+    "MulBackward0"); on a route too short for that, halfway."""
+    tok = grad_token("4/3", THEME)
+    w, h = tok.width, tok.height
+    gap = THEME.spacing.edge_clearance
+    card = Box("a", "leaf_grad", 0.0, -0.4, 1.0, 0.6)  # the route's source: backward, its end
+    for length, (dx, dy) in itertools.product((3.0, 0.3), ((0.0, 1.0), (0.8, 0.6))):
+        route = Route("a", "b", 0, True, ((0.0, -0.1 + gap), (dx * length, -0.1 + gap + dy * length)))
+        path, ride = route_path(route, backward=True), token_ride(route, (w, h), THEME, card.bounds)
+        assert np.allclose(ride.get_start(), path.get_start())
+        x, y = ride.get_end()[:2]
+        if length == 3.0:  # room to stop short: off the card by the clearance, and no further
+            assert y - h / 2 >= card.y + card.h / 2 + gap - EPS or x - w / 2 >= card.x + card.w / 2 + gap - EPS
+            assert min(y - h / 2 - (card.y + card.h / 2), max(0.0, x - w / 2 - (card.x + card.w / 2))) < gap + 0.1
+        else:
+            assert np.allclose(ride.get_end(), path.point_from_proportion(0.5))
 
 
 def test_code_pane_fits_and_span_sits_on_its_columns() -> None:
