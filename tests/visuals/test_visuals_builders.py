@@ -17,7 +17,8 @@ from graph_fixtures import SEED_SOURCE, mlp_events, seed_events_by_hand  # noqa:
 from scenes.layout import Box, Route, layout_events  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
 from scenes.visuals import (  # noqa: E402
-    CodePane, bucket, caption_bar, edge_arrow, grad_token, label, node_card, route_path, token_ride, wavefront, wrap_words,
+    CodePane, bucket, caption_bar, edge_arrow, grad_token, label, node_card, route_path, text_width, token_ride, wavefront,
+    wrap_words,
 )
 
 THEME = default_theme()
@@ -145,6 +146,19 @@ def test_caption_wraps_and_never_leaves_its_bar(aspect: str) -> None:
         cap = caption_bar(text, rect, THEME)
         assert inside(bbox(cap.text), rect) and inside(bbox(cap.bg), rect)
     assert len(wrap_words(long, THEME.fonts.sans, THEME.font_sizes.caption, 3.0)) > 4
+
+
+def test_caption_lines_are_balanced_not_greedy() -> None:
+    """A caption that needs two lines gets two lines of about the same width, not a full line
+    and a lone word (as greedy wrapping gave this one: "... is twice" / "d.")."""
+    text = "The walk starts with a gradient of 1 at the loss. Pow: the local derivative of d² is twice d."
+    left, _, right, _ = THEME.aspect("16:9").caption
+    width = right - left - 2 * THEME.sizes.caption_pad
+    font, size = THEME.fonts.sans, THEME.font_sizes.caption
+    greedy, lines = wrap_words(text, font, size, width), caption_bar(text, THEME.aspect("16:9").caption, THEME).lines
+    assert len(lines) == len(greedy) == 2 and " ".join(lines) == text
+    widths = [text_width(line, font, size) for line in lines]
+    assert min(widths) > 0.7 * max(widths), lines
 
 
 def test_token_wavefront_and_label_cache() -> None:
