@@ -14,7 +14,7 @@ from manim import FadeIn, FadeOut, GrowFromCenter, Mobject, MoveAlongPath, Succe
 from scenes.clip_keys import level
 from scenes.label_spots import badge_centre
 from scenes.layout import Box, Route
-from scenes.visuals import bucket, edge_arrow, route_path, token_ride, wavefront
+from scenes.visuals import arrow_reach, bucket, edge_arrow, nominal_token_size, route_path, token_ride, wavefront
 
 Anims = list[Any]
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
@@ -143,8 +143,9 @@ class BackwardCues:
             elif s.role == "grad":
                 tok = self._token(s.text)
                 avoid = [(m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1]) for m in tags]
-                x, y = badge_centre(self.lay, box, (tok.width, tok.height), gap=self.theme.spacing.edge_clearance,
-                                    clear=self._arrow_reach(), avoid=avoid)
+                t, k = self.theme, self.lay.scale
+                x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
+                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
                 self._keep_inside(tok.move_to([x, y, 0]))
                 self.visit_marks.append(tok)
                 out.append(GrowFromCenter(tok))
@@ -160,7 +161,8 @@ class BackwardCues:
             return []
         self.riding.append((r, cue.start))
         tok = self._token(cue.text("grad") or "")
-        path = token_ride(r, (tok.width, tok.height), self.theme, self.lay.boxes[r.src].bounds)  # backward: to src
+        nominal = nominal_token_size(self.theme, scale=self.lay.scale)
+        path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds)  # backward, it ends at src
         tok.move_to(path.get_start())
         self.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:

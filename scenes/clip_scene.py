@@ -20,8 +20,7 @@ from scenes.clip_timeline import Action
 from scenes.label_spots import tag_centre
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
-from scenes.visuals import CodePane, caption_bar, edge_arrow, grad_token, label, node_card
-from scenes.visuals.glyphs import shrink_to_fit
+from scenes.visuals import CodePane, arrow_reach, caption_bar, card_tag, edge_arrow, grad_token, node_card
 
 Anims = list[Any]
 
@@ -100,18 +99,10 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
     def _tag(self, text: str, box: Box, above: bool = True) -> VGroup:
         """A small muted label just outside a box (op names, AccumulateGrad, bucket names)."""
         t = self.theme
-        size = max(t.font_sizes.card_flag * self.lay.scale, t.font_sizes.min_readable)
-        m = label(text, t.fonts.sans, size, t.colors.text_muted)
-        shrink_to_fit(m, box.w * t.proportions.label_fill + t.spacing.item_gap, box.h)
+        m = card_tag(text, box, t, scale=self.lay.scale)
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
-                          clear=self._arrow_reach())
-        return VGroup(m.move_to([x, y, 0]))
-
-    def _arrow_reach(self) -> float:
-        """How far an arrow reaches from its line: half its head's width (as edge_arrow draws
-        it). Labels keep this far from every route."""
-        t = self.theme
-        return t.sizes.arrow_tip * max(self.lay.scale, t.proportions.min_stroke_scale) * t.proportions.arrow_tip_half_width
+                          clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step)
+        return m.move_to([x, y, 0])
 
     # ----- timeline ---------------------------------------------------------------------------
     def state_names(self) -> list[str]:

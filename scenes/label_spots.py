@@ -5,70 +5,107 @@ Why not simply a fixed spot (centred above the card, its top right corner): arro
 there. A card with one input has that arrow meet it in the middle, so "relu" centred above it sat
 under the arrow head; in a top-to-bottom graph every backward edge leaves a card's top, so a
 badge on the top right corner sat where the token riding that edge waits. Each label takes the
-first of a few spots that no arrow crosses and no other card or label touches. Positions depend
-on the layout only, so they do not move when numbers change.
+first of a few spots that no arrow crosses and no other card or label touches.
 
->>> tag_centre(lay, lay.boxes["t5"], (0.3, 0.1), above=True, gap=0.05, clear=0.07)  # doctest: +SKIP
-(0.91, 1.02)
+Where a label goes depends on the layout and on sizes that do not change with numbers (a tag's
+text is an op name; a badge is placed as if it were ``sizes.badge_width`` wide), so nothing
+moves when the author changes a number.
+
+>>> x, y = tag_centre(lay, lay.boxes["t5"], (0.3, 0.1), above=True, gap=0.05, clear=0.07)  # doctest: +SKIP
+>>> x > lay.boxes["t5"].x  # s = z.relu(): its input arrow meets it in the middle  # doctest: +SKIP
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from scenes.layout import Box, Layout, Point
-
-Rect = tuple[float, float, float, float]
-"""left, bottom, right, top"""
+from scenes.theme import Rect
 
 
-def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, clear: float) -> Point:
+def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, clear: float, step: float) -> Point:
     """A tag of ``size`` (w, h) ``gap`` outside the box's top (or bottom) edge: centred, or slid
-    along the edge to the nearest spot ``clear`` of arrows and other cards, no further than the
-    box's corner."""
+    along the edge, ``step`` times its width at a time, to the nearest spot ``clear`` of arrows
+    and touching no other card; no further than the box's corner. Else centred."""
     w, h = size
     y = box.y + (box.h / 2 + gap + h / 2) * (1 if above else -1)
-    step = max(w / 8, 1e-3)
+    dx = max(w * step, 1e-3)
     spots = [(box.x, y)]
-    for k in range(1, int(box.w / 2 / step) + 1):
-        spots += [(box.x + k * step, y), (box.x - k * step, y)]
-    return first_clear(lay, box, size, spots, clear) or spots[0]
+    for k in range(1, int(box.w / 2 / dx) + 1):
+        spots += [(box.x + k * dx, y), (box.x - k * dx, y)]
+    found = first_clear(lay, box, size, spots, clear)
+    return spots[found] if found is not None else spots[0]
 
 
-def badge_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, avoid: Iterable[Rect] = ()) -> Point:
-    """A badge of ``size`` (w, h) beside the box: just outside its right side, else its left
-    side, else on one of its corners; the first spot ``clear`` of arrows, other cards and the
-    ``avoid`` rectangles (the box's own tags). Where every spot is taken, the first that only
-    crosses an arrow (covering a card's text is worse), else the top right corner."""
-    w, h = size
+def badge_spots(box: Box, size: Point, gap: float) -> list[Point]:
+    """Where a badge of ``size`` may go, best first: just outside the box's right side, its left
+    side, then centred on its corners (top right, top left, bottom right, bottom left)."""
+    w, _ = size
     left, bottom, right, top = box.bounds
-    spots = [(right + gap + w / 2, box.y), (left - gap - w / 2, box.y),
-             (right, top), (left, top), (right, bottom), (left, bottom)]
+    return [(right + gap + w / 2, box.y), (left - gap - w / 2, box.y),
+            (right, top), (left, top), (right, bottom), (left, bottom)]
+
+
+def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: float, clear: float,
+                 avoid: Iterable[Rect] = ()) -> Point:
+    """The centre of a badge of ``size`` beside ``box``. The spot is chosen for a badge of the
+    ``nominal`` size (so that it does not depend on the number shown): the first of
+    `badge_spots` ``clear`` of arrows that touches no other card, no ``avoid`` rectangle (the
+    box's own tags) and stays inside the layout's region (never over the code); else the first
+    that only crosses an arrow; else the one that covers least of other cards. The badge then
+    sits at that spot with its inner edge where a nominal badge's would be."""
     avoid = list(avoid)
-    return (first_clear(lay, box, size, spots, clear, avoid, within=lay.region)  # not over the code
-            or first_clear(lay, box, size, spots, clear, avoid, within=lay.region, routes=False)
-            or (right, top))
+    spots = badge_spots(box, nominal, gap)
+    found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region)
+    if found is None:
+        found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region, routes=False)
+    if found is None:
+        found = min(range(len(spots)), key=_covered(lay, box, nominal, spots, avoid))
+    return badge_spots(box, size, gap)[found]
 
 
 def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: float, avoid: Iterable[Rect] = (),
-                within: Rect | None = None, routes: bool = True) -> Point | None:
-    """The first spot where a rectangle of ``size``, grown by ``clear``, meets no route (unless
-    ``routes`` is false), no card but ``box`` and nothing in ``avoid``, and, not grown, stays
-    ``within``; None if there is none."""
-    w, h = size
+                within: Rect | None = None, routes: bool = True) -> int | None:
+    """The index of the first spot where a rectangle of ``size`` touches no card but ``box`` and
+    nothing in ``avoid``, stays ``within``, and, grown by ``clear``, meets no route (unless
+    ``routes`` is false); None if there is none."""
     segments = [(p, q) for r in lay.routes for p, q in zip(r.points, r.points[1:])] if routes else []
     others = [b.bounds for b in lay.boxes.values() if b.id != box.id] + list(avoid)
-    x0, y0, x1, y1 = within or (-float("inf"), -float("inf"), float("inf"), float("inf"))
-    for x, y in spots:
-        rect = (x - w / 2 - clear, y - h / 2 - clear, x + w / 2 + clear, y + h / 2 + clear)
-        inside = x0 <= x - w / 2 and x + w / 2 <= x1 and y0 <= y - h / 2 and y + h / 2 <= y1
-        if inside and not any(crosses(rect, p, q) for p, q in segments) and not any(meet(rect, o) for o in others):
-            return (x, y)
+    for i, (x, y) in enumerate(spots):
+        rect = _rect(x, y, size, 0.0)
+        if within is not None and not (within[0] <= rect[0] and rect[2] <= within[2]
+                                       and within[1] <= rect[1] and rect[3] <= within[3]):
+            continue
+        if any(meet(rect, o) for o in others):
+            continue
+        grown = _rect(x, y, size, clear)
+        if not any(crosses(grown, p, q) for p, q in segments):
+            return i
     return None
 
 
+def _covered(lay: Layout, box: Box, size: Point, spots: list[Point], avoid: list[Rect]) -> Callable[[int], float]:
+    """How much of other cards and ``avoid`` the badge at spot i covers (a spot leaving the
+    region counts as covering everything)."""
+    others = [b.bounds for b in lay.boxes.values() if b.id != box.id] + avoid
+    x0, y0, x1, y1 = lay.region
+
+    def area(i: int) -> float:
+        r = _rect(*spots[i], size, 0.0)
+        if not (x0 <= r[0] and r[2] <= x1 and y0 <= r[1] and r[3] <= y1):
+            return float("inf")
+        return sum(max(0.0, min(r[2], o[2]) - max(r[0], o[0])) * max(0.0, min(r[3], o[3]) - max(r[1], o[1]))
+                   for o in others)
+    return area
+
+
+def _rect(x: float, y: float, size: Point, grown: float) -> Rect:
+    return (x - size[0] / 2 - grown, y - size[1] / 2 - grown, x + size[0] / 2 + grown, y + size[1] / 2 + grown)
+
+
 def meet(a: Rect, b: Rect) -> bool:
-    """Whether two rectangles overlap."""
+    """Whether two rectangles (left, bottom, right, top) overlap; touching is not overlapping."""
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 

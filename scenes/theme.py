@@ -122,6 +122,7 @@ class Sizes:
     code_line_spacing: float
     caption_pad: float
     unit_radius: float  # a unit of the MLP view, at most (it shrinks to fit its layer)
+    badge_width: float  # where a visit's gradient badge goes is chosen as if it were this wide
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,8 @@ class Proportions:
     port_spread: float
     caption_shrink_step: float
     title_height: float
+    tag_slide_step: float
+    token_wait_min: float
 
 
 @dataclass(frozen=True)

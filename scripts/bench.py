@@ -190,18 +190,14 @@ def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -
     storyboard that is ready (its first render done, Manim imported): what an author who keeps
     one running waits. The clip's beats are in ``out`` already."""
     import queue
-    import signal
     import subprocess
     import threading
 
     from scenes.commands_watch import READY
 
     path = _edited(folder, None)
-    # Ctrl-C (SIGINT) stops a watch; a bench started in the background (`&`) has SIGINT ignored,
-    # which the watch would inherit
     proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", path, *flags, "--out", out],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[tuple[str, str]] = queue.Queue()
     for name in ("stdout", "stderr"):
         threading.Thread(target=lambda s=getattr(proc, name), n=name: [lines.put((n, ln)) for ln in s],
@@ -230,8 +226,8 @@ def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -
         t0 = time.perf_counter()
         wait_until(lambda: clips == 2)
         return time.perf_counter() - t0
-    finally:
-        proc.send_signal(signal.SIGINT)
+    finally:  # SIGTERM, not Ctrl-C's SIGINT: a bench started with `&` passes SIGINT on ignored
+        proc.terminate()
         proc.wait()
 
 
@@ -277,7 +273,7 @@ def render_bench(qualities: list[str]) -> dict:
                                     "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
                                     "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3)}
         secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
-                           "-j", "1"]).seconds
+                        "-j", "1"]).seconds
         rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
                            secs / rows["qualities"][top]["encoder_floor_s"], 2),
                            "default_speedup": round(secs / rows["qualities"][top]["render_s"], 2)}
@@ -288,12 +284,13 @@ def render_bench(qualities: list[str]) -> dict:
             _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
         j1 = _render(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "j1")])
         j2 = _render(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "j2all")])
+        # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion run
+        # beside drawing): two processes that spend the same CPU between them can use at most
+        # twice that, and no more than every core, so they gain at most min(2, cores / busy)
+        busy = j1.cpu_s / j1.seconds
         rows.update(core_j1_s=round(j1.seconds, 2), core_j2_s=round(j2.seconds, 2), core_j1_cpu_s=round(j1.cpu_s, 2),
                     core_j2_cpu_s=round(j2.cpu_s, 2), j2_speedup=round(j1.seconds / j2.seconds, 2),
-                    # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion
-                    # run beside drawing): two processes that spend the same CPU between them, with
-                    # both cores always busy, can gain at most 2 cores over what -j 1 keeps busy
-                    j2_ceiling=round(2 * j1.seconds / j1.cpu_s, 2))
+                    j2_ceiling=round(min(2.0, len(os.sched_getaffinity(0)) / busy), 2))
     return rows
 
 

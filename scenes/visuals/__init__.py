@@ -5,23 +5,27 @@ small and theme-driven means a colour or size change is a YAML edit, never a cod
 """
 
 from scenes.visuals.bucket import bucket, bucket_fill
-from scenes.visuals.caption import caption_bar, wrap_words
-from scenes.visuals.cards import node_card
+from scenes.visuals.caption import balanced_wrap, caption_bar, wrap_words
+from scenes.visuals.cards import card_tag, node_card
 from scenes.visuals.code_pane import CodePane
-from scenes.visuals.edges import edge_arrow, route_path, token_ride
+from scenes.visuals.edges import arrow_reach, edge_arrow, route_path, token_ride
 from scenes.visuals.glyphs import label, text_width
-from scenes.visuals.token import grad_token
+from scenes.visuals.token import grad_token, nominal_token_size
 from scenes.visuals.wavefront import wavefront
 
 __all__ = [
     "CodePane",
+    "arrow_reach",
+    "balanced_wrap",
     "bucket",
     "bucket_fill",
     "caption_bar",
+    "card_tag",
     "edge_arrow",
     "grad_token",
     "label",
     "node_card",
+    "nominal_token_size",
     "route_path",
     "text_width",
     "token_ride",

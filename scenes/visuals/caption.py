@@ -45,6 +45,8 @@ def balanced_wrap(text: str, font: str, size: float, max_width: float) -> list[s
     if len(lines) < 2:
         return lines
     widest_word = max(text_width(w, font, _REF) for w in text.split()) * size / _REF
+    if widest_word >= max_width:  # a word has a line of its own already: nothing to balance
+        return lines
     lo, hi = widest_word, max_width  # wrap(hi) gives len(lines) lines; below lo no word fits
     for _ in range(BALANCE_STEPS):
         mid = (lo + hi) / 2

@@ -27,6 +27,15 @@ def kind_colour(kind: str, theme: Theme) -> str:
     }.get(kind, c.op)
 
 
+def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup:
+    """A small muted label for just outside a card (an op name, AccumulateGrad, a bucket's
+    name), centred at the origin: `scenes.label_spots.tag_centre` says where it goes."""
+    size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.min_readable)
+    m = label(text, theme.fonts.sans, size, theme.colors.text_muted)
+    shrink_to_fit(m, box.w * theme.proportions.label_fill + theme.spacing.item_gap, box.h)
+    return VGroup(m.move_to([0.0, 0.0, 0.0]))
+
+
 def node_card(
     box: Box,
     theme: Theme,

@@ -51,9 +51,8 @@ def edge_arrow(
     norm = np.linalg.norm(direction)
     direction = direction / norm if norm > 1e-9 else np.array([1.0, 0.0, 0.0])
     side = np.array([-direction[1], direction[0], 0.0])
-    base = end - direction * tip_len
-    tip = Polygon(end, base + side * tip_len * q.arrow_tip_half_width, base - side * tip_len * q.arrow_tip_half_width,
-                  stroke_width=0, fill_color=col, fill_opacity=opacity)
+    base, half = end - direction * tip_len, arrow_reach(theme, scale)
+    tip = Polygon(end, base + side * half, base - side * half, stroke_width=0, fill_color=col, fill_opacity=opacity)
     body = path.copy()
     body.set_stroke(col, width=width, opacity=opacity)
     body.set_fill(opacity=0)
@@ -64,27 +63,42 @@ def edge_arrow(
     return arrow
 
 
+def arrow_reach(theme: Theme, scale: float = 1.0) -> float:
+    """How far an arrow reaches from its line: half the width of its head, as `edge_arrow`
+    draws it. Labels keep this far from every route."""
+    return theme.sizes.arrow_tip * max(scale, theme.proportions.min_stroke_scale) * theme.proportions.arrow_tip_half_width
+
+
 def token_ride(route: Route, size: tuple[float, float], theme: Theme,
                reaches: tuple[float, float, float, float]) -> VMobject:
-    """The part of a route's backward path that a gradient token of ``size`` (w, h) rides: from
-    the card it leaves to the last point where the token, by the theme's edge clearance, stays
-    off the card it ``reaches`` (left, bottom, right, top), so that while it waits there it
-    hides none of that card's text ("MulBackward0"). On a route too short for that it stops
-    halfway."""
+    """The part of a route's backward path that a gradient token of ``size`` (w, h; pass a size
+    that does not change with the number, so that the token stops in the same place whatever it
+    shows) rides: from the card it leaves to the last point where it stays, by the theme's edge
+    clearance, off the card it ``reaches`` (left, bottom, right, top), so that while it waits
+    there it hides none of that card's text ("MulBackward0"). It stops no earlier than
+    ``proportions.token_wait_min`` of the way, where a route is too short for that."""
     path = route_path(route, backward=True)
     gap = theme.spacing.edge_clearance
     left, bottom, right, top = reaches
+    w, h = size[0] / 2 + gap, size[1] / 2 + gap
+
+    def ride_to(t: float) -> VMobject:
+        part = VMobject()
+        part.pointwise_become_partial(path, 0.0, t)
+        return part
 
     def off_card(t: float) -> bool:
-        x, y = path.point_from_proportion(t)[:2]
-        w, h = size[0] / 2 + gap, size[1] / 2 + gap
+        x, y = ride_to(t).get_end()[:2]
         return x + w <= left or x - w >= right or y + h <= bottom or y - h >= top
 
-    stop = next((t for t in np.linspace(1.0, 0.5, RIDE_STEPS + 1) if off_card(t)), 0.5)
-    ride = VMobject()
-    ride.pointwise_become_partial(path, 0.0, stop)
-    return ride
+    lo, hi = theme.proportions.token_wait_min, 1.0
+    if off_card(hi) or not off_card(lo):  # no card in the way, or no room before it
+        return ride_to(hi if off_card(hi) else lo)
+    for _ in range(RIDE_STEPS):  # off the card at lo, on it at hi: the path reaches it once
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if off_card(mid) else (lo, mid)
+    return ride_to(lo)
 
 
-RIDE_STEPS = 50
-"""Where a token stops is searched along the second half of its path in this many steps."""
+RIDE_STEPS = 12
+"""Halvings in the search for where a token stops (to 1/4096 of the path's second half)."""

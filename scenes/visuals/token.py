@@ -21,3 +21,11 @@ def grad_token(text: str, theme: Theme, *, scale: float = 1.0) -> VGroup:
     group = VGroup(pill, t.move_to(pill.get_center()))
     group.pill, group.text = pill, t
     return group
+
+
+def nominal_token_size(theme: Theme, *, scale: float = 1.0) -> tuple[float, float]:
+    """The size a gradient token is placed by, whatever number it shows, so that it sits in the
+    same place when the numbers change: ``sizes.badge_width`` wide (scaled as tokens are), as
+    tall as a token of one digit (digits share one height)."""
+    return (theme.sizes.badge_width * max(scale, theme.proportions.min_token_scale),
+            grad_token("0", theme, scale=scale).height)

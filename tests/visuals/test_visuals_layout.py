@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graph_fixtures import Recorder, mlp_events, reciprocal_mul, seed_events_by_hand
-from scenes.label_spots import badge_centre, tag_centre
 from scenes.layout import Layout, graph_from_events, layout_events
 from scenes.theme import ThemeError, default_theme, load_theme
 
@@ -164,70 +163,3 @@ def test_theme_errors_name_file_and_key(tmp_path: Path) -> None:
         load_theme(bad)
     with pytest.raises(ThemeError, match="unknown aspect"):
         THEME.aspect("4:3")
-
-
-
-def _inside(rect: tuple[float, float, float, float], p: tuple[float, float], q: tuple[float, float]) -> bool:
-    """Whether any of 400 points along p-q lies inside rect (left, bottom, right, top)."""
-    for i in range(401):
-        x, y = p[0] + (q[0] - p[0]) * i / 400, p[1] + (q[1] - p[1]) * i / 400
-        if rect[0] < x < rect[2] and rect[1] < y < rect[3]:
-            return True
-    return False
-
-
-def _assert_clear(lay: Layout, box, rect, cards: bool = True) -> None:
-    """No route passes through rect; with ``cards``, no card but ``box`` meets it."""
-    for r in lay.routes:
-        assert not any(_inside(rect, p, q) for p, q in zip(r.points, r.points[1:])), (box.id, rect, r)
-    for other in lay.boxes.values() if cards else ():
-        x0, y0, x1, y1 = other.bounds
-        assert other is box or not (min(x1, rect[2]) > max(x0, rect[0]) and min(y1, rect[3]) > max(y0, rect[1])), \
-            (box.id, other.id)
-
-
-def _grown(x: float, y: float, size: tuple[float, float], by: float) -> tuple[float, float, float, float]:
-    return (x - size[0] / 2 - by, y - size[1] / 2 - by, x + size[0] / 2 + by, y + size[1] / 2 + by)
-
-
-@pytest.mark.parametrize("aspect", ASPECTS)
-def test_tags_keep_clear_of_arrows_and_other_cards(aspect: str) -> None:
-    """An op's name above its card, or AccumulateGrad below a bucket, crosses no arrow and no
-    other card. In the seed, relu's and pow's cards have one input each, which meets the card in
-    the middle: there the label must move aside."""
-    lay = layout_events(seed_events_by_hand(), aspect, THEME)
-    gap, clear = THEME.spacing.edge_clearance, 0.05
-    moved = []
-    for box in lay.boxes.values():
-        size = (box.w * 0.35, box.h * 0.2)
-        # where clips put tags: an op's name above its card, AccumulateGrad below a bucket
-        for above in {"bucket": (False,), "leaf_grad": (), "leaf_nograd": ()}.get(box.kind, (True,)):
-            x, y = tag_centre(lay, box, size, above=above, gap=gap, clear=clear)
-            assert abs(y - box.y) == pytest.approx(box.h / 2 + gap + size[1] / 2)
-            assert abs(x - box.x) <= box.w / 2 + 1e-9
-            _assert_clear(lay, box, _grown(x, y, size, clear), cards=lay.flow == "down")  # across: tight layer gaps
-            if above and x != box.x:
-                moved.append(box.id)
-    if lay.flow == "down":  # inputs arrive at the top edge
-        assert {"t5", "t8"} <= set(moved), moved  # s = z.relu() and L = (yh - y)**2
-
-
-@pytest.mark.parametrize("aspect", ("16:9", "9:16"))
-def test_visit_badges_sit_beside_cards_clear_of_arrows_tags_and_the_code(aspect: str) -> None:
-    """The gradient badge of a backward visit stays inside the graph's region (never over the
-    code), crosses no arrow and touches no other card and no tag it is told to avoid. In a
-    top-to-bottom graph every backward edge leaves a card's top, where the badge used to sit."""
-    lay = layout_events(seed_events_by_hand(), aspect, THEME)
-    assert lay.flow == "down"
-    gap, clear, size = THEME.spacing.edge_clearance, 0.05, (0.4, 0.22)
-    left, bottom, right, top = lay.region
-    for box in lay.boxes.values():
-        if box.kind in ("leaf_grad", "leaf_nograd"):
-            continue
-        tag = _grown(box.x, box.y + box.h / 2 + gap + 0.06, (box.w * 0.3, 0.12), 0)
-        x, y = badge_centre(lay, box, size, gap=gap, clear=clear, avoid=[tag])
-        rect = _grown(x, y, size, clear)
-        assert left <= x - size[0] / 2 and x + size[0] / 2 <= right and bottom <= y - size[1] / 2 <= top
-        _assert_clear(lay, box, rect)
-        assert not (min(tag[2], rect[2]) > max(tag[0], rect[0]) and min(tag[3], rect[3]) > max(tag[1], rect[1]))
-        assert abs(x - box.x) <= box.w / 2 + gap + size[0] + 1e-9 and abs(y - box.y) <= box.h / 2 + 1e-9  # beside it

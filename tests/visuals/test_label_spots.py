@@ -1,0 +1,116 @@
+"""Where tags and gradient badges go around cards, at the sizes the clips really draw them
+(`card_tag`, `grad_token`, `arrow_reach`). Why: a label under an arrow head or over another card
+is unreadable, and a badge that moves when a number changes makes two renders of one storyboard
+look like different clips."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("manim")
+
+from graph_fixtures import seed_events_by_hand  # noqa: E402
+from scenes.label_spots import Rect, badge_centre, badge_spots, crosses, meet, tag_centre  # noqa: E402
+from scenes.layout import Box, Layout, layout_events  # noqa: E402
+from scenes.theme import default_theme  # noqa: E402
+from scenes.visuals import arrow_reach, card_tag, grad_token, nominal_token_size  # noqa: E402
+
+THEME = default_theme()
+ASPECTS = ("16:9", "9:16", "1:1")
+OPS = {"t4": "mul", "t5": "relu", "t6": "mul", "t7": "sub", "t8": "pow"}
+"""The seed's op names, as the clips tag its cards."""
+
+
+def _rect(x: float, y: float, w: float, h: float, grown: float = 0.0) -> Rect:
+    return (x - w / 2 - grown, y - h / 2 - grown, x + w / 2 + grown, y + h / 2 + grown)
+
+
+def _sampled_cross(rect: Rect, p: tuple[float, float], q: tuple[float, float]) -> bool:
+    """Whether any of 400 points along p-q lies inside rect: a second way of asking `crosses`."""
+    return any(rect[0] < p[0] + (q[0] - p[0]) * i / 400 < rect[2] and rect[1] < p[1] + (q[1] - p[1]) * i / 400 < rect[3]
+               for i in range(401))
+
+
+def _hits(lay: Layout, box: Box, rect: Rect, reach: float, avoid: list[Rect] = ()) -> list[str]:
+    """What a label's rectangle runs into: routes within ``reach``, other cards, ``avoid``."""
+    grown = (rect[0] - reach, rect[1] - reach, rect[2] + reach, rect[3] + reach)
+    out = [f"route {r.src}->{r.dst}" for r in lay.routes
+           if any(_sampled_cross(grown, p, q) for p, q in zip(r.points, r.points[1:]))]
+    out += [f"card {b.id}" for b in lay.boxes.values() if b.id != box.id and meet(rect, b.bounds)]
+    return out + [f"tag {a}" for a in avoid if meet(rect, a)]
+
+
+def _tag_rect(lay: Layout, box: Box, text: str, above: bool) -> Rect:
+    m = card_tag(text, box, THEME, scale=lay.scale)
+    x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=THEME.spacing.edge_clearance,
+                      clear=arrow_reach(THEME, lay.scale), step=THEME.proportions.tag_slide_step)
+    return _rect(x, y, m.width, m.height)
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_tags_keep_clear_of_arrows_and_other_cards(aspect: str) -> None:
+    """Each op's name above its card and AccumulateGrad below each bucket crosses no arrow and
+    touches no other card. relu's and pow's cards have one input each; top to bottom, it meets
+    the card in the middle, so there the name must move aside."""
+    lay = layout_events(seed_events_by_hand(), aspect, THEME)
+    reach = arrow_reach(THEME, lay.scale)
+    moved = set()
+    for box in lay.boxes.values():
+        tags = [(OPS[box.id], True)] if box.id in OPS else [("AccumulateGrad", False)] if box.kind == "bucket" else []
+        for text, above in tags:
+            rect = _tag_rect(lay, box, text, above)
+            assert not _hits(lay, box, rect, reach), (aspect, box.id, text, _hits(lay, box, rect, reach))
+            if abs((rect[0] + rect[2]) / 2 - box.x) > 1e-9:
+                moved.add(box.id)
+    if lay.flow == "down":
+        assert {"t5", "t8"} <= moved, moved
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_visit_badges_sit_beside_cards_clear_of_arrows_tags_and_the_code(aspect: str) -> None:
+    """A visit's gradient badge stays inside the graph's region (never over the code) and touches
+    no other card and no tag of its card; top to bottom, it also crosses no arrow (every backward
+    edge leaves a card's top, where the badge used to sit)."""
+    lay = layout_events(seed_events_by_hand(), aspect, THEME)
+    reach, gap = arrow_reach(THEME, lay.scale), THEME.spacing.edge_clearance
+    nominal = nominal_token_size(THEME, scale=lay.scale)
+    tok = grad_token("8/3", THEME, scale=lay.scale)
+    left, bottom, right, top = lay.region
+    for box in lay.boxes.values():
+        if box.id not in OPS and box.kind != "bucket":
+            continue
+        tags = [_tag_rect(lay, box, OPS[box.id], True)] if box.id in OPS else [_tag_rect(lay, box, "AccumulateGrad", False)]
+        x, y = badge_centre(lay, box, (tok.width, tok.height), nominal=nominal, gap=gap, clear=reach, avoid=tags)
+        rect = _rect(x, y, tok.width, tok.height)
+        assert left <= rect[0] and rect[2] <= right and bottom <= rect[1] and rect[3] <= top, (aspect, box.id)
+        hits = [h for h in _hits(lay, box, rect, reach, tags) if lay.flow == "down" or not h.startswith("route")]
+        assert not hits, (aspect, box.id, hits)
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_a_badge_keeps_its_spot_whatever_number_it_shows(aspect: str) -> None:
+    """Badges of "1", "8/3" and "-0.6667" on one card take the same spot, with the same inner
+    edge: changing a number in the program does not move things about."""
+    lay = layout_events(seed_events_by_hand(), aspect, THEME)
+    reach, gap = arrow_reach(THEME, lay.scale), THEME.spacing.edge_clearance
+    nominal = nominal_token_size(THEME, scale=lay.scale)
+    for box in lay.boxes.values():
+        spots = set()
+        for text in ("1", "8/3", "-0.6667"):
+            tok = grad_token(text, THEME, scale=lay.scale)
+            size = (tok.width, tok.height)
+            centre = badge_centre(lay, box, size, nominal=nominal, gap=gap, clear=reach)
+            spots.add(badge_spots(box, size, gap).index(centre))
+        assert len(spots) == 1, (aspect, box.id, spots)
+
+
+def test_crosses_agrees_with_sampling() -> None:
+    """Liang-Barsky against 400 samples along the segment, on segments through, beside, along
+    the edge of and inside a rectangle."""
+    rect = (0.0, 0.0, 2.0, 1.0)
+    cases = {((-1, 0.5), (3, 0.5)): True, ((-1, 2), (3, 2)): False, ((1, -1), (1, 2)): True,
+             ((0.5, 0.5), (1.5, 0.6)): True, ((-1, -1), (1.5, 3)): True, ((-1, -1), (0.5, 3)): False, ((-1, 1.5), (0.2, 3)): False,
+             ((2.5, -1), (2.5, 3)): False, ((3, 3), (3, 3)): False, ((1, 0.5), (1, 0.5)): True}
+    for (p, q), want in cases.items():
+        assert crosses(rect, p, q) is want, (p, q)
+        assert _sampled_cross(rect, p, q) is want, (p, q)
