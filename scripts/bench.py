@@ -306,7 +306,12 @@ def main() -> int:
     ap.add_argument("--render", action="store_true", help="also benchmark rendering (takes minutes)")
     ap.add_argument("--qualities", default="low,medium,high30,high",
                     help=f"rows for --render, from {','.join(QUALITIES)} (the last is also rendered with -j 1)")
+    ap.add_argument("--show", metavar="FILE", help="print the table of a report saved with --json, and stop")
     args = ap.parse_args()
+    if args.show:
+        with open(args.show) as f:
+            print_table(json.load(f))
+        return 0
     sys.setrecursionlimit(100_000)  # micrograd's backward is a recursive topological sort
     rows = {}
     for name, fn in (("gradreel", gradreel_run), ("torch", torch_run), ("micrograd", micrograd_run)):
@@ -326,14 +331,21 @@ def main() -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"{report['benchmark']}, median of {args.repeat}")
+    print_table(report)
+    return 0
+
+
+def print_table(report: dict) -> None:
+    """The table of a report (this run's, or one saved with --json and shown with --show)."""
+    rows = report["results"]
+    print(f"{report['benchmark']}, median of {report['repeat']}")
     print(f"{'engine':<12}{'seconds':>10}{'gradreel / this':>18}   w3.grad")
     for name, row in rows.items():
         if row.get("seconds") is None:
             print(f"{name:<12}{'-':>10}{'-':>18}   ({row['missing']})")
         else:
             print(f"{name:<12}{row['seconds']:>10.4f}{row['gradreel_over_this']:>17.2f}x   {row['w3_grad']}")
-    if args.render:
+    if "render" in report:
         r = report["render"]
         print(f"\nrender: {r['clip']} ({r['clip_seconds']} s of clip)")
         print(f"{'quality':<8}{'render s':>9}{'x clip':>7}{'x264 floor s':>13}{'x floor':>8}{'frames':>7}"
@@ -350,7 +362,6 @@ def main() -> int:
               f"--set w2=3.0 (a program change: every beat) {r['set_w2_rerender_s']} s; "
               f"4 core clips -j1 {r['core_j1_s']} s ({r['core_j1_cpu_s']} CPU-s), -j2 {r['core_j2_s']} s "
               f"({r['core_j2_cpu_s']} CPU-s): {r['j2_speedup']}x, of at most {r['j2_ceiling']}x at -j 1's CPU")
-    return 0
 
 
 if __name__ == "__main__":
