@@ -130,7 +130,7 @@ class BackwardCues:
         out += self._focus(box)
         out += [FadeOut(m) for m in self.visit_marks + self.tokens.pop(node, [])]
         self.visit_marks = []
-        tags = [m for m in (self.tags.get(item),) if m is not None]  # the op's name above its card
+        tags = [self.tags[item]] if item in self.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
             if s.role == "grad_fn" and not self._card_shows(item, s.text):
                 tag = self._tag(s.text, box, above=not is_acc)  # below a bucket: its leaf is above

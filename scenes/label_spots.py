@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from scenes.layout import Box, Layout, Point
 from scenes.theme import Rect
@@ -61,7 +61,8 @@ def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: flo
     if found is None:
         found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region, routes=False)
     if found is None:
-        found = min(range(len(spots)), key=_covered(lay, box, nominal, spots, avoid))
+        others = _obstacles(lay, box, avoid)
+        found = min(range(len(spots)), key=lambda i: _covered(_rect(*spots[i], nominal, 0.0), others, lay.region))
     return badge_spots(box, size, gap)[found]
 
 
@@ -71,11 +72,10 @@ def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: f
     nothing in ``avoid``, stays ``within``, and, grown by ``clear``, meets no route (unless
     ``routes`` is false); None if there is none."""
     segments = [(p, q) for r in lay.routes for p, q in zip(r.points, r.points[1:])] if routes else []
-    others = [b.bounds for b in lay.boxes.values() if b.id != box.id] + list(avoid)
+    others = _obstacles(lay, box, avoid)
     for i, (x, y) in enumerate(spots):
         rect = _rect(x, y, size, 0.0)
-        if within is not None and not (within[0] <= rect[0] and rect[2] <= within[2]
-                                       and within[1] <= rect[1] and rect[3] <= within[3]):
+        if within is not None and not _inside(rect, within):
             continue
         if any(meet(rect, o) for o in others):
             continue
@@ -85,19 +85,21 @@ def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: f
     return None
 
 
-def _covered(lay: Layout, box: Box, size: Point, spots: list[Point], avoid: list[Rect]) -> Callable[[int], float]:
-    """How much of other cards and ``avoid`` the badge at spot i covers (a spot leaving the
-    region counts as covering everything)."""
-    others = [b.bounds for b in lay.boxes.values() if b.id != box.id] + avoid
-    x0, y0, x1, y1 = lay.region
+def _obstacles(lay: Layout, box: Box, avoid: Iterable[Rect]) -> list[Rect]:
+    """Every card but ``box``, and the ``avoid`` rectangles."""
+    return [b.bounds for b in lay.boxes.values() if b.id != box.id] + list(avoid)
 
-    def area(i: int) -> float:
-        r = _rect(*spots[i], size, 0.0)
-        if not (x0 <= r[0] and r[2] <= x1 and y0 <= r[1] and r[3] <= y1):
-            return float("inf")
-        return sum(max(0.0, min(r[2], o[2]) - max(r[0], o[0])) * max(0.0, min(r[3], o[3]) - max(r[1], o[1]))
-                   for o in others)
-    return area
+
+def _covered(rect: Rect, others: list[Rect], region: Rect) -> float:
+    """How much of ``others`` the rectangle covers; leaving the region counts as covering all."""
+    if not _inside(rect, region):
+        return float("inf")
+    return sum(max(0.0, min(rect[2], o[2]) - max(rect[0], o[0])) * max(0.0, min(rect[3], o[3]) - max(rect[1], o[1]))
+               for o in others)
+
+
+def _inside(rect: Rect, within: Rect) -> bool:
+    return within[0] <= rect[0] and rect[2] <= within[2] and within[1] <= rect[1] and rect[3] <= within[3]
 
 
 def _rect(x: float, y: float, size: Point, grown: float) -> Rect:

@@ -92,8 +92,10 @@ def token_ride(route: Route, size: tuple[float, float], theme: Theme,
         return x + w <= left or x - w >= right or y + h <= bottom or y - h >= top
 
     lo, hi = theme.proportions.token_wait_min, 1.0
-    if off_card(hi) or not off_card(lo):  # no card in the way, or no room before it
-        return ride_to(hi if off_card(hi) else lo)
+    if off_card(hi):  # no card in the way
+        return ride_to(hi)
+    if not off_card(lo):  # no room before it
+        return ride_to(lo)
     for _ in range(RIDE_STEPS):  # off the card at lo, on it at hi: the path reaches it once
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if off_card(mid) else (lo, mid)
