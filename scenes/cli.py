@@ -15,8 +15,6 @@ import os
 import sys
 from typing import NoReturn, Optional
 
-from engine import ProgramError
-
 # Command modules, in the order `render --help` lists them. A module that is not there yet
 # (a command still being built) is simply not offered.
 COMMAND_MODULES = ["scenes.commands_scene", "scenes.commands_watch", "scenes.commands_storyboard", "scenes.commands_log"]
@@ -30,7 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="render",
         description="Turn a PyTorch-style program and a storyboard into an animated autograd clip.",
-        epilog="Example: render scene backward_walk    (see README.md)")
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Example: render scene backward_walk    (see README.md)\n\n"
+               "A render at a terminal leaves a warm process behind for the next one, which then starts\n"
+               "drawing at once (GRADREEL_SERVER=off: never; docs/rendering.md, section 7).")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         try:
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from engine import ProgramError
     from scenes.storyboard.errors import StoryboardError
     try:
         return args.run(args) or 0
@@ -74,9 +76,25 @@ def exit_now(status: int) -> NoReturn:
     os._exit(status)
 
 
+WARM_COMMANDS = ("scene", "all")
+"""The commands a warm process runs (``scenes.warm_client``): those that may draw. The others
+answer in a fraction of a second cold."""
+
+
 def run() -> NoReturn:
-    """The ``render`` command (``main`` is for calling in a process that goes on)."""
-    exit_now(main())
+    """The ``render`` command (``main`` is for calling in a process that goes on). A render is
+    handed to a warm process when one is running, and one is started after a cold render for
+    the next (see ``scenes.warm_client`` for when)."""
+    from scenes import warm_client
+
+    argv = sys.argv[1:]
+    warm = bool(argv) and argv[0] in WARM_COMMANDS
+    status = warm_client.delegate("scenes.cli", argv) if warm else None
+    if status is None:
+        status = main(argv)
+        if warm:
+            warm_client.start_server()
+    exit_now(status)
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     def ready() -> None:
-        _import_drawing()
+        import_drawing()
         print(f"{READY} {os.path.relpath(file)} and the theme; Ctrl-C to stop", file=sys.stderr, flush=True)
 
     try:
@@ -92,7 +92,7 @@ def stamps(files: list[str]) -> Stamp:
     return tuple(out)
 
 
-def _import_drawing() -> None:
+def import_drawing() -> None:
     """Manim and our drawing modules: a first render that found everything cached did not need
     them, and the first edit should not wait for them."""
     import scenes.camera  # noqa: F401

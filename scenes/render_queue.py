@@ -2,8 +2,9 @@
 
 Why a queue of clips per process instead of one process per clip: each process pays Python's
 start and Manim's import (about 1.5 s of one core) once, not once per clip, and whichever
-process is free takes the next clip. A worker (``python -m scenes.render_queue OPTION...``)
-reads storyboard files from stdin, one per line, and renders each as ``render scene FILE
+process is free takes the next clip (a warm one, forked from ``scenes.warm_server``, pays
+neither). A worker (``python -m scenes.render_queue OPTION...``, started through
+``scenes.warm_client``) reads storyboard files from stdin, one per line, and renders each as ``render scene FILE
 OPTION...`` would; after each it prints ``DONE_MARK STATUS`` on stdout, where the parent waits
 for it before sending the next file. Progress goes to stderr, as from ``render scene``.
 """
@@ -27,7 +28,7 @@ def render_queued(files: list[str], options: list[str], jobs: int, out: IO[str])
     each clip's path is written to ``out`` as its worker finishes it. Returns the worst status."""
     waiting = list(files)
     done: Queue[tuple[int, int | None]] = Queue()  # (worker, status of a clip; None: it exited)
-    procs = [subprocess.Popen([sys.executable, "-m", "scenes.render_queue", *options], stdin=subprocess.PIPE,
+    procs = [subprocess.Popen([sys.executable, "-m", "scenes.warm_client", "scenes.render_queue", *options], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, bufsize=1)
              for _ in range(min(jobs, len(files)))]
     status, busy = 0, set()

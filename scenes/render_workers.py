@@ -3,7 +3,8 @@
 Why processes: Manim draws with one Python thread, so a second core only helps a second
 interpreter. The parent draws the first contiguous range of beats itself (it has the storyboard
 and plan loaded already, so it saves a worker's start, about 1.5 s of a core); each other range
-goes to a worker (``python -m scenes.render_beats``), which applies the beats before it without
+goes to a worker (``python -m scenes.render_beats``, through ``scenes.warm_client``: warm
+when a server is running), which applies the beats before it without
 drawing. All write their segments into the shared cache; the parent joins them. Worker progress
 lines are passed on as they come; an interrupt stops them all.
 """
@@ -28,7 +29,7 @@ def run_workers(jobs: list[Any], log: Callable[[str], None],
     display ledger of the last worker (the strings it drew, after those of the state it started from)."""
     from scenes.render_beats import BeatOutcome
 
-    procs = [subprocess.Popen([sys.executable, "-m", "scenes.render_beats"], stdin=subprocess.PIPE,
+    procs = [subprocess.Popen([sys.executable, "-m", "scenes.warm_client", "scenes.render_beats"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in jobs[1:]]
     relays, readers = [], []
     answers = [""] * len(procs)

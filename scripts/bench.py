@@ -8,9 +8,12 @@ length; the encoder-only floor (the same frames, decoded from the clip, encoded 
 the settings the render used); peak memory; a no-op re-render; a re-render after one number in
 the last beat's caption changes (renders as an author runs them: beats in one process per core,
 as memory allows), and the same kind of edit saved while `render watch` runs (from the save to
-the new clip). Then the last quality with -j 1 (one process), a
+the new clip). The same full render, no-op and (another) edit as an author at a terminal runs
+them after the first: handed to a warm server (scenes.warm_client). Then the last quality with
+-j 1 (one process), a
 re-render after --set changes a number shown from beat 2 on, and the four core clips one after
-the other against two at a time. The glyph cache is warmed first, as an author's would be.
+the other against two at a time, cold and warm. The glyph cache is warmed first, as an author's
+would be. The cold renders ask no warm server (GRADREEL_SERVER=off).
 
     ./scripts/bench                      engine table
     ./scripts/bench --render             engine and render tables (takes minutes)
@@ -96,6 +99,52 @@ class Run(NamedTuple):
     """User and system CPU time of the render and all its workers."""
 
 
+COLD = dict(os.environ, GRADREEL_SERVER="off")
+"""Cold renders: every process starts Python and imports Manim (no warm server is asked)."""
+
+
+class WarmServer:
+    """Renders as an author at a terminal runs them after the first: handed to a warm server
+    (scenes.warm_client) of the bench's own, with its socket in ``folder``. Times are wall
+    times from the command's start to its end, as the author waits."""
+
+    def __init__(self, folder: str) -> None:
+        os.makedirs(folder, exist_ok=True)
+        self.folder = folder
+        self.env = dict(os.environ, GRADREEL_SERVER="on", XDG_RUNTIME_DIR=folder, GRADREEL_SERVER_IDLE="3600")
+
+    def log(self) -> str:
+        import glob
+
+        return "".join(open(p).read() for p in glob.glob(os.path.join(self.folder, "gradreel-*", "*.log")))
+
+    def run(self, args: list[str]) -> float:
+        """Seconds for ``render ARGS`` (the first call starts the server and waits until it is ready)."""
+        import subprocess
+
+        served = self.log().count(" runs scenes.cli ")
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "scenes.cli", *args], check=True, env=self.env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - t0
+        if served == 0 and " ready on " not in self.log():  # the first: cold, and it started the server
+            deadline = time.monotonic() + 120
+            while " ready on " not in self.log():
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no warm server in 120 s; its log: {self.log()!r}")
+                time.sleep(0.1)
+        elif self.log().count(" runs scenes.cli ") != served + 1:
+            raise RuntimeError(f"render {' '.join(args)} was not served warm; the log: {self.log()!r}")
+        return seconds
+
+    def stop(self) -> None:
+        import signal
+
+        for line in self.log().splitlines():
+            if " ready on " in line:
+                os.kill(int(line.split()[2].rstrip(":")), signal.SIGTERM)
+
+
 def _render(args: list[str]) -> Run:
     """Run `render ...` in a child process and measure it. The child measures its memory itself:
     a forked child's RSS would count the parent's pages until it execs, and this parent holds a
@@ -103,7 +152,7 @@ def _render(args: list[str]) -> Run:
     import subprocess
 
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, __file__, "--measure", *args], check=True,
+    done = subprocess.run([sys.executable, __file__, "--measure", *args], check=True, env=COLD,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     seconds = time.perf_counter() - t0
     peak, cpu = done.stdout.strip().splitlines()[-1].split()
@@ -166,6 +215,8 @@ SCENE_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w2.grad}")
 WATCH_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w1}")
 """The edit saved while `render watch` runs: another number than SCENE_EDIT's, so that its beat
 is not in the cache already."""
+WARM_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w2}")
+"""The edit rendered by `render scene` with a warm server: a third number."""
 
 
 def _edited(folder: str, change: tuple[str, str] | None) -> str:
@@ -196,7 +247,7 @@ def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -
     from scenes.commands_watch import READY
 
     path = _edited(folder, None)
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", path, *flags, "--out", out],
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", path, *flags, "--out", out], env=COLD,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[tuple[str, str]] = queue.Queue()
     for name in ("stdout", "stderr"):
@@ -259,6 +310,9 @@ def render_bench(qualities: list[str]) -> dict:
         # and so are the glyphs of both edits' captions, for an author who tried those numbers before
         _watch_edit(os.path.join(tmp, "warm"), ["--size", "256x144", "--fps", "5"], os.path.join(tmp, "watched"))
         _render(["scene", edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
+        warm = WarmServer(os.path.join(tmp, "run"))
+        warm_edited = _edited(os.path.join(tmp, "warm_edited"), WARM_EDIT)
+        warm.run(["scene", warm_edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
         for q in qualities:
             out = os.path.join(tmp, q)
             secs, peak, _ = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
@@ -267,11 +321,17 @@ def render_bench(qualities: list[str]) -> dict:
             noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
             last = _render(["scene", edited, *QUALITIES[q], "--out", out])[0]
             watched = _watch_edit(out, QUALITIES[q], os.path.join(tmp, "watched"))
+            warm_full = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
+            warm_noop = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])
+            warm_last = warm.run(["scene", warm_edited, *QUALITIES[q], "--out", out])
             rows["qualities"][q] = {"render_s": round(secs, 2), "over_clip": round(secs / length, 2),
                                     "encoder_floor_s": round(floor, 2), "over_floor": round(secs / floor, 2),
                                     "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
                                     "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
-                                    "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3)}
+                                    "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3),
+                                    "warm_render_s": round(warm_full, 2), "warm_over_clip": round(warm_full / length, 2),
+                                    "warm_noop_s": round(warm_noop, 3), "warm_edit_s": round(warm_last, 2),
+                                    "warm_edit_over_warm_full": round(warm_last / warm_full, 3)}
         secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
                         "-j", "1"]).seconds
         rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
@@ -284,13 +344,18 @@ def render_bench(qualities: list[str]) -> dict:
             _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
         j1 = _render(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "j1")])
         j2 = _render(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "j2all")])
+        warm_j1 = warm.run(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "warm_j1")])
+        warm_j2 = warm.run(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "warm_j2")])
+        warm.stop()
         # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion run
         # beside drawing): two processes that spend the same CPU between them can use at most
         # twice that, and no more than every core, so they gain at most min(2, cores / busy)
         busy = j1.cpu_s / j1.seconds
         rows.update(core_j1_s=round(j1.seconds, 2), core_j2_s=round(j2.seconds, 2), core_j1_cpu_s=round(j1.cpu_s, 2),
                     core_j2_cpu_s=round(j2.cpu_s, 2), j2_speedup=round(j1.seconds / j2.seconds, 2),
-                    j2_ceiling=round(min(2.0, len(os.sched_getaffinity(0)) / busy), 2))
+                    j2_ceiling=round(min(2.0, len(os.sched_getaffinity(0)) / busy), 2),
+                    warm_core_j1_s=round(warm_j1, 2), warm_core_j2_s=round(warm_j2, 2),
+                    warm_j2_speedup=round(warm_j1 / warm_j2, 2))
     return rows
 
 
@@ -362,6 +427,14 @@ def print_table(report: dict) -> None:
               f"--set w2=3.0 (a program change: every beat) {r['set_w2_rerender_s']} s; "
               f"4 core clips -j1 {r['core_j1_s']} s ({r['core_j1_cpu_s']} CPU-s), -j2 {r['core_j2_s']} s "
               f"({r['core_j2_cpu_s']} CPU-s): {r['j2_speedup']}x, of at most {r['j2_ceiling']}x at -j 1's CPU")
+        if "warm_core_j1_s" not in r:  # a report from before the warm server
+            return
+        print("\nwith a warm server (scenes.warm_client: an author's renders after the first, at a terminal)")
+        print(f"{'quality':<8}{'render s':>9}{'x clip':>7}{'no-op s':>8}{'last beat edited s':>19}{'x full':>7}")
+        for q, row in r["qualities"].items():
+            print(f"{q:<8}{row['warm_render_s']:>9}{row['warm_over_clip']:>7}{row['warm_noop_s']:>8}"
+                  f"{row['warm_edit_s']:>19}{row['warm_edit_over_warm_full']:>7}")
+        print(f"4 core clips -j1 {r['warm_core_j1_s']} s, -j2 {r['warm_core_j2_s']} s: {r['warm_j2_speedup']}x")
 
 
 if __name__ == "__main__":

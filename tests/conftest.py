@@ -1,6 +1,8 @@
 """Shared test helpers. The PyTorch comparisons need torch==2.13.0 (the `oracle` extra, which
 ./scripts/test installs); without it they skip and say how to get it."""
 
+import os
+
 import pytest
 
 from scenes.oracle import torch_available
@@ -9,3 +11,7 @@ TORCH_MISSING = ("real PyTorch is not installed; run ./scripts/test (it installs
                  "or: .venv/bin/pip install -e '.[oracle]'  (torch==2.13.0)")
 
 needs_torch = pytest.mark.skipif(not torch_available(), reason=TORCH_MISSING)
+
+# Every render in the tests runs in the process the test starts (or its workers), never in a
+# warm server left by an author's session; tests/scene/test_warm_server.py starts its own.
+os.environ["GRADREEL_SERVER"] = "off"

@@ -1,0 +1,228 @@
+"""A warm gradreel process: imports Manim and the drawing modules once, then forks a child per
+render that ``scenes.warm_client`` hands it (see there for why, and when one is started).
+
+    python -m scenes.warm_server SOCKET CODE_STAMP     (started by warm_client.start_server)
+
+Each child is forked from a server that has done nothing but import, so every render starts
+from the same state, as a fresh process would; renders never see each other. A child takes the
+client's standard streams, working folder, environment and arguments, leads its own process
+group (a signal the client passes on reaches the child's workers too, as Ctrl-C in a terminal
+reaches every process of the command), and reports ``started`` and then ``status N``. If the
+client goes away mid-render, the child is interrupted as by Ctrl-C: outputs are renamed into
+place only when complete, so nothing half-written is left.
+
+The server exits after GRADREEL_SERVER_IDLE seconds without a request, or within
+CHECK_SECONDS of gradreel's code changing (a client of the new code looks for another socket).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gc
+import io
+import json
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+from scenes.warm_client import HEADER, IDLE_SECONDS, SERVED_MODULES, code_stamp
+
+CHECK_SECONDS = 5.0
+"""How often an idle server looks at the code (and reaps its finished children)."""
+MAX_REQUEST = 1 << 24
+
+
+def serve(path: Path, code: str, idle: float) -> int:
+    """Listen on ``path`` until idle or stale. Only one server per socket: the first to hold
+    the lock beside it; any other exits at once."""
+    lock = open(path.with_suffix(".lock"), "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return 0
+    if code_stamp() != code:  # changed between the client's look and this start
+        return 0
+    _import_everything()
+    if code_stamp() != code:  # changed while importing: what was imported may be either
+        return 0
+    gc.freeze()  # a child's collections then leave the imported objects' pages shared, not copied
+    if threading.active_count() != 1:  # forking would copy a thread's half-done state
+        print(f"warm server: threads after import: {threading.enumerate()}; not serving", flush=True)
+        return 1
+    signal.signal(signal.SIGTERM, _stop)  # `kill PID`: exit through the clean-up below
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    path.unlink(missing_ok=True)  # a server that died left it: we hold the lock
+    listener.bind(str(path))
+    os.chmod(path, 0o600)
+    listener.listen(16)
+    listener.settimeout(CHECK_SECONDS)
+    print(f"warm server {os.getpid()}: ready on {path}", flush=True)
+    children: set[int] = set()
+    last = time.monotonic()
+    try:
+        while True:
+            children -= _reaped(children)
+            try:
+                conn, _ = listener.accept()
+            except socket.timeout:
+                if code_stamp() != code or (not children and time.monotonic() - last > idle):
+                    return 0
+                continue
+            last = time.monotonic()
+            pid = os.fork()
+            if pid == 0:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                status = 1
+                try:
+                    listener.close()
+                    lock.close()
+                    status = _child(conn)
+                finally:  # never back into this loop: the child is not the server
+                    os._exit(status)
+            conn.close()
+            children.add(pid)
+    finally:  # idle or stale: nothing in its log is news (a failed start keeps it, for a look)
+        for left in (path, path.with_suffix(".log"), path.with_suffix(".lock")):
+            left.unlink(missing_ok=True)
+        listener.close()
+
+
+def _stop(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _import_everything() -> None:
+    """What a render needs, imported before any fork so no child pays for it."""
+    import scenes.cli  # noqa: F401
+    import scenes.commands_scene  # noqa: F401
+    import scenes.render_beats  # noqa: F401
+    import scenes.render_pipeline  # noqa: F401
+    import scenes.render_queue  # noqa: F401
+    from scenes.commands_watch import import_drawing
+
+    import_drawing()
+    scenes.cli.build_parser()  # imports every command's module
+    scenes.render_pipeline.code_digest()  # once per process, over the code just imported
+
+
+def _reaped(children: set[int]) -> set[int]:
+    done = set()
+    for pid in children:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                done.add(pid)
+        except ChildProcessError:
+            done.add(pid)
+    return done
+
+
+def _child(conn: socket.socket) -> int:
+    """Run one request in this forked child; returns the exit status."""
+    try:
+        request, fds = _receive(conn)
+        if conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)[8:12] != os.getuid().to_bytes(4, sys.byteorder):
+            return 2  # another user's process (the socket's folder should have kept it out)
+        if len(fds) != 3 or request.get("module") not in SERVED_MODULES:
+            return 2
+        # to the server's log, while stdout is still the log's
+        print(f"warm server: {os.getpid()} runs {request['module']} {' '.join(request['argv'])}", flush=True)
+        os.setpgid(0, 0)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        _reopen_streams()
+        sys.argv = [request["module"], *request["argv"]]
+        conn.sendall(f"started {os.getpid()}\n".encode())
+    except (OSError, ValueError, KeyError, TypeError):
+        traceback.print_exc()
+        return 1
+    finished = threading.Event()
+    threading.Thread(target=_pass_signals, args=(conn, finished), daemon=True).start()
+    status = _run(request["module"], request["argv"])
+    finished.set()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        conn.sendall(f"status {status}\n".encode())
+    except OSError:
+        pass
+    return status
+
+
+def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
+    """The request's JSON and the three descriptors that came with it."""
+    data, ancillary, _, _ = conn.recvmsg(1 << 16, socket.CMSG_LEN(3 * 4))
+    fds: list[int] = []
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds += list(memoryview(payload).cast("i"))
+    if len(data) < HEADER.size:
+        raise ValueError("short request")
+    size = HEADER.unpack_from(data)[0]
+    if size > MAX_REQUEST:
+        raise ValueError(f"request of {size} bytes")
+    data = data[HEADER.size:]
+    while len(data) < size:
+        more = conn.recv(size - len(data))
+        if not more:
+            raise ValueError("request cut short")
+        data += more
+    return json.loads(data), fds
+
+
+def _reopen_streams() -> None:
+    """sys.stdout and sys.stderr as Python would have made them for the client's descriptors:
+    stdout line-buffered only on a terminal, stderr always line-buffered."""
+    encoding = sys.stdout.encoding
+    sys.stdin = io.TextIOWrapper(open(0, "rb", closefd=False), encoding=encoding)
+    sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding=encoding, line_buffering=os.isatty(1))
+    sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding=encoding, errors="backslashreplace",
+                                  line_buffering=True)
+
+
+def _pass_signals(conn: socket.socket, finished: threading.Event) -> None:
+    """Deliver each signal the client passes on to this child's process group; if the client
+    goes away before the render is finished, interrupt it as Ctrl-C would."""
+    try:
+        for line in conn.makefile("r", encoding="ascii"):
+            word, _, value = line.partition(" ")
+            if word == "signal" and value.strip().isdigit() and not finished.is_set():
+                os.killpg(0, int(value))
+    except (OSError, ValueError):
+        pass
+    if not finished.is_set():
+        os.killpg(0, signal.SIGINT)
+
+
+def _run(module: str, argv: list[str]) -> int:
+    """``module.main(argv)``, with the exit status a ``python -m module`` process would have."""
+    import importlib
+
+    try:
+        return int(importlib.import_module(module).main(argv) or 0)
+    except SystemExit as exc:  # argparse: --help, or a bad option
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BaseException:
+        traceback.print_exc()
+        return 1
+
+
+if __name__ == "__main__":
+    idle = float(os.environ.get("GRADREEL_SERVER_IDLE", IDLE_SECONDS))
+    sys.exit(serve(Path(sys.argv[1]), sys.argv[2], idle))

@@ -1,0 +1,164 @@
+"""The warm server: a render handed to it makes what a cold render makes, answers as one would
+(status, stdout, stderr), passes Ctrl-C on, and a server serves only its own code, folder and
+environment.
+
+Each test that starts a server gives it a socket folder of its own (XDG_RUNTIME_DIR) and stops
+it at the end; GRADREEL_SERVER=on makes a render start one without a terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from scenes import warm_client
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["--size", "256x144", "--fps", "5"]
+
+
+def _render(args: list[str], env: dict[str, str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scenes.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300, **kw)
+
+
+def _log(folder: Path) -> str:
+    return "".join(p.read_text() for p in folder.glob("gradreel-*/*.log"))
+
+
+def _wait_until_ready(folder: Path, timeout: float = 120) -> int:
+    """The pid of the server in ``folder`` once it listens."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for line in _log(folder).splitlines():
+            if ": ready on " in line:
+                return int(line.split()[2].rstrip(":"))
+        time.sleep(0.1)
+    raise AssertionError(f"no warm server became ready; its log: {_log(folder)!r}")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
+    """An environment whose renders use a server of their own, and the folder of its socket."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    env = dict(os.environ, GRADREEL_SERVER="on", XDG_RUNTIME_DIR=str(folder), GRADREEL_SERVER_IDLE="120")
+    yield env, folder
+    for line in _log(folder).splitlines():
+        if ": ready on " in line:
+            try:
+                os.kill(int(line.split()[2].rstrip(":")), signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+
+def test_a_warm_render_makes_the_clip_a_cold_one_makes_and_answers_the_same(served, tmp_path: Path) -> None:
+    env, folder = served
+    cold = _render(["scene", "backward_walk", *TINY, "-j", "2", "--out", str(tmp_path / "cold")], env)
+    assert cold.returncode == 0, cold.stderr
+    assert "keeping a warm render process" in cold.stderr
+    _wait_until_ready(folder)
+
+    warm = _render(["scene", "backward_walk", *TINY, "-j", "2", "--out", str(tmp_path / "warm")], env)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.strip() == str(tmp_path / "warm" / "backward_walk.mp4")
+    assert "keeping a warm render process" not in warm.stderr  # one was there: none started
+    log = _log(folder)
+    assert f"runs scenes.cli scene backward_walk {' '.join(TINY)} -j 2 --out {tmp_path / 'warm'}" in log
+    assert "runs scenes.render_beats" in log  # the second process of -j 2 was forked warm too
+    for suffix in (".mp4", ".png", ".srt", ".events.jsonl"):
+        made = [(tmp_path / side / f"backward_walk{suffix}").read_bytes() for side in ("cold", "warm")]
+        assert made[0] == made[1], suffix
+
+    again = _render(["scene", "backward_walk", *TINY, "--out", str(tmp_path / "warm")], env)
+    assert (again.returncode, again.stderr) == (0, "backward_walk: up to date\n")
+
+    missing = _render(["scene", "no_such_clip", *TINY], env)
+    assert missing.returncode == 2
+    assert "no such storyboard 'no_such_clip'" in missing.stderr
+    bad = _render(["scene", "backward_walk", "-q", "bogus"], env)
+    assert bad.returncode == 2 and "invalid choice: 'bogus'" in bad.stderr
+    helped = _render(["scene", "--help"], env)
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: render scene")
+    assert _log(folder).count("runs scenes.cli scene") == 5
+
+
+def test_ctrl_c_reaches_the_warm_render_and_leaves_no_clip(served, tmp_path: Path) -> None:
+    env, folder = served
+    _render(["scene", "grad_accumulation", *TINY, "--out", str(tmp_path / "first")], env)
+    _wait_until_ready(folder)
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "scene", "backward_walk", "--size", "640x360",
+                             "-j", "1", "--out", str(tmp_path / "cut")], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:  # drawing has begun, in the server's child
+        if "beat 1/" in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    _, rest = proc.communicate(timeout=120)
+    assert proc.returncode == 130, rest
+    assert "interrupted" in rest
+    assert not (tmp_path / "cut" / "backward_walk.mp4").exists()
+    assert "runs scenes.cli scene backward_walk" in _log(folder)
+
+
+def test_a_server_serves_one_folder_environment_and_code(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    here = warm_client.socket_path("code")
+    assert warm_client.socket_path("other code") != here
+    monkeypatch.setenv("GRADREEL_SERVER", "on")  # how a server is used is not what it serves
+    monkeypatch.setenv("SHLVL", "7")
+    assert warm_client.socket_path("code") == here
+    monkeypatch.setenv("THEME_SOMETHING", "x")
+    assert warm_client.socket_path("code") != here
+    monkeypatch.delenv("THEME_SOMETHING")
+    monkeypatch.chdir(tmp_path)
+    assert warm_client.socket_path("code") != here
+    assert (tmp_path / f"gradreel-{os.getuid()}").stat().st_mode & 0o777 == 0o700
+
+
+def test_the_code_stamp_follows_every_source_file(tmp_path: Path, monkeypatch) -> None:
+    for folder in warm_client.CODE_FOLDERS:
+        (tmp_path / folder / "sub").mkdir(parents=True)
+        (tmp_path / folder / "sub" / "m.py").write_text("x = 1\n")
+    monkeypatch.setattr(warm_client, "ROOT", tmp_path)
+    first = warm_client.code_stamp()
+    assert warm_client.code_stamp() == first
+    (tmp_path / "scenes" / "sub" / "m.py").write_text("x = 22\n")
+    assert warm_client.code_stamp() != first
+    (tmp_path / "engine" / "new.py").write_text("")
+    second = warm_client.code_stamp()
+    assert second != first
+    (tmp_path / "engine" / "notes.txt").write_text("not code")
+    assert warm_client.code_stamp() == second
+
+
+def test_no_server_is_started_or_asked_when_off_or_without_a_terminal(tmp_path: Path) -> None:
+    for mode in ("off", "auto"):
+        env = dict(os.environ, GRADREEL_SERVER=mode, XDG_RUNTIME_DIR=str(tmp_path))
+        done = _render(["scene", "backward_walk", *TINY, "-j", "1", "--out", str(tmp_path / mode)], env)
+        assert done.returncode == 0, done.stderr
+        assert "warm" not in done.stderr
+    assert not list(tmp_path.glob("gradreel-*/*.sock"))
+
+
+def test_an_idle_server_exits_and_takes_its_socket_with_it(served, tmp_path: Path) -> None:
+    env, folder = served
+    env["GRADREEL_SERVER_IDLE"] = "0"
+    assert _render(["list"], env).returncode == 0  # not a render: no server
+    assert not list(folder.glob("gradreel-*/*.log"))
+    _render(["scene", "backward_walk", *TINY, "-j", "1", "--out", str(tmp_path / "o")], env)
+    pid = _wait_until_ready(folder)
+    end = time.monotonic() + 60
+    while time.monotonic() < end and list(folder.glob("gradreel-*/*.sock")):
+        time.sleep(0.2)
+    assert not list(folder.glob("gradreel-*/*")), "an idle server left its socket, log or lock"
+    status = Path(f"/proc/{pid}/status")  # gone, or a zombie not yet reaped by whoever adopted it
+    assert not status.exists() or "State:\tZ" in status.read_text()
