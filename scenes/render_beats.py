@@ -139,8 +139,9 @@ class _ClipKeys:
         from scenes.clip_keys import (clip_digest, clip_frame_region, fill_scales, prefixes, segment_description,
                                       shows_code)
         from scenes.clip_timeline import clip_segments
+        from scenes.code_version import code_digest
         from scenes.layout import layout_events
-        from scenes.render_pipeline import THEME_FILE, code_digest, encoder_options, fps_of, pixel_size
+        from scenes.render_pipeline import THEME_FILE, encoder_options, fps_of, pixel_size
         from scenes.theme import load_theme
 
         self.theme = theme = load_theme(THEME_FILE)

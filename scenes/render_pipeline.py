@@ -15,14 +15,13 @@ import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
 from scenes.atomic import temp_beside, write_atomic
+from scenes.code_version import ROOT, code_digest
 from scenes.render_beats import SEGMENTS
 
-ROOT = Path(__file__).resolve().parent.parent
 THEME_FILE = ROOT / "assets" / "theme.yaml"
 
 QUALITY: dict[str, tuple[int, int]] = {"low": (480, 15), "medium": (720, 30), "high": (1080, 60), "4k": (2160, 60)}
@@ -85,12 +84,6 @@ def encoder_options(opts: RenderOptions) -> dict[str, str]:
     return {**X264[opts.quality], "bf": "0"}
 
 
-def _source_files() -> list[Path]:
-    files = [p for d in ("engine", "scenes") for p in (ROOT / d).rglob("*")
-             if p.is_file() and p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts]
-    return sorted(files)
-
-
 def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     """sha256 over the storyboard text, the --set values, the theme, the options that change
     frames, and the source of engine/ and scenes/ (so a code change renders again)."""
@@ -103,27 +96,6 @@ def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     part("options", repr((opts.quality, opts.aspect, opts.captions, opts.fmt, opts.size, opts.fps)).encode())
     part("code", code_digest().encode())
     return h.hexdigest()
-
-
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """sha256 over the tool versions and the sources of engine/ and scenes/: a change to either
-    renders again (it may change any frame). Once per process: the code running is the code
-    imported when it started (a `render all` worker renders many clips)."""
-    h = hashlib.sha256(repr([_version(d) for d in ("manim", "av", "manimpango", "pycairo", "numpy")]).encode())
-    for f in _source_files():
-        data = f.read_bytes()
-        h.update(str(f.relative_to(ROOT)).encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
-    return h.hexdigest()
-
-
-def _version(dist: str) -> str:
-    """An installed distribution's version, read from its metadata (no import: no Manim here)."""
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return f"{dist} {version(dist)}"
-    except PackageNotFoundError:
-        return f"{dist} -"
 
 
 def _sweep_leftovers(out: Path, name: str) -> None:

@@ -4,9 +4,10 @@ Why: a fresh ``render scene`` spends about 1.4 s on Python's start and Manim's i
 draws a frame; for an edit that redraws one beat, that is most of the wait. A warm server has
 imported everything once and forks a child per render, so each render starts from the same
 state a fresh process would reach, minus the wait. The child gets this process's standard
-input, output and error (passed over a Unix socket), its working folder, environment and
-arguments, so what it prints, the files it writes and its exit status are those of a render run
-here. Ctrl-C and other signals sent to this process are passed on to the child's process group.
+input, output and error (passed over a Unix socket), its working folder, environment, umask,
+CPUs and arguments, so what it prints, the files it writes and its exit status are those of a
+render run here (a child killed outright, as by the kernel's OOM killer, gives status 1). Ctrl-C, and SIGTERM, SIGHUP and SIGQUIT, sent to this process are passed on to the child's
+process group (Ctrl-Z is not: it stops this process only).
 
 When a server is used: ``GRADREEL_SERVER=off`` never; ``on`` always, starting one if none is
 running; unset, one that is running is used, and one is started only for a person at a terminal
@@ -17,7 +18,7 @@ changes, and after ``GRADREEL_SERVER_IDLE`` seconds without a request (default 1
     render scene backward_walk    # cold, then starts a server (one line on stderr says so)
     render scene backward_walk    # forked from the server: starts drawing at once
 
-This module is imported before anything heavy: the standard library only.
+This module is imported before anything heavy: the standard library (and scenes.code_version) only.
 """
 
 from __future__ import annotations
@@ -35,17 +36,20 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-ROOT = Path(__file__).resolve().parent.parent
-"""The checkout this code is from: its engine/ and scenes/ are what a server has imported."""
-CODE_FOLDERS = ("engine", "scenes")
+from scenes.code_version import code_stamp
+
 SERVED_MODULES = ("scenes.cli", "scenes.render_queue", "scenes.render_beats")
 """What a server runs: each module's ``main(argv) -> int``, as ``python -m MODULE ARGV...`` would."""
-VOLATILE_ENV = ("_", "OLDPWD", "PWD", "SHLVL")
-"""Environment variables left out of a server's key, with GRADREEL_SERVER*: they differ between
-shells for no reason that matters to a render (PWD is the working folder, in the key itself)."""
+VOLATILE_ENV = ("_", "OLDPWD", "PWD", "SHLVL", "COLUMNS", "LINES", "WINDOWID", "TERM_SESSION_ID", "ITERM_SESSION_ID",
+                "TMUX_PANE", "KITTY_WINDOW_ID", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY", "GPG_TTY")
+"""Environment variables left out of a server's key, with GRADREEL_SERVER* and VSCODE_*: they
+differ between shells and terminal tabs for no reason that matters to a render (the child gets
+the client's values all the same; PWD is the working folder, in the key itself)."""
 IDLE_SECONDS = 1800.0
 HEADER = struct.Struct("!I")
 """A request is its JSON's length, then the JSON; the three descriptors ride on the first bytes."""
+MAX_SOCKET_PATH = 100
+"""A Unix socket's path must fit in 108 bytes; a longer one falls back to the temp folder."""
 
 
 def mode() -> str:
@@ -54,34 +58,23 @@ def mode() -> str:
     return value if value in ("on", "off") else "auto"
 
 
-def code_stamp() -> str:
-    """What tells this checkout's code, and the Python it runs on, from another version: the
-    path, size and modification time of each .py file under engine/ and scenes/, the
-    interpreter, and the site-packages folder (which changes when a package is installed).
-    Stat only, no reading: about a millisecond."""
-    digest = hashlib.sha256(f"{sys.executable}\n{sys.version}\n".encode())
-    paths = [p for folder in CODE_FOLDERS for p in (ROOT / folder).rglob("*.py")]
-    site = [Path(p) for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
-    for path in sorted(paths) + site + [ROOT / "pyproject.toml"]:
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return digest.hexdigest()[:24]
-
-
 def socket_path(code: str) -> Path:
-    """Where the server for this code, working folder and environment listens. The folder is
-    this user's alone (0700): a socket there accepts this user only."""
-    env = sorted((k, v) for k, v in os.environ.items() if k not in VOLATILE_ENV and not k.startswith("GRADREEL_SERVER"))
-    key = hashlib.sha256(json.dumps([code, os.getcwd(), env]).encode()).hexdigest()[:20]
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-    folder = Path(base) / f"gradreel-{os.getuid()}"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    if folder.stat().st_uid != os.getuid() or folder.stat().st_mode & 0o077:
-        raise PermissionError(f"{folder} is not this user's own folder")
-    return folder / f"{key}.sock"
+    """Where the server for this code, working folder, environment and niceness listens (a
+    child cannot be less nice than its server). The folder is this user's alone (0700)."""
+    env = sorted((k, v) for k, v in os.environ.items()
+                 if k not in VOLATILE_ENV and not k.startswith(("GRADREEL_SERVER", "VSCODE_")))
+    key = hashlib.sha256(json.dumps([code, os.getcwd(), env, os.getpriority(os.PRIO_PROCESS, 0)]).encode())
+    name = f"gradreel-{os.getuid()}/{key.hexdigest()[:20]}.sock"
+    path = Path(os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()) / name
+    if len(str(path)) > MAX_SOCKET_PATH:
+        path = Path(tempfile.gettempdir()) / name
+        if len(str(path)) > MAX_SOCKET_PATH:
+            raise OSError(f"no socket path under {MAX_SOCKET_PATH} bytes: {path}")
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    st = path.parent.stat()
+    if st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise PermissionError(f"{path.parent} is not this user's own folder")
+    return path
 
 
 def delegate(module: str, argv: list[str]) -> int | None:
@@ -90,19 +83,31 @@ def delegate(module: str, argv: list[str]) -> int | None:
     if mode() == "off":
         return None
     try:
-        code = code_stamp()
+        for fd in (0, 1, 2):  # a closed one: the socket would take its number and be passed on
+            os.fstat(fd)
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        conn.connect(str(socket_path(code)))
     except OSError:
         return None
     with conn:
-        request = json.dumps({"module": module, "argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
         try:
-            conn.sendmsg([HEADER.pack(len(request)) + request],
-                         [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [0, 1, 2]))])
+            conn.connect(str(socket_path(code_stamp())))
+        except OSError:
+            return None
+        request = json.dumps({"module": module, "argv": argv, "cwd": os.getcwd(), "env": dict(os.environ),
+                              "umask": _umask(), "cpus": sorted(os.sched_getaffinity(0))}).encode()
+        message = HEADER.pack(len(request)) + request
+        try:
+            sent = conn.sendmsg([message], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [0, 1, 2]))])
+            conn.sendall(message[sent:])
         except OSError:
             return None
         return _await(conn)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _await(conn: socket.socket) -> int | None:
@@ -131,10 +136,10 @@ def _await(conn: socket.socket) -> int | None:
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+    if sent:  # ended by the signal passed on before it could answer (or before it started)
+        return 128 + sent[-1]
     if not started:
         return None
-    if sent:  # the child was ended by the signal passed on, before it could answer
-        return 128 + sent[-1]
     print("render: the warm render process ended without an exit status (killed?)", file=sys.stderr)
     return 1
 

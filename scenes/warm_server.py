@@ -24,16 +24,21 @@ import json
 import os
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
 import traceback
 from pathlib import Path
 
-from scenes.warm_client import HEADER, IDLE_SECONDS, SERVED_MODULES, code_stamp
+from scenes.code_version import code_digest, code_stamp
+from scenes.warm_client import HEADER, IDLE_SECONDS, SERVED_MODULES
 
 CHECK_SECONDS = 5.0
 """How often an idle server looks at the code (and reaps its finished children)."""
+GRACE_SECONDS = 10.0
+"""A child whose client went away is interrupted, then killed (with its workers) if it has not
+ended this long after."""
 MAX_REQUEST = 1 << 24
 
 
@@ -51,19 +56,24 @@ def serve(path: Path, code: str, idle: float) -> int:
     if code_stamp() != code:  # changed while importing: what was imported may be either
         return 0
     gc.freeze()  # a child's collections then leave the imported objects' pages shared, not copied
-    if threading.active_count() != 1:  # forking would copy a thread's half-done state
+    if threading.active_count() != 1:  # a Python thread's half-done state would be forked
         print(f"warm server: threads after import: {threading.enumerate()}; not serving", flush=True)
         return 1
     signal.signal(signal.SIGTERM, _stop)  # `kill PID`: exit through the clean-up below
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     path.unlink(missing_ok=True)  # a server that died left it: we hold the lock
-    listener.bind(str(path))
+    try:
+        listener.bind(str(path))
+    except OSError as exc:
+        print(f"warm server: cannot listen on {path}: {exc}", flush=True)
+        return 1
     os.chmod(path, 0o600)
     listener.listen(16)
     listener.settimeout(CHECK_SECONDS)
     print(f"warm server {os.getpid()}: ready on {path}", flush=True)
     children: set[int] = set()
     last = time.monotonic()
+    server = os.getpid()
     try:
         while True:
             children -= _reaped(children)
@@ -74,9 +84,11 @@ def serve(path: Path, code: str, idle: float) -> int:
                     return 0
                 continue
             last = time.monotonic()
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # until the child has its own handler
             pid = os.fork()
             if pid == 0:
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
                 status = 1
                 try:
                     listener.close()
@@ -84,11 +96,13 @@ def serve(path: Path, code: str, idle: float) -> int:
                     status = _child(conn)
                 finally:  # never back into this loop: the child is not the server
                     os._exit(status)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
             conn.close()
             children.add(pid)
     finally:  # idle or stale: nothing in its log is news (a failed start keeps it, for a look)
-        for left in (path, path.with_suffix(".log"), path.with_suffix(".lock")):
-            left.unlink(missing_ok=True)
+        if os.getpid() == server:
+            for left in (path, path.with_suffix(".log"), path.with_suffix(".lock")):
+                left.unlink(missing_ok=True)
         listener.close()
 
 
@@ -107,7 +121,7 @@ def _import_everything() -> None:
 
     import_drawing()
     scenes.cli.build_parser()  # imports every command's module
-    scenes.render_pipeline.code_digest()  # once per process, over the code just imported
+    code_digest()  # once per process, over the code just imported
 
 
 def _reaped(children: set[int]) -> set[int]:
@@ -123,18 +137,19 @@ def _reaped(children: set[int]) -> set[int]:
 
 def _child(conn: socket.socket) -> int:
     """Run one request in this forked child; returns the exit status."""
+    log = os.dup(1)  # the server's log: for what goes wrong before the client's streams are ours
     try:
         request, fds = _receive(conn)
-        if conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)[8:12] != os.getuid().to_bytes(4, sys.byteorder):
-            return 2  # another user's process (the socket's folder should have kept it out)
-        if len(fds) != 3 or request.get("module") not in SERVED_MODULES:
+        if not _same_user(conn) or len(fds) != 3 or request.get("module") not in SERVED_MODULES:
             return 2
-        # to the server's log, while stdout is still the log's
         print(f"warm server: {os.getpid()} runs {request['module']} {' '.join(request['argv'])}", flush=True)
         os.setpgid(0, 0)
+        os.umask(request["umask"])
+        os.sched_setaffinity(0, request["cpus"])
         for target, fd in enumerate(fds):
-            os.dup2(fd, target)
-            os.close(fd)
+            if fd != target:
+                os.dup2(fd, target)
+                os.close(fd)
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
@@ -142,8 +157,8 @@ def _child(conn: socket.socket) -> int:
         sys.argv = [request["module"], *request["argv"]]
         conn.sendall(f"started {os.getpid()}\n".encode())
     except (OSError, ValueError, KeyError, TypeError):
-        traceback.print_exc()
-        return 1
+        os.write(log, traceback.format_exc().encode())
+        return 1  # nothing was started: the client renders in its own process
     finished = threading.Event()
     threading.Thread(target=_pass_signals, args=(conn, finished), daemon=True).start()
     status = _run(request["module"], request["argv"])
@@ -158,6 +173,14 @@ def _child(conn: socket.socket) -> int:
     except OSError:
         pass
     return status
+
+
+def _same_user(conn: socket.socket) -> bool:
+    """The client runs as this user (the socket's folder should have kept others out)."""
+    if not hasattr(socket, "SO_PEERCRED"):
+        return True  # not Linux: the folder's 0700 is the guard
+    _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    return uid == os.getuid()
 
 
 def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
@@ -182,13 +205,16 @@ def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
 
 
 def _reopen_streams() -> None:
-    """sys.stdout and sys.stderr as Python would have made them for the client's descriptors:
-    stdout line-buffered only on a terminal, stderr always line-buffered."""
-    encoding = sys.stdout.encoding
-    sys.stdin = io.TextIOWrapper(open(0, "rb", closefd=False), encoding=encoding)
-    sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding=encoding, line_buffering=os.isatty(1))
-    sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding=encoding, errors="backslashreplace",
-                                  line_buffering=True)
+    """sys.stdin, sys.stdout and sys.stderr over the client's descriptors, set up as Python set up
+    the server's (the environment, which decides encoding, errors and buffering, is the same);
+    stdout is line-buffered on a terminal, as Python does."""
+    def reopen(fd: int, mode: str, like: io.TextIOWrapper, **kw) -> io.TextIOWrapper:
+        return io.TextIOWrapper(open(fd, mode + "b", closefd=False), encoding=like.encoding, errors=like.errors,
+                                write_through=like.write_through, **kw)
+
+    sys.stdin = reopen(0, "r", sys.__stdin__)
+    sys.stdout = reopen(1, "w", sys.__stdout__, line_buffering=os.isatty(1) or sys.__stdout__.line_buffering)
+    sys.stderr = reopen(2, "w", sys.__stderr__, line_buffering=True)
 
 
 def _pass_signals(conn: socket.socket, finished: threading.Event) -> None:
@@ -203,6 +229,8 @@ def _pass_signals(conn: socket.socket, finished: threading.Event) -> None:
         pass
     if not finished.is_set():
         os.killpg(0, signal.SIGINT)
+        if not finished.wait(GRACE_SECONDS):  # stuck: end it and its workers
+            os.killpg(0, signal.SIGKILL)
 
 
 def _run(module: str, argv: list[str]) -> int:

@@ -111,7 +111,8 @@ class WarmServer:
     def __init__(self, folder: str) -> None:
         os.makedirs(folder, exist_ok=True)
         self.folder = folder
-        self.env = dict(os.environ, GRADREEL_SERVER="on", XDG_RUNTIME_DIR=folder, GRADREEL_SERVER_IDLE="3600")
+        self.env = dict(os.environ, GRADREEL_SERVER="on", XDG_RUNTIME_DIR=folder,
+                        GRADREEL_SERVER_IDLE="600")  # more than the cold rows between two warm runs take
 
     def log(self) -> str:
         import glob
@@ -311,42 +312,44 @@ def render_bench(qualities: list[str]) -> dict:
         _watch_edit(os.path.join(tmp, "warm"), ["--size", "256x144", "--fps", "5"], os.path.join(tmp, "watched"))
         _render(["scene", edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
         warm = WarmServer(os.path.join(tmp, "run"))
-        warm_edited = _edited(os.path.join(tmp, "warm_edited"), WARM_EDIT)
-        warm.run(["scene", warm_edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
-        for q in qualities:
-            out = os.path.join(tmp, q)
-            secs, peak, _ = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
-            floor, frames = _encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
-                                           encoder_options(RenderOptions(quality=QUALITIES[q][1])))
-            noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
-            last = _render(["scene", edited, *QUALITIES[q], "--out", out])[0]
-            watched = _watch_edit(out, QUALITIES[q], os.path.join(tmp, "watched"))
-            warm_full = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
-            warm_noop = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])
-            warm_last = warm.run(["scene", warm_edited, *QUALITIES[q], "--out", out])
-            rows["qualities"][q] = {"render_s": round(secs, 2), "over_clip": round(secs / length, 2),
-                                    "encoder_floor_s": round(floor, 2), "over_floor": round(secs / floor, 2),
-                                    "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
-                                    "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
-                                    "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3),
-                                    "warm_render_s": round(warm_full, 2), "warm_over_clip": round(warm_full / length, 2),
-                                    "warm_noop_s": round(warm_noop, 3), "warm_edit_s": round(warm_last, 2),
-                                    "warm_edit_over_warm_full": round(warm_last / warm_full, 3)}
-        secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
-                        "-j", "1"]).seconds
-        rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
-                           secs / rows["qualities"][top]["encoder_floor_s"], 2),
-                           "default_speedup": round(secs / rows["qualities"][top]["render_s"], 2)}
-        out = os.path.join(tmp, qualities[0])
-        rows["set_w2_rerender_s"] = round(_render(["scene", BENCH_CLIP, *QUALITIES[qualities[0]], "--out", out,
-                                                   "--set", "w2=3.0"])[0], 2)
-        for name in CORE:  # their glyphs, as for the benchmark clip
-            _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
-        j1 = _render(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "j1")])
-        j2 = _render(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "j2all")])
-        warm_j1 = warm.run(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "warm_j1")])
-        warm_j2 = warm.run(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "warm_j2")])
-        warm.stop()
+        try:
+            warm_edited = _edited(os.path.join(tmp, "warm_edited"), WARM_EDIT)
+            warm.run(["scene", warm_edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
+            for q in qualities:
+                out = os.path.join(tmp, q)
+                secs, peak, _ = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
+                floor, frames = _encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
+                                               encoder_options(RenderOptions(quality=QUALITIES[q][1])))
+                noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
+                last = _render(["scene", edited, *QUALITIES[q], "--out", out])[0]
+                watched = _watch_edit(out, QUALITIES[q], os.path.join(tmp, "watched"))
+                warm_full = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
+                warm_noop = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])
+                warm_last = warm.run(["scene", warm_edited, *QUALITIES[q], "--out", out])
+                rows["qualities"][q] = {"render_s": round(secs, 2), "over_clip": round(secs / length, 2),
+                                        "encoder_floor_s": round(floor, 2), "over_floor": round(secs / floor, 2),
+                                        "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
+                                        "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
+                                        "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3),
+                                        "warm_render_s": round(warm_full, 2), "warm_over_clip": round(warm_full / length, 2),
+                                        "warm_noop_s": round(warm_noop, 3), "warm_edit_s": round(warm_last, 2),
+                                        "warm_edit_over_warm_full": round(warm_last / warm_full, 3)}
+            secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
+                            "-j", "1"]).seconds
+            rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
+                               secs / rows["qualities"][top]["encoder_floor_s"], 2),
+                               "default_speedup": round(secs / rows["qualities"][top]["render_s"], 2)}
+            out = os.path.join(tmp, qualities[0])
+            rows["set_w2_rerender_s"] = round(_render(["scene", BENCH_CLIP, *QUALITIES[qualities[0]], "--out", out,
+                                                       "--set", "w2=3.0"])[0], 2)
+            for name in CORE:  # their glyphs, as for the benchmark clip
+                _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
+            j1 = _render(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "j1")])
+            j2 = _render(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "j2all")])
+            warm_j1 = warm.run(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "warm_j1")])
+            warm_j2 = warm.run(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "warm_j2")])
+        finally:  # no server outlives the bench
+            warm.stop()
         # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion run
         # beside drawing): two processes that spend the same CPU between them can use at most
         # twice that, and no more than every core, so they gain at most min(2, cores / busy)

@@ -9,16 +9,19 @@ it at the end; GRADREEL_SERVER=on makes a render start one without a terminal.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from scenes import warm_client
+from scenes import code_version, warm_client
+from scenes.storyboard import STORYBOARD_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["--size", "256x144", "--fps", "5"]
@@ -44,19 +47,27 @@ def _wait_until_ready(folder: Path, timeout: float = 120) -> int:
     raise AssertionError(f"no warm server became ready; its log: {_log(folder)!r}")
 
 
+def _stop_servers_of(folder: Path) -> None:
+    """SIGTERM every process started for ``folder``'s socket (ready or not): nothing outlives a test."""
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if str(folder).encode() in cmdline.read_bytes():
+                os.kill(int(cmdline.parent.name), signal.SIGTERM)
+        except (OSError, ValueError):
+            pass
+
+
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
-    """An environment whose renders use a server of their own, and the folder of its socket."""
-    folder = tmp_path / "run"
-    folder.mkdir()
+def served() -> Iterator[tuple[dict[str, str], Path]]:
+    """An environment whose renders use a server of their own, and the folder of its socket
+    (short: a socket's path must fit in 108 bytes, and pytest's tmp_path is long)."""
+    folder = Path(tempfile.mkdtemp(prefix="grw-"))
     env = dict(os.environ, GRADREEL_SERVER="on", XDG_RUNTIME_DIR=str(folder), GRADREEL_SERVER_IDLE="120")
-    yield env, folder
-    for line in _log(folder).splitlines():
-        if ": ready on " in line:
-            try:
-                os.kill(int(line.split()[2].rstrip(":")), signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+    try:
+        yield env, folder
+    finally:
+        _stop_servers_of(folder)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_a_warm_render_makes_the_clip_a_cold_one_makes_and_answers_the_same(served, tmp_path: Path) -> None:
@@ -97,20 +108,24 @@ def test_ctrl_c_reaches_the_warm_render_and_leaves_no_clip(served, tmp_path: Pat
     proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "scene", "backward_walk", "--size", "640x360",
                              "-j", "1", "--out", str(tmp_path / "cut")], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stderr is not None
-    for line in proc.stderr:  # drawing has begun, in the server's child
-        if "beat 1/" in line:
-            break
-    proc.send_signal(signal.SIGINT)
-    _, rest = proc.communicate(timeout=120)
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:  # drawing has begun, in the server's child
+            if "beat 1/" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        _, rest = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
     assert proc.returncode == 130, rest
     assert "interrupted" in rest
     assert not (tmp_path / "cut" / "backward_walk.mp4").exists()
     assert "runs scenes.cli scene backward_walk" in _log(folder)
 
 
-def test_a_server_serves_one_folder_environment_and_code(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+def test_a_server_serves_one_folder_environment_and_code(served, tmp_path: Path, monkeypatch) -> None:
+    _, folder = served
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
     here = warm_client.socket_path("code")
     assert warm_client.socket_path("other code") != here
     monkeypatch.setenv("GRADREEL_SERVER", "on")  # how a server is used is not what it serves
@@ -121,23 +136,41 @@ def test_a_server_serves_one_folder_environment_and_code(tmp_path: Path, monkeyp
     monkeypatch.delenv("THEME_SOMETHING")
     monkeypatch.chdir(tmp_path)
     assert warm_client.socket_path("code") != here
-    assert (tmp_path / f"gradreel-{os.getuid()}").stat().st_mode & 0o777 == 0o700
+    assert here.parent == folder / f"gradreel-{os.getuid()}"
+    assert here.parent.stat().st_mode & 0o777 == 0o700
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder / ("long" * 30)))  # no socket path fits: the temp folder
+    assert warm_client.socket_path("code").parent == Path(tempfile.gettempdir()) / f"gradreel-{os.getuid()}"
 
 
-def test_the_code_stamp_follows_every_source_file(tmp_path: Path, monkeypatch) -> None:
-    for folder in warm_client.CODE_FOLDERS:
+def test_the_code_stamp_and_digest_follow_every_source_file_and_no_storyboard(tmp_path: Path, monkeypatch) -> None:
+    for folder in code_version.CODE_FOLDERS:
         (tmp_path / folder / "sub").mkdir(parents=True)
         (tmp_path / folder / "sub" / "m.py").write_text("x = 1\n")
-    monkeypatch.setattr(warm_client, "ROOT", tmp_path)
-    first = warm_client.code_stamp()
-    assert warm_client.code_stamp() == first
+    (tmp_path / "scenes" / "storyboards").mkdir()
+    board = tmp_path / "scenes" / "storyboards" / "clip.yaml"
+    board.write_text("title: one\n")
+    monkeypatch.setattr(code_version, "ROOT", tmp_path)
+
+    def both() -> tuple[str, str]:
+        code_version.code_digest.cache_clear()
+        return code_version.code_stamp(), code_version.code_digest()
+
+    first = both()
+    board.write_text("title: two, an author's edit\n")  # data, keyed by the clip and its beats
+    assert both() == first
     (tmp_path / "scenes" / "sub" / "m.py").write_text("x = 22\n")
-    assert warm_client.code_stamp() != first
+    second = both()
+    assert second[0] != first[0] and second[1] != first[1]
     (tmp_path / "engine" / "new.py").write_text("")
-    second = warm_client.code_stamp()
-    assert second != first
-    (tmp_path / "engine" / "notes.txt").write_text("not code")
-    assert warm_client.code_stamp() == second
+    third = both()
+    assert third[0] != second[0] and third[1] != second[1]
+    code_version.code_digest.cache_clear()
+
+
+def test_the_storyboards_in_the_checkout_are_not_code() -> None:
+    files = code_version.source_files()
+    assert files and all(f.suffix == ".py" for f in files)
+    assert not [f for f in files if STORYBOARD_DIR in f.parents]
 
 
 def test_no_server_is_started_or_asked_when_off_or_without_a_terminal(tmp_path: Path) -> None:
@@ -157,8 +190,10 @@ def test_an_idle_server_exits_and_takes_its_socket_with_it(served, tmp_path: Pat
     _render(["scene", "backward_walk", *TINY, "-j", "1", "--out", str(tmp_path / "o")], env)
     pid = _wait_until_ready(folder)
     end = time.monotonic() + 60
-    while time.monotonic() < end and list(folder.glob("gradreel-*/*.sock")):
+    while time.monotonic() < end and list(folder.glob("gradreel-*/*")):
         time.sleep(0.2)
     assert not list(folder.glob("gradreel-*/*")), "an idle server left its socket, log or lock"
     status = Path(f"/proc/{pid}/status")  # gone, or a zombie not yet reaped by whoever adopted it
+    while time.monotonic() < end and status.exists() and "State:\tZ" not in status.read_text():
+        time.sleep(0.1)
     assert not status.exists() or "State:\tZ" in status.read_text()
