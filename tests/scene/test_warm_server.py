@@ -100,6 +100,15 @@ def test_a_warm_render_makes_the_clip_a_cold_one_makes_and_answers_the_same(serv
     assert helped.returncode == 0 and helped.stdout.startswith("usage: render scene")
     assert _log(folder).count("runs scenes.cli scene") == 5
 
+    clips = ["graph_build", "grad_accumulation"]
+    both = {side: _render(["all", *clips, *TINY, "-j", "2", "--out", str(tmp_path / f"all_{side}")],
+                          dict(env, GRADREEL_SERVER="off") if side == "cold" else env) for side in ("cold", "warm")}
+    assert [b.returncode for b in both.values()] == [0, 0], both["warm"].stderr
+    assert sorted(both["warm"].stdout.split()) == sorted(str(tmp_path / "all_warm" / f"{c}.mp4") for c in clips)
+    assert _log(folder).count("runs scenes.render_queue") == 2  # each worker of `render all -j 2`, warm
+    for clip in clips:
+        assert (tmp_path / "all_cold" / f"{clip}.mp4").read_bytes() == (tmp_path / "all_warm" / f"{clip}.mp4").read_bytes()
+
 
 def test_ctrl_c_reaches_the_warm_render_and_leaves_no_clip(served, tmp_path: Path) -> None:
     env, folder = served
