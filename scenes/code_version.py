@@ -29,8 +29,10 @@ TOOLS = ("manim", "av", "manimpango", "pycairo", "numpy")
 
 
 def source_files() -> list[Path]:
-    """gradreel's code, in a fixed order: every .py file under engine/ and scenes/."""
-    return sorted(p for folder in CODE_FOLDERS for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts)
+    """gradreel's code, in a fixed order: every .py file under engine/ and scenes/ (not an
+    editor's lock link, such as Emacs's dangling ``.#cli.py``)."""
+    return sorted(p for folder in CODE_FOLDERS for p in (ROOT / folder).rglob("*.py")
+                  if "__pycache__" not in p.parts and not p.name.startswith(".#") and p.is_file())
 
 
 @lru_cache(maxsize=1)

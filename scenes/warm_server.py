@@ -24,7 +24,6 @@ import json
 import os
 import signal
 import socket
-import struct
 import sys
 import threading
 import time
@@ -32,13 +31,13 @@ import traceback
 from pathlib import Path
 
 from scenes.code_version import code_digest, code_stamp
-from scenes.warm_client import HEADER, IDLE_SECONDS, SERVED_MODULES
+from scenes.warm_client import FORWARDED, HEADER, IDLE_SECONDS, SERVED_MODULES, same_user
 
 CHECK_SECONDS = 5.0
 """How often an idle server looks at the code (and reaps its finished children)."""
-GRACE_SECONDS = 10.0
+GRACE_SECONDS = 15.0
 """A child whose client went away is interrupted, then killed (with its workers) if it has not
-ended this long after."""
+ended this long after (longer than an interrupted render takes to stop its own workers)."""
 MAX_REQUEST = 1 << 24
 
 
@@ -140,12 +139,15 @@ def _child(conn: socket.socket) -> int:
     log = os.dup(1)  # the server's log: for what goes wrong before the client's streams are ours
     try:
         request, fds = _receive(conn)
-        if not _same_user(conn) or len(fds) != 3 or request.get("module") not in SERVED_MODULES:
+        if not same_user(conn) or len(fds) != 3 or request.get("module") not in SERVED_MODULES:
             return 2
-        print(f"warm server: {os.getpid()} runs {request['module']} {' '.join(request['argv'])}", flush=True)
         os.setpgid(0, 0)
         os.umask(request["umask"])
-        os.sched_setaffinity(0, request["cpus"])
+        if request["cpus"] is not None and hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, request["cpus"])
+        for signum in FORWARDED:  # as a fresh process has them, less those the client ignores
+            default = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+            signal.signal(signum, signal.SIG_IGN if signum in request["ignored"] else default)
         for target, fd in enumerate(fds):
             if fd != target:
                 os.dup2(fd, target)
@@ -156,7 +158,8 @@ def _child(conn: socket.socket) -> int:
         _reopen_streams()
         sys.argv = [request["module"], *request["argv"]]
         conn.sendall(f"started {os.getpid()}\n".encode())
-    except (OSError, ValueError, KeyError, TypeError):
+        os.write(log, f"warm server: {os.getpid()} runs {request['module']} {' '.join(request['argv'])}\n".encode())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         os.write(log, traceback.format_exc().encode())
         return 1  # nothing was started: the client renders in its own process
     finished = threading.Event()
@@ -173,14 +176,6 @@ def _child(conn: socket.socket) -> int:
     except OSError:
         pass
     return status
-
-
-def _same_user(conn: socket.socket) -> bool:
-    """The client runs as this user (the socket's folder should have kept others out)."""
-    if not hasattr(socket, "SO_PEERCRED"):
-        return True  # not Linux: the folder's 0700 is the guard
-    _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
-    return uid == os.getuid()
 
 
 def _receive(conn: socket.socket) -> tuple[dict, list[int]]:
@@ -210,9 +205,9 @@ def _reopen_streams() -> None:
     stdout is line-buffered on a terminal, as Python does."""
     def reopen(fd: int, mode: str, like: io.TextIOWrapper, **kw) -> io.TextIOWrapper:
         return io.TextIOWrapper(open(fd, mode + "b", closefd=False), encoding=like.encoding, errors=like.errors,
-                                write_through=like.write_through, **kw)
+                                newline="\n", write_through=like.write_through, **kw)
 
-    sys.stdin = reopen(0, "r", sys.__stdin__)
+    sys.stdin = reopen(0, "r", sys.__stdin__ or sys.__stdout__)
     sys.stdout = reopen(1, "w", sys.__stdout__, line_buffering=os.isatty(1) or sys.__stdout__.line_buffering)
     sys.stderr = reopen(2, "w", sys.__stderr__, line_buffering=True)
 

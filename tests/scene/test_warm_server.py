@@ -110,13 +110,12 @@ def test_a_warm_render_makes_the_clip_a_cold_one_makes_and_answers_the_same(serv
         assert (tmp_path / "all_cold" / f"{clip}.mp4").read_bytes() == (tmp_path / "all_warm" / f"{clip}.mp4").read_bytes()
 
 
-def test_ctrl_c_reaches_the_warm_render_and_leaves_no_clip(served, tmp_path: Path) -> None:
-    env, folder = served
-    _render(["scene", "grad_accumulation", *TINY, "--out", str(tmp_path / "first")], env)
-    _wait_until_ready(folder)
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "scene", "backward_walk", "--size", "640x360",
-                             "-j", "1", "--out", str(tmp_path / "cut")], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _interrupted(args: list[str], env: dict[str, str], ignore_sigint: bool = False) -> tuple[int, str]:
+    """Start ``render ARGS``, send it SIGINT once its first beat is being drawn, and return its
+    status and the rest of its stderr."""
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", *args], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignore_sigint else None)
     try:
         assert proc.stderr is not None
         for line in proc.stderr:  # drawing has begun, in the server's child
@@ -126,10 +125,28 @@ def test_ctrl_c_reaches_the_warm_render_and_leaves_no_clip(served, tmp_path: Pat
         _, rest = proc.communicate(timeout=120)
     finally:
         proc.kill()
-    assert proc.returncode == 130, rest
+    return proc.returncode, rest
+
+
+def test_ctrl_c_reaches_the_warm_render_unless_the_client_ignores_it(served, tmp_path: Path) -> None:
+    env, folder = served
+    # the server is started by a render that ignores SIGINT (as a job started with & does)
+    starter = subprocess.run([sys.executable, "-m", "scenes.cli", "scene", "grad_accumulation", *TINY, "--out",
+                              str(tmp_path / "first")], cwd=ROOT, env=env, capture_output=True, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN), timeout=300)
+    assert starter.returncode == 0, starter.stderr
+    _wait_until_ready(folder)
+    big = ["scene", "backward_walk", "--size", "640x360", "-j", "1"]
+
+    status, rest = _interrupted([*big, "--out", str(tmp_path / "cut")], env)
+    assert status == 130, rest
     assert "interrupted" in rest
     assert not (tmp_path / "cut" / "backward_walk.mp4").exists()
-    assert "runs scenes.cli scene backward_walk" in _log(folder)
+
+    status, rest = _interrupted([*big, "--out", str(tmp_path / "kept")], env, ignore_sigint=True)
+    assert status == 0, rest  # as a cold render that ignores SIGINT: it goes on to the end
+    assert (tmp_path / "kept" / "backward_walk.mp4").exists()
+    assert _log(folder).count("runs scenes.cli scene backward_walk") == 2
 
 
 def test_a_server_serves_one_folder_environment_and_code(served, tmp_path: Path, monkeypatch) -> None:
@@ -148,7 +165,13 @@ def test_a_server_serves_one_folder_environment_and_code(served, tmp_path: Path,
     assert here.parent == folder / f"gradreel-{os.getuid()}"
     assert here.parent.stat().st_mode & 0o777 == 0o700
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder / ("long" * 30)))  # no socket path fits: the temp folder
-    assert warm_client.socket_path("code").parent == Path(tempfile.gettempdir()) / f"gradreel-{os.getuid()}"
+    monkeypatch.setattr(tempfile, "tempdir", str(folder / "tmp"))
+    (folder / "tmp").mkdir()
+    assert warm_client.socket_path("code").parent == folder / "tmp" / f"gradreel-{os.getuid()}"
+    (folder / "tmp" / f"gradreel-{os.getuid()}").rmdir()
+    (folder / "tmp" / f"gradreel-{os.getuid()}").symlink_to(folder / f"gradreel-{os.getuid()}")
+    with pytest.raises(PermissionError):  # a link, even to a folder of this user's, is not taken
+        warm_client.socket_path("code")
 
 
 def test_the_code_stamp_and_digest_follow_every_source_file_and_no_storyboard(tmp_path: Path, monkeypatch) -> None:
@@ -166,6 +189,8 @@ def test_the_code_stamp_and_digest_follow_every_source_file_and_no_storyboard(tm
 
     first = both()
     board.write_text("title: two, an author's edit\n")  # data, keyed by the clip and its beats
+    assert both() == first
+    (tmp_path / "scenes" / ".#m.py").symlink_to("user@host.1234:1700000000")  # Emacs, while a file is unsaved
     assert both() == first
     (tmp_path / "scenes" / "sub" / "m.py").write_text("x = 22\n")
     second = both()
@@ -191,18 +216,29 @@ def test_no_server_is_started_or_asked_when_off_or_without_a_terminal(tmp_path: 
     assert not list(tmp_path.glob("gradreel-*/*.sock"))
 
 
+def _server_pids(folder: Path) -> list[int]:
+    return [int(c.parent.name) for c in Path("/proc").glob("[0-9]*/cmdline")
+            if _read(c).startswith(sys.executable.encode()) and b"scenes.warm_server" in _read(c)
+            and str(folder).encode() in _read(c) and "State:\tZ" not in _read(c.parent / "status").decode()]
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""
+
+
 def test_an_idle_server_exits_and_takes_its_socket_with_it(served, tmp_path: Path) -> None:
     env, folder = served
     env["GRADREEL_SERVER_IDLE"] = "0"
     assert _render(["list"], env).returncode == 0  # not a render: no server
-    assert not list(folder.glob("gradreel-*/*.log"))
-    _render(["scene", "backward_walk", *TINY, "-j", "1", "--out", str(tmp_path / "o")], env)
-    pid = _wait_until_ready(folder)
+    assert not _server_pids(folder) and not list(folder.glob("gradreel-*/*"))
+    done = _render(["scene", "backward_walk", *TINY, "-j", "1", "--out", str(tmp_path / "o")], env)
+    assert "keeping a warm render process" in done.stderr
+    assert _server_pids(folder)  # started before the render ended: importing, or listening already
     end = time.monotonic() + 60
-    while time.monotonic() < end and list(folder.glob("gradreel-*/*")):
+    while time.monotonic() < end and (_server_pids(folder) or list(folder.glob("gradreel-*/*"))):
         time.sleep(0.2)
+    assert not _server_pids(folder), "an idle server did not exit"
     assert not list(folder.glob("gradreel-*/*")), "an idle server left its socket, log or lock"
-    status = Path(f"/proc/{pid}/status")  # gone, or a zombie not yet reaped by whoever adopted it
-    while time.monotonic() < end and status.exists() and "State:\tZ" not in status.read_text():
-        time.sleep(0.1)
-    assert not status.exists() or "State:\tZ" in status.read_text()
