@@ -20,7 +20,8 @@ from scenes.clip_timeline import Action
 from scenes.label_spots import tag_centre
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
-from scenes.visuals import CodePane, arrow_reach, caption_bar, card_tag, edge_arrow, grad_token, node_card
+from scenes.visuals import (CodePane, arrow_reach, caption_bar, card_tag, edge_arrow, grad_token, node_card,
+                            nominal_token_size, token_rests)
 
 Anims = list[Any]
 
@@ -62,6 +63,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         self.caption: VGroup | None = None
         self.fill_max = fill_scales(plan)
         self._net_state: dict | None = None  # the network view, once drawn (clip_network)
+        self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
@@ -101,15 +103,24 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         t = self.theme
         m = card_tag(text, box, t, scale=self.lay.scale)
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
-                          clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step)
+                          clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
+                          avoid=self._token_rests(box))
         return m.move_to([x, y, 0])
+
+    def _token_rests(self, box: Box) -> list[Rect]:
+        """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
+        tokens ride in it or not, so a tag never moves between clips."""
+        if box.id not in self._rests:
+            nominal = nominal_token_size(self.theme, scale=self.lay.scale)
+            self._rests[box.id] = token_rests(self.lay, box.id, nominal, self.theme)
+        return self._rests[box.id]
 
     # ----- timeline ---------------------------------------------------------------------------
     def state_names(self) -> list[str]:
         """The attributes that hold what is on screen and how later cues will change it; the
         plan, the log, the theme and the layout are the same for every beat and are keyed once."""
         fixed = {"plan", "events", "source", "theme", "spec", "lay", "owner", "ledger",
-                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names"}
+                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names", "_rests"}
         return sorted(k for k in vars(self) if k not in self._manim_names and k not in fixed)
 
     def _draw(self, a: Action) -> Anims:

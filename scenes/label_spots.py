@@ -24,17 +24,21 @@ from scenes.layout import Box, Layout, Point
 from scenes.theme import Rect
 
 
-def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, clear: float, step: float) -> Point:
+def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, clear: float, step: float,
+               avoid: Iterable[Rect] = ()) -> Point:
     """A tag of ``size`` (w, h) ``gap`` outside the box's top (or bottom) edge: centred, or slid
     along the edge, ``step`` times its width at a time, to the nearest spot ``clear`` of arrows
-    and touching no other card; no further than the box's corner. Else centred."""
+    and touching no other card and nothing in ``avoid`` (where gradient tokens wait); no further
+    than the box's corner. Else the nearest spot that only touches ``avoid``; else centred."""
     w, h = size
     y = box.y + (box.h / 2 + gap + h / 2) * (1 if above else -1)
     dx = max(w * step, 1e-3)
     spots = [(box.x, y)]
     for k in range(1, int(box.w / 2 / dx) + 1):
         spots += [(box.x + k * dx, y), (box.x - k * dx, y)]
-    found = first_clear(lay, box, size, spots, clear)
+    found = first_clear(lay, box, size, spots, clear, avoid)
+    if found is None:
+        found = first_clear(lay, box, size, spots, clear)
     return spots[found] if found is not None else spots[0]
 
 
@@ -62,7 +66,7 @@ def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: flo
         found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region, routes=False)
     if found is None:
         others = _obstacles(lay, box, avoid)
-        found = min(range(len(spots)), key=lambda i: _covered(_rect(*spots[i], nominal, 0.0), others, lay.region))
+        found = min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], nominal, 0.0), others, lay.region))
     return badge_spots(box, size, gap)[found]
 
 
@@ -74,12 +78,12 @@ def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: f
     segments = [(p, q) for r in lay.routes for p, q in zip(r.points, r.points[1:])] if routes else []
     others = _obstacles(lay, box, avoid)
     for i, (x, y) in enumerate(spots):
-        rect = _rect(x, y, size, 0.0)
+        rect = rect_around(x, y, size, 0.0)
         if within is not None and not _inside(rect, within):
             continue
         if any(meet(rect, o) for o in others):
             continue
-        grown = _rect(x, y, size, clear)
+        grown = rect_around(x, y, size, clear)
         if not any(crosses(grown, p, q) for p, q in segments):
             return i
     return None
@@ -102,7 +106,8 @@ def _inside(rect: Rect, within: Rect) -> bool:
     return within[0] <= rect[0] and rect[2] <= within[2] and within[1] <= rect[1] and rect[3] <= within[3]
 
 
-def _rect(x: float, y: float, size: Point, grown: float) -> Rect:
+def rect_around(x: float, y: float, size: Point, grown: float = 0.0) -> Rect:
+    """The rectangle (left, bottom, right, top) of ``size`` centred on (x, y), grown on every side."""
     return (x - size[0] / 2 - grown, y - size[1] / 2 - grown, x + size[0] / 2 + grown, y + size[1] / 2 + grown)
 
 

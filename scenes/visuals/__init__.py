@@ -8,7 +8,7 @@ from scenes.visuals.bucket import bucket, bucket_fill
 from scenes.visuals.caption import balanced_wrap, caption_bar, wrap_words
 from scenes.visuals.cards import card_tag, node_card
 from scenes.visuals.code_pane import CodePane
-from scenes.visuals.edges import arrow_reach, edge_arrow, route_path, token_ride
+from scenes.visuals.edges import arrow_reach, edge_arrow, route_path, token_rests, token_ride
 from scenes.visuals.glyphs import label, text_width
 from scenes.visuals.token import grad_token, nominal_token_size
 from scenes.visuals.wavefront import wavefront
@@ -28,6 +28,7 @@ __all__ = [
     "nominal_token_size",
     "route_path",
     "text_width",
+    "token_rests",
     "token_ride",
     "wavefront",
     "wrap_words",

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 from manim import DashedVMobject, Polygon, VGroup, VMobject
 
-from scenes.layout import Route
-from scenes.theme import Theme
+from scenes.label_spots import rect_around
+from scenes.layout import Layout, Route
+from scenes.theme import Rect, Theme
 
 
 def route_path(route: Route, *, backward: bool = False) -> VMobject:
@@ -104,3 +105,13 @@ def token_ride(route: Route, size: tuple[float, float], theme: Theme,
 
 RIDE_STEPS = 12
 """Halvings in the search for where a token stops (to 1/4096 of the path's second half)."""
+
+
+def token_rests(lay: Layout, box_id: str, size: tuple[float, float], theme: Theme) -> list[Rect]:
+    """Where a gradient token of ``size`` waits on each route at the box ``box_id`` (the end of
+    its `token_ride`), with the theme's edge clearance around: a tag beside that box stays out of
+    these, so no waiting token hides it. On a short edge the token waits halfway, just outside
+    the card it left, where that card's op name would otherwise sit."""
+    gap = theme.spacing.edge_clearance
+    return [rect_around(*token_ride(r, size, theme, lay.boxes[r.src].bounds).get_end()[:2], size, gap)
+            for r in lay.routes if box_id in (r.src, r.dst)]

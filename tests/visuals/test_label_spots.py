@@ -13,7 +13,7 @@ from graph_fixtures import seed_events_by_hand  # noqa: E402
 from scenes.label_spots import Rect, badge_centre, badge_spots, crosses, meet, tag_centre  # noqa: E402
 from scenes.layout import Box, Layout, layout_events  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
-from scenes.visuals import arrow_reach, card_tag, grad_token, nominal_token_size  # noqa: E402
+from scenes.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests  # noqa: E402
 
 THEME = default_theme()
 ASPECTS = ("16:9", "9:16", "1:1")
@@ -43,8 +43,14 @@ def _hits(lay: Layout, box: Box, rect: Rect, reach: float, avoid: list[Rect] = (
 def _tag_rect(lay: Layout, box: Box, text: str, above: bool) -> Rect:
     m = card_tag(text, box, THEME, scale=lay.scale)
     x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=THEME.spacing.edge_clearance,
-                      clear=arrow_reach(THEME, lay.scale), step=THEME.proportions.tag_slide_step)
+                      clear=arrow_reach(THEME, lay.scale), step=THEME.proportions.tag_slide_step,
+                      avoid=_rests(lay, box))
     return _rect(x, y, m.width, m.height)
+
+
+def _rests(lay: Layout, box: Box) -> list[Rect]:
+    """Where tokens wait at ``box``, as the clips ask (`ClipScene._token_rests`)."""
+    return token_rests(lay, box.id, nominal_token_size(THEME, scale=lay.scale), THEME)
 
 
 @pytest.mark.parametrize("aspect", ASPECTS)
@@ -114,3 +120,18 @@ def test_crosses_agrees_with_sampling() -> None:
     for (p, q), want in cases.items():
         assert crosses(rect, p, q) is want, (p, q)
         assert _sampled_cross(rect, p, q) is want, (p, q)
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_no_waiting_token_hides_a_tag(aspect: str) -> None:
+    """A gradient token waits on its edge beside the card it reaches (`token_ride`); on the
+    seed's short edges that is halfway, just outside the card it left, where "pow" sat under
+    the token arriving from L. Each op's name, and AccumulateGrad, stays out of every waiting
+    token's rectangle, as well as off arrows and other cards (the test above)."""
+    lay = layout_events(seed_events_by_hand(), aspect, THEME)
+    rests = [rest for box in lay.boxes.values() for rest in _rests(lay, box)]
+    hidden = []
+    for box in lay.boxes.values():
+        tags = [(OPS[box.id], True)] if box.id in OPS else [("AccumulateGrad", False)] if box.kind == "bucket" else []
+        hidden += [f"{text} of {box.id}" for text, above in tags if any(meet(_tag_rect(lay, box, text, above), r) for r in rests)]
+    assert not hidden
