@@ -18,6 +18,7 @@ from queue import Queue
 from typing import IO
 
 from scenes.render_workers import close_input, stopped_on_error
+from scenes.warm_client import worker_command
 
 DONE_MARK = "\x1egradreel-done"
 """Starts the line a worker prints after each clip (a record separator, which no path holds)."""
@@ -28,7 +29,7 @@ def render_queued(files: list[str], options: list[str], jobs: int, out: IO[str])
     each clip's path is written to ``out`` as its worker finishes it. Returns the worst status."""
     waiting = list(files)
     done: Queue[tuple[int, int | None]] = Queue()  # (worker, status of a clip; None: it exited)
-    procs = [subprocess.Popen([sys.executable, "-m", "scenes.warm_client", "scenes.render_queue", *options], stdin=subprocess.PIPE,
+    procs = [subprocess.Popen([*worker_command("scenes.render_queue"), *options], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, bufsize=1)
              for _ in range(min(jobs, len(files)))]
     status, busy = 0, set()

@@ -15,7 +15,6 @@ import contextlib
 import json
 import signal
 import subprocess
-import sys
 import threading
 from dataclasses import asdict
 from typing import Any, Callable, Iterator
@@ -29,7 +28,9 @@ def run_workers(jobs: list[Any], log: Callable[[str], None],
     display ledger of the last worker (the strings it drew, after those of the state it started from)."""
     from scenes.render_beats import BeatOutcome
 
-    procs = [subprocess.Popen([sys.executable, "-m", "scenes.warm_client", "scenes.render_beats"], stdin=subprocess.PIPE,
+    from scenes.warm_client import worker_command
+
+    procs = [subprocess.Popen(worker_command("scenes.render_beats"), stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in jobs[1:]]
     relays, readers = [], []
     answers = [""] * len(procs)

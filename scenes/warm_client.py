@@ -212,6 +212,12 @@ def _answers(path: Path) -> bool:
     return True
 
 
+def worker_command(module: str) -> list[str]:
+    """The command of a worker process running ``python -m MODULE``: forked warm from a server
+    when one is up, as a plain ``python -m MODULE`` when none is (see ``main``)."""
+    return [sys.executable, "-m", "scenes.warm_client", module]
+
+
 def main(argv: list[str]) -> int:
     """``python -m scenes.warm_client MODULE ARGS...``: run a served module warm if a server is
     up, else in this process. For the worker processes of ``render all`` and ``render scene -j N``."""

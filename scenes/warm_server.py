@@ -39,6 +39,15 @@ GRACE_SECONDS = 15.0
 """A child whose client went away is interrupted, then killed (with its workers) if it has not
 ended this long after (longer than an interrupted render takes to stop its own workers)."""
 MAX_REQUEST = 1 << 24
+READY = "ready on"
+"""In the server's log line once it listens: ``warm server PID: ready on SOCKET`` (`ready_pids`)."""
+
+
+def ready_pids(log: str) -> list[int]:
+    """The pids of the servers a log (or several) says are listening: for tools that start one
+    and must stop it (the tests, the bench)."""
+    return [int(line.split()[2].rstrip(":")) for line in log.splitlines()
+            if line.startswith("warm server ") and f": {READY} " in line]
 
 
 def serve(path: Path, code: str, idle: float) -> int:
@@ -69,7 +78,7 @@ def serve(path: Path, code: str, idle: float) -> int:
     os.chmod(path, 0o600)
     listener.listen(16)
     listener.settimeout(CHECK_SECONDS)
-    print(f"warm server {os.getpid()}: ready on {path}", flush=True)
+    print(f"warm server {os.getpid()}: {READY} {path}", flush=True)
     children: set[int] = set()
     last = time.monotonic()
     server = os.getpid()
@@ -111,15 +120,12 @@ def _stop(_signum: int, _frame: object) -> None:
 
 def _import_everything() -> None:
     """What a render needs, imported before any fork so no child pays for it."""
-    import scenes.cli  # noqa: F401
-    import scenes.commands_scene  # noqa: F401
-    import scenes.render_beats  # noqa: F401
-    import scenes.render_pipeline  # noqa: F401
-    import scenes.render_queue  # noqa: F401
+    import scenes.cli
+    import scenes.render_queue  # noqa: F401  (render_pipeline and render_beats come with the commands)
     from scenes.commands_watch import import_drawing
 
-    import_drawing()
     scenes.cli.build_parser()  # imports every command's module
+    import_drawing()
     code_digest()  # once per process, over the code just imported
 
 

@@ -123,14 +123,16 @@ class WarmServer:
         """Seconds for ``render ARGS`` (the first call starts the server and waits until it is ready)."""
         import subprocess
 
+        from scenes.warm_server import ready_pids
+
         served = self.log().count(" runs scenes.cli ")
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "scenes.cli", *args], check=True, env=self.env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seconds = time.perf_counter() - t0
-        if served == 0 and " ready on " not in self.log():  # the first: cold, and it started the server
+        if served == 0 and not ready_pids(self.log()):  # the first: cold, and it started the server
             deadline = time.monotonic() + 120
-            while " ready on " not in self.log():
+            while not ready_pids(self.log()):
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"no warm server in 120 s; its log: {self.log()!r}")
                 time.sleep(0.1)
@@ -141,9 +143,10 @@ class WarmServer:
     def stop(self) -> None:
         import signal
 
-        for line in self.log().splitlines():
-            if " ready on " in line:
-                os.kill(int(line.split()[2].rstrip(":")), signal.SIGTERM)
+        from scenes.warm_server import ready_pids
+
+        for pid in ready_pids(self.log()):
+            os.kill(pid, signal.SIGTERM)
 
 
 def _render(args: list[str]) -> Run:

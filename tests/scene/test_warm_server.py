@@ -21,6 +21,7 @@ from typing import Iterator
 import pytest
 
 from scenes import code_version, warm_client
+from scenes.warm_server import ready_pids
 from scenes.storyboard import STORYBOARD_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,9 +41,9 @@ def _wait_until_ready(folder: Path, timeout: float = 120) -> int:
     """The pid of the server in ``folder`` once it listens."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        for line in _log(folder).splitlines():
-            if ": ready on " in line:
-                return int(line.split()[2].rstrip(":"))
+        pids = ready_pids(_log(folder))
+        if pids:
+            return pids[0]
         time.sleep(0.1)
     raise AssertionError(f"no warm server became ready; its log: {_log(folder)!r}")
 
