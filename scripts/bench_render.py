@@ -1,0 +1,305 @@
+"""The rendering figures of ``scripts/bench.py --render`` (see there for how to run them).
+
+Why a module of its own: the engine benchmark and the table live in bench.py; everything that
+runs and times renders lives here (cold, through a warm server, in `render watch`, the x264
+floor). What each figure is: bench.py's docstring, which `./scripts/bench --help` prints.
+
+Each render runs in a child process: ``python scripts/bench_render.py --measure RENDER_ARGS...``
+(the render CLI in that process, then its peak memory and CPU time) and ``--floor CLIP OPTIONS``
+(x264 alone on the clip's frames).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Callable, NamedTuple, NoReturn
+
+CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation"]
+BENCH_CLIP = "backward_walk"
+
+
+class Run(NamedTuple):
+    seconds: float
+    """Wall time."""
+    peak_mib: int
+    """Peak RSS of the largest process: the render's own, or one of its workers'."""
+    cpu_s: float
+    """User and system CPU time of the render and all its workers."""
+
+
+COLD = dict(os.environ, GRADREEL_SERVER="off")
+"""Cold renders: every process starts Python and imports Manim (no warm server is asked)."""
+
+
+class WarmServer:
+    """Renders as an author at a terminal runs them after the first: handed to a warm server
+    (scenes.warm_client) of the bench's own, with its socket in ``folder``. Times are wall
+    times from the command's start to its end, as the author waits."""
+
+    def __init__(self, folder: str) -> None:
+        os.makedirs(folder, exist_ok=True)
+        self.folder = folder
+        self.env = dict(os.environ, GRADREEL_SERVER="on", XDG_RUNTIME_DIR=folder,
+                        GRADREEL_SERVER_IDLE="600")  # more than the cold rows between two warm runs take
+
+    def log(self) -> str:
+        import glob
+
+        return "".join(open(p).read() for p in glob.glob(os.path.join(self.folder, "gradreel-*", "*.log")))
+
+    def run(self, args: list[str]) -> float:
+        """Seconds for ``render ARGS`` (the first call starts the server and waits until it is ready)."""
+        import subprocess
+
+        from scenes.warm_server import ready_pids
+
+        served = self.log().count(" runs scenes.cli ")
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "scenes.cli", *args], check=True, env=self.env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - t0
+        if served == 0 and not ready_pids(self.log()):  # the first: cold, and it started the server
+            deadline = time.monotonic() + 120
+            while not ready_pids(self.log()):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no warm server in 120 s; its log: {self.log()!r}")
+                time.sleep(0.1)
+        elif self.log().count(" runs scenes.cli ") != served + 1:
+            raise RuntimeError(f"render {' '.join(args)} was not served warm; the log: {self.log()!r}")
+        return seconds
+
+    def stop(self) -> None:
+        import signal
+
+        from scenes.warm_server import ready_pids
+
+        for pid in ready_pids(self.log()):
+            os.kill(pid, signal.SIGTERM)
+
+
+def _render(args: list[str]) -> Run:
+    """Run `render ...` in a child process and measure it. The child measures its memory itself:
+    a forked child's RSS would count the parent's pages until it execs, and this parent holds a
+    whole clip's decoded frames at times."""
+    import subprocess
+
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, __file__, "--measure", *args], check=True, env=COLD,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    seconds = time.perf_counter() - t0
+    peak, cpu = done.stdout.strip().splitlines()[-1].split()
+    return Run(seconds, int(peak), float(cpu))
+
+
+def _measure(args: list[str]) -> NoReturn:
+    """Run the render CLI in this process, then print its peak RSS in MiB (its workers' too) and
+    the CPU seconds of all, and end as the ``render`` command does (scenes.cli.exit_now)."""
+    import contextlib
+    import io
+    import resource
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+    from scenes.cli import exit_now, main as render
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        status = render(args)
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    print(max(u.ru_maxrss for u in usage) // 1024, round(sum(u.ru_utime + u.ru_stime for u in usage), 2))
+    exit_now(status)
+
+
+def _encoder_floor(clip: str, options: dict[str, str]) -> tuple[float, int]:
+    """Seconds x264 alone needs for the clip's frames at the settings the render used, measured
+    in a child process (which holds every decoded frame: gigabytes at 1080p60, which a parent
+    would lend to the RSS of every child it forks afterwards)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, __file__, "--floor", clip, json.dumps(options)], check=True,
+                          stdout=subprocess.PIPE, text=True)
+    seconds, frames = done.stdout.split()
+    return float(seconds), int(frames)
+
+
+def _floor_here(clip: str, options: dict[str, str]) -> tuple[float, int]:
+    """The frames are decoded first, then timed through the encoder only."""
+    from fractions import Fraction
+
+    import av
+
+    from scenes.encoder import add_x264
+
+    with av.open(clip) as box:
+        src = box.streams.video[0]
+        rate = int(src.average_rate)
+        frames = [f.reformat(format="yuv420p") for f in box.decode(src)]
+    with av.open(os.devnull, "w", format="mp4") as sink:
+        dst = add_x264(sink, rate, frames[0].width, frames[0].height, options)
+        t0 = time.perf_counter()
+        for i, frame in enumerate(frames):
+            frame.pts, frame.time_base = i, Fraction(1, rate)
+            sink.mux(dst.encode(frame))
+        sink.mux(dst.encode(None))
+        return time.perf_counter() - t0, len(frames)
+
+
+SCENE_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w2.grad}")
+"""The last-beat edit rendered with `render scene`: the last caption shows one other number."""
+WATCH_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w1}")
+"""The edit saved while `render watch` runs: another number than SCENE_EDIT's, so that its beat
+is not in the cache already."""
+WARM_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w2}")
+"""The edit rendered by `render scene` with a warm server: a third number."""
+
+
+def _edited(folder: str, change: tuple[str, str] | None) -> str:
+    """A copy of the benchmark storyboard in ``folder`` with ``change`` (old, new) made, or
+    none; only the last beat's picture changes."""
+    from scenes.storyboard import storyboard_path
+
+    with open(storyboard_path(BENCH_CLIP)) as f:
+        text = f.read()
+    if change is not None:
+        assert text.count(change[0]) == 1, f"the benchmark edit {change} no longer applies"
+        text = text.replace(*change)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{BENCH_CLIP}.yaml")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -> float:
+    """Seconds from saving WATCH_EDIT to the new clip, in a `render watch` of the benchmark
+    storyboard that is ready (its first render done, Manim imported): what an author who keeps
+    one running waits. The clip's beats are in ``out`` already."""
+    import queue
+    import subprocess
+    import threading
+
+    from scenes.commands_watch import READY
+
+    path = _edited(folder, None)
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", path, *flags, "--out", out], env=COLD,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[tuple[str, str]] = queue.Queue()
+    for name in ("stdout", "stderr"):
+        threading.Thread(target=lambda s=getattr(proc, name), n=name: [lines.put((n, ln)) for ln in s],
+                         daemon=True).start()
+
+    clips, ready = 0, False
+
+    def wait_until(done: Callable[[], bool]) -> None:
+        nonlocal clips, ready
+        deadline = time.monotonic() + timeout
+        while not done():
+            try:
+                name, line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise RuntimeError(f"render watch: no answer in {timeout:.0f} s") from None
+            if name == "stdout":
+                clips += 1  # a clip's path: a render is done
+            elif line.startswith(READY):
+                ready = True
+            elif line.startswith("render:") or ".yaml:" in line:  # a mistake, reported
+                raise RuntimeError(f"render watch: {line.strip()}")
+
+    try:
+        wait_until(lambda: ready and clips == 1)  # the first render (joined from the cache), Manim imported
+        _edited(folder, WATCH_EDIT)
+        t0 = time.perf_counter()
+        wait_until(lambda: clips == 2)
+        return time.perf_counter() - t0
+    finally:  # SIGTERM, not Ctrl-C's SIGINT: a bench started with `&` passes SIGINT on ignored
+        proc.terminate()
+        proc.wait()
+
+
+QUALITIES = {"low": ["-q", "low"], "medium": ["-q", "medium"], "high": ["-q", "high"],
+             "high30": ["-q", "high", "--fps", "30"]}
+"""Benchmark rows: the presets, and 1080p at 30 frames per second."""
+
+
+def render_bench(qualities: list[str]) -> dict:
+    import tempfile
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+    from scenes.commands_scene import beat_jobs
+    from scenes.render_pipeline import RenderOptions, _segments_of, encoder_options, fps_of, split_beats
+    from scenes.storyboard import default_timings, load, plan, storyboard_path
+
+    checked = load(storyboard_path(BENCH_CLIP))
+    p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    length = p.duration
+    top = qualities[-1]
+    flags = dict(zip(QUALITIES[top][::2], QUALITIES[top][1::2]))  # {"-q": QUALITY[, "--fps": N]}
+    top_opts = RenderOptions(quality=flags["-q"], fps=int(flags["--fps"]) if "--fps" in flags else None)
+    full = split_beats(_segments_of(p, top_opts), beat_jobs(None, top_opts), fps_of(top_opts))
+    rows: dict = {"clip": BENCH_CLIP, "clip_seconds": round(length, 2), "qualities": {}, "beat_jobs": len(full)}
+    with tempfile.TemporaryDirectory(prefix="gradreel-bench-") as tmp:
+        # the glyph cache is warm for an author who has rendered before: warm it the same way
+        _render(["scene", BENCH_CLIP, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
+        edited = _edited(os.path.join(tmp, "edited"), SCENE_EDIT)
+        # and so are the glyphs of both edits' captions, for an author who tried those numbers before
+        _watch_edit(os.path.join(tmp, "warm"), ["--size", "256x144", "--fps", "5"], os.path.join(tmp, "watched"))
+        _render(["scene", edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
+        warm = WarmServer(os.path.join(tmp, "run"))
+        try:
+            warm_edited = _edited(os.path.join(tmp, "warm_edited"), WARM_EDIT)
+            warm.run(["scene", warm_edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
+            for q in qualities:
+                out = os.path.join(tmp, q)
+                secs, peak, _ = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
+                floor, frames = _encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
+                                               encoder_options(RenderOptions(quality=QUALITIES[q][1])))
+                noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
+                last = _render(["scene", edited, *QUALITIES[q], "--out", out])[0]
+                watched = _watch_edit(out, QUALITIES[q], os.path.join(tmp, "watched"))
+                warm_full = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
+                warm_noop = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])
+                warm_last = warm.run(["scene", warm_edited, *QUALITIES[q], "--out", out])
+                rows["qualities"][q] = {"render_s": round(secs, 2), "over_clip": round(secs / length, 2),
+                                        "encoder_floor_s": round(floor, 2), "over_floor": round(secs / floor, 2),
+                                        "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
+                                        "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
+                                        "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3),
+                                        "warm_render_s": round(warm_full, 2), "warm_over_clip": round(warm_full / length, 2),
+                                        "warm_noop_s": round(warm_noop, 3), "warm_edit_s": round(warm_last, 2),
+                                        "warm_edit_over_warm_full": round(warm_last / warm_full, 3)}
+            secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
+                            "-j", "1"]).seconds
+            rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
+                               secs / rows["qualities"][top]["encoder_floor_s"], 2),
+                               "default_speedup": round(secs / rows["qualities"][top]["render_s"], 2)}
+            out = os.path.join(tmp, qualities[0])
+            rows["set_w2_rerender_s"] = round(_render(["scene", BENCH_CLIP, *QUALITIES[qualities[0]], "--out", out,
+                                                       "--set", "w2=3.0"])[0], 2)
+            for name in CORE:  # their glyphs, as for the benchmark clip
+                _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
+            j1 = _render(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "j1")])
+            j2 = _render(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "j2all")])
+            warm_j1 = warm.run(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "warm_j1")])
+            warm_j2 = warm.run(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "warm_j2")])
+        finally:  # no server outlives the bench
+            warm.stop()
+        # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion run
+        # beside drawing): two processes that spend the same CPU between them can use at most
+        # twice that, and no more than every core, so they gain at most min(2, cores / busy)
+        busy = j1.cpu_s / j1.seconds
+        rows.update(core_j1_s=round(j1.seconds, 2), core_j2_s=round(j2.seconds, 2), core_j1_cpu_s=round(j1.cpu_s, 2),
+                    core_j2_cpu_s=round(j2.cpu_s, 2), j2_speedup=round(j1.seconds / j2.seconds, 2),
+                    j2_ceiling=round(min(2.0, len(os.sched_getaffinity(0)) / busy), 2),
+                    warm_core_j1_s=round(warm_j1, 2), warm_core_j2_s=round(warm_j2, 2),
+                    warm_j2_speedup=round(warm_j1 / warm_j2, 2))
+    return rows
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--measure"]:
+        _measure(sys.argv[2:])
+    if sys.argv[1:2] == ["--floor"]:
+        print(*_floor_here(sys.argv[2], json.loads(sys.argv[3])))
+        sys.exit(0)
+    sys.exit("usage: bench_render.py --measure RENDER_ARGS... | --floor CLIP OPTIONS_JSON  (run scripts/bench --render)")
