@@ -195,7 +195,7 @@ def start_server(say: Callable[[str], None] = lambda line: print(line, file=sys.
     except OSError:
         return
     with log:
-        subprocess.Popen([sys.executable, "-m", "scenes.warm_server", str(path), code], cwd=os.getcwd(),
+        subprocess.Popen([*python_module("scenes.warm_server"), str(path), code], cwd=os.getcwd(),
                          stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True)
     idle = os.environ.get("GRADREEL_SERVER_IDLE", f"{IDLE_SECONDS:.0f}")
     say(f"render: keeping a warm render process for the next render ({idle} s idle at most; "
@@ -212,10 +212,18 @@ def _answers(path: Path) -> bool:
     return True
 
 
+def python_module(module: str) -> list[str]:
+    """``python -P -m MODULE``: gradreel's module, wherever the author runs it. Why -P: plain
+    ``-m`` puts the working folder first on the import path, and an author's course folder may
+    well hold a ``scenes`` package of its own (Manim scenes), which would then be imported in
+    place of ours in every worker."""
+    return [sys.executable, "-P", "-m", module]
+
+
 def worker_command(module: str) -> list[str]:
     """The command of a worker process running ``python -m MODULE``: forked warm from a server
     when one is up, as a plain ``python -m MODULE`` when none is (see ``main``)."""
-    return [sys.executable, "-m", "scenes.warm_client", module]
+    return [*python_module("scenes.warm_client"), module]
 
 
 def main(argv: list[str]) -> int:

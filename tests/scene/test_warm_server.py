@@ -243,3 +243,16 @@ def test_an_idle_server_exits_and_takes_its_socket_with_it(served, tmp_path: Pat
         time.sleep(0.2)
     assert not _server_pids(folder), "an idle server did not exit"
     assert not list(folder.glob("gradreel-*/*")), "an idle server left its socket, log or lock"
+
+
+def test_workers_import_gradreel_from_a_folder_with_a_scenes_package_of_its_own(tmp_path: Path) -> None:
+    """A course folder may hold a ``scenes`` package of the author's own (their Manim scenes).
+    Plain ``python -m`` would import that one in every worker of ``-j N`` and in the warm server,
+    so that no render with workers could run from there; they start with ``-P``."""
+    (tmp_path / "scenes").mkdir()
+    (tmp_path / "scenes" / "__init__.py").write_text("raise SystemExit('the author’s own scenes package')\n")
+    env = {**os.environ, "GRADREEL_SERVER": "off"}
+    done = subprocess.run([*warm_client.worker_command("no_such_module")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert "author’s own" not in done.stderr
+    assert done.returncode == 1 and "usage: python -m scenes.warm_client MODULE" in done.stderr, done.stderr
