@@ -93,6 +93,7 @@ class Strokes:
     wavefront: float
     code_bar: float
     link: float
+    tag_halo: float
 
 
 @dataclass(frozen=True)

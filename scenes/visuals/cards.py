@@ -29,11 +29,21 @@ def kind_colour(kind: str, theme: Theme) -> str:
 
 def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup:
     """A small muted label for just outside a card (an op name, AccumulateGrad, a bucket's
-    name), centred at the origin: `scenes.label_spots.tag_centre` says where it goes."""
+    name), centred at the origin: `scenes.label_spots.tag_centre` says where it goes.
+
+    Why a halo: a tag sits in the card's margin, which is where the wavefront's glow ring is
+    drawn when the card is lit, and where an arrow may pass when no clear spot is left. Muted
+    text on the yellow ring could not be read ("sub" in backward_walk), so the text stands on a
+    copy of itself outlined in the background colour: whatever lies under a tag breaks off
+    around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
+    text (not a background stroke per glyph, which would cut into the letter before it)."""
     size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.min_readable)
     m = label(text, theme.fonts.sans, size, theme.colors.text_muted)
     shrink_to_fit(m, box.w * theme.proportions.label_fill + theme.spacing.item_gap, box.h)
-    return VGroup(m.move_to([0.0, 0.0, 0.0]))
+    bg = theme.colors.background
+    halo = m.copy().set_fill(bg, opacity=1.0).set_stroke(
+        bg, width=theme.strokes.tag_halo * max(scale, theme.proportions.min_stroke_scale), opacity=1.0)
+    return VGroup(halo, m).move_to([0.0, 0.0, 0.0])
 
 
 def node_card(

@@ -17,7 +17,7 @@ from graph_fixtures import SEED_SOURCE, mlp_events, seed_events_by_hand  # noqa:
 from scenes.layout import Box, Route, layout_events  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
 from scenes.visuals import (  # noqa: E402
-    CodePane, bucket, caption_bar, edge_arrow, grad_token, label, node_card, route_path, text_width, token_ride, wavefront,
+    CodePane, bucket, caption_bar, card_tag, edge_arrow, grad_token, label, node_card, route_path, text_width, token_ride, wavefront,
     wrap_words,
 )
 
@@ -170,6 +170,19 @@ def test_token_wavefront_and_label_cache() -> None:
     assert inside(box.bounds, bbox(glow[0]))
     a, b = label("4/9", THEME.fonts.mono, 20, THEME.colors.text), label("4/9", THEME.fonts.mono, 20, THEME.colors.text)
     assert a is not b and np.allclose(a.get_center(), b.get_center())
+
+
+def test_a_tag_stands_on_a_halo_that_breaks_a_glow_ring_under_it() -> None:
+    """A tag sits where a lit card's glow ring runs: it is drawn on an outline of its own letters
+    in the background colour, drawn first, so the ring breaks off around the text."""
+    box = Box("t5", "op", 0.0, 0.0, 1.2, 0.7)
+    halo, text = card_tag("sub", box, THEME)
+    colour = lambda c: c.to_hex().lower()  # noqa: E731
+    assert colour(halo.get_stroke_color()) == colour(halo.get_fill_color()) == THEME.colors.background.lower()
+    assert halo.get_stroke_width() > 0 and halo.get_stroke_opacity() == 1.0
+    assert colour(text.get_fill_color()) == THEME.colors.text_muted.lower()
+    assert np.allclose(halo.get_all_points(), text.get_all_points())  # under the letters, not a box
+    assert np.allclose((halo.get_center(), text.get_center()), 0.0)
 
 
 def test_builders_hold_no_colour_literals() -> None:
