@@ -118,9 +118,12 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
     """The checks that need the log: spans exist, names are the program's, narration resolves."""
     cutoff = -1
     known = list(dict.fromkeys(names + [n for n in index.logged_names() if n.isidentifier()]))
+    filled_by: dict[int, tuple[int, Beat]] = {}  # an accumulate event's seq -> the beat that shows it
     for i, beat in beats:
         at: Path = ("beats", i)
         span_ok = _check_span(doc, beat, at, index, errors)
+        if span_ok:
+            _check_fills_once(doc, beat, at, index, filled_by, errors)
         for key in ("emphasis", "dim"):
             for j, name in enumerate(getattr(beat, key)):
                 if name not in known:
@@ -135,6 +138,33 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
         if selected:
             cutoff = max(e["seq"] for e in selected)
         _check_narration(doc, beat, at, index, cutoff, numbers, errors, resolve_too=span_ok)
+
+
+def _check_fills_once(doc: Document, beat: Beat, at: Path, index: LogIndex,
+                      filled_by: dict[int, tuple[int, Beat]], errors: ErrorList) -> None:
+    """A bucket fill may be shown by one beat only. Why: a beat shows a fill from the bucket's
+    value before it, so a second beat showing the same fill empties the bucket back (12 back to
+    6) and fills it again, which tells the viewer the opposite of accumulation. The usual cause
+    is ``backward: K`` (the walk with its fills) before ``accumulations: K``."""
+    from .plan import VISUAL_KINDS
+
+    if "accumulate" not in VISUAL_KINDS[beat.visual]:
+        return
+    fills = [e for e in index.select(beat) if e["kind"] == "accumulate"]
+    earlier = sorted({filled_by[e["seq"]][0] for e in fills if e["seq"] in filled_by})
+    for e in fills:
+        filled_by.setdefault(e["seq"], (at[1], beat))
+    if not earlier:
+        return
+    j, first = next(filled_by[e["seq"]] for e in fills if filled_by[e["seq"]][0] == earlier[0])
+    key = first.span_key()
+    call = fills[0]["call"]
+    hint = (f"; to show the walk there without its fills, write visits: {call} in beat {j + 1}"
+            if key == "backward" else "; show them in one beat")
+    line, col = doc.at(at + (beat.span_key(),))
+    errors.add(line, col, f"beat {j + 1} ({key}: {getattr(first, key)}) already shows the bucket fills of "
+               f"backward call {call}: shown again, each bucket would drop back and fill twice{hint}",
+               at + (beat.span_key(),))
 
 
 def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] | None:

@@ -103,15 +103,16 @@ def test_backward_walk_visits_in_pytorchs_order() -> None:
     assert travels == ["4/3", "4/3", "8/3", "4/9", "8/3", "8/3"]  # None edges (y, x) are skipped
     fills = [(c.text("name"), c.text("after")) for c in p.cues if c.kind == "bucket_fill"]
     assert fills == [("w2", "4/9"), ("w1", "8/3")]
-    assert p.captions[-1].text == ("The buckets fill: w1.grad is 8/3 and w2.grad is 4/9, "
+    assert p.captions[-1].text == ("The buckets fill: w2.grad is 4/9 and w1.grad is 8/3, "
                                    "the numbers we found by hand.")
 
 
 def test_grad_accumulation_bucket_goes_6_12_then_6() -> None:
     p, _ = _plan("grad_accumulation")
     fills = [(c.text("before"), c.text("add"), c.text("after")) for c in p.cues if c.kind == "bucket_fill"]
-    # backward: K spans draw the fill too, then the accumulate beat draws it again
-    assert [f for f in fills][::2] == [(None, "6", "6"), ("6", "6", "12"), (None, "6", "6")]
+    # each fill once, in the accumulate beat: the walk beats show visits only (12 never drops back to 6)
+    assert fills == [(None, "6", "6"), ("6", "6", "12"), (None, "6", "6")]
+    assert [c.beat for c in p.cues if c.kind == "bucket_fill"] == [3, 6, 11]
     assert [c.text("output") for c in p.cues if c.kind == "output_line"] == ["tensor(12.)", "tensor(6.)"]
     assert [c.text("after") for c in p.cues if c.kind == "bucket_reset"] == ["None"]
     two_edges = [c for c in p.cues if c.kind == "grad_travel" and c.beat == 2]
