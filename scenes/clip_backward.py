@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import FadeIn, FadeOut, GrowFromCenter, Mobject, MoveAlongPath, Succession, Transform, VGroup
+from manim import (FadeIn, FadeOut, GrowFromCenter, Mobject, MoveAlongPath, ReplacementTransform, Succession, Transform,
+                   VGroup)
 
 from scenes.clip_keys import level
 from scenes.label_spots import badge_centre
@@ -35,18 +36,24 @@ class BackwardCues:
     tags: dict[str, VGroup]
     visit_marks: list[Mobject]
     riding: list[tuple[Route, float]]
+    dimmed: set[str]
+    _turning: dict[int, VGroup]
     fill_max: dict[str, float]
     backward: bool
     wave: VGroup | None
 
     # ----- backward graph ---------------------------------------------------------------------
-    def _flip_edges(self, only_into: str | None = None) -> Anims:
-        """Forward arrows become gradient arrows (flipped; a path needing no grad is dimmed)."""
+    def _flip_edges(self, only_into: str) -> Anims:
+        """The forward arrows into ``only_into`` become gradient arrows (flipped; a path needing
+        no grad is dimmed)."""
         out: Anims = []
         for r, arrow in list(self.arrows.items()):
-            if only_into is not None and r.dst != only_into:
+            if r.dst != only_into:
                 continue
             new = edge_arrow(r, self.theme, backward=True, scale=self.lay.scale, dimmed=not r.needs_grad)
+            if {r.src, r.dst} & self.dimmed:
+                new.fade(self.theme.opacity.dimmed)
+            self._turning[id(arrow)] = new
             out.append(Transform(arrow, new))
         return out
 
@@ -85,11 +92,13 @@ class BackwardCues:
         return self._ensure_bucket(cue.ids[1], shown.get("grad_fn"), shown.get("name"))
 
     def _enter_backward(self) -> Anims:
-        """First backward cue: arrows flip, every weight gets its (empty) bucket."""
+        """First backward cue: every weight gets its (empty) bucket. The arrows turn round as
+        the walk reaches them (`_cue_visit`), not all at once: a graph the walk never enters
+        (L2's, when L1.backward() runs) keeps its forward arrows, as no gradient flows there."""
         if self.backward:
             return []
         self.backward = True
-        out = self._flip_edges()
+        out: Anims = []
         for box in self.lay.boxes.values():
             if box.kind == "bucket" and self.lay.items[box.id].tensor:
                 out += self._ensure_bucket(self.lay.items[box.id].tensor or "")
@@ -97,11 +106,12 @@ class BackwardCues:
 
     # ----- backward walk ----------------------------------------------------------------------
     def _focus(self, box: Box) -> Anims:
+        """The glow moves to ``box``: the old ring fades out as the new one fades in. Why not a
+        Transform: the filled ring then slid across the graph between the two cards, a yellow
+        slab over whatever lay between (the cards of a 1:1 frame) for a third of a second."""
         new = wavefront([box], self.theme, scale=self.lay.scale).set_z_index(Z_GLOW)
-        if self.wave is None:
-            self.wave = new
-            return [FadeIn(new)]
-        return [Transform(self.wave, new)]
+        old, self.wave = self.wave, new
+        return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
 
     def _card_shows(self, item: str, text: str) -> bool:
         card = self.cards.get(item)
@@ -128,7 +138,10 @@ class BackwardCues:
         if box is None:
             return out
         out += self._focus(box)
-        out += [FadeOut(m) for m in self.visit_marks + self.tokens.pop(node, [])]
+        if not is_acc:  # the gradient leaves along the node's inputs: they turn round now
+            out += self._flip_edges(only_into=item)
+        waiting = self.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
+        out += [FadeOut(m) for m in self.visit_marks]
         self.visit_marks = []
         tags = [self.tags[item]] if item in self.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
@@ -148,9 +161,21 @@ class BackwardCues:
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
                 self._keep_inside(tok.move_to([x, y, 0]))
                 self.visit_marks.append(tok)
-                out.append(GrowFromCenter(tok))
+                out += self._merge(waiting, tok)
+                waiting = []
                 self._record(s)
-        return out
+        return out + [FadeOut(m) for m in waiting]
+
+    def _merge(self, waiting: list[VGroup], badge: VGroup) -> Anims:
+        """The tokens that rode in glide onto the badge and become it: where two paths meet
+        (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
+        rode to (the loss's 1) grows in place. Each token turns into a copy of the badge of its
+        own, kept with the visit's marks, so that no shape is in the scene twice."""
+        if not waiting:
+            return [GrowFromCenter(badge)]
+        copies = [badge] + [badge.copy() for _ in waiting[1:]]
+        self.visit_marks += copies[1:]
+        return [ReplacementTransform(token, copy) for token, copy in zip(waiting, copies)]
 
     def _cue_grad_travel(self, cue: Any) -> Anims:
         """A gradient token rides the flipped edge from one node to the next."""

@@ -14,6 +14,9 @@ from typing import Any
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
 from scenes.visuals import label
+
+CONSOLE_KINDS = frozenset({"output_line", "branch_test", "message"})
+"""Cue kinds that print under the code pane (the pane leaves room for them)."""
 from scenes.visuals.caption import wrap_words
 from scenes.visuals.glyphs import shrink_to_fit
 
@@ -33,13 +36,15 @@ class ConsoleCues:
         return self._console(list(cue.strings), colour)
 
     def _console(self, strings: list[Any], colour: str, size: float | None = None) -> Anims:
-        """Append a line (wrapped when long) under the code pane, or atop the graph region."""
+        """Append a line (wrapped when long) under the code pane, or atop the graph region; never
+        larger than the code above it (a long program's pane has shrunk its font)."""
         t = self.theme
-        size = size or t.font_sizes.code
+        code_size = min(t.font_sizes.code, self.pane.font_size) if self.pane is not None else t.font_sizes.code
+        size = min(size or code_size, code_size)
         text = "  ".join(s.text for s in strings)
         left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()  # type: ignore[attr-defined]
         width = right - left - 2 * t.sizes.code_pad
-        lines = wrap_words(text, t.fonts.mono, size, width) if size != t.font_sizes.code else [text]
+        lines = wrap_words(text, t.fonts.mono, size, width) if size != code_size else [text]
         m = label("\n".join(lines), t.fonts.mono, size, colour)
         shrink_to_fit(m, width, (top - bottom) / 2)
         for s in strings:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from manim import Create, FadeIn, FadeOut, GrowFromCenter, Indicate, Mobject, Scene, Transform, VGroup
+from manim import Create, FadeIn, FadeOut, GrowFromCenter, Mobject, Scene, Transform, VGroup, there_and_back
 
 from scenes.clip_backward import BackwardCues
 from scenes.clip_keys import clip_frame_region, fill_scales, shows_code
-from scenes.clip_console import ConsoleCues
+from scenes.clip_console import CONSOLE_KINDS, ConsoleCues
 from scenes.clip_network import NetworkCues
 from scenes.clip_timeline import Action
-from scenes.label_spots import tag_centre
+from scenes.label_spots import rect_around, tag_centre
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
 from scenes.visuals import (CodePane, arrow_reach, caption_bar, card_tag, edge_arrow, grad_token, node_card,
@@ -29,6 +29,10 @@ Anims = list[Any]
 # wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions.
 Z_PANE, Z_BAR, Z_TOKEN, Z_CAPTION = -3, -2, 1, 2
 # Cues whose event has a program line of its own: the code pane lights that line as they play.
+_ENDS_WALK = {"output_line", "branch_test", "message", "title", "code_line", "node_appear", "value_update",
+              "bucket_reset"}
+"""Cue kinds that are about something else than the backward walk: the glow on the last node it
+visited fades, or it stays lit while the caption speaks of v (missing_gradient) or of b (leaf_nodes)."""
 _BAR_FOLLOWS = {"backward_start", "visit", "bucket_fill", "bucket_reset", "output_line", "branch_test", "message"}
 
 
@@ -51,6 +55,8 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         self.buckets: dict[str, VGroup] = {}
         self.arrows: dict[Route, VGroup] = {}
         self.backward = False
+        self.dimmed: set[str] = set()  # items a dim cue faded: an arrow turned round later stays faded
+        self._turning: dict[int, VGroup] = {}  # during one step: arrow id -> the arrow it becomes
         self.pane: CodePane | None = None
         self.bar_line: int | None = None
         self.wave: VGroup | None = None
@@ -99,12 +105,14 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         return mob.shift([dx, dy, 0])
 
     def _tag(self, text: str, box: Box, above: bool = True) -> VGroup:
-        """A small muted label just outside a box (op names, AccumulateGrad, bucket names)."""
+        """A small muted label just outside a box (op names, AccumulateGrad, bucket names), clear
+        of where tokens wait at it and of the op names already placed."""
         t = self.theme
         m = card_tag(text, box, t, scale=self.lay.scale)
+        placed = [rect_around(*tag.get_center()[:2], (tag.width, tag.height)) for tag in self.tags.values()]
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
-                          avoid=self._token_rests(box))
+                          avoid=self._token_rests(box) + placed)
         return m.move_to([x, y, 0])
 
     def _token_rests(self, box: Box) -> list[Rect]:
@@ -120,8 +128,19 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         """The attributes that hold what is on screen and how later cues will change it; the
         plan, the log, the theme and the layout are the same for every beat and are keyed once."""
         fixed = {"plan", "events", "source", "theme", "spec", "lay", "owner", "ledger",
-                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names", "_rests"}
+                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names", "_rests", "_turning"}
         return sorted(k for k in vars(self) if k not in self._manim_names and k not in fixed)
+
+    def step_animations(self, actions: list[Action]) -> Anims:
+        """The animations of one step (actions that start on the same frame). Two of its cues
+        may reach one shape: a dim fades y's arrow in the instant the visit to sub turns that
+        arrow round. Manim cannot drive one shape with two animations, so the dims come last
+        and fade what the step's turns make (``_turning``) instead of animating it again."""
+        self._turning = {}
+        try:
+            return [m for a in sorted(actions, key=lambda a: _is_dim(a)) for m in self._draw(a)]
+        finally:
+            self._turning = {}
 
     def _draw(self, a: Action) -> Anims:
         if a.kind == "caption_in":
@@ -133,6 +152,9 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         if self.overlay is not None and cue.kind != "title":
             out.append(FadeOut(self.overlay))
             self.overlay = None
+        if cue.kind in _ENDS_WALK and self.wave is not None:  # the walk is over: its glow goes
+            out += [FadeOut(m) for m in [self.wave, *self.visit_marks]]
+            self.wave, self.visit_marks = None, []
         if cue.kind in _BAR_FOLLOWS and self.pane is not None and cue.seqs:
             out += self._bar_to(self.events[cue.seqs[0]]["line"])
         handler: Callable[[Any], Anims] = getattr(self, f"_cue_{cue.kind}", self._cue_unknown)
@@ -182,20 +204,25 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         if band is not None:
             return self._title_in(cue, band)
         left, bottom, right, top = self._graph_region()
-        mid = (top + bottom) / 2
         if self.lay.boxes:  # over the graph's free band, not over its cards
             low = min(bx.y - bx.h / 2 for bx in self.lay.boxes.values())
             high = max(bx.y + bx.h / 2 for bx in self.lay.boxes.values())
             if low - bottom >= h:
-                mid = (low + bottom) / 2
-            elif top - high >= h:
-                mid = (top + high) / 2
-        return self._title_in(cue, (left, mid - h / 2, right, mid + h / 2))
+                return self._title_in(cue, (left, (low + bottom - h) / 2, right, (low + bottom + h) / 2))
+            if top - high >= h:
+                return self._title_in(cue, (left, (top + high - h) / 2, right, (top + high + h) / 2))
+        # no free band: the backdrop covers the whole graph region, an end card rather than a
+        # bar across the middle cards (missing_gradient's closing title hid one arrow and a tag)
+        out = self._title_in(cue, (left, bottom, right, top), size=self.theme.font_sizes.title)
+        assert self.overlay is not None
+        self.overlay.bg.set_fill(opacity=self.theme.opacity.title_cover)
+        return out
 
-    def _title_in(self, cue: Any, rect: Rect) -> Anims:
-        """A title on its backdrop in ``rect``, replacing any title already up."""
+    def _title_in(self, cue: Any, rect: Rect, size: float | None = None) -> Anims:
+        """A title on its backdrop in ``rect`` (at the caption's font size unless ``size``),
+        replacing any title already up."""
         out: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
-        self.overlay = caption_bar(cue.text("title") or "", rect, self.theme).set_z_index(Z_CAPTION)
+        self.overlay = caption_bar(cue.text("title") or "", rect, self.theme, size=size).set_z_index(Z_CAPTION)
         for s in cue.strings:
             self._record(s)
         return out + [FadeIn(self.overlay)]
@@ -223,12 +250,23 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         for s in cue.strings:
             self._record(s)
         if self.pane is None:
-            self.pane = CodePane(self.source, self.spec.code, self.theme)
+            self.pane = CodePane(self.source, self._code_rect(), self.theme)
             self.pane.bg.set_z_index(Z_PANE)
             self.pane.highlight(cue.line).set_z_index(Z_BAR)
             self.bar_line = cue.line
             return [FadeIn(self.pane)]
         return self._bar_to(cue.line)
+
+    def _code_rect(self) -> Rect:
+        """The code pane's region: the aspect's, less what printed lines need at its foot when the
+        program prints and the column has no room below it before the caption (16:9). Why: a
+        long program (dynamic_graph's 24 lines) filled the column, and its first printout went
+        under the caption bar."""
+        left, bottom, right, top = self.spec.code
+        if any(c.kind in CONSOLE_KINDS for c in self.plan.cues):
+            room = bottom - (self.spec.caption[3] + self.spec.margin)
+            bottom = min(bottom + max(0.0, self.theme.sizes.console_reserve - room), top)
+        return (left, bottom, right, top)
 
     def _card(self, tid: str, name: str | None, value: str | None, grad_fn: str | None) -> VGroup | None:
         box = self.lay.boxes.get(tid)
@@ -280,7 +318,8 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         for other, card in list(self.cards.items()):
             ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == other), {})
             if other != tid and ev.get("name") == name and other not in feeds:
-                out.append(FadeOut(self.cards.pop(other)))
+                out.append(FadeOut(self.cards.pop(other)))  # its op name goes with it
+                self.tags.pop(other, None)
                 for r in [r for r in self.arrows if other in (r.src, r.dst)]:
                     out.append(FadeOut(self.arrows.pop(r)))
         return out
@@ -305,10 +344,10 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
             src, dst = dst, src
         # every route between the pair: ``w * w`` is one cue but two edges (two next_functions)
         routes = [r for r in self.lay.routes if {r.src, r.dst} == {src, dst} and r not in self.arrows]
-        back = flipped or self.backward
-        out: Anims = []
+        out: Anims = []  # a forward pass after a backward draws a new graph: forward arrows
         for r in routes:
-            arrow = edge_arrow(r, self.theme, backward=back, scale=self.lay.scale, dimmed=back and not r.needs_grad)
+            arrow = edge_arrow(r, self.theme, backward=flipped, scale=self.lay.scale,
+                               dimmed=flipped and not r.needs_grad)
             self.arrows[r] = arrow
             out.append(Create(arrow))
         return out
@@ -336,19 +375,38 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
         return out
 
     def _cue_emphasis(self, cue: Any) -> Anims:
-        """Cards flash in the wavefront colour (buckets are left alone: a fill may be changing
-        them in the same instant, and two animations must not drive one mobject)."""
+        """Cards' outlines pulse in the wavefront colour (buckets are left alone: a fill may be
+        changing them in the same instant, and two animations must not drive one mobject). Why
+        the outline only: recolouring the whole card (Manim's Indicate) turned its text yellow
+        on yellow, so for a third of a second its name and value were gone."""
         cards = {id(c) for c in self.cards.values()}
-        return [Indicate(m, color=self.theme.colors.wavefront, scale_factor=1.0 + self.theme.sizes.wavefront_pad)
-                for m in self._targets(cue.ids) if id(m) in cards]
+        out: Anims = []
+        for m in self._targets(cue.ids):
+            if id(m) in cards:  # the whole card is driven: the player draws a moving part above still ones
+                pulse = m.copy()
+                pulse.frame.scale(1.0 + self.theme.sizes.wavefront_pad).set_stroke(self.theme.colors.wavefront)
+                out.append(Transform(m, pulse, rate_func=there_and_back))
+        return out
 
     def _cue_dim(self, cue: Any) -> Anims:
+        """Fade the items' cards and the arrows touching them; they stay faded when the walk
+        turns those arrows round later (``dimmed``, read by ``_flip_edges``)."""
         items = {self._item(i) for i in cue.ids}
-        mobs = self._targets(cue.ids) + [a for r, a in self.arrows.items() if r.src in items or r.dst in items]
-        return [m.animate.fade(self.theme.opacity.dimmed) for m in mobs]
+        self.dimmed |= items
+        k = self.theme.opacity.dimmed
+        arrows = [a for r, a in self.arrows.items() if r.src in items or r.dst in items]
+        for a in arrows:
+            if id(a) in self._turning:  # turned round in this step: fade where it ends up
+                self._turning[id(a)].fade(k)
+        mobs = self._targets(cue.ids) + [a for a in arrows if id(a) not in self._turning]
+        return [m.animate.fade(k) for m in mobs]
 
     def _cue_unknown(self, cue: Any) -> Anims:
         return []
+
+
+def _is_dim(a: Action) -> bool:
+    return a.kind == "cue" and getattr(a.payload, "kind", None) == "dim"
 
 
 def _node_owner(events: list[dict]) -> dict[str, str]:

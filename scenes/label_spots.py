@@ -28,18 +28,30 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
                avoid: Iterable[Rect] = ()) -> Point:
     """A tag of ``size`` (w, h) ``gap`` outside the box's top (or bottom) edge: centred, or slid
     along the edge, ``step`` times its width at a time, to the nearest spot ``clear`` of arrows
-    and touching no other card and nothing in ``avoid`` (where gradient tokens wait); no further
-    than the box's corner. Else the nearest spot that only touches ``avoid``; else centred."""
+    and touching no other card and nothing in ``avoid`` (where gradient tokens wait, other
+    tags); no further than the box's corner. Else such a spot on the other edge (a bucket
+    squeezed between two cards in 1:1 has no room below for AccumulateGrad beside the op name
+    of the card under it); else the nearest spot on its own edge that only touches ``avoid``;
+    else centred."""
+    avoid = list(avoid)
+    spots, other = (_edge_spots(box, size, gap, step, side) for side in (above, not above))
+    for where, rects in ((spots, avoid), (other, avoid), (spots, [])):
+        found = first_clear(lay, box, size, where, clear, rects)
+        if found is not None:
+            return where[found]
+    return spots[0]
+
+
+def _edge_spots(box: Box, size: Point, gap: float, step: float, above: bool) -> list[Point]:
+    """Centres along the box's top (or bottom) edge, ``gap`` outside it: the middle first, then
+    ``step`` tag widths at a time to either side, no further than the box's corner."""
     w, h = size
     y = box.y + (box.h / 2 + gap + h / 2) * (1 if above else -1)
     dx = max(w * step, 1e-3)
     spots = [(box.x, y)]
     for k in range(1, int(box.w / 2 / dx) + 1):
         spots += [(box.x + k * dx, y), (box.x - k * dx, y)]
-    found = first_clear(lay, box, size, spots, clear, avoid)
-    if found is None:
-        found = first_clear(lay, box, size, spots, clear)
-    return spots[found] if found is not None else spots[0]
+    return spots
 
 
 def badge_spots(box: Box, size: Point, gap: float) -> list[Point]:

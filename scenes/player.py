@@ -192,9 +192,7 @@ def run_step(scene: Any, step: Step, fps: int, sink: FrameSink | None) -> None:
         hold(scene, step.hold, sink)
     if not step.frames:
         return
-    anims: list[Any] = []
-    for action in step.actions:
-        anims += scene._draw(action)
+    anims: list[Any] = scene.step_animations(step.actions)
     if not anims:
         if sink is not None:
             hold(scene, step.frames, sink)

@@ -58,6 +58,7 @@ class Opacity:
     card_fill: float
     code_bg: float
     caption_bg: float
+    title_cover: float
     dimmed: float
     wavefront_glow: float
 
@@ -120,7 +121,9 @@ class Sizes:
     wavefront_pad: float
     card_pad: float
     code_pad: float
+    console_reserve: float
     code_line_spacing: float
+    caption_line_spacing: float
     caption_pad: float
     unit_radius: float  # a unit of the MLP view, at most (it shrinks to fit its layer)
     badge_width: float  # where a visit's gradient badge goes is chosen as if it were this wide

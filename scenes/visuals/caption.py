@@ -7,7 +7,7 @@ from __future__ import annotations
 from manim import RoundedRectangle, VGroup
 
 from scenes.theme import Rect, Theme
-from scenes.visuals.glyphs import _MEASURE, label, shrink_to_fit, text_rows, text_width
+from scenes.visuals.glyphs import _MEASURE, label, line_pitch, shrink_to_fit, text_rows, text_width
 
 _REF = 48.0  # font size at which words are measured (a measuring unit, not a visual)
 
@@ -61,11 +61,11 @@ BALANCE_STEPS = 16
 """Halvings of the width range when balancing a caption's lines (to 1/65536 of the range)."""
 
 
-def _block_height(n: int, font: str, size: float) -> float:
-    """Height of an n-line Text, from the measured height of one and two lines."""
+def _block_height(n: int, font: str, size: float, spacing: float) -> float:
+    """Height of n lines set by ``text_rows`` at ``spacing``: one line's glyph height, plus a
+    pitch per further line."""
     one = label("Ag", font, _REF, _MEASURE).height
-    two = label("Ag\nAg", font, _REF, _MEASURE).height
-    return (one + (n - 1) * (two - one)) * size / _REF
+    return (one + (n - 1) * line_pitch(font, _REF) * spacing) * size / _REF
 
 
 def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None) -> VGroup:
@@ -79,12 +79,13 @@ def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None) 
                           stroke_width=0, fill_color=theme.colors.caption_bg, fill_opacity=theme.opacity.caption_bg)
     bg.move_to([(left + right) / 2, (top + bottom) / 2, 0])
     size = size or theme.font_sizes.caption
+    spacing = theme.sizes.caption_line_spacing
     while True:
         lines = balanced_wrap(text, font, size, max_w)
-        if _block_height(len(lines), font, size) <= max_h or size <= theme.font_sizes.min_readable:
+        if _block_height(len(lines), font, size, spacing) <= max_h or size <= theme.font_sizes.min_readable:
             break
         size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
-    rows, struts, _ = text_rows(lines, font, size, theme.colors.caption_text)
+    rows, struts, _ = text_rows(lines, font, size, theme.colors.caption_text, spacing)
     for row in rows:  # each line centred on its own; baselines stay on the struts' pitch
         row.shift([-row.get_center()[0], 0, 0])
     body = VGroup(*rows)

@@ -35,7 +35,7 @@ class CodePane(VGroup):
                                    stroke_width=0, fill_color=theme.colors.code_bg, fill_opacity=theme.opacity.code_bg)
         self.bar_slot = VGroup()  # the highlight lives between background and text
         self.add(self.bg, self.bar_slot)
-        rows, struts, _ = text_rows(lines, font, size, theme.colors.code_text)
+        rows, struts, _ = text_rows(lines, font, size, theme.colors.code_text, theme.sizes.code_line_spacing)
         text = VGroup(*(VGroup(strut, row) for strut, row in zip(struts, rows)))
         factor = min(1.0, (right - left - 2 * pad) / max(longest * adv, 1e-6), (top - bottom - 2 * pad) / max(text.height, 1e-6))
         text.scale(factor, about_point=text.get_corner([-1, 1, 0]))

@@ -96,16 +96,19 @@ def shrink_to_fit(mob: VMobject, max_w: float, max_h: float) -> float:
 STRUT = "\u2502"  # a full-height glyph: every row built with it has the same vertical extent
 
 
-def text_rows(lines: list[str], font: str, size: float, colour: str) -> tuple[list[VGroup], list[VMobject], float]:
-    """Lines of text as separate rows at a fixed pitch: ``(glyphs per row, strut per row, pitch)``.
+def text_rows(lines: list[str], font: str, size: float, colour: str,
+              spacing: float = 1.0) -> tuple[list[VGroup], list[VMobject], float]:
+    """Lines of text as separate rows at a fixed pitch: ``(glyphs per row, strut per row, pitch)``;
+    the pitch is the font's own line distance times ``spacing``.
 
     Why not one multi-line Text sliced by character counts: Pango may merge glyphs (the "fi"
     ligature) and Manim drops glyphs whose paths come out empty at some sizes (a tiny "_"), so
     counts drift and later lines get the wrong glyphs. Each row is its own Text, placed by its
     strut (which callers do not draw), so baselines stay aligned whatever each row contains.
+    Why ``spacing``: DejaVu's own line distance puts an underscore's bottom on the top of an
+    "h" in the line below ("for _ in range(3):" over "h = h * w" read as "h̄").
     """
-    one = label(STRUT, font, size, colour)
-    pitch = label(STRUT + "\n" + STRUT, font, size, colour).height - one.height
+    pitch = line_pitch(font, size) * spacing
     rows, struts = [], []
     for k, line in enumerate(lines):
         row = label(STRUT + line, font, size, colour)
@@ -113,3 +116,10 @@ def text_rows(lines: list[str], font: str, size: float, colour: str) -> tuple[li
         struts.append(row[0])
         rows.append(VGroup(*row[1:]))
     return rows, struts, pitch
+
+
+@lru_cache(maxsize=256)
+def line_pitch(font: str, size: float) -> float:
+    """The font's own distance between the baselines of two lines, in scene units."""
+    size = round(float(size), 2)
+    return float(_master(STRUT + "\n" + STRUT, font, size, _MEASURE).height - _master(STRUT, font, size, _MEASURE).height)

@@ -1,0 +1,75 @@
+"""What the backward walk puts on screen, read off the scene's state after a beat (no frames drawn).
+
+What must hold: arrows turn round as the walk reaches them, not all at once, and a graph the walk
+never enters keeps its forward arrows (missing_gradient: L1.backward() sends nothing to v); a
+skipped path is turned, dashed and faded when its consumer is visited in the beat that dims it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from scenes.render_pipeline import RenderOptions, scene_config
+from scenes.storyboard import default_timings, load, plan, storyboard_path
+from scenes.theme import default_theme
+
+THEME = default_theme()
+
+
+def scene_after(name: str, beats: int, tmp: Path) -> Any:
+    """The clip's scene at the end of its first ``beats`` beats, at the tiny test size."""
+    from manim import tempconfig
+
+    from scenes.clip_scene import ClipScene
+    from scenes.clip_timeline import clip_segments
+    from scenes.player import run_step
+
+    checked = load(storyboard_path(name))
+    p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    cfg, _, fps = scene_config(RenderOptions(size=(256, 144), fps=5), THEME, tmp)
+    with tempconfig(cfg):
+        scene = ClipScene(p, checked.run.events, checked.index.source, THEME, aspect="16:9", captions="burn")
+        for seg in clip_segments(p, "burn", THEME.timings.caption_fade, fps)[:beats]:
+            for step in seg.steps:
+                run_step(scene, step, fps, None)
+    return scene, checked
+
+
+def stroke(arrow: Any) -> Any:
+    """The arrow's first drawn stroke (its body, or the body's first dash)."""
+    return next(m for m in arrow.get_family() if m.has_points() and m.get_stroke_width() > 0)
+
+
+def colour(arrow: Any) -> str:
+    return stroke(arrow).get_stroke_color().to_hex().lower()
+
+
+def ids(checked: Any, name: str) -> set[str]:
+    return set(checked.index.name_tensors[name])
+
+
+def test_a_graph_the_walk_never_enters_keeps_its_forward_arrows(tmp_path: Path) -> None:
+    scene, checked = scene_after("missing_gradient", 5, tmp_path)  # after L1.backward() and its fill
+    into = lambda name: [a for r, a in scene.arrows.items() if r.dst in ids(checked, name)]  # noqa: E731
+    assert into("L2") and all(colour(a) == THEME.colors.edge.lower() for a in into("L2"))
+    turned = [colour(a) for a in into("z")]
+    assert THEME.colors.grad.lower() in turned  # w -> z carried w's gradient
+
+
+def test_arrows_turn_as_the_walk_reaches_them(tmp_path: Path) -> None:
+    scene, checked = scene_after("backward_walk", 3, tmp_path)  # title, build, the visit to L
+    by_dst = {}
+    for r, a in scene.arrows.items():
+        by_dst.setdefault(checked.index.tensor_name.get(r.dst), []).append(colour(a))
+    assert by_dst["L"] == [THEME.colors.grad.lower()]
+    assert all(c == THEME.colors.edge.lower() for name in ("z", "s", "yh") for c in by_dst[name])
+
+
+def test_a_dimmed_skipped_path_is_turned_and_faded_at_once(tmp_path: Path) -> None:
+    """Beat 4 dims y in the instant the visit to sub turns y's arrow: one shape, both changes
+    (two animations on it made Manim fail: 'zip() argument 2 is shorter than argument 1')."""
+    scene, checked = scene_after("backward_walk", 4, tmp_path)
+    (arrow,) = [a for r, a in scene.arrows.items() if r.src in ids(checked, "y")]
+    assert colour(arrow) == THEME.colors.dimmed.lower()  # turned round, as a skipped path
+    assert stroke(arrow).get_stroke_opacity() < THEME.opacity.dimmed - 0.1  # and faded by the dim
