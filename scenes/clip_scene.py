@@ -16,18 +16,20 @@ from scenes.clip_backward import BackwardCues
 from scenes.clip_keys import clip_frame_region, fill_scales, shows_code
 from scenes.clip_console import CONSOLE_KINDS, ConsoleCues
 from scenes.clip_network import NetworkCues
+from scenes.clip_titles import TitleCues
 from scenes.clip_timeline import Action
 from scenes.label_spots import rect_around, tag_centre
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
-from scenes.visuals import (CodePane, arrow_reach, caption_bar, card_tag, edge_arrow, grad_token, node_card,
+from scenes.visuals import (CodePane, arrow_reach, card_tag, edge_arrow, grad_token, node_card,
                             nominal_token_size, token_rests)
 
 Anims = list[Any]
 
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar, then the
-# wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions.
-Z_PANE, Z_BAR, Z_TOKEN, Z_CAPTION = -3, -2, 1, 2
+# wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions
+# and titles (Z_CAPTION, in clip_titles).
+Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
 # Cues whose event has a program line of its own: the code pane lights that line as they play.
 _ENDS_WALK = {"output_line", "branch_test", "message", "title", "code_line", "node_appear", "value_update",
               "bucket_reset"}
@@ -36,7 +38,7 @@ visited fades, or it stays lit while the caption speaks of v (missing_gradient) 
 _BAR_FOLLOWS = {"backward_start", "visit", "bucket_fill", "bucket_reset", "output_line", "branch_test", "message"}
 
 
-class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
+class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'."""
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
@@ -166,82 +168,6 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, Scene):
             return []
         self.bar_line = line
         return [Transform(self.pane.bar_slot, self.pane.bar(line).set_z_index(Z_BAR))]
-
-    # ----- captions and title -----------------------------------------------------------------
-    def _caption_in(self, cap: Any) -> Anims:
-        out = self._caption_out()
-        self.caption = caption_bar(cap.text, self.spec.caption, self.theme).set_z_index(Z_CAPTION)
-        for s in cap.strings:
-            self._record(s)
-        return out + [FadeIn(self.caption)]
-
-    def _caption_out(self) -> Anims:
-        if self.caption is None:
-            return []
-        old, self.caption = self.caption, None
-        return [FadeOut(old)]
-
-    def _cue_title(self, cue: Any) -> Anims:
-        """An opening title large in the middle of the empty frame; a later one on a backdrop in
-        the graph region's free band, never over its cards."""
-        cap = self.spec.caption
-        if self.net_drawn():  # the MLP view keeps a band above the network for this
-            return self._title_in(cue, self.net_title_band())
-        if not self.cards and self.pane is None:
-            m, s = self.spec.margin, self.spec
-            left, right = -s.frame_width / 2 + m, s.frame_width / 2 - m
-            bottom, top = cap[3] + m, s.frame_height / 2 - m
-            h = (top - bottom) * self.theme.proportions.title_height
-            mid = (top + bottom) / 2
-            out0: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
-            self.overlay = caption_bar(cue.text("title") or "", (left, mid - h / 2, right, mid + h / 2),
-                                       self.theme, size=self.theme.font_sizes.title).set_z_index(Z_CAPTION)
-            for s_ in cue.strings:
-                self._record(s_)
-            return out0 + [FadeIn(self.overlay)]
-        h = cap[3] - cap[1]
-        band = self._free_band_beside_code(h)
-        if band is not None:
-            return self._title_in(cue, band)
-        left, bottom, right, top = self._graph_region()
-        if self.lay.boxes:  # over the graph's free band, not over its cards
-            low = min(bx.y - bx.h / 2 for bx in self.lay.boxes.values())
-            high = max(bx.y + bx.h / 2 for bx in self.lay.boxes.values())
-            if low - bottom >= h:
-                return self._title_in(cue, (left, (low + bottom - h) / 2, right, (low + bottom + h) / 2))
-            if top - high >= h:
-                return self._title_in(cue, (left, (top + high - h) / 2, right, (top + high + h) / 2))
-        # no free band: the backdrop covers the whole graph region, an end card rather than a
-        # bar across the middle cards (missing_gradient's closing title hid one arrow and a tag)
-        out = self._title_in(cue, (left, bottom, right, top), size=self.theme.font_sizes.title)
-        assert self.overlay is not None
-        self.overlay.bg.set_fill(opacity=self.theme.opacity.title_cover)
-        return out
-
-    def _title_in(self, cue: Any, rect: Rect, size: float | None = None) -> Anims:
-        """A title on its backdrop in ``rect`` (at the caption's font size unless ``size``),
-        replacing any title already up."""
-        out: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
-        self.overlay = caption_bar(cue.text("title") or "", rect, self.theme, size=size).set_z_index(Z_CAPTION)
-        for s in cue.strings:
-            self._record(s)
-        return out + [FadeIn(self.overlay)]
-
-    def _free_band_beside_code(self, h: float) -> Rect | None:
-        """Where the code column (16:9) has room below the code and its printed output, a band of
-        height ``h`` there: a closing title then sits beside the graph instead of over it."""
-        code, graph = self.spec.code, self.spec.graph
-        if self.pane is None or code[2] > graph[0]:
-            return None
-        m = self.spec.margin
-        low = self.pane.bg.get_bottom()[1]
-        if self.console is not None:
-            low = min(low, self.console.get_bottom()[1])
-        floor = self.spec.caption[3] + m
-        if low - m - floor < h:
-            return None
-        mid = (low - m + floor) / 2
-        return (code[0], mid - h / 2, code[2], mid + h / 2)
 
     # ----- forward pass -----------------------------------------------------------------------
     def _cue_code_line(self, cue: Any) -> Anims:
