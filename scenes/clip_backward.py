@@ -35,6 +35,7 @@ class BackwardCues:
     tokens: dict[str, list[VGroup]]
     tags: dict[str, VGroup]
     visit_marks: list[Mobject]
+    fill_tokens: dict[str, list[VGroup]]
     riding: list[tuple[Route, float]]
     dimmed: set[str]
     _turning: dict[int, VGroup]
@@ -160,7 +161,11 @@ class BackwardCues:
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
                 self._keep_inside(tok.move_to([x, y, 0]))
-                self.visit_marks.append(tok)
+                if is_acc:  # it waits beside its bucket until the fill drops it in
+                    out += [FadeOut(m) for m in self.fill_tokens.pop(item, [])]
+                    self.fill_tokens[item] = [tok]
+                else:
+                    self.visit_marks.append(tok)
                 out += self._merge(waiting, tok)
                 waiting = []
                 self._record(s)
@@ -220,12 +225,19 @@ class BackwardCues:
         if after is not None and new.value is not None:
             self._record(after)
         add = shown.get("add")
+        waiting = self.fill_tokens.pop(leaf, [])
         if add is not None:
-            tok = self._token(add.text)
-            tok.move_to([box.x, box.y + box.h, 0])
+            # the badge of the visit to AccumulateGrad, if it waits beside the bucket, drops in;
+            # else a token comes from above the bucket
+            keep = [m for m in waiting if m.text.text == add.text][:1]
+            out += [FadeOut(m) for m in waiting if m not in keep]
+            tok = keep[0] if keep else self._token(add.text).move_to([box.x, box.y + box.h, 0])
             self._record(add)
-            path = route_path(Route("", "", None, True, ((box.x, box.y + box.h), (box.x, box.y))))
+            x, y = tok.get_center()[:2]
+            path = route_path(Route("", "", None, True, ((x, y), (box.x, box.y))))
             out.append(Succession(MoveAlongPath(tok, path), FadeOut(tok)))
+        else:
+            out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m) for m in self.visit_marks]
         self.visit_marks = []
         out.append(Transform(old, new))

@@ -64,6 +64,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         self.wave: VGroup | None = None
         self.tokens: dict[str, list[VGroup]] = {}
         self.visit_marks: list[Mobject] = []
+        self.fill_tokens: dict[str, list[VGroup]] = {}  # leaf -> the badge waiting beside its bucket
         self.riding: list[tuple[Route, float]] = []
         self.bucket_text: dict[str, str | None] = {}  # the value each bucket shows now
         self.console: VGroup | None = None  # every program output line so far, stacked
@@ -155,8 +156,8 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             out.append(FadeOut(self.overlay))
             self.overlay = None
         if cue.kind in _ENDS_WALK and self.wave is not None:  # the walk is over: its glow goes
-            out += [FadeOut(m) for m in [self.wave, *self.visit_marks]]
-            self.wave, self.visit_marks = None, []
+            out += [FadeOut(m) for m in [self.wave, *self.visit_marks, *sum(self.fill_tokens.values(), [])]]
+            self.wave, self.visit_marks, self.fill_tokens = None, [], {}
         if cue.kind in _BAR_FOLLOWS and self.pane is not None and cue.seqs:
             out += self._bar_to(self.events[cue.seqs[0]]["line"])
         handler: Callable[[Any], Anims] = getattr(self, f"_cue_{cue.kind}", self._cue_unknown)

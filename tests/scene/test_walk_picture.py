@@ -73,3 +73,16 @@ def test_a_dimmed_skipped_path_is_turned_and_faded_at_once(tmp_path: Path) -> No
     (arrow,) = [a for r, a in scene.arrows.items() if r.src in ids(checked, "y")]
     assert colour(arrow) == THEME.colors.dimmed.lower()  # turned round, as a skipped path
     assert stroke(arrow).get_stroke_opacity() < THEME.opacity.dimmed - 0.1  # and faded by the dim
+
+
+def test_the_gradient_waits_beside_its_bucket_until_the_fill(tmp_path: Path) -> None:
+    """backward_walk visits AccumulateGrad in its walk beats and fills the buckets in its last
+    beat: meanwhile each arrived gradient stays beside its bucket, then drops in."""
+    scene, checked = scene_after("backward_walk", 7, tmp_path)
+    leaf = lambda name: checked.index.name_tensors[name][0]  # noqa: E731
+    waiting = {k: [m.text.text for m in v] for k, v in scene.fill_tokens.items()}
+    assert waiting == {leaf("w2"): ["4/9"], leaf("w1"): ["8/3"]}
+    assert all(scene.bucket_text.get(leaf(n)) is None for n in ("w1", "w2"))
+    scene, _ = scene_after("backward_walk", 8, tmp_path)
+    assert scene.fill_tokens == {}
+    assert {n: scene.bucket_text[leaf(n)] for n in ("w1", "w2")} == {"w1": "8/3", "w2": "4/9"}
