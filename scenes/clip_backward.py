@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from manim import (FadeIn, FadeOut, GrowFromCenter, Mobject, MoveAlongPath, ReplacementTransform, Succession, Transform,
-                   VGroup)
+                   VGroup, smooth)
 
 from scenes.clip_keys import level
 from scenes.label_spots import badge_centre
@@ -38,6 +38,7 @@ class BackwardCues:
     fill_tokens: dict[str, list[VGroup]]
     riding: list[tuple[Route, float]]
     dimmed: set[str]
+    walked: set[str]
     _turning: dict[int, VGroup]
     fill_max: dict[str, float]
     backward: bool
@@ -67,7 +68,9 @@ class BackwardCues:
             return []
         self._record_card(card, cue, {"grad_fn": "name", "name": "value"})
         self.cards[item] = card
-        out = [Transform(old, card)] if old is not None else [FadeIn(card)]
+        # a cross-fade: a Transform morphed "yh" into "MulBackward0" glyph by glyph, a blue slab
+        # with a white blob for a few frames
+        out = [FadeOut(old), FadeIn(card)] if old is not None else [FadeIn(card)]
         return out + self._flip_edges(only_into=item)
 
     def _ensure_bucket(self, leaf: str, grad_fn: str | None = None, name: Any = None) -> Anims:
@@ -141,6 +144,7 @@ class BackwardCues:
         out += self._focus(box)
         if not is_acc:  # the gradient leaves along the node's inputs: they turn round now
             out += self._flip_edges(only_into=item)
+            self.walked.add(item)
         waiting = self.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
         out += [FadeOut(m) for m in self.visit_marks]
         self.visit_marks = []
@@ -240,7 +244,7 @@ class BackwardCues:
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m) for m in self.visit_marks]
         self.visit_marks = []
-        out.append(Transform(old, new))
+        out.append(Transform(old, new, rate_func=_after_landing) if add is not None else Transform(old, new))
         self.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
@@ -261,3 +265,9 @@ class BackwardCues:
         self.visit_marks = []
         self.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out + [Transform(old, new)]
+
+
+def _after_landing(t: float) -> float:
+    """The bucket rises once the dropped gradient is in: the drop (`Succession` of the ride and a
+    fade, half each) lands at t = 0.5. Before, "12" was in the bucket while the 6 still fell."""
+    return smooth(min(1.0, max(0.0, 2.0 * t - 1.0)))

@@ -60,15 +60,19 @@ class ConsoleCues:
             return [FadeIn(self.console)]
         last = self.console.submobjects[-1]
         m.next_to(last, DOWN, buff=gap / 2, aligned_edge=LEFT)
-        out: Anims = []
-        while len(self.console.submobjects) and m.get_bottom()[1] < floor:
-            old = self.console.submobjects[0]  # the column is full: the oldest line leaves
-            shift = old.height + gap / 2
+        leaving, rise = [], 0.0
+        while len(leaving) < len(self.console.submobjects) and m.get_bottom()[1] + rise < floor:
+            old = self.console.submobjects[len(leaving)]  # the column is full: the oldest line leaves
+            leaving.append(old)
+            rise += old.height + gap / 2
+        # the column scrolls as one: leaving lines fade as they rise, the others slide up after
+        # them (a jump put the next line on top of the fading one for a few frames)
+        up = [0.0, rise, 0.0]
+        out: Anims = [FadeOut(old, shift=up) for old in leaving]
+        for old in leaving:
             self.console.remove(old)
-            out.append(FadeOut(old))
-            for rest in self.console.submobjects:
-                rest.shift([0, shift, 0])
-            m.shift([0, shift, 0])
+        out += [line.animate.shift(up) for line in self.console.submobjects] if rise else []
+        m.shift(up)
         self.console.add(m)
         return out + [FadeIn(m)]
 

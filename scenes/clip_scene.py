@@ -57,6 +57,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         self.buckets: dict[str, VGroup] = {}
         self.arrows: dict[Route, VGroup] = {}
         self.backward = False
+        self.walked: set[str] = set()  # results the backward walk visited since the last new graph
         self.dimmed: set[str] = set()  # items a dim cue faded: an arrow turned round later stays faded
         self._turning: dict[int, VGroup] = {}  # during one step: arrow id -> the arrow it becomes
         self.pane: CodePane | None = None
@@ -221,7 +222,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         old = self.cards.pop(tid, None)
         if old is not None:
             out.append(FadeOut(old))
-        out += self._retire_rebound(tid, name)
+        out += self._retire_rebound(tid, name) + self._retire_walked(tid)
         self.cards[tid] = card
         self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
                           else {"op": "name", "value": "value", "grad_fn": "sub"})
@@ -242,13 +243,30 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             return []
         out: Anims = []
         feeds = self._ancestors(tid)
-        for other, card in list(self.cards.items()):
+        for other in list(self.cards):
             ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == other), {})
             if other != tid and ev.get("name") == name and other not in feeds:
-                out.append(FadeOut(self.cards.pop(other)))  # its op name goes with it
-                self.tags.pop(other, None)
-                for r in [r for r in self.arrows if other in (r.src, r.dst)]:
-                    out.append(FadeOut(self.arrows.pop(r)))
+                out += self._retire(other)
+        return out
+
+    def _retire_walked(self, tid: str) -> Anims:
+        """A new operation that does not build on a graph the walk went through starts a new
+        graph: the walked one was freed by backward(), so its results fade (its leaves stay).
+        Why besides ``_retire_rebound``: dynamic_graph's loop binds ``h``, not ``s``, so step
+        two's ``s = x * w`` stayed on screen through the loop, a fourth op feeding w."""
+        inputs = next((e.get("inputs") for e in self.events if e["kind"] == "tensor" and e["id"] == tid), None)
+        if not inputs or not self.walked or self._ancestors(tid) & self.walked:
+            return []
+        out = [m for item in sorted(self.walked) if item in self.cards for m in self._retire(item)]
+        self.walked = set()
+        return out
+
+    def _retire(self, item: str) -> Anims:
+        """Fade one result's card (its op name goes with it) and every arrow touching it."""
+        out: Anims = [FadeOut(self.cards.pop(item))]
+        self.tags.pop(item, None)
+        for r in [r for r in self.arrows if item in (r.src, r.dst)]:
+            out.append(FadeOut(self.arrows.pop(r)))
         return out
 
     def _ancestors(self, tid: str) -> set[str]:

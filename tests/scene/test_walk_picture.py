@@ -86,3 +86,12 @@ def test_the_gradient_waits_beside_its_bucket_until_the_fill(tmp_path: Path) -> 
     scene, _ = scene_after("backward_walk", 8, tmp_path)
     assert scene.fill_tokens == {}
     assert {n: scene.bucket_text[leaf(n)] for n in ("w1", "w2")} == {"w1": "8/3", "w2": "4/9"}
+
+
+def test_a_walked_graph_goes_when_a_new_one_starts(tmp_path: Path) -> None:
+    """dynamic_graph: step two's s = x * w was walked by backward(); the loop builds h from w
+    alone, so step two's graph is gone by the end (it stayed, a fourth op feeding w)."""
+    scene, checked = scene_after("dynamic_graph", 17, tmp_path)
+    names = {checked.index.tensor_name.get(k) for k in scene.cards}
+    assert "s" not in names and {"w", "h"} <= names
+    assert all(r.src in scene.cards and r.dst in scene.cards for r in scene.arrows)
