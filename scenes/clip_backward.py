@@ -160,7 +160,7 @@ class BackwardCues:
                 self._record(s)
             elif s.role == "grad":
                 tok = self._token(s.text)
-                avoid = [(m.get_left()[0], m.get_bottom()[1], m.get_right()[0], m.get_top()[1]) for m in tags]
+                avoid = [self._bounds(m) for m in tags]
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
@@ -244,7 +244,7 @@ class BackwardCues:
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m) for m in self.visit_marks]
         self.visit_marks = []
-        out.append(Transform(old, new, rate_func=_after_landing) if add is not None else Transform(old, new))
+        out.append(Transform(old, new, rate_func=_after_landing if add is not None else smooth))
         self.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 

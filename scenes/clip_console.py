@@ -14,11 +14,11 @@ from typing import Any
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
 from scenes.visuals import label
+from scenes.visuals.caption import wrap_words
+from scenes.visuals.glyphs import shrink_to_fit
 
 CONSOLE_KINDS = frozenset({"output_line", "branch_test", "message"})
 """Cue kinds that print under the code pane (the pane leaves room for them)."""
-from scenes.visuals.caption import wrap_words
-from scenes.visuals.glyphs import shrink_to_fit
 
 Anims = list[Any]
 

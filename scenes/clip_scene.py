@@ -18,7 +18,7 @@ from scenes.clip_console import CONSOLE_KINDS, ConsoleCues
 from scenes.clip_network import NetworkCues
 from scenes.clip_titles import TitleCues
 from scenes.clip_timeline import Action
-from scenes.label_spots import rect_around, tag_centre
+from scenes.label_spots import tag_centre
 from scenes.layout import Box, Layout, Route, layout_events
 from scenes.theme import Rect, Theme
 from scenes.visuals import (CodePane, arrow_reach, card_tag, edge_arrow, grad_token, node_card,
@@ -113,11 +113,17 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         of where tokens wait at it and of the op names already placed."""
         t = self.theme
         m = card_tag(text, box, t, scale=self.lay.scale)
-        placed = [rect_around(*tag.get_center()[:2], (tag.width, tag.height)) for tag in self.tags.values()]
+        placed = [self._bounds(tag) for tag in self.tags.values()]
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
                           avoid=self._token_rests(box) + placed)
         return m.move_to([x, y, 0])
+
+    @staticmethod
+    def _bounds(mob: Mobject) -> Rect:
+        """The rectangle (left, bottom, right, top) a shape covers, as label_spots takes them."""
+        (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
+        return (x0, y0, x1, y1)
 
     def _token_rests(self, box: Box) -> list[Rect]:
         """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
@@ -140,9 +146,8 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         may reach one shape: a dim fades y's arrow in the instant the visit to sub turns that
         arrow round. Manim cannot drive one shape with two animations, so the dims come last
         and fade what the step's turns make (``_turning``) instead of animating it again."""
-        self._turning = {}
         try:
-            return [m for a in sorted(actions, key=lambda a: _is_dim(a)) for m in self._draw(a)]
+            return [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
         finally:
             self._turning = {}
 
@@ -250,8 +255,9 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         return out
 
     def _retire_walked(self, tid: str) -> Anims:
-        """A new operation that does not build on a graph the walk went through starts a new
-        graph: the walked one was freed by backward(), so its results fade (its leaves stay).
+        """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
+        that does not build on a graph the walk went through starts a new graph: the walked one
+        was freed by backward(), so its results fade (its leaves stay).
         Why besides ``_retire_rebound``: dynamic_graph's loop binds ``h``, not ``s``, so step
         two's ``s = x * w`` stayed on screen through the loop, a fourth op feeding w."""
         inputs = next((e.get("inputs") for e in self.events if e["kind"] == "tensor" and e["id"] == tid), None)

@@ -151,12 +151,12 @@ def _check_fills_once(doc: Document, beat: Beat, at: Path, index: LogIndex,
     if "accumulate" not in VISUAL_KINDS[beat.visual]:
         return
     fills = [e for e in index.select(beat) if e["kind"] == "accumulate"]
-    earlier = sorted({filled_by[e["seq"]][0] for e in fills if e["seq"] in filled_by})
+    shown = [filled_by[e["seq"]] for e in fills if e["seq"] in filled_by]
     for e in fills:
         filled_by.setdefault(e["seq"], (at[1], beat))
-    if not earlier:
+    if not shown:
         return
-    j, first = next(filled_by[e["seq"]] for e in fills if filled_by[e["seq"]][0] == earlier[0])
+    j, first = min(shown, key=lambda jb: jb[0])
     key = first.span_key()
     call = fills[0]["call"]
     hint = (f"; to show the walk there without its fills, write visits: {call} in beat {j + 1}"
