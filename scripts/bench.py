@@ -11,8 +11,10 @@ as memory allows), and the same kind of edit saved while `render watch` runs (fr
 the new clip). The same full render, no-op and (another) edit as an author at a terminal runs
 them after the first: handed to a warm server (scenes.warm_client). Then the last quality with
 -j 1 (one process), a re-render after --set changes a number shown from beat 2 on, and the four
-core clips one after the other against two at a time, cold and warm. The glyph cache is warmed first, as an author's
-would be. The cold renders ask no warm server (GRADREEL_SERVER=off).
+core clips one after the other against two at a time, cold and warm, alternated --pairs times
+(the median gain and each pair's are shown: the machine's speed drifts within minutes). The glyph
+cache is warmed first, as an author's would be. The cold renders ask no warm server
+(GRADREEL_SERVER=off).
 
     ./scripts/bench                      engine table
     ./scripts/bench --render             engine and render tables (takes minutes)
@@ -95,6 +97,8 @@ def main() -> int:
     ap.add_argument("--render", action="store_true", help="also benchmark rendering (takes minutes)")
     ap.add_argument("--qualities", default="low,medium,high30,high",
                     help=f"rows for --render, from {','.join(QUALITIES)} (the last is also rendered with -j 1)")
+    ap.add_argument("--pairs", type=int, default=3,
+                    help="for --render: alternations of render all -j 1 and -j 2 (median and spread are shown)")
     ap.add_argument("--show", metavar="FILE", help="print the table of a report saved with --json, and stop")
     args = ap.parse_args()
     if args.show:
@@ -116,7 +120,7 @@ def main() -> int:
               "ops": 4 * ITERATIONS, "repeat": args.repeat, "python": platform.python_version(),
               "machine": platform.machine(), "results": rows}
     if args.render:
-        report["render"] = render_bench(args.qualities.split(","))
+        report["render"] = render_bench(args.qualities.split(","), max(1, args.pairs))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -150,7 +154,8 @@ def print_table(report: dict) -> None:
               f"the default {j1['default_speedup']}x faster); "
               f"--set w2=3.0 (a program change: every beat) {r['set_w2_rerender_s']} s; "
               f"4 core clips -j1 {r['core_j1_s']} s ({r['core_j1_cpu_s']} CPU-s), -j2 {r['core_j2_s']} s "
-              f"({r['core_j2_cpu_s']} CPU-s): {r['j2_speedup']}x, of at most {r['j2_ceiling']}x at -j 1's CPU")
+              f"({r['core_j2_cpu_s']} CPU-s): {r['j2_speedup']}x{_spread(r.get('j2_speedups'))}, "
+              f"of at most {r['j2_ceiling']}x at -j 1's CPU")
         if "warm_core_j1_s" not in r:  # a report from before the warm server
             return
         print("\nwith a warm server (scenes.warm_client: an author's renders after the first, at a terminal)")
@@ -158,7 +163,15 @@ def print_table(report: dict) -> None:
         for q, row in r["qualities"].items():
             print(f"{q:<8}{row['warm_render_s']:>9}{row['warm_over_clip']:>7}{row['warm_noop_s']:>8}"
                   f"{row['warm_edit_s']:>19}{row['warm_edit_over_warm_full']:>7}")
-        print(f"4 core clips -j1 {r['warm_core_j1_s']} s, -j2 {r['warm_core_j2_s']} s: {r['warm_j2_speedup']}x")
+        print(f"4 core clips -j1 {r['warm_core_j1_s']} s, -j2 {r['warm_core_j2_s']} s: {r['warm_j2_speedup']}x"
+              f"{_spread(r.get('warm_j2_speedups'))}")
+
+
+def _spread(gains: list[float] | None) -> str:
+    """' (median of 3: 1.35x 1.51x 1.58x)' for a report with several pairs; nothing for one."""
+    if not gains or len(gains) < 2:
+        return ""
+    return f" (median of {len(gains)}: {' '.join(f'{g}x' for g in gains)})"
 
 
 if __name__ == "__main__":

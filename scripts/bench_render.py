@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import sys
 import time
 from typing import Callable, NamedTuple, NoReturn
@@ -222,7 +223,15 @@ QUALITIES = {"low": ["-q", "low"], "medium": ["-q", "medium"], "high": ["-q", "h
 """Benchmark rows: the presets, and 1080p at 30 frames per second."""
 
 
-def render_bench(qualities: list[str]) -> dict:
+def _core_all(jobs: int, out: str) -> list[str]:
+    """`render all` of the core clips at low quality in ``jobs`` processes, into ``out``."""
+    return ["all", *CORE, "-q", "low", "-j", str(jobs), "--out", out]
+
+
+def render_bench(qualities: list[str], pairs: int = 3) -> dict:
+    """The render figures (bench.py's docstring says which). ``pairs``: how many times the core
+    clips are rendered with -j 1 and then -j 2, cold and warm; the machine's speed drifts by 10 to
+    30 % within minutes, so the gain is each pair's, and the median and spread of those are shown."""
     import tempfile
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -278,21 +287,28 @@ def render_bench(qualities: list[str]) -> dict:
                                                        "--set", "w2=3.0"])[0], 2)
             for name in CORE:  # their glyphs, as for the benchmark clip
                 _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
-            j1 = _render(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "j1")])
-            j2 = _render(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "j2all")])
-            warm_j1 = warm.run(["all", *CORE, "-q", "low", "-j", "1", "--out", os.path.join(tmp, "warm_j1")])
-            warm_j2 = warm.run(["all", *CORE, "-q", "low", "-j", "2", "--out", os.path.join(tmp, "warm_j2")])
+            cold: list[tuple[Run, Run]] = []
+            hot: list[tuple[float, float]] = []
+            for k in range(pairs):  # each in folders of its own: every clip is drawn, none from a cache
+                cold.append((_render(_core_all(1, os.path.join(tmp, f"j1_{k}"))),
+                             _render(_core_all(2, os.path.join(tmp, f"j2_{k}")))))
+                hot.append((warm.run(_core_all(1, os.path.join(tmp, f"warm_j1_{k}"))),
+                            warm.run(_core_all(2, os.path.join(tmp, f"warm_j2_{k}")))))
         finally:  # no server outlives the bench
             warm.stop()
+        med = lambda values: round(statistics.median(values), 2)  # noqa: E731
+        gains = [round(j1.seconds / j2.seconds, 2) for j1, j2 in cold]
+        warm_gains = [round(j1 / j2, 2) for j1, j2 in hot]
         # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion run
         # beside drawing): two processes that spend the same CPU between them can use at most
         # twice that, and no more than every core, so they gain at most min(2, cores / busy)
-        busy = j1.cpu_s / j1.seconds
-        rows.update(core_j1_s=round(j1.seconds, 2), core_j2_s=round(j2.seconds, 2), core_j1_cpu_s=round(j1.cpu_s, 2),
-                    core_j2_cpu_s=round(j2.cpu_s, 2), j2_speedup=round(j1.seconds / j2.seconds, 2),
+        busy = statistics.median(j1.cpu_s / j1.seconds for j1, _ in cold)
+        rows.update(core_j1_s=med([j1.seconds for j1, _ in cold]), core_j2_s=med([j2.seconds for _, j2 in cold]),
+                    core_j1_cpu_s=med([j1.cpu_s for j1, _ in cold]), core_j2_cpu_s=med([j2.cpu_s for _, j2 in cold]),
+                    j2_speedup=med(gains), j2_speedups=gains,
                     j2_ceiling=round(min(2.0, len(os.sched_getaffinity(0)) / busy), 2),
-                    warm_core_j1_s=round(warm_j1, 2), warm_core_j2_s=round(warm_j2, 2),
-                    warm_j2_speedup=round(warm_j1 / warm_j2, 2))
+                    warm_core_j1_s=med([j1 for j1, _ in hot]), warm_core_j2_s=med([j2 for _, j2 in hot]),
+                    warm_j2_speedup=med(warm_gains), warm_j2_speedups=warm_gains)
     return rows
 
 
