@@ -39,11 +39,12 @@ PSNR 50.7 dB against 50.1, half the encoder's CPU time, files 18 % larger (0.47 
 then has pts == dts and beats join by stream copy with plain timestamp shifts."""
 X264_PARAMS = "subme=0"
 """Motion searched to whole pixels only, at every quality. Our pictures are flat colours and text
-that mostly stand still, where sub-pixel refinement buys little: on backward_walk's frames it
-took x264 11.4-12.6 CPU-s at medium and 16.2-17.9 at 1080p30, against 4.9-5.8 and 9.0-11.8
-without it; files grew 8 % and 11 %, PSNR-Y fell by 1 dB from 51 (the worst frame of either
-shows no difference to the eye). On the four core clips at low: 5.0-5.3 CPU-s against 3.1-4.3,
-files 7 % larger."""
+that mostly stand still, where sub-pixel refinement buys little. On backward_walk's frames x264
+took 4.9-5.8 CPU-s at medium and 9.0-11.8 at 1080p30 without it, against 11.4-12.6 and 16.2-17.9
+with the presets' own search; files grew 8 % and 11 %, PSNR-Y fell by 1 dB from 51 (the worst
+frame of either shows no difference to the eye). On the four core clips at low: 3.1-4.3 CPU-s
+against 5.0-5.3, files 7 % larger. The whole 1080p60 render of backward_walk: 25.9-28.0 s in
+three benchmark runs, against 31.3 and 35.5 s in two with the preset's search."""
 ASPECTS = ("16:9", "9:16", "1:1")
 CAPTIONS = ("burn", "srt", "off")
 FORMATS = ("mp4",)
