@@ -32,6 +32,7 @@ class NetworkCues:
     events: list[dict]
     plan: Any
     spec: Any
+    _arriving: set[int]  # ClipScene's, for one step
 
     # ----- state and geometry -----------------------------------------------------------------
     def _nv(self) -> dict[str, Any]:
@@ -127,7 +128,9 @@ class NetworkCues:
     # ----- counting passes --------------------------------------------------------------------
     def _cue_pass_count(self, cue: Any) -> Anims:
         """Reverse mode (a backward call) on the first row; forward mode's k / N on the second.
-        A new pass clears the previous pass's trace (and the first, the reverse sweep)."""
+        A new pass clears the previous pass's trace (and the first, the reverse sweep), and dims
+        the readout: it holds the previous pass's derivative until this pass lands (the counter
+        said pass 3 beside pass 2's w1_0_1)."""
         st = self._nv()
         t = self.theme
         count, total = cue.text("count") or "", cue.text("total")
@@ -139,7 +142,19 @@ class NetworkCues:
         if total is not None:
             out += [FadeOut(m) for m in st["sweep"] + st["trace"]]
             st["sweep"], st["trace"] = [], []
+            out += self._dim_readout()
         return out
+
+    def _dim_readout(self) -> Anims:
+        """Fade the readout row; when it lands in this same step (a fast pass at a low frame
+        rate), it comes in faded instead, as one shape takes one animation per step."""
+        readout = self._nv()["rows"].get(2)
+        if readout is None:
+            return []
+        if id(readout) in self._arriving:
+            readout.fade(self.theme.opacity.dimmed)
+            return []
+        return [readout.animate.fade(self.theme.opacity.dimmed)]
 
     def _set_row(self, row: int, text: str, colour: str) -> Anims:
         st = self._nv()
@@ -150,6 +165,7 @@ class NetworkCues:
         m.move_to([left, top - h * (row + 0.5), 0], aligned_edge=[-1, 0, 0])
         old = st["rows"].pop(row, None)
         st["rows"][row] = m
+        self._arriving.add(id(m))
         return ([FadeOut(old)] if old is not None else []) + [FadeIn(m)]
 
     # ----- reverse mode: one sweep ------------------------------------------------------------

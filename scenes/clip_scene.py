@@ -60,6 +60,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         self.walked: set[str] = set()  # results the backward walk visited since the last new graph
         self.dimmed: set[str] = set()  # items a dim cue faded: an arrow turned round later stays faded
         self._turning: dict[int, VGroup] = {}  # during one step: arrow id -> the arrow it becomes
+        self._arriving: set[int] = set()  # during one step: ids of shapes its FadeIns bring in
         self.pane: CodePane | None = None
         self.bar_line: int | None = None
         self.wave: VGroup | None = None
@@ -138,7 +139,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         """The attributes that hold what is on screen and how later cues will change it; the
         plan, the log, the theme and the layout are the same for every beat and are keyed once."""
         fixed = {"plan", "events", "source", "theme", "spec", "lay", "owner", "ledger",
-                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names", "_rests", "_turning"}
+                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names", "_rests", "_turning", "_arriving"}
         return sorted(k for k in vars(self) if k not in self._manim_names and k not in fixed)
 
     def step_animations(self, actions: list[Action]) -> Anims:
@@ -149,7 +150,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         try:
             return [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
         finally:
-            self._turning = {}
+            self._turning, self._arriving = {}, set()
 
     def _draw(self, a: Action) -> Anims:
         if a.kind == "caption_in":

@@ -1,14 +1,16 @@
-"""What the backward walk puts on screen, read off the scene's state after a beat (no frames drawn).
+"""What the backward walk (and the MLP view's readout) puts on screen, read off the scene's state
+after a beat or a step (no frames drawn).
 
 What must hold: arrows turn round as the walk reaches them, not all at once, and a graph the walk
 never enters keeps its forward arrows (missing_gradient: L1.backward() sends nothing to v); a
-skipped path is turned, dashed and faded when its consumer is visited in the beat that dims it.
+skipped path is turned, dashed and faded when its consumer is visited in the beat that dims it;
+the MLP view's readout is faded while a forward pass runs that it does not belong to yet.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from scenes.render_pipeline import RenderOptions, scene_config
 from scenes.storyboard import default_timings, load, plan, storyboard_path
@@ -17,8 +19,9 @@ from scenes.theme import default_theme
 THEME = default_theme()
 
 
-def scene_after(name: str, beats: int, tmp: Path) -> Any:
-    """The clip's scene at the end of its first ``beats`` beats, at the tiny test size."""
+def stepped(name: str, tmp: Path, beats: int | None = None) -> Iterator[tuple[Any, Any, Any]]:
+    """(scene, checked storyboard, step) after each step of the clip's first ``beats`` beats (all
+    of them without), at the tiny test size; the scene is the same object throughout."""
     from manim import tempconfig
 
     from scenes.clip_scene import ClipScene
@@ -33,6 +36,14 @@ def scene_after(name: str, beats: int, tmp: Path) -> Any:
         for seg in clip_segments(p, "burn", THEME.timings.caption_fade, fps)[:beats]:
             for step in seg.steps:
                 run_step(scene, step, fps, None)
+                yield scene, checked, step
+
+
+def scene_after(name: str, beats: int, tmp: Path) -> Any:
+    """The clip's scene at the end of its first ``beats`` beats, at the tiny test size."""
+    scene = checked = None
+    for scene, checked, _ in stepped(name, tmp, beats):
+        pass
     return scene, checked
 
 
@@ -95,3 +106,19 @@ def test_a_walked_graph_goes_when_a_new_one_starts(tmp_path: Path) -> None:
     names = {checked.index.tensor_name.get(k) for k in scene.cards}
     assert "s" not in names and {"w", "h"} <= names
     assert all(r.src in scene.cards and r.dst in scene.cards for r in scene.arrows)
+
+
+def test_the_readout_fades_while_a_forward_pass_runs(tmp_path: Path) -> None:
+    """reverse_mode: from a pass's count until its derivative lands, the readout row still shows
+    the previous pass's weight and derivative, so it is faded (it read "passes: 3 / 36" beside
+    pass 2's w1_0_1 at full strength); the landing brings the new one in at full strength."""
+    seen = {"pass_count": [], "jvp_fill": []}
+    for scene, _, step in stepped("reverse_mode", tmp_path):
+        kinds = [k for a in step.actions if (k := getattr(a.payload, "kind", None)) in seen]
+        readout = scene._net_state["rows"].get(2) if scene._net_state else None
+        if readout is None or not kinds:
+            continue
+        # the step's last word: at 5 fps one pass lands in the step the next one starts
+        seen[kinds[-1]].append(max(m.get_fill_opacity() for m in readout.family_members_with_points()))
+    assert len(seen["pass_count"]) == 35 and len(seen["jvp_fill"]) >= 20  # the first pass has no readout yet
+    assert max(seen["pass_count"]) < 0.5 < min(seen["jvp_fill"])
