@@ -30,12 +30,11 @@ Anims = list[Any]
 # wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions
 # and titles (Z_CAPTION, in clip_titles).
 Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
-# Cues whose event has a program line of its own: the code pane lights that line as they play.
-_ENDS_WALK = {"output_line", "branch_test", "message", "title", "code_line", "node_appear", "value_update",
-              "bucket_reset"}
+_ENDS_WALK = CONSOLE_KINDS | {"title", "code_line", "node_appear", "value_update", "bucket_reset"}
 """Cue kinds that are about something else than the backward walk: the glow on the last node it
 visited fades, or it stays lit while the caption speaks of v (missing_gradient) or of b (leaf_nodes)."""
-_BAR_FOLLOWS = {"backward_start", "visit", "bucket_fill", "bucket_reset", "output_line", "branch_test", "message"}
+# Cues whose event has a program line of its own: the code pane lights that line as they play.
+_BAR_FOLLOWS = CONSOLE_KINDS | {"backward_start", "visit", "bucket_fill", "bucket_reset"}
 
 
 class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
@@ -51,6 +50,10 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         self.has_code = shows_code(plan, source)
         self.lay: Layout = layout_events(events, aspect, theme, self._graph_region())
         self.owner = dict(_node_owner(events))
+        self.tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
+        for e in events:
+            if e["kind"] == "tensor":
+                self.tensor_events.setdefault(e["id"], e)
         self.ledger: list[tuple[str, int | None]] = []
         self.cards: dict[str, VGroup] = {}
         self.tags: dict[str, VGroup] = {}
@@ -138,7 +141,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     def state_names(self) -> list[str]:
         """The attributes that hold what is on screen and how later cues will change it; the
         plan, the log, the theme and the layout are the same for every beat and are keyed once."""
-        fixed = {"plan", "events", "source", "theme", "spec", "lay", "owner", "ledger",
+        fixed = {"plan", "events", "tensor_events", "source", "theme", "spec", "lay", "owner", "ledger",
                  "aspect", "captions_mode", "has_code", "fill_max", "_manim_names", "_rests", "_turning", "_arriving"}
         return sorted(k for k in vars(self) if k not in self._manim_names and k not in fixed)
 
@@ -206,7 +209,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         box = self.lay.boxes.get(tid)
         if box is None:
             return None
-        ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == tid), {})
+        ev = self.tensor_events.get(tid, {})
         return node_card(box, self.theme, name=name, value=value, grad_fn=grad_fn,
                          requires_grad=bool(ev.get("requires_grad")), detail=self.lay.detail, scale=self.lay.scale)
 
@@ -250,7 +253,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         out: Anims = []
         feeds = self._ancestors(tid)
         for other in list(self.cards):
-            ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == other), {})
+            ev = self.tensor_events.get(other, {})
             if other != tid and ev.get("name") == name and other not in feeds:
                 out += self._retire(other)
         return out
@@ -261,7 +264,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         was freed by backward(), so its results fade (its leaves stay).
         Why besides ``_retire_rebound``: dynamic_graph's loop binds ``h``, not ``s``, so step
         two's ``s = x * w`` stayed on screen through the loop, a fourth op feeding w."""
-        inputs = next((e.get("inputs") for e in self.events if e["kind"] == "tensor" and e["id"] == tid), None)
+        inputs = self.tensor_events.get(tid, {}).get("inputs")
         if not inputs or not self.walked or self._ancestors(tid) & self.walked:
             return []
         out = [m for item in sorted(self.walked) if item in self.cards for m in self._retire(item)]
@@ -279,14 +282,16 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     def _ancestors(self, tid: str) -> set[str]:
         """Tensors ``tid`` was computed from: ``s = s * 2`` keeps the old ``s`` (same graph),
         while ``x = torch.tensor(-1.0)`` in the next step retires the old ``x``."""
-        inputs = {e["id"]: e.get("inputs") or [] for e in self.events if e["kind"] == "tensor"}
+        def inputs(t: str) -> list[str]:
+            return [i for i in self.tensor_events.get(t, {}).get("inputs") or [] if isinstance(i, str)]
+
         seen: set[str] = set()
-        todo = [i for i in inputs.get(tid, []) if isinstance(i, str)]
+        todo = inputs(tid)
         while todo:
             t = todo.pop()
             if t not in seen:
                 seen.add(t)
-                todo += [i for i in inputs.get(t, []) if isinstance(i, str)]
+                todo += inputs(t)
         return seen
 
     def _cue_edge_grow(self, cue: Any) -> Anims:
@@ -307,7 +312,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     def _cue_value_update(self, cue: Any) -> Anims:
         tid = cue.ids[0]
         old = self.cards.get(tid)
-        ev = next((e for e in self.events if e["kind"] == "tensor" and e["id"] == tid), {})
+        ev = self.tensor_events.get(tid, {})
         card = self._card(tid, cue.text("name"), cue.text("value"), ev.get("grad_fn"))
         if card is None:
             return []
