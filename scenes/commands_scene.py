@@ -12,10 +12,11 @@ import argparse
 import os
 import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from scenes.render_pipeline import ASPECTS, CAPTIONS, FORMATS, QUALITY, RenderOptions, render_storyboard
+from scenes.render_pipeline import ASPECTS, CAPTIONS, FORMATS, QUALITY, RenderOptions, drawn_frames, render_storyboard
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -191,4 +192,5 @@ def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> i
     opts += ["--force"] if args.force else []
     opts += ["--size", f"{args.size[0]}x{args.size[1]}"] if args.size else []
     opts += ["--fps", str(args.fps)] if args.fps else []
-    return render_queued(files, opts, jobs, sys.stdout)  # each clip's path, as it is done
+    work = partial(drawn_frames, opts=_options(args))
+    return render_queued(files, opts, jobs, sys.stdout, work)  # each clip's path, as it is done

@@ -2,7 +2,7 @@
 
 Why a queue of clips per process instead of one process per clip: each process pays Python's
 start and Manim's import (about 1.5 s of one core) once, not once per clip, and whichever
-process is free takes the next clip (a warm one, forked from ``scenes.warm_server``, pays
+process is free takes the next clip, the costliest first (a warm one, forked from ``scenes.warm_server``, pays
 neither). A worker (``python -m scenes.render_queue OPTION...``, started through
 ``scenes.warm_client``) reads storyboard files from stdin, one per line, and renders each as ``render scene FILE
 OPTION...`` would; after each it prints ``DONE_MARK STATUS`` on stdout, where the parent waits
@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 from queue import Queue
-from typing import IO
+from typing import IO, Callable
 
 from scenes.render_workers import close_input, stopped_on_error
 from scenes.warm_client import worker_command
@@ -24,16 +24,20 @@ DONE_MARK = "\x1egradreel-done"
 """Starts the line a worker prints after each clip (a record separator, which no path holds)."""
 
 
-def render_queued(files: list[str], options: list[str], jobs: int, out: IO[str]) -> int:
+def render_queued(files: list[str], options: list[str], jobs: int, out: IO[str],
+                  work: Callable[[str], int] | None = None) -> int:
     """Render ``files`` in ``jobs`` worker processes with the ``render scene`` ``options``;
-    each clip's path is written to ``out`` as its worker finishes it. Returns the worst status."""
-    waiting = list(files)
+    each clip's path is written to ``out`` as its worker finishes it. Returns the worst status.
+    ``work``: an estimate of a file's cost; the costliest go first (the longest-first rule, so
+    that no process is left with a long clip while the others are done). It is worked out while
+    the workers start, which takes longer."""
     done: Queue[tuple[int, int | None]] = Queue()  # (worker, status of a clip; None: it exited)
     procs = [subprocess.Popen([*worker_command("scenes.render_queue"), *options], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, bufsize=1)
              for _ in range(min(jobs, len(files)))]
     status, busy = 0, set()
     with stopped_on_error(procs):
+        waiting = sorted(files, key=work, reverse=True) if work is not None else list(files)  # a stable sort
         for k, proc in enumerate(procs):
             threading.Thread(target=_read, args=(k, proc, out, done), daemon=True).start()
             if _feed(proc, waiting):

@@ -132,6 +132,44 @@ def test_render_all_in_two_processes_goes_on_past_a_bad_storyboard(tmp_path: Pat
     assert sorted(p.name for p in out.glob("*.mp4")) == ["graph_build.mp4", "leaf_nodes.mp4"]
 
 
+def test_render_all_hands_out_the_costliest_clip_first(tmp_path: Path, monkeypatch) -> None:
+    """Longest first: a worker that frees up takes the clip with the most work left, so no
+    process is still drawing a long clip while the others are done. The worker here only says
+    which file it was given."""
+    import io
+
+    from scenes.render_queue import DONE_MARK, render_queued
+
+    echo = tmp_path / "worker.py"
+    echo.write_text(f"import sys\nfor line in sys.stdin:\n    print(line.strip())\n    print({DONE_MARK!r}, 0, flush=True)\n")
+    monkeypatch.setattr("scenes.render_queue.worker_command", lambda module: [sys.executable, str(echo)])
+    out = io.StringIO()
+    assert render_queued(["a", "b", "c", "d"], [], 1, out, work={"a": 240, "b": 282, "c": 277, "d": 272}.get) == 0
+    assert out.getvalue().split() == ["b", "c", "d", "a"]
+    out = io.StringIO()
+    assert render_queued(["a", "b", "c"], [], 1, out) == 0
+    assert out.getvalue().split() == ["a", "b", "c"], "without an estimate, the order given"
+
+
+def test_the_work_of_a_clip_is_its_moving_frames(tmp_path: Path) -> None:
+    """What ``render all`` orders clips by: frames in which something moves (a held frame is
+    drawn once), so fewer than the clip has, and more at a higher frame rate; a storyboard that
+    cannot be planned comes first, as its worker reports it at once."""
+    from scenes.render_pipeline import RenderOptions, count_frames, drawn_frames
+    from scenes.storyboard import storyboard_path
+
+    file = storyboard_path("graph_build")
+    at5, at15 = drawn_frames(file, RenderOptions(fps=5)), drawn_frames(file, RenderOptions())
+    assert 0 < at5 < at15
+    r = run("scene", "graph_build", "--out", str(tmp_path), *TINY)
+    assert r.returncode == 0, r.stderr
+    assert at5 < count_frames(tmp_path / "graph_build.mp4") * 0.75, "held frames counted as drawn"
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("title: x\nbeats: 3\n")
+    assert drawn_frames(str(bad), RenderOptions()) == sys.maxsize
+    assert drawn_frames(str(tmp_path / "missing.yaml"), RenderOptions()) == sys.maxsize
+
+
 def test_a_queue_worker_reports_a_failed_clip_and_goes_on(monkeypatch, capsys) -> None:
     """`render all -j N` workers: a clip that raises is status 1 (traceback on stderr); the
     worker then takes the next clip instead of ending, so one bad clip costs only itself."""
