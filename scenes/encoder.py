@@ -55,6 +55,11 @@ took 29-33 CPU-s on one thread and 33-35 on two sliced threads (23.6-26.1 s of w
 32.8-34.9. Parallel work comes from drawing beside encoding, and from beats in processes."""
 
 
+def _rows(plane: Any) -> np.ndarray:
+    """A frame plane's bytes as rows (each ``line_size`` long, which may pass the picture's width)."""
+    return np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)
+
+
 def add_x264(box: Any, fps: int, width: int, height: int, options: dict[str, str]) -> Any:
     """The H.264 stream of ``box`` at our settings (``options`` are x264's, per quality): the one
     place a stream is opened, so that the benchmark's encoder floor is measured at them too."""
@@ -80,10 +85,15 @@ class SegmentWriter:
         self._converters: dict[tuple[int, int], VideoReformatter] = {}
         self._picture: np.ndarray | None = None  # the last frame, RGBA
         self._yuv = np.zeros((height * 3 // 2, width), np.uint8)  # the last frame, YUV planes
+        flat, y_size = self._yuv.reshape(-1), width * height
+        self._planes = [flat[:y_size].reshape(height, width),  # views of Y, U and V in it (chroma is
+                        flat[y_size:y_size * 5 // 4].reshape(height // 2, width // 2),  # subsampled 2:1
+                        flat[y_size * 5 // 4:].reshape(height // 2, width // 2)]  # both ways)
         # converted frames may pile up while x264 works through a long hold, so that drawing goes
         # on meanwhile: up to READY_BYTES of them (YUV 4:2:0 is 1.5 bytes a pixel)
         depth = max(INFLIGHT, READY_BYTES * 2 // (3 * width * height))
         self._ready: queue.Queue[tuple[av.VideoFrame, int] | None] = queue.Queue(maxsize=depth)
+        self._spare: queue.SimpleQueue[av.VideoFrame] = queue.SimpleQueue()  # YUV frames x264 is done with
         self._threads = [threading.Thread(target=self._convert, name=f"convert {path.name}", daemon=True),
                          threading.Thread(target=self._work, name=f"encode {path.name}", daemon=True)]
         for t in self._threads:
@@ -116,7 +126,20 @@ class SegmentWriter:
             outer = pasted.grown(MARGIN, width, height)
             crop = av.VideoFrame.from_ndarray(np.ascontiguousarray(self._picture[outer.slices()]), format="rgba")
             self._paste(self._yuv420(crop), outer.x0, outer.y0, pasted)
-        return av.VideoFrame.from_ndarray(self._yuv, format="yuv420p")  # a copy: x264 may still hold this one
+        return self._copy_of_yuv()
+
+    def _copy_of_yuv(self) -> av.VideoFrame:
+        """The kept YUV planes, copied into a frame of their own (x264 may still be busy with the
+        last one), reusing one x264 has finished with. Why reuse: a fresh 1080p frame cost 2-3 ms
+        (most of it the kernel handing out new pages), a copy into a used one 0.15 ms; x264 copies
+        each picture it is given into frames of its own before ``encode`` returns."""
+        try:
+            frame = self._spare.get_nowait()
+        except queue.Empty:
+            frame = av.VideoFrame(self._width, self._height, "yuv420p")
+        for plane, kept in zip(frame.planes, self._planes):
+            _rows(plane)[:, :kept.shape[1]] = kept
+        return frame
 
     def _whole(self, rgba: np.ndarray) -> av.VideoFrame:
         """A whole RGBA frame to YUV. One RGBA frame is kept and refilled: a fresh one per call
@@ -141,17 +164,10 @@ class SegmentWriter:
         """Copy ``part`` of the picture from a converted frame whose top left pixel is the
         picture's (x, y) into the kept YUV planes. All coordinates are even, so chroma samples
         line up."""
-        width, height = self._width, self._height
-        flat = self._yuv.reshape(-1)
-        start = 0
-        for i, plane in enumerate(frame.planes):
-            k = 1 if i == 0 else 2  # chroma is subsampled 2:1 both ways
-            w, h = width // k, height // k
-            target = flat[start: start + w * h].reshape(h, w)
-            start += w * h
-            source = np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)
+        for i, (plane, target) in enumerate(zip(frame.planes, self._planes)):
+            k = 1 if i == 0 else 2
             target[part.y0 // k:part.y1 // k, part.x0 // k:part.x1 // k] = \
-                source[(part.y0 - y) // k:(part.y1 - y) // k, (part.x0 - x) // k:(part.x1 - x) // k]
+                _rows(plane)[(part.y0 - y) // k:(part.y1 - y) // k, (part.x0 - x) // k:(part.x1 - x) // k]
 
     def _stage(self, source: queue.Queue, handle: Any) -> None:
         """Hand each queued item to ``handle`` until the end marker; after a failure, drain only
@@ -185,6 +201,7 @@ class SegmentWriter:
                 frame.pts = pts
                 pts += 1
                 self._box.mux(self._stream.encode(frame))
+            self._spare.put(frame)
 
         self._stage(self._ready, one)
 
