@@ -291,11 +291,11 @@ def drawn_frames(storyboard_file: str, opts: RenderOptions) -> int:
     held frame is drawn once and x264's work on it runs beside the drawing. ``render all`` hands
     out the clips with the most first, so that the last to finish are short ones. At low, the
     core clips graph_build, backward_graph, backward_walk and grad_accumulation took 5.3, 9.0, 7.3
-    and 7.1 s one after the other and have 240, 282, 277 and 272 such frames: handed out in that
-    order of frames, two processes finish 0.2 s apart, against 3.5 s in the order above (counting
-    a held frame a quarter, as ``split_beats`` does, ranks them 304, 357, 384 and 417: 3.5 s
-    too). A storyboard that cannot be planned counts as the most work: its worker reports the
-    problem at once.
+    and 7.1 s one after the other and have 240, 282, 277 and 272 such frames. Handed out most
+    frames first, two processes finished 1.1 and 1.7 s apart in two renders, against 3.2 and
+    3.5 s in the order above; counting a held frame a quarter, as ``split_beats`` does, would
+    rank them 304, 357, 384 and 417, which shares them out as that order does. A storyboard that
+    cannot be planned counts as the most work: its worker reports the problem at once.
 
     >>> drawn_frames("scenes/storyboards/graph_build.yaml", RenderOptions())  # doctest: +SKIP
     240
