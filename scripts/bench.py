@@ -11,8 +11,9 @@ as memory allows), and the same kind of edit saved while `render watch` runs (fr
 the new clip). The same full render, no-op and (another) edit as an author at a terminal runs
 them after the first: handed to a warm server (scenes.warm_client). Then the last quality with
 -j 1 (one process), a re-render after --set changes a number shown from beat 2 on, and the four
-core clips one after the other against two at a time, cold and warm, alternated --pairs times
-(the median gain and each pair's are shown: the machine's speed drifts within minutes). The glyph
+core clips one after the other against two at a time, cold and warm, alternated --pairs times,
+and the last quality's render and floor --pairs times (its "x floor" is the median of those
+ratios; the median and each pair's are shown: the machine's speed drifts within minutes). The glyph
 cache is warmed first, as an author's would be. The cold renders ask no warm server
 (GRADREEL_SERVER=off).
 
@@ -98,7 +99,8 @@ def main() -> int:
     ap.add_argument("--qualities", default="low,medium,high30,high",
                     help=f"rows for --render, from {','.join(QUALITIES)} (the last is also rendered with -j 1)")
     ap.add_argument("--pairs", type=int, default=3,
-                    help="for --render: alternations of render all -j 1 and -j 2 (median and spread are shown)")
+                    help="for --render: alternations of render all -j 1 and -j 2, and of the last quality's render and "
+                         "floor (median and spread are shown)")
     ap.add_argument("--show", metavar="FILE", help="print the table of a report saved with --json, and stop")
     args = ap.parse_args()
     if args.show:
@@ -149,6 +151,10 @@ def print_table(report: dict) -> None:
                   f"{row['last_beat_edit_s']:>19}{row['last_beat_over_full']:>7}{row['watch_edit_s']:>11}"
                   f"{row['watch_over_full']:>7}")
         j1 = r["clip_j1"]
+        top = r["qualities"][j1["quality"]]
+        if len(top.get("over_floor_runs", [])) > 1:
+            print(f"{j1['quality']} over its floor: {top['over_floor']}x{_spread(top['over_floor_runs'])}, "
+                  f"render s {' '.join(map(str, top['render_runs']))}, floor s {' '.join(map(str, top['floor_runs']))}")
         print(f"rows above: the default ({r['beat_jobs']} processes for all beats at {j1['quality']}); "
               f"{j1['quality']} with -j 1 (one process): {j1['render_s']} s ({j1['over_floor']}x floor; "
               f"the default {j1['default_speedup']}x faster); "
