@@ -2,8 +2,8 @@
 
 Why a queue of clips per process instead of one process per clip: each process pays Python's
 start and Manim's import (about 1.5 s of one core) once, not once per clip, and whichever
-process is free takes the next clip, the costliest first (a warm one, forked from ``scenes.warm_server``, pays
-neither). A worker (``python -m scenes.render_queue OPTION...``, started through
+process is free takes the next clip, the costliest first (a warm one, forked from
+``scenes.warm_server``, pays neither). A worker (``python -m scenes.render_queue OPTION...``, started through
 ``scenes.warm_client``) reads storyboard files from stdin, one per line, and renders each as ``render scene FILE
 OPTION...`` would; after each it prints ``DONE_MARK STATUS`` on stdout, where the parent waits
 for it before sending the next file. Progress goes to stderr, as from ``render scene``.

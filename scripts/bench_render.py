@@ -279,7 +279,7 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
                                         "warm_noop_s": round(warm_noop, 3), "warm_edit_s": round(warm_last, 2),
                                         "warm_edit_over_warm_full": round(warm_last / warm_full, 3)}
             # the last quality's render against its floor, again pairs - 1 times: one pair alone
-            # drifts with the machine (1.07x to 1.31x in four runs of the same code)
+            # drifts with the machine (1.02x to 1.21x in one run, 1.07x to 1.31x over a day)
             first = rows["qualities"][top]
             runs = [(first["render_s"], first["encoder_floor_s"])]
             for k in range(pairs - 1):
