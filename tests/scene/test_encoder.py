@@ -54,3 +54,34 @@ def test_every_quality_reaches_x264_with_whole_pixel_motion_and_no_b_frames(tmp_
     writer.close()
     written = (tmp_path / "q.mp4").read_bytes()
     assert b" subme=0 " in written and b" bframes=0 " in written  # x264's settings, as it writes them
+
+
+def test_each_frame_comes_out_as_it_went_in_while_frames_are_reused(tmp_path: Path) -> None:
+    """YUV frames x264 has finished with are refilled for later ones: a frame refilled too soon
+    would show a later picture in an earlier one's place. Thirty greys, some held, each must
+    come out in order and as many times as it was put. Each is put once a frame has come back
+    to be refilled, so that the second at least is a refill."""
+    import time
+
+    import av
+
+    height, width = 144, 256
+    writer = SegmentWriter(tmp_path / "greys.mp4", width, height, 15, {"preset": "veryfast", "crf": "19", "bf": "0"})
+    repeats = [1 + (k % 3 == 0) * 2 for k in range(30)]
+    for k, repeat in enumerate(repeats):
+        writer.put(np.full((height, width, 4), (20 + 7 * k, 20 + 7 * k, 20 + 7 * k, 255), np.uint8), repeat)
+        deadline = time.monotonic() + 30
+        while writer._spare.empty() and time.monotonic() < deadline:
+            time.sleep(0.001)
+    writer.close()
+    assert writer._spare.qsize() < len(repeats), "no frame was refilled"
+    with av.open(str(tmp_path / "greys.mp4")) as box:
+        lumas = [float(f.to_ndarray(format="gray").mean()) for f in box.decode(box.streams.video[0])]
+    runs: list[list[float]] = []
+    for y in lumas:
+        if runs and abs(y - runs[-1][0]) < 3:
+            runs[-1].append(y)
+        else:
+            runs.append([y])
+    assert [len(r) for r in runs] == repeats
+    assert all(b[0] > a[0] for a, b in zip(runs, runs[1:])), "a later grey came out before an earlier one"
