@@ -223,6 +223,21 @@ QUALITIES = {"low": ["-q", "low"], "medium": ["-q", "medium"], "high": ["-q", "h
 """Benchmark rows: the presets, and 1080p at 30 frames per second."""
 
 
+def _render_and_floor(quality: str, out: str) -> tuple[Run, float, int]:
+    """A full render of the benchmark clip at a QUALITIES row into ``out``, then the x264-only
+    floor for its frames: the render, the floor's seconds and the frame count."""
+    from scenes.render_pipeline import RenderOptions, encoder_options
+
+    run = _render(["scene", BENCH_CLIP, *QUALITIES[quality], "--out", out, "--force"])
+    floor, frames = _encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
+                                   encoder_options(RenderOptions(quality=QUALITIES[quality][1])))
+    return run, floor, frames
+
+
+def _median(values: list[float]) -> float:
+    return round(statistics.median(values), 2)
+
+
 def _core_all(jobs: int, out: str) -> list[str]:
     """`render all` of the core clips at low quality in ``jobs`` processes, into ``out``."""
     return ["all", *CORE, "-q", "low", "-j", str(jobs), "--out", out]
@@ -237,7 +252,7 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
     from scenes.commands_scene import beat_jobs
-    from scenes.render_pipeline import RenderOptions, _segments_of, encoder_options, fps_of, split_beats
+    from scenes.render_pipeline import RenderOptions, _segments_of, fps_of, split_beats
     from scenes.storyboard import default_timings, load, plan, storyboard_path
 
     checked = load(storyboard_path(BENCH_CLIP))
@@ -261,9 +276,7 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
             warm.run(["scene", warm_edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
             for q in qualities:
                 out = os.path.join(tmp, q)
-                secs, peak, _ = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
-                floor, frames = _encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
-                                               encoder_options(RenderOptions(quality=QUALITIES[q][1])))
+                (secs, peak, _), floor, frames = _render_and_floor(q, out)
                 noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
                 last = _render(["scene", edited, *QUALITIES[q], "--out", out])[0]
                 watched = _watch_edit(out, QUALITIES[q], os.path.join(tmp, "watched"))
@@ -283,12 +296,10 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
             first = rows["qualities"][top]
             runs = [(first["render_s"], first["encoder_floor_s"])]
             for k in range(pairs - 1):
-                out = os.path.join(tmp, f"{top}_{k}")
-                secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", out, "--force"]).seconds
-                runs.append((round(secs, 2), round(_encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
-                                                                  encoder_options(top_opts))[0], 2)))
+                run, floor, _ = _render_and_floor(top, os.path.join(tmp, f"{top}_{k}"))
+                runs.append((round(run.seconds, 2), round(floor, 2)))
             ratios = [round(r / f, 2) for r, f in runs]
-            first.update(over_floor=round(statistics.median(ratios), 2), over_floor_runs=ratios,
+            first.update(over_floor=_median(ratios), over_floor_runs=ratios,
                          render_runs=[r for r, _ in runs], floor_runs=[f for _, f in runs])
             secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
                             "-j", "1"]).seconds
@@ -309,19 +320,18 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
                             warm.run(_core_all(2, os.path.join(tmp, f"warm_j2_{k}")))))
         finally:  # no server outlives the bench
             warm.stop()
-        med = lambda values: round(statistics.median(values), 2)  # noqa: E731
         gains = [round(j1.seconds / j2.seconds, 2) for j1, j2 in cold]
         warm_gains = [round(j1 / j2, 2) for j1, j2 in hot]
         # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion run
         # beside drawing): two processes that spend the same CPU between them can use at most
         # twice that, and no more than every core, so they gain at most min(2, cores / busy)
         busy = statistics.median(j1.cpu_s / j1.seconds for j1, _ in cold)
-        rows.update(core_j1_s=med([j1.seconds for j1, _ in cold]), core_j2_s=med([j2.seconds for _, j2 in cold]),
-                    core_j1_cpu_s=med([j1.cpu_s for j1, _ in cold]), core_j2_cpu_s=med([j2.cpu_s for _, j2 in cold]),
-                    j2_speedup=med(gains), j2_speedups=gains,
+        rows.update(core_j1_s=_median([j1.seconds for j1, _ in cold]), core_j2_s=_median([j2.seconds for _, j2 in cold]),
+                    core_j1_cpu_s=_median([j1.cpu_s for j1, _ in cold]), core_j2_cpu_s=_median([j2.cpu_s for _, j2 in cold]),
+                    j2_speedup=_median(gains), j2_speedups=gains,
                     j2_ceiling=round(min(2.0, len(os.sched_getaffinity(0)) / busy), 2),
-                    warm_core_j1_s=med([j1 for j1, _ in hot]), warm_core_j2_s=med([j2 for _, j2 in hot]),
-                    warm_j2_speedup=med(warm_gains), warm_j2_speedups=warm_gains)
+                    warm_core_j1_s=_median([j1 for j1, _ in hot]), warm_core_j2_s=_median([j2 for _, j2 in hot]),
+                    warm_j2_speedup=_median(warm_gains), warm_j2_speedups=warm_gains)
     return rows
 
 
