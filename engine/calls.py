@@ -7,15 +7,26 @@ Each resolves to one op of :mod:`engine.ops`; argument checking gives Python's o
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import ops, results
 from .errors import TorchError, no_attribute
 from .tensor import PyNum, Tensor
 from .values import shown, span_of, type_name
 
-if TYPE_CHECKING:
-    from .interpreter import Interpreter
+
+
+class Interpreter(Protocol):
+    """What a call form needs of the interpreter that meets it (``engine.interpreter``): the
+    names bound so far, the recorder and session, and a way to evaluate its arguments."""
+
+    env: dict[str, Any]
+    rec: Any
+    sess: Any
+
+    def evaluate(self, e: ast.expr) -> Any: ...
+    def binop(self, op: str, a: Any, b: Any, e: ast.AST) -> Any: ...
+    def tick(self, node: ast.AST) -> None: ...
 
 _UNARY_NAMES = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean",
                 "reciprocal"}

@@ -1,4 +1,4 @@
-"""The visual theme, loaded from assets/theme.yaml into frozen, typed dataclasses.
+"""The visual theme, loaded from scenes/theme.yaml into frozen, typed dataclasses.
 
 Why a typed loader: a misspelt key or a colour like "#fff" in the YAML should fail at load time
 with the file and the dotted key in the message, not as a wrong-looking frame minutes into a
@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-DEFAULT_THEME_PATH = Path(__file__).resolve().parent.parent / "assets" / "theme.yaml"
+DEFAULT_THEME_PATH = Path(__file__).resolve().parent / "theme.yaml"
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 Rect = tuple[float, float, float, float]  # left, bottom, right, top
@@ -314,11 +314,16 @@ def _check_ranges(theme: Theme, path: Path) -> None:
                 raise _fail(path, key, "region leaves the frame margin")
 
 
+def theme_file() -> Path:
+    """The theme every render reads: one path, named once (tests point it elsewhere)."""
+    return DEFAULT_THEME_PATH
+
+
 def load_theme(path: str | Path | None = None) -> Theme:
-    """Load and validate a theme file (the project's assets/theme.yaml by default). A render
+    """Load and validate a theme file (the package's theme.yaml by default). A render
     asks for it several times (the plan, the segments, the scene); the file is parsed again only
     when its text changed."""
-    p = Path(path) if path is not None else DEFAULT_THEME_PATH
+    p = Path(path) if path is not None else theme_file()
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:

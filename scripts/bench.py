@@ -9,7 +9,7 @@ the settings the render used); peak memory; a no-op re-render; a re-render after
 the last beat's caption changes (renders as an author runs them: beats in one process per core,
 as memory allows), and the same kind of edit saved while `render watch` runs (from the save to
 the new clip). The same full render, no-op and (another) edit as an author at a terminal runs
-them after the first: handed to a warm server (scenes.warm_client). Then the last quality with
+them after the first: handed to a warm server (scenes.commands.warm_client). Then the last quality with
 -j 1 (one process), a re-render after --set changes a number shown from beat 2 on, and the four
 core clips one after the other against two at a time, cold and warm, alternated --pairs times,
 and the last quality's render and floor --pairs times (its "x floor" is the median of those
@@ -164,7 +164,7 @@ def print_table(report: dict) -> None:
               f"of at most {r['j2_ceiling']}x at -j 1's CPU")
         if "warm_core_j1_s" not in r:  # a report from before the warm server
             return
-        print("\nwith a warm server (scenes.warm_client: an author's renders after the first, at a terminal)")
+        print("\nwith a warm server (scenes.commands.warm_client: an author's renders after the first, at a terminal)")
         print(f"{'quality':<8}{'render s':>9}{'x clip':>7}{'no-op s':>8}{'last beat edited s':>19}{'x full':>7}")
         for q, row in r["qualities"].items():
             print(f"{q:<8}{row['warm_render_s']:>9}{row['warm_over_clip']:>7}{row['warm_noop_s']:>8}"

@@ -37,7 +37,7 @@ COLD = dict(os.environ, GRADREEL_SERVER="off")
 
 class WarmServer:
     """Renders as an author at a terminal runs them after the first: handed to a warm server
-    (scenes.warm_client) of the bench's own, with its socket in ``folder``. Times are wall
+    (scenes.commands.warm_client) of the bench's own, with its socket in ``folder``. Times are wall
     times from the command's start to its end, as the author waits."""
 
     def __init__(self, folder: str) -> None:
@@ -55,11 +55,11 @@ class WarmServer:
         """Seconds for ``render ARGS`` (the first call starts the server and waits until it is ready)."""
         import subprocess
 
-        from scenes.warm_server import ready_pids
+        from scenes.commands.warm_server import ready_pids
 
-        served = self.log().count(" runs scenes.cli ")
+        served = self.log().count(" runs scenes.commands.main ")
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "scenes.cli", *args], check=True, env=self.env,
+        subprocess.run([sys.executable, "-m", "scenes.commands.main", *args], check=True, env=self.env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seconds = time.perf_counter() - t0
         if served == 0 and not ready_pids(self.log()):  # the first: cold, and it started the server
@@ -68,14 +68,14 @@ class WarmServer:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"no warm server in 120 s; its log: {self.log()!r}")
                 time.sleep(0.1)
-        elif self.log().count(" runs scenes.cli ") != served + 1:
+        elif self.log().count(" runs scenes.commands.main ") != served + 1:
             raise RuntimeError(f"render {' '.join(args)} was not served warm; the log: {self.log()!r}")
         return seconds
 
     def stop(self) -> None:
         import signal
 
-        from scenes.warm_server import ready_pids
+        from scenes.commands.warm_server import ready_pids
 
         for pid in ready_pids(self.log()):
             os.kill(pid, signal.SIGTERM)
@@ -97,13 +97,14 @@ def _render(args: list[str]) -> Run:
 
 def _measure(args: list[str]) -> NoReturn:
     """Run the render CLI in this process, then print its peak RSS in MiB (its workers' too) and
-    the CPU seconds of all, and end as the ``render`` command does (scenes.cli.exit_now)."""
+    the CPU seconds of all, and end as the ``render`` command does (scenes.exit.exit_now)."""
     import contextlib
     import io
     import resource
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-    from scenes.cli import exit_now, main as render
+    from scenes.commands.main import main as render
+    from scenes.exit import exit_now
 
     with contextlib.redirect_stdout(io.StringIO()):
         status = render(args)
@@ -130,7 +131,7 @@ def _floor_here(clip: str, options: dict[str, str]) -> tuple[float, int]:
 
     import av
 
-    from scenes.encoder import add_x264
+    from scenes.video.encoder import add_x264
 
     with av.open(clip) as box:
         src = box.streams.video[0]
@@ -180,10 +181,10 @@ def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -
     import subprocess
     import threading
 
-    from scenes.commands_watch import READY
+    from scenes.commands.watch import READY
 
     path = _edited(folder, None)
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", path, *flags, "--out", out], env=COLD,
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.commands.main", "watch", path, *flags, "--out", out], env=COLD,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[tuple[str, str]] = queue.Queue()
     for name in ("stdout", "stderr"):
@@ -226,7 +227,7 @@ QUALITIES = {"low": ["-q", "low"], "medium": ["-q", "medium"], "high": ["-q", "h
 def _render_and_floor(quality: str, out: str) -> tuple[Run, float, int]:
     """A full render of the benchmark clip at a QUALITIES row into ``out``, then the x264-only
     floor for its frames: the render, the floor's seconds and the frame count."""
-    from scenes.render_pipeline import RenderOptions, encoder_options
+    from scenes.render.pipeline import RenderOptions, encoder_options
 
     run = _render(["scene", BENCH_CLIP, *QUALITIES[quality], "--out", out, "--force"])
     floor, frames = _encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
@@ -251,8 +252,8 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
     import tempfile
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-    from scenes.commands_scene import beat_jobs
-    from scenes.render_pipeline import RenderOptions, _segments_of, fps_of, split_beats
+    from scenes.commands.scene import beat_jobs
+    from scenes.render.pipeline import RenderOptions, _segments_of, fps_of, split_beats
     from scenes.storyboard import default_timings, load, plan, storyboard_path
 
     checked = load(storyboard_path(BENCH_CLIP))

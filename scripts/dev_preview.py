@@ -21,9 +21,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "visuals")]
 from manim import Scene, tempconfig  # noqa: E402
 
 from graph_fixtures import SEED_SOURCE, mlp_events, seed_events  # noqa: E402
-from scenes.layout import Layout, layout_events  # noqa: E402
+from scenes.layout.place import Layout, layout_events  # noqa: E402
 from scenes.theme import Theme, default_theme  # noqa: E402
-from scenes.visuals import CodePane, bucket, caption_bar, edge_arrow, grad_token, node_card, route_path, wavefront  # noqa: E402
+from scenes.draw.visuals import CodePane, bucket, caption_bar, edge_arrow, grad_token, node_card, route_path, wavefront  # noqa: E402
 
 OUT = Path("/tmp/preview")
 PIXELS = {"l": 480, "h": 1080}

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from scenes.oracle import torch_available
+from scenes.oracle.run import torch_available
 
 TORCH_MISSING = ("real PyTorch is not installed; run ./scripts/test (it installs the oracle extra) "
                  "or: .venv/bin/pip install -e '.[oracle]'  (torch==2.13.0)")

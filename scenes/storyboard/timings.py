@@ -21,7 +21,7 @@ from .model import PACE_FACTOR
 
 @dataclass(frozen=True)
 class PlanTimings:
-    """Seconds. The first eight mirror assets/theme.yaml ``timings``; the defaults equal it."""
+    """Seconds. The first eight mirror scenes/theme.yaml ``timings``; the defaults equal it."""
 
     node_appear: float = 0.6
     edge_grow: float = 0.5

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import run_program
-from scenes.oracle import torch_trace
-from scenes.traces import compare_traces, engine_trace
+from scenes.oracle.run import torch_trace
+from scenes.oracle.traces import compare_traces, engine_trace
 from tests.conftest import needs_torch
 
 PROGRAMS = Path(__file__).parent / "programs"

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scenes.clip_timeline import Action, schedule, segments
-from scenes.render_pipeline import RenderOptions, render_storyboard
+from scenes.video.timeline import Action, schedule, segments
+from scenes.render.pipeline import RenderOptions, render_storyboard
 from scenes.storyboard import storyboard_path
 
 TINY = {"size": (256, 144), "fps": 5}
@@ -53,14 +53,14 @@ def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object, list[
 
 def test_an_edit_in_the_last_beat_redraws_only_that_beat(first, tmp_path: Path, monkeypatch) -> None:
     """...and reaches that beat's starting picture from the stored state, applying no earlier step."""
-    import scenes.player
+    import scenes.video.player
 
     out, base, before = first
     assert base.beats_drawn == list(range(8))
     edited = edited_last_beat(tmp_path)
     applied: list[int] = []
-    real_apply = scenes.player.apply
-    monkeypatch.setattr(scenes.player, "apply", lambda *a: applied.append(1) or real_apply(*a))
+    real_apply = scenes.video.player.apply
+    monkeypatch.setattr(scenes.video.player, "apply", lambda *a: applied.append(1) or real_apply(*a))
     again = render(out, edited)
     assert again.rendered and again.beats_drawn == [7]
     assert applied == [], "earlier steps were replayed"
@@ -103,16 +103,16 @@ def test_a_network_beat_drawn_from_its_stored_state_matches_a_fresh_render(tmp_p
 
 
 def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path, monkeypatch) -> None:
-    import scenes.render_workers
+    import scenes.render.workers
 
     _, base, a = first
     pools: list[int] = []
     started: list[int] = []
-    real, popen = scenes.render_workers.run_workers, scenes.render_workers.subprocess.Popen
-    monkeypatch.setattr(scenes.render_workers, "run_workers",
+    real, popen = scenes.render.workers.run_workers, scenes.render.workers.subprocess.Popen
+    monkeypatch.setattr(scenes.render.workers, "run_workers",
                         lambda jobs, log, here: pools.append(len(jobs)) or real(jobs, log, here))
-    monkeypatch.setattr(scenes.render_workers.subprocess, "Popen",
-                        lambda args, *a, **k: ("scenes.render_beats" in args and started.append(1)) or popen(args, *a, **k))
+    monkeypatch.setattr(scenes.render.workers.subprocess, "Popen",
+                        lambda args, *a, **k: ("scenes.render.beats" in args and started.append(1)) or popen(args, *a, **k))
     two = render(tmp_path, jobs=2)
     assert pools == [2], "the beats were not drawn in two processes"
     assert started == [1], "the parent should draw the first range itself, one worker the second"
@@ -149,10 +149,10 @@ def test_undoing_an_edit_joins_cached_beats_without_manim(tmp_path: Path) -> Non
     edited = edited_last_beat(tmp_path)
     args = ["--out", str(tmp_path / "out"), "--size", "256x144", "--fps", "5"]
     for board in (storyboard_path(NAME), edited):
-        done = subprocess.run([sys.executable, "-m", "scenes.cli", "scene", board, *args],
+        done = subprocess.run([sys.executable, "-m", "scenes.commands.main", "scene", board, *args],
                               cwd=root, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
-    code = (f"import sys; from scenes.cli import main; rc = main(['scene', {NAME!r}, *{args!r}]); "
+    code = (f"import sys; from scenes.commands.main import main; rc = main(['scene', {NAME!r}, *{args!r}]); "
             "print('manim imported' if 'manim' in sys.modules else 'manim not imported', rc)")
     undo = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
     assert undo.stdout.strip().splitlines()[-1] == "manim not imported 0", undo.stdout + undo.stderr
@@ -162,8 +162,8 @@ def test_undoing_an_edit_joins_cached_beats_without_manim(tmp_path: Path) -> Non
 def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> None:
     """With two processes asked for, a last-beat edit is drawn here: one beat is not worth a
     worker's start and Manim's import, and the cached beats are no work at all."""
-    import scenes.render_workers
-    from scenes.render_beats import stale_segments
+    import scenes.render.workers
+    from scenes.render.beats import stale_segments
     from scenes.storyboard import default_timings, load, plan
 
     render(tmp_path)
@@ -176,12 +176,12 @@ def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> N
     def no_workers(*args: object) -> None:
         raise AssertionError("a worker was started for one beat")
 
-    monkeypatch.setattr(scenes.render_workers, "run_workers", no_workers)
+    monkeypatch.setattr(scenes.render.workers, "run_workers", no_workers)
     assert render(tmp_path, edited, jobs=2).beats_drawn == [7]
 
 
 def test_beats_are_split_by_the_work_left_to_do() -> None:
-    from scenes.render_pipeline import _segments_of, split_beats
+    from scenes.render.pipeline import _segments_of, split_beats
     from scenes.storyboard import default_timings, load, plan
 
     checked = load(storyboard_path(NAME))
@@ -202,7 +202,7 @@ def test_beats_are_split_by_the_work_left_to_do() -> None:
 
 
 def test_default_beat_processes_fit_in_memory(monkeypatch) -> None:
-    import scenes.commands_scene as cs
+    import scenes.commands.scene as cs
 
     monkeypatch.setattr(cs, "_cores", lambda: 4)
     assert cs.beat_jobs(3, RenderOptions()) == 3
@@ -222,8 +222,8 @@ def test_a_failed_worker_stops_the_parent_at_its_next_beat(tmp_path: Path) -> No
     its range, and the segments it had in hand are deleted, not left half-written."""
     import dataclasses
 
-    from scenes.render_beats import BeatJob, render_range
-    from scenes.render_workers import raise_if_failed
+    from scenes.render.beats import BeatJob, render_range
+    from scenes.render.workers import raise_if_failed
 
     class Proc:
         def __init__(self, status: int | None) -> None:

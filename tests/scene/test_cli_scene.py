@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-RENDER = [sys.executable, "-m", "scenes.cli"]
+RENDER = [sys.executable, "-m", "scenes.commands.main"]
 TINY = ["--size", "256x144", "--fps", "5"]
 
 
@@ -64,7 +64,7 @@ def test_up_to_date_check_does_not_import_manim(tmp_path: Path) -> None:
     """The cheap path: deciding that nothing is out of date must not pay for importing Manim."""
     first = run("scene", "graph_build", "--out", str(tmp_path), *TINY)
     assert first.returncode == 0, first.stderr
-    code = ("import sys; from scenes.cli import main; rc = main(['scene', 'graph_build', '--out', "
+    code = ("import sys; from scenes.commands.main import main; rc = main(['scene', 'graph_build', '--out', "
             f"{str(tmp_path)!r}, '--size', '256x144', '--fps', '5']); "
             "print('manim imported' if 'manim' in sys.modules else 'manim not imported', rc)")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -138,11 +138,11 @@ def test_render_all_hands_out_the_costliest_clip_first(tmp_path: Path, monkeypat
     which file it was given."""
     import io
 
-    from scenes.render_queue import DONE_MARK, render_queued
+    from scenes.render.queue import DONE_MARK, render_queued
 
     echo = tmp_path / "worker.py"
     echo.write_text(f"import sys\nfor line in sys.stdin:\n    print(line.strip())\n    print({DONE_MARK!r}, 0, flush=True)\n")
-    monkeypatch.setattr("scenes.render_queue.worker_command", lambda module: [sys.executable, str(echo)])
+    monkeypatch.setattr("scenes.render.queue.worker_command", lambda module: [sys.executable, str(echo)])
     out = io.StringIO()
     assert render_queued(["a", "b", "c", "d"], [], 1, out, work={"a": 240, "b": 282, "c": 277, "d": 272}.get) == 0
     assert out.getvalue().split() == ["b", "c", "d", "a"]
@@ -155,7 +155,7 @@ def test_the_work_of_a_clip_is_its_moving_frames(tmp_path: Path) -> None:
     """What ``render all`` orders clips by: frames in which something moves (a held frame is
     drawn once), so fewer than the clip has, and more at a higher frame rate; a storyboard that
     cannot be planned comes first, as its worker reports it at once."""
-    from scenes.render_pipeline import RenderOptions, count_frames, drawn_frames
+    from scenes.render.pipeline import RenderOptions, count_frames, drawn_frames
     from scenes.storyboard import storyboard_path
 
     file = storyboard_path("graph_build")
@@ -175,8 +175,8 @@ def test_a_queue_worker_reports_a_failed_clip_and_goes_on(monkeypatch, capsys) -
     worker then takes the next clip instead of ending, so one bad clip costs only itself."""
     import io
 
-    import scenes.cli
-    from scenes.render_queue import DONE_MARK, main as worker
+    import scenes.commands.main
+    from scenes.render.queue import DONE_MARK, main as worker
 
     def fake(argv):
         if argv[1] == "b.yaml":
@@ -184,7 +184,7 @@ def test_a_queue_worker_reports_a_failed_clip_and_goes_on(monkeypatch, capsys) -
         print(f"out/{argv[1]}.mp4")
         return 0
 
-    monkeypatch.setattr(scenes.cli, "main", fake)
+    monkeypatch.setattr(scenes.commands.main, "main", fake)
     monkeypatch.setattr("sys.stdin", io.StringIO("a.yaml\nb.yaml\nc.yaml\n"))
     assert worker(["-q", "low"]) == 0
     out, err = capsys.readouterr()

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scenes.damage import PixelRect, damage
-from scenes.encoder import WHOLE, SegmentWriter
-from scenes.render_pipeline import RenderOptions, render_storyboard
+from scenes.video.damage import PixelRect, damage
+from scenes.video.encoder import WHOLE, SegmentWriter
+from scenes.render.pipeline import RenderOptions, render_storyboard
 from scenes.storyboard import storyboard_path
 
 
@@ -79,7 +79,7 @@ def test_the_first_frame_of_a_segment_must_be_whole(tmp_path: Path) -> None:
 def test_a_clip_drawn_in_rectangles_equals_one_redrawn_whole(tmp_path: Path, monkeypatch) -> None:
     """backward_walk has every kind of play: the code bar sliding under the program text, cards
     growing, the wavefront, numbers flying to buckets, captions fading over the graph."""
-    import scenes.player
+    import scenes.video.player
 
     drawn: list[PixelRect] = []
     put = SegmentWriter.put
@@ -95,7 +95,7 @@ def test_a_clip_drawn_in_rectangles_equals_one_redrawn_whole(tmp_path: Path, mon
                       RenderOptions(out=str(tmp_path / "rects"), **opts), log=lambda s: None)
     assert len(drawn) > 100 and sum(r.area() < 320 * 180 / 4 for r in drawn) > len(drawn) / 2
 
-    monkeypatch.setattr(scenes.player, "drawable", lambda shape: False)  # every frame drawn whole
+    monkeypatch.setattr(scenes.video.player, "drawable", lambda shape: False)  # every frame drawn whole
     drawn.clear()
     render_storyboard(storyboard_path("backward_walk"), "backward_walk",
                       RenderOptions(out=str(tmp_path / "whole"), **opts), log=lambda s: None)

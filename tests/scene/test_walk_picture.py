@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from scenes.render_pipeline import RenderOptions, scene_config
+from scenes.render.pipeline import RenderOptions, scene_config
 from scenes.storyboard import default_timings, load, plan, storyboard_path
 from scenes.theme import default_theme
 
@@ -24,9 +24,9 @@ def stepped(name: str, tmp: Path, beats: int | None = None) -> Iterator[tuple[An
     of them without), at the tiny test size; the scene is the same object throughout."""
     from manim import tempconfig
 
-    from scenes.clip_scene import ClipScene
-    from scenes.clip_timeline import clip_segments
-    from scenes.player import run_step
+    from scenes.draw.scene import ClipScene
+    from scenes.video.timeline import clip_segments
+    from scenes.video.player import run_step
 
     checked = load(storyboard_path(name))
     p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)

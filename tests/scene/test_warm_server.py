@@ -20,8 +20,9 @@ from typing import Iterator
 
 import pytest
 
-from scenes import code_version, warm_client
-from scenes.warm_server import ready_pids
+from scenes.commands import warm_client
+from scenes.render import code_version
+from scenes.commands.warm_server import ready_pids
 from scenes.storyboard import STORYBOARD_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +30,7 @@ TINY = ["--size", "256x144", "--fps", "5"]
 
 
 def _render(args: list[str], env: dict[str, str], **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scenes.cli", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "scenes.commands.main", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300, **kw)
 
 
@@ -83,8 +84,8 @@ def test_a_warm_render_makes_the_clip_a_cold_one_makes_and_answers_the_same(serv
     assert warm.stdout.strip() == str(tmp_path / "warm" / "backward_walk.mp4")
     assert "keeping a warm render process" not in warm.stderr  # one was there: none started
     log = _log(folder)
-    assert f"runs scenes.cli scene backward_walk {' '.join(TINY)} -j 2 --out {tmp_path / 'warm'}" in log
-    assert "runs scenes.render_beats" in log  # the second process of -j 2 was forked warm too
+    assert f"runs scenes.commands.main scene backward_walk {' '.join(TINY)} -j 2 --out {tmp_path / 'warm'}" in log
+    assert "runs scenes.render.beats" in log  # the second process of -j 2 was forked warm too
     for suffix in (".mp4", ".png", ".srt", ".events.jsonl"):
         made = [(tmp_path / side / f"backward_walk{suffix}").read_bytes() for side in ("cold", "warm")]
         assert made[0] == made[1], suffix
@@ -99,14 +100,14 @@ def test_a_warm_render_makes_the_clip_a_cold_one_makes_and_answers_the_same(serv
     assert bad.returncode == 2 and "invalid choice: 'bogus'" in bad.stderr
     helped = _render(["scene", "--help"], env)
     assert helped.returncode == 0 and helped.stdout.startswith("usage: render scene")
-    assert _log(folder).count("runs scenes.cli scene") == 5
+    assert _log(folder).count("runs scenes.commands.main scene") == 5
 
     clips = ["graph_build", "grad_accumulation"]
     both = {side: _render(["all", *clips, *TINY, "-j", "2", "--out", str(tmp_path / f"all_{side}")],
                           dict(env, GRADREEL_SERVER="off") if side == "cold" else env) for side in ("cold", "warm")}
     assert [b.returncode for b in both.values()] == [0, 0], both["warm"].stderr
     assert sorted(both["warm"].stdout.split()) == sorted(str(tmp_path / "all_warm" / f"{c}.mp4") for c in clips)
-    assert _log(folder).count("runs scenes.render_queue") == 2  # each worker of `render all -j 2`, warm
+    assert _log(folder).count("runs scenes.render.queue") == 2  # each worker of `render all -j 2`, warm
     for clip in clips:
         assert (tmp_path / "all_cold" / f"{clip}.mp4").read_bytes() == (tmp_path / "all_warm" / f"{clip}.mp4").read_bytes()
 
@@ -114,7 +115,7 @@ def test_a_warm_render_makes_the_clip_a_cold_one_makes_and_answers_the_same(serv
 def _interrupted(args: list[str], env: dict[str, str], ignore_sigint: bool = False) -> tuple[int, str]:
     """Start ``render ARGS``, send it SIGINT once its first beat is being drawn, and return its
     status and the rest of its stderr."""
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", *args], cwd=ROOT, env=env, text=True,
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.commands.main", *args], cwd=ROOT, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignore_sigint else None)
     try:
@@ -132,7 +133,7 @@ def _interrupted(args: list[str], env: dict[str, str], ignore_sigint: bool = Fal
 def test_ctrl_c_reaches_the_warm_render_unless_the_client_ignores_it(served, tmp_path: Path) -> None:
     env, folder = served
     # the server is started by a render that ignores SIGINT (as a job started with & does)
-    starter = subprocess.run([sys.executable, "-m", "scenes.cli", "scene", "grad_accumulation", *TINY, "--out",
+    starter = subprocess.run([sys.executable, "-m", "scenes.commands.main", "scene", "grad_accumulation", *TINY, "--out",
                               str(tmp_path / "first")], cwd=ROOT, env=env, capture_output=True, text=True,
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN), timeout=300)
     assert starter.returncode == 0, starter.stderr
@@ -147,7 +148,7 @@ def test_ctrl_c_reaches_the_warm_render_unless_the_client_ignores_it(served, tmp
     status, rest = _interrupted([*big, "--out", str(tmp_path / "kept")], env, ignore_sigint=True)
     assert status == 0, rest  # as a cold render that ignores SIGINT: it goes on to the end
     assert (tmp_path / "kept" / "backward_walk.mp4").exists()
-    assert _log(folder).count("runs scenes.cli scene backward_walk") == 2
+    assert _log(folder).count("runs scenes.commands.main scene backward_walk") == 2
 
 
 def test_a_server_serves_one_folder_environment_and_code(served, tmp_path: Path, monkeypatch) -> None:
@@ -219,7 +220,7 @@ def test_no_server_is_started_or_asked_when_off_or_without_a_terminal(tmp_path: 
 
 def _server_pids(folder: Path) -> list[int]:
     return [int(c.parent.name) for c in Path("/proc").glob("[0-9]*/cmdline")
-            if _read(c).startswith(sys.executable.encode()) and b"scenes.warm_server" in _read(c)
+            if _read(c).startswith(sys.executable.encode()) and b"scenes.commands.warm_server" in _read(c)
             and str(folder).encode() in _read(c) and "State:\tZ" not in _read(c.parent / "status").decode()]
 
 
@@ -255,4 +256,4 @@ def test_workers_import_gradreel_from_a_folder_with_a_scenes_package_of_its_own(
     done = subprocess.run([*warm_client.worker_command("no_such_module")], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
     assert "author’s own" not in done.stderr
-    assert done.returncode == 1 and "usage: python -m scenes.warm_client MODULE" in done.stderr, done.stderr
+    assert done.returncode == 1 and "usage: python -m scenes.commands.warm_client MODULE" in done.stderr, done.stderr

@@ -14,7 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
-from scenes.commands_watch import watch
+from scenes.commands.watch import watch
 from scenes.storyboard import storyboard_path
 
 
@@ -49,7 +49,7 @@ def test_watch_renders_each_saved_edit_reports_bad_input_and_stops_on_ctrl_c(tmp
     board = tmp_path / "backward_walk.yaml"
     board.write_text(text)
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.cli", "watch", str(board), "--size", "256x144",
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.commands.main", "watch", str(board), "--size", "256x144",
                              "--fps", "5", "-j", "1", "--out", str(out)], cwd=root,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     said: queue.Queue[str] = queue.Queue()
@@ -106,8 +106,8 @@ def test_a_worker_refuses_a_storyboard_saved_after_the_plan(tmp_path: Path) -> N
 
     import pytest
 
-    from scenes.render_beats import BeatJob, render_range
-    from scenes.render_pipeline import RenderOptions
+    from scenes.render.beats import BeatJob, render_range
+    from scenes.render.pipeline import RenderOptions
 
     board = tmp_path / "backward_walk.yaml"
     board.write_text(Path(storyboard_path("backward_walk")).read_text())
@@ -118,14 +118,13 @@ def test_a_worker_refuses_a_storyboard_saved_after_the_plan(tmp_path: Path) -> N
 
 def test_a_bad_theme_is_one_line_and_status_2(tmp_path: Path, monkeypatch, capsys) -> None:
     """`render scene` (and so each render of a watch) names the theme file instead of a traceback."""
-    import scenes.render_pipeline
+    import scenes.render.pipeline
     import scenes.theme
-    from scenes.cli import main
+    from scenes.commands.main import main
 
     theme = tmp_path / "theme.yaml"
     theme.write_text("colors: [unclosed\n")
     monkeypatch.setattr(scenes.theme, "DEFAULT_THEME_PATH", theme)
-    monkeypatch.setattr(scenes.render_pipeline, "THEME_FILE", theme)
     assert main(["scene", "backward_walk", "--size", "64x36", "--fps", "5", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"render: {theme}:2:1: not valid YAML: expected ',' or ']', but got '<stream end>'"]

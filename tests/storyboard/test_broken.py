@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scenes.commands_storyboard import main
+from scenes.commands.storyboard import main
 from scenes.storyboard import StoryboardError, load
 
 BROKEN = sorted((Path(__file__).parent / "broken").glob("*.yaml"))

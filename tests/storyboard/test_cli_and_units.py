@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from scenes.commands_storyboard import main
+from scenes.commands.storyboard import main
 from scenes.storyboard import Numbers, schema
 from scenes.storyboard.narration import parse
 from scenes.storyboard.numfmt import show, torch_str
-from scenes.storyboard.oracle import torch_available
+from scenes.oracle.check import torch_available
 
 MODULES = ["errors", "yamlsafe", "typed", "numfmt", "narration", "program", "timings", "captions"]
 

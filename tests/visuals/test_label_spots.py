@@ -10,10 +10,10 @@ import pytest
 pytest.importorskip("manim")
 
 from graph_fixtures import seed_events_by_hand  # noqa: E402
-from scenes.label_spots import Rect, badge_centre, badge_spots, crosses, meet, tag_centre  # noqa: E402
-from scenes.layout import Box, Layout, layout_events  # noqa: E402
+from scenes.layout.label_spots import Rect, badge_centre, badge_spots, crosses, meet, tag_centre  # noqa: E402
+from scenes.layout.place import Box, Layout, layout_events  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
-from scenes.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests  # noqa: E402
+from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests  # noqa: E402
 
 THEME = default_theme()
 ASPECTS = ("16:9", "9:16", "1:1")

@@ -1,0 +1,119 @@
+"""``render log PROGRAM.py``: run a program on the engine and print its event log.
+
+The JSONL goes to stdout exactly as docs/event-log.md specifies; ``--pretty`` prints a table. A
+program outside the subset (or a bad ``--set``) gives one located line on stderr and exit 2; a
+program that raises at run time still gives its log (the error is an event) and exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engine import DEFAULT_MAX_OPS, ProgramError, run_program
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("log", help="print the event log of a program or a storyboard's program",
+                       description="Run a program on gradreel's engine and print its event log "
+                                   "(format: docs/event-log.md).")
+    p.add_argument("program", metavar="PROGRAM.py|NAME",
+                   help="a program file, or the NAME of a storyboard in scenes/storyboards/")
+    p.add_argument("--pretty", action="store_true", help="a readable table instead of JSON Lines")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
+                   help="change a number of the program, e.g. --set w1=0.5 (repeatable)")
+    p.add_argument("--max-ops", type=int, default=DEFAULT_MAX_OPS, metavar="N",
+                   help=f"stop a runaway program after N operations (default {DEFAULT_MAX_OPS})")
+    p.add_argument("--forward-mode", metavar="NAME", default=None,
+                   help="also differentiate the tensor NAME in forward mode, one pass per leaf")
+    p.set_defaults(run=run)
+
+
+def parse_overrides(items: list[str], where: str) -> dict[str, str]:
+    """``["w1=0.5"]`` -> ``{"w1": "0.5"}``, refusing a malformed item with a located message."""
+    from scenes.storyboard.program import parse_sets
+    out, problems = parse_sets(items)
+    if problems:
+        raise ProgramError(where, 1, 1, problems[0])
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from scenes.commands.main import UsageError
+
+    path = Path(args.program)
+    if not path.suffix == ".py" and not path.exists():
+        return _storyboard_log(args)
+    try:
+        source = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read ({exc})") from None
+    log = run_program(source, str(path), max_ops=args.max_ops,
+                      overrides=parse_overrides(args.overrides, str(path)),
+                      forward_mode=args.forward_mode)
+    sys.stdout.write(pretty(log) if args.pretty else log.to_jsonl())
+    sys.stdout.flush()
+    if log.limit is not None:
+        raise ProgramError(str(path), log.limit.line, log.limit.col, str(log.limit))
+    return 0
+
+
+def _storyboard_log(args: argparse.Namespace) -> int:
+    """``render log backward_walk``: the log of a storyboard's program (checked with it)."""
+    from scenes.storyboard import load, storyboard_path
+    checked = load(storyboard_path(args.program), sets=args.overrides)
+    log = checked.run.log
+    sys.stdout.write(pretty(log) if args.pretty else log.to_jsonl())
+    return 0
+
+
+def _n(v) -> str:
+    return "None" if v is None else (v if isinstance(v, str) else f"{v:.6g}")
+
+
+def _summary(e: dict) -> str:
+    k = e["kind"]
+    if k == "tensor":
+        who = e["name"] or "(unnamed)"
+        exact = f"  = {e['exact']}" if e["exact"] is not None and e["dtype"] == "float32" else ""
+        return f"{e['id']} {who}: {e['str']}{exact}"
+    if k == "node":
+        return f"{e['id']} {e['grad_fn']} -> {e['edges']}"
+    if k == "update":
+        return f"{e['tensor']} {e['name']} := {e['str']}"
+    if k == "backward":
+        return f"call {e['call']} from {e['root']} at {e['node']}"
+    if k == "visit":
+        outs = ", ".join(_n(g) for g in e["grads_out"])
+        return f"call {e['call']}: {e['node']} {e['grad_fn']}  in {_n(e['grad_in'])}  out [{outs}]"
+    if k == "accumulate":
+        return f"{e['name']}.grad {_n(e['before'])} + {_n(e['add'])} = {_n(e['after'])}  {e['str']}"
+    if k == "grad_reset":
+        return f"{e['name']}.grad = {'None' if e['to'] is None else 0}"
+    if k == "branch":
+        return f"if {e['test']}: {'taken' if e['taken'] else 'not taken'}"
+    if k == "print":
+        return e["text"]
+    if k == "expr":
+        return f"{e['source']} -> {e['str']}"
+    if k == "forward_pass":
+        return f"pass {e['pass']}/{e['passes']}: seed {e['name']} with tangent 1"
+    if k == "tangent":
+        return f"pass {e['pass']}: {e['node']} carries {_n(e['value'])}"
+    if k == "jvp":
+        return f"pass {e['pass']}: d{e['root']}/d{e['name']} = {_n(e['value'])}"
+    if k in ("warning", "error"):
+        return f"{e.get('type', k)}: {e['message'][:100]}{'...' if len(e['message']) > 100 else ''}"
+    return ""
+
+
+def pretty(log) -> str:
+    """One row an event: seq, line, kind, and what happened, in words a person reads."""
+    rows = [f"# {log.header['program']}  ({len(log.events)} events, {log.header['engine']})",
+            f"{'seq':>5} {'line':>4}  {'kind':<10}  what"]
+    for e in log.events:
+        rows.append(f"{e['seq']:>5} {e['line']:>4}  {e['kind']:<10}  {_summary(e)}")
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,91 @@
+"""``render``: gradreel's command line.
+
+Each command lives in its own module with a ``register(subparsers)`` function; this file only
+assembles them and turns a located error into one line on stderr with exit status 2.
+
+    render log program.py            the event log, as JSON Lines
+    render log --pretty program.py   the same, as a table a person can read
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from typing import NoReturn, Optional
+
+from scenes.exit import exit_now
+
+# Command modules, in the order `render --help` lists them. A module that is not there yet
+# (a command still being built) is simply not offered.
+COMMAND_MODULES = ["scenes.commands.scene", "scenes.commands.watch", "scenes.commands.storyboard", "scenes.commands.log"]
+
+
+class UsageError(Exception):
+    """Bad input that is not a program error: a missing file, a malformed option. Exit 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="render",
+        description="Turn a PyTorch-style program and a storyboard into an animated autograd clip.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Example: render scene backward_walk    (see README.md)\n\n"
+               "A render at a terminal leaves a warm process behind for the next one, which then starts\n"
+               "drawing at once (GRADREEL_SERVER=off: never; docs/rendering.md, section 7).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from engine import ProgramError
+    from scenes.storyboard.errors import StoryboardError
+    try:
+        return args.run(args) or 0
+    except StoryboardError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except (ProgramError, UsageError) as exc:
+        print(f"render: {exc}" if isinstance(exc, UsageError) else str(exc), file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `render log p.py | head`
+        return 0
+    except KeyboardInterrupt:  # outputs are renamed into place only when complete
+        print("render: interrupted; the clips already in place were left as they were", file=sys.stderr)
+        return 130
+
+
+WARM_COMMANDS = ("scene", "all")
+"""The commands a warm process runs (``scenes.commands.warm_client``): those that may draw. The others
+answer in a fraction of a second cold."""
+
+
+def run() -> NoReturn:
+    """The ``render`` command (``main`` is for calling in a process that goes on). A render is
+    handed to a warm process when one is running, and one is started after a cold render for
+    the next (see ``scenes.commands.warm_client`` for when)."""
+    from scenes.commands import warm_client
+
+    argv = sys.argv[1:]
+    warm = bool(argv) and argv[0] in WARM_COMMANDS
+    status = warm_client.delegate("scenes.commands.main", argv) if warm else None
+    if status is None:
+        status = main(argv)
+        if warm:
+            warm_client.start_server()
+    exit_now(status)
+
+
+if __name__ == "__main__":
+    run()

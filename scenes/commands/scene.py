@@ -1,0 +1,196 @@
+"""``render scene NAME`` and ``render all``: storyboards to clips.
+
+Why a thin module: option parsing and error reporting live here; everything that decides what a
+clip looks like or whether it must be rendered lives in :mod:`scenes.render.pipeline`, which the
+tests drive directly. Manim is only imported when a clip really has to be rendered, so an up-to-date
+clip answers in well under a second. Errors are one line each on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from scenes.render.pipeline import ASPECTS, CAPTIONS, FORMATS, QUALITY, RenderOptions, drawn_frames, render_storyboard
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-q", "--quality", choices=list(QUALITY), default="low",
+                   help="low=480p15 (default), medium=720p30, high=1080p60, 4k=2160p60")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a number of the program, e.g. --set w1=0.5 (repeatable)")
+    p.add_argument("--out", default="out", metavar="DIR",
+                   help="output folder (default: out); DIR/.segments caches the beats already drawn")
+    p.add_argument("--format", dest="fmt", choices=list(FORMATS), default="mp4",
+                   help="container of the clip (mp4 is the one supported so far)")
+    p.add_argument("--captions", choices=list(CAPTIONS), default="burn",
+                   help="burn them into the video (default), only write NAME.srt, or none")
+    p.add_argument("--aspect", choices=list(ASPECTS), default="16:9",
+                   help="16:9 (default), 9:16 for phones, 1:1 for feeds")
+    p.add_argument("--force", action="store_true",
+                   help="draw every beat anew, even when the clip or some of its beats are up to date "
+                        "(the glyph cache in ~/.cache/gradreel stays: delete it after changing fonts)")
+    p.add_argument("--fps", type=_fps, default=None, metavar="N",
+                   help="frames per second instead of the preset's (e.g. -q high --fps 30: 1080p30)")
+    # for tests: a tiny frame instead of a quality preset
+    p.add_argument("--size", type=_size, default=None, help=argparse.SUPPRESS)
+
+
+def _fps(word: str) -> int:
+    if not word.isdigit() or not 1 <= int(word) <= 120:
+        raise argparse.ArgumentTypeError(f"{word!r} is not a whole number of frames per second from 1 to 120")
+    return int(word)
+
+
+def _size(word: str) -> tuple[int, int]:
+    w, _, h = word.partition("x")
+    if not (w.isdigit() and h.isdigit()) or int(w) % 2 or int(h) % 2:
+        raise argparse.ArgumentTypeError(f"{word!r} is not WIDTHxHEIGHT with even numbers")
+    return int(w), int(h)
+
+
+def scene_arguments(p: argparse.ArgumentParser) -> None:
+    """One storyboard, the render options and -j: ``render scene`` and ``render watch`` take the same."""
+    p.add_argument("storyboard", metavar="NAME|FILE",
+                   help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
+    _common(p)
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="draw the beats that need drawing in up to N processes at once (default: one per "
+                        f"CPU core, here {_cores()}, fewer when memory is short or there is little to draw; "
+                        "the same clip either way; -j 1 draws in this process)")
+
+
+def register(subparsers: Any) -> None:
+    """Add ``scene`` and ``all`` to ``render``'s subparsers."""
+    p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .events.jsonl)")
+    scene_arguments(p)
+    p.set_defaults(func=cmd_scene, run=cmd_scene)
+    p = subparsers.add_parser("all", help="render every storyboard that is out of date")
+    p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
+    _common(p)
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help=f"render up to N clips at once, in N processes (default: one per CPU core, here {_cores()}; "
+                        "a single clip out of date has its beats shared out as by `render scene`)")
+    p.set_defaults(func=cmd_all, run=cmd_all)
+
+
+def _options(args: argparse.Namespace) -> RenderOptions:
+    return RenderOptions(quality=args.quality, aspect=args.aspect, captions=args.captions, fmt=args.fmt,
+                         sets=tuple(args.sets), out=args.out, force=args.force,
+                         size=args.size, fps=args.fps)
+
+
+def _render_one(file: str, opts: RenderOptions) -> int:
+    from scenes.storyboard import StoryboardError
+    from scenes.storyboard import find_storyboards
+    from scenes.storyboard.errors import Problem, did_you_mean
+
+    name = Path(file).stem
+    if not Path(file).is_file():
+        known = [Path(f).stem for f in find_storyboards()]
+        print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
+        return 2
+    from scenes.theme import ThemeError
+
+    try:
+        result = render_storyboard(file, name, opts)
+    except StoryboardError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    except ThemeError as exc:  # names the theme file and the key
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
+    if result.rendered:
+        print(f"{name}: {result.frames} frames in {result.seconds:.1f} s", file=sys.stderr)
+    print(result.clip)
+    return 0
+
+
+def cmd_scene(args: argparse.Namespace) -> int:
+    """Render one storyboard; the last line on stdout is the clip's path."""
+    from scenes.storyboard import storyboard_path
+
+    opts = _options(args)
+    return _render_one(storyboard_path(args.storyboard), replace(opts, jobs=beat_jobs(args.jobs, opts)))
+
+
+PROCESS_BYTES = 250 << 20
+BYTES_PER_PIXEL = 400
+"""Peak memory of one process drawing beats, about PROCESS_BYTES + BYTES_PER_PIXEL * pixels of a
+frame (measured: 0.3 GB at 480p, 1.0 to 1.2 GB at 1080p60, where converted frames wait for x264)."""
+
+
+def beat_jobs(requested: int | None, opts: RenderOptions) -> int:
+    """Processes for one clip's beats: as asked, or (None or 0) one per core, as many as the
+    memory available can hold."""
+    if requested:
+        return max(1, requested)
+    short = QUALITY[opts.quality][0]
+    pixels = opts.size[0] * opts.size[1] if opts.size else short * short * 16 // 9
+    return max(1, min(_cores(), _available_memory() // (PROCESS_BYTES + BYTES_PER_PIXEL * pixels)))
+
+
+def _available_memory() -> int:
+    """Bytes this process can still use without swapping: the system's MemAvailable, and within
+    a container the room left under its cgroup's limit; unlimited where neither is known."""
+    room = [1 << 62]
+    try:
+        with open("/proc/meminfo") as f:
+            room += [int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:")]
+    except (OSError, ValueError, IndexError):
+        pass
+    try:  # cgroup v2: "max" when there is no limit
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        if limit != "max":
+            room.append(int(limit) - int(Path("/sys/fs/cgroup/memory.current").read_text()))
+    except (OSError, ValueError):
+        pass
+    return min(room)
+
+
+def _cores() -> int:
+    """CPU cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def cmd_all(args: argparse.Namespace) -> int:
+    """Render every storyboard that is out of date (each says 'up to date' otherwise). Up-to-date
+    clips are checked here, without Manim; the others are rendered N at a time in N processes
+    (``scenes.render.queue``: Manim draws with one Python thread), by default one per core, with
+    the same outputs as one after the other."""
+    from scenes.render.pipeline import cache_key, is_up_to_date
+    from scenes.storyboard import find_storyboards, storyboard_path
+
+    files = [storyboard_path(n) for n in args.names] if args.names else find_storyboards()
+    opts = _options(args)
+    current = {f for f in files if not args.force and Path(f).is_file()
+               and is_up_to_date(Path(f).stem, cache_key(f, opts), opts)}
+    stale = [f for f in files if f not in current]
+    jobs = min(args.jobs or _cores(), len(stale))
+    alone = replace(opts, jobs=beat_jobs(args.jobs, opts)) if len(stale) == 1 else opts  # its beats, shared out
+    status = 0
+    for file in files:
+        if file in current or jobs <= 1:
+            status = max(status, _render_one(file, alone if file in stale else opts))
+    return max(status, _render_parallel(stale, args, jobs)) if jobs > 1 else status
+
+
+def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> int:
+    from scenes.render.queue import render_queued
+
+    opts = ["-j", "1", "-q", args.quality, "--out", args.out, "--format", args.fmt, "--captions", args.captions,
+            "--aspect", args.aspect] + [f"--set={s}" for s in args.sets]
+    opts += ["--force"] if args.force else []
+    opts += ["--size", f"{args.size[0]}x{args.size[1]}"] if args.size else []
+    opts += ["--fps", str(args.fps)] if args.fps else []
+    work = partial(drawn_frames, opts=_options(args))
+    return render_queued(files, opts, jobs, sys.stdout, work)  # each clip's path, as it is done

@@ -1,0 +1,153 @@
+"""The storyboard subcommands of ``render``: check, plan, list, schema.
+
+``scenes/commands/main.py`` calls :func:`register` with its subparsers; each subcommand sets ``run`` (and
+``func``) to a
+handler taking the parsed arguments and returning the exit status (0, or 2 for any error, with
+every error printed as ``FILE:LINE:COL: message (at path)`` on stderr and nothing written).
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(prog="render"); register(parser.add_subparsers(dest="command"))
+>>> parser.parse_args(["plan", "backward_walk", "--json"]).json
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from scenes.storyboard import (StoryboardError, default_timings, find_storyboards, load, plan,
+                               schema_text, srt, storyboard_path)
+from scenes.oracle.check import compare, torch_available
+from scenes.storyboard.errors import Problem
+
+
+def _add_set(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a number of the program, e.g. --set w1=0.5 (repeatable)")
+
+
+def register(subparsers: Any) -> None:
+    """Add ``check``, ``plan``, ``list`` and ``schema`` to ``render``'s subparsers."""
+    p = subparsers.add_parser("check", help="validate storyboards, run their programs, compare with PyTorch")
+    p.add_argument("storyboards", nargs="*", metavar="NAME|FILE", help="default: every storyboard")
+    _add_set(p)
+    p.add_argument("--no-torch", action="store_true", help="skip the comparison with real PyTorch")
+    p.set_defaults(func=cmd_check, run=cmd_check)
+
+    p = subparsers.add_parser("plan", help="print a storyboard's timed cues and captions")
+    p.add_argument("storyboard", metavar="NAME|FILE")
+    _add_set(p)
+    p.add_argument("--json", action="store_true", help="print the plan as JSON data")
+    p.add_argument("--srt", action="store_true", help="print the captions as SubRip text")
+    p.set_defaults(func=cmd_plan, run=cmd_plan)
+
+    p = subparsers.add_parser("list", help="every storyboard with its title and duration")
+    p.set_defaults(func=cmd_list, run=cmd_list)
+
+    p = subparsers.add_parser("schema", help="print the storyboard JSON Schema")
+    p.set_defaults(func=cmd_schema, run=cmd_schema)
+
+
+def _fail(exc: StoryboardError) -> int:
+    for problem in exc.problems:
+        print(problem, file=sys.stderr)
+    return 2
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Validate each storyboard; all of its problems are printed; exit 2 if any storyboard failed."""
+    files = [storyboard_path(w) for w in args.storyboards] or find_storyboards()
+    status = 0
+    use_torch = torch_available() and not args.no_torch
+    for file in files:
+        try:
+            checked = load(file, sets=args.sets)
+        except StoryboardError as exc:
+            status = _fail(exc)
+            continue
+        note = "not compared (torch not installed)" if not torch_available() else "not compared (--no-torch)"
+        if use_torch:
+            try:
+                diffs = compare(checked.run, checked.index.source, f"{checked.name}.py")
+            except Exception as exc:  # the oracle could not run the program at all
+                print(f"{checked.file}:1:1: {exc}", file=sys.stderr)
+                status = 2
+                continue
+            if diffs:
+                problems = [Problem(checked.file, *checked.place.yaml_pos(d.line, 1), d.message, "program")
+                            for d in diffs]
+                status = _fail(StoryboardError(problems))
+                continue
+            note = "PyTorch agrees"
+        p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+        print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
+    return status
+
+
+def _shows(strings) -> str:
+    return " ".join(f"{s.role}={s.text!r}" + (f"@{s.seq}" if s.seq is not None else "") for s in strings)
+
+
+def plan_table(p) -> str:
+    """The plan as a readable table: one cue a line, then the captions."""
+    rows = [f"{p.title}: {p.duration:.2f} s, {len(p.cues)} cues, {len(p.captions)} captions", "",
+            f"{'start':>7} {'dur':>5} {'beat':>4}  {'kind':<15} {'ids':<14} shows (role='text'@seq)"]
+    for c in p.cues:
+        ids = ",".join(c.ids) or "-"
+        line = f"L{c.line} " if c.kind == "code_line" else ""
+        rows.append(f"{c.start:7.2f} {c.duration:5.2f} {c.beat + 1:>4}  {c.kind:<15} {ids:<14} {line}{_shows(c.strings)}")
+    rows += ["", "captions:"]
+    rows += [f"{c.start:7.2f} {c.end:7.2f}  {c.text}" for c in p.captions]
+    return "\n".join(rows)
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    """Print one storyboard's plan (table, ``--json`` or ``--srt``)."""
+    try:
+        checked = load(storyboard_path(args.storyboard), sets=args.sets)
+    except StoryboardError as exc:
+        return _fail(exc)
+    p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    if args.json:
+        print(p.to_json())
+    elif args.srt:
+        print(srt(p.captions), end="")
+    else:
+        print(plan_table(p))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """One line per storyboard: name, duration, title (a broken one says so, exit 2)."""
+    status = 0
+    for file in find_storyboards():
+        try:
+            checked = load(file)
+        except StoryboardError as exc:
+            first = exc.problems[0]
+            print(f"{file.rsplit('/', 1)[-1][:-5]:<20} {'-':>7}  BROKEN: {first}")
+            status = 2
+            continue
+        p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+        print(f"{checked.name:<20} {p.duration:6.1f}s  {checked.storyboard.title}")
+    return status
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Print the JSON Schema generated from the model."""
+    print(schema_text(), end="")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run these subcommands alone (tests, and until scenes/commands/main.py registers them)."""
+    parser = argparse.ArgumentParser(prog="render")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

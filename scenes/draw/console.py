@@ -1,0 +1,87 @@
+"""Console cues of the clip scene: what the program prints, branch tests, errors and warnings.
+
+Why stacked lines: a clip such as missing_gradient prints ``None``, then PyTorch's warning, then
+``None`` again; each line must stay readable next to the code that made it, so lines pile up under
+the code pane (oldest dropped when the column is full) instead of replacing each other. A long
+message (PyTorch's non-leaf ``.grad`` warning) wraps at a smaller size rather than shrinking to
+an unreadable single line. A mixin of ``ClipScene``, like :mod:`scenes.draw.backward`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
+
+from scenes.draw.visuals import label
+from scenes.draw.visuals.caption import wrap_words
+from scenes.draw.visuals.glyphs import shrink_to_fit
+
+CONSOLE_KINDS = frozenset({"output_line", "branch_test", "message"})
+"""Cue kinds that print under the code pane (the pane leaves room for them)."""
+
+Anims = list[Any]
+
+
+class ConsoleCues:
+    """Handlers for output_line, branch_test and message (mixed into ClipScene)."""
+
+    theme: Any
+    spec: Any
+    has_code: bool
+    pane: Any
+    console: VGroup | None
+
+    def _console_line(self, cue: Any, colour: str) -> Anims:
+        return self._console(list(cue.strings), colour)
+
+    def _console(self, strings: list[Any], colour: str, size: float | None = None) -> Anims:
+        """Append a line (wrapped when long) under the code pane, or atop the graph region; never
+        larger than the code above it (a long program's pane has shrunk its font)."""
+        t = self.theme
+        code_size = min(t.font_sizes.code, self.pane.font_size) if self.pane is not None else t.font_sizes.code
+        size = min(size or code_size, code_size)
+        text = "  ".join(s.text for s in strings)
+        left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()  # type: ignore[attr-defined]
+        width = right - left - 2 * t.sizes.code_pad
+        lines = wrap_words(text, t.fonts.mono, size, width) if size != code_size else [text]
+        m = label("\n".join(lines), t.fonts.mono, size, colour)
+        shrink_to_fit(m, width, (top - bottom) / 2)
+        for s in strings:
+            self._record(s)  # type: ignore[attr-defined]
+        gap = t.sizes.code_pad
+        floor = self.spec.caption[3] + self.spec.margin
+        if self.console is None:
+            y_top = (self.pane.bg.get_bottom()[1] - gap) if self.pane is not None else top
+            self.console = VGroup()
+            anchor = [left + t.sizes.code_pad, y_top, 0]
+            m.move_to(anchor, aligned_edge=[-1, 1, 0])
+            self.console.add(m)
+            return [FadeIn(self.console)]
+        last = self.console.submobjects[-1]
+        m.next_to(last, DOWN, buff=gap / 2, aligned_edge=LEFT)
+        leaving, rise = [], 0.0
+        while len(leaving) < len(self.console.submobjects) and m.get_bottom()[1] + rise < floor:
+            old = self.console.submobjects[len(leaving)]  # the column is full: the oldest line leaves
+            leaving.append(old)
+            rise += old.height + gap / 2
+        # the column scrolls as one: leaving lines fade as they rise, the others slide up after
+        # them (a jump put the next line on top of the fading one for a few frames)
+        up = [0.0, rise, 0.0]
+        out: Anims = [FadeOut(old, shift=up) for old in leaving]
+        for old in leaving:
+            self.console.remove(old)
+        out += [line.animate.shift(up) for line in self.console.submobjects] if rise else []
+        m.shift(up)
+        self.console.add(m)
+        return out + [FadeIn(m)]
+
+    def _cue_output_line(self, cue: Any) -> Anims:
+        return self._console_line(cue, self.theme.colors.code_text)
+
+    def _cue_branch_test(self, cue: Any) -> Anims:
+        return self._console_line(cue, self.theme.colors.code_span)
+
+    def _cue_message(self, cue: Any) -> Anims:
+        """An error or warning: wrapped at the small card size, PyTorch's text in full."""
+        return self._console(list(cue.strings), self.theme.colors.loss, size=self.theme.font_sizes.card_fn)

@@ -1,0 +1,377 @@
+"""ClipScene: the one Manim scene that draws any storyboard plan.
+
+Why one generic scene: a clip's particulars live in its storyboard; the scene only maps each cue
+kind to an animation built from ``scenes.draw.visuals`` at the positions of ``scenes.layout.place``. Every
+colour, size and timing comes from the theme. Every string put on screen is appended to
+``self.ledger`` as ``(text, seq)`` so tests can check the picture says what the plan says.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from manim import Create, FadeIn, FadeOut, GrowFromCenter, Mobject, Scene, Transform, VGroup, there_and_back
+
+from scenes.draw.backward import BackwardCues
+from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
+from scenes.draw.console import CONSOLE_KINDS, ConsoleCues
+from scenes.draw.network import NetworkCues
+from scenes.draw.titles import TitleCues
+from scenes.video.timeline import Action
+from scenes.layout.label_spots import tag_centre
+from scenes.layout.place import Box, Layout, Route, layout_events
+from scenes.theme import Rect, Theme
+from scenes.draw.visuals import (CodePane, arrow_reach, card_tag, edge_arrow, grad_token, node_card,
+                            nominal_token_size, token_rests)
+
+Anims = list[Any]
+
+# Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar, then the
+# wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions
+# and titles (Z_CAPTION, in clip_titles).
+Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
+_ENDS_WALK = CONSOLE_KINDS | {"title", "code_line", "node_appear", "value_update", "bucket_reset"}
+"""Cue kinds that are about something else than the backward walk: the glow on the last node it
+visited fades, or it stays lit while the caption speaks of v (missing_gradient) or of b (leaf_nodes)."""
+# Cues whose event has a program line of its own: the code pane lights that line as they play.
+_BAR_FOLLOWS = CONSOLE_KINDS | {"backward_start", "visit", "bucket_fill", "bucket_reset"}
+
+
+class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
+    """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'."""
+
+    def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
+                 aspect: str = "16:9", captions: str = "burn", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._manim_names = set(vars(self))
+        self.plan, self.events, self.source, self.theme = plan, events, source, theme
+        self.aspect, self.captions_mode = aspect, captions
+        self.spec = theme.aspect(aspect)
+        self.has_code = shows_code(plan, source)
+        self.lay: Layout = layout_events(events, aspect, theme, self._graph_region())
+        self.owner = dict(_node_owner(events))
+        self.tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
+        for e in events:
+            if e["kind"] == "tensor":
+                self.tensor_events.setdefault(e["id"], e)
+        self.ledger: list[tuple[str, int | None]] = []
+        self.cards: dict[str, VGroup] = {}
+        self.tags: dict[str, VGroup] = {}
+        self.buckets: dict[str, VGroup] = {}
+        self.arrows: dict[Route, VGroup] = {}
+        self.backward = False
+        self.walked: set[str] = set()  # results the backward walk visited since the last new graph
+        self.dimmed: set[str] = set()  # items a dim cue faded: an arrow turned round later stays faded
+        self._turning: dict[int, VGroup] = {}  # during one step: arrow id -> the arrow it becomes
+        self._arriving: set[int] = set()  # during one step: ids of shapes its FadeIns bring in
+        self.pane: CodePane | None = None
+        self.bar_line: int | None = None
+        self.wave: VGroup | None = None
+        self.tokens: dict[str, list[VGroup]] = {}
+        self.visit_marks: list[Mobject] = []
+        self.fill_tokens: dict[str, list[VGroup]] = {}  # leaf -> the badge waiting beside its bucket
+        self.riding: list[tuple[Route, float]] = []
+        self.bucket_text: dict[str, str | None] = {}  # the value each bucket shows now
+        self.console: VGroup | None = None  # every program output line so far, stacked
+        self.overlay: VGroup | None = None
+        self.caption: VGroup | None = None
+        self.fill_max = fill_scales(plan)
+        self._net_state: dict | None = None  # the network view, once drawn (clip_network)
+        self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
+
+    # ----- geometry ---------------------------------------------------------------------------
+    def _graph_region(self) -> Rect:
+        return clip_frame_region(self.has_code, self.spec)
+
+    def _item(self, some_id: str) -> str:
+        """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf)."""
+        return self.owner.get(some_id, some_id)
+
+    def _box(self, some_id: str) -> Box | None:
+        return self.lay.boxes.get(self._item(some_id))
+
+    def _route(self, src: str, dst: str, used: set[Route] | None = None) -> Route | None:
+        """The forward route src -> dst (items), skipping routes already used in this step."""
+        for r in self.lay.routes:
+            if r.src == src and r.dst == dst and (used is None or r not in used):
+                return r
+        return None
+
+    def _record(self, shown: Any) -> None:
+        self.ledger.append((shown.text, shown.seq))
+
+    def _token(self, text: str) -> VGroup:
+        return grad_token(text, self.theme, scale=self.lay.scale).set_z_index(Z_TOKEN)
+
+    def _keep_inside(self, mob: Mobject) -> Mobject:
+        """Shift a mobject back inside the frame's margin (a token at a card on the edge)."""
+        m, s = self.spec.margin, self.spec
+        lo_x, hi_x = -s.frame_width / 2 + m, s.frame_width / 2 - m
+        lo_y, hi_y = -s.frame_height / 2 + m, s.frame_height / 2 - m
+        dx = max(0.0, lo_x - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - hi_x)
+        dy = max(0.0, lo_y - mob.get_bottom()[1]) - max(0.0, mob.get_top()[1] - hi_y)
+        return mob.shift([dx, dy, 0])
+
+    def _tag(self, text: str, box: Box, above: bool = True) -> VGroup:
+        """A small muted label just outside a box (op names, AccumulateGrad, bucket names), clear
+        of where tokens wait at it and of the op names already placed."""
+        t = self.theme
+        m = card_tag(text, box, t, scale=self.lay.scale)
+        placed = [self._bounds(tag) for tag in self.tags.values()]
+        x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
+                          clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
+                          avoid=self._token_rests(box) + placed)
+        return m.move_to([x, y, 0])
+
+    @staticmethod
+    def _bounds(mob: Mobject) -> Rect:
+        """The rectangle (left, bottom, right, top) a shape covers, as label_spots takes them."""
+        (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
+        return (x0, y0, x1, y1)
+
+    def _token_rests(self, box: Box) -> list[Rect]:
+        """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
+        tokens ride in it or not, so a tag never moves between clips."""
+        if box.id not in self._rests:
+            nominal = nominal_token_size(self.theme, scale=self.lay.scale)
+            self._rests[box.id] = token_rests(self.lay, box.id, nominal, self.theme)
+        return self._rests[box.id]
+
+    # ----- timeline ---------------------------------------------------------------------------
+    def state_names(self) -> list[str]:
+        """The attributes that hold what is on screen and how later cues will change it; the
+        plan, the log, the theme and the layout are the same for every beat and are keyed once."""
+        fixed = {"plan", "events", "tensor_events", "source", "theme", "spec", "lay", "owner", "ledger",
+                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names", "_rests", "_turning", "_arriving"}
+        return sorted(k for k in vars(self) if k not in self._manim_names and k not in fixed)
+
+    def step_animations(self, actions: list[Action]) -> Anims:
+        """The animations of one step (actions that start on the same frame). Two of its cues
+        may reach one shape: a dim fades y's arrow in the instant the visit to sub turns that
+        arrow round. Manim cannot drive one shape with two animations, so the dims come last
+        and fade what the step's turns make (``_turning``) instead of animating it again."""
+        try:
+            return [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
+        finally:
+            self._turning, self._arriving = {}, set()
+
+    def _draw(self, a: Action) -> Anims:
+        if a.kind == "caption_in":
+            return self._caption_in(a.payload)
+        if a.kind == "caption_out":
+            return self._caption_out()
+        cue = a.payload
+        out: Anims = []
+        if self.overlay is not None and cue.kind != "title":
+            out.append(FadeOut(self.overlay))
+            self.overlay = None
+        if cue.kind in _ENDS_WALK and self.wave is not None:  # the walk is over: its glow goes
+            out += [FadeOut(m) for m in [self.wave, *self.visit_marks, *sum(self.fill_tokens.values(), [])]]
+            self.wave, self.visit_marks, self.fill_tokens = None, [], {}
+        if cue.kind in _BAR_FOLLOWS and self.pane is not None and cue.seqs:
+            out += self._bar_to(self.events[cue.seqs[0]]["line"])
+        handler: Callable[[Any], Anims] = getattr(self, f"_cue_{cue.kind}", self._cue_unknown)
+        return out + handler(cue)
+
+    def _bar_to(self, line: int) -> Anims:
+        """Light the program line that caused what is shown now (``L.backward()`` during the walk)."""
+        if self.pane is None or line == self.bar_line:
+            return []
+        self.bar_line = line
+        return [Transform(self.pane.bar_slot, self.pane.bar(line).set_z_index(Z_BAR))]
+
+    # ----- forward pass -----------------------------------------------------------------------
+    def _cue_code_line(self, cue: Any) -> Anims:
+        if self.source is None or cue.line is None:
+            return []
+        for s in cue.strings:
+            self._record(s)
+        if self.pane is None:
+            self.pane = CodePane(self.source, self._code_rect(), self.theme)
+            self.pane.bg.set_z_index(Z_PANE)
+            self.pane.highlight(cue.line).set_z_index(Z_BAR)
+            self.bar_line = cue.line
+            return [FadeIn(self.pane)]
+        return self._bar_to(cue.line)
+
+    def _code_rect(self) -> Rect:
+        """The code pane's region: the aspect's, less what printed lines need at its foot when the
+        program prints and the column has no room below it before the caption (16:9). Why: a
+        long program (dynamic_graph's 24 lines) filled the column, and its first printout went
+        under the caption bar."""
+        left, bottom, right, top = self.spec.code
+        if any(c.kind in CONSOLE_KINDS for c in self.plan.cues):
+            room = bottom - (self.spec.caption[3] + self.spec.margin)
+            bottom = min(bottom + max(0.0, self.theme.sizes.console_reserve - room), top)
+        return (left, bottom, right, top)
+
+    def _card(self, tid: str, name: str | None, value: str | None, grad_fn: str | None) -> VGroup | None:
+        box = self.lay.boxes.get(tid)
+        if box is None:
+            return None
+        ev = self.tensor_events.get(tid, {})
+        return node_card(box, self.theme, name=name, value=value, grad_fn=grad_fn,
+                         requires_grad=bool(ev.get("requires_grad")), detail=self.lay.detail, scale=self.lay.scale)
+
+    def _record_card(self, card: VGroup, cue: Any, roles: dict[str, str]) -> None:
+        """Ledger entries for the card rows that were really drawn (a row can be dropped when
+        its text would be unreadably small)."""
+        for s in cue.strings:
+            row = roles.get(s.role)
+            if row and getattr(card, row, None) is not None:
+                self._record(s)
+
+    def _cue_node_appear(self, cue: Any) -> Anims:
+        tid = cue.ids[0]
+        name, op = cue.text("name"), cue.text("op")
+        card = self._card(tid, name if name is not None else op, cue.text("value"), cue.text("grad_fn"))
+        if card is None:
+            return []
+        out: Anims = []
+        old = self.cards.pop(tid, None)
+        if old is not None:
+            out.append(FadeOut(old))
+        out += self._retire_rebound(tid, name) + self._retire_walked(tid)
+        self.cards[tid] = card
+        self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
+                          else {"op": "name", "value": "value", "grad_fn": "sub"})
+        if name is not None and op is not None:
+            tag = self._tag(op, self.lay.boxes[tid])
+            self.tags[tid] = tag
+            self._record(next(s for s in cue.strings if s.role == "op"))
+            card.add(tag)
+        value = next((s for s in cue.strings if s.role == "value"), None)
+        if value is not None and card.value is None:  # a printout wider than any card
+            out += self._console([value], self.theme.colors.code_text)
+        return out + [GrowFromCenter(card)]
+
+    def _retire_rebound(self, tid: str, name: str | None) -> Anims:
+        """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the
+        old result's card and its arrows fade out of the way."""
+        if name is None:
+            return []
+        out: Anims = []
+        feeds = self._ancestors(tid)
+        for other in list(self.cards):
+            ev = self.tensor_events.get(other, {})
+            if other != tid and ev.get("name") == name and other not in feeds:
+                out += self._retire(other)
+        return out
+
+    def _retire_walked(self, tid: str) -> Anims:
+        """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
+        that does not build on a graph the walk went through starts a new graph: the walked one
+        was freed by backward(), so its results fade (its leaves stay).
+        Why besides ``_retire_rebound``: dynamic_graph's loop binds ``h``, not ``s``, so step
+        two's ``s = x * w`` stayed on screen through the loop, a fourth op feeding w."""
+        inputs = self.tensor_events.get(tid, {}).get("inputs")
+        if not inputs or not self.walked or self._ancestors(tid) & self.walked:
+            return []
+        out = [m for item in sorted(self.walked) if item in self.cards for m in self._retire(item)]
+        self.walked = set()
+        return out
+
+    def _retire(self, item: str) -> Anims:
+        """Fade one result's card (its op name goes with it) and every arrow touching it."""
+        out: Anims = [FadeOut(self.cards.pop(item))]
+        self.tags.pop(item, None)
+        for r in [r for r in self.arrows if item in (r.src, r.dst)]:
+            out.append(FadeOut(self.arrows.pop(r)))
+        return out
+
+    def _ancestors(self, tid: str) -> set[str]:
+        """Tensors ``tid`` was computed from: ``s = s * 2`` keeps the old ``s`` (same graph),
+        while ``x = torch.tensor(-1.0)`` in the next step retires the old ``x``."""
+        def inputs(t: str) -> list[str]:
+            return [i for i in self.tensor_events.get(t, {}).get("inputs") or [] if isinstance(i, str)]
+
+        seen: set[str] = set()
+        todo = inputs(tid)
+        while todo:
+            t = todo.pop()
+            if t not in seen:
+                seen.add(t)
+                todo += inputs(t)
+        return seen
+
+    def _cue_edge_grow(self, cue: Any) -> Anims:
+        src, dst = (self._item(i) for i in cue.ids[:2])
+        flipped = cue.ids[0].startswith("n")  # node ids: a backward-graph edge, drawn flipped
+        if flipped:  # the route still runs forward
+            src, dst = dst, src
+        # every route between the pair: ``w * w`` is one cue but two edges (two next_functions)
+        routes = [r for r in self.lay.routes if {r.src, r.dst} == {src, dst} and r not in self.arrows]
+        out: Anims = []  # a forward pass after a backward draws a new graph: forward arrows
+        for r in routes:
+            arrow = edge_arrow(r, self.theme, backward=flipped, scale=self.lay.scale,
+                               dimmed=flipped and not r.needs_grad)
+            self.arrows[r] = arrow
+            out.append(Create(arrow))
+        return out
+
+    def _cue_value_update(self, cue: Any) -> Anims:
+        tid = cue.ids[0]
+        old = self.cards.get(tid)
+        ev = self.tensor_events.get(tid, {})
+        card = self._card(tid, cue.text("name"), cue.text("value"), ev.get("grad_fn"))
+        if card is None:
+            return []
+        self._record_card(card, cue, {"name": "name", "value": "value"})
+        self.cards[tid] = card
+        return [Transform(old, card)] if old is not None else [FadeIn(card)]
+
+    # ----- emphasis ---------------------------------------------------------------------------
+    def _targets(self, ids: tuple[str, ...]) -> list[Mobject]:
+        seen, out = set(), []
+        for i in ids:
+            item = self._item(i)
+            for m in (self.cards.get(item), self.buckets.get(item) if i.startswith("n") else None):
+                if m is not None and id(m) not in seen:
+                    seen.add(id(m))
+                    out.append(m)
+        return out
+
+    def _cue_emphasis(self, cue: Any) -> Anims:
+        """Cards' outlines pulse in the wavefront colour (buckets are left alone: a fill may be
+        changing them in the same instant, and two animations must not drive one mobject). Why
+        the outline only: recolouring the whole card (Manim's Indicate) turned its text yellow
+        on yellow, so for a third of a second its name and value were gone."""
+        cards = {id(c) for c in self.cards.values()}
+        out: Anims = []
+        for m in self._targets(cue.ids):
+            if id(m) in cards:  # the whole card is driven: the player draws a moving part above still ones
+                pulse = m.copy()
+                pulse.frame.scale(1.0 + self.theme.sizes.wavefront_pad).set_stroke(self.theme.colors.wavefront)
+                out.append(Transform(m, pulse, rate_func=there_and_back))
+        return out
+
+    def _cue_dim(self, cue: Any) -> Anims:
+        """Fade the items' cards and the arrows touching them; they stay faded when the walk
+        turns those arrows round later (``dimmed``, read by ``_flip_edges``)."""
+        items = {self._item(i) for i in cue.ids}
+        self.dimmed |= items
+        k = self.theme.opacity.dimmed
+        arrows = [a for r, a in self.arrows.items() if r.src in items or r.dst in items]
+        for a in arrows:
+            if id(a) in self._turning:  # turned round in this step: fade where it ends up
+                self._turning[id(a)].fade(k)
+        mobs = self._targets(cue.ids) + [a for a in arrows if id(a) not in self._turning]
+        return [m.animate.fade(k) for m in mobs]
+
+    def _cue_unknown(self, cue: Any) -> Anims:
+        return []
+
+
+def _is_dim(a: Action) -> bool:
+    return a.kind == "cue" and getattr(a.payload, "kind", None) == "dim"
+
+
+def _node_owner(events: list[dict]) -> dict[str, str]:
+    """Node id -> the layout item that stands for it (its tensor; itself when internal)."""
+    owner: dict[str, str] = {}
+    for e in events:
+        if e["kind"] == "node":
+            owner[e["id"]] = e.get("tensor") or e["id"]
+        elif e["kind"] == "tensor" and e.get("node") and e.get("op") != "grad":
+            owner.setdefault(e["node"], e["id"])
+    return owner

@@ -1,0 +1,59 @@
+"""AccumulateGrad bucket: an open-topped container whose liquid shows `.grad` filling up.
+
+Why a bucket: the article calls AccumulateGrad "a bucket where the weight's .grad is stored";
+gradients arriving add up, so the picture is a level that rises (6 -> 12 on a second backward).
+"""
+
+from __future__ import annotations
+
+from manim import Rectangle, VGroup, VMobject
+
+from scenes.layout.place import Box
+from scenes.theme import Theme
+from scenes.draw.visuals.glyphs import label, shrink_to_fit
+
+_STROKE_UNIT = 0.01  # Cairo draws stroke_width 1 as about 1/100 scene unit (a unit conversion)
+
+
+def bucket_fill(box: Box, theme: Theme, level: float, *, scale: float = 1.0) -> Rectangle:
+    """The liquid for fill `level` in [0, 1] (clamped); rebuilt per level so scenes can Transform."""
+    q = theme.proportions
+    lw = theme.strokes.bucket * max(scale, q.min_stroke_scale) * _STROKE_UNIT
+    inner_w, inner_h = box.w * q.bucket_inner_width - 2 * lw, box.h * q.bucket_inner_height - 2 * lw
+    lv = min(max(level, 0.0), 1.0)
+    h = max(inner_h * lv, 1e-4)
+    fill = Rectangle(width=inner_w, height=h, stroke_width=0, fill_color=theme.colors.bucket_fill,
+                     fill_opacity=1.0 if lv > 0 else 0.0)
+    fill.move_to([box.x, box.y - box.h / 2 + lw + h / 2, 0])
+    return fill
+
+
+def bucket(
+    box: Box,
+    theme: Theme,
+    *,
+    level: float = 0.0,
+    value: str | None = None,
+    scale: float = 1.0,
+    dimmed: bool = False,
+) -> VGroup:
+    """Outline (a U, slightly tapered), liquid at `level`, and the value label centred on it.
+    Attributes `outline`, `fill`, `value` let a scene animate each part."""
+    q = theme.proportions
+    col = theme.colors.dimmed if dimmed else theme.colors.bucket
+    x0, x1 = box.x - box.w / 2, box.x + box.w / 2
+    y0, y1 = box.y - box.h / 2, box.y + box.h / 2
+    taper = box.w * q.bucket_taper
+    outline = VMobject(stroke_color=col, stroke_width=theme.strokes.bucket * max(scale, q.min_stroke_scale))
+    outline.set_points_as_corners([[x0, y1, 0], [x0 + taper, y0, 0], [x1 - taper, y0, 0], [x1, y1, 0]])
+    fill = bucket_fill(box, theme, level, scale=scale)
+    group = VGroup(fill, outline)
+    group.outline, group.fill, group.value = outline, fill, None
+    if value:
+        m = label(value, theme.fonts.mono, theme.font_sizes.bucket_label * scale, theme.colors.text)
+        factor = shrink_to_fit(m, box.w * q.bucket_label_width, box.h * q.bucket_label_height)
+        if theme.font_sizes.bucket_label * scale * factor >= theme.font_sizes.min_readable:
+            m.move_to(fill.get_center() if level > 0 else [box.x, box.y, 0])
+            group.add(m)
+            group.value = m
+    return group

@@ -1,0 +1,101 @@
+"""Caption bar: burned-in caption text at the bottom, word-wrapped to the caption region and
+shrunk rather than ever leaving it. Why measure words: wrapping by measured word widths (cached)
+avoids building a Text for every candidate line."""
+
+from __future__ import annotations
+
+from manim import RoundedRectangle, VGroup
+
+from scenes.theme import Rect, Theme
+from scenes.draw.visuals.glyphs import _MEASURE, label, line_pitch, shrink_to_fit, text_rows, text_width
+
+_REF = 48.0  # font size at which words are measured (a measuring unit, not a visual)
+
+
+def wrap_words(text: str, font: str, size: float, max_width: float) -> list[str]:
+    """Greedy word wrap by measured widths; a single over-long word gets a line of its own.
+    Words are measured once at a reference size and scaled, as glyph advances scale linearly."""
+    words = text.split()
+    if not words:
+        return [""]
+    k = size / _REF
+    space = (text_width("a a", font, _REF) - text_width("aa", font, _REF)) * k
+    lines, cur, cur_w = [], [words[0]], text_width(words[0], font, _REF) * k
+    for w in words[1:]:
+        ww = text_width(w, font, _REF) * k
+        if cur_w + space + ww <= max_width:
+            cur.append(w)
+            cur_w += space + ww
+        else:
+            lines.append(" ".join(cur))
+            cur, cur_w = [w], ww
+    lines.append(" ".join(cur))
+    return lines
+
+
+def balanced_wrap(text: str, font: str, size: float, max_width: float) -> list[str]:
+    """As many lines as ``wrap_words`` needs, but as even as they can be: the narrowest width
+    that still wraps into that many lines. Why: a greedy wrap fills the first line and can leave
+    one word ("d.") alone on the second, which the eye reads as an afterthought.
+
+    >>> balanced_wrap("The walk starts with a gradient of 1 at the loss.", "Sans", 24, 4.0)  # doctest: +SKIP
+    ['The walk starts with a', 'gradient of 1 at the loss.']
+    """
+    lines = wrap_words(text, font, size, max_width)
+    if len(lines) < 2:
+        return lines
+    widest_word = max(text_width(w, font, _REF) for w in text.split()) * size / _REF
+    if widest_word >= max_width:  # a word has a line of its own already: nothing to balance
+        return lines
+    lo, hi = widest_word, max_width  # wrap(hi) gives len(lines) lines; below lo no word fits
+    for _ in range(BALANCE_STEPS):
+        mid = (lo + hi) / 2
+        if len(wrap_words(text, font, size, mid)) <= len(lines):
+            hi = mid
+        else:
+            lo = mid
+    return wrap_words(text, font, size, hi)
+
+
+BALANCE_STEPS = 16
+"""Halvings of the width range when balancing a caption's lines (to 1/65536 of the range)."""
+
+
+def _block_height(n: int, font: str, size: float, spacing: float) -> float:
+    """Height of n lines set by ``text_rows`` at ``spacing``: one line's glyph height, plus a
+    pitch per further line."""
+    one = label("Ag", font, _REF, _MEASURE).height
+    return (one + (n - 1) * line_pitch(font, _REF) * spacing) * size / _REF
+
+
+def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None) -> VGroup:
+    """Backdrop filling `rect`, text centred in it; font (the caption size unless `size` is
+    given) steps down until the lines fit."""
+    left, bottom, right, top = rect
+    pad = theme.sizes.caption_pad
+    max_w, max_h = right - left - 2 * pad, top - bottom - 2 * pad
+    font = theme.fonts.sans
+    bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=theme.radii.caption,
+                          stroke_width=0, fill_color=theme.colors.caption_bg, fill_opacity=theme.opacity.caption_bg)
+    bg.move_to([(left + right) / 2, (top + bottom) / 2, 0])
+    size = size or theme.font_sizes.caption
+    spacing = theme.sizes.caption_line_spacing
+    while True:
+        lines = balanced_wrap(text, font, size, max_w)
+        if _block_height(len(lines), font, size, spacing) <= max_h or size <= theme.font_sizes.min_readable:
+            break
+        size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
+    rows, struts, _ = text_rows(lines, font, size, theme.colors.caption_text, spacing)
+    for row in rows:  # each line centred on its own; baselines stay on the struts' pitch
+        row.shift([-row.get_center()[0], 0, 0])
+    body = VGroup(*rows)
+    frame = VGroup(*struts)  # the rows' common vertical extent, whatever glyphs they hold
+    shift = [bg.get_center()[0], bg.get_center()[1] - frame.get_center()[1], 0]
+    body.shift(shift)
+    frame.shift(shift)
+    k = shrink_to_fit(body, max_w, max_h)  # the last resort keeps it inside the bar
+    if k < 1:
+        body.move_to(bg.get_center())
+    group = VGroup(bg, body)
+    group.bg, group.text, group.lines = bg, body, lines
+    return group

@@ -1,0 +1,108 @@
+"""Node cards: one tensor (or internal autograd node) as a rounded box with its labels.
+
+Why labels by detail level: a 109-node MLP must stay readable, so the layout says how much text
+fits ("full", "name", "none") and any text whose fitted size falls under the theme's
+`min_readable` is dropped instead of drawn as an illegible smudge.
+"""
+
+from __future__ import annotations
+
+from manim import RoundedRectangle, VGroup
+
+from scenes.layout.place import Box
+from scenes.theme import Theme
+from scenes.draw.visuals.glyphs import label, shrink_to_fit
+
+
+def kind_colour(kind: str, theme: Theme) -> str:
+    """The role colour for a layout item kind."""
+    c = theme.colors
+    return {
+        "leaf_grad": c.leaf_grad,
+        "leaf_nograd": c.leaf_nograd,
+        "op": c.op,
+        "loss": c.loss,
+        "internal": c.internal,
+        "bucket": c.bucket,
+    }.get(kind, c.op)
+
+
+def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup:
+    """A small muted label for just outside a card (an op name, AccumulateGrad, a bucket's
+    name), centred at the origin: `scenes.layout.label_spots.tag_centre` says where it goes.
+
+    Why a halo: a tag sits in the card's margin, which is where the wavefront's glow ring is
+    drawn when the card is lit, and where an arrow may pass when no clear spot is left. Muted
+    text on the yellow ring could not be read ("sub" in backward_walk), so the text stands on a
+    copy of itself outlined in the background colour: whatever lies under a tag breaks off
+    around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
+    text (not a background stroke per glyph, which would cut into the letter before it)."""
+    size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.min_readable)
+    m = label(text, theme.fonts.sans, size, theme.colors.text_muted)
+    shrink_to_fit(m, box.w * theme.proportions.label_fill + theme.spacing.item_gap, box.h)
+    bg = theme.colors.background
+    halo = m.copy().set_fill(bg, opacity=1.0).set_stroke(
+        bg, width=theme.strokes.tag_halo * max(scale, theme.proportions.min_stroke_scale), opacity=1.0)
+    return VGroup(halo, m).move_to([0.0, 0.0, 0.0])
+
+
+def node_card(
+    box: Box,
+    theme: Theme,
+    *,
+    name: str | None,
+    value: str | None,
+    grad_fn: str | None,
+    requires_grad: bool = False,
+    detail: str = "full",
+    scale: float = 1.0,
+) -> VGroup:
+    """A card centred on `box`: name on top, value in the middle, grad_fn (or the flag) below.
+
+    `scale` is the layout scale; fonts shrink with it and then to fit the card. Submobjects are
+    named attributes (`frame`, `name`, `value`, `sub`) so a scene can animate one of them.
+    """
+    f, z, q = theme.font_sizes, theme.sizes, theme.proportions
+    colour = kind_colour(box.kind, theme)
+    frame = RoundedRectangle(
+        width=box.w, height=box.h, corner_radius=min(theme.radii.card * scale, box.h / 3),
+        stroke_color=colour, stroke_width=theme.strokes.card * max(scale, q.min_stroke_scale),
+        fill_color=theme.colors.card_fill, fill_opacity=theme.opacity.card_fill,
+    ).move_to([box.x, box.y, 0])
+    card = VGroup(frame)
+    card.frame = frame
+    card.name = card.value = card.sub = None
+    pad = z.card_pad * scale
+    inner_w, inner_h = box.w - 2 * pad, box.h - 2 * pad
+    if detail == "none" or inner_w <= 0 or inner_h <= 0:
+        return card
+    title = name if name is not None else (grad_fn.replace("Backward0", "").lower() if grad_fn else "")
+    if box.kind == "internal":
+        title = grad_fn or ""
+    sub = None
+    if detail == "full" and box.kind != "internal":
+        sub = "requires_grad=True" if box.kind == "leaf_grad" else grad_fn
+    rows = [("name", title, theme.fonts.sans, f.card_name, colour, q.card_name_row)]
+    if detail == "full" and value is not None and box.kind != "internal":
+        rows.append(("value", value, theme.fonts.mono, f.card_value, theme.colors.text, q.card_value_row))
+    if sub:
+        size = f.card_fn if sub == grad_fn else f.card_flag
+        rows.append(("sub", sub, theme.fonts.sans, size, theme.colors.text_muted, q.card_sub_row))
+    share = sum(r[5] for r in rows)
+    top = box.y + inner_h / 2
+    for role, text, font, size, col, part in rows:
+        h = inner_h * part / share
+        cy, top = top - h / 2, top - h
+        if not text:
+            continue
+        start = size if detail == "name" else size * scale  # a lone name may fill its card
+        m = label(text, font, start, col)
+        factor = shrink_to_fit(m, inner_w, h * q.label_fill)
+        if start * factor < f.min_readable:
+            continue
+        m.move_to([box.x, cy, 0])
+        setattr(card, role, m)
+        card.add(m)
+    if len(card) == 2 and card.name is not None:
+        card.name.move_to(frame.get_center())  # a lone name sits in the middle
+    return card

@@ -1,0 +1,81 @@
+"""Code pane: the program source in monospace, with a bar on the running line and an optional
+column sub-span (the `(yh - y)` inside `L = (yh - y)**2`).
+
+Why one Text with struts: Pango lays out all lines in one go, so baselines and indentation are
+exact; a full-height strut glyph (U+2502) starts every line and is then removed, which gives each
+line's exact vertical extent and the x of column 0 without guessing glyph bearings.
+"""
+
+from __future__ import annotations
+
+from manim import Rectangle, RoundedRectangle, VGroup
+
+from scenes.theme import Rect, Theme
+from scenes.draw.visuals.glyphs import text_rows, text_width
+
+
+
+class CodePane(VGroup):
+    """Background, and one VGroup of glyphs per source line (`self.lines[i]`, 0-based).
+
+    `bar(line, span)` builds a highlight bar for a 1-based line (and optional [col, end_col)
+    span); the scene adds it behind the text and Transforms it from line to line.
+    """
+
+    def __init__(self, source: str, rect: Rect, theme: Theme) -> None:
+        super().__init__()
+        self.theme = theme
+        left, bottom, right, top = rect
+        pad = theme.sizes.code_pad
+        lines = source.rstrip("\n").split("\n") or [""]
+        longest = max(len(s) for s in lines) + 1
+        font, size = theme.fonts.mono, theme.font_sizes.code
+        adv = (text_width("M" * 11, font, size) - text_width("M", font, size)) / 10
+        self.bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=theme.radii.code,
+                                   stroke_width=0, fill_color=theme.colors.code_bg, fill_opacity=theme.opacity.code_bg)
+        self.bar_slot = VGroup()  # the highlight lives between background and text
+        self.add(self.bg, self.bar_slot)
+        rows, struts, _ = text_rows(lines, font, size, theme.colors.code_text, theme.sizes.code_line_spacing)
+        text = VGroup(*(VGroup(strut, row) for strut, row in zip(struts, rows)))
+        factor = min(1.0, (right - left - 2 * pad) / max(longest * adv, 1e-6), (top - bottom - 2 * pad) / max(text.height, 1e-6))
+        text.scale(factor, about_point=text.get_corner([-1, 1, 0]))
+        text.move_to([left + pad, top - pad, 0], aligned_edge=[-1, 1, 0])
+        self.bg.stretch_to_fit_height(min(top - bottom, text.height + 2 * pad))  # hug the code
+        self.bg.move_to([(left + right) / 2, top, 0], aligned_edge=[0, 1, 0])
+        self.adv = adv * factor
+        self.font_size = size * factor
+        self.lines: list[VGroup] = []
+        self.line_extent: list[tuple[float, float]] = []  # (bottom, top) per line
+        self.col0: list[float] = []  # x of column 0 per line
+        centres = []
+        for strut, glyphs in zip(struts, rows):
+            centres.append(strut.get_center()[1])
+            self.col0.append(strut.get_center()[0] + self.adv / 2)
+            self.lines.append(glyphs)
+            self.add(glyphs)
+        # the strut glyph overlaps its neighbours a little (it is made to join up), so a line's
+        # extent is one pitch centred on its strut
+        pitch = (centres[0] - centres[-1]) / (len(centres) - 1) if len(centres) > 1 else struts[0].height
+        self.line_extent = [(c - pitch / 2, c + pitch / 2) for c in centres]
+
+    def highlight(self, line: int, span: tuple[int, int] | None = None) -> VGroup:
+        """Put the bar on `line` now (no animation); returns `bar_slot`. To animate, use
+        `Transform(pane.bar_slot, pane.bar(line, span))`."""
+        self.bar_slot.become(self.bar(line, span))
+        return self.bar_slot
+
+    def bar(self, line: int, span: tuple[int, int] | None = None) -> VGroup:
+        """Highlight for 1-based `line`: a full-width bar, plus a brighter box over `span` columns."""
+        b, t = self.line_extent[line - 1]
+        c = self.theme.colors
+        bar = Rectangle(width=self.bg.width, height=t - b, stroke_width=self.theme.strokes.code_bar,
+                        fill_color=c.code_highlight, fill_opacity=1.0)
+        bar.move_to([self.bg.get_center()[0], (b + t) / 2, 0])
+        group = VGroup(bar)
+        if span is not None:
+            c0, c1 = span
+            x0 = self.col0[line - 1] + c0 * self.adv
+            w = max(c1 - c0, 1) * self.adv
+            box = Rectangle(width=w, height=t - b, stroke_width=0, fill_color=c.code_span, fill_opacity=1.0)
+            group.add(box.move_to([x0 + w / 2, (b + t) / 2, 0]))
+        return group

@@ -1,0 +1,73 @@
+"""The MLP view: where units sit, and the circle and line builders that draw them.
+
+Why its own placement instead of scenes.layout.place: the unit diagram has a fixed shape (layers of a
+few units, every unit joined to every unit of the next layer), so it needs no crossing reduction;
+what matters is that 13 units stay large at any aspect. Layers run along the frame's long side;
+each layer is centred across it. ``network_places`` is pure (no Manim objects).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from manim import Circle, Line, VGroup
+
+from scenes.storyboard.network import Network
+from scenes.theme import Rect, Theme
+from scenes.draw.visuals.glyphs import label, shrink_to_fit
+
+
+@dataclass(frozen=True)
+class Places:
+    """Centre of each unit, the common radius, and the flow ("right": inputs on the left;
+    "down": inputs on top)."""
+
+    centre: dict[str, tuple[float, float]]
+    radius: float
+    flow: str
+
+
+def network_places(net: Network, region: Rect, theme: Theme) -> Places:
+    """Layers evenly along the long side of ``region``, units evenly across, one radius for all."""
+    left, bottom, right, top = region
+    layers = net.layers
+    flow = "right" if right - left >= top - bottom else "down"
+    main = (right - left) if flow == "right" else (top - bottom)
+    cross = (top - bottom) if flow == "right" else (right - left)
+    n_layers = max(len(layers), 1)
+    widest = max((len(l) for l in layers), default=1)
+    pitch_main = main / n_layers
+    pitch_cross = cross / max(widest, 1)
+    radius = min(theme.sizes.unit_radius, 0.3 * pitch_main, 0.38 * pitch_cross)
+    centre: dict[str, tuple[float, float]] = {}
+    for i, layer in enumerate(layers):
+        m = (i + 0.5) * pitch_main
+        for j, uid in enumerate(layer):
+            c = (j + 0.5 - len(layer) / 2) * pitch_cross
+            if flow == "right":
+                centre[uid] = (left + m, (top + bottom) / 2 - c)
+            else:
+                centre[uid] = ((left + right) / 2 + c, top - m)
+    return Places(centre, radius, flow)
+
+
+def unit_circle(name: str, at: tuple[float, float], radius: float, colour: str, theme: Theme) -> VGroup:
+    """A unit: a circle in its role's colour with its program name inside, shrunk to fit."""
+    t = theme
+    ring = Circle(radius=radius, color=colour, stroke_width=t.strokes.card)
+    ring.set_fill(t.colors.card_fill, opacity=t.opacity.card_fill).move_to([at[0], at[1], 0])
+    text = label(name, t.fonts.mono, t.font_sizes.unit_name, t.colors.text)
+    shrink_to_fit(text, 2 * radius * t.proportions.label_fill * 0.8, radius)
+    group = VGroup(ring, text.move_to(ring.get_center()))
+    group.ring, group.text = ring, text  # type: ignore[attr-defined]
+    return group
+
+
+def link_line(a: tuple[float, float], b: tuple[float, float], radius: float, colour: str, width: float) -> Line:
+    """A weight: a straight line between two unit circles, stopping at their rims."""
+    pa, pb = np.array([a[0], a[1], 0.0]), np.array([b[0], b[1], 0.0])
+    d = pb - pa
+    n = float(np.linalg.norm(d)) or 1.0
+    u = d / n
+    return Line(pa + u * radius, pb - u * radius, color=colour, stroke_width=width)

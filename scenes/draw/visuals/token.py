@@ -1,0 +1,31 @@
+"""Gradient token: a small value pill that rides an edge backward. Why a pill: the number must stay
+readable over edges and cards while it moves, so it carries its own opaque backing."""
+
+from __future__ import annotations
+
+from manim import RoundedRectangle, VGroup
+
+from scenes.theme import Theme
+from scenes.draw.visuals.glyphs import label
+
+
+def grad_token(text: str, theme: Theme, *, scale: float = 1.0) -> VGroup:
+    """Pill centred at the origin; move it with `MoveAlongPath(token, route_path(route, backward=True))`."""
+    k = max(scale, theme.proportions.min_token_scale)
+    size = max(theme.font_sizes.token * k, theme.font_sizes.min_readable)
+    t = label(text, theme.fonts.mono, size, theme.colors.background)
+    pad = theme.sizes.token_pad * k
+    pill = RoundedRectangle(width=t.width + 2 * pad, height=t.height + 2 * pad,
+                            corner_radius=min(theme.radii.token, (t.height + 2 * pad) / 2),
+                            stroke_width=0, fill_color=theme.colors.grad, fill_opacity=1.0)
+    group = VGroup(pill, t.move_to(pill.get_center()))
+    group.pill, group.text = pill, t
+    return group
+
+
+def nominal_token_size(theme: Theme, *, scale: float = 1.0) -> tuple[float, float]:
+    """The size a gradient token is placed by, whatever number it shows, so that it sits in the
+    same place when the numbers change: ``sizes.badge_width`` wide (scaled as tokens are), as
+    tall as a token of one digit (digits share one height)."""
+    return (theme.sizes.badge_width * max(scale, theme.proportions.min_token_scale),
+            grad_token("0", theme, scale=scale).height)

@@ -1,0 +1,50 @@
+"""What of a clip's picture follows from its plan and theme alone: where the graph goes, whether
+a code pane shows, how full each bucket gets.
+
+Pure (no Manim): the render's keys and the scene both read these.
+
+>>> clip_frame_region(has_code=False, spec=type("S", (), {"margin": 0.5, "frame_width": 16.0,
+...     "frame_height": 9.0, "caption": (-8.0, -4.5, 8.0, -3.0), "graph": None})())
+(-7.5, -2.5, 7.5, 4.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def clip_frame_region(has_code: bool, spec: Any) -> tuple[float, float, float, float]:
+    """Where the graph is laid out: the theme's graph region beside the code pane; the whole
+    frame above the caption when the clip shows no code."""
+    if has_code:
+        return spec.graph
+    m = spec.margin
+    return (-spec.frame_width / 2 + m, spec.caption[3] + m, spec.frame_width / 2 - m, spec.frame_height / 2 - m)
+
+
+def level(text: str | None) -> float:
+    """A number shown as '8/3', '-4', '0.4444', 'tensor(0.5000)' or 'None', as a float (None -> 0).
+
+    Why PyTorch's text too: a storyboard with ``numbers: torch`` fills its buckets from it."""
+    from fractions import Fraction
+
+    if text and text.startswith("tensor(") and text.endswith(")"):
+        text = text[len("tensor("):-1].split(",")[0].rstrip(".") or "0"
+    try:
+        return float(Fraction(text)) if text not in (None, "None") else 0.0
+    except (ValueError, ZeroDivisionError):
+        return 0.0
+
+
+def shows_code(plan: Any, source: str | None) -> bool:
+    """Whether the clip has a code pane: a program, and a beat that shows its lines."""
+    return bool(source) and any(c.kind == "code_line" for c in plan.cues)
+
+
+def fill_scales(plan: Any) -> dict[str, float]:
+    """Per leaf, the largest |.grad| the clip reaches: its bucket is full at that value."""
+    top: dict[str, float] = {}
+    for c in plan.cues:
+        if c.kind == "bucket_fill" and len(c.ids) > 1:
+            top[c.ids[1]] = max(top.get(c.ids[1], 0.0), abs(level(c.text("after"))))
+    return top

@@ -1,0 +1,142 @@
+"""Where the small things around a card go: its op name, AccumulateGrad, the gradient badge of
+a backward visit. Pure geometry over a `Layout`, like the layout itself.
+
+Why not simply a fixed spot (centred above the card, its top right corner): arrows meet cards
+there. A card with one input has that arrow meet it in the middle, so "relu" centred above it sat
+under the arrow head; in a top-to-bottom graph every backward edge leaves a card's top, so a
+badge on the top right corner sat where the token riding that edge waits. Each label takes the
+first of a few spots that no arrow crosses and no other card or label touches.
+
+Where a label goes depends on the layout and on sizes that do not change with numbers (a tag's
+text is an op name; a badge is placed as if it were ``sizes.badge_width`` wide), so nothing
+moves when the author changes a number.
+
+>>> x, y = tag_centre(lay, lay.boxes["t5"], (0.3, 0.1), above=True, gap=0.05, clear=0.07)  # doctest: +SKIP
+>>> x > lay.boxes["t5"].x  # s = z.relu(): its input arrow meets it in the middle  # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scenes.layout.place import Box, Layout, Point
+from scenes.theme import Rect
+
+
+def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, clear: float, step: float,
+               avoid: Iterable[Rect] = ()) -> Point:
+    """A tag of ``size`` (w, h) ``gap`` outside the box's top (or bottom) edge: centred, or slid
+    along the edge, ``step`` times its width at a time, to the nearest spot ``clear`` of arrows
+    and touching no other card and nothing in ``avoid`` (where gradient tokens wait, other
+    tags); no further than the box's corner. Else such a spot on the other edge (a bucket
+    squeezed between two cards in 1:1 has no room below for AccumulateGrad beside the op name
+    of the card under it); else the nearest spot on its own edge that only touches ``avoid``;
+    else centred."""
+    avoid = list(avoid)
+    spots, other = (_edge_spots(box, size, gap, step, side) for side in (above, not above))
+    for where, rects in ((spots, avoid), (other, avoid), (spots, [])):
+        found = first_clear(lay, box, size, where, clear, rects)
+        if found is not None:
+            return where[found]
+    return spots[0]
+
+
+def _edge_spots(box: Box, size: Point, gap: float, step: float, above: bool) -> list[Point]:
+    """Centres along the box's top (or bottom) edge, ``gap`` outside it: the middle first, then
+    ``step`` tag widths at a time to either side, no further than the box's corner."""
+    w, h = size
+    y = box.y + (box.h / 2 + gap + h / 2) * (1 if above else -1)
+    dx = max(w * step, 1e-3)
+    spots = [(box.x, y)]
+    for k in range(1, int(box.w / 2 / dx) + 1):
+        spots += [(box.x + k * dx, y), (box.x - k * dx, y)]
+    return spots
+
+
+def badge_spots(box: Box, size: Point, gap: float) -> list[Point]:
+    """Where a badge of ``size`` may go, best first: just outside the box's right side, its left
+    side, then centred on its corners (top right, top left, bottom right, bottom left)."""
+    w, _ = size
+    left, bottom, right, top = box.bounds
+    return [(right + gap + w / 2, box.y), (left - gap - w / 2, box.y),
+            (right, top), (left, top), (right, bottom), (left, bottom)]
+
+
+def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: float, clear: float,
+                 avoid: Iterable[Rect] = ()) -> Point:
+    """The centre of a badge of ``size`` beside ``box``. The spot is chosen for a badge of the
+    ``nominal`` size (so that it does not depend on the number shown): the first of
+    `badge_spots` ``clear`` of arrows that touches no other card, no ``avoid`` rectangle (the
+    box's own tags) and stays inside the layout's region (never over the code); else the first
+    that only crosses an arrow; else the one that covers least of other cards. The badge then
+    sits at that spot with its inner edge where a nominal badge's would be."""
+    avoid = list(avoid)
+    spots = badge_spots(box, nominal, gap)
+    found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region)
+    if found is None:
+        found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region, routes=False)
+    if found is None:
+        others = _obstacles(lay, box, avoid)
+        found = min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], nominal, 0.0), others, lay.region))
+    return badge_spots(box, size, gap)[found]
+
+
+def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: float, avoid: Iterable[Rect] = (),
+                within: Rect | None = None, routes: bool = True) -> int | None:
+    """The index of the first spot where a rectangle of ``size`` touches no card but ``box`` and
+    nothing in ``avoid``, stays ``within``, and, grown by ``clear``, meets no route (unless
+    ``routes`` is false); None if there is none."""
+    segments = [(p, q) for r in lay.routes for p, q in zip(r.points, r.points[1:])] if routes else []
+    others = _obstacles(lay, box, avoid)
+    for i, (x, y) in enumerate(spots):
+        rect = rect_around(x, y, size, 0.0)
+        if within is not None and not _inside(rect, within):
+            continue
+        if any(meet(rect, o) for o in others):
+            continue
+        grown = rect_around(x, y, size, clear)
+        if not any(crosses(grown, p, q) for p, q in segments):
+            return i
+    return None
+
+
+def _obstacles(lay: Layout, box: Box, avoid: Iterable[Rect]) -> list[Rect]:
+    """Every card but ``box``, and the ``avoid`` rectangles."""
+    return [b.bounds for b in lay.boxes.values() if b.id != box.id] + list(avoid)
+
+
+def _covered(rect: Rect, others: list[Rect], region: Rect) -> float:
+    """How much of ``others`` the rectangle covers; leaving the region counts as covering all."""
+    if not _inside(rect, region):
+        return float("inf")
+    return sum(max(0.0, min(rect[2], o[2]) - max(rect[0], o[0])) * max(0.0, min(rect[3], o[3]) - max(rect[1], o[1]))
+               for o in others)
+
+
+def _inside(rect: Rect, within: Rect) -> bool:
+    return within[0] <= rect[0] and rect[2] <= within[2] and within[1] <= rect[1] and rect[3] <= within[3]
+
+
+def rect_around(x: float, y: float, size: Point, grown: float = 0.0) -> Rect:
+    """The rectangle (left, bottom, right, top) of ``size`` centred on (x, y), grown on every side."""
+    return (x - size[0] / 2 - grown, y - size[1] / 2 - grown, x + size[0] / 2 + grown, y + size[1] / 2 + grown)
+
+
+def meet(a: Rect, b: Rect) -> bool:
+    """Whether two rectangles (left, bottom, right, top) overlap; touching is not overlapping."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def crosses(rect: Rect, p: Point, q: Point) -> bool:
+    """Whether the segment p-q enters the rectangle: the parts of the segment's parameter range
+    inside each slab, intersected (Liang-Barsky)."""
+    lo, hi = 0.0, 1.0
+    for a, d, low, high in ((p[0], q[0] - p[0], rect[0], rect[2]), (p[1], q[1] - p[1], rect[1], rect[3])):
+        if abs(d) < 1e-12:
+            if not low <= a <= high:
+                return False
+            continue
+        t0, t1 = sorted(((low - a) / d, (high - a) / d))
+        lo, hi = max(lo, t0), min(hi, t1)
+    return lo <= hi

@@ -1,0 +1,362 @@
+"""Deterministic layered layout of the autograd graph, from event-log `node` and `tensor` events.
+
+Why pure and structural: positions must not move when only numbers change (a new learning rate
+must not reshuffle the picture, and a changed number should re-render only what it touches), so
+the layout reads ids, names, inputs and edges, never values. No Manim here: tests run in
+milliseconds and the scene only reads `Layout.boxes` and `Layout.routes`.
+
+Method (Sugiyama-style): layers by longest path from the sources; edges longer than one layer get
+dummy slots so they bend around cards instead of crossing them; barycentre sweeps with a stable
+tie-break on creation order reduce crossings; sizes shrink uniformly (one `scale`) until the
+densest layer fits; cross positions follow neighbours, clamped inside the region without overlap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scenes.layout.graph import Graph, GraphEdge, Item, graph_from_events
+from scenes.theme import Rect, Theme
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Box:
+    """Centre (x, y) and size (w, h) in scene units."""
+
+    id: str
+    kind: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        return (self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2, self.y + self.h / 2)
+
+
+@dataclass(frozen=True)
+class Route:
+    """An edge's polyline in forward direction (reverse it for a backward arrow)."""
+
+    src: str
+    dst: str
+    slot: int | None
+    needs_grad: bool
+    points: tuple[Point, ...]
+
+
+@dataclass(frozen=True)
+class Layout:
+    aspect: str
+    region: Rect  # where the boxes are (left, bottom, right, top)
+    flow: str  # "right" or "down": the forward direction
+    scale: float  # card size relative to the theme's scale-1 sizes
+    detail: str  # "full", "name" or "none": which labels cards can carry at this scale
+    boxes: Mapping[str, Box]
+    routes: tuple[Route, ...]
+    layers: tuple[tuple[str, ...], ...]
+    items: Mapping[str, Item]
+
+
+def layout_events(events: Iterable[Mapping[str, Any]], aspect: str, theme: Theme, region: Rect | None = None) -> Layout:
+    """Convenience: `layout_graph(graph_from_events(events), aspect, theme, region)`."""
+    return layout_graph(graph_from_events(events), aspect, theme, region)
+
+
+def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = None) -> Layout:
+    """Place every item inside `region` (default: the aspect's graph region from the theme; a
+    clip without a code pane may pass a larger one); see the module docstring.
+
+    Both flow directions are tried and the one that draws the graph larger wins (the theme's
+    flow breaks a tie): a deep, narrow chain reads best top to bottom beside a code pane, a wide
+    network left to right. The choice depends on the structure only, so positions still do not
+    move when numbers change."""
+    preferred = theme.aspect(aspect).flow
+    other = "down" if preferred == "right" else "right"
+    first = _layout_flow(graph, aspect, theme, region, preferred)
+    second = _layout_flow(graph, aspect, theme, region, other)
+    return second if second.scale > first.scale * 1.05 else first
+
+
+def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, flow: str) -> Layout:
+    spec = theme.aspect(aspect)
+    items = {it.id: it for it in graph.items}
+    bucket_of = {it.attached_to: it.id for it in graph.items if it.kind == "bucket" and it.attached_to}
+    ids = [it.id for it in graph.items if it.kind != "bucket"]
+    if not ids:
+        return Layout(aspect, region or spec.graph, flow, theme.layout.max_scale, "full", {}, (), (), items)
+    layer = _layers(ids, graph.edges, theme.layout.leaf_layer)
+    n_layers = max(layer.values(), default=0) + 1
+    # dummy slots for long edges: a chain of (item id, layer) per edge
+    chains: list[list[str]] = []
+    rank: dict[str, int] = {v: i for i, v in enumerate(ids)}
+    layer_of = dict(layer)
+    for k, e in enumerate(graph.edges):
+        chain = [e.src]
+        for lv in range(layer[e.src] + 1, layer[e.dst]):
+            d = f"~{k}.{lv}"
+            layer_of[d] = lv
+            rank[d] = len(rank)
+            chain.append(d)
+        chain.append(e.dst)
+        chains.append(chain)
+    orders = _order(layer_of, rank, chains, n_layers, theme.layout.sweeps)
+    left, bottom, right, top = region or spec.graph
+    avail_main, avail_cross = (right - left, top - bottom) if flow == "right" else (top - bottom, right - left)
+    gap = theme.spacing.item_gap
+
+    def fit(side: str) -> tuple[float, dict[str, tuple[float, float]], list[float]]:
+        size1 = {v: _size(items.get(v), v in bucket_of, theme, flow, side) for v in layer_of}  # (main, cross)
+        need_cross = max((sum(size1[v][1] for v in o) + gap * (len(o) - 1) for o in orders), default=1.0)
+        thick1 = [max((size1[v][0] for v in o), default=0.0) for o in orders]
+        need_main = sum(thick1) + theme.spacing.layer_gap_min * (n_layers - 1)
+        return min(theme.layout.max_scale, avail_cross / need_cross, avail_main / need_main), size1, thick1
+
+    # a bucket sits beside its leaf across the flow, or before it along the flow: whichever is bigger
+    side = max(("cross", "main"), key=lambda sd: fit(sd)[0])
+    s, size1, thick1 = fit(side)
+    size = {v: (m * s, c * s) for v, (m, c) in size1.items()}
+    thick = [t * s for t in thick1]
+    lgap = (avail_main - sum(thick)) / (n_layers - 1) if n_layers > 1 else 0.0
+    lgap = min(lgap, theme.spacing.layer_gap_max * s)
+    main_pos, cur = [], (avail_main - sum(thick) - lgap * (n_layers - 1)) / 2
+    for t in thick:
+        main_pos.append(cur + t / 2)
+        cur += t + lgap
+    cross = _cross_positions(orders, chains, size, gap * s, avail_cross)
+    boxes: dict[str, Box] = {}
+    centre: dict[str, Point] = {}
+    for li, o in enumerate(orders):
+        for v in o:
+            m, c = main_pos[li], cross[v]
+            pt = (left + m, top - c) if flow == "right" else (left + c, top - m)
+            centre[v] = pt
+            if v.startswith("~"):
+                continue
+            boxes.update(_boxes_for(items[v], pt, bucket_of.get(v), theme, s, flow, side))
+    boxes, centre, k = _centred(boxes, centre, (left, bottom, right, top))
+    s *= k
+    ports = _ports(graph.edges, chains, centre, boxes, flow, theme.proportions.port_spread)
+    clear = theme.spacing.edge_clearance * s
+    routes = tuple(_route(e, ch, boxes, centre, flow, clear, ports[k]) for k, (e, ch) in enumerate(zip(graph.edges, chains)))
+    detail = "full" if s >= theme.layout.detail_full else "name" if s >= theme.layout.detail_name else "none"
+    real_layers = tuple(tuple(v for v in o if not v.startswith("~")) for o in orders)
+    return Layout(aspect, (left, bottom, right, top), flow, s, detail, boxes, routes, real_layers, items)
+
+
+def _layers(ids: list[str], edges: tuple[GraphEdge, ...], leaf_layer: str) -> dict[str, int]:
+    """Longest path from the sources; with "consumer", sources move up to just before first use."""
+    preds: dict[str, list[str]] = {v: [] for v in ids}
+    succs: dict[str, list[str]] = {v: [] for v in ids}
+    for e in edges:
+        preds[e.dst].append(e.src)
+        succs[e.src].append(e.dst)
+    layer: dict[str, int] = {}
+    indeg = {v: len(set(preds[v])) for v in ids}
+    ready = [v for v in ids if indeg[v] == 0]
+    done: set[str] = set()
+    while ready:
+        v = ready.pop(0)
+        layer[v] = max((layer[p] + 1 for p in preds[v]), default=0)
+        done.add(v)
+        for w in dict.fromkeys(succs[v]):
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                ready.append(w)
+    if len(done) != len(ids):
+        raise ValueError("the graph has a cycle; an event log never should")
+    if leaf_layer == "consumer":
+        for v in ids:
+            if not preds[v] and succs[v]:
+                layer[v] = min(layer[w] for w in succs[v]) - 1
+    return layer
+
+
+def _crossings(orders: list[list[str]], segs: list[tuple[str, str]], layer_of: Mapping[str, int]) -> int:
+    pos = {v: i for o in orders for i, v in enumerate(o)}
+    by_layer: dict[int, list[tuple[int, int]]] = {}
+    for a, b in segs:
+        by_layer.setdefault(layer_of[a], []).append((pos[a], pos[b]))
+    total = 0
+    for pairs in by_layer.values():
+        for i, (a1, b1) in enumerate(pairs):
+            for a2, b2 in pairs[i + 1 :]:
+                total += (a1 - a2) * (b1 - b2) < 0
+    return total
+
+
+def _order(layer_of: Mapping[str, int], rank: Mapping[str, int], chains: list[list[str]], n: int, sweeps: int) -> list[list[str]]:
+    """Barycentre sweeps (down, then up); ties keep creation order; the best order seen wins."""
+    segs = [(a, b) for ch in chains for a, b in zip(ch, ch[1:])]
+    up: dict[str, list[str]] = {v: [] for v in layer_of}
+    down: dict[str, list[str]] = {v: [] for v in layer_of}
+    for a, b in segs:
+        down[a].append(b)
+        up[b].append(a)
+    orders = [sorted((v for v in layer_of if layer_of[v] == li), key=lambda v: rank[v]) for li in range(n)]
+    best, best_x = [list(o) for o in orders], _crossings(orders, segs, layer_of)
+    for _ in range(sweeps):
+        for rng, nb in ((range(1, n), up), (range(n - 2, -1, -1), down)):
+            for li in rng:
+                adj = orders[li - 1] if nb is up else orders[li + 1]
+                pos = {v: i for i, v in enumerate(adj)}
+                cur = {v: i for i, v in enumerate(orders[li])}
+
+                def key(v: str) -> tuple[float, int]:
+                    ps = [pos[u] for u in nb[v]]
+                    return (sum(ps) / len(ps) if ps else float(cur[v]), rank[v])
+
+                orders[li].sort(key=key)
+            x = _crossings(orders, segs, layer_of)
+            if x < best_x:
+                best, best_x = [list(o) for o in orders], x
+    return best
+
+
+def _centred(boxes: dict[str, Box], centre: dict[str, Point],
+             region: tuple[float, float, float, float]) -> tuple[dict[str, Box], dict[str, Point], float]:
+    """Move the drawing into the middle of the region, shrinking it (factor returned) in the rare
+    case the packing overflowed: a small graph should not hug one edge of its space, and no graph
+    may leave it."""
+    if not boxes:
+        return boxes, centre, 1.0
+    # the boxes and the bend points of long edges (dummy slots) must all stay inside
+    x0 = min([b.bounds[0] for b in boxes.values()] + [x for x, _ in centre.values()])
+    y0 = min([b.bounds[1] for b in boxes.values()] + [y for _, y in centre.values()])
+    x1 = max([b.bounds[2] for b in boxes.values()] + [x for x, _ in centre.values()])
+    y1 = max([b.bounds[3] for b in boxes.values()] + [y for _, y in centre.values()])
+    k = min(1.0, (region[2] - region[0]) / max(x1 - x0, 1e-9), (region[3] - region[1]) / max(y1 - y0, 1e-9))
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    dx = _within((region[0] + region[2]) / 2 - cx, region[0] - (cx - k * (cx - x0)), region[2] - (cx + k * (x1 - cx)))
+    dy = _within((region[1] + region[3]) / 2 - cy, region[1] - (cy - k * (cy - y0)), region[3] - (cy + k * (y1 - cy)))
+    move = lambda x, y: (cx + k * (x - cx) + dx, cy + k * (y - cy) + dy)  # noqa: E731
+    moved = {key: Box(b.id, b.kind, *move(b.x, b.y), b.w * k, b.h * k) for key, b in boxes.items()}
+    return moved, {key: move(x, y) for key, (x, y) in centre.items()}, k
+
+
+def _within(shift: float, lo: float, hi: float) -> float:
+    """``shift`` limited so that what fitted still fits (no move at all if it did not fit)."""
+    if lo > hi:
+        return 0.0
+    return min(max(shift, lo), hi)
+
+
+def _size(item: Item | None, has_bucket: bool, theme: Theme, flow: str, side: str) -> tuple[float, float]:
+    """(main, cross) extent at scale 1 of a slot; a leaf's bucket adds to the `side` axis."""
+    z = theme.sizes
+    if item is None:  # a dummy slot
+        return (0.0, z.dummy_width)
+    w, h = (z.internal_width, z.internal_height) if item.kind == "internal" else (z.card_width, z.card_height)
+    main, cross = (w, h) if flow == "right" else (h, w)
+    if has_bucket:
+        bm, bc = (z.bucket_width, z.bucket_height) if flow == "right" else (z.bucket_height, z.bucket_width)
+        if side == "cross":
+            main, cross = max(main, bm), cross + z.bucket_gap + bc
+        else:
+            main, cross = main + z.bucket_gap + bm, max(cross, bc)
+    return (main, cross)
+
+
+def _cross_positions(orders: list[list[str]], chains: list[list[str]], size: Mapping[str, tuple[float, float]], gap: float, span: float) -> dict[str, float]:
+    """Cross coordinates (0 = top/left of region): pulled toward neighbours, order kept, no overlap."""
+    nbrs: dict[str, list[str]] = {v: [] for o in orders for v in o}
+    for ch in chains:
+        for a, b in zip(ch, ch[1:]):
+            nbrs[a].append(b)
+            nbrs[b].append(a)
+    pos: dict[str, float] = {}
+    for o in orders:
+        total = sum(size[v][1] for v in o) + gap * (len(o) - 1)
+        cur = (span - total) / 2
+        for v in o:
+            pos[v] = cur + size[v][1] / 2
+            cur += size[v][1] + gap
+    for it in range(6):
+        seq = list(range(len(orders))) if it % 2 == 0 else list(range(len(orders) - 1, -1, -1))
+        for li in seq:
+            o = orders[li]
+            want = [sum(pos[u] for u in nbrs[v]) / len(nbrs[v]) if nbrs[v] else pos[v] for v in o]
+            for v, p in zip(o, _pack(want, [size[v][1] for v in o], gap, span)):
+                pos[v] = p
+    lo = min((pos[v] - size[v][1] / 2 for v in pos), default=0.0)  # the pulls drift; recentre
+    hi = max((pos[v] + size[v][1] / 2 for v in pos), default=0.0)
+    shift = (span - (hi - lo)) / 2 - lo
+    return {v: p + shift for v, p in pos.items()}
+
+
+def _pack(want: list[float], sizes: list[float], gap: float, span: float) -> list[float]:
+    """Closest positions to `want` keeping order and spacing, inside [0, span] (pool-adjacent)."""
+    offs, cur = [], 0.0
+    for i, sz in enumerate(sizes):
+        if i:
+            cur += sizes[i - 1] / 2 + gap + sz / 2
+        offs.append(cur)
+    total_lo, total_hi = sizes[0] / 2 if sizes else 0.0, span - (offs[-1] + sizes[-1] / 2 if sizes else 0.0)
+    blocks: list[list[Any]] = []  # [start index, end index, sum of (want - off), count]
+    for i, (w, off) in enumerate(zip(want, offs)):
+        blocks.append([i, i, w - off, 1])
+        while len(blocks) > 1 and blocks[-2][2] / blocks[-2][3] >= blocks[-1][2] / blocks[-1][3]:
+            b = blocks.pop()
+            blocks[-1][1], blocks[-1][2], blocks[-1][3] = b[1], blocks[-1][2] + b[2], blocks[-1][3] + b[3]
+    out = [0.0] * len(want)
+    for start, end, tot, cnt in blocks:
+        base = min(max(tot / cnt, total_lo), max(total_lo, total_hi))
+        for i in range(start, end + 1):
+            out[i] = base + offs[i]
+    return out
+
+
+def _boxes_for(item: Item, pt: Point, bucket: str | None, theme: Theme, s: float, flow: str, side: str) -> dict[str, Box]:
+    """The card of one slot centred at `pt`, and its bucket: below/left (cross) or before it (main)."""
+    z = theme.sizes
+    w, h = (z.internal_width, z.internal_height) if item.kind == "internal" else (z.card_width, z.card_height)
+    w, h = w * s, h * s
+    if bucket is None:
+        return {item.id: Box(item.id, item.kind, pt[0], pt[1], w, h)}
+    bw, bh, g = z.bucket_width * s, z.bucket_height * s, z.bucket_gap * s
+    x, y = pt
+    if (flow == "right") == (side == "cross"):  # stacked: bucket below (right flow) or above (down)
+        total, sign = h + g + bh, 1 if flow == "right" else -1
+        card = Box(item.id, item.kind, x, y + sign * (total / 2 - h / 2), w, h)
+        bx = Box(bucket, "bucket", x, y - sign * (total / 2 - bh / 2), bw, bh)
+    else:  # side by side: bucket on the left
+        total = w + g + bw
+        card = Box(item.id, item.kind, x + total / 2 - w / 2, y, w, h)
+        bx = Box(bucket, "bucket", x - total / 2 + bw / 2, y, bw, bh)
+    return {item.id: card, bucket: bx}
+
+
+def _ports(edges: tuple[GraphEdge, ...], chains: list[list[str]], centre: Mapping[str, Point], boxes: Mapping[str, Box], flow: str, spread: float) -> list[tuple[float, float]]:
+    """Cross offsets (out of src, into dst) per edge, so arrows meeting at a card fan out in order."""
+    ax = 1 if flow == "right" else 0  # the cross axis of a point
+    out = [[0.0, 0.0] for _ in edges]
+    for end in (0, 1):
+        groups: dict[str, list[int]] = {}
+        for k, e in enumerate(edges):
+            groups.setdefault(e.dst if end else e.src, []).append(k)
+        for v, ks in groups.items():
+            if len(ks) < 2:
+                continue
+            far = (lambda k: centre[chains[k][-2]][ax]) if end else (lambda k: centre[chains[k][1]][ax])
+            ks.sort(key=lambda k: (far(k) if flow == "down" else -far(k), k))
+            side = (boxes[v].h if flow == "right" else boxes[v].w) * spread
+            for i, k in enumerate(ks):
+                off = -side / 2 + side * i / (len(ks) - 1)
+                out[k][end] = -off if flow == "right" else off
+    return [(a, b) for a, b in out]
+
+
+def _route(e: GraphEdge, chain: list[str], boxes: Mapping[str, Box], centre: Mapping[str, Point], flow: str, clear: float, port: tuple[float, float]) -> Route:
+    """From the downstream side of src, through dummy slots, to the upstream side of dst."""
+    a, b = boxes[e.src], boxes[e.dst]
+    via = [centre[d] for d in chain[1:-1]]
+    if flow == "right":
+        start, end = (a.x + a.w / 2 + clear, a.y + port[0]), (b.x - b.w / 2 - clear, b.y + port[1])
+    else:
+        start, end = (a.x + port[0], a.y - a.h / 2 - clear), (b.x + port[1], b.y + b.h / 2 + clear)
+    return Route(e.src, e.dst, e.slot, e.needs_grad, (start, *via, end))

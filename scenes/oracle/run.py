@@ -1,0 +1,310 @@
+"""Real PyTorch as the oracle: run the same checked program on torch and compare with the log.
+
+The program is never handed to Python's exec: this module walks the same whitelisted syntax tree
+as the engine (``engine.subset`` checked it) and performs each node with real torch. What it
+records is the comparable trace of :mod:`scenes.oracle.traces` (tensors, edges by label, the visit order
+seen with ``Node.register_hook``, grads after each backward, errors, warnings and prints), so
+``compare_traces(engine_trace(log), torch_trace(source))`` says where the two differ.
+
+torch is imported only when :func:`torch_trace` runs; the rest of gradreel never needs it.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import warnings
+from typing import Any, Optional
+
+from engine.subset import parse
+
+_MAX_INT_BITS = 4096
+_BIN = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__",
+        ast.Pow: "__pow__"}
+_IBIN = {ast.Add: "__iadd__", ast.Sub: "__isub__", ast.Mult: "__imul__", ast.Div: "__itruediv__",
+         ast.Pow: "__ipow__"}
+_CMP = {ast.Gt: "__gt__", ast.Lt: "__lt__", ast.GtE: "__ge__", ast.LtE: "__le__",
+        ast.Eq: "__eq__", ast.NotEq: "__ne__"}
+_METHODS = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean", "clamp",
+            "pow", "square", "reciprocal", "item"}
+
+
+def torch_available() -> bool:
+    """Whether torch is installed (without importing it: that alone takes seconds)."""
+    import importlib.util
+    return importlib.util.find_spec("torch") is not None
+
+
+# --- PyTorch's side ----------------------------------------------------------------------------
+
+class _TorchRun:
+    def __init__(self, source: str):
+        import torch
+        self.torch = torch
+        self.source = source
+        self.env: dict[str, Any] = {}
+        self.out: list[tuple] = []
+        self.index: dict[int, int] = {}  # id(tensor) -> creation index
+        self.keep: list = []  # keep tensors and nodes alive so that ids are not reused
+        self.node_label: dict[int, tuple] = {}
+        self.per_tensor: dict[int, int] = {}
+        self.hooked: set = set()
+        self.leaves: list = []
+        self.calls = 0
+        self.line = 0
+
+    # labels
+    def label(self, node) -> tuple:
+        key = id(node)
+        if key not in self.node_label:
+            if type(node).__name__ == "AccumulateGrad":
+                self.node_label[key] = ("acc", self.index[id(node.variable)])
+            self.keep.append(node)
+        return self.node_label[key]
+
+    def own(self, t) -> None:
+        """Label t's grad_fn (a new one) as the next node of tensor t, and its inner nodes."""
+        fn = t.grad_fn
+        if fn is None or id(fn) in self.node_label:
+            return
+        i = self.index[id(t)]
+        k = self.per_tensor.get(i, 0)
+        self.per_tensor[i] = k + 1
+        self.node_label[id(fn)] = ("op", i, k)
+        self.keep.append(fn)
+        self._inner(fn)
+
+    def _inner(self, fn) -> None:
+        for j, (nxt, _) in enumerate(fn.next_functions):
+            if nxt is None or id(nxt) in self.node_label or type(nxt).__name__ == "AccumulateGrad":
+                continue
+            self.node_label[id(nxt)] = ("inner", self.node_label[id(fn)], j)
+            self.keep.append(nxt)
+            self._inner(nxt)
+
+    def edges(self, t) -> tuple:
+        if t.grad_fn is None:
+            return ()
+        return tuple(self.label(n) if n is not None else None for n, _ in t.grad_fn.next_functions)
+
+    def register(self, t) -> Any:
+        torch = self.torch
+        if not isinstance(t, torch.Tensor) or id(t) in self.index:
+            return t
+        i = self.index[id(t)] = len(self.index)
+        self.keep.append(t)
+        if t.requires_grad and t.is_leaf:
+            self.leaves.append(t)
+        self.own(t)
+        self.out.append(("tensor", i, str(t), _val(t), _fn_name(t), self.edges(t)))
+        return t
+
+    def grads(self) -> None:
+        self.out.append(("grads", {self.index[id(w)]: (_val(w.grad) if w.grad is not None else None)
+                                   for w in self.leaves}))
+
+    # statements
+    def run(self, tree: ast.Module) -> list[tuple]:
+        torch = self.torch
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = self._show  # in order, as they happen
+            for stmt in tree.body:
+                try:
+                    self.stmt(stmt)
+                except Exception as exc:  # PyTorch's and Python's own errors are the data here
+                    self.out.append(("error", self.line, type(exc).__name__, _msg(exc)))
+                finally:
+                    torch.set_grad_enabled(True)
+        return self.out
+
+    def _show(self, message, category, *args, **kwargs) -> None:
+        entry = ("warning", self.line, category.__name__, str(message))
+        if entry not in self.out:  # Python's default filter: once per call site
+            self.out.append(entry)
+
+    def stmt(self, s: ast.stmt) -> None:
+        self.line = s.lineno
+        if isinstance(s, ast.Import):
+            self.env["torch"] = self.torch
+        elif isinstance(s, ast.ImportFrom):
+            for a in s.names:
+                self.env[a.name] = getattr(self.torch, a.name)
+        elif isinstance(s, ast.Assign):
+            t = s.targets[0]
+            if isinstance(t, ast.Attribute):
+                owner = self.evaluate(t.value)
+                owner.grad = None
+                self.grads()
+            else:
+                self.env[t.id] = self.evaluate(s.value)
+        elif isinstance(s, ast.AugAssign):
+            target = self.env[s.target.id]
+            other = self.evaluate(s.value)
+            if isinstance(target, self.torch.Tensor):
+                result = getattr(target, _IBIN[type(s.op)])(other)
+                self.own(result)
+                self.env[s.target.id] = result
+                self.out.append(("update", self.index[id(result)], str(result), _val(result),
+                                 _fn_name(result), self.edges(result)))
+            else:
+                self.env[s.target.id] = self.register(self.binop(type(s.op), target, other))
+        elif isinstance(s, ast.Expr):
+            self.expr_stmt(s.value)
+        elif isinstance(s, ast.If):
+            taken = bool(self.evaluate(s.test))
+            self.out.append(("branch", taken))
+            for inner in (s.body if taken else s.orelse):
+                self.stmt(inner)
+        elif isinstance(s, ast.For):
+            for i in range(*[self.evaluate(a) for a in s.iter.args]):
+                self.env[s.target.id] = i
+                for inner in s.body:
+                    self.stmt(inner)
+        elif isinstance(s, ast.With):
+            with self.torch.no_grad():
+                for inner in s.body:
+                    self.stmt(inner)
+
+    def expr_stmt(self, e: ast.expr) -> None:
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "backward":
+            root = self.evaluate(e.func.value)
+            kw = {k.arg: self.evaluate(k.value) for k in e.keywords}
+            args = [self.evaluate(a) for a in e.args]
+            self.calls += 1
+            self.out.append(("backward", self.calls))
+            call = self.calls
+            handles: list = []
+            if root.grad_fn is not None:
+                self._hook(root.grad_fn, call, handles)
+            elif root.requires_grad:
+                acc = (root * 1).grad_fn.next_functions[0][0]  # the leaf's cached AccumulateGrad
+                self._hook(acc, call, handles)
+            try:
+                root.backward(*args, **kw)
+            finally:
+                for h in handles:
+                    h.remove()
+                self.grads()
+            return
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "zero_":
+            self.evaluate(e.func.value).zero_()
+            self.grads()
+            return
+        self.evaluate(e)
+
+    def _hook(self, root, call: int, handles: list) -> None:
+        """A post-hook on every node the walk can reach: it fires once the node has run."""
+        seen, stack = set(), [root]
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            self.keep.append(n)
+            handles.append(n.register_hook(lambda gi, go, n=n: self.out.append(("visit", call, self.label(n)))))
+            stack.extend(m for m, _ in n.next_functions if m is not None)
+
+    # expressions
+    def evaluate(self, e: ast.expr) -> Any:
+        if isinstance(e, ast.Constant):
+            return e.value
+        if isinstance(e, ast.Name):
+            if e.id not in self.env:
+                raise NameError(f"name '{e.id}' is not defined")
+            return self.env[e.id]
+        if isinstance(e, ast.BinOp):
+            return self.register(self.binop(type(e.op), self.evaluate(e.left), self.evaluate(e.right)))
+        if isinstance(e, ast.UnaryOp):
+            v = self.evaluate(e.operand)
+            if isinstance(e.op, ast.Not):
+                return not v
+            return self.register(-v) if isinstance(e.op, ast.USub) else v
+        if isinstance(e, ast.BoolOp):
+            v = None
+            for part in e.values:
+                v = self.evaluate(part)
+                if bool(v) == isinstance(e.op, ast.Or):
+                    return v
+            return v
+        if isinstance(e, ast.Compare):
+            left = self.evaluate(e.left)
+            result: Any = True
+            for op, right_e in zip(e.ops, e.comparators):
+                right = self.evaluate(right_e)
+                result = self.register(_compare(_CMP[type(op)], left, right))
+                if not bool(result):
+                    return result
+                left = right
+            return result
+        if isinstance(e, ast.Attribute):
+            owner = self.evaluate(e.value)
+            value = getattr(owner, e.attr)  # .grad, .is_leaf or .requires_grad (checked)
+            return self.register(value) if e.attr == "grad" else value
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        raise AssertionError(type(e).__name__)
+
+    def binop(self, op: type, a: Any, b: Any) -> Any:
+        if isinstance(a, int) and isinstance(b, int) and op is ast.Pow and b > 0 and abs(a) > 1 \
+                and b * abs(a).bit_length() > _MAX_INT_BITS:
+            raise OverflowError("integer result too large")
+        fn = {ast.Add: lambda x, y: x + y, ast.Sub: lambda x, y: x - y, ast.Mult: lambda x, y: x * y,
+              ast.Div: lambda x, y: x / y, ast.Pow: lambda x, y: x ** y}[op]
+        return fn(a, b)
+
+    def call(self, e: ast.Call) -> Any:
+        torch = self.torch
+        f = e.func
+        args = [self.evaluate(a) for a in e.args]
+        kw = {k.arg: self.evaluate(k.value) for k in e.keywords}
+        if isinstance(f, ast.Name):
+            if f.id == "print":
+                self.out.append(("print", " ".join(_pystr(a) for a in args)))
+                return None
+            if f.id == "abs":
+                return self.register(abs(*args))
+            return self.register(self.env[f.id](*args, **kw))
+        if isinstance(f.value, ast.Name) and f.value.id == "torch":
+            if "torch" not in self.env:
+                raise NameError("name 'torch' is not defined")
+            return self.register(getattr(torch, f.attr)(*args, **kw))
+        owner = self.evaluate(f.value)
+        if f.attr not in _METHODS:
+            raise AssertionError(f.attr)
+        return self.register(getattr(owner, f.attr)(*args, **kw))
+
+
+def _compare(op: str, a: Any, b: Any) -> Any:
+    return getattr(a, op)(b) if not isinstance(a, (int, float)) or isinstance(b, (int, float)) else \
+        getattr(b, {"__gt__": "__lt__", "__lt__": "__gt__", "__ge__": "__le__", "__le__": "__ge__",
+                    "__eq__": "__eq__", "__ne__": "__ne__"}[op])(a)
+
+
+def _pystr(v: Any) -> str:
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+def _fn_name(t) -> Optional[str]:
+    return type(t.grad_fn).__name__ if t.grad_fn is not None else None
+
+
+def _val(t) -> Any:
+    if t.dtype.is_floating_point:
+        f = t.item()
+        if math.isnan(f):
+            return "nan"
+        if math.isinf(f):
+            return "inf" if f > 0 else "-inf"
+        return f
+    return t.item()
+
+
+def _msg(exc: Exception) -> str:
+    return exc.args[0] if isinstance(exc, (NameError, AttributeError)) and exc.args else str(exc)
+
+
+def torch_trace(source: str, filename: str = "<program>") -> list[tuple]:
+    """Run ``source`` (checked against the subset first) on real PyTorch; return its trace."""
+    tree = parse(source, filename)
+    return _TorchRun(source).run(tree)

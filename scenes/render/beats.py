@@ -1,0 +1,281 @@
+"""Render a clip beat by beat, each beat to its own cached segment.
+
+Why per beat: an author who changes one number re-renders only the beats whose picture changes.
+A segment's key is a sha256 over exactly what its frames depend on:
+
+* the clip's fixed part: frame size, frame rate, encoder settings, aspect, caption mode, the theme
+  file, the sources of engine/ and scenes/, and the layout (every box and route);
+* the picture its beat starts from and the scene's bookkeeping at that moment
+  (``scenes.video.digest.state_digest``), reached by applying the earlier beats' steps without drawing;
+* its own steps: frames, and each action's kind, timing and every string and id it carries.
+
+An edit in the last beat leaves the earlier beats' keys alone; an edit that changes what stays on
+screen (a value on a card) changes the key of every beat that shows it, and of no other.
+
+Segments live in ``OUT/.segments/KEY.mp4``, written beside their target and renamed into place.
+To draw a beat, the scene is brought to the beat's start from the state stored when that beat was
+last drawn (``scenes.render.states``), or else by applying earlier steps without drawing; the
+picture digests make sure both ways give the same picture. One process can render any contiguous
+range of beats (``python -m scenes.render.beats``, used by ``render scene -j N``). The frames of a
+beat do not depend on which process drew it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from scenes.video.timeline import Segment
+
+SEGMENTS = ".segments"
+
+
+@dataclass(frozen=True)
+class BeatJob:
+    """What one process renders: segments ``first``..``last`` (inclusive) of a clip."""
+
+    storyboard: str
+    name: str
+    options: dict[str, Any]
+    first: int
+    last: int
+    text_sha256: str = ""
+    """Of the storyboard text the parent planned from: a worker that reads another (the file was
+    saved during the render) stops instead of drawing beats of a different plan."""
+
+
+def text_sha256(checked: Any) -> str:
+    """Of the storyboard text a checked storyboard was loaded from (``BeatJob.text_sha256``)."""
+    return hashlib.sha256(checked.doc.text.encode()).hexdigest()
+
+
+@dataclass
+class BeatOutcome:
+    index: int
+    key: str
+    frames: int
+    rendered: bool
+
+
+def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, Any] | None = None,
+                 check: Callable[[], None] | None = None) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
+    """For each beat of ``job``: find its segment in the cache, or bring the scene to the beat's
+    start (from a stored state, applying steps only past the nearest one) and draw it. Manim is
+    imported only when a beat must be drawn or a starting picture is not known yet.
+    ``loaded``: the checked storyboard and its plan, when the caller (in this process) has them.
+    ``check``: called before each beat is drawn; whatever it raises stops the range.
+    Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
+    from scenes.render.pipeline import RenderOptions, segment_path
+
+    given = dict(job.options)  # JSON (a worker's job) turns tuples into lists
+    opts = RenderOptions(**{**given, "sets": tuple(given.get("sets") or ()),
+                            "size": tuple(given["size"]) if given.get("size") else None})
+    if loaded is None:
+        from scenes.storyboard import default_timings, load, plan as make_plan
+
+        checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
+        if job.text_sha256 and text_sha256(checked) != job.text_sha256:
+            raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
+        p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    else:
+        checked, p = loaded
+    keys = _ClipKeys(opts, checked, p)
+    theme, size, encoder, segs, pre, states = keys.theme, keys.size, keys.encoder, keys.segs, keys.pre, keys.states
+    out: list[BeatOutcome] = []
+    with contextlib.ExitStack() as stack:
+        walk: _Walk | None = None
+
+        def scene_walk() -> _Walk:
+            nonlocal walk
+            if walk is None:
+                walk = _Walk(stack, checked, p, opts, theme, segs, states, pre)
+            return walk
+
+        for k in range(job.first, job.last + 1):
+            digest = None if opts.force else states.digest(pre[k])
+            if digest is None:
+                digest = scene_walk().digest_at(k)
+                states.put_digest(pre[k], digest)
+            key = keys.key(k, digest)
+            target = segment_path(Path(opts.out), key)
+            beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
+            if target.exists() and not opts.force:
+                log(f"{job.name}: beat {k + 1}/{len(segs)} {beat} (cached)")
+                os.utime(target)  # recently used: kept when the cache is trimmed
+                out.append(BeatOutcome(k, key, segs[k].frames, False))
+                continue
+            log(f"{job.name}: beat {k + 1}/{len(segs)} {beat}")
+            try:
+                if check is not None:  # e.g. another process drawing this clip has failed
+                    check()
+                scene_walk().draw(k, target, size, encoder)
+            except BaseException:
+                if walk is not None:
+                    walk.abort()
+                raise
+            out.append(BeatOutcome(k, key, segs[k].frames, True))
+        if walk is not None:
+            try:
+                walk.finish()
+            except BaseException:
+                walk.abort()
+                raise
+        return out, (walk.scene.ledger if walk is not None else []), p
+
+
+class _ClipKeys:
+    """What a clip's segment keys are made of (no Manim): its segments, each one's description
+    and prefix hash, the fixed part, and the store of starting pictures."""
+
+    def __init__(self, opts: Any, checked: Any, p: Any) -> None:
+        from scenes.render.states import BeatStates
+        from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
+        from scenes.render.keys import clip_digest, prefixes, segment_description
+        from scenes.video.timeline import clip_segments
+        from scenes.render.code_version import code_digest
+        from scenes.layout.place import layout_events
+        from scenes.render.pipeline import encoder_options, fps_of, pixel_size
+        from scenes.theme import load_theme, theme_file
+
+        self.theme = theme = load_theme()
+        spec = theme.aspect(opts.aspect)
+        self.size, self.fps = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts)
+        self.encoder = encoder_options(opts)
+        region = clip_frame_region(shows_code(p, checked.index.source), spec)
+        layout = layout_events(checked.run.events, opts.aspect, theme, region)
+        self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
+        fill_max = fill_scales(p)
+        self.descs = [segment_description(seg, fill_max) for seg in self.segs]
+        self.fixed = clip_digest(layout, opts.aspect, opts.captions, self.size, self.fps, self.encoder, code_digest(),
+                                 theme_file().read_bytes(), checked.run.jsonl)
+        self.pre = prefixes(self.fixed, checked.run.jsonl, self.descs)
+        self.states = BeatStates(Path(opts.out) / SEGMENTS)
+
+    def key(self, k: int, digest: str) -> str:
+        """Segment k's key, given the digest of the picture it starts from."""
+        from scenes.render.keys import segment_key
+
+        return segment_key(self.fixed, digest, self.descs[k])
+
+
+def stale_segments(opts: Any, loaded: tuple[Any, Any]) -> list[bool]:
+    """Which segments a render will draw, as far as is known without Manim: those whose file is
+    missing, and those whose starting picture was never digested (all of them with --force).
+    ``loaded``: the checked storyboard and its plan. The parent uses this to share out only the
+    beats that need drawing (a last-beat edit stays in one process)."""
+    from scenes.render.pipeline import segment_path
+
+    keys = _ClipKeys(opts, *loaded)
+    if opts.force:
+        return [True] * len(keys.segs)
+    out = []
+    for k in range(len(keys.segs)):
+        digest = keys.states.digest(keys.pre[k])
+        out.append(digest is None or not segment_path(Path(opts.out), keys.key(k, digest)).exists())
+    return out
+
+
+class _Walk:
+    """The Manim scene moving forward through a clip's segments; ``at`` is the segment whose start
+    it shows. It never goes back: segments are visited in order. Made only when something must be
+    drawn or digested (Manim is imported here), inside ``stack``, which undoes its config."""
+
+    def __init__(self, stack: contextlib.ExitStack, checked: Any, plan: Any, opts: Any, theme: Any,
+                 segs: list[Segment], states: Any, prefixes: list[str]) -> None:
+        from manim import tempconfig
+
+        from scenes.video.camera import PathCachingCamera
+        from scenes.draw.scene import ClipScene
+        from scenes.render.pipeline import scene_config
+
+        media = stack.enter_context(tempfile.TemporaryDirectory(prefix="gradreel-media-"))  # Manim wants one
+        cfg, _, self.fps = scene_config(opts, theme, Path(media))
+        stack.enter_context(tempconfig(cfg))
+        self.scene = ClipScene(plan, checked.run.events, checked.index.source, theme, aspect=opts.aspect,
+                               captions=opts.captions, camera_class=PathCachingCamera)
+        self.segs, self.states, self.prefixes = segs, states, prefixes
+        self.fresh = opts.force  # --force: rebuild every state, trust nothing stored
+        self.at = 0
+        self.pending: list[tuple[Any, int, Path]] = []  # segments drawn, still being encoded
+
+    def digest_at(self, k: int) -> str:
+        from scenes.video.digest import state_digest
+
+        self.bring_to(k)
+        return state_digest(self.scene, self.scene.state_names())
+
+    def bring_to(self, k: int) -> None:
+        """Make the scene show the start of segment k: load the nearest stored state at or before
+        k (past where it is now), then apply the steps from there without drawing."""
+        from scenes.video.player import run_step
+
+        if self.at == k:
+            return
+        if not self.fresh:
+            for j in range(k, self.at, -1):
+                if self.states.has_state(self.prefixes[j]) and self.states.load_state(self.prefixes[j], self.scene):
+                    self.at = j
+                    break
+        for j in range(self.at, k):
+            for st in self.segs[j].steps:
+                run_step(self.scene, st, self.fps, None)
+        self.at = k
+
+    def draw(self, k: int, target: Path, size: tuple[int, int], encoder: dict[str, str]) -> None:
+        """Draw and encode segment k (the scene is at its start) into ``target``, atomically."""
+        from scenes.video.encoder import SegmentWriter
+        from scenes.video.player import run_step
+
+        self.bring_to(k)
+        self.states.save_state(self.prefixes[k], self.scene, self.scene.state_names())
+        seg = self.segs[k]
+        tmp = target.with_name(f".{target.stem}-pid{os.getpid()}.tmp")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        writer = SegmentWriter(tmp, size[0], size[1], self.fps, encoder)
+        self.pending.append((writer, k, target))
+        for st in seg.steps:
+            run_step(self.scene, st, self.fps, writer)
+        self.at = k + 1
+        self.finish(keep=1)
+
+    def finish(self, keep: int = 0) -> None:
+        """Let x264 finish the oldest segments, leaving ``keep`` still encoding: the next beat is
+        drawn while the last one's frames are still being encoded."""
+        while len(self.pending) > keep:
+            writer, k, target = self.pending[0]
+            writer.close()
+            if writer.frames != self.segs[k].frames:
+                raise RuntimeError(f"segment {k + 1}: {writer.frames} frames drawn, {self.segs[k].frames} planned")
+            os.replace(writer.path, target)
+            self.pending.pop(0)
+
+    def abort(self) -> None:
+        """Stop every segment still being encoded and delete its half-written file."""
+        for writer, _, _ in self.pending:
+            writer.abort()
+        self.pending.clear()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Worker entry: one JSON BeatJob on stdin; progress on stderr; on stdout one JSON line with
+    the outcomes and the display ledger. Bad input was reported by the parent before any worker started."""
+    job = BeatJob(**json.loads(sys.stdin.read()))
+    try:
+        outcomes, ledger, _ = render_range(job, lambda s: print(s, file=sys.stderr, flush=True))
+    except KeyboardInterrupt:
+        return 130
+    print(json.dumps({"outcomes": [o.__dict__ for o in outcomes], "ledger": ledger}))
+    return 0
+
+
+if __name__ == "__main__":
+    from scenes.exit import exit_now
+
+    exit_now(main())

@@ -1,0 +1,64 @@
+"""What a clip's segment keys are made of, computed without Manim.
+
+Why Manim-free: when every beat's starting picture is already known (``scenes.render.states``) and
+every segment is in the cache, a render only joins files: it should not pay a second for
+importing Manim. The plan, the layout and these descriptions are pure; only the picture digests
+need Manim, and those are stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from scenes.video.digest import canonical
+from scenes.video.timeline import Action, Segment
+
+
+def action_extras(action: Action, fill_max: dict[str, float]) -> Any:
+    """What drawing ``action`` reads beyond its cue and the scene's state: a bucket fill's level
+    is its value over the leaf's largest |.grad|, which a later beat may set."""
+    cue = action.payload
+    if action.kind == "cue" and cue.kind == "bucket_fill" and len(cue.ids) > 1:
+        return fill_max.get(cue.ids[1])
+    return None
+
+
+def segment_description(seg: Segment, fill_max: dict[str, float]) -> str:
+    """Everything a segment's own steps carry, as text (hashed into its key): each action's kind,
+    timing and payload, and what its drawing reads besides. Not an action's ``order`` (a caption's
+    counts every cue of the plan): the order within a step is the order listed."""
+    steps = [[st.frame - seg.first, st.hold, st.frames,
+              [[a.kind, a.start, a.duration, canonical(a.payload), canonical(action_extras(a, fill_max))]
+               for a in st.actions]]
+             for st in seg.steps]
+    return json.dumps([seg.frames, steps], default=repr, separators=(",", ":"))
+
+
+def clip_digest(layout: Any, aspect: str, captions: str, size: tuple[int, int], fps: int,
+                encoder: dict[str, str], code: str, theme_bytes: bytes, log_text: str) -> str:
+    """The part of every segment key that is the same for the whole clip: size, rate, encoder,
+    aspect, caption mode, code, theme, layout, and the event log (its header holds the program
+    text the code pane shows; the scene reads lines, names and flags from its events)."""
+    h = hashlib.sha256()
+    for part in (repr((tuple(size), fps, sorted(encoder.items()), aspect, captions)), code,
+                 hashlib.sha256(theme_bytes).hexdigest(), repr(canonical(layout)),
+                 hashlib.sha256(log_text.encode()).hexdigest()):
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()
+
+
+def prefixes(fixed: str, log_text: str, descs: list[str]) -> list[str]:
+    """prefixes[k]: sha256 over everything the picture at the start of segment k follows from:
+    the clip's fixed part, its event log, and the descriptions of the segments before k."""
+    h = hashlib.sha256((fixed + hashlib.sha256(log_text.encode()).hexdigest()).encode())
+    out = []
+    for desc in descs:
+        out.append(h.hexdigest())
+        h.update(desc.encode() + b"\0")
+    return out
+
+
+def segment_key(fixed: str, digest: str, desc: str) -> str:
+    return hashlib.sha256((fixed + digest + desc).encode()).hexdigest()
