@@ -8,14 +8,12 @@ length; the encoder-only floor (the same frames, decoded from the clip, encoded 
 the settings the render used); peak memory; a no-op re-render; a re-render after one number in
 the last beat's caption changes (renders as an author runs them: beats in one process per core,
 as memory allows), and the same kind of edit saved while `render watch` runs (from the save to
-the new clip). The same full render, no-op and (another) edit as an author at a terminal runs
-them after the first: handed to a warm server (scenes.commands.warm_client). Then the last quality with
+the new clip). Then the last quality with
 -j 1 (one process), a re-render after --set changes a number shown from beat 2 on, and the four
-core clips one after the other against two at a time, cold and warm, alternated --pairs times,
+core clips one after the other against two at a time, alternated --pairs times,
 and the last quality's render and floor --pairs times (its "x floor" is the median of those
 ratios; the median and each pair's are shown: the machine's speed drifts within minutes). The glyph
-cache is warmed first, as an author's would be. The cold renders ask no warm server
-(GRADREEL_SERVER=off).
+cache is warmed first, as an author's would be.
 
     ./scripts/bench                      engine table
     ./scripts/bench --render             engine and render tables (takes minutes)
@@ -162,15 +160,6 @@ def print_table(report: dict) -> None:
               f"4 core clips -j1 {r['core_j1_s']} s ({r['core_j1_cpu_s']} CPU-s), -j2 {r['core_j2_s']} s "
               f"({r['core_j2_cpu_s']} CPU-s): {r['j2_speedup']}x{_spread(r.get('j2_speedups'))}, "
               f"of at most {r['j2_ceiling']}x at -j 1's CPU")
-        if "warm_core_j1_s" not in r:  # a report from before the warm server
-            return
-        print("\nwith a warm server (scenes.commands.warm_client: an author's renders after the first, at a terminal)")
-        print(f"{'quality':<8}{'render s':>9}{'x clip':>7}{'no-op s':>8}{'last beat edited s':>19}{'x full':>7}")
-        for q, row in r["qualities"].items():
-            print(f"{q:<8}{row['warm_render_s']:>9}{row['warm_over_clip']:>7}{row['warm_noop_s']:>8}"
-                  f"{row['warm_edit_s']:>19}{row['warm_edit_over_warm_full']:>7}")
-        print(f"4 core clips -j1 {r['warm_core_j1_s']} s, -j2 {r['warm_core_j2_s']} s: {r['warm_j2_speedup']}x"
-              f"{_spread(r.get('warm_j2_speedups'))}")
 
 
 def _spread(gains: list[float] | None) -> str:

@@ -1,7 +1,7 @@
 """The rendering figures of ``scripts/bench.py --render`` (see there for how to run them).
 
 Why a module of its own: the engine benchmark and the table live in bench.py; everything that
-runs and times renders lives here (cold, through a warm server, in `render watch`, the x264
+runs and times renders lives here (cold, in `render watch`, the x264
 floor). What each figure is: bench.py's docstring, which `./scripts/bench --help` prints.
 
 Each render runs in a child process: ``python scripts/bench_render.py --measure RENDER_ARGS...``
@@ -31,54 +31,8 @@ class Run(NamedTuple):
     """User and system CPU time of the render and all its workers."""
 
 
-COLD = dict(os.environ, GRADREEL_SERVER="off")
-"""Cold renders: every process starts Python and imports Manim (no warm server is asked)."""
-
-
-class WarmServer:
-    """Renders as an author at a terminal runs them after the first: handed to a warm server
-    (scenes.commands.warm_client) of the bench's own, with its socket in ``folder``. Times are wall
-    times from the command's start to its end, as the author waits."""
-
-    def __init__(self, folder: str) -> None:
-        os.makedirs(folder, exist_ok=True)
-        self.folder = folder
-        self.env = dict(os.environ, GRADREEL_SERVER="on", XDG_RUNTIME_DIR=folder,
-                        GRADREEL_SERVER_IDLE="600")  # more than the cold rows between two warm runs take
-
-    def log(self) -> str:
-        import glob
-
-        return "".join(open(p).read() for p in glob.glob(os.path.join(self.folder, "gradreel-*", "*.log")))
-
-    def run(self, args: list[str]) -> float:
-        """Seconds for ``render ARGS`` (the first call starts the server and waits until it is ready)."""
-        import subprocess
-
-        from scenes.commands.warm_server import ready_pids
-
-        served = self.log().count(" runs scenes.commands.main ")
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "scenes.commands.main", *args], check=True, env=self.env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        seconds = time.perf_counter() - t0
-        if served == 0 and not ready_pids(self.log()):  # the first: cold, and it started the server
-            deadline = time.monotonic() + 120
-            while not ready_pids(self.log()):
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"no warm server in 120 s; its log: {self.log()!r}")
-                time.sleep(0.1)
-        elif self.log().count(" runs scenes.commands.main ") != served + 1:
-            raise RuntimeError(f"render {' '.join(args)} was not served warm; the log: {self.log()!r}")
-        return seconds
-
-    def stop(self) -> None:
-        import signal
-
-        from scenes.commands.warm_server import ready_pids
-
-        for pid in ready_pids(self.log()):
-            os.kill(pid, signal.SIGTERM)
+COLD = dict(os.environ)
+"""Cold renders: every process starts Python and imports Manim."""
 
 
 def _render(args: list[str]) -> Run:
@@ -152,8 +106,6 @@ SCENE_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w2.grad}")
 WATCH_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w1}")
 """The edit saved while `render watch` runs: another number than SCENE_EDIT's, so that its beat
 is not in the cache already."""
-WARM_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w2}")
-"""The edit rendered by `render scene` with a warm server: a third number."""
 
 
 def _edited(folder: str, change: tuple[str, str] | None) -> str:
@@ -246,7 +198,7 @@ def _core_all(jobs: int, out: str) -> list[str]:
 
 def render_bench(qualities: list[str], pairs: int = 3) -> dict:
     """The render figures (bench.py's docstring says which). ``pairs``: how many times the core
-    clips are rendered with -j 1 and then -j 2, cold and warm, and the last quality is rendered
+    clips are rendered with -j 1 and then -j 2, and the last quality is rendered
     and its floor measured; the machine's speed drifts by 10 to 30 % within minutes, so each
     ratio is one pair's, and the median and spread of those are shown."""
     import tempfile
@@ -254,10 +206,10 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
     from scenes.commands.scene import beat_jobs
     from scenes.render.pipeline import RenderOptions, _segments_of, fps_of, split_beats
-    from scenes.storyboard import default_timings, load, plan, storyboard_path
+    from scenes.storyboard import load, plan_of, storyboard_path
 
     checked = load(storyboard_path(BENCH_CLIP))
-    p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    p = plan_of(checked)
     length = p.duration
     top = qualities[-1]
     flags = dict(zip(QUALITIES[top][::2], QUALITIES[top][1::2]))  # {"-q": QUALITY[, "--fps": N]}
@@ -271,58 +223,42 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
         # and so are the glyphs of both edits' captions, for an author who tried those numbers before
         _watch_edit(os.path.join(tmp, "warm"), ["--size", "256x144", "--fps", "5"], os.path.join(tmp, "watched"))
         _render(["scene", edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
-        warm = WarmServer(os.path.join(tmp, "run"))
-        try:
-            warm_edited = _edited(os.path.join(tmp, "warm_edited"), WARM_EDIT)
-            warm.run(["scene", warm_edited, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
-            for q in qualities:
-                out = os.path.join(tmp, q)
-                (secs, peak, _), floor, frames = _render_and_floor(q, out)
-                noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
-                last = _render(["scene", edited, *QUALITIES[q], "--out", out])[0]
-                watched = _watch_edit(out, QUALITIES[q], os.path.join(tmp, "watched"))
-                warm_full = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out, "--force"])
-                warm_noop = warm.run(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])
-                warm_last = warm.run(["scene", warm_edited, *QUALITIES[q], "--out", out])
-                rows["qualities"][q] = {"render_s": round(secs, 2), "over_clip": round(secs / length, 2),
-                                        "encoder_floor_s": round(floor, 2), "over_floor": round(secs / floor, 2),
-                                        "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
-                                        "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
-                                        "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3),
-                                        "warm_render_s": round(warm_full, 2), "warm_over_clip": round(warm_full / length, 2),
-                                        "warm_noop_s": round(warm_noop, 3), "warm_edit_s": round(warm_last, 2),
-                                        "warm_edit_over_warm_full": round(warm_last / warm_full, 3)}
-            # the last quality's render against its floor, again pairs - 1 times: one pair alone
-            # drifts with the machine (1.02x to 1.21x in one run, 1.07x to 1.31x over a day)
-            first = rows["qualities"][top]
-            runs = [(first["render_s"], first["encoder_floor_s"])]
-            for k in range(pairs - 1):
-                run, floor, _ = _render_and_floor(top, os.path.join(tmp, f"{top}_{k}"))
-                runs.append((round(run.seconds, 2), round(floor, 2)))
-            ratios = [round(r / f, 2) for r, f in runs]
-            first.update(over_floor=_median(ratios), over_floor_runs=ratios,
-                         render_runs=[r for r, _ in runs], floor_runs=[f for _, f in runs])
-            secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
-                            "-j", "1"]).seconds
-            rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
-                               secs / statistics.median(first["floor_runs"]), 2),
-                               "default_speedup": round(secs / statistics.median(first["render_runs"]), 2)}
-            out = os.path.join(tmp, qualities[0])
-            rows["set_w2_rerender_s"] = round(_render(["scene", BENCH_CLIP, *QUALITIES[qualities[0]], "--out", out,
-                                                       "--set", "w2=3.0"])[0], 2)
-            for name in CORE:  # their glyphs, as for the benchmark clip
-                _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
-            cold: list[tuple[Run, Run]] = []
-            hot: list[tuple[float, float]] = []
-            for k in range(pairs):  # each in folders of its own: every clip is drawn, none from a cache
-                cold.append((_render(_core_all(1, os.path.join(tmp, f"j1_{k}"))),
-                             _render(_core_all(2, os.path.join(tmp, f"j2_{k}")))))
-                hot.append((warm.run(_core_all(1, os.path.join(tmp, f"warm_j1_{k}"))),
-                            warm.run(_core_all(2, os.path.join(tmp, f"warm_j2_{k}")))))
-        finally:  # no server outlives the bench
-            warm.stop()
+        for q in qualities:
+            out = os.path.join(tmp, q)
+            (secs, peak, _), floor, frames = _render_and_floor(q, out)
+            noop = _render(["scene", BENCH_CLIP, *QUALITIES[q], "--out", out])[0]
+            last = _render(["scene", edited, *QUALITIES[q], "--out", out])[0]
+            watched = _watch_edit(out, QUALITIES[q], os.path.join(tmp, "watched"))
+            rows["qualities"][q] = {"render_s": round(secs, 2), "over_clip": round(secs / length, 2),
+                                    "encoder_floor_s": round(floor, 2), "over_floor": round(secs / floor, 2),
+                                    "frames": frames, "peak_rss_mib": peak, "noop_rerender_s": round(noop, 3),
+                                    "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
+                                    "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3)}
+        # the last quality's render against its floor, again pairs - 1 times: one pair alone
+        # drifts with the machine (1.02x to 1.21x in one run, 1.07x to 1.31x over a day)
+        first = rows["qualities"][top]
+        runs = [(first["render_s"], first["encoder_floor_s"])]
+        for k in range(pairs - 1):
+            run, floor, _ = _render_and_floor(top, os.path.join(tmp, f"{top}_{k}"))
+            runs.append((round(run.seconds, 2), round(floor, 2)))
+        ratios = [round(r / f, 2) for r, f in runs]
+        first.update(over_floor=_median(ratios), over_floor_runs=ratios,
+                     render_runs=[r for r, _ in runs], floor_runs=[f for _, f in runs])
+        secs = _render(["scene", BENCH_CLIP, *QUALITIES[top], "--out", os.path.join(tmp, "clip_j1"), "--force",
+                        "-j", "1"]).seconds
+        rows["clip_j1"] = {"quality": top, "render_s": round(secs, 2), "over_floor": round(
+                           secs / statistics.median(first["floor_runs"]), 2),
+                           "default_speedup": round(secs / statistics.median(first["render_runs"]), 2)}
+        out = os.path.join(tmp, qualities[0])
+        rows["set_w2_rerender_s"] = round(_render(["scene", BENCH_CLIP, *QUALITIES[qualities[0]], "--out", out,
+                                                   "--set", "w2=3.0"])[0], 2)
+        for name in CORE:  # their glyphs, as for the benchmark clip
+            _render(["scene", name, "--size", "256x144", "--fps", "5", "--out", os.path.join(tmp, "warm")])
+        cold: list[tuple[Run, Run]] = []
+        for k in range(pairs):  # each in folders of its own: every clip is drawn, none from a cache
+            cold.append((_render(_core_all(1, os.path.join(tmp, f"j1_{k}"))),
+                         _render(_core_all(2, os.path.join(tmp, f"j2_{k}")))))
         gains = [round(j1.seconds / j2.seconds, 2) for j1, j2 in cold]
-        warm_gains = [round(j1 / j2, 2) for j1, j2 in hot]
         # -j 1 already keeps more than one core busy (x264 and the RGBA to YUV conversion run
         # beside drawing): two processes that spend the same CPU between them can use at most
         # twice that, and no more than every core, so they gain at most min(2, cores / busy)
@@ -330,9 +266,7 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
         rows.update(core_j1_s=_median([j1.seconds for j1, _ in cold]), core_j2_s=_median([j2.seconds for _, j2 in cold]),
                     core_j1_cpu_s=_median([j1.cpu_s for j1, _ in cold]), core_j2_cpu_s=_median([j2.cpu_s for _, j2 in cold]),
                     j2_speedup=_median(gains), j2_speedups=gains,
-                    j2_ceiling=round(min(2.0, len(os.sched_getaffinity(0)) / busy), 2),
-                    warm_core_j1_s=_median([j1 for j1, _ in hot]), warm_core_j2_s=_median([j2 for _, j2 in hot]),
-                    warm_j2_speedup=_median(warm_gains), warm_j2_speedups=warm_gains)
+                    j2_ceiling=round(min(2.0, len(os.sched_getaffinity(0)) / busy), 2))
     return rows
 
 

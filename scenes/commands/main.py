@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from typing import NoReturn, Optional
 
@@ -32,8 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Turn a PyTorch-style program and a storyboard into an animated autograd clip.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example: render scene backward_walk    (see README.md)\n\n"
-               "A render at a terminal leaves a warm process behind for the next one, which then starts\n"
-               "drawing at once (GRADREEL_SERVER=off: never; docs/rendering.md, section 7).")
+               "While editing a storyboard, `render watch NAME` renders again on every save, fastest.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         try:
@@ -66,25 +64,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 130
 
 
-WARM_COMMANDS = ("scene", "all")
-"""The commands a warm process runs (``scenes.commands.warm_client``): those that may draw. The others
-answer in a fraction of a second cold."""
-
-
 def run() -> NoReturn:
-    """The ``render`` command (``main`` is for calling in a process that goes on). A render is
-    handed to a warm process when one is running, and one is started after a cold render for
-    the next (see ``scenes.commands.warm_client`` for when)."""
-    from scenes.commands import warm_client
-
-    argv = sys.argv[1:]
-    warm = bool(argv) and argv[0] in WARM_COMMANDS
-    status = warm_client.delegate("scenes.commands.main", argv) if warm else None
-    if status is None:
-        status = main(argv)
-        if warm:
-            warm_client.start_server()
-    exit_now(status)
+    """The ``render`` command (``main`` is for calling in a process that goes on)."""
+    exit_now(main(sys.argv[1:]))
 
 
 if __name__ == "__main__":

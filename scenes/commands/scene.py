@@ -16,7 +16,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from scenes.render.pipeline import ASPECTS, CAPTIONS, FORMATS, QUALITY, RenderOptions, drawn_frames, render_storyboard
+from scenes.render.options import ASPECTS, CAPTIONS, FORMATS, QUALITY, RenderOptions
+from scenes.render.pipeline import drawn_frames, render_storyboard
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -86,6 +87,29 @@ def _options(args: argparse.Namespace) -> RenderOptions:
 
 
 def _render_one(file: str, opts: RenderOptions) -> int:
+    """Render one storyboard as ``render scene`` does; the clip's path on stdout."""
+    status, clip = _render_clip(file, opts)
+    if clip is not None:
+        print(clip)
+    return status
+
+
+def render_task(file: str, opts_json: str) -> tuple[int, str | None]:
+    """A worker's task in ``render all``: one clip, as ``render scene`` renders it. Returns the
+    status and the clip's path (the parent prints it). A clip that fails is reported (status 1,
+    its traceback on stderr) and the worker goes on to the next."""
+    import traceback
+
+    try:
+        status, clip = _render_clip(file, RenderOptions.from_json(opts_json))
+    except Exception:
+        traceback.print_exc()
+        print(f"render: {file} failed (above)", file=sys.stderr)
+        return 1, None
+    return status, None if clip is None else str(clip)
+
+
+def _render_clip(file: str, opts: RenderOptions) -> tuple[int, Path | None]:
     from scenes.storyboard import StoryboardError
     from scenes.storyboard import find_storyboards
     from scenes.storyboard.errors import Problem, did_you_mean
@@ -94,7 +118,7 @@ def _render_one(file: str, opts: RenderOptions) -> int:
     if not Path(file).is_file():
         known = [Path(f).stem for f in find_storyboards()]
         print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
-        return 2
+        return 2, None
     from scenes.theme import ThemeError
 
     try:
@@ -102,14 +126,13 @@ def _render_one(file: str, opts: RenderOptions) -> int:
     except StoryboardError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        return 2
+        return 2, None
     except ThemeError as exc:  # names the theme file and the key
         print(f"render: {exc}", file=sys.stderr)
-        return 2
+        return 2, None
     if result.rendered:
         print(f"{name}: {result.frames} frames in {result.seconds:.1f} s", file=sys.stderr)
-    print(result.clip)
-    return 0
+    return 0, result.clip
 
 
 def cmd_scene(args: argparse.Namespace) -> int:
@@ -164,9 +187,9 @@ def _cores() -> int:
 
 def cmd_all(args: argparse.Namespace) -> int:
     """Render every storyboard that is out of date (each says 'up to date' otherwise). Up-to-date
-    clips are checked here, without Manim; the others are rendered N at a time in N processes
-    (``scenes.render.queue``: Manim draws with one Python thread), by default one per core, with
-    the same outputs as one after the other."""
+    clips are checked here, without Manim; the others are rendered N at a time by the pool's N
+    worker processes (``scenes.render.pool``), by default one per core, with the same outputs as
+    one after the other."""
     from scenes.render.pipeline import cache_key, is_up_to_date
     from scenes.storyboard import find_storyboards, storyboard_path
 
@@ -185,12 +208,19 @@ def cmd_all(args: argparse.Namespace) -> int:
 
 
 def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> int:
-    from scenes.render.queue import render_queued
+    """The out-of-date clips in ``jobs`` worker processes, each clip's beats in its worker, the
+    clips with the most moving frames first; each clip's path on stdout as it is done."""
+    from scenes.render.pool import local_pool, run_all
 
-    opts = ["-j", "1", "-q", args.quality, "--out", args.out, "--format", args.fmt, "--captions", args.captions,
-            "--aspect", args.aspect] + [f"--set={s}" for s in args.sets]
-    opts += ["--force"] if args.force else []
-    opts += ["--size", f"{args.size[0]}x{args.size[1]}"] if args.size else []
-    opts += ["--fps", str(args.fps)] if args.fps else []
-    work = partial(drawn_frames, opts=_options(args))
-    return render_queued(files, opts, jobs, sys.stdout, work)  # each clip's path, as it is done
+    opts = replace(_options(args), jobs=1)
+    status = 0
+    with local_pool(jobs) as pool:
+        for _, (clip_status, clip) in run_all(pool, render_task, files, opts.to_json(),
+                                              cost=partial(drawn_frames, opts=opts)):
+            status = max(status, clip_status)
+            if clip is not None:
+                try:
+                    print(clip, flush=True)
+                except (OSError, ValueError):  # `render all | head -1`: the rest goes unread
+                    pass
+    return status

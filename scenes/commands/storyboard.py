@@ -17,8 +17,8 @@ import argparse
 import sys
 from typing import Any
 
-from scenes.storyboard import (StoryboardError, default_timings, find_storyboards, load, plan,
-                               schema_text, srt, storyboard_path)
+from scenes.storyboard import (StoryboardError, find_storyboards, load, plan_of, schema_text, srt,
+                               storyboard_path)
 from scenes.oracle.check import compare, torch_available
 from scenes.storyboard.errors import Problem
 
@@ -81,7 +81,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 status = _fail(StoryboardError(problems))
                 continue
             note = "PyTorch agrees"
-        p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+        p = plan_of(checked)
         print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
     return status
 
@@ -109,7 +109,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         checked = load(storyboard_path(args.storyboard), sets=args.sets)
     except StoryboardError as exc:
         return _fail(exc)
-    p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    p = plan_of(checked)
     if args.json:
         print(p.to_json())
     elif args.srt:
@@ -130,7 +130,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"{file.rsplit('/', 1)[-1][:-5]:<20} {'-':>7}  BROKEN: {first}")
             status = 2
             continue
-        p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+        p = plan_of(checked)
         print(f"{checked.name:<20} {p.duration:6.1f}s  {checked.storyboard.title}")
     return status
 

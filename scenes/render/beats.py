@@ -16,8 +16,8 @@ Segments live in ``OUT/.segments/KEY.mp4``, written beside their target and rena
 To draw a beat, the scene is brought to the beat's start from the state stored when that beat was
 last drawn (``scenes.render.states``), or else by applying earlier steps without drawing; the
 picture digests make sure both ways give the same picture. One process can render any contiguous
-range of beats (``python -m scenes.render.beats``, used by ``render scene -j N``). The frames of a
-beat do not depend on which process drew it.
+range of beats (:func:`draw_job`, which ``render scene -j N`` hands to the pool's workers). The
+frames of a beat do not depend on which process drew it.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from scenes.render.options import (SEGMENTS, RenderOptions, encoder_options, fps_of, pixel_size, scene_config,
+                                   segment_path)
 from scenes.video.timeline import Segment
-
-SEGMENTS = ".segments"
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,8 @@ class BeatJob:
 
     storyboard: str
     name: str
-    options: dict[str, Any]
+    options: str
+    """``RenderOptions.to_json()``."""
     first: int
     last: int
     text_sha256: str = ""
@@ -72,18 +73,13 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
     ``loaded``: the checked storyboard and its plan, when the caller (in this process) has them.
     ``check``: called before each beat is drawn; whatever it raises stops the range.
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
-    from scenes.render.pipeline import RenderOptions, segment_path
-
-    given = dict(job.options)  # JSON (a worker's job) turns tuples into lists
-    opts = RenderOptions(**{**given, "sets": tuple(given.get("sets") or ()),
-                            "size": tuple(given["size"]) if given.get("size") else None})
+    opts = RenderOptions.from_json(job.options)
     if loaded is None:
-        from scenes.storyboard import default_timings, load, plan as make_plan
+        from scenes.storyboard import load_and_plan
 
-        checked = load(job.storyboard, sets=list(opts.sets), name=job.name)
+        checked, p = load_and_plan(job.storyboard, opts.sets, job.name)
         if job.text_sha256 and text_sha256(checked) != job.text_sha256:
             raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
-        p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
     else:
         checked, p = loaded
     keys = _ClipKeys(opts, checked, p)
@@ -141,7 +137,6 @@ class _ClipKeys:
         from scenes.video.timeline import clip_segments
         from scenes.render.code_version import code_digest
         from scenes.layout.place import layout_events
-        from scenes.render.pipeline import encoder_options, fps_of, pixel_size
         from scenes.theme import load_theme, theme_file
 
         self.theme = theme = load_theme()
@@ -170,8 +165,6 @@ def stale_segments(opts: Any, loaded: tuple[Any, Any]) -> list[bool]:
     missing, and those whose starting picture was never digested (all of them with --force).
     ``loaded``: the checked storyboard and its plan. The parent uses this to share out only the
     beats that need drawing (a last-beat edit stays in one process)."""
-    from scenes.render.pipeline import segment_path
-
     keys = _ClipKeys(opts, *loaded)
     if opts.force:
         return [True] * len(keys.segs)
@@ -193,7 +186,6 @@ class _Walk:
 
         from scenes.video.camera import PathCachingCamera
         from scenes.draw.scene import ClipScene
-        from scenes.render.pipeline import scene_config
 
         media = stack.enter_context(tempfile.TemporaryDirectory(prefix="gradreel-media-"))  # Manim wants one
         cfg, _, self.fps = scene_config(opts, theme, Path(media))
@@ -263,19 +255,16 @@ class _Walk:
         self.pending.clear()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Worker entry: one JSON BeatJob on stdin; progress on stderr; on stdout one JSON line with
-    the outcomes and the display ledger. Bad input was reported by the parent before any worker started."""
-    job = BeatJob(**json.loads(sys.stdin.read()))
-    try:
-        outcomes, ledger, _ = render_range(job, lambda s: print(s, file=sys.stderr, flush=True))
-    except KeyboardInterrupt:
-        return 130
-    print(json.dumps({"outcomes": [o.__dict__ for o in outcomes], "ledger": ledger}))
-    return 0
+def draw_job(job_json: str) -> str:
+    """A worker's task: render the beats of one ``BeatJob`` (as JSON), progress on stderr.
+    Returns JSON text, the outcomes and the display ledger: what comes back from another process
+    is data, read with ``json``, never objects."""
+    job = BeatJob(**json.loads(job_json))
+    outcomes, ledger, _ = render_range(job, lambda s: print(s, file=sys.stderr, flush=True))
+    return json.dumps({"outcomes": [o.__dict__ for o in outcomes], "ledger": ledger})
 
 
-if __name__ == "__main__":
-    from scenes.exit import exit_now
-
-    exit_now(main())
+def read_reply(reply: str) -> tuple[list[BeatOutcome], list[tuple[str, int | None]]]:
+    """What :func:`draw_job` returned, back as outcomes and a ledger."""
+    data = json.loads(reply)
+    return [BeatOutcome(**o) for o in data["outcomes"]], [(t, s) for t, s in data["ledger"]]

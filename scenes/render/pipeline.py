@@ -10,61 +10,19 @@ manim.cfg or the working directory.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
 from scenes.atomic import temp_beside, write_atomic
 from scenes.render.code_version import code_digest
+from scenes.render.options import SEGMENTS, RenderOptions, fps_of, outputs, segment_path
 from scenes.theme import theme_file
-from scenes.render.beats import SEGMENTS
-
-
-QUALITY: dict[str, tuple[int, int]] = {"low": (480, 15), "medium": (720, 30), "high": (1080, 60), "4k": (2160, 60)}
-"""Preset -> (pixels on the frame's short side, frames per second), as Manim's -ql/-qm/-qh/-qk."""
-X264: dict[str, dict[str, str]] = {
-    "low": {"preset": "veryfast", "crf": "19"},
-    "medium": {"preset": "faster", "crf": "22"},
-    "high": {"preset": "veryfast", "crf": "21"},
-    "4k": {"preset": "veryfast", "crf": "21"},
-}
-"""x264 settings per preset. Why fast presets: at 1080p the encoder is most of the work, and for
-flat colours and text a faster preset with a lower crf keeps the picture as sharp at a fraction
-of the time. At low, veryfast/crf 19 against the former medium/crf 23 on backward_walk's frames:
-PSNR 50.7 dB against 50.1, half the encoder's CPU time, files 18 % larger (0.47 MB). No B-frames: every segment
-then has pts == dts and beats join by stream copy with plain timestamp shifts."""
-X264_PARAMS = "subme=0"
-"""Motion searched to whole pixels only, at every quality. Our pictures are flat colours and text
-that mostly stand still, where sub-pixel refinement buys little. On backward_walk's frames x264
-took 4.9-5.8 CPU-s at medium and 9.0-11.8 at 1080p30 without it, against 11.4-12.6 and 16.2-17.9
-with the presets' own search; files grew 8 % and 11 %, PSNR-Y fell by 1 dB from 51 (the worst
-frame of either shows no difference to the eye). On the four core clips at low: 3.1-4.3 CPU-s
-against 5.0-5.3, files 7 % larger. The whole 1080p60 render of backward_walk: 25.9-28.0 s in
-three benchmark runs, against 31.3 and 35.5 s in two with the preset's search."""
-ASPECTS = ("16:9", "9:16", "1:1")
-CAPTIONS = ("burn", "srt", "off")
-FORMATS = ("mp4",)
-
-
-@dataclass(frozen=True)
-class RenderOptions:
-    """Everything a render depends on besides the files; ``size``/``fps`` override the quality
-    preset (tests render at a tiny size)."""
-
-    quality: str = "low"
-    aspect: str = "16:9"
-    captions: str = "burn"
-    fmt: str = "mp4"
-    sets: tuple[str, ...] = ()
-    out: str = "out"
-    force: bool = False
-    size: tuple[int, int] | None = None
-    fps: int | None = None
-    jobs: int = 1
 
 
 @dataclass
@@ -78,20 +36,6 @@ class RenderResult:
     beats_drawn: list[int] | None = None
 
 
-def pixel_size(opts: RenderOptions, theme_aspect: tuple[int, int]) -> tuple[int, int]:
-    """Pixel width and height for the preset on this aspect (even numbers, as H.264 wants)."""
-    if opts.size is not None:
-        return opts.size
-    short = QUALITY[opts.quality][0]
-    w, h = theme_aspect
-    k = short / min(w, h)
-    return (round(w * k / 2) * 2, round(h * k / 2) * 2)
-
-
-def encoder_options(opts: RenderOptions) -> dict[str, str]:
-    return {**X264[opts.quality], "bf": "0", "x264-params": X264_PARAMS}
-
-
 def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     """sha256 over the storyboard text, the --set values, the theme, the options that change
     frames, and the source of engine/ and scenes/ (so a code change renders again)."""
@@ -101,7 +45,7 @@ def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     part("storyboard", Path(storyboard_file).read_bytes())
     part("sets", "\n".join(opts.sets).encode())
     part("theme", theme_file().read_bytes())
-    part("options", repr((opts.quality, opts.aspect, opts.captions, opts.fmt, opts.size, opts.fps)).encode())
+    part("options", opts.frame_json().encode())
     part("code", code_digest().encode())
     return h.hexdigest()
 
@@ -134,11 +78,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def outputs(name: str, out: Path, fmt: str) -> dict[str, Path]:
-    return {"clip": out / f"{name}.{fmt}", "poster": out / f"{name}.png", "srt": out / f"{name}.srt",
-            "events": out / f"{name}.events.jsonl", "key": out / f"{name}.key"}
 
 
 def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
@@ -197,10 +136,9 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         log(f"{name}: up to date")
         return RenderResult(paths["clip"], False, time.monotonic() - t0)
 
-    from scenes.storyboard import default_timings, load, plan as make_plan, srt
+    from scenes.storyboard import load_and_plan, srt
 
-    checked = load(storyboard_file, sets=list(opts.sets), name=name)  # bad input stops here, in the parent
-    p = make_plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    checked, p = load_and_plan(storyboard_file, opts.sets, name)  # bad input stops here, in the parent
     out.mkdir(parents=True, exist_ok=True)
     _sweep_leftovers(out, name)
     _sweep_leftovers(out / SEGMENTS, "")
@@ -228,36 +166,12 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
                         beats_drawn=[o.index for o in drawn])
 
 
-def fps_of(opts: RenderOptions) -> int:
-    return opts.fps or QUALITY[opts.quality][1]
-
-
-def scene_config(opts: RenderOptions, theme: object, work: Path) -> tuple[dict, tuple[int, int], int]:
-    """Manim's config for a scene at these options: (config, pixel size, fps)."""
-    spec = theme.aspect(opts.aspect)  # type: ignore[attr-defined]
-    width, height = pixel_size(opts, (spec.pixel_width, spec.pixel_height))
-    fps = fps_of(opts)
-    cfg = {
-        "pixel_width": width, "pixel_height": height, "frame_rate": fps,
-        "frame_width": spec.frame_width, "frame_height": spec.frame_height,
-        "background_color": theme.colors.background, "media_dir": str(work),  # type: ignore[attr-defined]
-        "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True,
-        "write_to_movie": False, "save_last_frame": False,
-    }
-    return cfg, (width, height), fps
-
-
-def segment_path(out: Path, key: str) -> Path:
-    return out / SEGMENTS / f"{key}.mp4"
-
-
 def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: tuple[object, object],
                   log: Callable[[str], None]) -> tuple[list, list[tuple[str, int | None]]]:
     """All beats, in this process (``jobs`` 1) or split over ``jobs`` processes: this one draws
-    the first range, workers (each loading the storyboard again) the others. ``loaded`` is the
-    checked storyboard and its plan."""
-    from dataclasses import asdict
-
+    the first range (it has the storyboard loaded, and saves a worker's start), the pool's
+    workers (each loading the storyboard again) the others. ``loaded`` is the checked
+    storyboard and its plan."""
     from scenes.render.beats import BeatJob, render_range, text_sha256
 
     segs = _segments_of(loaded[1], opts)
@@ -267,14 +181,21 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
 
         stale = stale_segments(opts, loaded)
     planned_from = text_sha256(loaded[0])
-    jobs = [BeatJob(storyboard_file, name, asdict(opts), a, b, planned_from)
+    jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from)
             for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
     if len(jobs) == 1:
         outcomes, ledger, _ = render_range(jobs[0], log, loaded)
         return outcomes, ledger
-    from scenes.render.workers import run_workers
+    from scenes.render.beats import draw_job, read_reply
+    from scenes.render.pool import local_pool, raise_if_failed, submit
 
-    outcomes, ledger = run_workers(jobs, log, lambda job, check: render_range(job, log, loaded, check)[0])
+    with local_pool(len(jobs) - 1) as pool:
+        futures = [submit(pool, draw_job, json.dumps(asdict(job))) for job in jobs[1:]]
+        outcomes = render_range(jobs[0], log, loaded, lambda: raise_if_failed(futures))[0]
+        ledger: list[tuple[str, int | None]] = []
+        for future in futures:
+            more, ledger = read_reply(future.result())
+            outcomes += more
     assert [o.index for o in outcomes] == list(range(len(segs)))
     return outcomes, ledger
 
@@ -289,22 +210,17 @@ def _segments_of(p: object, opts: RenderOptions) -> list:
 def drawn_frames(storyboard_file: str, opts: RenderOptions) -> int:
     """Frames of the clip in which something moves: what a process spends its time on, since a
     held frame is drawn once and x264's work on it runs beside the drawing. ``render all`` hands
-    out the clips with the most first, so that the last to finish are short ones. At low, the
-    core clips graph_build, backward_graph, backward_walk and grad_accumulation took 5.3, 9.0, 7.3
-    and 7.1 s one after the other and have 240, 282, 277 and 272 such frames. Handed out most
-    frames first, two processes finished 1.1 and 1.7 s apart in two renders, against 3.2 and
-    3.5 s in the order above; counting a held frame a quarter, as ``split_beats`` does, would
-    rank them 304, 357, 384 and 417, which shares them out as that order does. A storyboard that
-    cannot be planned counts as the most work: its worker reports the problem at once.
+    out the clips with the most first, so that the last to finish are short ones
+    (docs/rendering.md has the measurements). A storyboard that cannot be planned counts as the
+    most work: its worker reports the problem at once.
 
     >>> drawn_frames("scenes/storyboards/graph_build.yaml", RenderOptions())  # doctest: +SKIP
     240
     """
-    from scenes.storyboard import default_timings, load, plan
+    from scenes.storyboard import load_and_plan
 
     try:
-        checked = load(storyboard_file, sets=list(opts.sets), name=Path(storyboard_file).stem)
-        segs = _segments_of(plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source), opts)
+        segs = _segments_of(load_and_plan(storyboard_file, opts.sets, Path(storyboard_file).stem)[1], opts)
     except Exception:  # an estimate never stops a render: the worker reports what went wrong, and goes on
         return sys.maxsize
     return sum(st.frames for seg in segs for st in seg.steps if st.actions)

@@ -5,15 +5,14 @@ checks it against the typed model (:mod:`.model`), runs its program in the engin
 beat against the log; :func:`plan` turns (events, storyboard, timings) into timed cues and
 caption spans; :func:`srt` writes the captions.
 
->>> checked = load(storyboard_path("backward_walk"))                      # doctest: +SKIP
->>> p = plan(checked.run.events, checked.storyboard, default_timings(),
-...          checked.index.source)                                        # doctest: +SKIP
+>>> checked, p = load_and_plan(storyboard_path("backward_walk"))          # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 from .captions import srt
 from .errors import Problem, StoryboardError
+from .loaded import load_and_plan, plan_of
 from .model import VISUALS, Beat, Numbers, Storyboard
 from .narration import Shown
 from .plan import CaptionSpan, Cue, Plan, plan
@@ -25,5 +24,5 @@ from .validate import Checked, load
 __all__ = [
     "Beat", "CaptionSpan", "Checked", "Cue", "Numbers", "Plan", "PlanTimings", "Problem",
     "STORYBOARD_DIR", "Shown", "Storyboard", "StoryboardError", "VISUALS", "default_timings",
-    "find_storyboards", "load", "plan", "schema", "schema_text", "srt", "storyboard_path",
+    "find_storyboards", "load", "load_and_plan", "plan", "plan_of", "schema", "schema_text", "srt", "storyboard_path",
 ]

@@ -43,7 +43,7 @@ def canonical(value: Any, depth: int = 0) -> Any:
     return repr(value)
 
 
-def picture_digest(mobjects: list[Mobject]) -> str:
+def picture_digest(mobjects: list[Any]) -> str:
     """sha256 over what Cairo draws of these mobjects' families, in drawing order."""
     from manim.utils.family import extract_mobject_family_members
 

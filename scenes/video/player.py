@@ -15,7 +15,6 @@ two starts with equal digests draw equal frames from equal steps.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Protocol
 
 import numpy as np

@@ -103,19 +103,18 @@ def test_a_network_beat_drawn_from_its_stored_state_matches_a_fresh_render(tmp_p
 
 
 def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path, monkeypatch) -> None:
-    import scenes.render.workers
+    import scenes.render.pool
 
     _, base, a = first
     pools: list[int] = []
-    started: list[int] = []
-    real, popen = scenes.render.workers.run_workers, scenes.render.workers.subprocess.Popen
-    monkeypatch.setattr(scenes.render.workers, "run_workers",
-                        lambda jobs, log, here: pools.append(len(jobs)) or real(jobs, log, here))
-    monkeypatch.setattr(scenes.render.workers.subprocess, "Popen",
-                        lambda args, *a, **k: ("scenes.render.beats" in args and started.append(1)) or popen(args, *a, **k))
+    tasks: list[str] = []
+    real_pool, real_submit = scenes.render.pool.local_pool, scenes.render.pool.submit
+    monkeypatch.setattr(scenes.render.pool, "local_pool", lambda n: pools.append(n) or real_pool(n))
+    monkeypatch.setattr(scenes.render.pool, "submit",
+                        lambda pool, fn, *args: tasks.append(fn.__name__) or real_submit(pool, fn, *args))
     two = render(tmp_path, jobs=2)
-    assert pools == [2], "the beats were not drawn in two processes"
-    assert started == [1], "the parent should draw the first range itself, one worker the second"
+    assert pools == [1], "the beats were not drawn in two processes"
+    assert tasks == ["draw_job"], "the parent should draw the first range itself, one worker the second"
     assert two.beats_drawn == list(range(8))
     assert two.ledger == base.ledger
     b = frames(tmp_path / f"{NAME}.mp4")
@@ -162,30 +161,30 @@ def test_undoing_an_edit_joins_cached_beats_without_manim(tmp_path: Path) -> Non
 def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> None:
     """With two processes asked for, a last-beat edit is drawn here: one beat is not worth a
     worker's start and Manim's import, and the cached beats are no work at all."""
-    import scenes.render.workers
+    import scenes.render.pool
     from scenes.render.beats import stale_segments
-    from scenes.storyboard import default_timings, load, plan
+    from scenes.storyboard import load, plan_of
 
     render(tmp_path)
     edited = edited_last_beat(tmp_path)
     checked = load(edited, name=NAME)
-    loaded = (checked, plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source))
+    loaded = (checked, plan_of(checked))
     assert stale_segments(RenderOptions(out=str(tmp_path), **TINY), loaded) == [False] * 7 + [True]
     assert stale_segments(RenderOptions(out=str(tmp_path), force=True, **TINY), loaded) == [True] * 8
 
     def no_workers(*args: object) -> None:
         raise AssertionError("a worker was started for one beat")
 
-    monkeypatch.setattr(scenes.render.workers, "run_workers", no_workers)
+    monkeypatch.setattr(scenes.render.pool, "local_pool", no_workers)
     assert render(tmp_path, edited, jobs=2).beats_drawn == [7]
 
 
 def test_beats_are_split_by_the_work_left_to_do() -> None:
     from scenes.render.pipeline import _segments_of, split_beats
-    from scenes.storyboard import default_timings, load, plan
+    from scenes.storyboard import load, plan_of
 
     checked = load(storyboard_path(NAME))
-    segs = _segments_of(plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source),
+    segs = _segments_of(plan_of(checked),
                         RenderOptions())
     fps = 15
     two = split_beats(segs, 2, fps)
@@ -218,36 +217,35 @@ def test_default_beat_processes_fit_in_memory(monkeypatch) -> None:
 
 
 def test_a_failed_worker_stops_the_parent_at_its_next_beat(tmp_path: Path) -> None:
-    """The parent asks before each beat it draws whether a worker has failed; the first yes stops
-    its range, and the segments it had in hand are deleted, not left half-written."""
-    import dataclasses
+    """The parent asks before each beat it draws whether a worker's task has failed; the first yes
+    stops its range, and the segments it had in hand are deleted, not left half-written."""
+    from concurrent.futures import Future
 
     from scenes.render.beats import BeatJob, render_range
-    from scenes.render.workers import raise_if_failed
+    from scenes.render.pool import raise_if_failed
 
-    class Proc:
-        def __init__(self, status: int | None) -> None:
-            self.status = status
+    def task(error: BaseException | None = None, done: bool = True) -> Future:
+        f: Future = Future()
+        if done:
+            f.set_exception(error) if error else f.set_result("{}")
+        return f
 
-        def poll(self) -> int | None:
-            return self.status
+    raise_if_failed([task(done=False), task()])  # running, or done well: go on
+    with pytest.raises(RuntimeError, match="encoder failed"):
+        raise_if_failed([task(done=False), task(RuntimeError("encoder failed"))])
 
-    raise_if_failed([Proc(None), Proc(0)])  # running, or done well: go on
-    with pytest.raises(RuntimeError, match="exited with status 1"):
-        raise_if_failed([Proc(None), Proc(1)])
-
-    workers = [Proc(None)]
+    workers = [task(done=False)]
     asked: list[int] = []
 
     def check() -> None:
         asked.append(1)
         if len(asked) == 2:
-            workers[0].status = 1  # the worker fails while the parent draws its first beat
+            workers[0].set_exception(RuntimeError("a worker failed"))  # while the parent draws its first beat
         raise_if_failed(workers)
 
     lines: list[str] = []
-    job = BeatJob(storyboard_path(NAME), NAME, dataclasses.asdict(RenderOptions(out=str(tmp_path), **TINY)), 0, 7)
-    with pytest.raises(RuntimeError, match="exited with status 1"):
+    job = BeatJob(storyboard_path(NAME), NAME, RenderOptions(out=str(tmp_path), **TINY).to_json(), 0, 7)
+    with pytest.raises(RuntimeError, match="a worker failed"):
         render_range(job, lines.append, check=check)
     assert lines == [f"{NAME}: beat 1/8 title_card", f"{NAME}: beat 2/8 code_and_graph_build"]
     assert not [p for p in (tmp_path / ".segments").iterdir() if p.suffix == ".mp4" or p.name.startswith(".")]

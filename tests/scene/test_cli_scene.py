@@ -132,23 +132,19 @@ def test_render_all_in_two_processes_goes_on_past_a_bad_storyboard(tmp_path: Pat
     assert sorted(p.name for p in out.glob("*.mp4")) == ["graph_build.mp4", "leaf_nodes.mp4"]
 
 
-def test_render_all_hands_out_the_costliest_clip_first(tmp_path: Path, monkeypatch) -> None:
+def test_render_all_hands_out_the_costliest_clip_first() -> None:
     """Longest first: a worker that frees up takes the clip with the most work left, so no
-    process is still drawing a long clip while the others are done. The worker here only says
-    which file it was given."""
-    import io
+    process is still drawing a long clip while the others are done. One worker thread here,
+    which takes the tasks in the order handed out."""
+    from concurrent.futures import ThreadPoolExecutor
 
-    from scenes.render.queue import DONE_MARK, render_queued
+    from scenes.render.pool import run_all
 
-    echo = tmp_path / "worker.py"
-    echo.write_text(f"import sys\nfor line in sys.stdin:\n    print(line.strip())\n    print({DONE_MARK!r}, 0, flush=True)\n")
-    monkeypatch.setattr("scenes.render.queue.worker_command", lambda module: [sys.executable, str(echo)])
-    out = io.StringIO()
-    assert render_queued(["a", "b", "c", "d"], [], 1, out, work={"a": 240, "b": 282, "c": 277, "d": 272}.get) == 0
-    assert out.getvalue().split() == ["b", "c", "d", "a"]
-    out = io.StringIO()
-    assert render_queued(["a", "b", "c"], [], 1, out) == 0
-    assert out.getvalue().split() == ["a", "b", "c"], "without an estimate, the order given"
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        cost = {"a": 240, "b": 282, "c": 277, "d": 272}.get
+        assert [item for item, _ in run_all(pool, str.upper, ["a", "b", "c", "d"], cost=cost)] == ["b", "c", "d", "a"]
+        got = list(run_all(pool, str.upper, ["a", "b", "c"]))
+    assert got == [("a", "A"), ("b", "B"), ("c", "C")], "without an estimate, the order given"
 
 
 def test_the_work_of_a_clip_is_its_moving_frames(tmp_path: Path) -> None:
@@ -170,23 +166,19 @@ def test_the_work_of_a_clip_is_its_moving_frames(tmp_path: Path) -> None:
     assert drawn_frames(str(tmp_path / "missing.yaml"), RenderOptions()) == sys.maxsize
 
 
-def test_a_queue_worker_reports_a_failed_clip_and_goes_on(monkeypatch, capsys) -> None:
-    """`render all -j N` workers: a clip that raises is status 1 (traceback on stderr); the
-    worker then takes the next clip instead of ending, so one bad clip costs only itself."""
-    import io
+def test_a_render_all_task_reports_a_failed_clip(monkeypatch, capsys) -> None:
+    """`render all -j N` tasks: a clip that raises is status 1 (traceback on stderr) and no path;
+    the worker then takes the next clip, so one bad clip costs only itself."""
+    import scenes.commands.scene as scene
 
-    import scenes.commands.main
-    from scenes.render.queue import DONE_MARK, main as worker
-
-    def fake(argv):
-        if argv[1] == "b.yaml":
+    def fake(file, opts):
+        if file == "b.yaml":
             raise RuntimeError("encoder failed")
-        print(f"out/{argv[1]}.mp4")
-        return 0
+        return 0, Path(opts.out) / f"{file}.mp4"
 
-    monkeypatch.setattr(scenes.commands.main, "main", fake)
-    monkeypatch.setattr("sys.stdin", io.StringIO("a.yaml\nb.yaml\nc.yaml\n"))
-    assert worker(["-q", "low"]) == 0
-    out, err = capsys.readouterr()
-    assert out.split("\n")[:-1] == ["out/a.yaml.mp4", f"{DONE_MARK} 0", f"{DONE_MARK} 1", "out/c.yaml.mp4", f"{DONE_MARK} 0"]
+    monkeypatch.setattr(scene, "_render_clip", fake)
+    opts = scene.RenderOptions(out="o").to_json()
+    assert [scene.render_task(f, opts) for f in ("a.yaml", "b.yaml", "c.yaml")] == [
+        (0, "o/a.yaml.mp4"), (1, None), (0, "o/c.yaml.mp4")]
+    err = capsys.readouterr().err
     assert "RuntimeError: encoder failed" in err and "b.yaml failed" in err

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from scenes.render.pipeline import RenderOptions, scene_config
-from scenes.storyboard import default_timings, load, plan, storyboard_path
+from scenes.storyboard import load, plan_of, storyboard_path
 from scenes.theme import default_theme
 
 THEME = default_theme()
@@ -29,7 +29,7 @@ def stepped(name: str, tmp: Path, beats: int | None = None) -> Iterator[tuple[An
     from scenes.video.player import run_step
 
     checked = load(storyboard_path(name))
-    p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    p = plan_of(checked)
     cfg, _, fps = scene_config(RenderOptions(size=(256, 144), fps=5), THEME, tmp)
     with tempconfig(cfg):
         scene = ClipScene(p, checked.run.events, checked.index.source, THEME, aspect="16:9", captions="burn")

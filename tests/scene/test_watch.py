@@ -102,7 +102,6 @@ def test_a_long_lived_process_plans_with_the_theme_as_saved(tmp_path: Path, monk
 def test_a_worker_refuses_a_storyboard_saved_after_the_plan(tmp_path: Path) -> None:
     """A save during a render must not give a clip made of two texts: a beat worker whose
     storyboard is not the one the parent planned from stops with a message."""
-    import dataclasses
 
     import pytest
 
@@ -111,7 +110,7 @@ def test_a_worker_refuses_a_storyboard_saved_after_the_plan(tmp_path: Path) -> N
 
     board = tmp_path / "backward_walk.yaml"
     board.write_text(Path(storyboard_path("backward_walk")).read_text())
-    job = BeatJob(str(board), "backward_walk", dataclasses.asdict(RenderOptions(out=str(tmp_path))), 7, 7, "0" * 64)
+    job = BeatJob(str(board), "backward_walk", RenderOptions(out=str(tmp_path)).to_json(), 7, 7, "0" * 64)
     with pytest.raises(RuntimeError, match="changed during the render"):
         render_range(job, lambda s: None)
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from graph_fixtures import Recorder, mlp_events, reciprocal_mul, seed_events_by_hand
 from scenes.layout.place import Layout, graph_from_events, layout_events
-from scenes.theme import ThemeError, default_theme, load_theme
+from scenes.theme import DEFAULT_THEME_PATH, ThemeError, default_theme, load_theme
 
 ASPECTS = ("16:9", "9:16", "1:1")
 THEME = default_theme()
@@ -150,7 +150,7 @@ def test_random_graphs_fit_without_overlap(events: list[dict], aspect: str) -> N
 
 
 def test_theme_errors_name_file_and_key(tmp_path: Path) -> None:
-    text = scenes.theme.DEFAULT_THEME_PATH.read_text()
+    text = DEFAULT_THEME_PATH.read_text()
     bad = tmp_path / "t.yaml"
     bad.write_text(text.replace('loss: "#e5534b"', 'loss: "red"'))
     with pytest.raises(ThemeError, match=r"t\.yaml: colors\.loss: expected a colour"):

@@ -1,0 +1,107 @@
+"""What a render is asked for, and where it writes: the options, the quality presets and their
+encoder settings, the pixel size and Manim config they give, and the paths of a clip's outputs.
+
+Pure and Manim-free: the up-to-date check, the pipeline, the beats and the worker processes all
+read these; a worker gets the options as :meth:`RenderOptions.to_json`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+SEGMENTS = ".segments"
+"""The per-beat cache under the output folder: segments and beat states."""
+
+QUALITY: dict[str, tuple[int, int]] = {"low": (480, 15), "medium": (720, 30), "high": (1080, 60), "4k": (2160, 60)}
+"""Preset -> (pixels on the frame's short side, frames per second), as Manim's -ql/-qm/-qh/-qk."""
+X264: dict[str, dict[str, str]] = {
+    "low": {"preset": "veryfast", "crf": "19"},
+    "medium": {"preset": "faster", "crf": "22"},
+    "high": {"preset": "veryfast", "crf": "21"},
+    "4k": {"preset": "veryfast", "crf": "21"},
+}
+"""x264 settings per preset: fast presets with a low crf keep flat colours and text sharp at a
+fraction of the time (figures in docs/rendering.md). No B-frames: every segment then has
+pts == dts, and beats join by stream copy with plain timestamp shifts."""
+X264_PARAMS = "subme=0"
+"""Motion searched to whole pixels only: our pictures are flat colours and text that mostly
+stand still, where sub-pixel refinement costs much and buys little (docs/rendering.md)."""
+ASPECTS = ("16:9", "9:16", "1:1")
+CAPTIONS = ("burn", "srt", "off")
+FORMATS = ("mp4",)
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """Everything a render depends on besides the files; ``size``/``fps`` override the quality
+    preset (tests render at a tiny size)."""
+
+    quality: str = "low"
+    aspect: str = "16:9"
+    captions: str = "burn"
+    fmt: str = "mp4"
+    sets: tuple[str, ...] = ()
+    out: str = "out"
+    force: bool = False
+    size: tuple[int, int] | None = None
+    fps: int | None = None
+    jobs: int = 1
+
+    def to_json(self) -> str:
+        """The one serialisation of the options, as a worker process receives them."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "RenderOptions":
+        given = json.loads(text)  # JSON turns tuples into lists
+        return cls(**{**given, "sets": tuple(given.get("sets") or ()),
+                      "size": tuple(given["size"]) if given.get("size") else None})
+
+    def frame_json(self) -> str:
+        """What of the options changes frames, as text for a cache key."""
+        return json.dumps({k: v for k, v in asdict(self).items() if k not in ("out", "force", "jobs")},
+                          sort_keys=True)
+
+
+def pixel_size(opts: RenderOptions, theme_aspect: tuple[int, int]) -> tuple[int, int]:
+    """Pixel width and height for the preset on this aspect (even numbers, as H.264 wants)."""
+    if opts.size is not None:
+        return opts.size
+    short = QUALITY[opts.quality][0]
+    w, h = theme_aspect
+    k = short / min(w, h)
+    return (round(w * k / 2) * 2, round(h * k / 2) * 2)
+
+
+def encoder_options(opts: RenderOptions) -> dict[str, str]:
+    return {**X264[opts.quality], "bf": "0", "x264-params": X264_PARAMS}
+
+
+def fps_of(opts: RenderOptions) -> int:
+    return opts.fps or QUALITY[opts.quality][1]
+
+
+def scene_config(opts: RenderOptions, theme: object, work: Path) -> tuple[dict, tuple[int, int], int]:
+    """Manim's config for a scene at these options: (config, pixel size, fps)."""
+    spec = theme.aspect(opts.aspect)  # type: ignore[attr-defined]
+    width, height = pixel_size(opts, (spec.pixel_width, spec.pixel_height))
+    fps = fps_of(opts)
+    cfg = {
+        "pixel_width": width, "pixel_height": height, "frame_rate": fps,
+        "frame_width": spec.frame_width, "frame_height": spec.frame_height,
+        "background_color": theme.colors.background, "media_dir": str(work),  # type: ignore[attr-defined]
+        "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True,
+        "write_to_movie": False, "save_last_frame": False,
+    }
+    return cfg, (width, height), fps
+
+
+def segment_path(out: Path, key: str) -> Path:
+    return out / SEGMENTS / f"{key}.mp4"
+
+
+def outputs(name: str, out: Path, fmt: str) -> dict[str, Path]:
+    return {"clip": out / f"{name}.{fmt}", "poster": out / f"{name}.png", "srt": out / f"{name}.srt",
+            "events": out / f"{name}.events.jsonl", "key": out / f"{name}.key"}
