@@ -179,7 +179,7 @@ QUALITIES = {"low": ["-q", "low"], "medium": ["-q", "medium"], "high": ["-q", "h
 def _render_and_floor(quality: str, out: str) -> tuple[Run, float, int]:
     """A full render of the benchmark clip at a QUALITIES row into ``out``, then the x264-only
     floor for its frames: the render, the floor's seconds and the frame count."""
-    from scenes.render.pipeline import RenderOptions, encoder_options
+    from scenes.render.options import RenderOptions, encoder_options
 
     run = _render(["scene", BENCH_CLIP, *QUALITIES[quality], "--out", out, "--force"])
     floor, frames = _encoder_floor(os.path.join(out, f"{BENCH_CLIP}.mp4"),
@@ -205,7 +205,8 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
     from scenes.commands.scene import beat_jobs
-    from scenes.render.pipeline import RenderOptions, _segments_of, fps_of, split_beats
+    from scenes.render.options import RenderOptions, fps_of
+    from scenes.render.pipeline import _segments_of, split_beats
     from scenes.storyboard import load, plan_of, storyboard_path
 
     checked = load(storyboard_path(BENCH_CLIP))

@@ -66,12 +66,14 @@ class BeatOutcome:
 
 
 def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, Any] | None = None,
-                 check: Callable[[], None] | None = None) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
+                 check: Callable[[], None] | None = None, keys: "ClipKeys | None" = None,
+                 ) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
     """For each beat of ``job``: find its segment in the cache, or bring the scene to the beat's
     start (from a stored state, applying steps only past the nearest one) and draw it. Manim is
     imported only when a beat must be drawn or a starting picture is not known yet.
     ``loaded``: the checked storyboard and its plan, when the caller (in this process) has them.
     ``check``: called before each beat is drawn; whatever it raises stops the range.
+    ``keys``: the clip's keys, when the caller has worked them out already.
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
     opts = RenderOptions.from_json(job.options)
     if loaded is None:
@@ -82,7 +84,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
             raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
     else:
         checked, p = loaded
-    keys = _ClipKeys(opts, checked, p)
+    keys = keys or ClipKeys(opts, checked, p)
     theme, size, encoder, segs, pre, states = keys.theme, keys.size, keys.encoder, keys.segs, keys.pre, keys.states
     out: list[BeatOutcome] = []
     with contextlib.ExitStack() as stack:
@@ -126,7 +128,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
         return out, (walk.scene.ledger if walk is not None else []), p
 
 
-class _ClipKeys:
+class ClipKeys:
     """What a clip's segment keys are made of (no Manim): its segments, each one's description
     and prefix hash, the fixed part, and the store of starting pictures."""
 
@@ -139,6 +141,7 @@ class _ClipKeys:
         from scenes.layout.place import layout_events
         from scenes.theme import load_theme, theme_file
 
+        self.opts = opts
         self.theme = theme = load_theme()
         spec = theme.aspect(opts.aspect)
         self.size, self.fps = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts)
@@ -159,20 +162,18 @@ class _ClipKeys:
 
         return segment_key(self.fixed, digest, self.descs[k])
 
-
-def stale_segments(opts: Any, loaded: tuple[Any, Any]) -> list[bool]:
-    """Which segments a render will draw, as far as is known without Manim: those whose file is
-    missing, and those whose starting picture was never digested (all of them with --force).
-    ``loaded``: the checked storyboard and its plan. The parent uses this to share out only the
-    beats that need drawing (a last-beat edit stays in one process)."""
-    keys = _ClipKeys(opts, *loaded)
-    if opts.force:
-        return [True] * len(keys.segs)
-    out = []
-    for k in range(len(keys.segs)):
-        digest = keys.states.digest(keys.pre[k])
-        out.append(digest is None or not segment_path(Path(opts.out), keys.key(k, digest)).exists())
-    return out
+    def stale(self) -> list[bool]:
+        """Which segments a render will draw, as far as is known without Manim: those whose file
+        is missing, and those whose starting picture was never digested (all of them with
+        --force). The parent uses this to share out only the beats that need drawing (a
+        last-beat edit stays in one process)."""
+        if self.opts.force:
+            return [True] * len(self.segs)
+        out = []
+        for k in range(len(self.segs)):
+            digest = self.states.digest(self.pre[k])
+            out.append(digest is None or not segment_path(Path(self.opts.out), self.key(k, digest)).exists())
+        return out
 
 
 class _Walk:

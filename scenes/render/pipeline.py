@@ -172,26 +172,23 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     the first range (it has the storyboard loaded, and saves a worker's start), the pool's
     workers (each loading the storyboard again) the others. ``loaded`` is the checked
     storyboard and its plan."""
-    from scenes.render.beats import BeatJob, render_range, text_sha256
+    from scenes.render.beats import BeatJob, ClipKeys, render_range, text_sha256
 
-    segs = _segments_of(loaded[1], opts)
-    stale = None
-    if opts.jobs > 1:
-        from scenes.render.beats import stale_segments
-
-        stale = stale_segments(opts, loaded)
+    keys = ClipKeys(opts, *loaded)
+    segs = keys.segs
+    stale = keys.stale() if opts.jobs > 1 else None
     planned_from = text_sha256(loaded[0])
     jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from)
             for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
     if len(jobs) == 1:
-        outcomes, ledger, _ = render_range(jobs[0], log, loaded)
+        outcomes, ledger, _ = render_range(jobs[0], log, loaded, keys=keys)
         return outcomes, ledger
     from scenes.render.beats import draw_job, read_reply
     from scenes.render.pool import local_pool, raise_if_failed, submit
 
     with local_pool(len(jobs) - 1) as pool:
         futures = [submit(pool, draw_job, json.dumps(asdict(job))) for job in jobs[1:]]
-        outcomes = render_range(jobs[0], log, loaded, lambda: raise_if_failed(futures))[0]
+        outcomes = render_range(jobs[0], log, loaded, lambda: raise_if_failed(futures), keys)[0]
         ledger: list[tuple[str, int | None]] = []
         for future in futures:
             more, ledger = read_reply(future.result())

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from scenes.video.timeline import Action, schedule, segments
-from scenes.render.pipeline import RenderOptions, render_storyboard
+from scenes.render.options import RenderOptions
+from scenes.render.pipeline import render_storyboard
 from scenes.storyboard import storyboard_path
 
 TINY = {"size": (256, 144), "fps": 5}
@@ -162,15 +163,16 @@ def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> N
     """With two processes asked for, a last-beat edit is drawn here: one beat is not worth a
     worker's start and Manim's import, and the cached beats are no work at all."""
     import scenes.render.pool
-    from scenes.render.beats import stale_segments
+    from scenes.render.beats import ClipKeys
     from scenes.storyboard import load, plan_of
 
     render(tmp_path)
     edited = edited_last_beat(tmp_path)
     checked = load(edited, name=NAME)
     loaded = (checked, plan_of(checked))
-    assert stale_segments(RenderOptions(out=str(tmp_path), **TINY), loaded) == [False] * 7 + [True]
-    assert stale_segments(RenderOptions(out=str(tmp_path), force=True, **TINY), loaded) == [True] * 8
+    for opts, stale in ((RenderOptions(out=str(tmp_path), **TINY), [False] * 7 + [True]),
+                        (RenderOptions(out=str(tmp_path), force=True, **TINY), [True] * 8)):
+        assert ClipKeys(opts, *loaded).stale() == stale
 
     def no_workers(*args: object) -> None:
         raise AssertionError("a worker was started for one beat")

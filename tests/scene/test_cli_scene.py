@@ -151,7 +151,8 @@ def test_the_work_of_a_clip_is_its_moving_frames(tmp_path: Path) -> None:
     """What ``render all`` orders clips by: frames in which something moves (a held frame is
     drawn once), so fewer than the clip has, and more at a higher frame rate; a storyboard that
     cannot be planned comes first, as its worker reports it at once."""
-    from scenes.render.pipeline import RenderOptions, count_frames, drawn_frames
+    from scenes.render.options import RenderOptions
+    from scenes.render.pipeline import count_frames, drawn_frames
     from scenes.storyboard import storyboard_path
 
     file = storyboard_path("graph_build")

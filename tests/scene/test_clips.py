@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scenes.render.pipeline import RenderOptions, RenderResult, count_frames, render_storyboard
+from scenes.render.options import RenderOptions
+from scenes.render.pipeline import RenderResult, count_frames, render_storyboard
 from scenes.storyboard import srt as to_srt, storyboard_path
 
 CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",

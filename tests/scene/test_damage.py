@@ -14,7 +14,8 @@ import pytest
 
 from scenes.video.damage import PixelRect, damage
 from scenes.video.encoder import WHOLE, SegmentWriter
-from scenes.render.pipeline import RenderOptions, render_storyboard
+from scenes.render.options import RenderOptions
+from scenes.render.pipeline import render_storyboard
 from scenes.storyboard import storyboard_path
 
 

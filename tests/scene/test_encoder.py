@@ -47,7 +47,7 @@ def test_a_segment_is_the_same_bytes_on_one_core_as_on_all(tmp_path: Path) -> No
 def test_every_quality_reaches_x264_with_whole_pixel_motion_and_no_b_frames(tmp_path: Path, quality: str) -> None:
     """The settings go to x264 as strings that PyAV could drop unread: without ``subme=0`` x264
     costs twice the CPU at medium, and B-frames would break joining segments by timestamp shifts."""
-    from scenes.render.pipeline import RenderOptions, encoder_options
+    from scenes.render.options import RenderOptions, encoder_options
 
     writer = SegmentWriter(tmp_path / "q.mp4", 64, 64, 15, encoder_options(RenderOptions(quality=quality)))
     writer.put(np.full((64, 64, 4), 200, np.uint8), 3)

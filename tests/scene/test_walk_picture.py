@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from scenes.render.pipeline import RenderOptions, scene_config
+from scenes.render.options import RenderOptions, scene_config
 from scenes.storyboard import load, plan_of, storyboard_path
 from scenes.theme import default_theme
 

@@ -106,7 +106,7 @@ def test_a_worker_refuses_a_storyboard_saved_after_the_plan(tmp_path: Path) -> N
     import pytest
 
     from scenes.render.beats import BeatJob, render_range
-    from scenes.render.pipeline import RenderOptions
+    from scenes.render.options import RenderOptions
 
     board = tmp_path / "backward_walk.yaml"
     board.write_text(Path(storyboard_path("backward_walk")).read_text())
