@@ -4,10 +4,10 @@ A program is parsed with :mod:`ast` and never executed by Python: the interprete
 itself. This module refuses everything outside the subset with one located message:
 ``FILE:LINE:COL: <what> is not supported; supported: <what is>``.
 
->>> check(ast.parse("while True: pass"), "p.py")
+>>> check(ast.parse("while True: pass"), "p.py")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-engine.errors.ProgramError: p.py:1:1: while loops are not supported; supported: ...
+engine.errors.ProgramError: p.py:1:1: a while loop is not supported; supported: assignments (x = ...), ...
 """
 
 from __future__ import annotations
