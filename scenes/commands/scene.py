@@ -146,7 +146,8 @@ def cmd_scene(args: argparse.Namespace) -> int:
 PROCESS_BYTES = 250 << 20
 BYTES_PER_PIXEL = 400
 """Peak memory of one process drawing beats, about PROCESS_BYTES + BYTES_PER_PIXEL * pixels of a
-frame (measured: 0.3 GB at 480p, 1.0 to 1.2 GB at 1080p60, where converted frames wait for x264)."""
+frame: the pixels count most at high qualities, where converted frames wait for x264 (the
+measurements are in docs/bench.md)."""
 
 
 def beat_jobs(requested: int | None, opts: RenderOptions) -> int:

@@ -1,9 +1,8 @@
 """``render watch NAME``: render a clip, then again each time its storyboard (or the theme) is saved.
 
 Why: an author tuning a number edits, saves and looks, many times over. A fresh ``render scene``
-pays Python's start and Manim's import, about 1.4 s, before it draws anything; a watching process
-has paid them once, so a changed number in the last beat is in the clip as soon as that beat is
-drawn. Each render is exactly what ``render scene`` with the same options makes (the same cache,
+pays Python's start and Manim's import before it draws anything; a watching process has paid
+them once, so a changed number in the last beat is in the clip as soon as that beat is drawn. Each render is exactly what ``render scene`` with the same options makes (the same cache,
 the same files; ``--force`` applies to the first only). Once the first render is done and Manim
 imported, a READY line on stderr says the watch is waiting. Bad input is reported as by
 ``render scene`` (file, line, what was expected), as is a failed render, and the watch goes on;

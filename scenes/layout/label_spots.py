@@ -11,8 +11,13 @@ Where a label goes depends on the layout and on sizes that do not change with nu
 text is an op name; a badge is placed as if it were ``sizes.badge_width`` wide), so nothing
 moves when the author changes a number.
 
->>> x, y = tag_centre(lay, lay.boxes["t5"], (0.3, 0.1), above=True, gap=0.05, clear=0.07)  # doctest: +SKIP
->>> x > lay.boxes["t5"].x  # s = z.relu(): its input arrow meets it in the middle  # doctest: +SKIP
+>>> from engine import run_program
+>>> from scenes.layout.place import layout_events
+>>> from scenes.theme import load_theme
+>>> log = run_program("import torch\\nw = torch.tensor(2., requires_grad=True)\\nz = w * 3\\ns = z.relu()\\n", "p.py")
+>>> lay = layout_events(log.events, "16:9", load_theme())
+>>> x, y = tag_centre(lay, lay.boxes["t2"], (0.3, 0.1), above=True, gap=0.05, clear=0.07, step=0.5)
+>>> x > lay.boxes["t2"].x  # s = z.relu(): its input arrow meets it in the middle
 True
 """
 

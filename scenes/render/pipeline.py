@@ -207,13 +207,9 @@ def _segments_of(p: object, opts: RenderOptions) -> list:
 def drawn_frames(storyboard_file: str, opts: RenderOptions) -> int:
     """Frames of the clip in which something moves: what a process spends its time on, since a
     held frame is drawn once and x264's work on it runs beside the drawing. ``render all`` hands
-    out the clips with the most first, so that the last to finish are short ones
-    (docs/rendering.md has the measurements). A storyboard that cannot be planned counts as the
-    most work: its worker reports the problem at once.
-
-    >>> drawn_frames("scenes/storyboards/graph_build.yaml", RenderOptions())  # doctest: +SKIP
-    240
-    """
+    out the clips with the most first, so that the last to finish are short ones (why moving
+    frames and not the held ones too: docs/bench.md). A storyboard that cannot be planned counts
+    as the most work: its worker reports the problem at once."""
     from scenes.storyboard import load_and_plan
 
     try:
@@ -225,8 +221,8 @@ def drawn_frames(storyboard_file: str, opts: RenderOptions) -> int:
 
 MIN_JOB_SECONDS = 8.0
 """Work below which another process does not pay, in seconds of frames as ``split_beats`` counts
-them: a worker spends about 1.5 s of a core on Python's start and Manim's import, and one such
-second takes about 0.3 s to draw at low quality (more at higher ones)."""
+them: a worker first pays Python's start and Manim's import, and below this much work that
+costs more than sharing out the drawing saves (the figures are in docs/bench.md)."""
 
 
 def split_beats(segs: list, jobs: int, fps: int, stale: list[bool] | None = None) -> list[tuple[int, int]]:

@@ -1,14 +1,19 @@
 """H.264 segments written on a worker thread, and segments joined without re-encoding.
 
 Why our own writer instead of Manim's: a clip is mostly held frames (a caption being read, a
-graph at rest). Manim converts RGBA to YUV once per *written* frame, so a 3-second hold at 1080p60
-costs 180 conversions of 12 ms each; here a held frame is converted once and handed to x264 again
+graph at rest). Manim converts RGBA to YUV once per *written* frame, so a long hold costs one
+conversion per frame it is shown; here a held frame is converted once and handed to x264 again
 with the next timestamp. Conversion and encoding run on a worker thread (PyAV releases the GIL in
 both), so Cairo draws the next frame while x264 encodes this one. Each beat of a clip is its own
 segment; the clip is the segments joined by stream copy, which costs milliseconds.
 
->>> enc = SegmentWriter(Path("/tmp/a.mp4"), 256, 144, 15, {"preset": "medium"})  # doctest: +SKIP
->>> enc.put(rgba_frame, repeat=30); enc.close()                                   # doctest: +SKIP
+>>> import tempfile
+>>> folder = tempfile.TemporaryDirectory()
+>>> enc = SegmentWriter(Path(folder.name) / "a.mp4", 256, 144, 15, {"preset": "veryfast"})
+>>> enc.put(np.zeros((144, 256, 4), np.uint8), repeat=30); enc.close()
+>>> enc.frames
+30
+>>> folder.cleanup()
 """
 
 from __future__ import annotations
@@ -40,8 +45,8 @@ converter is set up once per segment (crops differ in size: one converter is kep
 
 SWS_THREADS = 1
 """libswscale converts on this thread only. Its default (threads as cores, set up again with each
-converter) cost 2.2 ms of CPU for a 300x200 crop and 24 ms for a whole 1080p frame, against 0.3
-and 9 ms on one thread with a kept converter: the conversion is CPU that drawing needs."""
+converter) costs several times the CPU of one thread with a kept converter, and the conversion
+is CPU that drawing needs (figures in docs/bench.md)."""
 CONVERTERS = 32
 """Converters kept per segment, one per crop size (a token gliding keeps its rectangle's size):
 setting one up costs more than the conversion of a small crop."""
@@ -49,10 +54,8 @@ setting one up costs more than the conversion of a small crop."""
 X264_THREADS = 1
 """x264 runs on one thread of its own. PyAV's default (sliced threads, as many as cores) has two
 faults here: the picture depends on the machine, since each thread encodes its own slice of every
-frame, and the slices cost CPU that drawing needs. On backward_walk's 1080p60 frames x264 alone
-took 29-33 CPU-s on one thread and 33-35 on two sliced threads (23.6-26.1 s of wall time against
-29-33); a whole render, which draws on the other core meanwhile, took 30.3-33.4 s against
-32.8-34.9. Parallel work comes from drawing beside encoding, and from beats in processes."""
+frame, and the slices cost more CPU than they save, CPU that drawing needs (figures in
+docs/bench.md). Parallel work comes from drawing beside encoding, and from beats in processes."""
 
 
 def _rows(plane: Any) -> np.ndarray:
@@ -130,9 +133,9 @@ class SegmentWriter:
 
     def _copy_of_yuv(self) -> av.VideoFrame:
         """The kept YUV planes, copied into a frame of their own (x264 may still be busy with the
-        last one), reusing one x264 has finished with. Why reuse: a fresh 1080p frame cost 2-3 ms
-        (most of it the kernel handing out new pages), a copy into a used one 0.15 ms; x264 copies
-        each picture it is given into frames of its own before ``encode`` returns."""
+        last one), reusing one x264 has finished with. Why reuse: a fresh frame costs far more than
+        a copy into a used one (most of it the kernel handing out new pages); x264 copies each
+        picture it is given into frames of its own before ``encode`` returns."""
         try:
             frame = self._spare.get_nowait()
         except queue.Empty:
@@ -142,8 +145,8 @@ class SegmentWriter:
         return frame
 
     def _whole(self, rgba: np.ndarray) -> av.VideoFrame:
-        """A whole RGBA frame to YUV. One RGBA frame is kept and refilled: a fresh one per call
-        costs 20 ms at 1080p instead of 5 (libswscale sets itself up again for each)."""
+        """A whole RGBA frame to YUV. One RGBA frame is kept and refilled: with a fresh one per
+        call libswscale sets itself up again each time, which costs more than the conversion."""
         frame = self._rgba
         if frame is None or frame.planes[0].line_size != rgba.shape[1] * 4:
             frame = self._rgba = av.VideoFrame.from_ndarray(rgba, format="rgba")
