@@ -23,11 +23,11 @@ X264: dict[str, dict[str, str]] = {
     "4k": {"preset": "veryfast", "crf": "21"},
 }
 """x264 settings per preset: fast presets with a low crf keep flat colours and text sharp at a
-fraction of the time (figures in docs/rendering.md). No B-frames: every segment then has
+fraction of the time (figures in docs/bench.md). No B-frames: every segment then has
 pts == dts, and beats join by stream copy with plain timestamp shifts."""
 X264_PARAMS = "subme=0"
 """Motion searched to whole pixels only: our pictures are flat colours and text that mostly
-stand still, where sub-pixel refinement costs much and buys little (docs/rendering.md)."""
+stand still, where sub-pixel refinement costs much and buys little (figures in docs/bench.md)."""
 ASPECTS = ("16:9", "9:16", "1:1")
 CAPTIONS = ("burn", "srt", "off")
 FORMATS = ("mp4",)

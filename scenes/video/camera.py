@@ -33,7 +33,8 @@ def _near(x0: float, y0: float, x1: float, y1: float, atol: float) -> bool:
 def _build_path(ctx: Any, vmobject: Any, points: np.ndarray) -> None:
     """The path ``Camera.set_cairo_context_path`` builds from finite points (the same subpaths,
     curves and closings, from the same doubles), with the points read once as Python floats
-    instead of through numpy calls per subpath: a moving glyph costs a quarter of the time.
+    instead of through numpy calls per subpath, which cost more than the path itself for the
+    few curves of a glyph.
 
     A subpath ends where a curve's end anchor is not near the next curve's start anchor; it is
     closed when its first and last points are near."""
