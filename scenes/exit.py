@@ -13,7 +13,7 @@ from typing import NoReturn
 
 def exit_now(status: int) -> NoReturn:
     """End the process once its output is flushed, without tearing the interpreter down: after
-    a render that took Manim in, freeing every module and shape costs a third of a second, and
+    a render that took Manim in, freeing every module and shape is slow and useless, since
     everything the render writes is already complete and renamed into place by then."""
     for stream in (sys.stdout, sys.stderr):
         try:
