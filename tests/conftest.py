@@ -15,3 +15,7 @@ needs_torch = pytest.mark.skipif(not torch_available(), reason=TORCH_MISSING)
 # Every render in the tests runs in the process the test starts (or its workers), never in a
 # warm server left by an author's session; tests/scene/test_warm_server.py starts its own.
 os.environ["GRADREEL_SERVER"] = "off"
+
+# --doctest-modules (pyproject) imports every .py file it is given; the engine's test programs
+# are inputs that run on import (some through real PyTorch), not modules with doctests
+collect_ignore_glob = ["engine/programs/*.py"]

@@ -5,7 +5,9 @@ checks it against the typed model (:mod:`.model`), runs its program in the engin
 beat against the log; :func:`plan` turns (events, storyboard, timings) into timed cues and
 caption spans; :func:`srt` writes the captions.
 
->>> checked, p = load_and_plan(storyboard_path("backward_walk"))          # doctest: +SKIP
+>>> checked, p = load_and_plan(storyboard_path("backward_walk"))
+>>> p.title, p.duration
+('L.backward() walks the graph in reverse', 47.05)
 """
 
 from __future__ import annotations

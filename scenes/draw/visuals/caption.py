@@ -38,7 +38,7 @@ def balanced_wrap(text: str, font: str, size: float, max_width: float) -> list[s
     that still wraps into that many lines. Why: a greedy wrap fills the first line and can leave
     one word ("d.") alone on the second, which the eye reads as an afterthought.
 
-    >>> balanced_wrap("The walk starts with a gradient of 1 at the loss.", "Sans", 24, 4.0)  # doctest: +SKIP
+    >>> balanced_wrap("The walk starts with a gradient of 1 at the loss.", "Sans", 24, 4.0)
     ['The walk starts with a', 'gradient of 1 at the loss.']
     """
     lines = wrap_words(text, font, size, max_width)
