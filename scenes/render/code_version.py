@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-"""The checkout this code is from."""
+"""The folder holding engine/ and scenes/: the checkout, or site-packages in an install."""
 CODE_FOLDERS = ("engine", "scenes")
 TOOLS = ("manim", "av", "manimpango", "pycairo", "numpy")
 """Distributions whose version is part of the digest: they draw and encode every frame."""
