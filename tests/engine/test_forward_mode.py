@@ -36,6 +36,7 @@ def test_unknown_root_is_refused() -> None:
         run_program(MLP, "mlp.py", forward_mode="Q")
 
 
+@pytest.mark.slow
 @needs_torch
 def test_mlp_forward_mode_matches_torch_func_jvp() -> None:
     import torch

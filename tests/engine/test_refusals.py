@@ -80,6 +80,7 @@ def test_too_deep_expression_is_refused() -> None:
     assert "nest" in str(info.value)
 
 
+@pytest.mark.slow
 def test_deep_chain_forward_and_backward_without_recursion() -> None:
     src = ("import torch\nw = torch.tensor(1.0001, requires_grad=True)\nh = w\n"
            "for _ in range(100000):\n    h = h * w\nh.backward()\n")

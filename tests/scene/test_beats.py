@@ -52,6 +52,7 @@ def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object, list[
     return out, result, frames(out / f"{NAME}.mp4")
 
 
+@pytest.mark.slow
 def test_an_edit_in_the_last_beat_redraws_only_that_beat(first, tmp_path: Path, monkeypatch) -> None:
     """...and reaches that beat's starting picture from the stored state, applying no earlier step."""
     import scenes.video.player
@@ -76,6 +77,7 @@ def test_an_edit_in_the_last_beat_redraws_only_that_beat(first, tmp_path: Path, 
     assert any(not np.array_equal(x, y) for x, y in zip(a[last:], before[last:])), "the edit is not on screen"
 
 
+@pytest.mark.slow
 def test_a_change_to_the_program_redraws_every_beat(first, tmp_path: Path) -> None:
     """--set w1=0.5 changes the program and its event log, which every beat's key covers (the code
     pane shows the program; the scene reads lines and flags from the events)."""
@@ -85,6 +87,7 @@ def test_a_change_to_the_program_redraws_every_beat(first, tmp_path: Path) -> No
     assert changed.beats_drawn == list(range(8))
 
 
+@pytest.mark.slow
 def test_a_network_beat_drawn_from_its_stored_state_matches_a_fresh_render(tmp_path: Path) -> None:
     """The MLP view keeps bookkeeping of its own (where the network and its title band are): a
     closing beat drawn from the stored state must look as it does when drawn after every beat."""
@@ -103,6 +106,7 @@ def test_a_network_beat_drawn_from_its_stored_state_matches_a_fresh_render(tmp_p
     assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
+@pytest.mark.slow
 def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path, monkeypatch) -> None:
     import scenes.render.pool
 
@@ -123,6 +127,7 @@ def test_beats_in_two_processes_make_the_same_clip(first, tmp_path: Path, monkey
     assert not [p for p in (tmp_path / ".segments").iterdir() if p.name.startswith(".")]
 
 
+@pytest.mark.slow
 def test_force_draws_every_beat_again(first) -> None:
     out, _, _ = first
     assert render(out, force=True).beats_drawn == list(range(8))
@@ -139,6 +144,7 @@ def test_segments_cut_at_beats_and_never_inside_a_play() -> None:
         assert all(s.first <= st.frame <= s.first + s.frames for st in s.steps)
 
 
+@pytest.mark.slow
 def test_undoing_an_edit_joins_cached_beats_without_manim(tmp_path: Path) -> None:
     """Edit, render, undo the edit, render: the second render finds every beat's starting
     picture and segment stored, so it only joins files and never imports Manim."""
@@ -159,6 +165,7 @@ def test_undoing_an_edit_joins_cached_beats_without_manim(tmp_path: Path) -> Non
     assert f"{NAME}: 0 of 8 beats drawn, 8 from the cache" in undo.stderr
 
 
+@pytest.mark.slow
 def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> None:
     """With two processes asked for, a last-beat edit is drawn here: one beat is not worth a
     worker's start and Manim's import, and the cached beats are no work at all."""

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 RENDER = [sys.executable, "-m", "scenes.commands.main"]
 TINY = ["--size", "256x144", "--fps", "5"]
@@ -36,6 +38,7 @@ def test_bad_set_is_located_exit_2(tmp_path: Path) -> None:
     assert r.stderr.startswith("scenes/storyboards/backward_walk.yaml:") and r.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_render_then_up_to_date_then_kill_leaves_clip(tmp_path: Path) -> None:
     first = run("scene", "graph_build", "--out", str(tmp_path), *TINY)
     assert first.returncode == 0, first.stderr
@@ -60,6 +63,7 @@ def test_render_then_up_to_date_then_kill_leaves_clip(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".mp4"] == ["graph_build.mp4"]
 
 
+@pytest.mark.slow
 def test_up_to_date_check_does_not_import_manim(tmp_path: Path) -> None:
     """The cheap path: deciding that nothing is out of date must not pay for importing Manim."""
     first = run("scene", "graph_build", "--out", str(tmp_path), *TINY)
@@ -89,6 +93,7 @@ def _interrupt_early(tmp_path: Path, sig: int) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.slow
 def test_sigint_leaves_the_previous_clip_and_cleans_up(tmp_path: Path) -> None:
     first = run("scene", LONG, "--out", str(tmp_path), *TINY)
     assert first.returncode == 0, first.stderr
@@ -102,6 +107,7 @@ def test_sigint_leaves_the_previous_clip_and_cleans_up(tmp_path: Path) -> None:
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") and p.name != ".segments"]
 
 
+@pytest.mark.slow
 def test_what_a_killed_render_left_is_swept_by_the_next(tmp_path: Path) -> None:
     first = run("scene", LONG, "--out", str(tmp_path), *TINY)
     assert first.returncode == 0, first.stderr
@@ -112,6 +118,7 @@ def test_what_a_killed_render_left_is_swept_by_the_next(tmp_path: Path) -> None:
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") and p.name != ".segments"]
 
 
+@pytest.mark.slow
 def test_render_all_named_clips_two_at_a_time(tmp_path: Path) -> None:
     r = run("all", "graph_build", "mlp", "-j", "2", "--out", str(tmp_path), *TINY)
     assert r.returncode == 0, r.stderr
@@ -119,6 +126,7 @@ def test_render_all_named_clips_two_at_a_time(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.glob("*.mp4")) == ["graph_build.mp4", "mlp.mp4"]
 
 
+@pytest.mark.slow
 def test_render_all_in_two_processes_goes_on_past_a_bad_storyboard(tmp_path: Path) -> None:
     """Three clips for two workers: one worker renders two; a bad file is reported with its
     line, gives status 2, and the clips after it are still rendered."""
@@ -147,6 +155,7 @@ def test_render_all_hands_out_the_costliest_clip_first() -> None:
     assert got == [("a", "A"), ("b", "B"), ("c", "C")], "without an estimate, the order given"
 
 
+@pytest.mark.slow
 def test_the_work_of_a_clip_is_its_moving_frames(tmp_path: Path) -> None:
     """What ``render all`` orders clips by: frames in which something moves (a held frame is
     drawn once), so fewer than the clip has, and more at a higher frame rate; a storyboard that

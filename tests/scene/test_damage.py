@@ -77,6 +77,7 @@ def test_the_first_frame_of_a_segment_must_be_whole(tmp_path: Path) -> None:
     writer.abort()
 
 
+@pytest.mark.slow
 def test_a_clip_drawn_in_rectangles_equals_one_redrawn_whole(tmp_path: Path, monkeypatch) -> None:
     """backward_walk has every kind of play: the code bar sliding under the program text, cards
     growing, the wavefront, numbers flying to buckets, captions fading over the graph."""

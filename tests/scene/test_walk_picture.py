@@ -12,9 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
+import pytest
+
 from scenes.render.options import RenderOptions, scene_config
 from scenes.storyboard import load, plan_of, storyboard_path
 from scenes.theme import default_theme
+
+pytestmark = pytest.mark.slow  # each test steps a clip's scene through Manim
 
 THEME = default_theme()
 

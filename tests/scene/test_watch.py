@@ -14,6 +14,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from scenes.commands.watch import watch
 from scenes.storyboard import storyboard_path
 
@@ -41,6 +43,7 @@ def _lines(stream, into: queue.Queue) -> None:
         into.put(line.rstrip("\n"))
 
 
+@pytest.mark.slow
 def test_watch_renders_each_saved_edit_reports_bad_input_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
     text = Path(storyboard_path("backward_walk")).read_text()
