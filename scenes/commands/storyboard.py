@@ -17,8 +17,7 @@ import argparse
 import sys
 from typing import Any
 
-from scenes.storyboard import (StoryboardError, find_storyboards, load, plan_of, schema_text, srt,
-                               storyboard_path)
+from scenes.storyboard import StoryboardError, find_storyboards, storyboard_path
 from scenes.oracle.check import compare, torch_available
 from scenes.storyboard.errors import Problem
 
@@ -58,6 +57,8 @@ def _fail(exc: StoryboardError) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate each storyboard; all of its problems are printed; exit 2 if any storyboard failed."""
+    from scenes.storyboard import load, plan_of  # the model: not on every `render`'s path
+
     files = [storyboard_path(w) for w in args.storyboards] or find_storyboards()
     status = 0
     use_torch = torch_available() and not args.no_torch
@@ -105,6 +106,8 @@ def plan_table(p) -> str:
 
 def cmd_plan(args: argparse.Namespace) -> int:
     """Print one storyboard's plan (table, ``--json`` or ``--srt``)."""
+    from scenes.storyboard import load, plan_of, srt
+
     try:
         checked = load(storyboard_path(args.storyboard), sets=args.sets)
     except StoryboardError as exc:
@@ -121,6 +124,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """One line per storyboard: name, duration, title (a broken one says so, exit 2)."""
+    from scenes.storyboard import load, plan_of
+
     status = 0
     for file in find_storyboards():
         try:
@@ -137,6 +142,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema generated from the model."""
+    from scenes.storyboard import schema_text
+
     print(schema_text(), end="")
     return 0
 
