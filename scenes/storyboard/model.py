@@ -1,9 +1,10 @@
-"""The storyboard model: frozen dataclasses whose type hints are the single source of truth.
+"""The storyboard model: frozen pydantic models whose type hints are the single source of truth.
 
-Why hand-rolled: no pydantic is available, and the model is small. :mod:`.typed` reads these type
-hints to check YAML data (with did-you-mean for unknown keys) and to generate the JSON Schema, so
-the checker, the schema and the code can never disagree. ``field(metadata={"doc": ...})`` texts
-become the schema's descriptions, which editors show as hover help.
+Why pydantic: it checks the YAML data against these hints (``extra="forbid"``: an unknown key is
+a problem) and generates the JSON Schema (:mod:`.schema`) from the same models, so the checker,
+the schema and the code can never disagree; :mod:`.modelcheck` turns its errors into located
+problems with did-you-mean. ``Field(description=...)`` texts become the schema's descriptions,
+which editors show as hover help.
 
 A beat selects a span of the event log with exactly one of ``lines``, ``backward``, ``visits``,
 ``accumulations``, ``reset``, ``branch`` or ``passes`` (a ``title_card`` selects none), and says how
@@ -14,8 +15,11 @@ many nodes to carry labels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Any, Literal
+
+from annotated_types import Ge, Le, MinLen
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Strict, Tag
+from pydantic_core import PydanticCustomError
 
 Visual = Literal[
     "title_card",
@@ -58,49 +62,84 @@ PACE_FACTOR: dict[str, float] = {"slow": 1.5, "normal": 1.0, "fast": 0.5, "rush"
 Style = Literal["fraction", "decimal", "torch"]
 
 
-def _doc(text: str, **extra: object) -> dict[str, object]:
-    return {"doc": text, **extra}
+def _not_blank(text: str) -> str:
+    """Refuse text that is only spaces: ``title: " "`` is as empty as ``title: ""``."""
+    if not text.strip():
+        raise PydanticCustomError("blank", "must not be empty")
+    return text
 
 
-@dataclass(frozen=True)
-class Numbers:
+def yaml_shape(value: Any) -> str:
+    """How a value reads in YAML: ``scalar``, ``list`` or ``mapping``."""
+    if isinstance(value, (dict, BaseModel)):
+        return "mapping"
+    return "list" if isinstance(value, (list, tuple)) else "scalar"
+
+
+def _by_shape(expected: str) -> Discriminator:
+    """Pick a union's member by the value's shape, as an author reads it (``lines: 3`` is a line,
+    ``lines: [2, 4]`` a range); a value of another shape is one problem, ``must be EXPECTED``."""
+    return Discriminator(yaml_shape, custom_error_type="shape", custom_error_message=f"must be {expected}")
+
+
+Positive = Annotated[int, Strict(), Ge(1)]
+"""A whole number from 1: YAML's ``2``, never ``2.0``, ``"2"`` or ``true``."""
+
+Text = Annotated[str, Strict()]
+
+NonEmpty = Annotated[str, Strict(), MinLen(1), AfterValidator(_not_blank)]
+
+Range = Annotated[
+    Annotated[Positive, Tag("scalar")] | Annotated[tuple[Positive, Positive], Tag("list")],
+    _by_shape("a whole number or a list [a, b]"),
+]
+"""N or [a, b]."""
+
+
+class _Model(BaseModel):
+    """Every model: an unknown key is a problem, and a checked value never changes (hashable)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Numbers(_Model):
     """How values are written: ``fraction`` (8/3, from the exact shadow; falls back to decimals
     once a value is not rational), ``decimal`` (``places`` digits), or ``torch`` (PyTorch's own
     ``tensor(2.6667)``)."""
 
-    style: Style = field(default="fraction", metadata=_doc("fraction, decimal or torch"))
-    places: int = field(default=4, metadata=_doc("digits after the point for decimal", minimum=0, maximum=8))
+    style: Style = Field("fraction", description="fraction, decimal or torch")
+    places: Annotated[int, Strict(), Ge(0), Le(8)] = Field(4, description="digits after the point for decimal")
+
+    def __init__(self, style: Style = "fraction", places: int = 4, **data: Any) -> None:
+        """Also positional, ``Numbers("decimal", 2)``, as code and tests write it."""
+        super().__init__(style=style, places=places, **data)
 
 
-@dataclass(frozen=True)
-class Beat:
+NumberStyle = Annotated[
+    Annotated[Style, Tag("scalar")] | Annotated[Numbers, Tag("mapping")],
+    _by_shape("'fraction', 'decimal' or 'torch' or a mapping"),
+]
+"""``numbers:`` as written: a style, or ``{style: decimal, places: N}``."""
+
+
+class Beat(_Model):
     """One step of the clip: a span of the event log, a visual, a pace and one narration line."""
 
-    visual: Visual = field(metadata=_doc("how the span is drawn (closed list)"))
-    narration: str = field(
-        metadata=_doc("one caption line; numbers only as placeholders like {w1.grad}", minLength=1)
-    )
-    lines: int | tuple[int, int] | None = field(
-        default=None, metadata=_doc("forward pass: program line N, or lines [a, b]", minimum=1)
-    )
-    backward: int | None = field(
-        default=None, metadata=_doc("backward call k: its walk and its accumulations", minimum=1)
-    )
-    visits: int | None = field(default=None, metadata=_doc("backward call k: its node visits only", minimum=1))
-    steps: tuple[int, int] | None = field(
-        default=None, metadata=_doc("with visits: only visits [i, j] of the walk (1-based)", minimum=1)
-    )
-    accumulations: int | None = field(
-        default=None, metadata=_doc("backward call k: its AccumulateGrad bucket fills", minimum=1)
-    )
-    reset: int | None = field(default=None, metadata=_doc("the .grad reset on program line N", minimum=1))
-    branch: int | None = field(default=None, metadata=_doc("the if on program line N", minimum=1))
-    passes: int | tuple[int, int] | None = field(
-        default=None, metadata=_doc("forward mode: pass N, or passes [a, b] (needs forward_mode)", minimum=1)
-    )
-    pace: Pace = field(default="normal", metadata=_doc("slow, normal, fast or rush"))
-    emphasis: tuple[str, ...] = field(default=(), metadata=_doc("program names to highlight"))
-    dim: tuple[str, ...] = field(default=(), metadata=_doc("program names to fade"))
+    visual: Visual = Field(description="how the span is drawn (closed list)")
+    narration: NonEmpty = Field(description="one caption line; numbers only as placeholders like {w1.grad}")
+    lines: Range | None = Field(None, description="forward pass: program line N, or lines [a, b]")
+    backward: Positive | None = Field(None, description="backward call k: its walk and its accumulations")
+    visits: Positive | None = Field(None, description="backward call k: its node visits only")
+    steps: tuple[Positive, Positive] | None = Field(
+        None, description="with visits: only visits [i, j] of the walk (1-based)")
+    accumulations: Positive | None = Field(None, description="backward call k: its AccumulateGrad bucket fills")
+    reset: Positive | None = Field(None, description="the .grad reset on program line N")
+    branch: Positive | None = Field(None, description="the if on program line N")
+    passes: Range | None = Field(
+        None, description="forward mode: pass N, or passes [a, b] (needs forward_mode)")
+    pace: Pace = Field("normal", description="slow, normal, fast or rush")
+    emphasis: tuple[Text, ...] = Field((), description="program names to highlight")
+    dim: tuple[Text, ...] = Field((), description="program names to fade")
 
     def span_key(self) -> str | None:
         """The one span selector given, or None (validation reports zero or several)."""
@@ -108,20 +147,15 @@ class Beat:
         return given[0] if len(given) == 1 else None
 
 
-@dataclass(frozen=True)
-class Storyboard:
+class Storyboard(_Model):
     """A clip: what it is called, the program it shows (exactly), how numbers look, its beats."""
 
-    title: str = field(metadata=_doc("shown on the title card and in `render list`", minLength=1))
-    program: str = field(metadata=_doc("the program, as a literal block (program: |)", minLength=1))
-    beats: tuple[Beat, ...] = field(metadata=_doc("the clip, in order", minItems=1))
-    numbers: Style | Numbers = field(
-        default="fraction", metadata=_doc("fraction, decimal, torch, or {style: decimal, places: N}")
-    )
-    forward_mode: str | None = field(
-        default=None, metadata=_doc("also differentiate this program name in forward mode (one pass per leaf)",
-                                    minLength=1)
-    )
+    title: NonEmpty = Field(description="shown on the title card and in `render list`")
+    program: NonEmpty = Field(description="the program, as a literal block (program: |)")
+    beats: Annotated[tuple[Beat, ...], MinLen(1)] = Field(description="the clip, in order")
+    numbers: NumberStyle = Field("fraction", description="fraction, decimal, torch, or {style: decimal, places: N}")
+    forward_mode: NonEmpty | None = Field(
+        None, description="also differentiate this program name in forward mode (one pass per leaf)")
 
     @property
     def number_style(self) -> Numbers:

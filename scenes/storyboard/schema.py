@@ -1,8 +1,10 @@
-"""The JSON Schema of a storyboard, generated from the model (``render schema``).
+"""The JSON Schema of a storyboard, generated from the pydantic model (``render schema``).
 
 Why generated: the file in scenes/schema/ is what editors (yaml-language-server) use to complete
-and check storyboards; generating it from the same type hints as the checker keeps the two equal.
-A test compares the committed file with this output.
+and check storyboards; ``model_json_schema()`` of the same models that check a file keeps the two
+equal. Pydantic's output is kept as it is but for the header (``$schema``, ``$id``, the title)
+and the per-field titles it derives from field names ("Forward Mode"), which would only repeat
+the key above each description. A test compares the committed file with this output.
 """
 
 from __future__ import annotations
@@ -10,19 +12,26 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic.json_schema import GenerateJsonSchema
+
 from .model import Storyboard
-from .typed import schema_of
 
 SCHEMA_ID = "https://gradreel.invalid/schema/storyboard.schema.json"
 
 
+class _WithoutFieldTitles(GenerateJsonSchema):
+    """Pydantic's generator (draft 2020-12), without a title for each field."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
 def schema() -> dict[str, Any]:
     """The schema as data (draft 2020-12)."""
-    defs: dict[str, Any] = {}
-    root = schema_of(Storyboard, defs)
-    name = root["$ref"].rsplit("/", 1)[1]
-    body = defs.pop(name)
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
+    body = Storyboard.model_json_schema(schema_generator=_WithoutFieldTitles)
+    defs = body.pop("$defs")
+    body.pop("title")
+    return {"$schema": GenerateJsonSchema.schema_dialect, "$id": SCHEMA_ID,
             "title": "gradreel storyboard", **body, "$defs": defs}
 
 

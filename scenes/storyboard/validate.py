@@ -16,12 +16,10 @@ from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
 from .logindex import LogIndex
-from .model import SPAN_KEYS, VISUAL_SPANS, Beat, Numbers, Storyboard, Style
-
-_NUMBERS_TYPE = Style | Numbers
+from .model import SPAN_KEYS, VISUAL_SPANS, Beat, Numbers, NumberStyle, Storyboard
+from .modelcheck import INVALID, check
 from .narration import parse, resolve
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
-from .typed import INVALID, convert
 from .yamlsafe import Document, load_file
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/storyboard.schema.json"
@@ -55,7 +53,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     for message in bad_sets:
         line, col = doc.at(("program",))
         errors.add(line, col, message, ("program",))
-    board = convert(doc, (), Storyboard, errors)
+    board = check(doc, (), Storyboard, errors)
     place = program_place(doc, errors)
     source = doc.data.get("program") if isinstance(doc.data, dict) else None
     result = None
@@ -102,12 +100,12 @@ def _usable_parts(doc: Document, board: Storyboard) -> tuple[list[tuple[int, Bea
     beats: list[tuple[int, Beat]] = []
     raw = doc.data.get("beats") if isinstance(doc.data, dict) else None
     for i in range(len(raw) if isinstance(raw, list) else 0):
-        beat = convert(doc, ("beats", i), Beat, scratch)
+        beat = check(doc, ("beats", i), Beat, scratch)
         if beat is not INVALID:
             beats.append((i, beat))
     numbers = Numbers()
     if isinstance(doc.data, dict) and "numbers" in doc.data:
-        got = convert(doc, ("numbers",), _NUMBERS_TYPE, scratch)
+        got = check(doc, ("numbers",), NumberStyle, scratch)
         if got is not INVALID:
             numbers = got if isinstance(got, Numbers) else Numbers(style=got)
     return beats, numbers
