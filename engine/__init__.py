@@ -1,5 +1,6 @@
 """gradreel's engine: a scalar autograd that behaves as PyTorch does, and records what it does.
 
+>>> from engine import run_program
 >>> log = run_program("import torch\\nw = torch.tensor(3., requires_grad=True)\\n(w*w).backward()\\n", "p.py")
 >>> [e["after"] for e in log.of_kind("accumulate")]
 [6.0]
@@ -9,17 +10,15 @@ Standard library and numpy only: no Manim, no YAML (see DESIGN.md).
 
 from __future__ import annotations
 
-from typing import Optional
+import importlib
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    from .errors import ProgramError, TorchError
+    from .events import Log, LogFormatError, read_log
+    from .interpreter import OperationLimit
+    from .run import run_program
 
-from .errors import ProgramError, TorchError
-from .events import Log, LogFormatError, read_log
-from .forward_mode import forward_mode
-from .interpreter import Interpreter, OperationLimit
-from .overrides import apply_overrides
-from .subset import parse
-from .tensor import Tensor
 
 __all__ = ["run_program", "ProgramError", "TorchError", "Log", "LogFormatError", "read_log",
            "OperationLimit", "VERSION", "DEFAULT_MAX_OPS"]
@@ -27,47 +26,20 @@ __all__ = ["run_program", "ProgramError", "TorchError", "Log", "LogFormatError",
 VERSION = "0.1.0"
 DEFAULT_MAX_OPS = 1_000_000
 
-
-def run_program(source: str, filename: str = "<program>", *, max_ops: int = DEFAULT_MAX_OPS,
-                overrides: Optional[dict[str, str]] = None, forward_mode: Optional[str] = None) -> Log:
-    """Check ``source`` against the subset, run it, and return its event log.
-
-    Raises :class:`ProgramError` (located) when the program is outside the subset or an override
-    is wrong, before any line runs. Run-time errors are ``error`` events, not exceptions. When
-    ``max_ops`` is exceeded the log ends with an ``error`` event of type ``OperationLimit`` and
-    :attr:`Log.limit` holds the located :class:`OperationLimit`.
-
-    ``forward_mode="L"``: after the program, differentiate the tensor that ``L`` holds in forward
-    mode, one pass per leaf (``forward_pass``, ``tangent`` and ``jvp`` events).
-    """
-    tree = parse(source, filename)
-    if overrides:  # the header then carries the program that really ran
-        source = apply_overrides(source, overrides, filename)
-        tree = parse(source, filename)
-    interp = Interpreter(source, filename, max_ops)
-    limit = None
-    with np.errstate(all="ignore"):
-        try:
-            interp.run(tree)
-        except OperationLimit as exc:
-            interp.rec.line = exc.line
-            interp.rec({"kind": "error", "type": "OperationLimit", "message": str(exc)})
-            limit = exc
-        if forward_mode is not None and limit is None:
-            _forward_mode(interp, forward_mode, filename)
-    header = {"program": filename, "source": source, "engine": f"gradreel {VERSION}", "max_ops": max_ops}
-    if forward_mode is not None:
-        header["forward_mode"] = forward_mode
-    log = Log(header, interp.rec.events)
-    log.limit = limit
-    return log
+_HOME = {"run_program": "run", "ProgramError": "errors", "TorchError": "errors", "Log": "events",
+         "LogFormatError": "events", "read_log": "events", "OperationLimit": "interpreter"}
+"""Each public name and the module it comes from. Imported when first used (PEP 562): a caller
+that needs only the error types (the command line, before it knows a program will run) does
+not pay for numpy and the interpreter."""
 
 
-def _forward_mode(interp: Interpreter, name: str, filename: str) -> None:
-    root = interp.env.get(name)
-    if not isinstance(root, Tensor) or not name.isidentifier():
-        raise ProgramError(filename, 1, 1, f"--forward-mode {name}: the program ends with no tensor "
-                           f"named {name}")
-    born = [e for e in interp.rec.events if e["kind"] == "tensor" and e["id"] == root.id]
-    interp.rec.line = born[0]["line"] if born else interp.rec.line
-    forward_mode(root, interp.rec)
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOME))

@@ -11,7 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine import DEFAULT_MAX_OPS, ProgramError, run_program
+from engine import DEFAULT_MAX_OPS
+from engine.errors import ProgramError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read ({exc})") from None
+    from engine import run_program
+
     log = run_program(source, str(path), max_ops=args.max_ops,
                       overrides=parse_overrides(args.overrides, str(path)),
                       forward_mode=args.forward_mode)

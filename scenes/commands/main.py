@@ -44,18 +44,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _program_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is the engine's located ProgramError. Asked without importing the engine
+    (numpy and the interpreter): an up-to-date render never runs a program, and a ProgramError
+    can only come from an engine already imported."""
+    errors = sys.modules.get("engine.errors")
+    return errors is not None and isinstance(exc, errors.ProgramError)
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from engine import ProgramError
     from scenes.storyboard.errors import StoryboardError
     try:
         return args.run(args) or 0
     except StoryboardError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    except (ProgramError, UsageError) as exc:
-        print(f"render: {exc}" if isinstance(exc, UsageError) else str(exc), file=sys.stderr)
+    except UsageError as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        if not _program_error(exc):
+            raise
+        print(str(exc), file=sys.stderr)
         return 2
     except BrokenPipeError:  # `render log p.py | head`
         return 0

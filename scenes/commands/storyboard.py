@@ -18,7 +18,6 @@ import sys
 from typing import Any
 
 from scenes.storyboard import StoryboardError, find_storyboards, storyboard_path
-from scenes.oracle.check import compare, torch_available
 from scenes.storyboard.errors import Problem
 
 
@@ -57,6 +56,7 @@ def _fail(exc: StoryboardError) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate each storyboard; all of its problems are printed; exit 2 if any storyboard failed."""
+    from scenes.oracle.check import compare, torch_available
     from scenes.storyboard import load, plan_of  # the model: not on every `render`'s path
 
     files = [storyboard_path(w) for w in args.storyboards] or find_storyboards()

@@ -192,3 +192,21 @@ def test_a_render_all_task_reports_a_failed_clip(monkeypatch, capsys) -> None:
         (0, "o/a.yaml.mp4"), (1, None), (0, "o/c.yaml.mp4")]
     err = capsys.readouterr().err
     assert "RuntimeError: encoder failed" in err and "b.yaml failed" in err
+
+
+def test_an_up_to_date_clip_imports_neither_the_engine_nor_the_model(tmp_path: Path) -> None:
+    """The no-op path reads the key and hashes the inputs; it runs no program and loads no
+    storyboard, so numpy, the interpreter, pydantic and Manim stay out of the process."""
+    from scenes.render.options import RenderOptions, outputs
+    from scenes.render.pipeline import cache_key
+    from scenes.storyboard.store import storyboard_path
+
+    opts = RenderOptions(out=str(tmp_path))
+    for kind, path in outputs("backward_walk", tmp_path, "mp4").items():
+        path.write_text(cache_key(storyboard_path("backward_walk"), opts) + "\n" if kind == "key" else "")
+    code = (f"import sys; from scenes.commands.main import main; rc = main(['scene', 'backward_walk', '--out', "
+            f"{str(tmp_path)!r}]); print(rc, sorted({{m.split('.')[0] for m in sys.modules}} & "
+            "{'numpy', 'pydantic', 'manim', 'torch'}), 'engine.interpreter' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert "backward_walk: up to date" in r.stderr, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "0 [] False", r.stdout + r.stderr
