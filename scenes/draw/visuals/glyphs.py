@@ -1,8 +1,9 @@
-"""Cached text glyphs. Why: building a Manim `Text` costs 20-60 ms (Pango, then an SVG parse); a
-clip shows the same few strings many times, and renders again and again show the same captions.
+"""Cached text glyphs. Why: building a Manim `Text` is slow (Pango, then an SVG parse;
+docs/bench.md has the figures); a clip shows the same few strings many times, and renders again
+and again show the same captions.
 So each (text, font, size, colour) is built once per machine: kept in memory for the process and
 pickled to a folder (``$GRADREEL_GLYPHS``, else ``$XDG_CACHE_HOME/gradreel/glyphs``, else
-``~/.cache/gradreel/glyphs``), where loading one takes about a millisecond. Callers get a cheap
+``~/.cache/gradreel/glyphs``), where loading one is cheap. Callers get a cheap
 ``.copy()``. The folder is keyed on Manim's and ManimPango's versions and on this file, so a
 change to either builds anew.
 """
@@ -64,7 +65,7 @@ def _build(text: str, font: str, size: float, colour: str) -> Text:
         mob.scale(size / built)
     for glyph in mob.family_members_with_points():
         # The parsed SVG path each glyph keeps is never read again, but every copy deep-copies
-        # it: dropping it makes a copy six times cheaper (1.7 ms instead of 9.5 for a label).
+        # it: dropping it makes a copy several times cheaper.
         if hasattr(glyph, "path_obj"):
             glyph.path_obj = None
     return mob
