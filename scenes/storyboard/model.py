@@ -21,39 +21,14 @@ from annotated_types import Ge, Le, MinLen
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Strict, Tag
 from pydantic_core import PydanticCustomError
 
-Visual = Literal[
-    "title_card",
-    "code_and_graph_build",
-    "backward_graph",
-    "wavefront",
-    "accumulate",
-    "reset",
-    "branch",
-    "output",
-    "network",
-    "network_backward",
-    "network_forward",
-]
-"""The closed list of visuals the scene implements; see VISUAL_SPANS for what each one shows."""
+from .visuals import VISUAL_NAMES, VISUAL_SPANS  # noqa: F401  (VISUAL_SPANS: read from here too)
 
-VISUALS: tuple[str, ...] = Visual.__args__  # type: ignore[attr-defined]
+Visual = Literal[VISUAL_NAMES]  # type: ignore[valid-type]
+"""The closed list of visuals the scene implements, read from :data:`.visuals.TABLE`."""
+
+VISUALS: tuple[str, ...] = VISUAL_NAMES
 
 SPAN_KEYS: tuple[str, ...] = ("lines", "backward", "visits", "accumulations", "reset", "branch", "passes")
-
-VISUAL_SPANS: dict[str, tuple[str, ...]] = {
-    "title_card": (),
-    "code_and_graph_build": ("lines",),
-    "backward_graph": ("lines",),
-    "wavefront": ("backward", "visits"),
-    "accumulate": ("accumulations", "backward"),
-    "reset": ("reset", "lines"),
-    "branch": ("branch", "lines"),
-    "output": ("lines",),
-    "network": ("lines",),
-    "network_backward": ("backward",),
-    "network_forward": ("passes",),
-}
-"""Which span selectors each visual accepts (the first is the usual one)."""
 
 Pace = Literal["slow", "normal", "fast", "rush"]
 PACE_FACTOR: dict[str, float] = {"slow": 1.5, "normal": 1.0, "fast": 0.5, "rush": 0.15}

@@ -16,10 +16,11 @@ from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
 from .logindex import LogIndex
-from .model import SPAN_KEYS, VISUAL_SPANS, Beat, Numbers, NumberStyle, Storyboard
+from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
 from .narration import parse, resolve
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
+from .visuals import TABLE
 from .yamlsafe import Document, load_file
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/storyboard.schema.json"
@@ -77,10 +78,8 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
 def check_errors_shown(board: Storyboard, index: LogIndex, place: ProgramPlace, errors: ErrorList) -> None:
     """An error the program raises must be on screen: a clip may show a failing backward on
     purpose, but an error no beat shows (``name 'torch' is not defined``) is a mistake."""
-    from .plan import VISUAL_KINDS
-
     shown = {e["seq"] for beat in board.beats if beat.span_key()
-             for e in index.select(beat) if e["kind"] in VISUAL_KINDS[beat.visual]}
+             for e in index.select(beat) if e["kind"] in TABLE[beat.visual].kinds}
     for ev in index.events:
         if ev["kind"] == "error" and ev["seq"] not in shown:
             line, col = place.yaml_pos(ev["line"], 1)
@@ -144,9 +143,7 @@ def _check_fills_once(doc: Document, beat: Beat, at: Path, index: LogIndex,
     value before it, so a second beat showing the same fill empties the bucket back (12 back to
     6) and fills it again, which tells the viewer the opposite of accumulation. The usual cause
     is ``backward: K`` (the walk with its fills) before ``accumulations: K``."""
-    from .plan import VISUAL_KINDS
-
-    if "accumulate" not in VISUAL_KINDS[beat.visual]:
+    if "accumulate" not in TABLE[beat.visual].kinds:
         return
     fills = [e for e in index.select(beat) if e["kind"] == "accumulate"]
     shown = [filled_by[e["seq"]] for e in fills if e["seq"] in filled_by]
@@ -206,7 +203,8 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
 def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: ErrorList) -> bool:
     """Report a span the log cannot satisfy; True when the span is usable."""
     given = [k for k in SPAN_KEYS if getattr(beat, k) is not None]
-    allowed = VISUAL_SPANS[beat.visual]
+    spec = TABLE[beat.visual]
+    allowed = spec.spans
     if not allowed:
         if given:
             line, col = doc.key_pos.get(at + (given[0],), doc.at(at))
@@ -234,9 +232,9 @@ def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: Er
     if not index.select(beat):
         line, col = doc.at(at + (key,))
         errors.add(line, col, "this span selects no events of the log", at + (key,))
-    elif beat.visual == "output" and not any(e["kind"] in ("print", "expr") for e in index.select(beat)):
+    elif spec.needs is not None and not any(e["kind"] in spec.needs.kinds for e in index.select(beat)):
         line, col = doc.at(at + (key,))
-        errors.add(line, col, "visual output needs a line that prints; these lines print nothing", at + (key,))
+        errors.add(line, col, spec.needs.message, at + (key,))
     else:
         return True
     return False

@@ -1,0 +1,100 @@
+"""The cue kinds: every kind of thing the plan tells the scene to do, declared once.
+
+Why one table: a cue kind is a contract between the plan, which emits it, and the scene, which
+draws it. Each entry says what the cue's ``ids`` name, the ``role`` of its strings, and how the
+scene treats it besides drawing it (the properties below). The plan refuses to emit a kind that
+is not here, and the scene (``scenes.draw.drawers``) refuses at import to lack a drawer for one.
+Every string a cue shows is a :class:`~.narration.Shown` naming the event and field it was read
+from; ``network*`` cues name the unit or weight (tensor id) an autograd node belongs to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .narration import Shown
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One thing the scene does, from ``start`` for ``duration`` seconds; ``kind`` names its
+    entry in :data:`CUE_KINDS`."""
+
+    start: float
+    duration: float
+    kind: str
+    beat: int
+    ids: tuple[str, ...] = ()
+    strings: tuple[Shown, ...] = ()
+    line: int | None = None
+    seqs: tuple[int, ...] = ()
+
+    def text(self, role: str) -> str | None:
+        """The string with ``role``, if the cue shows one."""
+        return next((s.text for s in self.strings if s.role == role), None)
+
+
+@dataclass(frozen=True)
+class CueKind:
+    """One cue kind: its name, what its ``ids`` and strings are, and how the scene treats it.
+
+    ``ends_walk``: drawing it fades the glow on the last node the backward walk visited (it is
+    about something else than the walk). ``follows_line``: the code pane lights the program line
+    of its first event (``L.backward()`` during the walk). ``console``: it prints under the code
+    pane, which leaves room for such lines. ``reads_fill_scale``: its drawing reads the leaf's
+    largest |.grad| over the whole clip, so that number joins its segment's key.
+    """
+
+    name: str
+    ids: str
+    strings: str
+    ends_walk: bool = False
+    follows_line: bool = False
+    console: bool = False
+    reads_fill_scale: bool = False
+
+
+_PRINTS = {"ends_walk": True, "follows_line": True, "console": True}
+
+CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
+    CueKind("title", "()", "title (title)", ends_walk=True),
+    CueKind("code_line", "()", "the program line's text (code); the cue's line is set", ends_walk=True),
+    CueKind("node_appear", "(tensor, [node])", "name, op, value, grad_fn (each when present)", ends_walk=True),
+    CueKind("edge_grow", "(from, to)", "none; tensor ids in a forward build, node ids else"),
+    CueKind("value_update", "(tensor, [node])", "name, value", ends_walk=True),
+    CueKind("grad_fn_appear", "(node, [tensor])", "grad_fn, name (when the tensor is named)"),
+    CueKind("bucket_appear", "(accumulate node, leaf)", "grad_fn, name"),
+    CueKind("backward_start", "(root tensor, root node)", "name of the root (when named)", follows_line=True),
+    CueKind("visit", "(node, [tensor])", "grad_fn, grad (grad_in)", follows_line=True),
+    CueKind("grad_travel", "(from node, to node)", "grad (grads_out[j])"),
+    CueKind("bucket_fill", "(accumulate node, leaf)", "name, before (if .grad was set), add, after",
+            follows_line=True, reads_fill_scale=True),
+    CueKind("bucket_reset", "(leaf, [accumulate node])", 'name, after ("None", or the zero)',
+            ends_walk=True, follows_line=True),
+    CueKind("branch_test", "()", 'code (the test), taken ("True"/"False")', **_PRINTS),
+    CueKind("output_line", "()", "output", **_PRINTS),
+    CueKind("message", "([node])", "type, message (an error or warning)", **_PRINTS),
+    CueKind("emphasis", "tensor and node ids", "none"),
+    CueKind("dim", "tensor and node ids", "none"),
+    CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
+    CueKind("link_appear", "(weight, src unit, dst unit)", "none (a weight joining two units)"),
+    CueKind("pass_count", "(root or seed tensor)",
+            "count (backward call / forward pass), total (forward passes)"),
+    CueKind("sweep_step", "(unit or weight)", "none: the reverse sweep reaches it"),
+    CueKind("link_fill", "(weight)", "none: its .grad arrived (accumulate)"),
+    CueKind("tangent_sweep", "(weights and units)", "none: one forward pass, seed to loss, in order"),
+    CueKind("jvp_fill", "(seed weight)", "name, value (d root / d seed of that pass)"),
+)}
+"""Every cue kind, by name, in the order of the plan's contract."""
+
+
+def cue_kind(name: str) -> CueKind:
+    """The declaration of cue kind ``name``; an undeclared one is an error, never drawn as nothing."""
+    try:
+        return CUE_KINDS[name]
+    except KeyError:
+        raise KeyError(f"cue kind {name!r} is not declared in scenes/storyboard/cues.py") from None
+
+
+CONSOLE_KINDS = frozenset(k.name for k in CUE_KINDS.values() if k.console)
+"""Cue kinds that print under the code pane."""

@@ -1,0 +1,106 @@
+"""The network view's planners: the program's MLP as units and weights instead of autograd nodes.
+
+Why a view of its own: a 36-weight network's autograd graph has too many nodes to carry labels, so
+the ``network*`` visuals name each cue by the unit or weight (tensor id, from
+:mod:`..network`) that an event's node belongs to. :class:`Sweep` is the per-beat state: which
+owners the reverse sweep has lit, which ones a forward pass has reached so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..builder import Builder
+from ..logindex import Event, LogIndex
+from ..narration import Shown
+from ..network import Network, read_network
+
+
+@dataclass
+class Sweep:
+    """One beat's planning state in the network view; the network is read on first use."""
+
+    index: LogIndex
+    lit: set[str] = field(default_factory=set)  # units and weights the sweep of this beat has reached
+    reached: list[str] = field(default_factory=list)  # owners one forward pass reaches, in order
+    last_dst: tuple[str, float] | None = None  # links into one unit grow together
+    _net: Network | None = None
+
+    @property
+    def net(self) -> Network:
+        if self._net is None:
+            self._net = read_network(self.index.events)
+        return self._net
+
+
+def _sweep(b: Builder) -> Sweep:
+    assert isinstance(b.state, Sweep)
+    return b.state
+
+
+def tensor(b: Builder, ev: Event) -> None:
+    st = _sweep(b)
+    net = st.net
+    if ev["id"] in net.units:
+        st.last_dst = None
+        b.add("unit_appear", b.tm.node_appear, (ev["id"],),
+              [Shown(net.units[ev["id"]].name, ev["seq"], "name", "name")], [ev["seq"]])
+        return
+    link = next((l for l in net.links.values() if l.seq == ev["seq"]), None)
+    if link is None:
+        return
+    at = st.last_dst[1] if st.last_dst and st.last_dst[0] == link.dst else None
+    if at is None:
+        st.last_dst = (link.dst, b.now)
+    b.add("link_appear", b.tm.edge_grow, (link.weight, link.src, link.dst), (), [ev["seq"]], at=at)
+
+
+def backward(b: Builder, ev: Event) -> None:
+    _sweep(b).lit = set()
+    b.add("pass_count", b.tm.wavefront_step, (ev["root"],),
+          [Shown(str(ev["call"]), ev["seq"], "call", "count")], [ev["seq"]])
+
+
+def visit(b: Builder, ev: Event) -> None:
+    st = _sweep(b)
+    owner = st.net.owner.get(ev["node"])
+    if owner is None or owner in st.lit:
+        return
+    st.lit.add(owner)
+    b.add("sweep_step", b.tm.sweep_step, (owner,), (), [ev["seq"]])
+
+
+def accumulate(b: Builder, ev: Event) -> None:
+    if ev["tensor"] in _sweep(b).net.links:
+        b.add("link_fill", b.tm.sweep_step, (ev["tensor"],), (), [ev["seq"]])
+
+
+def forward_pass(b: Builder, ev: Event) -> None:
+    _sweep(b).reached = []
+    b.add("pass_count", b.tm.wavefront_step, (ev["seed"],),
+          [Shown(str(ev["pass"]), ev["seq"], "pass", "count"),
+           Shown(str(ev["passes"]), ev["seq"], "passes", "total")], [ev["seq"]])
+
+
+def tangent(b: Builder, ev: Event) -> None:
+    st = _sweep(b)
+    owner = st.net.owner.get(ev["node"])
+    if owner is not None and owner not in st.reached:
+        st.reached.append(owner)
+
+
+def jvp(b: Builder, ev: Event) -> None:
+    st = _sweep(b)
+    if st.reached:
+        b.add("tangent_sweep", b.tm.grad_travel, tuple(st.reached), (), [ev["seq"]])
+    st.reached = []
+    b.add("jvp_fill", b.tm.bucket_fill, (ev["seed"],),
+          [Shown(ev["name"], ev["seq"], "name", "name"), b.value(ev, "value", "exact", None, "value")],
+          [ev["seq"]])
+
+
+PLANNERS = {
+    "tensor": tensor, "backward": backward, "visit": visit, "accumulate": accumulate,
+    "forward_pass": forward_pass, "tangent": tangent, "jvp": jvp,
+}
+"""Event kind -> the planner that turns one such event into cues of the MLP picture."""
