@@ -15,6 +15,7 @@ from manim import (FadeIn, FadeOut, GrowFromCenter, Mobject, MoveAlongPath, Repl
 from scenes.layout.clip import level
 from scenes.layout.label_spots import badge_centre
 from scenes.layout.place import Box, Route
+from scenes.draw.drawers import draws
 from scenes.draw.visuals import arrow_reach, bucket, edge_arrow, nominal_token_size, route_path, token_ride, wavefront
 
 Anims = list[Any]
@@ -59,6 +60,7 @@ class BackwardCues:
             out.append(Transform(arrow, new))
         return out
 
+    @draws("grad_fn_appear")
     def _cue_grad_fn_appear(self, cue: Any) -> Anims:
         """The card becomes its backward function: grad_fn on top, the tensor's name beneath."""
         item = self._item(cue.ids[0])
@@ -91,6 +93,7 @@ class BackwardCues:
                 self._record(name)
         return [FadeIn(group)]
 
+    @draws("bucket_appear")
     def _cue_bucket_appear(self, cue: Any) -> Anims:
         shown = {s.role: s for s in cue.strings}
         return self._ensure_bucket(cue.ids[1], shown.get("grad_fn"), shown.get("name"))
@@ -122,6 +125,7 @@ class BackwardCues:
         return card is not None and any(getattr(card, row, None) is not None and getattr(card, row).text == text
                                         for row in ("name", "value", "sub"))
 
+    @draws("backward_start")
     def _cue_backward_start(self, cue: Any) -> Anims:
         out = self._enter_backward()
         item = self._item(cue.ids[0])
@@ -133,6 +137,7 @@ class BackwardCues:
             out += self._focus(box)
         return out
 
+    @draws("visit")
     def _cue_visit(self, cue: Any) -> Anims:
         """The wavefront moves to the node; the summed gradient arriving sits on it as a token."""
         out = self._enter_backward()
@@ -186,6 +191,7 @@ class BackwardCues:
         self.visit_marks += copies[1:]
         return [ReplacementTransform(token, copy) for token, copy in zip(waiting, copies)]
 
+    @draws("grad_travel")
     def _cue_grad_travel(self, cue: Any) -> Anims:
         """A gradient token rides the flipped edge from one node to the next."""
         src, dst = self._item(cue.ids[0]), self._item(cue.ids[1])
@@ -203,6 +209,7 @@ class BackwardCues:
             self._record(s)
         return [MoveAlongPath(tok, path)]
 
+    @draws("bucket_fill")
     def _cue_bucket_fill(self, cue: Any) -> Anims:
         """The arriving gradient drops into the bucket; the level and value show the new .grad."""
         out = self._enter_backward()
@@ -248,6 +255,7 @@ class BackwardCues:
         self.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
+    @draws("bucket_reset")
     def _cue_bucket_reset(self, cue: Any) -> Anims:
         leaf = cue.ids[0]
         box = self.lay.boxes.get(f"bucket:{leaf}")

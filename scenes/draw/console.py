@@ -13,12 +13,10 @@ from typing import Any
 
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
+from scenes.draw.drawers import draws
 from scenes.draw.visuals import label
 from scenes.draw.visuals.caption import wrap_words
 from scenes.draw.visuals.glyphs import shrink_to_fit
-
-CONSOLE_KINDS = frozenset({"output_line", "branch_test", "message"})
-"""Cue kinds that print under the code pane (the pane leaves room for them)."""
 
 Anims = list[Any]
 
@@ -76,12 +74,15 @@ class ConsoleCues:
         self.console.add(m)
         return out + [FadeIn(m)]
 
+    @draws("output_line")
     def _cue_output_line(self, cue: Any) -> Anims:
         return self._console_line(cue, self.theme.colors.code_text)
 
+    @draws("branch_test")
     def _cue_branch_test(self, cue: Any) -> Anims:
         return self._console_line(cue, self.theme.colors.code_span)
 
+    @draws("message")
     def _cue_message(self, cue: Any) -> Anims:
         """An error or warning: wrapped at the small card size, PyTorch's text in full."""
         return self._console(list(cue.strings), self.theme.colors.loss, size=self.theme.font_sizes.card_fn)

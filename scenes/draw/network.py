@@ -14,6 +14,7 @@ from typing import Any
 
 from manim import Circle, Create, FadeIn, FadeOut, GrowFromCenter, LaggedStart, Mobject
 
+from scenes.draw.drawers import draws
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
@@ -91,6 +92,7 @@ class NetworkCues:
         return None
 
     # ----- building the network ---------------------------------------------------------------
+    @draws("unit_appear")
     def _cue_unit_appear(self, cue: Any) -> Anims:
         st = self._nv()
         uid = cue.ids[0]
@@ -116,6 +118,7 @@ class NetworkCues:
         st["plain"] = st.get("plain", []) + lines
         return [Create(m) for m in lines]
 
+    @draws("link_appear")
     def _cue_link_appear(self, cue: Any) -> Anims:
         st = self._nv()
         weight = cue.ids[0]
@@ -126,6 +129,7 @@ class NetworkCues:
         return [Create(line)]
 
     # ----- counting passes --------------------------------------------------------------------
+    @draws("pass_count")
     def _cue_pass_count(self, cue: Any) -> Anims:
         """Reverse mode (a backward call) on the first row; forward mode's k / N on the second.
         A new pass clears the previous pass's trace (and the first, the reverse sweep), and dims
@@ -169,6 +173,7 @@ class NetworkCues:
         return ([FadeOut(old)] if old is not None else []) + [FadeIn(m)]
 
     # ----- reverse mode: one sweep ------------------------------------------------------------
+    @draws("sweep_step")
     def _cue_sweep_step(self, cue: Any) -> Anims:
         mark = self._mark(cue.ids[0], self.theme.colors.wavefront, backward=True)
         if mark is None:
@@ -176,6 +181,7 @@ class NetworkCues:
         self._nv()["sweep"].append(mark)
         return [Create(mark)]
 
+    @draws("link_fill")
     def _cue_link_fill(self, cue: Any) -> Anims:
         mark = self._mark(cue.ids[0], self.theme.colors.bucket, backward=True)
         if mark is None:
@@ -184,11 +190,13 @@ class NetworkCues:
         return [Create(mark)]
 
     # ----- forward mode: one pass per weight --------------------------------------------------
+    @draws("tangent_sweep")
     def _cue_tangent_sweep(self, cue: Any) -> Anims:
         marks = [m for m in (self._mark(o, self.theme.colors.grad, backward=False) for o in cue.ids) if m is not None]
         self._nv()["trace"] += marks
         return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
 
+    @draws("jvp_fill")
     def _cue_jvp_fill(self, cue: Any) -> Anims:
         """The pass's derivative lands on its weight (drawn as done) and in the readout row."""
         st = self._nv()

@@ -8,18 +8,20 @@ colour, size and timing comes from the theme. Every string put on screen is appe
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, ClassVar
 
 from manim import Create, FadeIn, FadeOut, GrowFromCenter, Mobject, Scene, Transform, VGroup, there_and_back
 
 from scenes.draw.backward import BackwardCues
 from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
-from scenes.draw.console import CONSOLE_KINDS, ConsoleCues
+from scenes.draw.console import ConsoleCues
+from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.network import NetworkCues
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
 from scenes.layout.label_spots import tag_centre
 from scenes.layout.place import Box, Layout, Route, layout_events
+from scenes.storyboard.cues import CONSOLE_KINDS, cue_kind
 from scenes.theme import Rect, Theme
 from scenes.draw.visuals import (CodePane, arrow_reach, card_tag, edge_arrow, grad_token, node_card,
                             nominal_token_size, token_rests)
@@ -30,15 +32,14 @@ Anims = list[Any]
 # wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions
 # and titles (Z_CAPTION, in clip_titles).
 Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
-_ENDS_WALK = CONSOLE_KINDS | {"title", "code_line", "node_appear", "value_update", "bucket_reset"}
-"""Cue kinds that are about something else than the backward walk: the glow on the last node it
-visited fades, or it stays lit while the caption speaks of v (missing_gradient) or of b (leaf_nodes)."""
-# Cues whose event has a program line of its own: the code pane lights that line as they play.
-_BAR_FOLLOWS = CONSOLE_KINDS | {"backward_start", "visit", "bucket_fill", "bucket_reset"}
 
 
+@with_drawers
 class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
-    """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'."""
+    """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
+    Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
+
+    DRAWERS: ClassVar[dict[str, Drawer]]
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
                  aspect: str = "16:9", captions: str = "burn", **kwargs: Any) -> None:
@@ -165,13 +166,13 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         if self.overlay is not None and cue.kind != "title":
             out.append(FadeOut(self.overlay))
             self.overlay = None
-        if cue.kind in _ENDS_WALK and self.wave is not None:  # the walk is over: its glow goes
+        kind = cue_kind(cue.kind)
+        if kind.ends_walk and self.wave is not None:  # the walk is over: its glow goes
             out += [FadeOut(m) for m in [self.wave, *self.visit_marks, *sum(self.fill_tokens.values(), [])]]
             self.wave, self.visit_marks, self.fill_tokens = None, [], {}
-        if cue.kind in _BAR_FOLLOWS and self.pane is not None and cue.seqs:
+        if kind.follows_line and self.pane is not None and cue.seqs:
             out += self._bar_to(self.events[cue.seqs[0]]["line"])
-        handler: Callable[[Any], Anims] = getattr(self, f"_cue_{cue.kind}", self._cue_unknown)
-        return out + handler(cue)
+        return out + self.DRAWERS[cue.kind](self, cue)
 
     def _bar_to(self, line: int) -> Anims:
         """Light the program line that caused what is shown now (``L.backward()`` during the walk)."""
@@ -181,6 +182,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         return [Transform(self.pane.bar_slot, self.pane.bar(line).set_z_index(Z_BAR))]
 
     # ----- forward pass -----------------------------------------------------------------------
+    @draws("code_line")
     def _cue_code_line(self, cue: Any) -> Anims:
         if self.source is None or cue.line is None:
             return []
@@ -221,6 +223,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             if row and getattr(card, row, None) is not None:
                 self._record(s)
 
+    @draws("node_appear")
     def _cue_node_appear(self, cue: Any) -> Anims:
         tid = cue.ids[0]
         name, op = cue.text("name"), cue.text("op")
@@ -294,6 +297,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
                 todo += inputs(t)
         return seen
 
+    @draws("edge_grow")
     def _cue_edge_grow(self, cue: Any) -> Anims:
         src, dst = (self._item(i) for i in cue.ids[:2])
         flipped = cue.ids[0].startswith("n")  # node ids: a backward-graph edge, drawn flipped
@@ -309,6 +313,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             out.append(Create(arrow))
         return out
 
+    @draws("value_update")
     def _cue_value_update(self, cue: Any) -> Anims:
         tid = cue.ids[0]
         old = self.cards.get(tid)
@@ -331,6 +336,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
                     out.append(m)
         return out
 
+    @draws("emphasis")
     def _cue_emphasis(self, cue: Any) -> Anims:
         """Cards' outlines pulse in the wavefront colour (buckets are left alone: a fill may be
         changing them in the same instant, and two animations must not drive one mobject). Why
@@ -345,6 +351,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
                 out.append(Transform(m, pulse, rate_func=there_and_back))
         return out
 
+    @draws("dim")
     def _cue_dim(self, cue: Any) -> Anims:
         """Fade the items' cards and the arrows touching them; they stay faded when the walk
         turns those arrows round later (``dimmed``, read by ``_flip_edges``)."""
@@ -357,9 +364,6 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
                 self._turning[id(a)].fade(k)
         mobs = self._targets(cue.ids) + [a for a in arrows if id(a) not in self._turning]
         return [m.animate.fade(k) for m in mobs]
-
-    def _cue_unknown(self, cue: Any) -> Anims:
-        return []
 
 
 def _is_dim(a: Action) -> bool:

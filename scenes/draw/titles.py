@@ -12,6 +12,7 @@ from typing import Any
 
 from manim import FadeIn, FadeOut, VGroup
 
+from scenes.draw.drawers import draws
 from scenes.theme import Rect
 from scenes.draw.visuals import caption_bar
 
@@ -45,6 +46,7 @@ class TitleCues:
         old, self.caption = self.caption, None
         return [FadeOut(old)]
 
+    @draws("title")
     def _cue_title(self, cue: Any) -> Anims:
         """An opening title large in the middle of the empty frame; a later one on a backdrop in
         the graph region's free band, never over its cards."""

@@ -12,15 +12,17 @@ import hashlib
 import json
 from typing import Any
 
+from scenes.storyboard.cues import cue_kind
 from scenes.video.digest import canonical
 from scenes.video.timeline import Action, Segment
 
 
 def action_extras(action: Action, fill_max: dict[str, float]) -> Any:
     """What drawing ``action`` reads beyond its cue and the scene's state: a bucket fill's level
-    is its value over the leaf's largest |.grad|, which a later beat may set."""
+    is its value over the leaf's largest |.grad|, which a later beat may set (the cue kinds that
+    read it say ``reads_fill_scale``)."""
     cue = action.payload
-    if action.kind == "cue" and cue.kind == "bucket_fill" and len(cue.ids) > 1:
+    if action.kind == "cue" and cue_kind(cue.kind).reads_fill_scale and len(cue.ids) > 1:
         return fill_max.get(cue.ids[1])
     return None
 

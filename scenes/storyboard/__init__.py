@@ -3,7 +3,8 @@
 The flow: :func:`load` reads ``scenes/storyboards/NAME.yaml`` (positions kept, limits enforced),
 checks it against the typed model (:mod:`.model`), runs its program in the engine, and checks every
 beat against the log; :func:`plan` turns (events, storyboard, timings) into timed cues and
-caption spans; :func:`srt` writes the captions.
+caption spans; :func:`srt` writes the captions. The visuals a beat can use are declared once in
+:mod:`.visuals` (planned by the views in :mod:`.views`), the cue kinds the scene draws in :mod:`.cues`.
 
 The names below are imported when first used (PEP 562): the up-to-date check of ``render scene``
 needs only :func:`storyboard_path` and :class:`StoryboardError`, not the model (pydantic) nor the
