@@ -21,7 +21,7 @@ from annotated_types import Ge, Le, MinLen
 from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Strict, Tag
 from pydantic_core import PydanticCustomError
 
-from .visuals import VISUAL_NAMES, VISUAL_SPANS  # noqa: F401  (VISUAL_SPANS: read from here too)
+from .visuals import VISUAL_NAMES
 
 Visual = Literal[VISUAL_NAMES]  # type: ignore[valid-type]
 """The closed list of visuals the scene implements, read from :data:`.visuals.TABLE`."""
