@@ -1,8 +1,8 @@
 """Backward cues of the clip scene: the backward graph, the wavefront walk, the buckets.
 
 Why a mixin: ``ClipScene`` is one generic scene; its cue handlers are split by theme so each file
-stays one idea. These methods read and change the scene state that ``ClipScene.__init__`` sets up
-(cards, arrows, buckets, tokens) and return animations; they never call ``play`` themselves.
+stays one idea. These methods read and change the scene's graph and walk records
+(:mod:`scenes.draw.state`: cards, arrows, buckets, tokens) and return animations; they never call ``play`` themselves.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from scenes.layout.clip import level
 from scenes.layout.label_spots import badge_centre
 from scenes.layout.place import Box, Route
 from scenes.draw.drawers import draws
+from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visuals import arrow_reach, bucket, edge_arrow, nominal_token_size, route_path, token_ride, wavefront
 
 Anims = list[Any]
@@ -29,32 +30,21 @@ class BackwardCues:
     # state and helpers provided by ClipScene
     theme: Any
     lay: Any
-    cards: dict[str, VGroup]
-    arrows: dict[Route, VGroup]
-    buckets: dict[str, VGroup]
-    bucket_text: dict[str, str | None]
-    tokens: dict[str, list[VGroup]]
-    tags: dict[str, VGroup]
-    visit_marks: list[Mobject]
-    fill_tokens: dict[str, list[VGroup]]
-    riding: list[tuple[Route, float]]
-    dimmed: set[str]
-    walked: set[str]
+    graph: GraphView
+    walk: WalkView
     _turning: dict[int, VGroup]
     fill_max: dict[str, float]
-    backward: bool
-    wave: VGroup | None
 
     # ----- backward graph ---------------------------------------------------------------------
     def _flip_edges(self, only_into: str) -> Anims:
         """The forward arrows into ``only_into`` become gradient arrows (flipped; a path needing
         no grad is dimmed)."""
         out: Anims = []
-        for r, arrow in list(self.arrows.items()):
+        for r, arrow in list(self.graph.arrows.items()):
             if r.dst != only_into:
                 continue
             new = edge_arrow(r, self.theme, backward=True, scale=self.lay.scale, dimmed=not r.needs_grad)
-            if {r.src, r.dst} & self.dimmed:
+            if {r.src, r.dst} & self.graph.dimmed:
                 new.fade(self.theme.opacity.dimmed)
             self._turning[id(arrow)] = new
             out.append(Transform(arrow, new))
@@ -64,12 +54,12 @@ class BackwardCues:
     def _cue_grad_fn_appear(self, cue: Any) -> Anims:
         """The card becomes its backward function: grad_fn on top, the tensor's name beneath."""
         item = self._item(cue.ids[0])
-        old = self.cards.get(item)
+        old = self.graph.cards.get(item)
         card = self._card(item, cue.text("grad_fn"), cue.text("name"), None)
         if card is None:
             return []
         self._record_card(card, cue, {"grad_fn": "name", "name": "value"})
-        self.cards[item] = card
+        self.graph.cards[item] = card
         # a cross-fade: a Transform morphed "yh" into "MulBackward0" glyph by glyph, a blue slab
         # with a white blob for a few frames
         out = [FadeOut(old), FadeIn(card)] if old is not None else [FadeIn(card)]
@@ -77,10 +67,10 @@ class BackwardCues:
 
     def _ensure_bucket(self, leaf: str, grad_fn: str | None = None, name: Any = None) -> Anims:
         box = self.lay.boxes.get(f"bucket:{leaf}")
-        if box is None or leaf in self.buckets:
+        if box is None or leaf in self.graph.buckets:
             return []
         b = bucket(box, self.theme, level=0.0, value=None, scale=self.lay.scale)
-        self.buckets[leaf] = b
+        self.graph.buckets[leaf] = b
         group = VGroup(b)
         if grad_fn is not None:
             group.add(self._tag(grad_fn.text, box, above=False))
@@ -102,9 +92,9 @@ class BackwardCues:
         """First backward cue: every weight gets its (empty) bucket. The arrows turn round as
         the walk reaches them (`_cue_visit`), not all at once: a graph the walk never enters
         (L2's, when L1.backward() runs) keeps its forward arrows, as no gradient flows there."""
-        if self.backward:
+        if self.graph.backward:
             return []
-        self.backward = True
+        self.graph.backward = True
         out: Anims = []
         for box in self.lay.boxes.values():
             if box.kind == "bucket" and self.lay.items[box.id].tensor:
@@ -117,11 +107,11 @@ class BackwardCues:
         Transform: the filled ring then slid across the graph between the two cards, a yellow
         slab over whatever lay between (the cards of a 1:1 frame) for a third of a second."""
         new = wavefront([box], self.theme, scale=self.lay.scale).set_z_index(Z_GLOW)
-        old, self.wave = self.wave, new
+        old, self.walk.wave = self.walk.wave, new
         return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
 
     def _card_shows(self, item: str, text: str) -> bool:
-        card = self.cards.get(item)
+        card = self.graph.cards.get(item)
         return card is not None and any(getattr(card, row, None) is not None and getattr(card, row).text == text
                                         for row in ("name", "value", "sub"))
 
@@ -149,15 +139,15 @@ class BackwardCues:
         out += self._focus(box)
         if not is_acc:  # the gradient leaves along the node's inputs: they turn round now
             out += self._flip_edges(only_into=item)
-            self.walked.add(item)
-        waiting = self.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
-        out += [FadeOut(m) for m in self.visit_marks]
-        self.visit_marks = []
-        tags = [self.tags[item]] if item in self.tags else []  # the op's name above its card
+            self.graph.walked.add(item)
+        waiting = self.walk.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
+        out += [FadeOut(m) for m in self.walk.visit_marks]
+        self.walk.visit_marks = []
+        tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
             if s.role == "grad_fn" and not self._card_shows(item, s.text):
                 tag = self._tag(s.text, box, above=not is_acc)  # below a bucket: its leaf is above
-                self.visit_marks.append(tag)
+                self.walk.visit_marks.append(tag)
                 tags.append(tag)
                 out.append(FadeIn(tag))
                 self._record(s)
@@ -171,10 +161,10 @@ class BackwardCues:
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
                 self._keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
-                    out += [FadeOut(m) for m in self.fill_tokens.pop(item, [])]
-                    self.fill_tokens[item] = [tok]
+                    out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
+                    self.walk.fill_tokens[item] = [tok]
                 else:
-                    self.visit_marks.append(tok)
+                    self.walk.visit_marks.append(tok)
                 out += self._merge(waiting, tok)
                 waiting = []
                 self._record(s)
@@ -188,23 +178,23 @@ class BackwardCues:
         if not waiting:
             return [GrowFromCenter(badge)]
         copies = [badge] + [badge.copy() for _ in waiting[1:]]
-        self.visit_marks += copies[1:]
+        self.walk.visit_marks += copies[1:]
         return [ReplacementTransform(token, copy) for token, copy in zip(waiting, copies)]
 
     @draws("grad_travel")
     def _cue_grad_travel(self, cue: Any) -> Anims:
         """A gradient token rides the flipped edge from one node to the next."""
         src, dst = self._item(cue.ids[0]), self._item(cue.ids[1])
-        busy = {r for r, t in self.riding if t == cue.start}  # two paths at once take two edges
+        busy = {r for r, t in self.walk.riding if t == cue.start}  # two paths at once take two edges
         r = self._route(dst, src, busy)
         if r is None:
             return []
-        self.riding.append((r, cue.start))
+        self.walk.riding.append((r, cue.start))
         tok = self._token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds)  # backward, it ends at src
         tok.move_to(path.get_start())
-        self.tokens.setdefault(cue.ids[1], []).append(tok)
+        self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self._record(s)
         return [MoveAlongPath(tok, path)]
@@ -218,17 +208,17 @@ class BackwardCues:
         if box is None:
             return out
         out += self._ensure_bucket(leaf)
-        old = self.buckets[leaf]
+        old = self.graph.buckets[leaf]
         shown = {s.role: s for s in cue.strings}
         top = self.fill_max.get(leaf) or 1.0
         before = shown.get("before")
-        if before is not None and self.bucket_text.get(leaf) != before.text:
+        if before is not None and self.graph.bucket_text.get(leaf) != before.text:
             # a replayed fill: the bucket first shows what .grad held, then what arrives
             old.become(bucket(box, self.theme, level=abs(level(before.text)) / top, value=before.text,
                               scale=self.lay.scale))
-            self.bucket_text[leaf] = before.text
+            self.graph.bucket_text[leaf] = before.text
         for s in (shown.get("name"), before):
-            if s is not None and (self._card_shows(leaf, s.text) or self.bucket_text.get(leaf) == s.text):
+            if s is not None and (self._card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
                 self._record(s)
         after = shown.get("after")
         new = bucket(box, self.theme, level=abs(level(after.text if after else None)) / top,
@@ -236,7 +226,7 @@ class BackwardCues:
         if after is not None and new.value is not None:
             self._record(after)
         add = shown.get("add")
-        waiting = self.fill_tokens.pop(leaf, [])
+        waiting = self.walk.fill_tokens.pop(leaf, [])
         if add is not None:
             # the badge of the visit to AccumulateGrad, if it waits beside the bucket, drops in;
             # else a token comes from above the bucket
@@ -249,17 +239,17 @@ class BackwardCues:
             out.append(Succession(MoveAlongPath(tok, path), FadeOut(tok)))
         else:
             out += [FadeOut(m) for m in waiting]
-        out += [FadeOut(m) for m in self.visit_marks]
-        self.visit_marks = []
+        out += [FadeOut(m) for m in self.walk.visit_marks]
+        self.walk.visit_marks = []
         out.append(Transform(old, new, rate_func=_after_landing if add is not None else smooth))
-        self.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
+        self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
     @draws("bucket_reset")
     def _cue_bucket_reset(self, cue: Any) -> Anims:
         leaf = cue.ids[0]
         box = self.lay.boxes.get(f"bucket:{leaf}")
-        if box is None or leaf not in self.buckets:
+        if box is None or leaf not in self.graph.buckets:
             return []
         shown = {s.role: s for s in cue.strings}
         if "name" in shown and self._card_shows(leaf, shown["name"].text):
@@ -268,10 +258,10 @@ class BackwardCues:
         new = bucket(box, self.theme, level=0.0, value=after.text if after else None, scale=self.lay.scale)
         if after is not None and new.value is not None:
             self._record(after)
-        old = self.buckets[leaf]
-        out: Anims = [FadeOut(m) for m in self.visit_marks]
-        self.visit_marks = []
-        self.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
+        old = self.graph.buckets[leaf]
+        out: Anims = [FadeOut(m) for m in self.walk.visit_marks]
+        self.walk.visit_marks = []
+        self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out + [Transform(old, new)]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
 from scenes.draw.drawers import draws
+from scenes.draw.state import CodeView, ConsoleView
 from scenes.draw.visuals import label
 from scenes.draw.visuals.caption import wrap_words
 from scenes.draw.visuals.glyphs import shrink_to_fit
@@ -27,8 +28,8 @@ class ConsoleCues:
     theme: Any
     spec: Any
     has_code: bool
-    pane: Any
-    console: VGroup | None
+    code: CodeView
+    console: ConsoleView
 
     def _console_line(self, cue: Any, colour: str) -> Anims:
         return self._console(list(cue.strings), colour)
@@ -36,8 +37,8 @@ class ConsoleCues:
     def _console(self, strings: list[Any], colour: str, size: float | None = None) -> Anims:
         """Append a line (wrapped when long) under the code pane, or atop the graph region; never
         larger than the code above it (a long program's pane has shrunk its font)."""
-        t = self.theme
-        code_size = min(t.font_sizes.code, self.pane.font_size) if self.pane is not None else t.font_sizes.code
+        t, pane = self.theme, self.code.pane
+        code_size = min(t.font_sizes.code, pane.font_size) if pane is not None else t.font_sizes.code
         size = min(size or code_size, code_size)
         text = "  ".join(s.text for s in strings)
         left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()  # type: ignore[attr-defined]
@@ -49,18 +50,19 @@ class ConsoleCues:
             self._record(s)  # type: ignore[attr-defined]
         gap = t.sizes.code_pad
         floor = self.spec.caption[3] + self.spec.margin
-        if self.console is None:
-            y_top = (self.pane.bg.get_bottom()[1] - gap) if self.pane is not None else top
-            self.console = VGroup()
+        if self.console.lines is None:
+            y_top = (pane.bg.get_bottom()[1] - gap) if pane is not None else top
+            self.console.lines = VGroup()
             anchor = [left + t.sizes.code_pad, y_top, 0]
             m.move_to(anchor, aligned_edge=[-1, 1, 0])
-            self.console.add(m)
-            return [FadeIn(self.console)]
-        last = self.console.submobjects[-1]
+            self.console.lines.add(m)
+            return [FadeIn(self.console.lines)]
+        column = self.console.lines
+        last = column.submobjects[-1]
         m.next_to(last, DOWN, buff=gap / 2, aligned_edge=LEFT)
         leaving, rise = [], 0.0
-        while len(leaving) < len(self.console.submobjects) and m.get_bottom()[1] + rise < floor:
-            old = self.console.submobjects[len(leaving)]  # the column is full: the oldest line leaves
+        while len(leaving) < len(column.submobjects) and m.get_bottom()[1] + rise < floor:
+            old = column.submobjects[len(leaving)]  # the column is full: the oldest line leaves
             leaving.append(old)
             rise += old.height + gap / 2
         # the column scrolls as one: leaving lines fade as they rise, the others slide up after
@@ -68,10 +70,10 @@ class ConsoleCues:
         up = [0.0, rise, 0.0]
         out: Anims = [FadeOut(old, shift=up) for old in leaving]
         for old in leaving:
-            self.console.remove(old)
-        out += [line.animate.shift(up) for line in self.console.submobjects] if rise else []
+            column.remove(old)
+        out += [line.animate.shift(up) for line in column.submobjects] if rise else []
         m.shift(up)
-        self.console.add(m)
+        column.add(m)
         return out + [FadeIn(m)]
 
     @draws("output_line")

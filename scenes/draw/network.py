@@ -10,11 +10,13 @@ handlers return animations and record every string they draw in the ledger.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 from manim import Circle, Create, FadeIn, FadeOut, GrowFromCenter, LaggedStart, Mobject
 
 from scenes.draw.drawers import draws
+from scenes.draw.state import NetworkView
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
@@ -25,27 +27,33 @@ Z_LINK, Z_TRACE, Z_UNIT = -2, -1, 0
 ROWS = 3  # counter rows: reverse mode, forward mode, the latest forward derivative
 
 
+class NetGeometry(NamedTuple):
+    """The MLP view's fixed part: the network read from the log, its units' places, the counters' band."""
+
+    net: Network
+    places: Places
+    band: Rect
+
+
 class NetworkCues:
     """Handlers for unit_appear, link_appear, pass_count, sweep_step, link_fill, tangent_sweep and
-    jvp_fill (mixed into ClipScene); state is created on first use."""
+    jvp_fill (mixed into ClipScene); what they draw is kept in ``self.network``."""
 
     theme: Any
     events: list[dict]
     plan: Any
     spec: Any
+    network: NetworkView  # ClipScene's record of what this view shows
     _arriving: set[int]  # ClipScene's, for one step
 
     # ----- state and geometry -----------------------------------------------------------------
-    def _nv(self) -> dict[str, Any]:
-        """The MLP view's state: the network, places, drawn units/links, traces and counters."""
-        state = getattr(self, "_net_state", None)
-        if state is None:
-            net = read_network(self.events)
-            region, band = self._net_regions()
-            state = {"net": net, "places": network_places(net, region, self.theme), "band": band,
-                     "units": {}, "links": {}, "sweep": [], "trace": [], "done": {}, "rows": {}}
-            self._net_state = state
-        return state
+    @cached_property
+    def _mlp(self) -> NetGeometry:
+        """The network read from the log, where its units go, and the counters' band: fixed for
+        the clip, so worked out on first use and not part of the state."""
+        net = read_network(self.events)
+        region, band = self._net_regions()
+        return NetGeometry(net, network_places(net, region, self.theme), band)
 
     def _net_regions(self) -> tuple[Rect, Rect]:
         """The network's region and, above it, a band for the counters (or a closing title)."""
@@ -61,11 +69,10 @@ class NetworkCues:
 
     def net_drawn(self) -> bool:
         """True once any unit is on screen (a later title then keeps to the band)."""
-        state = getattr(self, "_net_state", None)
-        return bool(state and state["units"])
+        return bool(self.network.units)
 
     def net_title_band(self) -> Rect:
-        return self._nv()["band"]
+        return self._mlp.band
 
     def _colour(self, net: Network, uid: str) -> str:
         c = self.theme.colors
@@ -75,16 +82,15 @@ class NetworkCues:
         return c.loss if uid in layers[-1] else c.op
 
     def _line(self, p: Places, weight: str, colour: str, width: float, backward: bool = False) -> Mobject:
-        link = self._nv()["net"].links[weight]
+        link = self._mlp.net.links[weight]
         a, b = p.centre[link.src], p.centre[link.dst]
         return link_line(b, a, p.radius, colour, width) if backward else link_line(a, b, p.radius, colour, width)
 
     def _mark(self, owner: str, colour: str, backward: bool) -> Mobject | None:
         """A unit's glow ring or a weight's overlay line in ``colour`` (for sweeps and passes)."""
-        st = self._nv()
-        p: Places = st["places"]
+        p: Places = self._mlp.places
         t = self.theme
-        if owner in st["net"].links:
+        if owner in self._mlp.net.links:
             return self._line(p, owner, colour, t.strokes.link * 2, backward).set_z_index(Z_TRACE)
         if owner in p.centre:
             ring = Circle(radius=p.radius * (1 + t.sizes.wavefront_pad), color=colour, stroke_width=t.strokes.wavefront)
@@ -94,38 +100,38 @@ class NetworkCues:
     # ----- building the network ---------------------------------------------------------------
     @draws("unit_appear")
     def _cue_unit_appear(self, cue: Any) -> Anims:
-        st = self._nv()
+        st = self.network
         uid = cue.ids[0]
-        p: Places = st["places"]
-        if uid not in p.centre or uid in st["units"]:
+        p: Places = self._mlp.places
+        if uid not in p.centre or uid in st.units:
             return []
         name = next(s for s in cue.strings if s.role == "name")
-        unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(st["net"], uid), self.theme)
-        st["units"][uid] = unit.set_z_index(Z_UNIT)
+        unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
+        st.units[uid] = unit.set_z_index(Z_UNIT)
         self._record(name)  # type: ignore[attr-defined]
         return [GrowFromCenter(unit)] + self._plain_links(uid)
 
     def _plain_links(self, uid: str) -> Anims:
         """A unit no weight feeds (the loss after the output) is joined to the layer before it."""
-        st = self._nv()
-        net: Network = st["net"]
-        layers, p = net.layers, st["places"]
+        st = self.network
+        net: Network = self._mlp.net
+        layers, p = net.layers, self._mlp.places
         depth = next((i for i, l in enumerate(layers) if uid in l), 0)
         if depth == 0 or any(l.dst == uid for l in net.links.values()):
             return []
         lines = [link_line(p.centre[src], p.centre[uid], p.radius, self.theme.colors.edge, self.theme.strokes.link)
-                 .set_z_index(Z_LINK) for src in layers[depth - 1] if src in st["units"]]
-        st["plain"] = st.get("plain", []) + lines
+                 .set_z_index(Z_LINK) for src in layers[depth - 1] if src in st.units]
+        st.plain += lines
         return [Create(m) for m in lines]
 
     @draws("link_appear")
     def _cue_link_appear(self, cue: Any) -> Anims:
-        st = self._nv()
+        st = self.network
         weight = cue.ids[0]
-        if weight in st["links"] or weight not in st["net"].links:
+        if weight in st.links or weight not in self._mlp.net.links:
             return []
-        line = self._line(st["places"], weight, self.theme.colors.edge, self.theme.strokes.link)
-        st["links"][weight] = line.set_z_index(Z_LINK)
+        line = self._line(self._mlp.places, weight, self.theme.colors.edge, self.theme.strokes.link)
+        st.links[weight] = line.set_z_index(Z_LINK)
         return [Create(line)]
 
     # ----- counting passes --------------------------------------------------------------------
@@ -135,7 +141,7 @@ class NetworkCues:
         A new pass clears the previous pass's trace (and the first, the reverse sweep), and dims
         the readout: it holds the previous pass's derivative until this pass lands (the counter
         said pass 3 beside pass 2's w1_0_1)."""
-        st = self._nv()
+        st = self.network
         t = self.theme
         count, total = cue.text("count") or "", cue.text("total")
         row, words = (0, t.labels.reverse_count) if total is None else (1, t.labels.forward_count)
@@ -144,15 +150,15 @@ class NetworkCues:
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
         if total is not None:
-            out += [FadeOut(m) for m in st["sweep"] + st["trace"]]
-            st["sweep"], st["trace"] = [], []
+            out += [FadeOut(m) for m in st.sweep + st.trace]
+            st.sweep, st.trace = [], []
             out += self._dim_readout()
         return out
 
     def _dim_readout(self) -> Anims:
         """Fade the readout row; when it lands in this same step (a fast pass at a low frame
         rate), it comes in faded instead, as one shape takes one animation per step."""
-        readout = self._nv()["rows"].get(2)
+        readout = self.network.rows.get(2)
         if readout is None:
             return []
         if id(readout) in self._arriving:
@@ -161,14 +167,14 @@ class NetworkCues:
         return [readout.animate.fade(self.theme.opacity.dimmed)]
 
     def _set_row(self, row: int, text: str, colour: str) -> Anims:
-        st = self._nv()
-        left, bottom, right, top = st["band"]
+        st = self.network
+        left, bottom, right, top = self._mlp.band
         h = self._row_height()
         m = label(text, self.theme.fonts.sans, self.theme.font_sizes.counter, colour)
         shrink_to_fit(m, right - left, h)
         m.move_to([left, top - h * (row + 0.5), 0], aligned_edge=[-1, 0, 0])
-        old = st["rows"].pop(row, None)
-        st["rows"][row] = m
+        old = st.rows.pop(row, None)
+        st.rows[row] = m
         self._arriving.add(id(m))
         return ([FadeOut(old)] if old is not None else []) + [FadeIn(m)]
 
@@ -178,7 +184,7 @@ class NetworkCues:
         mark = self._mark(cue.ids[0], self.theme.colors.wavefront, backward=True)
         if mark is None:
             return []
-        self._nv()["sweep"].append(mark)
+        self.network.sweep.append(mark)
         return [Create(mark)]
 
     @draws("link_fill")
@@ -186,25 +192,25 @@ class NetworkCues:
         mark = self._mark(cue.ids[0], self.theme.colors.bucket, backward=True)
         if mark is None:
             return []
-        self._nv()["sweep"].append(mark.set_z_index(Z_TRACE + 0.5))
+        self.network.sweep.append(mark.set_z_index(Z_TRACE + 0.5))
         return [Create(mark)]
 
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")
     def _cue_tangent_sweep(self, cue: Any) -> Anims:
         marks = [m for m in (self._mark(o, self.theme.colors.grad, backward=False) for o in cue.ids) if m is not None]
-        self._nv()["trace"] += marks
+        self.network.trace += marks
         return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
 
     @draws("jvp_fill")
     def _cue_jvp_fill(self, cue: Any) -> Anims:
         """The pass's derivative lands on its weight (drawn as done) and in the readout row."""
-        st = self._nv()
+        st = self.network
         seed = cue.ids[0]
         out: Anims = []
         done = self._mark(seed, self.theme.colors.bucket, backward=False)
-        if done is not None and seed not in st["done"]:
-            st["done"][seed] = done.set_z_index(Z_TRACE + 0.5)
+        if done is not None and seed not in st.done:
+            st.done[seed] = done.set_z_index(Z_TRACE + 0.5)
             out.append(Create(done))
         name, value = cue.text("name") or "", cue.text("value") or ""
         out += self._set_row(2, f"{name}  {value}", self.theme.colors.text)

@@ -4,6 +4,9 @@ Why one generic scene: a clip's particulars live in its storyboard; the scene on
 kind to an animation built from ``scenes.draw.visuals`` at the positions of ``scenes.layout.place``. Every
 colour, size and timing comes from the theme. Every string put on screen is appended to
 ``self.ledger`` as ``(text, seq)`` so tests can check the picture says what the plan says.
+What is on screen and how later cues change it is ``self.state``, one record per view
+(:mod:`scenes.draw.state`), read through ``self.graph``, ``self.walk``, ``self.code`` and the
+like; the rest (plan, events, theme, layout and what is derived from them) is fixed per clip.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.network import NetworkCues
+from scenes.draw.state import CodeView, ConsoleView, GraphView, NetworkView, SceneState, TitleView, WalkView
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
 from scenes.layout.label_spots import tag_centre
@@ -44,7 +48,6 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
                  aspect: str = "16:9", captions: str = "burn", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._manim_names = set(vars(self))
         self.plan, self.events, self.source, self.theme = plan, events, source, theme
         self.aspect, self.captions_mode = aspect, captions
         self.spec = theme.aspect(aspect)
@@ -56,29 +59,36 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             if e["kind"] == "tensor":
                 self.tensor_events.setdefault(e["id"], e)
         self.ledger: list[tuple[str, int | None]] = []
-        self.cards: dict[str, VGroup] = {}
-        self.tags: dict[str, VGroup] = {}
-        self.buckets: dict[str, VGroup] = {}
-        self.arrows: dict[Route, VGroup] = {}
-        self.backward = False
-        self.walked: set[str] = set()  # results the backward walk visited since the last new graph
-        self.dimmed: set[str] = set()  # items a dim cue faded: an arrow turned round later stays faded
+        self.fill_max = fill_scales(plan)
+        self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
         self._turning: dict[int, VGroup] = {}  # during one step: arrow id -> the arrow it becomes
         self._arriving: set[int] = set()  # during one step: ids of shapes its FadeIns bring in
-        self.pane: CodePane | None = None
-        self.bar_line: int | None = None
-        self.wave: VGroup | None = None
-        self.tokens: dict[str, list[VGroup]] = {}
-        self.visit_marks: list[Mobject] = []
-        self.fill_tokens: dict[str, list[VGroup]] = {}  # leaf -> the badge waiting beside its bucket
-        self.riding: list[tuple[Route, float]] = []
-        self.bucket_text: dict[str, str | None] = {}  # the value each bucket shows now
-        self.console: VGroup | None = None  # every program output line so far, stacked
-        self.overlay: VGroup | None = None
-        self.caption: VGroup | None = None
-        self.fill_max = fill_scales(plan)
-        self._net_state: dict | None = None  # the network view, once drawn (clip_network)
-        self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
+        self.state = SceneState()  # what is on screen and how later cues change it: all a beat starts from
+
+    # ----- the state, by view -----------------------------------------------------------------
+    @property
+    def graph(self) -> GraphView:
+        return self.state.graph
+
+    @property
+    def walk(self) -> WalkView:
+        return self.state.walk
+
+    @property
+    def code(self) -> CodeView:
+        return self.state.code
+
+    @property
+    def console(self) -> ConsoleView:
+        return self.state.console
+
+    @property
+    def titles(self) -> TitleView:
+        return self.state.titles
+
+    @property
+    def network(self) -> NetworkView:
+        return self.state.network
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
@@ -118,7 +128,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         of where tokens wait at it and of the op names already placed."""
         t = self.theme
         m = card_tag(text, box, t, scale=self.lay.scale)
-        placed = [self._bounds(tag) for tag in self.tags.values()]
+        placed = [self._bounds(tag) for tag in self.graph.tags.values()]
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
                           avoid=self._token_rests(box) + placed)
@@ -139,13 +149,6 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         return self._rests[box.id]
 
     # ----- timeline ---------------------------------------------------------------------------
-    def state_names(self) -> list[str]:
-        """The attributes that hold what is on screen and how later cues will change it; the
-        plan, the log, the theme and the layout are the same for every beat and are keyed once."""
-        fixed = {"plan", "events", "tensor_events", "source", "theme", "spec", "lay", "owner", "ledger",
-                 "aspect", "captions_mode", "has_code", "fill_max", "_manim_names", "_rests", "_turning", "_arriving"}
-        return sorted(k for k in vars(self) if k not in self._manim_names and k not in fixed)
-
     def step_animations(self, actions: list[Action]) -> Anims:
         """The animations of one step (actions that start on the same frame). Two of its cues
         may reach one shape: a dim fades y's arrow in the instant the visit to sub turns that
@@ -163,23 +166,24 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             return self._caption_out()
         cue = a.payload
         out: Anims = []
-        if self.overlay is not None and cue.kind != "title":
-            out.append(FadeOut(self.overlay))
-            self.overlay = None
+        if self.titles.overlay is not None and cue.kind != "title":
+            out.append(FadeOut(self.titles.overlay))
+            self.titles.overlay = None
         kind = cue_kind(cue.kind)
-        if kind.ends_walk and self.wave is not None:  # the walk is over: its glow goes
-            out += [FadeOut(m) for m in [self.wave, *self.visit_marks, *sum(self.fill_tokens.values(), [])]]
-            self.wave, self.visit_marks, self.fill_tokens = None, [], {}
-        if kind.follows_line and self.pane is not None and cue.seqs:
+        walk = self.walk
+        if kind.ends_walk and walk.wave is not None:  # the walk is over: its glow goes
+            out += [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *sum(walk.fill_tokens.values(), [])]]
+            walk.wave, walk.visit_marks, walk.fill_tokens = None, [], {}
+        if kind.follows_line and self.code.pane is not None and cue.seqs:
             out += self._bar_to(self.events[cue.seqs[0]]["line"])
         return out + self.DRAWERS[cue.kind](self, cue)
 
     def _bar_to(self, line: int) -> Anims:
         """Light the program line that caused what is shown now (``L.backward()`` during the walk)."""
-        if self.pane is None or line == self.bar_line:
+        if self.code.pane is None or line == self.code.bar_line:
             return []
-        self.bar_line = line
-        return [Transform(self.pane.bar_slot, self.pane.bar(line).set_z_index(Z_BAR))]
+        self.code.bar_line = line
+        return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     # ----- forward pass -----------------------------------------------------------------------
     @draws("code_line")
@@ -188,12 +192,12 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             return []
         for s in cue.strings:
             self._record(s)
-        if self.pane is None:
-            self.pane = CodePane(self.source, self._code_rect(), self.theme)
-            self.pane.bg.set_z_index(Z_PANE)
-            self.pane.highlight(cue.line).set_z_index(Z_BAR)
-            self.bar_line = cue.line
-            return [FadeIn(self.pane)]
+        if self.code.pane is None:
+            self.code.pane = CodePane(self.source, self._code_rect(), self.theme)
+            self.code.pane.bg.set_z_index(Z_PANE)
+            self.code.pane.highlight(cue.line).set_z_index(Z_BAR)
+            self.code.bar_line = cue.line
+            return [FadeIn(self.code.pane)]
         return self._bar_to(cue.line)
 
     def _code_rect(self) -> Rect:
@@ -231,16 +235,16 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         if card is None:
             return []
         out: Anims = []
-        old = self.cards.pop(tid, None)
+        old = self.graph.cards.pop(tid, None)
         if old is not None:
             out.append(FadeOut(old))
         out += self._retire_rebound(tid, name) + self._retire_walked(tid)
-        self.cards[tid] = card
+        self.graph.cards[tid] = card
         self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
                           else {"op": "name", "value": "value", "grad_fn": "sub"})
         if name is not None and op is not None:
             tag = self._tag(op, self.lay.boxes[tid])
-            self.tags[tid] = tag
+            self.graph.tags[tid] = tag
             self._record(next(s for s in cue.strings if s.role == "op"))
             card.add(tag)
         value = next((s for s in cue.strings if s.role == "value"), None)
@@ -255,7 +259,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             return []
         out: Anims = []
         feeds = self._ancestors(tid)
-        for other in list(self.cards):
+        for other in list(self.graph.cards):
             ev = self.tensor_events.get(other, {})
             if other != tid and ev.get("name") == name and other not in feeds:
                 out += self._retire(other)
@@ -268,18 +272,18 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         Why besides ``_retire_rebound``: dynamic_graph's loop binds ``h``, not ``s``, so step
         two's ``s = x * w`` stayed on screen through the loop, a fourth op feeding w."""
         inputs = self.tensor_events.get(tid, {}).get("inputs")
-        if not inputs or not self.walked or self._ancestors(tid) & self.walked:
+        if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
             return []
-        out = [m for item in sorted(self.walked) if item in self.cards for m in self._retire(item)]
-        self.walked = set()
+        out = [m for item in sorted(self.graph.walked) if item in self.graph.cards for m in self._retire(item)]
+        self.graph.walked = set()
         return out
 
     def _retire(self, item: str) -> Anims:
         """Fade one result's card (its op name goes with it) and every arrow touching it."""
-        out: Anims = [FadeOut(self.cards.pop(item))]
-        self.tags.pop(item, None)
-        for r in [r for r in self.arrows if item in (r.src, r.dst)]:
-            out.append(FadeOut(self.arrows.pop(r)))
+        out: Anims = [FadeOut(self.graph.cards.pop(item))]
+        self.graph.tags.pop(item, None)
+        for r in [r for r in self.graph.arrows if item in (r.src, r.dst)]:
+            out.append(FadeOut(self.graph.arrows.pop(r)))
         return out
 
     def _ancestors(self, tid: str) -> set[str]:
@@ -304,25 +308,25 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         if flipped:  # the route still runs forward
             src, dst = dst, src
         # every route between the pair: ``w * w`` is one cue but two edges (two next_functions)
-        routes = [r for r in self.lay.routes if {r.src, r.dst} == {src, dst} and r not in self.arrows]
+        routes = [r for r in self.lay.routes if {r.src, r.dst} == {src, dst} and r not in self.graph.arrows]
         out: Anims = []  # a forward pass after a backward draws a new graph: forward arrows
         for r in routes:
             arrow = edge_arrow(r, self.theme, backward=flipped, scale=self.lay.scale,
                                dimmed=flipped and not r.needs_grad)
-            self.arrows[r] = arrow
+            self.graph.arrows[r] = arrow
             out.append(Create(arrow))
         return out
 
     @draws("value_update")
     def _cue_value_update(self, cue: Any) -> Anims:
         tid = cue.ids[0]
-        old = self.cards.get(tid)
+        old = self.graph.cards.get(tid)
         ev = self.tensor_events.get(tid, {})
         card = self._card(tid, cue.text("name"), cue.text("value"), ev.get("grad_fn"))
         if card is None:
             return []
         self._record_card(card, cue, {"name": "name", "value": "value"})
-        self.cards[tid] = card
+        self.graph.cards[tid] = card
         return [Transform(old, card)] if old is not None else [FadeIn(card)]
 
     # ----- emphasis ---------------------------------------------------------------------------
@@ -330,7 +334,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         seen, out = set(), []
         for i in ids:
             item = self._item(i)
-            for m in (self.cards.get(item), self.buckets.get(item) if i.startswith("n") else None):
+            for m in (self.graph.cards.get(item), self.graph.buckets.get(item) if i.startswith("n") else None):
                 if m is not None and id(m) not in seen:
                     seen.add(id(m))
                     out.append(m)
@@ -342,7 +346,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         changing them in the same instant, and two animations must not drive one mobject). Why
         the outline only: recolouring the whole card (Manim's Indicate) turned its text yellow
         on yellow, so for a third of a second its name and value were gone."""
-        cards = {id(c) for c in self.cards.values()}
+        cards = {id(c) for c in self.graph.cards.values()}
         out: Anims = []
         for m in self._targets(cue.ids):
             if id(m) in cards:  # the whole card is driven: the player draws a moving part above still ones
@@ -356,9 +360,9 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         """Fade the items' cards and the arrows touching them; they stay faded when the walk
         turns those arrows round later (``dimmed``, read by ``_flip_edges``)."""
         items = {self._item(i) for i in cue.ids}
-        self.dimmed |= items
+        self.graph.dimmed |= items
         k = self.theme.opacity.dimmed
-        arrows = [a for r, a in self.arrows.items() if r.src in items or r.dst in items]
+        arrows = [a for r, a in self.graph.arrows.items() if r.src in items or r.dst in items]
         for a in arrows:
             if id(a) in self._turning:  # turned round in this step: fade where it ends up
                 self._turning[id(a)].fade(k)

@@ -13,6 +13,7 @@ from typing import Any
 from manim import FadeIn, FadeOut, VGroup
 
 from scenes.draw.drawers import draws
+from scenes.draw.state import CodeView, ConsoleView, GraphView, TitleView
 from scenes.theme import Rect
 from scenes.draw.visuals import caption_bar
 
@@ -27,23 +28,22 @@ class TitleCues:
     theme: Any
     spec: Any
     lay: Any
-    cards: dict[str, VGroup]
-    pane: Any
-    console: VGroup | None
-    caption: VGroup | None
-    overlay: VGroup | None
+    graph: GraphView
+    code: CodeView
+    console: ConsoleView
+    titles: TitleView
 
     def _caption_in(self, cap: Any) -> Anims:
         out = self._caption_out()
-        self.caption = caption_bar(cap.text, self.spec.caption, self.theme).set_z_index(Z_CAPTION)
+        self.titles.caption = caption_bar(cap.text, self.spec.caption, self.theme).set_z_index(Z_CAPTION)
         for s in cap.strings:
             self._record(s)
-        return out + [FadeIn(self.caption)]
+        return out + [FadeIn(self.titles.caption)]
 
     def _caption_out(self) -> Anims:
-        if self.caption is None:
+        if self.titles.caption is None:
             return []
-        old, self.caption = self.caption, None
+        old, self.titles.caption = self.titles.caption, None
         return [FadeOut(old)]
 
     @draws("title")
@@ -53,7 +53,7 @@ class TitleCues:
         cap = self.spec.caption
         if self.net_drawn():  # the MLP view keeps a band above the network for this
             return self._title_in(cue, self.net_title_band())
-        if not self.cards and self.pane is None:
+        if not self.graph.cards and self.code.pane is None:
             m, s = self.spec.margin, self.spec
             left, right = -s.frame_width / 2 + m, s.frame_width / 2 - m
             bottom, top = cap[3] + m, s.frame_height / 2 - m
@@ -75,29 +75,29 @@ class TitleCues:
         # no free band: the backdrop covers the whole graph region, an end card rather than a
         # bar across the middle cards (missing_gradient's closing title hid one arrow and a tag)
         out = self._title_in(cue, (left, bottom, right, top), size=self.theme.font_sizes.title)
-        assert self.overlay is not None
-        self.overlay.bg.set_fill(opacity=self.theme.opacity.title_cover)
+        assert self.titles.overlay is not None
+        self.titles.overlay.bg.set_fill(opacity=self.theme.opacity.title_cover)
         return out
 
     def _title_in(self, cue: Any, rect: Rect, size: float | None = None) -> Anims:
         """A title on its backdrop in ``rect`` (at the caption's font size unless ``size``),
         replacing any title already up."""
-        out: Anims = [FadeOut(self.overlay)] if self.overlay is not None else []
-        self.overlay = caption_bar(cue.text("title") or "", rect, self.theme, size=size).set_z_index(Z_CAPTION)
+        out: Anims = [FadeOut(self.titles.overlay)] if self.titles.overlay is not None else []
+        self.titles.overlay = caption_bar(cue.text("title") or "", rect, self.theme, size=size).set_z_index(Z_CAPTION)
         for s in cue.strings:
             self._record(s)
-        return out + [FadeIn(self.overlay)]
+        return out + [FadeIn(self.titles.overlay)]
 
     def _free_band_beside_code(self, h: float) -> Rect | None:
         """Where the code column (16:9) has room below the code and its printed output, a band of
         height ``h`` there: a closing title then sits beside the graph instead of over it."""
         code, graph = self.spec.code, self.spec.graph
-        if self.pane is None or code[2] > graph[0]:
+        if self.code.pane is None or code[2] > graph[0]:
             return None
         m = self.spec.margin
-        low = self.pane.bg.get_bottom()[1]
-        if self.console is not None:
-            low = min(low, self.console.get_bottom()[1])
+        low = self.code.pane.bg.get_bottom()[1]
+        if self.console.lines is not None:
+            low = min(low, self.console.lines.get_bottom()[1])
         floor = self.spec.caption[3] + m
         if low - m - floor < h:
             return None

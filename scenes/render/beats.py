@@ -5,7 +5,7 @@ A segment's key is a sha256 over exactly what its frames depend on:
 
 * the clip's fixed part: frame size, frame rate, encoder settings, aspect, caption mode, the theme
   file, the sources of engine/ and scenes/, and the layout (every box and route);
-* the picture its beat starts from and the scene's bookkeeping at that moment
+* the picture its beat starts from and the scene's records at that moment
   (``scenes.video.digest.state_digest``), reached by applying the earlier beats' steps without drawing;
 * its own steps: frames, and each action's kind, timing and every string and id it carries.
 
@@ -202,7 +202,7 @@ class _Walk:
         from scenes.video.digest import state_digest
 
         self.bring_to(k)
-        return state_digest(self.scene, self.scene.state_names())
+        return state_digest(self.scene, self.scene.state)
 
     def bring_to(self, k: int) -> None:
         """Make the scene show the start of segment k: load the nearest stored state at or before
@@ -227,7 +227,7 @@ class _Walk:
         from scenes.video.player import run_step
 
         self.bring_to(k)
-        self.states.save_state(self.prefixes[k], self.scene, self.scene.state_names())
+        self.states.save_state(self.prefixes[k], self.scene)
         seg = self.segs[k]
         tmp = target.with_name(f".{target.stem}-pid{os.getpid()}.tmp")
         target.parent.mkdir(parents=True, exist_ok=True)

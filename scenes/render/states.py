@@ -5,8 +5,9 @@ pure function of the clip's fixed part (code, layout, theme, options, event log)
 beats 0..k-1, so it is stored under a hash of exactly those (the *prefix*):
 
 * ``PREFIX.digest``: the picture's ``state_digest``, which a segment key needs (a few bytes);
-* ``PREFIX.state``: the scene's mobjects and bookkeeping, pickled (about a megabyte), written at
-  the start of every beat that was drawn.
+* ``PREFIX.state``: the scene's records (``scene.state``, :mod:`scenes.draw.state`) with the
+  mobjects on screen and the ledger, pickled in one piece (about a megabyte; a mobject in a record
+  is the one on screen), written at the start of every beat that was drawn.
 
 An edit in the last beat leaves every earlier prefix unchanged: the render reads the digests,
 finds the earlier segments in the cache, loads the last beat's starting state and draws that beat
@@ -24,8 +25,8 @@ from typing import Any
 
 from scenes.atomic import write_atomic
 
-SNAPSHOT_ATTRIBUTES = ("mobjects", "foreground_mobjects", "ledger")
-"""Scene attributes stored besides ``ClipScene.state_names()``: what is drawn, and what was said."""
+SNAPSHOT_ATTRIBUTES = ("state", "mobjects", "foreground_mobjects", "ledger")
+"""What a snapshot holds of a scene: its records, what is drawn, and what was said."""
 
 
 class BeatStates:
@@ -54,22 +55,25 @@ class BeatStates:
     def has_state(self, prefix: str) -> bool:
         return self._path(prefix, "state").exists()
 
-    def save_state(self, prefix: str, scene: Any, names: list[str]) -> None:
+    def save_state(self, prefix: str, scene: Any) -> None:
         """Pickle what the scene shows and knows, once per prefix."""
         p = self._path(prefix, "state")
         if p.exists():
             os.utime(p)
             return
-        state = {n: getattr(scene, n) for n in (*names, *SNAPSHOT_ATTRIBUTES)}
+        state = {n: getattr(scene, n) for n in SNAPSHOT_ATTRIBUTES}
         self._write(p, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
 
     def load_state(self, prefix: str, scene: Any) -> bool:
         """Put a stored state into ``scene`` (made from the same plan); False when there is none
-        or it cannot be read (it is then simply rebuilt)."""
+        or it cannot be read or is not a snapshot of such a scene (it is then simply rebuilt)."""
         p = self._path(prefix, "state")
         try:
             state = pickle.loads(p.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            return False
+        if not isinstance(state, dict) or set(state) != set(SNAPSHOT_ATTRIBUTES) \
+                or type(state["state"]) is not type(scene.state):
             return False
         for name, value in state.items():
             setattr(scene, name, value)

@@ -8,7 +8,8 @@ Manim is imported only when one is met.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from dataclasses import fields, is_dataclass
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -60,11 +61,22 @@ def picture_digest(mobjects: list[Any]) -> str:
     return h.hexdigest()
 
 
-def state_digest(scene: Any, attributes: list[str]) -> str:
-    """sha256 over the picture on screen and the named attributes of the scene."""
+def state_digest(scene: Any, state: Any) -> str:
+    """sha256 over the picture on screen and every field of ``state``, the scene's records (a
+    dataclass whose fields may be records again; :mod:`scenes.draw.state`)."""
     from manim.utils.iterables import list_update
 
     h = hashlib.sha256(picture_digest(list_update(scene.mobjects, scene.foreground_mobjects)).encode())
-    for name in attributes:
-        h.update(name.encode() + b"=" + repr(canonical(getattr(scene, name, None))).encode())
+    for name, value in record_fields(state):
+        h.update(name.encode() + b"=" + repr(canonical(value)).encode())
     return h.hexdigest()
+
+
+def record_fields(record: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """(dotted name, value) of every field of the dataclass ``record``, nested records field by field."""
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if is_dataclass(value) and not isinstance(value, type):
+            yield from record_fields(value, f"{prefix}{f.name}.")
+        else:
+            yield f"{prefix}{f.name}", value

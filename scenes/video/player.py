@@ -9,7 +9,7 @@ and above the highest are drawn once per play instead of once per frame. A held 
 once and handed to the encoder with a repeat count.
 
 The digests (:mod:`scenes.video.digest`) say what a segment depends on: ``state_digest`` covers every mobject on screen (points,
-colours, widths, order) and the scene's own bookkeeping (which cards, buckets and lines are up), so
+colours, widths, order) and the scene's records (which cards, buckets and lines are up), so
 two starts with equal digests draw equal frames from equal steps.
 """
 

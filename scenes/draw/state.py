@@ -1,0 +1,98 @@
+"""The clip scene's state: what is on screen and how later cues will change it, one record per view.
+
+Why records: a beat's stored snapshot (:mod:`scenes.render.states`) and its digest (part of every
+segment key, :func:`scenes.video.digest.state_digest`) are made of exactly the fields declared
+here, so a new field is in the key because it is in a record, and nothing else the scene holds
+is: its plan, events, theme and layout are the same for every beat (keyed once per clip), and
+caches derived from them or one step's scratch are not state at all.
+
+Fields hold ids, texts and numbers, and Manim mobjects by reference (the same objects as in the
+scene's display list, pickled with it). Manim is not imported here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from manim import Mobject, VGroup
+
+    from scenes.draw.visuals import CodePane
+    from scenes.layout.place import Route
+
+
+@dataclass
+class GraphView:
+    """The computation graph: cards, op names, arrows, gradient buckets, and what the walk and
+    the dim cues did to them."""
+
+    cards: dict[str, VGroup] = field(default_factory=dict)  # tensor id -> its card
+    tags: dict[str, VGroup] = field(default_factory=dict)  # tensor id -> the op name beside its card
+    arrows: dict[Route, VGroup] = field(default_factory=dict)
+    buckets: dict[str, VGroup] = field(default_factory=dict)  # leaf -> its .grad bucket
+    bucket_text: dict[str, str | None] = field(default_factory=dict)  # the value each bucket shows now
+    backward: bool = False  # a backward cue has come: every weight has its bucket
+    walked: set[str] = field(default_factory=set)  # results the walk visited since the last new graph
+    dimmed: set[str] = field(default_factory=set)  # items a dim cue faded: an arrow turned later stays faded
+
+
+@dataclass
+class WalkView:
+    """The backward walk's marks: the wavefront's glow, the tokens riding and waiting, the marks
+    of the last visit. They go when a cue about something else comes."""
+
+    wave: VGroup | None = None
+    tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # node id -> tokens that rode to it
+    visit_marks: list[Mobject] = field(default_factory=list)
+    fill_tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # leaf -> the badge beside its bucket
+    riding: list[tuple[Route, float]] = field(default_factory=list)  # routes taken, with the cue's start
+
+
+@dataclass
+class CodeView:
+    """The code pane and the program line it lights."""
+
+    pane: CodePane | None = None
+    bar_line: int | None = None
+
+
+@dataclass
+class ConsoleView:
+    """Every program output line so far, stacked under the code pane."""
+
+    lines: VGroup | None = None
+
+
+@dataclass
+class TitleView:
+    """The caption bar and the title (or end card) over the picture."""
+
+    caption: VGroup | None = None
+    overlay: VGroup | None = None
+
+
+@dataclass
+class NetworkView:
+    """The MLP view: units and weights drawn, the sweep's and the pass's traces, counter rows."""
+
+    units: dict[str, Mobject] = field(default_factory=dict)  # unit id -> its circle
+    links: dict[str, Mobject] = field(default_factory=dict)  # weight -> its line
+    plain: list[Mobject] = field(default_factory=list)  # lines into a unit no weight feeds
+    sweep: list[Mobject] = field(default_factory=list)  # the reverse sweep's marks
+    trace: list[Mobject] = field(default_factory=list)  # the current forward pass's marks
+    done: dict[str, Mobject] = field(default_factory=dict)  # weight -> its mark once its pass landed
+    rows: dict[int, Mobject] = field(default_factory=dict)  # counter row -> its text
+
+
+@dataclass
+class SceneState:
+    """All of the scene's state, by view."""
+
+    graph: GraphView = field(default_factory=GraphView)
+    walk: WalkView = field(default_factory=WalkView)
+    code: CodeView = field(default_factory=CodeView)
+    console: ConsoleView = field(default_factory=ConsoleView)
+    titles: TitleView = field(default_factory=TitleView)
+    network: NetworkView = field(default_factory=NetworkView)
+
