@@ -89,8 +89,9 @@ def test_a_change_to_the_program_redraws_every_beat(first, tmp_path: Path) -> No
 
 @pytest.mark.slow
 def test_a_network_beat_drawn_from_its_stored_state_matches_a_fresh_render(tmp_path: Path) -> None:
-    """The MLP view keeps bookkeeping of its own (where the network and its title band are): a
-    closing beat drawn from the stored state must look as it does when drawn after every beat."""
+    """The MLP view has a fixed part of its own, worked out on first use and not stored (where the
+    network and its title band are): a closing beat drawn from the stored state must look as it
+    does when drawn after every beat."""
     name = "mlp"
     text = Path(storyboard_path(name)).read_text()
     cut = text.rindex('narration: "') + len('narration: "')
