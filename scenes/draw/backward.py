@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import (FadeIn, FadeOut, GrowFromCenter, Mobject, MoveAlongPath, ReplacementTransform, Succession, Transform,
+from manim import (FadeIn, FadeOut, GrowFromCenter, MoveAlongPath, ReplacementTransform, Succession, Transform,
                    VGroup, smooth)
 
 from scenes.layout.clip import level

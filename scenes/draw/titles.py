@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import FadeIn, FadeOut, VGroup
+from manim import FadeIn, FadeOut
 
 from scenes.draw.drawers import draws
 from scenes.draw.state import CodeView, ConsoleView, GraphView, TitleView
