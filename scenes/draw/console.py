@@ -1,6 +1,6 @@
 """Console cues of the clip scene: what the program prints, branch tests, errors and warnings.
 
-Why stacked lines: a clip such as missing_gradient prints ``None``, then PyTorch's warning, then
+Why stacked lines: a program may print ``None``, then PyTorch's warning, then
 ``None`` again; each line must stay readable next to the code that made it, so lines pile up under
 the code pane (oldest dropped when the column is full) instead of replacing each other. A long
 message (PyTorch's non-leaf ``.grad`` warning) wraps at a smaller size rather than shrinking to

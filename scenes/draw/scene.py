@@ -203,7 +203,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     def _code_rect(self) -> Rect:
         """The code pane's region: the aspect's, less what printed lines need at its foot when the
         program prints and the column has no room below it before the caption (16:9). Why: a
-        long program (dynamic_graph's 24 lines) filled the column, and its first printout went
+        long program (two dozen lines) fills the column, and its first printout would go
         under the caption bar."""
         left, bottom, right, top = self.spec.code
         if any(c.kind in CONSOLE_KINDS for c in self.plan.cues):
@@ -269,8 +269,9 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
         that does not build on a graph the walk went through starts a new graph: the walked one
         was freed by backward(), so its results fade (its leaves stay).
-        Why besides ``_retire_rebound``: dynamic_graph's loop binds ``h``, not ``s``, so step
-        two's ``s = x * w`` stayed on screen through the loop, a fourth op feeding w."""
+        Why besides ``_retire_rebound``: a loop may rebind another name (``h``) than the one an
+        earlier step bound (``s = x * w``), which would otherwise stay on screen through the
+        loop, one more op feeding w."""
         inputs = self.tensor_events.get(tid, {}).get("inputs")
         if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
             return []

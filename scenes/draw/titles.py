@@ -73,7 +73,7 @@ class TitleCues:
             if top - high >= h:
                 return self._title_in(cue, (left, (top + high - h) / 2, right, (top + high + h) / 2))
         # no free band: the backdrop covers the whole graph region, an end card rather than a
-        # bar across the middle cards (missing_gradient's closing title hid one arrow and a tag)
+        # bar across the middle cards (such a bar can hide an arrow and a tag)
         out = self._title_in(cue, (left, bottom, right, top), size=self.theme.font_sizes.title)
         assert self.titles.overlay is not None
         self.titles.overlay.bg.set_fill(opacity=self.theme.opacity.title_cover)

@@ -33,7 +33,7 @@ def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup
 
     Why a halo: a tag sits in the card's margin, which is where the wavefront's glow ring is
     drawn when the card is lit, and where an arrow may pass when no clear spot is left. Muted
-    text on the yellow ring could not be read ("sub" in backward_walk), so the text stands on a
+    text on the yellow ring could not be read (an op name on a lit card), so the text stands on a
     copy of itself outlined in the background colour: whatever lies under a tag breaks off
     around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
     text (not a background stroke per glyph, which would cut into the letter before it)."""
