@@ -46,13 +46,15 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     DRAWERS: ClassVar[dict[str, Drawer]]
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
-                 aspect: str = "16:9", captions: str = "burn", **kwargs: Any) -> None:
+                 aspect: str = "16:9", captions: str = "burn", layout: Layout | None = None,
+                 **kwargs: Any) -> None:
+        """``layout``: the graph's layout, when the caller has worked it out (the render's keys hold it)."""
         super().__init__(**kwargs)
         self.plan, self.events, self.source, self.theme = plan, events, source, theme
         self.aspect, self.captions_mode = aspect, captions
         self.spec = theme.aspect(aspect)
         self.has_code = shows_code(plan, source)
-        self.lay: Layout = layout_events(events, aspect, theme, self._graph_region())
+        self.lay: Layout = layout or layout_events(events, aspect, theme, self._graph_region())
         self.owner = dict(_node_owner(events))
         self.tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
         for e in events:

@@ -34,7 +34,6 @@ from typing import Any, Callable
 
 from scenes.render.options import (SEGMENTS, RenderOptions, encoder_options, fps_of, pixel_size, scene_config,
                                    segment_path)
-from scenes.video.timeline import Segment
 
 
 @dataclass(frozen=True)
@@ -85,7 +84,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
     else:
         checked, p = loaded
     keys = keys or ClipKeys(opts, checked, p)
-    theme, size, encoder, segs, pre, states = keys.theme, keys.size, keys.encoder, keys.segs, keys.pre, keys.states
+    size, encoder, segs, pre, states = keys.size, keys.encoder, keys.segs, keys.pre, keys.states
     out: list[BeatOutcome] = []
     with contextlib.ExitStack() as stack:
         walk: _Walk | None = None
@@ -93,7 +92,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
         def scene_walk() -> _Walk:
             nonlocal walk
             if walk is None:
-                walk = _Walk(stack, checked, p, opts, theme, segs, states, pre)
+                walk = _Walk(stack, checked, p, opts, keys)
             return walk
 
         for k in range(job.first, job.last + 1):
@@ -147,7 +146,7 @@ class ClipKeys:
         self.size, self.fps = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts)
         self.encoder = encoder_options(opts)
         region = clip_frame_region(shows_code(p, checked.index.source), spec)
-        layout = layout_events(checked.run.events, opts.aspect, theme, region)
+        self.layout = layout = layout_events(checked.run.events, opts.aspect, theme, region)
         self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
         fill_max = fill_scales(p)
         self.descs = [segment_description(seg, fill_max) for seg in self.segs]
@@ -181,19 +180,18 @@ class _Walk:
     it shows. It never goes back: segments are visited in order. Made only when something must be
     drawn or digested (Manim is imported here), inside ``stack``, which undoes its config."""
 
-    def __init__(self, stack: contextlib.ExitStack, checked: Any, plan: Any, opts: Any, theme: Any,
-                 segs: list[Segment], states: Any, prefixes: list[str]) -> None:
+    def __init__(self, stack: contextlib.ExitStack, checked: Any, plan: Any, opts: Any, keys: ClipKeys) -> None:
         from manim import tempconfig
 
         from scenes.video.camera import PathCachingCamera
         from scenes.draw.scene import ClipScene
 
         media = stack.enter_context(tempfile.TemporaryDirectory(prefix="gradreel-media-"))  # Manim wants one
-        cfg, _, self.fps = scene_config(opts, theme, Path(media))
+        cfg, _, self.fps = scene_config(opts, keys.theme, Path(media))
         stack.enter_context(tempconfig(cfg))
-        self.scene = ClipScene(plan, checked.run.events, checked.index.source, theme, aspect=opts.aspect,
-                               captions=opts.captions, camera_class=PathCachingCamera)
-        self.segs, self.states, self.prefixes = segs, states, prefixes
+        self.scene = ClipScene(plan, checked.run.events, checked.index.source, keys.theme, aspect=opts.aspect,
+                               captions=opts.captions, layout=keys.layout, camera_class=PathCachingCamera)
+        self.segs, self.states, self.prefixes = keys.segs, keys.states, keys.pre
         self.fresh = opts.force  # --force: rebuild every state, trust nothing stored
         self.at = 0
         self.pending: list[tuple[Any, int, Path]] = []  # segments drawn, still being encoded

@@ -11,7 +11,7 @@ from .validate import Checked, load
 
 def plan_of(checked: Checked) -> Plan:
     """The timed plan of a checked storyboard, at the theme's timings."""
-    return plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source)
+    return plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source, checked.index)
 
 
 def load_and_plan(file: str, sets: Iterable[str] = (), name: str | None = None) -> tuple[Checked, Plan]:

@@ -67,13 +67,16 @@ class Plan:
         return [s for c in self.cues for s in c.strings] + [s for c in self.captions for s in c.strings]
 
 
-def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: str | None = None) -> Plan:
+def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: str | None = None,
+         index: LogIndex | None = None) -> Plan:
     """Lay the storyboard's beats out over the log; deterministic and free of side effects.
 
     ``source`` is the program text the code pane shows (the log header's, which carries any
-    ``--set``); it defaults to the storyboard's program.
+    ``--set``); it defaults to the storyboard's program. ``index``: the log's index, when the
+    caller has built it already (a checked storyboard has).
     """
-    index = LogIndex.build(events, source if source is not None else board.program)
+    if index is None:
+        index = LogIndex.build(events, source if source is not None else board.program)
     cues: list[Cue] = []
     captions: list[CaptionSpan] = []
     beats: list[BeatTime] = []

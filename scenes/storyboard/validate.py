@@ -57,7 +57,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     board = check(doc, (), Storyboard, errors)
     place = program_place(doc, errors)
     source = doc.data.get("program") if isinstance(doc.data, dict) else None
-    result = None
+    result, index = None, None
     stem = name or FsPath(file).stem
     fmode = doc.data.get("forward_mode") if isinstance(doc.data, dict) else None
     if place is not None and isinstance(source, str):
@@ -70,8 +70,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         if board is not INVALID:
             check_errors_shown(board, index, place, errors)
     errors.raise_if_any()
-    assert board is not INVALID and result is not None and place is not None
-    index = LogIndex.build(result.events, result.header["source"])
+    assert board is not INVALID and result is not None and place is not None and index is not None
     return Checked(stem, display, board, result, index, place, doc)
 
 

@@ -259,3 +259,25 @@ def test_a_failed_worker_stops_the_parent_at_its_next_beat(tmp_path: Path) -> No
         render_range(job, lines.append, check=check)
     assert lines == [f"{NAME}: beat 1/8 title_card", f"{NAME}: beat 2/8 code_and_graph_build"]
     assert not [p for p in (tmp_path / ".segments").iterdir() if p.suffix == ".mp4" or p.name.startswith(".")]
+
+
+@pytest.mark.slow
+def test_a_render_indexes_the_log_and_lays_the_graph_out_once(tmp_path: Path, monkeypatch) -> None:
+    """One load and plan index the log once; one render (in one process) lays the graph out
+    once, for the keys and the scene alike."""
+    import scenes.draw.scene
+    import scenes.layout.place
+    from scenes.storyboard.logindex import LogIndex
+
+    builds: list[int] = []
+    real_build = LogIndex.build.__func__
+    monkeypatch.setattr(LogIndex, "build", classmethod(lambda cls, *a: builds.append(1) or real_build(cls, *a)))
+    layouts: list[int] = []
+    real_layout = scenes.layout.place.layout_events
+    counted = lambda *a, **k: layouts.append(1) or real_layout(*a, **k)  # noqa: E731
+    monkeypatch.setattr(scenes.layout.place, "layout_events", counted)
+    monkeypatch.setattr(scenes.draw.scene, "layout_events", counted)
+    result = render(tmp_path, jobs=1)
+    assert result.beats_drawn == list(range(8))
+    assert builds == [1], "the log was indexed more than once"
+    assert layouts == [1], "the graph was laid out more than once"
