@@ -1,8 +1,6 @@
 """Shared test helpers. The PyTorch comparisons need torch==2.13.0 (the `oracle` extra, which
 ./scripts/test installs); without it they skip and say how to get it."""
 
-import os
-
 import pytest
 
 from scenes.oracle.run import torch_available
@@ -12,9 +10,6 @@ TORCH_MISSING = ("real PyTorch is not installed; run ./scripts/test (it installs
 
 needs_torch = pytest.mark.skipif(not torch_available(), reason=TORCH_MISSING)
 
-# Every render in the tests runs in the process the test starts (or its workers), never in a
-# warm server left by an author's session; tests/scene/test_warm_server.py starts its own.
-os.environ["GRADREEL_SERVER"] = "off"
 
 # --doctest-modules (pyproject) imports every .py file it is given; the engine's test programs
 # are inputs that run on import (some through real PyTorch), not modules with doctests

@@ -60,7 +60,6 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _run(venv: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["GRADREEL_SERVER"] = "off"
     return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
 
