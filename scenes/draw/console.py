@@ -14,6 +14,7 @@ from typing import Any
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
 from scenes.draw.drawers import draws
+from scenes.draw.record import tag
 from scenes.draw.state import CodeView, ConsoleView
 from scenes.draw.visuals import label
 from scenes.draw.visuals.caption import wrap_words
@@ -44,7 +45,7 @@ class ConsoleCues:
         left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()  # type: ignore[attr-defined]
         width = right - left - 2 * t.sizes.code_pad
         lines = wrap_words(text, t.fonts.mono, size, width) if size != code_size else [text]
-        m = label("\n".join(lines), t.fonts.mono, size, colour)
+        m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console")
         shrink_to_fit(m, width, (top - bottom) / 2)
         for s in strings:
             self._record(s)  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from manim import Rectangle, VGroup, VMobject
 
 from scenes.layout.place import Box
 from scenes.theme import Theme
+from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 _STROKE_UNIT = 0.01  # Cairo draws stroke_width 1 as about 1/100 scene unit (a unit conversion)
@@ -47,13 +48,13 @@ def bucket(
     outline = VMobject(stroke_color=col, stroke_width=theme.strokes.bucket * max(scale, q.min_stroke_scale))
     outline.set_points_as_corners([[x0, y1, 0], [x0 + taper, y0, 0], [x1 - taper, y0, 0], [x1, y1, 0]])
     fill = bucket_fill(box, theme, level, scale=scale)
-    group = VGroup(fill, outline)
+    group = tag(VGroup(fill, outline), "bucket", id=box.id)
     group.outline, group.fill, group.value = outline, fill, None
     if value:
         m = label(value, theme.fonts.mono, theme.font_sizes.bucket_label * scale, theme.colors.text)
         factor = shrink_to_fit(m, box.w * q.bucket_label_width, box.h * q.bucket_label_height)
         if theme.font_sizes.bucket_label * scale * factor >= theme.font_sizes.min_readable:
-            m.move_to(fill.get_center() if level > 0 else [box.x, box.y, 0])
+            tag(m, "value", id=box.id).move_to(fill.get_center() if level > 0 else [box.x, box.y, 0])
             group.add(m)
             group.value = m
     return group

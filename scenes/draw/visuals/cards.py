@@ -11,6 +11,7 @@ from manim import RoundedRectangle, VGroup
 
 from scenes.layout.place import Box
 from scenes.theme import Theme
+from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 
@@ -38,10 +39,10 @@ def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup
     around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
     text (not a background stroke per glyph, which would cut into the letter before it)."""
     size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.min_readable)
-    m = label(text, theme.fonts.sans, size, theme.colors.text_muted)
+    m = tag(label(text, theme.fonts.sans, size, theme.colors.text_muted), "label", id=box.id)
     shrink_to_fit(m, box.w * theme.proportions.label_fill + theme.spacing.item_gap, box.h)
     bg = theme.colors.background
-    halo = m.copy().set_fill(bg, opacity=1.0).set_stroke(
+    halo = tag(m.copy(), None).set_fill(bg, opacity=1.0).set_stroke(
         bg, width=theme.strokes.tag_halo * max(scale, theme.proportions.min_stroke_scale), opacity=1.0)
     return VGroup(halo, m).move_to([0.0, 0.0, 0.0])
 
@@ -69,6 +70,7 @@ def node_card(
         stroke_color=colour, stroke_width=theme.strokes.card * max(scale, q.min_stroke_scale),
         fill_color=theme.colors.card_fill, fill_opacity=theme.opacity.card_fill,
     ).move_to([box.x, box.y, 0])
+    tag(frame, "card", id=box.id)
     card = VGroup(frame)
     card.frame = frame
     card.name = card.value = card.sub = None
@@ -101,6 +103,7 @@ def node_card(
         if start * factor < f.min_readable:
             continue
         m.move_to([box.x, cy, 0])
+        tag(m, "value" if role == "value" else "label", id=box.id)
         setattr(card, role, m)
         card.add(m)
     if len(card) == 2 and card.name is not None:

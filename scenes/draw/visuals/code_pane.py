@@ -11,6 +11,7 @@ from __future__ import annotations
 from manim import Rectangle, RoundedRectangle, VGroup
 
 from scenes.theme import Rect, Theme
+from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import text_rows, text_width
 
 
@@ -48,7 +49,8 @@ class CodePane(VGroup):
         self.line_extent: list[tuple[float, float]] = []  # (bottom, top) per line
         self.col0: list[float] = []  # x of column 0 per line
         centres = []
-        for strut, glyphs in zip(struts, rows):
+        for n, (strut, glyphs) in enumerate(zip(struts, rows), start=1):
+            tag(glyphs, "code", id=f"line {n}")
             centres.append(strut.get_center()[1])
             self.col0.append(strut.get_center()[0] + self.adv / 2)
             self.lines.append(glyphs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DashedVMobject, Polygon, VGroup, VMobject
 
+from scenes.draw.record import tag
 from scenes.layout.label_spots import rect_around
 from scenes.layout.place import Layout, Route
 from scenes.theme import Rect, Theme
@@ -59,7 +60,7 @@ def edge_arrow(
     body.set_fill(opacity=0)
     if backward and not route.needs_grad:
         body = DashedVMobject(body, num_dashes=max(4, int(path.get_arc_length() / max(tip_len, 1e-3))))
-    arrow = VGroup(body, tip)
+    arrow = tag(VGroup(body, tip), "arrow", id=f"{route.src}->{route.dst}")
     arrow.body, arrow.tip = body, tip
     return arrow
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from manim import Text, VGroup, VMobject
 
 from scenes.atomic import write_atomic
+from scenes.draw.record import tag
 
 _MEASURE = "white"  # colour of glyphs built only to be measured, never drawn
 
@@ -72,8 +73,9 @@ def _build(text: str, font: str, size: float, colour: str) -> Text:
 
 
 def label(text: str, font: str, size: float, colour: str) -> Text:
-    """A fresh copy of the cached Text for these four keys (safe to move and recolour)."""
-    return _master(text, font, round(float(size), 2), colour).copy()
+    """A fresh copy of the cached Text for these four keys (safe to move and recolour), tagged
+    as a label showing ``text`` (a builder tags it more precisely: :mod:`scenes.draw.record`)."""
+    return tag(_master(text, font, round(float(size), 2), colour).copy(), "label", text=text, kind="text")
 
 
 @lru_cache(maxsize=4096)
@@ -115,7 +117,7 @@ def text_rows(lines: list[str], font: str, size: float, colour: str,
         row = label(STRUT + line, font, size, colour)
         row.shift([-row[0].get_center()[0], -k * pitch - row[0].get_center()[1], 0])
         struts.append(row[0])
-        rows.append(VGroup(*row[1:]))
+        rows.append(tag(VGroup(*row[1:]), "label", text=line, kind="text"))
     return rows, struts, pitch
 
 

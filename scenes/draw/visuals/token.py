@@ -6,6 +6,7 @@ from __future__ import annotations
 from manim import RoundedRectangle, VGroup
 
 from scenes.theme import Theme
+from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label
 
 
@@ -18,7 +19,7 @@ def grad_token(text: str, theme: Theme, *, scale: float = 1.0) -> VGroup:
     pill = RoundedRectangle(width=t.width + 2 * pad, height=t.height + 2 * pad,
                             corner_radius=min(theme.radii.token, (t.height + 2 * pad) / 2),
                             stroke_width=0, fill_color=theme.colors.grad, fill_opacity=1.0)
-    group = VGroup(pill, t.move_to(pill.get_center()))
+    group = tag(VGroup(pill, t.move_to(pill.get_center())), "badge", text=text, kind="text")
     group.pill, group.text = pill, t
     return group
 

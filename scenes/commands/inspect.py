@@ -1,0 +1,51 @@
+"""``render inspect NAME|FILE``: what is on screen at some times of a clip, as JSON Lines.
+
+Nothing is drawn or encoded: the clip's scene is played to each time asked for and its own record
+of what it drew is printed, one object a sample (the format: docs/inspect.md). It is what the
+collision test reads, and what an author runs to see why a label sits where it does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from scenes.render.options import ASPECTS, CAPTIONS, QUALITY
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("inspect", help="print what is on screen at some times, without encoding video",
+                       description="Print what a clip shows at the given times: one JSON object a line, "
+                                   '{"time", "frame": [w, h], "items": [...]} (docs/inspect.md).')
+    p.add_argument("storyboard", metavar="NAME|FILE")
+    when = p.add_mutually_exclusive_group()
+    when.add_argument("--at", type=float, action="append", default=[], metavar="SECONDS",
+                      help="a time to look at (repeatable; default: the last frame)")
+    when.add_argument("--every", type=float, metavar="SECONDS", help="look every SECONDS from the start")
+    p.add_argument("--aspect", choices=ASPECTS, default="16:9")
+    p.add_argument("-q", "--quality", choices=list(QUALITY), default="low")
+    p.add_argument("--captions", choices=CAPTIONS, default="burn")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a number of the program, e.g. --set w1=0.5 (repeatable)")
+    p.set_defaults(run=cmd_inspect)
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from scenes.commands.main import UsageError
+    from scenes.render.inspect import inspect_clip
+    from scenes.render.options import RenderOptions
+    from scenes.storyboard import load_and_plan, storyboard_path
+
+    if args.every is not None and args.every <= 0:
+        raise UsageError("--every must be a positive number of seconds")
+    if any(t < 0 for t in args.at):
+        raise UsageError("--at must be a time in seconds from the start (0 or more)")
+    checked, plan = load_and_plan(storyboard_path(args.storyboard), args.sets)
+    opts = RenderOptions(quality=args.quality, aspect=args.aspect, captions=args.captions, sets=tuple(args.sets))
+    at = args.at or ([] if args.every else [plan.duration])
+    for sample in inspect_clip(checked, plan, opts, at=at, every=args.every):
+        sys.stdout.write(json.dumps(sample, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,165 @@
+"""The scene's own record of what it drew: role tags on shapes, and the walk that lists them.
+
+Why tags where shapes are made: the builders that make a card, an arrow, a label or a caption
+know what it is (``card``, ``value``, ``caption``) and whose it is (the tensor id of a card);
+nothing later can tell a value from a name by looking at glyphs. :func:`tag` stores that on the
+mobject (``.copy()`` keeps it, so a Transform's target carries it); :func:`items` walks the
+scene's mobjects at one moment and lists every tagged one with its box in pixels and its opacity.
+:func:`sample` plays a clip's steps without drawing (the player's begin / update / finish, no
+camera, no encoder) and calls back at the frames asked for. ``render inspect`` prints the items
+(docs/inspect.md); :mod:`scenes.draw.collisions` checks them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+ATTR = "gradreel_tag"
+"""The attribute a tag is stored under on a mobject."""
+
+
+@dataclass(frozen=True)
+class Tag:
+    """What a shape is: ``kind`` "text" or "shape", its ``role`` (caption, code, label, value,
+    badge, title, console, card, arrow, bucket...), the string it shows, and whose it is."""
+
+    kind: str
+    role: str
+    text: str | None = None
+    id: str | None = None
+
+
+def tag(mob: Any, role: str | None, *, text: str | None = None, id: str | None = None,
+        kind: str | None = None) -> Any:
+    """Tag ``mob`` (and return it). A text tag keeps the text it had unless ``text`` is given;
+    ``role=None`` removes the tag (a copy drawn as a halo is not a second label)."""
+    if role is None:
+        if hasattr(mob, ATTR):
+            delattr(mob, ATTR)
+        return mob
+    old: Tag | None = getattr(mob, ATTR, None)
+    kind = kind or (old.kind if old is not None else ("text" if text is not None else "shape"))
+    if text is None and old is not None:
+        text = old.text
+    setattr(mob, ATTR, Tag(kind, role, text, id if id is not None else (old.id if old is not None else None)))
+    return mob
+
+
+def tag_of(mob: Any) -> Tag | None:
+    return getattr(mob, ATTR, None)
+
+
+def _points(mob: Any) -> Iterator[Any]:
+    for m in mob.get_family():
+        pts = getattr(m, "points", None)
+        if pts is not None and len(pts):
+            yield m, pts
+
+
+def _opacity(m: Any) -> float:
+    """How opaque one shape draws: the larger of its fill's and (when drawn) its stroke's alpha."""
+    best = 0.0
+    fill = getattr(m, "fill_rgbas", None)
+    if fill is not None and len(fill):
+        best = max(best, float(fill[:, 3].max()))
+    stroke = getattr(m, "stroke_rgbas", None)
+    if stroke is not None and len(stroke) and (getattr(m, "stroke_width", 0) or 0) > 0:
+        best = max(best, float(stroke[:, 3].max()))
+    return best
+
+
+class Frame:
+    """Scene units to pixels from the top-left corner, for one frame size."""
+
+    def __init__(self, pixel_width: int, pixel_height: int, frame_width: float, frame_height: float) -> None:
+        self.pw, self.ph, self.fw, self.fh = pixel_width, pixel_height, frame_width, frame_height
+
+    def box(self, x0: float, y0: float, x1: float, y1: float) -> list[float]:
+        kx, ky = self.pw / self.fw, self.ph / self.fh
+        return [round((x0 + self.fw / 2) * kx, 1), round((self.fh / 2 - y1) * ky, 1),
+                round((x1 + self.fw / 2) * kx, 1), round((self.fh / 2 - y0) * ky, 1)]
+
+
+def _walk(mobs: Iterable[Any], inside_text: bool, out: list[tuple[Any, Tag]]) -> None:
+    for m in mobs:
+        t = tag_of(m)
+        if t is not None and not (inside_text and t.kind == "text"):
+            out.append((m, t))
+        _walk(m.submobjects, inside_text or (t is not None and t.kind == "text"), out)
+
+
+def items(scene: Any, frame: Frame) -> list[dict[str, Any]]:
+    """Every tagged shape on screen now, in drawing order: ``{kind, role, text, bbox, opacity,
+    id}``, ``bbox`` ``[x0, y0, x1, y1]`` in pixels from the top-left corner. A text inside a
+    tagged text (the number on a badge) is the outer one's; a shape without points is left out."""
+    from manim.utils.iterables import list_update
+
+    found: list[tuple[Any, Tag]] = []
+    _walk(list_update(scene.mobjects, scene.foreground_mobjects), False, found)
+    out = []
+    for m, t in found:
+        parts = list(_points(m))
+        if not parts:
+            continue
+        xs0 = min(float(p[:, 0].min()) for _, p in parts)
+        xs1 = max(float(p[:, 0].max()) for _, p in parts)
+        ys0 = min(float(p[:, 1].min()) for _, p in parts)
+        ys1 = max(float(p[:, 1].max()) for _, p in parts)
+        out.append({"kind": t.kind, "role": t.role, "text": t.text, "bbox": frame.box(xs0, ys0, xs1, ys1),
+                    "opacity": round(max(_opacity(s) for s, _ in parts), 3), "id": t.id})
+    return out
+
+
+def _carry_tags(animations: list[Any]) -> None:
+    """A finished Transform leaves its mobject (with the tags it had) showing the target: give
+    the mobject's family the target's tags, member by member (Transform aligned the families)."""
+    todo = list(animations)
+    while todo:
+        a = todo.pop()
+        todo += getattr(a, "animations", [])
+        target = getattr(a, "target_copy", None)
+        if target is None or getattr(a, "mobject", None) is None:
+            continue
+        for m, t in zip(a.mobject.get_family(), target.get_family()):
+            new = tag_of(t)
+            if new is None:
+                tag(m, None)
+            else:
+                setattr(m, ATTR, new)
+
+
+def sample(scene: Any, steps: Iterable[Any], fps: int, frames: Iterable[int],
+           seen: Callable[[int], None]) -> None:
+    """Play ``steps`` (one clip's, in order, from the scene's start) without drawing, calling
+    ``seen(frame)`` with the scene as it is at each of ``frames`` (sorted): mid-animation inside
+    a play (at the time the player draws that frame), else after the steps before it."""
+    from scenes.video.player import _begin, _end
+
+    want = sorted(set(frames))
+    k, cur = 0, 0
+
+    def until(limit: int) -> None:  # report the frames before ``limit`` with the scene as it is
+        nonlocal k
+        while k < len(want) and want[k] < limit:
+            seen(want[k])
+            k += 1
+
+    for st in steps:
+        cur += st.hold
+        until(cur)
+        if not st.frames:
+            continue
+        anims = scene.step_animations(st.actions)
+        if anims:
+            _begin(scene, anims, st.frames, fps)
+            while k < len(want) and want[k] < cur + st.frames:
+                scene.update_to_time((want[k] - cur) / fps)
+                seen(want[k])
+                k += 1
+            animations = list(scene.animations)
+            _end(scene)
+            _carry_tags(animations)
+        cur += st.frames
+        until(cur)
+    until(1 << 62)

@@ -1,0 +1,62 @@
+"""What is on screen at chosen times of a clip, without encoding a frame: ``render inspect``'s work.
+
+Why here: it sets Manim up as a render does (:func:`scenes.render.options.scene_config`), builds
+the clip's scene over the same layout and plan, and plays the clip's steps as the player would,
+without a camera frame or an encoder (:func:`scenes.draw.record.sample`); at each time asked for
+it lists the scene's tagged shapes (:func:`scenes.draw.record.items`). One JSON object a sample,
+``{"time", "frame", "items"}`` (docs/inspect.md).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from scenes.render.options import RenderOptions, fps_of, pixel_size, scene_config
+
+
+def sample_frames(duration: float, fps: int, at: Iterable[float] = (), every: float | None = None) -> list[int]:
+    """The frames to look at: those of the times ``at``, or one each ``every`` seconds from 0
+    (and the last frame), clamped to the clip."""
+    last = max(0, round(duration * fps) - 1)
+    if every is not None:
+        step = max(1, round(every * fps))
+        frames = list(range(0, last + 1, step))
+        return frames if frames[-1] == last else frames + [last]
+    return sorted({min(max(0, round(t * fps)), last) for t in at})
+
+
+def inspect_clip(checked: Any, plan: Any, opts: RenderOptions, frames: list[int] | None = None,
+                 at: Iterable[float] = (), every: float | None = None) -> Iterator[dict[str, Any]]:
+    """The samples of one clip, in time order: ``frames`` (frame numbers) or the times ``at`` /
+    ``every`` seconds, at ``opts``' aspect, quality and caption mode."""
+    from manim import tempconfig
+
+    from scenes.draw.record import Frame, items, sample
+    from scenes.draw.scene import ClipScene
+    from scenes.layout.clip import clip_frame_region, shows_code
+    from scenes.layout.place import layout_events
+    from scenes.theme import load_theme
+    from scenes.video.timeline import clip_segments
+
+    theme = load_theme()
+    spec = theme.aspect(opts.aspect)
+    fps = fps_of(opts)
+    width, height = pixel_size(opts, (spec.pixel_width, spec.pixel_height))
+    if frames is None:
+        frames = sample_frames(plan.duration, fps, at, every)
+    region = clip_frame_region(shows_code(plan, checked.index.source), spec)
+    layout = layout_events(checked.run.events, opts.aspect, theme, region)
+    steps = [st for seg in clip_segments(plan, opts.captions, theme.timings.caption_fade, fps) for st in seg.steps]
+    frame = Frame(width, height, spec.frame_width, spec.frame_height)
+    out: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="gradreel-inspect-") as media:
+        cfg, _, _ = scene_config(opts, theme, Path(media))
+        with tempconfig(cfg):
+            scene = ClipScene(plan, checked.run.events, checked.index.source, theme, aspect=opts.aspect,
+                              captions=opts.captions, layout=layout)
+            sample(scene, steps, fps, frames,
+                   lambda f: out.append({"time": round(f / fps, 3), "frame": [width, height],
+                                         "items": items(scene, frame)}))
+    yield from out
