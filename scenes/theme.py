@@ -171,6 +171,17 @@ class Timings:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """How long a caption event may hold and how much it may say (scenes/storyboard/reading.py)."""
+
+    chars_per_second: float
+    line_chars: int
+    lines: int
+    min_seconds: float
+    max_seconds: float
+
+
+@dataclass(frozen=True)
 class Labels:
     """Fixed words the MLP view writes beside its pass counters (the numbers come from the log)."""
 
@@ -212,6 +223,7 @@ class Theme:
     spacing: Spacing
     proportions: Proportions
     timings: Timings
+    reading: Reading
     layout: LayoutRules
     labels: Labels
     aspects: dict[str, Aspect]
@@ -299,6 +311,9 @@ def _check_ranges(theme: Theme, path: Path) -> None:
         for name, v in dataclasses.asdict(getattr(theme, group)).items():
             if v < 0:
                 raise _fail(path, f"{group}.{name}", f"expected a value >= 0, got {v}")
+    r = theme.reading
+    if not 0 < r.min_seconds <= r.max_seconds or r.chars_per_second <= 0:
+        raise _fail(path, "reading.min_seconds", "expected 0 < min_seconds <= max_seconds and chars_per_second > 0")
     if theme.spacing.layer_gap_min > theme.spacing.layer_gap_max:
         raise _fail(path, "spacing.layer_gap_min", "must not exceed spacing.layer_gap_max")
     if not 0 < theme.layout.detail_name <= theme.layout.detail_full:

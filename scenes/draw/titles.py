@@ -34,8 +34,14 @@ class TitleCues:
     titles: TitleView
 
     def _caption_in(self, cap: Any) -> Anims:
+        """A caption event in the caption bar, in its own lines; the clip's title (over the first
+        beat) and its takeaway (after the last) are events too, set at the title's size where
+        the bar has room for it."""
         out = self._caption_out()
-        self.titles.caption = caption_bar(cap.text, self.spec.caption, self.theme).set_z_index(Z_CAPTION)
+        style = cap.style
+        size = self.theme.font_sizes.title if style in ("title", "takeaway") else None
+        self.titles.caption = caption_bar(cap.text, self.spec.caption, self.theme, size=size,
+                                          lines=cap.lines, role=style).set_z_index(Z_CAPTION)
         for s in cap.strings:
             self._record(s)
         return out + [FadeIn(self.titles.caption)]
@@ -83,7 +89,8 @@ class TitleCues:
         """A title on its backdrop in ``rect`` (at the caption's font size unless ``size``),
         replacing any title already up."""
         out: Anims = [FadeOut(self.titles.overlay)] if self.titles.overlay is not None else []
-        self.titles.overlay = caption_bar(cue.text("title") or "", rect, self.theme, size=size).set_z_index(Z_CAPTION)
+        self.titles.overlay = caption_bar(cue.text("title") or "", rect, self.theme, size=size,
+                                          role="title").set_z_index(Z_CAPTION)
         for s in cue.strings:
             self._record(s)
         return out + [FadeIn(self.titles.overlay)]

@@ -1,10 +1,13 @@
 """SubRip (.srt) text made from the plan's caption spans, so captions cannot drift from the picture.
 
 >>> from .plan import CaptionSpan
->>> print(srt([CaptionSpan(1, 0.0, 2.5, "The loss is 4/9.", 0)]), end="")
+>>> print(srt([CaptionSpan(1, 0.0, 2.5, "The loss is 4/9, the square of 2/3.", 0, lines=("The loss is 4/9,", "the square of 2/3."))]), end="")
 1
 00:00:00,000 --> 00:00:02,500
-The loss is 4/9.
+The loss is 4/9,
+the square of 2/3.
+
+Each block is one caption event, set in the lines the plan chose for it (the picture's lines).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Iterable
 
 from .plan import CaptionSpan
 
-LINE_WIDTH = 42  # the usual subtitle guideline; two lines at most for most narrations
+LINE_WIDTH = 42  # for a span that carries no lines of its own: the usual subtitle guideline
 
 
 def timestamp(seconds: float) -> str:
@@ -27,9 +30,9 @@ def timestamp(seconds: float) -> str:
 
 
 def srt(captions: Iterable[CaptionSpan]) -> str:
-    """The captions as SRT blocks, numbered from 1, text wrapped at LINE_WIDTH."""
+    """The captions as SRT blocks, numbered from 1, in their lines (else wrapped at LINE_WIDTH)."""
     blocks = []
     for n, c in enumerate(captions, start=1):
-        text = "\n".join(textwrap.wrap(c.text, LINE_WIDTH)) or " "
+        text = "\n".join(c.lines or textwrap.wrap(c.text, LINE_WIDTH)) or " "
         blocks.append(f"{n}\n{timestamp(c.start)} --> {timestamp(c.end)}\n{text}\n")
     return "\n".join(blocks)

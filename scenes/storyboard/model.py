@@ -122,6 +122,14 @@ class Beat(_Model):
         return given[0] if len(given) == 1 else None
 
 
+class Takeaway(_Model):
+    """What the clip leaves the viewer with, said after the last beat over its picture instead
+    of the title again: its own words, with the key numbers as placeholders read at the end of
+    the log (``{w1.grad}``)."""
+
+    text: NonEmpty = Field(description="the closing point, with placeholders such as {w1.grad} for its numbers")
+
+
 class Storyboard(_Model):
     """A clip: what it is called, the program it shows (exactly), how numbers look, its beats."""
 
@@ -131,6 +139,8 @@ class Storyboard(_Model):
     numbers: NumberStyle = Field("fraction", description="fraction, decimal, torch, or {style: decimal, places: N}")
     forward_mode: NonEmpty | None = Field(
         None, description="also differentiate this program name in forward mode (one pass per leaf)")
+    takeaway: Takeaway | None = Field(
+        None, description="the closing caption after the last beat: text with the key numbers as placeholders")
 
     @property
     def number_style(self) -> Numbers:

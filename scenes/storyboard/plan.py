@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .builder import Builder, _t
+from .caption_events import CaptionEvent, CaptionSpan, events_of, first_shown, lay_out
 from .cues import Cue
 from .logindex import Event, LogIndex
 from .model import Storyboard
@@ -28,18 +29,6 @@ from .views import VIEWS
 from .visuals import TABLE, VISUAL_KINDS
 
 __all__ = ["BeatTime", "CaptionSpan", "Cue", "Plan", "VISUAL_KINDS", "plan", "plan_dict"]
-
-
-@dataclass(frozen=True)
-class CaptionSpan:
-    """A caption on screen from ``start`` to ``end``; ``strings`` are its filled numbers."""
-
-    index: int
-    start: float
-    end: float
-    text: str
-    beat: int
-    strings: tuple[Shown, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,12 +94,33 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         text, shown, problems = fill(beat.narration, index, cutoff, board.number_style)
         if problems:
             raise ValueError(f"beat {i + 1}: {problems[0]}")  # validation refuses this earlier
-        length = max(b.now - now, tm.reading(text))
-        captions.append(CaptionSpan(i + 1, _t(now), _t(now + length), text, i, tuple(shown)))
-        beats.append(BeatTime(i, beat.visual, _t(now), _t(length + tm.beat_pause)))
+        events = events_of(text, shown, tm.reading)
+        if i == 0 and beat.visual != "title_card":  # the title over the first beat's picture
+            events = [CaptionEvent(board.title, (), "title")] + events
         cues.extend(b.cues)
-        now = now + length + tm.beat_pause
+        spans, end = lay_out(events, now, b.now, first_shown(cues), tm.reading, tm.caption_fade, i, len(captions) + 1)
+        captions += spans
+        beats.append(BeatTime(i, beat.visual, _t(now), _t(end - now + tm.beat_pause)))
+        now = end + tm.beat_pause
+    if board.takeaway is not None:
+        now = _takeaway(board, index, timings, now, captions, beats)
     return Plan(board.title, _t(now), tuple(cues), tuple(captions), tuple(beats))
+
+
+def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, captions: list[CaptionSpan],
+              beats: list[BeatTime]) -> float:
+    """The closing beat: the takeaway, its numbers read at the end of the log, over the last
+    picture. Returns the clip's end."""
+    assert board.takeaway is not None
+    text, shown, problems = fill(board.takeaway.text, index, len(index.events) - 1, board.number_style)
+    if problems:
+        raise ValueError(f"takeaway: {problems[0]}")  # validation refuses this earlier
+    k = len(beats)
+    spans, end = lay_out(events_of(text, shown, tm.reading, "takeaway"), now, now, {}, tm.reading,
+                         tm.caption_fade, k, len(captions) + 1)
+    captions += spans
+    beats.append(BeatTime(k, "takeaway", _t(now), _t(end - now + tm.beat_pause)))
+    return end + tm.beat_pause
 
 
 def plan_dict(p: Plan) -> dict[str, Any]:

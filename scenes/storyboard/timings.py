@@ -1,10 +1,11 @@
 """The durations the plan uses, taken from the theme plus a few reading-speed settings.
 
 Why a local dataclass: the plan must stay pure and testable without loading the theme file, and it
-needs three values the visual theme does not hold (how long a title card stays, how fast captions
-are read, the pause between beats). :meth:`PlanTimings.from_theme` copies the theme's timings
-(``scenes.theme.Timings``: node_appear, edge_grow, grad_travel, bucket_fill, wavefront_step,
-caption_fade, code_highlight_move) so the theme stays the one place that sets them.
+needs two values the visual theme does not hold (how long a title card stays, the pause between
+beats). :meth:`PlanTimings.from_theme` copies the theme's timings (``scenes.theme.Timings``:
+node_appear, edge_grow, grad_travel, bucket_fill, wavefront_step, caption_fade,
+code_highlight_move) and its reading rules (``reading``: how fast and how much a caption says) so
+the theme stays the one place that sets them.
 
 >>> PlanTimings().scaled("fast").node_appear
 0.3
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .model import PACE_FACTOR
+from .reading import ReadingRules
 
 
 @dataclass(frozen=True)
@@ -32,16 +34,18 @@ class PlanTimings:
     code_highlight_move: float = 0.3
     sweep_step: float = 0.15
     title_hold: float = 2.0
-    seconds_per_word: float = 0.3
-    min_caption: float = 1.5
     beat_pause: float = 0.4
+    reading: ReadingRules = ReadingRules()
 
     @classmethod
     def from_theme(cls, timings: Any) -> "PlanTimings":
         """Take every field the theme's ``Timings`` (or a Theme, via ``.timings``) has."""
+        theme = timings
         timings = getattr(timings, "timings", timings)
-        known = {f.name for f in dataclasses.fields(cls)}
-        given = {k: float(v) for k, v in dataclasses.asdict(timings).items() if k in known}
+        known = {f.name for f in dataclasses.fields(cls)} - {"reading"}
+        given: dict[str, Any] = {k: float(v) for k, v in dataclasses.asdict(timings).items() if k in known}
+        if hasattr(theme, "reading"):
+            given["reading"] = ReadingRules.from_theme(theme)
         return cls(**given)
 
     def scaled(self, pace: str) -> "PlanTimings":
@@ -50,11 +54,6 @@ class PlanTimings:
         anim = ("node_appear", "edge_grow", "grad_travel", "bucket_fill", "wavefront_step",
                 "code_highlight_move", "sweep_step", "title_hold")
         return dataclasses.replace(self, **{k: round(getattr(self, k) * f, 6) for k in anim})
-
-    def reading(self, text: str) -> float:
-        """How long a caption must stay up to be read, fades included."""
-        words = len(text.split())
-        return max(self.min_caption, words * self.seconds_per_word) + 2 * self.caption_fade
 
 
 def default_timings() -> PlanTimings:

@@ -19,7 +19,9 @@ from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
 from .narration import parse, resolve
+from .readcheck import check_captions
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
+from .timings import default_timings
 from .visuals import TABLE
 from .yamlsafe import Document, load_file
 
@@ -69,6 +71,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         check_beats(doc, beats, numbers, index, errors, defined_names(source))
         if board is not INVALID:
             check_errors_shown(board, index, place, errors)
+            check_captions(doc, board, index, errors, default_timings().reading)
     errors.raise_if_any()
     assert board is not INVALID and result is not None and place is not None and index is not None
     return Checked(stem, display, board, result, index, place, doc)

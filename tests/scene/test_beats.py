@@ -18,7 +18,7 @@ from scenes.render.pipeline import render_storyboard
 from scenes.storyboard import storyboard_path
 
 TINY = {"size": (256, 144), "fps": 5}
-NAME = "backward_walk"  # 8 beats; the last one says both grads in its caption
+NAME = "backward_walk"  # 8 beats (the last is the takeaway, which says both grads)
 
 
 def frames(clip: Path) -> list[np.ndarray]:
@@ -34,13 +34,13 @@ def render(out: Path, file: str | None = None, **kw) -> object:
 
 
 def edited_last_beat(tmp: Path) -> str:
-    """The storyboard with one number of its last caption changed (w1.grad -> w2.grad)."""
+    """The storyboard with one number of its last caption, the takeaway's, changed (w1.grad -> w2.grad)."""
     text = Path(storyboard_path(NAME)).read_text()
-    old = "w1.grad is {w1.grad}"
-    assert text.count(old) == 1
+    old = "w1.grad is {w1.grad} and"
+    assert text.count(old) == 1 and text.index(old) < text.index("beats:")  # in the takeaway
     folder = tmp / "edited"
     folder.mkdir()
-    (folder / f"{NAME}.yaml").write_text(text.replace(old, "w1.grad is {w2.grad}"))
+    (folder / f"{NAME}.yaml").write_text(text.replace(old, "w1.grad is {w2.grad} and"))
     return str(folder / f"{NAME}.yaml")
 
 
@@ -94,7 +94,7 @@ def test_a_network_beat_drawn_from_its_stored_state_matches_a_fresh_render(tmp_p
     does when drawn after every beat."""
     name = "mlp"
     text = Path(storyboard_path(name)).read_text()
-    cut = text.rindex('narration: "') + len('narration: "')
+    cut = text.index('takeaway:\n  text: "') + len('takeaway:\n  text: "')  # the closing beat's caption
     (tmp_path / "edited").mkdir()
     edited = tmp_path / "edited" / f"{name}.yaml"
     edited.write_text(text[:cut] + "So: " + text[cut:])
@@ -257,7 +257,7 @@ def test_a_failed_worker_stops_the_parent_at_its_next_beat(tmp_path: Path) -> No
     job = BeatJob(storyboard_path(NAME), NAME, RenderOptions(out=str(tmp_path), **TINY).to_json(), 0, 7)
     with pytest.raises(RuntimeError, match="a worker failed"):
         render_range(job, lines.append, check=check)
-    assert lines == [f"{NAME}: beat 1/8 title_card", f"{NAME}: beat 2/8 code_and_graph_build"]
+    assert lines == [f"{NAME}: beat 1/8 code_and_graph_build", f"{NAME}: beat 2/8 wavefront"]
     assert not [p for p in (tmp_path / ".segments").iterdir() if p.suffix == ".mp4" or p.name.startswith(".")]
 
 

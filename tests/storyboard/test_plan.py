@@ -56,13 +56,17 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
 
 @pytest.mark.parametrize("name", CORE)
 def test_caption_is_the_narration_with_its_strings_filled(name: str) -> None:
+    """A beat's caption events, read one after the other, are its narration filled."""
     p, _ = _plan(name)
     checked = load(storyboard_path(name))
-    for caption, beat in zip(p.captions, checked.storyboard.beats):
+    for i, beat in enumerate(checked.storyboard.beats):
+        events = [c for c in p.captions if c.beat == i and c.style == "caption"]
+        assert events
+        for caption in events:
+            for s in caption.strings:
+                assert s.text in caption.text
         text = beat.narration
-        for s in caption.strings:
-            assert s.text in caption.text
-        rest = caption.text
+        rest = " ".join(c.text for c in events)
         for chunk in [c.split("}", 1)[-1] for c in text.split("{")]:
             assert chunk in rest  # the fixed words are kept, in order
 
@@ -89,7 +93,8 @@ def test_plan_is_deterministic_and_json() -> None:
     b, _ = _plan("backward_walk")
     assert a == b
     data = json.loads(a.to_json())
-    assert data["cues"][0]["kind"] == "title"
+    assert data["captions"][0]["style"] == "title"  # the title over the first beat, not a card of its own
+    assert data["captions"][0]["text"] == "L.backward() walks the graph in reverse"
     assert {"start", "duration", "kind", "beat", "ids", "strings", "line", "seqs"} <= set(data["cues"][0])
 
 
@@ -103,8 +108,10 @@ def test_backward_walk_visits_in_pytorchs_order() -> None:
     assert travels == ["4/3", "4/3", "8/3", "4/9", "8/3", "8/3"]  # None edges (y, x) are skipped
     fills = [(c.text("name"), c.text("after")) for c in p.cues if c.kind == "bucket_fill"]
     assert fills == [("w2", "4/9"), ("w1", "8/3")]
-    assert p.captions[-1].text == ("The buckets fill: w2.grad is 4/9 and w1.grad is 8/3, "
-                                   "the numbers we found by hand.")
+    last = [c for c in p.captions if c.style == "caption"]
+    assert " ".join(c.text for c in last[-2:]) == ("The buckets fill: w2.grad is 4/9 and w1.grad is 8/3, "
+                                                   "the numbers we found by hand.")
+    assert p.captions[-1].style == "takeaway" and p.beats[-1].visual == "takeaway"
 
 
 def test_grad_accumulation_bucket_goes_6_12_then_6() -> None:
@@ -112,21 +119,21 @@ def test_grad_accumulation_bucket_goes_6_12_then_6() -> None:
     fills = [(c.text("before"), c.text("add"), c.text("after")) for c in p.cues if c.kind == "bucket_fill"]
     # each fill once, in the accumulate beat: the walk beats show visits only (12 never drops back to 6)
     assert fills == [(None, "6", "6"), ("6", "6", "12"), (None, "6", "6")]
-    assert [c.beat for c in p.cues if c.kind == "bucket_fill"] == [3, 6, 11]
+    assert [c.beat for c in p.cues if c.kind == "bucket_fill"] == [2, 5, 10]
     assert [c.text("output") for c in p.cues if c.kind == "output_line"] == ["tensor(12.)", "tensor(6.)"]
     assert [c.text("after") for c in p.cues if c.kind == "bucket_reset"] == ["None"]
-    two_edges = [c for c in p.cues if c.kind == "grad_travel" and c.beat == 2]
+    two_edges = [c for c in p.cues if c.kind == "grad_travel" and c.beat == 1]
     assert [c.ids for c in two_edges] == [("n1", "n0"), ("n1", "n0")]  # w * w: two edges, one bucket
 
 
 def test_graph_build_durations_follow_the_timings() -> None:
     p, _ = _plan("graph_build")
-    build = [c for c in p.cues if c.beat == 2]
+    build = [c for c in p.cues if c.beat == 1]
     assert [c.kind for c in build] == ["emphasis", "code_line", "node_appear", "edge_grow", "edge_grow"]
     assert [c.duration for c in build[1:]] == [TIMINGS.code_highlight_move, TIMINGS.node_appear,
                                                TIMINGS.edge_grow, TIMINGS.edge_grow]
     assert build[3].start == build[4].start == pytest.approx(build[2].start + TIMINGS.node_appear)
-    fast = [c for c in _plan("backward_graph")[0].cues if c.beat == 1 and c.kind == "node_appear"]
+    fast = [c for c in _plan("backward_graph")[0].cues if c.beat == 0 and c.kind == "node_appear"]
     assert fast[0].duration == pytest.approx(TIMINGS.node_appear * 0.5)
 
 
@@ -144,13 +151,18 @@ def test_srt_comes_from_the_caption_spans() -> None:
     text = srt(p.captions)
     blocks = text.strip().split("\n\n")
     assert len(blocks) == len(p.captions)
-    assert blocks[0].splitlines()[1] == "00:00:00,000 --> 00:00:05,700"
+    assert blocks[0].splitlines()[1] == "00:00:00,000 --> 00:00:02,900"  # the title: 39 characters at 15 a second
+    assert blocks[0].splitlines()[2] == "L.backward() walks the graph in reverse"
     assert " ".join(blocks[-1].splitlines()[2:]) == p.captions[-1].text
+    assert all(len(b.splitlines()[2:]) <= 2 for b in blocks)
 
 
 def _strings(p: Plan) -> list[tuple[str, str, str]]:
+    """Cue strings, then each beat's captions joined (numbers of other lengths may cut a
+    narration into other events)."""
+    beats = sorted({c.beat for c in p.captions})
     return [(c.kind, s.role, s.text) for c in p.cues for s in c.strings] + \
-           [("caption", "caption", c.text) for c in p.captions]
+           [("caption", "caption", " ".join(c.text for c in p.captions if c.beat == b)) for b in beats]
 
 
 @pytest.mark.parametrize("style", ["fraction", "decimal"])
@@ -170,14 +182,15 @@ def test_set_w1_changes_exactly_the_strings_that_depend_on_it(style: str, tmp_pa
     # the values of x, w2 and y, the seed gradient at the loss, and captions without numbers.
     same_values = {"1", "2", "0", "1.0000", "2.0000", "0.0000"}
     depends = set()
+    beats = sorted({c.beat for c in base.captions})
+    numbers = {b: [s for c in base.captions if c.beat == b for s in c.strings] for b in beats}
     for i, (kind, role, txt) in enumerate(a):
         if kind == "code_line":
             if "w1 = torch.tensor(" in txt:
                 depends.add(i)
         elif role in ("value", "grad", "before", "add", "after") and txt not in same_values:
             depends.add(i)
-        elif kind == "caption" and base.captions[i - len(a) + len(base.captions)].strings and \
-                any(s.text not in same_values for s in base.captions[i - len(a) + len(base.captions)].strings):
+        elif kind == "caption" and any(s.text not in same_values for s in numbers[beats[i - len(a) + len(beats)]]):
             depends.add(i)
     assert changed == depends
     fills = [c.text("after") for c in moved.cues if c.kind == "bucket_fill"]

@@ -1,11 +1,12 @@
-"""Caption bar: burned-in caption text at the bottom, word-wrapped to the caption region and
-shrunk rather than ever leaving it. Why measure words: wrapping by measured word widths (cached)
-avoids building a Text for every candidate line."""
+"""Caption bar: burned-in caption text at the bottom, word-wrapped to the caption region (or set
+in the lines the plan chose) and shrunk rather than ever leaving it. Why measure words: wrapping
+by measured word widths (cached) avoids building a Text for every candidate line."""
 
 from __future__ import annotations
 
 from manim import RoundedRectangle, VGroup
 
+from scenes.draw.record import tag
 from scenes.theme import Rect, Theme
 from scenes.draw.visuals.glyphs import _MEASURE, label, line_pitch, shrink_to_fit, text_rows, text_width
 
@@ -68,9 +69,12 @@ def _block_height(n: int, font: str, size: float, spacing: float) -> float:
     return (one + (n - 1) * line_pitch(font, _REF) * spacing) * size / _REF
 
 
-def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None) -> VGroup:
+def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None,
+                lines: tuple[str, ...] | list[str] = (), role: str = "caption") -> VGroup:
     """Backdrop filling `rect`, text centred in it; font (the caption size unless `size` is
-    given) steps down until the lines fit."""
+    given) steps down until the lines fit. ``lines``: the lines to set (a caption event's, so the
+    picture breaks where the .srt does), else the text is wrapped to the bar. Each line is
+    tagged with ``role`` (:mod:`scenes.draw.record`)."""
     left, bottom, right, top = rect
     pad = theme.sizes.caption_pad
     max_w, max_h = right - left - 2 * pad, top - bottom - 2 * pad
@@ -80,13 +84,16 @@ def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None) 
     bg.move_to([(left + right) / 2, (top + bottom) / 2, 0])
     size = size or theme.font_sizes.caption
     spacing = theme.sizes.caption_line_spacing
+    given = [x for x in lines if x]
     while True:
-        lines = balanced_wrap(text, font, size, max_w)
-        if _block_height(len(lines), font, size, spacing) <= max_h or size <= theme.font_sizes.min_readable:
+        lines = given or balanced_wrap(text, font, size, max_w)
+        wide = bool(given) and max(text_width(x, font, size) for x in given) > max_w
+        if (not wide and _block_height(len(lines), font, size, spacing) <= max_h) or size <= theme.font_sizes.min_readable:
             break
         size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
     rows, struts, _ = text_rows(lines, font, size, theme.colors.caption_text, spacing)
-    for row in rows:  # each line centred on its own; baselines stay on the struts' pitch
+    for row, line in zip(rows, lines):  # each line centred on its own; baselines stay on the struts' pitch
+        tag(row, role, text=line, id=role)
         row.shift([-row.get_center()[0], 0, 0])
     body = VGroup(*rows)
     frame = VGroup(*struts)  # the rows' common vertical extent, whatever glyphs they hold

@@ -1,0 +1,76 @@
+"""Collisions in one inspected frame: a pure function over ``render inspect``'s items.
+
+What counts (docs/inspect.md): two texts that overlap (a badge over an op name, a label over a
+value inside a card); a text on a card or a bucket it does not belong to (its ``id`` differs from
+the card's); two cards or buckets over each other; and anything reaching out of the frame. Only
+what is visible counts: an item fainter than ``MIN_OPACITY`` (one fading in from nothing, a
+bucket's empty liquid) cannot hide anything. Boxes touching within ``TOUCH`` pixels are not an
+overlap: a glyph's box is taken from its outline's control points, a little outside its ink.
+
+>>> a = {"kind": "text", "role": "label", "text": "pow", "bbox": [10, 10, 30, 20], "opacity": 1.0, "id": "t8"}
+>>> b = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [25, 12, 45, 22], "opacity": 1.0, "id": None}
+>>> [c.what for c in collisions([a, b], (854, 480))]
+['texts overlap']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+MIN_OPACITY = 0.1
+"""Items fainter than this are not visible enough to collide."""
+TOUCH = 0.5
+"""Pixels two boxes may share (or an item may pass the frame's edge) without colliding."""
+CONTAINERS = frozenset({"card", "bucket"})
+"""Shape roles that hold texts of their own: a text on one must be one of its own."""
+
+Item = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Collision:
+    """``what`` collided: ``a`` and ``b`` (``b`` is None for an item leaving the frame)."""
+
+    what: str
+    a: Item
+    b: Item | None = None
+
+    def describe(self) -> str:
+        """One line naming the items: ``texts overlap: label 'pow' (t8) [..] / badge '4/3' [..]``."""
+        parts = [_name(self.a)] + ([_name(self.b)] if self.b is not None else [])
+        return f"{self.what}: " + " / ".join(parts)
+
+
+def _name(item: Item) -> str:
+    text = f" {item['text']!r}" if item.get("text") is not None else ""
+    who = f" ({item['id']})" if item.get("id") is not None else ""
+    return f"{item['role']}{text}{who} {item['bbox']}"
+
+
+def _overlap(a: Item, b: Item) -> bool:
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["bbox"], b["bbox"]
+    return min(ax1, bx1) - max(ax0, bx0) > TOUCH and min(ay1, by1) - max(ay0, by0) > TOUCH
+
+
+def _outside(item: Item, width: float, height: float) -> bool:
+    x0, y0, x1, y1 = item["bbox"]
+    return x0 < -TOUCH or y0 < -TOUCH or x1 > width + TOUCH or y1 > height + TOUCH
+
+
+def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) -> list[Collision]:
+    """Every collision among the visible ``items`` of one frame of size ``frame`` (w, h)."""
+    width, height = frame
+    seen = [i for i in items if i["opacity"] >= MIN_OPACITY]
+    texts = [i for i in seen if i["kind"] == "text"]
+    boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
+    out = [Collision("leaves the frame", i) for i in seen if _outside(i, width, height)]
+    for n, a in enumerate(texts):
+        out += [Collision("texts overlap", a, b) for b in texts[n + 1:] if _overlap(a, b)]
+    for t in texts:
+        out += [Collision(f"text on a {c['role']} not its own", t, c) for c in boxes
+                if (t.get("id") is None or t.get("id") != c.get("id")) and _overlap(t, c)]
+    for n, a in enumerate(boxes):
+        out += [Collision(f"{a['role']} on a {b['role']}", a, b) for b in boxes[n + 1:]
+                if a.get("id") != b.get("id") and _overlap(a, b)]
+    return out

@@ -1,0 +1,142 @@
+"""Time to read: a narration cut into caption events a viewer can read while watching.
+
+Why: with the sound off the viewer reads every caption, and must have time left to watch the
+picture. Broadcast subtitle guides allow 17 characters a second for adults and 13 for children;
+a viewer who also follows a diagram gets less than the adult rate. So each caption event holds
+at most ``lines`` lines of at most ``line_chars`` characters, stays up ``chars / chars_per_second``
+seconds (and between ``min_seconds`` and ``max_seconds``), and a longer narration is cut into
+several events at its phrase breaks: sentence ends first, then ``;`` and ``:``, then commas, and
+only then between words. The numbers live in scenes/theme.yaml (``reading``).
+
+>>> rules = ReadingRules()
+>>> split("The walk starts with a gradient of 1 at the loss. Pow: the derivative of (yh - y)² is twice (yh - y).", rules)
+['The walk starts with a gradient of 1 at the loss.', 'Pow: the derivative of (yh - y)² is twice (yh - y).']
+>>> lines("Pow: the derivative of (yh - y)² is twice (yh - y).", rules)
+['Pow: the derivative of', '(yh - y)² is twice (yh - y).']
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+
+# Phrase breaks, strongest first: after a sentence's end, after ; or :, after a comma or a dash.
+_BREAKS = (re.compile(r"(?<=[.!?])\s+"), re.compile(r"(?<=[;:])\s+"), re.compile(r"(?<=,)\s+|\s+(?=[-\u2013\u2014]\s)"))
+
+
+@dataclass(frozen=True)
+class ReadingRules:
+    """The reading limits of one caption event (scenes/theme.yaml ``reading``)."""
+
+    chars_per_second: float = 15.0
+    line_chars: int = 42
+    lines: int = 2
+    min_seconds: float = 0.83
+    max_seconds: float = 7.0
+
+    @classmethod
+    def from_theme(cls, theme: object) -> "ReadingRules":
+        r = theme.reading  # type: ignore[attr-defined]
+        return cls(float(r.chars_per_second), int(r.line_chars), int(r.lines), float(r.min_seconds),
+                   float(r.max_seconds))
+
+
+def lines(text: str, rules: ReadingRules) -> list[str]:
+    """``text`` broken into lines of at most ``line_chars`` characters (a longer word keeps a line
+    of its own). Two lines are broken where the eye expects it: after a phrase's punctuation,
+    never inside brackets, and as even as those allow (a greedy break can leave a word alone)."""
+    greedy = textwrap.wrap(text, rules.line_chars, break_long_words=False, break_on_hyphens=False) or [""]
+    if len(greedy) != 2:
+        return greedy
+    words = text.split()
+    best: tuple[float, list[str]] | None = None
+    for i in range(1, len(words)):
+        a, b = " ".join(words[:i]), " ".join(words[i:])
+        if len(a) > rules.line_chars or len(b) > rules.line_chars:
+            continue
+        cost = abs(len(a) - len(b))
+        if a.count("(") > a.count(")"):
+            cost += 40  # "(yh" / "- y)": an expression cut in two
+        if a[-1] in ".;:,!?":
+            cost -= 12
+        if best is None or cost < best[0]:
+            best = (cost, [a, b])
+    return best[1] if best is not None else greedy
+
+
+def phrases(text: str) -> list[str]:
+    """``text`` cut at every phrase break (sentence ends, ``;`` ``:``, commas and dashes)."""
+    out = [" ".join(text.split())]
+    for brk in _BREAKS:
+        out = [p for part in out for p in brk.split(part) if p]
+    return out
+
+
+def fits(text: str, rules: ReadingRules) -> bool:
+    """Whether ``text`` is one caption event: few enough lines, each short enough."""
+    got = lines(text, rules)
+    return len(got) <= rules.lines and all(len(x) <= rules.line_chars for x in got)
+
+
+def _pieces(text: str, level: int, rules: ReadingRules) -> list[str]:
+    """``text`` cut at breaks of ``level`` (and finer ones where a part still does not fit)."""
+    if fits(text, rules):
+        return [text]
+    if level == len(_BREAKS):
+        return _by_words(text, rules)
+    parts = [p for p in _BREAKS[level].split(text) if p]
+    if len(parts) == 1:
+        return _pieces(text, level + 1, rules)
+    out: list[str] = []
+    for part in parts:
+        out += _pieces(part, level + 1, rules)
+    return out
+
+
+def _by_words(text: str, rules: ReadingRules) -> list[str]:
+    """The last resort: the fewest events that fit, cut between words as evenly as can be."""
+    words = text.split()
+    for n in range(2, len(words) + 1):
+        target = len(text) / n
+        out, cur = [], ""
+        for w in words:
+            joined = f"{cur} {w}" if cur else w
+            if cur and (len(joined) > target * 1.15 or not fits(joined, rules)) and len(out) < n - 1:
+                out.append(cur)
+                cur = w
+            else:
+                cur = joined
+        out.append(cur)
+        if all(fits(p, rules) for p in out):
+            return out
+    return words
+
+
+def split(text: str, rules: ReadingRules) -> list[str]:
+    """The caption events of one narration, in order: phrases joined again while they fit one
+    event, so that short clauses are not flashed one by one."""
+    pieces = _pieces(" ".join(text.split()), 0, rules)
+    out: list[str] = []
+    for p in pieces:
+        if out and fits(f"{out[-1]} {p}", rules):
+            out[-1] = f"{out[-1]} {p}"
+        else:
+            out.append(p)
+    return out
+
+
+def seconds(text: str, rules: ReadingRules, fade: float = 0.0) -> float:
+    """How long an event of ``text`` stays up: its characters at the reading rate (at least the
+    shortest time), plus the ``fade`` in, during which it cannot be read yet."""
+    return min(max(rules.min_seconds, len(text) / rules.chars_per_second) + fade, rules.max_seconds)
+
+
+def unfit(text: str, rules: ReadingRules) -> str | None:
+    """Why ``text`` cannot be cut into events that fit, or None: only a word longer than a line
+    defeats splitting."""
+    long = [w for w in text.split() if len(w) > rules.line_chars]
+    if long:
+        return (f"'{long[0][:60]}' is {len(long[0])} characters with no space, longer than a caption line "
+                f"({rules.line_chars}); put spaces in it or say it in words")
+    return None
