@@ -146,6 +146,8 @@ def sample(scene: Any, steps: Iterable[Any], fps: int, frames: Iterable[int],
             k += 1
 
     for st in steps:
+        if k == len(want):  # every frame asked for is seen: the rest need not be played
+            return
         cur += st.hold
         until(cur)
         if not st.frames:

@@ -20,9 +20,8 @@ def sample_frames(duration: float, fps: int, at: Iterable[float] = (), every: fl
     """The frames to look at: those of the times ``at``, or one each ``every`` seconds from 0
     (and the last frame), clamped to the clip."""
     last = max(0, round(duration * fps) - 1)
-    if every is not None:
-        step = max(1, round(every * fps))
-        frames = list(range(0, last + 1, step))
+    if every is not None:  # frame k of each time k * every, not a rounded step added up (drift)
+        frames = sorted({min(round(k * every * fps), last) for k in range(int(duration / every) + 1)})
         return frames if frames[-1] == last else frames + [last]
     return sorted({min(max(0, round(t * fps)), last) for t in at})
 

@@ -1,0 +1,77 @@
+"""The collision checker on synthetic items: what collides, and what does not.
+
+What must hold: two visible texts that overlap collide; a text on a card or bucket it does not
+belong to collides, its own does not; two cards overlapping collide; anything past the frame's
+edge collides; what is faint (fading in from nothing) or only touching does not.
+"""
+
+from __future__ import annotations
+
+from scenes.draw.collisions import MIN_OPACITY, TOUCH, collisions
+
+FRAME = (854, 480)
+
+
+def text(bbox, role="label", text="pow", id=None, opacity=1.0) -> dict:
+    return {"kind": "text", "role": role, "text": text, "bbox": list(bbox), "opacity": opacity, "id": id}
+
+
+def shape(bbox, role="card", id=None, opacity=1.0) -> dict:
+    return {"kind": "shape", "role": role, "text": None, "bbox": list(bbox), "opacity": opacity, "id": id}
+
+
+def whats(items) -> list[str]:
+    return [c.what for c in collisions(items, FRAME)]
+
+
+def test_overlapping_texts_collide_and_neighbours_do_not() -> None:
+    op = text((100, 100, 130, 110), text="pow", id="t8")
+    badge = text((125, 104, 150, 120), role="badge", text="4/3")
+    assert whats([op, badge]) == ["texts overlap"]
+    beside = text((130 + 2 * TOUCH, 100, 160, 110), role="badge", text="4/3")
+    assert whats([op, beside]) == []
+    touching = text((130 - TOUCH / 2, 100, 160, 110), role="badge", text="4/3")
+    assert whats([op, touching]) == []
+
+
+def test_a_label_over_a_value_inside_its_own_card_collides() -> None:
+    card = shape((100, 100, 200, 160), id="t1")
+    name = text((120, 105, 180, 130), text="w1", id="t1")
+    value = text((120, 125, 180, 150), role="value", text="1/3", id="t1")
+    assert whats([card, name, value]) == ["texts overlap"]  # the card is theirs: only the texts collide
+
+
+def test_a_text_on_a_card_or_bucket_not_its_own_collides() -> None:
+    card = shape((100, 100, 200, 160), id="t0")
+    bucket = shape((210, 100, 250, 130), role="bucket", id="bucket:t1")
+    badge = text((190, 110, 220, 125), role="badge", text="6")
+    got = whats([card, bucket, badge])
+    assert sorted(got) == ["text on a bucket not its own", "text on a card not its own"]
+    mine = text((215, 105, 245, 125), role="value", text="6", id="bucket:t1")
+    assert whats([card, bucket, mine]) == []
+    caption = text((50, 150, 800, 170), role="caption", text="The loss is 4/9.", id="caption")
+    assert whats([card, caption]) == ["text on a card not its own"]
+
+
+def test_cards_on_cards_collide() -> None:
+    assert whats([shape((100, 100, 200, 160), id="t0"), shape((190, 150, 290, 210), id="t1")]) == ["card on a card"]
+    assert whats([shape((100, 100, 200, 160), id="t0"), shape((210, 100, 300, 160), id="t1")]) == []
+
+
+def test_anything_leaving_the_frame_collides() -> None:
+    assert whats([shape((800, 100, 860, 120), role="arrow")]) == ["leaves the frame"]
+    assert whats([text((-3, 0, 20, 10))]) == ["leaves the frame"]
+    assert whats([text((0, 470, 854, 480))]) == []
+
+
+def test_what_is_faint_does_not_collide() -> None:
+    a = text((100, 100, 130, 110))
+    assert whats([a, text((100, 100, 130, 110), opacity=MIN_OPACITY / 2)]) == []
+    assert whats([a, text((100, 100, 130, 110), opacity=MIN_OPACITY)]) == ["texts overlap"]
+    assert whats([shape((900, 0, 950, 10), opacity=0.0)]) == []
+
+
+def test_describe_names_both_items() -> None:
+    (c,) = collisions([text((100, 100, 130, 110), id="t8"), text((125, 104, 150, 120), role="badge", text="4/3")], FRAME)
+    line = c.describe()
+    assert "label 'pow' (t8)" in line and "badge '4/3'" in line and "[100, 100, 130, 110]" in line

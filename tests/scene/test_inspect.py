@@ -1,0 +1,79 @@
+"""``render inspect``: what is on screen at a time, from the scene's own record, without encoding.
+
+What must hold: each sample is ``{"time", "frame", "items"}`` with items tagged where they were
+made (cards and their texts carry the tensor's id, captions and the title their role), boxes in
+pixels from the top-left corner inside the frame, opacity rising through a fade-in; a value a
+Transform changed reads as the new one; the command prints one JSON object a line and refuses bad
+times with exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scenes.commands.main import main
+from scenes.render.inspect import inspect_clip, sample_frames
+from scenes.render.options import RenderOptions
+from scenes.storyboard import load_and_plan, storyboard_path
+
+NAME = "backward_walk"
+
+
+@pytest.fixture(scope="module")
+def walk():
+    checked, plan = load_and_plan(storyboard_path(NAME))
+    return checked, plan
+
+
+def _first(plan, kind: str):
+    return next(c for c in plan.cues if c.kind == kind)
+
+
+def test_items_say_what_is_on_screen_and_where(walk) -> None:
+    checked, plan = walk
+    built = plan.beats[0].start + plan.beats[0].duration - 0.1  # the forward pass is drawn
+    fade = _first(plan, "code_line")  # the code pane fading in, at its second frame
+    frames = [1 + round(fade.start * 15), round(1.0 * 15), round(built * 15)]
+    fading, title, done = list(inspect_clip(checked, plan, RenderOptions(), frames=frames))
+    assert done["frame"] == [854, 480] and done["time"] == pytest.approx(frames[2] / 15, abs=1e-3)
+    for it in done["items"]:
+        x0, y0, x1, y1 = it["bbox"]
+        assert 0 <= x0 < x1 <= 854 and 0 <= y0 < y1 <= 480, it
+        assert set(it) == {"kind", "role", "text", "bbox", "opacity", "id"}
+    cards = {it["id"] for it in done["items"] if it["role"] == "card"}
+    tensors = {e["id"]: e for e in checked.run.events if e["kind"] == "tensor"}
+    assert cards == {t for t in tensors if t in cards} and len(cards) == 9
+    loss = next(t for t, e in tensors.items() if e.get("name") == "L")
+    texts = {(it["role"], it["text"]) for it in done["items"] if it["id"] == loss and it["kind"] == "text"}
+    assert ("label", "L") in texts and ("value", "4/9") in texts and ("label", "PowBackward0") in texts
+    code = [it["text"] for it in done["items"] if it["role"] == "code"]
+    assert code == checked.index.lines[: len(code)] and len(code) == len(checked.index.lines)
+    heads = [it for it in title["items"] if it["role"] == "title"]
+    assert [h["text"] for h in heads] == [checked.storyboard.title]
+    assert heads[0]["bbox"][1] > 480 * 0.75  # in the caption band, over the picture
+    pane = [it["opacity"] for it in fading["items"] if it["role"] == "code"]
+    assert pane and all(0 < o < 1 for o in pane)
+
+
+def test_a_transformed_value_reads_as_the_new_one() -> None:
+    checked, plan = load_and_plan(storyboard_path("grad_accumulation"))
+    second = plan.beats[5]  # the second fill: 6 -> 12
+    (s,) = inspect_clip(checked, plan, RenderOptions(), at=[second.start + second.duration - 0.2])
+    assert [it["text"] for it in s["items"] if it["role"] == "value" and str(it["id"]).startswith("bucket:")] == ["12"]
+
+
+def test_sample_frames() -> None:
+    assert sample_frames(2.0, 15, every=0.5) == [0, 8, 15, 22, 29]
+    assert sample_frames(2.0, 15, at=[0.0, 1.0, 9.0]) == [0, 15, 29]
+
+
+def test_the_command_prints_one_object_a_line(capsys) -> None:
+    assert main(["inspect", NAME, "--at", "0.5", "--at", "3", "--aspect", "9:16"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["time"] for r in rows] == [pytest.approx(0.533, abs=0.001), 3.0]
+    assert all(r["frame"] == [480, 854] for r in rows)
+    assert main(["inspect", NAME, "--every", "0"]) == 2
+    assert "--every" in capsys.readouterr().err
+    assert main(["inspect", "no_such_board"]) == 2
