@@ -100,7 +100,8 @@ def plan_table(p) -> str:
         line = f"L{c.line} " if c.kind == "code_line" else ""
         rows.append(f"{c.start:7.2f} {c.duration:5.2f} {c.beat + 1:>4}  {c.kind:<15} {ids:<14} {line}{_shows(c.strings)}")
     rows += ["", "captions:"]
-    rows += [f"{c.start:7.2f} {c.end:7.2f}  {c.text}" for c in p.captions]
+    rows += [f"{c.start:7.2f} {c.end:7.2f}  {c.text}" + (f"  [{c.style}]" if c.style != "caption" else "")
+             for c in p.captions]
     return "\n".join(rows)
 
 
