@@ -65,7 +65,7 @@ def ids(checked: Any, name: str) -> set[str]:
 
 
 def test_a_graph_the_walk_never_enters_keeps_its_forward_arrows(tmp_path: Path) -> None:
-    scene, checked = scene_after("missing_gradient", 5, tmp_path)  # after L1.backward() and its fill
+    scene, checked = scene_after("missing_gradient", 4, tmp_path)  # after L1.backward() and its fill
     into = lambda name: [a for r, a in scene.graph.arrows.items() if r.dst in ids(checked, name)]  # noqa: E731
     assert into("L2") and all(colour(a) == THEME.colors.edge.lower() for a in into("L2"))
     turned = [colour(a) for a in into("z")]
@@ -73,7 +73,7 @@ def test_a_graph_the_walk_never_enters_keeps_its_forward_arrows(tmp_path: Path) 
 
 
 def test_arrows_turn_as_the_walk_reaches_them(tmp_path: Path) -> None:
-    scene, checked = scene_after("backward_walk", 3, tmp_path)  # title, build, the visit to L
+    scene, checked = scene_after("backward_walk", 2, tmp_path)  # the build, the visit to L
     by_dst = {}
     for r, a in scene.graph.arrows.items():
         by_dst.setdefault(checked.index.tensor_name.get(r.dst), []).append(colour(a))
@@ -82,9 +82,9 @@ def test_arrows_turn_as_the_walk_reaches_them(tmp_path: Path) -> None:
 
 
 def test_a_dimmed_skipped_path_is_turned_and_faded_at_once(tmp_path: Path) -> None:
-    """Beat 4 dims y in the instant the visit to sub turns y's arrow: one shape, both changes
+    """Beat 3 dims y in the instant the visit to sub turns y's arrow: one shape, both changes
     (two animations on it made Manim fail: 'zip() argument 2 is shorter than argument 1')."""
-    scene, checked = scene_after("backward_walk", 4, tmp_path)
+    scene, checked = scene_after("backward_walk", 3, tmp_path)
     (arrow,) = [a for r, a in scene.graph.arrows.items() if r.src in ids(checked, "y")]
     assert colour(arrow) == THEME.colors.dimmed.lower()  # turned round, as a skipped path
     assert stroke(arrow).get_stroke_opacity() < THEME.opacity.dimmed - 0.1  # and faded by the dim
@@ -93,12 +93,12 @@ def test_a_dimmed_skipped_path_is_turned_and_faded_at_once(tmp_path: Path) -> No
 def test_the_gradient_waits_beside_its_bucket_until_the_fill(tmp_path: Path) -> None:
     """backward_walk visits AccumulateGrad in its walk beats and fills the buckets in its last
     beat: meanwhile each arrived gradient stays beside its bucket, then drops in."""
-    scene, checked = scene_after("backward_walk", 7, tmp_path)
+    scene, checked = scene_after("backward_walk", 6, tmp_path)
     leaf = lambda name: checked.index.name_tensors[name][0]  # noqa: E731
     waiting = {k: [m.text.text for m in v] for k, v in scene.walk.fill_tokens.items()}
     assert waiting == {leaf("w2"): ["4/9"], leaf("w1"): ["8/3"]}
     assert all(scene.graph.bucket_text.get(leaf(n)) is None for n in ("w1", "w2"))
-    scene, _ = scene_after("backward_walk", 8, tmp_path)
+    scene, _ = scene_after("backward_walk", 7, tmp_path)
     assert scene.walk.fill_tokens == {}
     assert {n: scene.graph.bucket_text[leaf(n)] for n in ("w1", "w2")} == {"w1": "8/3", "w2": "4/9"}
 
@@ -106,7 +106,7 @@ def test_the_gradient_waits_beside_its_bucket_until_the_fill(tmp_path: Path) -> 
 def test_a_walked_graph_goes_when_a_new_one_starts(tmp_path: Path) -> None:
     """dynamic_graph: step two's s = x * w was walked by backward(); the loop builds h from w
     alone, so step two's graph is gone by the end (it stayed, a fourth op feeding w)."""
-    scene, checked = scene_after("dynamic_graph", 17, tmp_path)
+    scene, checked = scene_after("dynamic_graph", 16, tmp_path)
     names = {checked.index.tensor_name.get(k) for k in scene.graph.cards}
     assert "s" not in names and {"w", "h"} <= names
     assert all(r.src in scene.graph.cards and r.dst in scene.graph.cards for r in scene.graph.arrows)
