@@ -47,7 +47,7 @@ def _lines(stream, into: queue.Queue) -> None:
 def test_watch_renders_each_saved_edit_reports_bad_input_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
     text = Path(storyboard_path("backward_walk")).read_text()
-    old = "w1.grad is {w1.grad}"
+    old = "w1.grad is {w1.grad} and"  # in the takeaway, the last beat
     assert text.count(old) == 1
     board = tmp_path / "backward_walk.yaml"
     board.write_text(text)
@@ -71,13 +71,13 @@ def test_watch_renders_each_saved_edit_reports_bad_input_and_stops_on_ctrl_c(tmp
     try:
         assert said.get(timeout=300) == str(out / "backward_walk.mp4")
         first = (out / "backward_walk.srt").read_text()
-        board.write_text(text.replace(old, "w1.grad is {w1.grad} and {w1.grad is"))  # a bad edit
+        board.write_text(text.replace(old, "w1.grad is {w1.grad} and {w1.grad is and"))  # a bad edit
         assert "backward_walk.yaml:" in error_line("unmatched '{'")
-        board.write_text(text.replace(old, "w1.grad is {w2.grad}"))
+        board.write_text(text.replace(old, "w1.grad is {w2.grad} and"))
         assert said.get(timeout=300) == str(out / "backward_walk.mp4")
         assert "1 of 8 beats drawn" in error_line("beats drawn")
         second = (out / "backward_walk.srt").read_text()
-        assert first != second and first.replace("w1.grad is 8/3", "w1.grad is 4/9") == second
+        assert first != second and first.replace("w1.grad is 8/3 and", "w1.grad is 4/9 and") == second
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 0
         assert "stopped watching" in error_line("stopped watching")
