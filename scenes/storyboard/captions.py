@@ -16,8 +16,10 @@ import textwrap
 from typing import Iterable
 
 from .plan import CaptionSpan
+from .reading import ReadingRules
 
-LINE_WIDTH = 42  # for a span that carries no lines of its own: the usual subtitle guideline
+LINE_WIDTH = ReadingRules().line_chars
+"""For a span that carries no lines of its own (one made by hand): the reading rules' line length."""
 
 
 def timestamp(seconds: float) -> str:

@@ -10,8 +10,9 @@ from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label
 
 
-def grad_token(text: str, theme: Theme, *, scale: float = 1.0) -> VGroup:
-    """Pill centred at the origin; move it with `MoveAlongPath(token, route_path(route, backward=True))`."""
+def grad_token(text: str, theme: Theme, *, scale: float = 1.0, id: str | None = None) -> VGroup:
+    """Pill centred at the origin; move it with `MoveAlongPath(token, route_path(route, backward=True))`.
+    ``id``: what the badge belongs to, for the record (the bucket it drops into, say)."""
     k = max(scale, theme.proportions.min_token_scale)
     size = max(theme.font_sizes.token * k, theme.font_sizes.min_readable)
     t = label(text, theme.fonts.mono, size, theme.colors.background)
@@ -19,7 +20,7 @@ def grad_token(text: str, theme: Theme, *, scale: float = 1.0) -> VGroup:
     pill = RoundedRectangle(width=t.width + 2 * pad, height=t.height + 2 * pad,
                             corner_radius=min(theme.radii.token, (t.height + 2 * pad) / 2),
                             stroke_width=0, fill_color=theme.colors.grad, fill_opacity=1.0)
-    group = tag(VGroup(pill, t.move_to(pill.get_center())), "badge", text=text, kind="text")
+    group = tag(VGroup(pill, t.move_to(pill.get_center())), "badge", text=text, kind="text", id=id)
     group.pill, group.text = pill, t
     return group
 
