@@ -44,10 +44,11 @@ def test_items_say_what_is_on_screen_and_where(walk) -> None:
         assert set(it) == {"kind", "role", "text", "bbox", "opacity", "id"}
     cards = {it["id"] for it in done["items"] if it["role"] == "card"}
     tensors = {e["id"]: e for e in checked.run.events if e["kind"] == "tensor"}
-    assert cards == {t for t in tensors if t in cards} and len(cards) == 9
+    named = {t for t, e in tensors.items() if e.get("name")}
+    assert named <= cards  # every named tensor of the forward pass has its card, under its id
     loss = next(t for t, e in tensors.items() if e.get("name") == "L")
     texts = {(it["role"], it["text"]) for it in done["items"] if it["id"] == loss and it["kind"] == "text"}
-    assert ("label", "L") in texts and ("value", "4/9") in texts and ("label", "PowBackward0") in texts
+    assert ("label", "L") in texts and ("value", "4/9") in texts
     code = [it["text"] for it in done["items"] if it["role"] == "code"]
     assert code == checked.index.lines[: len(code)] and len(code) == len(checked.index.lines)
     heads = [it for it in title["items"] if it["role"] == "title"]
