@@ -98,7 +98,7 @@ def items(scene: Any, frame: Frame) -> list[dict[str, Any]]:
     found: list[tuple[Any, Tag]] = []
     _walk(list_update(scene.mobjects, scene.foreground_mobjects), False, found)
     out = []
-    for m, t in found:
+    for m, t in sorted(found, key=lambda mt: mt[0].z_index):  # Cairo's order: by z_index, then as added
         parts = list(_points(m))
         if not parts:
             continue
