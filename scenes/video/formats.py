@@ -72,9 +72,10 @@ def _webm(parts: list[Path], target: Path, chapters: list[Mark], fps: int) -> No
 
 
 def gif_size(width: int, height: int) -> tuple[int, int]:
-    """The gif's size: the frame's, scaled down (never up) to GIF_SHORT_SIDE on its short side."""
+    """The gif's size: the frame's, scaled down (never up) to GIF_SHORT_SIDE on its short side,
+    in even numbers as the clip's are (1920x1080 gives 854x480, the size of ``-q low``)."""
     k = min(1.0, GIF_SHORT_SIDE / min(width, height))
-    return round(width * k), round(height * k)
+    return round(width * k / 2) * 2, round(height * k / 2) * 2
 
 
 def gif_delays(frames: int, fps: int) -> list[int]:
@@ -120,7 +121,8 @@ def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int) -> Non
         pictures.append(im)
         held.append(delays[k])
     pictures[0].save(str(target), format="GIF", save_all=True, append_images=pictures[1:],
-                     duration=[d * 10 for d in held], loop=0, optimize=False, disposal=1)
+                     duration=[d * 10 for d in held], loop=0, optimize=False, disposal=1,
+                     palette=bytes(palette.getpalette() or b""))
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
