@@ -77,7 +77,8 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
     data = article_data(checked, p, files, still_names)
     data.update(video_type=VIDEO_TYPES[opts.fmt], size=_size_of(folder / files["poster"]),
                 still_size=_size_of(folder / still_names[0]),
-                tracks={role: track_src(folder / files[role]) for role in ("captions", "chapters")})
+                tracks={role: track_src(folder / files[role]) for role in ("captions", "chapters")},
+                captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice
     write_atomic(folder / files["style"], pages.style_sheet())
     write_atomic(folder / files["markdown"], pages.render("article.md.j2", data))
     write_atomic(page, pages.render("article.html.j2", data))
