@@ -8,10 +8,10 @@ of ``render plan --chapters`` can never disagree with the clip.
 YouTube reads chapters from timestamps in a description: the first at 0:00, at least three, each
 at least 10 s long; :func:`youtube_chapters` merges consecutive beats until each is long enough.
 
->>> heading("The forward pass records the graph; the loss is 4/9.")
-'The forward pass records the graph'
->>> heading("Sub: its derivative is one. The path to y is skipped.")
-'Sub: its derivative is one'
+>>> heading("Mul: w1 gets 8/3. The path to x is skipped.")
+'Mul: w1 gets 8/3'
+>>> heading("Sub: its derivative with respect to yh is one, so the gradient passes unchanged.")
+'Sub: its derivative with respect to yh is one'
 >>> youtube_time(75.9), youtube_time(3725.0)
 ('1:15', '1:02:05')
 """
