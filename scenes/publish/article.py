@@ -25,7 +25,7 @@ from scenes.atomic import temp_beside, write_atomic
 from scenes.publish import code, pages, stills
 from scenes.publish.freshness import is_fresh, key_of
 from scenes.publish.prose import beat_prose
-from scenes.publish.values import printed, try_it, value_rows
+from scenes.publish.values import leaf_grads, printed, try_it, value_rows
 from scenes.render.options import RenderOptions, outputs
 from scenes.render.pipeline import render_storyboard
 from scenes.storyboard.chapters import beat_chapters, chapters_vtt, heading
@@ -111,7 +111,7 @@ def article_data(checked: Any, p: Any, files: dict[str, str], still_names: list[
         "duration": p.duration, "clock": clock(p.duration), "files": files, "beats": beats,
         "program": index.source, "program_html": code.highlighted(index.source, anchors="L-"),
         "calls": list(index.calls), "rows": rows, "printed": printed(index),
-        "try_program": program, "try_output": output,
+        "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)),
     }
 
 
