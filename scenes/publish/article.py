@@ -107,7 +107,7 @@ def article_data(checked: Any, p: Any, files: dict[str, str], still_names: list[
     rows = value_rows(index, numbers)
     program, output = try_it(index)
     return {
-        "name": checked.name, "title": board.title, "takeaway": takeaway(board, prose),
+        "name": checked.name, "title": board.title, "takeaway": takeaway(board, p, prose),
         "duration": p.duration, "clock": clock(p.duration), "files": files, "beats": beats,
         "program": index.source, "program_html": code.highlighted(index.source, anchors="L-"),
         "calls": list(index.calls), "rows": rows, "printed": printed(index),
@@ -115,8 +115,12 @@ def article_data(checked: Any, p: Any, files: dict[str, str], still_names: list[
     }
 
 
-def takeaway(board: Any, prose: list[Any]) -> str:
-    """The clip's point in one line: what its opening title card says (empty without one)."""
+def takeaway(board: Any, p: Any, prose: list[Any]) -> str:
+    """The clip's point: its storyboard's ``takeaway`` as the closing captions show it (numbers
+    filled), else what an opening title card says (empty without either)."""
+    said = " ".join(c.text.strip() for c in p.captions if c.style == "takeaway")
+    if said:
+        return said
     return prose[0].text if board.beats[0].visual == "title_card" else ""
 
 

@@ -43,10 +43,12 @@ class Chapter:
 
 
 def beat_texts(p: Plan) -> list[str]:
-    """Each beat's narration as its captions show it (numbers filled), a beat's caption events joined."""
+    """Each beat's narration as its captions show it (numbers filled), a beat's caption events
+    joined; the clip's title, shown over the first beat, is not part of that beat's narration."""
     texts: list[list[str]] = [[] for _ in p.beats]
     for c in p.captions:
-        texts[c.beat].append(c.text.strip())
+        if c.style != "title":
+            texts[c.beat].append(c.text.strip())
     return [" ".join(t) for t in texts]
 
 

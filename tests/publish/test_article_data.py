@@ -46,10 +46,10 @@ def test_the_values_table_is_the_logs(sets: tuple[str, ...]) -> None:
 def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
     plain, _, _ = _data("backward_walk")
     changed, checked, _ = _data("backward_walk", ("w1=0.5",))
-    assert plain["beats"][1]["text"] != changed["beats"][1]["text"]
+    assert plain["beats"][0]["text"] != changed["beats"][0]["text"]
     loss = _last(checked.run.events, "tensor", name="L")["exact"]
-    assert f"the loss is {loss}." in changed["beats"][1]["text"]
-    assert f"`{loss}`" in changed["beats"][1]["markdown"] and f"<code>{loss}</code>" in changed["beats"][1]["html"]
+    assert f"the loss is {loss}." in changed["beats"][0]["text"]
+    assert f"`{loss}`" in changed["beats"][0]["markdown"] and f"<code>{loss}</code>" in changed["beats"][0]["html"]
     assert {r.name: r.grads for r in plain["rows"]}["w1"] != {r.name: r.grads for r in changed["rows"]}["w1"]
 
 
@@ -57,7 +57,7 @@ def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
 def test_the_prose_is_the_captions_with_their_numbers_marked(name: str) -> None:
     data, _, p = _data(name)
     for k, beat in enumerate(data["beats"]):
-        captions = [c for c in p.captions if c.beat == k]
+        captions = [c for c in p.captions if c.beat == k and c.style != "title"]  # the title is not narration
         assert beat["text"] == " ".join(c.text for c in captions)
         assert re.findall(r"<code>(.*?)</code>", beat["html"]) == [s.text for c in captions for s in c.strings]
 
@@ -77,14 +77,15 @@ def test_the_markdown_and_the_page_hold_the_same_sections() -> None:
     md = pages.render("article.md.j2", data)
     tokens = MarkdownIt("commonmark").enable("table").parse(md)
     h2 = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
-    assert h2[:len(p.beats)] == [f"{b['number']}. {b['heading']}" for b in data["beats"]]
-    assert h2[len(p.beats):] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch"]
+    shown = len(data["beats"])  # the storyboard's beats; the takeaway is the page's lead, not a section
+    assert h2[:shown] == [f"{b['number']}. {b['heading']}" for b in data["beats"]]
+    assert h2[shown:] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch"]
     rows = [t for t in tokens if t.type == "tr_open"]
     assert len(rows) == 1 + len(data["rows"])
     html = pages.render("article.html.j2", data)
-    assert html.count('<section class="beat"') == len(p.beats)
+    assert html.count('<section class="beat"') == shown and data["takeaway"] in html
     assert all(f'href="#{b["anchor"]}"' in html and f'id="{b["anchor"]}"' in html for b in data["beats"])
-    assert all(f'data-start="{pages._environment().filters["seconds"](b.start)}"' in html for b in p.beats)
+    assert all(f'data-start="{pages._environment().filters["seconds"](b.start)}"' in html for b in p.beats[:shown])
     assert "://" not in html.replace("data:", "")  # nothing from another host
 
 
