@@ -28,6 +28,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "accumulate": ("tensor", "name", "before", "add", "after"),
     "grad_reset": ("tensor", "name", "to"),
     "branch": ("test", "taken"),
+    "loop": ("pass", "end"),
     "print": ("text",),
     "warning": ("message",),
     "error": ("message",),

@@ -24,6 +24,10 @@ def shown(v: Any) -> str:
     """What ``print(v)`` writes: PyTorch's str for a tensor, Python's repr for a number."""
     if isinstance(v, PyNum):
         return repr(v.value)
+    if isinstance(v, list):
+        return "[" + ", ".join(shown(x) for x in v) + "]"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(shown(x) for x in v) + ("," if len(v) == 1 else "") + ")"
     return str(v)
 
 

@@ -74,7 +74,7 @@ Range = Annotated[
 class _Model(BaseModel):
     """Every model: an unknown key is a problem, and a checked value never changes (hashable)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Numbers(_Model):
@@ -112,6 +112,9 @@ class Beat(_Model):
     branch: Positive | None = Field(None, description="the if on program line N")
     passes: Range | None = Field(
         None, description="forward mode: pass N, or passes [a, b] (needs forward_mode)")
+    pass_: Positive | None = Field(
+        None, alias="pass",
+        description="with lines, reset or branch inside a for loop: its Nth run (1-based)")
     pace: Pace = Field("normal", description="slow, normal, fast or rush")
     emphasis: tuple[Text, ...] = Field((), description="program names to highlight")
     dim: tuple[Text, ...] = Field((), description="program names to fade")

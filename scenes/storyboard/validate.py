@@ -189,6 +189,9 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
             return "passes", "passes needs forward mode: add forward_mode: NAME (the loss) at the top"
         if a > b or b > n:
             return "passes", f"passes [{a}, {b}] is outside forward mode: it makes {n} passes"
+    problem = _pass_problem(beat, index)
+    if problem:
+        return problem
     for key, kind in (("reset", "grad_reset"), ("branch", "branch")):
         n = getattr(beat, key)
         if n is not None and not index.select(beat):
@@ -196,6 +199,33 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
             hint = f"; {kind} events are on line {one_of(str(x) for x in where)}" if where else \
                 f"; the program logs no {kind} event at all"
             return key, f"program line {n} logs no {kind} event{hint}"
+    return None
+
+
+def _pass_problem(beat: Beat, index: LogIndex) -> tuple[str, str] | None:
+    """A span inside a loop that ran more than once must say which pass it shows; ``pass``
+    needs such a span and a pass that ran."""
+    lines = index.span_lines(beat)
+    if lines is None:
+        return ("pass", "pass goes with lines, reset or branch (a backward call is one pass already)") \
+            if beat.pass_ is not None else None
+    a, b = lines
+    shown = f"line {a}" if a == b else f"lines [{a}, {b}]"
+    for loop in index.loops.values():
+        if loop.cuts(a, b):
+            return ("lines", f"{shown} cut the for loop of lines {loop.line}-{loop.end}: select lines "
+                    f"inside its body (with pass: N) or the whole loop, [{loop.line}, {loop.end}]")
+    loop = index.loop_around(a, b)
+    if loop is None:
+        return ("pass", f"{shown} are not inside a for loop that ran; remove pass") \
+            if beat.pass_ is not None else None
+    n = len(loop.passes)
+    if beat.pass_ is None:
+        return (None, f"{shown} are inside the for loop on line {loop.line}, which ran {n} times: "
+                f"add pass: N (1 to {n}) to choose one") if n > 1 else None
+    if beat.pass_ > n:
+        return ("pass", f"pass {beat.pass_} does not exist: the for loop on line {loop.line} ran "
+                f"{n} time{'s' * (n != 1)}")
     return None
 
 
@@ -225,8 +255,9 @@ def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: Er
     problem = _span_problem(beat, index, len(index.lines))
     if problem:
         k, message = problem
-        line, col = doc.at(at + (k,))
-        errors.add(line, col, message, at + (k,))
+        where = at + (k,) if k is not None else at  # None: the beat as a whole lacks a key
+        line, col = doc.at(where)
+        errors.add(line, col, message, where)
         return False
     if not index.select(beat):
         line, col = doc.at(at + (key,))
