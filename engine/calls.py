@@ -61,8 +61,8 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
     if isinstance(owner, list) and f.attr == "append":
         (x,) = _args(it, e, "list.append", 1)
         owner.append(x)
-        if isinstance(f.value, ast.Name):  # hs.append(w * x): the result is hs[i]
-            it.name_tensors([None] * (len(owner) - 1) + [x], f.value.id)
+        if isinstance(f.value, ast.Name) and isinstance(x, (Tensor, list)):  # hs.append(w * x): hs[i]
+            it.name_tensors(x, f"{f.value.id}[{len(owner) - 1}]")
         return None
     if not isinstance(owner, Tensor):
         raise no_attribute(type_name(owner), f.attr)

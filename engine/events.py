@@ -29,6 +29,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "grad_reset": ("tensor", "name", "to"),
     "branch": ("test", "taken"),
     "loop": ("pass", "end"),
+    "number": ("name", "value", "exact"),
     "print": ("text",),
     "warning": ("message",),
     "error": ("message",),

@@ -18,7 +18,7 @@ from .backward import backward
 from .calls import evaluate_call
 from .errors import NON_LEAF_GRAD, TorchError, no_attribute
 from .events import Recorder
-from .numbers import Num
+from .numbers import Num, fraction_str, json_float
 from .tensor import PyNum, Session, Tensor
 from .values import shown, span_of, type_name
 
@@ -113,18 +113,27 @@ class Interpreter:
                 self.sess.grad_enabled = before
 
     def bind(self, name: str, value: Any) -> None:
-        """Bind ``name``; a tensor without a name takes it (``ws[i]`` for a list's items)."""
+        """Bind ``name``; a tensor without a name takes it (``ws[i]`` for a list's items); a
+        Python number bound to a name is logged (``lr = 0.1``), so narration can quote it."""
         self.name_tensors(value, name)
+        if isinstance(value, PyNum) and not isinstance(value.value, bool) and not name.startswith("_"):
+            v = value.value
+            self.rec({"kind": "number", "name": name, "value": v if isinstance(v, int) else json_float(v),
+                      "exact": fraction_str(value.exact)})
         self.env[name] = value
 
     def name_tensors(self, value: Any, name: str) -> None:
-        """Name unnamed tensors, recording the name in the tensor event made moments ago."""
-        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
-        todo = {}
-        for i, v in items:
-            if isinstance(v, Tensor) and v.name is None and v.id is not None:
-                v.name = name if i is None else f"{name}[{i}]"
-                todo[v.id] = v.name
+        """Name unnamed tensors, recording the name in the tensor event made moments ago; the
+        items of a list (of lists) are named by their place, ``W[1][0]``."""
+        todo: dict[str, str] = {}
+        stack, seen = [(value, name)], set()
+        while stack:
+            v, label = stack.pop()
+            if isinstance(v, list) and id(v) not in seen:  # a list may hold itself
+                seen.add(id(v))
+                stack.extend((x, f"{label}[{i}]") for i, x in enumerate(v))
+            elif isinstance(v, Tensor) and v.name is None and v.id is not None:
+                v.name = todo[v.id] = label
         for ev in reversed(self.rec.events):
             if not todo:
                 break

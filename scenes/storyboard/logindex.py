@@ -59,6 +59,7 @@ class LogIndex:
     node_event: dict[str, Event] = field(default_factory=dict)
     calls: list[int] = field(default_factory=list)
     loops: dict[int, Loop] = field(default_factory=dict)
+    numbers: dict[str, list[Event]] = field(default_factory=dict)  # Python numbers bound to a name
 
     @classmethod
     def build(cls, events: list[Event], source: str = "") -> "LogIndex":
@@ -74,8 +75,26 @@ class LogIndex:
                 index.node_event[ev["id"]] = ev
             elif kind == "backward":
                 index.calls.append(ev["call"])
+            elif kind == "number":
+                index.numbers.setdefault(ev["name"], []).append(ev)
         index.loops = _loops(index.events)
         return index
+
+    def name_results(self, names: dict[str, str]) -> list[str]:
+        """Give the tensors made by each source expression (``"b**3"``, spaces ignored) a name
+        for narration and emphasis; the graph keeps its own labels. Returns the expressions that
+        made no tensor."""
+        missing = []
+        lines = self.lines
+        for expr, name in names.items():
+            want = "".join(expr.split())
+            ids = [tid for tid, ev in self.tensor_event.items() if ev.get("span") and 0 < ev["line"] <= len(lines)
+                   and "".join(lines[ev["line"] - 1][ev["span"][0]:ev["span"][1]].split()) == want]
+            if ids:
+                self.name_tensors.setdefault(name, []).extend(i for i in ids if i not in self.name_tensors.get(name, []))
+            else:
+                missing.append(expr)
+        return missing
 
     def loop_around(self, a: int, b: int) -> Loop | None:
         """The innermost loop that ran and whose body holds lines a..b."""
@@ -179,8 +198,9 @@ class LogIndex:
 
 def _loops(events: list[Event]) -> dict[int, Loop]:
     """The loops of a run from its ``loop`` events: a pass runs from its ``loop`` event through
-    the events of the loop's body that follow (a nested loop's included) and ends at the first
-    event outside the body: the next pass's ``loop`` event, or what follows the loop."""
+    the events of the loop's lines that follow (its target's binding and a nested loop's
+    included) and ends at the first event outside them: the next pass's ``loop`` event, or what
+    follows the loop."""
     found: dict[int, tuple[int, list[tuple[int, int]]]] = {}
     for i, ev in enumerate(events):
         if ev["kind"] != "loop":
@@ -188,7 +208,8 @@ def _loops(events: list[Event]) -> dict[int, Loop]:
         line, end = ev["line"], ev["end"]
         last = ev["seq"]
         for nxt in events[i + 1:]:
-            if not line < nxt["line"] <= end or nxt["kind"] in FORWARD_KINDS:
+            if not line <= nxt["line"] <= end or nxt["kind"] in FORWARD_KINDS \
+                    or (nxt["kind"] == "loop" and nxt["line"] == line):
                 break
             last = nxt["seq"]
         found.setdefault(line, (end, []))[1].append((ev["seq"], last))

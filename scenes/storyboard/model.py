@@ -134,6 +134,9 @@ class Storyboard(_Model):
     numbers: NumberStyle = Field("fraction", description="fraction, decimal, torch, or {style: decimal, places: N}")
     forward_mode: NonEmpty | None = Field(
         None, description="also differentiate this program name in forward mode (one pass per leaf)")
+    names: dict[NonEmpty, NonEmpty] = Field(
+        default_factory=dict,
+        description='names for unnamed results, for narration only: {"b**3": cube} lets a caption say {cube}')
 
     @property
     def number_style(self) -> Numbers:

@@ -77,6 +77,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     """
     if index is None:
         index = LogIndex.build(events, source if source is not None else board.program)
+        index.name_results(board.names)
     cues: list[Cue] = []
     captions: list[CaptionSpan] = []
     beats: list[BeatTime] = []

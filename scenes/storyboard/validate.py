@@ -65,6 +65,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
                      forward_mode=fmode if isinstance(fmode, str) and fmode.isidentifier() else None)
     if result is not None and place is not None:
         index = LogIndex.build(result.events, result.header["source"])
+        _check_names(doc, board, index, errors, defined_names(source))
         beats, numbers = _usable_parts(doc, board)
         check_beats(doc, beats, numbers, index, errors, defined_names(source))
         if board is not INVALID:
@@ -72,6 +73,24 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     errors.raise_if_any()
     assert board is not INVALID and result is not None and place is not None and index is not None
     return Checked(stem, display, board, result, index, place, doc)
+
+
+def _check_names(doc: Document, board: Storyboard, index: LogIndex, errors: ErrorList,
+                 program_names: list[str]) -> None:
+    """``names:``: each expression must make a tensor, each name be new and a plain name."""
+    names = board.names if board is not INVALID else {}
+    for expr, name in names.items():
+        at: Path = ("names", expr)
+        line, col = doc.key_pos.get(at, doc.at(at))
+        if not name.isidentifier():
+            errors.add(line, col, f"names: '{name}' must be a plain name (letters, digits, _)", at)
+        elif name in program_names or name in index.name_tensors:
+            errors.add(line, col, f"names: the program already has a '{name}'; choose another name", at)
+    for expr in index.name_results(names):
+        at = ("names", expr)
+        line, col = doc.key_pos.get(at, doc.at(at))
+        errors.add(line, col, f"names: no expression {expr!r} in the program makes a tensor (write it as "
+                   "the program does, e.g. \"b**3\")", at)
 
 
 def check_errors_shown(board: Storyboard, index: LogIndex, place: ProgramPlace, errors: ErrorList) -> None:
@@ -211,17 +230,18 @@ def _pass_problem(beat: Beat, index: LogIndex) -> tuple[str, str] | None:
             if beat.pass_ is not None else None
     a, b = lines
     shown = f"line {a}" if a == b else f"lines [{a}, {b}]"
+    verb = "is" if a == b else "are"
     for loop in index.loops.values():
         if loop.cuts(a, b):
             return ("lines", f"{shown} cut the for loop of lines {loop.line}-{loop.end}: select lines "
                     f"inside its body (with pass: N) or the whole loop, [{loop.line}, {loop.end}]")
     loop = index.loop_around(a, b)
     if loop is None:
-        return ("pass", f"{shown} are not inside a for loop that ran; remove pass") \
+        return ("pass", f"{shown} {verb} not inside a for loop that ran; remove pass") \
             if beat.pass_ is not None else None
     n = len(loop.passes)
     if beat.pass_ is None:
-        return (None, f"{shown} are inside the for loop on line {loop.line}, which ran {n} times: "
+        return (None, f"{shown} {verb} inside the for loop on line {loop.line}, which ran {n} times: "
                 f"add pass: N (1 to {n}) to choose one") if n > 1 else None
     if beat.pass_ > n:
         return ("pass", f"pass {beat.pass_} does not exist: the for loop on line {loop.line} ran "

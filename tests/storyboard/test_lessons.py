@@ -1,0 +1,96 @@
+"""Storyboards for the next lessons (a training loop, a tanh neuron, a network with lists): they
+pass ``render check`` against real PyTorch, and their captions say what PyTorch computes."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from scenes.commands.storyboard import main
+from scenes.storyboard import StoryboardError, load, plan_of
+from tests.conftest import needs_torch
+
+LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.yaml"))
+
+
+@needs_torch
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_lesson_checks_against_pytorch(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(path)]) == 0
+    assert "PyTorch agrees" in capsys.readouterr().out
+
+
+def _captions(path: Path) -> list[str]:
+    checked = load(str(path))
+    return [c.text for c in plan_of(checked).captions]
+
+
+@needs_torch
+def test_sgd_passes_show_each_steps_own_numbers() -> None:
+    import torch
+
+    w, x, y = torch.tensor(0.5, requires_grad=True), torch.tensor(2.0), torch.tensor(3.0)
+    losses, grads, after_first = [], [], None
+    for step in range(3):
+        loss = (w * x - y) ** 2
+        loss.backward()
+        losses.append(loss.item())
+        grads.append(w.grad.item())
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+        after_first = w.item() if after_first is None else after_first
+        w.grad = None
+    caps = _captions(Path(__file__).parent / "lessons" / "sgd_loop.yaml")
+
+    def number(text: str, before: str, after: str) -> float:
+        return float(Fraction(text.split(before, 1)[1].split(after, 1)[0].strip()))
+
+    assert number(caps[2], "is", ".") == pytest.approx(losses[0], rel=1e-5)
+    assert number(caps[4], "w is now", ".") == pytest.approx(after_first, rel=1e-5)
+    assert number(caps[6], "the loss is", ".") == pytest.approx(losses[1], rel=1e-5)
+    assert number(caps[7], "down to", ".") == pytest.approx(losses[2], rel=1e-5)
+    assert number(caps[8], "went from", " to") == pytest.approx(losses[0], rel=1e-5)
+    assert number(caps[8], "w.grad from", " to") == pytest.approx(grads[0], rel=1e-5)
+    assert float(Fraction(caps[8].rsplit(" to ", 1)[1].rstrip("."))) == pytest.approx(grads[2], rel=1e-5)
+
+
+def test_a_span_in_a_loop_without_a_pass_names_the_passes(tmp_path: Path) -> None:
+    text = (Path(__file__).parent / "lessons" / "sgd_loop.yaml").read_text().replace("    pass: 2\n", "")
+    (tmp_path / "no_pass.yaml").write_text(text)
+    with pytest.raises(StoryboardError) as info:
+        load(str(tmp_path / "no_pass.yaml"))
+    (problem,) = info.value.problems
+    assert "which ran 3 times: add pass: N (1 to 3)" in str(problem)
+    assert problem.path == "beats[6]"
+
+
+def test_pass_selects_only_that_runs_events() -> None:
+    checked = load(str(Path(__file__).parent / "lessons" / "sgd_loop.yaml"))
+    beats = checked.storyboard.beats
+    one, two = (checked.index.select(b) for b in (beats[2], beats[6]))
+    assert [e["kind"] for e in one] == [e["kind"] for e in two]
+    assert [e["name"] for e in one if e["kind"] == "tensor"][-1] == "loss"
+    assert max(e["seq"] for e in one) < min(e["seq"] for e in two)
+
+
+def test_names_key_names_an_unnamed_result() -> None:
+    caps = _captions(Path(__file__).parent / "lessons" / "tanh_neuron.yaml")
+    assert caps[1].startswith("x1 times w1 is -6.0000;")
+
+
+def test_names_key_refuses_an_expression_the_program_lacks(tmp_path: Path) -> None:
+    text = (Path(__file__).parent / "lessons" / "tanh_neuron.yaml").read_text()
+    (tmp_path / "t.yaml").write_text(text.replace('"x1*w1": x1w1', '"x1*w3": x1w1, "b": n'))
+    with pytest.raises(StoryboardError) as info:
+        load(str(tmp_path / "t.yaml"))
+    got = sorted(str(p).split(": ", 1)[1] for p in info.value.problems)
+    assert any("no expression 'x1*w3' in the program makes a tensor" in g for g in got)
+    assert any("the program already has a 'n'" in g for g in got)
+
+
+def test_python_number_and_code_quotes_in_narration() -> None:
+    caps = _captions(Path(__file__).parent / "lessons" / "sgd_loop.yaml")
+    assert caps[1].endswith("the learning rate is 1/10.")
+    assert "`(w * x - y) ** 2`" in caps[2]
