@@ -83,6 +83,7 @@ class FontSizes:
     min_readable: float
     unit_name: float
     counter: float
+    code_pass: float
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from scenes.draw.backward import BackwardCues
 from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
+from scenes.draw.loops import LoopCues
 from scenes.draw.network import NetworkCues
 from scenes.draw.state import CodeView, ConsoleView, GraphView, NetworkView, SceneState, TitleView, WalkView
 from scenes.draw.titles import TitleCues
@@ -39,7 +40,7 @@ Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
+class ClipScene(BackwardCues, ConsoleCues, LoopCues, NetworkCues, TitleCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 

@@ -55,6 +55,7 @@ class CodeView:
 
     pane: CodePane | None = None
     bar_line: int | None = None
+    pass_mark: VGroup | None = None  # "pass 2/3" beside the for line of the loop the beat is in
 
 
 @dataclass

@@ -94,3 +94,13 @@ def test_python_number_and_code_quotes_in_narration() -> None:
     caps = _captions(Path(__file__).parent / "lessons" / "sgd_loop.yaml")
     assert caps[1].endswith("the learning rate is 1/10.")
     assert "`(w * x - y) ** 2`" in caps[2]
+
+
+def test_code_pane_marks_the_pass_each_beat_shows() -> None:
+    checked = load(str(Path(__file__).parent / "lessons" / "sgd_loop.yaml"))
+    cues = [c for c in plan_of(checked).cues if c.kind == "loop_pass"]
+    marks = [(c.beat, c.line, c.text("count"), c.text("total")) for c in cues]
+    # beats 3-6 are pass 1 (one mark), 7 and 8 passes 2 and 3; the closing title card clears it
+    assert marks == [(2, 6, "1", "3"), (6, 6, "2", "3"), (7, 6, "3", "3"), (8, None, None, None)]
+    for c in cues[:-1]:
+        assert all(checked.index.events[s.seq]["kind"] == "loop" for s in c.strings)
