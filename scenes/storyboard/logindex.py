@@ -137,6 +137,24 @@ class LogIndex:
                 out.append(node)
         return out
 
+    def step_range(self, call: int, steps: tuple[int | str, int | str]) -> tuple[int, int] | str:
+        """``steps:`` as 1-based visit numbers of backward call ``call``; a name stands for the
+        visit of its node (a leaf's AccumulateGrad). A message when a name is not visited."""
+        visits = self.visits(call)
+        out = []
+        for ref in steps:
+            if isinstance(ref, int):
+                out.append(ref)
+                continue
+            ids = set(self.ids_of(ref))
+            k = next((i for i, v in enumerate(visits, 1) if v.get("node") in ids or v.get("tensor") in ids), None)
+            if k is None:
+                seen = [self.tensor_name.get(v.get("tensor")) or v["grad_fn"] for v in visits]
+                return (f"steps: backward call {call} visits no node of '{ref}'; it visits, in order: "
+                        f"{', '.join(str(s) for s in seen)}")
+            out.append(k)
+        return out[0], out[1]
+
     def visits(self, call: int) -> list[Event]:
         return [e for e in self.events if e["kind"] == "visit" and e.get("call") == call]
 
@@ -158,7 +176,8 @@ class LogIndex:
         if beat.visits is not None:
             visits = self.visits(beat.visits)
             if beat.steps is not None:
-                visits = visits[beat.steps[0] - 1: beat.steps[1]]
+                got = self.step_range(beat.visits, beat.steps)
+                visits = visits[got[0] - 1: got[1]] if not isinstance(got, str) else []
             return visits
         if beat.accumulations is not None:
             return [e for e in self.events if e["kind"] == "accumulate" and e.get("call") == beat.accumulations]

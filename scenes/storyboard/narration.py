@@ -132,16 +132,26 @@ def _latest(index: LogIndex, cutoff: int, kinds: tuple[str, ...], test) -> Event
     return best
 
 
+def unknown_name(p: Placeholder, index: LogIndex) -> str | None:
+    """Why the placeholder's name can never have a value (whatever the moment), or None."""
+    name = p.name
+    if name in index.name_tensors:
+        return None
+    if name in index.numbers:
+        return None if p.field == "value" else \
+            f"{{{p.ref}}}: '{name}' is a Python number; it has a value only ({{{name}}})"
+    known = [n for n in index.logged_names() if n.isidentifier()] + list(index.numbers)
+    return f"{{{p.ref}}}: the program has no tensor named '{name}'; it defines {', '.join(known) or 'no tensors'}"
+
+
 def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:
     """The filled text of one placeholder, or a message saying why it has no value here."""
     name = p.name
+    wrong = unknown_name(p, index)
+    if wrong is not None:
+        return wrong
     if name not in index.name_tensors:
-        if name in index.numbers and p.field == "value":
-            return _python_number(p, index, cutoff, numbers)
-        if name in index.numbers:
-            return f"{{{p.ref}}}: '{name}' is a Python number; it has a value only ({{{name}}})"
-        known = [n for n in index.logged_names() if n.isidentifier()] + list(index.numbers)
-        return f"{{{p.ref}}}: the program has no tensor named '{name}'; it defines {', '.join(known) or 'no tensors'}"
+        return _python_number(p, index, cutoff, numbers)
     ids = set(index.name_tensors[name])
     within: tuple[int, int] | None = None
     if p.pass_ is not None:

@@ -18,7 +18,7 @@ from .errors import ErrorList, Path, did_you_mean, one_of
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
-from .narration import parse, resolve
+from .narration import parse, resolve, unknown_name
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
 from .visuals import TABLE
 from .yamlsafe import Document, load_file
@@ -197,8 +197,14 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
     if beat.steps is not None:
         if beat.visits is None:
             return "steps", "steps only goes with visits: K"
-        i, j = beat.steps
+        got = index.step_range(beat.visits, beat.steps)
+        if isinstance(got, str):
+            return "steps", got
+        i, j = got
         n = len(index.visits(beat.visits))
+        if i > j and any(isinstance(s, str) for s in beat.steps):
+            return "steps", (f"steps [{', '.join(map(str, beat.steps))}]: the walk reaches {beat.steps[1]} "
+                             f"(visit {j}) before {beat.steps[0]} (visit {i})")
         if i > j or j > n:
             return "steps", f"steps [{i}, {j}] is outside the walk: backward call {beat.visits} visits {n} nodes"
     if beat.passes is not None:
@@ -308,8 +314,8 @@ def _check_narration(doc: Document, beat: Beat, at: Path, index: LogIndex, cutof
     for offset, message in problems:
         line, col = _narration_col(doc, path, offset)
         errors.add(line, col, message, path)
-    for p in placeholders if resolve_too else []:
-        got = resolve(p, index, cutoff, numbers)
+    for p in placeholders:  # with a bad span, the moment is unknown but a wrong name is still wrong
+        got = resolve(p, index, cutoff, numbers) if resolve_too else unknown_name(p, index)
         if isinstance(got, str):
             line, col = _narration_col(doc, path, p.start)
             errors.add(line, col, got, path)

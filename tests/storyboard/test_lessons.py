@@ -104,3 +104,23 @@ def test_code_pane_marks_the_pass_each_beat_shows() -> None:
     assert marks == [(2, 6, "1", "3"), (6, 6, "2", "3"), (7, 6, "3", "3"), (8, None, None, None)]
     for c in cues[:-1]:
         assert all(checked.index.events[s.seq]["kind"] == "loop" for s in c.strings)
+
+
+def test_steps_by_name_select_the_same_visits_as_by_number(tmp_path: Path) -> None:
+    from scenes.storyboard import storyboard_path
+
+    text = Path(storyboard_path("backward_walk")).read_text()
+    assert "steps: [3, 4]" in text and "steps: [6, 7]" in text
+    (tmp_path / "named.yaml").write_text(text.replace("steps: [3, 4]", "steps: [yh, w2]")
+                                         .replace("steps: [6, 7]", "steps: [z, w1]"))
+    by_number, by_name = load(storyboard_path("backward_walk")), load(str(tmp_path / "named.yaml"))
+    for i in (4, 6):
+        picked = by_name.index.select(by_name.storyboard.beats[i])
+        assert picked and picked == by_number.index.select(by_number.storyboard.beats[i])
+    (tmp_path / "bad.yaml").write_text(text.replace("steps: [3, 4]", "steps: [w2, yh]")
+                                       .replace("steps: [6, 7]", "steps: [q, w1]"))
+    with pytest.raises(StoryboardError) as info:
+        load(str(tmp_path / "bad.yaml"))
+    got = [str(p) for p in info.value.problems]
+    assert any("the walk reaches yh (visit 3) before w2 (visit 4)" in g for g in got), got
+    assert any("visits no node of 'q'; it visits, in order: L, " in g for g in got), got
