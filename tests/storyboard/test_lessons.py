@@ -124,3 +124,43 @@ def test_steps_by_name_select_the_same_visits_as_by_number(tmp_path: Path) -> No
     got = [str(p) for p in info.value.problems]
     assert any("the walk reaches yh (visit 3) before w2 (visit 4)" in g for g in got), got
     assert any("visits no node of 'q'; it visits, in order: L, " in g for g in got), got
+
+
+def test_check_without_pytorch_warns_that_nothing_was_compared(monkeypatch, capsys) -> None:
+    import scenes.oracle.check as oracle
+
+    monkeypatch.setattr(oracle, "torch_available", lambda: False)
+    assert main(["check", str(LESSONS[0])]) == 0
+    out, err = capsys.readouterr()
+    assert "not compared" in out
+    assert "nothing was compared" in err and "-m pip install -e '" in err and "[oracle]'" in err
+
+
+def test_scripts_render_check_asks_for_the_oracle_extra(tmp_path: Path) -> None:
+    """scripts/render passes "oracle" to ensure_venv for check (not with --no-torch, nor for
+    other commands); ensure_venv itself is what scripts/test runs, stubbed here."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    fake = tmp_path / "scripts"
+    fake.mkdir()
+    (fake / "render").write_text((root / "scripts" / "render").read_text())
+    (fake / "_bootstrap.sh").write_text('VENV=/nonexistent\nensure_venv() { echo "extras=[$1]"; exit 0; }\n')
+    got = {args: subprocess.run(["bash", str(fake / "render"), *args.split()], capture_output=True,
+                                text=True).stdout.strip()
+           for args in ("check x", "check --no-torch x", "scene x")}
+    assert got == {"check x": "extras=[oracle]", "check --no-torch x": "extras=[]", "scene x": "extras=[]"}
+
+
+def test_schema_written_beside_storyboards_outside_the_checkout(tmp_path: Path, capsys) -> None:
+    import json
+
+    from scenes.storyboard import schema_text
+
+    assert main(["schema", "--write", str(tmp_path)]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("# yaml-language-server: $schema=")
+    target = (tmp_path / line.split("$schema=", 1)[1]).resolve()  # resolved from the storyboard's folder
+    assert target.parent == tmp_path.resolve() and target.read_text() == schema_text()
+    assert json.loads(target.read_text())["title"] == "gradreel storyboard"
+    assert main(["schema", "--write", str(tmp_path / "missing")]) == 2
