@@ -84,6 +84,7 @@ class FontSizes:
     unit_name: float
     counter: float
     code_pass: float
+    curve_label: float
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,8 @@ class Strokes:
     wavefront: float
     code_bar: float
     link: float
+    curve_axis: float
+    curve_line: float
     tag_halo: float
 
 
@@ -127,6 +130,8 @@ class Sizes:
     caption_line_spacing: float
     caption_pad: float
     unit_radius: float  # a unit of the MLP view, at most (it shrinks to fit its layer)
+    curve_dot: float
+    curve_pad: float
     badge_width: float  # where a visit's gradient badge goes is chosen as if it were this wide
 
 
@@ -177,6 +182,8 @@ class Labels:
 
     reverse_count: str
     forward_count: str
+    pass_mark: str  # with {count} and {total}
+    curve_passes: str
 
 
 @dataclass(frozen=True)

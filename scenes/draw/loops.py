@@ -35,6 +35,6 @@ class LoopCues:
             return out
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
-        self.code.pass_mark = pass_mark(self.code.pane, cue.line, f"pass {count}/{total}", self.theme)
+        self.code.pass_mark = pass_mark(self.code.pane, cue.line, self.theme.labels.pass_mark.format(count=count, total=total), self.theme)
         self.code.pass_mark.set_z_index(Z_MARK)
         return out + [FadeIn(self.code.pass_mark)]

@@ -87,6 +87,17 @@ class NetworkView:
 
 
 @dataclass
+class CurveView:
+    """The loss_curve's panel (axes, points, lines), its value range and the last point drawn."""
+
+    panel: VGroup | None = None
+    range: tuple[float, float] = (0.0, 1.0)
+    box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)  # the axes' left, bottom, right, top
+    total: int = 1  # passes the loop ran: the horizontal axis holds one slot each
+    last: tuple[float, float, float] | None = None
+
+
+@dataclass
 class SceneState:
     """All of the scene's state, by view."""
 
@@ -96,4 +107,5 @@ class SceneState:
     console: ConsoleView = field(default_factory=ConsoleView)
     titles: TitleView = field(default_factory=TitleView)
     network: NetworkView = field(default_factory=NetworkView)
+    curve: CurveView = field(default_factory=CurveView)
 

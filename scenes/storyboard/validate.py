@@ -246,6 +246,8 @@ def _pass_problem(beat: Beat, index: LogIndex) -> tuple[str, str] | None:
         return ("pass", f"{shown} {verb} not inside a for loop that ran; remove pass") \
             if beat.pass_ is not None else None
     n = len(loop.passes)
+    if beat.pass_ is None and TABLE[beat.visual].every_pass:
+        return None
     if beat.pass_ is None:
         return (None, f"{shown} {verb} inside the for loop on line {loop.line}, which ran {n} times: "
                 f"add pass: N (1 to {n}) to choose one") if n > 1 else None

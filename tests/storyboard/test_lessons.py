@@ -164,3 +164,34 @@ def test_schema_written_beside_storyboards_outside_the_checkout(tmp_path: Path, 
     assert target.parent == tmp_path.resolve() and target.read_text() == schema_text()
     assert json.loads(target.read_text())["title"] == "gradreel storyboard"
     assert main(["schema", "--write", str(tmp_path / "missing")]) == 2
+
+
+@needs_torch
+def test_loss_curve_plots_each_pass_of_the_loop() -> None:
+    import torch
+
+    w, x, y = torch.tensor(0.5, requires_grad=True), torch.tensor(2.0), torch.tensor(3.0)
+    losses = []
+    for step in range(3):
+        loss = (w * x - y) ** 2
+        loss.backward()
+        losses.append(loss.item())
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+        w.grad = None
+    checked = load(str(Path(__file__).parent / "lessons" / "sgd_loop.yaml"))
+    cues = [c for c in plan_of(checked).cues if c.kind.startswith("curve_")]
+    axes, points = cues[0], cues[1:]
+    assert axes.kind == "curve_axes" and axes.text("name") == "loss" and axes.text("total") == "3"
+    assert [p.text("count") for p in points] == ["1", "2", "3"]
+    got = [float(checked.index.events[p.seqs[0]]["value"]) for p in points]
+    assert got == pytest.approx(losses, rel=1e-6)
+    assert [float(Fraction(p.text("value"))) for p in points] == pytest.approx(losses, rel=1e-5)
+
+
+def test_loss_curve_needs_no_pass_but_other_visuals_do(tmp_path: Path) -> None:
+    text = (Path(__file__).parent / "lessons" / "sgd_loop.yaml").read_text()
+    (tmp_path / "t.yaml").write_text(text.replace("  - visual: loss_curve\n", "  - visual: code_and_graph_build\n"))
+    with pytest.raises(StoryboardError) as info:
+        load(str(tmp_path / "t.yaml"))
+    assert "which ran 3 times" in str(info.value.problems[0]) and info.value.problems[0].path == "beats[9]"
