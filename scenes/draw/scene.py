@@ -22,6 +22,7 @@ from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.curve import CurveCues
 from scenes.draw.loops import LoopCues
 from scenes.draw.network import NetworkCues
+from scenes.draw.step import StepCues
 from scenes.draw.state import (CodeView, ConsoleView, CurveView, GraphView, NetworkView, SceneState, TitleView,
                                WalkView)
 from scenes.draw.titles import TitleCues
@@ -42,7 +43,7 @@ Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, TitleCues, Scene):
+class ClipScene(BackwardCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, StepCues, TitleCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 

@@ -63,6 +63,10 @@ TABLE: dict[str, VisualSpec] = {v.name: v for v in (
                frozenset({"backward", "visit", "accumulate"}), "network"),
     VisualSpec("network_forward", "forward-mode passes over the MLP, one per seed weight", ("passes",),
                frozenset({"forward_pass", "tangent", "jvp"}), "network"),
+    VisualSpec("update", "a training step: the scaled gradient flows into the weight, its arithmetic written",
+               ("lines",), frozenset({"update"}), "step", lights_code=True,
+               needs=Needs(frozenset({"update"}), "visual update needs a line that changes a tensor in place "
+                                                  "(w -= lr * w.grad)")),
     VisualSpec("loss_curve", "a value a loop's line binds, one point per pass, on plain axes", ("lines",),
                frozenset({"tensor"}), "curve", every_pass=True,
                needs=Needs(frozenset({"tensor"}), "visual loss_curve needs a line inside a loop that binds a tensor")),

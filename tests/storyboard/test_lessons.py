@@ -195,3 +195,36 @@ def test_loss_curve_needs_no_pass_but_other_visuals_do(tmp_path: Path) -> None:
     with pytest.raises(StoryboardError) as info:
         load(str(tmp_path / "t.yaml"))
     assert "which ran 3 times" in str(info.value.problems[0]) and info.value.problems[0].path == "beats[9]"
+
+
+@needs_torch
+def test_update_step_writes_the_arithmetic_pytorch_does() -> None:
+    import torch
+
+    w = torch.tensor(0.5, requires_grad=True)
+    loss = (w * torch.tensor(2.0) - torch.tensor(3.0)) ** 2
+    loss.backward()
+    before, grad = w.item(), w.grad.item()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+    checked = load(str(Path(__file__).parent / "lessons" / "sgd_loop.yaml"))
+    (step,) = [c for c in plan_of(checked).cues if c.kind == "update_step"]
+    got = {s.role: s for s in step.strings}
+    assert float(Fraction(got["before"].text)) == pytest.approx(before)
+    assert float(Fraction(got["grad"].text)) == pytest.approx(grad)
+    assert float(Fraction(got["after"].text)) == pytest.approx(w.item(), rel=1e-6)
+    assert got["op"].text == "-" and got["factor"].text == "1/10"
+    assert checked.index.events[got["factor"].seq]["kind"] == "number"  # lr = 0.1, exactly 1/10
+
+
+def test_the_steps_arithmetic_is_not_a_node_of_the_graph() -> None:
+    from scenes.layout.graph import graph_from_events
+
+    checked = load(str(Path(__file__).parent / "lessons" / "sgd_loop.yaml"))
+    events = checked.index.events
+    updates = [e for e in events if e["kind"] == "update"]
+    operands = {e["inputs"][1] for e in updates}
+    assert len(updates) == 3 and all(checked.index.tensor_event[t]["op"] == "mul" for t in operands)
+    items = {it.id for it in graph_from_events(events).items}
+    assert not operands & items
+    assert {e["id"] for e in events if e["kind"] == "tensor" and e["name"] == "loss"} <= items
