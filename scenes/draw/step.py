@@ -52,10 +52,11 @@ class StepCues:
             path = route_path(Route("", "", None, True, ((x, y), (box.x, box.y))))
             out.append(Succession(MoveAlongPath(tok, path), FadeOut(tok)))
         shown = tuple(v for v in (s.get("name"), replace(after, role="value")) if v is not None)
-        out += self._cue_value_update(replace(cue, strings=shown))  # type: ignore[attr-defined]
+        on_card = self._cue_value_update(replace(cue, strings=shown))  # type: ignore[attr-defined]
+        out += on_card  # the card records its name and value rows; without a card the line does
         name = f"{s['name'].text} = " if "name" in s else ""
         line = replace(after, text=f"{name}{before.text} {op.text} {amount} = {after.text}")
         for x in cue.strings:
-            if x.role not in ("after", "name"):
+            if x.role not in ("after", "name") or not on_card:
                 self._record(x)  # type: ignore[attr-defined]
-        return out + self._console([line], self.theme.colors.code_text)  # type: ignore[attr-defined]
+        return out + self._console([line], self.theme.colors.code_text, record=False)  # type: ignore[attr-defined]
