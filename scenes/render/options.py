@@ -11,6 +11,8 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from scenes.video.formats import FORMATS as FORMAT_TABLE
+
 SEGMENTS = ".segments"
 """The per-beat cache under the output folder: segments and beat states."""
 
@@ -30,7 +32,8 @@ X264_PARAMS = "subme=0"
 stand still, where sub-pixel refinement costs much and buys little (figures in docs/bench.md)."""
 ASPECTS = ("16:9", "9:16", "1:1")
 CAPTIONS = ("burn", "srt", "off")
-FORMATS = ("mp4",)
+FORMATS = tuple(FORMAT_TABLE)
+"""The containers ``--format`` offers: :data:`scenes.video.formats.FORMATS`, declared once there."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,9 @@ def output_stem(name: str, aspect: str) -> str:
 
 
 def outputs(name: str, out: Path, fmt: str, aspect: str = ASPECTS[0]) -> dict[str, Path]:
-    """Every file a render writes, by kind: the clip, its poster, captions, log and key."""
+    """Every file a render writes, by kind: the clip, its poster, captions (SubRip and WebVTT),
+    log and key."""
     stem = output_stem(name, aspect)
     return {"clip": out / f"{stem}.{fmt}", "poster": out / f"{stem}.png", "srt": out / f"{stem}.srt",
+            "vtt": out / f"{stem}.vtt",
             "events": out / f"{stem}.events.jsonl", "key": out / f"{stem}.key"}

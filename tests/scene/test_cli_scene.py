@@ -216,9 +216,9 @@ def test_each_aspect_names_its_outputs_so_they_share_a_folder(tmp_path: Path) ->
     from scenes.render.options import ASPECTS, outputs
 
     names = {aspect: {p.name for p in outputs("walk", tmp_path, "mp4", aspect).values()} for aspect in ASPECTS}
-    assert names["16:9"] == {"walk.mp4", "walk.png", "walk.srt", "walk.events.jsonl", "walk.key"}
-    assert names["9:16"] == {"walk.9x16.mp4", "walk.9x16.png", "walk.9x16.srt", "walk.9x16.events.jsonl",
-                             "walk.9x16.key"}
+    assert names["16:9"] == {"walk.mp4", "walk.png", "walk.srt", "walk.vtt", "walk.events.jsonl", "walk.key"}
+    assert names["9:16"] == {"walk.9x16.mp4", "walk.9x16.png", "walk.9x16.srt", "walk.9x16.vtt",
+                             "walk.9x16.events.jsonl", "walk.9x16.key"}
     assert {n.split(".")[1] for n in names["1:1"]} == {"1x1"}
     assert not names["16:9"] & names["9:16"] and not names["9:16"] & names["1:1"]
 
