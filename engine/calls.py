@@ -7,6 +7,7 @@ Each resolves to one op of :mod:`engine.ops`; argument checking gives Python's o
 from __future__ import annotations
 
 import ast
+from fractions import Fraction
 from typing import Any, Protocol
 
 from . import ops, results
@@ -27,6 +28,8 @@ class Interpreter(Protocol):
     def evaluate(self, e: ast.expr) -> Any: ...
     def binop(self, op: str, a: Any, b: Any, e: ast.AST) -> Any: ...
     def tick(self, node: ast.AST) -> None: ...
+    def iterable(self, v: Any) -> Any: ...
+    def name_tensors(self, value: Any, name: str) -> None: ...
 
 _UNARY_NAMES = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean",
                 "reciprocal"}
@@ -44,6 +47,8 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
             if isinstance(x, PyNum):
                 return PyNum(abs(x.value), abs(x.exact) if x.exact is not None else None)
             return _op(it, e, "abs", x)
+        if f.id in ("len", "sum") and f.id not in it.env.get("__torch_names__", ()):
+            return list_builtin(it, e, f.id)
         if f.id not in it.env.get("__torch_names__", ()):
             raise TorchError("NameError", f"name '{f.id}' is not defined")
         return torch_function(it, e, f.id)
@@ -53,6 +58,12 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
         return torch_function(it, e, f.attr)
     # a method call on a value
     owner = it.evaluate(f.value)
+    if isinstance(owner, list) and f.attr == "append":
+        (x,) = _args(it, e, "list.append", 1)
+        owner.append(x)
+        if isinstance(f.value, ast.Name) and isinstance(x, (Tensor, list)):  # hs.append(w * x): hs[i]
+            it.name_tensors(x, f"{f.value.id}[{len(owner) - 1}]")
+        return None
     if not isinstance(owner, Tensor):
         raise no_attribute(type_name(owner), f.attr)
     name = f.attr
@@ -65,6 +76,32 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
     if name == "backward":
         raise TorchError("TypeError", "backward() returns None and is used as a statement here")
     return tensor_op(it, e, name, owner, e.args, e.keywords)
+
+
+def list_builtin(it: "Interpreter", e: ast.Call, name: str) -> Any:
+    """``len(xs)`` and ``sum(xs)`` / ``sum(xs, start)``, as Python's builtins do them.
+
+    ``sum`` starts from the int 0 and adds item by item, so ``sum([a, b])`` is ``(0 + a) + b``:
+    two AddBackward0 nodes, the first with the 0 on its left, as PyTorch records it."""
+    if name == "len":
+        (xs,) = _args(it, e, "len", 1)
+        if isinstance(xs, Tensor):
+            raise TorchError("TypeError", "len() of a 0-d tensor")
+        if not isinstance(xs, (list, tuple)):
+            raise TorchError("TypeError", f"object of type '{type_name(xs)}' has no len()")
+        return PyNum(len(xs), Fraction(len(xs)))
+    if not 1 <= len(e.args) <= 2 or e.keywords:
+        raise TorchError("TypeError", f"sum() takes at most 2 arguments ({len(e.args)} given)")
+    values = [it.evaluate(a) for a in e.args]
+    items = it.iterable(values[0])
+    total = values[1] if len(values) > 1 else PyNum(0, Fraction(0))
+    if all(isinstance(v, PyNum) for v in [total, *items]):  # Python's own float summation
+        exact = [v.exact for v in [total, *items]]
+        return PyNum(sum((v.value for v in items), total.value),
+                     sum(exact) if None not in exact else None)
+    for x in items:
+        total = it.binop("add", total, x, e)
+    return total
 
 
 def torch_function(it: "Interpreter", e: ast.Call, name: str) -> Any:

@@ -28,6 +28,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "accumulate": ("tensor", "name", "before", "add", "after"),
     "grad_reset": ("tensor", "name", "to"),
     "branch": ("test", "taken"),
+    "loop": ("pass", "end"),
+    "number": ("name", "value", "exact"),
     "print": ("text",),
     "warning": ("message",),
     "error": ("message",),

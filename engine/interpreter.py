@@ -18,7 +18,7 @@ from .backward import backward
 from .calls import evaluate_call
 from .errors import NON_LEAF_GRAD, TorchError, no_attribute
 from .events import Recorder
-from .numbers import Num
+from .numbers import Num, fraction_str, json_float
 from .tensor import PyNum, Session, Tensor
 from .values import shown, span_of, type_name
 
@@ -46,6 +46,7 @@ class Interpreter:
         self.rec = Recorder()
         self.sess = Session(self.rec)
         self.env: dict[str, Any] = {}
+        self.passes: dict[int, int] = {}  # for-loop line -> how many times its body began
 
     # --- statements ----------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
@@ -94,10 +95,12 @@ class Interpreter:
             for inner in (s.body if taken else s.orelse):
                 self.stmt(inner)
         elif isinstance(s, ast.For):
-            bounds = [self.py_int(self.evaluate(a), a) for a in s.iter.args]
-            for i in range(*bounds):
+            for item in self.iterate(s.iter):
                 self.tick(s)
-                self.env[s.target.id] = PyNum(i, Fraction(i))
+                self.rec.line = s.lineno
+                k = self.passes[s.lineno] = self.passes.get(s.lineno, 0) + 1
+                self.rec({"kind": "loop", "pass": k, "end": s.end_lineno})
+                self.assign_target(s.target, item)
                 for inner in s.body:
                     self.stmt(inner)
         elif isinstance(s, ast.With):
@@ -110,13 +113,90 @@ class Interpreter:
                 self.sess.grad_enabled = before
 
     def bind(self, name: str, value: Any) -> None:
-        if isinstance(value, Tensor) and value.name is None and value.id is not None:
-            value.name = name
-            for ev in reversed(self.rec.events):  # name the tensor event recorded moments ago
-                if ev["kind"] == "tensor" and ev["id"] == value.id:
-                    ev["name"] = name
-                    break
+        """Bind ``name``; a tensor without a name takes it (``ws[i]`` for a list's items); a
+        Python number bound to a name is logged (``lr = 0.1``), so narration can quote it."""
+        self.name_tensors(value, name)
+        if isinstance(value, PyNum) and not isinstance(value.value, bool) and not name.startswith("_"):
+            v = value.value
+            self.rec({"kind": "number", "name": name, "value": v if isinstance(v, int) else json_float(v),
+                      "exact": fraction_str(value.exact)})
         self.env[name] = value
+
+    def name_tensors(self, value: Any, name: str) -> None:
+        """Name unnamed tensors, recording the name in the tensor event made moments ago; the
+        items of a list (of lists) are named by their place, ``W[1][0]``."""
+        todo: dict[str, str] = {}
+        stack, seen = [(value, name)], set()
+        while stack:
+            v, label = stack.pop()
+            if isinstance(v, list) and id(v) not in seen:  # a list may hold itself
+                seen.add(id(v))
+                stack.extend((x, f"{label}[{i}]") for i, x in enumerate(v))
+            elif isinstance(v, Tensor) and v.name is None and v.id is not None:
+                v.name = todo[v.id] = label
+        for ev in reversed(self.rec.events):
+            if not todo:
+                break
+            if ev["kind"] == "tensor" and ev["id"] in todo:
+                ev["name"] = todo.pop(ev["id"])
+
+    def assign_target(self, t: ast.expr, item: Any) -> None:
+        """The target of a for loop: a name, or names unpacked from a pair of ``zip``."""
+        if isinstance(t, ast.Name):
+            self.bind(t.id, item)
+            return
+        n = len(t.elts)
+        if not isinstance(item, (list, tuple)):
+            raise TorchError("TypeError", "iteration over a 0-d tensor" if isinstance(item, Tensor)
+                             else f"cannot unpack non-iterable {type_name(item)} object")
+        if len(item) < n:
+            raise TorchError("ValueError", f"not enough values to unpack (expected {n}, got {len(item)})")
+        if len(item) > n:
+            raise TorchError("ValueError", f"too many values to unpack (expected {n})")
+        for name, v in zip(t.elts, item):
+            self.bind(name.id, v)
+
+    def iterate(self, it: ast.expr) -> Any:
+        """What a for loop walks: ``range(...)`` as Python numbers, ``zip(...)``, or a list."""
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range":
+            bounds = [self.py_int(self.evaluate(a), a) for a in it.args]
+            try:
+                return (PyNum(i, Fraction(i)) for i in range(*bounds))
+            except ValueError as exc:
+                raise TorchError("ValueError", str(exc)) from None
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip":
+            return zip(*[self.iterable(self.evaluate(a)) for a in it.args])
+        return self.iterable(self.evaluate(it))
+
+    def iterable(self, v: Any) -> Any:
+        if isinstance(v, (list, tuple)):
+            return v
+        if isinstance(v, Tensor):
+            raise TorchError("TypeError", "iteration over a 0-d tensor")
+        raise TorchError("TypeError", f"'{type_name(v)}' object is not iterable")
+
+    def subscript(self, e: ast.Subscript) -> Any:
+        """``xs[i]``: Python's indexing of a list, with Python's and PyTorch's error texts."""
+        container = self.evaluate(e.value)
+        key = self.evaluate(e.slice)
+        if isinstance(container, Tensor):
+            raise TorchError("IndexError", "invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
+                             "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if not isinstance(container, (list, tuple)):
+            raise TorchError("TypeError", f"'{type_name(container)}' object is not subscriptable")
+        if isinstance(key, Tensor):
+            if key.dtype == "float32":
+                raise TorchError("TypeError", "only integer tensors of a single element can be converted to an index")
+            i = int(key.num.v)
+        elif isinstance(key, PyNum) and isinstance(key.value, int):
+            i = int(key.value)
+        else:
+            raise TorchError("TypeError", f"{type_name(container)} indices must be integers or slices, "
+                             f"not {type_name(key)}")
+        try:
+            return container[i]
+        except IndexError as exc:
+            raise TorchError("IndexError", str(exc)) from None
 
     def aug_assign(self, s: ast.AugAssign) -> None:
         name = s.target.id
@@ -139,6 +219,9 @@ class Interpreter:
                 return
             if isinstance(f, ast.Attribute) and f.attr == "backward":
                 self.call_backward(e)
+                return
+            if isinstance(f, ast.Attribute) and f.attr == "append":
+                self.evaluate(e)  # returns None, which a notebook does not show
                 return
             if isinstance(f, ast.Attribute) and f.attr == "zero_":
                 grad = self.evaluate(f.value)
@@ -219,6 +302,10 @@ class Interpreter:
             return self.attribute(self.evaluate(e.value), e)
         if isinstance(e, ast.Call):
             return self.call(e)
+        if isinstance(e, ast.List):
+            return [self.evaluate(item) for item in e.elts]
+        if isinstance(e, ast.Subscript):
+            return self.subscript(e)
         raise AssertionError(f"unchecked node {type(e).__name__}")
 
     def lookup(self, name: str, node: ast.AST) -> Any:

@@ -74,6 +74,7 @@ def apply_in_place(sess: Session, target: Tensor, spec: Spec, span=None) -> Tens
     # `self` is saved as a copy of its old value (the rule holds it); any other operand is saved
     # as it is now, so `v *= v` fails at backward just as in PyTorch
     saved = [(t, t.version, False) for i, t in spec.saves if i != 0]
+    before = target.num
     target.num = spec.num if target.dtype == spec.dtype else num_of(Tensor(spec.num, spec.dtype), target.dtype)
     target.version += 1
     if needs:
@@ -90,5 +91,7 @@ def apply_in_place(sess: Session, target: Tensor, spec: Spec, span=None) -> Tens
         "node": node.id if node else None,
         "edges": [e.id if e else None for e in target.grad_fn.edges] if target.grad_fn else [],
         "span": list(span) if span else None,
+        "op": spec.op, "inputs": [x.id if isinstance(x, Tensor) else x.json() for x in spec.inputs],
+        "before": json_float(before.v), "before_exact": fraction_str(before.q),
     })
     return target

@@ -24,16 +24,21 @@ TENSOR_METHODS = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg",
 TORCH_FUNCTIONS = {"tensor", "relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum",
                    "mean", "clamp", "pow", "square", "reciprocal"}
 ATTRIBUTES = {"grad", "is_leaf", "requires_grad"}
-BUILTINS = {"print", "abs", "range"}
+BUILTINS = {"print", "abs", "range", "len", "sum", "zip"}
+ITERATORS = {"range", "zip"}  # called only as the iterable of a for loop
+LIST_METHODS = {"append"}
 
+FOR_FORMS = "for x in range(n) / range(a, b) / range(a, b, step), for x in xs, for a, b in zip(xs, ys)"
 STATEMENTS = ("assignments (x = ...), augmented assignments (x += ...), expression statements, "
-              "if/else, for _ in range(n), with torch.no_grad():, import torch, pass")
+              "if/else, for x in range(a, b, step) / a list / zip(a, b), with torch.no_grad():, "
+              "import torch, pass")
 EXPRESSIONS = ("numbers, names, + - * / **, unary -, comparisons, and/or/not, torch.tensor(...), "
                "tensor methods and torch functions (" + ", ".join(sorted(TORCH_FUNCTIONS - {"tensor"}))
-               + "), .grad, .is_leaf, .requires_grad, print(...), abs(...)")
+               + "), .grad, .is_leaf, .requires_grad, print(...), abs(...), lists [a, b], xs[i], "
+               "len(xs), sum(xs), xs.append(x)")
 CALLS = ("torch.tensor, torch." + ", torch.".join(sorted(TORCH_FUNCTIONS - {"tensor"}))
-         + ", print, abs, range (in for), torch.no_grad (in with), and the methods ."
-         + ", .".join(sorted(TENSOR_METHODS | {"zero_"})))
+         + ", print, abs, len, sum, range and zip (in for), torch.no_grad (in with), and the methods ."
+         + ", .".join(sorted(TENSOR_METHODS | LIST_METHODS | {"zero_"})))
 
 _NAMED = {
     ast.While: "a while loop", ast.FunctionDef: "a function definition", ast.AsyncFunctionDef:
@@ -43,7 +48,7 @@ _NAMED = {
     ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Lambda: "a lambda expression",
     ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
     ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
-    ast.Subscript: "a subscript", ast.List: "a list", ast.Tuple: "a tuple", ast.Dict: "a dict",
+    ast.Tuple: "a tuple", ast.Dict: "a dict",
     ast.Set: "a set", ast.JoinedStr: "an f-string", ast.IfExp: "a conditional expression",
     ast.NamedExpr: "the walrus operator", ast.Starred: "a starred expression", ast.Await: "await",
     ast.Yield: "yield", ast.YieldFrom: "yield", ast.Slice: "a slice", ast.AnnAssign:
@@ -93,6 +98,13 @@ class Checker:
                                f"nesting deeper than {MAX_DEPTH} levels is not supported")
 
     # --- statements ----------------------------------------------------------------------------
+    def for_target(self, t: ast.expr) -> None:
+        """``for x in ...`` or ``for a, b in zip(...)``: names only."""
+        names = t.elts if isinstance(t, ast.Tuple) else [t]
+        for n in names:
+            if not isinstance(n, ast.Name) or n.id.startswith("__"):
+                self.fail(n, "for with this target", "for x in ..., for a, b in zip(xs, ys)")
+
     def block(self, body: list, depth: int) -> None:
         for stmt in body:
             self.stmt(stmt, depth + 1)
@@ -136,16 +148,17 @@ class Checker:
             self.block(s.body, depth)
             self.block(s.orelse, depth)
         elif isinstance(s, ast.For):
-            if not isinstance(s.target, ast.Name):
-                self.fail(s.target, "for with this target", "for _ in range(n)")
+            self.for_target(s.target)
             it = s.iter
-            if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
-                    and 1 <= len(it.args) <= 3 and not it.keywords):
-                self.fail(it, "for over anything but range(...)", "for _ in range(n)")
-            for a in it.args:
-                self.expr(a, depth + 1)
+            if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ITERATORS:
+                if it.keywords or not (1 <= len(it.args) <= (3 if it.func.id == "range" else 8)):
+                    self.fail(it, f"{it.func.id}() with these arguments", FOR_FORMS)
+                for a in it.args:
+                    self.expr(a, depth + 1)
+            else:
+                self.expr(it, depth + 1)
             if s.orelse:
-                self.fail(s.orelse[0], "for ... else", "for _ in range(n)")
+                self.fail(s.orelse[0], "for ... else", FOR_FORMS)
             self.block(s.body, depth)
         elif isinstance(s, ast.With):
             if len(s.items) != 1 or s.items[0].optional_vars is not None or not _is_no_grad(s.items[0].context_expr):
@@ -195,6 +208,14 @@ class Checker:
             self.expr(e.value, depth + 1)
         elif isinstance(e, ast.Call):
             self.call(e, depth)
+        elif isinstance(e, ast.List):
+            for item in e.elts:
+                self.expr(item, depth + 1)
+        elif isinstance(e, ast.Subscript):
+            if isinstance(e.slice, ast.Slice):
+                self.fail(e.slice, "a slice", "one index, xs[i]")
+            self.expr(e.value, depth + 1)
+            self.expr(e.slice, depth + 1)
         else:
             self.fail(e, type(e).__name__, EXPRESSIONS)
 
@@ -202,7 +223,7 @@ class Checker:
         f = e.func
         in_print = False
         if isinstance(f, ast.Name):
-            if f.id not in BUILTINS | TORCH_FUNCTIONS or f.id == "range":
+            if f.id not in BUILTINS | TORCH_FUNCTIONS or f.id in ITERATORS:
                 self.fail(e, f"calling {f.id}()", CALLS)
             in_print = f.id == "print"
         elif isinstance(f, ast.Attribute):
@@ -213,7 +234,7 @@ class Checker:
                 if not (isinstance(f.value, ast.Attribute) and f.value.attr == "grad"):
                     self.fail(e, ".zero_() on anything but .grad", "w.grad.zero_()")
                 self.expr(f.value, depth + 1)
-            elif f.attr in TENSOR_METHODS:
+            elif f.attr in TENSOR_METHODS | LIST_METHODS:
                 self.expr(f.value, depth + 1)
             else:
                 self.fail(e, f"the method .{f.attr}()", CALLS)

@@ -20,10 +20,23 @@ def type_name(v: Any) -> str:
     return type(v).__name__
 
 
-def shown(v: Any) -> str:
-    """What ``print(v)`` writes: PyTorch's str for a tensor, Python's repr for a number."""
+_MAX_NESTING = 200
+
+
+def shown(v: Any, _open: frozenset = frozenset()) -> str:
+    """What ``print(v)`` writes: PyTorch's str for a tensor, Python's repr for a number, and
+    Python's list text (``[...]`` for a list inside itself)."""
     if isinstance(v, PyNum):
         return repr(v.value)
+    if isinstance(v, list):
+        if id(v) in _open:
+            return "[...]"
+        if len(_open) > _MAX_NESTING:  # Python's repr gives up at its recursion limit too
+            from .errors import TorchError
+            raise TorchError("RecursionError", "maximum recursion depth exceeded while getting the repr of an object")
+        return "[" + ", ".join(shown(x, _open | {id(v)}) for x in v) + "]"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(shown(x, _open) for x in v) + ("," if len(v) == 1 else "") + ")"
     return str(v)
 
 

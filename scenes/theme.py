@@ -83,6 +83,8 @@ class FontSizes:
     min_readable: float
     unit_name: float
     counter: float
+    code_pass: float
+    curve_label: float
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ class Strokes:
     wavefront: float
     code_bar: float
     link: float
+    curve_axis: float
+    curve_line: float
     tag_halo: float
 
 
@@ -126,6 +130,8 @@ class Sizes:
     caption_line_spacing: float
     caption_pad: float
     unit_radius: float  # a unit of the MLP view, at most (it shrinks to fit its layer)
+    curve_dot: float
+    curve_pad: float
     badge_width: float  # where a visit's gradient badge goes is chosen as if it were this wide
 
 
@@ -187,6 +193,8 @@ class Labels:
 
     reverse_count: str
     forward_count: str
+    pass_mark: str  # with {count} and {total}
+    curve_passes: str
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""``render log PROGRAM.py``: run a program on the engine and print its event log.
+"""``render log PROGRAM.py`` (or a storyboard's NAME or FILE.yaml): run a program on the engine
+and print its event log.
 
 The JSONL goes to stdout exactly as docs/event-log.md specifies; ``--pretty`` prints a table. A
 program outside the subset (or a bad ``--set``) gives one located line on stderr and exit 2; a
@@ -19,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("log", help="print the event log of a program or a storyboard's program",
                        description="Run a program on gradreel's engine and print its event log "
                                    "(format: docs/event-log.md).")
-    p.add_argument("program", metavar="PROGRAM.py|NAME",
-                   help="a program file, or the NAME of a storyboard in scenes/storyboards/")
+    p.add_argument("program", metavar="PROGRAM.py|NAME|FILE.yaml",
+                   help="a program file, the NAME of a storyboard in scenes/storyboards/, or a storyboard file")
     p.add_argument("--pretty", action="store_true", help="a readable table instead of JSON Lines")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="change a number of the program, e.g. --set w1=0.5 (repeatable)")
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from scenes.commands.main import UsageError
 
     path = Path(args.program)
-    if not path.suffix == ".py" and not path.exists():
+    if path.suffix in (".yaml", ".yml") or (path.suffix != ".py" and not path.exists()):
         return _storyboard_log(args)
     try:
         source = path.read_text(encoding="utf-8")
@@ -98,6 +99,10 @@ def _summary(e: dict) -> str:
         return f"{e['name']}.grad = {'None' if e['to'] is None else 0}"
     if k == "branch":
         return f"if {e['test']}: {'taken' if e['taken'] else 'not taken'}"
+    if k == "loop":
+        return f"pass {e['pass']} of the loop (lines {e['line']}-{e['end']})"
+    if k == "number":
+        return f"{e['name']} = {e['value']!r}" + (f"  = {e['exact']}" if e["exact"] is not None else "")
     if k == "print":
         return e["text"]
     if k == "expr":

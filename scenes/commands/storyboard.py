@@ -47,7 +47,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("list", help="every storyboard with its title and duration")
     p.set_defaults(func=cmd_list, run=cmd_list)
 
-    p = subparsers.add_parser("schema", help="print the storyboard JSON Schema")
+    p = subparsers.add_parser("schema", help="print the storyboard JSON Schema, or write it beside your storyboards")
+    p.add_argument("--write", metavar="DIR", default=None,
+                   help="write DIR/storyboard.schema.json and print the $schema line for storyboards in DIR")
     p.set_defaults(func=cmd_schema, run=cmd_schema)
 
 
@@ -65,6 +67,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     files = [storyboard_path(w) for w in args.storyboards] or find_storyboards()
     status = 0
     use_torch = torch_available() and not args.no_torch
+    if not torch_available() and not args.no_torch:
+        print(f"render check: PyTorch is not installed, so no program is compared with it (nothing was "
+              f"compared); install it with: {install_oracle()}", file=sys.stderr)
     for file in files:
         try:
             checked = load(file, sets=args.sets)
@@ -88,6 +93,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         p = plan_of(checked)
         print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
     return status
+
+
+def install_oracle() -> str:
+    """The one command that installs real PyTorch (the ``oracle`` extra) into this install."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file():
+        return f"{sys.executable} -m pip install -e '{root}[oracle]'"
+    return f"{sys.executable} -m pip install 'gradreel[oracle]'"
 
 
 def _shows(strings) -> str:
@@ -153,11 +168,29 @@ def cmd_list(args: argparse.Namespace) -> int:
     return status
 
 
+SCHEMA_FILE = "storyboard.schema.json"
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
-    """Print the JSON Schema generated from the model."""
+    """Print the JSON Schema generated from the model; with ``--write DIR``, write it into DIR
+    (atomically) for storyboards that live there, outside the checkout, and print the comment
+    line that points their editor at it."""
+    from pathlib import Path
+
+    from scenes.atomic import write_atomic
     from scenes.storyboard import schema_text
 
-    print(schema_text(), end="")
+    if getattr(args, "write", None) is None:
+        print(schema_text(), end="")
+        return 0
+    folder = Path(args.write)
+    if not folder.is_dir():
+        print(f"render schema: --write {folder}: no such folder", file=sys.stderr)
+        return 2
+    target = folder / SCHEMA_FILE
+    write_atomic(target, schema_text())
+    print(target, file=sys.stderr)
+    print(f"# yaml-language-server: $schema=./{SCHEMA_FILE}")
     return 0
 
 

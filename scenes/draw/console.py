@@ -35,9 +35,10 @@ class ConsoleCues:
     def _console_line(self, cue: Any, colour: str) -> Anims:
         return self._console(list(cue.strings), colour)
 
-    def _console(self, strings: list[Any], colour: str, size: float | None = None) -> Anims:
+    def _console(self, strings: list[Any], colour: str, size: float | None = None, record: bool = True) -> Anims:
         """Append a line (wrapped when long) under the code pane, or atop the graph region; never
-        larger than the code above it (a long program's pane has shrunk its font)."""
+        larger than the code above it (a long program's pane has shrunk its font). ``record``:
+        False when the caller composed the line and records the strings it was made of."""
         t, pane = self.theme, self.code.pane
         code_size = min(t.font_sizes.code, pane.font_size) if pane is not None else t.font_sizes.code
         size = min(size or code_size, code_size)
@@ -47,7 +48,7 @@ class ConsoleCues:
         lines = wrap_words(text, t.fonts.mono, size, width) if size != code_size else [text]
         m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console")
         shrink_to_fit(m, width, (top - bottom) / 2)
-        for s in strings:
+        for s in strings if record else []:
             self._record(s)  # type: ignore[attr-defined]
         gap = t.sizes.code_pad
         floor = self.spec.caption[3] + self.spec.margin

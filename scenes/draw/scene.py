@@ -19,8 +19,12 @@ from scenes.draw.backward import BackwardCues
 from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
+from scenes.draw.curve import CurveCues
+from scenes.draw.loops import LoopCues
 from scenes.draw.network import NetworkCues
-from scenes.draw.state import CodeView, ConsoleView, GraphView, NetworkView, SceneState, TitleView, WalkView
+from scenes.draw.step import StepCues
+from scenes.draw.state import (CodeView, ConsoleView, CurveView, GraphView, NetworkView, SceneState, TitleView,
+                               WalkView)
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
 from scenes.layout.label_spots import tag_centre
@@ -39,7 +43,7 @@ Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
+class ClipScene(BackwardCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, StepCues, TitleCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 
@@ -91,6 +95,10 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     @property
     def network(self) -> NetworkView:
         return self.state.network
+
+    @property
+    def curve(self) -> CurveView:
+        return self.state.curve
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
@@ -171,6 +179,7 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         if self.titles.overlay is not None and cue.kind != "title":
             out.append(FadeOut(self.titles.overlay))
             self.titles.overlay = None
+        out += self._close_curve(cue.kind)
         kind = cue_kind(cue.kind)
         walk = self.walk
         if kind.ends_walk and walk.wave is not None:  # the walk is over: its glow goes

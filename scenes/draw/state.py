@@ -55,6 +55,7 @@ class CodeView:
 
     pane: CodePane | None = None
     bar_line: int | None = None
+    pass_mark: VGroup | None = None  # "pass 2/3" beside the for line of the loop the beat is in
 
 
 @dataclass
@@ -86,6 +87,17 @@ class NetworkView:
 
 
 @dataclass
+class CurveView:
+    """The loss_curve's panel (axes, points, lines), its value range and the last point drawn."""
+
+    panel: VGroup | None = None
+    range: tuple[float, float] = (0.0, 1.0)
+    box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)  # the axes' left, bottom, right, top
+    total: int = 1  # passes the loop ran: the horizontal axis holds one slot each
+    last: tuple[float, float, float] | None = None
+
+
+@dataclass
 class SceneState:
     """All of the scene's state, by view."""
 
@@ -95,4 +107,5 @@ class SceneState:
     console: ConsoleView = field(default_factory=ConsoleView)
     titles: TitleView = field(default_factory=TitleView)
     network: NetworkView = field(default_factory=NetworkView)
+    curve: CurveView = field(default_factory=CurveView)
 

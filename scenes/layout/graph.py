@@ -45,7 +45,8 @@ class Graph:
 def graph_from_events(events: Iterable[Mapping[str, Any]]) -> Graph:
     """Extract the forward graph: tensors (except `.grad` reads), internal nodes, buckets."""
     events = list(events)
-    tensors = [e for e in events if e.get("kind") == "tensor" and e.get("op") != "grad"]
+    arithmetic = update_operands(events)
+    tensors = [e for e in events if e.get("kind") == "tensor" and e.get("op") != "grad" and e["id"] not in arithmetic]
     nodes: dict[str, Mapping[str, Any]] = {e["id"]: e for e in events if e.get("kind") == "node"}
     for t in tensors:  # logs without node events still carry node, grad_fn and edges on tensors
         if t.get("node") and t["node"] not in nodes:
@@ -99,6 +100,29 @@ def graph_from_events(events: Iterable[Mapping[str, Any]]) -> Graph:
             slot = null_slots.pop(0) if null_slots else None
             edges.append(GraphEdge(src, it.id, slot, False))
     return Graph(tuple(items), tuple(edges), owner)
+
+
+def update_operands(events: list[Mapping[str, Any]]) -> set[str]:
+    """Tensors made only to be put into another in place with autograd off: the ``lr * w.grad``
+    of ``w -= lr * w.grad`` under ``torch.no_grad()``. They are the step's arithmetic, which the
+    update visual writes out, not nodes of any graph; a tensor that anything else uses stays."""
+    tensors = {e["id"]: e for e in events if e.get("kind") == "tensor"}
+    users: dict[str, set[str]] = {}
+    for e in events:
+        if e.get("kind") == "tensor":
+            for i in e.get("inputs") or []:
+                if isinstance(i, str):
+                    users.setdefault(i, set()).add(e["id"])
+    found: set[str] = set()
+    for e in events:
+        if e.get("kind") != "update" or e.get("grad_fn") is not None:
+            continue
+        for i in (e.get("inputs") or [])[1:]:
+            t = tensors.get(i) if isinstance(i, str) else None
+            if t is not None and not t.get("requires_grad") and t.get("op") not in (None, "tensor") \
+                    and not users.get(i):
+                found.add(i)
+    return found
 
 
 def _through_internal(item_id: str, nodes: Mapping[str, Mapping[str, Any]], owner: Mapping[str, str], items: list[Item]) -> list[str]:

@@ -139,7 +139,7 @@ class _TorchRun:
             else:
                 self.env[t.id] = self.evaluate(s.value)
         elif isinstance(s, ast.AugAssign):
-            target = self.env[s.target.id]
+            target = self.evaluate(s.target)  # a NameError as Python's when it is unbound
             other = self.evaluate(s.value)
             if isinstance(target, self.torch.Tensor):
                 result = getattr(target, _IBIN[type(s.op)])(other)
@@ -157,8 +157,20 @@ class _TorchRun:
             for inner in (s.body if taken else s.orelse):
                 self.stmt(inner)
         elif isinstance(s, ast.For):
-            for i in range(*[self.evaluate(a) for a in s.iter.args]):
-                self.env[s.target.id] = i
+            for item in self.iterate(s.iter):
+                if isinstance(s.target, ast.Tuple):
+                    names = [n.id for n in s.target.elts]
+                    if isinstance(item, self.torch.Tensor):
+                        iter(item)  # raises PyTorch's own TypeError
+                    if not isinstance(item, (list, tuple)):
+                        raise TypeError(f"cannot unpack non-iterable {type(item).__name__} object")
+                    if len(item) < len(names):
+                        raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(item)})")
+                    if len(item) > len(names):
+                        raise ValueError(f"too many values to unpack (expected {len(names)})")
+                    self.env.update(zip(names, item))
+                else:
+                    self.env[s.target.id] = item
                 for inner in s.body:
                     self.stmt(inner)
         elif isinstance(s, ast.With):
@@ -169,6 +181,8 @@ class _TorchRun:
     def expr_stmt(self, e: ast.expr) -> None:
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "backward":
             root = self.evaluate(e.func.value)
+            if not isinstance(root, self.torch.Tensor):
+                root.backward  # Python's own AttributeError: 'int' object has no attribute ...
             kw = {k.arg: self.evaluate(k.value) for k in e.keywords}
             args = [self.evaluate(a) for a in e.args]
             self.calls += 1
@@ -192,6 +206,13 @@ class _TorchRun:
             self.grads()
             return
         self.evaluate(e)
+
+    def iterate(self, it: ast.expr) -> Any:
+        """``range(...)``, ``zip(...)`` or a list, as Python walks them."""
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("range", "zip"):
+            args = [self.evaluate(a) for a in it.args]
+            return range(*args) if it.func.id == "range" else zip(*args)
+        return self.evaluate(it)
 
     def _hook(self, root, call: int, handles: list) -> None:
         """A post-hook on every node the walk can reach: it fires once the node has run."""
@@ -243,6 +264,11 @@ class _TorchRun:
             return self.register(value) if e.attr == "grad" else value
         if isinstance(e, ast.Call):
             return self.call(e)
+        if isinstance(e, ast.List):
+            return [self.evaluate(item) for item in e.elts]
+        if isinstance(e, ast.Subscript):
+            container = self.evaluate(e.value)
+            return container[self.evaluate(e.slice)]
         raise AssertionError(type(e).__name__)
 
     def binop(self, op: type, a: Any, b: Any) -> Any:
@@ -264,15 +290,34 @@ class _TorchRun:
                 return None
             if f.id == "abs":
                 return self.register(abs(*args))
+            if f.id in ("len", "sum") and f.id not in self.env:
+                return self.builtin(f.id, args)
             return self.register(self.env[f.id](*args, **kw))
         if isinstance(f.value, ast.Name) and f.value.id == "torch":
             if "torch" not in self.env:
                 raise NameError("name 'torch' is not defined")
             return self.register(getattr(torch, f.attr)(*args, **kw))
         owner = self.evaluate(f.value)
+        if isinstance(owner, list) and f.attr == "append":
+            return owner.append(*args, **kw)
         if f.attr not in _METHODS:
             raise AssertionError(f.attr)
         return self.register(getattr(owner, f.attr)(*args, **kw))
+
+
+    def builtin(self, name: str, args: list) -> Any:
+        """``len`` as Python's; ``sum`` folded as Python's does (start 0, item by item), each
+        partial sum registered so that the trace lists every tensor it made."""
+        if name == "len":
+            return len(*args)
+        if not 1 <= len(args) <= 2:
+            return sum(*args)  # Python's own TypeError
+        items, total = args[0], (args[1] if len(args) > 1 else 0)
+        if not any(isinstance(v, self.torch.Tensor) for v in [total, *iter(items)]):
+            return sum(items, total)
+        for x in items:
+            total = self.register(total + x)
+        return total
 
 
 def _compare(op: str, a: Any, b: Any) -> Any:

@@ -105,7 +105,16 @@ def segment_path(out: Path, key: str) -> Path:
     return out / SEGMENTS / f"{key}.mp4"
 
 
-def outputs(name: str, out: Path, fmt: str) -> dict[str, Path]:
-    return {"clip": out / f"{name}.{fmt}", "poster": out / f"{name}.png", "srt": out / f"{name}.srt",
-            "vtt": out / f"{name}.vtt",
-            "events": out / f"{name}.events.jsonl", "key": out / f"{name}.key"}
+def output_stem(name: str, aspect: str) -> str:
+    """The file stem of a clip's outputs at ``aspect``: ``NAME`` at 16:9, ``NAME.9x16`` and
+    ``NAME.1x1`` at the others, so that every aspect of a clip can sit in one folder."""
+    return name if aspect == ASPECTS[0] else f"{name}.{aspect.replace(':', 'x')}"
+
+
+def outputs(name: str, out: Path, fmt: str, aspect: str = ASPECTS[0]) -> dict[str, Path]:
+    """Every file a render writes, by kind: the clip, its poster, captions (SubRip and WebVTT),
+    log and key."""
+    stem = output_stem(name, aspect)
+    return {"clip": out / f"{stem}.{fmt}", "poster": out / f"{stem}.png", "srt": out / f"{stem}.srt",
+            "vtt": out / f"{stem}.vtt",
+            "events": out / f"{stem}.events.jsonl", "key": out / f"{stem}.key"}

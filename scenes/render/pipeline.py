@@ -81,7 +81,7 @@ def _alive(pid: int) -> bool:
 
 
 def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
-    paths = outputs(name, Path(opts.out), opts.fmt)
+    paths = outputs(name, Path(opts.out), opts.fmt, opts.aspect)
     if not all(p.exists() for p in paths.values()):
         return False
     return paths["key"].read_text().strip() == key
@@ -130,7 +130,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
 
     t0 = time.monotonic()
     out = Path(opts.out)
-    paths = outputs(name, out, opts.fmt)
+    paths = outputs(name, out, opts.fmt, opts.aspect)
     key = cache_key(storyboard_file, opts)
     if not opts.force and is_up_to_date(name, key, opts):
         log(f"{name}: up to date")

@@ -84,6 +84,12 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("link_fill", "(weight)", "none: its .grad arrived (accumulate)"),
     CueKind("tangent_sweep", "(weights and units)", "none: one forward pass, seed to loss, in order"),
     CueKind("jvp_fill", "(seed weight)", "name, value (d root / d seed of that pass)"),
+    CueKind("update_step", "(tensor, [node])", "name, before, op (- or +), factor and grad (lr and "
+            "w.grad) or operand, after", ends_walk=True, follows_line=True, console=True),
+    CueKind("curve_axes", "()", "name, top and bottom (the extreme values), total (passes)", ends_walk=True),
+    CueKind("curve_point", "(tensor)", "value, count (its pass)"),
+    CueKind("loop_pass", "()", "count, total (the loop's pass and how many ran; none: no loop now); "
+            "the cue's line is the for line"),
 )}
 """Every cue kind, by name, in the order of the plan's contract."""
 

@@ -11,6 +11,10 @@ A beat's span selects events:
 * ``visits: k`` (optionally ``steps: [i, j]``): only the visits; ``accumulations: k``: only the
   bucket fills; ``reset: N`` / ``branch: N``: the ``grad_reset`` / ``branch`` events of line N;
 * ``passes: [a, b]``: the ``forward_pass``, ``tangent`` and ``jvp`` events of forward passes a..b.
+
+A ``lines``, ``reset`` or ``branch`` span inside a ``for`` loop may take ``pass: N``: only the
+events of the Nth run of the innermost loop around those lines (runs counted over the whole
+program, so a loop inside another loop numbers its runs on from one outer pass to the next).
 """
 
 from __future__ import annotations
@@ -25,6 +29,24 @@ WALK_KINDS = frozenset({"backward", "visit", "accumulate"})
 FORWARD_KINDS = frozenset({"forward_pass", "tangent", "jvp"})
 
 
+@dataclass(frozen=True)
+class Loop:
+    """A ``for`` loop that ran: its line, its last line, and the seqs each pass spans."""
+
+    line: int
+    end: int
+    passes: tuple[tuple[int, int], ...]  # (first seq, last seq) of each pass, in order
+
+    def holds(self, a: int, b: int) -> bool:
+        """Whether program lines a..b lie inside the loop's body."""
+        return self.line < a and b <= self.end
+
+    def cuts(self, a: int, b: int) -> bool:
+        """Whether lines a..b take part of the body and neither lie inside it nor hold it all."""
+        inside_some = a <= self.end and b > self.line
+        return inside_some and not self.holds(a, b) and not (a <= self.line and self.end <= b)
+
+
 @dataclass
 class LogIndex:
     """Events of one run, with the maps the storyboard layer looks things up in."""
@@ -36,6 +58,8 @@ class LogIndex:
     tensor_event: dict[str, Event] = field(default_factory=dict)
     node_event: dict[str, Event] = field(default_factory=dict)
     calls: list[int] = field(default_factory=list)
+    loops: dict[int, Loop] = field(default_factory=dict)
+    numbers: dict[str, list[Event]] = field(default_factory=dict)  # Python numbers bound to a name
 
     @classmethod
     def build(cls, events: list[Event], source: str = "") -> "LogIndex":
@@ -51,7 +75,48 @@ class LogIndex:
                 index.node_event[ev["id"]] = ev
             elif kind == "backward":
                 index.calls.append(ev["call"])
+            elif kind == "number":
+                index.numbers.setdefault(ev["name"], []).append(ev)
+        index.loops = _loops(index.events)
         return index
+
+    def name_results(self, names: dict[str, str]) -> list[str]:
+        """Give the tensors made by each source expression (``"b**3"``, spaces ignored) a name
+        for narration and emphasis; the graph keeps its own labels. Returns the expressions that
+        made no tensor."""
+        missing = []
+        lines = self.lines
+        for expr, name in names.items():
+            want = "".join(expr.split())
+            ids = [tid for tid, ev in self.tensor_event.items() if ev.get("span") and 0 < ev["line"] <= len(lines)
+                   and "".join(lines[ev["line"] - 1][ev["span"][0]:ev["span"][1]].split()) == want]
+            if ids:
+                self.name_tensors.setdefault(name, []).extend(i for i in ids if i not in self.name_tensors.get(name, []))
+            else:
+                missing.append(expr)
+        return missing
+
+    def loop_around(self, a: int, b: int) -> Loop | None:
+        """The innermost loop that ran and whose body holds lines a..b."""
+        inside = [lp for lp in self.loops.values() if lp.holds(a, b)]
+        return max(inside, key=lambda lp: lp.line) if inside else None
+
+    def span_lines(self, beat: Beat) -> tuple[int, int] | None:
+        """The program lines a line-based span (lines, reset, branch) names."""
+        if beat.lines is not None:
+            return (beat.lines, beat.lines) if isinstance(beat.lines, int) else beat.lines
+        for n in (beat.reset, beat.branch):
+            if n is not None:
+                return (n, n)
+        return None
+
+    def pass_seqs(self, beat: Beat) -> tuple[int, int] | None:
+        """``(first, last)`` seq of the pass a beat names with ``pass: N``, if it can."""
+        lines = self.span_lines(beat)
+        loop = self.loop_around(*lines) if lines and beat.pass_ is not None else None
+        if loop is None or beat.pass_ > len(loop.passes):
+            return None
+        return loop.passes[beat.pass_ - 1]
 
     @property
     def lines(self) -> list[str]:
@@ -72,11 +137,36 @@ class LogIndex:
                 out.append(node)
         return out
 
+    def step_range(self, call: int, steps: tuple[int | str, int | str]) -> tuple[int, int] | str:
+        """``steps:`` as 1-based visit numbers of backward call ``call``; a name stands for the
+        visit of its node (a leaf's AccumulateGrad). A message when a name is not visited."""
+        visits = self.visits(call)
+        out = []
+        for ref in steps:
+            if isinstance(ref, int):
+                out.append(ref)
+                continue
+            ids = set(self.ids_of(ref))
+            k = next((i for i, v in enumerate(visits, 1) if v.get("node") in ids or v.get("tensor") in ids), None)
+            if k is None:
+                seen = [self.tensor_name.get(v.get("tensor")) or v["grad_fn"] for v in visits]
+                return (f"steps: backward call {call} visits no node of '{ref}'; it visits, in order: "
+                        f"{', '.join(str(s) for s in seen)}")
+            out.append(k)
+        return out[0], out[1]
+
     def visits(self, call: int) -> list[Event]:
         return [e for e in self.events if e["kind"] == "visit" and e.get("call") == call]
 
     def select(self, beat: Beat) -> list[Event]:
         """The events a beat's span selects, in log order (empty for a title card)."""
+        found = self._select(beat)
+        if beat.pass_ is not None:
+            within = self.pass_seqs(beat)
+            found = [e for e in found if within and within[0] <= e["seq"] <= within[1]]
+        return found
+
+    def _select(self, beat: Beat) -> list[Event]:
         if beat.lines is not None:
             a, b = (beat.lines, beat.lines) if isinstance(beat.lines, int) else beat.lines
             return [e for e in self.events if a <= e["line"] <= b and e["kind"] not in WALK_KINDS | FORWARD_KINDS
@@ -86,7 +176,8 @@ class LogIndex:
         if beat.visits is not None:
             visits = self.visits(beat.visits)
             if beat.steps is not None:
-                visits = visits[beat.steps[0] - 1: beat.steps[1]]
+                got = self.step_range(beat.visits, beat.steps)
+                visits = visits[got[0] - 1: got[1]] if not isinstance(got, str) else []
             return visits
         if beat.accumulations is not None:
             return [e for e in self.events if e["kind"] == "accumulate" and e.get("call") == beat.accumulations]
@@ -122,3 +213,23 @@ class LogIndex:
     def lines_with(self, kind: str) -> list[int]:
         """Program lines that logged an event of ``kind`` (for "it happens on lines ..." hints)."""
         return sorted({e["line"] for e in self.events if e["kind"] == kind})
+
+
+def _loops(events: list[Event]) -> dict[int, Loop]:
+    """The loops of a run from its ``loop`` events: a pass runs from its ``loop`` event through
+    the events of the loop's lines that follow (its target's binding and a nested loop's
+    included) and ends at the first event outside them: the next pass's ``loop`` event, or what
+    follows the loop."""
+    found: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+    for i, ev in enumerate(events):
+        if ev["kind"] != "loop":
+            continue
+        line, end = ev["line"], ev["end"]
+        last = ev["seq"]
+        for nxt in events[i + 1:]:
+            if not line <= nxt["line"] <= end or nxt["kind"] in FORWARD_KINDS \
+                    or (nxt["kind"] == "loop" and nxt["line"] == line):
+                break
+            last = nxt["seq"]
+        found.setdefault(line, (end, []))[1].append((ev["seq"], last))
+    return {line: Loop(line, end, tuple(p)) for line, (end, p) in found.items()}

@@ -64,6 +64,19 @@ Text = Annotated[str, Strict()]
 
 NonEmpty = Annotated[str, Strict(), MinLen(1), AfterValidator(_not_blank)]
 
+def _step_kind(value: Any) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "number"
+    return "name" if isinstance(value, str) else None
+
+
+StepRef = Annotated[
+    Annotated[Positive, Tag("number")] | Annotated[NonEmpty, Tag("name")],
+    Discriminator(_step_kind, custom_error_type="shape",
+                  custom_error_message="must be a visit number (from 1) or a name the walk visits"),
+]
+"""One end of ``steps:``: the Nth visit of the walk, or the visit of a program name's node."""
+
 Range = Annotated[
     Annotated[Positive, Tag("scalar")] | Annotated[tuple[Positive, Positive], Tag("list")],
     _by_shape("a whole number or a list [a, b]"),
@@ -74,7 +87,7 @@ Range = Annotated[
 class _Model(BaseModel):
     """Every model: an unknown key is a problem, and a checked value never changes (hashable)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Numbers(_Model):
@@ -105,13 +118,17 @@ class Beat(_Model):
     lines: Range | None = Field(None, description="forward pass: program line N, or lines [a, b]")
     backward: Positive | None = Field(None, description="backward call k: its walk and its accumulations")
     visits: Positive | None = Field(None, description="backward call k: its node visits only")
-    steps: tuple[Positive, Positive] | None = Field(
-        None, description="with visits: only visits [i, j] of the walk (1-based)")
+    steps: tuple[StepRef, StepRef] | None = Field(
+        None, description="with visits: only visits [i, j] of the walk (1-based), or from one name's "
+                          "node to another's ([yh, w1]; a leaf's name is its AccumulateGrad)")
     accumulations: Positive | None = Field(None, description="backward call k: its AccumulateGrad bucket fills")
     reset: Positive | None = Field(None, description="the .grad reset on program line N")
     branch: Positive | None = Field(None, description="the if on program line N")
     passes: Range | None = Field(
         None, description="forward mode: pass N, or passes [a, b] (needs forward_mode)")
+    pass_: Positive | None = Field(
+        None, alias="pass",
+        description="with lines, reset or branch inside a for loop: its Nth run (1-based)")
     pace: Pace = Field("normal", description="slow, normal, fast or rush")
     emphasis: tuple[Text, ...] = Field((), description="program names to highlight")
     dim: tuple[Text, ...] = Field((), description="program names to fade")
@@ -141,6 +158,9 @@ class Storyboard(_Model):
         None, description="also differentiate this program name in forward mode (one pass per leaf)")
     takeaway: Takeaway | None = Field(
         None, description="the closing caption after the last beat: text with the key numbers as placeholders")
+    names: dict[NonEmpty, NonEmpty] = Field(
+        default_factory=dict,
+        description='names for unnamed results, for narration only: {"b**3": cube} lets a caption say {cube}')
 
     @property
     def number_style(self) -> Numbers:

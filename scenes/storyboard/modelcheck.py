@@ -63,7 +63,7 @@ def problems(doc: Document, path: Path, tp: Any, found: list[Any]) -> list[tuple
         if err["type"] == "extra_forbidden":
             at, model, _ = _walk(tp, err["loc"][:-1], path)
             key = str(err["loc"][-1])
-            fields = list(model.model_fields)
+            fields = keys_of(model)
             hint = did_you_mean(key, fields)
             if hint:
                 suggested.add(at + (hint.split("'")[1],))
@@ -122,7 +122,7 @@ def _walk(root: Any, loc: tuple[Any, ...], base: Path) -> tuple[Path, Any, list[
     at, (tp, meta) = list(base), _plain(root, [])
     for part in loc:
         if _is_model(tp):
-            field = tp.model_fields[part]
+            field = next(f for n, f in tp.model_fields.items() if part in (n, f.alias))
             tp, meta = _plain(field.annotation, list(field.metadata))
             at.append(part)
         elif typing.get_origin(tp) in (Union, types.UnionType):  # a tagged union: the tag is no data
@@ -158,6 +158,11 @@ def _tag(member: Any) -> str | None:
     if typing.get_origin(member) is typing.Annotated:
         return next((m.tag for m in member.__metadata__ if isinstance(m, Tag)), None)
     return None
+
+
+def keys_of(model: Any) -> list[str]:
+    """The YAML keys of a model: each field's alias where it has one (``pass``, a Python word)."""
+    return [f.alias or n for n, f in model.model_fields.items()]
 
 
 def _is_model(tp: Any) -> bool:

@@ -13,7 +13,16 @@ Placeholder forms, for a program name N:
 ``{N.grad.before}`` ``.grad`` before the latest accumulation; ``{N.grad.add}`` what it added
 ``{N.grad_fn}``     the class name of N's grad_fn (``MulBackward0``)
 ``{N.grad_in}``     the gradient that arrived at N's node in the latest visit
+``{N@k}``           any of the above as it was at the end of pass k of the loop N is made or
+                    changed in (``{loss@2}``, ``{w.grad@3}``; a ``.grad`` cleared at the end of
+                    the pass is read as it was filled)
 ==================  ===========================================================
+
+N is a name the program binds to a tensor or to a Python number (``{lr}`` for ``lr = 0.1``), a
+list item as the engine names it (``{ws[2].grad}``), or a storyboard ``names:`` entry.
+
+Text in backticks is quoted code (`` `1 - o**2` ``), drawn in the code font; digits are allowed
+there, but a backtick span that is only a number is refused like any typed number.
 
 >>> [p.ref for p in parse("the bucket holds {w1.grad}, and {L} is the loss")[0]]
 ['w1.grad', 'L']
@@ -33,6 +42,9 @@ from .numfmt import show, torch_str
 FIELDS = ("value", "grad", "grad.before", "grad.add", "grad_fn", "grad_in")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,/]\d+)*(?![\w])")
+_REF = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\[\d+\])*)(?:\.(?P<field>[\w.]+))?(?:@(?P<pass>\d+))?$")
+_CODE = re.compile(r"`([^`]*)`")
+_BARE_NUMBER = re.compile(r"^\s*-?\d+(?:[.,/]\d+)*\s*$")
 
 
 @dataclass(frozen=True)
@@ -43,10 +55,12 @@ class Placeholder:
     end: int
     name: str
     field: str
+    pass_: int | None = None
 
     @property
     def ref(self) -> str:
-        return self.name if self.field == "value" else f"{self.name}.{self.field}"
+        base = self.name if self.field == "value" else f"{self.name}.{self.field}"
+        return base if self.pass_ is None else f"{base}@{self.pass_}"
 
 
 @dataclass(frozen=True)
@@ -73,24 +87,43 @@ def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
     problems: list[tuple[int, str]] = []
     for m in _PLACEHOLDER.finditer(text):
         inner = m.group(1).strip()
-        name, _, fld = inner.partition(".")
-        fld = fld or "value"
-        if not name.isidentifier():
-            problems.append((m.start(), f"placeholder {{{m.group(1)}}} must be {{NAME}} or {{NAME.grad}}"))
+        ref = _REF.match(inner)
+        if ref is None:
+            problems.append((m.start(), f"placeholder {{{m.group(1)}}} must be {{NAME}}, {{NAME.grad}}, "
+                             "{xs[2].grad} or {NAME@PASS}"))
             continue
+        name, fld = ref.group("name"), ref.group("field") or "value"
         if fld not in FIELDS:
             problems.append((m.start() + len(name) + 2, f"placeholder {{{inner}}}: unknown field '{fld}'"
                              f"{did_you_mean(fld, FIELDS)} (one of: {', '.join(FIELDS)})"))
             continue
-        found.append(Placeholder(m.start(), m.end(), name, fld))
+        k = ref.group("pass")
+        if k is not None and int(k) < 1:
+            problems.append((m.start(), f"placeholder {{{inner}}}: passes count from 1"))
+            continue
+        found.append(Placeholder(m.start(), m.end(), name, fld, int(k) if k is not None else None))
     rest = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     for i, ch in enumerate(rest):
         if ch in "{}":
             problems.append((i, f"unmatched '{ch}' in narration; placeholders look like {{w1.grad}}"))
-    for m in _NUMBER.finditer(rest):
+    for m in _CODE.finditer(rest):
+        if _BARE_NUMBER.match(m.group(1)):
+            problems.append((m.start(), f"narration quotes only the number '{m.group(1).strip()}' as code; "
+                             "numbers must come from the log: use a placeholder such as {lr}"))
+    words = _CODE.sub(lambda m: " " * len(m.group(0)), rest)
+    if words.count("`") % 2:
+        problems.append((words.index("`"), "unmatched '`' in narration; quote code as `1 - o**2`"))
+    for m in _NUMBER.finditer(words):
         problems.append((m.start(), f"narration types the number '{m.group(0)}'; numbers must come "
-                         "from the log: use a placeholder such as {w1.grad} or {L}"))
+                         "from the log: use a placeholder such as {w1.grad} or {L}, or quote code in "
+                         "backticks"))
     return found, problems
+
+
+def code_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each backtick-quoted span of a caption, backticks included, which the
+    scene sets in the code font (without the backticks)."""
+    return [m.span() for m in _CODE.finditer(text)]
 
 
 def _latest(index: LogIndex, cutoff: int, kinds: tuple[str, ...], test) -> Event | None:
@@ -103,12 +136,33 @@ def _latest(index: LogIndex, cutoff: int, kinds: tuple[str, ...], test) -> Event
     return best
 
 
+def unknown_name(p: Placeholder, index: LogIndex) -> str | None:
+    """Why the placeholder's name can never have a value (whatever the moment), or None."""
+    name = p.name
+    if name in index.name_tensors:
+        return None
+    if name in index.numbers:
+        return None if p.field == "value" else \
+            f"{{{p.ref}}}: '{name}' is a Python number; it has a value only ({{{name}}})"
+    known = [n for n in index.logged_names() if n.isidentifier()] + list(index.numbers)
+    return f"{{{p.ref}}}: the program has no tensor named '{name}'; it defines {', '.join(known) or 'no tensors'}"
+
+
 def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:
     """The filled text of one placeholder, or a message saying why it has no value here."""
     name = p.name
+    wrong = unknown_name(p, index)
+    if wrong is not None:
+        return wrong
     if name not in index.name_tensors:
-        return f"{{{p.ref}}}: the program has no tensor named '{name}'; it defines {', '.join(n for n in index.logged_names() if n.isidentifier()) or 'no tensors'}"
+        return _python_number(p, index, cutoff, numbers)
     ids = set(index.name_tensors[name])
+    within: tuple[int, int] | None = None
+    if p.pass_ is not None:
+        got = _pass_of(p, index, ids)
+        if isinstance(got, str):
+            return got
+        within, cutoff = got, got[1]
     if p.field in ("value", "grad_fn"):
         ev = _latest(index, cutoff, ("tensor", "update"), lambda e: e.get("name") == name or e.get("tensor") in ids
                      or e.get("id") in ids)
@@ -125,6 +179,9 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
             return f"{{{p.ref}}} has no value yet at this beat: no backward walk has reached '{name}'"
         return _number(ev, "grad_in", "grad_in_exact", None, numbers)
     ev = _latest(index, cutoff, ("accumulate", "grad_reset"), lambda e: e.get("tensor") in ids)
+    if within is not None and ev is not None and ev["kind"] == "grad_reset" and ev["seq"] >= within[0]:
+        filled = _latest(index, ev["seq"], ("accumulate",), lambda e: e.get("tensor") in ids)
+        ev = filled if filled is not None and filled["seq"] >= within[0] else ev  # cleared at the pass's end
     if ev is None:
         return f"{{{p.ref}}} has no value yet at this beat: {name}.grad is None until a backward call fills it"
     if ev["kind"] == "grad_reset":
@@ -137,6 +194,43 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
     if ev.get(key) is None:
         return f"{{{p.ref}}} has no value at this beat: {name}.grad was None before this accumulation"
     return _number(ev, key, f"{key}_exact", None, numbers)
+
+
+def _pass_of(p: Placeholder, index: LogIndex, ids: set[str]) -> tuple[int, int] | str:
+    """``(first, last)`` seq of pass ``p.pass_`` of the loop the name is made or changed in
+    (the innermost loop around the last line that made, changed, filled or visited it)."""
+    lines = [e["line"] for e in index.events
+             if e["kind"] in ("tensor", "update", "accumulate", "visit", "grad_reset")
+             and (e.get("id") in ids or e.get("tensor") in ids)]
+    loops = [lp for lp in (index.loop_around(n, n) for n in reversed(lines)) if lp is not None]
+    if not loops:
+        return f"{{{p.ref}}}: '{p.name}' is not made or changed inside a for loop that ran; remove @{p.pass_}"
+    loop = loops[0]
+    n = len(loop.passes)
+    if p.pass_ > n:
+        return f"{{{p.ref}}}: the for loop on line {loop.line} ran {n} time{'s' * (n != 1)}; there is no pass {p.pass_}"
+    return loop.passes[p.pass_ - 1]
+
+
+def _python_number(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:
+    """A Python number the program bound to a name (``lr = 0.1``), as of the cutoff or the pass."""
+    evs = index.numbers[p.name]
+    if p.pass_ is not None:
+        loops = [lp for lp in (index.loop_around(e["line"], e["line"]) for e in reversed(evs)) if lp]
+        if not loops:
+            return f"{{{p.ref}}}: '{p.name}' is not bound inside a for loop that ran; remove @{p.pass_}"
+        if p.pass_ > len(loops[0].passes):
+            return f"{{{p.ref}}}: the for loop on line {loops[0].line} ran {len(loops[0].passes)} times"
+        cutoff = loops[0].passes[p.pass_ - 1][1]
+    ev = next((e for e in reversed(evs) if e["seq"] <= cutoff), None)
+    if ev is None:
+        return f"{{{p.ref}}} has no value yet at this beat: '{p.name}' is bound later in the program"
+    if numbers.style == "fraction" and ev.get("exact") is not None:
+        return Shown(ev["exact"], ev["seq"], "exact", "caption")
+    if numbers.style == "decimal" and isinstance(ev["value"], float):
+        return Shown(show(ev["value"], None, numbers), ev["seq"], "value", "caption")
+    return Shown(repr(ev["value"]) if not isinstance(ev["value"], str) else ev["value"], ev["seq"], "value",
+                 "caption")
 
 
 def _number(ev: Event, key: str, exact_key: str, str_key: str | None, numbers: Numbers) -> Shown:

@@ -66,10 +66,12 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     """
     if index is None:
         index = LogIndex.build(events, source if source is not None else board.program)
+        index.name_results(board.names)
     cues: list[Cue] = []
     captions: list[CaptionSpan] = []
     beats: list[BeatTime] = []
     now, cutoff = 0.0, -1
+    shown_pass: tuple[int, int] | None = None  # (for line, pass) the code pane marks
     for i, beat in enumerate(board.beats):
         tm = timings.scaled(beat.pace)
         spec = TABLE[beat.visual]
@@ -89,6 +91,10 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             if spec.lights_code:
                 b.code_line(ev)
             planner(b, ev)
+        at_pass = _loop_pass(index, selected) if selected and not spec.every_pass else None
+        if at_pass != shown_pass and (at_pass or shown_pass):
+            _add_loop_pass(b, index, at_pass, now)
+            shown_pass = at_pass
         if selected:
             cutoff = max(e["seq"] for e in selected)
         text, shown, problems = fill(beat.narration, index, cutoff, board.number_style)
@@ -121,6 +127,33 @@ def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, c
     captions += spans
     beats.append(BeatTime(k, "takeaway", _t(now), _t(end - now + tm.beat_pause)))
     return end + tm.beat_pause
+
+
+def _loop_pass(index: LogIndex, selected: list[Event]) -> tuple[int, int] | None:
+    """``(for line, pass)`` of the innermost loop that ran more than once around the beat's
+    first event, or None when that event is outside such loops."""
+    first = selected[0]
+    around = [lp for lp in index.loops.values() if len(lp.passes) > 1 and lp.holds(first["line"], first["line"])]
+    for loop in sorted(around, key=lambda lp: -lp.line):
+        for k, (a, z) in enumerate(loop.passes, 1):
+            if a <= first["seq"] <= z:
+                return loop.line, k
+    return None
+
+
+def _add_loop_pass(b: Builder, index: LogIndex, at_pass: tuple[int, int] | None, start: float) -> None:
+    """A ``loop_pass`` cue at the beat's start: the pass count beside the for line, or none."""
+    strings: list[Shown] = []
+    line, kept = None, b.line
+    if at_pass is not None:
+        line, k = at_pass
+        loop = index.loops[line]
+        first, last = index.events[loop.passes[k - 1][0]], index.events[loop.passes[-1][0]]
+        strings = [Shown(str(first["pass"]), first["seq"], "pass", "count"),
+                   Shown(str(last["pass"]), last["seq"], "pass", "total")]
+    b.line = line
+    b.add("loop_pass", b.tm.code_highlight_move, strings=strings, at=start, advance=False)
+    b.line = kept
 
 
 def plan_dict(p: Plan) -> dict[str, Any]:

@@ -25,6 +25,19 @@ from dataclasses import dataclass
 _BREAKS = (re.compile(r"(?<=[.!?])\s+"), re.compile(r"(?<=[;:])\s+"), re.compile(r"(?<=,)\s+|\s+(?=[-\u2013\u2014]\s)"))
 
 
+_CODE = re.compile(r"`[^`]*`")
+_KEEP = "\u00a4"  # stands for a space inside quoted code while cutting, so code is never cut
+
+
+def _protect(text: str) -> str:
+    """``text`` with the spaces of each backtick-quoted code span joined (the same length)."""
+    return _CODE.sub(lambda m: m.group(0).replace(" ", _KEEP), text)
+
+
+def _restore(text: str) -> str:
+    return text.replace(_KEEP, " ")
+
+
 @dataclass(frozen=True)
 class ReadingRules:
     """The reading limits of one caption event (scenes/theme.yaml ``reading``)."""
@@ -45,7 +58,10 @@ class ReadingRules:
 def lines(text: str, rules: ReadingRules) -> list[str]:
     """``text`` broken into lines of at most ``line_chars`` characters (a longer word keeps a line
     of its own). Two lines are broken where the eye expects it: after a phrase's punctuation,
-    never inside brackets, and as even as those allow (a greedy break can leave a word alone)."""
+    never inside brackets or quoted code, and as even as those allow (a greedy break can leave a
+    word alone)."""
+    if "`" in text and _protect(text) != text:
+        return [_restore(x) for x in lines(_protect(text), rules)]
     greedy = textwrap.wrap(text, rules.line_chars, break_long_words=False, break_on_hyphens=False) or [""]
     if len(greedy) != 2:
         return greedy
@@ -115,7 +131,9 @@ def _by_words(text: str, rules: ReadingRules) -> list[str]:
 
 def split(text: str, rules: ReadingRules) -> list[str]:
     """The caption events of one narration, in order: phrases joined again while they fit one
-    event, so that short clauses are not flashed one by one."""
+    event, so that short clauses are not flashed one by one. Quoted code is never cut."""
+    if "`" in text and _protect(text) != text:
+        return [_restore(x) for x in split(_protect(text), rules)]
     pieces = _pieces(" ".join(text.split()), 0, rules)
     out: list[str] = []
     for p in pieces:

@@ -18,7 +18,7 @@ from .errors import ErrorList, Path, did_you_mean, one_of
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
-from .narration import parse, resolve
+from .narration import parse, resolve, unknown_name
 from .readcheck import check_captions
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
 from .timings import default_timings
@@ -67,6 +67,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
                      forward_mode=fmode if isinstance(fmode, str) and fmode.isidentifier() else None)
     if result is not None and place is not None:
         index = LogIndex.build(result.events, result.header["source"])
+        _check_names(doc, board, index, errors, defined_names(source))
         beats, numbers = _usable_parts(doc, board)
         check_beats(doc, beats, numbers, index, errors, defined_names(source))
         if board is not INVALID:
@@ -75,6 +76,24 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     errors.raise_if_any()
     assert board is not INVALID and result is not None and place is not None and index is not None
     return Checked(stem, display, board, result, index, place, doc)
+
+
+def _check_names(doc: Document, board: Storyboard, index: LogIndex, errors: ErrorList,
+                 program_names: list[str]) -> None:
+    """``names:``: each expression must make a tensor, each name be new and a plain name."""
+    names = board.names if board is not INVALID else {}
+    for expr, name in names.items():
+        at: Path = ("names", expr)
+        line, col = doc.key_pos.get(at, doc.at(at))
+        if not name.isidentifier():
+            errors.add(line, col, f"names: '{name}' must be a plain name (letters, digits, _)", at)
+        elif name in program_names or name in index.name_tensors:
+            errors.add(line, col, f"names: the program already has a '{name}'; choose another name", at)
+    for expr in index.name_results(names):
+        at = ("names", expr)
+        line, col = doc.key_pos.get(at, doc.at(at))
+        errors.add(line, col, f"names: no expression {expr!r} in the program makes a tensor (write it as "
+                   "the program does, e.g. \"b**3\")", at)
 
 
 def check_errors_shown(board: Storyboard, index: LogIndex, place: ProgramPlace, errors: ErrorList) -> None:
@@ -181,8 +200,14 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
     if beat.steps is not None:
         if beat.visits is None:
             return "steps", "steps only goes with visits: K"
-        i, j = beat.steps
+        got = index.step_range(beat.visits, beat.steps)
+        if isinstance(got, str):
+            return "steps", got
+        i, j = got
         n = len(index.visits(beat.visits))
+        if i > j and any(isinstance(s, str) for s in beat.steps):
+            return "steps", (f"steps [{', '.join(map(str, beat.steps))}]: the walk reaches {beat.steps[1]} "
+                             f"(visit {j}) before {beat.steps[0]} (visit {i})")
         if i > j or j > n:
             return "steps", f"steps [{i}, {j}] is outside the walk: backward call {beat.visits} visits {n} nodes"
     if beat.passes is not None:
@@ -192,6 +217,9 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
             return "passes", "passes needs forward mode: add forward_mode: NAME (the loss) at the top"
         if a > b or b > n:
             return "passes", f"passes [{a}, {b}] is outside forward mode: it makes {n} passes"
+    problem = _pass_problem(beat, index)
+    if problem:
+        return problem
     for key, kind in (("reset", "grad_reset"), ("branch", "branch")):
         n = getattr(beat, key)
         if n is not None and not index.select(beat):
@@ -199,6 +227,36 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
             hint = f"; {kind} events are on line {one_of(str(x) for x in where)}" if where else \
                 f"; the program logs no {kind} event at all"
             return key, f"program line {n} logs no {kind} event{hint}"
+    return None
+
+
+def _pass_problem(beat: Beat, index: LogIndex) -> tuple[str, str] | None:
+    """A span inside a loop that ran more than once must say which pass it shows; ``pass``
+    needs such a span and a pass that ran."""
+    lines = index.span_lines(beat)
+    if lines is None:
+        return ("pass", "pass goes with lines, reset or branch (a backward call is one pass already)") \
+            if beat.pass_ is not None else None
+    a, b = lines
+    shown = f"line {a}" if a == b else f"lines [{a}, {b}]"
+    verb = "is" if a == b else "are"
+    for loop in index.loops.values():
+        if loop.cuts(a, b):
+            return ("lines", f"{shown} cut the for loop of lines {loop.line}-{loop.end}: select lines "
+                    f"inside its body (with pass: N) or the whole loop, [{loop.line}, {loop.end}]")
+    loop = index.loop_around(a, b)
+    if loop is None:
+        return ("pass", f"{shown} {verb} not inside a for loop that ran; remove pass") \
+            if beat.pass_ is not None else None
+    n = len(loop.passes)
+    if beat.pass_ is None and TABLE[beat.visual].every_pass:
+        return None
+    if beat.pass_ is None:
+        return (None, f"{shown} {verb} inside the for loop on line {loop.line}, which ran {n} times: "
+                f"add pass: N (1 to {n}) to choose one") if n > 1 else None
+    if beat.pass_ > n:
+        return ("pass", f"pass {beat.pass_} does not exist: the for loop on line {loop.line} ran "
+                f"{n} time{'s' * (n != 1)}")
     return None
 
 
@@ -228,8 +286,9 @@ def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: Er
     problem = _span_problem(beat, index, len(index.lines))
     if problem:
         k, message = problem
-        line, col = doc.at(at + (k,))
-        errors.add(line, col, message, at + (k,))
+        where = at + (k,) if k is not None else at  # None: the beat as a whole lacks a key
+        line, col = doc.at(where)
+        errors.add(line, col, message, where)
         return False
     if not index.select(beat):
         line, col = doc.at(at + (key,))
@@ -260,8 +319,8 @@ def _check_narration(doc: Document, beat: Beat, at: Path, index: LogIndex, cutof
     for offset, message in problems:
         line, col = _narration_col(doc, path, offset)
         errors.add(line, col, message, path)
-    for p in placeholders if resolve_too else []:
-        got = resolve(p, index, cutoff, numbers)
+    for p in placeholders:  # with a bad span, the moment is unknown but a wrong name is still wrong
+        got = resolve(p, index, cutoff, numbers) if resolve_too else unknown_name(p, index)
         if isinstance(got, str):
             line, col = _narration_col(doc, path, p.start)
             errors.add(line, col, got, path)

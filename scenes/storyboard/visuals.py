@@ -28,7 +28,8 @@ class VisualSpec:
     shows no span). ``kinds``: the event kinds of its span it draws; others are passed over.
     ``view``: the picture whose planners turn those events into cues (``graph``, ``network``,
     ``title``; see :mod:`.views`). ``lights_code``: the code pane's bar moves to each drawn
-    event's program line first (a ``code_line`` cue)."""
+    event's program line first (a ``code_line`` cue). ``every_pass``: a span inside a loop shows
+    all of its passes at once (no ``pass:`` needed)."""
 
     name: str
     doc: str
@@ -37,6 +38,7 @@ class VisualSpec:
     view: str
     lights_code: bool = False
     needs: Needs | None = None
+    every_pass: bool = False
 
 
 TABLE: dict[str, VisualSpec] = {v.name: v for v in (
@@ -61,6 +63,13 @@ TABLE: dict[str, VisualSpec] = {v.name: v for v in (
                frozenset({"backward", "visit", "accumulate"}), "network"),
     VisualSpec("network_forward", "forward-mode passes over the MLP, one per seed weight", ("passes",),
                frozenset({"forward_pass", "tangent", "jvp"}), "network"),
+    VisualSpec("update", "a training step: the scaled gradient flows into the weight, its arithmetic written",
+               ("lines",), frozenset({"update"}), "step", lights_code=True,
+               needs=Needs(frozenset({"update"}), "visual update needs a line that changes a tensor in place "
+                                                  "(w -= lr * w.grad)")),
+    VisualSpec("loss_curve", "a value a loop's line binds, one point per pass, on plain axes", ("lines",),
+               frozenset({"tensor"}), "curve", every_pass=True,
+               needs=Needs(frozenset({"tensor"}), "visual loss_curve needs a line inside a loop that binds a tensor")),
 )}
 """Every visual, by name, in the order the schema lists them."""
 

@@ -44,9 +44,10 @@ SMOOTH_POWERS = ["0.5", "-0.5", "2.5", "1.5"]
 
 
 @st.composite
-def programs(draw, smooth: bool = False) -> str:
+def programs(draw, smooth: bool = False, lists: bool = False) -> str:
     """A random program of the subset: reuse, diamonds, branches, repeated backward, resets,
-    in-place updates and errors all arise from these few moves."""
+    in-place updates and errors all arise from these few moves. ``lists`` adds list literals,
+    indexing (out of range too), len, sum, append, for over a list, zip and range(a, b, step)."""
     lines = ["import torch"]
     n_leaves = draw(st.integers(1, 3))
     leaves = []
@@ -82,8 +83,49 @@ def programs(draw, smooth: bool = False) -> str:
             return f"torch.clamp({a}, {draw(st.sampled_from(['-1', '0']))}, {draw(st.sampled_from(['1', '2']))}) * {b}"
         return f"({a} - {draw(st.sampled_from(values))}) ** 2"
 
+    sizes: dict[str, int] = {}  # list name -> its length
+
+    def list_move() -> list[str]:
+        kind = draw(st.integers(0, 7))
+        if kind == 0 or not sizes:
+            name = f"xs{len(sizes)}"
+            items = [operand() for _ in range(draw(st.integers(0, 4)))]
+            sizes[name] = len(items)
+            return [f"{name} = [{', '.join(items)}]"]
+        xs = draw(st.sampled_from(sorted(sizes)))
+        n = sizes[xs]
+        v = draw(st.sampled_from(values))
+        if kind == 1:
+            start = f", {draw(st.sampled_from(values))}" if draw(st.booleans()) else ""
+            name = f"v{len(results)}"
+            results.append(name)
+            values.append(name)
+            return [f"{name} = sum({xs}{start})"]
+        if kind == 2:
+            name = f"v{len(results)}"
+            results.append(name)
+            values.append(name)
+            return [f"{name} = {xs}[{draw(st.integers(-n - 1, n))}] * {v}"]
+        if kind == 3:
+            return [f"for x in {xs}:", f"    {v} = {v} * x + 1"]
+        if kind == 4:
+            ys = draw(st.sampled_from(sorted(sizes)))
+            return [f"for a, b in zip({xs}, {ys}):", f"    {v} = {v} + a * b"]
+        if kind == 5:
+            start, stop = draw(st.integers(-1, n)), draw(st.integers(-1, n + 1))
+            step = draw(st.sampled_from([1, 2, -1, 3]))
+            return [f"for i in range({start}, {stop}, {step}):", f"    {v} = {v} - {xs}[i]"]
+        if kind == 6:
+            sizes[xs] = n + 1
+            return [f"{xs}.append({expression()})"]
+        return [draw(st.sampled_from([f"print({xs}, len({xs}))", f"for w in {xs}:\n    print(w.grad)",
+                                      f"with torch.no_grad():\n    for w in {xs}:\n        w -= 0.1 * w.grad"]))]
+
     for _ in range(draw(st.integers(2, 12))):
-        move = draw(st.integers(0, 12))
+        move = draw(st.integers(0, 16 if lists else 12))
+        if move > 12 and results:
+            lines += list_move()
+            continue
         if move <= 5 or not results:
             name = f"v{len(results)}"
             lines.append(f"{name} = {expression()}")
@@ -118,6 +160,12 @@ def programs(draw, smooth: bool = False) -> str:
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(programs())
 def test_random_programs_bit_for_bit(source: str) -> None:
+    assert_same(source)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs(lists=True))
+def test_random_programs_with_lists_bit_for_bit(source: str) -> None:
     assert_same(source)
 
 

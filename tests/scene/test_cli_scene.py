@@ -210,3 +210,28 @@ def test_an_up_to_date_clip_imports_neither_the_engine_nor_the_model(tmp_path: P
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert "backward_walk: up to date" in r.stderr, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "0 [] False", r.stdout + r.stderr
+
+
+def test_each_aspect_names_its_outputs_so_they_share_a_folder(tmp_path: Path) -> None:
+    from scenes.render.options import ASPECTS, outputs
+
+    names = {aspect: {p.name for p in outputs("walk", tmp_path, "mp4", aspect).values()} for aspect in ASPECTS}
+    assert names["16:9"] == {"walk.mp4", "walk.png", "walk.srt", "walk.vtt", "walk.events.jsonl", "walk.key"}
+    assert names["9:16"] == {"walk.9x16.mp4", "walk.9x16.png", "walk.9x16.srt", "walk.9x16.vtt",
+                             "walk.9x16.events.jsonl", "walk.9x16.key"}
+    assert {n.split(".")[1] for n in names["1:1"]} == {"1x1"}
+    assert not names["16:9"] & names["9:16"] and not names["9:16"] & names["1:1"]
+
+
+@pytest.mark.slow
+def test_a_clip_at_two_aspects_keeps_both_in_one_folder(tmp_path: Path) -> None:
+    small = tmp_path / "small.yaml"
+    small.write_text("title: Small\nprogram: |\n  import torch\n  w = torch.tensor(2.0)\n"
+                     "beats:\n  - visual: code_and_graph_build\n    lines: 2\n    narration: \"w is {w}.\"\n")
+    out = tmp_path / "out"
+    for aspect in ("16:9", "9:16"):
+        r = run("scene", str(small), "--aspect", aspect, "--out", str(out), *TINY)
+        assert r.returncode == 0, r.stderr
+    wide, tall = out / "small.mp4", out / "small.9x16.mp4"
+    assert wide.exists() and tall.exists() and (out / "small.9x16.png").exists()
+    assert run("scene", str(small), "--out", str(out), *TINY).stderr.strip().endswith("small: up to date")

@@ -106,3 +106,19 @@ def test_set_changes_the_strings_on_screen_and_nothing_else(rendered, tmp_path: 
     assert (gone, new) == (plan_text(base) - plan_text(other), plan_text(other) - plan_text(base))
     unchanged = {"x", "w1", "w2", "y", "L", "MulBackward0", "PowBackward0", "AccumulateGrad"}
     assert not unchanged & (set(gone) | set(new))
+
+
+LESSONS = sorted((Path(__file__).parents[1] / "storyboard" / "lessons").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_lesson_clip_draws_exactly_its_plan(tmp_path: Path, path: Path) -> None:
+    """The lessons' new pictures (a loop's pass mark, the update step, the loss curve, quoted
+    code) put on screen every string the plan has, and nothing else."""
+    opts = RenderOptions(out=str(tmp_path), **TINY)
+    result = render_storyboard(str(path), path.stem, opts, log=lambda s: None)
+    want = Counter((s.text, s.seq) for s in result.plan.displayed())
+    got = Counter(result.ledger)
+    assert got - want == Counter(), "on screen but not in the plan"
+    assert want - got == Counter(), "in the plan but never drawn"
+    assert result.frames == round(result.plan.duration * TINY["fps"])

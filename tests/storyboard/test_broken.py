@@ -58,7 +58,7 @@ def test_check_exits_2_and_writes_nothing(tmp_path: Path, capsys: pytest.Capture
     assert out == ""
     assert err.strip().splitlines() == [f"{os.path.relpath(path)}:10:13: unknown visual 'wavefornt'; did you mean 'wavefront'? "
                                         "(one of: title_card, code_and_graph_build, backward_graph, wavefront, "
-                                        "accumulate, reset, branch, output, network, network_backward, network_forward) "
+                                        "accumulate, reset, branch, output, network, network_backward, network_forward, update, loss_curve) "
                                         "(at beats[0].visual)"]
     assert list(tmp_path.iterdir()) == []
 

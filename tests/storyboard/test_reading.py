@@ -128,3 +128,16 @@ def test_check_refuses_a_takeaway_placeholder_the_log_has_no_value_for(tmp_path:
     with pytest.raises(StoryboardError) as err:
         load(_board(tmp_path, "The forward pass.", takeaway="The gradient is {nothing.grad}."))
     assert "nothing" in str(err.value) and "takeaway" in str(err.value)
+
+
+def test_quoted_code_is_never_cut_across_lines_or_events() -> None:
+    """Backtick code is drawn in the code font as one piece: no line or event break inside it."""
+    from scenes.storyboard.reading import ReadingRules, lines, split
+
+    rules = ReadingRules()
+    text = ("tanh's local derivative is `1 - o**2 + a * b`, so the gradient at n is small and that is "
+            "the whole of it, because `1 - o**2 + a * b` is made from the output alone.")
+    for event in split(text, rules):
+        assert event.count("`") % 2 == 0
+        for line in lines(event, rules):
+            assert line.count("`") % 2 == 0, line

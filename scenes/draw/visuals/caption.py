@@ -8,7 +8,10 @@ from manim import RoundedRectangle, VGroup
 
 from scenes.draw.record import tag
 from scenes.theme import Rect, Theme
-from scenes.draw.visuals.glyphs import _MEASURE, label, line_pitch, shrink_to_fit, text_rows, text_width
+import re
+
+from scenes.draw.visuals.glyphs import (_MEASURE, STRUT, label, line_pitch, markup_label, shrink_to_fit,
+                                        text_rows, text_width)
 
 _REF = 48.0  # font size at which words are measured (a measuring unit, not a visual)
 
@@ -62,6 +65,40 @@ BALANCE_STEPS = 16
 """Halvings of the width range when balancing a caption's lines (to 1/65536 of the range)."""
 
 
+_CODE = re.compile(r"`([^`]*)`")
+_JOIN = "\u00a4"  # stands for a space inside quoted code while wrapping, so code never breaks
+
+
+def _code_joined(text: str) -> str:
+    """``text`` with the spaces of each backtick-quoted span joined, for wrapping."""
+    return _CODE.sub(lambda m: "`" + m.group(1).replace(" ", _JOIN) + "`", text)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def caption_rows(lines: list[str], font: str, mono: str, size: float, colour: str,
+                 spacing: float) -> tuple[list[VGroup], list]:
+    """As ``text_rows``, but a line with backtick-quoted code sets that code in ``mono``
+    (without the backticks), through Pango markup, on the same strut and pitch."""
+    lines = [line.replace(_JOIN, " ") for line in lines]
+    if not any("`" in line for line in lines):
+        rows, struts, _ = text_rows(lines, font, size, colour, spacing)
+        return rows, struts
+    pitch = line_pitch(font, size) * spacing
+    rows, struts = [], []
+    for k, line in enumerate(lines):
+        parts = line.split("`")
+        markup = "".join(_escape(p) if i % 2 == 0 else f'<span font_family="{mono}">{_escape(p)}</span>'
+                         for i, p in enumerate(parts))
+        row = markup_label(STRUT + markup, font, size, colour)
+        row.shift([-row[0].get_center()[0], -k * pitch - row[0].get_center()[1], 0])
+        struts.append(row[0])
+        rows.append(VGroup(*row[1:]))
+    return rows, struts
+
+
 def _block_height(n: int, font: str, size: float, spacing: float) -> float:
     """Height of n lines set by ``text_rows`` at ``spacing``: one line's glyph height, plus a
     pitch per further line."""
@@ -85,15 +122,16 @@ def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None,
     size = size or theme.font_sizes.caption
     spacing = theme.sizes.caption_line_spacing
     given = [x for x in lines if x]
+    joined = _code_joined(text)
     while True:
-        lines = given or balanced_wrap(text, font, size, max_w)
-        wide = bool(given) and max(text_width(x, font, size) for x in given) > max_w
+        lines = given or balanced_wrap(joined, font, size, max_w)
+        wide = bool(given) and max(text_width(x.replace("`", ""), font, size) for x in given) > max_w
         if (not wide and _block_height(len(lines), font, size, spacing) <= max_h) or size <= theme.font_sizes.min_readable:
             break
         size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
-    rows, struts, _ = text_rows(lines, font, size, theme.colors.caption_text, spacing)
+    rows, struts = caption_rows(lines, font, theme.fonts.mono, size, theme.colors.caption_text, spacing)
     for row, line in zip(rows, lines):  # each line centred on its own; baselines stay on the struts' pitch
-        tag(row, role, text=line, id=role)
+        tag(row, role, text=line.replace(_JOIN, " ").replace("`", ""), id=role)
         row.shift([-row.get_center()[0], 0, 0])
     body = VGroup(*rows)
     frame = VGroup(*struts)  # the rows' common vertical extent, whatever glyphs they hold
@@ -104,5 +142,5 @@ def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None,
     if k < 1:
         body.move_to(bg.get_center())
     group = VGroup(bg, body)
-    group.bg, group.text, group.lines = bg, body, lines
+    group.bg, group.text, group.lines = bg, body, [line.replace(_JOIN, " ") for line in lines]
     return group

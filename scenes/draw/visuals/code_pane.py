@@ -12,7 +12,7 @@ from manim import Rectangle, RoundedRectangle, VGroup
 
 from scenes.theme import Rect, Theme
 from scenes.draw.record import tag
-from scenes.draw.visuals.glyphs import text_rows, text_width
+from scenes.draw.visuals.glyphs import label, text_rows, text_width
 
 
 
@@ -81,3 +81,15 @@ class CodePane(VGroup):
             box = Rectangle(width=w, height=t - b, stroke_width=0, fill_color=c.code_span, fill_opacity=1.0)
             group.add(box.move_to([x0 + w / 2, (b + t) / 2, 0]))
         return group
+
+
+def pass_mark(pane: CodePane, line: int, text: str, theme: Theme) -> VGroup:
+    """A small muted label (``pass 2/3``) just after the text of 1-based ``line`` of the pane,
+    kept inside the pane's right edge: the loop is shown as written, with the count beside it."""
+    size = pane.font_size * theme.font_sizes.code_pass
+    mark = label(text, theme.fonts.mono, size, theme.colors.text_muted)
+    glyphs = pane.lines[line - 1]
+    b, t = pane.line_extent[line - 1]
+    x = (glyphs.get_right()[0] if len(glyphs) else pane.col0[line - 1]) + 2 * pane.adv
+    x = min(x, pane.bg.get_right()[0] - theme.sizes.code_pad - mark.width)
+    return VGroup(mark.move_to([x, (b + t) / 2, 0], aligned_edge=[-1, 0, 0]))

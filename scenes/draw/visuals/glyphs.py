@@ -122,6 +122,22 @@ def text_rows(lines: list[str], font: str, size: float, colour: str,
 
 
 @lru_cache(maxsize=256)
+def _markup_master(markup: str, font: str, size: float, colour: str) -> VMobject:
+    from manim import MarkupText
+
+    built = min(size, _BUILD_SIZE)
+    mob = MarkupText(markup, font=font, font_size=built, color=colour)
+    if built != size:
+        mob.scale(size / built)
+    return mob
+
+
+def markup_label(markup: str, font: str, size: float, colour: str) -> VMobject:
+    """A fresh copy of a Pango-markup Text (a caption line with a span in another font)."""
+    return _markup_master(markup, font, round(float(size), 2), colour).copy()
+
+
+@lru_cache(maxsize=256)
 def line_pitch(font: str, size: float) -> float:
     """The font's own distance between the baselines of two lines, in scene units."""
     size = round(float(size), 2)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..builder import Builder
 from ..logindex import Event, LogIndex
 from ..visuals import TABLE
-from . import graph, network
+from . import curve, graph, network, step
 
 Planner = Callable[[Builder, Event], None]
 
@@ -33,6 +33,8 @@ VIEWS: dict[str, View] = {
     "title": View(begin=graph.title),
     "graph": View(graph.PLANNERS),
     "network": View(network.PLANNERS, state=network.Sweep),
+    "step": View(step.PLANNERS),
+    "curve": View(curve.PLANNERS, begin=curve.begin, state=lambda index: curve.Curve()),
 }
 
 

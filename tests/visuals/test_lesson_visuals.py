@@ -1,0 +1,102 @@
+"""The loop's pass mark beside the code pane's for line, and code quoted in a caption."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("manim")
+
+from scenes.draw.visuals import CodePane, caption_bar, pass_mark  # noqa: E402
+from scenes.theme import default_theme  # noqa: E402
+
+THEME = default_theme()
+EPS = 1e-3
+LOOP = "import torch\nw = torch.tensor(0.5, requires_grad=True)\nfor step in range(3):\n    loss = w * 2\n"
+
+
+def bbox(m) -> tuple[float, float, float, float]:
+    (x0, y0, _), (x1, y1, _) = m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0])
+    return (x0, y0, x1, y1)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
+def test_pass_mark_sits_after_the_for_line_inside_the_pane(aspect: str) -> None:
+    pane = CodePane(LOOP, THEME.aspect(aspect).code, THEME)
+    mark = pass_mark(pane, 3, "pass 2/3", THEME)
+    x0, y0, x1, y1 = bbox(mark)
+    bottom, top = pane.line_extent[2]
+    assert x0 > pane.lines[2].get_right()[0]  # after "for step in range(3):", not over it
+    assert bottom - EPS <= y0 and y1 <= top + EPS  # on that line's row
+    assert x1 <= pane.bg.get_right()[0] + EPS
+    assert mark.height < pane.lines[2].height * 1.2
+
+
+def test_quoted_code_is_set_in_the_code_font_without_backticks() -> None:
+    rect = THEME.aspect("16:9").caption
+    plain = caption_bar("the derivative is 1 - o**2 here", rect, THEME)
+    quoted = caption_bar("the derivative is `1 - o**2` here", rect, THEME)
+    assert quoted.lines == ["the derivative is `1 - o**2` here"]
+    assert len(quoted.text) == len(plain.text)  # same glyphs: the backticks are not drawn
+    # monospace glyphs of the code are wider than the sans ones
+    assert quoted.text.width > plain.text.width
+
+
+def test_quoted_code_is_never_broken_across_lines() -> None:
+    rect = THEME.aspect("9:16").caption
+    text = "a long caption that runs on and on until `w -= lr * w.grad` has to wrap somewhere near it"
+    cap = caption_bar(text, rect, THEME)
+    assert len(cap.lines) > 1
+    assert any("`w -= lr * w.grad`" in line for line in cap.lines)
+
+
+def _scene_class():
+    from scenes.draw.curve import CurveCues
+
+    class _Scene(CurveCues):
+        """What the curve drawers read of ClipScene: the theme, the aspect, the log, the curve's state."""
+
+        def __init__(self, aspect: str, events: list[dict]) -> None:
+            from scenes.draw.state import CurveView
+
+            self.theme, self.spec, self.events, self.curve = THEME, THEME.aspect(aspect), events, CurveView()
+            self.ledger: list = []
+
+        def _graph_region(self):
+            return self.spec.graph
+
+        def _record(self, shown) -> None:
+            self.ledger.append((shown.text, shown.seq))
+
+    return _Scene
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
+def test_loss_curve_points_follow_the_values_inside_the_graph_region(aspect: str) -> None:
+    from scenes.storyboard.cues import Cue
+    from scenes.storyboard.narration import Shown
+
+    values = [4.0, 0.16, 0.0064]
+    events = [{"seq": i, "kind": "tensor", "value": v} for i, v in enumerate(values)]
+    scene = _scene_class()(aspect, events)
+    axes = Cue(0, 1, "curve_axes", 0, (), (Shown("loss", 0, "name", "name"), Shown("4", 0, "exact", "top"),
+                                             Shown("4/625", 2, "exact", "bottom"), Shown("3", 9, "pass", "total")),
+               None, (0, 2))
+    scene._cue_curve_axes(axes)
+    dots = []
+    for i, text in enumerate(["4", "4/25", "4/625"]):
+        cue = Cue(1 + i, 1, "curve_point", 0, (f"t{i}",), (Shown(text, i, "exact", "value"),
+                                                            Shown(str(i + 1), 9, "pass", "count")), None, (i,))
+        scene._cue_curve_point(cue)
+        dots.append(scene.curve.panel[-1])
+    left, bottom, right, top = THEME.aspect(aspect).graph
+    m = THEME.aspect(aspect).margin
+    for part in scene.curve.panel[1:]:
+        x0, y0, x1, y1 = bbox(part)
+        assert left - m <= x0 and x1 <= right + m and bottom - m <= y0 and y1 <= top + m
+    ys = [d[0].get_center()[1] for d in dots]
+    xs = [d[0].get_center()[0] for d in dots]
+    assert ys[0] > ys[1] > ys[2] and xs[0] < xs[1] < xs[2]
+    for a, b in zip(dots, dots[1:]):  # value labels of neighbouring points stay apart
+        ax, bx = bbox(a[1]), bbox(b[1])
+        assert ax[2] <= bx[0] + EPS or ax[1] >= bx[3] - EPS or bx[1] >= ax[3] - EPS
+    assert [t for t, _ in scene.ledger] == ["loss", "4", "4/625", "3", "4", "1", "4/25", "2", "4/625", "3"]
