@@ -23,8 +23,10 @@ def test_lesson_checks_against_pytorch(path: Path, capsys: pytest.CaptureFixture
 
 
 def _captions(path: Path) -> list[str]:
-    checked = load(str(path))
-    return [c.text for c in plan_of(checked).captions]
+    """Each beat's narration as its captions show it (a long one is several caption events)."""
+    from scenes.storyboard.chapters import beat_texts
+
+    return beat_texts(plan_of(load(str(path))))
 
 
 @needs_torch
