@@ -30,6 +30,7 @@ import re
 import sys
 import tempfile
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
 from contextlib import contextmanager
 from dataclasses import asdict, replace
@@ -44,6 +45,8 @@ from scenes.render.pool import submit
 
 CONNECT_SECONDS = 5.0
 """How long to try to reach the scheduler (and wait for a first worker) before giving up."""
+NO_WORKER_SECONDS = 60.0
+"""How long tasks wait for a worker to come back when every worker they could run on is gone."""
 WATCH_SECONDS = 1.0
 """How often, while waiting for tasks, the client checks that the scheduler is still there."""
 FILE_NAME = re.compile(r"[0-9a-f]{64}(\.[a-z0-9]{1,12}){1,2}")
@@ -63,6 +66,7 @@ class Cluster:
         self.code = code_digest()
         self.verdicts: dict[str, str | None] = {}  # worker -> None (usable) or why it is refused
         self.futures: list[Future] = []
+        self.allowed: dict[Future, tuple[set[str], tuple]] = {}  # the workers a task may run on, and the task
         self.stopping = False
         self.lock = threading.Lock()
 
@@ -91,11 +95,30 @@ class Cluster:
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         if self.stopping:  # cancelled while this clip was being planned
             raise CancelledError
-        pool = self.client.get_executor(workers=self.workers(), allow_other_workers=False, pure=False)
+        allowed = self.workers()
+        pool = self.client.get_executor(workers=allowed, allow_other_workers=False, pure=False)
         future = submit(pool, fn, *args)
         with self.lock:
             self.futures.append(future)
+            self.allowed[future] = set(allowed), (fn, *args)
         return future
+
+    def orphans(self, futures: set[Future]) -> list[Future]:
+        """Those of ``futures`` none of whose allowed workers is still there (a worker that is
+        restarted comes back under another address): they would wait for ever."""
+        try:
+            there = set(self.client.scheduler_info()["workers"])
+        except Exception as exc:
+            raise self.lost() from exc
+        with self.lock:
+            return [f for f in futures if not f.done() and not self.allowed[f][0] & there]
+
+    def again(self, future: Future) -> Future:
+        """The task of an orphaned ``future``, handed to the workers there now."""
+        future.cancel()
+        with self.lock:
+            call = self.allowed[future][1]
+        return self.submit(*call)
 
     def cancel(self) -> None:
         """Cancel every task handed out and not finished (a running one stops at its next beat)."""
@@ -124,14 +147,29 @@ class Cluster:
             raise ClusterError(f"a task was lost with the worker running it too many times ({exc}); "
                                "see the workers' logs") from None
 
-    def wait_any(self, futures: set[Future]) -> set[Future]:
-        """Block until one of ``futures`` is done, checking the scheduler is still connected."""
+    def wait_any(self, pending: dict[Future, Any]) -> set[Future]:
+        """Block until one of the ``pending`` tasks is done, checking that the scheduler is still
+        connected; a task whose workers are all gone is handed out again (in ``pending``)."""
+        alone_since = None  # when the last worker went (a nanny restarting one takes a few seconds)
         while True:
-            done, _ = wait(futures, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+            done, _ = wait(set(pending), timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
             if done:
                 return done
             if self.client.status not in ("running", "newly-created"):
                 raise self.lost()
+            orphans = self.orphans(set(pending))
+            if not orphans:
+                alone_since = None
+                continue
+            try:
+                self.workers()
+            except ClusterError:
+                alone_since = alone_since or time.monotonic()
+                if time.monotonic() - alone_since > NO_WORKER_SECONDS:
+                    raise
+                continue
+            for future in orphans:
+                pending[self.again(future)] = pending.pop(future)
 
     def draw_clip(self, storyboard_file: str, name: str, opts: RenderOptions, loaded: tuple[Any, Any],
                   keys: ClipKeys, log: Callable[[str], None]) -> tuple[list[BeatOutcome], list]:
@@ -145,9 +183,9 @@ class Cluster:
         outcomes: list[BeatOutcome] = []
         ledgers: dict[int, list] = {}
         pending: dict[Future, tuple[int, int]] = {}
-        for a, b in ranges:
+        for a, b, remote in _parts(ranges, stale):
             job = BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from)
-            if not any(stale[a:b + 1]):
+            if not remote:  # every segment in the cache: nothing to draw
                 more, ledgers[a], _ = render_range(job, log, loaded, keys=keys)
                 outcomes += more
                 continue
@@ -155,7 +193,7 @@ class Cluster:
             log(f"{name}: beats {a + 1}-{b + 1} sent to the cluster")
             pending[self.submit(draw_remote, task, seed)] = (a, b)
         while pending:
-            for future in self.wait_any(set(pending)):
+            for future in self.wait_any(pending):
                 a, b = pending.pop(future)
                 reply, files = self.result(future)
                 more, ledgers[a], worker = _receive(reply, files, keys, name, opts)
@@ -164,7 +202,26 @@ class Cluster:
                 log(f"{name}: beats {a + 1}-{b + 1} from {worker}: {drawn} drawn, {len(more) - drawn} cached")
         outcomes.sort(key=lambda o: o.index)
         assert [o.index for o in outcomes] == list(range(len(keys.segs)))
-        return outcomes, ledgers[max(ledgers)]
+        return outcomes, next((ledgers[a] for a in sorted(ledgers, reverse=True) if ledgers[a]), [])
+
+
+def _parts(ranges: list[tuple[int, int]], stale: list[bool]) -> list[tuple[int, int, bool]]:
+    """Each range cut to its beats from the first to draw to the last (a task for the cluster,
+    True), and the cached beats before and after (found here, False).
+
+    >>> _parts([(0, 3), (4, 5)], [False, True, True, False, False, False])
+    [(0, 0, False), (1, 2, True), (3, 3, False), (4, 5, False)]
+    """
+    out = []
+    for a, b in ranges:
+        todo = [k for k in range(a, b + 1) if stale[k]]
+        if not todo:
+            out.append((a, b, False))
+            continue
+        out += [(a, todo[0] - 1, False)] if todo[0] > a else []
+        out.append((todo[0], todo[-1], True))
+        out += [(todo[-1] + 1, b, False)] if todo[-1] < b else []
+    return out
 
 
 def _refusal(answer: Any, code: str) -> str | None:
@@ -182,10 +239,10 @@ def cluster(address: str, log: Callable[[str], None] = lambda s: print(s, file=s
     """Connect to the scheduler at ``address`` (a ClusterError when it cannot be reached within
     CONNECT_SECONDS) and check its workers' code; when the block ends in an error or Ctrl-C,
     the tasks handed out are cancelled, and the client is closed either way."""
-    for logger in [logging.getLogger("distributed"), *(logging.getLogger(n) for n in list(logging.root.manager.loggerDict)
-                                                       if n.startswith("distributed."))]:
-        logger.setLevel(logging.CRITICAL)  # the reasons are said once, by us, as one line
     from distributed import Client
+
+    for name in ["distributed", *(n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed."))]:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)  # what went wrong is said once, as one line
 
     try:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
