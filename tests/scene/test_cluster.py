@@ -317,3 +317,30 @@ def test_a_lone_worker_killed_mid_task_has_its_task_drawn_by_the_one_restarted(t
     assert proc.returncode == 0, err
     assert run("scene", "graph_build", "--out", str(tmp_path / "local"), *TINY, "-j", "1").returncode == 0
     assert same_bytes(tmp_path / "local" / "graph_build.mp4", tmp_path / "remote" / "graph_build.mp4")
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_render_all_cancels_every_clip_s_tasks(cluster, tmp_path: Path) -> None:
+    """`render all` hands out the tasks of every clip at once, from a thread per clip: Ctrl-C
+    leaves the scheduler with none of them, and the workers' folders empty."""
+    from distributed import Client
+
+    lc, folder = cluster
+    proc = subprocess.Popen([*RENDER, "all", "graph_build", "mlp", LONG, "--out", str(tmp_path / "out"), *TINY,
+                             "--scheduler", lc.scheduler_address], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    first_state(folder, proc)
+    os.kill(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "render: interrupted; the clips already in place were left as they were"
+    with Client(lc.scheduler_address, timeout=30) as client:
+        for _ in range(600):  # each running task ends at its next beat and clears its folder
+            left = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+            if not left and not list(folder.rglob("gradreel-task-*")):
+                break
+            time.sleep(0.1)
+    assert not left, "tasks left on the scheduler"
+    assert not list(folder.rglob("gradreel-task-*")), "a task went on drawing"
+    assert not out.strip() and not list((tmp_path / "out").glob("*.mp4"))
