@@ -192,14 +192,19 @@ class Cluster:
             task, seed = _task(job, loaded[0].doc.text, keys, stale, self.code)
             log(f"{name}: beats {a + 1}-{b + 1} sent to the cluster")
             pending[self.submit(draw_remote, task, seed)] = (a, b)
-        while pending:
-            for future in self.wait_any(pending):
-                a, b = pending.pop(future)
-                reply, files = self.result(future)
-                more, ledgers[a], worker = _receive(reply, files, keys, name, opts)
-                outcomes += more
-                drawn = sum(o.rendered for o in more)
-                log(f"{name}: beats {a + 1}-{b + 1} from {worker}: {drawn} drawn, {len(more) - drawn} cached")
+        try:
+            while pending:
+                for future in self.wait_any(pending):
+                    a, b = pending.pop(future)
+                    reply, files = self.result(future)
+                    more, ledgers[a], worker = _receive(reply, files, keys, name, opts)
+                    outcomes += more
+                    drawn = sum(o.rendered for o in more)
+                    log(f"{name}: beats {a + 1}-{b + 1} from {worker}: {drawn} drawn, {len(more) - drawn} cached")
+        except BaseException:  # this clip cannot be made: its other tasks are not wanted
+            for future in pending:
+                future.cancel()
+            raise
         outcomes.sort(key=lambda o: o.index)
         assert [o.index for o in outcomes] == list(range(len(keys.segs)))
         return outcomes, next((ledgers[a] for a in sorted(ledgers, reverse=True) if ledgers[a]), [])
@@ -275,14 +280,14 @@ def _task(job: BeatJob, text: str, keys: ClipKeys, stale: list[bool], code: str)
     seed: dict[str, bytes] = {}
     held: set[str] = set()
     if not opts.force:
-        for k in range(job.first, job.last + 1):
-            digest = keys.states.digest(keys.pre[k])
-            if digest is None:  # what this beat's key will be is known only once it is drawn
-                held |= {p.stem for p in folder.glob("*.mp4") if FILE_NAME.fullmatch(p.name)}
-                continue
-            seed[f"{keys.pre[k]}.digest"] = digest.encode()
-            if not stale[k]:
-                held.add(keys.key(k, digest))
+        digests = {k: keys.states.digest(keys.pre[k]) for k in range(job.first, job.last + 1)}
+        if None in digests.values():  # a key known once its worker gets there: any segment held here
+            held = {p.stem for p in folder.glob("*.mp4") if FILE_NAME.fullmatch(p.name)}
+        for k, digest in digests.items():
+            if digest is not None:
+                seed[f"{keys.pre[k]}.digest"] = digest.encode()
+                if not stale[k]:
+                    held.add(keys.key(k, digest))
         first = next(k for k in range(job.first, job.last + 1) if stale[k])
         for j in range(first, 0, -1):
             if keys.states.has_state(keys.pre[j]):

@@ -344,3 +344,24 @@ def test_ctrl_c_in_render_all_cancels_every_clip_s_tasks(cluster, tmp_path: Path
     assert not left, "tasks left on the scheduler"
     assert not list(folder.rglob("gradreel-task-*")), "a task went on drawing"
     assert not out.strip() and not list((tmp_path / "out").glob("*.mp4"))
+
+
+@pytest.mark.slow
+def test_a_caption_edit_mid_clip_draws_that_beat_alone_on_the_cluster(cluster, tmp_path: Path) -> None:
+    """After beat 2's caption changes, the later beats' starting pictures are unknown until a
+    worker walks there; it is told which segments are held here, so it finds them cached, as a
+    local render does, and draws beat 2 alone."""
+    lc, _ = cluster
+    text = (ROOT / "scenes" / "storyboards" / "backward_walk.yaml").read_text()
+    old = "The forward pass records the graph; the loss is {L}."
+    assert text.count(old) == 1
+    (tmp_path / "edited").mkdir()
+    edited = tmp_path / "edited" / "backward_walk.yaml"
+    edited.write_text(text.replace(old, "The forward pass records the graph. The loss is {L}."))
+    remote, local = tmp_path / "remote", tmp_path / "local"
+    assert run("scene", "backward_walk", "--out", str(remote), *TINY, "--scheduler", lc.scheduler_address).returncode == 0
+    r = run("scene", str(edited), "--out", str(remote), *TINY, "--scheduler", lc.scheduler_address)
+    assert r.returncode == 0, r.stderr
+    assert "backward_walk: 1 of 8 beats drawn, 7 from the cache" in r.stderr, r.stderr
+    assert run("scene", str(edited), "--out", str(local), *TINY, "-j", "1").returncode == 0
+    assert same_bytes(local / "backward_walk.mp4", remote / "backward_walk.mp4")
