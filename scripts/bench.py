@@ -15,9 +15,15 @@ and the last quality's render and floor --pairs times (its "x floor" is the medi
 ratios; the median and each pair's are shown: the machine's speed drifts within minutes). The glyph
 cache is warmed first, as an author's would be.
 
+Cluster (with --render, or --cluster alone): the four core clips at low quality with `render all
+-j 2` and on a Dask LocalCluster of 2 workers (`render all --scheduler`), alternated --pairs times,
+and a 40-clip course projected on 1, 4 and 16 workers from the measured time of every beat, with
+the longest beat as the floor (scripts/bench_cluster.py says how).
+
     ./scripts/bench                      engine table
     ./scripts/bench --render             engine and render tables (takes minutes)
     ./scripts/bench --render --json      the same figures as JSON, to compare between commits
+    ./scripts/bench --cluster            engine table and the cluster row
 
 The rendering figures are measured by scripts/bench_render.py.
 """
@@ -94,6 +100,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     ap.add_argument("--repeat", type=int, default=5, help="runs per figure (median is reported)")
     ap.add_argument("--render", action="store_true", help="also benchmark rendering (takes minutes)")
+    ap.add_argument("--cluster", action="store_true", help="also the cluster row (in --render already)")
     ap.add_argument("--qualities", default="low,medium,high30,high",
                     help=f"rows for --render, from {','.join(QUALITIES)} (the last is also rendered with -j 1)")
     ap.add_argument("--pairs", type=int, default=3,
@@ -121,6 +128,10 @@ def main() -> int:
               "machine": platform.machine(), "results": rows}
     if args.render:
         report["render"] = render_bench(args.qualities.split(","), max(1, args.pairs))
+    if args.render or args.cluster:
+        from bench_cluster import cluster_bench
+
+        report["cluster"] = cluster_bench(["-q", "low"], max(1, args.pairs))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -160,6 +171,10 @@ def print_table(report: dict) -> None:
               f"4 core clips -j1 {r['core_j1_s']} s ({r['core_j1_cpu_s']} CPU-s), -j2 {r['core_j2_s']} s "
               f"({r['core_j2_cpu_s']} CPU-s): {r['j2_speedup']}x{_spread(r.get('j2_speedups'))}, "
               f"of at most {r['j2_ceiling']}x at -j 1's CPU")
+    if "cluster" in report:
+        from bench_cluster import cluster_lines
+
+        print("\n" + "\n".join(cluster_lines(report["cluster"])))
 
 
 def _spread(gains: list[float] | None) -> str:

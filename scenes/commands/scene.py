@@ -14,7 +14,7 @@ import sys
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
@@ -66,10 +66,17 @@ def scene_arguments(p: argparse.ArgumentParser) -> None:
                         "the same clip either way; -j 1 draws in this process)")
 
 
+def _scheduler(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="draw the beats on the workers of this Dask scheduler (pip install .[cluster]; "
+                        "each worker needs this version of gradreel); the clip is joined here")
+
+
 def register(subparsers: Any) -> None:
     """Add ``scene`` and ``all`` to ``render``'s subparsers."""
     p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .events.jsonl)")
     scene_arguments(p)
+    _scheduler(p)
     p.set_defaults(func=cmd_scene, run=cmd_scene)
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
@@ -79,6 +86,7 @@ def register(subparsers: Any) -> None:
                         "a single clip out of date has its beats shared out as by `render scene`)")
     p.add_argument("--article", action="store_true", help="also write each clip's article (as `render article`)")
     p.add_argument("--site", action="store_true", help="then write the course's page, DIR/index.html (as `render site`)")
+    _scheduler(p)
     p.set_defaults(func=cmd_all, run=cmd_all)
 
 
@@ -88,22 +96,26 @@ def _options(args: argparse.Namespace) -> RenderOptions:
                          size=args.size, fps=args.fps)
 
 
-def _render_one(file: str, opts: RenderOptions) -> int:
+def _render_one(file: str, opts: RenderOptions, farm: Any = None) -> int:
     """Render one storyboard as ``render scene`` does; the clip's path on stdout."""
-    status, clip = _render_clip(file, opts)
+    status, clip = _render_clip(file, opts, farm)
     if clip is not None:
         print(clip)
     return status
 
 
-def render_task(file: str, opts_json: str) -> tuple[int, str | None]:
+def render_task(file: str, opts_json: str, farm: Any = None,
+                reraise: tuple[type[BaseException], ...] = ()) -> tuple[int, str | None]:
     """A worker's task in ``render all``: one clip, as ``render scene`` renders it. Returns the
     status and the clip's path (the parent prints it). A clip that fails is reported (status 1,
-    its traceback on stderr) and the worker goes on to the next."""
+    its traceback on stderr) and the worker goes on to the next; errors of the ``reraise`` kinds
+    are raised instead. ``farm``: the cluster its beats go to (``render all --scheduler``)."""
     import traceback
 
     try:
-        status, clip = _render_clip(file, RenderOptions.from_json(opts_json))
+        status, clip = _render_clip(file, RenderOptions.from_json(opts_json), farm)
+    except reraise:
+        raise
     except Exception:
         traceback.print_exc()
         print(f"render: {file} failed (above)", file=sys.stderr)
@@ -111,7 +123,7 @@ def render_task(file: str, opts_json: str) -> tuple[int, str | None]:
     return status, None if clip is None else str(clip)
 
 
-def _render_clip(file: str, opts: RenderOptions) -> tuple[int, Path | None]:
+def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int, Path | None]:
     from scenes.storyboard import StoryboardError
     from scenes.storyboard import find_storyboards
     from scenes.storyboard.errors import Problem, did_you_mean
@@ -124,7 +136,7 @@ def _render_clip(file: str, opts: RenderOptions) -> tuple[int, Path | None]:
     from scenes.theme import ThemeError
 
     try:
-        result = render_storyboard(file, name, opts)
+        result = render_storyboard(file, name, opts, farm=farm)
     except StoryboardError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -139,10 +151,32 @@ def _render_clip(file: str, opts: RenderOptions) -> tuple[int, Path | None]:
 
 def cmd_scene(args: argparse.Namespace) -> int:
     """Render one storyboard; the last line on stdout is the clip's path."""
+    from scenes.render.pipeline import cache_key, is_up_to_date
     from scenes.storyboard import storyboard_path
 
-    opts = _options(args)
-    return _render_one(storyboard_path(args.storyboard), replace(opts, jobs=beat_jobs(args.jobs, opts)))
+    opts, file = _options(args), storyboard_path(args.storyboard)
+    if args.scheduler and Path(file).is_file() and (opts.force or not is_up_to_date(Path(file).stem,
+                                                                                    cache_key(file, opts), opts)):
+        return _on_cluster(args.scheduler, partial(_render_one, file, opts))  # nothing to draw: no cluster
+    return _render_one(file, replace(opts, jobs=beat_jobs(args.jobs, opts)))
+
+
+def _on_cluster(address: str, work: Callable[..., int]) -> int:
+    """``work(farm=...)`` with a connected Dask cluster (``scenes.render.cluster``, imported only
+    here); what stops the cluster from rendering is one line on stderr and exit status 2."""
+    try:
+        from scenes.render.cluster import ClusterError, cluster
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("distributed", "dask"):
+            raise
+        print("render: --scheduler needs Dask distributed: pip install '.[cluster]'", file=sys.stderr)
+        return 2
+    try:
+        with cluster(address) as farm:
+            return work(farm=farm)
+    except ClusterError as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
 
 
 PROCESS_BYTES = 250 << 20
@@ -204,6 +238,12 @@ def cmd_all(args: argparse.Namespace) -> int:
     jobs = min(args.jobs or _cores(), len(stale))
     alone = replace(opts, jobs=beat_jobs(args.jobs, opts)) if len(stale) == 1 else opts  # its beats, shared out
     status = 0
+    if args.scheduler:
+        for file in sorted(current):
+            status = max(status, _render_one(file, opts))
+        if stale:
+            status = max(status, _on_cluster(args.scheduler, partial(_render_on_cluster, stale, opts)))
+        return max(status, _publish(files, args, opts))
     for file in files:
         if file in current or jobs <= 1:
             status = max(status, _render_one(file, alone if file in stale else opts))
@@ -226,6 +266,45 @@ def _publish(files: list[str], args: argparse.Namespace, opts: RenderOptions) ->
     return status
 
 
+def _render_on_cluster(files: list[str], opts: RenderOptions, *, farm: Any) -> int:
+    """``render all --scheduler``: every out-of-date clip at once, each in a thread here that hands
+    its beats to the cluster and joins the clip when they are back; each clip's path on stdout as
+    it is done. A clip that fails is reported and the others go on; the cluster failing, or
+    Ctrl-C, cancels every task handed out."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    status = 0
+    with ThreadPoolExecutor(max_workers=len(files)) as threads:
+        clips = [threads.submit(_cluster_clip, file, opts, farm) for file in files]
+        try:
+            for done in as_completed(clips):
+                clip_status, clip = done.result()
+                status = max(status, clip_status)
+                if clip is not None:
+                    _print_path(clip)
+        except BaseException:
+            farm.cancel()
+            raise
+    return status
+
+
+def _cluster_clip(file: str, opts: RenderOptions, farm: Any) -> tuple[int, str | None]:
+    """One clip of ``render all --scheduler``, as :func:`render_task` reports it; what stops the
+    cluster (a ClusterError, the tasks cancelled) stops the whole command instead."""
+    from concurrent.futures import CancelledError
+
+    from scenes.render.cluster import ClusterError
+
+    return render_task(file, opts.to_json(), farm, reraise=(ClusterError, CancelledError))
+
+
+def _print_path(clip: str) -> None:
+    try:
+        print(clip, flush=True)
+    except (OSError, ValueError):  # `render all | head -1`: the rest goes unread
+        pass
+
+
 def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> int:
     """The out-of-date clips in ``jobs`` worker processes, each clip's beats in its worker, the
     clips with the most moving frames first; each clip's path on stdout as it is done."""
@@ -238,8 +317,5 @@ def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> i
                                               cost=partial(drawn_frames, opts=opts)):
             status = max(status, clip_status)
             if clip is not None:
-                try:
-                    print(clip, flush=True)
-                except (OSError, ValueError):  # `render all | head -1`: the rest goes unread
-                    pass
+                _print_path(clip)
     return status

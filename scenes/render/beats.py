@@ -66,6 +66,7 @@ class BeatOutcome:
 
 def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, Any] | None = None,
                  check: Callable[[], None] | None = None, keys: "ClipKeys | None" = None,
+                 held: Callable[[str], bool] | None = None,
                  ) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
     """For each beat of ``job``: find its segment in the cache, or bring the scene to the beat's
     start (from a stored state, applying steps only past the nearest one) and draw it. Manim is
@@ -73,6 +74,8 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
     ``loaded``: the checked storyboard and its plan, when the caller (in this process) has them.
     ``check``: called before each beat is drawn; whatever it raises stops the range.
     ``keys``: the clip's keys, when the caller has worked them out already.
+    ``held``: whether a segment key is cached elsewhere (a cluster worker is told which segments
+    the machine that joins the clip already has), counted as in the cache like a file on disk.
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
     opts = RenderOptions.from_json(job.options)
     if loaded is None:
@@ -103,9 +106,11 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
             key = keys.key(k, digest)
             target = segment_path(Path(opts.out), key)
             beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
-            if target.exists() and not opts.force:
+            on_disk = target.exists()
+            if (on_disk or (held is not None and held(key))) and not opts.force:
                 log(f"{job.name}: beat {k + 1}/{len(segs)} {beat} (cached)")
-                os.utime(target)  # recently used: kept when the cache is trimmed
+                if on_disk:
+                    os.utime(target)  # recently used: kept when the cache is trimmed
                 out.append(BeatOutcome(k, key, segs[k].frames, False))
                 continue
             log(f"{job.name}: beat {k + 1}/{len(segs)} {beat}")

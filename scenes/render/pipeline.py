@@ -17,7 +17,7 @@ import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from scenes.atomic import temp_beside, write_atomic
 from scenes.render.code_version import code_digest
@@ -124,8 +124,11 @@ def count_frames(video: Path) -> int:
 
 
 def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
-                      log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> RenderResult:
-    """Render (or skip, when up to date) one storyboard. Raises StoryboardError on bad input."""
+                      log: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
+                      farm: Any = None) -> RenderResult:
+    """Render (or skip, when up to date) one storyboard. Raises StoryboardError on bad input.
+    ``farm``: a Dask cluster to draw the beats on (``--scheduler``: a ``scenes.render.cluster.Cluster``,
+    passed in so that this module never imports Dask), instead of processes here."""
     import time
 
     t0 = time.monotonic()
@@ -145,7 +148,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     _sweep_leftovers(out / SEGMENTS, "")
     work = Path(tempfile.mkdtemp(prefix=f".{name}-pid{os.getpid()}-", dir=out))
     try:
-        outcomes, ledger = _render_beats(storyboard_file, name, opts, (checked, p), log)
+        outcomes, ledger = _render_beats(storyboard_file, name, opts, (checked, p), log, farm)
         parts = [segment_path(out, o.key) for o in outcomes]
         video = work / f"clip.{opts.fmt}"
         from scenes.video.formats import FORMATS
@@ -169,14 +172,17 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
 
 
 def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: tuple[object, object],
-                  log: Callable[[str], None]) -> tuple[list, list[tuple[str, int | None]]]:
+                  log: Callable[[str], None], farm: Any = None,
+                  ) -> tuple[list, list[tuple[str, int | None]]]:
     """All beats, in this process (``jobs`` 1) or split over ``jobs`` processes: this one draws
     the first range (it has the storyboard loaded, and saves a worker's start), the pool's
-    workers (each loading the storyboard again) the others. ``loaded`` is the checked
-    storyboard and its plan."""
+    workers (each loading the storyboard again) the others; or, given a ``farm``, all on the
+    cluster. ``loaded`` is the checked storyboard and its plan."""
     from scenes.render.beats import BeatJob, ClipKeys, render_range, text_sha256
 
     keys = ClipKeys(opts, *loaded)
+    if farm is not None:
+        return farm.draw_clip(storyboard_file, name, opts, loaded, keys, log)
     segs = keys.segs
     stale = keys.stale() if opts.jobs > 1 else None
     planned_from = text_sha256(loaded[0])

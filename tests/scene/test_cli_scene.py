@@ -181,7 +181,7 @@ def test_a_render_all_task_reports_a_failed_clip(monkeypatch, capsys) -> None:
     the worker then takes the next clip, so one bad clip costs only itself."""
     import scenes.commands.scene as scene
 
-    def fake(file, opts):
+    def fake(file, opts, farm=None):
         if file == "b.yaml":
             raise RuntimeError("encoder failed")
         return 0, Path(opts.out) / f"{file}.mp4"
