@@ -1,4 +1,5 @@
-"""Writing a file so that readers see the old one or the new one, never half of either.
+"""Writing a file so that readers see the old one or the new one, never half of either; and
+reading an input so that it cannot block or fill the memory (regular files only, bounded).
 
 Why one helper: the clip's outputs, the stored beat states and the glyph cache are all written
 while another process (or a later Ctrl-C) may read or interrupt. The temporary file sits beside
@@ -8,7 +9,9 @@ left is recognised and swept by the next render.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 
 
@@ -17,10 +20,56 @@ def temp_beside(target: Path) -> Path:
 
 
 def write_atomic(target: Path, data: bytes | str) -> None:
-    """Write beside the target, fsync, then rename into place."""
+    """Write beside the target, fsync, then rename into place; on any failure (a full disk) the
+    temporary file goes and the target stays as it was."""
     tmp = temp_beside(target)
-    with open(tmp, "wb") as f:
-        f.write(data.encode() if isinstance(data, str) else data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+class NotReadable(OSError):
+    """An input that is not a regular file of bounded size; ``str()`` says what it is instead."""
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words: ``"a FIFO (named pipe)"``."""
+    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
+
+
+def read_regular(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, refusing (NotReadable, saying why) anything else:
+    a directory, a FIFO, a device or a socket is named before a byte is read (a FIFO is opened
+    without blocking), a symlink loop or a missing file by the error, and a file of more than
+    ``limit`` bytes while it is read (``/dev/zero`` behind a symlink never gets far)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotReadable(exc.errno, "a symlink loop") from None
+        raise NotReadable(exc.errno, exc.strerror or "cannot be opened") from None
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotReadable(errno.EINVAL, f"{file_kind(mode)}, not a regular file")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = f.read(min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    if size > limit:
+        raise NotReadable(errno.EFBIG, f"larger than {limit} bytes")
+    return b"".join(chunks)

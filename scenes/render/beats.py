@@ -103,7 +103,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
             key = keys.key(k, digest)
             target = segment_path(Path(opts.out), key)
             beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
-            if target.exists() and not opts.force:
+            if target.exists() and not opts.force and not _cached_segment_broken(target, segs[k].frames, log):
                 log(f"{job.name}: beat {k + 1}/{len(segs)} {beat} (cached)")
                 os.utime(target)  # recently used: kept when the cache is trimmed
                 out.append(BeatOutcome(k, key, segs[k].frames, False))
@@ -125,6 +125,20 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
                 walk.abort()
                 raise
         return out, (walk.scene.ledger if walk is not None else []), p
+
+
+def _cached_segment_broken(target: Path, frames: int, log: Callable[[str], None]) -> bool:
+    """Whether the cached segment ``target`` fails to hold its ``frames`` frames (a disk that
+    filled, a copy cut short): it is then deleted, said so in one line, and drawn again."""
+    from scenes.video.encoder import segment_frames
+
+    found = segment_frames(target)
+    if found == frames:
+        return False
+    log(f"{target}: cached segment {'unreadable' if found is None else f'holds {found} of {frames} frames'}; "
+        "drawn again")
+    target.unlink(missing_ok=True)
+    return True
 
 
 class ClipKeys:
@@ -205,13 +219,15 @@ class _Walk:
     def bring_to(self, k: int) -> None:
         """Make the scene show the start of segment k: load the nearest stored state at or before
         k (past where it is now), then apply the steps from there without drawing."""
+        from scenes.video.digest import state_digest
         from scenes.video.player import run_step
 
         if self.at == k:
             return
         if not self.fresh:
             for j in range(k, self.at, -1):
-                if self.states.has_state(self.prefixes[j]) and self.states.load_state(self.prefixes[j], self.scene):
+                if self.states.has_state(self.prefixes[j]) and self.states.load_state(
+                        self.prefixes[j], self.scene, lambda scene: state_digest(scene, scene.state)):
                     self.at = j
                     break
         for j in range(self.at, k):

@@ -88,9 +88,14 @@ def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
 
 
 def _move_atomic(src: Path, target: Path) -> None:
+    """Copy beside ``target`` and rename into place; a failed copy (a full disk) leaves no temporary file."""
     tmp = temp_beside(target)
-    shutil.copyfile(src, tmp)
-    os.replace(tmp, target)
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def poster_time(plan: object) -> float:

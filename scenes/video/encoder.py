@@ -240,6 +240,19 @@ class SegmentWriter:
         self.path.unlink(missing_ok=True)
 
 
+def segment_frames(path: Path) -> int | None:
+    """The number of video packets (one a frame) a segment holds, or None when it cannot be read
+    as one (cut short, overwritten, not a video): what a cached segment is checked against before
+    it is joined. Demuxing only, no decoding."""
+    try:
+        with av.open(str(path)) as box:
+            if not box.streams.video:
+                return None
+            return sum(1 for packet in box.demux(box.streams.video[0]) if packet.dts is not None)
+    except (av.error.FFmpegError, OSError, ValueError):
+        return None
+
+
 def join_segments(parts: list[Path], target: Path) -> None:
     """Concatenate mp4 segments made with the same settings into ``target`` by stream copy:
     packets are moved, each segment's timestamps shifted past the previous one's end."""

@@ -2,23 +2,23 @@
 docs/bench.md has the figures); a clip shows the same few strings many times, and renders again
 and again show the same captions.
 So each (text, font, size, colour) is built once per machine: kept in memory for the process and
-pickled to a folder (``$GRADREEL_GLYPHS``, else ``$XDG_CACHE_HOME/gradreel/glyphs``, else
+stored as data (:mod:`scenes.draw.datafile`, never pickle: the folder may be shared) in a folder (``$GRADREEL_GLYPHS``, else ``$XDG_CACHE_HOME/gradreel/glyphs``, else
 ``~/.cache/gradreel/glyphs``), where loading one is cheap. Callers get a cheap
 ``.copy()``. The folder is keyed on Manim's and ManimPango's versions and on this file, so a
-change to either builds anew.
+change to either builds anew. A glyph file that cannot be read back as a Text is built again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 from functools import lru_cache
 from pathlib import Path
 
 from manim import Text, VGroup, VMobject
 
-from scenes.atomic import write_atomic
+from scenes.atomic import read_regular, write_atomic
+from scenes.draw import datafile
 
 _MEASURE = "white"  # colour of glyphs built only to be measured, never drawn
 
@@ -44,18 +44,25 @@ def _store() -> tuple[Path, str]:
 @lru_cache(maxsize=4096)
 def _master(text: str, font: str, size: float, colour: str) -> Text:
     folder, salt = _store()
-    path = folder / (hashlib.sha256(repr((salt, text, font, size, colour)).encode()).hexdigest()[:40] + ".pickle")
+    path = folder / (hashlib.sha256(repr((salt, text, font, size, colour)).encode()).hexdigest()[:40] + ".glyph")
     try:
-        return pickle.loads(path.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        mob = datafile.loads(read_regular(path, _MAX_GLYPH_BYTES), _MANIM)
+        if type(mob) is Text:
+            return mob
+    except (OSError, datafile.DataFileError):
         pass
     mob = _build(text, font, size, colour)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, pickle.dumps(mob, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError:  # a read-only home: glyphs are then built in every process
+        write_atomic(path, datafile.dumps(mob, _MANIM))
+    except OSError:  # a read-only home or a full disk: glyphs are then built in every process
         pass
     return mob
+
+
+_MANIM = datafile.under("manim")
+"""The classes a glyph file may hold: a Text is Manim's shapes and colours, nothing else."""
+_MAX_GLYPH_BYTES = 64 << 20
 
 
 def _build(text: str, font: str, size: float, colour: str) -> Text:
