@@ -19,6 +19,30 @@ def temp_beside(target: Path) -> Path:
     return target.with_name(f".{target.name}.tmp-pid{os.getpid()}")
 
 
+def dead_leftover(filename: str) -> bool:
+    """Whether a file or folder named with a pid (``.NAME.tmp-pid123``, ``...-pid123-...``) was
+    left by a process that is dead: what a killed render leaves, swept by the next one."""
+    pid = _pid_in(filename)
+    return pid is not None and pid != os.getpid() and not _alive(pid)
+
+
+def _pid_in(filename: str) -> int | None:
+    for part in filename.replace(".tmp", "-").split("-"):
+        if part.startswith("pid") and part[3:].isdigit():
+            return int(part[3:])
+    return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def write_atomic(target: Path, data: bytes | str) -> None:
     """Write beside the target, fsync, then rename into place; on any failure (a full disk) the
     temporary file goes and the target stays as it was."""
@@ -48,6 +72,18 @@ def file_kind(mode: int) -> str:
     return next((words for test, words in _KINDS if test(mode)), "not a regular file")
 
 
+def not_regular(path: str | Path) -> str | None:
+    """Why ``path`` is not a regular file one could read (``"a FIFO (named pipe)"``, ``"a symlink
+    loop"``), or None when it is one or does not exist at all."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symlink loop"
+        return None if exc.errno == errno.ENOENT else (exc.strerror or "not readable")
+    return None if stat.S_ISREG(mode) else file_kind(mode)
+
+
 def read_regular(path: str | Path, limit: int) -> bytes:
     """The bytes of the regular file ``path``, refusing (NotReadable, saying why) anything else:
     a directory, a FIFO, a device or a socket is named before a byte is read (a FIFO is opened
@@ -58,11 +94,12 @@ def read_regular(path: str | Path, limit: int) -> bytes:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise NotReadable(exc.errno, "a symlink loop") from None
-        raise NotReadable(exc.errno, exc.strerror or "cannot be opened") from None
+        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotReadable(errno.EINVAL, f"{file_kind(mode)}, not a regular file")
     with os.fdopen(fd, "rb", buffering=0) as f:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotReadable(errno.EINVAL, f"{file_kind(mode)}, not a regular file")
         chunks, size = [], 0
         while size <= limit:
             chunk = f.read(min(1 << 20, limit + 1 - size))

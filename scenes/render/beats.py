@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -189,6 +190,20 @@ class ClipKeys:
         return out
 
 
+MEDIA_PREFIX = "gradreel-media-"
+"""Manim's scratch folder in the system's temporary folder, named with its process's pid."""
+
+
+def sweep_media_folders() -> None:
+    """Remove the scratch folders of renders that were killed (their pid is dead): a killed
+    render's folder does not outlive the next render."""
+    from scenes.atomic import dead_leftover
+
+    for p in Path(tempfile.gettempdir()).glob(MEDIA_PREFIX + "pid*"):
+        if p.is_dir() and dead_leftover(p.name):
+            shutil.rmtree(p, ignore_errors=True)
+
+
 class _Walk:
     """The Manim scene moving forward through a clip's segments; ``at`` is the segment whose start
     it shows. It never goes back: segments are visited in order. Made only when something must be
@@ -200,7 +215,8 @@ class _Walk:
         from scenes.video.camera import PathCachingCamera
         from scenes.draw.scene import ClipScene
 
-        media = stack.enter_context(tempfile.TemporaryDirectory(prefix="gradreel-media-"))  # Manim wants one
+        sweep_media_folders()
+        media = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"{MEDIA_PREFIX}pid{os.getpid()}-"))  # Manim wants one
         cfg, _, self.fps = scene_config(opts, keys.theme, Path(media))
         stack.enter_context(tempconfig(cfg))
         self.scene = ClipScene(plan, checked.run.events, checked.index.source, keys.theme, aspect=opts.aspect,
