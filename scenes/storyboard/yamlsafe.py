@@ -98,7 +98,16 @@ def _scan(text: str, errors: ErrorList) -> bool:
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         errors.add(line, col, f"YAML syntax: {exc.problem or exc.context}")
         return False
+    except yaml.reader.ReaderError as exc:  # a raw control character (BEL, ESC...) in the file
+        line, col = _text_position(text, exc.position)
+        errors.add(line, col, f"the control character U+{exc.character:04X} is not allowed in a storyboard")
+        return False
     return ok
+
+
+def _text_position(text: str, at: int) -> tuple[int, int]:
+    """1-based (line, column) of character ``at`` of ``text``."""
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 class _Builder:
