@@ -213,3 +213,231 @@ def test_an_exact_shadow_falls_back_to_the_float() -> None:
 
     log = run_program("x = 1/3\nfor _ in range(12):\n    x = x * x\nprint(x)\n", "p.py")
     assert log.events[-1]["text"] == repr((1 / 3) ** 4096)
+
+
+def test_a_squaring_loop_in_a_storyboard_checks_in_bounded_time() -> None:
+    r = render("check", str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok shadow_square")
+
+
+@pytest.fixture
+def specials(tmp_path: Path) -> dict[str, Path]:
+    """A FIFO, a directory, a symlink loop and a device, each named as a storyboard and a program."""
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    (tmp_path / "dir.yaml").mkdir()
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop2.yaml")
+    (tmp_path / "loop2.yaml").symlink_to(tmp_path / "loop.yaml")
+    os.mkfifo(tmp_path / "fifo.py")
+    (tmp_path / "zero.py").symlink_to("/dev/zero")
+    return {"fifo": fifo, "dir": tmp_path / "dir.yaml", "loop": tmp_path / "loop.yaml",
+            "fifo.py": tmp_path / "fifo.py", "zero.py": tmp_path / "zero.py"}
+
+
+@pytest.mark.parametrize("command", ["plan", "check", "scene"])
+@pytest.mark.parametrize("kind,words", [("fifo", "FIFO"), ("dir", "directory"), ("loop", "symlink loop")])
+def test_a_storyboard_that_is_no_regular_file_is_named(specials, tmp_path: Path, command: str, kind: str,
+                                                       words: str) -> None:
+    """Once: render plan on a FIFO blocked for ever; scene said 'no such storyboard'."""
+    extra = ["--out", str(tmp_path / "out")] if command == "scene" else []
+    r = render(command, str(specials[kind]), *extra, stdin=subprocess.DEVNULL)
+    one_line(r, words)
+
+
+@pytest.mark.parametrize("kind,words", [("fifo.py", "FIFO"), ("zero.py", "character device")])
+def test_a_program_that_is_no_regular_file_is_refused_before_reading(specials, kind: str, words: str) -> None:
+    """Once: a FIFO blocked for ever, and /dev/zero was read to 7 GB before the size check."""
+    one_line(render("log", str(specials[kind])), words)
+
+
+def test_a_program_bigger_than_the_limit_is_refused_while_reading(tmp_path: Path) -> None:
+    from engine.subset import MAX_SOURCE_BYTES
+
+    big = tmp_path / "big.py"
+    big.write_text("import torch\n" + "#" * (2 * MAX_SOURCE_BYTES) + "\n")
+    one_line(render("log", str(big)), f"larger than {MAX_SOURCE_BYTES} bytes")
+
+
+def test_a_non_utf8_program_names_its_line(tmp_path: Path) -> None:
+    p = tmp_path / "p.py"
+    p.write_bytes(b"import torch\nw = torch.tensor(1.)\nprint('caf\xe9')\n")
+    one_line(render("log", str(p)), f"{p}:3:11:", "not UTF-8", "0xe9")
+
+
+def test_a_flat_megabyte_expression_is_located_at_its_line(tmp_path: Path) -> None:
+    p = tmp_path / "flat.py"
+    p.write_text("import torch\nx = " + "1+" * 400_000 + "1\n")
+    one_line(render("log", str(p)), f"{p}:2:1:", "line 2")
+
+
+@pytest.mark.parametrize("value", ["-1", "0"])
+def test_max_ops_below_one_is_refused(value: str) -> None:
+    one_line(render("log", str(CORPUS / "programs" / "range_step_zero.py"), "--max-ops", value),
+             f"--max-ops {value}")
+
+
+@pytest.mark.parametrize("name,words", [
+    ("many_beats", "300 beats; a clip may have at most 200"),
+    ("long_narration", "narration is 700 characters; at most 600"),
+    ("control_chars", "U+0007"),
+    ("forward_mode_code", "forward_mode: 'y; import os' is not a name"),
+    ("range_step_zero", "ValueError: range() arg 3 must not be zero"),
+])
+def test_a_storyboard_outside_the_bounds_is_refused_where_it_is(name: str, words: str) -> None:
+    r = render("check", str(CORPUS / "storyboards" / f"{name}.yaml"), "--no-torch")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"tests/hostile/storyboards/{name}.yaml:" in r.stderr and words in r.stderr, r.stderr
+
+
+def test_control_characters_are_refused_in_every_text_and_raw_in_the_file(tmp_path: Path) -> None:
+    text = (CORPUS / "storyboards" / "control_chars.yaml").read_text()
+    r = render("check", str(CORPUS / "storyboards" / "control_chars.yaml"), "--no-torch")
+    assert "U+0007" in r.stderr and "U+001B" in r.stderr  # the title's and the narration's
+    raw = tmp_path / "raw.yaml"
+    raw.write_text(text.replace("\\a", "\a"))
+    one_line(render("check", str(raw), "--no-torch"), "raw.yaml:1:", "U+0007")
+
+
+def test_a_clip_planned_too_long_is_refused(tmp_path: Path) -> None:
+    from scenes.storyboard.loaded import MAX_CLIP_SECONDS
+
+    words = "the gradient walks back through every node and adds up " * 10
+    beats = "".join(f'  - visual: title_card\n    narration: "{words[:590]}"\n' for _ in range(150))
+    board = tmp_path / "long.yaml"
+    board.write_text("title: Long\nprogram: |\n  import torch\n  w = torch.tensor(1.0)\nbeats:\n" + beats)
+    r = render("check", str(board), "--no-torch")
+    assert r.returncode == 2 and f"at most {MAX_CLIP_SECONDS:.0f} s" in r.stderr, r.stderr
+
+
+def test_render_check_goes_on_to_the_next_storyboard() -> None:
+    """Once: the first storyboard's ValueError traceback ended the run before B was checked."""
+    r = render("check", str(CORPUS / "storyboards" / "range_step_zero.yaml"),
+               str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "range() arg 3" in r.stderr and "ok shadow_square" in r.stdout
+
+
+def test_render_log_pretty_escapes_control_characters() -> None:
+    r = render("log", str(CORPUS / "programs" / "control_print.py"), "--pretty")
+    assert r.returncode == 0
+    assert not any(c in r.stdout for c in "\a\x1b\x7f")
+    assert "ring\\x07 \\x1b[31mred\\x7f" in r.stdout
+
+
+def test_a_storyboard_named_like_a_glob_renders(tmp_path: Path) -> None:
+    """``render scene './*.yaml'`` of a file called ``*.yaml``: its name was a bad glob pattern."""
+    from scenes.render.pipeline import _sweep_leftovers
+
+    (tmp_path / ".other-pid999999999").mkdir()
+    _sweep_leftovers(tmp_path, "*")  # the pattern is the name itself, not a wildcard
+    assert (tmp_path / ".other-pid999999999").exists()
+    (tmp_path / ".*-pid999999999").mkdir()
+    _sweep_leftovers(tmp_path, "*")
+    assert not (tmp_path / ".*-pid999999999").exists()
+
+
+# --- 3. outputs are never inputs ----------------------------------------------------------------
+
+@pytest.mark.parametrize("out,words", [
+    ("afile", "--out afile: a file, not a directory"),
+    ("afile/sub", "afile is a file, not a directory"),
+    ("/dev/null", "a character device, not a directory"),
+    ("/proc/x", "cannot write there"),
+])
+@pytest.mark.parametrize("command", ["scene", "all"])
+def test_an_out_that_is_no_writable_folder_is_refused_before_the_program_runs(
+        tmp_path: Path, out: str, words: str, command: str) -> None:
+    (tmp_path / "afile").write_text("mine\n")
+    target = ["graph_build"] if command == "scene" else []
+    r = render(command, *target, "--out", out, cwd=tmp_path)
+    one_line(r, words)
+    assert (tmp_path / "afile").read_text() == "mine\n"
+
+
+def test_a_render_never_overwrites_its_storyboard(tmp_path: Path) -> None:
+    board = tmp_path / "clip.srt"
+    text = (ROOT / "scenes/storyboards/graph_build.yaml").read_text()
+    board.write_text(text)
+    one_line(render("scene", "./clip.srt", "--out", ".", *TINY, cwd=tmp_path), "overwrite its input")
+    assert board.read_text() == text
+
+
+def test_a_render_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> None:
+    (tmp_path / "graph_build.png").write_text("my holiday photo\n")
+    one_line(render("scene", "graph_build", "--out", str(tmp_path), *TINY), "not a poster gradreel made")
+    assert (tmp_path / "graph_build.png").read_text() == "my holiday photo\n"
+
+
+def test_write_atomic_leaves_no_temp_file_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scenes import atomic
+
+    target = tmp_path / "x.state"
+    target.write_bytes(b"old")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "fsync", full)
+    with pytest.raises(OSError):
+        atomic.write_atomic(target, b"new" * 1000)
+    assert [p.name for p in tmp_path.iterdir()] == ["x.state"] and target.read_bytes() == b"old"
+
+
+def _can_mount_tmpfs() -> bool:
+    try:
+        return subprocess.run(["unshare", "-rm", "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not _can_mount_tmpfs(),
+                    reason="needs unshare -rm to mount a small tmpfs")
+def test_a_full_disk_is_one_line_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    script = (f"mount -t tmpfs -o size=1m tmpfs {disk} && "
+              f"{sys.executable} -m scenes.commands.main scene graph_build --out {disk}/out {' '.join(TINY)}; "
+              f"echo status=$?; find {disk} -name '.*' -o -name '*tmp*'")
+    r = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=ROOT, capture_output=True, text=True,
+                       timeout=HANG_BOUND * 2, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "status=2" in r.stdout, (r.stdout, r.stderr[-2000:])
+    errors = [line for line in r.stderr.splitlines() if not line.startswith("graph_build: beat")]
+    assert len(errors) == 1 and "no space left" in errors[0] and "Traceback" not in r.stderr, r.stderr[-2000:]
+    leftovers = [line for line in r.stdout.splitlines() if line.strip() and not line.startswith("status=")
+                 and not line.endswith("/.segments")]
+    assert leftovers == [], leftovers
+
+
+# --- 4. messages name the real cause -----------------------------------------------------------
+
+BOARD = "scenes/storyboards/backward_walk.yaml"
+
+
+@pytest.mark.parametrize("sets,words", [
+    (["w1=2"], ["--set w1=2", "RuntimeError: Only Tensors of floating point"]),
+    (["w1=99999999999999999999999999999"], ["--set w1=99999999999999999999999999999",
+                                            "Overflow when unpacking long long"]),
+    (["w1=1/0"], ["--set w1=1/0", "division by zero"]),
+    (["w1=1e39"], ["--set w1=1e39", "beyond float32's range"]),
+    (["w1=1e400"], ["--set w1=1e400", "beyond float32's range"]),
+    (["w1=2.0", "w1=5.0"], ["--set w1 given twice (2.0 and 5.0)"]),
+])
+def test_set_problems_name_set_and_the_value(sets: list[str], words: list[str]) -> None:
+    args = [a for s in sets for a in ("--set", s)]
+    r = render("check", BOARD, "--no-torch", *args)
+    one_line(r, BOARD, *words)
+    assert "NameError" not in r.stderr
+
+
+def test_set_on_a_name_given_a_number_twice_is_refused() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "set_twice.yaml"), "--no-torch", "--set", "w=3.0"),
+             "--set w=3.0", "line 2 and again on line 5")
+
+
+@pytest.mark.parametrize("name,words", [("import_alias", "import torch as t"),
+                                        ("shadow_torch", "binding the name torch")])
+def test_torch_by_another_name_is_refused_with_its_own_message(name: str, words: str) -> None:
+    path = CORPUS / "refused" / f"{name}.py"
+    one_line(render("log", str(path)), str(path), words)
