@@ -441,3 +441,88 @@ def test_set_on_a_name_given_a_number_twice_is_refused() -> None:
 def test_torch_by_another_name_is_refused_with_its_own_message(name: str, words: str) -> None:
     path = CORPUS / "refused" / f"{name}.py"
     one_line(render("log", str(path)), str(path), words)
+
+
+# --- 5. text in any script the fonts can draw --------------------------------------------------
+
+def test_right_to_left_words_keep_their_glyphs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once: Manim's Text dropped the Hebrew of "שלום עולם and then..." below some size; every
+    letter now has its outline, and the row's strut stays its first (leftmost) glyph."""
+    from scenes.draw.visuals import glyphs
+
+    monkeypatch.setenv("GRADREEL_GLYPHS", str(tmp_path))
+    glyphs._store.cache_clear()
+    glyphs._master.cache_clear()
+    try:
+        for text in ["שלום עולם and then w = 3 here.", "مرحبا بالعالم", "y = w * w (עברית ו-English)"]:
+            letters = sum(1 for c in text if not c.isspace())
+            assert len(glyphs.label(text, "DejaVu Sans", 20, "white")) == letters, text
+            row = glyphs.label(glyphs.STRUT + text, "DejaVu Sans", 20, "white")
+            assert row[0].get_center()[0] == min(m.get_center()[0] for m in row)
+        assert glyphs.label("a < b & c", "DejaVu Sans", 20, "white") is not None  # not read as markup
+    finally:
+        glyphs._store.cache_clear()
+        glyphs._master.cache_clear()
+
+
+def test_a_glyph_no_font_has_is_refused_at_check_time_with_its_code_point() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "missing_glyph.yaml"), "--no-torch"),
+             "missing_glyph.yaml:8:16:", "U+1F680")
+    ok = render("check", str(CORPUS / "storyboards" / "rtl_narration.yaml"), "--no-torch")
+    assert ok.returncode == 0, ok.stderr
+
+
+# --- 6. processes --------------------------------------------------------------------------------
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"spawn_main" in cmdline:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs Linux pidfds")
+def test_a_worker_whose_parent_is_killed_stops_at_once_and_writes_nothing(tmp_path: Path) -> None:
+    """kill -9 of ``render scene -j 2``: its worker used to draw on for seconds and write one
+    more segment. The wait for the worker's end is on its pidfd, bounded by the harness."""
+    import select
+    import signal
+
+    out = tmp_path / "out"
+    proc = subprocess.Popen([*RENDER, "scene", "backward_walk", "-j", "2", "--force", "--out", str(out), *TINY],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stderr is not None
+    workers: list[int] = []
+    for line in proc.stderr:  # the worker draws the later beats: wait until it has begun one
+        workers = _children(proc.pid)
+        if workers and any(f"beat {k}/" in line for k in range(5, 9)) and "(cached)" not in line:
+            break
+    assert workers, "no worker process was started"
+    fds = [os.pidfd_open(w) for w in workers]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=HANG_BOUND)
+    written = sorted(p.name for p in (out / ".segments").iterdir() if not p.name.startswith("."))
+    for fd in fds:
+        ready, _, _ = select.select([fd], [], [], 5.0)
+        assert ready, "the worker is still running after its parent was killed"
+        os.close(fd)
+    assert sorted(p.name for p in (out / ".segments").iterdir() if not p.name.startswith(".")) == written
+
+
+def test_a_killed_renders_media_folder_is_swept_by_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scenes.render.beats import MEDIA_PREFIX, sweep_media_folders
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / f"{MEDIA_PREFIX}pid{dead.pid}-abc").mkdir()
+    (tmp_path / f"{MEDIA_PREFIX}pid{os.getpid()}-def").mkdir()
+    sweep_media_folders()
+    assert [p.name for p in tmp_path.iterdir()] == [f"{MEDIA_PREFIX}pid{os.getpid()}-def"]

@@ -17,6 +17,7 @@ from typing import Any
 from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
+from .fontcover import undrawable
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
@@ -111,6 +112,12 @@ def check_text_bounds(doc: Document, errors: ErrorList) -> None:
         if bad is not None:
             errors.add(line, col, f"{path[-1]} holds the control character U+{ord(bad):04X} "
                        f"({unicodedata.name(bad, 'a control character')}); captions are plain text", path)
+            continue
+        missing = undrawable(text)
+        if missing is not None:
+            errors.add(line, col, f"{path[-1]} holds {missing!r} (U+{ord(missing):04X} "
+                       f"{unicodedata.name(missing, '')}), which no installed font can draw; "
+                       "it would show as a box", path)
 
 
 def check_forward_mode_name(doc: Document, fmode: Any, errors: ErrorList) -> None:

@@ -15,7 +15,9 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from manim import Text, VGroup, VMobject
+import unicodedata
+
+from manim import MarkupText, VGroup, VMobject
 
 from scenes.atomic import read_regular, write_atomic
 from scenes.draw import datafile
@@ -42,12 +44,12 @@ def _store() -> tuple[Path, str]:
 
 
 @lru_cache(maxsize=4096)
-def _master(text: str, font: str, size: float, colour: str) -> Text:
+def _master(text: str, font: str, size: float, colour: str) -> MarkupText:
     folder, salt = _store()
     path = folder / (hashlib.sha256(repr((salt, text, font, size, colour)).encode()).hexdigest()[:40] + ".glyph")
     try:
         mob = datafile.loads(read_regular(path, _MAX_GLYPH_BYTES), _MANIM)
-        if type(mob) is Text:
+        if type(mob) is MarkupText:
             return mob
     except (OSError, datafile.DataFileError):
         pass
@@ -65,9 +67,12 @@ _MANIM = datafile.under("manim")
 _MAX_GLYPH_BYTES = 64 << 20
 
 
-def _build(text: str, font: str, size: float, colour: str) -> Text:
+def _build(text: str, font: str, size: float, colour: str) -> MarkupText:
+    """Why MarkupText: Manim's Text drops every right-to-left glyph below some size (Hebrew and
+    Arabic words vanished from captions); Pango's markup path shapes them, and gives the very same
+    outlines for left-to-right text. The text is escaped, so it is never read as markup."""
     built = min(size, _BUILD_SIZE)
-    mob = Text(text, font=font, font_size=built, color=colour)
+    mob = MarkupText(_as_markup(text), font=font, font_size=built, color=colour)
     if built != size:
         mob.scale(size / built)
     for glyph in mob.family_members_with_points():
@@ -78,8 +83,21 @@ def _build(text: str, font: str, size: float, colour: str) -> Text:
     return mob
 
 
-def label(text: str, font: str, size: float, colour: str) -> Text:
-    """A fresh copy of the cached Text for these four keys (safe to move and recolour)."""
+_LRM = "\u200e"
+
+
+def _as_markup(text: str) -> str:
+    """``text`` as Pango markup of itself; a line holding right-to-left letters is led by a
+    left-to-right mark, so it keeps a left-to-right base direction (its first glyph, a row's
+    strut, stays on the left) while Pango orders each right-to-left run as it is read."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
+        escaped = "\n".join(_LRM + line for line in escaped.split("\n"))
+    return escaped
+
+
+def label(text: str, font: str, size: float, colour: str) -> MarkupText:
+    """A fresh copy of the cached text for these four keys (safe to move and recolour)."""
     return _master(text, font, round(float(size), 2), colour).copy()
 
 
