@@ -186,17 +186,21 @@ class _Reader:
         return self.dec(head["root"])
 
     def read_arrays(self, specs: Any, body: memoryview) -> list[np.ndarray]:
+        """The arrays, as writable views into one copy of the file's array bytes (one copy in
+        all, not one per array: a glyph holds thousands of small ones)."""
+        buf = bytearray(body)
         out, at = [], 0
+        sizes = {d: np.dtype(d).itemsize for d in DTYPES}
         for spec in specs:
             dtype, shape, size = spec
-            if dtype not in DTYPES or not all(type(d) is int and d >= 0 for d in shape):
+            if dtype not in sizes or type(shape) is not list or not all(type(d) is int and d >= 0 for d in shape):
                 raise DataFileError(f"bad array {spec!r}")
             count = math.prod(shape)
-            if size != count * np.dtype(dtype).itemsize or at + size > len(body):
+            if size != count * sizes[dtype] or at + size > len(buf):
                 raise DataFileError("cut short")
-            out.append(np.frombuffer(body[at:at + size], dtype=dtype).reshape(shape).copy())
+            out.append(np.frombuffer(buf, dtype=dtype, count=count, offset=at).reshape(shape))
             at += size
-        if at != len(body):
+        if at != len(buf):
             raise DataFileError("trailing bytes")
         return out
 
@@ -216,43 +220,46 @@ class _Reader:
         return obj
 
     def fill(self, obj: Any, cls: type, fields: Any, slots: Any) -> None:
+        dec = self.dec
         if fields is not None:
-            if not hasattr(obj, "__dict__"):
-                raise DataFileError(f"{class_name(cls)} has no fields")
-            d = obj.__dict__
-            for k, v in fields:
-                if not isinstance(k, str):
-                    raise DataFileError("bad field name")
-                d[k] = self.dec(v)
+            values = {k: dec(v) for k, v in fields}
+            if not hasattr(obj, "__dict__") or not set(map(type, values)) <= {str}:
+                raise DataFileError(f"bad fields of {class_name(cls)}")
+            obj.__dict__.update(values)
         if slots is not None:
             names = _slots(cls)
             for k, v in slots:
                 if k not in names:
                     raise DataFileError(f"{class_name(cls)} has no slot {k!r}")
-                object.__setattr__(obj, k, self.dec(v))
+                object.__setattr__(obj, k, dec(v))
 
     def dec(self, v: Any) -> Any:
-        if v is None or isinstance(v, (bool, str, int, float)):
-            return v
-        if not isinstance(v, list) or not v or not isinstance(v[0], str):
+        t = type(v)
+        if t is not list:
+            if v is None or t in (str, int, float, bool):
+                return v
             raise DataFileError("bad value")
-        tag, rest = v[0], v[1:]
+        if not v:
+            raise DataFileError("bad value")
+        tag = v[0]
         if tag == "L":
-            return [self.dec(x) for x in rest]
+            return [self.dec(x) for x in v[1:]]
+        if tag == "O":
+            return self.objects[_index(v, len(self.objects))]
+        if tag == "A":
+            return self.arrays[_index(v, len(self.arrays))]
         if tag == "T":
-            return tuple(self.dec(x) for x in rest)
+            return tuple([self.dec(x) for x in v[1:]])
+        if tag == "D":
+            rest = v[1:]
+            if len(rest) % 2:
+                raise DataFileError("bad dict")
+            return {self.dec(rest[i]): self.dec(rest[i + 1]) for i in range(0, len(rest), 2)}
+        rest = v[1:]
         if tag == "S":
             return {self.dec(x) for x in rest}
         if tag == "Z":
             return frozenset(self.dec(x) for x in rest)
-        if tag == "D":
-            if len(rest) % 2:
-                raise DataFileError("bad dict")
-            return {self.dec(rest[i]): self.dec(rest[i + 1]) for i in range(0, len(rest), 2)}
-        if tag == "A":
-            return self.arrays[_index(rest, len(self.arrays))]
-        if tag == "O":
-            return self.objects[_index(rest, len(self.objects))]
         if tag == "N" and len(rest) == 2 and rest[0] in DTYPES:
             return np.dtype(rest[0]).type(rest[1])
         if tag == "E" and len(rest) == 2:
@@ -279,7 +286,8 @@ def _slots(cls: type) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _index(rest: list, n: int) -> int:
-    if len(rest) != 1 or type(rest[0]) is not int or not 0 <= rest[0] < n:
+def _index(v: list, n: int) -> int:
+    """The index of a reference ``[tag, i]``, checked against the table's length."""
+    if len(v) != 2 or type(v[1]) is not int or not 0 <= v[1] < n:
         raise DataFileError("bad reference")
-    return rest[0]
+    return v[1]
