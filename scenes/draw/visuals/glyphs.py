@@ -17,7 +17,7 @@ from pathlib import Path
 
 import unicodedata
 
-from manim import MarkupText, VGroup, VMobject
+from manim import MarkupText, Text, VGroup, VMobject
 
 from scenes.atomic import read_regular, write_atomic
 from scenes.draw import datafile
@@ -44,12 +44,12 @@ def _store() -> tuple[Path, str]:
 
 
 @lru_cache(maxsize=4096)
-def _master(text: str, font: str, size: float, colour: str) -> MarkupText:
+def _master(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
     folder, salt = _store()
     path = folder / (hashlib.sha256(repr((salt, text, font, size, colour)).encode()).hexdigest()[:40] + ".glyph")
     try:
         mob = datafile.loads(read_regular(path, _MAX_GLYPH_BYTES), _MANIM)
-        if type(mob) is MarkupText:
+        if type(mob) is (MarkupText if _right_to_left(text) else Text):
             return mob
     except (OSError, datafile.DataFileError):
         pass
@@ -67,12 +67,16 @@ _MANIM = datafile.under("manim")
 _MAX_GLYPH_BYTES = 64 << 20
 
 
-def _build(text: str, font: str, size: float, colour: str) -> MarkupText:
-    """Why MarkupText: Manim's Text drops every right-to-left glyph below some size (Hebrew and
-    Arabic words vanished from captions); Pango's markup path shapes them, and gives the very same
-    outlines for left-to-right text. The text is escaped, so it is never read as markup."""
+def _build(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
+    """Why MarkupText for right-to-left letters: Manim's Text drops every one of them below some
+    size (Hebrew and Arabic words vanished from captions); Pango's markup path shapes them. Only
+    for them: Text and MarkupText set line breaks apart differently, and every other text keeps
+    exactly the outlines it had. The text is escaped, so it is never read as markup."""
     built = min(size, _BUILD_SIZE)
-    mob = MarkupText(_as_markup(text), font=font, font_size=built, color=colour)
+    if _right_to_left(text):
+        mob: Text | MarkupText = MarkupText(_as_markup(text), font=font, font_size=built, color=colour)
+    else:
+        mob = Text(text, font=font, font_size=built, color=colour)
     if built != size:
         mob.scale(size / built)
     for glyph in mob.family_members_with_points():
@@ -86,17 +90,19 @@ def _build(text: str, font: str, size: float, colour: str) -> MarkupText:
 _LRM = "\u200e"
 
 
+def _right_to_left(text: str) -> bool:
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+
+
 def _as_markup(text: str) -> str:
-    """``text`` as Pango markup of itself; a line holding right-to-left letters is led by a
-    left-to-right mark, so it keeps a left-to-right base direction (its first glyph, a row's
-    strut, stays on the left) while Pango orders each right-to-left run as it is read."""
+    """``text`` as Pango markup of itself, each line led by a left-to-right mark, so it keeps a
+    left-to-right base direction (its first glyph, a row's strut, stays on the left) while Pango
+    orders each right-to-left run as it is read."""
     escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
-        escaped = "\n".join(_LRM + line for line in escaped.split("\n"))
-    return escaped
+    return "\n".join(_LRM + line for line in escaped.split("\n"))
 
 
-def label(text: str, font: str, size: float, colour: str) -> MarkupText:
+def label(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
     """A fresh copy of the cached text for these four keys (safe to move and recolour)."""
     return _master(text, font, round(float(size), 2), colour).copy()
 
