@@ -18,9 +18,11 @@ from scenes.atomic import not_regular
 from scenes.render.options import outputs
 
 SIGNATURES: dict[str, tuple[int, bytes]] = {
-    "clip": (4, b"ftyp"), "poster": (0, b"\x89PNG\r\n\x1a\n"), "events": (0, b'{"format":"gradreel-events"'),
+    ".mp4": (4, b"ftyp"), ".webm": (0, b"\x1a\x45\xdf\xa3"), ".gif": (0, b"GIF8"),
+    ".png": (0, b"\x89PNG\r\n\x1a\n"), ".jsonl": (0, b'{"format":"gradreel-events"'), ".vtt": (0, b"WEBVTT"),
 }
-"""Where each output's first bytes say that gradreel wrote it: an mp4 box, a PNG, a log header."""
+"""Where an output's first bytes say that gradreel wrote it, by its file ending: a video container,
+a PNG, an event log's header, WebVTT captions. An ending not listed is not checked."""
 
 
 class OutputRefused(Exception):
@@ -87,13 +89,13 @@ def _made_by_gradreel(kind: str, target: Path) -> bool:
         return exc.errno == errno.ENOENT
     if not head:
         return True  # an empty file holds nothing to lose
-    if kind in SIGNATURES:
-        at, magic = SIGNATURES[kind]
+    if target.suffix in SIGNATURES:
+        at, magic = SIGNATURES[target.suffix]
         return head[at:at + len(magic)] == magic
     text = head.decode("utf-8", "replace")
-    if kind == "key":
+    if target.suffix == ".key":
         return len(text.strip()) == 64 and all(c in "0123456789abcdef" for c in text.strip())
-    if kind == "srt":
+    if target.suffix == ".srt":
         return text.split("\n", 1)[0].strip() == "1"
-    return False
+    return True
 
