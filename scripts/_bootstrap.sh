@@ -46,6 +46,18 @@ _ensure_system_packages() {
   fi
 }
 
+# ensure_browser: Debian's chromium and its driver, which the browser tests drive (through
+# Selenium, pointed at /usr/bin/chromium and /usr/bin/chromedriver: no browser is downloaded).
+# Two `command -v` when both are there; apt-get (after an update) only when one is missing.
+BROWSER_PACKAGES="chromium chromium-driver"
+ensure_browser() {
+  command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 && return 0
+  command -v apt-get >/dev/null || { _say "no chromium/chromedriver (and no apt-get): the browser tests will be skipped"; return 0; }
+  _say "installing $BROWSER_PACKAGES for the browser tests (once; a minute or two)"
+  _as_root apt-get update -qq
+  _as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $BROWSER_PACKAGES >/dev/null
+}
+
 # ensure_venv "EXTRAS": the extras this script needs, separated by spaces, e.g. "test oracle".
 # The stamp holds two lines: the checksum of pyproject.toml and the extras installed from it.
 ensure_venv() {

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: list[tuple[str, ...]] = [
     ("scenes.commands",),
+    ("scenes.publish",),
     ("scenes.render",),
     ("scenes.oracle",),
     ("scenes.draw",),

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from scenes.render.options import ASPECTS, CAPTIONS, FORMATS, QUALITY, RenderOptions
+from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
 
 
@@ -29,7 +29,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="out", metavar="DIR",
                    help="output folder (default: out); DIR/.segments caches the beats already drawn")
     p.add_argument("--format", dest="fmt", choices=list(FORMATS), default="mp4",
-                   help="container of the clip (mp4 is the one supported so far)")
+                   help="container of the clip: " + "; ".join(f"{f.name}: {f.about}" for f in FORMAT_TABLE.values()))
     p.add_argument("--captions", choices=list(CAPTIONS), default="burn",
                    help="burn them into the video (default), only write NAME.srt, or none")
     p.add_argument("--aspect", choices=list(ASPECTS), default="16:9",
@@ -78,6 +78,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help=f"render up to N clips at once, in N processes (default: one per CPU core, here {_cores()}; "
                         "a single clip out of date has its beats shared out as by `render scene`)")
+    p.add_argument("--article", action="store_true", help="also write each clip's article (as `render article`)")
+    p.add_argument("--site", action="store_true", help="then write the course's page, DIR/index.html (as `render site`)")
     p.set_defaults(func=cmd_all, run=cmd_all)
 
 
@@ -228,7 +230,23 @@ def cmd_all(args: argparse.Namespace) -> int:
     for file in files:
         if file in current or jobs <= 1:
             status = max(status, _render_one(file, alone if file in stale else opts))
-    return max(status, _render_parallel(stale, args, jobs)) if jobs > 1 else status
+    status = max(status, _render_parallel(stale, args, jobs)) if jobs > 1 else status
+    return max(status, _publish(files, args, opts))
+
+
+def _publish(files: list[str], args: argparse.Namespace, opts: RenderOptions) -> int:
+    """After the clips: their articles (``--article``), then the course's page (``--site``)."""
+    status = 0
+    if getattr(args, "article", False):
+        from scenes.commands.pages import make_article
+
+        for file in files:
+            status = max(status, make_article(file, replace(opts, force=False)))
+    if getattr(args, "site", False):
+        from scenes.commands.pages import make_site
+
+        status = max(status, make_site(opts.out, force=opts.force))
+    return status
 
 
 def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> int:

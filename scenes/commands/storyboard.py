@@ -39,6 +39,9 @@ def register(subparsers: Any) -> None:
     _add_set(p)
     p.add_argument("--json", action="store_true", help="print the plan as JSON data")
     p.add_argument("--srt", action="store_true", help="print the captions as SubRip text")
+    p.add_argument("--vtt", action="store_true", help="print the captions as WebVTT text")
+    p.add_argument("--chapters", action="store_true",
+                   help="print YouTube chapter lines (from 0:00, beats merged so each lasts at least 10 s)")
     p.set_defaults(func=cmd_plan, run=cmd_plan)
 
     p = subparsers.add_parser("list", help="every storyboard with its title and duration")
@@ -109,8 +112,10 @@ def plan_table(p) -> str:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    """Print one storyboard's plan (table, ``--json`` or ``--srt``)."""
-    from scenes.storyboard import load, plan_of, srt
+    """Print one storyboard's plan (table, ``--json``), its captions (``--srt``, ``--vtt``) or its
+    YouTube chapters (``--chapters``)."""
+    from scenes.storyboard import load, plan_of, srt, vtt
+    from scenes.storyboard.chapters import youtube_chapters, youtube_lines, youtube_problem
 
     try:
         checked = load(storyboard_path(args.storyboard), sets=args.sets)
@@ -121,6 +126,13 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(p.to_json())
     elif args.srt:
         print(srt(p.captions), end="")
+    elif args.vtt:
+        print(vtt(p.captions), end="")
+    elif args.chapters:
+        chapters = youtube_chapters(p)
+        print(youtube_lines(chapters), end="")
+        if (problem := youtube_problem(chapters)) is not None:
+            print(f"render: {checked.name}: {problem}", file=sys.stderr)
     else:
         print(plan_table(p))
     return 0

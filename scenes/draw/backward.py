@@ -214,14 +214,14 @@ class BackwardCues:
         before = shown.get("before")
         if before is not None and self.graph.bucket_text.get(leaf) != before.text:
             # a replayed fill: the bucket first shows what .grad held, then what arrives
-            old.become(bucket(box, self.theme, level=abs(level(before.text)) / top, value=before.text,
+            old.become(bucket(box, self.theme, level=level(before) / top, value=before.text,
                               scale=self.lay.scale))
             self.graph.bucket_text[leaf] = before.text
         for s in (shown.get("name"), before):
             if s is not None and (self._card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
                 self._record(s)
         after = shown.get("after")
-        new = bucket(box, self.theme, level=abs(level(after.text if after else None)) / top,
+        new = bucket(box, self.theme, level=level(after) / top,
                      value=after.text if after else None, scale=self.lay.scale)
         if after is not None and new.value is not None:
             self._record(after)

@@ -22,18 +22,11 @@ def clip_frame_region(has_code: bool, spec: Any) -> tuple[float, float, float, f
     return (-spec.frame_width / 2 + m, spec.caption[3] + m, spec.frame_width / 2 - m, spec.frame_height / 2 - m)
 
 
-def level(text: str | None) -> float:
-    """A number shown as '8/3', '-4', '0.4444', 'tensor(0.5000)' or 'None', as a float (None -> 0).
-
-    Why PyTorch's text too: a storyboard with ``numbers: torch`` fills its buckets from it."""
-    from fractions import Fraction
-
-    if text and text.startswith("tensor(") and text.endswith(")"):
-        text = text[len("tensor("):-1].split(",")[0].rstrip(".") or "0"
-    try:
-        return float(Fraction(text)) if text not in (None, "None") else 0.0
-    except (ValueError, ZeroDivisionError):
-        return 0.0
+def level(shown: Any) -> float:
+    """How full a bucket showing ``shown`` (a cue's string, or None) is: the size of the number
+    the plan put beside its text; 0 for None or a text that shows no number."""
+    number = getattr(shown, "number", None)
+    return abs(number) if number is not None else 0.0
 
 
 def shows_code(plan: Any, source: str | None) -> bool:
@@ -46,5 +39,6 @@ def fill_scales(plan: Any) -> dict[str, float]:
     top: dict[str, float] = {}
     for c in plan.cues:
         if c.kind == "bucket_fill" and len(c.ids) > 1:
-            top[c.ids[1]] = max(top.get(c.ids[1], 0.0), abs(level(c.text("after"))))
+            after = next((s for s in c.strings if s.role == "after"), None)
+            top[c.ids[1]] = max(top.get(c.ids[1], 0.0), level(after))
     return top

@@ -19,15 +19,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 """The folder holding engine/ and scenes/: the checkout, or site-packages in an install."""
 CODE_FOLDERS = ("engine", "scenes")
+NOT_DRAWING = ("scenes/publish",)
+"""Code under CODE_FOLDERS that never reaches a frame: the pages written from a finished clip
+(its own key covers it, :mod:`scenes.publish.freshness`). Editing it renders no clip again."""
 TOOLS = ("manim", "av", "manimpango", "pycairo", "numpy")
 """Distributions whose version is part of the digest: they draw and encode every frame."""
 
 
 def source_files() -> list[Path]:
-    """gradreel's code, in a fixed order: every .py file under engine/ and scenes/ (not an
-    editor's lock link, such as Emacs's dangling ``.#cli.py``)."""
+    """gradreel's code, in a fixed order: every .py file under engine/ and scenes/ but those of
+    NOT_DRAWING (and not an editor's lock link, such as Emacs's dangling ``.#cli.py``)."""
+    skip = tuple(ROOT / folder for folder in NOT_DRAWING)
     return sorted(p for folder in CODE_FOLDERS for p in (ROOT / folder).rglob("*.py")
-                  if "__pycache__" not in p.parts and not p.name.startswith(".#") and p.is_file())
+                  if "__pycache__" not in p.parts and not p.name.startswith(".#") and p.is_file()
+                  and not any(p.is_relative_to(s) for s in skip))
 
 
 @lru_cache(maxsize=1)

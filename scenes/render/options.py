@@ -11,6 +11,8 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from scenes.video.formats import FORMATS as FORMAT_TABLE
+
 SEGMENTS = ".segments"
 """The per-beat cache under the output folder: segments and beat states."""
 
@@ -30,7 +32,8 @@ X264_PARAMS = "subme=0"
 stand still, where sub-pixel refinement costs much and buys little (figures in docs/bench.md)."""
 ASPECTS = ("16:9", "9:16", "1:1")
 CAPTIONS = ("burn", "srt", "off")
-FORMATS = ("mp4",)
+FORMATS = tuple(FORMAT_TABLE)
+"""The containers ``--format`` offers: :data:`scenes.video.formats.FORMATS`, declared once there."""
 
 
 @dataclass(frozen=True)
@@ -104,4 +107,5 @@ def segment_path(out: Path, key: str) -> Path:
 
 def outputs(name: str, out: Path, fmt: str) -> dict[str, Path]:
     return {"clip": out / f"{name}.{fmt}", "poster": out / f"{name}.png", "srt": out / f"{name}.srt",
+            "vtt": out / f"{name}.vtt",
             "events": out / f"{name}.events.jsonl", "key": out / f"{name}.key"}

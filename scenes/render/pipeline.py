@@ -124,7 +124,8 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         log(f"{name}: up to date")
         return RenderResult(paths["clip"], False, time.monotonic() - t0)
 
-    from scenes.storyboard import load_and_plan, srt
+    from scenes.storyboard import load_and_plan, srt, vtt
+    from scenes.storyboard.chapters import beat_chapters
 
     checked, p = load_and_plan(storyboard_file, opts.sets, name)  # bad input stops here, in the parent
     out.mkdir(parents=True, exist_ok=True)
@@ -135,14 +136,15 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         outcomes, ledger = _render_beats(storyboard_file, name, opts, (checked, p), log)
         parts = [segment_path(out, o.key) for o in outcomes]
         video = work / f"clip.{opts.fmt}"
-        from scenes.video.encoder import join_segments
+        from scenes.video.formats import FORMATS
 
-        join_segments(parts, video)
+        FORMATS[opts.fmt].write(parts, video, [(c.start, c.end, c.title) for c in beat_chapters(p)], fps_of(opts))
         poster = work / "poster.png"
         _poster(parts, [o.frames for o in outcomes], p, opts, poster)
         _move_atomic(video, paths["clip"])
         _move_atomic(poster, paths["poster"])
         write_atomic(paths["srt"], srt(p.captions))
+        write_atomic(paths["vtt"], vtt(p.captions))
         write_atomic(paths["events"], checked.run.jsonl)
         write_atomic(paths["key"], key + "\n")
     finally:

@@ -23,7 +23,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .captions import srt
+    from .captions import srt, vtt
     from .errors import Problem, StoryboardError
     from .loaded import load_and_plan, plan_of
     from .model import VISUALS, Beat, Numbers, Storyboard
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .validate import Checked, load
 
 _HOME = {
-    "srt": "captions", "Problem": "errors", "StoryboardError": "errors", "VISUALS": "model",
+    "srt": "captions", "vtt": "captions", "Problem": "errors", "StoryboardError": "errors", "VISUALS": "model",
     "Beat": "model", "Numbers": "model", "Storyboard": "model", "Shown": "narration",
     "CaptionSpan": "plan", "Cue": "plan", "Plan": "plan", "plan": "plan", "schema": "schema",
     "schema_text": "schema", "STORYBOARD_DIR": "store", "find_storyboards": "store",

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .errors import did_you_mean
 from .logindex import Event, LogIndex
@@ -54,13 +55,16 @@ class Shown:
 
     ``seq`` is the event it was read from (None for text taken from the storyboard or the program
     source), ``field`` the event key (``after_exact``, ``grads_out[1]``, ``name``...), ``role``
-    what the scene does with it (``name``, ``value``, ``grad``, ``caption``...).
+    what the scene does with it (``name``, ``value``, ``grad``, ``caption``...). ``number`` is
+    the value the text shows, when it shows one, so that a drawing sized by it (a bucket's
+    level) never parses the text back.
     """
 
     text: str
     seq: int | None
     field: str
     role: str
+    number: float | None = None
 
 
 def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
@@ -138,11 +142,13 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
 def _number(ev: Event, key: str, exact_key: str, str_key: str | None, numbers: Numbers) -> Shown:
     """Format ``ev[key]`` in the storyboard's style, naming the field the text was read from."""
     exact = ev.get(exact_key)
+    value = ev.get(key)
+    number = float(value) if isinstance(value, (int, float)) else None
     if numbers.style == "fraction" and exact is not None:
-        return Shown(exact, ev["seq"], exact_key, "caption")
+        return Shown(exact, ev["seq"], exact_key, "caption", float(Fraction(exact)))
     if numbers.style == "torch" and str_key and ev.get(str_key) is not None:
-        return Shown(ev[str_key], ev["seq"], str_key, "caption")
-    return Shown(show(ev[key], None, numbers), ev["seq"], key, "caption")
+        return Shown(ev[str_key], ev["seq"], str_key, "caption", number)
+    return Shown(show(ev[key], None, numbers), ev["seq"], key, "caption", number)
 
 
 def fill(text: str, index: LogIndex, cutoff: int, numbers: Numbers) -> tuple[str, list[Shown], list[str]]:

@@ -19,6 +19,6 @@ def storyboard_path(word: str) -> str:
     return str(STORYBOARD_DIR / f"{word}.yaml")
 
 
-def find_storyboards() -> list[str]:
-    """Every storyboard file, sorted by name."""
-    return sorted(str(p) for p in STORYBOARD_DIR.glob("*.yaml"))
+def find_storyboards(folder: Path = STORYBOARD_DIR) -> list[str]:
+    """Every storyboard file of ``folder`` (by default the project's), sorted by name."""
+    return sorted(str(p) for p in folder.glob("*.yaml"))

@@ -253,10 +253,18 @@ class SegmentWriter:
         self.path.unlink(missing_ok=True)
 
 
-def join_segments(parts: list[Path], target: Path) -> None:
+Mark = tuple[float, float, str]
+"""A chapter: start and end in seconds, and its title."""
+MARK_TIME_BASE = Fraction(1, 1000)
+
+
+def join_segments(parts: list[Path], target: Path, chapters: list[Mark] = ()) -> None:
     """Concatenate mp4 segments made with the same settings into ``target`` by stream copy:
-    packets are moved, each segment's timestamps shifted past the previous one's end."""
-    with av.open(str(target), mode="w", format="mp4") as out:
+    packets are moved, each segment's timestamps shifted past the previous one's end. The clip
+    has its index at the front (``faststart``: a browser plays it before it has all of it) and
+    ``chapters`` inside (the mov muxer writes them as a chapter track that players list)."""
+    with av.open(str(target), mode="w", format="mp4", options={"movflags": "+faststart"}) as out:
+        set_chapters(out, chapters)
         stream: Any = None
         offset = 0
         for part in parts:
@@ -275,3 +283,11 @@ def join_segments(parts: list[Path], target: Path) -> None:
                     packet.stream = stream
                     out.mux(packet)
                 offset = end
+
+
+def set_chapters(box: Any, chapters: list[Mark]) -> None:
+    """Give an output container its chapters (before its first packet: they go in the header)."""
+    if chapters:
+        box.set_chapters([{"id": k + 1, "start": round(a / MARK_TIME_BASE), "end": round(b / MARK_TIME_BASE),
+                           "time_base": MARK_TIME_BASE, "metadata": {"title": title}}
+                          for k, (a, b, title) in enumerate(chapters)])

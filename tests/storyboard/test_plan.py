@@ -184,3 +184,19 @@ def test_set_w1_changes_exactly_the_strings_that_depend_on_it(style: str, tmp_pa
     assert fills == (["1", "4"] if style == "fraction" else ["1.0000", "4.0000"])  # w2: 2*yh*s, w1: 2*yh*w2*x
     w1 = [c for c in moved.cues if c.kind == "node_appear" and c.text("name") == "w1"][0]
     assert w1.text("value") in ("1/2", "0.5000")
+
+
+@pytest.mark.parametrize("numbers", ["fraction", "{style: decimal, places: 1}", "torch"])
+def test_bucket_levels_are_the_logs_numbers_not_their_text(numbers: str, tmp_path) -> None:
+    """A bucket fills to the .grad in the log, whatever the text rounds it to (4/9 shown '0.4')."""
+    from scenes.layout.clip import fill_scales
+
+    text = open(storyboard_path("backward_walk")).read().replace("numbers: fraction", f"numbers: {numbers}")
+    board = tmp_path / "walk.yaml"
+    board.write_text(text)
+    p, events = _plan(str(board))
+    grads = {e["tensor"]: e["after"] for e in events if e["kind"] == "accumulate"}
+    scales = fill_scales(p)
+    assert set(scales) == set(grads)
+    for leaf, grad in grads.items():
+        assert scales[leaf] == pytest.approx(abs(grad), rel=1e-6)

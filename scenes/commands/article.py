@@ -1,0 +1,28 @@
+"""``render article NAME``: the written version of a clip (``DIR/NAME/index.html`` and ``NAME.md``).
+
+It takes the options of ``render scene`` (the clip it shows is rendered first when out of date)
+and writes the article beside the clip, in a folder of its own; see :mod:`scenes.publish.article`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from typing import Any
+
+from scenes.commands.pages import make_article
+from scenes.commands.scene import _options, beat_jobs, scene_arguments
+
+
+def register(subparsers: Any) -> None:
+    """Add ``article`` to ``render``'s subparsers."""
+    p = subparsers.add_parser("article", help="write the clip's article: DIR/NAME/index.html and NAME.md (renders the clip if needed)")
+    scene_arguments(p)
+    p.set_defaults(func=cmd_article, run=cmd_article)
+
+
+def cmd_article(args: argparse.Namespace) -> int:
+    from scenes.storyboard import storyboard_path
+
+    opts = _options(args)
+    return make_article(storyboard_path(args.storyboard), replace(opts, jobs=beat_jobs(args.jobs, opts)))

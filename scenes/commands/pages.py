@@ -1,0 +1,47 @@
+"""Writing the pages, as ``render article``, ``render site`` and ``render all --article --site`` do:
+the located error on stderr (exit 2), the page's path on stdout."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def make_article(file: str, opts: Any) -> int:
+    """Write one article (the clip first, if out of date); its page's path on stdout."""
+    from scenes.publish.article import write_article
+    from scenes.storyboard import StoryboardError
+    from scenes.storyboard.errors import Problem
+
+    if not Path(file).is_file():
+        print(Problem(file, 1, 1, f"no such storyboard {Path(file).stem!r}"), file=sys.stderr)
+        return 2
+    try:
+        result = write_article(file, Path(file).stem, opts)
+    except StoryboardError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    print(result.page)
+    return 0
+
+
+def make_site(out: str, storyboards: str | None = None, force: bool = False) -> int:
+    """Write the site of ``out``; its page's path on stdout."""
+    from scenes.publish.course import Course
+    from scenes.publish.site import storyboards_for, write_site
+    from scenes.storyboard import StoryboardError
+
+    folder = storyboards_for(Path(out), storyboards)
+    if not folder.is_dir():
+        print(f"render: no storyboards folder {folder}", file=sys.stderr)
+        return 2
+    try:
+        result = write_site(Path(out), Course.of(folder), force)
+    except StoryboardError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    print(result.page)
+    return 0

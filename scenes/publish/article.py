@@ -1,0 +1,169 @@
+"""``render article NAME``: the written version of a clip, ``DIR/NAME/index.html`` and ``NAME.md``.
+
+What it holds: the title and the takeaway; the clip with its poster, captions and chapters
+tracks; a section per beat (an anchored heading, the still the beat ends on, its narration as
+prose with the numbers marked, a link that plays the clip from the beat, the program lines it
+shows); the program highlighted; a table of the log's values; what the program prints; and the
+program to try in PyTorch with the output the log says it gives.
+
+Why its shape: the prose is the captions' text (the plan's caption events), the numbers are the
+captions' numbers, the chapters are the clip's, and the stills are decoded from the clip, so
+the page can disagree with the clip nowhere. The folder holds everything it loads, so it works
+from disk and over HTTP alike.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from scenes.atomic import temp_beside, write_atomic
+from scenes.publish import code, pages, stills
+from scenes.publish.freshness import is_fresh, key_of
+from scenes.publish.prose import beat_prose
+from scenes.publish.values import leaf_grads, printed, try_it, value_rows
+from scenes.render.options import RenderOptions, outputs
+from scenes.render.pipeline import render_storyboard
+from scenes.storyboard.chapters import beat_chapters, chapters_vtt, heading
+from scenes.storyboard.errors import Problem, StoryboardError
+
+VIDEO_TYPES = {"mp4": "video/mp4", "webm": "video/webm"}
+"""The clip formats a page can play in a ``<video>``, with their MIME types."""
+KEY_FILE = "article.key"
+
+
+@dataclass
+class ArticleResult:
+    page: Path
+    written: bool
+
+
+def article_folder(out: Path, name: str) -> Path:
+    return out / name
+
+
+def write_article(storyboard_file: str, name: str, opts: RenderOptions,
+                  log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> ArticleResult:
+    """Render the clip if it is out of date, then write its article unless that is up to date."""
+    if opts.fmt not in VIDEO_TYPES:
+        raise StoryboardError([Problem(storyboard_file, 1, 1, f"an article plays its clip in the page: use "
+                                       f"--format {' or '.join(VIDEO_TYPES)}, not {opts.fmt}")])
+    render_storyboard(storyboard_file, name, opts, log)
+    out = Path(opts.out)
+    clip = outputs(name, out, opts.fmt)
+    folder = article_folder(out, name)
+    key = key_of("article", name, opts.fmt, clip["key"].read_text())
+    page = folder / "index.html"
+    if not opts.force and is_fresh(folder / KEY_FILE, key) and page.exists():
+        log(f"{name}: article up to date")
+        return ArticleResult(page, False)
+
+    from scenes.storyboard import load_and_plan
+
+    checked, p = load_and_plan(storyboard_file, opts.sets, name)
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {"video": f"{name}.{opts.fmt}", "poster": f"{name}.png", "captions": f"{name}.vtt",
+             "chapters": f"{name}.chapters.vtt", "style": pages.STYLE_FILE, "markdown": f"{name}.md"}
+    for role in ("video", "poster", "captions"):
+        _copy_into(clip[{"video": "clip", "poster": "poster", "captions": "vtt"}[role]], folder / files[role])
+    chapters = beat_chapters(p)
+    write_atomic(folder / files["chapters"], chapters_vtt(chapters))
+    still_names = [f"beat-{b.index + 1:02d}.png" for b in p.beats]
+    stills.save_stills(folder / files["video"], [c.end - 1e-3 for c in chapters], [folder / s for s in still_names])
+    data = article_data(checked, p, files, still_names)
+    data.update(video_type=VIDEO_TYPES[opts.fmt], size=_size_of(folder / files["poster"]),
+                still_size=_size_of(folder / still_names[0]),
+                tracks={role: track_src(folder / files[role]) for role in ("captions", "chapters")},
+                captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice
+    write_atomic(folder / files["style"], pages.style_sheet())
+    write_atomic(folder / files["markdown"], pages.render("article.md.j2", data))
+    write_atomic(page, pages.render("article.html.j2", data))
+    _sweep(folder, set(files.values()) | set(still_names) | {"index.html", KEY_FILE})
+    write_atomic(folder / KEY_FILE, key + "\n")
+    log(f"{name}: article written, {len(p.beats)} beats")
+    return ArticleResult(page, True)
+
+
+def article_data(checked: Any, p: Any, files: dict[str, str], still_names: list[str]) -> dict[str, Any]:
+    """Everything the templates show, as plain data (strings, numbers, lists)."""
+    index, board = checked.index, checked.storyboard
+    numbers = board.number_style
+    chapters = beat_chapters(p)
+    prose = beat_prose(board, p)
+    beats = []
+    for k, (beat, ch) in enumerate(zip(board.beats, chapters)):
+        lines = code.beat_lines(index, beat)
+        beats.append({
+            "number": k + 1, "anchor": f"beat-{k + 1}", "heading": ch.title, "start": ch.start,
+            "clock": clock(ch.start), "still": still_names[k], "markdown": prose[k].markdown,
+            "html": prose[k].html, "text": prose[k].text, "lines": lines, "line_text": line_span(lines),
+            "excerpt": code.excerpt(index.source, lines),
+            "excerpt_text": "\n".join(index.lines[min(lines) - 1:max(lines)]) if lines else "",
+        })
+    rows = value_rows(index, numbers)
+    program, output = try_it(index)
+    return {
+        "name": checked.name, "title": board.title, "takeaway": takeaway(board, prose),
+        "duration": p.duration, "clock": clock(p.duration), "files": files, "beats": beats,
+        "program": index.source, "program_html": code.highlighted(index.source, anchors="L-"),
+        "calls": list(index.calls), "rows": rows, "printed": printed(index),
+        "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)),
+    }
+
+
+def takeaway(board: Any, prose: list[Any]) -> str:
+    """The clip's point in one line: what its opening title card says (empty without one)."""
+    return prose[0].text if board.beats[0].visual == "title_card" else ""
+
+
+def clock(seconds: float) -> str:
+    """``75.3`` -> ``1:15``: a time as a reader reads it beside a video."""
+    s = int(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def line_span(lines: list[int]) -> str:
+    """``[2, 3, 4]`` -> ``lines 2–4``; ``[5]`` -> ``line 5``; ``[]`` -> ``""``."""
+    if not lines:
+        return ""
+    a, b = min(lines), max(lines)
+    return f"line {a}" if a == b else f"lines {a}–{b}"
+
+
+def track_src(vtt: Path) -> str:
+    """A ``<track>``'s ``src``: the WebVTT file's text as a ``data:`` URL. Why not the file's name:
+    a browser treats every ``file:`` URL as an origin of its own and refuses a track from one,
+    so a page opened from disk would have no captions; the file is still beside, to download."""
+    import base64
+
+    return "data:text/vtt;charset=utf-8;base64," + base64.b64encode(vtt.read_bytes()).decode("ascii")
+
+
+def _size_of(png: Path) -> tuple[int, int]:
+    from PIL import Image
+
+    with Image.open(png) as im:
+        return im.size
+
+
+def _copy_into(src: Path, target: Path) -> None:
+    """``src`` at ``target``, whole or not at all: a hard link where the file system allows (a
+    clip is megabytes), else a copy; either goes beside the target and is renamed into place."""
+    tmp = temp_beside(target)
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:
+        shutil.copyfile(src, tmp)
+    os.replace(tmp, target)
+
+
+def _sweep(folder: Path, keep: set[str]) -> None:
+    """Remove the stills of beats a storyboard no longer has (and nothing else)."""
+    for f in folder.glob("beat-*.png"):
+        if f.name not in keep:
+            f.unlink(missing_ok=True)

@@ -1,0 +1,83 @@
+"""A beat's narration as prose: the captions' text, with each number from the log marked.
+
+The text is the plan's caption events of the beat, joined (a long narration may be several
+captions), so the prose is what the clip says. The numbers are the captions' own filled
+placeholders: each becomes a code span in Markdown (and ``<code>`` in HTML, by markdown-it-py
+from the same Markdown, so the ``.md`` and the page say the same), and any other character that
+Markdown would read as markup is escaped.
+
+>>> md_escape("y = w * w [see <here>]")
+'y = w \\\\* w \\\\[see \\\\<here\\\\>\\\\]'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from scenes.storyboard.chapters import beat_texts
+from scenes.storyboard.narration import parse
+
+_MARKUP = re.compile(r"([\\`*_\[\]<>#|~&!])")
+_MD = MarkdownIt("commonmark", {"html": False})
+
+
+@dataclass(frozen=True)
+class Prose:
+    text: str
+    markdown: str
+    html: str
+
+
+def inline_escape(text: str) -> str:
+    """Markup characters escaped, runs of white space one space (the edges kept)."""
+    return _MARKUP.sub(r"\\\1", re.sub(r"\s+", " ", text))
+
+
+def md_escape(text: str) -> str:
+    """``text`` as a Markdown paragraph that reads as itself: markup characters escaped, and a
+    first character that would start a list or a heading too."""
+    return _block_safe(inline_escape(text).strip())
+
+
+def _block_safe(markdown: str) -> str:
+    return "\\" + markdown if markdown[:1] in "-+=" or markdown[:1].isdigit() else markdown
+
+
+def code_span(text: str) -> str:
+    fence = "``" if "`" in text else "`"
+    return f"{fence}{text}{fence}" if fence == "`" else f"{fence} {text} {fence}"
+
+
+def marked(narration: str, numbers: list[str], text: str) -> str:
+    """The Markdown of ``narration`` with its placeholders filled by ``numbers`` as code spans;
+    plain escaped ``text`` when the two do not give the same words (never a wrong number)."""
+    placeholders, _ = parse(narration)
+    if len(placeholders) != len(numbers):
+        return md_escape(text)
+    pieces, plain, pos = [], [], 0
+    for p, number in zip(placeholders, numbers):
+        pieces += [inline_escape(narration[pos:p.start]), code_span(number)]
+        plain += [narration[pos:p.start], number]
+        pos = p.end
+    pieces.append(inline_escape(narration[pos:]))
+    plain.append(narration[pos:])
+    if " ".join("".join(plain).split()) != " ".join(text.split()):
+        return md_escape(text)
+    return _block_safe("".join(pieces).strip())
+
+
+def beat_prose(board: Any, p: Any) -> list[Prose]:
+    """Each beat's prose: text, Markdown and HTML."""
+    texts = beat_texts(p)
+    numbers: list[list[str]] = [[] for _ in p.beats]
+    for c in p.captions:
+        numbers[c.beat] += [s.text for s in c.strings]
+    out = []
+    for beat, text, nums in zip(board.beats, texts, numbers):
+        md = marked(beat.narration, nums, text)
+        out.append(Prose(text, md, _MD.render(md).strip()))
+    return out

@@ -1,0 +1,90 @@
+"""``render site [DIR]``: the course as a gallery, ``DIR/index.html``.
+
+Each clip of the course that ``DIR`` holds, in course order: its poster, title and duration,
+with links to the clip and to its article (when written). A clip not rendered yet is left out,
+and said so. The page links only files inside ``DIR``, so the folder can be copied anywhere,
+opened from disk or served.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from scenes.atomic import write_atomic
+from scenes.publish import pages
+from scenes.publish.article import KEY_FILE, VIDEO_TYPES, article_folder, clock
+from scenes.publish.course import Course
+from scenes.publish.freshness import is_fresh, key_of
+from scenes.render.options import outputs
+from scenes.storyboard.store import STORYBOARD_DIR
+
+SITE_KEY = ".site.key"
+
+
+@dataclass
+class SiteResult:
+    page: Path
+    written: bool
+    clips: int
+
+
+def storyboards_for(out: Path, given: str | None = None) -> Path:
+    """The storyboards a site of ``out`` is made from: those given, else a ``storyboards``
+    folder beside ``out`` (an author's course), else the project's."""
+    if given:
+        return Path(given)
+    beside = out.resolve().parent / "storyboards"
+    return beside if beside.is_dir() else STORYBOARD_DIR
+
+
+def _clip_of(out: Path, name: str) -> Path | None:
+    for fmt in VIDEO_TYPES:
+        paths = outputs(name, out, fmt)
+        if paths["clip"].is_file() and paths["poster"].is_file() and paths["key"].is_file():
+            return paths["clip"]
+    return None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def write_site(out: Path, course: Course, force: bool = False,
+               log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> SiteResult:
+    """Write ``out/index.html`` for ``course`` unless it shows nothing new."""
+    present = [(name, clip) for name in course.names if (clip := _clip_of(out, name)) is not None]
+    for name in course.names:
+        if name not in dict(present):
+            log(f"{name}: not rendered in {out} yet (render scene {name} --out {out}); left out of the site")
+    parts = ["site", course.title, course.text]
+    for name, clip in present:
+        parts += [name, clip.name, _read(outputs(name, out, clip.suffix[1:])["key"]),
+                  _read(article_folder(out, name) / KEY_FILE)]
+    key = key_of(*parts)
+    page = out / "index.html"
+    if not force and is_fresh(out / SITE_KEY, key) and page.exists():
+        log("site: up to date")
+        return SiteResult(page, False, len(present))
+    from scenes.storyboard import load_and_plan
+
+    cards = []
+    for name, clip in present:
+        checked, p = load_and_plan(str(course.storyboard(name)), (), name)
+        article = article_folder(out, name) / "index.html"
+        cards.append({"name": name, "title": checked.storyboard.title, "clock": clock(p.duration),
+                      "seconds": p.duration, "clip": clip.name, "poster": f"{name}.png",
+                      "article": f"{name}/index.html" if article.is_file() else None})
+    data = {"title": course.title, "cards": cards, "style": pages.STYLE_FILE,
+            "total": clock(sum(c["seconds"] for c in cards))}
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / pages.STYLE_FILE, pages.style_sheet())
+    write_atomic(page, pages.render("site.html.j2", data))
+    write_atomic(out / SITE_KEY, key + "\n")
+    log(f"site: {len(cards)} clips")
+    return SiteResult(page, True, len(cards))

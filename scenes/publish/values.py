@@ -1,0 +1,90 @@
+"""What the log says, as an article shows it: the values table, what the program printed, and
+the lines that make a "Try it in PyTorch" block print the same gradients.
+
+Every number comes from the log through the narration's own placeholders
+(:func:`scenes.storyboard.narration.resolve`), in the storyboard's number style, so the table
+and the captions cannot write one value two ways.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scenes.storyboard.logindex import LogIndex
+from scenes.storyboard.model import Numbers
+from scenes.storyboard.narration import Placeholder, Shown, resolve
+
+NONE = "None"
+"""What an empty cell says: PyTorch's own word for a .grad not filled (or a value not made yet)."""
+
+
+@dataclass(frozen=True)
+class ValueRow:
+    """One named tensor: its value and grad_fn at the end of the program, and its ``.grad``
+    after each backward call (``NONE`` where it has none)."""
+
+    name: str
+    value: str
+    grad_fn: str
+    grads: tuple[str, ...]
+
+
+def _ask(index: LogIndex, name: str, field: str, cutoff: int, numbers: Numbers) -> Shown | None:
+    got = resolve(Placeholder(0, 0, name, field), index, cutoff, numbers)
+    return got if isinstance(got, Shown) else None
+
+
+def call_ends(index: LogIndex) -> list[int]:
+    """The seq of the last event of each backward call's walk, in call order."""
+    return [index.walk(call)[-1]["seq"] for call in index.calls]
+
+
+def value_rows(index: LogIndex, numbers: Numbers) -> list[ValueRow]:
+    """A row per program name bound to a tensor, in the order the program first bound them."""
+    end = index.events[-1]["seq"] if index.events else -1
+    ends = call_ends(index)
+    rows = []
+    for name in index.logged_names():
+        if not name.isidentifier():
+            continue
+        value = _ask(index, name, "value", end, numbers)
+        grad_fn = _ask(index, name, "grad_fn", end, numbers)
+        grads = tuple((g.text if (g := _ask(index, name, "grad", cut, numbers)) else NONE) for cut in ends)
+        rows.append(ValueRow(name, value.text if value else NONE, grad_fn.text if grad_fn else NONE, grads))
+    return rows
+
+
+def printed(index: LogIndex) -> list[str]:
+    """What the program printed, line by line, as a notebook shows it: its ``print`` output, the
+    value of a bare expression, and each warning or error with its type."""
+    out: list[str] = []
+    for ev in index.events:
+        if ev["kind"] == "print":
+            out += ev["text"].split("\n")
+        elif ev["kind"] == "expr" and ev.get("str") not in (None, "None"):
+            out.append(ev["str"])
+        elif ev["kind"] in ("warning", "error"):
+            out.append(f"{ev['type']}: {ev['message']}")
+    return out
+
+
+def leaf_grads(index: LogIndex) -> list[tuple[str, str]]:
+    """``(name, str(name.grad))`` for each name whose ``.grad`` the program ends with filled,
+    as PyTorch prints it (the accumulation's ``str``): what "Try it in PyTorch" adds a print for."""
+    end = index.events[-1]["seq"] if index.events else -1
+    out = []
+    for name in index.logged_names():
+        if name.isidentifier() and (g := _ask(index, name, "grad", end, Numbers("torch"))) is not None:
+            out.append((name, g.text))
+    return out
+
+
+def try_it(index: LogIndex) -> tuple[str, str]:
+    """The program to paste into Python with PyTorch installed, ending with a print of each
+    filled ``.grad``, and what it prints (from the log)."""
+    grads = leaf_grads(index)
+    program = index.source.rstrip("\n") + "\n"
+    if grads:
+        program += "".join(f'print("{name}.grad =", {name}.grad)\n' for name, _ in grads)
+    output = printed(index) + [f"{name}.grad = {text}" for name, text in grads]
+    return program, "\n".join(output)

@@ -1,0 +1,94 @@
+"""What an article says, without rendering a clip: every number is the log's (as the captions
+show it), the prose is the captions' text, and the Markdown holds the same sections as the page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+
+from scenes.publish import pages
+from scenes.publish.article import article_data
+from scenes.publish.prose import md_escape
+from scenes.storyboard import load_and_plan, storyboard_path
+
+FILES = {"video": "x.mp4", "poster": "x.png", "captions": "x.vtt", "chapters": "x.chapters.vtt",
+         "style": "gradreel.css", "markdown": "x.md"}
+
+
+def _data(name: str, sets: tuple[str, ...] = ()) -> tuple[dict, object, object]:
+    checked, p = load_and_plan(storyboard_path(name), sets, name)
+    stills = [f"beat-{k + 1:02d}.png" for k in range(len(p.beats))]
+    data = article_data(checked, p, FILES, stills)
+    data.update(video_type="video/mp4", size=(854, 480), still_size=(854, 480),
+                tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=False)
+    return data, checked, p
+
+
+def _last(events: list[dict], kind: str, **match: object) -> dict:
+    return [e for e in events if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())][-1]
+
+
+@pytest.mark.parametrize("sets", [(), ("w1=0.5",)])
+def test_the_values_table_is_the_logs(sets: tuple[str, ...]) -> None:
+    data, checked, _ = _data("backward_walk", sets)
+    events = checked.run.events
+    rows = {r.name: r for r in data["rows"]}
+    ids = {e["name"]: e["id"] for e in events if e["kind"] == "tensor" and e.get("name")}
+    for name in ("w1", "w2"):
+        assert rows[name].grads == (_last(events, "accumulate", tensor=ids[name])["after_exact"],)
+        assert rows[name].value == _last(events, "tensor", name=name)["exact"]
+    assert rows["L"].grad_fn == "PowBackward0" and rows["L"].value == _last(events, "tensor", name="L")["exact"]
+    assert rows["x"].grads == ("None",)  # needs no grad: PyTorch's None
+
+
+def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
+    plain, _, _ = _data("backward_walk")
+    changed, checked, _ = _data("backward_walk", ("w1=0.5",))
+    assert plain["beats"][1]["text"] != changed["beats"][1]["text"]
+    loss = _last(checked.run.events, "tensor", name="L")["exact"]
+    assert f"the loss is {loss}." in changed["beats"][1]["text"]
+    assert f"`{loss}`" in changed["beats"][1]["markdown"] and f"<code>{loss}</code>" in changed["beats"][1]["html"]
+    assert {r.name: r.grads for r in plain["rows"]}["w1"] != {r.name: r.grads for r in changed["rows"]}["w1"]
+
+
+@pytest.mark.parametrize("name", ["backward_walk", "grad_accumulation", "missing_gradient", "reverse_mode"])
+def test_the_prose_is_the_captions_with_their_numbers_marked(name: str) -> None:
+    data, _, p = _data(name)
+    for k, beat in enumerate(data["beats"]):
+        captions = [c for c in p.captions if c.beat == k]
+        assert beat["text"] == " ".join(c.text for c in captions)
+        assert re.findall(r"<code>(.*?)</code>", beat["html"]) == [s.text for c in captions for s in c.strings]
+
+
+def test_what_the_program_prints_and_the_pytorch_block_come_from_the_log() -> None:
+    data, checked, _ = _data("grad_accumulation")
+    prints = [e["text"] for e in checked.run.events if e["kind"] == "print"]
+    assert data["printed"] == prints and prints  # this program prints w.grad twice
+    assert data["try_program"].startswith(checked.index.source.rstrip("\n"))
+    grad = _last(checked.run.events, "accumulate")["str"]
+    assert data["try_program"].endswith('print("w.grad =", w.grad)\n')
+    assert data["try_output"].splitlines() == prints + [f"w.grad = {grad}"]
+
+
+def test_the_markdown_and_the_page_hold_the_same_sections() -> None:
+    data, checked, p = _data("backward_walk")
+    md = pages.render("article.md.j2", data)
+    tokens = MarkdownIt("commonmark").enable("table").parse(md)
+    h2 = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
+    assert h2[:len(p.beats)] == [f"{b['number']}. {b['heading']}" for b in data["beats"]]
+    assert h2[len(p.beats):] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch"]
+    rows = [t for t in tokens if t.type == "tr_open"]
+    assert len(rows) == 1 + len(data["rows"])
+    html = pages.render("article.html.j2", data)
+    assert html.count('<section class="beat"') == len(p.beats)
+    assert all(f'href="#{b["anchor"]}"' in html and f'id="{b["anchor"]}"' in html for b in data["beats"])
+    assert all(f'data-start="{pages._environment().filters["seconds"](b.start)}"' in html for b in p.beats)
+    assert "://" not in html.replace("data:", "")  # nothing from another host
+
+
+def test_markdown_markup_in_narration_reads_as_itself() -> None:
+    text = "Take y = w * w [twice] <b> _here_ #1"
+    tokens = MarkdownIt("commonmark").parseInline(md_escape(text))
+    assert "".join(t.content for t in tokens[0].children if t.type == "text") == text

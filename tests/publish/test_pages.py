@@ -1,0 +1,114 @@
+"""Articles and the site on disk: self-contained folders, every number the clip's, rebuilt only
+when what they show changed, and a course folder outside this checkout."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import av
+import pytest
+
+from scenes.storyboard import load_and_plan
+from scenes.storyboard.chapters import beat_chapters
+from tests.publish.conftest import TINY, render
+
+pytestmark = pytest.mark.slow
+
+
+class _Refs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.refs += [v for k, v in attrs if k in ("src", "href", "poster") and v]
+
+
+def refs(page: Path) -> list[str]:
+    parser = _Refs()
+    parser.feed(page.read_text())
+    return parser.refs
+
+
+def test_an_article_folder_holds_everything_it_loads(course: Path) -> None:
+    folder = course / "out" / "walk"
+    for ref in refs(folder / "index.html"):
+        if ref.startswith(("#", "data:")):
+            continue
+        assert "://" not in ref and not ref.startswith("/"), ref
+        assert (folder / ref.split("#")[0]).is_file(), ref
+    names = {p.name for p in folder.iterdir()}
+    assert {"index.html", "walk.md", "walk.mp4", "walk.png", "walk.vtt", "walk.chapters.vtt", "gradreel.css"} <= names
+    assert sorted(n for n in names if n.startswith("beat-")) == [f"beat-{k:02d}.png" for k in range(1, 9)]
+    assert (folder / "walk.vtt").read_text() == (course / "out" / "walk.vtt").read_text()
+
+
+def test_the_clip_has_a_chapter_per_beat_and_a_vtt_beside_its_srt(course: Path) -> None:
+    _, p = load_and_plan(str(course / "storyboards" / "walk.yaml"), (), "walk")
+    with av.open(str(course / "out" / "walk.mp4")) as box:
+        titles = [c["metadata"]["title"] for c in box.chapters()]
+    assert titles == [c.title for c in beat_chapters(p)]
+    srt, vtt = (course / "out" / "walk.srt").read_text(), (course / "out" / "walk.vtt").read_text()
+    assert vtt.startswith("WEBVTT") and vtt.count(" --> ") == srt.count(" --> ") == len(p.captions)
+
+
+def test_the_stills_are_the_clips_pictures_at_each_beats_end(course: Path) -> None:
+    """Beat 8 ends on the filled buckets: its still differs from beat 7's, and beat 1's (the title
+    card) from both."""
+    from PIL import Image, ImageChops
+
+    folder = course / "out" / "walk"
+    ims = [Image.open(folder / f"beat-{k:02d}.png").convert("RGB") for k in (1, 7, 8)]
+    assert ims[0].size == (426, 240)
+    assert ImageChops.difference(ims[1], ims[2]).getbbox() is not None
+    assert ImageChops.difference(ims[0], ims[2]).getbbox() is not None
+
+
+def test_the_site_lists_the_course_in_its_order(course: Path) -> None:
+    page = (course / "out" / "index.html").read_text()
+    assert "<title>A course of my own</title>" in page
+    titles = re.findall(r'<h2><a class="anchor" href="([^"]+)">\d+\. ([^<]+)</a></h2>', page)
+    assert [href for href, _ in titles] == ["walk/index.html", "build/index.html"]
+    assert titles[0][1] == "L.backward() walks the graph in reverse"
+    assert "0:47" in page and 'href="walk.mp4"' in page
+    for ref in refs(course / "out" / "index.html"):
+        assert ref.startswith("data:") or (course / "out" / ref).is_file(), ref
+
+
+def test_pages_are_written_again_only_when_what_they_show_changed(course: Path, tmp_path: Path) -> None:
+    home = tmp_path / "c"
+    shutil.copytree(course, home)
+    page, site = home / "out" / "walk" / "index.html", home / "out" / "index.html"
+    before = page.stat().st_mtime_ns, site.stat().st_mtime_ns
+    again = render("all", "--help", cwd=home)  # the options exist
+    assert "--article" in again.stdout and "--site" in again.stdout
+    r = render("article", "storyboards/walk.yaml", "--out", "out", *TINY, cwd=home)
+    assert r.returncode == 0 and "walk: up to date" in r.stderr and "walk: article up to date" in r.stderr
+    r = render("site", "out", cwd=home)
+    assert r.returncode == 0 and "site: up to date" in r.stderr
+    assert (page.stat().st_mtime_ns, site.stat().st_mtime_ns) == before
+
+    board = home / "storyboards" / "walk.yaml"
+    board.write_text(board.read_text().replace("the numbers we found by hand", "as we found by hand"))
+    r = render("article", "storyboards/walk.yaml", "--out", "out", *TINY, cwd=home)
+    assert r.returncode == 0, r.stderr
+    assert "walk: article written" in r.stderr and "as we found by hand" in page.read_text()
+    r = render("site", "out", cwd=home)
+    assert r.returncode == 0 and "site: 2 clips" in r.stderr  # it shows the clip, which changed
+
+
+def test_a_bad_course_file_is_one_located_line(course: Path, tmp_path: Path) -> None:
+    home = tmp_path / "c"
+    shutil.copytree(course, home)
+    (home / "course.yaml").write_text("title: Mine\nclips:\n  - walk\n  - wlak\n")
+    r = render("site", "out", cwd=home)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert re.match(r".*course\.yaml:4:5: no storyboard 'wlak' in .*did you mean 'walk'", r.stderr)
+
+
+def test_a_gif_has_no_article(course: Path) -> None:
+    r = render("article", "storyboards/walk.yaml", "--out", "out", "--format", "gif", *TINY, cwd=course)
+    assert r.returncode == 2 and "use --format mp4 or webm, not gif" in r.stderr and r.stderr.count("\n") == 1
