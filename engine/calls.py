@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from . import ops, results
 from .errors import TorchError, no_attribute
+from .limits import check_scalar_int
 from .tensor import PyNum, Tensor
 from .values import shown, span_of, type_name
 
@@ -156,6 +157,8 @@ def tensor_op(it: "Interpreter", e: ast.Call, name: str, x: Tensor, args: list, 
         for b in (lo, hi):
             if b is not None and not isinstance(b, PyNum):
                 raise TorchError("TypeError", "gradreel's clamp() takes numbers as bounds")
+            if b is not None:
+                check_scalar_int(b.value)
         it.tick(e)
         return results.apply(it.sess, ops.clamp(x, lo, hi), span_of(e))
     raise no_attribute("Tensor", name)

@@ -18,7 +18,8 @@ from .backward import backward
 from .calls import evaluate_call
 from .errors import NON_LEAF_GRAD, TorchError, no_attribute
 from .events import Recorder
-from .numbers import Num, fraction_str, json_float
+from .limits import check_scalar_int
+from .numbers import Num, cap_exact, fraction_str, json_float
 from .tensor import PyNum, Session, Tensor
 from .values import shown, span_of, type_name
 
@@ -352,6 +353,9 @@ class Interpreter:
         if isinstance(a, Tensor) or isinstance(b, Tensor):
             a = a if isinstance(a, Tensor) else self.operand(a, op, a, b)
             b = b if isinstance(b, Tensor) else self.operand(b, op, a, b)
+            for v in (a, b):
+                if isinstance(v, PyNum):
+                    check_scalar_int(v.value)
             if op == "div":
                 return results.true_divide(self.sess, a, b, span_of(e))
             return results.apply(self.sess, ops.BINARY[op](a, b), span_of(e))
@@ -367,6 +371,9 @@ class Interpreter:
     def compare(self, op: str, a: Any, b: Any, e: ast.AST) -> Any:
         self.tick(e)
         if isinstance(a, Tensor) or isinstance(b, Tensor):
+            for v in (a, b):
+                if isinstance(v, PyNum):
+                    check_scalar_int(v.value)
             return results.apply(self.sess, ops.compare(op, self.operand(a, "add", a, b),
                                                     self.operand(b, "add", a, b)), span_of(e))
         if isinstance(a, PyNum) and isinstance(b, PyNum):
@@ -385,13 +392,24 @@ def _literal(e: ast.Constant, source: str) -> PyNum:
     """A number literal with its exact value from the source text (``0.1`` is exactly 1/10)."""
     v = e.value
     if isinstance(v, int):
-        return PyNum(v, Fraction(v))
+        return PyNum(v, cap_exact(Fraction(v)))
     text = ast.get_source_segment(source, e) or repr(v)
     try:
-        exact = Fraction(text.replace("_", ""))
+        exact = cap_exact(_exact_decimal(text.replace("_", "")))
     except (ValueError, ZeroDivisionError):
         exact = Fraction(v) if math.isfinite(v) else None
     return PyNum(v, exact)
+
+
+_MAX_EXPONENT = 400  # 1e400 is inf for a float; Fraction("1e99999999") would build a huge integer
+
+
+def _exact_decimal(text: str) -> Fraction:
+    """The exact value of a float literal's text, refusing (ValueError) an exponent no float has."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if exponent and abs(int(exponent)) > _MAX_EXPONENT + len(mantissa):
+        raise ValueError(text)
+    return Fraction(text)
 
 
 def _py_arith(op: str, a: PyNum, b: PyNum) -> PyNum:
@@ -422,4 +440,4 @@ def _py_arith(op: str, a: PyNum, b: PyNum) -> PyNum:
         raise TorchError("OverflowError", "numerical result out of range") from None
     if isinstance(v, int) and v.bit_length() > _MAX_INT_BITS:
         raise TorchError("OverflowError", "integer result too large")
-    return PyNum(v, q)
+    return PyNum(v, cap_exact(q))

@@ -28,11 +28,16 @@ _MAX_BITS = 128  # beyond this a shadow is no longer something a slide would sho
 
 
 def _cap(q: Optional[Fraction]) -> Optional[Fraction]:
+    """``q``, or None once its numerator or denominator is too long to show (also what keeps a
+    loop of ``x = x * x`` from building rationals of millions of digits)."""
     if q is None:
         return None
     if q.numerator.bit_length() > _MAX_BITS or q.denominator.bit_length() > _MAX_BITS:
         return None
     return q
+
+
+cap_exact = _cap
 
 
 def to_f32(x: float | int) -> np.float32:

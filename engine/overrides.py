@@ -54,6 +54,14 @@ def apply_overrides(source: str, overrides: dict[str, str], filename: str) -> st
         if not _NUMBER.match(text):
             raise ProgramError(filename, expr.lineno, expr.col_offset + 1,
                                f"--set {name}={text}: expected a number such as 0.5, -2 or 1/3")
+        problem = _out_of_range(text)
+        if problem:
+            raise ProgramError(filename, expr.lineno, expr.col_offset + 1, f"--set {name}={text}: {problem}")
+        again = [s.lineno for s in _statements(tree.body) if s is not stmt and (number_slot(s) or ("",))[0] == name]
+        if again:
+            raise ProgramError(filename, again[0], 1, f"--set {name}={text}: the program gives {name} a number "
+                               f"on line {expr.lineno} and again on line {again[0]}; --set changes one number, "
+                               "so it would change only the first")
         edits.append((expr.lineno, expr.col_offset, expr.end_lineno, expr.end_col_offset, text))
     if todo:
         name = sorted(todo)[0]
@@ -68,6 +76,33 @@ def apply_overrides(source: str, overrides: dict[str, str], filename: str) -> st
         joined = first[:col] + text.encode("utf-8") + last[end_col:]
         lines[line - 1:end_line] = [joined.decode("utf-8")]
     return "".join(lines)
+
+
+def override_lines(source: str, names: list[str]) -> dict[str, int]:
+    """The program line whose number each ``--set`` name replaces (for messages about that line)."""
+    out: dict[str, int] = {}
+    for stmt in _statements(ast.parse(source).body):
+        slot = number_slot(stmt)
+        if slot and slot[0] in names and slot[0] not in out:
+            out[slot[0]] = stmt.lineno
+    return out
+
+
+_F32_END = 2.0 ** 128 - 2.0 ** 103
+"""Half a unit past float32's largest value: a number at or above it rounds to inf."""
+
+
+def _out_of_range(text: str) -> str | None:
+    """Why a --set number is no finite float32 (``1/0``, ``1e39``, ``1e400``), or None. Computed
+    with floats: an exponent of a million digits is never turned into an integer."""
+    top, _, bottom = text.partition("/")
+    try:
+        value = float(top) / float(bottom) if bottom else float(top)
+    except ZeroDivisionError:
+        return "division by zero; expected a finite number"
+    if not abs(value) < _F32_END:
+        return "beyond float32's range (PyTorch would hold inf); expected a finite number, as inf and nan are refused"
+    return None
 
 
 def _statements(body: list):

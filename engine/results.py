@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import INT_REQUIRES_GRAD, LEAF_IN_PLACE, TorchError
+from .limits import check_tensor_int
 from .numbers import Num, fraction_str, json_float
 from .ops import Spec, _grad, div, mul, num_of, reciprocal
 from .tensor import Operand, PyNum, Session, Tensor
@@ -52,6 +53,7 @@ def true_divide(sess: Session, a: Operand, b: Operand, span=None) -> Tensor:
 def create(sess: Session, value: PyNum, requires_grad: bool, span=None) -> Tensor:
     """``torch.tensor(value, requires_grad=...)``: a Python int gives an int64 tensor."""
     dtype = "float32" if isinstance(value.value, float) else ("bool" if isinstance(value.value, bool) else "int64")
+    check_tensor_int(value.value)
     if requires_grad and dtype != "float32":
         raise TorchError("RuntimeError", INT_REQUIRES_GRAD)
     n = value.num() if dtype == "float32" else Num(np.int64(value.value), value.num().q)

@@ -73,9 +73,26 @@ def parse(source: str, filename: str) -> ast.Module:
         raise ProgramError(filename, exc.lineno or 1, exc.offset or 1,
                            f"syntax error: {exc.msg}") from None
     except (RecursionError, MemoryError):
-        raise ProgramError(filename, 1, 1, "program is nested too deeply to parse") from None
+        line = _too_deep_line(source)
+        raise ProgramError(filename, line, 1, f"line {line} is nested too deeply or is too long an expression "
+                           "to parse; split it into several statements") from None
     check(tree, filename)
     return tree
+
+
+def _too_deep_line(source: str) -> int:
+    """The line a parse ran out of depth on: the first that cannot be parsed alone for depth
+    (``1+1+...`` a megabyte long on line 2), else the one with the most operators and brackets."""
+    lines = source.splitlines()
+    for number, text in enumerate(lines, 1):
+        try:
+            ast.parse(text.strip() or "pass")
+        except (RecursionError, MemoryError):
+            return number
+        except SyntaxError:
+            continue
+    weight = [sum(text.count(c) for c in "([{+-*/") for text in lines] or [0]
+    return weight.index(max(weight)) + 1
 
 
 def check(tree: ast.Module, filename: str) -> None:
@@ -97,6 +114,12 @@ class Checker:
                                getattr(node, "col_offset", 0) + 1,
                                f"nesting deeper than {MAX_DEPTH} levels is not supported")
 
+    def not_torch(self, target: ast.expr) -> None:
+        """``torch = 5`` would leave ``torch.tensor`` meaning the module still: refused."""
+        if isinstance(target, ast.Name) and target.id == "torch":
+            self.fail(target, "binding the name torch (it would hide the module)",
+                      "names of your own variables")
+
     # --- statements ----------------------------------------------------------------------------
     def for_target(self, t: ast.expr) -> None:
         """``for x in ...`` or ``for a, b in zip(...)``: names only."""
@@ -115,15 +138,19 @@ class Checker:
             self.fail(s, _NAMED[type(s)], STATEMENTS)
         if isinstance(s, ast.Import):
             for alias in s.names:
-                if alias.name != "torch" or alias.asname not in (None, "torch"):
+                if alias.name == "torch" and alias.asname not in (None, "torch"):
+                    self.fail(s, f"import torch as {alias.asname} (another name for torch)",
+                              "import torch, then torch.tensor(...) and the like by that name")
+                if alias.name != "torch":
                     self.fail(s, f"import {alias.name}", "import torch, from torch import tensor")
         elif isinstance(s, ast.ImportFrom):
             if s.module != "torch" or s.level:
                 self.fail(s, f"from {s.module or '.'} import", "import torch, from torch import tensor")
             for alias in s.names:
                 if alias.name not in TORCH_FUNCTIONS or alias.asname not in (None, alias.name):
-                    self.fail(s, f"from torch import {alias.name}", "from torch import "
-                              + ", ".join(sorted(TORCH_FUNCTIONS)))
+                    what = f" as {alias.asname}" if alias.asname not in (None, alias.name) else ""
+                    self.fail(s, f"from torch import {alias.name}{what}", "from torch import "
+                              + ", ".join(sorted(TORCH_FUNCTIONS)) + ", each by its own name")
         elif isinstance(s, ast.Assign):
             if len(s.targets) != 1:
                 self.fail(s, "chained assignment (a = b = ...)", "one target per assignment")
@@ -134,8 +161,10 @@ class Checker:
                 self.expr(t.value, depth + 1)
             elif not isinstance(t, ast.Name):
                 self.fail(t, "assigning to " + type(t).__name__.lower(), "x = ..., w.grad = None")
+            self.not_torch(t)
             self.expr(s.value, depth + 1)
         elif isinstance(s, ast.AugAssign):
+            self.not_torch(s.target)
             if not isinstance(s.target, ast.Name):
                 self.fail(s.target, "augmented assignment to anything but a name", "x += ...")
             if type(s.op) not in _BINOPS:
@@ -148,6 +177,8 @@ class Checker:
             self.block(s.body, depth)
             self.block(s.orelse, depth)
         elif isinstance(s, ast.For):
+            for t in (s.target.elts if isinstance(s.target, ast.Tuple) else [s.target]):
+                self.not_torch(t)
             self.for_target(s.target)
             it = s.iter
             if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ITERATORS:

@@ -13,4 +13,4 @@ needs_torch = pytest.mark.skipif(not torch_available(), reason=TORCH_MISSING)
 
 # --doctest-modules (pyproject) imports every .py file it is given; the engine's test programs
 # are inputs that run on import (some through real PyTorch), not modules with doctests
-collect_ignore_glob = ["engine/programs/*.py"]
+collect_ignore_glob = ["engine/programs/*.py", "hostile/*/*"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from pathlib import Path
 
 from engine import DEFAULT_MAX_OPS
@@ -47,12 +48,9 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.program)
     if path.suffix in (".yaml", ".yml") or (path.suffix != ".py" and not path.exists()):
         return _storyboard_log(args)
-    try:
-        source = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read ({exc})") from None
+    source = read_program(path)
+    if args.max_ops < 1:
+        raise UsageError(f"--max-ops {args.max_ops}: expected a whole number of operations of at least 1")
     from engine import run_program
 
     log = run_program(source, str(path), max_ops=args.max_ops,
@@ -63,6 +61,27 @@ def run(args: argparse.Namespace) -> int:
     if log.limit is not None:
         raise ProgramError(str(path), log.limit.line, log.limit.col, str(log.limit))
     return 0
+
+
+def read_program(path: Path) -> str:
+    """A program file's text: a regular file of at most the engine's size limit, read no further
+    than that (``/dev/zero`` and FIFOs are refused), and UTF-8 (a bad byte is located)."""
+    from engine.subset import MAX_SOURCE_BYTES
+    from scenes.atomic import read_regular
+    from scenes.commands.main import UsageError
+    from scenes.storyboard.yamlsafe import utf8_position
+
+    try:
+        raw = read_regular(path, MAX_SOURCE_BYTES)
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = utf8_position(raw, exc.start)
+        raise ProgramError(str(path), line, col, f"not UTF-8: byte 0x{raw[exc.start]:02x} is no UTF-8 text") from None
 
 
 def _storyboard_log(args: argparse.Namespace) -> int:
@@ -120,8 +139,15 @@ def _summary(e: dict) -> str:
 
 def pretty(log) -> str:
     """One row an event: seq, line, kind, and what happened, in words a person reads."""
-    rows = [f"# {log.header['program']}  ({len(log.events)} events, {log.header['engine']})",
+    rows = [visible(f"# {log.header['program']}  ({len(log.events)} events, {log.header['engine']})"),
             f"{'seq':>5} {'line':>4}  {'kind':<10}  what"]
     for e in log.events:
-        rows.append(f"{e['seq']:>5} {e['line']:>4}  {e['kind']:<10}  {_summary(e)}")
+        rows.append(f"{e['seq']:>5} {e['line']:>4}  {e['kind']:<10}  {visible(_summary(e))}")
     return "\n".join(rows) + "\n"
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters written as escapes (``\\x1b``): what a program prints
+    must not move the cursor, ring the bell or recolour the terminal of whoever reads the table."""
+    return "".join(c if unicodedata.category(c) != "Cc" else c.encode("unicode_escape").decode("ascii")
+                   for c in text)

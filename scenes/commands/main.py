@@ -82,5 +82,7 @@ def run() -> NoReturn:
     exit_now(main(sys.argv[1:]))
 
 
-if __name__ == "__main__":
-    run()
+if __name__ == "__main__":  # python -m: run the module by its name, whose UsageError the commands raise
+    from scenes.commands import main as _by_name
+
+    _by_name.run()

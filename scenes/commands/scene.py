@@ -9,6 +9,7 @@ clip answers in well under a second. Errors are one line each on stderr and exit
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from dataclasses import replace
@@ -128,21 +129,36 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
     from scenes.storyboard import find_storyboards
     from scenes.storyboard.errors import Problem, did_you_mean
 
+    from scenes.atomic import not_regular
+
     name = Path(file).stem
+    what = not_regular(file)
+    if what is not None:
+        print(Problem(os.path.relpath(file), 1, 1, f"the storyboard is {what}, not a YAML file"), file=sys.stderr)
+        return 2, None
     if not Path(file).is_file():
         known = [Path(f).stem for f in find_storyboards()]
         print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
         return 2, None
+    from scenes.render.guard import OutputRefused, check_out_dir, check_outputs
     from scenes.theme import ThemeError
 
     try:
+        check_out_dir(opts.out)
+        check_outputs(name, opts.out, opts.fmt, [file])
         result = render_storyboard(file, name, opts, farm=farm)
     except StoryboardError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 2, None
-    except ThemeError as exc:  # names the theme file and the key
+    except (ThemeError, OutputRefused) as exc:  # names the theme file and the key, or the output
         print(f"render: {exc}", file=sys.stderr)
+        return 2, None
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        print(f"render: {name}: no space left on the device ({exc.filename or opts.out}); "
+              "the clips already in place were left as they were", file=sys.stderr)
         return 2, None
     if result.rendered:
         print(f"{name}: {result.frames} frames in {result.seconds:.1f} s", file=sys.stderr)
@@ -230,8 +246,15 @@ def cmd_all(args: argparse.Namespace) -> int:
     from scenes.render.pipeline import cache_key, is_up_to_date
     from scenes.storyboard import find_storyboards, storyboard_path
 
+    from scenes.render.guard import OutputRefused, check_out_dir
+
     files = [storyboard_path(n) for n in args.names] if args.names else find_storyboards()
     opts = _options(args)
+    try:  # once, not once a clip
+        check_out_dir(opts.out)
+    except OutputRefused as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
     current = {f for f in files if not args.force and Path(f).is_file()
                and is_up_to_date(Path(f).stem, cache_key(f, opts), opts)}
     stale = [f for f in files if f not in current]

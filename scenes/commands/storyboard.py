@@ -90,7 +90,11 @@ def cmd_check(args: argparse.Namespace) -> int:
                 status = _fail(StoryboardError(problems))
                 continue
             note = "PyTorch agrees"
-        p = plan_of(checked)
+        try:
+            p = plan_of(checked)
+        except StoryboardError as exc:  # a plan too long to be a clip
+            status = _fail(exc)
+            continue
         print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
     return status
 

@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -106,7 +107,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
             key = keys.key(k, digest)
             target = segment_path(Path(opts.out), key)
             beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
-            on_disk = target.exists()
+            on_disk = target.exists() and (opts.force or not _cached_segment_broken(target, segs[k].frames, log))
             if (on_disk or (held is not None and held(key))) and not opts.force:
                 log(f"{job.name}: beat {k + 1}/{len(segs)} {beat} (cached)")
                 if on_disk:
@@ -130,6 +131,20 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
                 walk.abort()
                 raise
         return out, (walk.scene.ledger if walk is not None else []), p
+
+
+def _cached_segment_broken(target: Path, frames: int, log: Callable[[str], None]) -> bool:
+    """Whether the cached segment ``target`` fails to hold its ``frames`` frames (a disk that
+    filled, a copy cut short): it is then deleted, said so in one line, and drawn again."""
+    from scenes.video.encoder import segment_frames
+
+    found = segment_frames(target)
+    if found == frames:
+        return False
+    log(f"{target}: cached segment {'unreadable' if found is None else f'holds {found} of {frames} frames'}; "
+        "drawn again")
+    target.unlink(missing_ok=True)
+    return True
 
 
 class ClipKeys:
@@ -180,6 +195,20 @@ class ClipKeys:
         return out
 
 
+MEDIA_PREFIX = "gradreel-media-"
+"""Manim's scratch folder in the system's temporary folder, named with its process's pid."""
+
+
+def sweep_media_folders() -> None:
+    """Remove the scratch folders of renders that were killed (their pid is dead): a killed
+    render's folder does not outlive the next render."""
+    from scenes.atomic import dead_leftover
+
+    for p in Path(tempfile.gettempdir()).glob(MEDIA_PREFIX + "pid*"):
+        if p.is_dir() and dead_leftover(p.name):
+            shutil.rmtree(p, ignore_errors=True)
+
+
 class _Walk:
     """The Manim scene moving forward through a clip's segments; ``at`` is the segment whose start
     it shows. It never goes back: segments are visited in order. Made only when something must be
@@ -191,7 +220,8 @@ class _Walk:
         from scenes.video.camera import PathCachingCamera
         from scenes.draw.scene import ClipScene
 
-        media = stack.enter_context(tempfile.TemporaryDirectory(prefix="gradreel-media-"))  # Manim wants one
+        sweep_media_folders()
+        media = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"{MEDIA_PREFIX}pid{os.getpid()}-"))  # Manim wants one
         cfg, _, self.fps = scene_config(opts, keys.theme, Path(media))
         stack.enter_context(tempconfig(cfg))
         self.scene = ClipScene(plan, checked.run.events, checked.index.source, keys.theme, aspect=opts.aspect,
@@ -210,13 +240,15 @@ class _Walk:
     def bring_to(self, k: int) -> None:
         """Make the scene show the start of segment k: load the nearest stored state at or before
         k (past where it is now), then apply the steps from there without drawing."""
+        from scenes.video.digest import state_digest
         from scenes.video.player import run_step
 
         if self.at == k:
             return
         if not self.fresh:
             for j in range(k, self.at, -1):
-                if self.states.has_state(self.prefixes[j]) and self.states.load_state(self.prefixes[j], self.scene):
+                if self.states.has_state(self.prefixes[j]) and self.states.load_state(
+                        self.prefixes[j], self.scene, lambda scene: state_digest(scene, scene.state)):
                     self.at = j
                     break
         for j in range(self.at, k):

@@ -9,6 +9,7 @@ manim.cfg or the working directory.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -19,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.atomic import temp_beside, write_atomic
+from scenes.atomic import dead_leftover, temp_beside, write_atomic
 from scenes.render.code_version import code_digest
 from scenes.render.options import SEGMENTS, RenderOptions, fps_of, outputs, segment_path
 from scenes.theme import theme_file
@@ -53,31 +54,13 @@ def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
 def _sweep_leftovers(out: Path, name: str) -> None:
     """Remove what a render of ``name`` killed with SIGKILL left behind (its hidden work folder,
     half-copied outputs): each carries the pid of its process, and only dead ones are swept."""
-    for p in out.glob(f".{name}*"):
-        pid = _pid_in(p.name)
-        if pid is None or pid == os.getpid() or _alive(pid):
+    for p in out.glob(glob.escape(f".{name}") + "*"):  # a storyboard may be called "*.yaml"
+        if not dead_leftover(p.name):
             continue
         if p.is_dir():
             shutil.rmtree(p, ignore_errors=True)
         else:
             p.unlink(missing_ok=True)
-
-
-def _pid_in(filename: str) -> int | None:
-    for part in filename.replace(".tmp", "-").split("-"):
-        if part.startswith("pid") and part[3:].isdigit():
-            return int(part[3:])
-    return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
@@ -88,9 +71,14 @@ def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
 
 
 def _move_atomic(src: Path, target: Path) -> None:
+    """Copy beside ``target`` and rename into place; a failed copy (a full disk) leaves no temporary file."""
     tmp = temp_beside(target)
-    shutil.copyfile(src, tmp)
-    os.replace(tmp, target)
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def poster_time(plan: object) -> float:

@@ -11,7 +11,8 @@ Workers are started with ``spawn``: a fresh interpreter each, so no thread of th
 encoder's) is copied half-way; each imports Manim once and then serves any number of tasks.
 Ctrl-C reaches every process of the terminal's group; a worker drops it while it waits for a
 task and stops the task it is drawing (which deletes its half-written files). When the parent
-stops for any other reason it interrupts its workers the same way.
+stops for any other reason it interrupts its workers the same way; when it is killed outright,
+the kernel kills its workers at once (a parent-death signal).
 """
 
 from __future__ import annotations
@@ -37,6 +38,26 @@ def _on_interrupt(signum: int, frame: Any) -> None:
 
 def _worker_start() -> None:
     signal.signal(signal.SIGINT, _on_interrupt)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """Have the kernel kill this worker the moment its parent dies (even by ``kill -9``), so that
+    it neither draws on nor writes a file no render will use. Linux only (``prctl``); elsewhere
+    a worker finds out when it next talks to its parent."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # it died before prctl took hold
+        os._exit(1)
 
 
 def _run(fn: Callable[..., T], *args: Any) -> T:

@@ -10,11 +10,29 @@ from .validate import Checked, load
 
 
 def plan_of(checked: Checked) -> Plan:
-    """The timed plan of a checked storyboard, at the theme's timings."""
-    return plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source, checked.index)
+    """The timed plan of a checked storyboard, at the theme's timings; a plan too long to be a
+    clip is refused (StoryboardError)."""
+    p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source, checked.index)
+    check_duration(checked, p)
+    return p
 
 
 def load_and_plan(file: str, sets: Iterable[str] = (), name: str | None = None) -> tuple[Checked, Plan]:
     """Load, check and run ``file`` (raises StoryboardError listing every problem), then plan it."""
     checked = load(file, sets=list(sets), name=name)
     return checked, plan_of(checked)
+
+
+MAX_CLIP_SECONDS = 900.0
+"""A clip is an explainer of a few minutes: one planned longer is a mistake, and drawing it would
+take the machine for an hour."""
+
+
+def check_duration(checked: Checked, p: Plan) -> None:
+    """Refuse, at the storyboard's beats, a plan longer than MAX_CLIP_SECONDS."""
+    if p.duration > MAX_CLIP_SECONDS:
+        from .errors import Problem, StoryboardError
+
+        line, col = checked.doc.at(("beats",))
+        raise StoryboardError([Problem(checked.file, line, col, f"the clip would last {p.duration:.0f} s; "
+                                       f"a clip may last at most {MAX_CLIP_SECONDS:.0f} s (split it)")])

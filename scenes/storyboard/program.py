@@ -120,5 +120,9 @@ def parse_sets(items: list[str] | None) -> tuple[dict[str, str], list[str]]:
         if not eq or not name.strip() or not value.strip():
             problems.append(f"--set {item!r}: expected NAME=VALUE, e.g. --set w1=0.5")
             continue
+        if name.strip() in out and out[name.strip()] != value.strip():
+            problems.append(f"--set {name.strip()} given twice ({out[name.strip()]} and {value.strip()}); "
+                            "give it once")
+            continue
         out[name.strip()] = value.strip()
     return out, problems

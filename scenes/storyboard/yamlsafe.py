@@ -98,7 +98,16 @@ def _scan(text: str, errors: ErrorList) -> bool:
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         errors.add(line, col, f"YAML syntax: {exc.problem or exc.context}")
         return False
+    except yaml.reader.ReaderError as exc:  # a raw control character (BEL, ESC...) in the file
+        line, col = _text_position(text, exc.position)
+        errors.add(line, col, f"the control character U+{exc.character:04X} is not allowed in a storyboard")
+        return False
     return ok
+
+
+def _text_position(text: str, at: int) -> tuple[int, int]:
+    """1-based (line, column) of character ``at`` of ``text``."""
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 class _Builder:
@@ -170,22 +179,29 @@ def load_text(text: str, file: str) -> Document:
 
 def load_file(path: str, display: str | None = None) -> Document:
     """Read and load a file; an unreadable or oversized file is a located error too."""
+    from scenes.atomic import read_regular
+
     name = display or path
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
     except OSError as exc:
         raise StoryboardError([_problem(name, f"cannot read: {exc.strerror}")]) from None
-    if len(raw) > MAX_BYTES:
-        raise StoryboardError([_problem(name, f"file is larger than {MAX_BYTES} bytes")])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise StoryboardError([_problem(name, f"not UTF-8 (byte {exc.start})")]) from None
+        line, col = utf8_position(raw, exc.start)
+        raise StoryboardError([_problem(name, f"not UTF-8: byte 0x{raw[exc.start]:02x} is no UTF-8 text",
+                                        line, col)]) from None
     return load_text(text, name)
 
 
-def _problem(file: str, message: str):
+def utf8_position(raw: bytes, at: int) -> tuple[int, int]:
+    """The 1-based (line, column) of byte ``at`` of ``raw`` (columns counted in characters)."""
+    start = raw.rfind(b"\n", 0, at) + 1
+    return raw.count(b"\n", 0, at) + 1, len(raw[start:at].decode("utf-8", "replace")) + 1
+
+
+def _problem(file: str, message: str, line: int = 1, col: int = 1):
     from .errors import Problem
 
-    return Problem(file, 1, 1, message)
+    return Problem(file, line, col, message)

@@ -72,6 +72,19 @@ def add_x264(box: Any, fps: int, width: int, height: int, options: dict[str, str
     return stream
 
 
+def segment_frames(path: Path) -> int | None:
+    """The number of video packets (one a frame) a segment holds, or None when it cannot be read
+    as one (cut short, overwritten, not a video): what a cached segment is checked against before
+    it is joined. Demuxing only, no decoding."""
+    try:
+        with av.open(str(path)) as box:
+            if not box.streams.video:
+                return None
+            return sum(1 for packet in box.demux(box.streams.video[0]) if packet.dts is not None)
+    except (av.error.FFmpegError, OSError, ValueError):
+        return None
+
+
 class SegmentWriter:
     """One mp4 segment: ``put`` RGBA frames (with a repeat count), then ``close`` (or ``abort``)."""
 

@@ -98,12 +98,13 @@ def test_sigint_leaves_the_previous_clip_and_cleans_up(tmp_path: Path) -> None:
     first = run("scene", LONG, "--out", str(tmp_path), *TINY)
     assert first.returncode == 0, first.stderr
     clip = tmp_path / f"{LONG}.mp4"
-    (tmp_path / f"{LONG}.srt").write_text("the previous captions\n")  # would be replaced by a finished render
+    previous = "1\n00:00:00,000 --> 00:00:01,000\nthe previous captions\n"  # as gradreel writes them
+    (tmp_path / f"{LONG}.srt").write_text(previous)  # would be replaced by a finished render
     good = digest(clip)
     proc = _interrupt_early(tmp_path, signal.SIGINT)
     assert proc.returncode == 130
     assert digest(clip) == good
-    assert (tmp_path / f"{LONG}.srt").read_text() == "the previous captions\n"
+    assert (tmp_path / f"{LONG}.srt").read_text() == previous
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") and p.name != ".segments"]
 
 

@@ -8,7 +8,6 @@ any list of names being touched; an attribute set on the scene outside the recor
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -109,8 +108,13 @@ def drawn(scene: Any) -> list[bool]:
 
 def test_a_snapshot_of_another_shape_is_not_loaded(make_scene, tmp_path: Path) -> None:
     """A snapshot that holds attributes by name (as written before the records) is rebuilt, not
-    poured into the scene."""
+    poured into the scene, and is said to be so."""
+    from scenes.draw import datafile
+
     scene = make_scene(0)
-    tmp_path.joinpath("p.state").write_bytes(pickle.dumps({"cards": {}, "mobjects": [], "ledger": []}))
-    assert not BeatStates(tmp_path).load_state("p", scene)
+    said: list[str] = []
+    tmp_path.joinpath("p.state").write_bytes(
+        datafile.dumps({"cards": {}, "mobjects": [], "ledger": []}, datafile.under("scenes")))
+    assert not BeatStates(tmp_path, said.append).load_state("p", scene)
     assert type(scene.state) is SceneState and not hasattr(scene, "cards")
+    assert len(said) == 1 and "drawn again" in said[0]

@@ -2,23 +2,25 @@
 docs/bench.md has the figures); a clip shows the same few strings many times, and renders again
 and again show the same captions.
 So each (text, font, size, colour) is built once per machine: kept in memory for the process and
-pickled to a folder (``$GRADREEL_GLYPHS``, else ``$XDG_CACHE_HOME/gradreel/glyphs``, else
+stored as data (:mod:`scenes.draw.datafile`, never pickle: the folder may be shared) in a folder (``$GRADREEL_GLYPHS``, else ``$XDG_CACHE_HOME/gradreel/glyphs``, else
 ``~/.cache/gradreel/glyphs``), where loading one is cheap. Callers get a cheap
 ``.copy()``. The folder is keyed on Manim's and ManimPango's versions and on this file, so a
-change to either builds anew.
+change to either builds anew. A glyph file that cannot be read back as a Text is built again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 from functools import lru_cache
 from pathlib import Path
 
-from manim import Text, VGroup, VMobject
+import unicodedata
 
-from scenes.atomic import write_atomic
+from manim import MarkupText, Text, VGroup, VMobject
+
+from scenes.atomic import read_regular, write_atomic
+from scenes.draw import datafile
 from scenes.draw.record import tag
 
 _MEASURE = "white"  # colour of glyphs built only to be measured, never drawn
@@ -43,25 +45,39 @@ def _store() -> tuple[Path, str]:
 
 
 @lru_cache(maxsize=4096)
-def _master(text: str, font: str, size: float, colour: str) -> Text:
+def _master(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
     folder, salt = _store()
-    path = folder / (hashlib.sha256(repr((salt, text, font, size, colour)).encode()).hexdigest()[:40] + ".pickle")
+    path = folder / (hashlib.sha256(repr((salt, text, font, size, colour)).encode()).hexdigest()[:40] + ".glyph")
     try:
-        return pickle.loads(path.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        mob = datafile.loads(read_regular(path, _MAX_GLYPH_BYTES), _MANIM)
+        if type(mob) is (MarkupText if _right_to_left(text) else Text):
+            return mob
+    except (OSError, datafile.DataFileError):
         pass
     mob = _build(text, font, size, colour)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, pickle.dumps(mob, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError:  # a read-only home: glyphs are then built in every process
+        write_atomic(path, datafile.dumps(mob, _MANIM))
+    except OSError:  # a read-only home or a full disk: glyphs are then built in every process
         pass
     return mob
 
 
-def _build(text: str, font: str, size: float, colour: str) -> Text:
+_MANIM = datafile.under("manim")
+"""The classes a glyph file may hold: a Text is Manim's shapes and colours, nothing else."""
+_MAX_GLYPH_BYTES = 64 << 20
+
+
+def _build(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
+    """Why MarkupText for right-to-left letters: Manim's Text drops every one of them below some
+    size (Hebrew and Arabic words vanished from captions); Pango's markup path shapes them. Only
+    for them: Text and MarkupText set line breaks apart differently, and every other text keeps
+    exactly the outlines it had. The text is escaped, so it is never read as markup."""
     built = min(size, _BUILD_SIZE)
-    mob = Text(text, font=font, font_size=built, color=colour)
+    if _right_to_left(text):
+        mob: Text | MarkupText = MarkupText(_as_markup(text), font=font, font_size=built, color=colour)
+    else:
+        mob = Text(text, font=font, font_size=built, color=colour)
     if built != size:
         mob.scale(size / built)
     for glyph in mob.family_members_with_points():
@@ -72,8 +88,23 @@ def _build(text: str, font: str, size: float, colour: str) -> Text:
     return mob
 
 
-def label(text: str, font: str, size: float, colour: str) -> Text:
-    """A fresh copy of the cached Text for these four keys (safe to move and recolour), tagged
+_LRM = "\u200e"
+
+
+def _right_to_left(text: str) -> bool:
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+
+
+def _as_markup(text: str) -> str:
+    """``text`` as Pango markup of itself, each line led by a left-to-right mark, so it keeps a
+    left-to-right base direction (its first glyph, a row's strut, stays on the left) while Pango
+    orders each right-to-left run as it is read."""
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "\n".join(_LRM + line for line in escaped.split("\n"))
+
+
+def label(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
+    """A fresh copy of the cached text for these four keys (safe to move and recolour), tagged
     as a label showing ``text`` (a builder tags it more precisely: :mod:`scenes.draw.record`)."""
     return tag(_master(text, font, round(float(size), 2), colour).copy(), "label", text=text, kind="text")
 

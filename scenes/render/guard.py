@@ -1,0 +1,101 @@
+"""What a render may write: checked before the program runs, so that outputs are never inputs.
+
+Why: a render renames its outputs into place over whatever is there. ``render scene ./clip.srt``
+would replace the storyboard by its own captions; ``--out afile`` failed only after the whole
+program had run (nine times over in ``render all``). So the output folder is checked to be a
+folder this process can write into, and each output that already exists is checked to be one
+gradreel made (by what it starts with) and not an input of the render.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import tempfile
+from pathlib import Path
+
+from scenes.atomic import not_regular
+from scenes.render.options import outputs
+
+SIGNATURES: dict[str, tuple[int, bytes]] = {
+    ".mp4": (4, b"ftyp"), ".webm": (0, b"\x1a\x45\xdf\xa3"), ".gif": (0, b"GIF8"),
+    ".png": (0, b"\x89PNG\r\n\x1a\n"), ".jsonl": (0, b'{"format":"gradreel-events"'), ".vtt": (0, b"WEBVTT"),
+}
+"""Where an output's first bytes say that gradreel wrote it, by its file ending: a video container,
+a PNG, an event log's header, WebVTT captions. An ending not listed is not checked."""
+
+
+class OutputRefused(Exception):
+    """A render would write where it must not; ``str()`` is one line naming the path and why."""
+
+
+def check_out_dir(out: str | Path) -> None:
+    """``out`` is a folder (made if missing) that this process can create files in; else
+    OutputRefused naming what it is instead (a file, a device, a path under a file, read-only)."""
+    out = Path(out)
+    if os.path.lexists(out) and not out.is_dir():
+        what = not_regular(out)
+        raise OutputRefused(f"--out {out}: {'a file' if what is None else what}, not a directory")
+    probe = out
+    while not os.path.lexists(probe) and probe != probe.parent:
+        probe = probe.parent
+    if os.path.lexists(probe) and not probe.is_dir():
+        raise OutputRefused(f"--out {out}: {probe} is {_kind(probe)}, not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".gradreel-probe-pid{os.getpid()}-", dir=out)
+        os.close(fd)
+        os.unlink(name)
+    except OSError as exc:
+        raise OutputRefused(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
+
+
+def _kind(p: Path) -> str:
+    what = not_regular(p)
+    return "a file" if what is None else what
+
+
+def check_outputs(name: str, out: str | Path, fmt: str, inputs: list[str]) -> None:
+    """No output of clip ``name`` is one of ``inputs`` (the storyboard), nor an existing file
+    gradreel did not make; OutputRefused naming the first such path."""
+    targets = outputs(name, Path(out), fmt)
+    for kind, target in targets.items():
+        if not os.path.lexists(target):
+            continue
+        for given in inputs:
+            if _same_file(target, Path(given)):
+                raise OutputRefused(f"{target}: the render's {kind} would overwrite its input {given}; "
+                                    "choose another --out or rename the storyboard")
+        if target.is_symlink() or not target.is_file():
+            raise OutputRefused(f"{target}: is {_kind(target)}; the render writes its {kind} there, "
+                                "and only replaces files it made")
+        if not _made_by_gradreel(kind, target):
+            raise OutputRefused(f"{target}: not a {kind} gradreel made; the render would overwrite it "
+                                "(move it away or choose another --out)")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _made_by_gradreel(kind: str, target: Path) -> bool:
+    try:
+        with open(target, "rb") as f:
+            head = f.read(64)
+    except OSError as exc:
+        return exc.errno == errno.ENOENT
+    if not head:
+        return True  # an empty file holds nothing to lose
+    if target.suffix in SIGNATURES:
+        at, magic = SIGNATURES[target.suffix]
+        return head[at:at + len(magic)] == magic
+    text = head.decode("utf-8", "replace")
+    if target.suffix == ".key":
+        return len(text.strip()) == 64 and all(c in "0123456789abcdef" for c in text.strip())
+    if target.suffix == ".srt":
+        return text.split("\n", 1)[0].strip() == "1"
+    return True
+

@@ -1,0 +1,3 @@
+import torch
+x = 1e99999999
+print(x)

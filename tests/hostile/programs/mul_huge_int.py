@@ -1,0 +1,3 @@
+import torch
+w = torch.tensor(3., requires_grad=True)
+y = w * 10**1000

@@ -1,0 +1,3 @@
+import torch
+for _ in range(0, 10, 0):
+    pass

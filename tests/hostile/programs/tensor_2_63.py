@@ -1,0 +1,2 @@
+import torch
+t = torch.tensor(2**63)

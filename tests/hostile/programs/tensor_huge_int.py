@@ -1,0 +1,2 @@
+import torch
+t = torch.tensor(10**1000)

@@ -1,0 +1,2 @@
+import torch as t
+w = t.tensor(1.)

@@ -1,0 +1,524 @@
+"""Hostile and faulty inputs: the promise holds for each class of them.
+
+The promise: bad input gets one clear message naming the file, line and what was expected, exit
+status 2, no traceback; nothing already rendered is lost; nothing but the whitelisted subset
+ever runs, and nothing read back from a cache runs code. One test per class of input that once
+broke it (issue 23); the inputs that are files live in tests/hostile/. A class that used to hang
+runs in a subprocess whose timeout is the bound: the harness stops it, no test sleeps.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from tests.conftest import needs_torch
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "hostile"
+RENDER = [sys.executable, "-m", "scenes.commands.main"]
+TINY = ["--size", "256x144", "--fps", "5"]
+HANG_BOUND = 120.0
+"""Seconds a subprocess gets before the harness calls it hung (each takes a few seconds)."""
+
+
+def render(*args: str, cwd: Path = ROOT, timeout: float = HANG_BOUND, stdin: int | None = None,
+           env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*RENDER, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          stdin=stdin, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def one_line(r: subprocess.CompletedProcess, *words: str) -> None:
+    """Exit 2, one line on stderr, no traceback, and the line says each of ``words``."""
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    assert "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert r.stderr.count("\n") == 1, r.stderr
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)
+
+
+class _Payload:
+    """What a poisoned cache file holds: unpickling it calls os.system."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+# --- 1. code execution through the cache -------------------------------------------------------
+
+def _fake_scene():
+    from scenes.draw.state import SceneState
+
+    return SimpleNamespace(state=SceneState(), mobjects=[], foreground_mobjects=[], ledger=[])
+
+
+def test_a_pickled_beat_state_is_not_run_and_is_drawn_again(tmp_path: Path) -> None:
+    from scenes.render.states import BeatStates
+
+    marker = tmp_path / "PWNED"
+    (tmp_path / "p.state").write_bytes(pickle.dumps(_Payload(marker)))
+    said: list[str] = []
+    scene = _fake_scene()
+    assert not BeatStates(tmp_path, said.append).load_state("p", scene)
+    assert not marker.exists()
+    assert len(said) == 1 and "drawn again" in said[0] and "p.state" in said[0]
+    assert not (tmp_path / "p.state").exists()
+
+
+def test_a_data_file_naming_a_foreign_class_is_refused(tmp_path: Path) -> None:
+    """A hand-made file in the data format that names ``os:system``, ``subprocess:Popen`` or a
+    class outside the allowed packages builds nothing."""
+    from scenes.draw import datafile
+
+    for name in ("posix:system", "subprocess:Popen", "builtins:eval", "os:_wrap_close"):
+        head = b'{"root":["O",0],"objects":[["%s",[],null]],"index":[0],"arrays":[]}' % name.encode()
+        data = datafile.MAGIC + len(head).to_bytes(8, "little") + head
+        with pytest.raises(datafile.DataFileError, match="not one this file may hold"):
+            datafile.loads(data, datafile.under("scenes"))
+    head = b'{"root":["A",0],"objects":[],"index":[],"arrays":[["|O",[1],8]]}'
+    with pytest.raises(datafile.DataFileError, match="bad array"):  # an object array
+        datafile.loads(datafile.MAGIC + len(head).to_bytes(8, "little") + head + bytes(8), datafile.under("scenes"))
+
+
+@pytest.mark.parametrize("cut", [0, 7, 12, 40, -1])
+def test_a_truncated_or_wrong_shape_state_is_treated_as_missing(tmp_path: Path, cut: int) -> None:
+    from scenes.draw import datafile
+    from scenes.render.states import BeatStates
+
+    whole = datafile.dumps({"state": 3, "mobjects": [], "foreground_mobjects": [], "ledger": []},
+                           datafile.under("scenes"))
+    (tmp_path / "p.state").write_bytes(whole[:cut] if cut >= 0 else whole)  # -1: whole, wrong shape
+    said: list[str] = []
+    scene = _fake_scene()
+    before = scene.state
+    assert not BeatStates(tmp_path, said.append).load_state("p", scene)
+    assert scene.state is before and len(said) == 1
+
+
+def test_a_state_whose_picture_differs_from_its_digest_is_not_used(tmp_path: Path) -> None:
+    from scenes.draw import datafile
+    from scenes.draw.state import SceneState
+    from scenes.render.states import BeatStates
+
+    states = BeatStates(tmp_path, lambda line: None)
+    states.put_digest("p", "ab" * 32)
+    snap = {"state": SceneState(), "mobjects": [], "foreground_mobjects": [], "ledger": [["x", 1]]}
+    (tmp_path / "p.state").write_bytes(datafile.dumps(snap, datafile.under("scenes")))
+    scene = _fake_scene()
+    assert not states.load_state("p", scene, digest=lambda s: "cd" * 32)
+    assert scene.ledger == []
+    (tmp_path / "p.state").write_bytes(datafile.dumps(snap, datafile.under("scenes")))
+    assert states.load_state("p", scene, digest=lambda s: "ab" * 32) and scene.ledger == [["x", 1]]
+
+
+def test_a_pickled_glyph_is_not_run_and_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scenes.draw.visuals import glyphs
+
+    monkeypatch.setenv("GRADREEL_GLYPHS", str(tmp_path / "glyphs"))
+    glyphs._store.cache_clear()
+    glyphs._master.cache_clear()
+    try:
+        first = glyphs.label("w = 3", "DejaVu Sans", 20, "white")
+        files = list((tmp_path / "glyphs").iterdir())
+        assert len(files) == 1 and not files[0].read_bytes().startswith(b"\x80")  # no pickle
+        marker = tmp_path / "PWNED"
+        files[0].write_bytes(pickle.dumps(_Payload(marker)))
+        glyphs._master.cache_clear()
+        again = glyphs.label("w = 3", "DejaVu Sans", 20, "white")
+        assert not marker.exists()
+        assert abs(again.width - first.width) < 1e-9
+    finally:
+        glyphs._store.cache_clear()
+        glyphs._master.cache_clear()
+
+
+def test_no_pickle_reads_back_anything() -> None:
+    """No module of the program unpickles (the cache and the pool's replies are data)."""
+    for path in [*ROOT.joinpath("scenes").rglob("*.py"), *ROOT.joinpath("engine").rglob("*.py")]:
+        text = path.read_text()
+        assert "pickle.load" not in text and "import pickle" not in text, path
+
+
+@pytest.mark.slow
+def test_poisoned_cache_then_edit_renders_without_running_it(tmp_path: Path) -> None:
+    """The issue's reproduction: states of a rendered clip replaced by a pickle, last caption
+    edited, rendered again: nothing runs, the clip is made, one line per state not used."""
+    board = tmp_path / "clip.yaml"
+    board.write_text((ROOT / "scenes/storyboards/backward_walk.yaml").read_text())
+    out = tmp_path / "out"
+    assert render("scene", str(board), "--out", str(out), *TINY).returncode == 0
+    marker = tmp_path / "PWNED"
+    states = list((out / ".segments").glob("*.state"))
+    assert states
+    for s in states:
+        s.write_bytes(pickle.dumps(_Payload(marker)))
+    text = board.read_text().rstrip("\n")
+    board.write_text(text[:-1] + ' (edited)."\n')
+    r = render("scene", str(board), "--out", str(out), *TINY)
+    assert r.returncode == 0, r.stderr
+    assert not marker.exists()
+    assert "Traceback" not in r.stderr and "drawn again" in r.stderr
+
+
+@pytest.mark.slow
+def test_a_truncated_segment_with_its_key_deleted_is_drawn_again(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert render("scene", "graph_build", "--out", str(out), *TINY).returncode == 0
+    seg = sorted((out / ".segments").glob("*.mp4"))[0]
+    seg.write_bytes(seg.read_bytes()[:3000])
+    (out / "graph_build.key").unlink()
+    r = render("scene", "graph_build", "--out", str(out), *TINY)
+    assert r.returncode == 0, r.stderr
+    assert "drawn again" in r.stderr and "1 of " in r.stderr
+    again = render("scene", "graph_build", "--out", str(out), *TINY)
+    assert again.returncode == 0 and "up to date" in again.stderr
+
+
+# --- 2. bounds: hangs and overflows ------------------------------------------------------------
+
+ENGINE_PROGRAMS = sorted((CORPUS / "programs").glob("*.py"))
+
+
+@needs_torch
+@pytest.mark.parametrize("path", ENGINE_PROGRAMS, ids=lambda p: p.stem)
+def test_hostile_program_matches_torch(path: Path) -> None:
+    """Huge integers, a zero range step, a huge exponent: PyTorch's (and Python's) own error
+    texts, recorded as error events, not a traceback. Run in a subprocess: the exact shadow of
+    ``x = x * x`` forty times once grew without bound (the timeout is the bound)."""
+    code = ("import sys; from tests.engine.test_vs_torch import assert_same; "
+            "assert_same(open(sys.argv[1]).read())")
+    r = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=HANG_BOUND)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+def test_exact_shadow_of_a_squaring_loop_is_bounded() -> None:
+    r = render("log", str(CORPUS / "programs" / "shadow_square.py"), "--pretty")
+    assert r.returncode == 0, r.stderr
+    assert "tensor(0.)" in r.stdout
+
+
+def test_an_exact_shadow_falls_back_to_the_float() -> None:
+    """Past the bound the shadow of a Python number is dropped; its value is the float Python has."""
+    from engine.interpreter import Interpreter
+    from engine.subset import parse
+
+    source = "x = 1/3\nfor _ in range(12):\n    x = x * x\n"
+    interp = Interpreter(source, "p.py", 10_000)
+    interp.run(parse(source, "p.py"))
+    assert interp.env["x"].exact is None and interp.env["x"].value == (1 / 3) ** 4096
+
+
+def test_a_squaring_loop_in_a_storyboard_checks_in_bounded_time() -> None:
+    r = render("check", str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok shadow_square")
+
+
+@pytest.fixture
+def specials(tmp_path: Path) -> dict[str, Path]:
+    """A FIFO, a directory, a symlink loop and a device, each named as a storyboard and a program."""
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    (tmp_path / "dir.yaml").mkdir()
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop2.yaml")
+    (tmp_path / "loop2.yaml").symlink_to(tmp_path / "loop.yaml")
+    os.mkfifo(tmp_path / "fifo.py")
+    (tmp_path / "zero.py").symlink_to("/dev/zero")
+    return {"fifo": fifo, "dir": tmp_path / "dir.yaml", "loop": tmp_path / "loop.yaml",
+            "fifo.py": tmp_path / "fifo.py", "zero.py": tmp_path / "zero.py"}
+
+
+@pytest.mark.parametrize("command", ["plan", "check", "scene"])
+@pytest.mark.parametrize("kind,words", [("fifo", "FIFO"), ("dir", "directory"), ("loop", "symlink loop")])
+def test_a_storyboard_that_is_no_regular_file_is_named(specials, tmp_path: Path, command: str, kind: str,
+                                                       words: str) -> None:
+    """Once: render plan on a FIFO blocked for ever; scene said 'no such storyboard'."""
+    extra = ["--out", str(tmp_path / "out")] if command == "scene" else []
+    r = render(command, str(specials[kind]), *extra, stdin=subprocess.DEVNULL)
+    one_line(r, words)
+
+
+@pytest.mark.parametrize("kind,words", [("fifo.py", "FIFO"), ("zero.py", "character device")])
+def test_a_program_that_is_no_regular_file_is_refused_before_reading(specials, kind: str, words: str) -> None:
+    """Once: a FIFO blocked for ever, and /dev/zero was read to 7 GB before the size check."""
+    one_line(render("log", str(specials[kind])), words)
+
+
+def test_a_non_utf8_program_names_its_line(tmp_path: Path) -> None:
+    p = tmp_path / "p.py"
+    p.write_bytes(b"import torch\nw = torch.tensor(1.)\nprint('caf\xe9')\n")
+    one_line(render("log", str(p)), f"{p}:3:11:", "not UTF-8", "0xe9")
+
+
+def test_a_flat_megabyte_expression_is_located_at_its_line(tmp_path: Path) -> None:
+    p = tmp_path / "flat.py"
+    p.write_text("import torch\nx = " + "1+" * 400_000 + "1\n")
+    one_line(render("log", str(p)), f"{p}:2:1:", "line 2")
+
+
+@pytest.mark.parametrize("value", ["-1", "0"])
+def test_max_ops_below_one_is_refused(value: str) -> None:
+    one_line(render("log", str(CORPUS / "programs" / "range_step_zero.py"), "--max-ops", value),
+             f"--max-ops {value}")
+
+
+@pytest.mark.parametrize("name,words", [
+    ("many_beats", "300 beats; a clip may have at most 200"),
+    ("long_narration", "narration is 700 characters; at most 600"),
+    ("control_chars", "U+0007"),
+    ("forward_mode_code", "forward_mode: 'y; import os' is not a name"),
+    ("range_step_zero", "ValueError: range() arg 3 must not be zero"),
+])
+def test_a_storyboard_outside_the_bounds_is_refused_where_it_is(name: str, words: str) -> None:
+    r = render("check", str(CORPUS / "storyboards" / f"{name}.yaml"), "--no-torch")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert f"tests/hostile/storyboards/{name}.yaml:" in r.stderr and words in r.stderr, r.stderr
+
+
+def test_control_characters_are_refused_in_every_text_and_raw_in_the_file(tmp_path: Path) -> None:
+    text = (CORPUS / "storyboards" / "control_chars.yaml").read_text()
+    r = render("check", str(CORPUS / "storyboards" / "control_chars.yaml"), "--no-torch")
+    assert "U+0007" in r.stderr and "U+001B" in r.stderr  # the title's and the narration's
+    raw = tmp_path / "raw.yaml"
+    raw.write_text(text.replace("\\a", "\a"))
+    one_line(render("check", str(raw), "--no-torch"), "raw.yaml:1:", "U+0007")
+
+
+def test_a_clip_planned_too_long_is_refused(tmp_path: Path) -> None:
+    from scenes.storyboard.loaded import MAX_CLIP_SECONDS
+
+    words = "the gradient walks back through every node and adds up " * 10
+    beats = "".join(f'  - visual: title_card\n    narration: "{words[:590]}"\n' for _ in range(150))
+    board = tmp_path / "long.yaml"
+    board.write_text("title: Long\nprogram: |\n  import torch\n  w = torch.tensor(1.0)\nbeats:\n" + beats)
+    r = render("check", str(board), "--no-torch")
+    assert r.returncode == 2 and f"at most {MAX_CLIP_SECONDS:.0f} s" in r.stderr, r.stderr
+
+
+def test_render_check_goes_on_to_the_next_storyboard() -> None:
+    """Once: the first storyboard's ValueError traceback ended the run before B was checked."""
+    r = render("check", str(CORPUS / "storyboards" / "range_step_zero.yaml"),
+               str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "range() arg 3" in r.stderr and "ok shadow_square" in r.stdout
+
+
+def test_render_log_pretty_escapes_control_characters() -> None:
+    r = render("log", str(CORPUS / "printed" / "control_print.py"), "--pretty")
+    assert r.returncode == 0
+    assert not any(c in r.stdout for c in "\a\x1b\x7f")
+    assert "ring\\x07 \\x1b[31mred\\x7f" in r.stdout
+
+
+def test_a_storyboard_named_like_a_glob_renders(tmp_path: Path) -> None:
+    """``render scene './*.yaml'`` of a file called ``*.yaml``: its name was a bad glob pattern."""
+    from scenes.render.pipeline import _sweep_leftovers
+
+    (tmp_path / ".other-pid999999999").mkdir()
+    _sweep_leftovers(tmp_path, "*")  # the pattern is the name itself, not a wildcard
+    assert (tmp_path / ".other-pid999999999").exists()
+    (tmp_path / ".*-pid999999999").mkdir()
+    _sweep_leftovers(tmp_path, "*")
+    assert not (tmp_path / ".*-pid999999999").exists()
+
+
+# --- 3. outputs are never inputs ----------------------------------------------------------------
+
+@pytest.mark.parametrize("out,words", [
+    ("afile", "--out afile: a file, not a directory"),
+    ("afile/sub", "afile is a file, not a directory"),
+    ("/dev/null", "a character device, not a directory"),
+    ("/proc/x", "cannot write there"),
+])
+@pytest.mark.parametrize("command", ["scene", "all"])
+def test_an_out_that_is_no_writable_folder_is_refused_before_the_program_runs(
+        tmp_path: Path, out: str, words: str, command: str) -> None:
+    (tmp_path / "afile").write_text("mine\n")
+    target = ["graph_build"] if command == "scene" else []
+    r = render(command, *target, "--out", out, cwd=tmp_path)
+    one_line(r, words)
+    assert (tmp_path / "afile").read_text() == "mine\n"
+
+
+def test_a_render_never_overwrites_its_storyboard(tmp_path: Path) -> None:
+    board = tmp_path / "clip.srt"
+    text = (ROOT / "scenes/storyboards/graph_build.yaml").read_text()
+    board.write_text(text)
+    one_line(render("scene", "./clip.srt", "--out", ".", *TINY, cwd=tmp_path), "overwrite its input")
+    assert board.read_text() == text
+
+
+def test_a_render_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> None:
+    (tmp_path / "graph_build.png").write_text("my holiday photo\n")
+    one_line(render("scene", "graph_build", "--out", str(tmp_path), *TINY), "not a poster gradreel made")
+    assert (tmp_path / "graph_build.png").read_text() == "my holiday photo\n"
+
+
+def test_write_atomic_leaves_no_temp_file_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scenes import atomic
+
+    target = tmp_path / "x.state"
+    target.write_bytes(b"old")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "fsync", full)
+    with pytest.raises(OSError):
+        atomic.write_atomic(target, b"new" * 1000)
+    assert [p.name for p in tmp_path.iterdir()] == ["x.state"] and target.read_bytes() == b"old"
+
+
+def _can_mount_tmpfs() -> bool:
+    try:
+        return subprocess.run(["unshare", "-rm", "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not _can_mount_tmpfs(),
+                    reason="needs unshare -rm to mount a small tmpfs")
+def test_a_full_disk_is_one_line_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    script = (f"mount -t tmpfs -o size=1m tmpfs {disk} && "
+              f"{sys.executable} -m scenes.commands.main scene graph_build --out {disk}/out {' '.join(TINY)}; "
+              f"echo status=$?; find {disk} -name '.*' -o -name '*tmp*'")
+    r = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=ROOT, capture_output=True, text=True,
+                       timeout=HANG_BOUND * 2, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "status=2" in r.stdout, (r.stdout, r.stderr[-2000:])
+    errors = [line for line in r.stderr.splitlines() if not line.startswith("graph_build: beat")]
+    assert len(errors) == 1 and "no space left" in errors[0] and "Traceback" not in r.stderr, r.stderr[-2000:]
+    leftovers = [line for line in r.stdout.splitlines() if line.strip() and not line.startswith("status=")
+                 and not line.endswith("/.segments")]
+    assert leftovers == [], leftovers
+
+
+# --- 4. messages name the real cause -----------------------------------------------------------
+
+BOARD = "scenes/storyboards/backward_walk.yaml"
+
+
+@pytest.mark.parametrize("sets,words", [
+    (["w1=2"], ["--set w1=2", "RuntimeError: Only Tensors of floating point"]),
+    (["w1=99999999999999999999999999999"], ["--set w1=99999999999999999999999999999",
+                                            "Overflow when unpacking long long"]),
+    (["w1=1/0"], ["--set w1=1/0", "division by zero"]),
+    (["w1=1e39"], ["--set w1=1e39", "beyond float32's range"]),
+    (["w1=1e400"], ["--set w1=1e400", "beyond float32's range"]),
+    (["w1=2.0", "w1=5.0"], ["--set w1 given twice (2.0 and 5.0)"]),
+])
+def test_set_problems_name_set_and_the_value(sets: list[str], words: list[str]) -> None:
+    args = [a for s in sets for a in ("--set", s)]
+    r = render("check", BOARD, "--no-torch", *args)
+    one_line(r, BOARD, *words)
+    assert "NameError" not in r.stderr
+
+
+def test_set_on_a_name_given_a_number_twice_is_refused() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "set_twice.yaml"), "--no-torch", "--set", "w=3.0"),
+             "--set w=3.0", "line 2 and again on line 5")
+
+
+@pytest.mark.parametrize("name,words", [("import_alias", "import torch as t"),
+                                        ("shadow_torch", "binding the name torch")])
+def test_torch_by_another_name_is_refused_with_its_own_message(name: str, words: str) -> None:
+    path = CORPUS / "refused" / f"{name}.py"
+    one_line(render("log", str(path)), str(path), words)
+
+
+# --- 5. text in any script the fonts can draw --------------------------------------------------
+
+def test_right_to_left_words_keep_their_glyphs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once: Manim's Text dropped the Hebrew of "שלום עולם and then..." below some size; every
+    letter now has its outline, and the row's strut stays its first (leftmost) glyph."""
+    from scenes.draw.visuals import glyphs
+
+    monkeypatch.setenv("GRADREEL_GLYPHS", str(tmp_path))
+    glyphs._store.cache_clear()
+    glyphs._master.cache_clear()
+    try:
+        for text in ["שלום עולם and then w = 3 here.", "مرحبا بالعالم", "y = w * w (עברית ו-English)"]:
+            letters = sum(1 for c in text if not c.isspace())
+            assert len(glyphs.label(text, "DejaVu Sans", 20, "white")) == letters, text
+            row = glyphs.label(glyphs.STRUT + text, "DejaVu Sans", 20, "white")
+            assert row[0].get_center()[0] == min(m.get_center()[0] for m in row)
+        assert glyphs.label("a < b & c", "DejaVu Sans", 20, "white") is not None  # not read as markup
+    finally:
+        glyphs._store.cache_clear()
+        glyphs._master.cache_clear()
+
+
+def test_a_glyph_no_font_has_is_refused_at_check_time_with_its_code_point() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "missing_glyph.yaml"), "--no-torch"),
+             "missing_glyph.yaml:8:16:", "U+1F680")
+    ok = render("check", str(CORPUS / "storyboards" / "rtl_narration.yaml"), "--no-torch")
+    assert ok.returncode == 0, ok.stderr
+
+
+# --- 6. processes --------------------------------------------------------------------------------
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"spawn_main" in cmdline:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs Linux pidfds")
+def test_a_worker_whose_parent_is_killed_stops_at_once_and_writes_nothing(tmp_path: Path) -> None:
+    """kill -9 of ``render scene -j 2``: its worker used to draw on for seconds and write one
+    more segment. The wait for the worker's end is on its pidfd, bounded by the harness."""
+    import select
+    import signal
+
+    out = tmp_path / "out"
+    proc = subprocess.Popen([*RENDER, "scene", "backward_walk", "-j", "2", "--force", "--out", str(out), *TINY],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stderr is not None
+    workers: list[int] = []
+    for line in proc.stderr:  # the worker draws the later beats: wait until it has begun one
+        workers = _children(proc.pid)
+        if workers and any(f"beat {k}/" in line for k in range(5, 9)) and "(cached)" not in line:
+            break
+    assert workers, "no worker process was started"
+    fds = [os.pidfd_open(w) for w in workers]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=HANG_BOUND)
+    written = sorted(p.name for p in (out / ".segments").iterdir() if not p.name.startswith("."))
+    for fd in fds:
+        ready, _, _ = select.select([fd], [], [], 5.0)
+        assert ready, "the worker is still running after its parent was killed"
+        os.close(fd)
+    assert sorted(p.name for p in (out / ".segments").iterdir() if not p.name.startswith(".")) == written
+
+
+def test_a_killed_renders_media_folder_is_swept_by_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scenes.render.beats import MEDIA_PREFIX, sweep_media_folders
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / f"{MEDIA_PREFIX}pid{dead.pid}-abc").mkdir()
+    (tmp_path / f"{MEDIA_PREFIX}pid{os.getpid()}-def").mkdir()
+    sweep_media_folders()
+    assert [p.name for p in tmp_path.iterdir()] == [f"{MEDIA_PREFIX}pid{os.getpid()}-def"]
