@@ -83,6 +83,7 @@ class FontSizes:
     min_readable: float
     unit_name: float
     counter: float
+    note: float
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,7 @@ class Theme:
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "flow": ("right", "down"),
+    "flow": ("up", "right", "down"),
     "leaf_layer": ("consumer", "source"),
 }
 

