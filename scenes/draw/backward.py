@@ -12,7 +12,6 @@ from typing import Any
 from manim import (FadeIn, FadeOut, GrowFromCenter, MoveAlongPath, ReplacementTransform, Succession, Transform,
                    VGroup, VMobject, smooth)
 
-from scenes.layout.clip import level
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box, Route
 from scenes.draw.drawers import draws
@@ -282,14 +281,14 @@ class BackwardCues:
         before = shown.get("before")
         if before is not None and self.graph.bucket_text.get(leaf) != before.text:
             # a replayed fill: the bucket first shows what .grad held, then what arrives
-            old.become(bucket(box, self.theme, level=abs(level(before.text)) / top, value=before.text,
+            old.become(bucket(box, self.theme, level=abs(before.number or 0.0) / top, value=before.text,
                               scale=self.lay.scale))
             self.graph.bucket_text[leaf] = before.text
         for s in (shown.get("name"), before):
             if s is not None and (self._card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
                 self._record(s)
         after = shown.get("after")
-        new = bucket(box, self.theme, level=abs(level(after.text if after else None)) / top,
+        new = bucket(box, self.theme, level=abs((after.number if after else None) or 0.0) / top,
                      value=after.text if after else None, scale=self.lay.scale)
         if after is not None and new.value is not None:
             self._record(after)

@@ -1,5 +1,6 @@
 """What of a clip's picture follows from its plan and theme alone: where the graph goes, whether
-a code pane shows, how full each bucket gets.
+a code pane shows, how full each bucket gets (from the logged numbers the plan passes beside
+the texts, never from the texts).
 
 Pure (no Manim): the render's keys and the scene both read these.
 
@@ -22,20 +23,6 @@ def clip_frame_region(has_code: bool, spec: Any) -> tuple[float, float, float, f
     return (-spec.frame_width / 2 + m, spec.caption[3] + m, spec.frame_width / 2 - m, spec.frame_height / 2 - m)
 
 
-def level(text: str | None) -> float:
-    """A number shown as '8/3', '-4', '0.4444', 'tensor(0.5000)' or 'None', as a float (None -> 0).
-
-    Why PyTorch's text too: a storyboard with ``numbers: torch`` fills its buckets from it."""
-    from fractions import Fraction
-
-    if text and text.startswith("tensor(") and text.endswith(")"):
-        text = text[len("tensor("):-1].split(",")[0].rstrip(".") or "0"
-    try:
-        return float(Fraction(text)) if text not in (None, "None") else 0.0
-    except (ValueError, ZeroDivisionError):
-        return 0.0
-
-
 def shows_code(plan: Any, source: str | None) -> bool:
     """Whether the clip has a code pane: a program, and a beat that shows its lines."""
     return bool(source) and any(c.kind == "code_line" for c in plan.cues)
@@ -46,5 +33,5 @@ def fill_scales(plan: Any) -> dict[str, float]:
     top: dict[str, float] = {}
     for c in plan.cues:
         if c.kind == "bucket_fill" and len(c.ids) > 1:
-            top[c.ids[1]] = max(top.get(c.ids[1], 0.0), abs(level(c.text("after"))))
+            top[c.ids[1]] = max(top.get(c.ids[1], 0.0), abs(c.number("after") or 0.0))
     return top

@@ -16,8 +16,8 @@ moves when the author changes a number.
 >>> from scenes.theme import load_theme
 >>> log = run_program("import torch\\nw = torch.tensor(2., requires_grad=True)\\nz = w * 3\\ns = z.relu()\\n", "p.py")
 >>> lay = layout_events(log.events, "16:9", load_theme())
->>> x, y = tag_centre(lay, lay.boxes["t2"], (0.3, 0.1), above=True, gap=0.05, clear=0.07, step=0.5)
->>> x > lay.boxes["t2"].x  # s = z.relu(): its input arrow meets it in the middle
+>>> x, y = tag_centre(lay, lay.boxes["t1"], (0.3, 0.1), above=True, gap=0.05, clear=0.07, step=0.5)
+>>> x != lay.boxes["t1"].x  # z = w * 3: the arrow to s = z.relu() leaves its top in the middle
 True
 """
 

@@ -50,7 +50,7 @@ class Builder:
 
     def value(self, ev: Event, key: str, exact_key: str, str_key: str | None, role: str) -> Shown:
         s = _number(ev, key, exact_key, str_key, self.numbers)
-        return Shown(s.text, s.seq, s.field, role)
+        return Shown(s.text, s.seq, s.field, role, s.number)
 
     def code_line(self, ev: Event) -> None:
         """Move the code pane's bar to ``ev``'s program line (a ``code_line`` cue) unless it is there."""

@@ -33,6 +33,10 @@ class Cue:
         """The string with ``role``, if the cue shows one."""
         return next((s.text for s in self.strings if s.role == role), None)
 
+    def number(self, role: str) -> float | None:
+        """The logged value behind the string with ``role`` (None if it has none, or is not finite)."""
+        return next((s.number for s in self.strings if s.role == role), None)
+
 
 @dataclass(frozen=True)
 class CueKind:

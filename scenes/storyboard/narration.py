@@ -21,6 +21,7 @@ Placeholder forms, for a program name N:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -61,6 +62,7 @@ class Shown:
     seq: int | None
     field: str
     role: str
+    number: float | None = None  # the finite logged value the text shows, for what is drawn to scale (a bucket's level)
 
 
 def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
@@ -138,11 +140,13 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
 def _number(ev: Event, key: str, exact_key: str, str_key: str | None, numbers: Numbers) -> Shown:
     """Format ``ev[key]`` in the storyboard's style, naming the field the text was read from."""
     exact = ev.get(exact_key)
+    value = ev.get(key)
+    number = float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
     if numbers.style == "fraction" and exact is not None:
-        return Shown(exact, ev["seq"], exact_key, "caption")
+        return Shown(exact, ev["seq"], exact_key, "caption", number)
     if numbers.style == "torch" and str_key and ev.get(str_key) is not None:
-        return Shown(ev[str_key], ev["seq"], str_key, "caption")
-    return Shown(show(ev[key], None, numbers), ev["seq"], key, "caption")
+        return Shown(ev[str_key], ev["seq"], str_key, "caption", number)
+    return Shown(show(ev[key], None, numbers), ev["seq"], key, "caption", number)
 
 
 def fill(text: str, index: LogIndex, cutoff: int, numbers: Numbers) -> tuple[str, list[Shown], list[str]]:

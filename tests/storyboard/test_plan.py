@@ -108,7 +108,7 @@ def test_backward_walk_visits_in_pytorchs_order() -> None:
     assert travels == ["4/3", "4/3", "8/3", "4/9", "8/3", "8/3"]  # None edges (y, x) are skipped
     fills = [(c.text("name"), c.text("after")) for c in p.cues if c.kind == "bucket_fill"]
     assert fills == [("w2", "4/9"), ("w1", "8/3")]
-    assert p.captions[-1].text == ("The buckets fill: w2.grad is 4/9 and w1.grad is 8/3, "
+    assert p.captions[-1].text == ("The buckets at the bottom fill: w2.grad is 4/9 and w1.grad is 8/3, "
                                    "the numbers we found by hand.")
 
 
@@ -212,3 +212,17 @@ def test_the_arithmetic_on_screen_holds(name: str) -> None:
         assert product == _exact(c.text("out")), c
     for c in sums:
         assert sum(_exact(s.text) for s in c.strings if s.role == "part") == _exact(c.text("grad")), c
+
+
+def test_bucket_levels_come_from_the_logged_numbers_not_the_texts(tmp_path) -> None:
+    """A bucket is filled to the logged .grad, not to its rounded text: with one decimal place
+    w2.grad shows as 0.4, but its bucket is drawn at 4/9 of the fullest."""
+    from scenes.layout.clip import fill_scales
+
+    text = open(storyboard_path("backward_walk")).read().replace("numbers: fraction", "numbers: {style: decimal, places: 1}")
+    board = tmp_path / "walk.yaml"
+    board.write_text(text)
+    p, events = _plan(str(board))
+    w2 = next(e["id"] for e in events if e["kind"] == "tensor" and e.get("name") == "w2")
+    assert [c.text("after") for c in p.cues if c.kind == "bucket_fill" and c.ids[1] == w2] == ["0.4"]
+    assert fill_scales(p)[w2] == pytest.approx(4 / 9, rel=1e-6)
