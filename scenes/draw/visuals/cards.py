@@ -106,6 +106,10 @@ def node_card(
             continue
         row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=gap, aligned_edge=DOWN)
         factor = shrink_to_fit(row, inner_w, h * q.label_fill)
+        if len(made) > 1 and any(st * factor < f.min_readable for _, _, st in made):
+            made = made[:1]  # the two do not fit side by side: the name alone (a printout goes to the console)
+            row = VGroup(made[0][1].scale(1 / factor))
+            factor = shrink_to_fit(row, inner_w, h * q.label_fill)
         row.move_to([box.x, cy, 0])
         for role, m, start in made:
             if start * factor >= f.min_readable:
