@@ -78,6 +78,7 @@ class FontSizes:
     bucket_label: float
     token: float
     code: float
+    code_min: float
     caption: float
     title: float
     min_readable: float

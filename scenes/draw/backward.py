@@ -53,13 +53,15 @@ class BackwardCues:
 
     @draws("grad_fn_appear")
     def _cue_grad_fn_appear(self, cue: Any) -> Anims:
-        """The card becomes its backward function: grad_fn on top, the tensor's name beneath."""
+        """The card becomes its backward function: the tensor's name on top (an unnamed result:
+        its op), the grad_fn beneath, where the forward card had it; the value goes."""
         item = self._item(cue.ids[0])
         old = self.graph.cards.get(item)
-        card = self._card(item, cue.text("grad_fn"), cue.text("name"), None)
+        name = cue.text("name")
+        card = self._card(item, name, None, cue.text("grad_fn"))
         if card is None:
             return []
-        self._record_card(card, cue, {"grad_fn": "name", "name": "value"})
+        self._record_card(card, cue, {"name": "name", "grad_fn": "sub"} if name is not None else {"grad_fn": "sub"})
         self.graph.cards[item] = card
         # a cross-fade: a Transform morphed "yh" into "MulBackward0" glyph by glyph, a blue slab
         # with a white blob for a few frames

@@ -196,7 +196,18 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         if self.code.pane is None or line == self.code.bar_line:
             return []
         self.code.bar_line = line
+        if not self.code.pane.shows(line):  # a long program: the window moves to the line
+            old = self.code.pane
+            self.code.pane = self._pane(old.window_for(line), line)
+            return [FadeOut(old), FadeIn(self.code.pane)]
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
+
+    def _pane(self, first: int, line: int) -> CodePane:
+        """The code pane from line ``first`` (all of it when it fits), ``line`` lit."""
+        pane = CodePane(self.source or "", self._code_rect(), self.theme, first=first)
+        pane.bg.set_z_index(Z_PANE)
+        pane.highlight(line).set_z_index(Z_BAR)
+        return pane
 
     # ----- forward pass -----------------------------------------------------------------------
     @draws("code_line")
@@ -206,9 +217,9 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
         for s in cue.strings:
             self._record(s)
         if self.code.pane is None:
-            self.code.pane = CodePane(self.source, self._code_rect(), self.theme)
-            self.code.pane.bg.set_z_index(Z_PANE)
-            self.code.pane.highlight(cue.line).set_z_index(Z_BAR)
+            self.code.pane = self._pane(1, cue.line)
+            if not self.code.pane.shows(cue.line):
+                self.code.pane = self._pane(self.code.pane.window_for(cue.line), cue.line)
             self.code.bar_line = cue.line
             return [FadeIn(self.code.pane)]
         return self._bar_to(cue.line)

@@ -61,11 +61,12 @@ def _edge_spots(box: Box, size: Point, gap: float, step: float, above: bool) -> 
 
 def badge_spots(box: Box, size: Point, gap: float) -> list[Point]:
     """Where a badge of ``size`` may go, best first: just outside the box's right side, its left
-    side, then centred on its corners (top right, top left, bottom right, bottom left)."""
-    w, _ = size
+    side, then centred on its corners (top right, top left, bottom right, bottom left), then
+    just under the box (a bucket, the last node, has nothing below it)."""
+    w, h = size
     left, bottom, right, top = box.bounds
     return [(right + gap + w / 2, box.y), (left - gap - w / 2, box.y),
-            (right, top), (left, top), (right, bottom), (left, bottom)]
+            (right, top), (left, top), (right, bottom), (left, bottom), (box.x, bottom - gap - h / 2)]
 
 
 def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: float, clear: float,

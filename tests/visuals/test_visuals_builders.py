@@ -130,15 +130,21 @@ def test_code_pane_fits_and_span_sits_on_its_columns() -> None:
     for aspect in ("16:9", "9:16", "1:1"):
         rect = THEME.aspect(aspect).code
         pane = CodePane(SEED_SOURCE, rect, THEME)
-        assert inside(bbox(pane), rect)
         lines = SEED_SOURCE.rstrip("\n").split("\n")
-        assert len(pane.lines) == len(lines)
+        if aspect == "1:1":  # too little height for nine readable lines: a window, following line 9
+            assert pane.window[1] - pane.window[0] + 1 < len(lines) and not pane.shows(9)
+            pane = CodePane(SEED_SOURCE, rect, THEME, first=pane.window_for(9))
+            assert pane.shows(9) and pane.font_size >= THEME.font_sizes.code_min - EPS
+        assert inside(bbox(pane), rect)
+        assert len(pane.lines) == pane.window[1] - pane.window[0] + 1
+        assert pane.window == (1, len(lines)) or aspect == "1:1"
+        row = pane.lines[9 - pane.window[0]]
         bar = pane.bar(9, (6, 12))  # the `yh - y` inside `L  = (yh - y)**2`
-        first, last = pane.lines[8][3], pane.lines[8][6]  # glyphs "y" (col 6) and "y" (col 11)
+        first, last = row[3], row[6]  # glyphs "y" (col 6) and "y" (col 11)
         span = bar[1]
         assert span.get_left()[0] <= first.get_left()[0] + EPS and last.get_right()[0] <= span.get_right()[0] + EPS
-        assert pane.lines[8][2].get_right()[0] < span.get_left()[0] + EPS  # "(" stays outside
-        assert pane.lines[8][7].get_left()[0] > span.get_right()[0] - EPS  # so does ")"
+        assert row[2].get_right()[0] < span.get_left()[0] + EPS  # "(" stays outside
+        assert row[7].get_left()[0] > span.get_right()[0] - EPS  # so does ")"
         for a, b in zip(pane.line_extent, pane.line_extent[1:]):
             assert b[1] <= a[0] + EPS  # lines do not overlap vertically
         assert pane.highlight(3) is pane.bar_slot and pane.submobjects.index(pane.bar_slot) == 1
