@@ -174,10 +174,16 @@ class Timings:
 
 @dataclass(frozen=True)
 class Labels:
-    """Fixed words the MLP view writes beside its pass counters (the numbers come from the log)."""
+    """Fixed words: beside the MLP view's pass counters (the numbers come from the log), and the
+    legend that says what each colour of the graph means."""
 
     reverse_count: str
     forward_count: str
+    legend_weight: str
+    legend_input: str
+    legend_result: str
+    legend_loss: str
+    legend_grad: str
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,11 @@ from scenes.draw.network import NetworkCues
 from scenes.draw.state import CodeView, ConsoleView, GraphView, NetworkView, SceneState, TitleView, WalkView
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
-from scenes.layout.label_spots import tag_centre
+from scenes.layout.label_spots import first_clear, tag_centre
 from scenes.layout.place import Box, Layout, Route, layout_events
 from scenes.storyboard.cues import CONSOLE_KINDS, cue_kind
 from scenes.theme import Rect, Theme
-from scenes.draw.visuals import (CodePane, arrow_reach, card_tag, edge_arrow, grad_token, node_card,
+from scenes.draw.visuals import (CodePane, arrow_reach, card_tag, edge_arrow, grad_token, legend, node_card,
                             nominal_token_size, token_rests)
 
 Anims = list[Any]
@@ -271,10 +271,41 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             self.graph.tags[tid] = tag
             self._record(next(s for s in cue.strings if s.role == "op"))
             card.add(tag)
+        out += self._legend_in()
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None and card.value is None:  # a printout wider than any card
             out += self._console([value], self.theme.colors.code_text)
         return out + [GrowFromCenter(card)]
+
+    def _legend_in(self) -> Anims:
+        """With the graph's first card, the legend of its colours, in the first corner of the
+        free frame that no card, arrow, code or printout can reach (a column, else a row); none
+        if no corner is free."""
+        if self.graph.legend is not None or not self.lay.boxes:
+            return []
+        c, w = self.theme.colors, self.theme.labels
+        kinds = {b.kind for b in self.lay.boxes.values()}
+        entries = [(col, words) for kind, col, words in (
+            ("leaf_grad", c.leaf_grad, w.legend_weight), ("leaf_nograd", c.leaf_nograd, w.legend_input),
+            ("op", c.op, w.legend_result), ("loss", c.loss, w.legend_loss)) if kind in kinds]
+        if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.plan.cues):
+            entries.append((c.grad, w.legend_grad))
+        left, bottom, right, top = self._free_rect()
+        keep_off = [self.spec.code] if self.has_code and any(k.kind in CONSOLE_KINDS for k in self.plan.cues) \
+            else self._pane_bounds()
+        gap = self.theme.spacing.item_gap
+        nobody = Box("legend", "legend", 0.0, 0.0, 0.0, 0.0)
+        for across in (False, True):
+            m = legend(entries, self.theme, across=across)
+            w2, h2 = m.width / 2 + gap, m.height / 2 + gap
+            spots = [(left + w2, bottom + h2), (right - w2, bottom + h2), (right - w2, top - h2), (left + w2, top - h2)]
+            found = first_clear(self.lay, nobody, (m.width, m.height), spots, gap, keep_off,
+                                within=(left, bottom, right, top))
+            if found is not None:
+                self.graph.legend = m.move_to([*spots[found], 0])
+                return [FadeIn(m)]
+        self.graph.legend = VGroup()  # no room: the colours alone
+        return []
 
     def _retire_rebound(self, tid: str, name: str | None) -> Anims:
         """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the

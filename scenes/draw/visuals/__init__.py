@@ -10,6 +10,7 @@ from scenes.draw.visuals.cards import card_tag, node_card
 from scenes.draw.visuals.code_pane import CodePane
 from scenes.draw.visuals.edges import arrow_reach, edge_arrow, route_path, token_rests, token_ride
 from scenes.draw.visuals.glyphs import label, text_width
+from scenes.draw.visuals.legend import legend
 from scenes.draw.visuals.note import formula, note_block
 from scenes.draw.visuals.token import grad_token, nominal_token_size
 from scenes.draw.visuals.wavefront import wavefront
@@ -26,6 +27,7 @@ __all__ = [
     "grad_token",
     "formula",
     "label",
+    "legend",
     "node_card",
     "nominal_token_size",
     "note_block",
