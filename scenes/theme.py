@@ -180,6 +180,9 @@ class Labels:
     reverse_count: str
     forward_count: str
     legend_weight: str
+    layer_input: str
+    layer_hidden: str
+    layer_output: str
     legend_input: str
     legend_result: str
     legend_loss: str

@@ -85,6 +85,7 @@ class NetworkView:
     trace: list[Mobject] = field(default_factory=list)  # the current forward pass's marks
     done: dict[str, Mobject] = field(default_factory=dict)  # weight -> its mark once its pass landed
     rows: dict[int, Mobject] = field(default_factory=dict)  # counter row -> its text
+    layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
 
 
 @dataclass

@@ -30,7 +30,7 @@ class PlanTimings:
     wavefront_step: float = 0.5
     caption_fade: float = 0.3
     code_highlight_move: float = 0.3
-    sweep_step: float = 0.15
+    sweep_step: float = 0.9
     title_hold: float = 2.0
     seconds_per_word: float = 0.3
     min_caption: float = 1.5
