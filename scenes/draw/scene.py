@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from manim import Create, FadeIn, FadeOut, GrowFromCenter, Mobject, Scene, Transform, VGroup, there_and_back
 
 from scenes.draw.backward import BackwardCues
+from scenes.draw.checklist import ChecklistCues
 from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
@@ -39,7 +40,7 @@ Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
+class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 
@@ -290,22 +291,34 @@ class ClipScene(BackwardCues, ConsoleCues, NetworkCues, TitleCues, Scene):
             ("op", c.op, w.legend_result), ("loss", c.loss, w.legend_loss)) if kind in kinds]
         if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.plan.cues):
             entries.append((c.grad, w.legend_grad))
+        for across in (False, True):
+            m = legend(entries, self.theme, across=across)
+            if self._to_free_corner(m, only_free=True):
+                self.graph.legend = m
+                return [FadeIn(m)]
+        self.graph.legend = VGroup()  # no room: the colours alone
+        return []
+
+    def _to_free_corner(self, mob: Mobject, only_free: bool = False) -> bool:
+        """Move ``mob`` to the first corner of the free frame that no card, arrow, code, printout
+        or legend reaches; True if there was one (else, unless ``only_free``, the corner least
+        in the way: the first)."""
         left, bottom, right, top = self._free_rect()
         keep_off = [self.spec.code] if self.has_code and any(k.kind in CONSOLE_KINDS for k in self.plan.cues) \
             else self._pane_bounds()
         gap = self.theme.spacing.item_gap
-        nobody = Box("legend", "legend", 0.0, 0.0, 0.0, 0.0)
-        for across in (False, True):
-            m = legend(entries, self.theme, across=across)
-            w2, h2 = m.width / 2 + gap, m.height / 2 + gap
-            spots = [(left + w2, bottom + h2), (right - w2, bottom + h2), (right - w2, top - h2), (left + w2, top - h2)]
-            found = first_clear(self.lay, nobody, (m.width, m.height), spots, gap, keep_off,
-                                within=(left, bottom, right, top))
-            if found is not None:
-                self.graph.legend = m.move_to([*spots[found], 0])
-                return [FadeIn(m)]
-        self.graph.legend = VGroup()  # no room: the colours alone
-        return []
+        nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
+        w2, h2 = mob.width / 2 + gap, mob.height / 2 + gap
+        spots = [(left + w2, bottom + h2), (right - w2, bottom + h2), (right - w2, top - h2), (left + w2, top - h2)]
+        if self.graph.legend is not None and len(self.graph.legend):  # or just under the legend
+            x0, y0, x1, y1 = self._bounds(self.graph.legend)
+            keep_off.append((x0, y0, x1, y1))
+            spots += [(x0 + mob.width / 2, y0 - gap - mob.height / 2), (x1 - mob.width / 2, y0 - gap - mob.height / 2)]
+        found = first_clear(self.lay, nobody, (mob.width, mob.height), spots, gap, keep_off, within=(left, bottom, right, top))
+        if found is None and only_free:
+            return False
+        mob.move_to([*spots[found or 0], 0])
+        return found is not None
 
     def _retire_rebound(self, tid: str, name: str | None) -> Anims:
         """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the

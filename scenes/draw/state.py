@@ -89,6 +89,14 @@ class NetworkView:
 
 
 @dataclass
+class ChecklistView:
+    """The storyboard's checklist: its rows once shown, and which items are ticked."""
+
+    rows: list[Mobject] = field(default_factory=list)  # one per item, in order
+    ticked: list[int] = field(default_factory=list)  # 1-based items ticked so far
+
+
+@dataclass
 class SceneState:
     """All of the scene's state, by view."""
 
@@ -98,4 +106,5 @@ class SceneState:
     console: ConsoleView = field(default_factory=ConsoleView)
     titles: TitleView = field(default_factory=TitleView)
     network: NetworkView = field(default_factory=NetworkView)
+    checklist: ChecklistView = field(default_factory=ChecklistView)
 

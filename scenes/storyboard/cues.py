@@ -82,6 +82,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("branch_test", "()", 'code (the test), taken ("True"/"False")', **_PRINTS),
     CueKind("output_line", "()", "output", **_PRINTS),
     CueKind("message", "([node])", "type, message (an error or warning)", **_PRINTS),
+    CueKind("check", "()", "item (each item of the storyboard's checklist), ticked (the one this beat ticks)"),
     CueKind("emphasis", "tensor and node ids", "none"),
     CueKind("dim", "tensor and node ids", "none"),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),

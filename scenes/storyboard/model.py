@@ -115,6 +115,7 @@ class Beat(_Model):
     pace: Pace = Field("normal", description="slow, normal, fast or rush")
     emphasis: tuple[Text, ...] = Field((), description="program names to highlight")
     dim: tuple[Text, ...] = Field((), description="program names to fade")
+    check: Positive | None = Field(None, description="tick item N of the storyboard's checklist as this beat starts")
 
     def span_key(self) -> str | None:
         """The one span selector given, or None (validation reports zero or several)."""
@@ -131,6 +132,8 @@ class Storyboard(_Model):
     numbers: NumberStyle = Field("fraction", description="fraction, decimal, torch, or {style: decimal, places: N}")
     forward_mode: NonEmpty | None = Field(
         None, description="also differentiate this program name in forward mode (one pass per leaf)")
+    checklist: tuple[NonEmpty, ...] = Field(
+        (), description="a list shown on screen from the first beat with `check:`; each such beat ticks one item")
 
     @property
     def number_style(self) -> Numbers:

@@ -90,6 +90,9 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             ids = [x for name in getattr(beat, key) for x in index.ids_of(name)]
             if ids:
                 b.add(kind, tm.caption_fade, ids, advance=False)
+        if beat.check is not None:  # the checklist ticks one item as the beat starts
+            b.add("check", tm.node_appear, (), [Shown(item, None, "checklist", "item") for item in board.checklist]
+                  + [Shown(board.checklist[beat.check - 1], None, "checklist", "ticked")], advance=False)
         selected = index.select(beat) if beat.span_key() else []
         if view.begin is not None:
             view.begin(b)
