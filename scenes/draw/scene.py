@@ -154,6 +154,18 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues
         mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, self.console.lines) if m is not None]
         return [self._bounds(m) for m in mobs if len(m.get_family()) and m.width > 0]
 
+    def _console_reach(self) -> list[Rect]:
+        """Where the clip's printed lines will go under the code pane: two code lines' height per
+        line printed (a long one wraps), down to the caption at most."""
+        n = sum(1 for k in self.plan.cues if k.kind in CONSOLE_KINDS)
+        if not n or self.code.pane is None:
+            return [self.spec.code] if n else []
+        left, _, right, _ = self.spec.code
+        b, t = self.code.pane.line_extent[0]
+        top = self.code.pane.bg.get_bottom()[1]
+        floor = self.spec.caption[3] + self.spec.margin
+        return [(left, max(floor, top - 2 * n * (t - b) - self.theme.sizes.code_pad), right, top)]
+
     def _token_rests(self, box: Box) -> list[Rect]:
         """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
         tokens ride in it or not, so a tag never moves between clips."""
@@ -304,8 +316,7 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues
         or legend reaches; True if there was one (else, unless ``only_free``, the corner least
         in the way: the first)."""
         left, bottom, right, top = self._free_rect()
-        keep_off = [self.spec.code] if self.has_code and any(k.kind in CONSOLE_KINDS for k in self.plan.cues) \
-            else self._pane_bounds()
+        keep_off = self._pane_bounds() + self._console_reach()
         gap = self.theme.spacing.item_gap
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         w2, h2 = mob.width / 2 + gap, mob.height / 2 + gap
