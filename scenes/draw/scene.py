@@ -280,15 +280,26 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues
         self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
                           else {"op": "name", "value": "value", "grad_fn": "sub"})
         if name is not None and op is not None:
-            tag = self._tag(op, self.lay.boxes[tid])
+            tag = self._tag(self._op_words(cue, op), self.lay.boxes[tid])
             self.graph.tags[tid] = tag
-            self._record(next(s for s in cue.strings if s.role == "op"))
+            for s in cue.strings:
+                if s.role in ("op", "operand_before", "operand_after"):
+                    self._record(s)
             card.add(tag)
         out += self._legend_in()
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None and card.value is None:  # a printout wider than any card
             out += self._console([value], self.theme.colors.code_text)
         return out + [GrowFromCenter(card)]
+
+    def _op_words(self, cue: Any, op: str) -> str:
+        """An op's tag: its name (``mul``), or with a constant operand its symbol and the number
+        (``× 2`` for ``s * 2``, ``1 −`` for ``1 - z``), so a node made by a constant says which."""
+        symbol = self.theme.labels.op_symbols.get(op)
+        after, before = cue.text("operand_after"), cue.text("operand_before")
+        if symbol is None or (after is None and before is None):
+            return op
+        return f"{symbol} {after}" if after is not None else f"{before} {symbol}"
 
     def _legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
@@ -325,7 +336,8 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues
             x0, y0, x1, y1 = self._bounds(self.graph.legend)
             keep_off.append((x0, y0, x1, y1))
             spots += [(x0 + mob.width / 2, y0 - gap - mob.height / 2), (x1 - mob.width / 2, y0 - gap - mob.height / 2)]
-        found = first_clear(self.lay, nobody, (mob.width, mob.height), spots, gap, keep_off, within=(left, bottom, right, top))
+        found = first_clear(self.lay, nobody, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
+                            within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
         if found is None and only_free:
             return False
         mob.move_to([*spots[found or 0], 0])

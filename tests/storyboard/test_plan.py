@@ -229,3 +229,13 @@ def test_bucket_levels_come_from_the_logged_numbers_not_the_texts(tmp_path) -> N
     w2 = next(e["id"] for e in events if e["kind"] == "tensor" and e.get("name") == "w2")
     assert [c.text("after") for c in p.cues if c.kind == "bucket_fill" and c.ids[1] == w2] == ["0.4"]
     assert fill_scales(p)[w2] == pytest.approx(4 / 9, rel=1e-6)
+
+
+def test_a_node_made_with_a_constant_names_it() -> None:
+    """dynamic_graph's extra node is s * 2: its cue carries the 2 (from the event's inputs), so
+    the scene can tag it "× 2" rather than "mul" like every other multiply."""
+    p, events = _plan("dynamic_graph")
+    doubled = [c for c in p.cues if c.kind == "node_appear" and c.text("operand_after") is not None]
+    assert [(c.text("name"), c.text("op"), c.text("operand_after")) for c in doubled] == [("s", "mul", "2")]  # step two skips it
+    plain = [c for c in p.cues if c.kind == "node_appear" and c.text("op") == "mul" and c.text("operand_after") is None]
+    assert plain and all(c.text("operand_before") is None for c in plain)

@@ -29,6 +29,11 @@ def tensor(b: Builder, ev: Event) -> None:
         strings.append(Shown(expr, ev["seq"], "span", "name"))
     if ev.get("op") and ev.get("op") != "tensor":
         strings.append(Shown(ev["op"], ev["seq"], "op", "op"))
+        inputs = ev.get("inputs") or []
+        for k, operand in enumerate(inputs if len(inputs) == 2 else []):  # s * 2: the node is "× 2"
+            if isinstance(operand, (int, float)) and not isinstance(operand, bool):
+                text = str(int(operand)) if float(operand).is_integer() else show(operand, None, b.numbers)
+                strings.append(Shown(text, ev["seq"], f"inputs[{k}]", "operand_after" if k else "operand_before"))
     strings.append(b.value(ev, "value", "exact", "str", "value"))
     if ev.get("grad_fn"):
         strings.append(Shown(ev["grad_fn"], ev["seq"], "grad_fn", "grad_fn"))
