@@ -239,3 +239,13 @@ def test_a_node_made_with_a_constant_names_it() -> None:
     assert [(c.text("name"), c.text("op"), c.text("operand_after")) for c in doubled] == [("s", "mul", "2")]  # step two skips it
     plain = [c for c in p.cues if c.kind == "node_appear" and c.text("op") == "mul" and c.text("operand_after") is None]
     assert plain and all(c.text("operand_before") is None for c in plain)
+
+
+def test_a_name_dims_what_it_is_bound_to_by_then() -> None:
+    """dynamic_graph dims s as the caption says the graph is freed: the two tensors s named in
+    step one, not the s of step two, which is not made yet (its arrows would stay faded)."""
+    p, events = _plan("dynamic_graph")
+    dim = next(c for c in p.cues if c.kind == "dim")
+    made = [e for e in events if e["kind"] == "tensor" and e.get("name") == "s"]
+    assert len(made) == 3
+    assert {i for i in dim.ids if i.startswith("t")} == {made[0]["id"], made[1]["id"]}
