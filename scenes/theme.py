@@ -183,6 +183,7 @@ class Labels:
     layer_input: str
     layer_hidden: str
     layer_output: str
+    reached: str
     op_symbols: dict[str, str]
     legend_input: str
     legend_result: str

@@ -186,6 +186,8 @@ class NetworkCues:
         count, total = cue.text("count") or "", cue.text("total")
         row, words = (0, t.labels.reverse_count) if total is None else (1, t.labels.forward_count)
         text = f"{words} {count}" if total is None else f"{words} {count} / {total}"
+        if total is None:
+            st.reverse_text = text
         out: Anims = self._set_row(row, text, t.colors.grad if total is None else t.colors.wavefront)
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
@@ -234,6 +236,15 @@ class NetworkCues:
             return []
         self.network.sweep.append(mark.set_z_index(Z_TRACE + 0.5))
         return [Create(mark)]
+
+    @draws("reach_count")
+    def _cue_reach_count(self, cue: Any) -> Anims:
+        """The weights the one reverse pass has reached, beside its pass count (4, 20, 36 of 36)."""
+        st, t = self.network, self.theme
+        for s in cue.strings:
+            self._record(s)  # type: ignore[attr-defined]
+        text = f"{st.reverse_text or ''}   {t.labels.reached} {cue.text('reached')} / {cue.text('total')}".strip()
+        return self._set_row(0, text, t.colors.grad)
 
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")

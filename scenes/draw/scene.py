@@ -37,6 +37,7 @@ Anims = list[Any]
 # wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions
 # and titles (Z_CAPTION, in clip_titles).
 Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
+CARD_CHARS = 12  # a value longer than this (PyTorch's tensor(0.3333, requires_grad=True)) is printed, not carded
 
 
 @with_drawers
@@ -157,7 +158,8 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues
     def _console_reach(self) -> list[Rect]:
         """Where the clip's printed lines will go under the code pane: two code lines' height per
         line printed (a long one wraps), down to the caption at most."""
-        n = sum(1 for k in self.plan.cues if k.kind in CONSOLE_KINDS)
+        n = sum(1 for k in self.plan.cues if k.kind in CONSOLE_KINDS or  # and printouts wider than a card
+                (k.kind == "node_appear" and len(k.text("value") or "") > CARD_CHARS))
         if not n or self.code.pane is None:
             return [self.spec.code] if n else []
         left, _, right, _ = self.spec.code

@@ -86,6 +86,7 @@ class NetworkView:
     done: dict[str, Mobject] = field(default_factory=dict)  # weight -> its mark once its pass landed
     rows: dict[int, Mobject] = field(default_factory=dict)  # counter row -> its text
     layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
+    reverse_text: str | None = None  # the reverse-mode counter's words and count, which the reached count joins
 
 
 @dataclass

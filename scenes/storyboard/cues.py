@@ -91,6 +91,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             "count (backward call / forward pass), total (forward passes)"),
     CueKind("sweep_step", "(unit or weight)", "none: the reverse sweep reaches it"),
     CueKind("link_fill", "(weight)", "none: its .grad arrived (accumulate)"),
+    CueKind("reach_count", "()", "reached (weights the reverse sweep has reached, layers so far), total (weights)"),
     CueKind("tangent_sweep", "(weights and units)", "none: one forward pass, seed to loss, in order"),
     CueKind("jvp_fill", "(seed weight)", "name, value (d root / d seed of that pass)"),
 )}

@@ -91,3 +91,13 @@ def test_the_output_unit_shows_its_value() -> None:
     shown = {c.text("name"): c.text("value") for c in p.cues if c.kind == "unit_appear"}
     yh = next(e for e in checked.run.events if e["kind"] == "tensor" and e.get("name") == "yh")
     assert shown["yh"] == f"{yh['value']:.4f}" and shown["x0"] is None and shown["L"] is None
+
+
+def test_the_reached_count_climbs_to_every_weight_in_one_pass() -> None:
+    """Beside the one backward pass, the weights reached so far, layer by layer from the loss
+    down: 4 (into the output), then 20, then all 36, the number of forward passes."""
+    checked, p = _checked("reverse_mode")
+    counts = [(c.text("reached"), c.text("total")) for c in p.cues if c.kind == "reach_count"]
+    assert counts == [("4", "36"), ("20", "36"), ("36", "36")]
+    passes = [c.text("total") for c in p.cues if c.kind == "pass_count" and c.text("total")]
+    assert set(passes) == {"36"}

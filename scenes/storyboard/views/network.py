@@ -25,6 +25,7 @@ class Sweep:
     reached: list[str] = field(default_factory=list)  # owners one forward pass reaches, in order
     last_dst: tuple[str, float] | None = None  # links into one unit grow together
     front: tuple[int, float] | None = None  # the reverse sweep's layer now, and when it reached it
+    counted: set[int] = field(default_factory=set)  # layers whose weights the reached count includes
     _net: Network | None = None
 
     @property
@@ -60,7 +61,7 @@ def tensor(b: Builder, ev: Event) -> None:
 
 def backward(b: Builder, ev: Event) -> None:
     st = _sweep(b)
-    st.lit, st.front = set(), None
+    st.lit, st.front, st.counted = set(), None, set()
     b.add("pass_count", b.tm.wavefront_step, (ev["root"],),
           [Shown(str(ev["call"]), ev["seq"], "call", "count")], [ev["seq"]])
 
@@ -89,8 +90,18 @@ def visit(b: Builder, ev: Event) -> None:
 
 
 def accumulate(b: Builder, ev: Event) -> None:
-    if ev["tensor"] in _sweep(b).net.links:
-        b.add("link_fill", b.tm.sweep_step, (ev["tensor"],), (), [ev["seq"]], at=_front_at(b, ev["tensor"]))
+    st = _sweep(b)
+    if ev["tensor"] not in st.net.links:
+        return
+    at = _front_at(b, ev["tensor"])
+    b.add("link_fill", b.tm.sweep_step, (ev["tensor"],), (), [ev["seq"]], at=at)
+    layer = st.front[0] if st.front else -1
+    if layer not in st.counted:  # the wavefront reaches this layer's weights: count them in
+        st.counted.add(layer)
+        net = st.net
+        reached = sum(1 for l in net.links.values() if net.units[l.dst].layer >= min(st.counted))
+        b.add("reach_count", b.tm.sweep_step, (), [Shown(str(reached), None, "reached", "reached"),
+              Shown(str(len(net.links)), None, "weights", "total")], [ev["seq"]], at=st.front[1] if st.front else at)
 
 
 def forward_pass(b: Builder, ev: Event) -> None:
