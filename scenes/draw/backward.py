@@ -189,8 +189,7 @@ class BackwardCues:
             rows.append(formula(f"{' + '.join(parts)} = {cue.text('grad')}", t))
         words = cue.text("rule")
         rules = [c for c in self.plan.cues if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
-        worded = words is not None and bool(rules)
-        if worded:
+        if words is not None and rules:
             rows.append(formula(words, t, muted=True))
         products: dict[str, Any] = {}
         for r in rules:
@@ -199,29 +198,18 @@ class BackwardCues:
             row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"))
             rows.append(row)
             products[r.ids[1]] = row.product
+        for s in cue.strings:
+            if s.role in ("part", "rule") and (s.role == "part" or rules):
+                self._record(s)
         if not rows:
             return []
-        nominal = nominal_token_size(t, scale=self.lay.scale)
-        avoid = [self._bounds(m) for m in avoid_marks + self.walk.visit_marks] + self._pane_bounds()
-
-        def spot(block: VGroup, strict: bool) -> Any:
-            return note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
-                               clear=arrow_reach(t, self.lay.scale), beside=nominal[0], within=self._free_rect(),
-                               avoid=avoid, strict=strict)
-
         block = note_block(rows, t)
-        at = spot(block, strict=True)
-        if at is None and worded:  # no room for the words: the arithmetic alone
-            rows = [r for r in rows if r is not rows[len(rows) - len(rules) - 1]]
-            worded = False
-            block = note_block(rows, t)
-            at = spot(block, strict=True)
-        if at is None:
-            at = spot(block, strict=False)
-        for s in cue.strings:
-            if s.role == "part" or (s.role == "rule" and worded):
-                self._record(s)
-        self._keep_inside(block.move_to([at[0], at[1], 0]))
+        nominal = nominal_token_size(t, scale=self.lay.scale)
+        x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
+                           clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
+                           within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
+                           + self._pane_bounds())
+        self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): tuple(p.get_center()[:2]) for k, p in products.items()}
         return [FadeIn(block)]

@@ -163,18 +163,15 @@ def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
 
 
 def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
-                within: Rect, avoid: Iterable[Rect] = (), strict: bool = False) -> Point | None:
+                within: Rect, avoid: Iterable[Rect] = ()) -> Point:
     """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
     given (the frame less the code and the caption) touching no other card and nothing in
-    ``avoid``, clear of arrows if one is; else (None if ``strict``) the spot that covers least
-    of the cards."""
+    ``avoid``, clear of arrows if one is; else the spot that covers least of the cards."""
     avoid = list(avoid)
     spots = note_spots(box, size, gap, beside)
     for routes in (True, False):
         found = first_clear(lay, box, size, spots, clear, avoid, within=within, routes=routes)
         if found is not None:
             return spots[found]
-    if strict:
-        return None
     others = _obstacles(lay, box, avoid)
     return spots[min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], size, 0.0), others, within))]
