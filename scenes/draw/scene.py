@@ -20,15 +20,16 @@ from scenes.draw.checklist import ChecklistCues
 from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
+from scenes.draw.frame_spots import FrameSpots
 from scenes.draw.network import NetworkCues
 from scenes.draw.state import CodeView, ConsoleView, GraphView, NetworkView, SceneState, TitleView, WalkView
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
-from scenes.layout.label_spots import first_clear, tag_centre
+from scenes.layout.label_spots import tag_centre
 from scenes.layout.place import Box, Layout, Route, layout_events
 from scenes.storyboard.cues import CONSOLE_KINDS, cue_kind
 from scenes.theme import Rect, Theme
-from scenes.draw.visuals import (CodePane, arrow_reach, card_tag, edge_arrow, grad_token, legend, node_card,
+from scenes.draw.visuals import (CodePane, arrow_reach, card_tag, edge_arrow, grad_token, node_card,
                             nominal_token_size, token_rests)
 
 Anims = list[Any]
@@ -37,11 +38,10 @@ Anims = list[Any]
 # wavefront glow (Z_GLOW, in clip_backward), then edges and cards, then tokens, then captions
 # and titles (Z_CAPTION, in clip_titles).
 Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
-CARD_CHARS = 12  # a value longer than this (PyTorch's tensor(0.3333, requires_grad=True)) is printed, not carded
 
 
 @with_drawers
-class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues, Scene):
+class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues, FrameSpots, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 
@@ -137,36 +137,6 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
                           avoid=self._token_rests(box) + placed)
         return m.move_to([x, y, 0])
-
-    @staticmethod
-    def _bounds(mob: Mobject) -> Rect:
-        """The rectangle (left, bottom, right, top) a shape covers, as label_spots takes them."""
-        (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
-        return (x0, y0, x1, y1)
-
-    def _free_rect(self) -> Rect:
-        """The frame inside its margin, above the caption bar: where a note may go (clear of
-        the code pane, see ``_pane_bounds``)."""
-        s, m = self.spec, self.spec.margin
-        return (-s.frame_width / 2 + m, s.caption[3] + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
-
-    def _pane_bounds(self) -> list[Rect]:
-        """The code pane's backdrop and the printed lines under it, as rectangles to keep off."""
-        mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, self.console.lines) if m is not None]
-        return [self._bounds(m) for m in mobs if len(m.get_family()) and m.width > 0]
-
-    def _console_reach(self) -> list[Rect]:
-        """Where the clip's printed lines will go under the code pane: two code lines' height per
-        line printed (a long one wraps), down to the caption at most."""
-        n = sum(1 for k in self.plan.cues if k.kind in CONSOLE_KINDS or  # and printouts wider than a card
-                (k.kind == "node_appear" and len(k.text("value") or "") > CARD_CHARS))
-        if not n or self.code.pane is None:
-            return [self.spec.code] if n else []
-        left, _, right, _ = self.spec.code
-        b, t = self.code.pane.line_extent[0]
-        top = self.code.pane.bg.get_bottom()[1]
-        floor = self.spec.caption[3] + self.spec.margin
-        return [(left, max(floor, top - 2 * n * (t - b) - self.theme.sizes.code_pad), right, top)]
 
     def _token_rests(self, box: Box) -> list[Rect]:
         """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
@@ -302,48 +272,6 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, NetworkCues, TitleCues
         if symbol is None or (after is None and before is None):
             return op
         return f"{symbol} {after}" if after is not None else f"{before} {symbol}"
-
-    def _legend_in(self) -> Anims:
-        """With the graph's first card, the legend of its colours, in the first corner of the
-        free frame that no card, arrow, code or printout can reach (a column, else a row); none
-        if no corner is free."""
-        if self.graph.legend is not None or not self.lay.boxes:
-            return []
-        c, w = self.theme.colors, self.theme.labels
-        kinds = {b.kind for b in self.lay.boxes.values()}
-        entries = [(col, words) for kind, col, words in (
-            ("leaf_grad", c.leaf_grad, w.legend_weight), ("leaf_nograd", c.leaf_nograd, w.legend_input),
-            ("op", c.op, w.legend_result), ("loss", c.loss, w.legend_loss)) if kind in kinds]
-        if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.plan.cues):
-            entries.append((c.grad, w.legend_grad))
-        for across in (False, True):
-            m = legend(entries, self.theme, across=across)
-            if self._to_free_corner(m, only_free=True):
-                self.graph.legend = m
-                return [FadeIn(m)]
-        self.graph.legend = VGroup()  # no room: the colours alone
-        return []
-
-    def _to_free_corner(self, mob: Mobject, only_free: bool = False) -> bool:
-        """Move ``mob`` to the first corner of the free frame that no card, arrow, code, printout
-        or legend reaches; True if there was one (else, unless ``only_free``, the corner least
-        in the way: the first)."""
-        left, bottom, right, top = self._free_rect()
-        keep_off = self._pane_bounds() + self._console_reach()
-        gap = self.theme.spacing.item_gap
-        nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
-        w2, h2 = mob.width / 2 + gap, mob.height / 2 + gap
-        spots = [(left + w2, bottom + h2), (right - w2, bottom + h2), (right - w2, top - h2), (left + w2, top - h2)]
-        if self.graph.legend is not None and len(self.graph.legend):  # or just under the legend
-            x0, y0, x1, y1 = self._bounds(self.graph.legend)
-            keep_off.append((x0, y0, x1, y1))
-            spots += [(x0 + mob.width / 2, y0 - gap - mob.height / 2), (x1 - mob.width / 2, y0 - gap - mob.height / 2)]
-        found = first_clear(self.lay, nobody, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
-                            within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
-        if found is None and only_free:
-            return False
-        mob.move_to([*spots[found or 0], 0])
-        return found is not None
 
     def _retire_rebound(self, tid: str, name: str | None) -> Anims:
         """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the
