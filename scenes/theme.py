@@ -82,6 +82,7 @@ class FontSizes:
     caption: float
     title: float
     min_readable: float
+    tag_min: float
     unit_name: float
     counter: float
     note: float

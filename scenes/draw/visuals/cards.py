@@ -37,7 +37,7 @@ def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup
     copy of itself outlined in the background colour: whatever lies under a tag breaks off
     around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
     text (not a background stroke per glyph, which would cut into the letter before it)."""
-    size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.min_readable)
+    size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.tag_min)
     m = label(text, theme.fonts.sans, size, theme.colors.text_muted)
     shrink_to_fit(m, box.w * theme.proportions.label_fill + theme.spacing.item_gap, box.h)
     bg = theme.colors.background
