@@ -78,13 +78,16 @@ class FontSizes:
     bucket_label: float
     token: float
     code: float
+    code_min: float
     caption: float
     title: float
     min_readable: float
+    tag_min: float
     unit_name: float
     counter: float
     code_pass: float
     curve_label: float
+    note: float
 
 
 @dataclass(frozen=True)
@@ -189,12 +192,23 @@ class Reading:
 
 @dataclass(frozen=True)
 class Labels:
-    """Fixed words the MLP view writes beside its pass counters (the numbers come from the log)."""
+    """Fixed words: beside the MLP view's pass counters (the numbers come from the log), and the
+    legend that says what each colour of the graph means."""
 
     reverse_count: str
     forward_count: str
     pass_mark: str  # with {count} and {total}
     curve_passes: str
+    legend_weight: str
+    layer_input: str
+    layer_hidden: str
+    layer_output: str
+    reached: str
+    op_symbols: dict[str, str]
+    legend_input: str
+    legend_result: str
+    legend_loss: str
+    legend_grad: str
 
 
 @dataclass(frozen=True)
@@ -245,7 +259,7 @@ class Theme:
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "flow": ("right", "down"),
+    "flow": ("up", "right", "down"),
     "leaf_layer": ("consumer", "source"),
 }
 

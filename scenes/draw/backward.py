@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from manim import (FadeIn, FadeOut, GrowFromCenter, MoveAlongPath, ReplacementTransform, Succession, Transform,
-                   VGroup, smooth)
+                   VGroup, VMobject, smooth)
 
-from scenes.layout.clip import level
-from scenes.layout.label_spots import badge_centre
+from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box, Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
-from scenes.draw.visuals import arrow_reach, bucket, edge_arrow, nominal_token_size, route_path, token_ride, wavefront
+from scenes.draw.visuals import (arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block, route_path,
+                                 token_ride, wavefront)
 
 Anims = list[Any]
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
@@ -34,6 +34,7 @@ class BackwardCues:
     walk: WalkView
     _turning: dict[int, VGroup]
     fill_max: dict[str, float]
+    plan: Any
 
     # ----- backward graph ---------------------------------------------------------------------
     def _flip_edges(self, only_into: str) -> Anims:
@@ -52,13 +53,15 @@ class BackwardCues:
 
     @draws("grad_fn_appear")
     def _cue_grad_fn_appear(self, cue: Any) -> Anims:
-        """The card becomes its backward function: grad_fn on top, the tensor's name beneath."""
+        """The card becomes its backward function: the tensor's name on top (an unnamed result:
+        its op), the grad_fn beneath, where the forward card had it; the value goes."""
         item = self._item(cue.ids[0])
         old = self.graph.cards.get(item)
-        card = self._card(item, cue.text("grad_fn"), cue.text("name"), None)
+        name = cue.text("name")
+        card = self._card(item, name, None, cue.text("grad_fn"))
         if card is None:
             return []
-        self._record_card(card, cue, {"grad_fn": "name", "name": "value"})
+        self._record_card(card, cue, {"name": "name", "grad_fn": "sub"} if name is not None else {"grad_fn": "sub"})
         self.graph.cards[item] = card
         # a cross-fade: a Transform morphed "yh" into "MulBackward0" glyph by glyph, a blue slab
         # with a white blob for a few frames
@@ -72,6 +75,10 @@ class BackwardCues:
         b = bucket(box, self.theme, level=0.0, value=None, scale=self.lay.scale)
         self.graph.buckets[leaf] = b
         group = VGroup(b)
+        into = next((r for r in self.lay.routes if r.src == box.id and r not in self.graph.arrows), None)
+        if into is not None:  # the last edge of the backward graph: leaf -> its AccumulateGrad
+            self.graph.arrows[into] = edge_arrow(into, self.theme, backward=True, scale=self.lay.scale)
+            group.add(self.graph.arrows[into])
         if grad_fn is not None:
             group.add(self._tag(grad_fn.text, box, above=False))
             self._record(grad_fn)
@@ -168,7 +175,63 @@ class BackwardCues:
                 out += self._merge(waiting, tok)
                 waiting = []
                 self._record(s)
-        return out + [FadeOut(m) for m in waiting]
+        return out + [FadeOut(m) for m in waiting] + self._visit_note(cue, box, avoid_marks=tags + self.walk.fill_tokens.get(item, []))
+
+    def _visit_note(self, cue: Any, box: Box, avoid_marks: list[Any]) -> Anims:
+        """The visit's arithmetic beside its node: where gradients met, their sum
+        (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
+        ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
+        product a token that the edge's ``grad_travel`` then carries away."""
+        t = self.theme
+        parts = [s.text for s in cue.strings if s.role == "part"]
+        rows = []
+        if parts:
+            rows.append(formula(f"{' + '.join(parts)} = {cue.text('grad')}", t))
+        words = cue.text("rule")
+        rules = [c for c in self.plan.cues if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
+        if words is not None and rules:
+            rows.append(formula(words, t, muted=True))
+        products: dict[str, Any] = {}
+        for r in rules:
+            factors = " × ".join(s.text for s in r.strings if s.role == "factor")
+            who = r.text("target")
+            row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"))
+            rows.append(row)
+            products[r.ids[1]] = row.product
+        for s in cue.strings:
+            if s.role in ("part", "rule") and (s.role == "part" or rules):
+                self._record(s)
+        if not rows:
+            return []
+        block = note_block(rows, t)
+        nominal = nominal_token_size(t, scale=self.lay.scale)
+        x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
+                           clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
+                           within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
+                           + self._pane_bounds())
+        self._keep_inside(block.move_to([x, y, 0]))
+        self.walk.visit_marks.append(block)
+        self.walk.products = {(cue.ids[0], k): tuple(p.get_center()[:2]) for k, p in products.items()}
+        return [FadeIn(block)]
+
+    def _bucket_note(self, box: Box, text: str) -> Anims:
+        """``before + add = after`` beside a bucket, until the next visit or fill."""
+        t = self.theme
+        block = note_block([formula(text, t)], t)
+        x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
+                           clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self._free_rect(),
+                           avoid=self._pane_bounds())
+        self._keep_inside(block.move_to([x, y, 0]))
+        self.walk.visit_marks.append(block)
+        return [FadeIn(block)]
+
+    @draws("local_rule")
+    def _cue_local_rule(self, cue: Any) -> Anims:
+        """Written by its visit (which places the node's whole note at once); here only recorded."""
+        if (cue.ids[0], cue.ids[1]) in self.walk.products:
+            for s in cue.strings:
+                self._record(s)
+        return []
 
     def _merge(self, waiting: list[VGroup], badge: VGroup) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
@@ -193,6 +256,12 @@ class BackwardCues:
         tok = self._token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds)  # backward, it ends at src
+        start = self.walk.products.get((cue.ids[0], cue.ids[1]))
+        if start is not None:  # the product of the visit's arithmetic leaves it and rides the edge
+            lead = VMobject()
+            lead.set_points_as_corners([[start[0], start[1], 0], path.get_start()])
+            lead.append_vectorized_mobject(path)
+            path = lead
         tok.move_to(path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
@@ -214,14 +283,14 @@ class BackwardCues:
         before = shown.get("before")
         if before is not None and self.graph.bucket_text.get(leaf) != before.text:
             # a replayed fill: the bucket first shows what .grad held, then what arrives
-            old.become(bucket(box, self.theme, level=level(before) / top, value=before.text,
+            old.become(bucket(box, self.theme, level=abs(before.number or 0.0) / top, value=before.text,
                               scale=self.lay.scale))
             self.graph.bucket_text[leaf] = before.text
         for s in (shown.get("name"), before):
             if s is not None and (self._card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
                 self._record(s)
         after = shown.get("after")
-        new = bucket(box, self.theme, level=level(after) / top,
+        new = bucket(box, self.theme, level=abs((after.number if after else None) or 0.0) / top,
                      value=after.text if after else None, scale=self.lay.scale)
         if after is not None and new.value is not None:
             self._record(after)
@@ -241,6 +310,8 @@ class BackwardCues:
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m) for m in self.walk.visit_marks]
         self.walk.visit_marks = []
+        if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
+            out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}")
         out.append(Transform(old, new, rate_func=_after_landing if add is not None else smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out

@@ -52,17 +52,17 @@ class NetworkCues:
         """The network read from the log, where its units go, and the counters' band: fixed for
         the clip, so worked out on first use and not part of the state."""
         net = read_network(self.events)
-        region, band = self._net_regions()
+        region, band = self._net_regions(net)
         return NetGeometry(net, network_places(net, region, self.theme), band)
 
-    def _net_regions(self) -> tuple[Rect, Rect]:
+    def _net_regions(self, net: Network) -> tuple[Rect, Rect]:
         """The network's region and, above it, a band for the counters (or a closing title)."""
         left, bottom, right, top = self._graph_region()  # type: ignore[attr-defined]
         cap = self.spec.caption
         row = self._row_height()
         counters = any(c.kind == "pass_count" for c in self.plan.cues)
         band_h = max(cap[3] - cap[1], ROWS * row if counters else 0.0)
-        return (left, bottom, right, top - band_h), (left, top - band_h, right, top)
+        return (left + self._label_column(net), bottom, right, top - band_h), (left, top - band_h, right, top)
 
     def _row_height(self) -> float:
         return label("Ag", self.theme.fonts.sans, self.theme.font_sizes.counter, self.theme.colors.text).height * 1.6
@@ -109,7 +109,47 @@ class NetworkCues:
         unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
         st.units[uid] = unit.set_z_index(Z_UNIT)
         self._record(name)  # type: ignore[attr-defined]
-        return [GrowFromCenter(unit)] + self._plain_links(uid)
+        value = next((s for s in cue.strings if s.role == "value"), None)
+        if value is not None:  # the network's result: its value beside its circle
+            t = self.theme
+            m = label(value.text, t.fonts.mono, t.font_sizes.card_value, t.colors.text)
+            unit.add(m.next_to(unit.ring, [1, 0, 0], buff=t.sizes.token_pad * 2))
+            self._record(value)  # type: ignore[attr-defined]
+        return [GrowFromCenter(unit)] + self._plain_links(uid) + self._layer_label(uid)
+
+    def _layer_name(self, net: Network, depth: int) -> str:
+        """input, hidden 1, hidden 2, ..., output, loss: a layer by its place (the last is the
+        loss when one unit no weight feeds, as ``(yh - y)**2`` after the output)."""
+        w, n = self.theme.labels, len(net.layers)
+        loss_last = n > 2 and len(net.layers[-1]) == 1 and not any(l.dst == net.layers[-1][0] for l in net.links.values())
+        if depth == 0:
+            return w.layer_input
+        if loss_last and depth == n - 1:
+            return w.legend_loss
+        if depth == n - 1 - loss_last:
+            return w.layer_output
+        return w.layer_hidden.format(k=depth)
+
+    def _layer_label(self, uid: str) -> Anims:
+        """With a layer's first unit, its name at the left of its row, in the labels' column."""
+        st = self.network
+        layers, p = self._mlp.net.layers, self._mlp.places
+        depth = next((i for i, l in enumerate(layers) if uid in l), None)
+        if depth is None or depth in st.layer_labels:
+            return []
+        t = self.theme
+        m = label(self._layer_name(self._mlp.net, depth), t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted)
+        left = self._graph_region()[0]  # type: ignore[attr-defined]
+        m.move_to([left, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0])
+        st.layer_labels[depth] = m
+        return [FadeIn(m)]
+
+    def _label_column(self, net: Network) -> float:
+        """The width kept at the network's left for its layers' names."""
+        t = self.theme
+        words = [self._layer_name(net, d) for d in range(len(net.layers))]
+        return max((label(w, t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted).width for w in words),
+                   default=0.0) + t.spacing.item_gap
 
     def _plain_links(self, uid: str) -> Anims:
         """A unit no weight feeds (the loss after the output) is joined to the layer before it."""
@@ -146,7 +186,9 @@ class NetworkCues:
         count, total = cue.text("count") or "", cue.text("total")
         row, words = (0, t.labels.reverse_count) if total is None else (1, t.labels.forward_count)
         text = f"{words} {count}" if total is None else f"{words} {count} / {total}"
-        out: Anims = self._set_row(row, text, t.colors.wavefront if total is None else t.colors.grad)
+        if total is None:
+            st.reverse_text = text
+        out: Anims = self._set_row(row, text, t.colors.grad if total is None else t.colors.wavefront)
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
         if total is not None:
@@ -181,7 +223,7 @@ class NetworkCues:
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")
     def _cue_sweep_step(self, cue: Any) -> Anims:
-        mark = self._mark(cue.ids[0], self.theme.colors.wavefront, backward=True)
+        mark = self._mark(cue.ids[0], self.theme.colors.grad, backward=True)  # a gradient flowing
         if mark is None:
             return []
         self.network.sweep.append(mark)
@@ -195,10 +237,19 @@ class NetworkCues:
         self.network.sweep.append(mark.set_z_index(Z_TRACE + 0.5))
         return [Create(mark)]
 
+    @draws("reach_count")
+    def _cue_reach_count(self, cue: Any) -> Anims:
+        """The weights the one reverse pass has reached, beside its pass count (4, 20, 36 of 36)."""
+        st, t = self.network, self.theme
+        for s in cue.strings:
+            self._record(s)  # type: ignore[attr-defined]
+        text = f"{st.reverse_text or ''}   {t.labels.reached} {cue.text('reached')} / {cue.text('total')}".strip()
+        return self._set_row(0, text, t.colors.grad)
+
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")
     def _cue_tangent_sweep(self, cue: Any) -> Anims:
-        marks = [m for m in (self._mark(o, self.theme.colors.grad, backward=False) for o in cue.ids) if m is not None]
+        marks = [m for m in (self._mark(o, self.theme.colors.wavefront, backward=False) for o in cue.ids) if m is not None]
         self.network.trace += marks
         return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
 

@@ -16,11 +16,13 @@ from typing import Any, ClassVar
 from manim import Create, FadeIn, FadeOut, GrowFromCenter, Mobject, Scene, Transform, VGroup, there_and_back
 
 from scenes.draw.backward import BackwardCues
+from scenes.draw.checklist import ChecklistCues
 from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.curve import CurveCues
 from scenes.draw.loops import LoopCues
+from scenes.draw.frame_spots import FrameSpots
 from scenes.draw.network import NetworkCues
 from scenes.draw.step import StepCues
 from scenes.draw.state import (CodeView, ConsoleView, CurveView, GraphView, NetworkView, SceneState, TitleView,
@@ -43,7 +45,8 @@ Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, StepCues, TitleCues, Scene):
+class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, StepCues, TitleCues, FrameSpots,
+                Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 
@@ -144,12 +147,6 @@ class ClipScene(BackwardCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, Ste
                           avoid=self._token_rests(box) + placed)
         return m.move_to([x, y, 0])
 
-    @staticmethod
-    def _bounds(mob: Mobject) -> Rect:
-        """The rectangle (left, bottom, right, top) a shape covers, as label_spots takes them."""
-        (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
-        return (x0, y0, x1, y1)
-
     def _token_rests(self, box: Box) -> list[Rect]:
         """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
         tokens ride in it or not, so a tag never moves between clips."""
@@ -194,7 +191,18 @@ class ClipScene(BackwardCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, Ste
         if self.code.pane is None or line == self.code.bar_line:
             return []
         self.code.bar_line = line
+        if not self.code.pane.shows(line):  # a long program: the window moves to the line
+            old = self.code.pane
+            self.code.pane = self._pane(old.window_for(line), line)
+            return [FadeOut(old), FadeIn(self.code.pane)]
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
+
+    def _pane(self, first: int, line: int) -> CodePane:
+        """The code pane from line ``first`` (all of it when it fits), ``line`` lit."""
+        pane = CodePane(self.source or "", self._code_rect(), self.theme, first=first)
+        pane.bg.set_z_index(Z_PANE)
+        pane.highlight(line).set_z_index(Z_BAR)
+        return pane
 
     # ----- forward pass -----------------------------------------------------------------------
     @draws("code_line")
@@ -204,9 +212,9 @@ class ClipScene(BackwardCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, Ste
         for s in cue.strings:
             self._record(s)
         if self.code.pane is None:
-            self.code.pane = CodePane(self.source, self._code_rect(), self.theme)
-            self.code.pane.bg.set_z_index(Z_PANE)
-            self.code.pane.highlight(cue.line).set_z_index(Z_BAR)
+            self.code.pane = self._pane(1, cue.line)
+            if not self.code.pane.shows(cue.line):
+                self.code.pane = self._pane(self.code.pane.window_for(cue.line), cue.line)
             self.code.bar_line = cue.line
             return [FadeIn(self.code.pane)]
         return self._bar_to(cue.line)
@@ -254,14 +262,26 @@ class ClipScene(BackwardCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, Ste
         self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
                           else {"op": "name", "value": "value", "grad_fn": "sub"})
         if name is not None and op is not None:
-            tag = self._tag(op, self.lay.boxes[tid])
+            tag = self._tag(self._op_words(cue, op), self.lay.boxes[tid])
             self.graph.tags[tid] = tag
-            self._record(next(s for s in cue.strings if s.role == "op"))
+            for s in cue.strings:
+                if s.role in ("op", "operand_before", "operand_after"):
+                    self._record(s)
             card.add(tag)
+        out += self._legend_in()
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None and card.value is None:  # a printout wider than any card
             out += self._console([value], self.theme.colors.code_text)
         return out + [GrowFromCenter(card)]
+
+    def _op_words(self, cue: Any, op: str) -> str:
+        """An op's tag: its name (``mul``), or with a constant operand its symbol and the number
+        (``× 2`` for ``s * 2``, ``1 −`` for ``1 - z``), so a node made by a constant says which."""
+        symbol = self.theme.labels.op_symbols.get(op)
+        after, before = cue.text("operand_after"), cue.text("operand_before")
+        if symbol is None or (after is None and before is None):
+            return op
+        return f"{symbol} {after}" if after is not None else f"{before} {symbol}"
 
     def _retire_rebound(self, tid: str, name: str | None) -> Anims:
         """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the

@@ -35,6 +35,7 @@ class GraphView:
     backward: bool = False  # a backward cue has come: every weight has its bucket
     walked: set[str] = field(default_factory=set)  # results the walk visited since the last new graph
     dimmed: set[str] = field(default_factory=set)  # items a dim cue faded: an arrow turned later stays faded
+    legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
 
 
 @dataclass
@@ -47,6 +48,7 @@ class WalkView:
     visit_marks: list[Mobject] = field(default_factory=list)
     fill_tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # leaf -> the badge beside its bucket
     riding: list[tuple[Route, float]] = field(default_factory=list)  # routes taken, with the cue's start
+    products: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)  # (node, to node) -> where the last visit's product is written
 
 
 @dataclass
@@ -84,6 +86,16 @@ class NetworkView:
     trace: list[Mobject] = field(default_factory=list)  # the current forward pass's marks
     done: dict[str, Mobject] = field(default_factory=dict)  # weight -> its mark once its pass landed
     rows: dict[int, Mobject] = field(default_factory=dict)  # counter row -> its text
+    layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
+    reverse_text: str | None = None  # the reverse-mode counter's words and count, which the reached count joins
+
+
+@dataclass
+class ChecklistView:
+    """The storyboard's checklist: its rows once shown, and which items are ticked."""
+
+    rows: list[Mobject] = field(default_factory=list)  # one per item, in order
+    ticked: list[int] = field(default_factory=list)  # 1-based items ticked so far
 
 
 @dataclass
@@ -108,4 +120,5 @@ class SceneState:
     titles: TitleView = field(default_factory=TitleView)
     network: NetworkView = field(default_factory=NetworkView)
     curve: CurveView = field(default_factory=CurveView)
+    checklist: ChecklistView = field(default_factory=ChecklistView)
 

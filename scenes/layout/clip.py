@@ -1,5 +1,6 @@
 """What of a clip's picture follows from its plan and theme alone: where the graph goes, whether
-a code pane shows, how full each bucket gets.
+a code pane shows, how full each bucket gets (from the logged numbers the plan passes beside
+the texts, never from the texts).
 
 Pure (no Manim): the render's keys and the scene both read these.
 
@@ -22,13 +23,6 @@ def clip_frame_region(has_code: bool, spec: Any) -> tuple[float, float, float, f
     return (-spec.frame_width / 2 + m, spec.caption[3] + m, spec.frame_width / 2 - m, spec.frame_height / 2 - m)
 
 
-def level(shown: Any) -> float:
-    """How full a bucket showing ``shown`` (a cue's string, or None) is: the size of the number
-    the plan put beside its text; 0 for None or a text that shows no number."""
-    number = getattr(shown, "number", None)
-    return abs(number) if number is not None else 0.0
-
-
 def shows_code(plan: Any, source: str | None) -> bool:
     """Whether the clip has a code pane: a program, and a beat that shows its lines."""
     return bool(source) and any(c.kind == "code_line" for c in plan.cues)
@@ -39,6 +33,5 @@ def fill_scales(plan: Any) -> dict[str, float]:
     top: dict[str, float] = {}
     for c in plan.cues:
         if c.kind == "bucket_fill" and len(c.ids) > 1:
-            after = next((s for s in c.strings if s.role == "after"), None)
-            top[c.ids[1]] = max(top.get(c.ids[1], 0.0), level(after))
+            top[c.ids[1]] = max(top.get(c.ids[1], 0.0), abs(c.number("after") or 0.0))
     return top

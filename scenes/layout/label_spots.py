@@ -16,8 +16,8 @@ moves when the author changes a number.
 >>> from scenes.theme import load_theme
 >>> log = run_program("import torch\\nw = torch.tensor(2., requires_grad=True)\\nz = w * 3\\ns = z.relu()\\n", "p.py")
 >>> lay = layout_events(log.events, "16:9", load_theme())
->>> x, y = tag_centre(lay, lay.boxes["t2"], (0.3, 0.1), above=True, gap=0.05, clear=0.07, step=0.5)
->>> x > lay.boxes["t2"].x  # s = z.relu(): its input arrow meets it in the middle
+>>> x, y = tag_centre(lay, lay.boxes["t1"], (0.3, 0.1), above=True, gap=0.05, clear=0.07, step=0.5)
+>>> x != lay.boxes["t1"].x  # z = w * 3: the arrow to s = z.relu() leaves its top in the middle
 True
 """
 
@@ -61,11 +61,12 @@ def _edge_spots(box: Box, size: Point, gap: float, step: float, above: bool) -> 
 
 def badge_spots(box: Box, size: Point, gap: float) -> list[Point]:
     """Where a badge of ``size`` may go, best first: just outside the box's right side, its left
-    side, then centred on its corners (top right, top left, bottom right, bottom left)."""
-    w, _ = size
+    side, then centred on its corners (top right, top left, bottom right, bottom left), then
+    just under the box (a bucket, the last node, has nothing below it)."""
+    w, h = size
     left, bottom, right, top = box.bounds
     return [(right + gap + w / 2, box.y), (left - gap - w / 2, box.y),
-            (right, top), (left, top), (right, bottom), (left, bottom)]
+            (right, top), (left, top), (right, bottom), (left, bottom), (box.x, bottom - gap - h / 2)]
 
 
 def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: float, clear: float,
@@ -145,3 +146,32 @@ def crosses(rect: Rect, p: Point, q: Point) -> bool:
         t0, t1 = sorted(((low - a) / d, (high - a) / d))
         lo, hi = max(lo, t0), min(hi, t1)
     return lo <= hi
+
+
+def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
+    """Where a note of ``size`` (a visit's arithmetic) may go, best first: level with the box on
+    its left, or on its right past a badge ``beside`` wide; then raised or lowered by half its
+    height and by its height; then the same a step (half its width) further out, twice."""
+    w, h = size
+    left, _, right, _ = box.bounds
+    lx, rx = left - gap - w / 2, right + gap + beside + gap + w / 2
+    spots: list[Point] = []
+    for out in (0.0, w / 2, w):
+        for dy in (0.0, h / 2, -h / 2, h, -h):
+            spots += [(lx - out, box.y + dy), (rx + out, box.y + dy)]
+    return spots
+
+
+def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
+                within: Rect, avoid: Iterable[Rect] = ()) -> Point:
+    """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
+    given (the frame less the code and the caption) touching no other card and nothing in
+    ``avoid``, clear of arrows if one is; else the spot that covers least of the cards."""
+    avoid = list(avoid)
+    spots = note_spots(box, size, gap, beside)
+    for routes in (True, False):
+        found = first_clear(lay, box, size, spots, clear, avoid, within=within, routes=routes)
+        if found is not None:
+            return spots[found]
+    others = _obstacles(lay, box, avoid)
+    return spots[min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], size, 0.0), others, within))]

@@ -54,7 +54,7 @@ class Route:
 class Layout:
     aspect: str
     region: Rect  # where the boxes are (left, bottom, right, top)
-    flow: str  # "right" or "down": the forward direction
+    flow: str  # "right", "down" or "up": the forward direction
     scale: float  # card size relative to the theme's scale-1 sizes
     detail: str  # "full", "name" or "none": which labels cards can carry at this scale
     boxes: Mapping[str, Box]
@@ -72,18 +72,41 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
     """Place every item inside `region` (default: the aspect's graph region from the theme; a
     clip without a code pane may pass a larger one); see the module docstring.
 
-    Both flow directions are tried and the one that draws the graph larger wins (the theme's
-    flow breaks a tie): a deep, narrow chain reads best top to bottom beside a code pane, a wide
-    network left to right. The choice depends on the structure only, so positions still do not
-    move when numbers change."""
+    Flow "up" (the articles' orientation: the leaves at the bottom, the loss on top, so that the
+    backward walk goes down) is the "down" layout mirrored top to bottom, with each weight's
+    AccumulateGrad bucket under its leaf, the last node of the backward graph, and a route from
+    the bucket to the leaf (drawn reversed: the gradient's arrow into the bucket).
+    With "right" or "down" both of those are tried and the one that draws the graph larger wins
+    (the theme's flow breaks a tie). The choice depends on the structure only, so positions
+    still do not move when numbers change."""
     preferred = theme.aspect(aspect).flow
+    if preferred == "up":
+        lay = _layout_flow(graph, aspect, theme, region, "down", sides=("main",))
+        return _mirrored(lay, theme.spacing.edge_clearance * lay.scale)
     other = "down" if preferred == "right" else "right"
     first = _layout_flow(graph, aspect, theme, region, preferred)
     second = _layout_flow(graph, aspect, theme, region, other)
     return second if second.scale > first.scale * 1.05 else first
 
 
-def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, flow: str) -> Layout:
+def _mirrored(lay: Layout, clear: float) -> Layout:
+    """The layout turned upside down inside its region, its flow "up", and a route from each
+    bucket to its leaf added (bucket top to leaf bottom)."""
+    left, bottom, right, top = lay.region
+    flip = lambda p: (p[0], bottom + top - p[1])  # noqa: E731
+    boxes = {k: Box(b.id, b.kind, b.x, bottom + top - b.y, b.w, b.h) for k, b in lay.boxes.items()}
+    routes = [Route(r.src, r.dst, r.slot, r.needs_grad, tuple(flip(p) for p in r.points)) for r in lay.routes]
+    for it in lay.items.values():
+        if it.kind != "bucket" or it.attached_to not in boxes or it.id not in boxes:
+            continue
+        b, leaf = boxes[it.id], boxes[it.attached_to]
+        routes.append(Route(it.id, it.attached_to, None, True,
+                            ((b.x, b.y + b.h / 2 + clear), (leaf.x, leaf.y - leaf.h / 2 - clear))))
+    return Layout(lay.aspect, lay.region, "up", lay.scale, lay.detail, boxes, tuple(routes), lay.layers, lay.items)
+
+
+def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, flow: str,
+                 sides: tuple[str, ...] = ("cross", "main")) -> Layout:
     spec = theme.aspect(aspect)
     items = {it.id: it for it in graph.items}
     bucket_of = {it.attached_to: it.id for it in graph.items if it.kind == "bucket" and it.attached_to}
@@ -118,7 +141,7 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
         return min(theme.layout.max_scale, avail_cross / need_cross, avail_main / need_main), size1, thick1
 
     # a bucket sits beside its leaf across the flow, or before it along the flow: whichever is bigger
-    side = max(("cross", "main"), key=lambda sd: fit(sd)[0])
+    side = max(sides, key=lambda sd: fit(sd)[0])
     s, size1, thick1 = fit(side)
     size = {v: (m * s, c * s) for v, (m, c) in size1.items()}
     thick = [t * s for t in thick1]

@@ -33,6 +33,10 @@ class Cue:
         """The string with ``role``, if the cue shows one."""
         return next((s.text for s in self.strings if s.role == role), None)
 
+    def number(self, role: str) -> float | None:
+        """The logged value behind the string with ``role`` (None if it has none, or is not finite)."""
+        return next((s.number for s in self.strings if s.role == role), None)
+
 
 @dataclass(frozen=True)
 class CueKind:
@@ -65,8 +69,12 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("grad_fn_appear", "(node, [tensor])", "grad_fn, name (when the tensor is named)"),
     CueKind("bucket_appear", "(accumulate node, leaf)", "grad_fn, name"),
     CueKind("backward_start", "(root tensor, root node)", "name of the root (when named)", follows_line=True),
-    CueKind("visit", "(node, [tensor])", "grad_fn, grad (grad_in)", follows_line=True),
+    CueKind("visit", "(node, [tensor])",
+            "grad_fn, grad (grad_in), part (each gradient that met there, when two or more), rule (its words)",
+            follows_line=True),
     CueKind("grad_travel", "(from node, to node)", "grad (grads_out[j])"),
+    CueKind("local_rule", "(node, to node)",
+            "in (grad_in), factor (each factor of the local derivative), out (grads_out[j]), target (name)"),
     CueKind("bucket_fill", "(accumulate node, leaf)", "name, before (if .grad was set), add, after",
             follows_line=True, reads_fill_scale=True),
     CueKind("bucket_reset", "(leaf, [accumulate node])", 'name, after ("None", or the zero)',
@@ -74,6 +82,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("branch_test", "()", 'code (the test), taken ("True"/"False")', **_PRINTS),
     CueKind("output_line", "()", "output", **_PRINTS),
     CueKind("message", "([node])", "type, message (an error or warning)", **_PRINTS),
+    CueKind("check", "()", "item (each item of the storyboard's checklist), ticked (the one this beat ticks)"),
     CueKind("emphasis", "tensor and node ids", "none"),
     CueKind("dim", "tensor and node ids", "none"),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
@@ -82,6 +91,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             "count (backward call / forward pass), total (forward passes)"),
     CueKind("sweep_step", "(unit or weight)", "none: the reverse sweep reaches it"),
     CueKind("link_fill", "(weight)", "none: its .grad arrived (accumulate)"),
+    CueKind("reach_count", "()", "reached (weights the reverse sweep has reached, layers so far), total (weights)"),
     CueKind("tangent_sweep", "(weights and units)", "none: one forward pass, seed to loss, in order"),
     CueKind("jvp_fill", "(seed weight)", "name, value (d root / d seed of that pass)"),
     CueKind("update_step", "(tensor, [node])", "name, before, op (- or +), factor and grad (lr and "

@@ -127,10 +127,14 @@ class LogIndex:
         """Names bound to tensors, in the order the program first bound them."""
         return list(self.name_tensors)
 
-    def ids_of(self, name: str) -> list[str]:
-        """Tensor ids bound to ``name`` plus their autograd node ids (what a scene highlights)."""
+    def ids_of(self, name: str, until: int | None = None) -> list[str]:
+        """Tensor ids bound to ``name`` plus their autograd node ids (what a scene highlights);
+        with ``until``, only the tensors made by that event (a later ``s`` is another tensor,
+        not yet on screen: dimming the freed graph's ``s`` must not fade the next one's)."""
         out: list[str] = []
         for tid in self.name_tensors.get(name, []):
+            if until is not None and self.tensor_event[tid]["seq"] > until:
+                continue
             out.append(tid)
             node = self.tensor_event[tid].get("node")
             if node and node not in out:

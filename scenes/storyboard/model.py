@@ -132,6 +132,7 @@ class Beat(_Model):
     pace: Pace = Field("normal", description="slow, normal, fast or rush")
     emphasis: tuple[Text, ...] = Field((), description="program names to highlight")
     dim: tuple[Text, ...] = Field((), description="program names to fade")
+    check: Positive | None = Field(None, description="tick item N of the storyboard's checklist as this beat starts")
 
     def span_key(self) -> str | None:
         """The one span selector given, or None (validation reports zero or several)."""
@@ -161,6 +162,8 @@ class Storyboard(_Model):
     names: dict[NonEmpty, NonEmpty] = Field(
         default_factory=dict,
         description='names for unnamed results, for narration only: {"b**3": cube} lets a caption say {cube}')
+    checklist: tuple[NonEmpty, ...] = Field(
+        (), description="a list shown on screen from the first beat with `check:`; each such beat ticks one item")
 
     @property
     def number_style(self) -> Numbers:

@@ -30,6 +30,7 @@ there, but a backtick span that is only a number is refused like any typed numbe
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -78,7 +79,7 @@ class Shown:
     seq: int | None
     field: str
     role: str
-    number: float | None = None
+    number: float | None = None  # the finite logged value the text shows, for what is drawn to scale (a bucket's level)
 
 
 def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
@@ -237,9 +238,9 @@ def _number(ev: Event, key: str, exact_key: str, str_key: str | None, numbers: N
     """Format ``ev[key]`` in the storyboard's style, naming the field the text was read from."""
     exact = ev.get(exact_key)
     value = ev.get(key)
-    number = float(value) if isinstance(value, (int, float)) else None
+    number = float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
     if numbers.style == "fraction" and exact is not None:
-        return Shown(exact, ev["seq"], exact_key, "caption", float(Fraction(exact)))
+        return Shown(exact, ev["seq"], exact_key, "caption", number)
     if numbers.style == "torch" and str_key and ev.get(str_key) is not None:
         return Shown(ev[str_key], ev["seq"], str_key, "caption", number)
     return Shown(show(ev[key], None, numbers), ev["seq"], key, "caption", number)

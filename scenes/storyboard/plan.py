@@ -77,11 +77,15 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         spec = TABLE[beat.visual]
         view = VIEWS[spec.view]
         b = Builder(index, board, i, now, tm, view.state(index) if view.state else None)
+        selected = index.select(beat) if beat.span_key() else []
+        made = max([e["seq"] for e in selected], default=cutoff)  # a name means what it is bound to by now
         for key, kind in (("emphasis", "emphasis"), ("dim", "dim")):
-            ids = [x for name in getattr(beat, key) for x in index.ids_of(name)]
+            ids = [x for name in getattr(beat, key) for x in index.ids_of(name, until=made)]
             if ids:
                 b.add(kind, tm.caption_fade, ids, advance=False)
-        selected = index.select(beat) if beat.span_key() else []
+        if beat.check is not None:  # the checklist ticks one item as the beat starts
+            b.add("check", tm.node_appear, (), [Shown(item, None, "checklist", "item") for item in board.checklist]
+                  + [Shown(board.checklist[beat.check - 1], None, "checklist", "ticked")], advance=False)
         if view.begin is not None:
             view.begin(b)
         for ev in selected:

@@ -32,7 +32,7 @@ class PlanTimings:
     wavefront_step: float = 0.5
     caption_fade: float = 0.3
     code_highlight_move: float = 0.3
-    sweep_step: float = 0.15
+    sweep_step: float = 0.9
     title_hold: float = 2.0
     beat_pause: float = 0.4
     reading: ReadingRules = ReadingRules()

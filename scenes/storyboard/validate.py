@@ -76,7 +76,9 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         index = LogIndex.build(result.events, result.header["source"])
         _check_names(doc, board, index, errors, defined_names(source))
         beats, numbers = _usable_parts(doc, board)
-        check_beats(doc, beats, numbers, index, errors, defined_names(source))
+        items = doc.data.get("checklist") if isinstance(doc.data, dict) else None
+        check_beats(doc, beats, numbers, index, errors, defined_names(source),
+                    len(items) if isinstance(items, list) else 0)
         if board is not INVALID:
             check_errors_shown(board, index, place, errors)
             check_captions(doc, board, index, errors, default_timings().reading)
@@ -205,8 +207,9 @@ def _usable_parts(doc: Document, board: Storyboard) -> tuple[list[tuple[int, Bea
 
 
 def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, index: LogIndex,
-                errors: ErrorList, names: list[str]) -> None:
-    """The checks that need the log: spans exist, names are the program's, narration resolves."""
+                errors: ErrorList, names: list[str], checklist: int = 0) -> None:
+    """The checks that need the log: spans exist, names are the program's, narration resolves;
+    and each ``check:`` names an item of the ``checklist`` (``checklist`` items)."""
     cutoff = -1
     known = list(dict.fromkeys(names + [n for n in index.logged_names() if n.isidentifier()]))
     filled_by: dict[int, tuple[int, Beat]] = {}  # an accumulate event's seq -> the beat that shows it
@@ -221,6 +224,10 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
                     line, col = doc.at(at + (key, j))
                     errors.add(line, col, f"'{name}' is not a name the program defines (it defines "
                                f"{', '.join(known) or 'no names'}){did_you_mean(name, known)}", at + (key, j))
+        if beat.check is not None and beat.check > checklist:
+            line, col = doc.at(at + ("check",))
+            errors.add(line, col, f"check: {beat.check} names no item of the checklist (it has {checklist})",
+                       at + ("check",))
         both = set(beat.emphasis) & set(beat.dim)
         if both:
             line, col = doc.at(at + ("dim",))

@@ -67,3 +67,37 @@ def test_sweep_reaches_units_in_pytorchs_visit_order() -> None:
     layer = {u: i for i, l in enumerate(net.layers) for u in l}
     units = [layer[s] for s in steps if s in layer]
     assert units == sorted(units, reverse=True)  # the wavefront moves down the layers
+
+
+def test_the_reverse_sweep_is_one_wavefront_down_the_layers() -> None:
+    """Every unit and weight of one layer (a weight in the layer it feeds) is reached at the same
+    instant, the layers one after the other from the loss down, in a few seconds in all: not
+    one node after another in PyTorch's visiting order."""
+    checked, p = _checked("reverse_mode")
+    net = read_network(checked.run.events)
+    depth = lambda o: net.units[net.links[o].dst if o in net.links else o].layer  # noqa: E731
+    sweep = [c for c in p.cues if c.kind in ("sweep_step", "link_fill")]
+    starts: dict[int, set[float]] = {}
+    for c in sweep:
+        starts.setdefault(depth(c.ids[0]), set()).add(c.start)
+    assert all(len(s) == 1 for s in starts.values()), starts
+    order = sorted(starts, reverse=True)
+    assert [next(iter(starts[d])) for d in order] == sorted(next(iter(s)) for s in starts.values())
+    assert max(c.start + c.duration for c in sweep) - min(c.start for c in sweep) <= 5.0
+
+
+def test_the_output_unit_shows_its_value() -> None:
+    checked, p = _checked("mlp")
+    shown = {c.text("name"): c.text("value") for c in p.cues if c.kind == "unit_appear"}
+    yh = next(e for e in checked.run.events if e["kind"] == "tensor" and e.get("name") == "yh")
+    assert shown["yh"] == f"{yh['value']:.4f}" and shown["x0"] is None and shown["L"] is None
+
+
+def test_the_reached_count_climbs_to_every_weight_in_one_pass() -> None:
+    """Beside the one backward pass, the weights reached so far, layer by layer from the loss
+    down: 4 (into the output), then 20, then all 36, the number of forward passes."""
+    checked, p = _checked("reverse_mode")
+    counts = [(c.text("reached"), c.text("total")) for c in p.cues if c.kind == "reach_count"]
+    assert counts == [("4", "36"), ("20", "36"), ("36", "36")]
+    passes = [c.text("total") for c in p.cues if c.kind == "pass_count" and c.text("total")]
+    assert set(passes) == {"36"}

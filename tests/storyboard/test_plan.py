@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
 from scenes.storyboard.numfmt import torch_str
+from scenes.storyboard.rules import WORDS
 
 CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
         "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
@@ -45,6 +47,15 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
     lines = checked.index.lines
     for shown in p.displayed():
         if shown.seq is None:
+            if shown.field == "rule":  # a local rule's words or constant, from the rules table
+                assert shown.text in WORDS, shown
+                continue
+            if shown.field in ("reached", "weights"):  # counts of the network's weights (checked in test_network_plan)
+                assert shown.text.isdigit(), shown
+                continue
+            if shown.field == "checklist":  # the storyboard's own list of checks
+                assert shown.text in checked.storyboard.checklist, shown
+                continue
             assert (shown.field, shown.text) in {("title", checked.storyboard.title)} | {("source", l) for l in lines}
             continue
         if shown.field == "span":  # an unnamed result called by its code
@@ -188,7 +199,7 @@ def test_set_w1_changes_exactly_the_strings_that_depend_on_it(style: str, tmp_pa
         if kind == "code_line":
             if "w1 = torch.tensor(" in txt:
                 depends.add(i)
-        elif role in ("value", "grad", "before", "add", "after") and txt not in same_values:
+        elif role in ("value", "grad", "before", "add", "after", "in", "factor", "out", "part") and txt not in same_values:
             depends.add(i)
         elif kind == "caption" and any(s.text not in same_values for s in numbers[beats[i - len(a) + len(beats)]]):
             depends.add(i)
@@ -199,17 +210,58 @@ def test_set_w1_changes_exactly_the_strings_that_depend_on_it(style: str, tmp_pa
     assert w1.text("value") in ("1/2", "0.5000")
 
 
-@pytest.mark.parametrize("numbers", ["fraction", "{style: decimal, places: 1}", "torch"])
-def test_bucket_levels_are_the_logs_numbers_not_their_text(numbers: str, tmp_path) -> None:
-    """A bucket fills to the .grad in the log, whatever the text rounds it to (4/9 shown '0.4')."""
+def _exact(text: str) -> Fraction:
+    return Fraction(text)
+
+
+@pytest.mark.parametrize("name", [n for n in CORE if load(storyboard_path(n)).storyboard.number_style.style == "fraction"])
+def test_the_arithmetic_on_screen_holds(name: str) -> None:
+    """Each visit's written rule multiplies out to the gradient the log says it sent, and where
+    gradients meet, the parts written add up to what arrived: the rules table says which logged
+    numbers stand for each local derivative, and a wrong entry would show a false equation."""
+    p, _ = _plan(name)
+    rules = [c for c in p.cues if c.kind == "local_rule"]
+    sums = [c for c in p.cues if c.kind == "visit" and any(s.role == "part" for s in c.strings)]
+    assert rules or not any(c.kind == "visit" for c in p.cues), "the walk writes no arithmetic"
+    for c in rules:
+        product = _exact(c.text("in"))
+        for s in c.strings:
+            if s.role == "factor":
+                product *= _exact(s.text)
+        assert product == _exact(c.text("out")), c
+    for c in sums:
+        assert sum(_exact(s.text) for s in c.strings if s.role == "part") == _exact(c.text("grad")), c
+
+
+def test_bucket_levels_come_from_the_logged_numbers_not_the_texts(tmp_path) -> None:
+    """A bucket is filled to the logged .grad, not to its rounded text: with one decimal place
+    w2.grad shows as 0.4, but its bucket is drawn at 4/9 of the fullest."""
     from scenes.layout.clip import fill_scales
 
-    text = open(storyboard_path("backward_walk")).read().replace("numbers: fraction", f"numbers: {numbers}")
+    text = open(storyboard_path("backward_walk")).read().replace("numbers: fraction", "numbers: {style: decimal, places: 1}")
     board = tmp_path / "walk.yaml"
     board.write_text(text)
     p, events = _plan(str(board))
-    grads = {e["tensor"]: e["after"] for e in events if e["kind"] == "accumulate"}
-    scales = fill_scales(p)
-    assert set(scales) == set(grads)
-    for leaf, grad in grads.items():
-        assert scales[leaf] == pytest.approx(abs(grad), rel=1e-6)
+    w2 = next(e["id"] for e in events if e["kind"] == "tensor" and e.get("name") == "w2")
+    assert [c.text("after") for c in p.cues if c.kind == "bucket_fill" and c.ids[1] == w2] == ["0.4"]
+    assert fill_scales(p)[w2] == pytest.approx(4 / 9, rel=1e-6)
+
+
+def test_a_node_made_with_a_constant_names_it() -> None:
+    """dynamic_graph's extra node is s * 2: its cue carries the 2 (from the event's inputs), so
+    the scene can tag it "× 2" rather than "mul" like every other multiply."""
+    p, events = _plan("dynamic_graph")
+    doubled = [c for c in p.cues if c.kind == "node_appear" and c.text("operand_after") is not None]
+    assert [(c.text("name"), c.text("op"), c.text("operand_after")) for c in doubled] == [("s", "mul", "2")]  # step two skips it
+    plain = [c for c in p.cues if c.kind == "node_appear" and c.text("op") == "mul" and c.text("operand_after") is None]
+    assert plain and all(c.text("operand_before") is None for c in plain)
+
+
+def test_a_name_dims_what_it_is_bound_to_by_then() -> None:
+    """dynamic_graph dims s as the caption says the graph is freed: the two tensors s named in
+    step one, not the s of step two, which is not made yet (its arrows would stay faded)."""
+    p, events = _plan("dynamic_graph")
+    dim = next(c for c in p.cues if c.kind == "dim")
+    made = [e for e in events if e["kind"] == "tensor" and e.get("name") == "s"]
+    assert len(made) == 3
+    assert {i for i in dim.ids if i.startswith("t")} == {made[0]["id"], made[1]["id"]}

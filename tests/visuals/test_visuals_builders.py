@@ -61,7 +61,9 @@ def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
     z = THEME.sizes
     full = Box("t1", "leaf_grad", 0, 0, z.card_width, z.card_height)
     leaf = node_card(full, THEME, name="w1", value="1/3", grad_fn=None, requires_grad=True, detail="full", scale=1.0)
-    assert leaf.sub is not None and leaf.sub.text.replace(" ", "") == "requires_grad=True" and w1["requires_grad"]
+    # a weight is told by its colour (and the legend), not by a requires_grad=True micro-label
+    assert w1["requires_grad"] and leaf.sub is None and leaf.value is not None
+    assert leaf.frame.get_stroke_color().to_hex().lower() == THEME.colors.leaf_grad.lower()
 
 
 def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
@@ -70,6 +72,9 @@ def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
 
 
 def test_mlp_cards_fit_at_1080p() -> None:
+    # with the loss on top in every aspect the 109-node graph is drawn small enough that its cards
+    # may be bare boxes (the MLP clip draws the network view, units and weights, not this graph):
+    # what is drawn must still fit, and a card either keeps its name or drops it whole
     lay = layout_events(mlp_events(), "16:9", THEME)
     named = 0
     for box in list(lay.boxes.values())[:40]:
@@ -79,7 +84,7 @@ def test_mlp_cards_fit_at_1080p() -> None:
         for m in card[1:]:
             assert inside(bbox(m), box.bounds)
         named += card.name is not None
-    assert named > 0
+        assert card.name is not None or len(card) == 1
 
 
 def test_bucket_fill_and_label_stay_in_the_bucket() -> None:
@@ -125,15 +130,21 @@ def test_code_pane_fits_and_span_sits_on_its_columns() -> None:
     for aspect in ("16:9", "9:16", "1:1"):
         rect = THEME.aspect(aspect).code
         pane = CodePane(SEED_SOURCE, rect, THEME)
-        assert inside(bbox(pane), rect)
         lines = SEED_SOURCE.rstrip("\n").split("\n")
-        assert len(pane.lines) == len(lines)
+        if aspect == "1:1":  # too little height for nine readable lines: a window, following line 9
+            assert pane.window[1] - pane.window[0] + 1 < len(lines) and not pane.shows(9)
+            pane = CodePane(SEED_SOURCE, rect, THEME, first=pane.window_for(9))
+            assert pane.shows(9) and pane.font_size >= THEME.font_sizes.code_min - EPS
+        assert inside(bbox(pane), rect)
+        assert len(pane.lines) == pane.window[1] - pane.window[0] + 1
+        assert pane.window == (1, len(lines)) or aspect == "1:1"
+        row = pane.lines[9 - pane.window[0]]
         bar = pane.bar(9, (6, 12))  # the `yh - y` inside `L  = (yh - y)**2`
-        first, last = pane.lines[8][3], pane.lines[8][6]  # glyphs "y" (col 6) and "y" (col 11)
+        first, last = row[3], row[6]  # glyphs "y" (col 6) and "y" (col 11)
         span = bar[1]
         assert span.get_left()[0] <= first.get_left()[0] + EPS and last.get_right()[0] <= span.get_right()[0] + EPS
-        assert pane.lines[8][2].get_right()[0] < span.get_left()[0] + EPS  # "(" stays outside
-        assert pane.lines[8][7].get_left()[0] > span.get_right()[0] - EPS  # so does ")"
+        assert row[2].get_right()[0] < span.get_left()[0] + EPS  # "(" stays outside
+        assert row[7].get_left()[0] > span.get_right()[0] - EPS  # so does ")"
         for a, b in zip(pane.line_extent, pane.line_extent[1:]):
             assert b[1] <= a[0] + EPS  # lines do not overlap vertically
         assert pane.highlight(3) is pane.bar_slot and pane.submobjects.index(pane.bar_slot) == 1

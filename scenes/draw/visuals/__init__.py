@@ -10,6 +10,8 @@ from scenes.draw.visuals.cards import card_tag, node_card
 from scenes.draw.visuals.code_pane import CodePane, pass_mark
 from scenes.draw.visuals.edges import arrow_reach, edge_arrow, route_path, token_rests, token_ride
 from scenes.draw.visuals.glyphs import label, text_width
+from scenes.draw.visuals.legend import legend
+from scenes.draw.visuals.note import formula, note_block
 from scenes.draw.visuals.token import grad_token, nominal_token_size
 from scenes.draw.visuals.wavefront import wavefront
 
@@ -23,9 +25,12 @@ __all__ = [
     "card_tag",
     "edge_arrow",
     "grad_token",
+    "formula",
     "label",
+    "legend",
     "node_card",
     "nominal_token_size",
+    "note_block",
     "route_path",
     "text_width",
     "token_rests",

@@ -54,7 +54,7 @@ def bucket(
         m = label(value, theme.fonts.mono, theme.font_sizes.bucket_label * scale, theme.colors.text)
         factor = shrink_to_fit(m, box.w * q.bucket_label_width, box.h * q.bucket_label_height)
         if theme.font_sizes.bucket_label * scale * factor >= theme.font_sizes.min_readable:
-            tag(m, "value", id=box.id).move_to(fill.get_center() if level > 0 else [box.x, box.y, 0])
+            tag(m, "value", id=box.id).move_to([box.x, box.y, 0])  # as large as a card's value, so it sits in the middle
             group.add(m)
             group.value = m
     return group

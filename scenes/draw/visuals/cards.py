@@ -7,7 +7,7 @@ fits ("full", "name", "none") and any text whose fitted size falls under the the
 
 from __future__ import annotations
 
-from manim import RoundedRectangle, VGroup
+from manim import DOWN, RIGHT, RoundedRectangle, VGroup
 
 from scenes.layout.place import Box
 from scenes.theme import Theme
@@ -38,7 +38,7 @@ def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup
     copy of itself outlined in the background colour: whatever lies under a tag breaks off
     around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
     text (not a background stroke per glyph, which would cut into the letter before it)."""
-    size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.min_readable)
+    size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.tag_min)
     m = tag(label(text, theme.fonts.sans, size, theme.colors.text_muted), "label", id=box.id)
     shrink_to_fit(m, box.w * theme.proportions.label_fill + theme.spacing.item_gap, box.h)
     bg = theme.colors.background
@@ -83,29 +83,42 @@ def node_card(
         title = grad_fn or ""
     sub = None
     if detail == "full" and box.kind != "internal":
-        sub = "requires_grad=True" if box.kind == "leaf_grad" else grad_fn
-    rows = [("name", title, theme.fonts.sans, f.card_name, colour, q.card_name_row)]
+        sub = None if box.kind.startswith("leaf") else grad_fn  # a weight is told by its colour (the legend)
+    # the name and the value share the top row (``yh  2/3``), the grad_fn takes the row below: two
+    # rows stay readable (9 px at 480p) on cards small enough for a seven-layer graph
+    top_row = [("name", title, theme.fonts.sans, f.card_name, colour)]
     if detail == "full" and value is not None and box.kind != "internal":
-        rows.append(("value", value, theme.fonts.mono, f.card_value, theme.colors.text, q.card_value_row))
+        top_row.append(("value", value, theme.fonts.mono, f.card_value, theme.colors.text))
+    rows = [(top_row, q.card_name_row + q.card_value_row)]
     if sub:
-        size = f.card_fn if sub == grad_fn else f.card_flag
-        rows.append(("sub", sub, theme.fonts.sans, size, theme.colors.text_muted, q.card_sub_row))
-    share = sum(r[5] for r in rows)
+        rows.append(([("sub", sub, theme.fonts.sans, f.card_fn, theme.colors.text_muted)], q.card_sub_row))
+    share = sum(r[1] for r in rows)
     top = box.y + inner_h / 2
-    for role, text, font, size, col, part in rows:
+    gap = theme.sizes.token_pad * scale * 2
+    for parts, part in rows:
         h = inner_h * part / share
         cy, top = top - h / 2, top - h
-        if not text:
+        made = []
+        for role, text, font, size, col in parts:
+            if not text:
+                continue
+            start = size if detail == "name" else size * scale  # a lone name may fill its card
+            made.append((role, label(text, font, start, col), start))
+        if not made:
             continue
-        start = size if detail == "name" else size * scale  # a lone name may fill its card
-        m = label(text, font, start, col)
-        factor = shrink_to_fit(m, inner_w, h * q.label_fill)
-        if start * factor < f.min_readable:
-            continue
-        m.move_to([box.x, cy, 0])
-        tag(m, "value" if role == "value" else "label", id=box.id)
-        setattr(card, role, m)
-        card.add(m)
-    if len(card) == 2 and card.name is not None:
-        card.name.move_to(frame.get_center())  # a lone name sits in the middle
+        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=gap, aligned_edge=DOWN)
+        factor = shrink_to_fit(row, inner_w, h * q.label_fill)
+        if len(made) > 1 and any(st * factor < f.min_readable for _, _, st in made):
+            made = made[:1]  # the two do not fit side by side: the name alone (a printout goes to the console)
+            row = VGroup(made[0][1].scale(1 / factor))
+            factor = shrink_to_fit(row, inner_w, h * q.label_fill)
+        row.move_to([box.x, cy, 0])
+        for role, m, start in made:
+            if start * factor >= f.min_readable:
+                tag(m, "value" if role == "value" else "label", id=box.id)
+                setattr(card, role, m)
+                card.add(m)
+    if card.sub is None and card.name is not None:  # one row: it sits in the middle
+        shown = VGroup(*(m for m in (card.name, card.value) if m is not None))
+        shown.move_to([box.x, frame.get_center()[1], 0])
     return card

@@ -12,7 +12,7 @@ from manim import Rectangle, RoundedRectangle, VGroup
 
 from scenes.theme import Rect, Theme
 from scenes.draw.record import tag
-from scenes.draw.visuals.glyphs import label, text_rows, text_width
+from scenes.draw.visuals.glyphs import label, line_pitch, text_rows, text_width
 
 
 
@@ -23,7 +23,10 @@ class CodePane(VGroup):
     span); the scene adds it behind the text and Transforms it from line to line.
     """
 
-    def __init__(self, source: str, rect: Rect, theme: Theme) -> None:
+    def __init__(self, source: str, rect: Rect, theme: Theme, first: int = 1) -> None:
+        """``first``: the first line shown when the program is too long to show whole at the
+        theme's ``code_min`` size; the pane then shows as many lines as fit from there (a window,
+        see ``window_for``)."""
         super().__init__()
         self.theme = theme
         left, bottom, right, top = rect
@@ -32,13 +35,24 @@ class CodePane(VGroup):
         longest = max(len(s) for s in lines) + 1
         font, size = theme.fonts.mono, theme.font_sizes.code
         adv = (text_width("M" * 11, font, size) - text_width("M", font, size)) / 10
+        pitch = line_pitch(font, size) * theme.sizes.code_line_spacing
+        wide = (right - left - 2 * pad) / max(longest * adv, 1e-6)
+        tall = (top - bottom - 2 * pad) / max(pitch * len(lines), 1e-6)
+        factor = min(1.0, wide, tall)
+        self.total = len(lines)
+        self.window = (1, len(lines))
+        if factor * size < theme.font_sizes.code_min and wide > tall:  # a window on the program, at a readable size
+            factor = min(1.0, wide, theme.font_sizes.code_min / size)
+            fit = max(1, int((top - bottom - 2 * pad) / (pitch * factor)))
+            first = max(1, min(first, len(lines) - fit + 1))
+            self.window = (first, min(len(lines), first + fit - 1))
+        a, b = self.window
         self.bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=theme.radii.code,
                                    stroke_width=0, fill_color=theme.colors.code_bg, fill_opacity=theme.opacity.code_bg)
         self.bar_slot = VGroup()  # the highlight lives between background and text
         self.add(self.bg, self.bar_slot)
-        rows, struts, _ = text_rows(lines, font, size, theme.colors.code_text, theme.sizes.code_line_spacing)
+        rows, struts, _ = text_rows(lines[a - 1:b], font, size, theme.colors.code_text, theme.sizes.code_line_spacing)
         text = VGroup(*(VGroup(strut, row) for strut, row in zip(struts, rows)))
-        factor = min(1.0, (right - left - 2 * pad) / max(longest * adv, 1e-6), (top - bottom - 2 * pad) / max(text.height, 1e-6))
         text.scale(factor, about_point=text.get_corner([-1, 1, 0]))
         text.move_to([left + pad, top - pad, 0], aligned_edge=[-1, 1, 0])
         self.bg.stretch_to_fit_height(min(top - bottom, text.height + 2 * pad))  # hug the code
@@ -60,6 +74,16 @@ class CodePane(VGroup):
         pitch = (centres[0] - centres[-1]) / (len(centres) - 1) if len(centres) > 1 else struts[0].height
         self.line_extent = [(c - pitch / 2, c + pitch / 2) for c in centres]
 
+    def shows(self, line: int) -> bool:
+        """Whether 1-based ``line`` is inside the window."""
+        return self.window[0] <= line <= self.window[1]
+
+    def window_for(self, line: int) -> int:
+        """The first line of a window of this pane's height that shows ``line`` a third of the
+        way down (the lines that led to it above, the next ones below)."""
+        n = self.window[1] - self.window[0] + 1
+        return max(1, min(line - n // 3, self.total - n + 1))
+
     def highlight(self, line: int, span: tuple[int, int] | None = None) -> VGroup:
         """Put the bar on `line` now (no animation); returns `bar_slot`. To animate, use
         `Transform(pane.bar_slot, pane.bar(line, span))`."""
@@ -68,6 +92,7 @@ class CodePane(VGroup):
 
     def bar(self, line: int, span: tuple[int, int] | None = None) -> VGroup:
         """Highlight for 1-based `line`: a full-width bar, plus a brighter box over `span` columns."""
+        line -= self.window[0] - 1  # rows are the window's
         b, t = self.line_extent[line - 1]
         c = self.theme.colors
         bar = Rectangle(width=self.bg.width, height=t - b, stroke_width=self.theme.strokes.code_bar,

@@ -2,8 +2,8 @@
 
 Why its own placement instead of scenes.layout.place: the unit diagram has a fixed shape (layers of a
 few units, every unit joined to every unit of the next layer), so it needs no crossing reduction;
-what matters is that 13 units stay large at any aspect. Layers run along the frame's long side;
-each layer is centred across it. ``network_places`` is pure (no Manim objects).
+what matters is that 13 units stay large at any aspect. Layers are stacked bottom to top (the
+loss on top, as the articles draw it); each layer is centred across it. ``network_places`` is pure (no Manim objects).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 @dataclass(frozen=True)
 class Places:
-    """Centre of each unit, the common radius, and the flow ("right": inputs on the left;
-    "down": inputs on top)."""
+    """Centre of each unit, the common radius, and the flow ("up": inputs at the bottom, the
+    loss on top)."""
 
     centre: dict[str, tuple[float, float]]
     radius: float
@@ -29,12 +29,11 @@ class Places:
 
 
 def network_places(net: Network, region: Rect, theme: Theme) -> Places:
-    """Layers evenly along the long side of ``region``, units evenly across, one radius for all."""
+    """Layers stacked evenly from the bottom of ``region`` up, units evenly across, one radius for all."""
     left, bottom, right, top = region
     layers = net.layers
-    flow = "right" if right - left >= top - bottom else "down"
-    main = (right - left) if flow == "right" else (top - bottom)
-    cross = (top - bottom) if flow == "right" else (right - left)
+    flow = "up"  # the articles' orientation: the input layer at the bottom, the loss on top
+    main, cross = top - bottom, right - left
     n_layers = max(len(layers), 1)
     widest = max((len(l) for l in layers), default=1)
     pitch_main = main / n_layers
@@ -45,10 +44,7 @@ def network_places(net: Network, region: Rect, theme: Theme) -> Places:
         m = (i + 0.5) * pitch_main
         for j, uid in enumerate(layer):
             c = (j + 0.5 - len(layer) / 2) * pitch_cross
-            if flow == "right":
-                centre[uid] = (left + m, (top + bottom) / 2 - c)
-            else:
-                centre[uid] = ((left + right) / 2 + c, top - m)
+            centre[uid] = ((left + right) / 2 + c, bottom + m)
     return Places(centre, radius, flow)
 
 

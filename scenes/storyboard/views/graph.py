@@ -12,6 +12,7 @@ from ..builder import Builder
 from ..logindex import Event
 from ..narration import Shown
 from ..numfmt import show, torch_str
+from ..rules import RULES, Rule
 
 MAX_EXPRESSION_CHARS = 12  # longer code would not fit a card's name row; the op name stands in
 
@@ -28,6 +29,11 @@ def tensor(b: Builder, ev: Event) -> None:
         strings.append(Shown(expr, ev["seq"], "span", "name"))
     if ev.get("op") and ev.get("op") != "tensor":
         strings.append(Shown(ev["op"], ev["seq"], "op", "op"))
+        inputs = ev.get("inputs") or []
+        for k, operand in enumerate(inputs if len(inputs) == 2 else []):  # s * 2: the node is "× 2"
+            if isinstance(operand, (int, float)) and not isinstance(operand, bool):
+                text = str(int(operand)) if float(operand).is_integer() else show(operand, None, b.numbers)
+                strings.append(Shown(text, ev["seq"], f"inputs[{k}]", "operand_after" if k else "operand_before"))
     strings.append(b.value(ev, "value", "exact", "str", "value"))
     if ev.get("grad_fn"):
         strings.append(Shown(ev["grad_fn"], ev["seq"], "grad_fn", "grad_fn"))
@@ -74,17 +80,80 @@ def backward(b: Builder, ev: Event) -> None:
 def visit(b: Builder, ev: Event) -> None:
     strings = [Shown(ev["grad_fn"], ev["seq"], "grad_fn", "grad_fn"),
                b.value(ev, "grad_in", "grad_in_exact", None, "grad")]
+    parts = arrivals(b, ev)
+    if len(parts) > 1:  # gradients meet here: their sum is what arrived
+        strings += parts
+    rule = RULES.get(ev["grad_fn"])
+    factors = local_factors(b, ev, rule)
+    if factors:
+        strings.append(Shown(rule.words, None, "rule", "rule"))
     b.add("visit", b.tm.wavefront_step, (ev["node"], ev.get("tensor")), strings, [ev["seq"]])
     t = b.now
     exacts = ev.get("grads_out_exact") or [None] * len(ev.get("grads_out") or [])
+    sent: list[tuple[int, str, Shown]] = []
     for j, (target, grad) in enumerate(zip(ev.get("edges") or [], ev.get("grads_out") or [])):
         if target is None or grad is None:
             continue
         if b.numbers.style == "fraction" and exacts[j] is not None:
-            s = Shown(exacts[j], ev["seq"], f"grads_out_exact[{j}]", "grad")
+            sent.append((j, target, Shown(exacts[j], ev["seq"], f"grads_out_exact[{j}]", "grad")))
         else:
-            s = Shown(show(grad, None, b.numbers), ev["seq"], f"grads_out[{j}]", "grad")
+            sent.append((j, target, Shown(show(grad, None, b.numbers), ev["seq"], f"grads_out[{j}]", "grad")))
+    for j, target, s in sent if factors else ():  # written with the visit: arrived x factors = product
+        arrived = b.value(ev, "grad_in", "grad_in_exact", None, "in")
+        target_tensor = b.index.node_event.get(target, {}).get("tensor")
+        b.add("local_rule", b.tm.wavefront_step, (ev["node"], target),
+              [arrived, *factors[j], Shown(s.text, s.seq, s.field, "out"), *b.name_of(target_tensor, "target")],
+              [ev["seq"]], at=t - b.tm.wavefront_step, advance=False)
+    for j, target, s in sent:  # then each product rides its edge
         b.add("grad_travel", b.tm.grad_travel, (ev["node"], target), [s], [ev["seq"]], at=t)
+
+
+def arrivals(b: Builder, ev: Event) -> list[Shown]:
+    """What the earlier visits of the same backward call sent to this visit's node, one string
+    each, in the order they were sent: where there are two or more, they meet and add up."""
+    out: list[Shown] = []
+    for e in b.index.visits(ev["call"]):
+        if e["seq"] >= ev["seq"]:
+            break
+        exacts = e.get("grads_out_exact") or [None] * len(e.get("edges") or [])
+        for j, (target, grad) in enumerate(zip(e.get("edges") or [], e.get("grads_out") or [])):
+            if target == ev["node"] and grad is not None:
+                if b.numbers.style == "fraction" and exacts[j] is not None:
+                    out.append(Shown(exacts[j], e["seq"], f"grads_out_exact[{j}]", "part"))
+                else:
+                    out.append(Shown(show(grad, None, b.numbers), e["seq"], f"grads_out[{j}]", "part"))
+    return out
+
+
+def local_factors(b: Builder, ev: Event, rule: Rule | None) -> list[list[Shown]] | None:
+    """Per edge of the visit, the strings of its local derivative's factors (see :mod:`..rules`),
+    read from the tensor the node belongs to; None when the node has no rule that applies."""
+    tensor = b.index.tensor_event.get(ev.get("tensor") or "")
+    if rule is None or tensor is None:
+        return None
+    inputs = tensor.get("inputs") or []
+    if len(inputs) != rule.arity or len(ev.get("edges") or []) > len(rule.factors):
+        return None
+    if rule.exponent is not None and inputs[1] != rule.exponent:
+        return None
+    out: list[list[Shown]] = []
+    for factors in rule.factors[:len(ev.get("edges") or [])]:
+        row: list[Shown] = []
+        for kind, arg in factors:
+            if kind == "const":
+                row.append(Shown(str(arg), None, "rule", "factor"))
+                continue
+            src = inputs[int(arg)]  # type: ignore[call-overload]
+            if kind == "gate":
+                value = b.index.tensor_event[src]["value"] if isinstance(src, str) else src
+                row.append(Shown("1" if value > 0 else "0", None, "rule", "factor"))
+            elif isinstance(src, str):
+                row.append(b.value(b.index.tensor_event[src], "value", "exact", None, "factor"))
+            else:
+                text = str(int(src)) if float(src).is_integer() else show(src, None, b.numbers)
+                row.append(Shown(text, tensor["seq"], f"inputs[{arg}]", "factor"))
+        out.append(row)
+    return out
 
 
 def accumulate(b: Builder, ev: Event) -> None:

@@ -24,6 +24,8 @@ class Sweep:
     lit: set[str] = field(default_factory=set)  # units and weights the sweep of this beat has reached
     reached: list[str] = field(default_factory=list)  # owners one forward pass reaches, in order
     last_dst: tuple[str, float] | None = None  # links into one unit grow together
+    front: tuple[int, float] | None = None  # the reverse sweep's layer now, and when it reached it
+    counted: set[int] = field(default_factory=set)  # layers whose weights the reached count includes
     _net: Network | None = None
 
     @property
@@ -43,8 +45,10 @@ def tensor(b: Builder, ev: Event) -> None:
     net = st.net
     if ev["id"] in net.units:
         st.last_dst = None
-        b.add("unit_appear", b.tm.node_appear, (ev["id"],),
-              [Shown(net.units[ev["id"]].name, ev["seq"], "name", "name")], [ev["seq"]])
+        strings = [Shown(net.units[ev["id"]].name, ev["seq"], "name", "name")]
+        if not any(l.src == ev["id"] for l in net.links.values()) and any(l.dst == ev["id"] for l in net.links.values()):
+            strings.append(b.value(ev, "value", "exact", None, "value"))  # the output: the network's result
+        b.add("unit_appear", b.tm.node_appear, (ev["id"],), strings, [ev["seq"]])
         return
     link = next((l for l in net.links.values() if l.seq == ev["seq"]), None)
     if link is None:
@@ -56,9 +60,24 @@ def tensor(b: Builder, ev: Event) -> None:
 
 
 def backward(b: Builder, ev: Event) -> None:
-    _sweep(b).lit = set()
+    st = _sweep(b)
+    st.lit, st.front, st.counted = set(), None, set()
     b.add("pass_count", b.tm.wavefront_step, (ev["root"],),
           [Shown(str(ev["call"]), ev["seq"], "call", "count")], [ev["seq"]])
+
+
+def _front_at(b: Builder, owner: str) -> float | None:
+    """When the sweep reaches ``owner``: with the rest of its layer (a weight belongs to the
+    layer it feeds), so that one wavefront moves down the layers, a layer a step, whatever
+    order PyTorch visits the nodes of one layer in; None: it starts a layer now."""
+    st = _sweep(b)
+    net = st.net
+    unit = net.links[owner].dst if owner in net.links else owner
+    layer = net.units[unit].layer if unit in net.units else -1
+    if st.front is not None and st.front[0] == layer:
+        return st.front[1]
+    st.front = (layer, b.now)
+    return None
 
 
 def visit(b: Builder, ev: Event) -> None:
@@ -67,12 +86,22 @@ def visit(b: Builder, ev: Event) -> None:
     if owner is None or owner in st.lit:
         return
     st.lit.add(owner)
-    b.add("sweep_step", b.tm.sweep_step, (owner,), (), [ev["seq"]])
+    b.add("sweep_step", b.tm.sweep_step, (owner,), (), [ev["seq"]], at=_front_at(b, owner))
 
 
 def accumulate(b: Builder, ev: Event) -> None:
-    if ev["tensor"] in _sweep(b).net.links:
-        b.add("link_fill", b.tm.sweep_step, (ev["tensor"],), (), [ev["seq"]])
+    st = _sweep(b)
+    if ev["tensor"] not in st.net.links:
+        return
+    at = _front_at(b, ev["tensor"])
+    b.add("link_fill", b.tm.sweep_step, (ev["tensor"],), (), [ev["seq"]], at=at)
+    layer = st.front[0] if st.front else -1
+    if layer not in st.counted:  # the wavefront reaches this layer's weights: count them in
+        st.counted.add(layer)
+        net = st.net
+        reached = sum(1 for l in net.links.values() if net.units[l.dst].layer >= min(st.counted))
+        b.add("reach_count", b.tm.sweep_step, (), [Shown(str(reached), None, "reached", "reached"),
+              Shown(str(len(net.links)), None, "weights", "total")], [ev["seq"]], at=st.front[1] if st.front else at)
 
 
 def forward_pass(b: Builder, ev: Event) -> None:

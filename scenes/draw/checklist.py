@@ -1,0 +1,63 @@
+"""The checklist cue of the clip scene: a storyboard's list of checks, ticked beat by beat.
+
+Why on screen: an article that ends on "check three things" needs the three named where the
+viewer can see them tick as each is shown, and still there at the end. The list comes in with
+its first tick, in a free corner of the frame, and stays. A mixin of ``ClipScene``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manim import DOWN, LEFT, FadeIn, Transform, VGroup
+
+from scenes.draw.drawers import draws
+from scenes.draw.state import ChecklistView
+from scenes.draw.visuals import label
+
+Anims = list[Any]
+Z_LIST = 3  # above a closing title's backdrop: the list stays readable to the end
+
+
+class ChecklistCues:
+    """Handler for check (mixed into ClipScene)."""
+
+    theme: Any
+
+    @property
+    def checklist(self) -> ChecklistView:
+        return self.state.checklist  # type: ignore[attr-defined]
+
+    def _check_row(self, text: str, ticked: bool) -> VGroup:
+        t = self.theme
+        mark = label("\u2713" if ticked else "\u2610", t.fonts.sans, t.font_sizes.note, t.colors.wavefront if ticked
+                     else t.colors.text_muted)
+        words = label(text, t.fonts.sans, t.font_sizes.note, t.colors.text if ticked else t.colors.text_muted)
+        row = VGroup(mark, words).arrange(buff=t.sizes.token_pad * 2)
+        return row
+
+    @draws("check")
+    def _cue_check(self, cue: Any) -> Anims:
+        """The list (all its items) comes in with its first tick; later ticks turn their row."""
+        st = self.checklist
+        items = [s for s in cue.strings if s.role == "item"]
+        ticked = next(s for s in cue.strings if s.role == "ticked")
+        k = next(i for i, s in enumerate(items) if s.text == ticked.text) + 1
+        out: Anims = []
+        for s in cue.strings:
+            self._record(s)  # type: ignore[attr-defined]
+        if not st.rows:
+            rows = [self._check_row(s.text, False) for s in items]
+            block = VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad * 2)
+            self._to_free_corner(block)  # type: ignore[attr-defined]
+            for r in rows:
+                r.set_z_index(Z_LIST)
+            st.rows = rows
+            out.append(FadeIn(block))
+        if k not in st.ticked:
+            st.ticked.append(k)
+            old = st.rows[k - 1]
+            new = self._check_row(ticked.text, True).set_z_index(Z_LIST)
+            new.move_to(old, aligned_edge=LEFT)
+            out.append(Transform(old, new))
+        return out

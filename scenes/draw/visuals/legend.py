@@ -1,0 +1,30 @@
+"""The graph's colour legend: what each colour means, once, instead of a label on every card.
+
+Why: ``requires_grad=True`` written small on each weight's card was unreadable (5 px at 480p);
+one colour per meaning (a weight, an input that needs no gradient, a result, the loss, a gradient
+flowing) and a legend that names each colour say it once, large enough to read.
+"""
+
+from __future__ import annotations
+
+from manim import DOWN, LEFT, RIGHT, RoundedRectangle, VGroup
+
+from scenes.theme import Theme
+from scenes.draw.visuals.glyphs import label
+
+
+def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False) -> VGroup:
+    """(colour, words) entries as swatch-and-words rows, stacked (or side by side when
+    ``across``), centred at the origin."""
+    t = theme
+    size = t.font_sizes.card_flag
+    rows = []
+    for colour, words in entries:
+        text = label(words, t.fonts.sans, size, t.colors.text_muted)
+        swatch = RoundedRectangle(width=text.height * 1.4, height=text.height, corner_radius=t.radii.token / 2,
+                                  stroke_color=colour, stroke_width=t.strokes.card * 0.6,
+                                  fill_color=t.colors.card_fill, fill_opacity=1.0)
+        rows.append(VGroup(swatch, text).arrange(RIGHT, buff=t.sizes.token_pad * 1.5))
+    pad = t.sizes.token_pad * 3
+    group = VGroup(*rows).arrange(RIGHT if across else DOWN, aligned_edge=LEFT, buff=pad * (2 if across else 0.6))
+    return group.move_to([0.0, 0.0, 0.0])

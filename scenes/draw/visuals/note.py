@@ -1,0 +1,36 @@
+"""The arithmetic of a visit, written beside its node: ``4/3 × 1/3 = [4/9]``, ``3 + 3 = 6``.
+
+Why its own builder: the walk's one rule (the gradient from above times the local derivative)
+is only taught if the product is seen being made; the product is drawn as a gradient token, the
+same pill that then rides the edge, so the viewer sees the number leave the formula.
+"""
+
+from __future__ import annotations
+
+from manim import DOWN, LEFT, RIGHT, VGroup
+
+from scenes.theme import Theme
+from scenes.draw.visuals.glyphs import label
+from scenes.draw.visuals.token import grad_token
+
+
+def formula(text: str, theme: Theme, *, product: str | None = None, muted: bool = False) -> VGroup:
+    """One line of arithmetic in the gradient's colour (``muted``: the rule's words, in the
+    muted text colour), ending in a token holding ``product`` when given. Attribute
+    ``product`` is that token (or None)."""
+    f, c = theme.font_sizes, theme.colors
+    words = label(text, theme.fonts.sans if muted else theme.fonts.mono, f.card_flag if muted else f.note,
+                  c.text_muted if muted else c.grad)
+    row = VGroup(words)
+    row.product = None
+    if product is not None:
+        pill = grad_token(product, theme).next_to(words, RIGHT, buff=theme.sizes.token_pad)
+        row.add(pill)
+        row.product = pill
+    return row
+
+
+def note_block(rows: list[VGroup], theme: Theme) -> VGroup:
+    """Rows stacked top to bottom, left-aligned, centred at the origin."""
+    block = VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=theme.sizes.token_pad * 1.5)
+    return block.move_to([0.0, 0.0, 0.0])

@@ -1,0 +1,47 @@
+"""Each backward function's local rule, as words and as which logged numbers make its product.
+
+Why a table: a visit of the backward walk is shown as its arithmetic, ``4/3 × 1/3 = 4/9``: the
+gradient that arrived, times the node's local derivative, equals what it sends along one edge.
+The scene does no calculus, and neither does this module: the product is the visit's own
+``grads_out[j]``, the arrival its ``grad_in``; a rule only says which numbers of the tensors the
+node names stand for the local derivative (a multiply's other input, a square's ``2`` and its
+base) or which constant does (a subtraction's ``1`` and ``-1``, an open ReLU gate's ``1``).
+A grad_fn missing here is shown by its badge alone.
+
+A factor is ``("input", k)``: the value of input ``k`` of the node's tensor (a tensor's value,
+or the Python number itself); ``("const", "1")``: a number of the rule; ``("gate", k)``: ``1`` if
+input ``k`` is positive, else ``0``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Factor = tuple[str, object]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``words``: the rule in a few words, shown beside the node; ``factors[j]``: the factors of
+    the local derivative along edge ``j`` (the node's ``next_functions`` order); ``arity``: how
+    many inputs the node's tensor must have for the factors to mean that (else no rule)."""
+
+    words: str
+    factors: tuple[tuple[Factor, ...], ...]
+    arity: int
+    exponent: float | None = None  # a power rule holds for this exponent only (input 1)
+
+
+RULES: dict[str, Rule] = {
+    "MulBackward0": Rule("mul: × the other input", ((("input", 1),), (("input", 0),)), 2),
+    "PowBackward0": Rule("pow: d(a²) = 2a", ((("input", 1), ("input", 0)),), 2, exponent=2.0),
+    "SubBackward0": Rule("sub: × 1 and × −1", ((("const", "1"),), (("const", "-1"),)), 2),
+    "AddBackward0": Rule("add: × 1", ((("const", "1"),), (("const", "1"),)), 2),
+    "ReluBackward0": Rule("relu: × 1 where its input > 0", ((("gate", 0),),), 1),
+    "NegBackward0": Rule("neg: × −1", ((("const", "-1"),),), 1),
+}
+"""grad_fn class name -> its local rule."""
+
+WORDS: frozenset[str] = frozenset(r.words for r in RULES.values()) | frozenset(
+    str(c[1]) for r in RULES.values() for fs in r.factors for c in fs if c[0] == "const") | {"0", "1"}
+"""Every text this table can put on screen by itself (not read from an event)."""
