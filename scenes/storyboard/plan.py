@@ -129,8 +129,9 @@ def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, c
     spans, end = lay_out(events_of(text, shown, tm.reading, "takeaway"), now, now, {}, tm.reading,
                          tm.caption_fade, k, len(captions) + 1)
     captions += spans
-    beats.append(BeatTime(k, "takeaway", _t(now), _t(end - now + tm.beat_pause)))
-    return end + tm.beat_pause
+    beat = BeatTime(k, "takeaway", _t(now), _t(end - now + tm.beat_pause))
+    beats.append(beat)
+    return beat.start + beat.duration  # the clip ends where its last beat does, to the millisecond
 
 
 def _loop_pass(index: LogIndex, selected: list[Event]) -> tuple[int, int] | None:

@@ -25,7 +25,7 @@ def test_one_chapter_per_beat_from_its_start_titled_by_its_captions(plans: dict[
     chapters = beat_chapters(p)
     assert [c.start for c in chapters] == [b.start for b in p.beats]
     assert [c.end for c in chapters] == [b.start for b in p.beats[1:]] + [p.duration]
-    assert chapters[1].title == "The walk starts with a gradient of 1 at the loss"  # 1 from the log
+    assert chapters[1].title == "The walk starts at the top, a gradient of 1 at the loss"  # 1 from the log
     assert all(c.title and len(c.title) <= 60 for c in chapters)
 
 
