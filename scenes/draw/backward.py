@@ -12,6 +12,7 @@ from typing import Any
 from manim import (FadeIn, FadeOut, GrowFromCenter, MoveAlongPath, ReplacementTransform, Succession, Transform,
                    VGroup, VMobject, smooth)
 
+from scenes.draw.crossfade import crossfade
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box, Route
 from scenes.draw.drawers import draws
@@ -65,7 +66,7 @@ class BackwardCues:
         self.graph.cards[item] = card
         # a cross-fade: a Transform morphed "yh" into "MulBackward0" glyph by glyph, a blue slab
         # with a white blob for a few frames
-        out = [FadeOut(old), FadeIn(card)] if old is not None else [FadeIn(card)]
+        out = [crossfade(old, card)] if old is not None else [FadeIn(card)]
         return out + self._flip_edges(only_into=item)
 
     def _ensure_bucket(self, leaf: str, grad_fn: str | None = None, name: Any = None) -> Anims:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
 from scenes.draw.drawers import draws
@@ -52,6 +53,9 @@ class ConsoleCues:
             self._record(s)  # type: ignore[attr-defined]
         gap = t.sizes.code_pad
         floor = self.spec.caption[3] + self.spec.margin
+        graph_top = self._graph_region()[3]  # type: ignore[attr-defined]
+        if self.has_code and graph_top <= self.spec.code[1]:  # the graph is under the code: stop above it
+            floor = max(floor, graph_top)
         if self.console.lines is None:
             y_top = (pane.bg.get_bottom()[1] - gap) if pane is not None else top
             self.console.lines = VGroup()
@@ -69,14 +73,14 @@ class ConsoleCues:
             rise += old.height + gap / 2
         # the column scrolls as one: leaving lines fade as they rise, the others slide up after
         # them (a jump put the next line on top of the fading one for a few frames)
-        up = [0.0, rise, 0.0]
+        up = np.array([0.0, rise, 0.0])
         out: Anims = [FadeOut(old, shift=up) for old in leaving]
         for old in leaving:
             column.remove(old)
         out += [line.animate.shift(up) for line in column.submobjects] if rise else []
         m.shift(up)
         column.add(m)
-        return out + [FadeIn(m)]
+        return out + [FadeIn(m, shift=up) if rise else FadeIn(m)]  # it rises with the column
 
     @draws("output_line")
     def _cue_output_line(self, cue: Any) -> Anims:

@@ -1,0 +1,18 @@
+"""One thing replaced by another in the same place: the old fades out, then the new fades in.
+
+Why not both at once: for the few frames of a simultaneous cross-fade the two are over each
+other, a card's ``MulBackward0`` on its own copy, a code window's lines on the next window's,
+``passes: 1 / 36`` on ``passes: 2 / 36``; read as a smear. In a `Succession` each has half the
+play's time, and only one of them shows at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manim import FadeIn, FadeOut, Succession
+
+
+def crossfade(old: Any, new: Any) -> Any:
+    """``old`` fades out in the first half of the play, ``new`` fades in in the second."""
+    return Succession(FadeOut(old), FadeIn(new))
