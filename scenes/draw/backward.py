@@ -212,7 +212,7 @@ class BackwardCues:
                            + self._pane_bounds())
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
-        self.walk.products = {(cue.ids[0], k): tuple(p.get_center()[:2]) for k, p in products.items()}
+        self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
         return [FadeIn(block)]
 
     def _bucket_note(self, box: Box, text: str) -> Anims:
@@ -237,13 +237,17 @@ class BackwardCues:
     def _merge(self, waiting: list[VGroup], badge: VGroup) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
         (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
-        rode to (the loss's 1) grows in place. Each token turns into a copy of the badge of its
-        own, kept with the visit's marks, so that no shape is in the scene twice."""
+        rode to (the loss's 1) grows in place. Each other token turns into a copy of the badge of
+        its own (no shape is in the scene twice), gone once it has landed."""
         if not waiting:
             return [GrowFromCenter(badge)]
-        copies = [badge] + [badge.copy() for _ in waiting[1:]]
-        self.walk.visit_marks += copies[1:]
-        return [ReplacementTransform(token, copy) for token, copy in zip(waiting, copies)]
+        # the others land on copies that leave as they land: kept, each copy was drawn on the
+        # badge (the same "6" twice) until the next visit
+        out: Anims = [ReplacementTransform(waiting[0], badge)]
+        for token in waiting[1:]:
+            copy = badge.copy()
+            out.append(Succession(ReplacementTransform(token, copy), FadeOut(copy, run_time=1e-3)))
+        return out
 
     @draws("grad_travel")
     def _cue_grad_travel(self, cue: Any) -> Anims:
@@ -257,8 +261,10 @@ class BackwardCues:
         tok = self._token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds)  # backward, it ends at src
-        start = self.walk.products.get((cue.ids[0], cue.ids[1]))
-        if start is not None:  # the product of the visit's arithmetic leaves it and rides the edge
+        product = self.walk.products.get((cue.ids[0], cue.ids[1]))
+        if product is not None:  # the product of the visit's arithmetic leaves it and rides the edge
+            start = product.get_center()[:2]
+            product.set_opacity(0.0)  # the token is it now: two pills were drawn over each other
             lead = VMobject()
             lead.set_points_as_corners([[start[0], start[1], 0], path.get_start()])
             lead.append_vectorized_mobject(path)
