@@ -167,6 +167,8 @@ class BackwardCues:
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
+                if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it waits
+                    x, y = waiting[0].get_center()[:2]  # (a glide beside the card crossed its corner)
                 self._keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
@@ -260,7 +262,8 @@ class BackwardCues:
         self.walk.riding.append((r, cue.start))
         tok = self._token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
-        path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds)  # backward, it ends at src
+        path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
+                          leaves=self.lay.boxes[r.dst].bounds)
         product = self.walk.products.get((cue.ids[0], cue.ids[1]))
         if product is not None:  # the product of the visit's arithmetic leaves it and rides the edge
             start = product.get_center()[:2]
