@@ -211,7 +211,7 @@ class BackwardCues:
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
                            within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
-                           + self._pane_bounds())
+                           + self._pane_bounds() + self._frame_marks())
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
@@ -223,7 +223,7 @@ class BackwardCues:
         block = note_block([formula(text, t)], t)
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self._free_rect(),
-                           avoid=self._pane_bounds())
+                           avoid=self._pane_bounds() + self._frame_marks())
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         return [FadeIn(block)]

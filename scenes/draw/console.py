@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
+from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup, smooth
 
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
@@ -71,16 +71,19 @@ class ConsoleCues:
             old = column.submobjects[len(leaving)]  # the column is full: the oldest line leaves
             leaving.append(old)
             rise += old.height + gap / 2
-        # the column scrolls as one: leaving lines fade as they rise, the others slide up after
-        # them (a jump put the next line on top of the fading one for a few frames)
+        # the oldest lines fade where they are, then the column slides up as one and the new
+        # line rises into place with it: a line fading as it rose crossed the code above, one
+        # fading in place of the last line was drawn over it
         up = np.array([0.0, rise, 0.0])
-        out: Anims = [FadeOut(old, shift=up) for old in leaving]
         for old in leaving:
             column.remove(old)
-        out += [line.animate.shift(up) for line in column.submobjects] if rise else []
         m.shift(up)
         column.add(m)
-        return out + [FadeIn(m, shift=up) if rise else FadeIn(m)]  # it rises with the column
+        if not rise:
+            return [FadeIn(m)]
+        return ([FadeOut(old, rate_func=_first_half) for old in leaving]
+                + [line.animate(rate_func=_second_half).shift(up) for line in column.submobjects[:-1]]
+                + [FadeIn(m, shift=up, rate_func=_second_half)])
 
     @draws("output_line")
     def _cue_output_line(self, cue: Any) -> Anims:
@@ -94,3 +97,13 @@ class ConsoleCues:
     def _cue_message(self, cue: Any) -> Anims:
         """An error or warning: wrapped at the small card size, PyTorch's text in full."""
         return self._console(list(cue.strings), self.theme.colors.loss, size=self.theme.font_sizes.card_fn)
+
+
+def _first_half(t: float) -> float:
+    """Done by half time: the oldest line is gone before the column moves."""
+    return smooth(min(1.0, 2.0 * t))
+
+
+def _second_half(t: float) -> float:
+    """Still until half time (the new line invisible, begun at once), then smooth."""
+    return smooth(max(0.0, 2.0 * t - 1.0))

@@ -51,6 +51,12 @@ class FrameSpots:
         mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, self.console.lines) if m is not None]
         return [self._bounds(m) for m in mobs if len(m.get_family()) and m.width > 0]
 
+    def _frame_marks(self) -> list[Rect]:
+        """The legend and the checklist, as rectangles a note keeps off."""
+        rows = list(self.state.checklist.rows)  # type: ignore[attr-defined]
+        mobs = [m for m in [self.graph.legend, *rows] if m is not None and len(m.get_family()) and m.width > 0]
+        return [self._bounds(m) for m in mobs]
+
     def _console_reach(self) -> list[Rect]:
         """Where the clip's printed lines will go under the code pane: two code lines' height per
         line printed (a long one wraps), down to the caption at most."""
