@@ -12,7 +12,7 @@ from typing import Any
 from manim import (FadeIn, FadeOut, GrowFromCenter, MoveAlongPath, ReplacementTransform, Succession, Transform,
                    VGroup, VMobject, smooth)
 
-from scenes.draw.crossfade import crossfade
+from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box, Route
 from scenes.draw.drawers import draws
@@ -149,7 +149,7 @@ class BackwardCues:
             out += self._flip_edges(only_into=item)
             self.graph.walked.add(item)
         waiting = self.walk.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
-        out += [FadeOut(m) for m in self.walk.visit_marks]
+        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]  # gone before the new note shows
         self.walk.visit_marks = []
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
@@ -215,7 +215,7 @@ class BackwardCues:
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
-        return [FadeIn(block)]
+        return [FadeIn(block, rate_func=second_half)]
 
     def _bucket_note(self, box: Box, text: str) -> Anims:
         """``before + add = after`` beside a bucket, until the next visit or fill."""
@@ -226,7 +226,7 @@ class BackwardCues:
                            avoid=self._pane_bounds() + self._frame_marks())
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
-        return [FadeIn(block)]
+        return [FadeIn(block, rate_func=second_half)]
 
     @draws("local_rule")
     def _cue_local_rule(self, cue: Any) -> Anims:
@@ -264,10 +264,13 @@ class BackwardCues:
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
-        product = self.walk.products.get((cue.ids[0], cue.ids[1]))
+        product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)  # w * w: one product, two edges
+        aside: Anims = []
         if product is not None:  # the product of the visit's arithmetic leaves it and rides the edge
             start = product.get_center()[:2]
-            product.set_opacity(0.0)  # the token is it now: two pills were drawn over each other
+            # the token is it: the pill steps aside while the token is on it (the two were drawn
+            # over each other), and is written again once the token is on its way
+            aside.append(Transform(product, product.copy().set_opacity(0.0), rate_func=_aside))
             lead = VMobject()
             lead.set_points_as_corners([[start[0], start[1], 0], path.get_start()])
             lead.append_vectorized_mobject(path)
@@ -276,7 +279,7 @@ class BackwardCues:
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self._record(s)
-        return [MoveAlongPath(tok, path)]
+        return aside + [MoveAlongPath(tok, path)]
 
     @draws("bucket_fill")
     def _cue_bucket_fill(self, cue: Any) -> Anims:
@@ -318,7 +321,7 @@ class BackwardCues:
             out.append(Succession(MoveAlongPath(tok, path), FadeOut(tok)))
         else:
             out += [FadeOut(m) for m in waiting]
-        out += [FadeOut(m) for m in self.walk.visit_marks]
+        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
         self.walk.visit_marks = []
         if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
             out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}")
@@ -350,3 +353,8 @@ def _after_landing(t: float) -> float:
     """The bucket rises once the dropped gradient is in: the drop (`Succession` of the ride and a
     fade, half each) lands at t = 0.5. Before, "12" was in the bucket while the 6 still fell."""
     return smooth(min(1.0, max(0.0, 2.0 * t - 1.0)))
+
+
+def _aside(t: float) -> float:
+    """A product pill hidden from the first frame of its token's ride to half time, then back."""
+    return 1.0 if t < 0.5 else 1.0 - smooth(2.0 * t - 1.0)

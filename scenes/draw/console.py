@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup, smooth
+from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
+from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.state import CodeView, ConsoleView
@@ -81,9 +82,9 @@ class ConsoleCues:
         column.add(m)
         if not rise:
             return [FadeIn(m)]
-        return ([FadeOut(old, rate_func=_first_half) for old in leaving]
-                + [line.animate(rate_func=_second_half).shift(up) for line in column.submobjects[:-1]]
-                + [FadeIn(m, shift=up, rate_func=_second_half)])
+        return ([FadeOut(old, rate_func=first_half) for old in leaving]
+                + [line.animate(rate_func=second_half).shift(up) for line in column.submobjects[:-1]]
+                + [FadeIn(m, shift=up, rate_func=second_half)])
 
     @draws("output_line")
     def _cue_output_line(self, cue: Any) -> Anims:
@@ -98,12 +99,3 @@ class ConsoleCues:
         """An error or warning: wrapped at the small card size, PyTorch's text in full."""
         return self._console(list(cue.strings), self.theme.colors.loss, size=self.theme.font_sizes.card_fn)
 
-
-def _first_half(t: float) -> float:
-    """Done by half time: the oldest line is gone before the column moves."""
-    return smooth(min(1.0, 2.0 * t))
-
-
-def _second_half(t: float) -> float:
-    """Still until half time (the new line invisible, begun at once), then smooth."""
-    return smooth(max(0.0, 2.0 * t - 1.0))

@@ -10,9 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import FadeIn, FadeOut, Succession
+from manim import FadeIn, FadeOut, Succession, smooth
 
 
 def crossfade(old: Any, new: Any) -> Any:
     """``old`` fades out in the first half of the play, ``new`` fades in in the second."""
     return Succession(FadeOut(old), FadeIn(new))
+
+
+def first_half(t: float) -> float:
+    """A rate done by half time: what leaves is gone before what comes moves or shows."""
+    return smooth(min(1.0, 2.0 * t))
+
+
+def second_half(t: float) -> float:
+    """A rate still until half time, then smooth: what comes, begun at once so that it is
+    invisible from the first frame (a `Succession` shows it whole until its turn)."""
+    return smooth(max(0.0, 2.0 * t - 1.0))
