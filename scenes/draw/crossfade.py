@@ -8,7 +8,7 @@ play's time, and only one of them shows at a time.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from manim import FadeIn, FadeOut, Succession, smooth
 
@@ -27,3 +27,9 @@ def second_half(t: float) -> float:
     """A rate still until half time, then smooth: what comes, begun at once so that it is
     invisible from the first frame (a `Succession` shows it whole until its turn)."""
     return smooth(max(0.0, 2.0 * t - 1.0))
+
+
+def phase(i: int, n: int) -> Callable[[float], float]:
+    """A rate that runs smoothly in the ``i``-th of ``n`` equal parts of the play (0-based) and
+    is still before and done after: steps that must not overlap, in one play."""
+    return lambda t: smooth(min(1.0, max(0.0, n * t - i)))
