@@ -12,6 +12,7 @@ from typing import Any
 from manim import (FadeIn, FadeOut, GrowFromCenter, MoveAlongPath, ReplacementTransform, Succession, Transform,
                    VGroup, VMobject, smooth)
 
+from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box, Route
 from scenes.draw.drawers import draws
@@ -65,7 +66,7 @@ class BackwardCues:
         self.graph.cards[item] = card
         # a cross-fade: a Transform morphed "yh" into "MulBackward0" glyph by glyph, a blue slab
         # with a white blob for a few frames
-        out = [FadeOut(old), FadeIn(card)] if old is not None else [FadeIn(card)]
+        out = [crossfade(old, card)] if old is not None else [FadeIn(card)]
         return out + self._flip_edges(only_into=item)
 
     def _ensure_bucket(self, leaf: str, grad_fn: str | None = None, name: Any = None) -> Anims:
@@ -148,7 +149,7 @@ class BackwardCues:
             out += self._flip_edges(only_into=item)
             self.graph.walked.add(item)
         waiting = self.walk.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
-        out += [FadeOut(m) for m in self.walk.visit_marks]
+        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]  # gone before the new note shows
         self.walk.visit_marks = []
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
@@ -166,6 +167,8 @@ class BackwardCues:
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
+                if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it waits
+                    x, y = waiting[0].get_center()[:2]  # (a glide beside the card crossed its corner)
                 self._keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
@@ -208,11 +211,11 @@ class BackwardCues:
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
                            within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
-                           + self._pane_bounds())
+                           + self._pane_bounds() + self._frame_marks())
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
-        self.walk.products = {(cue.ids[0], k): tuple(p.get_center()[:2]) for k, p in products.items()}
-        return [FadeIn(block)]
+        self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
+        return [FadeIn(block, rate_func=second_half)]
 
     def _bucket_note(self, box: Box, text: str) -> Anims:
         """``before + add = after`` beside a bucket, until the next visit or fill."""
@@ -220,10 +223,10 @@ class BackwardCues:
         block = note_block([formula(text, t)], t)
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self._free_rect(),
-                           avoid=self._pane_bounds())
+                           avoid=self._pane_bounds() + self._frame_marks())
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
-        return [FadeIn(block)]
+        return [FadeIn(block, rate_func=second_half)]
 
     @draws("local_rule")
     def _cue_local_rule(self, cue: Any) -> Anims:
@@ -236,13 +239,17 @@ class BackwardCues:
     def _merge(self, waiting: list[VGroup], badge: VGroup) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
         (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
-        rode to (the loss's 1) grows in place. Each token turns into a copy of the badge of its
-        own, kept with the visit's marks, so that no shape is in the scene twice."""
+        rode to (the loss's 1) grows in place. Each other token turns into a copy of the badge of
+        its own (no shape is in the scene twice), gone once it has landed."""
         if not waiting:
             return [GrowFromCenter(badge)]
-        copies = [badge] + [badge.copy() for _ in waiting[1:]]
-        self.walk.visit_marks += copies[1:]
-        return [ReplacementTransform(token, copy) for token, copy in zip(waiting, copies)]
+        # the others land on copies that leave as they land: kept, each copy was drawn on the
+        # badge (the same "6" twice) until the next visit
+        out: Anims = [ReplacementTransform(waiting[0], badge)]
+        for token in waiting[1:]:
+            copy = badge.copy()
+            out.append(Succession(ReplacementTransform(token, copy), FadeOut(copy, run_time=1e-3)))
+        return out
 
     @draws("grad_travel")
     def _cue_grad_travel(self, cue: Any) -> Anims:
@@ -255,9 +262,15 @@ class BackwardCues:
         self.walk.riding.append((r, cue.start))
         tok = self._token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
-        path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds)  # backward, it ends at src
-        start = self.walk.products.get((cue.ids[0], cue.ids[1]))
-        if start is not None:  # the product of the visit's arithmetic leaves it and rides the edge
+        path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
+                          leaves=self.lay.boxes[r.dst].bounds)
+        product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)  # w * w: one product, two edges
+        aside: Anims = []
+        if product is not None:  # the product of the visit's arithmetic leaves it and rides the edge
+            start = product.get_center()[:2]
+            # the token is it: the pill steps aside while the token is on it (the two were drawn
+            # over each other), and is written again once the token is on its way
+            aside.append(Transform(product, product.copy().set_opacity(0.0), rate_func=_aside))
             lead = VMobject()
             lead.set_points_as_corners([[start[0], start[1], 0], path.get_start()])
             lead.append_vectorized_mobject(path)
@@ -266,7 +279,7 @@ class BackwardCues:
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self._record(s)
-        return [MoveAlongPath(tok, path)]
+        return aside + [MoveAlongPath(tok, path)]
 
     @draws("bucket_fill")
     def _cue_bucket_fill(self, cue: Any) -> Anims:
@@ -308,7 +321,7 @@ class BackwardCues:
             out.append(Succession(MoveAlongPath(tok, path), FadeOut(tok)))
         else:
             out += [FadeOut(m) for m in waiting]
-        out += [FadeOut(m) for m in self.walk.visit_marks]
+        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
         self.walk.visit_marks = []
         if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
             out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}")
@@ -340,3 +353,8 @@ def _after_landing(t: float) -> float:
     """The bucket rises once the dropped gradient is in: the drop (`Succession` of the ride and a
     fade, half each) lands at t = 0.5. Before, "12" was in the bucket while the 6 still fell."""
     return smooth(min(1.0, max(0.0, 2.0 * t - 1.0)))
+
+
+def _aside(t: float) -> float:
+    """A product pill hidden from the first frame of its token's ride to half time, then back."""
+    return 1.0 if t < 0.5 else 1.0 - smooth(2.0 * t - 1.0)

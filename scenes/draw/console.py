@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
+from scenes.draw.crossfade import phase
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.state import CodeView, ConsoleView
-from scenes.draw.visuals import label
+from scenes.draw.visuals import card_tag, label
 from scenes.draw.visuals.caption import wrap_words
 from scenes.draw.visuals.glyphs import shrink_to_fit
 
@@ -52,6 +54,9 @@ class ConsoleCues:
             self._record(s)  # type: ignore[attr-defined]
         gap = t.sizes.code_pad
         floor = self.spec.caption[3] + self.spec.margin
+        graph_top = self._graph_region()[3]  # type: ignore[attr-defined]
+        if self.has_code and graph_top <= self.spec.code[1]:  # the graph is under the code: stop above it
+            floor = max(floor, graph_top + self._tag_room())
         if self.console.lines is None:
             y_top = (pane.bg.get_bottom()[1] - gap) if pane is not None else top
             self.console.lines = VGroup()
@@ -67,16 +72,30 @@ class ConsoleCues:
             old = column.submobjects[len(leaving)]  # the column is full: the oldest line leaves
             leaving.append(old)
             rise += old.height + gap / 2
-        # the column scrolls as one: leaving lines fade as they rise, the others slide up after
-        # them (a jump put the next line on top of the fading one for a few frames)
-        up = [0.0, rise, 0.0]
-        out: Anims = [FadeOut(old, shift=up) for old in leaving]
+        # the oldest lines fade where they are, then the column slides up as one, then the new
+        # line fades in below it: a line fading as it rose crossed the code above, one fading
+        # in place of the last line was drawn over it, one rising from below crossed the graph
+        up = np.array([0.0, rise, 0.0])
         for old in leaving:
             column.remove(old)
-        out += [line.animate.shift(up) for line in column.submobjects] if rise else []
         m.shift(up)
         column.add(m)
-        return out + [FadeIn(m)]
+        if not rise:
+            return [FadeIn(m)]
+        return ([FadeOut(old, rate_func=phase(0, 3)) for old in leaving]
+                + [line.animate(rate_func=phase(1, 3)).shift(up) for line in column.submobjects[:-1]]
+                + [FadeIn(m, rate_func=phase(2, 3))])
+
+    def _tag_room(self) -> float:
+        """How far an op name above the top card reaches past the graph's region (``** 2``
+        over the loss): a tag's height at its size, and its gap."""
+        t = self.theme
+        lay = self.lay  # type: ignore[attr-defined]
+        tops = [b for b in lay.boxes.values()]
+        if not tops:
+            return 0.0
+        m = card_tag("mul", max(tops, key=lambda b: b.y + b.h / 2), t, scale=lay.scale)
+        return m.height + 2 * t.spacing.edge_clearance
 
     @draws("output_line")
     def _cue_output_line(self, cue: Any) -> Anims:
@@ -90,3 +109,4 @@ class ConsoleCues:
     def _cue_message(self, cue: Any) -> Anims:
         """An error or warning: wrapped at the small card size, PyTorch's text in full."""
         return self._console(list(cue.strings), self.theme.colors.loss, size=self.theme.font_sizes.card_fn)
+

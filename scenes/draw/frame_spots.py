@@ -16,11 +16,10 @@ from scenes.draw.state import CodeView, ConsoleView, GraphView
 from scenes.draw.visuals import legend
 from scenes.layout.label_spots import first_clear
 from scenes.layout.place import Box, Layout
-from scenes.storyboard.cues import CONSOLE_KINDS
+from scenes.layout.clip import printed_lines
 from scenes.theme import Rect
 
 Anims = list[Any]
-CARD_CHARS = 12  # a value longer than this (PyTorch's tensor(0.3333, requires_grad=True)) is printed, not carded
 
 
 class FrameSpots:
@@ -52,11 +51,16 @@ class FrameSpots:
         mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, self.console.lines) if m is not None]
         return [self._bounds(m) for m in mobs if len(m.get_family()) and m.width > 0]
 
+    def _frame_marks(self) -> list[Rect]:
+        """The legend and the checklist, as rectangles a note keeps off."""
+        rows = list(self.state.checklist.rows)  # type: ignore[attr-defined]
+        mobs = [m for m in [self.graph.legend, *rows] if m is not None and len(m.get_family()) and m.width > 0]
+        return [self._bounds(m) for m in mobs]
+
     def _console_reach(self) -> list[Rect]:
         """Where the clip's printed lines will go under the code pane: two code lines' height per
         line printed (a long one wraps), down to the caption at most."""
-        n = sum(1 for k in self.plan.cues if k.kind in CONSOLE_KINDS or  # and printouts wider than a card
-                (k.kind == "node_appear" and len(k.text("value") or "") > CARD_CHARS))
+        n = printed_lines(self.plan)
         if not n or self.code.pane is None:
             return [self.spec.code] if n else []
         left, _, right, _ = self.spec.code

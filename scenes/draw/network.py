@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from manim import Circle, Create, FadeIn, FadeOut, GrowFromCenter, LaggedStart, Mobject
 
+from scenes.draw.crossfade import crossfade
 from scenes.draw.drawers import draws
 from scenes.draw.state import NetworkView
 from scenes.storyboard.network import Network, read_network
@@ -218,7 +219,7 @@ class NetworkCues:
         old = st.rows.pop(row, None)
         st.rows[row] = m
         self._arriving.add(id(m))
-        return ([FadeOut(old)] if old is not None else []) + [FadeIn(m)]
+        return [crossfade(old, m)] if old is not None else [FadeIn(m)]
 
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from manim import Create, FadeIn, FadeOut, GrowFromCenter, Mobject, Scene, Transform, VGroup, there_and_back
+from manim import (Create, FadeIn, FadeOut, GrowFromCenter, Mobject, Scene, Succession, Transform, VGroup,
+                   there_and_back)
 
 from scenes.draw.backward import BackwardCues
 from scenes.draw.checklist import ChecklistCues
-from scenes.layout.clip import clip_frame_region, fill_scales, shows_code
+from scenes.draw.crossfade import crossfade
+from scenes.layout.clip import clip_frame_region, console_room, fill_scales, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.curve import CurveCues
@@ -105,7 +107,7 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, N
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
-        return clip_frame_region(self.has_code, self.spec)
+        return clip_frame_region(self.has_code, self.spec, console_room(self.plan, self.theme.sizes.console_reserve))
 
     def _item(self, some_id: str) -> str:
         """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf)."""
@@ -194,7 +196,7 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, N
         if not self.code.pane.shows(line):  # a long program: the window moves to the line
             old = self.code.pane
             self.code.pane = self._pane(old.window_for(line), line)
-            return [FadeOut(old), FadeIn(self.code.pane)]
+            return [crossfade(old, self.code.pane)]
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _pane(self, first: int, line: int) -> CodePane:
@@ -254,9 +256,7 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, N
         if card is None:
             return []
         out: Anims = []
-        old = self.graph.cards.pop(tid, None)
-        if old is not None:
-            out.append(FadeOut(old))
+        old = self.graph.cards.pop(tid, None)  # replaced below: gone before the new card grows
         out += self._retire_rebound(tid, name) + self._retire_walked(tid)
         self.graph.cards[tid] = card
         self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
@@ -272,7 +272,7 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, N
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None and card.value is None:  # a printout wider than any card
             out += self._console([value], self.theme.colors.code_text)
-        return out + [GrowFromCenter(card)]
+        return out + [Succession(FadeOut(old), GrowFromCenter(card)) if old is not None else GrowFromCenter(card)]
 
     def _op_words(self, cue: Any, op: str) -> str:
         """An op's tag: its name (``mul``), or with a constant operand its symbol and the number

@@ -72,36 +72,51 @@ def arrow_reach(theme: Theme, scale: float = 1.0) -> float:
 
 
 def token_ride(route: Route, size: tuple[float, float], theme: Theme,
-               reaches: tuple[float, float, float, float]) -> VMobject:
+               reaches: tuple[float, float, float, float],
+               leaves: tuple[float, float, float, float] | None = None) -> VMobject:
     """The part of a route's backward path that a gradient token of ``size`` (w, h; pass a size
     that does not change with the number, so that the token stops in the same place whatever it
     shows) rides: from the card it leaves to the last point where it stays, by the theme's edge
     clearance, off the card it ``reaches`` (left, bottom, right, top), so that while it waits
     there it hides none of that card's text ("MulBackward0"). It stops no earlier than
-    ``proportions.token_wait_min`` of the way, where a route is too short for that."""
+    ``proportions.token_wait_min`` of the way, where a route is too short for that. Given the
+    card it ``leaves``, it sets off where it is first clear of that card (it started half on
+    it, over its name), no later than where it stops."""
     path = route_path(route, backward=True)
     gap = theme.spacing.edge_clearance
-    left, bottom, right, top = reaches
     w, h = size[0] / 2 + gap, size[1] / 2 + gap
 
-    def ride_to(t: float) -> VMobject:
+    def at(t: float) -> VMobject:
         part = VMobject()
         part.pointwise_become_partial(path, 0.0, t)
         return part
 
-    def off_card(t: float) -> bool:
-        x, y = ride_to(t).get_end()[:2]
+    def off(t: float, card: tuple[float, float, float, float]) -> bool:
+        left, bottom, right, top = card
+        x, y = at(t).get_end()[:2]
         return x + w <= left or x - w >= right or y + h <= bottom or y - h >= top
 
+    def crossing(lo: float, hi: float, card: tuple[float, float, float, float]) -> float:
+        """Where the path, off ``card`` at one end of [lo, hi] and on it at the other, meets it."""
+        first_off = off(lo, card)
+        for _ in range(RIDE_STEPS):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if off(mid, card) == first_off else (lo, mid)
+        return lo if first_off else hi
+
     lo, hi = theme.proportions.token_wait_min, 1.0
-    if off_card(hi):  # no card in the way
-        return ride_to(hi)
-    if not off_card(lo):  # no room before it
-        return ride_to(lo)
-    for _ in range(RIDE_STEPS):  # off the card at lo, on it at hi: the path reaches it once
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if off_card(mid) else (lo, mid)
-    return ride_to(lo)
+    if off(hi, reaches):  # no card in the way
+        end = hi
+    elif not off(lo, reaches):  # no room before it
+        end = lo
+    else:  # off the card at lo, on it at hi: the path reaches it once
+        end = crossing(lo, hi, reaches)
+    start = 0.0
+    if leaves is not None and not off(0.0, leaves):
+        start = crossing(0.0, end, leaves) if off(end, leaves) else 0.0
+    part = VMobject()
+    part.pointwise_become_partial(path, start, end)
+    return part
 
 
 RIDE_STEPS = 12

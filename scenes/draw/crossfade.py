@@ -1,0 +1,35 @@
+"""One thing replaced by another in the same place: the old fades out, then the new fades in.
+
+Why not both at once: for the few frames of a simultaneous cross-fade the two are over each
+other, a card's ``MulBackward0`` on its own copy, a code window's lines on the next window's,
+``passes: 1 / 36`` on ``passes: 2 / 36``; read as a smear. In a `Succession` each has half the
+play's time, and only one of them shows at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from manim import FadeIn, FadeOut, Succession, smooth
+
+
+def crossfade(old: Any, new: Any) -> Any:
+    """``old`` fades out in the first half of the play, ``new`` fades in in the second."""
+    return Succession(FadeOut(old), FadeIn(new))
+
+
+def first_half(t: float) -> float:
+    """A rate done by half time: what leaves is gone before what comes moves or shows."""
+    return smooth(min(1.0, 2.0 * t))
+
+
+def second_half(t: float) -> float:
+    """A rate still until half time, then smooth: what comes, begun at once so that it is
+    invisible from the first frame (a `Succession` shows it whole until its turn)."""
+    return smooth(max(0.0, 2.0 * t - 1.0))
+
+
+def phase(i: int, n: int) -> Callable[[float], float]:
+    """A rate that runs smoothly in the ``i``-th of ``n`` equal parts of the play (0-based) and
+    is still before and done after: steps that must not overlap, in one play."""
+    return lambda t: smooth(min(1.0, max(0.0, n * t - i)))
