@@ -101,9 +101,10 @@ def _floor_here(clip: str, options: dict[str, str]) -> tuple[float, int]:
         return time.perf_counter() - t0, len(frames)
 
 
-SCENE_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w2.grad}")
-"""The last-beat edit rendered with `render scene`: the last caption shows one other number."""
-WATCH_EDIT = ("w1.grad is {w1.grad}", "w1.grad is {w1}")
+SCENE_EDIT = ("w1.grad is {w1.grad} and", "w1.grad is {w2.grad} and")
+"""The last-beat edit rendered with `render scene`: the takeaway, the clip's last beat, shows
+one other number."""
+WATCH_EDIT = ("w1.grad is {w1.grad} and", "w1.grad is {w1} and")
 """The edit saved while `render watch` runs: another number than SCENE_EDIT's, so that its beat
 is not in the cache already."""
 
