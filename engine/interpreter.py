@@ -9,7 +9,6 @@ executed operations stops a runaway loop with a located :class:`OperationLimit`.
 from __future__ import annotations
 
 import ast
-import math
 from fractions import Fraction
 from typing import Any, Optional
 
@@ -19,7 +18,8 @@ from .calls import evaluate_call
 from .errors import NON_LEAF_GRAD, TorchError, no_attribute
 from .events import Recorder
 from .limits import check_scalar_int
-from .numbers import Num, cap_exact, fraction_str, json_float
+from .numbers import Num, fraction_str, json_float
+from .pynums import literal, py_arith
 from .tensor import PyNum, Session, Tensor
 from .values import shown, span_of, type_name
 
@@ -27,7 +27,6 @@ _BIN = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow
 _CMP = {ast.Gt: "gt", ast.Lt: "lt", ast.GtE: "ge", ast.LtE: "le", ast.Eq: "eq", ast.NotEq: "ne"}
 _PY_CMP = {"gt": lambda a, b: a > b, "lt": lambda a, b: a < b, "ge": lambda a, b: a >= b,
            "le": lambda a, b: a <= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
-_MAX_INT_BITS = 4096
 
 
 class OperationLimit(Exception):
@@ -264,7 +263,7 @@ class Interpreter:
         if isinstance(e, ast.Constant):
             if isinstance(e.value, bool) or e.value is None or isinstance(e.value, str):
                 return e.value if not isinstance(e.value, bool) else PyNum(e.value, Fraction(int(e.value)))
-            return _literal(e, self.source)
+            return literal(e, self.source)
         if isinstance(e, ast.Name):
             return self.lookup(e.id, e)
         if isinstance(e, ast.BinOp):
@@ -359,7 +358,7 @@ class Interpreter:
             if op == "div":
                 return results.true_divide(self.sess, a, b, span_of(e))
             return results.apply(self.sess, ops.BINARY[op](a, b), span_of(e))
-        return _py_arith(op, self.operand(a, op, a, b), self.operand(b, op, a, b))
+        return py_arith(op, self.operand(a, op, a, b), self.operand(b, op, a, b))
 
     def operand(self, v: Any, op: str, a: Any, b: Any) -> Any:
         if isinstance(v, (Tensor, PyNum)):
@@ -386,58 +385,3 @@ class Interpreter:
 
 def _var(node: ast.expr) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else None
-
-
-def _literal(e: ast.Constant, source: str) -> PyNum:
-    """A number literal with its exact value from the source text (``0.1`` is exactly 1/10)."""
-    v = e.value
-    if isinstance(v, int):
-        return PyNum(v, cap_exact(Fraction(v)))
-    text = ast.get_source_segment(source, e) or repr(v)
-    try:
-        exact = cap_exact(_exact_decimal(text.replace("_", "")))
-    except (ValueError, ZeroDivisionError):
-        exact = Fraction(v) if math.isfinite(v) else None
-    return PyNum(v, exact)
-
-
-_MAX_EXPONENT = 400  # 1e400 is inf for a float; Fraction("1e99999999") would build a huge integer
-
-
-def _exact_decimal(text: str) -> Fraction:
-    """The exact value of a float literal's text, refusing (ValueError) an exponent no float has."""
-    mantissa, _, exponent = text.lower().partition("e")
-    if exponent and abs(int(exponent)) > _MAX_EXPONENT + len(mantissa):
-        raise ValueError(text)
-    return Fraction(text)
-
-
-def _py_arith(op: str, a: PyNum, b: PyNum) -> PyNum:
-    """Python number arithmetic with its exact shadow; huge integers are refused, not computed."""
-    x, y = a.value, b.value
-    qa, qb = a.exact, b.exact
-    both = qa is not None and qb is not None
-    try:
-        if op == "add":
-            v, q = x + y, (qa + qb if both else None)
-        elif op == "sub":
-            v, q = x - y, (qa - qb if both else None)
-        elif op == "mul":
-            v, q = x * y, (qa * qb if both else None)
-        elif op == "div":
-            v, q = x / y, (qa / qb if both else None)
-        else:
-            if isinstance(x, int) and isinstance(y, int) and y > 0 and abs(x) > 1 \
-                    and y * abs(x).bit_length() > _MAX_INT_BITS:
-                raise TorchError("OverflowError", "integer result too large")
-            v = x ** y
-            q = qa ** int(qb) if both and qb.denominator == 1 and abs(qb) <= 64 and not (qa == 0 and qb < 0) else None
-            if isinstance(v, complex):
-                raise TorchError("ValueError", "math domain error")
-    except ZeroDivisionError:
-        raise TorchError("ZeroDivisionError", "division by zero") from None
-    except OverflowError:
-        raise TorchError("OverflowError", "numerical result out of range") from None
-    if isinstance(v, int) and v.bit_length() > _MAX_INT_BITS:
-        raise TorchError("OverflowError", "integer result too large")
-    return PyNum(v, cap_exact(q))

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from scenes.commands.problems import report
+
 
 def make_article(file: str, opts: Any) -> int:
     """Write one article (the clip first, if out of date); its page's path on stdout."""
@@ -20,9 +22,7 @@ def make_article(file: str, opts: Any) -> int:
     try:
         result = write_article(file, Path(file).stem, opts)
     except StoryboardError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 2
+        return report(exc)
     print(result.page)
     return 0
 
@@ -40,8 +40,6 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
     try:
         result = write_site(Path(out), Course.of(folder), force)
     except StoryboardError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 2
+        return report(exc)
     print(result.page)
     return 0

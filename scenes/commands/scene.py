@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
+from scenes.commands.problems import report
 from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
 
@@ -75,7 +76,7 @@ def _scheduler(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add ``scene`` and ``all`` to ``render``'s subparsers."""
-    p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .events.jsonl)")
+    p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .vtt, .events.jsonl)")
     scene_arguments(p)
     _scheduler(p)
     p.set_defaults(func=cmd_scene, run=cmd_scene)
@@ -148,9 +149,7 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
         check_outputs(name, opts.out, opts.fmt, [file])
         result = render_storyboard(file, name, opts, farm=farm)
     except StoryboardError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 2, None
+        return report(exc), None
     except (ThemeError, OutputRefused) as exc:  # names the theme file and the key, or the output
         print(f"render: {exc}", file=sys.stderr)
         return 2, None

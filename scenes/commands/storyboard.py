@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import Any
 
+from scenes.commands.problems import report
 from scenes.storyboard import StoryboardError, find_storyboards, storyboard_path
 from scenes.storyboard.errors import Problem
 
@@ -53,12 +54,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_schema, run=cmd_schema)
 
 
-def _fail(exc: StoryboardError) -> int:
-    for problem in exc.problems:
-        print(problem, file=sys.stderr)
-    return 2
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate each storyboard; all of its problems are printed; exit 2 if any storyboard failed."""
     from scenes.oracle.check import compare, torch_available
@@ -74,7 +69,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         try:
             checked = load(file, sets=args.sets)
         except StoryboardError as exc:
-            status = _fail(exc)
+            status = report(exc)
             continue
         note = "not compared (torch not installed)" if not torch_available() else "not compared (--no-torch)"
         if use_torch:
@@ -87,13 +82,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             if diffs:
                 problems = [Problem(checked.file, *checked.place.yaml_pos(d.line, 1), d.message, "program")
                             for d in diffs]
-                status = _fail(StoryboardError(problems))
+                status = report(StoryboardError(problems))
                 continue
             note = "PyTorch agrees"
         try:
             p = plan_of(checked)
         except StoryboardError as exc:  # a plan too long to be a clip
-            status = _fail(exc)
+            status = report(exc)
             continue
         print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
     return status
@@ -136,7 +131,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     try:
         checked = load(storyboard_path(args.storyboard), sets=args.sets)
     except StoryboardError as exc:
-        return _fail(exc)
+        return report(exc)
     p = plan_of(checked)
     if args.json:
         print(p.to_json())

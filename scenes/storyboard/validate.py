@@ -11,13 +11,12 @@ independent, so both always run; the checks that need the log (does backward cal
 from __future__ import annotations
 
 import os
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
-from .fontcover import undrawable
+from .inputcheck import check_forward_mode_name, check_set_errors, check_text_bounds
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
@@ -103,72 +102,6 @@ def _check_names(doc: Document, board: Storyboard, index: LogIndex, errors: Erro
         line, col = doc.key_pos.get(at, doc.at(at))
         errors.add(line, col, f"names: no expression {expr!r} in the program makes a tensor (write it as "
                    "the program does, e.g. \"b**3\")", at)
-
-
-MAX_TITLE_CHARS = 120
-MAX_NARRATION_CHARS = 600
-MAX_BEATS = 200
-_INVISIBLE = {"\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
-"""Direction overrides and isolates: they reorder what is shown without being seen (right-to-left
-text needs none; Pango orders it)."""
-
-
-def check_text_bounds(doc: Document, errors: ErrorList) -> None:
-    """Titles and narrations are text a viewer reads: bounded in length (a 100 KB title took a
-    minute and 893 MB to draw as a grey smudge) and free of control characters (BEL, ESC and DEL
-    went raw into the .srt and the picture), and a clip has a bounded number of beats. Why
-    absolute bounds here: the reading-rate rules of captions belong to the caption timing."""
-    data = doc.data if isinstance(doc.data, dict) else {}
-    beats = data.get("beats") if isinstance(data.get("beats"), list) else []
-    if len(beats) > MAX_BEATS:
-        line, col = doc.at(("beats",))
-        errors.add(line, col, f"{len(beats)} beats; a clip may have at most {MAX_BEATS}", ("beats",))
-    texts = [(("title",), data.get("title"), MAX_TITLE_CHARS)]
-    texts += [(("beats", i, "narration"), b.get("narration"), MAX_NARRATION_CHARS)
-              for i, b in enumerate(beats) if isinstance(b, dict)]
-    takeaway = data.get("takeaway")
-    if isinstance(takeaway, dict):
-        texts.append((("takeaway", "text"), takeaway.get("text"), MAX_NARRATION_CHARS))
-    for path, text, limit in texts:
-        if not isinstance(text, str):
-            continue
-        line, col = doc.at(path)
-        if len(text) > limit:
-            errors.add(line, col, f"{path[-1]} is {len(text)} characters; at most {limit} can be read on screen", path)
-        bad = next((c for c in text if unicodedata.category(c) == "Cc" or c in _INVISIBLE), None)
-        if bad is not None:
-            errors.add(line, col, f"{path[-1]} holds the control character U+{ord(bad):04X} "
-                       f"({unicodedata.name(bad, 'a control character')}); captions are plain text", path)
-            continue
-        missing = undrawable(text)
-        if missing is not None:
-            errors.add(line, col, f"{path[-1]} holds {missing!r} (U+{ord(missing):04X} "
-                       f"{unicodedata.name(missing, '')}), which no installed font can draw; "
-                       "it would show as a box", path)
-
-
-def check_forward_mode_name(doc: Document, fmode: Any, errors: ErrorList) -> None:
-    """``forward_mode`` must be a name (``"y; import os"`` is not one, and was once ignored)."""
-    if isinstance(fmode, str) and not fmode.isidentifier():
-        line, col = doc.pos.get(("forward_mode",), (1, 1))
-        errors.add(line, col, f"forward_mode: {fmode!r} is not a name; expected the name of a tensor "
-                   "the program ends with (its loss)", ("forward_mode",))
-
-
-def check_set_errors(result: Run, overrides: dict[str, str], place: ProgramPlace, errors: ErrorList) -> None:
-    """An error raised on a line whose number ``--set`` replaced is the real cause of whatever
-    follows (``--set w=2``: an int cannot require grad, then ``w`` is undefined): it is reported
-    alone, naming --set and the value, and the problems it causes are not."""
-    from engine.overrides import override_lines
-
-    lines = override_lines(result.header["source"], list(overrides))
-    for ev in result.events:
-        names = [n for n, line in lines.items() if ev["kind"] == "error" and ev["line"] == line]
-        if names:
-            line, col = place.yaml_pos(ev["line"], 1)
-            errors.add(line, col, f"--set {names[0]}={overrides[names[0]]}: program line {ev['line']} then raises "
-                       f"{ev.get('type', 'an error')}: {ev['message']}", ("program",))
-            errors.raise_if_any()
 
 
 def check_errors_shown(board: Storyboard, index: LogIndex, place: ProgramPlace, errors: ErrorList) -> None:
