@@ -22,7 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("engine", "scenes", "pyproject.toml", "README.md")
 
-pytestmark = pytest.mark.slow
+# one worker for this module under pytest-xdist: its tests share a module-scoped fixture
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
 
 
 def _pip(*args: str, cwd: Path) -> None:

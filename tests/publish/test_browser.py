@@ -25,7 +25,8 @@ import pytest
 from scenes.storyboard import load_and_plan
 from scenes.storyboard.chapters import beat_chapters
 
-pytestmark = pytest.mark.slow
+# one worker for this module under pytest-xdist: its tests share a session-scoped fixture
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("course")]
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 DESKTOP, PHONE = (1280, 900), (390, 844)

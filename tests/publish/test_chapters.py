@@ -14,6 +14,9 @@ from scenes.storyboard.chapters import (beat_chapters, beat_texts, chapters_vtt,
                                         youtube_lines, youtube_problem)
 from scenes.storyboard.plan import BeatTime, CaptionSpan, Plan
 
+# one worker for this module under pytest-xdist: its tests share a module-scoped fixture
+pytestmark = pytest.mark.xdist_group("chapters")
+
 
 @pytest.fixture(scope="module")
 def plans() -> dict[str, Plan]:

@@ -15,7 +15,8 @@ from scenes.storyboard import load_and_plan
 from scenes.storyboard.chapters import beat_chapters
 from tests.publish.conftest import TINY, render
 
-pytestmark = pytest.mark.slow
+# one worker for this module under pytest-xdist: its tests share a session-scoped fixture
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("course")]
 
 
 class _Refs(HTMLParser):

@@ -17,6 +17,9 @@ from scenes.render.options import RenderOptions
 from scenes.render.pipeline import render_storyboard
 from scenes.storyboard import storyboard_path
 
+# one worker for this module under pytest-xdist: its tests share a module-scoped fixture
+pytestmark = pytest.mark.xdist_group("beats")
+
 TINY = {"size": (256, 144), "fps": 5}
 NAME = "backward_walk"  # 8 beats (the last is the takeaway, which says both grads)
 

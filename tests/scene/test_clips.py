@@ -16,7 +16,8 @@ from scenes.render.options import RenderOptions
 from scenes.render.pipeline import RenderResult, count_frames, render_storyboard
 from scenes.storyboard import srt as to_srt, storyboard_path
 
-pytestmark = pytest.mark.slow  # every test here reads the nine clips the fixture renders
+# every test here reads the nine clips the fixture renders: one worker for them under pytest-xdist
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("clips")]
 
 CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
         "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]

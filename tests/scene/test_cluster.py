@@ -23,6 +23,9 @@ from typing import Iterator
 
 import pytest
 
+# one worker for this module under pytest-xdist: its tests share a module-scoped fixture
+pytestmark = pytest.mark.xdist_group("cluster")
+
 ROOT = Path(__file__).resolve().parents[2]
 RENDER = [sys.executable, "-m", "scenes.commands.main"]
 TINY = ["--size", "256x144", "--fps", "5"]

@@ -18,6 +18,9 @@ from scenes.render.inspect import inspect_clip, sample_frames
 from scenes.render.options import RenderOptions
 from scenes.storyboard import load_and_plan, storyboard_path
 
+# one worker for this module under pytest-xdist: its tests share a module-scoped fixture
+pytestmark = pytest.mark.xdist_group("inspect")
+
 NAME = "backward_walk"
 
 

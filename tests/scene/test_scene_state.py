@@ -20,6 +20,9 @@ from scenes.render.states import BeatStates
 from scenes.storyboard import load, plan_of, storyboard_path
 from scenes.theme import default_theme
 
+# one worker for this module under pytest-xdist: its tests share a module-scoped fixture
+pytestmark = pytest.mark.xdist_group("scene_state")
+
 THEME = default_theme()
 NAME, BEATS = "backward_walk", 4  # by then cards, arrows and buckets are up
 
