@@ -43,6 +43,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--vtt", action="store_true", help="print the captions as WebVTT text")
     p.add_argument("--chapters", action="store_true",
                    help="print YouTube chapter lines (from 0:00, beats merged so each lasts at least 10 s)")
+    p.add_argument("--beats", action="store_true",
+                   help="print each beat's start and end time (s), number, visual and heading")
     p.set_defaults(func=cmd_plan, run=cmd_plan)
 
     p = subparsers.add_parser("list", help="every storyboard with its title and duration")
@@ -122,9 +124,25 @@ def plan_table(p) -> str:
     return "\n".join(rows)
 
 
+def beats_table(p) -> str:
+    """One line per beat: start and end in seconds, its 1-based number (the storyboard's
+    ``beats[i]`` is beat ``i + 1``; the takeaway is the last), its visual and its heading (the
+    first sentence of its narration, as the chapters name it).
+
+    Why: a document that says which beat shows a sentence names the beat, not the time, and
+    this prints the times of the clip as it is planned now (they move with the narration)."""
+    from scenes.storyboard.chapters import beat_chapters
+
+    rows = [f"{p.title}: {p.duration:.2f} s, {len(p.beats)} beats", "",
+            f"{'start':>7} {'end':>7} {'beat':>4}  {'visual':<20} heading"]
+    for b, ch in zip(p.beats, beat_chapters(p)):
+        rows.append(f"{ch.start:7.2f} {ch.end:7.2f} {b.index + 1:>4}  {b.visual:<20} {ch.title}")
+    return "\n".join(rows)
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
-    """Print one storyboard's plan (table, ``--json``), its captions (``--srt``, ``--vtt``) or its
-    YouTube chapters (``--chapters``)."""
+    """Print one storyboard's plan (table, ``--json``), its captions (``--srt``, ``--vtt``), its
+    YouTube chapters (``--chapters``) or its beats' times (``--beats``)."""
     from scenes.storyboard import load, plan_of, srt, vtt
     from scenes.storyboard.chapters import youtube_chapters, youtube_lines, youtube_problem
 
@@ -144,6 +162,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(youtube_lines(chapters), end="")
         if (problem := youtube_problem(chapters)) is not None:
             print(f"render: {checked.name}: {problem}", file=sys.stderr)
+    elif args.beats:
+        print(beats_table(p))
     else:
         print(plan_table(p))
     return 0
