@@ -120,7 +120,7 @@ def test_backward_walk_visits_in_pytorchs_order() -> None:
     fills = [(c.text("name"), c.text("after")) for c in p.cues if c.kind == "bucket_fill"]
     assert fills == [("w2", "4/9"), ("w1", "8/3")]
     last = [c for c in p.captions if c.style == "caption"]
-    assert " ".join(c.text for c in last[-2:]) == ("The buckets at the bottom fill: w2.grad is 4/9 and w1.grad is 8/3, "
+    assert " ".join(c.text for c in last[-2:]) == ("The weights' buckets fill: w2.grad is 4/9 and w1.grad is 8/3, "
                                                    "the numbers we found by hand.")
     assert p.captions[-1].style == "takeaway" and p.beats[-1].visual == "takeaway"
 
