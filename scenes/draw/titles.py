@@ -16,7 +16,7 @@ from scenes.draw.drawers import draws
 from scenes.draw.state import CodeView, ConsoleView, GraphView, TitleView
 from scenes.theme import Rect
 from scenes.draw.visuals import caption_bar
-from scenes.draw.visuals.caption import caption_size
+from scenes.draw.visuals.caption import narration_size
 
 Anims = list[Any]
 Z_CAPTION = 2  # above everything: cards, tokens, the code pane
@@ -29,7 +29,6 @@ class TitleCues:
     theme: Any
     spec: Any
     lay: Any
-    plan: Any
     graph: GraphView
     code: CodeView
     console: ConsoleView
@@ -49,13 +48,10 @@ class TitleCues:
         return out + [FadeIn(self.titles.caption)]
 
     def _narration_size(self) -> float:
-        """One size for every narration caption of the clip: the largest that fits them all in
-        the bar (the theme's caption size, stepped down for the one that needs it most). Why:
-        a two-line caption set smaller than the one before it reads as a different voice."""
+        """One size for every narration caption (``narration_size``): a caption set smaller
+        than the one before it reads as a different voice."""
         if getattr(self, "_narration_font", None) is None:
-            sizes = [caption_size(c.text, self.spec.caption, self.theme, None, c.lines)[0]
-                     for c in self.plan.captions if c.style == "caption"]
-            self._narration_font = min(sizes, default=self.theme.font_sizes.caption)
+            self._narration_font = narration_size(self.spec.caption, self.theme)
         return self._narration_font
 
     def _caption_out(self) -> Anims:

@@ -1,7 +1,8 @@
-"""One caption size per clip (issue 19, item 10): every narration caption of a clip is set at
-the same size, the largest at which all of them fit the bar, at every aspect. Before, a
-two-line caption stepped down (26 -> 23.4 at 16:9, -> 18.95 at 1:1) while the one-line caption
-before it stayed at 26, so the size jumped from caption to caption."""
+"""One caption size (issue 19, item 10): every narration caption is set at the one size of its
+aspect, which only the bar and the reading rules decide (two lines of 42 characters fit), so
+that no caption of the nine clips needs a smaller one. Before, each caption was sized by itself:
+a two-line caption stepped down (26 -> 23.4 at 16:9, -> 18.95 at 1:1) beside one-line ones at 26.
+"""
 
 from __future__ import annotations
 
@@ -10,22 +11,32 @@ from types import SimpleNamespace
 import pytest
 
 from scenes.draw.titles import TitleCues
-from scenes.draw.visuals.caption import caption_size
+from scenes.draw.visuals.caption import caption_size, narration_size
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import default_theme
 
 THEME = default_theme()
+CLIPS = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation", "leaf_nodes",
+         "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
-@pytest.mark.parametrize("name", ["graph_build", "backward_walk", "dynamic_graph", "reverse_mode"])
-def test_every_narration_caption_is_set_at_one_size(name: str, aspect: str) -> None:
-    _, plan = load_and_plan(storyboard_path(name))
+def test_every_narration_caption_fits_at_the_one_size(aspect: str) -> None:
     spec = THEME.aspect(aspect)
-    scene = SimpleNamespace(plan=plan, spec=spec, theme=THEME)
-    size = TitleCues._narration_size(scene)  # what _caption_in sets every narration caption at
-    narration = [c for c in plan.captions if c.style == "caption"]
-    own = [caption_size(c.text, spec.caption, THEME, None, c.lines)[0] for c in narration]
-    assert size == min(own)  # the one that needs it most sets it
-    assert all(caption_size(c.text, spec.caption, THEME, size, c.lines)[0] == size for c in narration)  # all fit
-    assert size >= THEME.font_sizes.min_readable
+    size = narration_size(spec.caption, THEME)
+    assert TitleCues._narration_size(SimpleNamespace(spec=spec, theme=THEME)) == size  # what _caption_in sets
+    assert THEME.font_sizes.min_readable <= size <= THEME.font_sizes.caption
+    for name in CLIPS:
+        _, plan = load_and_plan(storyboard_path(name))
+        for c in plan.captions:
+            if c.style == "caption":
+                assert caption_size(c.text, spec.caption, THEME, size, c.lines)[0] == size, (name, c.text)
+
+
+def test_the_size_is_what_two_full_lines_need() -> None:
+    """The largest step at which two lines fit the 16:9 bar: a step up would not."""
+    spec = THEME.aspect("16:9")
+    size = narration_size(spec.caption, THEME)
+    up = size / THEME.proportions.caption_shrink_step
+    two = "A caption line of ordinary words, quite full " * 2
+    assert caption_size(two, spec.caption, THEME, up)[0] < up
