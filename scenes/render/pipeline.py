@@ -237,7 +237,7 @@ def split_beats(segs: list, jobs: int, fps: int, stale: list[bool] | None = None
 
 
 def _poster(parts: list[Path], frames: list[int], p: object, opts: RenderOptions, png: Path) -> None:
-    """The poster frame, decoded from the one segment that holds it."""
+    """The poster frame (:mod:`scenes.render.poster`), decoded from the one segment that holds it."""
     from scenes.theme import load_theme
 
     fps = fps_of(opts)

@@ -121,7 +121,7 @@ def narration_size(rect: Rect, theme: Theme) -> float:
     left, bottom, right, top = rect
     max_w, max_h = right - left - 2 * pad, top - bottom - 2 * pad
     font, spacing, r = theme.fonts.sans, theme.sizes.caption_line_spacing, theme.reading
-    line = MEASURE_LINE[:r.line_chars]
+    line = ((MEASURE_LINE + " ") * (r.line_chars // len(MEASURE_LINE) + 1))[:r.line_chars]
     size = theme.font_sizes.caption
     while size > theme.font_sizes.min_readable and (
             _block_height(r.lines, font, size, spacing) > max_h or text_width(line, font, size) > max_w):
