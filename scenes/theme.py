@@ -37,11 +37,11 @@ class Colors:
     leaf_nograd: str
     op: str
     loss: str
-    internal: str
     bucket: str
     bucket_fill: str
     grad: str
     wavefront: str
+    error: str
     dimmed: str
     edge: str
     card_fill: str
@@ -248,6 +248,7 @@ class Theme:
     reading: Reading
     layout: LayoutRules
     labels: Labels
+    meanings: dict[str, str]  # meaning -> the `colors` keys (space-separated) that show it
     aspects: dict[str, Aspect]
 
     def aspect(self, name: str) -> Aspect:
@@ -333,6 +334,11 @@ def _check_ranges(theme: Theme, path: Path) -> None:
         for name, v in dataclasses.asdict(getattr(theme, group)).items():
             if v < 0:
                 raise _fail(path, f"{group}.{name}", f"expected a value >= 0, got {v}")
+    colours = {f.name for f in dataclasses.fields(Colors)}
+    for meaning, keys in theme.meanings.items():
+        bad = [k for k in keys.split() if k not in colours]
+        if bad:
+            raise _fail(path, f"meanings.{meaning}", f"{bad[0]!r} is not a key of colors")
     r = theme.reading
     if not 0 < r.min_seconds <= r.max_seconds or r.chars_per_second <= 0:
         raise _fail(path, "reading.min_seconds", "expected 0 < min_seconds <= max_seconds and chars_per_second > 0")
@@ -349,6 +355,20 @@ def _check_ranges(theme: Theme, path: Path) -> None:
             hw, hh = a.frame_width / 2 - a.margin, a.frame_height / 2 - a.margin
             if left < -hw - 1e-9 or right > hw + 1e-9 or bottom < -hh - 1e-9 or top > hh + 1e-9:
                 raise _fail(path, key, "region leaves the frame margin")
+
+
+def shared_colours(theme: Theme) -> list[str]:
+    """Each colour that two meanings of ``theme.meanings`` share, as one line saying which
+    (empty: the grammar holds). Colours of one meaning may be equal (a bucket holds a gradient)."""
+    c = dataclasses.asdict(theme.colors)
+    owner: dict[str, str] = {}
+    out: list[str] = []
+    for meaning, keys in theme.meanings.items():
+        for hexa in dict.fromkeys(c[k].lower() for k in keys.split()):
+            if hexa in owner and owner[hexa] != meaning:
+                out.append(f"{hexa} means both {owner[hexa]} and {meaning}")
+            owner.setdefault(hexa, meaning)
+    return out
 
 
 def theme_file() -> Path:

@@ -30,7 +30,7 @@ class ChecklistCues:
 
     def _check_row(self, text: str, ticked: bool) -> VGroup:
         t = self.theme
-        mark = label("\u2713" if ticked else "\u2610", t.fonts.sans, t.font_sizes.note, t.colors.wavefront if ticked
+        mark = label("\u2713" if ticked else "\u2610", t.fonts.sans, t.font_sizes.note, t.colors.text if ticked
                      else t.colors.text_muted)
         words = label(text, t.fonts.sans, t.font_sizes.note, t.colors.text if ticked else t.colors.text_muted)
         row = VGroup(mark, words).arrange(buff=t.sizes.token_pad * 2)

@@ -108,5 +108,5 @@ class ConsoleCues:
     @draws("message")
     def _cue_message(self, cue: Any) -> Anims:
         """An error or warning: wrapped at the small card size, PyTorch's text in full."""
-        return self._console(list(cue.strings), self.theme.colors.loss, size=self.theme.font_sizes.card_fn)
+        return self._console(list(cue.strings), self.theme.colors.error, size=self.theme.font_sizes.card_fn)
 

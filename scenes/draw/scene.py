@@ -285,14 +285,16 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, N
 
     def _retire_rebound(self, tid: str, name: str | None) -> Anims:
         """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the
-        old result's card and its arrows fade out of the way."""
+        old result's card and its arrows fade out of the way; a card the storyboard faded (``dim``)
+        stays with the freed graph it belongs to (``_retire_walked``)."""
         if name is None:
             return []
         out: Anims = []
-        feeds = self._ancestors(tid)
+        feeds, freed = self._ancestors(tid), self._freed()
         for other in list(self.graph.cards):
             ev = self.tensor_events.get(other, {})
-            if other != tid and ev.get("name") == name and other not in feeds:
+            if other != tid and ev.get("name") == name and other not in feeds \
+                    and other not in freed | self.graph.ghost:
                 out += self._retire(other)
         return out
 
@@ -302,13 +304,25 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, N
         was freed by backward(), so its results fade (its leaves stay).
         Why besides ``_retire_rebound``: a loop may rebind another name (``h``) than the one an
         earlier step bound (``s = x * w``), which would otherwise stay on screen through the
-        loop, one more op feeding w."""
+        loop, one more op feeding w.
+        A freed graph the storyboard faded (``dim`` after the walk, as the caption says it is
+        freed) stays on screen, faded, beside the new one, so that the viewer compares the two
+        graphs the same code recorded; it goes when the graph after that one starts."""
         inputs = self.tensor_events.get(tid, {}).get("inputs")
         if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
             return []
-        out = [m for item in sorted(self.graph.walked) if item in self.graph.cards for m in self._retire(item)]
-        self.graph.walked = set()
+        out = [m for item in sorted(self.graph.ghost) if item in self.graph.cards for m in self._retire(item)]
+        self.graph.dimmed -= self.graph.ghost
+        kept = self._freed()
+        out += [m for item in sorted(self.graph.walked - kept) if item in self.graph.cards for m in self._retire(item)]
+        self.graph.ghost, self.graph.walked = kept, set()
         return out
+
+    def _freed(self) -> set[str]:
+        """The walked graph's cards the storyboard faded (``dim``): its results and the faded
+        inputs they were computed from, which stay beside the next graph."""
+        kept = {c for c in self.graph.walked & self.graph.dimmed if c in self.graph.cards}
+        return kept | {a for c in kept for a in self._ancestors(c) if a in self.graph.dimmed and a in self.graph.cards}
 
     def _retire(self, item: str) -> Anims:
         """Fade one result's card (its op name goes with it) and every arrow touching it."""

@@ -35,6 +35,7 @@ class GraphView:
     backward: bool = False  # a backward cue has come: every weight has its bucket
     walked: set[str] = field(default_factory=set)  # results the walk visited since the last new graph
     dimmed: set[str] = field(default_factory=set)  # items a dim cue faded: an arrow turned later stays faded
+    ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
 
 

@@ -16,6 +16,7 @@ from scenes.draw.drawers import draws
 from scenes.draw.state import CodeView, ConsoleView, GraphView, TitleView
 from scenes.theme import Rect
 from scenes.draw.visuals import caption_bar
+from scenes.draw.visuals.caption import narration_size
 
 Anims = list[Any]
 Z_CAPTION = 2  # above everything: cards, tokens, the code pane
@@ -39,12 +40,19 @@ class TitleCues:
         the bar has room for it."""
         out = self._caption_out()
         style = cap.style
-        size = self.theme.font_sizes.title if style in ("title", "takeaway") else None
+        size = self.theme.font_sizes.title if style in ("title", "takeaway") else self._narration_size()
         self.titles.caption = caption_bar(cap.text, self.spec.caption, self.theme, size=size,
                                           lines=cap.lines, role=style).set_z_index(Z_CAPTION)
         for s in cap.strings:
             self._record(s)
         return out + [FadeIn(self.titles.caption)]
+
+    def _narration_size(self) -> float:
+        """One size for every narration caption (``narration_size``): a caption set smaller
+        than the one before it reads as a different voice."""
+        if getattr(self, "_narration_font", None) is None:
+            self._narration_font = narration_size(self.spec.caption, self.theme)
+        return self._narration_font
 
     def _caption_out(self) -> Anims:
         if self.titles.caption is None:

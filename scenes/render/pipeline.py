@@ -23,6 +23,7 @@ from typing import Any, Callable
 from scenes.atomic import dead_leftover, temp_beside, write_atomic
 from scenes.render.code_version import code_digest
 from scenes.render.options import SEGMENTS, RenderOptions, fps_of, outputs, segment_path
+from scenes.render.poster import poster_time
 from scenes.theme import theme_file
 
 
@@ -79,13 +80,6 @@ def _move_atomic(src: Path, target: Path) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-def poster_time(plan: object) -> float:
-    """A late, informative moment: just after the last cue that is not a closing title ends."""
-    cues = [c for c in plan.cues if c.kind != "title"] or list(plan.cues)  # type: ignore[attr-defined]
-    t = max((c.start + c.duration for c in cues), default=0.0)
-    return min(t + 0.5, max(plan.duration - 0.1, 0.0))  # type: ignore[attr-defined]
 
 
 def extract_frame(video: Path, t: float, png: Path) -> None:
@@ -243,8 +237,11 @@ def split_beats(segs: list, jobs: int, fps: int, stale: list[bool] | None = None
 
 
 def _poster(parts: list[Path], frames: list[int], p: object, opts: RenderOptions, png: Path) -> None:
-    """The poster frame, decoded from the one segment that holds it."""
-    at = round(poster_time(p) * fps_of(opts))
+    """The poster frame (:mod:`scenes.render.poster`), decoded from the one segment that holds it."""
+    from scenes.theme import load_theme
+
+    fps = fps_of(opts)
+    at = round(poster_time(p, load_theme().timings.caption_fade, fps) * fps)
     for part, n in zip(parts, frames):
         if at < n:
             extract_frame(part, at / fps_of(opts), png)

@@ -258,10 +258,12 @@ def test_a_node_made_with_a_constant_names_it() -> None:
 
 
 def test_a_name_dims_what_it_is_bound_to_by_then() -> None:
-    """dynamic_graph dims s as the caption says the graph is freed: the two tensors s named in
-    step one, not the s of step two, which is not made yet (its arrows would stay faded)."""
+    """dynamic_graph dims s and x as the caption says the graph is freed: the two tensors s named
+    in step one and its x, not the s of step two, which is not made yet (its arrows would stay
+    faded)."""
     p, events = _plan("dynamic_graph")
     dim = next(c for c in p.cues if c.kind == "dim")
     made = [e for e in events if e["kind"] == "tensor" and e.get("name") == "s"]
+    x = next(e for e in events if e["kind"] == "tensor" and e.get("name") == "x")
     assert len(made) == 3
-    assert {i for i in dim.ids if i.startswith("t")} == {made[0]["id"], made[1]["id"]}
+    assert {i for i in dim.ids if i.startswith("t")} == {made[0]["id"], made[1]["id"], x["id"]}

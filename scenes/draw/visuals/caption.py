@@ -106,6 +106,49 @@ def _block_height(n: int, font: str, size: float, spacing: float) -> float:
     return (one + (n - 1) * line_pitch(font, _REF) * spacing) * size / _REF
 
 
+MEASURE_LINE = "The quick brown fox jumps over the lazy dog, then the loss."
+"""Ordinary words, cut to a caption line's characters, stand for the widest line a caption may
+have (a measuring unit, not a visual): the narration size is chosen before any caption is read."""
+
+
+def narration_size(rect: Rect, theme: Theme) -> float:
+    """The one size every narration caption is set at in the bar ``rect``: the theme's caption
+    size, stepped down until ``reading.lines`` lines fit its height and a line of
+    ``reading.line_chars`` characters its width. Why from the bar and the reading rules alone:
+    each caption sized by itself jumped from 26 to 18.95 between one line and two, and a size read
+    from all of a clip's captions would tie every beat's cached segment to every other's words."""
+    pad = theme.sizes.caption_pad
+    left, bottom, right, top = rect
+    max_w, max_h = right - left - 2 * pad, top - bottom - 2 * pad
+    font, spacing, r = theme.fonts.sans, theme.sizes.caption_line_spacing, theme.reading
+    line = ((MEASURE_LINE + " ") * (r.line_chars // len(MEASURE_LINE) + 1))[:r.line_chars]
+    size = theme.font_sizes.caption
+    while size > theme.font_sizes.min_readable and (
+            _block_height(r.lines, font, size, spacing) > max_h or text_width(line, font, size) > max_w):
+        size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
+    return size
+
+
+def caption_size(text: str, rect: Rect, theme: Theme, size: float | None = None,
+                 lines: tuple[str, ...] | list[str] = ()) -> tuple[float, list[str]]:
+    """The font size a caption is set at in the bar ``rect`` (the caption size unless ``size``
+    is given, stepped down until the lines fit) and its lines (``lines``, else wrapped)."""
+    left, bottom, right, top = rect
+    pad = theme.sizes.caption_pad
+    max_w, max_h = right - left - 2 * pad, top - bottom - 2 * pad
+    font = theme.fonts.sans
+    size = size or theme.font_sizes.caption
+    spacing = theme.sizes.caption_line_spacing
+    given = [x for x in lines if x]
+    joined = _code_joined(text)
+    while True:
+        out = given or balanced_wrap(joined, font, size, max_w)
+        wide = bool(given) and max(text_width(x.replace("`", ""), font, size) for x in given) > max_w
+        if (not wide and _block_height(len(out), font, size, spacing) <= max_h) or size <= theme.font_sizes.min_readable:
+            return size, list(out)
+        size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
+
+
 def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None,
                 lines: tuple[str, ...] | list[str] = (), role: str = "caption") -> VGroup:
     """Backdrop filling `rect`, text centred in it; font (the caption size unless `size` is
@@ -119,16 +162,8 @@ def caption_bar(text: str, rect: Rect, theme: Theme, size: float | None = None,
     bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=theme.radii.caption,
                           stroke_width=0, fill_color=theme.colors.caption_bg, fill_opacity=theme.opacity.caption_bg)
     bg.move_to([(left + right) / 2, (top + bottom) / 2, 0])
-    size = size or theme.font_sizes.caption
     spacing = theme.sizes.caption_line_spacing
-    given = [x for x in lines if x]
-    joined = _code_joined(text)
-    while True:
-        lines = given or balanced_wrap(joined, font, size, max_w)
-        wide = bool(given) and max(text_width(x.replace("`", ""), font, size) for x in given) > max_w
-        if (not wide and _block_height(len(lines), font, size, spacing) <= max_h) or size <= theme.font_sizes.min_readable:
-            break
-        size = max(size * theme.proportions.caption_shrink_step, theme.font_sizes.min_readable)
+    size, lines = caption_size(text, rect, theme, size, lines)
     rows, struts = caption_rows(lines, font, theme.fonts.mono, size, theme.colors.caption_text, spacing)
     for row, line in zip(rows, lines):  # each line centred on its own; baselines stay on the struts' pitch
         tag(row, role, text=line.replace(_JOIN, " ").replace("`", ""), id=role)

@@ -23,7 +23,7 @@ def kind_colour(kind: str, theme: Theme) -> str:
         "leaf_nograd": c.leaf_nograd,
         "op": c.op,
         "loss": c.loss,
-        "internal": c.internal,
+        "internal": c.op,  # an internal node is an intermediate result too: one meaning, one colour
         "bucket": c.bucket,
     }.get(kind, c.op)
 

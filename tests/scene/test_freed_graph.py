@@ -1,0 +1,55 @@
+"""A freed graph stays, faded, beside the next one the same code records (dynamic_graph).
+
+What must hold (issue 19, item 8): the graph fades as the caption says PyTorch frees it; the
+next forward pass builds its graph beside the faded one, so both are on screen, side by side,
+while the caption says "the same code recorded two different graphs"; the graph after that
+one takes the faded one's place (it goes), at every aspect.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.draw.collisions import MIN_OPACITY
+from scenes.render.inspect import inspect_clip
+from scenes.render.options import RenderOptions, fps_of
+from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.theme import default_theme
+
+pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked at
+
+
+def caption(plan, words: str):
+    """The caption span whose text holds ``words``."""
+    (span,) = [c for c in plan.captions if words in c.text]
+    return span
+
+
+def test_the_graph_fades_when_the_caption_says_it_is_freed() -> None:
+    checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
+    first = set(checked.index.name_tensors["s"][:2])  # s = x * w, then s = s * 2
+    freed = caption(plan, "frees the graph")
+    (dim,) = [c for c in plan.cues if c.kind == "dim" and first <= set(c.ids)]
+    read = freed.start + freed.text.index("frees") / default_theme().reading.chars_per_second
+    assert freed.start <= dim.start and abs(dim.start - read) < 1.0  # as the words are read
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
+def test_the_two_graphs_side_by_side(aspect: str) -> None:
+    checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
+    s = checked.index.name_tensors["s"]  # step one's two s, then step two's
+    h = checked.index.name_tensors["h"]
+    opts = RenderOptions(aspect=aspect)
+    fps = fps_of(opts)
+    both = caption(plan, "two different graphs")
+    loop = caption(plan, "three times")
+    at = [round((both.start + both.end) / 2 * fps), round(loop.end * fps)]
+    (compare, later) = [{(i["role"], i["id"]): i for i in smp["items"]}
+                        for smp in inspect_clip(checked, plan, opts, frames=at)]
+    old = [compare[("card", t)] for t in s[:2]]
+    new = compare[("card", s[2])]
+    assert all(MIN_OPACITY < c["opacity"] < 0.5 for c in old)  # faded, still seen
+    assert new["opacity"] == pytest.approx(1.0)
+    assert max(c["bbox"][2] for c in old) <= new["bbox"][0]  # beside it, not over it
+    assert ("card", s[0]) not in later and ("card", s[1]) not in later  # gone with the next graph
+    assert MIN_OPACITY < later[("card", h[0])]["opacity"] < 0.5  # the loop's first graph, faded beside
