@@ -218,6 +218,11 @@ class LayoutRules:
     max_scale: float
     detail_full: float
     detail_name: float
+    compact_min: float
+    value_chars: int
+    glyph_advance_sans: float
+    glyph_advance_mono: float
+    glyph_height: float
 
 
 @dataclass(frozen=True)

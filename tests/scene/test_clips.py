@@ -108,10 +108,7 @@ def test_set_changes_the_strings_on_screen_and_nothing_else(rendered, tmp_path: 
     assert not unchanged & (set(gone) | set(new))
 
 
-BIG_GRAPH_GAPS = {
-    "mlp_lists": "a 20-node graph: cards too small for their grad_fn row and buckets for their value "
-                 "(big graphs, issue 20 item 5, are not done)",
-}
+BIG_GRAPH_GAPS: dict[str, str] = {}
 """Lessons whose graph is too big for every planned string to be drawn yet; strict, so a lesson
 that becomes whole must leave this table."""
 LESSONS = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=BIG_GRAPH_GAPS[p.stem]))
