@@ -108,7 +108,10 @@ def test_set_changes_the_strings_on_screen_and_nothing_else(rendered, tmp_path: 
     assert not unchanged & (set(gone) | set(new))
 
 
-BIG_GRAPH_GAPS: dict[str, str] = {}
+BIG_GRAPH_GAPS = {
+    "micrograd_readme": "28 nodes on 14 layers: too many for compact cards at 16:9, and chains of "
+                        "single-input nodes do not collapse yet (issue 20 item 5), so cards show names only",
+}
 """Lessons whose graph is too big for every planned string to be drawn yet; strict, so a lesson
 that becomes whole must leave this table."""
 LESSONS = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=BIG_GRAPH_GAPS[p.stem]))
