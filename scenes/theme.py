@@ -177,6 +177,7 @@ class Timings:
     caption_fade: float
     code_highlight_move: float
     sweep_step: float  # one unit or weight reached by the reverse sweep over the MLP view
+    focus_move: float  # the camera moving to a beat's focus: cards and back
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,7 @@ class LayoutRules:
     glyph_advance_sans: float
     glyph_advance_mono: float
     glyph_height: float
+    focus_zoom: float
 
 
 @dataclass(frozen=True)

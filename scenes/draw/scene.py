@@ -23,6 +23,7 @@ from scenes.layout.clip import clip_frame_region, console_room, fill_scales, sho
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.curve import CurveCues
+from scenes.draw.focus import FocusCues
 from scenes.draw.loops import LoopCues
 from scenes.draw.frame_spots import FrameSpots
 from scenes.draw.network import NetworkCues
@@ -47,8 +48,8 @@ Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, StepCues, TitleCues, FrameSpots,
-                Scene):
+class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, FocusCues, LoopCues, NetworkCues, StepCues,
+                TitleCues, FrameSpots, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 

@@ -252,8 +252,8 @@ def test_micrograd_readme_says_what_micrograd_prints() -> None:
     g.backward()
     assert (round(g.item(), 4), round(a.grad.item(), 4), round(b.grad.item(), 4)) == (24.7041, 138.8338, 645.5773)
     caps = _captions(Path(__file__).parent / "lessons" / "micrograd_readme.yaml")
-    assert f"g = {g.item():.2f}" in caps[1]
-    assert f"`a.grad` is {a.grad.item():.2f} and `b.grad` is {b.grad.item():.2f}" in caps[3]
+    assert f"g = {g.item():.2f}" in caps[2]
+    assert f"`a.grad` is {a.grad.item():.2f} and `b.grad` is {b.grad.item():.2f}" in caps[4]
 
 
 @needs_torch
