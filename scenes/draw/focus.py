@@ -41,6 +41,15 @@ class FocusCues:
                 out.append(m)
         return out
 
+    def _rekey(self, new: Any) -> None:
+        """The arrows (and the routes the walk took) filed under ``new``'s routes: the layout's
+        routes are the keys the cues look arrows up by, and the zoom makes new ones, in order."""
+        to = dict(zip(self.lay.routes, new.routes))  # type: ignore[attr-defined]
+        g, w = self.graph, self.walk  # type: ignore[attr-defined]
+        g.arrows = {to.get(r, r): a for r, a in g.arrows.items()}
+        w.riding = [(to.get(r, r), t) for r, t in w.riding]
+        self.lay = new
+
     def _moved(self, m: Mobject, z: Zoom) -> Mobject:
         target = m.copy()
         target.shift([z.to[0] - z.about[0], z.to[1] - z.about[1], 0])
@@ -54,7 +63,7 @@ class FocusCues:
         if z.factor == 1.0 and z.about == z.to:
             return []
         self._home, self._zoom = self.lay, z  # type: ignore[has-type]
-        self.lay = zoomed(self.lay, z)
+        self._rekey(zoomed(self.lay, z))
         self._rests = {}  # where tokens wait is read from the layout
         self._faded: dict[int, list[tuple[Any, Any]]] = {}
         out: Anims = []
@@ -67,13 +76,25 @@ class FocusCues:
             out.append(Transform(m, target))
         return out
 
+    def _fade_outside(self) -> None:
+        """While the camera is close, what a cue has just drawn outside the graph's region (an
+        arrow from a card the zoom left out) is faded as the zoom faded the rest."""
+        if getattr(self, "_home", None) is None:
+            return
+        for m in self._graph_shapes():
+            if id(m) not in self._faded and not inside(self._bounds(m), self.lay.region):  # type: ignore[attr-defined]
+                self._faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
+                                      if hasattr(s, "fill_rgbas")]
+                m.set_opacity(0.0)
+
     @draws("unfocus")
     def _cue_unfocus(self, cue: Any) -> Anims:
         home = getattr(self, "_home", None)
         if home is None:
             return []
         z = self._zoom.inverse()
-        self.lay, self._home = home, None
+        self._rekey(home)
+        self._home = None
         self._rests = {}
         out: Anims = []
         for m in self._graph_shapes():

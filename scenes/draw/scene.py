@@ -165,7 +165,9 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, FocusCues, 
         arrow round. Manim cannot drive one shape with two animations, so the dims come last
         and fade what the step's turns make (``_turning``) instead of animating it again."""
         try:
-            return [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
+            anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
+            self._fade_outside()
+            return anims
         finally:
             self._turning, self._arriving = {}, set()
 
