@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from manim import Mobject, Transform
+from manim import Mobject, Transform, UpdateFromAlphaFunc
 
 from scenes.draw.drawers import draws
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
@@ -56,6 +56,34 @@ class FocusCues:
         target.scale(z.factor, about_point=np.array([z.to[0], z.to[1], 0.0]))
         return target
 
+    @staticmethod
+    def _jump(m: Mobject, target: Mobject, out: bool) -> Any:
+        """What leaves the region (``out``) fades where it is, then jumps to ``target`` unseen;
+        what comes back jumps unseen, then fades in: no half-faded shape slides across the code
+        or off the frame."""
+        start, home_faded = m.copy(), m.copy().set_opacity(0.0)
+        shown_target = target
+
+        hidden = shown_target.copy().set_opacity(0.0)
+
+        def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
+            for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
+                                  b.family_members_with_points()):
+                sm.interpolate(sa, sb, alpha)
+
+        def step(mob: Mobject, alpha: float) -> None:
+            if out:
+                if alpha < 0.5:
+                    blend(mob, start, home_faded, 2 * alpha)
+                else:
+                    blend(mob, shown_target, shown_target, 1.0)
+            elif alpha < 0.5:
+                blend(mob, hidden, hidden, 1.0)
+            else:
+                blend(mob, hidden, shown_target, 2 * alpha - 1)
+
+        return UpdateFromAlphaFunc(m, step)
+
     @draws("focus")
     def _cue_focus(self, cue: Any) -> Anims:
         items = {self._item(i) for i in cue.ids}  # type: ignore[attr-defined]
@@ -73,7 +101,9 @@ class FocusCues:
                 self._faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
                                       if hasattr(s, "fill_rgbas")]
                 target.set_opacity(0.0)
-            out.append(Transform(m, target))
+                out.append(self._jump(m, target, out=True))
+            else:
+                out.append(Transform(m, target))
         return out
 
     def _fade_outside(self) -> None:
@@ -105,6 +135,6 @@ class FocusCues:
                 for s, (fill, stroke) in zip(parts, saved):
                     if len(s.fill_rgbas) == len(fill) and len(s.stroke_rgbas) == len(stroke):
                         s.fill_rgbas, s.stroke_rgbas = fill, stroke
-            out.append(Transform(m, target))
+            out.append(self._jump(m, target, out=False) if saved is not None else Transform(m, target))
         self._faded = {}
         return out
