@@ -177,6 +177,7 @@ class Timings:
     caption_fade: float
     code_highlight_move: float
     sweep_step: float  # one unit or weight reached by the reverse sweep over the MLP view
+    focus_move: float  # the camera moving to a beat's focus: cards and back
 
 
 @dataclass(frozen=True)
@@ -218,6 +219,12 @@ class LayoutRules:
     max_scale: float
     detail_full: float
     detail_name: float
+    compact_min: float
+    value_chars: int
+    glyph_advance_sans: float
+    glyph_advance_mono: float
+    glyph_height: float
+    focus_zoom: float
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from scenes.layout.clip import clip_frame_region, console_room, fill_scales, sho
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.curve import CurveCues
+from scenes.draw.focus import FocusCues
 from scenes.draw.loops import LoopCues
 from scenes.draw.frame_spots import FrameSpots
 from scenes.draw.network import NetworkCues
@@ -47,8 +48,8 @@ Z_PANE, Z_BAR, Z_TOKEN = -3, -2, 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, NetworkCues, StepCues, TitleCues, FrameSpots,
-                Scene):
+class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, FocusCues, LoopCues, NetworkCues, StepCues,
+                TitleCues, FrameSpots, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 
@@ -164,7 +165,9 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, LoopCues, N
         arrow round. Manim cannot drive one shape with two animations, so the dims come last
         and fade what the step's turns make (``_turning``) instead of animating it again."""
         try:
-            return [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
+            anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
+            self._fade_outside()
+            return anims
         finally:
             self._turning, self._arriving = {}, set()
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, uniform_dims
 from scenes.layout.graph import Graph, GraphEdge, Item, graph_from_events
 from scenes.theme import Rect, Theme
 
@@ -72,6 +73,12 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
     """Place every item inside `region` (default: the aspect's graph region from the theme; a
     clip without a code pane may pass a larger one); see the module docstring.
 
+    A graph too big for the theme's cards at a scale where their rows are readable
+    (`layout.detail_full`) is laid out again with compact cards (`detail` "compact"): each card
+    and bucket just as large as its texts need at the minimum readable size (`_compact_dims`),
+    only the gaps shrinking with the scale. It is taken when its scale is at least
+    `layout.compact_min`; else the uniform layout stands (a bigger graph: names only).
+
     Flow "up" (the articles' orientation: the leaves at the bottom, the loss on top, so that the
     backward walk goes down) is the "down" layout mirrored top to bottom, with each weight's
     AccumulateGrad bucket under its leaf, the last node of the backward graph, and a route from
@@ -79,13 +86,31 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
     With "right" or "down" both of those are tried and the one that draws the graph larger wins
     (the theme's flow breaks a tie). The choice depends on the structure only, so positions
     still do not move when numbers change."""
+    lay = _layout_oriented(graph, aspect, theme, region, uniform_dims)
+    if lay.scale >= theme.layout.detail_full or not lay.boxes:
+        return lay
+    tries = [_layout_oriented(graph, aspect, theme, region, compact_dims, extra) for extra in range(COMPACT_EXTRA + 1)]
+    compact = max(tries, key=lambda t: t.scale)  # the first of the best: fewer layers on a tie
+    return compact if compact.scale >= theme.layout.compact_min else lay
+
+
+COMPACT_EXTRA = 3
+"""A compact layout may take up to this many layers more than the graph's longest path, when
+spreading the nodes over more layers lets it draw larger."""
+
+
+def _layout_oriented(graph: Graph, aspect: str, theme: Theme, region: Rect | None, dims: DimsAt,
+                     extra: int | None = None) -> Layout:
+    """The layout in the aspect's flow (see `layout_graph`), with cards sized by `dims`;
+    `extra`: layers balanced by width with this many more than the longest path (None: the
+    theme's longest-path layering)."""
     preferred = theme.aspect(aspect).flow
     if preferred == "up":
-        lay = _layout_flow(graph, aspect, theme, region, "down", sides=("main",))
+        lay = _layout_flow(graph, aspect, theme, region, "down", dims, extra, sides=("main",))
         return _mirrored(lay, theme.spacing.edge_clearance * lay.scale)
     other = "down" if preferred == "right" else "right"
-    first = _layout_flow(graph, aspect, theme, region, preferred)
-    second = _layout_flow(graph, aspect, theme, region, other)
+    first = _layout_flow(graph, aspect, theme, region, preferred, dims, extra)
+    second = _layout_flow(graph, aspect, theme, region, other, dims, extra)
     return second if second.scale > first.scale * 1.05 else first
 
 
@@ -105,15 +130,21 @@ def _mirrored(lay: Layout, clear: float) -> Layout:
     return Layout(lay.aspect, lay.region, "up", lay.scale, lay.detail, boxes, tuple(routes), lay.layers, lay.items)
 
 
-def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, flow: str,
-                 sides: tuple[str, ...] = ("cross", "main")) -> Layout:
+def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, flow: str, dims_at: DimsAt,
+                 extra: int | None = None, sides: tuple[str, ...] = ("cross", "main")) -> Layout:
     spec = theme.aspect(aspect)
     items = {it.id: it for it in graph.items}
     bucket_of = {it.attached_to: it.id for it in graph.items if it.kind == "bucket" and it.attached_to}
     ids = [it.id for it in graph.items if it.kind != "bucket"]
     if not ids:
         return Layout(aspect, region or spec.graph, flow, theme.layout.max_scale, "full", {}, (), (), items)
-    layer = _layers(ids, graph.edges, theme.layout.leaf_layer)
+    if extra is None:
+        layer = _layers(ids, graph.edges, theme.layout.leaf_layer)
+    else:
+        unit = dims_at(items, theme, 1.0).cards
+        across = {v: (unit[v][1] if flow == "right" else unit[v][0]) + theme.spacing.item_gap * theme.layout.compact_min
+                  for v in ids}
+        layer = balanced_layers(ids, graph.edges, across, extra)
     n_layers = max(layer.values(), default=0) + 1
     # dummy slots for long edges: a chain of (item id, layer) per edge
     chains: list[list[str]] = []
@@ -132,25 +163,45 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
     left, bottom, right, top = region or spec.graph
     avail_main, avail_cross = (right - left, top - bottom) if flow == "right" else (top - bottom, right - left)
     gap = theme.spacing.item_gap
+    tagged = _tagged_gaps(orders, items, bucket_of, flow)
 
-    def fit(side: str) -> tuple[float, dict[str, tuple[float, float]], list[float]]:
-        size1 = {v: _size(items.get(v), v in bucket_of, theme, flow, side) for v in layer_of}  # (main, cross)
+    def gaps1(dims: Dims) -> list[float]:
+        """The least gap after each layer but the last, at scale 1: room for a tag where one goes."""
+        low = theme.spacing.layer_gap_min
+        return [max(low, dims.layer_gap or low) if t else low for t in tagged]
+
+    def fit(side: str, dims: Dims) -> tuple[float, dict[str, tuple[float, float]], list[float]]:
+        size1 = {v: _size(dims.cards.get(v), v in bucket_of, dims, theme, flow, side) for v in layer_of}  # (main, cross)
         need_cross = max((sum(size1[v][1] for v in o) + gap * (len(o) - 1) for o in orders), default=1.0)
         thick1 = [max((size1[v][0] for v in o), default=0.0) for o in orders]
-        need_main = sum(thick1) + theme.spacing.layer_gap_min * (n_layers - 1)
+        need_main = sum(thick1) + sum(gaps1(dims))
         return min(theme.layout.max_scale, avail_cross / need_cross, avail_main / need_main), size1, thick1
 
+    def settled(side: str) -> tuple[float, Dims]:
+        """The scale at which cards sized for it fit (a fixed point: sizes that do not shrink
+        with the scale leave less room for the gaps that do)."""
+        s = theme.layout.max_scale
+        for _ in range(40):
+            dims = dims_at(items, theme, s)
+            got = fit(side, dims)[0]
+            if abs(got - s) < 1e-6:
+                break
+            s = got
+        return s, dims_at(items, theme, s)
+
     # a bucket sits beside its leaf across the flow, or before it along the flow: whichever is bigger
-    side = max(sides, key=lambda sd: fit(sd)[0])
-    s, size1, thick1 = fit(side)
+    side = max(sides, key=lambda sd: settled(sd)[0])
+    s, dims = settled(side)
+    s, size1, thick1 = fit(side, dims)
     size = {v: (m * s, c * s) for v, (m, c) in size1.items()}
     thick = [t * s for t in thick1]
-    lgap = (avail_main - sum(thick)) / (n_layers - 1) if n_layers > 1 else 0.0
-    lgap = min(lgap, theme.spacing.layer_gap_max * s)
-    main_pos, cur = [], (avail_main - sum(thick) - lgap * (n_layers - 1)) / 2
-    for t in thick:
+    least = [g * s for g in gaps1(dims)]
+    spare = (avail_main - sum(thick) - sum(least)) / (n_layers - 1) if n_layers > 1 else 0.0
+    lgaps = [g + max(0.0, min(spare, theme.spacing.layer_gap_max * s - g)) for g in least] + [0.0]
+    main_pos, cur = [], (avail_main - sum(thick) - sum(lgaps)) / 2
+    for t, lg in zip(thick, lgaps):
         main_pos.append(cur + t / 2)
-        cur += t + lgap
+        cur += t + lg
     cross = _cross_positions(orders, chains, size, gap * s, avail_cross)
     boxes: dict[str, Box] = {}
     centre: dict[str, Point] = {}
@@ -161,15 +212,28 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
             centre[v] = pt
             if v.startswith("~"):
                 continue
-            boxes.update(_boxes_for(items[v], pt, bucket_of.get(v), theme, s, flow, side))
+            boxes.update(_boxes_for(items[v], pt, bucket_of.get(v), dims, theme, s, flow, side))
     boxes, centre, k = _centred(boxes, centre, (left, bottom, right, top))
     s *= k
     ports = _ports(graph.edges, chains, centre, boxes, flow, theme.proportions.port_spread)
     clear = theme.spacing.edge_clearance * s
     routes = tuple(_route(e, ch, boxes, centre, flow, clear, ports[k]) for k, (e, ch) in enumerate(zip(graph.edges, chains)))
-    detail = "full" if s >= theme.layout.detail_full else "name" if s >= theme.layout.detail_name else "none"
+    detail = dims.detail or ("full" if s >= theme.layout.detail_full else "name" if s >= theme.layout.detail_name else "none")
     real_layers = tuple(tuple(v for v in o if not v.startswith("~")) for o in orders)
     return Layout(aspect, (left, bottom, right, top), flow, s, detail, boxes, routes, real_layers, items)
+
+
+def _tagged_gaps(orders: list[list[str]], items: Mapping[str, Item], bucket_of: Mapping[str, str],
+                 flow: str) -> list[bool]:
+    """Per gap between layer i and i + 1: whether a tag goes into it. The scene writes a named
+    result's op above its card, and AccumulateGrad under a leaf's bucket; the layout is made
+    flowing down and then mirrored for "up", so above a card is towards the next layer and
+    under a bucket towards the one before. Another flow: every gap."""
+    if flow != "down":
+        return [True] * max(len(orders) - 1, 0)
+    named_op = [any(v in items and items[v].kind in ("op", "loss") and items[v].name for v in o) for o in orders]
+    bucketed = [any(v in bucket_of for v in o) for o in orders]
+    return [named_op[i] or bucketed[i + 1] for i in range(len(orders) - 1)]
 
 
 def _layers(ids: list[str], edges: tuple[GraphEdge, ...], leaf_layer: str) -> dict[str, int]:
@@ -269,15 +333,19 @@ def _within(shift: float, lo: float, hi: float) -> float:
     return min(max(shift, lo), hi)
 
 
-def _size(item: Item | None, has_bucket: bool, theme: Theme, flow: str, side: str) -> tuple[float, float]:
-    """(main, cross) extent at scale 1 of a slot; a leaf's bucket adds to the `side` axis."""
+def _size(card: tuple[float, float] | None, has_bucket: bool, dims: Dims, theme: Theme, flow: str,
+          side: str) -> tuple[float, float]:
+    """(main, cross) extent at scale 1 of a slot (`card`: its card's size, None for a dummy
+    slot); a leaf's bucket adds to the `side` axis."""
     z = theme.sizes
-    if item is None:  # a dummy slot
+    if card is None:  # a dummy slot
         return (0.0, z.dummy_width)
-    w, h = (z.internal_width, z.internal_height) if item.kind == "internal" else (z.card_width, z.card_height)
+    w, h = card
     main, cross = (w, h) if flow == "right" else (h, w)
     if has_bucket:
-        bm, bc = (z.bucket_width, z.bucket_height) if flow == "right" else (z.bucket_height, z.bucket_width)
+        bw, bh = dims.bucket
+        bm, bc = (bw, bh) if flow == "right" else (bh, bw)
+        bc += dims.beside_bucket
         if side == "cross":
             main, cross = max(main, bm), cross + z.bucket_gap + bc
         else:
@@ -334,14 +402,15 @@ def _pack(want: list[float], sizes: list[float], gap: float, span: float) -> lis
     return out
 
 
-def _boxes_for(item: Item, pt: Point, bucket: str | None, theme: Theme, s: float, flow: str, side: str) -> dict[str, Box]:
+def _boxes_for(item: Item, pt: Point, bucket: str | None, dims: Dims, theme: Theme, s: float, flow: str,
+               side: str) -> dict[str, Box]:
     """The card of one slot centred at `pt`, and its bucket: below/left (cross) or before it (main)."""
     z = theme.sizes
-    w, h = (z.internal_width, z.internal_height) if item.kind == "internal" else (z.card_width, z.card_height)
+    w, h = dims.cards[item.id]
     w, h = w * s, h * s
     if bucket is None:
         return {item.id: Box(item.id, item.kind, pt[0], pt[1], w, h)}
-    bw, bh, g = z.bucket_width * s, z.bucket_height * s, z.bucket_gap * s
+    bw, bh, g = dims.bucket[0] * s, dims.bucket[1] * s, z.bucket_gap * s
     x, y = pt
     if (flow == "right") == (side == "cross"):  # stacked: bucket below (right flow) or above (down)
         total, sign = h + g + bh, 1 if flow == "right" else -1

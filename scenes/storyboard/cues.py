@@ -85,6 +85,8 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("check", "()", "item (each item of the storyboard's checklist), ticked (the one this beat ticks)"),
     CueKind("emphasis", "tensor and node ids", "none"),
     CueKind("dim", "tensor and node ids", "none"),
+    CueKind("focus", "tensor ids", "none: the camera moves to their cards, drawn larger, for the beat"),
+    CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end"),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
     CueKind("link_appear", "(weight, src unit, dst unit)", "none (a weight joining two units)"),
     CueKind("pass_count", "(root or seed tensor)",

@@ -132,6 +132,9 @@ class Beat(_Model):
     pace: Pace = Field("normal", description="slow, normal, fast or rush")
     emphasis: tuple[Text, ...] = Field((), description="program names to highlight")
     dim: tuple[Text, ...] = Field((), description="program names to fade")
+    focus: tuple[Text, ...] = Field(
+        (), description="tensors of the log (program names) the camera moves to for this beat, drawing "
+                        "their part of the graph larger, and back after")
     check: Positive | None = Field(None, description="tick item N of the storyboard's checklist as this beat starts")
 
     def span_key(self) -> str | None:

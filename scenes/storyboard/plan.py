@@ -83,6 +83,9 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             ids = [x for name in getattr(beat, key) for x in index.ids_of(name, until=made)]
             if ids:
                 b.add(kind, tm.caption_fade, ids, advance=False)
+        focus = [t for name in beat.focus for t in index.ids_of(name, until=made) if t in index.tensor_event]
+        if focus:  # the camera moves to those cards first, and back once the beat has shown its span
+            b.add("focus", tm.focus_move, focus)
         if beat.check is not None:  # the checklist ticks one item as the beat starts
             b.add("check", tm.node_appear, (), [Shown(item, None, "checklist", "item") for item in board.checklist]
                   + [Shown(board.checklist[beat.check - 1], None, "checklist", "ticked")], advance=False)
@@ -99,6 +102,8 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if at_pass != shown_pass and (at_pass or shown_pass):
             _add_loop_pass(b, index, at_pass, now)
             shown_pass = at_pass
+        if focus:
+            b.add("unfocus", tm.focus_move, ())
         if selected:
             cutoff = max(e["seq"] for e in selected)
         text, shown, problems = fill(beat.narration, index, cutoff, board.number_style)

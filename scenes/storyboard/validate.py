@@ -157,6 +157,12 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
                     line, col = doc.at(at + (key, j))
                     errors.add(line, col, f"'{name}' is not a name the program defines (it defines "
                                f"{', '.join(known) or 'no names'}){did_you_mean(name, known)}", at + (key, j))
+        tensors = index.logged_names()
+        for j, name in enumerate(beat.focus):
+            if name not in tensors:
+                line, col = doc.at(at + ("focus", j))
+                errors.add(line, col, f"focus: '{name}' is not a tensor of the log (its tensors are "
+                           f"{', '.join(tensors) or 'none'}){did_you_mean(name, tensors)}", at + ("focus", j))
         if beat.check is not None and beat.check > checklist:
             line, col = doc.at(at + ("check",))
             errors.add(line, col, f"check: {beat.check} names no item of the checklist (it has {checklist})",

@@ -230,3 +230,44 @@ def test_the_steps_arithmetic_is_not_a_node_of_the_graph() -> None:
     items = {it.id for it in graph_from_events(events).items}
     assert not operands & items
     assert {e["id"] for e in events if e["kind"] == "tensor" and e["name"] == "loss"} <= items
+
+
+@needs_torch
+def test_micrograd_readme_says_what_micrograd_prints() -> None:
+    """micrograd's README example, written in torch: the captions carry the numbers its README
+    prints (g = 24.7041, a.grad = 138.8338, b.grad = 645.5773), to the lesson's two places."""
+    import torch
+
+    a, b = torch.tensor(-4.0, requires_grad=True), torch.tensor(2.0, requires_grad=True)
+    c = a + b
+    d = a * b + b**3
+    c = c + c + 1
+    c = c + 1 + c + (-a)
+    d = d + d * 2 + (b + a).relu()
+    d = d + 3 * d + (b - a).relu()
+    e = c - d
+    f = e**2
+    g = f / 2.0
+    g = g + 10.0 / f
+    g.backward()
+    assert (round(g.item(), 4), round(a.grad.item(), 4), round(b.grad.item(), 4)) == (24.7041, 138.8338, 645.5773)
+    caps = _captions(Path(__file__).parent / "lessons" / "micrograd_readme.yaml")
+    assert f"g = {g.item():.2f}" in caps[2]
+    assert f"`a.grad` is {a.grad.item():.2f} and `b.grad` is {b.grad.item():.2f}" in caps[4]
+
+
+@needs_torch
+def test_sigmoid_and_weighted_sum_captions_carry_pytorchs_gradients() -> None:
+    """The log loss's gradient at z is p - y, and each weight of a weighted sum gets its input."""
+    import torch
+
+    x, y = torch.tensor(1.5), torch.tensor(1.0)
+    w, b = torch.tensor(0.8, requires_grad=True), torch.tensor(-0.5, requires_grad=True)
+    p = (w * x + b).sigmoid()
+    loss = -(y * p.log() + (1 - y) * (1 - p).log())
+    loss.backward()
+    caps = _captions(Path(__file__).parent / "lessons" / "sigmoid_logloss.yaml")
+    assert f"is {p.item() - 1.0:.3f}." in caps[3]
+    assert f"`w.grad` is {w.grad.item():.3f} (x times it) and `b.grad` is {b.grad.item():.3f}" in caps[4]
+    caps = _captions(Path(__file__).parent / "lessons" / "weighted_sum4.yaml")
+    assert caps[3].startswith("w1.grad is 1, w2.grad is -2, w3.grad is 3 and w4.grad is 1/2")

@@ -31,6 +31,24 @@ def test_pass_mark_sits_after_the_for_line_inside_the_pane(aspect: str) -> None:
     assert mark.height < pane.lines[2].height * 1.2
 
 
+def test_pass_mark_in_a_window_of_a_long_program_sits_on_the_for_lines_row() -> None:
+    """At 1:1 a long program shows a window of its lines: the mark goes on the for line's row of
+    the window (rows are the window's, not the program's), or the nearest row when it scrolled off."""
+    source = "import torch\n" + "".join(f"a{i} = torch.tensor({i}.0)\n" for i in range(20)) + LOOP
+    n = len(source.splitlines())
+    pane = CodePane(source, THEME.aspect("1:1").code, THEME, first=n - 3)
+    a, b = pane.window
+    assert a > 1 and b == n  # a window at the program's end
+    for_line = n - 1
+    mark = pass_mark(pane, for_line, "pass 2/3", THEME)
+    bottom, top = pane.line_extent[for_line - a]
+    _, y0, _, y1 = bbox(mark)
+    assert bottom - EPS <= y0 and y1 <= top + EPS
+    above = pass_mark(pane, 1, "pass 1/3", THEME)  # scrolled off: the window's first row
+    bottom, top = pane.line_extent[0]
+    assert bottom - EPS <= bbox(above)[1] and bbox(above)[3] <= top + EPS
+
+
 def test_quoted_code_is_set_in_the_code_font_without_backticks() -> None:
     rect = THEME.aspect("16:9").caption
     plain = caption_bar("the derivative is 1 - o**2 here", rect, THEME)

@@ -54,7 +54,7 @@ def test_seed_layout_fits_and_reads_in_flow_order(aspect: str) -> None:
         assert bucket.y < card.y and abs(card.x - bucket.x) < card.w / 2
         into = [r for r in lay.routes if (r.src, r.dst) == (f"bucket:{leaf}", leaf)]
         assert len(into) == 1 and into[0].points[0][1] < into[0].points[-1][1]  # drawn reversed: down into it
-    assert lay.detail in ("full", "name")
+    assert lay.detail in ("full", "compact")
 
 
 def test_seed_graph_edges_follow_the_contract() -> None:

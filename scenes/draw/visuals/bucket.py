@@ -51,9 +51,10 @@ def bucket(
     group = tag(VGroup(fill, outline), "bucket", id=box.id)
     group.outline, group.fill, group.value = outline, fill, None
     if value:
-        m = label(value, theme.fonts.mono, theme.font_sizes.bucket_label * scale, theme.colors.text)
+        size = max(theme.font_sizes.bucket_label * scale, theme.font_sizes.min_readable)  # a compact layout's bucket fits it
+        m = label(value, theme.fonts.mono, size, theme.colors.text)
         factor = shrink_to_fit(m, box.w * q.bucket_label_width, box.h * q.bucket_label_height)
-        if theme.font_sizes.bucket_label * scale * factor >= theme.font_sizes.min_readable:
+        if size * factor >= theme.font_sizes.min_readable:
             tag(m, "value", id=box.id).move_to([box.x, box.y, 0])  # as large as a card's value, so it sits in the middle
             group.add(m)
             group.value = m

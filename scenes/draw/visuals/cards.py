@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from manim import DOWN, RIGHT, RoundedRectangle, VGroup
 
+from scenes.layout.compact import compact_text_scale
 from scenes.layout.place import Box
 from scenes.theme import Theme
 from scenes.draw.record import tag
@@ -81,20 +82,27 @@ def node_card(
     title = name if name is not None else (grad_fn.replace("Backward0", "").lower() if grad_fn else "")
     if box.kind == "internal":
         title = grad_fn or ""
+    full = detail in ("full", "compact")
     sub = None
-    if detail == "full" and box.kind != "internal":
+    if full and box.kind != "internal":
         sub = None if box.kind.startswith("leaf") else grad_fn  # a weight is told by its colour (the legend)
     # the name and the value share the top row (``yh  2/3``), the grad_fn takes the row below: two
     # rows stay readable (9 px at 480p) on cards small enough for a seven-layer graph
     top_row = [("name", title, theme.fonts.sans, f.card_name, colour)]
-    if detail == "full" and value is not None and box.kind != "internal":
-        top_row.append(("value", value, theme.fonts.mono, f.card_value, theme.colors.text))
-    rows = [(top_row, q.card_name_row + q.card_value_row)]
+    shown_value = [("value", value, theme.fonts.mono, f.card_value, theme.colors.text)] \
+        if full and value is not None and box.kind != "internal" else []
+    rows = [(top_row + shown_value, q.card_name_row + q.card_value_row)]
     if sub:
         rows.append(([("sub", sub, theme.fonts.sans, f.card_fn, theme.colors.text_muted)], q.card_sub_row))
+    if detail == "compact":  # leaves: name over value; results: name and value over grad_fn
+        second = shown_value if box.kind.startswith("leaf") else \
+            [("sub", sub, theme.fonts.sans, f.card_fn, theme.colors.text_muted)] if sub else []
+        rows = [(top_row + ([] if box.kind.startswith("leaf") else shown_value), 1.0)] + ([(second, 1.0)] if second else [])
     share = sum(r[1] for r in rows)
     top = box.y + inner_h / 2
-    gap = theme.sizes.token_pad * scale * 2
+    compact = detail == "compact"  # sized by the layout for its texts at the minimum size, times `text_scale`
+    floor = f.min_readable * compact_text_scale(scale, theme)
+    gap = theme.sizes.token_pad * (compact_text_scale(scale, theme) if compact else scale) * 2
     for parts, part in rows:
         h = inner_h * part / share
         cy, top = top - h / 2, top - h
@@ -102,7 +110,7 @@ def node_card(
         for role, text, font, size, col in parts:
             if not text:
                 continue
-            start = size if detail == "name" else size * scale  # a lone name may fill its card
+            start = size if detail == "name" else floor if compact else size * scale  # a lone name may fill its card
             made.append((role, label(text, font, start, col), start))
         if not made:
             continue

@@ -110,11 +110,14 @@ class CodePane(VGroup):
 
 def pass_mark(pane: CodePane, line: int, text: str, theme: Theme) -> VGroup:
     """A small muted label (``pass 2/3``) just after the text of 1-based ``line`` of the pane,
-    kept inside the pane's right edge: the loop is shown as written, with the count beside it."""
+    kept inside the pane's right edge: the loop is shown as written, with the count beside it.
+    A pane showing a window of the program has rows for the window's lines only: a ``line``
+    outside it puts the mark on the window's nearest row (the for line scrolled above)."""
     size = pane.font_size * theme.font_sizes.code_pass
     mark = label(text, theme.fonts.mono, size, theme.colors.text_muted)
-    glyphs = pane.lines[line - 1]
-    b, t = pane.line_extent[line - 1]
-    x = (glyphs.get_right()[0] if len(glyphs) else pane.col0[line - 1]) + 2 * pane.adv
+    row = min(max(line - pane.window[0], 0), len(pane.lines) - 1)
+    glyphs = pane.lines[row]
+    b, t = pane.line_extent[row]
+    x = (glyphs.get_right()[0] if len(glyphs) else pane.col0[row]) + 2 * pane.adv
     x = min(x, pane.bg.get_right()[0] - theme.sizes.code_pad - mark.width)
     return VGroup(mark.move_to([x, (b + t) / 2, 0], aligned_edge=[-1, 0, 0]))

@@ -1,0 +1,50 @@
+"""A beat's `focus:`: the camera moves to some cards for the beat (drawn larger) and back after;
+a name that is no tensor of the log is refused at its line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scenes.render.inspect import inspect_clip
+from scenes.render.options import RenderOptions
+from scenes.storyboard import StoryboardError, load, load_and_plan
+
+MICROGRAD = Path(__file__).parents[1] / "storyboard" / "lessons" / "micrograd_readme.yaml"
+
+
+def _cards(sample: dict) -> dict[str, tuple[float, float]]:
+    """Each card's (width, height) in pixels, by tensor id, and only the visible ones."""
+    return {i["id"]: (i["bbox"][2] - i["bbox"][0], i["bbox"][3] - i["bbox"][1])
+            for i in sample["items"] if i["role"] == "card" and i["opacity"] > 0.5}
+
+
+def test_focus_beat_draws_its_cards_larger_and_moves_back() -> None:
+    checked, plan = load_and_plan(str(MICROGRAD))
+    focus = next(c for c in plan.cues if c.kind == "focus")
+    back = next(c for c in plan.cues if c.kind == "unfocus")
+    beat = plan.beats[focus.beat]
+    assert beat.start <= focus.start < back.start < beat.start + beat.duration
+    e = checked.index.ids_of("e")[0]
+    before, during, after = inspect_clip(checked, plan, RenderOptions(), at=[
+        focus.start - 0.1, back.start - 0.05, back.start + back.duration + 0.1])
+    d, a = _cards(during), _cards(after)
+    assert e not in _cards(before)  # e is made during the focused beat
+    assert d[e][0] > 1.8 * a[e][0] and d[e][1] > 1.8 * a[e][1], (d[e], a[e])
+    shown_before = _cards(before)
+    first = checked.index.ids_of("a")[0]
+    assert shown_before[first] == a[first]  # back where and as large as it was
+    assert first not in d  # a leaf far from the focus is faded out while the camera is close
+
+
+def test_focus_names_must_be_tensors_of_the_log(tmp_path: Path) -> None:
+    text = MICROGRAD.read_text().replace("focus: [e, f, g]", "focus: [e, ff, torch]")
+    (tmp_path / "m.yaml").write_text(text)
+    with pytest.raises(StoryboardError) as info:
+        load(str(tmp_path / "m.yaml"))
+    got = [str(p) for p in info.value.problems]
+    line = text.splitlines().index("    focus: [e, ff, torch]") + 1
+    assert len(got) == 2 and all(f"m.yaml:{line}:" in g for g in got), got
+    assert "focus: 'ff' is not a tensor of the log" in got[0] and "did you mean 'f'" in got[0].lower()
+    assert "focus: 'torch' is not a tensor of the log" in got[1]
