@@ -165,6 +165,8 @@ class Proportions:
     title_height: float
     tag_slide_step: float
     token_wait_min: float
+    ride_grid: float
+    pulse_reach: float
 
 
 @dataclass(frozen=True)

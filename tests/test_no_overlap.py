@@ -29,50 +29,29 @@ ASPECTS = ["16:9", "9:16", "1:1"]
 
 STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
-    # (distinct pairs of items, each lasting one frame or more). Clean: graph_build and mlp and
-    # reverse_mode at every aspect, backward_graph at 16:9 and 9:16.
-    ('backward_graph', '1:1'): '2 collisions: 2 op-name / AccumulateGrad tags over labels',
-    ('backward_walk', '16:9'): '18 collisions: 18 gradient badges in motion over labels/cards/buckets',
-    ('backward_walk', '9:16'): '28 collisions: '
-        '25 gradient badges in motion over labels/cards/buckets, '
-        '3 arithmetic notes over cards/labels',
-    ('backward_walk', '1:1'): '36 collisions: '
-        '27 gradient badges in motion over labels/cards/buckets, '
-        '6 op-name / AccumulateGrad tags over labels, '
-        '3 arithmetic notes over cards/labels',
-    ('grad_accumulation', '16:9'): '14 collisions: 14 gradient badges in motion over labels/cards/buckets',
-    ('grad_accumulation', '9:16'): '16 collisions: '
-        '15 gradient badges in motion over labels/cards/buckets, '
-        '1 arithmetic notes over cards/labels',
-    ('grad_accumulation', '1:1'): '15 collisions: '
-        '14 gradient badges in motion over labels/cards/buckets, '
-        '1 arithmetic notes over cards/labels',
-    ('leaf_nodes', '16:9'): '17 collisions: 17 gradient badges in motion over labels/cards/buckets',
-    ('leaf_nodes', '9:16'): '20 collisions: '
-        '18 gradient badges in motion over labels/cards/buckets, '
-        '2 arithmetic notes over cards/labels',
-    ('leaf_nodes', '1:1'): '29 collisions: '
-        '24 gradient badges in motion over labels/cards/buckets, '
-        '4 op-name / AccumulateGrad tags over labels, '
-        '1 arithmetic notes over cards/labels',
-    ('missing_gradient', '16:9'): '13 collisions: '
-        '10 gradient badges in motion over labels/cards/buckets, 3 checklist over labels',
-    ('missing_gradient', '9:16'): '19 collisions: '
-        '14 gradient badges in motion over labels/cards/buckets, '
-        '4 checklist over labels, 1 arithmetic notes over cards/labels',
-    ('missing_gradient', '1:1'): '18 collisions: '
-        '12 gradient badges in motion over labels/cards/buckets, '
-        '5 checklist over labels, 1 arithmetic notes over cards/labels',
-    ('dynamic_graph', '16:9'): '42 collisions: '
-        '40 gradient badges in motion over labels/cards/buckets, '
-        '2 arithmetic notes over cards/labels',
-    ('dynamic_graph', '9:16'): '49 collisions: '
-        '42 gradient badges in motion over labels/cards/buckets, '
-        '5 arithmetic notes over cards/labels, '
-        '2 op-name / AccumulateGrad tags over labels',
-    ('dynamic_graph', '1:1'): '53 collisions: '
-        '47 gradient badges in motion over labels/cards/buckets, '
-        '6 arithmetic notes over cards/labels',
+    # (distinct pairs of items, each lasting one frame or more). Clean: graph_build, mlp and
+    # reverse_mode at every aspect; backward_graph, backward_walk at 16:9; backward_graph and
+    # missing_gradient at 9:16. Most left are a token for one or two frames of a ride or a glide.
+    ('backward_graph', '1:1'): '1 collisions: 1 op-name / grad_fn / AccumulateGrad tags over labels/cards',
+    ('backward_walk', '9:16'): '4 collisions: 4 gradient badges riding or merging over labels/cards/badges',
+    ('backward_walk', '1:1'): '4 collisions: 4 gradient badges riding or merging over labels/cards/badges',
+    ('grad_accumulation', '16:9'): '1 collisions: 1 gradient badges riding or merging over labels/cards/badges',
+    ('grad_accumulation', '9:16'): '1 collisions: 1 gradient badges riding or merging over labels/cards/badges',
+    ('grad_accumulation', '1:1'): '3 collisions: 3 gradient badges riding or merging over labels/cards/badges',
+    ('leaf_nodes', '16:9'): '3 collisions: 3 gradient badges riding or merging over labels/cards/badges',
+    ('leaf_nodes', '9:16'): '3 collisions: 3 gradient badges riding or merging over labels/cards/badges',
+    ('leaf_nodes', '1:1'): '4 collisions: 4 gradient badges riding or merging over labels/cards/badges',
+    ('missing_gradient', '16:9'): '2 collisions: 2 gradient badges riding or merging over labels/cards/badges',
+    ('missing_gradient', '1:1'): '8 collisions: '
+        '7 checklist over cards/labels, '
+        '1 gradient badges riding or merging over labels/cards/badges',
+    ('dynamic_graph', '16:9'): '2 collisions: 2 gradient badges riding or merging over labels/cards/badges',
+    ('dynamic_graph', '9:16'): '5 collisions: '
+        '3 gradient badges riding or merging over labels/cards/badges, '
+        '2 legend entries over each other',
+    ('dynamic_graph', '1:1'): '7 collisions: '
+        '6 gradient badges riding or merging over labels/cards/badges, '
+        '1 op-name / grad_fn / AccumulateGrad tags over labels/cards',
 }
 assert set(STILL_COLLIDE) <= {(n, a) for n in CORE for a in ASPECTS}, "STILL_COLLIDE names a case that is not run"
 
@@ -100,13 +79,14 @@ def found_collisions(name: str, aspect: str) -> list[str]:
     return [f"{name} {aspect} {t0:.2f}-{t1:.2f} s ({n} frames): {first}" for t0, t1, n, first in seen.values()]
 
 
-def _case(name: str, aspect: str) -> object:
-    reason = STILL_COLLIDE.get((name, aspect))
+def _case(name: str, aspect: str, table: dict[tuple[str, str], str]) -> object:
+    reason = table.get((name, aspect))
     marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
     return pytest.param(name, aspect, marks=marks, id=f"{name}-{aspect}")
 
 
-@pytest.mark.parametrize(("name", "aspect"), [_case(n, a) for n in CORE for a in ASPECTS])
+@pytest.mark.parametrize(("name", "aspect"), [_case(n, a, STILL_COLLIDE) for n in CORE for a in ASPECTS])
 def test_no_two_things_collide(name: str, aspect: str) -> None:
     found = found_collisions(name, aspect)
     assert not found, f"{len(found)} collisions:\n" + "\n".join(found)
+
