@@ -88,6 +88,7 @@ class FontSizes:
     code_pass: float
     curve_label: float
     note: float
+    min_glyph_px: float
 
 
 @dataclass(frozen=True)

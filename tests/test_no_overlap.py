@@ -10,16 +10,24 @@ below, each with how many collisions it has and of which kinds, and are expected
 (``xfail(strict=True)``): a listed case that becomes clean fails the run, so it must be taken off
 the list, and an unlisted case that collides fails as before. The checker itself
 (:mod:`scenes.draw.collisions`) is the same for every case.
+
+The same pass over the frames also measures every text (:func:`scenes.draw.collisions.too_small`,
+docs/inspect.md): no text's glyphs may be shorter than the theme's ``font_sizes.min_glyph_px``
+at 854x480. The cases that still show smaller texts are listed in ``STILL_TOO_SMALL``, in the
+same way.
 """
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
-from scenes.draw.collisions import collisions
+from scenes.draw.collisions import collisions, too_small
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions, fps_of
 from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.theme import load_theme
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects, played without drawing
 
@@ -53,6 +61,39 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
         '6 gradient badges riding or merging over labels/cards/badges, '
         '1 op-name / grad_fn / AccumulateGrad tags over labels/cards',
 }
+STILL_TOO_SMALL: dict[tuple[str, str], str] = {
+    # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
+    # (distinct texts). Every case, on today's sizes: AccumulateGrad tags 5.7 px, the grad_fn
+    # rows of cards 8.7 px, values 8.6 px at 854x480.
+    ('graph_build', '16:9'): '27 texts: 18 labels, 9 values',
+    ('graph_build', '9:16'): '26 texts: 18 labels, 8 values',
+    ('graph_build', '1:1'): '13 texts: 13 labels',
+    ('backward_graph', '16:9'): '22 texts: 20 labels, 2 values',
+    ('backward_graph', '9:16'): '21 texts: 19 labels, 2 values',
+    ('backward_graph', '1:1'): '15 texts: 15 labels',
+    ('backward_walk', '16:9'): '31 texts: 21 labels, 9 values, 1 badges',
+    ('backward_walk', '9:16'): '31 texts: 21 labels, 9 values, 1 badges',
+    ('backward_walk', '1:1'): '22 texts: 21 labels, 1 badges',
+    ('grad_accumulation', '16:9'): '16 texts: 11 labels, 4 values, 1 badges',
+    ('grad_accumulation', '9:16'): '16 texts: 11 labels, 4 values, 1 badges',
+    ('grad_accumulation', '1:1'): '16 texts: 11 labels, 4 values, 1 badges',
+    ('leaf_nodes', '16:9'): '25 texts: 17 labels, 7 values, 1 badges',
+    ('leaf_nodes', '9:16'): '24 texts: 16 labels, 7 values, 1 badges',
+    ('leaf_nodes', '1:1'): '18 texts: 17 labels, 1 badges',
+    ('missing_gradient', '16:9'): '25 texts: 16 labels, 7 values, 1 badges, 1 consoles',
+    ('missing_gradient', '9:16'): '24 texts: 16 labels, 7 values, 1 badges',
+    ('missing_gradient', '1:1'): '24 texts: 16 labels, 7 values, 1 badges',
+    ('dynamic_graph', '16:9'): '40 texts: 25 labels, 14 values, 1 badges',
+    ('dynamic_graph', '9:16'): '40 texts: 25 labels, 14 values, 1 badges',
+    ('dynamic_graph', '1:1'): '40 texts: 25 labels, 14 values, 1 badges',
+    ('mlp', '16:9'): '15 texts: 15 labels',
+    ('mlp', '9:16'): '15 texts: 15 labels',
+    ('mlp', '1:1'): '15 texts: 15 labels',
+    ('reverse_mode', '16:9'): '14 texts: 14 labels',
+    ('reverse_mode', '9:16'): '14 texts: 14 labels',
+    ('reverse_mode', '1:1'): '14 texts: 14 labels',
+}
+assert set(STILL_TOO_SMALL) <= {(n, a) for n in CORE for a in ASPECTS}, "STILL_TOO_SMALL names a case that is not run"
 assert set(STILL_COLLIDE) <= {(n, a) for n in CORE for a in ASPECTS}, "STILL_COLLIDE names a case that is not run"
 
 
@@ -63,30 +104,57 @@ def _who(item: dict | None) -> str:
     return f"{item['role']}{text}" + (f" ({item['id']})" if item.get("id") is not None else "")
 
 
-def found_collisions(name: str, aspect: str) -> list[str]:
-    """One line per collision of ``name`` at ``aspect``: the times it lasts and the two items
-    (with their boxes in pixels the first time it is seen)."""
+@functools.lru_cache(maxsize=1)
+def found_problems(name: str, aspect: str) -> tuple[list[str], list[str]]:
+    """Every frame of ``name`` at ``aspect`` inspected once: one line per collision, then one
+    per text under the theme's minimum glyph height (`too_small`), each with the times it lasts
+    and the items (with their boxes in pixels the first time it is seen)."""
     checked, plan = load_and_plan(storyboard_path(name))
     opts = RenderOptions(aspect=aspect)
+    min_px = load_theme().font_sizes.min_glyph_px
     frames = list(range(round(plan.duration * fps_of(opts))))
-    seen: dict[tuple[str, str, str], list] = {}
+    seen: tuple[dict, dict] = ({}, {})
     for sample in inspect_clip(checked, plan, opts, frames=frames):
-        for c in collisions(sample["items"], sample["frame"]):
-            key = (c.what, _who(c.a), _who(c.b))
-            seen.setdefault(key, [sample["time"], sample["time"], 0, c.describe()])
-            seen[key][1] = sample["time"]
-            seen[key][2] += 1
-    return [f"{name} {aspect} {t0:.2f}-{t1:.2f} s ({n} frames): {first}" for t0, t1, n, first in seen.values()]
+        for table, found in zip(seen, (collisions(sample["items"], sample["frame"]),
+                                       too_small(sample["items"], sample["frame"], min_px))):
+            for c in found:
+                key = (c.what, _who(c.a), _who(c.b))
+                table.setdefault(key, [sample["time"], sample["time"], 0, c.describe()])
+                table[key][1] = sample["time"]
+                table[key][2] += 1
+    lines = [[f"{name} {aspect} {t0:.2f}-{t1:.2f} s ({n} frames): {first}" for t0, t1, n, first in t.values()]
+             for t in seen]
+    return lines[0], lines[1]
 
 
-def _case(name: str, aspect: str, table: dict[tuple[str, str], str]) -> object:
-    reason = table.get((name, aspect))
+def found_collisions(name: str, aspect: str) -> list[str]:
+    """One line per collision of ``name`` at ``aspect`` (see `found_problems`)."""
+    return found_problems(name, aspect)[0]
+
+
+def found_too_small(name: str, aspect: str) -> list[str]:
+    """One line per text of ``name`` at ``aspect`` under the minimum glyph height (see `found_problems`)."""
+    return found_problems(name, aspect)[1]
+
+
+TABLES = {"collide": STILL_COLLIDE, "too_small": STILL_TOO_SMALL}
+
+
+def _case(name: str, aspect: str, check: str) -> object:
+    reason = TABLES[check].get((name, aspect))
     marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-    return pytest.param(name, aspect, marks=marks, id=f"{name}-{aspect}")
+    return pytest.param(name, aspect, check, marks=marks, id=f"{name}-{aspect}-{check}")
 
 
-@pytest.mark.parametrize(("name", "aspect"), [_case(n, a, STILL_COLLIDE) for n in CORE for a in ASPECTS])
-def test_no_two_things_collide(name: str, aspect: str) -> None:
-    found = found_collisions(name, aspect)
-    assert not found, f"{len(found)} collisions:\n" + "\n".join(found)
-
+# a case's two checks run one after the other, so they share one inspection (found_problems)
+@pytest.mark.parametrize(("name", "aspect", "check"),
+                         [_case(n, a, c) for n in CORE for a in ASPECTS for c in TABLES])
+def test_frames(name: str, aspect: str, check: str) -> None:
+    """``collide``: nothing collides. ``too_small``: no text's glyphs under the theme's
+    ``font_sizes.min_glyph_px`` (at 854x480; more at a larger frame)."""
+    if check == "collide":
+        found = found_collisions(name, aspect)
+        assert not found, f"{len(found)} collisions:\n" + "\n".join(found)
+    else:
+        found = found_too_small(name, aspect)
+        assert not found, f"{len(found)} texts too small:\n" + "\n".join(found)
