@@ -88,6 +88,7 @@ class FontSizes:
     code_pass: float
     curve_label: float
     note: float
+    min_glyph_px: float
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,8 @@ class Proportions:
     title_height: float
     tag_slide_step: float
     token_wait_min: float
+    ride_grid: float
+    pulse_reach: float
 
 
 @dataclass(frozen=True)

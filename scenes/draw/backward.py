@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from manim import (FadeIn, FadeOut, GrowFromCenter, MoveAlongPath, ReplacementTransform, Succession, Transform,
                    VGroup, VMobject, smooth)
 
 from scenes.draw.crossfade import crossfade, first_half, second_half
+from scenes.draw.onscreen import OnScreen, at_end
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box, Route
 from scenes.draw.drawers import draws
@@ -24,7 +27,7 @@ Anims = list[Any]
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
 
 
-class BackwardCues:
+class BackwardCues(OnScreen):
     """Handlers for grad_fn_appear, bucket_appear, backward_start, visit, grad_travel,
     bucket_fill and bucket_reset (mixed into ClipScene)."""
 
@@ -149,12 +152,14 @@ class BackwardCues:
             out += self._flip_edges(only_into=item)
             self.graph.walked.add(item)
         waiting = self.walk.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
+        rode = list(waiting)
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]  # gone before the new note shows
-        self.walk.visit_marks = []
+        going, self.walk.visit_marks = self.walk.visit_marks, []
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
             if s.role == "grad_fn" and not self._card_shows(item, s.text):
-                tag = self._tag(s.text, box, above=not is_acc)  # below a bucket: its leaf is above
+                tag = self._tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
+                                avoid=[self._bounds(m) for m in rode] + [self._bounds(m) for m in tags])
                 self.walk.visit_marks.append(tag)
                 tags.append(tag)
                 out.append(FadeIn(tag))
@@ -163,7 +168,7 @@ class BackwardCues:
                 self._record(s)
             elif s.role == "grad":
                 tok = self._token(s.text)
-                avoid = [self._bounds(m) for m in tags]
+                avoid = [self._bounds(m) for m in tags] + self._shown_rects(exclude=going + rode + self._own_shapes(item))
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
@@ -175,12 +180,13 @@ class BackwardCues:
                     self.walk.fill_tokens[item] = [tok]
                 else:
                     self.walk.visit_marks.append(tok)
-                out += self._merge(waiting, tok)
+                out += self._merge(waiting, tok, box)
                 waiting = []
                 self._record(s)
-        return out + [FadeOut(m) for m in waiting] + self._visit_note(cue, box, avoid_marks=tags + self.walk.fill_tokens.get(item, []))
+        marks = tags + self.walk.fill_tokens.get(item, [])
+        return out + [FadeOut(m) for m in waiting] + self._visit_note(cue, box, avoid_marks=marks, going=going + rode)
 
-    def _visit_note(self, cue: Any, box: Box, avoid_marks: list[Any]) -> Anims:
+    def _visit_note(self, cue: Any, box: Box, avoid_marks: list[Any], going: list[Any]) -> Anims:
         """The visit's arithmetic beside its node: where gradients met, their sum
         (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
         ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
@@ -198,7 +204,8 @@ class BackwardCues:
         for r in rules:
             factors = " × ".join(s.text for s in r.strings if s.role == "factor")
             who = r.text("target")
-            row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"))
+            row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"),
+                          scale=self.lay.scale)
             rows.append(row)
             products[r.ids[1]] = row.product
         for s in cue.strings:
@@ -211,19 +218,20 @@ class BackwardCues:
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
                            within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
-                           + self._pane_bounds() + self._frame_marks())
+                           + self._pane_bounds() + self._frame_marks()
+                           + self._shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks))
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
         return [FadeIn(block, rate_func=second_half)]
 
-    def _bucket_note(self, box: Box, text: str) -> Anims:
+    def _bucket_note(self, box: Box, text: str, going: list[Any]) -> Anims:
         """``before + add = after`` beside a bucket, until the next visit or fill."""
         t = self.theme
         block = note_block([formula(text, t)], t)
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self._free_rect(),
-                           avoid=self._pane_bounds() + self._frame_marks())
+                           avoid=self._pane_bounds() + self._frame_marks() + self._shown_rects(exclude=going))
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         return [FadeIn(block, rate_func=second_half)]
@@ -236,19 +244,25 @@ class BackwardCues:
                 self._record(s)
         return []
 
-    def _merge(self, waiting: list[VGroup], badge: VGroup) -> Anims:
+    def _merge(self, waiting: list[VGroup], badge: VGroup, box: Box | None = None) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
         (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
-        rode to (the loss's 1) grows in place. Each other token turns into a copy of the badge of
-        its own (no shape is in the scene twice), gone once it has landed."""
+        rode to (the loss's 1) grows in place. Each token glides on a way around what is on
+        screen (`_glide`) and is gone once it has landed, when the badge shows."""
         if not waiting:
             return [GrowFromCenter(badge)]
-        # the others land on copies that leave as they land: kept, each copy was drawn on the
-        # badge (the same "6" twice) until the next visit
-        out: Anims = [ReplacementTransform(waiting[0], badge)]
-        for token in waiting[1:]:
-            copy = badge.copy()
-            out.append(Succession(ReplacementTransform(token, copy), FadeOut(copy, run_time=1e-3)))
+        if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
+            return [ReplacementTransform(waiting[0], badge)]  # it waits where the badge is: it is the badge
+        out: Anims = [FadeIn(badge, rate_func=at_end)]
+        # in a row from where the badge shows, away from its box, not over each other (two
+        # "3"s drawn on one spot) nor over the box
+        wide = max(w.width for w in waiting) + self.theme.spacing.edge_clearance
+        x, y = badge.get_center()[:2]
+        out_x = 1.0 if box is None or x >= box.x else -1.0
+        for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
+            to = (x + out_x * i * wide, y)
+            out.append(Succession(MoveAlongPath(token, self._glide(token, to, waiting + [badge])),
+                                  FadeOut(token, run_time=1e-3)))
         return out
 
     @draws("grad_travel")
@@ -262,19 +276,17 @@ class BackwardCues:
         self.walk.riding.append((r, cue.start))
         tok = self._token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
-        path = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
+        ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
         product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)  # w * w: one product, two edges
         aside: Anims = []
+        start, exclude = ride.get_start(), []
         if product is not None:  # the product of the visit's arithmetic leaves it and rides the edge
-            start = product.get_center()[:2]
+            start, exclude = product.get_center(), [product]
             # the token is it: the pill steps aside while the token is on it (the two were drawn
             # over each other), and is written again once the token is on its way
             aside.append(Transform(product, product.copy().set_opacity(0.0), rate_func=_aside))
-            lead = VMobject()
-            lead.set_points_as_corners([[start[0], start[1], 0], path.get_start()])
-            lead.append_vectorized_mobject(path)
-            path = lead
+        path = self._ride(tok, start, ride, exclude)
         tok.move_to(path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
@@ -310,21 +322,28 @@ class BackwardCues:
         add = shown.get("add")
         waiting = self.walk.fill_tokens.pop(leaf, [])
         if add is not None:
-            # the badge of the visit to AccumulateGrad, if it waits beside the bucket, drops in;
-            # else a token comes from above the bucket
+            # the badge of the visit to AccumulateGrad, waiting beside the bucket, goes as the
+            # level rises: the number it carries becomes the bucket's (a drop into the bucket
+            # covered the value it showed, or the card above it); else a badge shows there first
             keep = [m for m in waiting if m.text.text == add.text][:1]
             out += [FadeOut(m) for m in waiting if m not in keep]
-            tok = keep[0] if keep else self._token(add.text).move_to([box.x, box.y + box.h, 0])
             self._record(add)
-            x, y = tok.get_center()[:2]
-            path = route_path(Route("", "", None, True, ((x, y), (box.x, box.y))))
-            out.append(Succession(MoveAlongPath(tok, path), FadeOut(tok)))
+            if keep:
+                out.append(FadeOut(keep[0], rate_func=first_half))
+            else:
+                tok = self._token(add.text)
+                t, k = self.theme, self.lay.scale
+                x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
+                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k),
+                                    avoid=self._shown_rects(exclude=self._own_shapes(leaf) + self.walk.visit_marks))
+                self._keep_inside(tok.move_to([x, y, 0]))
+                out.append(Succession(FadeIn(tok), FadeOut(tok)))
         else:
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
-        self.walk.visit_marks = []
+        going, self.walk.visit_marks = self.walk.visit_marks + waiting, []
         if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
-            out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}")
+            out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}", going)
         out.append(Transform(old, new, rate_func=_after_landing if add is not None else smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out

@@ -2,7 +2,8 @@
 
 Why on screen: an article that ends on "check three things" needs the three named where the
 viewer can see them tick as each is shown, and still there at the end. The list comes in with
-its first tick, in a free corner of the frame, and stays. A mixin of ``ClipScene``.
+its first tick, in a free corner of the frame (else the free spot nearest the bottom left
+corner), and stays. A mixin of ``ClipScene``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from manim import DOWN, LEFT, FadeIn, Transform, VGroup
 from scenes.draw.drawers import draws
 from scenes.draw.state import ChecklistView
 from scenes.draw.visuals import label
+from scenes.layout.label_spots import note_centre
+from scenes.layout.place import Box
 
 Anims = list[Any]
 Z_LIST = 3  # above a closing title's backdrop: the list stays readable to the end
@@ -36,6 +39,21 @@ class ChecklistCues:
         row = VGroup(mark, words).arrange(buff=t.sizes.token_pad * 2)
         return row
 
+    def _to_free_spot(self, block: VGroup) -> None:
+        """No corner is free (a tall or square frame): the list goes to the spot nearest the
+        frame's bottom left that no card, bucket, arrow, text, code or printout reaches, else to
+        the one that covers least of the cards."""
+        s = self  # the scene's helpers, from its other mixins
+        left, bottom, right, top = s._free_rect()  # type: ignore[attr-defined]
+        gap = self.theme.spacing.item_gap
+        corner = Box("corner", "corner", left, bottom, 0.0, 0.0)
+        keep_off = (s._pane_bounds() + s._console_reach() + s._shown_rects()  # type: ignore[attr-defined]
+                    + [s._bounds(m) for m in s.graph.tags.values()])  # type: ignore[attr-defined]
+        size = (block.width + gap, block.height + gap)
+        x, y = note_centre(s.lay, corner, size, gap=gap, clear=gap / 2,  # type: ignore[attr-defined]
+                           beside=0.0, within=(left, bottom, right, top), avoid=keep_off)
+        block.move_to([x, y, 0])
+
     @draws("check")
     def _cue_check(self, cue: Any) -> Anims:
         """The list (all its items) comes in with its first tick; later ticks turn their row."""
@@ -49,7 +67,8 @@ class ChecklistCues:
         if not st.rows:
             rows = [self._check_row(s.text, False) for s in items]
             block = VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad * 2)
-            self._to_free_corner(block)  # type: ignore[attr-defined]
+            if not self._to_free_corner(block, only_free=True):  # type: ignore[attr-defined]
+                self._to_free_spot(block)
             for r in rows:
                 r.set_z_index(Z_LIST)
             st.rows = rows

@@ -58,6 +58,53 @@ def _outside(item: Item, width: float, height: float) -> bool:
     return x0 < -TOUCH or y0 < -TOUCH or x1 > width + TOUCH or y1 > height + TOUCH
 
 
+TALL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789bdfhiklt()[]{}/|!?%&#$@")
+"""Glyphs that reach the cap height (capitals, digits, ascenders, brackets)."""
+LOW = frozenset("gjpqy(),;[]{}|_")
+"""Glyphs that reach below the baseline."""
+X_TO_CAP = 1.4
+"""A cap height over an x-height: a text of short lowercase letters only (``mul``) is measured by
+its x-height, so it counts as that much taller."""
+CAP_TO_LOW = 1.25
+"""How much taller than the cap height a box is that reaches below the baseline too."""
+GROWING = 1.0
+"""A text box less tall than this many pixels is a text growing from a point (or shrinking to
+one) in its first or last frame, not a text drawn small."""
+SHORT_SIDE = 480
+"""The frame side the minimum is given for: 854x480 (and 480x854, 480x480); 1080p needs 2.25x."""
+
+
+def glyph_height(item: Item) -> float:
+    """A text's glyph height in pixels, from its box (docs/inspect.md): the box's height is the
+    cap height when the text has a capital, digit or tall letter and nothing below the baseline;
+    less the descender (``/ CAP_TO_LOW``) when something reaches below it; a text of short
+    lowercase letters only is its x-height, taken to a cap height (``* X_TO_CAP``). A badge's box
+    is its pill's: its number is measured in the same way (the pill's pad makes it generous)."""
+    x0, y0, x1, y1 = item["bbox"]
+    text = item.get("text") or ""
+    h = y1 - y0
+    if any(c in LOW for c in text):
+        h /= CAP_TO_LOW
+    if not any(c in TALL for c in text):
+        h *= X_TO_CAP
+    return h
+
+
+def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], min_px: float) -> list[Collision]:
+    """Every visible text of one frame whose glyph height (`glyph_height`) is under ``min_px``
+    pixels at an 854x480 frame, scaled with the frame's short side (a 1080p frame needs 2.25x).
+    A box under ``GROWING`` pixels tall is a text growing from a point and is not measured.
+
+    >>> t = {"kind": "text", "role": "label", "text": "AccumulateGrad", "bbox": [0, 0, 60, 5.7], "opacity": 1.0, "id": None}
+    >>> [c.what for c in too_small([t], (854, 480), 9)], too_small([t], (854, 480), 5)
+    (['text under 9 px'], [])
+    """
+    need = min_px * min(frame) / SHORT_SIDE
+    return [Collision(f"text under {min_px:g} px", i) for i in items
+            if i["kind"] == "text" and i["opacity"] >= MIN_OPACITY and i.get("text")
+            and i["bbox"][3] - i["bbox"][1] >= GROWING and glyph_height(i) < need]
+
+
 def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) -> list[Collision]:
     """Every collision among the visible ``items`` of one frame of size ``frame`` (w, h)."""
     width, height = frame

@@ -91,11 +91,11 @@ class FrameSpots:
         return []
 
     def _to_free_corner(self, mob: Mobject, only_free: bool = False) -> bool:
-        """Move ``mob`` to the first corner of the free frame that no card, arrow, code, printout
-        or legend reaches; True if there was one (else, unless ``only_free``, the corner least
+        """Move ``mob`` to the first corner of the free frame that no card, arrow, op name, code,
+        printout or legend reaches; True if there was one (else, unless ``only_free``, the corner least
         in the way: the first)."""
         left, bottom, right, top = self._free_rect()
-        keep_off = self._pane_bounds() + self._console_reach()
+        keep_off = self._pane_bounds() + self._console_reach() + [self._bounds(m) for m in self.graph.tags.values()]
         gap = self.theme.spacing.item_gap
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         w2, h2 = mob.width / 2 + gap, mob.height / 2 + gap

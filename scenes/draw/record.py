@@ -89,6 +89,19 @@ def _walk(mobs: Iterable[Any], inside_text: bool, out: list[tuple[Any, Tag]]) ->
         _walk(m.submobjects, inside_text or (t is not None and t.kind == "text"), out)
 
 
+def tagged(mobs: Iterable[Any]) -> list[tuple[Any, Tag]]:
+    """Every tagged shape in ``mobs`` and their families, outer texts only, as :func:`items`
+    lists them (a scene's drawers ask what is on screen where, to keep off it)."""
+    found: list[tuple[Any, Tag]] = []
+    _walk(mobs, False, found)
+    return found
+
+
+def opacity(mob: Any) -> float:
+    """How opaque a shape and its family draw now: the largest of its parts' (see ``items``)."""
+    return max((_opacity(s) for s, _ in _points(mob)), default=0.0)
+
+
 def items(scene: Any, frame: Frame) -> list[dict[str, Any]]:
     """Every tagged shape on screen now, in drawing order: ``{kind, role, text, bbox, opacity,
     id}``, ``bbox`` ``[x0, y0, x1, y1]`` in pixels from the top-left corner. A text inside a

@@ -139,15 +139,15 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, FocusCues, 
         dy = max(0.0, lo_y - mob.get_bottom()[1]) - max(0.0, mob.get_top()[1] - hi_y)
         return mob.shift([dx, dy, 0])
 
-    def _tag(self, text: str, box: Box, above: bool = True) -> VGroup:
+    def _tag(self, text: str, box: Box, above: bool = True, avoid: list[Rect] = ()) -> VGroup:
         """A small muted label just outside a box (op names, AccumulateGrad, bucket names), clear
-        of where tokens wait at it and of the op names already placed."""
+        of where tokens wait at it, of the op names already placed and of ``avoid``."""
         t = self.theme
         m = card_tag(text, box, t, scale=self.lay.scale)
         placed = [self._bounds(tag) for tag in self.graph.tags.values()]
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
-                          avoid=self._token_rests(box) + placed)
+                          avoid=self._token_rests(box) + placed + list(avoid))
         return m.move_to([x, y, 0])
 
     def _token_rests(self, box: Box) -> list[Rect]:
@@ -400,7 +400,11 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, FocusCues, 
         for m in self._targets(cue.ids):
             if id(m) in cards:  # the whole card is driven: the player draws a moving part above still ones
                 pulse = m.copy()
-                pulse.frame.scale(1.0 + self.theme.sizes.wavefront_pad).set_stroke(self.theme.colors.wavefront)
+                # grown by less than the gap a badge keeps from it: a pulse by a tenth of a wide
+                # card's size reached over the badge beside it
+                grow = self.theme.spacing.edge_clearance * self.theme.proportions.pulse_reach
+                pulse.frame.stretch_to_fit_width(m.frame.width + 2 * grow).stretch_to_fit_height(m.frame.height + 2 * grow)
+                pulse.frame.set_stroke(self.theme.colors.wavefront)
                 out.append(Transform(m, pulse, rate_func=there_and_back))
         return out
 

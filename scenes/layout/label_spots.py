@@ -40,33 +40,38 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     else centred."""
     avoid = list(avoid)
     spots, other = (_edge_spots(box, size, gap, step, side) for side in (above, not above))
-    for where, rects in ((spots, avoid), (other, avoid), (spots, [])):
+    outer = [p for k in (1, 2) for side in (above, not above)
+             for p in _edge_spots(box, size, gap + k * (size[1] + gap), step, side, reach=size[0])]
+    for where, rects in ((spots, avoid), (other, avoid), (outer, avoid), (spots, [])):
         found = first_clear(lay, box, size, where, clear, rects)
         if found is not None:
             return where[found]
     return spots[0]
 
 
-def _edge_spots(box: Box, size: Point, gap: float, step: float, above: bool) -> list[Point]:
+def _edge_spots(box: Box, size: Point, gap: float, step: float, above: bool, reach: float = 0.0) -> list[Point]:
     """Centres along the box's top (or bottom) edge, ``gap`` outside it: the middle first, then
-    ``step`` tag widths at a time to either side, no further than the box's corner."""
+    ``step`` tag widths at a time to either side, no further than ``reach`` past the box's corner."""
     w, h = size
     y = box.y + (box.h / 2 + gap + h / 2) * (1 if above else -1)
     dx = max(w * step, 1e-3)
     spots = [(box.x, y)]
-    for k in range(1, int(box.w / 2 / dx) + 1):
+    for k in range(1, int((box.w / 2 + reach) / dx) + 1):
         spots += [(box.x + k * dx, y), (box.x - k * dx, y)]
     return spots
 
 
 def badge_spots(box: Box, size: Point, gap: float) -> list[Point]:
     """Where a badge of ``size`` may go, best first: just outside the box's right side, its left
-    side, then centred on its corners (top right, top left, bottom right, bottom left), then
-    just under the box (a bucket, the last node, has nothing below it)."""
+    side, then off its corners (top right, top left, bottom right, bottom left: touching the box
+    at most at a corner, never over it), then just over and just under the box (a bucket, the
+    last node, has nothing below it)."""
     w, h = size
     left, bottom, right, top = box.bounds
-    return [(right + gap + w / 2, box.y), (left - gap - w / 2, box.y),
-            (right, top), (left, top), (right, bottom), (left, bottom), (box.x, bottom - gap - h / 2)]
+    ox, oy = gap + w / 2, gap + h / 2
+    return [(right + ox, box.y), (left - ox, box.y),
+            (right + ox, top + oy), (left - ox, top + oy), (right + ox, bottom - oy), (left - ox, bottom - oy),
+            (box.x, top + oy), (box.x, bottom - oy)]
 
 
 def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: float, clear: float,
@@ -166,12 +171,30 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
                 within: Rect, avoid: Iterable[Rect] = ()) -> Point:
     """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
     given (the frame less the code and the caption) touching no other card and nothing in
-    ``avoid``, clear of arrows if one is; else the spot that covers least of the cards."""
+    ``avoid``, clear of arrows if one is; else the nearest such spot anywhere ``within`` (a
+    grid of spots, nearest to the box first: a narrow frame has no room beside the card); else
+    the spot that covers least of the cards."""
     avoid = list(avoid)
-    spots = note_spots(box, size, gap, beside)
-    for routes in (True, False):
-        found = first_clear(lay, box, size, spots, clear, avoid, within=within, routes=routes)
-        if found is not None:
-            return spots[found]
+    near = note_spots(box, size, gap, beside)
+    far = far_spots(box, size, within)
+    for spots in (near, far):
+        for routes in (True, False):
+            found = first_clear(lay, box, size, spots, clear, avoid, within=within, routes=routes)
+            if found is not None:
+                return spots[found]
     others = _obstacles(lay, box, avoid)
-    return spots[min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], size, 0.0), others, within))]
+    return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), others, within))]
+
+
+FAR_STEPS = (4, 2)
+"""A far spot grid's pitch: a quarter of a note's width across, half its height up and down."""
+
+
+def far_spots(box: Box, size: Point, within: Rect) -> list[Point]:
+    """Centres of a rectangle of ``size`` on a grid over ``within``, nearest to ``box`` first."""
+    w, h = size
+    left, bottom, right, top = within
+    dx, dy = w / FAR_STEPS[0], h / FAR_STEPS[1]
+    nx, ny = int(max(0.0, right - left - w) / dx) + 1, int(max(0.0, top - bottom - h) / dy) + 1
+    spots = [(left + w / 2 + i * dx, bottom + h / 2 + j * dy) for i in range(nx) for j in range(ny)]
+    return sorted(spots, key=lambda p: (p[0] - box.x) ** 2 + (p[1] - box.y) ** 2)

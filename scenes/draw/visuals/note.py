@@ -14,17 +14,19 @@ from scenes.draw.visuals.glyphs import label
 from scenes.draw.visuals.token import grad_token
 
 
-def formula(text: str, theme: Theme, *, product: str | None = None, muted: bool = False) -> VGroup:
+def formula(text: str, theme: Theme, *, product: str | None = None, muted: bool = False,
+            scale: float = 1.0) -> VGroup:
     """One line of arithmetic in the gradient's colour (``muted``: the rule's words, in the
     muted text colour), ending in a token holding ``product`` when given. Attribute
-    ``product`` is that token (or None)."""
+    ``product`` is that token (or None), made at the layout ``scale`` as the token that rides
+    away from it is, so the one starts where the other was drawn."""
     f, c = theme.font_sizes, theme.colors
     words = label(text, theme.fonts.sans if muted else theme.fonts.mono, f.card_flag if muted else f.note,
                   c.text_muted if muted else c.grad)
     row = VGroup(words)
     row.product = None
     if product is not None:
-        pill = grad_token(product, theme).next_to(words, RIGHT, buff=theme.sizes.token_pad)
+        pill = grad_token(product, theme, scale=scale).next_to(words, RIGHT, buff=theme.sizes.token_pad)
         row.add(pill)
         row.product = pill
     return row

@@ -1,0 +1,87 @@
+"""What is on screen, for the walk's moving marks: where a token rides and glides, what a note
+or a badge keeps off.
+
+Why from the scene and not the layout: the layout knows the cards, buckets and arrows, but not
+the texts drawn since (op names, a visit's note and its products, badges waiting at other nodes,
+the legend, the checklist, the code pane). A riding token that knew only the cards passed over
+"sub"; a note that knew only the cards sat on the legend. These helpers list every visible text,
+card and bucket as the scene holds it now (:func:`scenes.draw.record.tagged`, the record
+`render inspect` reads), and plan a token's way around them (`scenes.layout.detour`). A mixin
+of ``ClipScene``, through ``BackwardCues``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manim import VGroup, VMobject
+
+from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
+from scenes.draw.record import opacity, tagged
+from scenes.draw.state import GraphView, WalkView
+from scenes.layout.detour import ride_path
+from scenes.layout.label_spots import rect_around
+from scenes.theme import Rect
+
+RIDE_SAMPLES = 24
+"""Points taken along an edge's ride for the search of the way beside it."""
+
+
+def at_end(t: float) -> float:
+    """Nothing until the animation's last instant, then all: a badge shown as its token lands."""
+    return 1.0 if t >= 1.0 - 1e-9 else 0.0
+
+
+class OnScreen:
+    """Helpers over what the scene shows (mixed into ClipScene through BackwardCues)."""
+
+    theme: Any
+    graph: GraphView
+    walk: WalkView
+
+    def _shown_rects(self, exclude: list[Any] = (), extra: list[Any] = ()) -> list[Rect]:
+        """Where every visible text, card and bucket is now (and ``extra`` shapes about to come
+        in), but ``exclude`` and their parts: what a riding token, a note or a badge keeps off,
+        so nothing it is drawn beside or passes is covered."""
+        from manim.utils.iterables import list_update
+
+        skip = {id(m) for e in exclude for m in e.get_family()}
+        mobs = list_update(list_update(self.mobjects, self.foreground_mobjects), list(extra))  # type: ignore[attr-defined]
+        out, seen = [], set()
+        for m, t in tagged(mobs):
+            if id(m) in skip or id(m) in seen or (t.kind != "text" and t.role not in CONTAINERS):
+                continue
+            seen.add(id(m))
+            if opacity(m) >= MIN_OPACITY and m.width > 0:
+                out.append(self._bounds(m))  # type: ignore[attr-defined]
+        return out
+
+    def _own_shapes(self, item: str) -> list[Any]:
+        """The card and bucket of ``item``: a badge beside them may touch them (`badge_centre`
+        keeps it off their text)."""
+        return [m for m in (self.graph.cards.get(item), self.graph.buckets.get(item)) if m is not None]
+
+    def _ride(self, tok: VGroup, start: Any, ride: VMobject, exclude: list[Any], settle: bool = True) -> VMobject:
+        """The way ``tok`` goes from ``start`` along the edge part ``ride`` to where it waits:
+        beside the line wherever the line passes something on screen (`ride_path`)."""
+        t = self.theme
+        size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
+        edge = [tuple(ride.point_from_proportion(i / RIDE_SAMPLES)[:2]) for i in range(RIDE_SAMPLES + 1)]
+        extra = [m for m in self.walk.visit_marks] + list(self.graph.tags.values())
+        waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
+                 if m is not tok and (r := getattr(m, "rests", None))]
+        keep_off = self._shown_rects(exclude=exclude, extra=extra) + waits
+        corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, keep_off,
+                            within=self._free_rect(),  # type: ignore[attr-defined]
+                            step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle)
+        tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
+        path = VMobject()
+        path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
+        return path
+
+    def _glide(self, tok: VGroup, to: Any, exclude: list[Any]) -> VMobject:
+        """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way."""
+        here = tok.get_center()
+        seg = VMobject()
+        seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
+        return self._ride(tok, here, seg, exclude, settle=False)

@@ -1,0 +1,154 @@
+"""The way a gradient token rides: along its edge, around whatever is on screen in between.
+
+Why not the edge itself: a token is a pill several times wider than the line it rides, so on the
+line it passes over the op names, values and cards beside it ("4/3" over "sub"), and the lead
+from a visit's note (where the product is written) to the edge crosses the cards between. The
+ride is a shortest path on a grid over the part of the frame around the edge, where a step costs
+more the further it is from the edge (so the token follows the line where the line is clear and
+steps beside it where it is not) and a step whose pill would touch an obstacle costs far more (so
+a way is always found, and it touches as little as it can). Pure geometry, like the layout.
+
+>>> p = ride_path((0.0, 0.0), (4.0, 0.0), [(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [(1.8, -0.2, 2.2, 0.2)],
+...               within=(-1.0, -2.0, 5.0, 2.0), step=0.1, clear=0.02)
+>>> any(meet(rect_around(x, y, (0.4, 0.2)), (1.8, -0.2, 2.2, 0.2)) for x, y in dense(p, 0.05))
+False
+>>> p[0], p[-1]
+((0.0, 0.0), (4.0, 0.0))
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+import numpy as np
+
+from scenes.layout.label_spots import meet, rect_around
+from scenes.theme import Rect
+
+Point = tuple[float, float]
+
+BLOCKED = 4000.0
+"""What a grid step whose pill covers an obstacle costs, in steps: a detour of that many steps
+is taken rather than one covered step."""
+NEAR = 8.0
+"""What a grid step costs, in steps, where the pill only comes within ``clear`` of an obstacle
+(a token leaves its product's pill, right beside the note's words, through such steps)."""
+AWAY = 1.5
+"""Extra cost of a step per pill height it is from the edge: how strongly the ride keeps to it."""
+MARGIN = 4.0
+"""How far (in pill widths) around the edge and its two ends the search may go."""
+
+
+def _to_polyline(p: Point, line: list[Point]) -> float:
+    """The distance from ``p`` to the polyline ``line``."""
+    best = math.inf
+    for (ax, ay), (bx, by) in zip(line, line[1:] or line):
+        dx, dy = bx - ax, by - ay
+        n = dx * dx + dy * dy
+        t = 0.0 if n < 1e-12 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / n))
+        best = min(best, math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy))
+    return best
+
+
+def dense(path: list[Point], step: float) -> list[Point]:
+    """The points of ``path`` with points added along each segment, at most ``step`` apart."""
+    out = [path[0]]
+    for (ax, ay), (bx, by) in zip(path, path[1:]):
+        n = max(1, math.ceil(math.hypot(bx - ax, by - ay) / step))
+        out += [(ax + (bx - ax) * k / n, ay + (by - ay) * k / n) for k in range(1, n + 1)]
+    return out
+
+
+def clear_of(p: Point, size: Point, obstacles: list[Rect], grown: float = 0.0) -> bool:
+    """Whether a pill of ``size`` centred on ``p`` (grown by ``grown``) touches no obstacle."""
+    r = rect_around(p[0], p[1], size, grown)
+    return not any(meet(r, o) for o in obstacles)
+
+
+def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacles: list[Rect], *,
+              within: Rect, step: float, clear: float, settle: bool = True) -> list[Point]:
+    """Corners of a way from ``start`` to ``end`` for a pill of ``size`` (w, h) that keeps near
+    the polyline ``edge`` and, grown by ``clear``, touches none of ``obstacles`` where it can;
+    it stays ``within`` (left, bottom, right, top). ``step``: the grid's pitch. Where a pill at
+    ``end`` would touch an obstacle, the way ends at the nearest spot where it touches none
+    (unless ``settle`` is false: a badge's spot is already chosen)."""
+    w, h = size
+    pts = [start, end, *edge]
+    pad = MARGIN * max(w, h)
+    x0 = max(within[0] + w / 2, min(p[0] for p in pts) - pad)
+    x1 = min(within[2] - w / 2, max(p[0] for p in pts) + pad)
+    y0 = max(within[1] + h / 2, min(p[1] for p in pts) - pad)
+    y1 = min(within[3] - h / 2, max(p[1] for p in pts) + pad)
+    if x1 <= x0 or y1 <= y0:
+        return [start, end]
+    nx, ny = int((x1 - x0) / step) + 1, int((y1 - y0) / step) + 1
+    xs, ys = x0 + np.arange(nx) * step, y0 + np.arange(ny) * step
+    gx, gy = np.meshgrid(xs, ys, indexing="ij")
+    blocked = np.zeros((nx, ny), dtype=bool)  # the pill, grown by ``clear``, touches something
+    hard = np.zeros((nx, ny), dtype=bool)  # the pill itself covers something
+    for left, bottom, right, top in obstacles:
+        blocked |= ((gx > left - w / 2 - clear) & (gx < right + w / 2 + clear)
+                    & (gy > bottom - h / 2 - clear) & (gy < top + h / 2 + clear))
+        hard |= (gx > left - w / 2) & (gx < right + w / 2) & (gy > bottom - h / 2) & (gy < top + h / 2)
+    away = np.full((nx, ny), np.inf)
+    for (ax, ay), (bx, by) in zip(edge, edge[1:] or edge):
+        dx, dy = bx - ax, by - ay
+        n = max(dx * dx + dy * dy, 1e-12)
+        t = np.clip(((gx - ax) * dx + (gy - ay) * dy) / n, 0.0, 1.0)
+        d = np.hypot(gx - ax - t * dx, gy - ay - t * dy)
+        away = np.minimum(away, d)
+    weight = 1.0 + AWAY * away / max(h, 1e-6) + NEAR * blocked + BLOCKED * hard
+
+    def cell(p: Point) -> tuple[int, int]:
+        return (min(nx - 1, max(0, round((p[0] - x0) / step))), min(ny - 1, max(0, round((p[1] - y0) / step))))
+
+    goal = cell(end)
+    if settle and blocked[goal] and not blocked.all():  # where it would wait something is shown: wait at the nearest free spot
+        d = np.where(blocked, np.inf, np.hypot(gx - end[0], gy - end[1]))
+        goal = np.unravel_index(int(np.argmin(d)), d.shape)
+        end = (float(xs[goal[0]]), float(ys[goal[1]]))
+    came = _search(cell(start), (int(goal[0]), int(goal[1])), weight)
+    corners = [(float(xs[i]), float(ys[j])) for i, j in came]
+    return _simplify([start, *corners[1:-1], end], size, obstacles, clear, step)
+
+
+def _search(a: tuple[int, int], b: tuple[int, int], weight: np.ndarray) -> list[tuple[int, int]]:
+    """The cheapest 8-connected way from cell ``a`` to cell ``b`` (A*, a step costing its length
+    times the mean weight of its two cells)."""
+    nx, ny = weight.shape
+    best = {a: 0.0}
+    back: dict[tuple[int, int], tuple[int, int]] = {}
+    todo = [(0.0, a)]
+    moves = [(di, dj, math.hypot(di, dj)) for di in (-1, 0, 1) for dj in (-1, 0, 1) if di or dj]
+    while todo:
+        _, c = heapq.heappop(todo)
+        if c == b:
+            break
+        g = best[c]
+        for di, dj, length in moves:
+            n = (c[0] + di, c[1] + dj)
+            if not (0 <= n[0] < nx and 0 <= n[1] < ny):
+                continue
+            cost = g + length * (weight[c] + weight[n]) / 2
+            if cost < best.get(n, math.inf):
+                best[n], back[n] = cost, c
+                heapq.heappush(todo, (cost + math.hypot(b[0] - n[0], b[1] - n[1]), n))
+    way = [b]
+    while way[-1] != a and way[-1] in back:
+        way.append(back[way[-1]])
+    return way[::-1] if way[-1] == a else [a, b]
+
+
+def _simplify(path: list[Point], size: Point, obstacles: list[Rect], clear: float, step: float) -> list[Point]:
+    """Fewer corners (Ramer-Douglas-Peucker): a run of the way becomes one straight segment when
+    every point of it is within a step of the segment and the pill on the segment touches
+    nothing; else it is split at its furthest point (down to the grid's own steps)."""
+    if len(path) <= 2:
+        return list(path)
+    seg = [path[0], path[-1]]
+    far = [_to_polyline(p, seg) for p in path[1:-1]]
+    k = max(range(len(far)), key=far.__getitem__)
+    if far[k] <= step and all(clear_of(p, size, obstacles, clear) for p in dense(seg, step / 2)):
+        return seg
+    return _simplify(path[:k + 2], size, obstacles, clear, step)[:-1] + _simplify(path[k + 1:], size, obstacles, clear, step)
