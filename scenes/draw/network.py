@@ -17,6 +17,7 @@ from manim import Circle, Create, FadeIn, FadeOut, GrowFromCenter, LaggedStart, 
 
 from scenes.draw.crossfade import crossfade
 from scenes.draw.drawers import draws
+from scenes.draw.record import tag
 from scenes.draw.state import NetworkView
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
@@ -25,7 +26,8 @@ from scenes.draw.visuals.network import Places, link_line, network_places, unit_
 
 Anims = list[Any]
 Z_LINK, Z_TRACE, Z_UNIT = -2, -1, 0
-ROWS = 3  # counter rows: reverse mode, forward mode, the latest forward derivative
+ROWS = 4  # counter rows: reverse mode, forward mode, the first forward derivative, the latest
+FIRST, LATEST = 2, 3  # the readout rows of forward mode's derivatives
 
 
 class NetGeometry(NamedTuple):
@@ -110,12 +112,20 @@ class NetworkCues:
         unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
         st.units[uid] = unit.set_z_index(Z_UNIT)
         self._record(name)  # type: ignore[attr-defined]
+        t = self.theme
         value = next((s for s in cue.strings if s.role == "value"), None)
-        if value is not None:  # the network's result: its value beside its circle
-            t = self.theme
-            m = label(value.text, t.fonts.mono, t.font_sizes.card_value, t.colors.text)
+        if value is not None:  # the network's result, or the loss: its value beside its circle
+            m = tag(label(value.text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value", id=uid)
             unit.add(m.next_to(unit.ring, [1, 0, 0], buff=t.sizes.token_pad * 2))
             self._record(value)  # type: ignore[attr-defined]
+        names = [s for s in cue.strings if s.role == "target_name"]
+        targets = [s for s in cue.strings if s.role == "target"]
+        if targets:  # what the loss compares with (``y = 1.0000``), on the circle's other side
+            text = "   ".join(f"{n.text} = {v.text}" for n, v in zip(names, targets))
+            m = tag(label(text, t.fonts.mono, t.font_sizes.card_value, t.colors.text_muted), "value", id=uid)
+            unit.add(m.next_to(unit.ring, [-1, 0, 0], buff=t.sizes.token_pad * 2))
+            for s in names + targets:
+                self._record(s)  # type: ignore[attr-defined]
         return [GrowFromCenter(unit)] + self._plain_links(uid) + self._layer_label(uid)
 
     def _layer_name(self, net: Network, depth: int) -> str:
@@ -180,8 +190,8 @@ class NetworkCues:
     def _cue_pass_count(self, cue: Any) -> Anims:
         """Reverse mode (a backward call) on the first row; forward mode's k / N on the second.
         A new pass clears the previous pass's trace (and the first, the reverse sweep), and dims
-        the readout: it holds the previous pass's derivative until this pass lands (the counter
-        said pass 3 beside pass 2's w1_0_1)."""
+        the latest readout: it holds the previous pass's derivative until this pass lands (the
+        counter said pass 3 beside pass 2's w1_0_1)."""
         st = self.network
         t = self.theme
         count, total = cue.text("count") or "", cue.text("total")
@@ -201,7 +211,7 @@ class NetworkCues:
     def _dim_readout(self) -> Anims:
         """Fade the readout row; when it lands in this same step (a fast pass at a low frame
         rate), it comes in faded instead, as one shape takes one animation per step."""
-        readout = self.network.rows.get(2)
+        readout = self.network.rows.get(LATEST)
         if readout is None:
             return []
         if id(readout) in self._arriving:
@@ -256,7 +266,10 @@ class NetworkCues:
 
     @draws("jvp_fill")
     def _cue_jvp_fill(self, cue: Any) -> Anims:
-        """The pass's derivative lands on its weight (drawn as done) and in the readout row."""
+        """The pass's derivative lands on its weight (drawn as done) and in a readout row: the
+        first pass's keeps its own row for the rest of the clip, as it is the one compared with
+        backward's gradient (forward mode's w1_0_0 against L.backward()'s w1_0_0.grad) and the one
+        a closing line names; each later pass's replaces the one before on the row under it."""
         st = self.network
         seed = cue.ids[0]
         out: Anims = []
@@ -265,7 +278,8 @@ class NetworkCues:
             st.done[seed] = done.set_z_index(Z_TRACE + 0.5)
             out.append(Create(done))
         name, value = cue.text("name") or "", cue.text("value") or ""
-        out += self._set_row(2, f"{name}  {value}", self.theme.colors.text)
+        row = FIRST if FIRST not in st.rows else LATEST
+        out += self._set_row(row, f"{name}  {value}", self.theme.colors.text)
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
         return out

@@ -48,6 +48,7 @@ class Network:
     units: dict[str, Unit] = field(default_factory=dict)
     links: dict[str, Link] = field(default_factory=dict)
     owner: dict[str, str] = field(default_factory=dict)  # tensor or node id -> unit id or weight id
+    targets: dict[str, list[str]] = field(default_factory=dict)  # unit id -> named leaves outside it reads
 
     @property
     def layers(self) -> list[list[str]]:
@@ -102,6 +103,7 @@ def read_network(events: Iterable[Event]) -> Network:
         e = tensors[t]
         net.units[t] = Unit(t, e.get("name") or t, layer[t], e["seq"])
     _owners(net, tensors, users, weights)
+    _targets(net, tensors, weights)
     return net
 
 
@@ -137,6 +139,22 @@ def _owners(net: Network, tensors: dict[str, Event], users: dict[str, list[str]]
         net.owner[t] = target
         if e.get("node"):
             net.owner[e["node"]] = target
+
+
+def _targets(net: Network, tensors: dict[str, Event], weights: set[str]) -> None:
+    """Each unit's named leaves from outside the network, read by its own ops: the target ``y``
+    of ``L = (yh - y)**2``, which the picture shows beside the loss (a caption naming it must
+    find it there)."""
+    for t, e in tensors.items():
+        unit = net.owner.get(t)
+        if unit not in net.units:
+            continue
+        for i in e.get("inputs") or []:
+            leaf = tensors.get(i) if isinstance(i, str) else None
+            if leaf is None or i in net.owner or i in weights or not leaf.get("is_leaf") or not leaf.get("name"):
+                continue
+            if i not in net.targets.get(unit, []):
+                net.targets.setdefault(unit, []).append(i)
 
 
 def _downstream_unit(t: str, net: Network, users: dict[str, list[str]]) -> str | None:

@@ -114,16 +114,21 @@ def test_a_walked_graph_goes_when_a_new_one_starts(tmp_path: Path) -> None:
 
 
 def test_the_readout_fades_while_a_forward_pass_runs(tmp_path: Path) -> None:
-    """reverse_mode: from a pass's count until its derivative lands, the readout row still shows
-    the previous pass's weight and derivative, so it is faded (it read "passes: 3 / 36" beside
-    pass 2's w1_0_1 at full strength); the landing brings the new one in at full strength."""
+    """reverse_mode: from a pass's count until its derivative lands, the latest readout row still
+    shows the previous pass's weight and derivative, so it is faded (it read "passes: 3 / 36"
+    beside pass 2's w1_0_1 at full strength); the landing brings the new one in at full strength.
+    The first pass's row (w1_0_0, which the takeaway names) stays at full strength throughout."""
     seen = {"pass_count": [], "jvp_fill": []}
+    first: list[float] = []
     for scene, _, step in stepped("reverse_mode", tmp_path):
         kinds = [k for a in step.actions if (k := getattr(a.payload, "kind", None)) in seen]
-        readout = scene.network.rows.get(2)
+        if 2 in scene.network.rows:
+            first.append(max(m.get_fill_opacity() for m in scene.network.rows[2].family_members_with_points()))
+        readout = scene.network.rows.get(3)
         if readout is None or not kinds:
             continue
         # the step's last word: at 5 fps one pass lands in the step the next one starts
         seen[kinds[-1]].append(max(m.get_fill_opacity() for m in readout.family_members_with_points()))
-    assert len(seen["pass_count"]) == 35 and len(seen["jvp_fill"]) >= 20  # the first pass has no readout yet
+    assert len(seen["pass_count"]) == 34 and len(seen["jvp_fill"]) >= 20  # passes 1 and 2 find no latest row
     assert max(seen["pass_count"]) < 0.5 < min(seen["jvp_fill"])
+    assert first and min(first) == 1.0

@@ -86,11 +86,17 @@ def test_the_reverse_sweep_is_one_wavefront_down_the_layers() -> None:
     assert max(c.start + c.duration for c in sweep) - min(c.start for c in sweep) <= 5.0
 
 
-def test_the_output_unit_shows_its_value() -> None:
+def test_the_output_and_the_loss_show_their_values() -> None:
+    """The network's result and the loss carry their values (a caption names both), the loss
+    also the target it compares with (``y``, a leaf outside the network); no other unit does."""
     checked, p = _checked("mlp")
-    shown = {c.text("name"): c.text("value") for c in p.cues if c.kind == "unit_appear"}
-    yh = next(e for e in checked.run.events if e["kind"] == "tensor" and e.get("name") == "yh")
-    assert shown["yh"] == f"{yh['value']:.4f}" and shown["x0"] is None and shown["L"] is None
+    cues = {c.text("name"): c for c in p.cues if c.kind == "unit_appear"}
+    value = {n: next(e for e in checked.run.events if e["kind"] == "tensor" and e.get("name") == n)["value"]
+             for n in ("yh", "L", "y")}
+    assert cues["yh"].text("value") == f"{value['yh']:.4f}" and cues["L"].text("value") == f"{value['L']:.4f}"
+    assert cues["L"].text("target_name") == "y" and cues["L"].text("target") == f"{value['y']:.4f}"
+    assert cues["yh"].text("target") is None
+    assert all(cues[n].text("value") is None for n in cues if n not in ("yh", "L"))
 
 
 def test_the_reached_count_climbs_to_every_weight_in_one_pass() -> None:

@@ -46,8 +46,11 @@ def tensor(b: Builder, ev: Event) -> None:
     if ev["id"] in net.units:
         st.last_dst = None
         strings = [Shown(net.units[ev["id"]].name, ev["seq"], "name", "name")]
-        if not any(l.src == ev["id"] for l in net.links.values()) and any(l.dst == ev["id"] for l in net.links.values()):
-            strings.append(b.value(ev, "value", "exact", None, "value"))  # the output: the network's result
+        if not any(l.src == ev["id"] for l in net.links.values()):  # the output's result, the loss
+            strings.append(b.value(ev, "value", "exact", None, "value"))
+            for leaf in (b.index.tensor_event[t] for t in net.targets.get(ev["id"], [])):
+                strings += [Shown(leaf["name"], leaf["seq"], "name", "target_name"),
+                            b.value(leaf, "value", "exact", None, "target")]
         b.add("unit_appear", b.tm.node_appear, (ev["id"],), strings, [ev["seq"]])
         return
     link = next((l for l in net.links.values() if l.seq == ev["seq"]), None)
