@@ -3,13 +3,16 @@
 Why stacked lines: a program may print ``None``, then PyTorch's warning, then
 ``None`` again; each line must stay readable next to the code that made it, so lines pile up under
 the code pane (oldest dropped when the column is full) instead of replacing each other. A long
-message (PyTorch's non-leaf ``.grad`` warning) wraps at a smaller size rather than shrinking to
-an unreadable single line. A mixin of ``ClipScene``, like :mod:`scenes.draw.backward`.
+message (PyTorch's non-leaf ``.grad`` warning) shows its first sentence, the one that says what
+happened, wrapped at the code's size: in full on one line it had shrunk to 3 px at 854x480, and
+in full wrapped it would fill the column. A mixin of ``ClipScene``, like :mod:`scenes.draw.backward`.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import re
 
 import numpy as np
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
@@ -23,6 +26,19 @@ from scenes.draw.visuals.caption import wrap_words
 from scenes.draw.visuals.glyphs import shrink_to_fit
 
 Anims = list[Any]
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text``: PyTorch's warning "The .grad attribute of a Tensor that is
+    not a leaf Tensor is being accessed. Its .grad ..." says what happened in its first sentence
+    (a ``.grad`` inside a sentence does not end it); the rest is advice a viewer cannot read in
+    the seconds the line is up.
+
+    >>> first_sentence("The .grad attribute is being accessed. Its .grad won't be populated.")
+    'The .grad attribute is being accessed.'
+    """
+    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
 
 
 class ConsoleCues:
@@ -37,17 +53,19 @@ class ConsoleCues:
     def _console_line(self, cue: Any, colour: str) -> Anims:
         return self._console(list(cue.strings), colour)
 
-    def _console(self, strings: list[Any], colour: str, size: float | None = None, record: bool = True) -> Anims:
+    def _console(self, strings: list[Any], colour: str, size: float | None = None, record: bool = True,
+                 text: str | None = None) -> Anims:
         """Append a line (wrapped when long) under the code pane, or atop the graph region; never
         larger than the code above it (a long program's pane has shrunk its font). ``record``:
-        False when the caller composed the line and records the strings it was made of."""
+        False when the caller composed the line and records the strings it was made of; ``text``:
+        what to show when it is not the strings joined (a message's first sentence)."""
         t, pane = self.theme, self.code.pane
         code_size = min(t.font_sizes.code, pane.font_size) if pane is not None else t.font_sizes.code
         size = min(size or code_size, code_size)
-        text = "  ".join(s.text for s in strings)
+        text = "  ".join(s.text for s in strings) if text is None else text
         left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()  # type: ignore[attr-defined]
         width = right - left - 2 * t.sizes.code_pad
-        lines = wrap_words(text, t.fonts.mono, size, width) if size != code_size else [text]
+        lines = wrap_words(text, t.fonts.mono, size, width)
         m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console")
         shrink_to_fit(m, width, (top - bottom) / 2)
         for s in strings if record else []:
@@ -107,6 +125,10 @@ class ConsoleCues:
 
     @draws("message")
     def _cue_message(self, cue: Any) -> Anims:
-        """An error or warning: wrapped at the small card size, PyTorch's text in full."""
-        return self._console(list(cue.strings), self.theme.colors.error, size=self.theme.font_sizes.card_fn)
+        """An error or warning as Python prints it (``UserWarning: ...``), its first sentence
+        wrapped at the small card size (or the code's, if smaller)."""
+        kind, message = cue.text("type"), cue.text("message") or ""
+        text = f"{kind}: {first_sentence(message)}" if kind else first_sentence(message)
+        return self._console(list(cue.strings), self.theme.colors.error, size=self.theme.font_sizes.card_fn,
+                             text=text)
 

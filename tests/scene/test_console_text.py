@@ -1,0 +1,56 @@
+"""What the program prints is readable: console lines at least 9 px high at 854x480, in the frame.
+
+The reviewer found PyTorch's non-leaf ``.grad`` warning in missing_gradient drawn 3 px high: its
+full text on one line, shrunk to the code column's width. A warning now shows as Python prints
+its head, ``UserWarning: `` and the message's first sentence (the one that says what happened),
+wrapped at the code's size. Each clip that prints is inspected at 16:9, low quality (854x480),
+when each console cue has come in; every console item at least half opaque must have lines of
+``MIN_LINE_PX`` or more and lie inside the frame.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.draw.console import first_sentence
+from scenes.render.inspect import inspect_clip
+from scenes.render.options import RenderOptions
+from scenes.storyboard import load_and_plan, storyboard_path
+
+PRINTS = ["graph_build", "grad_accumulation", "leaf_nodes", "missing_gradient", "dynamic_graph"]
+CONSOLE_CUES = ("output_line", "branch_test", "message")
+MIN_LINE_PX = 9.0
+"""The least height of one console line's box at 854x480 (the glyphs' box: cap height and descenders)."""
+
+
+def test_a_message_keeps_its_first_sentence() -> None:
+    warning = ("The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+               "attribute won't be populated during autograd.backward(). See github.com/pytorch/pytorch/pull/30531.")
+    assert first_sentence(warning) == "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed."
+    assert first_sentence("element 0 of tensors does not require grad") == "element 0 of tensors does not require grad"
+
+
+@pytest.mark.slow  # plays each printing clip without drawing, looking once per printed line
+@pytest.mark.parametrize("name", PRINTS)
+def test_console_lines_are_readable_and_in_the_frame(name: str) -> None:
+    checked, plan = load_and_plan(storyboard_path(name))
+    cues = [c for c in plan.cues if c.kind in CONSOLE_CUES]
+    assert cues, f"{name} prints nothing: take it off PRINTS"
+    at = [min(c.start + c.duration, plan.duration) for c in cues]
+    samples = list(inspect_clip(checked, plan, RenderOptions(aspect="16:9"), at=at))
+    width, height = samples[0]["frame"]
+    shown = [(s["time"], i) for s in samples for i in s["items"] if i["role"] == "console" and i["opacity"] >= 0.5]
+    assert shown, f"{name}: no console line is on screen when its cue is done"
+    problems = []
+    for t, i in shown:
+        x0, y0, x1, y1 = i["bbox"]
+        lines = i["text"].count("\n") + 1
+        if (y1 - y0) / lines < MIN_LINE_PX:
+            problems.append(f"{t:.2f} s: {i['text']!r} is {(y1 - y0) / lines:.1f} px a line")
+        if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+            problems.append(f"{t:.2f} s: {i['text']!r} reaches out of the frame: {i['bbox']}")
+    for c in (c for c in cues if c.kind == "message"):
+        want = f"{c.text('type')}: {first_sentence(c.text('message') or '')}"
+        if not any(" ".join(i["text"].split()) == want for _, i in shown):
+            problems.append(f"the message is never shown as {want!r}")
+    assert not problems, "\n".join(problems)
