@@ -2,7 +2,8 @@
 
 For each caption event of the plan (:mod:`scenes.storyboard.caption_events`), the numbers filled
 from its narration's placeholders (``span.strings``, :mod:`scenes.storyboard.narration`) must each
-be shown, as the same text, by an item that is not a caption (:mod:`scenes.draw.shown_numbers`),
+be shown, as the same text, by an item that is not a caption event's own line (caption, title or
+takeaway: :mod:`scenes.draw.shown_numbers`),
 at 16:9, sampled as ``render inspect`` does at the caption's first frame and at its last.
 
 Why the last frame bounds it (the issue: "a number appears on screen no later than the caption
@@ -56,7 +57,8 @@ def test_a_number_is_found_as_a_whole_number_only() -> None:
 
 def test_a_caption_number_no_item_shows_is_reported() -> None:
     span = _span("Its loss is 0.1619.", "0.1619")
-    assert [u.number for u in unshown([span], [_sample(1.0, ("caption", "Its loss is 0.1619.", 1.0))])] == ["0.1619"]
+    for role in ("caption", "title", "takeaway"):  # the caption events' own lines do not count
+        assert [u.number for u in unshown([span], [_sample(1.0, (role, "Its loss is 0.1619.", 1.0))])] == ["0.1619"]
     assert unshown([span], [_sample(3.0, ("value", "0.1619", 1.0))]) == []  # by the caption's end
     assert unshown([span], [_sample(1.0, ("value", "0.1619", MIN_SHOWN))]) == []
     dimmed = _sample(2.0, ("value", "0.1619", MIN_SHOWN - 0.1))

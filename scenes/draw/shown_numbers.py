@@ -14,6 +14,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from scenes.storyboard.caption_events import STYLES
+
+WORDS = STYLES
+"""The roles of the caption events' own lines (caption, title, takeaway): a caption naming a
+number does not show it to a viewer looking for it in the picture."""
+
 MIN_SHOWN = 0.5
 """An item at least this opaque is readable; a dimmed (0.2) or fading one does not show a number."""
 
@@ -69,9 +75,10 @@ def _digit_at(rest: str) -> bool:
 
 
 def unshown(captions: Iterable[Any], samples: Iterable[Mapping[str, Any]]) -> list[Unshown]:
-    """Every number a caption span names (from its placeholders, ``span.strings``) that no
-    item but a caption shows, at ``MIN_SHOWN`` opacity or more, in any sample taken from the
-    span's start to its end (both included). Which times are sampled is the caller's choice."""
+    """Every number a caption span names (from its placeholders, ``span.strings``) that no item
+    shows, at ``MIN_SHOWN`` opacity or more, in any sample taken from the span's start to its
+    end (both included), the caption events' own lines (``WORDS``) left out. Which times are
+    sampled is the caller's choice."""
     samples = list(samples)
     out: list[Unshown] = []
     for span in captions:
@@ -80,7 +87,7 @@ def unshown(captions: Iterable[Any], samples: Iterable[Mapping[str, Any]]) -> li
             continue
         within = [s for s in samples if span.start - 1e-6 <= s["time"] <= span.end + 1e-6]
         texts = [i["text"] for s in within for i in s["items"]
-                 if i.get("text") and i["role"] != "caption" and i["opacity"] >= MIN_SHOWN]
+                 if i.get("text") and i["role"] not in WORDS and i["opacity"] >= MIN_SHOWN]
         for number in wanted:
             if not any(shows(t, number) for t in texts):
                 out.append(Unshown(span.text, number, span.start, span.end, tuple(s["time"] for s in within)))
