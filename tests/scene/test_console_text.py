@@ -1,26 +1,29 @@
-"""What the program prints is readable: console lines at least 9 px high at 854x480, in the frame.
+"""What the program prints is readable: console lines' glyphs 9 px or more at 854x480, in the frame.
 
 The reviewer found PyTorch's non-leaf ``.grad`` warning in missing_gradient drawn 3 px high: its
 full text on one line, shrunk to the code column's width. A warning now shows as Python prints
 its head, ``UserWarning: `` and the message's first sentence (the one that says what happened),
 wrapped at the code's size. Each clip that prints is inspected at 16:9, low quality (854x480),
-when each console cue has come in; every console item at least half opaque must have lines of
-``MIN_LINE_PX`` or more and lie inside the frame.
+when each console cue has come in; every line of every console item at least half opaque must
+have glyphs of the theme's ``font_sizes.min_glyph_px`` or more (measured as the frame checks
+measure a text: :func:`scenes.draw.collisions.glyph_height`, on the item's box cut into its
+lines), and the item must lie inside the frame. The frame checks of ``tests/test_no_overlap.py``
+measure every text too, but a wrapped console item as one box, which its lines' count hides.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from scenes.draw.collisions import glyph_height
 from scenes.draw.console import first_sentence
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions
 from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.theme import load_theme
 
 PRINTS = ["graph_build", "grad_accumulation", "leaf_nodes", "missing_gradient", "dynamic_graph"]
 CONSOLE_CUES = ("output_line", "branch_test", "message")
-MIN_LINE_PX = 9.0
-"""The least height of one console line's box at 854x480 (the glyphs' box: cap height and descenders)."""
 
 
 def test_a_message_keeps_its_first_sentence() -> None:
@@ -41,12 +44,16 @@ def test_console_lines_are_readable_and_in_the_frame(name: str) -> None:
     width, height = samples[0]["frame"]
     shown = [(s["time"], i) for s in samples for i in s["items"] if i["role"] == "console" and i["opacity"] >= 0.5]
     assert shown, f"{name}: no console line is on screen when its cue is done"
+    min_px = load_theme().font_sizes.min_glyph_px
     problems = []
     for t, i in shown:
         x0, y0, x1, y1 = i["bbox"]
-        lines = i["text"].count("\n") + 1
-        if (y1 - y0) / lines < MIN_LINE_PX:
-            problems.append(f"{t:.2f} s: {i['text']!r} is {(y1 - y0) / lines:.1f} px a line")
+        lines = i["text"].split("\n")
+        step = (y1 - y0) / len(lines)
+        for k, line in enumerate(lines):
+            px = glyph_height({**i, "text": line, "bbox": [x0, y0 + k * step, x1, y0 + (k + 1) * step]})
+            if px < min_px:
+                problems.append(f"{t:.2f} s: {line!r} of {i['text']!r} has {px:.1f} px glyphs")
         if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
             problems.append(f"{t:.2f} s: {i['text']!r} reaches out of the frame: {i['bbox']}")
     for c in (c for c in cues if c.kind == "message"):
