@@ -279,6 +279,9 @@ def test_max_ops_below_one_is_refused(value: str) -> None:
     ("control_chars", "U+0007"),
     ("forward_mode_code", "forward_mode: 'y; import os' is not a name"),
     ("range_step_zero", "ValueError: range() arg 3 must not be zero"),
+    ("names_value_number", "2:16: names: the value of 'w*x' must be text, got 3"),
+    ("names_empty_key", "names_empty_key.yaml:2:13: names: a key must not be empty"),
+    ("names_list", "2:8: names must be a mapping of keys to values, got a list"),
 ])
 def test_a_storyboard_outside_the_bounds_is_refused_where_it_is(name: str, words: str) -> None:
     r = render("check", str(CORPUS / "storyboards" / f"{name}.yaml"), "--no-torch")
