@@ -33,7 +33,8 @@ class OperationLimit(Exception):
     """The program ran more operations than ``max_ops`` allows."""
 
     def __init__(self, line: int, col: int, limit: int):
-        super().__init__(f"stopped after {limit} operations (the limit; raise it with --max-ops)")
+        super().__init__(f"stopped after {limit} operations, the limit: run fewer loop passes "
+                         "(render log takes --max-ops N)")
         self.line, self.col, self.limit = line, col, limit
 
 

@@ -219,6 +219,16 @@ def test_an_exact_shadow_falls_back_to_the_float() -> None:
     assert interp.env["x"].exact is None and interp.env["x"].value == (1 / 3) ** 4096
 
 
+def test_a_loop_of_a_million_passes_stops_at_the_bound_in_a_storyboard() -> None:
+    """Once: ``for i in range(10**6): t = t + i`` ran for minutes under the 1,000,000-operation
+    bound (render log wrote hundreds of MB); the bound is now 100,000 and its line says what to do."""
+    from engine import DEFAULT_MAX_OPS
+
+    r = render("check", str(CORPUS / "storyboards" / "million_passes.yaml"), "--no-torch", timeout=60)
+    one_line(r, "million_passes.yaml:7:3:", f"stopped after {DEFAULT_MAX_OPS} operations", "fewer loop passes")
+    assert DEFAULT_MAX_OPS <= 100_000
+
+
 def test_a_squaring_loop_in_a_storyboard_checks_in_bounded_time() -> None:
     r = render("check", str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
     assert r.returncode == 0, r.stderr
