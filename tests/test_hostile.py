@@ -229,6 +229,18 @@ def test_a_loop_of_a_million_passes_stops_at_the_bound_in_a_storyboard() -> None
     assert DEFAULT_MAX_OPS <= 100_000
 
 
+@pytest.mark.parametrize("args,words", [
+    (["--at", "nan"], "--at nan: must be a time"),
+    (["--at", "1", "--at", "inf"], "--at inf: must be a time"),
+    (["--every", "inf"], "--every inf: must be a positive number"),
+    (["--every", "1e-9"], "--every 1e-09: shorter than one frame; give at least 0.06667 s"),
+])
+def test_inspect_times_that_are_no_frame_are_refused(args: list[str], words: str) -> None:
+    """Once: --at nan or inf was a ValueError traceback, and --every 1e-9 built 5e10 sample
+    times (a hang); the timeout is the bound."""
+    one_line(render("inspect", "graph_build", *args, timeout=60), words)
+
+
 def test_a_squaring_loop_in_a_storyboard_checks_in_bounded_time() -> None:
     r = render("check", str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
     assert r.returncode == 0, r.stderr
