@@ -376,6 +376,20 @@ def test_an_out_that_is_no_writable_folder_is_refused_before_the_program_runs(
     assert (tmp_path / "afile").read_text() == "mine\n"
 
 
+@pytest.mark.parametrize("args,words", [
+    (["article", "graph_build", "--out", "afile"], "--out afile: a file, not a directory"),
+    (["article", "graph_build", "--out", "afile/sub"], "afile is a file, not a directory"),
+    (["site", "afile"], "site folder afile: a file, not a directory"),
+    (["site", "/dev/null"], "site folder /dev/null: a character device, not a directory"),
+])
+def test_an_article_or_site_folder_that_is_no_folder_is_refused(tmp_path: Path, args: list[str],
+                                                                words: str) -> None:
+    """Once: a FileExistsError traceback from mkdir (render article after rendering the clip)."""
+    (tmp_path / "afile").write_text("mine\n")
+    one_line(render(*args, cwd=tmp_path), words)
+    assert (tmp_path / "afile").read_text() == "mine\n"
+
+
 def test_a_render_never_overwrites_its_storyboard(tmp_path: Path) -> None:
     board = tmp_path / "clip.srt"
     text = (ROOT / "scenes/storyboards/graph_build.yaml").read_text()
