@@ -478,6 +478,15 @@ def test_torch_by_another_name_is_refused_with_its_own_message(name: str, words:
     one_line(render("log", str(path)), str(path), words)
 
 
+@pytest.mark.parametrize("name,where,words", [("list_repeat", 2, "repeating a list ([x] * n) is not supported"),
+                                              ("list_join", 3, "joining lists (xs + ys) is not supported")])
+def test_a_list_made_by_arithmetic_is_refused_at_its_line(name: str, where: int, words: str) -> None:
+    """Once: ``[0.0] * 10**6`` was logged as "TypeError: unsupported operand type(s) for *: 'list'
+    and 'int'", an error Python does not raise; now it is refused, saying how to build the list."""
+    path = CORPUS / "refused" / f"{name}.py"
+    one_line(render("log", str(path)), f"{path}:{where}:", words, "xs.append(...) in a for loop")
+
+
 # --- 5. text in any script the fonts can draw --------------------------------------------------
 
 def test_right_to_left_words_keep_their_glyphs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
