@@ -241,6 +241,26 @@ def test_inspect_times_that_are_no_frame_are_refused(args: list[str], words: str
     one_line(render("inspect", "graph_build", *args, timeout=60), words)
 
 
+def test_a_loop_that_appends_to_its_list_stops_at_the_bound_in_a_storyboard() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "append_forever.yaml"), "--no-torch"),
+             "append_forever.yaml:6:3:", "stopped after", "fewer loop passes")
+
+
+def test_the_passes_of_a_long_loop_are_found_in_linear_time() -> None:
+    """Once: each ``loop`` event copied the rest of the log (``events[i + 1:]``), so the 100,000
+    passes of ``for x in xs: xs.append(x)`` took 20 s to index; 400,000 would take minutes.
+    Run in a subprocess whose timeout is the bound."""
+    code = ("from scenes.storyboard.logindex import _loops\n"
+            "ev = []\n"
+            "for k in range(200_000):\n"
+            "    ev.append({'seq': 2 * k, 'kind': 'loop', 'line': 3, 'end': 4})\n"
+            "    ev.append({'seq': 2 * k + 1, 'kind': 'number', 'line': 4})\n"
+            "loop = _loops(ev)[3]\n"
+            "assert len(loop.passes) == 200_000 and loop.passes[-1] == (399_998, 399_999), loop.passes[-1]\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=HANG_BOUND)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
 def test_a_squaring_loop_in_a_storyboard_checks_in_bounded_time() -> None:
     r = render("check", str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
     assert r.returncode == 0, r.stderr
