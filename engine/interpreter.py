@@ -125,13 +125,15 @@ class Interpreter:
 
     def name_tensors(self, value: Any, name: str) -> None:
         """Name unnamed tensors, recording the name in the tensor event made moments ago; the
-        items of a list (of lists) are named by their place, ``W[1][0]``."""
+        items of a list (of lists) are named by their place, ``W[1][0]``. Each item looked at
+        counts as an operation, so rebinding a deep or long list in a loop meets the bound."""
         todo: dict[str, str] = {}
         stack, seen = [(value, name)], set()
         while stack:
             v, label = stack.pop()
             if isinstance(v, list) and id(v) not in seen:  # a list may hold itself
                 seen.add(id(v))
+                self.ops += len(v)  # the next tick stops a run past max_ops
                 stack.extend((x, f"{label}[{i}]") for i, x in enumerate(v))
             elif isinstance(v, Tensor) and v.name is None and v.id is not None:
                 v.name = todo[v.id] = label
