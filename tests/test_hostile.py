@@ -243,7 +243,7 @@ def test_inspect_times_that_are_no_frame_are_refused(args: list[str], words: str
 
 def test_a_loop_that_appends_to_its_list_stops_at_the_bound_in_a_storyboard() -> None:
     one_line(render("check", str(CORPUS / "storyboards" / "append_forever.yaml"), "--no-torch"),
-             "append_forever.yaml:6:3:", "stopped after", "fewer loop passes")
+             "append_forever.yaml:", "program line", "stopped after", "fewer loop passes")
 
 
 def test_a_list_rebound_deeper_each_pass_meets_the_bound() -> None:
