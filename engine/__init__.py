@@ -24,7 +24,7 @@ __all__ = ["run_program", "ProgramError", "TorchError", "Log", "LogFormatError",
            "OperationLimit", "VERSION", "DEFAULT_MAX_OPS"]
 
 VERSION = "0.1.0"
-DEFAULT_MAX_OPS = 1_000_000
+DEFAULT_MAX_OPS = 100_000
 
 _HOME = {"run_program": "run", "ProgramError": "errors", "TorchError": "errors", "Log": "events",
          "LogFormatError": "events", "read_log": "events", "OperationLimit": "interpreter"}

@@ -15,7 +15,7 @@ from typing import Any, Optional
 from . import ops, results
 from .backward import backward
 from .calls import evaluate_call
-from .errors import NON_LEAF_GRAD, TorchError, no_attribute
+from .errors import NON_LEAF_GRAD, ProgramError, TorchError, no_attribute
 from .events import Recorder
 from .limits import check_scalar_int
 from .numbers import Num, fraction_str, json_float
@@ -33,7 +33,8 @@ class OperationLimit(Exception):
     """The program ran more operations than ``max_ops`` allows."""
 
     def __init__(self, line: int, col: int, limit: int):
-        super().__init__(f"stopped after {limit} operations (the limit; raise it with --max-ops)")
+        super().__init__(f"stopped after {limit} operations, the limit: run fewer loop passes "
+                         "(render log takes --max-ops N)")
         self.line, self.col, self.limit = line, col, limit
 
 
@@ -124,13 +125,15 @@ class Interpreter:
 
     def name_tensors(self, value: Any, name: str) -> None:
         """Name unnamed tensors, recording the name in the tensor event made moments ago; the
-        items of a list (of lists) are named by their place, ``W[1][0]``."""
+        items of a list (of lists) are named by their place, ``W[1][0]``. Each item looked at
+        counts as an operation, so rebinding a deep or long list in a loop meets the bound."""
         todo: dict[str, str] = {}
         stack, seen = [(value, name)], set()
         while stack:
             v, label = stack.pop()
             if isinstance(v, list) and id(v) not in seen:  # a list may hold itself
                 seen.add(id(v))
+                self.ops += len(v)  # the next tick stops a run past max_ops
                 stack.extend((x, f"{label}[{i}]") for i, x in enumerate(v))
             elif isinstance(v, Tensor) and v.name is None and v.id is not None:
                 v.name = todo[v.id] = label
@@ -358,6 +361,10 @@ class Interpreter:
             if op == "div":
                 return results.true_divide(self.sess, a, b, span_of(e))
             return results.apply(self.sess, ops.BINARY[op](a, b), span_of(e))
+        if _list_op_python_runs(op, a, b):  # Python would make a list: not an error to record
+            what = "joining lists (xs + ys)" if op == "add" else "repeating a list ([x] * n)"
+            raise ProgramError(self.filename, getattr(e, "lineno", 1), getattr(e, "col_offset", 0) + 1,
+                               f"{what} is not supported; build the list with xs.append(...) in a for loop")
         return py_arith(op, self.operand(a, op, a, b), self.operand(b, op, a, b))
 
     def operand(self, v: Any, op: str, a: Any, b: Any) -> Any:
@@ -381,6 +388,16 @@ class Interpreter:
 
     def call(self, e: ast.Call) -> Any:
         return evaluate_call(self, e)
+
+
+def _list_op_python_runs(op: str, a: Any, b: Any) -> bool:
+    """``xs + ys`` or ``xs * n`` / ``n * xs`` (an int n): Python makes a list, the subset does not."""
+    def is_int(v: Any) -> bool:
+        return isinstance(v, PyNum) and isinstance(v.value, int)
+
+    if op == "add":
+        return isinstance(a, list) and isinstance(b, list)
+    return op == "mul" and (isinstance(a, list) and is_int(b) or is_int(a) and isinstance(b, list))
 
 
 def _var(node: ast.expr) -> Optional[str]:

@@ -219,6 +219,55 @@ def test_an_exact_shadow_falls_back_to_the_float() -> None:
     assert interp.env["x"].exact is None and interp.env["x"].value == (1 / 3) ** 4096
 
 
+def test_a_loop_of_a_million_passes_stops_at_the_bound_in_a_storyboard() -> None:
+    """Once: ``for i in range(10**6): t = t + i`` ran for minutes under the 1,000,000-operation
+    bound (render log wrote hundreds of MB); the bound is now 100,000 and its line says what to do."""
+    from engine import DEFAULT_MAX_OPS
+
+    r = render("check", str(CORPUS / "storyboards" / "million_passes.yaml"), "--no-torch", timeout=60)
+    one_line(r, "million_passes.yaml:7:3:", f"stopped after {DEFAULT_MAX_OPS} operations", "fewer loop passes")
+    assert DEFAULT_MAX_OPS <= 100_000
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--at", "nan"], "--at nan: must be a time"),
+    (["--at", "1", "--at", "inf"], "--at inf: must be a time"),
+    (["--every", "inf"], "--every inf: must be a positive number"),
+    (["--every", "1e-9"], "--every 1e-09: shorter than one frame; give at least 0.06667 s"),
+])
+def test_inspect_times_that_are_no_frame_are_refused(args: list[str], words: str) -> None:
+    """Once: --at nan or inf was a ValueError traceback, and --every 1e-9 built 5e10 sample
+    times (a hang); the timeout is the bound."""
+    one_line(render("inspect", "graph_build", *args, timeout=60), words)
+
+
+def test_a_loop_that_appends_to_its_list_stops_at_the_bound_in_a_storyboard() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "append_forever.yaml"), "--no-torch"),
+             "append_forever.yaml:", "program line", "stopped after", "fewer loop passes")
+
+
+def test_a_list_rebound_deeper_each_pass_meets_the_bound() -> None:
+    """Once: ``xs = [xs]`` in a loop walked the whole nesting at each binding to name its tensors,
+    uncounted: 3,000 passes took 8 s, 50,000 would take hours. The items walked are operations."""
+    r = render("log", str(CORPUS / "refused" / "list_nested_deeper.py"), timeout=60)
+    one_line(r, "list_nested_deeper.py:", "stopped after", "fewer loop passes")
+
+
+def test_the_passes_of_a_long_loop_are_found_in_linear_time() -> None:
+    """Once: each ``loop`` event copied the rest of the log (``events[i + 1:]``), so the 100,000
+    passes of ``for x in xs: xs.append(x)`` took 20 s to index; 400,000 would take minutes.
+    Run in a subprocess whose timeout is the bound."""
+    code = ("from scenes.storyboard.logindex import _loops\n"
+            "ev = []\n"
+            "for k in range(200_000):\n"
+            "    ev.append({'seq': 2 * k, 'kind': 'loop', 'line': 3, 'end': 4})\n"
+            "    ev.append({'seq': 2 * k + 1, 'kind': 'number', 'line': 4})\n"
+            "loop = _loops(ev)[3]\n"
+            "assert len(loop.passes) == 200_000 and loop.passes[-1] == (399_998, 399_999), loop.passes[-1]\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=HANG_BOUND)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
 def test_a_squaring_loop_in_a_storyboard_checks_in_bounded_time() -> None:
     r = render("check", str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
     assert r.returncode == 0, r.stderr
@@ -279,6 +328,9 @@ def test_max_ops_below_one_is_refused(value: str) -> None:
     ("control_chars", "U+0007"),
     ("forward_mode_code", "forward_mode: 'y; import os' is not a name"),
     ("range_step_zero", "ValueError: range() arg 3 must not be zero"),
+    ("names_value_number", "2:16: names: the value of 'w*x' must be text, got 3"),
+    ("names_empty_key", "names_empty_key.yaml:2:13: names: a key must not be empty"),
+    ("names_list", "2:8: names must be a mapping of keys to values, got a list"),
 ])
 def test_a_storyboard_outside_the_bounds_is_refused_where_it_is(name: str, words: str) -> None:
     r = render("check", str(CORPUS / "storyboards" / f"{name}.yaml"), "--no-torch")
@@ -348,6 +400,20 @@ def test_an_out_that_is_no_writable_folder_is_refused_before_the_program_runs(
     target = ["graph_build"] if command == "scene" else []
     r = render(command, *target, "--out", out, cwd=tmp_path)
     one_line(r, words)
+    assert (tmp_path / "afile").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("args,words", [
+    (["article", "graph_build", "--out", "afile"], "--out afile: a file, not a directory"),
+    (["article", "graph_build", "--out", "afile/sub"], "afile is a file, not a directory"),
+    (["site", "afile"], "site folder afile: a file, not a directory"),
+    (["site", "/dev/null"], "site folder /dev/null: a character device, not a directory"),
+])
+def test_an_article_or_site_folder_that_is_no_folder_is_refused(tmp_path: Path, args: list[str],
+                                                                words: str) -> None:
+    """Once: a FileExistsError traceback from mkdir (render article after rendering the clip)."""
+    (tmp_path / "afile").write_text("mine\n")
+    one_line(render(*args, cwd=tmp_path), words)
     assert (tmp_path / "afile").read_text() == "mine\n"
 
 
@@ -437,6 +503,15 @@ def test_set_on_a_name_given_a_number_twice_is_refused() -> None:
 def test_torch_by_another_name_is_refused_with_its_own_message(name: str, words: str) -> None:
     path = CORPUS / "refused" / f"{name}.py"
     one_line(render("log", str(path)), str(path), words)
+
+
+@pytest.mark.parametrize("name,where,words", [("list_repeat", 2, "repeating a list ([x] * n) is not supported"),
+                                              ("list_join", 3, "joining lists (xs + ys) is not supported")])
+def test_a_list_made_by_arithmetic_is_refused_at_its_line(name: str, where: int, words: str) -> None:
+    """Once: ``[0.0] * 10**6`` was logged as "TypeError: unsupported operand type(s) for *: 'list'
+    and 'int'", an error Python does not raise; now it is refused, saying how to build the list."""
+    path = CORPUS / "refused" / f"{name}.py"
+    one_line(render("log", str(path)), f"{path}:{where}:", words, "xs.append(...) in a for loop")
 
 
 # --- 5. text in any script the fonts can draw --------------------------------------------------

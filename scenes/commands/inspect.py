@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -35,15 +36,20 @@ def register(sub: Any) -> None:
 def cmd_inspect(args: argparse.Namespace) -> int:
     from scenes.commands.main import UsageError
     from scenes.render.inspect import inspect_clip
-    from scenes.render.options import RenderOptions
+    from scenes.render.options import RenderOptions, fps_of
     from scenes.storyboard import load_and_plan, storyboard_path
 
-    if args.every is not None and args.every <= 0:
-        raise UsageError("--every must be a positive number of seconds")
-    if any(t < 0 for t in args.at):
-        raise UsageError("--at must be a time in seconds from the start (0 or more)")
-    checked, plan = load_and_plan(storyboard_path(args.storyboard), args.sets)
+    if args.every is not None and not (math.isfinite(args.every) and args.every > 0):
+        raise UsageError(f"--every {args.every:g}: must be a positive number of seconds")
+    bad = next((t for t in args.at if not (math.isfinite(t) and t >= 0)), None)
+    if bad is not None:
+        raise UsageError(f"--at {bad:g}: must be a time in seconds from the start (0 or more)")
     opts = RenderOptions(quality=args.quality, aspect=args.aspect, captions=args.captions, sets=tuple(args.sets))
+    fps = fps_of(opts)
+    if args.every is not None and args.every * fps < 1:  # a flood of samples of the same frames
+        raise UsageError(f"--every {args.every:g}: shorter than one frame; give at least {1 / fps:.4g} s "
+                         f"(one frame at -q {args.quality}, {fps} fps)")
+    checked, plan = load_and_plan(storyboard_path(args.storyboard), args.sets)
     at = args.at or ([] if args.every else [plan.duration])
     for sample in inspect_clip(checked, plan, opts, at=at, every=args.every):
         sys.stdout.write(json.dumps(sample, ensure_ascii=False) + "\n")

@@ -13,6 +13,7 @@ from scenes.commands.problems import report
 def make_article(file: str, opts: Any) -> int:
     """Write one article (the clip first, if out of date); its page's path on stdout."""
     from scenes.publish.article import write_article
+    from scenes.render.guard import OutputRefused, check_out_dir, check_outputs
     from scenes.storyboard import StoryboardError
     from scenes.storyboard.errors import Problem
 
@@ -20,9 +21,14 @@ def make_article(file: str, opts: Any) -> int:
         print(Problem(file, 1, 1, f"no such storyboard {Path(file).stem!r}"), file=sys.stderr)
         return 2
     try:
+        check_out_dir(opts.out)
+        check_outputs(Path(file).stem, opts.out, opts.fmt, [file])
         result = write_article(file, Path(file).stem, opts)
     except StoryboardError as exc:
         return report(exc)
+    except OutputRefused as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
     print(result.page)
     return 0
 
@@ -31,6 +37,7 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
     """Write the site of ``out``; its page's path on stdout."""
     from scenes.publish.course import Course
     from scenes.publish.site import storyboards_for, write_site
+    from scenes.render.guard import OutputRefused, check_out_dir
     from scenes.storyboard import StoryboardError
 
     folder = storyboards_for(Path(out), storyboards)
@@ -38,8 +45,12 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
         print(f"render: no storyboards folder {folder}", file=sys.stderr)
         return 2
     try:
+        check_out_dir(out, "site folder")
         result = write_site(Path(out), Course.of(folder), force)
     except StoryboardError as exc:
         return report(exc)
+    except OutputRefused as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return 2
     print(result.page)
     return 0

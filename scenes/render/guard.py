@@ -29,25 +29,26 @@ class OutputRefused(Exception):
     """A render would write where it must not; ``str()`` is one line naming the path and why."""
 
 
-def check_out_dir(out: str | Path) -> None:
+def check_out_dir(out: str | Path, flag: str = "--out") -> None:
     """``out`` is a folder (made if missing) that this process can create files in; else
-    OutputRefused naming what it is instead (a file, a device, a path under a file, read-only)."""
+    OutputRefused naming what it is instead (a file, a device, a path under a file, read-only).
+    ``flag`` is how the message names the argument (``--out``, or ``site folder`` for ``render site DIR``)."""
     out = Path(out)
     if os.path.lexists(out) and not out.is_dir():
         what = not_regular(out)
-        raise OutputRefused(f"--out {out}: {'a file' if what is None else what}, not a directory")
+        raise OutputRefused(f"{flag} {out}: {'a file' if what is None else what}, not a directory")
     probe = out
     while not os.path.lexists(probe) and probe != probe.parent:
         probe = probe.parent
     if os.path.lexists(probe) and not probe.is_dir():
-        raise OutputRefused(f"--out {out}: {probe} is {_kind(probe)}, not a directory")
+        raise OutputRefused(f"{flag} {out}: {probe} is {_kind(probe)}, not a directory")
     try:
         out.mkdir(parents=True, exist_ok=True)
         fd, name = tempfile.mkstemp(prefix=f".gradreel-probe-pid{os.getpid()}-", dir=out)
         os.close(fd)
         os.unlink(name)
     except OSError as exc:
-        raise OutputRefused(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
+        raise OutputRefused(f"{flag} {out}: cannot write there ({exc.strerror or exc})") from None
 
 
 def _kind(p: Path) -> str:

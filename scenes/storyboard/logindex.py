@@ -230,7 +230,8 @@ def _loops(events: list[Event]) -> dict[int, Loop]:
             continue
         line, end = ev["line"], ev["end"]
         last = ev["seq"]
-        for nxt in events[i + 1:]:
+        for j in range(i + 1, len(events)):  # no events[i + 1:]: a copy per pass was quadratic
+            nxt = events[j]
             if not line <= nxt["line"] <= end or nxt["kind"] in FORWARD_KINDS \
                     or (nxt["kind"] == "loop" and nxt["line"] == line):
                 break

@@ -20,6 +20,7 @@ n.yaml:2:1: unknown key 'place' in numbers; did you mean 'places'? (at place)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import types
 import typing
 from typing import Any, Union
@@ -90,9 +91,12 @@ def _message(doc: Document, root: Any, base: Path, err: Any, suggested: set[Path
             return None if at + (name,) in suggested else (at, f"{path_label(at, parent)} needs '{name}'")
         return at, f"{_name(at)} must be {_describe(parent)}, got {len(_get(doc.data, at))} items"
     at, tp, meta = _walk(root, loc, base)
-    name, value = _name(at), err.get("input")
+    name = next((m.text for m in meta if isinstance(m, _Label)), _name(at))
+    value = err.get("input")
     if kind == "model_type":
         return at, f"{path_label(at, tp)} must be a mapping of keys, got {_shown(value)}"
+    if kind == "dict_type":
+        return at, f"{path_label(at, tp)} must be a mapping of keys to values, got {_shown(value)}"
     if kind == "literal_error":
         choices = [str(a) for a in typing.get_args(tp)]
         return at, f"unknown {name} {value!r}{did_you_mean(str(value), choices)} (one of: {', '.join(choices)})"
@@ -120,8 +124,16 @@ def _walk(root: Any, loc: tuple[Any, ...], base: Path) -> tuple[Path, Any, list[
     """Follow pydantic's ``loc`` through the types from ``root``: the data path (``base`` plus
     ``loc`` without union tags), the plain type found there and its metadata (bounds)."""
     at, (tp, meta) = list(base), _plain(root, [])
-    for part in loc:
-        if _is_model(tp):
+    for i, part in enumerate(loc):
+        if part == "[key]":  # the previous part was a mapping's key, not its value
+            continue
+        if typing.get_origin(tp) is dict:  # ``names``: a key's own error, or the value under it
+            key_error = loc[i + 1:i + 2] == ("[key]",)
+            mapping = _name(tuple(at))
+            label = f"{mapping}: a key" if key_error else f"{mapping}: the value of {str(part)!r}"
+            tp, meta = _plain(typing.get_args(tp)[0 if key_error else 1], [_Label(label)])
+            at.append(part)
+        elif _is_model(tp):
             field = next(f for n, f in tp.model_fields.items() if part in (n, f.alias))
             tp, meta = _plain(field.annotation, list(field.metadata))
             at.append(part)
@@ -133,6 +145,13 @@ def _walk(root: Any, loc: tuple[Any, ...], base: Path) -> tuple[Path, Any, list[
             tp, meta = _plain(args[0] if _variadic(tp) else args[part], [])
             at.append(part)
     return tuple(at), tp, meta
+
+
+@dataclass(frozen=True)
+class _Label:
+    """In a path's metadata: how the message names the place (a mapping's key or value)."""
+
+    text: str
 
 
 _NULLABLE = "nullable"

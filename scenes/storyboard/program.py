@@ -17,10 +17,10 @@ from typing import Any
 
 import yaml
 
+from engine import DEFAULT_MAX_OPS
+
 from .errors import ErrorList
 from .yamlsafe import Document
-
-DEFAULT_MAX_OPS = 1_000_000
 
 
 @dataclass(frozen=True)
