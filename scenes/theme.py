@@ -60,6 +60,7 @@ class Opacity:
     caption_bg: float
     title_cover: float
     dimmed: float
+    kept: float
     wavefront_glow: float
 
 

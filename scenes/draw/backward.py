@@ -183,6 +183,10 @@ class BackwardCues(OnScreen):
                 out += self._merge(waiting, tok, box)
                 waiting = []
                 self._record(s)
+        if is_acc and waiting:  # no badge (they met at the bucket): they wait beside it for the fill
+            out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
+            self.walk.fill_tokens[item], waiting = waiting, []
+            rode = []  # they stay: not going
         marks = tags + self.walk.fill_tokens.get(item, [])
         return out + [FadeOut(m) for m in waiting] + self._visit_note(cue, box, avoid_marks=marks, going=going + rode)
 
@@ -304,6 +308,7 @@ class BackwardCues(OnScreen):
         out += self._ensure_bucket(leaf)
         old = self.graph.buckets[leaf]
         shown = {s.role: s for s in cue.strings}
+        parts = [s for s in cue.strings if s.role == "part"]
         top = self.fill_max.get(leaf) or 1.0
         before = shown.get("before")
         if before is not None and self.graph.bucket_text.get(leaf) != before.text:
@@ -324,12 +329,13 @@ class BackwardCues(OnScreen):
         if add is not None:
             # the badge of the visit to AccumulateGrad, waiting beside the bucket, goes as the
             # level rises: the number it carries becomes the bucket's (a drop into the bucket
-            # covered the value it showed, or the card above it); else a badge shows there first
-            keep = [m for m in waiting if m.text.text == add.text][:1]
+            # covered the value it showed, or the card above it); else a badge shows there first.
+            # Where paths met at the bucket, all the tokens that wait there go so (3 and 3 make 6)
+            keep = [m for m in waiting if m.text.text == add.text][:1] or (waiting if parts else [])
             out += [FadeOut(m) for m in waiting if m not in keep]
             self._record(add)
             if keep:
-                out.append(FadeOut(keep[0], rate_func=first_half))
+                out += [FadeOut(m, rate_func=first_half) for m in keep]
             else:
                 tok = self._token(add.text)
                 t, k = self.theme, self.lay.scale
@@ -344,6 +350,10 @@ class BackwardCues(OnScreen):
         going, self.walk.visit_marks = self.walk.visit_marks + waiting, []
         if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
             out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}", going)
+        elif len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6
+            out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going)
+            for s in parts:
+                self._record(s)
         out.append(Transform(old, new, rate_func=_after_landing if add is not None else smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out

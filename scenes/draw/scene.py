@@ -314,12 +314,36 @@ class ClipScene(BackwardCues, ChecklistCues, ConsoleCues, CurveCues, FocusCues, 
         inputs = self.tensor_events.get(tid, {}).get("inputs")
         if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
             return []
+        going = (self.graph.ghost | self.graph.walked) - self._freed()
         out = [m for item in sorted(self.graph.ghost) if item in self.graph.cards for m in self._retire(item)]
         self.graph.dimmed -= self.graph.ghost
         kept = self._freed()
         out += [m for item in sorted(self.graph.walked - kept) if item in self.graph.cards for m in self._retire(item)]
+        out += [m for item in sorted(self._spent_inputs(going, tid)) for m in self._retire(item)]
         self.graph.ghost, self.graph.walked = kept, set()
-        return out
+        return out + self._fade_kept(kept)
+
+    def _spent_inputs(self, going: set[str], tid: str) -> set[str]:
+        """The inputs needing no gradient (``x``) of the results in ``going``, which neither the
+        new tensor ``tid`` nor any tensor after it is computed from: an input of a freed graph
+        goes with it rather than stay beside graphs that never use it. A weight stays (its
+        bucket holds its gradient), and so does an input a later pass reads again."""
+        seq = self.tensor_events.get(tid, {}).get("seq", 0)
+        later = {i for e in self.tensor_events.values() if e.get("seq", 0) >= seq
+                 for i in e.get("inputs") or [] if isinstance(i, str)}
+        feeds = {a for c in going for a in self._ancestors(c)}
+        return {a for a in feeds - later - self._ancestors(tid) - self._freed()
+                if a in self.graph.cards and self.tensor_events.get(a, {}).get("is_leaf")
+                and not self.tensor_events.get(a, {}).get("requires_grad")}
+
+    def _fade_kept(self, kept: set[str]) -> Anims:
+        """A freed graph kept beside the next one comes back from the ``dim`` fade to the
+        theme's ``kept`` fade: still the past, but its numbers readable beside the new ones."""
+        o = self.theme.opacity
+        darkness = 1.0 - (1.0 - o.kept) / (1.0 - o.dimmed)  # fade() scales opacity by 1 - darkness
+        mobs = [self.graph.cards[c] for c in sorted(kept) if c in self.graph.cards]
+        mobs += [a for r, a in self.graph.arrows.items() if {r.src, r.dst} & kept]
+        return [m.animate.fade(darkness) for m in mobs]
 
     def _freed(self) -> set[str]:
         """The walked graph's cards the storyboard faded (``dim``): its results and the faded

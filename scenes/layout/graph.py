@@ -54,9 +54,10 @@ def graph_from_events(events: Iterable[Mapping[str, Any]]) -> Graph:
             nodes[t["node"]] = {"id": t["node"], "grad_fn": gf, "tensor": t["id"], "edges": t.get("edges") or []}
     roots = {e["root"] for e in events if e.get("kind") == "backward"}
     consumed = {i for t in tensors for i in t.get("inputs") or [] if isinstance(i, str)}
-    if not roots:
-        sinks = [t["id"] for t in tensors if t.get("requires_grad") and not t.get("is_leaf") and t["id"] not in consumed]
-        roots = set(sinks[-1:])
+    sinks = [t["id"] for t in tensors if t.get("requires_grad") and not t.get("is_leaf") and t["id"] not in consumed]
+    # a loss is what backward() ran from; beside one, a result needing grad that nothing uses is a
+    # loss too (L2, never differentiated: the viewer must see two losses to ask "which loss?")
+    roots = roots | set(sinks) if roots else set(sinks[-1:])
     owner: dict[str, str] = {}
     order: list[tuple[int, Item]] = []
     for e in events:

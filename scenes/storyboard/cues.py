@@ -70,12 +70,15 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("bucket_appear", "(accumulate node, leaf)", "grad_fn, name"),
     CueKind("backward_start", "(root tensor, root node)", "name of the root (when named)", follows_line=True),
     CueKind("visit", "(node, [tensor])",
-            "grad_fn, grad (grad_in), part (each gradient that met there, when two or more), rule (its words)",
+            "grad_fn, grad (grad_in; none at a bucket two or more met at), part (each gradient that met "
+            "there, when two or more and not a bucket), rule (its words)",
             follows_line=True),
     CueKind("grad_travel", "(from node, to node)", "grad (grads_out[j])"),
     CueKind("local_rule", "(node, to node)",
             "in (grad_in), factor (each factor of the local derivative), out (grads_out[j]), target (name)"),
-    CueKind("bucket_fill", "(accumulate node, leaf)", "name, before (if .grad was set), add, after",
+    CueKind("bucket_fill", "(accumulate node, leaf)",
+            "name, before (if .grad was set), part (what each path sent, when two or more met at the "
+            "bucket), add, after",
             follows_line=True, reads_fill_scale=True),
     CueKind("bucket_reset", "(leaf, [accumulate node])", 'name, after ("None", or the zero)',
             ends_walk=True, follows_line=True),

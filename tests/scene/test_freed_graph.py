@@ -3,7 +3,9 @@
 What must hold (issue 19, item 8): the graph fades as the caption says PyTorch frees it; the
 next forward pass builds its graph beside the faded one, so both are on screen, side by side,
 while the caption says "the same code recorded two different graphs"; the graph after that
-one takes the faded one's place (it goes), at every aspect.
+one takes the faded one's place (it goes), at every aspect. The kept graph is faded to the
+theme's ``kept`` level, lighter than ``dimmed`` so its numbers can be read beside the new ones;
+step two's input ``x``, which no loop graph uses, goes with step two's graph.
 """
 
 from __future__ import annotations
@@ -48,8 +50,24 @@ def test_the_two_graphs_side_by_side(aspect: str) -> None:
                         for smp in inspect_clip(checked, plan, opts, frames=at)]
     old = [compare[("card", t)] for t in s[:2]]
     new = compare[("card", s[2])]
-    assert all(MIN_OPACITY < c["opacity"] < 0.5 for c in old)  # faded, still seen
+    theme = default_theme()
+    assert all(c["opacity"] == pytest.approx(1.0 - theme.opacity.kept) for c in old)  # the kept level
+    assert all(1.0 - theme.opacity.dimmed + 0.1 < c["opacity"] < 0.5 for c in old)  # readable, still the past
     assert new["opacity"] == pytest.approx(1.0)
     assert max(c["bbox"][2] for c in old) <= new["bbox"][0]  # beside it, not over it
     assert ("card", s[0]) not in later and ("card", s[1]) not in later  # gone with the next graph
     assert MIN_OPACITY < later[("card", h[0])]["opacity"] < 0.5  # the loop's first graph, faded beside
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_an_input_goes_with_the_last_graph_that_used_it(aspect: str) -> None:
+    checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
+    x = checked.index.name_tensors["x"]  # step one's x = 1, step two's x = -1
+    opts = RenderOptions(aspect=aspect)
+    fps = fps_of(opts)
+    both, once, three = (caption(plan, w) for w in ("two different graphs", "runs once", "three times"))
+    at = [round((both.start + both.end) / 2 * fps), round(once.end * fps), round(three.end * fps)]
+    step_two, loop_once, loop_three = [{(i["role"], i["id"]) for i in smp["items"]}
+                                       for smp in inspect_clip(checked, plan, opts, frames=at)]
+    assert ("card", x[1]) in step_two  # while its graph is on screen
+    assert ("card", x[1]) not in loop_once and ("card", x[1]) not in loop_three  # no loop graph uses x

@@ -78,11 +78,14 @@ def backward(b: Builder, ev: Event) -> None:
 
 
 def visit(b: Builder, ev: Event) -> None:
-    strings = [Shown(ev["grad_fn"], ev["seq"], "grad_fn", "grad_fn"),
-               b.value(ev, "grad_in", "grad_in_exact", None, "grad")]
+    strings = [Shown(ev["grad_fn"], ev["seq"], "grad_fn", "grad_fn")]
     parts = arrivals(b, ev)
-    if len(parts) > 1:  # gradients meet here: their sum is what arrived
-        strings += parts
+    if len(parts) > 1 and ev["grad_fn"] == "AccumulateGrad":
+        pass  # gradients meet at a bucket: they wait beside it, and the fill writes their sum
+    elif len(parts) > 1:  # gradients meet here: their sum is what arrived
+        strings += [b.value(ev, "grad_in", "grad_in_exact", None, "grad")] + parts
+    else:
+        strings.append(b.value(ev, "grad_in", "grad_in_exact", None, "grad"))
     rule = RULES.get(ev["grad_fn"])
     factors = local_factors(b, ev, rule)
     if factors:
@@ -157,9 +160,16 @@ def local_factors(b: Builder, ev: Event, rule: Rule | None) -> list[list[Shown]]
 
 
 def accumulate(b: Builder, ev: Event) -> None:
+    """A bucket fill. Where gradients met at the bucket (``w * w``), what each path sent
+    (``part``) goes with the fill, so ``3 + 3 = 6`` is written as the caption says they add up,
+    not while it still says each path sends 3 (a bucket that held 6 shows ``6 + 6 = 12``)."""
     strings = b.name_of(ev["tensor"])
     if ev.get("before") is not None:
         strings.append(b.value(ev, "before", "before_exact", None, "before"))
+    visit_ = next((e for e in b.index.visits(ev["call"]) if e["node"] == ev["node"] and e["seq"] < ev["seq"]), None)
+    parts = arrivals(b, visit_) if visit_ is not None else []
+    if len(parts) > 1:
+        strings += parts
     strings.append(b.value(ev, "add", "add_exact", None, "add"))
     strings.append(b.value(ev, "after", "after_exact", "str", "after"))
     b.add("bucket_fill", b.tm.bucket_fill, (ev["node"], ev["tensor"]), strings, [ev["seq"]])
