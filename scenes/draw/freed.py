@@ -1,0 +1,107 @@
+"""What goes when a new forward pass starts a new graph: backward() freed the old one.
+
+A rebound name's old result fades (``_retire_rebound``); a graph the walk went through fades when
+an unrelated tensor starts the next one (``_retire_walked``), unless the storyboard faded it
+(``dim``), in which case it stays beside the new graph at the theme's ``kept`` fade so the two
+graphs the same code recorded can be compared. A mixin of ``ClipScene``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manim import FadeOut
+
+Anims = list[Any]
+
+
+class FreedGraphs:
+    """Retiring the cards and arrows of freed graphs (mixed into ClipScene)."""
+
+    def _retire_rebound(self, tid: str, name: str | None) -> Anims:
+        """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the
+        old result's card and its arrows fade out of the way; a card the storyboard faded (``dim``)
+        stays with the freed graph it belongs to (``_retire_walked``)."""
+        if name is None:
+            return []
+        out: Anims = []
+        feeds, freed = self._ancestors(tid), self._freed()
+        for other in list(self.graph.cards):
+            ev = self.tensor_events.get(other, {})
+            if other != tid and ev.get("name") == name and other not in feeds \
+                    and other not in freed | self.graph.ghost:
+                out += self._retire(other)
+        return out
+
+    def _retire_walked(self, tid: str) -> Anims:
+        """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
+        that does not build on a graph the walk went through starts a new graph: the walked one
+        was freed by backward(), so its results fade (its leaves stay).
+        Why besides ``_retire_rebound``: a loop may rebind another name (``h``) than the one an
+        earlier step bound (``s = x * w``), which would otherwise stay on screen through the
+        loop, one more op feeding w.
+        A freed graph the storyboard faded (``dim`` after the walk, as the caption says it is
+        freed) stays on screen, faded, beside the new one, so that the viewer compares the two
+        graphs the same code recorded; it goes when the graph after that one starts."""
+        inputs = self.tensor_events.get(tid, {}).get("inputs")
+        if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
+            return []
+        going = (self.graph.ghost | self.graph.walked) - self._freed()
+        out = [m for item in sorted(self.graph.ghost) if item in self.graph.cards for m in self._retire(item)]
+        self.graph.dimmed -= self.graph.ghost
+        kept = self._freed()
+        out += [m for item in sorted(self.graph.walked - kept) if item in self.graph.cards for m in self._retire(item)]
+        out += [m for item in sorted(self._spent_inputs(going, tid)) for m in self._retire(item)]
+        self.graph.ghost, self.graph.walked = kept, set()
+        return out + self._fade_kept(kept)
+
+    def _spent_inputs(self, going: set[str], tid: str) -> set[str]:
+        """The inputs needing no gradient (``x``) of the results in ``going``, which neither the
+        new tensor ``tid`` nor any tensor after it is computed from: an input of a freed graph
+        goes with it rather than stay beside graphs that never use it. A weight stays (its
+        bucket holds its gradient), and so does an input a later pass reads again."""
+        seq = self.tensor_events.get(tid, {}).get("seq", 0)
+        later = {i for e in self.tensor_events.values() if e.get("seq", 0) >= seq
+                 for i in e.get("inputs") or [] if isinstance(i, str)}
+        feeds = {a for c in going for a in self._ancestors(c)}
+        return {a for a in feeds - later - self._ancestors(tid) - self._freed()
+                if a in self.graph.cards and self.tensor_events.get(a, {}).get("is_leaf")
+                and not self.tensor_events.get(a, {}).get("requires_grad")}
+
+    def _fade_kept(self, kept: set[str]) -> Anims:
+        """A freed graph kept beside the next one comes back from the ``dim`` fade to the
+        theme's ``kept`` fade: still the past, but its numbers readable beside the new ones."""
+        o = self.theme.opacity
+        darkness = 1.0 - (1.0 - o.kept) / (1.0 - o.dimmed)  # fade() scales opacity by 1 - darkness
+        mobs = [self.graph.cards[c] for c in sorted(kept) if c in self.graph.cards]
+        mobs += [a for r, a in self.graph.arrows.items() if {r.src, r.dst} & kept]
+        return [m.animate.fade(darkness) for m in mobs]
+
+    def _freed(self) -> set[str]:
+        """The walked graph's cards the storyboard faded (``dim``): its results and the faded
+        inputs they were computed from, which stay beside the next graph."""
+        kept = {c for c in self.graph.walked & self.graph.dimmed if c in self.graph.cards}
+        return kept | {a for c in kept for a in self._ancestors(c) if a in self.graph.dimmed and a in self.graph.cards}
+
+    def _retire(self, item: str) -> Anims:
+        """Fade one result's card (its op name goes with it) and every arrow touching it."""
+        out: Anims = [FadeOut(self.graph.cards.pop(item))]
+        self.graph.tags.pop(item, None)
+        for r in [r for r in self.graph.arrows if item in (r.src, r.dst)]:
+            out.append(FadeOut(self.graph.arrows.pop(r)))
+        return out
+
+    def _ancestors(self, tid: str) -> set[str]:
+        """Tensors ``tid`` was computed from: ``s = s * 2`` keeps the old ``s`` (same graph),
+        while ``x = torch.tensor(-1.0)`` in the next step retires the old ``x``."""
+        def inputs(t: str) -> list[str]:
+            return [i for i in self.tensor_events.get(t, {}).get("inputs") or [] if isinstance(i, str)]
+
+        seen: set[str] = set()
+        todo = inputs(tid)
+        while todo:
+            t = todo.pop()
+            if t not in seen:
+                seen.add(t)
+                todo += inputs(t)
+        return seen
