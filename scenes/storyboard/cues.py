@@ -77,8 +77,8 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("local_rule", "(node, to node)",
             "in (grad_in), factor (each factor of the local derivative), out (grads_out[j]), target (name)"),
     CueKind("bucket_fill", "(accumulate node, leaf)",
-            "name, before (if .grad was set), part (what each path sent, when two or more met at the "
-            "bucket), add, after",
+            "name, before (if .grad was set), part (what each path sent, when two or more met at an "
+            "empty bucket), add, after",
             follows_line=True, reads_fill_scale=True),
     CueKind("bucket_reset", "(leaf, [accumulate node])", 'name, after ("None", or the zero)',
             ends_walk=True, follows_line=True),

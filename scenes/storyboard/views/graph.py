@@ -167,8 +167,8 @@ def accumulate(b: Builder, ev: Event) -> None:
     if ev.get("before") is not None:
         strings.append(b.value(ev, "before", "before_exact", None, "before"))
     visit_ = next((e for e in b.index.visits(ev["call"]) if e["node"] == ev["node"] and e["seq"] < ev["seq"]), None)
-    parts = arrivals(b, visit_) if visit_ is not None else []
-    if len(parts) > 1:
+    parts = arrivals(b, visit_) if visit_ is not None and ev.get("before") is None else []
+    if len(parts) > 1:  # into a bucket that held 6, the sum written is the bucket's: 6 + 6 = 12
         strings += parts
     strings.append(b.value(ev, "add", "add_exact", None, "add"))
     strings.append(b.value(ev, "after", "after_exact", "str", "after"))
