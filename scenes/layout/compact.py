@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from scenes.layout.graph import GraphEdge, Item
+from scenes.layout.graph import GraphEdge, Item, topological
 from scenes.theme import Theme
 
 
@@ -89,7 +89,7 @@ def balanced_layers(ids: list[str], edges: tuple[GraphEdge, ...], width: Mapping
     for e in edges:
         preds[e.dst].append(e.src)
         succs[e.src].append(e.dst)
-    order = _topological(ids, preds, succs)
+    order = topological(ids, preds, succs)
     below: dict[str, int] = {}  # longest path down to a sink
     for v in reversed(order):
         below[v] = max((below[w] + 1 for w in succs[v]), default=0)
@@ -117,20 +117,3 @@ def balanced_layers(ids: list[str], edges: tuple[GraphEdge, ...], width: Mapping
         if not moved:
             break
     return layer
-
-
-def _topological(ids: list[str], preds: Mapping[str, list[str]], succs: Mapping[str, list[str]]) -> list[str]:
-    """The ids in an order where every input comes before its users; creation order breaks ties."""
-    indeg = {v: len(set(preds[v])) for v in ids}
-    ready = [v for v in ids if indeg[v] == 0]
-    out: list[str] = []
-    while ready:
-        v = ready.pop(0)
-        out.append(v)
-        for w in dict.fromkeys(succs[v]):
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                ready.append(w)
-    if len(out) != len(ids):
-        raise ValueError("the graph has a cycle; an event log never should")
-    return out

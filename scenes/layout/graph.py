@@ -136,3 +136,20 @@ def _through_internal(item_id: str, nodes: Mapping[str, Mapping[str, Any]], owne
         if kinds.get(cur) == "internal":
             stack.extend(owner[e] for e in nodes[cur].get("edges") or [] if e in owner)
     return out
+
+
+def topological(ids: list[str], preds: Mapping[str, list[str]], succs: Mapping[str, list[str]]) -> list[str]:
+    """The ids in an order where every input comes before its users; creation order breaks ties."""
+    indeg = {v: len(set(preds[v])) for v in ids}
+    ready = [v for v in ids if indeg[v] == 0]
+    out: list[str] = []
+    while ready:
+        v = ready.pop(0)
+        out.append(v)
+        for w in dict.fromkeys(succs[v]):
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                ready.append(w)
+    if len(out) != len(ids):
+        raise ValueError("the graph has a cycle; an event log never should")
+    return out

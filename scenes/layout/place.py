@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, uniform_dims
-from scenes.layout.graph import Graph, GraphEdge, Item, graph_from_events
+from scenes.layout.graph import Graph, GraphEdge, Item, graph_from_events, topological
 from scenes.theme import Rect, Theme
 
 Point = tuple[float, float]
@@ -244,19 +244,8 @@ def _layers(ids: list[str], edges: tuple[GraphEdge, ...], leaf_layer: str) -> di
         preds[e.dst].append(e.src)
         succs[e.src].append(e.dst)
     layer: dict[str, int] = {}
-    indeg = {v: len(set(preds[v])) for v in ids}
-    ready = [v for v in ids if indeg[v] == 0]
-    done: set[str] = set()
-    while ready:
-        v = ready.pop(0)
+    for v in topological(ids, preds, succs):
         layer[v] = max((layer[p] + 1 for p in preds[v]), default=0)
-        done.add(v)
-        for w in dict.fromkeys(succs[v]):
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                ready.append(w)
-    if len(done) != len(ids):
-        raise ValueError("the graph has a cycle; an event log never should")
     if leaf_layer == "consumer":
         for v in ids:
             if not preds[v] and succs[v]:
