@@ -82,14 +82,19 @@ class FontSizes:
     code_min: float
     caption: float
     title: float
-    min_readable: float
-    tag_min: float
     unit_name: float
     counter: float
     code_pass: float
     curve_label: float
     note: float
     min_glyph_px: float
+    glyph_cap: float
+
+    @property
+    def min_readable(self) -> float:
+        """The least font size any text is drawn at: the one whose digits are `min_glyph_px`
+        high at 854x480 (`glyph_cap` pixels per size unit). Smaller, a label is dropped."""
+        return self.min_glyph_px / self.glyph_cap
 
 
 @dataclass(frozen=True)
@@ -154,6 +159,9 @@ class Proportions:
     card_value_row: float
     card_sub_row: float
     label_fill: float
+    unit_main: float
+    unit_cross: float
+    unit_label: float
     min_stroke_scale: float
     min_token_scale: float
     bucket_inner_width: float

@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from manim import (FadeIn, FadeOut, GrowFromCenter, MoveAlongPath, ReplacementTransform, Succession, Transform,
+from manim import (FadeIn, FadeOut, MoveAlongPath, ReplacementTransform, Succession, Transform,
                    VGroup, VMobject, smooth)
 
+from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.draw.onscreen import OnScreen, at_end
 from scenes.layout.label_spots import badge_centre, note_centre
@@ -254,7 +255,7 @@ class BackwardCues(OnScreen):
         rode to (the loss's 1) grows in place. Each token glides on a way around what is on
         screen (`_glide`) and is gone once it has landed, when the badge shows."""
         if not waiting:
-            return [GrowFromCenter(badge)]
+            return [GrowIn(badge)]
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
             return [ReplacementTransform(waiting[0], badge)]  # it waits where the badge is: it is the badge
         out: Anims = [FadeIn(badge, rate_func=at_end)]

@@ -61,13 +61,13 @@ class ConsoleCues:
         what to show when it is not the strings joined (a message's first sentence)."""
         t, pane = self.theme, self.code.pane
         code_size = min(t.font_sizes.code, pane.font_size) if pane is not None else t.font_sizes.code
-        size = min(size or code_size, code_size)
+        size = max(min(size or code_size, code_size), t.font_sizes.min_readable)  # wrapped, never smaller
         text = "  ".join(s.text for s in strings) if text is None else text
         left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()  # type: ignore[attr-defined]
         width = right - left - 2 * t.sizes.code_pad
         lines = wrap_words(text, t.fonts.mono, size, width)
         m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console")
-        shrink_to_fit(m, width, (top - bottom) / 2)
+        shrink_to_fit(m, width, (top - bottom) / 2, least=t.font_sizes.min_readable / size)
         for s in strings if record else []:
             self._record(s)  # type: ignore[attr-defined]
         gap = t.sizes.code_pad

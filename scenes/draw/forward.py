@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import Create, FadeIn, FadeOut, GrowFromCenter, Succession, Transform, VGroup
+from manim import Create, FadeIn, FadeOut, Succession, Transform, VGroup
 
+from scenes.draw.grow_in import GrowIn
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import edge_arrow, node_card
 
@@ -58,7 +59,7 @@ class ForwardCues:
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None and card.value is None:  # a printout wider than any card
             out += self._console([value], self.theme.colors.code_text)
-        return out + [Succession(FadeOut(old), GrowFromCenter(card)) if old is not None else GrowFromCenter(card)]
+        return out + [Succession(FadeOut(old), GrowIn(card)) if old is not None else GrowIn(card)]
 
     def _op_words(self, cue: Any, op: str) -> str:
         """An op's tag: its name (``mul``), or with a constant operand its symbol and the number

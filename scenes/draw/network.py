@@ -13,8 +13,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from manim import Circle, Create, FadeIn, FadeOut, GrowFromCenter, LaggedStart, Mobject
+from manim import Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject
 
+from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
@@ -126,7 +127,7 @@ class NetworkCues:
             unit.add(m.next_to(unit.ring, [-1, 0, 0], buff=t.sizes.token_pad * 2))
             for s in names + targets:
                 self._record(s)  # type: ignore[attr-defined]
-        return [GrowFromCenter(unit)] + self._plain_links(uid) + self._layer_label(uid)
+        return [GrowIn(unit)] + self._plain_links(uid) + self._layer_label(uid)
 
     def _layer_name(self, net: Network, depth: int) -> str:
         """input, hidden 1, hidden 2, ..., output, loss: a layer by its place (the last is the

@@ -48,6 +48,13 @@ def compact_text_scale(s: float, theme: Theme) -> float:
     return max(1.0, s / theme.layout.detail_full)
 
 
+def token_scale(s: float, theme: Theme) -> float:
+    """How large a gradient badge is drawn at layout scale `s`, relative to the theme's: with the
+    layout, but never under `proportions.min_token_scale`, nor so small that its number would be
+    under the least readable size (a badge is placed and made room for at this size too)."""
+    return max(s, theme.proportions.min_token_scale, theme.font_sizes.min_readable / theme.font_sizes.token)
+
+
 def compact_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
     """Cards and buckets as large as their texts at the minimum readable size, whatever the
     scale (so at scale `s` their size at scale 1 is that over `s`). The widths are estimated
@@ -71,8 +78,8 @@ def compact_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
             w, rows = max(len(title) * sans + gap + value, len(it.grad_fn or "") * sans), 2
         cards[key] = ((w / q.label_fill + pad) / s, (rows * row + pad) / s)
     bucket = (value / q.bucket_label_width / s, e.glyph_height * floor / q.bucket_label_height / s)
-    badge = z.badge_width * max(s, q.min_token_scale) / s  # a bucket's badge waits beside it (`nominal_token_size`)
-    tag = e.glyph_height * theme.font_sizes.tag_min  # an op name between two layers (its halo lets an arrow tip under it)
+    badge = z.badge_width * token_scale(s, theme) / s  # a bucket's badge waits beside it (`nominal_token_size`)
+    tag = e.glyph_height * theme.font_sizes.min_readable  # an op name between two layers (its halo lets an arrow tip under it)
     layer_gap = (tag + 2 * theme.spacing.edge_clearance) / s
     return Dims(cards, bucket, "compact", badge, max(layer_gap, theme.spacing.layer_gap_min))
 

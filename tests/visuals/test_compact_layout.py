@@ -39,8 +39,10 @@ def _values(events: list[dict]) -> dict[str, str]:
     return out
 
 
-CASES = [("mlp_lists", "16:9"), ("mlp_lists", "9:16"), ("weighted_sum4", "16:9"), ("weighted_sum4", "9:16"),
+CASES = [("mlp_lists", "9:16"), ("weighted_sum4", "16:9"), ("weighted_sum4", "9:16"),
          ("weighted_sum4", "1:1"), ("sigmoid_logloss", "16:9")]
+"""Lessons that fit compact cards with 9 px texts. Not mlp_lists at 16:9: its 28 cards at that
+size do not fit beside its code pane (a compact scale of 0.016), so it draws names only."""
 
 
 @pytest.mark.parametrize(("name", "aspect"), CASES, ids=[f"{n}-{a}" for n, a in CASES])

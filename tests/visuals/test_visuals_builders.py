@@ -147,7 +147,7 @@ def test_code_pane_fits_and_span_sits_on_its_columns() -> None:
         assert row[7].get_left()[0] > span.get_right()[0] - EPS  # so does ")"
         for a, b in zip(pane.line_extent, pane.line_extent[1:]):
             assert b[1] <= a[0] + EPS  # lines do not overlap vertically
-        assert pane.highlight(3) is pane.bar_slot and pane.submobjects.index(pane.bar_slot) == 1
+        assert pane.highlight(9) is pane.bar_slot and pane.submobjects.index(pane.bar_slot) == 1
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])

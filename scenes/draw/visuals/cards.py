@@ -39,9 +39,10 @@ def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup
     copy of itself outlined in the background colour: whatever lies under a tag breaks off
     around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
     text (not a background stroke per glyph, which would cut into the letter before it)."""
-    size = max(theme.font_sizes.card_flag * scale, theme.font_sizes.tag_min)
+    least = theme.font_sizes.min_readable
+    size = max(theme.font_sizes.card_flag * scale, least)
     m = tag(label(text, theme.fonts.sans, size, theme.colors.text_muted), "label", id=box.id)
-    shrink_to_fit(m, box.w * theme.proportions.label_fill + theme.spacing.item_gap, box.h)
+    shrink_to_fit(m, box.w * theme.proportions.label_fill + theme.spacing.item_gap, box.h, least=least / size)
     bg = theme.colors.background
     halo = tag(m.copy(), None).set_fill(bg, opacity=1.0).set_stroke(
         bg, width=theme.strokes.tag_halo * max(scale, theme.proportions.min_stroke_scale), opacity=1.0)

@@ -115,13 +115,15 @@ def text_width(text: str, font: str, size: float) -> float:
     return float(_master(text, font, round(float(size), 2), _MEASURE).width)
 
 
-def shrink_to_fit(mob: VMobject, max_w: float, max_h: float) -> float:
-    """Scale `mob` down (never up) to fit a max_w x max_h box; returns the factor used."""
+def shrink_to_fit(mob: VMobject, max_w: float, max_h: float, least: float = 0.0) -> float:
+    """Scale `mob` down (never up) to fit a max_w x max_h box, but never by a factor under
+    `least` (a text kept readable overhangs its box); returns the factor used."""
     f = 1.0
     if mob.width > max_w > 0:
         f = max_w / mob.width
     if mob.height * f > max_h > 0:
         f = max_h / mob.height
+    f = max(f, least)
     if f < 1.0:
         mob.scale(f)
     return f

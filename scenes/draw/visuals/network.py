@@ -38,7 +38,8 @@ def network_places(net: Network, region: Rect, theme: Theme) -> Places:
     widest = max((len(l) for l in layers), default=1)
     pitch_main = main / n_layers
     pitch_cross = cross / max(widest, 1)
-    radius = min(theme.sizes.unit_radius, 0.3 * pitch_main, 0.38 * pitch_cross)
+    q = theme.proportions
+    radius = min(theme.sizes.unit_radius, q.unit_main * pitch_main, q.unit_cross * pitch_cross)
     centre: dict[str, tuple[float, float]] = {}
     for i, layer in enumerate(layers):
         m = (i + 0.5) * pitch_main
@@ -54,7 +55,9 @@ def unit_circle(name: str, at: tuple[float, float], radius: float, colour: str, 
     ring = Circle(radius=radius, color=colour, stroke_width=t.strokes.card)
     ring.set_fill(t.colors.card_fill, opacity=t.opacity.card_fill).move_to([at[0], at[1], 0])
     text = label(name, t.fonts.mono, t.font_sizes.unit_name, t.colors.text)
-    shrink_to_fit(text, 2 * radius * t.proportions.label_fill * 0.8, radius)
+    # never under the least readable size: a long name (h1_0) then reaches the ring, still inside it
+    shrink_to_fit(text, 2 * radius * t.proportions.unit_label, radius,
+                  least=t.font_sizes.min_readable / t.font_sizes.unit_name)
     group = VGroup(ring, text.move_to(ring.get_center()))
     group.ring, group.text = ring, text  # type: ignore[attr-defined]
     return group

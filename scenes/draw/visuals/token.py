@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from manim import RoundedRectangle, VGroup
 
+from scenes.layout.compact import token_scale
 from scenes.theme import Theme
 from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label
@@ -13,8 +14,8 @@ from scenes.draw.visuals.glyphs import label
 def grad_token(text: str, theme: Theme, *, scale: float = 1.0, id: str | None = None) -> VGroup:
     """Pill centred at the origin; move it with `MoveAlongPath(token, route_path(route, backward=True))`.
     ``id``: what the badge belongs to, for the record (the bucket it drops into, say)."""
-    k = max(scale, theme.proportions.min_token_scale)
-    size = max(theme.font_sizes.token * k, theme.font_sizes.min_readable)
+    k = token_scale(scale, theme)
+    size = theme.font_sizes.token * k
     t = label(text, theme.fonts.mono, size, theme.colors.background)
     pad = theme.sizes.token_pad * k
     pill = RoundedRectangle(width=t.width + 2 * pad, height=t.height + 2 * pad,
@@ -29,5 +30,5 @@ def nominal_token_size(theme: Theme, *, scale: float = 1.0) -> tuple[float, floa
     """The size a gradient token is placed by, whatever number it shows, so that it sits in the
     same place when the numbers change: ``sizes.badge_width`` wide (scaled as tokens are), as
     tall as a token of one digit (digits share one height)."""
-    return (theme.sizes.badge_width * max(scale, theme.proportions.min_token_scale),
+    return (theme.sizes.badge_width * token_scale(scale, theme),
             grad_token("0", theme, scale=scale).height)

@@ -1,0 +1,50 @@
+"""A card (or a unit, a badge) comes in: its shapes grow from its centre, its texts fade in at
+their own size.
+
+Why not Manim's `GrowFromCenter`: it grows the texts from a point too, so for the first frames of
+every new card its name and value are specks a few pixels high, texts too small to read, and the
+frame check (docs/inspect.md) counts them as such. The eye still sees the node pop out of
+nothing (the frame grows), and each text is, from its first visible frame, as large as it stays.
+One mobject is animated (the card itself), so later plays find it in the scene as they always did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from manim import MarkupText, Mobject, Text, Transform
+
+
+def _parts(mob: Mobject) -> Iterator[tuple[Mobject, bool]]:
+    """Each text of ``mob`` (not looked into) and each other part with points: ``(part, is_text)``."""
+    for sub in mob.submobjects:
+        if isinstance(sub, (Text, MarkupText)):
+            yield sub, True
+        else:
+            if sub.has_points():
+                yield sub, False
+            yield from _parts(sub)
+
+
+class GrowIn(Transform):
+    """``mob`` enters: its shapes scaled from nothing about its centre, its texts from opacity 0."""
+
+    def __init__(self, mob: Mobject, **kwargs: object) -> None:
+        super().__init__(mob, introducer=True, **kwargs)
+
+    def create_target(self) -> Mobject:
+        return self.mobject.copy()
+
+    def create_starting_mobject(self) -> Mobject:
+        start = self.mobject.copy()
+        centre = start.get_center()
+        if start.has_points() and not isinstance(start, (Text, MarkupText)):
+            start.points[:] = centre  # a shape with points of its own (a bare circle)
+        for part, is_text in list(_parts(start)):
+            if is_text:
+                part.set_opacity(0.0)
+            else:
+                part.points[:] = centre
+        if isinstance(start, (Text, MarkupText)):
+            start.set_opacity(0.0)
+        return start
