@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from . import ops, results
 from .errors import TorchError, no_attribute
 from .limits import check_scalar_int
+from .sequences import iterable
 from .tensor import PyNum, Tensor
 from .values import shown, span_of, type_name
 
@@ -29,7 +30,6 @@ class Interpreter(Protocol):
     def evaluate(self, e: ast.expr) -> Any: ...
     def binop(self, op: str, a: Any, b: Any, e: ast.AST) -> Any: ...
     def tick(self, node: ast.AST) -> None: ...
-    def iterable(self, v: Any) -> Any: ...
     def name_tensors(self, value: Any, name: str) -> None: ...
 
 _UNARY_NAMES = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean",
@@ -94,7 +94,7 @@ def list_builtin(it: "Interpreter", e: ast.Call, name: str) -> Any:
     if not 1 <= len(e.args) <= 2 or e.keywords:
         raise TorchError("TypeError", f"sum() takes at most 2 arguments ({len(e.args)} given)")
     values = [it.evaluate(a) for a in e.args]
-    items = it.iterable(values[0])
+    items = iterable(values[0])
     total = values[1] if len(values) > 1 else PyNum(0, Fraction(0))
     if all(isinstance(v, PyNum) for v in [total, *items]):  # Python's own float summation
         exact = [v.exact for v in [total, *items]]

@@ -1,7 +1,8 @@
 """Runs a checked program tree on the engine, statement by statement, recording events.
 
 Nothing is passed to Python's eval or exec: each whitelisted node (see :mod:`engine.subset`) has
-its own small evaluator here. A run-time error is recorded as an ``error`` event with PyTorch's
+its own small evaluator here, in :mod:`engine.calls` (the call forms) or :mod:`engine.sequences`
+(lists and for loops). A run-time error is recorded as an ``error`` event with PyTorch's
 text and the program goes on with the next top-level statement, as a notebook would. A bound on
 executed operations stops a runaway loop with a located :class:`OperationLimit`.
 """
@@ -12,10 +13,10 @@ import ast
 from fractions import Fraction
 from typing import Any, Optional
 
-from . import ops, results
+from . import ops, results, sequences
 from .backward import backward
 from .calls import evaluate_call
-from .errors import NON_LEAF_GRAD, ProgramError, TorchError, no_attribute
+from .errors import NON_LEAF_GRAD, TorchError, no_attribute
 from .events import Recorder
 from .limits import check_scalar_int
 from .numbers import Num, fraction_str, json_float
@@ -96,14 +97,7 @@ class Interpreter:
             for inner in (s.body if taken else s.orelse):
                 self.stmt(inner)
         elif isinstance(s, ast.For):
-            for item in self.iterate(s.iter):
-                self.tick(s)
-                self.rec.line = s.lineno
-                k = self.passes[s.lineno] = self.passes.get(s.lineno, 0) + 1
-                self.rec({"kind": "loop", "pass": k, "end": s.end_lineno})
-                self.assign_target(s.target, item)
-                for inner in s.body:
-                    self.stmt(inner)
+            sequences.run_for(self, s)
         elif isinstance(s, ast.With):
             before = self.sess.grad_enabled
             self.sess.grad_enabled = False
@@ -124,82 +118,9 @@ class Interpreter:
         self.env[name] = value
 
     def name_tensors(self, value: Any, name: str) -> None:
-        """Name unnamed tensors, recording the name in the tensor event made moments ago; the
-        items of a list (of lists) are named by their place, ``W[1][0]``. Each item looked at
+        """Name unnamed tensors (a list's items by their place, ``W[1][0]``); each item looked at
         counts as an operation, so rebinding a deep or long list in a loop meets the bound."""
-        todo: dict[str, str] = {}
-        stack, seen = [(value, name)], set()
-        while stack:
-            v, label = stack.pop()
-            if isinstance(v, list) and id(v) not in seen:  # a list may hold itself
-                seen.add(id(v))
-                self.ops += len(v)  # the next tick stops a run past max_ops
-                stack.extend((x, f"{label}[{i}]") for i, x in enumerate(v))
-            elif isinstance(v, Tensor) and v.name is None and v.id is not None:
-                v.name = todo[v.id] = label
-        for ev in reversed(self.rec.events):
-            if not todo:
-                break
-            if ev["kind"] == "tensor" and ev["id"] in todo:
-                ev["name"] = todo.pop(ev["id"])
-
-    def assign_target(self, t: ast.expr, item: Any) -> None:
-        """The target of a for loop: a name, or names unpacked from a pair of ``zip``."""
-        if isinstance(t, ast.Name):
-            self.bind(t.id, item)
-            return
-        n = len(t.elts)
-        if not isinstance(item, (list, tuple)):
-            raise TorchError("TypeError", "iteration over a 0-d tensor" if isinstance(item, Tensor)
-                             else f"cannot unpack non-iterable {type_name(item)} object")
-        if len(item) < n:
-            raise TorchError("ValueError", f"not enough values to unpack (expected {n}, got {len(item)})")
-        if len(item) > n:
-            raise TorchError("ValueError", f"too many values to unpack (expected {n})")
-        for name, v in zip(t.elts, item):
-            self.bind(name.id, v)
-
-    def iterate(self, it: ast.expr) -> Any:
-        """What a for loop walks: ``range(...)`` as Python numbers, ``zip(...)``, or a list."""
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range":
-            bounds = [self.py_int(self.evaluate(a), a) for a in it.args]
-            try:
-                return (PyNum(i, Fraction(i)) for i in range(*bounds))
-            except ValueError as exc:
-                raise TorchError("ValueError", str(exc)) from None
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "zip":
-            return zip(*[self.iterable(self.evaluate(a)) for a in it.args])
-        return self.iterable(self.evaluate(it))
-
-    def iterable(self, v: Any) -> Any:
-        if isinstance(v, (list, tuple)):
-            return v
-        if isinstance(v, Tensor):
-            raise TorchError("TypeError", "iteration over a 0-d tensor")
-        raise TorchError("TypeError", f"'{type_name(v)}' object is not iterable")
-
-    def subscript(self, e: ast.Subscript) -> Any:
-        """``xs[i]``: Python's indexing of a list, with Python's and PyTorch's error texts."""
-        container = self.evaluate(e.value)
-        key = self.evaluate(e.slice)
-        if isinstance(container, Tensor):
-            raise TorchError("IndexError", "invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
-                             "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        if not isinstance(container, (list, tuple)):
-            raise TorchError("TypeError", f"'{type_name(container)}' object is not subscriptable")
-        if isinstance(key, Tensor):
-            if key.dtype == "float32":
-                raise TorchError("TypeError", "only integer tensors of a single element can be converted to an index")
-            i = int(key.num.v)
-        elif isinstance(key, PyNum) and isinstance(key.value, int):
-            i = int(key.value)
-        else:
-            raise TorchError("TypeError", f"{type_name(container)} indices must be integers or slices, "
-                             f"not {type_name(key)}")
-        try:
-            return container[i]
-        except IndexError as exc:
-            raise TorchError("IndexError", str(exc)) from None
+        self.ops += sequences.name_tensors(value, name, self.rec.events)  # the next tick stops it
 
     def aug_assign(self, s: ast.AugAssign) -> None:
         name = s.target.id
@@ -308,7 +229,7 @@ class Interpreter:
         if isinstance(e, ast.List):
             return [self.evaluate(item) for item in e.elts]
         if isinstance(e, ast.Subscript):
-            return self.subscript(e)
+            return sequences.subscript(self.evaluate(e.value), self.evaluate(e.slice))
         raise AssertionError(f"unchecked node {type(e).__name__}")
 
     def lookup(self, name: str, node: ast.AST) -> Any:
@@ -361,10 +282,7 @@ class Interpreter:
             if op == "div":
                 return results.true_divide(self.sess, a, b, span_of(e))
             return results.apply(self.sess, ops.BINARY[op](a, b), span_of(e))
-        if _list_op_python_runs(op, a, b):  # Python would make a list: not an error to record
-            what = "joining lists (xs + ys)" if op == "add" else "repeating a list ([x] * n)"
-            raise ProgramError(self.filename, getattr(e, "lineno", 1), getattr(e, "col_offset", 0) + 1,
-                               f"{what} is not supported; build the list with xs.append(...) in a for loop")
+        sequences.refuse_list_arith(op, a, b, self.filename, e)
         return py_arith(op, self.operand(a, op, a, b), self.operand(b, op, a, b))
 
     def operand(self, v: Any, op: str, a: Any, b: Any) -> Any:
@@ -388,16 +306,6 @@ class Interpreter:
 
     def call(self, e: ast.Call) -> Any:
         return evaluate_call(self, e)
-
-
-def _list_op_python_runs(op: str, a: Any, b: Any) -> bool:
-    """``xs + ys`` or ``xs * n`` / ``n * xs`` (an int n): Python makes a list, the subset does not."""
-    def is_int(v: Any) -> bool:
-        return isinstance(v, PyNum) and isinstance(v.value, int)
-
-    if op == "add":
-        return isinstance(a, list) and isinstance(b, list)
-    return op == "mul" and (isinstance(a, list) and is_int(b) or is_int(a) and isinstance(b, list))
 
 
 def _var(node: ast.expr) -> Optional[str]:

@@ -18,7 +18,8 @@ from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.draw.onscreen import OnScreen, at_end
 from scenes.layout.label_spots import badge_centre, note_centre
-from scenes.layout.place import Box, Route
+from scenes.layout.place import Box
+from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visuals import (arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block, route_path,

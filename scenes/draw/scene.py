@@ -34,7 +34,8 @@ from scenes.draw.state import (CodeView, ConsoleView, CurveView, GraphView, Netw
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
 from scenes.layout.label_spots import tag_centre
-from scenes.layout.place import Box, Layout, Route, layout_events
+from scenes.layout.place import Box, Layout, layout_events
+from scenes.layout.routes import Route
 from scenes.storyboard.cues import cue_kind
 from scenes.theme import Rect, Theme
 from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from manim import Mobject, VGroup
 
     from scenes.draw.visuals import CodePane
-    from scenes.layout.place import Route
+    from scenes.layout.routes import Route
 
 
 @dataclass

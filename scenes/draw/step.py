@@ -16,7 +16,7 @@ from manim import FadeOut, MoveAlongPath, Succession
 
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import route_path
-from scenes.layout.place import Route
+from scenes.layout.routes import Route
 
 Anims = list[Any]
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from scenes.layout.place import Box, Layout, Route
+from scenes.layout.place import Box, Layout
+from scenes.layout.routes import Route
 
 Point = tuple[float, float]
 

@@ -9,6 +9,7 @@ Method (Sugiyama-style): layers by longest path from the sources; edges longer t
 dummy slots so they bend around cards instead of crossing them; barycentre sweeps with a stable
 tie-break on creation order reduce crossings; sizes shrink uniformly (one `scale`) until the
 densest layer fits; cross positions follow neighbours, clamped inside the region without overlap.
+The dummy slots and the edges' routes between the placed cards are `scenes.layout.routes`.
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ from typing import Any
 
 from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, uniform_dims
 from scenes.layout.graph import Graph, GraphEdge, Item, graph_from_events, topological
+from scenes.layout.routes import Point, Route, bucket_route, dummy_chains, edge_routes
 from scenes.theme import Rect, Theme
-
-Point = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -38,17 +38,6 @@ class Box:
     @property
     def bounds(self) -> tuple[float, float, float, float]:
         return (self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2, self.y + self.h / 2)
-
-
-@dataclass(frozen=True)
-class Route:
-    """An edge's polyline in forward direction (reverse it for a backward arrow)."""
-
-    src: str
-    dst: str
-    slot: int | None
-    needs_grad: bool
-    points: tuple[Point, ...]
 
 
 @dataclass(frozen=True)
@@ -124,9 +113,7 @@ def _mirrored(lay: Layout, clear: float) -> Layout:
     for it in lay.items.values():
         if it.kind != "bucket" or it.attached_to not in boxes or it.id not in boxes:
             continue
-        b, leaf = boxes[it.id], boxes[it.attached_to]
-        routes.append(Route(it.id, it.attached_to, None, True,
-                            ((b.x, b.y + b.h / 2 + clear), (leaf.x, leaf.y - leaf.h / 2 - clear))))
+        routes.append(bucket_route(it.id, it.attached_to, boxes[it.id], boxes[it.attached_to], clear))
     return Layout(lay.aspect, lay.region, "up", lay.scale, lay.detail, boxes, tuple(routes), lay.layers, lay.items)
 
 
@@ -146,19 +133,9 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
                   for v in ids}
         layer = balanced_layers(ids, graph.edges, across, extra)
     n_layers = max(layer.values(), default=0) + 1
-    # dummy slots for long edges: a chain of (item id, layer) per edge
-    chains: list[list[str]] = []
-    rank: dict[str, int] = {v: i for i, v in enumerate(ids)}
-    layer_of = dict(layer)
-    for k, e in enumerate(graph.edges):
-        chain = [e.src]
-        for lv in range(layer[e.src] + 1, layer[e.dst]):
-            d = f"~{k}.{lv}"
-            layer_of[d] = lv
-            rank[d] = len(rank)
-            chain.append(d)
-        chain.append(e.dst)
-        chains.append(chain)
+    chains, dummies = dummy_chains(graph.edges, layer)  # long edges pass dummy slots
+    layer_of = {**layer, **dummies}
+    rank = {v: i for i, v in enumerate([*ids, *dummies])}
     orders = _order(layer_of, rank, chains, n_layers, theme.layout.sweeps)
     left, bottom, right, top = region or spec.graph
     avail_main, avail_cross = (right - left, top - bottom) if flow == "right" else (top - bottom, right - left)
@@ -215,9 +192,8 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
             boxes.update(_boxes_for(items[v], pt, bucket_of.get(v), dims, theme, s, flow, side))
     boxes, centre, k = _centred(boxes, centre, (left, bottom, right, top))
     s *= k
-    ports = _ports(graph.edges, chains, centre, boxes, flow, theme.proportions.port_spread)
-    clear = theme.spacing.edge_clearance * s
-    routes = tuple(_route(e, ch, boxes, centre, flow, clear, ports[k]) for k, (e, ch) in enumerate(zip(graph.edges, chains)))
+    routes = edge_routes(graph.edges, chains, boxes, centre, flow, theme.spacing.edge_clearance * s,
+                         theme.proportions.port_spread)
     detail = dims.detail or ("full" if s >= theme.layout.detail_full else "name" if s >= theme.layout.detail_name else "none")
     real_layers = tuple(tuple(v for v in o if not v.startswith("~")) for o in orders)
     return Layout(aspect, (left, bottom, right, top), flow, s, detail, boxes, routes, real_layers, items)
@@ -410,34 +386,3 @@ def _boxes_for(item: Item, pt: Point, bucket: str | None, dims: Dims, theme: The
         card = Box(item.id, item.kind, x + total / 2 - w / 2, y, w, h)
         bx = Box(bucket, "bucket", x - total / 2 + bw / 2, y, bw, bh)
     return {item.id: card, bucket: bx}
-
-
-def _ports(edges: tuple[GraphEdge, ...], chains: list[list[str]], centre: Mapping[str, Point], boxes: Mapping[str, Box], flow: str, spread: float) -> list[tuple[float, float]]:
-    """Cross offsets (out of src, into dst) per edge, so arrows meeting at a card fan out in order."""
-    ax = 1 if flow == "right" else 0  # the cross axis of a point
-    out = [[0.0, 0.0] for _ in edges]
-    for end in (0, 1):
-        groups: dict[str, list[int]] = {}
-        for k, e in enumerate(edges):
-            groups.setdefault(e.dst if end else e.src, []).append(k)
-        for v, ks in groups.items():
-            if len(ks) < 2:
-                continue
-            far = (lambda k: centre[chains[k][-2]][ax]) if end else (lambda k: centre[chains[k][1]][ax])
-            ks.sort(key=lambda k: (far(k) if flow == "down" else -far(k), k))
-            side = (boxes[v].h if flow == "right" else boxes[v].w) * spread
-            for i, k in enumerate(ks):
-                off = -side / 2 + side * i / (len(ks) - 1)
-                out[k][end] = -off if flow == "right" else off
-    return [(a, b) for a, b in out]
-
-
-def _route(e: GraphEdge, chain: list[str], boxes: Mapping[str, Box], centre: Mapping[str, Point], flow: str, clear: float, port: tuple[float, float]) -> Route:
-    """From the downstream side of src, through dummy slots, to the upstream side of dst."""
-    a, b = boxes[e.src], boxes[e.dst]
-    via = [centre[d] for d in chain[1:-1]]
-    if flow == "right":
-        start, end = (a.x + a.w / 2 + clear, a.y + port[0]), (b.x - b.w / 2 - clear, b.y + port[1])
-    else:
-        start, end = (a.x + port[0], a.y - a.h / 2 - clear), (b.x + port[1], b.y + b.h / 2 + clear)
-    return Route(e.src, e.dst, e.slot, e.needs_grad, (start, *via, end))

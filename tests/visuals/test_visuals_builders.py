@@ -14,7 +14,8 @@ import pytest
 pytest.importorskip("manim")
 
 from graph_fixtures import SEED_SOURCE, mlp_events, seed_events_by_hand  # noqa: E402
-from scenes.layout.place import Box, Route, layout_events  # noqa: E402
+from scenes.layout.place import Box, layout_events  # noqa: E402
+from scenes.layout.routes import Route  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
 from scenes.draw.visuals import (  # noqa: E402
     CodePane, bucket, caption_bar, card_tag, edge_arrow, grad_token, label, node_card, route_path, text_width, token_ride, wavefront,

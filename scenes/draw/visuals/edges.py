@@ -11,7 +11,8 @@ from manim import DashedVMobject, Polygon, VGroup, VMobject
 
 from scenes.draw.record import tag
 from scenes.layout.label_spots import rect_around
-from scenes.layout.place import Layout, Route
+from scenes.layout.place import Layout
+from scenes.layout.routes import Route
 from scenes.theme import Rect, Theme
 
 
