@@ -17,6 +17,7 @@ from manim import (FadeIn, FadeOut, MoveAlongPath, ReplacementTransform, Success
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.draw.onscreen import OnScreen, at_end
+from scenes.draw.refill import refill
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
@@ -356,7 +357,7 @@ class BackwardCues(OnScreen):
             out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going)
             for s in parts:
                 self._record(s)
-        out.append(Transform(old, new, rate_func=_after_landing if add is not None else smooth))
+        out.append(refill(old, new, rate_func=_after_landing if add is not None else smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
@@ -377,7 +378,7 @@ class BackwardCues(OnScreen):
         out: Anims = [FadeOut(m) for m in self.walk.visit_marks]
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
-        return out + [Transform(old, new)]
+        return out + [refill(old, new)]
 
 
 def _after_landing(t: float) -> float:

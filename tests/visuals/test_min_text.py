@@ -12,7 +12,9 @@ from manim import Text  # noqa: E402
 
 from scenes.draw.collisions import SHORT_SIDE, glyph_height  # noqa: E402
 from scenes.draw.grow_in import GrowIn  # noqa: E402
-from scenes.draw.visuals import card_tag, label, node_card  # noqa: E402
+from scenes.draw.record import opacity  # noqa: E402
+from scenes.draw.refill import refill  # noqa: E402
+from scenes.draw.visuals import bucket, card_tag, label, node_card  # noqa: E402
 from scenes.draw.visuals.network import unit_circle  # noqa: E402
 from scenes.layout.place import Box  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
@@ -65,3 +67,23 @@ def test_a_card_comes_in_with_its_texts_at_their_own_size() -> None:
     assert frame.width == pytest.approx(0.0, abs=1e-9)  # the card's frame grows from its centre
     anim.interpolate(1.0)
     assert card.submobjects[0].width == pytest.approx(box.w, rel=1e-3)
+
+
+def test_a_bucket_s_value_is_replaced_not_morphed() -> None:
+    """``None`` becomes ``-1``: the first fades out at its size, then the second fades in at its
+    own; the liquid rises meanwhile. No frame shows a glyph between the two."""
+    box = Box("bucket:t0", "bucket", 0.0, 0.0, THEME.sizes.bucket_width, THEME.sizes.bucket_height)
+    old = bucket(box, THEME, level=0.0, value="None")
+    new = bucket(box, THEME, level=1.0, value="-1")
+    was, will = old.value.height, new.value.height
+    going = old.value
+    anim = refill(old, new)
+    anim.begin()
+    anim.interpolate(0.25)
+    assert going.height == pytest.approx(was) and opacity(going) > 0.1
+    assert opacity(old.value) == pytest.approx(0.0)
+    anim.interpolate(0.75)
+    assert opacity(going) == pytest.approx(0.0)
+    assert old.value.height == pytest.approx(will) and opacity(old.value) > 0.1
+    anim.interpolate(1.0)
+    assert old.fill.height == pytest.approx(new.fill.height)  # the level rose

@@ -1,0 +1,58 @@
+"""A bucket becomes its next state: its outline and liquid morph (the level rises), its value
+does not. The value shown fades out where it is and the new one fades in where it goes.
+
+Why not a plain `Transform` of the whole bucket: it morphs the glyphs of ``None`` into those of
+``-1``, and half way the number is a shrunken smudge that reads as neither (the frame check,
+docs/inspect.md, finds it under 9 px). A number that changes is replaced, as a crossfade does
+elsewhere; only the shapes move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from manim import MarkupText, Text, Transform, VGroup
+
+from scenes.draw.record import opacity
+
+_FADED = 0.01
+"""A text this faint is one an earlier refill faded out: dropped before the next."""
+
+
+def _is_text(m: Any) -> bool:
+    return isinstance(m, (Text, MarkupText))
+
+
+class Refill(Transform):
+    """The `Transform` `refill` returns: the going texts fade in its first half, the incoming
+    value in its second, so the two numbers are never over each other (as in `crossfade`)."""
+
+    def __init__(self, old: VGroup, target: VGroup, going: list[Any], incoming: Any, **kwargs: Any) -> None:
+        self._out = {id(m) for g in going for m in g.get_family()}
+        self._in = {id(m) for m in incoming.get_family()} if incoming is not None else set()
+        super().__init__(old, target, **kwargs)
+
+    def interpolate_submobject(self, submob: Any, start: Any, target: Any, alpha: float) -> Any:
+        if id(submob) in self._out:
+            alpha = min(1.0, 2.0 * alpha)
+        elif id(submob) in self._in:
+            alpha = max(0.0, 2.0 * alpha - 1.0)
+        return super().interpolate_submobject(submob, start, target, alpha)
+
+
+def refill(old: VGroup, new: VGroup, **kwargs: Any) -> Transform:
+    """A `Transform` of the bucket ``old`` (on screen) into ``new`` (built, not shown) in which
+    each text of ``old`` fades out in place and then ``new``'s value fades in in place. ``old``
+    keeps being the scene's bucket: afterwards its ``value`` is the new value's copy it holds."""
+    for m in [m for m in old.submobjects if _is_text(m) and opacity(m) < _FADED]:
+        old.remove(m)
+    shapes = [m for m in new.submobjects if not _is_text(m)]
+    going = [m for m in old.submobjects if _is_text(m)]
+    target = VGroup(*shapes, *(m.copy().set_opacity(0.0) for m in going))
+    incoming = None
+    if new.value is not None:
+        incoming = new.value.copy().set_opacity(0.0)
+        old.add(incoming)
+        target.add(new.value)
+    old.value = incoming
+    return Refill(old, target, going, incoming, **kwargs)
