@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("scenes.video", "scenes.layout"),
     ("scenes.storyboard",),
     ("scenes.theme", "scenes.atomic", "scenes.exit"),
+    ("scenes.theme_model",),
     ("engine",),
 ]
 """Highest first. A module may import its own folder and the layers below its own; folders that

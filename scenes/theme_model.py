@@ -1,0 +1,266 @@
+"""The theme's typed model: one frozen dataclass per section of scenes/theme.yaml.
+
+Why apart from the loader (scenes/theme.py): this is what code reads (``theme.font_sizes.card_value``),
+and the file a newcomer opens to see which visual constants exist; the loader checks a YAML file
+against it. No Manim and no YAML here, so the pure layout can use it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Rect = tuple[float, float, float, float]  # left, bottom, right, top
+
+
+class ThemeError(ValueError):
+    """A bad value in the theme file; the message names the file and the dotted key."""
+
+
+@dataclass(frozen=True)
+class Colors:
+    background: str
+    text: str
+    text_muted: str
+    leaf_grad: str
+    leaf_nograd: str
+    op: str
+    loss: str
+    bucket: str
+    bucket_fill: str
+    grad: str
+    wavefront: str
+    error: str
+    dimmed: str
+    edge: str
+    card_fill: str
+    code_bg: str
+    code_text: str
+    code_highlight: str
+    code_span: str
+    caption_bg: str
+    caption_text: str
+
+
+@dataclass(frozen=True)
+class Opacity:
+    card_fill: float
+    code_bg: float
+    caption_bg: float
+    title_cover: float
+    dimmed: float
+    kept: float
+    wavefront_glow: float
+
+
+@dataclass(frozen=True)
+class Fonts:
+    sans: str
+    mono: str
+
+
+@dataclass(frozen=True)
+class FontSizes:
+    card_name: float
+    card_value: float
+    card_fn: float
+    card_flag: float
+    bucket_label: float
+    token: float
+    code: float
+    code_min: float
+    caption: float
+    title: float
+    unit_name: float
+    counter: float
+    code_pass: float
+    curve_label: float
+    note: float
+    min_glyph_px: float
+    glyph_cap: float
+
+    @property
+    def min_readable(self) -> float:
+        """The least font size any text is drawn at: the one whose digits are `min_glyph_px`
+        high at 854x480 (`glyph_cap` pixels per size unit). Smaller, a label is dropped."""
+        return self.min_glyph_px / self.glyph_cap
+
+
+@dataclass(frozen=True)
+class Strokes:
+    card: float
+    edge: float
+    edge_backward: float
+    bucket: float
+    wavefront: float
+    code_bar: float
+    link: float
+    curve_axis: float
+    curve_line: float
+    tag_halo: float
+
+
+@dataclass(frozen=True)
+class Radii:
+    card: float
+    bucket: float
+    code: float
+    caption: float
+    token: float
+
+
+@dataclass(frozen=True)
+class Sizes:
+    card_width: float
+    card_height: float
+    internal_width: float
+    internal_height: float
+    bucket_width: float
+    bucket_height: float
+    bucket_gap: float
+    dummy_width: float
+    arrow_tip: float
+    token_pad: float
+    wavefront_pad: float
+    card_pad: float
+    code_pad: float
+    console_reserve: float
+    code_line_spacing: float
+    caption_line_spacing: float
+    caption_pad: float
+    unit_radius: float  # a unit of the MLP view, at most (it shrinks to fit its layer)
+    curve_dot: float
+    curve_pad: float
+    badge_width: float  # where a visit's gradient badge goes is chosen as if it were this wide
+
+
+@dataclass(frozen=True)
+class Spacing:
+    layer_gap_min: float
+    layer_gap_max: float
+    item_gap: float
+    edge_clearance: float
+
+
+@dataclass(frozen=True)
+class Proportions:
+    card_name_row: float
+    card_value_row: float
+    card_sub_row: float
+    label_fill: float
+    unit_main: float
+    unit_cross: float
+    unit_label: float
+    min_stroke_scale: float
+    min_token_scale: float
+    bucket_inner_width: float
+    bucket_inner_height: float
+    bucket_taper: float
+    bucket_label_width: float
+    bucket_label_height: float
+    arrow_tip_half_width: float
+    port_spread: float
+    caption_shrink_step: float
+    title_height: float
+    tag_slide_step: float
+    token_wait_min: float
+    ride_grid: float
+    pulse_reach: float
+
+
+@dataclass(frozen=True)
+class Timings:
+    node_appear: float
+    edge_grow: float
+    grad_travel: float
+    bucket_fill: float
+    wavefront_step: float
+    caption_fade: float
+    code_highlight_move: float
+    sweep_step: float  # one unit or weight reached by the reverse sweep over the MLP view
+    focus_move: float  # the camera moving to a beat's focus: cards and back
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How long a caption event may hold and how much it may say (scenes/storyboard/reading.py)."""
+
+    chars_per_second: float
+    line_chars: int
+    lines: int
+    min_seconds: float
+    max_seconds: float
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Fixed words: beside the MLP view's pass counters (the numbers come from the log), and the
+    legend that says what each colour of the graph means."""
+
+    reverse_count: str
+    forward_count: str
+    pass_mark: str  # with {count} and {total}
+    curve_passes: str
+    legend_weight: str
+    layer_input: str
+    layer_hidden: str
+    layer_output: str
+    reached: str
+    op_symbols: dict[str, str]
+    legend_input: str
+    legend_result: str
+    legend_loss: str
+    legend_grad: str
+
+
+@dataclass(frozen=True)
+class LayoutRules:
+    leaf_layer: str
+    sweeps: int
+    max_scale: float
+    detail_full: float
+    detail_name: float
+    compact_min: float
+    value_chars: int
+    glyph_advance_sans: float
+    glyph_advance_mono: float
+    glyph_height: float
+    focus_zoom: float
+
+
+@dataclass(frozen=True)
+class Aspect:
+    pixel_width: int
+    pixel_height: int
+    frame_width: float
+    frame_height: float
+    flow: str
+    margin: float
+    code: Rect
+    graph: Rect
+    caption: Rect
+
+
+@dataclass(frozen=True)
+class Theme:
+    colors: Colors
+    opacity: Opacity
+    fonts: Fonts
+    font_sizes: FontSizes
+    strokes: Strokes
+    radii: Radii
+    sizes: Sizes
+    spacing: Spacing
+    proportions: Proportions
+    timings: Timings
+    reading: Reading
+    layout: LayoutRules
+    labels: Labels
+    meanings: dict[str, str]  # meaning -> the `colors` keys (space-separated) that show it
+    aspects: dict[str, Aspect]
+
+    def aspect(self, name: str) -> Aspect:
+        """The frame spec for "16:9", "9:16" or "1:1"; a clear error for anything else."""
+        try:
+            return self.aspects[name]
+        except KeyError:
+            raise ThemeError(f"unknown aspect {name!r}; the theme has {sorted(self.aspects)}") from None
