@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, uniform_dims
+from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, token_scale, uniform_dims
 from scenes.layout.graph import Graph, GraphEdge, Item, graph_from_events, topological
 from scenes.layout.routes import Point, Route, bucket_route, dummy_chains, edge_routes
 from scenes.theme import Rect, Theme
@@ -192,8 +192,9 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
             boxes.update(_boxes_for(items[v], pt, bucket_of.get(v), dims, theme, s, flow, side))
     boxes, centre, k = _centred(boxes, centre, (left, bottom, right, top))
     s *= k
+    badge = theme.sizes.badge_width * token_scale(s, theme) + theme.spacing.edge_clearance  # a token per edge, side by side
     routes = edge_routes(graph.edges, chains, boxes, centre, flow, theme.spacing.edge_clearance * s,
-                         theme.proportions.port_spread)
+                         theme.proportions.port_spread, pitch=badge)
     detail = dims.detail or ("full" if s >= theme.layout.detail_full else "name" if s >= theme.layout.detail_name else "none")
     real_layers = tuple(tuple(v for v in o if not v.startswith("~")) for o in orders)
     return Layout(aspect, (left, bottom, right, top), flow, s, detail, boxes, routes, real_layers, items)

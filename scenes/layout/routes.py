@@ -59,9 +59,12 @@ def dummy_chains(edges: tuple[GraphEdge, ...], layer: Mapping[str, int]) -> tupl
 
 
 def edge_routes(edges: tuple[GraphEdge, ...], chains: list[list[str]], boxes: Mapping[str, Placed],
-                centre: Mapping[str, Point], flow: str, clear: float, spread: float) -> tuple[Route, ...]:
-    """Every edge's route, `clear` off the cards, the ports spread over `spread` of a card's side."""
-    ports = _ports(edges, chains, centre, boxes, flow, spread)
+                centre: Mapping[str, Point], flow: str, clear: float, spread: float,
+                pitch: float = 0.0) -> tuple[Route, ...]:
+    """Every edge's route, `clear` off the cards, the ports spread over `spread` of a card's side,
+    or wider (up to the whole side) so that neighbouring ports are at least `pitch` apart: two
+    gradient tokens arriving side by side (w * w) do not cover each other."""
+    ports = _ports(edges, chains, centre, boxes, flow, spread, pitch)
     return tuple(_route(e, ch, boxes, centre, flow, clear, ports[k]) for k, (e, ch) in enumerate(zip(edges, chains)))
 
 
@@ -70,7 +73,8 @@ def bucket_route(bucket: str, leaf: str, b: Placed, to: Placed, clear: float) ->
     return Route(bucket, leaf, None, True, ((b.x, b.y + b.h / 2 + clear), (to.x, to.y - to.h / 2 - clear)))
 
 
-def _ports(edges: tuple[GraphEdge, ...], chains: list[list[str]], centre: Mapping[str, Point], boxes: Mapping[str, Placed], flow: str, spread: float) -> list[tuple[float, float]]:
+def _ports(edges: tuple[GraphEdge, ...], chains: list[list[str]], centre: Mapping[str, Point], boxes: Mapping[str, Placed],
+           flow: str, spread: float, pitch: float = 0.0) -> list[tuple[float, float]]:
     """Cross offsets (out of src, into dst) per edge, so arrows meeting at a card fan out in order."""
     ax = 1 if flow == "right" else 0  # the cross axis of a point
     out = [[0.0, 0.0] for _ in edges]
@@ -83,7 +87,8 @@ def _ports(edges: tuple[GraphEdge, ...], chains: list[list[str]], centre: Mappin
                 continue
             far = (lambda k: centre[chains[k][-2]][ax]) if end else (lambda k: centre[chains[k][1]][ax])
             ks.sort(key=lambda k: (far(k) if flow == "down" else -far(k), k))
-            side = (boxes[v].h if flow == "right" else boxes[v].w) * spread
+            whole = boxes[v].h if flow == "right" else boxes[v].w
+            side = min(max(whole * spread, pitch * (len(ks) - 1)), whole)
             for i, k in enumerate(ks):
                 off = -side / 2 + side * i / (len(ks) - 1)
                 out[k][end] = -off if flow == "right" else off
