@@ -272,6 +272,20 @@ class BackwardCues(OnScreen):
                                   FadeOut(token, run_time=1e-3)))
         return out
 
+    def _product_for(self, r: Route, key: tuple[str, str], taken: set[Route]) -> VGroup | None:
+        """The visit's product pill that leaves on ``r``, taken from the walk's: where two
+        edges join the same two nodes (w * w), the one whose ride starts nearer to the pill, so
+        that the two tokens setting off at once do not cross each other's way."""
+        product = self.walk.products.get(key)
+        if product is None:
+            return None
+        rivals = [q for q in self.lay.routes if (q.src, q.dst) == (r.src, r.dst) and q not in taken]
+        at = product.get_center()[:2]
+        near = lambda q: float(np.hypot(*(np.array(q.points[-1]) - at)))  # noqa: E731 - a ride starts at dst
+        if any(near(q) < near(r) for q in rivals):
+            return None  # a later edge of the two takes it
+        return self.walk.products.pop(key)
+
     @draws("grad_travel")
     def _cue_grad_travel(self, cue: Any) -> Anims:
         """A gradient token rides the flipped edge from one node to the next."""
@@ -285,7 +299,7 @@ class BackwardCues(OnScreen):
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
-        product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)  # w * w: one product, two edges
+        product = self._product_for(r, (cue.ids[0], cue.ids[1]), busy | {r})  # w * w: one product, two edges
         aside: Anims = []
         start, exclude = ride.get_start(), []
         if product is not None:  # the product of the visit's arithmetic leaves it and rides the edge
