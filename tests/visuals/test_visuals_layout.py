@@ -177,3 +177,24 @@ def test_theme_errors_name_file_and_key(tmp_path: Path) -> None:
         load_theme(bad)
     with pytest.raises(ThemeError, match="unknown aspect"):
         THEME.aspect("4:3")
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_ports_on_a_card_are_a_badge_apart(aspect: str) -> None:
+    """A weight used in three passes of `y = w * w` has six edges out of its card: where they
+    leave it, neighbouring ports are at least a gradient badge (and the clearance) apart, so two
+    tokens arriving at once sit side by side, not on each other (or as far apart as the side allows)."""
+    from scenes.layout.compact import token_scale
+
+    rec = Recorder()
+    w = rec.leaf("w", 3.0, requires_grad=True)
+    for _ in range(3):
+        rec.op("MulBackward0", "mul", [w, w], 9.0, name="y")
+    lay = layout_events(rec.events, aspect, THEME)
+    pitch = THEME.sizes.badge_width * token_scale(lay.scale, THEME) + THEME.spacing.edge_clearance
+    box = lay.boxes[w]
+    xs = sorted(r.points[0][0] for r in lay.routes if r.src == w and r.dst != w)
+    assert len(xs) == 6
+    least = min(pitch, box.w / 5)  # a badge apart, or spread over the whole side
+    assert all(b - a >= least - 1e-9 for a, b in zip(xs, xs[1:])), (xs, least)
+    assert box.x - box.w / 2 - 1e-9 <= xs[0] and xs[-1] <= box.x + box.w / 2 + 1e-9
