@@ -29,6 +29,7 @@ _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "flow": ("up", "right", "down"),
     "leaf_layer": ("consumer", "source"),
+    "checklist": ("corner", "aside"),
 }
 
 

@@ -238,6 +238,7 @@ class Aspect:
     code: Rect
     graph: Rect
     caption: Rect
+    checklist: str  # "corner": a storyboard's checklist goes to a free corner; "aside": room is kept for it
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import re
-
 import numpy as np
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
@@ -24,21 +22,9 @@ from scenes.draw.state import CodeView, ConsoleView
 from scenes.draw.visuals import card_tag, label
 from scenes.draw.visuals.caption import wrap_words
 from scenes.draw.visuals.glyphs import shrink_to_fit
+from scenes.layout.clip import message_line
 
 Anims = list[Any]
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
-
-
-def first_sentence(text: str) -> str:
-    """The first sentence of ``text``: PyTorch's warning "The .grad attribute of a Tensor that is
-    not a leaf Tensor is being accessed. Its .grad ..." says what happened in its first sentence
-    (a ``.grad`` inside a sentence does not end it); the rest is advice a viewer cannot read in
-    the seconds the line is up.
-
-    >>> first_sentence("The .grad attribute is being accessed. Its .grad won't be populated.")
-    'The .grad attribute is being accessed.'
-    """
-    return _SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
 
 
 class ConsoleCues:
@@ -127,8 +113,7 @@ class ConsoleCues:
     def _cue_message(self, cue: Any) -> Anims:
         """An error or warning as Python prints it (``UserWarning: ...``), its first sentence
         wrapped at the small card size (or the code's, if smaller)."""
-        kind, message = cue.text("type"), cue.text("message") or ""
-        text = f"{kind}: {first_sentence(message)}" if kind else first_sentence(message)
+        text = message_line(cue)
         return self._console(list(cue.strings), self.theme.colors.error, size=self.theme.font_sizes.card_fn,
                              text=text)
 

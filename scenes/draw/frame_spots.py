@@ -8,6 +8,7 @@ one idea (mapping cues to drawers). Mixed into ``ClipScene``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from manim import FadeIn, Mobject, VGroup
@@ -16,7 +17,7 @@ from scenes.draw.state import CodeView, ConsoleView, GraphView
 from scenes.draw.visuals import legend
 from scenes.layout.label_spots import first_clear
 from scenes.layout.place import Box, Layout
-from scenes.layout.clip import printed_lines
+from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
 
 Anims = list[Any]
@@ -58,16 +59,21 @@ class FrameSpots:
         return [self._bounds(m) for m in mobs]
 
     def _console_reach(self) -> list[Rect]:
-        """Where the clip's printed lines will go under the code pane: two code lines' height per
-        line printed (a long one wraps), down to the caption at most."""
+        """Where the clip's printed lines will go under the code pane: a code line's height per
+        row they take, each line wrapped at the pane's width (its characters at the code's
+        advance, or the least readable size's), down to the caption at most."""
         n = printed_lines(self.plan)
         if not n or self.code.pane is None:
             return [self.spec.code] if n else []
+        pane, t_ = self.code.pane, self.theme
         left, _, right, _ = self.spec.code
-        b, t = self.code.pane.line_extent[0]
-        top = self.code.pane.bg.get_bottom()[1]
+        b, t = pane.line_extent[0]
+        adv = pane.adv * max(1.0, t_.font_sizes.min_readable / pane.font_size)
+        per_row = max(1, int((right - left - 2 * t_.sizes.code_pad) / adv))
+        rows = sum(max(1, math.ceil(len(text) / per_row)) for text in printed_texts(self.plan))
+        top = pane.bg.get_bottom()[1]
         floor = self.spec.caption[3] + self.spec.margin
-        return [(left, max(floor, top - 2 * n * (t - b) - self.theme.sizes.code_pad), right, top)]
+        return [(left, max(floor, top - max(rows, n) * (t - b) - t_.sizes.code_pad), right, top)]
 
     def _legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
@@ -100,10 +106,11 @@ class FrameSpots:
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         w2, h2 = mob.width / 2 + gap, mob.height / 2 + gap
         spots = [(left + w2, bottom + h2), (right - w2, bottom + h2), (right - w2, top - h2), (left + w2, top - h2)]
-        if self.graph.legend is not None and len(self.graph.legend):  # or just under the legend
+        if self.graph.legend is not None and len(self.graph.legend):  # or just under the legend, or over it
             x0, y0, x1, y1 = self._bounds(self.graph.legend)
             keep_off.append((x0, y0, x1, y1))
-            spots += [(x0 + mob.width / 2, y0 - gap - mob.height / 2), (x1 - mob.width / 2, y0 - gap - mob.height / 2)]
+            spots += [(x0 + mob.width / 2, y0 - gap - mob.height / 2), (x1 - mob.width / 2, y0 - gap - mob.height / 2),
+                      (x0 + mob.width / 2, y1 + gap + mob.height / 2)]
         found = first_clear(self.lay, nobody, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
                             within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
         if found is None and only_free:

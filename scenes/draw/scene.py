@@ -18,7 +18,7 @@ from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
 from scenes.draw.backward import BackwardCues
 from scenes.draw.checklist import ChecklistCues
 from scenes.draw.code import CodeCues
-from scenes.layout.clip import clip_frame_region, console_room, fill_scales, shows_code
+from scenes.layout.clip import fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.curve import CurveCues
@@ -109,7 +109,7 @@ class ClipScene(BackwardCues, ChecklistCues, CodeCues, ConsoleCues, CurveCues, F
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
-        return clip_frame_region(self.has_code, self.spec, console_room(self.plan, self.theme.sizes.console_reserve))
+        return graph_region(self.plan, self.source, self.spec, self.theme)
 
     def _item(self, some_id: str) -> str:
         """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf)."""

@@ -153,7 +153,7 @@ class ClipKeys:
 
     def __init__(self, opts: Any, checked: Any, p: Any) -> None:
         from scenes.render.states import BeatStates
-        from scenes.layout.clip import clip_frame_region, console_room, fill_scales, shows_code
+        from scenes.layout.clip import fill_scales, graph_region
         from scenes.render.keys import clip_digest, prefixes, segment_description
         from scenes.video.timeline import clip_segments
         from scenes.render.code_version import code_digest
@@ -165,7 +165,7 @@ class ClipKeys:
         spec = theme.aspect(opts.aspect)
         self.size, self.fps = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts)
         self.encoder = encoder_options(opts)
-        region = clip_frame_region(shows_code(p, checked.index.source), spec, console_room(p, theme.sizes.console_reserve))
+        region = graph_region(p, checked.index.source, spec, theme)
         self.layout = layout = layout_events(checked.run.events, opts.aspect, theme, region)
         self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
         fill_max = fill_scales(p)

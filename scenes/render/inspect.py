@@ -34,7 +34,7 @@ def inspect_clip(checked: Any, plan: Any, opts: RenderOptions, frames: list[int]
 
     from scenes.draw.record import Frame, items, sample
     from scenes.draw.scene import ClipScene
-    from scenes.layout.clip import clip_frame_region, console_room, shows_code
+    from scenes.layout.clip import graph_region
     from scenes.layout.place import layout_events
     from scenes.theme import load_theme
     from scenes.video.timeline import clip_segments
@@ -45,8 +45,7 @@ def inspect_clip(checked: Any, plan: Any, opts: RenderOptions, frames: list[int]
     width, height = pixel_size(opts, (spec.pixel_width, spec.pixel_height))
     if frames is None:
         frames = sample_frames(plan.duration, fps, at, every)
-    region = clip_frame_region(shows_code(plan, checked.index.source), spec,
-                               console_room(plan, theme.sizes.console_reserve))
+    region = graph_region(plan, checked.index.source, spec, theme)
     layout = layout_events(checked.run.events, opts.aspect, theme, region)
     steps = [st for seg in clip_segments(plan, opts.captions, theme.timings.caption_fade, fps) for st in seg.steps]
     frame = Frame(width, height, spec.frame_width, spec.frame_height)

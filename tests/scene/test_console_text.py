@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from scenes.draw.collisions import glyph_height
-from scenes.draw.console import first_sentence
+from scenes.layout.clip import first_sentence
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions
 from scenes.storyboard import load_and_plan, storyboard_path

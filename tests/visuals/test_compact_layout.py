@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("manim")
 
 from scenes.draw.visuals import bucket, label, node_card  # noqa: E402
-from scenes.layout.clip import clip_frame_region, console_room, shows_code  # noqa: E402
+from scenes.layout.clip import graph_region  # noqa: E402
 from scenes.layout.compact import balanced_layers  # noqa: E402
 from scenes.layout.graph import GraphEdge  # noqa: E402
 from scenes.layout.place import layout_events  # noqa: E402
@@ -25,8 +25,7 @@ PX_PER_UNIT_480P = 480 / 8.0  # the short side of every frame is 8 scene units
 def _layout(name: str, aspect: str, sets: tuple[str, ...] = ()):
     checked, plan = load_and_plan(str(LESSONS / f"{name}.yaml"), sets)
     spec = THEME.aspect(aspect)
-    region = clip_frame_region(shows_code(plan, checked.index.source), spec,
-                               console_room(plan, THEME.sizes.console_reserve))
+    region = graph_region(plan, checked.index.source, spec, THEME)
     return checked.run.events, layout_events(checked.run.events, aspect, THEME, region)
 
 
