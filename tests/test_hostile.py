@@ -10,6 +10,7 @@ runs in a subprocess whose timeout is the bound: the harness stops it, no test s
 from __future__ import annotations
 
 import errno
+import json
 import os
 import pickle
 import subprocess
@@ -336,6 +337,36 @@ def test_a_storyboard_outside_the_bounds_is_refused_where_it_is(name: str, words
     r = render("check", str(CORPUS / "storyboards" / f"{name}.yaml"), "--no-torch")
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert f"tests/hostile/storyboards/{name}.yaml:" in r.stderr and words in r.stderr, r.stderr
+
+
+def _checklist_board(tmp_path: Path, items: list[str]) -> Path:
+    """A storyboard whose checklist is ``items``, one a line, the first on line 3."""
+    rows = "".join(f"  - {json.dumps(item)}\n" for item in items)
+    board = tmp_path / "checks.yaml"
+    board.write_text(f"title: Checks\nchecklist:\n{rows}program: |\n  import torch\n  w = torch.tensor(1.0)\n"
+                     "beats:\n  - visual: title_card\n    narration: \"Hi\"\n    check: 1\n")
+    return board
+
+
+@pytest.mark.parametrize("items,where,words", [
+    (["ok", "x" * 10_000], "checks.yaml:4:5:", "checklist item 2 is 10000 characters; at most 40"),
+    (["ok", "x" * 41], "checks.yaml:4:5:", "checklist item 2 is 41 characters; at most 40"),
+    ([f"item {k}" for k in range(10_000)], "checks.yaml:3:3:", "10000 items; a checklist may have at most 8"),
+    (["ok", "ring\a"], "checks.yaml:4:5:", "checklist item 2 holds the control character U+0007"),
+])
+def test_a_checklist_outside_the_bounds_is_refused_at_its_item(tmp_path: Path, items: list[str], where: str,
+                                                               words: str) -> None:
+    """Once: an item of 10,000 characters, 10,000 items, or a BEL in an item were accepted (the list
+    is drawn on screen, in one corner: it must fit the narrowest frame)."""
+    one_line(render("check", str(_checklist_board(tmp_path, items)), "--no-torch"), where, words)
+
+
+def test_a_checklist_at_its_bounds_is_accepted(tmp_path: Path) -> None:
+    from scenes.storyboard.inputcheck import MAX_CHECKLIST_ITEM_CHARS, MAX_CHECKLIST_ITEMS
+
+    items = [f"{k}. " + "x" * (MAX_CHECKLIST_ITEM_CHARS - 3) for k in range(1, MAX_CHECKLIST_ITEMS + 1)]
+    r = render("check", str(_checklist_board(tmp_path, items)), "--no-torch")
+    assert r.returncode == 0, r.stderr
 
 
 def test_control_characters_are_refused_in_every_text_and_raw_in_the_file(tmp_path: Path) -> None:
