@@ -462,6 +462,61 @@ def test_a_render_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> Non
     assert (tmp_path / "graph_build.png").read_text() == "my holiday photo\n"
 
 
+@pytest.mark.parametrize("command", ["scene", "article"])
+def test_an_out_that_is_the_storyboards_folder_is_refused(tmp_path: Path, command: str) -> None:
+    """Once: ``render article sb/clip.yaml --out sb`` wrote the clip, its .segments and the
+    article's folder among the storyboards."""
+    (tmp_path / "sb").mkdir()
+    (tmp_path / "sb" / "clip.yaml").write_text((ROOT / "scenes/storyboards/graph_build.yaml").read_text())
+    one_line(render(command, "sb/clip.yaml", "--out", "sb", *TINY, cwd=tmp_path),
+             "--out sb: the folder of the storyboard sb/clip.yaml", "choose another --out")
+    assert sorted(p.name for p in (tmp_path / "sb").iterdir()) == ["clip.yaml"]
+
+
+@pytest.mark.parametrize("board,out,words", [
+    ("clip/clip.md", ".", "clip: holds the storyboard clip/clip.md"),
+    ("out/clip/deep/clip.yaml", "out", "out/clip: holds the storyboard out/clip/deep/clip.yaml"),
+])
+def test_an_article_never_overwrites_its_storyboard(tmp_path: Path, board: str, out: str, words: str) -> None:
+    """Once: ``render article clip/clip.md --out .`` replaced the storyboard by the article's
+    markdown, ``clip/clip.md`` (the article's folder is ``OUT/NAME``)."""
+    text = (ROOT / "scenes/storyboards/graph_build.yaml").read_text()
+    (tmp_path / board).parent.mkdir(parents=True)
+    (tmp_path / board).write_text(text)
+    one_line(render("article", board, "--out", out, *TINY, cwd=tmp_path), words, "choose another --out")
+    assert (tmp_path / board).read_text() == text
+
+
+def test_an_article_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "out" / "graph_build").mkdir(parents=True)
+    (tmp_path / "out" / "graph_build" / "notes.txt").write_text("mine\n")
+    one_line(render("article", "graph_build", "--out", "out", *TINY, cwd=tmp_path),
+             "out/graph_build: holds notes.txt, which no article writes")
+    assert (tmp_path / "out" / "graph_build" / "notes.txt").read_text() == "mine\n"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["graph_build"]
+
+
+def test_a_render_at_another_aspect_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> None:
+    """Once: the outputs were checked at 16:9 only; ``--aspect 9:16`` wrote over ``NAME.9x16.png``."""
+    (tmp_path / "graph_build.9x16.png").write_text("my holiday photo\n")
+    for command in ("scene", "article"):
+        one_line(render(command, "graph_build", "--aspect", "9:16", "--out", str(tmp_path), *TINY),
+                 "graph_build.9x16.png: not a poster gradreel made")
+    assert (tmp_path / "graph_build.9x16.png").read_text() == "my holiday photo\n"
+
+
+@pytest.mark.slow
+def test_an_article_at_another_aspect_shows_that_clip(tmp_path: Path) -> None:
+    """Once: ``render article NAME --aspect 9:16`` rendered the 9:16 clip, then looked for the 16:9
+    one's key: a FileNotFoundError traceback."""
+    r = render("article", "graph_build", "--aspect", "9:16", "--out", str(tmp_path), "--size", "144x256",
+               "--fps", "5")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    page = tmp_path / "graph_build" / "index.html"
+    assert r.stdout.strip().endswith(str(page)) and page.is_file()
+    assert (tmp_path / "graph_build" / "graph_build.mp4").read_bytes() == (tmp_path / "graph_build.9x16.mp4").read_bytes()
+
+
 def test_write_atomic_leaves_no_temp_file_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from scenes import atomic
 

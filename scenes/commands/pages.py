@@ -12,8 +12,8 @@ from scenes.commands.problems import report
 
 def make_article(file: str, opts: Any) -> int:
     """Write one article (the clip first, if out of date); its page's path on stdout."""
-    from scenes.publish.article import write_article
-    from scenes.render.guard import OutputRefused, check_out_dir, check_outputs
+    from scenes.publish.article import KEY_FILE, article_folder, article_names, write_article
+    from scenes.render.guard import OutputRefused, check_article_folder, check_render
     from scenes.storyboard import StoryboardError
     from scenes.storyboard.errors import Problem
 
@@ -21,9 +21,10 @@ def make_article(file: str, opts: Any) -> int:
         print(Problem(file, 1, 1, f"no such storyboard {Path(file).stem!r}"), file=sys.stderr)
         return 2
     try:
-        check_out_dir(opts.out)
-        check_outputs(Path(file).stem, opts.out, opts.fmt, [file])
-        result = write_article(file, Path(file).stem, opts)
+        name = Path(file).stem
+        check_render(name, opts, [file])
+        check_article_folder(article_folder(Path(opts.out), name), article_names(name), KEY_FILE, [file])
+        result = write_article(file, name, opts)
     except StoryboardError as exc:
         return report(exc)
     except OutputRefused as exc:

@@ -141,12 +141,11 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
         known = [Path(f).stem for f in find_storyboards()]
         print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
         return 2, None
-    from scenes.render.guard import OutputRefused, check_out_dir, check_outputs
+    from scenes.render.guard import OutputRefused, check_render
     from scenes.theme import ThemeError
 
     try:
-        check_out_dir(opts.out)
-        check_outputs(name, opts.out, opts.fmt, [file])
+        check_render(name, opts, [file])
         result = render_storyboard(file, name, opts, farm=farm)
     except StoryboardError as exc:
         return report(exc), None
