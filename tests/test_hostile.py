@@ -317,6 +317,23 @@ def test_a_flat_megabyte_expression_is_located_at_its_line(tmp_path: Path) -> No
     one_line(render("log", str(p)), f"{p}:2:1:", "line 2")
 
 
+@pytest.mark.parametrize("args,words", [
+    (["--size", "0x0"], "--size: '0x0' is not WIDTHxHEIGHT with even numbers from 16 to 3840"),
+    (["--size", "100000x100000"], "'100000x100000' is not WIDTHxHEIGHT"),
+    (["-j", "-3"], "-j/--jobs: '-3' is not a whole number of processes"),
+    (["-j", "x"], "-j/--jobs: 'x' is not a whole number of processes"),
+])
+@pytest.mark.parametrize("command", ["scene", "all"])
+def test_a_frame_size_or_process_count_out_of_range_is_refused(tmp_path: Path, command: str, args: list[str],
+                                                              words: str) -> None:
+    """Once: ``--size 0x0`` was a ZeroDivisionError traceback from Manim's camera, 100000x100000
+    a 37 GiB allocation, and ``-j -3`` was taken as -j 1."""
+    target = ["graph_build"] if command == "scene" else ["graph_build", "mlp"]
+    r = render(command, *target, *args, "--force", "--out", str(tmp_path))
+    assert r.returncode == 2 and "Traceback" not in r.stderr and words in r.stderr.splitlines()[-1], r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("value", ["-1", "0"])
 def test_max_ops_below_one_is_refused(value: str) -> None:
     one_line(render("log", str(CORPUS / "programs" / "range_step_zero.py"), "--max-ops", value),

@@ -50,11 +50,24 @@ def _fps(word: str) -> int:
     return int(word)
 
 
+MAX_SIDE = 3840
+"""The widest side of any preset (4k); a larger --size is memory, not a picture (100000x100000
+asked Manim for 37 GiB), and a side of 0 divided by zero in its camera."""
+
+
 def _size(word: str) -> tuple[int, int]:
     w, _, h = word.partition("x")
-    if not (w.isdigit() and h.isdigit()) or int(w) % 2 or int(h) % 2:
-        raise argparse.ArgumentTypeError(f"{word!r} is not WIDTHxHEIGHT with even numbers")
+    if not (w.isdigit() and h.isdigit()) or any(int(v) % 2 or not 16 <= int(v) <= MAX_SIDE for v in (w, h)):
+        raise argparse.ArgumentTypeError(f"{word!r} is not WIDTHxHEIGHT with even numbers from 16 to {MAX_SIDE}")
     return int(w), int(h)
+
+
+def _jobs(word: str) -> int:
+    """``-j N``: a whole number of processes; 0 (as no -j) is one per core."""
+    if not word.isdigit():
+        raise argparse.ArgumentTypeError(f"{word!r} is not a whole number of processes (1 or more; "
+                                         "0 or no -j: one per core)")
+    return int(word)
 
 
 def scene_arguments(p: argparse.ArgumentParser) -> None:
@@ -62,7 +75,7 @@ def scene_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("storyboard", metavar="NAME|FILE",
                    help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
     _common(p)
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                    help="draw the beats that need drawing in up to N processes at once (default: one per "
                         f"CPU core, here {_cores()}, fewer when memory is short or there is little to draw; "
                         "the same clip either way; -j 1 draws in this process)")
@@ -83,7 +96,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
     _common(p)
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                    help=f"render up to N clips at once, in N processes (default: one per CPU core, here {_cores()}; "
                         "a single clip out of date has its beats shared out as by `render scene`)")
     p.add_argument("--article", action="store_true", help="also write each clip's article (as `render article`)")
