@@ -395,6 +395,18 @@ def test_control_characters_are_refused_in_every_text_and_raw_in_the_file(tmp_pa
     one_line(render("check", str(raw), "--no-torch"), "raw.yaml:1:", "U+0007")
 
 
+def test_a_message_quoting_the_storyboard_escapes_its_control_characters(tmp_path: Path) -> None:
+    """Once: ``emphasis: ["\\e[2J"]`` was quoted raw in "is not a name the program defines": the
+    terminal cleared its screen, and a U+202E turned the rest of the line around."""
+    text = (ROOT / "scenes/storyboards/graph_build.yaml").read_text()
+    board = tmp_path / "esc.yaml"
+    board.write_text(text.replace("emphasis: [w1, w2]", 'emphasis: ["\\e[2Jw1", "\\u202ew2"]', 1))
+    r = render("check", str(board), "--no-torch")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "\x1b" not in r.stderr and "\u202e" not in r.stderr, r.stderr
+    assert "'\\x1b[2Jw1' is not a name" in r.stderr and "'\\u202ew2' is not a name" in r.stderr, r.stderr
+
+
 def test_a_clip_planned_too_long_is_refused(tmp_path: Path) -> None:
     from scenes.storyboard.loaded import MAX_CLIP_SECONDS
 

@@ -12,10 +12,24 @@ see every mistake of the file at once, so validation appends to an :class:`Error
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable
 
 Path = tuple[str | int, ...]
+
+INVISIBLE = frozenset({"\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))})
+"""Direction overrides and isolates: they reorder what is shown without being seen (right-to-left
+text needs none; Pango orders it)."""
+
+
+def plain(text: str) -> str:
+    """``text`` with each control character and direction override escaped as Python writes it
+    (``\\x1b``, ``\\u202e``). Why: a message quotes what the author wrote, and an ESC sequence
+    quoted raw is run by the terminal (clear the screen, recolour), a newline breaks the one line."""
+    if all(c.isprintable() or c == " " for c in text):
+        return text
+    return "".join(c if unicodedata.category(c) != "Cc" and c not in INVISIBLE else repr(c)[1:-1] for c in text)
 
 
 def path_text(path: Path) -> str:
@@ -41,7 +55,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f" (at {self.path})" if self.path else ""
-        return f"{self.file}:{self.line}:{self.col}: {self.message}{where}"
+        return plain(f"{self.file}:{self.line}:{self.col}: {self.message}{where}")
 
 
 class StoryboardError(Exception):

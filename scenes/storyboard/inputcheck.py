@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from .errors import ErrorList, Path
+from .errors import INVISIBLE, ErrorList, Path
 from .fontcover import undrawable
 from .program import ProgramPlace, Run
 from .yamlsafe import Document
@@ -19,9 +19,6 @@ MAX_CHECKLIST_ITEMS = 8
 MAX_CHECKLIST_ITEM_CHARS = 40
 """The checklist stays on screen in one corner, a row per item at the note size: 40 characters
 (at most 0.15 scene units each) and 8 rows fit the narrowest frame, 8 units wide at 9:16 and 1:1."""
-_INVISIBLE = {"\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
-"""Direction overrides and isolates: they reorder what is shown without being seen (right-to-left
-text needs none; Pango orders it)."""
 
 
 def check_text_bounds(doc: Document, errors: ErrorList) -> None:
@@ -59,7 +56,7 @@ def _check_text(doc: Document, path: Path, what: str, text: str, limit: int,
     line, col = doc.at(path)
     if len(text) > limit:
         errors.add(line, col, f"{what} is {len(text)} characters; at most {limit} can be read on screen", path)
-    bad = next((c for c in text if unicodedata.category(c) == "Cc" or c in _INVISIBLE), None)
+    bad = next((c for c in text if unicodedata.category(c) == "Cc" or c in INVISIBLE), None)
     if bad is not None:
         errors.add(line, col, f"{what} holds the control character U+{ord(bad):04X} "
                    f"({unicodedata.name(bad, 'a control character')}); text on screen is plain text", path)
