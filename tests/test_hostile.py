@@ -345,6 +345,8 @@ def test_max_ops_below_one_is_refused(value: str) -> None:
     ("long_narration", "narration is 700 characters; at most 600"),
     ("control_chars", "U+0007"),
     ("forward_mode_code", "forward_mode: 'y; import os' is not a name"),
+    ("forward_mode_unknown", "forward_mode_unknown.yaml:2:15: forward_mode: the program ends with no tensor "
+                             "named loss (it ends with w, y)"),
     ("range_step_zero", "ValueError: range() arg 3 must not be zero"),
     ("names_value_number", "2:16: names: the value of 'w*x' must be text, got 3"),
     ("names_empty_key", "names_empty_key.yaml:2:13: names: a key must not be empty"),
