@@ -289,12 +289,12 @@ def specials(tmp_path: Path) -> dict[str, Path]:
             "fifo.py": tmp_path / "fifo.py", "zero.py": tmp_path / "zero.py"}
 
 
-@pytest.mark.parametrize("command", ["plan", "check", "scene"])
+@pytest.mark.parametrize("command", ["plan", "check", "scene", "article", "inspect", "log"])
 @pytest.mark.parametrize("kind,words", [("fifo", "FIFO"), ("dir", "directory"), ("loop", "symlink loop")])
 def test_a_storyboard_that_is_no_regular_file_is_named(specials, tmp_path: Path, command: str, kind: str,
                                                        words: str) -> None:
-    """Once: render plan on a FIFO blocked for ever; scene said 'no such storyboard'."""
-    extra = ["--out", str(tmp_path / "out")] if command == "scene" else []
+    """Once: render plan on a FIFO blocked for ever; scene and article said 'no such storyboard'."""
+    extra = ["--out", str(tmp_path / "out")] if command in ("scene", "article") else []
     r = render(command, str(specials[kind]), *extra, stdin=subprocess.DEVNULL)
     one_line(r, words)
 

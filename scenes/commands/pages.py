@@ -14,11 +14,10 @@ def make_article(file: str, opts: Any) -> int:
     """Write one article (the clip first, if out of date); its page's path on stdout."""
     from scenes.publish.article import KEY_FILE, article_folder, article_names, write_article
     from scenes.render.guard import OutputRefused, check_article_folder, check_render
+    from scenes.commands.problems import no_storyboard
     from scenes.storyboard import StoryboardError
-    from scenes.storyboard.errors import Problem
 
-    if not Path(file).is_file():
-        print(Problem(file, 1, 1, f"no such storyboard {Path(file).stem!r}"), file=sys.stderr)
+    if no_storyboard(file):
         return 2
     try:
         name = Path(file).stem

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.commands.problems import report
+from scenes.commands.problems import no_storyboard, report
 from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
 
@@ -140,19 +140,9 @@ def render_task(file: str, opts_json: str, farm: Any = None,
 
 def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int, Path | None]:
     from scenes.storyboard import StoryboardError
-    from scenes.storyboard import find_storyboards
-    from scenes.storyboard.errors import Problem, did_you_mean
-
-    from scenes.atomic import not_regular
 
     name = Path(file).stem
-    what = not_regular(file)
-    if what is not None:
-        print(Problem(os.path.relpath(file), 1, 1, f"the storyboard is {what}, not a YAML file"), file=sys.stderr)
-        return 2, None
-    if not Path(file).is_file():
-        known = [Path(f).stem for f in find_storyboards()]
-        print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
+    if no_storyboard(file):
         return 2, None
     from scenes.render.guard import OutputRefused, check_render
     from scenes.theme import ThemeError
