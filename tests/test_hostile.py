@@ -318,6 +318,17 @@ def test_a_flat_megabyte_expression_is_located_at_its_line(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("args,words", [
+    (["--forward-mode", "L"], "--forward-mode L: for a program file; a storyboard gives forward_mode: in its YAML"),
+    (["--max-ops", "3"], "--max-ops 3: for a program file; a storyboard's program runs under the bound of 100000"),
+    (["--max-ops", "0"], "--max-ops 0: for a program file"),
+])
+def test_render_log_of_a_storyboard_refuses_the_options_it_cannot_apply(args: list[str], words: str) -> None:
+    """Once: ``render log graph_build --max-ops 3`` (or ``--forward-mode L``) printed the whole
+    log as if the option had not been given."""
+    one_line(render("log", "graph_build", *args), words)
+
+
+@pytest.mark.parametrize("args,words", [
     (["--size", "0x0"], "--size: '0x0' is not WIDTHxHEIGHT with even numbers from 16 to 3840"),
     (["--size", "100000x100000"], "'100000x100000' is not WIDTHxHEIGHT"),
     (["-j", "-3"], "-j/--jobs: '-3' is not a whole number of processes"),
