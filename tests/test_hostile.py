@@ -538,6 +538,16 @@ def test_an_article_folder_holding_other_files_is_refused(tmp_path: Path) -> Non
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["graph_build"]
 
 
+@pytest.mark.parametrize("args,page", [(["site", "."], "index.html"),
+                                       (["article", "graph_build", "--out", ".", *TINY], "graph_build/index.html")])
+def test_a_page_never_overwrites_an_index_html_it_did_not_make(tmp_path: Path, args: list[str], page: str) -> None:
+    """Once: ``render site DIR`` replaced the folder's own index.html by the course page."""
+    (tmp_path / page).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / page).write_text("<!doctype html><p>my home page</p>\n")
+    one_line(render(*args, cwd=tmp_path), f"{page}: not a page gradreel made")
+    assert (tmp_path / page).read_text() == "<!doctype html><p>my home page</p>\n"
+
+
 def test_a_render_at_another_aspect_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> None:
     """Once: the outputs were checked at 16:9 only; ``--aspect 9:16`` wrote over ``NAME.9x16.png``."""
     (tmp_path / "graph_build.9x16.png").write_text("my holiday photo\n")
@@ -551,11 +561,13 @@ def test_a_render_at_another_aspect_never_overwrites_a_file_it_did_not_make(tmp_
 def test_an_article_at_another_aspect_shows_that_clip(tmp_path: Path) -> None:
     """Once: ``render article NAME --aspect 9:16`` rendered the 9:16 clip, then looked for the 16:9
     one's key: a FileNotFoundError traceback."""
+    from scenes.render.guard import PAGE_MARK
+
     r = render("article", "graph_build", "--aspect", "9:16", "--out", str(tmp_path), "--size", "144x256",
                "--fps", "5")
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
     page = tmp_path / "graph_build" / "index.html"
-    assert r.stdout.strip().endswith(str(page)) and page.is_file()
+    assert r.stdout.strip().endswith(str(page)) and PAGE_MARK in page.read_text()  # how a page is known as ours
     assert (tmp_path / "graph_build" / "graph_build.mp4").read_bytes() == (tmp_path / "graph_build.9x16.mp4").read_bytes()
 
 

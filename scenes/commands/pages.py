@@ -37,7 +37,8 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
     """Write the site of ``out``; its page's path on stdout."""
     from scenes.publish.course import Course
     from scenes.publish.site import storyboards_for, write_site
-    from scenes.render.guard import OutputRefused, check_out_dir
+    from scenes.publish.site import SITE_KEY
+    from scenes.render.guard import OutputRefused, check_out_dir, check_page
     from scenes.storyboard import StoryboardError
 
     folder = storyboards_for(Path(out), storyboards)
@@ -46,6 +47,7 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
         return 2
     try:
         check_out_dir(out, "site folder")
+        check_page(Path(out) / "index.html", Path(out) / SITE_KEY)
         result = write_site(Path(out), Course.of(folder), force)
     except StoryboardError as exc:
         return report(exc)

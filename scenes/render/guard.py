@@ -110,11 +110,34 @@ def check_article_folder(folder: Path, names: set[str], key_file: str, inputs: l
                                 "beside it: choose another --out")
     if (folder / key_file).is_file():
         return
+    check_page(folder / "index.html", folder / key_file)
     for entry in sorted(os.listdir(folder)):
         own = entry in names or (entry.startswith("beat-") and entry.endswith(".png")) or ".tmp-pid" in entry
         if not own:
             raise OutputRefused(f"{folder}: holds {entry}, which no article writes; the article's folder holds "
                                 f"only its own files (move {entry} away or choose another --out)")
+
+
+PAGE_MARK = '<link rel="stylesheet" href="gradreel.css">'
+"""What the head of every page gradreel writes (an article, the site) holds: its style sheet."""
+
+
+def check_page(page: Path, key: Path) -> None:
+    """An existing ``page`` (``index.html``) is one gradreel wrote: its ``key`` is beside it, or
+    its head links gradreel's style sheet; else OutputRefused (``render site DIR`` once replaced
+    a folder's own index.html)."""
+    if not os.path.lexists(page) or key.is_file():
+        return
+    if page.is_symlink() or not page.is_file():
+        raise OutputRefused(f"{page}: is {_kind(page)}; the page is written there, and only over a page gradreel made")
+    try:
+        with open(page, "rb") as f:
+            head = f.read(4096).decode("utf-8", "replace")
+    except OSError as exc:
+        raise OutputRefused(f"{page}: cannot read it ({exc.strerror or exc})") from None
+    if PAGE_MARK not in head:
+        raise OutputRefused(f"{page}: not a page gradreel made; writing the page would overwrite it "
+                            "(move it away or choose another folder)")
 
 
 def _same_file(a: Path, b: Path) -> bool:
