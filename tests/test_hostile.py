@@ -420,6 +420,19 @@ def test_a_message_quoting_the_storyboard_escapes_its_control_characters(tmp_pat
     assert "'\\x1b[2Jw1' is not a name" in r.stderr and "'\\u202ew2' is not a name" in r.stderr, r.stderr
 
 
+def test_a_file_of_a_thousand_problems_shows_the_first_and_counts_the_rest(tmp_path: Path) -> None:
+    """Once: 60,000 aliases (or a narration of 590 ``{``) printed a line each, 60,000 lines."""
+    from scenes.storyboard.errors import MAX_SHOWN
+
+    board = tmp_path / "many.yaml"
+    board.write_text("a: &a x\nb: [" + ",".join(["*a"] * 1000) + "]\n")
+    r = render("check", str(board), "--no-torch")
+    lines = r.stderr.splitlines()
+    assert r.returncode == 2 and "Traceback" not in r.stderr and len(lines) == MAX_SHOWN + 1, r.stderr[-2000:]
+    assert "anchors (&a)" in lines[0] and all("aliases (*a) are not allowed" in line for line in lines[1:-1])
+    assert lines[-1].endswith(f"many.yaml: {1001 - MAX_SHOWN} more problems, not shown; fix those above first")
+
+
 def test_a_clip_planned_too_long_is_refused(tmp_path: Path) -> None:
     from scenes.storyboard.loaded import MAX_CLIP_SECONDS
 

@@ -13,8 +13,8 @@ from scenes.storyboard.errors import StoryboardError
 
 def report(exc: StoryboardError) -> int:
     """Print every problem of ``exc`` on stderr, in file order; the exit status 2."""
-    for problem in exc.problems:
-        print(problem, file=sys.stderr)
+    for line in exc.lines():
+        print(line, file=sys.stderr)
     return 2
 
 

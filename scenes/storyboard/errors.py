@@ -58,12 +58,28 @@ class Problem:
         return plain(f"{self.file}:{self.line}:{self.col}: {self.message}{where}")
 
 
+MAX_SHOWN = 20
+"""Problems shown of one file; the rest are counted on one line. Why: 60,000 aliases were 60,000
+lines, and the first few problems of a file are the ones to fix (the rest are often the same)."""
+
+
 class StoryboardError(Exception):
-    """All the problems of one or more files; ``str()`` prints one per line, in file order."""
+    """All the problems of one or more files; ``str()`` prints one per line, in file order, at
+    most :data:`MAX_SHOWN` a file (``problems`` holds them all)."""
 
     def __init__(self, problems: Iterable[Problem]):
         self.problems = tuple(sorted(set(problems), key=lambda p: (p.file, p.line, p.col, p.message)))
-        super().__init__("\n".join(str(p) for p in self.problems))
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        """The lines to print: each file's first problems, then how many more it has."""
+        out: list[str] = []
+        for file in dict.fromkeys(p.file for p in self.problems):  # in order: problems are sorted by file
+            mine = [p for p in self.problems if p.file == file]
+            out += [str(p) for p in mine[:MAX_SHOWN]]
+            if len(mine) > MAX_SHOWN:
+                out.append(plain(f"{file}: {len(mine) - MAX_SHOWN} more problems, not shown; fix those above first"))
+        return out
 
 
 @dataclass
