@@ -317,6 +317,13 @@ def test_a_flat_megabyte_expression_is_located_at_its_line(tmp_path: Path) -> No
     one_line(render("log", str(p)), f"{p}:2:1:", "line 2")
 
 
+def test_render_plan_refuses_two_forms_at_once() -> None:
+    """Once: ``render plan NAME --json --srt`` printed the JSON and said nothing of --srt."""
+    r = render("plan", "graph_build", "--json", "--srt")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == "", r.stderr
+    assert "argument --srt: not allowed with argument --json" in r.stderr.splitlines()[-1], r.stderr
+
+
 @pytest.mark.parametrize("args,words", [
     (["--forward-mode", "L"], "--forward-mode L: for a program file; a storyboard gives forward_mode: in its YAML"),
     (["--max-ops", "3"], "--max-ops 3: for a program file; a storyboard's program runs under the bound of 100000"),
