@@ -386,8 +386,8 @@ def _checklist_board(tmp_path: Path, items: list[str]) -> Path:
 
 
 @pytest.mark.parametrize("items,where,words", [
-    (["ok", "x" * 10_000], "checks.yaml:4:5:", "checklist item 2 is 10000 characters; at most 40"),
-    (["ok", "x" * 41], "checks.yaml:4:5:", "checklist item 2 is 41 characters; at most 40"),
+    (["ok", "x" * 10_000], "checks.yaml:4:5:", "checklist item 2 is 10000 characters; at most 30"),
+    (["ok", "x" * 31], "checks.yaml:4:5:", "checklist item 2 is 31 characters; at most 30"),
     ([f"item {k}" for k in range(10_000)], "checks.yaml:3:3:", "10000 items; a checklist may have at most 8"),
     (["ok", "ring\a"], "checks.yaml:4:5:", "checklist item 2 holds the control character U+0007"),
 ])
@@ -398,12 +398,20 @@ def test_a_checklist_outside_the_bounds_is_refused_at_its_item(tmp_path: Path, i
     one_line(render("check", str(_checklist_board(tmp_path, items)), "--no-torch"), where, words)
 
 
-def test_a_checklist_at_its_bounds_is_accepted(tmp_path: Path) -> None:
+@pytest.mark.parametrize("aspect", ["9:16", "1:1"])
+def test_a_checklist_at_its_bounds_is_accepted_and_fits_the_narrowest_frame(tmp_path: Path, aspect: str) -> None:
+    """Each of the most items, each of the most of the widest letter, is inside the frame."""
     from scenes.storyboard.inputcheck import MAX_CHECKLIST_ITEM_CHARS, MAX_CHECKLIST_ITEMS
 
-    items = [f"{k}. " + "x" * (MAX_CHECKLIST_ITEM_CHARS - 3) for k in range(1, MAX_CHECKLIST_ITEMS + 1)]
-    r = render("check", str(_checklist_board(tmp_path, items)), "--no-torch")
+    items = [f"{k}" + "W" * (MAX_CHECKLIST_ITEM_CHARS - 1) for k in range(1, MAX_CHECKLIST_ITEMS + 1)]
+    board = _checklist_board(tmp_path, items)
+    r = render("inspect", str(board), "--aspect", aspect, "--at", "1.5")
     assert r.returncode == 0, r.stderr
+    sample = json.loads(r.stdout.splitlines()[0])
+    width, height = sample["frame"]
+    rows = [it["bbox"] for it in sample["items"] if it.get("text") in items]
+    assert len(rows) == MAX_CHECKLIST_ITEMS, sample["items"]
+    assert all(0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height for x0, y0, x1, y1 in rows), rows
 
 
 def test_control_characters_are_refused_in_every_text_and_raw_in_the_file(tmp_path: Path) -> None:

@@ -16,9 +16,10 @@ MAX_TITLE_CHARS = 120
 MAX_NARRATION_CHARS = 600
 MAX_BEATS = 200
 MAX_CHECKLIST_ITEMS = 8
-MAX_CHECKLIST_ITEM_CHARS = 40
-"""The checklist stays on screen in one corner, a row per item at the note size: 40 characters
-(at most 0.15 scene units each) and 8 rows fit the narrowest frame, 8 units wide at 9:16 and 1:1."""
+MAX_CHECKLIST_ITEM_CHARS = 30
+"""The checklist stays on screen in one corner, a row per item at the note size: 30 of the widest
+letter (W, 0.233 scene units there) after the tick box fit the narrowest frame, 8 units wide at
+9:16 and 1:1 (measured with ``render inspect``; 40 put the list off the frame), and so do 8 rows."""
 
 
 def check_text_bounds(doc: Document, errors: ErrorList) -> None:
