@@ -566,6 +566,15 @@ def test_an_article_folder_holding_other_files_is_refused(tmp_path: Path) -> Non
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["graph_build"]
 
 
+def test_a_site_folder_that_is_the_storyboards_folder_is_refused(tmp_path: Path) -> None:
+    """Once: ``render site course/storyboards`` wrote an empty course page among the storyboards."""
+    (tmp_path / "storyboards").mkdir()
+    (tmp_path / "storyboards" / "clip.yaml").write_text((ROOT / "scenes/storyboards/graph_build.yaml").read_text())
+    one_line(render("site", "storyboards", cwd=tmp_path), "site folder storyboards: the folder of the storyboards",
+             "the folder holding the clips")
+    assert [p.name for p in (tmp_path / "storyboards").iterdir()] == ["clip.yaml"]
+
+
 @pytest.mark.parametrize("args,page", [(["site", "."], "index.html"),
                                        (["article", "graph_build", "--out", ".", *TINY], "graph_build/index.html")])
 def test_a_page_never_overwrites_an_index_html_it_did_not_make(tmp_path: Path, args: list[str], page: str) -> None:

@@ -47,6 +47,9 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
         return 2
     try:
         check_out_dir(out, "site folder")
+        if Path(out).resolve() == folder.resolve():
+            raise OutputRefused(f"site folder {out}: the folder of the storyboards; give the folder holding the "
+                                "clips (render scene NAME --out DIR writes them; the default is out)")
         check_page(Path(out) / "index.html", Path(out) / SITE_KEY)
         result = write_site(Path(out), Course.of(folder), force)
     except StoryboardError as exc:
