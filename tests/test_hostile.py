@@ -352,6 +352,33 @@ def test_a_frame_size_or_process_count_out_of_range_is_refused(tmp_path: Path, c
     assert list(tmp_path.iterdir()) == []
 
 
+def test_source_segment_is_the_text_ast_gives() -> None:
+    """The engine's one-split source_segment against ast.get_source_segment, node for node: the
+    project's programs, and lines with multi-byte text, CR LF ends and a node over several lines."""
+    import ast
+
+    from engine.segments import source_segment
+
+    sources = [p.read_text() for p in ROOT.glob("tests/**/*.py") if "programs" in p.parts or "refused" in p.parts]
+    sources += ["x = 'é€𝄞' + 'ü'; y = 1.5\r\nz = (1.0 +\r\n     2.5)\rw = 3e-1\n", "a = [1,\n 2]\nb = 2.0  # \x0c\nc = 0.5\n"]
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            assert source_segment(source, node) == ast.get_source_segment(source, node), (source[:80], ast.dump(node))
+
+
+@pytest.mark.parametrize("sep", ["\n", "; "])
+def test_a_long_program_of_float_literals_runs_in_linear_time(tmp_path: Path, sep: str) -> None:
+    """Once: each float literal's text was cut from the source by ast.get_source_segment, which
+    splits the whole source again: 4,000 lines of ``x = 1.5`` took 18 s, 20,000 would take minutes
+    (the timeout is the bound)."""
+    p = tmp_path / "long.py"
+    p.write_text("import torch\n" + sep.join(["x = 1.5", "y = x * 0.25", "z = y - 1e-3"] * 6000)
+                 + "\nprint(z)\n")
+    r = render("log", str(p), "--pretty", timeout=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.rstrip().endswith("print       0.374")
+
+
 @pytest.mark.parametrize("value", ["-1", "0"])
 def test_max_ops_below_one_is_refused(value: str) -> None:
     one_line(render("log", str(CORPUS / "programs" / "range_step_zero.py"), "--max-ops", value),
