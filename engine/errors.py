@@ -42,6 +42,17 @@ class ProgramError(Exception):
         return f"{self.filename}:{self.line}:{self.col}: {self.message}"
 
 
+class ForwardModeError(ProgramError):
+    """``--forward-mode NAME`` (a storyboard's ``forward_mode:``) names no tensor the program ends
+    with; ``name`` and ``tensors`` (the names it does end with) let a storyboard say it at its key."""
+
+    def __init__(self, filename: str, name: str, tensors: list[str]):
+        ends = f" (it ends with {', '.join(tensors)})" if tensors else " (it ends with none)"
+        super().__init__(filename, 1, 1, f"--forward-mode {name}: the program ends with no tensor named {name}{ends}")
+        self.name = name
+        self.tensors = tensors
+
+
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "

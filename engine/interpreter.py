@@ -21,6 +21,7 @@ from .events import Recorder
 from .limits import check_scalar_int
 from .numbers import Num, fraction_str, json_float
 from .pynums import literal, py_arith
+from .segments import source_segment
 from .tensor import PyNum, Session, Tensor
 from .values import shown, span_of, type_name
 
@@ -93,7 +94,7 @@ class Interpreter:
         elif isinstance(s, ast.If):
             taken = self.truth(self.evaluate(s.test))
             self.rec.line = s.lineno
-            self.rec({"kind": "branch", "test": ast.get_source_segment(self.source, s.test), "taken": taken})
+            self.rec({"kind": "branch", "test": source_segment(self.source, s.test), "taken": taken})
             for inner in (s.body if taken else s.orelse):
                 self.stmt(inner)
         elif isinstance(s, ast.For):
@@ -152,7 +153,7 @@ class Interpreter:
                 self.reset_grad(self.evaluate(f.value.value), 0.0, f.value.value, grad)
                 return
         value = self.evaluate(e)
-        self.rec({"kind": "expr", "source": ast.get_source_segment(self.source, e), "str": shown(value)})
+        self.rec({"kind": "expr", "source": source_segment(self.source, e), "str": shown(value)})
 
     def call_backward(self, e: ast.Call) -> None:
         root = self.evaluate(e.func.value)

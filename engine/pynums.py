@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from .errors import TorchError
 from .numbers import cap_exact
+from .segments import source_segment
 from .tensor import PyNum
 
 _MAX_INT_BITS = 4096
@@ -21,7 +22,7 @@ def literal(e: ast.Constant, source: str) -> PyNum:
     v = e.value
     if isinstance(v, int):
         return PyNum(v, cap_exact(Fraction(v)))
-    text = ast.get_source_segment(source, e) or repr(v)
+    text = source_segment(source, e) or repr(v)
     try:
         exact = cap_exact(_exact_decimal(text.replace("_", "")))
     except (ValueError, ZeroDivisionError):

@@ -7,7 +7,7 @@ from typing import Optional
 import numpy as np
 
 from . import DEFAULT_MAX_OPS, VERSION
-from .errors import ProgramError
+from .errors import ForwardModeError
 from .events import Log
 from .forward_mode import forward_mode
 from .interpreter import Interpreter, OperationLimit
@@ -54,8 +54,7 @@ def run_program(source: str, filename: str = "<program>", *, max_ops: int = DEFA
 def _forward_mode(interp: Interpreter, name: str, filename: str) -> None:
     root = interp.env.get(name)
     if not isinstance(root, Tensor) or not name.isidentifier():
-        raise ProgramError(filename, 1, 1, f"--forward-mode {name}: the program ends with no tensor "
-                           f"named {name}")
+        raise ForwardModeError(filename, name, [k for k, v in interp.env.items() if isinstance(v, Tensor)])
     born = [e for e in interp.rec.events if e["kind"] == "tensor" and e["id"] == root.id]
     interp.rec.line = born[0]["line"] if born else interp.rec.line
     forward_mode(root, interp.rec)

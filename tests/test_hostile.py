@@ -10,6 +10,7 @@ runs in a subprocess whose timeout is the bound: the harness stops it, no test s
 from __future__ import annotations
 
 import errno
+import json
 import os
 import pickle
 import subprocess
@@ -288,12 +289,12 @@ def specials(tmp_path: Path) -> dict[str, Path]:
             "fifo.py": tmp_path / "fifo.py", "zero.py": tmp_path / "zero.py"}
 
 
-@pytest.mark.parametrize("command", ["plan", "check", "scene"])
+@pytest.mark.parametrize("command", ["plan", "check", "scene", "article", "inspect", "log"])
 @pytest.mark.parametrize("kind,words", [("fifo", "FIFO"), ("dir", "directory"), ("loop", "symlink loop")])
 def test_a_storyboard_that_is_no_regular_file_is_named(specials, tmp_path: Path, command: str, kind: str,
                                                        words: str) -> None:
-    """Once: render plan on a FIFO blocked for ever; scene said 'no such storyboard'."""
-    extra = ["--out", str(tmp_path / "out")] if command == "scene" else []
+    """Once: render plan on a FIFO blocked for ever; scene and article said 'no such storyboard'."""
+    extra = ["--out", str(tmp_path / "out")] if command in ("scene", "article") else []
     r = render(command, str(specials[kind]), *extra, stdin=subprocess.DEVNULL)
     one_line(r, words)
 
@@ -316,6 +317,68 @@ def test_a_flat_megabyte_expression_is_located_at_its_line(tmp_path: Path) -> No
     one_line(render("log", str(p)), f"{p}:2:1:", "line 2")
 
 
+def test_render_plan_refuses_two_forms_at_once() -> None:
+    """Once: ``render plan NAME --json --srt`` printed the JSON and said nothing of --srt."""
+    r = render("plan", "graph_build", "--json", "--srt")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stdout == "", r.stderr
+    assert "argument --srt: not allowed with argument --json" in r.stderr.splitlines()[-1], r.stderr
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--forward-mode", "L"], "--forward-mode L: for a program file; a storyboard gives forward_mode: in its YAML"),
+    (["--max-ops", "3"], "--max-ops 3: for a program file; a storyboard's program runs under the bound of 100000"),
+    (["--max-ops", "0"], "--max-ops 0: for a program file"),
+])
+def test_render_log_of_a_storyboard_refuses_the_options_it_cannot_apply(args: list[str], words: str) -> None:
+    """Once: ``render log graph_build --max-ops 3`` (or ``--forward-mode L``) printed the whole
+    log as if the option had not been given."""
+    one_line(render("log", "graph_build", *args), words)
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--size", "0x0"], "--size: '0x0' is not WIDTHxHEIGHT with even numbers from 16 to 3840"),
+    (["--size", "100000x100000"], "'100000x100000' is not WIDTHxHEIGHT"),
+    (["-j", "-3"], "-j/--jobs: '-3' is not a whole number of processes"),
+    (["-j", "x"], "-j/--jobs: 'x' is not a whole number of processes"),
+])
+@pytest.mark.parametrize("command", ["scene", "all"])
+def test_a_frame_size_or_process_count_out_of_range_is_refused(tmp_path: Path, command: str, args: list[str],
+                                                              words: str) -> None:
+    """Once: ``--size 0x0`` was a ZeroDivisionError traceback from Manim's camera, 100000x100000
+    a 37 GiB allocation, and ``-j -3`` was taken as -j 1."""
+    target = ["graph_build"] if command == "scene" else ["graph_build", "mlp"]
+    r = render(command, *target, *args, "--force", "--out", str(tmp_path))
+    assert r.returncode == 2 and "Traceback" not in r.stderr and words in r.stderr.splitlines()[-1], r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_source_segment_is_the_text_ast_gives() -> None:
+    """The engine's one-split source_segment against ast.get_source_segment, node for node: the
+    project's programs, and lines with multi-byte text, CR LF ends and a node over several lines."""
+    import ast
+
+    from engine.segments import source_segment
+
+    sources = [p.read_text() for p in ROOT.glob("tests/**/*.py") if "programs" in p.parts or "refused" in p.parts]
+    sources += ["x = 'é€𝄞' + 'ü'; y = 1.5\r\nz = (1.0 +\r\n     2.5)\rw = 3e-1\n", "a = [1,\n 2]\nb = 2.0  # \x0c\nc = 0.5\n"]
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            assert source_segment(source, node) == ast.get_source_segment(source, node), (source[:80], ast.dump(node))
+
+
+@pytest.mark.parametrize("sep", ["\n", "; "])
+def test_a_long_program_of_float_literals_runs_in_linear_time(tmp_path: Path, sep: str) -> None:
+    """Once: each float literal's text was cut from the source by ast.get_source_segment, which
+    splits the whole source again: 4,000 lines of ``x = 1.5`` took 18 s, 20,000 would take minutes
+    (the timeout is the bound)."""
+    p = tmp_path / "long.py"
+    p.write_text("import torch\n" + sep.join(["x = 1.5", "y = x * 0.25", "z = y - 1e-3"] * 6000)
+                 + "\nprint(z)\n")
+    r = render("log", str(p), "--pretty", timeout=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.rstrip().endswith("print       0.374")
+
+
 @pytest.mark.parametrize("value", ["-1", "0"])
 def test_max_ops_below_one_is_refused(value: str) -> None:
     one_line(render("log", str(CORPUS / "programs" / "range_step_zero.py"), "--max-ops", value),
@@ -327,6 +390,8 @@ def test_max_ops_below_one_is_refused(value: str) -> None:
     ("long_narration", "narration is 700 characters; at most 600"),
     ("control_chars", "U+0007"),
     ("forward_mode_code", "forward_mode: 'y; import os' is not a name"),
+    ("forward_mode_unknown", "forward_mode_unknown.yaml:2:15: forward_mode: the program ends with no tensor "
+                             "named loss (it ends with w, y)"),
     ("range_step_zero", "ValueError: range() arg 3 must not be zero"),
     ("names_value_number", "2:16: names: the value of 'w*x' must be text, got 3"),
     ("names_empty_key", "names_empty_key.yaml:2:13: names: a key must not be empty"),
@@ -338,6 +403,44 @@ def test_a_storyboard_outside_the_bounds_is_refused_where_it_is(name: str, words
     assert f"tests/hostile/storyboards/{name}.yaml:" in r.stderr and words in r.stderr, r.stderr
 
 
+def _checklist_board(tmp_path: Path, items: list[str]) -> Path:
+    """A storyboard whose checklist is ``items``, one a line, the first on line 3."""
+    rows = "".join(f"  - {json.dumps(item)}\n" for item in items)
+    board = tmp_path / "checks.yaml"
+    board.write_text(f"title: Checks\nchecklist:\n{rows}program: |\n  import torch\n  w = torch.tensor(1.0)\n"
+                     "beats:\n  - visual: title_card\n    narration: \"Hi\"\n    check: 1\n")
+    return board
+
+
+@pytest.mark.parametrize("items,where,words", [
+    (["ok", "x" * 10_000], "checks.yaml:4:5:", "checklist item 2 is 10000 characters; at most 30"),
+    (["ok", "x" * 31], "checks.yaml:4:5:", "checklist item 2 is 31 characters; at most 30"),
+    ([f"item {k}" for k in range(10_000)], "checks.yaml:3:3:", "10000 items; a checklist may have at most 8"),
+    (["ok", "ring\a"], "checks.yaml:4:5:", "checklist item 2 holds the control character U+0007"),
+])
+def test_a_checklist_outside_the_bounds_is_refused_at_its_item(tmp_path: Path, items: list[str], where: str,
+                                                               words: str) -> None:
+    """Once: an item of 10,000 characters, 10,000 items, or a BEL in an item were accepted (the list
+    is drawn on screen, in one corner: it must fit the narrowest frame)."""
+    one_line(render("check", str(_checklist_board(tmp_path, items)), "--no-torch"), where, words)
+
+
+@pytest.mark.parametrize("aspect", ["9:16", "1:1"])
+def test_a_checklist_at_its_bounds_is_accepted_and_fits_the_narrowest_frame(tmp_path: Path, aspect: str) -> None:
+    """Each of the most items, each of the most of the widest letter, is inside the frame."""
+    from scenes.storyboard.inputcheck import MAX_CHECKLIST_ITEM_CHARS, MAX_CHECKLIST_ITEMS
+
+    items = [f"{k}" + "W" * (MAX_CHECKLIST_ITEM_CHARS - 1) for k in range(1, MAX_CHECKLIST_ITEMS + 1)]
+    board = _checklist_board(tmp_path, items)
+    r = render("inspect", str(board), "--aspect", aspect, "--at", "1.5")
+    assert r.returncode == 0, r.stderr
+    sample = json.loads(r.stdout.splitlines()[0])
+    width, height = sample["frame"]
+    rows = [it["bbox"] for it in sample["items"] if it.get("text") in items]
+    assert len(rows) == MAX_CHECKLIST_ITEMS, sample["items"]
+    assert all(0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height for x0, y0, x1, y1 in rows), rows
+
+
 def test_control_characters_are_refused_in_every_text_and_raw_in_the_file(tmp_path: Path) -> None:
     text = (CORPUS / "storyboards" / "control_chars.yaml").read_text()
     r = render("check", str(CORPUS / "storyboards" / "control_chars.yaml"), "--no-torch")
@@ -345,6 +448,31 @@ def test_control_characters_are_refused_in_every_text_and_raw_in_the_file(tmp_pa
     raw = tmp_path / "raw.yaml"
     raw.write_text(text.replace("\\a", "\a"))
     one_line(render("check", str(raw), "--no-torch"), "raw.yaml:1:", "U+0007")
+
+
+def test_a_message_quoting_the_storyboard_escapes_its_control_characters(tmp_path: Path) -> None:
+    """Once: ``emphasis: ["\\e[2J"]`` was quoted raw in "is not a name the program defines": the
+    terminal cleared its screen, and a U+202E turned the rest of the line around."""
+    text = (ROOT / "scenes/storyboards/graph_build.yaml").read_text()
+    board = tmp_path / "esc.yaml"
+    board.write_text(text.replace("emphasis: [w1, w2]", 'emphasis: ["\\e[2Jw1", "\\u202ew2"]', 1))
+    r = render("check", str(board), "--no-torch")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "\x1b" not in r.stderr and "\u202e" not in r.stderr, r.stderr
+    assert "'\\x1b[2Jw1' is not a name" in r.stderr and "'\\u202ew2' is not a name" in r.stderr, r.stderr
+
+
+def test_a_file_of_a_thousand_problems_shows_the_first_and_counts_the_rest(tmp_path: Path) -> None:
+    """Once: 60,000 aliases (or a narration of 590 ``{``) printed a line each, 60,000 lines."""
+    from scenes.storyboard.errors import MAX_SHOWN
+
+    board = tmp_path / "many.yaml"
+    board.write_text("a: &a x\nb: [" + ",".join(["*a"] * 1000) + "]\n")
+    r = render("check", str(board), "--no-torch")
+    lines = r.stderr.splitlines()
+    assert r.returncode == 2 and "Traceback" not in r.stderr and len(lines) == MAX_SHOWN + 1, r.stderr[-2000:]
+    assert "anchors (&a)" in lines[0] and all("aliases (*a) are not allowed" in line for line in lines[1:-1])
+    assert lines[-1].endswith(f"many.yaml: {1001 - MAX_SHOWN} more problems, not shown; fix those above first")
 
 
 def test_a_clip_planned_too_long_is_refused(tmp_path: Path) -> None:
@@ -429,6 +557,82 @@ def test_a_render_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> Non
     (tmp_path / "graph_build.png").write_text("my holiday photo\n")
     one_line(render("scene", "graph_build", "--out", str(tmp_path), *TINY), "not a poster gradreel made")
     assert (tmp_path / "graph_build.png").read_text() == "my holiday photo\n"
+
+
+@pytest.mark.parametrize("command", ["scene", "article"])
+def test_an_out_that_is_the_storyboards_folder_is_refused(tmp_path: Path, command: str) -> None:
+    """Once: ``render article sb/clip.yaml --out sb`` wrote the clip, its .segments and the
+    article's folder among the storyboards."""
+    (tmp_path / "sb").mkdir()
+    (tmp_path / "sb" / "clip.yaml").write_text((ROOT / "scenes/storyboards/graph_build.yaml").read_text())
+    one_line(render(command, "sb/clip.yaml", "--out", "sb", *TINY, cwd=tmp_path),
+             "--out sb: the folder of the storyboard sb/clip.yaml", "choose another --out")
+    assert sorted(p.name for p in (tmp_path / "sb").iterdir()) == ["clip.yaml"]
+
+
+@pytest.mark.parametrize("board,out,words", [
+    ("clip/clip.md", ".", "clip: holds the storyboard clip/clip.md"),
+    ("out/clip/deep/clip.yaml", "out", "out/clip: holds the storyboard out/clip/deep/clip.yaml"),
+])
+def test_an_article_never_overwrites_its_storyboard(tmp_path: Path, board: str, out: str, words: str) -> None:
+    """Once: ``render article clip/clip.md --out .`` replaced the storyboard by the article's
+    markdown, ``clip/clip.md`` (the article's folder is ``OUT/NAME``)."""
+    text = (ROOT / "scenes/storyboards/graph_build.yaml").read_text()
+    (tmp_path / board).parent.mkdir(parents=True)
+    (tmp_path / board).write_text(text)
+    one_line(render("article", board, "--out", out, *TINY, cwd=tmp_path), words, "choose another --out")
+    assert (tmp_path / board).read_text() == text
+
+
+def test_an_article_folder_holding_other_files_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "out" / "graph_build").mkdir(parents=True)
+    (tmp_path / "out" / "graph_build" / "notes.txt").write_text("mine\n")
+    one_line(render("article", "graph_build", "--out", "out", *TINY, cwd=tmp_path),
+             "out/graph_build: holds notes.txt, which no article writes")
+    assert (tmp_path / "out" / "graph_build" / "notes.txt").read_text() == "mine\n"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["graph_build"]
+
+
+def test_a_site_folder_that_is_the_storyboards_folder_is_refused(tmp_path: Path) -> None:
+    """Once: ``render site course/storyboards`` wrote an empty course page among the storyboards."""
+    (tmp_path / "storyboards").mkdir()
+    (tmp_path / "storyboards" / "clip.yaml").write_text((ROOT / "scenes/storyboards/graph_build.yaml").read_text())
+    one_line(render("site", "storyboards", cwd=tmp_path), "site folder storyboards: the folder of the storyboards",
+             "the folder holding the clips")
+    assert [p.name for p in (tmp_path / "storyboards").iterdir()] == ["clip.yaml"]
+
+
+@pytest.mark.parametrize("args,page", [(["site", "."], "index.html"),
+                                       (["article", "graph_build", "--out", ".", *TINY], "graph_build/index.html")])
+def test_a_page_never_overwrites_an_index_html_it_did_not_make(tmp_path: Path, args: list[str], page: str) -> None:
+    """Once: ``render site DIR`` replaced the folder's own index.html by the course page."""
+    (tmp_path / page).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / page).write_text("<!doctype html><p>my home page</p>\n")
+    one_line(render(*args, cwd=tmp_path), f"{page}: not a page gradreel made")
+    assert (tmp_path / page).read_text() == "<!doctype html><p>my home page</p>\n"
+
+
+def test_a_render_at_another_aspect_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> None:
+    """Once: the outputs were checked at 16:9 only; ``--aspect 9:16`` wrote over ``NAME.9x16.png``."""
+    (tmp_path / "graph_build.9x16.png").write_text("my holiday photo\n")
+    for command in ("scene", "article"):
+        one_line(render(command, "graph_build", "--aspect", "9:16", "--out", str(tmp_path), *TINY),
+                 "graph_build.9x16.png: not a poster gradreel made")
+    assert (tmp_path / "graph_build.9x16.png").read_text() == "my holiday photo\n"
+
+
+@pytest.mark.slow
+def test_an_article_at_another_aspect_shows_that_clip(tmp_path: Path) -> None:
+    """Once: ``render article NAME --aspect 9:16`` rendered the 9:16 clip, then looked for the 16:9
+    one's key: a FileNotFoundError traceback."""
+    from scenes.render.guard import PAGE_MARK
+
+    r = render("article", "graph_build", "--aspect", "9:16", "--out", str(tmp_path), "--size", "144x256",
+               "--fps", "5")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    page = tmp_path / "graph_build" / "index.html"
+    assert r.stdout.strip().endswith(str(page)) and PAGE_MARK in page.read_text()  # how a page is known as ours
+    assert (tmp_path / "graph_build" / "graph_build.mp4").read_bytes() == (tmp_path / "graph_build.9x16.mp4").read_bytes()
 
 
 def test_write_atomic_leaves_no_temp_file_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pretty", action="store_true", help="a readable table instead of JSON Lines")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="change a number of the program, e.g. --set w1=0.5 (repeatable)")
-    p.add_argument("--max-ops", type=int, default=DEFAULT_MAX_OPS, metavar="N",
+    p.add_argument("--max-ops", type=int, default=None, metavar="N",
                    help=f"stop a runaway program after N operations (default {DEFAULT_MAX_OPS})")
     p.add_argument("--forward-mode", metavar="NAME", default=None,
                    help="also differentiate the tensor NAME in forward mode, one pass per leaf")
@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     if path.suffix in (".yaml", ".yml") or (path.suffix != ".py" and not path.exists()):
         return _storyboard_log(args)
     source = read_program(path)
+    if args.max_ops is None:
+        args.max_ops = DEFAULT_MAX_OPS
     if args.max_ops < 1:
         raise UsageError(f"--max-ops {args.max_ops}: expected a whole number of operations of at least 1")
     from engine import run_program
@@ -85,8 +87,17 @@ def read_program(path: Path) -> str:
 
 
 def _storyboard_log(args: argparse.Namespace) -> int:
-    """``render log backward_walk``: the log of a storyboard's program (checked with it)."""
+    """``render log backward_walk``: the log of a storyboard's program (checked with it). The
+    program runs as the clip's does, so ``--max-ops`` and ``--forward-mode`` are refused, not ignored."""
+    from scenes.commands.main import UsageError
     from scenes.storyboard import load, storyboard_path
+
+    if args.forward_mode is not None:
+        raise UsageError(f"--forward-mode {args.forward_mode}: for a program file; a storyboard gives "
+                         "forward_mode: in its YAML")
+    if args.max_ops is not None:
+        raise UsageError(f"--max-ops {args.max_ops}: for a program file; a storyboard's program runs under "
+                         f"the bound of {DEFAULT_MAX_OPS} operations, as its clip does")
     checked = load(storyboard_path(args.program), sets=args.overrides)
     log = checked.run.log
     sys.stdout.write(pretty(log) if args.pretty else log.to_jsonl())

@@ -12,18 +12,18 @@ from scenes.commands.problems import report
 
 def make_article(file: str, opts: Any) -> int:
     """Write one article (the clip first, if out of date); its page's path on stdout."""
-    from scenes.publish.article import write_article
-    from scenes.render.guard import OutputRefused, check_out_dir, check_outputs
+    from scenes.publish.article import KEY_FILE, article_folder, article_names, write_article
+    from scenes.render.guard import OutputRefused, check_article_folder, check_render
+    from scenes.commands.problems import no_storyboard
     from scenes.storyboard import StoryboardError
-    from scenes.storyboard.errors import Problem
 
-    if not Path(file).is_file():
-        print(Problem(file, 1, 1, f"no such storyboard {Path(file).stem!r}"), file=sys.stderr)
+    if no_storyboard(file):
         return 2
     try:
-        check_out_dir(opts.out)
-        check_outputs(Path(file).stem, opts.out, opts.fmt, [file])
-        result = write_article(file, Path(file).stem, opts)
+        name = Path(file).stem
+        check_render(name, opts, [file])
+        check_article_folder(article_folder(Path(opts.out), name), article_names(name), KEY_FILE, [file])
+        result = write_article(file, name, opts)
     except StoryboardError as exc:
         return report(exc)
     except OutputRefused as exc:
@@ -37,7 +37,8 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
     """Write the site of ``out``; its page's path on stdout."""
     from scenes.publish.course import Course
     from scenes.publish.site import storyboards_for, write_site
-    from scenes.render.guard import OutputRefused, check_out_dir
+    from scenes.publish.site import SITE_KEY
+    from scenes.render.guard import OutputRefused, check_out_dir, check_page
     from scenes.storyboard import StoryboardError
 
     folder = storyboards_for(Path(out), storyboards)
@@ -46,6 +47,10 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
         return 2
     try:
         check_out_dir(out, "site folder")
+        if Path(out).resolve() == folder.resolve():
+            raise OutputRefused(f"site folder {out}: the folder of the storyboards; give the folder holding the "
+                                "clips (render scene NAME --out DIR writes them; the default is out)")
+        check_page(Path(out) / "index.html", Path(out) / SITE_KEY)
         result = write_site(Path(out), Course.of(folder), force)
     except StoryboardError as exc:
         return report(exc)

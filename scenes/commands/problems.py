@@ -4,13 +4,35 @@ and exit status 2. The one place a command that goes on after a failure (``rende
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 from scenes.storyboard.errors import StoryboardError
 
 
 def report(exc: StoryboardError) -> int:
     """Print every problem of ``exc`` on stderr, in file order; the exit status 2."""
-    for problem in exc.problems:
-        print(problem, file=sys.stderr)
+    for line in exc.lines():
+        print(line, file=sys.stderr)
     return 2
+
+
+def no_storyboard(file: str) -> bool:
+    """Whether ``file`` is no storyboard to render: said on stderr (what it is instead, a FIFO
+    or a directory, or that there is none, with the nearest name), as each rendering command says it."""
+    from scenes.atomic import not_regular
+    from scenes.storyboard import find_storyboards
+    from scenes.storyboard.errors import Problem, did_you_mean
+
+    what = not_regular(file)
+    if what is not None:
+        print(Problem(os.path.relpath(file), 1, 1, f"the storyboard is {what}, not a YAML file"), file=sys.stderr)
+        return True
+    if not Path(file).is_file():
+        name = Path(file).stem
+        known = [Path(f).stem for f in find_storyboards()]
+        print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"),
+              file=sys.stderr)
+        return True
+    return False

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.commands.problems import report
+from scenes.commands.problems import no_storyboard, report
 from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
 
@@ -50,11 +50,24 @@ def _fps(word: str) -> int:
     return int(word)
 
 
+MAX_SIDE = 3840
+"""The widest side of any preset (4k); a larger --size is memory, not a picture (100000x100000
+asked Manim for 37 GiB), and a side of 0 divided by zero in its camera."""
+
+
 def _size(word: str) -> tuple[int, int]:
     w, _, h = word.partition("x")
-    if not (w.isdigit() and h.isdigit()) or int(w) % 2 or int(h) % 2:
-        raise argparse.ArgumentTypeError(f"{word!r} is not WIDTHxHEIGHT with even numbers")
+    if not (w.isdigit() and h.isdigit()) or any(int(v) % 2 or not 16 <= int(v) <= MAX_SIDE for v in (w, h)):
+        raise argparse.ArgumentTypeError(f"{word!r} is not WIDTHxHEIGHT with even numbers from 16 to {MAX_SIDE}")
     return int(w), int(h)
+
+
+def _jobs(word: str) -> int:
+    """``-j N``: a whole number of processes; 0 (as no -j) is one per core."""
+    if not word.isdigit():
+        raise argparse.ArgumentTypeError(f"{word!r} is not a whole number of processes (1 or more; "
+                                         "0 or no -j: one per core)")
+    return int(word)
 
 
 def scene_arguments(p: argparse.ArgumentParser) -> None:
@@ -62,7 +75,7 @@ def scene_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("storyboard", metavar="NAME|FILE",
                    help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
     _common(p)
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                    help="draw the beats that need drawing in up to N processes at once (default: one per "
                         f"CPU core, here {_cores()}, fewer when memory is short or there is little to draw; "
                         "the same clip either way; -j 1 draws in this process)")
@@ -83,7 +96,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
     _common(p)
-    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                    help=f"render up to N clips at once, in N processes (default: one per CPU core, here {_cores()}; "
                         "a single clip out of date has its beats shared out as by `render scene`)")
     p.add_argument("--article", action="store_true", help="also write each clip's article (as `render article`)")
@@ -127,26 +140,15 @@ def render_task(file: str, opts_json: str, farm: Any = None,
 
 def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int, Path | None]:
     from scenes.storyboard import StoryboardError
-    from scenes.storyboard import find_storyboards
-    from scenes.storyboard.errors import Problem, did_you_mean
-
-    from scenes.atomic import not_regular
 
     name = Path(file).stem
-    what = not_regular(file)
-    if what is not None:
-        print(Problem(os.path.relpath(file), 1, 1, f"the storyboard is {what}, not a YAML file"), file=sys.stderr)
+    if no_storyboard(file):
         return 2, None
-    if not Path(file).is_file():
-        known = [Path(f).stem for f in find_storyboards()]
-        print(Problem(os.path.relpath(file), 1, 1, f"no such storyboard {name!r}{did_you_mean(name, known)}"), file=sys.stderr)
-        return 2, None
-    from scenes.render.guard import OutputRefused, check_out_dir, check_outputs
+    from scenes.render.guard import OutputRefused, check_render
     from scenes.theme import ThemeError
 
     try:
-        check_out_dir(opts.out)
-        check_outputs(name, opts.out, opts.fmt, [file])
+        check_render(name, opts, [file])
         result = render_storyboard(file, name, opts, farm=farm)
     except StoryboardError as exc:
         return report(exc), None

@@ -38,13 +38,14 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("plan", help="print a storyboard's timed cues and captions")
     p.add_argument("storyboard", metavar="NAME|FILE")
     _add_set(p)
-    p.add_argument("--json", action="store_true", help="print the plan as JSON data")
-    p.add_argument("--srt", action="store_true", help="print the captions as SubRip text")
-    p.add_argument("--vtt", action="store_true", help="print the captions as WebVTT text")
-    p.add_argument("--chapters", action="store_true",
-                   help="print YouTube chapter lines (from 0:00, beats merged so each lasts at least 10 s)")
-    p.add_argument("--beats", action="store_true",
-                   help="print each beat's start and end time (s), number, visual and heading")
+    form = p.add_mutually_exclusive_group()  # one form a run: a second was once silently dropped
+    form.add_argument("--json", action="store_true", help="print the plan as JSON data")
+    form.add_argument("--srt", action="store_true", help="print the captions as SubRip text")
+    form.add_argument("--vtt", action="store_true", help="print the captions as WebVTT text")
+    form.add_argument("--chapters", action="store_true",
+                      help="print YouTube chapter lines (from 0:00, beats merged so each lasts at least 10 s)")
+    form.add_argument("--beats", action="store_true",
+                      help="print each beat's start and end time (s), number, visual and heading")
     p.set_defaults(func=cmd_plan, run=cmd_plan)
 
     p = subparsers.add_parser("list", help="every storyboard with its title and duration")

@@ -46,6 +46,18 @@ def article_folder(out: Path, name: str) -> Path:
     return out / name
 
 
+def article_files(name: str, fmt: str) -> dict[str, str]:
+    """The names of the files the article writes in its folder, by role (and its stills,
+    ``beat-NN.png``, and ``index.html`` and :data:`KEY_FILE`)."""
+    return {"video": f"{name}.{fmt}", "poster": f"{name}.png", "captions": f"{name}.vtt",
+            "chapters": f"{name}.chapters.vtt", "style": pages.STYLE_FILE, "markdown": f"{name}.md"}
+
+
+def article_names(name: str) -> set[str]:
+    """Every file name an article of ``name`` writes in any format, for the folder check."""
+    return {f for fmt in VIDEO_TYPES for f in article_files(name, fmt).values()} | {"index.html", KEY_FILE}
+
+
 def write_article(storyboard_file: str, name: str, opts: RenderOptions,
                   log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> ArticleResult:
     """Render the clip if it is out of date, then write its article unless that is up to date."""
@@ -54,7 +66,7 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
                                        f"--format {' or '.join(VIDEO_TYPES)}, not {opts.fmt}")])
     render_storyboard(storyboard_file, name, opts, log)
     out = Path(opts.out)
-    clip = outputs(name, out, opts.fmt)
+    clip = outputs(name, out, opts.fmt, opts.aspect)
     folder = article_folder(out, name)
     key = key_of("article", name, opts.fmt, clip["key"].read_text())
     page = folder / "index.html"
@@ -66,8 +78,7 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
 
     checked, p = load_and_plan(storyboard_file, opts.sets, name)
     folder.mkdir(parents=True, exist_ok=True)
-    files = {"video": f"{name}.{opts.fmt}", "poster": f"{name}.png", "captions": f"{name}.vtt",
-             "chapters": f"{name}.chapters.vtt", "style": pages.STYLE_FILE, "markdown": f"{name}.md"}
+    files = article_files(name, opts.fmt)
     for role in ("video", "poster", "captions"):
         _copy_into(clip[{"video": "clip", "poster": "poster", "captions": "vtt"}[role]], folder / files[role])
     chapters = beat_chapters(p)

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from scenes.atomic import not_regular
-from scenes.render.options import outputs
+from scenes.render.options import ASPECTS, RenderOptions, outputs
 
 SIGNATURES: dict[str, tuple[int, bytes]] = {
     ".mp4": (4, b"ftyp"), ".webm": (0, b"\x1a\x45\xdf\xa3"), ".gif": (0, b"GIF8"),
@@ -56,10 +56,28 @@ def _kind(p: Path) -> str:
     return "a file" if what is None else what
 
 
-def check_outputs(name: str, out: str | Path, fmt: str, inputs: list[str]) -> None:
-    """No output of clip ``name`` is one of ``inputs`` (the storyboard), nor an existing file
-    gradreel did not make; OutputRefused naming the first such path."""
-    targets = outputs(name, Path(out), fmt)
+def check_render(name: str, opts: RenderOptions, inputs: list[str]) -> None:
+    """What every command that renders clip ``name`` checks first (``render scene``, ``all``,
+    ``watch``, ``article``): ``--out`` is a folder it can write, no output of the clip (at its
+    aspect) is an input or a file gradreel did not make, and ``--out`` is not an input's folder."""
+    check_out_dir(opts.out)
+    check_outputs(name, opts.out, opts.fmt, inputs, opts.aspect)
+    check_not_beside(opts.out, inputs)
+
+
+def check_not_beside(out: str | Path, inputs: list[str]) -> None:
+    """``out`` is not the folder an input is in: outputs written among the storyboards would be
+    mixed with them (and an article's folder ``NAME/`` would sit beside ``NAME.yaml``)."""
+    for given in inputs:
+        if _same_file(Path(out), Path(given).parent):
+            raise OutputRefused(f"--out {out}: the folder of the storyboard {given}; the outputs go in a "
+                                "folder of their own: choose another --out (the default is out)")
+
+
+def check_outputs(name: str, out: str | Path, fmt: str, inputs: list[str], aspect: str = ASPECTS[0]) -> None:
+    """No output of clip ``name`` at ``aspect`` is one of ``inputs`` (the storyboard), nor an
+    existing file gradreel did not make; OutputRefused naming the first such path."""
+    targets = outputs(name, Path(out), fmt, aspect)
     for kind, target in targets.items():
         if not os.path.lexists(target):
             continue
@@ -73,6 +91,53 @@ def check_outputs(name: str, out: str | Path, fmt: str, inputs: list[str]) -> No
         if not _made_by_gradreel(kind, target):
             raise OutputRefused(f"{target}: not a {kind} gradreel made; the render would overwrite it "
                                 "(move it away or choose another --out)")
+
+
+def check_article_folder(folder: Path, names: set[str], key_file: str, inputs: list[str]) -> None:
+    """The article's folder is absent, or a folder that holds none of ``inputs`` (at any depth)
+    and either gradreel's ``key_file`` or only files the article writes (``names``, its stills
+    ``beat-NN.png``, a killed writer's ``.NAME.tmp-pidN``). Why: the article writes ``NAME.md``
+    and ``index.html`` there, and removes old stills; ``render article clip/clip.md --out .``
+    once replaced its own storyboard by the article."""
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise OutputRefused(f"{folder}: is {_kind(folder)}; the article is written in a folder of that name "
+                            "(move it away or choose another --out)")
+    if not folder.is_dir():
+        return
+    for given in inputs:
+        if Path(given).resolve().is_relative_to(folder.resolve()):
+            raise OutputRefused(f"{folder}: holds the storyboard {given}; the article would write its files "
+                                "beside it: choose another --out")
+    if (folder / key_file).is_file():
+        return
+    check_page(folder / "index.html", folder / key_file)
+    for entry in sorted(os.listdir(folder)):
+        own = entry in names or (entry.startswith("beat-") and entry.endswith(".png")) or ".tmp-pid" in entry
+        if not own:
+            raise OutputRefused(f"{folder}: holds {entry}, which no article writes; the article's folder holds "
+                                f"only its own files (move {entry} away or choose another --out)")
+
+
+PAGE_MARK = '<link rel="stylesheet" href="gradreel.css">'
+"""What the head of every page gradreel writes (an article, the site) holds: its style sheet."""
+
+
+def check_page(page: Path, key: Path) -> None:
+    """An existing ``page`` (``index.html``) is one gradreel wrote: its ``key`` is beside it, or
+    its head links gradreel's style sheet; else OutputRefused (``render site DIR`` once replaced
+    a folder's own index.html)."""
+    if not os.path.lexists(page) or key.is_file():
+        return
+    if page.is_symlink() or not page.is_file():
+        raise OutputRefused(f"{page}: is {_kind(page)}; the page is written there, and only over a page gradreel made")
+    try:
+        with open(page, "rb") as f:
+            head = f.read(4096).decode("utf-8", "replace")
+    except OSError as exc:
+        raise OutputRefused(f"{page}: cannot read it ({exc.strerror or exc})") from None
+    if PAGE_MARK not in head:
+        raise OutputRefused(f"{page}: not a page gradreel made; writing the page would overwrite it "
+                            "(move it away or choose another folder)")
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -23,7 +23,7 @@ def sample_frames(duration: float, fps: int, at: Iterable[float] = (), every: fl
     if every is not None:  # frame k of each time k * every, not a rounded step added up (drift)
         frames = sorted({min(round(k * every * fps), last) for k in range(int(duration / every) + 1)})
         return frames if frames[-1] == last else frames + [last]
-    return sorted({min(max(0, round(t * fps)), last) for t in at})
+    return sorted({min(max(0, round(min(t, duration) * fps)), last) for t in at})  # 1e308 * fps is inf
 
 
 def inspect_clip(checked: Any, plan: Any, opts: RenderOptions, frames: list[int] | None = None,

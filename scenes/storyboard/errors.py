@@ -12,10 +12,24 @@ see every mistake of the file at once, so validation appends to an :class:`Error
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable
 
 Path = tuple[str | int, ...]
+
+INVISIBLE = frozenset({"\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))})
+"""Direction overrides and isolates: they reorder what is shown without being seen (right-to-left
+text needs none; Pango orders it)."""
+
+
+def plain(text: str) -> str:
+    """``text`` with each control character and direction override escaped as Python writes it
+    (``\\x1b``, ``\\u202e``). Why: a message quotes what the author wrote, and an ESC sequence
+    quoted raw is run by the terminal (clear the screen, recolour), a newline breaks the one line."""
+    if all(c.isprintable() or c == " " for c in text):
+        return text
+    return "".join(c if unicodedata.category(c) != "Cc" and c not in INVISIBLE else repr(c)[1:-1] for c in text)
 
 
 def path_text(path: Path) -> str:
@@ -41,15 +55,31 @@ class Problem:
 
     def __str__(self) -> str:
         where = f" (at {self.path})" if self.path else ""
-        return f"{self.file}:{self.line}:{self.col}: {self.message}{where}"
+        return plain(f"{self.file}:{self.line}:{self.col}: {self.message}{where}")
+
+
+MAX_SHOWN = 20
+"""Problems shown of one file; the rest are counted on one line. Why: 60,000 aliases were 60,000
+lines, and the first few problems of a file are the ones to fix (the rest are often the same)."""
 
 
 class StoryboardError(Exception):
-    """All the problems of one or more files; ``str()`` prints one per line, in file order."""
+    """All the problems of one or more files; ``str()`` prints one per line, in file order, at
+    most :data:`MAX_SHOWN` a file (``problems`` holds them all)."""
 
     def __init__(self, problems: Iterable[Problem]):
         self.problems = tuple(sorted(set(problems), key=lambda p: (p.file, p.line, p.col, p.message)))
-        super().__init__("\n".join(str(p) for p in self.problems))
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        """The lines to print: each file's first problems, then how many more it has."""
+        out: list[str] = []
+        for file in dict.fromkeys(p.file for p in self.problems):  # in order: problems are sorted by file
+            mine = [p for p in self.problems if p.file == file]
+            out += [str(p) for p in mine[:MAX_SHOWN]]
+            if len(mine) > MAX_SHOWN:
+                out.append(plain(f"{file}: {len(mine) - MAX_SHOWN} more problems, not shown; fix those above first"))
+        return out
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from .errors import ErrorList
+from .errors import INVISIBLE, ErrorList, Path
 from .fontcover import undrawable
 from .program import ProgramPlace, Run
 from .yamlsafe import Document
@@ -15,9 +15,11 @@ from .yamlsafe import Document
 MAX_TITLE_CHARS = 120
 MAX_NARRATION_CHARS = 600
 MAX_BEATS = 200
-_INVISIBLE = {"\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
-"""Direction overrides and isolates: they reorder what is shown without being seen (right-to-left
-text needs none; Pango orders it)."""
+MAX_CHECKLIST_ITEMS = 8
+MAX_CHECKLIST_ITEM_CHARS = 30
+"""The checklist stays on screen in one corner, a row per item at the note size: 30 of the widest
+letter (W, 0.233 scene units there) after the tick box fit the narrowest frame, 8 units wide at
+9:16 and 1:1 (measured with ``render inspect``; 40 put the list off the frame), and so do 8 rows."""
 
 
 def check_text_bounds(doc: Document, errors: ErrorList) -> None:
@@ -30,28 +32,41 @@ def check_text_bounds(doc: Document, errors: ErrorList) -> None:
     if len(beats) > MAX_BEATS:
         line, col = doc.at(("beats",))
         errors.add(line, col, f"{len(beats)} beats; a clip may have at most {MAX_BEATS}", ("beats",))
-    texts = [(("title",), data.get("title"), MAX_TITLE_CHARS)]
-    texts += [(("beats", i, "narration"), b.get("narration"), MAX_NARRATION_CHARS)
+    checklist = data.get("checklist") if isinstance(data.get("checklist"), list) else []
+    if len(checklist) > MAX_CHECKLIST_ITEMS:
+        line, col = doc.at(("checklist",))
+        errors.add(line, col, f"{len(checklist)} items; a checklist may have at most "
+                   f"{MAX_CHECKLIST_ITEMS} (they stay on screen in one corner)", ("checklist",))
+    texts = [(("title",), "title", data.get("title"), MAX_TITLE_CHARS)]
+    texts += [(("beats", i, "narration"), "narration", b.get("narration"), MAX_NARRATION_CHARS)
               for i, b in enumerate(beats) if isinstance(b, dict)]
     takeaway = data.get("takeaway")
     if isinstance(takeaway, dict):
-        texts.append((("takeaway", "text"), takeaway.get("text"), MAX_NARRATION_CHARS))
-    for path, text, limit in texts:
-        if not isinstance(text, str):
-            continue
-        line, col = doc.at(path)
-        if len(text) > limit:
-            errors.add(line, col, f"{path[-1]} is {len(text)} characters; at most {limit} can be read on screen", path)
-        bad = next((c for c in text if unicodedata.category(c) == "Cc" or c in _INVISIBLE), None)
-        if bad is not None:
-            errors.add(line, col, f"{path[-1]} holds the control character U+{ord(bad):04X} "
-                       f"({unicodedata.name(bad, 'a control character')}); captions are plain text", path)
-            continue
-        missing = undrawable(text)
-        if missing is not None:
-            errors.add(line, col, f"{path[-1]} holds {missing!r} (U+{ord(missing):04X} "
-                       f"{unicodedata.name(missing, '')}), which no installed font can draw; "
-                       "it would show as a box", path)
+        texts.append((("takeaway", "text"), "text", takeaway.get("text"), MAX_NARRATION_CHARS))
+    texts += [(("checklist", i), f"checklist item {i + 1}", item, MAX_CHECKLIST_ITEM_CHARS)
+              for i, item in enumerate(checklist[:MAX_CHECKLIST_ITEMS])]
+    for path, what, text, limit in texts:
+        if isinstance(text, str):
+            _check_text(doc, path, what, text, limit, errors)
+
+
+def _check_text(doc: Document, path: Path, what: str, text: str, limit: int,
+                errors: ErrorList) -> None:
+    """One text a viewer reads: at most ``limit`` characters, no control character, every
+    character drawable; ``what`` names it in the message (``narration``, ``checklist item 2``)."""
+    line, col = doc.at(path)
+    if len(text) > limit:
+        errors.add(line, col, f"{what} is {len(text)} characters; at most {limit} can be read on screen", path)
+    bad = next((c for c in text if unicodedata.category(c) == "Cc" or c in INVISIBLE), None)
+    if bad is not None:
+        errors.add(line, col, f"{what} holds the control character U+{ord(bad):04X} "
+                   f"({unicodedata.name(bad, 'a control character')}); text on screen is plain text", path)
+        return
+    missing = undrawable(text)
+    if missing is not None:
+        errors.add(line, col, f"{what} holds {missing!r} (U+{ord(missing):04X} "
+                   f"{unicodedata.name(missing, '')}), which no installed font can draw; "
+                   "it would show as a box", path)
 
 
 def check_forward_mode_name(doc: Document, fmode: Any, errors: ErrorList) -> None:

@@ -94,16 +94,22 @@ class Run:
 
 def run(source: str, filename: str, place: ProgramPlace, errors: ErrorList,
         overrides: dict[str, str] | None = None, max_ops: int = DEFAULT_MAX_OPS,
-        forward_mode: str | None = None) -> Run | None:
+        forward_mode: str | None = None, forward_mode_at: tuple[int, int] = (1, 1)) -> Run | None:
     """Run ``source`` through the engine; a ProgramError becomes a located problem.
 
-    ``forward_mode`` (the storyboard's top-level key) asks the engine to also differentiate that
-    name in forward mode, so a clip can show the passes it really took."""
+    ``forward_mode`` (the storyboard's top-level key, at ``forward_mode_at``) asks the engine to
+    also differentiate that name in forward mode, so a clip can show the passes it really took."""
     from engine import ProgramError, run_program
+    from engine.errors import ForwardModeError
 
     try:
         log = run_program(source, filename, max_ops=max_ops, overrides=overrides or None,
                           forward_mode=forward_mode)
+    except ForwardModeError as exc:
+        ends = ", ".join(exc.tensors) or "none"
+        errors.add(*forward_mode_at, f"forward_mode: the program ends with no tensor named {exc.name} "
+                   f"(it ends with {ends})", ("forward_mode",))
+        return None
     except ProgramError as exc:
         line, col = place.yaml_pos(exc.line, exc.col)
         errors.add(line, col, f"program line {exc.line}: {exc.message}", ("program",))

@@ -68,7 +68,8 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     check_forward_mode_name(doc, fmode, errors)
     if place is not None and isinstance(source, str):
         result = run(source, f"{stem}.py", place, errors, overrides,
-                     forward_mode=fmode if isinstance(fmode, str) and fmode.isidentifier() else None)
+                     forward_mode=fmode if isinstance(fmode, str) and fmode.isidentifier() else None,
+                     forward_mode_at=doc.pos.get(("forward_mode",), (1, 1)))
     if result is not None and place is not None and overrides:
         check_set_errors(result, overrides, place, errors)
     if result is not None and place is not None:

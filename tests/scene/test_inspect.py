@@ -73,6 +73,12 @@ def test_sample_frames() -> None:
     assert sample_frames(2.0, 15, at=[0.0, 1.0, 9.0]) == [0, 15, 29]
 
 
+def test_a_time_far_past_the_clip_is_its_last_frame() -> None:
+    """Once: ``--at 1e308`` was an OverflowError traceback (1e308 * fps is inf, which no frame is)."""
+    assert sample_frames(2.0, 15, at=[1e308, 1e300]) == [29]
+    assert sample_frames(2.0, 60, every=1e308) == [0, 119]
+
+
 def test_the_command_prints_one_object_a_line(capsys) -> None:
     assert main(["inspect", NAME, "--at", "0.5", "--at", "3", "--aspect", "9:16"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
