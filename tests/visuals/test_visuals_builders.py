@@ -201,3 +201,17 @@ def test_builders_hold_no_colour_literals() -> None:
     root = Path(__file__).resolve().parents[2] / "scenes" / "visuals"
     for path in root.glob("*.py"):
         assert not re.search(r"#[0-9a-fA-F]{6}\b", path.read_text()), path
+
+
+@pytest.mark.parametrize("across", [False, True])
+def test_legend_entries_do_not_overlap(across: bool) -> None:
+    """A legend's entries sit apart, in a column or in a row (a row once put every entry at the
+    first one's left edge, its words over each other)."""
+    from scenes.draw.visuals import legend
+
+    c, w = THEME.colors, THEME.labels
+    m = legend([(c.leaf_grad, w.legend_weight), (c.leaf_nograd, w.legend_input), (c.op, w.legend_result)],
+               THEME, across=across)
+    for a, b in itertools.combinations(m.submobjects, 2):
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = bbox(a), bbox(b)
+        assert min(ax1, bx1) <= max(ax0, bx0) + EPS or min(ay1, by1) <= max(ay0, by0) + EPS

@@ -26,5 +26,8 @@ def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False
                                   fill_color=t.colors.card_fill, fill_opacity=1.0)
         rows.append(VGroup(swatch, text).arrange(RIGHT, buff=t.sizes.token_pad * 1.5))
     pad = t.sizes.token_pad * 3
-    group = VGroup(*rows).arrange(RIGHT if across else DOWN, aligned_edge=LEFT, buff=pad * (2 if across else 0.6))
+    # a row's entries share a baseline; a column's start at one left edge (aligned_edge=LEFT in a
+    # row put every entry's left edge on the first's: the words were drawn over each other)
+    group = VGroup(*rows).arrange(RIGHT if across else DOWN, aligned_edge=DOWN if across else LEFT,
+                                  buff=pad * (2 if across else 0.6))
     return group.move_to([0.0, 0.0, 0.0])
