@@ -3,7 +3,7 @@
 Why a mixin: ``ClipScene`` is one generic scene; its cue handlers are split by theme so each file
 stays one idea. These methods read and change the scene's graph and walk records
 (:mod:`scenes.draw.state`: cards, arrows, tokens) and return animations; they never call ``play`` themselves.
-The buckets the walk ends in are :mod:`scenes.draw.buckets` (`_enter_backward`, `_ensure_bucket`).
+The buckets the walk ends in are :mod:`scenes.draw.buckets`; its first cue calls their `_enter_backward`.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Why apart from :mod:`scenes.draw.backward`: the buckets are the one part of the 
 that holds state across passes (``.grad`` adds up until ``zero_grad``), with its own arithmetic
 (``6 + 6 = 12``) and timing (the level rises once the dropped gradient has landed). A mixin of
 ``ClipScene`` like the others: these methods read and change the scene's graph and walk records
-(:mod:`scenes.draw.state`) and return animations; the walk calls `_enter_backward` and
-`_ensure_bucket`, nothing here calls the walk.
+(:mod:`scenes.draw.state`) and return animations. The walk (:mod:`scenes.draw.backward`) calls
+`_enter_backward` as it starts; nothing here calls the walk, so neither module imports the other.
 """
 
 from __future__ import annotations
