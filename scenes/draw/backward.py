@@ -1,8 +1,9 @@
-"""Backward cues of the clip scene: the backward graph, the wavefront walk, the buckets.
+"""Backward cues of the clip scene: the backward graph and the wavefront walk.
 
 Why a mixin: ``ClipScene`` is one generic scene; its cue handlers are split by theme so each file
 stays one idea. These methods read and change the scene's graph and walk records
-(:mod:`scenes.draw.state`: cards, arrows, buckets, tokens) and return animations; they never call ``play`` themselves.
+(:mod:`scenes.draw.state`: cards, arrows, tokens) and return animations; they never call ``play`` themselves.
+The buckets the walk ends in are :mod:`scenes.draw.buckets`; its first cue calls their `_enter_backward`.
 """
 
 from __future__ import annotations
@@ -11,28 +12,26 @@ from typing import Any
 
 import numpy as np
 
-from manim import (FadeIn, FadeOut, MoveAlongPath, ReplacementTransform, Succession, Transform,
-                   VGroup, VMobject, smooth)
+from manim import FadeIn, FadeOut, MoveAlongPath, ReplacementTransform, Succession, Transform, VGroup, smooth
 
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.draw.onscreen import OnScreen, at_end
-from scenes.draw.refill import refill
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
-from scenes.draw.visuals import (arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block, route_path,
-                                 token_ride, wavefront)
+from scenes.draw.visuals import (arrow_reach, edge_arrow, formula, nominal_token_size, note_block, token_ride,
+                                 wavefront)
 
 Anims = list[Any]
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
 
 
 class BackwardCues(OnScreen):
-    """Handlers for grad_fn_appear, bucket_appear, backward_start, visit, grad_travel,
-    bucket_fill and bucket_reset (mixed into ClipScene)."""
+    """Handlers for grad_fn_appear, backward_start, visit, local_rule and grad_travel (mixed into
+    ClipScene beside ``BucketCues``, whose `_enter_backward` the walk's first cue calls)."""
 
     # state and helpers provided by ClipScene
     theme: Any
@@ -40,7 +39,6 @@ class BackwardCues(OnScreen):
     graph: GraphView
     walk: WalkView
     _turning: dict[int, VGroup]
-    fill_max: dict[str, float]
     plan: Any
 
     # ----- backward graph ---------------------------------------------------------------------
@@ -75,46 +73,6 @@ class BackwardCues(OnScreen):
         out = [crossfade(old, card)] if old is not None else [FadeIn(card)]
         return out + self._flip_edges(only_into=item)
 
-    def _ensure_bucket(self, leaf: str, grad_fn: str | None = None, name: Any = None) -> Anims:
-        box = self.lay.boxes.get(f"bucket:{leaf}")
-        if box is None or leaf in self.graph.buckets:
-            return []
-        b = bucket(box, self.theme, level=0.0, value=None, scale=self.lay.scale)
-        self.graph.buckets[leaf] = b
-        group = VGroup(b)
-        into = next((r for r in self.lay.routes if r.src == box.id and r not in self.graph.arrows), None)
-        if into is not None:  # the last edge of the backward graph: leaf -> its AccumulateGrad
-            self.graph.arrows[into] = edge_arrow(into, self.theme, backward=True, scale=self.lay.scale)
-            group.add(self.graph.arrows[into])
-        if grad_fn is not None:
-            group.add(self._tag(grad_fn.text, box, above=False))
-            self._record(grad_fn)
-        if name is not None:  # the leaf's card beside the bucket shows the name
-            if self._card_shows(leaf, name.text):
-                self._record(name)
-            else:
-                group.add(self._tag(name.text, box, above=True))
-                self._record(name)
-        return [FadeIn(group)]
-
-    @draws("bucket_appear")
-    def _cue_bucket_appear(self, cue: Any) -> Anims:
-        shown = {s.role: s for s in cue.strings}
-        return self._ensure_bucket(cue.ids[1], shown.get("grad_fn"), shown.get("name"))
-
-    def _enter_backward(self) -> Anims:
-        """First backward cue: every weight gets its (empty) bucket. The arrows turn round as
-        the walk reaches them (`_cue_visit`), not all at once: a graph the walk never enters
-        (L2's, when L1.backward() runs) keeps its forward arrows, as no gradient flows there."""
-        if self.graph.backward:
-            return []
-        self.graph.backward = True
-        out: Anims = []
-        for box in self.lay.boxes.values():
-            if box.kind == "bucket" and self.lay.items[box.id].tensor:
-                out += self._ensure_bucket(self.lay.items[box.id].tensor or "")
-        return out
-
     # ----- backward walk ----------------------------------------------------------------------
     def _focus(self, box: Box) -> Anims:
         """The glow moves to ``box``: the old ring fades out as the new one fades in. Why not a
@@ -123,11 +81,6 @@ class BackwardCues(OnScreen):
         new = wavefront([box], self.theme, scale=self.lay.scale).set_z_index(Z_GLOW)
         old, self.walk.wave = self.walk.wave, new
         return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
-
-    def _card_shows(self, item: str, text: str) -> bool:
-        card = self.graph.cards.get(item)
-        return card is not None and any(getattr(card, row, None) is not None and getattr(card, row).text == text
-                                        for row in ("name", "value", "sub"))
 
     @draws("backward_start")
     def _cue_backward_start(self, cue: Any) -> Anims:
@@ -232,17 +185,6 @@ class BackwardCues(OnScreen):
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
         return [FadeIn(block, rate_func=second_half)]
 
-    def _bucket_note(self, box: Box, text: str, going: list[Any]) -> Anims:
-        """``before + add = after`` beside a bucket, until the next visit or fill."""
-        t = self.theme
-        block = note_block([formula(text, t)], t)
-        x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
-                           clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self._free_rect(),
-                           avoid=self._pane_bounds() + self._frame_marks() + self._shown_rects(exclude=going))
-        self._keep_inside(block.move_to([x, y, 0]))
-        self.walk.visit_marks.append(block)
-        return [FadeIn(block, rate_func=second_half)]
-
     @draws("local_rule")
     def _cue_local_rule(self, cue: Any) -> Anims:
         """Written by its visit (which places the node's whole note at once); here only recorded."""
@@ -313,92 +255,6 @@ class BackwardCues(OnScreen):
         for s in cue.strings:
             self._record(s)
         return aside + [MoveAlongPath(tok, path)]
-
-    @draws("bucket_fill")
-    def _cue_bucket_fill(self, cue: Any) -> Anims:
-        """The arriving gradient drops into the bucket; the level and value show the new .grad."""
-        out = self._enter_backward()
-        leaf = cue.ids[1]
-        box = self.lay.boxes.get(f"bucket:{leaf}")
-        if box is None:
-            return out
-        out += self._ensure_bucket(leaf)
-        old = self.graph.buckets[leaf]
-        shown = {s.role: s for s in cue.strings}
-        parts = [s for s in cue.strings if s.role == "part"]
-        top = self.fill_max.get(leaf) or 1.0
-        before = shown.get("before")
-        if before is not None and self.graph.bucket_text.get(leaf) != before.text:
-            # a replayed fill: the bucket first shows what .grad held, then what arrives
-            old.become(bucket(box, self.theme, level=abs(before.number or 0.0) / top, value=before.text,
-                              scale=self.lay.scale))
-            self.graph.bucket_text[leaf] = before.text
-        for s in (shown.get("name"), before):
-            if s is not None and (self._card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
-                self._record(s)
-        after = shown.get("after")
-        new = bucket(box, self.theme, level=abs((after.number if after else None) or 0.0) / top,
-                     value=after.text if after else None, scale=self.lay.scale)
-        if after is not None and new.value is not None:
-            self._record(after)
-        add = shown.get("add")
-        waiting = self.walk.fill_tokens.pop(leaf, [])
-        if add is not None:
-            # the badge of the visit to AccumulateGrad, waiting beside the bucket, goes as the
-            # level rises: the number it carries becomes the bucket's (a drop into the bucket
-            # covered the value it showed, or the card above it); else a badge shows there first.
-            # Where paths met at the bucket, all the tokens that wait there go so (3 and 3 make 6)
-            keep = [m for m in waiting if m.text.text == add.text][:1] or (waiting if parts else [])
-            out += [FadeOut(m) for m in waiting if m not in keep]
-            self._record(add)
-            if keep:
-                out += [FadeOut(m, rate_func=first_half) for m in keep]
-            else:
-                tok = self._token(add.text)
-                t, k = self.theme, self.lay.scale
-                x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
-                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k),
-                                    avoid=self._shown_rects(exclude=self._own_shapes(leaf) + self.walk.visit_marks))
-                self._keep_inside(tok.move_to([x, y, 0]))
-                out.append(Succession(FadeIn(tok), FadeOut(tok)))
-        else:
-            out += [FadeOut(m) for m in waiting]
-        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
-        going, self.walk.visit_marks = self.walk.visit_marks + waiting, []
-        if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
-            out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}", going)
-        elif len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6
-            out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going)
-            for s in parts:
-                self._record(s)
-        out.append(refill(old, new, rate_func=_after_landing if add is not None else smooth))
-        self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
-        return out
-
-    @draws("bucket_reset")
-    def _cue_bucket_reset(self, cue: Any) -> Anims:
-        leaf = cue.ids[0]
-        box = self.lay.boxes.get(f"bucket:{leaf}")
-        if box is None or leaf not in self.graph.buckets:
-            return []
-        shown = {s.role: s for s in cue.strings}
-        if "name" in shown and self._card_shows(leaf, shown["name"].text):
-            self._record(shown["name"])
-        after = shown.get("after")
-        new = bucket(box, self.theme, level=0.0, value=after.text if after else None, scale=self.lay.scale)
-        if after is not None and new.value is not None:
-            self._record(after)
-        old = self.graph.buckets[leaf]
-        out: Anims = [FadeOut(m) for m in self.walk.visit_marks]
-        self.walk.visit_marks = []
-        self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
-        return out + [refill(old, new)]
-
-
-def _after_landing(t: float) -> float:
-    """The bucket rises once the dropped gradient is in: the drop (`Succession` of the ride and a
-    fade, half each) lands at t = 0.5. Before, "12" was in the bucket while the 6 still fell."""
-    return smooth(min(1.0, max(0.0, 2.0 * t - 1.0)))
 
 
 def _aside(t: float) -> float:

@@ -1,8 +1,8 @@
 """Which method draws each cue kind: ``@draws("visit")`` marks it, :func:`drawer_table` collects.
 
 Why a registry instead of looking methods up by a formatted name: the scene's handlers are spread
-over its mixins (:mod:`.backward`, :mod:`.console`, :mod:`.network`, :mod:`.titles`), and a cue kind
-with no handler used to draw nothing without a word. Now a drawer for an undeclared kind, two
+over its mixins (:mod:`.backward`, :mod:`.buckets`, :mod:`.console`, :mod:`.network`, :mod:`.titles`), and
+a cue kind with no handler used to draw nothing without a word. Now a drawer for an undeclared kind, two
 drawers for one kind, or a declared kind (:data:`scenes.storyboard.cues.CUE_KINDS`) without a
 drawer fail when the scene's class is made, that is at import.
 """

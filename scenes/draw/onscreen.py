@@ -7,7 +7,7 @@ the legend, the checklist, the code pane). A riding token that knew only the car
 "sub"; a note that knew only the cards sat on the legend. These helpers list every visible text,
 card and bucket as the scene holds it now (:func:`scenes.draw.record.tagged`, the record
 `render inspect` reads), and plan a token's way around them (`scenes.layout.detour`). A mixin
-of ``ClipScene``, through ``BackwardCues``.
+of ``ClipScene``, through ``BackwardCues`` and ``BucketCues``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def at_end(t: float) -> float:
 
 
 class OnScreen:
-    """Helpers over what the scene shows (mixed into ClipScene through BackwardCues)."""
+    """Helpers over what the scene shows (mixed into ClipScene through BackwardCues and BucketCues)."""
 
     theme: Any
     graph: GraphView
@@ -60,6 +60,13 @@ class OnScreen:
         """The card and bucket of ``item``: a badge beside them may touch them (`badge_centre`
         keeps it off their text)."""
         return [m for m in (self.graph.cards.get(item), self.graph.buckets.get(item)) if m is not None]
+
+    def _card_shows(self, item: str, text: str) -> bool:
+        """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn): a string the
+        card already draws is recorded, not drawn again beside it."""
+        card = self.graph.cards.get(item)
+        return card is not None and any(getattr(card, row, None) is not None and getattr(card, row).text == text
+                                        for row in ("name", "value", "sub"))
 
     def _ride(self, tok: VGroup, start: Any, ride: VMobject, exclude: list[Any], settle: bool = True) -> VMobject:
         """The way ``tok`` goes from ``start`` along the edge part ``ride`` to where it waits:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
 
 from scenes.draw.backward import BackwardCues
+from scenes.draw.buckets import BucketCues
 from scenes.draw.checklist import ChecklistCues
 from scenes.draw.code import CodeCues
 from scenes.layout.clip import fill_scales, graph_region, shows_code
@@ -49,8 +50,8 @@ Z_TOKEN = 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, ChecklistCues, CodeCues, ConsoleCues, CurveCues, FocusCues, ForwardCues, FreedGraphs,
-                LoopCues, NetworkCues, StepCues, TitleCues, FrameSpots, Scene):
+class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, CurveCues, FocusCues, ForwardCues,
+                FreedGraphs, LoopCues, NetworkCues, StepCues, TitleCues, FrameSpots, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
 

@@ -1,0 +1,35 @@
+"""The hostile tests' harness: run ``render`` as a user would and check its one-line refusal.
+
+Why a module and not a conftest: the tests call these (``render``, ``one_line``) and read the
+constants (``CORPUS``, the folder of hostile files beside this one), so they import them by name.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "hostile"
+RENDER = [sys.executable, "-m", "scenes.commands.main"]
+TINY = ["--size", "256x144", "--fps", "5"]
+HANG_BOUND = 120.0
+"""Seconds a subprocess gets before the harness calls it hung (each takes a few seconds)."""
+
+
+def render(*args: str, cwd: Path = ROOT, timeout: float = HANG_BOUND, stdin: int | None = None,
+           env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``render ARGS`` in a subprocess from ``cwd``, this checkout first on the path."""
+    return subprocess.run([*RENDER, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          stdin=stdin, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def one_line(r: subprocess.CompletedProcess, *words: str) -> None:
+    """Exit 2, one line on stderr, no traceback, and the line says each of ``words``."""
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    assert "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert r.stderr.count("\n") == 1, r.stderr
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)

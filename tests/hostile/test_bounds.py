@@ -1,0 +1,137 @@
+"""Hostile programs that hang or overflow: each stops at a bound, in bounded time.
+
+What lives here: huge integers, squaring loops, a million passes, lists rebound deeper, long
+programs whose indexing or slicing was once quadratic. Why apart: each runs in a subprocess
+whose timeout is the bound (the harness stops a hang, no test sleeps).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import needs_torch
+from tests.hostile.harness import CORPUS, HANG_BOUND, ROOT, one_line, render
+
+ENGINE_PROGRAMS = sorted((CORPUS / "programs").glob("*.py"))
+
+
+@needs_torch
+@pytest.mark.parametrize("path", ENGINE_PROGRAMS, ids=lambda p: p.stem)
+def test_hostile_program_matches_torch(path: Path) -> None:
+    """Huge integers, a zero range step, a huge exponent: PyTorch's (and Python's) own error
+    texts, recorded as error events, not a traceback. Run in a subprocess: the exact shadow of
+    ``x = x * x`` forty times once grew without bound (the timeout is the bound)."""
+    code = ("import sys; from tests.engine.test_vs_torch import assert_same; "
+            "assert_same(open(sys.argv[1]).read())")
+    r = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=HANG_BOUND)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+def test_exact_shadow_of_a_squaring_loop_is_bounded() -> None:
+    r = render("log", str(CORPUS / "programs" / "shadow_square.py"), "--pretty")
+    assert r.returncode == 0, r.stderr
+    assert "tensor(0.)" in r.stdout
+
+
+def test_an_exact_shadow_falls_back_to_the_float() -> None:
+    """Past the bound the shadow of a Python number is dropped; its value is the float Python has."""
+    from engine.interpreter import Interpreter
+    from engine.subset import parse
+
+    source = "x = 1/3\nfor _ in range(12):\n    x = x * x\n"
+    interp = Interpreter(source, "p.py", 10_000)
+    interp.run(parse(source, "p.py"))
+    assert interp.env["x"].exact is None and interp.env["x"].value == (1 / 3) ** 4096
+
+
+def test_a_loop_of_a_million_passes_stops_at_the_bound_in_a_storyboard() -> None:
+    """Once: ``for i in range(10**6): t = t + i`` ran for minutes under the 1,000,000-operation
+    bound (render log wrote hundreds of MB); the bound is now 100,000 and its line says what to do."""
+    from engine import DEFAULT_MAX_OPS
+
+    r = render("check", str(CORPUS / "storyboards" / "million_passes.yaml"), "--no-torch", timeout=60)
+    one_line(r, "million_passes.yaml:7:3:", f"stopped after {DEFAULT_MAX_OPS} operations", "fewer loop passes")
+    assert DEFAULT_MAX_OPS <= 100_000
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--at", "nan"], "--at nan: must be a time"),
+    (["--at", "1", "--at", "inf"], "--at inf: must be a time"),
+    (["--every", "inf"], "--every inf: must be a positive number"),
+    (["--every", "1e-9"], "--every 1e-09: shorter than one frame; give at least 0.06667 s"),
+])
+def test_inspect_times_that_are_no_frame_are_refused(args: list[str], words: str) -> None:
+    """Once: --at nan or inf was a ValueError traceback, and --every 1e-9 built 5e10 sample
+    times (a hang); the timeout is the bound."""
+    one_line(render("inspect", "graph_build", *args, timeout=60), words)
+
+
+def test_a_loop_that_appends_to_its_list_stops_at_the_bound_in_a_storyboard() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "append_forever.yaml"), "--no-torch"),
+             "append_forever.yaml:", "program line", "stopped after", "fewer loop passes")
+
+
+def test_a_list_rebound_deeper_each_pass_meets_the_bound() -> None:
+    """Once: ``xs = [xs]`` in a loop walked the whole nesting at each binding to name its tensors,
+    uncounted: 3,000 passes took 8 s, 50,000 would take hours. The items walked are operations."""
+    r = render("log", str(CORPUS / "refused" / "list_nested_deeper.py"), timeout=60)
+    one_line(r, "list_nested_deeper.py:", "stopped after", "fewer loop passes")
+
+
+def test_the_passes_of_a_long_loop_are_found_in_linear_time() -> None:
+    """Once: each ``loop`` event copied the rest of the log (``events[i + 1:]``), so the 100,000
+    passes of ``for x in xs: xs.append(x)`` took 20 s to index; 400,000 would take minutes.
+    Run in a subprocess whose timeout is the bound."""
+    code = ("from scenes.storyboard.logindex import _loops\n"
+            "ev = []\n"
+            "for k in range(200_000):\n"
+            "    ev.append({'seq': 2 * k, 'kind': 'loop', 'line': 3, 'end': 4})\n"
+            "    ev.append({'seq': 2 * k + 1, 'kind': 'number', 'line': 4})\n"
+            "loop = _loops(ev)[3]\n"
+            "assert len(loop.passes) == 200_000 and loop.passes[-1] == (399_998, 399_999), loop.passes[-1]\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=HANG_BOUND)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_a_squaring_loop_in_a_storyboard_checks_in_bounded_time() -> None:
+    r = render("check", str(CORPUS / "storyboards" / "shadow_square.yaml"), "--no-torch")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok shadow_square")
+
+
+def test_source_segment_is_the_text_ast_gives() -> None:
+    """The engine's one-split source_segment against ast.get_source_segment, node for node: the
+    project's programs, and lines with multi-byte text, CR LF ends and a node over several lines."""
+    import ast
+
+    from engine.segments import source_segment
+
+    sources = [p.read_text() for p in ROOT.glob("tests/**/*.py") if "programs" in p.parts or "refused" in p.parts]
+    sources += ["x = 'é€𝄞' + 'ü'; y = 1.5\r\nz = (1.0 +\r\n     2.5)\rw = 3e-1\n", "a = [1,\n 2]\nb = 2.0  # \x0c\nc = 0.5\n"]
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            assert source_segment(source, node) == ast.get_source_segment(source, node), (source[:80], ast.dump(node))
+
+
+@pytest.mark.parametrize("sep", ["\n", "; "])
+def test_a_long_program_of_float_literals_runs_in_linear_time(tmp_path: Path, sep: str) -> None:
+    """Once: each float literal's text was cut from the source by ast.get_source_segment, which
+    splits the whole source again: 4,000 lines of ``x = 1.5`` took 18 s, 20,000 would take minutes
+    (the timeout is the bound)."""
+    p = tmp_path / "long.py"
+    p.write_text("import torch\n" + sep.join(["x = 1.5", "y = x * 0.25", "z = y - 1e-3"] * 6000)
+                 + "\nprint(z)\n")
+    r = render("log", str(p), "--pretty", timeout=60)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.rstrip().endswith("print       0.374")
+
+
+@pytest.mark.parametrize("value", ["-1", "0"])
+def test_max_ops_below_one_is_refused(value: str) -> None:
+    one_line(render("log", str(CORPUS / "programs" / "range_step_zero.py"), "--max-ops", value),
+             f"--max-ops {value}")

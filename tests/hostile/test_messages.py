@@ -1,0 +1,82 @@
+"""Messages name the real cause, and text in any script the fonts can draw is drawn.
+
+What lives here: --set values that are not floats, torch by another name, lists made by
+arithmetic; right-to-left words and a glyph no font has. Why apart: the input is valid YAML and
+subset Python; the test is what the one line says (or that the words keep their glyphs).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.harness import CORPUS, one_line, render
+
+BOARD = "scenes/storyboards/backward_walk.yaml"
+
+
+@pytest.mark.parametrize("sets,words", [
+    (["w1=2"], ["--set w1=2", "RuntimeError: Only Tensors of floating point"]),
+    (["w1=99999999999999999999999999999"], ["--set w1=99999999999999999999999999999",
+                                            "Overflow when unpacking long long"]),
+    (["w1=1/0"], ["--set w1=1/0", "division by zero"]),
+    (["w1=1e39"], ["--set w1=1e39", "beyond float32's range"]),
+    (["w1=1e400"], ["--set w1=1e400", "beyond float32's range"]),
+    (["w1=2.0", "w1=5.0"], ["--set w1 given twice (2.0 and 5.0)"]),
+])
+def test_set_problems_name_set_and_the_value(sets: list[str], words: list[str]) -> None:
+    args = [a for s in sets for a in ("--set", s)]
+    r = render("check", BOARD, "--no-torch", *args)
+    one_line(r, BOARD, *words)
+    assert "NameError" not in r.stderr
+
+
+def test_set_on_a_name_given_a_number_twice_is_refused() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "set_twice.yaml"), "--no-torch", "--set", "w=3.0"),
+             "--set w=3.0", "line 2 and again on line 5")
+
+
+@pytest.mark.parametrize("name,words", [("import_alias", "import torch as t"),
+                                        ("shadow_torch", "binding the name torch")])
+def test_torch_by_another_name_is_refused_with_its_own_message(name: str, words: str) -> None:
+    path = CORPUS / "refused" / f"{name}.py"
+    one_line(render("log", str(path)), str(path), words)
+
+
+@pytest.mark.parametrize("name,where,words", [("list_repeat", 2, "repeating a list ([x] * n) is not supported"),
+                                              ("list_join", 3, "joining lists (xs + ys) is not supported")])
+def test_a_list_made_by_arithmetic_is_refused_at_its_line(name: str, where: int, words: str) -> None:
+    """Once: ``[0.0] * 10**6`` was logged as "TypeError: unsupported operand type(s) for *: 'list'
+    and 'int'", an error Python does not raise; now it is refused, saying how to build the list."""
+    path = CORPUS / "refused" / f"{name}.py"
+    one_line(render("log", str(path)), f"{path}:{where}:", words, "xs.append(...) in a for loop")
+
+
+# text in any script the fonts can draw
+
+def test_right_to_left_words_keep_their_glyphs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once: Manim's Text dropped the Hebrew of "שלום עולם and then..." below some size; every
+    letter now has its outline, and the row's strut stays its first (leftmost) glyph."""
+    from scenes.draw.visuals import glyphs
+
+    monkeypatch.setenv("GRADREEL_GLYPHS", str(tmp_path))
+    glyphs._store.cache_clear()
+    glyphs._master.cache_clear()
+    try:
+        for text in ["שלום עולם and then w = 3 here.", "مرحبا بالعالم", "y = w * w (עברית ו-English)"]:
+            letters = sum(1 for c in text if not c.isspace())
+            assert len(glyphs.label(text, "DejaVu Sans", 20, "white")) == letters, text
+            row = glyphs.label(glyphs.STRUT + text, "DejaVu Sans", 20, "white")
+            assert row[0].get_center()[0] == min(m.get_center()[0] for m in row)
+        assert glyphs.label("a < b & c", "DejaVu Sans", 20, "white") is not None  # not read as markup
+    finally:
+        glyphs._store.cache_clear()
+        glyphs._master.cache_clear()
+
+
+def test_a_glyph_no_font_has_is_refused_at_check_time_with_its_code_point() -> None:
+    one_line(render("check", str(CORPUS / "storyboards" / "missing_glyph.yaml"), "--no-torch"),
+             "missing_glyph.yaml:8:16:", "U+1F680")
+    ok = render("check", str(CORPUS / "storyboards" / "rtl_narration.yaml"), "--no-torch")
+    assert ok.returncode == 0, ok.stderr
