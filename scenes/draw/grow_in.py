@@ -15,10 +15,15 @@ from collections.abc import Iterator
 from manim import MarkupText, Mobject, Text, Transform
 
 
+def is_text(m: object) -> bool:
+    """Whether ``m`` is a text (its glyphs are faded, never scaled or morphed)."""
+    return isinstance(m, (Text, MarkupText))
+
+
 def _parts(mob: Mobject) -> Iterator[tuple[Mobject, bool]]:
-    """Each text of ``mob`` (not looked into) and each other part with points: ``(part, is_text)``."""
+    """Each text of ``mob`` (not looked into) and each other part with points: ``(part, text?)``."""
     for sub in mob.submobjects:
-        if isinstance(sub, (Text, MarkupText)):
+        if is_text(sub):
             yield sub, True
         else:
             if sub.has_points():
@@ -38,13 +43,13 @@ class GrowIn(Transform):
     def create_starting_mobject(self) -> Mobject:
         start = self.mobject.copy()
         centre = start.get_center()
-        if start.has_points() and not isinstance(start, (Text, MarkupText)):
+        if start.has_points() and not is_text(start):
             start.points[:] = centre  # a shape with points of its own (a bare circle)
-        for part, is_text in list(_parts(start)):
-            if is_text:
+        for part, text in list(_parts(start)):
+            if text:
                 part.set_opacity(0.0)
             else:
                 part.points[:] = centre
-        if isinstance(start, (Text, MarkupText)):
+        if is_text(start):
             start.set_opacity(0.0)
         return start

@@ -11,16 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import MarkupText, Text, Transform, VGroup
+from manim import Transform, VGroup
 
+from scenes.draw.grow_in import is_text
 from scenes.draw.record import opacity
 
 _FADED = 0.01
 """A text this faint is one an earlier refill faded out: dropped before the next."""
-
-
-def _is_text(m: Any) -> bool:
-    return isinstance(m, (Text, MarkupText))
 
 
 class Refill(Transform):
@@ -44,10 +41,10 @@ def refill(old: VGroup, new: VGroup, **kwargs: Any) -> Transform:
     """A `Transform` of the bucket ``old`` (on screen) into ``new`` (built, not shown) in which
     each text of ``old`` fades out in place and then ``new``'s value fades in in place. ``old``
     keeps being the scene's bucket: afterwards its ``value`` is the new value's copy it holds."""
-    for m in [m for m in old.submobjects if _is_text(m) and opacity(m) < _FADED]:
+    for m in [m for m in old.submobjects if is_text(m) and opacity(m) < _FADED]:
         old.remove(m)
-    shapes = [m for m in new.submobjects if not _is_text(m)]
-    going = [m for m in old.submobjects if _is_text(m)]
+    shapes = [m for m in new.submobjects if not is_text(m)]
+    going = [m for m in old.submobjects if is_text(m)]
     target = VGroup(*shapes, *(m.copy().set_opacity(0.0) for m in going))
     incoming = None
     if new.value is not None:
