@@ -67,13 +67,12 @@ class FrameSpots:
             return [self.spec.code] if n else []
         pane, t_ = self.code.pane, self.theme
         left, _, right, _ = self.spec.code
-        b, t = pane.line_extent[0]
         adv = pane.adv * max(1.0, t_.font_sizes.min_readable / pane.font_size)
         per_row = max(1, int((right - left - 2 * t_.sizes.code_pad) / adv))
         rows = sum(max(1, math.ceil(len(text) / per_row)) for text in printed_texts(self.plan))
         top = pane.bg.get_bottom()[1]
         floor = self.spec.caption[3] + self.spec.margin
-        return [(left, max(floor, top - max(rows, n) * (t - b) - t_.sizes.code_pad), right, top)]
+        return [(left, max(floor, top - max(rows, n) * pane.row_height - t_.sizes.code_pad), right, top)]
 
     def _legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the

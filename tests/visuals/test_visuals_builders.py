@@ -18,7 +18,7 @@ from scenes.layout.place import Box, layout_events  # noqa: E402
 from scenes.layout.routes import Route  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
 from scenes.draw.visuals import (  # noqa: E402
-    CodePane, bucket, caption_bar, card_tag, edge_arrow, grad_token, label, node_card, route_path, text_width, token_ride, wavefront,
+    CodePane, bucket, caption_bar, soft_wrap, card_tag, edge_arrow, grad_token, label, node_card, route_path, text_width, token_ride, wavefront,
     wrap_words,
 )
 
@@ -139,7 +139,7 @@ def test_code_pane_fits_and_span_sits_on_its_columns() -> None:
         assert inside(bbox(pane), rect)
         assert len(pane.lines) == pane.window[1] - pane.window[0] + 1
         assert pane.window == (1, len(lines)) or aspect == "1:1"
-        row = pane.lines[9 - pane.window[0]]
+        row = pane.lines[9 - pane.window[0]][0]  # its one row
         bar = pane.bar(9, (6, 12))  # the `yh - y` inside `L  = (yh - y)**2`
         first, last = row[3], row[6]  # glyphs "y" (col 6) and "y" (col 11)
         span = bar[1]
@@ -149,6 +149,44 @@ def test_code_pane_fits_and_span_sits_on_its_columns() -> None:
         for a, b in zip(pane.line_extent, pane.line_extent[1:]):
             assert b[1] <= a[0] + EPS  # lines do not overlap vertically
         assert pane.highlight(9) is pane.bar_slot and pane.submobjects.index(pane.bar_slot) == 1
+
+
+def test_soft_wrap_breaks_at_spaces_and_keeps_every_character() -> None:
+    line = "    W = [[torch.tensor(0.5, requires_grad=True), torch.tensor(-0.5, requires_grad=True)],"
+    rows = soft_wrap(line, 30)
+    assert len(rows) > 1 and all(len(text) <= 30 for _, text in rows)
+    assert all(text.startswith(" " * 8) for _, text in rows[1:])  # a hanging indent under the line's own
+    assert "".join(text.strip() for _, text in rows).replace(" ", "") == line.replace(" ", "")
+    for start, text in rows:  # each row's start is where its text is in the line
+        assert line[start:].lstrip(" ").startswith(text.strip())
+    assert all(line[start - 1] in " ([" for start, _ in rows[1:])  # after a space or an opening bracket
+    assert soft_wrap("x = 1", 30) == [(0, "x = 1")]
+    assert [t for _, t in soft_wrap("a" * 25, 10)] == ["a" * 10, "    " + "a" * 6, "    " + "a" * 6, "    aaa"]
+
+
+def test_code_pane_wraps_long_lines_at_a_readable_size() -> None:
+    """A line too wide for the pane is wrapped, not shrunk below ``code_min``; its bar covers all
+    its rows and a span lands on the row that holds those columns."""
+    long = "b = torch.tensor(6.8813735870195432, requires_grad=True, dtype=torch.float32)"
+    source = f"import torch\nx = torch.tensor(2.0)\n{long}\nn = x * b\n"
+    for aspect in ("16:9", "9:16", "1:1"):
+        rect = THEME.aspect(aspect).code
+        pane = CodePane(source, rect, THEME)
+        pane = CodePane(source, rect, THEME, first=pane.window_for(3))  # 1:1 has room for a window only
+        assert pane.font_size >= THEME.font_sizes.code_min - EPS
+        assert inside(bbox(pane), rect)
+        assert pane.shows(3) and (pane.window == (1, 4) or aspect == "1:1")
+        k = 3 - pane.window[0]
+        assert len(pane.lines[k]) > 1
+        for a, b in zip(pane.line_extent, pane.line_extent[1:]):
+            assert b[1] <= a[0] + EPS
+        bottom, top = pane.line_extent[k]
+        assert all(bottom - EPS <= r.get_y() <= top + EPS for r in pane.lines[k])
+        col = long.index("dtype")
+        box = pane.bar(3, (col, col + 5))[1]
+        holder = next(r for r in pane.lines[k] if r.get_bottom()[1] - EPS <= box.get_y() <= r.get_top()[1] + EPS)
+        assert holder is pane.lines[k][-1]
+        assert holder.get_left()[0] - pane.adv / 2 <= box.get_left()[0] and box.get_right()[0] <= holder.get_right()[0] + pane.adv / 2
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])

@@ -17,7 +17,8 @@ from scenes.draw.visuals.glyphs import label, line_pitch, text_rows, text_width
 
 
 class CodePane(VGroup):
-    """Background, and one VGroup of glyphs per source line (`self.lines[i]`, 0-based).
+    """Background, and the glyphs of each source line shown (`self.lines[i]`, 0-based in the
+    window; a line too long for the pane is wrapped, so its VGroup holds one row per part).
 
     `bar(line, span)` builds a highlight bar for a 1-based line (and optional [col, end_col)
     span); the scene adds it behind the text and Transforms it from line to line.
@@ -26,7 +27,9 @@ class CodePane(VGroup):
     def __init__(self, source: str, rect: Rect, theme: Theme, first: int = 1) -> None:
         """``first``: the first line shown when the program is too long to show whole at the
         theme's ``code_min`` size; the pane then shows as many lines as fit from there (a window,
-        see ``window_for``)."""
+        see ``window_for``). When the longest line would only fit under the least readable size
+        (``font_sizes.min_readable``), lines too wide at ``code_min`` are wrapped instead
+        (``soft_wrap``)."""
         super().__init__()
         self.theme = theme
         left, bottom, right, top = rect
@@ -36,22 +39,31 @@ class CodePane(VGroup):
         font, size = theme.fonts.mono, theme.font_sizes.code
         adv = (text_width("M" * 11, font, size) - text_width("M", font, size)) / 10
         pitch = line_pitch(font, size) * theme.sizes.code_line_spacing
-        wide = (right - left - 2 * pad) / max(longest * adv, 1e-6)
-        tall = (top - bottom - 2 * pad) / max(pitch * len(lines), 1e-6)
-        factor = min(1.0, wide, tall)
-        self.total = len(lines)
-        self.window = (1, len(lines))
-        if factor * size < theme.font_sizes.code_min and wide > tall:  # a window on the program, at a readable size
+        width, height = right - left - 2 * pad, top - bottom - 2 * pad
+        wide = width / max(longest * adv, 1e-6)
+        factor = min(1.0, wide, height / max(pitch * len(lines), 1e-6))
+        parts = [[(0, s)] for s in lines]
+        fit = len(lines)
+        if factor * size < theme.font_sizes.code_min:  # a window, at a readable size
             factor = min(1.0, wide, theme.font_sizes.code_min / size)
-            fit = max(1, int((top - bottom - 2 * pad) / (pitch * factor)))
-            first = max(1, min(first, len(lines) - fit + 1))
-            self.window = (first, min(len(lines), first + fit - 1))
-        a, b = self.window
+            if wide * size < theme.font_sizes.min_readable:  # too wide to read whole: wrap the long lines
+                factor = min(1.0, theme.font_sizes.code_min / size)
+                cols = max(WRAP_MIN_COLS, int(width / (adv * factor)) - 1)
+                parts = [soft_wrap(s, cols) for s in lines]
+            fit = max(1, int(height / (pitch * factor)))
+        self.total = len(lines)
+        self._rows = [min(len(p), fit) for p in parts]
+        self._fit = fit
+        a = max(1, min(first, self._last_start()))
+        b = self._window_end(a)
+        self.window = (a, b)
         self.bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=theme.radii.code,
                                    stroke_width=0, fill_color=theme.colors.code_bg, fill_opacity=theme.opacity.code_bg)
         self.bar_slot = VGroup()  # the highlight lives between background and text
         self.add(self.bg, self.bar_slot)
-        rows, struts, _ = text_rows(lines[a - 1:b], font, size, theme.colors.code_text, theme.sizes.code_line_spacing)
+        shown = [(n, start, text) for n in range(a, b + 1) for start, text in parts[n - 1][:self._rows[n - 1]]]
+        rows, struts, _ = text_rows([text for _, _, text in shown], font, size, theme.colors.code_text,
+                                    theme.sizes.code_line_spacing)
         text = VGroup(*(VGroup(strut, row) for strut, row in zip(struts, rows)))
         text.scale(factor, about_point=text.get_corner([-1, 1, 0]))
         text.move_to([left + pad, top - pad, 0], aligned_edge=[-1, 1, 0])
@@ -59,20 +71,43 @@ class CodePane(VGroup):
         self.bg.move_to([(left + right) / 2, top, 0], aligned_edge=[0, 1, 0])
         self.adv = adv * factor
         self.font_size = size * factor
-        self.lines: list[VGroup] = []
-        self.line_extent: list[tuple[float, float]] = []  # (bottom, top) per line
-        self.col0: list[float] = []  # x of column 0 per line
-        centres = []
-        for n, (strut, glyphs) in enumerate(zip(struts, rows), start=1):
-            tag(glyphs, "code", id=f"line {n}")
-            centres.append(strut.get_center()[1])
-            self.col0.append(strut.get_center()[0] + self.adv / 2)
-            self.lines.append(glyphs)
-            self.add(glyphs)
-        # the strut glyph overlaps its neighbours a little (it is made to join up), so a line's
+        centres = [strut.get_center()[1] for strut in struts]
+        # the strut glyph overlaps its neighbours a little (it is made to join up), so a row's
         # extent is one pitch centred on its strut
-        pitch = (centres[0] - centres[-1]) / (len(centres) - 1) if len(centres) > 1 else struts[0].height
-        self.line_extent = [(c - pitch / 2, c + pitch / 2) for c in centres]
+        self.row_height = (centres[0] - centres[-1]) / (len(centres) - 1) if len(centres) > 1 else struts[0].height
+        self.lines: list[VGroup] = []
+        self.line_extent: list[tuple[float, float]] = []  # (bottom, top) per line, all its rows
+        self.col0: list[float] = []  # x of column 0 per line
+        self._parts: list[list[tuple[int, int, int, float, float]]] = []  # per line: its rows' (source start, indent, length, x of column 0, centre y)
+        for (n, start, row_text), strut, glyphs, y in zip(shown, struts, rows, centres):
+            tag(glyphs, "code", id=f"line {n}")
+            x0 = strut.get_center()[0] + self.adv / 2
+            indent = len(row_text) - len(row_text.lstrip(" ")) if start else 0
+            if n - a == len(self.lines):  # the line's first row
+                self.lines.append(VGroup())
+                self.col0.append(x0)
+                self._parts.append([])
+            self.lines[-1].add(glyphs)
+            self._parts[-1].append((start, indent, len(row_text) - indent, x0, y))
+            self.add(glyphs)
+        h = self.row_height / 2
+        self.line_extent = [(rs[-1][4] - h, rs[0][4] + h) for rs in self._parts]
+
+    def _window_end(self, first: int) -> int:
+        """The last line of a window from ``first``: as many lines as their rows fit (one at least)."""
+        end, used = first, self._rows[first - 1]
+        while end < self.total and used + self._rows[end] <= self._fit:
+            used += self._rows[end]
+            end += 1
+        return end
+
+    def _last_start(self) -> int:
+        """The latest first line whose window still reaches the program's end."""
+        first, used = self.total, self._rows[-1]
+        while first > 1 and used + self._rows[first - 2] <= self._fit:
+            first -= 1
+            used += self._rows[first - 1]
+        return first
 
     def shows(self, line: int) -> bool:
         """Whether 1-based ``line`` is inside the window."""
@@ -82,7 +117,14 @@ class CodePane(VGroup):
         """The first line of a window of this pane's height that shows ``line`` a third of the
         way down (the lines that led to it above, the next ones below)."""
         n = self.window[1] - self.window[0] + 1
-        return max(1, min(line - n // 3, self.total - n + 1))
+        first = max(1, min(line - n // 3, self._last_start()))
+        while first < line and self._window_end(first) < line:
+            first += 1
+        return first
+
+    def last_row(self, row: int) -> tuple[VGroup, float]:
+        """The glyphs of the last row of the window's ``row``-th line (0-based) and its centre y."""
+        return self.lines[row][-1], self._parts[row][-1][4]
 
     def highlight(self, line: int, span: tuple[int, int] | None = None) -> VGroup:
         """Put the bar on `line` now (no animation); returns `bar_slot`. To animate, use
@@ -91,7 +133,8 @@ class CodePane(VGroup):
         return self.bar_slot
 
     def bar(self, line: int, span: tuple[int, int] | None = None) -> VGroup:
-        """Highlight for 1-based `line`: a full-width bar, plus a brighter box over `span` columns."""
+        """Highlight for 1-based `line`: a full-width bar over all its rows, plus a brighter box
+        over `span` columns (in each row the span reaches, when the line is wrapped)."""
         line -= self.window[0] - 1  # rows are the window's
         b, t = self.line_extent[line - 1]
         c = self.theme.colors
@@ -99,13 +142,48 @@ class CodePane(VGroup):
                         fill_color=c.code_highlight, fill_opacity=1.0)
         bar.move_to([self.bg.get_center()[0], (b + t) / 2, 0])
         group = VGroup(bar)
-        if span is not None:
-            c0, c1 = span
-            x0 = self.col0[line - 1] + c0 * self.adv
-            w = max(c1 - c0, 1) * self.adv
-            box = Rectangle(width=w, height=t - b, stroke_width=0, fill_color=c.code_span, fill_opacity=1.0)
-            group.add(box.move_to([x0 + w / 2, (b + t) / 2, 0]))
+        if span is None:
+            return group
+        c0, c1 = span[0], max(span[1], span[0] + 1)
+        for start, indent, length, x0, y in self._parts[line - 1]:
+            a, b = max(c0, start), min(c1, start + length)
+            if b <= a:
+                continue
+            x = x0 + (indent + a - start) * self.adv
+            box = Rectangle(width=(b - a) * self.adv, height=self.row_height, stroke_width=0,
+                            fill_color=c.code_span, fill_opacity=1.0)
+            group.add(box.move_to([x + (b - a) * self.adv / 2, y, 0]))
         return group
+
+
+WRAP_MIN_COLS = 12
+"""A pane narrower than this many columns at the readable size still wraps at this width."""
+
+
+def soft_wrap(line: str, cols: int) -> list[tuple[int, str]]:
+    """The rows a source line is shown as in ``cols`` columns, each ``(source column of its first
+    character, its text)``: a line that fits is one row; a longer one breaks after a space or an
+    opening bracket where it can (else at the width), and its later rows hang four spaces in
+    from its indentation, as an editor's soft wrap does. No character is lost or repeated: the
+    spaces at a break are the only ones not drawn."""
+    if len(line) <= cols:
+        return [(0, line)]
+    lead = len(line) - len(line.lstrip(" "))
+    hang = " " * min(lead + 4, cols // 2)
+    rows: list[tuple[int, str]] = []
+    start, prefix = 0, ""
+    while True:
+        room = cols - len(prefix)
+        rest = line[start:]
+        if len(rest) <= room:
+            rows.append((start, prefix + rest))
+            return rows
+        cut = next((p for p in range(room, room // 3, -1) if rest[p - 1] in " ([" or rest[p - 1:p + 1] == ", "), room)
+        rows.append((start, prefix + rest[:cut].rstrip(" ")))
+        start += cut
+        while start < len(line) - 1 and line[start] == " ":
+            start += 1
+        prefix = hang
 
 
 def pass_mark(pane: CodePane, line: int, text: str, theme: Theme) -> VGroup:
@@ -116,8 +194,7 @@ def pass_mark(pane: CodePane, line: int, text: str, theme: Theme) -> VGroup:
     size = max(pane.font_size * theme.font_sizes.code_pass, theme.font_sizes.min_readable)
     mark = label(text, theme.fonts.mono, size, theme.colors.text_muted)
     row = min(max(line - pane.window[0], 0), len(pane.lines) - 1)
-    glyphs = pane.lines[row]
-    b, t = pane.line_extent[row]
+    glyphs, y = pane.last_row(row)
     x = (glyphs.get_right()[0] if len(glyphs) else pane.col0[row]) + 2 * pane.adv
     x = min(x, pane.bg.get_right()[0] - theme.sizes.code_pad - mark.width)
-    return VGroup(mark.move_to([x, (b + t) / 2, 0], aligned_edge=[-1, 0, 0]))
+    return VGroup(mark.move_to([x, y, 0], aligned_edge=[-1, 0, 0]))
