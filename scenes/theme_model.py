@@ -189,6 +189,7 @@ class Reading:
     lines: int
     min_seconds: float
     max_seconds: float
+    min_words: int
 
 
 @dataclass(frozen=True)

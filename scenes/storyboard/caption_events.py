@@ -84,7 +84,7 @@ def lay_out(events: list[CaptionEvent], start: float, busy_until: float, seen: d
     longer than ``rules.max_seconds``. Returns the spans and when the beat may end."""
     spans: list[CaptionSpan] = []
     t = start
-    for ev in _early_first(events, t, seen):
+    for ev in _early_first(events, t, seen, rules.min_words):
         earliest = max((seen[s.text] for s in ev.strings if s.text in seen), default=t)
         at = max(t, earliest)
         if spans and at > spans[-1].end:
@@ -99,13 +99,18 @@ def lay_out(events: list[CaptionEvent], start: float, busy_until: float, seen: d
     return spans, end
 
 
-def _early_first(events: list[CaptionEvent], start: float, seen: dict[str, float]) -> Iterable[CaptionEvent]:
+def _early_first(events: list[CaptionEvent], start: float, seen: dict[str, float],
+                 min_words: int) -> Iterable[CaptionEvent]:
     """The events, each that must wait for a number cut at its last phrase break before that
     number: the words before it can be read while the picture gets there ("The forward pass
-    records the graph;" before "the loss is 4/9.")."""
+    records the graph;" before "the loss is 4/9."). Not where either part would have fewer
+    than ``min_words`` words: a number alone ("0.5977;") reads as a fragment, so that event
+    waits whole."""
     for ev in events:
         late = [s for s in ev.strings if seen.get(s.text, start) > start]
         cut = _cut_before(ev.text, late[0].text) if late else None
+        if cut is not None and min(len(ev.text[:cut].split()), len(ev.text[cut:].split())) < min_words:
+            cut = None
         if cut is None:
             yield ev
             continue

@@ -47,12 +47,13 @@ class ReadingRules:
     lines: int = 2
     min_seconds: float = 0.83
     max_seconds: float = 7.0
+    min_words: int = 3
 
     @classmethod
     def from_theme(cls, theme: object) -> "ReadingRules":
         r = theme.reading  # type: ignore[attr-defined]
         return cls(float(r.chars_per_second), int(r.line_chars), int(r.lines), float(r.min_seconds),
-                   float(r.max_seconds))
+                   float(r.max_seconds), int(r.min_words))
 
 
 def lines(text: str, rules: ReadingRules) -> list[str]:

@@ -23,8 +23,8 @@ RULES = ReadingRules.from_theme(default_theme())
 
 
 def test_the_rules_are_the_themes() -> None:
-    assert (RULES.chars_per_second, RULES.line_chars, RULES.lines, RULES.min_seconds, RULES.max_seconds) == \
-        (15, 42, 2, 0.83, 7)
+    assert (RULES.chars_per_second, RULES.line_chars, RULES.lines, RULES.min_seconds, RULES.max_seconds,
+            RULES.min_words) == (15, 42, 2, 0.83, 7, 3)
 
 
 @pytest.mark.parametrize("name", CORE)
@@ -38,6 +38,20 @@ def test_every_caption_event_can_be_read(name: str) -> None:
         assert len(c.text) / shown <= 15 + 1e-9, (c.text, shown)
     for a, b in zip(p.captions, p.captions[1:]):
         assert a.end <= b.start + 1e-9
+
+
+LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", [storyboard_path(n) for n in CORE] + LESSONS, ids=lambda p: Path(p).stem)
+def test_no_caption_event_is_a_fragment(path: str) -> None:
+    """A caption cut to wait for its number keeps at least ``min_words`` words on each side: the
+    mlp's "0.5977;" was once an event of its own, a number with nothing to say what it is."""
+    _, p = load_and_plan(str(path))
+    for c in p.captions:
+        if c.style == "caption" and len(c.text.split()) < RULES.min_words:
+            whole = [n for n in p.captions if n.beat == c.beat and n.style == "caption"]
+            assert len(whole) == 1, (c.text, [n.text for n in whole])
 
 
 @pytest.mark.parametrize("name", CORE)
