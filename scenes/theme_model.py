@@ -68,6 +68,7 @@ class FontSizes:
     token: float
     code: float
     code_min: float
+    code_wrap: float
     caption: float
     title: float
     unit_name: float

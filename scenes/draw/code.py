@@ -38,8 +38,11 @@ class CodeCues:
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _pane(self, first: int, line: int) -> CodePane:
-        """The code pane from line ``first`` (all of it when it fits), ``line`` lit."""
+        """The code pane from line ``first`` (all of it when it fits), ``line`` lit: from the
+        window that shows ``line`` when the one from ``first`` does not."""
         pane = CodePane(self.source or "", self._code_rect(), self.theme, first=first)
+        if not pane.shows(line):
+            pane = CodePane(self.source or "", self._code_rect(), self.theme, first=pane.window_for(line))
         pane.bg.set_z_index(Z_PANE)
         pane.highlight(line).set_z_index(Z_BAR)
         return pane
@@ -52,8 +55,6 @@ class CodeCues:
             self._record(s)
         if self.code.pane is None:
             self.code.pane = self._pane(1, cue.line)
-            if not self.code.pane.shows(cue.line):
-                self.code.pane = self._pane(self.code.pane.window_for(cue.line), cue.line)
             self.code.bar_line = cue.line
             return [FadeIn(self.code.pane)]
         return self._bar_to(cue.line)

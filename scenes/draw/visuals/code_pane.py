@@ -27,9 +27,8 @@ class CodePane(VGroup):
     def __init__(self, source: str, rect: Rect, theme: Theme, first: int = 1) -> None:
         """``first``: the first line shown when the program is too long to show whole at the
         theme's ``code_min`` size; the pane then shows as many lines as fit from there (a window,
-        see ``window_for``). When the longest line would only fit under the least readable size
-        (``font_sizes.min_readable``), lines too wide at ``code_min`` are wrapped instead
-        (``soft_wrap``)."""
+        see ``window_for``). When the longest line would only fit under ``code_wrap``, the lines
+        too wide at ``code_min`` are wrapped instead (``soft_wrap``)."""
         super().__init__()
         self.theme = theme
         left, bottom, right, top = rect
@@ -46,7 +45,7 @@ class CodePane(VGroup):
         fit = len(lines)
         if factor * size < theme.font_sizes.code_min:  # a window, at a readable size
             factor = min(1.0, wide, theme.font_sizes.code_min / size)
-            if wide * size < theme.font_sizes.min_readable:  # too wide to read whole: wrap the long lines
+            if wide * size < theme.font_sizes.code_wrap:  # too wide to read whole: wrap the long lines
                 factor = min(1.0, theme.font_sizes.code_min / size)
                 cols = max(WRAP_MIN_COLS, int(width / (adv * factor)) - 1)
                 parts = [soft_wrap(s, cols) for s in lines]
