@@ -163,6 +163,7 @@ class Proportions:
     caption_shrink_step: float
     title_height: float
     tag_slide_step: float
+    tag_apart: float
     token_wait_min: float
     ride_grid: float
     pulse_reach: float

@@ -50,13 +50,15 @@ class BucketCues(OnScreen):
             self.graph.arrows[into] = edge_arrow(into, self.theme, backward=True, scale=self.lay.scale)
             group.add(self.graph.arrows[into])
         if grad_fn is not None:
-            group.add(self._tag(grad_fn.text, box, above=False))
+            self.graph.bucket_tags.append(self._tag(grad_fn.text, box, above=False))
+            group.add(self.graph.bucket_tags[-1])
             self._record(grad_fn)
         if name is not None:  # the leaf's card beside the bucket shows the name
             if self._card_shows(leaf, name.text):
                 self._record(name)
             else:
-                group.add(self._tag(name.text, box, above=True))
+                self.graph.bucket_tags.append(self._tag(name.text, box, above=True))
+                group.add(self.graph.bucket_tags[-1])
                 self._record(name)
         return [FadeIn(group)]
 

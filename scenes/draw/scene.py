@@ -143,10 +143,12 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
 
     def _tag(self, text: str, box: Box, above: bool = True, avoid: list[Rect] = ()) -> VGroup:
         """A small muted label just outside a box (op names, AccumulateGrad, bucket names), clear
-        of where tokens wait at it, of the op names already placed and of ``avoid``."""
+        of where tokens wait at it, of the tags already placed (a word space apart) and of ``avoid``."""
         t = self.theme
         m = card_tag(text, box, t, scale=self.lay.scale)
-        placed = [self._bounds(tag) for tag in self.graph.tags.values()]
+        apart = m.height * t.proportions.tag_apart  # a word space between two tags on one line
+        placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
+                  (self._bounds(tag) for tag in [*self.graph.tags.values(), *self.graph.bucket_tags])]
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
                           avoid=self._token_rests(box) + placed + list(avoid))

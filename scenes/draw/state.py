@@ -29,6 +29,7 @@ class GraphView:
 
     cards: dict[str, VGroup] = field(default_factory=dict)  # tensor id -> its card
     tags: dict[str, VGroup] = field(default_factory=dict)  # tensor id -> the op name beside its card
+    bucket_tags: list[VGroup] = field(default_factory=list)  # AccumulateGrad under each bucket, a name over it
     arrows: dict[Route, VGroup] = field(default_factory=dict)
     buckets: dict[str, VGroup] = field(default_factory=dict)  # leaf -> its .grad bucket
     bucket_text: dict[str, str | None] = field(default_factory=dict)  # the value each bucket shows now
