@@ -96,11 +96,32 @@ def _layout_oriented(graph: Graph, aspect: str, theme: Theme, region: Rect | Non
     preferred = theme.aspect(aspect).flow
     if preferred == "up":
         lay = _layout_flow(graph, aspect, theme, region, "down", dims, extra, sides=("main",))
+        room = _top_tag_overshoot(_mirrored(lay, 0.0), theme)
+        if room > 0:  # the op name over the top card would sit in the frame's margin: lower the top,
+            left, bottom, right, top = lay.region  # unless that costs the cards a row of their texts
+            lower = _layout_flow(graph, aspect, theme, (left, bottom, right, top - room), "down", dims, extra, sides=("main",))
+            if lower.detail == lay.detail and (lower.detail != "compact" or lower.scale >= theme.layout.compact_min):
+                lay = lower
         return _mirrored(lay, theme.spacing.edge_clearance * lay.scale)
     other = "down" if preferred == "right" else "right"
     first = _layout_flow(graph, aspect, theme, region, preferred, dims, extra)
     second = _layout_flow(graph, aspect, theme, region, other, dims, extra)
     return second if second.scale > first.scale * 1.05 else first
+
+
+def _top_tag_overshoot(lay: Layout, theme: Theme) -> float:
+    """How far the op name over the highest result's card (``** 2`` over the loss) reaches into
+    the frame's margin: a tag's height at the layout's scale (as `card_tag` sizes it) and its
+    gap. Zero when it stays inside (a region under the code pane has room above it), or when
+    the top card is a leaf (no op name)."""
+    ops = [b for b in lay.boxes.values() if b.kind in ("op", "loss")]
+    if not ops:
+        return 0.0
+    f = theme.font_sizes
+    tag = theme.layout.glyph_height * max(f.card_flag * lay.scale, f.min_readable)
+    top = max(b.y + b.h / 2 for b in ops)
+    spec = theme.aspect(lay.aspect)
+    return max(0.0, top + 2 * theme.spacing.edge_clearance + tag - (spec.frame_height / 2 - spec.margin))
 
 
 def _mirrored(lay: Layout, clear: float) -> Layout:

@@ -35,3 +35,20 @@ def test_a_printed_warning_is_forecast_as_its_first_sentence() -> None:
     _, plan = _plan("missing_gradient")
     warning = next(t for t in printed_texts(plan) if t.startswith("UserWarning"))
     assert warning.endswith("is being accessed.")  # the line the scene prints, not PyTorch's advice after it
+
+
+def test_the_op_name_over_the_loss_stays_out_of_the_frames_margin() -> None:
+    """In a graph that grows up, the loss's card is the highest and its op name (``** 2``) sits
+    over it: the layout keeps that much room under the frame's margin, unless the room would
+    cost the cards a row of their texts."""
+    from scenes.layout.place import layout_events
+
+    for name in ("backward_graph", "backward_walk", "missing_gradient"):
+        checked, plan = _plan(name)
+        for aspect in ("16:9", "9:16", "1:1"):
+            spec = THEME.aspect(aspect)
+            lay = layout_events(checked.run.events, aspect, THEME, graph_region(plan, checked.index.source, spec, THEME))
+            f = THEME.font_sizes
+            tag = THEME.layout.glyph_height * max(f.card_flag * lay.scale, f.min_readable)
+            top = max(b.y + b.h / 2 for b in lay.boxes.values() if b.kind == "loss")
+            assert top + 2 * THEME.spacing.edge_clearance + tag <= spec.frame_height / 2 - spec.margin + 1e-9, (name, aspect)
