@@ -75,7 +75,6 @@ class CodePane(VGroup):
         # extent is one pitch centred on its strut
         self.row_height = (centres[0] - centres[-1]) / (len(centres) - 1) if len(centres) > 1 else struts[0].height
         self.lines: list[VGroup] = []
-        self.line_extent: list[tuple[float, float]] = []  # (bottom, top) per line, all its rows
         self.col0: list[float] = []  # x of column 0 per line
         self._parts: list[list[tuple[int, int, int, float, float]]] = []  # per line: its rows' (source start, indent, length, x of column 0, centre y)
         for (n, start, row_text), strut, glyphs, y in zip(shown, struts, rows, centres):
@@ -90,7 +89,7 @@ class CodePane(VGroup):
             self._parts[-1].append((start, indent, len(row_text) - indent, x0, y))
             self.add(glyphs)
         h = self.row_height / 2
-        self.line_extent = [(rs[-1][4] - h, rs[0][4] + h) for rs in self._parts]
+        self.line_extent: list[tuple[float, float]] = [(rs[-1][4] - h, rs[0][4] + h) for rs in self._parts]  # (bottom, top) per line, all its rows
 
     def _window_end(self, first: int) -> int:
         """The last line of a window from ``first``: as many lines as their rows fit (one at least)."""
