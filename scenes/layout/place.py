@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, token_scale, uniform_dims
-from scenes.layout.graph import Graph, GraphEdge, Item, graph_from_events, topological
+from scenes.layout.graph import Graph, Item, graph_from_events
+from scenes.layout.ordering import longest_path_layers, order_layers
 from scenes.layout.routes import Point, Route, bucket_route, dummy_chains, edge_routes
 from scenes.theme import Rect, Theme
 
@@ -147,7 +148,7 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
     if not ids:
         return Layout(aspect, region or spec.graph, flow, theme.layout.max_scale, "full", {}, (), (), items)
     if extra is None:
-        layer = _layers(ids, graph.edges, theme.layout.leaf_layer)
+        layer = longest_path_layers(ids, graph.edges, theme.layout.leaf_layer)
     else:
         unit = dims_at(items, theme, 1.0).cards
         across = {v: (unit[v][1] if flow == "right" else unit[v][0]) + theme.spacing.item_gap * theme.layout.compact_min
@@ -157,7 +158,7 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
     chains, dummies = dummy_chains(graph.edges, layer)  # long edges pass dummy slots
     layer_of = {**layer, **dummies}
     rank = {v: i for i, v in enumerate([*ids, *dummies])}
-    orders = _order(layer_of, rank, chains, n_layers, theme.layout.sweeps)
+    orders = order_layers(layer_of, rank, chains, n_layers, theme.layout.sweeps)
     left, bottom, right, top = region or spec.graph
     avail_main, avail_cross = (right - left, top - bottom) if flow == "right" else (top - bottom, right - left)
     gap = theme.spacing.item_gap
@@ -232,64 +233,6 @@ def _tagged_gaps(orders: list[list[str]], items: Mapping[str, Item], bucket_of: 
     named_op = [any(v in items and items[v].kind in ("op", "loss") and items[v].name for v in o) for o in orders]
     bucketed = [any(v in bucket_of for v in o) for o in orders]
     return [named_op[i] or bucketed[i + 1] for i in range(len(orders) - 1)]
-
-
-def _layers(ids: list[str], edges: tuple[GraphEdge, ...], leaf_layer: str) -> dict[str, int]:
-    """Longest path from the sources; with "consumer", sources move up to just before first use."""
-    preds: dict[str, list[str]] = {v: [] for v in ids}
-    succs: dict[str, list[str]] = {v: [] for v in ids}
-    for e in edges:
-        preds[e.dst].append(e.src)
-        succs[e.src].append(e.dst)
-    layer: dict[str, int] = {}
-    for v in topological(ids, preds, succs):
-        layer[v] = max((layer[p] + 1 for p in preds[v]), default=0)
-    if leaf_layer == "consumer":
-        for v in ids:
-            if not preds[v] and succs[v]:
-                layer[v] = min(layer[w] for w in succs[v]) - 1
-    return layer
-
-
-def _crossings(orders: list[list[str]], segs: list[tuple[str, str]], layer_of: Mapping[str, int]) -> int:
-    pos = {v: i for o in orders for i, v in enumerate(o)}
-    by_layer: dict[int, list[tuple[int, int]]] = {}
-    for a, b in segs:
-        by_layer.setdefault(layer_of[a], []).append((pos[a], pos[b]))
-    total = 0
-    for pairs in by_layer.values():
-        for i, (a1, b1) in enumerate(pairs):
-            for a2, b2 in pairs[i + 1 :]:
-                total += (a1 - a2) * (b1 - b2) < 0
-    return total
-
-
-def _order(layer_of: Mapping[str, int], rank: Mapping[str, int], chains: list[list[str]], n: int, sweeps: int) -> list[list[str]]:
-    """Barycentre sweeps (down, then up); ties keep creation order; the best order seen wins."""
-    segs = [(a, b) for ch in chains for a, b in zip(ch, ch[1:])]
-    up: dict[str, list[str]] = {v: [] for v in layer_of}
-    down: dict[str, list[str]] = {v: [] for v in layer_of}
-    for a, b in segs:
-        down[a].append(b)
-        up[b].append(a)
-    orders = [sorted((v for v in layer_of if layer_of[v] == li), key=lambda v: rank[v]) for li in range(n)]
-    best, best_x = [list(o) for o in orders], _crossings(orders, segs, layer_of)
-    for _ in range(sweeps):
-        for rng, nb in ((range(1, n), up), (range(n - 2, -1, -1), down)):
-            for li in rng:
-                adj = orders[li - 1] if nb is up else orders[li + 1]
-                pos = {v: i for i, v in enumerate(adj)}
-                cur = {v: i for i, v in enumerate(orders[li])}
-
-                def key(v: str) -> tuple[float, int]:
-                    ps = [pos[u] for u in nb[v]]
-                    return (sum(ps) / len(ps) if ps else float(cur[v]), rank[v])
-
-                orders[li].sort(key=key)
-            x = _crossings(orders, segs, layer_of)
-            if x < best_x:
-                best, best_x = [list(o) for o in orders], x
-    return best
 
 
 def _centred(boxes: dict[str, Box], centre: dict[str, Point],
