@@ -37,7 +37,7 @@ RULES: dict[str, Rule] = {
     "PowBackward0": Rule("pow: d(a²) = 2a", ((("input", 1), ("input", 0)),), 2, exponent=2.0),
     "SubBackward0": Rule("sub: × 1 and × −1", ((("const", "1"),), (("const", "-1"),)), 2),
     "AddBackward0": Rule("add: × 1", ((("const", "1"),), (("const", "1"),)), 2),
-    "ReluBackward0": Rule("relu: × 1 where its input > 0", ((("gate", 0),),), 1),
+    "ReluBackward0": Rule("relu: × 1 if input > 0", ((("gate", 0),),), 1),
     "NegBackward0": Rule("neg: × −1", ((("const", "-1"),),), 1),
 }
 """grad_fn class name -> its local rule."""
