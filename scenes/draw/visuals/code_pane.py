@@ -188,11 +188,19 @@ def pass_mark(pane: CodePane, line: int, text: str, theme: Theme) -> VGroup:
     """A small muted label (``pass 2/3``) just after the text of 1-based ``line`` of the pane,
     kept inside the pane's right edge: the loop is shown as written, with the count beside it.
     A pane showing a window of the program has rows for the window's lines only: a ``line``
-    outside it puts the mark on the window's nearest row (the for line scrolled above)."""
+    outside it puts the mark on the window's nearest row (the for line scrolled above) that has
+    room after its text (a full row under the mark was a code line overlapped)."""
     size = max(pane.font_size * theme.font_sizes.code_pass, theme.font_sizes.min_readable)
     mark = label(text, theme.fonts.mono, size, theme.colors.text_muted)
     row = min(max(line - pane.window[0], 0), len(pane.lines) - 1)
-    glyphs, y = pane.last_row(row)
-    x = (glyphs.get_right()[0] if len(glyphs) else pane.col0[row]) + 2 * pane.adv
-    x = min(x, pane.bg.get_right()[0] - theme.sizes.code_pad - mark.width)
-    return VGroup(mark.move_to([x, y, 0], aligned_edge=[-1, 0, 0]))
+    last = pane.bg.get_right()[0] - theme.sizes.code_pad - mark.width  # the mark's left edge at most
+
+    def after(r: int) -> float:
+        glyphs, _ = pane.last_row(r)
+        return (glyphs.get_right()[0] if len(glyphs) else pane.col0[r]) + 2 * pane.adv
+
+    if row != line - pane.window[0] and after(row) > last:  # the for line is scrolled away and the
+        fits = [r for r in range(len(pane.lines)) if after(r) <= last]  # window's edge row is full:
+        row = min(fits, key=lambda r: abs(r - row), default=row)  # the nearest row with room
+    x = min(after(row), last)
+    return VGroup(mark.move_to([x, pane.last_row(row)[1], 0], aligned_edge=[-1, 0, 0]))
