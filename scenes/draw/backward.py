@@ -68,6 +68,12 @@ class BackwardCues(OnScreen):
             return []
         self._record_card(card, cue, {"name": "name", "grad_fn": "sub"} if name is not None else {"grad_fn": "sub"})
         self.graph.cards[item] = card
+        grad_fn = next((s for s in cue.strings if s.role == "grad_fn"), None)
+        if grad_fn is not None and card.sub is None:  # a card with no room for it: the op's name
+            self.graph.tags.pop(item, None)  # above the card becomes the grad_fn's (it goes with the old card)
+            tag = self.graph.tags[item] = self._tag(grad_fn.text, self.lay.boxes[item], beside=True)
+            card.add(tag)
+            self._record(grad_fn)
         # a cross-fade: a Transform morphed "yh" into "MulBackward0" glyph by glyph, a blue slab
         # with a white blob for a few frames
         out = [crossfade(old, card)] if old is not None else [FadeIn(card)]
@@ -178,7 +184,7 @@ class BackwardCues(OnScreen):
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
                            within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
-                           + self._pane_bounds() + self._frame_marks()
+                           + self._pane_bounds() + self._frame_marks() + self._all_rests()
                            + self._shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks))
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)

@@ -41,6 +41,11 @@ class FrameSpots:
         (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
         return (x0, y0, x1, y1)
 
+    def _frame_rect(self) -> Rect:
+        """The frame inside its margin: where anything drawn stays."""
+        s, m = self.spec, self.spec.margin
+        return (-s.frame_width / 2 + m, -s.frame_height / 2 + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
+
     def _free_rect(self) -> Rect:
         """The frame inside its margin, above the caption bar: where a note may go (clear of
         the code pane, see ``_pane_bounds``)."""

@@ -17,7 +17,7 @@ from typing import Any
 from manim import VGroup, VMobject
 
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
-from scenes.draw.record import opacity, tagged
+from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.detour import ride_path
 from scenes.layout.label_spots import rect_around
@@ -62,11 +62,14 @@ class OnScreen:
         return [m for m in (self.graph.cards.get(item), self.graph.buckets.get(item)) if m is not None]
 
     def _card_shows(self, item: str, text: str) -> bool:
-        """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn): a string the
-        card already draws is recorded, not drawn again beside it."""
+        """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
+        above it, a grad_fn its card had no room for): a string the card already draws is
+        recorded, not drawn again beside it."""
         card = self.graph.cards.get(item)
+        tag = self.graph.tags.get(item)
         return card is not None and any(getattr(card, row, None) is not None and getattr(card, row).text == text
-                                        for row in ("name", "value", "sub"))
+                                        for row in ("name", "value", "sub")) or (
+            tag is not None and any(getattr(tag_of(m), "text", None) == text for m in tag.submobjects))
 
     def _ride(self, tok: VGroup, start: Any, ride: VMobject, exclude: list[Any], settle: bool = True) -> VMobject:
         """The way ``tok`` goes from ``start`` along the edge part ``ride`` to where it waits:

@@ -19,6 +19,7 @@ from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
 from scenes.draw.checklist import ChecklistCues
 from scenes.draw.code import CodeCues
+from scenes.draw.crossfade import first_half
 from scenes.layout.clip import fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
@@ -77,6 +78,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
         self._turning: dict[int, VGroup] = {}  # during one step: arrow id -> the arrow it becomes
         self._arriving: set[int] = set()  # during one step: ids of shapes its FadeIns bring in
+        self._title_going: Any = None  # during one step: the fade of a title it takes away
         self.state = SceneState()  # what is on screen and how later cues change it: all a beat starts from
 
     # ----- the state, by view -----------------------------------------------------------------
@@ -134,16 +136,16 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
 
     def _keep_inside(self, mob: Mobject) -> Mobject:
         """Shift a mobject back inside the frame's margin (a token at a card on the edge)."""
-        m, s = self.spec.margin, self.spec
-        lo_x, hi_x = -s.frame_width / 2 + m, s.frame_width / 2 - m
-        lo_y, hi_y = -s.frame_height / 2 + m, s.frame_height / 2 - m
+        lo_x, lo_y, hi_x, hi_y = self._frame_rect()
         dx = max(0.0, lo_x - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - hi_x)
         dy = max(0.0, lo_y - mob.get_bottom()[1]) - max(0.0, mob.get_top()[1] - hi_y)
         return mob.shift([dx, dy, 0])
 
-    def _tag(self, text: str, box: Box, above: bool = True, avoid: list[Rect] = ()) -> VGroup:
+    def _tag(self, text: str, box: Box, above: bool = True, avoid: list[Rect] = (), beside: bool = False) -> VGroup:
         """A small muted label just outside a box (op names, AccumulateGrad, bucket names), clear
-        of where tokens wait at it, of the tags already placed (a word space apart) and of ``avoid``."""
+        of where tokens wait at it, of the tags already placed (a word space apart), of the code
+        pane and of ``avoid``, inside the frame; ``beside``: level with the box where it can
+        (`tag_centre`)."""
         t = self.theme
         m = card_tag(text, box, t, scale=self.lay.scale)
         apart = m.height * t.proportions.tag_apart  # a word space between two tags on one line
@@ -151,8 +153,9 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
                   (self._bounds(tag) for tag in [*self.graph.tags.values(), *self.graph.bucket_tags])]
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
-                          avoid=self._token_rests(box) + placed + list(avoid))
-        return m.move_to([x, y, 0])
+                          avoid=self._token_rests(box) + placed + self._pane_bounds() + list(avoid),
+                          beside=beside, within=self._frame_rect())
+        return self._keep_inside(m.move_to([x, y, 0]))
 
     def _token_rests(self, box: Box) -> list[Rect]:
         """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
@@ -161,6 +164,11 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
             nominal = nominal_token_size(self.theme, scale=self.lay.scale)
             self._rests[box.id] = token_rests(self.lay, box.id, nominal, self.theme)
         return self._rests[box.id]
+
+    def _all_rests(self) -> list[Rect]:
+        """`_token_rests` of every box: where a token may wait later in the walk, which a note
+        written now keeps off (a badge arriving at the next node sat on the arithmetic)."""
+        return [r for box in self.lay.boxes.values() for r in self._token_rests(box)]
 
     # ----- timeline ---------------------------------------------------------------------------
     def step_animations(self, actions: list[Action]) -> Anims:
@@ -171,9 +179,13 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         try:
             anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
             self._fade_outside()
+            if self._title_going is not None:  # the title is gone by half time, what comes starts
+                for m in anims:  # then: a code pane fading in under it shared frames with it
+                    if m is not self._title_going:
+                        m.rate_func = _in_second_half(m.rate_func)
             return anims
         finally:
-            self._turning, self._arriving = {}, set()
+            self._turning, self._arriving, self._title_going = {}, set(), None
 
     def _draw(self, a: Action) -> Anims:
         if a.kind == "caption_in":
@@ -183,7 +195,8 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         cue = a.payload
         out: Anims = []
         if self.titles.overlay is not None and cue.kind != "title":
-            out.append(FadeOut(self.titles.overlay))
+            self._title_going = FadeOut(self.titles.overlay, rate_func=first_half)
+            out.append(self._title_going)
             self.titles.overlay = None
         out += self._close_curve(cue.kind)
         kind = cue_kind(cue.kind)
@@ -238,6 +251,11 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
                 self._turning[id(a)].fade(k)
         mobs = self._targets(cue.ids) + [a for a in arrows if id(a) not in self._turning]
         return [m.animate.fade(k) for m in mobs]
+
+
+def _in_second_half(rate: Any) -> Any:
+    """``rate`` run in the second half of the time: still until then (see `first_half`)."""
+    return lambda t: rate(max(0.0, 2.0 * t - 1.0))
 
 
 def _is_dim(a: Action) -> bool:

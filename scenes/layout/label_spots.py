@@ -30,20 +30,24 @@ from scenes.theme import Rect
 
 
 def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, clear: float, step: float,
-               avoid: Iterable[Rect] = ()) -> Point:
+               avoid: Iterable[Rect] = (), beside: bool = False, within: Rect | None = None) -> Point:
     """A tag of ``size`` (w, h) ``gap`` outside the box's top (or bottom) edge: centred, or slid
     along the edge, ``step`` times its width at a time, to the nearest spot ``clear`` of arrows
     and touching no other card and nothing in ``avoid`` (where gradient tokens wait, other
     tags); no further than the box's corner. Else such a spot on the other edge (a bucket
     squeezed between two cards in 1:1 has no room below for AccumulateGrad beside the op name
     of the card under it); else the nearest spot on its own edge that only touches ``avoid``;
-    else centred."""
+    else centred. ``beside``: first level with the box, right of it or left (a tag wider than
+    its card, slid along a short gap between layers, sat level with the card above and read
+    as that card's). Every spot but the last resort stays ``within`` (the frame: an op name
+    beside a card at the frame's edge was cut off)."""
     avoid = list(avoid)
     spots, other = (_edge_spots(box, size, gap, step, side) for side in (above, not above))
     outer = [p for k in (1, 2) for side in (above, not above)
              for p in _edge_spots(box, size, gap + k * (size[1] + gap), step, side, reach=size[0])]
-    for where, rects in ((spots, avoid), (other, avoid), (outer, avoid), (spots, [])):
-        found = first_clear(lay, box, size, where, clear, rects)
+    level = [(box.x + sign * (box.w / 2 + gap + size[0] / 2), box.y) for sign in (1, -1)] if beside else []
+    for where, rects in ((level, avoid), (spots, avoid), (other, avoid), (outer, avoid), (spots, [])):
+        found = first_clear(lay, box, size, where, clear, rects, within=within)
         if found is not None:
             return where[found]
     return spots[0]

@@ -88,3 +88,22 @@ def test_the_command_prints_one_object_a_line(capsys) -> None:
     assert main(["inspect", NAME, "--every", "0"]) == 2
     assert "--every" in capsys.readouterr().err
     assert main(["inspect", "no_such_board"]) == 2
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
+def test_every_grad_fn_is_named_once_beside_its_own_card(aspect: str) -> None:
+    """Once the backward graph's functions are named, each grad_fn of the log is on screen, under
+    its tensor's id, exactly once, and level with or inside that tensor's card: a card too small
+    for a second row (1:1) carries the name as its tag, which must not read as the card above's."""
+    checked, plan = load_and_plan(storyboard_path("backward_graph"))
+    named = plan.beats[3]  # "One line can hold two operations": the last grad_fns named
+    opts = RenderOptions(aspect=aspect)
+    (sample,) = inspect_clip(checked, plan, opts, frames=[round((named.start + named.duration - 0.1) * 15)])
+    fns = {e["id"]: e["grad_fn"] for e in checked.run.events if e["kind"] == "tensor" and e.get("grad_fn")}
+    texts = [it for it in sample["items"] if it["kind"] == "text" and it["opacity"] > 0.5]
+    cards = {it["id"]: it["bbox"] for it in sample["items"] if it["role"] == "card" and it["opacity"] > 0.5}
+    for tid, fn in fns.items():
+        shown = [it for it in texts if it["text"] == fn and it["id"] == tid]
+        assert len(shown) == 1, (aspect, tid, fn, shown)
+        (x0, y0, x1, y1), (c0, d0, c1, d1) = shown[0]["bbox"], cards[tid]
+        assert y0 < d1 and y1 > d0, (aspect, fn, "not level with its card", shown[0]["bbox"], cards[tid])
