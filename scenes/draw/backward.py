@@ -184,8 +184,9 @@ class BackwardCues(OnScreen):
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
                            within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
-                           + self._pane_bounds() + self._frame_marks() + self._all_rests()
-                           + self._shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks))
+                           + self._pane_bounds() + self._frame_marks()
+                           + self._shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks),
+                           prefer_off=self._all_rests())
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}

@@ -172,20 +172,22 @@ def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
 
 
 def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
-                within: Rect, avoid: Iterable[Rect] = ()) -> Point:
+                within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point:
     """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
     given (the frame less the code and the caption) touching no other card and nothing in
     ``avoid``, clear of arrows if one is; else the nearest such spot anywhere ``within`` (a
     grid of spots, nearest to the box first: a narrow frame has no room beside the card); else
-    the spot that covers least of the cards."""
-    avoid = list(avoid)
+    the spot that covers least of the cards. All that is tried first off ``prefer_off`` too
+    (where something may come later), then without it."""
+    avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
     far = far_spots(box, size, within)
-    for spots in (near, far):
-        for routes in (True, False):
-            found = first_clear(lay, box, size, spots, clear, avoid, within=within, routes=routes)
-            if found is not None:
-                return spots[found]
+    for keep_off in ([avoid + prefer_off] if prefer_off else []) + [avoid]:
+        for spots in (near, far):
+            for routes in (True, False):
+                found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
+                if found is not None:
+                    return spots[found]
     others = _obstacles(lay, box, avoid)
     return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), others, within))]
 
