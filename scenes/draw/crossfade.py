@@ -29,6 +29,12 @@ def second_half(t: float) -> float:
     return smooth(max(0.0, 2.0 * t - 1.0))
 
 
+def in_second_half(rate: Callable[[float], float]) -> Callable[[float], float]:
+    """``rate`` as it was, run in the second half of the play and still until then: what a
+    step brings in while something leaves by `first_half`."""
+    return lambda t: rate(max(0.0, 2.0 * t - 1.0))
+
+
 def phase(i: int, n: int) -> Callable[[float], float]:
     """A rate that runs smoothly in the ``i``-th of ``n`` equal parts of the play (0-based) and
     is still before and done after: steps that must not overlap, in one play."""

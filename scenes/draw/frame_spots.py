@@ -49,8 +49,8 @@ class FrameSpots:
     def _free_rect(self) -> Rect:
         """The frame inside its margin, above the caption bar: where a note may go (clear of
         the code pane, see ``_pane_bounds``)."""
-        s, m = self.spec, self.spec.margin
-        return (-s.frame_width / 2 + m, s.caption[3] + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
+        left, _, right, top = self._frame_rect()
+        return (left, self.spec.caption[3] + self.spec.margin, right, top)
 
     def _pane_bounds(self) -> list[Rect]:
         """The code pane's backdrop and the printed lines under it, as rectangles to keep off."""

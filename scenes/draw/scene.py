@@ -19,7 +19,7 @@ from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
 from scenes.draw.checklist import ChecklistCues
 from scenes.draw.code import CodeCues
-from scenes.draw.crossfade import first_half
+from scenes.draw.crossfade import first_half, in_second_half
 from scenes.layout.clip import fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
@@ -182,7 +182,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
             if self._title_going is not None:  # the title is gone by half time, what comes starts
                 for m in anims:  # then: a code pane fading in under it shared frames with it
                     if m is not self._title_going:
-                        m.rate_func = _in_second_half(m.rate_func)
+                        m.rate_func = in_second_half(m.rate_func)
             return anims
         finally:
             self._turning, self._arriving, self._title_going = {}, set(), None
@@ -251,11 +251,6 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
                 self._turning[id(a)].fade(k)
         mobs = self._targets(cue.ids) + [a for a in arrows if id(a) not in self._turning]
         return [m.animate.fade(k) for m in mobs]
-
-
-def _in_second_half(rate: Any) -> Any:
-    """``rate`` run in the second half of the time: still until then (see `first_half`)."""
-    return lambda t: rate(max(0.0, 2.0 * t - 1.0))
 
 
 def _is_dim(a: Action) -> bool:
