@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+import numpy as np
+
 ATTR = "gradreel_tag"
 """The attribute a tag is stored under on a mobject."""
 
@@ -57,16 +59,18 @@ def _points(mob: Any) -> Iterator[Any]:
             yield m, pts
 
 
-def _opacity(m: Any) -> float:
-    """How opaque one shape draws: the larger of its fill's and (when drawn) its stroke's alpha."""
-    best = 0.0
-    fill = getattr(m, "fill_rgbas", None)
-    if fill is not None and len(fill):
-        best = max(best, float(fill[:, 3].max()))
-    stroke = getattr(m, "stroke_rgbas", None)
-    if stroke is not None and len(stroke) and (getattr(m, "stroke_width", 0) or 0) > 0:
-        best = max(best, float(stroke[:, 3].max()))
-    return best
+def _opacity(shapes: Iterable[Any]) -> float:
+    """How opaque ``shapes`` draw together: the largest alpha of their fills and of the strokes
+    that are drawn (stroke width above 0), in one reduction over all of them."""
+    alphas = []
+    for m in shapes:
+        fill = getattr(m, "fill_rgbas", None)
+        if fill is not None and len(fill):
+            alphas.append(fill[:, 3])
+        stroke = getattr(m, "stroke_rgbas", None)
+        if stroke is not None and len(stroke) and (getattr(m, "stroke_width", 0) or 0) > 0:
+            alphas.append(stroke[:, 3])
+    return float(np.concatenate(alphas).max()) if alphas else 0.0
 
 
 class Frame:
@@ -99,7 +103,7 @@ def tagged(mobs: Iterable[Any]) -> list[tuple[Any, Tag]]:
 
 def opacity(mob: Any) -> float:
     """How opaque a shape and its family draw now: the largest of its parts' (see ``items``)."""
-    return max((_opacity(s) for s, _ in _points(mob)), default=0.0)
+    return _opacity(s for s, _ in _points(mob))
 
 
 def items(scene: Any, frame: Frame) -> list[dict[str, Any]]:
@@ -115,12 +119,10 @@ def items(scene: Any, frame: Frame) -> list[dict[str, Any]]:
         parts = list(_points(m))
         if not parts:
             continue
-        xs0 = min(float(p[:, 0].min()) for _, p in parts)
-        xs1 = max(float(p[:, 0].max()) for _, p in parts)
-        ys0 = min(float(p[:, 1].min()) for _, p in parts)
-        ys1 = max(float(p[:, 1].max()) for _, p in parts)
+        pts = np.concatenate([p[:, :2] for _, p in parts])  # one reduction each way, not one per part
+        (xs0, ys0), (xs1, ys1) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
         out.append({"kind": t.kind, "role": t.role, "text": t.text, "bbox": frame.box(xs0, ys0, xs1, ys1),
-                    "opacity": round(max(_opacity(s) for s, _ in parts), 3), "id": t.id})
+                    "opacity": round(_opacity(s for s, _ in parts), 3), "id": t.id})
     return out
 
 
