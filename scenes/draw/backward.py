@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from manim import FadeIn, FadeOut, MoveAlongPath, ReplacementTransform, Succession, Transform, VGroup, smooth
+from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, VGroup, smooth
 
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
@@ -217,8 +217,7 @@ class BackwardCues(OnScreen):
         out_x = 1.0 if box is None or x >= box.x else -1.0
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
-            out.append(Succession(MoveAlongPath(token, self._glide(token, to, waiting + [badge])),
-                                  FadeOut(token, run_time=1e-3)))
+            out.append(Succession(self._glide(token, to, waiting + [badge]), FadeOut(token, run_time=1e-3)))
         return out
 
     def _product_for(self, r: Route, key: tuple[str, str], taken: set[Route]) -> VGroup | None:
@@ -256,12 +255,12 @@ class BackwardCues(OnScreen):
             # the token is it: the pill steps aside while the token is on it (the two were drawn
             # over each other), and is written again once the token is on its way
             aside.append(Transform(product, product.copy().set_opacity(0.0), rate_func=_aside))
-        path = self._ride(tok, start, ride, exclude)
-        tok.move_to(path.get_start())
+        move = self._ride(tok, start, ride, exclude)
+        tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self._record(s)
-        return aside + [MoveAlongPath(tok, path)]
+        return aside + [move]
 
 
 def _aside(t: float) -> float:

@@ -19,7 +19,8 @@ from manim import VGroup, VMobject
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
-from scenes.layout.detour import ride_path
+from scenes.draw.ride_behind import RideBehind
+from scenes.layout.detour import hidden_spans, ride_path
 from scenes.layout.label_spots import rect_around
 from scenes.theme import Rect
 
@@ -71,9 +72,11 @@ class OnScreen:
                                         for row in ("name", "value", "sub")) or (
             tag is not None and any(getattr(tag_of(m), "text", None) == text for m in tag.submobjects))
 
-    def _ride(self, tok: VGroup, start: Any, ride: VMobject, exclude: list[Any], settle: bool = True) -> VMobject:
-        """The way ``tok`` goes from ``start`` along the edge part ``ride`` to where it waits:
-        beside the line wherever the line passes something on screen (`ride_path`)."""
+    def _ride(self, tok: VGroup, start: Any, ride: VMobject, exclude: list[Any], settle: bool = True) -> RideBehind:
+        """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: beside
+        the line wherever the line passes something on screen (`ride_path`), hidden where it
+        can only pass behind it (`hidden_spans`). ``exclude``: what it may pass (the product
+        pill it sets off from), but not wait on, since that shows again."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         edge = [tuple(ride.point_from_proportion(i / RIDE_SAMPLES)[:2]) for i in range(RIDE_SAMPLES + 1)]
@@ -83,13 +86,16 @@ class OnScreen:
         keep_off = self._shown_rects(exclude=exclude, extra=extra) + waits
         corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, keep_off,
                             within=self._free_rect(),  # type: ignore[attr-defined]
-                            step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle)
+                            step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
+                            rest_off=[self._bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY])  # type: ignore[attr-defined]
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
-        return path
+        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid, self.walk.moving)
+        self.walk.moving.append((corners, size))  # a token setting off with it later passes behind it
+        return RideBehind(tok, path, hidden)
 
-    def _glide(self, tok: VGroup, to: Any, exclude: list[Any]) -> VMobject:
+    def _glide(self, tok: VGroup, to: Any, exclude: list[Any]) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way."""
         here = tok.get_center()
         seg = VMobject()

@@ -186,6 +186,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
             return anims
         finally:
             self._turning, self._arriving, self._title_going = {}, set(), None
+            self.walk.moving = []
 
     def _draw(self, a: Action) -> Anims:
         if a.kind == "caption_in":

@@ -6,7 +6,10 @@ from a visit's note (where the product is written) to the edge crosses the cards
 ride is a shortest path on a grid over the part of the frame around the edge, where a step costs
 more the further it is from the edge (so the token follows the line where the line is clear and
 steps beside it where it is not) and a step whose pill would touch an obstacle costs far more (so
-a way is always found, and it touches as little as it can). Pure geometry, like the layout.
+a way is always found, and it touches as little as it can). Where even that way touches
+something (the spot it must reach is boxed in by words and cards), the token is hidden for
+that part (`hidden_spans`): it passes behind the op name, never over it. Pure geometry, like
+the layout.
 
 >>> p = ride_path((0.0, 0.0), (4.0, 0.0), [(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [(1.8, -0.2, 2.2, 0.2)],
 ...               within=(-1.0, -2.0, 5.0, 2.0), step=0.1, clear=0.02)
@@ -67,12 +70,14 @@ def clear_of(p: Point, size: Point, obstacles: list[Rect], grown: float = 0.0) -
 
 
 def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacles: list[Rect], *,
-              within: Rect, step: float, clear: float, settle: bool = True) -> list[Point]:
+              within: Rect, step: float, clear: float, settle: bool = True,
+              rest_off: list[Rect] = ()) -> list[Point]:
     """Corners of a way from ``start`` to ``end`` for a pill of ``size`` (w, h) that keeps near
     the polyline ``edge`` and, grown by ``clear``, touches none of ``obstacles`` where it can;
     it stays ``within`` (left, bottom, right, top). ``step``: the grid's pitch. Where a pill at
-    ``end`` would touch an obstacle, the way ends at the nearest spot where it touches none
-    (unless ``settle`` is false: a badge's spot is already chosen)."""
+    ``end`` would touch an obstacle, or one of ``rest_off`` (what shows again once the token has
+    left it: the product pill it set off from), the way ends at the nearest spot where it
+    touches none (unless ``settle`` is false: a badge's spot is already chosen)."""
     w, h = size
     pts = [start, end, *edge]
     pad = MARGIN * max(w, h)
@@ -87,10 +92,9 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
     blocked = np.zeros((nx, ny), dtype=bool)  # the pill, grown by ``clear``, touches something
     hard = np.zeros((nx, ny), dtype=bool)  # the pill itself covers something
-    for left, bottom, right, top in obstacles:
-        blocked |= ((gx > left - w / 2 - clear) & (gx < right + w / 2 + clear)
-                    & (gy > bottom - h / 2 - clear) & (gy < top + h / 2 + clear))
-        hard |= (gx > left - w / 2) & (gx < right + w / 2) & (gy > bottom - h / 2) & (gy < top + h / 2)
+    for o in obstacles:
+        blocked |= _covers(gx, gy, size, o, clear)
+        hard |= _covers(gx, gy, size, o, 0.0)
     away = np.full((nx, ny), np.inf)
     for (ax, ay), (bx, by) in zip(edge, edge[1:] or edge):
         dx, dy = bx - ax, by - ay
@@ -103,14 +107,67 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     def cell(p: Point) -> tuple[int, int]:
         return (min(nx - 1, max(0, round((p[0] - x0) / step))), min(ny - 1, max(0, round((p[1] - y0) / step))))
 
+    resting = blocked.copy()
+    for o in rest_off:
+        resting |= _covers(gx, gy, size, o, clear)
     goal = cell(end)
-    if settle and blocked[goal] and not blocked.all():  # where it would wait something is shown: wait at the nearest free spot
-        d = np.where(blocked, np.inf, np.hypot(gx - end[0], gy - end[1]))
+    if settle and resting[goal] and not resting.all():  # where it would wait something is shown: wait at the nearest free spot
+        d = np.where(resting, np.inf, np.hypot(gx - end[0], gy - end[1]))
         goal = np.unravel_index(int(np.argmin(d)), d.shape)
         end = (float(xs[goal[0]]), float(ys[goal[1]]))
     came = _search(cell(start), (int(goal[0]), int(goal[1])), weight)
     corners = [(float(xs[i]), float(ys[j])) for i, j in came]
     return _simplify([start, *corners[1:-1], end], size, obstacles, clear, step)
+
+
+def _covers(gx: np.ndarray, gy: np.ndarray, size: Point, rect: Rect, grown: float) -> np.ndarray:
+    """Where on the grid (``gx``, ``gy``) a pill of ``size``, grown by ``grown``, meets ``rect``."""
+    (w, h), (left, bottom, right, top) = size, rect
+    return ((gx > left - w / 2 - grown) & (gx < right + w / 2 + grown)
+            & (gy > bottom - h / 2 - grown) & (gy < top + h / 2 + grown))
+
+
+def point_at(path: list[Point], done: float) -> Point:
+    """The point ``done`` (a fraction of its length) along ``path``, as `MoveAlongPath` takes it."""
+    legs = [math.dist(a, b) for a, b in zip(path, path[1:])]
+    left = max(0.0, min(1.0, done)) * sum(legs)
+    for (a, b), n in zip(zip(path, path[1:]), legs):
+        if left <= n and n > 0.0:
+            return (a[0] + (b[0] - a[0]) * left / n, a[1] + (b[1] - a[1]) * left / n)
+        left -= n
+    return path[-1]
+
+
+def hidden_spans(path: list[Point], size: Point, obstacles: list[Rect], step: float,
+                 alongside: list[tuple[list[Point], Point]] = ()) -> list[tuple[float, float]]:
+    """The parts of ``path`` (as fractions of its length, in order) where a pill of ``size``
+    covers an obstacle, or a pill riding one of ``alongside`` (way and size) at the same time
+    (the same fraction of its own way: tokens that set off together): a token riding it is
+    hidden there, as if it passed behind. Sampled every quarter ``step``; each span is widened
+    by one sample on each side, so that the pill is shown only where it is clear.
+
+    >>> hidden_spans([(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [(1.8, -0.2, 2.2, 0.2)], step=0.1)
+    [(0.4, 0.60625)]
+    >>> hidden_spans([(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [], 0.1, [([(4.0, 0.0), (0.0, 0.0)], (0.4, 0.2))])
+    [(0.45, 0.55)]
+    """
+    pts = dense(path, step / 4)
+    along = np.concatenate([[0.0], np.cumsum([math.dist(a, b) for a, b in zip(pts, pts[1:])])])
+    total = float(along[-1])
+    if total <= 0.0:
+        return []
+    spans: list[tuple[float, float]] = []
+    for k, p in enumerate(pts):
+        done = float(along[k]) / total
+        others = [rect_around(*point_at(way, done), other) for way, other in alongside]
+        if clear_of(p, size, obstacles + others):
+            continue
+        lo, hi = float(along[max(k - 1, 0)]) / total, float(along[min(k + 1, len(pts) - 1)]) / total
+        if spans and lo <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], hi)
+        else:
+            spans.append((lo, hi))
+    return [(round(a, 6), round(b, 6)) for a, b in spans]
 
 
 def _search(a: tuple[int, int], b: tuple[int, int], weight: np.ndarray) -> list[tuple[int, int]]:

@@ -1,0 +1,78 @@
+"""A riding token's way (`ride_path`, `hidden_spans`) and how it is drawn (`RideBehind`). Why: a
+token that cannot go round the words beside its edge must never be drawn over them (two texts
+on top of each other, even for two frames)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from scenes.layout.detour import clear_of, dense, hidden_spans, ride_path
+
+SIZE = (0.4, 0.2)
+WITHIN = (-3.0, -3.0, 7.0, 3.0)
+
+
+def _along(path: list[tuple[float, float]], step: float) -> list[tuple[float, tuple[float, float]]]:
+    """Points of ``path`` every ``step``, each with the fraction of the length it is at."""
+    pts = dense(path, step)
+    total = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
+    out, done = [(0.0, pts[0])], 0.0
+    for a, b in zip(pts, pts[1:]):
+        done += math.dist(a, b)
+        out.append((done / total, b))
+    return out
+
+
+def test_a_way_round_is_taken_and_nothing_of_it_is_hidden() -> None:
+    """A label on the edge with room beside it: the way steps round it, wholly clear."""
+    edge = [(0.0, 0.0), (4.0, 0.0)]
+    label = (1.8, -0.1, 2.2, 0.1)
+    way = ride_path(edge[0], edge[-1], edge, SIZE, [label], within=WITHIN, step=0.05, clear=0.02)
+    assert all(clear_of(p, SIZE, [label]) for p in dense(way, 0.01))
+    assert hidden_spans(way, SIZE, [label], 0.05) == []
+
+
+def test_a_boxed_in_spot_is_reached_hidden_only_where_it_passes_behind() -> None:
+    """The spot the token must reach is walled in by words: no clear way exists. The token is
+    hidden exactly where its pill covers a word: shown at both ends, nowhere shown over one, and
+    hidden for less than half the way (it goes through the wall, not along it)."""
+    edge = [(0.0, 0.0), (4.0, 0.0)]
+    wall = [(2.8, -1.0, 3.0, 1.0), (2.8, 0.3, 5.0, 0.5), (2.8, -0.5, 5.0, -0.3), (4.6, -1.0, 4.8, 1.0)]
+    way = ride_path(edge[0], edge[-1], edge, SIZE, wall, within=WITHIN, step=0.05, clear=0.02)
+    assert way[0] == edge[0] and way[-1] == edge[-1]
+    spans = hidden_spans(way, SIZE, wall, 0.05)
+    assert spans and spans[0][0] > 0.0 and spans[-1][1] < 1.0
+    assert sum(hi - lo for lo, hi in spans) < 0.5
+    for done, p in _along(way, 0.005):
+        if not any(lo <= done <= hi for lo, hi in spans):
+            assert clear_of(p, SIZE, wall), f"shown over a word at {p} ({done:.3f} of the way)"
+
+
+def test_a_ride_is_hidden_inside_its_spans_and_shown_as_it_was_outside() -> None:
+    pytest.importorskip("manim")
+    from manim import RoundedRectangle, Text, VGroup, VMobject, linear
+
+    from scenes.draw.ride_behind import RideBehind
+
+    tok = VGroup(RoundedRectangle(width=0.4, height=0.2, corner_radius=0.05, fill_opacity=0.8),
+                 Text("4/9", font_size=12))
+    path = VMobject()
+    path.set_points_as_corners([[0.0, 0.0, 0.0], [4.0, 0.0, 0.0]])
+    ride = RideBehind(tok, path, [(0.4, 0.6)], rate_func=linear)
+    ride.begin()
+
+    def alphas() -> list[float]:
+        return [float(a) for m in tok.get_family() for a in getattr(m, "fill_rgbas", [])[:, 3]]
+
+    shown = alphas()
+    assert max(shown) > 0.5
+    ride.interpolate(0.5)
+    assert tok.get_center()[0] == pytest.approx(2.0, abs=1e-6)
+    assert max(alphas()) == 0.0
+    ride.interpolate(0.8)
+    assert tok.get_center()[0] == pytest.approx(3.2, abs=1e-6)
+    assert alphas() == shown
+    ride.finish()
+    assert alphas() == shown
