@@ -166,7 +166,6 @@ class Proportions:
     tag_apart: float
     token_wait_min: float
     ride_grid: float
-    pulse_reach: float
 
 
 @dataclass(frozen=True)

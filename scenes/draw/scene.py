@@ -231,11 +231,11 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         for m in self._targets(cue.ids):
             if id(m) in cards:  # the whole card is driven: the player draws a moving part above still ones
                 pulse = m.copy()
-                # grown by less than the gap a badge keeps from it: a pulse by a tenth of a wide
-                # card's size reached over the badge beside it
-                grow = self.theme.spacing.edge_clearance * self.theme.proportions.pulse_reach
-                pulse.frame.stretch_to_fit_width(m.frame.width + 2 * grow).stretch_to_fit_height(m.frame.height + 2 * grow)
-                pulse.frame.set_stroke(self.theme.colors.wavefront)
+                # its outline thickens to the wavefront's weight (to scale), the card keeps its
+                # size: grown by a tenth it reached over the badge beside it, grown by a pixel or
+                # two over the op name just above it
+                s = self.theme.strokes
+                pulse.frame.set_stroke(self.theme.colors.wavefront, width=m.frame.get_stroke_width() * s.wavefront / s.card)
                 out.append(Transform(m, pulse, rate_func=there_and_back))
         return out
 
