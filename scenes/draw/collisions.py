@@ -4,7 +4,7 @@ What counts (docs/inspect.md): two texts that overlap (a badge over an op name, 
 value inside a card); a text on a card or a bucket it does not belong to (its ``id`` differs from
 the card's); two cards or buckets over each other; and anything reaching out of the frame. Only
 what is visible counts: an item fainter than ``MIN_OPACITY`` (one fading in from nothing, a
-bucket's empty liquid) cannot hide anything. Boxes touching within ``TOUCH`` pixels are not an
+bucket's empty liquid, a card under the loss curve's opaque panel) cannot hide anything. Boxes touching within ``TOUCH`` pixels are not an
 overlap: a glyph's box is taken from its outline's control points, a little outside its ink.
 
 >>> a = {"kind": "text", "role": "label", "text": "pow", "bbox": [10, 10, 30, 20], "opacity": 1.0, "id": "t8"}
@@ -24,6 +24,9 @@ TOUCH = 0.5
 """Pixels two boxes may share (or an item may pass the frame's edge) without colliding."""
 CONTAINERS = frozenset({"card", "bucket"})
 """Shape roles that hold texts of their own: a text on one must be one of its own."""
+PANEL = "panel"
+"""The role of an opaque backdrop drawn over part of the picture: what lies wholly under it is
+hidden by as much as it is opaque (`visible`)."""
 
 Item = dict[str, Any]
 
@@ -100,15 +103,43 @@ def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], m
     (['text under 9 px'], [])
     """
     need = min_px * min(frame) / SHORT_SIDE
-    return [Collision(f"text under {min_px:g} px", i) for i in items
-            if i["kind"] == "text" and i["opacity"] >= MIN_OPACITY and i.get("text")
+    return [Collision(f"text under {min_px:g} px", i) for i in visible(items)
+            if i["kind"] == "text" and i.get("text")
             and i["bbox"][3] - i["bbox"][1] >= GROWING and glyph_height(i) < need]
 
 
+def _inside(a: Item, b: Item) -> bool:
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["bbox"], b["bbox"]
+    return ax0 >= bx0 - TOUCH and ay0 >= by0 - TOUCH and ax1 <= bx1 + TOUCH and ay1 <= by1 + TOUCH
+
+
+def visible(items: Iterable[Item]) -> list[Item]:
+    """The items that show: at least ``MIN_OPACITY`` opaque once every ``panel`` drawn after
+    one and wholly over it has let through what it lets through (an opaque backdrop, the loss
+    curve's, hides the cards under it; one fading in lets them through less and less).
+
+    >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [10, 10, 30, 20], "opacity": 1.0, "id": "t1"}
+    >>> panel = {"kind": "shape", "role": "panel", "text": None, "bbox": [0, 0, 100, 50], "opacity": 0.95, "id": None}
+    >>> [i["role"] for i in visible([card, panel])], [i["role"] for i in visible([panel, card])]
+    (['panel'], ['panel', 'card'])
+    """
+    items = list(items)
+    panels = [(n, b) for n, b in enumerate(items) if b["role"] == PANEL]
+    out = []
+    for n, a in enumerate(items):
+        shown = a["opacity"]
+        for k, b in panels:
+            if k > n and _inside(a, b):
+                shown *= 1.0 - b["opacity"]
+        if shown >= MIN_OPACITY:
+            out.append(a)
+    return out
+
+
 def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) -> list[Collision]:
-    """Every collision among the visible ``items`` of one frame of size ``frame`` (w, h)."""
+    """Every collision among the visible ``items`` (`visible`) of one frame of size ``frame`` (w, h)."""
     width, height = frame
-    seen = [i for i in items if i["opacity"] >= MIN_OPACITY]
+    seen = visible(items)
     texts = [i for i in seen if i["kind"] == "text"]
     boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
     out = [Collision("leaves the frame", i) for i in seen if _outside(i, width, height)]

@@ -12,7 +12,10 @@ from typing import Any
 
 from manim import Create, Dot, FadeIn, FadeOut, Line, RoundedRectangle, VGroup
 
+from scenes.draw.collisions import PANEL
+from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.record import tag
 from scenes.draw.state import CurveView
 from scenes.draw.visuals import label
 from scenes.draw.visuals.glyphs import shrink_to_fit
@@ -54,6 +57,7 @@ class CurveCues:
         left, bottom, right, top = left - 0.8 * m, bottom - 0.8 * m, right + m, top + m
         bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=t.radii.code, stroke_width=0,
                               fill_color=c.background, fill_opacity=1.0).move_to([(left + right) / 2, (top + bottom) / 2, 0])
+        tag(bg, PANEL)  # what it covers is hidden, for `render inspect` and the frame check too
         x0, y0, x1, y1 = self._curve_box()
         values = [float(self.events[s]["value"]) for s in cue.seqs]
         hi, lo = max(values + [0.0]), min(values + [0.0])
@@ -74,7 +78,9 @@ class CurveCues:
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
         self.curve.panel = VGroup(bg, axes, name, top_label, passes).set_z_index(Z_CURVE)
-        return out + [FadeIn(self.curve.panel)]
+        # the backdrop first, then what is drawn on it: while it fades in, the cards under it
+        # still show, and the axes' labels came in over them
+        return out + [FadeIn(bg, rate_func=first_half), FadeIn(VGroup(axes, name, top_label, passes), rate_func=second_half)]
 
     def _curve_y(self, v: float) -> float:
         lo, hi = self.curve.range

@@ -75,3 +75,18 @@ def test_describe_names_both_items() -> None:
     (c,) = collisions([text((100, 100, 130, 110), id="t8"), text((125, 104, 150, 120), role="badge", text="4/3")], FRAME)
     line = c.describe()
     assert "label 'pow' (t8)" in line and "badge '4/3'" in line and "[100, 100, 130, 110]" in line
+
+
+def test_what_lies_under_an_opaque_panel_is_hidden_and_what_shows_through_is_not() -> None:
+    """The loss curve's backdrop covers the graph: its axis label over a card under it is no
+    collision once it is opaque, is one while it fades in (the card still shows through), and
+    a card only partly under it, or drawn over it, still counts."""
+    card = shape((100, 100, 160, 130), id="t2")
+    axis = text((120, 125, 150, 138), text="pass")
+    for backdrop, expected in ((0.95, []), (0.5, ["text on a card not its own"])):
+        panel = shape((50, 50, 400, 300), role="panel", opacity=backdrop)
+        assert whats([card, panel, axis]) == expected, backdrop
+    panel = shape((50, 50, 400, 300), role="panel")
+    assert whats([panel, card, axis]) == ["text on a card not its own"]  # drawn over the panel
+    wide = shape((20, 100, 160, 130), id="t2")  # reaches out from under it
+    assert whats([wide, panel, axis]) == ["text on a card not its own"]
