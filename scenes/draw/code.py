@@ -10,7 +10,7 @@ from typing import Any
 
 from manim import FadeIn, Transform
 
-from scenes.draw.crossfade import crossfade
+from scenes.draw.crossfade import crossfade, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import CodePane
 from scenes.storyboard.cues import CONSOLE_KINDS
@@ -34,7 +34,11 @@ class CodeCues:
         if not self.code.pane.shows(line):  # a long program: the window moves to the line
             old = self.code.pane
             self.code.pane = self._pane(old.window_for(line), line)
-            return [crossfade(old, self.code.pane)]
+            out = [crossfade(old, self.code.pane)]
+            if self.code.pass_mark is not None and self.code.pass_at is not None:  # the mark moves with it
+                out += self._drop_pass_mark()  # type: ignore[attr-defined]
+                out.append(FadeIn(self._place_pass_mark(*self.code.pass_at), rate_func=second_half))  # type: ignore[attr-defined]
+            return out
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _pane(self, first: int, line: int) -> CodePane:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import FadeIn, FadeOut
+from manim import FadeIn, FadeOut, VGroup, smooth
 
+from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.state import CodeView
 from scenes.draw.visuals import pass_mark
@@ -23,18 +24,37 @@ class LoopCues:
 
     theme: Any
     code: CodeView
+    _arriving: set[int]  # ClipScene's, for one step
 
     @draws("loop_pass")
     def _cue_loop_pass(self, cue: Any) -> Anims:
-        out: Anims = []
-        if self.code.pass_mark is not None:
-            out.append(FadeOut(self.code.pass_mark))
-            self.code.pass_mark = None
+        going = self.code.pass_mark is not None
+        out = self._drop_pass_mark()
         count, total = cue.text("count"), cue.text("total")
         if self.code.pane is None or cue.line is None or count is None or total is None:
             return out
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
-        self.code.pass_mark = pass_mark(self.code.pane, cue.line, self.theme.labels.pass_mark.format(count=count, total=total), self.theme)
-        self.code.pass_mark.set_z_index(Z_MARK)
-        return out + [FadeIn(self.code.pass_mark)]
+        mark = self._place_pass_mark(cue.line, self.theme.labels.pass_mark.format(count=count, total=total))
+        return out + [FadeIn(mark, rate_func=second_half if going else smooth)]
+
+    def _drop_pass_mark(self) -> Anims:
+        """The pass mark goes, by half time ("pass 2/3" comes in the second half where "pass
+        1/3" was); one brought in by this very step never shows (two animations must not
+        drive one mark)."""
+        mark, self.code.pass_mark = self.code.pass_mark, None
+        if mark is None:
+            return []
+        if id(mark) in self._arriving:
+            mark.set_opacity(0.0)
+            return []
+        return [FadeOut(mark, rate_func=first_half)]
+
+    def _place_pass_mark(self, line: int, text: str) -> VGroup:
+        """The pass mark of ``line`` on the pane as it is now, to be faded in by the caller (a
+        window that moved puts it on another row: left where it was, it sat over the code the
+        window brought there)."""
+        self.code.pass_mark = pass_mark(self.code.pane, line, text, self.theme).set_z_index(Z_MARK)
+        self.code.pass_at = (line, text)
+        self._arriving.add(id(self.code.pass_mark))
+        return self.code.pass_mark

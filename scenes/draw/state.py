@@ -61,6 +61,7 @@ class CodeView:
     pane: CodePane | None = None
     bar_line: int | None = None
     pass_mark: VGroup | None = None  # "pass 2/3" beside the for line of the loop the beat is in
+    pass_at: tuple[int, str] | None = None  # the mark's line and text: it moves with the window
 
 
 @dataclass

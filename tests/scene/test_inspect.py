@@ -107,3 +107,24 @@ def test_every_grad_fn_is_named_once_beside_its_own_card(aspect: str) -> None:
         assert len(shown) == 1, (aspect, tid, fn, shown)
         (x0, y0, x1, y1), (c0, d0, c1, d1) = shown[0]["bbox"], cards[tid]
         assert y0 < d1 and y1 > d0, (aspect, fn, "not level with its card", shown[0]["bbox"], cards[tid])
+
+
+def test_the_pass_mark_moves_with_a_code_window_and_sits_on_no_code() -> None:
+    """A loop's pass mark stays beside the code while the window of a long program moves to the
+    lit line: at 1:1 the window leaves the for line to show the update under no_grad, and a
+    mark left where it was sat over `    with torch.no_grad():` for eight seconds."""
+    from pathlib import Path
+
+    lesson = Path(__file__).parent.parent / "storyboard" / "lessons" / "sgd_loop.yaml"
+    checked, plan = load_and_plan(str(lesson))
+    marks = 0
+    for sample in inspect_clip(checked, plan, RenderOptions(aspect="1:1"), every=0.5):
+        shown = [it for it in sample["items"] if it["opacity"] > 0.1]
+        for mark in (it for it in shown if (it["text"] or "").startswith("pass ") and it["role"] == "label"):
+            marks += 1
+            (x0, y0, x1, y1) = mark["bbox"]
+            for code in (it for it in shown if it["role"] == "code"):
+                c0, d0, c1, d1 = code["bbox"]
+                overlap = min(x1, c1) - max(x0, c0) > 0.5 and min(y1, d1) - max(y0, d0) > 0.5
+                assert not overlap, (sample["time"], mark["text"], code["text"])
+    assert marks > 10  # the mark is on screen through the loop's passes
