@@ -49,8 +49,8 @@ NAMES = CORE + list(LESSONS)
 STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
     # (distinct pairs of items, each lasting one frame or more). The nine clips are clean at
-    # every aspect, and so are tanh_neuron and weighted_sum4 at 16:9 and weighted_sum4 at 9:16;
-    # what is left is in the lessons' bigger graphs.
+    # every aspect, and so are sgd_loop at every aspect, tanh_neuron and weighted_sum4 at 16:9
+    # and weighted_sum4 at 9:16; what is left is in the lessons' bigger graphs.
     ('micrograd_readme', '16:9'): '34 collisions: 11 text on a card not its own (label), 10 texts overlap (label/badge), '
         '6 texts overlap (label/label), 6 card on a card (card), 1 text on a card not its own (badge)',
     ('micrograd_readme', '9:16'): '76 collisions: 23 text on a card not its own (label), 19 texts overlap (label/label), '
@@ -63,12 +63,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     ('mlp_lists', '9:16'): '3 collisions: 2 texts overlap (label/badge), 1 texts overlap (label/label)',
     ('mlp_lists', '1:1'): '11 collisions: 4 texts overlap (label/badge), 4 text on a card not its own (badge), 2 texts overlap (label/label), '
         '1 text on a card not its own (label)',
-    ('sgd_loop', '16:9'): '7 collisions: 3 text on a card not its own (label), 2 texts overlap (value/badge), '
-        '1 text on a card not its own (badge), 1 texts overlap (label/badge)',
-    ('sgd_loop', '9:16'): '5 collisions: 2 texts overlap (value/badge), 1 text on a card not its own (badge), 1 texts overlap (label/badge), '
-        '1 text on a card not its own (label)',
-    ('sgd_loop', '1:1'): '10 collisions: 4 text on a card not its own (label), 2 texts overlap (value/badge), 1 texts overlap (label/code), '
-        '1 text on a card not its own (badge), 1 texts overlap (label/badge), 1 texts overlap (label/label)',
     ('sigmoid_logloss', '16:9'): '2 collisions: 1 texts overlap (value/badge), 1 text on a card not its own (badge)',
     ('sigmoid_logloss', '9:16'): '1 collisions: 1 text on a card not its own (badge)',
     ('sigmoid_logloss', '1:1'): '6 collisions: 2 texts overlap (label/badge), 1 text on a card not its own (label), '

@@ -2,8 +2,8 @@
 
 Why not nodes: under ``torch.no_grad()`` the step records no graph; what a viewer must see is the
 gradient, scaled by the learning rate, going into the weight and its value changing. So a token
-with ``lr × grad`` leaves the weight's bucket (or comes from below its card), drops into the
-card, the card's value changes, and the arithmetic (``w = 1/2 - 1/10 × (-8) = 13/10``) is written
+with ``lr × grad`` sets off beside the weight's bucket (or from below its card) for the card,
+stops beside it as the card's value changes, and the arithmetic (``w = 1/2 - 1/10 × (-8) = 13/10``) is written
 under the code pane, where it stays readable beside the line that did it. A mixin of ``ClipScene``.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from manim import FadeOut, MoveAlongPath, Succession
+from manim import FadeOut, Succession
 
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import route_path
@@ -45,12 +45,17 @@ class StepCues:
         if card is not None and box is not None:
             tok = self._token(amount)  # type: ignore[attr-defined]
             bucket = self.graph.buckets.get(tid)
-            start = bucket.get_center() if bucket is not None else [box.x, box.y - box.h, 0]
+            if bucket is not None:  # beside the bucket, not over the .grad it still shows
+                gap = bucket.width / 2 + tok.width / 2 + self.theme.spacing.edge_clearance
+                start = bucket.get_center() - [gap, 0.0, 0.0]
+            else:
+                start = [box.x, box.y - box.h, 0]
             tok.move_to(start)
             self._keep_inside(tok)  # type: ignore[attr-defined]
-            x, y = tok.get_center()[:2]
-            path = route_path(Route("", "", None, True, ((x, y), (box.x, box.y))))
-            out.append(Succession(MoveAlongPath(tok, path), FadeOut(tok)))
+            # towards the card, waiting at the nearest spot beside it that shows nothing (over
+            # the card it hid the value that changes), hidden where it can only pass behind
+            way = route_path(Route("", "", None, True, (tuple(tok.get_center()[:2]), (box.x, box.y))))
+            out.append(Succession(self._ride(tok, tok.get_center(), way, []), FadeOut(tok)))  # type: ignore[attr-defined]
         shown = tuple(v for v in (s.get("name"), replace(after, role="value")) if v is not None)
         on_card = self._cue_value_update(replace(cue, strings=shown))  # type: ignore[attr-defined]
         out += on_card  # the card records its name and value rows; without a card the line does
