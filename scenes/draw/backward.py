@@ -136,6 +136,8 @@ class BackwardCues(OnScreen):
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
                 if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it waits
                     x, y = waiting[0].get_center()[:2]  # (a glide beside the card crossed its corner)
+                else:  # no spot beside the box is free of everything shown: the nearest one that is
+                    x, y = self._free_spot((x, y), tok, avoid + [self._bounds(m) for m in self._own_shapes(item)])
                 self._keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]

@@ -20,7 +20,7 @@ from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
-from scenes.layout.detour import hidden_spans, ride_path
+from scenes.layout.detour import hidden_spans, nearest_free, ride_path
 from scenes.layout.label_spots import rect_around
 from scenes.theme import Rect
 
@@ -94,6 +94,15 @@ class OnScreen:
         hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid, self.walk.moving)
         self.walk.moving.append((corners, size))  # a token setting off with it later passes behind it
         return RideBehind(tok, path, hidden)
+
+    def _free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:
+        """Where ``tok`` waits near ``at``: there, or the nearest spot inside the frame's free
+        area where it overlaps none of ``avoid`` (`nearest_free`, on the rides' grid): a spot
+        that only comes close is left as `badge_centre` chose it."""
+        t = self.theme
+        size = (tok.width, tok.height)
+        return nearest_free((float(at[0]), float(at[1])), size, avoid, within=self._free_rect(),  # type: ignore[attr-defined]
+                            step=size[1] * t.proportions.ride_grid, clear=0.0)
 
     def _glide(self, tok: VGroup, to: Any, exclude: list[Any]) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way."""

@@ -107,17 +107,42 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     def cell(p: Point) -> tuple[int, int]:
         return (min(nx - 1, max(0, round((p[0] - x0) / step))), min(ny - 1, max(0, round((p[1] - y0) / step))))
 
-    resting = blocked.copy()
-    for o in rest_off:
-        resting |= _covers(gx, gy, size, o, clear)
-    goal = cell(end)
-    if settle and resting[goal] and not resting.all():  # where it would wait something is shown: wait at the nearest free spot
-        d = np.where(resting, np.inf, np.hypot(gx - end[0], gy - end[1]))
-        goal = np.unravel_index(int(np.argmin(d)), d.shape)
-        end = (float(xs[goal[0]]), float(ys[goal[1]]))
-    came = _search(cell(start), (int(goal[0]), int(goal[1])), weight)
+    if settle:  # where it would wait something is shown: it waits at the nearest free spot
+        end = nearest_free(end, size, [*obstacles, *rest_off], within=(x0 - w / 2, y0 - h / 2, x1 + w / 2, y1 + h / 2),
+                           step=step, clear=clear)
+    came = _search(cell(start), cell(end), weight)
     corners = [(float(xs[i]), float(ys[j])) for i, j in came]
     return _simplify([start, *corners[1:-1], end], size, obstacles, clear, step)
+
+
+def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, step: float, clear: float) -> Point:
+    """``p`` if a pill of ``size`` there, grown by ``clear``, touches none of ``obstacles``; else
+    the nearest point of a grid of pitch ``step`` through ``p`` where it touches none, the pill
+    inside ``within``; ``p`` itself when there is none. Where a token or a badge waits.
+
+    >>> nearest_free((0.0, 0.0), (0.4, 0.2), [(-0.5, -0.15, 0.5, 0.15)], within=(-2.0, -2.0, 2.0, 2.0), step=0.05, clear=0.0)
+    (0.0, -0.25)
+    """
+    if clear_of(p, size, obstacles, clear):
+        return p
+    w, h = size
+    lo_x, hi_x = (within[0] + w / 2 - p[0]) // step, (within[2] - w / 2 - p[0]) // step
+    lo_y, hi_y = (within[1] + h / 2 - p[1]) // step, (within[3] - h / 2 - p[1]) // step
+    if hi_x < lo_x or hi_y < lo_y:
+        return p
+    xs = p[0] + np.arange(int(lo_x) + 1, int(hi_x) + 1) * step
+    ys = p[1] + np.arange(int(lo_y) + 1, int(hi_y) + 1) * step
+    if not len(xs) or not len(ys):
+        return p
+    gx, gy = np.meshgrid(xs, ys, indexing="ij")
+    blocked = np.zeros(gx.shape, dtype=bool)
+    for o in obstacles:
+        blocked |= _covers(gx, gy, size, o, clear)
+    if blocked.all():
+        return p
+    d = np.where(blocked, np.inf, np.hypot(gx - p[0], gy - p[1]))
+    i, j = np.unravel_index(int(np.argmin(d)), d.shape)
+    return (round(float(xs[i]), 9), round(float(ys[j]), 9))
 
 
 def _covers(gx: np.ndarray, gy: np.ndarray, size: Point, rect: Rect, grown: float) -> np.ndarray:

@@ -76,3 +76,17 @@ def test_a_ride_is_hidden_inside_its_spans_and_shown_as_it_was_outside() -> None
     assert alphas() == shown
     ride.finish()
     assert alphas() == shown
+
+
+def test_a_badge_waits_where_it_was_put_or_at_the_nearest_free_spot() -> None:
+    """`nearest_free`: a spot that touches nothing is kept; one over a card moves to the nearest
+    grid point where it touches nothing, inside its area; with no such point it stays."""
+    from scenes.layout.detour import nearest_free
+
+    card = (-0.5, -0.15, 0.5, 0.15)
+    area = (-2.0, -2.0, 2.0, 2.0)
+    assert nearest_free((1.0, 1.0), SIZE, [card], within=area, step=0.05, clear=0.0) == (1.0, 1.0)
+    x, y = nearest_free((0.3, 0.05), SIZE, [card], within=area, step=0.05, clear=0.0)
+    assert clear_of((x, y), SIZE, [card]) and math.hypot(x - 0.3, y - 0.05) == pytest.approx(0.2, abs=1e-9)
+    walled = nearest_free((0.0, 0.0), SIZE, [(-3.0, -3.0, 3.0, 3.0)], within=area, step=0.05, clear=0.0)
+    assert walled == (0.0, 0.0)
