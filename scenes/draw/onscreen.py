@@ -104,9 +104,10 @@ class OnScreen:
         return nearest_free((float(at[0]), float(at[1])), size, avoid, within=self._free_rect(),  # type: ignore[attr-defined]
                             step=size[1] * t.proportions.ride_grid, clear=0.0)
 
-    def _glide(self, tok: VGroup, to: Any, exclude: list[Any]) -> RideBehind:
-        """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way."""
+    def _glide(self, tok: VGroup, to: Any, exclude: list[Any], settle: bool = False) -> RideBehind:
+        """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way;
+        ``settle``: it waits at the nearest free spot when ``to`` is not free (see `_ride`)."""
         here = tok.get_center()
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
-        return self._ride(tok, here, seg, exclude, settle=False)
+        return self._ride(tok, here, seg, exclude, settle=settle)

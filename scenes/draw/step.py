@@ -15,8 +15,6 @@ from typing import Any
 from manim import FadeOut, Succession
 
 from scenes.draw.drawers import draws
-from scenes.draw.visuals import route_path
-from scenes.layout.routes import Route
 
 Anims = list[Any]
 
@@ -54,8 +52,7 @@ class StepCues:
             self._keep_inside(tok)  # type: ignore[attr-defined]
             # towards the card, waiting at the nearest spot beside it that shows nothing (over
             # the card it hid the value that changes), hidden where it can only pass behind
-            way = route_path(Route("", "", None, True, (tuple(tok.get_center()[:2]), (box.x, box.y))))
-            out.append(Succession(self._ride(tok, tok.get_center(), way, []), FadeOut(tok)))  # type: ignore[attr-defined]
+            out.append(Succession(self._glide(tok, (box.x, box.y), [], settle=True), FadeOut(tok)))  # type: ignore[attr-defined]
         shown = tuple(v for v in (s.get("name"), replace(after, role="value")) if v is not None)
         on_card = self._cue_value_update(replace(cue, strings=shown))  # type: ignore[attr-defined]
         out += on_card  # the card records its name and value rows; without a card the line does

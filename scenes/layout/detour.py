@@ -128,8 +128,6 @@ def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, 
     w, h = size
     lo_x, hi_x = (within[0] + w / 2 - p[0]) // step, (within[2] - w / 2 - p[0]) // step
     lo_y, hi_y = (within[1] + h / 2 - p[1]) // step, (within[3] - h / 2 - p[1]) // step
-    if hi_x < lo_x or hi_y < lo_y:
-        return p
     xs = p[0] + np.arange(int(lo_x) + 1, int(hi_x) + 1) * step
     ys = p[1] + np.arange(int(lo_y) + 1, int(hi_y) + 1) * step
     if not len(xs) or not len(ys):
@@ -152,15 +150,29 @@ def _covers(gx: np.ndarray, gy: np.ndarray, size: Point, rect: Rect, grown: floa
             & (gy > bottom - h / 2 - grown) & (gy < top + h / 2 + grown))
 
 
-def point_at(path: list[Point], done: float) -> Point:
-    """The point ``done`` (a fraction of its length) along ``path``, as `MoveAlongPath` takes it."""
-    legs = [math.dist(a, b) for a, b in zip(path, path[1:])]
-    left = max(0.0, min(1.0, done)) * sum(legs)
-    for (a, b), n in zip(zip(path, path[1:]), legs):
-        if left <= n and n > 0.0:
-            return (a[0] + (b[0] - a[0]) * left / n, a[1] + (b[1] - a[1]) * left / n)
-        left -= n
-    return path[-1]
+def _along(path: list[Point]) -> np.ndarray:
+    """How far along ``path`` each of its points is, from 0 to its length."""
+    return np.concatenate([[0.0], np.cumsum([math.dist(a, b) for a, b in zip(path, path[1:])])])
+
+
+def points_at(path: list[Point], done: np.ndarray) -> np.ndarray:
+    """The points ``done`` (fractions of its length) along ``path``, as `MoveAlongPath` takes
+    them: an (n, 2) array."""
+    at = _along(path)
+    way = np.asarray(path, dtype=float)
+    if at[-1] <= 0.0:
+        return np.repeat(way[:1], len(done), axis=0)
+    d = np.clip(done, 0.0, 1.0) * at[-1]
+    return np.column_stack([np.interp(d, at, way[:, 0]), np.interp(d, at, way[:, 1])])
+
+
+def _pills_meet(centres: np.ndarray, size: Point, rects: np.ndarray) -> np.ndarray:
+    """For each centre (n, 2), whether a pill of ``size`` there overlaps its row of ``rects``
+    (n, m, 4): `meet` of `rect_around`, for every sample at once."""
+    w, h = size
+    x, y = centres[:, None, 0], centres[:, None, 1]
+    return ((np.minimum(x + w / 2, rects[..., 2]) > np.maximum(x - w / 2, rects[..., 0]))
+            & (np.minimum(y + h / 2, rects[..., 3]) > np.maximum(y - h / 2, rects[..., 1]))).any(axis=1)
 
 
 def hidden_spans(path: list[Point], size: Point, obstacles: list[Rect], step: float,
@@ -177,16 +189,19 @@ def hidden_spans(path: list[Point], size: Point, obstacles: list[Rect], step: fl
     [(0.45, 0.55)]
     """
     pts = dense(path, step / 4)
-    along = np.concatenate([[0.0], np.cumsum([math.dist(a, b) for a, b in zip(pts, pts[1:])])])
+    along = _along(pts)
     total = float(along[-1])
     if total <= 0.0:
         return []
+    done, centres = along / total, np.asarray(pts, dtype=float)
+    rects = np.broadcast_to(np.asarray(obstacles, dtype=float).reshape(1, -1, 4), (len(pts), len(obstacles), 4))
+    for way, (w, h) in alongside:  # where each token setting off with it is at the same time
+        at = points_at(way, done)
+        rects = np.concatenate([rects, np.column_stack([at[:, 0] - w / 2, at[:, 1] - h / 2,
+                                                        at[:, 0] + w / 2, at[:, 1] + h / 2])[:, None, :]], axis=1)
+    covered = _pills_meet(centres, size, rects) if rects.shape[1] else np.zeros(len(pts), dtype=bool)
     spans: list[tuple[float, float]] = []
-    for k, p in enumerate(pts):
-        done = float(along[k]) / total
-        others = [rect_around(*point_at(way, done), other) for way, other in alongside]
-        if clear_of(p, size, obstacles + others):
-            continue
+    for k in np.flatnonzero(covered):
         lo, hi = float(along[max(k - 1, 0)]) / total, float(along[min(k + 1, len(pts) - 1)]) / total
         if spans and lo <= spans[-1][1]:
             spans[-1] = (spans[-1][0], hi)
