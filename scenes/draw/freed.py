@@ -29,9 +29,15 @@ class FreedGraphs:
         for other in list(self.graph.cards):
             ev = self.tensor_events.get(other, {})
             if other != tid and ev.get("name") == name and other not in feeds \
-                    and other not in freed | self.graph.ghost:
+                    and other not in freed | self.graph.ghost and not self._feeds_live(other):
                 out += self._retire(other)
         return out
+
+    def _feeds_live(self, tid: str) -> bool:
+        """Whether a card on screen that no walk went through was computed from ``tid``: the
+        name moved on, but the tensor is still part of a graph (``h.append(act.relu())`` before
+        ``act = torch.tensor(0.0)`` starts the next unit keeps the old ``act``)."""
+        return any(tid in self._inputs(u) for u in self.graph.cards if u not in self.graph.walked)
 
     def _retire_walked(self, tid: str) -> Anims:
         """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
@@ -94,14 +100,15 @@ class FreedGraphs:
     def _ancestors(self, tid: str) -> set[str]:
         """Tensors ``tid`` was computed from: ``s = s * 2`` keeps the old ``s`` (same graph),
         while ``x = torch.tensor(-1.0)`` in the next step retires the old ``x``."""
-        def inputs(t: str) -> list[str]:
-            return [i for i in self.tensor_events.get(t, {}).get("inputs") or [] if isinstance(i, str)]
-
         seen: set[str] = set()
-        todo = inputs(tid)
+        todo = self._inputs(tid)
         while todo:
             t = todo.pop()
             if t not in seen:
                 seen.add(t)
-                todo += inputs(t)
+                todo += self._inputs(t)
         return seen
+
+    def _inputs(self, tid: str) -> list[str]:
+        """The tensors ``tid`` was made from, as its event lists them."""
+        return [i for i in self.tensor_events.get(tid, {}).get("inputs") or [] if isinstance(i, str)]

@@ -10,6 +10,8 @@ step two's input ``x``, which no loop graph uses, goes with step two's graph.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scenes.draw.collisions import MIN_OPACITY
@@ -71,3 +73,18 @@ def test_an_input_goes_with_the_last_graph_that_used_it(aspect: str) -> None:
                                        for smp in inspect_clip(checked, plan, opts, frames=at)]
     assert ("card", x[1]) in step_two  # while its graph is on screen
     assert ("card", x[1]) not in loop_once and ("card", x[1]) not in loop_three  # no loop graph uses x
+
+
+def test_a_rebound_name_still_held_by_the_graph_keeps_its_card() -> None:
+    """mlp_lists: ``act = torch.tensor(0.0)`` starts the second unit after ``h.append(act.relu())``
+    kept the first unit's ``act``. The name moved on, but nothing was freed: the first unit's
+    cards stay through the walk, every result of the program on screen."""
+    path = str(Path(__file__).parents[1] / "storyboard" / "lessons" / "mlp_lists.yaml")
+    checked, plan = load_and_plan(path)
+    acts = [t for t in checked.index.name_tensors["act"]
+            if not checked.index.tensor_event[t].get("is_leaf")]  # each unit's act + w * xi results
+    (walk,) = [c for c in plan.cues if c.kind == "backward_start"]
+    opts = RenderOptions()
+    (sample,) = inspect_clip(checked, plan, opts, frames=[round((walk.start + 1.0) * fps_of(opts))])
+    shown = {i["id"] for i in sample["items"] if i["role"] == "card" and i["opacity"] > 0.5}
+    assert len(acts) == 4 and set(acts) <= shown, sorted(set(acts) - shown)
