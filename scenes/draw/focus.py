@@ -5,16 +5,20 @@ Why the shapes move and not Manim's camera: the code pane, the captions and the 
 where they are; only the graph is seen closer. The scene reads the layout as seen from there
 (`scenes.layout.focus.zoomed`) while the camera is close, so what the beat's cues draw lands on
 the moved cards; what the move takes out of the graph's region fades out (it would lie over the
-code or the captions) and comes back with the move back.
+code or the captions) and comes back with the move back. Each move is in two halves, so that a
+card that moves never passes over one that fades: going in, what leaves fades first and the
+rest then grows; coming back, the rest shrinks first and what returns then fades in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from manim import Mobject, Transform, UpdateFromAlphaFunc
 
+from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 
@@ -51,10 +55,23 @@ class FocusCues:
         self.lay = new
 
     def _moved(self, m: Mobject, z: Zoom) -> Mobject:
-        target = m.copy()
-        target.shift([z.to[0] - z.about[0], z.to[1] - z.about[1], 0])
-        target.scale(z.factor, about_point=np.array([z.to[0], z.to[1], 0.0]))
-        return target
+        return self._zoom_shape(m.copy(), z)
+
+    @staticmethod
+    def _zoom_shape(m: Mobject, z: Zoom) -> Mobject:
+        """``m`` itself, moved and scaled as the camera's move ``z`` moves the graph."""
+        m.shift([z.to[0] - z.about[0], z.to[1] - z.about[1], 0])
+        m.scale(z.factor, about_point=np.array([z.to[0], z.to[1], 0.0]))
+        return m
+
+    def _drawn_at_home(self, make: Callable[[Any], Mobject]) -> Mobject:
+        """A shape ``make`` builds from a layout, built from the layout at home and then moved
+        as the camera is: while close, a text sized by the least readable size (a compact card,
+        an op name) would be that size in the close view, and too small once the camera is back."""
+        home = getattr(self, "_home", None)
+        if home is None:
+            return make(self.lay)  # type: ignore[attr-defined]
+        return self._zoom_shape(make(home), self._zoom)
 
     @staticmethod
     def _jump(m: Mobject, target: Mobject, out: bool) -> Any:
@@ -102,8 +119,8 @@ class FocusCues:
                                       if hasattr(s, "fill_rgbas")]
                 target.set_opacity(0.0)
                 out.append(self._jump(m, target, out=True))
-            else:
-                out.append(Transform(m, target))
+            else:  # moves once what leaves has faded: the growing cards never pass over a fading one
+                out.append(Transform(m, target, rate_func=second_half))
         return out
 
     def _fade_outside(self) -> None:
@@ -135,6 +152,7 @@ class FocusCues:
                 for s, (fill, stroke) in zip(parts, saved):
                     if len(s.fill_rgbas) == len(fill) and len(s.stroke_rgbas) == len(stroke):
                         s.fill_rgbas, s.stroke_rgbas = fill, stroke
-            out.append(self._jump(m, target, out=False) if saved is not None else Transform(m, target))
+            out.append(self._jump(m, target, out=False) if saved is not None  # back before what returns shows
+                       else Transform(m, target, rate_func=first_half))
         self._faded = {}
         return out

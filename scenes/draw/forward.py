@@ -20,12 +20,12 @@ class ForwardCues:
     """The handlers for node_appear, edge_grow and value_update (mixed into ClipScene)."""
 
     def _card(self, tid: str, name: str | None, value: str | None, grad_fn: str | None) -> VGroup | None:
-        box = self.lay.boxes.get(tid)
-        if box is None:
+        if tid not in self.lay.boxes:
             return None
         ev = self.tensor_events.get(tid, {})
-        return node_card(box, self.theme, name=name, value=value, grad_fn=grad_fn,
-                         requires_grad=bool(ev.get("requires_grad")), detail=self.lay.detail, scale=self.lay.scale)
+        return self._drawn_at_home(lambda lay: node_card(
+            lay.boxes[tid], self.theme, name=name, value=value, grad_fn=grad_fn,
+            requires_grad=bool(ev.get("requires_grad")), detail=lay.detail, scale=lay.scale))
 
     def _record_card(self, card: VGroup, cue: Any, roles: dict[str, str]) -> None:
         """Ledger entries for the card rows that were really drawn (a row can be dropped when

@@ -147,7 +147,8 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         pane and of ``avoid``, inside the frame; ``beside``: level with the box where it can
         (`tag_centre`)."""
         t = self.theme
-        m = card_tag(text, box, t, scale=self.lay.scale)
+        m = self._drawn_at_home(lambda lay: card_tag(text, lay.boxes.get(box.id, box), t, scale=lay.scale))
+        m.move_to([0.0, 0.0, 0.0])
         apart = m.height * t.proportions.tag_apart  # a word space between two tags on one line
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
                   (self._bounds(tag) for tag in [*self.graph.tags.values(), *self.graph.bucket_tags])]

@@ -36,6 +36,8 @@ def test_focus_beat_draws_its_cards_larger_and_moves_back() -> None:
     first = checked.index.ids_of("a")[0]
     assert shown_before[first] == a[first]  # back where and as large as it was
     assert first not in d  # a leaf far from the focus is faded out while the camera is close
+    value_height = {i["id"]: i["bbox"][3] - i["bbox"][1] for i in after["items"] if i["role"] == "value"}
+    assert value_height[e] == pytest.approx(value_height[first], abs=0.5)  # made close up, as large as the rest once back
 
 
 def test_focus_names_must_be_tensors_of_the_log(tmp_path: Path) -> None:
