@@ -222,6 +222,7 @@ class LayoutRules:
     detail_full: float
     detail_name: float
     compact_min: float
+    name_over: float
     value_chars: int
     glyph_advance_sans: float
     glyph_advance_mono: float

@@ -20,7 +20,7 @@ from scenes.draw.buckets import BucketCues
 from scenes.draw.checklist import ChecklistCues
 from scenes.draw.code import CodeCues
 from scenes.draw.crossfade import first_half, in_second_half
-from scenes.layout.clip import fill_scales, graph_region, shows_code
+from scenes.layout.clip import clip_layout, fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.curve import CurveCues
@@ -36,7 +36,7 @@ from scenes.draw.state import (CodeView, ConsoleView, CurveView, GraphView, Netw
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
 from scenes.layout.label_spots import tag_centre
-from scenes.layout.place import Box, Layout, layout_events
+from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import cue_kind
 from scenes.theme import Rect, Theme
@@ -67,7 +67,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         self.aspect, self.captions_mode = aspect, captions
         self.spec = theme.aspect(aspect)
         self.has_code = shows_code(plan, source)
-        self.lay: Layout = layout or layout_events(events, aspect, theme, self._graph_region())
+        self.lay: Layout = layout or clip_layout(plan, events, source, aspect, theme)
         self.owner = dict(_node_owner(events))
         self.tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
         for e in events:

@@ -53,6 +53,18 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any) -> tuple[
                              checklist_room(plan, spec, theme))
 
 
+def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, theme: Any) -> Any:
+    """The clip's graph layout, in its `graph_region`: the one place the render, the scene and
+    `inspect` lay a clip out. A clip that names its backward graph's functions (a
+    ``grad_fn_appear`` cue) keeps them on its cards, so it never takes one-row cards, which have
+    no row for them (`layout_graph`)."""
+    from scenes.layout.place import layout_events
+
+    region = graph_region(plan, source, theme.aspect(aspect), theme)
+    one_row = not any(c.kind == "grad_fn_appear" for c in plan.cues)
+    return layout_events(events, aspect, theme, region, source, one_row=one_row)
+
+
 CARD_CHARS = 12  # a value longer than this (PyTorch's tensor(0.3333, requires_grad=True)) is printed, not carded
 
 

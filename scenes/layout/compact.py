@@ -44,7 +44,8 @@ def uniform_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
 def compact_text_scale(s: float, theme: Theme) -> float:
     """How much larger than the minimum a compact card's texts are at layout scale `s`: 1 up
     to `layout.detail_full`, then growing with the scale as the theme's cards do (a compact
-    layout with room to spare draws larger cards, not wider gaps)."""
+    layout with room to spare draws larger cards, not wider gaps). Its names are a little
+    larger again (`layout.name_over`), so that every name measures as large as a digit."""
     return max(1.0, s / theme.layout.detail_full)
 
 
@@ -57,31 +58,47 @@ def token_scale(s: float, theme: Theme) -> float:
 
 def compact_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
     """Cards and buckets as large as their texts at the minimum readable size, whatever the
-    scale (so at scale `s` their size at scale 1 is that over `s`). The widths are estimated
+    scale (so at scale `s` their size at scale 1 is that over `s`): a leaf's name over its
+    value, a result's name and value over its grad_fn. See `_text_dims`."""
+    return _text_dims(items, theme, s, one_row=False)
+
+
+def dense_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
+    """Compact cards of one row, for a graph too deep for two (`compact_dims`): every card its
+    name (an unnamed result: its op) and its value side by side, no grad_fn row; the op of a
+    named result is still the tag above its card, so no card loses what it computes."""
+    return _text_dims(items, theme, s, one_row=True)
+
+
+def _text_dims(items: Mapping[str, Item], theme: Theme, s: float, *, one_row: bool) -> Dims:
+    """Card sizes from their texts at the minimum readable size. The widths are estimated
     from the names and grad_fn names (structure, not values: a value is planned
     `layout.value_chars` wide), so the layout still does not move when a number changes."""
     e, z, q = theme.layout, theme.sizes, theme.proportions
     k = compact_text_scale(s, theme)
     floor = theme.font_sizes.min_readable * k
     sans, mono = e.glyph_advance_sans * floor, e.glyph_advance_mono * floor
-    row = e.glyph_height * floor / q.label_fill
+    name = sans * e.name_over  # a name's advance (`node_card` draws it name_over larger)
+    row = e.glyph_height * floor / q.label_fill  # a name's brackets stay in it at name_over
     gap, pad = 2 * z.token_pad * k, 2 * z.card_pad * s  # the card pads itself by card_pad at its scale
     value = e.value_chars * mono
     cards: dict[str, tuple[float, float]] = {}
     for key, it in items.items():
-        if it.kind == "internal":
-            w, rows = len(it.grad_fn or "") * sans, 1
+        title = it.name or it.code or (it.grad_fn or "").replace("Backward0", "").lower()  # as `node_card` titles it
+        if it.kind == "internal":  # its grad_fn is its name
+            w, rows = len(it.grad_fn or "") * name, 1
+        elif one_row:
+            w, rows = len(title) * name + gap + value, 1
         elif it.kind.startswith("leaf"):  # name over value: a leaf has no grad_fn row
-            w, rows = max(len(it.name or "") * sans, value), 2
+            w, rows = max(len(it.name or "") * name, value), 2
         else:
-            title = it.name if it.name is not None else (it.grad_fn or "").replace("Backward0", "").lower()
-            w, rows = max(len(title) * sans + gap + value, len(it.grad_fn or "") * sans), 2
+            w, rows = max(len(title) * name + gap + value, len(it.grad_fn or "") * sans), 2
         cards[key] = ((w / q.label_fill + pad) / s, (rows * row + pad) / s)
     bucket = (value / q.bucket_label_width / s, e.glyph_height * floor / q.bucket_label_height / s)
     badge = z.badge_width * token_scale(s, theme) / s  # a bucket's badge waits beside it (`nominal_token_size`)
     tag = e.glyph_height * theme.font_sizes.min_readable  # an op name between two layers (its halo lets an arrow tip under it)
     layer_gap = (tag + 2 * theme.spacing.edge_clearance) / s
-    return Dims(cards, bucket, "compact", badge, max(layer_gap, theme.spacing.layer_gap_min))
+    return Dims(cards, bucket, "dense" if one_row else "compact", badge, max(layer_gap, theme.spacing.layer_gap_min))
 
 
 def balanced_layers(ids: list[str], edges: tuple[GraphEdge, ...], width: Mapping[str, float],

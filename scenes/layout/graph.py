@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scenes.storyboard.views.graph import expression_text
+
 
 @dataclass(frozen=True)
 class Item:
@@ -23,6 +25,7 @@ class Item:
     name: str | None
     grad_fn: str | None
     attached_to: str | None = None  # a bucket's leaf item
+    code: str | None = None  # an unnamed result's card title: its expression's source text (`yh - y`)
 
 
 @dataclass(frozen=True)
@@ -42,9 +45,11 @@ class Graph:
     node_owner: Mapping[str, str] = field(default_factory=dict)  # node id -> item id
 
 
-def graph_from_events(events: Iterable[Mapping[str, Any]]) -> Graph:
-    """Extract the forward graph: tensors (except `.grad` reads), internal nodes, buckets."""
+def graph_from_events(events: Iterable[Mapping[str, Any]], source: str | None = None) -> Graph:
+    """Extract the forward graph: tensors (except `.grad` reads), internal nodes, buckets.
+    ``source``: the program, so that an unnamed result knows the code its card is called by."""
     events = list(events)
+    lines = source.splitlines() if source else []
     arithmetic = update_operands(events)
     tensors = [e for e in events if e.get("kind") == "tensor" and e.get("op") != "grad" and e["id"] not in arithmetic]
     nodes: dict[str, Mapping[str, Any]] = {e["id"]: e for e in events if e.get("kind") == "node"}
@@ -69,7 +74,9 @@ def graph_from_events(events: Iterable[Mapping[str, Any]]) -> Graph:
         kind = ("leaf_grad" if t.get("requires_grad") else "leaf_nograd") if leaf else "op"
         if t["id"] in roots:
             kind = "loss"
-        order.append((t["seq"] if "seq" in t else len(order), Item(t["id"], kind, t["id"], t.get("node"), t.get("name"), t.get("grad_fn"))))
+        code = None if t.get("name") else expression_text(t, lines)
+        order.append((t["seq"] if "seq" in t else len(order),
+                      Item(t["id"], kind, t["id"], t.get("node"), t.get("name"), t.get("grad_fn"), code=code)))
         if t.get("node"):
             owner[t["node"]] = t["id"]
     order.sort(key=lambda p: p[0])

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, token_scale, uniform_dims
+from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, dense_dims, token_scale, uniform_dims
 from scenes.layout.graph import Graph, Item, graph_from_events
 from scenes.layout.ordering import longest_path_layers, order_layers
 from scenes.layout.routes import Point, Route, bucket_route, dummy_chains, edge_routes
@@ -47,27 +47,30 @@ class Layout:
     region: Rect  # where the boxes are (left, bottom, right, top)
     flow: str  # "right", "down" or "up": the forward direction
     scale: float  # card size relative to the theme's scale-1 sizes
-    detail: str  # "full", "name" or "none": which labels cards can carry at this scale
+    detail: str  # "full", "compact", "dense", "name" or "none": which labels cards carry (`layout_graph`)
     boxes: Mapping[str, Box]
     routes: tuple[Route, ...]
     layers: tuple[tuple[str, ...], ...]
     items: Mapping[str, Item]
 
 
-def layout_events(events: Iterable[Mapping[str, Any]], aspect: str, theme: Theme, region: Rect | None = None) -> Layout:
-    """Convenience: `layout_graph(graph_from_events(events), aspect, theme, region)`."""
-    return layout_graph(graph_from_events(events), aspect, theme, region)
+def layout_events(events: Iterable[Mapping[str, Any]], aspect: str, theme: Theme, region: Rect | None = None,
+                  source: str | None = None, one_row: bool = True) -> Layout:
+    """Convenience: `layout_graph(graph_from_events(events, source), aspect, theme, region, one_row)`."""
+    return layout_graph(graph_from_events(events, source), aspect, theme, region, one_row)
 
 
-def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = None) -> Layout:
+def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = None, one_row: bool = True) -> Layout:
     """Place every item inside `region` (default: the aspect's graph region from the theme; a
     clip without a code pane may pass a larger one); see the module docstring.
 
     A graph too big for the theme's cards at a scale where their rows are readable
     (`layout.detail_full`) is laid out again with compact cards (`detail` "compact"): each card
-    and bucket just as large as its texts need at the minimum readable size (`_compact_dims`),
+    and bucket just as large as its texts need at the minimum readable size (`compact_dims`),
     only the gaps shrinking with the scale. It is taken when its scale is at least
-    `layout.compact_min`; else the uniform layout stands (a bigger graph: names only).
+    `layout.compact_min`; else one-row cards (`dense_dims`, `detail` "dense": name and value
+    side by side, no grad_fn row) are tried the same way, for a graph too deep for two rows
+    (unless ``one_row`` is false); else the uniform layout stands (a bigger graph: names only).
 
     Flow "up" (the articles' orientation: the leaves at the bottom, the loss on top, so that the
     backward walk goes down) is the "down" layout mirrored top to bottom, with each weight's
@@ -79,10 +82,16 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
     lay = _layout_oriented(graph, aspect, theme, region, uniform_dims)
     if lay.scale >= theme.layout.detail_full or not lay.boxes:
         return lay
-    tries = [_layout_oriented(graph, aspect, theme, region, compact_dims, extra) for extra in range(COMPACT_EXTRA + 1)]
-    compact = max(tries, key=lambda t: t.scale)  # the first of the best: fewer layers on a tie
-    return compact if compact.scale >= theme.layout.compact_min else lay
+    for dims in (compact_dims, dense_dims) if one_row else (compact_dims,):
+        tries = [_layout_oriented(graph, aspect, theme, region, dims, extra) for extra in range(COMPACT_EXTRA + 1)]
+        compact = max(tries, key=lambda t: t.scale)  # the first of the best: fewer layers on a tie
+        if compact.scale >= theme.layout.compact_min:
+            return compact
+    return lay
 
+
+TEXT_SIZED = ("compact", "dense")
+"""The details whose cards are sized by their texts at the minimum readable size."""
 
 COMPACT_EXTRA = 3
 """A compact layout may take up to this many layers more than the graph's longest path, when
@@ -101,7 +110,7 @@ def _layout_oriented(graph: Graph, aspect: str, theme: Theme, region: Rect | Non
         if room > 0:  # the op name over the top card would sit in the frame's margin: lower the top,
             left, bottom, right, top = lay.region  # unless that costs the cards a row of their texts
             lower = _layout_flow(graph, aspect, theme, (left, bottom, right, top - room), "down", dims, extra, sides=("main",))
-            if lower.detail == lay.detail and (lower.detail != "compact" or lower.scale >= theme.layout.compact_min):
+            if lower.detail == lay.detail and (lower.detail not in TEXT_SIZED or lower.scale >= theme.layout.compact_min):
                 lay = lower
         return _mirrored(lay, theme.spacing.edge_clearance * lay.scale)
     other = "down" if preferred == "right" else "right"

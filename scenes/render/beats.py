@@ -153,11 +153,10 @@ class ClipKeys:
 
     def __init__(self, opts: Any, checked: Any, p: Any) -> None:
         from scenes.render.states import BeatStates
-        from scenes.layout.clip import fill_scales, graph_region
+        from scenes.layout.clip import clip_layout, fill_scales
         from scenes.render.keys import clip_digest, prefixes, segment_description
         from scenes.video.timeline import clip_segments
         from scenes.render.code_version import code_digest
-        from scenes.layout.place import layout_events
         from scenes.theme import load_theme, theme_file
 
         self.opts = opts
@@ -165,8 +164,7 @@ class ClipKeys:
         spec = theme.aspect(opts.aspect)
         self.size, self.fps = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts)
         self.encoder = encoder_options(opts)
-        region = graph_region(p, checked.index.source, spec, theme)
-        self.layout = layout = layout_events(checked.run.events, opts.aspect, theme, region)
+        self.layout = layout = clip_layout(p, checked.run.events, checked.index.source, opts.aspect, theme)
         self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
         fill_max = fill_scales(p)
         self.descs = [segment_description(seg, fill_max) for seg in self.segs]

@@ -34,8 +34,7 @@ def inspect_clip(checked: Any, plan: Any, opts: RenderOptions, frames: list[int]
 
     from scenes.draw.record import Frame, items, sample
     from scenes.draw.scene import ClipScene
-    from scenes.layout.clip import graph_region
-    from scenes.layout.place import layout_events
+    from scenes.layout.clip import clip_layout
     from scenes.theme import load_theme
     from scenes.video.timeline import clip_segments
 
@@ -45,8 +44,7 @@ def inspect_clip(checked: Any, plan: Any, opts: RenderOptions, frames: list[int]
     width, height = pixel_size(opts, (spec.pixel_width, spec.pixel_height))
     if frames is None:
         frames = sample_frames(plan.duration, fps, at, every)
-    region = graph_region(plan, checked.index.source, spec, theme)
-    layout = layout_events(checked.run.events, opts.aspect, theme, region)
+    layout = clip_layout(plan, checked.run.events, checked.index.source, opts.aspect, theme)
     steps = [st for seg in clip_segments(plan, opts.captions, theme.timings.caption_fade, fps) for st in seg.steps]
     frame = Frame(width, height, spec.frame_width, spec.frame_height)
     out: list[dict[str, Any]] = []

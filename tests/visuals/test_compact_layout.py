@@ -1,5 +1,6 @@
-"""Big graphs (20 to 40 nodes) laid out with compact cards: every card and bucket shows all its
-rows at the minimum readable size, and the layout still reads only the graph's structure."""
+"""Big graphs (20 to 40 nodes) laid out with compact cards, of two rows or (a deeper graph) one:
+every card and bucket shows its rows at the minimum readable size, and the layout still reads
+only the graph's structure."""
 
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ import pytest
 pytest.importorskip("manim")
 
 from scenes.draw.visuals import bucket, label, node_card  # noqa: E402
-from scenes.layout.clip import graph_region  # noqa: E402
+from scenes.layout.clip import clip_layout  # noqa: E402
 from scenes.layout.compact import balanced_layers  # noqa: E402
 from scenes.layout.graph import GraphEdge  # noqa: E402
-from scenes.layout.place import layout_events  # noqa: E402
 from scenes.storyboard import load_and_plan  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
 
@@ -24,9 +24,7 @@ PX_PER_UNIT_480P = 480 / 8.0  # the short side of every frame is 8 scene units
 
 def _layout(name: str, aspect: str, sets: tuple[str, ...] = ()):
     checked, plan = load_and_plan(str(LESSONS / f"{name}.yaml"), sets)
-    spec = THEME.aspect(aspect)
-    region = graph_region(plan, checked.index.source, spec, THEME)
-    return checked.run.events, layout_events(checked.run.events, aspect, THEME, region)
+    return checked.run.events, clip_layout(plan, checked.run.events, checked.index.source, aspect, THEME)
 
 
 def _values(events: list[dict]) -> dict[str, str]:
@@ -38,19 +36,21 @@ def _values(events: list[dict]) -> dict[str, str]:
     return out
 
 
-CASES = [("mlp_lists", "9:16"), ("weighted_sum4", "16:9"), ("weighted_sum4", "9:16"),
-         ("weighted_sum4", "1:1"), ("sigmoid_logloss", "16:9")]
-"""Lessons that fit compact cards with 9 px texts. Not mlp_lists at 16:9: its 28 cards at that
-size do not fit beside its code pane (a compact scale of 0.016), so it draws names only."""
+CASES = [("mlp_lists", "9:16", "compact"), ("weighted_sum4", "16:9", "compact"), ("weighted_sum4", "9:16", "compact"),
+         ("weighted_sum4", "1:1", "compact"), ("sigmoid_logloss", "16:9", "compact"),
+         ("mlp_lists", "16:9", "dense"), ("micrograd_readme", "16:9", "dense"), ("micrograd_readme", "9:16", "dense")]
+"""Lessons that fit compact cards with 9 px texts, and lessons too deep for two rows of them
+(mlp_lists: 8 layers beside its code pane at 16:9; micrograd's example: 14 layers), which fit one."""
 
 
-@pytest.mark.parametrize(("name", "aspect"), CASES, ids=[f"{n}-{a}" for n, a in CASES])
-def test_compact_cards_show_every_row_readably(name: str, aspect: str) -> None:
+@pytest.mark.parametrize(("name", "aspect", "detail"), CASES, ids=[f"{n}-{a}" for n, a, _ in CASES])
+def test_compact_cards_show_every_row_readably(name: str, aspect: str, detail: str) -> None:
     """Too big for the theme's cards at a readable scale, the lesson gets compact ones: each
-    card shows its name, its value and (a result) its grad_fn, each bucket a value, none of them
+    card shows what it is called (its name, or an unnamed result's code, as the scene titles
+    it), its value and, on two rows, a result's grad_fn; each bucket a value; none of them
     under 9 px high at 480p."""
     events, lay = _layout(name, aspect)
-    assert lay.detail == "compact", (lay.detail, lay.scale)
+    assert lay.detail == detail, (lay.detail, lay.scale)
     values = _values(events)
     low = THEME.font_sizes.min_readable
     for item in lay.items.values():
@@ -60,12 +60,13 @@ def test_compact_cards_show_every_row_readably(name: str, aspect: str) -> None:
             assert b.value is not None, item
             continue
         value = values.get(item.id, "0")[:THEME.layout.value_chars]
-        card = node_card(box, THEME, name=item.name, value=value, grad_fn=item.grad_fn, detail=lay.detail,
-                         scale=lay.scale)
-        assert card.value is not None and (card.name is not None or not item.name), (item, value)
+        title = item.name or item.code
+        card = node_card(box, THEME, name=title, value=value, grad_fn=item.grad_fn, detail=lay.detail, scale=lay.scale)
+        assert card.value is not None or item.kind == "internal", (item, value)
+        assert card.name is not None or not title, item
         if item.kind in ("op", "loss"):
-            assert card.sub is not None, item
-        for m, text, font in ((card.name, item.name, THEME.fonts.sans), (card.value, value, THEME.fonts.mono),
+            assert (card.sub is not None) == (detail == "compact"), item
+        for m, text, font in ((card.name, title or item.grad_fn, THEME.fonts.sans), (card.value, value, THEME.fonts.mono),
                               (card.sub, item.grad_fn, THEME.fonts.sans)):
             if m is not None:  # no smaller than the same text at the minimum size (9 px glyphs at 480p)
                 assert m.height >= label(text or "", font, low, "#ffffff").height * 0.999, (item, text)

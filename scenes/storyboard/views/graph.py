@@ -46,10 +46,16 @@ def tensor(b: Builder, ev: Event) -> None:
 
 def expression(b: Builder, ev: Event) -> str | None:
     """The source text of an unnamed op's expression, when it is short enough for a card."""
+    return expression_text(ev, b.index.lines)
+
+
+def expression_text(ev: Event, lines: list[str]) -> str | None:
+    """What an unnamed op's card is called: the source text of its expression (`yh - y`), when
+    it is short enough for a card; the layout sizes the card for the same text."""
     span, line = ev.get("span"), ev.get("line", 0)
-    if not span or ev.get("op") in (None, "tensor", "grad") or not 0 < line <= len(b.index.lines):
+    if not span or ev.get("op") in (None, "tensor", "grad") or not 0 < line <= len(lines):
         return None
-    text = b.index.lines[line - 1].encode("utf-8")[span[0]:span[1]].decode("utf-8", "replace").strip()
+    text = lines[line - 1].encode("utf-8")[span[0]:span[1]].decode("utf-8", "replace").strip()
     return text if 0 < len(text) <= MAX_EXPRESSION_CHARS else None
 
 
