@@ -268,7 +268,6 @@ def test_a_failed_worker_stops_the_parent_at_its_next_beat(tmp_path: Path) -> No
 def test_a_render_indexes_the_log_and_lays_the_graph_out_once(tmp_path: Path, monkeypatch) -> None:
     """One load and plan index the log once; one render (in one process) lays the graph out
     once, for the keys and the scene alike."""
-    import scenes.draw.scene
     import scenes.layout.place
     from scenes.storyboard.logindex import LogIndex
 
@@ -279,7 +278,6 @@ def test_a_render_indexes_the_log_and_lays_the_graph_out_once(tmp_path: Path, mo
     real_layout = scenes.layout.place.layout_events
     counted = lambda *a, **k: layouts.append(1) or real_layout(*a, **k)  # noqa: E731
     monkeypatch.setattr(scenes.layout.place, "layout_events", counted)
-    monkeypatch.setattr(scenes.draw.scene, "layout_events", counted)
     result = render(tmp_path, jobs=1)
     assert result.beats_drawn == list(range(8))
     assert builds == [1], "the log was indexed more than once"
