@@ -54,7 +54,10 @@ def test_watch_renders_each_saved_edit_reports_bad_input_and_stops_on_ctrl_c(tmp
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "scenes.commands.main", "watch", str(board), "--size", "256x144",
                              "--fps", "5", "-j", "1", "--out", str(out)], cwd=root,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # Ctrl-C as a terminal delivers it, even when this run was started in the
+                            # background (a shell then starts its jobs with SIGINT ignored)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     said: queue.Queue[str] = queue.Queue()
     errors: queue.Queue[str] = queue.Queue()
     readers = [threading.Thread(target=_lines, args=(stream, into), daemon=True)
