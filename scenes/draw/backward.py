@@ -120,13 +120,16 @@ class BackwardCues(OnScreen):
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
             if s.role == "grad_fn" and not self._card_shows(item, s.text):
-                if not is_acc and self.lay.detail == "dense":
+                if self.lay.detail == "dense":
                     continue  # a one-row graph is packed: its cards' op names and the note's rule say what ran
                 tag = self._tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
-                                avoid=[self._bounds(m) for m in rode] + [self._bounds(m) for m in tags])
+                                avoid=[self._bounds(m) for m in rode] + [self._bounds(m) for m in tags],
+                                or_none=self._shown_rects(exclude=going + rode))
+                if tag is None:
+                    continue  # no room by the box: the note's rule (the bucket's fill) says what ran
                 self.walk.visit_marks.append(tag)
                 tags.append(tag)
-                out.append(FadeIn(tag))
+                out.append(FadeIn(tag, rate_func=second_half))  # once the last visit's marks are gone
                 self._record(s)
             elif s.role == "grad_fn":
                 self._record(s)

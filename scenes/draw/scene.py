@@ -35,6 +35,7 @@ from scenes.draw.state import (CodeView, ConsoleView, CurveView, GraphView, Netw
                                WalkView)
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
+from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import tag_centre
 from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
@@ -141,22 +142,28 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         dy = max(0.0, lo_y - mob.get_bottom()[1]) - max(0.0, mob.get_top()[1] - hi_y)
         return mob.shift([dx, dy, 0])
 
-    def _tag(self, text: str, box: Box, above: bool = True, avoid: list[Rect] = (), beside: bool = False) -> VGroup:
+    def _tag(self, text: str, box: Box, above: bool = True, avoid: list[Rect] = (), beside: bool = False,
+             or_none: list[Rect] | None = None) -> VGroup | None:
         """A small muted label just outside a box (op names, AccumulateGrad, bucket names), clear
         of where tokens wait at it, of the tags already placed (a word space apart), of the code
         pane and of ``avoid``, inside the frame; ``beside``: level with the box where it can
-        (`tag_centre`)."""
+        (`tag_centre`). ``or_none`` (what is on screen then): a tag that finds no spot by its box
+        clear of all that is not made, None (a visit's tag in a packed graph: moved off its box
+        it read as another card's, left over another label it hid it)."""
         t = self.theme
         m = self._drawn_at_home(lambda lay: card_tag(text, lay.boxes.get(box.id, box), t, scale=lay.scale))
         m.move_to([0.0, 0.0, 0.0])
         apart = m.height * t.proportions.tag_apart  # a word space between two tags on one line
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
                   (self._bounds(tag) for tag in [*self.graph.tags.values(), *self.graph.bucket_tags])]
+        keep_off = self._token_rests(box) + placed + self._pane_bounds() + list(avoid)
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
-                          avoid=self._token_rests(box) + placed + self._pane_bounds() + list(avoid),
-                          beside=beside, within=self._frame_rect())
-        return self._keep_inside(m.move_to([x, y, 0]))
+                          avoid=keep_off, beside=beside, within=self._frame_rect())
+        self._keep_inside(m.move_to([x, y, 0]))
+        if or_none is not None and not clear_of(tuple(m.get_center()[:2]), (m.width, m.height), keep_off + or_none):
+            return None
+        return m
 
     def _token_rests(self, box: Box) -> list[Rect]:
         """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
