@@ -30,6 +30,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "flow": ("up", "right", "down"),
     "leaf_layer": ("consumer", "source"),
     "checklist": ("corner", "aside"),
+    "walk_code": ("all", "lit"),
 }
 
 

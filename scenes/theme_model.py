@@ -242,6 +242,7 @@ class Aspect:
     graph: Rect
     caption: Rect
     checklist: str  # "corner": a storyboard's checklist goes to a free corner; "aside": room is kept for it
+    walk_code: str  # "all": the code pane stays whole in the backward walk; "lit": it shows the lit line only
 
 
 @dataclass(frozen=True)

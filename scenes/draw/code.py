@@ -21,19 +21,29 @@ Anims = list[Any]
 # Drawing order (Cairo sorts by z_index): the code pane's backdrop and the running-line bar
 # are below everything else.
 Z_PANE, Z_BAR = -3, -2
+WALK_CUES = ("backward_start", "visit", "bucket_fill")
+"""The cues of a backward walk that light a line (``L.backward()``): where the pane steps aside."""
 
 
 class CodeCues:
     """The pane's handlers (mixed into ClipScene): code_line, and the bar following a cue's line."""
 
-    def _bar_to(self, line: int) -> Anims:
-        """Light the program line that caused what is shown now (``L.backward()`` during the walk)."""
-        if self.code.pane is None or line == self.code.bar_line:
+    def _bar_to(self, line: int, walk: bool = False) -> Anims:
+        """Light the program line that caused what is shown now (``L.backward()`` during the walk).
+        ``walk``: the backward walk starts here; where the aspect's graph lies under the pane
+        (``walk_code: lit``) the pane steps aside, keeping only the lit line at its size, and the
+        walk's notes get the rest of its room. The next line outside it brings the whole pane back."""
+        if self.code.pane is None:
+            return []
+        aside = walk and self.spec.walk_code == "lit" and not self.code.aside
+        if line == self.code.bar_line and not aside:
             return []
         self.code.bar_line = line
-        if not self.code.pane.shows(line):  # a long program: the window moves to the line
+        if aside or not self.code.pane.shows(line):  # a long program: the window moves to the line
             old = self.code.pane
-            self.code.pane = self._pane(old.window_for(line), line)
+            first = line if aside else (1 if self.code.aside else old.window_for(line))
+            self.code.aside = aside
+            self.code.pane = self._pane(first, line, max_rows=1 if aside else None)
             out = [crossfade(old, self.code.pane)]
             if self.code.pass_mark is not None and self.code.pass_at is not None:  # the mark moves with it
                 out += self._drop_pass_mark()  # type: ignore[attr-defined]
@@ -41,14 +51,18 @@ class CodeCues:
             return out
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
-    def _pane(self, first: int, line: int) -> CodePane:
+    def _pane(self, first: int, line: int, max_rows: int | None = None) -> CodePane:
         """The code pane from line ``first`` (all of it when it fits), ``line`` lit: from the
-        window that shows ``line`` when the one from ``first`` does not."""
-        pane = CodePane(self.source or "", self._code_rect(), self.theme, first=first)
+        window that shows ``line`` when the one from ``first`` does not. ``max_rows``: that many
+        rows at most (`CodePane`); a whole pane marks where printed lines go under it."""
+        pane = CodePane(self.source or "", self._code_rect(), self.theme, first=first, max_rows=max_rows)
         if not pane.shows(line):
-            pane = CodePane(self.source or "", self._code_rect(), self.theme, first=pane.window_for(line))
+            pane = CodePane(self.source or "", self._code_rect(), self.theme, first=pane.window_for(line),
+                            max_rows=max_rows)
         pane.bg.set_z_index(Z_PANE)
         pane.highlight(line).set_z_index(Z_BAR)
+        if max_rows is None:
+            self.code.foot = float(pane.bg.get_bottom()[1])
         return pane
 
     @draws("code_line")

@@ -62,7 +62,7 @@ class ConsoleCues:
         if self.has_code and graph_top <= self.spec.code[1]:  # the graph is under the code: stop above it
             floor = max(floor, graph_top + self._tag_room())
         if self.console.lines is None:
-            y_top = (pane.bg.get_bottom()[1] - gap) if pane is not None else top
+            y_top = (self.code.foot - gap) if pane is not None and self.code.foot is not None else top
             self.console.lines = VGroup()
             anchor = [left + t.sizes.code_pad, y_top, 0]
             m.move_to(anchor, aligned_edge=[-1, 1, 0])

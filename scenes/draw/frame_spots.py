@@ -75,7 +75,7 @@ class FrameSpots:
         adv = pane.adv * max(1.0, t_.font_sizes.min_readable / pane.font_size)
         per_row = max(1, int((right - left - 2 * t_.sizes.code_pad) / adv))
         rows = sum(max(1, math.ceil(len(text) / per_row)) for text in printed_texts(self.plan))
-        top = pane.bg.get_bottom()[1]
+        top = self.code.foot if self.code.foot is not None else pane.bg.get_bottom()[1]
         floor = self.spec.caption[3] + self.spec.margin
         return [(left, max(floor, top - max(rows, n) * pane.row_height - t_.sizes.code_pad), right, top)]
 

@@ -62,6 +62,8 @@ class CodeView:
     bar_line: int | None = None
     pass_mark: VGroup | None = None  # "pass 2/3" beside the for line of the loop the beat is in
     pass_at: tuple[int, str] | None = None  # the mark's line and text: it moves with the window
+    aside: bool = False  # the pane has stepped aside for the walk: only its lit line shows
+    foot: float | None = None  # the bottom of the whole pane, where printed lines start (not the aside one's)
 
 
 @dataclass

@@ -24,11 +24,13 @@ class CodePane(VGroup):
     span); the scene adds it behind the text and Transforms it from line to line.
     """
 
-    def __init__(self, source: str, rect: Rect, theme: Theme, first: int = 1) -> None:
+    def __init__(self, source: str, rect: Rect, theme: Theme, first: int = 1, max_rows: int | None = None) -> None:
         """``first``: the first line shown when the program is too long to show whole at the
         theme's ``code_min`` size; the pane then shows as many lines as fit from there (a window,
         see ``window_for``). When the longest line would only fit under ``code_wrap``, the lines
-        too wide at ``code_min`` are wrapped instead (``soft_wrap``)."""
+        too wide at ``code_min`` are wrapped instead (``soft_wrap``). ``max_rows``: a window of
+        at most that many rows from ``first``, at the size the whole ``rect`` gives (the pane
+        stepping aside: the same code, less of it, its backdrop hugging what is left)."""
         super().__init__()
         self.theme = theme
         left, bottom, right, top = rect
@@ -50,6 +52,8 @@ class CodePane(VGroup):
                 cols = max(WRAP_MIN_COLS, int(width / (adv * factor)) - 1)
                 parts = [soft_wrap(s, cols) for s in lines]
             fit = max(1, int(height / (pitch * factor)))
+        if max_rows is not None:  # never fewer rows than the first line takes (it is the lit one)
+            fit = max(1, min(fit, max(max_rows, len(parts[min(first, len(parts)) - 1]))))
         self.total = len(lines)
         self._rows = [min(len(p), fit) for p in parts]
         self._fit = fit

@@ -1,0 +1,62 @@
+"""The code pane steps aside for the backward walk where the graph lies under it (9:16, 1:1).
+
+What must hold (issue 19, item 4: "a pane that steps aside during the walk"): from the walk's
+first step the pane shows only the lit line, ``loss.backward()``, and the room it gave up is
+free for the walk's notes; the next line lit outside the walk (the update step) brings the
+whole program back; at 16:9, where the pane is beside the graph, it stays whole. Printed lines
+keep to the foot of the whole pane, so the pane coming back never lands on them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scenes.draw.collisions import MIN_OPACITY
+from scenes.render.inspect import inspect_clip
+from scenes.render.options import RenderOptions, fps_of
+from scenes.storyboard import load_and_plan
+
+pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked at
+
+SGD = Path(__file__).parents[1] / "storyboard" / "lessons" / "sgd_loop.yaml"
+
+
+def _code_at(aspect: str, times: list[float]) -> list[list[dict]]:
+    """The code lines (and printed lines) on screen at each of ``times``, top to bottom."""
+    checked, plan = load_and_plan(str(SGD))
+    opts = RenderOptions(aspect=aspect)
+    frames = [round(t * fps_of(opts)) for t in times]
+    return [sorted((i for i in s["items"] if i["role"] in ("code", "console") and i["opacity"] >= MIN_OPACITY),
+                   key=lambda i: i["bbox"][1])
+            for s in inspect_clip(checked, plan, opts, frames=frames)]
+
+
+def _times() -> tuple[float, float, float]:
+    """The middle of the first walk (its first visit's end), of the update step after it, and of
+    the beat before the walk (pass one's forward build)."""
+    _, plan = load_and_plan(str(SGD))
+    visit = next(c for c in plan.cues if c.kind == "visit")
+    mid = lambda b: b.start + b.duration / 2  # noqa: E731
+    walk = max(i for i, b in enumerate(plan.beats) if b.start <= visit.start)
+    assert plan.beats[walk + 1].visual == "update"
+    return visit.start + visit.duration, mid(plan.beats[walk + 1]), mid(plan.beats[walk - 1])
+
+
+@pytest.mark.parametrize("aspect", ["9:16", "1:1"])
+def test_the_pane_keeps_only_the_lit_line_in_the_walk(aspect: str) -> None:
+    walk, update, build = _times()
+    before, during, after = _code_at(aspect, [build, walk, update])
+    code = lambda items: [i["text"].strip() for i in items if i["role"] == "code"]  # noqa: E731
+    assert code(during) == ["loss.backward()"]
+    assert len(code(before)) > 1 and "loss.backward()" in code(before)
+    assert len(code(after)) == len(code(before)) and "w -= lr * w.grad" in code(after)  # the whole pane is back
+    foot = max(i["bbox"][3] for i in before + after if i["role"] == "code")
+    assert all(i["bbox"][1] >= foot for i in during + after if i["role"] == "console")  # under the whole pane
+
+
+def test_the_pane_stays_whole_beside_the_graph() -> None:
+    walk, _, build = _times()
+    before, during = _code_at("16:9", [build, walk])
+    assert [i["text"] for i in during if i["role"] == "code"] == [i["text"] for i in before if i["role"] == "code"]
