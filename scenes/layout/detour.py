@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from scenes.layout.label_spots import meet, rect_around
+from scenes.layout.label_spots import inside, meet, rect_around
 from scenes.theme import Rect
 
 Point = tuple[float, float]
@@ -118,12 +118,13 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
 def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, step: float, clear: float) -> Point:
     """``p`` if a pill of ``size`` there, grown by ``clear``, touches none of ``obstacles``; else
     the nearest point of a grid of pitch ``step`` through ``p`` where it touches none, the pill
-    inside ``within``; ``p`` itself when there is none. Where a token or a badge waits.
+    inside ``within`` (``p`` too: a badge beside a card at the frame's edge, moved back inside,
+    landed on the card); ``p`` itself when there is none. Where a token or a badge waits.
 
     >>> nearest_free((0.0, 0.0), (0.4, 0.2), [(-0.5, -0.15, 0.5, 0.15)], within=(-2.0, -2.0, 2.0, 2.0), step=0.05, clear=0.0)
     (0.0, -0.25)
     """
-    if clear_of(p, size, obstacles, clear):
+    if clear_of(p, size, obstacles, clear) and inside(rect_around(p[0], p[1], size), within):
         return p
     w, h = size
     lo_x, hi_x = (within[0] + w / 2 - p[0]) // step, (within[2] - w / 2 - p[0]) // step

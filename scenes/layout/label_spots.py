@@ -106,7 +106,7 @@ def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: f
     others = _obstacles(lay, box, avoid)
     for i, (x, y) in enumerate(spots):
         rect = rect_around(x, y, size, 0.0)
-        if within is not None and not _inside(rect, within):
+        if within is not None and not inside(rect, within):
             continue
         if any(meet(rect, o) for o in others):
             continue
@@ -123,13 +123,14 @@ def _obstacles(lay: Layout, box: Box, avoid: Iterable[Rect]) -> list[Rect]:
 
 def _covered(rect: Rect, others: list[Rect], region: Rect) -> float:
     """How much of ``others`` the rectangle covers; leaving the region counts as covering all."""
-    if not _inside(rect, region):
+    if not inside(rect, region):
         return float("inf")
     return sum(max(0.0, min(rect[2], o[2]) - max(rect[0], o[0])) * max(0.0, min(rect[3], o[3]) - max(rect[1], o[1]))
                for o in others)
 
 
-def _inside(rect: Rect, within: Rect) -> bool:
+def inside(rect: Rect, within: Rect) -> bool:
+    """Whether ``rect`` lies wholly in ``within`` (both left, bottom, right, top)."""
     return within[0] <= rect[0] and rect[2] <= within[2] and within[1] <= rect[1] and rect[3] <= within[3]
 
 
