@@ -48,24 +48,10 @@ NAMES = CORE + list(LESSONS)
 
 STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
-    # (distinct pairs of items, each lasting one frame or more). The nine clips are clean at
-    # every aspect, and so are sgd_loop and weighted_sum4 at every aspect, micrograd_readme,
-    # tanh_neuron and sigmoid_logloss at 16:9 and sigmoid_logloss at 9:16; what is left is the
-    # walk's notes in the lessons' packed graphs, and the names-only cards at 1:1.
-    ('micrograd_readme', '9:16'): '32 collisions: 8 text on a card not its own (label), 7 texts overlap (value/label), '
-        '7 texts overlap (label/label), 6 texts overlap (label/badge), 2 text on a card not its own (badge), '
-        '1 text on a bucket not its own (label), 1 texts overlap (value/badge)',
-    ('micrograd_readme', '1:1'): '52 collisions: 17 texts overlap (label/label), 15 text on a card not its own (label), '
-        '13 texts overlap (label/badge), 3 text on a card not its own (badge), '
-        '2 text on a bucket not its own (label), 1 card on a card (card), 1 texts overlap (badge/badge)',
-    ('mlp_lists', '16:9'): '2 collisions: 2 texts overlap (label/label)',
-    ('mlp_lists', '9:16'): '1 collisions: 1 texts overlap (label/label)',
-    ('mlp_lists', '1:1'): '5 collisions: 2 texts overlap (label/badge), 2 texts overlap (label/label), 1 text on a card not its own (label)',
-    ('sigmoid_logloss', '1:1'): '4 collisions: 2 texts overlap (label/badge), 1 texts overlap (label/label), 1 texts overlap (badge/label)',
-    ('tanh_neuron', '9:16'): '5 collisions: 2 texts overlap (label/badge), 2 text on a card not its own (badge), '
-        '1 text on a card not its own (label)',
-    ('tanh_neuron', '1:1'): '12 collisions: 4 text on a card not its own (badge), 3 texts overlap (label/label), '
-        '3 text on a card not its own (label), 2 texts overlap (label/badge)',
+    # (distinct pairs of items, each lasting one frame or more). The nine clips and the lessons
+    # are clean at every aspect but micrograd's example at 1:1, whose 28 nodes on 14 layers
+    # get names-only cards in the room under its code pane and printed lines.
+    ('micrograd_readme', '1:1'): '2 collisions: 1 text on a card not its own (label), 1 card on a card (card)',
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
