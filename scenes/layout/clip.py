@@ -12,9 +12,12 @@ Pure (no Manim): the render's keys and the scene both read these.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scenes.storyboard.cues import CONSOLE_KINDS
+
+if TYPE_CHECKING:
+    from scenes.layout.place import Layout
 
 
 def clip_frame_region(has_code: bool, spec: Any, console: float = 0.0, aside: float = 0.0) -> tuple[float, float, float, float]:
@@ -53,7 +56,7 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any) -> tuple[
                              checklist_room(plan, spec, theme))
 
 
-def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, theme: Any) -> Any:
+def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, theme: Any) -> "Layout":
     """The clip's graph layout, in its `graph_region`: the one place the render, the scene and
     `inspect` lay a clip out. A clip that names its backward graph's functions (a
     ``grad_fn_appear`` cue) keeps them on its cards, so it never takes one-row cards, which have

@@ -65,8 +65,9 @@ def compact_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
 
 def dense_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
     """Compact cards of one row, for a graph too deep for two (`compact_dims`): every card its
-    name (an unnamed result: its op) and its value side by side, no grad_fn row; the op of a
-    named result is still the tag above its card, so no card loses what it computes."""
+    name (an unnamed result: its code, else its op) and its value side by side, no grad_fn
+    row; the op of a named result is still the tag above its card, so no card loses what it
+    computes."""
     return _text_dims(items, theme, s, one_row=True)
 
 
