@@ -151,6 +151,7 @@ class Proportions:
     unit_main: float
     unit_cross: float
     unit_label: float
+    unit_ring: float
     min_stroke_scale: float
     min_token_scale: float
     bucket_inner_width: float

@@ -97,7 +97,7 @@ class NetworkCues:
         if owner in self._mlp.net.links:
             return self._line(p, owner, colour, t.strokes.link * 2, backward).set_z_index(Z_TRACE)
         if owner in p.centre:
-            ring = Circle(radius=p.radius * (1 + t.sizes.wavefront_pad), color=colour, stroke_width=t.strokes.wavefront)
+            ring = Circle(radius=p.radius * (1 + t.proportions.unit_ring), color=colour, stroke_width=t.strokes.wavefront)
             return ring.move_to([*p.centre[owner], 0]).set_z_index(Z_TRACE)
         return None
 
