@@ -83,11 +83,16 @@ def lines(text: str, rules: ReadingRules) -> list[str]:
 
 
 def phrases(text: str) -> list[str]:
-    """``text`` cut at every phrase break (sentence ends, ``;`` ``:``, commas and dashes)."""
-    out = [" ".join(text.split())]
+    """``text`` cut at every phrase break (sentence ends, ``;`` ``:``, commas and dashes), never
+    inside quoted code (the minus of `` `(w * x - y) ** 2` `` is no dash).
+
+    >>> phrases("Pass one: the loss `(w * x - y) ** 2` is 4.")
+    ['Pass one:', 'the loss `(w * x - y) ** 2` is 4.']
+    """
+    out = [" ".join(_protect(text).split())]
     for brk in _BREAKS:
         out = [p for part in out for p in brk.split(part) if p]
-    return out
+    return [_restore(p) for p in out]
 
 
 def fits(text: str, rules: ReadingRules) -> bool:

@@ -155,3 +155,14 @@ def test_quoted_code_is_never_cut_across_lines_or_events() -> None:
         assert event.count("`") % 2 == 0
         for line in lines(event, rules):
             assert line.count("`") % 2 == 0, line
+
+
+@pytest.mark.parametrize("path", [storyboard_path(n) for n in CORE] + LESSONS, ids=lambda p: Path(p).stem)
+def test_no_planned_caption_cuts_quoted_code(path: str) -> None:
+    """Nor does the cut that lets the words before a late number be read first: sgd_loop's
+    "the loss `(w * x - y) ** 2` is 4." was cut at the code's minus, read as a dash, into
+    "... the loss `(w * x" and "- y) ** 2` is 4."."""
+    _, p = load_and_plan(str(path))
+    for c in p.captions:
+        assert c.text.count("`") % 2 == 0, c.text
+        assert all(line.count("`") % 2 == 0 for line in c.lines), c.lines
