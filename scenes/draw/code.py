@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import FadeIn, Transform
+from manim import FadeIn, FadeOut, Transform
 
-from scenes.draw.crossfade import crossfade, second_half
+from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import CodePane
 from scenes.storyboard.cues import CONSOLE_KINDS
@@ -40,16 +40,28 @@ class CodeCues:
             return []
         self.code.bar_line = line
         if aside or not self.code.pane.shows(line):  # a long program: the window moves to the line
-            old = self.code.pane
-            first = line if aside else (1 if self.code.aside else old.window_for(line))
+            old, was_aside = self.code.pane, self.code.aside
+            first = line if aside else (1 if was_aside else old.window_for(line))
             self.code.aside = aside
             self.code.pane = self._pane(first, line, max_rows=1 if aside else None)
-            out = [crossfade(old, self.code.pane)]
+            out = [crossfade(old, self.code.pane)] + self._printed_aside(aside, was_aside)
             if self.code.pass_mark is not None and self.code.pass_at is not None:  # the mark moves with it
                 out += self._drop_pass_mark()  # type: ignore[attr-defined]
                 out.append(FadeIn(self._place_pass_mark(*self.code.pass_at), rate_func=second_half))  # type: ignore[attr-defined]
             return out
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
+
+    def _printed_aside(self, aside: bool, was_aside: bool) -> Anims:
+        """The printed lines go with the pane stepping aside (under the lit line alone they read
+        as its output, ``None`` under ``L.backward()``) and come back with it, by the second
+        half; a line printed in that very step joins them (`_console`)."""
+        lines = self.console.lines  # type: ignore[attr-defined]
+        if lines is None or not len(lines) or aside == was_aside:
+            return []
+        if aside:
+            return [FadeOut(lines, rate_func=first_half)]
+        self._arriving.add(id(lines))  # type: ignore[attr-defined]
+        return [FadeIn(lines, rate_func=second_half)]
 
     def _pane(self, first: int, line: int, max_rows: int | None = None) -> CodePane:
         """The code pane from line ``first`` (all of it when it fits), ``line`` lit: from the

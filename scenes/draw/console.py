@@ -76,6 +76,13 @@ class ConsoleCues:
             old = column.submobjects[len(leaving)]  # the column is full: the oldest line leaves
             leaving.append(old)
             rise += old.height + gap / 2
+        if id(column) in self._arriving:  # type: ignore[attr-defined]
+            # the column comes back with the code pane in this step (`_printed_aside`): the new
+            # line joins it where it will be, and the column's one fade brings it in
+            for old in leaving:
+                column.remove(old)
+            column.shift([0.0, rise, 0.0]).add(m.shift([0.0, rise, 0.0]))
+            return []
         # the oldest lines fade where they are, then the column slides up as one, then the new
         # line fades in below it: a line fading as it rose crossed the code above, one fading
         # in place of the last line was drawn over it, one rising from below crossed the graph

@@ -54,7 +54,8 @@ class FrameSpots:
 
     def _pane_bounds(self) -> list[Rect]:
         """The code pane's backdrop and the printed lines under it, as rectangles to keep off."""
-        mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, self.console.lines) if m is not None]
+        printed = None if self.code.aside else self.console.lines  # gone with the pane stepping aside
+        mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, printed) if m is not None]
         return [self._bounds(m) for m in mobs if len(m.get_family()) and m.width > 0]
 
     def _frame_marks(self) -> list[Rect]:

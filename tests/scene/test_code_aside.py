@@ -16,7 +16,7 @@ import pytest
 from scenes.draw.collisions import MIN_OPACITY
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions, fps_of
-from scenes.storyboard import load_and_plan
+from scenes.storyboard import load_and_plan, storyboard_path
 
 pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked at
 
@@ -60,3 +60,17 @@ def test_the_pane_stays_whole_beside_the_graph() -> None:
     walk, _, build = _times()
     before, during = _code_at("16:9", [build, walk])
     assert [i["text"] for i in during if i["role"] == "code"] == [i["text"] for i in before if i["role"] == "code"]
+
+
+def test_printed_lines_go_and_come_back_with_the_pane() -> None:
+    """leaf_nodes prints ``None`` before ``L.backward()``: left under the lit line alone it read
+    as what backward() printed. It goes while the pane is aside and is back, with the next
+    print's ``tensor(1.)``, when the pane is."""
+    checked, plan = load_and_plan(storyboard_path("leaf_nodes"))
+    mid = lambda b: b.start + b.duration / 2  # noqa: E731
+    times = [mid(plan.beats[1]), mid(plan.beats[2]), mid(plan.beats[4])]  # the print, the walk, the next print
+    opts = RenderOptions(aspect="9:16")
+    printed = [[i["text"] for i in s["items"] if i["role"] == "console" and i["opacity"] >= MIN_OPACITY]
+               for s in inspect_clip(checked, plan, opts, frames=[round(t * fps_of(opts)) for t in times])]
+    assert plan.beats[2].visual == "wavefront"
+    assert printed[0] == ["None"] and printed[1] == [] and printed[2][:2] == ["None", "tensor(1.)"]
