@@ -51,9 +51,16 @@ def checklist_room(plan: Any, spec: Any, theme: Any) -> float:
 
 def graph_region(plan: Any, source: str | None, spec: Any, theme: Any) -> tuple[float, float, float, float]:
     """The clip's graph region: `clip_frame_region` with the room its printed lines and its
-    checklist need. The one place the render, the scene and `inspect` take it from."""
-    return clip_frame_region(shows_code(plan, source), spec, console_room(plan, theme.sizes.console_reserve),
-                             checklist_room(plan, spec, theme))
+    checklist need. The one place the render, the scene and `inspect` take it from.
+
+    Where the graph lies under the code, the printed lines stop above the op name over its top
+    card (`ConsoleCues._console`), so their room is the reserve and that name's height: else
+    two rows were left of "about three", and missing_gradient's warning at 9:16 scrolled away
+    under the None printed with it while the caption said "PyTorch warns"."""
+    console = console_room(plan, theme.sizes.console_reserve)
+    if console:
+        console += theme.font_sizes.card_flag * theme.layout.glyph_height + 2 * theme.spacing.edge_clearance
+    return clip_frame_region(shows_code(plan, source), spec, console, checklist_room(plan, spec, theme))
 
 
 def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, theme: Any) -> "Layout":

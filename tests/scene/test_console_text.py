@@ -61,3 +61,29 @@ def test_console_lines_are_readable_and_in_the_frame(name: str) -> None:
         if not any(" ".join(i["text"].split()) == want for _, i in shown):
             problems.append(f"the message is never shown as {want!r}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.slow  # plays each printing clip without drawing, once per beat that prints
+@pytest.mark.parametrize("aspect", ["9:16", "1:1"])
+@pytest.mark.parametrize("name", PRINTS)
+def test_what_a_beat_prints_stays_on_screen_together(name: str, aspect: str) -> None:
+    """Where the graph is under the code, the printed lines' room is small: missing_gradient's
+    ``print(z.grad)`` prints PyTorch's warning (two rows) and ``None``, and with two rows of room
+    the warning scrolled away under the None while the caption said "PyTorch warns". At the end
+    of each beat that prints, every line it printed is on screen."""
+    checked, plan = load_and_plan(storyboard_path(name))
+    beats = []
+    for b in plan.beats:
+        cues = [c for c in plan.cues if c.kind in ("output_line", "message") and b.start <= c.start < b.start + b.duration]
+        if cues:
+            beats.append((b.start + b.duration - 0.05, cues))
+    samples = inspect_clip(checked, plan, RenderOptions(aspect=aspect), at=[t for t, _ in beats])
+    problems = []
+    for (t, cues), sample in zip(beats, samples):
+        shown = [" ".join(i["text"].split()) for i in sample["items"] if i["role"] == "console" and i["opacity"] >= 0.5]
+        for c in cues:
+            want = (f"{c.text('type')}: {first_sentence(c.text('message') or '')}" if c.kind == "message"
+                    else " ".join("  ".join(s.text for s in c.strings).split()))
+            if want not in shown:
+                problems.append(f"{t:.2f} s: {want!r} is not on screen (shown: {shown})")
+    assert not problems, "\n".join(problems)
