@@ -21,8 +21,6 @@ Anims = list[Any]
 # Drawing order (Cairo sorts by z_index): the code pane's backdrop and the running-line bar
 # are below everything else.
 Z_PANE, Z_BAR = -3, -2
-WALK_CUES = ("backward_start", "visit", "bucket_fill")
-"""The cues of a backward walk that light a line (``L.backward()``): where the pane steps aside."""
 
 
 class CodeCues:

@@ -18,7 +18,7 @@ from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
 from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
 from scenes.draw.checklist import ChecklistCues
-from scenes.draw.code import WALK_CUES, CodeCues
+from scenes.draw.code import CodeCues
 from scenes.draw.crossfade import first_half, in_second_half
 from scenes.layout.clip import clip_layout, fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
@@ -214,7 +214,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
             out += [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *sum(walk.fill_tokens.values(), [])]]
             walk.wave, walk.visit_marks, walk.fill_tokens = None, [], {}
         if kind.follows_line and self.code.pane is not None and cue.seqs:
-            out += self._bar_to(self.events[cue.seqs[0]]["line"], walk=cue.kind in WALK_CUES)
+            out += self._bar_to(self.events[cue.seqs[0]]["line"], walk=kind.walk_line)
         return out + self.DRAWERS[cue.kind](self, cue)
 
     # ----- emphasis ---------------------------------------------------------------------------

@@ -57,9 +57,11 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any) -> tuple[
     card (`ConsoleCues._console`), so their room is the reserve and that name's height: else
     two rows were left of "about three", and missing_gradient's warning at 9:16 scrolled away
     under the None printed with it while the caption said "PyTorch warns"."""
+    from scenes.layout.place import tag_reach
+
     console = console_room(plan, theme.sizes.console_reserve)
     if console:
-        console += theme.font_sizes.card_flag * theme.layout.glyph_height + 2 * theme.spacing.edge_clearance
+        console += tag_reach(theme)
     return clip_frame_region(shows_code(plan, source), spec, console, checklist_room(plan, spec, theme))
 
 

@@ -127,11 +127,16 @@ def _top_tag_overshoot(lay: Layout, theme: Theme) -> float:
     ops = [b for b in lay.boxes.values() if b.kind in ("op", "loss")]
     if not ops:
         return 0.0
-    f = theme.font_sizes
-    tag = theme.layout.glyph_height * max(f.card_flag * lay.scale, f.min_readable)
     top = max(b.y + b.h / 2 for b in ops)
     spec = theme.aspect(lay.aspect)
-    return max(0.0, top + 2 * theme.spacing.edge_clearance + tag - (spec.frame_height / 2 - spec.margin))
+    return max(0.0, top + tag_reach(theme, lay.scale) - (spec.frame_height / 2 - spec.margin))
+
+
+def tag_reach(theme: Theme, scale: float = 1.0) -> float:
+    """How far an op name over a card reaches past the card's top at ``scale``: a tag's height
+    (as `card_tag` sizes it) and its two gaps."""
+    f = theme.font_sizes
+    return theme.layout.glyph_height * max(f.card_flag * scale, f.min_readable) + 2 * theme.spacing.edge_clearance
 
 
 def _mirrored(lay: Layout, clear: float) -> Layout:

@@ -46,7 +46,9 @@ class CueKind:
     about something else than the walk). ``follows_line``: the code pane lights the program line
     of its first event (``L.backward()`` during the walk). ``console``: it prints under the code
     pane, which leaves room for such lines. ``reads_fill_scale``: its drawing reads the leaf's
-    largest |.grad| over the whole clip, so that number joins its segment's key.
+    largest |.grad| over the whole clip, so that number joins its segment's key. ``walk_line``:
+    its line is the backward walk's (``L.backward()``): where the graph lies under the code, the
+    pane steps aside for it.
     """
 
     name: str
@@ -56,6 +58,7 @@ class CueKind:
     follows_line: bool = False
     console: bool = False
     reads_fill_scale: bool = False
+    walk_line: bool = False
 
 
 _PRINTS = {"ends_walk": True, "follows_line": True, "console": True}
@@ -68,18 +71,19 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("value_update", "(tensor, [node])", "name, value", ends_walk=True),
     CueKind("grad_fn_appear", "(node, [tensor])", "grad_fn, name (when the tensor is named)"),
     CueKind("bucket_appear", "(accumulate node, leaf)", "grad_fn, name"),
-    CueKind("backward_start", "(root tensor, root node)", "name of the root (when named)", follows_line=True),
+    CueKind("backward_start", "(root tensor, root node)", "name of the root (when named)", follows_line=True,
+            walk_line=True),
     CueKind("visit", "(node, [tensor])",
             "grad_fn, grad (grad_in; none at a bucket two or more met at), part (each gradient that met "
             "there, when two or more and not a bucket), rule (its words)",
-            follows_line=True),
+            follows_line=True, walk_line=True),
     CueKind("grad_travel", "(from node, to node)", "grad (grads_out[j])"),
     CueKind("local_rule", "(node, to node)",
             "in (grad_in), factor (each factor of the local derivative), out (grads_out[j]), target (name)"),
     CueKind("bucket_fill", "(accumulate node, leaf)",
             "name, before (if .grad was set), part (what each path sent, when two or more met at an "
             "empty bucket), add, after",
-            follows_line=True, reads_fill_scale=True),
+            follows_line=True, reads_fill_scale=True, walk_line=True),
     CueKind("bucket_reset", "(leaf, [accumulate node])", 'name, after ("None", or the zero)',
             ends_walk=True, follows_line=True),
     CueKind("branch_test", "()", 'code (the test), taken ("True"/"False")', **_PRINTS),
