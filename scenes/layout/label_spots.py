@@ -177,14 +177,16 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
     """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
     given (the frame less the code and the caption) touching no other card and nothing in
     ``avoid``, clear of arrows if one is; else the nearest such spot anywhere ``within`` (a
-    grid of spots, nearest to the box first: a narrow frame has no room beside the card); else
-    the spot that covers least of the cards. All that is tried first off ``prefer_off`` too
+    grid of spots, nearest to the box first: a narrow frame has no room beside the card; then
+    spots flush with what is in the way, for a gap between two things that the grid's pitch
+    steps over); else the spot that covers least of the cards. All that is tried first off ``prefer_off`` too
     (where something may come later), then without it."""
     avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
     far = far_spots(box, size, within)
     for keep_off in ([avoid + prefer_off] if prefer_off else []) + [avoid]:
-        for spots in (near, far):
+        flush = flush_spots(box, size, within, _obstacles(lay, box, keep_off), clear)
+        for spots in (near, far, flush):
             for routes in (True, False):
                 found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
                 if found is not None:
@@ -195,6 +197,21 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
 
 FAR_STEPS = (4, 2)
 """A far spot grid's pitch: a quarter of a note's width across, half its height up and down."""
+
+
+def flush_spots(box: Box, size: Point, within: Rect, obstacles: list[Rect], gap: float) -> list[Point]:
+    """Centres of a rectangle of ``size`` just above or below each of ``obstacles`` (``gap``
+    away; a spot's x on `far_spots`' pitch, or flush with ``within``'s sides), nearest to
+    ``box`` first: the free band between two rows of things (under the code pane, over the
+    loss's op name) is often a little taller than a note and nowhere on the grid's pitch."""
+    w, h = size
+    left, bottom, right, top = within
+    dx = w / FAR_STEPS[0]
+    xs = {left + w / 2 + i * dx for i in range(int(max(0.0, right - left - w) / dx) + 1)} | {right - w / 2}
+    ys = {y for o in obstacles for y in (o[1] - gap - h / 2, o[3] + gap + h / 2) if bottom + h / 2 <= y <= top - h / 2}
+    ys |= {bottom + h / 2, top - h / 2}
+    spots = [(x, y) for x in sorted(xs) for y in sorted(ys)]
+    return sorted(spots, key=lambda p: (p[0] - box.x) ** 2 + (p[1] - box.y) ** 2)
 
 
 def far_spots(box: Box, size: Point, within: Rect) -> list[Point]:
