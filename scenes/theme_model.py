@@ -125,6 +125,7 @@ class Sizes:
     card_pad: float
     code_pad: float
     console_reserve: float
+    code_lit: float
     code_line_spacing: float
     caption_line_spacing: float
     caption_pad: float

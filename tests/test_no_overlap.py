@@ -48,12 +48,9 @@ NAMES = CORE + list(LESSONS)
 
 STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
-    # (distinct pairs of items, each lasting one frame or more). The nine clips and the lessons
-    # are clean at every aspect but two deep lessons at 1:1, whose cards get names only in the
-    # room under their code pane and printed lines: micrograd's example (28 nodes on 14 layers),
-    # and sigmoid_logloss, where a card growing in passes 1 px over the op name beside it.
-    ('micrograd_readme', '1:1'): '2 collisions: 1 text on a card not its own (label), 1 card on a card (card)',
-    ('sigmoid_logloss', '1:1'): '1 collisions: 1 text on a card not its own (label)',
+    # (distinct pairs of items, each lasting one frame or more). Every case is clean: the nine
+    # clips and the lessons at every aspect (the deep lessons at 1:1 fold results into the
+    # cards they feed, scenes/layout/collapse.py).
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them

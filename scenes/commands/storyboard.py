@@ -94,7 +94,32 @@ def cmd_check(args: argparse.Namespace) -> int:
             status = report(exc)
             continue
         print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
+        for line in folding_lines(checked, p):
+            print(f"  {line}")
     return status
+
+
+def folding_lines(checked: Any, p: Any) -> list[str]:
+    """Per aspect whose picture of the graph had to give something up so that every card shows
+    its value (`clip_layout`), one line saying what: results drawn in the card of the result
+    they feed (`collapse`), and a code pane of the lit line alone."""
+    from scenes.layout.clip import clip_layout
+    from scenes.layout.collapse import folded_cards
+    from scenes.theme import load_theme
+
+    theme = load_theme()
+    out = []
+    for aspect in theme.aspects:
+        lay = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
+        cards = folded_cards(lay.items)
+        if not cards and not lay.code_lit:
+            continue
+        said = ["the code pane shows only its lit line"] if lay.code_lit else []
+        if cards:
+            said.append(f"{len(lay.merged)} results are drawn in the card of the result they feed: "
+                        + "; ".join(f"{', '.join(f'`{t}`' for t in folds)} in `{title}`" for title, folds in cards))
+        out.append(f"at {aspect}, so that every card shows its value: " + "; ".join(said))
+    return out
 
 
 def install_oracle() -> str:

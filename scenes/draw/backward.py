@@ -245,6 +245,8 @@ class BackwardCues(OnScreen):
     def _cue_grad_travel(self, cue: Any) -> Anims:
         """A gradient token rides the flipped edge from one node to the next."""
         src, dst = self._item(cue.ids[0]), self._item(cue.ids[1])
+        if src == dst:
+            return self._pass_within(cue, src)
         busy = {r for r, t in self.walk.riding if t == cue.start}  # two paths at once take two edges
         r = self._route(dst, src, busy)
         if r is None:
@@ -267,6 +269,32 @@ class BackwardCues(OnScreen):
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self._record(s)
+        return aside + [move]
+
+    def _pass_within(self, cue: Any, item: str) -> Anims:
+        """A gradient passed on inside a chain's card (`Layout.merged`: both nodes are drawn as
+        one card): no edge to ride, so the token leaves the visit's product (or the card) and
+        waits beside the card, clear of the badge there now; the next visit, of the folded node,
+        makes it its badge where it waits, so the number at the card changes without two badges
+        on one spot."""
+        box = self.lay.boxes.get(item)
+        if box is None:
+            return []
+        tok = self._token(cue.text("grad") or "")
+        product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)
+        t, k = self.theme, self.lay.scale
+        exclude = [product] if product is not None else []
+        avoid = self._shown_rects(exclude=exclude) + [self._bounds(m) for m in self.walk.visit_marks if m is not product]
+        to = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
+                          gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
+        to = self._free_spot(to, tok, avoid)
+        tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])
+        move = self._glide(tok, to, exclude, settle=True)
+        tok.move_to(move.path.get_start())
+        self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
+        for s in cue.strings:
+            self._record(s)
+        aside = [Transform(product, product.copy().set_opacity(0.0), rate_func=_aside)] if product is not None else []
         return aside + [move]
 
 

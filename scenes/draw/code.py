@@ -13,6 +13,7 @@ from manim import FadeIn, FadeOut, Transform
 from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import CodePane
+from scenes.layout.clip import code_rect
 from scenes.storyboard.cues import CONSOLE_KINDS
 from scenes.theme import Rect
 
@@ -30,18 +31,20 @@ class CodeCues:
         """Light the program line that caused what is shown now (``L.backward()`` during the walk).
         ``walk``: the backward walk starts here; where the aspect's graph lies under the pane
         (``walk_code: lit``) the pane steps aside, keeping only the lit line at its size, and the
-        walk's notes get the rest of its room. The next line outside it brings the whole pane back."""
+        walk's notes get the rest of its room. The next line outside it brings the whole pane back.
+        A clip whose pane shows only its lit line throughout (`Layout.code_lit`) moves that line."""
         if self.code.pane is None:
             return []
-        aside = walk and self.spec.walk_code == "lit" and not self.code.aside
+        lit = self.lay.code_lit
+        aside = walk and not lit and self.spec.walk_code == "lit" and not self.code.aside
         if line == self.code.bar_line and not aside:
             return []
         self.code.bar_line = line
-        if aside or not self.code.pane.shows(line):  # a long program: the window moves to the line
+        if aside or lit or not self.code.pane.shows(line):  # a long program: the window moves to the line
             old, was_aside = self.code.pane, self.code.aside
-            first = line if aside else (1 if was_aside else old.window_for(line))
+            first = line if aside or lit else (1 if was_aside else old.window_for(line))
             self.code.aside = aside
-            self.code.pane = self._pane(first, line, max_rows=1 if aside else None)
+            self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
             out = [crossfade(old, self.code.pane)] + self._printed_aside(aside, was_aside)
             if self.code.pass_mark is not None and self.code.pass_at is not None:  # the mark moves with it
                 out += self._drop_pass_mark()  # type: ignore[attr-defined]
@@ -64,14 +67,17 @@ class CodeCues:
     def _pane(self, first: int, line: int, max_rows: int | None = None) -> CodePane:
         """The code pane from line ``first`` (all of it when it fits), ``line`` lit: from the
         window that shows ``line`` when the one from ``first`` does not. ``max_rows``: that many
-        rows at most (`CodePane`); a whole pane marks where printed lines go under it."""
+        rows at most (`CodePane`); a whole pane, or the clip's pane of the lit line alone
+        (`Layout.code_lit`), marks where printed lines go under it."""
         pane = CodePane(self.source or "", self._code_rect(), self.theme, first=first, max_rows=max_rows)
         if not pane.shows(line):
             pane = CodePane(self.source or "", self._code_rect(), self.theme, first=pane.window_for(line),
                             max_rows=max_rows)
         pane.bg.set_z_index(Z_PANE)
         pane.highlight(line).set_z_index(Z_BAR)
-        if max_rows is None:
+        if self.lay.code_lit:  # the strip it may fill: the same place whatever the lit line's rows
+            self.code.foot = self._code_rect()[1]
+        elif max_rows is None:
             self.code.foot = float(pane.bg.get_bottom()[1])
         return pane
 
@@ -82,17 +88,18 @@ class CodeCues:
         for s in cue.strings:
             self._record(s)
         if self.code.pane is None:
-            self.code.pane = self._pane(1, cue.line)
+            lit = self.lay.code_lit
+            self.code.pane = self._pane(cue.line if lit else 1, cue.line, max_rows=1 if lit else None)
             self.code.bar_line = cue.line
             return [FadeIn(self.code.pane)]
         return self._bar_to(cue.line)
 
     def _code_rect(self) -> Rect:
-        """The code pane's region: the aspect's, less what printed lines need at its foot when the
-        program prints and the column has no room below it before the caption (16:9). Why: a
-        long program (two dozen lines) fills the column, and its first printout would go
-        under the caption bar."""
-        left, bottom, right, top = self.spec.code
+        """The code pane's region (`code_rect`): the aspect's, less what printed lines need at its
+        foot when the program prints and the column has no room below it before the caption
+        (16:9). Why: a long program (two dozen lines) fills the column, and its first printout
+        would go under the caption bar."""
+        left, bottom, right, top = code_rect(self.spec, self.theme, self.lay.code_lit, self.source)
         if any(c.kind in CONSOLE_KINDS for c in self.plan.cues):
             room = bottom - (self.spec.caption[3] + self.spec.margin)
             bottom = min(bottom + max(0.0, self.theme.sizes.console_reserve - room), top)

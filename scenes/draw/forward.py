@@ -20,11 +20,14 @@ class ForwardCues:
     """The handlers for node_appear, edge_grow and value_update (mixed into ClipScene)."""
 
     def _card(self, tid: str, name: str | None, value: str | None, grad_fn: str | None) -> VGroup | None:
-        if tid not in self.lay.boxes:
+        """Tensor ``tid``'s card, in the box of the item that stands for it (`_item`: a result
+        folded into a chain's card shows there while it is made)."""
+        item = self._item(tid)
+        if item not in self.lay.boxes:
             return None
         ev = self.tensor_events.get(tid, {})
         return self._drawn_at_home(lambda lay: node_card(
-            lay.boxes[tid], self.theme, name=name, value=value, grad_fn=grad_fn,
+            lay.boxes[item], self.theme, name=name, value=value, grad_fn=grad_fn,
             requires_grad=bool(ev.get("requires_grad")), detail=lay.detail, scale=lay.scale))
 
     def _record_card(self, card: VGroup, cue: Any, roles: dict[str, str]) -> None:
@@ -38,19 +41,20 @@ class ForwardCues:
     @draws("node_appear")
     def _cue_node_appear(self, cue: Any) -> Anims:
         tid = cue.ids[0]
+        item = self._item(tid)  # a chain's card: its folded results show there first
         name, op = cue.text("name"), cue.text("op")
         card = self._card(tid, name if name is not None else op, cue.text("value"), cue.text("grad_fn"))
         if card is None:
             return []
         out: Anims = []
-        old = self.graph.cards.pop(tid, None)  # replaced below: gone before the new card grows
+        old = self.graph.cards.pop(item, None)  # replaced below: gone before the new card grows
         out += self._retire_rebound(tid, name) + self._retire_walked(tid)
-        self.graph.cards[tid] = card
+        self.graph.cards[item] = card
         self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
                           else {"op": "name", "value": "value", "grad_fn": "sub"})
         if name is not None and op is not None:
-            tag = self._tag(self._op_words(cue, op), self.lay.boxes[tid])
-            self.graph.tags[tid] = tag
+            tag = self._tag(self._op_words(cue, op), self.lay.boxes[item])
+            self.graph.tags[item] = tag
             for s in cue.strings:
                 if s.role in ("op", "operand_before", "operand_after"):
                     self._record(s)

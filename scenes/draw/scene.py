@@ -113,11 +113,12 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
-        return graph_region(self.plan, self.source, self.spec, self.theme)
+        return graph_region(self.plan, self.source, self.spec, self.theme, lit=self.lay.code_lit)
 
     def _item(self, some_id: str) -> str:
-        """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf)."""
-        return self.owner.get(some_id, some_id)
+        """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf; a
+        result folded into a chain's card, to that card)."""
+        return self.lay.card_of(self.owner.get(some_id, some_id))
 
     def _box(self, some_id: str) -> Box | None:
         return self.lay.boxes.get(self._item(some_id))

@@ -14,27 +14,70 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from scenes.layout.code_rows import lit_rows
 from scenes.storyboard.cues import CONSOLE_KINDS
 
 if TYPE_CHECKING:
     from scenes.layout.place import Layout
 
 
-def clip_frame_region(has_code: bool, spec: Any, console: float = 0.0, aside: float = 0.0) -> tuple[float, float, float, float]:
+def clip_frame_region(has_code: bool, spec: Any, console: float = 0.0, aside: float = 0.0,
+                      lit: float = 0.0) -> tuple[float, float, float, float]:
     """Where the graph is laid out: the theme's graph region beside the code pane; the whole
     frame above the caption when the clip shows no code. ``console``: the height printed lines
     need under the code pane (`console_room`); where the graph lies under the code (9:16, 1:1)
     its top comes down so that the lines never run into it. ``aside``: the width kept free at
-    its left (`checklist_room`)."""
+    its left (`checklist_room`). ``lit``: where the graph lies under the code, the pane shows
+    only its lit line in this much room at the top of its region (`code_rect`), and the graph
+    rises to the same gap under it as under the whole pane."""
     if has_code:
         left, bottom, right, top = spec.graph
-        if console > 0.0 and top <= spec.code[1]:
-            top = max(bottom, min(top, spec.code[1] - console))
+        foot = spec.code[1]
+        if lit and top <= foot:
+            foot = spec.code[3] - lit
+            top += foot - spec.code[1]
+        if console > 0.0 and top <= foot:
+            top = max(bottom, min(top, foot - console))
     else:
         m = spec.margin
         left, bottom, right, top = (-spec.frame_width / 2 + m, spec.caption[3] + m,
                                     spec.frame_width / 2 - m, spec.frame_height / 2 - m)
     return (min(left + aside, right), bottom, right, top)
+
+
+def code_rect(spec: Any, theme: Any, lit: bool, source: str | None) -> tuple[float, float, float, float]:
+    """The code pane's region: the aspect's, or with ``lit`` (`Layout.code_lit`) the strip at its
+    top where a pane of the lit line alone goes (`lit_strip`)."""
+    left, bottom, right, top = spec.code
+    return (left, top - lit_strip(source, spec, theme), right, top) if lit else (left, bottom, right, top)
+
+
+def lit_strip(source: str | None, spec: Any, theme: Any) -> float:
+    """How tall a pane of the lit line alone can be: ``sizes.code_lit`` for one row of code at
+    ``code_min``, and one row more for each further row the longest-wrapping line takes
+    (`lit_rows`)."""
+    z = theme.sizes
+    return z.code_lit + (lit_rows(source or "", spec, theme) - 1) * (z.code_lit - 2 * z.code_pad)
+
+
+def printed_rows(plan: Any, spec: Any, theme: Any) -> int:
+    """How many rows the clip's printed lines (`printed_texts`) take under a pane of the lit line
+    alone, where they are set at ``code_min`` and wrapped between words: counted with the
+    theme's largest advance of a monospaced glyph, so never fewer than are drawn."""
+    left, _, right, _ = spec.code
+    cols = max(1, int((right - left - 2 * theme.sizes.code_pad) / (theme.layout.glyph_advance_mono * theme.font_sizes.code_min)))
+    rows = 0
+    for text in printed_texts(plan):
+        for part in text.split("\n"):
+            used = 0
+            rows += 1
+            for word in part.split(" "):
+                if used and used + 1 + len(word) > cols:
+                    rows, used = rows + 1, 0
+                used += (1 if used else 0) + len(word)
+                while used > cols:  # a word longer than a row takes the rows it needs
+                    rows, used = rows + 1, used - cols
+    return rows
 
 
 def checklist_room(plan: Any, spec: Any, theme: Any) -> float:
@@ -49,9 +92,10 @@ def checklist_room(plan: Any, spec: Any, theme: Any) -> float:
     return width + 2 * theme.spacing.item_gap
 
 
-def graph_region(plan: Any, source: str | None, spec: Any, theme: Any) -> tuple[float, float, float, float]:
+def graph_region(plan: Any, source: str | None, spec: Any, theme: Any, lit: bool = False) -> tuple[float, float, float, float]:
     """The clip's graph region: `clip_frame_region` with the room its printed lines and its
-    checklist need. The one place the render, the scene and `inspect` take it from.
+    checklist need; ``lit``: under a pane of the lit line alone (`Layout.code_lit`). The one
+    place the render, the scene and `inspect` take it from.
 
     Where the graph lies under the code, the printed lines stop above the op name over its top
     card (`ConsoleCues._console`), so their room is the reserve and that name's height: else
@@ -59,22 +103,67 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any) -> tuple[
     under the None printed with it while the caption said "PyTorch warns"."""
     from scenes.layout.place import tag_reach
 
-    console = console_room(plan, theme.sizes.console_reserve)
+    reserve = theme.sizes.console_reserve
+    console = console_room(plan, reserve)
+    if console and lit:  # its lines are set at code_min: room for what it prints, three rows at most
+        console = lit_console_room(min(CONSOLE_ROWS, printed_rows(plan, spec, theme)), theme)
     if console:
         console += tag_reach(theme)
-    return clip_frame_region(shows_code(plan, source), spec, console, checklist_room(plan, spec, theme))
+    return clip_frame_region(shows_code(plan, source), spec, console, checklist_room(plan, spec, theme),
+                             lit_strip(source, spec, theme) if lit else 0.0)
+
+
+CONSOLE_ROWS = 3
+"""The rows of printed lines kept room for under a pane of the lit line alone, as the theme's
+``sizes.console_reserve`` keeps about three under a whole one."""
+
+
+def lit_console_room(rows: int, theme: Any) -> float:
+    """The height ``rows`` printed lines at ``code_min`` take under a pane of the lit line alone,
+    as `ConsoleCues._console` stacks them: a pad under the pane, each row as tall as the theme's
+    glyph height says (brackets and descenders included), half a pad between rows."""
+    pad = theme.sizes.code_pad
+    row = theme.layout.glyph_height * theme.font_sizes.code_min
+    return pad + rows * row + max(0, rows - 1) * pad / 2
 
 
 def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, theme: Any) -> "Layout":
-    """The clip's graph layout, in its `graph_region`: the one place the render, the scene and
-    `inspect` lay a clip out. A clip that names its backward graph's functions (a
-    ``grad_fn_appear`` cue) keeps them on its cards, so it never takes one-row cards, which have
-    no row for them (`layout_graph`)."""
-    from scenes.layout.place import layout_events
+    """The clip's graph layout: the one place the render, the scene and `inspect` lay a clip
+    out. The first of these whose cards all show their values (`shows_values`), else the first:
+    the whole graph in its `graph_region`; each chain of single-input nodes folded into one
+    card (`collapse`); both again under a pane of the lit line alone (`Layout.code_lit`, where
+    the graph lies under the code: `code_rect`, with room for just what the clip prints); each
+    named result's whole expression one card, under that pane.
 
-    region = graph_region(plan, source, theme.aspect(aspect), theme)
+    A clip that names its backward graph's functions (a ``grad_fn_appear`` cue) keeps them on
+    its cards: it never takes one-row cards, which have no row for them (`layout_graph`), nor
+    folds a node away."""
+    from dataclasses import replace
+
+    from scenes.layout.collapse import collapse
+    from scenes.layout.graph import graph_from_events
+    from scenes.layout.place import layout_graph, shows_values
+
+    spec = theme.aspect(aspect)
+    graph = graph_from_events(events, source)
     one_row = not any(c.kind == "grad_fn_appear" for c in plan.cues)
-    return layout_events(events, aspect, theme, region, source, one_row=one_row)
+    under = shows_code(plan, source) and spec.graph[3] <= spec.code[1]
+    cards = any(c.kind == "node_appear" for c in plan.cues)  # the network view draws units, not cards
+    tries = [(False, None), (False, "chains"), (True, None), (True, "chains"), (True, "expressions")]
+    tries = [(lit, fold) for lit, fold in tries if (under or not lit) and (one_row or not fold) and (cards or not (lit or fold))]
+    first = None
+    for lit, fold in tries:
+        folded = collapse(graph, expressions=fold == "expressions") if fold else None
+        if folded is not None and not folded.merged:
+            continue
+        region = graph_region(plan, source, spec, theme, lit=lit)
+        lay = layout_graph(folded.graph if folded else graph, aspect, theme, region, one_row=one_row)
+        lay = replace(lay, merged=folded.merged if folded else {}, code_lit=lit)
+        if shows_values(lay):
+            return lay
+        first = first or lay
+    assert first is not None
+    return first
 
 
 CARD_CHARS = 12  # a value longer than this (PyTorch's tensor(0.3333, requires_grad=True)) is printed, not carded

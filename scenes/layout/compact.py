@@ -85,7 +85,7 @@ def _text_dims(items: Mapping[str, Item], theme: Theme, s: float, *, one_row: bo
     value = e.value_chars * mono
     cards: dict[str, tuple[float, float]] = {}
     for key, it in items.items():
-        title = it.name or it.code or (it.grad_fn or "").replace("Backward0", "").lower()  # as `node_card` titles it
+        title = max((it.title, *it.folds), key=len)  # a folded result shows at this card while it is made
         if it.kind == "internal":  # its grad_fn is its name
             w, rows = len(it.grad_fn or "") * name, 1
         elif one_row:

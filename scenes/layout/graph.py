@@ -26,6 +26,13 @@ class Item:
     grad_fn: str | None
     attached_to: str | None = None  # a bucket's leaf item
     code: str | None = None  # an unnamed result's card title: its expression's source text (`yh - y`)
+    folds: tuple[str, ...] = ()  # the titles of the results folded into this card (`collapse`), first made first
+
+    @property
+    def title(self) -> str:
+        """What its card is called: its name, an unnamed result's code, else its op (as `node_card`
+        titles it)."""
+        return self.name or self.code or (self.grad_fn or "").replace("Backward0", "").lower()
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ The dummy slots and the edges' routes between the placed cards are `scenes.layou
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, dense_dims, token_scale, uniform_dims
@@ -52,6 +52,12 @@ class Layout:
     routes: tuple[Route, ...]
     layers: tuple[tuple[str, ...], ...]
     items: Mapping[str, Item]
+    merged: Mapping[str, str] = field(default_factory=dict)  # a result folded into a chain's card -> that card (`collapse`)
+    code_lit: bool = False  # the clip's code pane shows only its lit line, at the top, so the graph has its room (`clip_layout`)
+
+    def card_of(self, item: str) -> str:
+        """The item whose card stands for ``item``: itself, or the card of the chain it folded into."""
+        return self.merged.get(item, item)
 
 
 def layout_events(events: Iterable[Mapping[str, Any]], aspect: str, theme: Theme, region: Rect | None = None,
@@ -70,7 +76,8 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
     only the gaps shrinking with the scale. It is taken when its scale is at least
     `layout.compact_min`; else one-row cards (`dense_dims`, `detail` "dense": name and value
     side by side, no grad_fn row) are tried the same way, for a graph too deep for two rows
-    (unless ``one_row`` is false); else the uniform layout stands (a bigger graph: names only).
+    (unless ``one_row`` is false); else the uniform layout stands (a bigger graph: names only,
+    unless `clip_layout` folds its chains, `collapse`).
 
     Flow "up" (the articles' orientation: the leaves at the bottom, the loss on top, so that the
     backward walk goes down) is the "down" layout mirrored top to bottom, with each weight's
@@ -82,12 +89,23 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
     lay = _layout_oriented(graph, aspect, theme, region, uniform_dims)
     if lay.scale >= theme.layout.detail_full or not lay.boxes:
         return lay
+    return _text_sized(graph, aspect, theme, region, one_row) or lay
+
+
+def shows_values(lay: Layout) -> bool:
+    """Whether every card of ``lay`` has a row for its value (not names only, not bare boxes)."""
+    return lay.detail in ("full", *TEXT_SIZED)
+
+
+def _text_sized(graph: Graph, aspect: str, theme: Theme, region: Rect | None, one_row: bool) -> Layout | None:
+    """The compact layout (`compact_dims`), else the one-row one (`dense_dims`, if ``one_row``),
+    that draws at `layout.compact_min` or larger; None if neither does."""
     for dims in (compact_dims, dense_dims) if one_row else (compact_dims,):
         tries = [_layout_oriented(graph, aspect, theme, region, dims, extra) for extra in range(COMPACT_EXTRA + 1)]
         compact = max(tries, key=lambda t: t.scale)  # the first of the best: fewer layers on a tie
         if compact.scale >= theme.layout.compact_min:
             return compact
-    return lay
+    return None
 
 
 TEXT_SIZED = ("compact", "dense")

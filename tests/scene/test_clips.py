@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("clips")]
 CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
         "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 TINY = {"size": (256, 144), "fps": 5}
+SQUARE = (144, 144)  # the same tiny size at 1:1
 THEME = load_theme()
 
 
@@ -115,19 +116,27 @@ def test_set_changes_the_strings_on_screen_and_nothing_else(rendered, tmp_path: 
 LESSONS = sorted((Path(__file__).parents[1] / "storyboard" / "lessons").glob("*.yaml"))
 
 
-def _card_detail(path: Path) -> str:
-    """How much text the lesson's cards carry at 16:9 (`Layout.detail`), as the render lays it out."""
+def _card_detail(path: Path, aspect: str) -> str:
+    """How much text the lesson's cards carry (`Layout.detail`), as the render lays it out."""
     checked, plan = load_and_plan(str(path))
-    return clip_layout(plan, checked.run.events, checked.index.source, "16:9", THEME).detail
+    return clip_layout(plan, checked.run.events, checked.index.source, aspect, THEME).detail
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
-def test_lesson_clip_draws_exactly_its_plan(tmp_path: Path, path: Path) -> None:
+FOLDED = [(p, "1:1") for p in LESSONS if p.stem in ("sigmoid_logloss", "micrograd_readme")]
+"""Lessons whose graph is drawn with results folded into the cards they feed at 1:1 (the
+sigmoid's chains; micrograd's expressions, under a pane of the lit line alone)."""
+
+
+@pytest.mark.parametrize(("path", "aspect"), [(p, "16:9") for p in LESSONS] + FOLDED,
+                         ids=lambda v: v.stem if isinstance(v, Path) else v)
+def test_lesson_clip_draws_exactly_its_plan(tmp_path: Path, path: Path, aspect: str) -> None:
     """The lessons' new pictures (a loop's pass mark, the update step, the loss curve, quoted
-    code) put on screen every string the plan has, and nothing else."""
-    opts = RenderOptions(out=str(tmp_path), **TINY)
+    code, results folded into one card) put on screen every string the plan has, and nothing
+    else: a folded result shows at its card while it is made, and the gradient it passes on
+    inside the card waits beside it."""
+    opts = RenderOptions(out=str(tmp_path), aspect=aspect, **{**TINY, "size": SQUARE if aspect == "1:1" else TINY["size"]})
     result = render_storyboard(str(path), path.stem, opts, log=lambda s: None)
-    one_row = _card_detail(path) == "dense"  # no grad_fn row on a card, no visit writes one (a shown bucket's stays)
+    one_row = _card_detail(path, aspect) == "dense"  # no grad_fn row on a card, no visit writes one (a shown bucket's stays)
     unwritten = {(s.text, s.seq) for c in result.plan.cues if c.kind in ("node_appear", "visit") for s in c.strings
                  if s.role == "grad_fn"} if one_row else set()
     want = Counter((s.text, s.seq) for s in result.plan.displayed() if (s.text, s.seq) not in unwritten)

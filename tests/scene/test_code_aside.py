@@ -9,6 +9,7 @@ keep to the foot of the whole pane, so the pane coming back never lands on them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,35 @@ def test_printed_lines_go_and_come_back_with_the_pane() -> None:
                for s in inspect_clip(checked, plan, opts, frames=[round(t * fps_of(opts)) for t in times])]
     assert plan.beats[2].visual == "wavefront"
     assert printed[0] == ["None"] and printed[1] == [] and printed[2][:2] == ["None", "tensor(1.)"]
+
+
+MICROGRAD = Path(__file__).parents[1] / "storyboard" / "lessons" / "micrograd_readme.yaml"
+
+
+@pytest.mark.parametrize(("path", "name"), [(str(MICROGRAD), "micrograd_readme"), (None, "backward_graph")])
+def test_a_pane_of_the_lit_line_alone_for_a_graph_that_needs_the_room(path: str | None, name: str) -> None:
+    """At 1:1 micrograd's example (28 nodes) and the backward graph's cards (name, value and
+    grad_fn rows) fit only if the pane keeps nothing but its lit line (`Layout.code_lit`): in
+    every beat that shows code, one line of the program is on screen; what the program
+    printed by a beat's end is all on screen then (the last three lines at most), under the
+    pane and over the graph's top."""
+    from scenes.layout.clip import clip_layout, printed_texts
+    from scenes.theme import load_theme
+
+    checked, plan = load_and_plan(path or storyboard_path(name))
+    opts = RenderOptions(aspect="1:1")
+    assert clip_layout(plan, checked.run.events, checked.index.source, "1:1", load_theme()).code_lit
+    source = checked.index.source.splitlines()
+    ends = [b.start + b.duration - 0.05 for b in plan.beats if b.visual not in ("title_card", "takeaway")]
+    samples = inspect_clip(checked, plan, opts, frames=[round(t * fps_of(opts)) for t in ends])
+    for t, s in zip(ends, samples):
+        shown = [i for i in s["items"] if i["opacity"] >= MIN_OPACITY]
+        code = [i for i in shown if i["role"] == "code"]
+        assert len(code) == 1 and code[0]["text"].strip() in {ln.strip() for ln in source}, (t, code)
+        printed = [" ".join(i["text"].split()) for i in shown if i["role"] == "console"]
+        want = [" ".join(x.split()) for x in printed_texts(replace(plan, cues=tuple(
+            c for c in plan.cues if c.start + c.duration <= t)))][-3:]
+        assert printed[-len(want):] == want if want else not printed, (t, printed, want)
+        graph_top = min(i["bbox"][1] for i in shown if i["role"] in ("card", "label") and i["id"] and i["id"][0] == "t")
+        assert all(code[0]["bbox"][3] <= i["bbox"][1] and i["bbox"][3] <= graph_top
+                   for i in shown if i["role"] == "console"), t

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from manim import Rectangle, RoundedRectangle, VGroup
 
+from scenes.layout.code_rows import WRAP_MIN_COLS, soft_wrap
 from scenes.theme import Rect, Theme
 from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, line_pitch, text_rows, text_width
@@ -156,36 +157,6 @@ class CodePane(VGroup):
                             fill_color=c.code_span, fill_opacity=1.0)
             group.add(box.move_to([x + (b - a) * self.adv / 2, y, 0]))
         return group
-
-
-WRAP_MIN_COLS = 12
-"""A pane narrower than this many columns at the readable size still wraps at this width."""
-
-
-def soft_wrap(line: str, cols: int) -> list[tuple[int, str]]:
-    """The rows a source line is shown as in ``cols`` columns, each ``(source column of its first
-    character, its text)``: a line that fits is one row; a longer one breaks after a space or an
-    opening bracket where it can (else at the width), and its later rows hang four spaces in
-    from its indentation, as an editor's soft wrap does. No character is lost or repeated: the
-    spaces at a break are the only ones not drawn."""
-    if len(line) <= cols:
-        return [(0, line)]
-    lead = len(line) - len(line.lstrip(" "))
-    hang = " " * min(lead + 4, cols // 2)
-    rows: list[tuple[int, str]] = []
-    start, prefix = 0, ""
-    while True:
-        room = cols - len(prefix)
-        rest = line[start:]
-        if len(rest) <= room:
-            rows.append((start, prefix + rest))
-            return rows
-        cut = next((p for p in range(room, room // 3, -1) if rest[p - 1] in " ([" or rest[p - 1:p + 1] == ", "), room)
-        rows.append((start, prefix + rest[:cut].rstrip(" ")))
-        start += cut
-        while start < len(line) - 1 and line[start] == " ":
-            start += 1
-        prefix = hang
 
 
 def pass_mark(pane: CodePane, line: int, text: str, theme: Theme) -> VGroup:
