@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import FadeIn, FadeOut, Transform
+from manim import FadeIn, FadeOut, Succession, Transform, VGroup
 
 from scenes.draw.crossfade import crossfade, first_half, second_half
+from scenes.draw.onscreen import at_end
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import CodePane
 from scenes.layout.clip import code_rect
@@ -45,7 +46,8 @@ class CodeCues:
             first = line if aside or lit else (1 if was_aside else old.window_for(line))
             self.code.aside = aside
             self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
-            out = [crossfade(old, self.code.pane)] + self._printed_aside(aside, was_aside)
+            swap = _next_line(old, self.code.pane) if lit else [crossfade(old, self.code.pane)]
+            out = swap + self._printed_aside(aside, was_aside)
             if self.code.pass_mark is not None and self.code.pass_at is not None:  # the mark moves with it
                 out += self._drop_pass_mark()  # type: ignore[attr-defined]
                 out.append(FadeIn(self._place_pass_mark(*self.code.pass_at), rate_func=second_half))  # type: ignore[attr-defined]
@@ -104,3 +106,13 @@ class CodeCues:
             room = bottom - (self.spec.caption[3] + self.spec.margin)
             bottom = min(bottom + max(0.0, self.theme.sizes.console_reserve - room), top)
         return (left, bottom, right, top)
+
+
+def _next_line(old: CodePane, new: CodePane) -> Anims:
+    """A pane of the lit line alone moving to the next line: the panes cross-fade as ever (the
+    old line gone by half time, the new one in after it), over a still copy of the old
+    backdrop and bar that goes once the new pane is in, so the pane never blinks out between
+    two lines of a fast build; only its text changes."""
+    stays = VGroup(old.bg.copy(), old.bar_slot.copy())
+    held = Succession(FadeIn(stays, rate_func=lambda t: 1.0), FadeOut(stays, rate_func=at_end))
+    return [crossfade(old, new), held]
