@@ -137,7 +137,8 @@ def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, 
 
     A clip that names its backward graph's functions (a ``grad_fn_appear`` cue) keeps them on
     its cards: it never takes one-row cards, which have no row for them (`layout_graph`), nor
-    folds a node away."""
+    folds a node away, and keeps its whole pane (backward_graph at 1:1: the values are PyTorch's
+    printouts, printed under the code; under a pane of one line they read as that line's)."""
     from dataclasses import replace
 
     from scenes.layout.collapse import collapse
@@ -150,7 +151,7 @@ def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, 
     under = shows_code(plan, source) and spec.graph[3] <= spec.code[1]
     cards = any(c.kind == "node_appear" for c in plan.cues)  # the network view draws units, not cards
     tries = [(False, None), (False, "chains"), (True, None), (True, "chains"), (True, "expressions")]
-    tries = [(lit, fold) for lit, fold in tries if (under or not lit) and (one_row or not fold) and (cards or not (lit or fold))]
+    tries = [(lit, fold) for lit, fold in tries if (under or not lit) and ((one_row and cards) or not (lit or fold))]
     first = None
     for lit, fold in tries:
         folded = collapse(graph, expressions=fold == "expressions") if fold else None

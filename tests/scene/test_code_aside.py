@@ -80,17 +80,15 @@ def test_printed_lines_go_and_come_back_with_the_pane() -> None:
 MICROGRAD = Path(__file__).parents[1] / "storyboard" / "lessons" / "micrograd_readme.yaml"
 
 
-@pytest.mark.parametrize(("path", "name"), [(str(MICROGRAD), "micrograd_readme"), (None, "backward_graph")])
-def test_a_pane_of_the_lit_line_alone_for_a_graph_that_needs_the_room(path: str | None, name: str) -> None:
-    """At 1:1 micrograd's example (28 nodes) and the backward graph's cards (name, value and
-    grad_fn rows) fit only if the pane keeps nothing but its lit line (`Layout.code_lit`): in
-    every beat that shows code, one line of the program is on screen; what the program
-    printed by a beat's end is all on screen then (the last three lines at most), under the
-    pane and over the graph's top."""
+def test_a_pane_of_the_lit_line_alone_for_a_graph_that_needs_the_room() -> None:
+    """At 1:1 micrograd's example (28 nodes) fits with its values only if the pane keeps
+    nothing but its lit line (`Layout.code_lit`): in every beat that shows code, one line of
+    the program is on screen; what the program printed by a beat's end is all on screen then
+    (the last three lines at most), under the pane and over the graph's top."""
     from scenes.layout.clip import clip_layout, printed_texts
     from scenes.theme import load_theme
 
-    checked, plan = load_and_plan(path or storyboard_path(name))
+    checked, plan = load_and_plan(str(MICROGRAD))
     opts = RenderOptions(aspect="1:1")
     assert clip_layout(plan, checked.run.events, checked.index.source, "1:1", load_theme()).code_lit
     source = checked.index.source.splitlines()
