@@ -92,7 +92,8 @@ def visit(b: Builder, ev: Event) -> None:
         strings += [b.value(ev, "grad_in", "grad_in_exact", None, "grad")] + parts
     else:
         strings.append(b.value(ev, "grad_in", "grad_in_exact", None, "grad"))
-    rule = RULES.get(ev["grad_fn"])
+    tensor = b.index.tensor_event.get(ev.get("tensor") or "", {})
+    rule = RULES.get((ev["grad_fn"], tensor.get("op") or ""))
     factors = local_factors(b, ev, rule)
     if factors:
         strings.append(Shown(rule.words, None, "rule", "rule"))

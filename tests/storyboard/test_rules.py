@@ -1,0 +1,60 @@
+"""The arithmetic a visit writes beside its node is true: what arrived, times the factors its
+rule reads from the log, is what the node sends along that edge.
+
+The reviewer of micrograd's example at 1:1 saw ``mul: × the other input / 1.00 × 49.00 = 10.00``
+at ``10.0 / f``: the tensor records op ``rdiv`` with inputs ``(10.0, f)``, a MulBackward0 of f's
+reciprocal and 10.0, and the multiply's rule read f as the other input. Every rule of every clip
+and lesson is checked here on the logged numbers (not the rounded texts).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.storyboard.store import find_storyboards
+
+LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.yaml"))
+FILES = [str(p) for p in LESSONS] + [str(p) for p in find_storyboards()]
+
+
+def _number(s, events: list[dict]) -> float:
+    """The logged value a string shows (its event's field: ``grads_out[1]``, ``value``), or the
+    number a rule's constant says."""
+    if s.seq is None:
+        return float(Fraction(s.text))
+    key, _, index = s.field.partition("[")
+    value = events[s.seq][key]
+    if index:
+        value = value[int(index.rstrip("]"))]
+    return float(Fraction(value)) if isinstance(value, str) else float(value)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: Path(p).stem)
+def test_every_visit_s_arithmetic_holds_on_the_logged_numbers(path: str) -> None:
+    checked, plan = load_and_plan(path)
+    events = checked.run.events
+    assert all(e["seq"] == i for i, e in enumerate(events))
+    rows = [c for c in plan.cues if c.kind == "local_rule"]
+    wrong = []
+    for c in rows:
+        got = _number(next(s for s in c.strings if s.role == "in"), events)
+        for s in c.strings:
+            if s.role == "factor":
+                got *= _number(s, events)
+        out = _number(next(s for s in c.strings if s.role == "out"), events)
+        if not math.isclose(got, out, rel_tol=1e-5, abs_tol=1e-6):
+            wrong.append(f"{c.start:.2f} s {c.ids}: " + " ".join(f"{s.role}={s.text}" for s in c.strings) + f" ({got} != {out})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_number_over_a_reciprocal_is_the_factor() -> None:
+    """``10.0 / f``: its MulBackward0 sends what arrived times 10 to the ReciprocalBackward0."""
+    _, plan = load_and_plan(str(next(p for p in LESSONS if p.stem == "micrograd_readme")))
+    visit = next(c for c in plan.cues if c.kind == "visit" and c.text("grad_fn") == "MulBackward0"
+                 and any(r.kind == "local_rule" and r.ids[0] == c.ids[0] and r.text("factor") == "10" for r in plan.cues))
+    assert visit.text("rule") == "mul: × the other input"
