@@ -10,6 +10,7 @@ from typing import Any
 from manim import Create, FadeIn, FadeOut, Succession, Transform, VGroup
 
 from scenes.draw.grow_in import GrowIn
+from scenes.draw.onscreen import at_end
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import edge_arrow, node_card
 
@@ -42,12 +43,16 @@ class ForwardCues:
     def _cue_node_appear(self, cue: Any) -> Anims:
         tid = cue.ids[0]
         item = self._item(tid)  # a chain's card: its folded results show there first
+        if item != tid and tid not in self.lay.steps:
+            return self._retire_walked(tid) + self._waiting_card(item)
         name, op = cue.text("name"), cue.text("op")
         card = self._card(tid, name if name is not None else op, cue.text("value"), cue.text("grad_fn"))
         if card is None:
             return []
         out: Anims = []
         old = self.graph.cards.pop(item, None)  # replaced below: gone before the new card grows
+        waited = item in self.graph.waiting
+        self.graph.waiting.discard(item)
         out += self._retire_rebound(tid, name) + self._retire_walked(tid)
         self.graph.cards[item] = card
         self._record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
@@ -63,7 +68,26 @@ class ForwardCues:
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None and card.value is None:  # a printout wider than any card
             out += self._console([value], self.theme.colors.code_text)
+        if waited and old is not None:  # the outline that waited: the card comes into it, then it goes
+            return out + [FadeIn(card), FadeOut(old, rate_func=at_end)]
         return out + [Succession(FadeOut(old), GrowIn(card)) if old is not None else GrowIn(card)]
+
+    def _waiting_card(self, item: str) -> Anims:
+        """A result folded into ``item``'s card as a term of its expression (not a step of a
+        chain, `Layout.steps`): the card's outline grows as the first such term is made, so
+        that the arrows into it have something to meet, and waits, empty, for the card. Why
+        empty: a name alone sits in the middle and moves aside for the value, and two names on
+        one spot, or a name sliding, read as two things."""
+        if item in self.graph.cards:
+            return []
+        card = self._card(item, None, None, None)
+        if card is None:
+            return []
+        outline = VGroup(card.frame)
+        outline.frame, outline.name, outline.value, outline.sub = card.frame, None, None, None
+        self.graph.cards[item] = outline
+        self.graph.waiting.add(item)
+        return [GrowIn(outline)]
 
     def _op_words(self, cue: Any, op: str) -> str:
         """An op's tag: its name (``mul``), or with a constant operand its symbol and the number

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+
 from manim import MarkupText, Mobject, Text, Transform
 
 
@@ -42,7 +44,7 @@ class GrowIn(Transform):
 
     def create_starting_mobject(self) -> Mobject:
         start = self.mobject.copy()
-        centre = start.get_center()
+        centre = _shapes_centre(start)
         if start.has_points() and not is_text(start):
             start.points[:] = centre  # a shape with points of its own (a bare circle)
         for part, text in list(_parts(start)):
@@ -53,3 +55,18 @@ class GrowIn(Transform):
         if is_text(start):
             start.set_opacity(0.0)
         return start
+
+
+def _shapes_centre(mob: Mobject) -> np.ndarray:
+    """The middle of ``mob``'s shapes (its texts left out): where a card's frame grows from.
+    Why not the whole group's centre: a card carries its op name as a text beside it, and a
+    frame grown from the middle of the two slid out from under the name, over the card next to
+    it (sigmoid_logloss at 9:16: ``log(1 - p)`` over the ``rsub`` of ``1 - p``)."""
+    shapes = [part.points for part, text in _parts(mob) if not text]
+    if mob.has_points() and not is_text(mob):
+        shapes.append(mob.points)
+    if not shapes:
+        return mob.get_center()
+
+    points = np.concatenate(shapes)
+    return (points.min(axis=0) + points.max(axis=0)) / 2

@@ -38,6 +38,7 @@ class GraphView:
     dimmed: set[str] = field(default_factory=set)  # items a dim cue faded: an arrow turned later stays faded
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
+    waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
 
 
 @dataclass

@@ -159,7 +159,8 @@ def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, 
             continue
         region = graph_region(plan, source, spec, theme, lit=lit)
         lay = layout_graph(folded.graph if folded else graph, aspect, theme, region, one_row=one_row)
-        lay = replace(lay, merged=folded.merged if folded else {}, code_lit=lit)
+        lay = replace(lay, merged=folded.merged if folded else {}, steps=folded.steps if folded else frozenset(),
+                      code_lit=lit)
         if shows_values(lay):
             return lay
         first = first or lay

@@ -36,6 +36,7 @@ class Collapsed:
 
     graph: Graph
     merged: Mapping[str, str]
+    steps: frozenset[str] = frozenset()  # folded items on a chain of single-input nodes into their card
 
 
 def chain_links(graph: Graph, expressions: bool = False) -> dict[str, str]:
@@ -63,7 +64,10 @@ def collapse(graph: Graph, expressions: bool = False) -> Collapsed:
     """``graph`` with every chain of `chain_links` drawn as its last item's card: the folded
     items go, the edges into a chain's first item go into its card, the edges inside it go.
     The card keeps its item and carries the folded items' titles (``Item.folds``), so that
-    the layout sizes it for the widest of them."""
+    the layout sizes it for the widest of them. ``steps``: the folded items whose every link
+    to their card is one of a chain (``b + a`` then its ReLU): each is a step of what the card
+    computes, shown there while it is made; another (``a * b`` beside ``b**3`` in ``d``) is a
+    term of its own, which the card does not show."""
     links = chain_links(graph, expressions)
 
     def card(v: str) -> str:
@@ -81,7 +85,16 @@ def collapse(graph: Graph, expressions: bool = False) -> Collapsed:
     edges = tuple(GraphEdge(e.src, card(e.dst), e.slot, e.needs_grad) for e in graph.edges
                   if e.src not in merged)
     owner = {node: merged.get(item, item) for node, item in graph.node_owner.items()}
-    return Collapsed(Graph(items, edges, owner), merged)
+    single = links if not expressions else chain_links(graph)
+
+    def on_chain(v: str) -> bool:  # every link from v to its card is one of a chain
+        while v in links:
+            if single.get(v) != links[v]:
+                return False
+            v = links[v]
+        return True
+
+    return Collapsed(Graph(items, edges, owner), merged, frozenset(v for v in merged if on_chain(v)))
 
 
 def folded_cards(items: Mapping[str, Item]) -> list[tuple[str, tuple[str, ...]]]:

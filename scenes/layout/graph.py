@@ -72,6 +72,7 @@ def graph_from_events(events: Iterable[Mapping[str, Any]], source: str | None = 
     roots = roots | set(sinks) if roots else set(sinks[-1:])
     owner: dict[str, str] = {}
     order: list[tuple[int, Item]] = []
+    by_id = {t["id"]: t for t in tensors}
     for e in events:
         if e.get("kind") == "node" and e.get("tensor") is None:
             order.append((e["seq"] if "seq" in e else len(order), Item(e["id"], "internal", None, e["id"], None, e["grad_fn"])))
@@ -81,7 +82,7 @@ def graph_from_events(events: Iterable[Mapping[str, Any]], source: str | None = 
         kind = ("leaf_grad" if t.get("requires_grad") else "leaf_nograd") if leaf else "op"
         if t["id"] in roots:
             kind = "loss"
-        code = None if t.get("name") else expression_text(t, lines)
+        code = None if t.get("name") else expression_text(t, lines, by_id)
         order.append((t["seq"] if "seq" in t else len(order),
                       Item(t["id"], kind, t["id"], t.get("node"), t.get("name"), t.get("grad_fn"), code=code)))
         if t.get("node"):

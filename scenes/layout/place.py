@@ -54,6 +54,7 @@ class Layout:
     items: Mapping[str, Item]
     merged: Mapping[str, str] = field(default_factory=dict)  # a result folded into a chain's card -> that card (`collapse`)
     code_lit: bool = False  # the clip's code pane shows only its lit line, at the top, so the graph has its room (`clip_layout`)
+    steps: frozenset[str] = frozenset()  # the results of `merged` shown in their card while made (`Collapsed.steps`)
 
     def card_of(self, item: str) -> str:
         """The item whose card stands for ``item``: itself, or the card of the chain it folded into."""

@@ -116,10 +116,11 @@ def test_set_changes_the_strings_on_screen_and_nothing_else(rendered, tmp_path: 
 LESSONS = sorted((Path(__file__).parents[1] / "storyboard" / "lessons").glob("*.yaml"))
 
 
-def _card_detail(path: Path, aspect: str) -> str:
-    """How much text the lesson's cards carry (`Layout.detail`), as the render lays it out."""
+def _layout(path: Path, aspect: str):
+    """The lesson's layout as the render lays it out: how much text its cards carry
+    (`Layout.detail`), what it folds (`Layout.merged`, `Layout.steps`)."""
     checked, plan = load_and_plan(str(path))
-    return clip_layout(plan, checked.run.events, checked.index.source, aspect, THEME).detail
+    return clip_layout(plan, checked.run.events, checked.index.source, aspect, THEME)
 
 
 FOLDED = [(p, "1:1") for p in LESSONS if p.stem in ("sigmoid_logloss", "micrograd_readme")]
@@ -136,10 +137,14 @@ def test_lesson_clip_draws_exactly_its_plan(tmp_path: Path, path: Path, aspect: 
     inside the card waits beside it."""
     opts = RenderOptions(out=str(tmp_path), aspect=aspect, **{**TINY, "size": SQUARE if aspect == "1:1" else TINY["size"]})
     result = render_storyboard(str(path), path.stem, opts, log=lambda s: None)
-    one_row = _card_detail(path, aspect) == "dense"  # no grad_fn row on a card, no visit writes one (a shown bucket's stays)
+    lay = _layout(path, aspect)
+    one_row = lay.detail == "dense"  # no grad_fn row on a card, no visit writes one (a shown bucket's stays)
     unwritten = {(s.text, s.seq) for c in result.plan.cues if c.kind in ("node_appear", "visit") for s in c.strings
                  if s.role == "grad_fn"} if one_row else set()
-    want = Counter((s.text, s.seq) for s in result.plan.displayed() if (s.text, s.seq) not in unwritten)
+    terms = set(lay.merged) - lay.steps  # folded as terms of an expression: their card waits for its own value
+    untold = Counter((s.text, s.seq) for c in result.plan.cues if c.kind == "node_appear" and c.ids[0] in terms
+                     for s in c.strings)
+    want = Counter((s.text, s.seq) for s in result.plan.displayed() if (s.text, s.seq) not in unwritten) - untold
     got = Counter(result.ledger)
     assert got - want == Counter(), "on screen but not in the plan"
     assert want - got == Counter(), "in the plan but never drawn"

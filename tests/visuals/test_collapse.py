@@ -80,7 +80,7 @@ def test_a_chain_is_single_input_nodes_and_no_named_result() -> None:
     """In ``-(y * p.log() + (1 - y) * (1 - p).log())`` the chains are ``1 - p`` then its log
     and the sum then its negation; ``p.log()`` is not one (``p`` is named, and ``y * p.log()``
     takes ``y`` too)."""
-    assert _titles("sigmoid_logloss", False) == {("1 - p", "log"), ("add", "loss")}
+    assert _titles("sigmoid_logloss", False) == {("1 - p", "log(1 - p)"), ("add", "loss")}
 
 
 def test_expressions_fold_every_unnamed_result_into_the_one_it_feeds() -> None:
@@ -92,8 +92,22 @@ def test_expressions_fold_every_unnamed_result_into_the_one_it_feeds() -> None:
     assert {v for v, _ in _titles("micrograd_readme", False)} < {v for v, _ in folds}  # the chains fold too
 
 
+def test_a_step_of_a_chain_shows_in_its_card_a_term_does_not() -> None:
+    """``c = c + c + 1``: ``c + c`` is a step of the new ``c`` (a chain into it); in
+    ``d = a * b + b**3`` both products are terms of ``d``, and so are ``b + a`` and its ReLU in
+    ``d + d * 2 + (b + a).relu()`` (the ReLU is a term). With chains alone every fold is a step."""
+    checked, _ = _load("micrograd_readme")
+    graph = graph_from_events(checked.run.events, checked.index.source)
+    title = {it.id: it.title for it in graph.items}
+    folded = collapse(graph, expressions=True)
+    steps = {title[v] for v in folded.steps}
+    assert "c + c" in steps and not {"a * b", "b**3", "b + a", "relu(b + a)", "-a"} & steps
+    chains = collapse(graph)
+    assert chains.steps == frozenset(chains.merged)
+
+
 def test_a_folded_chain_takes_its_first_node_s_inputs() -> None:
-    """The card of ``(1 - p).log()`` has the arrow from ``p`` that went into ``1 - p``; nothing
+    """The card of ``(1 - p).log()``, called ``log(1 - p)``, has the arrow from ``p`` that went into ``1 - p``; nothing
     is left pointing at a folded node, and the card is sized for its folded result's title."""
     checked, _ = _load("sigmoid_logloss")
     graph = graph_from_events(checked.run.events, checked.index.source)
@@ -101,8 +115,8 @@ def test_a_folded_chain_takes_its_first_node_s_inputs() -> None:
     ids = {it.id for it in folded.graph.items}
     assert all(e.src in ids and e.dst in ids for e in folded.graph.edges)
     by_title = {it.title: it for it in folded.graph.items}
-    assert by_title["log"].folds == ("1 - p",)
-    assert ("p", "log") in {(next(i.title for i in folded.graph.items if i.id == e.src),
+    assert by_title["log(1 - p)"].folds == ("1 - p",)
+    assert ("p", "log(1 - p)") in {(next(i.title for i in folded.graph.items if i.id == e.src),
                              next(i.title for i in folded.graph.items if i.id == e.dst)) for e in folded.graph.edges}
 
 
@@ -126,7 +140,7 @@ def test_check_says_what_was_folded_at_which_aspect() -> None:
     lines = out.getvalue().splitlines()
     said = [ln for ln in lines if ln.startswith("  ")]
     assert said == ["  at 1:1, so that every card shows its value: 2 results are drawn in the card of the result "
-                    "they feed: `1 - p` in `log`; `add` in `loss`"], lines
+                    "they feed: `1 - p` in `log(1 - p)`; `add` in `loss`"], lines
 
 
 def test_lit_pane_fits_its_strip() -> None:

@@ -8,6 +8,8 @@ and buckets, the walk becomes visits and travelling gradients, printouts become 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..builder import Builder
 from ..logindex import Event
 from ..narration import Shown
@@ -46,17 +48,25 @@ def tensor(b: Builder, ev: Event) -> None:
 
 def expression(b: Builder, ev: Event) -> str | None:
     """The source text of an unnamed op's expression, when it is short enough for a card."""
-    return expression_text(ev, b.index.lines)
+    return expression_text(ev, b.index.lines, b.index.tensor_event)
 
 
-def expression_text(ev: Event, lines: list[str]) -> str | None:
+def expression_text(ev: Event, lines: list[str], tensors: Mapping[str, Event] | None = None) -> str | None:
     """What an unnamed op's card is called: the source text of its expression (`yh - y`), when
-    it is short enough for a card; the layout sizes the card for the same text."""
+    it is short enough for a card; else, for an op of one input, the op applied to what that
+    input is called (`(1 - p).log()` is `log(1 - p)`: "log" alone beside `p.log()` read as the
+    log of p), when that is. The layout sizes the card for the same text."""
     span, line = ev.get("span"), ev.get("line", 0)
     if not span or ev.get("op") in (None, "tensor", "grad") or not 0 < line <= len(lines):
         return None
     text = lines[line - 1].encode("utf-8")[span[0]:span[1]].decode("utf-8", "replace").strip()
-    return text if 0 < len(text) <= MAX_EXPRESSION_CHARS else None
+    if 0 < len(text) <= MAX_EXPRESSION_CHARS:
+        return text
+    inputs = ev.get("inputs") or []
+    src = tensors.get(inputs[0]) if tensors and len(inputs) == 1 and isinstance(inputs[0], str) else None
+    inner = src and (src.get("name") or expression_text(src, lines, tensors))
+    applied = f"{ev['op']}({inner})" if inner else ""
+    return applied if 0 < len(applied) <= MAX_EXPRESSION_CHARS else None
 
 
 def update(b: Builder, ev: Event) -> None:
