@@ -10,6 +10,7 @@ import pytest
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
 from scenes.storyboard.numfmt import torch_str
 from scenes.storyboard.rules import WORDS
+from scenes.storyboard.views.graph import expression_text
 
 CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
         "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
@@ -58,9 +59,9 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
                 continue
             assert (shown.field, shown.text) in {("title", checked.storyboard.title)} | {("source", l) for l in lines}
             continue
-        if shown.field == "span":  # an unnamed result called by its code
-            ev = events[shown.seq]
-            assert shown.text == lines[ev["line"] - 1][ev["span"][0]:ev["span"][1]].strip(), shown
+        if shown.field == "span":  # an unnamed result called by its code (or its op applied to its input's)
+            tensors = {e["id"]: e for e in events if e["kind"] == "tensor"}
+            assert shown.text == expression_text(events[shown.seq], lines, tensors), shown
             continue
         assert shown.text in _derivable(events[shown.seq], shown.field), shown
 
