@@ -104,14 +104,16 @@ def folding_lines(checked: Any, p: Any) -> list[str]:
     its value (`clip_layout`), one line saying what: results drawn in the card of the result
     they feed (`collapse`), and a code pane of the lit line alone."""
     from scenes.layout.clip import clip_layout
-    from scenes.layout.collapse import folded_cards
+    from scenes.layout.collapse import folded_into
+    from scenes.layout.graph import graph_from_events
     from scenes.theme import load_theme
 
     theme = load_theme()
+    graph = graph_from_events(checked.run.events, checked.index.source)
     out = []
     for aspect in theme.aspects:
         lay = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
-        cards = folded_cards(lay.items)
+        cards = folded_into(graph, lay.merged)
         if not cards and not lay.code_lit:
             continue
         said = ["the code pane shows only its lit line"] if lay.code_lit else []

@@ -9,7 +9,7 @@ one (its name, or its code) says what the chain computed; the folded results dra
 while they are made (their value first, then the last one's) and the walk visits them there.
 
 A named result is never folded away: the narration, ``focus:`` and placeholders call it by its
-name. Pure (no Manim): `render check` says what folds at which aspect (`collapsed_chains`).
+name. Pure (no Manim): `render check` says what folds at which aspect (`folded_into`).
 
 >>> from scenes.layout.graph import Graph, GraphEdge, Item
 >>> items = (Item("t0", "leaf_grad", "t0", "n0", "a", None), Item("t1", "op", "t1", "n1", None, "AddBackward0", code="a + a"),
@@ -63,11 +63,11 @@ def chain_links(graph: Graph, expressions: bool = False) -> dict[str, str]:
 def collapse(graph: Graph, expressions: bool = False) -> Collapsed:
     """``graph`` with every chain of `chain_links` drawn as its last item's card: the folded
     items go, the edges into a chain's first item go into its card, the edges inside it go.
-    The card keeps its item and carries the folded items' titles (``Item.folds``), so that
-    the layout sizes it for the widest of them. ``steps``: the folded items whose every link
-    to their card is one of a chain (``b + a`` then its ReLU): each is a step of what the card
-    computes, shown there while it is made; another (``a * b`` beside ``b**3`` in ``d``) is a
-    term of its own, which the card does not show."""
+    ``steps``: the folded items whose every link to their card is one of a chain (``b + a``
+    then its ReLU): each is a step of what the card computes, shown there while it is made;
+    another (``a * b`` beside ``b**3`` in ``d``) is a term of its own, which the card does not
+    show. The card keeps its item and carries its steps' titles (``Item.folds``), so that the
+    layout sizes it for the widest of what it shows."""
     links = chain_links(graph, expressions)
 
     def card(v: str) -> str:
@@ -76,15 +76,6 @@ def collapse(graph: Graph, expressions: bool = False) -> Collapsed:
         return v
 
     merged = {v: card(v) for v in links}
-    titles: dict[str, list[str]] = {}
-    for it in graph.items:
-        if it.id in merged:
-            titles.setdefault(merged[it.id], []).append(it.title)
-    items = tuple(replace(it, folds=tuple(titles[it.id])) if it.id in titles else it
-                  for it in graph.items if it.id not in merged)
-    edges = tuple(GraphEdge(e.src, card(e.dst), e.slot, e.needs_grad) for e in graph.edges
-                  if e.src not in merged)
-    owner = {node: merged.get(item, item) for node, item in graph.node_owner.items()}
     single = links if not expressions else chain_links(graph)
 
     def on_chain(v: str) -> bool:  # every link from v to its card is one of a chain
@@ -94,10 +85,25 @@ def collapse(graph: Graph, expressions: bool = False) -> Collapsed:
             v = links[v]
         return True
 
-    return Collapsed(Graph(items, edges, owner), merged, frozenset(v for v in merged if on_chain(v)))
+    steps = frozenset(v for v in merged if on_chain(v))
+    titles: dict[str, list[str]] = {}
+    for it in graph.items:
+        if it.id in steps:
+            titles.setdefault(merged[it.id], []).append(it.title)
+    items = tuple(replace(it, folds=tuple(titles[it.id])) if it.id in titles else it
+                  for it in graph.items if it.id not in merged)
+    edges = tuple(GraphEdge(e.src, card(e.dst), e.slot, e.needs_grad) for e in graph.edges
+                  if e.src not in merged)
+    owner = {node: merged.get(item, item) for node, item in graph.node_owner.items()}
+    return Collapsed(Graph(items, edges, owner), merged, steps)
 
 
-def folded_cards(items: Mapping[str, Item]) -> list[tuple[str, tuple[str, ...]]]:
-    """Each card that stands for a chain, by its title, with the titles of the results folded
-    into it, first made first: what `render check` reports."""
-    return [(it.title, it.folds) for it in items.values() if it.folds]
+def folded_into(graph: Graph, merged: Mapping[str, str]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each card that folded results are drawn in, by its title, with the titles of those
+    results, first made first: what `render check` reports."""
+    title = {it.id: it.title for it in graph.items}
+    into: dict[str, list[str]] = {}
+    for it in graph.items:
+        if it.id in merged:
+            into.setdefault(merged[it.id], []).append(title[it.id])
+    return [(title[card], tuple(folded)) for card, folded in into.items()]

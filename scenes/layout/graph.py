@@ -26,7 +26,7 @@ class Item:
     grad_fn: str | None
     attached_to: str | None = None  # a bucket's leaf item
     code: str | None = None  # an unnamed result's card title: its expression's source text (`yh - y`)
-    folds: tuple[str, ...] = ()  # the titles of the results folded into this card (`collapse`), first made first
+    folds: tuple[str, ...] = ()  # the titles of the results folded into this card that it shows while made (`collapse`)
 
     @property
     def title(self) -> str:

@@ -275,9 +275,9 @@ def test_a_render_indexes_the_log_and_lays_the_graph_out_once(tmp_path: Path, mo
     real_build = LogIndex.build.__func__
     monkeypatch.setattr(LogIndex, "build", classmethod(lambda cls, *a: builds.append(1) or real_build(cls, *a)))
     layouts: list[int] = []
-    real_layout = scenes.layout.place.layout_events
+    real_layout = scenes.layout.place.layout_graph  # what clip_layout calls, once a try (backward_walk's first fits)
     counted = lambda *a, **k: layouts.append(1) or real_layout(*a, **k)  # noqa: E731
-    monkeypatch.setattr(scenes.layout.place, "layout_events", counted)
+    monkeypatch.setattr(scenes.layout.place, "layout_graph", counted)
     result = render(tmp_path, jobs=1)
     assert result.beats_drawn == list(range(8))
     assert builds == [1], "the log was indexed more than once"

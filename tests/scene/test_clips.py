@@ -123,9 +123,10 @@ def _layout(path: Path, aspect: str):
     return clip_layout(plan, checked.run.events, checked.index.source, aspect, THEME)
 
 
-FOLDED = [(p, "1:1") for p in LESSONS if p.stem in ("sigmoid_logloss", "micrograd_readme")]
+FOLDED = [(p, "1:1") for p in LESSONS if p.stem in ("sigmoid_logloss", "micrograd_readme", "mlp_lists")]
 """Lessons whose graph is drawn with results folded into the cards they feed at 1:1 (the
-sigmoid's chains; micrograd's expressions, under a pane of the lit line alone)."""
+sigmoid's chains; micrograd's and the small network's expressions, under a pane of the lit
+line alone)."""
 
 
 @pytest.mark.parametrize(("path", "aspect"), [(p, "16:9") for p in LESSONS] + FOLDED,

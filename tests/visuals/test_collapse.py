@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from scenes.layout.clip import clip_layout, code_rect
-from scenes.layout.collapse import chain_links, collapse, folded_cards
+from scenes.layout.collapse import chain_links, collapse
 from scenes.layout.graph import graph_from_events
 from scenes.layout.place import shows_values
 from scenes.storyboard import load_and_plan, storyboard_path
@@ -30,10 +30,6 @@ def _load(name: str):
 
 
 NAMES_ONLY = {
-    ("mlp_lists", "1:1"): "its widest layers hold four weights whose one-row cards (W[0][0] beside a value "
-                          "planned six characters wide) are about 2 units wide each in a 7.5-unit frame, and "
-                          "spread over more layers they need more height than is left under a pane of the lit "
-                          "line alone",
     ("backward_graph", "1:1"): "its values are PyTorch's printouts (numbers: torch), too long for any card, printed "
                                "under the code at every aspect; a clip naming its backward functions keeps its whole "
                                "pane and folds nothing, and its cards name the tensor and its grad_fn",
@@ -122,13 +118,14 @@ def test_a_folded_chain_takes_its_first_node_s_inputs() -> None:
 
 def test_the_deep_lessons_fold_only_at_1x1() -> None:
     """Where every node fits with its value (16:9, 9:16) nothing folds; at 1:1 the sigmoid's
-    chains fold under the whole pane, micrograd's expressions under a pane of the lit line."""
-    for name, lit in (("sigmoid_logloss", False), ("micrograd_readme", True)):
+    chains fold under the whole pane, micrograd's and the small network's expressions under a
+    pane of the lit line."""
+    for name, lit in (("sigmoid_logloss", False), ("micrograd_readme", True), ("mlp_lists", True)):
         checked, plan = _load(name)
         lays = {a: clip_layout(plan, checked.run.events, checked.index.source, a, THEME) for a in ASPECTS}
         assert not lays["16:9"].merged and not lays["9:16"].merged, name
         assert lays["1:1"].merged and lays["1:1"].code_lit == lit, name
-        assert folded_cards(lays["1:1"].items)
+        assert all(card in lays["1:1"].boxes for card in lays["1:1"].merged.values())
 
 
 def test_check_says_what_was_folded_at_which_aspect() -> None:
