@@ -10,7 +10,9 @@ A node whose grad_fn and op are missing here is shown by its badge alone.
 
 A factor is ``("input", k)``: the value of input ``k`` of the node's tensor (a tensor's value,
 or the Python number itself); ``("const", "1")``: a number of the rule; ``("gate", k)``: ``1`` if
-input ``k`` is positive, else ``0``.
+input ``k`` is positive, else ``0``; ``("output", None)``: the node's own value (a sigmoid's
+``s``); ``("one_minus_output", None)``, ``("one_minus_output_squared", None)``: ``1 - s`` and
+``1 - t²`` of it; ``("reciprocal", k)``: ``1/x`` of input ``k`` (the planner's `DERIVED`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ RULES: dict[tuple[str, str], Rule] = {
     ("AddBackward0", "add"): Rule("add: × 1", ((("const", "1"),), (("const", "1"),)), 2),
     ("ReluBackward0", "relu"): Rule("relu: × 1 if input > 0", ((("gate", 0),),), 1),
     ("NegBackward0", "neg"): Rule("neg: × −1", ((("const", "-1"),),), 1),
+    ("RsubBackward1", "rsub"): Rule("rsub: × −1", ((("const", "-1"),),), 2),  # 1 - p: one edge, to p
+    ("LogBackward0", "log"): Rule("log: × 1/x", ((("reciprocal", 0),),), 1),
+    ("SigmoidBackward0", "sigmoid"): Rule("sigmoid: × s(1 − s)", ((("output", None), ("one_minus_output", None)),), 1),
+    ("TanhBackward0", "tanh"): Rule("tanh: × (1 − t²)", ((("one_minus_output_squared", None),),), 1),
+    ("ExpBackward0", "exp"): Rule("exp: × the output", ((("output", None),),), 1),
 }
 """(grad_fn class name, the op its tensor records) -> its local rule. The op says what the
 tensor's inputs are: the same grad_fn made by another op (``10.0 / f`` is a MulBackward0 whose

@@ -28,6 +28,8 @@ def _number(s, events: list[dict]) -> float:
     if s.seq is None:
         return float(Fraction(s.text))
     key, _, index = s.field.partition("[")
+    if key not in events[s.seq]:  # a number of the log put through a rule's arithmetic (1 - s)
+        return s.number
     value = events[s.seq][key]
     if index:
         value = value[int(index.rstrip("]"))]

@@ -9,6 +9,7 @@ and buckets, the walk becomes visits and travelling gradients, printouts become 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 
 from ..builder import Builder
 from ..logindex import Event
@@ -163,6 +164,12 @@ def local_factors(b: Builder, ev: Event, rule: Rule | None) -> list[list[Shown]]
             if kind == "const":
                 row.append(Shown(str(arg), None, "rule", "factor"))
                 continue
+            if kind == "output":
+                row.append(b.value(tensor, "value", "exact", None, "factor"))
+                continue
+            if kind in DERIVED:
+                row.append(_derived(b, tensor, kind, inputs, arg))
+                continue
             src = inputs[int(arg)]  # type: ignore[call-overload]
             if kind == "gate":
                 value = b.index.tensor_event[src]["value"] if isinstance(src, str) else src
@@ -174,6 +181,28 @@ def local_factors(b: Builder, ev: Event, rule: Rule | None) -> list[list[Shown]]
                 row.append(Shown(text, tensor["seq"], f"inputs[{arg}]", "factor"))
         out.append(row)
     return out
+
+
+DERIVED = {
+    "one_minus_output": (lambda v: 1 - v, "1 - value"),
+    "one_minus_output_squared": (lambda v: 1 - v * v, "1 - value**2"),
+    "reciprocal": (lambda v: 1 / v, "1 / value"),
+}
+"""A factor that is a number of the log put through a little arithmetic (``1 - s`` of a
+sigmoid's output, ``1/x`` of a log's input), and the field it is named by: (arithmetic, field)."""
+
+
+def _derived(b: Builder, tensor: Event, kind: str, inputs: list, arg: object) -> Shown:
+    """A `DERIVED` factor: of the node's own output, or (``reciprocal``) of its input ``arg``,
+    in float32 as the log's numbers are, and exactly where the log has the exact value."""
+    import numpy as np
+
+    of = tensor if kind != "reciprocal" else b.index.tensor_event.get(inputs[int(arg)], {})  # type: ignore[call-overload]
+    how, field = DERIVED[kind]
+    value = float(how(np.float32(of.get("value", 0.0))))
+    q = of.get("exact")
+    exact = str(how(Fraction(q))) if q is not None and (kind != "reciprocal" or Fraction(q) != 0) else None
+    return Shown(show(value, exact, b.numbers), of.get("seq"), field, "factor", value)
 
 
 def accumulate(b: Builder, ev: Event) -> None:
