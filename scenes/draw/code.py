@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import FadeIn, FadeOut, Succession, Transform, VGroup
+from manim import FadeIn, FadeOut, Transform
 
-from scenes.draw.crossfade import crossfade, first_half, second_half
-from scenes.draw.onscreen import at_end
+from scenes.draw.crossfade import at_half, crossfade, first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import CodePane
 from scenes.layout.clip import code_rect
@@ -109,10 +108,9 @@ class CodeCues:
 
 
 def _next_line(old: CodePane, new: CodePane) -> Anims:
-    """A pane of the lit line alone moving to the next line: the panes cross-fade as ever (the
-    old line gone by half time, the new one in after it), over a still copy of the old
-    backdrop and bar that goes once the new pane is in, so the pane never blinks out between
-    two lines of a fast build; only its text changes."""
-    stays = VGroup(old.bg.copy(), old.bar_slot.copy())
-    held = Succession(FadeIn(stays, rate_func=lambda t: 1.0), FadeOut(stays, rate_func=at_end))
-    return [crossfade(old, new), held]
+    """A pane of the lit line alone moving to the next line: a cut at half time, the old pane
+    out and the new one in on the same frame. Why not the cross-fade of a whole pane: with the
+    old gone by half time and the new in after it, the pane (or, over a still backdrop, its
+    text) was blank for two frames at each line of a fast build; its box and bar do not move,
+    so the cut changes only the line's text."""
+    return [FadeOut(old, rate_func=at_half), FadeIn(new, rate_func=at_half)]

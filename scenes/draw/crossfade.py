@@ -29,6 +29,12 @@ def second_half(t: float) -> float:
     return smooth(max(0.0, 2.0 * t - 1.0))
 
 
+def at_half(t: float) -> float:
+    """Nothing until half time, then all: a cut, for two things of the same size in one place
+    of which exactly one must show on every frame."""
+    return 0.0 if t < 0.5 else 1.0
+
+
 def in_second_half(rate: Callable[[float], float]) -> Callable[[float], float]:
     """``rate`` as it was, run in the second half of the play and still until then: what a
     step brings in while something leaves by `first_half`."""

@@ -105,3 +105,17 @@ def test_a_pane_of_the_lit_line_alone_for_a_graph_that_needs_the_room() -> None:
         graph_top = min(i["bbox"][1] for i in shown if i["role"] in ("card", "label") and i["id"] and i["id"][0] == "t")
         assert all(code[0]["bbox"][3] <= i["bbox"][1] and i["bbox"][3] <= graph_top
                    for i in shown if i["role"] == "console"), t
+
+
+def test_a_pane_of_the_lit_line_alone_shows_a_line_on_every_frame() -> None:
+    """Moving to the next line, the pane of the lit line alone cuts from one line to the next:
+    the cross-fade of a whole pane left it (or its text) blank for two frames at each line of
+    micrograd's fast build. From the first line lit on, every frame shows one line of code."""
+    checked, plan = load_and_plan(str(MICROGRAD))
+    opts = RenderOptions(aspect="1:1")
+    first = next(c.start for c in plan.cues if c.kind == "code_line")
+    frames = range(round((first + 0.5) * fps_of(opts)), round(plan.duration * fps_of(opts)))
+    bad = [(s["time"], [i["text"] for i in s["items"] if i["role"] == "code" and i["opacity"] >= 0.5])
+           for s in inspect_clip(checked, plan, opts, frames=list(frames))]
+    bad = [(t, shown) for t, shown in bad if len(shown) != 1]
+    assert not bad, bad[:10]
