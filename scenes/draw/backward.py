@@ -263,7 +263,7 @@ class BackwardCues(OnScreen):
             start, exclude = product.get_center(), [product]
             # the token is it: the pill steps aside while the token is on it (the two were drawn
             # over each other), and is written again once the token is on its way
-            aside.append(Transform(product, product.copy().set_opacity(0.0), rate_func=_aside))
+            aside.append(_stepping_aside(product))
         move = self._ride(tok, start, ride, exclude)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
@@ -294,8 +294,14 @@ class BackwardCues(OnScreen):
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self._record(s)
-        aside = [Transform(product, product.copy().set_opacity(0.0), rate_func=_aside)] if product is not None else []
+        aside = [_stepping_aside(product)] if product is not None else []
         return aside + [move]
+
+
+def _stepping_aside(product: VGroup) -> Transform:
+    """A visit's product pill hidden while its token sets off from it, written again once the
+    token is on its way (`_aside`)."""
+    return Transform(product, product.copy().set_opacity(0.0), rate_func=_aside)
 
 
 def _aside(t: float) -> float:

@@ -152,9 +152,10 @@ def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, 
     cards = any(c.kind == "node_appear" for c in plan.cues)  # the network view draws units, not cards
     tries = [(False, None), (False, "chains"), (True, None), (True, "chains"), (True, "expressions")]
     tries = [(lit, fold) for lit, fold in tries if (under or not lit) and ((one_row and cards) or not (lit or fold))]
+    folds = {fold: collapse(graph, expressions=fold == "expressions") for fold in {f for _, f in tries if f}}
     first = None
     for lit, fold in tries:
-        folded = collapse(graph, expressions=fold == "expressions") if fold else None
+        folded = folds[fold] if fold else None
         if folded is not None and not folded.merged:
             continue
         region = graph_region(plan, source, spec, theme, lit=lit)

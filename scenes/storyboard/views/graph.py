@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
+import numpy as np
+
 from ..builder import Builder
 from ..logindex import Event
 from ..narration import Shown
@@ -195,8 +197,6 @@ sigmoid's output, ``1/x`` of a log's input), and the field it is named by: (arit
 def _derived(b: Builder, tensor: Event, kind: str, inputs: list, arg: object) -> Shown:
     """A `DERIVED` factor: of the node's own output, or (``reciprocal``) of its input ``arg``,
     in float32 as the log's numbers are, and exactly where the log has the exact value."""
-    import numpy as np
-
     of = tensor if kind != "reciprocal" else b.index.tensor_event.get(inputs[int(arg)], {})  # type: ignore[call-overload]
     how, field = DERIVED[kind]
     value = float(how(np.float32(of.get("value", 0.0))))
