@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.storyboard import load_and_plan
 from scenes.storyboard.store import find_storyboards
+from tests.clips import LESSONS
 
-LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.yaml"))
 FILES = [str(p) for p in LESSONS] + [str(p) for p in find_storyboards()]
 
 
