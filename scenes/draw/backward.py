@@ -18,6 +18,7 @@ from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.draw.onscreen import OnScreen, at_end
 from scenes.layout.label_spots import badge_centre, note_centre
+from scenes.layout.detail import Detail
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
@@ -120,7 +121,7 @@ class BackwardCues(OnScreen):
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
             if s.role == "grad_fn" and not self._card_shows(item, s.text):
-                if self.lay.detail == "dense":
+                if self.lay.detail is Detail.DENSE:
                     continue  # a one-row graph is packed: its cards' op names and the note's rule say what ran
                 tag = self._tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
                                 avoid=[self._bounds(m) for m in rode] + [self._bounds(m) for m in tags],
