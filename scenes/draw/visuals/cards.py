@@ -1,7 +1,7 @@
 """Node cards: one tensor (or internal autograd node) as a rounded box with its labels.
 
-Why labels by detail level: a 109-node MLP must stay readable, so the layout says how much text
-fits (`Detail`) and any text whose fitted size falls under the theme's
+Why labels by detail level: a graph of a hundred nodes must stay readable, so the layout says
+how much text fits (`Detail`) and any text whose fitted size falls under the theme's
 `min_readable` is dropped instead of drawn as an illegible smudge.
 """
 
@@ -36,10 +36,10 @@ def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup
 
     Why a halo: a tag sits in the card's margin, which is where the wavefront's glow ring is
     drawn when the card is lit, and where an arrow may pass when no clear spot is left. Muted
-    text on the yellow ring could not be read (an op name on a lit card), so the text stands on a
-    copy of itself outlined in the background colour: whatever lies under a tag breaks off
-    around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
-    text (not a background stroke per glyph, which would cut into the letter before it)."""
+    text cannot be read on the glow ring, so the text stands on a copy of itself outlined in
+    the background colour: whatever lies under a tag breaks off around its letters, as a legend
+    interrupts a frame. The halo is one shape drawn before the text (not a background stroke
+    per glyph, which would cut into the letter before it)."""
     least = theme.font_sizes.min_readable
     size = max(theme.font_sizes.card_flag * scale, least)
     m = tag(label(text, theme.fonts.sans, size, theme.colors.text_muted), "label", id=box.id)
@@ -104,7 +104,7 @@ def node_card(
         rows = [(top_row + ([] if box.kind.startswith("leaf") else shown_value), 1.0)] + ([(second, 1.0)] if second else [])
     share = sum(r[1] for r in rows)
     top = box.y + inner_h / 2
-    compact = detail.text_sized  # sized by the layout for its texts at the minimum size, times `text_scale`
+    compact = detail.text_sized  # sized for its texts at the minimum size, times `compact_text_scale`
     floor = f.min_readable * compact_text_scale(scale, theme)
     gap = theme.sizes.token_pad * (compact_text_scale(scale, theme) if compact else scale) * 2
     for parts, part in rows:
