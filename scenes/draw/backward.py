@@ -32,7 +32,7 @@ Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
 
 class BackwardCues(OnScreen):
     """Handlers for grad_fn_appear, backward_start, visit, local_rule and grad_travel (mixed into
-    ClipScene beside ``BucketCues``, whose `_enter_backward` the walk's first cue calls)."""
+    ClipScene)."""
 
     # state and helpers provided by ClipScene
     theme: Any

@@ -34,7 +34,7 @@ def at_end(t: float) -> float:
 
 
 class OnScreen:
-    """Helpers over what the scene shows (mixed into ClipScene through BackwardCues and BucketCues)."""
+    """What the scene shows now: what a note or badge keeps off, and the ways tokens take."""
 
     theme: Any
     graph: GraphView
