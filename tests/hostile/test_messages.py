@@ -80,3 +80,16 @@ def test_a_glyph_no_font_has_is_refused_at_check_time_with_its_code_point() -> N
              "missing_glyph.yaml:8:16:", "U+1F680")
     ok = render("check", str(CORPUS / "storyboards" / "rtl_narration.yaml"), "--no-torch")
     assert ok.returncode == 0, ok.stderr
+
+
+# YAML read as YAML 1.2
+
+def test_a_sexagesimal_pass_is_refused_with_the_authors_text(tmp_path: Path) -> None:
+    """Once: YAML 1.1 read ``pass: 1:30`` as 90, and check said "pass 90 does not exist"."""
+    board = tmp_path / "pass.yaml"
+    board.write_text("title: Passes\nprogram: |\n  import torch\n  w = torch.tensor(1.0, requires_grad=True)\n"
+                     "  for step in range(3):\n      w = w * 2\nbeats:\n  - visual: code_and_graph_build\n"
+                     "    lines: 4\n    pass: 1:30\n    narration: \"Here w is {w}.\"\n")
+    r = render("check", str(board), "--no-torch")
+    one_line(r, "pass.yaml:10:11:", "pass must be a whole number, got '1:30'")
+    assert "90" not in r.stderr
