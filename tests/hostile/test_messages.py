@@ -93,3 +93,24 @@ def test_a_sexagesimal_pass_is_refused_with_the_authors_text(tmp_path: Path) -> 
     r = render("check", str(board), "--no-torch")
     one_line(r, "pass.yaml:10:11:", "pass must be a whole number, got '1:30'")
     assert "90" not in r.stderr
+
+
+# a course.yaml that is not a file
+
+@pytest.mark.parametrize("kind,words", [("fifo", "a FIFO (named pipe)"), ("dir", "a directory"),
+                                        ("device", "a character device"), ("dangling", "a symlink to nothing")])
+def test_a_course_file_that_is_not_a_regular_file_is_refused(tmp_path: Path, kind: str, words: str) -> None:
+    """Once: a course.yaml that was a FIFO, a folder or a device was taken for no course file at
+    all, and the site listed every storyboard in another order, exit 0. A FIFO is never opened
+    (that would block): the render is bounded by the harness's timeout."""
+    import os
+
+    (tmp_path / "storyboards").mkdir()
+    (tmp_path / "storyboards" / "a.yaml").write_text((CORPUS / "storyboards" / "shadow_square.yaml").read_text())
+    (tmp_path / "out").mkdir()
+    course = tmp_path / "course.yaml"
+    {"fifo": lambda: os.mkfifo(course), "dir": course.mkdir, "device": lambda: course.symlink_to("/dev/null"),
+     "dangling": lambda: course.symlink_to(tmp_path / "gone.yaml")}[kind]()
+    r = render("site", "out", cwd=tmp_path, timeout=60)
+    one_line(r, f"{course}:1:1: course.yaml is {words}, not a regular file", "remove it")
+    assert not (tmp_path / "out" / "index.html").exists()
