@@ -114,3 +114,29 @@ def test_a_course_file_that_is_not_a_regular_file_is_refused(tmp_path: Path, kin
     r = render("site", "out", cwd=tmp_path, timeout=60)
     one_line(r, f"{course}:1:1: course.yaml is {words}, not a regular file", "remove it")
     assert not (tmp_path / "out" / "index.html").exists()
+
+
+# hints that work when pasted
+
+@pytest.mark.parametrize("name", ["-x", "my clip", "a.yml"])
+def test_the_sites_hint_renders_the_clip_when_pasted(tmp_path: Path, name: str) -> None:
+    """Once: a clip not rendered yet was hinted as ``render scene -x --out out``, which argparse
+    reads as an option (and ``render scene NAME`` looks in the project's storyboards, not the
+    author's): the hinted command, run as written, now renders the clip the site then lists."""
+    import shlex
+
+    from tests.hostile.harness import TINY
+
+    (tmp_path / "storyboards").mkdir()
+    (tmp_path / "storyboards" / f"{name}.yaml").write_text(
+        (CORPUS / "storyboards" / "shadow_square.yaml").read_text())
+    (tmp_path / "out").mkdir()
+    first = render("site", "out", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    hint = first.stderr.split(" yet (", 1)[1].split("); left out", 1)[0]
+    words = shlex.split(hint)
+    assert words[:2] == ["render", "scene"], hint
+    pasted = render(*words[1:], *TINY, cwd=tmp_path)
+    assert pasted.returncode == 0, (hint, pasted.stderr)
+    again = render("site", "out", cwd=tmp_path)
+    assert again.returncode == 0 and "not rendered" not in again.stderr and "site: 1 clips" in again.stderr, again.stderr
