@@ -140,3 +140,35 @@ def test_the_sites_hint_renders_the_clip_when_pasted(tmp_path: Path, name: str) 
     assert pasted.returncode == 0, (hint, pasted.stderr)
     again = render("site", "out", cwd=tmp_path)
     assert again.returncode == 0 and "not rendered" not in again.stderr and "site: 1 clips" in again.stderr, again.stderr
+
+
+# what a program prints, shown and never run
+
+PRINTED = "ring\\x07 \\x1b[31mred\\x7f \\u202eevil"
+"""``print("ring\\a \\x1b[31mred\\x7f \\u202eevil")`` as every screen shows it: ``render log --pretty``,
+the clip's console and the article."""
+
+
+def _raw(text: str) -> bool:
+    return any(c in text for c in "\a\x1b\x7f\u202e")
+
+
+def test_control_characters_a_program_prints_are_escaped_on_the_clips_console() -> None:
+    """Once: the console drew the BEL, ESC and DEL as boxes and the U+202E turned the line."""
+    import json
+
+    r = render("inspect", str(CORPUS / "storyboards" / "control_print.yaml"), "--at", "2.5")
+    assert r.returncode == 0, r.stderr
+    texts = [it["text"] for it in json.loads(r.stdout.splitlines()[0])["items"] if it.get("role") == "console"]
+    assert texts == [PRINTED], texts
+
+
+def test_control_characters_a_program_prints_are_escaped_in_the_article_and_the_table() -> None:
+    from scenes.publish.values import printed, try_it
+    from scenes.storyboard import load
+
+    checked = load(str(CORPUS / "storyboards" / "control_print.yaml"))
+    assert printed(checked.index) == [PRINTED]
+    assert not _raw(try_it(checked.index)[1])
+    table = render("log", str(CORPUS / "storyboards" / "control_print.yaml"), "--pretty")
+    assert table.returncode == 0 and PRINTED in table.stdout and not _raw(table.stdout), table.stdout
