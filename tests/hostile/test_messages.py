@@ -172,3 +172,14 @@ def test_control_characters_a_program_prints_are_escaped_in_the_article_and_the_
     assert not _raw(try_it(checked.index)[1])
     table = render("log", str(CORPUS / "storyboards" / "control_print.yaml"), "--pretty")
     assert table.returncode == 0 and PRINTED in table.stdout and not _raw(table.stdout), table.stdout
+
+
+def test_a_name_no_font_can_draw_is_refused_at_check_time_with_how_to_fix() -> None:
+    """Once: ``w𓀀 = ...`` passed ``render check`` and its card and code line showed a box."""
+    from scenes.storyboard.fontcover import undrawable
+
+    if undrawable("𓀀") is None:
+        pytest.skip("a font of this machine draws U+13000")
+    one_line(render("check", str(CORPUS / "storyboards" / "missing_glyph_name.yaml"), "--no-torch"),
+             "missing_glyph_name.yaml:4:4: the name 'w𓀀' on program line 2 holds '𓀀' (U+13000",
+             "no installed font can draw", "rename it")
