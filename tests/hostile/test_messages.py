@@ -183,3 +183,30 @@ def test_a_name_no_font_can_draw_is_refused_at_check_time_with_how_to_fix() -> N
     one_line(render("check", str(CORPUS / "storyboards" / "missing_glyph_name.yaml"), "--no-torch"),
              "missing_glyph_name.yaml:4:4: the name 'w𓀀' on program line 2 holds '𓀀' (U+13000",
              "no installed font can draw", "rename it")
+
+
+# placeholders that name what the log does not: what to write instead
+
+def test_a_placeholder_naming_a_grad_alias_says_to_write_the_tensors_grad() -> None:
+    """Once: ``g = ws[1].grad`` then ``{g}`` said "the program has no tensor named 'g'; it
+    defines y", though the program binds g (to the grad tensor, which the log names ws[1].grad)."""
+    one_line(render("check", str(CORPUS / "storyboards" / "grad_alias.yaml"), "--no-torch"),
+             "grad_alias.yaml:11:54: {g}: 'g' is ws[1].grad (program line 5)", "write {ws[1].grad}")
+
+
+def test_a_missing_list_item_lists_the_items_of_its_list() -> None:
+    """Once: ``{ws[3].grad}`` said "it defines w, y": the names ws[1] and ws[2] were never listed."""
+    one_line(render("check", str(CORPUS / "storyboards" / "list_item_missing.yaml"), "--no-torch"),
+             "list_item_missing.yaml:11:47: {ws[3].grad}: the program has no tensor named 'ws[3]'",
+             "the list ws holds ws[1], ws[2]", "an item with a name of its own goes by that name")
+
+
+@pytest.mark.parametrize("narration,words", [
+    ("{ws}", "{ws}: 'ws' is a list; a placeholder names one of its items: {ws[1]}, {ws[2]}"),
+    ("{wz.grad}", "{wz.grad}: the program has no tensor named 'wz'; it defines w, ws[1], ws[2], y (at"),
+])
+def test_names_suggested_for_an_unknown_placeholder_include_list_items(tmp_path: Path, narration: str,
+                                                                       words: str) -> None:
+    board = tmp_path / "items.yaml"
+    board.write_text((CORPUS / "storyboards" / "list_item_missing.yaml").read_text().replace("{ws[3].grad}", narration))
+    one_line(render("check", str(board), "--no-torch"), words)
