@@ -174,11 +174,11 @@ def _grad_alias(p: Placeholder, index: LogIndex) -> str | None:
     suffix = "" if p.pass_ is None else f"@{p.pass_}"
     lines = ", ".join(str(n) for n, _ in bound)
     owners = list(dict.fromkeys(owner for _, owner in bound))
-    if p.field != "value":
-        return (f"{{{p.ref}}}: '{p.name}' is {' or '.join(o + '.grad' for o in owners)} (program line {lines}), a "
-                f"gradient: it has a value only; write {' or '.join('{' + o + '.grad' + suffix + '}' for o in owners)}")
-    return (f"{{{p.ref}}}: '{p.name}' is {' or '.join(o + '.grad' for o in owners)} (program line {lines}); a placeholder "
-            f"reads a gradient by its tensor's name: write {' or '.join('{' + o + '.grad' + suffix + '}' for o in owners)}")
+    grads = " or ".join(f"{o}.grad" for o in owners)
+    write = " or ".join(f"{{{o}.grad{suffix}}}" for o in owners)
+    why = ("it is a gradient, with a value only" if p.field != "value"
+           else "a placeholder reads a gradient by its tensor's name")
+    return f"{{{p.ref}}}: '{p.name}' is {grads} (program line {lines}); {why}: write {write}"
 
 
 def _items_of(name: str, known: list[str]) -> tuple[list[str], str]:

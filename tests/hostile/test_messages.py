@@ -1,8 +1,11 @@
 """Messages name the real cause, and text in any script the fonts can draw is drawn.
 
 What lives here: --set values that are not floats, torch by another name, lists made by
-arithmetic; right-to-left words and a glyph no font has. Why apart: the input is valid YAML and
-subset Python; the test is what the one line says (or that the words keep their glyphs).
+arithmetic; right-to-left words and a glyph no font has (in a caption or a program name); what a
+program prints, escaped wherever it is shown; YAML read as 1.2 (``pass: 1:30``); a course.yaml
+that is not a file; the site's hints, run as pasted; placeholders naming a grad alias or a list
+item the log does not have. Why apart: the input is valid YAML and subset Python; the test is
+what the one line says (or that the words keep their glyphs, or that the hint works).
 """
 
 from __future__ import annotations
