@@ -78,29 +78,31 @@ def _cannot_draw(what: str, missing: str) -> str:
 
 def check_program_glyphs(source: str, place: ProgramPlace, errors: ErrorList) -> None:
     """The program is drawn, in the code pane and by its names on the cards: a character no
-    installed font can draw is refused at its line as a caption's is (`undrawable`), a name
-    holding one once (``w𓀀``: rename it), any other text once a line."""
+    installed font can draw is refused at its line as a caption's is (`undrawable`): each name
+    holding one once (``w𓀀``: rename it), other text (a comment, a string) once a line."""
     if undrawable(source) is None:
         return
     names = _names_by_line(source)
     told: set[str] = set()
     for n, text in enumerate(source.splitlines(), 1):
-        missing = undrawable(text)
-        if missing is None:
-            continue
-        at = text.index(missing)
-        name = next((w for a, b, w in names.get(n, []) if a <= at < b), None)
-        if name in told:
-            continue
-        line, col = place.yaml_pos(n, at + 1)
-        if name is not None:
-            told.add(name)
-            message = (f"{_cannot_draw(f'the name {name!r} on program line {n}', missing)} on its card and "
-                       "in the code; rename it with letters the fonts draw (Latin, Greek, Cyrillic...)")
-        else:
-            message = (f"{_cannot_draw(f'program line {n}', missing)} in the code; write it with "
-                       "characters the fonts draw")
-        errors.add(line, col, message, ("program",))
+        line_told = False
+        for at, c in enumerate(text):
+            missing = undrawable(c) if not c.isascii() else None
+            if missing is None:
+                continue
+            name = next((w for a, b, w in names.get(n, []) if a <= at < b), None)
+            if name in told or (name is None and line_told):
+                continue
+            line, col = place.yaml_pos(n, at + 1)
+            if name is not None:
+                told.add(name)
+                message = (f"{_cannot_draw(f'the name {name!r} on program line {n}', missing)} on its card and "
+                           "in the code; rename it with letters the fonts draw (Latin, Greek, Cyrillic...)")
+            else:
+                line_told = True
+                message = (f"{_cannot_draw(f'program line {n}', missing)} in the code; write it with "
+                           "characters the fonts draw")
+            errors.add(line, col, message, ("program",))
 
 
 def _names_by_line(source: str) -> dict[int, list[tuple[int, int, str]]]:

@@ -213,3 +213,18 @@ def test_names_suggested_for_an_unknown_placeholder_include_list_items(tmp_path:
     board = tmp_path / "items.yaml"
     board.write_text((CORPUS / "storyboards" / "list_item_missing.yaml").read_text().replace("{ws[3].grad}", narration))
     one_line(render("check", str(board), "--no-torch"), words)
+
+
+def test_each_undrawable_name_is_refused_once_and_other_text_once_a_line(tmp_path: Path) -> None:
+    from scenes.storyboard.fontcover import undrawable
+
+    if undrawable("𓀀𓀁𓀃") is None:
+        pytest.skip("a font of this machine draws U+13000")
+    board = tmp_path / "names.yaml"
+    board.write_text((CORPUS / "storyboards" / "missing_glyph_name.yaml").read_text().replace(
+        "  y = w𓀀 * w𓀀\n", "  y = w𓀀 * w𓀀  # 𓀁 and 𓀁\n  z𓀃 = y * 2\n"))
+    r = render("check", str(board), "--no-torch")
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    lines = r.stderr.splitlines()
+    assert [line.split(": ", 1)[1].split(" holds")[0] for line in lines] == [
+        "the name 'w𓀀' on program line 2", "program line 3", "the name 'z𓀃' on program line 4"], lines
