@@ -18,11 +18,10 @@ reads ``pass: 1:30`` as written, and a message must quote it so, not as "pass 90
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 import re
 import sys
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
@@ -38,8 +37,8 @@ _CORE_SCHEMA = (  # YAML 1.2.2, 10.3.2 "Tag Resolution": (tag, pattern, first ch
     ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
     ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
     ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
-    ("tag:yaml.org,2002:float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", list("-+.0123456789")),
+    ("tag:yaml.org,2002:float", (r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                                 r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"), list("-+.0123456789")),
 )
 
 
@@ -47,7 +46,7 @@ class Yaml12Loader(yaml.SafeLoader):
     """PyYAML's safe loader with YAML 1.2's core schema for plain scalars: every other plain
     scalar (``1:30``, ``yes``, ``2024-01-01``, ``<<``) is a string."""
 
-    yaml_implicit_resolvers: dict = {}
+    yaml_implicit_resolvers: ClassVar[dict] = {}
 
 
 for _tag, _pattern, _first in _CORE_SCHEMA:
@@ -60,11 +59,7 @@ class _Yaml12Constructor(SafeConstructor):
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         text = self.construct_scalar(node)
-        if text.startswith("0o"):
-            return int(text[2:], 8)
-        if text.startswith("0x"):
-            return int(text[2:], 16)
-        return int(text, 10)
+        return int(text, 0) if text.startswith(("0o", "0x")) else int(text, 10)
 
 
 _Yaml12Constructor.add_constructor("tag:yaml.org,2002:int", _Yaml12Constructor.construct_yaml_int)
