@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import unicodedata
 from pathlib import Path
 
 from engine import DEFAULT_MAX_OPS
@@ -149,16 +148,14 @@ def _summary(e: dict) -> str:
 
 
 def pretty(log) -> str:
-    """One row an event: seq, line, kind, and what happened, in words a person reads."""
-    rows = [visible(f"# {log.header['program']}  ({len(log.events)} events, {log.header['engine']})"),
+    """One row an event: seq, line, kind, and what happened, in words a person reads. Control
+    characters and direction overrides are written as escapes (``\\x1b``, ``\\u202e``, by
+    :func:`~scenes.storyboard.errors.plain`): what a program prints must not move the cursor,
+    ring the bell, recolour or turn around the terminal of whoever reads the table."""
+    from scenes.storyboard.errors import plain
+
+    rows = [plain(f"# {log.header['program']}  ({len(log.events)} events, {log.header['engine']})"),
             f"{'seq':>5} {'line':>4}  {'kind':<10}  what"]
     for e in log.events:
-        rows.append(f"{e['seq']:>5} {e['line']:>4}  {e['kind']:<10}  {visible(_summary(e))}")
+        rows.append(f"{e['seq']:>5} {e['line']:>4}  {e['kind']:<10}  {plain(_summary(e))}")
     return "\n".join(rows) + "\n"
-
-
-def visible(text: str) -> str:
-    """``text`` with control characters written as escapes (``\\x1b``): what a program prints
-    must not move the cursor, ring the bell or recolour the terminal of whoever reads the table."""
-    return "".join(c if unicodedata.category(c) != "Cc" else c.encode("unicode_escape").decode("ascii")
-                   for c in text)

@@ -4,7 +4,8 @@ Where: beside the folder that holds the storyboards (an author's repository hold
 ``course.yaml``, ``storyboards/`` and ``out/``; this checkout ``scenes/course.yaml`` beside
 ``scenes/storyboards/``). Without one, the course is every storyboard in the order of
 ``render list``, titled by the folder. A malformed file is one located problem per mistake, as a
-storyboard's are.
+storyboard's are; a ``course.yaml`` that is not a regular file (a FIFO, a folder, a device, a
+symlink to nothing) is refused, not taken for "no course file".
 
 >>> from pathlib import Path
 >>> Course.of(Path("scenes/storyboards")).names[:2]
@@ -16,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from scenes.storyboard.errors import ErrorList, did_you_mean
+from scenes.atomic import not_regular
+from scenes.storyboard.errors import ErrorList, Problem, StoryboardError, did_you_mean
 from scenes.storyboard.store import find_storyboards
 from scenes.storyboard.yamlsafe import load_file
 
@@ -41,6 +43,11 @@ class Course:
         """The course of the storyboards in ``storyboards``; raises StoryboardError for a bad file."""
         known = [Path(f).stem for f in find_storyboards(storyboards)]
         file = storyboards.resolve().parent / COURSE_FILE
+        what = not_regular(file) or ("a symlink to nothing" if file.is_symlink() and not file.exists() else None)
+        if what is not None:  # asked of stat, so a FIFO is never opened (it would block)
+            raise StoryboardError([Problem(str(file), 1, 1, f"{COURSE_FILE} is {what}, not a regular file: make it a "
+                                           "YAML file with title: and clips:, or remove it to list every storyboard "
+                                           "in the order of render list")])
         if not file.is_file():
             return cls(storyboards.resolve().parent.name.replace("_", " ").capitalize() or "Course", known,
                        storyboards, None, "")
@@ -71,4 +78,4 @@ class Course:
                 else:
                     names.append(name)
         errors.raise_if_any()
-        return cls(str(title).strip(), names, storyboards, file, file.read_text())
+        return cls(str(title).strip(), names, storyboards, file, doc.text)

@@ -8,6 +8,8 @@ opened from disk or served.
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,8 @@ from scenes.publish.article import KEY_FILE, VIDEO_TYPES, article_folder, clock
 from scenes.publish.course import Course
 from scenes.publish.freshness import is_fresh, key_of
 from scenes.render.options import outputs
-from scenes.storyboard.store import STORYBOARD_DIR
+from scenes.storyboard.errors import plain
+from scenes.storyboard.store import STORYBOARD_DIR, storyboard_path
 
 SITE_KEY = ".site.key"
 
@@ -48,6 +51,24 @@ def _clip_of(out: Path, name: str) -> Path | None:
     return None
 
 
+def _path_word(path: Path) -> str:
+    """``path`` as a shell word ``render`` reads as a path: relative to the current folder when
+    inside it, ``./`` first when it would start with ``-`` (else it reads as an option), quoted."""
+    here = Path.cwd()
+    full = Path(os.path.abspath(path))
+    word = os.path.relpath(full, here) if full.is_relative_to(here) else str(full)
+    return shlex.quote(f"./{word}" if word.startswith("-") else word)
+
+
+def render_hint(course: Course, name: str, out: Path) -> str:
+    """The command that renders clip ``name`` of ``course`` into ``out``, as it works when
+    pasted: the NAME form only when ``render scene NAME`` finds this very storyboard (the
+    project's folder, a name no option or file name can be taken for), else its path."""
+    board = course.storyboard(name)
+    by_name = not name.startswith("-") and Path(storyboard_path(name)).resolve() == board.resolve()
+    return f"render scene {shlex.quote(name) if by_name else _path_word(board)} --out {_path_word(out)}"
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text()
@@ -61,7 +82,7 @@ def write_site(out: Path, course: Course, force: bool = False,
     present = [(name, clip) for name in course.names if (clip := _clip_of(out, name)) is not None]
     for name in course.names:
         if name not in dict(present):
-            log(f"{name}: not rendered in {out} yet (render scene {name} --out {out}); left out of the site")
+            log(plain(f"{name}: not rendered in {out} yet ({render_hint(course, name, out)}); left out of the site"))
     parts = ["site", course.title, course.text]
     for name, clip in present:
         parts += [name, clip.name, _read(outputs(name, out, clip.suffix[1:])["key"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scenes.storyboard.errors import plain
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.model import Numbers
 from scenes.storyboard.narration import Placeholder, Shown, resolve
@@ -56,15 +57,17 @@ def value_rows(index: LogIndex, numbers: Numbers) -> list[ValueRow]:
 
 def printed(index: LogIndex) -> list[str]:
     """What the program printed, line by line, as a notebook shows it: its ``print`` output, the
-    value of a bare expression, and each warning or error with its type."""
+    value of a bare expression, and each warning or error with its type; control characters and
+    direction overrides written as escapes, as the clip's console shows them (an ESC in the
+    article's ``NAME.md`` is run by the terminal that shows it, a U+202E turns the line around)."""
     out: list[str] = []
     for ev in index.events:
         if ev["kind"] == "print":
-            out += ev["text"].split("\n")
+            out += [plain(line) for line in ev["text"].split("\n")]
         elif ev["kind"] == "expr" and ev.get("str") not in (None, "None"):
-            out.append(ev["str"])
+            out.append(plain(ev["str"]))
         elif ev["kind"] in ("warning", "error"):
-            out.append(f"{ev['type']}: {ev['message']}")
+            out.append(plain(f"{ev['type']}: {ev['message']}"))
     return out
 
 

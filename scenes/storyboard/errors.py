@@ -26,7 +26,9 @@ text needs none; Pango orders it)."""
 def plain(text: str) -> str:
     """``text`` with each control character and direction override escaped as Python writes it
     (``\\x1b``, ``\\u202e``). Why: a message quotes what the author wrote, and an ESC sequence
-    quoted raw is run by the terminal (clear the screen, recolour), a newline breaks the one line."""
+    quoted raw is run by the terminal (clear the screen, recolour), a newline breaks the one line.
+    The one escaping of gradreel: what a program prints is shown so too, in ``render log
+    --pretty``, on the clip's console and in the article."""
     if all(c.isprintable() or c == " " for c in text):
         return text
     return "".join(c if unicodedata.category(c) != "Cc" and c not in INVISIBLE else repr(c)[1:-1] for c in text)

@@ -1,9 +1,12 @@
 """Checks of what the author typed that need no meaning from the log: text a viewer reads is
-bounded and drawable, ``forward_mode`` is a name, and a ``--set`` that breaks the program is
-named as the cause. Each adds located problems to the file's :class:`ErrorList`."""
+bounded and drawable (the program too, as the code pane and the cards draw it), ``forward_mode``
+is a name, and a ``--set`` that breaks the program is named as the cause. Each adds located
+problems to the file's :class:`ErrorList`."""
 
 from __future__ import annotations
 
+import io
+import tokenize
 import unicodedata
 from typing import Any
 
@@ -64,9 +67,55 @@ def _check_text(doc: Document, path: Path, what: str, text: str, limit: int,
         return
     missing = undrawable(text)
     if missing is not None:
-        errors.add(line, col, f"{what} holds {missing!r} (U+{ord(missing):04X} "
-                   f"{unicodedata.name(missing, '')}), which no installed font can draw; "
-                   "it would show as a box", path)
+        errors.add(line, col, _cannot_draw(what, missing), path)
+
+
+def _cannot_draw(what: str, missing: str) -> str:
+    """The words of a refused glyph: what holds it, its code point and name, and what it would be."""
+    return (f"{what} holds {missing!r} (U+{ord(missing):04X} {unicodedata.name(missing, '')}), which no "
+            "installed font can draw; it would show as a box")
+
+
+def check_program_glyphs(source: str, place: ProgramPlace, errors: ErrorList) -> None:
+    """The program is drawn, in the code pane and by its names on the cards: a character no
+    installed font can draw is refused at its line as a caption's is (`undrawable`): each name
+    holding one once (``w𓀀``: rename it), other text (a comment, a string) once a line."""
+    if undrawable(source) is None:
+        return
+    names = _names_by_line(source)
+    told: set[str] = set()
+    for n, text in enumerate(source.splitlines(), 1):
+        line_told = False
+        for at, c in enumerate(text):
+            missing = undrawable(c) if not c.isascii() else None
+            if missing is None:
+                continue
+            name = next((w for a, b, w in names.get(n, []) if a <= at < b), None)
+            if name in told or (name is None and line_told):
+                continue
+            line, col = place.yaml_pos(n, at + 1)
+            if name is not None:
+                told.add(name)
+                message = (f"{_cannot_draw(f'the name {name!r} on program line {n}', missing)} on its card and "
+                           "in the code; rename it with letters the fonts draw (Latin, Greek, Cyrillic...)")
+            else:
+                line_told = True
+                message = (f"{_cannot_draw(f'program line {n}', missing)} in the code; write it with "
+                           "characters the fonts draw")
+            errors.add(line, col, message, ("program",))
+
+
+def _names_by_line(source: str) -> dict[int, list[tuple[int, int, str]]]:
+    """``{line: [(start, end, name)]}`` of the program's names (0-based columns in characters),
+    as far as the program tokenizes (a syntax error is reported by the run)."""
+    out: dict[int, list[tuple[int, int, str]]] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.NAME and tok.start[0] == tok.end[0]:
+                out.setdefault(tok.start[0], []).append((tok.start[1], tok.end[1], tok.string))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return out
 
 
 def check_forward_mode_name(doc: Document, fmode: Any, errors: ErrorList) -> None:

@@ -43,6 +43,8 @@ from .numfmt import show, torch_str
 FIELDS = ("value", "grad", "grad.before", "grad.add", "grad_fn", "grad_in")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,/]\d+)*(?![\w])")
+_NAME = re.compile(r"^[A-Za-z_]\w*(?:\[\d+\])*$")
+"""A name a placeholder can give: a program name or a list item as the engine names it (``W[0][1]``)."""
 _REF = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\[\d+\])*)(?:\.(?P<field>[\w.]+))?(?:@(?P<pass>\d+))?$")
 _CODE = re.compile(r"`([^`]*)`")
 _BARE_NUMBER = re.compile(r"^\s*-?\d+(?:[.,/]\d+)*\s*$")
@@ -145,8 +147,56 @@ def unknown_name(p: Placeholder, index: LogIndex) -> str | None:
     if name in index.numbers:
         return None if p.field == "value" else \
             f"{{{p.ref}}}: '{name}' is a Python number; it has a value only ({{{name}}})"
-    known = [n for n in index.logged_names() if n.isidentifier()] + list(index.numbers)
-    return f"{{{p.ref}}}: the program has no tensor named '{name}'; it defines {', '.join(known) or 'no tensors'}"
+    aliased = _grad_alias(p, index)
+    if aliased is not None:
+        return aliased
+    known = [n for n in index.logged_names() if _NAME.match(n)] + list(index.numbers)
+    items, holder = _items_of(name, known)
+    if items and holder == name:
+        return (f"{{{p.ref}}}: '{name}' is a list; a placeholder names one of its items: "
+                f"{_some(['{' + p.ref.replace(name, i, 1) + '}' for i in items])}")
+    if items:
+        return (f"{{{p.ref}}}: the program has no tensor named '{name}'; the list {holder} holds "
+                f"{_some(items)} (an item with a name of its own goes by that name)")
+    return (f"{{{p.ref}}}: the program has no tensor named '{name}'; it defines "
+            f"{_some(known) or 'no tensors'}")
+
+
+def _grad_alias(p: Placeholder, index: LogIndex) -> str | None:
+    """The message for a name the program binds to a tensor's ``.grad`` (``g = w.grad``): what
+    to write instead, ``{w.grad}``. Why not fill ``{g}``: the log records the grad tensor, not
+    that ``g`` holds it, nor when a ``w.grad = None`` leaves ``g`` holding the old one."""
+    from .program import grad_bindings
+
+    bound = grad_bindings(index.source).get(p.name)
+    if not bound:
+        return None
+    suffix = "" if p.pass_ is None else f"@{p.pass_}"
+    lines = ", ".join(str(n) for n, _ in bound)
+    owners = list(dict.fromkeys(owner for _, owner in bound))
+    grads = " or ".join(f"{o}.grad" for o in owners)
+    write = " or ".join(f"{{{o}.grad{suffix}}}" for o in owners)
+    why = ("it is a gradient, with a value only" if p.field != "value"
+           else "a placeholder reads a gradient by its tensor's name")
+    return f"{{{p.ref}}}: '{p.name}' is {grads} (program line {lines}); {why}: write {write}"
+
+
+def _items_of(name: str, known: list[str]) -> tuple[list[str], str]:
+    """The items the log names of the list ``name`` is (``ws`` -> ``ws[0], ws[1]``) or is an item
+    of (``ws[2]``: the nearest enclosing list that has named items), and that list's name."""
+    holder = name
+    while True:
+        items = [k for k in known if k.startswith(holder + "[")]
+        if items or "[" not in holder:
+            return items, holder
+        holder = holder[:holder.rindex("[")]
+
+
+def _some(names: list[str], most: int = 12) -> str:
+    """``a, b, c`` or, for a long list, its first names and how many in all."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return f"{', '.join(names[:most - 2])}, ..., {names[-1]} ({len(names)} in all)"
 
 
 def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -80,6 +81,24 @@ def defined_names(source: str) -> list[str]:
                     names.append(sub.id)
     order = {n: i for i, n in enumerate(names)}
     return sorted(names, key=lambda n: order[n])
+
+
+@lru_cache(maxsize=8)
+def grad_bindings(source: str) -> dict[str, tuple[tuple[int, str], ...]]:
+    """``{"g": ((5, "w"),)}`` for each ``g = w.grad`` of the program: the line and the tensor
+    (``w``, ``ws[2]``) whose ``.grad`` a plain name is bound to. Why: such a name is the grad
+    tensor itself, which the log names ``w.grad``, so a ``{g}`` placeholder must say to write
+    ``{w.grad}``; the mapping is read from the source, as the log keeps no binding of ``g``."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    out: dict[str, list[tuple[int, str]]] = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Attribute) and node.value.attr == "grad"):
+            out.setdefault(node.targets[0].id, []).append((node.lineno, ast.unparse(node.value.value)))
+    return {name: tuple(sorted(found)) for name, found in out.items()}
 
 
 @dataclass(frozen=True)

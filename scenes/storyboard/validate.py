@@ -16,7 +16,7 @@ from typing import Any
 from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
-from .inputcheck import check_forward_mode_name, check_set_errors, check_text_bounds
+from .inputcheck import check_forward_mode_name, check_program_glyphs, check_set_errors, check_text_bounds
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
@@ -67,6 +67,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     fmode = doc.data.get("forward_mode") if isinstance(doc.data, dict) else None
     check_forward_mode_name(doc, fmode, errors)
     if place is not None and isinstance(source, str):
+        check_program_glyphs(source, place, errors)
         result = run(source, f"{stem}.py", place, errors, overrides,
                      forward_mode=fmode if isinstance(fmode, str) and fmode.isidentifier() else None,
                      forward_mode_at=doc.pos.get(("forward_mode",), (1, 1)))

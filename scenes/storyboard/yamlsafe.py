@@ -3,8 +3,13 @@
 Why not ``yaml.safe_load`` alone: it forgets where things were, so no message could point at a
 line; and it expands anchors, so a ten-line "billion laughs" file can eat the memory. This loader
 scans the event stream first (refusing anchors, aliases, explicit tags, deep nesting and too many
-nodes), then composes nodes, which keep their marks, and builds plain dicts, lists and scalars
-exactly as ``safe_load`` would.
+nodes), then composes nodes, which keep their marks, and builds plain dicts, lists and scalars.
+
+Scalars are read as YAML 1.2 reads them (its core schema), not as PyYAML's YAML 1.1: ``1:30`` is
+the text "1:30", not the sexagesimal 90; ``yes``, ``no``, ``on`` and ``off`` are words, not
+booleans; ``017`` is 17, ``0o17`` is 15, ``1_000`` and ``0b10`` are text; ``2024-01-01`` is text,
+not a date. Why: an author (and the editor's YAML 1.2 language server reading the JSON Schema)
+reads ``pass: 1:30`` as written, and a message must quote it so, not as "pass 90".
 
 >>> doc = load_text("title: Hi\\nbeats:\\n  - pace: fast\\n", "a.yaml")
 >>> doc.data["beats"][0]["pace"], doc.pos[("beats", 0, "pace")]
@@ -13,8 +18,10 @@ exactly as ``safe_load`` would.
 
 from __future__ import annotations
 
+import re
+import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
@@ -24,6 +31,38 @@ from .errors import ErrorList, Path, StoryboardError
 MAX_BYTES = 256 * 1024
 MAX_DEPTH = 16
 MAX_NODES = 20_000
+
+
+_CORE_SCHEMA = (  # YAML 1.2.2, 10.3.2 "Tag Resolution": (tag, pattern, first characters)
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    ("tag:yaml.org,2002:float", (r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                                 r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"), list("-+.0123456789")),
+)
+
+
+class Yaml12Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2's core schema for plain scalars: every other plain
+    scalar (``1:30``, ``yes``, ``2024-01-01``, ``<<``) is a string."""
+
+    yaml_implicit_resolvers: ClassVar[dict] = {}
+
+
+for _tag, _pattern, _first in _CORE_SCHEMA:
+    Yaml12Loader.add_implicit_resolver(_tag, re.compile(_pattern), _first)
+
+
+class _Yaml12Constructor(SafeConstructor):
+    """Builds what :class:`Yaml12Loader` resolved; an int is read as YAML 1.2 writes it (``017``
+    is decimal, ``0o17`` octal), where PyYAML's 1.1 reading takes a leading 0 as octal."""
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        text = self.construct_scalar(node)
+        return int(text, 0) if text.startswith(("0o", "0x")) else int(text, 10)
+
+
+_Yaml12Constructor.add_constructor("tag:yaml.org,2002:int", _Yaml12Constructor.construct_yaml_int)
 
 
 @dataclass
@@ -116,7 +155,7 @@ class _Builder:
     def __init__(self, doc: Document, errors: ErrorList):
         self.doc = doc
         self.errors = errors
-        self.constructor = SafeConstructor()
+        self.constructor = _Yaml12Constructor()
 
     def build(self, node: yaml.Node, path: Path) -> Any:
         self.doc.pos[path] = _mark(node)
@@ -150,6 +189,11 @@ class _Builder:
             line, col = _mark(node)
             self.errors.add(line, col, f"YAML value: {exc.problem}", path)
             return None
+        except ValueError:  # Python reads at most 4300 digits of an int
+            line, col = _mark(node)
+            self.errors.add(line, col, f"YAML value: a number of {len(node.value)} digits; write one of at "
+                            f"most {sys.get_int_max_str_digits()}", path)
+            return None
 
 
 def load_text(text: str, file: str) -> Document:
@@ -163,7 +207,7 @@ def load_text(text: str, file: str) -> Document:
         errors.raise_if_any()
     doc = Document(file=file, data=None, text=text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=Yaml12Loader)
     except yaml.MarkedYAMLError as exc:  # pragma: no cover - _scan saw the same stream
         mark = exc.problem_mark
         errors.add(mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, f"YAML syntax: {exc.problem}")

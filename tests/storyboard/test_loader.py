@@ -62,3 +62,24 @@ def test_every_storyboard_points_at_the_schema() -> None:
     for path in sorted((ROOT / "scenes" / "storyboards").glob("*.yaml")):
         first = path.read_text().splitlines()[0]
         assert first == "# yaml-language-server: $schema=../schema/storyboard.schema.json", path.name
+
+
+@pytest.mark.parametrize("written,read", [
+    ("1:30", "1:30"), ("190:20:30.15", "190:20:30.15"), ("yes", "yes"), ("No", "No"), ("on", "on"),
+    ("off", "off"), ("y", "y"), ("017", 17), ("0o17", 15), ("0x1f", 31), ("1_000", "1_000"), ("0b10", "0b10"),
+    ("2024-01-01", "2024-01-01"), ("=", "="), ("1e3", 1000.0), (".5", 0.5), ("-.inf", float("-inf")),
+    ("true", True), ("False", False), ("~", None), ("null", None), ("", None), ("+5", 5), ("-0", 0),
+])
+def test_plain_scalars_are_read_as_yaml_1_2(written: str, read: object) -> None:
+    """Once: YAML 1.1's reading made ``pass: 1:30`` the sexagesimal 90 and ``yes`` a boolean."""
+    value = load_text(f"a: {written}\n", "a.yaml").data["a"]
+    assert value == read and type(value) is type(read), (written, value)
+
+
+def test_yaml_1_1_merge_keys_are_plain_keys() -> None:
+    assert load_text("<<: {x: 1}\non: 3\n", "a.yaml").data == {"<<": {"x": 1}, "on": 3}
+
+
+def test_a_number_too_long_for_python_is_located() -> None:
+    with pytest.raises(StoryboardError, match=r"a\.yaml:2:4: YAML value: a number of 5000 digits"):
+        load_text("b: 1\nc: " + "9" * 5000 + "\n", "a.yaml")

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
+from scenes.storyboard.errors import plain
 from scenes.storyboard.numfmt import torch_str
 from scenes.storyboard.rules import WORDS
 from scenes.storyboard.views.graph import expression_text
@@ -37,7 +38,7 @@ def _derivable(event: dict, field: str) -> set[str]:
         if field == "to":
             out.add("0")
         return out
-    return {str(value)}
+    return {str(value), plain(str(value))}  # printed text is shown with its control characters escaped
 
 
 @pytest.mark.parametrize("name", CLIPS)

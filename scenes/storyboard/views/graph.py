@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..builder import Builder
+from ..errors import plain
 from ..logindex import Event
 from ..narration import Shown
 from ..numfmt import show, torch_str
@@ -236,16 +237,21 @@ def branch(b: Builder, ev: Event) -> None:
 
 
 def print_(b: Builder, ev: Event) -> None:
-    b.add("output_line", b.tm.node_appear, (), [Shown(ev["text"], ev["seq"], "text", "output")], [ev["seq"]])
+    """What the program printed, its control characters and direction overrides written as
+    escapes (``\\x1b``, as ``render log --pretty`` writes them): drawn raw, an ESC or a BEL is a
+    box on the console and a U+202E turns the rest of the line around."""
+    b.add("output_line", b.tm.node_appear, (), [Shown(plain(ev["text"]), ev["seq"], "text", "output")], [ev["seq"]])
 
 
 def expr(b: Builder, ev: Event) -> None:
-    b.add("output_line", b.tm.node_appear, (), [Shown(ev["str"], ev["seq"], "str", "output")], [ev["seq"]])
+    b.add("output_line", b.tm.node_appear, (), [Shown(plain(ev["str"]), ev["seq"], "str", "output")], [ev["seq"]])
 
 
 def message(b: Builder, ev: Event) -> None:
-    """An error or a warning: its type and message, at the node it names if any."""
-    strings = [Shown(ev.get("type", ""), ev["seq"], "type", "type"), Shown(ev["message"], ev["seq"], "message", "message")]
+    """An error or a warning: its type and message (escaped as printed text is), at the node it
+    names if any."""
+    strings = [Shown(ev.get("type", ""), ev["seq"], "type", "type"),
+               Shown(plain(ev["message"]), ev["seq"], "message", "message")]
     b.add("message", b.tm.node_appear * 2, (ev.get("node"),), strings, [ev["seq"]])
 
 
