@@ -65,11 +65,13 @@ class Node:
 @dataclass(frozen=True)
 class Op:
     """One op. ``name``: what a tensor event's ``op`` says; ``forward``: the op of
-    :mod:`engine.ops` (one operand, or two for a Python operator; clamp's bounds are arguments);
-    ``operator``: how Python spells it, if it does (``a + b``, ``-a``); ``calls``: its method and
-    torch-function spellings; ``nodes``: every node its results can carry; ``unit``: whether the
-    network view may draw it inside a unit, between a weighted sum and the unit's named output
-    (an activation: ``h = a.relu()``)."""
+    :mod:`engine.ops` (``operands`` tensors or numbers: one, or two for a Python operator;
+    clamp's bounds are arguments); ``operator``: how Python spells it, if it does (``a + b``,
+    ``-a``); ``calls``: its method and torch-function spellings; ``nodes``: every node its
+    results can carry; ``unit``: whether the network view may draw it inside a unit, between a
+    weighted sum and the unit's named output (an activation: ``h = a.relu()``); ``bit_exact``:
+    whether its value agrees with PyTorch's CPU bit for bit, or (a transcendental: PyTorch's
+    float32 kernels there are not correctly rounded) to within an ulp, 1e-6."""
 
     name: str
     forward: Callable[..., Spec]
@@ -78,48 +80,55 @@ class Op:
     calls: tuple[Call, ...]
     nodes: tuple[Node, ...]
     unit: bool
+    bit_exact: bool
 
 
-def _unary(name: str, forward: Callable[..., Spec], grad_fn: str, rule: Rule | None, unit: bool) -> Op:
+def _unary(name: str, forward: Callable[..., Spec], grad_fn: str, rule: Rule | None, *, unit: bool,
+           bit_exact: bool = True) -> Op:
     """An op of one tensor spelled ``w.name()`` and ``torch.name(w)``, recording ``name``."""
-    return Op(name, forward, 1, None, (Call(name, Form.NONE),), (Node(grad_fn, name, rule),), unit)
+    return Op(name, forward, 1, None, (Call(name, Form.NONE),), (Node(grad_fn, name, rule),),
+              unit=unit, bit_exact=bit_exact)
 
 
 _MUL = Rule("mul: × the other input", ((Input(1),), (Input(0),)), 2)
 
 OPS: tuple[Op, ...] = (
     Op("add", ops.add, 2, "a + b", (),
-       (Node("AddBackward0", "add", Rule("add: × 1", ((Const("1"),), (Const("1"),)), 2)),), unit=False),
+       (Node("AddBackward0", "add", Rule("add: × 1", ((Const("1"),), (Const("1"),)), 2)),),
+       unit=False, bit_exact=True),
     Op("sub", ops.sub, 2, "a - b", (),
        (Node("SubBackward0", "sub", Rule("sub: × 1 and × −1", ((Const("1"),), (Const("-1"),)), 2)),
-        # 1 - p: one edge, to p
-        Node("RsubBackward1", "rsub", Rule("rsub: × −1", ((Const("-1"),),), 2))), unit=False),
-    Op("mul", ops.mul, 2, "a * b", (), (Node("MulBackward0", "mul", _MUL),), unit=False),
+        Node("RsubBackward1", "rsub", Rule("rsub: × −1", ((Const("-1"),),), 2))),  # 1 - p: one edge, to p
+       unit=False, bit_exact=True),
+    Op("mul", ops.mul, 2, "a * b", (), (Node("MulBackward0", "mul", _MUL),), unit=False, bit_exact=True),
     # 10.0 / f is recorded as op rdiv, inputs (10.0, f): a MulBackward0 of f's reciprocal and 10.0,
     # whose edge to the (internal) ReciprocalBackward0 is times the number, input 0 (its second
     # edge, the number's, is None)
     Op("div", ops.div, 2, "a / b", (),
-       (Node("DivBackward0", "div", None),
-        Node("MulBackward0", "rdiv", Rule(_MUL.words, ((Input(0),), ()), 2))), unit=False),
+       (Node("DivBackward0", "div", None), Node("MulBackward0", "rdiv", Rule(_MUL.words, ((Input(0),), ()), 2))),
+       unit=False, bit_exact=True),
     Op("pow", ops.power, 2, "a ** b", (Call("pow", Form.EXPONENT), Call("square", Form.SQUARE)),
        (Node("PowBackward0", "pow", Rule("pow: d(a²) = 2a", ((Input(1), Input(0)),), 2, exponent=2.0)),
-        Node("PowBackward1", "pow", None), Node("PowBackward2", "pow", None)), unit=False),
+        Node("PowBackward1", "pow", None), Node("PowBackward2", "pow", None)),
+       unit=False, bit_exact=True),
     Op("neg", ops.neg, 1, "-a", (Call("neg", Form.NONE),),
-       (Node("NegBackward0", "neg", Rule("neg: × −1", ((Const("-1"),),), 1)),), unit=True),
+       (Node("NegBackward0", "neg", Rule("neg: × −1", ((Const("-1"),),), 1)),), unit=True, bit_exact=True),
     _unary("relu", ops.relu, "ReluBackward0", Rule("relu: × 1 if input > 0", ((Gate(0),),), 1), unit=True),
-    _unary("tanh", ops.tanh, "TanhBackward0", Rule("tanh: × (1 − t²)", ((ONE_MINUS_OUTPUT_SQUARED,),), 1),
-           unit=True),
-    _unary("exp", ops.exp, "ExpBackward0", Rule("exp: × the output", ((Output(),),), 1), unit=True),
-    _unary("log", ops.log, "LogBackward0", Rule("log: × 1/x", ((reciprocal_of(0),),), 1), unit=False),
-    _unary("sigmoid", ops.sigmoid, "SigmoidBackward0",
-           Rule("sigmoid: × s(1 − s)", ((Output(), ONE_MINUS_OUTPUT),), 1), unit=True),
-    _unary("sqrt", ops.sqrt, "SqrtBackward0", None, unit=False),
     _unary("abs", ops.absolute, "AbsBackward0", None, unit=True),
     Op("clamp", ops.clamp, 1, None, (Call("clamp", Form.BOUNDS),), (Node("ClampBackward1", "clamp", None),),
-       unit=False),
+       unit=False, bit_exact=True),
     _unary("sum", ops.total, "SumBackward0", None, unit=False),
     _unary("mean", ops.mean, "MeanBackward0", None, unit=False),
     _unary("reciprocal", ops.reciprocal, "ReciprocalBackward0", None, unit=False),
+    _unary("tanh", ops.tanh, "TanhBackward0", Rule("tanh: × (1 − t²)", ((ONE_MINUS_OUTPUT_SQUARED,),), 1),
+           unit=True, bit_exact=False),
+    _unary("exp", ops.exp, "ExpBackward0", Rule("exp: × the output", ((Output(),),), 1), unit=True,
+           bit_exact=False),
+    _unary("log", ops.log, "LogBackward0", Rule("log: × 1/x", ((reciprocal_of(0),),), 1), unit=False,
+           bit_exact=False),
+    _unary("sigmoid", ops.sigmoid, "SigmoidBackward0",
+           Rule("sigmoid: × s(1 − s)", ((Output(), ONE_MINUS_OUTPUT),), 1), unit=True, bit_exact=False),
+    _unary("sqrt", ops.sqrt, "SqrtBackward0", None, unit=False, bit_exact=False),
 )
 """Every op of the subset (a comparison makes a bool tensor and no node: it is no op here)."""
 
