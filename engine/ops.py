@@ -252,6 +252,20 @@ def exp(a: Tensor) -> Spec:
                 saves_output=True)
 
 
+def sin(a: Tensor) -> Spec:
+    """SinBackward0 saves its input: ``grad * cos(x)``."""
+    x = num_of(a)
+    return Spec(x.map(math.sin, Fraction(0) if x.q == 0 else None), "float32", "sin", [a], "SinBackward0", [a],
+                rule=lambda g: [g * x.map(math.cos, Fraction(1) if x.q == 0 else None)], saves=[(0, a)])
+
+
+def cos(a: Tensor) -> Spec:
+    """CosBackward0 saves its input: ``grad * -sin(x)``."""
+    x = num_of(a)
+    return Spec(x.map(math.cos, Fraction(1) if x.q == 0 else None), "float32", "cos", [a], "CosBackward0", [a],
+                rule=lambda g: [g * -x.map(math.sin, Fraction(0) if x.q == 0 else None)], saves=[(0, a)])
+
+
 def log(a: Tensor) -> Spec:
     x = num_of(a)
     return Spec(_log(x), "float32", "log", [a], "LogBackward0", [a], rule=lambda g: [g / x],

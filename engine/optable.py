@@ -16,12 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from fractions import Fraction
+
+import numpy as np
 
 from . import ops
 from .onscreen import (
     ONE_MINUS_OUTPUT,
     ONE_MINUS_OUTPUT_SQUARED,
     Const,
+    Derived,
     Gate,
     Input,
     Output,
@@ -129,6 +133,13 @@ OPS: tuple[Op, ...] = (
     _unary("sigmoid", ops.sigmoid, "SigmoidBackward0",
            Rule("sigmoid: × s(1 − s)", ((Output(), ONE_MINUS_OUTPUT),), 1), unit=True, bit_exact=False),
     _unary("sqrt", ops.sqrt, "SqrtBackward0", None, unit=False, bit_exact=False),
+    _unary("sin", ops.sin, "SinBackward0",
+           Rule("sin: × cos x", ((Derived(0, np.cos, lambda q: Fraction(1) if q == 0 else None, "cos(value)"),),), 1),
+           unit=True, bit_exact=False),
+    _unary("cos", ops.cos, "CosBackward0",
+           Rule("cos: × −sin x",
+                ((Derived(0, lambda v: -np.sin(v), lambda q: Fraction(0) if q == 0 else None, "-sin(value)"),),), 1),
+           unit=True, bit_exact=False),
 )
 """Every op of the subset (a comparison makes a bool tensor and no node: it is no op here)."""
 
