@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from . import results
 from .errors import TorchError, no_attribute
 from .limits import check_scalar_int
-from .optable import BY_NAME, CALLS, Form, Op
+from .optable import BY_NAME, SPELLINGS, Form, Op
 from .sequences import iterable
 from .tensor import PyNum, Tensor
 from .values import shown, span_of, type_name
@@ -123,10 +123,10 @@ def torch_function(it: "Interpreter", e: ast.Call, name: str) -> Any:
         raise TorchError("TypeError", f"{name}() missing 1 required positional argument: 'input'")
     first = it.evaluate(e.args[0])
     if not isinstance(first, Tensor):
-        if name in CALLS and CALLS[name][1].form is Form.EXPONENT and isinstance(first, PyNum) \
+        if name in SPELLINGS and SPELLINGS[name][1].form is Form.EXPONENT and isinstance(first, PyNum) \
                 and len(e.args) == 2:  # torch.pow(2, w)
             exponent = it.evaluate(e.args[1])
-            return _binary(it, e, CALLS[name][0].name, first, exponent)
+            return _binary(it, e, SPELLINGS[name][0].name, first, exponent)
         raise TorchError("TypeError", f"{name}(): argument 'input' (position 1) must be Tensor, "
                          f"not {type_name(first)}")
     return tensor_op(it, e, name, first, e.args[1:], e.keywords)
@@ -137,9 +137,9 @@ def tensor_op(it: "Interpreter", e: ast.Call, name: str, x: Tensor, args: list, 
     its arguments read as its form says."""
     vals = [it.evaluate(a) for a in args]
     kw = {k.arg: it.evaluate(k.value) for k in keywords}
-    if name not in CALLS:
+    if name not in SPELLINGS:
         raise no_attribute("Tensor", name)
-    op, call = CALLS[name]
+    op, call = SPELLINGS[name]
     if call.form is Form.NONE:
         if vals or kw:
             raise TorchError("TypeError", f"{name}() takes no arguments here")

@@ -146,13 +146,13 @@ OPS: tuple[Op, ...] = (
 BY_NAME: dict[str, Op] = {op.name: op for op in OPS}
 """An op by the name its tensors record."""
 
-CALLS: dict[str, tuple[Op, Call]] = {c.name: (op, c) for op in OPS for c in op.calls}
+SPELLINGS: dict[str, tuple[Op, Call]] = {c.name: (op, c) for op in OPS for c in op.calls}
 """A spelling (``relu``, ``square``) -> its op and how its arguments are read."""
 
-METHODS: frozenset[str] = frozenset(CALLS)
+METHODS: frozenset[str] = frozenset(SPELLINGS)
 """The ops' tensor-method spellings (``w.relu()``)."""
 
-FUNCTIONS: frozenset[str] = frozenset(CALLS)
+FUNCTIONS: frozenset[str] = frozenset(SPELLINGS)
 """The ops' torch-function spellings (``torch.relu(w)``, ``from torch import relu``)."""
 
 BINARY: dict[str, Callable[..., Spec]] = {op.name: op.forward for op in OPS if op.operands == 2}

@@ -49,6 +49,14 @@ def test_each_op_makes_exactly_the_nodes_its_entry_declares(op: Op) -> None:
     assert made == {(n.grad_fn, n.recorded) for n in op.nodes}
 
 
+def test_no_two_entries_claim_one_name_spelling_or_node() -> None:
+    """The lists read from the table are keyed by these: a second claim would overwrite the first."""
+    for key in (lambda op: [op.name], lambda op: [c.name for c in op.calls],
+                lambda op: [(n.grad_fn, n.recorded) for n in op.nodes]):
+        claimed = [k for op in OPS for k in key(op)]
+        assert len(claimed) == len(set(claimed)), sorted(k for k in claimed if claimed.count(k) > 1)
+
+
 def test_a_node_without_a_rule_is_badge_only_on_purpose() -> None:
     bare = {(n.grad_fn, n.recorded) for op in OPS for n in op.nodes if n.rule is None}
     assert bare == BADGE_ONLY, ("a node of the op table has no on-screen rule: give its entry one "
