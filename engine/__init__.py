@@ -5,7 +5,7 @@
 >>> [e["after"] for e in log.of_kind("accumulate")]
 [6.0]
 
-Standard library and numpy only: no Manim, no YAML (see DESIGN.md).
+Standard library and numpy only: no Manim, no YAML, no pydantic (docs/architecture.md, "Which way the imports point").
 """
 
 from __future__ import annotations

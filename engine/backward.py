@@ -1,6 +1,6 @@
 """``t.backward()``: PyTorch's engine schedule, step for step.
 
-The rule (verified against PyTorch in pytorch-autograd-reference.md, section 3):
+The rule (tests/engine/test_vs_torch.py checks the visit order against PyTorch):
 
 1. Count, for every node reachable from the root, its incoming edges (``w*w`` counts 2).
 2. A node is ready when its count reaches 0. Ready nodes wait in a max-priority queue keyed on

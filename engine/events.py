@@ -18,7 +18,7 @@ from typing import Iterable, Optional, Union
 FORMAT = "gradreel-events"
 VERSION = 1
 
-# The contract (DESIGN.md): each kind's required fields, beyond seq, kind and line.
+# The contract (docs/event-log.md, "Events"): each kind's required fields, beyond seq, kind and line.
 REQUIRED: dict[str, tuple[str, ...]] = {
     "tensor": ("id", "name", "value", "exact", "str", "requires_grad", "is_leaf", "grad_fn", "node",
                "edges"),

@@ -1,8 +1,8 @@
 """The rendering figures of ``scripts/bench.py --render`` (see there for how to run them).
 
 Why a module of its own: the engine benchmark and the table live in bench.py; everything that
-runs and times renders lives here (cold, in `render watch`, the x264
-floor). What each figure is: bench.py's docstring, which `./scripts/bench --help` prints.
+runs and times renders lives here (cold, in `render watch`, the x264 floor). What each figure
+is: bench.py's docstring, which `./scripts/bench --help` prints.
 
 Each render runs in a child process: ``python scripts/bench_render.py --measure RENDER_ARGS...``
 (the render CLI in that process, then its peak memory and CPU time) and ``--floor CLIP OPTIONS``
@@ -237,7 +237,7 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
                                     "last_beat_edit_s": round(last, 2), "last_beat_over_full": round(last / secs, 3),
                                     "watch_edit_s": round(watched, 2), "watch_over_full": round(watched / secs, 3)}
         # the last quality's render against its floor, again pairs - 1 times: one pair alone
-        # drifts with the machine (1.02x to 1.21x in one run, 1.07x to 1.31x over a day)
+        # drifts with the machine's speed (docs/bench.md)
         first = rows["qualities"][top]
         runs = [(first["render_s"], first["encoder_floor_s"])]
         for k in range(pairs - 1):

@@ -3,7 +3,8 @@
 buckets, code pane and caption, in every aspect, written to /tmp/preview/*.png.
 
 Why: overlap, clipping and legibility are only visible in pixels; this renders one frame per
-aspect at 480p (and the 109-node MLP at 1080p) so a developer can look before wiring animations.
+aspect at 480p (and the 109-node MLP at 1080p) so a developer can look at a layout or visual
+change without playing a clip.
 
     python scripts/dev_preview.py [--quality l|h] [--only seed|mlp]
 """

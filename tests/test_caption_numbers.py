@@ -29,9 +29,7 @@ from scenes.render.options import RenderOptions, fps_of
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.storyboard.caption_events import CaptionSpan
 from scenes.storyboard.narration import Shown
-
-CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
-        "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
+from tests.clips import CLIPS
 
 
 def _span(text: str, *numbers: str, start: float = 1.0, end: float = 3.0) -> CaptionSpan:
@@ -78,7 +76,7 @@ def caption_frames(plan, fps: int) -> list[int]:
 
 
 @pytest.mark.slow  # plays each clip without drawing, looking at two frames per caption
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_every_number_a_caption_names_is_on_screen(name: str) -> None:
     checked, plan = load_and_plan(storyboard_path(name))
     opts = RenderOptions(aspect="16:9")

@@ -33,18 +33,16 @@ from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions, fps_of
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import load_theme
+from tests.clips import ASPECTS, CLIPS
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
-CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
-        "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
-ASPECTS = ["16:9", "9:16", "1:1"]
 LESSONS = {p.stem: p for p in sorted((Path(__file__).parent / "storyboard" / "lessons").glob("*.yaml"))}
 LESSON_FRAME_STEP = 3
 """The lessons are looked at every 3rd frame (5 a second at low quality): six more clips at
 three aspects would double the suite's time at every frame, and a collision lasting one frame
 only is a badge in motion, which the clips' cases catch at every frame."""
-NAMES = CORE + list(LESSONS)
+NAMES = [*CLIPS, *LESSONS]
 
 STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them

@@ -18,6 +18,7 @@ from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
 from scenes.draw.onscreen import OnScreen, at_end
 from scenes.layout.label_spots import badge_centre, note_centre
+from scenes.layout.detail import Detail
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
@@ -31,7 +32,7 @@ Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
 
 class BackwardCues(OnScreen):
     """Handlers for grad_fn_appear, backward_start, visit, local_rule and grad_travel (mixed into
-    ClipScene beside ``BucketCues``, whose `_enter_backward` the walk's first cue calls)."""
+    ClipScene)."""
 
     # state and helpers provided by ClipScene
     theme: Any
@@ -74,16 +75,15 @@ class BackwardCues(OnScreen):
             tag = self.graph.tags[item] = self._tag(grad_fn.text, self.lay.boxes[item], beside=True)
             card.add(tag)
             self._record(grad_fn)
-        # a cross-fade: a Transform morphed "yh" into "MulBackward0" glyph by glyph, a blue slab
-        # with a white blob for a few frames
+        # a cross-fade: a Transform morphs one name into the other glyph by glyph, unreadable
+        # on the way
         out = [crossfade(old, card)] if old is not None else [FadeIn(card)]
         return out + self._flip_edges(only_into=item)
 
     # ----- backward walk ----------------------------------------------------------------------
     def _focus(self, box: Box) -> Anims:
-        """The glow moves to ``box``: the old ring fades out as the new one fades in. Why not a
-        Transform: the filled ring then slid across the graph between the two cards, a yellow
-        slab over whatever lay between (the cards of a 1:1 frame) for a third of a second."""
+        """The glow moves to ``box``: the old ring fades out as the new one fades in. Not a
+        Transform: that slides the filled ring across whatever lies between the two cards."""
         new = wavefront([box], self.theme, scale=self.lay.scale).set_z_index(Z_GLOW)
         old, self.walk.wave = self.walk.wave, new
         return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
@@ -120,7 +120,7 @@ class BackwardCues(OnScreen):
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
             if s.role == "grad_fn" and not self._card_shows(item, s.text):
-                if self.lay.detail == "dense":
+                if self.lay.detail is Detail.DENSE:
                     continue  # a one-row graph is packed: its cards' op names and the note's rule say what ran
                 tag = self._tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
                                 avoid=[self._bounds(m) for m in rode] + [self._bounds(m) for m in tags],
@@ -139,8 +139,8 @@ class BackwardCues(OnScreen):
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
-                if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it waits
-                    x, y = waiting[0].get_center()[:2]  # (a glide beside the card crossed its corner)
+                if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it
+                    x, y = waiting[0].get_center()[:2]  # waits (a glide beside the card may cross its corner)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
                     x, y = self._free_spot((x, y), tok, avoid + [self._bounds(m) for m in self._own_shapes(item)])
                 self._keep_inside(tok.move_to([x, y, 0]))
@@ -217,8 +217,8 @@ class BackwardCues(OnScreen):
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
             return [ReplacementTransform(waiting[0], badge)]  # it waits where the badge is: it is the badge
         out: Anims = [FadeIn(badge, rate_func=at_end)]
-        # in a row from where the badge shows, away from its box, not over each other (two
-        # "3"s drawn on one spot) nor over the box
+        # in a row from where the badge shows, away from its box: not over each other nor over
+        # the box
         wide = max(w.width for w in waiting) + self.theme.spacing.edge_clearance
         x, y = badge.get_center()[:2]
         out_x = 1.0 if box is None or x >= box.x else -1.0
@@ -261,8 +261,8 @@ class BackwardCues(OnScreen):
         start, exclude = ride.get_start(), []
         if product is not None:  # the product of the visit's arithmetic leaves it and rides the edge
             start, exclude = product.get_center(), [product]
-            # the token is it: the pill steps aside while the token is on it (the two were drawn
-            # over each other), and is written again once the token is on its way
+            # the token is the product: the pill is hidden while the token covers it (two texts
+            # drawn over each other) and shows again once the token is on its way
             aside.append(_stepping_aside(product))
         move = self._ride(tok, start, ride, exclude)
         tok.move_to(move.path.get_start())

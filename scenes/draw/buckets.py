@@ -70,8 +70,9 @@ class BucketCues(OnScreen):
 
     def _enter_backward(self) -> Anims:
         """First backward cue: every weight gets its (empty) bucket. The arrows turn round as
-        the walk reaches them (`_cue_visit`), not all at once: a graph the walk never enters
-        (L2's, when L1.backward() runs) keeps its forward arrows, as no gradient flows there."""
+        the walk reaches them (`_cue_visit`), not all at once: a graph the walk never enters (a
+        second loss's, when only the first's backward() runs) keeps its forward arrows, as no
+        gradient flows there."""
         if self.graph.backward:
             return []
         self.graph.backward = True
@@ -122,10 +123,10 @@ class BucketCues(OnScreen):
         add = shown.get("add")
         waiting = self.walk.fill_tokens.pop(leaf, [])
         if add is not None:
-            # the badge of the visit to AccumulateGrad, waiting beside the bucket, goes as the
-            # level rises: the number it carries becomes the bucket's (a drop into the bucket
-            # covered the value it showed, or the card above it); else a badge shows there first.
-            # Where paths met at the bucket, all the tokens that wait there go so (3 and 3 make 6)
+            # the badge of the visit to AccumulateGrad, waiting beside the bucket, fades as the
+            # level rises: its number becomes the bucket's (a token dropped into the bucket would
+            # cover the value it shows, or the card above it); with no badge there, one shows
+            # first. Where paths met at the bucket, every token waiting there goes the same way
             keep = [m for m in waiting if m.text.text == add.text][:1] or (waiting if parts else [])
             out += [FadeOut(m) for m in waiting if m not in keep]
             self._record(add)
@@ -176,6 +177,6 @@ class BucketCues(OnScreen):
 
 def _after_landing(t: float) -> float:
     """The bucket rises once the dropped gradient is in: the drop (`Succession` of the ride and a
-    fade, half each) lands at t = 0.5. Before, "12" was in the bucket while the 6 still fell."""
+    fade, half each) lands at t = 0.5, and the new value must not show while it still falls."""
     return smooth(min(1.0, max(0.0, 2.0 * t - 1.0)))
 

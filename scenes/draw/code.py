@@ -54,9 +54,9 @@ class CodeCues:
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _printed_aside(self, aside: bool, was_aside: bool) -> Anims:
-        """The printed lines go with the pane stepping aside (under the lit line alone they read
-        as its output, ``None`` under ``L.backward()``) and come back with it, by the second
-        half; a line printed in that very step joins them (`_console`)."""
+        """The printed lines go with the pane stepping aside (under the lit line alone they would
+        read as that line's output) and come back with it, by the second half; a line printed in
+        that very step joins them (`_console`)."""
         lines = self.console.lines  # type: ignore[attr-defined]
         if lines is None or not len(lines) or aside == was_aside:
             return []
@@ -98,8 +98,7 @@ class CodeCues:
     def _code_rect(self) -> Rect:
         """The code pane's region (`code_rect`): the aspect's, less what printed lines need at its
         foot when the program prints and the column has no room below it before the caption
-        (16:9). Why: a long program (two dozen lines) fills the column, and its first printout
-        would go under the caption bar."""
+        (16:9), as a long program fills the column and its printout would go under the caption."""
         left, bottom, right, top = code_rect(self.spec, self.theme, self.lay.code_lit, self.source)
         if any(c.kind in CONSOLE_KINDS for c in self.plan.cues):
             room = bottom - (self.spec.caption[3] + self.spec.margin)
@@ -109,8 +108,7 @@ class CodeCues:
 
 def _next_line(old: CodePane, new: CodePane) -> Anims:
     """A pane of the lit line alone moving to the next line: a cut at half time, the old pane
-    out and the new one in on the same frame. Why not the cross-fade of a whole pane: with the
-    old gone by half time and the new in after it, the pane (or, over a still backdrop, its
-    text) was blank for two frames at each line of a fast build; its box and bar do not move,
-    so the cut changes only the line's text."""
+    out and the new one in on the same frame. Not a cross-fade: in a fast build that leaves the
+    pane blank for a frame or two at every line. Its box and bar do not move, so the cut changes
+    only the line's text."""
     return [FadeOut(old, rate_func=at_half), FadeIn(new, rate_func=at_half)]

@@ -1,9 +1,8 @@
 """One thing replaced by another in the same place: the old fades out, then the new fades in.
 
-Why not both at once: for the few frames of a simultaneous cross-fade the two are over each
-other, a card's ``MulBackward0`` on its own copy, a code window's lines on the next window's,
-``passes: 1 / 36`` on ``passes: 2 / 36``; read as a smear. In a `Succession` each has half the
-play's time, and only one of them shows at a time.
+Not both at once: in a simultaneous cross-fade two texts in one place (a card's old and new
+names, one code window and the next) are drawn over each other and read as a smear. In a
+`Succession` each has half the play's time, and only one of them shows at a time.
 """
 
 from __future__ import annotations

@@ -78,8 +78,8 @@ class CurveCues:
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
         self.curve.panel = VGroup(bg, axes, name, top_label, passes).set_z_index(Z_CURVE)
-        # the backdrop first, then what is drawn on it: while it fades in, the cards under it
-        # still show, and the axes' labels came in over them
+        # the backdrop first, then what is drawn on it: while it fades in the cards under it
+        # still show, and the axes' labels must not come in over them
         return out + [FadeIn(bg, rate_func=first_half), FadeIn(VGroup(axes, name, top_label, passes), rate_func=second_half)]
 
     def _curve_y(self, v: float) -> float:

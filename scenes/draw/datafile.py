@@ -10,8 +10,9 @@ treats it as a cache miss.
 
 Layout: ``MAGIC``, the JSON header's length (8 bytes, little-endian), the header, then the array
 bytes one after another. The header holds ``root`` (the encoded value), ``objects`` (each
-``[class, dict fields, slot fields]``, filled in the order listed) and ``arrays`` (each
-``[dtype, shape, byte length]``).
+``[class, dict fields, slot fields]``, filled in the order listed), ``index`` (each listed
+object's number, by which references name it) and ``arrays`` (each ``[dtype, shape, byte
+length]``).
 """
 
 from __future__ import annotations

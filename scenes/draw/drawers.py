@@ -1,10 +1,11 @@
 """Which method draws each cue kind: ``@draws("visit")`` marks it, :func:`drawer_table` collects.
 
 Why a registry instead of looking methods up by a formatted name: the scene's handlers are spread
-over its mixins (:mod:`.backward`, :mod:`.buckets`, :mod:`.console`, :mod:`.network`, :mod:`.titles`), and
-a cue kind with no handler used to draw nothing without a word. Now a drawer for an undeclared kind, two
-drawers for one kind, or a declared kind (:data:`scenes.storyboard.cues.CUE_KINDS`) without a
-drawer fail when the scene's class is made, that is at import.
+over its mixins (:mod:`.backward`, :mod:`.buckets`, :mod:`.console`, :mod:`.network`, :mod:`.titles`),
+and a cue kind with no handler must fail loudly rather than draw nothing. A drawer for an
+undeclared kind, two drawers for one kind, or a declared kind
+(:data:`scenes.storyboard.cues.CUE_KINDS`) without a drawer fail when the scene's class is
+made, that is at import.
 """
 
 from __future__ import annotations

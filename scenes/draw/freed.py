@@ -42,13 +42,11 @@ class FreedGraphs:
     def _retire_walked(self, tid: str) -> Anims:
         """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
         that does not build on a graph the walk went through starts a new graph: the walked one
-        was freed by backward(), so its results fade (its leaves stay).
-        Why besides ``_retire_rebound``: a loop may rebind another name (``h``) than the one an
-        earlier step bound (``s = x * w``), which would otherwise stay on screen through the
-        loop, one more op feeding w.
-        A freed graph the storyboard faded (``dim`` after the walk, as the caption says it is
-        freed) stays on screen, faded, beside the new one, so that the viewer compares the two
-        graphs the same code recorded; it goes when the graph after that one starts."""
+        was freed by backward(), so its results fade (its leaves stay). `_retire_rebound` alone
+        misses a loop that rebinds another name than an earlier step bound, whose result would
+        stay on screen through the loop. A freed graph the storyboard faded (``dim``) stays,
+        faded, beside the new one, so the viewer compares the two graphs the same code
+        recorded; it goes when the graph after that one starts."""
         inputs = self.tensor_events.get(tid, {}).get("inputs")
         if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
             return []

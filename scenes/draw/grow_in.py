@@ -1,11 +1,11 @@
 """A card (or a unit, a badge) comes in: its shapes grow from its centre, its texts fade in at
 their own size.
 
-Why not Manim's `GrowFromCenter`: it grows the texts from a point too, so for the first frames of
-every new card its name and value are specks a few pixels high, texts too small to read, and the
-frame check (docs/inspect.md) counts them as such. The eye still sees the node pop out of
-nothing (the frame grows), and each text is, from its first visible frame, as large as it stays.
-One mobject is animated (the card itself), so later plays find it in the scene as they always did.
+Not Manim's `GrowFromCenter`: it grows the texts from a point too, so in a new card's first
+frames its name and value are specks too small to read, which the frame check (docs/inspect.md)
+flags. Here the frame grows from nothing and each text is, from its first visible frame, as
+large as it stays. Only the card itself is animated, so later plays find that same mobject in
+the scene.
 """
 
 from __future__ import annotations
@@ -59,9 +59,8 @@ class GrowIn(Transform):
 
 def _shapes_centre(mob: Mobject) -> np.ndarray:
     """The middle of ``mob``'s shapes (its texts left out): where a card's frame grows from.
-    Why not the whole group's centre: a card carries its op name as a text beside it, and a
-    frame grown from the middle of the two slid out from under the name, over the card next to
-    it (sigmoid_logloss at 9:16: ``log(1 - p)`` over the ``rsub`` of ``1 - p``)."""
+    Not the whole group's centre: a card carries its op name as a text beside it, and a frame
+    grown from the middle of the two slides out from under the name, over a neighbouring card."""
     shapes = [part.points for part, text in _parts(mob) if not text]
     if mob.has_points() and not is_text(mob):
         shapes.append(mob.points)

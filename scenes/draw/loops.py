@@ -51,9 +51,9 @@ class LoopCues:
         return [FadeOut(mark, rate_func=first_half)]
 
     def _place_pass_mark(self, line: int, text: str) -> VGroup:
-        """The pass mark of ``line`` on the pane as it is now, to be faded in by the caller (a
-        window that moved puts it on another row: left where it was, it sat over the code the
-        window brought there)."""
+        """The pass mark of ``line`` on the pane as it is now, to be faded in by the caller. A
+        window that moved puts the line on another row, so a mark left where it was would sit
+        over other code."""
         self.code.pass_mark = pass_mark(self.code.pane, line, text, self.theme).set_z_index(Z_MARK)
         self.code.pass_at = (line, text)
         self._arriving.add(id(self.code.pass_mark))

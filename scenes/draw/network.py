@@ -1,11 +1,11 @@
 """MLP-view cues of the clip scene: units, weights, the reverse sweep, the forward passes.
 
-Why a second picture of the same program: the 36-weight network has 109 autograd nodes, whose
-cards cannot carry readable labels at 1080p, let alone 9:16. The article's figure is the unit
-diagram, so these handlers draw the network that :mod:`scenes.storyboard.network` reads from the
-log (13 units, 36 weights), and count passes: reverse mode reaches every weight in one, forward
-mode needs one per weight. Like :mod:`scenes.draw.backward`, a mixin of ``ClipScene`` whose
-handlers return animations and record every string they draw in the ledger.
+Why a second picture of the same program: a network of a few dozen weights has over a hundred
+autograd nodes, whose cards cannot carry readable labels even at 1080p. The unit diagram can, so
+these handlers draw the network that :mod:`scenes.storyboard.network` reads from the log, and
+count passes: reverse mode reaches every weight in one, forward mode needs one per weight. Like
+:mod:`scenes.draw.backward`, a mixin of ``ClipScene`` whose handlers return animations and
+record every string they draw in the ledger.
 """
 
 from __future__ import annotations
@@ -191,8 +191,7 @@ class NetworkCues:
     def _cue_pass_count(self, cue: Any) -> Anims:
         """Reverse mode (a backward call) on the first row; forward mode's k / N on the second.
         A new pass clears the previous pass's trace (and the first, the reverse sweep), and dims
-        the latest readout: it holds the previous pass's derivative until this pass lands (the
-        counter said pass 3 beside pass 2's w1_0_1)."""
+        the latest readout, which holds the previous pass's derivative until this pass lands."""
         st = self.network
         t = self.theme
         count, total = cue.text("count") or "", cue.text("total")
@@ -251,7 +250,7 @@ class NetworkCues:
 
     @draws("reach_count")
     def _cue_reach_count(self, cue: Any) -> Anims:
-        """The weights the one reverse pass has reached, beside its pass count (4, 20, 36 of 36)."""
+        """How many weights the one reverse pass has reached so far, beside its pass count."""
         st, t = self.network, self.theme
         for s in cue.strings:
             self._record(s)  # type: ignore[attr-defined]
@@ -269,8 +268,8 @@ class NetworkCues:
     def _cue_jvp_fill(self, cue: Any) -> Anims:
         """The pass's derivative lands on its weight (drawn as done) and in a readout row: the
         first pass's keeps its own row for the rest of the clip, as it is the one compared with
-        backward's gradient (forward mode's w1_0_0 against L.backward()'s w1_0_0.grad) and the one
-        a closing line names; each later pass's replaces the one before on the row under it."""
+        that weight's ``.grad`` from backward() and the one a closing line names; each later
+        pass's replaces the one before on the row under it."""
         st = self.network
         seed = cue.ids[0]
         out: Anims = []

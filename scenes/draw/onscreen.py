@@ -3,11 +3,11 @@ or a badge keeps off.
 
 Why from the scene and not the layout: the layout knows the cards, buckets and arrows, but not
 the texts drawn since (op names, a visit's note and its products, badges waiting at other nodes,
-the legend, the checklist, the code pane). A riding token that knew only the cards passed over
-"sub"; a note that knew only the cards sat on the legend. These helpers list every visible text,
-card and bucket as the scene holds it now (:func:`scenes.draw.record.tagged`, the record
-`render inspect` reads), and plan a token's way around them (`scenes.layout.detour`). A mixin
-of ``ClipScene``, through ``BackwardCues`` and ``BucketCues``.
+the legend, the checklist, the code pane), and a token or note placed by the cards alone would
+cover them. These helpers list every visible text, card and bucket as the scene holds it now
+(:func:`scenes.draw.record.tagged`, the record `render inspect` reads), and plan a token's way
+around them (`scenes.layout.detour`). A mixin of ``ClipScene``, through ``BackwardCues`` and
+``BucketCues``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def at_end(t: float) -> float:
 
 
 class OnScreen:
-    """Helpers over what the scene shows (mixed into ClipScene through BackwardCues and BucketCues)."""
+    """What the scene shows now: what a note or badge keeps off, and the ways tokens take."""
 
     theme: Any
     graph: GraphView

@@ -1,10 +1,10 @@
 """A bucket becomes its next state: its outline and liquid morph (the level rises), its value
 does not. The value shown fades out where it is and the new one fades in where it goes.
 
-Why not a plain `Transform` of the whole bucket: it morphs the glyphs of ``None`` into those of
-``-1``, and half way the number is a shrunken smudge that reads as neither (the frame check,
-docs/inspect.md, finds it under 9 px). A number that changes is replaced, as a crossfade does
-elsewhere; only the shapes move.
+Not a plain `Transform` of the whole bucket: it morphs one number's glyphs into the other's,
+and half way the number is a shrunken smudge that reads as neither (and fails the frame check,
+docs/inspect.md). A number that changes is replaced, as a crossfade does elsewhere; only the
+shapes move.
 """
 
 from __future__ import annotations

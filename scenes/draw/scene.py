@@ -145,12 +145,12 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
 
     def _tag(self, text: str, box: Box, above: bool = True, avoid: list[Rect] = (), beside: bool = False,
              or_none: list[Rect] | None = None) -> VGroup | None:
-        """A small muted label just outside a box (op names, AccumulateGrad, bucket names), clear
-        of where tokens wait at it, of the tags already placed (a word space apart), of the code
-        pane and of ``avoid``, inside the frame; ``beside``: level with the box where it can
-        (`tag_centre`). ``or_none`` (what is on screen then): a tag that finds no spot by its box
-        clear of all that is not made, None (a visit's tag in a packed graph: moved off its box
-        it read as another card's, left over another label it hid it)."""
+        """A small muted label just outside ``box`` (an op name, AccumulateGrad, a bucket's name),
+        inside the frame, clear of where tokens wait at the box, of the tags already placed (a
+        word space apart), of the code pane and of ``avoid``; ``beside``: level with the box where
+        it fits (`tag_centre`). Given ``or_none`` (what is on screen), None when no spot by the box
+        is clear of that too: a tag moved off its box reads as another card's, and one left on
+        another label hides it."""
         t = self.theme
         m = self._drawn_at_home(lambda lay: card_tag(text, lay.boxes.get(box.id, box), t, scale=lay.scale))
         m.move_to([0.0, 0.0, 0.0])
@@ -176,20 +176,20 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
 
     def _all_rests(self) -> list[Rect]:
         """`_token_rests` of every box: where a token may wait later in the walk, which a note
-        written now keeps off (a badge arriving at the next node sat on the arithmetic)."""
+        written now keeps off, so a badge arriving at the next node does not cover it."""
         return [r for box in self.lay.boxes.values() for r in self._token_rests(box)]
 
     # ----- timeline ---------------------------------------------------------------------------
     def step_animations(self, actions: list[Action]) -> Anims:
         """The animations of one step (actions that start on the same frame). Two of its cues
-        may reach one shape: a dim fades y's arrow in the instant the visit to sub turns that
-        arrow round. Manim cannot drive one shape with two animations, so the dims come last
-        and fade what the step's turns make (``_turning``) instead of animating it again."""
+        may reach one shape: a dim may fade an arrow that a visit in the same step turns round.
+        Manim cannot drive one shape with two animations, so the dims come last and fade what
+        the step's turns make (``_turning``) instead of animating it again."""
         try:
             anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
             self._fade_outside()
-            if self._title_going is not None:  # the title is gone by half time, what comes starts
-                for m in anims:  # then: a code pane fading in under it shared frames with it
+            if self._title_going is not None:  # the title is gone by half time and what comes
+                for m in anims:  # starts then, so the two never share a frame
                     if m is not self._title_going:
                         m.rate_func = in_second_half(m.rate_func)
             return anims
@@ -232,17 +232,16 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
     @draws("emphasis")
     def _cue_emphasis(self, cue: Any) -> Anims:
         """Cards' outlines pulse in the wavefront colour (buckets are left alone: a fill may be
-        changing them in the same instant, and two animations must not drive one mobject). Why
-        the outline only: recolouring the whole card (Manim's Indicate) turned its text yellow
-        on yellow, so for a third of a second its name and value were gone."""
+        changing them in the same instant, and two animations must not drive one mobject). The
+        outline only: recolouring the whole card (Manim's Indicate) paints its name and value in
+        the colour of the glow behind them, where they cannot be read."""
         cards = {id(c) for c in self.graph.cards.values()}
         out: Anims = []
         for m in self._targets(cue.ids):
             if id(m) in cards:  # the whole card is driven: the player draws a moving part above still ones
                 pulse = m.copy()
-                # its outline thickens to the wavefront's weight (to scale), the card keeps its
-                # size: grown by a tenth it reached over the badge beside it, grown by a pixel or
-                # two over the op name just above it
+                # its outline thickens to the wavefront's weight (to scale) and the card keeps its
+                # size: grown at all, it reaches over the badge beside it or the op name above it
                 s = self.theme.strokes
                 pulse.frame.set_stroke(self.theme.colors.wavefront, width=m.frame.get_stroke_width() * s.wavefront / s.card)
                 out.append(Transform(m, pulse, rate_func=there_and_back))

@@ -1,10 +1,10 @@
 """Numbers a caption names that the picture does not show: a check over ``render inspect`` samples.
 
 Why: a caption saying "its loss is 0.1619" over a picture where no 0.1619 can be read sends the
-viewer looking for a number that is not there (issue 19, item 7: a number appears on screen no
-later than the caption names it). The plan already starts a caption no earlier than the cue that
-brings its number (:mod:`scenes.storyboard.caption_events`), but only a look at what is really on
-screen tells whether that cue drew the number. Pure, like :mod:`scenes.draw.collisions`: it reads
+viewer looking for a number that is not there, so a number shows on screen no later than the
+caption names it. The plan already starts a caption no earlier than the cue that brings its
+number (:mod:`scenes.storyboard.caption_events`), but only a look at what is really on screen
+tells whether that cue drew the number. Pure, like :mod:`scenes.draw.collisions`: it reads
 the plan's caption spans and the samples' items (docs/inspect.md), nothing else.
 """
 

@@ -7,7 +7,8 @@ is: its plan, events, theme and layout are the same for every beat (keyed once p
 caches derived from them or one step's scratch are not state at all.
 
 Fields hold ids, texts and numbers, and Manim mobjects by reference (the same objects as in the
-scene's display list, pickled with it). Manim is not imported here.
+scene's display list, stored with it as data by :mod:`scenes.draw.datafile`). Manim is not
+imported here.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ class StepCues:
             tok.move_to(start)
             self._keep_inside(tok)  # type: ignore[attr-defined]
             # towards the card, waiting at the nearest spot beside it that shows nothing (over
-            # the card it hid the value that changes), hidden where it can only pass behind
+            # the card it would hide the value that changes), hidden where it can only pass behind
             out.append(Succession(self._glide(tok, (box.x, box.y), [], settle=True), FadeOut(tok)))  # type: ignore[attr-defined]
         shown = tuple(v for v in (s.get("name"), replace(after, role="value")) if v is not None)
         on_card = self._cue_value_update(replace(cue, strings=shown))  # type: ignore[attr-defined]

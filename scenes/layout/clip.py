@@ -98,9 +98,9 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any, lit: bool
     place the render, the scene and `inspect` take it from.
 
     Where the graph lies under the code, the printed lines stop above the op name over its top
-    card (`ConsoleCues._console`), so their room is the reserve and that name's height: else
-    two rows were left of "about three", and missing_gradient's warning at 9:16 scrolled away
-    under the None printed with it while the caption said "PyTorch warns"."""
+    card (`ConsoleCues._console`), so their room is the reserve plus that name's height: the
+    reserve's rows stay free for printed lines, and a line does not scroll away while its
+    caption is up."""
     from scenes.layout.place import tag_reach
 
     reserve = theme.sizes.console_reserve
@@ -137,8 +137,8 @@ def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, 
 
     A clip that names its backward graph's functions (a ``grad_fn_appear`` cue) keeps them on
     its cards: it never takes one-row cards, which have no row for them (`layout_graph`), nor
-    folds a node away, and keeps its whole pane (backward_graph at 1:1: the values are PyTorch's
-    printouts, printed under the code; under a pane of one line they read as that line's)."""
+    folds a node away, and keeps its whole pane (values printed under a pane of one line would
+    read as that line's output)."""
     from dataclasses import replace
 
     from scenes.layout.collapse import collapse

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from scenes.layout.graph import Graph, GraphEdge, Item
+from scenes.layout.graph import Graph, GraphEdge
 
 RESULTS = ("op", "loss", "internal")
 """The kinds of item a chain is made of: results of an operation, never a leaf or a bucket."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from scenes.layout.detail import Detail
 from scenes.layout.graph import GraphEdge, Item, topological
 from scenes.theme import Theme
 
@@ -24,7 +25,7 @@ class Dims:
 
     cards: Mapping[str, tuple[float, float]]
     bucket: tuple[float, float]
-    detail: str | None  # the detail these sizes make room for; None: from the scale
+    detail: Detail | None  # the detail these sizes make room for; None: from the scale
     beside_bucket: float = 0.0  # room kept across the flow beside a bucket, at scale 1 (its badge's)
     layer_gap: float | None = None  # the least gap between layers at scale 1; None: the theme's
 
@@ -99,7 +100,7 @@ def _text_dims(items: Mapping[str, Item], theme: Theme, s: float, *, one_row: bo
     badge = z.badge_width * token_scale(s, theme) / s  # a bucket's badge waits beside it (`nominal_token_size`)
     tag = e.glyph_height * theme.font_sizes.min_readable  # an op name between two layers (its halo lets an arrow tip under it)
     layer_gap = (tag + 2 * theme.spacing.edge_clearance) / s
-    return Dims(cards, bucket, "dense" if one_row else "compact", badge, max(layer_gap, theme.spacing.layer_gap_min))
+    return Dims(cards, bucket, Detail.DENSE if one_row else Detail.COMPACT, badge, max(layer_gap, theme.spacing.layer_gap_min))
 
 
 def balanced_layers(ids: list[str], edges: tuple[GraphEdge, ...], width: Mapping[str, float],

@@ -1,7 +1,7 @@
 """The way a gradient token rides: along its edge, around whatever is on screen in between.
 
 Why not the edge itself: a token is a pill several times wider than the line it rides, so on the
-line it passes over the op names, values and cards beside it ("4/3" over "sub"), and the lead
+line it passes over the op names, values and cards beside it, and the lead
 from a visit's note (where the product is written) to the edge crosses the cards between. The
 ride is a shortest path on a grid over the part of the frame around the edge, where a step costs
 more the further it is from the edge (so the token follows the line where the line is clear and
@@ -118,8 +118,8 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
 def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, step: float, clear: float) -> Point:
     """``p`` if a pill of ``size`` there, grown by ``clear``, touches none of ``obstacles``; else
     the nearest point of a grid of pitch ``step`` through ``p`` where it touches none, the pill
-    inside ``within`` (``p`` too: a badge beside a card at the frame's edge, moved back inside,
-    landed on the card); ``p`` itself when there is none. Where a token or a badge waits.
+    inside ``within`` (``p`` too: a badge moved back inside the frame may land on a card);
+    ``p`` itself when there is none. Where a token or a badge waits.
 
     >>> nearest_free((0.0, 0.0), (0.4, 0.2), [(-0.5, -0.15, 0.5, 0.15)], within=(-2.0, -2.0, 2.0, 2.0), step=0.05, clear=0.0)
     (0.0, -0.25)

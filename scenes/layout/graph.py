@@ -68,7 +68,7 @@ def graph_from_events(events: Iterable[Mapping[str, Any]], source: str | None = 
     consumed = {i for t in tensors for i in t.get("inputs") or [] if isinstance(i, str)}
     sinks = [t["id"] for t in tensors if t.get("requires_grad") and not t.get("is_leaf") and t["id"] not in consumed]
     # a loss is what backward() ran from; beside one, a result needing grad that nothing uses is a
-    # loss too (L2, never differentiated: the viewer must see two losses to ask "which loss?")
+    # loss too, never differentiated: the viewer must see both losses to ask which one ran
     roots = roots | set(sinks) if roots else set(sinks[-1:])
     owner: dict[str, str] = {}
     order: list[tuple[int, Item]] = []

@@ -2,10 +2,10 @@
 a backward visit. Pure geometry over a `Layout`, like the layout itself.
 
 Why not simply a fixed spot (centred above the card, its top right corner): arrows meet cards
-there. A card with one input has that arrow meet it in the middle, so "relu" centred above it sat
-under the arrow head; in a top-to-bottom graph every backward edge leaves a card's top, so a
-badge on the top right corner sat where the token riding that edge waits. Each label takes the
-first of a few spots that no arrow crosses and no other card or label touches.
+there. A card with one input has that arrow meet it in the middle, so a tag centred above it
+would sit under the arrow head; in a top-to-bottom graph every backward edge leaves a card's
+top, so a badge on the top right corner would sit where the token riding that edge waits. Each
+label takes the first of a few spots that no arrow crosses and no other card or label touches.
 
 Where a label goes depends on the layout and on sizes that do not change with numbers (a tag's
 text is an op name; a badge is placed as if it were ``sizes.badge_width`` wide), so nothing
@@ -38,9 +38,9 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     squeezed between two cards in 1:1 has no room below for AccumulateGrad beside the op name
     of the card under it); else the nearest spot on its own edge that only touches ``avoid``;
     else centred. ``beside``: first level with the box, right of it or left (a tag wider than
-    its card, slid along a short gap between layers, sat level with the card above and read
-    as that card's). Every spot but the last resort stays ``within`` (the frame: an op name
-    beside a card at the frame's edge was cut off)."""
+    its card, slid along a short gap between layers, would sit level with the card above and
+    read as that card's). Every spot but the last resort stays ``within`` (the frame, so that
+    an op name beside a card at its edge is not cut off)."""
     avoid = list(avoid)
     spots, other = (_edge_spots(box, size, gap, step, side) for side in (above, not above))
     outer = [p for k in (1, 2) for side in (above, not above)
@@ -179,8 +179,8 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
     ``avoid``, clear of arrows if one is; else the nearest such spot anywhere ``within`` (a
     grid of spots, nearest to the box first: a narrow frame has no room beside the card; then
     spots flush with what is in the way, for a gap between two things that the grid's pitch
-    steps over); else the spot that covers least of the cards. All that is tried first off ``prefer_off`` too
-    (where something may come later), then without it."""
+    steps over); else the spot that covers least of the cards. All that is tried first off
+    ``prefer_off`` too (where something may come later), then without it."""
     avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
     far = far_spots(box, size, within)

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scenes.layout.detail import Detail
 from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, dense_dims, token_scale, uniform_dims
 from scenes.layout.graph import Graph, Item, graph_from_events
 from scenes.layout.ordering import longest_path_layers, order_layers
@@ -47,7 +48,7 @@ class Layout:
     region: Rect  # where the boxes are (left, bottom, right, top)
     flow: str  # "right", "down" or "up": the forward direction
     scale: float  # card size relative to the theme's scale-1 sizes
-    detail: str  # "full", "compact", "dense", "name" or "none": which labels cards carry (`layout_graph`)
+    detail: Detail  # which labels cards carry (`layout_graph`)
     boxes: Mapping[str, Box]
     routes: tuple[Route, ...]
     layers: tuple[tuple[str, ...], ...]
@@ -72,10 +73,10 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
     clip without a code pane may pass a larger one); see the module docstring.
 
     A graph too big for the theme's cards at a scale where their rows are readable
-    (`layout.detail_full`) is laid out again with compact cards (`detail` "compact"): each card
+    (`layout.detail_full`) is laid out again with compact cards (`Detail.COMPACT`): each card
     and bucket just as large as its texts need at the minimum readable size (`compact_dims`),
     only the gaps shrinking with the scale. It is taken when its scale is at least
-    `layout.compact_min`; else one-row cards (`dense_dims`, `detail` "dense": name and value
+    `layout.compact_min`; else one-row cards (`dense_dims`, `Detail.DENSE`: name and value
     side by side, no grad_fn row) are tried the same way, for a graph too deep for two rows
     (unless ``one_row`` is false); else the uniform layout stands (a bigger graph: names only,
     unless `clip_layout` folds its chains, `collapse`).
@@ -95,7 +96,7 @@ def layout_graph(graph: Graph, aspect: str, theme: Theme, region: Rect | None = 
 
 def shows_values(lay: Layout) -> bool:
     """Whether every card of ``lay`` has a row for its value (not names only, not bare boxes)."""
-    return lay.detail in ("full", *TEXT_SIZED)
+    return lay.detail.shows_values
 
 
 def _text_sized(graph: Graph, aspect: str, theme: Theme, region: Rect | None, one_row: bool) -> Layout | None:
@@ -108,9 +109,6 @@ def _text_sized(graph: Graph, aspect: str, theme: Theme, region: Rect | None, on
             return compact
     return None
 
-
-TEXT_SIZED = ("compact", "dense")
-"""The details whose cards are sized by their texts at the minimum readable size."""
 
 COMPACT_EXTRA = 3
 """A compact layout may take up to this many layers more than the graph's longest path, when
@@ -129,7 +127,7 @@ def _layout_oriented(graph: Graph, aspect: str, theme: Theme, region: Rect | Non
         if room > 0:  # the op name over the top card would sit in the frame's margin: lower the top,
             left, bottom, right, top = lay.region  # unless that costs the cards a row of their texts
             lower = _layout_flow(graph, aspect, theme, (left, bottom, right, top - room), "down", dims, extra, sides=("main",))
-            if lower.detail == lay.detail and (lower.detail not in TEXT_SIZED or lower.scale >= theme.layout.compact_min):
+            if lower.detail == lay.detail and (not lower.detail.text_sized or lower.scale >= theme.layout.compact_min):
                 lay = lower
         return _mirrored(lay, theme.spacing.edge_clearance * lay.scale)
     other = "down" if preferred == "right" else "right"
@@ -250,7 +248,8 @@ def _layout_flow(graph: Graph, aspect: str, theme: Theme, region: Rect | None, f
     badge = theme.sizes.badge_width * token_scale(s, theme) + theme.spacing.edge_clearance  # a token per edge, side by side
     routes = edge_routes(graph.edges, chains, boxes, centre, flow, theme.spacing.edge_clearance * s,
                          theme.proportions.port_spread, pitch=badge)
-    detail = dims.detail or ("full" if s >= theme.layout.detail_full else "name" if s >= theme.layout.detail_name else "none")
+    detail = dims.detail or (Detail.FULL if s >= theme.layout.detail_full
+                             else Detail.NAME if s >= theme.layout.detail_name else Detail.NONE)
     real_layers = tuple(tuple(v for v in o if not v.startswith("~")) for o in orders)
     return Layout(aspect, (left, bottom, right, top), flow, s, detail, boxes, routes, real_layers, items)
 

@@ -4,8 +4,8 @@ Why a pool: Manim draws with one Python thread, so a second core only helps a se
 interpreter. Every piece of parallel work is a task handed to a ``concurrent.futures.Executor``;
 the local one is a process pool (:func:`local_pool`), and anything with the same interface (a
 cluster's executor) can stand in. A task's arguments and results are plain text: options and
-jobs go out as JSON, and what comes back is read with ``json`` (``render.beats.read_reply``),
-never as objects.
+jobs go out as JSON, and what comes back is read with ``json``
+(``scenes.render.beats.read_reply``), never as objects.
 
 Workers are started with ``spawn``: a fresh interpreter each, so no thread of the parent (the
 encoder's) is copied half-way; each imports Manim once and then serves any number of tasks.

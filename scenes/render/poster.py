@@ -20,7 +20,7 @@ def poster_time(plan: Any, fade: float, fps: int) -> float:
     """The poster's time, on a frame (``k / fps``): the first moment from just after the last
     cue that is not a closing title (the finished picture) where a whole caption is fully shown
     or none is; failing that, the latest such moment before; failing that, just after the last
-    cue (the old rule). ``fade``: how long a caption takes to come in and to go."""
+    cue. ``fade``: how long a caption takes to come in and to go."""
     cues = [c for c in plan.cues if c.kind != "title"] or list(plan.cues)
     settled = max((c.start + c.duration for c in cues), default=0.0) + LATE
     last = max(0, round(plan.duration * fps) - 1)

@@ -1,8 +1,8 @@
 """A Cairo camera that remembers the path of every shape it has drawn.
 
-Why: most of a frame's drawing time went into turning each glyph's Bézier points into a Cairo path
-(finding subpaths with numpy, then one ``curve_to`` per curve, in Python), over and over for
-shapes that had not moved. Cairo can hand a built path back (``copy_path``) and replay it
+Why: without it most of a frame's drawing time goes into turning each glyph's Bézier points into
+a Cairo path (finding subpaths with numpy, then one ``curve_to`` per curve, in Python), over and
+over for shapes that have not moved. Cairo can hand a built path back (``copy_path``) and replay it
 (``append_path``) in microseconds, so a path is built once per distinct set of points and
 replayed from then on. The pixels are the ones Manim's camera draws: the same path, the same
 fill and stroke calls.

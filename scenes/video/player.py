@@ -8,9 +8,9 @@ the frames ``Scene.play`` draws, in the same order, but the shapes below the low
 and above the highest are drawn once per play instead of once per frame. A held frame is drawn
 once and handed to the encoder with a repeat count.
 
-The digests (:mod:`scenes.video.digest`) say what a segment depends on: ``state_digest`` covers every mobject on screen (points,
-colours, widths, order) and the scene's records (which cards, buckets and lines are up), so
-two starts with equal digests draw equal frames from equal steps.
+The digests (:mod:`scenes.video.digest`) say what a segment depends on: ``state_digest`` covers
+every mobject on screen (points, colours, widths, order) and the scene's records (which cards,
+buckets and lines are up), so two starts with equal digests draw equal frames from equal steps.
 """
 
 from __future__ import annotations

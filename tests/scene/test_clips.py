@@ -17,12 +17,11 @@ from scenes.render.options import RenderOptions
 from scenes.render.pipeline import RenderResult, count_frames, render_storyboard
 from scenes.storyboard import load_and_plan, srt as to_srt, storyboard_path
 from scenes.theme import load_theme
+from tests.clips import CLIPS, LESSONS
 
 # every test here reads the nine clips the fixture renders: one worker for them under pytest-xdist
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("clips")]
 
-CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
-        "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 TINY = {"size": (256, 144), "fps": 5}
 SQUARE = (144, 144)  # the same tiny size at 1:1
 THEME = load_theme()
@@ -32,13 +31,13 @@ THEME = load_theme()
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[RenderResult, Path]]:
     out = tmp_path_factory.mktemp("clips")
     results = {}
-    for name in CORE:
+    for name in CLIPS:
         opts = RenderOptions(out=str(out), **TINY)
         results[name] = (render_storyboard(storyboard_path(name), name, opts, log=lambda s: None), out)
     return results
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_clip_renders_with_plan_frame_count(rendered, name: str) -> None:
     result, out = rendered[name]
     assert result.rendered
@@ -49,7 +48,7 @@ def test_clip_renders_with_plan_frame_count(rendered, name: str) -> None:
     assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != ".segments"], "temporary files left behind"
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_display_ledger_equals_plan_strings(rendered, name: str) -> None:
     result, _ = rendered[name]
     want = Counter((s.text, s.seq) for s in result.plan.displayed())
@@ -80,7 +79,7 @@ def test_second_identical_render_is_up_to_date_and_writes_nothing(rendered) -> N
 GOLDEN = Path(__file__).resolve().parents[2] / "assets" / "golden"
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_poster_matches_the_golden_image(rendered, name: str) -> None:
     """Regenerate after an intended visual change (look at them first):
     .venv/bin/render all --size 256x144 --fps 5 --out /tmp/g --force
@@ -111,9 +110,6 @@ def test_set_changes_the_strings_on_screen_and_nothing_else(rendered, tmp_path: 
     assert (gone, new) == (plan_text(base) - plan_text(other), plan_text(other) - plan_text(base))
     unchanged = {"x", "w1", "w2", "y", "L", "MulBackward0", "PowBackward0", "AccumulateGrad"}
     assert not unchanged & (set(gone) | set(new))
-
-
-LESSONS = sorted((Path(__file__).parents[1] / "storyboard" / "lessons").glob("*.yaml"))
 
 
 def _layout(path: Path, aspect: str):

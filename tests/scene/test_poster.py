@@ -15,9 +15,8 @@ import pytest
 from scenes.render.poster import poster_time
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import default_theme
+from tests.clips import CLIPS
 
-CLIPS = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation", "leaf_nodes",
-         "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 FADE = default_theme().timings.caption_fade
 
 

@@ -11,8 +11,7 @@ import pytest
 from scenes.commands.storyboard import main
 from scenes.storyboard import StoryboardError, load, plan_of
 from tests.conftest import needs_torch
-
-LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.yaml"))
+from tests.clips import LESSONS
 
 
 @needs_torch

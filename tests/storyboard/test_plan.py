@@ -11,9 +11,8 @@ from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_pat
 from scenes.storyboard.numfmt import torch_str
 from scenes.storyboard.rules import WORDS
 from scenes.storyboard.views.graph import expression_text
+from tests.clips import CLIPS
 
-CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
-        "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 TIMINGS = PlanTimings()
 
 
@@ -41,7 +40,7 @@ def _derivable(event: dict, field: str) -> set[str]:
     return {str(value)}
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_every_displayed_string_comes_from_an_event(name: str) -> None:
     p, events = _plan(name)
     checked = load(storyboard_path(name))
@@ -66,7 +65,7 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
         assert shown.text in _derivable(events[shown.seq], shown.field), shown
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_caption_is_the_narration_with_its_strings_filled(name: str) -> None:
     """A beat's caption events, read one after the other, are its narration filled."""
     p, _ = _plan(name)
@@ -83,7 +82,7 @@ def test_caption_is_the_narration_with_its_strings_filled(name: str) -> None:
             assert chunk in rest  # the fixed words are kept, in order
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_times_are_ordered_and_positive(name: str) -> None:
     p, _ = _plan(name)
     starts = [c.start for c in p.cues]
@@ -215,7 +214,7 @@ def _exact(text: str) -> Fraction:
     return Fraction(text)
 
 
-@pytest.mark.parametrize("name", [n for n in CORE if load(storyboard_path(n)).storyboard.number_style.style == "fraction"])
+@pytest.mark.parametrize("name", [n for n in CLIPS if load(storyboard_path(n)).storyboard.number_style.style == "fraction"])
 def test_the_arithmetic_on_screen_holds(name: str) -> None:
     """Each visit's written rule multiplies out to the gradient the log says it sent, and where
     gradients meet, the parts written add up to what arrived: the rules table says which logged

@@ -16,9 +16,8 @@ import pytest
 from scenes.storyboard import StoryboardError, load, load_and_plan, storyboard_path
 from scenes.storyboard.reading import ReadingRules, fits, lines, split, unfit
 from scenes.theme import default_theme
+from tests.clips import CLIPS, LESSONS
 
-CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
-        "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 RULES = ReadingRules.from_theme(default_theme())
 
 
@@ -27,7 +26,7 @@ def test_the_rules_are_the_themes() -> None:
             RULES.min_words) == (15, 42, 2, 0.83, 7, 3)
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_every_caption_event_can_be_read(name: str) -> None:
     _, p = load_and_plan(storyboard_path(name))
     for c in p.captions:
@@ -40,10 +39,7 @@ def test_every_caption_event_can_be_read(name: str) -> None:
         assert a.end <= b.start + 1e-9
 
 
-LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.yaml"))
-
-
-@pytest.mark.parametrize("path", [storyboard_path(n) for n in CORE] + LESSONS, ids=lambda p: Path(p).stem)
+@pytest.mark.parametrize("path", [storyboard_path(n) for n in CLIPS] + LESSONS, ids=lambda p: Path(p).stem)
 def test_no_caption_event_is_a_fragment(path: str) -> None:
     """A caption cut to wait for its number keeps at least ``min_words`` words on each side: the
     mlp's "0.5977;" was once an event of its own, a number with nothing to say what it is."""
@@ -54,7 +50,7 @@ def test_no_caption_event_is_a_fragment(path: str) -> None:
             assert len(whole) == 1, (c.text, [n.text for n in whole])
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_a_beat_holds_until_its_captions_are_read(name: str) -> None:
     _, p = load_and_plan(storyboard_path(name))
     for beat in p.beats:
@@ -65,7 +61,7 @@ def test_a_beat_holds_until_its_captions_are_read(name: str) -> None:
         assert all(c.start + c.duration <= beat.start + beat.duration + 1e-9 for c in cues)
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_a_number_is_on_screen_no_later_than_the_caption_names_it(name: str) -> None:
     _, p = load_and_plan(storyboard_path(name))
     first: dict[str, float] = {}
@@ -81,7 +77,7 @@ def test_a_number_is_on_screen_no_later_than_the_caption_names_it(name: str) -> 
     assert named or name == "mlp"
 
 
-@pytest.mark.parametrize("name", CORE)
+@pytest.mark.parametrize("name", CLIPS)
 def test_the_clip_opens_on_its_picture_with_the_title_and_ends_on_its_takeaway(name: str) -> None:
     checked, p = load_and_plan(storyboard_path(name))
     assert p.captions[0].style == "title" and p.captions[0].text == checked.storyboard.title
@@ -157,7 +153,7 @@ def test_quoted_code_is_never_cut_across_lines_or_events() -> None:
             assert line.count("`") % 2 == 0, line
 
 
-@pytest.mark.parametrize("path", [storyboard_path(n) for n in CORE] + LESSONS, ids=lambda p: Path(p).stem)
+@pytest.mark.parametrize("path", [storyboard_path(n) for n in CLIPS] + LESSONS, ids=lambda p: Path(p).stem)
 def test_no_planned_caption_cuts_quoted_code(path: str) -> None:
     """Nor does the cut that lets the words before a late number be read first: sgd_loop's
     "the loss `(w * x - y) ** 2` is 4." was cut at the code's minus, read as a dash, into

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from engine.optable import OPS
-from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.storyboard import load_and_plan
 from scenes.storyboard.rules import WORDS
 from scenes.storyboard.store import find_storyboards
+from tests.clips import LESSONS
 from tests.engine.op_examples import FIRST_EXAMPLE_LINE, expressions, program
 
-LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.yaml"))
 FILES = [str(p) for p in LESSONS] + [str(p) for p in find_storyboards()]
 
 

@@ -14,10 +14,9 @@ from scenes.draw.titles import TitleCues
 from scenes.draw.visuals.caption import caption_size, narration_size
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import default_theme
+from tests.clips import CLIPS
 
 THEME = default_theme()
-CLIPS = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation", "leaf_nodes",
-         "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])

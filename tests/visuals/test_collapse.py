@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-from pathlib import Path
 
 import pytest
 
@@ -16,13 +15,10 @@ from scenes.layout.graph import graph_from_events
 from scenes.layout.place import shows_values
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import default_theme
+from tests.clips import ASPECTS, CLIPS, LESSONS
 
 THEME = default_theme()
-LESSONS = sorted((Path(__file__).parents[1] / "storyboard" / "lessons").glob("*.yaml"))
-CORE = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation",
-        "leaf_nodes", "missing_gradient", "dynamic_graph", "mlp", "reverse_mode"]
-FILES = {p.stem: str(p) for p in LESSONS} | {n: str(storyboard_path(n)) for n in CORE}
-ASPECTS = ["16:9", "9:16", "1:1"]
+FILES = {p.stem: str(p) for p in LESSONS} | {n: str(storyboard_path(n)) for n in CLIPS}
 
 
 def _load(name: str):

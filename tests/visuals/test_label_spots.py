@@ -14,9 +14,9 @@ from scenes.layout.label_spots import Rect, badge_centre, badge_spots, crosses, 
 from scenes.layout.place import Box, Layout, layout_events  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
 from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests  # noqa: E402
+from tests.clips import ASPECTS
 
 THEME = default_theme()
-ASPECTS = ("16:9", "9:16", "1:1")
 OPS = {"t4": "mul", "t5": "relu", "t6": "mul", "t7": "sub", "t8": "pow"}
 """The seed's op names, as the clips tag its cards."""
 

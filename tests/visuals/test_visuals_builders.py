@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("manim")
 
 from graph_fixtures import SEED_SOURCE, mlp_events, seed_events_by_hand  # noqa: E402
+from scenes.layout.detail import Detail  # noqa: E402
 from scenes.layout.place import Box, layout_events  # noqa: E402
 from scenes.layout.routes import Route  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
@@ -61,14 +62,14 @@ def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
     w1 = tensors["t1"]
     z = THEME.sizes
     full = Box("t1", "leaf_grad", 0, 0, z.card_width, z.card_height)
-    leaf = node_card(full, THEME, name="w1", value="1/3", grad_fn=None, requires_grad=True, detail="full", scale=1.0)
+    leaf = node_card(full, THEME, name="w1", value="1/3", grad_fn=None, requires_grad=True, detail=Detail.FULL, scale=1.0)
     # a weight is told by its colour (and the legend), not by a requires_grad=True micro-label
     assert w1["requires_grad"] and leaf.sub is None and leaf.value is not None
     assert leaf.frame.get_stroke_color().to_hex().lower() == THEME.colors.leaf_grad.lower()
 
 
 def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
-    card = node_card(Box("t9", "op", 0, 0, 0.12, 0.08), THEME, name="a_long_name", value="0.1234", grad_fn="MulBackward0", detail="name", scale=0.08)
+    card = node_card(Box("t9", "op", 0, 0, 0.12, 0.08), THEME, name="a_long_name", value="0.1234", grad_fn="MulBackward0", detail=Detail.NAME, scale=0.08)
     assert card.name is None and len(card) == 1
 
 

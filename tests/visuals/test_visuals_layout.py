@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from graph_fixtures import Recorder, mlp_events, reciprocal_mul, seed_events_by_hand
 from scenes.layout.place import Layout, graph_from_events, layout_events
 from scenes.theme import DEFAULT_THEME_PATH, ThemeError, default_theme, load_theme
+from tests.clips import ASPECTS
 
-ASPECTS = ("16:9", "9:16", "1:1")
 THEME = default_theme()
 
 

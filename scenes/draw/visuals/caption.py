@@ -40,7 +40,7 @@ def wrap_words(text: str, font: str, size: float, max_width: float) -> list[str]
 def balanced_wrap(text: str, font: str, size: float, max_width: float) -> list[str]:
     """As many lines as ``wrap_words`` needs, but as even as they can be: the narrowest width
     that still wraps into that many lines. Why: a greedy wrap fills the first line and can leave
-    one word ("d.") alone on the second, which the eye reads as an afterthought.
+    one word alone on the second, which the eye reads as an afterthought.
 
     >>> balanced_wrap("The walk starts with a gradient of 1 at the loss.", "Sans", 24, 4.0)
     ['The walk starts with a', 'gradient of 1 at the loss.']
@@ -115,7 +115,7 @@ def narration_size(rect: Rect, theme: Theme) -> float:
     """The one size every narration caption is set at in the bar ``rect``: the theme's caption
     size, stepped down until ``reading.lines`` lines fit its height and a line of
     ``reading.line_chars`` characters its width. Why from the bar and the reading rules alone:
-    each caption sized by itself jumped from 26 to 18.95 between one line and two, and a size read
+    each caption sized by itself would change size between one line and two, and a size read
     from all of a clip's captions would tie every beat's cached segment to every other's words."""
     pad = theme.sizes.caption_pad
     left, bottom, right, top = rect

@@ -1,7 +1,7 @@
 """Node cards: one tensor (or internal autograd node) as a rounded box with its labels.
 
-Why labels by detail level: a 109-node MLP must stay readable, so the layout says how much text
-fits ("full", "compact", "dense", "name", "none") and any text whose fitted size falls under the theme's
+Why labels by detail level: a graph of a hundred nodes must stay readable, so the layout says
+how much text fits (`Detail`) and any text whose fitted size falls under the theme's
 `min_readable` is dropped instead of drawn as an illegible smudge.
 """
 
@@ -10,7 +10,8 @@ from __future__ import annotations
 from manim import DOWN, RIGHT, RoundedRectangle, VGroup
 
 from scenes.layout.compact import compact_text_scale
-from scenes.layout.place import TEXT_SIZED, Box
+from scenes.layout.detail import Detail
+from scenes.layout.place import Box
 from scenes.theme import Theme
 from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
@@ -35,10 +36,10 @@ def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup
 
     Why a halo: a tag sits in the card's margin, which is where the wavefront's glow ring is
     drawn when the card is lit, and where an arrow may pass when no clear spot is left. Muted
-    text on the yellow ring could not be read (an op name on a lit card), so the text stands on a
-    copy of itself outlined in the background colour: whatever lies under a tag breaks off
-    around its letters, as a legend interrupts a frame. The halo is one shape drawn before the
-    text (not a background stroke per glyph, which would cut into the letter before it)."""
+    text cannot be read on the glow ring, so the text stands on a copy of itself outlined in
+    the background colour: whatever lies under a tag breaks off around its letters, as a legend
+    interrupts a frame. The halo is one shape drawn before the text (not a background stroke
+    per glyph, which would cut into the letter before it)."""
     least = theme.font_sizes.min_readable
     size = max(theme.font_sizes.card_flag * scale, least)
     m = tag(label(text, theme.fonts.sans, size, theme.colors.text_muted), "label", id=box.id)
@@ -57,7 +58,7 @@ def node_card(
     value: str | None,
     grad_fn: str | None,
     requires_grad: bool = False,
-    detail: str = "full",
+    detail: Detail = Detail.FULL,
     scale: float = 1.0,
 ) -> VGroup:
     """A card centred on `box`: name on top, value in the middle, grad_fn (or the flag) below.
@@ -78,12 +79,12 @@ def node_card(
     card.name = card.value = card.sub = None
     pad = z.card_pad * scale
     inner_w, inner_h = box.w - 2 * pad, box.h - 2 * pad
-    if detail == "none" or inner_w <= 0 or inner_h <= 0:
+    if detail is Detail.NONE or inner_w <= 0 or inner_h <= 0:
         return card
     title = name if name is not None else (grad_fn.replace("Backward0", "").lower() if grad_fn else "")
     if box.kind == "internal":
         title = grad_fn or ""
-    full = detail in ("full", *TEXT_SIZED)
+    full = detail.shows_values
     sub = None
     if full and box.kind != "internal":
         sub = None if box.kind.startswith("leaf") else grad_fn  # a weight is told by its colour (the legend)
@@ -95,15 +96,15 @@ def node_card(
     rows = [(top_row + shown_value, q.card_name_row + q.card_value_row)]
     if sub:
         rows.append(([("sub", sub, theme.fonts.sans, f.card_fn, theme.colors.text_muted)], q.card_sub_row))
-    if detail == "dense":  # one row: name and value (a result's op is its tag, or its title)
+    if detail is Detail.DENSE:  # one row: name and value (a result's op is its tag, or its title)
         rows = [(top_row + shown_value, 1.0)]
-    elif detail == "compact":  # leaves: name over value; results: name and value over grad_fn
+    elif detail is Detail.COMPACT:  # leaves: name over value; results: name and value over grad_fn
         second = shown_value if box.kind.startswith("leaf") else \
             [("sub", sub, theme.fonts.sans, f.card_fn, theme.colors.text_muted)] if sub else []
         rows = [(top_row + ([] if box.kind.startswith("leaf") else shown_value), 1.0)] + ([(second, 1.0)] if second else [])
     share = sum(r[1] for r in rows)
     top = box.y + inner_h / 2
-    compact = detail in TEXT_SIZED  # sized by the layout for its texts at the minimum size, times `text_scale`
+    compact = detail.text_sized  # sized for its texts at the minimum size, times `compact_text_scale`
     floor = f.min_readable * compact_text_scale(scale, theme)
     gap = theme.sizes.token_pad * (compact_text_scale(scale, theme) if compact else scale) * 2
     for parts, part in rows:
@@ -113,7 +114,7 @@ def node_card(
         for role, text, font, size, col in parts:
             if not text:
                 continue
-            start = size if detail == "name" else size * scale if not compact \
+            start = size if detail is Detail.NAME else size * scale if not compact \
                 else floor * theme.layout.name_over if role == "name" else floor  # a lone name may fill its card
             made.append((role, label(text, font, start, col), start))
         if not made:

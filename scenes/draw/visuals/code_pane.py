@@ -164,7 +164,7 @@ def pass_mark(pane: CodePane, line: int, text: str, theme: Theme) -> VGroup:
     kept inside the pane's right edge: the loop is shown as written, with the count beside it.
     A pane showing a window of the program has rows for the window's lines only: a ``line``
     outside it puts the mark on the window's nearest row (the for line scrolled above) that has
-    room after its text (a full row under the mark was a code line overlapped)."""
+    room after its text, as a mark on a full row would cover its code."""
     size = max(pane.font_size * theme.font_sizes.code_pass, theme.font_sizes.min_readable)
     mark = label(text, theme.fonts.mono, size, theme.colors.text_muted)
     row = min(max(line - pane.window[0], 0), len(pane.lines) - 1)

@@ -81,8 +81,8 @@ def token_ride(route: Route, size: tuple[float, float], theme: Theme,
     clearance, off the card it ``reaches`` (left, bottom, right, top), so that while it waits
     there it hides none of that card's text ("MulBackward0"). It stops no earlier than
     ``proportions.token_wait_min`` of the way, where a route is too short for that. Given the
-    card it ``leaves``, it sets off where it is first clear of that card (it started half on
-    it, over its name), no later than where it stops."""
+    card it ``leaves``, it sets off where it is first clear of that card (not half on it, over
+    its name), no later than where it stops."""
     path = route_path(route, backward=True)
     gap = theme.spacing.edge_clearance
     w, h = size[0] / 2 + gap, size[1] / 2 + gap

@@ -69,10 +69,10 @@ _MAX_GLYPH_BYTES = 64 << 20
 
 
 def _build(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
-    """Why MarkupText for right-to-left letters: Manim's Text drops every one of them below some
-    size (Hebrew and Arabic words vanished from captions); Pango's markup path shapes them. Only
-    for them: Text and MarkupText set line breaks apart differently, and every other text keeps
-    exactly the outlines it had. The text is escaped, so it is never read as markup."""
+    """A Text, or a MarkupText for right-to-left letters: Manim's Text drops every one of them
+    below some size, and Pango's markup path shapes them. Only for them: Text and MarkupText
+    set line breaks apart differently, and every other text keeps Text's outlines. The text is
+    escaped, so it is never read as markup."""
     built = min(size, _BUILD_SIZE)
     if _right_to_left(text):
         mob: Text | MarkupText = MarkupText(_as_markup(text), font=font, font_size=built, color=colour)
@@ -141,8 +141,8 @@ def text_rows(lines: list[str], font: str, size: float, colour: str,
     ligature) and Manim drops glyphs whose paths come out empty at some sizes (a tiny "_"), so
     counts drift and later lines get the wrong glyphs. Each row is its own Text, placed by its
     strut (which callers do not draw), so baselines stay aligned whatever each row contains.
-    Why ``spacing``: DejaVu's own line distance puts an underscore's bottom on the top of an
-    "h" in the line below ("for _ in range(3):" over "h = h * w" read as "h̄").
+    Why ``spacing``: DejaVu's own line distance puts an underscore's bottom on the top of a tall
+    letter in the line below, where it reads as an accent.
     """
     pitch = line_pitch(font, size) * spacing
     rows, struts = [], []

@@ -1,8 +1,8 @@
 """The graph's colour legend: what each colour means, once, instead of a label on every card.
 
-Why: ``requires_grad=True`` written small on each weight's card was unreadable (5 px at 480p);
-one colour per meaning (a weight, an input that needs no gradient, a result, the loss, a gradient
-flowing) and a legend that names each colour say it once, large enough to read.
+Why: ``requires_grad=True`` written small on each weight's card would be unreadable (about 5 px
+at 480p); one colour per meaning (a weight, an input that needs no gradient, a result, the loss,
+a gradient flowing) and a legend that names each colour say it once, large enough to read.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False
         rows.append(VGroup(swatch, text).arrange(RIGHT, buff=t.sizes.token_pad * 1.5))
     pad = t.sizes.token_pad * 3
     # a row's entries share a baseline; a column's start at one left edge (aligned_edge=LEFT in a
-    # row put every entry's left edge on the first's: the words were drawn over each other)
+    # row would put every entry's left edge on the first's, drawing the words over each other)
     group = VGroup(*rows).arrange(RIGHT if across else DOWN, aligned_edge=DOWN if across else LEFT,
                                   buff=pad * (2 if across else 0.6))
     return group.move_to([0.0, 0.0, 0.0])

@@ -2,7 +2,7 @@
 
 Why its own placement instead of scenes.layout.place: the unit diagram has a fixed shape (layers of a
 few units, every unit joined to every unit of the next layer), so it needs no crossing reduction;
-what matters is that 13 units stay large at any aspect. Layers are stacked bottom to top (the
+what matters is that its units stay large at any aspect. Layers are stacked bottom to top (the
 loss on top, as the articles draw it); each layer is centred across it. ``network_places`` is pure (no Manim objects).
 """
 

@@ -12,8 +12,9 @@ from scenes.draw.visuals.glyphs import label
 
 
 def grad_token(text: str, theme: Theme, *, scale: float = 1.0, id: str | None = None) -> VGroup:
-    """Pill centred at the origin; move it with `MoveAlongPath(token, route_path(route, backward=True))`.
-    ``id``: what the badge belongs to, for the record (the bucket it drops into, say)."""
+    """Pill centred at the origin; the scene moves it along the part of a route `token_ride`
+    gives (`RideBehind`, a `MoveAlongPath`). ``id``: what the badge belongs to, for the record
+    (the bucket it drops into, say)."""
     k = token_scale(scale, theme)
     size = theme.font_sizes.token * k
     t = label(text, theme.fonts.mono, size, theme.colors.background)
