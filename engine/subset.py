@@ -20,7 +20,7 @@ from .optable import FUNCTIONS, METHODS
 MAX_SOURCE_BYTES = 1_000_000
 MAX_DEPTH = 200  # nesting of expressions and blocks; the tree walkers stay far from recursion limits
 
-TENSOR_METHODS = set(METHODS) | {"backward", "item"}  # the ops' spellings (engine.optable), and two
+TENSOR_METHODS = set(METHODS) | {"backward", "item"}  # the ops' spellings (engine.optable), and these
 TORCH_FUNCTIONS = set(FUNCTIONS) | {"tensor"}
 ATTRIBUTES = {"grad", "is_leaf", "requires_grad"}
 BUILTINS = {"print", "abs", "range", "len", "sum", "zip"}
