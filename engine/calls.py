@@ -10,9 +10,10 @@ import ast
 from fractions import Fraction
 from typing import Any, Protocol
 
-from . import ops, results
+from . import results
 from .errors import TorchError, no_attribute
 from .limits import check_scalar_int
+from .optable import BY_NAME, SPELLINGS, Form, Op
 from .sequences import iterable
 from .tensor import PyNum, Tensor
 from .values import shown, span_of, type_name
@@ -32,9 +33,6 @@ class Interpreter(Protocol):
     def tick(self, node: ast.AST) -> None: ...
     def name_tensors(self, value: Any, name: str) -> None: ...
 
-_UNARY_NAMES = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean",
-                "reciprocal"}
-
 
 def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
     f = e.func
@@ -47,7 +45,7 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
             (x,) = _args(it, e, "abs", 1)
             if isinstance(x, PyNum):
                 return PyNum(abs(x.value), abs(x.exact) if x.exact is not None else None)
-            return _op(it, e, "abs", x)
+            return _op(it, e, BY_NAME["abs"], x)
         if f.id in ("len", "sum") and f.id not in it.env.get("__torch_names__", ()):
             return list_builtin(it, e, f.id)
         if f.id not in it.env.get("__torch_names__", ()):
@@ -125,29 +123,35 @@ def torch_function(it: "Interpreter", e: ast.Call, name: str) -> Any:
         raise TorchError("TypeError", f"{name}() missing 1 required positional argument: 'input'")
     first = it.evaluate(e.args[0])
     if not isinstance(first, Tensor):
-        if name == "pow" and isinstance(first, PyNum) and len(e.args) == 2:
+        if name in SPELLINGS and SPELLINGS[name][1].form is Form.EXPONENT and isinstance(first, PyNum) \
+                and len(e.args) == 2:  # torch.pow(2, w)
             exponent = it.evaluate(e.args[1])
-            return _binary(it, e, "pow", first, exponent)
+            return _binary(it, e, SPELLINGS[name][0].name, first, exponent)
         raise TorchError("TypeError", f"{name}(): argument 'input' (position 1) must be Tensor, "
                          f"not {type_name(first)}")
     return tensor_op(it, e, name, first, e.args[1:], e.keywords)
 
 
 def tensor_op(it: "Interpreter", e: ast.Call, name: str, x: Tensor, args: list, keywords: list) -> Any:
+    """``w.<name>(args)`` or ``torch.<name>(w, args)``: the op the spelling names (engine.optable),
+    its arguments read as its form says."""
     vals = [it.evaluate(a) for a in args]
     kw = {k.arg: it.evaluate(k.value) for k in keywords}
-    if name in _UNARY_NAMES:
+    if name not in SPELLINGS:
+        raise no_attribute("Tensor", name)
+    op, call = SPELLINGS[name]
+    if call.form is Form.NONE:
         if vals or kw:
             raise TorchError("TypeError", f"{name}() takes no arguments here")
-        return _op(it, e, name, x)
-    if name == "square":
-        return _binary(it, e, "pow", x, PyNum(2))
-    if name == "pow":
+        return _op(it, e, op, x)
+    if call.form is Form.SQUARE:
+        return _binary(it, e, op.name, x, PyNum(2))
+    if call.form is Form.EXPONENT:
         exponent = vals[0] if vals else kw.get("exponent")
         if exponent is None or len(vals) > 1:
             raise TorchError("TypeError", "pow() takes exactly one exponent")
-        return _binary(it, e, "pow", x, exponent)
-    if name == "clamp":
+        return _binary(it, e, op.name, x, exponent)
+    if call.form is Form.BOUNDS:
         bounds = dict(zip(("min", "max"), vals))
         bounds.update(kw)
         extra = set(bounds) - {"min", "max"}
@@ -160,17 +164,17 @@ def tensor_op(it: "Interpreter", e: ast.Call, name: str, x: Tensor, args: list, 
             if b is not None:
                 check_scalar_int(b.value)
         it.tick(e)
-        return results.apply(it.sess, ops.clamp(x, lo, hi), span_of(e))
-    raise no_attribute("Tensor", name)
+        return results.apply(it.sess, op.forward(x, lo, hi), span_of(e))
+    raise AssertionError(f"{call.form} is read nowhere")
 
 
 def _binary(it: "Interpreter", e: ast.Call, op: str, a: Any, b: Any) -> Any:
     return it.binop(op, a, b, e)
 
 
-def _op(it: "Interpreter", e: ast.Call, name: str, x: Tensor) -> Tensor:
+def _op(it: "Interpreter", e: ast.Call, op: Op, x: Tensor) -> Tensor:
     it.tick(e)
-    return results.apply(it.sess, ops.UNARY[name](x), span_of(e))
+    return results.apply(it.sess, op.forward(x), span_of(e))
 
 
 def _args(it: "Interpreter", e: ast.Call, name: str, n: int) -> list:

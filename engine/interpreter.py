@@ -20,6 +20,7 @@ from .errors import NON_LEAF_GRAD, TorchError, no_attribute
 from .events import Recorder
 from .limits import check_scalar_int
 from .numbers import Num, fraction_str, json_float
+from .optable import BINARY
 from .pynums import literal, py_arith
 from .segments import source_segment
 from .tensor import PyNum, Session, Tensor
@@ -131,7 +132,7 @@ class Interpreter:
         if isinstance(target, Tensor):  # in place, as Tensor.__iadd__ is
             self.tick(s)
             operand = other if isinstance(other, Tensor) else self.number(other, s.value)
-            results.apply_in_place(self.sess, target, ops.BINARY[op](target, operand), span_of(s))
+            results.apply_in_place(self.sess, target, BINARY[op](target, operand), span_of(s))
         else:
             self.bind(name, self.binop(op, target, other, s))
 
@@ -282,7 +283,7 @@ class Interpreter:
                     check_scalar_int(v.value)
             if op == "div":
                 return results.true_divide(self.sess, a, b, span_of(e))
-            return results.apply(self.sess, ops.BINARY[op](a, b), span_of(e))
+            return results.apply(self.sess, BINARY[op](a, b), span_of(e))
         sequences.refuse_list_arith(op, a, b, self.filename, e)
         return py_arith(op, self.operand(a, op, a, b), self.operand(b, op, a, b))
 

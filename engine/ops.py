@@ -1,5 +1,6 @@
 """The operations: each forward sits next to its backward rule, as PyTorch's derivatives.yaml has it.
 
+Each op is declared, with its spellings and on-screen rule, in :mod:`engine.optable`.
 Every op returns a :class:`Spec`: the result's value, which grad_fn PyTorch would give it, which
 operands become edges (in ``next_functions`` order), which tensors it saves, and its ``rule``:
 ``grad_in -> [grad per edge]``. :mod:`engine.results` turns a Spec into a new tensor, or writes it
@@ -251,6 +252,20 @@ def exp(a: Tensor) -> Spec:
                 saves_output=True)
 
 
+def sin(a: Tensor) -> Spec:
+    """SinBackward0 saves its input: ``grad * cos(x)``."""
+    x = num_of(a)
+    return Spec(x.map(math.sin, Fraction(0) if x.q == 0 else None), "float32", "sin", [a], "SinBackward0", [a],
+                rule=lambda g: [g * x.map(math.cos, Fraction(1) if x.q == 0 else None)], saves=[(0, a)])
+
+
+def cos(a: Tensor) -> Spec:
+    """CosBackward0 saves its input: ``grad * -sin(x)``."""
+    x = num_of(a)
+    return Spec(x.map(math.cos, Fraction(1) if x.q == 0 else None), "float32", "cos", [a], "CosBackward0", [a],
+                rule=lambda g: [g * -x.map(math.sin, Fraction(0) if x.q == 0 else None)], saves=[(0, a)])
+
+
 def log(a: Tensor) -> Spec:
     x = num_of(a)
     return Spec(_log(x), "float32", "log", [a], "LogBackward0", [a], rule=lambda g: [g / x],
@@ -316,13 +331,6 @@ def mean(a: Tensor) -> Spec:
                 rule=lambda g: [g / Num(ONE, Fraction(1))])
 
 
-UNARY: dict[str, Callable[[Tensor], Spec]] = {
-    "neg": neg, "relu": relu, "tanh": tanh, "exp": exp, "log": log, "sigmoid": sigmoid,
-    "sqrt": sqrt, "abs": absolute, "sum": total, "mean": mean, "reciprocal": reciprocal,
-}
-BINARY: dict[str, Callable[[Operand, Operand], Spec]] = {
-    "add": add, "sub": sub, "mul": mul, "div": div, "pow": power,
-}
 COMPARE = {"gt": np.greater, "lt": np.less, "ge": np.greater_equal, "le": np.less_equal,
            "eq": np.equal, "ne": np.not_equal}
 

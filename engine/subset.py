@@ -15,14 +15,13 @@ from __future__ import annotations
 import ast
 
 from .errors import ProgramError
+from .optable import FUNCTIONS, METHODS
 
 MAX_SOURCE_BYTES = 1_000_000
 MAX_DEPTH = 200  # nesting of expressions and blocks; the tree walkers stay far from recursion limits
 
-TENSOR_METHODS = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean",
-                  "clamp", "pow", "square", "reciprocal", "backward", "item"}
-TORCH_FUNCTIONS = {"tensor", "relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum",
-                   "mean", "clamp", "pow", "square", "reciprocal"}
+TENSOR_METHODS = set(METHODS) | {"backward", "item"}  # the ops' spellings (engine.optable), and these
+TORCH_FUNCTIONS = set(FUNCTIONS) | {"tensor"}
 ATTRIBUTES = {"grad", "is_leaf", "requires_grad"}
 BUILTINS = {"print", "abs", "range", "len", "sum", "zip"}
 ITERATORS = {"range", "zip"}  # called only as the iterable of a for loop

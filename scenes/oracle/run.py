@@ -16,6 +16,7 @@ import math
 import warnings
 from typing import Any, Optional
 
+from engine.optable import METHODS
 from engine.subset import parse
 
 _MAX_INT_BITS = 4096
@@ -25,8 +26,7 @@ _IBIN = {ast.Add: "__iadd__", ast.Sub: "__isub__", ast.Mult: "__imul__", ast.Div
          ast.Pow: "__ipow__"}
 _CMP = {ast.Gt: "__gt__", ast.Lt: "__lt__", ast.GtE: "__ge__", ast.LtE: "__le__",
         ast.Eq: "__eq__", ast.NotEq: "__ne__"}
-_METHODS = {"relu", "tanh", "exp", "log", "sigmoid", "sqrt", "abs", "neg", "sum", "mean", "clamp",
-            "pow", "square", "reciprocal", "item"}
+_METHODS = METHODS | {"item"}  # the ops' own spellings: the subset spells each op as PyTorch does
 
 
 def torch_available() -> bool:

@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from engine.optable import UNIT_OPS
+
 Event = dict[str, Any]
-UNARY_OPS = frozenset({"relu", "tanh", "sigmoid", "exp", "neg", "abs"})
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def read_network(events: Iterable[Event]) -> Network:
         seen = 0
         while not tensors[t].get("name") and len(users.get(t, [])) == 1 and seen < 10_000:
             t, seen = users[t][0], seen + 1
-        while len(users.get(t, [])) == 1 and tensors[users[t][0]].get("op") in UNARY_OPS \
+        while len(users.get(t, [])) == 1 and tensors[users[t][0]].get("op") in UNIT_OPS \
                 and tensors[users[t][0]].get("name"):
             t = users[t][0]
         return t

@@ -15,9 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from engine.optable import OPS
 from scenes.storyboard import load_and_plan
+from scenes.storyboard.rules import WORDS
 from scenes.storyboard.store import find_storyboards
 from tests.clips import LESSONS
+from tests.engine.op_examples import FIRST_EXAMPLE_LINE, expressions, program
 
 FILES = [str(p) for p in LESSONS] + [str(p) for p in find_storyboards()]
 
@@ -60,3 +63,42 @@ def test_the_number_over_a_reciprocal_is_the_factor() -> None:
     visit = next(c for c in plan.cues if c.kind == "visit" and c.text("grad_fn") == "MulBackward0"
                  and any(r.kind == "local_rule" and r.ids[0] == c.ids[0] and r.text("factor") == "10" for r in plan.cues))
     assert visit.text("rule") == "mul: × the other input"
+
+
+def _storyboard(op, tmp_path: Path) -> str:
+    """A storyboard of the op table's example program for ``op``: its lines built, then the walk."""
+    source = program(op)
+    last = FIRST_EXAMPLE_LINE + len(expressions(op))
+    text = (f"title: {op.name}\nprogram: |\n" + "".join(f"  {line}\n" for line in source.splitlines())
+            + f"beats:\n  - visual: code_and_graph_build\n    lines: [1, {last}]\n    narration: \"Every spelling.\"\n"
+            + "  - visual: wavefront\n    backward: 1\n    narration: \"The walk back.\"\n")
+    path = tmp_path / f"{op.name}.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if any(n.rule for n in op.nodes)], ids=lambda op: op.name)
+def test_every_rule_of_the_op_table_is_written_and_holds(op, tmp_path: Path) -> None:
+    """Each node of the op table that has a rule writes it at its visits, and the arithmetic it
+    writes holds on the logged numbers: a new op's rule is checked by its entry alone."""
+    checked, plan = load_and_plan(_storyboard(op, tmp_path))
+    events = checked.run.events
+    visits = {c.ids[0]: c for c in plan.cues if c.kind == "visit"}
+    rows = [c for c in plan.cues if c.kind == "local_rule"]
+    for n in op.nodes:
+        if n.rule is None:
+            continue
+        shown = [v for v in visits.values() if v.text("grad_fn") == n.grad_fn and v.text("rule") == n.rule.words]
+        assert shown, f"no visit of {n.grad_fn} ({n.recorded}) writes {n.rule.words!r}"
+        assert n.rule.words in WORDS
+        assert any(r.ids[0] == v.ids[0] for r in rows for v in shown), f"{n.grad_fn} writes no arithmetic"
+    wrong = []
+    for c in rows:
+        got = _number(next(s for s in c.strings if s.role == "in"), events)
+        for s in c.strings:
+            if s.role == "factor":
+                got *= _number(s, events)
+        out = _number(next(s for s in c.strings if s.role == "out"), events)
+        if not math.isclose(got, out, rel_tol=1e-5, abs_tol=1e-6):
+            wrong.append(" ".join(f"{s.role}={s.text}" for s in c.strings) + f" ({got} != {out})")
+    assert not wrong, "\n".join(wrong)

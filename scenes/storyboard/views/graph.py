@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from engine.onscreen import Const, Derived, Gate, Input, Output
+
 from ..builder import Builder
 from ..errors import plain
 from ..logindex import Event
@@ -163,47 +165,36 @@ def local_factors(b: Builder, ev: Event, rule: Rule | None) -> list[list[Shown]]
     out: list[list[Shown]] = []
     for factors in rule.factors[:len(ev.get("edges") or [])]:
         row: list[Shown] = []
-        for kind, arg in factors:
-            if kind == "const":
-                row.append(Shown(str(arg), None, "rule", "factor"))
-                continue
-            if kind == "output":
+        for f in factors:
+            if isinstance(f, Const):
+                row.append(Shown(f.text, None, "rule", "factor"))
+            elif isinstance(f, Output):
                 row.append(b.value(tensor, "value", "exact", None, "factor"))
-                continue
-            if kind in DERIVED:
-                row.append(_derived(b, tensor, kind, inputs, arg))
-                continue
-            src = inputs[int(arg)]  # type: ignore[call-overload]
-            if kind == "gate":
+            elif isinstance(f, Derived):
+                row.append(_derived(b, tensor, f, inputs))
+            elif isinstance(f, Gate):
+                src = inputs[f.k]
                 value = b.index.tensor_event[src]["value"] if isinstance(src, str) else src
                 row.append(Shown("1" if value > 0 else "0", None, "rule", "factor"))
-            elif isinstance(src, str):
-                row.append(b.value(b.index.tensor_event[src], "value", "exact", None, "factor"))
-            else:
+            elif isinstance(f, Input) and isinstance(inputs[f.k], str):
+                row.append(b.value(b.index.tensor_event[inputs[f.k]], "value", "exact", None, "factor"))
+            elif isinstance(f, Input):
+                src = inputs[f.k]
                 text = str(int(src)) if float(src).is_integer() else show(src, None, b.numbers)
-                row.append(Shown(text, tensor["seq"], f"inputs[{arg}]", "factor"))
+                row.append(Shown(text, tensor["seq"], f"inputs[{f.k}]", "factor"))
         out.append(row)
     return out
 
 
-DERIVED = {
-    "one_minus_output": (lambda v: 1 - v, "1 - value"),
-    "one_minus_output_squared": (lambda v: 1 - v * v, "1 - value**2"),
-    "reciprocal": (lambda v: 1 / v, "1 / value"),
-}
-"""A factor that is a number of the log put through a little arithmetic (``1 - s`` of a
-sigmoid's output, ``1/x`` of a log's input), and the field it is named by: (arithmetic, field)."""
-
-
-def _derived(b: Builder, tensor: Event, kind: str, inputs: list, arg: object) -> Shown:
-    """A `DERIVED` factor: of the node's own output, or (``reciprocal``) of its input ``arg``,
-    in float32 as the log's numbers are, and exactly where the log has the exact value."""
-    of = tensor if kind != "reciprocal" else b.index.tensor_event.get(inputs[int(arg)], {})  # type: ignore[call-overload]
-    how, field = DERIVED[kind]
-    value = float(how(np.float32(of.get("value", 0.0))))
+def _derived(b: Builder, tensor: Event, f: Derived, inputs: list) -> Shown:
+    """A :class:`Derived` factor: of the node's own output, or of its input ``f.of``, in float32
+    as the log's numbers are, and exactly where the log has the exact value."""
+    of = tensor if f.of is None else b.index.tensor_event.get(inputs[f.of], {})
+    value = float(f.value(np.float32(of.get("value", 0.0))))
     q = of.get("exact")
-    exact = str(how(Fraction(q))) if q is not None and (kind != "reciprocal" or Fraction(q) != 0) else None
-    return Shown(show(value, exact, b.numbers), of.get("seq"), field, "factor", value)
+    exact = f.exact(Fraction(q)) if q is not None else None
+    return Shown(show(value, str(exact) if exact is not None else None, b.numbers), of.get("seq"), f.field,
+                 "factor", value)
 
 
 def accumulate(b: Builder, ev: Event) -> None:
