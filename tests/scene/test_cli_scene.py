@@ -108,7 +108,8 @@ def test_sigint_leaves_the_previous_clip_and_cleans_up(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert digest(clip) == good
     assert (tmp_path / f"{LONG}.srt").read_text() == previous
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") and p.name not in (".segments", manifest.MANIFEST)]
+    assert not [p.name for p in tmp_path.iterdir()
+                if p.name.startswith(".") and p.name not in (".segments", manifest.MANIFEST)]
 
 
 @pytest.mark.slow
@@ -119,7 +120,8 @@ def test_what_a_killed_render_left_is_swept_by_the_next(tmp_path: Path) -> None:
     assert [p for p in tmp_path.iterdir() if p.name.startswith(f".{LONG}-pid")]
     again = run("scene", LONG, "--force", "--out", str(tmp_path), *TINY)
     assert again.returncode == 0, again.stderr
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") and p.name not in (".segments", manifest.MANIFEST)]
+    assert not [p.name for p in tmp_path.iterdir()
+                if p.name.startswith(".") and p.name not in (".segments", manifest.MANIFEST)]
 
 
 @pytest.mark.slow

@@ -47,7 +47,8 @@ def test_clip_renders_with_plan_frame_count(rendered, name: str) -> None:
     assert result.frames == expected == count_frames(out / f"{name}.mp4")
     for suffix in (".mp4", ".png", ".srt", ".events.jsonl", ".key"):
         assert (out / f"{name}{suffix}").stat().st_size > 0
-    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name not in (".segments", MANIFEST)], "temporary files left behind"
+    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name not in (".segments", MANIFEST)], \
+        "temporary files left behind"
 
 
 @pytest.mark.parametrize("name", CORE)
