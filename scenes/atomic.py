@@ -43,19 +43,51 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def write_atomic(target: Path, data: bytes | str) -> None:
-    """Write beside the target, fsync, then rename into place; on any failure (a full disk) the
-    temporary file goes and the target stays as it was."""
+def write_beside(target: Path, data: bytes | str) -> Path:
+    """Write ``data`` to the temporary file beside ``target`` and fsync it; its path. On any
+    failure (a full disk) the temporary file goes, and the error names ``target``."""
     tmp = temp_beside(target)
     try:
         with open(tmp, "wb") as f:
             f.write(data.encode() if isinstance(data, str) else data)
             f.flush()
             os.fsync(f.fileno())
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            exc.filename, exc.filename2 = str(target), None
+        raise
+    return tmp
+
+
+def write_atomic(target: Path, data: bytes | str) -> None:
+    """Write beside the target, fsync, then rename into place; on any failure (a full disk) the
+    temporary file goes and the target stays as it was."""
+    tmp = write_beside(target, data)
+    try:
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+WRITE_ERRORS = {
+    errno.ENOSPC: "no space left on the device (free some, then run it again)",
+    errno.EDQUOT: "the disk quota is used up (free some space, then run it again)",
+    errno.EFBIG: "the file would be larger than the device or this process may write",
+    errno.EROFS: "a read-only file system",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "not permitted",
+    errno.EIO: "an input/output error on the device",
+    errno.ENAMETOOLONG: "a file name too long for the file system",
+}
+"""The errors of a destination that will not take a file, in words: what a command says in one
+line instead of a traceback (any other OSError is a fault of gradreel's, and shown as one)."""
+
+
+def write_error_words(exc: BaseException) -> str | None:
+    """Why a write failed, in words, when the destination refused it (:data:`WRITE_ERRORS`); else None."""
+    return WRITE_ERRORS.get(exc.errno) if isinstance(exc, OSError) and exc.errno is not None else None
 
 
 class NotReadable(OSError):

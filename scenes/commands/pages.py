@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scenes.commands.problems import report
+from scenes.commands.problems import report, write_failed
 
 
 def make_article(file: str, opts: Any) -> int:
@@ -29,6 +29,10 @@ def make_article(file: str, opts: Any) -> int:
     except OutputRefused as exc:
         print(f"render: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        if (status := write_failed(exc, opts.out)) is None:
+            raise
+        return status
     print(result.page)
     return 0
 
@@ -37,8 +41,8 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
     """Write the site of ``out``; its page's path on stdout."""
     from scenes.publish.course import Course
     from scenes.publish.site import storyboards_for, write_site
-    from scenes.publish.site import SITE_KEY
-    from scenes.render.guard import OutputRefused, check_out_dir, check_page
+    from scenes.publish.site import SITE_FILES
+    from scenes.render.guard import OutputRefused, check_out_dir, check_written, read_listing
     from scenes.storyboard import StoryboardError
 
     folder = storyboards_for(Path(out), storyboards)
@@ -50,12 +54,18 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
         if Path(out).resolve() == folder.resolve():
             raise OutputRefused(f"site folder {out}: the folder of the storyboards; give the folder holding the "
                                 "clips (render scene NAME --out DIR writes them; the default is out)")
-        check_page(Path(out) / "index.html", Path(out) / SITE_KEY)
+        listing = read_listing(Path(out))
+        for name, what in SITE_FILES.items():
+            check_written(Path(out) / name, what, listing)
         result = write_site(Path(out), Course.of(folder), force)
     except StoryboardError as exc:
         return report(exc)
     except OutputRefused as exc:
         print(f"render: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        if (status := write_failed(exc, out)) is None:
+            raise
+        return status
     print(result.page)
     return 0

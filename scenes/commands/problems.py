@@ -36,3 +36,17 @@ def no_storyboard(file: str) -> bool:
               file=sys.stderr)
         return True
     return False
+
+
+def write_failed(exc: OSError, where: str | os.PathLike[str]) -> int | None:
+    """A write the destination refused (a full disk, a read-only file system: see
+    :data:`scenes.atomic.WRITE_ERRORS`) said in one line on stderr, naming the file (else
+    ``where``); the exit status 2. None for any other error, which the caller raises again."""
+    from scenes.atomic import write_error_words
+
+    words = write_error_words(exc)
+    if words is None:
+        return None
+    print(f"render: cannot write {exc.filename or where}: {words}; the files already in place were left "
+          "as they were", file=sys.stderr)
+    return 2

@@ -9,7 +9,6 @@ clip answers in well under a second. Errors are one line each on stderr and exit
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import sys
 from dataclasses import replace
@@ -17,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.commands.problems import no_storyboard, report
+from scenes.commands.problems import no_storyboard, report, write_failed
 from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
 
@@ -156,11 +155,9 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
         print(f"render: {exc}", file=sys.stderr)
         return 2, None
     except OSError as exc:
-        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        if (status := write_failed(exc, opts.out)) is None:
             raise
-        print(f"render: {name}: no space left on the device ({exc.filename or opts.out}); "
-              "the clips already in place were left as they were", file=sys.stderr)
-        return 2, None
+        return status, None
     if result.rendered:
         print(f"{name}: {result.frames} frames in {result.seconds:.1f} s", file=sys.stderr)
     return 0, result.clip

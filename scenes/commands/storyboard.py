@@ -221,21 +221,37 @@ SCHEMA_FILE = "storyboard.schema.json"
 def cmd_schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema generated from the model; with ``--write DIR``, write it into DIR
     (atomically) for storyboards that live there, outside the checkout, and print the comment
-    line that points their editor at it."""
+    line that points their editor at it. An existing ``DIR/storyboard.schema.json`` is replaced
+    only when it is gradreel's schema; a folder that takes no file is one line, exit 2."""
     from pathlib import Path
 
     from scenes.atomic import write_atomic
+    from scenes.commands.problems import write_failed
+    from scenes.render.guard import OutputRefused, check_out_dir, check_written
     from scenes.storyboard import schema_text
 
     if getattr(args, "write", None) is None:
         print(schema_text(), end="")
         return 0
+    if not args.write.strip():
+        print("render schema: --write needs a folder (--write . for this one)", file=sys.stderr)
+        return 2
     folder = Path(args.write)
     if not folder.is_dir():
         print(f"render schema: --write {folder}: no such folder", file=sys.stderr)
         return 2
     target = folder / SCHEMA_FILE
-    write_atomic(target, schema_text())
+    try:
+        check_out_dir(folder, "--write")
+        check_written(target, "schema")
+        write_atomic(target, schema_text())
+    except OutputRefused as exc:
+        print(f"render schema: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        if (status := write_failed(exc, target)) is None:
+            raise
+        return status
     print(target, file=sys.stderr)
     print(f"# yaml-language-server: $schema=./{SCHEMA_FILE}")
     return 0

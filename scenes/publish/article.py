@@ -14,20 +14,18 @@ from disk and over HTTP alike.
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.atomic import temp_beside, write_atomic
 from scenes.publish import code, pages, stills
 from scenes.publish.freshness import is_fresh, key_of
 from scenes.publish.prose import beat_prose
 from scenes.publish.values import leaf_grads, printed, try_it, value_rows
 from scenes.render.options import RenderOptions, outputs
 from scenes.render.pipeline import render_storyboard
+from scenes.render.writes import FolderWrite
 from scenes.storyboard.chapters import beat_chapters, chapters_vtt, heading
 from scenes.storyboard.errors import Problem, StoryboardError
 
@@ -53,9 +51,16 @@ def article_files(name: str, fmt: str) -> dict[str, str]:
             "chapters": f"{name}.chapters.vtt", "style": pages.STYLE_FILE, "markdown": f"{name}.md"}
 
 
-def article_names(name: str) -> set[str]:
-    """Every file name an article of ``name`` writes in any format, for the folder check."""
-    return {f for fmt in VIDEO_TYPES for f in article_files(name, fmt).values()} | {"index.html", KEY_FILE}
+ROLE_WORDS = {"video": "clip", "poster": "poster", "captions": "captions", "chapters": "chapters",
+              "style": "style sheet", "markdown": "article"}
+"""What each of the article's files is, in a refusal ("not a style sheet gradreel made")."""
+
+
+def article_names(name: str) -> dict[str, str]:
+    """Every file name an article of ``name`` writes in any format, with what it is, for the
+    folder check (and its stills, ``beat-NN.png``)."""
+    return {**{f: ROLE_WORDS[role] for fmt in VIDEO_TYPES for role, f in article_files(name, fmt).items()},
+            "index.html": "page", KEY_FILE: "key"}
 
 
 def write_article(storyboard_file: str, name: str, opts: RenderOptions,
@@ -79,22 +84,27 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
     checked, p = load_and_plan(storyboard_file, opts.sets, name)
     folder.mkdir(parents=True, exist_ok=True)
     files = article_files(name, opts.fmt)
-    for role in ("video", "poster", "captions"):
-        _copy_into(clip[{"video": "clip", "poster": "poster", "captions": "vtt"}[role]], folder / files[role])
-    chapters = beat_chapters(p)
-    write_atomic(folder / files["chapters"], chapters_vtt(chapters))
-    still_names = [f"beat-{b.index + 1:02d}.png" for b in p.beats]
-    stills.save_stills(folder / files["video"], [c.end - 1e-3 for c in chapters], [folder / s for s in still_names])
-    data = article_data(checked, p, files, still_names)
-    data.update(video_type=VIDEO_TYPES[opts.fmt], size=_size_of(folder / files["poster"]),
-                still_size=_size_of(folder / still_names[0]),
-                tracks={role: track_src(folder / files[role]) for role in ("captions", "chapters")},
-                captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice
-    write_atomic(folder / files["style"], pages.style_sheet())
-    write_atomic(folder / files["markdown"], pages.render("article.md.j2", data))
-    write_atomic(page, pages.render("article.html.j2", data))
-    _sweep(folder, set(files.values()) | set(still_names) | {"index.html", KEY_FILE})
-    write_atomic(folder / KEY_FILE, key + "\n")
+    with FolderWrite(folder) as w:
+        placed = {role: w.copy(files[role], clip[{"video": "clip", "poster": "poster", "captions": "vtt"}[role]],
+                               ROLE_WORDS[role]) for role in ("video", "poster", "captions")}
+        chapters = beat_chapters(p)
+        placed["chapters"] = w.text(files["chapters"], chapters_vtt(chapters), ROLE_WORDS["chapters"])
+        still_names = [f"beat-{b.index + 1:02d}.png" for b in p.beats]
+        stills_at = [w.temp(s, "still") for s in still_names]
+        stills.save_stills(placed["video"], [c.end - 1e-3 for c in chapters], stills_at)
+        data = article_data(checked, p, files, still_names)
+        data.update(video_type=VIDEO_TYPES[opts.fmt], size=_size_of(placed["poster"]),
+                    still_size=_size_of(stills_at[0]),
+                    tracks={role: track_src(placed[role]) for role in ("captions", "chapters")},
+                    captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice
+        w.text(files["style"], pages.style_sheet(), ROLE_WORDS["style"])
+        w.text(files["markdown"], pages.render("article.md.j2", data), ROLE_WORDS["markdown"])
+        w.text(page.name, pages.render("article.html.j2", data), "page")
+        for old in sorted(folder.glob("beat-*.png")):  # the stills of beats the storyboard no longer has
+            if old.name not in still_names:
+                w.drop(old.name)
+        w.text(KEY_FILE, key + "\n", "key")
+        w.commit()
     log(f"{name}: article written, {len(p.beats)} beats")
     return ArticleResult(page, True)
 
@@ -163,22 +173,3 @@ def _size_of(png: Path) -> tuple[int, int]:
 
     with Image.open(png) as im:
         return im.size
-
-
-def _copy_into(src: Path, target: Path) -> None:
-    """``src`` at ``target``, whole or not at all: a hard link where the file system allows (a
-    clip is megabytes), else a copy; either goes beside the target and is renamed into place."""
-    tmp = temp_beside(target)
-    tmp.unlink(missing_ok=True)
-    try:
-        os.link(src, tmp)
-    except OSError:
-        shutil.copyfile(src, tmp)
-    os.replace(tmp, target)
-
-
-def _sweep(folder: Path, keep: set[str]) -> None:
-    """Remove the stills of beats a storyboard no longer has (and nothing else)."""
-    for f in folder.glob("beat-*.png"):
-        if f.name not in keep:
-            f.unlink(missing_ok=True)

@@ -15,16 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from scenes.atomic import write_atomic
 from scenes.publish import pages
 from scenes.publish.article import KEY_FILE, VIDEO_TYPES, article_folder, clock
 from scenes.publish.course import Course
 from scenes.publish.freshness import is_fresh, key_of
 from scenes.render.options import outputs
+from scenes.render.writes import FolderWrite
 from scenes.storyboard.errors import plain
 from scenes.storyboard.store import STORYBOARD_DIR, storyboard_path
 
 SITE_KEY = ".site.key"
+SITE_FILES = {"index.html": "page", pages.STYLE_FILE: "style sheet", SITE_KEY: "key"}
+"""The files ``render site`` writes in its folder, with what each is (in a refusal)."""
 
 
 @dataclass
@@ -104,8 +106,10 @@ def write_site(out: Path, course: Course, force: bool = False,
     data = {"title": course.title, "cards": cards, "style": pages.STYLE_FILE,
             "total": clock(sum(c["seconds"] for c in cards))}
     out.mkdir(parents=True, exist_ok=True)
-    write_atomic(out / pages.STYLE_FILE, pages.style_sheet())
-    write_atomic(page, pages.render("site.html.j2", data))
-    write_atomic(out / SITE_KEY, key + "\n")
+    with FolderWrite(out) as w:
+        w.text(pages.STYLE_FILE, pages.style_sheet(), SITE_FILES[pages.STYLE_FILE])
+        w.text(page.name, pages.render("site.html.j2", data), SITE_FILES[page.name])
+        w.text(SITE_KEY, key + "\n", SITE_FILES[SITE_KEY])
+        w.commit()
     log(f"site: {len(cards)} clips")
     return SiteResult(page, True, len(cards))

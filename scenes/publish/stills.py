@@ -41,5 +41,11 @@ def _save(frame: object, png: Path) -> None:
     if image.width > STILL_WIDTH:
         image = image.resize((STILL_WIDTH, round(image.height * STILL_WIDTH / image.width)), Image.Resampling.LANCZOS)
     tmp = png.with_name(f".{png.name}.tmp")
-    image.save(str(tmp), format="PNG", optimize=True)
-    tmp.replace(png)
+    try:
+        image.save(str(tmp), format="PNG", optimize=True)
+        tmp.replace(png)
+    except BaseException as exc:  # a full disk: no half-written still is left, and the error names the still
+        tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename in (None, str(tmp)):
+            exc.filename = str(png)
+        raise

@@ -20,10 +20,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.atomic import dead_leftover, temp_beside, write_atomic
+from scenes.atomic import dead_leftover
 from scenes.render.code_version import code_digest
 from scenes.render.options import SEGMENTS, RenderOptions, fps_of, outputs, segment_path
 from scenes.render.poster import poster_time
+from scenes.render.writes import FolderWrite
 from scenes.theme import theme_file
 
 
@@ -69,17 +70,6 @@ def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
     if not all(p.exists() for p in paths.values()):
         return False
     return paths["key"].read_text().strip() == key
-
-
-def _move_atomic(src: Path, target: Path) -> None:
-    """Copy beside ``target`` and rename into place; a failed copy (a full disk) leaves no temporary file."""
-    tmp = temp_beside(target)
-    try:
-        shutil.copyfile(src, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def extract_frame(video: Path, t: float, png: Path) -> None:
@@ -138,12 +128,14 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         FORMATS[opts.fmt].write(parts, video, [(c.start, c.end, c.title) for c in beat_chapters(p)], fps_of(opts))
         poster = work / "poster.png"
         _poster(parts, [o.frames for o in outcomes], p, opts, poster)
-        _move_atomic(video, paths["clip"])
-        _move_atomic(poster, paths["poster"])
-        write_atomic(paths["srt"], srt(p.captions))
-        write_atomic(paths["vtt"], vtt(p.captions))
-        write_atomic(paths["events"], checked.run.jsonl)
-        write_atomic(paths["key"], key + "\n")
+        with FolderWrite(out) as w:  # the key last: a clip is up to date only once all is in place
+            w.copy(paths["clip"].name, video, "clip")
+            w.copy(paths["poster"].name, poster, "poster")
+            w.text(paths["srt"].name, srt(p.captions), "srt")
+            w.text(paths["vtt"].name, vtt(p.captions), "vtt")
+            w.text(paths["events"].name, checked.run.jsonl, "events")
+            w.text(paths["key"].name, key + "\n", "key")
+            w.commit()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     trim_segments(out / SEGMENTS, keep=set(parts))

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 STORYBOARD_DIR = Path(__file__).resolve().parent.parent / "storyboards"
@@ -22,3 +23,32 @@ def storyboard_path(word: str) -> str:
 def find_storyboards(folder: Path = STORYBOARD_DIR) -> list[str]:
     """Every storyboard file of ``folder`` (by default the project's), sorted by name."""
     return sorted(str(p) for p in folder.glob("*.yaml"))
+
+
+_ASPECT_ENDING = re.compile(r"\.[0-9]+x[0-9]+$", re.IGNORECASE)
+
+
+def name_problem(name: str) -> str | None:
+    """Why a storyboard may not be called ``name`` (its file name without ``.yaml``), or None.
+
+    A clip's outputs are named after it (``NAME.mp4``, ``NAME.9x16.mp4`` at 9:16, ``NAME/`` for
+    its article), beside gradreel's own files (``.site.key``, ``.segments/``), so two names may
+    not give one file: a name does not end as an aspect's outputs do (``.9x16``, ``.1x1``) and
+    does not start with a dot.
+
+    >>> name_problem("intro.9x16")[:60]
+    "the storyboard's name 'intro.9x16' ends in '.9x16', as the o"
+    >>> name_problem("1.2-intro") is None
+    True
+    """
+    if name.startswith("."):
+        return (f"the storyboard's name {name!r} starts with a dot, as gradreel's own files in the output "
+                f"folder do (.site.key, .segments); rename the file (e.g. {name.lstrip('.') or 'clip'}.yaml)")
+    ending = _ASPECT_ENDING.search(name)
+    if ending:
+        base = name[:ending.start()]
+        aspect = ending.group()[1:].lower().replace("x", ":")
+        return (f"the storyboard's name {name!r} ends in {ending.group()!r}, as the outputs of a clip at "
+                f"another aspect do ({base!r} at --aspect {aspect} writes {base}{ending.group()}.mp4); "
+                f"rename the file (e.g. {base}_{ending.group()[1:]}.yaml)")
+    return None

@@ -23,6 +23,7 @@ from .modelcheck import INVALID, check
 from .narration import parse, resolve, unknown_name
 from .readcheck import check_captions
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
+from .store import name_problem
 from .timings import default_timings
 from .visuals import TABLE
 from .yamlsafe import Document, load_file
@@ -64,6 +65,8 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
     source = doc.data.get("program") if isinstance(doc.data, dict) else None
     result, index = None, None
     stem = name or FsPath(file).stem
+    if (bad_name := name_problem(stem)) is not None:
+        errors.add(1, 1, bad_name)
     fmode = doc.data.get("forward_mode") if isinstance(doc.data, dict) else None
     check_forward_mode_name(doc, fmode, errors)
     if place is not None and isinstance(source, str):

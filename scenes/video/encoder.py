@@ -120,12 +120,19 @@ class SegmentWriter:
         pixels of that rectangle (grid-aligned; the rest is the frame before). The writer owns
         the array from now on (it pastes later rectangles into a whole one)."""
         if self._error is not None:
-            raise RuntimeError(f"encoding {self.path} failed: {self._error}") from self._error
+            self._raise()
         if at is not None and self.frames == 0:
             raise ValueError(f"{self.path}: the first frame must be whole, not the rectangle {at}")
         if repeat > 0:
             self.frames += repeat
             self._queue.put((rgba, repeat, at))
+
+    def _raise(self) -> None:
+        """The encoding threads' error, in this thread: an OSError as it is (a full disk keeps its
+        errno, which the command says in one line), any other as a RuntimeError naming the segment."""
+        if isinstance(self._error, OSError):
+            raise self._error
+        raise RuntimeError(f"encoding {self.path} failed: {self._error}") from self._error
 
     def _to_yuv(self, rgba: np.ndarray, at: PixelRect | None) -> av.VideoFrame:
         """The frame as YUV 4:2:0, converting only what changed."""
@@ -232,7 +239,7 @@ class SegmentWriter:
         finally:
             self._box.close()
         if self._error is not None:
-            raise RuntimeError(f"encoding {self.path} failed: {self._error}") from self._error
+            self._raise()
 
     def abort(self) -> None:
         """Stop and delete the half-written file."""

@@ -33,3 +33,20 @@ def one_line(r: subprocess.CompletedProcess, *words: str) -> None:
     assert r.stderr.count("\n") == 1, r.stderr
     for w in words:
         assert w in r.stderr, (w, r.stderr)
+
+
+def can_mount_in_a_namespace() -> bool:
+    """Whether ``unshare -rm`` gives a mount namespace of our own here (to mount a small tmpfs,
+    or a folder read-only, without touching the machine's mounts)."""
+    try:
+        return subprocess.run(["unshare", "-rm", "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def in_namespace(script: str, cwd: Path = ROOT, timeout: float = HANG_BOUND * 2) -> subprocess.CompletedProcess:
+    """``sh -c script`` in a mount namespace of its own (``unshare -rm``), this checkout first on
+    the path; ``$RENDER`` in the script runs ``render``."""
+    return subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1",
+                                                "RENDER": " ".join(RENDER)})

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.harness import HANG_BOUND, ROOT, TINY, one_line, render
+from tests.hostile.harness import HANG_BOUND, ROOT, TINY, can_mount_in_a_namespace, one_line, render
 
 @pytest.mark.parametrize("out,words", [
     ("afile", "--out afile: a file, not a directory"),
@@ -152,15 +152,8 @@ def test_write_atomic_leaves_no_temp_file_on_a_full_disk(tmp_path: Path, monkeyp
     assert [p.name for p in tmp_path.iterdir()] == ["x.state"] and target.read_bytes() == b"old"
 
 
-def _can_mount_tmpfs() -> bool:
-    try:
-        return subprocess.run(["unshare", "-rm", "true"], capture_output=True, timeout=30).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not sys.platform.startswith("linux") or not _can_mount_tmpfs(),
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not can_mount_in_a_namespace(),
                     reason="needs unshare -rm to mount a small tmpfs")
 def test_a_full_disk_is_one_line_and_leaves_no_temp_file(tmp_path: Path) -> None:
     disk = tmp_path / "disk"

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from scenes.render import manifest
+
 ROOT = Path(__file__).resolve().parents[2]
 RENDER = [sys.executable, "-m", "scenes.commands.main"]
 TINY = ["--size", "256x144", "--fps", "5"]
@@ -100,12 +102,14 @@ def test_sigint_leaves_the_previous_clip_and_cleans_up(tmp_path: Path) -> None:
     clip = tmp_path / f"{LONG}.mp4"
     previous = "1\n00:00:00,000 --> 00:00:01,000\nthe previous captions\n"  # as gradreel writes them
     (tmp_path / f"{LONG}.srt").write_text(previous)  # would be replaced by a finished render
+    manifest.settle(tmp_path, {f"{LONG}.srt": manifest.Version.of(tmp_path / f"{LONG}.srt")})  # as gradreel's
     good = digest(clip)
     proc = _interrupt_early(tmp_path, signal.SIGINT)
     assert proc.returncode == 130
     assert digest(clip) == good
     assert (tmp_path / f"{LONG}.srt").read_text() == previous
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") and p.name != ".segments"]
+    assert not [p.name for p in tmp_path.iterdir()
+                if p.name.startswith(".") and p.name not in (".segments", manifest.MANIFEST)]
 
 
 @pytest.mark.slow
@@ -116,7 +120,8 @@ def test_what_a_killed_render_left_is_swept_by_the_next(tmp_path: Path) -> None:
     assert [p for p in tmp_path.iterdir() if p.name.startswith(f".{LONG}-pid")]
     again = run("scene", LONG, "--force", "--out", str(tmp_path), *TINY)
     assert again.returncode == 0, again.stderr
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".") and p.name != ".segments"]
+    assert not [p.name for p in tmp_path.iterdir()
+                if p.name.startswith(".") and p.name not in (".segments", manifest.MANIFEST)]
 
 
 @pytest.mark.slow

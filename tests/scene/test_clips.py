@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from scenes.layout.clip import clip_layout
+from scenes.render.manifest import MANIFEST
 from scenes.render.options import RenderOptions
 from scenes.render.pipeline import RenderResult, count_frames, render_storyboard
 from scenes.storyboard import load_and_plan, srt as to_srt, storyboard_path
@@ -45,7 +46,8 @@ def test_clip_renders_with_plan_frame_count(rendered, name: str) -> None:
     assert result.frames == expected == count_frames(out / f"{name}.mp4")
     for suffix in (".mp4", ".png", ".srt", ".events.jsonl", ".key"):
         assert (out / f"{name}{suffix}").stat().st_size > 0
-    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != ".segments"], "temporary files left behind"
+    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name not in (".segments", MANIFEST)], \
+        "temporary files left behind"
 
 
 @pytest.mark.parametrize("name", CLIPS)

@@ -23,6 +23,8 @@ from typing import Iterator
 
 import pytest
 
+from scenes.render.manifest import MANIFEST
+
 # one worker for this module under pytest-xdist: its tests share a module-scoped fixture
 pytestmark = pytest.mark.xdist_group("cluster")
 
@@ -179,7 +181,7 @@ def test_a_clip_drawn_on_the_cluster_is_the_local_clip(cluster, tmp_path: Path) 
     for name in ("backward_walk", "graph_build", "mlp"):
         for suffix in (".mp4", ".png", ".srt", ".key"):
             assert same_bytes(local / f"{name}{suffix}", remote / f"{name}{suffix}"), f"{name}{suffix} differs"
-    assert not [p for p in remote.rglob(".*") if p.name != ".segments"], "temporary files left"
+    assert not [p for p in remote.rglob(".*") if p.name not in (".segments", MANIFEST)], "temporary files left"
 
     edited = edited_last_beat(tmp_path)
     r = run("scene", edited, "--out", str(remote), *TINY, "--scheduler", lc.scheduler_address)
@@ -273,7 +275,7 @@ def test_the_scheduler_lost_mid_render_is_one_line_and_the_clip_kept(tmp_path: P
                     "left as they were"], err
     assert "Traceback" not in err
     assert listing(out) == before
-    assert not [p for p in out.rglob(".*") if p.name != ".segments"], "temporary files left"
+    assert not [p for p in out.rglob(".*") if p.name not in (".segments", MANIFEST)], "temporary files left"
 
 
 @pytest.mark.slow
