@@ -71,4 +71,4 @@ class Course:
                 else:
                     names.append(name)
         errors.raise_if_any()
-        return cls(str(title).strip(), names, storyboards, file, file.read_text())
+        return cls(str(title).strip(), names, storyboards, file, doc.text)

@@ -135,3 +135,15 @@ def test_a_long_program_of_float_literals_runs_in_linear_time(tmp_path: Path, se
 def test_max_ops_below_one_is_refused(value: str) -> None:
     one_line(render("log", str(CORPUS / "programs" / "range_step_zero.py"), "--max-ops", value),
              f"--max-ops {value}")
+
+
+@pytest.mark.parametrize("command", ["scene", "article", "all"])
+def test_a_huge_storyboard_is_refused_before_it_is_read(tmp_path: Path, command: str) -> None:
+    """Once: the cache key read the storyboard whole before its size was checked; an 8 GiB
+    file filled the memory under ``scene``, ``article`` and ``all`` (``watch`` renders the same
+    way). The memory bound makes a whole read fail here."""
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as f:
+        f.truncate(8 << 30)  # sparse: no disk is spent
+    r = render(command, str(big), "--out", str(tmp_path / "out"), timeout=60, bounded=True)
+    one_line(r, "big.yaml:1:1:", "larger than 262144 bytes", "split it")
