@@ -147,3 +147,26 @@ def test_a_huge_storyboard_is_refused_before_it_is_read(tmp_path: Path, command:
         f.truncate(8 << 30)  # sparse: no disk is spent
     r = render(command, str(big), "--out", str(tmp_path / "out"), timeout=60, bounded=True)
     one_line(r, "big.yaml:1:1:", "larger than 262144 bytes", "split it")
+
+
+SHARED = "a = [1.5, 2]\nb = [1.5, 2]\nfor _ in range(40):\n    a = [a, a]\n    b = [b, b]\n"
+
+
+@pytest.mark.parametrize("source,line", [
+    (SHARED + "print(a)\n", 6),
+    (SHARED + "a\n", 6),
+    (SHARED + "print(a == b)\n", 6),
+    (SHARED + "print(a != b)\n", 6),
+    ("xs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nx = [" + ", ".join(["print(xs)"] * 90_000) + "]\n", 2),
+    ("x = [" + ", ".join(["1"] * 300_000) + "]\nprint(1)\n", 1),
+], ids=["print_shared", "show_shared", "eq_shared", "ne_shared", "print_flood", "long_literal"])
+def test_work_inside_one_statement_stops_at_the_bound(tmp_path: Path, source: str, line: int) -> None:
+    """Once: printing or comparing a list shared 2**40 times hung or filled the memory, a print
+    flood inside one list literal reached 6 GB, and a 300,000-item literal was blamed on the line
+    after it, with "run fewer loop passes" though there was no loop. Each is now stopped where it
+    spends the bound, with a hint that fits (the timeout and the memory bound stop a runaway)."""
+    p = tmp_path / "flood.py"
+    p.write_text(source)
+    r = render("log", str(p), timeout=60, bounded=True)
+    one_line(r, f"flood.py:{line}:", "stopped after 100000 operations", "outside any loop")
+    assert "loop passes" not in r.stderr
