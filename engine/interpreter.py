@@ -36,11 +36,12 @@ class OperationLimit(Exception):
     spent. ``in_loop``: the operations went mostly to loop passes, so the hint is to run fewer;
     else one statement spent them (a long list, many calls, printing or comparing a large list)."""
 
-    def __init__(self, line: int, col: int, limit: int, in_loop: bool = True):
+    def __init__(self, line: int, col: int, limit: int, in_loop: bool = True, message: str | None = None):
         hint = ("run fewer loop passes" if in_loop else
                 "one statement spent them, outside any loop: write shorter lists, fewer calls or "
                 "smaller prints")
-        super().__init__(f"stopped after {limit} operations, the limit: {hint} (render log takes --max-ops N)")
+        super().__init__(message or f"stopped after {limit} operations, the limit: {hint} "
+                                    "(render log takes --max-ops N)")
         self.line, self.col, self.limit, self.in_loop = line, col, limit, in_loop
 
 

@@ -170,3 +170,12 @@ def test_work_inside_one_statement_stops_at_the_bound(tmp_path: Path, source: st
     r = render("log", str(p), timeout=60, bounded=True)
     one_line(r, f"flood.py:{line}:", "stopped after 100000 operations", "outside any loop")
     assert "loop passes" not in r.stderr
+
+
+def test_forward_mode_of_many_inputs_is_refused_before_its_passes() -> None:
+    """Once: forward mode had no bound; 15,000 inputs (15,000 passes over 15,000 additions)
+    reached 6 GB in 40 s. Refused before the first pass, saying what it would take."""
+    r = render("check", str(CORPUS / "storyboards" / "forward_mode_many_inputs.yaml"), "--no-torch",
+               timeout=60, bounded=True)
+    one_line(r, "forward_mode_many_inputs.yaml:8:3:", "program line 5", "forward mode needs 15000 passes",
+             "fewer inputs")
