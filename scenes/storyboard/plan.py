@@ -72,6 +72,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     beats: list[BeatTime] = []
     now, cutoff = 0.0, -1
     shown_pass: tuple[int, int] | None = None  # (for line, pass) the code pane marks
+    seen: dict[str, float] = {}  # when each string the cues show first comes on screen
     for i, beat in enumerate(board.beats):
         tm = timings.scaled(beat.pace)
         spec = TABLE[beat.visual]
@@ -113,7 +114,9 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if i == 0 and beat.visual != "title_card":  # the title over the first beat's picture
             events = [CaptionEvent(board.title, (), "title")] + events
         cues.extend(b.cues)
-        spans, end = lay_out(events, now, b.now, first_shown(cues), tm.reading, tm.caption_fade, i, len(captions) + 1)
+        for text, start in first_shown(b.cues).items():  # kept up to date, not found again each beat
+            seen[text] = min(start, seen.get(text, start))
+        spans, end = lay_out(events, now, b.now, seen, tm.reading, tm.caption_fade, i, len(captions) + 1)
         captions += spans
         beats.append(BeatTime(i, beat.visual, _t(now), _t(end - now + tm.beat_pause)))
         now = end + tm.beat_pause

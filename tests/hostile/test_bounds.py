@@ -179,3 +179,46 @@ def test_forward_mode_of_many_inputs_is_refused_before_its_passes() -> None:
                timeout=60, bounded=True)
     one_line(r, "forward_mode_many_inputs.yaml:8:3:", "program line 5", "forward mode needs 15000 passes",
              "fewer inputs")
+
+
+@pytest.mark.parametrize("name,words", [
+    ("long_chain", "long_chain.yaml:10:3: the clip would last 25004 s"),
+    ("placeholders_long_log", "placeholders_long_log.yaml:10:3: the clip would last 7548 s"),
+])
+def test_storyboard_checks_are_linear_in_the_log(name: str, words: str) -> None:
+    """Once: each visit of a walk scanned the whole walk for what arrived at it, and each
+    placeholder the whole log for its value, so a 10,000-node chain took minutes before saying
+    its clip was too long, and 199 beats of 150 placeholders over a 9,000-event log as long.
+    The log is indexed once (the timeout is the bound)."""
+    one_line(render("check", str(CORPUS / "storyboards" / f"{name}.yaml"), "--no-torch", timeout=60, bounded=True),
+             words, "at most 900 s")
+
+
+class _CountedScans(list):
+    """A log that counts how often it is walked from the start."""
+
+    scans = 0
+
+    def __iter__(self):
+        type(self).scans += 1
+        return super().__iter__()
+
+
+@pytest.mark.parametrize("passes", [200, 400])
+def test_planning_a_walk_scans_the_log_a_fixed_number_of_times(tmp_path: Path, passes: int) -> None:
+    """Counted, not timed: planning a backward walk of N visits, with a placeholder per beat,
+    walks the whole log as often for 400 visits as for 200 (once: once more per visit)."""
+    from scenes.storyboard import load, plan
+    from scenes.storyboard.timings import default_timings
+
+    text = (CORPUS / "storyboards" / "long_chain.yaml").read_text().replace("range(10000)", f"range({passes})")
+    text = text.replace('"The walk."', '"The walk: {w.grad} for w, {x.grad_in} at x."')
+    p = tmp_path / "chain.yaml"
+    p.write_text(text)
+    checked = load(str(p))
+    index = checked.index
+    index.events = _CountedScans(index.events)
+    _CountedScans.scans = 0
+    made = plan(index.events, checked.storyboard, default_timings(), index.source, index)
+    assert len([c for c in made.cues if c.kind == "visit"]) == passes + 1  # the muls and w
+    assert _CountedScans.scans <= 6, _CountedScans.scans
