@@ -222,3 +222,20 @@ def test_planning_a_walk_scans_the_log_a_fixed_number_of_times(tmp_path: Path, p
     made = plan(index.events, checked.storyboard, default_timings(), index.source, index)
     assert len([c for c in made.cues if c.kind == "visit"]) == passes + 1  # the muls and w
     assert _CountedScans.scans <= 6, _CountedScans.scans
+
+
+@pytest.mark.parametrize("name,words", [
+    ("filled_too_long", ["filled_too_long.yaml:9:9: the takeaway is 779 characters once its placeholders are filled",
+                         "filled_too_long.yaml:13:16: beat 1's narration is 2575 characters once its placeholders "
+                         "are filled; at most 600 can be read on screen"]),
+    ("filled_long_word", ["filled_long_word.yaml:12:16: beat 1's narration cannot be cut into captions once its "
+                          "placeholders are filled: '1208925819614629174706176/1478", "66 characters with no space",
+                          "numbers: decimal"]),
+])
+def test_a_caption_too_long_once_filled_is_refused_at_check_time(name: str, words: list[str]) -> None:
+    """Once: ``render check`` said ok for narrations that their placeholders made 2,575 characters,
+    or a fraction of 66 characters with no space (a caption then drawn a few pixels tall)."""
+    r = render("check", str(CORPUS / "storyboards" / f"{name}.yaml"), "--no-torch", timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)
