@@ -68,6 +68,7 @@ class LogIndex:
     _sent: dict[int, dict[str, list[tuple[Event, int]]]] = field(default_factory=dict)
     _visited: dict[int, dict[str, Event]] = field(default_factory=dict)
     _about: dict[str, dict[str, list[Event]]] | None = None
+    _loop_of: dict[str, Loop | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, events: list[Event], source: str = "") -> "LogIndex":
@@ -102,7 +103,7 @@ class LogIndex:
         for narration and emphasis; the graph keeps its own labels. Returns the expressions that
         made no tensor."""
         missing = []
-        self._about = None  # names gained tensors: the look-up by name is built again
+        self._about, self._loop_of = None, {}  # names gained tensors: the look-ups by name are built again
         lines = self.lines
         for expr, name in names.items():
             want = "".join(expr.split())
@@ -217,12 +218,26 @@ class LogIndex:
                 best = evs[k - 1]
         return best
 
-    def about(self, name: str) -> list[Event]:
-        """Every event about the tensors bound to ``name`` (made, changed, visited, filled or
-        reset), in log order."""
-        if self._about is None:
-            self._about = self._events_about()
-        return sorted((e for evs in self._about.get(name, {}).values() for e in evs), key=lambda e: e["seq"])
+    def loop_of(self, name: str) -> Loop | None:
+        """The innermost loop that ran around the last line that made, changed, visited, filled
+        or reset a tensor bound to ``name`` (where ``{name@N}`` takes its pass N); found once a name."""
+        if name not in self._loop_of:
+            if self._about is None:
+                self._about = self._events_about()
+            evs = sorted((e for got in self._about.get(name, {}).values() for e in got), key=lambda e: e["seq"])
+            self._loop_of[name] = self._last_loop(evs)
+        return self._loop_of[name]
+
+    def number_loop(self, name: str) -> Loop | None:
+        """The innermost loop that ran around the last line that bound the Python number ``name``."""
+        key = f"number {name}"  # no program name has a space
+        if key not in self._loop_of:
+            self._loop_of[key] = self._last_loop(self.numbers.get(name, []))
+        return self._loop_of[key]
+
+    def _last_loop(self, evs: list[Event]) -> Loop | None:
+        lines = dict.fromkeys(e["line"] for e in reversed(evs))  # each line once, the last first
+        return next((lp for lp in (self.loop_around(n, n) for n in lines) if lp is not None), None)
 
     def _events_about(self) -> dict[str, dict[str, list[Event]]]:
         names_of: dict[str, list[str]] = {}

@@ -189,8 +189,7 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
 def _pass_of(p: Placeholder, index: LogIndex) -> tuple[int, int] | str:
     """``(first, last)`` seq of pass ``p.pass_`` of the loop the name is made or changed in
     (the innermost loop around the last line that made, changed, filled or visited it)."""
-    lines = dict.fromkeys(e["line"] for e in reversed(index.about(p.name)))  # each line once
-    loop = next((lp for lp in (index.loop_around(n, n) for n in lines) if lp is not None), None)
+    loop = index.loop_of(p.name)
     if loop is None:
         return f"{{{p.ref}}}: '{p.name}' is not made or changed inside a for loop that ran; remove @{p.pass_}"
     n = len(loop.passes)
@@ -203,8 +202,7 @@ def _python_number(p: Placeholder, index: LogIndex, cutoff: int, numbers: Number
     """A Python number the program bound to a name (``lr = 0.1``), as of the cutoff or the pass."""
     evs = index.numbers[p.name]
     if p.pass_ is not None:
-        lines = dict.fromkeys(e["line"] for e in reversed(evs))  # each line once
-        loop = next((lp for lp in (index.loop_around(n, n) for n in lines) if lp), None)
+        loop = index.number_loop(p.name)
         if loop is None:
             return f"{{{p.ref}}}: '{p.name}' is not bound inside a for loop that ran; remove @{p.pass_}"
         if p.pass_ > len(loop.passes):
