@@ -30,20 +30,24 @@ class Interpreter(Protocol):
 
     def evaluate(self, e: ast.expr) -> Any: ...
     def binop(self, op: str, a: Any, b: Any, e: ast.AST) -> Any: ...
-    def tick(self, node: ast.AST) -> None: ...
+    def tick(self, node: ast.AST | None = None, n: int = 1) -> None: ...
     def name_tensors(self, value: Any, name: str) -> None: ...
 
 
 def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
+    """A call, each an operation: a tensor op when it runs, any other (``print``, ``len``,
+    ``append``, ``item``) as it is met, and the items ``print`` writes or ``sum`` adds too."""
     f = e.func
     if isinstance(f, ast.Name):
         if f.id == "print":
+            it.tick(e)
             args = [it.evaluate(a) for a in e.args]
-            it.rec({"kind": "print", "text": " ".join(shown(a) for a in args)})
+            it.rec({"kind": "print", "text": " ".join(shown(a, lambda n: it.tick(e, n)) for a in args)})
             return None
         if f.id == "abs":
             (x,) = _args(it, e, "abs", 1)
             if isinstance(x, PyNum):
+                it.tick(e)
                 return PyNum(abs(x.value), abs(x.exact) if x.exact is not None else None)
             return _op(it, e, BY_NAME["abs"], x)
         if f.id in ("len", "sum") and f.id not in it.env.get("__torch_names__", ()):
@@ -59,6 +63,7 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
     owner = it.evaluate(f.value)
     if isinstance(owner, list) and f.attr == "append":
         (x,) = _args(it, e, "list.append", 1)
+        it.tick(e)
         owner.append(x)
         if isinstance(f.value, ast.Name) and isinstance(x, (Tensor, list)):  # hs.append(w * x): hs[i]
             it.name_tensors(x, f"{f.value.id}[{len(owner) - 1}]")
@@ -68,6 +73,7 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
     name = f.attr
     if name == "item":
         _args(it, e, "item", 0)
+        it.tick(e)
         v = owner.num.v
         if owner.dtype == "float32":
             return PyNum(float(v), owner.num.q)
@@ -84,6 +90,7 @@ def list_builtin(it: "Interpreter", e: ast.Call, name: str) -> Any:
     two AddBackward0 nodes, the first with the 0 on its left, as PyTorch records it."""
     if name == "len":
         (xs,) = _args(it, e, "len", 1)
+        it.tick(e)
         if isinstance(xs, Tensor):
             raise TorchError("TypeError", "len() of a 0-d tensor")
         if not isinstance(xs, (list, tuple)):
@@ -94,6 +101,7 @@ def list_builtin(it: "Interpreter", e: ast.Call, name: str) -> Any:
     values = [it.evaluate(a) for a in e.args]
     items = iterable(values[0])
     total = values[1] if len(values) > 1 else PyNum(0, Fraction(0))
+    it.tick(e, len(items) + 1)  # before the items are looked at, one by one
     if all(isinstance(v, PyNum) for v in [total, *items]):  # Python's own float summation
         exact = [v.exact for v in [total, *items]]
         return PyNum(sum((v.value for v in items), total.value),

@@ -40,13 +40,27 @@ def _graph(root: Node) -> tuple[list[Node], list[Node]]:
     return ops, leaves
 
 
-def forward_mode(root: Tensor, record: Callable[[dict], None]) -> list[tuple[Tensor, Num]]:
+class ForwardModeTooLong(Exception):
+    """Forward mode would take ``passes`` passes over ``nodes`` operations each, more in all than
+    the ``limit`` on operations; raised before the first pass."""
+
+    def __init__(self, passes: int, nodes: int, limit: int):
+        super().__init__(f"forward mode needs {passes} passes (one per input) over {nodes} operations, "
+                         f"{passes * nodes} in all, more than the limit of {limit}: differentiate a "
+                         "program with fewer inputs or fewer operations in forward mode")
+        self.passes, self.nodes, self.limit = passes, nodes, limit
+
+
+def forward_mode(root: Tensor, record: Callable[[dict], None], limit: int) -> list[tuple[Tensor, Num]]:
     """One forward-mode pass per leaf that ``root`` depends on; returns ``[(leaf, d root/d leaf)]``
-    in leaf creation order and records the passes."""
+    in leaf creation order and records the passes. Each pass visits every op node, so the passes
+    times the nodes is bounded by ``limit`` (:class:`ForwardModeTooLong` before any pass)."""
     start = root.node
     if start is None:
         return []
     ops, leaves = _graph(start)
+    if len(leaves) * max(1, len(ops)) > limit:
+        raise ForwardModeTooLong(len(leaves), max(1, len(ops)), limit)
     zero = Num(ZERO, Fraction(0))
     results = []
     for k, seed in enumerate(leaves, 1):

@@ -33,12 +33,17 @@ _PY_CMP = {"gt": lambda a, b: a > b, "lt": lambda a, b: a < b, "ge": lambda a, b
 
 
 class OperationLimit(Exception):
-    """The program ran more operations than ``max_ops`` allows."""
+    """The program ran more operations than ``max_ops`` allows; located where the last one was
+    spent. ``in_loop``: the operations went mostly to loop passes, so the hint is to run fewer;
+    else one statement spent them (a long list, many calls, printing or comparing a large list)."""
 
-    def __init__(self, line: int, col: int, limit: int):
-        super().__init__(f"stopped after {limit} operations, the limit: run fewer loop passes "
-                         "(render log takes --max-ops N)")
-        self.line, self.col, self.limit = line, col, limit
+    def __init__(self, line: int, col: int, limit: int, in_loop: bool = True, message: str | None = None):
+        hint = ("run fewer loop passes" if in_loop else
+                "one statement spent them, outside any loop: write shorter lists, fewer calls or "
+                "smaller prints")
+        super().__init__(message or f"stopped after {limit} operations, the limit: {hint} "
+                                    "(render log takes --max-ops N)")
+        self.line, self.col, self.limit, self.in_loop = line, col, limit, in_loop
 
 
 class Interpreter:
@@ -51,6 +56,9 @@ class Interpreter:
         self.sess = Session(self.rec)
         self.env: dict[str, Any] = {}
         self.passes: dict[int, int] = {}  # for-loop line -> how many times its body began
+        self.at: ast.AST = ast.Pass(lineno=1, col_offset=0)  # the statement running
+        self.loops_open = 0  # for loops running, one inside another
+        self.loop_ops = 0  # operations spent inside finished outermost for loops
 
     # --- statements ----------------------------------------------------------------------------
     def run(self, tree: ast.Module) -> None:
@@ -65,12 +73,18 @@ class Interpreter:
             finally:
                 self.sess.grad_enabled = True
 
-    def tick(self, node: ast.AST) -> None:
-        self.ops += 1
+    def tick(self, node: ast.AST | None = None, n: int = 1) -> None:
+        """Count ``n`` operations spent at ``node`` (the running statement by default), before
+        the work they stand for; past ``max_ops``, stop there with :class:`OperationLimit`."""
+        self.ops += n
         if self.ops > self.max_ops:
-            raise OperationLimit(getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1, self.max_ops)
+            node = node if node is not None else self.at
+            in_loop = self.loops_open > 0 or 2 * self.loop_ops > self.max_ops
+            raise OperationLimit(getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1,
+                                 self.max_ops, in_loop)
 
     def stmt(self, s: ast.stmt) -> None:
+        self.at = s
         self.tick(s)
         self.rec.line = s.lineno
         if isinstance(s, ast.Import):
@@ -99,7 +113,14 @@ class Interpreter:
             for inner in (s.body if taken else s.orelse):
                 self.stmt(inner)
         elif isinstance(s, ast.For):
-            sequences.run_for(self, s)
+            self.loops_open += 1
+            start = self.ops
+            try:
+                sequences.run_for(self, s)
+            finally:
+                self.loops_open -= 1
+                if not self.loops_open:
+                    self.loop_ops += self.ops - start
         elif isinstance(s, ast.With):
             before = self.sess.grad_enabled
             self.sess.grad_enabled = False
@@ -122,7 +143,7 @@ class Interpreter:
     def name_tensors(self, value: Any, name: str) -> None:
         """Name unnamed tensors (a list's items by their place, ``W[1][0]``); each item looked at
         counts as an operation, so rebinding a deep or long list in a loop meets the bound."""
-        self.ops += sequences.name_tensors(value, name, self.rec.events)  # the next tick stops it
+        self.tick(None, sequences.name_tensors(value, name, self.rec.events, self.max_ops - self.ops + 1))
 
     def aug_assign(self, s: ast.AugAssign) -> None:
         name = s.target.id
@@ -154,7 +175,8 @@ class Interpreter:
                 self.reset_grad(self.evaluate(f.value.value), 0.0, f.value.value, grad)
                 return
         value = self.evaluate(e)
-        self.rec({"kind": "expr", "source": source_segment(self.source, e), "str": shown(value)})
+        text = shown(value, lambda n: self.tick(e, n))
+        self.rec({"kind": "expr", "source": source_segment(self.source, e), "str": text})
 
     def call_backward(self, e: ast.Call) -> None:
         root = self.evaluate(e.func.value)
@@ -210,6 +232,7 @@ class Interpreter:
         if isinstance(e, ast.BoolOp):
             v = None
             for part in e.values:
+                self.tick(part)
                 v = self.evaluate(part)
                 if self.truth(v) == isinstance(e.op, ast.Or):
                     return v
@@ -229,7 +252,11 @@ class Interpreter:
         if isinstance(e, ast.Call):
             return self.call(e)
         if isinstance(e, ast.List):
-            return [self.evaluate(item) for item in e.elts]
+            items = []
+            for item in e.elts:
+                self.tick(item)
+                items.append(self.evaluate(item))
+            return items
         if isinstance(e, ast.Subscript):
             return sequences.subscript(self.evaluate(e.value), self.evaluate(e.slice))
         raise AssertionError(f"unchecked node {type(e).__name__}")
@@ -304,7 +331,10 @@ class Interpreter:
                                                     self.operand(b, "add", a, b)), span_of(e))
         if isinstance(a, PyNum) and isinstance(b, PyNum):
             return PyNum(_PY_CMP[op](a.value, b.value))
-        return PyNum(_PY_CMP[op](a, b)) if op in ("eq", "ne") else self.operand(None, "add", a, b)
+        if op not in ("eq", "ne"):
+            return self.operand(None, "add", a, b)
+        same = sequences.equal(a, b, lambda n: self.tick(e, n))
+        return PyNum(same if op == "eq" else not same)
 
     def call(self, e: ast.Call) -> Any:
         return evaluate_call(self, e)

@@ -11,13 +11,13 @@ protocol.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any, Protocol
 
 from .errors import ProgramError, TorchError
 from .tensor import PyNum, Tensor
-from .values import type_name
+from .values import MAX_NESTING, type_name
 
 
 class Interpreter(Protocol):
@@ -30,7 +30,7 @@ class Interpreter(Protocol):
     def stmt(self, s: ast.stmt) -> None: ...
     def evaluate(self, e: ast.expr) -> Any: ...
     def bind(self, name: str, value: Any) -> None: ...
-    def tick(self, node: ast.AST) -> None: ...
+    def tick(self, node: ast.AST | None = None, n: int = 1) -> None: ...
     def py_int(self, v: Any, node: ast.AST) -> int: ...
 
 
@@ -107,14 +107,15 @@ def subscript(container: Any, key: Any) -> Any:
         raise TorchError("IndexError", str(exc)) from None
 
 
-def name_tensors(value: Any, name: str, events: list[dict[str, Any]]) -> int:
+def name_tensors(value: Any, name: str, events: list[dict[str, Any]], budget: int) -> int:
     """Name the unnamed tensors in ``value``, in ``events`` too (the tensor event made moments
     ago); the items of a list (of lists) are named by their place, ``W[1][0]``. Returns how many
-    list items were looked at, for the interpreter to count as operations."""
+    list items were looked at, for the interpreter to count as operations; stops looking once
+    that passes ``budget`` (the operations left), since the count then ends the program."""
     todo: dict[str, str] = {}
     looked = 0
     stack, seen = [(value, name)], set()
-    while stack:
+    while stack and looked <= budget:
         v, label = stack.pop()
         if isinstance(v, list) and id(v) not in seen:  # a list may hold itself
             seen.add(id(v))
@@ -128,6 +129,21 @@ def name_tensors(value: Any, name: str, events: list[dict[str, Any]]) -> int:
         if ev["kind"] == "tensor" and ev["id"] in todo:
             ev["name"] = todo.pop(ev["id"])
     return looked
+
+
+def equal(a: Any, b: Any, charge: Callable[[int], None], depth: int = 0) -> bool:
+    """``a == b`` as Python computes it, lists item by item (an item that *is* the other is
+    equal without a look, lengths that differ are unequal at once), each item compared charged
+    as an operation before it is compared; nested deeper than :data:`MAX_NESTING` (a list inside
+    itself, compared with another) is Python's RecursionError."""
+    if not (isinstance(a, (list, tuple)) and type(a) is type(b)):
+        return a == b
+    if depth > MAX_NESTING:
+        raise TorchError("RecursionError", "maximum recursion depth exceeded in comparison")
+    if len(a) != len(b):
+        return False
+    charge(len(a))
+    return all(x is y or equal(x, y, charge, depth + 1) for x, y in zip(a, b))
 
 
 def refuse_list_arith(op: str, a: Any, b: Any, filename: str, e: ast.AST) -> None:

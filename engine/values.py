@@ -4,8 +4,10 @@ how Python names a value's type in an error, how print shows it, where an expres
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from typing import Any, Optional
 
+from .errors import TorchError
 from .tensor import PyNum, Tensor
 
 
@@ -20,23 +22,40 @@ def type_name(v: Any) -> str:
     return type(v).__name__
 
 
-_MAX_NESTING = 200
+MAX_NESTING = 200
+"""Lists nested deeper than this are neither printed nor compared: Python would recurse until its
+own limit and raise RecursionError, as it does comparing two lists that each hold themselves."""
 
 
-def shown(v: Any, _open: frozenset = frozenset()) -> str:
+def _free(n: int) -> None:
+    """A charge that counts nothing, for text shown outside a program's run."""
+
+
+def shown(v: Any, charge: Callable[[int], None] = _free) -> str:
     """What ``print(v)`` writes: PyTorch's str for a tensor, Python's repr for a number, and
-    Python's list text (``[...]`` for a list inside itself)."""
+    Python's list text (``[...]`` for a list inside itself). ``charge(n)`` is told of each list's
+    ``n`` items before they are written, so a program's bound on operations stops a print of a
+    large (or much shared) list before its text is built."""
+    return _shown(v, charge, set())
+
+
+def _shown(v: Any, charge: Callable[[int], None], open_: set[int]) -> str:
     if isinstance(v, PyNum):
         return repr(v.value)
     if isinstance(v, list):
-        if id(v) in _open:
+        if id(v) in open_:
             return "[...]"
-        if len(_open) > _MAX_NESTING:  # Python's repr gives up at its recursion limit too
-            from .errors import TorchError
+        if len(open_) > MAX_NESTING:  # Python's repr gives up at its recursion limit too
             raise TorchError("RecursionError", "maximum recursion depth exceeded while getting the repr of an object")
-        return "[" + ", ".join(shown(x, _open | {id(v)}) for x in v) + "]"
+        charge(len(v))
+        open_.add(id(v))
+        try:
+            return "[" + ", ".join(_shown(x, charge, open_) for x in v) + "]"
+        finally:
+            open_.discard(id(v))
     if isinstance(v, tuple):
-        return "(" + ", ".join(shown(x, _open) for x in v) + ("," if len(v) == 1 else "") + ")"
+        charge(len(v))
+        return "(" + ", ".join(_shown(x, charge, open_) for x in v) + ("," if len(v) == 1 else "") + ")"
     return str(v)
 
 

@@ -241,7 +241,6 @@ def cmd_all(args: argparse.Namespace) -> int:
     clips are checked here, without Manim; the others are rendered N at a time by the pool's N
     worker processes (``scenes.render.pool``), by default one per core, with the same outputs as
     one after the other."""
-    from scenes.render.pipeline import cache_key, is_up_to_date
     from scenes.storyboard import find_storyboards, storyboard_path
 
     from scenes.render.guard import OutputRefused, check_out_dir
@@ -253,8 +252,7 @@ def cmd_all(args: argparse.Namespace) -> int:
     except OutputRefused as exc:
         print(f"render: {exc}", file=sys.stderr)
         return 2
-    current = {f for f in files if not args.force and Path(f).is_file()
-               and is_up_to_date(Path(f).stem, cache_key(f, opts), opts)}
+    current = {f for f in files if not args.force and Path(f).is_file() and _current(f, opts)}
     stale = [f for f in files if f not in current]
     jobs = min(args.jobs or _cores(), len(stale))
     alone = replace(opts, jobs=beat_jobs(args.jobs, opts)) if len(stale) == 1 else opts  # its beats, shared out
@@ -270,6 +268,18 @@ def cmd_all(args: argparse.Namespace) -> int:
             status = max(status, _render_one(file, alone if file in stale else opts))
     status = max(status, _render_parallel(stale, args, jobs)) if jobs > 1 else status
     return max(status, _publish(files, args, opts))
+
+
+def _current(file: str, opts: RenderOptions) -> bool:
+    """Whether ``file``'s clip is up to date; a storyboard too large to read is not, and is
+    refused with the others' problems when its turn comes (the rest of ``render all`` goes on)."""
+    from scenes.render.pipeline import cache_key, is_up_to_date
+    from scenes.storyboard import StoryboardError
+
+    try:
+        return is_up_to_date(Path(file).stem, cache_key(file, opts), opts)
+    except StoryboardError:
+        return False
 
 
 def _publish(files: list[str], args: argparse.Namespace, opts: RenderOptions) -> int:

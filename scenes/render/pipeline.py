@@ -41,11 +41,14 @@ class RenderResult:
 
 def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     """sha256 over the storyboard text, the --set values, the theme, the options that change
-    frames, and the source of engine/ and scenes/ (so a code change renders again)."""
+    frames, and the source of engine/ and scenes/ (so a code change renders again). The
+    storyboard is read within its size bound: StoryboardError for one too large to be one."""
+    from scenes.storyboard.yamlsafe import read_bounded
+
     h = hashlib.sha256()
     def part(tag: str, data: bytes) -> None:
         h.update(tag.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
-    part("storyboard", Path(storyboard_file).read_bytes())
+    part("storyboard", read_bounded(storyboard_file))
     part("sets", "\n".join(opts.sets).encode())
     part("theme", theme_file().read_bytes())
     part("options", opts.frame_json().encode())

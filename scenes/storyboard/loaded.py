@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, NoReturn
 
-from .plan import Plan, plan
+from .plan import Plan, TooLong, plan
 from .timings import default_timings
 from .validate import Checked, load
 
@@ -12,7 +12,12 @@ from .validate import Checked, load
 def plan_of(checked: Checked) -> Plan:
     """The timed plan of a checked storyboard, at the theme's timings; a plan too long to be a
     clip is refused (StoryboardError)."""
-    p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source, checked.index)
+    try:
+        p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source, checked.index,
+                 longest=MAX_CLIP_SECONDS)
+    except TooLong as exc:  # the beats after are not planned: the clip is too long already
+        first = "its first beat already does" if exc.beats == 1 else f"its first {exc.beats} beats already do"
+        _too_long(checked, f"more than {exc.seconds:.0f} s ({first})")
     check_duration(checked, p)
     return p
 
@@ -31,8 +36,12 @@ take the machine for an hour."""
 def check_duration(checked: Checked, p: Plan) -> None:
     """Refuse, at the storyboard's beats, a plan longer than MAX_CLIP_SECONDS."""
     if p.duration > MAX_CLIP_SECONDS:
-        from .errors import Problem, StoryboardError
+        _too_long(checked, f"{p.duration:.0f} s")
 
-        line, col = checked.doc.at(("beats",))
-        raise StoryboardError([Problem(checked.file, line, col, f"the clip would last {p.duration:.0f} s; "
-                                       f"a clip may last at most {MAX_CLIP_SECONDS:.0f} s (split it)")])
+
+def _too_long(checked: Checked, how_long: str) -> NoReturn:
+    from .errors import Problem, StoryboardError
+
+    line, col = checked.doc.at(("beats",))
+    raise StoryboardError([Problem(checked.file, line, col, f"the clip would last {how_long}; "
+                                   f"a clip may last at most {MAX_CLIP_SECONDS:.0f} s (split it)")])

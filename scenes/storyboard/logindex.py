@@ -19,6 +19,7 @@ program, so a loop inside another loop numbers its runs on from one outer pass t
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,12 +61,29 @@ class LogIndex:
     calls: list[int] = field(default_factory=list)
     loops: dict[int, Loop] = field(default_factory=dict)
     numbers: dict[str, list[Event]] = field(default_factory=dict)  # Python numbers bound to a name
+    by_call: dict[int, list[Event]] = field(default_factory=dict)  # a backward call's visits, in order
+    by_kind: dict[str, list[Event]] = field(default_factory=dict)  # the events of each kind, in order
+    walk_at: dict[int, int] = field(default_factory=dict)  # a backward call -> where its event is in the log
+    passes_run: int = 0  # forward-mode passes
+    _sent: dict[int, dict[str, list[tuple[Event, int]]]] = field(default_factory=dict)
+    _visited: dict[int, dict[str, Event]] = field(default_factory=dict)
+    _about: dict[str, dict[str, list[Event]]] | None = None
+    _loop_of: dict[str, Loop | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, events: list[Event], source: str = "") -> "LogIndex":
+        """Index ``events`` in one pass; the look-ups below then cost no scan of the whole log
+        each (a visit's arrivals, a placeholder's value), so checks stay linear in the log."""
         index = cls(events=list(events), source=source)
-        for ev in index.events:
+        for at, ev in enumerate(index.events):
             kind = ev.get("kind")
+            index.by_kind.setdefault(kind, []).append(ev)
+            if kind == "backward":
+                index.walk_at.setdefault(ev["call"], at)
+            if kind == "visit":
+                index.by_call.setdefault(ev.get("call"), []).append(ev)
+            elif kind == "forward_pass":
+                index.passes_run += 1
             if kind == "tensor":
                 index.tensor_event[ev["id"]] = ev
                 index.tensor_name[ev["id"]] = ev.get("name")
@@ -85,6 +103,7 @@ class LogIndex:
         for narration and emphasis; the graph keeps its own labels. Returns the expressions that
         made no tensor."""
         missing = []
+        self._about, self._loop_of = None, {}  # names gained tensors: the look-ups by name are built again
         lines = self.lines
         for expr, name in names.items():
             want = "".join(expr.split())
@@ -160,7 +179,84 @@ class LogIndex:
         return out[0], out[1]
 
     def visits(self, call: int) -> list[Event]:
-        return [e for e in self.events if e["kind"] == "visit" and e.get("call") == call]
+        """The visits of backward call ``call``, in order (the index's own list: not to change)."""
+        return self.by_call.get(call, [])
+
+    def sent_to(self, call: int, node: str) -> list[tuple[Event, int]]:
+        """What the visits of ``call`` sent to ``node``: (visit, edge number) in the order sent.
+        Built for a call the first time it is asked, in one pass over its visits."""
+        if call not in self._sent:
+            sent: dict[str, list[tuple[Event, int]]] = {}
+            for e in self.visits(call):
+                for j, (target, grad) in enumerate(zip(e.get("edges") or [], e.get("grads_out") or [])):
+                    if target is not None and grad is not None:
+                        sent.setdefault(target, []).append((e, j))
+            self._sent[call] = sent
+        return self._sent[call].get(node, [])
+
+    def visit_of(self, call: int, node: str, before: int) -> Event | None:
+        """The first visit of ``node`` in backward call ``call`` before seq ``before``."""
+        if call not in self._visited:
+            firsts: dict[str, Event] = {}
+            for e in self.visits(call):
+                firsts.setdefault(e["node"], e)
+            self._visited[call] = firsts
+        e = self._visited[call].get(node)
+        return e if e is not None and e["seq"] < before else None
+
+    def latest(self, name: str, kinds: tuple[str, ...], cutoff: int) -> Event | None:
+        """The last event of one of ``kinds`` at or before seq ``cutoff`` about the tensors bound to
+        ``name``: a tensor or update event of that name or id, or an event whose ``tensor`` is one
+        of them. A binary search in the events about ``name`` (indexed once for every name)."""
+        if self._about is None:
+            self._about = self._events_about()
+        best = None
+        for kind in kinds:
+            evs = self._about.get(name, {}).get(kind, [])
+            k = bisect_right(evs, cutoff, key=lambda e: e["seq"])
+            if k and (best is None or evs[k - 1]["seq"] > best["seq"]):
+                best = evs[k - 1]
+        return best
+
+    def loop_of(self, name: str) -> Loop | None:
+        """The innermost loop that ran around the last line that made, changed, visited, filled
+        or reset a tensor bound to ``name`` (where ``{name@N}`` takes its pass N); found once a name."""
+        if name not in self._loop_of:
+            if self._about is None:
+                self._about = self._events_about()
+            evs = sorted((e for got in self._about.get(name, {}).values() for e in got), key=lambda e: e["seq"])
+            self._loop_of[name] = self._last_loop(evs)
+        return self._loop_of[name]
+
+    def number_loop(self, name: str) -> Loop | None:
+        """The innermost loop that ran around the last line that bound the Python number ``name``."""
+        key = f"number {name}"  # no program name has a space
+        if key not in self._loop_of:
+            self._loop_of[key] = self._last_loop(self.numbers.get(name, []))
+        return self._loop_of[key]
+
+    def _last_loop(self, evs: list[Event]) -> Loop | None:
+        lines = dict.fromkeys(e["line"] for e in reversed(evs))  # each line once, the last first
+        return next((lp for lp in (self.loop_around(n, n) for n in lines) if lp is not None), None)
+
+    def _events_about(self) -> dict[str, dict[str, list[Event]]]:
+        names_of: dict[str, list[str]] = {}
+        for name, ids in self.name_tensors.items():
+            for i in ids:
+                names_of.setdefault(i, []).append(name)
+        about: dict[str, dict[str, list[Event]]] = {}
+        for ev in self.events:
+            kind = ev["kind"]
+            if kind not in ("tensor", "update", "visit", "accumulate", "grad_reset"):
+                continue
+            hits = set(names_of.get(ev.get("tensor"), ()))
+            if kind in ("tensor", "update"):
+                hits.update(names_of.get(ev.get("id"), ()))
+                if ev.get("name") in self.name_tensors:
+                    hits.add(ev["name"])
+            for n in hits:
+                about.setdefault(n, {}).setdefault(kind, []).append(ev)
+        return about
 
     def select(self, beat: Beat) -> list[Event]:
         """The events a beat's span selects, in log order (empty for a title card)."""
@@ -184,11 +280,11 @@ class LogIndex:
                 visits = visits[got[0] - 1: got[1]] if not isinstance(got, str) else []
             return visits
         if beat.accumulations is not None:
-            return [e for e in self.events if e["kind"] == "accumulate" and e.get("call") == beat.accumulations]
+            return [e for e in self.of_kind("accumulate") if e.get("call") == beat.accumulations]
         if beat.reset is not None:
-            return [e for e in self.events if e["kind"] == "grad_reset" and e["line"] == beat.reset]
+            return [e for e in self.of_kind("grad_reset") if e["line"] == beat.reset]
         if beat.branch is not None:
-            return [e for e in self.events if e["kind"] == "branch" and e["line"] == beat.branch]
+            return [e for e in self.of_kind("branch") if e["line"] == beat.branch]
         if beat.passes is not None:
             a, b = (beat.passes, beat.passes) if isinstance(beat.passes, int) else beat.passes
             return [e for e in self.events if e["kind"] in FORWARD_KINDS and a <= e["pass"] <= b]
@@ -196,16 +292,20 @@ class LogIndex:
 
     def forward_passes(self) -> int:
         """How many forward-mode passes the log holds (0 without ``forward_mode``)."""
-        return sum(1 for e in self.events if e["kind"] == "forward_pass")
+        return self.passes_run
+
+    def of_kind(self, kind: str) -> list[Event]:
+        """The events of ``kind``, in log order (the index's own list: not to change)."""
+        return self.by_kind.get(kind, [])
 
     def walk(self, call: int) -> list[Event]:
         """The ``backward`` event of ``call`` and what the walk logged right after it."""
-        out: list[Event] = []
-        for ev in self.events:
-            if not out:
-                if ev["kind"] == "backward" and ev.get("call") == call:
-                    out.append(ev)
-                continue
+        if call not in self.walk_at:
+            return []
+        at = self.walk_at[call]
+        out: list[Event] = [self.events[at]]
+        for j in range(at + 1, len(self.events)):  # no events[at + 1:]: a copy per call
+            ev = self.events[j]
             if ev["kind"] in ("visit", "accumulate") and ev.get("call") == call:
                 out.append(ev)
             elif ev["kind"] in ("error", "warning") and ev["line"] == out[0]["line"]:

@@ -31,6 +31,7 @@ there, but a backtick span that is only a number is refused like any typed numbe
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -129,16 +130,6 @@ def code_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _CODE.finditer(text)]
 
 
-def _latest(index: LogIndex, cutoff: int, kinds: tuple[str, ...], test) -> Event | None:
-    best = None
-    for ev in index.events:
-        if ev["seq"] > cutoff:
-            break
-        if ev["kind"] in kinds and test(ev):
-            best = ev
-    return best
-
-
 def unknown_name(p: Placeholder, index: LogIndex) -> str | None:
     """Why the placeholder's name can never have a value (whatever the moment), or None."""
     name = p.name
@@ -207,16 +198,14 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
         return wrong
     if name not in index.name_tensors:
         return _python_number(p, index, cutoff, numbers)
-    ids = set(index.name_tensors[name])
     within: tuple[int, int] | None = None
     if p.pass_ is not None:
-        got = _pass_of(p, index, ids)
+        got = _pass_of(p, index)
         if isinstance(got, str):
             return got
         within, cutoff = got, got[1]
     if p.field in ("value", "grad_fn"):
-        ev = _latest(index, cutoff, ("tensor", "update"), lambda e: e.get("name") == name or e.get("tensor") in ids
-                     or e.get("id") in ids)
+        ev = index.latest(name, ("tensor", "update"), cutoff)
         if ev is None:
             return f"{{{p.ref}}} has no value yet at this beat: '{name}' is made later in the program"
         if p.field == "grad_fn":
@@ -225,13 +214,13 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
             return Shown(ev["grad_fn"], ev["seq"], "grad_fn", "caption")
         return _number(ev, "value", "exact", "str", numbers)
     if p.field == "grad_in":
-        ev = _latest(index, cutoff, ("visit",), lambda e: e.get("tensor") in ids)
+        ev = index.latest(name, ("visit",), cutoff)
         if ev is None:
             return f"{{{p.ref}}} has no value yet at this beat: no backward walk has reached '{name}'"
         return _number(ev, "grad_in", "grad_in_exact", None, numbers)
-    ev = _latest(index, cutoff, ("accumulate", "grad_reset"), lambda e: e.get("tensor") in ids)
+    ev = index.latest(name, ("accumulate", "grad_reset"), cutoff)
     if within is not None and ev is not None and ev["kind"] == "grad_reset" and ev["seq"] >= within[0]:
-        filled = _latest(index, ev["seq"], ("accumulate",), lambda e: e.get("tensor") in ids)
+        filled = index.latest(name, ("accumulate",), ev["seq"])
         ev = filled if filled is not None and filled["seq"] >= within[0] else ev  # cleared at the pass's end
     if ev is None:
         return f"{{{p.ref}}} has no value yet at this beat: {name}.grad is None until a backward call fills it"
@@ -247,16 +236,12 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
     return _number(ev, key, f"{key}_exact", None, numbers)
 
 
-def _pass_of(p: Placeholder, index: LogIndex, ids: set[str]) -> tuple[int, int] | str:
+def _pass_of(p: Placeholder, index: LogIndex) -> tuple[int, int] | str:
     """``(first, last)`` seq of pass ``p.pass_`` of the loop the name is made or changed in
     (the innermost loop around the last line that made, changed, filled or visited it)."""
-    lines = [e["line"] for e in index.events
-             if e["kind"] in ("tensor", "update", "accumulate", "visit", "grad_reset")
-             and (e.get("id") in ids or e.get("tensor") in ids)]
-    loops = [lp for lp in (index.loop_around(n, n) for n in reversed(lines)) if lp is not None]
-    if not loops:
+    loop = index.loop_of(p.name)
+    if loop is None:
         return f"{{{p.ref}}}: '{p.name}' is not made or changed inside a for loop that ran; remove @{p.pass_}"
-    loop = loops[0]
     n = len(loop.passes)
     if p.pass_ > n:
         return f"{{{p.ref}}}: the for loop on line {loop.line} ran {n} time{'s' * (n != 1)}; there is no pass {p.pass_}"
@@ -267,13 +252,14 @@ def _python_number(p: Placeholder, index: LogIndex, cutoff: int, numbers: Number
     """A Python number the program bound to a name (``lr = 0.1``), as of the cutoff or the pass."""
     evs = index.numbers[p.name]
     if p.pass_ is not None:
-        loops = [lp for lp in (index.loop_around(e["line"], e["line"]) for e in reversed(evs)) if lp]
-        if not loops:
+        loop = index.number_loop(p.name)
+        if loop is None:
             return f"{{{p.ref}}}: '{p.name}' is not bound inside a for loop that ran; remove @{p.pass_}"
-        if p.pass_ > len(loops[0].passes):
-            return f"{{{p.ref}}}: the for loop on line {loops[0].line} ran {len(loops[0].passes)} times"
-        cutoff = loops[0].passes[p.pass_ - 1][1]
-    ev = next((e for e in reversed(evs) if e["seq"] <= cutoff), None)
+        if p.pass_ > len(loop.passes):
+            return f"{{{p.ref}}}: the for loop on line {loop.line} ran {len(loop.passes)} times"
+        cutoff = loop.passes[p.pass_ - 1][1]
+    k = bisect_right(evs, cutoff, key=lambda e: e["seq"])
+    ev = evs[k - 1] if k else None
     if ev is None:
         return f"{{{p.ref}}} has no value yet at this beat: '{p.name}' is bound later in the program"
     if numbers.style == "fraction" and ev.get("exact") is not None:

@@ -56,13 +56,23 @@ class Plan:
         return [s for c in self.cues for s in c.strings] + [s for c in self.captions for s in c.strings]
 
 
+class TooLong(Exception):
+    """The beats planned so far already last ``seconds``, more than the plan was allowed; the
+    beats after them (``beats`` were planned) were not."""
+
+    def __init__(self, seconds: float, beats: int):
+        super().__init__(f"the first {beats} beats last {seconds:.0f} s")
+        self.seconds, self.beats = seconds, beats
+
+
 def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: str | None = None,
-         index: LogIndex | None = None) -> Plan:
+         index: LogIndex | None = None, longest: float | None = None) -> Plan:
     """Lay the storyboard's beats out over the log; deterministic and free of side effects.
 
     ``source`` is the program text the code pane shows (the log header's, which carries any
     ``--set``); it defaults to the storyboard's program. ``index``: the log's index, when the
-    caller has built it already (a checked storyboard has).
+    caller has built it already (a checked storyboard has). ``longest``: seconds past which the
+    beats still to plan are not (:class:`TooLong`), so a clip far too long costs no more to refuse.
     """
     if index is None:
         index = LogIndex.build(events, source if source is not None else board.program)
@@ -72,6 +82,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     beats: list[BeatTime] = []
     now, cutoff = 0.0, -1
     shown_pass: tuple[int, int] | None = None  # (for line, pass) the code pane marks
+    seen: dict[str, float] = {}  # when each string the cues show first comes on screen
     for i, beat in enumerate(board.beats):
         tm = timings.scaled(beat.pace)
         spec = TABLE[beat.visual]
@@ -113,10 +124,14 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if i == 0 and beat.visual != "title_card":  # the title over the first beat's picture
             events = [CaptionEvent(board.title, (), "title")] + events
         cues.extend(b.cues)
-        spans, end = lay_out(events, now, b.now, first_shown(cues), tm.reading, tm.caption_fade, i, len(captions) + 1)
+        for text, start in first_shown(b.cues).items():  # kept up to date, not found again each beat
+            seen[text] = min(start, seen.get(text, start))
+        spans, end = lay_out(events, now, b.now, seen, tm.reading, tm.caption_fade, i, len(captions) + 1)
         captions += spans
         beats.append(BeatTime(i, beat.visual, _t(now), _t(end - now + tm.beat_pause)))
         now = end + tm.beat_pause
+        if longest is not None and now > longest and i + 1 < len(board.beats):
+            raise TooLong(now, i + 1)
     if board.takeaway is not None:
         now = _takeaway(board, index, timings, now, captions, beats)
     return Plan(board.title, _t(now), tuple(cues), tuple(captions), tuple(beats))

@@ -21,7 +21,7 @@ from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
 from .narration import parse, resolve, unknown_name
-from .readcheck import check_captions
+from .readcheck import check_captions, filled_problem
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
 from .store import name_problem
 from .timings import default_timings
@@ -343,8 +343,15 @@ def _check_narration(doc: Document, beat: Beat, at: Path, index: LogIndex, cutof
     for offset, message in problems:
         line, col = _narration_col(doc, path, offset)
         errors.add(line, col, message, path)
+    values = []
     for p in placeholders:  # with a bad span, the moment is unknown but a wrong name is still wrong
         got = resolve(p, index, cutoff, numbers) if resolve_too else unknown_name(p, index)
         if isinstance(got, str):
             line, col = _narration_col(doc, path, p.start)
             errors.add(line, col, got, path)
+        elif got is not None:
+            values.append((p, got))
+    if resolve_too and not problems and len(values) == len(placeholders):
+        why = filled_problem(f"beat {at[1] + 1}'s narration", beat.narration, values, default_timings().reading)
+        if why is not None:
+            errors.add(*doc.at(path), why, path)

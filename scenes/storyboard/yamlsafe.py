@@ -221,15 +221,27 @@ def load_text(text: str, file: str) -> Document:
     return doc
 
 
-def load_file(path: str, display: str | None = None) -> Document:
-    """Read and load a file; an unreadable or oversized file is a located error too."""
+def read_bounded(path: str, display: str | None = None) -> bytes:
+    """The bytes of a storyboard file, read no further than :data:`MAX_BYTES` (an 8 GiB file
+    costs no more than a small one); an unreadable or oversized file is a located error."""
+    import errno
+
     from scenes.atomic import read_regular
 
     name = display or path
     try:
-        raw = read_regular(path, MAX_BYTES)
+        return read_regular(path, MAX_BYTES)
     except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            raise StoryboardError([_problem(name, f"file is larger than {MAX_BYTES} bytes, the most a storyboard "
+                                                  "may be; split it into several storyboards")]) from None
         raise StoryboardError([_problem(name, f"cannot read: {exc.strerror}")]) from None
+
+
+def load_file(path: str, display: str | None = None) -> Document:
+    """Read and load a file; an unreadable or oversized file is a located error too."""
+    name = display or path
+    raw = read_bounded(path, display)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -64,3 +64,22 @@ def test_mlp_forward_mode_matches_torch_func_jvp() -> None:
         tangents = tuple(torch.tensor(1.0 if i == k else 0.0) for i in range(len(weights)))
         _, d = jvp(loss, primals, tangents)
         assert ours[name] == pytest.approx(d.item(), rel=1e-6), name
+
+
+def test_forward_mode_passes_times_operations_are_bounded_before_the_first_pass() -> None:
+    """Once: forward mode had no bound (one pass per input over every op: 15,000 inputs reached
+    6 GB in 40 s). 400 inputs summed take 400 passes over 400 additions, past 100,000."""
+    source = ("import torch\nws = []\nfor i in range(400):\n    ws.append(torch.tensor(1.0, requires_grad=True))\n"
+              "L = sum(ws)\n")
+    log = run_program(source, "p.py", forward_mode="L")
+    assert log.limit is not None and log.limit.line == 5
+    assert "forward mode needs 400 passes (one per input) over 400 operations" in str(log.limit)
+    assert "fewer inputs" in str(log.limit)
+    assert not log.of_kind("forward_pass") and log.events[-1]["type"] == "OperationLimit"
+
+
+def test_forward_mode_within_the_bound_runs() -> None:
+    source = ("import torch\nws = []\nfor i in range(300):\n    ws.append(torch.tensor(1.0, requires_grad=True))\n"
+              "L = sum(ws)\n")
+    log = run_program(source, "p.py", forward_mode="L")
+    assert log.limit is None and len(log.of_kind("jvp")) == 300

@@ -96,3 +96,51 @@ def test_deep_chain_forward_and_backward_without_recursion() -> None:
     assert log.of_kind("error") == []
     assert len(log.of_kind("visit")) == 100001
     assert log.of_kind("accumulate")[-1]["name"] == "w"
+
+
+def _limit(source: str, max_ops: int = 1000) -> tuple[int, str]:
+    """Where a run of ``source`` stopped at the operation bound, and the hint it gave."""
+    log = run_program(source, "p.py", max_ops=max_ops)
+    assert log.limit is not None, log.events[-3:]
+    return log.limit.line, str(log.limit)
+
+
+@pytest.mark.parametrize("statement", [
+    "x = [" + ", ".join(["1"] * 3000) + "]",                       # list-literal elements
+    "x = 1 and " + " and ".join(["1"] * 3000),                    # and/or operands
+    "x = [" + ", ".join(["len(xs)"] * 600) + "]",                 # calls inside a literal
+    "x = [" + ", ".join(["xs.append(1)"] * 600) + "]",
+    "x = [" + ", ".join(["print(xs)"] * 200) + "]",               # and what each print writes
+])
+def test_work_inside_one_expression_counts_towards_the_bound(statement: str) -> None:
+    """Once: only statements, loop passes and tensor operations were counted, so one statement
+    could do unbounded work, and the bound was then blamed on the next line with a loop hint."""
+    line, text = _limit("xs = [1, 2, 3, 4, 5, 6, 7, 8]\n" + statement + "\nprint(1)\n")
+    assert line == 2
+    assert "outside any loop" in text and "fewer loop passes" not in text
+
+
+def test_the_bound_is_blamed_on_the_line_of_a_long_literal_that_spent_it() -> None:
+    """A literal over many lines stops at the line of the item that passed the bound."""
+    line, _ = _limit("x = [\n" + ",\n".join(["1"] * 3000) + "]\nprint(1)\n")
+    assert line == 1 + 1000  # the statement was one operation, each item one more: item 1000 is past
+
+
+def test_a_loop_that_spent_the_bound_is_told_to_run_fewer_passes() -> None:
+    line, text = _limit("xs = []\nfor i in range(10**6):\n    xs.append(i)\n")
+    assert line in (2, 3) and "run fewer loop passes" in text
+
+
+@pytest.mark.parametrize("source,error", [
+    ("a = []\na.append(a)\nb = []\nb.append(b)\nprint(a == b)\n", "in comparison"),
+    ("a = []\nx = a\nfor _ in range(3000):\n    x.append([])\n    x = x[0]\nprint(a == a[0])\n", "in comparison"),
+    ("a = []\nx = a\nfor _ in range(3000):\n    x.append([])\n    x = x[0]\nprint(a)\n", "repr of an object"),
+])
+def test_lists_nested_too_deeply_raise_pythons_recursion_error(source: str, error: str) -> None:
+    """Python raises RecursionError comparing lists that hold themselves, or printing or comparing
+    lists nested past its limit; the engine records the same error (once: a RecursionError of the
+    engine itself, a traceback) and goes on with the next statement."""
+    log = run_program(source + "print(1)\n", "p.py")
+    errors = log.of_kind("error")
+    assert [e["type"] for e in errors] == ["RecursionError"] and error in errors[0]["message"]
+    assert log.of_kind("print")[-1]["text"] == "1"

@@ -19,11 +19,24 @@ HANG_BOUND = 120.0
 """Seconds a subprocess gets before the harness calls it hung (each takes a few seconds)."""
 
 
+MEMORY_BOUND = 2 << 30
+"""Bytes of address space a ``render(..., bounded=True)`` subprocess gets: far more than any
+refusal needs, far less than the runaway it guards against."""
+
+
+def _bound_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BOUND, MEMORY_BOUND))
+
+
 def render(*args: str, cwd: Path = ROOT, timeout: float = HANG_BOUND, stdin: int | None = None,
-           env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """``render ARGS`` in a subprocess from ``cwd``, this checkout first on the path."""
+           env: dict[str, str] | None = None, bounded: bool = False) -> subprocess.CompletedProcess:
+    """``render ARGS`` in a subprocess from ``cwd``, this checkout first on the path;
+    ``bounded``: within :data:`MEMORY_BOUND` bytes, so that a runaway fails instead of filling memory."""
     return subprocess.run([*RENDER, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          stdin=stdin, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+                          stdin=stdin, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+                          preexec_fn=_bound_memory if bounded else None)
 
 
 def one_line(r: subprocess.CompletedProcess, *words: str) -> None:

@@ -135,3 +135,127 @@ def test_a_long_program_of_float_literals_runs_in_linear_time(tmp_path: Path, se
 def test_max_ops_below_one_is_refused(value: str) -> None:
     one_line(render("log", str(CORPUS / "programs" / "range_step_zero.py"), "--max-ops", value),
              f"--max-ops {value}")
+
+
+@pytest.mark.parametrize("command", ["scene", "article", "all"])
+def test_a_huge_storyboard_is_refused_before_it_is_read(tmp_path: Path, command: str) -> None:
+    """Once: the cache key read the storyboard whole before its size was checked; an 8 GiB
+    file filled the memory under ``scene``, ``article`` and ``all`` (``watch`` renders the same
+    way). The memory bound makes a whole read fail here."""
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as f:
+        f.truncate(8 << 30)  # sparse: no disk is spent
+    r = render(command, str(big), "--out", str(tmp_path / "out"), timeout=60, bounded=True)
+    one_line(r, "big.yaml:1:1:", "larger than 262144 bytes", "split it")
+
+
+SHARED = "a = [1.5, 2]\nb = [1.5, 2]\nfor _ in range(40):\n    a = [a, a]\n    b = [b, b]\n"
+
+
+@pytest.mark.parametrize("source,line", [
+    (SHARED + "print(a)\n", 6),
+    (SHARED + "a\n", 6),
+    (SHARED + "print(a == b)\n", 6),
+    (SHARED + "print(a != b)\n", 6),
+    ("xs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nx = [" + ", ".join(["print(xs)"] * 90_000) + "]\n", 2),
+    ("x = [" + ", ".join(["1"] * 300_000) + "]\nprint(1)\n", 1),
+], ids=["print_shared", "show_shared", "eq_shared", "ne_shared", "print_flood", "long_literal"])
+def test_work_inside_one_statement_stops_at_the_bound(tmp_path: Path, source: str, line: int) -> None:
+    """Once: printing or comparing a list shared 2**40 times hung or filled the memory, a print
+    flood inside one list literal reached 6 GB, and a 300,000-item literal was blamed on the line
+    after it, with "run fewer loop passes" though there was no loop. Each is now stopped where it
+    spends the bound, with a hint that fits (the timeout and the memory bound stop a runaway)."""
+    p = tmp_path / "flood.py"
+    p.write_text(source)
+    r = render("log", str(p), timeout=60, bounded=True)
+    one_line(r, f"flood.py:{line}:", "stopped after 100000 operations", "outside any loop")
+    assert "loop passes" not in r.stderr
+
+
+def test_forward_mode_of_many_inputs_is_refused_before_its_passes() -> None:
+    """Once: forward mode had no bound; 15,000 inputs (15,000 passes over 15,000 additions)
+    reached 6 GB in 40 s. Refused before the first pass, saying what it would take."""
+    r = render("check", str(CORPUS / "storyboards" / "forward_mode_many_inputs.yaml"), "--no-torch",
+               timeout=60, bounded=True)
+    one_line(r, "forward_mode_many_inputs.yaml:8:3:", "program line 5", "forward mode needs 15000 passes",
+             "fewer inputs")
+
+
+def _placeholders_over_a_long_log(folder: Path, name: str) -> Path:
+    """199 beats of 150 placeholders each (``{w}``, or 100 of ``{x@5}``), after a beat that
+    shows a loop of 3,000 (or 1,000) passes; or 200 beats that each show the 3,000 passes."""
+    narration, passes = (" ".join(["{x@5}"] * 100), 1000) if name.endswith("pass") else (" ".join(["{w}"] * 150), 3000)
+    beats = ['  - visual: code_and_graph_build\n    lines: [2, 6]\n    narration: "The program."\n']
+    beats *= 200 if name.startswith("beats") else 1
+    beats += [f'  - visual: title_card\n    narration: "{narration}"\n'] * (200 - len(beats))
+    p = folder / f"{name}.yaml"
+    p.write_text("title: Many placeholders over a long log\nprogram: |\n  import torch\n"
+                 f"  w = torch.tensor(1.0, requires_grad=True)\n  x = w\n  for i in range({passes}):\n"
+                 "      x = x * 1.0\n  y = x * 2\nbeats:\n" + "".join(beats))
+    return p
+
+
+@pytest.mark.parametrize("name,words", [
+    ("long_chain", "long_chain.yaml:10:3: the clip would last 14005 s"),
+    ("placeholders_long_log", "placeholders_long_log.yaml:10:3: the clip would last more than 3303 s (its first "
+                              "beat already does)"),
+    ("placeholders_pass", "placeholders_pass.yaml:10:3: the clip would last more than 1103 s"),
+    ("beats_over_a_long_log", "beats_over_a_long_log.yaml:10:3: the clip would last more than 3303 s"),
+])
+def test_storyboard_checks_are_linear_in_the_log(tmp_path: Path, name: str, words: str) -> None:
+    """Once: each visit of a walk scanned the whole walk for what arrived at it, and each
+    placeholder the whole log for its value (a ``@pass`` one twice), so a 10,000-node walk
+    took 1 min 40 s before saying its clip was too long, 199 beats of 150 placeholders over a
+    9,000-event log 5 min 51 s, and 200 beats that each show that log were all planned before
+    the clip's length was checked (47 s). The log is indexed once, and the plan stops at the
+    first beat past the longest clip (the timeout is the bound)."""
+    path = CORPUS / "storyboards" / "long_chain.yaml" if name == "long_chain" \
+        else _placeholders_over_a_long_log(tmp_path, name)
+    one_line(render("check", str(path), "--no-torch", timeout=30, bounded=True), words, "at most 900 s")
+
+
+class _CountedScans(list):
+    """A log that counts how often it is walked from the start."""
+
+    scans = 0
+
+    def __iter__(self):
+        type(self).scans += 1
+        return super().__iter__()
+
+
+@pytest.mark.parametrize("passes", [200, 400])
+def test_planning_a_walk_scans_the_log_a_fixed_number_of_times(tmp_path: Path, passes: int) -> None:
+    """Counted, not timed: planning a backward walk of N visits, with a placeholder per beat,
+    walks the whole log as often for 400 visits as for 200 (once: once more per visit)."""
+    from scenes.storyboard import load, plan
+    from scenes.storyboard.timings import default_timings
+
+    text = (CORPUS / "storyboards" / "long_chain.yaml").read_text().replace("range(10000)", f"range({passes})")
+    text = text.replace('"The walk."', '"The walk: {w.grad} for w, {x.grad_in} at x."')
+    p = tmp_path / "chain.yaml"
+    p.write_text(text)
+    checked = load(str(p))
+    index = checked.index
+    index.events = _CountedScans(index.events)
+    _CountedScans.scans = 0
+    made = plan(index.events, checked.storyboard, default_timings(), index.source, index)
+    assert len([c for c in made.cues if c.kind == "visit"]) == passes + 1  # the muls and w
+    assert _CountedScans.scans <= 6, _CountedScans.scans
+
+
+@pytest.mark.parametrize("name,words", [
+    ("filled_too_long", ["filled_too_long.yaml:9:9: the takeaway is 779 characters once its placeholders are filled",
+                         "filled_too_long.yaml:13:16: beat 1's narration is 2575 characters once its placeholders "
+                         "are filled; at most 600 can be read on screen"]),
+    ("filled_long_word", ["filled_long_word.yaml:12:16: beat 1's narration cannot be cut into captions once its "
+                          "placeholders are filled: '1208925819614629174706176/1478", "66 characters with no space",
+                          "numbers: decimal"]),
+])
+def test_a_caption_too_long_once_filled_is_refused_at_check_time(name: str, words: list[str]) -> None:
+    """Once: ``render check`` said ok for narrations that their placeholders made 2,575 characters,
+    or a fraction of 66 characters with no space (a caption then drawn a few pixels tall)."""
+    r = render("check", str(CORPUS / "storyboards" / f"{name}.yaml"), "--no-torch", timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    for w in words:
+        assert w in r.stderr, (w, r.stderr)

@@ -136,18 +136,17 @@ def visit(b: Builder, ev: Event) -> None:
 
 def arrivals(b: Builder, ev: Event) -> list[Shown]:
     """What the earlier visits of the same backward call sent to this visit's node, one string
-    each, in the order they were sent: where there are two or more, they meet and add up."""
+    each, in the order they were sent: where there are two or more, they meet and add up.
+    Read from the index's record of what was sent where (no scan of the walk per visit)."""
     out: list[Shown] = []
-    for e in b.index.visits(ev["call"]):
+    for e, j in b.index.sent_to(ev["call"], ev["node"]):
         if e["seq"] >= ev["seq"]:
             break
         exacts = e.get("grads_out_exact") or [None] * len(e.get("edges") or [])
-        for j, (target, grad) in enumerate(zip(e.get("edges") or [], e.get("grads_out") or [])):
-            if target == ev["node"] and grad is not None:
-                if b.numbers.style == "fraction" and exacts[j] is not None:
-                    out.append(Shown(exacts[j], e["seq"], f"grads_out_exact[{j}]", "part"))
-                else:
-                    out.append(Shown(show(grad, None, b.numbers), e["seq"], f"grads_out[{j}]", "part"))
+        if b.numbers.style == "fraction" and exacts[j] is not None:
+            out.append(Shown(exacts[j], e["seq"], f"grads_out_exact[{j}]", "part"))
+        else:
+            out.append(Shown(show(e["grads_out"][j], None, b.numbers), e["seq"], f"grads_out[{j}]", "part"))
     return out
 
 
@@ -204,7 +203,7 @@ def accumulate(b: Builder, ev: Event) -> None:
     strings = b.name_of(ev["tensor"])
     if ev.get("before") is not None:
         strings.append(b.value(ev, "before", "before_exact", None, "before"))
-    visit_ = next((e for e in b.index.visits(ev["call"]) if e["node"] == ev["node"] and e["seq"] < ev["seq"]), None)
+    visit_ = b.index.visit_of(ev["call"], ev["node"], ev["seq"])
     parts = arrivals(b, visit_) if visit_ is not None and ev.get("before") is None else []
     if len(parts) > 1:  # into a bucket that held 6, the sum written is the bucket's: 6 + 6 = 12
         strings += parts
