@@ -26,7 +26,7 @@ from scenes.publish.values import leaf_grads, printed, try_it, value_rows
 from scenes.render.options import RenderOptions, outputs
 from scenes.render.pipeline import render_storyboard
 from scenes.render.writes import FolderWrite
-from scenes.storyboard.chapters import beat_chapters, chapters_vtt, heading
+from scenes.storyboard.chapters import beat_chapters, chapters_vtt
 from scenes.storyboard.errors import Problem, StoryboardError
 
 VIDEO_TYPES = {"mp4": "video/mp4", "webm": "video/webm"}

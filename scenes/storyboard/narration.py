@@ -34,7 +34,6 @@ import math
 from bisect import bisect_right
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 
 from .errors import did_you_mean
 from .logindex import Event, LogIndex

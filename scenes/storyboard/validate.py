@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
