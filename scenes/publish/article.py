@@ -28,9 +28,8 @@ from scenes.render.pipeline import render_storyboard
 from scenes.render.writes import FolderWrite
 from scenes.storyboard.chapters import beat_chapters, chapters_vtt
 from scenes.storyboard.errors import Problem, StoryboardError
+from scenes.video.formats import PAGE_TYPES
 
-VIDEO_TYPES = {"mp4": "video/mp4", "webm": "video/webm"}
-"""The clip formats a page can play in a ``<video>``, with their MIME types."""
 KEY_FILE = "article.key"
 
 
@@ -59,16 +58,16 @@ ROLE_WORDS = {"video": "clip", "poster": "poster", "captions": "captions", "chap
 def article_names(name: str) -> dict[str, str]:
     """Every file name an article of ``name`` writes in any format, with what it is, for the
     folder check (and its stills, ``beat-NN.png``)."""
-    return {**{f: ROLE_WORDS[role] for fmt in VIDEO_TYPES for role, f in article_files(name, fmt).items()},
+    return {**{f: ROLE_WORDS[role] for fmt in PAGE_TYPES for role, f in article_files(name, fmt).items()},
             "index.html": "page", KEY_FILE: "key"}
 
 
 def write_article(storyboard_file: str, name: str, opts: RenderOptions,
                   log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> ArticleResult:
     """Render the clip if it is out of date, then write its article unless that is up to date."""
-    if opts.fmt not in VIDEO_TYPES:
+    if opts.fmt not in PAGE_TYPES:
         raise StoryboardError([Problem(storyboard_file, 1, 1, f"an article plays its clip in the page: use "
-                                       f"--format {' or '.join(VIDEO_TYPES)}, not {opts.fmt}")])
+                                       f"--format {' or '.join(PAGE_TYPES)}, not {opts.fmt}")])
     render_storyboard(storyboard_file, name, opts, log)
     out = Path(opts.out)
     clip = outputs(name, out, opts.fmt, opts.aspect)
@@ -93,7 +92,7 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
         stills_at = [w.temp(s, "still") for s in still_names]
         stills.save_stills(placed["video"], [c.end - 1e-3 for c in chapters], stills_at)
         data = article_data(checked, p, files, still_names)
-        data.update(video_type=VIDEO_TYPES[opts.fmt], size=_size_of(placed["poster"]),
+        data.update(video_type=PAGE_TYPES[opts.fmt], size=_size_of(placed["poster"]),
                     still_size=_size_of(stills_at[0]),
                     tracks={role: track_src(placed[role]) for role in ("captions", "chapters")},
                     captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Callable
 
 from scenes.publish import pages
-from scenes.publish.article import KEY_FILE, VIDEO_TYPES, article_folder, clock
+from scenes.publish.article import KEY_FILE, article_folder, clock
 from scenes.publish.course import Course
 from scenes.publish.freshness import is_fresh, key_of
 from scenes.render.options import outputs
 from scenes.render.writes import FolderWrite
 from scenes.storyboard.errors import plain
 from scenes.storyboard.store import STORYBOARD_DIR, storyboard_path
+from scenes.video.formats import PAGE_TYPES
 
 SITE_KEY = ".site.key"
 SITE_FILES = {"index.html": "page", pages.STYLE_FILE: "style sheet", SITE_KEY: "key"}
@@ -46,7 +47,7 @@ def storyboards_for(out: Path, given: str | None = None) -> Path:
 
 
 def _clip_of(out: Path, name: str) -> Path | None:
-    for fmt in VIDEO_TYPES:
+    for fmt in PAGE_TYPES:
         paths = outputs(name, out, fmt)
         if paths["clip"].is_file() and paths["poster"].is_file() and paths["key"].is_file():
             return paths["clip"]

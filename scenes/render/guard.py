@@ -19,13 +19,14 @@ from scenes.render import manifest
 from scenes.render.options import ASPECTS, RenderOptions, outputs
 from scenes.storyboard.errors import Problem, StoryboardError
 from scenes.storyboard.store import name_problem
+from scenes.video.formats import FORMATS
 
 SIGNATURES: dict[str, tuple[int, bytes]] = {
-    ".mp4": (4, b"ftyp"), ".webm": (0, b"\x1a\x45\xdf\xa3"), ".gif": (0, b"GIF8"),
+    **{f".{f.name}": f.signature for f in FORMATS.values()},
     ".png": (0, b"\x89PNG\r\n\x1a\n"), ".jsonl": (0, b'{"format":"gradreel-events"'), ".vtt": (0, b"WEBVTT"),
 }
-"""Where an output's first bytes say that gradreel wrote it, by its file ending: a video container,
-a PNG, an event log's header, WebVTT captions. Only for a file the folder's list does not record:
+"""Where an output's first bytes say that gradreel wrote it, by its file ending: a clip's container
+(its entry in :data:`scenes.video.formats.FORMATS`), a PNG, an event log's header, WebVTT captions. Only for a file the folder's list does not record:
 one written before gradreel kept lists (a Markdown file or a style sheet is never known so)."""
 
 

@@ -31,11 +31,16 @@ size; ``cpu-used`` 5 trades a little size for several times the speed."""
 @dataclass(frozen=True)
 class Format:
     """One container: its name (also the file's suffix), what it is for, and its writer, which
-    makes ``target`` from the clip's segments and chapters."""
+    makes ``target`` from the clip's segments and chapters. ``signature``: where the file's first
+    bytes say what it is, and what they say (the render checks that a file it would replace is a
+    clip it wrote); ``media_type``: the type a web page plays it as, None where a page does not
+    (a gif is for slides)."""
 
     name: str
     about: str
     write: Callable[[list[Path], Path, list[Mark], int], None]
+    signature: tuple[int, bytes]
+    media_type: str | None
 
 
 def _mp4(parts: list[Path], target: Path, chapters: list[Mark], fps: int) -> None:
@@ -126,8 +131,11 @@ def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int) -> Non
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
-    Format("mp4", "H.264, index at the front, a chapter per beat (the default)", _mp4),
-    Format("webm", "VP9 with the same frames, timing and chapters", _webm),
-    Format("gif", "for slides: at most 480p, one palette for the clip", _gif),
+    Format("mp4", "H.264, index at the front, a chapter per beat (the default)", _mp4, (4, b"ftyp"), "video/mp4"),
+    Format("webm", "VP9 with the same frames, timing and chapters", _webm, (0, b"\x1a\x45\xdf\xa3"), "video/webm"),
+    Format("gif", "for slides: at most 480p, one palette for the clip", _gif, (0, b"GIF8"), None),
 )}
 """Every format a clip can be written as, by name; the first is the default."""
+
+PAGE_TYPES: dict[str, str] = {f.name: f.media_type for f in FORMATS.values() if f.media_type is not None}
+"""The formats a web page can play (an article's video), with their media types."""

@@ -98,3 +98,12 @@ def test_gif_is_at_most_480p_with_one_palette_and_the_clips_timing(segments: lis
     assert sum(delays) == 3000
     assert _local_palettes(clip.read_bytes()) == [False, False, False]  # the clip's one palette, for all
     assert gif_size(480, 854) == (480, 854) and gif_size(1920, 1080) == (854, 480)
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_each_format_starts_with_the_signature_its_entry_declares(name: str, segments: list[Path], tmp_path: Path) -> None:
+    """The render recognises a clip it wrote by the first bytes its format's entry declares."""
+    clip = tmp_path / f"clip.{name}"
+    TABLE[name].write(segments, clip, MARKS, FPS)
+    at, magic = TABLE[name].signature
+    assert clip.read_bytes()[at:at + len(magic)] == magic
