@@ -11,7 +11,9 @@ like; the rest (plan, events, theme, layout and what is derived from them) is fi
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from types import MethodType
+from typing import Any, Callable, ClassVar
 
 from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
 
@@ -22,8 +24,9 @@ from scenes.draw.code import CodeCues
 from scenes.draw.crossfade import first_half, in_second_half
 from scenes.layout.clip import clip_layout, fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
+from scenes.draw.context import DrawContext, StepScratch, View
 from scenes.draw.drawers import Drawer, draws, with_drawers
-from scenes.draw.curve import CurveCues
+from scenes.draw.curve import LossCurve
 from scenes.draw.focus import FocusCues
 from scenes.draw.forward import ForwardCues
 from scenes.draw.freed import FreedGraphs
@@ -31,8 +34,7 @@ from scenes.draw.loops import LoopCues
 from scenes.draw.frame_spots import FrameSpots
 from scenes.draw.network import NetworkCues
 from scenes.draw.step import StepCues
-from scenes.draw.state import (CodeView, ConsoleView, CurveView, GraphView, NetworkView, SceneState, TitleView,
-                               WalkView)
+from scenes.draw.state import CodeView, ConsoleView, GraphView, NetworkView, SceneState, TitleView, WalkView
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
 from scenes.layout.detour import clear_of
@@ -45,6 +47,17 @@ from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token
 
 Anims = list[Any]
 
+
+@dataclass
+class Views:
+    """The views the scene is composed of, one attribute each."""
+
+    curve: LossCurve
+
+    def all(self) -> list[View]:
+        return list(vars(self).values())
+
+
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
 # Z_BAR, in code.py), then the wavefront glow (Z_GLOW, in backward.py), then edges and cards,
 # then tokens, then captions and titles (Z_CAPTION, in titles.py).
@@ -52,11 +65,13 @@ Z_TOKEN = 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, CurveCues, FocusCues, ForwardCues,
+class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, FocusCues, ForwardCues,
                 FreedGraphs, LoopCues, NetworkCues, StepCues, TitleCues, FrameSpots, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
-    Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``)."""
+    Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
+    one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
 
+    VIEWS: ClassVar[tuple[type[View], ...]] = (LossCurve,)
     DRAWERS: ClassVar[dict[str, Drawer]]
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
@@ -68,19 +83,66 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         self.aspect, self.captions_mode = aspect, captions
         self.spec = theme.aspect(aspect)
         self.has_code = shows_code(plan, source)
-        self.lay: Layout = layout or clip_layout(plan, events, source, aspect, theme)
+        lay = layout or clip_layout(plan, events, source, aspect, theme)
         self.owner = dict(_node_owner(events))
         self.tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
         for e in events:
             if e["kind"] == "tensor":
                 self.tensor_events.setdefault(e["id"], e)
-        self.ledger: list[tuple[str, int | None]] = []
         self.fill_max = fill_scales(plan)
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
-        self._turning: dict[int, VGroup] = {}  # during one step: arrow id -> the arrow it becomes
-        self._arriving: set[int] = set()  # during one step: ids of shapes its FadeIns bring in
-        self._title_going: Any = None  # during one step: the fade of a title it takes away
-        self.state = SceneState()  # what is on screen and how later cues change it: all a beat starts from
+        self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
+        self.ctx = DrawContext(plan, events, source, theme, self.spec, lay)
+        self.views = Views(curve=LossCurve(self.ctx))
+        self._drawers = self._bind_drawers()
+
+    def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:
+        """Cue kind -> its drawer bound to the view (or this scene) that declares it."""
+        by_class = {type(v): v for v in self.views.all()}
+        bound: dict[str, Callable[[Any, StepScratch], Anims]] = {}
+        for kind, d in self.DRAWERS.items():
+            if d.owner in by_class:
+                bound[kind] = MethodType(d.fn, by_class[d.owner])
+            else:
+                bound[kind] = lambda cue, step, fn=d.fn: fn(self, cue)
+        return bound
+
+    # ----- what a beat's snapshot holds (scenes.render.states): kept in the views' context ------
+    @property
+    def state(self) -> SceneState:
+        """What is on screen and how later cues change it: all a beat starts from."""
+        return self.ctx.state
+
+    @state.setter
+    def state(self, value: SceneState) -> None:
+        self.ctx.state = value
+
+    @property
+    def lay(self) -> Layout:
+        """The graph's layout: the clip's, or while a beat's ``focus:`` holds, the zoomed one."""
+        return self.ctx.layout
+
+    @lay.setter
+    def lay(self, value: Layout) -> None:
+        self.ctx.layout = value
+
+    @property
+    def ledger(self) -> list[tuple[str, int | None]]:
+        """Every string put on screen, as ``(text, seq)``."""
+        return self.ctx.ledger
+
+    @ledger.setter
+    def ledger(self, value: list[tuple[str, int | None]]) -> None:
+        self.ctx.ledger = value
+
+    # ----- one step's scratch, for the mixins not yet made views (views are passed the step) ----
+    @property
+    def _turning(self) -> dict[int, VGroup]:
+        return self._now.turning
+
+    @property
+    def _arriving(self) -> set[int]:
+        return self._now.arriving
 
     # ----- the state, by view -----------------------------------------------------------------
     @property
@@ -106,10 +168,6 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
     @property
     def network(self) -> NetworkView:
         return self.state.network
-
-    @property
-    def curve(self) -> CurveView:
-        return self.state.curve
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
@@ -185,19 +243,20 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         may reach one shape: a dim may fade an arrow that a visit in the same step turns round.
         Manim cannot drive one shape with two animations, so the dims come last and fade what
         the step's turns make (``_turning``) instead of animating it again."""
+        step = self._now = StepScratch()
         try:
-            anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a)]
+            anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a, step)]
             self._fade_outside()
-            if self._title_going is not None:  # the title is gone by half time and what comes
+            if step.title_going is not None:  # the title is gone by half time and what comes
                 for m in anims:  # starts then, so the two never share a frame
-                    if m is not self._title_going:
+                    if m is not step.title_going:
                         m.rate_func = in_second_half(m.rate_func)
             return anims
         finally:
-            self._turning, self._arriving, self._title_going = {}, set(), None
+            self._now = StepScratch()
             self.walk.moving = []
 
-    def _draw(self, a: Action) -> Anims:
+    def _draw(self, a: Action, step: StepScratch) -> Anims:
         if a.kind == "caption_in":
             return self._caption_in(a.payload)
         if a.kind == "caption_out":
@@ -205,10 +264,10 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         cue = a.payload
         out: Anims = []
         if self.titles.overlay is not None and cue.kind != "title":
-            self._title_going = FadeOut(self.titles.overlay, rate_func=first_half)
-            out.append(self._title_going)
+            step.title_going = FadeOut(self.titles.overlay, rate_func=first_half)
+            out.append(step.title_going)
             self.titles.overlay = None
-        out += self._close_curve(cue.kind)
+        out += self.views.curve.give_way(cue.kind)
         kind = cue_kind(cue.kind)
         walk = self.walk
         if kind.ends_walk and walk.wave is not None:  # the walk is over: its glow goes
@@ -216,7 +275,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
             walk.wave, walk.visit_marks, walk.fill_tokens = None, [], {}
         if kind.follows_line and self.code.pane is not None and cue.seqs:
             out += self._bar_to(self.events[cue.seqs[0]]["line"], walk=kind.walk_line)
-        return out + self.DRAWERS[cue.kind](self, cue)
+        return out + self._drawers[cue.kind](cue, step)
 
     # ----- emphasis ---------------------------------------------------------------------------
     def _targets(self, ids: tuple[str, ...]) -> list[Mobject]:

@@ -1,0 +1,89 @@
+"""What every view of the clip scene shares: the clip's fixed inputs, its records and one step's scratch.
+
+Why one typed object: a view (:mod:`scenes.draw.views`) needs the theme, the aspect, the layout,
+the plan and the log, and says what it shows in the ledger; passing them as one :class:`DrawContext`
+keeps each view's constructor short and every access typed. The records (``state``) and the
+ledger are what a beat's snapshot restores (:mod:`scenes.render.states`): the scene sets them
+here, so a view always reads the current ones. :class:`StepScratch` is what one step's drawers
+tell each other (shapes coming in, arrows turning round, a title going); it lives for that step
+only, never in a record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scenes.draw.state import SceneState
+from scenes.layout.clip import graph_region
+from scenes.theme import Rect, Theme
+from scenes.theme_model import Aspect
+
+if TYPE_CHECKING:
+    from manim import Animation, VGroup
+
+    from scenes.layout.place import Layout
+    from scenes.storyboard.narration import Shown
+    from scenes.storyboard.plan import Plan
+
+Anims = list["Animation"]
+"""What a drawer returns: the animations of its cue, played together in one step."""
+
+
+@dataclass
+class DrawContext:
+    """The clip's fixed inputs (``plan``, ``events``, ``source``, ``theme``, ``spec``: the aspect,
+    ``layout``), and the scene's records and ledger as they are now."""
+
+    plan: Plan
+    events: list[dict[str, Any]]
+    source: str | None
+    theme: Theme
+    spec: Aspect
+    layout: Layout
+    state: SceneState = field(default_factory=SceneState)
+    ledger: list[tuple[str, int | None]] = field(default_factory=list)
+
+    def record(self, shown: Shown) -> None:
+        """Say that ``shown`` is on screen (tests check the picture says what the plan says)."""
+        self.ledger.append((shown.text, shown.seq))
+
+    def record_all(self, strings: tuple[Shown, ...] | list[Shown]) -> None:
+        for s in strings:
+            self.record(s)
+
+    def frame_rect(self) -> Rect:
+        """The frame inside its margin: where anything drawn stays."""
+        s, m = self.spec, self.spec.margin
+        return (-s.frame_width / 2 + m, -s.frame_height / 2 + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
+
+    def graph_region(self) -> Rect:
+        """The clip's graph region (`graph_region`), where the graph, the network or the curve go."""
+        return graph_region(self.plan, self.source, self.spec, self.theme, lit=self.layout.code_lit)
+
+
+@dataclass
+class StepScratch:
+    """What the drawers of one step (the cues starting on one frame) tell each other. Two of its
+    cues may reach one shape, and Manim cannot drive one shape with two animations: ``arriving``,
+    ids of shapes a FadeIn of this step brings in (a later cue sets them faded instead of fading
+    them); ``turning``, arrow id -> the arrow a visit turns it into (a dim fades that one);
+    ``title_going``, the fade of a title this step takes away (what comes starts at half time)."""
+
+    arriving: set[int] = field(default_factory=set)
+    turning: dict[int, VGroup] = field(default_factory=dict)
+    title_going: Animation | None = None
+
+
+class View:
+    """A part of the picture (the curve, the network, the titles, ...): it owns one record of
+    ``ctx.state`` (what it shows, snapshotted with the beat) and the shapes in it, draws the cue
+    kinds it marks with ``@draws`` as ``(cue, step) -> animations``, and offers the others what
+    they need of it as public methods. Records are read by any view, written by their owner."""
+
+    def __init__(self, ctx: DrawContext) -> None:
+        self.ctx = ctx
+
+    @property
+    def theme(self) -> Theme:
+        return self.ctx.theme
