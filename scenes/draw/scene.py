@@ -32,9 +32,9 @@ from scenes.draw.forward import ForwardCues
 from scenes.draw.freed import FreedGraphs
 from scenes.draw.loops import LoopCues
 from scenes.draw.frame_spots import FrameSpots
-from scenes.draw.network import NetworkCues
+from scenes.draw.network import NetworkDiagram
 from scenes.draw.step import StepCues
-from scenes.draw.state import CodeView, ConsoleView, GraphView, NetworkView, SceneState, TitleView, WalkView
+from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, TitleView, WalkView
 from scenes.draw.titles import TitleCues
 from scenes.video.timeline import Action
 from scenes.layout.detour import clear_of
@@ -53,6 +53,7 @@ class Views:
     """The views the scene is composed of, one attribute each."""
 
     curve: LossCurve
+    network: NetworkDiagram
 
     def all(self) -> list[View]:
         return list(vars(self).values())
@@ -66,12 +67,12 @@ Z_TOKEN = 1
 
 @with_drawers
 class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, FocusCues, ForwardCues,
-                FreedGraphs, LoopCues, NetworkCues, StepCues, TitleCues, FrameSpots, Scene):
+                FreedGraphs, LoopCues, StepCues, TitleCues, FrameSpots, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
     one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
 
-    VIEWS: ClassVar[tuple[type[View], ...]] = (LossCurve,)
+    VIEWS: ClassVar[tuple[type[View], ...]] = (LossCurve, NetworkDiagram)
     DRAWERS: ClassVar[dict[str, Drawer]]
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
@@ -93,7 +94,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
         self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay)
-        self.views = Views(curve=LossCurve(self.ctx))
+        self.views = Views(curve=LossCurve(self.ctx), network=NetworkDiagram(self.ctx))
         self._drawers = self._bind_drawers()
 
     def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:
@@ -164,10 +165,6 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
     @property
     def titles(self) -> TitleView:
         return self.state.titles
-
-    @property
-    def network(self) -> NetworkView:
-        return self.state.network
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:

@@ -65,8 +65,9 @@ class TitleCues:
         """An opening title large in the middle of the empty frame; a later one on a backdrop in
         the graph region's free band, never over its cards."""
         cap = self.spec.caption
-        if self.net_drawn():  # the MLP view keeps a band above the network for this
-            return self._title_in(cue, self.net_title_band())
+        network = self.views.network  # type: ignore[attr-defined]
+        if network.drawn():  # the MLP view keeps a band above the network for this
+            return self._title_in(cue, network.title_band())
         if not self.graph.cards and self.code.pane is None:
             m, s = self.spec.margin, self.spec
             left, right = -s.frame_width / 2 + m, s.frame_width / 2 - m
