@@ -21,7 +21,7 @@ from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
 from scenes.draw.checklist import ChecklistCues
 from scenes.draw.code import CodeCues
-from scenes.draw.crossfade import first_half, in_second_half
+from scenes.draw.crossfade import in_second_half
 from scenes.layout.clip import clip_layout, fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.context import DrawContext, StepScratch, View
@@ -34,8 +34,8 @@ from scenes.draw.loops import LoopCues
 from scenes.draw.frame_spots import FrameSpots
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.step import StepCues
-from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, TitleView, WalkView
-from scenes.draw.titles import TitleCues
+from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, WalkView
+from scenes.draw.titles import Titles
 from scenes.video.timeline import Action
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import tag_centre
@@ -54,6 +54,7 @@ class Views:
 
     curve: LossCurve
     network: NetworkDiagram
+    titles: Titles
 
     def all(self) -> list[View]:
         return list(vars(self).values())
@@ -67,12 +68,12 @@ Z_TOKEN = 1
 
 @with_drawers
 class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, FocusCues, ForwardCues,
-                FreedGraphs, LoopCues, StepCues, TitleCues, FrameSpots, Scene):
+                FreedGraphs, LoopCues, StepCues, FrameSpots, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
     one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
 
-    VIEWS: ClassVar[tuple[type[View], ...]] = (LossCurve, NetworkDiagram)
+    VIEWS: ClassVar[tuple[type[View], ...]] = (LossCurve, NetworkDiagram, Titles)
     DRAWERS: ClassVar[dict[str, Drawer]]
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
@@ -94,7 +95,8 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
         self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay)
-        self.views = Views(curve=LossCurve(self.ctx), network=NetworkDiagram(self.ctx))
+        network = NetworkDiagram(self.ctx)
+        self.views = Views(curve=LossCurve(self.ctx), network=network, titles=Titles(self.ctx, network))
         self._drawers = self._bind_drawers()
 
     def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:
@@ -161,10 +163,6 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
     @property
     def console(self) -> ConsoleView:
         return self.state.console
-
-    @property
-    def titles(self) -> TitleView:
-        return self.state.titles
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
@@ -255,16 +253,11 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
 
     def _draw(self, a: Action, step: StepScratch) -> Anims:
         if a.kind == "caption_in":
-            return self._caption_in(a.payload)
+            return self.views.titles.caption_in(a.payload)
         if a.kind == "caption_out":
-            return self._caption_out()
+            return self.views.titles.caption_out()
         cue = a.payload
-        out: Anims = []
-        if self.titles.overlay is not None and cue.kind != "title":
-            step.title_going = FadeOut(self.titles.overlay, rate_func=first_half)
-            out.append(step.title_going)
-            self.titles.overlay = None
-        out += self.views.curve.give_way(cue.kind)
+        out = self.views.titles.give_way(cue.kind, step) + self.views.curve.give_way(cue.kind)
         kind = cue_kind(cue.kind)
         walk = self.walk
         if kind.ends_walk and walk.wave is not None:  # the walk is over: its glow goes
