@@ -6,7 +6,7 @@ and a long program shows a window of its lines that moves to the lit one. A mixi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manim import FadeIn, FadeOut, Transform
 
@@ -17,6 +17,10 @@ from scenes.layout.clip import code_rect
 from scenes.storyboard.cues import CONSOLE_KINDS
 from scenes.theme import Rect
 
+if TYPE_CHECKING:
+    from scenes.draw.context import StepScratch
+    from scenes.draw.views import Views
+
 Anims = list[Any]
 
 # Drawing order (Cairo sorts by z_index): the code pane's backdrop and the running-line bar
@@ -26,6 +30,9 @@ Z_PANE, Z_BAR = -3, -2
 
 class CodeCues:
     """The pane's handlers (mixed into ClipScene): code_line, and the bar following a cue's line."""
+
+    views: Views  # ClipScene's
+    _now: StepScratch  # ClipScene's: the step being drawn
 
     def _bar_to(self, line: int, walk: bool = False) -> Anims:
         """Light the program line that caused what is shown now (``L.backward()`` during the walk).
@@ -47,10 +54,7 @@ class CodeCues:
             self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
             swap = _next_line(old, self.code.pane) if lit else [crossfade(old, self.code.pane)]
             out = swap + self._printed_aside(aside, was_aside)
-            if self.code.pass_mark is not None and self.code.pass_at is not None:  # the mark moves with it
-                out += self._drop_pass_mark()  # type: ignore[attr-defined]
-                out.append(FadeIn(self._place_pass_mark(*self.code.pass_at), rate_func=second_half))  # type: ignore[attr-defined]
-            return out
+            return out + self.views.loops.follow_pane(self._now)  # the pass mark moves with it
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _printed_aside(self, aside: bool, was_aside: bool) -> Anims:

@@ -11,7 +11,6 @@ like; the rest (plan, events, theme, layout and what is derived from them) is fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MethodType
 from typing import Any, Callable, ClassVar
 
@@ -25,17 +24,14 @@ from scenes.draw.crossfade import in_second_half
 from scenes.layout.clip import clip_layout, fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.context import DrawContext, StepScratch, View
+from scenes.draw.views import VIEW_CLASSES, Views
 from scenes.draw.drawers import Drawer, draws, with_drawers
-from scenes.draw.curve import LossCurve
 from scenes.draw.focus import FocusCues
 from scenes.draw.forward import ForwardCues
 from scenes.draw.freed import FreedGraphs
-from scenes.draw.loops import LoopCues
 from scenes.draw.frame_spots import FrameSpots
-from scenes.draw.network import NetworkDiagram
 from scenes.draw.step import StepCues
 from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, WalkView
-from scenes.draw.titles import Titles
 from scenes.video.timeline import Action
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import tag_centre
@@ -48,18 +44,6 @@ from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token
 Anims = list[Any]
 
 
-@dataclass
-class Views:
-    """The views the scene is composed of, one attribute each."""
-
-    curve: LossCurve
-    network: NetworkDiagram
-    titles: Titles
-
-    def all(self) -> list[View]:
-        return list(vars(self).values())
-
-
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
 # Z_BAR, in code.py), then the wavefront glow (Z_GLOW, in backward.py), then edges and cards,
 # then tokens, then captions and titles (Z_CAPTION, in titles.py).
@@ -68,12 +52,12 @@ Z_TOKEN = 1
 
 @with_drawers
 class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, FocusCues, ForwardCues,
-                FreedGraphs, LoopCues, StepCues, FrameSpots, Scene):
+                FreedGraphs, StepCues, FrameSpots, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
     one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
 
-    VIEWS: ClassVar[tuple[type[View], ...]] = (LossCurve, NetworkDiagram, Titles)
+    VIEWS: ClassVar[tuple[type[View], ...]] = VIEW_CLASSES
     DRAWERS: ClassVar[dict[str, Drawer]]
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
@@ -95,8 +79,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
         self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay)
-        network = NetworkDiagram(self.ctx)
-        self.views = Views(curve=LossCurve(self.ctx), network=network, titles=Titles(self.ctx, network))
+        self.views = Views.of(self.ctx)
         self._drawers = self._bind_drawers()
 
     def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:

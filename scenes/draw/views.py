@@ -1,0 +1,36 @@
+"""The views the clip scene is composed of (:class:`Views`), made from one shared context.
+
+Why a module of its own: the scene composes them, and the mixins not yet made views reach a
+view through this typed record rather than through the scene's private helpers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scenes.draw.context import DrawContext, View
+from scenes.draw.curve import LossCurve
+from scenes.draw.loops import PassMark
+from scenes.draw.network import NetworkDiagram
+from scenes.draw.titles import Titles
+
+VIEW_CLASSES: tuple[type[View], ...] = (LossCurve, NetworkDiagram, PassMark, Titles)
+"""Every view class, whose ``@draws`` methods join the scene's drawer table."""
+
+
+@dataclass
+class Views:
+    """One of each view, sharing ``ctx``; a view that asks another is given it here."""
+
+    curve: LossCurve
+    network: NetworkDiagram
+    loops: PassMark
+    titles: Titles
+
+    @classmethod
+    def of(cls, ctx: DrawContext) -> Views:
+        network = NetworkDiagram(ctx)
+        return cls(curve=LossCurve(ctx), network=network, loops=PassMark(ctx), titles=Titles(ctx, network))
+
+    def all(self) -> list[View]:
+        return [self.curve, self.network, self.loops, self.titles]
