@@ -16,6 +16,7 @@ from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, 
 
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
+from scenes.draw.frame_spots import bounds
 from scenes.draw.onscreen import OnScreen, at_end
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.detail import Detail
@@ -123,7 +124,7 @@ class BackwardCues(OnScreen):
                 if self.lay.detail is Detail.DENSE:
                     continue  # a one-row graph is packed: its cards' op names and the note's rule say what ran
                 tag = self._tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
-                                avoid=[self._bounds(m) for m in rode] + [self._bounds(m) for m in tags],
+                                avoid=[bounds(m) for m in rode] + [bounds(m) for m in tags],
                                 or_none=self._shown_rects(exclude=going + rode))
                 if tag is None:
                     continue  # no room by the box: the note's rule (the bucket's fill) says what ran
@@ -135,14 +136,14 @@ class BackwardCues(OnScreen):
                 self._record(s)
             elif s.role == "grad":
                 tok = self._token(s.text)
-                avoid = [self._bounds(m) for m in tags] + self._shown_rects(exclude=going + rode + self._own_shapes(item))
+                avoid = [bounds(m) for m in tags] + self._shown_rects(exclude=going + rode + self._own_shapes(item))
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
                 if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it
                     x, y = waiting[0].get_center()[:2]  # waits (a glide beside the card may cross its corner)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
-                    x, y = self._free_spot((x, y), tok, avoid + [self._bounds(m) for m in self._own_shapes(item)])
+                    x, y = self._free_spot((x, y), tok, avoid + [bounds(m) for m in self._own_shapes(item)])
                 self._keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
@@ -190,8 +191,8 @@ class BackwardCues(OnScreen):
         nominal = nominal_token_size(t, scale=self.lay.scale)
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
-                           within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
-                           + self._pane_bounds() + self._frame_marks()
+                           within=self.views.frame.free_rect(), avoid=[bounds(m) for m in avoid_marks + self.walk.visit_marks]
+                           + self.views.frame.pane_bounds() + self.views.frame.frame_marks()
                            + self._shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks),
                            prefer_off=self._all_rests())
         self._keep_inside(block.move_to([x, y, 0]))
@@ -284,7 +285,7 @@ class BackwardCues(OnScreen):
         product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)
         t, k = self.theme, self.lay.scale
         exclude = [product] if product is not None else []
-        avoid = self._shown_rects(exclude=exclude) + [self._bounds(m) for m in self.walk.visit_marks if m is not product]
+        avoid = self._shown_rects(exclude=exclude) + [bounds(m) for m in self.walk.visit_marks if m is not product]
         to = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                           gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
         to = self._free_spot(to, tok, avoid)

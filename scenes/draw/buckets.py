@@ -87,8 +87,8 @@ class BucketCues(OnScreen):
         t = self.theme
         block = note_block([formula(text, t)], t)
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
-                           clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self._free_rect(),
-                           avoid=self._pane_bounds() + self._frame_marks() + self._shown_rects(exclude=going))
+                           clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self.views.frame.free_rect(),
+                           avoid=self.views.frame.pane_bounds() + self.views.frame.frame_marks() + self._shown_rects(exclude=going))
         self._keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         return [FadeIn(block, rate_func=second_half)]

@@ -20,6 +20,7 @@ from manim import Mobject, Transform, UpdateFromAlphaFunc
 
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import bounds
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 
 Anims = list[Any]
@@ -114,7 +115,7 @@ class FocusCues:
         out: Anims = []
         for m in self._graph_shapes():
             target = self._moved(m, z)
-            if not inside(self._bounds(target), self.lay.region):  # type: ignore[attr-defined]
+            if not inside(bounds(target), self.lay.region):  # type: ignore[attr-defined]
                 self._faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
                                       if hasattr(s, "fill_rgbas")]
                 target.set_opacity(0.0)
@@ -129,7 +130,7 @@ class FocusCues:
         if getattr(self, "_home", None) is None:
             return
         for m in self._graph_shapes():
-            if id(m) not in self._faded and not inside(self._bounds(m), self.lay.region):  # type: ignore[attr-defined]
+            if id(m) not in self._faded and not inside(bounds(m), self.lay.region):  # type: ignore[attr-defined]
                 self._faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
                                       if hasattr(s, "fill_rgbas")]
                 m.set_opacity(0.0)

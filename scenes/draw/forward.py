@@ -5,7 +5,7 @@ A mixin of ``ClipScene``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manim import Create, FadeIn, FadeOut, Succession, Transform, VGroup
 
@@ -14,11 +14,16 @@ from scenes.draw.onscreen import at_end
 from scenes.draw.drawers import draws
 from scenes.draw.visuals import edge_arrow, node_card
 
+if TYPE_CHECKING:
+    from scenes.draw.views import Views
+
 Anims = list[Any]
 
 
 class ForwardCues:
     """The handlers for node_appear, edge_grow and value_update (mixed into ClipScene)."""
+
+    views: Views  # ClipScene's
 
     def _card(self, tid: str, name: str | None, value: str | None, grad_fn: str | None) -> VGroup | None:
         """Tensor ``tid``'s card, in the box of the item that stands for it (`_item`: a result
@@ -64,7 +69,7 @@ class ForwardCues:
                 if s.role in ("op", "operand_before", "operand_after"):
                     self._record(s)
             card.add(tag)
-        out += self._legend_in()
+        out += self.views.frame.legend_in()
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None and card.value is None:  # a printout wider than any card
             out += self._console([value], self.theme.colors.code_text)

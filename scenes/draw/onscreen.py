@@ -12,17 +12,21 @@ around them (`scenes.layout.detour`). A mixin of ``ClipScene``, through ``Backwa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from manim import VGroup, VMobject
 
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
+from scenes.draw.frame_spots import bounds
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
 from scenes.layout.detour import hidden_spans, nearest_free, ride_path
 from scenes.layout.label_spots import rect_around
 from scenes.theme import Rect
+
+if TYPE_CHECKING:
+    from scenes.draw.views import Views
 
 RIDE_SAMPLES = 24
 """Points taken along an edge's ride for the search of the way beside it."""
@@ -39,6 +43,7 @@ class OnScreen:
     theme: Any
     graph: GraphView
     walk: WalkView
+    views: Views  # ClipScene's
 
     def _shown_rects(self, exclude: list[Any] = (), extra: list[Any] = ()) -> list[Rect]:
         """Where every visible text, card and bucket is now (and ``extra`` shapes about to come
@@ -54,7 +59,7 @@ class OnScreen:
                 continue
             seen.add(id(m))
             if opacity(m) >= MIN_OPACITY and m.width > 0:
-                out.append(self._bounds(m))  # type: ignore[attr-defined]
+                out.append(bounds(m))
         return out
 
     def _own_shapes(self, item: str) -> list[Any]:
@@ -85,9 +90,9 @@ class OnScreen:
                  if m is not tok and (r := getattr(m, "rests", None))]
         keep_off = self._shown_rects(exclude=exclude, extra=extra) + waits
         corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, keep_off,
-                            within=self._free_rect(),  # type: ignore[attr-defined]
+                            within=self.views.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
-                            rest_off=[self._bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY])  # type: ignore[attr-defined]
+                            rest_off=[bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY])
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
@@ -101,7 +106,7 @@ class OnScreen:
         that only comes close is left as `badge_centre` chose it."""
         t = self.theme
         size = (tok.width, tok.height)
-        return nearest_free((float(at[0]), float(at[1])), size, avoid, within=self._free_rect(),  # type: ignore[attr-defined]
+        return nearest_free((float(at[0]), float(at[1])), size, avoid, within=self.views.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=0.0)
 
     def _glide(self, tok: VGroup, to: Any, exclude: list[Any], settle: bool = False) -> RideBehind:

@@ -18,7 +18,6 @@ from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
 
 from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
-from scenes.draw.checklist import ChecklistCues
 from scenes.draw.code import CodeCues
 from scenes.draw.crossfade import in_second_half
 from scenes.layout.clip import clip_layout, fill_scales, graph_region, shows_code
@@ -29,7 +28,7 @@ from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.focus import FocusCues
 from scenes.draw.forward import ForwardCues
 from scenes.draw.freed import FreedGraphs
-from scenes.draw.frame_spots import FrameSpots
+from scenes.draw.frame_spots import bounds
 from scenes.draw.step import StepCues
 from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, WalkView
 from scenes.video.timeline import Action
@@ -51,8 +50,8 @@ Z_TOKEN = 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, FocusCues, ForwardCues,
-                FreedGraphs, StepCues, FrameSpots, Scene):
+class ClipScene(BackwardCues, BucketCues, CodeCues, ConsoleCues, FocusCues, ForwardCues,
+                FreedGraphs, StepCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
     one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
@@ -79,7 +78,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
         self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay)
-        self.views = Views.of(self.ctx)
+        self.views = Views.of(self.ctx, self._shown_rects)
         self._drawers = self._bind_drawers()
 
     def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:
@@ -174,7 +173,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
 
     def _keep_inside(self, mob: Mobject) -> Mobject:
         """Shift a mobject back inside the frame's margin (a token at a card on the edge)."""
-        lo_x, lo_y, hi_x, hi_y = self._frame_rect()
+        lo_x, lo_y, hi_x, hi_y = self.ctx.frame_rect()
         dx = max(0.0, lo_x - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - hi_x)
         dy = max(0.0, lo_y - mob.get_bottom()[1]) - max(0.0, mob.get_top()[1] - hi_y)
         return mob.shift([dx, dy, 0])
@@ -192,11 +191,11 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         m.move_to([0.0, 0.0, 0.0])
         apart = m.height * t.proportions.tag_apart  # a word space between two tags on one line
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
-                  (self._bounds(tag) for tag in [*self.graph.tags.values(), *self.graph.bucket_tags])]
-        keep_off = self._token_rests(box) + placed + self._pane_bounds() + list(avoid)
+                  (bounds(tag) for tag in [*self.graph.tags.values(), *self.graph.bucket_tags])]
+        keep_off = self._token_rests(box) + placed + self.views.frame.pane_bounds() + list(avoid)
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
-                          avoid=keep_off, beside=beside, within=self._frame_rect())
+                          avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
         self._keep_inside(m.move_to([x, y, 0]))
         if or_none is not None and not clear_of(tuple(m.get_center()[:2]), (m.width, m.height), keep_off + or_none):
             return None

@@ -7,14 +7,18 @@ view through this typed record rather than through the scene's private helpers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
+from scenes.draw.checklist import Checklist
 from scenes.draw.context import DrawContext, View
 from scenes.draw.curve import LossCurve
+from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.titles import Titles
+from scenes.theme import Rect
 
-VIEW_CLASSES: tuple[type[View], ...] = (LossCurve, NetworkDiagram, PassMark, Titles)
+VIEW_CLASSES: tuple[type[View], ...] = (Checklist, FreeFrame, LossCurve, NetworkDiagram, PassMark, Titles)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -22,15 +26,19 @@ VIEW_CLASSES: tuple[type[View], ...] = (LossCurve, NetworkDiagram, PassMark, Tit
 class Views:
     """One of each view, sharing ``ctx``; a view that asks another is given it here."""
 
+    frame: FreeFrame
+    checklist: Checklist
     curve: LossCurve
     network: NetworkDiagram
     loops: PassMark
     titles: Titles
 
     @classmethod
-    def of(cls, ctx: DrawContext) -> Views:
-        network = NetworkDiagram(ctx)
-        return cls(curve=LossCurve(ctx), network=network, loops=PassMark(ctx), titles=Titles(ctx, network))
+    def of(cls, ctx: DrawContext, shown_rects: Callable[[], list[Rect]]) -> Views:
+        """``shown_rects``: where every visible text, card and bucket is now (the scene knows)."""
+        frame, network = FreeFrame(ctx), NetworkDiagram(ctx)
+        return cls(frame=frame, checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
+                   network=network, loops=PassMark(ctx), titles=Titles(ctx, network))
 
     def all(self) -> list[View]:
-        return [self.curve, self.network, self.loops, self.titles]
+        return [self.frame, self.checklist, self.curve, self.network, self.loops, self.titles]
