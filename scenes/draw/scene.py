@@ -18,7 +18,6 @@ from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
 
 from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
-from scenes.draw.code import CodeCues
 from scenes.draw.crossfade import in_second_half
 from scenes.layout.clip import clip_layout, fill_scales, graph_region, shows_code
 from scenes.draw.console import ConsoleCues
@@ -50,7 +49,7 @@ Z_TOKEN = 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, BucketCues, CodeCues, ConsoleCues, FocusCues, ForwardCues,
+class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
                 FreedGraphs, StepCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
@@ -246,7 +245,7 @@ class ClipScene(BackwardCues, BucketCues, CodeCues, ConsoleCues, FocusCues, Forw
             out += [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *sum(walk.fill_tokens.values(), [])]]
             walk.wave, walk.visit_marks, walk.fill_tokens = None, [], {}
         if kind.follows_line and self.code.pane is not None and cue.seqs:
-            out += self._bar_to(self.events[cue.seqs[0]]["line"], walk=kind.walk_line)
+            out += self.views.code.bar_to(self.events[cue.seqs[0]]["line"], step, walk=kind.walk_line)
         return out + self._drawers[cue.kind](cue, step)
 
     # ----- emphasis ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from scenes.draw.checklist import Checklist
+from scenes.draw.code import CodePaneView
 from scenes.draw.context import DrawContext, View
 from scenes.draw.curve import LossCurve
 from scenes.draw.frame_spots import FreeFrame
@@ -18,7 +19,8 @@ from scenes.draw.network import NetworkDiagram
 from scenes.draw.titles import Titles
 from scenes.theme import Rect
 
-VIEW_CLASSES: tuple[type[View], ...] = (Checklist, FreeFrame, LossCurve, NetworkDiagram, PassMark, Titles)
+VIEW_CLASSES: tuple[type[View], ...] = (Checklist, CodePaneView, FreeFrame, LossCurve, NetworkDiagram, PassMark,
+                                         Titles)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -31,14 +33,15 @@ class Views:
     curve: LossCurve
     network: NetworkDiagram
     loops: PassMark
+    code: CodePaneView
     titles: Titles
 
     @classmethod
     def of(cls, ctx: DrawContext, shown_rects: Callable[[], list[Rect]]) -> Views:
         """``shown_rects``: where every visible text, card and bucket is now (the scene knows)."""
-        frame, network = FreeFrame(ctx), NetworkDiagram(ctx)
+        frame, network, loops = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx)
         return cls(frame=frame, checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
-                   network=network, loops=PassMark(ctx), titles=Titles(ctx, network))
+                   network=network, loops=loops, code=CodePaneView(ctx, loops), titles=Titles(ctx, network))
 
     def all(self) -> list[View]:
-        return [self.frame, self.checklist, self.curve, self.network, self.loops, self.titles]
+        return [self.frame, self.checklist, self.curve, self.network, self.loops, self.code, self.titles]
