@@ -135,7 +135,7 @@ class BackwardCues(OnScreen):
             elif s.role == "grad_fn":
                 self._record(s)
             elif s.role == "grad":
-                tok = self._token(s.text)
+                tok = self.token(s.text)
                 avoid = [bounds(m) for m in tags] + self._shown_rects(exclude=going + rode + self._own_shapes(item))
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
@@ -144,7 +144,7 @@ class BackwardCues(OnScreen):
                     x, y = waiting[0].get_center()[:2]  # waits (a glide beside the card may cross its corner)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
                     x, y = self._free_spot((x, y), tok, avoid + [bounds(m) for m in self._own_shapes(item)])
-                self._keep_inside(tok.move_to([x, y, 0]))
+                self.keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
                     self.walk.fill_tokens[item] = [tok]
@@ -195,7 +195,7 @@ class BackwardCues(OnScreen):
                            + self.views.frame.pane_bounds() + self.views.frame.frame_marks()
                            + self._shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks),
                            prefer_off=self._all_rests())
-        self._keep_inside(block.move_to([x, y, 0]))
+        self.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
         return [FadeIn(block, rate_func=second_half)]
@@ -253,7 +253,7 @@ class BackwardCues(OnScreen):
         if r is None:
             return []
         self.walk.riding.append((r, cue.start))
-        tok = self._token(cue.text("grad") or "")
+        tok = self.token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
@@ -281,7 +281,7 @@ class BackwardCues(OnScreen):
         box = self.lay.boxes.get(item)
         if box is None:
             return []
-        tok = self._token(cue.text("grad") or "")
+        tok = self.token(cue.text("grad") or "")
         product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)
         t, k = self.theme, self.lay.scale
         exclude = [product] if product is not None else []

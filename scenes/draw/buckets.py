@@ -89,7 +89,7 @@ class BucketCues(OnScreen):
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self.views.frame.free_rect(),
                            avoid=self.views.frame.pane_bounds() + self.views.frame.frame_marks() + self._shown_rects(exclude=going))
-        self._keep_inside(block.move_to([x, y, 0]))
+        self.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         return [FadeIn(block, rate_func=second_half)]
 
@@ -133,12 +133,12 @@ class BucketCues(OnScreen):
             if keep:
                 out += [FadeOut(m, rate_func=first_half) for m in keep]
             else:
-                tok = self._token(add.text)
+                tok = self.token(add.text)
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k),
                                     avoid=self._shown_rects(exclude=self._own_shapes(leaf) + self.walk.visit_marks))
-                self._keep_inside(tok.move_to([x, y, 0]))
+                self.keep_inside(tok.move_to([x, y, 0]))
                 out.append(Succession(FadeIn(tok), FadeOut(tok)))
         else:
             out += [FadeOut(m) for m in waiting]

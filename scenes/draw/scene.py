@@ -28,14 +28,15 @@ from scenes.draw.focus import FocusCues
 from scenes.draw.forward import ForwardCues
 from scenes.draw.freed import FreedGraphs
 from scenes.draw.frame_spots import bounds
-from scenes.draw.step import StepCues
 from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, WalkView
 from scenes.video.timeline import Action
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import tag_centre
 from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
-from scenes.storyboard.cues import cue_kind
+from scenes.draw.ride_behind import RideBehind
+from scenes.storyboard.cues import Cue, cue_kind
+from scenes.storyboard.narration import Shown
 from scenes.theme import Rect, Theme
 from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests
 
@@ -50,7 +51,7 @@ Z_TOKEN = 1
 
 @with_drawers
 class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
-                FreedGraphs, StepCues, Scene):
+                FreedGraphs, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
     one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
@@ -77,7 +78,7 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
         self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay)
-        self.views = Views.of(self.ctx, self._shown_rects)
+        self.views = Views.of(self.ctx, self._shown_rects, self)
         self._drawers = self._bind_drawers()
 
     def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:
@@ -167,10 +168,11 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
     def _record(self, shown: Any) -> None:
         self.ledger.append((shown.text, shown.seq))
 
-    def _token(self, text: str) -> VGroup:
+    def token(self, text: str) -> VGroup:
+        """A gradient token showing ``text``, not yet placed."""
         return grad_token(text, self.theme, scale=self.lay.scale).set_z_index(Z_TOKEN)
 
-    def _keep_inside(self, mob: Mobject) -> Mobject:
+    def keep_inside(self, mob: Mobject) -> Mobject:
         """Shift a mobject back inside the frame's margin (a token at a card on the edge)."""
         lo_x, lo_y, hi_x, hi_y = self.ctx.frame_rect()
         dx = max(0.0, lo_x - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - hi_x)
@@ -195,7 +197,7 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
         x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
                           clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
-        self._keep_inside(m.move_to([x, y, 0]))
+        self.keep_inside(m.move_to([x, y, 0]))
         if or_none is not None and not clear_of(tuple(m.get_center()[:2]), (m.width, m.height), keep_off + or_none):
             return None
         return m
@@ -212,6 +214,19 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
         """`_token_rests` of every box: where a token may wait later in the walk, which a note
         written now keeps off, so a badge arriving at the next node does not cover it."""
         return [r for box in self.lay.boxes.values() for r in self._token_rests(box)]
+
+    # ----- what the training step asks (StepNeeds) of the parts not yet made views ------------
+    def glide(self, tok: VGroup, to: tuple[float, float]) -> RideBehind:
+        """``tok`` moving to ``to`` around what is on screen, waiting at the nearest free spot."""
+        return self._glide(tok, to, [], settle=True)
+
+    def show_value(self, cue: Cue) -> Anims:
+        """The cue's tensor's card shows the cue's name and value (a value_update)."""
+        return self._cue_value_update(cue)
+
+    def print_line(self, line: Shown, colour: str) -> Anims:
+        """``line`` printed under the code pane, not recorded (its parts are)."""
+        return self._console([line], colour, record=False)
 
     # ----- timeline ---------------------------------------------------------------------------
     def step_animations(self, actions: list[Action]) -> Anims:

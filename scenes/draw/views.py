@@ -16,11 +16,12 @@ from scenes.draw.curve import LossCurve
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
+from scenes.draw.step import StepNeeds, TrainingStep
 from scenes.draw.titles import Titles
 from scenes.theme import Rect
 
 VIEW_CLASSES: tuple[type[View], ...] = (Checklist, CodePaneView, FreeFrame, LossCurve, NetworkDiagram, PassMark,
-                                         Titles)
+                                         Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -35,13 +36,17 @@ class Views:
     loops: PassMark
     code: CodePaneView
     titles: Titles
+    step: TrainingStep
 
     @classmethod
-    def of(cls, ctx: DrawContext, shown_rects: Callable[[], list[Rect]]) -> Views:
-        """``shown_rects``: where every visible text, card and bucket is now (the scene knows)."""
+    def of(cls, ctx: DrawContext, shown_rects: Callable[[], list[Rect]], scene: StepNeeds) -> Views:
+        """``shown_rects``: where every visible text, card and bucket is now; ``scene``: the
+        tokens, cards and printed lines the training step uses (the scene's, until those parts
+        are views too)."""
         frame, network, loops = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx)
         return cls(frame=frame, checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
-                   network=network, loops=loops, code=CodePaneView(ctx, loops), titles=Titles(ctx, network))
+                   network=network, loops=loops, code=CodePaneView(ctx, loops), titles=Titles(ctx, network),
+                   step=TrainingStep(ctx, scene))
 
     def all(self) -> list[View]:
-        return [self.frame, self.checklist, self.curve, self.network, self.loops, self.code, self.titles]
+        return [self.frame, self.checklist, self.curve, self.network, self.loops, self.code, self.titles, self.step]
