@@ -41,6 +41,7 @@ class DrawContext:
     theme: Theme
     spec: Aspect
     layout: Layout
+    owner: dict[str, str] = field(default_factory=dict)  # node id -> the layout item that stands for it
     state: SceneState = field(default_factory=SceneState)
     ledger: list[tuple[str, int | None]] = field(default_factory=list)
 
@@ -51,6 +52,11 @@ class DrawContext:
     def record_all(self, strings: tuple[Shown, ...] | list[Shown]) -> None:
         for s in strings:
             self.record(s)
+
+    def item(self, some_id: str) -> str:
+        """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf; a
+        result folded into a chain's card, to that card)."""
+        return self.layout.card_of(self.owner.get(some_id, some_id))
 
     def frame_rect(self) -> Rect:
         """The frame inside its margin: where anything drawn stays."""

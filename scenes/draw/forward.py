@@ -32,7 +32,7 @@ class ForwardCues:
         if item not in self.lay.boxes:
             return None
         ev = self.tensor_events.get(tid, {})
-        return self._drawn_at_home(lambda lay: node_card(
+        return self.views.focus.drawn_at_home(lambda lay: node_card(
             lay.boxes[item], self.theme, name=name, value=value, grad_fn=grad_fn,
             requires_grad=bool(ev.get("requires_grad")), detail=lay.detail, scale=lay.scale))
 

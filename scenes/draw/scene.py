@@ -19,12 +19,11 @@ from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
 from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
 from scenes.draw.crossfade import in_second_half
-from scenes.layout.clip import clip_layout, fill_scales, graph_region, shows_code
+from scenes.layout.clip import clip_layout, fill_scales, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.context import DrawContext, StepScratch, View
 from scenes.draw.views import VIEW_CLASSES, Views
 from scenes.draw.drawers import Drawer, draws, with_drawers
-from scenes.draw.focus import FocusCues
 from scenes.draw.forward import ForwardCues
 from scenes.draw.freed import FreedGraphs
 from scenes.draw.frame_spots import bounds
@@ -50,7 +49,7 @@ Z_TOKEN = 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
+class ClipScene(BackwardCues, BucketCues, ConsoleCues, ForwardCues,
                 FreedGraphs, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
@@ -69,15 +68,15 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
         self.spec = theme.aspect(aspect)
         self.has_code = shows_code(plan, source)
         lay = layout or clip_layout(plan, events, source, aspect, theme)
-        self.owner = dict(_node_owner(events))
         self.tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
         for e in events:
             if e["kind"] == "tensor":
                 self.tensor_events.setdefault(e["id"], e)
         self.fill_max = fill_scales(plan)
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
+        self._rests_of = lay  # the layout they were read from (a focus's zoom makes another)
         self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
-        self.ctx = DrawContext(plan, events, source, theme, self.spec, lay)
+        self.ctx = DrawContext(plan, events, source, theme, self.spec, lay, owner=_node_owner(events))
         self.views = Views.of(self.ctx, self._shown_rects, self)
         self._drawers = self._bind_drawers()
 
@@ -148,12 +147,12 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
 
     # ----- geometry ---------------------------------------------------------------------------
     def _graph_region(self) -> Rect:
-        return graph_region(self.plan, self.source, self.spec, self.theme, lit=self.lay.code_lit)
+        return self.ctx.graph_region()
 
     def _item(self, some_id: str) -> str:
         """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf; a
         result folded into a chain's card, to that card)."""
-        return self.lay.card_of(self.owner.get(some_id, some_id))
+        return self.ctx.item(some_id)
 
     def _box(self, some_id: str) -> Box | None:
         return self.lay.boxes.get(self._item(some_id))
@@ -188,7 +187,7 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
         is clear of that too: a tag moved off its box reads as another card's, and one left on
         another label hides it."""
         t = self.theme
-        m = self._drawn_at_home(lambda lay: card_tag(text, lay.boxes.get(box.id, box), t, scale=lay.scale))
+        m = self.views.focus.drawn_at_home(lambda lay: card_tag(text, lay.boxes.get(box.id, box), t, scale=lay.scale))
         m.move_to([0.0, 0.0, 0.0])
         apart = m.height * t.proportions.tag_apart  # a word space between two tags on one line
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
@@ -205,6 +204,8 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
     def _token_rests(self, box: Box) -> list[Rect]:
         """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
         tokens ride in it or not, so a tag never moves between clips."""
+        if self._rests_of is not self.lay:
+            self._rests, self._rests_of = {}, self.lay
         if box.id not in self._rests:
             nominal = nominal_token_size(self.theme, scale=self.lay.scale)
             self._rests[box.id] = token_rests(self.lay, box.id, nominal, self.theme)
@@ -237,7 +238,7 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, FocusCues, ForwardCues,
         step = self._now = StepScratch()
         try:
             anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a, step)]
-            self._fade_outside()
+            self.views.focus.fade_outside()
             if step.title_going is not None:  # the title is gone by half time and what comes
                 for m in anims:  # starts then, so the two never share a frame
                     if m is not step.title_going:

@@ -13,6 +13,7 @@ from scenes.draw.checklist import Checklist
 from scenes.draw.code import CodePaneView
 from scenes.draw.context import DrawContext, View
 from scenes.draw.curve import LossCurve
+from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
@@ -20,8 +21,8 @@ from scenes.draw.step import StepNeeds, TrainingStep
 from scenes.draw.titles import Titles
 from scenes.theme import Rect
 
-VIEW_CLASSES: tuple[type[View], ...] = (Checklist, CodePaneView, FreeFrame, LossCurve, NetworkDiagram, PassMark,
-                                         Titles, TrainingStep)
+VIEW_CLASSES: tuple[type[View], ...] = (CameraFocus, Checklist, CodePaneView, FreeFrame, LossCurve, NetworkDiagram,
+                                         PassMark, Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -30,6 +31,7 @@ class Views:
     """One of each view, sharing ``ctx``; a view that asks another is given it here."""
 
     frame: FreeFrame
+    focus: CameraFocus
     checklist: Checklist
     curve: LossCurve
     network: NetworkDiagram
@@ -44,9 +46,9 @@ class Views:
         tokens, cards and printed lines the training step uses (the scene's, until those parts
         are views too)."""
         frame, network, loops = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx)
-        return cls(frame=frame, checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
+        return cls(frame=frame, focus=CameraFocus(ctx), checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
                    network=network, loops=loops, code=CodePaneView(ctx, loops), titles=Titles(ctx, network),
                    step=TrainingStep(ctx, scene))
 
     def all(self) -> list[View]:
-        return [self.frame, self.checklist, self.curve, self.network, self.loops, self.code, self.titles, self.step]
+        return [self.frame, self.focus, self.checklist, self.curve, self.network, self.loops, self.code, self.titles, self.step]
