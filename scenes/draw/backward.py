@@ -65,10 +65,10 @@ class BackwardCues(OnScreen):
         item = self._item(cue.ids[0])
         old = self.graph.cards.get(item)
         name = cue.text("name")
-        card = self._card(item, name, None, cue.text("grad_fn"))
+        card = self.views.graph.card(item, name, None, cue.text("grad_fn"))
         if card is None:
             return []
-        self._record_card(card, cue, {"name": "name", "grad_fn": "sub"} if name is not None else {"grad_fn": "sub"})
+        self.views.graph.record_card(card, cue, {"name": "name", "grad_fn": "sub"} if name is not None else {"grad_fn": "sub"})
         self.graph.cards[item] = card
         grad_fn = next((s for s in cue.strings if s.role == "grad_fn"), None)
         if grad_fn is not None and card.sub is None:  # a card with no room for it: the op's name

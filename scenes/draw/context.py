@@ -42,6 +42,7 @@ class DrawContext:
     spec: Aspect
     layout: Layout
     owner: dict[str, str] = field(default_factory=dict)  # node id -> the layout item that stands for it
+    tensor_events: dict[str, dict[str, Any]] = field(default_factory=dict)  # tensor id -> the event that made it
     state: SceneState = field(default_factory=SceneState)
     ledger: list[tuple[str, int | None]] = field(default_factory=list)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from types import MethodType
 from typing import Any, Callable, ClassVar
 
-from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
+from manim import FadeOut, Mobject, Scene, VGroup
 
 from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
@@ -24,8 +24,6 @@ from scenes.draw.console import ConsoleCues
 from scenes.draw.context import DrawContext, StepScratch, View
 from scenes.draw.views import VIEW_CLASSES, Views
 from scenes.draw.drawers import Drawer, draws, with_drawers
-from scenes.draw.forward import ForwardCues
-from scenes.draw.freed import FreedGraphs
 from scenes.draw.frame_spots import bounds
 from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, WalkView
 from scenes.video.timeline import Action
@@ -49,8 +47,7 @@ Z_TOKEN = 1
 
 
 @with_drawers
-class ClipScene(BackwardCues, BucketCues, ConsoleCues, ForwardCues,
-                FreedGraphs, Scene):
+class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
     one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
@@ -68,16 +65,17 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, ForwardCues,
         self.spec = theme.aspect(aspect)
         self.has_code = shows_code(plan, source)
         lay = layout or clip_layout(plan, events, source, aspect, theme)
-        self.tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
+        tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
         for e in events:
             if e["kind"] == "tensor":
-                self.tensor_events.setdefault(e["id"], e)
+                tensor_events.setdefault(e["id"], e)
         self.fill_max = fill_scales(plan)
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
         self._rests_of = lay  # the layout they were read from (a focus's zoom makes another)
         self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
-        self.ctx = DrawContext(plan, events, source, theme, self.spec, lay, owner=_node_owner(events))
-        self.views = Views.of(self.ctx, self._shown_rects, self)
+        self.ctx = DrawContext(plan, events, source, theme, self.spec, lay, owner=_node_owner(events),
+                               tensor_events=tensor_events)
+        self.views = Views.of(self.ctx, self._shown_rects, self, self)
         self._drawers = self._bind_drawers()
 
     def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:
@@ -223,18 +221,29 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, ForwardCues,
 
     def show_value(self, cue: Cue) -> Anims:
         """The cue's tensor's card shows the cue's name and value (a value_update)."""
-        return self._cue_value_update(cue)
+        return self.views.graph.update_value(cue)
 
     def print_line(self, line: Shown, colour: str) -> Anims:
         """``line`` printed under the code pane, not recorded (its parts are)."""
         return self._console([line], colour, record=False)
+
+    # ----- what the graph view asks (CardNeeds) ------------------------------------------------
+    def op_tag(self, text: str, box: Box) -> VGroup:
+        """An op name beside ``box`` (`_tag`)."""
+        tag = self._tag(text, box)
+        assert tag is not None  # only a tag asked for ``or_none`` may find no room
+        return tag
+
+    def print_values(self, strings: list[Shown], colour: str) -> Anims:
+        """``strings`` printed under the code pane, and recorded."""
+        return self._console(strings, colour)
 
     # ----- timeline ---------------------------------------------------------------------------
     def step_animations(self, actions: list[Action]) -> Anims:
         """The animations of one step (actions that start on the same frame). Two of its cues
         may reach one shape: a dim may fade an arrow that a visit in the same step turns round.
         Manim cannot drive one shape with two animations, so the dims come last and fade what
-        the step's turns make (``_turning``) instead of animating it again."""
+        the step's turns make (``StepScratch.turning``) instead of animating it again."""
         step = self._now = StepScratch()
         try:
             anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a, step)]
@@ -263,49 +272,6 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, ForwardCues,
         if kind.follows_line and self.code.pane is not None and cue.seqs:
             out += self.views.code.bar_to(self.events[cue.seqs[0]]["line"], step, walk=kind.walk_line)
         return out + self._drawers[cue.kind](cue, step)
-
-    # ----- emphasis ---------------------------------------------------------------------------
-    def _targets(self, ids: tuple[str, ...]) -> list[Mobject]:
-        seen, out = set(), []
-        for i in ids:
-            item = self._item(i)
-            for m in (self.graph.cards.get(item), self.graph.buckets.get(item) if i.startswith("n") else None):
-                if m is not None and id(m) not in seen:
-                    seen.add(id(m))
-                    out.append(m)
-        return out
-
-    @draws("emphasis")
-    def _cue_emphasis(self, cue: Any) -> Anims:
-        """Cards' outlines pulse in the wavefront colour (buckets are left alone: a fill may be
-        changing them in the same instant, and two animations must not drive one mobject). The
-        outline only: recolouring the whole card (Manim's Indicate) paints its name and value in
-        the colour of the glow behind them, where they cannot be read."""
-        cards = {id(c) for c in self.graph.cards.values()}
-        out: Anims = []
-        for m in self._targets(cue.ids):
-            if id(m) in cards:  # the whole card is driven: the player draws a moving part above still ones
-                pulse = m.copy()
-                # its outline thickens to the wavefront's weight (to scale) and the card keeps its
-                # size: grown at all, it reaches over the badge beside it or the op name above it
-                s = self.theme.strokes
-                pulse.frame.set_stroke(self.theme.colors.wavefront, width=m.frame.get_stroke_width() * s.wavefront / s.card)
-                out.append(Transform(m, pulse, rate_func=there_and_back))
-        return out
-
-    @draws("dim")
-    def _cue_dim(self, cue: Any) -> Anims:
-        """Fade the items' cards and the arrows touching them; they stay faded when the walk
-        turns those arrows round later (``dimmed``, read by ``_flip_edges``)."""
-        items = {self._item(i) for i in cue.ids}
-        self.graph.dimmed |= items
-        k = self.theme.opacity.dimmed
-        arrows = [a for r, a in self.graph.arrows.items() if r.src in items or r.dst in items]
-        for a in arrows:
-            if id(a) in self._turning:  # turned round in this step: fade where it ends up
-                self._turning[id(a)].fade(k)
-        mobs = self._targets(cue.ids) + [a for a in arrows if id(a) not in self._turning]
-        return [m.animate.fade(k) for m in mobs]
 
 
 def _is_dim(a: Action) -> bool:

@@ -14,6 +14,7 @@ from scenes.draw.code import CodePaneView
 from scenes.draw.context import DrawContext, View
 from scenes.draw.curve import LossCurve
 from scenes.draw.focus import CameraFocus
+from scenes.draw.forward import CardNeeds, GraphCards
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
@@ -21,8 +22,8 @@ from scenes.draw.step import StepNeeds, TrainingStep
 from scenes.draw.titles import Titles
 from scenes.theme import Rect
 
-VIEW_CLASSES: tuple[type[View], ...] = (CameraFocus, Checklist, CodePaneView, FreeFrame, LossCurve, NetworkDiagram,
-                                         PassMark, Titles, TrainingStep)
+VIEW_CLASSES: tuple[type[View], ...] = (CameraFocus, Checklist, CodePaneView, FreeFrame, GraphCards, LossCurve,
+                                         NetworkDiagram, PassMark, Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -32,6 +33,7 @@ class Views:
 
     frame: FreeFrame
     focus: CameraFocus
+    graph: GraphCards
     checklist: Checklist
     curve: LossCurve
     network: NetworkDiagram
@@ -41,14 +43,15 @@ class Views:
     step: TrainingStep
 
     @classmethod
-    def of(cls, ctx: DrawContext, shown_rects: Callable[[], list[Rect]], scene: StepNeeds) -> Views:
-        """``shown_rects``: where every visible text, card and bucket is now; ``scene``: the
-        tokens, cards and printed lines the training step uses (the scene's, until those parts
-        are views too)."""
-        frame, network, loops = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx)
-        return cls(frame=frame, focus=CameraFocus(ctx), checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
+    def of(cls, ctx: DrawContext, shown_rects: Callable[[], list[Rect]], scene: StepNeeds,
+           cards: CardNeeds) -> Views:
+        """``shown_rects``: where every visible text, card and bucket is now; ``scene`` and
+        ``cards``: the tokens, op names and printed lines the training step and the graph use
+        (the scene's, until those parts are views too)."""
+        frame, network, loops, focus = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx), CameraFocus(ctx)
+        return cls(frame=frame, focus=focus, graph=GraphCards(ctx, focus, frame, cards), checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
                    network=network, loops=loops, code=CodePaneView(ctx, loops), titles=Titles(ctx, network),
                    step=TrainingStep(ctx, scene))
 
     def all(self) -> list[View]:
-        return [self.frame, self.focus, self.checklist, self.curve, self.network, self.loops, self.code, self.titles, self.step]
+        return [self.frame, self.focus, self.graph, self.checklist, self.curve, self.network, self.loops, self.code, self.titles, self.step]

@@ -26,7 +26,7 @@ def _all_but(skip: str) -> dict[str, object]:
 
 def test_clip_scene_draws_every_cue_kind_once():
     assert list(ClipScene.DRAWERS) == list(CUE_KINDS)
-    assert ClipScene.DRAWERS["visit"].fn is ClipScene._cue_visit
+    assert ClipScene.DRAWERS["visit"].fn is ClipScene._cue_visit  # a mixin's, until the walk is a view
     assert ClipScene.DRAWERS["curve_point"] == Drawer(LossCurve, "draw_point", LossCurve.draw_point)
 
 
