@@ -73,7 +73,7 @@ class BackwardCues(OnScreen):
         grad_fn = next((s for s in cue.strings if s.role == "grad_fn"), None)
         if grad_fn is not None and card.sub is None:  # a card with no room for it: the op's name
             self.graph.tags.pop(item, None)  # above the card becomes the grad_fn's (it goes with the old card)
-            tag = self.graph.tags[item] = self._tag(grad_fn.text, self.lay.boxes[item], beside=True)
+            tag = self.graph.tags[item] = self.views.labels.tag(grad_fn.text, self.lay.boxes[item], beside=True)
             card.add(tag)
             self._record(grad_fn)
         # a cross-fade: a Transform morphs one name into the other glyph by glyph, unreadable
@@ -123,7 +123,7 @@ class BackwardCues(OnScreen):
             if s.role == "grad_fn" and not self._card_shows(item, s.text):
                 if self.lay.detail is Detail.DENSE:
                     continue  # a one-row graph is packed: its cards' op names and the note's rule say what ran
-                tag = self._tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
+                tag = self.views.labels.tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
                                 avoid=[bounds(m) for m in rode] + [bounds(m) for m in tags],
                                 or_none=self._shown_rects(exclude=going + rode))
                 if tag is None:
@@ -135,7 +135,7 @@ class BackwardCues(OnScreen):
             elif s.role == "grad_fn":
                 self._record(s)
             elif s.role == "grad":
-                tok = self.token(s.text)
+                tok = self.views.labels.token(s.text)
                 avoid = [bounds(m) for m in tags] + self._shown_rects(exclude=going + rode + self._own_shapes(item))
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
@@ -144,7 +144,7 @@ class BackwardCues(OnScreen):
                     x, y = waiting[0].get_center()[:2]  # waits (a glide beside the card may cross its corner)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
                     x, y = self._free_spot((x, y), tok, avoid + [bounds(m) for m in self._own_shapes(item)])
-                self.keep_inside(tok.move_to([x, y, 0]))
+                self.views.labels.keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
                     self.walk.fill_tokens[item] = [tok]
@@ -194,8 +194,8 @@ class BackwardCues(OnScreen):
                            within=self.views.frame.free_rect(), avoid=[bounds(m) for m in avoid_marks + self.walk.visit_marks]
                            + self.views.frame.pane_bounds() + self.views.frame.frame_marks()
                            + self._shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks),
-                           prefer_off=self._all_rests())
-        self.keep_inside(block.move_to([x, y, 0]))
+                           prefer_off=self.views.labels.all_rests())
+        self.views.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
         return [FadeIn(block, rate_func=second_half)]
@@ -253,7 +253,7 @@ class BackwardCues(OnScreen):
         if r is None:
             return []
         self.walk.riding.append((r, cue.start))
-        tok = self.token(cue.text("grad") or "")
+        tok = self.views.labels.token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
@@ -281,7 +281,7 @@ class BackwardCues(OnScreen):
         box = self.lay.boxes.get(item)
         if box is None:
             return []
-        tok = self.token(cue.text("grad") or "")
+        tok = self.views.labels.token(cue.text("grad") or "")
         product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)
         t, k = self.theme, self.lay.scale
         exclude = [product] if product is not None else []

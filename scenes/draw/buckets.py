@@ -50,14 +50,14 @@ class BucketCues(OnScreen):
             self.graph.arrows[into] = edge_arrow(into, self.theme, backward=True, scale=self.lay.scale)
             group.add(self.graph.arrows[into])
         if grad_fn is not None:
-            self.graph.bucket_tags.append(self._tag(grad_fn.text, box, above=False))
+            self.graph.bucket_tags.append(self.views.labels.tag(grad_fn.text, box, above=False))
             group.add(self.graph.bucket_tags[-1])
             self._record(grad_fn)
         if name is not None:  # the leaf's card beside the bucket shows the name
             if self._card_shows(leaf, name.text):
                 self._record(name)
             else:
-                self.graph.bucket_tags.append(self._tag(name.text, box, above=True))
+                self.graph.bucket_tags.append(self.views.labels.tag(name.text, box, above=True))
                 group.add(self.graph.bucket_tags[-1])
                 self._record(name)
         return [FadeIn(group)]
@@ -89,7 +89,7 @@ class BucketCues(OnScreen):
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self.views.frame.free_rect(),
                            avoid=self.views.frame.pane_bounds() + self.views.frame.frame_marks() + self._shown_rects(exclude=going))
-        self.keep_inside(block.move_to([x, y, 0]))
+        self.views.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         return [FadeIn(block, rate_func=second_half)]
 
@@ -133,12 +133,12 @@ class BucketCues(OnScreen):
             if keep:
                 out += [FadeOut(m, rate_func=first_half) for m in keep]
             else:
-                tok = self.token(add.text)
+                tok = self.views.labels.token(add.text)
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k),
                                     avoid=self._shown_rects(exclude=self._own_shapes(leaf) + self.walk.visit_marks))
-                self.keep_inside(tok.move_to([x, y, 0]))
+                self.views.labels.keep_inside(tok.move_to([x, y, 0]))
                 out.append(Succession(FadeIn(tok), FadeOut(tok)))
         else:
             out += [FadeOut(m) for m in waiting]

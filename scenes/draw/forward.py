@@ -16,20 +16,17 @@ from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.freed import FreedGraphs
 from scenes.draw.grow_in import GrowIn
+from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import at_end
 from scenes.draw.state import GraphView
 from scenes.draw.visuals import edge_arrow, node_card
-from scenes.layout.place import Box
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.narration import Shown
 
 
 class CardNeeds(Protocol):
-    """What the graph view asks of the scene's parts not yet made views: an op name's place
-    beside a card, and a value too wide for any card printed under the code."""
-
-    def op_tag(self, text: str, box: Box) -> VGroup:
-        """A small muted label just outside ``box``, clear of what is there."""
+    """What the graph view asks of the scene's parts not yet made views: a value too wide for
+    any card printed under the code."""
 
     def print_values(self, strings: list[Shown], colour: str) -> Anims:
         """``strings`` printed under the code pane, and recorded."""
@@ -39,9 +36,10 @@ class GraphCards(View):
     """Draws node_appear, edge_grow, value_update, emphasis and dim; makes a tensor's card
     (``card``) and records its rows (``record_card``) for the walk's grad_fn cards too."""
 
-    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, scene: CardNeeds) -> None:
+    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, labels: CardLabels,
+                 scene: CardNeeds) -> None:
         super().__init__(ctx)
-        self.focus, self.frame, self.scene = focus, frame, scene
+        self.focus, self.frame, self.labels, self.scene = focus, frame, labels, scene
         self.freed = FreedGraphs(ctx)
 
     @property
@@ -86,7 +84,7 @@ class GraphCards(View):
         self.record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
                           else {"op": "name", "value": "value", "grad_fn": "sub"})
         if name is not None and op is not None:
-            tag = self.scene.op_tag(self._op_words(cue, op), self.ctx.layout.boxes[item])
+            tag = self.labels.op_tag(self._op_words(cue, op), self.ctx.layout.boxes[item])
             self.graph.tags[item] = tag
             for s in cue.strings:
                 if s.role in ("op", "operand_before", "operand_after"):

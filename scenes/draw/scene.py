@@ -27,23 +27,14 @@ from scenes.draw.drawers import Drawer, draws, with_drawers
 from scenes.draw.frame_spots import bounds
 from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, WalkView
 from scenes.video.timeline import Action
-from scenes.layout.detour import clear_of
-from scenes.layout.label_spots import tag_centre
 from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.draw.ride_behind import RideBehind
 from scenes.storyboard.cues import Cue, cue_kind
 from scenes.storyboard.narration import Shown
 from scenes.theme import Rect, Theme
-from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests
 
 Anims = list[Any]
-
-
-# Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
-# Z_BAR, in code.py), then the wavefront glow (Z_GLOW, in backward.py), then edges and cards,
-# then tokens, then captions and titles (Z_CAPTION, in titles.py).
-Z_TOKEN = 1
 
 
 @with_drawers
@@ -70,8 +61,6 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
             if e["kind"] == "tensor":
                 tensor_events.setdefault(e["id"], e)
         self.fill_max = fill_scales(plan)
-        self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
-        self._rests_of = lay  # the layout they were read from (a focus's zoom makes another)
         self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay, owner=_node_owner(events),
                                tensor_events=tensor_events)
@@ -165,74 +154,14 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
     def _record(self, shown: Any) -> None:
         self.ledger.append((shown.text, shown.seq))
 
-    def token(self, text: str) -> VGroup:
-        """A gradient token showing ``text``, not yet placed."""
-        return grad_token(text, self.theme, scale=self.lay.scale).set_z_index(Z_TOKEN)
-
-    def keep_inside(self, mob: Mobject) -> Mobject:
-        """Shift a mobject back inside the frame's margin (a token at a card on the edge)."""
-        lo_x, lo_y, hi_x, hi_y = self.ctx.frame_rect()
-        dx = max(0.0, lo_x - mob.get_left()[0]) - max(0.0, mob.get_right()[0] - hi_x)
-        dy = max(0.0, lo_y - mob.get_bottom()[1]) - max(0.0, mob.get_top()[1] - hi_y)
-        return mob.shift([dx, dy, 0])
-
-    def _tag(self, text: str, box: Box, above: bool = True, avoid: list[Rect] = (), beside: bool = False,
-             or_none: list[Rect] | None = None) -> VGroup | None:
-        """A small muted label just outside ``box`` (an op name, AccumulateGrad, a bucket's name),
-        inside the frame, clear of where tokens wait at the box, of the tags already placed (a
-        word space apart), of the code pane and of ``avoid``; ``beside``: level with the box where
-        it fits (`tag_centre`). Given ``or_none`` (what is on screen), None when no spot by the box
-        is clear of that too: a tag moved off its box reads as another card's, and one left on
-        another label hides it."""
-        t = self.theme
-        m = self.views.focus.drawn_at_home(lambda lay: card_tag(text, lay.boxes.get(box.id, box), t, scale=lay.scale))
-        m.move_to([0.0, 0.0, 0.0])
-        apart = m.height * t.proportions.tag_apart  # a word space between two tags on one line
-        placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
-                  (bounds(tag) for tag in [*self.graph.tags.values(), *self.graph.bucket_tags])]
-        keep_off = self._token_rests(box) + placed + self.views.frame.pane_bounds() + list(avoid)
-        x, y = tag_centre(self.lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
-                          clear=arrow_reach(t, self.lay.scale), step=t.proportions.tag_slide_step,
-                          avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
-        self.keep_inside(m.move_to([x, y, 0]))
-        if or_none is not None and not clear_of(tuple(m.get_center()[:2]), (m.width, m.height), keep_off + or_none):
-            return None
-        return m
-
-    def _token_rests(self, box: Box) -> list[Rect]:
-        """`token_rests` of ``box``, once per box. The same in every clip of a graph, whether
-        tokens ride in it or not, so a tag never moves between clips."""
-        if self._rests_of is not self.lay:
-            self._rests, self._rests_of = {}, self.lay
-        if box.id not in self._rests:
-            nominal = nominal_token_size(self.theme, scale=self.lay.scale)
-            self._rests[box.id] = token_rests(self.lay, box.id, nominal, self.theme)
-        return self._rests[box.id]
-
-    def _all_rests(self) -> list[Rect]:
-        """`_token_rests` of every box: where a token may wait later in the walk, which a note
-        written now keeps off, so a badge arriving at the next node does not cover it."""
-        return [r for box in self.lay.boxes.values() for r in self._token_rests(box)]
-
-    # ----- what the training step asks (StepNeeds) of the parts not yet made views ------------
+    # ----- what the training step and the graph ask of the parts not yet made views -----------
     def glide(self, tok: VGroup, to: tuple[float, float]) -> RideBehind:
         """``tok`` moving to ``to`` around what is on screen, waiting at the nearest free spot."""
         return self._glide(tok, to, [], settle=True)
 
-    def show_value(self, cue: Cue) -> Anims:
-        """The cue's tensor's card shows the cue's name and value (a value_update)."""
-        return self.views.graph.update_value(cue)
-
     def print_line(self, line: Shown, colour: str) -> Anims:
         """``line`` printed under the code pane, not recorded (its parts are)."""
         return self._console([line], colour, record=False)
-
-    # ----- what the graph view asks (CardNeeds) ------------------------------------------------
-    def op_tag(self, text: str, box: Box) -> VGroup:
-        """An op name beside ``box`` (`_tag`)."""
-        tag = self._tag(text, box)
-        assert tag is not None  # only a tag asked for ``or_none`` may find no room
-        return tag
 
     def print_values(self, strings: list[Shown], colour: str) -> Anims:
         """``strings`` printed under the code pane, and recorded."""

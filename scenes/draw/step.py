@@ -13,30 +13,22 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
-from manim import Animation, FadeOut, Mobject, Succession, VGroup
+from manim import Animation, FadeOut, Succession, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
+from scenes.draw.forward import GraphCards
+from scenes.draw.labels import CardLabels
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.narration import Shown
 
 
 class StepNeeds(Protocol):
-    """What the training step asks of the parts of the scene that draw tokens, cards and the
-    printed lines."""
-
-    def token(self, text: str) -> VGroup:
-        """A gradient token showing ``text``, not yet placed."""
-
-    def keep_inside(self, mob: Mobject) -> Mobject:
-        """``mob`` shifted back inside the frame's margin."""
+    """What the training step asks of the parts of the scene not yet made views: a token's
+    way around what is on screen, and the printed lines."""
 
     def glide(self, tok: VGroup, to: tuple[float, float]) -> Animation:
         """``tok`` moving to ``to`` around what is on screen, waiting at the nearest free spot."""
-
-    def show_value(self, cue: Cue) -> Anims:
-        """A value_update of the cue's tensor: its card shows the cue's name and value (none
-        without a card); records what it shows."""
 
     def print_line(self, line: Shown, colour: str) -> Anims:
         """``line`` printed under the code pane, not recorded (its parts are)."""
@@ -48,11 +40,12 @@ def _bracketed(text: str) -> str:
 
 
 class TrainingStep(View):
-    """Draws update_step, through ``scene``'s tokens, cards and printed lines."""
+    """Draws update_step: a token (``labels``), the weight's card (``graph``), the line printed
+    (``scene``)."""
 
-    def __init__(self, ctx: DrawContext, scene: StepNeeds) -> None:
+    def __init__(self, ctx: DrawContext, labels: CardLabels, graph: GraphCards, scene: StepNeeds) -> None:
         super().__init__(ctx)
-        self.scene = scene
+        self.labels, self.graph, self.scene = labels, graph, scene
 
     @draws("update_step")
     def draw_update_step(self, cue: Cue, step: StepScratch) -> Anims:
@@ -62,23 +55,23 @@ class TrainingStep(View):
                   else _bracketed(s["operand"].text))
         tid = cue.ids[0]
         out: Anims = []
-        graph = self.ctx.state.graph
-        card, box = graph.cards.get(tid), self.ctx.layout.boxes.get(tid)
+        cards = self.ctx.state.graph
+        card, box = cards.cards.get(tid), self.ctx.layout.boxes.get(tid)
         if card is not None and box is not None:
-            tok = self.scene.token(amount)
-            bucket = graph.buckets.get(tid)
+            tok = self.labels.token(amount)
+            bucket = cards.buckets.get(tid)
             if bucket is not None:  # beside the bucket, not over the .grad it still shows
                 gap = bucket.width / 2 + tok.width / 2 + self.theme.spacing.edge_clearance
                 start = bucket.get_center() - [gap, 0.0, 0.0]
             else:
                 start = [box.x, box.y - box.h, 0]
             tok.move_to(start)
-            self.scene.keep_inside(tok)
+            self.labels.keep_inside(tok)
             # towards the card, waiting at the nearest spot beside it that shows nothing (over
             # the card it would hide the value that changes), hidden where it can only pass behind
             out.append(Succession(self.scene.glide(tok, (box.x, box.y)), FadeOut(tok)))
         shown = tuple(v for v in (s.get("name"), replace(after, role="value")) if v is not None)
-        on_card = self.scene.show_value(replace(cue, strings=shown))
+        on_card = self.graph.update_value(replace(cue, strings=shown))
         out += on_card  # the card records its name and value rows; without a card the line does
         name = f"{s['name'].text} = " if "name" in s else ""
         line = replace(after, text=f"{name}{before.text} {op.text} {amount} = {after.text}")

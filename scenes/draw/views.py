@@ -16,6 +16,7 @@ from scenes.draw.curve import LossCurve
 from scenes.draw.focus import CameraFocus
 from scenes.draw.forward import CardNeeds, GraphCards
 from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.labels import CardLabels
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.step import StepNeeds, TrainingStep
@@ -33,6 +34,7 @@ class Views:
 
     frame: FreeFrame
     focus: CameraFocus
+    labels: CardLabels
     graph: GraphCards
     checklist: Checklist
     curve: LossCurve
@@ -49,9 +51,11 @@ class Views:
         ``cards``: the tokens, op names and printed lines the training step and the graph use
         (the scene's, until those parts are views too)."""
         frame, network, loops, focus = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx), CameraFocus(ctx)
-        return cls(frame=frame, focus=focus, graph=GraphCards(ctx, focus, frame, cards), checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
+        labels = CardLabels(ctx, focus, frame)
+        graph = GraphCards(ctx, focus, frame, labels, cards)
+        return cls(frame=frame, focus=focus, labels=labels, graph=graph, checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
                    network=network, loops=loops, code=CodePaneView(ctx, loops), titles=Titles(ctx, network),
-                   step=TrainingStep(ctx, scene))
+                   step=TrainingStep(ctx, labels, graph, scene))
 
     def all(self) -> list[View]:
-        return [self.frame, self.focus, self.graph, self.checklist, self.curve, self.network, self.loops, self.code, self.titles, self.step]
+        return [self.frame, self.focus, self.labels, self.graph, self.checklist, self.curve, self.network, self.loops, self.code, self.titles, self.step]

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEW_MODULES = ["context", "drawers", "views", "checklist", "code", "curve", "focus", "forward", "frame_spots",
-                "freed", "loops", "network", "step", "titles"]
+                "freed", "labels", "loops", "network", "step", "titles"]
 PATHS = [ROOT / "scenes" / "draw" / f"{name}.py" for name in VIEW_MODULES]
 
 
