@@ -72,9 +72,9 @@ class CardLabels(View):
             return None
         return m
 
-    def op_tag(self, text: str, box: Box) -> VGroup:
-        """An op name beside ``box`` (``tag``, which always finds a place unless asked ``or_none``)."""
-        tag = self.tag(text, box)
+    def op_tag(self, text: str, box: Box, beside: bool = False) -> VGroup:
+        """An op name by ``box`` (``tag``, which always finds a place unless asked ``or_none``)."""
+        tag = self.tag(text, box, beside=beside)
         assert tag is not None
         return tag
 

@@ -5,8 +5,9 @@ kind to an animation built from ``scenes.draw.visuals`` at the positions of ``sc
 colour, size and timing comes from the theme. Every string put on screen is appended to
 ``self.ledger`` as ``(text, seq)`` so tests can check the picture says what the plan says.
 What is on screen and how later cues change it is ``self.state``, one record per view
-(:mod:`scenes.draw.state`), read through ``self.graph``, ``self.walk``, ``self.code`` and the
-like; the rest (plan, events, theme, layout and what is derived from them) is fixed per clip.
+(:mod:`scenes.draw.state`); each record belongs to a view (:mod:`scenes.draw.views`), which
+the scene composes over one :class:`~scenes.draw.context.DrawContext` (plan, events, theme,
+aspect, layout, records, ledger). The printed lines are still a mixin (:mod:`scenes.draw.console`).
 """
 
 from __future__ import annotations
@@ -14,23 +15,18 @@ from __future__ import annotations
 from types import MethodType
 from typing import Any, Callable, ClassVar
 
-from manim import FadeOut, Mobject, Scene, VGroup
+from manim import Mobject, Scene
 
-from scenes.draw.backward import BackwardCues
-from scenes.draw.buckets import BucketCues
 from scenes.draw.crossfade import in_second_half
-from scenes.layout.clip import clip_layout, fill_scales, shows_code
+from scenes.layout.clip import clip_layout, shows_code
 from scenes.draw.console import ConsoleCues
 from scenes.draw.context import DrawContext, StepScratch, View
 from scenes.draw.views import VIEW_CLASSES, Views
-from scenes.draw.drawers import Drawer, draws, with_drawers
-from scenes.draw.frame_spots import bounds
+from scenes.draw.drawers import Drawer, with_drawers
 from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, WalkView
 from scenes.video.timeline import Action
-from scenes.layout.place import Box, Layout
-from scenes.layout.routes import Route
-from scenes.draw.ride_behind import RideBehind
-from scenes.storyboard.cues import Cue, cue_kind
+from scenes.layout.place import Layout
+from scenes.storyboard.cues import cue_kind
 from scenes.storyboard.narration import Shown
 from scenes.theme import Rect, Theme
 
@@ -38,7 +34,7 @@ Anims = list[Any]
 
 
 @with_drawers
-class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
+class ClipScene(ConsoleCues, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
     one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
@@ -60,11 +56,10 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
         for e in events:
             if e["kind"] == "tensor":
                 tensor_events.setdefault(e["id"], e)
-        self.fill_max = fill_scales(plan)
-        self._now = StepScratch()  # the step being drawn, for the mixins not yet made views
+        self._now = StepScratch()  # the step being drawn, for the console mixin
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay, owner=_node_owner(events),
                                tensor_events=tensor_events)
-        self.views = Views.of(self.ctx, self._shown_rects, self, self)
+        self.views = Views.of(self.ctx, self._drawn, self, self)
         self._drawers = self._bind_drawers()
 
     def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:
@@ -106,11 +101,7 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
     def ledger(self, value: list[tuple[str, int | None]]) -> None:
         self.ctx.ledger = value
 
-    # ----- one step's scratch, for the mixins not yet made views (views are passed the step) ----
-    @property
-    def _turning(self) -> dict[int, VGroup]:
-        return self._now.turning
-
+    # ----- one step's scratch, for the console mixin (views are passed the step) ---------------
     @property
     def _arriving(self) -> set[int]:
         return self._now.arriving
@@ -136,28 +127,15 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
     def _graph_region(self) -> Rect:
         return self.ctx.graph_region()
 
-    def _item(self, some_id: str) -> str:
-        """Layout item for a tensor id or a node id (an AccumulateGrad node maps to its leaf; a
-        result folded into a chain's card, to that card)."""
-        return self.ctx.item(some_id)
-
-    def _box(self, some_id: str) -> Box | None:
-        return self.lay.boxes.get(self._item(some_id))
-
-    def _route(self, src: str, dst: str, used: set[Route] | None = None) -> Route | None:
-        """The forward route src -> dst (items), skipping routes already used in this step."""
-        for r in self.lay.routes:
-            if r.src == src and r.dst == dst and (used is None or r not in used):
-                return r
-        return None
-
     def _record(self, shown: Any) -> None:
         self.ledger.append((shown.text, shown.seq))
 
-    # ----- what the training step and the graph ask of the parts not yet made views -----------
-    def glide(self, tok: VGroup, to: tuple[float, float]) -> RideBehind:
-        """``tok`` moving to ``to`` around what is on screen, waiting at the nearest free spot."""
-        return self._glide(tok, to, [], settle=True)
+    # ----- what the training step and the graph ask of the console, not yet a view -----------
+    def _drawn(self) -> list[Mobject]:
+        """The display list: what is drawn, in order (the foreground last)."""
+        from manim.utils.iterables import list_update
+
+        return list_update(self.mobjects, self.foreground_mobjects)
 
     def print_line(self, line: Shown, colour: str) -> Anims:
         """``line`` printed under the code pane, not recorded (its parts are)."""
@@ -184,7 +162,6 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
             return anims
         finally:
             self._now = StepScratch()
-            self.walk.moving = []
 
     def _draw(self, a: Action, step: StepScratch) -> Anims:
         if a.kind == "caption_in":
@@ -194,10 +171,7 @@ class ClipScene(BackwardCues, BucketCues, ConsoleCues, Scene):
         cue = a.payload
         out = self.views.titles.give_way(cue.kind, step) + self.views.curve.give_way(cue.kind)
         kind = cue_kind(cue.kind)
-        walk = self.walk
-        if kind.ends_walk and walk.wave is not None:  # the walk is over: its glow goes
-            out += [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *sum(walk.fill_tokens.values(), [])]]
-            walk.wave, walk.visit_marks, walk.fill_tokens = None, [], {}
+        out += self.views.walk.give_way(kind)
         if kind.follows_line and self.code.pane is not None and cue.seqs:
             out += self.views.code.bar_to(self.events[cue.seqs[0]]["line"], step, walk=kind.walk_line)
         return out + self._drawers[cue.kind](cue, step)

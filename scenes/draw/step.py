@@ -13,22 +13,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
-from manim import Animation, FadeOut, Succession, VGroup
+from manim import FadeOut, Succession
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.forward import GraphCards
 from scenes.draw.labels import CardLabels
+from scenes.draw.onscreen import OnScreen
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.narration import Shown
 
 
 class StepNeeds(Protocol):
-    """What the training step asks of the parts of the scene not yet made views: a token's
-    way around what is on screen, and the printed lines."""
-
-    def glide(self, tok: VGroup, to: tuple[float, float]) -> Animation:
-        """``tok`` moving to ``to`` around what is on screen, waiting at the nearest free spot."""
+    """What the training step asks of the scene's part not yet made a view: the printed lines."""
 
     def print_line(self, line: Shown, colour: str) -> Anims:
         """``line`` printed under the code pane, not recorded (its parts are)."""
@@ -40,12 +37,13 @@ def _bracketed(text: str) -> str:
 
 
 class TrainingStep(View):
-    """Draws update_step: a token (``labels``), the weight's card (``graph``), the line printed
-    (``scene``)."""
+    """Draws update_step: a token (``labels``) on its way (``onscreen``), the weight's card
+    (``graph``), the line printed (``scene``)."""
 
-    def __init__(self, ctx: DrawContext, labels: CardLabels, graph: GraphCards, scene: StepNeeds) -> None:
+    def __init__(self, ctx: DrawContext, labels: CardLabels, graph: GraphCards, onscreen: OnScreen,
+                 scene: StepNeeds) -> None:
         super().__init__(ctx)
-        self.labels, self.graph, self.scene = labels, graph, scene
+        self.labels, self.graph, self.onscreen, self.scene = labels, graph, onscreen, scene
 
     @draws("update_step")
     def draw_update_step(self, cue: Cue, step: StepScratch) -> Anims:
@@ -69,7 +67,7 @@ class TrainingStep(View):
             self.labels.keep_inside(tok)
             # towards the card, waiting at the nearest spot beside it that shows nothing (over
             # the card it would hide the value that changes), hidden where it can only pass behind
-            out.append(Succession(self.scene.glide(tok, (box.x, box.y)), FadeOut(tok)))
+            out.append(Succession(self.onscreen.glide(tok, (box.x, box.y), [], step, settle=True), FadeOut(tok)))
         shown = tuple(v for v in (s.get("name"), replace(after, role="value")) if v is not None)
         on_card = self.graph.update_value(replace(cue, strings=shown))
         out += on_card  # the card records its name and value rows; without a card the line does

@@ -6,9 +6,13 @@ view through this typed record rather than through the scene's private helpers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Callable
 
+from manim import Mobject
+
+from scenes.draw.backward import BackwardWalk
+from scenes.draw.buckets import Buckets
 from scenes.draw.checklist import Checklist
 from scenes.draw.code import CodePaneView
 from scenes.draw.context import DrawContext, View
@@ -19,12 +23,13 @@ from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.labels import CardLabels
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
+from scenes.draw.onscreen import OnScreen
 from scenes.draw.step import StepNeeds, TrainingStep
 from scenes.draw.titles import Titles
-from scenes.theme import Rect
 
-VIEW_CLASSES: tuple[type[View], ...] = (CameraFocus, Checklist, CodePaneView, FreeFrame, GraphCards, LossCurve,
-                                         NetworkDiagram, PassMark, Titles, TrainingStep)
+VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, CameraFocus, CardLabels, Checklist, CodePaneView,
+                                         FreeFrame, GraphCards, LossCurve, NetworkDiagram, OnScreen, PassMark, Titles,
+                                         TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -35,7 +40,10 @@ class Views:
     frame: FreeFrame
     focus: CameraFocus
     labels: CardLabels
+    onscreen: OnScreen
     graph: GraphCards
+    buckets: Buckets
+    walk: BackwardWalk
     checklist: Checklist
     curve: LossCurve
     network: NetworkDiagram
@@ -45,17 +53,19 @@ class Views:
     step: TrainingStep
 
     @classmethod
-    def of(cls, ctx: DrawContext, shown_rects: Callable[[], list[Rect]], scene: StepNeeds,
+    def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]], scene: StepNeeds,
            cards: CardNeeds) -> Views:
-        """``shown_rects``: where every visible text, card and bucket is now; ``scene`` and
-        ``cards``: the tokens, op names and printed lines the training step and the graph use
-        (the scene's, until those parts are views too)."""
+        """``drawn``: the scene's display list; ``scene`` and ``cards``: the printed lines the
+        training step and the graph use (the scene's console, until it is a view too)."""
         frame, network, loops, focus = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx), CameraFocus(ctx)
-        labels = CardLabels(ctx, focus, frame)
+        labels, onscreen = CardLabels(ctx, focus, frame), OnScreen(ctx, frame, drawn)
         graph = GraphCards(ctx, focus, frame, labels, cards)
-        return cls(frame=frame, focus=focus, labels=labels, graph=graph, checklist=Checklist(ctx, frame, shown_rects), curve=LossCurve(ctx),
+        buckets = Buckets(ctx, labels, onscreen, frame)
+        walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame)
+        return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
+                   walk=walk, checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
                    network=network, loops=loops, code=CodePaneView(ctx, loops), titles=Titles(ctx, network),
-                   step=TrainingStep(ctx, labels, graph, scene))
+                   step=TrainingStep(ctx, labels, graph, onscreen, scene))
 
     def all(self) -> list[View]:
-        return [self.frame, self.focus, self.labels, self.graph, self.checklist, self.curve, self.network, self.loops, self.code, self.titles, self.step]
+        return [getattr(self, f.name) for f in fields(self)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from scenes.draw.backward import BackwardWalk
 from scenes.draw.curve import LossCurve
 from scenes.draw.drawers import Drawer, drawer_table, draws, with_drawers
 from scenes.draw.scene import ClipScene
@@ -26,7 +27,8 @@ def _all_but(skip: str) -> dict[str, object]:
 
 def test_clip_scene_draws_every_cue_kind_once():
     assert list(ClipScene.DRAWERS) == list(CUE_KINDS)
-    assert ClipScene.DRAWERS["visit"].fn is ClipScene._cue_visit  # a mixin's, until the walk is a view
+    assert ClipScene.DRAWERS["visit"] == Drawer(BackwardWalk, "draw_visit", BackwardWalk.draw_visit)
+    assert ClipScene.DRAWERS["output_line"].fn is ClipScene._cue_output_line  # the console's: still a mixin
     assert ClipScene.DRAWERS["curve_point"] == Drawer(LossCurve, "draw_point", LossCurve.draw_point)
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-VIEW_MODULES = ["context", "drawers", "views", "checklist", "code", "curve", "focus", "forward", "frame_spots",
-                "freed", "labels", "loops", "network", "step", "titles"]
+VIEW_MODULES = ["context", "drawers", "views", "backward", "buckets", "checklist", "code", "curve", "focus",
+                "forward", "frame_spots", "freed", "labels", "loops", "network", "onscreen", "step", "titles"]
 PATHS = [ROOT / "scenes" / "draw" / f"{name}.py" for name in VIEW_MODULES]
 
 
