@@ -86,7 +86,7 @@ class Buckets(View):
 
     def enter_backward(self) -> Anims:
         """First backward cue: every weight gets its (empty) bucket. The arrows turn round as
-        the walk reaches them (`_cue_visit`), not all at once: a graph the walk never enters (a
+        the walk reaches them (`BackwardWalk.draw_visit`), not all at once: a graph the walk never enters (a
         second loss's, when only the first's backward() runs) keeps its forward arrows, as no
         gradient flows there."""
         if self.graph.backward:

@@ -86,10 +86,12 @@ class StepScratch:
 
 
 class View:
-    """A part of the picture (the curve, the network, the titles, ...): it owns one record of
-    ``ctx.state`` (what it shows, snapshotted with the beat) and the shapes in it, draws the cue
-    kinds it marks with ``@draws`` as ``(cue, step) -> animations``, and offers the others what
-    they need of it as public methods. Records are read by any view, written by their owner."""
+    """A part of the picture (the curve, the network, the titles, ...): it owns a record of
+    ``ctx.state`` (what it shows, snapshotted with the beat) and the shapes in it, or none (a
+    helper such as the free frame), draws the cue kinds it marks with ``@draws`` as ``(cue,
+    step) -> animations``, and offers the others what they need of it as public methods. Any
+    view may read a record; the graph's is written by the views that draw on it (cards, freed
+    graphs, walk, buckets, focus), every other by its owner."""
 
     def __init__(self, ctx: DrawContext) -> None:
         self.ctx = ctx

@@ -47,7 +47,7 @@ class GraphCards(View):
         return self.ctx.state.graph
 
     def card(self, tid: str, name: str | None, value: str | None, grad_fn: str | None) -> VGroup | None:
-        """Tensor ``tid``'s card, in the box of the item that stands for it (`_item`: a result
+        """Tensor ``tid``'s card, in the box of the item that stands for it (`DrawContext.item`: a result
         folded into a chain's card shows there while it is made)."""
         item = self.ctx.item(tid)
         if item not in self.ctx.layout.boxes:
