@@ -1,51 +1,82 @@
-"""Backward cues of the clip scene: the backward graph and the wavefront walk.
+"""The backward walk of the clip scene: the backward graph and the wavefront walk.
 
-Why a mixin: ``ClipScene`` is one generic scene; its cue handlers are split by theme so each file
-stays one idea. These methods read and change the scene's graph and walk records
-(:mod:`scenes.draw.state`: cards, arrows, tokens) and return animations; they never call ``play`` themselves.
-The buckets the walk ends in are :mod:`scenes.draw.buckets`; its first cue calls their `_enter_backward`.
+Why a view of its own: ``ClipScene`` is one generic scene; its drawers are split by what they
+draw so each file stays one idea. This view owns the walk's record and turns the graph's arrows
+and cards into the backward graph's (:mod:`scenes.draw.state`: cards, arrows, tokens); it returns
+animations and never calls ``play``. The buckets the walk ends in are :mod:`scenes.draw.buckets`;
+its first cue calls their ``enter_backward``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, VGroup, smooth
+from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, Transform, VGroup, smooth
 
+from scenes.draw.buckets import Buckets
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.forward import GraphCards
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.crossfade import crossfade, first_half, second_half
+from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.detail import Detail
-from scenes.layout.place import Box
+from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visuals import (arrow_reach, edge_arrow, formula, nominal_token_size, note_block, token_ride,
                                  wavefront)
-
-Anims = list[Any]
+from scenes.storyboard.cues import Cue, CueKind
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
 
 
-class BackwardCues(OnScreen):
-    """Handlers for grad_fn_appear, backward_start, visit, local_rule and grad_travel (mixed into
-    ClipScene)."""
+class BackwardWalk(View):
+    """Draws grad_fn_appear, backward_start, visit, local_rule and grad_travel; takes the walk's
+    marks away when a cue about something else comes (``give_way``). Asks the graph for cards,
+    the buckets to start the backward pass, ``labels`` for tags and tokens, ``onscreen`` for
+    what is shown and the ways tokens take, ``frame`` what a note keeps off."""
 
-    # state and helpers provided by ClipScene
-    theme: Any
-    lay: Any
-    graph: GraphView
-    walk: WalkView
-    _turning: dict[int, VGroup]
-    plan: Any
+    def __init__(self, ctx: DrawContext, graph: GraphCards, buckets: Buckets, labels: CardLabels,
+                 onscreen: OnScreen, frame: FreeFrame) -> None:
+        super().__init__(ctx)
+        self.cards, self.buckets, self.labels, self.onscreen, self.frame = graph, buckets, labels, onscreen, frame
+
+    @property
+    def graph(self) -> GraphView:
+        return self.ctx.state.graph
+
+    @property
+    def walk(self) -> WalkView:
+        return self.ctx.state.walk
+
+    @property
+    def lay(self) -> Layout:
+        return self.ctx.layout
+
+    def give_way(self, kind: CueKind) -> Anims:
+        """The walk is over when a cue about something else comes (``ends_walk``): its glow,
+        its last visit's marks and the badges waiting by buckets go."""
+        walk = self.walk
+        if not kind.ends_walk or walk.wave is None:
+            return []
+        out: Anims = [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *sum(walk.fill_tokens.values(), [])]]
+        walk.wave, walk.visit_marks, walk.fill_tokens = None, [], {}
+        return out
+
+    def _route(self, src: str, dst: str, used: set[Route] | None = None) -> Route | None:
+        """The forward route src -> dst (items), skipping routes already used in this step."""
+        for r in self.lay.routes:
+            if r.src == src and r.dst == dst and (used is None or r not in used):
+                return r
+        return None
 
     # ----- backward graph ---------------------------------------------------------------------
-    def _flip_edges(self, only_into: str) -> Anims:
+    def _flip_edges(self, only_into: str, step: StepScratch) -> Anims:
         """The forward arrows into ``only_into`` become gradient arrows (flipped; a path needing
-        no grad is dimmed)."""
+        no grad is dimmed). A dim in the same step fades the new arrow (``step.turning``)."""
         out: Anims = []
         for r, arrow in list(self.graph.arrows.items()):
             if r.dst != only_into:
@@ -53,32 +84,33 @@ class BackwardCues(OnScreen):
             new = edge_arrow(r, self.theme, backward=True, scale=self.lay.scale, dimmed=not r.needs_grad)
             if {r.src, r.dst} & self.graph.dimmed:
                 new.fade(self.theme.opacity.dimmed)
-            self._turning[id(arrow)] = new
+            step.turning[id(arrow)] = new
             out.append(Transform(arrow, new))
         return out
 
     @draws("grad_fn_appear")
-    def _cue_grad_fn_appear(self, cue: Any) -> Anims:
+    def draw_grad_fn_appear(self, cue: Cue, step: StepScratch) -> Anims:
         """The card becomes its backward function: the tensor's name on top (an unnamed result:
         its op), the grad_fn beneath, where the forward card had it; the value goes."""
-        item = self._item(cue.ids[0])
+        item = self.ctx.item(cue.ids[0])
         old = self.graph.cards.get(item)
         name = cue.text("name")
-        card = self._card(item, name, None, cue.text("grad_fn"))
+        card = self.cards.card(item, name, None, cue.text("grad_fn"))
         if card is None:
             return []
-        self._record_card(card, cue, {"name": "name", "grad_fn": "sub"} if name is not None else {"grad_fn": "sub"})
+        self.cards.record_card(card, cue, {"name": "name", "grad_fn": "sub"} if name is not None
+                               else {"grad_fn": "sub"})
         self.graph.cards[item] = card
         grad_fn = next((s for s in cue.strings if s.role == "grad_fn"), None)
         if grad_fn is not None and card.sub is None:  # a card with no room for it: the op's name
             self.graph.tags.pop(item, None)  # above the card becomes the grad_fn's (it goes with the old card)
-            tag = self.graph.tags[item] = self._tag(grad_fn.text, self.lay.boxes[item], beside=True)
+            tag = self.graph.tags[item] = self.labels.op_tag(grad_fn.text, self.lay.boxes[item], beside=True)
             card.add(tag)
-            self._record(grad_fn)
+            self.ctx.record(grad_fn)
         # a cross-fade: a Transform morphs one name into the other glyph by glyph, unreadable
         # on the way
         out = [crossfade(old, card)] if old is not None else [FadeIn(card)]
-        return out + self._flip_edges(only_into=item)
+        return out + self._flip_edges(only_into=item, step=step)
 
     # ----- backward walk ----------------------------------------------------------------------
     def _focus(self, box: Box) -> Anims:
@@ -89,29 +121,29 @@ class BackwardCues(OnScreen):
         return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
 
     @draws("backward_start")
-    def _cue_backward_start(self, cue: Any) -> Anims:
-        out = self._enter_backward()
-        item = self._item(cue.ids[0])
+    def draw_backward_start(self, cue: Cue, step: StepScratch) -> Anims:
+        out = self.buckets.enter_backward()
+        item = self.ctx.item(cue.ids[0])
         box = self.lay.boxes.get(item)
         for s in cue.strings:
-            if self._card_shows(item, s.text):
-                self._record(s)
+            if self.onscreen.card_shows(item, s.text):
+                self.ctx.record(s)
         if box is not None:
             out += self._focus(box)
         return out
 
     @draws("visit")
-    def _cue_visit(self, cue: Any) -> Anims:
+    def draw_visit(self, cue: Cue, step: StepScratch) -> Anims:
         """The wavefront moves to the node; the summed gradient arriving sits on it as a token."""
-        out = self._enter_backward()
-        node, item = cue.ids[0], self._item(cue.ids[0])
+        out = self.buckets.enter_backward()
+        node, item = cue.ids[0], self.ctx.item(cue.ids[0])
         is_acc = cue.text("grad_fn") == "AccumulateGrad"
         box = self.lay.boxes.get(f"bucket:{item}" if is_acc else item) or self.lay.boxes.get(item)
         if box is None:
             return out
         out += self._focus(box)
         if not is_acc:  # the gradient leaves along the node's inputs: they turn round now
-            out += self._flip_edges(only_into=item)
+            out += self._flip_edges(only_into=item, step=step)
             self.graph.walked.add(item)
         waiting = self.walk.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
         rode = list(waiting)
@@ -119,39 +151,41 @@ class BackwardCues(OnScreen):
         going, self.walk.visit_marks = self.walk.visit_marks, []
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
-            if s.role == "grad_fn" and not self._card_shows(item, s.text):
+            if s.role == "grad_fn" and not self.onscreen.card_shows(item, s.text):
                 if self.lay.detail is Detail.DENSE:
                     continue  # a one-row graph is packed: its cards' op names and the note's rule say what ran
-                tag = self._tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
-                                avoid=[self._bounds(m) for m in rode] + [self._bounds(m) for m in tags],
-                                or_none=self._shown_rects(exclude=going + rode))
+                tag = self.labels.tag(s.text, box, above=not is_acc,  # below a bucket: its leaf is above
+                                      avoid=[bounds(m) for m in rode] + [bounds(m) for m in tags],
+                                      or_none=self.onscreen.shown_rects(exclude=going + rode))
                 if tag is None:
                     continue  # no room by the box: the note's rule (the bucket's fill) says what ran
                 self.walk.visit_marks.append(tag)
                 tags.append(tag)
                 out.append(FadeIn(tag, rate_func=second_half))  # once the last visit's marks are gone
-                self._record(s)
+                self.ctx.record(s)
             elif s.role == "grad_fn":
-                self._record(s)
+                self.ctx.record(s)
             elif s.role == "grad":
-                tok = self._token(s.text)
-                avoid = [self._bounds(m) for m in tags] + self._shown_rects(exclude=going + rode + self._own_shapes(item))
+                tok = self.labels.token(s.text)
+                avoid = [bounds(m) for m in tags] + self.onscreen.shown_rects(
+                    exclude=going + rode + self.onscreen.own_shapes(item))
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
                 if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it
                     x, y = waiting[0].get_center()[:2]  # waits (a glide beside the card may cross its corner)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
-                    x, y = self._free_spot((x, y), tok, avoid + [self._bounds(m) for m in self._own_shapes(item)])
-                self._keep_inside(tok.move_to([x, y, 0]))
+                    own = [bounds(m) for m in self.onscreen.own_shapes(item)]
+                    x, y = self.onscreen.free_spot((x, y), tok, avoid + own)
+                self.labels.keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
                     self.walk.fill_tokens[item] = [tok]
                 else:
                     self.walk.visit_marks.append(tok)
-                out += self._merge(waiting, tok, box)
+                out += self._merge(waiting, tok, step, box)
                 waiting = []
-                self._record(s)
+                self.ctx.record(s)
         if is_acc and waiting:  # no badge (they met at the bucket): they wait beside it for the fill
             out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
             self.walk.fill_tokens[item], waiting = waiting, []
@@ -159,7 +193,7 @@ class BackwardCues(OnScreen):
         marks = tags + self.walk.fill_tokens.get(item, [])
         return out + [FadeOut(m) for m in waiting] + self._visit_note(cue, box, avoid_marks=marks, going=going + rode)
 
-    def _visit_note(self, cue: Any, box: Box, avoid_marks: list[Any], going: list[Any]) -> Anims:
+    def _visit_note(self, cue: Cue, box: Box, avoid_marks: list[Mobject], going: list[Mobject]) -> Anims:
         """The visit's arithmetic beside its node: where gradients met, their sum
         (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
         ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
@@ -170,10 +204,11 @@ class BackwardCues(OnScreen):
         if parts:
             rows.append(formula(f"{' + '.join(parts)} = {cue.text('grad')}", t))
         words = cue.text("rule")
-        rules = [c for c in self.plan.cues if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
+        rules = [c for c in self.ctx.plan.cues
+                 if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
         if words is not None and rules:
             rows.append(formula(words, t, muted=True))
-        products: dict[str, Any] = {}
+        products: dict[str, Mobject] = {}
         for r in rules:
             factors = " × ".join(s.text for s in r.strings if s.role == "factor")
             who = r.text("target")
@@ -183,35 +218,35 @@ class BackwardCues(OnScreen):
             products[r.ids[1]] = row.product
         for s in cue.strings:
             if s.role in ("part", "rule") and (s.role == "part" or rules):
-                self._record(s)
+                self.ctx.record(s)
         if not rows:
             return []
         block = note_block(rows, t)
         nominal = nominal_token_size(t, scale=self.lay.scale)
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
-                           within=self._free_rect(), avoid=[self._bounds(m) for m in avoid_marks + self.walk.visit_marks]
-                           + self._pane_bounds() + self._frame_marks()
-                           + self._shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks),
-                           prefer_off=self._all_rests())
-        self._keep_inside(block.move_to([x, y, 0]))
+                           within=self.frame.free_rect(), avoid=[bounds(m) for m in avoid_marks + self.walk.visit_marks]
+                           + self.frame.pane_bounds() + self.frame.frame_marks()
+                           + self.onscreen.shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks),
+                           prefer_off=self.labels.all_rests())
+        self.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
         return [FadeIn(block, rate_func=second_half)]
 
     @draws("local_rule")
-    def _cue_local_rule(self, cue: Any) -> Anims:
+    def draw_local_rule(self, cue: Cue, step: StepScratch) -> Anims:
         """Written by its visit (which places the node's whole note at once); here only recorded."""
         if (cue.ids[0], cue.ids[1]) in self.walk.products:
             for s in cue.strings:
-                self._record(s)
+                self.ctx.record(s)
         return []
 
-    def _merge(self, waiting: list[VGroup], badge: VGroup, box: Box | None = None) -> Anims:
+    def _merge(self, waiting: list[VGroup], badge: VGroup, step: StepScratch, box: Box | None = None) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
         (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
         rode to (the loss's 1) grows in place. Each token glides on a way around what is on
-        screen (`_glide`) and is gone once it has landed, when the badge shows."""
+        screen (``glide``) and is gone once it has landed, when the badge shows."""
         if not waiting:
             return [GrowIn(badge)]
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
@@ -224,7 +259,8 @@ class BackwardCues(OnScreen):
         out_x = 1.0 if box is None or x >= box.x else -1.0
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
-            out.append(Succession(self._glide(token, to, waiting + [badge]), FadeOut(token, run_time=1e-3)))
+            glide = self.onscreen.glide(token, to, waiting + [badge], step)
+            out.append(Succession(glide, FadeOut(token, run_time=1e-3)))
         return out
 
     def _product_for(self, r: Route, key: tuple[str, str], taken: set[Route]) -> VGroup | None:
@@ -242,17 +278,17 @@ class BackwardCues(OnScreen):
         return self.walk.products.pop(key)
 
     @draws("grad_travel")
-    def _cue_grad_travel(self, cue: Any) -> Anims:
+    def draw_grad_travel(self, cue: Cue, step: StepScratch) -> Anims:
         """A gradient token rides the flipped edge from one node to the next."""
-        src, dst = self._item(cue.ids[0]), self._item(cue.ids[1])
+        src, dst = self.ctx.item(cue.ids[0]), self.ctx.item(cue.ids[1])
         if src == dst:
-            return self._pass_within(cue, src)
+            return self._pass_within(cue, src, step)
         busy = {r for r, t in self.walk.riding if t == cue.start}  # two paths at once take two edges
         r = self._route(dst, src, busy)
         if r is None:
             return []
         self.walk.riding.append((r, cue.start))
-        tok = self._token(cue.text("grad") or "")
+        tok = self.labels.token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
@@ -264,14 +300,14 @@ class BackwardCues(OnScreen):
             # the token is the product: the pill is hidden while the token covers it (two texts
             # drawn over each other) and shows again once the token is on its way
             aside.append(_stepping_aside(product))
-        move = self._ride(tok, start, ride, exclude)
+        move = self.onscreen.ride(tok, start, ride, exclude, step)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
-            self._record(s)
+            self.ctx.record(s)
         return aside + [move]
 
-    def _pass_within(self, cue: Any, item: str) -> Anims:
+    def _pass_within(self, cue: Cue, item: str, step: StepScratch) -> Anims:
         """A gradient passed on inside a chain's card (`Layout.merged`: both nodes are drawn as
         one card): no edge to ride, so the token leaves the visit's product (or the card) and
         waits beside the card, clear of the badge there now; the next visit, of the folded node,
@@ -280,20 +316,21 @@ class BackwardCues(OnScreen):
         box = self.lay.boxes.get(item)
         if box is None:
             return []
-        tok = self._token(cue.text("grad") or "")
+        tok = self.labels.token(cue.text("grad") or "")
         product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)
         t, k = self.theme, self.lay.scale
         exclude = [product] if product is not None else []
-        avoid = self._shown_rects(exclude=exclude) + [self._bounds(m) for m in self.walk.visit_marks if m is not product]
+        avoid = (self.onscreen.shown_rects(exclude=exclude)
+                 + [bounds(m) for m in self.walk.visit_marks if m is not product])
         to = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                           gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
-        to = self._free_spot(to, tok, avoid)
+        to = self.onscreen.free_spot(to, tok, avoid)
         tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])
-        move = self._glide(tok, to, exclude, settle=True)
+        move = self.onscreen.glide(tok, to, exclude, step, settle=True)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
-            self._record(s)
+            self.ctx.record(s)
         aside = [_stepping_aside(product)] if product is not None else []
         return aside + [move]
 

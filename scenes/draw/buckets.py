@@ -2,103 +2,121 @@
 
 Why apart from :mod:`scenes.draw.backward`: the buckets are the one part of the backward walk
 that holds state across passes (``.grad`` adds up until ``zero_grad``), with its own arithmetic
-(``6 + 6 = 12``) and timing (the level rises once the dropped gradient has landed). A mixin of
-``ClipScene`` like the others: these methods read and change the scene's graph and walk records
-(:mod:`scenes.draw.state`) and return animations. The walk (:mod:`scenes.draw.backward`) calls
-`_enter_backward` as it starts; nothing here calls the walk, so neither module imports the other.
+(``6 + 6 = 12``) and timing (the level rises once the dropped gradient has landed). A view of
+``ClipScene``: it changes the buckets of the graph's record and the walk's marks by them
+(:mod:`scenes.draw.state`) and returns animations. The walk (:mod:`scenes.draw.backward`) calls
+``enter_backward`` as it starts; nothing here calls the walk.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cached_property
 
-from manim import FadeIn, FadeOut, Succession, VGroup, smooth
+from manim import FadeIn, FadeOut, Mobject, Succession, VGroup, smooth
 
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
+from scenes.layout.clip import fill_scales
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
+from scenes.storyboard.cues import Cue
+from scenes.storyboard.narration import Shown
 
-Anims = list[Any]
 
+class Buckets(View):
+    """Draws bucket_appear, bucket_fill and bucket_reset; gives every weight its bucket when the
+    backward pass starts (``enter_backward``). Asks ``labels`` for tags and tokens, ``onscreen``
+    what is shown, ``frame`` what a note keeps off."""
 
-class BucketCues(OnScreen):
-    """Handlers for bucket_appear, bucket_fill and bucket_reset (mixed into ClipScene)."""
+    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame) -> None:
+        super().__init__(ctx)
+        self.labels, self.onscreen, self.frame = labels, onscreen, frame
 
-    # state and helpers provided by ClipScene
-    theme: Any
-    lay: Any
-    graph: GraphView
-    walk: WalkView
-    fill_max: dict[str, float]
+    @property
+    def graph(self) -> GraphView:
+        return self.ctx.state.graph
 
-    def _ensure_bucket(self, leaf: str, grad_fn: str | None = None, name: Any = None) -> Anims:
+    @property
+    def walk(self) -> WalkView:
+        return self.ctx.state.walk
+
+    @cached_property
+    def fill_max(self) -> dict[str, float]:
+        """Each leaf's largest |.grad| over the clip: a bucket full to the brim (`fill_scales`)."""
+        return fill_scales(self.ctx.plan)
+
+    def _ensure_bucket(self, leaf: str, grad_fn: Shown | None = None, name: Shown | None = None) -> Anims:
         """The empty bucket of ``leaf`` with the edge into it, its grad_fn beneath and its name above
         (unless the leaf's card shows it); nothing if it is shown already or has no box."""
-        box = self.lay.boxes.get(f"bucket:{leaf}")
+        box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
         if box is None or leaf in self.graph.buckets:
             return []
-        b = bucket(box, self.theme, level=0.0, value=None, scale=self.lay.scale)
+        b = bucket(box, self.theme, level=0.0, value=None, scale=self.ctx.layout.scale)
         self.graph.buckets[leaf] = b
         group = VGroup(b)
-        into = next((r for r in self.lay.routes if r.src == box.id and r not in self.graph.arrows), None)
+        into = next((r for r in self.ctx.layout.routes if r.src == box.id and r not in self.graph.arrows), None)
         if into is not None:  # the last edge of the backward graph: leaf -> its AccumulateGrad
-            self.graph.arrows[into] = edge_arrow(into, self.theme, backward=True, scale=self.lay.scale)
+            self.graph.arrows[into] = edge_arrow(into, self.theme, backward=True, scale=self.ctx.layout.scale)
             group.add(self.graph.arrows[into])
         if grad_fn is not None:
-            self.graph.bucket_tags.append(self._tag(grad_fn.text, box, above=False))
+            self.graph.bucket_tags.append(self.labels.tag(grad_fn.text, box, above=False))
             group.add(self.graph.bucket_tags[-1])
-            self._record(grad_fn)
+            self.ctx.record(grad_fn)
         if name is not None:  # the leaf's card beside the bucket shows the name
-            if self._card_shows(leaf, name.text):
-                self._record(name)
+            if self.onscreen.card_shows(leaf, name.text):
+                self.ctx.record(name)
             else:
-                self.graph.bucket_tags.append(self._tag(name.text, box, above=True))
+                self.graph.bucket_tags.append(self.labels.tag(name.text, box, above=True))
                 group.add(self.graph.bucket_tags[-1])
-                self._record(name)
+                self.ctx.record(name)
         return [FadeIn(group)]
 
     @draws("bucket_appear")
-    def _cue_bucket_appear(self, cue: Any) -> Anims:
+    def draw_bucket_appear(self, cue: Cue, step: StepScratch) -> Anims:
         """The bucket of the cue's leaf comes in (see `_ensure_bucket`)."""
         shown = {s.role: s for s in cue.strings}
         return self._ensure_bucket(cue.ids[1], shown.get("grad_fn"), shown.get("name"))
 
-    def _enter_backward(self) -> Anims:
+    def enter_backward(self) -> Anims:
         """First backward cue: every weight gets its (empty) bucket. The arrows turn round as
-        the walk reaches them (`_cue_visit`), not all at once: a graph the walk never enters (a
+        the walk reaches them (`BackwardWalk.draw_visit`), not all at once: a graph the walk never enters (a
         second loss's, when only the first's backward() runs) keeps its forward arrows, as no
         gradient flows there."""
         if self.graph.backward:
             return []
         self.graph.backward = True
         out: Anims = []
-        for box in self.lay.boxes.values():
-            if box.kind == "bucket" and self.lay.items[box.id].tensor:
-                out += self._ensure_bucket(self.lay.items[box.id].tensor or "")
+        for box in self.ctx.layout.boxes.values():
+            if box.kind == "bucket" and self.ctx.layout.items[box.id].tensor:
+                out += self._ensure_bucket(self.ctx.layout.items[box.id].tensor or "")
         return out
 
-    def _bucket_note(self, box: Box, text: str, going: list[Any]) -> Anims:
+    def _bucket_note(self, box: Box, text: str, going: list[Mobject]) -> Anims:
         """``before + add = after`` beside a bucket, until the next visit or fill."""
         t = self.theme
         block = note_block([formula(text, t)], t)
-        x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
-                           clear=arrow_reach(t, self.lay.scale), beside=0.0, within=self._free_rect(),
-                           avoid=self._pane_bounds() + self._frame_marks() + self._shown_rects(exclude=going))
-        self._keep_inside(block.move_to([x, y, 0]))
+        lay = self.ctx.layout
+        x, y = note_centre(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
+                           clear=arrow_reach(t, self.ctx.layout.scale), beside=0.0, within=self.frame.free_rect(),
+                           avoid=self.frame.pane_bounds() + self.frame.frame_marks()
+                           + self.onscreen.shown_rects(exclude=going))
+        self.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         return [FadeIn(block, rate_func=second_half)]
 
     @draws("bucket_fill")
-    def _cue_bucket_fill(self, cue: Any) -> Anims:
+    def draw_bucket_fill(self, cue: Cue, step: StepScratch) -> Anims:
         """The arriving gradient drops into the bucket; the level and value show the new .grad."""
-        out = self._enter_backward()
+        out = self.enter_backward()
         leaf = cue.ids[1]
-        box = self.lay.boxes.get(f"bucket:{leaf}")
+        box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
         if box is None:
             return out
         out += self._ensure_bucket(leaf)
@@ -110,16 +128,16 @@ class BucketCues(OnScreen):
         if before is not None and self.graph.bucket_text.get(leaf) != before.text:
             # a replayed fill: the bucket first shows what .grad held, then what arrives
             old.become(bucket(box, self.theme, level=abs(before.number or 0.0) / top, value=before.text,
-                              scale=self.lay.scale))
+                              scale=self.ctx.layout.scale))
             self.graph.bucket_text[leaf] = before.text
         for s in (shown.get("name"), before):
-            if s is not None and (self._card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
-                self._record(s)
+            if s is not None and (self.onscreen.card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
+                self.ctx.record(s)
         after = shown.get("after")
         new = bucket(box, self.theme, level=abs((after.number if after else None) or 0.0) / top,
-                     value=after.text if after else None, scale=self.lay.scale)
+                     value=after.text if after else None, scale=self.ctx.layout.scale)
         if after is not None and new.value is not None:
-            self._record(after)
+            self.ctx.record(after)
         add = shown.get("add")
         waiting = self.walk.fill_tokens.pop(leaf, [])
         if add is not None:
@@ -129,16 +147,18 @@ class BucketCues(OnScreen):
             # first. Where paths met at the bucket, every token waiting there goes the same way
             keep = [m for m in waiting if m.text.text == add.text][:1] or (waiting if parts else [])
             out += [FadeOut(m) for m in waiting if m not in keep]
-            self._record(add)
+            self.ctx.record(add)
             if keep:
                 out += [FadeOut(m, rate_func=first_half) for m in keep]
             else:
-                tok = self._token(add.text)
-                t, k = self.theme, self.lay.scale
-                x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
+                tok = self.labels.token(add.text)
+                t, k = self.theme, self.ctx.layout.scale
+                x, y = badge_centre(self.ctx.layout, box, (tok.width, tok.height),
+                                    nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k),
-                                    avoid=self._shown_rects(exclude=self._own_shapes(leaf) + self.walk.visit_marks))
-                self._keep_inside(tok.move_to([x, y, 0]))
+                                    avoid=self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf)
+                                                                    + self.walk.visit_marks))
+                self.labels.keep_inside(tok.move_to([x, y, 0]))
                 out.append(Succession(FadeIn(tok), FadeOut(tok)))
         else:
             out += [FadeOut(m) for m in waiting]
@@ -149,30 +169,29 @@ class BucketCues(OnScreen):
         elif len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6
             out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going)
             for s in parts:
-                self._record(s)
+                self.ctx.record(s)
         out.append(refill(old, new, rate_func=_after_landing if add is not None else smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
     @draws("bucket_reset")
-    def _cue_bucket_reset(self, cue: Any) -> Anims:
+    def draw_bucket_reset(self, cue: Cue, step: StepScratch) -> Anims:
         leaf = cue.ids[0]
-        box = self.lay.boxes.get(f"bucket:{leaf}")
+        box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
         if box is None or leaf not in self.graph.buckets:
             return []
         shown = {s.role: s for s in cue.strings}
-        if "name" in shown and self._card_shows(leaf, shown["name"].text):
-            self._record(shown["name"])
+        if "name" in shown and self.onscreen.card_shows(leaf, shown["name"].text):
+            self.ctx.record(shown["name"])
         after = shown.get("after")
-        new = bucket(box, self.theme, level=0.0, value=after.text if after else None, scale=self.lay.scale)
+        new = bucket(box, self.theme, level=0.0, value=after.text if after else None, scale=self.ctx.layout.scale)
         if after is not None and new.value is not None:
-            self._record(after)
+            self.ctx.record(after)
         old = self.graph.buckets[leaf]
         out: Anims = [FadeOut(m) for m in self.walk.visit_marks]
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out + [refill(old, new)]
-
 
 
 def _after_landing(t: float) -> float:

@@ -3,33 +3,39 @@
 Why on screen: an article that ends on "check three things" needs the three named where the
 viewer can see them tick as each is shown, and still there at the end. The list comes in with
 its first tick, in a free corner of the frame (else the free spot nearest the bottom left
-corner), and stays. A mixin of ``ClipScene``.
+corner), and stays. A view of ``ClipScene``, owning ``state.checklist``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Callable
 
 from manim import DOWN, LEFT, FadeIn, Transform, VGroup
 
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.state import ChecklistView
 from scenes.draw.visuals import label
 from scenes.layout.label_spots import note_centre
 from scenes.layout.place import Box
+from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
 
-Anims = list[Any]
 Z_LIST = 3  # above a closing title's backdrop: the list stays readable to the end
 
 
-class ChecklistCues:
-    """Handler for check (mixed into ClipScene)."""
+class Checklist(View):
+    """Draws check. Asks ``frame`` for a free corner or spot, and ``shown_rects`` (the scene's)
+    where every visible text, card and bucket is now."""
 
-    theme: Any
+    def __init__(self, ctx: DrawContext, frame: FreeFrame, shown_rects: Callable[[], list[Rect]]) -> None:
+        super().__init__(ctx)
+        self.frame, self.shown_rects = frame, shown_rects
 
     @property
     def checklist(self) -> ChecklistView:
-        return self.state.checklist  # type: ignore[attr-defined]
+        return self.ctx.state.checklist
 
     def _check_row(self, text: str, ticked: bool) -> VGroup:
         t = self.theme
@@ -43,31 +49,29 @@ class ChecklistCues:
         """No corner is free (a tall or square frame): the list goes to the spot nearest the
         frame's bottom left that no card, bucket, arrow, text, code or printout reaches, else to
         the one that covers least of the cards."""
-        s = self  # the scene's helpers, from its other mixins
-        left, bottom, right, top = s._free_rect()  # type: ignore[attr-defined]
+        left, bottom, right, top = self.frame.free_rect()
         gap = self.theme.spacing.item_gap
         corner = Box("corner", "corner", left, bottom, 0.0, 0.0)
-        keep_off = (s._pane_bounds() + s._console_reach() + s._shown_rects()  # type: ignore[attr-defined]
-                    + [s._bounds(m) for m in s.graph.tags.values()])  # type: ignore[attr-defined]
+        keep_off = (self.frame.pane_bounds() + self.frame.console_reach() + self.shown_rects()
+                    + [bounds(m) for m in self.ctx.state.graph.tags.values()])
         size = (block.width + gap, block.height + gap)
-        x, y = note_centre(s.lay, corner, size, gap=gap, clear=gap / 2,  # type: ignore[attr-defined]
+        x, y = note_centre(self.ctx.layout, corner, size, gap=gap, clear=gap / 2,
                            beside=0.0, within=(left, bottom, right, top), avoid=keep_off)
         block.move_to([x, y, 0])
 
     @draws("check")
-    def _cue_check(self, cue: Any) -> Anims:
+    def draw_check(self, cue: Cue, step: StepScratch) -> Anims:
         """The list (all its items) comes in with its first tick; later ticks turn their row."""
         st = self.checklist
         items = [s for s in cue.strings if s.role == "item"]
         ticked = next(s for s in cue.strings if s.role == "ticked")
         k = next(i for i, s in enumerate(items) if s.text == ticked.text) + 1
         out: Anims = []
-        for s in cue.strings:
-            self._record(s)  # type: ignore[attr-defined]
+        self.ctx.record_all(cue.strings)
         if not st.rows:
             rows = [self._check_row(s.text, False) for s in items]
             block = VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad * 2)
-            if not self._to_free_corner(block, only_free=True):  # type: ignore[attr-defined]
+            if not self.frame.to_free_corner(block, only_free=True):
                 self._to_free_spot(block)
             for r in rows:
                 r.set_z_index(Z_LIST)

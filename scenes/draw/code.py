@@ -1,33 +1,43 @@
-"""Code-pane cues of the clip scene: the program shown beside the graph, its running line lit.
+"""The code pane view of the clip scene: the program shown beside the graph, its running line lit.
 
-Why a mixin of its own: the pane follows every cue that names a program line (``_bar_to``),
-and a long program shows a window of its lines that moves to the lit one. A mixin of ``ClipScene``.
+Why a view of its own: the pane follows every cue that names a program line (``bar_to``), and a
+long program shows a window of its lines that moves to the lit one. A view of ``ClipScene``,
+owning ``state.code`` but for the pass mark's fields (:mod:`scenes.draw.loops`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from manim import FadeIn, FadeOut, Transform
 
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import at_half, crossfade, first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.loops import PassMark
+from scenes.draw.state import CodeView
 from scenes.draw.visuals import CodePane
 from scenes.layout.clip import code_rect
-from scenes.storyboard.cues import CONSOLE_KINDS
+from scenes.storyboard.cues import CONSOLE_KINDS, Cue
 from scenes.theme import Rect
-
-Anims = list[Any]
 
 # Drawing order (Cairo sorts by z_index): the code pane's backdrop and the running-line bar
 # are below everything else.
 Z_PANE, Z_BAR = -3, -2
 
 
-class CodeCues:
-    """The pane's handlers (mixed into ClipScene): code_line, and the bar following a cue's line."""
+class CodePaneView(View):
+    """Draws code_line; lights the line a cue names (``bar_to``), moving the pass mark
+    (``marks``) with a pane made again. Reads the console's record: its lines step aside with
+    the pane."""
 
-    def _bar_to(self, line: int, walk: bool = False) -> Anims:
+    def __init__(self, ctx: DrawContext, marks: PassMark) -> None:
+        super().__init__(ctx)
+        self.marks = marks
+
+    @property
+    def code(self) -> CodeView:
+        return self.ctx.state.code
+
+    def bar_to(self, line: int, step: StepScratch, walk: bool = False) -> Anims:
         """Light the program line that caused what is shown now (``L.backward()`` during the walk).
         ``walk``: the backward walk starts here; where the aspect's graph lies under the pane
         (``walk_code: lit``) the pane steps aside, keeping only the lit line at its size, and the
@@ -35,8 +45,8 @@ class CodeCues:
         A clip whose pane shows only its lit line throughout (`Layout.code_lit`) moves that line."""
         if self.code.pane is None:
             return []
-        lit = self.lay.code_lit
-        aside = walk and not lit and self.spec.walk_code == "lit" and not self.code.aside
+        lit = self.ctx.layout.code_lit
+        aside = walk and not lit and self.ctx.spec.walk_code == "lit" and not self.code.aside
         if line == self.code.bar_line and not aside:
             return []
         self.code.bar_line = line
@@ -46,23 +56,20 @@ class CodeCues:
             self.code.aside = aside
             self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
             swap = _next_line(old, self.code.pane) if lit else [crossfade(old, self.code.pane)]
-            out = swap + self._printed_aside(aside, was_aside)
-            if self.code.pass_mark is not None and self.code.pass_at is not None:  # the mark moves with it
-                out += self._drop_pass_mark()  # type: ignore[attr-defined]
-                out.append(FadeIn(self._place_pass_mark(*self.code.pass_at), rate_func=second_half))  # type: ignore[attr-defined]
-            return out
+            out = swap + self._printed_aside(aside, was_aside, step)
+            return out + self.marks.follow_pane(step)  # the pass mark moves with it
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
-    def _printed_aside(self, aside: bool, was_aside: bool) -> Anims:
+    def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch) -> Anims:
         """The printed lines go with the pane stepping aside (under the lit line alone they would
         read as that line's output) and come back with it, by the second half; a line printed in
         that very step joins them (`_console`)."""
-        lines = self.console.lines  # type: ignore[attr-defined]
+        lines = self.ctx.state.console.lines
         if lines is None or not len(lines) or aside == was_aside:
             return []
         if aside:
             return [FadeOut(lines, rate_func=first_half)]
-        self._arriving.add(id(lines))  # type: ignore[attr-defined]
+        step.arriving.add(id(lines))
         return [FadeIn(lines, rate_func=second_half)]
 
     def _pane(self, first: int, line: int, max_rows: int | None = None) -> CodePane:
@@ -70,38 +77,38 @@ class CodeCues:
         window that shows ``line`` when the one from ``first`` does not. ``max_rows``: that many
         rows at most (`CodePane`); a whole pane, or the clip's pane of the lit line alone
         (`Layout.code_lit`), marks where printed lines go under it."""
-        pane = CodePane(self.source or "", self._code_rect(), self.theme, first=first, max_rows=max_rows)
+        source = self.ctx.source or ""
+        pane = CodePane(source, self._code_rect(), self.theme, first=first, max_rows=max_rows)
         if not pane.shows(line):
-            pane = CodePane(self.source or "", self._code_rect(), self.theme, first=pane.window_for(line),
-                            max_rows=max_rows)
+            pane = CodePane(source, self._code_rect(), self.theme, first=pane.window_for(line), max_rows=max_rows)
         pane.bg.set_z_index(Z_PANE)
         pane.highlight(line).set_z_index(Z_BAR)
-        if self.lay.code_lit:  # the strip it may fill: the same place whatever the lit line's rows
+        if self.ctx.layout.code_lit:  # the strip it may fill: the same place whatever the lit line's rows
             self.code.foot = self._code_rect()[1]
         elif max_rows is None:
             self.code.foot = float(pane.bg.get_bottom()[1])
         return pane
 
     @draws("code_line")
-    def _cue_code_line(self, cue: Any) -> Anims:
-        if self.source is None or cue.line is None:
+    def draw_code_line(self, cue: Cue, step: StepScratch) -> Anims:
+        if self.ctx.source is None or cue.line is None:
             return []
-        for s in cue.strings:
-            self._record(s)
+        self.ctx.record_all(cue.strings)
         if self.code.pane is None:
-            lit = self.lay.code_lit
+            lit = self.ctx.layout.code_lit
             self.code.pane = self._pane(cue.line if lit else 1, cue.line, max_rows=1 if lit else None)
             self.code.bar_line = cue.line
             return [FadeIn(self.code.pane)]
-        return self._bar_to(cue.line)
+        return self.bar_to(cue.line, step)
 
     def _code_rect(self) -> Rect:
         """The code pane's region (`code_rect`): the aspect's, less what printed lines need at its
         foot when the program prints and the column has no room below it before the caption
         (16:9), as a long program fills the column and its printout would go under the caption."""
-        left, bottom, right, top = code_rect(self.spec, self.theme, self.lay.code_lit, self.source)
-        if any(c.kind in CONSOLE_KINDS for c in self.plan.cues):
-            room = bottom - (self.spec.caption[3] + self.spec.margin)
+        spec = self.ctx.spec
+        left, bottom, right, top = code_rect(spec, self.theme, self.ctx.layout.code_lit, self.ctx.source)
+        if any(c.kind in CONSOLE_KINDS for c in self.ctx.plan.cues):
+            room = bottom - (spec.caption[3] + spec.margin)
             bottom = min(bottom + max(0.0, self.theme.sizes.console_reserve - room), top)
         return (left, bottom, right, top)
 

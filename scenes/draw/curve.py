@@ -3,36 +3,35 @@
 Why plain lines and labels: Manim's Axes label their ticks through LaTeX, which the project does
 not depend on; a curve of a few passes needs only two axes, a point and a label per pass. The
 panel covers the graph region while the curve is up, and goes when a cue of another picture
-comes. A mixin of ``ClipScene``.
+comes. A view of ``ClipScene``, owning ``state.curve``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from manim import Create, Dot, FadeIn, FadeOut, Line, RoundedRectangle, VGroup
 
 from scenes.draw.collisions import PANEL
+from scenes.draw.context import Anims, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.state import CurveView
 from scenes.draw.visuals import label
 from scenes.draw.visuals.glyphs import shrink_to_fit
+from scenes.storyboard.cues import Cue
 
-Anims = list[Any]
 Z_CURVE = 1.5  # over the graph's cards and tokens, under the caption
 CURVE_KINDS = frozenset({"curve_axes", "curve_point"})
 
 
-class CurveCues:
-    """Handlers for curve_axes and curve_point (mixed into ClipScene)."""
+class LossCurve(View):
+    """Draws curve_axes and curve_point; ``give_way`` takes the panel away for another picture."""
 
-    theme: Any
-    events: list[dict]
-    curve: CurveView
+    @property
+    def curve(self) -> CurveView:
+        return self.ctx.state.curve
 
-    def _close_curve(self, kind: str) -> Anims:
+    def give_way(self, kind: str) -> Anims:
         """Take the curve's panel away when a cue of another picture comes."""
         if self.curve.panel is None or kind in CURVE_KINDS:
             return []
@@ -41,25 +40,25 @@ class CurveCues:
 
     def _curve_box(self) -> tuple[float, float, float, float]:
         """The axes' rectangle inside the graph region, padded for the labels."""
-        left, bottom, right, top = self._graph_region()  # type: ignore[attr-defined]
+        left, bottom, right, top = self.ctx.graph_region()
         pad = self.theme.sizes.curve_pad
         return left + 1.6 * pad, bottom + pad, right - pad, top - pad
 
     @draws("curve_axes")
-    def _cue_curve_axes(self, cue: Any) -> Anims:
+    def draw_axes(self, cue: Cue, step: StepScratch) -> Anims:
         t, c = self.theme, self.theme.colors
         out: Anims = []
         if self.curve.panel is not None:
             out.append(FadeOut(self.curve.panel))
-        left, bottom, right, top = self._graph_region()  # type: ignore[attr-defined]
-        m = self.spec.margin  # type: ignore[attr-defined]
+        left, bottom, right, top = self.ctx.graph_region()
+        m = self.ctx.spec.margin
         # cover the cards that reach the region's edge too, short of the code pane beside it
         left, bottom, right, top = left - 0.8 * m, bottom - 0.8 * m, right + m, top + m
         bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=t.radii.code, stroke_width=0,
                               fill_color=c.background, fill_opacity=1.0).move_to([(left + right) / 2, (top + bottom) / 2, 0])
         tag(bg, PANEL)  # what it covers is hidden, for `render inspect` and the frame check too
         x0, y0, x1, y1 = self._curve_box()
-        values = [float(self.events[s]["value"]) for s in cue.seqs]
+        values = [float(self.ctx.events[s]["value"]) for s in cue.seqs]
         hi, lo = max(values + [0.0]), min(values + [0.0])
         self.curve.range = (lo, hi if hi > lo else lo + 1.0)
         self.curve.total = int(cue.text("total") or 1)
@@ -75,8 +74,7 @@ class CurveCues:
         top_label.next_to([x0, self._curve_y(hi), 0], [-1, 0, 0], buff=t.sizes.curve_pad / 4)
         passes = label(t.labels.curve_passes, t.fonts.sans, size, c.text_muted)
         passes.next_to(axes[1].get_right(), [0, -1, 0], buff=t.sizes.curve_pad / 4).align_to(axes[1], [1, 0, 0])
-        for s in cue.strings:
-            self._record(s)  # type: ignore[attr-defined]
+        self.ctx.record_all(cue.strings)
         self.curve.panel = VGroup(bg, axes, name, top_label, passes).set_z_index(Z_CURVE)
         # the backdrop first, then what is drawn on it: while it fades in the cards under it
         # still show, and the axes' labels must not come in over them
@@ -88,14 +86,14 @@ class CurveCues:
         return y0 + (v - lo) / (hi - lo) * (y1 - y0)
 
     @draws("curve_point")
-    def _cue_curve_point(self, cue: Any) -> Anims:
+    def draw_point(self, cue: Cue, step: StepScratch) -> Anims:
         if self.curve.panel is None:
             return []
         t, c = self.theme, self.theme.colors
         x0, y0, x1, y1 = self.curve.box
         k = int(cue.text("count") or len(self.curve.panel) - 4)
         x = x0 + (k - 0.5) / max(self.curve.total, 1) * (x1 - x0)
-        y = self._curve_y(float(self.events[cue.seqs[0]]["value"]))
+        y = self._curve_y(float(self.ctx.events[cue.seqs[0]]["value"]))
         dot = Dot([x, y, 0], radius=t.sizes.curve_dot, color=c.loss)
         size = t.font_sizes.curve_label
         value = label(cue.text("value") or "", t.fonts.sans, size, c.text)
@@ -113,6 +111,5 @@ class CurveCues:
             out.insert(0, Create(line))
         self.curve.panel.add(parts)
         self.curve.last = (x, y, 0)
-        for s in cue.strings:
-            self._record(s)  # type: ignore[attr-defined]
+        self.ctx.record_all(cue.strings)
         return out

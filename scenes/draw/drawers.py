@@ -1,27 +1,35 @@
 """Which method draws each cue kind: ``@draws("visit")`` marks it, :func:`drawer_table` collects.
 
-Why a registry instead of looking methods up by a formatted name: the scene's handlers are spread
-over its mixins (:mod:`.backward`, :mod:`.buckets`, :mod:`.console`, :mod:`.network`, :mod:`.titles`),
-and a cue kind with no handler must fail loudly rather than draw nothing. A drawer for an
-undeclared kind, two drawers for one kind, or a declared kind
+Why a registry instead of looking methods up by a formatted name: the drawers are spread over the
+scene's views (:mod:`scenes.draw.views`) and the mixins not yet made views, and a cue kind with
+no drawer must fail loudly rather than draw nothing. A drawer for an undeclared kind, two
+drawers for one kind (in one class or in two), or a declared kind
 (:data:`scenes.storyboard.cues.CUE_KINDS`) without a drawer fail when the scene's class is
 made, that is at import.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, NamedTuple, TypeVar
 
 from scenes.storyboard.cues import CUE_KINDS
 
-Drawer = Callable[[Any, Any], list[Any]]
-"""``(scene, cue) -> animations``: one cue's drawing, changing the scene's state as it goes."""
 F = TypeVar("F", bound=Callable[..., Any])
 _MARK = "_draws_cue_kind"
 
 
+class Drawer(NamedTuple):
+    """One cue kind's drawer: the class that declares it (the scene, or one of its views), the
+    method's name and the function. A view's drawer is ``(view, cue, step) -> animations``; the
+    scene's own (its mixins') ``(scene, cue) -> animations``."""
+
+    owner: type
+    name: str
+    fn: Callable[..., list[Any]]
+
+
 def draws(kind: str) -> Callable[[F], F]:
-    """Mark a scene method as the drawer of cue kind ``kind`` (one the cue table declares)."""
+    """Mark a method as the drawer of cue kind ``kind`` (one the cue table declares)."""
     if kind not in CUE_KINDS:
         raise ValueError(f"@draws({kind!r}): no such cue kind; declare it in scenes/storyboard/cues.py")
 
@@ -31,11 +39,10 @@ def draws(kind: str) -> Callable[[F], F]:
     return mark
 
 
-def drawer_table(cls: type) -> dict[str, Drawer]:
-    """Cue kind -> the method of ``cls`` (or its bases) marked to draw it; a method overridden
-    under the same name in a subclass replaces its base's. Raises TypeError unless every declared
-    cue kind has exactly one drawer."""
-    by_kind: dict[str, tuple[str, Drawer]] = {}
+def _marked(cls: type) -> dict[str, tuple[str, Callable[..., list[Any]]]]:
+    """Cue kind -> (name, method) of ``cls`` (or its bases) marked to draw it; a method overridden
+    under the same name in a subclass replaces its base's."""
+    by_kind: dict[str, tuple[str, Callable[..., list[Any]]]] = {}
     for klass in reversed(cls.__mro__):
         for name, fn in vars(klass).items():
             kind = getattr(fn, _MARK, None)
@@ -44,13 +51,28 @@ def drawer_table(cls: type) -> dict[str, Drawer]:
             if kind in by_kind and by_kind[kind][0] != name:
                 raise TypeError(f"{cls.__name__}: cue kind {kind} has two drawers, {by_kind[kind][0]} and {name}")
             by_kind[kind] = (name, fn)
-    missing = [k for k in CUE_KINDS if k not in by_kind]
+    return by_kind
+
+
+def drawer_table(cls: type, views: tuple[type, ...] = ()) -> dict[str, Drawer]:
+    """Cue kind -> its drawer among the methods of ``cls`` and of the view classes ``views``.
+    Raises TypeError unless every declared cue kind has exactly one drawer."""
+    table: dict[str, Drawer] = {}
+    for owner in (cls, *views):
+        for kind, (name, fn) in _marked(owner).items():
+            if kind in table:
+                was = table[kind]
+                raise TypeError(f"{cls.__name__}: cue kind {kind} has two drawers, "
+                                f"{was.owner.__name__}.{was.name} and {owner.__name__}.{name}")
+            table[kind] = Drawer(owner, name, fn)
+    missing = [k for k in CUE_KINDS if k not in table]
     if missing:
         raise TypeError(f"{cls.__name__} has no drawer for cue kind {', '.join(missing)} (mark one with @draws)")
-    return {k: by_kind[k][1] for k in CUE_KINDS}
+    return {k: table[k] for k in CUE_KINDS}
 
 
 def with_drawers(cls: type) -> type:
-    """Class decorator: set ``cls.DRAWERS`` to its :func:`drawer_table` (failing as that does)."""
-    cls.DRAWERS = drawer_table(cls)  # type: ignore[attr-defined]
+    """Class decorator: set ``cls.DRAWERS`` to its :func:`drawer_table`, with the view classes
+    it names in ``cls.VIEWS`` (failing as that does)."""
+    setattr(cls, "DRAWERS", drawer_table(cls, tuple(getattr(cls, "VIEWS", ()))))
     return cls

@@ -8,29 +8,44 @@ the moved cards; what the move takes out of the graph's region fades out (it wou
 code or the captions) and comes back with the move back. Each move is in two halves, so that a
 card that moves never passes over one that fades: going in, what leaves fades first and the
 rest then grows; coming back, the rest shrinks first and what returns then fades in.
+
+A view of ``ClipScene``. Where the camera is (``home``, ``zoom``, ``faded``) lasts one beat, from
+its focus to its unfocus, so no beat starts with it set and it is in no record. While close it
+sets the context's layout to the zoomed one, and files the graph's arrows and the walk's routes
+under the zoomed layout's routes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
-from manim import Mobject, Transform, UpdateFromAlphaFunc
+from manim import Animation, Mobject, Transform, UpdateFromAlphaFunc
 
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import bounds
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
+from scenes.layout.place import Layout
+from scenes.storyboard.cues import Cue
 
-Anims = list[Any]
+Colours = list[tuple[np.ndarray, np.ndarray]]
 
 
-class FocusCues:
-    """The `focus` and `unfocus` cues; mixed into ClipScene (uses its layout and views)."""
+class CameraFocus(View):
+    """Draws focus and unfocus; builds a shape at home and moves it as the camera is
+    (``drawn_at_home``); fades what a cue drew outside the region while close (``fade_outside``)."""
+
+    def __init__(self, ctx: DrawContext) -> None:
+        super().__init__(ctx)
+        self.home: Layout | None = None  # the clip's layout while the camera is close
+        self.zoom: Zoom | None = None  # the camera's move in
+        self.faded: dict[int, Colours] = {}  # shape id -> its colours before the move faded it
 
     def _graph_shapes(self) -> list[Mobject]:
         """Every shape of the graph and of the walk on it, once each."""
-        g, w = self.graph, self.walk  # type: ignore[attr-defined]
+        g, w = self.ctx.state.graph, self.ctx.state.walk
         found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values()]
         if w.wave is not None:
             found.append(w.wave)
@@ -45,14 +60,14 @@ class FocusCues:
                 out.append(m)
         return out
 
-    def _rekey(self, new: Any) -> None:
+    def _rekey(self, new: Layout) -> None:
         """The arrows (and the routes the walk took) filed under ``new``'s routes: the layout's
         routes are the keys the cues look arrows up by, and the zoom makes new ones, in order."""
-        to = dict(zip(self.lay.routes, new.routes))  # type: ignore[attr-defined]
-        g, w = self.graph, self.walk  # type: ignore[attr-defined]
+        to = dict(zip(self.ctx.layout.routes, new.routes))
+        g, w = self.ctx.state.graph, self.ctx.state.walk
         g.arrows = {to.get(r, r): a for r, a in g.arrows.items()}
         w.riding = [(to.get(r, r), t) for r, t in w.riding]
-        self.lay = new
+        self.ctx.layout = new
 
     def _moved(self, m: Mobject, z: Zoom) -> Mobject:
         return self._zoom_shape(m.copy(), z)
@@ -64,17 +79,16 @@ class FocusCues:
         m.scale(z.factor, about_point=np.array([z.to[0], z.to[1], 0.0]))
         return m
 
-    def _drawn_at_home(self, make: Callable[[Any], Mobject]) -> Mobject:
+    def drawn_at_home(self, make: Callable[[Layout], Mobject]) -> Mobject:
         """A shape ``make`` builds from a layout, built from the layout at home and then moved
         as the camera is: while close, a text sized by the least readable size (a compact card,
         an op name) would be that size in the close view, and too small once the camera is back."""
-        home = getattr(self, "_home", None)
-        if home is None:
-            return make(self.lay)  # type: ignore[attr-defined]
-        return self._zoom_shape(make(home), self._zoom)
+        if self.home is None or self.zoom is None:
+            return make(self.ctx.layout)
+        return self._zoom_shape(make(self.home), self.zoom)
 
     @staticmethod
-    def _jump(m: Mobject, target: Mobject, out: bool) -> Any:
+    def _jump(m: Mobject, target: Mobject, out: bool) -> Animation:
         """What leaves the region (``out``) fades where it is, then jumps to ``target`` unseen;
         what comes back jumps unseen, then fades in: no half-faded shape slides across the code
         or off the frame."""
@@ -102,20 +116,19 @@ class FocusCues:
         return UpdateFromAlphaFunc(m, step)
 
     @draws("focus")
-    def _cue_focus(self, cue: Any) -> Anims:
-        items = {self._item(i) for i in cue.ids}  # type: ignore[attr-defined]
-        z = focus_zoom(self.lay, items, self.theme.layout.focus_zoom)  # type: ignore[attr-defined]
+    def draw_focus(self, cue: Cue, step: StepScratch) -> Anims:
+        items = {self.ctx.item(i) for i in cue.ids}
+        z = focus_zoom(self.ctx.layout, items, self.theme.layout.focus_zoom)
         if z.factor == 1.0 and z.about == z.to:
             return []
-        self._home, self._zoom = self.lay, z  # type: ignore[has-type]
-        self._rekey(zoomed(self.lay, z))
-        self._rests = {}  # where tokens wait is read from the layout
-        self._faded: dict[int, list[tuple[Any, Any]]] = {}
+        self.home, self.zoom = self.ctx.layout, z
+        self._rekey(zoomed(self.ctx.layout, z))  # where tokens wait is read from the layout anew
+        self.faded = {}
         out: Anims = []
         for m in self._graph_shapes():
             target = self._moved(m, z)
-            if not inside(self._bounds(target), self.lay.region):  # type: ignore[attr-defined]
-                self._faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
+            if not inside(bounds(target), self.ctx.layout.region):
+                self.faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
                                       if hasattr(s, "fill_rgbas")]
                 target.set_opacity(0.0)
                 out.append(self._jump(m, target, out=True))
@@ -123,30 +136,29 @@ class FocusCues:
                 out.append(Transform(m, target, rate_func=second_half))
         return out
 
-    def _fade_outside(self) -> None:
+    def fade_outside(self) -> None:
         """While the camera is close, what a cue has just drawn outside the graph's region (an
         arrow from a card the zoom left out) is faded as the zoom faded the rest."""
-        if getattr(self, "_home", None) is None:
+        if self.home is None:
             return
         for m in self._graph_shapes():
-            if id(m) not in self._faded and not inside(self._bounds(m), self.lay.region):  # type: ignore[attr-defined]
-                self._faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
+            if id(m) not in self.faded and not inside(bounds(m), self.ctx.layout.region):
+                self.faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
                                       if hasattr(s, "fill_rgbas")]
                 m.set_opacity(0.0)
 
     @draws("unfocus")
-    def _cue_unfocus(self, cue: Any) -> Anims:
-        home = getattr(self, "_home", None)
-        if home is None:
+    def draw_unfocus(self, cue: Cue, step: StepScratch) -> Anims:
+        home = self.home
+        if home is None or self.zoom is None:
             return []
-        z = self._zoom.inverse()
+        z = self.zoom.inverse()
         self._rekey(home)
-        self._home = None
-        self._rests = {}
+        self.home = None
         out: Anims = []
         for m in self._graph_shapes():
             target = self._moved(m, z)
-            saved = self._faded.get(id(m))
+            saved = self.faded.get(id(m))
             parts = [s for s in target.get_family() if hasattr(s, "fill_rgbas")]
             if saved is not None and len(saved) == len(parts):
                 for s, (fill, stroke) in zip(parts, saved):
@@ -154,5 +166,5 @@ class FocusCues:
                         s.fill_rgbas, s.stroke_rgbas = fill, stroke
             out.append(self._jump(m, target, out=False) if saved is not None  # back before what returns shows
                        else Transform(m, target, rate_func=first_half))
-        self._faded = {}
+        self.faded = {}
         return out

@@ -1,33 +1,37 @@
 """What goes when a new forward pass starts a new graph: backward() freed the old one.
 
-A rebound name's old result fades (``_retire_rebound``); a graph the walk went through fades when
-an unrelated tensor starts the next one (``_retire_walked``), unless the storyboard faded it
+A rebound name's old result fades (``retire_rebound``); a graph the walk went through fades when
+an unrelated tensor starts the next one (``retire_walked``), unless the storyboard faded it
 (``dim``), in which case it stays beside the new graph at the theme's ``kept`` fade so the two
-graphs the same code recorded can be compared. A mixin of ``ClipScene``.
+graphs the same code recorded can be compared. Part of the graph view (:mod:`scenes.draw.forward`),
+on its record ``state.graph``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from manim import FadeOut
 
-Anims = list[Any]
+from scenes.draw.context import Anims, View
+from scenes.draw.state import GraphView
 
 
-class FreedGraphs:
-    """Retiring the cards and arrows of freed graphs (mixed into ClipScene)."""
+class FreedGraphs(View):
+    """Retires the cards and arrows of freed graphs: ``retire_rebound``, ``retire_walked``."""
 
-    def _retire_rebound(self, tid: str, name: str | None) -> Anims:
+    @property
+    def graph(self) -> GraphView:
+        return self.ctx.state.graph
+
+    def retire_rebound(self, tid: str, name: str | None) -> Anims:
         """A new forward pass rebinds a name (``y = w * w`` again): the old graph was freed, so the
         old result's card and its arrows fade out of the way; a card the storyboard faded (``dim``)
-        stays with the freed graph it belongs to (``_retire_walked``)."""
+        stays with the freed graph it belongs to (``retire_walked``)."""
         if name is None:
             return []
         out: Anims = []
         feeds, freed = self._ancestors(tid), self._freed()
         for other in list(self.graph.cards):
-            ev = self.tensor_events.get(other, {})
+            ev = self.ctx.tensor_events.get(other, {})
             if other != tid and ev.get("name") == name and other not in feeds \
                     and other not in freed | self.graph.ghost and not self._feeds_live(other):
                 out += self._retire(other)
@@ -39,15 +43,15 @@ class FreedGraphs:
         ``act = torch.tensor(0.0)`` starts the next unit keeps the old ``act``)."""
         return any(tid in self._inputs(u) for u in self.graph.cards if u not in self.graph.walked)
 
-    def _retire_walked(self, tid: str) -> Anims:
+    def retire_walked(self, tid: str) -> Anims:
         """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
         that does not build on a graph the walk went through starts a new graph: the walked one
-        was freed by backward(), so its results fade (its leaves stay). `_retire_rebound` alone
+        was freed by backward(), so its results fade (its leaves stay). `retire_rebound` alone
         misses a loop that rebinds another name than an earlier step bound, whose result would
         stay on screen through the loop. A freed graph the storyboard faded (``dim``) stays,
         faded, beside the new one, so the viewer compares the two graphs the same code
         recorded; it goes when the graph after that one starts."""
-        inputs = self.tensor_events.get(tid, {}).get("inputs")
+        inputs = self.ctx.tensor_events.get(tid, {}).get("inputs")
         if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
             return []
         going = (self.graph.ghost | self.graph.walked) - self._freed()
@@ -64,13 +68,13 @@ class FreedGraphs:
         new tensor ``tid`` nor any tensor after it is computed from: an input of a freed graph
         goes with it rather than stay beside graphs that never use it. A weight stays (its
         bucket holds its gradient), and so does an input a later pass reads again."""
-        seq = self.tensor_events.get(tid, {}).get("seq", 0)
-        later = {i for e in self.tensor_events.values() if e.get("seq", 0) >= seq
+        seq = self.ctx.tensor_events.get(tid, {}).get("seq", 0)
+        later = {i for e in self.ctx.tensor_events.values() if e.get("seq", 0) >= seq
                  for i in e.get("inputs") or [] if isinstance(i, str)}
         feeds = {a for c in going for a in self._ancestors(c)}
         return {a for a in feeds - later - self._ancestors(tid) - self._freed()
-                if a in self.graph.cards and self.tensor_events.get(a, {}).get("is_leaf")
-                and not self.tensor_events.get(a, {}).get("requires_grad")}
+                if a in self.graph.cards and self.ctx.tensor_events.get(a, {}).get("is_leaf")
+                and not self.ctx.tensor_events.get(a, {}).get("requires_grad")}
 
     def _fade_kept(self, kept: set[str]) -> Anims:
         """A freed graph kept beside the next one comes back from the ``dim`` fade to the
@@ -109,4 +113,4 @@ class FreedGraphs:
 
     def _inputs(self, tid: str) -> list[str]:
         """The tensors ``tid`` was made from, as its event lists them."""
-        return [i for i in self.tensor_events.get(tid, {}).get("inputs") or [] if isinstance(i, str)]
+        return [i for i in self.ctx.tensor_events.get(tid, {}).get("inputs") or [] if isinstance(i, str)]

@@ -3,29 +3,30 @@
 Why a second picture of the same program: a network of a few dozen weights has over a hundred
 autograd nodes, whose cards cannot carry readable labels even at 1080p. The unit diagram can, so
 these handlers draw the network that :mod:`scenes.storyboard.network` reads from the log, and
-count passes: reverse mode reaches every weight in one, forward mode needs one per weight. Like
-:mod:`scenes.draw.backward`, a mixin of ``ClipScene`` whose handlers return animations and
-record every string they draw in the ledger.
+count passes: reverse mode reaches every weight in one, forward mode needs one per weight. A
+view of ``ClipScene``, owning ``state.network``; its drawers return animations and record every
+string they draw in the ledger.
 """
 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from manim import Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject
 
 from scenes.draw.grow_in import GrowIn
+from scenes.draw.context import Anims, StepScratch, View
 from scenes.draw.crossfade import crossfade
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.state import NetworkView
+from scenes.storyboard.cues import Cue
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 from scenes.draw.visuals.network import Places, link_line, network_places, unit_circle
 
-Anims = list[Any]
 Z_LINK, Z_TRACE, Z_UNIT = -2, -1, 0
 ROWS = 4  # counter rows: reverse mode, forward mode, the first forward derivative, the latest
 FIRST, LATEST = 2, 3  # the readout rows of forward mode's derivatives
@@ -39,43 +40,42 @@ class NetGeometry(NamedTuple):
     band: Rect
 
 
-class NetworkCues:
-    """Handlers for unit_appear, link_appear, pass_count, sweep_step, link_fill, tangent_sweep and
-    jvp_fill (mixed into ClipScene); what they draw is kept in ``self.network``."""
+class NetworkDiagram(View):
+    """Draws unit_appear, link_appear, pass_count, sweep_step, link_fill, reach_count,
+    tangent_sweep and jvp_fill; tells the titles whether it is up (``drawn``) and where a title
+    may go over it (``title_band``)."""
 
-    theme: Any
-    events: list[dict]
-    plan: Any
-    spec: Any
-    network: NetworkView  # ClipScene's record of what this view shows
-    _arriving: set[int]  # ClipScene's, for one step
+    @property
+    def network(self) -> NetworkView:
+        return self.ctx.state.network
 
     # ----- state and geometry -----------------------------------------------------------------
     @cached_property
     def _mlp(self) -> NetGeometry:
         """The network read from the log, where its units go, and the counters' band: fixed for
         the clip, so worked out on first use and not part of the state."""
-        net = read_network(self.events)
+        net = read_network(self.ctx.events)
         region, band = self._net_regions(net)
         return NetGeometry(net, network_places(net, region, self.theme), band)
 
     def _net_regions(self, net: Network) -> tuple[Rect, Rect]:
         """The network's region and, above it, a band for the counters (or a closing title)."""
-        left, bottom, right, top = self._graph_region()  # type: ignore[attr-defined]
-        cap = self.spec.caption
+        left, bottom, right, top = self.ctx.graph_region()
+        cap = self.ctx.spec.caption
         row = self._row_height()
-        counters = any(c.kind == "pass_count" for c in self.plan.cues)
+        counters = any(c.kind == "pass_count" for c in self.ctx.plan.cues)
         band_h = max(cap[3] - cap[1], ROWS * row if counters else 0.0)
         return (left + self._label_column(net), bottom, right, top - band_h), (left, top - band_h, right, top)
 
     def _row_height(self) -> float:
         return label("Ag", self.theme.fonts.sans, self.theme.font_sizes.counter, self.theme.colors.text).height * 1.6
 
-    def net_drawn(self) -> bool:
+    def drawn(self) -> bool:
         """True once any unit is on screen (a later title then keeps to the band)."""
         return bool(self.network.units)
 
-    def net_title_band(self) -> Rect:
+    def title_band(self) -> Rect:
+        """The band above the network, kept for the counters or a title."""
         return self._mlp.band
 
     def _colour(self, net: Network, uid: str) -> str:
@@ -103,7 +103,7 @@ class NetworkCues:
 
     # ----- building the network ---------------------------------------------------------------
     @draws("unit_appear")
-    def _cue_unit_appear(self, cue: Any) -> Anims:
+    def draw_unit(self, cue: Cue, step: StepScratch) -> Anims:
         st = self.network
         uid = cue.ids[0]
         p: Places = self._mlp.places
@@ -112,13 +112,13 @@ class NetworkCues:
         name = next(s for s in cue.strings if s.role == "name")
         unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
         st.units[uid] = unit.set_z_index(Z_UNIT)
-        self._record(name)  # type: ignore[attr-defined]
+        self.ctx.record(name)
         t = self.theme
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None:  # the network's result, or the loss: its value beside its circle
             m = tag(label(value.text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value", id=uid)
             unit.add(m.next_to(unit.ring, [1, 0, 0], buff=t.sizes.token_pad * 2))
-            self._record(value)  # type: ignore[attr-defined]
+            self.ctx.record(value)
         names = [s for s in cue.strings if s.role == "target_name"]
         targets = [s for s in cue.strings if s.role == "target"]
         if targets:  # what the loss compares with (``y = 1.0000``), on the circle's other side
@@ -126,7 +126,7 @@ class NetworkCues:
             m = tag(label(text, t.fonts.mono, t.font_sizes.card_value, t.colors.text_muted), "value", id=uid)
             unit.add(m.next_to(unit.ring, [-1, 0, 0], buff=t.sizes.token_pad * 2))
             for s in names + targets:
-                self._record(s)  # type: ignore[attr-defined]
+                self.ctx.record(s)
         return [GrowIn(unit)] + self._plain_links(uid) + self._layer_label(uid)
 
     def _layer_name(self, net: Network, depth: int) -> str:
@@ -151,7 +151,7 @@ class NetworkCues:
             return []
         t = self.theme
         m = label(self._layer_name(self._mlp.net, depth), t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted)
-        left = self._graph_region()[0]  # type: ignore[attr-defined]
+        left = self.ctx.graph_region()[0]
         m.move_to([left, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0])
         st.layer_labels[depth] = m
         return [FadeIn(m)]
@@ -177,7 +177,7 @@ class NetworkCues:
         return [Create(m) for m in lines]
 
     @draws("link_appear")
-    def _cue_link_appear(self, cue: Any) -> Anims:
+    def draw_link(self, cue: Cue, step: StepScratch) -> Anims:
         st = self.network
         weight = cue.ids[0]
         if weight in st.links or weight not in self._mlp.net.links:
@@ -188,7 +188,7 @@ class NetworkCues:
 
     # ----- counting passes --------------------------------------------------------------------
     @draws("pass_count")
-    def _cue_pass_count(self, cue: Any) -> Anims:
+    def draw_pass_count(self, cue: Cue, step: StepScratch) -> Anims:
         """Reverse mode (a backward call) on the first row; forward mode's k / N on the second.
         A new pass clears the previous pass's trace (and the first, the reverse sweep), and dims
         the latest readout, which holds the previous pass's derivative until this pass lands."""
@@ -199,27 +199,27 @@ class NetworkCues:
         text = f"{words} {count}" if total is None else f"{words} {count} / {total}"
         if total is None:
             st.reverse_text = text
-        out: Anims = self._set_row(row, text, t.colors.grad if total is None else t.colors.wavefront)
+        out: Anims = self._set_row(row, text, t.colors.grad if total is None else t.colors.wavefront, step)
         for s in cue.strings:
-            self._record(s)  # type: ignore[attr-defined]
+            self.ctx.record(s)
         if total is not None:
             out += [FadeOut(m) for m in st.sweep + st.trace]
             st.sweep, st.trace = [], []
-            out += self._dim_readout()
+            out += self._dim_readout(step)
         return out
 
-    def _dim_readout(self) -> Anims:
+    def _dim_readout(self, step: StepScratch) -> Anims:
         """Fade the readout row; when it lands in this same step (a fast pass at a low frame
         rate), it comes in faded instead, as one shape takes one animation per step."""
         readout = self.network.rows.get(LATEST)
         if readout is None:
             return []
-        if id(readout) in self._arriving:
+        if id(readout) in step.arriving:
             readout.fade(self.theme.opacity.dimmed)
             return []
         return [readout.animate.fade(self.theme.opacity.dimmed)]
 
-    def _set_row(self, row: int, text: str, colour: str) -> Anims:
+    def _set_row(self, row: int, text: str, colour: str, step: StepScratch) -> Anims:
         st = self.network
         left, bottom, right, top = self._mlp.band
         h = self._row_height()
@@ -228,12 +228,12 @@ class NetworkCues:
         m.move_to([left, top - h * (row + 0.5), 0], aligned_edge=[-1, 0, 0])
         old = st.rows.pop(row, None)
         st.rows[row] = m
-        self._arriving.add(id(m))
+        step.arriving.add(id(m))
         return [crossfade(old, m)] if old is not None else [FadeIn(m)]
 
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")
-    def _cue_sweep_step(self, cue: Any) -> Anims:
+    def draw_sweep_step(self, cue: Cue, step: StepScratch) -> Anims:
         mark = self._mark(cue.ids[0], self.theme.colors.grad, backward=True)  # a gradient flowing
         if mark is None:
             return []
@@ -241,7 +241,7 @@ class NetworkCues:
         return [Create(mark)]
 
     @draws("link_fill")
-    def _cue_link_fill(self, cue: Any) -> Anims:
+    def draw_link_fill(self, cue: Cue, step: StepScratch) -> Anims:
         mark = self._mark(cue.ids[0], self.theme.colors.bucket, backward=True)
         if mark is None:
             return []
@@ -249,23 +249,23 @@ class NetworkCues:
         return [Create(mark)]
 
     @draws("reach_count")
-    def _cue_reach_count(self, cue: Any) -> Anims:
+    def draw_reach_count(self, cue: Cue, step: StepScratch) -> Anims:
         """How many weights the one reverse pass has reached so far, beside its pass count."""
         st, t = self.network, self.theme
         for s in cue.strings:
-            self._record(s)  # type: ignore[attr-defined]
+            self.ctx.record(s)
         text = f"{st.reverse_text or ''}   {t.labels.reached} {cue.text('reached')} / {cue.text('total')}".strip()
-        return self._set_row(0, text, t.colors.grad)
+        return self._set_row(0, text, t.colors.grad, step)
 
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")
-    def _cue_tangent_sweep(self, cue: Any) -> Anims:
+    def draw_tangent_sweep(self, cue: Cue, step: StepScratch) -> Anims:
         marks = [m for m in (self._mark(o, self.theme.colors.wavefront, backward=False) for o in cue.ids) if m is not None]
         self.network.trace += marks
         return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
 
     @draws("jvp_fill")
-    def _cue_jvp_fill(self, cue: Any) -> Anims:
+    def draw_jvp_fill(self, cue: Cue, step: StepScratch) -> Anims:
         """The pass's derivative lands on its weight (drawn as done) and in a readout row: the
         first pass's keeps its own row for the rest of the clip, as it is the one compared with
         that weight's ``.grad`` from backward() and the one a closing line names; each later
@@ -279,7 +279,7 @@ class NetworkCues:
             out.append(Create(done))
         name, value = cue.text("name") or "", cue.text("value") or ""
         row = FIRST if FIRST not in st.rows else LATEST
-        out += self._set_row(row, f"{name}  {value}", self.theme.colors.text)
+        out += self._set_row(row, f"{name}  {value}", self.theme.colors.text, step)
         for s in cue.strings:
-            self._record(s)  # type: ignore[attr-defined]
+            self.ctx.record(s)
         return out

@@ -6,17 +6,20 @@ the texts drawn since (op names, a visit's note and its products, badges waiting
 the legend, the checklist, the code pane), and a token or note placed by the cards alone would
 cover them. These helpers list every visible text, card and bucket as the scene holds it now
 (:func:`scenes.draw.record.tagged`, the record `render inspect` reads), and plan a token's way
-around them (`scenes.layout.detour`). A mixin of ``ClipScene``, through ``BackwardCues`` and
-``BucketCues``.
+around them (`scenes.layout.detour`). A view of ``ClipScene`` that the walk, the buckets, the
+checklist and the training step ask; it owns no record.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
 
-from manim import VGroup, VMobject
+import numpy as np
+from manim import Mobject, VGroup, VMobject
 
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
+from scenes.draw.context import DrawContext, StepScratch, View
+from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
@@ -33,36 +36,45 @@ def at_end(t: float) -> float:
     return 1.0 if t >= 1.0 - 1e-9 else 0.0
 
 
-class OnScreen:
-    """What the scene shows now: what a note or badge keeps off, and the ways tokens take."""
+class OnScreen(View):
+    """What the scene shows now (``drawn``: its display list): what a note or badge keeps off
+    (``shown_rects``), and the ways tokens take (``ride``, ``glide``, ``free_spot``)."""
 
-    theme: Any
-    graph: GraphView
-    walk: WalkView
+    def __init__(self, ctx: DrawContext, frame: FreeFrame, drawn: Callable[[], list[Mobject]]) -> None:
+        super().__init__(ctx)
+        self.frame, self.drawn = frame, drawn
 
-    def _shown_rects(self, exclude: list[Any] = (), extra: list[Any] = ()) -> list[Rect]:
+    @property
+    def graph(self) -> GraphView:
+        return self.ctx.state.graph
+
+    @property
+    def walk(self) -> WalkView:
+        return self.ctx.state.walk
+
+    def shown_rects(self, exclude: Sequence[Mobject] = (), extra: Sequence[Mobject] = ()) -> list[Rect]:
         """Where every visible text, card and bucket is now (and ``extra`` shapes about to come
         in), but ``exclude`` and their parts: what a riding token, a note or a badge keeps off,
         so nothing it is drawn beside or passes is covered."""
         from manim.utils.iterables import list_update
 
         skip = {id(m) for e in exclude for m in e.get_family()}
-        mobs = list_update(list_update(self.mobjects, self.foreground_mobjects), list(extra))  # type: ignore[attr-defined]
+        mobs = list_update(self.drawn(), list(extra))
         out, seen = [], set()
         for m, t in tagged(mobs):
             if id(m) in skip or id(m) in seen or (t.kind != "text" and t.role not in CONTAINERS):
                 continue
             seen.add(id(m))
             if opacity(m) >= MIN_OPACITY and m.width > 0:
-                out.append(self._bounds(m))  # type: ignore[attr-defined]
+                out.append(bounds(m))
         return out
 
-    def _own_shapes(self, item: str) -> list[Any]:
+    def own_shapes(self, item: str) -> list[Mobject]:
         """The card and bucket of ``item``: a badge beside them may touch them (`badge_centre`
         keeps it off their text)."""
         return [m for m in (self.graph.cards.get(item), self.graph.buckets.get(item)) if m is not None]
 
-    def _card_shows(self, item: str, text: str) -> bool:
+    def card_shows(self, item: str, text: str) -> bool:
         """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
         above it, a grad_fn its card had no room for): a string the card already draws is
         recorded, not drawn again beside it."""
@@ -72,42 +84,45 @@ class OnScreen:
                                         for row in ("name", "value", "sub")) or (
             tag is not None and any(getattr(tag_of(m), "text", None) == text for m in tag.submobjects))
 
-    def _ride(self, tok: VGroup, start: Any, ride: VMobject, exclude: list[Any], settle: bool = True) -> RideBehind:
+    def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
+             settle: bool = True) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: beside
         the line wherever the line passes something on screen (`ride_path`), hidden where it
         can only pass behind it (`hidden_spans`). ``exclude``: what it may pass (the product
-        pill it sets off from), but not wait on, since that shows again."""
+        pill it sets off from), but not wait on, since that shows again. Tokens setting off in the
+        same ``step`` pass behind one another."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         edge = [tuple(ride.point_from_proportion(i / RIDE_SAMPLES)[:2]) for i in range(RIDE_SAMPLES + 1)]
         extra = [m for m in self.walk.visit_marks] + list(self.graph.tags.values())
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
-        keep_off = self._shown_rects(exclude=exclude, extra=extra) + waits
+        keep_off = self.shown_rects(exclude=exclude, extra=extra) + waits
         corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, keep_off,
-                            within=self._free_rect(),  # type: ignore[attr-defined]
+                            within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
-                            rest_off=[self._bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY])  # type: ignore[attr-defined]
+                            rest_off=[bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY])
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
-        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid, self.walk.moving)
-        self.walk.moving.append((corners, size))  # a token setting off with it later passes behind it
+        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid, step.moving)
+        step.moving.append((corners, size))  # a token setting off with it later passes behind it
         return RideBehind(tok, path, hidden)
 
-    def _free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:
+    def free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:
         """Where ``tok`` waits near ``at``: there, or the nearest spot inside the frame's free
         area where it overlaps none of ``avoid`` (`nearest_free`, on the rides' grid): a spot
         that only comes close is left as `badge_centre` chose it."""
         t = self.theme
         size = (tok.width, tok.height)
-        return nearest_free((float(at[0]), float(at[1])), size, avoid, within=self._free_rect(),  # type: ignore[attr-defined]
+        return nearest_free((float(at[0]), float(at[1])), size, avoid, within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=0.0)
 
-    def _glide(self, tok: VGroup, to: Any, exclude: list[Any], settle: bool = False) -> RideBehind:
+    def glide(self, tok: VGroup, to: Sequence[float], exclude: Sequence[Mobject], step: StepScratch,
+              settle: bool = False) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way;
-        ``settle``: it waits at the nearest free spot when ``to`` is not free (see `_ride`)."""
+        ``settle``: it waits at the nearest free spot when ``to`` is not free (see ``ride``)."""
         here = tok.get_center()
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
-        return self._ride(tok, here, seg, exclude, settle=settle)
+        return self.ride(tok, here, seg, exclude, step, settle=settle)

@@ -53,7 +53,6 @@ class WalkView:
     fill_tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # leaf -> the badge beside its bucket
     riding: list[tuple[Route, float]] = field(default_factory=list)  # routes taken, with the cue's start
     products: dict[tuple[str, str], Mobject] = field(default_factory=dict)  # (node, to node) -> the last visit's product, in its note
-    moving: list[tuple[list[tuple[float, float]], tuple[float, float]]] = field(default_factory=list)  # ways (and pill sizes) of the tokens setting off in this step
 
 
 @dataclass

@@ -3,72 +3,85 @@
 Why titles look for room: an opening title has the empty frame; a later one (a chapter or the
 closing line) must not hide the graph's cards, so it takes a free band beside the code or above
 or below the graph, and only when there is none covers the whole graph region as an end card.
-A mixin of ``ClipScene``, like :mod:`scenes.draw.backward`.
+A view of ``ClipScene``, owning ``state.titles``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cached_property
 
 from manim import FadeIn, FadeOut
 
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.crossfade import first_half
 from scenes.draw.drawers import draws
-from scenes.draw.state import CodeView, ConsoleView, GraphView, TitleView
+from scenes.draw.network import NetworkDiagram
+from scenes.draw.state import TitleView
+from scenes.storyboard.caption_events import CaptionSpan
+from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 from scenes.draw.visuals import caption_bar
 from scenes.draw.visuals.caption import narration_size
 
-Anims = list[Any]
 Z_CAPTION = 2  # above everything: cards, tokens, the code pane
 
 
-class TitleCues:
-    """Handlers for captions coming and going and for title cues (mixed into ClipScene)."""
+class Titles(View):
+    """Draws title cues, puts captions in the bar and takes them out (``caption_in``,
+    ``caption_out``), and takes a title away when a cue of something else comes (``give_way``).
+    Reads the graph's, the code pane's and the console's records, and asks the network where a
+    title may go over it."""
 
-    # state and helpers provided by ClipScene
-    theme: Any
-    spec: Any
-    lay: Any
-    graph: GraphView
-    code: CodeView
-    console: ConsoleView
-    titles: TitleView
+    def __init__(self, ctx: DrawContext, network: NetworkDiagram) -> None:
+        super().__init__(ctx)
+        self.network = network
 
-    def _caption_in(self, cap: Any) -> Anims:
+    @property
+    def titles(self) -> TitleView:
+        return self.ctx.state.titles
+
+    def caption_in(self, cap: CaptionSpan) -> Anims:
         """A caption event in the caption bar, in its own lines; the clip's title (over the first
         beat) and its takeaway (after the last) are events too, set at the title's size where
         the bar has room for it."""
-        out = self._caption_out()
+        out = self.caption_out()
         style = cap.style
-        size = self.theme.font_sizes.title if style in ("title", "takeaway") else self._narration_size()
-        self.titles.caption = caption_bar(cap.text, self.spec.caption, self.theme, size=size,
+        size = self.theme.font_sizes.title if style in ("title", "takeaway") else self.narration_size
+        self.titles.caption = caption_bar(cap.text, self.ctx.spec.caption, self.theme, size=size,
                                           lines=cap.lines, role=style).set_z_index(Z_CAPTION)
-        for s in cap.strings:
-            self._record(s)
+        self.ctx.record_all(cap.strings)
         return out + [FadeIn(self.titles.caption)]
 
-    def _narration_size(self) -> float:
+    @cached_property
+    def narration_size(self) -> float:
         """One size for every narration caption (``narration_size``): a caption set smaller
         than the one before it reads as a different voice."""
-        if getattr(self, "_narration_font", None) is None:
-            self._narration_font = narration_size(self.spec.caption, self.theme)
-        return self._narration_font
+        return narration_size(self.ctx.spec.caption, self.theme)
 
-    def _caption_out(self) -> Anims:
+    def caption_out(self) -> Anims:
         if self.titles.caption is None:
             return []
         old, self.titles.caption = self.titles.caption, None
         return [FadeOut(old)]
 
+    def give_way(self, kind: str, step: StepScratch) -> Anims:
+        """A title up goes when a cue of another kind comes, gone by half time
+        (``step.title_going``: what the step brings starts then, so the two never share a frame)."""
+        if self.titles.overlay is None or kind == "title":
+            return []
+        step.title_going = FadeOut(self.titles.overlay, rate_func=first_half)
+        self.titles.overlay = None
+        return [step.title_going]
+
     @draws("title")
-    def _cue_title(self, cue: Any) -> Anims:
+    def draw_title(self, cue: Cue, step: StepScratch) -> Anims:
         """An opening title large in the middle of the empty frame; a later one on a backdrop in
         the graph region's free band, never over its cards."""
-        cap = self.spec.caption
-        if self.net_drawn():  # the MLP view keeps a band above the network for this
-            return self._title_in(cue, self.net_title_band())
-        if not self.graph.cards and self.code.pane is None:
-            m, s = self.spec.margin, self.spec
+        cap = self.ctx.spec.caption
+        if self.network.drawn():  # the MLP view keeps a band above the network for this
+            return self._title_in(cue, self.network.title_band())
+        if not self.ctx.state.graph.cards and self.ctx.state.code.pane is None:
+            m, s = self.ctx.spec.margin, self.ctx.spec
             left, right = -s.frame_width / 2 + m, s.frame_width / 2 - m
             bottom, top = cap[3] + m, s.frame_height / 2 - m
             h = (top - bottom) * self.theme.proportions.title_height
@@ -78,10 +91,11 @@ class TitleCues:
         band = self._free_band_beside_code(h)
         if band is not None:
             return self._title_in(cue, band)
-        left, bottom, right, top = self._graph_region()
-        if self.lay.boxes:  # over the graph's free band, not over its cards
-            low = min(bx.y - bx.h / 2 for bx in self.lay.boxes.values())
-            high = max(bx.y + bx.h / 2 for bx in self.lay.boxes.values())
+        left, bottom, right, top = self.ctx.graph_region()
+        boxes = self.ctx.layout.boxes
+        if boxes:  # over the graph's free band, not over its cards
+            low = min(bx.y - bx.h / 2 for bx in boxes.values())
+            high = max(bx.y + bx.h / 2 for bx in boxes.values())
             if low - bottom >= h:
                 return self._title_in(cue, (left, (low + bottom - h) / 2, right, (low + bottom + h) / 2))
             if top - high >= h:
@@ -93,27 +107,27 @@ class TitleCues:
         self.titles.overlay.bg.set_fill(opacity=self.theme.opacity.title_cover)
         return out
 
-    def _title_in(self, cue: Any, rect: Rect, size: float | None = None) -> Anims:
+    def _title_in(self, cue: Cue, rect: Rect, size: float | None = None) -> Anims:
         """A title on its backdrop in ``rect`` (at the caption's font size unless ``size``),
         replacing any title already up."""
         out: Anims = [FadeOut(self.titles.overlay)] if self.titles.overlay is not None else []
         self.titles.overlay = caption_bar(cue.text("title") or "", rect, self.theme, size=size,
                                           role="title").set_z_index(Z_CAPTION)
-        for s in cue.strings:
-            self._record(s)
+        self.ctx.record_all(cue.strings)
         return out + [FadeIn(self.titles.overlay)]
 
     def _free_band_beside_code(self, h: float) -> Rect | None:
         """Where the code column (16:9) has room below the code and its printed output, a band of
         height ``h`` there: a closing title then sits beside the graph instead of over it."""
-        code, graph = self.spec.code, self.spec.graph
-        if self.code.pane is None or code[2] > graph[0]:
+        spec, pane, printed = self.ctx.spec, self.ctx.state.code.pane, self.ctx.state.console.lines
+        code, graph = spec.code, spec.graph
+        if pane is None or code[2] > graph[0]:
             return None
-        m = self.spec.margin
-        low = self.code.pane.bg.get_bottom()[1]
-        if self.console.lines is not None:
-            low = min(low, self.console.lines.get_bottom()[1])
-        floor = self.spec.caption[3] + m
+        m = spec.margin
+        low = pane.bg.get_bottom()[1]
+        if printed is not None:
+            low = min(low, printed.get_bottom()[1])
+        floor = spec.caption[3] + m
         if low - m - floor < h:
             return None
         mid = (low - m + floor) / 2

@@ -122,9 +122,9 @@ def test_the_readout_fades_while_a_forward_pass_runs(tmp_path: Path) -> None:
     first: list[float] = []
     for scene, _, step in stepped("reverse_mode", tmp_path):
         kinds = [k for a in step.actions if (k := getattr(a.payload, "kind", None)) in seen]
-        if 2 in scene.network.rows:
-            first.append(max(m.get_fill_opacity() for m in scene.network.rows[2].family_members_with_points()))
-        readout = scene.network.rows.get(3)
+        if 2 in scene.state.network.rows:
+            first.append(max(m.get_fill_opacity() for m in scene.state.network.rows[2].family_members_with_points()))
+        readout = scene.state.network.rows.get(3)
         if readout is None or not kinds:
             continue
         # the step's last word: at 5 fps one pass lands in the step the next one starts

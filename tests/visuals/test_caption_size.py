@@ -6,11 +6,11 @@ a two-line caption stepped down (26 -> 23.4 at 16:9, -> 18.95 at 1:1) beside one
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
-from scenes.draw.titles import TitleCues
+from scenes.draw.context import DrawContext
+from scenes.draw.network import NetworkDiagram
+from scenes.draw.titles import Titles
 from scenes.draw.visuals.caption import caption_size, narration_size
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import default_theme
@@ -23,7 +23,8 @@ THEME = default_theme()
 def test_every_narration_caption_fits_at_the_one_size(aspect: str) -> None:
     spec = THEME.aspect(aspect)
     size = narration_size(spec.caption, THEME)
-    assert TitleCues._narration_size(SimpleNamespace(spec=spec, theme=THEME)) == size  # what _caption_in sets
+    ctx = DrawContext(None, [], None, THEME, spec, None)  # no plan or layout: the size reads neither
+    assert Titles(ctx, NetworkDiagram(ctx)).narration_size == size  # what caption_in sets
     assert THEME.font_sizes.min_readable <= size <= THEME.font_sizes.caption
     for name in CLIPS:
         _, plan = load_and_plan(storyboard_path(name))

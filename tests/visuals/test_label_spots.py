@@ -49,7 +49,7 @@ def _tag_rect(lay: Layout, box: Box, text: str, above: bool) -> Rect:
 
 
 def _rests(lay: Layout, box: Box) -> list[Rect]:
-    """Where tokens wait at ``box``, as the clips ask (`ClipScene._token_rests`)."""
+    """Where tokens wait at ``box``, as the clips ask (`CardLabels.token_rests`)."""
     return token_rests(lay, box.id, nominal_token_size(THEME, scale=lay.scale), THEME)
 
 

@@ -67,25 +67,16 @@ def test_quoted_code_is_never_broken_across_lines() -> None:
     assert any("`w -= lr * w.grad`" in line for line in cap.lines)
 
 
-def _scene_class():
-    from scenes.draw.curve import CurveCues
+def _curve(aspect: str, events: list[dict]):
+    """The curve view over the aspect's graph region, with no plan or layout (it reads neither)."""
+    from scenes.draw.context import DrawContext
+    from scenes.draw.curve import LossCurve
 
-    class _Scene(CurveCues):
-        """What the curve drawers read of ClipScene: the theme, the aspect, the log, the curve's state."""
-
-        def __init__(self, aspect: str, events: list[dict]) -> None:
-            from scenes.draw.state import CurveView
-
-            self.theme, self.spec, self.events, self.curve = THEME, THEME.aspect(aspect), events, CurveView()
-            self.ledger: list = []
-
-        def _graph_region(self):
+    class _Context(DrawContext):
+        def graph_region(self):
             return self.spec.graph
 
-        def _record(self, shown) -> None:
-            self.ledger.append((shown.text, shown.seq))
-
-    return _Scene
+    return LossCurve(_Context(None, events, None, THEME, THEME.aspect(aspect), None))
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
@@ -95,20 +86,22 @@ def test_loss_curve_points_follow_the_values_inside_the_graph_region(aspect: str
 
     values = [4.0, 0.16, 0.0064]
     events = [{"seq": i, "kind": "tensor", "value": v} for i, v in enumerate(values)]
-    scene = _scene_class()(aspect, events)
+    from scenes.draw.context import StepScratch
+
+    curve = _curve(aspect, events)
     axes = Cue(0, 1, "curve_axes", 0, (), (Shown("loss", 0, "name", "name"), Shown("4", 0, "exact", "top"),
                                              Shown("4/625", 2, "exact", "bottom"), Shown("3", 9, "pass", "total")),
                None, (0, 2))
-    scene._cue_curve_axes(axes)
+    curve.draw_axes(axes, StepScratch())
     dots = []
     for i, text in enumerate(["4", "4/25", "4/625"]):
         cue = Cue(1 + i, 1, "curve_point", 0, (f"t{i}",), (Shown(text, i, "exact", "value"),
                                                             Shown(str(i + 1), 9, "pass", "count")), None, (i,))
-        scene._cue_curve_point(cue)
-        dots.append(scene.curve.panel[-1])
+        curve.draw_point(cue, StepScratch())
+        dots.append(curve.curve.panel[-1])
     left, bottom, right, top = THEME.aspect(aspect).graph
     m = THEME.aspect(aspect).margin
-    for part in scene.curve.panel[1:]:
+    for part in curve.curve.panel[1:]:
         x0, y0, x1, y1 = bbox(part)
         assert left - m <= x0 and x1 <= right + m and bottom - m <= y0 and y1 <= top + m
     ys = [d[0].get_center()[1] for d in dots]
@@ -117,4 +110,4 @@ def test_loss_curve_points_follow_the_values_inside_the_graph_region(aspect: str
     for a, b in zip(dots, dots[1:]):  # value labels of neighbouring points stay apart
         ax, bx = bbox(a[1]), bbox(b[1])
         assert ax[2] <= bx[0] + EPS or ax[1] >= bx[3] - EPS or bx[1] >= ax[3] - EPS
-    assert [t for t, _ in scene.ledger] == ["loss", "4", "4/625", "3", "4", "1", "4/25", "2", "4/625", "3"]
+    assert [t for t, _ in curve.ctx.ledger] == ["loss", "4", "4/625", "3", "4", "1", "4/25", "2", "4/625", "3"]
