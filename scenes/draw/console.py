@@ -4,65 +4,74 @@ Why stacked lines: a program may print ``None``, then PyTorch's warning, then
 ``None`` again; each line must stay readable next to the code that made it, so lines pile up under
 the code pane (oldest dropped when the column is full) instead of replacing each other. A long
 message (PyTorch's non-leaf ``.grad`` warning) shows its first sentence, the one that says what
-happened, wrapped at the code's size: in full on one line it had shrunk to 3 px at 854x480, and
-in full wrapped it would fill the column. A mixin of ``ClipScene``, like :mod:`scenes.draw.backward`.
+happened, wrapped at the code's size: the whole text on one line would shrink past reading, and
+wrapped whole it would fill the column. A view of ``ClipScene``, owning ``state.console``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import phase
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
-from scenes.draw.state import CodeView, ConsoleView
+from scenes.draw.state import ConsoleView
 from scenes.draw.visuals import card_tag, label
 from scenes.draw.visuals.caption import wrap_words
 from scenes.draw.visuals.glyphs import shrink_to_fit
-from scenes.layout.clip import message_line
+from scenes.layout.clip import message_line, shows_code
+from scenes.storyboard.cues import Cue
+from scenes.storyboard.narration import Shown
 
-Anims = list[Any]
 
+class Console(View):
+    """Draws output_line, branch_test and message; prints a line for the views that show one
+    there (``print_line``, ``print_values``: the training step's arithmetic, a value too wide for
+    any card)."""
 
-class ConsoleCues:
-    """Handlers for output_line, branch_test and message (mixed into ClipScene)."""
+    def __init__(self, ctx: DrawContext) -> None:
+        super().__init__(ctx)
+        self.has_code = shows_code(ctx.plan, ctx.source)
 
-    theme: Any
-    spec: Any
-    has_code: bool
-    code: CodeView
-    console: ConsoleView
+    @property
+    def console(self) -> ConsoleView:
+        return self.ctx.state.console
 
-    def _console_line(self, cue: Any, colour: str) -> Anims:
-        return self._console(list(cue.strings), colour)
+    def print_line(self, line: Shown, colour: str, step: StepScratch) -> Anims:
+        """``line`` printed under the code pane, not recorded (its parts are)."""
+        return self._print([line], colour, step, record=False)
 
-    def _console(self, strings: list[Any], colour: str, size: float | None = None, record: bool = True,
-                 text: str | None = None) -> Anims:
+    def print_values(self, strings: list[Shown], colour: str, step: StepScratch) -> Anims:
+        """``strings`` printed under the code pane, and recorded."""
+        return self._print(strings, colour, step)
+
+    def _print(self, strings: list[Shown], colour: str, step: StepScratch, size: float | None = None,
+               record: bool = True, text: str | None = None) -> Anims:
         """Append a line (wrapped when long) under the code pane, or atop the graph region; never
         larger than the code above it (a long program's pane has shrunk its font). ``record``:
         False when the caller composed the line and records the strings it was made of; ``text``:
         what to show when it is not the strings joined (a message's first sentence)."""
-        t, pane = self.theme, self.code.pane
+        t, code, spec = self.theme, self.ctx.state.code, self.ctx.spec
+        pane = code.pane
         code_size = min(t.font_sizes.code, pane.font_size) if pane is not None else t.font_sizes.code
         size = max(min(size or code_size, code_size), t.font_sizes.min_readable)  # wrapped, never smaller
         text = "  ".join(s.text for s in strings) if text is None else text
-        left, bottom, right, top = self.spec.code if self.has_code else self._graph_region()  # type: ignore[attr-defined]
+        left, bottom, right, top = spec.code if self.has_code else self.ctx.graph_region()
         width = right - left - 2 * t.sizes.code_pad
         lines = wrap_words(text, t.fonts.mono, size, width)
         m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console")
         shrink_to_fit(m, width, (top - bottom) / 2, least=t.font_sizes.min_readable / size)
         for s in strings if record else []:
-            self._record(s)  # type: ignore[attr-defined]
+            self.ctx.record(s)
         gap = t.sizes.code_pad
-        floor = self.spec.caption[3] + self.spec.margin
-        graph_top = self._graph_region()[3]  # type: ignore[attr-defined]
-        if self.has_code and graph_top <= self.spec.code[1]:  # the graph is under the code: stop above it
+        floor = spec.caption[3] + spec.margin
+        graph_top = self.ctx.graph_region()[3]
+        if self.has_code and graph_top <= spec.code[1]:  # the graph is under the code: stop above it
             floor = max(floor, graph_top + self._tag_room())
         if self.console.lines is None:
-            y_top = (self.code.foot - gap) if pane is not None and self.code.foot is not None else top
+            y_top = (code.foot - gap) if pane is not None and code.foot is not None else top
             self.console.lines = VGroup()
             anchor = [left + t.sizes.code_pad, y_top, 0]
             m.move_to(anchor, aligned_edge=[-1, 1, 0])
@@ -71,12 +80,13 @@ class ConsoleCues:
         column = self.console.lines
         last = column.submobjects[-1]
         m.next_to(last, DOWN, buff=gap / 2, aligned_edge=LEFT)
-        leaving, rise = [], 0.0
+        leaving: list[VGroup] = []
+        rise = 0.0
         while len(leaving) < len(column.submobjects) and m.get_bottom()[1] + rise < floor:
             old = column.submobjects[len(leaving)]  # the column is full: the oldest line leaves
             leaving.append(old)
             rise += old.height + gap / 2
-        if id(column) in self._arriving:  # type: ignore[attr-defined]
+        if id(column) in step.arriving:
             # the column comes back with the code pane in this step (`_printed_aside`): the new
             # line joins it where it will be, and the column's one fade brings it in
             for old in leaving:
@@ -101,7 +111,7 @@ class ConsoleCues:
         """How far an op name above the top card reaches past the graph's region (``** 2``
         over the loss): a tag's height at its size, and its gap."""
         t = self.theme
-        lay = self.lay  # type: ignore[attr-defined]
+        lay = self.ctx.layout
         tops = [b for b in lay.boxes.values()]
         if not tops:
             return 0.0
@@ -109,18 +119,17 @@ class ConsoleCues:
         return m.height + 2 * t.spacing.edge_clearance
 
     @draws("output_line")
-    def _cue_output_line(self, cue: Any) -> Anims:
-        return self._console_line(cue, self.theme.colors.code_text)
+    def draw_output_line(self, cue: Cue, step: StepScratch) -> Anims:
+        return self._print(list(cue.strings), self.theme.colors.code_text, step)
 
     @draws("branch_test")
-    def _cue_branch_test(self, cue: Any) -> Anims:
-        return self._console_line(cue, self.theme.colors.code_span)
+    def draw_branch_test(self, cue: Cue, step: StepScratch) -> Anims:
+        return self._print(list(cue.strings), self.theme.colors.code_span, step)
 
     @draws("message")
-    def _cue_message(self, cue: Any) -> Anims:
+    def draw_message(self, cue: Cue, step: StepScratch) -> Anims:
         """An error or warning as Python prints it (``UserWarning: ...``), its first sentence
         wrapped at the small card size (or the code's, if smaller)."""
-        text = message_line(cue)
-        return self._console(list(cue.strings), self.theme.colors.error, size=self.theme.font_sizes.card_fn,
-                             text=text)
+        return self._print(list(cue.strings), self.theme.colors.error, step, size=self.theme.font_sizes.card_fn,
+                           text=message_line(cue))
 

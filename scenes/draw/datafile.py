@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import enum
 import gc
-import functools
 import json
 import math
 import sys
@@ -275,16 +274,22 @@ class _Reader:
         raise DataFileError(f"bad value tag {tag!r}")
 
 
-@functools.lru_cache(maxsize=None)
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
 def _slots(cls: type) -> tuple[str, ...]:
-    """The slot names of ``cls`` and its bases (``__slots__`` may be one string)."""
+    """The slot names of ``cls`` and its bases (``__slots__`` may be one string), once per class."""
+    known = _SLOTS.get(cls)
+    if known is not None:
+        return known
     out: list[str] = []
     for c in cls.__mro__:
         own = c.__dict__.get("__slots__", ())
         for s in (own,) if isinstance(own, str) else own:
             if s not in ("__dict__", "__weakref__") and s not in out:
                 out.append(s)
-    return tuple(out)
+    _SLOTS[cls] = tuple(out)
+    return _SLOTS[cls]
 
 
 def _index(v: list, n: int) -> int:

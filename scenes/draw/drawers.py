@@ -1,11 +1,10 @@
 """Which method draws each cue kind: ``@draws("visit")`` marks it, :func:`drawer_table` collects.
 
 Why a registry instead of looking methods up by a formatted name: the drawers are spread over the
-scene's views (:mod:`scenes.draw.views`) and the mixins not yet made views, and a cue kind with
-no drawer must fail loudly rather than draw nothing. A drawer for an undeclared kind, two
-drawers for one kind (in one class or in two), or a declared kind
-(:data:`scenes.storyboard.cues.CUE_KINDS`) without a drawer fail when the scene's class is
-made, that is at import.
+scene's views (:mod:`scenes.draw.views`), and a cue kind with no drawer must fail loudly rather
+than draw nothing. A drawer for an undeclared kind, two drawers for one kind (in one view or in
+two), or a declared kind (:data:`scenes.storyboard.cues.CUE_KINDS`) without a drawer fail when
+the table is made, that is when the scene is imported.
 """
 
 from __future__ import annotations
@@ -19,9 +18,8 @@ _MARK = "_draws_cue_kind"
 
 
 class Drawer(NamedTuple):
-    """One cue kind's drawer: the class that declares it (the scene, or one of its views), the
-    method's name and the function. A view's drawer is ``(view, cue, step) -> animations``; the
-    scene's own (its mixins') ``(scene, cue) -> animations``."""
+    """One cue kind's drawer: the view class that declares it, the method's name and the
+    function, ``(view, cue, step) -> animations``."""
 
     owner: type
     name: str
@@ -54,25 +52,18 @@ def _marked(cls: type) -> dict[str, tuple[str, Callable[..., list[Any]]]]:
     return by_kind
 
 
-def drawer_table(cls: type, views: tuple[type, ...] = ()) -> dict[str, Drawer]:
-    """Cue kind -> its drawer among the methods of ``cls`` and of the view classes ``views``.
-    Raises TypeError unless every declared cue kind has exactly one drawer."""
+def drawer_table(views: tuple[type, ...]) -> dict[str, Drawer]:
+    """Cue kind -> its drawer among the methods of the view classes ``views``, in the order the
+    cue table declares the kinds. Raises TypeError unless every declared kind has exactly one."""
     table: dict[str, Drawer] = {}
-    for owner in (cls, *views):
+    for owner in views:
         for kind, (name, fn) in _marked(owner).items():
             if kind in table:
                 was = table[kind]
-                raise TypeError(f"{cls.__name__}: cue kind {kind} has two drawers, "
+                raise TypeError(f"cue kind {kind} has two drawers, "
                                 f"{was.owner.__name__}.{was.name} and {owner.__name__}.{name}")
             table[kind] = Drawer(owner, name, fn)
     missing = [k for k in CUE_KINDS if k not in table]
     if missing:
-        raise TypeError(f"{cls.__name__} has no drawer for cue kind {', '.join(missing)} (mark one with @draws)")
+        raise TypeError(f"no view draws cue kind {', '.join(missing)} (mark a view's method with @draws)")
     return {k: table[k] for k in CUE_KINDS}
-
-
-def with_drawers(cls: type) -> type:
-    """Class decorator: set ``cls.DRAWERS`` to its :func:`drawer_table`, with the view classes
-    it names in ``cls.VIEWS`` (failing as that does)."""
-    setattr(cls, "DRAWERS", drawer_table(cls, tuple(getattr(cls, "VIEWS", ()))))
-    return cls

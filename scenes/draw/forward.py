@@ -1,15 +1,14 @@
 """The graph view of the clip scene: cards growing as the lines are typed, their arrows, a value
 changing in place, and the emphasis and dim cues on them. What goes when a new graph starts is
 :mod:`scenes.draw.freed`. A view of ``ClipScene``, on its record ``state.graph`` (the backward
-walk's and the buckets' mixins change that record too, until they are views).
+walk, the buckets and the focus views write that record too: ``View``).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from manim import Create, FadeIn, FadeOut, Mobject, Succession, Transform, VGroup, there_and_back
 
+from scenes.draw.console import Console
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
@@ -21,15 +20,6 @@ from scenes.draw.onscreen import at_end
 from scenes.draw.state import GraphView
 from scenes.draw.visuals import edge_arrow, node_card
 from scenes.storyboard.cues import Cue
-from scenes.storyboard.narration import Shown
-
-
-class CardNeeds(Protocol):
-    """What the graph view asks of the scene's parts not yet made views: a value too wide for
-    any card printed under the code."""
-
-    def print_values(self, strings: list[Shown], colour: str) -> Anims:
-        """``strings`` printed under the code pane, and recorded."""
 
 
 class GraphCards(View):
@@ -37,9 +27,9 @@ class GraphCards(View):
     (``card``) and records its rows (``record_card``) for the walk's grad_fn cards too."""
 
     def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, labels: CardLabels,
-                 scene: CardNeeds) -> None:
+                 console: Console) -> None:
         super().__init__(ctx)
-        self.focus, self.frame, self.labels, self.scene = focus, frame, labels, scene
+        self.focus, self.frame, self.labels, self.console = focus, frame, labels, console
         self.freed = FreedGraphs(ctx)
 
     @property
@@ -93,7 +83,7 @@ class GraphCards(View):
         out += self.frame.legend_in()
         value = next((s for s in cue.strings if s.role == "value"), None)
         if value is not None and card.value is None:  # a printout wider than any card
-            out += self.scene.print_values([value], self.theme.colors.code_text)
+            out += self.console.print_values([value], self.theme.colors.code_text, step)
         if waited and old is not None:  # the outline that waited: the card comes into it, then it goes
             return out + [FadeIn(card), FadeOut(old, rate_func=at_end)]
         return out + [Succession(FadeOut(old), GrowIn(card)) if old is not None else GrowIn(card)]

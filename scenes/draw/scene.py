@@ -7,7 +7,7 @@ colour, size and timing comes from the theme. Every string put on screen is appe
 What is on screen and how later cues change it is ``self.state``, one record per view
 (:mod:`scenes.draw.state`); each record belongs to a view (:mod:`scenes.draw.views`), which
 the scene composes over one :class:`~scenes.draw.context.DrawContext` (plan, events, theme,
-aspect, layout, records, ledger). The printed lines are still a mixin (:mod:`scenes.draw.console`).
+aspect, layout, records, ledger).
 """
 
 from __future__ import annotations
@@ -18,29 +18,25 @@ from typing import Any, Callable, ClassVar
 from manim import Mobject, Scene
 
 from scenes.draw.crossfade import in_second_half
-from scenes.layout.clip import clip_layout, shows_code
-from scenes.draw.console import ConsoleCues
-from scenes.draw.context import DrawContext, StepScratch, View
+from scenes.layout.clip import clip_layout
+from scenes.draw.context import DrawContext, StepScratch
 from scenes.draw.views import VIEW_CLASSES, Views
-from scenes.draw.drawers import Drawer, with_drawers
-from scenes.draw.state import CodeView, ConsoleView, GraphView, SceneState, WalkView
+from scenes.draw.drawers import Drawer, drawer_table
+from scenes.draw.state import CodeView, GraphView, SceneState, WalkView
 from scenes.video.timeline import Action
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import cue_kind
-from scenes.storyboard.narration import Shown
-from scenes.theme import Rect, Theme
+from scenes.theme import Theme
 
 Anims = list[Any]
 
 
-@with_drawers
-class ClipScene(ConsoleCues, Scene):
+class ClipScene(Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
-    one of its views (``VIEWS``, composed in ``self.views``) or of its mixins."""
+    one of its views (composed in ``self.views``)."""
 
-    VIEWS: ClassVar[tuple[type[View], ...]] = VIEW_CLASSES
-    DRAWERS: ClassVar[dict[str, Drawer]]
+    DRAWERS: ClassVar[dict[str, Drawer]] = drawer_table(VIEW_CLASSES)
 
     def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
                  aspect: str = "16:9", captions: str = "burn", layout: Layout | None = None,
@@ -50,28 +46,20 @@ class ClipScene(ConsoleCues, Scene):
         self.plan, self.events, self.source, self.theme = plan, events, source, theme
         self.aspect, self.captions_mode = aspect, captions
         self.spec = theme.aspect(aspect)
-        self.has_code = shows_code(plan, source)
         lay = layout or clip_layout(plan, events, source, aspect, theme)
         tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
         for e in events:
             if e["kind"] == "tensor":
                 tensor_events.setdefault(e["id"], e)
-        self._now = StepScratch()  # the step being drawn, for the console mixin
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay, owner=_node_owner(events),
                                tensor_events=tensor_events)
-        self.views = Views.of(self.ctx, self._drawn, self, self)
+        self.views = Views.of(self.ctx, self._drawn)
         self._drawers = self._bind_drawers()
 
     def _bind_drawers(self) -> dict[str, Callable[[Any, StepScratch], Anims]]:
-        """Cue kind -> its drawer bound to the view (or this scene) that declares it."""
+        """Cue kind -> its drawer bound to the view that declares it."""
         by_class = {type(v): v for v in self.views.all()}
-        bound: dict[str, Callable[[Any, StepScratch], Anims]] = {}
-        for kind, d in self.DRAWERS.items():
-            if d.owner in by_class:
-                bound[kind] = MethodType(d.fn, by_class[d.owner])
-            else:
-                bound[kind] = lambda cue, step, fn=d.fn: fn(self, cue)
-        return bound
+        return {kind: MethodType(d.fn, by_class[d.owner]) for kind, d in self.DRAWERS.items()}
 
     # ----- what a beat's snapshot holds (scenes.render.states): kept in the views' context ------
     @property
@@ -101,11 +89,6 @@ class ClipScene(ConsoleCues, Scene):
     def ledger(self, value: list[tuple[str, int | None]]) -> None:
         self.ctx.ledger = value
 
-    # ----- one step's scratch, for the console mixin (views are passed the step) ---------------
-    @property
-    def _arriving(self) -> set[int]:
-        return self._now.arriving
-
     # ----- the state, by view -----------------------------------------------------------------
     @property
     def graph(self) -> GraphView:
@@ -119,31 +102,11 @@ class ClipScene(ConsoleCues, Scene):
     def code(self) -> CodeView:
         return self.state.code
 
-    @property
-    def console(self) -> ConsoleView:
-        return self.state.console
-
-    # ----- geometry ---------------------------------------------------------------------------
-    def _graph_region(self) -> Rect:
-        return self.ctx.graph_region()
-
-    def _record(self, shown: Any) -> None:
-        self.ledger.append((shown.text, shown.seq))
-
-    # ----- what the training step and the graph ask of the console, not yet a view -----------
     def _drawn(self) -> list[Mobject]:
         """The display list: what is drawn, in order (the foreground last)."""
         from manim.utils.iterables import list_update
 
         return list_update(self.mobjects, self.foreground_mobjects)
-
-    def print_line(self, line: Shown, colour: str) -> Anims:
-        """``line`` printed under the code pane, not recorded (its parts are)."""
-        return self._console([line], colour, record=False)
-
-    def print_values(self, strings: list[Shown], colour: str) -> Anims:
-        """``strings`` printed under the code pane, and recorded."""
-        return self._console(strings, colour)
 
     # ----- timeline ---------------------------------------------------------------------------
     def step_animations(self, actions: list[Action]) -> Anims:
@@ -151,17 +114,14 @@ class ClipScene(ConsoleCues, Scene):
         may reach one shape: a dim may fade an arrow that a visit in the same step turns round.
         Manim cannot drive one shape with two animations, so the dims come last and fade what
         the step's turns make (``StepScratch.turning``) instead of animating it again."""
-        step = self._now = StepScratch()
-        try:
-            anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a, step)]
-            self.views.focus.fade_outside()
-            if step.title_going is not None:  # the title is gone by half time and what comes
-                for m in anims:  # starts then, so the two never share a frame
-                    if m is not step.title_going:
-                        m.rate_func = in_second_half(m.rate_func)
-            return anims
-        finally:
-            self._now = StepScratch()
+        step = StepScratch()
+        anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a, step)]
+        self.views.focus.fade_outside()
+        if step.title_going is not None:  # the title is gone by half time and what comes
+            for m in anims:  # starts then, so the two never share a frame
+                if m is not step.title_going:
+                    m.rate_func = in_second_half(m.rate_func)
+        return anims
 
     def _draw(self, a: Action, step: StepScratch) -> Anims:
         if a.kind == "caption_in":

@@ -11,24 +11,15 @@ under the code pane, where it stays readable beside the line that did it. A view
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Protocol
-
 from manim import FadeOut, Succession
 
+from scenes.draw.console import Console
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.forward import GraphCards
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.storyboard.cues import Cue
-from scenes.storyboard.narration import Shown
-
-
-class StepNeeds(Protocol):
-    """What the training step asks of the scene's part not yet made a view: the printed lines."""
-
-    def print_line(self, line: Shown, colour: str) -> Anims:
-        """``line`` printed under the code pane, not recorded (its parts are)."""
 
 
 def _bracketed(text: str) -> str:
@@ -38,12 +29,12 @@ def _bracketed(text: str) -> str:
 
 class TrainingStep(View):
     """Draws update_step: a token (``labels``) on its way (``onscreen``), the weight's card
-    (``graph``), the line printed (``scene``)."""
+    (``graph``), the line printed (``console``)."""
 
     def __init__(self, ctx: DrawContext, labels: CardLabels, graph: GraphCards, onscreen: OnScreen,
-                 scene: StepNeeds) -> None:
+                 console: Console) -> None:
         super().__init__(ctx)
-        self.labels, self.graph, self.onscreen, self.scene = labels, graph, onscreen, scene
+        self.labels, self.graph, self.onscreen, self.console = labels, graph, onscreen, console
 
     @draws("update_step")
     def draw_update_step(self, cue: Cue, step: StepScratch) -> Anims:
@@ -76,4 +67,4 @@ class TrainingStep(View):
         for x in cue.strings:
             if x.role not in ("after", "name") or not on_card:
                 self.ctx.record(x)
-        return out + self.scene.print_line(line, self.theme.colors.code_text)
+        return out + self.console.print_line(line, self.theme.colors.code_text, step)

@@ -1,7 +1,7 @@
 """The views the clip scene is composed of (:class:`Views`), made from one shared context.
 
-Why a module of its own: the scene composes them, and the mixins not yet made views reach a
-view through this typed record rather than through the scene's private helpers.
+Why a module of its own: it is the one place that says which view is given which other, so a
+view reaches another only through the public methods of the one it is handed here.
 """
 
 from __future__ import annotations
@@ -15,19 +15,20 @@ from scenes.draw.backward import BackwardWalk
 from scenes.draw.buckets import Buckets
 from scenes.draw.checklist import Checklist
 from scenes.draw.code import CodePaneView
+from scenes.draw.console import Console
 from scenes.draw.context import DrawContext, View
 from scenes.draw.curve import LossCurve
 from scenes.draw.focus import CameraFocus
-from scenes.draw.forward import CardNeeds, GraphCards
+from scenes.draw.forward import GraphCards
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.labels import CardLabels
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.step import StepNeeds, TrainingStep
+from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
 
-VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, CameraFocus, CardLabels, Checklist, CodePaneView,
+VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, CameraFocus, CardLabels, Checklist, CodePaneView, Console,
                                          FreeFrame, GraphCards, LossCurve, NetworkDiagram, OnScreen, PassMark, Titles,
                                          TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
@@ -49,23 +50,23 @@ class Views:
     network: NetworkDiagram
     loops: PassMark
     code: CodePaneView
+    console: Console
     titles: Titles
     step: TrainingStep
 
     @classmethod
-    def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]], scene: StepNeeds,
-           cards: CardNeeds) -> Views:
-        """``drawn``: the scene's display list; ``scene`` and ``cards``: the printed lines the
-        training step and the graph use (the scene's console, until it is a view too)."""
+    def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]]) -> Views:
+        """``drawn``: the scene's display list."""
         frame, network, loops, focus = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx), CameraFocus(ctx)
+        console = Console(ctx)
         labels, onscreen = CardLabels(ctx, focus, frame), OnScreen(ctx, frame, drawn)
-        graph = GraphCards(ctx, focus, frame, labels, cards)
+        graph = GraphCards(ctx, focus, frame, labels, console)
         buckets = Buckets(ctx, labels, onscreen, frame)
         walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame)
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
                    walk=walk, checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
-                   network=network, loops=loops, code=CodePaneView(ctx, loops), titles=Titles(ctx, network),
-                   step=TrainingStep(ctx, labels, graph, onscreen, scene))
+                   network=network, loops=loops, code=CodePaneView(ctx, loops), console=console,
+                   titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

@@ -98,7 +98,7 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any, lit: bool
     place the render, the scene and `inspect` take it from.
 
     Where the graph lies under the code, the printed lines stop above the op name over its top
-    card (`ConsoleCues._console`), so their room is the reserve plus that name's height: the
+    card (`Console.print_values`), so their room is the reserve plus that name's height: the
     reserve's rows stay free for printed lines, and a line does not scroll away while its
     caption is up."""
     from scenes.layout.place import tag_reach
@@ -120,7 +120,7 @@ CONSOLE_ROWS = 3
 
 def lit_console_room(rows: int, theme: Any) -> float:
     """The height ``rows`` printed lines at ``code_min`` take under a pane of the lit line alone,
-    as `ConsoleCues._console` stacks them: a pad under the pane, each row as tall as the theme's
+    as `Console.print_values` stacks them: a pad under the pane, each row as tall as the theme's
     glyph height says (brackets and descenders included), half a pad between rows."""
     pad = theme.sizes.code_pad
     row = theme.layout.glyph_height * theme.font_sizes.code_min

@@ -130,5 +130,9 @@ def token_rests(lay: Layout, box_id: str, size: tuple[float, float], theme: Them
     these, so no waiting token hides it. On a short edge the token waits halfway, just outside
     the card it left, where that card's op name would otherwise sit."""
     gap = theme.spacing.edge_clearance
-    return [rect_around(*token_ride(r, size, theme, lay.boxes[r.src].bounds).get_end()[:2], size, gap)
-            for r in lay.routes if box_id in (r.src, r.dst)]
+    rests = []
+    for r in lay.routes:
+        if box_id in (r.src, r.dst):
+            x, y = token_ride(r, size, theme, lay.boxes[r.src].bounds).get_end()[:2]
+            rests.append(rect_around(x, y, size, gap))
+    return rests

@@ -59,7 +59,7 @@ def unit_circle(name: str, at: tuple[float, float], radius: float, colour: str, 
     shrink_to_fit(text, 2 * radius * t.proportions.unit_label, radius,
                   least=t.font_sizes.min_readable / t.font_sizes.unit_name)
     group = VGroup(ring, text.move_to(ring.get_center()))
-    group.ring, group.text = ring, text  # type: ignore[attr-defined]
+    group.ring, group.text = ring, text
     return group
 
 
