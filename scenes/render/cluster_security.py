@@ -214,6 +214,7 @@ def printable(text: str, limit: int = 160) -> str:
 
 
 def said(exc: BaseException) -> str:
-    """An exception from a peer's side as ``Type: text``, on one printable line."""
-    text = printable(str(exc))
+    """An exception from a peer's side as ``Type: text``, its first line only (Dask's error
+    messages go on with a traceback), printable."""
+    text = printable(str(exc).strip().split("\n", 1)[0])
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
