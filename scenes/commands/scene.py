@@ -15,11 +15,14 @@ import sys
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from scenes.commands.problems import no_storyboard, report
 from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
+
+if TYPE_CHECKING:
+    from scenes.render.cluster_security import Peer
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -91,9 +94,10 @@ def _scheduler(p: argparse.ArgumentParser) -> None:
                    help="the cluster's certificates for tls:// (default: $GRADREEL_CLUSTER_CERTS, else "
                         "~/.config/gradreel/cluster)")
     p.add_argument("--insecure-scheduler", action="store_true",
-                   help="allow tcp:// to another machine: unencrypted, and whatever answers at that address can "
-                        "run code in this render (Dask decodes its messages with pickle); only on a network "
-                        "where no one else can listen")
+                   help="allow tcp:// to another machine, unencrypted and unauthenticated: whatever answers at "
+                        "that address sees your storyboards, can put any picture into the clip and fill memory, "
+                        "and only gradreel's refusal to load pickled objects keeps it from running code here; "
+                        "only on a network where no one else can listen")
     p.add_argument("--scheduler-timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="give up on a scheduler that has not answered for this long (default: "
                         "$GRADREEL_SCHEDULER_TIMEOUT, else 20)")
@@ -202,7 +206,7 @@ def cmd_scene(args: argparse.Namespace) -> int:
     return _render_one(file, replace(opts, jobs=beat_jobs(args.jobs, opts)))
 
 
-def _peer(args: argparse.Namespace) -> Any:
+def _peer(args: argparse.Namespace) -> "tuple[Peer, float] | Literal[False] | None":
     """``--scheduler``, its certificates and its time bound, checked before any work (and without
     Dask): (the Peer, the seconds), None without --scheduler, or False once the refusal is said."""
     if args.scheduler is None:
@@ -223,7 +227,7 @@ def _peer(args: argparse.Namespace) -> Any:
     return peer, seconds
 
 
-def _on_cluster(peer: Any, work: Callable[..., int]) -> int:
+def _on_cluster(peer: "tuple[Peer, float]", work: Callable[..., int]) -> int:
     """``work(farm=...)`` with a connected Dask cluster (``scenes.render.cluster``, imported only
     here); what stops the cluster from rendering is one line on stderr and exit status 2."""
     try:
