@@ -35,10 +35,11 @@ CERT_FILES = ("ca.pem", "cert.pem", "key.pem")
 """The cluster's CA certificate, and the certificate and key every member (scheduler, workers,
 this machine) presents; the CA's own key is not kept, so no one can sign another member."""
 LOOPBACK_NAMES = ("localhost",)
-PLAIN_DATA = frozenset(("builtins", name) for name in ("str", "bytes", "tuple", "list", "dict", "set",
-                                                       "frozenset", "int", "float", "bool"))
+PLAIN_DATA = frozenset(("builtins", name) for name in ("str", "tuple", "list", "dict", "set", "frozenset",
+                                                       "int", "float", "bool"))
 """The globals a pickle may name while a cluster is open: types of plain data, which Dask names
-when it tells the client a result's type; constructing them runs no code of the sender's."""
+when it tells the client a result's type; constructing them runs no code of the sender's (not
+``bytes``, whose ``bytes(n)`` would allocate n bytes)."""
 
 
 class ClusterError(Exception):
