@@ -19,7 +19,7 @@ from scenes.exit import exit_now
 # Command modules, in the order `render --help` lists them. A module that is not there yet
 # (a command still being built) is simply not offered.
 COMMAND_MODULES = ["scenes.commands.scene", "scenes.commands.watch", "scenes.commands.storyboard", "scenes.commands.inspect",
-                   "scenes.commands.log", "scenes.commands.article", "scenes.commands.site"]
+                   "scenes.commands.log", "scenes.commands.article", "scenes.commands.site", "scenes.commands.cluster"]
 
 
 class UsageError(Exception):

@@ -14,11 +14,14 @@ import sys
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from scenes.commands.problems import no_storyboard, report, write_failed
 from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
+
+if TYPE_CHECKING:
+    from scenes.render.cluster_security import Peer
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -81,9 +84,31 @@ def scene_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _scheduler(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                   help="draw the beats on the workers of this Dask scheduler (pip install .[cluster]; "
-                        "each worker needs this version of gradreel); the clip is joined here")
+    p.add_argument("--scheduler", default=None, metavar="tls://HOST:PORT",
+                   help="draw the beats on the workers of this Dask scheduler, over mutual TLS with the "
+                        "certificates of `render cluster-certs` (pip install .[cluster]; each worker needs this "
+                        "version of gradreel); the clip is joined here. tcp://127.0.0.1:PORT: a scheduler on "
+                        "this machine")
+    p.add_argument("--certs", default=None, metavar="DIR",
+                   help="the cluster's certificates for tls:// (default: $GRADREEL_CLUSTER_CERTS, else "
+                        "~/.config/gradreel/cluster)")
+    p.add_argument("--insecure-scheduler", action="store_true",
+                   help="allow tcp:// to another machine, unencrypted and unauthenticated: whatever answers at "
+                        "that address sees your storyboards, can put any picture into the clip and fill memory, "
+                        "and only gradreel's refusal to load pickled objects keeps it from running code here; "
+                        "only on a network where no one else can listen")
+    p.add_argument("--scheduler-timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="give up on a scheduler that has not answered for this long (default: "
+                        "$GRADREEL_SCHEDULER_TIMEOUT, else 20)")
+
+
+def _seconds(word: str) -> float:
+    from scenes.render.cluster_security import parse_timeout
+
+    try:
+        return parse_timeout(word)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(subparsers: Any) -> None:
@@ -169,13 +194,37 @@ def cmd_scene(args: argparse.Namespace) -> int:
     from scenes.storyboard import storyboard_path
 
     opts, file = _options(args), storyboard_path(args.storyboard)
-    if args.scheduler and Path(file).is_file() and (opts.force or not is_up_to_date(Path(file).stem,
-                                                                                    cache_key(file, opts), opts)):
-        return _on_cluster(args.scheduler, partial(_render_one, file, opts))  # nothing to draw: no cluster
+    peer = _peer(args)
+    if peer is False:
+        return 2
+    if peer is not None and Path(file).is_file() and (opts.force or not is_up_to_date(Path(file).stem,
+                                                                                      cache_key(file, opts), opts)):
+        return _on_cluster(peer, partial(_render_one, file, opts))  # nothing to draw: no cluster
     return _render_one(file, replace(opts, jobs=beat_jobs(args.jobs, opts)))
 
 
-def _on_cluster(address: str, work: Callable[..., int]) -> int:
+def _peer(args: argparse.Namespace) -> "tuple[Peer, float] | Literal[False] | None":
+    """``--scheduler``, its certificates and its time bound, checked before any work (and without
+    Dask): (the Peer, the seconds), None without --scheduler, or False once the refusal is said."""
+    if args.scheduler is None:
+        for flag, given in (("--certs", args.certs is not None), ("--insecure-scheduler", args.insecure_scheduler),
+                            ("--scheduler-timeout", args.scheduler_timeout is not None)):
+            if given:
+                print(f"render: {flag} is for --scheduler; without it the beats are drawn here", file=sys.stderr)
+                return False
+        return None
+    from scenes.render.cluster_security import ClusterError, check_peer, default_timeout
+
+    try:
+        peer = check_peer(args.scheduler, args.certs, args.insecure_scheduler)
+        seconds = args.scheduler_timeout if args.scheduler_timeout is not None else default_timeout()
+    except ClusterError as exc:
+        print(f"render: {exc}", file=sys.stderr)
+        return False
+    return peer, seconds
+
+
+def _on_cluster(peer: "tuple[Peer, float]", work: Callable[..., int]) -> int:
     """``work(farm=...)`` with a connected Dask cluster (``scenes.render.cluster``, imported only
     here); what stops the cluster from rendering is one line on stderr and exit status 2."""
     try:
@@ -186,7 +235,7 @@ def _on_cluster(address: str, work: Callable[..., int]) -> int:
         print("render: --scheduler needs Dask distributed: pip install '.[cluster]'", file=sys.stderr)
         return 2
     try:
-        with cluster(address) as farm:
+        with cluster(*peer) as farm:
             return work(farm=farm)
     except ClusterError as exc:
         print(f"render: {exc}", file=sys.stderr)
@@ -247,6 +296,9 @@ def cmd_all(args: argparse.Namespace) -> int:
 
     files = [storyboard_path(n) for n in args.names] if args.names else find_storyboards()
     opts = _options(args)
+    peer = _peer(args)
+    if peer is False:
+        return 2
     try:  # once, not once a clip
         check_out_dir(opts.out)
     except OutputRefused as exc:
@@ -257,11 +309,11 @@ def cmd_all(args: argparse.Namespace) -> int:
     jobs = min(args.jobs or _cores(), len(stale))
     alone = replace(opts, jobs=beat_jobs(args.jobs, opts)) if len(stale) == 1 else opts  # its beats, shared out
     status = 0
-    if args.scheduler:
+    if peer is not None:
         for file in sorted(current):
             status = max(status, _render_one(file, opts))
         if stale:
-            status = max(status, _on_cluster(args.scheduler, partial(_render_on_cluster, stale, opts)))
+            status = max(status, _on_cluster(peer, partial(_render_on_cluster, stale, opts)))
         return max(status, _publish(files, args, opts))
     for file in files:
         if file in current or jobs <= 1:

@@ -1,121 +1,181 @@
-"""Beats drawn on a Dask cluster: ``render scene|all --scheduler tcp://HOST:PORT``.
+"""Beats drawn on a Dask cluster: ``render scene|all --scheduler tls://HOST:PORT``.
 
 Why Dask: a course is dozens of clips, and an author with a few machines should not wait for
 one. Dask distributed farms out independent Python tasks and its ``Client`` gives a
 ``concurrent.futures`` executor, so the cluster stands in for the local pool
 (:mod:`scenes.render.pool`) and the tasks stay what they are there: a job as JSON text in, JSON
-text out. Only this module imports Dask, and only ``--scheduler`` imports this module.
+text out. Only this module and those beside it named ``cluster_*`` import Dask, and only
+``--scheduler`` imports them.
 
-What a worker gets and gives back: it shares no disk with this machine, so a task carries the
-storyboard's text, the segment keys this machine already holds and the stored files (digests, the
-nearest starting state) its beats start from; the worker draws into a folder of its own and
-returns every file it made as bytes, named, with their sha256 in the JSON reply. Here each is
-checked (a plain name, the right hash, the segment key this machine works out for the beat) and
-written atomically into ``out/.segments``; the clip is joined here, byte for byte the clip a local
-render makes. Beat states travel as opaque bytes: their format is ``scenes.render.states``'s.
+What a worker gets and gives back (:mod:`scenes.render.cluster_tasks`): it shares no disk with
+this machine, so a task carries the storyboard's text, the segment keys this machine already
+holds and the stored files its beats start from; the worker returns every file it made as bytes,
+named, with their sha256 in its JSON reply, each checked here and written atomically into
+``out/.segments``; the clip is joined here, byte for byte the clip a local render makes.
 
-Workers must run this very code: the code digest (:mod:`scenes.render.code_version`) of every
-worker is asked first, and one with other code is named, refused and never given a task. A worker
-that dies mid-task has the task run again elsewhere by the scheduler; the scheduler unreachable
-or lost ends the render with one line and exit 2; Ctrl-C cancels the tasks handed out.
+Whom the client talks to, and what it loads back, is :mod:`scenes.render.cluster_security`'s:
+mutual TLS by default, and nothing but plain data. Workers must run this very code: the code
+digest (:mod:`scenes.render.code_version`) of every worker is asked first, and one with other
+code is named, refused and never given a task. A worker that dies mid-task has the task run
+again elsewhere by the scheduler; a scheduler unreachable, silent or lost ends the render with
+one line and exit 2 within the time bound; Ctrl-C cancels the tasks handed out.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import os
-import re
+import ssl
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
 from contextlib import contextmanager
-from dataclasses import asdict, replace
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from functools import partial
+from typing import Any, Callable, Iterator, TypeVar
 
-from scenes.atomic import write_atomic
 from scenes.render.beats import BeatJob, BeatOutcome, ClipKeys, render_range, text_sha256
+from scenes.render.cluster_security import ClusterError, Peer, Unloadable, UnpicklingGuard, printable, said
+from scenes.render.cluster_tasks import draw_remote, receive, task_for
 from scenes.render.code_version import code_digest
-from scenes.render.options import SEGMENTS, RenderOptions, fps_of, segment_path
-from scenes.render.pool import submit
+from scenes.render.options import RenderOptions, fps_of
 
-CONNECT_SECONDS = 5.0
-"""How long to try to reach the scheduler (and wait for a first worker) before giving up."""
+WAIT_WORKER_SECONDS = 5.0
+"""How long to wait for a first worker once connected, before saying there is none."""
 NO_WORKER_SECONDS = 60.0
 """How long tasks wait for a worker to come back when every worker they could run on is gone."""
 WATCH_SECONDS = 1.0
-"""How often, while waiting for tasks, the client checks that the scheduler is still there."""
-FILE_NAME = re.compile(r"[0-9a-f]{64}(\.[a-z0-9]{1,12}){1,2}")
-"""What a file a worker returns may be called: a hash and a suffix, nothing with a folder in it."""
+"""How often, while waiting for tasks, the client checks that the scheduler still answers."""
+STOP_SECONDS = 3.0
+"""At most how long cancelling the tasks, and closing the client, may take once the render stops."""
+DESERIALIZERS = ["msgpack", "error"]
+"""How the scheduler and workers must encode their replies to this client: msgpack (plain data)
+and Dask's error text; never pickle, nor Dask's own family (whose header is a pickle)."""
+
+T = TypeVar("T")
 
 
-class ClusterError(Exception):
-    """The cluster cannot render: one line for the user, exit status 2, nothing in out/ changed."""
+def bounded(call: Callable[[], T], seconds: float, late: Callable[[], ClusterError]) -> T:
+    """``call()``, or ``late()`` raised when it has not returned within ``seconds``: a peer that
+    stops answering cannot hold the render. The call goes on in a daemon thread, which the
+    process's exit ends. Ctrl-C interrupts the wait."""
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as exc:  # handed to the waiting thread
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="gradreel-cluster-call", daemon=True).start()
+    if not done.wait(seconds):
+        raise late()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 class Cluster:
     """A connected Dask client, the workers found to run this machine's code, and the executor
-    that hands them tasks (restricted to those workers)."""
+    that hands them tasks (restricted to those workers). Every call that waits for the
+    scheduler gives up after ``seconds`` (``--scheduler-timeout``)."""
 
-    def __init__(self, client: Any, address: str, log: Callable[[str], None]) -> None:
-        self.client, self.address, self.log = client, address, log
+    def __init__(self, client: Any, address: str, log: Callable[[str], None], seconds: float,
+                 guard: UnpicklingGuard) -> None:
+        self.client, self.address, self.log, self.seconds, self.guard = client, address, log, seconds, guard
         self.code = code_digest()
         self.verdicts: dict[str, str | None] = {}  # worker -> None (usable) or why it is refused
         self.futures: list[Future] = []
         self.allowed: dict[Future, tuple[set[str], tuple]] = {}  # the workers a task may run on, and the task
+        self.tasks: dict[Future, Any] = {}  # the Dask future of each task
         self.stopping = False
         self.lock = threading.Lock()
+
+    def ask(self, call: Callable[[], T]) -> T:
+        """``call()`` to the scheduler: an answer within ``seconds``, or a ClusterError; an
+        answer that is not plain data (a pickle naming code) is refused unloaded."""
+        try:
+            return bounded(call, self.seconds, self.silent)
+        except ClusterError:
+            raise
+        except Unloadable as exc:
+            raise self.refused(str(exc)) from None
+        except (OSError, TimeoutError, CancelledError) as exc:
+            raise self.lost() from exc
+
+    def there(self) -> list[str]:
+        """The workers the scheduler knows now."""
+        return list(self.ask(lambda: self.client.scheduler_info(n_workers=-1))["workers"])
 
     def workers(self) -> list[str]:
         """The workers there now whose code is this machine's; a worker not seen before is asked
         its code digest once, and one with other code is named on stderr and left out."""
         with self.lock:
-            try:
-                there = list(self.client.scheduler_info()["workers"])
-            except Exception as exc:
-                raise self.lost() from exc
+            there = self.there()
             new = [w for w in there if w not in self.verdicts]
             if new:
-                answers = self.client.run(code_digest, workers=new, on_error="return")
-                for worker in new:
-                    self.verdicts[worker] = _refusal(answers.get(worker), self.code)
+                for worker, answer in self.digests(new).items():
+                    self.verdicts[worker] = _refusal(answer, self.code)
                     if self.verdicts[worker] is not None:
-                        self.log(f"render: worker {worker} refused: {self.verdicts[worker]}")
-            good = [w for w in there if self.verdicts[w] is None]
+                        self.log(f"render: worker {printable(worker)} refused: {self.verdicts[worker]}")
+            good = [w for w in there if self.verdicts.get(w, "gone") is None]
         if not good:
             why = "no worker is connected" if not there else "no worker runs this machine's gradreel code"
             raise ClusterError(f"the Dask scheduler at {self.address}: {why} (see README.md, "
                                "'Rendering on several machines')")
         return good
 
+    def digests(self, workers: list[str]) -> dict[str, Any]:
+        """Each worker's answer to "your code digest?"; a worker whose answer cannot be loaded (an
+        exception, which Dask pickles) is asked alone, and named with why."""
+        try:
+            answers = self.ask(lambda: self.client.run(code_digest, workers=workers, on_error="return"))
+        except ClusterError:
+            if not self.guard.forget():
+                raise
+            if len(workers) == 1:
+                return {workers[0]: Unloadable("an exception")}
+            return {w: a for worker in workers for w, a in self.digests([worker]).items()}
+        return answers if isinstance(answers, dict) else {}
+
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        """``fn(*args)`` on one of the workers there now that run this code; a concurrent future
+        of its result (or of why there is none: the result read within the time bound)."""
         if self.stopping:  # cancelled while this clip was being planned
             raise CancelledError
         allowed = self.workers()
-        pool = self.client.get_executor(workers=allowed, allow_other_workers=False, pure=False)
-        future = submit(pool, fn, *args)
+        task = self.client.submit(fn, *args, workers=allowed, allow_other_workers=False, pure=False)
+        future: Future = Future()
         with self.lock:
             self.futures.append(future)
             self.allowed[future] = set(allowed), (fn, *args)
+            self.tasks[future] = task  # held: Dask forgets a task whose future is dropped
+        task.add_done_callback(partial(self.settle, future))
         return future
+
+    def settle(self, future: Future, task: Any) -> None:
+        """Dask's callback, in a thread of its own, once ``task`` is done: its result, fetched
+        within the time bound, or why not (a reply Dask cannot read), into ``future``. Dask's
+        own executor would leave the future pending for ever when the fetch fails."""
+        if not future.set_running_or_notify_cancel():
+            return  # cancelled here
+        try:
+            future.set_result(task.result(timeout=self.seconds))
+        except BaseException as exc:  # the waiting thread says what it means
+            future.set_exception(exc)
 
     def orphans(self, futures: set[Future]) -> list[Future]:
         """Those of ``futures`` none of whose allowed workers is still there (a worker that is
         restarted comes back under another address): they would wait for ever."""
-        try:
-            there = set(self.client.scheduler_info()["workers"])
-        except Exception as exc:
-            raise self.lost() from exc
+        there = set(self.there())
         with self.lock:
             return [f for f in futures if not f.done() and not self.allowed[f][0] & there]
 
     def again(self, future: Future) -> Future:
         """The task of an orphaned ``future``, handed to the workers there now."""
-        future.cancel()
+        self.drop([future])
         with self.lock:
             call = self.allowed[future][1]
         return self.submit(*call)
@@ -125,36 +185,75 @@ class Cluster:
         self.stopping = True
         with self.lock:
             futures = list(self.futures)
+        self.drop(futures)
+
+    def drop(self, futures: list[Future]) -> None:
+        """Cancel ``futures`` here at once, and their tasks on the cluster for at most
+        STOP_SECONDS (Dask waits for the scheduler to agree, and a frozen one never does)."""
         for future in futures:
             future.cancel()
+        with self.lock:
+            tasks = [self.tasks[f] for f in futures if f in self.tasks]
+        if tasks:
+            try:
+                bounded(lambda: self.client.cancel(tasks), min(STOP_SECONDS, self.seconds), self.silent)
+            except Exception:  # the scheduler gone or frozen: its tasks go with it
+                pass
 
     def lost(self) -> ClusterError:
         return ClusterError(f"lost the connection to the Dask scheduler at {self.address}; "
                             "the clips in place were left as they were")
 
-    def result(self, future: Future) -> Any:
+    def silent(self) -> ClusterError:
+        return ClusterError(f"the Dask scheduler at {self.address} stopped answering (nothing for "
+                            f"{self.seconds:g} s; --scheduler-timeout); the clips in place were left as they were")
+
+    def refused(self, what: str) -> ClusterError:
+        if what.endswith(".KilledWorker"):  # the scheduler's own verdict, pickled as exceptions are
+            return ClusterError("a task was lost with the worker running it too many times (the scheduler "
+                                "sent a pickled KilledWorker); see the workers' logs")
+        return ClusterError(f"the Dask scheduler at {self.address} sent {what}, which gradreel does not load "
+                            "(only plain data comes back from a cluster): a task failed on a worker in a way "
+                            "gradreel does not catch, or the peer is not a gradreel cluster; see the workers' logs")
+
+    def result(self, future: Future) -> tuple[Any, Any]:
         """A task's result; the scheduler gone is a ClusterError, a task killed with its worker
         too often (the scheduler retries it elsewhere first) as well."""
-        from distributed import KilledWorker
-
         try:
-            return future.result()
+            result = future.result()
         except CancelledError:
             if self.stopping:
                 raise
             raise self.lost() from None
-        except KilledWorker as exc:
-            raise ClusterError(f"a task was lost with the worker running it too many times ({exc}); "
-                               "see the workers' logs") from None
+        except Unloadable as exc:
+            raise self.refused(str(exc)) from None
+        except TimeoutError:
+            raise self.silent() from None
+        except Exception as exc:
+            if type(exc).__name__ == "KilledWorker":
+                raise ClusterError(f"a task was lost with the worker running it too many times "
+                                   f"({said(exc)}); see the workers' logs") from None
+            if exc.args and isinstance(exc.args[0], bytes):  # Dask's wrapping of a pickle it did not load
+                raise ClusterError("the scheduler or a worker reported a failure as a pickled exception, which is "
+                                   "not loaded here; see their logs (the scheduler needs this gradreel too)") from None
+            raise ClusterError(f"a worker's reply could not be read ({said(exc)}); see the workers' logs") from None
+        if not (isinstance(result, (tuple, list)) and len(result) == 2):
+            raise ClusterError(f"a worker replied with {type(result).__name__}, not gradreel's reply; "
+                               "its gradreel differs from this machine's")
+        return result[0], result[1]
 
     def wait_any(self, pending: dict[Future, Any]) -> set[Future]:
-        """Block until one of the ``pending`` tasks is done, checking that the scheduler is still
-        connected; a task whose workers are all gone is handed out again (in ``pending``)."""
+        """Block until one of the ``pending`` tasks is done, checking that the scheduler still
+        answers; a task whose workers are all gone is handed out again (in ``pending``)."""
         alone_since = None  # when the last worker went (a nanny restarting one takes a few seconds)
         while True:
             done, _ = wait(set(pending), timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
             if done:
                 return done
+            if self.stopping:
+                raise CancelledError
+            if self.guard.refusal() is not None:  # in Dask's own reading thread, which cannot say it
+                raise self.refused(self.guard.refusal() or "")
             if self.client.status not in ("running", "newly-created"):
                 raise self.lost()
             orphans = self.orphans(set(pending))
@@ -189,7 +288,7 @@ class Cluster:
                 more, ledgers[a], _ = render_range(job, log, loaded, keys=keys)
                 outcomes += more
                 continue
-            task, seed = _task(job, loaded[0].doc.text, keys, stale, self.code)
+            task, seed = task_for(job, loaded[0].doc.text, keys, stale, self.code)
             log(f"{name}: beats {a + 1}-{b + 1} sent to the cluster")
             pending[self.submit(draw_remote, task, seed)] = (a, b)
         try:
@@ -197,13 +296,12 @@ class Cluster:
                 for future in self.wait_any(pending):
                     a, b = pending.pop(future)
                     reply, files = self.result(future)
-                    more, ledgers[a], worker = _receive(reply, files, keys, name, opts)
+                    more, ledgers[a], worker = receive(reply, files, keys, name, opts)
                     outcomes += more
                     drawn = sum(o.rendered for o in more)
                     log(f"{name}: beats {a + 1}-{b + 1} from {worker}: {drawn} drawn, {len(more) - drawn} cached")
         except BaseException:  # this clip cannot be made: its other tasks are not wanted
-            for future in pending:
-                future.cancel()
+            self.drop(list(pending))
             raise
         outcomes.sort(key=lambda o: o.index)
         assert [o.index for o in outcomes] == list(range(len(keys.segs)))
@@ -234,146 +332,82 @@ def _refusal(answer: Any, code: str) -> str | None:
     if isinstance(answer, str) and answer == code:
         return None
     if isinstance(answer, str):
-        return (f"it runs other gradreel code (code digest {answer[:12]}, this machine's {code[:12]}); "
+        return (f"it runs other gradreel code (code digest {printable(answer[:12])}, this machine's {code[:12]}); "
                 "install the same version of gradreel there and restart it")
-    return f"it cannot run gradreel ({type(answer).__name__}: {answer}); install gradreel there"
+    if isinstance(answer, Unloadable):
+        return ("it cannot run gradreel (it answered with a pickled exception, which is not loaded here: "
+                "see its log); install gradreel there")
+    if isinstance(answer, BaseException):
+        return f"it cannot run gradreel ({said(answer)}); install gradreel there"
+    return f"it cannot run gradreel (it answered {type(answer).__name__}); install gradreel there"
 
 
 @contextmanager
-def cluster(address: str, log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> Iterator[Cluster]:
-    """Connect to the scheduler at ``address`` (a ClusterError when it cannot be reached within
-    CONNECT_SECONDS) and check its workers' code; when the block ends in an error or Ctrl-C,
-    the tasks handed out are cancelled, and the client is closed either way."""
+def cluster(peer: Peer, seconds: float, log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)
+            ) -> Iterator[Cluster]:
+    """Connect to the scheduler ``peer`` names (a ClusterError when it has not completed Dask's
+    handshake within ``seconds``, or sent anything but plain data) and check its workers' code;
+    when the block ends in an error or Ctrl-C, the tasks handed out are cancelled, and the
+    client is closed either way, each for at most STOP_SECONDS."""
     from distributed import Client
+    from distributed.security import Security
 
-    for name in ["distributed", *(n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed."))]:
+    for name in ["distributed", "tornado", *(n for n in list(logging.root.manager.loggerDict)
+                                             if n.startswith(("distributed.", "tornado.")))]:
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)  # what went wrong is said once, as one line
+    security = Security(require_encryption=True, **peer.files()) if peer.tls else None
+    with UnpicklingGuard() as guard:
+        def connect() -> Any:
+            return Client(peer.address, timeout=seconds, set_as_default=False, security=security,
+                          deserializers=DESERIALIZERS)
 
-    try:
-        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address} ({exc})") from None
-    farm = Cluster(client, address, log)
-    try:
         try:
-            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
-        except (OSError, TimeoutError):
-            pass  # workers() names what is missing
-        farm.log(f"render: {len(farm.workers())} worker(s) of the Dask scheduler at {address}")
-        yield farm
-    except BaseException:
-        farm.cancel()
-        raise
-    finally:
+            client = bounded(connect, seconds + 1, lambda: _unreachable(peer, guard, f"no answer in {seconds:g} s"))
+        except ClusterError:
+            raise
+        except Exception as exc:  # whatever a peer that is no scheduler makes Dask raise
+            raise _unreachable(peer, guard, said(exc), _tls_refused(exc)) from None
+        farm = Cluster(client, peer.address, log, seconds, guard)
         try:
-            client.close(timeout=2)
-        except Exception:  # the scheduler gone: nothing left to close
-            pass
+            try:
+                farm.ask(lambda: client.wait_for_workers(1, timeout=min(WAIT_WORKER_SECONDS, seconds)))
+            except ClusterError as exc:
+                if "stopped answering" in str(exc):
+                    raise
+            except (OSError, TimeoutError):
+                pass  # workers() names what is missing
+            farm.log(f"render: {len(farm.workers())} worker(s) of the Dask scheduler at {peer.address}")
+            yield farm
+        except BaseException:
+            farm.cancel()
+            raise
+        finally:
+            try:
+                bounded(lambda: client.close(timeout=2), STOP_SECONDS, farm.silent)
+            except Exception:  # the scheduler gone or frozen: nothing left to close
+                pass
 
 
-def _task(job: BeatJob, text: str, keys: ClipKeys, stale: list[bool], code: str) -> tuple[str, dict[str, bytes]]:
-    """A range's task: its JSON (the job, the storyboard's text, this machine's code digest, the
-    segment keys held here) and the stored files its worker starts from (the known digests of
-    its beats, and every file of the nearest stored state at or before its first beat to draw)."""
-    opts = RenderOptions.from_json(job.options)
-    folder = Path(opts.out) / SEGMENTS
-    seed: dict[str, bytes] = {}
-    held: set[str] = set()
-    if not opts.force:
-        digests = {k: keys.states.digest(keys.pre[k]) for k in range(job.first, job.last + 1)}
-        if None in digests.values():  # a key known once its worker gets there: any segment held here
-            held = {p.stem for p in folder.glob("*.mp4") if FILE_NAME.fullmatch(p.name)}
-        for k, digest in digests.items():
-            if digest is not None:
-                seed[f"{keys.pre[k]}.digest"] = digest.encode()
-                if not stale[k]:
-                    held.add(keys.key(k, digest))
-        first = next(k for k in range(job.first, job.last + 1) if stale[k])
-        for j in range(first, 0, -1):
-            if keys.states.has_state(keys.pre[j]):
-                for f in folder.glob(f"{keys.pre[j]}.*"):
-                    if f.suffix != ".digest" and FILE_NAME.fullmatch(f.name):
-                        seed[f.name] = f.read_bytes()
-                break
-    task = {"code": code, "job": asdict(job), "storyboard": text, "held": sorted(held)}
-    return json.dumps(task), seed
+def _unreachable(peer: Peer, guard: UnpicklingGuard, why: str, tls_refused: bool = False) -> ClusterError:
+    """The connection to ``peer`` failed for ``why`` (Dask's words, or what the guard refused)."""
+    if guard.refusal() is not None:
+        why = f"it sent {guard.refusal()}, which gradreel does not load"
+    elif tls_refused:
+        why = (f"the TLS handshake failed: the peer holds no certificate of the CA in {peer.certs}, "
+               f"or it is not a TLS scheduler; {why}")
+    hint = "" if peer.tls else "; is it a Dask scheduler?"
+    return ClusterError(f"cannot reach the Dask scheduler at {peer.address} ({why}){hint}")
 
 
-def _receive(reply_json: str, files: dict[str, bytes], keys: ClipKeys, name: str,
-             opts: RenderOptions) -> tuple[list[BeatOutcome], list, str]:
-    """Check and store what a worker returned: every file named plainly, of the sha256 the reply
-    gives, written atomically into out/.segments; then every beat's segment must be the one this
-    machine's keys name (else the worker's code, theme or fonts differ from this machine's)."""
-    reply = json.loads(reply_json)
-    worker = str(reply["worker"])
-    sums: dict[str, str] = reply["files"]
-    if set(sums) != set(files):
-        raise ClusterError(f"worker {worker} returned files its reply does not list")
-    folder = Path(opts.out) / SEGMENTS
-    folder.mkdir(parents=True, exist_ok=True)
-    for file_name, data in files.items():
-        if not FILE_NAME.fullmatch(file_name) or not isinstance(data, bytes):
-            raise ClusterError(f"worker {worker} returned a file named {file_name!r}, not a cache file")
-        if hashlib.sha256(data).hexdigest() != sums[file_name]:
-            raise ClusterError(f"worker {worker}: {file_name} arrived damaged (its sha256 differs)")
-    for file_name, data in files.items():
-        write_atomic(folder / file_name, data)
-    outcomes = [BeatOutcome(**o) for o in reply["outcomes"]]
-    for o in outcomes:
-        digest = keys.states.digest(keys.pre[o.index])
-        if digest is None or keys.key(o.index, digest) != o.key or not segment_path(Path(opts.out), o.key).exists():
-            raise ClusterError(f"worker {worker} drew beat {o.index + 1} of {name} as another clip: its "
-                               "gradreel, theme or fonts differ from this machine's")
-    return outcomes, [(t, s) for t, s in reply["ledger"]], worker
-
-
-_one_at_a_time = threading.Lock()
-"""Manim's config is one per process: a worker with several threads draws one task at a time."""
-
-
-class TaskCancelled(Exception):
-    """The client cancelled this task (Ctrl-C, or another task failed)."""
-
-
-def draw_remote(task_json: str, seed: dict[str, bytes]) -> tuple[str, dict[str, bytes]]:
-    """A cluster worker's task: draw one range of beats in a folder of its own, starting from the
-    seeded files, and return the JSON reply (outcomes, ledger, this worker, each file's sha256)
-    with every file it made, as bytes. Refuses to draw with code other than the client's."""
-    from distributed import get_worker
-
-    task = json.loads(task_json)
-    if task["code"] != code_digest():
-        raise RuntimeError(f"worker {get_worker().address} runs other gradreel code than the client")
-    job = BeatJob(**task["job"])
-    # in the worker's own folder, which Dask clears when the worker ends, or after it is killed
-    with _one_at_a_time, tempfile.TemporaryDirectory(prefix=f"gradreel-task-pid{os.getpid()}-",
-                                                     dir=get_worker().local_directory) as scratch:
-        board = Path(scratch) / f"{job.name}.yaml"
-        board.write_text(task["storyboard"])
-        folder = Path(scratch) / SEGMENTS
-        folder.mkdir()
-        for file_name, data in seed.items():
-            (folder / Path(file_name).name).write_bytes(data)
-        opts = replace(RenderOptions.from_json(job.options), out=scratch)
-        mine = replace(job, storyboard=str(board), options=opts.to_json())
-        held = set(task["held"])
-        outcomes, ledger, _ = render_range(mine, lambda s: print(s, file=sys.stderr, flush=True),
-                                           check=_stop_if_cancelled, held=held.__contains__)
-        files = {f.name: f.read_bytes() for f in sorted(folder.iterdir())
-                 if not f.name.startswith(".") and f.read_bytes() != seed.get(f.name)}
-    reply = {"outcomes": [o.__dict__ for o in outcomes], "ledger": ledger, "worker": get_worker().address,
-             "files": {n: hashlib.sha256(d).hexdigest() for n, d in files.items()}}
-    return json.dumps(reply), files
-
-
-def _stop_if_cancelled() -> None:
-    """Between beats: stop when the client has cancelled this task (the scheduler has released it)."""
-    from distributed import get_worker
-    from distributed.worker import thread_state
-
-    key = getattr(thread_state, "key", None)
-    if key is None:  # not run as a Dask task
-        return
-    task = get_worker().state.tasks.get(key)
-    if task is None or task.state in ("cancelled", "released", "forgotten"):
-        raise TaskCancelled("cancelled by the client")
+def _tls_refused(exc: BaseException) -> bool:
+    """Whether ``exc``, or what caused it, is the TLS handshake failing (a certificate not ours,
+    or a peer that does not speak TLS): Dask gives up at once on those, saying little."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if (isinstance(cause, ssl.SSLError) or type(cause).__name__ == "FatalCommClosedError"
+                or "SSL" in str(cause)):  # tornado: a peer that speaks before the TLS handshake
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False

@@ -142,7 +142,8 @@ def test_without_scheduler_dask_is_never_imported(tmp_path: Path) -> None:
 def test_what_a_worker_returns_is_checked_before_it_is_written(tmp_path: Path) -> None:
     """A file whose bytes do not have the sha256 the reply gives, one named with a folder in it,
     and one the reply does not list are refused, and nothing is written."""
-    from scenes.render.cluster import ClusterError, _receive
+    from scenes.render.cluster import ClusterError
+    from scenes.render.cluster_tasks import receive
     from scenes.render.options import RenderOptions
 
     opts = RenderOptions(out=str(tmp_path))
@@ -156,9 +157,9 @@ def test_what_a_worker_returns_is_checked_before_it_is_written(tmp_path: Path) -
     for files, says in (({name: b"segment byteZ"}, "damaged"), ({"../" + name: good}, "not a cache file"),
                         ({"key": good}, "not a cache file")):
         with pytest.raises(ClusterError, match=says):
-            _receive(reply(files), files, None, "clip", opts)  # type: ignore[arg-type]
+            receive(reply(files), files, None, "clip", opts)  # type: ignore[arg-type]
     with pytest.raises(ClusterError, match="does not list"):
-        _receive(reply({}), {name: good}, None, "clip", opts)  # type: ignore[arg-type]
+        receive(reply({}), {name: good}, None, "clip", opts)  # type: ignore[arg-type]
     assert not list(tmp_path.rglob("*.mp4")) and not (tmp_path.parent / name).exists()
 
 
@@ -370,3 +371,27 @@ def test_a_caption_edit_mid_clip_draws_that_beat_alone_on_the_cluster(cluster, t
     assert "backward_walk: 1 of 8 beats drawn, 7 from the cache" in r.stderr, r.stderr
     assert run("scene", str(edited), "--out", str(local), *TINY, "-j", "1").returncode == 0
     assert same_bytes(local / "backward_walk.mp4", remote / "backward_walk.mp4")
+
+
+@pytest.mark.slow
+def test_a_clip_drawn_over_tls_with_the_certificates_of_cluster_certs(tmp_path: Path) -> None:
+    """The default transport: a scheduler and a worker holding the certificates `render
+    cluster-certs` made, the render finding them with --certs; the clip is the local clip."""
+    from distributed import LocalCluster
+    from distributed.security import Security
+
+    certs = tmp_path / "certs"
+    assert run("cluster-certs", str(certs)).returncode == 0
+    member = {f"tls_{who}_{part}": str(certs / f"{part}.pem") for who in ("scheduler", "worker", "client")
+              for part in ("cert", "key")}
+    security = Security(tls_ca_file=str(certs / "ca.pem"), require_encryption=True, **member)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tls",
+                      security=security, dashboard_address=None, local_directory=str(tmp_path / "w")) as lc:
+        assert lc.scheduler_address.startswith("tls://127.0.0.1:")
+        r = run("scene", "graph_build", "--out", str(tmp_path / "remote"), *TINY, "--scheduler", lc.scheduler_address,
+                "--certs", str(certs))
+    assert r.returncode == 0, r.stderr
+    assert "from tls://127.0.0.1:" in r.stderr and "graph_build: 7 of 7 beats drawn" in r.stderr, r.stderr
+    assert run("scene", "graph_build", "--out", str(tmp_path / "local"), *TINY, "-j", "1").returncode == 0
+    for suffix in (".mp4", ".png", ".srt", ".key"):
+        assert same_bytes(tmp_path / "local" / f"graph_build{suffix}", tmp_path / "remote" / f"graph_build{suffix}")
