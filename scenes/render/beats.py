@@ -31,10 +31,14 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from scenes.render.options import (SEGMENTS, RenderOptions, encoder_options, fps_of, pixel_size, scene_config,
                                    segment_path)
+
+if TYPE_CHECKING:
+    from scenes.storyboard.plan import Plan
+    from scenes.storyboard.validate import Checked
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,24 @@ class BeatJob:
     text_sha256: str = ""
     """Of the storyboard text the parent planned from: a worker that reads another (the file was
     saved during the render) stops instead of drawing beats of a different plan."""
+    held: tuple[str, ...] = ()
+    """Segment keys the process that joins the clip holds already: counted as cached, not drawn
+    (a worker of another machine, which shares no disk with it, is told them)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "held", tuple(self.held))  # a list, as read back from JSON
 
 
-def text_sha256(checked: Any) -> str:
+@dataclass(frozen=True)
+class Loaded:
+    """A storyboard checked and planned (``scenes.storyboard.load_and_plan``), by a caller that
+    has it in this process and need not load it again."""
+
+    checked: Checked
+    plan: Plan
+
+
+def text_sha256(checked: Checked) -> str:
     """Of the storyboard text a checked storyboard was loaded from (``BeatJob.text_sha256``)."""
     return hashlib.sha256(checked.doc.text.encode()).hexdigest()
 
@@ -65,18 +84,16 @@ class BeatOutcome:
     rendered: bool
 
 
-def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, Any] | None = None,
-                 check: Callable[[], None] | None = None, keys: "ClipKeys | None" = None,
-                 held: Callable[[str], bool] | None = None,
-                 ) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Any]:
+def render_range(job: BeatJob, log: Callable[[str], None], loaded: Loaded | None = None,
+                 check: Callable[[], None] | None = None, keys: ClipKeys | None = None,
+                 ) -> tuple[list[BeatOutcome], list[tuple[str, int | None]], Plan]:
     """For each beat of ``job``: find its segment in the cache, or bring the scene to the beat's
     start (from a stored state, applying steps only past the nearest one) and draw it. Manim is
     imported only when a beat must be drawn or a starting picture is not known yet.
     ``loaded``: the checked storyboard and its plan, when the caller (in this process) has them.
     ``check``: called before each beat is drawn; whatever it raises stops the range.
-    ``keys``: the clip's keys, when the caller has worked them out already.
-    ``held``: whether a segment key is cached elsewhere (a cluster worker is told which segments
-    the machine that joins the clip already has), counted as in the cache like a file on disk.
+    ``keys``: the clip's keys, when the caller has worked them out already. A segment the job
+    says is held (``BeatJob.held``) counts as in the cache, like a file on disk.
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
     opts = RenderOptions.from_json(job.options)
     if loaded is None:
@@ -86,10 +103,11 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
         if job.text_sha256 and text_sha256(checked) != job.text_sha256:
             raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
     else:
-        checked, p = loaded
+        checked, p = loaded.checked, loaded.plan
     keys = keys or ClipKeys(opts, checked, p)
     size, encoder, segs, pre, states = keys.size, keys.encoder, keys.segs, keys.pre, keys.states
     out: list[BeatOutcome] = []
+    held = set(job.held)
     with contextlib.ExitStack() as stack:
         walk: _Walk | None = None
 
@@ -108,7 +126,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: tuple[Any, An
             target = segment_path(Path(opts.out), key)
             beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
             on_disk = target.exists() and (opts.force or not _cached_segment_broken(target, segs[k].frames, log))
-            if (on_disk or (held is not None and held(key))) and not opts.force:
+            if (on_disk or key in held) and not opts.force:
                 log(f"{job.name}: beat {k + 1}/{len(segs)} {beat} (cached)")
                 if on_disk:
                     os.utime(target)  # recently used: kept when the cache is trimmed
@@ -151,7 +169,7 @@ class ClipKeys:
     """What a clip's segment keys are made of (no Manim): its segments, each one's description
     and prefix hash, the fixed part, and the store of starting pictures."""
 
-    def __init__(self, opts: Any, checked: Any, p: Any) -> None:
+    def __init__(self, opts: RenderOptions, checked: Checked, p: Plan) -> None:
         from scenes.render.states import BeatStates
         from scenes.layout.clip import clip_layout, fill_scales
         from scenes.render.keys import clip_digest, prefixes, segment_description
@@ -212,7 +230,8 @@ class _Walk:
     it shows. It never goes back: segments are visited in order. Made only when something must be
     drawn or digested (Manim is imported here), inside ``stack``, which undoes its config."""
 
-    def __init__(self, stack: contextlib.ExitStack, checked: Any, plan: Any, opts: Any, keys: ClipKeys) -> None:
+    def __init__(self, stack: contextlib.ExitStack, checked: Checked, plan: Plan, opts: RenderOptions,
+                 keys: ClipKeys) -> None:
         from manim import tempconfig
 
         from scenes.video.camera import PathCachingCamera

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, Callable, Iterator, TypeVar
 
-from scenes.render.beats import BeatJob, BeatOutcome, ClipKeys, render_range, text_sha256
+from scenes.render.beats import BeatJob, BeatOutcome, ClipKeys, Loaded, render_range, text_sha256
 from scenes.render.cluster_security import ClusterError, Peer, Unloadable, UnpicklingGuard, printable, said
 from scenes.render.cluster_tasks import draw_remote, receive, task_for
 from scenes.render.code_version import code_digest
@@ -270,14 +270,14 @@ class Cluster:
             for future in orphans:
                 pending[self.again(future)] = pending.pop(future)
 
-    def draw_clip(self, storyboard_file: str, name: str, opts: RenderOptions, loaded: tuple[Any, Any],
+    def draw_clip(self, storyboard_file: str, name: str, opts: RenderOptions, loaded: Loaded,
                   keys: ClipKeys, log: Callable[[str], None]) -> tuple[list[BeatOutcome], list]:
         """The beats of one clip: each range with beats to draw is a task for the cluster, each
         range without one is found in the cache here (no Manim). Returns outcomes and ledger."""
         from scenes.render.pipeline import split_beats
 
         stale = keys.stale()
-        planned_from = text_sha256(loaded[0])
+        planned_from = text_sha256(loaded.checked)
         ranges = split_beats(keys.segs, len(self.workers()), fps_of(opts), stale)
         outcomes: list[BeatOutcome] = []
         ledgers: dict[int, list] = {}
@@ -288,7 +288,7 @@ class Cluster:
                 more, ledgers[a], _ = render_range(job, log, loaded, keys=keys)
                 outcomes += more
                 continue
-            task, seed = task_for(job, loaded[0].doc.text, keys, stale, self.code)
+            task, seed = task_for(job, loaded.checked.doc.text, keys, stale, self.code)
             log(f"{name}: beats {a + 1}-{b + 1} sent to the cluster")
             pending[self.submit(draw_remote, task, seed)] = (a, b)
         try:

@@ -32,8 +32,8 @@ FILE_NAME = re.compile(r"[0-9a-f]{64}(\.[a-z0-9]{1,12}){1,2}")
 
 
 def task_for(job: BeatJob, text: str, keys: ClipKeys, stale: list[bool], code: str) -> tuple[str, dict[str, bytes]]:
-    """A range's task: its JSON (the job, the storyboard's text, this machine's code digest, the
-    segment keys held here) and the stored files its worker starts from (the known digests of
+    """A range's task: its JSON (the job with the segment keys held here, the storyboard's text,
+    this machine's code digest) and the stored files its worker starts from (the known digests of
     its beats, and every file of the nearest stored state at or before its first beat to draw)."""
     opts = RenderOptions.from_json(job.options)
     folder = Path(opts.out) / SEGMENTS
@@ -55,7 +55,7 @@ def task_for(job: BeatJob, text: str, keys: ClipKeys, stale: list[bool], code: s
                     if f.suffix != ".digest" and FILE_NAME.fullmatch(f.name):
                         seed[f.name] = f.read_bytes()
                 break
-    task = {"code": code, "job": asdict(job), "storyboard": text, "held": sorted(held)}
+    task = {"code": code, "job": asdict(replace(job, held=tuple(sorted(held)))), "storyboard": text}
     return json.dumps(task), seed
 
 
@@ -154,9 +154,8 @@ def _draw(task: dict[str, Any], seed: dict[str, bytes]) -> tuple[str, dict[str, 
             (folder / Path(file_name).name).write_bytes(data)
         opts = replace(RenderOptions.from_json(job.options), out=scratch)
         mine = replace(job, storyboard=str(board), options=opts.to_json())
-        held = set(task["held"])
         outcomes, ledger, _ = render_range(mine, lambda s: print(s, file=sys.stderr, flush=True),
-                                           check=_stop_if_cancelled, held=held.__contains__)
+                                           check=_stop_if_cancelled)
         files = {f.name: f.read_bytes() for f in sorted(folder.iterdir())
                  if not f.name.startswith(".") and f.read_bytes() != seed.get(f.name)}
     reply = {"outcomes": [o.__dict__ for o in outcomes], "ledger": ledger, "worker": get_worker().address,

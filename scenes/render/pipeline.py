@@ -18,7 +18,7 @@ import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from scenes.atomic import dead_leftover
 from scenes.render.code_version import code_digest
@@ -27,6 +27,14 @@ from scenes.render.poster import poster_time
 from scenes.render.writes import FolderWrite
 from scenes.theme import theme_file
 
+if TYPE_CHECKING:
+    from scenes.render.beats import BeatOutcome, ClipKeys, Loaded
+    from scenes.storyboard.plan import Plan
+    from scenes.video.timeline import Segment
+
+Ledger = list[tuple[str, int | None]]
+"""Every string drawn, with the log entry it came from (``ClipScene.ledger``)."""
+
 
 @dataclass
 class RenderResult:
@@ -34,9 +42,18 @@ class RenderResult:
     rendered: bool
     seconds: float = 0.0
     frames: int = 0
-    ledger: list[tuple[str, int | None]] | None = None
-    plan: object = None
+    ledger: Ledger | None = None
+    plan: Plan | None = None
     beats_drawn: list[int] | None = None
+
+
+class BeatFarm(Protocol):
+    """Somewhere else to draw a clip's beats (``--scheduler``: ``scenes.render.cluster.Cluster``,
+    handed in, so that this module never imports Dask): the outcomes of every beat, and the
+    ledger, as the local processes give them."""
+
+    def draw_clip(self, storyboard_file: str, name: str, opts: RenderOptions, loaded: Loaded, keys: ClipKeys,
+                  log: Callable[[str], None]) -> tuple[list[BeatOutcome], Ledger]: ...
 
 
 def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
@@ -100,10 +117,9 @@ def count_frames(video: Path) -> int:
 
 def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
                       log: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
-                      farm: Any = None) -> RenderResult:
+                      farm: BeatFarm | None = None) -> RenderResult:
     """Render (or skip, when up to date) one storyboard. Raises StoryboardError on bad input.
-    ``farm``: a Dask cluster to draw the beats on (``--scheduler``: a ``scenes.render.cluster.Cluster``,
-    passed in so that this module never imports Dask), instead of processes here."""
+    ``farm``: where to draw the beats instead of processes here (a Dask cluster)."""
     import time
 
     t0 = time.monotonic()
@@ -114,6 +130,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         log(f"{name}: up to date")
         return RenderResult(paths["clip"], False, time.monotonic() - t0)
 
+    from scenes.render.beats import Loaded
     from scenes.storyboard import load_and_plan, srt, vtt
     from scenes.storyboard.chapters import beat_chapters
 
@@ -123,7 +140,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     _sweep_leftovers(out / SEGMENTS, "")
     work = Path(tempfile.mkdtemp(prefix=f".{name}-pid{os.getpid()}-", dir=out))
     try:
-        outcomes, ledger = _render_beats(storyboard_file, name, opts, (checked, p), log, farm)
+        outcomes, ledger = _render_beats(storyboard_file, name, opts, Loaded(checked, p), log, farm)
         parts = [segment_path(out, o.key) for o in outcomes]
         video = work / f"clip.{opts.fmt}"
         from scenes.video.formats import FORMATS
@@ -148,21 +165,21 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
                         beats_drawn=[o.index for o in drawn])
 
 
-def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: tuple[object, object],
-                  log: Callable[[str], None], farm: Any = None,
-                  ) -> tuple[list, list[tuple[str, int | None]]]:
+def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: Loaded,
+                  log: Callable[[str], None], farm: BeatFarm | None = None,
+                  ) -> tuple[list[BeatOutcome], Ledger]:
     """All beats, in this process (``jobs`` 1) or split over ``jobs`` processes: this one draws
     the first range (it has the storyboard loaded, and saves a worker's start), the pool's
     workers (each loading the storyboard again) the others; or, given a ``farm``, all on the
     cluster. ``loaded`` is the checked storyboard and its plan."""
     from scenes.render.beats import BeatJob, ClipKeys, render_range, text_sha256
 
-    keys = ClipKeys(opts, *loaded)
+    keys = ClipKeys(opts, loaded.checked, loaded.plan)
     if farm is not None:
         return farm.draw_clip(storyboard_file, name, opts, loaded, keys, log)
     segs = keys.segs
     stale = keys.stale() if opts.jobs > 1 else None
-    planned_from = text_sha256(loaded[0])
+    planned_from = text_sha256(loaded.checked)
     jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from)
             for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
     if len(jobs) == 1:
@@ -174,7 +191,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     with local_pool(len(jobs) - 1) as pool:
         futures = [submit(pool, draw_job, json.dumps(asdict(job))) for job in jobs[1:]]
         outcomes = render_range(jobs[0], log, loaded, lambda: raise_if_failed(futures), keys)[0]
-        ledger: list[tuple[str, int | None]] = []
+        ledger = []
         for future in futures:
             more, ledger = read_reply(future.result())
             outcomes += more
@@ -182,7 +199,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     return outcomes, ledger
 
 
-def _segments_of(p: object, opts: RenderOptions) -> list:
+def _segments_of(p: Plan, opts: RenderOptions) -> list[Segment]:
     from scenes.video.timeline import clip_segments
     from scenes.theme import load_theme
 
@@ -231,7 +248,7 @@ def split_beats(segs: list, jobs: int, fps: int, stale: list[bool] | None = None
     return ranges
 
 
-def _poster(parts: list[Path], frames: list[int], p: object, opts: RenderOptions, png: Path) -> None:
+def _poster(parts: list[Path], frames: list[int], p: Plan, opts: RenderOptions, png: Path) -> None:
     """The poster frame (:mod:`scenes.render.poster`), decoded from the one segment that holds it."""
     from scenes.theme import load_theme
 
