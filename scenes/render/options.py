@@ -10,8 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scenes.video.formats import FORMATS as FORMAT_TABLE
+
+if TYPE_CHECKING:
+    from scenes.theme import Theme
 
 SEGMENTS = ".segments"
 """The per-beat cache under the output folder: segments and beat states."""
@@ -86,15 +90,15 @@ def fps_of(opts: RenderOptions) -> int:
     return opts.fps or QUALITY[opts.quality][1]
 
 
-def scene_config(opts: RenderOptions, theme: object, work: Path) -> tuple[dict, tuple[int, int], int]:
+def scene_config(opts: RenderOptions, theme: Theme, work: Path) -> tuple[dict, tuple[int, int], int]:
     """Manim's config for a scene at these options: (config, pixel size, fps)."""
-    spec = theme.aspect(opts.aspect)  # type: ignore[attr-defined]
+    spec = theme.aspect(opts.aspect)
     width, height = pixel_size(opts, (spec.pixel_width, spec.pixel_height))
     fps = fps_of(opts)
     cfg = {
         "pixel_width": width, "pixel_height": height, "frame_rate": fps,
         "frame_width": spec.frame_width, "frame_height": spec.frame_height,
-        "background_color": theme.colors.background, "media_dir": str(work),  # type: ignore[attr-defined]
+        "background_color": theme.colors.background, "media_dir": str(work),
         "verbosity": "ERROR", "progress_bar": "none", "disable_caching": True,
         "write_to_movie": False, "save_last_frame": False,
     }

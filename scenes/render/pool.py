@@ -90,9 +90,11 @@ def local_pool(workers: int) -> Iterator[Executor]:
 def interrupt_workers() -> None:
     """Send SIGINT to this process's worker processes (those running a task stop it)."""
     for child in multiprocessing.active_children():
+        if child.pid is None:  # not started yet
+            continue
         try:
-            os.kill(child.pid, signal.SIGINT)  # type: ignore[arg-type]
-        except (ProcessLookupError, TypeError):
+            os.kill(child.pid, signal.SIGINT)
+        except ProcessLookupError:
             pass
 
 
@@ -105,8 +107,9 @@ def raise_if_failed(futures: Iterable[Future]) -> None:
     """Raise the error of a task that has failed: the parent, between its own beats, stops
     instead of drawing on towards a clip that cannot be made."""
     for future in futures:
-        if future.done() and not future.cancelled() and future.exception() is not None:
-            raise future.exception()  # type: ignore[misc]
+        error = future.exception() if future.done() and not future.cancelled() else None
+        if error is not None:
+            raise error
 
 
 def run_all(pool: Executor, fn: Callable[..., T], items: list[Any], *args: Any,
