@@ -19,16 +19,16 @@ from manim import Mobject, Scene
 
 from scenes.draw.crossfade import in_second_half
 from scenes.layout.clip import clip_layout
-from scenes.draw.context import DrawContext, StepScratch
+from scenes.draw.context import Anims, DrawContext, StepScratch
 from scenes.draw.views import VIEW_CLASSES, Views
 from scenes.draw.drawers import Drawer, drawer_table
 from scenes.draw.state import CodeView, GraphView, SceneState, WalkView
 from scenes.video.timeline import Action
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import cue_kind
+from scenes.storyboard.plan import Plan
 from scenes.theme import Theme
 
-Anims = list[Any]
 
 
 class ClipScene(Scene):
@@ -38,7 +38,7 @@ class ClipScene(Scene):
 
     DRAWERS: ClassVar[dict[str, Drawer]] = drawer_table(VIEW_CLASSES)
 
-    def __init__(self, plan: Any, events: list[dict], source: str | None, theme: Theme,
+    def __init__(self, plan: Plan, events: list[dict], source: str | None, theme: Theme,
                  aspect: str = "16:9", captions: str = "burn", layout: Layout | None = None,
                  **kwargs: Any) -> None:
         """``layout``: the graph's layout, when the caller has worked it out (the render's keys hold it)."""
