@@ -139,6 +139,6 @@ def check_set_errors(result: Run, overrides: dict[str, str], place: ProgramPlace
         names = [n for n, line in lines.items() if isinstance(ev, Error) and ev.line == line]
         if names:
             line, col = place.yaml_pos(ev.line, 1)
-            errors.add(line, col, f"--set {names[0]}={overrides[names[0]]}: program line {ev['line']} then raises "
-                       f"{ev.get('type', 'an error')}: {ev['message']}", ("program",))
+            errors.add(line, col, f"--set {names[0]}={overrides[names[0]]}: program line {ev.line} then raises "
+                       f"{ev.type or 'an error'}: {ev.message}", ("program",))
             errors.raise_if_any()

@@ -227,12 +227,12 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
         return f"{{{p.ref}}} has no value yet at this beat: {name}.grad is None until a backward call fills it"
     if isinstance(ev, GradReset):
         if p.field != "grad" or ev.to is None:
-            return f"{{{p.ref}}} has no value at this beat: {name}.grad was reset on line {ev['line']}"
+            return f"{{{p.ref}}} has no value at this beat: {name}.grad was reset on line {ev.line}"
         return Shown(show(ev.to, "0", numbers, torch_str(ev.to)), ev.seq, "to", "caption")
     if p.field == "grad":
         return _number(ev, "after", "after_exact", "str", numbers)
     key = p.field.split(".")[1]
-    if ev.get(key) is None:
+    if getattr(ev, key) is None:
         return f"{{{p.ref}}} has no value at this beat: {name}.grad was None before this accumulation"
     return _number(ev, key, f"{key}_exact", None, numbers)
 

@@ -118,8 +118,8 @@ def check_errors_shown(board: Storyboard, index: LogIndex, place: ProgramPlace, 
     for ev in index.events:
         if isinstance(ev, Error) and ev.seq not in shown:
             line, col = place.yaml_pos(ev.line, 1)
-            errors.add(line, col, f"program line {ev['line']} raises {ev.get('type', 'an error')}: "
-                       f"{ev['message']}; no beat shows it", ("program",))
+            errors.add(line, col, f"program line {ev.line} raises {ev.type or 'an error'}: "
+                       f"{ev.message}; no beat shows it", ("program",))
 
 
 def _usable_parts(doc: Document, board: Storyboard) -> tuple[list[tuple[int, Beat]], Numbers]:

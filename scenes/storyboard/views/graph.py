@@ -73,7 +73,7 @@ def expression_text(ev: Event, lines: list[str], tensors: Mapping[str, Event] | 
     inputs = ev.inputs or []
     src = tensors.get(inputs[0]) if tensors and len(inputs) == 1 and isinstance(inputs[0], str) else None
     inner = src and (src.name or expression_text(src, lines, tensors))
-    applied = f"{ev['op']}({inner})" if inner else ""
+    applied = f"{ev.op}({inner})" if inner else ""
     return applied if 0 < len(applied) <= MAX_EXPRESSION_CHARS else None
 
 
