@@ -59,7 +59,7 @@ class CurveCues:
                               fill_color=c.background, fill_opacity=1.0).move_to([(left + right) / 2, (top + bottom) / 2, 0])
         tag(bg, PANEL)  # what it covers is hidden, for `render inspect` and the frame check too
         x0, y0, x1, y1 = self._curve_box()
-        values = [float(self.events[s]["value"]) for s in cue.seqs]
+        values = [float(self.events[s].value) for s in cue.seqs]
         hi, lo = max(values + [0.0]), min(values + [0.0])
         self.curve.range = (lo, hi if hi > lo else lo + 1.0)
         self.curve.total = int(cue.text("total") or 1)
@@ -95,7 +95,7 @@ class CurveCues:
         x0, y0, x1, y1 = self.curve.box
         k = int(cue.text("count") or len(self.curve.panel) - 4)
         x = x0 + (k - 0.5) / max(self.curve.total, 1) * (x1 - x0)
-        y = self._curve_y(float(self.events[cue.seqs[0]]["value"]))
+        y = self._curve_y(float(self.events[cue.seqs[0]].value))
         dot = Dot([x, y, 0], radius=t.sizes.curve_dot, color=c.loss)
         size = t.font_sizes.curve_label
         value = label(cue.text("value") or "", t.fonts.sans, size, c.text)

@@ -26,10 +26,10 @@ class ForwardCues:
         item = self._item(tid)
         if item not in self.lay.boxes:
             return None
-        ev = self.tensor_events.get(tid, {})
+        ev = self.tensor_events.get(tid)
         return self._drawn_at_home(lambda lay: node_card(
             lay.boxes[item], self.theme, name=name, value=value, grad_fn=grad_fn,
-            requires_grad=bool(ev.get("requires_grad")), detail=lay.detail, scale=lay.scale))
+            requires_grad=bool(ev and ev.requires_grad), detail=lay.detail, scale=lay.scale))
 
     def _record_card(self, card: VGroup, cue: Any, roles: dict[str, str]) -> None:
         """Ledger entries for the card rows that were really drawn (a row can be dropped when
@@ -118,8 +118,8 @@ class ForwardCues:
     def _cue_value_update(self, cue: Any) -> Anims:
         tid = cue.ids[0]
         old = self.graph.cards.get(tid)
-        ev = self.tensor_events.get(tid, {})
-        card = self._card(tid, cue.text("name"), cue.text("value"), ev.get("grad_fn"))
+        ev = self.tensor_events.get(tid)
+        card = self._card(tid, cue.text("name"), cue.text("value"), ev.grad_fn if ev else None)
         if card is None:
             return []
         self._record_card(card, cue, {"name": "name", "value": "value"})

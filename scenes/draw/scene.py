@@ -15,6 +15,10 @@ from typing import Any, ClassVar
 
 from manim import FadeOut, Mobject, Scene, Transform, VGroup, there_and_back
 
+from engine.records import Event
+from engine.records import Node as NodeEvent
+from engine.records import Tensor as TensorEvent
+
 from scenes.draw.backward import BackwardCues
 from scenes.draw.buckets import BucketCues
 from scenes.draw.checklist import ChecklistCues
@@ -70,10 +74,10 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
         self.has_code = shows_code(plan, source)
         self.lay: Layout = layout or clip_layout(plan, events, source, aspect, theme)
         self.owner = dict(_node_owner(events))
-        self.tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
+        self.tensor_events: dict[str, TensorEvent] = {}  # tensor id -> the event that made it
         for e in events:
-            if e["kind"] == "tensor":
-                self.tensor_events.setdefault(e["id"], e)
+            if isinstance(e, TensorEvent):
+                self.tensor_events.setdefault(e.id, e)
         self.ledger: list[tuple[str, int | None]] = []
         self.fill_max = fill_scales(plan)
         self._rests: dict[str, list[Rect]] = {}  # per box, where tokens wait: derived from the layout
@@ -215,7 +219,7 @@ class ClipScene(BackwardCues, BucketCues, ChecklistCues, CodeCues, ConsoleCues, 
             out += [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *sum(walk.fill_tokens.values(), [])]]
             walk.wave, walk.visit_marks, walk.fill_tokens = None, [], {}
         if kind.follows_line and self.code.pane is not None and cue.seqs:
-            out += self._bar_to(self.events[cue.seqs[0]]["line"], walk=kind.walk_line)
+            out += self._bar_to(self.events[cue.seqs[0]].line, walk=kind.walk_line)
         return out + self.DRAWERS[cue.kind](self, cue)
 
     # ----- emphasis ---------------------------------------------------------------------------
@@ -266,12 +270,12 @@ def _is_dim(a: Action) -> bool:
     return a.kind == "cue" and getattr(a.payload, "kind", None) == "dim"
 
 
-def _node_owner(events: list[dict]) -> dict[str, str]:
+def _node_owner(events: list[Event]) -> dict[str, str]:
     """Node id -> the layout item that stands for it (its tensor; itself when internal)."""
     owner: dict[str, str] = {}
     for e in events:
-        if e["kind"] == "node":
-            owner[e["id"]] = e.get("tensor") or e["id"]
-        elif e["kind"] == "tensor" and e.get("node") and e.get("op") != "grad":
-            owner.setdefault(e["node"], e["id"])
+        if isinstance(e, NodeEvent):
+            owner[e.id] = e.tensor or e.id
+        elif isinstance(e, TensorEvent) and e.node and e.op != "grad":
+            owner.setdefault(e.node, e.id)
     return owner

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.records import Tensor
 from graph_fixtures import Recorder, mlp_events, reciprocal_mul, seed_events_by_hand
 from scenes.layout.place import Layout, graph_from_events, layout_events
 from scenes.theme import DEFAULT_THEME_PATH, ThemeError, default_theme, load_theme
@@ -69,7 +71,7 @@ def test_seed_graph_edges_follow_the_contract() -> None:
 
 def test_positions_depend_only_on_structure() -> None:
     a = seed_events_by_hand()
-    b = [dict(e, value=e["value"] * 7 + 1, str="tensor(9.)") if e["kind"] == "tensor" else e for e in a]
+    b = [replace(e, value=e.value * 7 + 1, str="tensor(9.)") if isinstance(e, Tensor) else e for e in a]
     for aspect in ASPECTS:
         assert layout_events(a, aspect, THEME) == layout_events(b, aspect, THEME)
 
