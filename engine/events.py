@@ -77,10 +77,9 @@ class Log:
         dump = _ENCODER.encode
         return "".join(dump(o) + "\n" for o in [self.header, *map(as_dict, self.events)])
 
-    def of_kind(self, kind: Union[type[E], str]) -> list[E]:
-        """The events of one kind, in order (a kind's name: transitional, for the tests' reads)."""
-        cls = KINDS[kind] if isinstance(kind, str) else kind
-        return [e for e in self.events if isinstance(e, cls)]  # type: ignore[misc]
+    def of_kind(self, kind: type[E]) -> list[E]:
+        """The events of one kind, in order: ``log.of_kind(Visit)``."""
+        return [e for e in self.events if isinstance(e, kind)]
 
     def tensor(self, name: str) -> Optional[Tensor]:
         """The last tensor event bound to ``name`` (what the variable holds at the end)."""

@@ -35,25 +35,6 @@ class Event:
     seq: int
     line: int
 
-    # Transitional: the dict reads of the scenes, until each reads fields (removed in the series).
-    def __getitem__(self, key: Text) -> Any:
-        if key == "kind":
-            return self.kind
-        attr = _ATTR.get(key, key)
-        if attr not in _NAMES[type(self)]:
-            raise KeyError(key)
-        return getattr(self, attr)
-
-    def get(self, key: Text, default: Any = None) -> Any:
-        try:
-            value = self[key]
-        except KeyError:
-            return default
-        return default if value is None and key in _ABSENT_WHEN_NONE.get(type(self), ()) else value
-
-    def __contains__(self, key: Text) -> bool:
-        return self.get(key, _MISSING) is not _MISSING
-
 
 @dataclass(frozen=True, slots=True)
 class Node(Event):
@@ -271,10 +252,6 @@ KINDS: dict[Text, type[Event]] = {cls.kind: cls for cls in (
 _KEYS: dict[type[Event], tuple[tuple[Text, Text], ...]] = {
     cls: tuple((f.name, f.name.rstrip("_")) for f in fields(cls) if f.name not in ("seq", "line"))
     for cls in KINDS.values()}
-
-_ATTR = {"pass": "pass_"}
-_NAMES = {cls: {f.name for f in fields(cls)} for cls in KINDS.values()}
-_MISSING = object()
 
 # Fields the engine leaves out of the JSON object when they are None.
 _ABSENT_WHEN_NONE: dict[type[Event], frozenset[Text]] = {Error: frozenset({"node"})}

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.records import Tensor
+from engine.records import Node, Tensor
 from graph_fixtures import Recorder, mlp_events, reciprocal_mul, seed_events_by_hand
 from scenes.layout.place import Layout, graph_from_events, layout_events
 from scenes.theme import DEFAULT_THEME_PATH, ThemeError, default_theme, load_theme
@@ -125,7 +125,7 @@ def test_internal_node_gets_its_own_box() -> None:
 @pytest.mark.parametrize("aspect", ASPECTS)
 def test_mlp_fits_and_stays_legible_at_1080p(aspect: str) -> None:
     ev = mlp_events()
-    assert sum(e["kind"] == "node" for e in ev) == 109
+    assert sum(isinstance(e, Node) for e in ev) == 109
     lay = layout_events(ev, aspect, THEME)
     assert_sane(lay)
     spec = THEME.aspect(aspect)

@@ -21,7 +21,7 @@ SIGNS = {"sub": "-", "add": "+"}
 
 def update(b: Builder, ev: Event) -> None:
     inputs = ev.inputs or []
-    if ev.grad_fn is not None or ev.op not in SIGNS or len(inputs) != 2 or "before" not in ev:
+    if ev.grad_fn is not None or ev.op not in SIGNS or len(inputs) != 2 or ev.before is None:
         graph_update(b, ev)
         return
     strings = [Shown(ev.name, ev.seq, "name", "name")] if ev.name else []
