@@ -2,7 +2,8 @@
 
 The format is documented as a file format in docs/event-log.md; :data:`REQUIRED` below is the
 contract's table of required fields, and :func:`read_log` enforces it, so a scene never meets a
-log it cannot trust.
+log it cannot trust. A finished log holds its events as the typed records of
+:mod:`engine.records`, read once, which is all a scene sees of them.
 
 >>> log = Log({"program": "p.py"}, [])
 >>> log.to_jsonl().splitlines()[0][:40]
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable, Optional, TypeVar, Union
+from typing import Iterable, TypeVar
 
 from .records import KINDS, Event, Tensor, as_dict, record_of
 
@@ -69,7 +70,7 @@ class Log:
     """A finished run: the header and the events, read once into typed records
     (:mod:`engine.records`); written back to JSONL byte for byte as the engine recorded them."""
 
-    def __init__(self, header: dict, events: Iterable[Union[dict, Event]]):
+    def __init__(self, header: dict, events: Iterable[dict | Event]):
         self.header = {"format": FORMAT, "version": VERSION, **header}
         self.events: list[Event] = [e if isinstance(e, Event) else record_of(e) for e in events]
 
@@ -81,7 +82,7 @@ class Log:
         """The events of one kind, in order: ``log.of_kind(Visit)``."""
         return [e for e in self.events if isinstance(e, kind)]
 
-    def tensor(self, name: str) -> Optional[Tensor]:
+    def tensor(self, name: str) -> Tensor | None:
         """The last tensor event bound to ``name`` (what the variable holds at the end)."""
         found = None
         for e in self.events:
@@ -90,8 +91,9 @@ class Log:
         return found
 
 
-def read_log(source: Union[str, Path, Iterable[str]], name: str = "<log>") -> Log:
-    """Parse a JSONL event log, refusing a wrong format, a wrong version or a missing field."""
+def read_log(source: str | Path | Iterable[str], name: str = "<log>") -> Log:
+    """Parse a JSONL event log into records, refusing a wrong format, a wrong version, an unknown
+    kind or a missing field."""
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
                                      and Path(source).is_file()):
         name = str(source)

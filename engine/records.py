@@ -18,13 +18,13 @@ Print(seq=0, line=3, text='hi')
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Optional, Union
+from typing import Any, ClassVar
 
 Text = str
-Value = Union[float, Text]  # a float32 as the log writes it: a number, or "nan", "inf", "-inf"
-Exact = Optional[Text]  # a reduced fraction, "1/3", or None once a step was not rational
-Edges = list[Optional[Text]]  # per edge, a node id or None
-Operand = Union[Text, int, float]  # a tensor id, or the Python number itself
+Value = float | Text  # a float32 as the log writes it: a number, or "nan", "inf", "-inf"
+Exact = Text | None  # a reduced fraction, "1/3", or None once a step was not rational
+Edges = list[Text | None]  # per edge, a node id or None
+Operand = Text | int | float  # a tensor id, or the Python number itself
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +43,9 @@ class Node(Event):
     kind: ClassVar[Text] = "node"
     id: Text
     grad_fn: Text
-    tensor: Optional[Text]
+    tensor: Text | None
     edges: Edges
-    sequence_nr: Optional[int]
+    sequence_nr: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,19 +54,19 @@ class Tensor(Event):
 
     kind: ClassVar[Text] = "tensor"
     id: Text
-    name: Optional[Text]
+    name: Text | None
     value: Value
     exact: Exact
     str: Text
     requires_grad: bool
     is_leaf: bool
-    grad_fn: Optional[Text]
-    node: Optional[Text]
+    grad_fn: Text | None
+    node: Text | None
     edges: Edges
-    dtype: Optional[Text]
-    op: Optional[Text]
-    inputs: Optional[list[Operand]]
-    span: Optional[list[int]]
+    dtype: Text | None
+    op: Text | None
+    inputs: list[Operand] | None
+    span: list[int] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,17 +75,17 @@ class Update(Event):
 
     kind: ClassVar[Text] = "update"
     tensor: Text
-    name: Optional[Text]
+    name: Text | None
     value: Value
     exact: Exact
     str: Text
-    grad_fn: Optional[Text]
-    node: Optional[Text]
-    edges: Optional[Edges]
-    span: Optional[list[int]]
-    op: Optional[Text]
-    inputs: Optional[list[Operand]]
-    before: Optional[Value]
+    grad_fn: Text | None
+    node: Text | None
+    edges: Edges | None
+    span: list[int] | None
+    op: Text | None
+    inputs: list[Operand] | None
+    before: Value | None
     before_exact: Exact
 
 
@@ -96,8 +96,8 @@ class Backward(Event):
     kind: ClassVar[Text] = "backward"
     root: Text
     call: int
-    node: Optional[Text]
-    retain_graph: Optional[bool]
+    node: Text | None
+    retain_graph: bool | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,15 +105,15 @@ class Visit(Event):
     """One node of the backward walk ran."""
 
     kind: ClassVar[Text] = "visit"
-    call: Optional[int]
+    call: int | None
     node: Text
     grad_fn: Text
-    tensor: Optional[Text]
+    tensor: Text | None
     grad_in: Value
     grad_in_exact: Exact
-    grads_out: list[Optional[Value]]
-    grads_out_exact: Optional[list[Exact]]
-    edges: Optional[Edges]
+    grads_out: list[Value | None]
+    grads_out_exact: list[Exact] | None
+    edges: Edges | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,17 +121,17 @@ class Accumulate(Event):
     """An AccumulateGrad ran."""
 
     kind: ClassVar[Text] = "accumulate"
-    call: Optional[int]
-    node: Optional[Text]
+    call: int | None
+    node: Text | None
     tensor: Text
-    name: Optional[Text]
-    before: Optional[Value]
+    name: Text | None
+    before: Value | None
     before_exact: Exact
     add: Value
     add_exact: Exact
     after: Value
     after_exact: Exact
-    str: Optional[Text]
+    str: Text | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +140,8 @@ class GradReset(Event):
 
     kind: ClassVar[Text] = "grad_reset"
     tensor: Text
-    name: Optional[Text]
-    to: Optional[float]
+    name: Text | None
+    to: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +168,7 @@ class Number(Event):
 
     kind: ClassVar[Text] = "number"
     name: Text
-    value: Union[int, Value]
+    value: int | Value
     exact: Exact
 
 
@@ -194,7 +194,7 @@ class Warn(Event):
     """A warning (``warning`` in the log), once per program line."""
 
     kind: ClassVar[Text] = "warning"
-    type: Optional[Text]
+    type: Text | None
     message: Text
 
 
@@ -203,9 +203,9 @@ class Error(Event):
     """An error; ``node`` when it was raised inside a backward walk (absent from the JSON else)."""
 
     kind: ClassVar[Text] = "error"
-    type: Optional[Text]
+    type: Text | None
     message: Text
-    node: Optional[Text]
+    node: Text | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +215,8 @@ class ForwardPass(Event):
     kind: ClassVar[Text] = "forward_pass"
     pass_: int
     seed: Text
-    name: Optional[Text]
-    passes: Optional[int]
+    name: Text | None
+    passes: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +226,7 @@ class Tangent(Event):
     kind: ClassVar[Text] = "tangent"
     pass_: int
     node: Text
-    tensor: Optional[Text]
+    tensor: Text | None
     value: Value
     exact: Exact
 
@@ -238,7 +238,7 @@ class Jvp(Event):
     kind: ClassVar[Text] = "jvp"
     pass_: int
     seed: Text
-    name: Optional[Text]
+    name: Text | None
     root: Text
     value: Value
     exact: Exact

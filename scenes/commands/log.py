@@ -14,8 +14,26 @@ from pathlib import Path
 
 from engine import DEFAULT_MAX_OPS
 from engine.errors import ProgramError
-from engine.records import (Accumulate, Backward, Branch, Error, Event, Expr, ForwardPass, GradReset, Jvp, Loop,
-                            Node, Number, Print, Tangent, Tensor, Update, Visit, Warn)
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    Event,
+    Expr,
+    ForwardPass,
+    GradReset,
+    Jvp,
+    Loop,
+    Node,
+    Number,
+    Print,
+    Tangent,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

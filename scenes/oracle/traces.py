@@ -11,10 +11,22 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Optional
+from typing import Any
 
 from engine.events import Log
-from engine.records import Accumulate, Backward, Branch, Error, GradReset, Node, Print, Tensor, Update, Visit, Warn
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    GradReset,
+    Node,
+    Print,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
 
 
 def engine_trace(log: Log) -> list[tuple]:
@@ -23,7 +35,7 @@ def engine_trace(log: Log) -> list[tuple]:
     node_label: dict[str, tuple] = {}
     per_tensor: dict[int, int] = {}
     nodes: dict[str, Node] = {}
-    grads: dict[int, Optional[float]] = {}
+    grads: dict[int, float | None] = {}
     out: list[tuple] = []
 
     def label_op(node_id: str, tensor_id: str) -> None:
@@ -86,7 +98,7 @@ def _label_inner(node_id: str, nodes: dict[str, Node], labels: dict) -> None:
             _label_inner(e, nodes, labels)
 
 
-def compare_traces(ours: list[tuple], theirs: list[tuple], rel: float = 0.0) -> Optional[str]:
+def compare_traces(ours: list[tuple], theirs: list[tuple], rel: float = 0.0) -> str | None:
     """The first difference between two traces, or None. ``rel`` > 0 lets float values (and the
     printouts of tensors whose values agree that closely) differ by that relative amount."""
     for i, (a, b) in enumerate(zip(ours, theirs)):

@@ -23,8 +23,23 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from engine.records import (Accumulate, Backward, Branch, Error, Event, ForwardPass, GradReset, Jvp,
-                            Node, Number, Tangent, Tensor, Update, Visit, Warn)
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    Event,
+    ForwardPass,
+    GradReset,
+    Jvp,
+    Node,
+    Number,
+    Tangent,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
 from engine.records import Loop as LoopEvent
 
 from .model import Beat

@@ -20,7 +20,6 @@ from engine.optable import UNIT_OPS
 from engine.records import Backward, Event, Node, Tensor
 
 
-
 @dataclass(frozen=True)
 class Unit:
     """A circle of the diagram: the tensor that holds the unit's output, its name and layer."""

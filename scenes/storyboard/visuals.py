@@ -11,8 +11,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.records import (Accumulate, Backward, Branch, Error, Event, Expr, ForwardPass, GradReset, Jvp, Node,
-                            Print, Tangent, Tensor, Update, Visit, Warn)
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    Event,
+    Expr,
+    ForwardPass,
+    GradReset,
+    Jvp,
+    Node,
+    Print,
+    Tangent,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
 
 Kinds = frozenset[type[Event]]
 _LINES_LOG: Kinds = frozenset({Print, Expr, Error, Warn})  # what a program line writes besides tensors

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.records import Accumulate, as_dict
 from engine import LogFormatError, read_log, run_program
 from engine.events import REQUIRED
+from engine.records import Accumulate, as_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = Path(__file__).parent / "programs" / "seed.py"

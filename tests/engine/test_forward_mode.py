@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.records import Accumulate, ForwardPass, Jvp, Tangent, Visit
 from engine import ProgramError, run_program
+from engine.records import Accumulate, ForwardPass, Jvp, Tangent, Visit
 from tests.conftest import needs_torch
 
 MLP = (Path(__file__).parent / "programs" / "mlp.py").read_text()

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.records import Error, Tensor
 from engine import run_program
 from engine.optable import OPS, Op
+from engine.records import Error, Tensor
 from engine.subset import CALLS, EXPRESSIONS, TENSOR_METHODS, TORCH_FUNCTIONS
 from tests.conftest import needs_torch
 from tests.engine.op_examples import FIRST_EXAMPLE_LINE, expressions, program

@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.records import Accumulate, Error, Print, Visit
 from engine import ProgramError, run_program
+from engine.records import Accumulate, Error, Print, Visit
 
 CASES = [
     ("x = (1, 2)", 1, 5, "a tuple is not supported"),

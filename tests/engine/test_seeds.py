@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from engine.records import Accumulate, Branch, GradReset, Node, Print, Tensor, Visit
 from engine import run_program
+from engine.records import Accumulate, Branch, GradReset, Node, Print, Tensor, Visit
 
 PROGRAMS = Path(__file__).parent / "programs"
 

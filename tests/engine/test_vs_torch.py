@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.records import Accumulate
 from engine import run_program
 from engine.optable import OPS, Form
+from engine.records import Accumulate
 from scenes.oracle.run import torch_trace
 from scenes.oracle.traces import compare_traces, engine_trace
 from tests.conftest import needs_torch

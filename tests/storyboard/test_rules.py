@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine.optable import OPS
-from scenes.storyboard import load_and_plan
 from engine.records import Event, as_dict
+from scenes.storyboard import load_and_plan
 from scenes.storyboard.rules import WORDS
 from scenes.storyboard.store import find_storyboards
 from tests.clips import LESSONS

@@ -14,8 +14,20 @@ from fractions import Fraction
 import numpy as np
 
 from engine.onscreen import Const, Derived, Gate, Input, Output
-from engine.records import (Accumulate, Backward, Branch, Error, Expr, GradReset, Node, Print, Tensor, Update, Visit,
-                            Warn)
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    Expr,
+    GradReset,
+    Node,
+    Print,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
 
 from ..builder import Builder
 from ..errors import plain

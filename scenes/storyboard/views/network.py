@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.records import Accumulate, Backward, ForwardPass, Jvp, Tangent, Tensor, Visit
+from engine.records import (
+    Accumulate,
+    Backward,
+    ForwardPass,
+    Jvp,
+    Tangent,
+    Tensor,
+    Visit,
+)
 
 from ..builder import Builder
 from ..logindex import Event, LogIndex
