@@ -253,6 +253,8 @@ _KEYS: dict[type[Event], tuple[tuple[Text, Text], ...]] = {
     cls: tuple((f.name, f.name.rstrip("_")) for f in fields(cls) if f.name not in ("seq", "line"))
     for cls in KINDS.values()}
 
+_JSON_KEYS = {cls: tuple(key for _, key in keys) for cls, keys in _KEYS.items()}
+
 # Fields the engine leaves out of the JSON object when they are None.
 _ABSENT_WHEN_NONE: dict[type[Event], frozenset[Text]] = {Error: frozenset({"node"})}
 
@@ -261,7 +263,7 @@ def record_of(obj: dict[Text, Any]) -> Event:
     """The record of one event object (``kind`` one of :data:`KINDS`; a missing field is None).
     Raises KeyError for an unknown kind."""
     cls = KINDS[obj["kind"]]
-    return cls(obj["seq"], obj["line"], *(obj.get(key) for _, key in _KEYS[cls]))
+    return cls(obj["seq"], obj["line"], *map(obj.get, _JSON_KEYS[cls]))
 
 
 def as_dict(ev: Event) -> dict[Text, Any]:
