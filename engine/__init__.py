@@ -2,7 +2,8 @@
 
 >>> from engine import run_program
 >>> log = run_program("import torch\\nw = torch.tensor(3., requires_grad=True)\\n(w*w).backward()\\n", "p.py")
->>> [e["after"] for e in log.of_kind("accumulate")]
+>>> from engine.records import Accumulate
+>>> [e.after for e in log.of_kind(Accumulate)]
 [6.0]
 
 Standard library and numpy only: no Manim, no YAML, no pydantic (docs/architecture.md, "Which way the imports point").

@@ -2,7 +2,8 @@
 
 The format is documented as a file format in docs/event-log.md; :data:`REQUIRED` below is the
 contract's table of required fields, and :func:`read_log` enforces it, so a scene never meets a
-log it cannot trust.
+log it cannot trust. A finished log holds its events as the typed records of
+:mod:`engine.records`, read once, which is all a scene sees of them.
 
 >>> log = Log({"program": "p.py"}, [])
 >>> log.to_jsonl().splitlines()[0][:40]
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Iterable, TypeVar
+
+from .records import KINDS, Event, Tensor, as_dict, record_of
 
 FORMAT = "gradreel-events"
 VERSION = 1
@@ -60,31 +63,37 @@ class Recorder:
         self.events.append({"seq": len(self.events), "kind": kind, "line": self.line, **event})
 
 
-class Log:
-    """A finished run: the header and the events, as written to and read from JSONL."""
+E = TypeVar("E", bound=Event)
 
-    def __init__(self, header: dict, events: list[dict]):
+
+class Log:
+    """A finished run: the header and the events, read once into typed records
+    (:mod:`engine.records`); written back to JSONL byte for byte as the engine recorded them."""
+
+    def __init__(self, header: dict, events: Iterable[dict | Event]):
         self.header = {"format": FORMAT, "version": VERSION, **header}
-        self.events = events
+        self.events: list[Event] = [e if isinstance(e, Event) else record_of(e) for e in events]
 
     def to_jsonl(self) -> str:
         dump = _ENCODER.encode
-        return "".join(dump(o) + "\n" for o in [self.header, *self.events])
+        return "".join(dump(o) + "\n" for o in [self.header, *map(as_dict, self.events)])
 
-    def of_kind(self, *kinds: str) -> list[dict]:
-        return [e for e in self.events if e["kind"] in kinds]
+    def of_kind(self, kind: type[E]) -> list[E]:
+        """The events of one kind, in order: ``log.of_kind(Visit)``."""
+        return [e for e in self.events if isinstance(e, kind)]
 
-    def tensor(self, name: str) -> Optional[dict]:
+    def tensor(self, name: str) -> Tensor | None:
         """The last tensor event bound to ``name`` (what the variable holds at the end)."""
         found = None
         for e in self.events:
-            if e["kind"] == "tensor" and e["name"] == name:
+            if isinstance(e, Tensor) and e.name == name:
                 found = e
         return found
 
 
-def read_log(source: Union[str, Path, Iterable[str]], name: str = "<log>") -> Log:
-    """Parse a JSONL event log, refusing a wrong format, a wrong version or a missing field."""
+def read_log(source: str | Path | Iterable[str], name: str = "<log>") -> Log:
+    """Parse a JSONL event log into records, refusing a wrong format, a wrong version, an unknown
+    kind or a missing field."""
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
                                      and Path(source).is_file()):
         name = str(source)
@@ -119,6 +128,9 @@ def read_log(source: Union[str, Path, Iterable[str]], name: str = "<log>") -> Lo
                 raise LogFormatError(f"{where}: event without \"{key}\"")
         if ev["seq"] != i:
             raise LogFormatError(f"{where}: expected seq {i}, found {ev['seq']}")
+        if ev["kind"] not in KINDS:
+            raise LogFormatError(f"{where}: unknown event kind {ev['kind']!r}; expected one of "
+                                 f"{', '.join(KINDS)}")
         missing = [f for f in REQUIRED.get(ev["kind"], ()) if f not in ev]
         if missing:
             raise LogFormatError(f"{where}: {ev['kind']} event without {', '.join(missing)}")

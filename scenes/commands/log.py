@@ -14,6 +14,26 @@ from pathlib import Path
 
 from engine import DEFAULT_MAX_OPS
 from engine.errors import ProgramError
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    Event,
+    Expr,
+    ForwardPass,
+    GradReset,
+    Jvp,
+    Loop,
+    Node,
+    Number,
+    Print,
+    Tangent,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -107,43 +127,44 @@ def _n(v) -> str:
     return "None" if v is None else (v if isinstance(v, str) else f"{v:.6g}")
 
 
-def _summary(e: dict) -> str:
-    k = e["kind"]
-    if k == "tensor":
-        who = e["name"] or "(unnamed)"
-        exact = f"  = {e['exact']}" if e["exact"] is not None and e["dtype"] == "float32" else ""
-        return f"{e['id']} {who}: {e['str']}{exact}"
-    if k == "node":
-        return f"{e['id']} {e['grad_fn']} -> {e['edges']}"
-    if k == "update":
-        return f"{e['tensor']} {e['name']} := {e['str']}"
-    if k == "backward":
-        return f"call {e['call']} from {e['root']} at {e['node']}"
-    if k == "visit":
-        outs = ", ".join(_n(g) for g in e["grads_out"])
-        return f"call {e['call']}: {e['node']} {e['grad_fn']}  in {_n(e['grad_in'])}  out [{outs}]"
-    if k == "accumulate":
-        return f"{e['name']}.grad {_n(e['before'])} + {_n(e['add'])} = {_n(e['after'])}  {e['str']}"
-    if k == "grad_reset":
-        return f"{e['name']}.grad = {'None' if e['to'] is None else 0}"
-    if k == "branch":
-        return f"if {e['test']}: {'taken' if e['taken'] else 'not taken'}"
-    if k == "loop":
-        return f"pass {e['pass']} of the loop (lines {e['line']}-{e['end']})"
-    if k == "number":
-        return f"{e['name']} = {e['value']!r}" + (f"  = {e['exact']}" if e["exact"] is not None else "")
-    if k == "print":
-        return e["text"]
-    if k == "expr":
-        return f"{e['source']} -> {e['str']}"
-    if k == "forward_pass":
-        return f"pass {e['pass']}/{e['passes']}: seed {e['name']} with tangent 1"
-    if k == "tangent":
-        return f"pass {e['pass']}: {e['node']} carries {_n(e['value'])}"
-    if k == "jvp":
-        return f"pass {e['pass']}: d{e['root']}/d{e['name']} = {_n(e['value'])}"
-    if k in ("warning", "error"):
-        return f"{e.get('type', k)}: {e['message'][:100]}{'...' if len(e['message']) > 100 else ''}"
+def _summary(e: Event) -> str:
+    match e:
+        case Tensor():
+            who = e.name or "(unnamed)"
+            exact = f"  = {e.exact}" if e.exact is not None and e.dtype == "float32" else ""
+            return f"{e.id} {who}: {e.str}{exact}"
+        case Node():
+            return f"{e.id} {e.grad_fn} -> {e.edges}"
+        case Update():
+            return f"{e.tensor} {e.name} := {e.str}"
+        case Backward():
+            return f"call {e.call} from {e.root} at {e.node}"
+        case Visit():
+            outs = ", ".join(_n(g) for g in e.grads_out)
+            return f"call {e.call}: {e.node} {e.grad_fn}  in {_n(e.grad_in)}  out [{outs}]"
+        case Accumulate():
+            return f"{e.name}.grad {_n(e.before)} + {_n(e.add)} = {_n(e.after)}  {e.str}"
+        case GradReset():
+            return f"{e.name}.grad = {'None' if e.to is None else 0}"
+        case Branch():
+            return f"if {e.test}: {'taken' if e.taken else 'not taken'}"
+        case Loop():
+            return f"pass {e.pass_} of the loop (lines {e.line}-{e.end})"
+        case Number():
+            return f"{e.name} = {e.value!r}" + (f"  = {e.exact}" if e.exact is not None else "")
+        case Print():
+            return e.text
+        case Expr():
+            return f"{e.source} -> {e.str}"
+        case ForwardPass():
+            return f"pass {e.pass_}/{e.passes}: seed {e.name} with tangent 1"
+        case Tangent():
+            return f"pass {e.pass_}: {e.node} carries {_n(e.value)}"
+        case Jvp():
+            return f"pass {e.pass_}: d{e.root}/d{e.name} = {_n(e.value)}"
+        case Warn() | Error():
+            kind = e.type if e.type is not None else e.kind
+            return f"{kind}: {e.message[:100]}{'...' if len(e.message) > 100 else ''}"
     return ""
 
 
@@ -157,5 +178,5 @@ def pretty(log) -> str:
     rows = [plain(f"# {log.header['program']}  ({len(log.events)} events, {log.header['engine']})"),
             f"{'seq':>5} {'line':>4}  {'kind':<10}  what"]
     for e in log.events:
-        rows.append(f"{e['seq']:>5} {e['line']:>4}  {e['kind']:<10}  {plain(_summary(e))}")
+        rows.append(f"{e.seq:>5} {e.line:>4}  {e.kind:<10}  {plain(_summary(e))}")
     return "\n".join(rows) + "\n"

@@ -20,6 +20,8 @@ from scenes.theme import Rect, Theme
 from scenes.theme_model import Aspect
 
 if TYPE_CHECKING:
+    from engine.records import Event
+    from engine.records import Tensor as TensorEvent
     from manim import Animation, VGroup
 
     from scenes.layout.place import Layout
@@ -36,13 +38,13 @@ class DrawContext:
     ``layout``), and the scene's records and ledger as they are now."""
 
     plan: Plan
-    events: list[dict[str, Any]]
+    events: list[Event]
     source: str | None
     theme: Theme
     spec: Aspect
     layout: Layout
     owner: dict[str, str] = field(default_factory=dict)  # node id -> the layout item that stands for it
-    tensor_events: dict[str, dict[str, Any]] = field(default_factory=dict)  # tensor id -> the event that made it
+    tensor_events: dict[str, TensorEvent] = field(default_factory=dict)  # tensor id -> the event that made it
     state: SceneState = field(default_factory=SceneState)
     ledger: list[tuple[str, int | None]] = field(default_factory=list)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from manim import Create, Dot, FadeIn, FadeOut, Line, RoundedRectangle, VGroup
 
+from engine.records import Tensor as TensorEvent
+
 from scenes.draw.collisions import PANEL
 from scenes.draw.context import Anims, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
@@ -58,7 +60,7 @@ class LossCurve(View):
                               fill_color=c.background, fill_opacity=1.0).move_to([(left + right) / 2, (top + bottom) / 2, 0])
         tag(bg, PANEL)  # what it covers is hidden, for `render inspect` and the frame check too
         x0, y0, x1, y1 = self._curve_box()
-        values = [float(self.ctx.events[s]["value"]) for s in cue.seqs]
+        values = [self._value(s) for s in cue.seqs]
         hi, lo = max(values + [0.0]), min(values + [0.0])
         self.curve.range = (lo, hi if hi > lo else lo + 1.0)
         self.curve.total = int(cue.text("total") or 1)
@@ -80,6 +82,12 @@ class LossCurve(View):
         # still show, and the axes' labels must not come in over them
         return out + [FadeIn(bg, rate_func=first_half), FadeIn(VGroup(axes, name, top_label, passes), rate_func=second_half)]
 
+    def _value(self, seq: int) -> float:
+        """The value of the loss tensor that log entry ``seq`` made (a curve's points are those)."""
+        ev = self.ctx.events[seq]
+        assert isinstance(ev, TensorEvent), ev
+        return float(ev.value)
+
     def _curve_y(self, v: float) -> float:
         lo, hi = self.curve.range
         x0, y0, x1, y1 = self.curve.box
@@ -93,7 +101,7 @@ class LossCurve(View):
         x0, y0, x1, y1 = self.curve.box
         k = int(cue.text("count") or len(self.curve.panel) - 4)
         x = x0 + (k - 0.5) / max(self.curve.total, 1) * (x1 - x0)
-        y = self._curve_y(float(self.ctx.events[cue.seqs[0]]["value"]))
+        y = self._curve_y(self._value(cue.seqs[0]))
         dot = Dot([x, y, 0], radius=t.sizes.curve_dot, color=c.loss)
         size = t.font_sizes.curve_label
         value = label(cue.text("value") or "", t.fonts.sans, size, c.text)

@@ -42,10 +42,10 @@ class GraphCards(View):
         item = self.ctx.item(tid)
         if item not in self.ctx.layout.boxes:
             return None
-        ev = self.ctx.tensor_events.get(tid, {})
+        ev = self.ctx.tensor_events.get(tid)
         return self.focus.drawn_at_home(lambda lay: node_card(
             lay.boxes[item], self.theme, name=name, value=value, grad_fn=grad_fn,
-            requires_grad=bool(ev.get("requires_grad")), detail=lay.detail, scale=lay.scale))
+            requires_grad=bool(ev and ev.requires_grad), detail=lay.detail, scale=lay.scale))
 
     def record_card(self, card: VGroup, cue: Cue, roles: dict[str, str]) -> None:
         """Ledger entries for the card rows that were really drawn (a row can be dropped when
@@ -139,8 +139,8 @@ class GraphCards(View):
         """The card of the cue's tensor shows the cue's name and value (none without a card)."""
         tid = cue.ids[0]
         old = self.graph.cards.get(tid)
-        ev = self.ctx.tensor_events.get(tid, {})
-        card = self.card(tid, cue.text("name"), cue.text("value"), ev.get("grad_fn"))
+        ev = self.ctx.tensor_events.get(tid)
+        card = self.card(tid, cue.text("name"), cue.text("value"), ev.grad_fn if ev else None)
         if card is None:
             return []
         self.record_card(card, cue, {"name": "name", "value": "value"})

@@ -31,8 +31,8 @@ class FreedGraphs(View):
         out: Anims = []
         feeds, freed = self._ancestors(tid), self._freed()
         for other in list(self.graph.cards):
-            ev = self.ctx.tensor_events.get(other, {})
-            if other != tid and ev.get("name") == name and other not in feeds \
+            ev = self.ctx.tensor_events.get(other)
+            if other != tid and ev is not None and ev.name == name and other not in feeds \
                     and other not in freed | self.graph.ghost and not self._feeds_live(other):
                 out += self._retire(other)
         return out
@@ -51,7 +51,7 @@ class FreedGraphs(View):
         stay on screen through the loop. A freed graph the storyboard faded (``dim``) stays,
         faded, beside the new one, so the viewer compares the two graphs the same code
         recorded; it goes when the graph after that one starts."""
-        inputs = self.ctx.tensor_events.get(tid, {}).get("inputs")
+        inputs = self.ctx.tensor_events[tid].inputs if tid in self.ctx.tensor_events else None
         if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
             return []
         going = (self.graph.ghost | self.graph.walked) - self._freed()
@@ -68,13 +68,13 @@ class FreedGraphs(View):
         new tensor ``tid`` nor any tensor after it is computed from: an input of a freed graph
         goes with it rather than stay beside graphs that never use it. A weight stays (its
         bucket holds its gradient), and so does an input a later pass reads again."""
-        seq = self.ctx.tensor_events.get(tid, {}).get("seq", 0)
-        later = {i for e in self.ctx.tensor_events.values() if e.get("seq", 0) >= seq
-                 for i in e.get("inputs") or [] if isinstance(i, str)}
+        seq = self.ctx.tensor_events[tid].seq if tid in self.ctx.tensor_events else 0
+        later = {i for e in self.ctx.tensor_events.values() if e.seq >= seq
+                 for i in e.inputs or [] if isinstance(i, str)}
         feeds = {a for c in going for a in self._ancestors(c)}
         return {a for a in feeds - later - self._ancestors(tid) - self._freed()
-                if a in self.graph.cards and self.ctx.tensor_events.get(a, {}).get("is_leaf")
-                and not self.ctx.tensor_events.get(a, {}).get("requires_grad")}
+                if a in self.graph.cards and a in self.ctx.tensor_events and self.ctx.tensor_events[a].is_leaf
+                and not self.ctx.tensor_events[a].requires_grad}
 
     def _fade_kept(self, kept: set[str]) -> Anims:
         """A freed graph kept beside the next one comes back from the ``dim`` fade to the
@@ -113,4 +113,5 @@ class FreedGraphs(View):
 
     def _inputs(self, tid: str) -> list[str]:
         """The tensors ``tid`` was made from, as its event lists them."""
-        return [i for i in self.ctx.tensor_events.get(tid, {}).get("inputs") or [] if isinstance(i, str)]
+        ev = self.ctx.tensor_events.get(tid)
+        return [i for i in (ev.inputs if ev else None) or [] if isinstance(i, str)]

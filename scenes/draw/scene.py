@@ -17,6 +17,10 @@ from typing import Any, Callable, ClassVar
 
 from manim import Mobject, Scene
 
+from engine.records import Event
+from engine.records import Node as NodeEvent
+from engine.records import Tensor as TensorEvent
+
 from scenes.draw.crossfade import in_second_half
 from scenes.layout.clip import clip_layout
 from scenes.draw.context import Anims, DrawContext, StepScratch
@@ -38,7 +42,7 @@ class ClipScene(Scene):
 
     DRAWERS: ClassVar[dict[str, Drawer]] = drawer_table(VIEW_CLASSES)
 
-    def __init__(self, plan: Plan, events: list[dict], source: str | None, theme: Theme,
+    def __init__(self, plan: Plan, events: list[Event], source: str | None, theme: Theme,
                  aspect: str = "16:9", captions: str = "burn", layout: Layout | None = None,
                  **kwargs: Any) -> None:
         """``layout``: the graph's layout, when the caller has worked it out (the render's keys hold it)."""
@@ -47,10 +51,10 @@ class ClipScene(Scene):
         self.aspect, self.captions_mode = aspect, captions
         self.spec = theme.aspect(aspect)
         lay = layout or clip_layout(plan, events, source, aspect, theme)
-        tensor_events: dict[str, dict] = {}  # tensor id -> the event that made it
+        tensor_events: dict[str, TensorEvent] = {}  # tensor id -> the event that made it
         for e in events:
-            if e["kind"] == "tensor":
-                tensor_events.setdefault(e["id"], e)
+            if isinstance(e, TensorEvent):
+                tensor_events.setdefault(e.id, e)
         self.ctx = DrawContext(plan, events, source, theme, self.spec, lay, owner=_node_owner(events),
                                tensor_events=tensor_events)
         self.views = Views.of(self.ctx, self._drawn)
@@ -133,7 +137,7 @@ class ClipScene(Scene):
         kind = cue_kind(cue.kind)
         out += self.views.walk.give_way(kind)
         if kind.follows_line and self.code.pane is not None and cue.seqs:
-            out += self.views.code.bar_to(self.events[cue.seqs[0]]["line"], step, walk=kind.walk_line)
+            out += self.views.code.bar_to(self.events[cue.seqs[0]].line, step, walk=kind.walk_line)
         return out + self._drawers[cue.kind](cue, step)
 
 
@@ -141,12 +145,12 @@ def _is_dim(a: Action) -> bool:
     return a.kind == "cue" and getattr(a.payload, "kind", None) == "dim"
 
 
-def _node_owner(events: list[dict]) -> dict[str, str]:
+def _node_owner(events: list[Event]) -> dict[str, str]:
     """Node id -> the layout item that stands for it (its tensor; itself when internal)."""
     owner: dict[str, str] = {}
     for e in events:
-        if e["kind"] == "node":
-            owner[e["id"]] = e.get("tensor") or e["id"]
-        elif e["kind"] == "tensor" and e.get("node") and e.get("op") != "grad":
-            owner.setdefault(e["node"], e["id"])
+        if isinstance(e, NodeEvent):
+            owner[e.id] = e.tensor or e.id
+        elif isinstance(e, TensorEvent) and e.node and e.op != "grad":
+            owner.setdefault(e.node, e.id)
     return owner

@@ -18,6 +18,7 @@ from scenes.layout.code_rows import lit_rows
 from scenes.storyboard.cues import CONSOLE_KINDS
 
 if TYPE_CHECKING:
+    from engine.records import Event
     from scenes.layout.place import Layout
 
 
@@ -127,7 +128,7 @@ def lit_console_room(rows: int, theme: Any) -> float:
     return pad + rows * row + max(0, rows - 1) * pad / 2
 
 
-def clip_layout(plan: Any, events: list[dict], source: str | None, aspect: str, theme: Any) -> "Layout":
+def clip_layout(plan: Any, events: list[Event], source: str | None, aspect: str, theme: Any) -> "Layout":
     """The clip's graph layout: the one place the render, the scene and `inspect` lay a clip
     out. The first of these whose cards all show their values (`shows_values`), else the first:
     the whole graph in its `graph_region`; each chain of single-input nodes folded into one

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from engine.records import Backward, Event, Node, Tensor, Update
 from scenes.storyboard.views.graph import expression_text
 
 
@@ -52,54 +52,52 @@ class Graph:
     node_owner: Mapping[str, str] = field(default_factory=dict)  # node id -> item id
 
 
-def graph_from_events(events: Iterable[Mapping[str, Any]], source: str | None = None) -> Graph:
+def graph_from_events(events: Iterable[Event], source: str | None = None) -> Graph:
     """Extract the forward graph: tensors (except `.grad` reads), internal nodes, buckets.
     ``source``: the program, so that an unnamed result knows the code its card is called by."""
     events = list(events)
     lines = source.splitlines() if source else []
     arithmetic = update_operands(events)
-    tensors = [e for e in events if e.get("kind") == "tensor" and e.get("op") != "grad" and e["id"] not in arithmetic]
-    nodes: dict[str, Mapping[str, Any]] = {e["id"]: e for e in events if e.get("kind") == "node"}
+    tensors = [e for e in events if isinstance(e, Tensor) and e.op != "grad" and e.id not in arithmetic]
+    nodes: dict[str, Node] = {e.id: e for e in events if isinstance(e, Node)}
     for t in tensors:  # logs without node events still carry node, grad_fn and edges on tensors
-        if t.get("node") and t["node"] not in nodes:
-            gf = t.get("grad_fn") or "AccumulateGrad"
-            nodes[t["node"]] = {"id": t["node"], "grad_fn": gf, "tensor": t["id"], "edges": t.get("edges") or []}
-    roots = {e["root"] for e in events if e.get("kind") == "backward"}
-    consumed = {i for t in tensors for i in t.get("inputs") or [] if isinstance(i, str)}
-    sinks = [t["id"] for t in tensors if t.get("requires_grad") and not t.get("is_leaf") and t["id"] not in consumed]
+        if t.node and t.node not in nodes:
+            nodes[t.node] = Node(t.seq, t.line, t.node, t.grad_fn or "AccumulateGrad", t.id, t.edges or [], None)
+    roots = {e.root for e in events if isinstance(e, Backward)}
+    consumed = {i for t in tensors for i in t.inputs or [] if isinstance(i, str)}
+    sinks = [t.id for t in tensors if t.requires_grad and not t.is_leaf and t.id not in consumed]
     # a loss is what backward() ran from; beside one, a result needing grad that nothing uses is a
     # loss too, never differentiated: the viewer must see both losses to ask which one ran
     roots = roots | set(sinks) if roots else set(sinks[-1:])
     owner: dict[str, str] = {}
     order: list[tuple[int, Item]] = []
-    by_id = {t["id"]: t for t in tensors}
+    by_id = {t.id: t for t in tensors}
     for e in events:
-        if e.get("kind") == "node" and e.get("tensor") is None:
-            order.append((e["seq"] if "seq" in e else len(order), Item(e["id"], "internal", None, e["id"], None, e["grad_fn"])))
-            owner[e["id"]] = e["id"]
+        if isinstance(e, Node) and e.tensor is None:
+            order.append((e.seq, Item(e.id, "internal", None, e.id, None, e.grad_fn)))
+            owner[e.id] = e.id
     for t in tensors:
-        leaf = bool(t.get("is_leaf"))
-        kind = ("leaf_grad" if t.get("requires_grad") else "leaf_nograd") if leaf else "op"
-        if t["id"] in roots:
+        leaf = bool(t.is_leaf)
+        kind = ("leaf_grad" if t.requires_grad else "leaf_nograd") if leaf else "op"
+        if t.id in roots:
             kind = "loss"
-        code = None if t.get("name") else expression_text(t, lines, by_id)
-        order.append((t["seq"] if "seq" in t else len(order),
-                      Item(t["id"], kind, t["id"], t.get("node"), t.get("name"), t.get("grad_fn"), code=code)))
-        if t.get("node"):
-            owner[t["node"]] = t["id"]
+        code = None if t.name else expression_text(t, lines, by_id)
+        order.append((t.seq, Item(t.id, kind, t.id, t.node, t.name, t.grad_fn, code=code)))
+        if t.node:
+            owner[t.node] = t.id
     order.sort(key=lambda p: p[0])
     items = [it for _, it in order]
     for t in tensors:
-        if t.get("is_leaf") and t.get("requires_grad") and t.get("node"):
-            items.append(Item(f"bucket:{t['id']}", "bucket", t["id"], t["node"], t.get("name"), "AccumulateGrad", t["id"]))
+        if t.is_leaf and t.requires_grad and t.node:
+            items.append(Item(f"bucket:{t.id}", "bucket", t.id, t.node, t.name, "AccumulateGrad", t.id))
     known = {it.id for it in items}
     edges: list[GraphEdge] = []
-    inputs_of = {t["id"]: [i for i in t.get("inputs") or [] if isinstance(i, str) and i in known] for t in tensors}
+    inputs_of = {t.id: [i for i in t.inputs or [] if isinstance(i, str) and i in known] for t in tensors}
     for it in items:
         if it.kind == "bucket":
             continue
         node = nodes.get(it.node) if it.node else None
-        node_edges = list(node.get("edges") or []) if node and node.get("grad_fn") != "AccumulateGrad" else []
+        node_edges = list(node.edges or []) if node and node.grad_fn != "AccumulateGrad" else []
         covered: list[str] = []
         null_slots: list[int] = []
         for slot, e in enumerate(node_edges):
@@ -118,30 +116,29 @@ def graph_from_events(events: Iterable[Mapping[str, Any]], source: str | None = 
     return Graph(tuple(items), tuple(edges), owner)
 
 
-def update_operands(events: list[Mapping[str, Any]]) -> set[str]:
+def update_operands(events: list[Event]) -> set[str]:
     """Tensors made only to be put into another in place with autograd off: the ``lr * w.grad``
     of ``w -= lr * w.grad`` under ``torch.no_grad()``. They are the step's arithmetic, which the
     update visual writes out, not nodes of any graph; a tensor that anything else uses stays."""
-    tensors = {e["id"]: e for e in events if e.get("kind") == "tensor"}
+    tensors = {e.id: e for e in events if isinstance(e, Tensor)}
     users: dict[str, set[str]] = {}
-    for e in events:
-        if e.get("kind") == "tensor":
-            for i in e.get("inputs") or []:
-                if isinstance(i, str):
-                    users.setdefault(i, set()).add(e["id"])
+    for t in tensors.values():
+        for i in t.inputs or []:
+            if isinstance(i, str):
+                users.setdefault(i, set()).add(t.id)
     found: set[str] = set()
     for e in events:
-        if e.get("kind") != "update" or e.get("grad_fn") is not None:
+        if not isinstance(e, Update) or e.grad_fn is not None:
             continue
-        for i in (e.get("inputs") or [])[1:]:
+        for i in (e.inputs or [])[1:]:
             t = tensors.get(i) if isinstance(i, str) else None
-            if t is not None and not t.get("requires_grad") and t.get("op") not in (None, "tensor") \
+            if t is not None and not t.requires_grad and t.op not in (None, "tensor") \
                     and not users.get(i):
                 found.add(i)
     return found
 
 
-def _through_internal(item_id: str, nodes: Mapping[str, Mapping[str, Any]], owner: Mapping[str, str], items: list[Item]) -> list[str]:
+def _through_internal(item_id: str, nodes: Mapping[str, Node], owner: Mapping[str, str], items: list[Item]) -> list[str]:
     """The item itself, plus what an internal node reaches (those inputs are already drawn)."""
     out, stack = [], [item_id]
     kinds = {it.id: it.kind for it in items}
@@ -149,7 +146,7 @@ def _through_internal(item_id: str, nodes: Mapping[str, Mapping[str, Any]], owne
         cur = stack.pop()
         out.append(cur)
         if kinds.get(cur) == "internal":
-            stack.extend(owner[e] for e in nodes[cur].get("edges") or [] if e in owner)
+            stack.extend(owner[e] for e in nodes[cur].edges or [] if e in owner)
     return out
 
 

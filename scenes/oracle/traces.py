@@ -11,9 +11,22 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Optional
+from typing import Any
 
 from engine.events import Log
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    GradReset,
+    Node,
+    Print,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
 
 
 def engine_trace(log: Log) -> list[tuple]:
@@ -21,8 +34,8 @@ def engine_trace(log: Log) -> list[tuple]:
     index: dict[str, int] = {}
     node_label: dict[str, tuple] = {}
     per_tensor: dict[int, int] = {}
-    nodes: dict[str, dict] = {}
-    grads: dict[int, Optional[float]] = {}
+    nodes: dict[str, Node] = {}
+    grads: dict[int, float | None] = {}
     out: list[tuple] = []
 
     def label_op(node_id: str, tensor_id: str) -> None:
@@ -34,58 +47,58 @@ def engine_trace(log: Log) -> list[tuple]:
 
     pending = False  # a backward ran: snapshot the grads once its walk is over
     for ev in log.events:
-        kind = ev["kind"]
-        if pending and kind not in ("visit", "accumulate"):
+        if pending and not isinstance(ev, (Visit, Accumulate)):
             out.append(("grads", dict(grads)))
             pending = False
-        if kind == "node":
-            nodes[ev["id"]] = ev
-        elif kind == "tensor":
-            i = index[ev["id"]] = len(index)
-            node = ev["node"]
-            if node is not None:
-                if ev["grad_fn"] is None:
-                    node_label[node] = ("acc", i)
-                    grads[i] = None
-                else:
-                    label_op(node, ev["id"])
-            out.append(("tensor", i, ev["str"], ev["value"], ev["grad_fn"],
-                        tuple(node_label.get(e) if e else None for e in ev["edges"])))
-        elif kind == "update":
-            if ev["node"] is not None and ev["node"] not in node_label:
-                label_op(ev["node"], ev["tensor"])
-            out.append(("update", index[ev["tensor"]], ev["str"], ev["value"], ev["grad_fn"],
-                        tuple(node_label.get(e) if e else None for e in ev["edges"])))
-        elif kind == "visit":
-            out.append(("visit", ev["call"], node_label[ev["node"]]))
-        elif kind == "accumulate":
-            grads[index[ev["tensor"]]] = ev["after"]
-        elif kind == "grad_reset":
-            if index[ev["tensor"]] in grads:  # .grad of a leaf that requires grad
-                grads[index[ev["tensor"]]] = None if ev["to"] is None else 0.0
-            out.append(("grads", dict(grads)))
-        elif kind == "backward":
-            out.append(("backward", ev["call"]))
-            pending = True
-        elif kind in ("error", "warning"):
-            out.append((kind, ev["line"], ev.get("type"), ev["message"]))
-        elif kind == "print":
-            out.append(("print", ev["text"]))
-        elif kind == "branch":
-            out.append(("branch", ev["taken"]))
+        match ev:
+            case Node():
+                nodes[ev.id] = ev
+            case Tensor():
+                i = index[ev.id] = len(index)
+                node = ev.node
+                if node is not None:
+                    if ev.grad_fn is None:
+                        node_label[node] = ("acc", i)
+                        grads[i] = None
+                    else:
+                        label_op(node, ev.id)
+                out.append(("tensor", i, ev.str, ev.value, ev.grad_fn,
+                            tuple(node_label.get(e) if e else None for e in ev.edges)))
+            case Update():
+                if ev.node is not None and ev.node not in node_label:
+                    label_op(ev.node, ev.tensor)
+                out.append(("update", index[ev.tensor], ev.str, ev.value, ev.grad_fn,
+                            tuple(node_label.get(e) if e else None for e in ev.edges or [])))
+            case Visit():
+                out.append(("visit", ev.call, node_label[ev.node]))
+            case Accumulate():
+                grads[index[ev.tensor]] = ev.after
+            case GradReset():
+                if index[ev.tensor] in grads:  # .grad of a leaf that requires grad
+                    grads[index[ev.tensor]] = None if ev.to is None else 0.0
+                out.append(("grads", dict(grads)))
+            case Backward():
+                out.append(("backward", ev.call))
+                pending = True
+            case Error() | Warn():
+                out.append((ev.kind, ev.line, ev.type, ev.message))
+            case Print():
+                out.append(("print", ev.text))
+            case Branch():
+                out.append(("branch", ev.taken))
     if pending:
         out.append(("grads", dict(grads)))
     return out
 
 
-def _label_inner(node_id: str, nodes: dict, labels: dict) -> None:
-    for j, e in enumerate(nodes[node_id]["edges"]):
-        if e is not None and e not in labels and nodes.get(e, {}).get("tensor") is None:
+def _label_inner(node_id: str, nodes: dict[str, Node], labels: dict) -> None:
+    for j, e in enumerate(nodes[node_id].edges):
+        if e is not None and e not in labels and (e not in nodes or nodes[e].tensor is None):
             labels[e] = ("inner", labels[node_id], j)
             _label_inner(e, nodes, labels)
 
 
-def compare_traces(ours: list[tuple], theirs: list[tuple], rel: float = 0.0) -> Optional[str]:
+def compare_traces(ours: list[tuple], theirs: list[tuple], rel: float = 0.0) -> str | None:
     """The first difference between two traces, or None. ``rel`` > 0 lets float values (and the
     printouts of tensors whose values agree that closely) differ by that relative amount."""
     for i, (a, b) in enumerate(zip(ours, theirs)):

@@ -20,7 +20,7 @@ STYLE = "default"
 
 def beat_lines(index: LogIndex, beat: Beat) -> list[int]:
     """The program lines a beat shows: those its span's events come from (none for a title card)."""
-    return sorted({ev["line"] for ev in index.select(beat)} if beat.span_key() else set())
+    return sorted({ev.line for ev in index.select(beat)} if beat.span_key() else set())
 
 
 def _formatter(**options: object) -> HtmlFormatter:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.records import Error, Expr, Print, Warn
 from scenes.storyboard.errors import plain
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.model import Numbers
@@ -37,12 +38,12 @@ def _ask(index: LogIndex, name: str, field: str, cutoff: int, numbers: Numbers) 
 
 def call_ends(index: LogIndex) -> list[int]:
     """The seq of the last event of each backward call's walk, in call order."""
-    return [index.walk(call)[-1]["seq"] for call in index.calls]
+    return [index.walk(call)[-1].seq for call in index.calls]
 
 
 def value_rows(index: LogIndex, numbers: Numbers) -> list[ValueRow]:
     """A row per program name bound to a tensor, in the order the program first bound them."""
-    end = index.events[-1]["seq"] if index.events else -1
+    end = index.events[-1].seq if index.events else -1
     ends = call_ends(index)
     rows = []
     for name in index.logged_names():
@@ -62,19 +63,20 @@ def printed(index: LogIndex) -> list[str]:
     article's ``NAME.md`` is run by the terminal that shows it, a U+202E turns the line around)."""
     out: list[str] = []
     for ev in index.events:
-        if ev["kind"] == "print":
-            out += [plain(line) for line in ev["text"].split("\n")]
-        elif ev["kind"] == "expr" and ev.get("str") not in (None, "None"):
-            out.append(plain(ev["str"]))
-        elif ev["kind"] in ("warning", "error"):
-            out.append(plain(f"{ev['type']}: {ev['message']}"))
+        match ev:
+            case Print():
+                out += [plain(line) for line in ev.text.split("\n")]
+            case Expr() if ev.str not in (None, "None"):
+                out.append(plain(ev.str))
+            case Warn() | Error():
+                out.append(plain(f"{ev.type}: {ev.message}"))
     return out
 
 
 def leaf_grads(index: LogIndex) -> list[tuple[str, str]]:
     """``(name, str(name.grad))`` for each name whose ``.grad`` the program ends with filled,
     as PyTorch prints it (the accumulation's ``str``): what "Try it in PyTorch" adds a print for."""
-    end = index.events[-1]["seq"] if index.events else -1
+    end = index.events[-1].seq if index.events else -1
     out = []
     for name in index.logged_names():
         if name.isidentifier() and (g := _ask(index, name, "grad", end, Numbers("torch"))) is not None:

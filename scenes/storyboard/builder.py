@@ -44,9 +44,9 @@ class Builder:
 
     def name_of(self, tensor: str | None, role: str = "name") -> list[Shown]:
         ev = self.index.tensor_event.get(tensor or "")
-        if ev is None or not ev.get("name"):
+        if ev is None or not ev.name:
             return []
-        return [Shown(ev["name"], ev["seq"], "name", role)]
+        return [Shown(ev.name, ev.seq, "name", role)]
 
     def value(self, ev: Event, key: str, exact_key: str, str_key: str | None, role: str) -> Shown:
         s = _number(ev, key, exact_key, str_key, self.numbers)
@@ -54,9 +54,9 @@ class Builder:
 
     def code_line(self, ev: Event) -> None:
         """Move the code pane's bar to ``ev``'s program line (a ``code_line`` cue) unless it is there."""
-        if ev["line"] == self.line:
+        if ev.line == self.line:
             return
-        self.line = ev["line"]
+        self.line = ev.line
         lines = self.index.lines
         text = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
         self.add("code_line", self.tm.code_highlight_move, strings=[Shown(text, None, "source", "code")])

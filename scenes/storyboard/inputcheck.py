@@ -10,6 +10,8 @@ import tokenize
 import unicodedata
 from typing import Any
 
+from engine.records import Error
+
 from .errors import INVISIBLE, ErrorList, Path
 from .fontcover import undrawable
 from .program import ProgramPlace, Run
@@ -134,9 +136,9 @@ def check_set_errors(result: Run, overrides: dict[str, str], place: ProgramPlace
 
     lines = override_lines(result.header["source"], list(overrides))
     for ev in result.events:
-        names = [n for n, line in lines.items() if ev["kind"] == "error" and ev["line"] == line]
+        names = [n for n, line in lines.items() if isinstance(ev, Error) and ev.line == line]
         if names:
-            line, col = place.yaml_pos(ev["line"], 1)
-            errors.add(line, col, f"--set {names[0]}={overrides[names[0]]}: program line {ev['line']} then raises "
-                       f"{ev.get('type', 'an error')}: {ev['message']}", ("program",))
+            line, col = place.yaml_pos(ev.line, 1)
+            errors.add(line, col, f"--set {names[0]}={overrides[names[0]]}: program line {ev.line} then raises "
+                       f"{ev.type or 'an error'}: {ev.message}", ("program",))
             errors.raise_if_any()

@@ -21,13 +21,32 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
+
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    Event,
+    ForwardPass,
+    GradReset,
+    Jvp,
+    Node,
+    Number,
+    Tangent,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
+from engine.records import Loop as LoopEvent
 
 from .model import Beat
 
-Event = dict[str, Any]
-WALK_KINDS = frozenset({"backward", "visit", "accumulate"})
-FORWARD_KINDS = frozenset({"forward_pass", "tangent", "jvp"})
+E = TypeVar("E", bound=Event)
+WALK_KINDS = (Backward, Visit, Accumulate)
+FORWARD_KINDS = (ForwardPass, Tangent, Jvp)
 
 
 @dataclass(frozen=True)
@@ -56,17 +75,17 @@ class LogIndex:
     source: str = ""
     tensor_name: dict[str, str | None] = field(default_factory=dict)
     name_tensors: dict[str, list[str]] = field(default_factory=dict)
-    tensor_event: dict[str, Event] = field(default_factory=dict)
-    node_event: dict[str, Event] = field(default_factory=dict)
+    tensor_event: dict[str, Tensor] = field(default_factory=dict)
+    node_event: dict[str, Node] = field(default_factory=dict)
     calls: list[int] = field(default_factory=list)
     loops: dict[int, Loop] = field(default_factory=dict)
-    numbers: dict[str, list[Event]] = field(default_factory=dict)  # Python numbers bound to a name
-    by_call: dict[int, list[Event]] = field(default_factory=dict)  # a backward call's visits, in order
-    by_kind: dict[str, list[Event]] = field(default_factory=dict)  # the events of each kind, in order
+    numbers: dict[str, list[Number]] = field(default_factory=dict)  # Python numbers bound to a name
+    by_call: dict[int | None, list[Visit]] = field(default_factory=dict)  # a backward call's visits, in order
+    by_kind: dict[type[Event], list[Event]] = field(default_factory=dict)  # the events of each kind, in order
     walk_at: dict[int, int] = field(default_factory=dict)  # a backward call -> where its event is in the log
     passes_run: int = 0  # forward-mode passes
-    _sent: dict[int, dict[str, list[tuple[Event, int]]]] = field(default_factory=dict)
-    _visited: dict[int, dict[str, Event]] = field(default_factory=dict)
+    _sent: dict[int, dict[str, list[tuple[Visit, int]]]] = field(default_factory=dict)
+    _visited: dict[int, dict[str, Visit]] = field(default_factory=dict)
     _about: dict[str, dict[str, list[Event]]] | None = None
     _loop_of: dict[str, Loop | None] = field(default_factory=dict)
 
@@ -76,25 +95,24 @@ class LogIndex:
         each (a visit's arrivals, a placeholder's value), so checks stay linear in the log."""
         index = cls(events=list(events), source=source)
         for at, ev in enumerate(index.events):
-            kind = ev.get("kind")
-            index.by_kind.setdefault(kind, []).append(ev)
-            if kind == "backward":
-                index.walk_at.setdefault(ev["call"], at)
-            if kind == "visit":
-                index.by_call.setdefault(ev.get("call"), []).append(ev)
-            elif kind == "forward_pass":
-                index.passes_run += 1
-            if kind == "tensor":
-                index.tensor_event[ev["id"]] = ev
-                index.tensor_name[ev["id"]] = ev.get("name")
-                if ev.get("name"):
-                    index.name_tensors.setdefault(ev["name"], []).append(ev["id"])
-            elif kind == "node":
-                index.node_event[ev["id"]] = ev
-            elif kind == "backward":
-                index.calls.append(ev["call"])
-            elif kind == "number":
-                index.numbers.setdefault(ev["name"], []).append(ev)
+            index.by_kind.setdefault(type(ev), []).append(ev)
+            match ev:
+                case Backward(call=call):
+                    index.walk_at.setdefault(call, at)
+                    index.calls.append(call)
+                case Visit(call=call):
+                    index.by_call.setdefault(call, []).append(ev)
+                case ForwardPass():
+                    index.passes_run += 1
+                case Tensor(id=tid, name=name):
+                    index.tensor_event[tid] = ev
+                    index.tensor_name[tid] = name
+                    if name:
+                        index.name_tensors.setdefault(name, []).append(tid)
+                case Node(id=nid):
+                    index.node_event[nid] = ev
+                case Number(name=name):
+                    index.numbers.setdefault(name, []).append(ev)
         index.loops = _loops(index.events)
         return index
 
@@ -107,8 +125,8 @@ class LogIndex:
         lines = self.lines
         for expr, name in names.items():
             want = "".join(expr.split())
-            ids = [tid for tid, ev in self.tensor_event.items() if ev.get("span") and 0 < ev["line"] <= len(lines)
-                   and "".join(lines[ev["line"] - 1][ev["span"][0]:ev["span"][1]].split()) == want]
+            ids = [tid for tid, ev in self.tensor_event.items() if ev.span and 0 < ev.line <= len(lines)
+                   and "".join(lines[ev.line - 1][ev.span[0]:ev.span[1]].split()) == want]
             if ids:
                 self.name_tensors.setdefault(name, []).extend(i for i in ids if i not in self.name_tensors.get(name, []))
             else:
@@ -152,10 +170,10 @@ class LogIndex:
         not yet on screen: dimming the freed graph's ``s`` must not fade the next one's)."""
         out: list[str] = []
         for tid in self.name_tensors.get(name, []):
-            if until is not None and self.tensor_event[tid]["seq"] > until:
+            if until is not None and self.tensor_event[tid].seq > until:
                 continue
             out.append(tid)
-            node = self.tensor_event[tid].get("node")
+            node = self.tensor_event[tid].node
             if node and node not in out:
                 out.append(node)
         return out
@@ -170,41 +188,41 @@ class LogIndex:
                 out.append(ref)
                 continue
             ids = set(self.ids_of(ref))
-            k = next((i for i, v in enumerate(visits, 1) if v.get("node") in ids or v.get("tensor") in ids), None)
+            k = next((i for i, v in enumerate(visits, 1) if v.node in ids or v.tensor in ids), None)
             if k is None:
-                seen = [self.tensor_name.get(v.get("tensor")) or v["grad_fn"] for v in visits]
+                seen = [self.tensor_name.get(v.tensor or "") or v.grad_fn for v in visits]
                 return (f"steps: backward call {call} visits no node of '{ref}'; it visits, in order: "
                         f"{', '.join(str(s) for s in seen)}")
             out.append(k)
         return out[0], out[1]
 
-    def visits(self, call: int) -> list[Event]:
+    def visits(self, call: int) -> list[Visit]:
         """The visits of backward call ``call``, in order (the index's own list: not to change)."""
         return self.by_call.get(call, [])
 
-    def sent_to(self, call: int, node: str) -> list[tuple[Event, int]]:
+    def sent_to(self, call: int, node: str) -> list[tuple[Visit, int]]:
         """What the visits of ``call`` sent to ``node``: (visit, edge number) in the order sent.
         Built for a call the first time it is asked, in one pass over its visits."""
         if call not in self._sent:
-            sent: dict[str, list[tuple[Event, int]]] = {}
+            sent: dict[str, list[tuple[Visit, int]]] = {}
             for e in self.visits(call):
-                for j, (target, grad) in enumerate(zip(e.get("edges") or [], e.get("grads_out") or [])):
+                for j, (target, grad) in enumerate(zip(e.edges or [], e.grads_out or [])):
                     if target is not None and grad is not None:
                         sent.setdefault(target, []).append((e, j))
             self._sent[call] = sent
         return self._sent[call].get(node, [])
 
-    def visit_of(self, call: int, node: str, before: int) -> Event | None:
+    def visit_of(self, call: int, node: str, before: int) -> Visit | None:
         """The first visit of ``node`` in backward call ``call`` before seq ``before``."""
         if call not in self._visited:
-            firsts: dict[str, Event] = {}
+            firsts: dict[str, Visit] = {}
             for e in self.visits(call):
-                firsts.setdefault(e["node"], e)
+                firsts.setdefault(e.node, e)
             self._visited[call] = firsts
         e = self._visited[call].get(node)
-        return e if e is not None and e["seq"] < before else None
+        return e if e is not None and e.seq < before else None
 
-    def latest(self, name: str, kinds: tuple[str, ...], cutoff: int) -> Event | None:
+    def latest(self, name: str, kinds: tuple[type[Event], ...], cutoff: int) -> Event | None:
         """The last event of one of ``kinds`` at or before seq ``cutoff`` about the tensors bound to
         ``name``: a tensor or update event of that name or id, or an event whose ``tensor`` is one
         of them. A binary search in the events about ``name`` (indexed once for every name)."""
@@ -213,8 +231,8 @@ class LogIndex:
         best = None
         for kind in kinds:
             evs = self._about.get(name, {}).get(kind, [])
-            k = bisect_right(evs, cutoff, key=lambda e: e["seq"])
-            if k and (best is None or evs[k - 1]["seq"] > best["seq"]):
+            k = bisect_right(evs, cutoff, key=lambda e: e.seq)
+            if k and (best is None or evs[k - 1].seq > best.seq):
                 best = evs[k - 1]
         return best
 
@@ -224,7 +242,7 @@ class LogIndex:
         if name not in self._loop_of:
             if self._about is None:
                 self._about = self._events_about()
-            evs = sorted((e for got in self._about.get(name, {}).values() for e in got), key=lambda e: e["seq"])
+            evs = sorted((e for got in self._about.get(name, {}).values() for e in got), key=lambda e: e.seq)
             self._loop_of[name] = self._last_loop(evs)
         return self._loop_of[name]
 
@@ -235,27 +253,30 @@ class LogIndex:
             self._loop_of[key] = self._last_loop(self.numbers.get(name, []))
         return self._loop_of[key]
 
-    def _last_loop(self, evs: list[Event]) -> Loop | None:
-        lines = dict.fromkeys(e["line"] for e in reversed(evs))  # each line once, the last first
+    def _last_loop(self, evs: list[Event] | list[Number]) -> Loop | None:
+        lines = dict.fromkeys(e.line for e in reversed(evs))  # each line once, the last first
         return next((lp for lp in (self.loop_around(n, n) for n in lines) if lp is not None), None)
 
-    def _events_about(self) -> dict[str, dict[str, list[Event]]]:
+    def _events_about(self) -> dict[str, dict[type[Event], list[Event]]]:
         names_of: dict[str, list[str]] = {}
         for name, ids in self.name_tensors.items():
             for i in ids:
                 names_of.setdefault(i, []).append(name)
-        about: dict[str, dict[str, list[Event]]] = {}
+        about: dict[str, dict[type[Event], list[Event]]] = {}
         for ev in self.events:
-            kind = ev["kind"]
-            if kind not in ("tensor", "update", "visit", "accumulate", "grad_reset"):
-                continue
-            hits = set(names_of.get(ev.get("tensor"), ()))
-            if kind in ("tensor", "update"):
-                hits.update(names_of.get(ev.get("id"), ()))
-                if ev.get("name") in self.name_tensors:
-                    hits.add(ev["name"])
+            match ev:
+                case Tensor(id=tid, name=name):
+                    hits = set(names_of.get(tid, ()))
+                case Update(tensor=tid, name=name):
+                    hits = set(names_of.get(tid, ()))
+                case Visit(tensor=tid) | Accumulate(tensor=tid) | GradReset(tensor=tid):
+                    hits, name = set(names_of.get(tid or "", ())), None
+                case _:
+                    continue
+            if name is not None and name in self.name_tensors:
+                hits.add(name)
             for n in hits:
-                about.setdefault(n, {}).setdefault(kind, []).append(ev)
+                about.setdefault(n, {}).setdefault(type(ev), []).append(ev)
         return about
 
     def select(self, beat: Beat) -> list[Event]:
@@ -263,14 +284,14 @@ class LogIndex:
         found = self._select(beat)
         if beat.pass_ is not None:
             within = self.pass_seqs(beat)
-            found = [e for e in found if within and within[0] <= e["seq"] <= within[1]]
+            found = [e for e in found if within and within[0] <= e.seq <= within[1]]
         return found
 
     def _select(self, beat: Beat) -> list[Event]:
         if beat.lines is not None:
             a, b = (beat.lines, beat.lines) if isinstance(beat.lines, int) else beat.lines
-            return [e for e in self.events if a <= e["line"] <= b and e["kind"] not in WALK_KINDS | FORWARD_KINDS
-                    and not (e["kind"] in ("error", "warning") and e.get("node"))]
+            return [e for e in self.events if a <= e.line <= b and not isinstance(e, WALK_KINDS + FORWARD_KINDS)
+                    and not (isinstance(e, Error) and e.node)]
         if beat.backward is not None:
             return self.walk(beat.backward)
         if beat.visits is not None:
@@ -280,23 +301,23 @@ class LogIndex:
                 visits = visits[got[0] - 1: got[1]] if not isinstance(got, str) else []
             return visits
         if beat.accumulations is not None:
-            return [e for e in self.of_kind("accumulate") if e.get("call") == beat.accumulations]
+            return [e for e in self.of_kind(Accumulate) if e.call == beat.accumulations]
         if beat.reset is not None:
-            return [e for e in self.of_kind("grad_reset") if e["line"] == beat.reset]
+            return [e for e in self.of_kind(GradReset) if e.line == beat.reset]
         if beat.branch is not None:
-            return [e for e in self.of_kind("branch") if e["line"] == beat.branch]
+            return [e for e in self.of_kind(Branch) if e.line == beat.branch]
         if beat.passes is not None:
             a, b = (beat.passes, beat.passes) if isinstance(beat.passes, int) else beat.passes
-            return [e for e in self.events if e["kind"] in FORWARD_KINDS and a <= e["pass"] <= b]
+            return [e for e in self.events if isinstance(e, FORWARD_KINDS) and a <= e.pass_ <= b]
         return []
 
     def forward_passes(self) -> int:
         """How many forward-mode passes the log holds (0 without ``forward_mode``)."""
         return self.passes_run
 
-    def of_kind(self, kind: str) -> list[Event]:
+    def of_kind(self, kind: type[E]) -> list[E]:
         """The events of ``kind``, in log order (the index's own list: not to change)."""
-        return self.by_kind.get(kind, [])
+        return self.by_kind.get(kind, [])  # type: ignore[return-value]  # by_kind holds each type's own
 
     def walk(self, call: int) -> list[Event]:
         """The ``backward`` event of ``call`` and what the walk logged right after it."""
@@ -306,17 +327,17 @@ class LogIndex:
         out: list[Event] = [self.events[at]]
         for j in range(at + 1, len(self.events)):  # no events[at + 1:]: a copy per call
             ev = self.events[j]
-            if ev["kind"] in ("visit", "accumulate") and ev.get("call") == call:
+            if isinstance(ev, (Visit, Accumulate)) and ev.call == call:
                 out.append(ev)
-            elif ev["kind"] in ("error", "warning") and ev["line"] == out[0]["line"]:
+            elif isinstance(ev, (Error, Warn)) and ev.line == out[0].line:
                 out.append(ev)
             else:
                 break
         return out
 
-    def lines_with(self, kind: str) -> list[int]:
+    def lines_with(self, kind: type[Event]) -> list[int]:
         """Program lines that logged an event of ``kind`` (for "it happens on lines ..." hints)."""
-        return sorted({e["line"] for e in self.events if e["kind"] == kind})
+        return sorted({e.line for e in self.events if isinstance(e, kind)})
 
 
 def _loops(events: list[Event]) -> dict[int, Loop]:
@@ -326,15 +347,15 @@ def _loops(events: list[Event]) -> dict[int, Loop]:
     follows the loop."""
     found: dict[int, tuple[int, list[tuple[int, int]]]] = {}
     for i, ev in enumerate(events):
-        if ev["kind"] != "loop":
+        if not isinstance(ev, LoopEvent):
             continue
-        line, end = ev["line"], ev["end"]
-        last = ev["seq"]
+        line, end = ev.line, ev.end
+        last = ev.seq
         for j in range(i + 1, len(events)):  # no events[i + 1:]: a copy per pass was quadratic
             nxt = events[j]
-            if not line <= nxt["line"] <= end or nxt["kind"] in FORWARD_KINDS \
-                    or (nxt["kind"] == "loop" and nxt["line"] == line):
+            if not line <= nxt.line <= end or isinstance(nxt, FORWARD_KINDS) \
+                    or (isinstance(nxt, LoopEvent) and nxt.line == line):
                 break
-            last = nxt["seq"]
-        found.setdefault(line, (end, []))[1].append((ev["seq"], last))
+            last = nxt.seq
+        found.setdefault(line, (end, []))[1].append((ev.seq, last))
     return {line: Loop(line, end, tuple(p)) for line, (end, p) in found.items()}

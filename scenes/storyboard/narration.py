@@ -36,7 +36,9 @@ import re
 from dataclasses import dataclass
 
 from .errors import did_you_mean
-from .logindex import Event, LogIndex
+from engine.records import Accumulate, Event, GradReset, Tensor, Update, Visit
+
+from .logindex import LogIndex
 from .model import Numbers
 from .numfmt import show, torch_str
 
@@ -204,33 +206,33 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
             return got
         within, cutoff = got, got[1]
     if p.field in ("value", "grad_fn"):
-        ev = index.latest(name, ("tensor", "update"), cutoff)
+        ev = index.latest(name, (Tensor, Update), cutoff)
         if ev is None:
             return f"{{{p.ref}}} has no value yet at this beat: '{name}' is made later in the program"
         if p.field == "grad_fn":
-            if ev.get("grad_fn") is None:
+            if ev.grad_fn is None:
                 return f"{{{p.ref}}}: '{name}' has no grad_fn (it is a leaf or needs no grad)"
-            return Shown(ev["grad_fn"], ev["seq"], "grad_fn", "caption")
+            return Shown(ev.grad_fn, ev.seq, "grad_fn", "caption")
         return _number(ev, "value", "exact", "str", numbers)
     if p.field == "grad_in":
-        ev = index.latest(name, ("visit",), cutoff)
+        ev = index.latest(name, (Visit,), cutoff)
         if ev is None:
             return f"{{{p.ref}}} has no value yet at this beat: no backward walk has reached '{name}'"
         return _number(ev, "grad_in", "grad_in_exact", None, numbers)
-    ev = index.latest(name, ("accumulate", "grad_reset"), cutoff)
-    if within is not None and ev is not None and ev["kind"] == "grad_reset" and ev["seq"] >= within[0]:
-        filled = index.latest(name, ("accumulate",), ev["seq"])
-        ev = filled if filled is not None and filled["seq"] >= within[0] else ev  # cleared at the pass's end
+    ev = index.latest(name, (Accumulate, GradReset), cutoff)
+    if within is not None and isinstance(ev, GradReset) and ev.seq >= within[0]:
+        filled = index.latest(name, (Accumulate,), ev.seq)
+        ev = filled if filled is not None and filled.seq >= within[0] else ev  # cleared at the pass's end
     if ev is None:
         return f"{{{p.ref}}} has no value yet at this beat: {name}.grad is None until a backward call fills it"
-    if ev["kind"] == "grad_reset":
-        if p.field != "grad" or ev.get("to") is None:
-            return f"{{{p.ref}}} has no value at this beat: {name}.grad was reset on line {ev['line']}"
-        return Shown(show(ev["to"], "0", numbers, torch_str(ev["to"])), ev["seq"], "to", "caption")
+    if isinstance(ev, GradReset):
+        if p.field != "grad" or ev.to is None:
+            return f"{{{p.ref}}} has no value at this beat: {name}.grad was reset on line {ev.line}"
+        return Shown(show(ev.to, "0", numbers, torch_str(ev.to)), ev.seq, "to", "caption")
     if p.field == "grad":
         return _number(ev, "after", "after_exact", "str", numbers)
     key = p.field.split(".")[1]
-    if ev.get(key) is None:
+    if getattr(ev, key) is None:
         return f"{{{p.ref}}} has no value at this beat: {name}.grad was None before this accumulation"
     return _number(ev, key, f"{key}_exact", None, numbers)
 
@@ -257,28 +259,30 @@ def _python_number(p: Placeholder, index: LogIndex, cutoff: int, numbers: Number
         if p.pass_ > len(loop.passes):
             return f"{{{p.ref}}}: the for loop on line {loop.line} ran {len(loop.passes)} times"
         cutoff = loop.passes[p.pass_ - 1][1]
-    k = bisect_right(evs, cutoff, key=lambda e: e["seq"])
+    k = bisect_right(evs, cutoff, key=lambda e: e.seq)
     ev = evs[k - 1] if k else None
     if ev is None:
         return f"{{{p.ref}}} has no value yet at this beat: '{p.name}' is bound later in the program"
-    if numbers.style == "fraction" and ev.get("exact") is not None:
-        return Shown(ev["exact"], ev["seq"], "exact", "caption")
-    if numbers.style == "decimal" and isinstance(ev["value"], float):
-        return Shown(show(ev["value"], None, numbers), ev["seq"], "value", "caption")
-    return Shown(repr(ev["value"]) if not isinstance(ev["value"], str) else ev["value"], ev["seq"], "value",
+    if numbers.style == "fraction" and ev.exact is not None:
+        return Shown(ev.exact, ev.seq, "exact", "caption")
+    if numbers.style == "decimal" and isinstance(ev.value, float):
+        return Shown(show(ev.value, None, numbers), ev.seq, "value", "caption")
+    return Shown(repr(ev.value) if not isinstance(ev.value, str) else ev.value, ev.seq, "value",
                  "caption")
 
 
 def _number(ev: Event, key: str, exact_key: str, str_key: str | None, numbers: Numbers) -> Shown:
-    """Format ``ev[key]`` in the storyboard's style, naming the field the text was read from."""
-    exact = ev.get(exact_key)
-    value = ev.get(key)
+    """Format the record's field ``key`` in the storyboard's style, naming the field the text was
+    read from (the plan shows the docs' field names, which are the records' own)."""
+    exact = getattr(ev, exact_key)
+    value = getattr(ev, key)
     number = float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
     if numbers.style == "fraction" and exact is not None:
-        return Shown(exact, ev["seq"], exact_key, "caption", number)
-    if numbers.style == "torch" and str_key and ev.get(str_key) is not None:
-        return Shown(ev[str_key], ev["seq"], str_key, "caption", number)
-    return Shown(show(ev[key], None, numbers), ev["seq"], key, "caption", number)
+        return Shown(exact, ev.seq, exact_key, "caption", number)
+    text = getattr(ev, str_key) if str_key else None
+    if numbers.style == "torch" and text is not None:
+        return Shown(text, ev.seq, str_key, "caption", number)
+    return Shown(show(value, None, numbers), ev.seq, key, "caption", number)
 
 
 def fill(text: str, index: LogIndex, cutoff: int, numbers: Numbers) -> tuple[str, list[Shown], list[str]]:

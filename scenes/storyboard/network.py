@@ -14,11 +14,10 @@ places units by layer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Iterable
 
 from engine.optable import UNIT_OPS
-
-Event = dict[str, Any]
+from engine.records import Backward, Event, Node, Tensor
 
 
 @dataclass(frozen=True)
@@ -60,65 +59,65 @@ class Network:
 
 def read_network(events: Iterable[Event]) -> Network:
     """The MLP drawn by the log's tensors (empty when the program multiplies no weight)."""
-    evs = [e for e in events if e.get("kind") in ("tensor", "node", "backward")]
-    tensors = {e["id"]: e for e in evs if e["kind"] == "tensor"}
+    evs = [e for e in events if isinstance(e, (Tensor, Node, Backward))]
+    tensors = {e.id: e for e in evs if isinstance(e, Tensor)}
     users: dict[str, list[str]] = {}
     for e in tensors.values():
-        for i in e.get("inputs") or []:
+        for i in e.inputs or []:
             if isinstance(i, str):
-                users.setdefault(i, []).append(e["id"])
-    weights = {t for t, e in tensors.items() if e.get("is_leaf") and e.get("requires_grad")}
+                users.setdefault(i, []).append(e.id)
+    weights = {t for t, e in tensors.items() if e.is_leaf and e.requires_grad}
 
     def follow(t: str) -> str:
         """From a product to the unit it feeds: through sums to a named tensor, then unary ops."""
         seen = 0
-        while not tensors[t].get("name") and len(users.get(t, [])) == 1 and seen < 10_000:
+        while not tensors[t].name and len(users.get(t, [])) == 1 and seen < 10_000:
             t, seen = users[t][0], seen + 1
-        while len(users.get(t, [])) == 1 and tensors[users[t][0]].get("op") in UNIT_OPS \
-                and tensors[users[t][0]].get("name"):
+        while len(users.get(t, [])) == 1 and tensors[users[t][0]].op in UNIT_OPS \
+                and tensors[users[t][0]].name:
             t = users[t][0]
         return t
 
     net = Network()
     pending: list[tuple[Event, str, str]] = []
     for e in tensors.values():
-        ins = [i for i in e.get("inputs") or [] if isinstance(i, str)]
-        if e.get("op") != "mul" or len(ins) != 2 or len([i for i in ins if i in weights]) != 1:
+        ins = [i for i in e.inputs or [] if isinstance(i, str)]
+        if e.op != "mul" or len(ins) != 2 or len([i for i in ins if i in weights]) != 1:
             continue
         w = next(i for i in ins if i in weights)
         pending.append((e, w, next(i for i in ins if i != w)))
     layer: dict[str, int] = {}
     for e, w, src in pending:
-        dst = follow(e["id"])
+        dst = follow(e.id)
         layer.setdefault(src, 0)
         layer[dst] = max(layer.get(dst, 0), layer[src] + 1)
-        net.links[w] = Link(w, tensors[w].get("name") or w, src, dst, e["seq"])
+        net.links[w] = Link(w, tensors[w].name or w, src, dst, e.seq)
     if not net.links:
         return net
-    roots = [e["root"] for e in evs if e["kind"] == "backward"]
-    last = max(layer, key=lambda t: (layer[t], tensors[t]["seq"]))
+    roots = [e.root for e in evs if isinstance(e, Backward)]
+    last = max(layer, key=lambda t: (layer[t], tensors[t].seq))
     loss = roots[0] if roots and roots[0] in tensors else _named_end(last, users, tensors)
     if loss is not None and loss not in layer:
         layer[loss] = layer[last] + 1
-    for t in sorted(layer, key=lambda t: tensors[t]["seq"]):
+    for t in sorted(layer, key=lambda t: tensors[t].seq):
         e = tensors[t]
-        net.units[t] = Unit(t, e.get("name") or t, layer[t], e["seq"])
+        net.units[t] = Unit(t, e.name or t, layer[t], e.seq)
     _owners(net, tensors, users, weights)
     _targets(net, tensors, weights)
     return net
 
 
-def _named_end(t: str, users: dict[str, list[str]], tensors: dict[str, Event]) -> str | None:
+def _named_end(t: str, users: dict[str, list[str]], tensors: dict[str, Tensor]) -> str | None:
     """The last named tensor downstream of ``t`` on a single path (the loss after ``yh``)."""
     end = None
     while users.get(t):
         t = users[t][-1]
-        if tensors[t].get("name"):
+        if tensors[t].name:
             end = t
     return end
 
 
-def _owners(net: Network, tensors: dict[str, Event], users: dict[str, list[str]], weights: set[str]) -> None:
+def _owners(net: Network, tensors: dict[str, Tensor], users: dict[str, list[str]], weights: set[str]) -> None:
     """Every tensor (and its node) -> the unit or weight the picture shows it as.
 
     A product belongs to its weight; every other op result belongs to the unit its value flows
@@ -127,22 +126,22 @@ def _owners(net: Network, tensors: dict[str, Event], users: dict[str, list[str]]
     for t, e in tensors.items():
         if t in weights and t in net.links:
             target = t
-        elif e["seq"] in by_product:
-            target = by_product[e["seq"]]
+        elif e.seq in by_product:
+            target = by_product[e.seq]
         elif t in net.units:
             target = t
-        elif e.get("op") not in (None, "tensor", "grad"):
+        elif e.op not in (None, "tensor", "grad"):
             target = _downstream_unit(t, net, users)
         else:
             continue
         if target is None:
             continue
         net.owner[t] = target
-        if e.get("node"):
-            net.owner[e["node"]] = target
+        if e.node:
+            net.owner[e.node] = target
 
 
-def _targets(net: Network, tensors: dict[str, Event], weights: set[str]) -> None:
+def _targets(net: Network, tensors: dict[str, Tensor], weights: set[str]) -> None:
     """Each unit's named leaves from outside the network, read by its own ops: the target ``y``
     of ``L = (yh - y)**2``, which the picture shows beside the loss (a caption naming it must
     find it there)."""
@@ -150,9 +149,9 @@ def _targets(net: Network, tensors: dict[str, Event], weights: set[str]) -> None
         unit = net.owner.get(t)
         if unit not in net.units:
             continue
-        for i in e.get("inputs") or []:
+        for i in e.inputs or []:
             leaf = tensors.get(i) if isinstance(i, str) else None
-            if leaf is None or i in net.owner or i in weights or not leaf.get("is_leaf") or not leaf.get("name"):
+            if leaf is None or i in net.owner or i in weights or not leaf.is_leaf or not leaf.name:
                 continue
             if i not in net.targets.get(unit, []):
                 net.targets.setdefault(unit, []).append(i)

@@ -89,7 +89,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         view = VIEWS[spec.view]
         b = Builder(index, board, i, now, tm, view.state(index) if view.state else None)
         selected = index.select(beat) if beat.span_key() else []
-        made = max([e["seq"] for e in selected], default=cutoff)  # a name means what it is bound to by now
+        made = max([e.seq for e in selected], default=cutoff)  # a name means what it is bound to by now
         for key, kind in (("emphasis", "emphasis"), ("dim", "dim")):
             ids = [x for name in getattr(beat, key) for x in index.ids_of(name, until=made)]
             if ids:
@@ -103,7 +103,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if view.begin is not None:
             view.begin(b)
         for ev in selected:
-            planner = view.planners.get(ev["kind"]) if ev["kind"] in spec.kinds else None
+            planner = view.planners.get(type(ev)) if type(ev) in spec.kinds else None
             if planner is None:
                 continue
             if spec.lights_code:
@@ -116,7 +116,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if focus:
             b.add("unfocus", tm.focus_move, ())
         if selected:
-            cutoff = max(e["seq"] for e in selected)
+            cutoff = max(e.seq for e in selected)
         text, shown, problems = fill(beat.narration, index, cutoff, board.number_style)
         if problems:
             raise ValueError(f"beat {i + 1}: {problems[0]}")  # validation refuses this earlier
@@ -158,10 +158,10 @@ def _loop_pass(index: LogIndex, selected: list[Event]) -> tuple[int, int] | None
     """``(for line, pass)`` of the innermost loop that ran more than once around the beat's
     first event, or None when that event is outside such loops."""
     first = selected[0]
-    around = [lp for lp in index.loops.values() if len(lp.passes) > 1 and lp.holds(first["line"], first["line"])]
+    around = [lp for lp in index.loops.values() if len(lp.passes) > 1 and lp.holds(first.line, first.line)]
     for loop in sorted(around, key=lambda lp: -lp.line):
         for k, (a, z) in enumerate(loop.passes, 1):
-            if a <= first["seq"] <= z:
+            if a <= first.seq <= z:
                 return loop.line, k
     return None
 
@@ -174,8 +174,8 @@ def _add_loop_pass(b: Builder, index: LogIndex, at_pass: tuple[int, int] | None,
         line, k = at_pass
         loop = index.loops[line]
         first, last = index.events[loop.passes[k - 1][0]], index.events[loop.passes[-1][0]]
-        strings = [Shown(str(first["pass"]), first["seq"], "pass", "count"),
-                   Shown(str(last["pass"]), last["seq"], "pass", "total")]
+        strings = [Shown(str(first.pass_), first.seq, "pass", "count"),
+                   Shown(str(last.pass_), last.seq, "pass", "total")]
     b.line = line
     b.add("loop_pass", b.tm.code_highlight_move, strings=strings, at=start, advance=False)
     b.line = kept

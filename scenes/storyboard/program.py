@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from engine import DEFAULT_MAX_OPS
+from engine.records import Event
 
 from .errors import ErrorList
 from .yamlsafe import Document
@@ -106,7 +107,7 @@ class Run:
     """What running the program gave: the log's header and events."""
 
     header: dict[str, Any]
-    events: list[dict[str, Any]]
+    events: list[Event]
     jsonl: str
     log: Any = None  # the engine's Log, for the PyTorch comparison
 

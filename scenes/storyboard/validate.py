@@ -16,6 +16,8 @@ from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
 from .inputcheck import check_forward_mode_name, check_program_glyphs, check_set_errors, check_text_bounds
+from engine.records import Accumulate, Branch, Error, GradReset
+
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
@@ -111,13 +113,13 @@ def _check_names(doc: Document, board: Storyboard, index: LogIndex, errors: Erro
 def check_errors_shown(board: Storyboard, index: LogIndex, place: ProgramPlace, errors: ErrorList) -> None:
     """An error the program raises must be on screen: a clip may show a failing backward on
     purpose, but an error no beat shows (``name 'torch' is not defined``) is a mistake."""
-    shown = {e["seq"] for beat in board.beats if beat.span_key()
-             for e in index.select(beat) if e["kind"] in TABLE[beat.visual].kinds}
+    shown = {e.seq for beat in board.beats if beat.span_key()
+             for e in index.select(beat) if type(e) in TABLE[beat.visual].kinds}
     for ev in index.events:
-        if ev["kind"] == "error" and ev["seq"] not in shown:
-            line, col = place.yaml_pos(ev["line"], 1)
-            errors.add(line, col, f"program line {ev['line']} raises {ev.get('type', 'an error')}: "
-                       f"{ev['message']}; no beat shows it", ("program",))
+        if isinstance(ev, Error) and ev.seq not in shown:
+            line, col = place.yaml_pos(ev.line, 1)
+            errors.add(line, col, f"program line {ev.line} raises {ev.type or 'an error'}: "
+                       f"{ev.message}; no beat shows it", ("program",))
 
 
 def _usable_parts(doc: Document, board: Storyboard) -> tuple[list[tuple[int, Beat]], Numbers]:
@@ -177,7 +179,7 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
             errors.add(line, col, f"{', '.join(sorted(both))} both emphasised and dimmed", at + ("dim",))
         selected = index.select(beat) if beat.span_key() else []
         if selected:
-            cutoff = max(e["seq"] for e in selected)
+            cutoff = max(e.seq for e in selected)
         _check_narration(doc, beat, at, index, cutoff, numbers, errors, resolve_too=span_ok)
 
 
@@ -187,17 +189,17 @@ def _check_fills_once(doc: Document, beat: Beat, at: Path, index: LogIndex,
     value before it, so a second beat showing the same fill empties the bucket back (12 back to
     6) and fills it again, which tells the viewer the opposite of accumulation. The usual cause
     is ``backward: K`` (the walk with its fills) before ``accumulations: K``."""
-    if "accumulate" not in TABLE[beat.visual].kinds:
+    if Accumulate not in TABLE[beat.visual].kinds:
         return
-    fills = [e for e in index.select(beat) if e["kind"] == "accumulate"]
-    shown = [filled_by[e["seq"]] for e in fills if e["seq"] in filled_by]
+    fills = [e for e in index.select(beat) if isinstance(e, Accumulate)]
+    shown = [filled_by[e.seq] for e in fills if e.seq in filled_by]
     for e in fills:
-        filled_by.setdefault(e["seq"], (at[1], beat))
+        filled_by.setdefault(e.seq, (at[1], beat))
     if not shown:
         return
     j, first = min(shown, key=lambda jb: jb[0])
     key = first.span_key()
-    call = fills[0]["call"]
+    call = fills[0].call
     hint = (f"; to show the walk there without its fills, write visits: {call} in beat {j + 1}"
             if key == "backward" else "; show them in one beat")
     line, col = doc.at(at + (beat.span_key(),))
@@ -243,10 +245,11 @@ def _span_problem(beat: Beat, index: LogIndex, nlines: int) -> tuple[str, str] |
     problem = _pass_problem(beat, index)
     if problem:
         return problem
-    for key, kind in (("reset", "grad_reset"), ("branch", "branch")):
+    for key, record in (("reset", GradReset), ("branch", Branch)):
+        kind = record.kind
         n = getattr(beat, key)
         if n is not None and not index.select(beat):
-            where = index.lines_with(kind)
+            where = index.lines_with(record)
             hint = f"; {kind} events are on line {one_of(str(x) for x in where)}" if where else \
                 f"; the program logs no {kind} event at all"
             return key, f"program line {n} logs no {kind} event{hint}"
@@ -316,7 +319,7 @@ def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: Er
     if not index.select(beat):
         line, col = doc.at(at + (key,))
         errors.add(line, col, "this span selects no events of the log", at + (key,))
-    elif spec.needs is not None and not any(e["kind"] in spec.needs.kinds for e in index.select(beat)):
+    elif spec.needs is not None and not any(type(e) in spec.needs.kinds for e in index.select(beat)):
         line, col = doc.at(at + (key,))
         errors.add(line, col, spec.needs.message, at + (key,))
     else:

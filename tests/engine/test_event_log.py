@@ -7,6 +7,7 @@ import pytest
 
 from engine import LogFormatError, read_log, run_program
 from engine.events import REQUIRED
+from engine.records import Accumulate, as_dict
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = Path(__file__).parent / "programs" / "seed.py"
@@ -29,10 +30,10 @@ def test_every_event_has_the_contract_fields() -> None:
     log = run_program((Path(__file__).parent / "programs" / "mixed_ops.py").read_text(), "m.py")
     kinds = set()
     for i, ev in enumerate(log.events):
-        assert ev["seq"] == i and isinstance(ev["line"], int) and ev["line"] >= 1
-        for f in REQUIRED.get(ev["kind"], ()):
-            assert f in ev, (ev["kind"], f)
-        kinds.add(ev["kind"])
+        assert ev.seq == i and isinstance(ev.line, int) and ev.line >= 1
+        for f in REQUIRED.get(ev.kind, ()):
+            assert f in as_dict(ev), (ev.kind, f)
+        kinds.add(ev.kind)
     assert {"tensor", "update", "backward", "visit", "accumulate", "grad_reset", "branch", "print",
             "warning", "error"} <= kinds
 
@@ -40,8 +41,8 @@ def test_every_event_has_the_contract_fields() -> None:
 def test_non_finite_values_are_strings() -> None:
     log = run_program("import torch\nw = torch.tensor(0., requires_grad=True)\nL = w.log()\nL.backward()\n", "p.py")
     L = log.tensor("L")
-    assert L["value"] == "-inf" and L["str"] == "tensor(-inf, grad_fn=<LogBackward0>)"
-    assert log.of_kind("accumulate")[0]["after"] == "inf"
+    assert L.value == "-inf" and L.str == "tensor(-inf, grad_fn=<LogBackward0>)"
+    assert log.of_kind(Accumulate)[0].after == "inf"
     text = log.to_jsonl()
     assert "Infinity" not in text and "NaN" not in text
 

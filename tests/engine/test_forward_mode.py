@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine import ProgramError, run_program
+from engine.records import Accumulate, ForwardPass, Jvp, Tangent, Visit
 from tests.conftest import needs_torch
 
 MLP = (Path(__file__).parent / "programs" / "mlp.py").read_text()
@@ -13,21 +14,21 @@ MLP = (Path(__file__).parent / "programs" / "mlp.py").read_text()
 
 def test_mlp_forward_mode_equals_reverse_mode() -> None:
     log = run_program(MLP, "mlp.py", forward_mode="L")
-    grads = {a["name"]: a for a in log.of_kind("accumulate")}
-    jvps = {j["name"]: j for j in log.of_kind("jvp")}
+    grads = {a.name: a for a in log.of_kind(Accumulate)}
+    jvps = {j.name: j for j in log.of_kind(Jvp)}
     assert len(grads) == len(jvps) == 36
-    assert [p["pass"] for p in log.of_kind("forward_pass")] == list(range(1, 37))
+    assert [p.pass_ for p in log.of_kind(ForwardPass)] == list(range(1, 37))
     for name, acc in grads.items():
-        assert jvps[name]["exact"] == acc["after_exact"] is not None, name
-        assert jvps[name]["value"] == pytest.approx(acc["after"], rel=1e-6), name
-    assert len(log.of_kind("visit")) == 109  # 73 ops + 36 AccumulateGrads, one sweep
+        assert jvps[name].exact == acc.after_exact is not None, name
+        assert jvps[name].value == pytest.approx(acc.after, rel=1e-6), name
+    assert len(log.of_kind(Visit)) == 109  # 73 ops + 36 AccumulateGrads, one sweep
 
 
 def test_passes_follow_leaf_creation_order_and_touch_only_what_depends_on_the_seed() -> None:
     log = run_program(MLP, "mlp.py", forward_mode="L")
-    assert [p["name"] for p in log.of_kind("forward_pass")][:3] == ["w1_0_0", "w1_0_1", "w1_0_2"]
-    first = [t for t in log.of_kind("tangent") if t["pass"] == 1]
-    last = [t for t in log.of_kind("tangent") if t["pass"] == 36]
+    assert [p.name for p in log.of_kind(ForwardPass)][:3] == ["w1_0_0", "w1_0_1", "w1_0_2"]
+    first = [t for t in log.of_kind(Tangent) if t.pass_ == 1]
+    last = [t for t in log.of_kind(Tangent) if t.pass_ == 36]
     assert len(last) < len(first)  # w3_3 reaches only the last layer
 
 
@@ -59,7 +60,7 @@ def test_mlp_forward_mode_matches_torch_func_jvp() -> None:
 
     primals = tuple(torch.tensor(number(values[k])) for k in weights)
     log = run_program(MLP, "mlp.py", forward_mode="L")
-    ours = {j["name"]: j["value"] for j in log.of_kind("jvp")}
+    ours = {j.name: j.value for j in log.of_kind(Jvp)}
     for k, name in enumerate(weights):
         tangents = tuple(torch.tensor(1.0 if i == k else 0.0) for i in range(len(weights)))
         _, d = jvp(loss, primals, tangents)
@@ -75,11 +76,11 @@ def test_forward_mode_passes_times_operations_are_bounded_before_the_first_pass(
     assert log.limit is not None and log.limit.line == 5
     assert "forward mode needs 400 passes (one per input) over 400 operations" in str(log.limit)
     assert "fewer inputs" in str(log.limit)
-    assert not log.of_kind("forward_pass") and log.events[-1]["type"] == "OperationLimit"
+    assert not log.of_kind(ForwardPass) and log.events[-1].type == "OperationLimit"
 
 
 def test_forward_mode_within_the_bound_runs() -> None:
     source = ("import torch\nws = []\nfor i in range(300):\n    ws.append(torch.tensor(1.0, requires_grad=True))\n"
               "L = sum(ws)\n")
     log = run_program(source, "p.py", forward_mode="L")
-    assert log.limit is None and len(log.of_kind("jvp")) == 300
+    assert log.limit is None and len(log.of_kind(Jvp)) == 300

@@ -16,6 +16,7 @@ import pytest
 
 from engine import run_program
 from engine.optable import OPS, Op
+from engine.records import Error, Tensor
 from engine.subset import CALLS, EXPRESSIONS, TENSOR_METHODS, TORCH_FUNCTIONS
 from tests.conftest import needs_torch
 from tests.engine.op_examples import FIRST_EXAMPLE_LINE, expressions, program
@@ -43,9 +44,9 @@ def test_every_spelling_is_in_the_subset_and_its_messages(op: Op) -> None:
 @pytest.mark.parametrize("op", OPS, ids=IDS)
 def test_each_op_makes_exactly_the_nodes_its_entry_declares(op: Op) -> None:
     log = run_program(program(op), f"{op.name}.py")
-    assert not log.of_kind("error"), log.of_kind("error")
+    assert not log.of_kind(Error), log.of_kind(Error)
     lines = range(FIRST_EXAMPLE_LINE, FIRST_EXAMPLE_LINE + len(expressions(op)))
-    made = {(t["grad_fn"], t["op"]) for t in log.of_kind("tensor") if t["line"] in lines}
+    made = {(t.grad_fn, t.op) for t in log.of_kind(Tensor) if t.line in lines}
     assert made == {(n.grad_fn, n.recorded) for n in op.nodes}
 
 
@@ -67,11 +68,11 @@ def test_a_node_without_a_rule_is_badge_only_on_purpose() -> None:
 def test_each_rule_reads_inputs_its_tensors_have(op: Op) -> None:
     """A rule's ``arity`` is the number of inputs its tensors record, and its factors name
     inputs below that: else the planner finds no rule, or reads past the inputs."""
-    tensors = run_program(program(op), f"{op.name}.py").of_kind("tensor")
+    tensors = run_program(program(op), f"{op.name}.py").of_kind(Tensor)
     for n in op.nodes:
         if n.rule is None:
             continue
-        arities = {len(t["inputs"]) for t in tensors if (t["grad_fn"], t["op"]) == (n.grad_fn, n.recorded)}
+        arities = {len(t.inputs) for t in tensors if (t.grad_fn, t.op) == (n.grad_fn, n.recorded)}
         assert n.rule.arity in arities, (n, arities)
         for f in (f for factors in n.rule.factors for f in factors):
             k = getattr(f, "k", getattr(f, "of", None))

@@ -3,6 +3,7 @@
 import pytest
 
 from engine import ProgramError, run_program
+from engine.records import Accumulate, Error, Print, Visit
 
 CASES = [
     ("x = (1, 2)", 1, 5, "a tuple is not supported"),
@@ -72,13 +73,13 @@ def test_runaway_loop_stops_at_the_bound_with_a_location() -> None:
     log = run_program(src, "p.py", max_ops=5000)
     assert log.limit is not None and log.limit.line in (3, 4)
     last = log.events[-1]
-    assert last["kind"] == "error" and last["type"] == "OperationLimit"
+    assert isinstance(last, Error) and last.type == "OperationLimit"
 
 
 def test_huge_numbers_are_refused_not_computed() -> None:
     log = run_program("x = 9 ** 9 ** 9\nprint(1)\n", "p.py")
-    assert [e["type"] for e in log.of_kind("error")] == ["OverflowError"]
-    assert log.of_kind("print")[0]["text"] == "1"
+    assert [e.type for e in log.of_kind(Error)] == ["OverflowError"]
+    assert log.of_kind(Print)[0].text == "1"
 
 
 def test_too_deep_expression_is_refused() -> None:
@@ -93,9 +94,9 @@ def test_deep_chain_forward_and_backward_without_recursion() -> None:
     src = ("import torch\nw = torch.tensor(1.0001, requires_grad=True)\nh = w\n"
            "for _ in range(100000):\n    h = h * w\nh.backward()\n")
     log = run_program(src, "p.py", max_ops=1_000_000)  # the depth is the point, past the default bound
-    assert log.of_kind("error") == []
-    assert len(log.of_kind("visit")) == 100001
-    assert log.of_kind("accumulate")[-1]["name"] == "w"
+    assert log.of_kind(Error) == []
+    assert len(log.of_kind(Visit)) == 100001
+    assert log.of_kind(Accumulate)[-1].name == "w"
 
 
 def _limit(source: str, max_ops: int = 1000) -> tuple[int, str]:
@@ -141,6 +142,6 @@ def test_lists_nested_too_deeply_raise_pythons_recursion_error(source: str, erro
     lists nested past its limit; the engine records the same error (once: a RecursionError of the
     engine itself, a traceback) and goes on with the next statement."""
     log = run_program(source + "print(1)\n", "p.py")
-    errors = log.of_kind("error")
-    assert [e["type"] for e in errors] == ["RecursionError"] and error in errors[0]["message"]
-    assert log.of_kind("print")[-1]["text"] == "1"
+    errors = log.of_kind(Error)
+    assert [e.type for e in errors] == ["RecursionError"] and error in errors[0].message
+    assert log.of_kind(Print)[-1].text == "1"

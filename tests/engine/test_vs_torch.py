@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from engine import run_program
 from engine.optable import OPS, Form
+from engine.records import Accumulate
 from scenes.oracle.run import torch_trace
 from scenes.oracle.traces import compare_traces, engine_trace
 from tests.conftest import needs_torch
@@ -199,8 +200,8 @@ def test_transcendental_values_within_1e_6(op: str) -> None:
         y = w ** float(op[3:]) if op.startswith("pow") else getattr(w, op)()
         y.backward()
         # a gradient such as 1 - tanh(x)**2 cancels: its error is about one ulp of 1.0, not of it
-        for ours, theirs, near in ((log.tensor(f"y{i}")["value"], y.item(), 1e-30),
-                                   (log.of_kind("accumulate")[i]["after"], w.grad.item(), 4 * 2**-23)):
+        for ours, theirs, near in ((log.tensor(f"y{i}").value, y.item(), 1e-30),
+                                   (log.of_kind(Accumulate)[i].after, w.grad.item(), 4 * 2**-23)):
             ours = float(ours)
             if math.isnan(theirs):
                 assert math.isnan(ours), (op, x)

@@ -87,11 +87,12 @@ def test_the_passes_of_a_long_loop_are_found_in_linear_time() -> None:
     """Once: each ``loop`` event copied the rest of the log (``events[i + 1:]``), so the 100,000
     passes of ``for x in xs: xs.append(x)`` took 20 s to index; 400,000 would take minutes.
     Run in a subprocess whose timeout is the bound."""
-    code = ("from scenes.storyboard.logindex import _loops\n"
+    code = ("from engine.records import Loop, Number\n"
+            "from scenes.storyboard.logindex import _loops\n"
             "ev = []\n"
             "for k in range(200_000):\n"
-            "    ev.append({'seq': 2 * k, 'kind': 'loop', 'line': 3, 'end': 4})\n"
-            "    ev.append({'seq': 2 * k + 1, 'kind': 'number', 'line': 4})\n"
+            "    ev.append(Loop(2 * k, 3, 1 + k, 4))\n"
+            "    ev.append(Number(2 * k + 1, 4, 'x', k, None))\n"
             "loop = _loops(ev)[3]\n"
             "assert len(loop.passes) == 200_000 and loop.passes[-1] == (399_998, 399_999), loop.passes[-1]\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=HANG_BOUND)

@@ -4,10 +4,12 @@ show it), the prose is the captions' text, and the Markdown holds the same secti
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
 import pytest
 from markdown_it import MarkdownIt
 
+from engine.records import Accumulate, Event, Print, Tensor
 from scenes.publish import pages
 from scenes.publish.article import article_data
 from scenes.publish.prose import md_escape
@@ -26,8 +28,11 @@ def _data(name: str, sets: tuple[str, ...] = ()) -> tuple[dict, object, object]:
     return data, checked, p
 
 
-def _last(events: list[dict], kind: str, **match: object) -> dict:
-    return [e for e in events if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())][-1]
+E = TypeVar("E", bound=Event)
+
+
+def _last(events: list[Event], kind: type[E], **match: object) -> E:
+    return [e for e in events if isinstance(e, kind) and all(getattr(e, k) == v for k, v in match.items())][-1]
 
 
 @pytest.mark.parametrize("sets", [(), ("w1=0.5",)])
@@ -35,11 +40,11 @@ def test_the_values_table_is_the_logs(sets: tuple[str, ...]) -> None:
     data, checked, _ = _data("backward_walk", sets)
     events = checked.run.events
     rows = {r.name: r for r in data["rows"]}
-    ids = {e["name"]: e["id"] for e in events if e["kind"] == "tensor" and e.get("name")}
+    ids = {e.name: e.id for e in events if isinstance(e, Tensor) and e.name}
     for name in ("w1", "w2"):
-        assert rows[name].grads == (_last(events, "accumulate", tensor=ids[name])["after_exact"],)
-        assert rows[name].value == _last(events, "tensor", name=name)["exact"]
-    assert rows["L"].grad_fn == "PowBackward0" and rows["L"].value == _last(events, "tensor", name="L")["exact"]
+        assert rows[name].grads == (_last(events, Accumulate, tensor=ids[name]).after_exact,)
+        assert rows[name].value == _last(events, Tensor, name=name).exact
+    assert rows["L"].grad_fn == "PowBackward0" and rows["L"].value == _last(events, Tensor, name="L").exact
     assert rows["x"].grads == ("None",)  # needs no grad: PyTorch's None
 
 
@@ -47,7 +52,7 @@ def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
     plain, _, _ = _data("backward_walk")
     changed, checked, _ = _data("backward_walk", ("w1=0.5",))
     assert plain["beats"][0]["text"] != changed["beats"][0]["text"]
-    loss = _last(checked.run.events, "tensor", name="L")["exact"]
+    loss = _last(checked.run.events, Tensor, name="L").exact
     assert f"the loss, {loss}, is on top." in changed["beats"][0]["text"]
     assert f"`{loss}`" in changed["beats"][0]["markdown"] and f"<code>{loss}</code>" in changed["beats"][0]["html"]
     assert {r.name: r.grads for r in plain["rows"]}["w1"] != {r.name: r.grads for r in changed["rows"]}["w1"]
@@ -64,10 +69,10 @@ def test_the_prose_is_the_captions_with_their_numbers_marked(name: str) -> None:
 
 def test_what_the_program_prints_and_the_pytorch_block_come_from_the_log() -> None:
     data, checked, _ = _data("grad_accumulation")
-    prints = [e["text"] for e in checked.run.events if e["kind"] == "print"]
+    prints = [e.text for e in checked.run.events if isinstance(e, Print)]
     assert data["printed"] == prints and prints  # this program prints w.grad twice
     assert data["try_program"].startswith(checked.index.source.rstrip("\n"))
-    grad = _last(checked.run.events, "accumulate")["str"]
+    grad = _last(checked.run.events, Accumulate).str
     assert data["try_program"].endswith('print("w.grad =", w.grad)\n')
     assert data["try_output"].splitlines() == prints + [f"w.grad = {grad}"]
 

@@ -82,7 +82,7 @@ def test_a_rebound_name_still_held_by_the_graph_keeps_its_card() -> None:
     path = str(Path(__file__).parents[1] / "storyboard" / "lessons" / "mlp_lists.yaml")
     checked, plan = load_and_plan(path)
     acts = [t for t in checked.index.name_tensors["act"]
-            if not checked.index.tensor_event[t].get("is_leaf")]  # each unit's act + w * xi results
+            if not checked.index.tensor_event[t].is_leaf]  # each unit's act + w * xi results
     (walk,) = [c for c in plan.cues if c.kind == "backward_start"]
     opts = RenderOptions()
     (sample,) = inspect_clip(checked, plan, opts, frames=[round((walk.start + 1.0) * fps_of(opts))])

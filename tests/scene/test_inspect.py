@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from engine.records import Tensor
 from scenes.commands.main import main
 from scenes.render.inspect import inspect_clip, sample_frames
 from scenes.render.options import RenderOptions
@@ -46,10 +47,10 @@ def test_items_say_what_is_on_screen_and_where(walk) -> None:
         assert 0 <= x0 < x1 <= 854 and 0 <= y0 < y1 <= 480, it
         assert set(it) == {"kind", "role", "text", "bbox", "opacity", "id"}
     cards = {it["id"] for it in done["items"] if it["role"] == "card"}
-    tensors = {e["id"]: e for e in checked.run.events if e["kind"] == "tensor"}
-    named = {t for t, e in tensors.items() if e.get("name")}
+    tensors = {e.id: e for e in checked.run.events if isinstance(e, Tensor)}
+    named = {t for t, e in tensors.items() if e.name}
     assert named <= cards  # every named tensor of the forward pass has its card, under its id
-    loss = next(t for t, e in tensors.items() if e.get("name") == "L")
+    loss = next(t for t, e in tensors.items() if e.name == "L")
     texts = {(it["role"], it["text"]) for it in done["items"] if it["id"] == loss and it["kind"] == "text"}
     assert ("label", "L") in texts and ("value", "4/9") in texts
     code = [it["text"] for it in done["items"] if it["role"] == "code"]
@@ -99,7 +100,7 @@ def test_every_grad_fn_is_named_once_beside_its_own_card(aspect: str) -> None:
     named = plan.beats[3]  # "One line can hold two operations": the last grad_fns named
     opts = RenderOptions(aspect=aspect)
     (sample,) = inspect_clip(checked, plan, opts, frames=[round((named.start + named.duration - 0.1) * 15)])
-    fns = {e["id"]: e["grad_fn"] for e in checked.run.events if e["kind"] == "tensor" and e.get("grad_fn")}
+    fns = {e.id: e.grad_fn for e in checked.run.events if isinstance(e, Tensor) and e.grad_fn}
     texts = [it for it in sample["items"] if it["kind"] == "text" and it["opacity"] > 0.5]
     cards = {it["id"]: it["bbox"] for it in sample["items"] if it["role"] == "card" and it["opacity"] > 0.5}
     for tid, fn in fns.items():

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.records import Loop, Number, Tensor, Update
 from scenes.commands.storyboard import main
 from scenes.storyboard import StoryboardError, load, plan_of
 from tests.conftest import needs_torch
@@ -71,9 +72,9 @@ def test_pass_selects_only_that_runs_events() -> None:
     checked = load(str(Path(__file__).parent / "lessons" / "sgd_loop.yaml"))
     beats = checked.storyboard.beats
     one, two = (checked.index.select(b) for b in (beats[2], beats[6]))
-    assert [e["kind"] for e in one] == [e["kind"] for e in two]
-    assert [e["name"] for e in one if e["kind"] == "tensor"][-1] == "loss"
-    assert max(e["seq"] for e in one) < min(e["seq"] for e in two)
+    assert [e.kind for e in one] == [e.kind for e in two]
+    assert [e.name for e in one if isinstance(e, Tensor)][-1] == "loss"
+    assert max(e.seq for e in one) < min(e.seq for e in two)
 
 
 def test_names_key_names_an_unnamed_result() -> None:
@@ -104,7 +105,7 @@ def test_code_pane_marks_the_pass_each_beat_shows() -> None:
     # beats 3-6 are pass 1 (one mark), 7 and 8 passes 2 and 3; the closing title card clears it
     assert marks == [(2, 6, "1", "3"), (6, 6, "2", "3"), (7, 6, "3", "3"), (8, None, None, None)]
     for c in cues[:-1]:
-        assert all(checked.index.events[s.seq]["kind"] == "loop" for s in c.strings)
+        assert all(isinstance(checked.index.events[s.seq], Loop) for s in c.strings)
 
 
 def test_steps_by_name_select_the_same_visits_as_by_number(tmp_path: Path) -> None:
@@ -185,7 +186,7 @@ def test_loss_curve_plots_each_pass_of_the_loop() -> None:
     axes, points = cues[0], cues[1:]
     assert axes.kind == "curve_axes" and axes.text("name") == "loss" and axes.text("total") == "3"
     assert [p.text("count") for p in points] == ["1", "2", "3"]
-    got = [float(checked.index.events[p.seqs[0]]["value"]) for p in points]
+    got = [float(checked.index.events[p.seqs[0]].value) for p in points]
     assert got == pytest.approx(losses, rel=1e-6)
     assert [float(Fraction(p.text("value"))) for p in points] == pytest.approx(losses, rel=1e-5)
 
@@ -215,7 +216,7 @@ def test_update_step_writes_the_arithmetic_pytorch_does() -> None:
     assert float(Fraction(got["grad"].text)) == pytest.approx(grad)
     assert float(Fraction(got["after"].text)) == pytest.approx(w.item(), rel=1e-6)
     assert got["op"].text == "-" and got["factor"].text == "1/10"
-    assert checked.index.events[got["factor"].seq]["kind"] == "number"  # lr = 0.1, exactly 1/10
+    assert isinstance(checked.index.events[got["factor"].seq], Number)  # lr = 0.1, exactly 1/10
 
 
 def test_the_steps_arithmetic_is_not_a_node_of_the_graph() -> None:
@@ -223,12 +224,12 @@ def test_the_steps_arithmetic_is_not_a_node_of_the_graph() -> None:
 
     checked = load(str(Path(__file__).parent / "lessons" / "sgd_loop.yaml"))
     events = checked.index.events
-    updates = [e for e in events if e["kind"] == "update"]
-    operands = {e["inputs"][1] for e in updates}
-    assert len(updates) == 3 and all(checked.index.tensor_event[t]["op"] == "mul" for t in operands)
+    updates = [e for e in events if isinstance(e, Update)]
+    operands = {e.inputs[1] for e in updates}
+    assert len(updates) == 3 and all(checked.index.tensor_event[t].op == "mul" for t in operands)
     items = {it.id for it in graph_from_events(events).items}
     assert not operands & items
-    assert {e["id"] for e in events if e["kind"] == "tensor" and e["name"] == "loss"} <= items
+    assert {e.id for e in events if isinstance(e, Tensor) and e.name == "loss"} <= items
 
 
 @needs_torch

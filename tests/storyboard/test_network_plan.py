@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.records import Accumulate, Tensor
 from scenes.storyboard import PlanTimings, load, plan, storyboard_path
 from scenes.storyboard.network import read_network
 
@@ -38,12 +39,12 @@ def test_reverse_mode_counts_one_backward_against_one_forward_pass_per_weight() 
 
 def test_forward_mode_derivatives_equal_the_reverse_mode_grads_shown() -> None:
     checked, p = _checked("reverse_mode")
-    grads = {e["name"]: e["after"] for e in checked.run.events if e["kind"] == "accumulate"}
+    grads = {e.name: e.after for e in checked.run.events if isinstance(e, Accumulate)}
     jvps = [c for c in p.cues if c.kind == "jvp_fill"]
     assert len(jvps) == 36
     for cue in jvps:
         seq = cue.strings[1].seq
-        assert checked.run.events[seq]["value"] == pytest.approx(grads[cue.text("name")], rel=1e-6)
+        assert checked.run.events[seq].value == pytest.approx(grads[cue.text("name")], rel=1e-6)
         assert cue.text("value") == f"{grads[cue.text('name')]:.4f}"
 
 
@@ -91,7 +92,7 @@ def test_the_output_and_the_loss_show_their_values() -> None:
     also the target it compares with (``y``, a leaf outside the network); no other unit does."""
     checked, p = _checked("mlp")
     cues = {c.text("name"): c for c in p.cues if c.kind == "unit_appear"}
-    value = {n: next(e for e in checked.run.events if e["kind"] == "tensor" and e.get("name") == n)["value"]
+    value = {n: next(e for e in checked.run.events if isinstance(e, Tensor) and e.name == n).value
              for n in ("yh", "L", "y")}
     assert cues["yh"].text("value") == f"{value['yh']:.4f}" and cues["L"].text("value") == f"{value['L']:.4f}"
     assert cues["L"].text("target_name") == "y" and cues["L"].text("target") == f"{value['y']:.4f}"

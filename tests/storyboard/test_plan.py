@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from engine.records import Event, Tensor, as_dict
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
 from scenes.storyboard.errors import plain
 from scenes.storyboard.numfmt import torch_str
@@ -22,10 +23,10 @@ def _plan(name: str, sets: list[str] | None = None) -> tuple[Plan, list[dict]]:
     return plan(checked.run.events, checked.storyboard, TIMINGS, checked.index.source), checked.run.events
 
 
-def _derivable(event: dict, field: str) -> set[str]:
+def _derivable(event: Event, field: str) -> set[str]:
     """Every text a field of an event may legitimately be shown as (independent of the plan)."""
     key, _, rest = field.partition("[")
-    value = event[key]
+    value = as_dict(event)[key]
     if rest:
         value = value[int(rest[:-1])]
     if isinstance(value, bool):
@@ -60,7 +61,7 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
             assert (shown.field, shown.text) in {("title", checked.storyboard.title)} | {("source", l) for l in lines}
             continue
         if shown.field == "span":  # an unnamed result called by its code (or its op applied to its input's)
-            tensors = {e["id"]: e for e in events if e["kind"] == "tensor"}
+            tensors = {e.id: e for e in events if isinstance(e, Tensor)}
             assert shown.text == expression_text(events[shown.seq], lines, tensors), shown
             continue
         assert shown.text in _derivable(events[shown.seq], shown.field), shown
@@ -243,7 +244,7 @@ def test_bucket_levels_come_from_the_logged_numbers_not_the_texts(tmp_path) -> N
     board = tmp_path / "walk.yaml"
     board.write_text(text)
     p, events = _plan(str(board))
-    w2 = next(e["id"] for e in events if e["kind"] == "tensor" and e.get("name") == "w2")
+    w2 = next(e.id for e in events if isinstance(e, Tensor) and e.name == "w2")
     assert [c.text("after") for c in p.cues if c.kind == "bucket_fill" and c.ids[1] == w2] == ["0.4"]
     assert fill_scales(p)[w2] == pytest.approx(4 / 9, rel=1e-6)
 
@@ -264,7 +265,7 @@ def test_a_name_dims_what_it_is_bound_to_by_then() -> None:
     faded)."""
     p, events = _plan("dynamic_graph")
     dim = next(c for c in p.cues if c.kind == "dim")
-    made = [e for e in events if e["kind"] == "tensor" and e.get("name") == "s"]
-    x = next(e for e in events if e["kind"] == "tensor" and e.get("name") == "x")
+    made = [e for e in events if isinstance(e, Tensor) and e.name == "s"]
+    x = next(e for e in events if isinstance(e, Tensor) and e.name == "x")
     assert len(made) == 3
-    assert {i for i in dim.ids if i.startswith("t")} == {made[0]["id"], made[1]["id"], x["id"]}
+    assert {i for i in dim.ids if i.startswith("t")} == {made[0].id, made[1].id, x.id}

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.optable import OPS
+from engine.records import Event, as_dict
 from scenes.storyboard import load_and_plan
 from scenes.storyboard.rules import WORDS
 from scenes.storyboard.store import find_storyboards
@@ -25,15 +26,16 @@ from tests.engine.op_examples import FIRST_EXAMPLE_LINE, expressions, program
 FILES = [str(p) for p in LESSONS] + [str(p) for p in find_storyboards()]
 
 
-def _number(s, events: list[dict]) -> float:
+def _number(s, events: list[Event]) -> float:
     """The logged value a string shows (its event's field: ``grads_out[1]``, ``value``), or the
     number a rule's constant says."""
     if s.seq is None:
         return float(Fraction(s.text))
     key, _, index = s.field.partition("[")
-    if key not in events[s.seq]:  # a number of the log put through a rule's arithmetic (1 - s)
+    fields = as_dict(events[s.seq])  # the field a string names is the log's (``pass``, not ``pass_``)
+    if key not in fields:  # a number of the log put through a rule's arithmetic (1 - s)
         return s.number
-    value = events[s.seq][key]
+    value = fields[key]
     if index:
         value = value[int(index.rstrip("]"))]
     return float(Fraction(value)) if isinstance(value, str) else float(value)
@@ -43,7 +45,7 @@ def _number(s, events: list[dict]) -> float:
 def test_every_visit_s_arithmetic_holds_on_the_logged_numbers(path: str) -> None:
     checked, plan = load_and_plan(path)
     events = checked.run.events
-    assert all(e["seq"] == i for i, e in enumerate(events))
+    assert all(e.seq == i for i, e in enumerate(events))
     rows = [c for c in plan.cues if c.kind == "local_rule"]
     wrong = []
     for c in rows:

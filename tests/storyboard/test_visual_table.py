@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.records import Jvp, Tensor
+
 from scenes.storyboard import PlanTimings, find_storyboards, load, plan, schema
 from scenes.storyboard import views
 from scenes.storyboard.builder import Builder
@@ -35,7 +37,7 @@ def test_spans_are_beat_span_selectors_and_kinds_are_planned():
 
 
 def test_a_visual_its_view_cannot_plan_is_refused(monkeypatch):
-    odd = VisualSpec("odd", "a test visual", ("lines",), frozenset({"tensor", "jvp"}), "graph")
+    odd = VisualSpec("odd", "a test visual", ("lines",), frozenset({Tensor, Jvp}), "graph")
     monkeypatch.setitem(TABLE, "odd", odd)
     with pytest.raises(ImportError, match="visual odd draws jvp events, which the graph view has no planner for"):
         views._check()

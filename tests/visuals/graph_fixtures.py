@@ -11,6 +11,8 @@ import random
 from fractions import Fraction
 from typing import Any
 
+from engine.records import Event, record_of
+
 SEED_SOURCE = """import torch
 x  = torch.tensor(1.0)
 w1 = torch.tensor(1/3, requires_grad=True)
@@ -27,14 +29,13 @@ class Recorder:
     """Writes node/tensor events the way the engine does: ids in creation order, seq in order."""
 
     def __init__(self) -> None:
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.nt = 0
         self.nn = 0
         self.info: dict[str, dict[str, Any]] = {}
 
     def _emit(self, ev: dict[str, Any]) -> None:
-        ev["seq"] = len(self.events)
-        self.events.append(ev)
+        self.events.append(record_of({"seq": len(self.events), **ev}))
 
     def leaf(self, name: str | None, value: float, requires_grad: bool = False, line: int = 1) -> str:
         tid = f"t{self.nt}"
@@ -84,7 +85,7 @@ def _str(v: float, rg: bool, gf: str | None) -> str:
     return f"tensor({body}, requires_grad=True)" if rg else f"tensor({body})"
 
 
-def seed_events_by_hand() -> list[dict[str, Any]]:
+def seed_events_by_hand() -> list[Event]:
     """The second article's program: z = x*w1, s = relu(z), yh = s*w2, L = (yh - y)**2."""
     r = Recorder()
     x = r.leaf("x", 1.0, line=2)
@@ -99,7 +100,7 @@ def seed_events_by_hand() -> list[dict[str, Any]]:
     return r.events
 
 
-def seed_events() -> list[dict[str, Any]]:
+def seed_events() -> list[Event]:
     """The seed program's events: from the engine when it exists, else the hand-built log."""
     try:
         from engine import run_program  # type: ignore[attr-defined]
@@ -108,7 +109,7 @@ def seed_events() -> list[dict[str, Any]]:
     return list(run_program(SEED_SOURCE, "seed.py").events)
 
 
-def mlp_events(sizes: tuple[int, ...] = (4, 4, 4, 1), seed: int = 0) -> list[dict[str, Any]]:
+def mlp_events(sizes: tuple[int, ...] = (4, 4, 4, 1), seed: int = 0) -> list[Event]:
     """A scalar MLP (4-4-4-1: 36 weights, about 109 autograd nodes) and a squared-error loss."""
     rnd = random.Random(seed)
     r = Recorder()

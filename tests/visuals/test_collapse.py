@@ -9,6 +9,7 @@ import io
 
 import pytest
 
+from engine.records import Tensor
 from scenes.layout.clip import clip_layout, code_rect
 from scenes.layout.collapse import chain_links, collapse
 from scenes.layout.graph import graph_from_events
@@ -54,7 +55,7 @@ def test_every_card_shows_its_value_at_every_aspect(name: str, aspect: str) -> N
     assert shows_values(lay), (aspect, lay.detail, lay.scale)
     for folded, card in lay.merged.items():
         assert folded not in lay.boxes and card in lay.boxes, (aspect, folded, card)
-    named = {e["id"] for e in checked.run.events if e.get("kind") == "tensor" and e.get("name")}
+    named = {e.id for e in checked.run.events if isinstance(e, Tensor) and e.name}
     assert not named & set(lay.merged), aspect
 
 

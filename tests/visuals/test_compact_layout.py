@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("manim")
 
+from engine.records import Tensor
 from scenes.draw.visuals import bucket, label, node_card  # noqa: E402
 from scenes.layout.clip import clip_layout  # noqa: E402
 from scenes.layout.compact import balanced_layers  # noqa: E402
@@ -31,8 +32,8 @@ def _values(events: list[dict]) -> dict[str, str]:
     """Each tensor's value as the fraction style writes it (the log's shadow)."""
     out = {}
     for e in events:
-        if e.get("kind") == "tensor" and "id" in e:
-            out.setdefault(e["id"], str(e.get("exact") or e.get("value")))
+        if isinstance(e, Tensor):
+            out.setdefault(e.id, str(e.exact or e.value))
     return out
 
 

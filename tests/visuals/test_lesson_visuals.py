@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.records import record_of
+
 pytest.importorskip("manim")
 
 from scenes.draw.visuals import CodePane, caption_bar, pass_mark  # noqa: E402
@@ -85,7 +87,7 @@ def test_loss_curve_points_follow_the_values_inside_the_graph_region(aspect: str
     from scenes.storyboard.narration import Shown
 
     values = [4.0, 0.16, 0.0064]
-    events = [{"seq": i, "kind": "tensor", "value": v} for i, v in enumerate(values)]
+    events = [record_of({"seq": i, "kind": "tensor", "line": 1, "value": v}) for i, v in enumerate(values)]
     from scenes.draw.context import StepScratch
 
     curve = _curve(aspect, events)

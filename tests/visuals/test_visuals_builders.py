@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("manim")
 
+from engine.records import Tensor
 from graph_fixtures import SEED_SOURCE, mlp_events, seed_events_by_hand  # noqa: E402
 from scenes.layout.detail import Detail  # noqa: E402
 from scenes.layout.place import Box, layout_events  # noqa: E402
@@ -44,13 +45,13 @@ def overlap(a, b) -> bool:
 def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
     ev = seed_events_by_hand()
     lay = layout_events(ev, aspect, THEME)
-    tensors = {e["id"]: e for e in ev if e["kind"] == "tensor"}
+    tensors = {e.id: e for e in ev if isinstance(e, Tensor)}
     for box in lay.boxes.values():
         if box.kind == "bucket":
             continue
         t = tensors[box.id]
-        card = node_card(box, THEME, name=t["name"], value=t["exact"], grad_fn=t["grad_fn"],
-                         requires_grad=t["requires_grad"], detail=lay.detail, scale=lay.scale)
+        card = node_card(box, THEME, name=t.name, value=t.exact, grad_fn=t.grad_fn,
+                         requires_grad=t.requires_grad, detail=lay.detail, scale=lay.scale)
         frame = bbox(card.frame)
         assert inside(frame, box.bounds)
         texts = [m for m in (card.name, card.value, card.sub) if m is not None]
@@ -64,7 +65,7 @@ def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
     full = Box("t1", "leaf_grad", 0, 0, z.card_width, z.card_height)
     leaf = node_card(full, THEME, name="w1", value="1/3", grad_fn=None, requires_grad=True, detail=Detail.FULL, scale=1.0)
     # a weight is told by its colour (and the legend), not by a requires_grad=True micro-label
-    assert w1["requires_grad"] and leaf.sub is None and leaf.value is not None
+    assert w1.requires_grad and leaf.sub is None and leaf.value is not None
     assert leaf.frame.get_stroke_color().to_hex().lower() == THEME.colors.leaf_grad.lower()
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.records import Node, Tensor
 from graph_fixtures import Recorder, mlp_events, reciprocal_mul, seed_events_by_hand
 from scenes.layout.place import Layout, graph_from_events, layout_events
 from scenes.theme import DEFAULT_THEME_PATH, ThemeError, default_theme, load_theme
@@ -69,7 +71,7 @@ def test_seed_graph_edges_follow_the_contract() -> None:
 
 def test_positions_depend_only_on_structure() -> None:
     a = seed_events_by_hand()
-    b = [dict(e, value=e["value"] * 7 + 1, str="tensor(9.)") if e["kind"] == "tensor" else e for e in a]
+    b = [replace(e, value=e.value * 7 + 1, str="tensor(9.)") if isinstance(e, Tensor) else e for e in a]
     for aspect in ASPECTS:
         assert layout_events(a, aspect, THEME) == layout_events(b, aspect, THEME)
 
@@ -123,7 +125,7 @@ def test_internal_node_gets_its_own_box() -> None:
 @pytest.mark.parametrize("aspect", ASPECTS)
 def test_mlp_fits_and_stays_legible_at_1080p(aspect: str) -> None:
     ev = mlp_events()
-    assert sum(e["kind"] == "node" for e in ev) == 109
+    assert sum(isinstance(e, Node) for e in ev) == 109
     lay = layout_events(ev, aspect, THEME)
     assert_sane(lay)
     spec = THEME.aspect(aspect)

@@ -24,7 +24,7 @@ class View:
     """One picture: ``planners`` by event kind, ``begin`` run once at a beat's start, ``state``
     making the per-beat record the planners keep in ``builder.state``."""
 
-    planners: dict[str, Planner] = field(default_factory=dict)
+    planners: dict[type[Event], Planner] = field(default_factory=dict)
     begin: Callable[[Builder], None] | None = None
     state: Callable[[LogIndex], Any] | None = None
 
@@ -45,7 +45,7 @@ def _check() -> None:
                               f"does not have (it has {', '.join(VIEWS)})")
         missing = spec.kinds - VIEWS[spec.view].planners.keys()
         if missing:
-            raise ImportError(f"visual {spec.name} draws {', '.join(sorted(missing))} events, which the "
+            raise ImportError(f"visual {spec.name} draws {', '.join(sorted(k.kind for k in missing))} events, which the "
                               f"{spec.view} view has no planner for")
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.records import Tensor
+
 from ..builder import Builder
 from ..logindex import Event, LogIndex
 from ..narration import Shown
@@ -26,11 +28,11 @@ class Curve:
 
 def points(index: LogIndex, selected: list[Event]) -> tuple[str | None, list[Event]]:
     """The name the curve plots (the span's first named tensor) and its tensor events."""
-    named = [e for e in selected if e["kind"] == "tensor" and e.get("name")]
+    named = [e for e in selected if isinstance(e, Tensor) and e.name]
     if not named:
         return None, []
-    name = named[0]["name"]
-    return name, [e for e in named if e["name"] == name]
+    name = named[0].name
+    return name, [e for e in named if e.name == name]
 
 
 def begin(b: Builder) -> None:
@@ -41,30 +43,30 @@ def begin(b: Builder) -> None:
     if not evs:
         return
     curve.name = name
-    loop = b.index.loop_around(evs[0]["line"], evs[0]["line"])
+    loop = b.index.loop_around(evs[0].line, evs[0].line)
     starts = [b.index.events[a] for a, _ in loop.passes] if loop else []
     for ev in evs:
-        curve.passes[ev["seq"]] = next((s for s, (a, z) in zip(starts, loop.passes) if a <= ev["seq"] <= z),
+        curve.passes[ev.seq] = next((s for s, (a, z) in zip(starts, loop.passes) if a <= ev.seq <= z),
                                        None) if loop else None
-    high = max(evs, key=lambda e: float(e["value"]))
-    low = min(evs, key=lambda e: float(e["value"]))
-    strings = [Shown(name, evs[0]["seq"], "name", "name"), b.value(high, "value", "exact", "str", "top"),
+    high = max(evs, key=lambda e: float(e.value))
+    low = min(evs, key=lambda e: float(e.value))
+    strings = [Shown(name, evs[0].seq, "name", "name"), b.value(high, "value", "exact", "str", "top"),
                b.value(low, "value", "exact", "str", "bottom")]
     if starts:
-        strings.append(Shown(str(starts[-1]["pass"]), starts[-1]["seq"], "pass", "total"))
-    b.add("curve_axes", b.tm.edge_grow, (), strings, [high["seq"], low["seq"]])
+        strings.append(Shown(str(starts[-1].pass_), starts[-1].seq, "pass", "total"))
+    b.add("curve_axes", b.tm.edge_grow, (), strings, [high.seq, low.seq])
 
 
 def tensor(b: Builder, ev: Event) -> None:
     """One point: a value of the plotted name, at its pass."""
     curve: Curve = b.state
-    if curve.name is None or ev.get("name") != curve.name:
+    if curve.name is None or ev.name != curve.name:
         return
     strings = [b.value(ev, "value", "exact", "str", "value")]
-    start = curve.passes.get(ev["seq"])
+    start = curve.passes.get(ev.seq)
     if start is not None:
-        strings.append(Shown(str(start["pass"]), start["seq"], "pass", "count"))
-    b.add("curve_point", b.tm.node_appear, (ev["id"],), strings, [ev["seq"]])
+        strings.append(Shown(str(start.pass_), start.seq, "pass", "count"))
+    b.add("curve_point", b.tm.node_appear, (ev.id,), strings, [ev.seq])
 
 
-PLANNERS = {"tensor": tensor}
+PLANNERS = {Tensor: tensor}

@@ -14,6 +14,20 @@ from fractions import Fraction
 import numpy as np
 
 from engine.onscreen import Const, Derived, Gate, Input, Output
+from engine.records import (
+    Accumulate,
+    Backward,
+    Branch,
+    Error,
+    Expr,
+    GradReset,
+    Node,
+    Print,
+    Tensor,
+    Update,
+    Visit,
+    Warn,
+)
 
 from ..builder import Builder
 from ..errors import plain
@@ -31,25 +45,25 @@ def title(b: Builder) -> None:
 
 
 def tensor(b: Builder, ev: Event) -> None:
-    strings = [Shown(ev["name"], ev["seq"], "name", "name")] if ev.get("name") else []
+    strings = [Shown(ev.name, ev.seq, "name", "name")] if ev.name else []
     expr = expression(b, ev) if not strings else None
     if expr is not None:  # an unnamed result is called by its code: `yh - y`
-        strings.append(Shown(expr, ev["seq"], "span", "name"))
-    if ev.get("op") and ev.get("op") != "tensor":
-        strings.append(Shown(ev["op"], ev["seq"], "op", "op"))
-        inputs = ev.get("inputs") or []
+        strings.append(Shown(expr, ev.seq, "span", "name"))
+    if ev.op and ev.op != "tensor":
+        strings.append(Shown(ev.op, ev.seq, "op", "op"))
+        inputs = ev.inputs or []
         for k, operand in enumerate(inputs if len(inputs) == 2 else []):  # s * 2: the node is "× 2"
             if isinstance(operand, (int, float)) and not isinstance(operand, bool):
                 text = str(int(operand)) if float(operand).is_integer() else show(operand, None, b.numbers)
-                strings.append(Shown(text, ev["seq"], f"inputs[{k}]", "operand_after" if k else "operand_before"))
+                strings.append(Shown(text, ev.seq, f"inputs[{k}]", "operand_after" if k else "operand_before"))
     strings.append(b.value(ev, "value", "exact", "str", "value"))
-    if ev.get("grad_fn"):
-        strings.append(Shown(ev["grad_fn"], ev["seq"], "grad_fn", "grad_fn"))
-    b.add("node_appear", b.tm.node_appear, (ev["id"], ev.get("node")), strings, [ev["seq"]])
-    sources = [i for i in ev.get("inputs") or [] if isinstance(i, str) and i in b.index.tensor_event]
+    if ev.grad_fn:
+        strings.append(Shown(ev.grad_fn, ev.seq, "grad_fn", "grad_fn"))
+    b.add("node_appear", b.tm.node_appear, (ev.id, ev.node), strings, [ev.seq])
+    sources = [i for i in ev.inputs or [] if isinstance(i, str) and i in b.index.tensor_event]
     t = b.now
     for src in dict.fromkeys(sources):
-        b.add("edge_grow", b.tm.edge_grow, (src, ev["id"]), (), [ev["seq"]], at=t)
+        b.add("edge_grow", b.tm.edge_grow, (src, ev.id), (), [ev.seq], at=t)
 
 
 def expression(b: Builder, ev: Event) -> str | None:
@@ -62,76 +76,77 @@ def expression_text(ev: Event, lines: list[str], tensors: Mapping[str, Event] | 
     it is short enough for a card; else, for an op of one input, the op applied to what that
     input is called (`(1 - p).log()` is `log(1 - p)`: "log" alone beside `p.log()` read as the
     log of p), when that is. The layout sizes the card for the same text."""
-    span, line = ev.get("span"), ev.get("line", 0)
-    if not span or ev.get("op") in (None, "tensor", "grad") or not 0 < line <= len(lines):
+    span, line = ev.span, ev.line
+    if not span or ev.op in (None, "tensor", "grad") or not 0 < line <= len(lines):
         return None
     text = lines[line - 1].encode("utf-8")[span[0]:span[1]].decode("utf-8", "replace").strip()
     if 0 < len(text) <= MAX_EXPRESSION_CHARS:
         return text
-    inputs = ev.get("inputs") or []
+    inputs = ev.inputs or []
     src = tensors.get(inputs[0]) if tensors and len(inputs) == 1 and isinstance(inputs[0], str) else None
-    inner = src and (src.get("name") or expression_text(src, lines, tensors))
-    applied = f"{ev['op']}({inner})" if inner else ""
+    inner = src and (src.name or expression_text(src, lines, tensors))
+    applied = f"{ev.op}({inner})" if inner else ""
     return applied if 0 < len(applied) <= MAX_EXPRESSION_CHARS else None
 
 
 def update(b: Builder, ev: Event) -> None:
-    strings = [Shown(ev["name"], ev["seq"], "name", "name")] if ev.get("name") else []
+    strings = [Shown(ev.name, ev.seq, "name", "name")] if ev.name else []
     strings.append(b.value(ev, "value", "exact", "str", "value"))
-    b.add("value_update", b.tm.node_appear, (ev["tensor"], ev.get("node")), strings, [ev["seq"]])
+    b.add("value_update", b.tm.node_appear, (ev.tensor, ev.node), strings, [ev.seq])
 
 
 def node(b: Builder, ev: Event) -> None:
-    names = b.name_of(ev.get("tensor"))
-    grad_fn = Shown(ev["grad_fn"], ev["seq"], "grad_fn", "grad_fn")
-    if ev["grad_fn"] == "AccumulateGrad":
-        b.add("bucket_appear", b.tm.bucket_fill, (ev["id"], ev.get("tensor")), [grad_fn] + names, [ev["seq"]])
+    names = b.name_of(ev.tensor)
+    grad_fn = Shown(ev.grad_fn, ev.seq, "grad_fn", "grad_fn")
+    if ev.grad_fn == "AccumulateGrad":
+        b.add("bucket_appear", b.tm.bucket_fill, (ev.id, ev.tensor), [grad_fn] + names, [ev.seq])
     else:
-        b.add("grad_fn_appear", b.tm.node_appear, (ev["id"], ev.get("tensor")), [grad_fn] + names, [ev["seq"]])
+        b.add("grad_fn_appear", b.tm.node_appear, (ev.id, ev.tensor), [grad_fn] + names, [ev.seq])
     t = b.now
-    for target in dict.fromkeys(e for e in ev.get("edges") or [] if e):
-        b.add("edge_grow", b.tm.edge_grow, (ev["id"], target), (), [ev["seq"]], at=t)
+    for target in dict.fromkeys(e for e in ev.edges or [] if e):
+        b.add("edge_grow", b.tm.edge_grow, (ev.id, target), (), [ev.seq], at=t)
 
 
 def backward(b: Builder, ev: Event) -> None:
-    root = b.index.tensor_event.get(ev["root"], {})
-    b.add("backward_start", b.tm.wavefront_step, (ev["root"], ev.get("node") or root.get("node")),
-          b.name_of(ev["root"]), [ev["seq"]])
+    root = b.index.tensor_event.get(ev.root)
+    b.add("backward_start", b.tm.wavefront_step, (ev.root, ev.node or (root.node if root else None)),
+          b.name_of(ev.root), [ev.seq])
 
 
 def visit(b: Builder, ev: Event) -> None:
-    strings = [Shown(ev["grad_fn"], ev["seq"], "grad_fn", "grad_fn")]
+    strings = [Shown(ev.grad_fn, ev.seq, "grad_fn", "grad_fn")]
     parts = arrivals(b, ev)
-    if len(parts) > 1 and ev["grad_fn"] == "AccumulateGrad":
+    if len(parts) > 1 and ev.grad_fn == "AccumulateGrad":
         pass  # gradients meet at a bucket: they wait beside it, and the fill writes their sum
     elif len(parts) > 1:  # gradients meet here: their sum is what arrived
         strings += [b.value(ev, "grad_in", "grad_in_exact", None, "grad")] + parts
     else:
         strings.append(b.value(ev, "grad_in", "grad_in_exact", None, "grad"))
-    tensor = b.index.tensor_event.get(ev.get("tensor") or "", {})
-    rule = RULES.get((ev["grad_fn"], tensor.get("op") or ""))
+    tensor = b.index.tensor_event.get(ev.tensor or "")
+    rule = RULES.get((ev.grad_fn, (tensor.op if tensor else None) or ""))
     factors = local_factors(b, ev, rule)
     if factors:
         strings.append(Shown(rule.words, None, "rule", "rule"))
-    b.add("visit", b.tm.wavefront_step, (ev["node"], ev.get("tensor")), strings, [ev["seq"]])
+    b.add("visit", b.tm.wavefront_step, (ev.node, ev.tensor), strings, [ev.seq])
     t = b.now
-    exacts = ev.get("grads_out_exact") or [None] * len(ev.get("grads_out") or [])
+    exacts = ev.grads_out_exact or [None] * len(ev.grads_out or [])
     sent: list[tuple[int, str, Shown]] = []
-    for j, (target, grad) in enumerate(zip(ev.get("edges") or [], ev.get("grads_out") or [])):
+    for j, (target, grad) in enumerate(zip(ev.edges or [], ev.grads_out or [])):
         if target is None or grad is None:
             continue
         if b.numbers.style == "fraction" and exacts[j] is not None:
-            sent.append((j, target, Shown(exacts[j], ev["seq"], f"grads_out_exact[{j}]", "grad")))
+            sent.append((j, target, Shown(exacts[j], ev.seq, f"grads_out_exact[{j}]", "grad")))
         else:
-            sent.append((j, target, Shown(show(grad, None, b.numbers), ev["seq"], f"grads_out[{j}]", "grad")))
+            sent.append((j, target, Shown(show(grad, None, b.numbers), ev.seq, f"grads_out[{j}]", "grad")))
     for j, target, s in sent if factors else ():  # written with the visit: arrived x factors = product
         arrived = b.value(ev, "grad_in", "grad_in_exact", None, "in")
-        target_tensor = b.index.node_event.get(target, {}).get("tensor")
-        b.add("local_rule", b.tm.wavefront_step, (ev["node"], target),
+        target_node = b.index.node_event.get(target)
+        target_tensor = target_node.tensor if target_node is not None else None
+        b.add("local_rule", b.tm.wavefront_step, (ev.node, target),
               [arrived, *factors[j], Shown(s.text, s.seq, s.field, "out"), *b.name_of(target_tensor, "target")],
-              [ev["seq"]], at=t - b.tm.wavefront_step, advance=False)
+              [ev.seq], at=t - b.tm.wavefront_step, advance=False)
     for j, target, s in sent:  # then each product rides its edge
-        b.add("grad_travel", b.tm.grad_travel, (ev["node"], target), [s], [ev["seq"]], at=t)
+        b.add("grad_travel", b.tm.grad_travel, (ev.node, target), [s], [ev.seq], at=t)
 
 
 def arrivals(b: Builder, ev: Event) -> list[Shown]:
@@ -139,30 +154,30 @@ def arrivals(b: Builder, ev: Event) -> list[Shown]:
     each, in the order they were sent: where there are two or more, they meet and add up.
     Read from the index's record of what was sent where (no scan of the walk per visit)."""
     out: list[Shown] = []
-    for e, j in b.index.sent_to(ev["call"], ev["node"]):
-        if e["seq"] >= ev["seq"]:
+    for e, j in b.index.sent_to(ev.call, ev.node):
+        if e.seq >= ev.seq:
             break
-        exacts = e.get("grads_out_exact") or [None] * len(e.get("edges") or [])
+        exacts = e.grads_out_exact or [None] * len(e.edges or [])
         if b.numbers.style == "fraction" and exacts[j] is not None:
-            out.append(Shown(exacts[j], e["seq"], f"grads_out_exact[{j}]", "part"))
+            out.append(Shown(exacts[j], e.seq, f"grads_out_exact[{j}]", "part"))
         else:
-            out.append(Shown(show(e["grads_out"][j], None, b.numbers), e["seq"], f"grads_out[{j}]", "part"))
+            out.append(Shown(show(e.grads_out[j], None, b.numbers), e.seq, f"grads_out[{j}]", "part"))
     return out
 
 
 def local_factors(b: Builder, ev: Event, rule: Rule | None) -> list[list[Shown]] | None:
     """Per edge of the visit, the strings of its local derivative's factors (see :mod:`..rules`),
     read from the tensor the node belongs to; None when the node has no rule that applies."""
-    tensor = b.index.tensor_event.get(ev.get("tensor") or "")
+    tensor = b.index.tensor_event.get(ev.tensor or "")
     if rule is None or tensor is None:
         return None
-    inputs = tensor.get("inputs") or []
-    if len(inputs) != rule.arity or len(ev.get("edges") or []) > len(rule.factors):
+    inputs = tensor.inputs or []
+    if len(inputs) != rule.arity or len(ev.edges or []) > len(rule.factors):
         return None
     if rule.exponent is not None and inputs[1] != rule.exponent:
         return None
     out: list[list[Shown]] = []
-    for factors in rule.factors[:len(ev.get("edges") or [])]:
+    for factors in rule.factors[:len(ev.edges or [])]:
         row: list[Shown] = []
         for f in factors:
             if isinstance(f, Const):
@@ -173,14 +188,14 @@ def local_factors(b: Builder, ev: Event, rule: Rule | None) -> list[list[Shown]]
                 row.append(_derived(b, tensor, f, inputs))
             elif isinstance(f, Gate):
                 src = inputs[f.k]
-                value = b.index.tensor_event[src]["value"] if isinstance(src, str) else src
+                value = b.index.tensor_event[src].value if isinstance(src, str) else src
                 row.append(Shown("1" if value > 0 else "0", None, "rule", "factor"))
             elif isinstance(f, Input) and isinstance(inputs[f.k], str):
                 row.append(b.value(b.index.tensor_event[inputs[f.k]], "value", "exact", None, "factor"))
             elif isinstance(f, Input):
                 src = inputs[f.k]
                 text = str(int(src)) if float(src).is_integer() else show(src, None, b.numbers)
-                row.append(Shown(text, tensor["seq"], f"inputs[{f.k}]", "factor"))
+                row.append(Shown(text, tensor.seq, f"inputs[{f.k}]", "factor"))
         out.append(row)
     return out
 
@@ -188,11 +203,11 @@ def local_factors(b: Builder, ev: Event, rule: Rule | None) -> list[list[Shown]]
 def _derived(b: Builder, tensor: Event, f: Derived, inputs: list) -> Shown:
     """A :class:`Derived` factor: of the node's own output, or of its input ``f.of``, in float32
     as the log's numbers are, and exactly where the log has the exact value."""
-    of = tensor if f.of is None else b.index.tensor_event.get(inputs[f.of], {})
-    value = float(f.value(np.float32(of.get("value", 0.0))))
-    q = of.get("exact")
+    of = tensor if f.of is None else b.index.tensor_event[inputs[f.of]]
+    value = float(f.value(np.float32(of.value)))
+    q = of.exact
     exact = f.exact(Fraction(q)) if q is not None else None
-    return Shown(show(value, str(exact) if exact is not None else None, b.numbers), of.get("seq"), f.field,
+    return Shown(show(value, str(exact) if exact is not None else None, b.numbers), of.seq, f.field,
                  "factor", value)
 
 
@@ -200,54 +215,54 @@ def accumulate(b: Builder, ev: Event) -> None:
     """A bucket fill. Where gradients met at the bucket (``w * w``), what each path sent
     (``part``) goes with the fill, so ``3 + 3 = 6`` is written as the caption says they add up,
     not while it still says each path sends 3 (a bucket that held 6 shows ``6 + 6 = 12``)."""
-    strings = b.name_of(ev["tensor"])
-    if ev.get("before") is not None:
+    strings = b.name_of(ev.tensor)
+    if ev.before is not None:
         strings.append(b.value(ev, "before", "before_exact", None, "before"))
-    visit_ = b.index.visit_of(ev["call"], ev["node"], ev["seq"])
-    parts = arrivals(b, visit_) if visit_ is not None and ev.get("before") is None else []
+    visit_ = b.index.visit_of(ev.call, ev.node, ev.seq)
+    parts = arrivals(b, visit_) if visit_ is not None and ev.before is None else []
     if len(parts) > 1:  # into a bucket that held 6, the sum written is the bucket's: 6 + 6 = 12
         strings += parts
     strings.append(b.value(ev, "add", "add_exact", None, "add"))
     strings.append(b.value(ev, "after", "after_exact", "str", "after"))
-    b.add("bucket_fill", b.tm.bucket_fill, (ev["node"], ev["tensor"]), strings, [ev["seq"]])
+    b.add("bucket_fill", b.tm.bucket_fill, (ev.node, ev.tensor), strings, [ev.seq])
 
 
 def grad_reset(b: Builder, ev: Event) -> None:
-    strings = b.name_of(ev["tensor"])
-    to = ev.get("to")
+    strings = b.name_of(ev.tensor)
+    to = ev.to
     text = "None" if to is None else show(to, "0", b.numbers, torch_str(to))
-    strings.append(Shown(text, ev["seq"], "to", "after"))
-    leaf = b.index.tensor_event.get(ev["tensor"], {})
-    b.add("bucket_reset", b.tm.bucket_fill, (ev["tensor"], leaf.get("node")), strings, [ev["seq"]])
+    strings.append(Shown(text, ev.seq, "to", "after"))
+    leaf = b.index.tensor_event.get(ev.tensor)
+    b.add("bucket_reset", b.tm.bucket_fill, (ev.tensor, leaf.node if leaf else None), strings, [ev.seq])
 
 
 def branch(b: Builder, ev: Event) -> None:
-    strings = [Shown(ev["test"], ev["seq"], "test", "code"), Shown(str(bool(ev["taken"])), ev["seq"], "taken", "taken")]
-    b.add("branch_test", b.tm.wavefront_step, (), strings, [ev["seq"]])
+    strings = [Shown(ev.test, ev.seq, "test", "code"), Shown(str(bool(ev.taken)), ev.seq, "taken", "taken")]
+    b.add("branch_test", b.tm.wavefront_step, (), strings, [ev.seq])
 
 
 def print_(b: Builder, ev: Event) -> None:
     """What the program printed, its control characters and direction overrides written as
     escapes (``\\x1b``, as ``render log --pretty`` writes them): drawn raw, an ESC or a BEL is a
     box on the console and a U+202E turns the rest of the line around."""
-    b.add("output_line", b.tm.node_appear, (), [Shown(plain(ev["text"]), ev["seq"], "text", "output")], [ev["seq"]])
+    b.add("output_line", b.tm.node_appear, (), [Shown(plain(ev.text), ev.seq, "text", "output")], [ev.seq])
 
 
 def expr(b: Builder, ev: Event) -> None:
-    b.add("output_line", b.tm.node_appear, (), [Shown(plain(ev["str"]), ev["seq"], "str", "output")], [ev["seq"]])
+    b.add("output_line", b.tm.node_appear, (), [Shown(plain(ev.str), ev.seq, "str", "output")], [ev.seq])
 
 
 def message(b: Builder, ev: Event) -> None:
     """An error or a warning: its type and message (escaped as printed text is), at the node it
     names if any."""
-    strings = [Shown(ev.get("type", ""), ev["seq"], "type", "type"),
-               Shown(plain(ev["message"]), ev["seq"], "message", "message")]
-    b.add("message", b.tm.node_appear * 2, (ev.get("node"),), strings, [ev["seq"]])
+    strings = [Shown(ev.type or "", ev.seq, "type", "type"),
+               Shown(plain(ev.message), ev.seq, "message", "message")]
+    b.add("message", b.tm.node_appear * 2, (ev.node if isinstance(ev, Error) else None,), strings, [ev.seq])
 
 
 PLANNERS = {
-    "tensor": tensor, "update": update, "node": node, "backward": backward, "visit": visit,
-    "accumulate": accumulate, "grad_reset": grad_reset, "branch": branch, "print": print_, "expr": expr,
-    "error": message, "warning": message,
+    Tensor: tensor, Update: update, Node: node, Backward: backward, Visit: visit,
+    Accumulate: accumulate, GradReset: grad_reset, Branch: branch, Print: print_, Expr: expr,
+    Error: message, Warn: message,
 }
-"""Event kind -> the planner that turns one such event into cues."""
+"""Event record -> the planner that turns one such event into cues."""

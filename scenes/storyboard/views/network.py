@@ -10,6 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.records import (
+    Accumulate,
+    Backward,
+    ForwardPass,
+    Jvp,
+    Tangent,
+    Tensor,
+    Visit,
+)
+
 from ..builder import Builder
 from ..logindex import Event, LogIndex
 from ..narration import Shown
@@ -43,30 +53,30 @@ def _sweep(b: Builder) -> Sweep:
 def tensor(b: Builder, ev: Event) -> None:
     st = _sweep(b)
     net = st.net
-    if ev["id"] in net.units:
+    if ev.id in net.units:
         st.last_dst = None
-        strings = [Shown(net.units[ev["id"]].name, ev["seq"], "name", "name")]
-        if not any(l.src == ev["id"] for l in net.links.values()):  # the output's result, the loss
+        strings = [Shown(net.units[ev.id].name, ev.seq, "name", "name")]
+        if not any(l.src == ev.id for l in net.links.values()):  # the output's result, the loss
             strings.append(b.value(ev, "value", "exact", None, "value"))
-            for leaf in (b.index.tensor_event[t] for t in net.targets.get(ev["id"], [])):
-                strings += [Shown(leaf["name"], leaf["seq"], "name", "target_name"),
+            for leaf in (b.index.tensor_event[t] for t in net.targets.get(ev.id, [])):
+                strings += [Shown(leaf.name, leaf.seq, "name", "target_name"),
                             b.value(leaf, "value", "exact", None, "target")]
-        b.add("unit_appear", b.tm.node_appear, (ev["id"],), strings, [ev["seq"]])
+        b.add("unit_appear", b.tm.node_appear, (ev.id,), strings, [ev.seq])
         return
-    link = next((l for l in net.links.values() if l.seq == ev["seq"]), None)
+    link = next((l for l in net.links.values() if l.seq == ev.seq), None)
     if link is None:
         return
     at = st.last_dst[1] if st.last_dst and st.last_dst[0] == link.dst else None
     if at is None:
         st.last_dst = (link.dst, b.now)
-    b.add("link_appear", b.tm.edge_grow, (link.weight, link.src, link.dst), (), [ev["seq"]], at=at)
+    b.add("link_appear", b.tm.edge_grow, (link.weight, link.src, link.dst), (), [ev.seq], at=at)
 
 
 def backward(b: Builder, ev: Event) -> None:
     st = _sweep(b)
     st.lit, st.front, st.counted = set(), None, set()
-    b.add("pass_count", b.tm.wavefront_step, (ev["root"],),
-          [Shown(str(ev["call"]), ev["seq"], "call", "count")], [ev["seq"]])
+    b.add("pass_count", b.tm.wavefront_step, (ev.root,),
+          [Shown(str(ev.call), ev.seq, "call", "count")], [ev.seq])
 
 
 def _front_at(b: Builder, owner: str) -> float | None:
@@ -85,38 +95,38 @@ def _front_at(b: Builder, owner: str) -> float | None:
 
 def visit(b: Builder, ev: Event) -> None:
     st = _sweep(b)
-    owner = st.net.owner.get(ev["node"])
+    owner = st.net.owner.get(ev.node)
     if owner is None or owner in st.lit:
         return
     st.lit.add(owner)
-    b.add("sweep_step", b.tm.sweep_step, (owner,), (), [ev["seq"]], at=_front_at(b, owner))
+    b.add("sweep_step", b.tm.sweep_step, (owner,), (), [ev.seq], at=_front_at(b, owner))
 
 
 def accumulate(b: Builder, ev: Event) -> None:
     st = _sweep(b)
-    if ev["tensor"] not in st.net.links:
+    if ev.tensor not in st.net.links:
         return
-    at = _front_at(b, ev["tensor"])
-    b.add("link_fill", b.tm.sweep_step, (ev["tensor"],), (), [ev["seq"]], at=at)
+    at = _front_at(b, ev.tensor)
+    b.add("link_fill", b.tm.sweep_step, (ev.tensor,), (), [ev.seq], at=at)
     layer = st.front[0] if st.front else -1
     if layer not in st.counted:  # the wavefront reaches this layer's weights: count them in
         st.counted.add(layer)
         net = st.net
         reached = sum(1 for l in net.links.values() if net.units[l.dst].layer >= min(st.counted))
         b.add("reach_count", b.tm.sweep_step, (), [Shown(str(reached), None, "reached", "reached"),
-              Shown(str(len(net.links)), None, "weights", "total")], [ev["seq"]], at=st.front[1] if st.front else at)
+              Shown(str(len(net.links)), None, "weights", "total")], [ev.seq], at=st.front[1] if st.front else at)
 
 
 def forward_pass(b: Builder, ev: Event) -> None:
     _sweep(b).reached = []
-    b.add("pass_count", b.tm.wavefront_step, (ev["seed"],),
-          [Shown(str(ev["pass"]), ev["seq"], "pass", "count"),
-           Shown(str(ev["passes"]), ev["seq"], "passes", "total")], [ev["seq"]])
+    b.add("pass_count", b.tm.wavefront_step, (ev.seed,),
+          [Shown(str(ev.pass_), ev.seq, "pass", "count"),
+           Shown(str(ev.passes), ev.seq, "passes", "total")], [ev.seq])
 
 
 def tangent(b: Builder, ev: Event) -> None:
     st = _sweep(b)
-    owner = st.net.owner.get(ev["node"])
+    owner = st.net.owner.get(ev.node)
     if owner is not None and owner not in st.reached:
         st.reached.append(owner)
 
@@ -124,15 +134,15 @@ def tangent(b: Builder, ev: Event) -> None:
 def jvp(b: Builder, ev: Event) -> None:
     st = _sweep(b)
     if st.reached:
-        b.add("tangent_sweep", b.tm.grad_travel, tuple(st.reached), (), [ev["seq"]])
+        b.add("tangent_sweep", b.tm.grad_travel, tuple(st.reached), (), [ev.seq])
     st.reached = []
-    b.add("jvp_fill", b.tm.bucket_fill, (ev["seed"],),
-          [Shown(ev["name"], ev["seq"], "name", "name"), b.value(ev, "value", "exact", None, "value")],
-          [ev["seq"]])
+    b.add("jvp_fill", b.tm.bucket_fill, (ev.seed,),
+          [Shown(ev.name, ev.seq, "name", "name"), b.value(ev, "value", "exact", None, "value")],
+          [ev.seq])
 
 
 PLANNERS = {
-    "tensor": tensor, "backward": backward, "visit": visit, "accumulate": accumulate,
-    "forward_pass": forward_pass, "tangent": tangent, "jvp": jvp,
+    Tensor: tensor, Backward: backward, Visit: visit, Accumulate: accumulate,
+    ForwardPass: forward_pass, Tangent: tangent, Jvp: jvp,
 }
-"""Event kind -> the planner that turns one such event into cues of the MLP picture."""
+"""Event record -> the planner that turns one such event into cues of the MLP picture."""
