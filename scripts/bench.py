@@ -55,10 +55,12 @@ print(w1.grad, w2.grad, w3.grad)
 
 def gradreel_run() -> float:
     from engine import run_program
+    from engine.records import Accumulate, Visit
+
     log = run_program(PROGRAM, "bench.py")
     text = log.to_jsonl()
-    assert len(log.of_kind("visit")) > 4 * ITERATIONS and text
-    return log.of_kind("accumulate")[-1]["after"]
+    assert len(log.of_kind(Visit)) > 4 * ITERATIONS and text
+    return float(log.of_kind(Accumulate)[-1].after)
 
 
 def torch_run() -> float:

@@ -22,6 +22,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "visuals")]
 from manim import Scene, tempconfig  # noqa: E402
 
 from graph_fixtures import SEED_SOURCE, mlp_events, seed_events  # noqa: E402
+from engine.records import Event, Tensor as TensorEvent  # noqa: E402
 from scenes.layout.place import Layout, layout_events  # noqa: E402
 from scenes.theme import Theme, default_theme  # noqa: E402
 from scenes.draw.visuals import CodePane, bucket, caption_bar, edge_arrow, grad_token, node_card, route_path, wavefront  # noqa: E402
@@ -30,15 +31,15 @@ OUT = Path("/tmp/preview")
 PIXELS = {"l": 480, "h": 1080}
 
 
-def value_text(ev: dict) -> str:
+def value_text(ev: TensorEvent) -> str:
     """What a card shows: the exact fraction when there is one, else 4 decimals."""
-    return ev["exact"] if ev.get("exact") else f"{ev['value']:.4f}"
+    return ev.exact if ev.exact else f"{ev.value:.4f}"
 
 
-def build(scene: Scene, events: list[dict], lay: Layout, theme: Theme, aspect: str, backward: bool, code: bool) -> None:
+def build(scene: Scene, events: list[Event], lay: Layout, theme: Theme, aspect: str, backward: bool, code: bool) -> None:
     """Compose one still: edges, cards, buckets, code pane with a bar, caption, a token."""
     spec = theme.aspect(aspect)
-    tensors = {e["id"]: e for e in events if e["kind"] == "tensor"}
+    tensors = {e.id: e for e in events if isinstance(e, TensorEvent)}
     for r in lay.routes:
         scene.add(edge_arrow(r, theme, backward=backward, scale=lay.scale, dimmed=backward and not r.needs_grad))
     if backward:
@@ -50,10 +51,10 @@ def build(scene: Scene, events: list[dict], lay: Layout, theme: Theme, aspect: s
             level, val = grads.get(leaf, (0.6, "0.12")) if backward else (0.0, None)
             scene.add(bucket(box, theme, level=level, value=val, scale=lay.scale))
             continue
-        t = tensors.get(box.id, {})
-        scene.add(node_card(box, theme, name=t.get("name"), value=value_text(t) if t else None,
-                            grad_fn=t.get("grad_fn") or lay.items[box.id].grad_fn,
-                            requires_grad=bool(t.get("requires_grad")), detail=lay.detail, scale=lay.scale))
+        t = tensors.get(box.id)
+        scene.add(node_card(box, theme, name=t.name if t else None, value=value_text(t) if t else None,
+                            grad_fn=(t.grad_fn if t else None) or lay.items[box.id].grad_fn,
+                            requires_grad=bool(t and t.requires_grad), detail=lay.detail, scale=lay.scale))
     if backward:
         r = next(r for r in lay.routes if r.needs_grad and r.src.startswith("t") and lay.items[r.src].kind == "op")
         tok = grad_token("8/3", theme, scale=lay.scale)
@@ -67,7 +68,7 @@ def build(scene: Scene, events: list[dict], lay: Layout, theme: Theme, aspect: s
     scene.add(caption_bar(text, spec.caption, theme))
 
 
-def render(name: str, events: list[dict], aspect: str, quality: str, backward: bool, code: bool = True) -> Path:
+def render(name: str, events: list[Event], aspect: str, quality: str, backward: bool, code: bool = True) -> Path:
     theme = default_theme()
     spec = theme.aspect(aspect)
     region = spec.graph
