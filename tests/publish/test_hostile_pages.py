@@ -207,7 +207,8 @@ def served(hostile: Path) -> Iterator[str]:
     import threading
 
     handler = type("Handler", (_Server,), {"seen": []})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(hostile / "out")))
+    files = functools.partial(handler, directory=str(hostile / "out"))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), files)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
@@ -227,15 +228,16 @@ def _click_every_link(driver, url: str) -> list[tuple[int, object]]:  # type: ig
     for i in range(count):
         if driver.current_url.split("#")[0] != url.split("#")[0]:
             _open(driver, url)
-        driver.execute_script("delete window.__pwned; var a = document.links[arguments[0]]; a.removeAttribute('download'); "
-                              "a.removeAttribute('target'); a.click();", i)
+        driver.execute_script("delete window.__pwned; var a = document.links[arguments[0]]; "
+                              "a.removeAttribute('download'); a.removeAttribute('target'); a.click();", i)
         time.sleep(0.2)  # a javascript: URL runs after the click's task
         if (what := _ran(driver)) is not None:
             ran.append((i, what))
     return ran
 
 
-def test_nothing_runs_on_load_or_on_a_click(hostile: Path, browser, served: str) -> None:  # type: ignore[no-untyped-def]
+def test_nothing_runs_on_load_or_on_a_click(hostile: Path, browser,  # type: ignore[no-untyped-def]
+                                            served: str) -> None:
     browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "deny"})
     folder = hostile / "out" / "hostile"
     shown = folder / "md.html"  # beside the files the Markdown links
@@ -245,3 +247,10 @@ def test_nothing_runs_on_load_or_on_a_click(hostile: Path, browser, served: str)
         assert _click_every_link(browser, url) == [], url
         _open(browser, url)
         assert _errors(browser) == [], url  # the policy lets the page load all it needs
+    # and it holds: an inline script put into the page does not run, from disk or over HTTP
+    page = (folder / "index.html").read_text()
+    (folder / "tampered.html").write_text(page.replace("</body>", "<script>window.__pwned = 'inline';</script></body>"))
+    for url in (f"{served}/hostile/tampered.html", (folder / "tampered.html").as_uri()):
+        _open(browser, url)
+        assert _ran(browser) is None, url
+        assert any("Content Security Policy" in e["message"] for e in _errors(browser)), url
