@@ -47,11 +47,12 @@ def article_files(name: str, fmt: str) -> dict[str, str]:
     """The names of the files the article writes in its folder, by role (and its stills,
     ``beat-NN.png``, and ``index.html`` and :data:`KEY_FILE`)."""
     return {"video": f"{name}.{fmt}", "poster": f"{name}.png", "captions": f"{name}.vtt",
-            "chapters": f"{name}.chapters.vtt", "style": pages.STYLE_FILE, "markdown": f"{name}.md"}
+            "chapters": f"{name}.chapters.vtt", "style": pages.STYLE_FILE, "script": pages.SCRIPT_FILE,
+            "markdown": f"{name}.md"}
 
 
 ROLE_WORDS = {"video": "clip", "poster": "poster", "captions": "captions", "chapters": "chapters",
-              "style": "style sheet", "markdown": "article"}
+              "style": "style sheet", "script": "script", "markdown": "article"}
 """What each of the article's files is, in a refusal ("not a style sheet gradreel made")."""
 
 
@@ -97,6 +98,7 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
                     tracks={role: track_src(placed[role]) for role in ("captions", "chapters")},
                     captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice
         w.text(files["style"], pages.style_sheet(), ROLE_WORDS["style"])
+        w.text(files["script"], pages.script(), ROLE_WORDS["script"])
         w.text(files["markdown"], pages.render("article.md.j2", data), ROLE_WORDS["markdown"])
         w.text(page.name, pages.render("article.html.j2", data), "page")
         for old in sorted(folder.glob("beat-*.png")):  # the stills of beats the storyboard no longer has

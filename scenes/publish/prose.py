@@ -47,9 +47,39 @@ def _block_safe(markdown: str) -> str:
     return "\\" + markdown if markdown[:1] in "-+=" or markdown[:1].isdigit() else markdown
 
 
+def _longest_run(text: str) -> int:
+    return max((len(run) for run in re.findall(r"`+", text)), default=0)
+
+
 def code_span(text: str) -> str:
-    fence = "``" if "`" in text else "`"
-    return f"{fence}{text}{fence}" if fence == "`" else f"{fence} {text} {fence}"
+    """``text`` as a Markdown code span: set off by one backtick more than its longest run of
+    them (so none of its own closes it), and by spaces when it starts or ends with a backtick or
+    a space (which Markdown strips one of).
+
+    >>> code_span("a ``` b")
+    '````a ``` b````'
+    >>> code_span("`x`")
+    '`` `x` ``'
+    """
+    fence = "`" * (_longest_run(text) + 1)
+    pad = " " if text[:1] in "` " or text[-1:] in "` " else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def fenced(text: str, info: str = "") -> str:
+    """``text`` as a fenced Markdown code block (``info`` its language): a fence of three
+    backticks or one more than the longest run of them in ``text``. Why: a program line or a
+    printed line of three backticks closed a fence of three, and what followed it (a
+    ``<script>``) was read as Markdown and HTML.
+
+    >>> print(fenced("print('```')", "python"))
+    ````python
+    print('```')
+    ````
+    """
+    fence = "`" * max(3, _longest_run(text) + 1)
+    body = text.rstrip("\n")
+    return f"{fence}{info}\n{body}\n{fence}"
 
 
 def marked(narration: str, numbers: list[str], text: str) -> str:

@@ -51,13 +51,14 @@ def srt(captions: Iterable[CaptionSpan]) -> str:
 
 
 def vtt_cues(cues: Iterable[tuple[float, float, str]]) -> str:
-    """A WebVTT file of ``(start, end, text)`` cues, numbered from 1; the text escaped (``&``,
-    ``<`` and ``>`` are markup in WebVTT), its lines kept and each wrapped at LINE_WIDTH."""
+    """A WebVTT file of ``(start, end, text)`` cues, numbered from 1; the text's lines kept and
+    each wrapped at LINE_WIDTH, then escaped (``&``, ``<`` and ``>`` are markup in WebVTT). Why in
+    that order: wrapped after, an entity was cut across two lines (``&l`` / ``t;``) and shown so."""
     blocks = ["WEBVTT\n"]
     for n, (start, end, text) in enumerate(cues, start=1):
-        safe = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        lines = "\n".join(w for line in safe.split("\n")
-                          for w in textwrap.wrap(line, LINE_WIDTH, break_on_hyphens=False)) or " "
+        wrapped = "\n".join(w for line in text.split("\n")
+                             for w in textwrap.wrap(line, LINE_WIDTH, break_on_hyphens=False))
+        lines = wrapped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") or " "
         blocks.append(f"{n}\n{timestamp(start, '.')} --> {timestamp(end, '.')}\n{lines}\n")
     return "\n".join(blocks)
 

@@ -26,6 +26,11 @@ def find_storyboards(folder: Path = STORYBOARD_DIR) -> list[str]:
 
 
 _ASPECT_ENDING = re.compile(r"\.[0-9]+x[0-9]+$", re.IGNORECASE)
+NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+"""What a storyboard's name is made of: ASCII letters and digits, ``_``, ``-`` and ``.``. Why: the
+name is the name of the clip's files and of the pages' links to them, where ``:`` makes a scheme
+(``javascript:...``), ``#`` and ``?`` end the path, ``%`` starts an escape, a space or a quote
+ends a word in a shell; a name of these characters is the same word everywhere."""
 
 
 def name_problem(name: str) -> str | None:
@@ -34,16 +39,28 @@ def name_problem(name: str) -> str | None:
     A clip's outputs are named after it (``NAME.mp4``, ``NAME.9x16.mp4`` at 9:16, ``NAME/`` for
     its article), beside gradreel's own files (``.site.key``, ``.segments/``), so two names may
     not give one file: a name does not end as an aspect's outputs do (``.9x16``, ``.1x1``) and
-    does not start with a dot.
+    does not start with a dot. It is made of :data:`NAME_CHARS` only, and does not start with
+    ``-`` (an option to ``render``, and to ``rm``).
 
     >>> name_problem("intro.9x16")[:60]
     "the storyboard's name 'intro.9x16' ends in '.9x16', as the o"
     >>> name_problem("1.2-intro") is None
     True
+    >>> print(name_problem("what's #1?")[:63])
+    the storyboard's name "what's #1?" holds "'", ' ', '#' and '?';
     """
     if name.startswith("."):
         return (f"the storyboard's name {name!r} starts with a dot, as gradreel's own files in the output "
                 f"folder do (.site.key, .segments); rename the file (e.g. {name.lstrip('.') or 'clip'}.yaml)")
+    others = list(dict.fromkeys(c for c in name if c not in NAME_CHARS))
+    if others or name.startswith("-") or not name:
+        plain = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("-._") or "clip"
+        shown = [repr(c) for c in others]
+        what = f"holds {', '.join(shown[:-1])} and {shown[-1]}" if len(shown) > 1 else (
+            f"holds {shown[0]}" if shown else "starts with '-'")
+        return (f"the storyboard's name {name!r} {what}; a name is made of ASCII letters, digits, '_', '-' and "
+                f"'.' and does not start with '-' or '.', as it names the clip's files and the links to them "
+                f"in its pages; rename the file (e.g. {plain}.yaml)")
     ending = _ASPECT_ENDING.search(name)
     if ending:
         base = name[:ending.start()]

@@ -16,7 +16,7 @@ from scenes.publish.prose import md_escape
 from scenes.storyboard import load_and_plan, storyboard_path
 
 FILES = {"video": "x.mp4", "poster": "x.png", "captions": "x.vtt", "chapters": "x.chapters.vtt",
-         "style": "gradreel.css", "markdown": "x.md"}
+         "style": "gradreel.css", "script": "gradreel.js", "markdown": "x.md"}
 
 
 def _data(name: str, sets: tuple[str, ...] = ()) -> tuple[dict, object, object]:
