@@ -69,7 +69,7 @@ class Course:
             errors.add(*doc.pos.get(("title",), (1, 1)), "title: must be the course's title, a line of text")
         intro = data.get("intro", "")
         if "intro" in data and (not isinstance(intro, str) or not intro.strip()):
-            errors.add(*doc.pos.get(("intro",), (1, 1)), INTRO_HELP, ("intro",))
+            errors.add(*doc.pos.get(("intro",), (1, 1)), INTRO_HELP)
         clips = data.get("clips")
         names: list[str] = []
         if not isinstance(clips, list) or not clips:

@@ -39,7 +39,7 @@ def test_an_intro_of_the_wrong_shape_is_refused_at_its_line(tmp_path: Path, valu
     line = str(err.value)
     assert line.count("\n") == 0, line
     assert re.match(rf".*course\.yaml:{2 if col == 8 else 3}:{col}: intro: must be the course's introduction, "
-                    r"Markdown text .*'intro: \|'", line), line
+                    r"Markdown text .*'intro: \|'.*, or leave it out$", line), line
 
 
 def test_a_misspelt_key_names_the_three(tmp_path: Path) -> None:
