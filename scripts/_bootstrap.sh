@@ -58,6 +58,21 @@ ensure_browser() {
   _as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $BROWSER_PACKAGES >/dev/null
 }
 
+# ensure_axe: axe-core, the accessibility checker tests/publish/test_axe.py runs inside each page
+# (injected through Selenium), from the npm registry into .cache/axe-core-VERSION/ (gitignored).
+# The folder is named by the pinned version, so a new pin installs afresh and a present one costs
+# one file check. Without npm the accessibility test skips and says so.
+AXE_VERSION="4.14.1"
+AXE_DIR="$ROOT/.cache/axe-core-$AXE_VERSION"
+ensure_axe() {
+  [ -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ] && return 0
+  command -v npm >/dev/null 2>&1 || { _say "no npm: the accessibility test (axe-core) will be skipped"; return 0; }
+  _say "installing axe-core $AXE_VERSION for the accessibility test (once)"
+  npm install --prefix "$AXE_DIR" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts \
+    --loglevel=error "axe-core@$AXE_VERSION" >/dev/null ||
+    _say "npm install axe-core@$AXE_VERSION failed: the accessibility test will be skipped"
+}
+
 # ensure_venv "EXTRAS": the extras this script needs, separated by spaces, e.g. "test oracle".
 # The stamp holds two lines: the checksum of pyproject.toml and the extras installed from it.
 ensure_venv() {

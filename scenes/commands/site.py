@@ -1,4 +1,4 @@
-"""``render site [DIR]``: the course as a gallery, ``DIR/index.html`` (see :mod:`scenes.publish.site`)."""
+"""``render site [DIR]``: the course page, ``DIR/index.html`` (see :mod:`scenes.publish.site`)."""
 
 from __future__ import annotations
 

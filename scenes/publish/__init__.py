@@ -5,7 +5,7 @@ An article (:mod:`.article`) is a folder, ``DIR/NAME/``: ``index.html`` and ``NA
 clip, its poster, its captions and chapters as WebVTT, a still per beat and the page's style
 beside them, so that the folder works opened from disk and served over HTTP, from no other host.
 Every number it shows is read from the log, as the clip's are (:mod:`.values`). The site
-(:mod:`.site`) is ``DIR/index.html``, the course as a gallery. Both are rebuilt only when what
+(:mod:`.site`) is ``DIR/index.html``, the course page. Both are rebuilt only when what
 they show changed (:mod:`.freshness`).
 
 Above ``render`` in the import layers: it asks the pipeline for the clip, and never reaches a

@@ -1,4 +1,4 @@
-"""A course: its title and its clips in order, read from ``course.yaml``.
+"""A course: its title, its introduction and its clips in order, read from ``course.yaml``.
 
 Where: beside the folder that holds the storyboards (an author's repository holds
 ``course.yaml``, ``storyboards/`` and ``out/``; this checkout ``scenes/course.yaml`` beside
@@ -9,7 +9,7 @@ symlink to nothing) is refused, not taken for "no course file".
 
 >>> from pathlib import Path
 >>> Course.of(Path("scenes/storyboards")).names[:2]
-['graph_build', 'backward_graph']
+['leaf_nodes', 'mlp']
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from scenes.storyboard.store import find_storyboards
 from scenes.storyboard.yamlsafe import load_file
 
 COURSE_FILE = "course.yaml"
-KEYS = ("title", "clips")
+KEYS = ("title", "intro", "clips")
+INTRO_HELP = ("intro: must be the course's introduction, Markdown text of one paragraph or more "
+              "(write it after 'intro: |' on lines of its own, a blank line between paragraphs), or leave it out")
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class Course:
     file: Path | None
     text: str
     """The course file's text ("" without one): part of the site's key."""
+    intro: str = ""
+    """What the course is about, in Markdown, as its page opens ("" when the file has none)."""
 
     def storyboard(self, name: str) -> Path:
         return self.storyboards / f"{name}.yaml"
@@ -55,14 +59,17 @@ class Course:
         errors = ErrorList(doc.file)
         data = doc.data if isinstance(doc.data, dict) else {}
         if not isinstance(doc.data, dict):
-            errors.add(1, 1, "a course file is a mapping with title: and clips:")
+            errors.add(1, 1, "a course file is a mapping with title:, clips: and (if you like) intro:")
         for key in data:
             if key not in KEYS:
                 errors.add(*doc.key_pos.get((key,), (1, 1)), f"unknown key '{key}'{did_you_mean(str(key), KEYS)}"
-                           f" (a course has {' and '.join(KEYS)})", (key,))
+                           f" (a course has {', '.join(KEYS[:-1])} and {KEYS[-1]})", (key,))
         title = data.get("title")
         if not isinstance(title, str) or not title.strip():
             errors.add(*doc.pos.get(("title",), (1, 1)), "title: must be the course's title, a line of text")
+        intro = data.get("intro", "")
+        if "intro" in data and (not isinstance(intro, str) or not intro.strip()):
+            errors.add(*doc.pos.get(("intro",), (1, 1)), INTRO_HELP)
         clips = data.get("clips")
         names: list[str] = []
         if not isinstance(clips, list) or not clips:
@@ -78,4 +85,4 @@ class Course:
                 else:
                     names.append(name)
         errors.raise_if_any()
-        return cls(str(title).strip(), names, storyboards, file, doc.text)
+        return cls(str(title).strip(), names, storyboards, file, doc.text, str(intro).strip())

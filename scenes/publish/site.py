@@ -1,9 +1,10 @@
-"""``render site [DIR]``: the course as a gallery, ``DIR/index.html``.
+"""``render site [DIR]``: the course page, ``DIR/index.html``.
 
-Each clip of the course that ``DIR`` holds, in course order: its poster, title and duration,
-with links to the clip and to its article (when written). A clip not rendered yet is left out,
-and said so. The page links only files inside ``DIR``, so the folder can be copied anywhere,
-opened from disk or served.
+The course's title and introduction (``course.yaml``), then each clip of the course that ``DIR``
+holds, in course order: its title, its takeaway (the storyboard's, numbers filled from the log,
+as its article opens), its duration, a small poster, and links to the clip and to its article
+(only when written). A clip not rendered yet is left out, and said so. The page links only files
+inside ``DIR``, so the folder can be copied anywhere, opened from disk or served.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from scenes.publish import pages
-from scenes.publish.article import KEY_FILE, article_folder, clock
+from scenes.publish.article import KEY_FILE, article_folder, clock, takeaway
 from scenes.publish.course import Course
 from scenes.publish.freshness import is_fresh, key_of
+from scenes.publish.prose import beat_prose
 from scenes.render.options import outputs
 from scenes.render.writes import FolderWrite
 from scenes.storyboard.errors import plain
@@ -28,6 +30,38 @@ from scenes.video.formats import PAGE_TYPES
 SITE_KEY = ".site.key"
 SITE_FILES = {"index.html": "page", pages.STYLE_FILE: "style sheet", SITE_KEY: "key"}
 """The files ``render site`` writes in its folder, with what each is (in a refusal)."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """One clip as the course page lists it; ``article`` is None when none is written."""
+
+    name: str
+    title: str
+    takeaway: str
+    clock: str
+    seconds: float
+    clip: str
+    poster: str
+    article: str | None
+
+
+def intro_html(markdown: str) -> str:
+    """The course's introduction as HTML: paragraphs, lists, emphasis, code and links only (no
+    raw HTML, heading or image: the page's outline is its own, and it loads nothing remote), and
+    links to ``javascript:`` and the like left as text, as markdown-it does."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("zero", {"html": False}).enable(["list", "emphasis", "backticks", "link", "escape",
+                                                     "entity", "newline"])
+    return md.render(markdown).strip()
+
+
+def site_data(title: str, intro: str, cards: list[Card]) -> dict[str, Any]:
+    """What ``site.html.j2`` shows: the course's title and introduction (Markdown), its cards,
+    their total duration and how many have a written version."""
+    return {"title": title, "intro": intro_html(intro), "cards": cards, "style": pages.STYLE_FILE,
+            "total": clock(sum(c.seconds for c in cards)), "written": sum(c.article is not None for c in cards)}
 
 
 @dataclass
@@ -100,12 +134,12 @@ def write_site(out: Path, course: Course, force: bool = False,
     cards = []
     for name, clip in present:
         checked, p = load_and_plan(str(course.storyboard(name)), (), name)
+        board = checked.storyboard
         article = article_folder(out, name) / "index.html"
-        cards.append({"name": name, "title": checked.storyboard.title, "clock": clock(p.duration),
-                      "seconds": p.duration, "clip": clip.name, "poster": f"{name}.png",
-                      "article": f"{name}/index.html" if article.is_file() else None})
-    data = {"title": course.title, "cards": cards, "style": pages.STYLE_FILE,
-            "total": clock(sum(c["seconds"] for c in cards))}
+        cards.append(Card(name, board.title, takeaway(board, p, beat_prose(board, p)), clock(p.duration),
+                          p.duration, clip.name, f"{name}.png",
+                          f"{name}/index.html" if article.is_file() else None))
+    data = site_data(course.title, course.intro, cards)
     out.mkdir(parents=True, exist_ok=True)
     with FolderWrite(out) as w:
         w.text(pages.STYLE_FILE, pages.style_sheet(), SITE_FILES[pages.STYLE_FILE])

@@ -25,11 +25,13 @@ from markdown_it import MarkdownIt
 
 from scenes.publish import pages
 from scenes.publish.article import article_data, article_files
+from scenes.publish.site import Card, site_data
 from scenes.storyboard import load_and_plan
 from scenes.storyboard.captions import vtt_cues
 from tests.hostile.harness import one_line
-from tests.publish.conftest import TINY, render
-from tests.publish.test_browser import _errors, _open, _Server, browser  # noqa: F401 (a fixture)
+from tests.publish.conftest import TINY, _Server, render
+from tests.publish.conftest import open_page as _open
+from tests.publish.test_browser import _errors
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("hostile_pages")]
 
@@ -173,10 +175,8 @@ def test_every_url_a_name_makes_is_percent_encoded(hostile: Path) -> None:
     stills = {b["still"] for b in data["beats"]}
     article = _parse(pages.render("article.html.j2", data)).urls
     md = _parse(_md_html(pages.render("article.md.j2", data))).urls
-    site = _parse(pages.render("site.html.j2", {
-        "title": "t", "style": "gradreel.css", "total": "0:01", "cards": [
-            {"name": BAD, "title": "t", "clock": "0:01", "seconds": 1.0, "clip": f"{BAD}.mp4",
-             "poster": f"{BAD}.png", "article": f"{BAD}/index.html"}]})).urls
+    site = _parse(pages.render("site.html.j2", site_data("t", "", [
+        Card(BAD, "t", "", "0:01", 1.0, f"{BAD}.mp4", f"{BAD}.png", f"{BAD}/index.html")]))).urls
     for url in [*article, *md]:
         assert url.startswith(("#", "data:")) or re.fullmatch(r"[A-Za-z0-9._~%/-]+(#t=[0-9.]+)?", url), url
     linked = {unquote(u.split("#")[0]) for u in article if not u.startswith(("#", "data:"))}
@@ -184,6 +184,7 @@ def test_every_url_a_name_makes_is_percent_encoded(hostile: Path) -> None:
     assert {unquote(u.split("#")[0]) for u in md} == {*files.values(), *stills} - {files["style"], files["script"],
                                                                                      files["markdown"]}
     site.remove("data:,")  # the favicon
+    site.remove("#main")  # the skip link
     assert {unquote(u) for u in site} == {"gradreel.css", f"{BAD}.mp4", f"{BAD}.png", f"{BAD}/index.html"}
     assert all(re.fullmatch(r"[A-Za-z0-9._~%/-]+", u) for u in site), site
     assert md and article and site

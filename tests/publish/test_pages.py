@@ -3,6 +3,7 @@ when what they show changed, and a course folder outside this checkout."""
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 from html.parser import HTMLParser
@@ -11,6 +12,8 @@ from pathlib import Path
 import av
 import pytest
 
+from scenes.publish.article import takeaway
+from scenes.publish.prose import beat_prose
 from scenes.storyboard import load_and_plan
 from scenes.storyboard.chapters import beat_chapters
 from tests.publish.conftest import TINY, render
@@ -71,14 +74,35 @@ def test_the_stills_are_the_clips_pictures_at_each_beats_end(course: Path) -> No
 def test_the_site_lists_the_course_in_its_order(course: Path) -> None:
     page = (course / "out" / "index.html").read_text()
     assert "<title>A course of my own</title>" in page
-    titles = re.findall(r'<h2><a class="anchor" href="([^"]+)">\d+\. ([^<]+)</a></h2>', page)
+    assert "<p>Why the <em>graph</em> runs backward.</p>\n<p>Then <code>L.backward()</code> again.</p>" in page
+    titles = re.findall(r'<h2><span class="n">\d+\.</span> <a class="anchor" href="([^"]+)">([^<]+)</a></h2>', page)
     assert [href for href, _ in titles] == ["walk/index.html", "build/index.html"]
     assert titles[0][1] == "L.backward() walks the graph in reverse"
-    _, p = load_and_plan(str(course / "storyboards" / "walk.yaml"))
+    board, p = load_and_plan(str(course / "storyboards" / "walk.yaml"))
+    point = takeaway(board.storyboard, p, beat_prose(board.storyboard, p))
+    assert "w1.grad is 8/3 and w2.grad is 4/9" in point and f'<p class="point">{html.escape(point)}</p>' in page
     seconds = int(p.duration)
     assert f"{seconds // 60}:{seconds % 60:02d}" in page and 'href="walk.mp4"' in page  # its duration
+    assert "2 short clips" in page and "each with a written version" in page
     for ref in refs(course / "out" / "index.html"):
-        assert ref.startswith("data:") or (course / "out" / ref).is_file(), ref
+        assert ref.startswith(("data:", "#")) or (course / "out" / ref).is_file(), ref
+
+
+def test_the_site_says_written_versions_only_when_there_are(course: Path, tmp_path: Path) -> None:
+    """An author's course whose clips have no article yet: no article link, and the page does not
+    promise written versions; with one of two, it says one."""
+    home = tmp_path / "c"
+    shutil.copytree(course, home)
+    site = home / "out" / "index.html"
+    shutil.rmtree(home / "out" / "build")
+    assert render("site", "out", cwd=home).returncode == 0
+    assert "1 of them with a written version" in site.read_text()
+    assert "build/index.html" not in refs(site) and "walk/index.html" in refs(site)
+    shutil.rmtree(home / "out" / "walk")
+    assert render("site", "out", cwd=home).returncode == 0
+    page = site.read_text()
+    assert "written version" not in page and "articles" not in page and "Read the article" not in page
+    assert [r for r in refs(site) if r.endswith(".html")] == []
 
 
 def test_pages_are_written_again_only_when_what_they_show_changed(course: Path, tmp_path: Path) -> None:
