@@ -15,6 +15,9 @@ from scenes.publish.prose import inline_escape, md_escape
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STYLE_FILE = "gradreel.css"
+SCRIPT_FILE = "stepper.js"
+"""The article's one script (a file, never inline: the pages allow no inline script): the
+stepping figures, the section links that mark their program lines, and the play-from links."""
 
 
 @lru_cache(maxsize=1)
@@ -32,6 +35,11 @@ def _environment() -> Any:
 def render(template: str, data: dict[str, Any]) -> str:
     """``template`` filled with ``data``."""
     return _environment().get_template(template).render(**data)
+
+
+def script() -> str:
+    """The article's script, as written beside it."""
+    return (TEMPLATES / SCRIPT_FILE).read_text()
 
 
 def style_sheet() -> str:

@@ -16,14 +16,13 @@ from scenes.publish.prose import md_escape
 from scenes.storyboard import load_and_plan, storyboard_path
 
 FILES = {"video": "x.mp4", "poster": "x.png", "captions": "x.vtt", "chapters": "x.chapters.vtt",
-         "style": "gradreel.css", "markdown": "x.md"}
+         "style": "gradreel.css", "script": "stepper.js", "markdown": "x.md"}
 
 
 def _data(name: str, sets: tuple[str, ...] = ()) -> tuple[dict, object, object]:
     checked, p = load_and_plan(storyboard_path(name), sets, name)
-    stills = [f"beat-{k + 1:02d}.png" for k in range(len(p.beats))]
-    data = article_data(checked, p, FILES, stills)
-    data.update(video_type="video/mp4", size=(854, 480), still_size=(854, 480),
+    data = article_data(checked, p, FILES)
+    data.update(video_type="video/mp4", size=(854, 480),
                 tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=False)
     return data, checked, p
 
