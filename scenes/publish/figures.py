@@ -25,6 +25,9 @@ FIGURE_ASPECT = "9:16"
 """The frame whose shape a figure takes: tall and narrow, so a phone shows it at a readable size."""
 
 GRAPH_VIEWS = ("graph", "step")
+
+WALK_CUES = frozenset({"visit", "grad_travel", "local_rule", "bucket_fill"})
+"""Cue kinds of a backward walk: a stepping figure shows the picture the last beat with them ends on."""
 """Views whose beats get a figure: those that draw the autograd graph's cards."""
 
 
@@ -114,24 +117,29 @@ def figures(index: LogIndex, p: Any, views: list[str], theme: Theme) -> Figures:
     item_of = _item_of(graph, lay)
     titles = {it.id: it.title for it in graph.items}
     pic, out, walks = Picture(), [], []
-    last_graph = -1
+    snap: tuple[Picture, int] | None = None  # the walk's picture at the end of its last beat, and that beat
 
-    def close(after: int) -> None:
-        if pic.walked:
-            done = steps[min(pic.walked.values()):max(pic.walked.values()) + 1]
-            walks.append(Walk(tuple(done), replace(pic.copy(), visits=list(done)), after))
+    def close() -> None:
+        if snap is not None and snap[0].walked:
+            done = steps[min(snap[0].walked.values()):max(snap[0].walked.values()) + 1]
+            walks.append(Walk(tuple(done), replace(snap[0], visits=list(done)), snap[1]))
 
     for beat in p.beats:
         pic.lit, pic.visits = set(), []
+        walking = False
         for cue in (c for c in p.cues if c.beat == beat.index):
-            if cue.kind == "backward_start":
-                close(max(last_graph, 0))
             step = step_before(steps, cue.seqs[0]) if cue.seqs else -1
+            latest = max(pic.walked.values(), default=None)
+            if cue.kind == "visit" and latest is not None and step >= 0 and steps[step].call != steps[latest].call:
+                close()  # another backward call's walk: the last one's marks go
+                pic.sent, pic.walked, snap = {}, {}, None
+            walking |= cue.kind in WALK_CUES
             _apply(pic, cue, item_of, titles, step, steps)
         shown = views[beat.index] in GRAPH_VIEWS and bool(pic.cards)
         out.append(pic.copy() if shown else None)
-        last_graph = beat.index if shown else last_graph
-    close(max(last_graph, 0))
+        if walking and shown:
+            snap = (pic.copy(), beat.index)
+    close()
     return Figures(lay, graph, tuple(out), tuple(walks))
 
 
@@ -158,7 +166,6 @@ def _apply(pic: Picture, cue: Any, item_of: dict[str, str], titles: dict[str, st
     elif kind == "bucket_appear" and len(cue.ids) > 1:
         pic.buckets.add(f"bucket:{cue.ids[1]}")
     elif kind == "backward_start":
-        pic.sent, pic.walked = {}, {}
         pic.buckets |= {i for i in titles if i.startswith("bucket:")}
         pic.lit = set(ids[:1])
     elif kind == "visit" and ids and step >= 0:

@@ -76,6 +76,14 @@ def _text(x: float, y: float, text: str, size: float, fill: str, font: str, anch
             f'sans-serif" text-anchor="{anchor}" dominant-baseline="central"{extra}>{escape(text)}</text>')
 
 
+def _rect(x: float, y: float, w: float, h: float, rx: float, fill: str, stroke: str = "", width: float = 0.0,
+          extra: str = "") -> str:
+    """A rounded rectangle centred on (x, y); no stroke when ``stroke`` is empty."""
+    line = f' stroke="{stroke}" stroke-width="{_num(width)}"' if stroke else ""
+    return (f'<rect{extra} x="{_num(x - w / 2)}" y="{_num(y - h / 2)}" width="{_num(w)}" height="{_num(h)}" '
+            f'rx="{_num(rx)}" fill="{fill}"{line}/>')
+
+
 def _fit(text: str, size: float, width: float, least: float) -> float:
     """``size``, smaller if ``text`` would be wider than ``width``, never under ``least``."""
     need = len(text) * size * SANS_ADVANCE
@@ -123,8 +131,7 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
     least = min(note_em, sub_em, value_em)
     notes, note_h = _notes(pic.visits, note_em, width - 2 * pad, stepping, c, theme, x0 + pad, bottom)
     height = (top - bottom) * U + 2 * pad + note_h
-    body = [f'<rect x="{_num(x0)}" y="{_num(y0)}" width="{_num(width)}" height="{_num(height)}" '
-            f'rx="{_num(theme.radii.card * U)}" fill="{c.background}"/>']
+    body = [_rect(x0 + width / 2, y0 + height / 2, width, height, theme.radii.card * U, c.background)]
     tip = theme.sizes.arrow_tip * max(s, theme.proportions.min_stroke_scale) * U
     for r in lay.routes:
         if r.src in shown and r.dst in shown:
@@ -173,9 +180,8 @@ def _card(box: Box, pic: Picture, lay: Layout, theme: Theme, ems: tuple[float, f
     x, y = _xy(box.x, box.y)
     w, h = box.w * U, box.h * U
     out = [f'<g class="card" data-item="{escape(box.id)}"{_dim_attr(box.id, pic, theme)}>',
-           f'<rect x="{_num(x - w / 2)}" y="{_num(y - h / 2)}" width="{_num(w)}" height="{_num(h)}" '
-           f'rx="{_num(min(theme.radii.card * lay.scale * U, h / 3))}" fill="{c.card_fill}" stroke="{colour}" '
-           f'stroke-width="{_num(theme.strokes.card * STROKE * U * max(lay.scale, q.min_stroke_scale))}"/>']
+           _rect(x, y, w, h, min(theme.radii.card * lay.scale * U, h / 3), c.card_fill, colour,
+                 theme.strokes.card * STROKE * U * max(lay.scale, q.min_stroke_scale))]
     sub = card.grad_fn if not box.kind.startswith("leaf") and box.kind != "internal" else None
     name_em, value_em, sub_em = ems
     top_h = h * ((q.card_name_row + q.card_value_row) / (q.card_name_row + q.card_value_row + q.card_sub_row)
@@ -204,9 +210,7 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     x, y = _xy(box.x, box.y)
     w, h = box.w * U, box.h * U
     out = [f'<g class="bucket" data-item="{escape(box.id)}">',
-           f'<rect x="{_num(x - w / 2)}" y="{_num(y - h / 2)}" width="{_num(w)}" height="{_num(h)}" '
-           f'rx="{_num(theme.radii.bucket * U)}" fill="{c.card_fill}" stroke="{c.bucket}" '
-           f'stroke-width="{_num(theme.strokes.bucket * STROKE * U)}"/>']
+           _rect(x, y, w, h, theme.radii.bucket * U, c.card_fill, c.bucket, theme.strokes.bucket * STROKE * U)]
     empty = _text(x, y, "None", _fit("None", em, w * q.bucket_label_width, least), c.text_muted, theme.fonts.mono)
     fill = pic.fills.get(box.id)
     if fill is None:
@@ -214,8 +218,7 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     iw, ih = w * q.bucket_inner_width, h * q.bucket_inner_height
     if stepping is not None:  # empty until its step: "None" shows before it, the liquid from it
         out.append(f'<g class="mark{" off" if fill.step <= stepping else ""}" data-until="{fill.step}">{empty}</g>')
-    liquid = (f'<rect x="{_num(x - iw / 2)}" y="{_num(y - ih / 2)}" width="{_num(iw)}" height="{_num(ih)}" '
-              f'rx="{_num(theme.radii.bucket * U)}" fill="{c.bucket_fill}"/>')
+    liquid = _rect(x, y, iw, ih, theme.radii.bucket * U, c.bucket_fill)
     text = _text(x, y, fill.text, _fit(fill.text, em, w * q.bucket_label_width, least), c.text, theme.fonts.mono)
     out.append(f"<g{_step_attrs(fill.step, stepping)}>{liquid}{text}</g>")
     return "".join(out) + "</g>"
@@ -279,8 +282,7 @@ def _rings(pic: Picture, lay: Layout, theme: Theme, stepping: int | None) -> lis
         x, y = _xy(box.x, box.y)
         w, h = box.w * U + 2 * pad, box.h * U + 2 * pad
         cls = "" if step is None else f' class="ring{"" if step == stepping else " off"}" data-lit="{step}"'
-        out.append(f'<rect{cls} x="{_num(x - w / 2)}" y="{_num(y - h / 2)}" width="{_num(w)}" height="{_num(h)}" '
-                   f'rx="{_num(theme.radii.card * U * 1.5)}" fill="none" stroke="{c.wavefront}" stroke-width="{_num(width)}"/>')
+        out.append(_rect(x, y, w, h, theme.radii.card * U * 1.5, "none", c.wavefront, width, cls))
     return out
 
 
