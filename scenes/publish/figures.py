@@ -49,6 +49,7 @@ class Sent:
     dst: str
     text: str
     step: int
+    path: int = 0  # the k-th of the edges between the two (w * w: two)
 
 
 @dataclass(frozen=True)
@@ -67,16 +68,17 @@ class Picture:
 
     cards: dict[str, Card] = field(default_factory=dict)
     buckets: set[str] = field(default_factory=set)
-    sent: dict[tuple[str, str], Sent] = field(default_factory=dict)
+    sent: dict[tuple[str, str, int], Sent] = field(default_factory=dict)  # (from, to, k-th path between them)
     fills: dict[str, Fill] = field(default_factory=dict)
     walked: dict[str, int] = field(default_factory=dict)  # item -> the step it was visited at
     dimmed: set[str] = field(default_factory=set)
     lit: set[str] = field(default_factory=set)
+    ghost: set[str] = field(default_factory=set)  # a freed graph's results kept, faded, beside the next one
     visits: list[VisitStep] = field(default_factory=list)
 
     def copy(self) -> Picture:
         return Picture(dict(self.cards), set(self.buckets), dict(self.sent), dict(self.fills), dict(self.walked),
-                       set(self.dimmed), set(self.lit), list(self.visits))
+                       set(self.dimmed), set(self.lit), set(self.ghost), list(self.visits))
 
 
 @dataclass(frozen=True)
@@ -115,9 +117,12 @@ def figures(index: LogIndex, p: Any, views: list[str], theme: Theme) -> Figures:
     lay = layout_graph(graph, FIGURE_ASPECT, theme, figure_region(theme))
     steps = visit_steps(p, index)
     item_of = _item_of(graph, lay)
-    titles = {it.id: it.title for it in graph.items}
+    ctx = _Replay(item_of, {it.id: it.title for it in graph.items}, steps,
+                  {t: [i for i in ev.inputs or [] if isinstance(i, str)] for t, ev in index.tensor_event.items()},
+                  {it.id for it in graph.items if it.kind in ("op", "loss", "internal")})
     pic, out, walks = Picture(), [], []
     snap: tuple[Picture, int] | None = None  # the walk's picture at the end of its last beat, and that beat
+    call: object = _NO_CALL
 
     def close() -> None:
         if snap is not None and snap[0].walked:
@@ -129,12 +134,13 @@ def figures(index: LogIndex, p: Any, views: list[str], theme: Theme) -> Figures:
         walking = False
         for cue in (c for c in p.cues if c.beat == beat.index):
             step = step_before(steps, cue.seqs[0]) if cue.seqs else -1
-            latest = max(pic.walked.values(), default=None)
-            if cue.kind == "visit" and latest is not None and step >= 0 and steps[step].call != steps[latest].call:
-                close()  # another backward call's walk: the last one's marks go
-                pic.sent, pic.walked, snap = {}, {}, None
+            if cue.kind == "visit" and step >= 0:
+                if call is not _NO_CALL and steps[step].call != call:
+                    close()  # another backward call's walk: the last one's marks go
+                    pic.sent, pic.walked, snap = {}, {}, None
+                call = steps[step].call
             walking |= cue.kind in WALK_CUES
-            _apply(pic, cue, item_of, titles, step, steps)
+            _apply(pic, cue, ctx, step)
         shown = views[beat.index] in GRAPH_VIEWS and bool(pic.cards)
         out.append(pic.copy() if shown else None)
         if walking and shown:
@@ -150,11 +156,51 @@ def _item_of(graph: Graph, lay: Layout) -> dict[str, str]:
     return out
 
 
-def _apply(pic: Picture, cue: Any, item_of: dict[str, str], titles: dict[str, str], step: int,
-           steps: list[VisitStep]) -> None:
+_NO_CALL = object()
+
+
+@dataclass(frozen=True)
+class _Replay:
+    """What replaying a cue reads: the item of each id, each item's title, the walk's steps, each
+    tensor's input tensors, and the results (cards a freed graph takes with it)."""
+
+    item_of: dict[str, str]
+    titles: dict[str, str]
+    steps: list[VisitStep]
+    inputs: dict[str, list[str]]
+    results: set[str]
+
+    def ancestors(self, tid: str) -> set[str]:
+        seen: set[str] = set()
+        todo = list(self.inputs.get(tid, []))
+        while todo:
+            t = todo.pop()
+            if t not in seen:
+                seen.add(t)
+                todo += self.inputs.get(t, [])
+        return seen
+
+
+def _retire_walked(pic: Picture, tid: str, ctx: _Replay) -> None:
+    """A new result that does not build on the walked graph starts a new one: backward() freed
+    the walked graph, so its results go, as the clip fades them (``scenes.draw.freed``); those
+    the storyboard faded (``dim``) stay beside the new graph, and go when the next one starts."""
+    walked = set(pic.walked) & ctx.results
+    if not ctx.inputs.get(tid) or not walked or ctx.ancestors(tid) & walked:
+        return
+    kept = {c for c in walked if c in pic.dimmed and c in pic.cards}
+    going = (pic.ghost | walked) - kept
+    for item in going & ctx.results:
+        pic.cards.pop(item, None)
+    pic.ghost, pic.walked, pic.sent = kept, {}, {}
+
+
+def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
     """One cue's change to the picture, as the scene draws it (the figure keeps no animation)."""
-    ids = [item_of[i] for i in cue.ids if i in item_of]
-    kind = cue.kind
+    ids = [ctx.item_of[i] for i in cue.ids if i in ctx.item_of]
+    kind, titles, steps = cue.kind, ctx.titles, ctx.steps
+    if kind == "node_appear" and ids and ids[0] not in pic.cards:
+        _retire_walked(pic, cue.ids[0], ctx)
     if kind in ("node_appear", "value_update", "update_step") and ids:
         old = pic.cards.get(ids[0])
         value = cue.text("after") if kind == "update_step" else cue.text("value")
@@ -174,7 +220,8 @@ def _apply(pic: Picture, cue: Any, item_of: dict[str, str], titles: dict[str, st
         pic.walked[ids[0]] = step
         pic.visits.append(steps[step])
     elif kind == "grad_travel" and len(ids) == 2:
-        pic.sent[(ids[0], ids[1])] = Sent(ids[0], ids[1], cue.text("grad") or "", step)
+        k = sum(1 for key in pic.sent if key[:2] == (ids[0], ids[1]) and pic.sent[key].step == step)
+        pic.sent[(ids[0], ids[1], k)] = Sent(ids[0], ids[1], cue.text("grad") or "", step, k)
     elif kind == "bucket_fill" and len(cue.ids) > 1:
         bucket = f"bucket:{cue.ids[1]}"
         pic.buckets.add(bucket)

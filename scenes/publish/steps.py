@@ -21,7 +21,7 @@ class VisitStep:
     """One visit: ``index`` among the log's visits, where it starts in the clip, the beat it is
     in, the node and tensor it belongs to (ids) and what the node is called, its grad_fn, what
     arrived (``parts`` when two or more gradients met and added up), the rule's words and the
-    arithmetic per edge it sends a gradient along."""
+    arithmetic per edge it sends a gradient along (at a bucket, what ``.grad`` becomes)."""
 
     index: int
     start: float
@@ -36,6 +36,7 @@ class VisitStep:
     parts: tuple[str, ...]
     words: str
     sends: tuple[VisitArithmetic, ...]
+    into: str = ""  # at a bucket: what .grad becomes (``6 + 6 = 12`` where it held 6)
 
     @property
     def heading(self) -> str:
@@ -50,7 +51,7 @@ class VisitStep:
         (``yh - y gets 1 × 2 × 2/3 = 4/3``); at a bucket, what goes into ``.grad``."""
         if self.grad_fn == "AccumulateGrad":
             into = f"{self.called}.grad" if self.called else ".grad"
-            return (self.heading, f"into {into}: {self.arrived}")
+            return (self.heading, f"{into}: {self.into or self.arrived}")
         rows = tuple(f"{a.target or a.shown_target or 'next'} gets {a.formula}" for a in self.sends)
         return (self.heading, *((self.words,) if self.words else ()), *rows)
 
@@ -66,17 +67,26 @@ def visit_steps(p: Plan, index: LogIndex) -> list[VisitStep]:
     sums: dict[tuple[str, float], list[VisitArithmetic]] = {}
     for cue, a in zip(rules, visit_arithmetic(p, index)):
         sums.setdefault((cue.ids[0], cue.start), []).append(a)
+    fills = [c for c in p.cues if c.kind == "bucket_fill" and c.ids and c.seqs]
     out: list[VisitStep] = []
     for cue in p.cues:
         if cue.kind != "visit" or not cue.ids or not cue.seqs:
             continue
         tensor = cue.ids[1] if len(cue.ids) > 1 else None
         ev = index.events[cue.seqs[0]] if 0 <= cue.seqs[0] < len(index.events) else None
+        arrived, parts = cue.text("grad") or "", tuple(s.text for s in cue.strings if s.role == "part")
+        fill = next((f for f in fills if f.ids[0] == cue.ids[0] and f.seqs[0] > cue.seqs[0]), None)
+        into = ""
+        if fill is not None and cue.text("grad_fn") == "AccumulateGrad":
+            before, add = fill.text("before"), fill.text("add") or ""
+            into = f"{before} + {add} = {fill.text('after')}" if before is not None else add
+            if not arrived:  # gradients met at the bucket: the fill writes what each path sent and their sum
+                arrived, parts = add, tuple(s.text for s in fill.strings if s.role == "part")
         out.append(VisitStep(
             index=len(out), start=cue.start, beat=cue.beat, seq=cue.seqs[0], call=getattr(ev, "call", None),
             node=cue.ids[0], tensor=tensor, called=called(index, tensor), grad_fn=cue.text("grad_fn") or "",
-            arrived=cue.text("grad") or "", parts=tuple(s.text for s in cue.strings if s.role == "part"),
-            words=cue.text("rule") or "", sends=tuple(sums.get((cue.ids[0], cue.start), ()))))
+            arrived=arrived, parts=parts, words=cue.text("rule") or "", into=into or arrived,
+            sends=tuple(sums.get((cue.ids[0], cue.start), ()))))
     return out
 
 

@@ -111,16 +111,23 @@ def _bounds(lay: Layout, ids: set[str]) -> tuple[float, float, float, float]:
     return (min(xs), min(ys), max(xs), max(ys))
 
 
-def _route(lay: Layout, a: str, b: str) -> Route | None:
-    return next((r for r in lay.routes if {r.src, r.dst} == {a, b}), None)
+def _route(lay: Layout, a: str, b: str, k: int = 0) -> Route | None:
+    """The ``k``-th edge between items ``a`` and ``b`` (``w * w`` has two), else the first."""
+    found = [r for r in lay.routes if {r.src, r.dst} == {a, b}]
+    return found[k] if k < len(found) else (found[0] if found else None)
 
 
 def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc: str,
          stepping: int | None = None) -> Svg:
     """``pic`` as an ``<svg>``; ``stepping``: the step shown first, for a stepping figure."""
     c, s = theme.colors, lay.scale
-    shown = set(pic.cards) | pic.buckets
+    shown = set(pic.cards) | {b for b in pic.buckets if b in lay.items and lay.items[b].attached_to in pic.cards}
     left, bottom, right, top = _bounds(lay, shown)
+    # as wide as the figure's region, at least: room for the arithmetic under a narrow graph, and
+    # the same width (so the same size of card) in every figure of a clip
+    least_half = (lay.region[2] - lay.region[0]) / 2
+    mid = (left + right) / 2
+    left, right = min(left, mid - least_half), max(right, mid + least_half)
     pad = theme.spacing.item_gap * U
     x0, y0 = left * U - pad, -top * U - pad
     width = (right - left) * U + 2 * pad
@@ -129,7 +136,7 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
     sub_em = max(floor, _em(theme, theme.font_sizes.card_fn, s))
     note_em = max(floor, _em(theme, theme.font_sizes.card_value, max(s, 1.0)))
     least = min(note_em, sub_em, value_em)
-    notes, note_h = _notes(pic.visits, note_em, width - 2 * pad, stepping, c, theme, x0 + pad, bottom)
+    notes, note_h = _notes(pic.visits, note_em, width - 2 * pad, stepping, theme, x0 + pad, bottom)
     height = (top - bottom) * U + 2 * pad + note_h
     body = [_rect(x0 + width / 2, y0 + height / 2, width, height, theme.radii.card * U, c.background)]
     tip = theme.sizes.arrow_tip * max(s, theme.proportions.min_stroke_scale) * U
@@ -168,7 +175,7 @@ def min_text_px(svg: Svg, column_px: float = PHONE_COLUMN_PX) -> float:
 
 
 def _dim_attr(item: str, pic: Picture, theme: Theme) -> str:
-    return f' opacity="{theme.opacity.kept}"' if item in pic.dimmed else ""
+    return f' opacity="{theme.opacity.kept}"' if item in pic.dimmed or item in pic.ghost else ""
 
 
 def _card(box: Box, pic: Picture, lay: Layout, theme: Theme, ems: tuple[float, float, float], least: float) -> str:
@@ -228,11 +235,14 @@ def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, s
     """Each gradient sent, as an arrow down its edge with its number, and each fill's arrow."""
     c = theme.colors
     width = theme.strokes.edge_backward * STROKE * U
-    ways = [(sent.src, sent.dst, sent.text, sent.step) for sent in pic.sent.values()]
-    ways += [(lay.items[b].attached_to or "", b, "", f.step) for b, f in pic.fills.items() if b in lay.items]
+    ways = [(sent.src, sent.dst, sent.text, sent.step, sent.path) for sent in pic.sent.values()]
+    ways += [(lay.items[b].attached_to or "", b, "", f.step, 0) for b, f in pic.fills.items()
+             if b in lay.items and lay.items[b].attached_to in pic.cards]
     out = []
-    for src, dst, text, step in ways:
-        r = _route(lay, src, dst)
+    for src, dst, text, step, path in ways:
+        if src not in pic.cards and src not in pic.buckets or dst not in pic.cards and dst not in pic.buckets:
+            continue
+        r = _route(lay, src, dst, path)
         if r is None:
             continue
         pts = [_xy(*p) for p in r.points]
@@ -243,7 +253,9 @@ def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, s
         label = ""
         if text:
             (ax, ay), (bx, by) = pts[-2], pts[-1]
-            mx, my = ax + (bx - ax) * 0.55, ay + (by - ay) * 0.55
+            d = math.hypot(bx - ax, by - ay) or 1.0
+            side = em * (0.4 + 0.6 * len(text) * SANS_ADVANCE * abs(by - ay) / d)  # beside the arrow, not on it
+            mx, my = ax + (bx - ax) * 0.5 - (by - ay) / d * side, ay + (by - ay) * 0.5 + (bx - ax) / d * side
             label = _text(mx, my, text, em, c.grad, theme.fonts.mono, extra=f' font-weight="bold" stroke="{c.background}" '
                           f'stroke-width="{_num(em * 0.35)}" paint-order="stroke"')
         out.append(f"<g{extra}>{_arrow(pts, c.grad, width, tip)}{label}</g>")
@@ -277,7 +289,7 @@ def _rings(pic: Picture, lay: Layout, theme: Theme, stepping: int | None) -> lis
     out = []
     for item, step in rings:
         box = lay.boxes.get(item)
-        if box is None:
+        if box is None or item not in pic.cards:
             continue
         x, y = _xy(box.x, box.y)
         w, h = box.w * U + 2 * pad, box.h * U + 2 * pad
@@ -291,27 +303,33 @@ def _item(lay: Layout, v: VisitStep) -> str:
     return v.tensor if v.tensor in lay.boxes else v.node
 
 
-def _notes(visits: list[VisitStep], em: float, width: float, stepping: int | None, c: object, theme: Theme,
+def _notes(visits: list[VisitStep], em: float, width: float, stepping: int | None, theme: Theme,
            x: float, bottom: float) -> tuple[list[str], float]:
-    """The visits' arithmetic, written under the graph; in a stepping figure one group per step,
-    all but the shown one off. Returns the elements and the height they take."""
+    """The visits' arithmetic, written under the graph (the node and what arrived in the text's
+    colour, the rule's words muted, the products in the gradient's); in a stepping figure one
+    group per step, all but the shown one off. Returns the elements and the height they take."""
+    c = theme.colors
     pitch = em * 1.35
     per = max(1, int(width / (em * SANS_ADVANCE)))
-    groups: list[tuple[int | None, list[str]]] = []
+
+    def rows(v: VisitStep) -> list[tuple[str, str]]:
+        coloured = [(c.text if k == 0 else c.text_muted if line == v.words else c.grad, line)
+                    for k, line in enumerate(v.lines)]
+        return [(colour, part) for colour, line in coloured for part in textwrap.wrap(line, per)]
+
+    groups: list[tuple[int | None, list[tuple[str, str]]]] = []
     if stepping is None:
-        groups.append((None, [w for v in visits for line in v.lines for w in textwrap.wrap(line, per)]))
+        groups.append((None, [r for v in visits for r in rows(v)]))
     else:
-        groups += [(v.index, [w for line in v.lines for w in textwrap.wrap(line, per)]) for v in visits]
-    rows = max((len(lines) for _, lines in groups), default=0)
-    words, headings = {v.words for v in visits}, {v.heading for v in visits}
-    if rows == 0:
+        groups += [(v.index, rows(v)) for v in visits]
+    most = max((len(lines) for _, lines in groups), default=0)
+    if most == 0:
         return [], 0.0
     top = -bottom * U + theme.spacing.item_gap * U + pitch / 2
     out = []
     for step, lines in groups:
         cls = "" if step is None else f' class="note{"" if step == stepping else " off"}" data-at="{step}"'
-        texts = [_text(x, top + k * pitch, line, em, theme.colors.text if line in headings else
-                       theme.colors.text_muted if line in words else theme.colors.grad, theme.fonts.sans, "start")
-                 for k, line in enumerate(lines)]
+        texts = [_text(x, top + k * pitch, line, em, colour, theme.fonts.sans, "start")
+                 for k, (colour, line) in enumerate(lines)]
         out.append(f"<g{cls}>{''.join(texts)}</g>")
-    return out, rows * pitch + theme.spacing.item_gap * U
+    return out, most * pitch + theme.spacing.item_gap * U
