@@ -282,6 +282,7 @@ def _rings(pic: Picture, lay: Layout, theme: Theme, stepping: int | None) -> lis
     c = theme.colors
     pad = (theme.sizes.wavefront_pad + theme.spacing.edge_clearance) * U
     width = theme.strokes.wavefront * STROKE * U
+    rings: list[tuple[str, int | None]]
     if stepping is None:
         rings = [(item, None) for item in sorted(pic.lit)]
     else:
@@ -300,7 +301,7 @@ def _rings(pic: Picture, lay: Layout, theme: Theme, stepping: int | None) -> lis
 
 def _item(lay: Layout, v: VisitStep) -> str:
     """The item a visit lights: its tensor's card, else its internal node."""
-    return v.tensor if v.tensor in lay.boxes else v.node
+    return v.tensor if v.tensor is not None and v.tensor in lay.boxes else v.node
 
 
 def _notes(visits: list[VisitStep], em: float, width: float, stepping: int | None, theme: Theme,
