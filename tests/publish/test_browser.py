@@ -256,6 +256,12 @@ def test_the_figures_read_on_a_phone_and_the_walk_steps(browser, server, course:
         });
         return least;""")
     assert 12 <= least < 1e9, least
+    lines = browser.execute_script("""
+        return Array.from(document.querySelectorAll('#values thead th')).map(function (th) {
+          var r = document.createRange(); r.selectNodeContents(th);
+          return new Set(Array.from(r.getClientRects()).map(function (b) { return Math.round(b.top); })).size;
+        });""")
+    assert lines and max(lines) == 1, lines  # the values table's header is one line on a phone
 
     def state():  # type: ignore[no-untyped-def]
         return browser.execute_script("""
