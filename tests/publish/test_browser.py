@@ -282,6 +282,9 @@ def test_the_figures_read_on_a_phone_and_the_walk_steps(browser, server, course:
     step.click()
     assert state()[:2] == ["4", "4"]
     assert abs(browser.execute_script("return document.getElementById('clip').currentTime") - start) < 0.2
+    browser.find_element("css selector", '#beat-1 a.lines').click()  # "lines 2–9 of the program"
+    assert browser.execute_script("return Array.from(document.querySelectorAll('.line.marked'), e => e.id)") \
+        == [f"L-{n}" for n in range(2, 10)]
     source = (course / "out" / "walk" / "index.html").read_text()
     assert "style=" not in source and "<script>" not in source and " onclick" not in source
     assert _errors(browser) == []
