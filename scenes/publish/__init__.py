@@ -2,8 +2,10 @@
 outputs and its event log.
 
 An article (:mod:`.article`) is a folder, ``DIR/NAME/``: ``index.html`` and ``NAME.md`` with the
-clip, its poster, its captions and chapters as WebVTT, a still per beat and the page's style
-beside them, so that the folder works opened from disk and served over HTTP, from no other host.
+clip, its poster, its captions and chapters as WebVTT, an SVG figure per beat drawn from the
+plan (:mod:`.figures`, :mod:`.svg`), the page's style and its one script (the stepping walk,
+:mod:`.steps`) beside them, so that the folder works opened from disk and served over HTTP, from
+no other host.
 Every number it shows is read from the log, as the clip's are (:mod:`.values`). The site
 (:mod:`.site`) is ``DIR/index.html``, the course page. Both are rebuilt only when what
 they show changed (:mod:`.freshness`).

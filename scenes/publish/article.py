@@ -1,14 +1,16 @@
 """``render article NAME``: the written version of a clip, ``DIR/NAME/index.html`` and ``NAME.md``.
 
 What it holds: the title and the takeaway; the clip with its poster, captions and chapters
-tracks; a section per beat (an anchored heading, the still the beat ends on, its narration as
-prose with the numbers marked, a link that plays the clip from the beat, the program lines it
-shows); the program highlighted; a table of the log's values; what the program prints; and the
-program to try in PyTorch with the output the log says it gives.
+tracks; a section per beat (an anchored heading, the figure of the graph the beat ends on, its
+narration as prose with the numbers marked, a link that plays the clip from the beat, a link to
+the program lines it shows); a figure that steps through each backward walk, tied to the clip;
+the program highlighted once; a table of the log's values and the gradient each node received;
+what the program prints; and the program to try in PyTorch with the output the log says it gives.
 
 Why its shape: the prose is the captions' text (the plan's caption events), the numbers are the
-captions' numbers, the chapters are the clip's, and the stills are decoded from the clip, so
-the page can disagree with the clip nowhere. The folder holds everything it loads, so it works
+captions' numbers, the chapters are the clip's, and the figures are drawn from the clip's plan
+(:mod:`.figures`: its cues replayed on the graph's layout), so the page can disagree with the
+clip nowhere. The folder holds everything it loads, so it works
 from disk and over HTTP alike.
 """
 
@@ -19,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.publish import code, pages, stills
+from scenes.publish import code, pages
+from scenes.publish.figure_page import page_figures
 from scenes.publish.freshness import is_fresh, key_of
 from scenes.publish.prose import beat_prose
-from scenes.publish.values import leaf_grads, printed, try_it, value_rows
+from scenes.publish.values import grad_headers, leaf_grads, printed, try_it, value_rows
 from scenes.render.options import RenderOptions, outputs
 from scenes.render.pipeline import render_storyboard
 from scenes.render.writes import FolderWrite
@@ -44,8 +47,8 @@ def article_folder(out: Path, name: str) -> Path:
 
 
 def article_files(name: str, fmt: str) -> dict[str, str]:
-    """The names of the files the article writes in its folder, by role (and its stills,
-    ``beat-NN.png``, and ``index.html`` and :data:`KEY_FILE`)."""
+    """The names of the files the article writes in its folder, by role (and its figures,
+    ``beat-NN.svg``, and ``index.html`` and :data:`KEY_FILE`)."""
     return {"video": f"{name}.{fmt}", "poster": f"{name}.png", "captions": f"{name}.vtt",
             "chapters": f"{name}.chapters.vtt", "style": pages.STYLE_FILE, "script": pages.SCRIPT_FILE,
             "markdown": f"{name}.md"}
@@ -58,7 +61,7 @@ ROLE_WORDS = {"video": "clip", "poster": "poster", "captions": "captions", "chap
 
 def article_names(name: str) -> dict[str, str]:
     """Every file name an article of ``name`` writes in any format, with what it is, for the
-    folder check (and its stills, ``beat-NN.png``)."""
+    folder check (and its figures, ``beat-NN.svg``)."""
     return {**{f: ROLE_WORDS[role] for fmt in PAGE_TYPES for role, f in article_files(name, fmt).items()},
             "index.html": "page", KEY_FILE: "key"}
 
@@ -89,20 +92,20 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
                                ROLE_WORDS[role]) for role in ("video", "poster", "captions")}
         chapters = beat_chapters(p)
         placed["chapters"] = w.text(files["chapters"], chapters_vtt(chapters), ROLE_WORDS["chapters"])
-        still_names = [f"beat-{b.index + 1:02d}.png" for b in p.beats]
-        stills_at = [w.temp(s, "still") for s in still_names]
-        stills.save_stills(placed["video"], [c.end - 1e-3 for c in chapters], stills_at)
-        data = article_data(checked, p, files, still_names)
+        data = article_data(checked, p, files)
         data.update(video_type=PAGE_TYPES[opts.fmt], size=_size_of(placed["poster"]),
-                    still_size=_size_of(stills_at[0]),
                     tracks={role: track_src(placed[role]) for role in ("captions", "chapters")},
                     captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice
+        figure_names = [b["figure"].file for b in data["beats"] if b["figure"]]
+        for b in data["beats"]:
+            if b["figure"]:
+                w.text(b["figure"].file, b["figure"].svg + "\n", "figure")
         w.text(files["style"], pages.style_sheet(), ROLE_WORDS["style"])
         w.text(files["script"], pages.script(), ROLE_WORDS["script"])
         w.text(files["markdown"], pages.render("article.md.j2", data), ROLE_WORDS["markdown"])
         w.text(page.name, pages.render("article.html.j2", data), "page")
-        for old in sorted(folder.glob("beat-*.png")):  # the stills of beats the storyboard no longer has
-            if old.name not in still_names:
+        for old in sorted([*folder.glob("beat-*.svg"), *folder.glob("beat-*.png")]):
+            if old.name not in figure_names:  # figures of beats gone, and the stills pages once had
                 w.drop(old.name)
         w.text(KEY_FILE, key + "\n", "key")
         w.commit()
@@ -110,29 +113,30 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
     return ArticleResult(page, True)
 
 
-def article_data(checked: Any, p: Any, files: dict[str, str], still_names: list[str]) -> dict[str, Any]:
-    """Everything the templates show, as plain data (strings, numbers, lists)."""
+def article_data(checked: Any, p: Any, files: dict[str, str]) -> dict[str, Any]:
+    """Everything the templates show, as plain data (strings, numbers, lists, records)."""
     index, board = checked.index, checked.storyboard
     numbers = board.number_style
     chapters = beat_chapters(p)
     prose = beat_prose(board, p)
+    figures, steppers = page_figures(index, p, [ch.title for ch in chapters])
     beats = []
     for k, (beat, ch) in enumerate(zip(board.beats, chapters)):
         lines = code.beat_lines(index, beat)
         beats.append({
             "number": k + 1, "anchor": f"beat-{k + 1}", "heading": ch.title, "start": ch.start,
-            "clock": clock(ch.start), "still": still_names[k], "markdown": prose[k].markdown,
+            "clock": clock(ch.start), "figure": figures[k], "markdown": prose[k].markdown,
             "html": prose[k].html, "text": prose[k].text, "lines": lines, "line_text": line_span(lines),
-            "excerpt": code.excerpt(index.source, lines),
-            "excerpt_text": "\n".join(index.lines[min(lines) - 1:max(lines)]) if lines else "",
+            "line_range": f"{min(lines)}-{max(lines)}" if lines else "",
+            "steppers": [s for s in steppers if s.after_beat == k],
         })
     rows = value_rows(index, numbers)
     program, output = try_it(index)
     return {
         "name": checked.name, "title": board.title, "takeaway": takeaway(board, p, prose),
         "duration": p.duration, "clock": clock(p.duration), "files": files, "beats": beats,
-        "program": index.source, "program_html": code.highlighted(index.source, anchors="L-"),
-        "calls": list(index.calls), "rows": rows, "printed": printed(index),
+        "program": index.source, "program_html": code.listing(index.source),
+        "calls": list(index.calls), "grad_headers": grad_headers(index), "rows": rows, "printed": printed(index),
         "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)),
     }
 

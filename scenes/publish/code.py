@@ -1,5 +1,5 @@
 """The program as an article shows it: highlighted by Pygments, each line anchored (``#L3``) and
-marked with the beats that show it, and a beat's own lines as a highlighted excerpt.
+marked by the sections that show it when a reader follows a section's link to it.
 
 Why Pygments: the page must be self-contained (no script from another host to colour code at
 load time), so the colours are spans and one style sheet, made once when the article is written.
@@ -46,14 +46,19 @@ def highlighted(source: str, lines: list[int] | None = None, first: int = 1, anc
     return page.replace("<pre>", pre, 1)  # Pygments' own <pre>: the program's text in it is escaped
 
 
-def excerpt(source: str, lines: list[int]) -> str:
-    """The lines ``min(lines)`` to ``max(lines)`` of ``source``, highlighted, the beat's marked;
-    wrapped, not scrolled (a page has several, and a region each would be noise)."""
-    if not lines:
-        return ""
-    all_lines = source.splitlines()
-    a, b = min(lines), max(lines)
-    return highlighted("\n".join(all_lines[a - 1:b]) + "\n", lines, first=a, label="")
+_ANCHOR = re.compile(r'<a id="([^"]+)" name="[^"]+"></a>(.*)')
+
+
+def listing(source: str, anchors: str = "L-") -> str:
+    """The whole program highlighted once, each line a ``<span class="line" id="L-N">`` that a
+    section's link targets (``#L-6``) and ``gradreel.js`` marks with its section's other lines.
+    Why wrap the lines: Pygments anchors a line with an empty ``<a>``, which nothing can colour."""
+    out = []
+    for line in highlighted(source, anchors=anchors).split("\n"):
+        m = _ANCHOR.search(line)
+        out.append(line if m is None else
+                   f'{line[:m.start()]}<span class="line" id="{m.group(1)}">{m.group(2)}</span>')
+    return "\n".join(out)
 
 
 MIN_CONTRAST = 4.5

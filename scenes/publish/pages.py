@@ -19,7 +19,8 @@ from scenes.publish.prose import code_span, fenced, inline_escape, md_escape
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STYLE_FILE = "gradreel.css"
 SCRIPT_FILE = "gradreel.js"
-"""The article's script, a file of its own (the policy runs no inline script)."""
+"""The article's one script, a file of its own (the policy runs no inline script): the stepping
+figures, the section links that mark their program lines, and the play-from links."""
 
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
           "media-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'")

@@ -20,15 +20,35 @@ NONE = "None"
 """What an empty cell says: PyTorch's own word for a .grad not filled (or a value not made yet)."""
 
 
+NOT_REACHED = "–"
+"""What a "received" cell says where the walk did not reach the node (an input, a skipped path)."""
+
+
 @dataclass(frozen=True)
 class ValueRow:
-    """One named tensor: its value and grad_fn at the end of the program, and its ``.grad``
-    after each backward call (``NONE`` where it has none)."""
+    """One named tensor: its value and grad_fn at the end of the program, and per backward call
+    the gradient its node received in that call's walk (``NOT_REACHED`` where the walk did not
+    reach it; a result's too, not only a leaf's) and its ``.grad`` after the call (``NONE``)."""
 
     name: str
     value: str
     grad_fn: str
     grads: tuple[str, ...]
+    received: tuple[str, ...] = ()
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        """Per call, what it received then its ``.grad``: the table's columns after grad_fn."""
+        return tuple(c for pair in zip(self.received, self.grads) for c in pair)
+
+
+def grad_headers(index: LogIndex) -> list[str]:
+    """The headers of the per-call columns, short so a phone's table header stays one line:
+    ``received`` and ``.grad``, numbered by call when there are two or more calls."""
+    calls = index.calls
+    if len(calls) == 1:
+        return ["received", ".grad"]
+    return [h for k in range(1, len(calls) + 1) for h in (f"received {k}", f".grad {k}")]
 
 
 def _ask(index: LogIndex, name: str, field: str, cutoff: int, numbers: Numbers) -> Shown | None:
@@ -52,8 +72,18 @@ def value_rows(index: LogIndex, numbers: Numbers) -> list[ValueRow]:
         value = _ask(index, name, "value", end, numbers)
         grad_fn = _ask(index, name, "grad_fn", end, numbers)
         grads = tuple((g.text if (g := _ask(index, name, "grad", cut, numbers)) else NONE) for cut in ends)
-        rows.append(ValueRow(name, value.text if value else NONE, grad_fn.text if grad_fn else NONE, grads))
+        received = tuple(_received(index, name, call, cut, numbers) for call, cut in zip(index.calls, ends))
+        rows.append(ValueRow(name, value.text if value else NONE, grad_fn.text if grad_fn else NONE, grads,
+                             received))
     return rows
+
+
+def _received(index: LogIndex, name: str, call: int, cutoff: int, numbers: Numbers) -> str:
+    """The gradient the walk of ``call`` brought to ``name``'s node (the narration's
+    ``{name.grad_in}`` at the call's end), or ``NOT_REACHED`` if that walk never visited it."""
+    got = _ask(index, name, "grad_in", cutoff, numbers)
+    start = index.walk(call)[0].seq
+    return got.text if got is not None and got.seq is not None and got.seq >= start else NOT_REACHED
 
 
 def printed(index: LogIndex) -> list[str]:

@@ -142,10 +142,15 @@ def check_written(target: Path, what: str, listing: manifest.Listing | None = No
                         "(move it away or choose another folder)")
 
 
+_BEAT_FILES = {".svg": "figure", ".png": "still"}
+"""A beat's file in an article folder: its figure (a still, in the folders of earlier versions)."""
+
+
 def check_article_folder(folder: Path, files: dict[str, str], key_file: str, inputs: list[str]) -> None:
     """The article's folder is absent, or a folder that holds none of ``inputs`` (at any depth),
-    where each file the article writes or replaces (``files``: name -> what it is; its stills
-    ``beat-NN.png``) is one gradreel wrote (:func:`check_written`). A folder gradreel has not
+    where each file the article writes or replaces (``files``: name -> what it is; its figures
+    ``beat-NN.svg``, and the stills ``beat-NN.png`` it once wrote and now removes) is one
+    gradreel wrote (:func:`check_written`). A folder gradreel has not
     written in (no list, no ``key_file``) holds nothing else but a killed writer's
     ``.NAME.tmp-pidN``. Why: ``render article clip/clip.md --out .`` once replaced its own
     storyboard by the article, and an author's own ``NAME.md`` by the article's."""
@@ -161,7 +166,7 @@ def check_article_folder(folder: Path, files: dict[str, str], key_file: str, inp
     listing = read_listing(folder)
     ours = bool(listing) or (folder / key_file).is_file()
     for entry in sorted(os.listdir(folder)):
-        what = files.get(entry) or ("still" if entry.startswith("beat-") and entry.endswith(".png") else None)
+        what = files.get(entry) or (_BEAT_FILES.get(Path(entry).suffix) if entry.startswith("beat-") else None)
         if what is not None:
             check_written(folder / entry, what, listing)
         elif not ours and entry != manifest.MANIFEST and ".tmp-pid" not in entry:

@@ -55,7 +55,7 @@ def test_an_article_never_overwrites_an_authors_file(tmp_path: Path, name: str, 
     assert _files(tmp_path / "out") == {f"graph_build/{name}": hashlib.sha256(b"my own notes\n").hexdigest()}
 
 
-@pytest.mark.parametrize("name", ["graph_build.md", "gradreel.css", "index.html", "beat-02.png"])
+@pytest.mark.parametrize("name", ["graph_build.md", "gradreel.css", "index.html", "beat-02.svg"])
 def test_an_article_never_overwrites_a_file_changed_since_gradreel_wrote_it(rendered: Path, tmp_path: Path,
                                                                              name: str) -> None:
     out = _copy(rendered, tmp_path)

@@ -21,9 +21,8 @@ FILES = {"video": "x.mp4", "poster": "x.png", "captions": "x.vtt", "chapters": "
 
 def _data(name: str, sets: tuple[str, ...] = ()) -> tuple[dict, object, object]:
     checked, p = load_and_plan(storyboard_path(name), sets, name)
-    stills = [f"beat-{k + 1:02d}.png" for k in range(len(p.beats))]
-    data = article_data(checked, p, FILES, stills)
-    data.update(video_type="video/mp4", size=(854, 480), still_size=(854, 480),
+    data = article_data(checked, p, FILES)
+    data.update(video_type="video/mp4", size=(854, 480),
                 tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=False)
     return data, checked, p
 

@@ -152,3 +152,55 @@ def test_an_article_in_a_browser(browser, server, course: Path, where: str,  # t
             _images_load(browser)
             assert _no_wider_than_the_window(browser), label
             _screenshot(browser, shots / f"article-{label}.png", size[0])
+
+
+def test_the_figures_read_on_a_phone_and_the_walk_steps(browser, server, course: Path) -> None:  # type: ignore[no-untyped-def]
+    """At 390 px every figure's text is at least 12 CSS px (its font size in the viewBox times
+    the drawn width over the viewBox's); Next, ArrowRight and a chosen step move the lit node and
+    the written rule, and choosing a step seeks the clip to its visit; no inline script or style."""
+    from selenium.webdriver.common.keys import Keys
+
+    base, _ = server
+    _open(browser, f"{base}/walk/index.html", PHONE)
+    least = browser.execute_script("""
+        var least = 1e9;
+        document.querySelectorAll('svg.figure').forEach(function (svg) {
+          var k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+          svg.querySelectorAll('text').forEach(function (t) {
+            least = Math.min(least, parseFloat(t.getAttribute('font-size')) * k);
+          });
+        });
+        return least;""")
+    assert 12 <= least < 1e9, least
+    lines = browser.execute_script("""
+        return Array.from(document.querySelectorAll('#values thead th')).map(function (th) {
+          var r = document.createRange(); r.selectNodeContents(th);
+          return new Set(Array.from(r.getClientRects()).map(function (b) { return Math.round(b.top); })).size;
+        });""")
+    assert lines and max(lines) == 1, lines  # the values table's header is one line on a phone
+
+    def state():  # type: ignore[no-untyped-def]
+        return browser.execute_script("""
+            var fig = document.querySelector('figure.stepper');
+            var ring = fig.querySelector('[data-lit]:not(.off)'), note = fig.querySelector('[data-at]:not(.off)');
+            return [fig.getAttribute('data-step'), ring && ring.getAttribute('data-lit'), note && note.textContent,
+                    fig.querySelector('.step-now').textContent];""")
+
+    first = state()
+    assert first[0] == first[1] == "0" and first[2].startswith("PowBackward0 at L")
+    browser.find_element("css selector", "figure.stepper button.next").click()
+    second = state()
+    assert second[0] == second[1] == "1" and second[2].startswith("SubBackward0") and "Step 2 of 7" in second[3]
+    browser.find_element("css selector", "figure.stepper button.next").send_keys(Keys.ARROW_RIGHT)
+    assert state()[:2] == ["2", "2"]
+    step = browser.find_element("css selector", 'figure.stepper button.step[data-step="4"]')
+    start = float(step.get_attribute("data-start"))
+    step.click()
+    assert state()[:2] == ["4", "4"]
+    assert abs(browser.execute_script("return document.getElementById('clip').currentTime") - start) < 0.2
+    browser.find_element("css selector", '#beat-1 a.lines').click()  # "lines 2–9 of the program"
+    assert browser.execute_script("return Array.from(document.querySelectorAll('.line.marked'), e => e.id)") \
+        == [f"L-{n}" for n in range(2, 10)]
+    source = (course / "out" / "walk" / "index.html").read_text()
+    assert "style=" not in source and "<script>" not in source and " onclick" not in source
+    assert _errors(browser) == []

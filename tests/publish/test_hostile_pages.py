@@ -155,10 +155,10 @@ def test_the_markdown_holds_its_text_as_text(hostile: Path) -> None:
     assert page.scripts == [] and page.handlers == []
     assert not [u for u in page.urls if ":" in u.split("/")[0]], page.urls
     assert "<script>" not in html and "<img src=x" not in html
-    # the printing line (in beat 2's excerpt, the program, try it) and what it prints (twice)
-    assert html.count("&lt;script&gt;window.__pwned='output'&lt;/script&gt;") == 5
+    # the printing line (in the program and try it) and what it prints (twice)
+    assert html.count("&lt;script&gt;window.__pwned='output'&lt;/script&gt;") == 4
     assert html.count("&lt;script&gt;window.__pwned='program'&lt;/script&gt;") == 2  # the program, and in try it
-    assert html.count("<pre>") == 6  # two excerpts, the program, its output, try it and its output
+    assert html.count("<pre>") == 4  # the program, its output, try it and its output
 
 
 BAD = "javascript:void(window.__pwned='FN') what's #1? 100%<img src=x onerror=alert(1)>"
@@ -169,10 +169,10 @@ def test_every_url_a_name_makes_is_percent_encoded(hostile: Path) -> None:
     relative paths to those very files, in the page and in the Markdown, and in the site."""
     checked, p = load_and_plan(str(hostile / "storyboards" / "hostile.yaml"), (), "hostile")
     files = article_files(BAD, "mp4")
-    data = article_data(checked, p, files, [f"beat-{k + 1:02d}.png" for k in range(len(p.beats))])
-    data.update(video_type="video/mp4", size=(854, 480), still_size=(854, 480),
+    data = article_data(checked, p, files)
+    data.update(video_type="video/mp4", size=(854, 480),
                 tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=True)
-    stills = {b["still"] for b in data["beats"]}
+    stills = {b["figure"].file for b in data["beats"] if b["figure"]}
     article = _parse(pages.render("article.html.j2", data)).urls
     md = _parse(_md_html(pages.render("article.md.j2", data))).urls
     site = _parse(pages.render("site.html.j2", site_data("t", "", [
@@ -180,7 +180,7 @@ def test_every_url_a_name_makes_is_percent_encoded(hostile: Path) -> None:
     for url in [*article, *md]:
         assert url.startswith(("#", "data:")) or re.fullmatch(r"[A-Za-z0-9._~%/-]+(#t=[0-9.]+)?", url), url
     linked = {unquote(u.split("#")[0]) for u in article if not u.startswith(("#", "data:"))}
-    assert linked == {*files.values(), *stills} - {files["chapters"]}  # the tracks are data: URLs
+    assert linked == set(files.values()) - {files["chapters"]}  # the tracks are data: URLs; figures inline
     assert {unquote(u.split("#")[0]) for u in md} == {*files.values(), *stills} - {files["style"], files["script"],
                                                                                      files["markdown"]}
     site.remove("data:,")  # the favicon

@@ -46,7 +46,7 @@ def test_an_article_folder_holds_everything_it_loads(course: Path) -> None:
         assert (folder / ref.split("#")[0]).is_file(), ref
     names = {p.name for p in folder.iterdir()}
     assert {"index.html", "walk.md", "walk.mp4", "walk.png", "walk.vtt", "walk.chapters.vtt", "gradreel.css"} <= names
-    assert sorted(n for n in names if n.startswith("beat-")) == [f"beat-{k:02d}.png" for k in range(1, 9)]
+    assert sorted(n for n in names if n.startswith("beat-")) == [f"beat-{k:02d}.svg" for k in range(1, 8)]
     assert (folder / "walk.vtt").read_text() == (course / "out" / "walk.vtt").read_text()
 
 
@@ -59,16 +59,17 @@ def test_the_clip_has_a_chapter_per_beat_and_a_vtt_beside_its_srt(course: Path) 
     assert vtt.startswith("WEBVTT") and vtt.count(" --> ") == srt.count(" --> ") == len(p.captions)
 
 
-def test_the_stills_are_the_clips_pictures_at_each_beats_end(course: Path) -> None:
-    """Beat 8 ends on the filled buckets: its still differs from beat 7's, and beat 1's (the title
-    card) from both."""
-    from PIL import Image, ImageChops
-
+def test_each_beat_has_a_vector_figure_but_the_takeaway(course: Path) -> None:
+    """Beats 1-7 draw the graph: each has its SVG file, inline in the page too, and the Markdown
+    links it; the closing takeaway has none, and no still is left."""
     folder = course / "out" / "walk"
-    ims = [Image.open(folder / f"beat-{k:02d}.png").convert("RGB") for k in (1, 7, 8)]
-    assert ims[0].size == (426, 240)
-    assert ImageChops.difference(ims[1], ims[2]).getbbox() is not None
-    assert ImageChops.difference(ims[0], ims[2]).getbbox() is not None
+    page, md = (folder / "index.html").read_text(), (folder / "walk.md").read_text()
+    for k in range(1, 8):
+        svg = (folder / f"beat-{k:02d}.svg").read_text()
+        assert svg.startswith("<svg") and f'id="fig-{k}-title"' in page
+        assert f"](beat-{k:02d}.svg)" in md
+    assert page.count('<svg class="figure"') == 7 + 1  # a figure per beat, and the stepping one
+    assert not list(folder.glob("*.png")) or [p.name for p in folder.glob("*.png")] == ["walk.png"]
 
 
 def test_the_site_lists_the_course_in_its_order(course: Path) -> None:

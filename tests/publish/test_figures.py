@@ -1,0 +1,89 @@
+"""The article's figures, its stepping walk and its values table, as data and markup, without a
+clip: the numbers are the log's, the text is large enough on a phone, and the page runs no
+inline script or style."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.records import Accumulate, Tensor, Visit
+from scenes.publish import pages
+from scenes.publish.figure_page import page_figures
+from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX
+from scenes.storyboard import load_and_plan, storyboard_path
+from tests.publish.test_article_data import _data
+
+
+def _figures(name: str) -> tuple[list, list, object, object]:
+    checked, p = load_and_plan(storyboard_path(name), (), name)
+    figs, steppers = page_figures(checked.index, p, [f"beat {k}" for k in range(len(p.beats))])
+    return figs, steppers, checked, p
+
+
+def _least_px(svg: str) -> float:
+    """The smallest font in CSS px when the figure is drawn in a phone's column (or narrower)."""
+    view_w = float(re.search(r'viewBox="\S+ \S+ (\S+) \S+"', svg).group(1))
+    width = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1))
+    least = min(float(f) for f in re.findall(r'<text[^>]* font-size="([\d.]+)"', svg))
+    return least * min(width, PHONE_COLUMN_PX) / view_w
+
+
+def test_the_walks_last_figure_holds_the_logs_gradients() -> None:
+    figs, _, checked, _ = _figures("backward_walk")
+    events = checked.run.events
+    ids = {e.name: e.id for e in events if isinstance(e, Tensor) and e.name}
+    last = [f for f in figs if f is not None][-1]
+    for name in ("w1", "w2"):
+        after = [e for e in events if isinstance(e, Accumulate) and e.tensor == ids[name]][-1].after_exact
+        assert f">{after}</text>" in last.svg and f"{name}.grad = {after}" in last.desc
+    assert figs[-1] is None  # the takeaway's closing card has no figure
+
+
+@pytest.mark.parametrize("name", ["backward_walk", "graph_build", "grad_accumulation"])
+def test_figure_text_is_at_least_12_px_on_a_phone(name: str) -> None:
+    figs, steppers, _, _ = _figures(name)
+    svgs = [f.svg for f in figs if f is not None] + [s.svg for s in steppers]
+    assert svgs
+    for svg in svgs:
+        assert _least_px(svg) >= MIN_TEXT_PX
+        assert 'role="img"' in svg and "<desc id=" in svg and "style=" not in svg
+
+
+def test_a_walk_steps_through_every_visit_with_its_arithmetic() -> None:
+    _, steppers, checked, p = _figures("backward_walk")
+    visits = [e for e in checked.run.events if isinstance(e, Visit)]
+    (walk,) = steppers
+    assert len(walk.steps) == len(visits)
+    assert walk.steps[0].text.startswith("PowBackward0 at L: 1 arrived")
+    assert "yh - y gets 1 × 2 × 2/3 = 4/3" in walk.steps[0].text
+    starts = [c.start for c in p.cues if c.kind == "visit"]
+    assert [s.start for s in walk.steps] == starts
+    # every step's ring, note and marks are in the figure; only the first step's ring is on
+    for s in walk.steps:
+        assert f'data-lit="{s.index}"' in walk.svg and f'data-at="{s.index}"' in walk.svg
+    assert len(re.findall(r'class="ring" data-lit', walk.svg)) == 1
+
+
+def test_the_values_table_has_the_gradient_each_node_received() -> None:
+    data, checked, _ = _data("backward_walk")
+    rows = {r.name: r for r in data["rows"]}
+    assert data["grad_headers"] == ["received", ".grad"]
+    assert rows["s"].received == ("8/3",) and rows["s"].grads == ("None",)  # a result: no .grad, but it got one
+    assert rows["L"].received == ("1",)
+    assert rows["x"].received == ("–",)  # the walk never reaches an input
+    assert rows["w2"].cells == ("4/9", "4/9")
+    two, _, _ = _data("grad_accumulation")
+    assert len(two["grad_headers"]) == 2 * len(two["calls"]) and max(map(len, two["grad_headers"])) <= 10
+
+
+def test_the_page_runs_no_inline_script_or_style() -> None:
+    data, _, _ = _data("backward_walk")
+    data["files"] = {**data["files"], "script": "gradreel.js"}
+    page = pages.render("article.html.j2", data)
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", page) == []
+    assert re.findall(r"\son[a-z]+\s*=", page) == [] and "style=" not in page
+    assert '<script src="gradreel.js" defer></script>' in page
+    assert page.count('<span class="line" id="L-') == len(data["program"].splitlines())
+    assert 'data-lines="2-9"' in page and "://" not in page.replace("data:", "")
