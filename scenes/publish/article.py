@@ -1,15 +1,17 @@
 """``render article NAME``: the written version of a clip, ``DIR/NAME/index.html`` and ``NAME.md``.
 
-What it holds: the title and the takeaway; the clip with its poster, captions and chapters
-tracks; a section per beat (an anchored heading, the still the beat ends on, its narration as
-prose with the numbers marked, a link that plays the clip from the beat, the program lines it
-shows); the program highlighted; a table of the log's values; what the program prints; and the
-program to try in PyTorch with the output the log says it gives.
+What it holds: the title and the lead (the takeaway); the clip with its poster, captions and
+chapters tracks; its sections (:mod:`.sections`: the storyboard's own ``article:`` text, or a
+section per beat written from the plan, each with its beat's still, the numbers the picture
+shows and each visit's arithmetic, a link that plays the clip from the beat, the program lines
+it shows); the program highlighted; a table of the log's values; what the program prints; the
+program to try in PyTorch with the output the log says it gives; the key takeaways; and the
+course it belongs to, with the articles before and after it (:mod:`.coursenav`).
 
-Why its shape: the prose is the captions' text (the plan's caption events), the numbers are the
-captions' numbers, the chapters are the clip's, and the stills are decoded from the clip, so
-the page can disagree with the clip nowhere. The folder holds everything it loads, so it works
-from disk and over HTTP alike.
+Why its shape: the prose is the captions' text (the plan's caption events) or the author's with
+placeholders, the numbers are the log's as the clip writes them, the chapters are the clip's,
+and the stills are decoded from the clip, so the page can disagree with the clip nowhere. The
+folder holds everything it loads, so it works from disk and over HTTP alike.
 """
 
 from __future__ import annotations
@@ -19,14 +21,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.publish import code, pages, stills
+from scenes.publish import code, pages, sections, stills
+from scenes.publish.arithmetic import beat_arithmetic
+from scenes.publish.coursenav import CourseNav, course_nav
 from scenes.publish.freshness import is_fresh, key_of
+from scenes.publish.pictured import beat_values
 from scenes.publish.prose import beat_prose
 from scenes.publish.values import leaf_grads, printed, try_it, value_rows
 from scenes.render.options import RenderOptions, outputs
 from scenes.render.pipeline import render_storyboard
 from scenes.render.writes import FolderWrite
-from scenes.storyboard.chapters import beat_chapters, chapters_vtt
+from scenes.storyboard.chapters import Chapter, beat_chapters, chapters_vtt
 from scenes.storyboard.errors import Problem, StoryboardError
 from scenes.video.formats import PAGE_TYPES
 
@@ -72,7 +77,8 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
     out = Path(opts.out)
     clip = outputs(name, out, opts.fmt, opts.aspect)
     folder = article_folder(out, name)
-    key = key_of("article", name, opts.fmt, clip["key"].read_text())
+    nav = course_nav(storyboard_file, name, out)
+    key = key_of("article", name, opts.fmt, clip["key"].read_text(), nav.key())
     page = folder / "index.html"
     if not opts.force and is_fresh(folder / KEY_FILE, key) and page.exists():
         log(f"{name}: article up to date")
@@ -91,7 +97,7 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
         still_names = [f"beat-{b.index + 1:02d}.png" for b in p.beats]
         stills_at = [w.temp(s, "still") for s in still_names]
         stills.save_stills(placed["video"], [c.end - 1e-3 for c in chapters], stills_at)
-        data = article_data(checked, p, files, still_names)
+        data = article_data(checked, p, files, still_names, nav)
         data.update(video_type=PAGE_TYPES[opts.fmt], size=_size_of(placed["poster"]),
                     still_size=_size_of(stills_at[0]),
                     tracks={role: track_src(placed[role]) for role in ("captions", "chapters")},
@@ -108,31 +114,38 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
     return ArticleResult(page, True)
 
 
-def article_data(checked: Any, p: Any, files: dict[str, str], still_names: list[str]) -> dict[str, Any]:
-    """Everything the templates show, as plain data (strings, numbers, lists)."""
+def article_data(checked: Any, p: Any, files: dict[str, str], still_names: list[str],
+                 nav: CourseNav | None = None) -> dict[str, Any]:
+    """Everything the templates show, as plain data (strings, numbers, lists): the sections
+    (:mod:`.sections`: the storyboard's ``article:``, else one per beat), the program, the
+    log's values, what it prints and the PyTorch block, and where the article sits in its course."""
     index, board = checked.index, checked.storyboard
-    numbers = board.number_style
     chapters = beat_chapters(p)
     prose = beat_prose(board, p)
-    beats = []
-    for k, (beat, ch) in enumerate(zip(board.beats, chapters)):
-        lines = code.beat_lines(index, beat)
-        beats.append({
-            "number": k + 1, "anchor": f"beat-{k + 1}", "heading": ch.title, "start": ch.start,
-            "clock": clock(ch.start), "still": still_names[k], "markdown": prose[k].markdown,
-            "html": prose[k].html, "text": prose[k].text, "lines": lines, "line_text": line_span(lines),
-            "excerpt": code.excerpt(index.source, lines),
-            "excerpt_text": "\n".join(index.lines[min(lines) - 1:max(lines)]) if lines else "",
-        })
-    rows = value_rows(index, numbers)
+    figures = [figure(index, beat, k, ch, still_names[k]) for k, (beat, ch) in enumerate(zip(board.beats, chapters))]
+    arithmetic = beat_arithmetic(p, index)
+    if board.article:
+        beats = sections.authored(board, index, figures, arithmetic)
+    else:
+        beats = sections.generated([ch.title for ch in chapters], prose, figures, index, beat_values(p), arithmetic)
     program, output = try_it(index)
     return {
         "name": checked.name, "title": board.title, "takeaway": takeaway(board, p, prose),
         "duration": p.duration, "clock": clock(p.duration), "files": files, "beats": beats,
+        "takeaways": [] if board.article else [b["heading"] for b in beats],
         "program": index.source, "program_html": code.highlighted(index.source, anchors="L-"),
-        "calls": list(index.calls), "rows": rows, "printed": printed(index),
-        "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)),
+        "calls": list(index.calls), "rows": value_rows(index, board.number_style), "printed": printed(index),
+        "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)), "nav": nav,
     }
+
+
+def figure(index: Any, beat: Any, k: int, ch: Chapter, still: str) -> dict[str, Any]:
+    """Beat ``k``'s figure as a section shows it: its still, where the clip plays it from, and
+    the program lines it shows (numbered and as an excerpt)."""
+    lines = code.beat_lines(index, beat)
+    return {"number": k + 1, "start": ch.start, "clock": clock(ch.start), "still": still, "lines": lines,
+            "line_text": line_span(lines), "excerpt": code.excerpt(index.source, lines),
+            "excerpt_text": "\n".join(index.lines[min(lines) - 1:max(lines)]) if lines else ""}
 
 
 def takeaway(board: Any, p: Any, prose: list[Any]) -> str:

@@ -4,6 +4,7 @@ show it), the prose is the captions' text, and the Markdown holds the same secti
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TypeVar
 
 import pytest
@@ -19,8 +20,11 @@ FILES = {"video": "x.mp4", "poster": "x.png", "captions": "x.vtt", "chapters": "
          "style": "gradreel.css", "markdown": "x.md"}
 
 
-def _data(name: str, sets: tuple[str, ...] = ()) -> tuple[dict, object, object]:
+def _data(name: str, sets: tuple[str, ...] = (), generated: bool = False) -> tuple[dict, object, object]:
+    """The article's data; ``generated``: as written from the plan, without the storyboard's ``article:``."""
     checked, p = load_and_plan(storyboard_path(name), sets, name)
+    if generated:
+        checked = replace(checked, storyboard=checked.storyboard.model_copy(update={"article": ()}))
     stills = [f"beat-{k + 1:02d}.png" for k in range(len(p.beats))]
     data = article_data(checked, p, FILES, stills)
     data.update(video_type="video/mp4", size=(854, 480), still_size=(854, 480),
@@ -49,8 +53,8 @@ def test_the_values_table_is_the_logs(sets: tuple[str, ...]) -> None:
 
 
 def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
-    plain, _, _ = _data("backward_walk")
-    changed, checked, _ = _data("backward_walk", ("w1=0.5",))
+    plain, _, _ = _data("backward_walk", generated=True)
+    changed, checked, _ = _data("backward_walk", ("w1=0.5",), generated=True)
     assert plain["beats"][0]["text"] != changed["beats"][0]["text"]
     loss = _last(checked.run.events, Tensor, name="L").exact
     assert f"the loss, {loss}, is on top." in changed["beats"][0]["text"]
@@ -60,7 +64,7 @@ def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
 
 @pytest.mark.parametrize("name", ["backward_walk", "grad_accumulation", "missing_gradient", "reverse_mode"])
 def test_the_prose_is_the_captions_with_their_numbers_marked(name: str) -> None:
-    data, _, p = _data(name)
+    data, _, p = _data(name, generated=True)
     for k, beat in enumerate(data["beats"]):
         captions = [c for c in p.captions if c.beat == k and c.style != "title"]  # the title is not narration
         assert beat["text"] == " ".join(c.text for c in captions)
@@ -78,13 +82,14 @@ def test_what_the_program_prints_and_the_pytorch_block_come_from_the_log() -> No
 
 
 def test_the_markdown_and_the_page_hold_the_same_sections() -> None:
-    data, checked, p = _data("backward_walk")
+    data, checked, p = _data("backward_walk", generated=True)
     md = pages.render("article.md.j2", data)
     tokens = MarkdownIt("commonmark").enable("table").parse(md)
     h2 = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
     shown = len(data["beats"])  # the storyboard's beats; the takeaway is the page's lead, not a section
-    assert h2[:shown] == [f"{b['number']}. {b['heading']}" for b in data["beats"]]
-    assert h2[shown:] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch"]
+    assert h2[:shown] == [b["heading"] for b in data["beats"]]
+    assert h2[shown:] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch",
+                          "Key takeaways"]
     rows = [t for t in tokens if t.type == "tr_open"]
     assert len(rows) == 1 + len(data["rows"])
     html = pages.render("article.html.j2", data)
