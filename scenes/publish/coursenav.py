@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from scenes.publish.course import Course
+from scenes.storyboard.errors import StoryboardError
 from scenes.storyboard.yamlsafe import load_file
 
 PAGE = "index.html"
@@ -45,7 +46,7 @@ def _title(course: Course, name: str) -> str:
     """A clip's title as its storyboard gives it (read as YAML only, not run), else its name."""
     try:
         data = load_file(str(course.storyboard(name))).data
-    except Exception:  # a neighbour's own problems are its own render's to report
+    except (StoryboardError, OSError):  # a neighbour's own problems are its own render's to report
         return name
     title = data.get("title") if isinstance(data, dict) else None
     return " ".join(title.split()) if isinstance(title, str) and title.strip() else name

@@ -100,6 +100,7 @@ def _markup_problems(text: str) -> list[tuple[int, str]]:
     md.validateLink = lambda url: True
     rows = text.split("\n")
     out: list[tuple[int, str]] = []
+    seen: set[tuple[int, str]] = set()  # one problem of a kind per line (<b> and </b> are one mistake)
 
     def offset(row: int) -> int:
         return sum(len(r) + 1 for r in rows[:row])
@@ -107,7 +108,8 @@ def _markup_problems(text: str) -> list[tuple[int, str]]:
     def walk(tokens: list, row: int) -> None:
         for t in tokens:
             here = t.map[0] if t.map else row
-            if t.type in ("html_block", "html_inline"):
+            if t.type in ("html_block", "html_inline") and (here, "html") not in seen:
+                seen.add((here, "html"))
                 out.append((offset(here), f"the article holds HTML ({t.content.strip()[:30]!r}); write Markdown "
                             "only (a page shows no markup of its own)"))
             elif t.type == "image":

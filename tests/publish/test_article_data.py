@@ -15,6 +15,7 @@ from scenes.publish import pages
 from scenes.publish.article import article_data
 from scenes.publish.prose import md_escape
 from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.storyboard.numfmt import show
 
 FILES = {"video": "x.mp4", "poster": "x.png", "captions": "x.vtt", "chapters": "x.chapters.vtt",
          "style": "gradreel.css", "markdown": "x.md"}
@@ -103,3 +104,62 @@ def test_markdown_markup_in_narration_reads_as_itself() -> None:
     text = "Take y = w * w [twice] <b> _here_ #1"
     tokens = MarkdownIt("commonmark").parseInline(md_escape(text))
     assert "".join(t.content for t in tokens[0].children if t.type == "text") == text
+
+
+@pytest.mark.parametrize("name", ["graph_build", "backward_graph", "backward_walk", "grad_accumulation", "reverse_mode",
+                                  "dynamic_graph", "leaf_nodes", "mlp", "missing_gradient"])
+def test_generated_headings_are_titles_of_their_own(name: str) -> None:
+    """Written from the plan, a section's heading is never cut ("…") nor the paragraph under it."""
+    data, checked, _ = _data(name, generated=True)
+    headings = [b["heading"] for b in data["beats"]]
+    assert len(headings) == len(checked.storyboard.beats)
+    for b in data["beats"]:
+        assert b["heading"] and "…" not in b["heading"] and not b["heading"].endswith("...")
+        assert " ".join(b["heading"].lower().split()) != " ".join(b["text"].lower().rstrip(".!? ").split())
+    assert data["takeaways"] == headings
+
+
+def test_an_untitled_one_phrase_beat_is_headed_by_its_code() -> None:
+    data, checked, _ = _data("grad_accumulation", generated=True)
+    untitled = checked.storyboard.model_copy(update={"beats": tuple(b.model_copy(update={"title": None})
+                                                                    for b in checked.storyboard.beats)})
+    _, p = load_and_plan(storyboard_path("grad_accumulation"))
+    again = article_data(replace(checked, storyboard=untitled), replace(p, beats=tuple(replace(b, title=None)
+                                                                                      for b in p.beats)), FILES,
+                         [f"beat-{k + 1:02d}.png" for k in range(len(p.beats))])
+    forward_once_more = again["beats"][8]
+    assert forward_once_more["text"] == "Forward once more."
+    assert forward_once_more["heading"] == "y = w * w"  # line 9, the line the beat shows
+
+
+def test_the_generated_arithmetic_is_what_the_screen_writes() -> None:
+    data, checked, p = _data("backward_walk", generated=True)
+    rules = {c.beat: [] for c in p.cues}
+    for c in p.cues:
+        if c.kind == "local_rule":
+            factors = " × ".join(s.text for s in c.strings if s.role == "factor")
+            rules[c.beat].append(f"{c.text('in')} × {factors} = {c.text('out')}")
+    for k, beat in enumerate(data["beats"]):
+        assert [b.split(" gets ")[-1] for b in beat["bullets"]] == rules[k]
+    style = checked.storyboard.number_style
+    w2 = _last(checked.run.events, Accumulate, tensor=[e for e in checked.run.events
+                                                     if isinstance(e, Tensor) and e.name == "w2"][0].id)
+    s = _last(checked.run.events, Tensor, name="s")
+    arrived = [e for e in checked.run.events if type(e).__name__ == "Visit" and e.grad_fn == "MulBackward0"][0]
+    line = (f"Mul: w2 gets {show(arrived.grad_in, arrived.grad_in_exact, style)} × "
+            f"{show(s.value, s.exact, style)} = {show(w2.after, w2.after_exact, style)}")
+    assert line in data["beats"][3]["bullets"]  # 4/3 × 1/3 = 4/9, in the storyboard's style
+    assert "On screen" not in data["beats"][3]["html"] and data["beats"][0]["shows"].endswith(
+        f"L = {_last(checked.run.events, Tensor, name='L').exact}")
+
+
+def test_the_storyboards_article_is_its_sections_with_the_logs_numbers() -> None:
+    data, checked, _ = _data("backward_walk")
+    sections = checked.storyboard.article
+    assert [b["heading"] for b in data["beats"]] == [s.heading or "" for s in sections]
+    assert [b["still"] for b in data["beats"]] == [f"beat-{s.figure:02d}.png" if s.figure else None for s in sections]
+    text = " ".join(b["html"] for b in data["beats"])
+    assert "{" not in text and "8/3 × x = 8/3" in text.replace("&times;", "×")
+    assert data["takeaways"] == []  # the storyboard writes its own
+    changed, _, _ = _data("backward_walk", ("w1=0.5",))
+    assert changed["beats"][2]["html"] != data["beats"][2]["html"]  # the buckets hold other numbers

@@ -216,10 +216,10 @@ def test_an_article_in_a_browser(browser, server, course: Path, where: str,  # t
         video.play().catch(function (e) { clearInterval(check); done('play failed: ' + e); });""")
     assert isinstance(played, float) and played > 0.5, played
 
-    beat = p.beats[4]
+    beat = p.beats[5]  # the section "Each node applies one small rule" shows beat 6's figure
     sought = browser.execute_async_script("""
         var done = arguments[0], video = document.getElementById('clip');
-        var link = document.querySelector('#beat-5 a.play-from');
+        var link = document.querySelector('#section-2 a.play-from');
         video.addEventListener('seeked', function () { video.pause(); done(video.currentTime); }, {once: true});
         link.click();""")
     assert abs(sought - beat.start) < 0.11, (sought, beat.start)  # the frame the beat starts on (10 fps)

@@ -85,9 +85,14 @@ def test_pages_are_written_again_only_when_what_they_show_changed(course: Path, 
     home = tmp_path / "c"
     shutil.copytree(course, home)
     page, site = home / "out" / "walk" / "index.html", home / "out" / "index.html"
-    before = page.stat().st_mtime_ns, site.stat().st_mtime_ns
     again = render("all", "--help", cwd=home)  # the options exist
     assert "--article" in again.stdout and "--site" in again.stdout
+    assert 'href="../index.html"' not in page.read_text()
+    r = render("article", "storyboards/walk.yaml", "--out", "out", *TINY, cwd=home)  # the course page is new
+    assert r.returncode == 0 and "walk: up to date" in r.stderr and "walk: article written" in r.stderr
+    assert 'href="../index.html"' in page.read_text()
+    assert render("site", "out", cwd=home).returncode == 0  # it lists the article, whose key changed
+    before = page.stat().st_mtime_ns, site.stat().st_mtime_ns
     r = render("article", "storyboards/walk.yaml", "--out", "out", *TINY, cwd=home)
     assert r.returncode == 0 and "walk: up to date" in r.stderr and "walk: article up to date" in r.stderr
     r = render("site", "out", cwd=home)
@@ -95,10 +100,10 @@ def test_pages_are_written_again_only_when_what_they_show_changed(course: Path, 
     assert (page.stat().st_mtime_ns, site.stat().st_mtime_ns) == before
 
     board = home / "storyboards" / "walk.yaml"
-    board.write_text(board.read_text().replace("the numbers we found by hand", "as we found by hand"))
+    board.write_text(board.read_text().replace("nobody wrote a derivative down", "no derivative was written down"))
     r = render("article", "storyboards/walk.yaml", "--out", "out", *TINY, cwd=home)
     assert r.returncode == 0, r.stderr
-    assert "walk: article written" in r.stderr and "as we found by hand" in page.read_text()
+    assert "walk: article written" in r.stderr and "no derivative was written down" in page.read_text()
     r = render("site", "out", cwd=home)
     assert r.returncode == 0 and "site: 2 clips" in r.stderr  # it shows the clip, which changed
 
@@ -115,3 +120,20 @@ def test_a_bad_course_file_is_one_located_line(course: Path, tmp_path: Path) -> 
 def test_a_gif_has_no_article(course: Path) -> None:
     r = render("article", "storyboards/walk.yaml", "--out", "out", "--format", "gif", *TINY, cwd=course)
     assert r.returncode == 2 and "use --format mp4 or webm, not gif" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_articles_link_the_course_and_only_the_neighbours_that_exist(course: Path) -> None:
+    """The course is walk then build; build was rendered first, so walk's page links its next
+    article, build's has no previous (walk did not exist yet), and neither links the course page
+    (render site came after); the .md says the same."""
+    out = course / "out"
+    walk, build = (out / "walk" / "index.html").read_text(), (out / "build" / "index.html").read_text()
+    assert 'href="../build/index.html" rel="next">The forward pass builds the graph →' in walk
+    assert 'rel="prev"' not in walk and 'rel="prev"' not in build and 'rel="next"' not in build
+    assert "Part of A course of my own" in walk and "Part of A course of my own" in build
+    assert 'href="../index.html"' not in walk
+    for page in ("walk", "build"):
+        for ref in refs(out / page / "index.html"):
+            assert ref.startswith(("#", "data:")) or (out / page / ref.split("#")[0]).is_file(), ref
+    md = (out / "walk" / "walk.md").read_text()
+    assert "Next: [The forward pass builds the graph](../build/index.html)" in md and "Previous:" not in md
