@@ -69,7 +69,11 @@ def _no_numbers(doc: Document, path: Path, what: str, text: str, errors: ErrorLi
     """A heading or title: no typed number and no placeholder (a chapter menu shows it as is)."""
     placeholders, problems = parse(text)
     for offset, message in problems:
-        errors.add(*text_pos(doc, path, offset), message.replace("narration", what), path)
+        message = message.replace("narration", what)
+        if "types the number" in message:  # not "use a placeholder": a heading holds none
+            where = "narration" if what == "title" else "text under it"
+            message = message.split(";")[0] + f"; a {what} holds no number: say it in the {where}"
+        errors.add(*text_pos(doc, path, offset), message, path)
     for p in placeholders:
         errors.add(*text_pos(doc, path, p.start), f"{what} {{{p.ref}}}: a {what} holds no placeholder; "
                    "say the number in the text under it", path)
