@@ -4,6 +4,9 @@ outputs and its event log.
 An article (:mod:`.article`) is a folder, ``DIR/NAME/``: ``index.html`` and ``NAME.md`` with the
 clip, its poster, its captions and chapters as WebVTT, a still per beat and the page's style
 beside them, so that the folder works opened from disk and served over HTTP, from no other host.
+Its text is the storyboard's ``article:`` or is written from the plan, a section per beat
+(:mod:`.sections`), with each visit's arithmetic and the picture's numbers as the screen writes
+them (:mod:`.arithmetic`, :mod:`.pictured`) and links along its course (:mod:`.coursenav`).
 Every number it shows is read from the log, as the clip's are (:mod:`.values`). The site
 (:mod:`.site`) is ``DIR/index.html``, the course as a gallery. Both are rebuilt only when what
 they show changed (:mod:`.freshness`).
