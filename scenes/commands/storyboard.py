@@ -154,8 +154,8 @@ def plan_table(p) -> str:
 
 def beats_table(p) -> str:
     """One line per beat: start and end in seconds, its 1-based number (the storyboard's
-    ``beats[i]`` is beat ``i + 1``; the takeaway is the last), its visual and its heading (the
-    first sentence of its narration, as the chapters name it).
+    ``beats[i]`` is beat ``i + 1``; the takeaway is the last), its visual and its heading (its
+    ``title:``, else the first phrase of its narration, as the chapters name it).
 
     Why: a document that says which beat shows a sentence names the beat, not the time, and
     this prints the times of the clip as it is planned now (they move with the narration)."""

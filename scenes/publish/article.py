@@ -1,17 +1,20 @@
 """``render article NAME``: the written version of a clip, ``DIR/NAME/index.html`` and ``NAME.md``.
 
-What it holds: the title and the takeaway; the clip with its poster, captions and chapters
-tracks; a section per beat (an anchored heading, the figure of the graph the beat ends on, its
-narration as prose with the numbers marked, a link that plays the clip from the beat, a link to
-the program lines it shows); a figure that steps through each backward walk, tied to the clip;
-the program highlighted once; a table of the log's values and the gradient each node received;
-what the program prints; and the program to try in PyTorch with the output the log says it gives.
+What it holds: the title and the lead (the takeaway); the clip with its poster, captions and
+chapters tracks; its sections (:mod:`.sections`: the storyboard's own ``article:`` text, or a
+section per beat written from the plan, each with the figure of the graph its beat ends on, the
+numbers the picture shows and each visit's arithmetic, a link that plays the clip from the beat
+and one to the program lines it shows); a figure that steps through each backward walk, tied to
+the clip; the program highlighted once; a table of the log's values and the gradient each node
+received; what the program prints; the program to try in PyTorch with the output the log says it
+gives; the key takeaways; and the course it belongs to, with the articles before and after it
+(:mod:`.coursenav`).
 
-Why its shape: the prose is the captions' text (the plan's caption events), the numbers are the
-captions' numbers, the chapters are the clip's, and the figures are drawn from the clip's plan
-(:mod:`.figures`: its cues replayed on the graph's layout), so the page can disagree with the
-clip nowhere. The folder holds everything it loads, so it works
-from disk and over HTTP alike.
+Why its shape: the prose is the captions' text (the plan's caption events) or the author's with
+placeholders, the numbers are the log's as the clip writes them, the chapters are the clip's, and
+the figures are drawn from the clip's plan (:mod:`.figures`: its cues replayed on the graph's
+layout), so the page can disagree with the clip nowhere. The folder holds everything it loads, so
+it works from disk and over HTTP alike.
 """
 
 from __future__ import annotations
@@ -21,15 +24,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from scenes.publish import code, pages
-from scenes.publish.figure_page import page_figures
+from scenes.publish import code, pages, sections
+from scenes.publish.arithmetic import beat_arithmetic
+from scenes.publish.coursenav import CourseNav, course_nav
+from scenes.publish.figure_page import BeatFigure, Stepper, page_figures
 from scenes.publish.freshness import is_fresh, key_of
+from scenes.publish.pictured import beat_values
 from scenes.publish.prose import beat_prose
 from scenes.publish.values import grad_headers, leaf_grads, printed, try_it, value_rows
 from scenes.render.options import RenderOptions, outputs
 from scenes.render.pipeline import render_storyboard
 from scenes.render.writes import FolderWrite
-from scenes.storyboard.chapters import beat_chapters, chapters_vtt
+from scenes.storyboard.chapters import Chapter, beat_chapters, chapters_vtt
 from scenes.storyboard.errors import Problem, StoryboardError
 from scenes.video.formats import PAGE_TYPES
 
@@ -76,7 +82,8 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
     out = Path(opts.out)
     clip = outputs(name, out, opts.fmt, opts.aspect)
     folder = article_folder(out, name)
-    key = key_of("article", name, opts.fmt, clip["key"].read_text())
+    nav = course_nav(storyboard_file, name, out)
+    key = key_of("article", name, opts.fmt, clip["key"].read_text(), nav.key())
     page = folder / "index.html"
     if not opts.force and is_fresh(folder / KEY_FILE, key) and page.exists():
         log(f"{name}: article up to date")
@@ -92,7 +99,7 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
                                ROLE_WORDS[role]) for role in ("video", "poster", "captions")}
         chapters = beat_chapters(p)
         placed["chapters"] = w.text(files["chapters"], chapters_vtt(chapters), ROLE_WORDS["chapters"])
-        data = article_data(checked, p, files)
+        data = article_data(checked, p, files, nav)
         data.update(video_type=PAGE_TYPES[opts.fmt], size=_size_of(placed["poster"]),
                     tracks={role: track_src(placed[role]) for role in ("captions", "chapters")},
                     captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice
@@ -113,32 +120,53 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
     return ArticleResult(page, True)
 
 
-def article_data(checked: Any, p: Any, files: dict[str, str]) -> dict[str, Any]:
-    """Everything the templates show, as plain data (strings, numbers, lists, records)."""
+def article_data(checked: Any, p: Any, files: dict[str, str], nav: CourseNav | None = None) -> dict[str, Any]:
+    """Everything the templates show, as plain data (strings, numbers, lists, records): the
+    sections (:mod:`.sections`: the storyboard's ``article:``, else one per beat) with their
+    figures and stepping walks, the program, the log's values, what it prints and the PyTorch
+    block, and where the article sits in its course."""
     index, board = checked.index, checked.storyboard
-    numbers = board.number_style
     chapters = beat_chapters(p)
     prose = beat_prose(board, p)
     figures, steppers = page_figures(index, p, [ch.title for ch in chapters])
-    beats = []
-    for k, (beat, ch) in enumerate(zip(board.beats, chapters)):
-        lines = code.beat_lines(index, beat)
-        beats.append({
-            "number": k + 1, "anchor": f"beat-{k + 1}", "heading": ch.title, "start": ch.start,
-            "clock": clock(ch.start), "figure": figures[k], "markdown": prose[k].markdown,
-            "html": prose[k].html, "text": prose[k].text, "lines": lines, "line_text": line_span(lines),
-            "line_range": f"{min(lines)}-{max(lines)}" if lines else "",
-            "steppers": [s for s in steppers if s.after_beat == k],
-        })
-    rows = value_rows(index, numbers)
+    shown = [figure(index, beat, k, ch, figures[k]) for k, (beat, ch) in enumerate(zip(board.beats, chapters))]
+    arithmetic = beat_arithmetic(p, index)
+    if board.article:
+        beats = sections.authored(board, index, shown, arithmetic)
+    else:
+        beats = sections.generated([ch.title for ch in chapters], prose, shown, index, beat_values(p), arithmetic)
+    place_steppers(beats, steppers)
     program, output = try_it(index)
     return {
         "name": checked.name, "title": board.title, "takeaway": takeaway(board, p, prose),
         "duration": p.duration, "clock": clock(p.duration), "files": files, "beats": beats,
+        "takeaways": [] if board.article else [b["heading"] for b in beats],
         "program": index.source, "program_html": code.listing(index.source),
-        "calls": list(index.calls), "grad_headers": grad_headers(index), "rows": rows, "printed": printed(index),
-        "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)),
+        "calls": list(index.calls), "grad_headers": grad_headers(index),
+        "rows": value_rows(index, board.number_style), "printed": printed(index),
+        "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)), "nav": nav,
     }
+
+
+def figure(index: Any, beat: Any, k: int, ch: Chapter, drawn: BeatFigure | None) -> dict[str, Any]:
+    """Beat ``k``'s figure as a section shows it: the drawing (None where the beat draws no graph),
+    where the clip plays it from, and the program lines it shows."""
+    lines = code.beat_lines(index, beat)
+    return {"number": k + 1, "start": ch.start, "clock": clock(ch.start), "figure": drawn, "lines": lines,
+            "line_text": line_span(lines), "line_range": f"{min(lines)}-{max(lines)}" if lines else ""}
+
+
+def place_steppers(beats: list[dict[str, Any]], steppers: list[Stepper]) -> None:
+    """Give each section the stepping walks that follow it: a walk goes after the last section
+    showing a beat up to the walk's last one (the beat's own section, in the generated form),
+    else after the first section showing a later beat, else at the end."""
+    for b in beats:
+        b["steppers"] = []
+    for s in steppers:
+        shown = [b for b in beats if b["number"] is not None]
+        upto = [b for b in shown if b["number"] <= s.after_beat + 1]
+        later = [b for b in shown if b["number"] > s.after_beat + 1]
+        (upto[-1] if upto else later[0] if later else beats[-1])["steppers"].append(s)
 
 
 def takeaway(board: Any, p: Any, prose: list[Any]) -> str:

@@ -24,7 +24,7 @@ from scenes.publish.prose import beat_prose
 from scenes.render.options import outputs
 from scenes.render.writes import FolderWrite
 from scenes.storyboard.errors import plain
-from scenes.storyboard.store import STORYBOARD_DIR, storyboard_path
+from scenes.storyboard.store import STORYBOARD_DIR, name_problem, storyboard_path
 from scenes.video.formats import PAGE_TYPES
 
 SITE_KEY = ".site.key"
@@ -119,7 +119,9 @@ def write_site(out: Path, course: Course, force: bool = False,
     present = [(name, clip) for name in course.names if (clip := _clip_of(out, name)) is not None]
     for name in course.names:
         if name not in dict(present):
-            log(plain(f"{name}: not rendered in {out} yet ({render_hint(course, name, out)}); left out of the site"))
+            problem = name_problem(name)  # no render would make it: say what to rename, not what to run
+            log(plain(f"{name}: {problem}; left out of the site" if problem else
+                      f"{name}: not rendered in {out} yet ({render_hint(course, name, out)}); left out of the site"))
     parts = ["site", course.title, course.text]
     for name, clip in present:
         parts += [name, clip.name, _read(outputs(name, out, clip.suffix[1:])["key"]),

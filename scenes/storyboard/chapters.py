@@ -1,7 +1,7 @@
 """Chapters of a clip, made from the plan: one per beat, or merged for YouTube's rules.
 
 Why from the plan: a chapter starts where its beat starts in the picture, and is named by the
-beat's own narration as the captions show it (the plan's caption events, whatever way a long
+beat's ``title:`` when the storyboard gives one, else by the beat's own narration as the captions show it (the plan's caption events, whatever way a long
 narration was cut into several), so the chapters of the mp4, of the ``kind="chapters"`` track and
 of ``render plan --chapters`` can never disagree with the clip.
 
@@ -12,6 +12,8 @@ at least 10 s long; :func:`youtube_chapters` merges consecutive beats until each
 'Mul: w1 gets 8/3'
 >>> heading("Sub: its derivative with respect to yh is one, so the gradient passes unchanged.")
 'Sub: its derivative with respect to yh is one'
+>>> heading("A first sentence that runs on and on without a single comma to break it anywhere at all.")
+'A first sentence that runs on and on without a single comma to break it anywhere at all'
 >>> youtube_time(75.9), youtube_time(3725.0)
 ('1:15', '1:02:05')
 """
@@ -53,21 +55,23 @@ def beat_texts(p: Plan) -> list[str]:
 
 
 def heading(text: str) -> str:
-    """A short title for a beat: its first sentence (without the full stop), cut at a clause or
-    a word to at most HEADING_CHARS characters."""
+    """A short title for a beat: its first phrase, that is its first sentence (without the full
+    stop) or, when that is longer than HEADING_CHARS, its first clause of 20 to HEADING_CHARS
+    characters, else its first clause of 20 or more. Never cut inside a phrase with "…": a
+    sentence no clause break shortens is the title whole (a storyboard's ``title:`` is the way
+    to a shorter one)."""
     first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0].rstrip(".!? ")
     if len(first) <= HEADING_CHARS:
         return first
-    for m in _CLAUSE_END.finditer(first):
-        if 20 <= m.start() <= HEADING_CHARS:
-            return first[:m.start()]
-    cut = first.rfind(" ", 0, HEADING_CHARS - 1)
-    return first[:cut if cut > 0 else HEADING_CHARS - 1].rstrip(",;: ") + "…"
+    breaks = [m.start() for m in _CLAUSE_END.finditer(first) if m.start() >= 20]
+    fits = [b for b in breaks if b <= HEADING_CHARS]
+    return first[:(fits or breaks)[0]] if breaks else first
 
 
 def beat_chapters(p: Plan) -> list[Chapter]:
-    """One chapter per beat, each ending where the next begins (the last at the clip's end)."""
-    titles = [heading(t) for t in beat_texts(p)]
+    """One chapter per beat, each ending where the next begins (the last at the clip's end),
+    titled by the beat's ``title:``, else by the first phrase of its narration."""
+    titles = [b.title or heading(t) for b, t in zip(p.beats, beat_texts(p))]
     ends = [b.start for b in p.beats[1:]] + [p.duration]
     return [Chapter(b.start, end, title, (b.index,)) for b, end, title in zip(p.beats, ends, titles)]
 

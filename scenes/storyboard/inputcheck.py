@@ -20,6 +20,8 @@ from .yamlsafe import Document
 MAX_TITLE_CHARS = 120
 MAX_NARRATION_CHARS = 600
 MAX_BEATS = 200
+MAX_BEAT_TITLE_CHARS = 60
+"""A beat's ``title:`` is its chapter's: a player's chapter menu shows one short line."""
 MAX_CHECKLIST_ITEMS = 8
 MAX_CHECKLIST_ITEM_CHARS = 30
 """The checklist stays on screen in one corner, a row per item at the note size: 30 of the widest
@@ -44,6 +46,8 @@ def check_text_bounds(doc: Document, errors: ErrorList) -> None:
                    f"{MAX_CHECKLIST_ITEMS} (they stay on screen in one corner)", ("checklist",))
     texts = [(("title",), "title", data.get("title"), MAX_TITLE_CHARS)]
     texts += [(("beats", i, "narration"), "narration", b.get("narration"), MAX_NARRATION_CHARS)
+              for i, b in enumerate(beats) if isinstance(b, dict)]
+    texts += [(("beats", i, "title"), "a beat's title", b.get("title"), MAX_BEAT_TITLE_CHARS)
               for i, b in enumerate(beats) if isinstance(b, dict)]
     takeaway = data.get("takeaway")
     if isinstance(takeaway, dict):

@@ -136,6 +136,9 @@ class Beat(_Model):
         (), description="tensors of the log (program names) the camera moves to for this beat, drawing "
                         "their part of the graph larger, and back after")
     check: Positive | None = Field(None, description="tick item N of the storyboard's checklist as this beat starts")
+    title: NonEmpty | None = Field(
+        None, description="a short title of the beat's own, for its chapter and its article section "
+                          "(else the first phrase of its narration); no numbers, as in narration")
 
     def span_key(self) -> str | None:
         """The one span selector given, or None (validation reports zero or several)."""
@@ -149,6 +152,21 @@ class Takeaway(_Model):
     the log (``{w1.grad}``)."""
 
     text: NonEmpty = Field(description="the closing point, with placeholders such as {w1.grad} for its numbers")
+
+
+class ArticleSection(_Model):
+    """One section of the clip's written version: a heading, Markdown text with the narration's
+    placeholders (read at the end of the beat it shows, else at the end of the log), and the beat
+    whose figure illustrates it."""
+
+    heading: NonEmpty | None = Field(
+        None, description="the section's heading; without one, the text is the article's introduction "
+                          "(first section) or runs on from the section before")
+    text: NonEmpty = Field(description="Markdown, numbers only as placeholders such as {w1.grad}")
+    figure: Positive | None = Field(
+        None, description="beat N's figure illustrates the section; its placeholders are read at the end of beat N")
+    arithmetic: Annotated[bool, Strict()] = Field(
+        False, description="with figure: list each visit's arithmetic of beat N after the text, as the screen writes it")
 
 
 class Storyboard(_Model):
@@ -167,6 +185,9 @@ class Storyboard(_Model):
         description='names for unnamed results, for narration only: {"b**3": cube} lets a caption say {cube}')
     checklist: tuple[NonEmpty, ...] = Field(
         (), description="a list shown on screen from the first beat with `check:`; each such beat ticks one item")
+    article: tuple[ArticleSection, ...] = Field(
+        (), description="the article's own text, section by section (render article); without it, the "
+                        "article is written from the beats")
 
     @property
     def number_style(self) -> Numbers:

@@ -37,6 +37,8 @@ class BeatTime:
     visual: str
     start: float
     duration: float
+    title: str | None = None
+    """The storyboard's ``title:`` of the beat (its chapter's and article section's), if given."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             seen[text] = min(start, seen.get(text, start))
         spans, end = lay_out(events, now, b.now, seen, tm.reading, tm.caption_fade, i, len(captions) + 1)
         captions += spans
-        beats.append(BeatTime(i, beat.visual, _t(now), _t(end - now + tm.beat_pause)))
+        beats.append(BeatTime(i, beat.visual, _t(now), _t(end - now + tm.beat_pause), beat.title))
         now = end + tm.beat_pause
         if longest is not None and now > longest and i + 1 < len(board.beats):
             raise TooLong(now, i + 1)

@@ -22,6 +22,7 @@ from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
 from .narration import parse, resolve, unknown_name
+from .articletext import check_article
 from .readcheck import check_captions, filled_problem
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
 from .store import name_problem
@@ -87,6 +88,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         if board is not INVALID:
             check_errors_shown(board, index, place, errors)
             check_captions(doc, board, index, errors, default_timings().reading)
+            check_article(doc, board, index, errors)
     errors.raise_if_any()
     assert board is not INVALID and result is not None and place is not None and index is not None
     return Checked(stem, display, board, result, index, place, doc)

@@ -121,7 +121,21 @@ def test_a_course_file_that_is_not_a_regular_file_is_refused(tmp_path: Path, kin
 
 # hints that work when pasted
 
-@pytest.mark.parametrize("name", ["-x", "my clip", "a.yml"])
+@pytest.mark.parametrize("name", ["-x", "my clip"])
+def test_the_site_says_to_rename_a_storyboard_no_render_would_take(tmp_path: Path, name: str) -> None:
+    """A storyboard whose name the rule refuses is left out of the site with that rule and the
+    rename, not with a command that would be refused when pasted."""
+    (tmp_path / "storyboards").mkdir()
+    (tmp_path / "storyboards" / f"{name}.yaml").write_text(
+        (CORPUS / "storyboards" / "shadow_square.yaml").read_text())
+    (tmp_path / "out").mkdir()
+    r = render("site", "out", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "rename the file (e.g. x.yaml)" in r.stderr or "rename the file (e.g. my_clip.yaml)" in r.stderr, r.stderr
+    assert "render scene" not in r.stderr and "left out of the site" in r.stderr
+
+
+@pytest.mark.parametrize("name", ["a.yml", "1.2-intro"])
 def test_the_sites_hint_renders_the_clip_when_pasted(tmp_path: Path, name: str) -> None:
     """Once: a clip not rendered yet was hinted as ``render scene -x --out out``, which argparse
     reads as an option (and ``render scene NAME`` looks in the project's storyboards, not the

@@ -4,6 +4,7 @@ show it), the prose is the captions' text, and the Markdown holds the same secti
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TypeVar
 
 import pytest
@@ -14,13 +15,17 @@ from scenes.publish import pages
 from scenes.publish.article import article_data
 from scenes.publish.prose import md_escape
 from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.storyboard.numfmt import show
 
 FILES = {"video": "x.mp4", "poster": "x.png", "captions": "x.vtt", "chapters": "x.chapters.vtt",
          "style": "gradreel.css", "script": "gradreel.js", "markdown": "x.md"}
 
 
-def _data(name: str, sets: tuple[str, ...] = ()) -> tuple[dict, object, object]:
+def _data(name: str, sets: tuple[str, ...] = (), generated: bool = False) -> tuple[dict, object, object]:
+    """The article's data; ``generated``: as written from the plan, without the storyboard's ``article:``."""
     checked, p = load_and_plan(storyboard_path(name), sets, name)
+    if generated:
+        checked = replace(checked, storyboard=checked.storyboard.model_copy(update={"article": ()}))
     data = article_data(checked, p, FILES)
     data.update(video_type="video/mp4", size=(854, 480),
                 tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=False)
@@ -48,8 +53,8 @@ def test_the_values_table_is_the_logs(sets: tuple[str, ...]) -> None:
 
 
 def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
-    plain, _, _ = _data("backward_walk")
-    changed, checked, _ = _data("backward_walk", ("w1=0.5",))
+    plain, _, _ = _data("backward_walk", generated=True)
+    changed, checked, _ = _data("backward_walk", ("w1=0.5",), generated=True)
     assert plain["beats"][0]["text"] != changed["beats"][0]["text"]
     loss = _last(checked.run.events, Tensor, name="L").exact
     assert f"the loss, {loss}, is on top." in changed["beats"][0]["text"]
@@ -59,7 +64,7 @@ def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
 
 @pytest.mark.parametrize("name", ["backward_walk", "grad_accumulation", "missing_gradient", "reverse_mode"])
 def test_the_prose_is_the_captions_with_their_numbers_marked(name: str) -> None:
-    data, _, p = _data(name)
+    data, _, p = _data(name, generated=True)
     for k, beat in enumerate(data["beats"]):
         captions = [c for c in p.captions if c.beat == k and c.style != "title"]  # the title is not narration
         assert beat["text"] == " ".join(c.text for c in captions)
@@ -77,13 +82,14 @@ def test_what_the_program_prints_and_the_pytorch_block_come_from_the_log() -> No
 
 
 def test_the_markdown_and_the_page_hold_the_same_sections() -> None:
-    data, checked, p = _data("backward_walk")
+    data, checked, p = _data("backward_walk", generated=True)
     md = pages.render("article.md.j2", data)
     tokens = MarkdownIt("commonmark").enable("table").parse(md)
     h2 = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
     shown = len(data["beats"])  # the storyboard's beats; the takeaway is the page's lead, not a section
-    assert h2[:shown] == [f"{b['number']}. {b['heading']}" for b in data["beats"]]
-    assert h2[shown:] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch"]
+    assert h2[:shown] == [b["heading"] for b in data["beats"]]
+    assert h2[shown:] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch",
+                          "Key takeaways"]
     rows = [t for t in tokens if t.type == "tr_open"]
     assert len(rows) == 1 + len(data["rows"])
     html = pages.render("article.html.j2", data)
@@ -97,3 +103,63 @@ def test_markdown_markup_in_narration_reads_as_itself() -> None:
     text = "Take y = w * w [twice] <b> _here_ #1"
     tokens = MarkdownIt("commonmark").parseInline(md_escape(text))
     assert "".join(t.content for t in tokens[0].children if t.type == "text") == text
+
+
+@pytest.mark.parametrize("name", ["graph_build", "backward_graph", "backward_walk", "grad_accumulation", "reverse_mode",
+                                  "dynamic_graph", "leaf_nodes", "mlp", "missing_gradient"])
+def test_generated_headings_are_titles_of_their_own(name: str) -> None:
+    """Written from the plan, a section's heading is never cut ("…") nor the paragraph under it."""
+    data, checked, _ = _data(name, generated=True)
+    headings = [b["heading"] for b in data["beats"]]
+    assert len(headings) == len(checked.storyboard.beats)
+    for b in data["beats"]:
+        assert b["heading"] and "…" not in b["heading"] and not b["heading"].endswith("...")
+        assert " ".join(b["heading"].lower().split()) != " ".join(b["text"].lower().rstrip(".!? ").split())
+    assert data["takeaways"] == headings
+
+
+def test_an_untitled_one_phrase_beat_is_headed_by_its_code() -> None:
+    data, checked, _ = _data("grad_accumulation", generated=True)
+    untitled = checked.storyboard.model_copy(update={"beats": tuple(b.model_copy(update={"title": None})
+                                                                    for b in checked.storyboard.beats)})
+    _, p = load_and_plan(storyboard_path("grad_accumulation"))
+    again = article_data(replace(checked, storyboard=untitled), replace(p, beats=tuple(replace(b, title=None)
+                                                                                      for b in p.beats)), FILES,
+                         [f"beat-{k + 1:02d}.png" for k in range(len(p.beats))])
+    forward_once_more = again["beats"][8]
+    assert forward_once_more["text"] == "Forward once more."
+    assert forward_once_more["heading"] == "y = w * w"  # line 9, the line the beat shows
+
+
+def test_the_generated_arithmetic_is_what_the_screen_writes() -> None:
+    data, checked, p = _data("backward_walk", generated=True)
+    rules = {c.beat: [] for c in p.cues}
+    for c in p.cues:
+        if c.kind == "local_rule":
+            factors = " × ".join(s.text for s in c.strings if s.role == "factor")
+            rules[c.beat].append(f"{c.text('in')} × {factors} = {c.text('out')}")
+    for k, beat in enumerate(data["beats"]):
+        assert [b.split(" gets ")[-1] for b in beat["bullets"]] == rules[k]
+    style = checked.storyboard.number_style
+    w2 = _last(checked.run.events, Accumulate, tensor=[e for e in checked.run.events
+                                                     if isinstance(e, Tensor) and e.name == "w2"][0].id)
+    s = _last(checked.run.events, Tensor, name="s")
+    arrived = [e for e in checked.run.events if type(e).__name__ == "Visit" and e.grad_fn == "MulBackward0"][0]
+    line = (f"Mul: w2 gets {show(arrived.grad_in, arrived.grad_in_exact, style)} × "
+            f"{show(s.value, s.exact, style)} = {show(w2.after, w2.after_exact, style)}")
+    assert line in data["beats"][3]["bullets"]  # 4/3 × 1/3 = 4/9, in the storyboard's style
+    assert "On screen" not in data["beats"][3]["html"] and data["beats"][0]["shows"].endswith(
+        f"L = {_last(checked.run.events, Tensor, name='L').exact}")
+
+
+def test_the_storyboards_article_is_its_sections_with_the_logs_numbers() -> None:
+    data, checked, _ = _data("backward_walk")
+    sections = checked.storyboard.article
+    assert [b["heading"] for b in data["beats"]] == [s.heading or "" for s in sections]
+    assert [b["figure"] and b["figure"].file for b in data["beats"]] == [
+        f"beat-{s.figure:02d}.svg" if s.figure else None for s in sections]
+    text = " ".join(b["html"] for b in data["beats"])
+    assert "{" not in text and "8/3 × x = 8/3" in text.replace("&times;", "×")
+    assert data["takeaways"] == []  # the storyboard writes its own
+    changed, _, _ = _data("backward_walk", ("w1=0.5",))
+    assert changed["beats"][2]["html"] != data["beats"][2]["html"]  # the buckets hold other numbers

@@ -132,10 +132,10 @@ def test_an_article_in_a_browser(browser, server, course: Path, where: str,  # t
         video.play().catch(function (e) { clearInterval(check); done('play failed: ' + e); });""")
     assert isinstance(played, float) and played > 0.5, played
 
-    beat = p.beats[4]
+    beat = p.beats[5]  # the section "Each node applies one small rule" shows beat 6's figure
     sought = browser.execute_async_script("""
         var done = arguments[0], video = document.getElementById('clip');
-        var link = document.querySelector('#beat-5 a.play-from');
+        var link = document.querySelector('#section-2 a.play-from');
         video.addEventListener('seeked', function () { video.pause(); done(video.currentTime); }, {once: true});
         link.click();""")
     assert abs(sought - beat.start) < 0.11, (sought, beat.start)  # the frame the beat starts on (10 fps)
@@ -198,7 +198,7 @@ def test_the_figures_read_on_a_phone_and_the_walk_steps(browser, server, course:
     step.click()
     assert state()[:2] == ["4", "4"]
     assert abs(browser.execute_script("return document.getElementById('clip').currentTime") - start) < 0.2
-    browser.find_element("css selector", '#beat-1 a.lines').click()  # "lines 2–9 of the program"
+    browser.find_element("css selector", '#section-1 a.lines').click()  # "lines 2–9 of the program"
     assert browser.execute_script("return Array.from(document.querySelectorAll('.line.marked'), e => e.id)") \
         == [f"L-{n}" for n in range(2, 10)]
     source = (course / "out" / "walk" / "index.html").read_text()

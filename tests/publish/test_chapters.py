@@ -28,8 +28,19 @@ def test_one_chapter_per_beat_from_its_start_titled_by_its_captions(plans: dict[
     chapters = beat_chapters(p)
     assert [c.start for c in chapters] == [b.start for b in p.beats]
     assert [c.end for c in chapters] == [b.start for b in p.beats[1:]] + [p.duration]
-    assert chapters[1].title == "The walk starts at the top, a gradient of 1 at the loss"  # 1 from the log
-    assert all(c.title and len(c.title) <= 60 for c in chapters)
+    assert [c.title for c in chapters[:7]] == [b.title for b in p.beats[:7]]  # the storyboard's title: keys
+    assert chapters[1].title == "The walk starts at the loss"
+    assert all(c.title and len(c.title) <= 60 for c in chapters[:7])
+    assert chapters[7].title == "Each node multiplied the gradient from above by its local derivative"  # takeaway
+
+
+def test_without_a_title_a_chapter_is_the_first_phrase_of_its_narration(plans: dict[str, Plan]) -> None:
+    p = plans["backward_walk"]
+    untitled = replace(p, beats=tuple(replace(b, title=None) for b in p.beats))
+    titles = [c.title for c in beat_chapters(untitled)]
+    assert titles[1] == "The walk starts at the top, a gradient of 1 at the loss"  # 1 from the log
+    assert titles[2] == "Sub: its derivative with respect to yh is one"  # the first clause of a long sentence
+    assert not any("…" in t or t.endswith("...") for t in titles)
 
 
 def test_a_beat_cut_into_several_captions_is_one_chapter_with_all_its_words() -> None:
@@ -104,4 +115,4 @@ def test_cue_text_is_escaped_and_chapters_are_titled() -> None:
     p = Plan("t", 3.0, (), (CaptionSpan(1, 0.0, 3.0, "a < b & c --> d", 0),), (BeatTime(0, "title_card", 0.0, 3.0),))
     assert "a &lt; b &amp; c --&gt; d" in vtt(p.captions)
     assert chapters_vtt(beat_chapters(p)).endswith("00:00:00.000 --> 00:00:03.000\na &lt; b &amp; c --&gt; d\n")
-    assert heading("x" * 80).endswith("…") and len(heading("x " * 40)) <= 60
+    assert heading("x" * 80) == "x" * 80 and heading("x " * 40) == ("x " * 40).strip()  # long, never cut

@@ -46,7 +46,9 @@ def test_an_article_folder_holds_everything_it_loads(course: Path) -> None:
         assert (folder / ref.split("#")[0]).is_file(), ref
     names = {p.name for p in folder.iterdir()}
     assert {"index.html", "walk.md", "walk.mp4", "walk.png", "walk.vtt", "walk.chapters.vtt", "gradreel.css"} <= names
-    assert sorted(n for n in names if n.startswith("beat-")) == [f"beat-{k:02d}.svg" for k in range(1, 8)]
+    shown = sorted({s.figure for s in load_and_plan(str(course / "storyboards" / "walk.yaml"))[0].storyboard.article
+                    if s.figure})
+    assert sorted(n for n in names if n.startswith("beat-")) == [f"beat-{k:02d}.svg" for k in shown]
     assert (folder / "walk.vtt").read_text() == (course / "out" / "walk.vtt").read_text()
 
 
@@ -59,16 +61,19 @@ def test_the_clip_has_a_chapter_per_beat_and_a_vtt_beside_its_srt(course: Path) 
     assert vtt.startswith("WEBVTT") and vtt.count(" --> ") == srt.count(" --> ") == len(p.captions)
 
 
-def test_each_beat_has_a_vector_figure_but_the_takeaway(course: Path) -> None:
-    """Beats 1-7 draw the graph: each has its SVG file, inline in the page too, and the Markdown
-    links it; the closing takeaway has none, and no still is left."""
+def test_each_figure_the_article_shows_is_a_vector_figure(course: Path) -> None:
+    """The walk's article shows the figures of beats 1, 6 and 7 (its ``article:`` names them):
+    each has its SVG file, inline in the page too, and the Markdown links it; no still is left."""
     folder = course / "out" / "walk"
     page, md = (folder / "index.html").read_text(), (folder / "walk.md").read_text()
-    for k in range(1, 8):
+    shown = [s.figure for s in load_and_plan(str(course / "storyboards" / "walk.yaml"))[0].storyboard.article
+             if s.figure]
+    assert shown == [1, 6, 7]
+    for k in shown:
         svg = (folder / f"beat-{k:02d}.svg").read_text()
         assert svg.startswith("<svg") and f'id="fig-{k}-title"' in page
         assert f"](beat-{k:02d}.svg)" in md
-    assert page.count('<svg class="figure"') == 7 + 1  # a figure per beat, and the stepping one
+    assert page.count('<svg class="figure"') == len(shown) + 1  # and the stepping one
     assert not list(folder.glob("*.png")) or [p.name for p in folder.glob("*.png")] == ["walk.png"]
 
 
@@ -110,9 +115,14 @@ def test_pages_are_written_again_only_when_what_they_show_changed(course: Path, 
     home = tmp_path / "c"
     shutil.copytree(course, home)
     page, site = home / "out" / "walk" / "index.html", home / "out" / "index.html"
-    before = page.stat().st_mtime_ns, site.stat().st_mtime_ns
     again = render("all", "--help", cwd=home)  # the options exist
     assert "--article" in again.stdout and "--site" in again.stdout
+    assert 'href="../index.html"' not in page.read_text()
+    r = render("article", "storyboards/walk.yaml", "--out", "out", *TINY, cwd=home)  # the course page is new
+    assert r.returncode == 0 and "walk: up to date" in r.stderr and "walk: article written" in r.stderr
+    assert 'href="../index.html"' in page.read_text()
+    assert render("site", "out", cwd=home).returncode == 0  # it lists the article, whose key changed
+    before = page.stat().st_mtime_ns, site.stat().st_mtime_ns
     r = render("article", "storyboards/walk.yaml", "--out", "out", *TINY, cwd=home)
     assert r.returncode == 0 and "walk: up to date" in r.stderr and "walk: article up to date" in r.stderr
     r = render("site", "out", cwd=home)
@@ -120,10 +130,10 @@ def test_pages_are_written_again_only_when_what_they_show_changed(course: Path, 
     assert (page.stat().st_mtime_ns, site.stat().st_mtime_ns) == before
 
     board = home / "storyboards" / "walk.yaml"
-    board.write_text(board.read_text().replace("the numbers we found by hand", "as we found by hand"))
+    board.write_text(board.read_text().replace("nobody wrote a derivative down", "no derivative was written down"))
     r = render("article", "storyboards/walk.yaml", "--out", "out", *TINY, cwd=home)
     assert r.returncode == 0, r.stderr
-    assert "walk: article written" in r.stderr and "as we found by hand" in page.read_text()
+    assert "walk: article written" in r.stderr and "no derivative was written down" in page.read_text()
     r = render("site", "out", cwd=home)
     assert r.returncode == 0 and "site: 2 clips" in r.stderr  # it shows the clip, which changed
 
@@ -140,3 +150,20 @@ def test_a_bad_course_file_is_one_located_line(course: Path, tmp_path: Path) -> 
 def test_a_gif_has_no_article(course: Path) -> None:
     r = render("article", "storyboards/walk.yaml", "--out", "out", "--format", "gif", *TINY, cwd=course)
     assert r.returncode == 2 and "use --format mp4 or webm, not gif" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_articles_link_the_course_and_only_the_neighbours_that_exist(course: Path) -> None:
+    """The course is walk then build; build was rendered first, so walk's page links its next
+    article, build's has no previous (walk did not exist yet), and neither links the course page
+    (render site came after); the .md says the same."""
+    out = course / "out"
+    walk, build = (out / "walk" / "index.html").read_text(), (out / "build" / "index.html").read_text()
+    assert 'href="../build/index.html" rel="next">The forward pass builds the graph →' in walk
+    assert 'rel="prev"' not in walk and 'rel="prev"' not in build and 'rel="next"' not in build
+    assert "Part of A course of my own" in walk and "Part of A course of my own" in build
+    assert 'href="../index.html"' not in walk
+    for page in ("walk", "build"):
+        for ref in refs(out / page / "index.html"):
+            assert ref.startswith(("#", "data:")) or (out / page / ref.split("#")[0]).is_file(), ref
+    md = (out / "walk" / "walk.md").read_text()
+    assert "Next: [The forward pass builds the graph](../build/index.html)" in md and "Previous:" not in md

@@ -37,7 +37,7 @@ def test_plan_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_plan_beats_prints_each_beat_once_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
     """``--beats``: one row per beat, contiguous from 0 to the clip's end, numbered from 1, named
-    by the beat's own narration; the times are the plan's (the JSON's beats), not retyped."""
+    by the beat's title (else its own narration); the times are the plan's (the JSON's beats), not retyped."""
     assert main(["plan", "backward_walk", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert main(["plan", "backward_walk", "--beats"]) == 0
@@ -50,8 +50,8 @@ def test_plan_beats_prints_each_beat_once_end_to_end(capsys: pytest.CaptureFixtu
     assert [float(r[0]) for r in rows] == [round(b["start"], 2) for b in data["beats"]]
     assert [float(r[1]) for r in rows[:-1]] == [float(r[0]) for r in rows[1:]]
     assert float(rows[0][0]) == 0.0 and float(rows[-1][1]) == round(data["duration"], 2)
-    assert rows[5][4] == "Mul: w1 gets 8/3"
-    assert rows[1][4].startswith("The walk starts at the top, a gradient of 1 at the loss")
+    assert rows[5][4] == "Mul sends w1 its gradient"  # the beat's title:
+    assert rows[7][4] == "Each node multiplied the gradient from above by its local derivative"  # the takeaway's phrase
 
 
 def test_list_shows_title_and_duration(capsys: pytest.CaptureFixture[str]) -> None:
