@@ -63,6 +63,14 @@ def create(sess: Session, value: PyNum, requires_grad: bool, span=None) -> Tenso
     return sess.register(t, "tensor", [value], span)
 
 
+def detach(sess: Session, x: Tensor, span=None) -> Tensor:
+    """``x.detach()``: a leaf that needs no grad, sharing ``x``'s value and version counter (an
+    in-place change of either shows in both, as PyTorch's detach is a view of the same data).
+    Its ``inputs`` name ``x``, which it came from; no autograd edge joins them."""
+    t = Tensor(x.num, x.dtype, storage=x.storage)
+    return sess.register(t, "detach", [x], span)
+
+
 def apply_in_place(sess: Session, target: Tensor, spec: Spec, span=None) -> Tensor:
     """``target op= other``: PyTorch's in-place rules. A leaf that requires grad refuses (unless
     under no_grad); otherwise the value changes, the version counter moves on (so a saved copy

@@ -26,7 +26,7 @@ _IBIN = {ast.Add: "__iadd__", ast.Sub: "__isub__", ast.Mult: "__imul__", ast.Div
          ast.Pow: "__ipow__"}
 _CMP = {ast.Gt: "__gt__", ast.Lt: "__lt__", ast.GtE: "__ge__", ast.LtE: "__le__",
         ast.Eq: "__eq__", ast.NotEq: "__ne__"}
-_METHODS = METHODS | {"item"}  # the ops' own spellings: the subset spells each op as PyTorch does
+_METHODS = METHODS | {"item", "detach"}  # the ops' own spellings: the subset spells each op as PyTorch does
 
 
 def torch_available() -> bool:
@@ -136,6 +136,8 @@ class _TorchRun:
                 owner = self.evaluate(t.value)
                 owner.grad = None
                 self.grads()
+            elif isinstance(t, ast.Tuple):
+                self.unpack([n.id for n in t.elts], self.evaluate(s.value))
             else:
                 self.env[t.id] = self.evaluate(s.value)
         elif isinstance(s, ast.AugAssign):
@@ -159,16 +161,7 @@ class _TorchRun:
         elif isinstance(s, ast.For):
             for item in self.iterate(s.iter):
                 if isinstance(s.target, ast.Tuple):
-                    names = [n.id for n in s.target.elts]
-                    if isinstance(item, self.torch.Tensor):
-                        iter(item)  # raises PyTorch's own TypeError
-                    if not isinstance(item, (list, tuple)):
-                        raise TypeError(f"cannot unpack non-iterable {type(item).__name__} object")
-                    if len(item) < len(names):
-                        raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(item)})")
-                    if len(item) > len(names):
-                        raise ValueError(f"too many values to unpack (expected {len(names)})")
-                    self.env.update(zip(names, item))
+                    self.unpack([n.id for n in s.target.elts], item)
                 else:
                     self.env[s.target.id] = item
                 for inner in s.body:
@@ -177,6 +170,18 @@ class _TorchRun:
             with self.torch.no_grad():
                 for inner in s.body:
                     self.stmt(inner)
+
+    def unpack(self, names: list[str], item: Any) -> None:
+        """``a, b = item`` as Python does it, its errors included, for names not known till now."""
+        if isinstance(item, self.torch.Tensor):
+            iter(item)  # raises PyTorch's own TypeError
+        if not isinstance(item, (list, tuple)):
+            raise TypeError(f"cannot unpack non-iterable {type(item).__name__} object")
+        if len(item) < len(names):
+            raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(item)})")
+        if len(item) > len(names):
+            raise ValueError(f"too many values to unpack (expected {len(names)})")
+        self.env.update(zip(names, item))
 
     def expr_stmt(self, e: ast.expr) -> None:
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "backward":
@@ -266,6 +271,8 @@ class _TorchRun:
             return self.call(e)
         if isinstance(e, ast.List):
             return [self.evaluate(item) for item in e.elts]
+        if isinstance(e, ast.Tuple):
+            return tuple(self.evaluate(item) for item in e.elts)
         if isinstance(e, ast.Subscript):
             container = self.evaluate(e.value)
             return container[self.evaluate(e.slice)]
