@@ -6,7 +6,9 @@ records is the comparable trace of :mod:`scenes.oracle.traces` (tensors, edges b
 seen with ``Node.register_hook``, grads after each backward, errors, warnings and prints), so
 ``compare_traces(engine_trace(log), torch_trace(source))`` says where the two differ.
 
-torch is imported only when :func:`torch_trace` runs; the rest of gradreel never needs it.
+torch is imported only when :func:`torch_trace` runs; the rest of gradreel never needs it. This
+module imports nothing of gradreel at its top, so that another Python with PyTorch (and perhaps
+no numpy) can run it: ``scenes.oracle.remote``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,6 @@ import math
 import warnings
 from typing import Any, Optional
 
-from engine.optable import METHODS
-from engine.subset import parse
-
 _MAX_INT_BITS = 4096
 _BIN = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__",
         ast.Pow: "__pow__"}
@@ -26,7 +25,7 @@ _IBIN = {ast.Add: "__iadd__", ast.Sub: "__isub__", ast.Mult: "__imul__", ast.Div
          ast.Pow: "__ipow__"}
 _CMP = {ast.Gt: "__gt__", ast.Lt: "__lt__", ast.GtE: "__ge__", ast.LtE: "__le__",
         ast.Eq: "__eq__", ast.NotEq: "__ne__"}
-_METHODS = METHODS | {"item", "detach"}  # the ops' own spellings: the subset spells each op as PyTorch does
+EXTRA_METHODS = frozenset({"item", "detach"})  # beyond the ops' own spellings (engine.optable.METHODS)
 
 
 def torch_available() -> bool:
@@ -38,10 +37,12 @@ def torch_available() -> bool:
 # --- PyTorch's side ----------------------------------------------------------------------------
 
 class _TorchRun:
-    def __init__(self, source: str):
+    def __init__(self, source: str, methods: frozenset[str], visits: bool = False):
         import torch
         self.torch = torch
         self.source = source
+        self.methods = methods  # the tensor methods the subset spells as PyTorch does
+        self.visits = visits  # record each visit's gradients too, not only the order
         self.env: dict[str, Any] = {}
         self.out: list[tuple] = []
         self.index: dict[int, int] = {}  # id(tensor) -> creation index
@@ -228,8 +229,17 @@ class _TorchRun:
                 continue
             seen.add(id(n))
             self.keep.append(n)
-            handles.append(n.register_hook(lambda gi, go, n=n: self.out.append(("visit", call, self.label(n)))))
+            handles.append(n.register_hook(lambda gi, go, n=n: self.out.append(self._visit(call, n, gi, go))))
             stack.extend(m for m, _ in n.next_functions if m is not None)
+
+    def _visit(self, call: int, n: Any, grad_inputs: tuple, grad_outputs: tuple) -> tuple:
+        """A visit's entry: the node's label, and with ``visits`` the gradient it received and
+        the one it sent along each edge (None where it sent none), as the engine's visit logs."""
+        if not self.visits:
+            return ("visit", call, self.label(n))
+        arrived = grad_outputs[0] if grad_outputs else None
+        return ("visit", call, self.label(n), _val(arrived) if arrived is not None else None,
+                tuple(_val(g) if g is not None else None for g in grad_inputs))
 
     # expressions
     def evaluate(self, e: ast.expr) -> Any:
@@ -307,7 +317,7 @@ class _TorchRun:
         owner = self.evaluate(f.value)
         if isinstance(owner, list) and f.attr == "append":
             return owner.append(*args, **kw)
-        if f.attr not in _METHODS:
+        if f.attr not in self.methods:
             raise AssertionError(f.attr)
         return self.register(getattr(owner, f.attr)(*args, **kw))
 
@@ -356,7 +366,18 @@ def _msg(exc: Exception) -> str:
     return exc.args[0] if isinstance(exc, (NameError, AttributeError)) and exc.args else str(exc)
 
 
-def torch_trace(source: str, filename: str = "<program>") -> list[tuple]:
-    """Run ``source`` (checked against the subset first) on real PyTorch; return its trace."""
+def torch_trace(source: str, filename: str = "<program>", visits: bool = False) -> list[tuple]:
+    """Run ``source`` (checked against the subset first) on real PyTorch; return its trace
+    (``visits``: with each visit's gradients, as :func:`scenes.oracle.traces.engine_trace`)."""
+    from engine.optable import METHODS
+    from engine.subset import parse
+
     tree = parse(source, filename)
-    return _TorchRun(source).run(tree)
+    return _TorchRun(source, METHODS | EXTRA_METHODS, visits).run(tree)
+
+
+def checked_trace(source: str, filename: str, methods: frozenset[str], visits: bool = False) -> list[tuple]:
+    """:func:`torch_trace` of a program the caller has already checked against the subset, in a
+    Python that may lack numpy and gradreel's engine (``scenes.oracle.remote`` serves it): the
+    tree is walked as :func:`torch_trace` walks it, ``methods`` the spellings to call."""
+    return _TorchRun(source, methods, visits).run(ast.parse(source, filename))

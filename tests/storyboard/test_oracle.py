@@ -1,0 +1,130 @@
+"""``render check`` against PyTorch where it is: another Python over JSON, a disagreement said in
+the program's names, and PyTorch's own one-ulp difference between its CPU kernels told apart
+from a disagreement. The traces of PyTorch's side are made from the engine's here (changed by
+so many ulps), so these tests need no torch but the two marked ``needs_torch``."""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import scenes.oracle.check as oracle
+from engine import run_program
+from engine.records import Event
+from scenes.commands.storyboard import main
+from scenes.oracle import remote
+from scenes.oracle.check import WITHIN_ULP, compare
+from scenes.oracle.traces import engine_trace
+from scenes.oracle.verdict import first_difference, ulps
+from tests.clips import LESSONS
+from tests.conftest import needs_torch
+
+SOURCE = """import torch
+x = torch.tensor(0.7, requires_grad=True)
+y = x.tanh()
+loss = y * 3
+loss.backward()
+print(x.grad)
+"""
+
+
+def _next(v: float, steps: int) -> float:
+    """``v`` moved ``steps`` float32 ulps away from zero."""
+    bits = struct.unpack("<I", struct.pack("<f", v))[0] + steps
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def _traces(entry: str, steps: int) -> tuple[object, list[tuple], list[Event], list[tuple]]:
+    """The log, the engine's trace and its events, and a copy with the first ``entry`` entry's
+    first float (a tensor's value, a visit's first gradient sent, a grads entry's first) moved."""
+    log = run_program(SOURCE, "p.py")
+    sources: list[Event] = []
+    ours = engine_trace(log, sources, visits=True)
+    theirs = list(ours)
+    at = next(i for i, e in enumerate(ours) if e[0] == entry and (entry != "tensor" or e[1] == 1))
+    e = ours[at]
+    if entry == "tensor":
+        theirs[at] = (*e[:3], _next(e[3], steps), *e[4:])
+    elif entry == "visit":
+        theirs[at] = (*e[:4], (_next(e[4][0], steps), *e[4][1:]))
+    else:
+        k = next(iter(e[1]))
+        theirs[at] = ("grads", {**e[1], k: _next(e[1][k], steps)})
+    return log, ours, sources, theirs
+
+
+def test_a_disagreement_names_the_tensor_its_line_both_values_and_ulps() -> None:
+    log, ours, sources, theirs = _traces("tensor", 2)
+    found = first_difference(log, ours, sources, theirs)
+    assert found is not None and (found.line, found.ulps) == (3, 2)
+    assert found.message().startswith("PyTorch disagrees on y, made on line 3: gradreel 0.6043677")
+    assert found.message().endswith(", 2 ulps apart")
+    log, ours, sources, theirs = _traces("grads", 1)
+    found = first_difference(log, ours, sources, theirs)
+    assert found is not None and found.line == 5
+    assert found.message().startswith("PyTorch disagrees on x.grad, as line 5 left it: gradreel 1.9")
+    log, ours, sources, theirs = _traces("visit", 3)
+    found = first_difference(log, ours, sources, theirs)
+    assert found is not None and (found.line, found.ulps) == (4, 3)
+    assert found.subject == "the gradient loss's MulBackward0 sends to y (made on line 4; backward call 1, line 5)"
+
+
+def test_ulps_count_float32_steps_across_zero() -> None:
+    assert [ulps(1.0, _next(1.0, 1)), ulps(-0.0, 0.0), ulps(_next(0.0, 1), -_next(0.0, 1)), ulps(1.0, "nan")] \
+        == [1, 0, 2, None]
+
+
+@pytest.mark.parametrize("steps,default_agrees,agrees", [(1, True, True), (1, False, False), (2, True, False)])
+def test_one_ulp_of_pytorchs_vectorised_kernel_is_agreement(monkeypatch, steps: int, default_agrees: bool,
+                                                           agrees: bool) -> None:
+    """One ulp where PyTorch's plain kernels (ATEN_CPU_CAPABILITY=default) agree bit for bit is
+    PyTorch's own difference; two ulps, or a difference the plain kernels show too, is not."""
+    log, ours, _, moved = _traces("visit", steps)
+
+    def fake_trace(at, source, filename, capability=None, visits=True):
+        return ours if capability == "default" and default_agrees else moved
+    monkeypatch.setattr(remote, "trace", fake_trace)
+    verdict = compare(SimpleNamespace(log=log), SOURCE, "p.py", remote.TorchAt(None, "test"))
+    assert (verdict.differences == []) == agrees
+    if agrees:
+        assert verdict.note.startswith(f"PyTorch {WITHIN_ULP} (the gradient loss's MulBackward0 sends to y")
+    else:
+        (d,) = verdict.differences
+        assert d.line == 4 and d.message.endswith(f"{steps} ulp{'s' * (steps > 1)} apart")
+
+
+def test_the_wire_gives_back_tuples_and_int_keys() -> None:
+    trace = [("tensor", 0, "tensor(1.)", 1.0, None, (("acc", 0), None)), ("grads", {0: None, 3: 0.5}),
+             ("branch", True), ("visit", 1, ("inner", ("op", 2, 0), 1), 1.0, (None, -0.25))]
+    assert [remote.decode(e) for e in remote.encode(trace)] == trace
+
+
+def test_a_named_python_without_torch_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
+    fake = tmp_path / "python-without-torch"
+    fake.write_text("#!/bin/sh\nexit 1\n")
+    fake.chmod(0o755)
+    assert main(["check", str(LESSONS[0]), "--torch-python", str(fake)]) == 2
+    assert capsys.readouterr().err == (f"render check: --torch-python {fake}: this Python cannot import torch; "
+                                       f"install it there ({fake} -m pip install torch) or name another\n")
+    monkeypatch.setenv(remote.ENV, str(tmp_path / "missing"))
+    with pytest.raises(remote.TorchUnavailable, match=r"^\$GRADREEL_TORCH_PYTHON .*missing: no such program"):
+        remote.find_torch(None)
+
+
+@needs_torch
+def test_check_uses_the_pytorch_of_another_python(monkeypatch, capsys) -> None:
+    """gradreel's environment without torch, another Python with it: that one is run, over JSON,
+    and its trace is the one this process's torch gives."""
+    from scenes.oracle.run import torch_trace
+
+    here = remote.TorchAt(sys.executable, "test")
+    assert remote.trace(here, SOURCE, "p.py", visits=False) == torch_trace(SOURCE, "p.py")
+    monkeypatch.setattr(oracle, "torch_available", lambda: False)
+    monkeypatch.setenv(remote.ENV, sys.executable)
+    assert main(["check", str(LESSONS[0])]) == 0
+    out, err = capsys.readouterr()
+    assert "PyTorch agrees" in out and f"at {sys.executable} (this environment has no PyTorch)" in err
