@@ -67,11 +67,12 @@ class Storage:
     first's ``.detach()``: PyTorch's detach shares data and version counter, so an in-place
     change through either shows in both, and a value saved for backward sees it."""
 
-    __slots__ = ("num", "version")
+    __slots__ = ("num", "version", "tensors")
 
     def __init__(self, num: Num):
         self.num = num
         self.version = 0
+        self.tensors: list[Tensor] = []  # the recorded tensors that hold it, in the order they were made
 
 
 class Tensor:
@@ -158,6 +159,7 @@ class Session:
         """Give ``t`` its id and record its ``tensor`` event (its node's event first)."""
         t.id = f"t{self._tensors}"
         self._tensors += 1
+        t.storage.tensors.append(t)
         if t.grad_fn is not None and t.grad_fn.tensor is t:
             self.record_node(t.grad_fn)
         if t.acc is not None:

@@ -51,6 +51,7 @@ class _TorchRun:
         self.per_tensor: dict[int, int] = {}
         self.hooked: set = set()
         self.leaves: list = []
+        self.made: list = []  # the registered tensors, in order
         self.calls = 0
         self.line = 0
 
@@ -94,6 +95,7 @@ class _TorchRun:
             return t
         i = self.index[id(t)] = len(self.index)
         self.keep.append(t)
+        self.made.append(t)
         if t.requires_grad and t.is_leaf:
             self.leaves.append(t)
         self.own(t)
@@ -150,6 +152,7 @@ class _TorchRun:
                 self.env[s.target.id] = result
                 self.out.append(("update", self.index[id(result)], str(result), _val(result),
                                  _fn_name(result), self.edges(result)))
+                self.sharers(result)
             else:
                 self.env[s.target.id] = self.register(self.binop(type(s.op), target, other))
         elif isinstance(s, ast.Expr):
@@ -171,6 +174,14 @@ class _TorchRun:
             with self.torch.no_grad():
                 for inner in s.body:
                     self.stmt(inner)
+
+    def sharers(self, written: Any) -> None:
+        """An update of each tensor that shares ``written``'s data (its ``.detach()``, or what it
+        was detached from), in the order they were made: they changed too."""
+        ptr = written.untyped_storage().data_ptr()
+        for t in self.made:
+            if t is not written and t.untyped_storage().data_ptr() == ptr:
+                self.out.append(("update", self.index[id(t)], str(t), _val(t), _fn_name(t), self.edges(t)))
 
     def unpack(self, names: list[str], item: Any) -> None:
         """``a, b = item`` as Python does it, its errors included, for names not known till now."""

@@ -2,7 +2,7 @@
 with real PyTorch: tests/engine/programs/detach_and_tuples.py and the random programs)."""
 
 from engine import run_program
-from engine.records import Error, Print, Tensor
+from engine.records import Error, Print, Tensor, Update
 
 SOURCE = """import torch
 x = torch.tensor(3.0, requires_grad=True)
@@ -35,6 +35,14 @@ def test_tuple_assignment_evaluates_the_right_side_first_and_shares_detached_val
     # the swap binds a to x + 1 (4) and b to x * 2 (6); q is d, and q += 1 changes d and sq too
     assert log.of_kind(Print)[0].text == ("tensor(10., grad_fn=<PowBackward0>) tensor(10.) "
                                           "tensor(4., grad_fn=<AddBackward0>)")
+
+
+def test_an_in_place_change_updates_the_tensors_that_share_the_value() -> None:
+    log = run_program(SOURCE, "p.py")
+    sq, d = log.tensor("sq"), log.tensor("d")
+    assert [(u.tensor, u.op, u.inputs, u.before, u.value, u.str) for u in log.of_kind(Update)] == [
+        (d.id, "add", [d.id, 1], 9.0, 10.0, "tensor(10.)"),
+        (sq.id, None, [d.id], 9.0, 10.0, "tensor(10., grad_fn=<PowBackward0>)")]
 
 
 def test_a_tuple_names_its_tensors_by_their_place() -> None:
