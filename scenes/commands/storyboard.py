@@ -80,7 +80,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                   f"compared); install it with: {install_oracle()}, or name a Python that has it with "
                   "--torch-python PYTHON", file=sys.stderr)
         elif at.python is not None:
-            print(f"render check: comparing with {at.label()} (this environment has no PyTorch)", file=sys.stderr)
+            print(f"render check: comparing with {at.label()}", file=sys.stderr)
     for file in files:
         try:
             checked = load(file, sets=args.sets)

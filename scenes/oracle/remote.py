@@ -45,10 +45,16 @@ class TorchAt:
 
     python: str | None
     version: str
+    found_by: str = "this environment"  # "--torch-python", "$GRADREEL_TORCH_PYTHON" or "PATH"
 
     def label(self) -> str:
-        """``torch 2.13.0`` or ``torch 2.4.1 at /usr/bin/python3``, for what ``render check`` says."""
-        return f"torch {self.version}" + (f" at {self.python}" if self.python else "")
+        """``torch 2.13.0`` or ``torch 2.4.1 at /usr/bin/python3 (named by --torch-python)``, for
+        what ``render check`` says."""
+        if self.python is None:
+            return f"torch {self.version}"
+        why = ("found on PATH: this environment has no PyTorch" if self.found_by == "PATH"
+               else f"named by {self.found_by}")
+        return f"torch {self.version} at {self.python} ({why})"
 
 
 def probe(python: str) -> str | None:
@@ -92,7 +98,7 @@ def find_torch(named: str | None = None, *, in_process: bool | None = None) -> T
         if version is None:
             raise TorchUnavailable(f"{where} {named}: this Python cannot import torch; install it there "
                                    f"({path} -m pip install torch) or name another")
-        return TorchAt(path, version)
+        return TorchAt(path, version, where)
     mine = here() if in_process is None else (here() if in_process else None)
     if mine is not None:
         return mine
@@ -103,7 +109,7 @@ def find_torch(named: str | None = None, *, in_process: bool | None = None) -> T
             continue
         version = probe(path)
         if version is not None:
-            return TorchAt(path, version)
+            return TorchAt(path, version, "PATH")
     return None
 
 

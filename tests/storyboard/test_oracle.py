@@ -127,4 +127,15 @@ def test_check_uses_the_pytorch_of_another_python(monkeypatch, capsys) -> None:
     monkeypatch.setenv(remote.ENV, sys.executable)
     assert main(["check", str(LESSONS[0])]) == 0
     out, err = capsys.readouterr()
-    assert "PyTorch agrees" in out and f"at {sys.executable} (this environment has no PyTorch)" in err
+    assert "PyTorch agrees" in out and f"at {sys.executable} (named by $GRADREEL_TORCH_PYTHON)" in err
+
+
+def test_without_torch_here_a_python_on_path_that_has_it_is_used(tmp_path: Path, monkeypatch) -> None:
+    fake = tmp_path / "python3"
+    fake.write_text("#!/bin/sh\necho 9.9.9\n")  # answers the probe as a Python with torch 9.9.9 would
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv(remote.ENV, raising=False)
+    at = remote.find_torch(None, in_process=False)
+    assert at == remote.TorchAt(str(fake), "9.9.9", "PATH")
+    assert at.label() == f"torch 9.9.9 at {fake} (found on PATH: this environment has no PyTorch)"
