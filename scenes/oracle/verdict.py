@@ -90,9 +90,10 @@ def _described(a: tuple, b: tuple, ev: Event, tensors: list[Tensor], source: lis
         return Disagreement(line, f"what line {line} does", repr(a), repr(b), None)
     if kind in ("tensor", "update") and len(a) == len(b) == 6 and a[1] == b[1]:
         i = a[1]
-        verb = "made" if kind == "tensor" else "changed in place"
-        subject = f"{_called(i, tensors, source)}, {verb} on line {tensors[i].line if i < len(tensors) else line}"
-        parts = [(f"{what} ", x, y) for what, x, y in (("grad_fn", a[4], b[4]), ("edges", a[5], b[5])) if x != y]
+        subject = f"{_called(i, tensors, source)}, {'made' if kind == 'tensor' else 'changed in place'} on line {line}"
+        parts = [(f"{what} ", x, y) for what, x, y in (("grad_fn", a[4], b[4]),
+                                                      ("edges to", _labels(a[5], tensors, source),
+                                                       _labels(b[5], tensors, source))) if x != y]
         if parts:
             return Disagreement(line, subject, "; ".join(f"{w}{x}" for w, x, _ in parts),
                                 "; ".join(f"{w}{y}" for w, _, y in parts), None)
@@ -120,7 +121,37 @@ def _described(a: tuple, b: tuple, ev: Event, tensors: list[Tensor], source: lis
             return Disagreement(line, subject, repr(x), repr(y), worst)
     if kind == "visit" and isinstance(ev, Visit) and len(a) == len(b) == 5 and a[:3] == b[:3]:
         return _visit(a, b, ev, tensors, source, log)
+    if kind == "visit" and a[1] == b[1]:
+        return Disagreement(line, f"the order of backward call {a[1]} (line {line})",
+                            f"visits {_label(a[2], tensors, source)} next", f"visits {_label(b[2], tensors, source)} next",
+                            None)
+    if kind in ("error", "warning") and len(a) == len(b) == 4:
+        return Disagreement(line, f"the {kind} on line {line}", f"{a[2]}: {a[3]}", f"{b[2]}: {b[3]}", None)
+    if kind == "print":
+        return Disagreement(line, f"what line {line} prints", repr(a[1]), repr(b[1]), None)
     return Disagreement(line, f"line {line}", repr(a), repr(b), None)
+
+
+def _label(label: Any, tensors: list[Tensor], source: list[str]) -> str:
+    """A node's trace label in the program's words: ``("op", 3, 0)`` is ``L``'s grad_fn,
+    ``("acc", 0)`` ``w``'s AccumulateGrad, ``("inner", ...)`` the node inside another's."""
+    if not isinstance(label, tuple) or not label:
+        return repr(label)
+    if label[0] == "op" and len(label) == 3:
+        nth = f" (its grad_fn number {label[2] + 1})" if label[2] else ""
+        return f"{_called(label[1], tensors, source)}'s grad_fn{nth}"
+    if label[0] == "acc" and len(label) == 2:
+        return f"{_called(label[1], tensors, source)}'s AccumulateGrad"
+    if label[0] == "inner" and len(label) == 3:
+        return f"the node inside {_label(label[1], tensors, source)}"
+    return repr(label)
+
+
+def _labels(labels: Any, tensors: list[Tensor], source: list[str]) -> str:
+    """A tensor's edges in the program's words: ``x's AccumulateGrad, none``."""
+    if not isinstance(labels, tuple):
+        return repr(labels)
+    return ", ".join("none" if e is None else _label(e, tensors, source) for e in labels) or "nothing"
 
 
 def _visit(a: tuple, b: tuple, ev: Visit, tensors: list[Tensor], source: list[str], log: Log) -> Disagreement:

@@ -139,3 +139,24 @@ def test_without_torch_here_a_python_on_path_that_has_it_is_used(tmp_path: Path,
     at = remote.find_torch(None, in_process=False)
     assert at == remote.TorchAt(str(fake), "9.9.9", "PATH")
     assert at.label() == f"torch 9.9.9 at {fake} (found on PATH: this environment has no PyTorch)"
+
+
+def test_other_differences_are_said_in_the_programs_words() -> None:
+    log = run_program(SOURCE, "p.py")
+    sources: list[Event] = []
+    ours = engine_trace(log, sources, visits=True)
+
+    def differing(change) -> str:
+        theirs = [change(e) for e in ours]
+        found = first_difference(log, ours, sources, theirs)
+        assert found is not None
+        return found.message()
+    assert differing(lambda e: (*e[:4], "MulBackward0", e[5]) if e[:2] == ("tensor", 1) else e) == (
+        "PyTorch disagrees on y, made on line 3: gradreel grad_fn TanhBackward0, PyTorch grad_fn MulBackward0")
+    assert differing(lambda e: (*e[:5], (("acc", 0), None)) if e[:2] == ("tensor", 2) else e) == (
+        "PyTorch disagrees on loss, made on line 4: gradreel edges to y's grad_fn, none, PyTorch edges to "
+        "x's AccumulateGrad, none")
+    assert differing(lambda e: ("print", "tensor(2.)") if e[0] == "print" else e) == (
+        "PyTorch disagrees on what line 6 prints: gradreel 'tensor(1.9042)', PyTorch 'tensor(2.)'")
+    assert first_difference(log, ours, sources, ours[:-1]).message() == (
+        f"PyTorch disagrees on what follows line 6: gradreel goes on with {ours[-1]!r}, PyTorch ends there")
