@@ -263,7 +263,7 @@ def _sent(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Sho
     edge to M's node. Two edges to M (``a * a``) each carry their own: refused, naming both,
     since their sum is a number only M's node (``{M.grad_in}``) holds."""
     ev = index.latest(p.name, (Visit,), cutoff)
-    if ev is None:
+    if not isinstance(ev, Visit) or p.to is None:
         return f"{{{p.ref}}} has no value yet at this beat: no backward walk has reached '{p.name}'"
     targets = set(index.ids_of(p.to))
     edges = list(ev.edges or [])
@@ -340,7 +340,7 @@ def _number(ev: Event, key: str, exact_key: str, str_key: str | None, numbers: N
                   ev.seq, (key, exact_key, str_key), numbers)
 
 
-def _shown(value: object, exact: str | None, text: str | None, seq: int, keys: tuple[str, str, str | None],
+def _shown(value: float | str | None, exact: str | None, text: str | None, seq: int, keys: tuple[str, str, str | None],
            numbers: Numbers) -> Shown:
     """A logged number in the storyboard's style; ``keys`` name the fields it was read from
     (value, exact, str), the one shown becoming the :class:`Shown`'s field."""
