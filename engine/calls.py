@@ -1,5 +1,5 @@
 """The call forms of the subset: ``torch.tensor(...)``, ``torch.relu(w)``, ``w.relu()``,
-``w.clamp(0, 1)``, ``w.pow(2)``, ``w.item()``, ``abs(w)``, ``print(...)``.
+``w.clamp(0, 1)``, ``w.pow(2)``, ``w.item()``, ``w.detach()``, ``abs(w)``, ``print(...)``.
 
 Each resolves to one op of :mod:`engine.ops`; argument checking gives Python's or PyTorch's text.
 """
@@ -78,6 +78,10 @@ def evaluate_call(it: "Interpreter", e: ast.Call) -> Any:
         if owner.dtype == "float32":
             return PyNum(float(v), owner.num.q)
         return PyNum(bool(v) if owner.dtype == "bool" else int(v), owner.num.q)
+    if name == "detach":
+        _args(it, e, "detach", 0)
+        it.tick(e)
+        return results.detach(it.sess, owner, span_of(e))
     if name == "backward":
         raise TorchError("TypeError", "backward() returns None and is used as a statement here")
     return tensor_op(it, e, name, owner, e.args, e.keywords)

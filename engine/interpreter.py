@@ -101,6 +101,9 @@ class Interpreter:
             if isinstance(t, ast.Attribute):  # w.grad = None
                 self.reset_grad(self.evaluate(t.value), None, t.value)
                 return
+            if isinstance(t, ast.Tuple):  # a, b = x * 2, x + 1: the right side whole, then each name
+                sequences.assign_target(self, t, self.evaluate(s.value))
+                return
             self.bind(t.id, self.evaluate(s.value))
         elif isinstance(s, ast.AugAssign):
             self.aug_assign(s)
@@ -251,12 +254,12 @@ class Interpreter:
             return self.attribute(self.evaluate(e.value), e)
         if isinstance(e, ast.Call):
             return self.call(e)
-        if isinstance(e, ast.List):
+        if isinstance(e, (ast.List, ast.Tuple)):
             items = []
             for item in e.elts:
                 self.tick(item)
                 items.append(self.evaluate(item))
-            return items
+            return items if isinstance(e, ast.List) else tuple(items)
         if isinstance(e, ast.Subscript):
             return sequences.subscript(self.evaluate(e.value), self.evaluate(e.slice))
         raise AssertionError(f"unchecked node {type(e).__name__}")

@@ -63,8 +63,8 @@ def py_arith(op: str, a: PyNum, b: PyNum) -> PyNum:
             q = qa ** int(qb) if both and qb.denominator == 1 and abs(qb) <= 64 and not (qa == 0 and qb < 0) else None
             if isinstance(v, complex):
                 raise TorchError("ValueError", "math domain error")
-    except ZeroDivisionError:
-        raise TorchError("ZeroDivisionError", "division by zero") from None
+    except ZeroDivisionError as exc:  # Python's own words: "float division by zero", "0.0 cannot be raised ..."
+        raise TorchError("ZeroDivisionError", str(exc)) from None
     except OverflowError:
         raise TorchError("OverflowError", "numerical result out of range") from None
     if isinstance(v, int) and v.bit_length() > _MAX_INT_BITS:

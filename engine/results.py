@@ -63,6 +63,14 @@ def create(sess: Session, value: PyNum, requires_grad: bool, span=None) -> Tenso
     return sess.register(t, "tensor", [value], span)
 
 
+def detach(sess: Session, x: Tensor, span=None) -> Tensor:
+    """``x.detach()``: a leaf that needs no grad, sharing ``x``'s value and version counter (an
+    in-place change of either shows in both, as PyTorch's detach is a view of the same data).
+    Its ``inputs`` name ``x``, which it came from; no autograd edge joins them."""
+    t = Tensor(x.num, x.dtype, storage=x.storage)
+    return sess.register(t, "detach", [x], span)
+
+
 def apply_in_place(sess: Session, target: Tensor, spec: Spec, span=None) -> Tensor:
     """``target op= other``: PyTorch's in-place rules. A leaf that requires grad refuses (unless
     under no_grad); otherwise the value changes, the version counter moves on (so a saved copy
@@ -85,15 +93,25 @@ def apply_in_place(sess: Session, target: Tensor, spec: Spec, span=None) -> Tens
         target.requires_grad = True
         target.grad_fn = sess.node(spec.grad_fn, edges, spec.rule, saved, target)
         sess.record_node(target.grad_fn)
-    node = target.node
+    inputs = [x.id if isinstance(x, Tensor) else x.json() for x in spec.inputs]
+    _record_update(sess, target, span, spec.op, inputs, before)
+    for other in target.storage.tensors:  # its .detach(), or what it was detached from: changed too
+        if other is not target:
+            _record_update(sess, other, span, None, [target.id], before)
+    return target
+
+
+def _record_update(sess: Session, t: Tensor, span, op: str | None, inputs: list, before: Num) -> None:
+    """The ``update`` event of ``t``; ``op`` None (``inputs`` the tensor written) for a tensor
+    whose value changed because it shares it with the tensor an in-place op wrote."""
+    node = t.node
     sess.record({
-        "kind": "update", "tensor": target.id, "name": target.name, "value": json_float(target.num.v),
-        "exact": fraction_str(target.num.q), "str": str(target),
-        "grad_fn": target.grad_fn.grad_fn if target.grad_fn else None,
+        "kind": "update", "tensor": t.id, "name": t.name, "value": json_float(t.num.v),
+        "exact": fraction_str(t.num.q), "str": str(t),
+        "grad_fn": t.grad_fn.grad_fn if t.grad_fn else None,
         "node": node.id if node else None,
-        "edges": [e.id if e else None for e in target.grad_fn.edges] if target.grad_fn else [],
+        "edges": [e.id if e else None for e in t.grad_fn.edges] if t.grad_fn else [],
         "span": list(span) if span else None,
-        "op": spec.op, "inputs": [x.id if isinstance(x, Tensor) else x.json() for x in spec.inputs],
+        "op": op, "inputs": inputs,
         "before": json_float(before.v), "before_exact": fraction_str(before.q),
     })
-    return target

@@ -1,6 +1,7 @@
 """Lists and loops of the subset: ``xs[i]``, ``for`` over a list, ``range(...)`` or ``zip(...)``
 (unpacking a pair), naming a list's tensors by their place (``W[1][0]``), and the list arithmetic
-Python has but the subset refuses (``xs + ys``, ``[x] * n``).
+Python has but the subset refuses (``xs + ys``, ``[x] * n``). A tuple (``(a, b)``, or the
+right side of ``a, b = x, y``) is walked, indexed and unpacked as a list is.
 
 Why apart from :mod:`engine.interpreter`: Python's sequence rules and their error texts read on
 their own, next to the statements and scalar arithmetic. Imports go one way, the interpreter and
@@ -41,13 +42,14 @@ def run_for(it: Interpreter, s: ast.For) -> None:
         it.rec.line = s.lineno
         k = it.passes[s.lineno] = it.passes.get(s.lineno, 0) + 1
         it.rec({"kind": "loop", "pass": k, "end": s.end_lineno})
-        _assign_target(it, s.target, item)
+        assign_target(it, s.target, item)
         for inner in s.body:
             it.stmt(inner)
 
 
-def _assign_target(it: Interpreter, t: ast.expr, item: Any) -> None:
-    """The target of a for loop: a name, or names unpacked from a pair of ``zip``."""
+def assign_target(it: Interpreter, t: ast.expr, item: Any) -> None:
+    """The target of a for loop or an assignment: a name, or names unpacked from a tuple or a
+    list (``a, b = x * 2, x + 1``; a pair of ``zip``), with Python's errors when the counts differ."""
     if isinstance(t, ast.Name):
         it.bind(t.id, item)
         return
@@ -117,7 +119,7 @@ def name_tensors(value: Any, name: str, events: list[dict[str, Any]], budget: in
     stack, seen = [(value, name)], set()
     while stack and looked <= budget:
         v, label = stack.pop()
-        if isinstance(v, list) and id(v) not in seen:  # a list may hold itself
+        if isinstance(v, (list, tuple)) and id(v) not in seen:  # a list may hold itself
             seen.add(id(v))
             looked += len(v)
             stack.extend((x, f"{label}[{i}]") for i, x in enumerate(v))
@@ -152,10 +154,12 @@ def refuse_list_arith(op: str, a: Any, b: Any, filename: str, e: ast.AST) -> Non
     def is_int(v: Any) -> bool:
         return isinstance(v, PyNum) and isinstance(v.value, int)
 
-    if op == "add" and isinstance(a, list) and isinstance(b, list):
-        what = "joining lists (xs + ys)"
+    if op == "add" and isinstance(a, (list, tuple)) and type(a) is type(b):
+        what = "joining lists (xs + ys)" if isinstance(a, list) else "joining tuples"
     elif op == "mul" and (isinstance(a, list) and is_int(b) or is_int(a) and isinstance(b, list)):
         what = "repeating a list ([x] * n)"
+    elif op == "mul" and (isinstance(a, tuple) and is_int(b) or is_int(a) and isinstance(b, tuple)):
+        what = "repeating a tuple"
     else:
         return
     raise ProgramError(filename, getattr(e, "lineno", 1), getattr(e, "col_offset", 0) + 1,

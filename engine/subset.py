@@ -20,7 +20,7 @@ from .optable import FUNCTIONS, METHODS
 MAX_SOURCE_BYTES = 1_000_000
 MAX_DEPTH = 200  # nesting of expressions and blocks; the tree walkers stay far from recursion limits
 
-TENSOR_METHODS = set(METHODS) | {"backward", "item"}  # the ops' spellings (engine.optable), and these
+TENSOR_METHODS = set(METHODS) | {"backward", "item", "detach"}  # the ops' spellings (engine.optable), and these
 TORCH_FUNCTIONS = set(FUNCTIONS) | {"tensor"}
 ATTRIBUTES = {"grad", "is_leaf", "requires_grad"}
 BUILTINS = {"print", "abs", "range", "len", "sum", "zip"}
@@ -28,13 +28,13 @@ ITERATORS = {"range", "zip"}  # called only as the iterable of a for loop
 LIST_METHODS = {"append"}
 
 FOR_FORMS = "for x in range(n) / range(a, b) / range(a, b, step), for x in xs, for a, b in zip(xs, ys)"
-STATEMENTS = ("assignments (x = ...), augmented assignments (x += ...), expression statements, "
+STATEMENTS = ("assignments (x = ..., a, b = x, y), augmented assignments (x += ...), expression statements, "
               "if/else, for x in range(a, b, step) / a list / zip(a, b), with torch.no_grad():, "
               "import torch, pass")
 EXPRESSIONS = ("numbers, names, + - * / **, unary -, comparisons, and/or/not, torch.tensor(...), "
                "tensor methods and torch functions (" + ", ".join(sorted(TORCH_FUNCTIONS - {"tensor"}))
                + "), .grad, .is_leaf, .requires_grad, print(...), abs(...), lists [a, b], xs[i], "
-               "len(xs), sum(xs), xs.append(x)")
+               "len(xs), sum(xs), xs.append(x), tuples (a, b), .detach()")
 CALLS = ("torch.tensor, torch." + ", torch.".join(sorted(TORCH_FUNCTIONS - {"tensor"}))
          + ", print, abs, len, sum, range and zip (in for), torch.no_grad (in with), and the methods ."
          + ", .".join(sorted(TENSOR_METHODS | LIST_METHODS | {"zero_"})))
@@ -47,7 +47,7 @@ _NAMED = {
     ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Lambda: "a lambda expression",
     ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
     ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
-    ast.Tuple: "a tuple", ast.Dict: "a dict",
+    ast.Dict: "a dict",
     ast.Set: "a set", ast.JoinedStr: "an f-string", ast.IfExp: "a conditional expression",
     ast.NamedExpr: "the walrus operator", ast.Starred: "a starred expression", ast.Await: "await",
     ast.Yield: "yield", ast.YieldFrom: "yield", ast.Slice: "a slice", ast.AnnAssign:
@@ -158,8 +158,13 @@ class Checker:
                 if t.attr != "grad" or not (isinstance(s.value, ast.Constant) and s.value.value is None):
                     self.fail(t, f"assigning to .{t.attr}", "x = ..., w.grad = None")
                 self.expr(t.value, depth + 1)
+            elif isinstance(t, ast.Tuple):
+                for n in t.elts:
+                    if not isinstance(n, ast.Name) or n.id.startswith("__"):
+                        self.fail(n, "unpacking into this target", "a, b = x * 2, x + 1 (names only)")
+                    self.not_torch(n)
             elif not isinstance(t, ast.Name):
-                self.fail(t, "assigning to " + type(t).__name__.lower(), "x = ..., w.grad = None")
+                self.fail(t, "assigning to " + type(t).__name__.lower(), "x = ..., a, b = x, y, w.grad = None")
             self.not_torch(t)
             self.expr(s.value, depth + 1)
         elif isinstance(s, ast.AugAssign):
@@ -238,7 +243,7 @@ class Checker:
             self.expr(e.value, depth + 1)
         elif isinstance(e, ast.Call):
             self.call(e, depth)
-        elif isinstance(e, ast.List):
+        elif isinstance(e, (ast.List, ast.Tuple)):
             for item in e.elts:
                 self.expr(item, depth + 1)
         elif isinstance(e, ast.Subscript):

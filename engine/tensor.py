@@ -62,21 +62,49 @@ class Node:
 _SAVES_SCALARS = {"MulBackward0", "DivBackward0"}
 
 
+class Storage:
+    """A tensor's value and its version counter. Two tensors share one when the second is the
+    first's ``.detach()``: PyTorch's detach shares data and version counter, so an in-place
+    change through either shows in both, and a value saved for backward sees it."""
+
+    __slots__ = ("num", "version", "tensors")
+
+    def __init__(self, num: Num):
+        self.num = num
+        self.version = 0
+        self.tensors: list[Tensor] = []  # the recorded tensors that hold it, in the order they were made
+
+
 class Tensor:
     """A 0-dim tensor: a value (float32, or int64/bool), and its autograd state."""
 
-    __slots__ = ("id", "num", "dtype", "requires_grad", "grad_fn", "grad", "acc", "version", "name")
+    __slots__ = ("id", "storage", "dtype", "requires_grad", "grad_fn", "grad", "acc", "name")
 
-    def __init__(self, num: Num, dtype: str = "float32"):
+    def __init__(self, num: Num, dtype: str = "float32", storage: Optional[Storage] = None):
         self.id: Optional[str] = None  # set when the tensor is recorded
-        self.num = num
+        self.storage = storage if storage is not None else Storage(num)
         self.dtype = dtype
         self.requires_grad = False
         self.grad_fn: Optional[Node] = None
         self.grad: Optional[Tensor] = None
         self.acc: Optional[Node] = None  # AccumulateGrad node, for a leaf that requires grad
-        self.version = 0
         self.name: Optional[str] = None
+
+    @property
+    def num(self) -> Num:
+        return self.storage.num
+
+    @num.setter
+    def num(self, num: Num) -> None:
+        self.storage.num = num
+
+    @property
+    def version(self) -> int:
+        return self.storage.version
+
+    @version.setter
+    def version(self, version: int) -> None:
+        self.storage.version = version
 
     @property
     def is_leaf(self) -> bool:
@@ -131,6 +159,7 @@ class Session:
         """Give ``t`` its id and record its ``tensor`` event (its node's event first)."""
         t.id = f"t{self._tensors}"
         self._tensors += 1
+        t.storage.tensors.append(t)
         if t.grad_fn is not None and t.grad_fn.tensor is t:
             self.record_node(t.grad_fn)
         if t.acc is not None:

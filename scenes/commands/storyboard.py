@@ -33,6 +33,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("storyboards", nargs="*", metavar="NAME|FILE", help="default: every storyboard")
     _add_set(p)
     p.add_argument("--no-torch", action="store_true", help="skip the comparison with real PyTorch")
+    p.add_argument("--torch-python", metavar="PYTHON", default=None,
+                   help="compare with the PyTorch of this Python (default: $GRADREEL_TORCH_PYTHON, "
+                        "else this environment's, else python3 or python on PATH)")
     p.set_defaults(func=cmd_check, run=cmd_check)
 
     p = subparsers.add_parser("plan", help="print a storyboard's timed cues and captions")
@@ -60,34 +63,44 @@ def register(subparsers: Any) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate each storyboard; all of its problems are printed; exit 2 if any storyboard failed."""
     from scenes.oracle.check import compare, torch_available
+    from scenes.oracle.remote import TorchUnavailable, find_torch
     from scenes.storyboard import load, plan_of  # the model: not on every `render`'s path
 
     files = [storyboard_path(w) for w in args.storyboards] or find_storyboards()
     status = 0
-    use_torch = torch_available() and not args.no_torch
-    if not torch_available() and not args.no_torch:
-        print(f"render check: PyTorch is not installed, so no program is compared with it (nothing was "
-              f"compared); install it with: {install_oracle()}", file=sys.stderr)
+    at = None
+    if not args.no_torch:
+        try:
+            at = find_torch(getattr(args, "torch_python", None), in_process=torch_available())
+        except TorchUnavailable as exc:
+            print(f"render check: {exc}", file=sys.stderr)
+            return 2
+        if at is None:
+            print(f"render check: PyTorch is not installed, so no program is compared with it (nothing was "
+                  f"compared); install it with: {install_oracle()}, or name a Python that has it with "
+                  "--torch-python PYTHON", file=sys.stderr)
+        elif at.python is not None:
+            print(f"render check: comparing with {at.label()}", file=sys.stderr)
     for file in files:
         try:
             checked = load(file, sets=args.sets)
         except StoryboardError as exc:
             status = report(exc)
             continue
-        note = "not compared (torch not installed)" if not torch_available() else "not compared (--no-torch)"
-        if use_torch:
+        note = "not compared (--no-torch)" if args.no_torch else "not compared (torch not installed)"
+        if at is not None:
             try:
-                diffs = compare(checked.run, checked.index.source, f"{checked.name}.py")
+                verdict = compare(checked.run, checked.index.source, f"{checked.name}.py", at)
             except Exception as exc:  # the oracle could not run the program at all
                 print(f"{checked.file}:1:1: {exc}", file=sys.stderr)
                 status = 2
                 continue
-            if diffs:
+            if verdict.differences:
                 problems = [Problem(checked.file, *checked.place.yaml_pos(d.line, 1), d.message, "program")
-                            for d in diffs]
+                            for d in verdict.differences]
                 status = report(StoryboardError(problems))
                 continue
-            note = "PyTorch agrees"
+            note = verdict.note
         try:
             p = plan_of(checked)
         except StoryboardError as exc:  # a plan too long to be a clip

@@ -92,7 +92,9 @@ def graph_from_events(events: Iterable[Event], source: str | None = None) -> Gra
             items.append(Item(f"bucket:{t.id}", "bucket", t.id, t.node, t.name, "AccumulateGrad", t.id))
     known = {it.id for it in items}
     edges: list[GraphEdge] = []
-    inputs_of = {t.id: [i for i in t.inputs or [] if isinstance(i, str) and i in known] for t in tensors}
+    # a detached tensor (op "detach") is a plain value: no edge from what it was detached from
+    inputs_of = {t.id: [i for i in t.inputs or [] if isinstance(i, str) and i in known]
+                 for t in tensors if t.op != "detach"}
     for it in items:
         if it.kind == "bucket":
             continue

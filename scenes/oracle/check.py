@@ -2,25 +2,47 @@
 
 Why a thin adapter: :mod:`scenes.oracle.run` already runs a checked program on torch by walking the
 same whitelisted syntax tree as the engine (no exec) and reduces both sides to comparable traces.
-This module feeds it the program *as it ran* (``--set`` applied, the text the code pane shows)
-and turns its verdict into located differences.
+This module feeds it the program *as it ran* (``--set`` applied, the text the code pane shows),
+on the PyTorch :mod:`scenes.oracle.remote` found (this process's, or another Python's), and
+turns its verdict into located differences in the program's names (:mod:`scenes.oracle.verdict`).
+
+Storyboard programs must agree bit for bit, with one exception PyTorch itself makes: where its
+vectorised CPU kernel (AVX2, AVX-512) rounds one value one ulp away from its plain kernel (it
+fuses a multiply-add), and PyTorch run with ``ATEN_CPU_CAPABILITY=default`` agrees with the
+engine bit for bit, the first difference is one ulp and is reported as agreement within 1 ulp.
+Anything larger, or a difference the plain kernels show too, is a disagreement.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from engine.records import Event
 from scenes.storyboard.program import Run
 
-REL = 0.0  # storyboard programs are + - * / chains and relu: demand exact agreement
+if TYPE_CHECKING:
+    from scenes.oracle.remote import TorchAt
+
+AGREES = "PyTorch agrees"
+WITHIN_ULP = "agrees within 1 ulp: PyTorch's vectorised kernel fuses a multiply-add here"
 
 
 @dataclass(frozen=True)
 class Difference:
-    """One disagreement; ``line`` is the program line (1 when the trace does not say)."""
+    """One disagreement; ``line`` is the program line it is about."""
 
     line: int
     message: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the comparison found: the ``differences`` (none: PyTorch agrees) and a ``note`` for
+    the ``ok`` line (``PyTorch agrees``, or agreement within 1 ulp and where)."""
+
+    differences: list[Difference]
+    note: str
 
 
 def torch_available() -> bool:
@@ -30,10 +52,24 @@ def torch_available() -> bool:
     return available()
 
 
-def compare(run: Run, source: str, filename: str = "<program>") -> list[Difference]:
-    """Differences between the engine's log and real PyTorch running ``source`` (empty: agree)."""
-    from scenes.oracle.run import torch_trace
-    from scenes.oracle.traces import compare_traces, engine_trace
+def compare(run: Run, source: str, filename: str = "<program>", at: "TorchAt | None" = None) -> Verdict:
+    """The engine's log against real PyTorch running ``source``: on ``at`` (a
+    :class:`~scenes.oracle.remote.TorchAt`), this process's torch by default."""
+    from scenes.oracle.remote import TorchAt, trace
+    from scenes.oracle.traces import engine_trace
+    from scenes.oracle.verdict import first_difference
 
-    verdict = compare_traces(engine_trace(run.log), torch_trace(source, filename), rel=REL)
-    return [] if verdict is None else [Difference(1, f"PyTorch disagrees: {verdict}")]
+    where = at if at is not None else TorchAt(None, "")
+    sources: list[Event] = []
+    ours = engine_trace(run.log, sources, visits=True)
+    found = first_difference(run.log, ours, sources, trace(where, source, filename))
+    if found is None:
+        return Verdict([], AGREES)
+    plain = found.ulps is not None and first_difference(
+        run.log, ours, sources, trace(where, source, filename, capability="default")) is None
+    if plain and found.ulps == 1:
+        return Verdict([], f"PyTorch {WITHIN_ULP} ({found.subject}: gradreel {found.ours}, PyTorch "
+                           f"{found.theirs}; with ATEN_CPU_CAPABILITY=default it agrees bit for bit)")
+    why = (" (with ATEN_CPU_CAPABILITY=default PyTorch agrees bit for bit: its vectorised kernel parts "
+           "from its plain one here by more than 1 ulp)") if plain else ""
+    return Verdict([Difference(found.line, found.message() + why)], "")

@@ -6,7 +6,9 @@ records is the comparable trace of :mod:`scenes.oracle.traces` (tensors, edges b
 seen with ``Node.register_hook``, grads after each backward, errors, warnings and prints), so
 ``compare_traces(engine_trace(log), torch_trace(source))`` says where the two differ.
 
-torch is imported only when :func:`torch_trace` runs; the rest of gradreel never needs it.
+torch is imported only when :func:`torch_trace` runs; the rest of gradreel never needs it. This
+module imports nothing of gradreel at its top, so that another Python with PyTorch (and perhaps
+no numpy) can run it: ``scenes.oracle.remote``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,6 @@ import math
 import warnings
 from typing import Any, Optional
 
-from engine.optable import METHODS
-from engine.subset import parse
-
 _MAX_INT_BITS = 4096
 _BIN = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__",
         ast.Pow: "__pow__"}
@@ -26,7 +25,7 @@ _IBIN = {ast.Add: "__iadd__", ast.Sub: "__isub__", ast.Mult: "__imul__", ast.Div
          ast.Pow: "__ipow__"}
 _CMP = {ast.Gt: "__gt__", ast.Lt: "__lt__", ast.GtE: "__ge__", ast.LtE: "__le__",
         ast.Eq: "__eq__", ast.NotEq: "__ne__"}
-_METHODS = METHODS | {"item"}  # the ops' own spellings: the subset spells each op as PyTorch does
+EXTRA_METHODS = frozenset({"item", "detach"})  # beyond the ops' own spellings (engine.optable.METHODS)
 
 
 def torch_available() -> bool:
@@ -38,10 +37,12 @@ def torch_available() -> bool:
 # --- PyTorch's side ----------------------------------------------------------------------------
 
 class _TorchRun:
-    def __init__(self, source: str):
+    def __init__(self, source: str, methods: frozenset[str], visits: bool = False):
         import torch
         self.torch = torch
         self.source = source
+        self.methods = methods  # the tensor methods the subset spells as PyTorch does
+        self.visits = visits  # record each visit's gradients too, not only the order
         self.env: dict[str, Any] = {}
         self.out: list[tuple] = []
         self.index: dict[int, int] = {}  # id(tensor) -> creation index
@@ -50,6 +51,7 @@ class _TorchRun:
         self.per_tensor: dict[int, int] = {}
         self.hooked: set = set()
         self.leaves: list = []
+        self.made: list = []  # the registered tensors, in order
         self.calls = 0
         self.line = 0
 
@@ -93,6 +95,7 @@ class _TorchRun:
             return t
         i = self.index[id(t)] = len(self.index)
         self.keep.append(t)
+        self.made.append(t)
         if t.requires_grad and t.is_leaf:
             self.leaves.append(t)
         self.own(t)
@@ -136,6 +139,8 @@ class _TorchRun:
                 owner = self.evaluate(t.value)
                 owner.grad = None
                 self.grads()
+            elif isinstance(t, ast.Tuple):
+                self.unpack([n.id for n in t.elts], self.evaluate(s.value))
             else:
                 self.env[t.id] = self.evaluate(s.value)
         elif isinstance(s, ast.AugAssign):
@@ -147,6 +152,7 @@ class _TorchRun:
                 self.env[s.target.id] = result
                 self.out.append(("update", self.index[id(result)], str(result), _val(result),
                                  _fn_name(result), self.edges(result)))
+                self.sharers(result)
             else:
                 self.env[s.target.id] = self.register(self.binop(type(s.op), target, other))
         elif isinstance(s, ast.Expr):
@@ -159,16 +165,7 @@ class _TorchRun:
         elif isinstance(s, ast.For):
             for item in self.iterate(s.iter):
                 if isinstance(s.target, ast.Tuple):
-                    names = [n.id for n in s.target.elts]
-                    if isinstance(item, self.torch.Tensor):
-                        iter(item)  # raises PyTorch's own TypeError
-                    if not isinstance(item, (list, tuple)):
-                        raise TypeError(f"cannot unpack non-iterable {type(item).__name__} object")
-                    if len(item) < len(names):
-                        raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(item)})")
-                    if len(item) > len(names):
-                        raise ValueError(f"too many values to unpack (expected {len(names)})")
-                    self.env.update(zip(names, item))
+                    self.unpack([n.id for n in s.target.elts], item)
                 else:
                     self.env[s.target.id] = item
                 for inner in s.body:
@@ -177,6 +174,26 @@ class _TorchRun:
             with self.torch.no_grad():
                 for inner in s.body:
                     self.stmt(inner)
+
+    def sharers(self, written: Any) -> None:
+        """An update of each tensor that shares ``written``'s data (its ``.detach()``, or what it
+        was detached from), in the order they were made: they changed too."""
+        ptr = written.untyped_storage().data_ptr()
+        for t in self.made:
+            if t is not written and t.untyped_storage().data_ptr() == ptr:
+                self.out.append(("update", self.index[id(t)], str(t), _val(t), _fn_name(t), self.edges(t)))
+
+    def unpack(self, names: list[str], item: Any) -> None:
+        """``a, b = item`` as Python does it, its errors included, for names not known till now."""
+        if isinstance(item, self.torch.Tensor):
+            iter(item)  # raises PyTorch's own TypeError
+        if not isinstance(item, (list, tuple)):
+            raise TypeError(f"cannot unpack non-iterable {type(item).__name__} object")
+        if len(item) < len(names):
+            raise ValueError(f"not enough values to unpack (expected {len(names)}, got {len(item)})")
+        if len(item) > len(names):
+            raise ValueError(f"too many values to unpack (expected {len(names)})")
+        self.env.update(zip(names, item))
 
     def expr_stmt(self, e: ast.expr) -> None:
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "backward":
@@ -223,8 +240,17 @@ class _TorchRun:
                 continue
             seen.add(id(n))
             self.keep.append(n)
-            handles.append(n.register_hook(lambda gi, go, n=n: self.out.append(("visit", call, self.label(n)))))
+            handles.append(n.register_hook(lambda gi, go, n=n: self.out.append(self._visit(call, n, gi, go))))
             stack.extend(m for m, _ in n.next_functions if m is not None)
+
+    def _visit(self, call: int, n: Any, grad_inputs: tuple, grad_outputs: tuple) -> tuple:
+        """A visit's entry: the node's label, and with ``visits`` the gradient it received and
+        the one it sent along each edge (None where it sent none), as the engine's visit logs."""
+        if not self.visits:
+            return ("visit", call, self.label(n))
+        arrived = grad_outputs[0] if grad_outputs else None
+        return ("visit", call, self.label(n), _val(arrived) if arrived is not None else None,
+                tuple(_val(g) if g is not None else None for g in grad_inputs))
 
     # expressions
     def evaluate(self, e: ast.expr) -> Any:
@@ -266,6 +292,8 @@ class _TorchRun:
             return self.call(e)
         if isinstance(e, ast.List):
             return [self.evaluate(item) for item in e.elts]
+        if isinstance(e, ast.Tuple):
+            return tuple(self.evaluate(item) for item in e.elts)
         if isinstance(e, ast.Subscript):
             container = self.evaluate(e.value)
             return container[self.evaluate(e.slice)]
@@ -300,7 +328,7 @@ class _TorchRun:
         owner = self.evaluate(f.value)
         if isinstance(owner, list) and f.attr == "append":
             return owner.append(*args, **kw)
-        if f.attr not in _METHODS:
+        if f.attr not in self.methods:
             raise AssertionError(f.attr)
         return self.register(getattr(owner, f.attr)(*args, **kw))
 
@@ -349,7 +377,18 @@ def _msg(exc: Exception) -> str:
     return exc.args[0] if isinstance(exc, (NameError, AttributeError)) and exc.args else str(exc)
 
 
-def torch_trace(source: str, filename: str = "<program>") -> list[tuple]:
-    """Run ``source`` (checked against the subset first) on real PyTorch; return its trace."""
+def torch_trace(source: str, filename: str = "<program>", visits: bool = False) -> list[tuple]:
+    """Run ``source`` (checked against the subset first) on real PyTorch; return its trace
+    (``visits``: with each visit's gradients, as :func:`scenes.oracle.traces.engine_trace`)."""
+    from engine.optable import METHODS
+    from engine.subset import parse
+
     tree = parse(source, filename)
-    return _TorchRun(source).run(tree)
+    return _TorchRun(source, METHODS | EXTRA_METHODS, visits).run(tree)
+
+
+def checked_trace(source: str, filename: str, methods: frozenset[str], visits: bool = False) -> list[tuple]:
+    """:func:`torch_trace` of a program the caller has already checked against the subset, in a
+    Python that may lack numpy and gradreel's engine (``scenes.oracle.remote`` serves it): the
+    tree is walked as :func:`torch_trace` walks it, ``methods`` the spellings to call."""
+    return _TorchRun(source, methods, visits).run(ast.parse(source, filename))

@@ -1,7 +1,8 @@
 """Comparable traces: the engine's event log and a PyTorch run, reduced to the same entries.
 
 A trace lists tensors in creation order (value, str, grad_fn, edges by label), each backward's
-visit order, every leaf's grad after each backward, errors, warnings and prints. Nodes are
+visit order (with ``visits``, the gradient each visit received and sent along each edge), every
+leaf's grad after each backward, errors, warnings and prints. Nodes are
 compared by *label*, not identity: ``("op", tensor index, k)`` for the k-th grad_fn a tensor had,
 ``("acc", leaf index)`` for an AccumulateGrad, ``("inner", consumer label, edge)`` for a node with
 no tensor of its own. :mod:`scenes.oracle.run` produces PyTorch's side.
@@ -19,6 +20,7 @@ from engine.records import (
     Backward,
     Branch,
     Error,
+    Event,
     GradReset,
     Node,
     Print,
@@ -29,8 +31,16 @@ from engine.records import (
 )
 
 
-def engine_trace(log: Log) -> list[tuple]:
-    """The comparable trace of a gradreel event log."""
+def engine_trace(log: Log, sources: list[Event] | None = None, visits: bool = False) -> list[tuple]:
+    """The comparable trace of a gradreel event log; ``sources``, when given, receives the event
+    each entry was made from (a grads entry: the backward call or reset it follows);
+    ``visits``: each visit with the gradient it received and sent along each edge, not only its
+    place in the order (what ``render check`` compares: a visit's numbers are shown on screen)."""
+    def add(entry: tuple, ev: Event) -> None:
+        out.append(entry)
+        if sources is not None:
+            sources.append(ev)
+
     index: dict[str, int] = {}
     node_label: dict[str, tuple] = {}
     per_tensor: dict[int, int] = {}
@@ -45,11 +55,11 @@ def engine_trace(log: Log) -> list[tuple]:
         node_label[node_id] = ("op", i, k)
         _label_inner(node_id, nodes, node_label)
 
-    pending = False  # a backward ran: snapshot the grads once its walk is over
+    walk: Backward | None = None  # a backward ran: snapshot the grads once its walk is over
     for ev in log.events:
-        if pending and not isinstance(ev, (Visit, Accumulate)):
-            out.append(("grads", dict(grads)))
-            pending = False
+        if walk is not None and not isinstance(ev, (Visit, Accumulate)):
+            add(("grads", dict(grads)), walk)
+            walk = None
         match ev:
             case Node():
                 nodes[ev.id] = ev
@@ -62,32 +72,33 @@ def engine_trace(log: Log) -> list[tuple]:
                         grads[i] = None
                     else:
                         label_op(node, ev.id)
-                out.append(("tensor", i, ev.str, ev.value, ev.grad_fn,
-                            tuple(node_label.get(e) if e else None for e in ev.edges)))
+                add(("tensor", i, ev.str, ev.value, ev.grad_fn,
+                     tuple(node_label.get(e) if e else None for e in ev.edges)), ev)
             case Update():
                 if ev.node is not None and ev.node not in node_label:
                     label_op(ev.node, ev.tensor)
-                out.append(("update", index[ev.tensor], ev.str, ev.value, ev.grad_fn,
-                            tuple(node_label.get(e) if e else None for e in ev.edges or [])))
+                add(("update", index[ev.tensor], ev.str, ev.value, ev.grad_fn,
+                     tuple(node_label.get(e) if e else None for e in ev.edges or [])), ev)
             case Visit():
-                out.append(("visit", ev.call, node_label[ev.node]))
+                add(("visit", ev.call, node_label[ev.node], ev.grad_in, tuple(ev.grads_out)) if visits
+                    else ("visit", ev.call, node_label[ev.node]), ev)
             case Accumulate():
                 grads[index[ev.tensor]] = ev.after
             case GradReset():
                 if index[ev.tensor] in grads:  # .grad of a leaf that requires grad
                     grads[index[ev.tensor]] = None if ev.to is None else 0.0
-                out.append(("grads", dict(grads)))
+                add(("grads", dict(grads)), ev)
             case Backward():
-                out.append(("backward", ev.call))
-                pending = True
+                add(("backward", ev.call), ev)
+                walk = ev
             case Error() | Warn():
-                out.append((ev.kind, ev.line, ev.type, ev.message))
+                add((ev.kind, ev.line, ev.type, ev.message), ev)
             case Print():
-                out.append(("print", ev.text))
+                add(("print", ev.text), ev)
             case Branch():
-                out.append(("branch", ev.taken))
-    if pending:
-        out.append(("grads", dict(grads)))
+                add(("branch", ev.taken), ev)
+    if walk is not None:
+        add(("grads", dict(grads)), walk)
     return out
 
 

@@ -13,6 +13,8 @@ Placeholder forms, for a program name N:
 ``{N.grad.before}`` ``.grad`` before the latest accumulation; ``{N.grad.add}`` what it added
 ``{N.grad_fn}``     the class name of N's grad_fn (``MulBackward0``)
 ``{N.grad_in}``     the gradient that arrived at N's node in the latest visit
+``{N->M}``          the gradient N's node sent along its edge to M's node in the latest visit
+                    of N (``{sq->a}``: the 6 that ``sq = a ** 2`` sends back to a = 3)
 ``{N@k}``           any of the above as it was at the end of pass k of the loop N is made or
                     changed in (``{loss@2}``, ``{w.grad@3}``; a ``.grad`` cleared at the end of
                     the pass is read as it was filled)
@@ -47,7 +49,10 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,/]\d+)*(?![\w])")
 _NAME = re.compile(r"^[A-Za-z_]\w*(?:\[\d+\])*$")
 """A name a placeholder can give: a program name or a list item as the engine names it (``W[0][1]``)."""
-_REF = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\[\d+\])*)(?:\.(?P<field>[\w.]+))?(?:@(?P<pass>\d+))?$")
+_REF = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\[\d+\])*)(?:\s*->\s*(?P<to>[A-Za-z_]\w*(?:\[\d+\])*)"
+                  r"|\.(?P<field>[\w.]+))?(?:@(?P<pass>\d+))?$")
+SENT = "sent"
+"""The field of ``{N->M}``: what N's node sends along its edge to M's node."""
 _CODE = re.compile(r"`([^`]*)`")
 _BARE_NUMBER = re.compile(r"^\s*-?\d+(?:[.,/]\d+)*\s*$")
 
@@ -61,10 +66,14 @@ class Placeholder:
     name: str
     field: str
     pass_: int | None = None
+    to: str | None = None  # ``{N->M}``: M, the tensor whose node the gradient is sent to
 
     @property
     def ref(self) -> str:
-        base = self.name if self.field == "value" else f"{self.name}.{self.field}"
+        if self.to is not None:
+            base = f"{self.name}->{self.to}"
+        else:
+            base = self.name if self.field == "value" else f"{self.name}.{self.field}"
         return base if self.pass_ is None else f"{base}@{self.pass_}"
 
 
@@ -95,10 +104,12 @@ def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
         ref = _REF.match(inner)
         if ref is None:
             problems.append((m.start(), f"placeholder {{{m.group(1)}}} must be {{NAME}}, {{NAME.grad}}, "
-                             "{xs[2].grad} or {NAME@PASS}"))
+                             "{xs[2].grad}, {NAME->NAME} or {NAME@PASS}"))
             continue
-        name, fld = ref.group("name"), ref.group("field") or "value"
-        if fld not in FIELDS:
+        name, fld, to = ref.group("name"), ref.group("field") or "value", ref.group("to")
+        if to is not None:
+            fld = SENT
+        if fld not in FIELDS and to is None:
             problems.append((m.start() + len(name) + 2, f"placeholder {{{inner}}}: unknown field '{fld}'"
                              f"{did_you_mean(fld, FIELDS)} (one of: {', '.join(FIELDS)})"))
             continue
@@ -106,7 +117,7 @@ def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
         if k is not None and int(k) < 1:
             problems.append((m.start(), f"placeholder {{{inner}}}: passes count from 1"))
             continue
-        found.append(Placeholder(m.start(), m.end(), name, fld, int(k) if k is not None else None))
+        found.append(Placeholder(m.start(), m.end(), name, fld, int(k) if k is not None else None, to))
     rest = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     for i, ch in enumerate(rest):
         if ch in "{}":
@@ -133,6 +144,14 @@ def code_spans(text: str) -> list[tuple[int, int]]:
 
 def unknown_name(p: Placeholder, index: LogIndex) -> str | None:
     """Why the placeholder's name can never have a value (whatever the moment), or None."""
+    if p.to is not None:  # {N->M}: both are tensors
+        for name in (p.name, p.to):
+            if name in index.numbers and name not in index.name_tensors:
+                return f"{{{p.ref}}}: '{name}' is a Python number; gradients are sent between tensors"
+            wrong = unknown_name(Placeholder(p.start, p.end, name, "value"), index)
+            if wrong is not None:
+                return wrong.replace(f"{{{name}}}", f"{{{p.ref}}}", 1)
+        return None
     name = p.name
     if name in index.name_tensors:
         return None
@@ -214,6 +233,8 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
                 return f"{{{p.ref}}}: '{name}' has no grad_fn (it is a leaf or needs no grad)"
             return Shown(ev.grad_fn, ev.seq, "grad_fn", "caption")
         return _number(ev, "value", "exact", "str", numbers)
+    if p.field == SENT:
+        return _sent(p, index, cutoff, numbers)
     if p.field == "grad_in":
         ev = index.latest(name, (Visit,), cutoff)
         if ev is None:
@@ -235,6 +256,47 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
     if getattr(ev, key) is None:
         return f"{{{p.ref}}} has no value at this beat: {name}.grad was None before this accumulation"
     return _number(ev, key, f"{key}_exact", None, numbers)
+
+
+def _sent(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:
+    """``{N->M}``: the gradient the latest visit of N's node (by ``cutoff``) sent along its one
+    edge to M's node. Two edges to M (``a * a``) each carry their own: refused, naming both,
+    since their sum is a number only M's node (``{M.grad_in}``) holds."""
+    ev = index.latest(p.name, (Visit,), cutoff)
+    if not isinstance(ev, Visit) or p.to is None:
+        return f"{{{p.ref}}} has no value yet at this beat: no backward walk has reached '{p.name}'"
+    targets = set(index.ids_of(p.to))
+    edges = list(ev.edges or [])
+    hits = [j for j, e in enumerate(edges) if e is not None and e in targets]
+    if not hits:
+        sent = [_called(index, e) for e in edges if e is not None]
+        where = f"it sends to {', '.join(sent)}" if sent else "it has no edges (a leaf's)"
+        return (f"{{{p.ref}}}: {p.name}'s node ({ev.grad_fn}) sends nothing to '{p.to}' in backward call "
+                f"{ev.call}; {where}")
+    outs, exact = list(ev.grads_out or []), list(ev.grads_out_exact or [])
+    if len(hits) > 1:
+        values = " and ".join(show(outs[j], exact[j] if j < len(exact) else None, numbers) for j in hits)
+        return (f"{{{p.ref}}}: {p.name}'s node ({ev.grad_fn}) sends to '{p.to}' along {len(hits)} edges "
+                f"({values}); a placeholder shows one number: {p.to}'s node receives their sum, "
+                f"{{{p.to}.grad_in}}")
+    j = hits[0]
+    return _shown(outs[j], exact[j] if j < len(exact) else None, None, ev.seq,
+                  (f"grads_out[{j}]", f"grads_out_exact[{j}]", None), numbers)
+
+
+def _called(index: LogIndex, node: str) -> str:
+    """What a message calls the tensor of ``node``: its name, else its code (`` `sq * b` ``),
+    else its grad_fn (an internal node)."""
+    ev = index.node_event.get(node)
+    tensor = index.tensor_event.get(ev.tensor or "") if ev is not None else None
+    if tensor is None:
+        return ev.grad_fn if ev is not None else node
+    if tensor.name:
+        return tensor.name
+    lines = index.lines
+    if tensor.span and 0 < tensor.line <= len(lines):
+        return "`" + lines[tensor.line - 1].encode("utf-8")[tensor.span[0]:tensor.span[1]].decode("utf-8", "replace") + "`"
+    return tensor.grad_fn or node
 
 
 def _pass_of(p: Placeholder, index: LogIndex) -> tuple[int, int] | str:
@@ -274,15 +336,21 @@ def _python_number(p: Placeholder, index: LogIndex, cutoff: int, numbers: Number
 def _number(ev: Event, key: str, exact_key: str, str_key: str | None, numbers: Numbers) -> Shown:
     """Format the record's field ``key`` in the storyboard's style, naming the field the text was
     read from (the plan shows the docs' field names, which are the records' own)."""
-    exact = getattr(ev, exact_key)
-    value = getattr(ev, key)
+    return _shown(getattr(ev, key), getattr(ev, exact_key), getattr(ev, str_key) if str_key else None,
+                  ev.seq, (key, exact_key, str_key), numbers)
+
+
+def _shown(value: float | str | None, exact: str | None, text: str | None, seq: int, keys: tuple[str, str, str | None],
+           numbers: Numbers) -> Shown:
+    """A logged number in the storyboard's style; ``keys`` name the fields it was read from
+    (value, exact, str), the one shown becoming the :class:`Shown`'s field."""
+    key, exact_key, str_key = keys
     number = float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
     if numbers.style == "fraction" and exact is not None:
-        return Shown(exact, ev.seq, exact_key, "caption", number)
-    text = getattr(ev, str_key) if str_key else None
-    if numbers.style == "torch" and text is not None:
-        return Shown(text, ev.seq, str_key, "caption", number)
-    return Shown(show(value, None, numbers), ev.seq, key, "caption", number)
+        return Shown(exact, seq, exact_key, "caption", number)
+    if numbers.style == "torch" and text is not None and str_key is not None:
+        return Shown(text, seq, str_key, "caption", number)
+    return Shown(show(value, None, numbers), seq, key, "caption", number)
 
 
 def fill(text: str, index: LogIndex, cutoff: int, numbers: Numbers) -> tuple[str, list[Shown], list[str]]:

@@ -6,7 +6,10 @@ from engine import ProgramError, run_program
 from engine.records import Accumulate, Error, Print, Visit
 
 CASES = [
-    ("x = (1, 2)", 1, 5, "a tuple is not supported"),
+    ("(a, b), c = (1, 2), 3", 1, 1, "unpacking into this target is not supported; supported: a, b = x * 2"),
+    ("a, *b = [1, 2]", 1, 4, "unpacking into this target is not supported"),
+    ("[a, b] = [1, 2]", 1, 1, "assigning to list is not supported"),
+    ("a, torch = 1, 2", 1, 4, "binding the name torch"),
     ("x = (1).__class__", 1, 5, "the attribute .__class__ is not supported"),
     ("import torch\nw = torch.tensor(1.)\nw.__class__", 3, 1, "the attribute .__class__ is not supported"),
     ("import os", 1, 1, "import os is not supported; supported: import torch"),
@@ -27,7 +30,7 @@ CASES = [
     ("class A:\n    pass", 1, 1, "a class definition is not supported"),
     ("x = 'import os'", 1, 5, "a string outside print(...) is not supported"),
     ("import torch\nw = torch.tensor(1.)\nw.add_(1)", 3, 1, "the method .add_() is not supported"),
-    ("for x in 1, 2:\n    pass", 1, 10, "a tuple is not supported"),
+    ("x = {1: 2}", 1, 5, "a dict is not supported"),
     ("xs = [1, 2]\ny = xs[0:1]", 2, 8, "a slice is not supported; supported: one index, xs[i]"),
     ("xs = [1, 2]\ny = zip(xs, xs)", 2, 5, "calling zip() is not supported"),
     ("y = range(3)", 1, 5, "calling range() is not supported"),

@@ -72,7 +72,7 @@ def programs(draw, smooth: bool = False, lists: bool = False) -> str:
         return draw(st.sampled_from(values))
 
     def expression() -> str:
-        kind = draw(st.integers(0, 6))
+        kind = draw(st.integers(0, 7))
         a = draw(st.sampled_from(values))
         if kind <= 2:
             left, right = a, operand()
@@ -86,6 +86,8 @@ def programs(draw, smooth: bool = False, lists: bool = False) -> str:
         if kind == 5:
             b = draw(st.sampled_from(values))
             return f"torch.clamp({a}, {draw(st.sampled_from(['-1', '0']))}, {draw(st.sampled_from(['1', '2']))}) * {b}"
+        if kind == 6:
+            return f"{a}.detach()"  # shares a's value and version: a later a += ... shows in both
         return f"({a} - {draw(st.sampled_from(values))}) ** 2"
 
     sizes: dict[str, int] = {}  # list name -> its length
@@ -131,7 +133,12 @@ def programs(draw, smooth: bool = False, lists: bool = False) -> str:
         if move > 12 and results:
             lines += list_move()
             continue
-        if move <= 5 or not results:
+        if (move <= 5 or not results) and draw(st.integers(0, 4)) == 0:  # a, b = x * 2, x + 1
+            names = [f"v{len(results)}", f"v{len(results) + 1}"]
+            lines.append(f"{', '.join(names)} = {expression()}, {expression()}")
+            results.extend(names)
+            values.extend(names)
+        elif move <= 5 or not results:
             name = f"v{len(results)}"
             lines.append(f"{name} = {expression()}")
             results.append(name)

@@ -3,6 +3,7 @@ pass ``render check`` against real PyTorch, and their captions say what PyTorch 
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -132,6 +133,8 @@ def test_check_without_pytorch_warns_that_nothing_was_compared(monkeypatch, caps
     import scenes.oracle.check as oracle
 
     monkeypatch.setattr(oracle, "torch_available", lambda: False)
+    monkeypatch.setenv("PATH", "/nonexistent")  # no python3 on PATH that has torch either
+    monkeypatch.delenv("GRADREEL_TORCH_PYTHON", raising=False)
     assert main(["check", str(LESSONS[0])]) == 0
     out, err = capsys.readouterr()
     assert "not compared" in out
@@ -139,8 +142,9 @@ def test_check_without_pytorch_warns_that_nothing_was_compared(monkeypatch, caps
 
 
 def test_scripts_render_check_asks_for_the_oracle_extra(tmp_path: Path) -> None:
-    """scripts/render passes "oracle" to ensure_venv for check (not with --no-torch, nor for
-    other commands); ensure_venv itself is what scripts/test runs, stubbed here."""
+    """scripts/render passes "oracle" to ensure_venv for check (not with --no-torch or
+    --torch-python, nor for other commands); ensure_venv itself is what scripts/test runs,
+    stubbed here."""
     import subprocess
 
     root = Path(__file__).resolve().parents[2]
@@ -148,10 +152,12 @@ def test_scripts_render_check_asks_for_the_oracle_extra(tmp_path: Path) -> None:
     fake.mkdir()
     (fake / "render").write_text((root / "scripts" / "render").read_text())
     (fake / "_bootstrap.sh").write_text('VENV=/nonexistent\nensure_venv() { echo "extras=[$1]"; exit 0; }\n')
+    env = {k: v for k, v in os.environ.items() if k != "GRADREEL_TORCH_PYTHON"}
     got = {args: subprocess.run(["bash", str(fake / "render"), *args.split()], capture_output=True,
-                                text=True).stdout.strip()
-           for args in ("check x", "check --no-torch x", "scene x")}
-    assert got == {"check x": "extras=[oracle]", "check --no-torch x": "extras=[]", "scene x": "extras=[]"}
+                                text=True, env=env).stdout.strip()
+           for args in ("check x", "check --no-torch x", "scene x", "check --torch-python /usr/bin/python3 x")}
+    assert got == {"check x": "extras=[oracle]", "check --no-torch x": "extras=[]", "scene x": "extras=[]",
+                   "check --torch-python /usr/bin/python3 x": "extras=[]"}
 
 
 def test_schema_written_beside_storyboards_outside_the_checkout(tmp_path: Path, capsys) -> None:

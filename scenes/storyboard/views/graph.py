@@ -49,7 +49,8 @@ def tensor(b: Builder, ev: Event) -> None:
     expr = expression(b, ev) if not strings else None
     if expr is not None:  # an unnamed result is called by its code: `yh - y`
         strings.append(Shown(expr, ev.seq, "span", "name"))
-    if ev.op and ev.op != "tensor":
+    detached = ev.op == "detach"  # a plain value, as a literal is: no op tag, no edge from its source
+    if ev.op and ev.op != "tensor" and not detached:
         strings.append(Shown(ev.op, ev.seq, "op", "op"))
         inputs = ev.inputs or []
         for k, operand in enumerate(inputs if len(inputs) == 2 else []):  # s * 2: the node is "× 2"
@@ -60,7 +61,7 @@ def tensor(b: Builder, ev: Event) -> None:
     if ev.grad_fn:
         strings.append(Shown(ev.grad_fn, ev.seq, "grad_fn", "grad_fn"))
     b.add("node_appear", b.tm.node_appear, (ev.id, ev.node), strings, [ev.seq])
-    sources = [i for i in ev.inputs or [] if isinstance(i, str) and i in b.index.tensor_event]
+    sources = [i for i in ev.inputs or [] if isinstance(i, str) and i in b.index.tensor_event and not detached]
     t = b.now
     for src in dict.fromkeys(sources):
         b.add("edge_grow", b.tm.edge_grow, (src, ev.id), (), [ev.seq], at=t)

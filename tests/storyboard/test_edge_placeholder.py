@@ -1,0 +1,55 @@
+"""``{N->M}``: the gradient N's node sends along its edge to M's node, read from the visit's
+``grads_out``; and a detached tensor drawn as a plain value (no edge from its source)."""
+
+from __future__ import annotations
+
+from engine import run_program
+from scenes.layout.graph import graph_from_events
+from scenes.storyboard.logindex import LogIndex
+from scenes.storyboard.model import Numbers
+from scenes.storyboard.narration import fill, parse
+
+SOURCE = """import torch
+a = torch.tensor(3.0, requires_grad=True)
+b = torch.tensor(2.0, requires_grad=True)
+sq = a ** 2
+m = a * a
+L = sq * b + m
+L.backward()
+d = sq.detach()
+"""
+
+
+def _fill(text: str, at: int | None = None, numbers: Numbers = Numbers("fraction")) -> tuple[str, list[str]]:
+    log = run_program(SOURCE, "p.py")
+    index = LogIndex.build(log.events, SOURCE)
+    got, _, problems = fill(text, index, len(log.events) - 1 if at is None else at, numbers)
+    return got, problems
+
+
+def test_the_gradient_sent_along_one_edge() -> None:
+    # L's AddBackward0 sends 1 to m; sq's PowBackward0 gets b = 2 and sends 2 * 2a = 12 to a
+    assert _fill("sq sends {sq->a} to a, L sends {L -> m} to m.") == ("sq sends 12 to a, L sends 1 to m.", [])
+    assert _fill("{sq->a}", numbers=Numbers("decimal", 2)) == ("12.00", [])
+    (p,), problems = parse("{sq->a@2}")
+    assert (p.name, p.to, p.pass_, p.ref, problems) == ("sq", "a", 2, "sq->a@2", [])
+
+
+def test_what_cannot_be_one_edge_says_why() -> None:
+    _, (two,) = _fill("{m->a}")
+    assert two == ("{m->a}: m's node (MulBackward0) sends to 'a' along 2 edges (3 and 3); a placeholder "
+                   "shows one number: a's node receives their sum, {a.grad_in}")
+    _, (none,) = _fill("{L->sq}")
+    assert none == "{L->sq}: L's node (AddBackward0) sends nothing to 'sq' in backward call 1; it sends to `sq * b`, m"
+    _, (early,) = _fill("{sq->a}", at=5)
+    assert early == "{sq->a} has no value yet at this beat: no backward walk has reached 'sq'"
+    _, (unknown,) = _fill("{sq->zz}")
+    assert unknown.startswith("{sq->zz}: the program has no tensor named 'zz'; it defines a, b, sq")
+
+
+def test_a_detached_tensor_has_no_edge_from_its_source() -> None:
+    log = run_program(SOURCE, "p.py")
+    d = log.tensor("d")
+    graph = graph_from_events(log.events, SOURCE)
+    assert [it.kind for it in graph.items if it.id == d.id] == ["leaf_nograd"]
+    assert [e for e in graph.edges if d.id in (e.src, e.dst)] == []
