@@ -76,8 +76,10 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         result = run(source, f"{stem}.py", place, errors, overrides,
                      forward_mode=fmode if isinstance(fmode, str) and fmode.isidentifier() else None,
                      forward_mode_at=doc.pos.get(("forward_mode",), (1, 1)))
+    sets_refused = len(errors.problems)
     if result is not None and place is not None and overrides:
         check_set_errors(result, overrides, place, errors)
+    ran_as_written = result is not None and not bad_sets and len(errors.problems) == sets_refused
     if result is not None and place is not None:
         index = LogIndex.build(result.events, result.header["source"])
         _check_names(doc, board, index, errors, defined_names(source))
@@ -89,7 +91,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
             check_errors_shown(board, index, place, errors)
             check_captions(doc, board, index, errors, default_timings().reading)
             check_article(doc, board, index, errors)
-    errors.raise_if_any()
+    errors.raise_if_any(result.log if ran_as_written and result is not None else None)
     assert board is not INVALID and result is not None and place is not None and index is not None
     return Checked(stem, display, board, result, index, place, doc)
 
