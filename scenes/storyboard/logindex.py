@@ -236,6 +236,19 @@ class LogIndex:
                 best = evs[k - 1]
         return best
 
+    def first_after(self, name: str, kinds: tuple[type[Event], ...], after: int) -> Event | None:
+        """The first event of one of ``kinds`` about ``name`` after seq ``after`` (what
+        :meth:`latest` would find next): where a value a beat comes too early for is made."""
+        if self._about is None:
+            self._about = self._events_about()
+        best = None
+        for kind in kinds:
+            evs = self._about.get(name, {}).get(kind, [])
+            k = bisect_right(evs, after, key=lambda e: e.seq)
+            if k < len(evs) and (best is None or evs[k].seq < best.seq):
+                best = evs[k]
+        return best
+
     def loop_of(self, name: str) -> Loop | None:
         """The innermost loop that ran around the last line that made, changed, visited, filled
         or reset a tensor bound to ``name`` (where ``{name@N}`` takes its pass N); found once a name."""
