@@ -25,6 +25,7 @@ from .narration import parse, resolve, unknown_name
 from .articletext import check_article
 from .readcheck import check_captions, filled_problem
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
+from .spanhint import empty_span, needs_hint
 from .store import name_problem
 from .timings import default_timings
 from .visuals import TABLE
@@ -322,10 +323,12 @@ def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: Er
         return False
     if not index.select(beat):
         line, col = doc.at(at + (key,))
-        errors.add(line, col, "this span selects no events of the log", at + (key,))
+        errors.add(line, col, empty_span(beat, index), at + (key,))
     elif spec.needs is not None and not any(type(e) in spec.needs.kinds for e in index.select(beat)):
         line, col = doc.at(at + (key,))
-        errors.add(line, col, spec.needs.message, at + (key,))
+        lines = index.span_lines(beat)
+        hint = needs_hint(beat.visual, index, *lines) if lines is not None else ""
+        errors.add(line, col, spec.needs.message + (f"; {hint}" if hint else ""), at + (key,))
     else:
         return True
     return False
