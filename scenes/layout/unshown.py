@@ -1,0 +1,59 @@
+"""What a clip's picture cannot show at an aspect, found by the rules that draw it.
+
+Why: a graph too big for readable cards was drawn as names only (20 cards of 33 x 12 px at 16:9)
+with no word from `render check`, which described only what it folded. The layout the scene
+draws (`clip_layout`) says how much its cards carry (`Detail`); where that is less than every
+value, the scene prints each value under the code instead (`Forward.draw_node_appear`), one line
+a value, in a console that keeps room for a few rows (`CONSOLE_ROWS`): past that, most scroll
+away unread. So each aspect whose cards have no row for their values, and more of them than
+those rows, is a warning naming the beat that first draws them; an aspect whose cards are bare
+boxes (no name, no value: a picture that shows nothing) refuses.
+Pure: no Manim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Mapping
+from typing import Any
+
+from scenes.layout.clip import CARD_CHARS, CONSOLE_ROWS, printed_lines
+from scenes.layout.detail import Detail
+from scenes.layout.place import Layout, shows_values
+
+
+@dataclass(frozen=True)
+class Unshown:
+    """Something the plan asks to show that the picture at ``aspect`` cannot: ``beat`` (0-based)
+    is the first beat that asks for it; ``refuse``: the picture would show nothing."""
+
+    beat: int
+    aspect: str
+    what: str
+    refuse: bool = False
+
+
+def unshown(plan: Any, layouts: Mapping[str, Layout]) -> list[Unshown]:
+    """Per aspect, what the clip's graph laid out as ``layouts[aspect]`` (`clip_layout`, what
+    the scene draws) cannot show (see the module's doc)."""
+    carded = [c for c in plan.cues if c.kind == "node_appear" and c.text("value") is not None
+              and len(c.text("value") or "") <= CARD_CHARS]  # longer: printed at every aspect, by design
+    cards = [c for c in plan.cues if c.kind == "node_appear"]
+    if not cards:
+        return []
+    n = len({c.ids[0] for c in cards})
+    out = []
+    for aspect, lay in layouts.items():
+        if lay.detail is Detail.NONE:
+            out.append(Unshown(cards[0].beat, aspect, f"the graph's {n} cards would be bare boxes "
+                               f"(layout scale {lay.scale:.2f}): no name and no value readable; split the "
+                               "program into clips of fewer tensors", refuse=True))
+        elif carded and not shows_values(lay) and len(carded) + printed_lines(plan) > CONSOLE_ROWS:
+            names = list(dict.fromkeys(c.text("name") or c.text("op") or c.ids[0] for c in carded))
+            shown = ", ".join(names[:6]) + (f", ... ({len(names)} in all)" if len(names) > 6 else "")
+            out.append(Unshown(carded[0].beat, aspect, f"the graph's {n} cards are too small for "
+                               f"their values (names only, layout scale {lay.scale:.2f}); the values of "
+                               f"{shown} are printed under the code instead, one line each, more than the "
+                               f"{CONSOLE_ROWS} rows kept for printed lines, so most scroll away; a smaller "
+                               "graph (the clip split in two) shows them on its cards"))
+    return out

@@ -1,0 +1,51 @@
+"""Nothing dropped in silence: what the picture cannot show at an aspect, `render check` says.
+
+Once: a graph of 32 cards was drawn with names only at 16:9 and 1:1 (its values printed under
+the code, one line each, most scrolled away) and `render check` said only "ok"; one of 56 cards
+was drawn as bare boxes at every aspect, and was passed too."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scenes.commands.storyboard import main
+
+
+def _products(folder: Path, n: int) -> Path:
+    """A storyboard whose graph is n products of named leaves, summed: 4n cards or so."""
+    lines = ["import torch"]
+    lines += [f"{v}{i} = torch.tensor({i + 1}.0{', requires_grad=True' * (v == 'w')})" for i in range(n) for v in "xw"]
+    lines += [f"p{i} = x{i} * w{i}" for i in range(n)] + ["s = " + " + ".join(f"p{i}" for i in range(n)),
+                                                          "L = s.tanh()", "L.backward()"]
+    board = folder / f"products{n}.yaml"
+    board.write_text("title: Products\nprogram: |\n" + "".join(f"  {ln}\n" for ln in lines)
+                     + f"beats:\n  - visual: code_and_graph_build\n    lines: [2, {len(lines) - 1}]\n"
+                     "    narration: \"L is {L}.\"\n  - visual: wavefront\n    backward: 1\n"
+                     "    narration: \"The walk fills every bucket.\"\n")
+    return board
+
+
+def test_cards_without_their_values_are_a_warning_naming_beat_and_aspect(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = _products(tmp_path, 8)
+    assert main(["check", "--no-torch", str(board)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ok products8: 2 beats")
+    warned = [ln for ln in out if ln.startswith("  warning: ")]
+    assert [ln.split(", beat")[0].rsplit(" ", 1)[1] for ln in warned] == ["16:9", "1:1"], out
+    for ln in warned:  # the beat's visual key, the beat, what is missing and where it went
+        assert f"{os.path.relpath(board)}:32:13: at " in ln and "beat 1 (code_and_graph_build): the graph's 32 cards are too small " \
+            "for their values (names only" in ln and "the values of x0, w0, x1" in ln and "most scroll away" in ln, ln
+
+
+def test_a_picture_of_bare_boxes_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = _products(tmp_path, 14)
+    assert main(["check", "--no-torch", str(board)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines() == [f"{os.path.relpath(board)}:50:13: at 16:9: the graph's 56 cards would be bare boxes (layout "
+                                        "scale 0.10): no name and no value readable; split the program into clips "
+                                        "of fewer tensors (at beats[0].visual)"]
