@@ -7,7 +7,8 @@ value, the scene prints each value under the code instead (`Forward.draw_node_ap
 a value, in a console that keeps room for a few rows (`CONSOLE_ROWS`): past that, most scroll
 away unread. So each aspect whose cards have no row for their values, and more of them than
 those rows, is a warning naming the beat that first draws them; an aspect whose cards are bare
-boxes (no name, no value: a picture that shows nothing) refuses.
+boxes (no name, no value: a picture that shows nothing) refuses. A beat whose visual plans nothing
+(`empty_beats`) is a warning too.
 Pure: no Manim.
 """
 
@@ -57,3 +58,17 @@ def unshown(plan: Any, layouts: Mapping[str, Layout]) -> list[Unshown]:
                                f"{CONSOLE_ROWS} rows kept for printed lines, so most scroll away; a smaller "
                                "graph (the clip split in two) shows them on its cards"))
     return out
+
+
+def empty_beats(plan: Any, visuals: list[str]) -> list[Unshown]:
+    """Beats whose visual plans nothing to draw (``visuals``: each beat's, in order): a
+    ``network`` beat over a program with no network, say. The narration is then said over the
+    picture of the beat before, at every aspect; when no beat draws anything, the picture would
+    show nothing at all and the storyboard is refused."""
+    drawn = {c.beat for c in plan.cues}
+    empty = [i for i in range(len(visuals)) if i not in drawn]
+    refuse = bool(visuals) and len(empty) == len(visuals)
+    then = ("no beat of the storyboard draws anything, so the picture would show nothing" if refuse
+            else "its narration is said over the picture of the beat before")
+    return [Unshown(i, "every aspect", f"visual {visuals[i]} has nothing to draw in this span: {then}; "
+                    "choose the visual that shows what the span holds", refuse=refuse) for i in empty]

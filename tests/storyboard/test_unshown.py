@@ -49,3 +49,33 @@ def test_a_picture_of_bare_boxes_is_refused(tmp_path: Path, capsys: pytest.Captu
     assert err.strip().splitlines() == [f"{os.path.relpath(board)}:50:13: at 16:9: the graph's 56 cards would be bare boxes (layout "
                                         "scale 0.10): no name and no value readable; split the program into clips "
                                         "of fewer tensors (at beats[0].visual)"]
+
+
+SQUARE = ("title: Square\nprogram: |\n  import torch\n  w = torch.tensor(2.0, requires_grad=True)\n  y = w * w\n"
+          "  y.backward()\nbeats:\n")
+NETWORK = "  - visual: network\n    lines: [2, 3]\n    narration: \"A network?\"\n"
+
+
+def test_a_beat_whose_visual_has_nothing_to_draw_is_a_warning(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Once: a ``network`` beat over a program with no network planned nothing, and its narration
+    was said over the picture before, with no word from check."""
+    board = tmp_path / "square.yaml"
+    board.write_text(SQUARE + "  - visual: code_and_graph_build\n    lines: [2, 3]\n    narration: \"y is {y}.\"\n"
+                     + NETWORK)
+    assert main(["check", "--no-torch", str(board)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:] == [f"  warning: {os.path.relpath(board)}:11:13: at every aspect, beat 2 (network): visual network "
+                       "has nothing to draw in this span: its narration is said over the picture of the beat "
+                       "before; choose the visual that shows what the span holds"], out
+
+
+def test_a_storyboard_whose_beats_draw_nothing_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "square.yaml"
+    board.write_text(SQUARE + NETWORK)
+    assert main(["check", "--no-torch", str(board)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip().splitlines() == [
+        f"{os.path.relpath(board)}:8:13: at every aspect: visual network has nothing to draw in this span: no "
+        "beat of the storyboard draws anything, so the picture would show nothing; choose the visual that shows "
+        "what the span holds (at beats[0].visual)"]
