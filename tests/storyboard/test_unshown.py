@@ -14,10 +14,17 @@ import pytest
 from scenes.commands.storyboard import main
 
 
-def _products(folder: Path, n: int) -> Path:
-    """A storyboard whose graph is n products of named leaves, summed: 4n cards or so."""
+def _products(folder: Path, n: int, negative: bool = False) -> Path:
+    """A storyboard whose graph is n products of named leaves, summed: 4n cards or so;
+    ``negative``: x = -0.37, -0.74, ... and w = -0.01, -0.02, ..., so each w.grad is a negative
+    number of four decimals (``-0.3310``), one character longer than the layout plans."""
     lines = ["import torch"]
-    lines += [f"{v}{i} = torch.tensor({i + 1}.0{', requires_grad=True' * (v == 'w')})" for i in range(n) for v in "xw"]
+    if negative:
+        lines += [f"x{i} = torch.tensor({-(i + 1) * 0.37:.2f})\nw{i} = torch.tensor(-0.0{i + 1}, requires_grad=True)"
+                  for i in range(n)]
+        lines = "\n".join(lines).split("\n")
+    else:
+        lines += [f"{v}{i} = torch.tensor({i + 1}.0{', requires_grad=True' * (v == 'w')})" for i in range(n) for v in "xw"]
     lines += [f"p{i} = x{i} * w{i}" for i in range(n)] + ["s = " + " + ".join(f"p{i}" for i in range(n)),
                                                           "L = s.tanh()", "L.backward()"]
     board = folder / f"products{n}.yaml"
@@ -79,3 +86,15 @@ def test_a_storyboard_whose_beats_draw_nothing_is_refused(tmp_path: Path, capsys
         f"{os.path.relpath(board)}:8:13: at every aspect: visual network has nothing to draw in this span: no "
         "beat of the storyboard draws anything, so the picture would show nothing; choose the visual that shows "
         "what the span holds (at beats[0].visual)"]
+
+
+def test_a_bucket_value_too_long_to_draw_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Once: a bucket of a compact graph left out its 7-character value (``-0.3310``) at every
+    aspect, and the walk's fills showed empty buckets; `bucket` itself is asked now."""
+    board = _products(tmp_path, 6, negative=True)
+    assert main(["check", "--no-torch", str(board)]) == 0
+    warned = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  warning: ")]
+    assert [ln.split(", beat")[0].rsplit(" ", 1)[1] for ln in warned] == ["16:9", "9:16", "1:1"], warned
+    for ln in warned:
+        assert f"{os.path.relpath(board)}:29:13: at " in ln and "beat 2 (wavefront): 6 bucket values too long for " \
+            "their buckets at the least readable size, not drawn: w5.grad = -1.9862, w4.grad = -1.6552" in ln, ln
