@@ -41,9 +41,12 @@ def empty_span(beat: Beat, index: LogIndex) -> str:
         return "this span selects no events of the log"
     a, b = lines
     shown = f"line {a} holds" if a == b else f"lines [{a}, {b}] hold"
-    if beat.pass_ is not None and any(index.select(beat.model_copy(update={"pass_": None}))):
-        return (f"this span selects no events of the log: {shown} nothing in pass {beat.pass_} "
-                "(an if not taken then?); choose another pass")
+    loop = index.loop_around(a, b)
+    if beat.pass_ is not None and loop is not None and index.select(beat.model_copy(update={"pass_": None})):
+        ran = [k for k in range(1, len(loop.passes) + 1) if index.select(beat.model_copy(update={"pass_": k}))]
+        return (f"this span selects no events of the log: {shown} nothing in pass {beat.pass_} of the for loop on "
+                f"line {loop.line} (an if not taken then?); {'it logs' if a == b else 'they log'} in "
+                f"pass{'es' * (len(ran) > 1)} {_and(ran)}: choose one of those")
     said = "; ".join(_held(index, n) for n in range(a, b + 1))
     parts = [f"this span selects no events of the log: {shown} {said}", _elsewhere(index, a, b),
              needs_hint(beat.visual, index, a, b)]
@@ -92,6 +95,12 @@ def _held(index: LogIndex, n: int) -> str:
         return f"{', '.join(whats)} (line {n})"
     code = index.lines[n - 1].strip() if 0 < n <= len(index.lines) else ""
     return f"nothing logged on line {n}" + (f" (`{code}`)" if code else " (blank)")
+
+
+def _and(items: list[int]) -> str:
+    """``2``, ``2 and 3``, ``1, 2 and 4``."""
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _calls(calls: list[int]) -> str:
