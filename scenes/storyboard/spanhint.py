@@ -31,6 +31,8 @@ from .visuals import TABLE
 
 MOST = 3
 """Lines a hint names at most (the nearest to the span)."""
+MOST_LINES = 6
+"""The span's lines a message describes at most (the first ones)."""
 
 
 def empty_span(beat: Beat, index: LogIndex) -> str:
@@ -47,8 +49,13 @@ def empty_span(beat: Beat, index: LogIndex) -> str:
         return (f"this span selects no events of the log: {shown} nothing in pass {beat.pass_} of the for loop on "
                 f"line {loop.line} (an if not taken then?); {'it logs' if a == b else 'they log'} in "
                 f"pass{'es' * (len(ran) > 1)} {_and(ran)}: choose one of those")
-    said = "; ".join(_held(index, n) for n in range(a, b + 1))
-    parts = [f"this span selects no events of the log: {shown} {said}", _elsewhere(index, a, b),
+    by_line: dict[int, list[Event]] = {}
+    for e in index.events:  # once: a span of many lines over a long log scans it once
+        if a <= e.line <= b:
+            by_line.setdefault(e.line, []).append(e)
+    held = [_held(index, n, by_line.get(n, [])) for n in range(a, min(b, a + MOST_LINES - 1) + 1)]
+    said = "; ".join(held) + (f"; and {b - a + 1 - len(held)} lines more" if b - a + 1 > len(held) else "")
+    parts = [f"this span selects no events of the log: {shown} {said}", _elsewhere(index, by_line),
              needs_hint(beat.visual, index, a, b)]
     return "; ".join(p for p in parts if p)
 
@@ -84,9 +91,8 @@ _DRAWS = {
 """What a lines-span visual needs, in the words of a hint (else the table's ``doc``)."""
 
 
-def _held(index: LogIndex, n: int) -> str:
-    """What program line ``n`` logged, in words; its code when it logged nothing."""
-    evs = [e for e in index.events if e.line == n]
+def _held(index: LogIndex, n: int, evs: list[Event]) -> str:
+    """What program line ``n`` logged (``evs``), in words; its code when it logged nothing."""
     calls = [e.call for e in evs if isinstance(e, Backward)]
     whats = list(dict.fromkeys(w for w in map(_what, evs) if w))
     if calls:
@@ -110,14 +116,14 @@ def _calls(calls: list[int]) -> str:
     return ", ".join(map(str, calls))
 
 
-def _elsewhere(index: LogIndex, a: int, b: int) -> str:
-    """Which spans show what lines a..b hold outside a ``lines`` span: a backward call's walk,
-    the error a walk raised. One hint a line."""
+def _elsewhere(index: LogIndex, by_line: dict[int, list[Event]]) -> str:
+    """Which spans show what the span's lines hold (``by_line``) outside a ``lines`` span: a
+    backward call's walk, the error a walk raised. One hint a line."""
     out = []
     spans = one_of(v.name for v in TABLE.values() if "backward" in v.spans)
-    for n in range(a, b + 1):
-        calls = [e.call for e in index.events if e.line == n and isinstance(e, Backward)]
-        raised = next((e for e in index.events if e.line == n and isinstance(e, Error) and e.node), None)
+    for n, evs in sorted(by_line.items()):
+        calls = [e.call for e in evs if isinstance(e, Backward)]
+        raised = next((e for e in evs if isinstance(e, Error) and e.node), None)
         if raised is not None:
             call = _call_of(index, raised)
             out.append(f"the line that raised is {n}: its {raised.type or 'error'} is shown by a wavefront beat"
