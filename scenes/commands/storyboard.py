@@ -65,7 +65,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from scenes.oracle.check import compare, torch_available
     from scenes.oracle.remote import TorchUnavailable, find_torch
     from scenes.draw.dropped import dropped_bucket_values
-    from scenes.layout.unshown import empty_beats, unshown, unshown_bucket_values
+    from scenes.layout.unshown import empty_beats, refuse_if_nothing_shown, unshown, unshown_bucket_values
     from scenes.theme import load_theme
     from scenes.storyboard import load, plan_of  # the model: not on every `render`'s path
 
@@ -112,10 +112,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         lays = clip_layouts(checked, p)
         missing = empty_beats(p, [b.visual for b in checked.storyboard.beats]) + unshown(p, lays) \
             + unshown_bucket_values(dropped_bucket_values(p, lays, load_theme()))
-        refused = [Problem(checked.file, *checked.doc.at(("beats", u.beat, "visual")), f"at {u.aspect}: {u.what}",
-                           f"beats[{u.beat}].visual") for u in missing if u.refuse]
-        if refused:
-            status = report(StoryboardError(refused[:1]))  # one message: the first aspect that shows nothing
+        try:
+            refuse_if_nothing_shown(checked, missing)
+        except StoryboardError as exc:
+            status = report(exc)
             continue
         print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
         for line in folding_lines(checked, lays):

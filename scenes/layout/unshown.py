@@ -84,3 +84,21 @@ def unshown_bucket_values(dropped: list[tuple[int, str, str]]) -> list[Unshown]:
                     f"{'its bucket' if len(whats) == 1 else 'their buckets'} at the least readable size, not drawn: "
                     f"{', '.join(whats[:4])}{', ...' if len(whats) > 4 else ''}; a shorter number style "
                     "(numbers: {style: decimal, places: 2}) fits them") for (beat, aspect), whats in by.items()]
+
+
+def refuse_if_nothing_shown(checked: Any, missing: list[Unshown]) -> None:
+    """Raise a StoryboardError of one located line, at the first beat's ``visual``, when
+    ``missing`` says the picture would show nothing (`Unshown.refuse`)."""
+    from scenes.storyboard.errors import Problem, StoryboardError
+
+    first = next((u for u in missing if u.refuse), None)
+    if first is not None:
+        line, col = checked.doc.at(("beats", first.beat, "visual"))
+        raise StoryboardError([Problem(checked.file, line, col, f"at {first.aspect}: {first.what}",
+                                       f"beats[{first.beat}].visual")])
+
+
+def nothing_shown(checked: Any, plan: Any, layouts: Mapping[str, Layout]) -> None:
+    """`refuse_if_nothing_shown` for a clip drawn at ``layouts``' aspects (`render scene`)."""
+    refuse_if_nothing_shown(checked, empty_beats(plan, [b.visual for b in checked.storyboard.beats])
+                            + unshown(plan, layouts))

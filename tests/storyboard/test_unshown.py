@@ -56,6 +56,12 @@ def test_a_picture_of_bare_boxes_is_refused(tmp_path: Path, capsys: pytest.Captu
     assert err.strip().splitlines() == [f"{os.path.relpath(board)}:50:13: at 16:9: the graph's 56 cards would be bare boxes (layout "
                                         "scale 0.10): no name and no value readable; split the program into clips "
                                         "of fewer tensors (at beats[0].visual)"]
+    from scenes.commands.main import main as render
+
+    assert render(["scene", str(board), "--out", str(tmp_path / "out"), "--size", "426x240", "--fps", "10"]) == 2
+    out, err = capsys.readouterr()
+    assert len(err.strip().splitlines()) == 1 and "cards would be bare boxes" in err, err
+    assert not list((tmp_path / "out").rglob("*.mp4"))
 
 
 SQUARE = ("title: Square\nprogram: |\n  import torch\n  w = torch.tensor(2.0, requires_grad=True)\n  y = w * w\n"
