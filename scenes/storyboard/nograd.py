@@ -15,7 +15,7 @@ that is no leaf, a backward call no beat has shown yet), so the message reads it
 
 from __future__ import annotations
 
-from engine.records import Accumulate, Backward, Visit
+from engine.records import Accumulate, Backward, GradReset, Visit
 
 from .logindex import LogIndex
 from .model import Numbers
@@ -69,3 +69,19 @@ def _by(fill: Accumulate) -> str:
     """Who fills the bucket: ``backward call 2 (line 9)``."""
     return f"backward call {fill.call} (line {fill.line}) fills it" if fill.call is not None \
         else f"line {fill.line} fills it"
+
+
+def reset_before(ref: str, name: str, reset: GradReset, index: LogIndex, numbers: Numbers) -> str:
+    """The message for ``{ref}`` when ``name``'s ``.grad`` was last reset (to None, or the field is
+    not ``grad``): what it held before the reset, and the ``{N.grad@k}`` that reads it there."""
+    said = f"{{{ref}}} has no value at this beat: {name}.grad was reset on line {reset.line}"
+    filled = index.latest(name, (Accumulate,), reset.seq)
+    if not isinstance(filled, Accumulate):
+        return said
+    loop = index.loop_of(name)
+    k = next((i for i, (a, z) in enumerate(loop.passes, 1) if a <= reset.seq <= z), None) if loop else None
+    held = show(filled.after, filled.after_exact, numbers)
+    field = ref.split("@")[0]
+    read = f"{{{field}@{k}}} reads it as pass {k} filled it" if k is not None else \
+        "a placeholder in a beat before the reset reads it"
+    return f"{said}; before that it held {held} ({read})"
