@@ -3,7 +3,9 @@ and print its event log.
 
 The JSONL goes to stdout exactly as docs/event-log.md specifies; ``--pretty`` prints a table. A
 program outside the subset (or a bad ``--set``) gives one located line on stderr and exit 2; a
-program that raises at run time still gives its log (the error is an event) and exit 0.
+program that raises at run time still gives its log (the error is an event) and exit 0. A
+storyboard whose program runs but whose beats or narration are wrong gives the whole log too, its
+problems on stderr and exit 1 (:data:`LOG_BUT_REFUSED`): the log is what an author needs to fix them.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ from engine.records import (
     Visit,
     Warn,
 )
+
+
+LOG_BUT_REFUSED = 1
+"""Exit status of ``render log FILE.yaml`` when the program ran (its whole log is on stdout) but
+the storyboard has problems (on stderr): not 0, so a script sees the storyboard is not ready; not
+2, which means refused with nothing printed."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -117,8 +125,19 @@ def _storyboard_log(args: argparse.Namespace) -> int:
     if args.max_ops is not None:
         raise UsageError(f"--max-ops {args.max_ops}: for a program file; a storyboard's program runs under "
                          f"the bound of {DEFAULT_MAX_OPS} operations, as its clip does")
-    checked = load(storyboard_path(args.program), sets=args.overrides)
-    log = checked.run.log
+    from scenes.storyboard import StoryboardError
+
+    try:
+        log = load(storyboard_path(args.program), sets=args.overrides).run.log
+    except StoryboardError as exc:
+        if exc.log is None:  # the program did not run as written: there is no log to print
+            raise
+        sys.stdout.write(pretty(exc.log) if args.pretty else exc.log.to_jsonl())
+        sys.stdout.flush()
+        n = len(exc.problems)
+        sys.stderr.write(f"the program ran and its whole log is above; the storyboard has {n} "
+                         f"problem{'s' * (n != 1)} (render check refuses it until they are fixed):\n{exc}\n")
+        return LOG_BUT_REFUSED
     sys.stdout.write(pretty(log) if args.pretty else log.to_jsonl())
     return 0
 

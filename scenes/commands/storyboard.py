@@ -64,6 +64,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Validate each storyboard; all of its problems are printed; exit 2 if any storyboard failed."""
     from scenes.oracle.check import compare, torch_available
     from scenes.oracle.remote import TorchUnavailable, find_torch
+    from scenes.draw.dropped import dropped_bucket_values
+    from scenes.layout.unshown import empty_beats, refuse_if_nothing_shown, unshown, unshown_bucket_values
+    from scenes.theme import load_theme
     from scenes.storyboard import load, plan_of  # the model: not on every `render`'s path
 
     files = [storyboard_path(w) for w in args.storyboards] or find_storyboards()
@@ -106,26 +109,44 @@ def cmd_check(args: argparse.Namespace) -> int:
         except StoryboardError as exc:  # a plan too long to be a clip
             status = report(exc)
             continue
+        lays = clip_layouts(checked, p)
+        missing = empty_beats(p, [b.visual for b in checked.storyboard.beats]) + unshown(p, lays) \
+            + unshown_bucket_values(dropped_bucket_values(p, lays, load_theme()))
+        try:
+            refuse_if_nothing_shown(checked, missing)
+        except StoryboardError as exc:
+            status = report(exc)
+            continue
         print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
-        for line in folding_lines(checked, p):
+        for line in folding_lines(checked, lays):
             print(f"  {line}")
+        for u in missing:
+            line, col = checked.doc.at(("beats", u.beat, "visual"))
+            print(f"  warning: {checked.file}:{line}:{col}: at {u.aspect}, beat {u.beat + 1} "
+                  f"({checked.storyboard.beats[u.beat].visual}): {u.what}")
     return status
 
 
-def folding_lines(checked: Any, p: Any) -> list[str]:
-    """Per aspect whose picture of the graph had to give something up so that every card shows
-    its value (`clip_layout`), one line saying what: results drawn in the card of the result
-    they feed (`collapse`), and a code pane of the lit line alone."""
+def clip_layouts(checked: Any, p: Any) -> dict[str, Any]:
+    """The clip's graph layout at each aspect of the theme (`clip_layout`, as the scene draws it)."""
     from scenes.layout.clip import clip_layout
-    from scenes.layout.collapse import folded_into
-    from scenes.layout.graph import graph_from_events
     from scenes.theme import load_theme
 
     theme = load_theme()
+    return {aspect: clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
+            for aspect in theme.aspects}
+
+
+def folding_lines(checked: Any, lays: dict[str, Any]) -> list[str]:
+    """Per aspect whose picture of the graph had to give something up so that every card shows
+    its value (``lays``: `clip_layouts`), one line saying what: results drawn in the card of the
+    result they feed (`collapse`), and a code pane of the lit line alone."""
+    from scenes.layout.collapse import folded_into
+    from scenes.layout.graph import graph_from_events
+
     graph = graph_from_events(checked.run.events, checked.index.source)
     out = []
-    for aspect in theme.aspects:
-        lay = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
+    for aspect, lay in lays.items():
         cards = folded_into(graph, lay.merged)
         if not cards and not lay.code_lit:
             continue

@@ -172,6 +172,7 @@ class ClipKeys:
     def __init__(self, opts: RenderOptions, checked: Checked, p: Plan) -> None:
         from scenes.render.states import BeatStates
         from scenes.layout.clip import clip_layout, fill_scales
+        from scenes.layout.unshown import nothing_shown
         from scenes.render.keys import clip_digest, prefixes, segment_description
         from scenes.video.timeline import clip_segments
         from scenes.render.code_version import code_digest
@@ -183,6 +184,7 @@ class ClipKeys:
         self.size, self.fps = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts)
         self.encoder = encoder_options(opts)
         self.layout = layout = clip_layout(p, checked.run.events, checked.index.source, opts.aspect, theme)
+        nothing_shown(checked, p, {opts.aspect: layout})  # bare boxes, or no beat that draws: refused
         self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
         fill_max = fill_scales(p)
         self.descs = [segment_description(seg, fill_max) for seg in self.segs]

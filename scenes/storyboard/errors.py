@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 Path = tuple[str | int, ...]
 
@@ -67,10 +67,13 @@ lines, and the first few problems of a file are the ones to fix (the rest are of
 
 class StoryboardError(Exception):
     """All the problems of one or more files; ``str()`` prints one per line, in file order, at
-    most :data:`MAX_SHOWN` a file (``problems`` holds them all)."""
+    most :data:`MAX_SHOWN` a file (``problems`` holds them all). ``log``: the engine's log when
+    the program ran as written (no ``--set`` refused), so ``render log FILE.yaml`` can print it
+    although a beat or a narration is wrong; None when the program did not run."""
 
-    def __init__(self, problems: Iterable[Problem]):
+    def __init__(self, problems: Iterable[Problem], log: Any = None):
         self.problems = tuple(sorted(set(problems), key=lambda p: (p.file, p.line, p.col, p.message)))
+        self.log = log
         super().__init__("\n".join(self.lines()))
 
     def lines(self) -> list[str]:
@@ -94,9 +97,10 @@ class ErrorList:
     def add(self, line: int, col: int, message: str, path: Path = ()) -> None:
         self.problems.append(Problem(self.file, line, col, message, path_text(path)))
 
-    def raise_if_any(self) -> None:
+    def raise_if_any(self, log: Any = None) -> None:
+        """Raise every problem collected, with the program's ``log`` when it ran as written."""
         if self.problems:
-            raise StoryboardError(self.problems)
+            raise StoryboardError(self.problems, log)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

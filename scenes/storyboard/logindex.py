@@ -226,15 +226,26 @@ class LogIndex:
         """The last event of one of ``kinds`` at or before seq ``cutoff`` about the tensors bound to
         ``name``: a tensor or update event of that name or id, or an event whose ``tensor`` is one
         of them. A binary search in the events about ``name`` (indexed once for every name)."""
+        found = [e for e in self._around(name, kinds, cutoff, 0) if e is not None]
+        return max(found, key=lambda e: e.seq, default=None)
+
+    def first_after(self, name: str, kinds: tuple[type[Event], ...], after: int) -> Event | None:
+        """The first event of one of ``kinds`` about ``name`` after seq ``after`` (what
+        :meth:`latest` would find next): where a value a beat comes too early for is made."""
+        found = [e for e in self._around(name, kinds, after, 1) if e is not None]
+        return min(found, key=lambda e: e.seq, default=None)
+
+    def _around(self, name: str, kinds: tuple[type[Event], ...], seq: int, side: int) -> list[Event | None]:
+        """Per kind, the last event about ``name`` at or before ``seq`` (``side`` 0) or the first
+        after it (``side`` 1); None where there is none."""
         if self._about is None:
             self._about = self._events_about()
-        best = None
+        out: list[Event | None] = []
         for kind in kinds:
             evs = self._about.get(name, {}).get(kind, [])
-            k = bisect_right(evs, cutoff, key=lambda e: e.seq)
-            if k and (best is None or evs[k - 1].seq > best.seq):
-                best = evs[k - 1]
-        return best
+            k = bisect_right(evs, seq, key=lambda e: e.seq) - 1 + side
+            out.append(evs[k] if 0 <= k < len(evs) else None)
+        return out
 
     def loop_of(self, name: str) -> Loop | None:
         """The innermost loop that ran around the last line that made, changed, visited, filled

@@ -42,6 +42,7 @@ from engine.records import Accumulate, Event, GradReset, Tensor, Update, Visit
 
 from .logindex import LogIndex
 from .model import Numbers
+from .nograd import no_grad_yet, reset_before
 from .numfmt import show, torch_str
 
 FIELDS = ("value", "grad", "grad.before", "grad.add", "grad_fn", "grad_in")
@@ -245,10 +246,10 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
         filled = index.latest(name, (Accumulate,), ev.seq)
         ev = filled if filled is not None and filled.seq >= within[0] else ev  # cleared at the pass's end
     if ev is None:
-        return f"{{{p.ref}}} has no value yet at this beat: {name}.grad is None until a backward call fills it"
+        return no_grad_yet(p.ref, name, index, cutoff, numbers)
     if isinstance(ev, GradReset):
         if p.field != "grad" or ev.to is None:
-            return f"{{{p.ref}}} has no value at this beat: {name}.grad was reset on line {ev.line}"
+            return reset_before(p.ref, name, ev, index, numbers)
         return Shown(show(ev.to, "0", numbers, torch_str(ev.to)), ev.seq, "to", "caption")
     if p.field == "grad":
         return _number(ev, "after", "after_exact", "str", numbers)

@@ -25,6 +25,7 @@ from .narration import parse, resolve, unknown_name
 from .articletext import check_article
 from .readcheck import check_captions, filled_problem
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
+from .spanhint import empty_span, needs_hint
 from .store import name_problem
 from .timings import default_timings
 from .visuals import TABLE
@@ -76,8 +77,10 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         result = run(source, f"{stem}.py", place, errors, overrides,
                      forward_mode=fmode if isinstance(fmode, str) and fmode.isidentifier() else None,
                      forward_mode_at=doc.pos.get(("forward_mode",), (1, 1)))
+    sets_refused = len(errors.problems)
     if result is not None and place is not None and overrides:
         check_set_errors(result, overrides, place, errors)
+    ran_as_written = result is not None and not bad_sets and len(errors.problems) == sets_refused
     if result is not None and place is not None:
         index = LogIndex.build(result.events, result.header["source"])
         _check_names(doc, board, index, errors, defined_names(source))
@@ -89,7 +92,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
             check_errors_shown(board, index, place, errors)
             check_captions(doc, board, index, errors, default_timings().reading)
             check_article(doc, board, index, errors)
-    errors.raise_if_any()
+    errors.raise_if_any(result.log if ran_as_written and result is not None else None)
     assert board is not INVALID and result is not None and place is not None and index is not None
     return Checked(stem, display, board, result, index, place, doc)
 
@@ -320,10 +323,12 @@ def _check_span(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: Er
         return False
     if not index.select(beat):
         line, col = doc.at(at + (key,))
-        errors.add(line, col, "this span selects no events of the log", at + (key,))
+        errors.add(line, col, empty_span(beat, index), at + (key,))
     elif spec.needs is not None and not any(type(e) in spec.needs.kinds for e in index.select(beat)):
         line, col = doc.at(at + (key,))
-        errors.add(line, col, spec.needs.message, at + (key,))
+        lines = index.span_lines(beat)
+        hint = needs_hint(beat.visual, index, *lines) if lines is not None else ""
+        errors.add(line, col, spec.needs.message + (f"; {hint}" if hint else ""), at + (key,))
     else:
         return True
     return False

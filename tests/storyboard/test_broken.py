@@ -68,3 +68,31 @@ def test_set_on_the_command_line_is_located(capsys: pytest.CaptureFixture[str]) 
     err = capsys.readouterr().err.strip()
     assert err.endswith("backward_walk.yaml:5:3: program line 1: --set w9: the program sets no number named w9; "
                         "names it sets: x, w1, w2, y (at program)")
+
+
+def test_log_of_a_storyboard_with_wrong_narration_is_printed_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """Once: ``render log FILE.yaml`` printed only the problems, exit 2, when a narration was wrong:
+    the log an author needs to fix it was withheld. Now the whole log is on stdout (as for a
+    program file), the problems on stderr, exit 1; a program that does not run still refuses."""
+    from engine import run_program
+    from scenes.commands.main import main as render
+
+    path = next(p for p in BROKEN if "grad_while_the_walk" in p.stem)
+    assert render(["log", str(path)]) == 1
+    out, err = capsys.readouterr()
+    source = load_program(path)
+    assert out == run_program(source, f"{path.stem}.py").to_jsonl()
+    lines = err.strip().splitlines()
+    assert lines[0].startswith("the program ran and its whole log is above; the storyboard has 3 problems")
+    assert lines[1:] == [f"{os.path.relpath(path)}:{e}" for e in sorted(_expectations(path)[0])]
+    refused = next(p for p in BROKEN if "program_unsupported" in p.stem)
+    assert render(["log", str(refused)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+
+
+def load_program(path: Path) -> str:
+    """The ``program:`` block of a storyboard file, as its YAML reads it."""
+    import yaml
+
+    return yaml.safe_load(path.read_text())["program"]

@@ -14,7 +14,7 @@ from scenes.storyboard.narration import parse
 from scenes.storyboard.numfmt import show, torch_str
 from scenes.oracle.check import torch_available
 
-MODULES = ["errors", "yamlsafe", "modelcheck", "numfmt", "narration", "program", "timings", "captions"]
+MODULES = ["errors", "yamlsafe", "modelcheck", "numfmt", "narration", "nograd", "program", "timings", "captions"]
 
 
 @pytest.mark.parametrize("module", MODULES)

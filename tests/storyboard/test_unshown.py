@@ -1,0 +1,106 @@
+"""Nothing dropped in silence: what the picture cannot show at an aspect, `render check` says.
+
+Once: a graph of 32 cards was drawn with names only at 16:9 and 1:1 (its values printed under
+the code, one line each, most scrolled away) and `render check` said only "ok"; one of 56 cards
+was drawn as bare boxes at every aspect, and was passed too."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scenes.commands.storyboard import main
+
+
+def _products(folder: Path, n: int, negative: bool = False) -> Path:
+    """A storyboard whose graph is n products of named leaves, summed: 4n cards or so;
+    ``negative``: x = -0.37, -0.74, ... and w = -0.01, -0.02, ..., so each w.grad is a negative
+    number of four decimals (``-0.3310``), one character longer than the layout plans."""
+    lines = ["import torch"]
+    if negative:
+        lines += [f"x{i} = torch.tensor({-(i + 1) * 0.37:.2f})\nw{i} = torch.tensor(-0.0{i + 1}, requires_grad=True)"
+                  for i in range(n)]
+        lines = "\n".join(lines).split("\n")
+    else:
+        lines += [f"{v}{i} = torch.tensor({i + 1}.0{', requires_grad=True' * (v == 'w')})" for i in range(n) for v in "xw"]
+    lines += [f"p{i} = x{i} * w{i}" for i in range(n)] + ["s = " + " + ".join(f"p{i}" for i in range(n)),
+                                                          "L = s.tanh()", "L.backward()"]
+    board = folder / f"products{n}.yaml"
+    board.write_text("title: Products\nprogram: |\n" + "".join(f"  {ln}\n" for ln in lines)
+                     + f"beats:\n  - visual: code_and_graph_build\n    lines: [2, {len(lines) - 1}]\n"
+                     "    narration: \"L is {L}.\"\n  - visual: wavefront\n    backward: 1\n"
+                     "    narration: \"The walk fills every bucket.\"\n")
+    return board
+
+
+def test_cards_without_their_values_are_a_warning_naming_beat_and_aspect(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = _products(tmp_path, 8)
+    assert main(["check", "--no-torch", str(board)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ok products8: 2 beats")
+    warned = [ln for ln in out if ln.startswith("  warning: ")]
+    assert [ln.split(", beat")[0].rsplit(" ", 1)[1] for ln in warned] == ["16:9", "1:1"], out
+    for ln in warned:  # the beat's visual key, the beat, what is missing and where it went
+        assert f"{os.path.relpath(board)}:32:13: at " in ln and "beat 1 (code_and_graph_build): the graph's 32 cards are too small " \
+            "for their values (names only" in ln and "the values of x0, w0, x1" in ln and "most scroll away" in ln, ln
+
+
+def test_a_picture_of_bare_boxes_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = _products(tmp_path, 14)
+    assert main(["check", "--no-torch", str(board)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines() == [f"{os.path.relpath(board)}:50:13: at 16:9: the graph's 56 cards would be bare boxes (layout "
+                                        "scale 0.10): no name and no value readable; split the program into clips "
+                                        "of fewer tensors (at beats[0].visual)"]
+    from scenes.commands.main import main as render
+
+    assert render(["scene", str(board), "--out", str(tmp_path / "out"), "--size", "426x240", "--fps", "10"]) == 2
+    out, err = capsys.readouterr()
+    assert len(err.strip().splitlines()) == 1 and "cards would be bare boxes" in err, err
+    assert not list((tmp_path / "out").rglob("*.mp4"))
+
+
+SQUARE = ("title: Square\nprogram: |\n  import torch\n  w = torch.tensor(2.0, requires_grad=True)\n  y = w * w\n"
+          "  y.backward()\nbeats:\n")
+NETWORK = "  - visual: network\n    lines: [2, 3]\n    narration: \"A network?\"\n"
+
+
+def test_a_beat_whose_visual_has_nothing_to_draw_is_a_warning(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Once: a ``network`` beat over a program with no network planned nothing, and its narration
+    was said over the picture before, with no word from check."""
+    board = tmp_path / "square.yaml"
+    board.write_text(SQUARE + "  - visual: code_and_graph_build\n    lines: [2, 3]\n    narration: \"y is {y}.\"\n"
+                     + NETWORK)
+    assert main(["check", "--no-torch", str(board)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:] == [f"  warning: {os.path.relpath(board)}:11:13: at every aspect, beat 2 (network): visual network "
+                       "has nothing to draw in this span: its narration is said over the picture of the beat "
+                       "before; choose the visual that shows what the span holds"], out
+
+
+def test_a_storyboard_whose_beats_draw_nothing_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "square.yaml"
+    board.write_text(SQUARE + NETWORK)
+    assert main(["check", "--no-torch", str(board)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip().splitlines() == [
+        f"{os.path.relpath(board)}:8:13: at every aspect: visual network has nothing to draw in this span: no "
+        "beat of the storyboard draws anything, so the picture would show nothing; choose the visual that shows "
+        "what the span holds (at beats[0].visual)"]
+
+
+def test_a_bucket_value_too_long_to_draw_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Once: a bucket of a compact graph left out its 7-character value (``-0.3310``) at every
+    aspect, and the walk's fills showed empty buckets; `bucket` itself is asked now."""
+    board = _products(tmp_path, 6, negative=True)
+    assert main(["check", "--no-torch", str(board)]) == 0
+    warned = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  warning: ")]
+    assert [ln.split(", beat")[0].rsplit(" ", 1)[1] for ln in warned] == ["16:9", "9:16", "1:1"], warned
+    for ln in warned:
+        assert f"{os.path.relpath(board)}:29:13: at " in ln and "beat 2 (wavefront): 6 bucket values too long for " \
+            "their buckets at the least readable size, not drawn: w5.grad = -1.9862, w4.grad = -1.6552" in ln, ln
