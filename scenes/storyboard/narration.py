@@ -175,6 +175,16 @@ def code_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _CODE.finditer(text)]
 
 
+def unquoted(text: str) -> str:
+    """``text`` without the backticks that quote its code: what plain text shows (a .srt or
+    .vtt cue, a page's description), where a backtick would be read literally.
+
+    >>> unquoted("the local rule `1 - o**2`, then `a`")
+    'the local rule 1 - o**2, then a'
+    """
+    return _CODE.sub(lambda m: m.group(1), text)
+
+
 def unknown_name(p: Placeholder, index: LogIndex) -> str | None:
     """Why the placeholder's name can never have a value (whatever the moment), or None."""
     if p.to is not None:  # {N->M}: both are tensors
