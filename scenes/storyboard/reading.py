@@ -45,7 +45,7 @@ class ReadingRules:
     chars_per_second: float = 15.0
     line_chars: int = 42
     lines: int = 2
-    min_seconds: float = 0.83
+    min_seconds: float = 1.5
     max_seconds: float = 7.0
     min_words: int = 3
 
@@ -137,7 +137,14 @@ def _by_words(text: str, rules: ReadingRules) -> list[str]:
 
 def split(text: str, rules: ReadingRules) -> list[str]:
     """The caption events of one narration, in order: phrases joined again while they fit one
-    event, so that short clauses are not flashed one by one. Quoted code is never cut."""
+    event, so that short clauses are not flashed one by one, and no event a fragment of fewer
+    than ``min_words`` words (``c = 9.``, a number alone): one is joined to its neighbour, or
+    shares the words of the one before evenly where the two do not fit one event. Quoted code
+    is never cut.
+
+    >>> split("The product of a with b and with the other factor is c, the sum of all the parts: c = 9.", ReadingRules())
+    ['The product of a with b and with the other factor', 'is c, the sum of all the parts: c = 9.']
+    """
     if "`" in text and _protect(text) != text:
         return [_restore(x) for x in split(_protect(text), rules)]
     pieces = _pieces(" ".join(text.split()), 0, rules)
@@ -147,6 +154,40 @@ def split(text: str, rules: ReadingRules) -> list[str]:
             out[-1] = f"{out[-1]} {p}"
         else:
             out.append(p)
+    return _no_fragments(out, rules)
+
+
+def words(text: str) -> int:
+    """How many words ``text`` has that a reader reads as words (with a letter): ``c = 9.`` has
+    one, ``0.0000.`` none."""
+    return sum(1 for w in text.split() if any(ch.isalpha() for ch in w))
+
+
+def _no_fragments(events: list[str], rules: ReadingRules) -> list[str]:
+    """``events`` with each of fewer than ``min_words`` words joined to the one after or before
+    it when the two fit one event, else sharing the words of the one before evenly."""
+    out = list(events)
+    i = 0
+    while len(out) > 1 and i < len(out):
+        if words(out[i]) >= rules.min_words:
+            i += 1
+            continue
+        after = f"{out[i]} {out[i + 1]}" if i + 1 < len(out) else None
+        before = f"{out[i - 1]} {out[i]}" if i > 0 else None
+        if before is not None and fits(before, rules):
+            out[i - 1:i + 1] = [before]
+        elif after is not None and fits(after, rules):
+            out[i:i + 2] = [after]
+        else:
+            pair = before if before is not None else after
+            assert pair is not None
+            shared = _by_words(pair, rules)
+            if len(shared) != 2 or min(words(x) for x in shared) < rules.min_words:
+                i += 1
+                continue
+            at = i - 1 if before is not None else i
+            out[at:at + 2] = shared
+            i += 1
     return out
 
 
