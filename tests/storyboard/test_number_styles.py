@@ -92,3 +92,12 @@ def test_a_bad_placeholder_style_is_refused_at_its_line(tmp_path: Path) -> None:
     with pytest.raises(StoryboardError) as err:
         _lesson(tmp_path, "decimal", first="y is {y:scientific}.")
     assert "vanishing.yaml:11:" in str(err.value) and "unknown number style 'scientific'" in str(err.value)
+
+
+def test_a_torch_value_too_wide_for_its_card_is_printed_with_its_name(tmp_path: Path) -> None:
+    """``numbers: torch`` prints ``tensor(0.1000, requires_grad=True)`` under the code, not on
+    the card: the printed line says whose value it is, as the card would."""
+    from scenes.layout.clip import printed_texts
+
+    _, p = _lesson(tmp_path, "torch")
+    assert printed_texts(p)[:2] == ["x = tensor(0.1000, requires_grad=True)", "y = tensor(1.0000e-08, grad_fn=<PowBackward0>)"]
