@@ -139,11 +139,11 @@ def split(text: str, rules: ReadingRules) -> list[str]:
     """The caption events of one narration, in order: phrases joined again while they fit one
     event, so that short clauses are not flashed one by one, and no event a fragment of fewer
     than ``min_words`` words (``c = 9.``, a number alone): one is joined to its neighbour, or
-    shares the words of the one before evenly where the two do not fit one event. Quoted code
-    is never cut.
+    shares the words of the one before where the two do not fit one event (cut at a phrase
+    break where one leaves both whole, else between words). Quoted code is never cut.
 
     >>> split("The product of a with b and with the other factor is c, the sum of all the parts: c = 9.", ReadingRules())
-    ['The product of a with b and with the other factor', 'is c, the sum of all the parts: c = 9.']
+    ['The product of a with b and with the other factor is c,', 'the sum of all the parts: c = 9.']
     """
     if "`" in text and _protect(text) != text:
         return [_restore(x) for x in split(_protect(text), rules)]
@@ -165,7 +165,7 @@ def words(text: str) -> int:
 
 def _no_fragments(events: list[str], rules: ReadingRules) -> list[str]:
     """``events`` with each of fewer than ``min_words`` words joined to the one after or before
-    it when the two fit one event, else sharing the words of the one before evenly."""
+    it when the two fit one event, else sharing the words of the one before (:func:`_shared`)."""
     out = list(events)
     i = 0
     while len(out) > 1 and i < len(out):
@@ -181,7 +181,7 @@ def _no_fragments(events: list[str], rules: ReadingRules) -> list[str]:
         else:
             pair = before if before is not None else after
             assert pair is not None
-            shared = _by_words(pair, rules)
+            shared = _shared(pair, rules)
             if len(shared) != 2 or min(words(x) for x in shared) < rules.min_words:
                 i += 1
                 continue
@@ -189,6 +189,19 @@ def _no_fragments(events: list[str], rules: ReadingRules) -> list[str]:
             out[at:at + 2] = shared
             i += 1
     return out
+
+
+def _shared(text: str, rules: ReadingRules) -> list[str]:
+    """``text`` (two events that do not fit one) as two that each have ``min_words`` words: cut
+    at the phrase break that leaves the two most even, else between words as evenly as can be."""
+    parts = phrases(text)
+    best: tuple[int, list[str]] | None = None
+    for k in range(1, len(parts)):
+        a, b = " ".join(parts[:k]), " ".join(parts[k:])
+        if fits(a, rules) and fits(b, rules) and min(words(a), words(b)) >= rules.min_words:
+            if best is None or abs(len(a) - len(b)) < best[0]:
+                best = (abs(len(a) - len(b)), [a, b])
+    return best[1] if best is not None else _by_words(text, rules)
 
 
 def seconds(text: str, rules: ReadingRules, fade: float = 0.0) -> float:
