@@ -157,10 +157,18 @@ def split(text: str, rules: ReadingRules) -> list[str]:
     return _no_fragments(out, rules)
 
 
+_NUMBER = re.compile(r"^[-+(\[]*\d[\d.,/]*(?:e[-+]?\d+)?[)\]]*[.,;:!?]*$")
+"""A number as a caption writes it: ``9.``, ``-1/3,``, ``5.52e-06;``."""
+
+
 def words(text: str) -> int:
-    """How many words ``text`` has that a reader reads as words (with a letter): ``c = 9.`` has
-    one, ``0.0000.`` none."""
-    return sum(1 for w in text.split() if any(ch.isalpha() for ch in w))
+    """How many words ``text`` has that a reader reads as words (with a letter, and not a
+    number such as ``5.52e-06``): ``c = 9.`` has one, ``0.0000.`` and ``5.52e-06;`` none.
+
+    >>> words("x.grad is 5.52e-06;"), words("c = 9."), words("0.0000.")
+    (2, 1, 0)
+    """
+    return sum(1 for w in text.split() if any(ch.isalpha() for ch in w) and not _NUMBER.match(w))
 
 
 def _no_fragments(events: list[str], rules: ReadingRules) -> list[str]:

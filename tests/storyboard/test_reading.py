@@ -60,6 +60,8 @@ def test_no_caption_event_is_a_fragment(path: str) -> None:
      ["The bucket of x holds what arrived along its edge", "from the node of the sigmoid: 0.0000."]),
     ("The walk multiplies what arrived by each local derivative, as the rule says. So, c = 9.",
      ["The walk multiplies what arrived by each local derivative,", "as the rule says. So, c = 9."]),
+    ("x.grad is 5.52e-06; after eight multiplications by the derivative of the square nothing is left.",
+     ["x.grad is 5.52e-06; after eight multiplications by the", "derivative of the square nothing is left."]),
 ])
 def test_a_fragment_is_joined_to_its_neighbour(text: str, events: list[str]) -> None:
     got = split(text, RULES)
