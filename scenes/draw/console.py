@@ -43,9 +43,10 @@ class Console(View):
         """``line`` printed under the code pane, not recorded (its parts are)."""
         return self._print([line], colour, step, record=False)
 
-    def print_values(self, strings: list[Shown], colour: str, step: StepScratch) -> Anims:
-        """``strings`` printed under the code pane, and recorded."""
-        return self._print(strings, colour, step)
+    def print_values(self, strings: list[Shown], colour: str, step: StepScratch, text: str | None = None) -> Anims:
+        """``strings`` printed under the code pane (as ``text`` when given: ``w = tensor(0.5000,
+        requires_grad=True)``), and recorded."""
+        return self._print(strings, colour, step, text=text)
 
     def _print(self, strings: list[Shown], colour: str, step: StepScratch, size: float | None = None,
                record: bool = True, text: str | None = None) -> Anims:

@@ -19,6 +19,7 @@ from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import at_end
 from scenes.draw.state import GraphView
 from scenes.draw.visuals import edge_arrow, node_card
+from scenes.layout.clip import printed_value
 from scenes.storyboard.cues import Cue
 
 
@@ -82,8 +83,8 @@ class GraphCards(View):
             card.add(tag)
         out += self.frame.legend_in()
         value = next((s for s in cue.strings if s.role == "value"), None)
-        if value is not None and card.value is None:  # a printout wider than any card
-            out += self.console.print_values([value], self.theme.colors.code_text, step)
+        if value is not None and card.value is None:  # a printout wider than any card, named as the card is
+            out += self.console.print_values([value], self.theme.colors.code_text, step, text=printed_value(cue))
         if waited and old is not None:  # the outline that waited: the card comes into it, then it goes
             return out + [FadeIn(card), FadeOut(old, rate_func=at_end)]
         return out + [Succession(FadeOut(old), GrowIn(card)) if old is not None else GrowIn(card)]

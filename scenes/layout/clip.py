@@ -204,8 +204,17 @@ def printed_texts(plan: Any) -> list[str]:
         elif k.kind in CONSOLE_KINDS:
             out.append("  ".join(s.text for s in k.strings))
         elif k.kind == "node_appear" and len(k.text("value") or "") > CARD_CHARS:
-            out.append(k.text("value") or "")
+            out.append(printed_value(k))
     return out
+
+
+def printed_value(cue: Any) -> str:
+    """What a value too wide for its card prints (a ``node_appear`` cue's): the card's label and
+    the value, ``w = tensor(0.5000, requires_grad=True)``. Why the label: a list of printouts
+    with no names (``torch`` style) does not say which card each belongs to."""
+    label = cue.text("name") or cue.text("op")
+    value = cue.text("value") or ""
+    return f"{label} = {value}" if label else value
 
 
 def printed_lines(plan: Any) -> int:

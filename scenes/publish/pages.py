@@ -14,7 +14,8 @@ from typing import Any
 from urllib.parse import quote
 
 from scenes.publish.code import style_sheet as code_style
-from scenes.publish.prose import code_span, fenced, inline_escape, md_escape
+from scenes.publish.prose import code_html, code_span, fenced, inline_escape, md_escape
+from scenes.storyboard.narration import unquoted
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STYLE_FILE = "gradreel.css"
@@ -52,6 +53,8 @@ def _environment() -> Any:
     env.filters["href"] = href
     env.filters["code"] = code_span
     env.filters["fenced"] = fenced
+    env.filters["codes"] = code_html
+    env.filters["unquoted"] = unquoted
     env.globals["policy"] = POLICY
     return env
 

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
 
 from scenes.storyboard.chapters import beat_texts
-from scenes.storyboard.narration import parse
+from scenes.storyboard.narration import code_spans, parse
 
 _MARKUP = re.compile(r"([\\`*_\[\]<>#|~&!])")
 _MD = MarkdownIt("commonmark", {"html": False})
@@ -33,8 +34,39 @@ class Prose:
 
 
 def inline_escape(text: str) -> str:
-    """Markup characters escaped, runs of white space one space (the edges kept)."""
+    """Markup characters escaped, runs of white space one space (the edges kept), and each
+    backtick-quoted span of code (as narration quotes it: `` `1 - o**2` ``) a code span, as the
+    clip sets it in the code font.
+
+    >>> inline_escape("the rule `1 - o**2` *is* local")
+    'the rule `1 - o**2` \\\\*is\\\\* local'
+    """
+    out, pos = [], 0
+    for start, end in code_spans(text):
+        out += [_escape_words(text[pos:start]), code_span(text[start + 1:end - 1])]
+        pos = end
+    out.append(_escape_words(text[pos:]))
+    return "".join(out)
+
+
+def _escape_words(text: str) -> str:
     return _MARKUP.sub(r"\\\1", re.sub(r"\s+", " ", text))
+
+
+def code_html(text: str) -> Markup:
+    """``text`` as HTML: escaped, each backtick-quoted span of code in ``<code>`` (without the
+    backticks), for the places a page shows caption text outside Markdown (the takeaway, the
+    transcript).
+
+    >>> str(code_html("the rule `a < b` & more"))
+    'the rule <code>a &lt; b</code> &amp; more'
+    """
+    out, pos = [], 0
+    for start, end in code_spans(text):
+        out += [str(escape(text[pos:start])), f"<code>{escape(text[start + 1:end - 1])}</code>"]
+        pos = end
+    out.append(str(escape(text[pos:])))
+    return Markup("".join(out))
 
 
 def md_escape(text: str) -> str:

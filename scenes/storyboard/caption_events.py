@@ -17,7 +17,7 @@ from typing import Iterable
 from .builder import _t
 from .cues import Cue
 from .narration import Shown
-from .reading import ReadingRules, lines, phrases, seconds, split
+from .reading import ReadingRules, lines, phrases, seconds, split, words
 
 STYLES = ("caption", "title", "takeaway")
 """How an event is drawn: a narration caption, the clip's title (over the first beat), the takeaway."""
@@ -104,12 +104,12 @@ def _early_first(events: list[CaptionEvent], start: float, seen: dict[str, float
     """The events, each that must wait for a number cut at its last phrase break before that
     number: the words before it can be read while the picture gets there ("The forward pass
     records the graph;" before "the loss is 4/9."). Not where either part would have fewer
-    than ``min_words`` words: a number alone ("0.5977;") reads as a fragment, so that event
-    waits whole."""
+    than ``min_words`` words (a number counts as none): a number alone ("0.5977;") or
+    ``c = 9.`` reads as a fragment, so that event waits whole."""
     for ev in events:
         late = [s for s in ev.strings if seen.get(s.text, start) > start]
         cut = _cut_before(ev.text, late[0].text) if late else None
-        if cut is not None and min(len(ev.text[:cut].split()), len(ev.text[cut:].split())) < min_words:
+        if cut is not None and min(words(ev.text[:cut]), words(ev.text[cut:])) < min_words:
             cut = None
         if cut is None:
             yield ev

@@ -9,8 +9,9 @@ platforms take.
 The loss is 4/9,
 the square of 2/3.
 
-Each block is one caption event, set in the lines the plan chose for it (the picture's lines).
-WebVTT holds the same blocks:
+Each block is one caption event, set in the lines the plan chose for it (the picture's lines),
+without the backticks that quote code (the picture sets it in the code font; a player would
+show the backticks). WebVTT holds the same blocks:
 
 >>> print(vtt([CaptionSpan(1, 0.0, 2.5, "The loss is 4/9 --> <ok>.", 0)]), end="")
 WEBVTT
@@ -25,6 +26,7 @@ from __future__ import annotations
 import textwrap
 from typing import Iterable
 
+from .narration import unquoted
 from .plan import CaptionSpan
 from .reading import ReadingRules
 
@@ -45,7 +47,7 @@ def srt(captions: Iterable[CaptionSpan]) -> str:
     """The captions as SRT blocks, numbered from 1, in their lines (else wrapped at LINE_WIDTH)."""
     blocks = []
     for n, c in enumerate(captions, start=1):
-        text = "\n".join(c.lines or textwrap.wrap(c.text, LINE_WIDTH)) or " "
+        text = unquoted("\n".join(c.lines or textwrap.wrap(c.text, LINE_WIDTH))) or " "
         blocks.append(f"{n}\n{timestamp(c.start)} --> {timestamp(c.end)}\n{text}\n")
     return "\n".join(blocks)
 
@@ -56,7 +58,7 @@ def vtt_cues(cues: Iterable[tuple[float, float, str]]) -> str:
     that order: wrapped after, an entity was cut across two lines (``&l`` / ``t;``) and shown so."""
     blocks = ["WEBVTT\n"]
     for n, (start, end, text) in enumerate(cues, start=1):
-        wrapped = "\n".join(w for line in text.split("\n")
+        wrapped = "\n".join(w for line in unquoted(text).split("\n")
                              for w in textwrap.wrap(line, LINE_WIDTH, break_on_hyphens=False))
         lines = wrapped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") or " "
         blocks.append(f"{n}\n{timestamp(start, '.')} --> {timestamp(end, '.')}\n{lines}\n")

@@ -34,7 +34,9 @@ Pace = Literal["slow", "normal", "fast", "rush"]
 PACE_FACTOR: dict[str, float] = {"slow": 1.5, "normal": 1.0, "fast": 0.5, "rush": 0.15}
 """``rush`` is for many repeats of one thing (35 more forward passes): the count is the point."""
 
-Style = Literal["fraction", "decimal", "torch"]
+Style = Literal["fraction", "decimal", "torch", "sig", "sci"]
+STYLES: tuple[str, ...] = ("fraction", "decimal", "torch", "sig", "sci")
+"""The number styles, as :data:`Style` lists them (also the placeholder's ``{x.grad:sci}``)."""
 
 
 def _not_blank(text: str) -> str:
@@ -92,22 +94,28 @@ class _Model(BaseModel):
 
 class Numbers(_Model):
     """How values are written: ``fraction`` (8/3, from the exact shadow; falls back to decimals
-    once a value is not rational), ``decimal`` (``places`` digits), or ``torch`` (PyTorch's own
-    ``tensor(2.6667)``)."""
+    once a value is not rational), ``decimal`` (``places`` digits after the point), ``torch``
+    (PyTorch's own ``tensor(2.6667)``), ``sig`` (``digits`` significant digits: ``0.333``,
+    ``5.52e-06``) or ``sci`` (scientific with ``digits`` significant digits: ``5.52e-06``).
+    Why ``digits`` also for ``decimal``: a nonzero value that ``places`` would round to zero
+    (a vanishing gradient, 5.5153e-06 as ``0.0000``) is written with ``digits`` significant
+    digits instead."""
 
-    style: Style = Field("fraction", description="fraction, decimal or torch")
+    style: Style = Field("fraction", description="fraction, decimal, torch, sig or sci")
     places: Annotated[int, Strict(), Ge(0), Le(8)] = Field(4, description="digits after the point for decimal")
+    digits: Annotated[int, Strict(), Ge(1), Le(9)] = Field(
+        3, description="significant digits for sig and sci (and for a decimal value too small for its places)")
 
-    def __init__(self, style: Style = "fraction", places: int = 4, **data: Any) -> None:
+    def __init__(self, style: Style = "fraction", places: int = 4, digits: int = 3, **data: Any) -> None:
         """Also positional, ``Numbers("decimal", 2)``, as code and tests write it."""
-        super().__init__(style=style, places=places, **data)
+        super().__init__(style=style, places=places, digits=digits, **data)
 
 
 NumberStyle = Annotated[
     Annotated[Style, Tag("scalar")] | Annotated[Numbers, Tag("mapping")],
-    _by_shape("'fraction', 'decimal' or 'torch' or a mapping"),
+    _by_shape("'fraction', 'decimal', 'torch', 'sig' or 'sci' or a mapping"),
 ]
-"""``numbers:`` as written: a style, or ``{style: decimal, places: N}``."""
+"""``numbers:`` as written: a style, or ``{style: decimal, places: N}`` / ``{style: sig, digits: N}``."""
 
 
 class Beat(_Model):
@@ -175,7 +183,7 @@ class Storyboard(_Model):
     title: NonEmpty = Field(description="shown on the title card and in `render list`")
     program: NonEmpty = Field(description="the program, as a literal block (program: |)")
     beats: Annotated[tuple[Beat, ...], MinLen(1)] = Field(description="the clip, in order")
-    numbers: NumberStyle = Field("fraction", description="fraction, decimal, torch, or {style: decimal, places: N}")
+    numbers: NumberStyle = Field("fraction", description="fraction, decimal, torch, sig, sci, or {style: decimal, places: N} / {style: sci, digits: N}")
     forward_mode: NonEmpty | None = Field(
         None, description="also differentiate this program name in forward mode (one pass per leaf)")
     takeaway: Takeaway | None = Field(

@@ -11,7 +11,7 @@ The types are only read here, to name what was expected; pydantic alone decides 
 >>> doc = load_text("style: decimal\\nplaces: 2\\n", "n.yaml")
 >>> errors = ErrorList("n.yaml")
 >>> check(doc, (), Numbers, errors)
-Numbers(style='decimal', places=2)
+Numbers(style='decimal', places=2, digits=3)
 >>> check(load_text("style: decimal\\nplace: 9\\n", "n.yaml"), (), Numbers, errors)
 INVALID
 >>> print(errors.problems[0])

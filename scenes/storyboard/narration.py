@@ -18,6 +18,9 @@ Placeholder forms, for a program name N:
 ``{N@k}``           any of the above as it was at the end of pass k of the loop N is made or
                     changed in (``{loss@2}``, ``{w.grad@3}``; a ``.grad`` cleared at the end of
                     the pass is read as it was filled)
+``{N:STYLE}``       any of the above in its own number style rather than the storyboard's:
+                    ``{x.grad:sci}``, ``{x.grad:sig4}`` (4 significant digits),
+                    ``{L:decimal2}``, ``{L:fraction}``, ``{L:torch}``
 ==================  ===========================================================
 
 N is a name the program binds to a tensor or to a Python number (``{lr}`` for ``lr = 0.1``), a
@@ -41,9 +44,9 @@ from .errors import did_you_mean
 from engine.records import Accumulate, Event, GradReset, Tensor, Update, Visit
 
 from .logindex import LogIndex
-from .model import Numbers
+from .model import STYLES, Numbers
 from .nograd import no_grad_yet, reset_before
-from .numfmt import show, torch_str
+from .numfmt import python_number, show, torch_str
 
 FIELDS = ("value", "grad", "grad.before", "grad.add", "grad_fn", "grad_in")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -51,7 +54,8 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,/]\d+)*(?![\w])")
 _NAME = re.compile(r"^[A-Za-z_]\w*(?:\[\d+\])*$")
 """A name a placeholder can give: a program name or a list item as the engine names it (``W[0][1]``)."""
 _REF = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\[\d+\])*)(?:\s*->\s*(?P<to>[A-Za-z_]\w*(?:\[\d+\])*)"
-                  r"|\.(?P<field>[\w.]+))?(?:@(?P<pass>\d+))?$")
+                  r"|\.(?P<field>[\w.]+))?(?:@(?P<pass>\d+))?"
+                  r"(?:\s*:\s*(?P<style>[A-Za-z]+)(?P<count>\d+)?)?$")
 SENT = "sent"
 """The field of ``{N->M}``: what N's node sends along its edge to M's node."""
 _CODE = re.compile(r"`([^`]*)`")
@@ -68,6 +72,11 @@ class Placeholder:
     field: str
     pass_: int | None = None
     to: str | None = None  # ``{N->M}``: M, the tensor whose node the gradient is sent to
+    style: Numbers | None = None  # ``{N:sci}``: this placeholder's own number style
+
+    def numbers(self, board: Numbers) -> Numbers:
+        """The style this placeholder is written in: its own, else the storyboard's."""
+        return self.style if self.style is not None else board
 
     @property
     def ref(self) -> str:
@@ -105,7 +114,7 @@ def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
         ref = _REF.match(inner)
         if ref is None:
             problems.append((m.start(), f"placeholder {{{m.group(1)}}} must be {{NAME}}, {{NAME.grad}}, "
-                             "{xs[2].grad}, {NAME->NAME} or {NAME@PASS}"))
+                             "{xs[2].grad}, {NAME->NAME} or {NAME@PASS}, with an optional style: {NAME.grad:sci}"))
             continue
         name, fld, to = ref.group("name"), ref.group("field") or "value", ref.group("to")
         if to is not None:
@@ -118,7 +127,11 @@ def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
         if k is not None and int(k) < 1:
             problems.append((m.start(), f"placeholder {{{inner}}}: passes count from 1"))
             continue
-        found.append(Placeholder(m.start(), m.end(), name, fld, int(k) if k is not None else None, to))
+        style = _style(ref.group("style"), ref.group("count"))
+        if isinstance(style, str):
+            problems.append((m.start() + inner.rindex(":") + 1, f"placeholder {{{inner}}}: {style}"))
+            continue
+        found.append(Placeholder(m.start(), m.end(), name, fld, int(k) if k is not None else None, to, style))
     rest = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     for i, ch in enumerate(rest):
         if ch in "{}":
@@ -137,10 +150,40 @@ def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
     return found, problems
 
 
+def _style(name: str | None, count: str | None) -> Numbers | None | str:
+    """The style of ``{x.grad:sci}`` (``sig4``: 4 significant digits, ``decimal2``: 2 places),
+    None without one, or why it is not one."""
+    if name is None:
+        return None
+    if name not in STYLES:
+        return (f"unknown number style '{name}'{did_you_mean(name, STYLES)} (one of: {', '.join(STYLES)}; "
+                "sig, sci and decimal take a count: {x.grad:sig4}, {x.grad:decimal2})")
+    if count is None:
+        return Numbers(name)  # type: ignore[arg-type]
+    n = int(count)
+    if name in ("sig", "sci") and 1 <= n <= 9:
+        return Numbers(name, digits=n)  # type: ignore[arg-type]
+    if name == "decimal" and n <= 8:
+        return Numbers(name, places=n)
+    if name in ("fraction", "torch"):
+        return f"the style '{name}' takes no count; write {{...:{name}}}"
+    return f"'{name}{count}': {name} takes {'1 to 9 digits' if name != 'decimal' else '0 to 8 places'}"
+
+
 def code_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each backtick-quoted span of a caption, backticks included, which the
     scene sets in the code font (without the backticks)."""
     return [m.span() for m in _CODE.finditer(text)]
+
+
+def unquoted(text: str) -> str:
+    """``text`` without the backticks that quote its code: what plain text shows (a .srt or
+    .vtt cue, a page's description), where a backtick would be read literally.
+
+    >>> unquoted("the local rule `1 - o**2`, then `a`")
+    'the local rule 1 - o**2, then a'
+    """
+    return _CODE.sub(lambda m: m.group(1), text)
 
 
 def unknown_name(p: Placeholder, index: LogIndex) -> str | None:
@@ -213,7 +256,7 @@ def _some(names: list[str], most: int = 12) -> str:
 
 def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:
     """The filled text of one placeholder, or a message saying why it has no value here."""
-    name = p.name
+    name, numbers = p.name, p.numbers(numbers)
     wrong = unknown_name(p, index)
     if wrong is not None:
         return wrong
@@ -328,10 +371,7 @@ def _python_number(p: Placeholder, index: LogIndex, cutoff: int, numbers: Number
         return f"{{{p.ref}}} has no value yet at this beat: '{p.name}' is bound later in the program"
     if numbers.style == "fraction" and ev.exact is not None:
         return Shown(ev.exact, ev.seq, "exact", "caption")
-    if numbers.style == "decimal" and isinstance(ev.value, float):
-        return Shown(show(ev.value, None, numbers), ev.seq, "value", "caption")
-    return Shown(repr(ev.value) if not isinstance(ev.value, str) else ev.value, ev.seq, "value",
-                 "caption")
+    return Shown(python_number(ev.value, numbers), ev.seq, "value", "caption")
 
 
 def _number(ev: Event, key: str, exact_key: str, str_key: str | None, numbers: Numbers) -> Shown:

@@ -1,4 +1,5 @@
-"""Write a logged number the way the storyboard asks: ``8/3``, ``2.667`` or ``tensor(2.6667)``.
+"""Write a logged number the way the storyboard asks: ``8/3``, ``2.667``, ``tensor(2.6667)``,
+``0.333`` (significant digits) or ``3.33e-01`` (scientific).
 
 Why here and not in the scene: every string a clip shows must come from the plan, traced to an
 event, so formatting is part of the pure plan. The ``torch`` style copies PyTorch's
@@ -11,6 +12,16 @@ int mode (``12.``), fixed (``0.3333``) or scientific (``1.0000e-05``).
 '2.67'
 >>> show(12.0, "12", Numbers("torch"))
 'tensor(12.)'
+>>> show(5.5153e-06, None, Numbers("sig")), show(5.5153e-06, None, Numbers("sci"))
+('5.52e-06', '5.52e-06')
+>>> show(0.3333, None, Numbers("sig")), show(0.3333, None, Numbers("sci"))
+('0.333', '3.33e-01')
+
+A ``decimal`` value that is not zero but that ``places`` would round to zero (a vanishing
+gradient) is written with ``digits`` significant digits, never as ``0.0000``:
+
+>>> show(5.5153e-06, None, Numbers("decimal")), show(-0.00004, None, Numbers("decimal"))
+('5.52e-06', '-4e-05')
 """
 
 from __future__ import annotations
@@ -41,12 +52,36 @@ def torch_str(value: Value) -> str:
     return tensor_str(as_float(value))
 
 
-def decimal(value: Value, places: int) -> str:
-    """``value`` with ``places`` digits; non-finite values as Python writes them."""
+def _finite(value: Value) -> float | str:
+    """The value as a float, or the text Python writes for a non-finite one (``nan``, ``inf``)."""
     v = as_float(value)
-    if math.isnan(v) or math.isinf(v):
-        return str(v)
-    return f"{v:.{places}f}"
+    return str(v) if math.isnan(v) or math.isinf(v) else v
+
+
+def decimal(value: Value, places: int, digits: int = 3) -> str:
+    """``value`` with ``places`` digits after the point; a nonzero value that would round to
+    zero there (``0.0000``) with ``digits`` significant digits instead (``5.52e-06``): a
+    vanishing gradient is not a zero. Non-finite values as Python writes them."""
+    v = _finite(value)
+    if isinstance(v, str):
+        return v
+    text = f"{v:.{places}f}"
+    if v != 0 and float(text) == 0:
+        return significant(v, digits)
+    return text
+
+
+def significant(value: Value, digits: int) -> str:
+    """``value`` with ``digits`` significant digits, as Python's ``g`` writes it: plain for
+    moderate sizes (``0.333``, ``12``), scientific for the very small or large (``5.52e-06``)."""
+    v = _finite(value)
+    return v if isinstance(v, str) else f"{v:.{digits}g}"
+
+
+def scientific(value: Value, digits: int) -> str:
+    """``value`` in scientific notation with ``digits`` significant digits: ``5.52e-06``."""
+    v = _finite(value)
+    return v if isinstance(v, str) else f"{v:.{digits - 1}e}"
 
 
 def show(value: Value, exact: str | None, numbers: Numbers, torch_text: str | None = None) -> str:
@@ -56,7 +91,20 @@ def show(value: Value, exact: str | None, numbers: Numbers, torch_text: str | No
     ``torch`` uses ``torch_text`` (the event's own ``str``) when the event carries one.
     """
     if numbers.style == "fraction":
-        return exact if exact is not None else decimal(value, 4)
+        return exact if exact is not None else decimal(value, 4, numbers.digits)
     if numbers.style == "decimal":
-        return decimal(value, numbers.places)
+        return decimal(value, numbers.places, numbers.digits)
+    if numbers.style == "sig":
+        return significant(value, numbers.digits)
+    if numbers.style == "sci":
+        return scientific(value, numbers.digits)
     return torch_text if torch_text is not None else torch_str(value)
+
+
+def python_number(value: object, numbers: Numbers) -> str:
+    """A Python number the program bound (``lr = 0.1``) as the style writes it: a float in the
+    ``decimal``, ``sig`` and ``sci`` styles as a logged value is, anything else as Python
+    prints it (``0.1``, ``3``)."""
+    if numbers.style in ("decimal", "sig", "sci") and isinstance(value, float):
+        return show(value, None, numbers)
+    return value if isinstance(value, str) else repr(value)

@@ -45,7 +45,7 @@ class ReadingRules:
     chars_per_second: float = 15.0
     line_chars: int = 42
     lines: int = 2
-    min_seconds: float = 0.83
+    min_seconds: float = 1.5
     max_seconds: float = 7.0
     min_words: int = 3
 
@@ -137,7 +137,14 @@ def _by_words(text: str, rules: ReadingRules) -> list[str]:
 
 def split(text: str, rules: ReadingRules) -> list[str]:
     """The caption events of one narration, in order: phrases joined again while they fit one
-    event, so that short clauses are not flashed one by one. Quoted code is never cut."""
+    event, so that short clauses are not flashed one by one, and no event a fragment of fewer
+    than ``min_words`` words (``c = 9.``, a number alone): one is joined to its neighbour, or
+    shares the words of the one before where the two do not fit one event (cut at a phrase
+    break where one leaves both whole, else between words). Quoted code is never cut.
+
+    >>> split("The product of a with b and with the other factor is c, the sum of all the parts: c = 9.", ReadingRules())
+    ['The product of a with b and with the other factor is c,', 'the sum of all the parts: c = 9.']
+    """
     if "`" in text and _protect(text) != text:
         return [_restore(x) for x in split(_protect(text), rules)]
     pieces = _pieces(" ".join(text.split()), 0, rules)
@@ -147,7 +154,62 @@ def split(text: str, rules: ReadingRules) -> list[str]:
             out[-1] = f"{out[-1]} {p}"
         else:
             out.append(p)
+    return _no_fragments(out, rules)
+
+
+_NUMBER = re.compile(r"^[-+(\[]*\d[\d.,/]*(?:e[-+]?\d+)?[)\]]*[.,;:!?]*$")
+"""A number as a caption writes it: ``9.``, ``-1/3,``, ``5.52e-06;``."""
+
+
+def words(text: str) -> int:
+    """How many words ``text`` has that a reader reads as words (with a letter, and not a
+    number such as ``5.52e-06``): ``c = 9.`` has one, ``0.0000.`` and ``5.52e-06;`` none.
+
+    >>> words("x.grad is 5.52e-06;"), words("c = 9."), words("0.0000.")
+    (2, 1, 0)
+    """
+    return sum(1 for w in text.split() if any(ch.isalpha() for ch in w) and not _NUMBER.match(w))
+
+
+def _no_fragments(events: list[str], rules: ReadingRules) -> list[str]:
+    """``events`` with each of fewer than ``min_words`` words joined to the one after or before
+    it when the two fit one event, else sharing the words of the one before (:func:`_shared`)."""
+    out = list(events)
+    i = 0
+    while len(out) > 1 and i < len(out):
+        if words(out[i]) >= rules.min_words:
+            i += 1
+            continue
+        after = f"{out[i]} {out[i + 1]}" if i + 1 < len(out) else None
+        before = f"{out[i - 1]} {out[i]}" if i > 0 else None
+        if before is not None and fits(before, rules):
+            out[i - 1:i + 1] = [before]
+        elif after is not None and fits(after, rules):
+            out[i:i + 2] = [after]
+        else:
+            pair = before if before is not None else after
+            assert pair is not None
+            shared = _shared(pair, rules)
+            if len(shared) != 2 or min(words(x) for x in shared) < rules.min_words:
+                i += 1
+                continue
+            at = i - 1 if before is not None else i
+            out[at:at + 2] = shared
+            i += 1
     return out
+
+
+def _shared(text: str, rules: ReadingRules) -> list[str]:
+    """``text`` (two events that do not fit one) as two that each have ``min_words`` words: cut
+    at the phrase break that leaves the two most even, else between words as evenly as can be."""
+    parts = phrases(text)
+    best: tuple[int, list[str]] | None = None
+    for k in range(1, len(parts)):
+        a, b = " ".join(parts[:k]), " ".join(parts[k:])
+        if fits(a, rules) and fits(b, rules) and min(words(a), words(b)) >= rules.min_words:
+            if best is None or abs(len(a) - len(b)) < best[0]:
+                best = (abs(len(a) - len(b)), [a, b])
+    return best[1] if best is not None else _by_words(text, rules)
 
 
 def seconds(text: str, rules: ReadingRules, fade: float = 0.0) -> float:

@@ -43,7 +43,7 @@ CASES = {
     BOARD.replace("narration: hi", "narration: ' '"): "7:16: narration must not be empty (at beats[0].narration)",
     BOARD.replace("lines: 1", "emphasis: [~]"): "6:16: emphasis must be text, got nothing (at beats[0].emphasis[0])",
     BOARD.replace("beats:", "numbers: [1]\nbeats:"):
-        "4:10: numbers must be 'fraction', 'decimal' or 'torch' or a mapping (at numbers)",
+        "4:10: numbers must be 'fraction', 'decimal', 'torch', 'sig' or 'sci' or a mapping (at numbers)",
     BOARD.replace("beats:", "numbers: {places: 2.0}\nbeats:"): "4:19: places must be a whole number, got 2.0 (at numbers.places)",
     BOARD.replace("beats:", "numbers: {stile: x}\nbeats:"):
         "4:11: unknown key 'stile' in numbers; did you mean 'style'? (at numbers.stile)",

@@ -14,6 +14,7 @@ from engine.records import Update
 from ..builder import Builder
 from ..logindex import Event
 from ..narration import Shown
+from ..numfmt import python_number
 from .graph import update as graph_update
 
 SIGNS = {"sub": "-", "add": "+"}
@@ -65,7 +66,7 @@ def _factor(b: Builder, number: float, oev: Event) -> Shown:
         ev = max(bound, key=lambda e: e.seq)
         if b.numbers.style == "fraction" and ev.exact is not None:
             return Shown(ev.exact, ev.seq, "exact", "factor")
-        return Shown(repr(ev.value), ev.seq, "value", "factor")
+        return Shown(python_number(ev.value, b.numbers), ev.seq, "value", "factor")
     return Shown(repr(number), oev.seq, "inputs", "factor")
 
 
