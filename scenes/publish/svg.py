@@ -223,9 +223,12 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     if fill is None:
         return "".join(out) + empty + "</g>"
     iw, ih = w * q.bucket_inner_width, h * q.bucket_inner_height
-    if stepping is not None:  # empty until its step: "None" shows before it, the liquid from it
-        out.append(f'<g class="mark{" off" if fill.step <= stepping else ""}" data-until="{fill.step}">{empty}</g>')
     liquid = _rect(x, y, iw, ih, theme.radii.bucket * U, c.bucket_fill)
+    if stepping is not None:  # until its step, what it held before ("None" if empty); the new fill from it
+        held = fill.before if fill.before not in (None, "None") else None
+        before = empty if held is None else liquid + _text(x, y, held, _fit(held, em, w * q.bucket_label_width,
+                                                                             least), c.text, theme.fonts.mono)
+        out.append(f'<g class="mark{" off" if fill.step <= stepping else ""}" data-until="{fill.step}">{before}</g>')
     text = _text(x, y, fill.text, _fit(fill.text, em, w * q.bucket_label_width, least), c.text, theme.fonts.mono)
     out.append(f"<g{_step_attrs(fill.step, stepping)}>{liquid}{text}</g>")
     return "".join(out) + "</g>"

@@ -87,3 +87,21 @@ def test_the_page_runs_no_inline_script_or_style() -> None:
     assert '<script src="gradreel.js" defer></script>' in page
     assert page.count('<span class="line" id="L-') == len(data["program"].splitlines())
     assert 'data-lines="2-9"' in page and "://" not in page.replace("data:", "")
+
+
+def test_a_bucket_shows_the_grad_its_visit_writes() -> None:
+    """Beat 6 of backward_walk ends on the AccumulateGrad visit of w1 ("w1.grad: 8/3" beside it):
+    its figure shows both buckets filled, not "None" under that line."""
+    figs, _, _, _ = _figures("backward_walk")
+    walk_end = figs[5]
+    assert "w1.grad: 8/3" in walk_end.svg
+    assert ">None</text>" not in walk_end.svg and ">8/3</text>" in walk_end.svg and ">4/9</text>" in walk_end.svg
+    assert "w1.grad = 8/3" in walk_end.desc and "w2.grad = 4/9" in walk_end.desc
+
+
+def test_a_later_walk_starts_from_what_the_bucket_held() -> None:
+    """grad_accumulation's second walk adds to 6: before its fill, the stepping bucket shows 6."""
+    _, steppers, _, _ = _figures("grad_accumulation")
+    before = [re.search(r'data-until="\d+">(.*?)</g>', s.svg).group(1) for s in steppers]
+    assert [">6</text>" in b for b in before] == [False, True, False]  # the third follows w.grad = None
+    assert ">None</text>" in before[0] and ">None</text>" in before[2]
