@@ -105,3 +105,12 @@ def test_a_later_walk_starts_from_what_the_bucket_held() -> None:
     before = [re.search(r'data-until="\d+">(.*?)</g>', s.svg).group(1) for s in steppers]
     assert [">6</text>" in b for b in before] == [False, True, False]  # the third follows w.grad = None
     assert ">None</text>" in before[0] and ">None</text>" in before[2]
+
+
+def test_each_walk_has_a_heading_of_its_own() -> None:
+    """grad_accumulation walks three times: three stepping figures, three different headings."""
+    _, steppers, _, _ = _figures("grad_accumulation")
+    assert [s.heading for s in steppers] == ["The first walk, step by step", "The second walk, step by step",
+                                             "The third walk, step by step"]
+    _, (one,), _, _ = _figures("backward_walk")
+    assert one.heading == "The walk, step by step"
