@@ -163,3 +163,15 @@ def test_the_storyboards_article_is_its_sections_with_the_logs_numbers() -> None
     assert data["takeaways"] == []  # the storyboard writes its own
     changed, _, _ = _data("backward_walk", ("w1=0.5",))
     assert changed["beats"][2]["html"] != data["beats"][2]["html"]  # the buckets hold other numbers
+
+
+def test_an_authors_closing_sections_end_the_page() -> None:
+    """backward_walk's `article:` ends with "Key takeaways" (no figure): the page and the Markdown
+    show it after "Try it in PyTorch", as the seed articles do, not between the walk and the program."""
+    data, _, _ = _data("backward_walk")
+    assert [b["heading"] for b in data["beats"] if b["closing"]] == ["Key takeaways"]
+    html = pages.render("article.html.j2", data)
+    h2 = re.findall(r'<h2><a class="anchor" href="#[^"]+">([^<]+)</a></h2>', html)
+    assert h2[-4:] == ["Values from the log", "What the program prints", "Try it in PyTorch", "Key takeaways"]
+    md = pages.render("article.md.j2", data)
+    assert md.index("## Try it in PyTorch") < md.index("## Key takeaways") and md.count("## Key takeaways") == 1
