@@ -76,9 +76,14 @@ def test_what_the_program_prints_and_the_pytorch_block_come_from_the_log() -> No
     prints = [e.text for e in checked.run.events if isinstance(e, Print)]
     assert data["printed"] == prints and prints  # this program prints w.grad twice
     assert data["try_program"].startswith(checked.index.source.rstrip("\n"))
-    grad = _last(checked.run.events, Accumulate).str
-    assert data["try_program"].endswith('print("w.grad =", w.grad)\n')
-    assert data["try_output"].splitlines() == prints + [f"w.grad = {grad}"]
+    # its last line already prints w.grad: the block adds no second print of it
+    assert data["try_program"] == checked.index.source.rstrip("\n") + "\n" and data["try_output"].splitlines() == prints
+    walk, checked, _ = _data("backward_walk")  # prints nothing: the block adds a print of each .grad
+    grads = [_last(checked.run.events, Accumulate, tensor=[e for e in checked.run.events
+                                                           if isinstance(e, Tensor) and e.name == n][0].id).str
+             for n in ("w1", "w2")]
+    assert walk["try_program"].endswith('print("w1.grad =", w1.grad)\nprint("w2.grad =", w2.grad)\n')
+    assert walk["try_output"].splitlines() == [f"w1.grad = {grads[0]}", f"w2.grad = {grads[1]}"]
 
 
 def test_the_markdown_and_the_page_hold_the_same_sections() -> None:
