@@ -11,7 +11,7 @@ import pytest
 from engine.records import Accumulate, Tensor, Visit
 from scenes.publish import pages
 from scenes.publish.figure_page import page_figures
-from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX
+from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE
 from scenes.storyboard import load_and_plan, storyboard_path
 from tests.publish.test_article_data import _data
 
@@ -114,3 +114,18 @@ def test_each_walk_has_a_heading_of_its_own() -> None:
                                              "The third walk, step by step"]
     _, (one,), _, _ = _figures("backward_walk")
     assert one.heading == "The walk, step by step"
+
+
+@pytest.mark.parametrize("name", ["backward_walk", "dynamic_graph"])
+def test_no_two_gradient_numbers_overlap(name: str) -> None:
+    """dynamic_graph's last walk sends four 1/27s into w: each number has a spot of its own."""
+    figs, _, _, _ = _figures(name)
+    label = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"[^>]*font-weight="bold" stroke=[^>]*>'
+                       r'([^<]*)</text>')
+    for f in (f for f in figs if f is not None):
+        boxes = [(float(x), float(y), len(t) * SANS_ADVANCE * float(em) / 2, float(em) / 2)
+                 for x, y, em, t in label.findall(f.svg)]
+        for i, a in enumerate(boxes):
+            for b in boxes[:i]:
+                assert abs(a[0] - b[0]) >= a[2] + b[2] or abs(a[1] - b[1]) >= a[3] + b[3], (f.file, a, b)
+
