@@ -196,6 +196,8 @@ def _card(box: Box, pic: Picture, lay: Layout, theme: Theme, ems: tuple[float, f
     row_y = y - h / 2 + top_h / 2
     inner = w * q.label_fill
     name, value = card.title, card.value or ""
+    if len(f"{name}  {value}") * least * SANS_ADVANCE > w:
+        value = ""  # wider than the card at the least size (a printed tensor): the clip leaves it out too
     if value:
         size = _fit(f"{name}  {value}", value_em, inner, least)
         gap = size * SANS_ADVANCE
