@@ -159,14 +159,16 @@ def figure(index: Any, beat: Any, k: int, ch: Chapter, drawn: BeatFigure | None)
 def place_steppers(beats: list[dict[str, Any]], steppers: list[Stepper]) -> None:
     """Give each section the stepping walks that follow it: a walk goes after the last section
     showing a beat up to the walk's last one (the beat's own section, in the generated form),
-    else after the first section showing a later beat, else at the end."""
+    else after the first section showing a later beat, else after the last section before the
+    closing ones."""
     for b in beats:
         b["steppers"] = []
     for s in steppers:
         shown = [b for b in beats if b["number"] is not None]
         upto = [b for b in shown if b["number"] <= s.after_beat + 1]
         later = [b for b in shown if b["number"] > s.after_beat + 1]
-        (upto[-1] if upto else later[0] if later else beats[-1])["steppers"].append(s)
+        body = [b for b in beats if not b.get("closing")] or beats
+        (upto[-1] if upto else later[0] if later else body[-1])["steppers"].append(s)
 
 
 def takeaway(board: Any, p: Any, prose: list[Any]) -> str:

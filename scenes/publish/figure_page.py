@@ -48,7 +48,8 @@ class StepView:
 
 @dataclass(frozen=True)
 class Stepper:
-    """A stepping figure: its anchor, where it goes (after which beat's section), its markup and steps."""
+    """A stepping figure: its anchor, where it goes (after which beat's section), its markup and
+    steps, and its heading (which walk it is, where the clip walks more than once)."""
 
     anchor: str
     after_beat: int
@@ -56,6 +57,7 @@ class Stepper:
     steps: tuple[StepView, ...]
     first: float
     last: float
+    heading: str = "The walk, step by step"
 
 
 def figure_name(beat: int) -> str:
@@ -113,13 +115,26 @@ def page_figures(index: Any, p: Any, headings: list[str], theme: Theme | None = 
         desc = describe(pic, f.layout)
         drawn = draw(pic, f.layout, theme, f"fig-{k + 1}", _title(pic, headings[k]), desc)
         out.append(BeatFigure(figure_name(k), drawn.markup, desc))
-    return out, [_stepper(w, n, f.layout, theme) for n, w in enumerate(f.walks)]
+    return out, [_stepper(w, n, len(f.walks), f.layout, theme) for n, w in enumerate(f.walks)]
 
 
-def _stepper(walk: Walk, n: int, lay: Layout, theme: Theme) -> Stepper:
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def walk_heading(n: int, total: int) -> str:
+    """``The walk, step by step``; with several walks, which one (``The second walk, step by
+    step``), so a page's headings do not repeat."""
+    if total < 2:
+        return "The walk, step by step"
+    which = f"The {ORDINALS[n]} walk" if n < len(ORDINALS) else f"Walk {n + 1}"
+    return f"{which}, step by step"
+
+
+def _stepper(walk: Walk, n: int, total: int, lay: Layout, theme: Theme) -> Stepper:
     anchor = f"walk-{n + 1}"
     desc = describe(walk.picture, lay)
     title = f"The backward walk, step by step: {len(walk.steps)} visits"
     drawn = draw(walk.picture, lay, theme, anchor, title, desc, stepping=walk.steps[0].index)
     steps = tuple(StepView(s.index, s.start, s.text) for s in walk.steps)
-    return Stepper(anchor, walk.after_beat, inline(drawn.markup), steps, steps[0].start, steps[-1].start)
+    return Stepper(anchor, walk.after_beat, inline(drawn.markup), steps, steps[0].start, steps[-1].start,
+                   walk_heading(n, total))

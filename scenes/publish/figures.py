@@ -54,11 +54,13 @@ class Sent:
 
 @dataclass(frozen=True)
 class Fill:
-    """A bucket's ``.grad`` as it was written, and the walk step it was filled at."""
+    """A bucket's ``.grad`` as it was written, the walk step it was filled at, and what it held
+    before (None: empty), which a stepping figure shows until that step."""
 
     bucket: str
     text: str
     step: int
+    before: str | None = None
 
 
 @dataclass
@@ -119,7 +121,7 @@ def figures(index: LogIndex, p: Any, views: list[str], theme: Theme) -> Figures:
     item_of = _item_of(graph, lay)
     ctx = _Replay(item_of, {it.id: it.title for it in graph.items}, steps,
                   {t: [i for i in ev.inputs or [] if isinstance(i, str)] for t, ev in index.tensor_event.items()},
-                  {it.id for it in graph.items if it.kind in ("op", "loss", "internal")})
+                  {it.id for it in graph.items if it.kind in ("op", "loss", "internal")}, _fills_at(p, steps))
     pic, out, walks = Picture(), [], []
     snap: tuple[Picture, int] | None = None  # the walk's picture at the end of its last beat, and that beat
     call: object = _NO_CALL
@@ -159,6 +161,19 @@ def _item_of(graph: Graph, lay: Layout) -> dict[str, str]:
 _NO_CALL = object()
 
 
+def _fills_at(p: Any, steps: list[VisitStep]) -> dict[int, Any]:
+    """Each AccumulateGrad visit's step -> the bucket_fill cue that writes its ``.grad`` (the
+    first fill of that node after the visit, as :func:`.steps.visit_steps` pairs them)."""
+    fills = [c for c in p.cues if c.kind == "bucket_fill" and len(c.ids) > 1 and c.seqs]
+    out = {}
+    for s in steps:
+        if s.grad_fn == "AccumulateGrad":
+            fill = next((f for f in fills if f.ids[0] == s.node and f.seqs[0] > s.seq), None)
+            if fill is not None:
+                out[s.index] = fill
+    return out
+
+
 @dataclass(frozen=True)
 class _Replay:
     """What replaying a cue reads: the item of each id, each item's title, the walk's steps, each
@@ -169,6 +184,7 @@ class _Replay:
     steps: list[VisitStep]
     inputs: dict[str, list[str]]
     results: set[str]
+    fills_at: dict[int, Any] = field(default_factory=dict)  # an AccumulateGrad visit's step -> its fill cue
 
     def ancestors(self, tid: str) -> set[str]:
         seen: set[str] = set()
@@ -219,13 +235,15 @@ def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
         pic.lit = (pic.lit - set(pic.walked)) | {ids[0]}
         pic.walked[ids[0]] = step
         pic.visits.append(steps[step])
+        if step in ctx.fills_at:  # the visit writes .grad (its rule says so): the bucket shows it now,
+            _apply(pic, ctx.fills_at[step], ctx, step)  # not only when the clip's accumulate beat fills it
     elif kind == "grad_travel" and len(ids) == 2:
         k = sum(1 for key in pic.sent if key[:2] == (ids[0], ids[1]) and pic.sent[key].step == step)
         pic.sent[(ids[0], ids[1], k)] = Sent(ids[0], ids[1], cue.text("grad") or "", step, k)
     elif kind == "bucket_fill" and len(cue.ids) > 1:
         bucket = f"bucket:{cue.ids[1]}"
         pic.buckets.add(bucket)
-        pic.fills[bucket] = Fill(bucket, cue.text("after") or "", step)
+        pic.fills[bucket] = Fill(bucket, cue.text("after") or "", step, cue.text("before"))
     elif kind == "bucket_reset" and cue.ids:
         bucket = f"bucket:{cue.ids[0]}"
         text = cue.text("after")

@@ -13,7 +13,8 @@ number escaped as Markdown text, and that beat's figure and, when asked, its ari
 
 A section is a plain dict for the templates: a beat's figure keys (``number``, ``figure``,
 ``start``, ...; None without a figure) with ``heading``, ``anchor``, ``markdown``, ``html``,
-``text``, ``shows`` (the picture's numbers, a sentence) and ``bullets`` (the arithmetic).
+``text``, ``shows`` (the picture's numbers, a sentence), ``bullets`` (the arithmetic) and
+``closing`` (an authored section the page shows at its end: :func:`mark_closing`).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def generated(titles: list[str], prose: list[Prose], figures: list[dict[str, Any
         out.append({**figure, "heading": beat_heading(title, beat_prose.text, figure, index),
                     "anchor": f"beat-{k + 1}", "markdown": beat_prose.markdown, "html": beat_prose.html,
                     "text": beat_prose.text, "shows": shows(values[k]),
-                    "bullets": [a.line for a in arithmetic[k]]})
+                    "bullets": [a.line for a in arithmetic[k]], "closing": False})
     return out
 
 
@@ -97,5 +98,17 @@ def authored(board: Storyboard, index: LogIndex, figures: list[dict[str, Any]],
         bullets = [a.line for a in arithmetic[s.figure - 1]] if s.arithmetic and s.figure is not None else []
         out.append({**figure, "heading": " ".join(s.heading.split()) if s.heading else "",
                     "anchor": f"section-{i + 1}", "markdown": md, "html": _MD.render(md).strip(),
-                    "text": md, "shows": "", "bullets": bullets})
+                    "text": md, "shows": "", "bullets": bullets, "closing": False})
+    mark_closing(out)
     return out
+
+
+def mark_closing(out: list[dict[str, Any]]) -> None:
+    """Mark the closing sections: those with a heading and no figure after the last section with
+    one (an author's "Key takeaways"). The page shows them after "Try it in PyTorch", where the
+    seed articles and the generated form put their takeaways, not between the walk and the program."""
+    figured = [k for k, b in enumerate(out) if b["number"] is not None]
+    if not figured:
+        return
+    for b in out[figured[-1] + 1:]:
+        b["closing"] = bool(b["heading"])

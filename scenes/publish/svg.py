@@ -196,6 +196,8 @@ def _card(box: Box, pic: Picture, lay: Layout, theme: Theme, ems: tuple[float, f
     row_y = y - h / 2 + top_h / 2
     inner = w * q.label_fill
     name, value = card.title, card.value or ""
+    if len(f"{name}  {value}") * least * SANS_ADVANCE > w:
+        value = ""  # wider than the card at the least size (a printed tensor): the clip leaves it out too
     if value:
         size = _fit(f"{name}  {value}", value_em, inner, least)
         gap = size * SANS_ADVANCE
@@ -223,9 +225,12 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     if fill is None:
         return "".join(out) + empty + "</g>"
     iw, ih = w * q.bucket_inner_width, h * q.bucket_inner_height
-    if stepping is not None:  # empty until its step: "None" shows before it, the liquid from it
-        out.append(f'<g class="mark{" off" if fill.step <= stepping else ""}" data-until="{fill.step}">{empty}</g>')
     liquid = _rect(x, y, iw, ih, theme.radii.bucket * U, c.bucket_fill)
+    if stepping is not None:  # until its step, what it held before ("None" if empty); the new fill from it
+        held = fill.before if fill.before not in (None, "None") else None
+        before = empty if held is None else liquid + _text(x, y, held, _fit(held, em, w * q.bucket_label_width,
+                                                                             least), c.text, theme.fonts.mono)
+        out.append(f'<g class="mark{" off" if fill.step <= stepping else ""}" data-until="{fill.step}">{before}</g>')
     text = _text(x, y, fill.text, _fit(fill.text, em, w * q.bucket_label_width, least), c.text, theme.fonts.mono)
     out.append(f"<g{_step_attrs(fill.step, stepping)}>{liquid}{text}</g>")
     return "".join(out) + "</g>"
@@ -239,6 +244,9 @@ def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, s
     ways += [(lay.items[b].attached_to or "", b, "", f.step, 0) for b, f in pic.fills.items()
              if b in lay.items and lay.items[b].attached_to in pic.cards]
     out = []
+    placed: list[tuple[float, float, float, float]] = []  # the labels drawn so far, as boxes
+    cards = [(x, y, b.w * U / 2, b.h * U / 2) for item, b in lay.boxes.items() if item in pic.cards
+             for x, y in [_xy(b.x, b.y)]]
     for src, dst, text, step, path in ways:
         if src not in pic.cards and src not in pic.buckets or dst not in pic.cards and dst not in pic.buckets:
             continue
@@ -252,14 +260,49 @@ def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, s
         extra = _step_attrs(step, stepping)
         label = ""
         if text:
-            (ax, ay), (bx, by) = pts[-2], pts[-1]
-            d = math.hypot(bx - ax, by - ay) or 1.0
-            side = em * (0.4 + 0.6 * len(text) * SANS_ADVANCE * abs(by - ay) / d)  # beside the arrow, not on it
-            mx, my = ax + (bx - ax) * 0.5 - (by - ay) / d * side, ay + (by - ay) * 0.5 + (bx - ax) / d * side
+            mx, my = _label_spot(pts, text, em, placed, cards)
             label = _text(mx, my, text, em, c.grad, theme.fonts.mono, extra=f' font-weight="bold" stroke="{c.background}" '
                           f'stroke-width="{_num(em * 0.35)}" paint-order="stroke"')
         out.append(f"<g{extra}>{_arrow(pts, c.grad, width, tip)}{label}</g>")
     return out
+
+
+LABEL_SPOTS = (None, 0.5, 0.35, 0.65, 0.25, 0.75, 0.15, 0.85)
+"""Where a gradient's number may go: beside the middle of its arrow's last segment (None), else
+beside the point that far along the whole arrow: the first spot that overlaps no other number and
+no card, else the one that overlaps them least (where several arrows meet at one node, their
+numbers would sit on each other)."""
+
+
+def _label_spot(pts: list[tuple[float, float]], text: str, em: float,
+                placed: list[tuple[float, float, float, float]],
+                cards: list[tuple[float, float, float, float]]) -> tuple[float, float]:
+    """The centre of a gradient's number beside its arrow, added to ``placed``."""
+    half_w, half_h = len(text) * SANS_ADVANCE * em / 2 + em * 0.2, em * 0.6
+    seg_len = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])]
+    total = sum(seg_len) or 1.0
+
+    def at(where: float | None) -> tuple[float, float]:
+        k, t = len(pts) - 2, 0.5
+        if where is not None:
+            run = where * total
+            for k, n in enumerate(seg_len):
+                if run <= n or k == len(seg_len) - 1:
+                    t = run / n if n else 0.5
+                    break
+                run -= n
+        (ax, ay), (bx, by) = pts[k], pts[k + 1]
+        d = math.hypot(bx - ax, by - ay) or 1.0
+        side = em * (0.4 + 0.6 * len(text) * SANS_ADVANCE * abs(by - ay) / d)  # beside the arrow, not on it
+        return ax + (bx - ax) * t - (by - ay) / d * side, ay + (by - ay) * t + (bx - ax) / d * side
+
+    def overlap(p: tuple[float, float]) -> float:
+        return sum(max(0.0, half_w + ow - abs(p[0] - ox)) * max(0.0, half_h + oh - abs(p[1] - oy))
+                   for ox, oy, ow, oh in placed + cards)
+
+    x, y = min((at(where) for where in LABEL_SPOTS), key=overlap)  # the first of the least overlapping
+    placed.append((x, y, half_w, half_h))
+    return x, y
 
 
 def _beside(pts: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:

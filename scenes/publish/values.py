@@ -116,8 +116,10 @@ def leaf_grads(index: LogIndex) -> list[tuple[str, str]]:
 
 def try_it(index: LogIndex) -> tuple[str, str]:
     """The program to paste into Python with PyTorch installed, ending with a print of each
-    filled ``.grad``, and what it prints (from the log)."""
-    grads = leaf_grads(index)
+    filled ``.grad``, and what it prints (from the log). A ``.grad`` the program's own last line
+    already prints (``print(w.grad)``) gets no second print: the output would say it twice."""
+    last = next((line.strip() for line in reversed(index.source.splitlines()) if line.strip()), "")
+    grads = [(name, text) for name, text in leaf_grads(index) if last != f"print({name}.grad)"]
     program = index.source.rstrip("\n") + "\n"
     if grads:
         program += "".join(f'print("{name}.grad =", {name}.grad)\n' for name, _ in grads)

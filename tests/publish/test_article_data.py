@@ -76,9 +76,14 @@ def test_what_the_program_prints_and_the_pytorch_block_come_from_the_log() -> No
     prints = [e.text for e in checked.run.events if isinstance(e, Print)]
     assert data["printed"] == prints and prints  # this program prints w.grad twice
     assert data["try_program"].startswith(checked.index.source.rstrip("\n"))
-    grad = _last(checked.run.events, Accumulate).str
-    assert data["try_program"].endswith('print("w.grad =", w.grad)\n')
-    assert data["try_output"].splitlines() == prints + [f"w.grad = {grad}"]
+    # its last line already prints w.grad: the block adds no second print of it
+    assert data["try_program"] == checked.index.source.rstrip("\n") + "\n" and data["try_output"].splitlines() == prints
+    walk, checked, _ = _data("backward_walk")  # prints nothing: the block adds a print of each .grad
+    grads = [_last(checked.run.events, Accumulate, tensor=[e for e in checked.run.events
+                                                           if isinstance(e, Tensor) and e.name == n][0].id).str
+             for n in ("w1", "w2")]
+    assert walk["try_program"].endswith('print("w1.grad =", w1.grad)\nprint("w2.grad =", w2.grad)\n')
+    assert walk["try_output"].splitlines() == [f"w1.grad = {grads[0]}", f"w2.grad = {grads[1]}"]
 
 
 def test_the_markdown_and_the_page_hold_the_same_sections() -> None:
@@ -163,3 +168,15 @@ def test_the_storyboards_article_is_its_sections_with_the_logs_numbers() -> None
     assert data["takeaways"] == []  # the storyboard writes its own
     changed, _, _ = _data("backward_walk", ("w1=0.5",))
     assert changed["beats"][2]["html"] != data["beats"][2]["html"]  # the buckets hold other numbers
+
+
+def test_an_authors_closing_sections_end_the_page() -> None:
+    """backward_walk's `article:` ends with "Key takeaways" (no figure): the page and the Markdown
+    show it after "Try it in PyTorch", as the seed articles do, not between the walk and the program."""
+    data, _, _ = _data("backward_walk")
+    assert [b["heading"] for b in data["beats"] if b["closing"]] == ["Key takeaways"]
+    html = pages.render("article.html.j2", data)
+    h2 = re.findall(r'<h2><a class="anchor" href="#[^"]+">([^<]+)</a></h2>', html)
+    assert h2[-4:] == ["Values from the log", "What the program prints", "Try it in PyTorch", "Key takeaways"]
+    md = pages.render("article.md.j2", data)
+    assert md.index("## Try it in PyTorch") < md.index("## Key takeaways") and md.count("## Key takeaways") == 1

@@ -198,6 +198,10 @@ def test_the_figures_read_on_a_phone_and_the_walk_steps(browser, server, course:
     step.click()
     assert state()[:2] == ["4", "4"]
     assert abs(browser.execute_script("return document.getElementById('clip').currentTime") - start) < 0.2
+    browser.execute_script("""var v = document.getElementById('clip');  // the clip moves the figure back
+        v.currentTime = parseFloat(document.querySelector('figure.stepper button.step').getAttribute('data-start'));
+        v.dispatchEvent(new Event('timeupdate'));""")
+    assert state()[:2] == ["0", "0"] and state()[3] == ""  # no line names the step the figure left
     browser.find_element("css selector", '#section-1 a.lines').click()  # "lines 2–9 of the program"
     assert browser.execute_script("return Array.from(document.querySelectorAll('.line.marked'), e => e.id)") \
         == [f"L-{n}" for n in range(2, 10)]

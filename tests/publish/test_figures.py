@@ -11,7 +11,7 @@ import pytest
 from engine.records import Accumulate, Tensor, Visit
 from scenes.publish import pages
 from scenes.publish.figure_page import page_figures
-from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX
+from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE
 from scenes.storyboard import load_and_plan, storyboard_path
 from tests.publish.test_article_data import _data
 
@@ -87,3 +87,54 @@ def test_the_page_runs_no_inline_script_or_style() -> None:
     assert '<script src="gradreel.js" defer></script>' in page
     assert page.count('<span class="line" id="L-') == len(data["program"].splitlines())
     assert 'data-lines="2-9"' in page and "://" not in page.replace("data:", "")
+
+
+def test_a_bucket_shows_the_grad_its_visit_writes() -> None:
+    """Beat 6 of backward_walk ends on the AccumulateGrad visit of w1 ("w1.grad: 8/3" beside it):
+    its figure shows both buckets filled, not "None" under that line."""
+    figs, _, _, _ = _figures("backward_walk")
+    walk_end = figs[5]
+    assert "w1.grad: 8/3" in walk_end.svg
+    assert ">None</text>" not in walk_end.svg and ">8/3</text>" in walk_end.svg and ">4/9</text>" in walk_end.svg
+    assert "w1.grad = 8/3" in walk_end.desc and "w2.grad = 4/9" in walk_end.desc
+
+
+def test_a_later_walk_starts_from_what_the_bucket_held() -> None:
+    """grad_accumulation's second walk adds to 6: before its fill, the stepping bucket shows 6."""
+    _, steppers, _, _ = _figures("grad_accumulation")
+    before = [re.search(r'data-until="\d+">(.*?)</g>', s.svg).group(1) for s in steppers]
+    assert [">6</text>" in b for b in before] == [False, True, False]  # the third follows w.grad = None
+    assert ">None</text>" in before[0] and ">None</text>" in before[2]
+
+
+def test_each_walk_has_a_heading_of_its_own() -> None:
+    """grad_accumulation walks three times: three stepping figures, three different headings."""
+    _, steppers, _, _ = _figures("grad_accumulation")
+    assert [s.heading for s in steppers] == ["The first walk, step by step", "The second walk, step by step",
+                                             "The third walk, step by step"]
+    _, (one,), _, _ = _figures("backward_walk")
+    assert one.heading == "The walk, step by step"
+
+
+@pytest.mark.parametrize("name", ["backward_walk", "dynamic_graph"])
+def test_no_two_gradient_numbers_overlap(name: str) -> None:
+    """dynamic_graph's last walk sends four 1/27s into w: each number has a spot of its own."""
+    figs, _, _, _ = _figures(name)
+    label = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"[^>]*font-weight="bold" stroke=[^>]*>'
+                       r'([^<]*)</text>')
+    for f in (f for f in figs if f is not None):
+        boxes = [(float(x), float(y), len(t) * SANS_ADVANCE * float(em) / 2, float(em) / 2)
+                 for x, y, em, t in label.findall(f.svg)]
+        for i, a in enumerate(boxes):
+            for b in boxes[:i]:
+                assert abs(a[0] - b[0]) >= a[2] + b[2] or abs(a[1] - b[1]) >= a[3] + b[3], (f.file, a, b)
+
+
+def test_a_value_wider_than_its_card_is_left_out_as_in_the_clip() -> None:
+    """backward_graph prints its numbers as tensors (`numbers: torch`): the loss's
+    ``tensor(0.4444, grad_fn=<PowBackward0>)`` ran across its neighbours and out of the figure.
+    The card shows its name and grad_fn, as the clip's does; the description keeps the value."""
+    figs, _, _, _ = _figures("backward_graph")
+    first = figs[0]
+    assert ">tensor(0.4444, grad_fn=&lt;PowBackward0&gt;)</text>" not in first.svg and ">L</text>" in first.svg
+    assert "L = tensor(0.4444, grad_fn=<PowBackward0>)" in first.desc

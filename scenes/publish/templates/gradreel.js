@@ -83,7 +83,9 @@
     this.fig.querySelector("button.next").disabled = k === this.steps.length - 1;
     this.count.textContent = "Step " + (k + 1) + " of " + this.steps.length;
     this.fig.setAttribute("data-step", String(step));
-    if (say) this.now.textContent = "Step " + (k + 1) + " of " + this.steps.length + ": " + this.buttons[k].textContent;
+    // a step the reader chose is said; one the playing clip moved to clears the line, so it never
+    // names a step the figure has left
+    this.now.textContent = say ? "Step " + (k + 1) + " of " + this.steps.length + ": " + this.buttons[k].textContent : "";
   };
 
   Stepper.prototype.follow = function (t) {
