@@ -145,8 +145,13 @@ class _Geo:
     label_x: float
     x0: float
     width: float
-    top: float
+    head: float  # the counters' band above the top layer
     bottom: float
+
+    def top(self, units: list[str]) -> float:
+        """The figure's top when ``units`` are drawn: the counters' band over the highest of them
+        (a figure of the first layers leaves out the room of the layers still to come)."""
+        return min(self.centre[u][1] for u in units) - self.radius - self.em - self.head
 
 
 def _width(text: str, em: float) -> float:
@@ -176,15 +181,21 @@ def _pairs(net: Network) -> list[tuple[str, str]]:
     return out
 
 
-def _geometry(net: Network, theme: Theme, rows: int) -> _Geo:
-    """The layout of the whole network (the same in every figure of the clip, so they compare)."""
+def _frame(theme: Theme) -> tuple[float, float, float, float]:
+    """The view's width and padding, the units' em and the counters' em: the theme's sizes, or
+    larger where a phone's column would draw them under :data:`~.svg.MIN_TEXT_PX`."""
     left, _, right, _ = figure_region(theme)
     pad = theme.spacing.item_gap * U
     width = (right - left) * U + 2 * pad
     floor = MIN_TEXT_PX * width / PHONE_COLUMN_PX
     g = theme.layout.glyph_height * U / 1.2
-    em = max(floor, theme.font_sizes.unit_name * g)
-    counter_em = max(floor, theme.font_sizes.counter * g)
+    return width, pad, max(floor, theme.font_sizes.unit_name * g), max(floor, theme.font_sizes.counter * g)
+
+
+def _geometry(net: Network, theme: Theme, rows: int) -> _Geo:
+    """The layout of the whole network (the same in every figure of the clip, so they compare)."""
+    left, _, right, _ = figure_region(theme)
+    width, pad, em, counter_em = _frame(theme)
     names = net.layer_names(theme.labels)
     column = max(_width(n, em) for n in names) + pad
     x_left, x_right = left * U + column, right * U
@@ -207,7 +218,7 @@ def _geometry(net: Network, theme: Theme, rows: int) -> _Geo:
             break
         gap *= 1.08
     bottom = max(y for _, y in centre.values()) + radius + em
-    return _Geo(centre, radius, em, counter_em, left * U, left * U - pad, width, top, bottom + pad)
+    return _Geo(centre, radius, em, counter_em, left * U, left * U - pad, width, head, bottom + pad)
 
 
 def _line(a: tuple[float, float], b: tuple[float, float], r: float, colour: str, width: float,
@@ -240,8 +251,8 @@ def _counter_rows(pic: NetPicture, theme: Theme, em: float, room: float) -> list
 
 def _most_rows(pics: list[NetPicture | None], theme: Theme) -> int:
     """The counter band's height in rows: the most any figure of the clip has (so all align)."""
-    return max((len(_counter_rows(p, theme, 0.0, 1.0)) + (1 if p.reached else 0) for p in pics if p is not None),
-               default=0)
+    width, pad, _, counter_em = _frame(theme)
+    return max((len(_counter_rows(p, theme, counter_em, width - 2 * pad)) for p in pics if p is not None), default=0)
 
 
 def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: str, desc: str, rows: int) -> Svg:
@@ -251,8 +262,9 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
     r, em = geo.radius, geo.em
     link_w = t.strokes.link * STROKE * U * 1.5
     lit_w = link_w * 2
-    height = geo.bottom - geo.top
-    body = [f'<rect x="{_num(geo.x0)}" y="{_num(geo.top)}" width="{_num(geo.width)}" height="{_num(height)}" '
+    top = geo.top(list(pic.units))
+    height = geo.bottom - top
+    body = [f'<rect x="{_num(geo.x0)}" y="{_num(top)}" width="{_num(geo.width)}" height="{_num(height)}" '
             f'rx="{_num(t.radii.card * U)}" fill="{c.background}"/>']
     layers = net.layers
     plain = [(src, u) for d, layer in enumerate(layers[1:], 1) for u in layer if u in pic.units
@@ -281,11 +293,11 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
             body.append(_unit(pic, u, geo, role, ring_r, theme, layer))
     rows_drawn = _counter_rows(pic, theme, geo.counter_em, geo.width - 2 * (geo.label_x - geo.x0))
     for k, (text, colour, mono) in enumerate(rows_drawn):
-        y = geo.top + (geo.label_x - geo.x0) + geo.counter_em * (0.5 + 1.5 * k)
+        y = top + (geo.label_x - geo.x0) + geo.counter_em * (0.5 + 1.5 * k)
         body.append(_text(geo.label_x, y, text, geo.counter_em, colour, t.fonts.mono if mono else t.fonts.sans,
                           "start"))
     font_px = TEXT_PX_AT_NATURAL / em
-    markup = (f'<svg xmlns="{SVG_NS}" class="figure network" viewBox="{_num(geo.x0)} {_num(geo.top)} '
+    markup = (f'<svg xmlns="{SVG_NS}" class="figure network" viewBox="{_num(geo.x0)} {_num(top)} '
               f'{_num(geo.width)} {_num(height)}" width="{_num(geo.width * font_px)}" '
               f'height="{_num(height * font_px)}" role="img" aria-labelledby="{fig_id}-title {fig_id}-desc">'
               f'<title id="{fig_id}-title">{escape(title)}</title><desc id="{fig_id}-desc">{escape(desc)}</desc>'
