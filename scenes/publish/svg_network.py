@@ -172,13 +172,17 @@ def _clear(centre: dict[str, tuple[float, float]], pairs: list[tuple[str, str]],
     return True
 
 
+def _plain(net: Network) -> list[tuple[str, str]]:
+    """The lines that are no weight: a unit no weight feeds (the loss after the output) joined
+    to each unit of the layer before, as the clip joins them."""
+    layers, fed = net.layers, {l.dst for l in net.links.values()}
+    return [(src, u) for depth, layer in enumerate(layers[1:], 1) for u in layer if u not in fed
+            for src in layers[depth - 1]]
+
+
 def _pairs(net: Network) -> list[tuple[str, str]]:
-    """Every line of the full network: each weight, and a unit no weight feeds joined to the layer before."""
-    out = [(l.src, l.dst) for l in net.links.values()]
-    layers = net.layers
-    for depth, layer in enumerate(layers[1:], 1):
-        out += [(src, u) for u in layer if not any(l.dst == u for l in net.links.values()) for src in layers[depth - 1]]
-    return out
+    """Every line of the full network: each weight's, and the plain ones."""
+    return [(l.src, l.dst) for l in net.links.values()] + _plain(net)
 
 
 def _frame(theme: Theme) -> tuple[float, float, float, float]:
@@ -260,15 +264,14 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
     c, t = theme.colors, theme
     geo = _geometry(net, theme, rows)
     r, em = geo.radius, geo.em
-    link_w = t.strokes.link * STROKE * U * 1.5
+    link_w = t.strokes.link * STROKE * U
     lit_w = link_w * 2
     top = geo.top(list(pic.units))
     height = geo.bottom - top
     body = [f'<rect x="{_num(geo.x0)}" y="{_num(top)}" width="{_num(geo.width)}" height="{_num(height)}" '
             f'rx="{_num(t.radii.card * U)}" fill="{c.background}"/>']
     layers = net.layers
-    plain = [(src, u) for d, layer in enumerate(layers[1:], 1) for u in layer if u in pic.units
-             and not any(l.dst == u for l in net.links.values()) for src in layers[d - 1] if src in pic.units]
+    plain = [(a, b) for a, b in _plain(net) if a in pic.units and b in pic.units]
     body += [_line(geo.centre[a], geo.centre[b], r, c.edge, link_w, "link") for a, b in plain]
     marks: list[tuple[set[str] | list[str], str, str]] = [
         (pic.sweep, c.grad, "swept"), (pic.filled, c.bucket, "filled"), (pic.trace, c.wavefront, "traced"),
