@@ -48,6 +48,8 @@ def curve_pictures(p: Any, views: list[str]) -> list[CurvePicture | None]:
             elif cue.kind == "curve_point" and pic is not None and cue.number("value") is not None:
                 count = int(cue.text("count") or len(pic.points) + 1)
                 pic.points.append(Point(count, cue.text("value") or "", float(cue.number("value") or 0.0)))
+        if pic is not None and pic.points:  # a span outside a loop: its points count as passes
+            pic.total = max([pic.total] + [pt.count for pt in pic.points])
         out.append(pic if views[beat.index] == "curve" and pic is not None and pic.points else None)
     return out
 
