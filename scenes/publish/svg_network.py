@@ -145,13 +145,13 @@ class _Geo:
     label_x: float
     x0: float
     width: float
-    head: float  # the counters' band above the top layer
     bottom: float
 
-    def top(self, units: list[str]) -> float:
-        """The figure's top when ``units`` are drawn: the counters' band over the highest of them
-        (a figure of the first layers leaves out the room of the layers still to come)."""
-        return min(self.centre[u][1] for u in units) - self.radius - self.em - self.head
+    def top(self, units: list[str], rows: int) -> float:
+        """The figure's top when ``units`` are drawn: ``rows`` counter rows over the highest of
+        them (a figure of the first layers leaves out the room of the layers still to come)."""
+        head = rows * self.counter_em * 1.5 + (self.label_x - self.x0 if rows else 0.0)
+        return min(self.centre[u][1] for u in units) - self.radius - self.em - head
 
 
 def _width(text: str, em: float) -> float:
@@ -196,7 +196,7 @@ def _frame(theme: Theme) -> tuple[float, float, float, float]:
     return width, pad, max(floor, theme.font_sizes.unit_name * g), max(floor, theme.font_sizes.counter * g)
 
 
-def _geometry(net: Network, theme: Theme, rows: int) -> _Geo:
+def _geometry(net: Network, theme: Theme) -> _Geo:
     """The layout of the whole network (the same in every figure of the clip, so they compare)."""
     left, _, right, _ = figure_region(theme)
     width, pad, em, counter_em = _frame(theme)
@@ -211,18 +211,17 @@ def _geometry(net: Network, theme: Theme, rows: int) -> _Geo:
     ring = radius * (1 + q.unit_ring) + theme.strokes.wavefront * STROKE * U
     gap = 2 * radius + theme.spacing.layer_gap_min * U
     top = -(figure_region(theme)[3] * U) - pad
-    head = rows * counter_em * 1.5 + (pad if rows else 0.0)
     while True:
         centre = {}
         for depth, layer in enumerate(net.layers):
-            y = top + head + radius + em + (len(net.layers) - 1 - depth) * gap
+            y = top + radius + em + (len(net.layers) - 1 - depth) * gap
             for j, uid in enumerate(layer):
                 centre[uid] = ((x_left + x_right) / 2 + (j + 0.5 - len(layer) / 2) * pitch, y)
         if _clear(centre, _pairs(net), ring) or gap > 20 * radius:
             break
         gap *= 1.08
     bottom = max(y for _, y in centre.values()) + radius + em
-    return _Geo(centre, radius, em, counter_em, left * U, left * U - pad, width, head, bottom + pad)
+    return _Geo(centre, radius, em, counter_em, left * U, left * U - pad, width, bottom + pad)
 
 
 def _line(a: tuple[float, float], b: tuple[float, float], r: float, colour: str, width: float,
@@ -253,20 +252,15 @@ def _counter_rows(pic: NetPicture, theme: Theme, em: float, room: float) -> list
     return rows
 
 
-def _most_rows(pics: list[NetPicture | None], theme: Theme) -> int:
-    """The counter band's height in rows: the most any figure of the clip has (so all align)."""
-    width, pad, _, counter_em = _frame(theme)
-    return max((len(_counter_rows(p, theme, counter_em, width - 2 * pad)) for p in pics if p is not None), default=0)
-
-
-def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: str, desc: str, rows: int) -> Svg:
-    """``pic`` as an ``<svg>`` with ``rows`` counter rows kept at its top."""
+def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: str, desc: str) -> Svg:
+    """``pic`` as an ``<svg>``, its counters at its top."""
     c, t = theme.colors, theme
-    geo = _geometry(net, theme, rows)
+    geo = _geometry(net, theme)
+    rows_drawn = _counter_rows(pic, theme, geo.counter_em, geo.width - 2 * (geo.label_x - geo.x0))
     r, em = geo.radius, geo.em
     link_w = t.strokes.link * STROKE * U
     lit_w = link_w * 2
-    top = geo.top(list(pic.units))
+    top = geo.top(list(pic.units), len(rows_drawn))
     height = geo.bottom - top
     body = [f'<rect x="{_num(geo.x0)}" y="{_num(top)}" width="{_num(geo.width)}" height="{_num(height)}" '
             f'rx="{_num(t.radii.card * U)}" fill="{c.background}"/>']
@@ -294,7 +288,6 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
         role = c.leaf_nograd if depth == 0 else c.loss if depth == len(layers) - 1 else c.op
         for u in shown:
             body.append(_unit(pic, u, geo, role, ring_r, theme, layer))
-    rows_drawn = _counter_rows(pic, theme, geo.counter_em, geo.width - 2 * (geo.label_x - geo.x0))
     for k, (text, colour, mono) in enumerate(rows_drawn):
         y = top + (geo.label_x - geo.x0) + geo.counter_em * (0.5 + 1.5 * k)
         body.append(_text(geo.label_x, y, text, geo.counter_em, colour, t.fonts.mono if mono else t.fonts.sans,
@@ -337,12 +330,11 @@ def network_figures(index: Any, p: Any, views: list[str], headings: list[str], t
     net, pics = net_pictures(index, p, views)
     if not any(pics):
         return [None] * len(pics)
-    rows = _most_rows(pics, theme)
     out: list[tuple[str, str] | None] = []
     for k, pic in enumerate(pics):
         if pic is None:
             out.append(None)
             continue
         desc = describe_net(pic, net, theme)
-        out.append((draw_net(pic, net, theme, f"fig-{k + 1}", f"The network: {headings[k]}", desc, rows).markup, desc))
+        out.append((draw_net(pic, net, theme, f"fig-{k + 1}", f"The network: {headings[k]}", desc).markup, desc))
     return out
