@@ -130,17 +130,8 @@ class NetworkDiagram(View):
         return [GrowIn(unit)] + self._plain_links(uid) + self._layer_label(uid)
 
     def _layer_name(self, net: Network, depth: int) -> str:
-        """input, hidden 1, hidden 2, ..., output, loss: a layer by its place (the last is the
-        loss when one unit no weight feeds, as ``(yh - y)**2`` after the output)."""
-        w, n = self.theme.labels, len(net.layers)
-        loss_last = n > 2 and len(net.layers[-1]) == 1 and not any(l.dst == net.layers[-1][0] for l in net.links.values())
-        if depth == 0:
-            return w.layer_input
-        if loss_last and depth == n - 1:
-            return w.legend_loss
-        if depth == n - 1 - loss_last:
-            return w.layer_output
-        return w.layer_hidden.format(k=depth)
+        """A layer's name by its place (:meth:`Network.layer_names`)."""
+        return net.layer_names(self.theme.labels)[depth]
 
     def _layer_label(self, uid: str) -> Anims:
         """With a layer's first unit, its name at the left of its row, in the labels' column."""

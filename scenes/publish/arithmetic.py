@@ -59,7 +59,7 @@ class VisitArithmetic:
         return f"{self.op}: {gets}{self.formula}"
 
 
-def _called(index: LogIndex, tensor: str | None) -> str:
+def called(index: LogIndex, tensor: str | None) -> str:
     """A tensor's program name, else its code (``yh - y``), else ""."""
     ev = index.tensor_event.get(tensor or "")
     if ev is None:
@@ -84,8 +84,8 @@ def visit_arithmetic(p: Plan, index: LogIndex) -> list[VisitArithmetic]:
         target = index.node_event.get(cue.ids[1])
         out.append(VisitArithmetic(
             beat=cue.beat, op=words.split(":", 1)[0].strip().capitalize(), words=words,
-            node=_called(index, node.tensor if node else None),
-            target=_called(index, target.tensor if target else None),
+            node=called(index, node.tensor if node else None),
+            target=called(index, target.tensor if target else None),
             arrived=cue.text("in") or "", factors=tuple(s.text for s in cue.strings if s.role == "factor"),
             product=cue.text("out") or "", shown_target=cue.text("target") or ""))
     return out

@@ -14,6 +14,8 @@ from typing import Any
 from scenes.layout.place import Layout
 from scenes.publish.figures import Picture, Walk, figures
 from scenes.publish.svg import SVG_NS, draw
+from scenes.publish.svg_curve import curve_figures
+from scenes.publish.svg_network import network_figures
 from scenes.storyboard.visuals import TABLE
 from scenes.theme import Theme, load_theme
 
@@ -102,8 +104,9 @@ def _title(pic: Picture, heading: str) -> str:
 
 def page_figures(index: Any, p: Any, headings: list[str], theme: Theme | None = None
                  ) -> tuple[list[BeatFigure | None], list[Stepper]]:
-    """Each beat's figure (None for a beat without one: a title card, the takeaway, a network or
-    a curve beat) and a stepping figure per backward walk the clip shows."""
+    """Each beat's figure (None for a beat without one: a title card, the takeaway) and a stepping
+    figure per backward walk the clip shows. A network beat's figure is the MLP's
+    (:mod:`.svg_network`), a loss_curve beat's the curve's (:mod:`.svg_curve`)."""
     theme = theme or load_theme()
     views = [TABLE[b.visual].view if b.visual in TABLE else b.visual for b in p.beats]
     f = figures(index, p, views, theme)
@@ -115,6 +118,11 @@ def page_figures(index: Any, p: Any, headings: list[str], theme: Theme | None = 
         desc = describe(pic, f.layout)
         drawn = draw(pic, f.layout, theme, f"fig-{k + 1}", _title(pic, headings[k]), desc)
         out.append(BeatFigure(figure_name(k), drawn.markup, desc))
+    nets = network_figures(index, p, views, headings, theme)
+    curves = curve_figures(p, views, headings, theme)
+    for k, other in enumerate(a or b for a, b in zip(nets, curves)):
+        if other is not None and out[k] is None:
+            out[k] = BeatFigure(figure_name(k), *other)
     return out, [_stepper(w, n, len(f.walks), f.layout, theme) for n, w in enumerate(f.walks)]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scenes.publish.arithmetic import VisitArithmetic, visit_arithmetic
-from scenes.publish.arithmetic import _called as called
+from scenes.publish.arithmetic import called
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.plan import Plan
 

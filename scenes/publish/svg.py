@@ -66,22 +66,22 @@ def _xy(x: float, y: float) -> tuple[float, float]:
     return (x * U, -y * U)
 
 
-def _num(v: float) -> str:
+def svg_num(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def _text(x: float, y: float, text: str, size: float, fill: str, font: str, anchor: str = "middle",
+def svg_text(x: float, y: float, text: str, size: float, fill: str, font: str, anchor: str = "middle",
           extra: str = "") -> str:
-    return (f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" fill="{fill}" font-family="{escape(font)}, '
+    return (f'<text x="{svg_num(x)}" y="{svg_num(y)}" font-size="{svg_num(size)}" fill="{fill}" font-family="{escape(font)}, '
             f'sans-serif" text-anchor="{anchor}" dominant-baseline="central"{extra}>{escape(text)}</text>')
 
 
 def _rect(x: float, y: float, w: float, h: float, rx: float, fill: str, stroke: str = "", width: float = 0.0,
           extra: str = "") -> str:
     """A rounded rectangle centred on (x, y); no stroke when ``stroke`` is empty."""
-    line = f' stroke="{stroke}" stroke-width="{_num(width)}"' if stroke else ""
-    return (f'<rect{extra} x="{_num(x - w / 2)}" y="{_num(y - h / 2)}" width="{_num(w)}" height="{_num(h)}" '
-            f'rx="{_num(rx)}" fill="{fill}"{line}/>')
+    line = f' stroke="{stroke}" stroke-width="{svg_num(width)}"' if stroke else ""
+    return (f'<rect{extra} x="{svg_num(x - w / 2)}" y="{svg_num(y - h / 2)}" width="{svg_num(w)}" height="{svg_num(h)}" '
+            f'rx="{svg_num(rx)}" fill="{fill}"{line}/>')
 
 
 def _fit(text: str, size: float, width: float, least: float) -> float:
@@ -97,9 +97,9 @@ def _arrow(points: list[tuple[float, float]], colour: str, width: float, tip: fl
     ux, uy = (x1 - x0) / d, (y1 - y0) / d
     bx, by = x1 - ux * tip, y1 - uy * tip
     half = tip * 0.45
-    head = f"{_num(x1)},{_num(y1)} {_num(bx - uy * half)},{_num(by + ux * half)} {_num(bx + uy * half)},{_num(by - ux * half)}"
-    line = " ".join(f"{_num(x)},{_num(y)}" for x, y in points[:-1] + [(bx, by)])
-    return (f'<g{extra}><polyline points="{line}" fill="none" stroke="{colour}" stroke-width="{_num(width)}" '
+    head = f"{svg_num(x1)},{svg_num(y1)} {svg_num(bx - uy * half)},{svg_num(by + ux * half)} {svg_num(bx + uy * half)},{svg_num(by - ux * half)}"
+    line = " ".join(f"{svg_num(x)},{svg_num(y)}" for x, y in points[:-1] + [(bx, by)])
+    return (f'<g{extra}><polyline points="{line}" fill="none" stroke="{colour}" stroke-width="{svg_num(width)}" '
             f'stroke-linejoin="round"/><polygon points="{head}" fill="{colour}"/></g>')
 
 
@@ -161,8 +161,8 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
     body += notes
     font_px = TEXT_PX_AT_NATURAL / least
     labelled = f"{fig_id}-title {fig_id}-desc"
-    markup = (f'<svg xmlns="{SVG_NS}" class="figure" viewBox="{_num(x0)} {_num(y0)} {_num(width)} '
-              f'{_num(height)}" width="{_num(width * font_px)}" height="{_num(height * font_px)}" role="img" '
+    markup = (f'<svg xmlns="{SVG_NS}" class="figure" viewBox="{svg_num(x0)} {svg_num(y0)} {svg_num(width)} '
+              f'{svg_num(height)}" width="{svg_num(width * font_px)}" height="{svg_num(height * font_px)}" role="img" '
               f'aria-labelledby="{labelled}"><title id="{fig_id}-title">{escape(title)}</title>'
               f'<desc id="{fig_id}-desc">{escape(desc)}</desc>' + "".join(body) + "</svg>")
     return Svg(markup, width * font_px, height * font_px, width, least)
@@ -203,14 +203,14 @@ def _card(box: Box, pic: Picture, lay: Layout, theme: Theme, ems: tuple[float, f
         gap = size * SANS_ADVANCE
         nw, vw = len(name) * size * SANS_ADVANCE, len(value) * size * SANS_ADVANCE
         start = x - (nw + gap + vw) / 2
-        out.append(_text(start, row_y, name, size, colour, theme.fonts.sans, "start", ' font-weight="bold"'))
-        out.append(_text(start + nw + gap, row_y, value, size, c.text, theme.fonts.mono, "start"))
+        out.append(svg_text(start, row_y, name, size, colour, theme.fonts.sans, "start", ' font-weight="bold"'))
+        out.append(svg_text(start + nw + gap, row_y, value, size, c.text, theme.fonts.mono, "start"))
     else:
-        out.append(_text(x, row_y, name, _fit(name, name_em, inner, least), colour, theme.fonts.sans,
+        out.append(svg_text(x, row_y, name, _fit(name, name_em, inner, least), colour, theme.fonts.sans,
                          extra=' font-weight="bold"'))
     if sub:
         sub_y = y - h / 2 + top_h + (h - top_h) / 2 - h * 0.04
-        out.append(_text(x, sub_y, sub, _fit(sub, sub_em, inner, least), c.text_muted, theme.fonts.sans))
+        out.append(svg_text(x, sub_y, sub, _fit(sub, sub_em, inner, least), c.text_muted, theme.fonts.sans))
     return "".join(out) + "</g>"
 
 
@@ -220,7 +220,7 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     w, h = box.w * U, box.h * U
     out = [f'<g class="bucket" data-item="{escape(box.id)}">',
            _rect(x, y, w, h, theme.radii.bucket * U, c.card_fill, c.bucket, theme.strokes.bucket * STROKE * U)]
-    empty = _text(x, y, "None", _fit("None", em, w * q.bucket_label_width, least), c.text_muted, theme.fonts.mono)
+    empty = svg_text(x, y, "None", _fit("None", em, w * q.bucket_label_width, least), c.text_muted, theme.fonts.mono)
     fill = pic.fills.get(box.id)
     if fill is None:
         return "".join(out) + empty + "</g>"
@@ -228,10 +228,10 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     liquid = _rect(x, y, iw, ih, theme.radii.bucket * U, c.bucket_fill)
     if stepping is not None:  # until its step, what it held before ("None" if empty); the new fill from it
         held = fill.before if fill.before not in (None, "None") else None
-        before = empty if held is None else liquid + _text(x, y, held, _fit(held, em, w * q.bucket_label_width,
+        before = empty if held is None else liquid + svg_text(x, y, held, _fit(held, em, w * q.bucket_label_width,
                                                                              least), c.text, theme.fonts.mono)
         out.append(f'<g class="mark{" off" if fill.step <= stepping else ""}" data-until="{fill.step}">{before}</g>')
-    text = _text(x, y, fill.text, _fit(fill.text, em, w * q.bucket_label_width, least), c.text, theme.fonts.mono)
+    text = svg_text(x, y, fill.text, _fit(fill.text, em, w * q.bucket_label_width, least), c.text, theme.fonts.mono)
     out.append(f"<g{_step_attrs(fill.step, stepping)}>{liquid}{text}</g>")
     return "".join(out) + "</g>"
 
@@ -261,8 +261,8 @@ def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, s
         label = ""
         if text:
             mx, my = _label_spot(pts, text, em, placed, cards)
-            label = _text(mx, my, text, em, c.grad, theme.fonts.mono, extra=f' font-weight="bold" stroke="{c.background}" '
-                          f'stroke-width="{_num(em * 0.35)}" paint-order="stroke"')
+            label = svg_text(mx, my, text, em, c.grad, theme.fonts.mono, extra=f' font-weight="bold" stroke="{c.background}" '
+                          f'stroke-width="{svg_num(em * 0.35)}" paint-order="stroke"')
         out.append(f"<g{extra}>{_arrow(pts, c.grad, width, tip)}{label}</g>")
     return out
 
@@ -373,7 +373,7 @@ def _notes(visits: list[VisitStep], em: float, width: float, stepping: int | Non
     out = []
     for step, lines in groups:
         cls = "" if step is None else f' class="note{"" if step == stepping else " off"}" data-at="{step}"'
-        texts = [_text(x, top + k * pitch, line, em, colour, theme.fonts.sans, "start")
+        texts = [svg_text(x, top + k * pitch, line, em, colour, theme.fonts.sans, "start")
                  for k, (colour, line) in enumerate(lines)]
         out.append(f"<g{cls}>{''.join(texts)}</g>")
     return out, most * pitch + theme.spacing.item_gap * U

@@ -14,10 +14,13 @@ places units by layer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from engine.optable import UNIT_OPS
 from engine.records import Backward, Event, Node, Tensor
+
+if TYPE_CHECKING:
+    from scenes.theme_model import Labels
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,25 @@ class Network:
         """Unit ids per layer, input layer first."""
         depth = max((u.layer for u in self.units.values()), default=-1)
         return [[u.id for u in self.units.values() if u.layer == d] for d in range(depth + 1)]
+
+    def layer_names(self, labels: Labels) -> list[str]:
+        """input, hidden 1, hidden 2, ..., output, loss: each layer by its place (the last is the
+        loss when one unit no weight feeds, as ``(yh - y)**2`` after the output). The clip labels
+        its rows with these, and the article's figure too."""
+        n = len(self.layers)
+        loss_last = n > 2 and len(self.layers[-1]) == 1 and not any(
+            l.dst == self.layers[-1][0] for l in self.links.values())
+        names = []
+        for depth in range(n):
+            if depth == 0:
+                names.append(labels.layer_input)
+            elif loss_last and depth == n - 1:
+                names.append(labels.legend_loss)
+            elif depth == n - 1 - loss_last:
+                names.append(labels.layer_output)
+            else:
+                names.append(labels.layer_hidden.format(k=depth))
+        return names
 
 
 def read_network(events: Iterable[Event]) -> Network:
