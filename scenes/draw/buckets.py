@@ -187,14 +187,14 @@ class Buckets(View):
         after = shown.get("after")
         # .grad = None empties the bucket: no number, as before its first fill (one picture of a
         # gradient that is not there); zero_grad's 0 is written in it
-        cleared = after is None or after.text == NONE_TEXT
-        new = bucket(box, self.theme, level=0.0, value=None if cleared else after.text, scale=self.ctx.layout.scale)
+        written = None if after is None or after.text == NONE_TEXT else after.text
+        new = bucket(box, self.theme, level=0.0, value=written, scale=self.ctx.layout.scale)
         if after is not None:
             self.ctx.record(after)
         old = self.graph.buckets[leaf]
         out: Anims = [FadeOut(m) for m in self.walk.visit_marks]
         self.walk.visit_marks = []
-        self.graph.bucket_text[leaf] = None if cleared else after.text
+        self.graph.bucket_text[leaf] = written
         return out + [refill(old, new)]
 
 

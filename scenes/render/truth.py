@@ -10,7 +10,10 @@ What "the log at time t" is: the events of every cue begun by ``t`` have happene
 still running may or may not have (a value changing shows either). So a card's value must be one
 its tensor held from the last cue finished to the last cue begun, formatted as the storyboard
 formats it; a bucket's value likewise one its ``.grad`` held (``None`` once reset), and a bucket
-shown while ``.grad`` holds a number that no cue is changing must show it.
+shown while ``.grad`` holds a number that no cue is changing must show it. An event no cue draws
+happened by the next one drawn (a reset the storyboard skips still empties the bucket), except a
+fill: a beat of ``visits`` shows the walk without its fills, and the bucket waits for a beat that
+shows them (where none does, the bucket stays empty: not counted here).
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ class Truth:
 
     def __init__(self, events: Sequence[Event], plan: Any, numbers: Any) -> None:
         drawn = _drawn_at(events, plan.cues)
+        drawn_by_cue = {seq for c in plan.cues for seq in c.seqs}
         values: dict[str, list[tuple[float, float, str | None]]] = {}
         grads: dict[str, list[tuple[float, float, str | None]]] = {}
         self.printed: list[tuple[float, str]] = []
@@ -76,16 +80,18 @@ class Truth:
             when = drawn[ev.seq]
             if isinstance(ev, (Tensor, Update)):
                 key = ev.id if isinstance(ev, Tensor) else ev.tensor
-                text = _shown(ev.value, ev.exact, ev.str, ev.seq, ("value", "exact", "str"), numbers).text
-                values.setdefault(key, []).append((*when, text))
+                values.setdefault(key, []).append(
+                    (*when, _shown(ev.value, ev.exact, ev.str, ev.seq, ("value", "exact", "str"), numbers).text))
                 if isinstance(ev, Tensor):
                     self.feeds[key] = [i for i in ev.inputs or [] if isinstance(i, str)]
             elif isinstance(ev, Accumulate):
-                text = _shown(ev.after, ev.after_exact, ev.str, ev.seq, ("after", "after_exact", "str"), numbers).text
-                grads.setdefault(ev.tensor, []).append((*when, text))
+                if ev.seq not in drawn_by_cue:
+                    continue  # a `visits` span that stops short of the fills: the bucket waits (below)
+                grads.setdefault(ev.tensor, []).append(
+                    (*when, _shown(ev.after, ev.after_exact, ev.str, ev.seq, ("after", "after_exact", "str"), numbers).text))
             elif isinstance(ev, GradReset):
-                text = None if ev.to is None else _shown(ev.to, "0", None, ev.seq, ("to", "to", None), numbers).text
-                grads.setdefault(ev.tensor, []).append((*when, text))
+                grads.setdefault(ev.tensor, []).append(
+                    (*when, None if ev.to is None else _shown(ev.to, "0", None, ev.seq, ("to", "to", None), numbers).text))
             elif isinstance(ev, (Print, Expr)):
                 self.printed.append((when[0], plain(ev.text if isinstance(ev, Print) else ev.str)))
         self.values = {k: _History(tuple(v)) for k, v in values.items()}
@@ -122,11 +128,11 @@ class Truth:
         for leaf in shown_buckets | set(bucket_texts):
             history = self.grads.get(leaf, _History(()))
             allowed = history.at(time)
-            for text in bucket_texts.get(leaf, []):
-                if not _one_number(text) and text != NONE_TEXT:
+            for written in bucket_texts.get(leaf, []):
+                if not _one_number(written) and written != NONE_TEXT:
                     continue
-                if (None if text == NONE_TEXT else text) not in allowed:
-                    out.append(Untrue(time, "bucket", leaf, text, _sorted(allowed)))
+                if (None if written == NONE_TEXT else written) not in allowed:
+                    out.append(Untrue(time, "bucket", leaf, written, _sorted(allowed)))
             if leaf in shown_buckets and not bucket_texts.get(leaf) and allowed != {None} and None not in allowed:
                 out.append(Untrue(time, "bucket", leaf, "", _sorted(allowed)))
         out += self._console(time, [it["text"] for it in seen if it["role"] == "console" and it.get("text")])
@@ -138,14 +144,14 @@ class Truth:
         out: list[Untrue] = []
         printed_by = {text for when, text in self.printed if when <= time}
         every = {text for _, text in self.printed}
-        for text in lines:
-            if text in every and text not in printed_by:
-                out.append(Untrue(time, "console", "printed line", text, _sorted(printed_by)))
+        for line in lines:
+            if line in every and line not in printed_by:
+                out.append(Untrue(time, "console", "printed line", line, _sorted(printed_by)))
         for start, end, beat, seq in self._outputs:
             b0, b1 = self._beats.get(beat, (start, end))
-            text = self._texts.get(seq)
-            if text is not None and end <= time < b1 and text not in lines:
-                out.append(Untrue(time, "console", "printed line", "", (text,)))
+            printed = self._texts.get(seq)
+            if printed is not None and end <= time < b1 and printed not in lines:
+                out.append(Untrue(time, "console", "printed line", "", (printed,)))
         return out
 
 
