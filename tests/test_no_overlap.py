@@ -18,13 +18,14 @@ same way.
 
 The same pass also checks that what is shown is true at that moment, every half second
 (:class:`scenes.render.truth.Truth`): each value on a card is its tensor's value in the log then
-(after updates), each bucket shows ``.grad`` then (None after a reset; a number is never dropped),
+(after updates), each bucket shows ``.grad`` then (empty after ``p.grad = None``; a number is
+never dropped),
 each printed line shown was printed by then and none of the beat that printed it is lost. The
 cases that still show something untrue are listed in ``STILL_UNTRUE``.
 
-The lessons of tests/storyboard/lessons/ are cases too, at every 3rd frame (``LESSON_FRAME_STEP``),
-in the same two tables. Under pytest-xdist a case's two checks are kept on one worker (an
-``xdist_group`` per case), so they still share one inspection.
+The lessons of tests/storyboard/lessons/ are cases too, at every 3rd frame (``LESSON_FRAME_STEP``)
+and every half second for the truth, in the same tables. Under pytest-xdist a case's three
+checks are kept on one worker (an ``xdist_group`` per case), so they still share one inspection.
 """
 
 from __future__ import annotations
