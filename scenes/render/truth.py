@@ -24,8 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.records import Accumulate, Event, Expr, GradReset, Print, Tensor, Update
+from scenes.storyboard.cues import Cue
 from scenes.storyboard.errors import plain
+from scenes.storyboard.model import Numbers
 from scenes.storyboard.narration import _shown
+from scenes.storyboard.plan import Plan
 from scenes.storyboard.views.graph import NONE_TEXT
 
 MIN_OPACITY = 0.1
@@ -67,7 +70,7 @@ class Truth:
     """What the log says at each moment of one planned clip. ``events``: the log; ``plan``: the
     clip's plan (its cues' times and seqs); ``numbers``: the storyboard's number style."""
 
-    def __init__(self, events: Sequence[Event], plan: Any, numbers: Any) -> None:
+    def __init__(self, events: Sequence[Event], plan: Plan, numbers: Numbers) -> None:
         drawn = _drawn_at(events, plan.cues)
         drawn_by_cue = {seq for c in plan.cues for seq in c.seqs}
         values: dict[str, list[tuple[float, float, str | None]]] = {}
@@ -98,7 +101,7 @@ class Truth:
         self.grads = {k: _History(tuple(v)) for k, v in grads.items()}
         self._outputs = sorted((c.start, c.start + c.duration, c.beat, max(c.seqs)) for c in plan.cues
                                if c.kind == "output_line" and c.seqs)
-        self._beats = {b.index: (b.start, b.start + b.duration) for b in getattr(plan, "beats", ())}
+        self._beats = {b.index: (b.start, b.start + b.duration) for b in plan.beats}
         self._texts = {ev.seq: plain(ev.text if isinstance(ev, Print) else ev.str)
                        for ev in events if isinstance(ev, (Print, Expr))}
 
@@ -133,7 +136,7 @@ class Truth:
                     continue
                 if (None if written == NONE_TEXT else written) not in allowed:
                     out.append(Untrue(time, "bucket", leaf, written, _sorted(allowed)))
-            if leaf in shown_buckets and not bucket_texts.get(leaf) and allowed != {None} and None not in allowed:
+            if leaf in shown_buckets and not bucket_texts.get(leaf) and None not in allowed:
                 out.append(Untrue(time, "bucket", leaf, "", _sorted(allowed)))
         out += self._console(time, [it["text"] for it in seen if it["role"] == "console" and it.get("text")])
         return out
@@ -148,14 +151,14 @@ class Truth:
             if line in every and line not in printed_by:
                 out.append(Untrue(time, "console", "printed line", line, _sorted(printed_by)))
         for start, end, beat, seq in self._outputs:
-            b0, b1 = self._beats.get(beat, (start, end))
+            _, beat_end = self._beats.get(beat, (start, end))
             printed = self._texts.get(seq)
-            if printed is not None and end <= time < b1 and printed not in lines:
+            if printed is not None and end <= time < beat_end and printed not in lines:
                 out.append(Untrue(time, "console", "printed line", "", (printed,)))
         return out
 
 
-def _drawn_at(events: Sequence[Event], cues: Sequence[Any]) -> dict[int, tuple[float, float]]:
+def _drawn_at(events: Sequence[Event], cues: Sequence[Cue]) -> dict[int, tuple[float, float]]:
     """When each event is drawn: the first cue that names its seq (its start and end); an event
     no cue draws takes the time of the next one drawn after it in the log (it happened before
     that one); after the last one drawn, never (the clip tells the log up to there: a closing
