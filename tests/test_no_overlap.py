@@ -16,9 +16,16 @@ docs/inspect.md): no text's glyphs may be shorter than the theme's ``font_sizes.
 at 854x480. The cases that still show smaller texts are listed in ``STILL_TOO_SMALL``, in the
 same way.
 
-The lessons of tests/storyboard/lessons/ are cases too, at every 3rd frame (``LESSON_FRAME_STEP``),
-in the same two tables. Under pytest-xdist a case's two checks are kept on one worker (an
-``xdist_group`` per case), so they still share one inspection.
+The same pass also checks that what is shown is true at that moment, every half second
+(:class:`scenes.render.truth.Truth`): each value on a card is its tensor's value in the log then
+(after updates), each bucket shows ``.grad`` then (empty after ``p.grad = None``; a number is
+never dropped),
+each printed line shown was printed by then and none of the beat that printed it is lost. The
+cases that still show something untrue are listed in ``STILL_UNTRUE``.
+
+The lessons of tests/storyboard/lessons/ are cases too, at every 3rd frame (``LESSON_FRAME_STEP``)
+and every half second for the truth, in the same tables. Under pytest-xdist a case's three
+checks are kept on one worker (an ``xdist_group`` per case), so they still share one inspection.
 """
 
 from __future__ import annotations
@@ -30,7 +37,9 @@ import pytest
 
 from scenes.draw.collisions import collisions, too_small
 from scenes.render.inspect import inspect_clip
+from scenes.render.inspect import sample_frames
 from scenes.render.options import RenderOptions, fps_of
+from scenes.render.truth import Truth
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import load_theme
 from tests.clips import ASPECTS, CLIPS
@@ -48,13 +57,25 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
     # (distinct pairs of items, each lasting one frame or more). Every case is clean: the nine
     # clips and the lessons at every aspect (the deep lessons at 1:1 fold results into the
-    # cards they feed, scenes/layout/collapse.py).
+    # cards they feed, scenes/layout/collapse.py), but the trained network's: a gradient's badge
+    # waiting beside its bucket covers the next bucket's value (its buckets stand close, their
+    # 7-character values overhanging), and at 9:16 and 1:1 an arrow from one pass's graph
+    # to the next bends out of the frame.
+    ("tanh_sgd_lists", "16:9"): "4 collisions: 4 texts overlap (a badge over the next bucket's value)",
+    ("tanh_sgd_lists", "9:16"): "5 collisions: 4 texts overlap, 1 leaves the frame (an arrow)",
+    ("tanh_sgd_lists", "1:1"): "3 collisions: 2 texts overlap, 1 leaves the frame (an arrow)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
     # (distinct texts). Every case is clean: the nine clips, and the lessons' cards (a deep
     # graph's one-row cards keep 9 px) and code panes (long lines wrap).
 }
+STILL_UNTRUE: dict[tuple[str, str], str] = {
+    # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.
+}
+TRUTH_EVERY = 0.5
+"""Seconds between the samples the truth is checked at (``render inspect --every 0.5``)."""
+assert set(STILL_UNTRUE) <= {(n, a) for n in NAMES for a in ASPECTS}, "STILL_UNTRUE names a case that is not run"
 assert set(STILL_TOO_SMALL) <= {(n, a) for n in NAMES for a in ASPECTS}, "STILL_TOO_SMALL names a case that is not run"
 assert set(STILL_COLLIDE) <= {(n, a) for n in NAMES for a in ASPECTS}, "STILL_COLLIDE names a case that is not run"
 
@@ -67,7 +88,7 @@ def _who(item: dict | None) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def found_problems(name: str, aspect: str) -> tuple[list[str], list[str]]:
+def found_problems(name: str, aspect: str) -> tuple[list[str], list[str], list[str]]:
     """Every frame (every 3rd of a lesson) of ``name`` at ``aspect`` inspected once: one line per collision, then one
     per text under the theme's minimum glyph height (`too_small`), each with the times it lasts
     and the items (with their boxes in pixels the first time it is seen)."""
@@ -75,9 +96,20 @@ def found_problems(name: str, aspect: str) -> tuple[list[str], list[str]]:
     opts = RenderOptions(aspect=aspect)
     min_px = load_theme().font_sizes.min_glyph_px
     every = LESSON_FRAME_STEP if name in LESSONS else 1
-    frames = list(range(0, round(plan.duration * fps_of(opts)), every))
-    seen: tuple[dict, dict] = ({}, {})
+    truth_frames = set(sample_frames(plan.duration, fps_of(opts), every=TRUTH_EVERY))
+    looked = set(range(0, round(plan.duration * fps_of(opts)), every))  # collisions and sizes
+    frames = sorted(looked | truth_frames)
+    truth = Truth(checked.run.events, plan, checked.storyboard.number_style)
+    seen: tuple[dict, dict, dict] = ({}, {}, {})
     for sample in inspect_clip(checked, plan, opts, frames=frames):
+        if round(sample["time"] * fps_of(opts)) in truth_frames:
+            for u in truth.check(sample):
+                key = (u.what, u.id, u.shown)
+                seen[2].setdefault(key, [u.time, u.time, 0, u.describe()])
+                seen[2][key][1] = u.time
+                seen[2][key][2] += 1
+        if round(sample["time"] * fps_of(opts)) not in looked:
+            continue
         for table, found in zip(seen, (collisions(sample["items"], sample["frame"]),
                                        too_small(sample["items"], sample["frame"], min_px))):
             for c in found:
@@ -87,7 +119,7 @@ def found_problems(name: str, aspect: str) -> tuple[list[str], list[str]]:
                 table[key][2] += 1
     lines = [[f"{name} {aspect} {t0:.2f}-{t1:.2f} s ({n} frames): {first}" for t0, t1, n, first in t.values()]
              for t in seen]
-    return lines[0], lines[1]
+    return lines[0], lines[1], lines[2]
 
 
 def found_collisions(name: str, aspect: str) -> list[str]:
@@ -100,25 +132,34 @@ def found_too_small(name: str, aspect: str) -> list[str]:
     return found_problems(name, aspect)[1]
 
 
-TABLES = {"collide": STILL_COLLIDE, "too_small": STILL_TOO_SMALL}
+def found_untrue(name: str, aspect: str) -> list[str]:
+    """One line per thing ``name`` shows at ``aspect`` that the log contradicts then (see `found_problems`)."""
+    return found_problems(name, aspect)[2]
+
+
+TABLES = {"collide": STILL_COLLIDE, "too_small": STILL_TOO_SMALL, "truth": STILL_UNTRUE}
 
 
 def _case(name: str, aspect: str, check: str) -> object:
     reason = TABLES[check].get((name, aspect))
-    marks = [pytest.mark.xdist_group(f"frames-{name}-{aspect}")]  # both checks on one worker
+    marks = [pytest.mark.xdist_group(f"frames-{name}-{aspect}")]  # the checks on one worker
     marks += [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
     return pytest.param(name, aspect, check, marks=marks, id=f"{name}-{aspect}-{check}")
 
 
-# a case's two checks run one after the other, so they share one inspection (found_problems)
+# a case's three checks run one after the other, so they share one inspection (found_problems)
 @pytest.mark.parametrize(("name", "aspect", "check"),
                          [_case(n, a, c) for n in NAMES for a in ASPECTS for c in TABLES])
 def test_frames(name: str, aspect: str, check: str) -> None:
     """``collide``: nothing collides. ``too_small``: no text's glyphs under the theme's
-    ``font_sizes.min_glyph_px`` (at 854x480; more at a larger frame)."""
+    ``font_sizes.min_glyph_px`` (at 854x480; more at a larger frame). ``truth``: every half
+    second, cards, buckets and printed lines agree with the log at that moment."""
     if check == "collide":
         found = found_collisions(name, aspect)
         assert not found, f"{len(found)} collisions:\n" + "\n".join(found)
-    else:
+    elif check == "too_small":
         found = found_too_small(name, aspect)
         assert not found, f"{len(found)} texts too small:\n" + "\n".join(found)
+    else:
+        found = found_untrue(name, aspect)
+        assert not found, f"{len(found)} untrue on screen:\n" + "\n".join(found)

@@ -23,6 +23,7 @@ from scenes.draw.onscreen import OnScreen
 from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.clip import fill_scales
+from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
@@ -184,13 +185,16 @@ class Buckets(View):
         if "name" in shown and self.onscreen.card_shows(leaf, shown["name"].text):
             self.ctx.record(shown["name"])
         after = shown.get("after")
-        new = bucket(box, self.theme, level=0.0, value=after.text if after else None, scale=self.ctx.layout.scale)
-        if after is not None and new.value is not None:
+        # .grad = None empties the bucket: no number, as before its first fill (one picture of a
+        # gradient that is not there); zero_grad's 0 is written in it
+        written = None if after is None or after.text == NONE_TEXT else after.text
+        new = bucket(box, self.theme, level=0.0, value=written, scale=self.ctx.layout.scale)
+        if after is not None:
             self.ctx.record(after)
         old = self.graph.buckets[leaf]
         out: Anims = [FadeOut(m) for m in self.walk.visit_marks]
         self.walk.visit_marks = []
-        self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
+        self.graph.bucket_text[leaf] = written
         return out + [refill(old, new)]
 
 

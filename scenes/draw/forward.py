@@ -6,7 +6,7 @@ walk, the buckets and the focus views write that record too: ``View``).
 
 from __future__ import annotations
 
-from manim import Create, FadeIn, FadeOut, Mobject, Succession, Transform, VGroup, there_and_back
+from manim import Create, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, Transform, VGroup, there_and_back
 
 from scenes.draw.console import Console
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -146,7 +146,9 @@ class GraphCards(View):
             return []
         self.record_card(card, cue, {"name": "name", "value": "value"})
         self.graph.cards[tid] = card
-        return [Transform(old, card)] if old is not None else [FadeIn(card)]
+        # the old card leaves the scene as the new one takes its place: a Transform would leave
+        # the old mobject on screen, morphed once, under every later update's new card
+        return [ReplacementTransform(old, card)] if old is not None else [FadeIn(card)]
 
     # ----- emphasis ---------------------------------------------------------------------------
     def _targets(self, ids: tuple[str, ...]) -> list[Mobject]:

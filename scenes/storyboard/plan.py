@@ -18,6 +18,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine.records import GradReset, Update
+
 from .builder import Builder, _t
 from .caption_events import CaptionEvent, CaptionSpan, events_of, first_shown, lay_out
 from .cues import Cue
@@ -26,6 +28,7 @@ from .model import Storyboard
 from .narration import Shown, fill
 from .timings import PlanTimings
 from .views import VIEWS
+from .views import graph as graph_view
 from .visuals import TABLE, VISUAL_KINDS
 
 __all__ = ["BeatTime", "CaptionSpan", "Cue", "Plan", "VISUAL_KINDS", "plan", "plan_dict"]
@@ -104,6 +107,8 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
                   + [Shown(board.checklist[beat.check - 1], None, "checklist", "ticked")], advance=False)
         if view.begin is not None:
             view.begin(b)
+        if selected and spec.view in CATCH_UP_VIEWS:
+            _catch_up(b, index, cutoff, min(e.seq for e in selected))
         for ev in selected:
             planner = view.planners.get(type(ev)) if type(ev) in spec.kinds else None
             if planner is None:
@@ -137,6 +142,23 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     if board.takeaway is not None:
         now = _takeaway(board, index, timings, now, captions, beats)
     return Plan(board.title, _t(now), tuple(cues), tuple(captions), tuple(beats))
+
+
+CATCH_UP_VIEWS = ("graph", "step")
+"""The views whose picture keeps weights' cards and buckets from beat to beat."""
+
+
+def _catch_up(b: Builder, index: LogIndex, after: int, before: int) -> None:
+    """What the beats skipped between seq ``after`` and ``before`` and the picture still shows:
+    an update's new value on the weight's card, a reset's empty bucket, at the beat's start and
+    all at once. A storyboard that shows pass one's step and then pass three's graph (the steps
+    between untold) would otherwise show pass three computed from pass one's weights."""
+    t, end = b.now, b.now
+    for ev in index.events[after + 1:max(after + 1, before)]:
+        if isinstance(ev, (Update, GradReset)):
+            (graph_view.update if isinstance(ev, Update) else graph_view.grad_reset)(b, ev)
+            end, b.now = max(end, b.now), t
+    b.now = end
 
 
 def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, captions: list[CaptionSpan],

@@ -2,7 +2,8 @@
 
 Why labels by detail level: a graph of a hundred nodes must stay readable, so the layout says
 how much text fits (`Detail`) and any text whose fitted size falls under the theme's
-`min_readable` is dropped instead of drawn as an illegible smudge.
+`min_readable` is dropped instead of drawn as an illegible smudge; a value alone on its row
+overhangs the card at that size instead, as a weight's must show every update.
 """
 
 from __future__ import annotations
@@ -125,6 +126,12 @@ def node_card(
             made = made[:1]  # the two do not fit side by side: the name alone (a printout goes to the console)
             row = VGroup(made[0][1].scale(1 / factor))
             factor = shrink_to_fit(row, inner_w, h * q.label_fill)
+        if len(made) == 1 and made[0][0] == "value" and made[0][2] * factor < f.min_readable:
+            # a value alone on its row (a weight's, under its name) is never dropped: a longer
+            # one (-0.2864 after an update) overhangs the card at the least readable size
+            target = f.min_readable * (1 + 1e-9)  # at the least size, not a rounding under it
+            row.scale(target / (made[0][2] * factor))
+            factor = target / made[0][2]
         row.move_to([box.x, cy, 0])
         for role, m, start in made:
             if start * factor >= f.min_readable:

@@ -36,6 +36,8 @@ from ..narration import Shown
 from ..numfmt import show, torch_str
 from ..rules import RULES, Rule
 
+NONE_TEXT = "None"
+"""What a reset to ``None`` (``p.grad = None``) writes; the bucket draws it empty (scenes/draw/buckets.py)."""
 MAX_EXPRESSION_CHARS = 12  # longer code would not fit a card's name row; the op name stands in
 
 
@@ -231,7 +233,7 @@ def accumulate(b: Builder, ev: Event) -> None:
 def grad_reset(b: Builder, ev: Event) -> None:
     strings = b.name_of(ev.tensor)
     to = ev.to
-    text = "None" if to is None else show(to, "0", b.numbers, torch_str(to))
+    text = NONE_TEXT if to is None else show(to, "0", b.numbers, torch_str(to))
     strings.append(Shown(text, ev.seq, "to", "after"))
     leaf = b.index.tensor_event.get(ev.tensor)
     b.add("bucket_reset", b.tm.bucket_fill, (ev.tensor, leaf.node if leaf else None), strings, [ev.seq])
