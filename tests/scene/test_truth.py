@@ -14,14 +14,22 @@ import pytest
 
 from scenes.render.truth import Truth
 from scenes.storyboard import load_and_plan
+from scenes.storyboard.cues import Cue
+from scenes.storyboard.plan import Plan
 
 LESSON = Path(__file__).parent.parent / "storyboard" / "lessons" / "tanh_sgd_lists.yaml"
 
 
 @pytest.fixture(scope="module")
-def truth() -> Truth:
+def lesson() -> tuple[Truth, Plan]:
     checked, plan = load_and_plan(str(LESSON))
-    return Truth(checked.run.events, plan, checked.storyboard.number_style)
+    return Truth(checked.run.events, plan, checked.storyboard.number_style), plan
+
+
+def _cues(plan: Plan, kind: str, tensor: str | None = None) -> list[Cue]:
+    """The plan's cues of ``kind`` (about ``tensor``, when given), in order: the samples' times
+    are read from them, so a change of pacing moves the samples with the picture."""
+    return [c for c in plan.cues if c.kind == kind and (tensor is None or tensor in c.ids)]
 
 
 def _text(role: str, text: str, owner: str | None) -> dict:
@@ -32,34 +40,44 @@ def _sample(time: float, *items: dict) -> dict:
     return {"time": time, "frame": [854, 480], "items": list(items)}
 
 
-def test_a_card_left_from_the_step_before_is_reported(truth: Truth) -> None:
-    """After the third update (75.45 s) W1[0] is 0.4953: its card still at 0.4941 is untrue."""
-    found = truth.check(_sample(78.0, _text("value", "0.4941", "t0")))
-    assert [u.describe() for u in found] == ["card t0 shows '0.4941' at 78.00 s where the log says '0.4953'"]
-    assert truth.check(_sample(78.0, _text("value", "0.4953", "t0"))) == []
+def test_a_card_left_from_the_step_before_is_reported(lesson: tuple[Truth, Plan]) -> None:
+    """After the third update W1[0] is 0.4953: its card still at 0.4941 is untrue."""
+    truth, plan = lesson
+    third = _cues(plan, "update_step", "t0")[2]
+    after = third.start + third.duration + 2.0
+    found = truth.check(_sample(after, _text("value", "0.4941", "t0")))
+    assert [u.describe() for u in found] == [f"card t0 shows '0.4941' at {after:.2f} s where the log says '0.4953'"]
+    assert truth.check(_sample(after, _text("value", "0.4953", "t0"))) == []
     # while the update's cue runs, either value is true
-    assert truth.check(_sample(75.6, _text("value", "0.4941", "t0"))) == []
+    assert truth.check(_sample(third.start + 0.15, _text("value", "0.4941", "t0"))) == []
 
 
-def test_a_bucket_must_show_its_grad_and_nothing_once_cleared(truth: Truth) -> None:
-    """Step two's fill of W1[0] (-0.0643, 49.73 s) must show while its bucket does (51 s); after
-    ``p.grad = None`` (58.35 s) the bucket holds no number."""
+def test_a_bucket_must_show_its_grad_and_nothing_once_cleared(lesson: tuple[Truth, Plan]) -> None:
+    """Step two's fill of W1[0] (-0.0643) must show while its bucket does; after the second
+    ``p.grad = None`` the bucket holds no number."""
+    truth, plan = lesson
+    fill, reset = _cues(plan, "bucket_fill", "t0")[1], _cues(plan, "bucket_reset", "t0")[1]
+    at, later = fill.start + fill.duration + 0.5, reset.start + reset.duration + 0.8
     edge = {"kind": "shape", "role": "arrow", "text": None, "bbox": [0, 0, 1, 1], "opacity": 1.0,
             "id": "bucket:t0->t0"}
-    dropped = truth.check(_sample(51.0, edge))
-    assert [u.describe() for u in dropped] == ["bucket t0 shows '' at 51.00 s where the log says '-0.0643'"]
-    assert truth.check(_sample(51.0, edge, _text("value", "-0.0643", "bucket:t0"))) == []
-    stale = truth.check(_sample(60.0, edge, _text("value", "-0.0643", "bucket:t0")))
-    assert [u.describe() for u in stale] == ["bucket t0 shows '-0.0643' at 60.00 s where the log says 'None'"]
-    assert truth.check(_sample(60.0, edge)) == []
+    dropped = truth.check(_sample(at, edge))
+    assert [u.describe() for u in dropped] == [f"bucket t0 shows '' at {at:.2f} s where the log says '-0.0643'"]
+    assert truth.check(_sample(at, edge, _text("value", "-0.0643", "bucket:t0"))) == []
+    stale = truth.check(_sample(later, edge, _text("value", "-0.0643", "bucket:t0")))
+    assert [u.describe() for u in stale] == [f"bucket t0 shows '-0.0643' at {later:.2f} s where the log says 'None'"]
+    assert truth.check(_sample(later, edge)) == []
 
 
-def test_printed_lines_are_printed_by_then_and_kept_through_their_beat(truth: Truth) -> None:
-    """The first loss is printed at 27.48 s: shown before, it is untrue; missing during its
-    beat, it is lost."""
+def test_printed_lines_are_printed_by_then_and_kept_through_their_beat(lesson: tuple[Truth, Plan]) -> None:
+    """The first loss is printed by its output line's cue: shown before, it is untrue; missing
+    during its beat, it is lost."""
+    truth, plan = lesson
     line = "tensor(0.0729, grad_fn=<PowBackward0>)"
-    early = truth.check(_sample(20.0, _text("console", line, None)))
+    first = _cues(plan, "output_line")[0]
+    assert first.text("output") == line or line in [s.text for s in first.strings]
+    before, during = first.start - 5.0, first.start + first.duration + 0.4
+    early = truth.check(_sample(before, _text("console", line, None)))
     assert [u.what for u in early] == ["console"]
-    lost = truth.check(_sample(28.5))
-    assert [u.describe() for u in lost] == [f"console printed line shows '' at 28.50 s where the log says {line!r}"]
-    assert truth.check(_sample(28.5, _text("console", line, None))) == []
+    lost = truth.check(_sample(during))
+    assert [u.describe() for u in lost] == [f"console printed line shows '' at {during:.2f} s where the log says {line!r}"]
+    assert truth.check(_sample(during, _text("console", line, None))) == []
