@@ -64,9 +64,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Validate each storyboard; all of its problems are printed; exit 2 if any storyboard failed."""
     from scenes.oracle.check import compare, torch_available
     from scenes.oracle.remote import TorchUnavailable, find_torch
-    from scenes.draw.dropped import dropped_bucket_values
-    from scenes.layout.unshown import empty_beats, refuse_if_nothing_shown, unshown, unshown_bucket_values
-    from scenes.theme import load_theme
+    from scenes.layout.unshown import empty_beats, refuse_if_nothing_shown, unshown
     from scenes.storyboard import load, plan_of  # the model: not on every `render`'s path
 
     files = [storyboard_path(w) for w in args.storyboards] or find_storyboards()
@@ -110,8 +108,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             status = report(exc)
             continue
         lays = clip_layouts(checked, p)
-        missing = empty_beats(p, [b.visual for b in checked.storyboard.beats]) + unshown(p, lays) \
-            + unshown_bucket_values(dropped_bucket_values(p, lays, load_theme()))
+        missing = empty_beats(p, [b.visual for b in checked.storyboard.beats]) + unshown(p, lays)
         try:
             refuse_if_nothing_shown(checked, missing)
         except StoryboardError as exc:

@@ -74,18 +74,6 @@ def empty_beats(plan: Any, visuals: list[str]) -> list[Unshown]:
                     "choose the visual that shows what the span holds", refuse=refuse) for i in empty]
 
 
-def unshown_bucket_values(dropped: list[tuple[int, str, str]]) -> list[Unshown]:
-    """One warning per beat and aspect for the bucket values the drawing drops
-    (`scenes.draw.dropped.dropped_bucket_values`: ``(beat, aspect, "w0.grad = -0.3715")``)."""
-    by: dict[tuple[int, str], list[str]] = {}
-    for beat, aspect, what in dropped:
-        by.setdefault((beat, aspect), []).append(what)
-    return [Unshown(beat, aspect, f"{len(whats)} bucket value{'s' * (len(whats) != 1)} too long for "
-                    f"{'its bucket' if len(whats) == 1 else 'their buckets'} at the least readable size, not drawn: "
-                    f"{', '.join(whats[:4])}{', ...' if len(whats) > 4 else ''}; a shorter number style "
-                    "(numbers: {style: decimal, places: 2}) fits them") for (beat, aspect), whats in by.items()]
-
-
 def refuse_if_nothing_shown(checked: Any, missing: list[Unshown]) -> None:
     """Raise a StoryboardError of one located line, at the first beat's ``visual``, when
     ``missing`` says the picture would show nothing (`Unshown.refuse`)."""
