@@ -81,7 +81,7 @@ class NetworkDiagram(View):
     def _colour(self, net: Network, uid: str) -> str:
         c = self.theme.colors
         layers = net.layers
-        if uid in layers[0]:
+        if uid in layers[0] and net.has_inputs:
             return c.leaf_nograd
         return c.loss if uid in layers[-1] else c.op
 

@@ -285,7 +285,7 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
             continue
         y = geo.centre[shown[0]][1]
         body.append(svg_text(geo.label_x, y, names[depth], em, c.text_muted, t.fonts.sans, "start"))
-        role = c.leaf_nograd if depth == 0 else c.loss if depth == len(layers) - 1 else c.op
+        role = c.leaf_nograd if depth == 0 and net.has_inputs else c.loss if depth == len(layers) - 1 else c.op
         for u in shown:
             body.append(_unit(pic, u, geo, role, ring_r, theme, layer))
     for k, (text, colour, mono) in enumerate(rows_drawn):

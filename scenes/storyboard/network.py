@@ -31,6 +31,7 @@ class Unit:
     name: str
     layer: int
     seq: int
+    leaf: bool = True  # a tensor the program made itself, not an op's result (an input)
 
 
 @dataclass(frozen=True)
@@ -59,28 +60,45 @@ class Network:
         depth = max((u.layer for u in self.units.values()), default=-1)
         return [[u.id for u in self.units.values() if u.layer == d] for d in range(depth + 1)]
 
+    @property
+    def has_inputs(self) -> bool:
+        """True when the first row holds the program's own tensors (``x0``), not op results
+        (``h[0]`` of inputs that are plain numbers): only then is it the input layer, named and
+        coloured so."""
+        layers = self.layers
+        return bool(layers) and all(self.units[u].leaf for u in layers[0])
+
     def layer_names(self, labels: Labels) -> list[str]:
         """input, hidden 1, hidden 2, ..., output, loss: each layer by its place (the last is the
-        loss when one unit no weight feeds, as ``(yh - y)**2`` after the output). The clip labels
-        its rows with these, and the article's figure too."""
-        n = len(self.layers)
-        loss_last = n > 2 and len(self.layers[-1]) == 1 and not any(
-            l.dst == self.layers[-1][0] for l in self.links.values())
+        loss when one unit no weight feeds, as ``(yh - y)**2`` after the output). The first row
+        is the input only when its units are the program's own tensors: when the inputs are plain
+        numbers (``x = [1.0, -2.0]``), the first units drawn are results of ops (``h[0]``, a tanh),
+        so that row is hidden layer 1 and the count goes on from there. The clip labels its rows
+        with these, and the article's figure too."""
+        layers = self.layers
+        n = len(layers)
+        inputs = 1 if self.has_inputs else 0
+        loss_last = n > 1 + inputs and len(layers[-1]) == 1 and not any(
+            l.dst == layers[-1][0] for l in self.links.values())
         names = []
         for depth in range(n):
-            if depth == 0:
+            if depth < inputs:
                 names.append(labels.layer_input)
             elif loss_last and depth == n - 1:
                 names.append(labels.legend_loss)
             elif depth == n - 1 - loss_last:
                 names.append(labels.layer_output)
             else:
-                names.append(labels.layer_hidden.format(k=depth))
+                names.append(labels.layer_hidden.format(k=depth + 1 - inputs))
         return names
 
 
 def read_network(events: Iterable[Event]) -> Network:
-    """The MLP drawn by the log's tensors (empty when the program multiplies no weight)."""
+    """The MLP drawn by the log's tensors (empty when the program multiplies no weight).
+
+    A training loop multiplies each weight again in every pass: the network is the first pass's
+    (a later product of a weight already linked is skipped), so no row holds two passes' units
+    and no link leads to a unit that is never drawn."""
     evs = [e for e in events if isinstance(e, (Tensor, Node, Backward))]
     tensors = {e.id: e for e in evs if isinstance(e, Tensor)}
     users: dict[str, list[str]] = {}
@@ -110,6 +128,8 @@ def read_network(events: Iterable[Event]) -> Network:
         pending.append((e, w, next(i for i in ins if i != w)))
     layer: dict[str, int] = {}
     for e, w, src in pending:
+        if w in net.links:  # a later pass of a training loop: the network is the first pass's
+            continue
         dst = follow(e.id)
         layer.setdefault(src, 0)
         layer[dst] = max(layer.get(dst, 0), layer[src] + 1)
@@ -123,7 +143,7 @@ def read_network(events: Iterable[Event]) -> Network:
         layer[loss] = layer[last] + 1
     for t in sorted(layer, key=lambda t: tensors[t].seq):
         e = tensors[t]
-        net.units[t] = Unit(t, e.name or t, layer[t], e.seq)
+        net.units[t] = Unit(t, e.name or t, layer[t], e.seq, bool(e.is_leaf))
     _owners(net, tensors, users, weights)
     _targets(net, tensors, weights)
     return net

@@ -116,7 +116,8 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             if spec.lights_code:
                 b.code_line(ev)
             planner(b, ev)
-        at_pass = _loop_pass(index, selected) if selected and not spec.every_pass else None
+        # the pass mark sits beside the code pane's for line: a network picture has no pane
+        at_pass = _loop_pass(index, selected) if selected and not spec.every_pass and spec.view != "network" else None
         if at_pass != shown_pass and (at_pass or shown_pass):
             _add_loop_pass(b, index, at_pass, now)
             shown_pass = at_pass

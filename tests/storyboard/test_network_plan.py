@@ -108,3 +108,23 @@ def test_the_reached_count_climbs_to_every_weight_in_one_pass() -> None:
     assert counts == [("4", "36"), ("20", "36"), ("36", "36")]
     passes = [c.text("total") for c in p.cues if c.kind == "pass_count" and c.text("total")]
     assert set(passes) == {"36"}
+
+
+def test_a_network_fed_plain_numbers_names_its_first_drawn_row_hidden() -> None:
+    """x = [1.0, -2.0] are numbers, not tensors: the first row drawn is the tanh layer h[0], h[1]
+    (hidden 1), then the output and the loss; no row is called the input. The loop runs twice:
+    the network is the first pass's, its links join units that are drawn (not pass two's)."""
+    from pathlib import Path
+
+    from scenes.theme import load_theme
+
+    checked = load(Path(__file__).parent / "lessons" / "net221_sgd.yaml")
+    net = read_network(checked.run.events)
+    labels = load_theme().labels
+    rows = [[net.units[u].name for u in layer] for layer in net.layers]
+    assert rows == [["h[0]", "h[1]"], ["out"], ["loss"]]
+    assert len(net.links) == 2 and all(l.src in net.units and l.dst in net.units for l in net.links.values())
+    assert net.layer_names(labels) == [labels.layer_hidden.format(k=1), labels.layer_output, labels.legend_loss]
+    mlp = read_network(load(storyboard_path("mlp")).run.events)
+    assert mlp.layer_names(labels) == [labels.layer_input, labels.layer_hidden.format(k=1),
+                                       labels.layer_hidden.format(k=2), labels.layer_output, labels.legend_loss]
