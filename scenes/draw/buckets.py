@@ -99,15 +99,17 @@ class Buckets(View):
                 out += self._ensure_bucket(self.ctx.layout.items[box.id].tensor or "")
         return out
 
-    def _bucket_note(self, box: Box, text: str, going: list[Mobject]) -> Anims:
-        """``before + add = after`` beside a bucket, until the next visit or fill."""
+    def _bucket_note(self, box: Box, text: str, going: list[Mobject], coming: list[Mobject]) -> Anims:
+        """``before + add = after`` beside a bucket, until the next visit or fill; clear of what
+        is on screen but ``going``, and of ``coming`` (the bucket's new value, which may overhang
+        its rim)."""
         t = self.theme
         block = note_block([formula(text, t)], t)
         lay = self.ctx.layout
         x, y = note_centre(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
                            clear=arrow_reach(t, self.ctx.layout.scale), beside=0.0, within=self.frame.free_rect(),
                            avoid=self.frame.pane_bounds() + self.frame.frame_marks()
-                           + self.onscreen.shown_rects(exclude=going))
+                           + self.onscreen.shown_rects(exclude=going, extra=coming))
         self.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         return [FadeIn(block, rate_func=second_half)]
@@ -165,10 +167,11 @@ class Buckets(View):
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
         going, self.walk.visit_marks = self.walk.visit_marks + waiting, []
+        coming = [new.value] if new.value is not None else []
         if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
-            out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}", going)
+            out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}", going, coming)
         elif len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6
-            out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going)
+            out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going, coming)
             for s in parts:
                 self.ctx.record(s)
         out.append(refill(old, new, rate_func=_after_landing if add is not None else smooth))

@@ -126,9 +126,11 @@ def node_card(
             made = made[:1]  # the two do not fit side by side: the name alone (a printout goes to the console)
             row = VGroup(made[0][1].scale(1 / factor))
             factor = shrink_to_fit(row, inner_w, h * q.label_fill)
-        if len(made) == 1 and made[0][0] == "value" and made[0][2] * factor < f.min_readable:
-            # a value alone on its row (a weight's, under its name) is never dropped: a longer
-            # one (-0.2864 after an update) overhangs the card at the least readable size
+        if len(made) == 1 and made[0][0] == "value" and made[0][2] * factor < f.min_readable \
+                and len(value or "") <= theme.layout.value_chars + 2:
+            # a number alone on its row (a weight's, under its name) is never dropped: a longer
+            # one (-0.2864, 5.52e-06) overhangs the card at the least readable size; a printout
+            # (numbers: torch) is written under the code instead, as it always was
             target = f.min_readable * (1 + 1e-9)  # at the least size, not a rounding under it
             row.scale(target / (made[0][2] * factor))
             factor = target / made[0][2]
