@@ -1,0 +1,66 @@
+"""Lessons nobody here wrote, checked as the repository's own are (tests/test_no_overlap.py).
+
+:mod:`tests.lessons_gen` writes a program and a storyboard from a seed; each is loaded with the
+project's loader (a refusal is a generator bug, or a project bug) and inspected at every aspect
+by the same pass as the repository's lessons (`inspect_problems`): nothing collides or leaves the
+frame, no text is under the theme's minimum glyph height, and every half second what is shown is
+true to the log. A failure prints the whole lesson, ready to be saved under
+tests/storyboard/lessons/ as a regression case.
+
+Every run checks ``SAMPLE`` (a graph and a training loop, a few seconds an aspect). A larger
+sweep on demand: ``GRADREEL_LESSON_SWEEP=200`` checks seeds 0 to 199 instead (docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scenes.storyboard.errors import StoryboardError
+from tests.clips import ASPECTS
+from tests.lessons_gen import Lesson, lesson
+from tests.test_no_overlap import LESSON_FRAME_STEP, inspect_problems
+
+pytestmark = pytest.mark.slow  # two lessons at three aspects, every 3rd frame played without drawing
+
+SAMPLE = (0, 1)
+"""The seeds every run checks: a diamond-or-chain graph and a list of weights trained by SGD."""
+SWEEP = int(os.environ.get("GRADREEL_LESSON_SWEEP", "0") or 0)
+SEEDS = tuple(range(SWEEP)) if SWEEP else SAMPLE
+
+
+def _shown(generated: Lesson) -> str:
+    return f"--- lesson of seed {generated.seed} ({generated.shape}) ---\n{generated.text}"
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_generated_lesson(seed: int, aspect: str, tmp_path: Path) -> None:
+    """The lesson of ``seed`` loads, and at ``aspect`` nothing collides, nothing is too small and
+    nothing shown is untrue."""
+    generated = lesson(seed)
+    path = tmp_path / f"generated_{seed}.yaml"
+    path.write_text(generated.text)
+    try:
+        collide, small, untrue = inspect_problems(str(path), aspect, LESSON_FRAME_STEP, f"seed {seed}")
+    except StoryboardError as refused:
+        pytest.fail(f"the loader refuses a generated lesson (a generator bug?):\n{refused}\n{_shown(generated)}")
+    found = [*collide, *small, *untrue]
+    assert not found, (f"{len(collide)} collisions, {len(small)} texts too small, {len(untrue)} untrue:\n"
+                       + "\n".join(found) + "\n" + _shown(generated))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_generated_lessons_load(seed: int, tmp_path: Path) -> None:
+    """Thirty lessons of every shape load and plan (no drawing: a fraction of a second each)."""
+    from scenes.storyboard import load_and_plan
+
+    generated = lesson(seed)
+    path = tmp_path / f"generated_{seed}.yaml"
+    path.write_text(generated.text)
+    try:
+        load_and_plan(str(path))
+    except StoryboardError as refused:
+        pytest.fail(f"the loader refuses a generated lesson (a generator bug?):\n{refused}\n{_shown(generated)}")
