@@ -7,7 +7,8 @@ frame, no text is under the theme's minimum glyph height, and every half second 
 true to the log. A failure prints the whole lesson, ready to be saved under
 tests/storyboard/lessons/ as a regression case.
 
-Every run checks ``SAMPLE`` (a graph and a training loop, a few seconds an aspect). A larger
+Every run checks ``SAMPLE`` (a graph and a training loop, a few seconds an aspect); the cases
+that still fail are listed in ``STILL_FAILING``. A larger
 sweep on demand: ``GRADREEL_LESSON_SWEEP=200`` checks seeds 0 to 199 instead (docs/testing.md).
 """
 
@@ -25,18 +26,28 @@ from tests.test_no_overlap import LESSON_FRAME_STEP, inspect_problems
 
 pytestmark = pytest.mark.slow  # two lessons at three aspects, every 3rd frame played without drawing
 
-SAMPLE = (0, 1)
-"""The seeds every run checks: a diamond-or-chain graph and a list of weights trained by SGD."""
+SAMPLE = (0, 4)
+"""The seeds every run checks: a chain graph, and one weight trained for three SGD steps whose
+``loss_curve`` reads on past pass two's ``p.grad = None`` (the bucket beside the curve empties)."""
 SWEEP = int(os.environ.get("GRADREEL_LESSON_SWEEP", "0") or 0)
 SEEDS = tuple(range(SWEEP)) if SWEEP else SAMPLE
+STILL_FAILING: dict[tuple[int, str], str] = {
+    # (seed, aspect): what is still wrong, as in test_no_overlap's tables (strict: a fixed case fails)
+    (4, "16:9"): "5 collisions: the legend's 'weight (requires_grad)' and 'result' drawn over the console's lines",
+}
+
+
+def _case(seed: int, aspect: str) -> object:
+    reason = STILL_FAILING.get((seed, aspect))
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(seed, aspect, marks=marks, id=f"{seed}-{aspect}")
 
 
 def _shown(generated: Lesson) -> str:
     return f"--- lesson of seed {generated.seed} ({generated.shape}) ---\n{generated.text}"
 
 
-@pytest.mark.parametrize("aspect", ASPECTS)
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(("seed", "aspect"), [_case(s, a) for s in SEEDS for a in ASPECTS])
 def test_generated_lesson(seed: int, aspect: str, tmp_path: Path) -> None:
     """The lesson of ``seed`` loads, and at ``aspect`` nothing collides, nothing is too small and
     nothing shown is untrue."""
