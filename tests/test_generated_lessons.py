@@ -26,8 +26,9 @@ from tests.test_no_overlap import LESSON_FRAME_STEP, inspect_problems
 
 pytestmark = pytest.mark.slow  # two lessons at three aspects, every 3rd frame played without drawing
 
-SAMPLE = (0, 4)
-"""The seeds every run checks: a chain graph, and one weight trained for three SGD steps whose
+SAMPLE = (3, 4)
+"""The seeds every run checks: a diamond whose two gradients meet at a card near the frame's right
+edge (the tokens' row turns inward), and one weight trained for three SGD steps whose
 ``loss_curve`` reads on past pass two's ``p.grad = None`` (the bucket beside the curve empties)."""
 SWEEP = int(os.environ.get("GRADREEL_LESSON_SWEEP", "0") or 0)
 SEEDS = tuple(range(SWEEP)) if SWEEP else SAMPLE
