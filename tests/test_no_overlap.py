@@ -89,13 +89,19 @@ def _who(item: dict | None) -> str:
 
 @functools.lru_cache(maxsize=1)
 def found_problems(name: str, aspect: str) -> tuple[list[str], list[str], list[str]]:
-    """Every frame (every 3rd of a lesson) of ``name`` at ``aspect`` inspected once: one line per collision, then one
-    per text under the theme's minimum glyph height (`too_small`), each with the times it lasts
-    and the items (with their boxes in pixels the first time it is seen)."""
-    checked, plan = load_and_plan(str(LESSONS[name]) if name in LESSONS else storyboard_path(name))
+    """Every frame (every 3rd of a lesson) of ``name`` at ``aspect`` inspected once (see `inspect_problems`)."""
+    path = str(LESSONS[name]) if name in LESSONS else storyboard_path(name)
+    return inspect_problems(path, aspect, LESSON_FRAME_STEP if name in LESSONS else 1, name)
+
+
+def inspect_problems(path: str, aspect: str, every: int, name: str) -> tuple[list[str], list[str], list[str]]:
+    """Every ``every``-th frame of the storyboard ``path`` at ``aspect`` inspected once: one line per
+    collision, then one per text under the theme's minimum glyph height (`too_small`), each with the
+    times it lasts and the items (with their boxes in pixels the first time it is seen), then one
+    per thing the log contradicts (`Truth`, every half second). Lines start with ``name``."""
+    checked, plan = load_and_plan(path)
     opts = RenderOptions(aspect=aspect)
     min_px = load_theme().font_sizes.min_glyph_px
-    every = LESSON_FRAME_STEP if name in LESSONS else 1
     truth_frames = set(sample_frames(plan.duration, fps_of(opts), every=TRUTH_EVERY))
     looked = set(range(0, round(plan.duration * fps_of(opts)), every))  # collisions and sizes
     frames = sorted(looked | truth_frames)

@@ -257,6 +257,9 @@ class BackwardWalk(View):
         wide = max(w.width for w in waiting) + self.theme.spacing.edge_clearance
         x, y = badge.get_center()[:2]
         out_x = 1.0 if box is None or x >= box.x else -1.0
+        half = self.ctx.spec.frame_width / 2
+        if abs(x + out_x * ((len(waiting) - 1) * wide + wide / 2)) > half:  # the row would leave the frame
+            out_x = -out_x
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
             glide = self.onscreen.glide(token, to, waiting + [badge], step)

@@ -109,6 +109,8 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             view.begin(b)
         if selected and spec.view in CATCH_UP_VIEWS:
             _catch_up(b, index, cutoff, min(e.seq for e in selected))
+        elif selected and spec.every_pass:  # a loss_curve reads on to its last pass: the graph beside it too
+            _catch_up(b, index, cutoff, max(e.seq for e in selected))
         for ev in selected:
             planner = view.planners.get(type(ev)) if type(ev) in spec.kinds else None
             if planner is None:

@@ -1,0 +1,80 @@
+"""Lessons nobody here wrote, checked as the repository's own are (tests/test_no_overlap.py).
+
+:mod:`tests.lessons_gen` writes a program and a storyboard from a seed; each is loaded with the
+project's loader (a refusal is a generator bug, or a project bug) and inspected at every aspect
+by the same pass as the repository's lessons (`inspect_problems`): nothing collides or leaves the
+frame, no text is under the theme's minimum glyph height, and every half second what is shown is
+true to the log. A failure prints the whole lesson, ready to be saved under
+tests/storyboard/lessons/ as a regression case.
+
+Every run checks ``SAMPLE`` (a graph and a training loop, a few seconds an aspect); the cases
+that still fail are listed in ``STILL_FAILING``. A larger
+sweep on demand: ``GRADREEL_LESSON_SWEEP=200`` checks seeds 0 to 199 instead (docs/testing.md).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scenes.storyboard.errors import StoryboardError
+from tests.clips import ASPECTS
+from tests.lessons_gen import Lesson, lesson
+from tests.test_no_overlap import LESSON_FRAME_STEP, inspect_problems
+
+pytestmark = pytest.mark.slow  # two lessons at three aspects, every 3rd frame played without drawing
+
+SAMPLE = (3, 4)
+"""The seeds every run checks: a diamond whose two gradients meet at a card near the frame's right
+edge (the tokens' row turns inward), and one weight trained for three SGD steps whose
+``loss_curve`` reads on past pass two's ``p.grad = None`` (the bucket beside the curve empties)."""
+SWEEP = int(os.environ.get("GRADREEL_LESSON_SWEEP", "0") or 0)
+SEEDS = tuple(range(SWEEP)) if SWEEP else SAMPLE
+STILL_FAILING: dict[tuple[int, str], str] = {
+    # (seed, aspect): what is still wrong, as in test_no_overlap's tables (strict: a fixed case fails)
+    (4, "16:9"): "5 collisions: the legend's 'weight (requires_grad)' and 'result' drawn over the console's lines",
+}
+
+
+def _case(seed: int, aspect: str) -> object:
+    reason = STILL_FAILING.get((seed, aspect))
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(seed, aspect, marks=marks, id=f"{seed}-{aspect}")
+
+
+def _shown(generated: Lesson) -> str:
+    return f"--- lesson of seed {generated.seed} ({generated.shape}) ---\n{generated.text}"
+
+
+@pytest.mark.parametrize(("seed", "aspect"), [_case(s, a) for s in SEEDS for a in ASPECTS])
+def test_generated_lesson(seed: int, aspect: str, tmp_path: Path) -> None:
+    """The lesson of ``seed`` loads, and at ``aspect`` nothing collides, nothing is too small and
+    nothing shown is untrue."""
+    generated = lesson(seed)
+    path = tmp_path / f"generated_{seed}.yaml"
+    path.write_text(generated.text)
+    try:
+        collide, small, untrue = inspect_problems(str(path), aspect, LESSON_FRAME_STEP, f"seed {seed}")
+    except StoryboardError as refused:
+        pytest.fail(f"the loader refuses a generated lesson (a generator bug?):\n{refused}\n{_shown(generated)}")
+    found = [*collide, *small, *untrue]
+    if found:
+        print(_shown(generated))  # pytest shows it under "Captured stdout", as written: ready to save
+        pytest.fail(f"{len(collide)} collisions, {len(small)} texts too small, {len(untrue)} untrue (the lesson "
+                    "is printed below):\n" + "\n".join(found), pytrace=False)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_generated_lessons_load(seed: int, tmp_path: Path) -> None:
+    """Thirty lessons of every shape load and plan (no drawing: a fraction of a second each)."""
+    from scenes.storyboard import load_and_plan
+
+    generated = lesson(seed)
+    path = tmp_path / f"generated_{seed}.yaml"
+    path.write_text(generated.text)
+    try:
+        load_and_plan(str(path))
+    except StoryboardError as refused:
+        pytest.fail(f"the loader refuses a generated lesson (a generator bug?):\n{refused}\n{_shown(generated)}")
