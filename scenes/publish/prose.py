@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
@@ -41,12 +41,7 @@ def inline_escape(text: str) -> str:
     >>> inline_escape("the rule `1 - o**2` *is* local")
     'the rule `1 - o**2` \\\\*is\\\\* local'
     """
-    out, pos = [], 0
-    for start, end in code_spans(text):
-        out += [_escape_words(text[pos:start]), code_span(text[start + 1:end - 1])]
-        pos = end
-    out.append(_escape_words(text[pos:]))
-    return "".join(out)
+    return _with_code(text, _escape_words, code_span)
 
 
 def _escape_words(text: str) -> str:
@@ -61,12 +56,18 @@ def code_html(text: str) -> Markup:
     >>> str(code_html("the rule `a < b` & more"))
     'the rule <code>a &lt; b</code> &amp; more'
     """
+    return Markup(_with_code(text, lambda words: str(escape(words)), lambda code: f"<code>{escape(code)}</code>"))
+
+
+def _with_code(text: str, words: Callable[[str], str], code: Callable[[str], str]) -> str:
+    """``text`` with each backtick-quoted span written by ``code`` (its backticks dropped) and
+    the text between them by ``words``."""
     out, pos = [], 0
     for start, end in code_spans(text):
-        out += [str(escape(text[pos:start])), f"<code>{escape(text[start + 1:end - 1])}</code>"]
+        out += [words(text[pos:start]), code(text[start + 1:end - 1])]
         pos = end
-    out.append(str(escape(text[pos:])))
-    return Markup("".join(out))
+    out.append(words(text[pos:]))
+    return "".join(out)
 
 
 def md_escape(text: str) -> str:

@@ -121,19 +121,16 @@ def node_card(
         if not made:
             continue
         row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=gap, aligned_edge=DOWN)
-        factor = shrink_to_fit(row, inner_w, h * q.label_fill)
+        # a number alone on its row (a weight's, under its name) is never dropped: a longer one
+        # (-0.2864, 5.52e-06) overhangs the card at the least readable size (not a rounding under
+        # it); a printout (numbers: torch) is written under the code instead, as it always was
+        lone_number = len(made) == 1 and made[0][0] == "value" and len(value or "") <= theme.layout.value_chars + 2
+        factor = shrink_to_fit(row, inner_w, h * q.label_fill,
+                               least=f.min_readable * (1 + 1e-9) / made[0][2] if lone_number else 0.0)
         if len(made) > 1 and any(st * factor < f.min_readable for _, _, st in made):
             made = made[:1]  # the two do not fit side by side: the name alone (a printout goes to the console)
             row = VGroup(made[0][1].scale(1 / factor))
             factor = shrink_to_fit(row, inner_w, h * q.label_fill)
-        if len(made) == 1 and made[0][0] == "value" and made[0][2] * factor < f.min_readable \
-                and len(value or "") <= theme.layout.value_chars + 2:
-            # a number alone on its row (a weight's, under its name) is never dropped: a longer
-            # one (-0.2864, 5.52e-06) overhangs the card at the least readable size; a printout
-            # (numbers: torch) is written under the code instead, as it always was
-            target = f.min_readable * (1 + 1e-9)  # at the least size, not a rounding under it
-            row.scale(target / (made[0][2] * factor))
-            factor = target / made[0][2]
         row.move_to([box.x, cy, 0])
         for role, m, start in made:
             if start * factor >= f.min_readable:
