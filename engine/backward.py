@@ -144,8 +144,7 @@ def _accumulate(sess: Session, call: int, node: Node, g: Num) -> None:
     if leaf.grad is None:
         leaf.grad = Tensor(g, "float32")
     else:
-        leaf.grad.num = leaf.grad.num + g
-        leaf.grad.version += 1
+        leaf.grad.write(leaf.grad.num + g)
     after = leaf.grad.num
     sess.record({
         "kind": "accumulate", "call": call, "node": node.id, "tensor": leaf.id, "name": leaf.name,

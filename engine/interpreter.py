@@ -205,8 +205,7 @@ class Interpreter:
         else:
             if grad is None:
                 raise no_attribute("NoneType", "zero_")
-            grad.num = Num.of(0.0, Fraction(0))
-            grad.version += 1
+            grad.write(Num.of(0.0, Fraction(0)))
         self.rec({"kind": "grad_reset", "tensor": owner.id, "name": _var(node), "to": to})
 
     # --- expressions ---------------------------------------------------------------------------

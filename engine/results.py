@@ -67,7 +67,7 @@ def detach(sess: Session, x: Tensor, span=None) -> Tensor:
     """``x.detach()``: a leaf that needs no grad, sharing ``x``'s value and version counter (an
     in-place change of either shows in both, as PyTorch's detach is a view of the same data).
     Its ``inputs`` name ``x``, which it came from; no autograd edge joins them."""
-    t = Tensor(x.num, x.dtype, storage=x.storage)
+    t = x.detached()
     return sess.register(t, "detach", [x], span)
 
 
@@ -85,8 +85,7 @@ def apply_in_place(sess: Session, target: Tensor, spec: Spec, span=None) -> Tens
     # as it is now, so `v *= v` fails at backward just as in PyTorch
     saved = [(t, t.version, False) for i, t in spec.saves if i != 0]
     before = target.num
-    target.num = spec.num if target.dtype == spec.dtype else num_of(Tensor(spec.num, spec.dtype), target.dtype)
-    target.version += 1
+    target.write(spec.num if target.dtype == spec.dtype else num_of(Tensor(spec.num, spec.dtype), target.dtype))
     if needs:
         if spec.saves_output:
             saved.append((target, target.version, True))
@@ -95,7 +94,7 @@ def apply_in_place(sess: Session, target: Tensor, spec: Spec, span=None) -> Tens
         sess.record_node(target.grad_fn)
     inputs = [x.id if isinstance(x, Tensor) else x.json() for x in spec.inputs]
     _record_update(sess, target, span, spec.op, inputs, before)
-    for other in target.storage.tensors:  # its .detach(), or what it was detached from: changed too
+    for other in target.shared or ():  # its .detach(), or what it was detached from: changed too
         if other is not target:
             _record_update(sess, other, span, None, [target.id], before)
     return target

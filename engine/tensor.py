@@ -62,27 +62,21 @@ class Node:
 _SAVES_SCALARS = {"MulBackward0", "DivBackward0"}
 
 
-class Storage:
-    """A tensor's value and its version counter. Two tensors share one when the second is the
-    first's ``.detach()``: PyTorch's detach shares data and version counter, so an in-place
-    change through either shows in both, and a value saved for backward sees it."""
+class Tensor:
+    """A 0-dim tensor: a value (float32, or int64/bool), and its autograd state.
 
-    __slots__ = ("num", "version", "tensors")
+    ``num`` and ``version`` are plain fields, read on every op; ``shared`` is None until the
+    tensor is detached, then the tensors that share its data and version counter, in the order
+    they were made (PyTorch's ``.detach()`` is a view: an in-place change through one shows in
+    all). Every in-place change goes through :meth:`write`, which keeps them in step."""
 
-    def __init__(self, num: Num):
+    __slots__ = ("id", "num", "version", "shared", "dtype", "requires_grad", "grad_fn", "grad", "acc", "name")
+
+    def __init__(self, num: Num, dtype: str = "float32"):
+        self.id: Optional[str] = None  # set when the tensor is recorded
         self.num = num
         self.version = 0
-        self.tensors: list[Tensor] = []  # the recorded tensors that hold it, in the order they were made
-
-
-class Tensor:
-    """A 0-dim tensor: a value (float32, or int64/bool), and its autograd state."""
-
-    __slots__ = ("id", "storage", "dtype", "requires_grad", "grad_fn", "grad", "acc", "name")
-
-    def __init__(self, num: Num, dtype: str = "float32", storage: Optional[Storage] = None):
-        self.id: Optional[str] = None  # set when the tensor is recorded
-        self.storage = storage if storage is not None else Storage(num)
+        self.shared: Optional[list[Tensor]] = None
         self.dtype = dtype
         self.requires_grad = False
         self.grad_fn: Optional[Node] = None
@@ -90,21 +84,21 @@ class Tensor:
         self.acc: Optional[Node] = None  # AccumulateGrad node, for a leaf that requires grad
         self.name: Optional[str] = None
 
-    @property
-    def num(self) -> Num:
-        return self.storage.num
+    def write(self, num: Num) -> None:
+        """An in-place change: the new value, and the version counter moved on, in this tensor
+        and every tensor sharing its data."""
+        for t in self.shared or (self,):
+            t.num = num
+            t.version += 1
 
-    @num.setter
-    def num(self, num: Num) -> None:
-        self.storage.num = num
-
-    @property
-    def version(self) -> int:
-        return self.storage.version
-
-    @version.setter
-    def version(self, version: int) -> None:
-        self.storage.version = version
+    def detached(self) -> Tensor:
+        """A new tensor sharing this one's data and version counter (``.detach()``)."""
+        if self.shared is None:
+            self.shared = [self]
+        t = Tensor(self.num, self.dtype)
+        t.version, t.shared = self.version, self.shared
+        self.shared.append(t)
+        return t
 
     @property
     def is_leaf(self) -> bool:
@@ -159,7 +153,6 @@ class Session:
         """Give ``t`` its id and record its ``tensor`` event (its node's event first)."""
         t.id = f"t{self._tensors}"
         self._tensors += 1
-        t.storage.tensors.append(t)
         if t.grad_fn is not None and t.grad_fn.tensor is t:
             self.record_node(t.grad_fn)
         if t.acc is not None:
