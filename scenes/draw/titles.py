@@ -13,7 +13,7 @@ from functools import cached_property
 from manim import FadeIn, FadeOut, ReplacementTransform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import at_half, first_half
+from scenes.draw.crossfade import cut, first_half
 from scenes.draw.drawers import draws
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.state import TitleView
@@ -55,8 +55,7 @@ class Titles(View):
         if old is None:
             return [FadeIn(self.titles.caption)]
         new = self.titles.caption
-        return [FadeOut(old.text, rate_func=at_half), ReplacementTransform(old.bg, new.bg),
-                FadeIn(new.text, rate_func=at_half)]
+        return [ReplacementTransform(old.bg, new.bg), *cut(old.text, new.text)]
 
     @cached_property
     def narration_size(self) -> float:
