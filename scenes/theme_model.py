@@ -203,6 +203,7 @@ class Labels:
     reverse_count: str
     forward_count: str
     pass_mark: str  # with {count} and {total}
+    branch_mark: str  # with {taken}
     curve_passes: str
     legend_weight: str
     layer_input: str

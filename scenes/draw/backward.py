@@ -17,7 +17,7 @@ from scenes.draw.buckets import Buckets
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.forward import GraphCards
 from scenes.draw.grow_in import GrowIn
-from scenes.draw.crossfade import crossfade, first_half, second_half
+from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
@@ -107,9 +107,9 @@ class BackwardWalk(View):
             tag = self.graph.tags[item] = self.labels.op_tag(grad_fn.text, self.lay.boxes[item], beside=True)
             card.add(tag)
             self.ctx.record(grad_fn)
-        # a cross-fade: a Transform morphs one name into the other glyph by glyph, unreadable
-        # on the way
-        out = [crossfade(old, card)] if old is not None else [FadeIn(card)]
+        # a cut, the card never gone: a Transform morphs one name into the other glyph by glyph,
+        # unreadable on the way, and a fade out and in makes the card blink
+        out = cut(old, card) if old is not None else [FadeIn(card)]
         return out + self._flip_edges(only_into=item, step=step)
 
     # ----- backward walk ----------------------------------------------------------------------

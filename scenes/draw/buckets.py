@@ -130,14 +130,14 @@ class Buckets(View):
         before = shown.get("before")
         if before is not None and self.graph.bucket_text.get(leaf) != before.text:
             # a replayed fill: the bucket first shows what .grad held, then what arrives
-            old.become(bucket(box, self.theme, level=abs(before.number or 0.0) / top, value=before.text,
+            old.become(bucket(box, self.theme, level=fill_level(before.number, top), value=before.text,
                               scale=self.ctx.layout.scale))
             self.graph.bucket_text[leaf] = before.text
         for s in (shown.get("name"), before):
             if s is not None and (self.onscreen.card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
                 self.ctx.record(s)
         after = shown.get("after")
-        new = bucket(box, self.theme, level=abs((after.number if after else None) or 0.0) / top,
+        new = bucket(box, self.theme, level=fill_level(after.number if after else None, top),
                      value=after.text if after else None, scale=self.ctx.layout.scale)
         if after is not None and new.value is not None:
             self.ctx.record(after)
@@ -205,4 +205,14 @@ def _after_landing(t: float) -> float:
     """The bucket rises once the dropped gradient is in: the drop (`Succession` of the ride and a
     fade, half each) lands at t = 0.5, and the new value must not show while it still falls."""
     return smooth(min(1.0, max(0.0, 2.0 * t - 1.0)))
+
+
+def fill_level(grad: float | None, top: float) -> float:
+    """A bucket's level for ``grad`` out of the clip's largest ``top``: a level says how much has
+    gathered, so a negative .grad (or none) shows none, and its number carries the sign.
+
+    >>> fill_level(-1.0, 2.0), fill_level(1.0, 2.0), fill_level(None, 2.0)
+    (0.0, 0.5, 0.0)
+    """
+    return max(grad or 0.0, 0.0) / top
 

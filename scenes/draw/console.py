@@ -1,4 +1,4 @@
-"""Console cues of the clip scene: what the program prints, branch tests, errors and warnings.
+"""Console cues of the clip scene: what the program prints, errors and warnings.
 
 Why stacked lines: a program may print ``None``, then PyTorch's warning, then
 ``None`` again; each line must stay readable next to the code that made it, so lines pile up under
@@ -27,7 +27,7 @@ from scenes.storyboard.narration import Shown
 
 
 class Console(View):
-    """Draws output_line, branch_test and message; prints a line for the views that show one
+    """Draws output_line and message; prints a line for the views that show one
     there (``print_line``, ``print_values``: the training step's arithmetic, a value too wide for
     any card)."""
 
@@ -122,10 +122,6 @@ class Console(View):
     @draws("output_line")
     def draw_output_line(self, cue: Cue, step: StepScratch) -> Anims:
         return self._print(list(cue.strings), self.theme.colors.code_text, step)
-
-    @draws("branch_test")
-    def draw_branch_test(self, cue: Cue, step: StepScratch) -> Anims:
-        return self._print(list(cue.strings), self.theme.colors.code_span, step)
 
     @draws("message")
     def draw_message(self, cue: Cue, step: StepScratch) -> Anims:

@@ -1,20 +1,23 @@
-"""One thing replaced by another in the same place: the old fades out, then the new fades in.
+"""One thing replaced by another in the same place, and the rates that time such changes.
 
 Not both at once: in a simultaneous cross-fade two texts in one place (a card's old and new
-names, one code window and the next) are drawn over each other and read as a smear. In a
-`Succession` each has half the play's time, and only one of them shows at a time.
+names, one code window and the next) are drawn over each other and read as a smear. Nor out
+and then in: a thing that stays itself (a card, the caption bar, a counter) would be gone for a
+moment and read as a blink. So :func:`cut` shows exactly one of the two on every frame.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from manim import FadeIn, FadeOut, Succession, smooth
+from manim import FadeIn, FadeOut, smooth
 
 
-def crossfade(old: Any, new: Any) -> Any:
-    """``old`` fades out in the first half of the play, ``new`` fades in in the second."""
-    return Succession(FadeOut(old), FadeIn(new))
+def cut(old: Any, new: Any) -> list[Any]:
+    """``old`` replaced by ``new`` at half the play, with no frame showing neither: for a thing
+    that stays itself while its words change (a card becoming its grad_fn, a caption's words),
+    which a fade out and in would make blink."""
+    return [FadeOut(old, rate_func=at_half), FadeIn(new, rate_func=at_half)]
 
 
 def first_half(t: float) -> float:

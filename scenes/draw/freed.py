@@ -3,7 +3,7 @@
 A rebound name's old result fades (``retire_rebound``); a graph the walk went through fades when
 an unrelated tensor starts the next one (``retire_walked``), unless the storyboard faded it
 (``dim``), in which case it stays beside the new graph at the theme's ``kept`` fade so the two
-graphs the same code recorded can be compared. Part of the graph view (:mod:`scenes.draw.forward`),
+graphs the same code recorded can be compared, cut loose from the weights it used. Part of the graph view (:mod:`scenes.draw.forward`),
 on its record ``state.graph``.
 """
 
@@ -61,7 +61,14 @@ class FreedGraphs(View):
         out += [m for item in sorted(self.graph.walked - kept) if item in self.graph.cards for m in self._retire(item)]
         out += [m for item in sorted(self._spent_inputs(going, tid)) for m in self._retire(item)]
         self.graph.ghost, self.graph.walked = kept, set()
-        return out + self._fade_kept(kept)
+        return out + self._cut_loose(kept) + self._fade_kept(kept)
+
+    def _cut_loose(self, kept: set[str]) -> Anims:
+        """A freed graph kept beside the next one loses its arrows to what it does not keep (the
+        weight ``w``): backward() freed it, so no gradient can come from it again, and a weight
+        drawn with arrows from every graph it ever fed would read as summing them all."""
+        loose = [r for r in self.graph.arrows if (r.src in kept) != (r.dst in kept)]
+        return [FadeOut(self.graph.arrows.pop(r)) for r in loose]
 
     def _spent_inputs(self, going: set[str], tid: str) -> set[str]:
         """The inputs needing no gradient (``x``) of the results in ``going``, which neither the

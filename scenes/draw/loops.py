@@ -1,8 +1,10 @@
-"""The loop view of the clip scene: the pass a beat shows, marked beside the loop's ``for`` line.
+"""Marks beside code lines: the pass a beat shows by the loop's ``for`` line, and what an ``if``
+test gave by the if line.
 
 Why beside the line: the code pane shows the loop as written, once, however many times it ran;
-the count (``pass 2/3``) says which run the picture is of. A view of ``ClipScene``, owning the
-pass mark's fields of ``state.code`` (the pane itself is the code pane's).
+the count (``pass 2/3``) says which run the picture is of. A test's result is the program's
+own state, not something it printed, so it sits by its line rather than in the console. A view
+of ``ClipScene``, owning the marks' fields of ``state.code`` (the pane itself is the code pane's).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ Z_MARK = -1  # above the pane and its bar, under the graph
 
 
 class PassMark(View):
-    """Draws loop_pass; moves the mark with a code pane that changed its window (``follow_pane``)."""
+    """Draws loop_pass and branch_test as marks beside their code lines (one of each kind at a
+    time); moves them with a code pane that changed its window (``follow_pane``)."""
 
     @property
     def code(self) -> CodeView:
@@ -28,29 +31,43 @@ class PassMark(View):
 
     @draws("loop_pass")
     def draw_loop_pass(self, cue: Cue, step: StepScratch) -> Anims:
-        going = self.code.pass_mark is not None
-        out = self._drop(step)
         count, total = cue.text("count"), cue.text("total")
-        if self.code.pane is None or cue.line is None or count is None or total is None:
+        text = None if count is None or total is None else self.theme.labels.pass_mark.format(count=count, total=total)
+        return self._mark("pass", cue, text, list(cue.strings), step)
+
+    @draws("branch_test")
+    def draw_branch_test(self, cue: Cue, step: StepScratch) -> Anims:
+        """What an if's test gave, beside the if line (``→ True``): the code shows the test,
+        and the program printed nothing, so it is not a console line."""
+        taken = next((s for s in cue.strings if s.role == "taken"), None)
+        text = None if taken is None else self.theme.labels.branch_mark.format(taken=taken.text)
+        return self._mark("branch", cue, text, [taken] if taken is not None else [], step)
+
+    def _mark(self, kind: str, cue: Cue, text: str | None, shown: list, step: StepScratch) -> Anims:
+        going = kind in self.code.marks
+        out = self._drop(kind, step)
+        if self.code.pane is None or cue.line is None or text is None:
             return out
-        self.ctx.record_all(cue.strings)
-        mark = self._place(cue.line, self.theme.labels.pass_mark.format(count=count, total=total), step)
+        self.ctx.record_all(shown)
+        mark = self._place(kind, cue.line, text, step)
         return out + [FadeIn(mark, rate_func=second_half if going else smooth)]
 
     def follow_pane(self, step: StepScratch) -> Anims:
-        """The code pane was made again (its window moved, or it stepped aside): the mark, if
-        any, goes and comes back by the same line on the new pane, in the second half."""
-        if self.code.pass_mark is None or self.code.pass_at is None:
-            return []
-        out = self._drop(step)
-        out.append(FadeIn(self._place(*self.code.pass_at, step), rate_func=second_half))
+        """The code pane was made again (its window moved, or it stepped aside): each mark goes
+        and comes back by the same line on the new pane, in the second half."""
+        out: Anims = []
+        for kind, at in list(self.code.marks_at.items()):
+            if kind in self.code.marks:
+                out += self._drop(kind, step)
+                out.append(FadeIn(self._place(kind, *at, step), rate_func=second_half))
         return out
 
-    def _drop(self, step: StepScratch) -> Anims:
-        """The pass mark goes, by half time ("pass 2/3" comes in the second half where "pass
-        1/3" was); one brought in by this very step never shows (two animations must not
+    def _drop(self, kind: str, step: StepScratch) -> Anims:
+        """The mark of ``kind`` goes, by half time ("pass 2/3" comes in the second half where
+        "pass 1/3" was); one brought in by this very step never shows (two animations must not
         drive one mark)."""
-        mark, self.code.pass_mark = self.code.pass_mark, None
+        mark = self.code.marks.pop(kind, None)
+        self.code.marks_at.pop(kind, None)
         if mark is None:
             return []
         if id(mark) in step.arriving:
@@ -58,12 +75,12 @@ class PassMark(View):
             return []
         return [FadeOut(mark, rate_func=first_half)]
 
-    def _place(self, line: int, text: str, step: StepScratch) -> VGroup:
-        """The pass mark of ``line`` on the pane as it is now, to be faded in by the caller. A
+    def _place(self, kind: str, line: int, text: str, step: StepScratch) -> VGroup:
+        """The mark of ``line`` on the pane as it is now, to be faded in by the caller. A
         window that moved puts the line on another row, so a mark left where it was would sit
         over other code."""
         assert self.code.pane is not None
-        self.code.pass_mark = pass_mark(self.code.pane, line, text, self.theme).set_z_index(Z_MARK)
-        self.code.pass_at = (line, text)
-        step.arriving.add(id(self.code.pass_mark))
-        return self.code.pass_mark
+        mark = self.code.marks[kind] = pass_mark(self.code.pane, line, text, self.theme).set_z_index(Z_MARK)
+        self.code.marks_at[kind] = (line, text)
+        step.arriving.add(id(mark))
+        return mark

@@ -17,7 +17,7 @@ from manim import Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject
 
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.context import Anims, StepScratch, View
-from scenes.draw.crossfade import crossfade
+from scenes.draw.crossfade import cut
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.state import NetworkView
@@ -220,7 +220,7 @@ class NetworkDiagram(View):
         old = st.rows.pop(row, None)
         st.rows[row] = m
         step.arriving.add(id(m))
-        return [crossfade(old, m)] if old is not None else [FadeIn(m)]
+        return cut(old, m) if old is not None else [FadeIn(m)]  # a counter changes in place
 
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")

@@ -3,7 +3,7 @@ does not. The value shown fades out where it is and the new one fades in where i
 
 Not a plain `Transform` of the whole bucket: it morphs one number's glyphs into the other's,
 and half way the number is a shrunken smudge that reads as neither (and fails the frame check,
-docs/inspect.md). A number that changes is replaced, as a crossfade does elsewhere; only the
+docs/inspect.md). A number that changes is replaced, as a cut does elsewhere; only the
 shapes move.
 """
 
@@ -22,7 +22,7 @@ _FADED = 0.01
 
 class Refill(Transform):
     """The `Transform` `refill` returns: the going texts fade in its first half, the incoming
-    value in its second, so the two numbers are never over each other (as in `crossfade`)."""
+    value in its second, so the two numbers are never over each other (as in :func:`~scenes.draw.crossfade.cut`)."""
 
     def __init__(self, old: VGroup, target: VGroup, going: list[Any], incoming: Any, **kwargs: Any) -> None:
         self._out = {id(m) for g in going for m in g.get_family()}

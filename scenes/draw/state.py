@@ -61,8 +61,9 @@ class CodeView:
 
     pane: CodePane | None = None
     bar_line: int | None = None
-    pass_mark: VGroup | None = None  # "pass 2/3" beside the for line of the loop the beat is in
-    pass_at: tuple[int, str] | None = None  # the mark's line and text: it moves with the window
+    marks: dict[str, VGroup] = field(default_factory=dict)  # beside code lines: "pass" ("pass 2/3" by the
+    # for line of the loop the beat is in), "branch" ("→ True" by the if line whose test ran last)
+    marks_at: dict[str, tuple[int, str]] = field(default_factory=dict)  # each mark's line and text: they move with the window
     aside: bool = False  # the pane has stepped aside for the walk: only its lit line shows
     foot: float | None = None  # the bottom of the whole pane, where printed lines start (not the aside one's)
 

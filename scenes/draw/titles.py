@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from manim import FadeIn, FadeOut
+from manim import FadeIn, FadeOut, ReplacementTransform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import first_half
+from scenes.draw.crossfade import cut, first_half
 from scenes.draw.drawers import draws
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.state import TitleView
@@ -43,14 +43,19 @@ class Titles(View):
     def caption_in(self, cap: CaptionSpan) -> Anims:
         """A caption event in the caption bar, in its own lines; the clip's title (over the first
         beat) and its takeaway (after the last) are events too, set at the title's size where
-        the bar has room for it."""
-        out = self.caption_out()
+        the bar has room for it. With a caption up, the bar stays and its words are cut to the
+        next at half the fade, as subtitles change: a bar (or words) that went and came back
+        at every event would blink mid-sentence."""
+        old = self.titles.caption
         style = cap.style
         size = self.theme.font_sizes.title if style in ("title", "takeaway") else self.narration_size
         self.titles.caption = caption_bar(cap.text, self.ctx.spec.caption, self.theme, size=size,
                                           lines=cap.lines, role=style).set_z_index(Z_CAPTION)
         self.ctx.record_all(cap.strings)
-        return out + [FadeIn(self.titles.caption)]
+        if old is None:
+            return [FadeIn(self.titles.caption)]
+        new = self.titles.caption
+        return [ReplacementTransform(old.bg, new.bg), *cut(old.text, new.text)]
 
     @cached_property
     def narration_size(self) -> float:

@@ -125,13 +125,22 @@ def segments(steps: list[Step], tail: int, beat_starts: list[float], fps: int) -
     return out
 
 
+BAR_KEPT = 0.5
+"""Seconds: a caption followed by the next sooner than this keeps the bar up until the next
+comes in (its words are swapped in place); only a longer gap, or the clip's end, takes it out.
+Something gone for less than half a second and back reads as a blink."""
+
+
 def clip_actions(plan: Any, captions: str, caption_fade: float) -> list[Action]:
     """The plan's cues, plus caption in/out markers when captions are burned in."""
     acts = [Action(c.start, c.duration, "cue", c, c.beat, i) for i, c in enumerate(plan.cues)]
     if captions == "burn":
         n = len(acts)
-        for j, cap in enumerate(plan.captions):
+        caps = plan.captions
+        for j, cap in enumerate(caps):
             acts.append(Action(cap.start, caption_fade, "caption_in", cap, cap.beat, n + 2 * j))
+            if j + 1 < len(caps) and caps[j + 1].start - cap.end < BAR_KEPT:
+                continue  # the next caption_in swaps the words; the bar stays
             acts.append(Action(max(cap.start, cap.end - caption_fade), caption_fade, "caption_out",
                                cap, cap.beat, n + 2 * j + 1))
     return acts

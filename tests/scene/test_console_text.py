@@ -23,7 +23,7 @@ from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import load_theme
 
 PRINTS = ["graph_build", "grad_accumulation", "leaf_nodes", "missing_gradient", "dynamic_graph"]
-CONSOLE_CUES = ("output_line", "branch_test", "message")
+CONSOLE_CUES = ("output_line", "message")
 
 
 def test_a_message_keeps_its_first_sentence() -> None:

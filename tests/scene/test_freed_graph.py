@@ -88,3 +88,27 @@ def test_a_rebound_name_still_held_by_the_graph_keeps_its_card() -> None:
     (sample,) = inspect_clip(checked, plan, opts, frames=[round((walk.start + 1.0) * fps_of(opts))])
     shown = {i["id"] for i in sample["items"] if i["role"] == "card" and i["opacity"] > 0.5}
     assert len(acts) == 4 and set(acts) <= shown, sorted(set(acts) - shown)
+
+
+def test_the_kept_graph_is_cut_from_the_weight() -> None:
+    """While the freed graph stays beside the new one, no arrow joins it to ``w``: backward()
+    freed it, and a weight wired to every graph it fed would read as summing them all. Every
+    arrow at ``w`` then belongs to the new graph, and the loop's walk sums as many terms as
+    there are arrows from ``w``."""
+    checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
+    index = checked.index
+    w = index.name_tensors["w"][0]
+    old = set(index.name_tensors["s"][:2])
+    both = caption(plan, "two different graphs")
+    walk = caption(plan, "follows the code that ran")  # the loop of three's walk, its sum up
+    opts = RenderOptions()
+    fps = fps_of(opts)
+    frames = [round((both.start + both.end) / 2 * fps), round(walk.end * fps) - 2]
+    compare, walked = inspect_clip(checked, plan, opts, frames=frames)
+    arrows = [i["id"] for i in compare["items"] if i["role"] == "arrow" and i["opacity"] >= MIN_OPACITY]
+    assert not [a for a in arrows if set(a.split("->")) & old and w in a.split("->")]
+    from_w = [i["id"] for i in walked["items"] if i["role"] == "arrow" and i["opacity"] >= MIN_OPACITY
+              and i["id"].split("->")[0] == w]
+    (sum_,) = [i["text"] for i in walked["items"] if i["kind"] == "text" and "=" in (i["text"] or "")
+               and "+" in i["text"]]
+    assert len(from_w) == sum_.count("+") + 1, (from_w, sum_)
