@@ -105,6 +105,11 @@ def spoken(text: str, pron: Pronunciation) -> Spoken:
     said: list[tuple[str, ...]] = []
     in_code = False
     for token in tokens:
+        bare = token.rstrip(",.;:!?")
+        if bare in pron.say and bare.count("`") % 2 == 0:  # the author's words for the token as written
+            said_words = pron.say[bare].split()
+            said.append((*said_words[:-1], said_words[-1] + token[len(bare):][-1:]) if said_words else ())
+            continue
         words: list[str] = []
         pieces = token.split("`")
         for k, piece in enumerate(pieces):

@@ -51,6 +51,7 @@ def test_the_code_table_is_what_is_used() -> None:
 def test_say_table_wins() -> None:
     p = pronunciation({"ReLU": "ray loo", "yh": "prediction"})
     assert spoken("the ReLU of `yh`", p).text == "the ray loo of prediction"
+    assert spoken("so `yh`, then", pronunciation({"`yh`": "the guess"})).said == (("so",), ("the", "guess,"), ("then",))
 
 
 def test_one_word_per_written_token_when_the_voice_agrees() -> None:
