@@ -25,10 +25,6 @@ VOICE_VERSION = 1
 cached phrase is then made again."""
 
 
-class VoiceError(ValueError):
-    """A voice that cannot be had (unknown name, missing model file); the message says what to write."""
-
-
 @lru_cache(maxsize=16)
 def _file_digest(path: str, size: int, mtime_ns: int) -> str:
     h = hashlib.sha256()

@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from .base import Voice, VoiceError
+from .base import Voice
 from .cache import Said, SpeechCache
+from .registry import VoiceError
 from .spoken import Pronunciation
 
 LIBRARY = "libespeak-ng.so.1"

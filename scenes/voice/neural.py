@@ -53,7 +53,7 @@ def _patched(model_path: Path) -> tuple[bytes, list[str]]:
         add_alignment_output(model)
     except ValueError:
         pass  # already an output (a model patched on disk), or no alignments: word times are spread
-    graph, names = model.graph, []
+    graph, names = model.graph, list[str]()
     graph.initializer.append(helper.make_tensor(f"{_NOISE}zero", TensorProto.INT64, [1], [0]))
     graph.initializer.append(helper.make_tensor(f"{_NOISE}one", TensorProto.INT64, [1], [1]))
     nodes = []

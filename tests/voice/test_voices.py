@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scenes.voice.base import Voice, VoiceError, pronunciation
+from scenes.voice.base import Voice, pronunciation
 from scenes.voice.cache import SpeechCache
 from scenes.voice.neural import joe_model
-from scenes.voice.registry import voice_for
+from scenes.voice.registry import VoiceError, voice_for
 
 PHRASE = "So `w1.grad` = 4/9, then -0.37!"
 
