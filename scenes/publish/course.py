@@ -21,7 +21,7 @@ from scenes.atomic import not_regular
 from scenes.storyboard.errors import ErrorList, Problem, StoryboardError, did_you_mean
 from scenes.storyboard.store import find_storyboards
 from scenes.storyboard.yamlsafe import load_file
-from scenes.voice.registry import voice_problem
+from scenes.voice.registry import known as voice_names, voice_problem
 
 COURSE_FILE = "course.yaml"
 KEYS = ("title", "intro", "clips", "voice")
@@ -89,7 +89,7 @@ class Course:
                 else:
                     names.append(name)
         voice = data.get("voice")
-        if "voice" in data and (problem := voice_problem(voice, file.parent)) is not None:
+        if "voice" in data and (problem := voice_problem(voice, file.parent, did_you_mean(str(voice), voice_names()))):
             errors.add(*doc.pos.get(("voice",), (1, 1)), problem, ("voice",))
         errors.raise_if_any()
         return cls(str(title).strip(), names, storyboards, file, doc.text, str(intro).strip(),

@@ -13,11 +13,11 @@ from typing import Any
 
 from engine.records import Error
 
-from .errors import INVISIBLE, ErrorList, Path
+from .errors import INVISIBLE, ErrorList, Path, did_you_mean
 from .fontcover import undrawable
 from .program import ProgramPlace, Run
 from .yamlsafe import Document
-from scenes.voice.registry import voice_problem
+from scenes.voice.registry import known, voice_problem
 
 MAX_TITLE_CHARS = 120
 MAX_NARRATION_CHARS = 600
@@ -156,7 +156,8 @@ def check_voice(doc: Document, folder: FsPath, errors: ErrorList) -> None:
     a space would never match: narration is said word by word)."""
     data = doc.data if isinstance(doc.data, dict) else {}
     voice = data.get("voice")
-    if isinstance(voice, str) and voice.strip() and (problem := voice_problem(voice, folder)) is not None:
+    if isinstance(voice, str) and voice.strip() and (problem := voice_problem(
+            voice, folder, did_you_mean(voice, known()))) is not None:
         errors.add(*doc.at(("voice",)), problem, ("voice",))
     say = data.get("say")
     for key in say if isinstance(say, dict) else ():

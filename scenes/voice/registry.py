@@ -56,8 +56,9 @@ def known() -> list[str]:
     return [*VOICES, OFF]
 
 
-def voice_problem(name: object, base: Path) -> str | None:
-    """Why ``voice: name`` cannot be had, in words that say what to write; None when it can."""
+def voice_problem(name: object, base: Path, hint: str = "") -> str | None:
+    """Why ``voice: name`` cannot be had, in words that say what to write; None when it can.
+    ``hint``: a did-you-mean for an unknown name (the storyboard's checks give theirs)."""
     if not isinstance(name, str) or not name.strip():
         return f"voice: must be one of {', '.join(known())} or a path to a piper model (.onnx), got {name!r}"
     if name in VOICES or name == OFF:
@@ -70,9 +71,7 @@ def voice_problem(name: object, base: Path) -> str | None:
         if not Path(f"{model}.json").is_file():
             return f"voice: the model {name!r} has no {model.name}.json beside it: copy the model's config there"
         return None
-    from scenes.storyboard.errors import did_you_mean
-
-    return (f"unknown voice {name!r}{did_you_mean(name, known())} (one of: {', '.join(known())}, "
+    return (f"unknown voice {name!r}{hint} (one of: {', '.join(known())}, "
             f"or a path to a piper model ending in {MODEL_SUFFIX})")
 
 
