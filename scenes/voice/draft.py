@@ -18,6 +18,7 @@ import ctypes
 import ctypes.util
 import os
 import struct
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +53,16 @@ class _Event(ctypes.Structure):
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.POINTER(_Event))
 
 
+@lru_cache(maxsize=1)
+def library_name() -> str:
+    """The library's file name (looked up once: ``find_library`` runs ``ldconfig``)."""
+    return ctypes.util.find_library("espeak-ng") or LIBRARY
+
+
 def library() -> ctypes.CDLL:
     """libespeak-ng, or a VoiceError saying how to install it."""
     try:
-        return ctypes.CDLL(ctypes.util.find_library("espeak-ng") or LIBRARY)
+        return ctypes.CDLL(library_name())
     except OSError:
         raise VoiceError("the draft voice needs espeak-ng: install it (Debian: apt-get install espeak-ng), "
                          "or choose voice: neural") from None
@@ -157,7 +164,7 @@ class DraftVoice(Voice):
         lib = library()
         lib.espeak_Info.restype = ctypes.c_char_p
         version = (lib.espeak_Info(None) or b"").decode()
-        return f"espeak-ng {version} {Path(ctypes.util.find_library('espeak-ng') or LIBRARY).name}"
+        return f"espeak-ng {version} {Path(library_name()).name}"
 
     def settings(self) -> dict[str, Any]:
         return {"voice": VOICE, "rate_wpm": self.rate_wpm}

@@ -75,6 +75,21 @@ def voice_problem(name: object, base: Path, hint: str = "") -> str | None:
             f"or a path to a piper model ending in {MODEL_SUFFIX})")
 
 
+def choose(board: str | None, board_dir: Path, course: str | None = None,
+           course_dir: Path | None = None) -> tuple[str, Path]:
+    """The voice a clip is said by and the folder a model path of it is relative to: the
+    storyboard's ``voice:``, else course.yaml's, else :data:`DEFAULT_VOICE`.
+
+    >>> choose(None, Path("sb"), "draft", Path("."))
+    ('draft', PosixPath('.'))
+    """
+    if board is not None:
+        return board, board_dir
+    if course is not None:
+        return course, course_dir if course_dir is not None else board_dir
+    return DEFAULT_VOICE, board_dir
+
+
 def voice_for(name: str, base: Path, say: Mapping[str, str] | None = None,
               cache: "SpeechCache | None" = None) -> "Voice | None":
     """The voice called ``name`` (None for ``off``); ``base``: the folder a model path is relative

@@ -149,6 +149,8 @@ def _core(core: str, pron: Pronunciation) -> list[str]:
     number = number_words(core)
     if number is not None:
         return number
+    if core.endswith("%") and (number := number_words(core[:-1])) is not None:
+        return number + ["percent"]
     if _LOOKS_LIKE_CODE.match(core):
         return _code(core, pron)
     if all(not c.isalnum() for c in core):

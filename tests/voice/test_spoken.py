@@ -34,6 +34,7 @@ def test_numbers_as_words(written: str, said: str) -> None:
 def test_numbers_in_a_phrase_keep_their_punctuation() -> None:
     s = spoken("so L is 4/9, and w is tensor(2.6667).", Pronunciation())
     assert s.text == "so L is four ninths, and w is tensor two point six six six seven."
+    assert spoken("(8/3) or 50%", Pronunciation()).said == (("eight", "thirds"), ("or",), ("fifty", "percent"))
 
 
 def test_the_theme_table_says_code() -> None:

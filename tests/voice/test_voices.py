@@ -14,6 +14,9 @@ from scenes.voice.cache import SpeechCache
 from scenes.voice.neural import joe_model
 from scenes.voice.registry import VoiceError, voice_for
 
+# one worker under pytest-xdist: the tests share the session's loaded voices (the model takes seconds)
+pytestmark = pytest.mark.xdist_group("voice")
+
 PHRASE = "So `w1.grad` = 4/9, then -0.37!"
 
 
