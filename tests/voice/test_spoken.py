@@ -35,6 +35,7 @@ def test_numbers_in_a_phrase_keep_their_punctuation() -> None:
     s = spoken("so L is 4/9, and w is tensor(2.6667).", Pronunciation())
     assert s.text == "so L is four ninths, and w is tensor two point six six six seven."
     assert spoken("(8/3) or 50%", Pronunciation()).said == (("eight", "thirds"), ("or",), ("fifty", "percent"))
+    assert spoken("of (yh - y)².", pronunciation()).text == "of y hat minus y squared."
 
 
 def test_the_theme_table_says_code() -> None:

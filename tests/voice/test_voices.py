@@ -17,7 +17,7 @@ from scenes.voice.registry import VoiceError, voice_for
 # one worker under pytest-xdist: the tests share the session's loaded voices (the model takes seconds)
 pytestmark = pytest.mark.xdist_group("voice")
 
-PHRASE = "So `w1.grad` = 4/9, then -0.37!"
+PHRASE = "So `w1.grad` = 4/9 from the leaves, then -0.37!"  # espeak says "from the" as one word
 
 
 @pytest.mark.parametrize("which", ["neural", "drafted"])
@@ -43,6 +43,7 @@ def test_word_times_in_order_one_per_token(which: str, request: pytest.FixtureRe
     assert times == sorted(times) and 0.0 <= times[0] and times[-1] <= speech.timing.duration
     said = voice.said(voice.spoken(PHRASE).text)
     assert said.spans is not None and len(said.spans) == len(voice.spoken(PHRASE).words)  # the voice's own times
+    assert all(w.end > w.start for w in words)
     assert speech.samples.dtype == np.float32 and np.abs(speech.samples).max() <= 1.0
 
 
@@ -89,3 +90,13 @@ def test_unknown_names_and_missing_models_say_what_to_write(tmp_path: Path) -> N
 
 def test_the_theme_table_reaches_the_voice(drafted: Voice) -> None:
     assert drafted.spoken("`yh`").text == " ".join(pronunciation().code["yh"].split())
+
+
+def test_espeak_words_said_as_one_share_their_time() -> None:
+    from scenes.voice.draft import _EVENT_SENTENCE_END, _EVENT_WORD, word_spans
+
+    # "from the leaves": events for "from" (at sample 0) and "leaves" (at 300), none for "the"
+    events = [(_EVENT_WORD, 1, 4, 0), (_EVENT_WORD, 10, 6, 300), (_EVENT_SENTENCE_END, 16, 0, 500)]
+    spans = word_spans("from the leaves", 100, 600, events)
+    assert spans is not None  # "from " 5, "the " 4 characters of samples 0..300
+    assert [t for s in spans for t in s] == pytest.approx([0.0, 3 * 5 / 9, 3 * 5 / 9, 3.0, 3.0, 5.0])
