@@ -20,7 +20,7 @@ from .cache import Said, SpeechCache, on_grid
 from .speech import Speech, Timing
 from .spoken import Pronunciation, Spoken, spoken
 
-VOICE_VERSION = 2
+VOICE_VERSION = 3
 """Raised when what a voice makes for the same input changes (a new way to time words): every
 cached phrase is then made again."""
 
