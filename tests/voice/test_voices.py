@@ -100,3 +100,27 @@ def test_espeak_words_said_as_one_share_their_time() -> None:
     spans = word_spans("from the leaves", 100, 600, events)
     assert spans is not None  # "from " 5, "the " 4 characters of samples 0..300
     assert [t for s in spans for t in s] == pytest.approx([0.0, 3 * 5 / 9, 3 * 5 / 9, 3.0, 3.0, 5.0])
+
+
+def test_drawing_more_noise_changes_nothing() -> None:
+    """A phrase longer than the first draw of noise is run again with more: its sound must not change."""
+    from scenes.voice.neural import _SeededSession
+
+    class Model:
+        """Stands in for onnxruntime: needs ``need`` values of each noise input, returns what it used."""
+
+        def __init__(self, need: int) -> None:
+            self.need, self.runs = need, 0
+
+        def run(self, outputs: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+            self.runs += 1
+            if len(feed["n0"]) < self.need:
+                raise RuntimeError("Non-zero status code returned while running Reshape node")
+            return [feed["n0"][:self.need], feed["n1"][:self.need]]
+
+    args = {"input": np.array([[1, 2, 3]], dtype=np.int64), "scales": np.array([0.667, 1.0, 0.8], np.float32)}
+    short, long = Model(100), Model(192 * 64 * 3 * 3)  # needs a second, larger draw
+    a, b = _SeededSession(short, ["n0", "n1"]).run(None, args), _SeededSession(long, ["n0", "n1"]).run(None, args)
+    assert short.runs == 1 and long.runs > 1
+    assert a[0].tobytes() == b[0][:100].tobytes() and a[1].tobytes() == b[1][:100].tobytes()
+    assert a[0].tobytes() != a[1].tobytes()  # the two inputs draw apart
