@@ -32,6 +32,7 @@ from scenes.voice.speech import Speaker, Timing, Word
 
 from .builder import _t
 from .caption_events import CaptionEvent, CaptionSpan
+from .cuemarks import op_word
 from .cues import Cue, cue_kind
 from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
@@ -116,13 +117,6 @@ def _lit(c: Cue) -> tuple[str, ...]:
     return c.ids[1:] if c.kind in TO_KINDS else c.ids
 
 
-def _op_of(word: str) -> str | None:
-    """The grad_fn an op word names (``Mul``, ``ReLU``, ``MulBackward0``), matched loosely."""
-    if not word[:1].isupper():
-        return None
-    return re.sub(r"Backward\d*$", "", word).lower()
-
-
 def _bindings(ph: Phrase, steps: _Steps, floor: int, index: LogIndex, made: int
               ) -> list[tuple[int, int]]:
     """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order."""
@@ -158,10 +152,10 @@ def _named(name: str, steps: _Steps, floor: int, index: LogIndex, made: int, loo
     ids = set(index.ids_of(name, until=made))
     if ids:
         return steps.first(floor, lambda c: bool(ids & set(_lit(c))) or c.text("name") == name)
-    op = _op_of(name)
+    op = op_word(name)
     if op is None:
         return None
-    return steps.first(floor, lambda c: any(x.role == "grad_fn" and _op_of(x.text) == op for x in c.strings))
+    return steps.first(floor, lambda c: any(x.role == "grad_fn" and op_word(x.text) == op for x in c.strings))
 
 
 def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
