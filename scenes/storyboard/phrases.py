@@ -38,6 +38,8 @@ from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
 from .timings import PlanTimings
 
+LEAD_KINDS = frozenset({"code_line"})
+"""Cue kinds that introduce the cues after them: a step of only these goes with the next."""
 DECOR = frozenset({"emphasis", "dim", "focus", "check", "loop_pass"})
 """Cue kinds that set a beat's scene as it starts rather than show something a phrase names:
 they stay at the beat's start."""
@@ -88,20 +90,36 @@ def phrases_of(events: list[CaptionEvent], speak: Speaker | None, tm: PlanTiming
 
 @dataclass
 class _Steps:
-    """A beat's cues grouped by start: step k holds the cues starting at ``times[k]``; a decor
-    cue at the beat's start is in none (step -1): it stays where it is."""
+    """A beat's cues grouped by start: step k holds the cues starting at ``times[k]``, and the
+    code pane's move to a line just before them (it leads in: it goes with what it introduces);
+    a decor cue at the beat's start is in none (step -1): it stays where it is."""
 
     cues: list[Cue]
     times: list[float]
     step: list[int]  # per cue, its step
 
     @classmethod
-    def of(cls, cues: list[Cue]) -> "_Steps":
+    def of(cls, cues: list[Cue], own_first: bool = False) -> "_Steps":
+        """``own_first``: the first lead-in is a step of its own (what the title shows, when
+        the cues after it are named later)."""
         start = min((c.start for c in cues), default=0.0)
         fixed = [c.kind in DECOR and c.start == start for c in cues]
         times = sorted({c.start for c, f in zip(cues, fixed) if not f})
+        leads = {t for t in times[int(own_first):-1] if all(c.kind in LEAD_KINDS for c, f in zip(cues, fixed)
+                                                            if not f and c.start == t)}
+        times = [t for t in times if t not in leads]
         where = {t: k for k, t in enumerate(times)}
+        for t in sorted(leads, reverse=True):
+            where[t] = where[min(u for u in where if u > t)]
         return cls(cues, times, [-1 if f else where[c.start] for c, f in zip(cues, fixed)])
+
+    def lead(self, k: int) -> float:
+        """How long before ``times[k]`` step k's first cue starts (its code line's move)."""
+        return max([0.0] + [self.times[k] - c.start for c in self.in_step(k)])
+
+    def length(self, k: int) -> float:
+        """From ``times[k]`` to the end of step k's last cue."""
+        return max([0.0] + [c.start + c.duration - self.times[k] for c in self.in_step(k)])
 
     def first(self, after: int, test: Callable[[Cue], bool]) -> int | None:
         """The first step after ``after`` with a cue passing ``test`` (not a decor cue)."""
@@ -167,51 +185,74 @@ def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voiced: bool
-         ) -> list[list[tuple[int, float]]]:
-    """Per phrase, its anchors ``(step, seconds into the phrase)``, steps rising over the beat.
-    Without a voice, one anchor at the phrase's start: the last of its bindings, so that every
-    number it names is on screen as it shows."""
+@dataclass(frozen=True)
+class Bound:
+    """A beat's cues in steps, and per phrase its anchors ``(step, seconds into the phrase)``."""
+
+    steps: _Steps
+    anchors: list[list[tuple[int, float]]]
+
+
+def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voiced: bool) -> Bound:
+    """Per phrase, its anchors, steps rising over the beat. Without a voice, one anchor at the
+    phrase's start: the last of its bindings, so that every number it names is on screen as it
+    shows (the first as long before as the Builder had it). The title, when nothing binds it,
+    takes the first step (the clip opens on its picture), or only the code line leading into it
+    when a later phrase names what that step shows."""
     steps = _Steps.of(cues)
-    floor = -1
-    bound: list[list[tuple[int, int]]] = []
-    for ph in phrases:
-        got = _bindings(ph, steps, floor, index, made)
-        bound.append(got)
-        if got:
-            floor = got[-1][0]
+    bound = _bound(phrases, steps, index, made)
+    title = [k for k, ph in enumerate(phrases) if ph.event.style == "title" and not bound[k]]
+    if title and steps.times and any(g and g[0][0] == 0 for g in bound[title[0] + 1:]):
+        own = _Steps.of(cues, own_first=True)
+        if len(own.times) > len(steps.times):
+            steps, bound = own, _bound(phrases, own, index, made)
+    for k in title:
+        if steps.times and not any(g and g[0][0] == 0 for g in bound[k + 1:]):
+            bound[k] = [(0, 0)]
     out: list[list[tuple[int, float]]] = []
     last = -1
     for k, (ph, got) in enumerate(zip(phrases, bound)):
-        if not got:  # the next step in order, if it comes before the next phrase's binding
+        if not got:  # the next step in order (its lead-in with the phrase), if before the next binding
             nxt = min((g[0][0] for g in bound[k + 1:] if g), default=len(steps.times))
-            out.append([(last + 1, 0.0)] if last + 1 < nxt else [])
-            last = max(last, last + 1) if last + 1 < nxt else last
+            out.append([(last + 1, steps.lead(last + 1))] if last + 1 < nxt else [])
+            last = last + 1 if last + 1 < nxt else last
             continue
-        if voiced:
+        if k in title:
+            out.append([(0, steps.lead(0))])
+        elif voiced:
             got = _monotone(got)
             out.append([(s, ph.timing.start_of(at)) for s, at in got])
         else:  # its first number as long before it as the Builder had it before the last
             lead = steps.times[got[-1][0]] - steps.times[got[0][0]]
             out.append([(got[0][0], -lead)] * (lead > 0) + [(got[-1][0], 0.0)])
         last = got[-1][0]
+    return Bound(steps, out)
+
+
+def _bound(phrases: list[Phrase], steps: _Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
+    """Each phrase's bindings ``(step, char)``, each phrase's past the one's before."""
+    floor = -1
+    out: list[list[tuple[int, int]]] = []
+    for ph in phrases:
+        got = _bindings(ph, steps, floor, index, made)
+        out.append(got)
+        if got:
+            floor = got[-1][0]
     return out
 
 
-def lay_beat(phrases: list[Phrase], cues: list[Cue], anchors: list[list[tuple[int, float]]], start: float,
+def lay_beat(phrases: list[Phrase], bound: Bound, start: float,
              seen: dict[str, float], tm: PlanTimings, beat: int, first_index: int
              ) -> tuple[list[Cue], list[CaptionSpan], float]:
     """The beat laid out from ``start``: its cues moved step by step, its phrases placed (see the
     module's docstring). ``seen``: when strings first came on screen in earlier beats (a phrase
     never starts before a number it names). Returns the cues, the caption spans, the beat's end."""
-    steps = _Steps.of(cues)
+    steps, anchors, cues = bound.steps, bound.anchors, bound.steps.cues
     n = len(steps.times)
     new: list[float | None] = [None] * n
     ends: list[float] = [0.0] * n  # per step, the new end of its longest cue
-    lengths = [0.0] * n
-    for c, k in zip(cues, steps.step):
-        if k >= 0:
-            lengths[k] = max(lengths[k], c.duration)
+    lengths = [steps.length(k) for k in range(n)]
+    leads = [steps.lead(k) for k in range(n)]
     glows = [any(c.kind in GLOW_KINDS or cue_kind(c.kind).ends_walk for c in steps.in_step(k)) for k in range(n)]
     moves = [any(c.kind in GLOW_KINDS for c in steps.in_step(k)) for k in range(n)]
     rules = [any(c.kind == "local_rule" for c in steps.in_step(k)) for k in range(n)]
@@ -230,7 +271,7 @@ def lay_beat(phrases: list[Phrase], cues: list[Cue], anchors: list[list[tuple[in
         """Steps before ``k`` not placed yet: each after the one before, as the Builder had them."""
         for j in range(state["placed"] + 1, k):
             prev = state["placed"]
-            place(j, start if prev < 0 else new[prev] + steps.times[j] - steps.times[prev])  # type: ignore[operator]
+            place(j, start + leads[j] if prev < 0 else new[prev] + steps.times[j] - steps.times[prev])  # type: ignore[operator]
 
     def ready(k: int) -> float:
         return max([start] + [ends[j] for j in range(k)])
@@ -244,11 +285,11 @@ def lay_beat(phrases: list[Phrase], cues: list[Cue], anchors: list[list[tuple[in
             k0, w0 = anchor[0]
             upto(k0)
             hold = state["hold"] if glows[k0] else start
-            p = max(p, ready(k0) - w0, hold - w0)
+            p = max(p, ready(k0) + leads[k0] - w0, hold - w0)
         state["phrase_end"] = p + ph.length
         for k, w in anchor:
             upto(k)
-            place(k, max(p + w, ready(k)))
+            place(k, max(p + w, ready(k) + leads[k]))
         if spans and p > spans[-1].end:
             spans[-1] = _held(spans[-1], p, tm.reading, phrases[len(spans) - 1].length)
         spans.append(CaptionSpan(first_index + len(spans), _t(p), _t(p + ph.length), ev.text, beat, ev.strings,
@@ -271,5 +312,6 @@ def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -
 def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int
                     ) -> tuple[list[CaptionSpan], float]:
     """Phrases over no cues of their own (the takeaway over the last picture): one after another."""
-    _, spans, end = lay_beat(list(phrases), [], [[] for _ in phrases], start, {}, tm, beat, first_index)
+    _, spans, end = lay_beat(list(phrases), Bound(_Steps.of([]), [[] for _ in phrases]), start, {}, tm, beat,
+                             first_index)
     return spans, end
