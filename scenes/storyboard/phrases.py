@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Callable, Sequence
 
 from scenes.voice.speech import Speaker, Timing, Word
@@ -66,9 +67,14 @@ def reading_timing(text: str, rules: ReadingRules, fade: float) -> Timing:
     return Timing(total, tuple(words))
 
 
+def reading_speaker(rules: ReadingRules, fade: float) -> Speaker:
+    """The :data:`Speaker` the plan uses when it is given none: :func:`reading_timing`."""
+    return partial(reading_timing, rules=rules, fade=fade)
+
+
 @dataclass(frozen=True)
 class Phrase:
-    """A caption event, how long it takes, and where in it each binding is (characters)."""
+    """A caption event, its timing, and how long it holds the beat (its timing and any gap)."""
 
     event: CaptionEvent
     timing: Timing
@@ -77,15 +83,9 @@ class Phrase:
 
 def phrases_of(events: list[CaptionEvent], speak: Speaker | None, tm: PlanTimings) -> list[Phrase]:
     """Each event timed by ``speak`` (plus the theme's ``phrase_gap``), or by reading time."""
-    out = []
-    for ev in events:
-        if speak is None:
-            timing = reading_timing(ev.text, tm.reading, tm.caption_fade)
-            out.append(Phrase(ev, timing, timing.duration))
-        else:
-            timing = speak(ev.text)
-            out.append(Phrase(ev, timing, timing.duration + tm.phrase_gap))
-    return out
+    say = speak if speak is not None else reading_speaker(tm.reading, tm.caption_fade)
+    gap = tm.phrase_gap if speak is not None else 0.0
+    return [Phrase(ev, timing, timing.duration + gap) for ev in events for timing in [say(ev.text)]]
 
 
 @dataclass
@@ -140,8 +140,8 @@ def _bindings(ph: Phrase, steps: _Steps, floor: int, index: LogIndex, made: int
     """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order."""
     ev = ph.event
     if ev.marks:
-        return _monotone([(s, at) for at, name in ev.marks
-                          if (s := _named(name, steps, floor, index, made)) is not None])
+        named = [(_named(name, steps, floor, index, made), at) for at, name in ev.marks]
+        return _monotone([(k, at) for k, at in named if k is not None])
     found: list[tuple[int, int]] = []
     pos = 0
     for s in ev.strings:  # numbers: the first cue of the beat showing them, when it is still to come
@@ -157,9 +157,9 @@ def _bindings(ph: Phrase, steps: _Steps, floor: int, index: LogIndex, made: int
         name, _, attr = m.group(0).partition(".")
         if attr not in _OF_TENSOR:
             continue
-        s = _named(name, steps, floor, index, made, loose=True)
-        if s is not None:
-            return [(s, m.start())]
+        k = _named(name, steps, floor, index, made, loose=True)
+        if k is not None:
+            return [(k, m.start())]
     return []
 
 
@@ -241,66 +241,75 @@ def _bound(phrases: list[Phrase], steps: _Steps, index: LogIndex, made: int) -> 
     return out
 
 
-def lay_beat(phrases: list[Phrase], bound: Bound, start: float,
-             seen: dict[str, float], tm: PlanTimings, beat: int, first_index: int
-             ) -> tuple[list[Cue], list[CaptionSpan], float]:
+class _Clock:
+    """Places a beat's steps one by one: when each starts and ends now, and until when the walk's
+    glow (and a visit's note) must stay where it is (``hold``)."""
+
+    def __init__(self, steps: _Steps, start: float, tm: PlanTimings):
+        self.steps, self.start, self.tm = steps, start, tm
+        n = len(steps.times)
+        self.new: list[float] = [start] * n
+        self.ends: list[float] = [start] * n
+        self.lengths = [steps.length(k) for k in range(n)]
+        self.leads = [steps.lead(k) for k in range(n)]
+        kinds = [{c.kind for c in steps.in_step(k)} for k in range(n)]
+        self.glows = [any(x in GLOW_KINDS or cue_kind(x).ends_walk for x in ks) for ks in kinds]
+        self.moves = [bool(ks & GLOW_KINDS) for ks in kinds]
+        self.rules = ["local_rule" in ks for ks in kinds]
+        self.hold, self.placed, self.phrase_end = start, -1, start
+
+    def place(self, k: int, at: float) -> None:
+        """Step ``k`` at ``at``, or once the glow may move."""
+        if self.glows[k]:
+            at = max(at, self.hold)
+        self.new[k], self.ends[k], self.placed = at, at + self.lengths[k], k
+        if self.moves[k]:
+            keep = self.tm.rule_hold if self.rules[k] else self.tm.highlight_hold
+            self.hold = max(at + keep, self.phrase_end if self.rules[k] else at)
+
+    def upto(self, k: int) -> None:
+        """Steps before ``k`` not placed yet: each after the one before, as the Builder had them."""
+        times = self.steps.times
+        for j in range(self.placed + 1, k):
+            prev = self.placed
+            self.place(j, self.start + self.leads[j] if prev < 0 else self.new[prev] + times[j] - times[prev])
+
+    def ready(self, k: int) -> float:
+        """When every step before ``k`` is done, and ``k``'s lead-in may start: the earliest ``k`` may."""
+        return max([self.start] + self.ends[:k]) + self.leads[k]
+
+
+def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, float], tm: PlanTimings, beat: int,
+             first_index: int) -> tuple[list[Cue], list[CaptionSpan], float]:
     """The beat laid out from ``start``: its cues moved step by step, its phrases placed (see the
     module's docstring). ``seen``: when strings first came on screen in earlier beats (a phrase
     never starts before a number it names). Returns the cues, the caption spans, the beat's end."""
-    steps, anchors, cues = bound.steps, bound.anchors, bound.steps.cues
-    n = len(steps.times)
-    new: list[float | None] = [None] * n
-    ends: list[float] = [0.0] * n  # per step, the new end of its longest cue
-    lengths = [steps.length(k) for k in range(n)]
-    leads = [steps.lead(k) for k in range(n)]
-    glows = [any(c.kind in GLOW_KINDS or cue_kind(c.kind).ends_walk for c in steps.in_step(k)) for k in range(n)]
-    moves = [any(c.kind in GLOW_KINDS for c in steps.in_step(k)) for k in range(n)]
-    rules = [any(c.kind == "local_rule" for c in steps.in_step(k)) for k in range(n)]
-    state = {"hold": start, "placed": -1, "phrase_end": start}
-
-    def place(k: int, at: float) -> None:
-        if glows[k]:
-            at = max(at, state["hold"])
-        new[k], ends[k] = at, at + lengths[k]
-        state["placed"] = k
-        if moves[k]:
-            keep = max(tm.rule_hold, 0.0) if rules[k] else tm.highlight_hold
-            state["hold"] = max(at + keep, state["phrase_end"] if rules[k] else at)
-
-    def upto(k: int) -> None:
-        """Steps before ``k`` not placed yet: each after the one before, as the Builder had them."""
-        for j in range(state["placed"] + 1, k):
-            prev = state["placed"]
-            place(j, start + leads[j] if prev < 0 else new[prev] + steps.times[j] - steps.times[prev])  # type: ignore[operator]
-
-    def ready(k: int) -> float:
-        return max([start] + [ends[j] for j in range(k)])
-
+    steps = bound.steps
+    clock = _Clock(steps, start, tm)
     spans: list[CaptionSpan] = []
     t = start
-    for ph, anchor in zip(phrases, anchors):
+    for ph, anchor in zip(phrases, bound.anchors):
         ev = ph.event
         p = max([t] + [seen[s.text] for s in ev.strings if s.text in seen])
         if anchor:
             k0, w0 = anchor[0]
-            upto(k0)
-            hold = state["hold"] if glows[k0] else start
-            p = max(p, ready(k0) + leads[k0] - w0, hold - w0)
-        state["phrase_end"] = p + ph.length
+            clock.upto(k0)
+            p = max(p, clock.ready(k0) - w0, (clock.hold if clock.glows[k0] else start) - w0)
+        clock.phrase_end = p + ph.length
         for k, w in anchor:
-            upto(k)
-            place(k, max(p + w, ready(k) + leads[k]))
+            clock.upto(k)
+            clock.place(k, max(p + w, clock.ready(k)))
         if spans and p > spans[-1].end:
             spans[-1] = _held(spans[-1], p, tm.reading, phrases[len(spans) - 1].length)
         spans.append(CaptionSpan(first_index + len(spans), _t(p), _t(p + ph.length), ev.text, beat, ev.strings,
                                  ev.style, tuple(lines(ev.text, tm.reading))))
         t = p + ph.length
-    upto(n)
-    end = max([t, state["hold"] if any(rules) else t] + [ends[k] for k in range(n)])
+    clock.upto(len(steps.times))
+    end = max([t, clock.hold] + clock.ends)
     if spans:
         spans[-1] = _held(spans[-1], end, tm.reading, phrases[-1].length)
-    moved = [c if k < 0 else replace(c, start=_t(new[k] + c.start - steps.times[k]))  # type: ignore[operator]
-             for c, k in zip(cues, steps.step)]
+    moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
+             for c, k in zip(steps.cues, steps.step)]
     return moved, spans, end
 
 

@@ -134,10 +134,10 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             b.add("unfocus", tm.focus_move, ())
         if selected:
             cutoff = max(e.seq for e in selected)
-        events = _events(beat.narration, index, cutoff, board, tm, i)
+        said = _events(beat.narration, index, cutoff, board, tm, i)
         if i == 0 and beat.visual != "title_card":  # the title over the first beat's picture
-            events = [CaptionEvent(board.title, (), "title")] + events
-        phrases = phrases_of(events, speak, tm)
+            said = [CaptionEvent(board.title, (), "title")] + said
+        phrases = phrases_of(said, speak, tm)
         bound = bind(phrases, b.cues, index, made, voiced=speak is not None)
         laid, spans, end = lay_beat(phrases, bound, now, seen, tm, i, len(captions) + 1)
         cues.extend(laid)
