@@ -1,26 +1,27 @@
 """The author's own voice: one recording per beat, its words timed by forced alignment.
 
-The author records each beat's narration into ``NAME.voice/beat-01.wav``, ``beat-02.flac``, ...
-beside ``NAME.yaml`` (and ``takeaway.wav`` when the storyboard has a takeaway); any of
-:data:`FORMATS` is read. A beat then lasts as long as its recording: the recording is aligned
-(:func:`.align.align`) to a reference voice saying the same narration, which gives each written
-token of the narration its time in the recording, and each caption phrase of the beat is the
-slice of the recording from the middle of the pause before its first word to the middle of the
-pause after its last (the first from just before the first word, the last to just after the
-last word), so the phrases of a beat tile its recording.
+The author records what each part of the clip says into ``NAME.voice/`` beside ``NAME.yaml``:
+``title.wav`` (the title, said over the first beat), ``beat-01.wav``, ``beat-02.flac``, ... and
+``takeaway.wav`` (when the storyboard has one); any of :data:`FORMATS` is read. A beat then lasts
+as long as its recording: the recording is aligned (:func:`.align.align`) to a reference voice
+saying the same words, which gives each written token its time in the recording, and each caption
+phrase is the slice of the recording from the middle of the pause before its first word to the
+middle of the pause after its last (the first from just before its first word, the last to just
+after its last), so the phrases of a part tile its recording.
 
-How the rest of gradreel gets it: :meth:`Recorded.speaker` is a beat's :data:`.speech.Speaker`
-(a phrase's text in, its :class:`.speech.Timing` out, relative to the phrase's start, for the
-plan), and :meth:`Recorded.speech` the phrase's :class:`.speech.Speech` (its samples, for the
-sound track). :func:`check` refuses a storyboard whose recordings are missing or unreadable, all
-at once, each at its beat's line.
+How the rest of gradreel gets it: :func:`recorded` checks the recordings (all problems at once,
+each at its storyboard line, StoryboardError) and returns a :class:`Recorded`, whose
+:meth:`~Recorded.speaker` is the plan's :data:`.speech.Speaker` (a phrase in, its
+:class:`.speech.Timing` from the phrase's start out) and whose :meth:`~Recorded.in_order` gives
+the sound track each phrase's :class:`.speech.Speech` (its samples). Both take the phrases in the
+clip's order, as the plan and the sound track go through them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
@@ -28,13 +29,14 @@ from .align import align
 from .speech import Speaker, Speech, Timing, Word
 
 if TYPE_CHECKING:
+    from scenes.storyboard.plan import Plan
     from scenes.storyboard.validate import Checked
 
 FORMATS = ("wav", "flac", "ogg", "mp3", "m4a")
 """The endings of the recordings read, in the order looked for (PyAV decodes them)."""
 
-TAKEAWAY = "takeaway"
-"""The name of the takeaway's recording, said after the last beat."""
+TITLE, TAKEAWAY = "title", "takeaway"
+"""The names of the title's recording (said over the first beat) and the takeaway's (after the last)."""
 
 LEAD, TAIL = 0.15, 0.35
 """Seconds of a recording kept before its first word and after its last: the rest of the
@@ -97,41 +99,62 @@ def read(path: Path) -> tuple[np.ndarray, int]:
     return samples, rate
 
 
-def expected(checked: Checked) -> Iterator[tuple[str, tuple[str | int, ...], str]]:
-    """Each recording ``checked`` needs: its name, the storyboard path it is for, what it is."""
-    for i in range(len(checked.storyboard.beats)):
-        yield beat_name(i + 1), ("beats", i), f"beat {i + 1}"
-    if checked.storyboard.takeaway is not None:
-        yield TAKEAWAY, ("takeaway",), "the takeaway"
+@dataclass(frozen=True)
+class Part:
+    """A run of captions said in one recording: the title, a beat's narration or the takeaway.
+    ``name`` is the recording's (``beat-02``), ``what`` how a message calls it (``beat 2``),
+    ``where`` the storyboard key a problem with it is shown at, ``text`` what it says, filled."""
+
+    name: str
+    what: str
+    where: tuple[str | int, ...]
+    text: str
 
 
-def check(checked: Checked) -> dict[str, Path]:
-    """Each recording of ``checked`` by name, read once to be sure it can be; else a
-    StoryboardError with one problem for each one missing or unreadable, at its beat."""
-    from scenes.storyboard.errors import Problem, StoryboardError
+def parts_of(plan: Plan) -> tuple[Part, ...]:
+    """The recordings a clip's ``plan`` needs, in the order they are said: the title's when it
+    is said over the first beat, each beat's, the takeaway's. Each text is its caption events
+    joined (they tile the filled narration), so a plan made without a voice tells what to say."""
+    parts: dict[str, tuple[str, tuple[str | int, ...], list[str]]] = {}
+    for c in plan.captions:
+        if c.style == "title":
+            key = (TITLE, "the title", ("title",))
+        elif c.style == "takeaway":
+            key = (TAKEAWAY, "the takeaway", ("takeaway", "text"))
+        else:
+            key = (beat_name(c.beat + 1), f"beat {c.beat + 1}", ("beats", c.beat, "narration"))
+        parts.setdefault(key[0], (key[1], key[2], []))[2].append(c.text)
+    return tuple(Part(name, what, where, " ".join(texts)) for name, (what, where, texts) in parts.items())
+
+
+def check(checked: Checked, parts: Iterable[Part]) -> dict[str, Path]:
+    """The recording of each of ``parts`` by name, each read once to be sure it can be; else a
+    StoryboardError with one problem for each one missing or unreadable, at its key in
+    ``checked``'s storyboard."""
+    from scenes.storyboard.errors import Problem, StoryboardError, path_text
 
     found: dict[str, Path] = {}
     problems = []
     where = folder(checked.file)
     formats = ", ".join(f".{e}" for e in FORMATS[1:])
-    for name, path, what in expected(checked):
-        line, col = checked.doc.at(path)
-        file = find(checked.file, name)
+    for part in parts:
+        line, col = checked.doc.at(part.where)
+        file = find(checked.file, part.name)
         if file is None:
             problems.append(Problem(
                 checked.file, line, col,
-                f"{what} has no recording: expected {where / name}.{FORMATS[0]} (or {formats}) saying its narration; "
-                f"record it there, or choose another voice"))
+                f"{part.what} has no recording: expected {where / part.name}.{FORMATS[0]} (or {formats}) "
+                f"saying {part.text!r}; record it there, or choose another voice", path_text(part.where)))
             continue
         try:
             read(file)
         except Unreadable as exc:
             problems.append(Problem(
                 checked.file, line, col,
-                f"{what}'s recording {file} cannot be used: {exc}; record it again as "
-                f"{', '.join(e.upper() for e in FORMATS[:-1])} or {FORMATS[-1].upper()}"))
+                f"{part.what}'s recording {file} cannot be used: {exc}; record it again as "
+                f"{', '.join(e.upper() for e in FORMATS[:-1])} or {FORMATS[-1].upper()}", path_text(part.where)))
             continue
-        found[name] = file
+        found[part.name] = file
     if problems:
         raise StoryboardError(problems)
     return found
@@ -167,46 +190,63 @@ class Take:
         return Speech(Timing(end - start, words), self.samples[a:b], self.rate)
 
 
-def tokens_at(tokens: list[str], phrase: list[str], after: int = 0) -> int:
-    """Where ``phrase`` (tokens) first lies in ``tokens`` at or after ``after``, else anywhere;
-    ValueError when it is not there."""
+def tokens_at(tokens: list[str], phrase: list[str], after: int = 0) -> int | None:
+    """Where ``phrase`` (tokens) first lies in ``tokens`` at or after ``after``, or None."""
     n = len(phrase)
-    for begin in (after, 0):
-        for k in range(begin, len(tokens) - n + 1):
-            if tokens[k:k + n] == phrase:
-                return k
-    raise ValueError(f"{' '.join(phrase)!r} is not a part of {' '.join(tokens)!r}")
+    for k in range(after, len(tokens) - n + 1):
+        if tokens[k:k + n] == phrase:
+            return k
+    return None
 
 
 class Recorded:
-    """The author's recordings of one storyboard, each aligned (once) when first asked for."""
+    """The author's recordings of one clip, each aligned (once) when first asked for."""
 
-    def __init__(self, files: dict[str, Path], reference: Say):
-        """``files``: each recording by name (as :func:`check` returns them); ``reference``: the
-        voice the recordings are aligned to."""
+    def __init__(self, parts: Iterable[Part], files: dict[str, Path], reference: Say):
+        """``parts``: what the clip says, in order (:func:`parts_of`); ``files``: each part's
+        recording by name (:func:`check`); ``reference``: the voice they are aligned to."""
+        self.parts = tuple(parts)
         self.files = files
         self.reference = reference
-        self._takes: dict[tuple[str, str], Take] = {}
-        self._cursor: dict[tuple[str, str], int] = {}
+        self._takes: dict[str, Take] = {}
 
-    def take(self, name: str, text: str) -> Take:
-        """Recording ``name`` (``beat-01``, ``takeaway``) aligned to ``text``, what it says."""
-        key = (name, " ".join(text.split()))
-        if key not in self._takes:
+    def take(self, name: str) -> Take:
+        """Recording ``name`` (``beat-01``, ``takeaway``) aligned to what its part says."""
+        if name not in self._takes:
+            text = next(p.text for p in self.parts if p.name == name)
             samples, rate = read(self.files[name])
-            self._takes[key] = Take(samples, rate, align(samples, rate, self.reference(key[1])))
-        return self._takes[key]
+            self._takes[name] = Take(samples, rate, align(samples, rate, self.reference(" ".join(text.split()))))
+        return self._takes[name]
 
-    def speech(self, name: str, text: str, phrase: str) -> Speech:
-        """Phrase ``phrase`` of ``text`` (consecutive whole tokens of it), as recording ``name``
-        says it. Asked in order, a phrase said twice in ``text`` is found each time in its place."""
-        tokens, mine = text.split(), phrase.split()
-        key = (name, " ".join(tokens))
-        at = tokens_at(tokens, mine, self._cursor.get(key, 0))
-        self._cursor[key] = at + len(mine)
-        return self.take(name, text).part(at, at + len(mine))
+    def in_order(self) -> Callable[[str], Speech]:
+        """A phrase's :class:`.speech.Speech`, for phrases asked in the clip's order (as the plan
+        and the sound track ask): each is the next run of tokens of the part being said, or of a
+        later one, so a phrase said twice is each time its own slice. A fresh one per pass."""
+        tokens = [p.text.split() for p in self.parts]
+        at = [0, 0]  # part, token
 
-    def speaker(self, name: str, text: str) -> Speaker:
-        """The :data:`.speech.Speaker` of recording ``name`` saying ``text``: each of its phrases'
-        timing, from the phrase's start."""
-        return lambda phrase: self.speech(name, text, phrase).timing
+        def said(phrase: str) -> Speech:
+            mine = phrase.split()
+            order = [(at[0], at[1])] + [(q, 0) for q in range(at[0] + 1, len(tokens))] + [(q, 0) for q in range(at[0] + 1)]
+            for q, after in order:
+                k = tokens_at(tokens[q], mine, after)
+                if k is not None:
+                    at[:] = [q, k + len(mine)]
+                    return self.take(self.parts[q].name).part(k, k + len(mine))
+            raise ValueError(f"{phrase!r} is said in no recording of this clip")
+
+        return said
+
+    def speaker(self) -> Speaker:
+        """The plan's :data:`.speech.Speaker`: each phrase's timing, from the phrase's start."""
+        said = self.in_order()
+        return lambda phrase: said(phrase).timing
+
+
+def recorded(checked: Checked, reference: Say) -> Recorded:
+    """The recorded voice of ``checked``: what each recording says is read off its plan made
+    without a voice; every recording is checked (StoryboardError) before any is aligned."""
+    from scenes.storyboard.loaded import plan_of
+
+    parts = parts_of(plan_of(checked))
+    return Recorded(parts, check(checked, parts), reference)
