@@ -42,9 +42,9 @@ LEAD, TAIL = 0.15, 0.35
 """Seconds of a recording kept before its first word and after its last: the rest of the
 silence at either end (reaching for the key) is left out, so a beat lasts as long as it is spoken."""
 
-LONGEST = 120.0
+LONGEST = 90.0
 """Seconds a recording may last: a beat's narration is a sentence or a few, and aligning a longer
-one would take minutes and gigabytes (the alignment's cost matrix grows with the square)."""
+one would take long and much memory (the alignment's cost matrix grows with the square)."""
 
 Say = Callable[[str], Speech]
 """A voice of the registry saying a text, with its words' times: the reference aligned to."""
@@ -80,10 +80,10 @@ def read(path: Path) -> tuple[np.ndarray, int]:
 
     try:
         with av.open(str(path)) as f:
-            stream = next((s for s in f.streams if s.type == "audio"), None)
-            if stream is None:
+            if not f.streams.audio:
                 raise Unreadable("it holds no sound")
-            rate = int(stream.codec_context.sample_rate or 0)
+            stream = f.streams.audio[0]
+            rate = int(stream.rate or 0)
             if rate <= 0:
                 raise Unreadable("its sample rate is unknown")
             resampler = av.AudioResampler(format="flt", layout="mono", rate=rate)
@@ -117,6 +117,7 @@ def parts_of(plan: Plan) -> tuple[Part, ...]:
     joined (they tile the filled narration), so a plan made without a voice tells what to say."""
     parts: dict[str, tuple[str, tuple[str | int, ...], list[str]]] = {}
     for c in plan.captions:
+        key: tuple[str, str, tuple[str | int, ...]]
         if c.style == "title":
             key = (TITLE, "the title", ("title",))
         elif c.style == "takeaway":
