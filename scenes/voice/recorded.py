@@ -9,24 +9,27 @@ phrase is the slice of the recording from the middle of the pause before its fir
 middle of the pause after its last (the first from just before its first word, the last to just
 after its last), so the phrases of a part tile its recording.
 
-How the rest of gradreel gets it: :func:`recorded` checks the recordings (all problems at once,
-each at its storyboard line, StoryboardError) and returns a :class:`Recorded`, whose
-:meth:`~Recorded.speaker` is the plan's :data:`.speech.Speaker` (a phrase in, its
-:class:`.speech.Timing` from the phrase's start out) and whose :meth:`~Recorded.in_order` gives
-the sound track each phrase's :class:`.speech.Speech` (its samples). Both take the phrases in the
-clip's order, as the plan and the sound track go through them.
+How the rest of gradreel gets it: the registry's ``voice_for("recorded", ..., storyboard=FILE)``
+is a :class:`RecordedVoice` (the neural voice its reference); once the storyboard is checked,
+:meth:`RecordedVoice.bind` reads what each part says and checks every recording (all problems at
+once, each at its storyboard line, StoryboardError); then, as any voice, its ``timing(phrase)``
+is the plan's :data:`.speech.Speaker` (the phrase's :class:`.speech.Timing` from the phrase's
+start) and its ``speech(phrase)`` the sound track's samples.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
 from .align import align
-from .speech import Speaker, Speech, Timing, Word
+from .base import Voice, file_digest
+from .speech import Speech, Timing, Word
 
 if TYPE_CHECKING:
     from scenes.storyboard.plan import Plan
@@ -45,10 +48,6 @@ silence at either end (reaching for the key) is left out, so a beat lasts as lon
 LONGEST = 90.0
 """Seconds a recording may last: a beat's narration is a sentence or a few, and aligning a longer
 one would take long and much memory (the alignment's cost matrix grows with the square)."""
-
-Say = Callable[[str], Speech]
-"""A voice of the registry saying a text, with its words' times: the reference aligned to."""
-
 
 class Unreadable(Exception):
     """A recording that cannot be used; ``str()`` says why, for the author."""
@@ -191,63 +190,73 @@ class Take:
         return Speech(Timing(end - start, words), self.samples[a:b], self.rate)
 
 
-def tokens_at(tokens: list[str], phrase: list[str], after: int = 0) -> int | None:
-    """Where ``phrase`` (tokens) first lies in ``tokens`` at or after ``after``, or None."""
+def tokens_at(tokens: list[str], phrase: list[str]) -> int | None:
+    """Where ``phrase`` (tokens) first lies in ``tokens``, or None."""
     n = len(phrase)
-    for k in range(after, len(tokens) - n + 1):
-        if tokens[k:k + n] == phrase:
-            return k
-    return None
+    return next((k for k in range(len(tokens) - n + 1) if tokens[k:k + n] == phrase), None)
 
 
-class Recorded:
-    """The author's recordings of one clip, each aligned (once) when first asked for."""
+VERSION = 1
+"""Raised when the same recordings would be timed differently (the alignment changed): every
+clip said by the recorded voice is then made again."""
 
-    def __init__(self, parts: Iterable[Part], files: dict[str, Path], reference: Say):
-        """``parts``: what the clip says, in order (:func:`parts_of`); ``files``: each part's
-        recording by name (:func:`check`); ``reference``: the voice they are aligned to."""
-        self.parts = tuple(parts)
-        self.files = files
+
+class RecordedVoice:
+    """The ``recorded`` voice of one storyboard: :meth:`key`, :meth:`timing` and :meth:`speech`,
+    as the registry's other voices, once :meth:`bind` has read what the clip says. Each part's
+    recording is aligned once, when first asked for."""
+
+    name = "recorded"
+
+    def __init__(self, storyboard: Path, reference: Voice) -> None:
+        """``storyboard``: the file whose ``NAME.voice`` folder holds the recordings;
+        ``reference``: the voice they are aligned to."""
+        self.storyboard = storyboard
         self.reference = reference
+        self.parts: tuple[Part, ...] = ()
+        self.files: dict[str, Path] = {}
         self._takes: dict[str, Take] = {}
+
+    def key(self) -> str:
+        """A digest of every recording in the folder, the reference voice and :data:`VERSION`:
+        known before the storyboard is loaded, and changed by any new take."""
+        where = folder(self.storyboard)
+        takes = sorted(p for p in where.glob("*") if p.suffix[1:] in FORMATS and p.is_file()) if where.is_dir() else []
+        data = [VERSION, self.name, self.reference.key(), [(p.name, file_digest(p)) for p in takes]]
+        return hashlib.sha256(json.dumps(data).encode()).hexdigest()
+
+    def bind(self, checked: Checked) -> RecordedVoice:
+        """Read what ``checked`` says, part by part, off its plan made without a voice, and check
+        every recording (a StoryboardError naming each one missing or unreadable) before any is
+        aligned. Returns the voice, bound."""
+        from scenes.storyboard.loaded import plan_of
+
+        parts = parts_of(plan_of(checked))
+        self.files = check(checked, parts)
+        self.parts = parts
+        self._takes.clear()
+        return self
 
     def take(self, name: str) -> Take:
         """Recording ``name`` (``beat-01``, ``takeaway``) aligned to what its part says."""
         if name not in self._takes:
             text = next(p.text for p in self.parts if p.name == name)
             samples, rate = read(self.files[name])
-            self._takes[name] = Take(samples, rate, align(samples, rate, self.reference(" ".join(text.split()))))
+            self._takes[name] = Take(samples, rate, align(samples, rate, self.reference.speech(" ".join(text.split()))))
         return self._takes[name]
 
-    def in_order(self) -> Callable[[str], Speech]:
-        """A phrase's :class:`.speech.Speech`, for phrases asked in the clip's order (as the plan
-        and the sound track ask): each is the next run of tokens of the part being said, or of a
-        later one, so a phrase said twice is each time its own slice. A fresh one per pass."""
-        tokens = [p.text.split() for p in self.parts]
-        at = [0, 0]  # part, token
+    def speech(self, text: str) -> Speech:
+        """The phrase ``text`` as the author says it: the slice of the first part's recording
+        (in the clip's order) whose words hold it, its words timed from the slice's start."""
+        mine = text.split()
+        if not self.parts:
+            raise RuntimeError("the recorded voice is asked before bind(): it does not know what the clip says")
+        for part in self.parts:
+            k = tokens_at(part.text.split(), mine)
+            if k is not None:
+                return self.take(part.name).part(k, k + len(mine))
+        raise ValueError(f"{text!r} is said in no recording of {self.storyboard}")
 
-        def said(phrase: str) -> Speech:
-            mine = phrase.split()
-            order = [(at[0], at[1])] + [(q, 0) for q in range(at[0] + 1, len(tokens))] + [(q, 0) for q in range(at[0] + 1)]
-            for q, after in order:
-                k = tokens_at(tokens[q], mine, after)
-                if k is not None:
-                    at[:] = [q, k + len(mine)]
-                    return self.take(self.parts[q].name).part(k, k + len(mine))
-            raise ValueError(f"{phrase!r} is said in no recording of this clip")
-
-        return said
-
-    def speaker(self) -> Speaker:
-        """The plan's :data:`.speech.Speaker`: each phrase's timing, from the phrase's start."""
-        said = self.in_order()
-        return lambda phrase: said(phrase).timing
-
-
-def recorded(checked: Checked, reference: Say) -> Recorded:
-    """The recorded voice of ``checked``: what each recording says is read off its plan made
-    without a voice; every recording is checked (StoryboardError) before any is aligned."""
-    from scenes.storyboard.loaded import plan_of
-
-    parts = parts_of(plan_of(checked))
-    return Recorded(parts, check(checked, parts), reference)
+    def timing(self, text: str) -> Timing:
+        """The phrase's timing (a :data:`~.speech.Speaker`)."""
+        return self.speech(text).timing

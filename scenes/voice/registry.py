@@ -2,8 +2,10 @@
 
 Adding a voice is one module with a factory ``(Pronunciation, SpeechCache | None) -> Voice`` and
 one entry of :data:`VOICES`. Besides the names: ``off`` (no voice: the plan paces captions by
-reading time, and the clip is silent) and a path to an author's own piper model ending in
-``.onnx`` (relative to the storyboard's folder, its ``.onnx.json`` beside it).
+reading time, and the clip is silent), ``recorded`` (the author's own recordings beside the
+storyboard, :mod:`.recorded`: a storyboard's own voice, so ``voice_for`` is given its file) and a
+path to an author's own piper model ending in ``.onnx`` (relative to the storyboard's folder, its
+``.onnx.json`` beside it).
 
 >>> voice_for("off", Path(".")) is None
 True
@@ -18,6 +20,7 @@ from .base import Voice, VoiceError, pronunciation
 from .cache import SpeechCache
 from .draft import draft
 from .neural import joe, own
+from .recorded import RecordedVoice
 from .spoken import Pronunciation
 
 VoiceFactory = Callable[[Pronunciation, "SpeechCache | None"], Voice]
@@ -27,6 +30,7 @@ VOICES: dict[str, VoiceFactory] = {
     "draft": draft,  # espeak-ng (GPL-3.0): robotic, instant
 }
 OFF = "off"
+RECORDED = "recorded"
 DEFAULT_VOICE = "neural"
 """The voice when neither the storyboard nor course.yaml names one."""
 MODEL_SUFFIX = ".onnx"
@@ -34,14 +38,14 @@ MODEL_SUFFIX = ".onnx"
 
 def known() -> list[str]:
     """Every name ``voice:`` takes, ``off`` included."""
-    return [*VOICES, OFF]
+    return [*VOICES, RECORDED, OFF]
 
 
 def voice_problem(name: object, base: Path) -> str | None:
     """Why ``voice: name`` cannot be had, in words that say what to write; None when it can."""
     if not isinstance(name, str) or not name.strip():
         return f"voice: must be one of {', '.join(known())} or a path to a piper model (.onnx), got {name!r}"
-    if name in VOICES or name == OFF:
+    if name in VOICES or name in (OFF, RECORDED):
         return None
     if name.endswith(MODEL_SUFFIX):
         model = base / name
@@ -58,16 +62,23 @@ def voice_problem(name: object, base: Path) -> str | None:
 
 
 def voice_for(name: str, base: Path, say: Mapping[str, str] | None = None,
-              cache: SpeechCache | None = None) -> Voice | None:
+              cache: SpeechCache | None = None, storyboard: Path | None = None) -> Voice | RecordedVoice | None:
     """The voice called ``name`` (None for ``off``); ``base``: the folder a model path is relative
     to; ``say``: the storyboard's own words; ``cache``: where speech is kept (default
-    :func:`.cache.default_dir`). Raises :class:`VoiceError` saying what to write instead."""
+    :func:`.cache.default_dir`); ``storyboard``: its file, for ``recorded`` (whose recordings are
+    in ``NAME.voice`` beside it, aligned to the default voice; bind it to the checked storyboard
+    before asking it a phrase). Raises :class:`VoiceError` saying what to write instead."""
     problem = voice_problem(name, base)
     if problem is not None:
         raise VoiceError(problem)
     if name == OFF:
         return None
     table = pronunciation(dict(say or {}))
+    if name == RECORDED:
+        if storyboard is None:
+            raise VoiceError("voice: recorded is a storyboard's own voice (its NAME.voice folder): "
+                             "give the storyboard to say it")
+        return RecordedVoice(storyboard, VOICES[DEFAULT_VOICE](table, cache))
     if name in VOICES:
         return VOICES[name](table, cache)
     return own((base / name).resolve(), table, cache)
