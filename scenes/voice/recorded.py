@@ -1,4 +1,4 @@
-"""The author's own voice: one recording per beat, its words timed by forced alignment.
+"""The author's own voice: a recording of each beat, its words timed by forced alignment.
 
 The author records what each part of the clip says into ``NAME.voice/`` beside ``NAME.yaml``:
 ``title.wav`` (the title, said over the first beat), ``beat-01.wav``, ``beat-02.flac``, ... and
@@ -48,6 +48,7 @@ silence at either end (reaching for the key) is left out, so a beat lasts as lon
 LONGEST = 90.0
 """Seconds a recording may last: a beat's narration is a sentence or a few, and aligning a longer
 one would take long and much memory (the alignment's cost matrix grows with the square)."""
+
 
 class Unreadable(Exception):
     """A recording that cannot be used; ``str()`` says why, for the author."""
@@ -138,23 +139,20 @@ def check(checked: Checked, parts: Iterable[Part]) -> dict[str, Path]:
     where = folder(checked.file)
     formats = ", ".join(f".{e}" for e in FORMATS[1:])
     for part in parts:
-        line, col = checked.doc.at(part.where)
         file = find(checked.file, part.name)
         if file is None:
-            problems.append(Problem(
-                checked.file, line, col,
-                f"{part.what} has no recording: expected {where / part.name}.{FORMATS[0]} (or {formats}) "
-                f"saying {part.text!r}; record it there, or choose another voice", path_text(part.where)))
-            continue
-        try:
-            read(file)
-        except Unreadable as exc:
-            problems.append(Problem(
-                checked.file, line, col,
-                f"{part.what}'s recording {file} cannot be used: {exc}; record it again as "
-                f"{', '.join(e.upper() for e in FORMATS[:-1])} or {FORMATS[-1].upper()}", path_text(part.where)))
-            continue
-        found[part.name] = file
+            why = (f"{part.what} has no recording: expected {where / part.name}.{FORMATS[0]} (or {formats}) "
+                   f"saying {part.text!r}; record it there, or choose another voice")
+        else:
+            try:
+                read(file)
+                found[part.name] = file
+                continue
+            except Unreadable as exc:
+                why = (f"{part.what}'s recording {file} cannot be used: {exc}; record it again as "
+                       f"{', '.join(e.upper() for e in FORMATS[:-1])} or {FORMATS[-1].upper()}")
+        line, col = checked.doc.at(part.where)
+        problems.append(Problem(checked.file, line, col, why, path_text(part.where)))
     if problems:
         raise StoryboardError(problems)
     return found
