@@ -22,6 +22,8 @@ from scenes.voice.recorded import FORMATS, RecordedVoice, Unreadable, read
 from scenes.voice.registry import voice_for
 from scenes.voice.speech import Speech, Timing, Word
 
+pytestmark = pytest.mark.xdist_group("voice")  # one worker loads the neural voice and says the narration
+
 NARRATION = ("When a value feeds several paths, its gradient is the sum over the paths. "
              "Each path sends its share; the bucket adds them up.")
 SLOWER = 1.3
