@@ -24,6 +24,10 @@ the longest beat as the floor (scripts/bench_cluster.py says how).
     ./scripts/bench --render             engine and render tables (takes minutes)
     ./scripts/bench --render --json      the same figures as JSON, to compare between commits
     ./scripts/bench --cluster            engine table and the cluster row
+    ./scripts/bench --voices             engine table and the voices' synthesis speed
+
+Voices (--voices, or --render): synthesis seconds per second of speech of the neural and draft
+voices on the first phrases of backward_walk (scripts/bench_voice.py, which also runs alone).
 
 The rendering figures are measured by scripts/bench_render.py.
 """
@@ -108,6 +112,7 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=3,
                     help="for --render: alternations of render all -j 1 and -j 2, and of the last quality's render and "
                          "floor (median and spread are shown)")
+    ap.add_argument("--voices", action="store_true", help="also the voices' synthesis speed (in --render already)")
     ap.add_argument("--show", metavar="FILE", help="print the table of a report saved with --json, and stop")
     args = ap.parse_args()
     if args.show:
@@ -134,6 +139,10 @@ def main() -> int:
         from bench_cluster import cluster_bench
 
         report["cluster"] = cluster_bench(["-q", "low"], max(1, args.pairs))
+    if args.render or args.voices:
+        from bench_voice import voice_bench
+
+        report["voices"] = voice_bench()
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -177,6 +186,10 @@ def print_table(report: dict) -> None:
         from bench_cluster import cluster_lines
 
         print("\n" + "\n".join(cluster_lines(report["cluster"])))
+    if "voices" in report:
+        from bench_voice import voice_lines
+
+        print("\n" + "\n".join(voice_lines(report["voices"])))
 
 
 def _spread(gains: list[float] | None) -> str:

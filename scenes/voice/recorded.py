@@ -11,10 +11,11 @@ after its last), so the phrases of a part tile its recording.
 
 How the rest of gradreel gets it: the registry's ``voice_for("recorded", ..., storyboard=FILE)``
 is a :class:`RecordedVoice` (the neural voice its reference); once the storyboard is checked,
-:meth:`RecordedVoice.bind` reads what each part says and checks every recording (all problems at
-once, each at its storyboard line, StoryboardError); then, as any voice, its ``timing(phrase)``
-is the plan's :data:`.speech.Speaker` (the phrase's :class:`.speech.Timing` from the phrase's
-start) and its ``speech(phrase)`` the sound track's samples.
+:func:`scenes.storyboard.recordings.bind` tells it what each part says and checks every
+recording (all problems at once, each at its storyboard line, StoryboardError); then, as any
+voice, its ``timing(phrase)`` is the plan's :data:`.speech.Speaker` (the phrase's
+:class:`.speech.Timing` from the phrase's start) and its ``speech(phrase)`` the sound track's
+samples.
 """
 
 from __future__ import annotations
@@ -23,17 +24,13 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 import numpy as np
 
 from .align import align
 from .base import Voice, file_digest
 from .speech import Speech, Timing, Word
-
-if TYPE_CHECKING:
-    from scenes.storyboard.plan import Plan
-    from scenes.storyboard.validate import Checked
 
 FORMATS = ("wav", "flac", "ogg", "mp3", "m4a")
 """The endings of the recordings read, in the order looked for (PyAV decodes them)."""
@@ -111,53 +108,6 @@ class Part:
     text: str
 
 
-def parts_of(plan: Plan) -> tuple[Part, ...]:
-    """The recordings a clip's ``plan`` needs, in the order they are said: the title's when it
-    is said over the first beat, each beat's, the takeaway's. Each text is its caption events
-    joined (they tile the filled narration), so a plan made without a voice tells what to say."""
-    parts: dict[str, tuple[str, tuple[str | int, ...], list[str]]] = {}
-    for c in plan.captions:
-        key: tuple[str, str, tuple[str | int, ...]]
-        if c.style == "title":
-            key = (TITLE, "the title", ("title",))
-        elif c.style == "takeaway":
-            key = (TAKEAWAY, "the takeaway", ("takeaway", "text"))
-        else:
-            key = (beat_name(c.beat + 1), f"beat {c.beat + 1}", ("beats", c.beat, "narration"))
-        parts.setdefault(key[0], (key[1], key[2], []))[2].append(c.text)
-    return tuple(Part(name, what, where, " ".join(texts)) for name, (what, where, texts) in parts.items())
-
-
-def check(checked: Checked, parts: Iterable[Part]) -> dict[str, Path]:
-    """The recording of each of ``parts`` by name, each read once to be sure it can be; else a
-    StoryboardError with one problem for each one missing or unreadable, at its key in
-    ``checked``'s storyboard."""
-    from scenes.storyboard.errors import Problem, StoryboardError, path_text
-
-    found: dict[str, Path] = {}
-    problems = []
-    where = folder(checked.file)
-    formats = ", ".join(f".{e}" for e in FORMATS[1:])
-    for part in parts:
-        file = find(checked.file, part.name)
-        if file is None:
-            why = (f"{part.what} has no recording: expected {where / part.name}.{FORMATS[0]} (or {formats}) "
-                   f"saying {part.text!r}; record it there, or choose another voice")
-        else:
-            try:
-                read(file)
-                found[part.name] = file
-                continue
-            except Unreadable as exc:
-                why = (f"{part.what}'s recording {file} cannot be used: {exc}; record it again as "
-                       f"{', '.join(e.upper() for e in FORMATS[:-1])} or {FORMATS[-1].upper()}")
-        line, col = checked.doc.at(part.where)
-        problems.append(Problem(checked.file, line, col, why, path_text(part.where)))
-    if problems:
-        raise StoryboardError(problems)
-    return found
-
-
 @dataclass(frozen=True)
 class Take:
     """A recording and the time of each written token of what it says."""
@@ -201,7 +151,7 @@ clip said by the recorded voice is then made again."""
 
 class RecordedVoice:
     """The ``recorded`` voice of one storyboard: :meth:`key`, :meth:`timing` and :meth:`speech`,
-    as the registry's other voices, once :meth:`bind` has read what the clip says. Each part's
+    as the registry's other voices, once told what the clip says (:meth:`use`). Each part's
     recording is aligned once, when first asked for."""
 
     name = "recorded"
@@ -223,15 +173,11 @@ class RecordedVoice:
         data = [VERSION, self.name, self.reference.key(), [(p.name, file_digest(p)) for p in takes]]
         return hashlib.sha256(json.dumps(data).encode()).hexdigest()
 
-    def bind(self, checked: Checked) -> RecordedVoice:
-        """Read what ``checked`` says, part by part, off its plan made without a voice, and check
-        every recording (a StoryboardError naming each one missing or unreadable) before any is
-        aligned. Returns the voice, bound."""
-        from scenes.storyboard.loaded import plan_of
-
-        parts = parts_of(plan_of(checked))
-        self.files = check(checked, parts)
-        self.parts = parts
+    def use(self, parts: Iterable[Part], files: dict[str, Path]) -> RecordedVoice:
+        """Say ``parts`` (what the clip says, in order), each from its recording in ``files``
+        (by part name, each one read): what :func:`scenes.storyboard.recordings.bind` finds."""
+        self.parts = tuple(parts)
+        self.files = dict(files)
         self._takes.clear()
         return self
 
@@ -248,7 +194,7 @@ class RecordedVoice:
         (in the clip's order) whose words hold it, its words timed from the slice's start."""
         mine = text.split()
         if not self.parts:
-            raise RuntimeError("the recorded voice is asked before bind(): it does not know what the clip says")
+            raise RuntimeError("the recorded voice is asked before use(): it does not know what the clip says")
         for part in self.parts:
             k = tokens_at(part.text.split(), mine)
             if k is not None:

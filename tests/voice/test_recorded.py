@@ -13,6 +13,7 @@ import pytest
 from scenes.commands.problems import report
 from scenes.storyboard.errors import StoryboardError
 from scenes.storyboard.loaded import plan_of
+from scenes.storyboard.recordings import bind
 from scenes.storyboard.validate import Checked, load
 from scenes.voice.align import align
 from scenes.voice.base import Voice, pronunciation
@@ -103,7 +104,7 @@ def recorded(clip: Checked, readings: tuple[Speech, Speech], neural: Voice) -> R
     _write(where / "beat-02.flac", neural.speech("The bucket now holds 6."), "flac")
     voice = voice_for("recorded", where.parent, cache=neural.cache, storyboard=Path(clip.file))
     assert isinstance(voice, RecordedVoice)
-    return voice.bind(clip)
+    return bind(voice, clip)
 
 
 def test_each_phrase_is_its_slice_of_the_recording(recorded: RecordedVoice, clip: Checked,
@@ -160,7 +161,7 @@ def test_a_missing_or_unreadable_recording_is_named_at_its_line(tmp_path: Path, 
     _write(folder / "title.mp3", Speech(Timing(1.0, ()), np.full(22050, 0.1, np.float32), 22050), "libmp3lame")
     voice = RecordedVoice(Path(checked.file), neural)
     with pytest.raises(StoryboardError) as got:
-        voice.bind(checked)
+        bind(voice, checked)
     assert report(got.value) == 2
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2 and "Traceback" not in "".join(lines)

@@ -9,12 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scenes.voice.base import Voice, VoiceError, pronunciation
+from scenes.voice.base import Voice, pronunciation
 from scenes.voice.cache import SpeechCache
 from scenes.voice.neural import joe_model
-from scenes.voice.registry import voice_for
+from scenes.voice.registry import VoiceError, voice_for
 
-PHRASE = "So `w1.grad` = 4/9, then -0.37!"
+# one worker under pytest-xdist: the tests share the session's loaded voices (the model takes seconds)
+pytestmark = pytest.mark.xdist_group("voice")
+
+PHRASE = "So `w1.grad` = 4/9 from the leaves, then -0.37!"  # espeak says "from the" as one word
 
 
 @pytest.mark.parametrize("which", ["neural", "drafted"])
@@ -40,6 +43,7 @@ def test_word_times_in_order_one_per_token(which: str, request: pytest.FixtureRe
     assert times == sorted(times) and 0.0 <= times[0] and times[-1] <= speech.timing.duration
     said = voice.said(voice.spoken(PHRASE).text)
     assert said.spans is not None and len(said.spans) == len(voice.spoken(PHRASE).words)  # the voice's own times
+    assert all(w.end > w.start for w in words)
     assert speech.samples.dtype == np.float32 and np.abs(speech.samples).max() <= 1.0
 
 
@@ -74,7 +78,7 @@ def test_an_authors_own_model(tmp_path: Path, neural: Voice) -> None:
 
 
 def test_unknown_names_and_missing_models_say_what_to_write(tmp_path: Path) -> None:
-    with pytest.raises(VoiceError, match=r"unknown voice 'nerual'; did you mean 'neural'\? \(one of: neural, draft, recorded, off"):
+    with pytest.raises(VoiceError, match=r"unknown voice 'nerual' \(one of: neural, draft, recorded, off, or a path"):
         voice_for("nerual", tmp_path)
     with pytest.raises(VoiceError, match="no model file 'gone.onnx'"):
         voice_for("gone.onnx", tmp_path)
@@ -86,3 +90,13 @@ def test_unknown_names_and_missing_models_say_what_to_write(tmp_path: Path) -> N
 
 def test_the_theme_table_reaches_the_voice(drafted: Voice) -> None:
     assert drafted.spoken("`yh`").text == " ".join(pronunciation().code["yh"].split())
+
+
+def test_espeak_words_said_as_one_share_their_time() -> None:
+    from scenes.voice.draft import _EVENT_SENTENCE_END, _EVENT_WORD, word_spans
+
+    # "from the leaves": events for "from" (at sample 0) and "leaves" (at 300), none for "the"
+    events = [(_EVENT_WORD, 1, 4, 0), (_EVENT_WORD, 10, 6, 300), (_EVENT_SENTENCE_END, 16, 0, 500)]
+    spans = word_spans("from the leaves", 100, 600, events)
+    assert spans is not None  # "from " 5, "the " 4 characters of samples 0..300
+    assert [t for s in spans for t in s] == pytest.approx([0.0, 3 * 5 / 9, 3 * 5 / 9, 3.0, 3.0, 5.0])
