@@ -194,7 +194,8 @@ class Storyboard(_Model):
     checklist: tuple[NonEmpty, ...] = Field(
         (), description="a list shown on screen from the first beat with `check:`; each such beat ticks one item")
     voice: NonEmpty | None = Field(
-        None, description="who says the narration: neural (piper's joe), draft (espeak-ng, instant), off (silent, "
+        None, description="who says the narration: neural (piper's joe), draft (espeak-ng, instant), recorded "
+                          "(your own recordings, in NAME.voice/ beside this file), off (silent, "
                           "captions paced by reading time) or a path to your own piper model (.onnx, relative to "
                           "this file, its .onnx.json beside it); default: course.yaml's voice, else neural")
     say: dict[NonEmpty, NonEmpty] = Field(

@@ -4,8 +4,10 @@ Adding a voice is one module with a factory ``(Pronunciation, SpeechCache | None
 one entry of :data:`VOICES`, naming the module and the factory: the module is imported when the
 voice is asked for, so checking a storyboard's ``voice:`` (and reading course.yaml) loads neither
 numpy nor a speech engine. Besides the names: ``off`` (no voice: the plan paces captions by
-reading time, and the clip is silent) and a path to an author's own piper model ending in
-``.onnx`` (relative to the storyboard's folder, its ``.onnx.json`` beside it).
+reading time, and the clip is silent), ``recorded`` (the author's own recordings beside the
+storyboard, :mod:`.recorded`: a storyboard's own voice, so ``voice_for`` is given its file) and a
+path to an author's own piper model ending in ``.onnx`` (relative to the storyboard's folder, its
+``.onnx.json`` beside it).
 
 >>> voice_for("off", Path(".")) is None
 True
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Mapping
 if TYPE_CHECKING:
     from .base import Voice
     from .cache import SpeechCache
+    from .recorded import RecordedVoice
     from .spoken import Pronunciation
 
 
@@ -46,6 +49,7 @@ VOICES: dict[str, Entry] = {
     "draft": Entry("draft", "draft"),   # espeak-ng (GPL-3.0): robotic, instant
 }
 OFF = "off"
+RECORDED = "recorded"
 DEFAULT_VOICE = "neural"
 """The voice when neither the storyboard nor course.yaml names one."""
 MODEL_SUFFIX = ".onnx"
@@ -53,7 +57,7 @@ MODEL_SUFFIX = ".onnx"
 
 def known() -> list[str]:
     """Every name ``voice:`` takes, ``off`` included."""
-    return [*VOICES, OFF]
+    return [*VOICES, RECORDED, OFF]
 
 
 def voice_problem(name: object, base: Path, hint: str = "") -> str | None:
@@ -61,7 +65,7 @@ def voice_problem(name: object, base: Path, hint: str = "") -> str | None:
     ``hint``: a did-you-mean for an unknown name (the storyboard's checks give theirs)."""
     if not isinstance(name, str) or not name.strip():
         return f"voice: must be one of {', '.join(known())} or a path to a piper model (.onnx), got {name!r}"
-    if name in VOICES or name == OFF:
+    if name in VOICES or name in (OFF, RECORDED):
         return None
     if name.endswith(MODEL_SUFFIX):
         model = base / name
@@ -91,10 +95,13 @@ def choose(board: str | None, board_dir: Path, course: str | None = None,
 
 
 def voice_for(name: str, base: Path, say: Mapping[str, str] | None = None,
-              cache: "SpeechCache | None" = None) -> "Voice | None":
+              cache: "SpeechCache | None" = None, storyboard: Path | None = None) -> "Voice | RecordedVoice | None":
     """The voice called ``name`` (None for ``off``); ``base``: the folder a model path is relative
     to; ``say``: the storyboard's own words; ``cache``: where speech is kept (default
-    :func:`.cache.default_dir`). Raises :class:`VoiceError` saying what to write instead."""
+    :func:`.cache.default_dir`); ``storyboard``: its file, for ``recorded`` (whose recordings are
+    in ``NAME.voice`` beside it, aligned to the default voice; bound to the checked storyboard,
+    :func:`scenes.storyboard.recordings.bind`, before it is asked a phrase). Raises
+    :class:`VoiceError` saying what to write instead."""
     problem = voice_problem(name, base)
     if problem is not None:
         raise VoiceError(problem)
@@ -104,6 +111,13 @@ def voice_for(name: str, base: Path, say: Mapping[str, str] | None = None,
     from .neural import own
 
     table = pronunciation(dict(say or {}))
+    if name == RECORDED:
+        from .recorded import RecordedVoice
+
+        if storyboard is None:
+            raise VoiceError("voice: recorded is a storyboard's own voice (its NAME.voice folder): "
+                             "give the storyboard to say it")
+        return RecordedVoice(storyboard, VOICES[DEFAULT_VOICE].make(table, cache))
     if name in VOICES:
         return VOICES[name].make(table, cache)
     return own((base / name).resolve(), table, cache)

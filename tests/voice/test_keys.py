@@ -36,7 +36,7 @@ def test_an_unknown_voice_is_located(tmp_path: Path) -> None:
     with pytest.raises(StoryboardError) as err:
         load(str(file))
     assert re.fullmatch(rf".*clip\.yaml:{line}:8: unknown voice 'nerual'; did you mean 'neural'\? \(one of: neural, "
-                        r"draft, off, or a path to a piper model ending in \.onnx\) \(at voice\)", str(err.value))
+                        r"draft, recorded, off, or a path to a piper model ending in \.onnx\) \(at voice\)", str(err.value))
 
 
 def test_a_missing_model_and_a_say_of_several_words(tmp_path: Path) -> None:

@@ -78,7 +78,7 @@ def test_an_authors_own_model(tmp_path: Path, neural: Voice) -> None:
 
 
 def test_unknown_names_and_missing_models_say_what_to_write(tmp_path: Path) -> None:
-    with pytest.raises(VoiceError, match=r"unknown voice 'nerual' \(one of: neural, draft, off, or a path"):
+    with pytest.raises(VoiceError, match=r"unknown voice 'nerual' \(one of: neural, draft, recorded, off, or a path"):
         voice_for("nerual", tmp_path)
     with pytest.raises(VoiceError, match="no model file 'gone.onnx'"):
         voice_for("gone.onnx", tmp_path)
