@@ -128,3 +128,25 @@ def test_a_network_fed_plain_numbers_names_its_first_drawn_row_hidden() -> None:
     mlp = read_network(load(storyboard_path("mlp")).run.events)
     assert mlp.layer_names(labels) == [labels.layer_input, labels.layer_hidden.format(k=1),
                                        labels.layer_hidden.format(k=2), labels.layer_output, labels.legend_loss]
+
+
+def test_a_network_beat_on_a_later_pass_draws_that_pass() -> None:
+    """A ``network`` beat that selects pass 2 of a training loop draws the first pass's circles
+    (the places the picture has) with pass two's tensors in them: every unit, the output and the
+    loss with pass two's values (the cue's last id is the tensor shown), and the second
+    backward's sweep reaches every unit and weight, as the first one does."""
+    from pathlib import Path
+
+    checked = load(Path(__file__).parent / "lessons" / "net221_pass2.yaml")
+    p = plan(checked.run.events, checked.storyboard, PlanTimings(), checked.index.source)
+    net = read_network(checked.run.events)
+    units = {c.ids[0]: c for c in p.cues if c.kind == "unit_appear"}
+    assert set(units) == set(net.units)
+    tensors = {e.id: e for e in checked.run.events if isinstance(e, Tensor)}
+    out = [e for e in tensors.values() if e.name == "out"]
+    assert len(out) == 2 and out[0].value != out[1].value
+    cue = units[net.layers[1][0]]
+    assert cue.ids == (out[0].id, out[1].id) and cue.text("value") == f"{out[1].value:.4f}"
+    assert {c.ids[0] for c in p.cues if c.kind == "link_appear"} == set(net.links)
+    swept = {c.ids[0] for c in p.cues if c.kind == "sweep_step"}
+    assert swept == set(net.units) | set(net.links)
