@@ -150,3 +150,22 @@ def test_a_network_beat_on_a_later_pass_draws_that_pass() -> None:
     assert {c.ids[0] for c in p.cues if c.kind == "link_appear"} == set(net.links)
     swept = {c.ids[0] for c in p.cues if c.kind == "sweep_step"}
     assert swept == set(net.units) | set(net.links)
+
+
+def test_a_unit_drawn_on_pass_one_shows_pass_twos_value_in_a_beat_on_pass_two() -> None:
+    """On screen, once the beat on pass 2 has drawn its units over pass 1's picture, the output
+    and the loss show pass two's values (each tagged with pass two's tensor), not pass one's."""
+    from pathlib import Path
+
+    from scenes.render.inspect import inspect_clip
+    from scenes.render.options import RenderOptions
+    from scenes.storyboard import load_and_plan
+
+    checked, p = load_and_plan(str(Path(__file__).parent / "lessons" / "net221_pass2.yaml"))
+    beat = next(b for b in p.beats if b.index == 2)
+    (sample,) = inspect_clip(checked, p, RenderOptions(aspect="16:9"), at=[beat.start + beat.duration - 0.1])
+    shown = {i["text"]: i["id"] for i in sample["items"] if i["role"] == "value" and i["opacity"] >= 0.5}
+    second = [e.id for e in checked.run.events if isinstance(e, Tensor) and e.name in ("out", "loss")][2:]
+    cues = [c for c in p.cues if c.kind == "unit_appear" and c.beat == 2 and c.text("value") is not None]
+    assert [c.ids[-1] for c in cues] == second
+    assert shown == {c.text("value"): c.ids[-1] for c in cues}, shown
