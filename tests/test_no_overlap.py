@@ -64,6 +64,12 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     ("tanh_sgd_lists", "16:9"): "4 collisions: 4 texts overlap (a badge over the next bucket's value)",
     ("tanh_sgd_lists", "9:16"): "5 collisions: 4 texts overlap, 1 leaves the frame (an arrow)",
     ("tanh_sgd_lists", "1:1"): "3 collisions: 2 texts overlap, 1 leaves the frame (an arrow)",
+    # the cubic fitted to three points: as in the trained network, a fill's badge beside its
+    # bucket covers the next bucket (one frame each, the leaves' buckets side by side in one row);
+    # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it
+    ("cubic_fit3", "16:9"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
+    ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
+    ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them

@@ -64,7 +64,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Validate each storyboard; all of its problems are printed; exit 2 if any storyboard failed."""
     from scenes.oracle.check import compare, torch_available
     from scenes.oracle.remote import TorchUnavailable, find_torch
+    from scenes.layout.readable import sizing_lines
     from scenes.layout.unshown import empty_beats, refuse_if_nothing_shown, unshown
+    from scenes.theme import load_theme
     from scenes.storyboard import load, plan_of  # the model: not on every `render`'s path
 
     files = [storyboard_path(w) for w in args.storyboards] or find_storyboards()
@@ -108,14 +110,15 @@ def cmd_check(args: argparse.Namespace) -> int:
             status = report(exc)
             continue
         lays = clip_layouts(checked, p)
-        missing = empty_beats(p, [b.visual for b in checked.storyboard.beats]) + unshown(p, lays)
+        visuals = [b.visual for b in checked.storyboard.beats]
+        missing = empty_beats(p, visuals) + unshown(p, lays)
         try:
             refuse_if_nothing_shown(checked, missing)
         except StoryboardError as exc:
             status = report(exc)
             continue
         print(f"ok {checked.name}: {len(checked.storyboard.beats)} beats, {p.duration:.1f} s, {note}")
-        for line in folding_lines(checked, lays):
+        for line in folding_lines(checked, lays) + sizing_lines(p, lays, load_theme(), visuals):
             print(f"  {line}")
         for u in missing:
             line, col = checked.doc.at(("beats", u.beat, "visual"))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from manim import Animation, Mobject, Transform, UpdateFromAlphaFunc
+from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
@@ -31,6 +31,15 @@ from scenes.layout.place import Layout
 from scenes.storyboard.cues import Cue
 
 Colours = list[tuple[np.ndarray, np.ndarray]]
+
+GONE_BY = 1 / 12
+"""The part of the camera's move back by which the last visit's note has faded out: one frame
+at 15 per second, while the graph under it has moved by less than a pixel or two."""
+
+
+def _before_the_move(t: float) -> float:
+    """A fade done by `GONE_BY` of the move."""
+    return min(1.0, t / GONE_BY)
 
 
 class CameraFocus(View):
@@ -155,7 +164,13 @@ class CameraFocus(View):
         z = self.zoom.inverse()
         self._rekey(home)
         self.home = None
-        out: Anims = []
+        # the last visit's note and marks were made for the close view (its texts at the least
+        # readable size there): shrunk with the graph they would be too small, and reach out of
+        # the frame; the beat that made them is over, so they go where they are, before the
+        # graph has moved from under them
+        walk = self.ctx.state.walk
+        notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
+        out: Anims = [FadeOut(m, rate_func=_before_the_move) for m in notes]
         for m in self._graph_shapes():
             target = self._moved(m, z)
             saved = self.faded.get(id(m))

@@ -22,6 +22,7 @@ from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.state import NetworkView
 from scenes.storyboard.cues import Cue
+from scenes.storyboard.narration import Shown
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
@@ -104,20 +105,26 @@ class NetworkDiagram(View):
     # ----- building the network ---------------------------------------------------------------
     @draws("unit_appear")
     def draw_unit(self, cue: Cue, step: StepScratch) -> Anims:
+        """A unit's circle with its name (ids[0]); the output and the loss with their values,
+        the value of the tensor the cue is about (ids[-1]: a later pass's, drawn in the first
+        pass's circle). A unit already drawn (a beat on the next pass) takes the new value."""
         st = self.network
         uid = cue.ids[0]
         p: Places = self._mlp.places
-        if uid not in p.centre or uid in st.units:
+        if uid not in p.centre:
             return []
+        t = self.theme
+        value = next((s for s in cue.strings if s.role == "value"), None)
+        if uid in st.units:
+            return self._new_value(st.units[uid], value, cue.ids[-1])
         name = next(s for s in cue.strings if s.role == "name")
         unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
         st.units[uid] = unit.set_z_index(Z_UNIT)
         self.ctx.record(name)
-        t = self.theme
-        value = next((s for s in cue.strings if s.role == "value"), None)
+        unit.value = None
         if value is not None:  # the network's result, or the loss: its value beside its circle
-            m = tag(label(value.text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value", id=uid)
-            unit.add(m.next_to(unit.ring, [1, 0, 0], buff=t.sizes.token_pad * 2))
+            unit.value = self._value_label(unit, value.text, cue.ids[-1])
+            unit.add(unit.value)
             self.ctx.record(value)
         names = [s for s in cue.strings if s.role == "target_name"]
         targets = [s for s in cue.strings if s.role == "target"]
@@ -128,6 +135,25 @@ class NetworkDiagram(View):
             for s in names + targets:
                 self.ctx.record(s)
         return [GrowIn(unit)] + self._plain_links(uid) + self._layer_label(uid)
+
+    def _value_label(self, unit: Mobject, text: str, owner: str) -> Mobject:
+        """A unit's value, beside its circle on the right, tagged with its tensor's id."""
+        t = self.theme
+        m = tag(label(text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value", id=owner)
+        return m.next_to(unit.ring, [1, 0, 0], buff=t.sizes.token_pad * 2)
+
+    def _new_value(self, unit: Mobject, value: Shown | None, owner: str) -> Anims:
+        """A drawn unit's value replaced by this pass's (``owner``'s), where it has one."""
+        old = getattr(unit, "value", None)
+        if value is None or old is None:
+            return []
+        new = self._value_label(unit, value.text, owner)
+        unit.remove(old)
+        unit.add(new)
+        unit.value = new
+        self.ctx.record(value)
+        # the new one is in the unit at once: a cut, as a counter changes in place
+        return cut(old, new)
 
     def _layer_name(self, net: Network, depth: int) -> str:
         """A layer's name by its place (:meth:`Network.layer_names`)."""

@@ -60,7 +60,10 @@ class TrainingStep(View):
             # the card it would hide the value that changes), hidden where it can only pass behind
             out.append(Succession(self.onscreen.glide(tok, (box.x, box.y), [], step, settle=True), FadeOut(tok)))
         shown = tuple(v for v in (s.get("name"), replace(after, role="value")) if v is not None)
-        on_card = self.graph.update_value(replace(cue, strings=shown))
+        # over the network picture a weight is a line between units, not a card: a card drawn
+        # for it now would land on the units (the graph's layout is not what is on screen)
+        over_network = card is None and bool(self.ctx.state.network.units)
+        on_card = [] if over_network else self.graph.update_value(replace(cue, strings=shown))
         out += on_card  # the card records its name and value rows; without a card the line does
         name = f"{s['name'].text} = " if "name" in s else ""
         line = replace(after, text=f"{name}{before.text} {op.text} {amount} = {after.text}")

@@ -53,6 +53,13 @@ class Network:
     links: dict[str, Link] = field(default_factory=dict)
     owner: dict[str, str] = field(default_factory=dict)  # tensor or node id -> unit id or weight id
     targets: dict[str, list[str]] = field(default_factory=dict)  # unit id -> named leaves outside it reads
+    alias: dict[str, str] = field(default_factory=dict)  # a later pass's tensor -> the first pass's unit it is
+    products: dict[int, str] = field(default_factory=dict)  # seq of each product w * u, every pass -> its weight
+
+    def unit_of(self, tensor: str) -> str | None:
+        """The unit whose circle stands for ``tensor``: itself, or for a later pass of a training
+        loop the first pass's unit in its place (pass two's ``h[0]`` is drawn as ``h[0]``)."""
+        return tensor if tensor in self.units else self.alias.get(tensor)
 
     @property
     def layers(self) -> list[list[str]]:
@@ -97,8 +104,11 @@ def read_network(events: Iterable[Event]) -> Network:
     """The MLP drawn by the log's tensors (empty when the program multiplies no weight).
 
     A training loop multiplies each weight again in every pass: the network is the first pass's
-    (a later product of a weight already linked is skipped), so no row holds two passes' units
-    and no link leads to a unit that is never drawn."""
+    (a later product of a weight already linked adds no link), so no row holds two passes' units
+    and no link leads to a unit that is never drawn. A later pass's units are that pass's tensors
+    in the same places (`Network.alias`): the unit a weight's product comes from and the one it
+    feeds, and each later backward's root the loss, so that a beat on pass two draws the same
+    circles with pass two's values."""
     evs = [e for e in events if isinstance(e, (Tensor, Node, Backward))]
     tensors = {e.id: e for e in evs if isinstance(e, Tensor)}
     users: dict[str, list[str]] = {}
@@ -127,8 +137,12 @@ def read_network(events: Iterable[Event]) -> Network:
         w = next(i for i in ins if i in weights)
         pending.append((e, w, next(i for i in ins if i != w)))
     layer: dict[str, int] = {}
+    later: list[tuple[str, str]] = []  # (a later pass's tensor, the first pass's unit in its place)
     for e, w, src in pending:
+        net.products[e.seq] = w
         if w in net.links:  # a later pass of a training loop: the network is the first pass's
+            link = net.links[w]
+            later += [(src, link.src), (follow(e.id), link.dst)]
             continue
         dst = follow(e.id)
         layer.setdefault(src, 0)
@@ -144,6 +158,13 @@ def read_network(events: Iterable[Event]) -> Network:
     for t in sorted(layer, key=lambda t: tensors[t].seq):
         e = tensors[t]
         net.units[t] = Unit(t, e.name or t, layer[t], e.seq, bool(e.is_leaf))
+    if loss is not None:
+        later += [(r, loss) for r in roots[1:] if r in tensors]
+        later += [(end, loss) for t, unit in list(later) if unit == last
+                  for end in [_named_end(t, users, tensors)] if end is not None]
+    for t, unit in later:
+        if t not in net.units and unit in net.units:
+            net.alias.setdefault(t, unit)
     _owners(net, tensors, users, weights)
     _targets(net, tensors, weights)
     return net
@@ -163,15 +184,15 @@ def _owners(net: Network, tensors: dict[str, Tensor], users: dict[str, list[str]
     """Every tensor (and its node) -> the unit or weight the picture shows it as.
 
     A product belongs to its weight; every other op result belongs to the unit its value flows
-    into (the sums and the ReLU of ``h1_0``, the subtraction and square of ``L``)."""
-    by_product = {l.seq: l.weight for l in net.links.values()}
+    into (the sums and the ReLU of ``h1_0``, the subtraction and square of ``L``), in every pass."""
     for t, e in tensors.items():
+        unit = net.unit_of(t)
         if t in weights and t in net.links:
             target = t
-        elif e.seq in by_product:
-            target = by_product[e.seq]
-        elif t in net.units:
-            target = t
+        elif e.seq in net.products:
+            target = net.products[e.seq]
+        elif unit is not None:
+            target = unit
         elif e.op not in (None, "tensor", "grad"):
             target = _downstream_unit(t, net, users)
         else:
@@ -186,9 +207,12 @@ def _owners(net: Network, tensors: dict[str, Tensor], users: dict[str, list[str]
 def _targets(net: Network, tensors: dict[str, Tensor], weights: set[str]) -> None:
     """Each unit's named leaves from outside the network, read by its own ops: the target ``y``
     of ``L = (yh - y)**2``, which the picture shows beside the loss (a caption naming it must
-    find it there)."""
+    find it there). Read from the first pass (up to its loss), as the units are."""
+    end = max((u.seq for u in net.units.values()), default=-1)
     for t, e in tensors.items():
         unit = net.owner.get(t)
+        if e.seq > end:
+            continue
         if unit not in net.units:
             continue
         for i in e.inputs or []:
@@ -201,6 +225,6 @@ def _targets(net: Network, tensors: dict[str, Tensor], weights: set[str]) -> Non
 
 def _downstream_unit(t: str, net: Network, users: dict[str, list[str]]) -> str | None:
     seen = 0
-    while t not in net.units and users.get(t) and seen < 10_000:
+    while net.unit_of(t) is None and users.get(t) and seen < 10_000:
         t, seen = users[t][0], seen + 1
-    return t if t in net.units else None
+    return net.unit_of(t)

@@ -128,3 +128,44 @@ def test_a_network_fed_plain_numbers_names_its_first_drawn_row_hidden() -> None:
     mlp = read_network(load(storyboard_path("mlp")).run.events)
     assert mlp.layer_names(labels) == [labels.layer_input, labels.layer_hidden.format(k=1),
                                        labels.layer_hidden.format(k=2), labels.layer_output, labels.legend_loss]
+
+
+def test_a_network_beat_on_a_later_pass_draws_that_pass() -> None:
+    """A ``network`` beat that selects pass 2 of a training loop draws the first pass's circles
+    (the places the picture has) with pass two's tensors in them: every unit, the output and the
+    loss with pass two's values (the cue's last id is the tensor shown), and the second
+    backward's sweep reaches every unit and weight, as the first one does."""
+    from pathlib import Path
+
+    checked = load(Path(__file__).parent / "lessons" / "net221_pass2.yaml")
+    p = plan(checked.run.events, checked.storyboard, PlanTimings(), checked.index.source)
+    net = read_network(checked.run.events)
+    units = {c.ids[0]: c for c in p.cues if c.kind == "unit_appear"}
+    assert set(units) == set(net.units)
+    tensors = {e.id: e for e in checked.run.events if isinstance(e, Tensor)}
+    out = [e for e in tensors.values() if e.name == "out"]
+    assert len(out) == 2 and out[0].value != out[1].value
+    cue = units[net.layers[1][0]]
+    assert cue.ids == (out[0].id, out[1].id) and cue.text("value") == f"{out[1].value:.4f}"
+    assert {c.ids[0] for c in p.cues if c.kind == "link_appear"} == set(net.links)
+    swept = {c.ids[0] for c in p.cues if c.kind == "sweep_step"}
+    assert swept == set(net.units) | set(net.links)
+
+
+def test_a_unit_drawn_on_pass_one_shows_pass_twos_value_in_a_beat_on_pass_two() -> None:
+    """On screen, once the beat on pass 2 has drawn its units over pass 1's picture, the output
+    and the loss show pass two's values (each tagged with pass two's tensor), not pass one's."""
+    from pathlib import Path
+
+    from scenes.render.inspect import inspect_clip
+    from scenes.render.options import RenderOptions
+    from scenes.storyboard import load_and_plan
+
+    checked, p = load_and_plan(str(Path(__file__).parent / "lessons" / "net221_pass2.yaml"))
+    beat = next(b for b in p.beats if b.index == 2)
+    (sample,) = inspect_clip(checked, p, RenderOptions(aspect="16:9"), at=[beat.start + beat.duration - 0.1])
+    shown = {i["text"]: i["id"] for i in sample["items"] if i["role"] == "value" and i["opacity"] >= 0.5}
+    second = [e.id for e in checked.run.events if isinstance(e, Tensor) and e.name in ("out", "loss")][2:]
+    cues = [c for c in p.cues if c.kind == "unit_appear" and c.beat == 2 and c.text("value") is not None]
+    assert [c.ids[-1] for c in cues] == second
+    assert shown == {c.text("value"): c.ids[-1] for c in cues}, shown

@@ -111,3 +111,51 @@ def test_a_bucket_value_too_long_for_its_bucket_is_drawn(tmp_path: Path, capsys:
     lay = layout_events(checked.run.events, "16:9", theme)
     box = next(b for k, b in lay.boxes.items() if k.startswith("bucket:"))
     assert bucket(box, theme, value="-1.9862", scale=lay.scale).value is not None
+
+
+LESSONS_DIR = Path(__file__).parent / "lessons"
+
+
+def test_check_says_how_large_a_big_graph_is_drawn_at_16_9_and_where_the_camera_moves_in(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A 30-card graph at 16:9 beside its code pane: `render check` says its cards are at the
+    least readable size (9 px values), as at 9:16 and 1:1, and how much larger the beat with a
+    `focus:` draws the cards it names."""
+    assert main(["check", "--no-torch", str(LESSONS_DIR / "cubic_fit3.yaml")]) == 0
+    out = capsys.readouterr().out
+    for aspect in ("16:9", "9:16", "1:1"):
+        line = next((ln for ln in out.splitlines() if ln.strip().startswith(f"at {aspect}, the graph's 30 cards")), "")
+        assert "values 9 px at 480p" in line, out
+        assert "beat 3 (wavefront) draws `loss`, `errs[0]`, `errs[1]`, `errs[2]`" in line, out
+
+
+def test_the_focused_cards_of_a_big_graph_are_drawn_as_large_as_check_says() -> None:
+    """At 16:9, while the camera is in on the top of the 30-card graph, the names and values of
+    the cards it names are at least 11 px high at 480p (9 px outside it), as `render check`
+    promises (`value_px` with the camera's factor), within a pixel."""
+    from scenes.draw.collisions import glyph_height, visible
+    from scenes.layout.clip import clip_layout
+    from scenes.layout.readable import focus_moves, value_px
+    from scenes.render.inspect import inspect_clip
+    from scenes.render.options import RenderOptions
+    from scenes.storyboard import load_and_plan
+    from scenes.theme import load_theme
+
+    checked, p = load_and_plan(str(LESSONS_DIR / "cubic_fit3.yaml"))
+    theme = load_theme()
+    lay = clip_layout(p, checked.run.events, checked.index.source, "16:9", theme)
+    (move,) = focus_moves(p, lay, theme)
+    focus = next(c for c in p.cues if c.kind == "focus")
+    beat = next(b for b in p.beats if b.index == focus.beat)
+    (sample,) = inspect_clip(checked, p, RenderOptions(aspect="16:9"), at=[beat.start + beat.duration / 2])
+    cards = set(focus.ids)
+    texts = [i for i in visible(sample["items"]) if i["kind"] == "text" and i["id"] in cards
+             and i["role"] in ("label", "value")]
+    names = {i["text"] for i in texts if i["role"] == "label"}
+    assert {"loss", "errs[0]", "errs[1]", "errs[2]"} <= names
+    promised = value_px(lay.detail, lay.scale, theme, move.factor)
+    assert promised is not None and promised >= 11.0
+    for i in texts:
+        assert glyph_height(i) >= 11.0, i
+        if i["role"] == "value":
+            assert abs(glyph_height(i) - promised) <= 1.0, (i, promised)

@@ -55,9 +55,10 @@ def unit_circle(name: str, at: tuple[float, float], radius: float, colour: str, 
     ring = Circle(radius=radius, color=colour, stroke_width=t.strokes.card)
     ring.set_fill(t.colors.card_fill, opacity=t.opacity.card_fill).move_to([at[0], at[1], 0])
     text = label(name, t.fonts.mono, t.font_sizes.unit_name, t.colors.text)
-    # never under the least readable size: a long name (h1_0) then reaches the ring, still inside it
+    # never under the least readable size: a long name (h1_0) then reaches the ring, still inside it;
+    # a little over it (`layout.name_over`), as a compact card's name, for names of short letters (out)
     shrink_to_fit(text, 2 * radius * t.proportions.unit_label, radius,
-                  least=t.font_sizes.min_readable / t.font_sizes.unit_name)
+                  least=t.font_sizes.min_readable * t.layout.name_over / t.font_sizes.unit_name)
     group = VGroup(ring, text.move_to(ring.get_center()))
     group.ring, group.text = ring, text
     return group

@@ -53,17 +53,20 @@ def _sweep(b: Builder) -> Sweep:
 def tensor(b: Builder, ev: Event) -> None:
     st = _sweep(b)
     net = st.net
-    if ev.id in net.units:
+    uid = net.unit_of(ev.id)
+    if uid is not None:
         st.last_dst = None
-        strings = [Shown(net.units[ev.id].name, ev.seq, "name", "name")]
-        if not any(l.src == ev.id for l in net.links.values()):  # the output's result, the loss
+        strings = [Shown(net.units[uid].name, ev.seq, "name", "name")]
+        if not any(l.src == uid for l in net.links.values()):  # the output's result, the loss
             strings.append(b.value(ev, "value", "exact", None, "value"))
-            for leaf in (b.index.tensor_event[t] for t in net.targets.get(ev.id, [])):
+            for leaf in (b.index.tensor_event[t] for t in net.targets.get(uid, [])):
                 strings += [Shown(leaf.name, leaf.seq, "name", "target_name"),
                             b.value(leaf, "value", "exact", None, "target")]
-        b.add("unit_appear", b.tm.node_appear, (ev.id,), strings, [ev.seq])
+        # a later pass's tensor is drawn as the first pass's unit; its value is its own (ids[-1])
+        b.add("unit_appear", b.tm.node_appear, (uid,) if uid == ev.id else (uid, ev.id), strings, [ev.seq])
         return
-    link = next((l for l in net.links.values() if l.seq == ev.seq), None)
+    weight = net.products.get(ev.seq)
+    link = net.links.get(weight) if weight is not None else None
     if link is None:
         return
     at = st.last_dst[1] if st.last_dst and st.last_dst[0] == link.dst else None
