@@ -143,17 +143,19 @@ class Truth:
 
     def _console(self, time: float, lines: list[str]) -> list[Untrue]:
         """A printed line shown must have been printed by ``time``; while the beat that printed
-        lines is on screen (its output cues finished), every line it printed must show."""
+        lines is on screen (its output cues finished), every line it printed must show. Compared
+        with their spaces collapsed (`_words`): the console wraps a long line between words."""
         out: list[Untrue] = []
-        printed_by = {text for when, text in self.printed if when <= time}
-        every = {text for _, text in self.printed}
+        lines = [_words(line) for line in lines]
+        printed_by = {_words(text) for when, text in self.printed if when <= time}
+        every = {_words(text) for _, text in self.printed}
         for line in lines:
             if line in every and line not in printed_by:
                 out.append(Untrue(time, "console", "printed line", line, _sorted(printed_by)))
         for start, end, beat, seq in self._outputs:
             _, beat_end = self._beats.get(beat, (start, end))
             printed = self._texts.get(seq)
-            if printed is not None and end <= time < beat_end and printed not in lines:
+            if printed is not None and end <= time < beat_end and _words(printed) not in lines:
                 out.append(Untrue(time, "console", "printed line", "", (printed,)))
         return out
 
@@ -197,6 +199,17 @@ def _one_number(text: str) -> bool:
         pass
     num, _, den = t.partition("/")
     return bool(den) and num.lstrip("-").isdigit() and den.isdigit()
+
+
+def _words(text: str) -> str:
+    """``text`` with every run of spaces and line breaks one space: a printed line as the
+    console shows it wrapped (``tensor(-1.3429) tensor(1.3429)`` over ``tensor(0.3500)``) reads
+    as the line printed.
+
+    >>> _words("tensor(-1.3429) tensor(1.3429)\\ntensor(0.3500)")
+    'tensor(-1.3429) tensor(1.3429) tensor(0.3500)'
+    """
+    return " ".join(text.split())
 
 
 def _sorted(texts: Iterable[str | None]) -> tuple[str, ...]:
