@@ -34,7 +34,6 @@ SWEEP = int(os.environ.get("GRADREEL_LESSON_SWEEP", "0") or 0)
 SEEDS = tuple(range(SWEEP)) if SWEEP else SAMPLE
 STILL_FAILING: dict[tuple[int, str], str] = {
     # (seed, aspect): what is still wrong, as in test_no_overlap's tables (strict: a fixed case fails)
-    (4, "16:9"): "5 collisions: the legend's 'weight (requires_grad)' and 'result' drawn over the console's lines",
 }
 
 

@@ -16,6 +16,7 @@ from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import phase
 from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import bounds
 from scenes.draw.record import tag
 from scenes.draw.state import ConsoleView
 from scenes.draw.visuals import card_tag, label
@@ -71,6 +72,7 @@ class Console(View):
         graph_top = self.ctx.graph_region()[3]
         if self.has_code and graph_top <= spec.code[1]:  # the graph is under the code: stop above it
             floor = max(floor, graph_top + self._tag_room())
+        floor = max(floor, self._legend_top(left, right, top) + gap)
         if self.console.lines is None:
             y_top = (code.foot - gap) if pane is not None and code.foot is not None else top
             self.console.lines = VGroup()
@@ -107,6 +109,18 @@ class Console(View):
         return ([FadeOut(old, rate_func=phase(0, 3)) for old in leaving]
                 + [line.animate(rate_func=phase(1, 3)).shift(up) for line in column.submobjects[:-1]]
                 + [FadeIn(m, rate_func=phase(2, 3))])
+
+    def _legend_top(self, left: float, right: float, top: float) -> float:
+        """The top of the graph's legend where it lies in the console's column, under its first
+        row (``top``), else -inf. Why: the legend is placed with the graph's first card, in a
+        corner no printout is expected to reach (`FreeFrame.legend_in`), but lines the plan
+        cannot foretell (a value its card had no room for, a training step's arithmetic) may
+        follow: they scroll sooner rather than run over the legend's words."""
+        legend = self.ctx.state.graph.legend
+        if legend is None or not len(legend.get_family()) or legend.width <= 0:
+            return -np.inf
+        x0, _, x1, y1 = bounds(legend)
+        return y1 if x0 < right and x1 > left and y1 < top else -np.inf
 
     def _tag_room(self) -> float:
         """How far an op name above the top card reaches past the graph's region (``** 2``
