@@ -95,6 +95,8 @@ class NetworkView:
     rows: dict[int, Mobject] = field(default_factory=dict)  # counter row -> its text
     layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
     reverse_text: str | None = None  # the reverse-mode counter's words and count, which the reached count joins
+    panel: Mobject | None = None  # the backdrop over the graph's cards, when the network comes over them
+    hidden: bool = False  # gone while the graph's cards are drawn in the region they share
 
 
 @dataclass

@@ -24,15 +24,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.records import Accumulate, Event, Expr, GradReset, Print, Tensor, Update
+from scenes.draw.collisions import visible
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.errors import plain
 from scenes.storyboard.model import Numbers
 from scenes.storyboard.narration import _shown
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.views.graph import NONE_TEXT
-
-MIN_OPACITY = 0.1
-"""Fainter than this an item is not read (as for collisions: scenes.draw.collisions)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +106,7 @@ class Truth:
     def check(self, sample: Mapping[str, Any]) -> list[Untrue]:
         """Everything in one ``render inspect`` sample that the log contradicts at its time."""
         time = float(sample["time"])
-        seen = [it for it in sample["items"] if it["opacity"] >= MIN_OPACITY]
+        seen = visible(sample["items"])  # faint, or under a backdrop (the curve's, the network's): not read
         out: list[Untrue] = []
         bucket_texts: dict[str, list[str]] = {}
         for it in seen:
