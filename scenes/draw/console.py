@@ -2,7 +2,8 @@
 
 Why stacked lines: a program may print ``None``, then PyTorch's warning, then
 ``None`` again; each line must stay readable next to the code that made it, so lines pile up under
-the code pane (oldest dropped when the column is full) instead of replacing each other. A long
+the code pane (oldest dropped when the column is full, and counted atop it: "lines printed
+earlier: 4", so that none leaves in silence) instead of replacing each other. A long
 message (PyTorch's non-leaf ``.grad`` warning) shows its first sentence, the one that says what
 happened, wrapped at the code's size: the whole text on one line would shrink past reading, and
 wrapped whole it would fill the column. A view of ``ClipScene``, owning ``state.console``.
@@ -81,34 +82,50 @@ class Console(View):
             self.console.lines.add(m)
             return [FadeIn(self.console.lines)]
         column = self.console.lines
-        last = column.submobjects[-1]
-        m.next_to(last, DOWN, buff=gap / 2, aligned_edge=LEFT)
+        more = self.console.more  # the count of lines scrolled away, atop the column
+        kept = 1 if more is not None else 0
+        m.next_to(column.submobjects[-1], DOWN, buff=gap / 2, aligned_edge=LEFT)
+        head = 0.0 if more is not None else self._earlier(1).height + gap / 2  # room a first count takes
         leaving: list[VGroup] = []
         rise = 0.0
-        while len(leaving) < len(column.submobjects) and m.get_bottom()[1] + rise < floor:
-            old = column.submobjects[len(leaving)]  # the column is full: the oldest line leaves
+        while (len(leaving) < len(column.submobjects) - kept
+               and m.get_bottom()[1] + rise - (head if leaving else 0.0) < floor):
+            old = column.submobjects[kept + len(leaving)]  # the column is full: the oldest line leaves
             leaving.append(old)
             rise += old.height + gap / 2
+        if not leaving:
+            column.add(m)
+            return [] if id(column) in step.arriving else [FadeIn(m)]
+        self.console.earlier += len(leaving)
+        count = self._earlier(self.console.earlier).move_to(
+            [left + t.sizes.code_pad, (more or column.submobjects[0]).get_top()[1], 0], aligned_edge=[-1, 1, 0])
+        self.console.more = count
+        up = np.array([0.0, rise - head, 0.0])
+        for old in [*leaving, *([more] if more is not None else [])]:
+            column.remove(old)
+        staying = list(column.submobjects)
+        column.add_to_back(count).add(m.shift(up))
         if id(column) in step.arriving:
             # the column comes back with the code pane in this step (`_printed_aside`): the new
             # line joins it where it will be, and the column's one fade brings it in
-            for old in leaving:
-                column.remove(old)
-            column.shift([0.0, rise, 0.0]).add(m.shift([0.0, rise, 0.0]))
+            for line in staying:
+                line.shift(up)
             return []
-        # the oldest lines fade where they are, then the column slides up as one, then the new
-        # line fades in below it: a line fading as it rose crossed the code above, one fading
-        # in place of the last line was drawn over it, one rising from below crossed the graph
-        up = np.array([0.0, rise, 0.0])
-        for old in leaving:
-            column.remove(old)
-        m.shift(up)
-        column.add(m)
-        if not rise:
-            return [FadeIn(m)]
-        return ([FadeOut(old, rate_func=phase(0, 3)) for old in leaving]
-                + [line.animate(rate_func=phase(1, 3)).shift(up) for line in column.submobjects[:-1]]
-                + [FadeIn(m, rate_func=phase(2, 3))])
+        # the oldest lines (and the count) fade where they are, then the column slides up as one
+        # under the new count, then the new line fades in below it: a line fading as it rose
+        # crossed the code above, one fading in place of the last line was drawn over it, one
+        # rising from below crossed the graph
+        return ([FadeOut(old, rate_func=phase(0, 3)) for old in [*leaving, *([more] if more is not None else [])]]
+                + [line.animate(rate_func=phase(1, 3)).shift(up) for line in staying]
+                + [FadeIn(count, rate_func=phase(1, 3)), FadeIn(m, rate_func=phase(2, 3))])
+
+    def _earlier(self, n: int) -> VGroup:
+        """The words atop the console once its oldest lines have scrolled away: how many
+        (``labels.console_earlier``), muted. Why: a line that left the column unread would be
+        dropped in silence; the count says the program printed more than is shown (issue 40)."""
+        t = self.theme
+        words = t.labels.console_earlier.format(n=n)
+        return tag(label(words, t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted), "console", id="earlier")
 
     def _legend_top(self, left: float, right: float, top: float) -> float:
         """The top of the graph's legend where it lies in the console's column, under its first
