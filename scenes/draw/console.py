@@ -82,47 +82,68 @@ class Console(View):
             self.console.lines.add(m)
             return [FadeIn(self.console.lines)]
         column = self.console.lines
-        more = self.console.more  # the count of lines scrolled away, atop the column
-        kept = 1 if more is not None else 0
-        m.next_to(column.submobjects[-1], DOWN, buff=gap / 2, aligned_edge=LEFT)
-        head = 0.0 if more is not None else self._earlier(1).height + gap / 2  # room a first count takes
-        leaving: list[VGroup] = []
-        rise = 0.0
-        while (len(leaving) < len(column.submobjects) - kept
-               and m.get_bottom()[1] + rise - (head if leaving else 0.0) < floor):
-            old = column.submobjects[kept + len(leaving)]  # the column is full: the oldest line leaves
-            leaving.append(old)
-            rise += old.height + gap / 2
+        more = self.console.more  # the count of lines scrolled away: first in the column
+        shown = list(column.submobjects[1:] if more is not None else column.submobjects)
+        m.next_to(shown[-1], DOWN, buff=gap / 2, aligned_edge=LEFT)
+        col_top = shown[0].get_top()[1] + self.console.head
+
+        def scroll(head: float) -> tuple[list[VGroup], float]:
+            """The oldest lines that leave for the new one to fit above ``floor`` with the count's
+            row ``head`` high atop them, and how far the rest rise."""
+            out: list[VGroup] = []
+            rise = self.console.head - head
+            while len(out) < len(shown) and m.get_bottom()[1] + rise < floor:
+                out.append(shown[len(out)])  # the column is full: the oldest line leaves
+                rise += out[-1].height + gap / 2
+            return out, rise
+
+        leaving, rise = scroll(self.console.head)
         if not leaving:
-            column.add(m)
+            column.add(m.shift([0.0, rise, 0.0]))
             return [] if id(column) in step.arriving else [FadeIn(m)]
+        probe = self._earlier(self.console.earlier + len(leaving))
+        room = width - probe.width - gap  # a line this narrow has the count beside it, on its right
+        leaving, rise = scroll(0.0)
+        beside = next((line for line in [*shown[len(leaving):], m] if line.width <= room), None)
+        head = 0.0 if beside is not None else probe.height + gap / 2
+        if beside is None:  # no line leaves room: the count takes a row of its own atop them
+            leaving, rise = scroll(head)
+        staying = shown[len(leaving):]
         self.console.earlier += len(leaving)
-        count = self._earlier(self.console.earlier).move_to(
-            [left + t.sizes.code_pad, (more or column.submobjects[0]).get_top()[1], 0], aligned_edge=[-1, 1, 0])
-        self.console.more = count
-        up = np.array([0.0, rise - head, 0.0])
-        for old in [*leaving, *([more] if more is not None else [])]:
+        count = self._earlier(self.console.earlier)
+        up = np.array([0.0, rise, 0.0])
+        m.shift(up)
+        if beside is not None:  # level with its top row, where it will be
+            y = beside.get_top()[1] + (0.0 if beside is m else rise)
+            count.move_to([left + t.sizes.code_pad + width, y, 0], aligned_edge=[1, 1, 0])
+        else:
+            count.move_to([left + t.sizes.code_pad, col_top, 0], aligned_edge=[-1, 1, 0])
+        self.console.more, self.console.head = count, head
+        gone = [*leaving, *([more] if more is not None else [])]
+        for old in gone:
             column.remove(old)
-        staying = list(column.submobjects)
-        column.add_to_back(count).add(m.shift(up))
+        column.add_to_back(count).add(m)
         if id(column) in step.arriving:
             # the column comes back with the code pane in this step (`_printed_aside`): the new
             # line joins it where it will be, and the column's one fade brings it in
             for line in staying:
                 line.shift(up)
             return []
-        # the oldest lines (and the count) fade where they are, then the column slides up as one
-        # under the new count, then the new line fades in below it: a line fading as it rose
+        # the oldest lines (and the count) fade where they are, then the column slides up as one,
+        # then the new line and the new count fade in (a count coming as the lines slid would
+        # meet the line sliding past the one it stands beside): a line fading as it rose
         # crossed the code above, one fading in place of the last line was drawn over it, one
         # rising from below crossed the graph
-        return ([FadeOut(old, rate_func=phase(0, 3)) for old in [*leaving, *([more] if more is not None else [])]]
+        return ([FadeOut(old, rate_func=phase(0, 3)) for old in gone]
                 + [line.animate(rate_func=phase(1, 3)).shift(up) for line in staying]
-                + [FadeIn(count, rate_func=phase(1, 3)), FadeIn(m, rate_func=phase(2, 3))])
+                + [FadeIn(count, rate_func=phase(2, 3)), FadeIn(m, rate_func=phase(2, 3))])
 
     def _earlier(self, n: int) -> VGroup:
-        """The words atop the console once its oldest lines have scrolled away: how many
-        (``labels.console_earlier``), muted. Why: a line that left the column unread would be
-        dropped in silence; the count says the program printed more than is shown (issue 40)."""
+        """The words that say how many of the console's oldest lines have scrolled away
+        (``labels.console_earlier``), muted: on the right of the first line that leaves room
+        for them, else in a row of their own atop the lines. Why: a line that left the column
+        unread would be dropped in silence; the count says the program printed more than is
+        shown (issue 40)."""
         t = self.theme
         words = t.labels.console_earlier.format(n=n)
         return tag(label(words, t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted), "console", id="earlier")

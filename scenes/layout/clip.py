@@ -107,9 +107,10 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any, lit: bool
     reserve = theme.sizes.console_reserve
     console = console_room(plan, reserve)
     if console and lit:  # its lines are set at code_min: room for what it prints, three rows at most
-        console = lit_console_room(min(CONSOLE_ROWS, printed_rows(plan, spec, theme)), theme)
-    if console and printed_rows(plan, spec, theme) > CONSOLE_ROWS:  # lines scroll: a row for their count
-        console += earlier_room(theme)
+        rows = printed_rows(plan, spec, theme)
+        console = lit_console_room(min(CONSOLE_ROWS, rows), theme)
+        if rows > CONSOLE_ROWS:  # lines scroll: a row for their count (`earlier_room`)
+            console += earlier_room(theme)
     if console:
         console += tag_reach(theme)
     return clip_frame_region(shows_code(plan, source), spec, console, checklist_room(plan, spec, theme),
