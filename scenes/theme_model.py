@@ -218,6 +218,7 @@ class Labels:
     legend_result: str
     legend_loss: str
     legend_grad: str
+    console_earlier: str  # with {n}: how many printed lines scrolled out of the console
 
 
 @dataclass(frozen=True)

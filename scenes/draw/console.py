@@ -2,7 +2,8 @@
 
 Why stacked lines: a program may print ``None``, then PyTorch's warning, then
 ``None`` again; each line must stay readable next to the code that made it, so lines pile up under
-the code pane (oldest dropped when the column is full) instead of replacing each other. A long
+the code pane (oldest dropped when the column is full, and counted atop it: "lines printed
+earlier: 4", so that none leaves in silence) instead of replacing each other. A long
 message (PyTorch's non-leaf ``.grad`` warning) shows its first sentence, the one that says what
 happened, wrapped at the code's size: the whole text on one line would shrink past reading, and
 wrapped whole it would fill the column. A view of ``ClipScene``, owning ``state.console``.
@@ -16,6 +17,7 @@ from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import phase
 from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import bounds
 from scenes.draw.record import tag
 from scenes.draw.state import ConsoleView
 from scenes.draw.visuals import card_tag, label
@@ -71,6 +73,7 @@ class Console(View):
         graph_top = self.ctx.graph_region()[3]
         if self.has_code and graph_top <= spec.code[1]:  # the graph is under the code: stop above it
             floor = max(floor, graph_top + self._tag_room())
+        floor = max(floor, self._legend_top(left, right, top) + gap)
         if self.console.lines is None:
             y_top = (code.foot - gap) if pane is not None and code.foot is not None else top
             self.console.lines = VGroup()
@@ -79,34 +82,83 @@ class Console(View):
             self.console.lines.add(m)
             return [FadeIn(self.console.lines)]
         column = self.console.lines
-        last = column.submobjects[-1]
-        m.next_to(last, DOWN, buff=gap / 2, aligned_edge=LEFT)
-        leaving: list[VGroup] = []
-        rise = 0.0
-        while len(leaving) < len(column.submobjects) and m.get_bottom()[1] + rise < floor:
-            old = column.submobjects[len(leaving)]  # the column is full: the oldest line leaves
-            leaving.append(old)
-            rise += old.height + gap / 2
+        more = self.console.more  # the count of lines scrolled away: first in the column
+        shown = list(column.submobjects[1:] if more is not None else column.submobjects)
+        m.next_to(shown[-1], DOWN, buff=gap / 2, aligned_edge=LEFT)
+        col_top = shown[0].get_top()[1] + self.console.head
+
+        def scroll(head: float) -> tuple[list[VGroup], float]:
+            """The oldest lines that leave for the new one to fit above ``floor`` with the count's
+            row ``head`` high atop them, and how far the rest rise."""
+            out: list[VGroup] = []
+            rise = self.console.head - head
+            while len(out) < len(shown) and m.get_bottom()[1] + rise < floor:
+                out.append(shown[len(out)])  # the column is full: the oldest line leaves
+                rise += out[-1].height + gap / 2
+            return out, rise
+
+        leaving, rise = scroll(self.console.head)
+        if not leaving:
+            column.add(m.shift([0.0, rise, 0.0]))
+            return [] if id(column) in step.arriving else [FadeIn(m)]
+        probe = self._earlier(self.console.earlier + len(leaving))
+        room = width - probe.width - gap  # a line this narrow has the count beside it, on its right
+        leaving, rise = scroll(0.0)
+        beside = next((line for line in [*shown[len(leaving):], m] if line.width <= room), None)
+        head = 0.0 if beside is not None else probe.height + gap / 2
+        if beside is None:  # no line leaves room: the count takes a row of its own atop them
+            leaving, rise = scroll(head)
+        staying = shown[len(leaving):]
+        self.console.earlier += len(leaving)
+        count = self._earlier(self.console.earlier)
+        up = np.array([0.0, rise, 0.0])
+        m.shift(up)
+        if beside is not None:  # level with its top row, where it will be
+            y = beside.get_top()[1] + (0.0 if beside is m else rise)
+            count.move_to([left + t.sizes.code_pad + width, y, 0], aligned_edge=[1, 1, 0])
+        else:
+            count.move_to([left + t.sizes.code_pad, col_top, 0], aligned_edge=[-1, 1, 0])
+        self.console.more, self.console.head = count, head
+        gone = [*leaving, *([more] if more is not None else [])]
+        for old in gone:
+            column.remove(old)
+        column.add_to_back(count).add(m)
         if id(column) in step.arriving:
             # the column comes back with the code pane in this step (`_printed_aside`): the new
             # line joins it where it will be, and the column's one fade brings it in
-            for old in leaving:
-                column.remove(old)
-            column.shift([0.0, rise, 0.0]).add(m.shift([0.0, rise, 0.0]))
+            for line in staying:
+                line.shift(up)
             return []
-        # the oldest lines fade where they are, then the column slides up as one, then the new
-        # line fades in below it: a line fading as it rose crossed the code above, one fading
-        # in place of the last line was drawn over it, one rising from below crossed the graph
-        up = np.array([0.0, rise, 0.0])
-        for old in leaving:
-            column.remove(old)
-        m.shift(up)
-        column.add(m)
-        if not rise:
-            return [FadeIn(m)]
-        return ([FadeOut(old, rate_func=phase(0, 3)) for old in leaving]
-                + [line.animate(rate_func=phase(1, 3)).shift(up) for line in column.submobjects[:-1]]
-                + [FadeIn(m, rate_func=phase(2, 3))])
+        # the oldest lines (and the count) fade where they are, then the column slides up as one,
+        # then the new line and the new count fade in (a count coming as the lines slid would
+        # meet the line sliding past the one it stands beside): a line fading as it rose
+        # crossed the code above, one fading in place of the last line was drawn over it, one
+        # rising from below crossed the graph
+        return ([FadeOut(old, rate_func=phase(0, 3)) for old in gone]
+                + [line.animate(rate_func=phase(1, 3)).shift(up) for line in staying]
+                + [FadeIn(count, rate_func=phase(2, 3)), FadeIn(m, rate_func=phase(2, 3))])
+
+    def _earlier(self, n: int) -> VGroup:
+        """The words that say how many of the console's oldest lines have scrolled away
+        (``labels.console_earlier``), muted: on the right of the first line that leaves room
+        for them, else in a row of their own atop the lines. Why: a line that left the column
+        unread would be dropped in silence; the count says the program printed more than is
+        shown (issue 40)."""
+        t = self.theme
+        words = t.labels.console_earlier.format(n=n)
+        return tag(label(words, t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted), "console", id="earlier")
+
+    def _legend_top(self, left: float, right: float, top: float) -> float:
+        """The top of the graph's legend where it lies in the console's column, under its first
+        row (``top``), else -inf. Why: the legend is placed with the graph's first card, in a
+        corner no printout is expected to reach (`FreeFrame.legend_in`), but lines the plan
+        cannot foretell (a value its card had no room for, a training step's arithmetic) may
+        follow: they scroll sooner rather than run over the legend's words."""
+        legend = self.ctx.state.graph.legend
+        if legend is None or not len(legend.get_family()) or legend.width <= 0:
+            return -np.inf
+        x0, _, x1, y1 = bounds(legend)
+        return y1 if x0 < right and x1 > left and y1 < top else -np.inf
 
     def _tag_room(self) -> float:
         """How far an op name above the top card reaches past the graph's region (``** 2``

@@ -77,13 +77,14 @@ class StepScratch:
     cues may reach one shape, and Manim cannot drive one shape with two animations: ``arriving``,
     ids of shapes a FadeIn of this step brings in (a later cue sets them faded instead of fading
     them); ``turning``, arrow id -> the arrow a visit turns it into (a dim fades that one);
-    ``title_going``, the fade of a title this step takes away (what comes starts at half time);
+    ``going``, the fades of what this step takes away first (a title, the network giving way
+    to the cards: what comes starts at half time);
     ``moving``, the ways (and pill sizes) of the tokens setting off in this step (a later one
     passes behind an earlier one)."""
 
     arriving: set[int] = field(default_factory=set)
     turning: dict[int, VGroup] = field(default_factory=dict)
-    title_going: Animation | None = None
+    going: list[Animation] = field(default_factory=list)
     moving: list[tuple[list[tuple[float, float]], tuple[float, float]]] = field(default_factory=list)
 
 

@@ -13,7 +13,7 @@ from manim import Create, Dot, FadeIn, FadeOut, Line, RoundedRectangle, VGroup
 from engine.records import Tensor as TensorEvent
 
 from scenes.draw.collisions import PANEL
-from scenes.draw.context import Anims, StepScratch, View
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
@@ -24,6 +24,20 @@ from scenes.storyboard.cues import Cue
 
 Z_CURVE = 1.5  # over the graph's cards and tokens, under the caption
 CURVE_KINDS = frozenset({"curve_axes", "curve_point"})
+
+
+def graph_backdrop(ctx: DrawContext) -> RoundedRectangle:
+    """An opaque backdrop over the graph region, for a picture drawn in its place (the curve,
+    the network): it covers the cards that reach the region's edge too, short of the code pane
+    beside it, and is tagged a panel, so what it covers is hidden for `render inspect` and the
+    frame check too."""
+    t = ctx.theme
+    left, bottom, right, top = ctx.graph_region()
+    m = ctx.spec.margin
+    left, bottom, right, top = left - 0.8 * m, bottom - 0.8 * m, right + m, top + m
+    bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=t.radii.code, stroke_width=0,
+                          fill_color=t.colors.background, fill_opacity=1.0)
+    return tag(bg.move_to([(left + right) / 2, (top + bottom) / 2, 0]), PANEL)
 
 
 class LossCurve(View):
@@ -52,13 +66,7 @@ class LossCurve(View):
         out: Anims = []
         if self.curve.panel is not None:
             out.append(FadeOut(self.curve.panel))
-        left, bottom, right, top = self.ctx.graph_region()
-        m = self.ctx.spec.margin
-        # cover the cards that reach the region's edge too, short of the code pane beside it
-        left, bottom, right, top = left - 0.8 * m, bottom - 0.8 * m, right + m, top + m
-        bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=t.radii.code, stroke_width=0,
-                              fill_color=c.background, fill_opacity=1.0).move_to([(left + right) / 2, (top + bottom) / 2, 0])
-        tag(bg, PANEL)  # what it covers is hidden, for `render inspect` and the frame check too
+        bg = graph_backdrop(self.ctx)
         x0, y0, x1, y1 = self._curve_box()
         values = [self._value(s) for s in cue.seqs]
         hi, lo = max(values + [0.0]), min(values + [0.0])

@@ -17,7 +17,8 @@ from manim import Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject
 
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.context import Anims, StepScratch, View
-from scenes.draw.crossfade import cut
+from scenes.draw.crossfade import cut, first_half
+from scenes.draw.curve import graph_backdrop
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.state import NetworkView
@@ -28,7 +29,12 @@ from scenes.theme import Rect
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 from scenes.draw.visuals.network import Places, link_line, network_places, unit_circle
 
-Z_LINK, Z_TRACE, Z_UNIT = -2, -1, 0
+Z_PANEL, Z_LINK, Z_TRACE, Z_DONE, Z_UNIT = 1.2, 1.22, 1.24, 1.26, 1.3  # over the cards and tokens its backdrop hides
+NETWORK_KINDS = frozenset({"unit_appear", "link_appear", "pass_count", "sweep_step", "link_fill", "reach_count",
+                           "tangent_sweep", "jvp_fill"})
+GRAPH_KINDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "backward_start", "visit", "local_rule",
+                         "grad_travel", "bucket_appear", "bucket_fill", "bucket_reset", "update_step", "value_update"})
+"""The cues drawn on the graph's cards, which share the graph region with the network."""
 ROWS = 4  # counter rows: reverse mode, forward mode, the first forward derivative, the latest
 FIRST, LATEST = 2, 3  # the readout rows of forward mode's derivatives
 
@@ -73,7 +79,36 @@ class NetworkDiagram(View):
 
     def drawn(self) -> bool:
         """True once any unit is on screen (a later title then keeps to the band)."""
-        return bool(self.network.units)
+        return bool(self.network.units) and not self.network.hidden
+
+    def give_way(self, kind: str, step: StepScratch) -> Anims:
+        """The network and the graph's cards take turns in the region they share: a cue of the
+        cards (`GRAPH_KINDS`) takes the network away, a cue of the network brings it back, over
+        a backdrop that hides the cards (and their buckets and tokens) while it is up. Why: a
+        storyboard may show a program as a network, then as its graph, then walk the network
+        again; drawn together, the layers' names and the units fell over the cards."""
+        st = self.network
+        if kind in GRAPH_KINDS and st.units and not st.hidden:  # the network by half time, then its backdrop
+            st.hidden = True
+            going = [FadeOut(m, rate_func=first_half) for m in self._shapes() if m is not st.panel]
+            step.going += going
+            return going + ([FadeOut(st.panel)] if st.panel is not None else [])
+        if kind not in NETWORK_KINDS or not (st.hidden or (st.panel is None and self.ctx.state.graph.cards)):
+            return []
+        if st.panel is None and self.ctx.state.graph.cards:
+            st.panel = graph_backdrop(self.ctx).set_z_index(Z_PANEL)
+        st.hidden = False
+        out: Anims = []  # the backdrop over the cards by half time, then the network
+        if st.panel is not None:
+            out.append(FadeIn(st.panel, rate_func=first_half))
+            step.going.append(out[0])
+        return out + [FadeIn(m) for m in self._shapes() if m is not st.panel]
+
+    def _shapes(self) -> list[Mobject]:
+        """Everything the network has drawn, its backdrop first."""
+        st = self.network
+        return [m for m in (st.panel, *st.units.values(), *st.links.values(), *st.plain, *st.sweep, *st.trace,
+                            *st.done.values(), *st.rows.values(), *st.layer_labels.values()) if m is not None]
 
     def title_band(self) -> Rect:
         """The band above the network, kept for the counters or a title."""
@@ -119,7 +154,7 @@ class NetworkDiagram(View):
             return self._new_value(st.units[uid], value, cue.ids[-1])
         name = next(s for s in cue.strings if s.role == "name")
         unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
-        st.units[uid] = unit.set_z_index(Z_UNIT)
+        st.units[uid] = unit
         self.ctx.record(name)
         unit.value = None
         if value is not None:  # the network's result, or the loss: its value beside its circle
@@ -134,6 +169,7 @@ class NetworkDiagram(View):
             unit.add(m.next_to(unit.ring, [-1, 0, 0], buff=t.sizes.token_pad * 2))
             for s in names + targets:
                 self.ctx.record(s)
+        unit.set_z_index(Z_UNIT)  # the value and the target too, over the backdrop
         return [GrowIn(unit)] + self._plain_links(uid) + self._layer_label(uid)
 
     def _value_label(self, unit: Mobject, text: str, owner: str) -> Mobject:
@@ -169,7 +205,7 @@ class NetworkDiagram(View):
         t = self.theme
         m = label(self._layer_name(self._mlp.net, depth), t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted)
         left = self.ctx.graph_region()[0]
-        m.move_to([left, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0])
+        m.move_to([left, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         st.layer_labels[depth] = m
         return [FadeIn(m)]
 
@@ -242,7 +278,7 @@ class NetworkDiagram(View):
         h = self._row_height()
         m = label(text, self.theme.fonts.sans, self.theme.font_sizes.counter, colour)
         shrink_to_fit(m, right - left, h)
-        m.move_to([left, top - h * (row + 0.5), 0], aligned_edge=[-1, 0, 0])
+        m.move_to([left, top - h * (row + 0.5), 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         old = st.rows.pop(row, None)
         st.rows[row] = m
         step.arriving.add(id(m))
@@ -262,7 +298,7 @@ class NetworkDiagram(View):
         mark = self._mark(cue.ids[0], self.theme.colors.bucket, backward=True)
         if mark is None:
             return []
-        self.network.sweep.append(mark.set_z_index(Z_TRACE + 0.5))
+        self.network.sweep.append(mark.set_z_index(Z_DONE))
         return [Create(mark)]
 
     @draws("reach_count")
@@ -292,7 +328,7 @@ class NetworkDiagram(View):
         out: Anims = []
         done = self._mark(seed, self.theme.colors.bucket, backward=False)
         if done is not None and seed not in st.done:
-            st.done[seed] = done.set_z_index(Z_TRACE + 0.5)
+            st.done[seed] = done.set_z_index(Z_DONE)
             out.append(Create(done))
         name, value = cue.text("name") or "", cue.text("value") or ""
         row = FIRST if FIRST not in st.rows else LATEST

@@ -121,9 +121,9 @@ class ClipScene(Scene):
         step = StepScratch()
         anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a, step)]
         self.views.focus.fade_outside()
-        if step.title_going is not None:  # the title is gone by half time and what comes
+        if step.going:  # a title (or the network) is gone by half time and what comes
             for m in anims:  # starts then, so the two never share a frame
-                if m is not step.title_going:
+                if not any(m is g for g in step.going):
                     m.rate_func = in_second_half(m.rate_func)
         return anims
 
@@ -134,6 +134,7 @@ class ClipScene(Scene):
             return self.views.titles.caption_out()
         cue = a.payload
         out = self.views.titles.give_way(cue.kind, step) + self.views.curve.give_way(cue.kind)
+        out += self.views.network.give_way(cue.kind, step)
         kind = cue_kind(cue.kind)
         out += self.views.walk.give_way(kind)
         if kind.follows_line and self.code.pane is not None and cue.seqs:

@@ -74,7 +74,10 @@ class CodeView:
 class ConsoleView:
     """Every program output line so far, stacked under the code pane."""
 
-    lines: VGroup | None = None
+    lines: VGroup | None = None  # the count of lines scrolled away (``more``) first, then the lines
+    more: VGroup | None = None  # "lines printed earlier: N", once the oldest lines have left
+    earlier: int = 0  # how many lines have scrolled away
+    head: float = 0.0  # the height of the count's own row atop the lines (0: beside a line, or none)
 
 
 @dataclass
@@ -98,6 +101,8 @@ class NetworkView:
     rows: dict[int, Mobject] = field(default_factory=dict)  # counter row -> its text
     layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
     reverse_text: str | None = None  # the reverse-mode counter's words and count, which the reached count joins
+    panel: Mobject | None = None  # the backdrop over the graph's cards, when the network comes over them
+    hidden: bool = False  # gone while the graph's cards are drawn in the region they share
 
 
 @dataclass

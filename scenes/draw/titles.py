@@ -71,12 +71,13 @@ class Titles(View):
 
     def give_way(self, kind: str, step: StepScratch) -> Anims:
         """A title up goes when a cue of another kind comes, gone by half time
-        (``step.title_going``: what the step brings starts then, so the two never share a frame)."""
+        (``step.going``: what the step brings starts then, so the two never share a frame)."""
         if self.titles.overlay is None or kind == "title":
             return []
-        step.title_going = FadeOut(self.titles.overlay, rate_func=first_half)
+        going = FadeOut(self.titles.overlay, rate_func=first_half)
+        step.going.append(going)
         self.titles.overlay = None
-        return [step.title_going]
+        return [going]
 
     @draws("title")
     def draw_title(self, cue: Cue, step: StepScratch) -> Anims:

@@ -107,7 +107,10 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any, lit: bool
     reserve = theme.sizes.console_reserve
     console = console_room(plan, reserve)
     if console and lit:  # its lines are set at code_min: room for what it prints, three rows at most
-        console = lit_console_room(min(CONSOLE_ROWS, printed_rows(plan, spec, theme)), theme)
+        rows = printed_rows(plan, spec, theme)
+        console = lit_console_room(min(CONSOLE_ROWS, rows), theme)
+        if rows > CONSOLE_ROWS:  # lines scroll: a row for their count (`earlier_room`)
+            console += earlier_room(theme)
     if console:
         console += tag_reach(theme)
     return clip_frame_region(shows_code(plan, source), spec, console, checklist_room(plan, spec, theme),
@@ -126,6 +129,13 @@ def lit_console_room(rows: int, theme: Any) -> float:
     pad = theme.sizes.code_pad
     row = theme.layout.glyph_height * theme.font_sizes.code_min
     return pad + rows * row + max(0, rows - 1) * pad / 2
+
+
+def earlier_room(theme: Any) -> float:
+    """The height of the count atop a console whose oldest lines have scrolled away ("lines
+    printed earlier: 4", `Console._earlier`): a row at the legend's size and half a pad under it,
+    so that the count takes no row from the lines of the beat on screen."""
+    return theme.layout.glyph_height * theme.font_sizes.card_flag + theme.sizes.code_pad / 2
 
 
 def clip_layout(plan: Any, events: list[Event], source: str | None, aspect: str, theme: Any) -> "Layout":

@@ -24,15 +24,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.records import Accumulate, Event, Expr, GradReset, Print, Tensor, Update
+from scenes.draw.collisions import visible
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.errors import plain
 from scenes.storyboard.model import Numbers
 from scenes.storyboard.narration import _shown
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.views.graph import NONE_TEXT
-
-MIN_OPACITY = 0.1
-"""Fainter than this an item is not read (as for collisions: scenes.draw.collisions)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +106,7 @@ class Truth:
     def check(self, sample: Mapping[str, Any]) -> list[Untrue]:
         """Everything in one ``render inspect`` sample that the log contradicts at its time."""
         time = float(sample["time"])
-        seen = [it for it in sample["items"] if it["opacity"] >= MIN_OPACITY]
+        seen = visible(sample["items"])  # faint, or under a backdrop (the curve's, the network's): not read
         out: list[Untrue] = []
         bucket_texts: dict[str, list[str]] = {}
         for it in seen:
@@ -143,17 +141,19 @@ class Truth:
 
     def _console(self, time: float, lines: list[str]) -> list[Untrue]:
         """A printed line shown must have been printed by ``time``; while the beat that printed
-        lines is on screen (its output cues finished), every line it printed must show."""
+        lines is on screen (its output cues finished), every line it printed must show. Compared
+        with their spaces collapsed (`_words`): the console wraps a long line between words."""
         out: list[Untrue] = []
-        printed_by = {text for when, text in self.printed if when <= time}
-        every = {text for _, text in self.printed}
+        lines = [_words(line) for line in lines]
+        printed_by = {_words(text) for when, text in self.printed if when <= time}
+        every = {_words(text) for _, text in self.printed}
         for line in lines:
             if line in every and line not in printed_by:
                 out.append(Untrue(time, "console", "printed line", line, _sorted(printed_by)))
         for start, end, beat, seq in self._outputs:
             _, beat_end = self._beats.get(beat, (start, end))
             printed = self._texts.get(seq)
-            if printed is not None and end <= time < beat_end and printed not in lines:
+            if printed is not None and end <= time < beat_end and _words(printed) not in lines:
                 out.append(Untrue(time, "console", "printed line", "", (printed,)))
         return out
 
@@ -197,6 +197,17 @@ def _one_number(text: str) -> bool:
         pass
     num, _, den = t.partition("/")
     return bool(den) and num.lstrip("-").isdigit() and den.isdigit()
+
+
+def _words(text: str) -> str:
+    """``text`` with every run of spaces and line breaks one space: a printed line as the
+    console shows it wrapped (``tensor(-1.3429) tensor(1.3429)`` over ``tensor(0.3500)``) reads
+    as the line printed.
+
+    >>> _words("tensor(-1.3429) tensor(1.3429)\\ntensor(0.3500)")
+    'tensor(-1.3429) tensor(1.3429) tensor(0.3500)'
+    """
+    return " ".join(text.split())
 
 
 def _sorted(texts: Iterable[str | None]) -> tuple[str, ...]:

@@ -87,3 +87,34 @@ def test_what_a_beat_prints_stays_on_screen_together(name: str, aspect: str) -> 
             if want not in shown:
                 problems.append(f"{t:.2f} s: {want!r} is not on screen (shown: {shown})")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.slow  # plays one generated lesson without drawing, looking once per cue
+def test_lines_scrolled_away_are_counted(tmp_path) -> None:
+    """Nothing leaves the console in silence (issue 40): generated lesson 4 at 16:9 prints more
+    lines (its loss, each step's arithmetic, the values its cards have no room for) than the
+    column under the code holds above the legend. Whenever a cue is done, the lines shown and
+    the count atop them (``labels.console_earlier``) add up to every line printed so far."""
+    from tests.lessons_gen import lesson
+
+    path = tmp_path / "generated_4.yaml"
+    path.write_text(lesson(4).text)
+    checked, plan = load_and_plan(str(path))
+    words = load_theme().labels.console_earlier
+    head, _, tail = words.partition("{n}")
+    at = sorted({round(c.start + c.duration + 0.05, 2) for c in plan.cues if c.start + c.duration + 0.05 < plan.duration})
+    before: list[str] = []
+    printed, counted = 0, 0
+    for s in inspect_clip(checked, plan, RenderOptions(aspect="16:9"), at=at):
+        shown = sorted((i for i in s["items"] if i["role"] == "console" and i["opacity"] >= 0.5),
+                       key=lambda i: i["bbox"][1])  # top to bottom
+        count = [i["text"] for i in shown if i["text"].startswith(head) and i["text"].endswith(tail)]
+        lines = [i["text"] for i in shown if i["text"] not in count]
+        # the lines new since the last look: those past the longest run of the old ones still shown
+        kept = next((k for k in range(len(before), -1, -1) if lines[:k] == before[len(before) - k:]), 0)
+        printed += len(lines) - kept
+        counted = int(count[0][len(head):len(count[0]) - len(tail)]) if count else 0
+        assert counted + len(lines) == printed, (f"{s['time']:.2f} s: {printed} lines printed, "
+                                                 f"{len(lines)} shown and {counted} counted: {lines}")
+        before = lines
+    assert counted > 0, "the console never scrolled: the test no longer looks at what it means to"

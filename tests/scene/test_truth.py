@@ -81,3 +81,14 @@ def test_printed_lines_are_printed_by_then_and_kept_through_their_beat(lesson: t
     lost = truth.check(_sample(during))
     assert [u.describe() for u in lost] == [f"console printed line shows '' at {during:.2f} s where the log says {line!r}"]
     assert truth.check(_sample(during, _text("console", line, None))) == []
+
+
+def test_a_printed_line_wrapped_in_the_console_is_shown(lesson: tuple[Truth, Plan]) -> None:
+    """A line too long for the console's width is wrapped between words (`wrap_words`): shown
+    over two rows it is still the line printed, not a lost one beside an unknown one."""
+    truth, plan = lesson
+    line = "tensor(0.0729, grad_fn=<PowBackward0>)"
+    first = _cues(plan, "output_line")[0]
+    during = first.start + first.duration + 0.4
+    wrapped = line.replace(", ", ",\n")
+    assert truth.check(_sample(during, _text("console", wrapped, None))) == []
