@@ -42,8 +42,26 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "(the glyph cache in ~/.cache/gradreel stays: delete it after changing fonts)")
     p.add_argument("--fps", type=_fps, default=None, metavar="N",
                    help="frames per second instead of the preset's (e.g. -q high --fps 30: 1080p30)")
+    voice_argument(p)
     # for tests: a tiny frame instead of a quality preset
     p.add_argument("--size", type=_size, default=None, help=argparse.SUPPRESS)
+
+
+def voice_argument(p: argparse.ArgumentParser) -> None:
+    """``--voice NAME|off``: who says the captions (``render scene``, ``all``, ``watch``, ``article``, ``plan``)."""
+    from scenes.render.sound import DEFAULT_VOICE, OFF, voice_names
+
+    p.add_argument("--voice", type=_voice, default=None, metavar="NAME|off",
+                   help=f"the voice that says the captions: {', '.join(voice_names())}; {OFF}: a silent clip timed "
+                        f"by reading (default: the storyboard's voice:, else course.yaml's, else {DEFAULT_VOICE})")
+
+
+def _voice(word: str) -> str:
+    from scenes.render.sound import voice_names
+
+    if word not in voice_names():
+        raise argparse.ArgumentTypeError(f"{word!r} is no voice; the voices are: {', '.join(voice_names())}")
+    return word
 
 
 def _fps(word: str) -> int:
@@ -132,7 +150,7 @@ def register(subparsers: Any) -> None:
 def _options(args: argparse.Namespace) -> RenderOptions:
     return RenderOptions(quality=args.quality, aspect=args.aspect, captions=args.captions, fmt=args.fmt,
                          sets=tuple(args.sets), out=args.out, force=args.force,
-                         size=args.size, fps=args.fps)
+                         size=args.size, fps=args.fps, voice=args.voice)
 
 
 def _render_one(file: str, opts: RenderOptions, farm: Any = None) -> int:

@@ -189,7 +189,7 @@ class ClipKeys:
         fill_max = fill_scales(p)
         self.descs = [segment_description(seg, fill_max) for seg in self.segs]
         self.fixed = clip_digest(layout, opts.aspect, opts.captions, self.size, self.fps, self.encoder, code_digest(),
-                                 theme_file().read_bytes(), checked.run.jsonl)
+                                 theme_file().read_bytes(), checked.run.jsonl, opts.voice_key or "off")
         self.pre = prefixes(self.fixed, checked.run.jsonl, self.descs)
         self.states = BeatStates(Path(opts.out) / SEGMENTS)
 

@@ -28,6 +28,8 @@ from scenes.render.writes import FolderWrite
 from scenes.theme import theme_file
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from scenes.render.beats import BeatOutcome, ClipKeys, Loaded
     from scenes.storyboard.plan import Plan
     from scenes.video.timeline import Segment
@@ -58,10 +60,12 @@ class BeatFarm(Protocol):
 
 def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     """sha256 over the storyboard text, the --set values, the theme, the options that change
-    frames, and the source of engine/ and scenes/ (so a code change renders again). The
-    storyboard is read within its size bound: StoryboardError for one too large to be one."""
+    frames, the voice's key, and the source of engine/ and scenes/ (so a code change renders
+    again). The storyboard is read within its size bound: StoryboardError for one too large to be one."""
+    from scenes.render.sound import with_voice
     from scenes.storyboard.yamlsafe import read_bounded
 
+    opts = with_voice(storyboard_file, opts)
     h = hashlib.sha256()
     def part(tag: str, data: bytes) -> None:
         h.update(tag.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
@@ -123,6 +127,9 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     import time
 
     t0 = time.monotonic()
+    from scenes.render.sound import with_voice
+
+    opts = with_voice(storyboard_file, opts)  # chosen once, here: the workers are told
     out = Path(opts.out)
     paths = outputs(name, out, opts.fmt, opts.aspect)
     key = cache_key(storyboard_file, opts)
@@ -145,7 +152,9 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         video = work / f"clip.{opts.fmt}"
         from scenes.video.formats import FORMATS
 
-        FORMATS[opts.fmt].write(parts, video, [(c.start, c.end, c.title) for c in beat_chapters(p)], fps_of(opts))
+        track = _sound(p, opts, sum(o.frames for o in outcomes))
+        FORMATS[opts.fmt].write(parts, video, [(c.start, c.end, c.title) for c in beat_chapters(p)], fps_of(opts),
+                                track)
         poster = work / "poster.png"
         _poster(parts, [o.frames for o in outcomes], p, opts, poster)
         with FolderWrite(out) as w:  # the key last: a clip is up to date only once all is in place
@@ -163,6 +172,18 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     log(f"{name}: {len(drawn)} of {len(outcomes)} beats drawn, {len(outcomes) - len(drawn)} from the cache")
     return RenderResult(paths["clip"], True, time.monotonic() - t0, sum(o.frames for o in outcomes), ledger, p,
                         beats_drawn=[o.index for o in drawn])
+
+
+def _sound(p: Plan, opts: RenderOptions, frames: int) -> np.ndarray | None:
+    """The clip's sound track, as long as its ``frames``; None for a silent clip (voice ``off``)
+    or a format without sound (a gif)."""
+    from scenes.render.sound import OFF, clip_track, voice_named
+    from scenes.video.formats import FORMATS
+
+    if opts.voice in (None, OFF) or not FORMATS[opts.fmt].sound:
+        return None
+    voice = voice_named(opts.voice)
+    return None if voice is None else clip_track(p, voice, frames / fps_of(opts))
 
 
 def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: Loaded,
