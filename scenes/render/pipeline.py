@@ -137,17 +137,17 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         log(f"{name}: up to date")
         return RenderResult(paths["clip"], False, time.monotonic() - t0)
 
-    from scenes.render.beats import Loaded
-    from scenes.storyboard import load_and_plan, srt, vtt
+    from scenes.storyboard import srt, vtt
     from scenes.storyboard.chapters import beat_chapters
 
-    checked, p = load_and_plan(storyboard_file, opts.sets, name)  # bad input stops here, in the parent
+    loaded = plan_voiced(storyboard_file, opts, name)  # bad input stops here, in the parent
+    checked, p = loaded.checked, loaded.plan
     out.mkdir(parents=True, exist_ok=True)
     _sweep_leftovers(out, name)
     _sweep_leftovers(out / SEGMENTS, "")
     work = Path(tempfile.mkdtemp(prefix=f".{name}-pid{os.getpid()}-", dir=out))
     try:
-        outcomes, ledger = _render_beats(storyboard_file, name, opts, Loaded(checked, p), log, farm)
+        outcomes, ledger = _render_beats(storyboard_file, name, opts, loaded, log, farm)
         parts = [segment_path(out, o.key) for o in outcomes]
         video = work / f"clip.{opts.fmt}"
         from scenes.video.formats import FORMATS
@@ -172,6 +172,19 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     log(f"{name}: {len(drawn)} of {len(outcomes)} beats drawn, {len(outcomes) - len(drawn)} from the cache")
     return RenderResult(paths["clip"], True, time.monotonic() - t0, sum(o.frames for o in outcomes), ledger, p,
                         beats_drawn=[o.index for o in drawn])
+
+
+def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> Loaded:
+    """The storyboard loaded and planned with the voice of ``opts`` (``with_voice``): its
+    phrases timed by the voice, each asked once, the answers kept for the workers."""
+    from scenes.render.beats import Loaded
+    from scenes.render.sound import Recorder, table_json, voice_named
+    from scenes.storyboard import load_and_plan
+
+    voice = voice_named(opts.voice) if opts.voice else None
+    speak = Recorder(voice) if voice is not None else None
+    checked, p = load_and_plan(storyboard_file, opts.sets, name, speak)
+    return Loaded(checked, p, table_json(speak.table) if speak is not None else "")
 
 
 def _sound(p: Plan, opts: RenderOptions, frames: int) -> np.ndarray | None:
@@ -201,7 +214,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     segs = keys.segs
     stale = keys.stale() if opts.jobs > 1 else None
     planned_from = text_sha256(loaded.checked)
-    jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from)
+    jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from, timings=loaded.timings)
             for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
     if len(jobs) == 1:
         outcomes, ledger, _ = render_range(jobs[0], log, loaded, keys=keys)

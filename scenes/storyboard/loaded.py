@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Iterable, NoReturn
 
+from scenes.voice.speech import Speaker
+
 from .plan import Plan, TooLong, plan
 from .timings import default_timings
 from .validate import Checked, load
 
 
-def plan_of(checked: Checked) -> Plan:
-    """The timed plan of a checked storyboard, at the theme's timings; a plan too long to be a
-    clip is refused (StoryboardError)."""
+def plan_of(checked: Checked, speak: Speaker | None = None) -> Plan:
+    """The timed plan of a checked storyboard, at the theme's timings, its phrases timed by
+    ``speak`` (a voice's timings; None: by reading time); a plan too long to be a clip is
+    refused (StoryboardError)."""
     try:
         p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source, checked.index,
-                 longest=MAX_CLIP_SECONDS)
+                 longest=MAX_CLIP_SECONDS, **({"speak": speak} if speak is not None else {}))
     except TooLong as exc:  # the beats after are not planned: the clip is too long already
         first = "its first beat already does" if exc.beats == 1 else f"its first {exc.beats} beats already do"
         _too_long(checked, f"more than {exc.seconds:.0f} s ({first})")
@@ -22,10 +25,12 @@ def plan_of(checked: Checked) -> Plan:
     return p
 
 
-def load_and_plan(file: str, sets: Iterable[str] = (), name: str | None = None) -> tuple[Checked, Plan]:
-    """Load, check and run ``file`` (raises StoryboardError listing every problem), then plan it."""
+def load_and_plan(file: str, sets: Iterable[str] = (), name: str | None = None,
+                  speak: Speaker | None = None) -> tuple[Checked, Plan]:
+    """Load, check and run ``file`` (raises StoryboardError listing every problem), then plan it
+    (``speak``: as :func:`plan_of`)."""
     checked = load(file, sets=list(sets), name=name)
-    return checked, plan_of(checked)
+    return checked, plan_of(checked, speak)
 
 
 MAX_CLIP_SECONDS = 900.0
