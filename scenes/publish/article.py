@@ -145,7 +145,19 @@ def article_data(checked: Any, p: Any, files: dict[str, str], nav: CourseNav | N
         "calls": list(index.calls), "grad_headers": grad_headers(index),
         "rows": value_rows(index, board.number_style), "printed": printed(index),
         "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)), "nav": nav,
+        "transcript": transcript(p) if board.article else [],
     }
+
+
+def transcript(p: Any) -> list[dict[str, Any]]:
+    """What the clip says, beat by beat (title and takeaway included): the page's text for its
+    sound, where the author's own sections leave the narration out (the sections written from
+    the plan are the narration already). Each entry: where it starts, its clock, its text."""
+    said: dict[tuple[int, bool], list[Any]] = {}
+    for c in p.captions:  # the title on a line of its own
+        said.setdefault((c.beat, c.style != "title"), []).append(c)
+    return [{"start": spans[0].start, "clock": clock(spans[0].start), "text": " ".join(c.text.strip() for c in spans)}
+            for _, spans in sorted(said.items())]
 
 
 def figure(index: Any, beat: Any, k: int, ch: Chapter, drawn: BeatFigure | None) -> dict[str, Any]:
