@@ -21,11 +21,15 @@ from typing import Any
 from engine.records import GradReset, Update
 
 from .builder import Builder, _t
-from .caption_events import CaptionEvent, CaptionSpan, events_of, first_shown, lay_out
+from scenes.voice.speech import Speaker
+
+from .caption_events import CaptionEvent, CaptionSpan, events_of, first_shown
+from .cuemarks import marks
 from .cues import Cue
 from .logindex import Event, LogIndex
 from .model import Storyboard
 from .narration import Shown, fill
+from .phrases import bind, lay_beat, lay_out_phrases, phrases_of
 from .timings import PlanTimings
 from .views import VIEWS
 from .views import graph as graph_view
@@ -71,13 +75,16 @@ class TooLong(Exception):
 
 
 def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: str | None = None,
-         index: LogIndex | None = None, longest: float | None = None) -> Plan:
+         index: LogIndex | None = None, longest: float | None = None, speak: Speaker | None = None) -> Plan:
     """Lay the storyboard's beats out over the log; deterministic and free of side effects.
 
     ``source`` is the program text the code pane shows (the log header's, which carries any
     ``--set``); it defaults to the storyboard's program. ``index``: the log's index, when the
     caller has built it already (a checked storyboard has). ``longest``: seconds past which the
     beats still to plan are not (:class:`TooLong`), so a clip far too long costs no more to refuse.
+    ``speak``: the voice that says each caption event (its timing: :mod:`scenes.voice.speech`);
+    None, no voice: each event is up for its reading time. Either way each beat's cues are
+    re-timed to its phrases (:mod:`.phrases`).
     """
     if index is None:
         index = LogIndex.build(events, source if source is not None else board.program)
@@ -127,23 +134,22 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             b.add("unfocus", tm.focus_move, ())
         if selected:
             cutoff = max(e.seq for e in selected)
-        text, shown, problems = fill(beat.narration, index, cutoff, board.number_style)
-        if problems:
-            raise ValueError(f"beat {i + 1}: {problems[0]}")  # validation refuses this earlier
-        events = events_of(text, shown, tm.reading)
+        events = _events(beat.narration, index, cutoff, board, tm, i)
         if i == 0 and beat.visual != "title_card":  # the title over the first beat's picture
             events = [CaptionEvent(board.title, (), "title")] + events
-        cues.extend(b.cues)
-        for text, start in first_shown(b.cues).items():  # kept up to date, not found again each beat
+        phrases = phrases_of(events, speak, tm)
+        anchors = bind(phrases, b.cues, index, made, voiced=speak is not None)
+        laid, spans, end = lay_beat(phrases, b.cues, anchors, now, seen, tm, i, len(captions) + 1)
+        cues.extend(laid)
+        for text, start in first_shown(laid).items():  # kept up to date, not found again each beat
             seen[text] = min(start, seen.get(text, start))
-        spans, end = lay_out(events, now, b.now, seen, tm.reading, tm.caption_fade, i, len(captions) + 1)
         captions += spans
         beats.append(BeatTime(i, beat.visual, _t(now), _t(end - now + tm.beat_pause), beat.title))
         now = end + tm.beat_pause
         if longest is not None and now > longest and i + 1 < len(board.beats):
             raise TooLong(now, i + 1)
     if board.takeaway is not None:
-        now = _takeaway(board, index, timings, now, captions, beats)
+        now = _takeaway(board, index, timings, now, captions, beats, speak)
     return Plan(board.title, _t(now), tuple(cues), tuple(captions), tuple(beats))
 
 
@@ -164,8 +170,23 @@ def _catch_up(b: Builder, index: LogIndex, after: int, before: int) -> None:
     b.now = end
 
 
+def _events(narration: str, index: LogIndex, cutoff: int, board: Storyboard, tm: PlanTimings,
+            i: int) -> list[CaptionEvent]:
+    """Beat ``i``'s narration filled at seq ``cutoff`` and cut into caption events, its cue marks
+    (:mod:`.cuemarks`) taken out and kept with the events they fall in."""
+    clean, found, _ = marks(narration)
+    text, shown, problems = fill(clean, index, cutoff, board.number_style)
+    if problems:
+        raise ValueError(f"beat {i + 1}: {problems[0]}")  # validation refuses this earlier
+    at = []
+    for m in found:  # where the mark falls once the placeholders before it are filled
+        before = fill(clean[:m.at], index, cutoff, board.number_style)[0]
+        at.append((len(" ".join(before.split())) + (1 if before.strip() and before[-1].isspace() else 0), m.name))
+    return events_of(text, shown, tm.reading, marks=at)
+
+
 def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, captions: list[CaptionSpan],
-              beats: list[BeatTime]) -> float:
+              beats: list[BeatTime], speak: Speaker | None) -> float:
     """The closing beat: the takeaway, its numbers read at the end of the log, over the last
     picture. Returns the clip's end."""
     assert board.takeaway is not None
@@ -173,8 +194,8 @@ def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, c
     if problems:
         raise ValueError(f"takeaway: {problems[0]}")  # validation refuses this earlier
     k = len(beats)
-    spans, end = lay_out(events_of(text, shown, tm.reading, "takeaway"), now, now, {}, tm.reading,
-                         tm.caption_fade, k, len(captions) + 1)
+    spans, end = lay_out_phrases(phrases_of(events_of(text, shown, tm.reading, "takeaway"), speak, tm), now, tm, k,
+                                 len(captions) + 1)
     captions += spans
     beat = BeatTime(k, "takeaway", _t(now), _t(end - now + tm.beat_pause))
     beats.append(beat)

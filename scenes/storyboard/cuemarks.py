@@ -1,0 +1,59 @@
+"""Cue marks: an author's ``[[NAME]]`` in a narration, binding the words after it to the picture.
+
+Why: the plan binds most phrases to the cues they talk about by itself (a number it names, a
+tensor, an op: :mod:`.phrases`); where it cannot guess, the author says which part of the
+picture a phrase is about. ``[[w2]] w2 gets {w2.grad_in}`` starts the first cue of the beat
+that shows or lights w2 as that phrase starts (with a voice: as the word after the mark is
+said). ``NAME`` is a program name (``w1``, ``ws[2]``), a storyboard ``names:`` entry, or an op
+as its grad_fn is called (``Mul``, ``Pow``, ``MulBackward0``). Double brackets cannot clash with
+``{placeholders}``, backticked code or a list item's ``[2]``; the marks never reach a caption,
+an .srt or an article (:func:`unmarked`).
+
+>>> unmarked("Mul: [[w2]] w2 gets {w2.grad_in}.")
+'Mul: w2 gets {w2.grad_in}.'
+>>> [(m.at, m.name) for m in marks("Mul: [[w2]] w2 gets {w2.grad_in}.")[1]]
+[(5, 'w2')]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_MARK = re.compile(r"\[\[([^\[\]]*(?:\[\d+\][^\[\]]*)*)\]\]\s?")
+_NAME = re.compile(r"^[A-Za-z_]\w*(?:\[\d+\])*$")
+MARK_SYNTAX = "[[NAME]] (a program name such as [[w1]], or an op such as [[Mul]])"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """``[[name]]`` at ``raw`` in the narration as typed; ``at`` is where the words it binds
+    begin once the marks are taken out."""
+
+    at: int
+    name: str
+    raw: int
+
+
+def marks(text: str) -> tuple[str, list[Mark], list[tuple[int, str]]]:
+    """``text`` without its marks, the marks, and ``(offset, message)`` problems (offsets in
+    ``text``): a mark that is not ``[[NAME]]``, a ``[[`` or ``]]`` left open."""
+    out, found, problems, pos = [], [], [], 0
+    for m in _MARK.finditer(text):
+        out.append(text[pos:m.start()])
+        name = m.group(1).strip()
+        if _NAME.match(name):
+            found.append(Mark(sum(map(len, out)), name, m.start()))
+        else:
+            problems.append((m.start(), f"cue mark [[{m.group(1)}]] must be {MARK_SYNTAX}"))
+        pos = m.end()
+    out.append(text[pos:])
+    clean = "".join(out)
+    for stray in re.finditer(r"\[\[|\]\]", clean):
+        problems.append((stray.start(), f"unmatched '{stray.group(0)}' in narration; a cue mark is {MARK_SYNTAX}"))
+    return clean, found, problems
+
+
+def unmarked(text: str) -> str:
+    """``text`` as captions, the .srt and articles have it: its cue marks taken out."""
+    return _MARK.sub("", text) if "[[" in text else text
