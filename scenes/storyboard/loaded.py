@@ -17,7 +17,7 @@ def plan_of(checked: Checked, speak: Speaker | None = None) -> Plan:
     refused (StoryboardError)."""
     try:
         p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source, checked.index,
-                 longest=MAX_CLIP_SECONDS, **({"speak": speak} if speak is not None else {}))
+                 longest=MAX_CLIP_SECONDS, speak=speak)
     except TooLong as exc:  # the beats after are not planned: the clip is too long already
         first = "its first beat already does" if exc.beats == 1 else f"its first {exc.beats} beats already do"
         _too_long(checked, f"more than {exc.seconds:.0f} s ({first})")

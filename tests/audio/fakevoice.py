@@ -43,3 +43,26 @@ class FakeVoice:
             hum = sum(np.sin(2 * np.pi * pitch * h * t) / h for h in (1, 2, 3))
             out[a:b] = 0.3 * hum * np.hanning(b - a)
         return Speech(timing, out, RATE)
+
+
+def install(voice: FakeVoice) -> None:
+    """Make ``--voice fake`` this voice, in this process only (a worker process that asked for
+    a voice would not find it: workers plan from the parent's timings)."""
+    import scenes.render.sound as sound
+
+    known = sound.voice_names()
+    sound.voice_names = lambda: ["fake", *known]
+    named = sound.voice_named
+    sound.voice_named = lambda name: voice if name == "fake" else named(name)
+
+
+if __name__ == "__main__":  # `python -m tests.audio.fakevoice ARGS`: `render ARGS` with the fake voice
+    import sys
+
+    from scenes.commands.main import main
+
+    fake = FakeVoice()
+    install(fake)
+    status = main(sys.argv[1:])
+    print(f"fake voice: {len(fake.said)} phrases synthesised", file=sys.stderr)
+    sys.exit(status)
