@@ -24,6 +24,10 @@ the longest beat as the floor (scripts/bench_cluster.py says how).
     ./scripts/bench --render             engine and render tables (takes minutes)
     ./scripts/bench --render --json      the same figures as JSON, to compare between commits
     ./scripts/bench --cluster            engine table and the cluster row
+    ./scripts/bench --voice high         engine table and a narrated render against a silent one at 1080p60
+
+Voice (--voice QUALITY): the benchmark clip narrated (--voice-name, default neural) against
+--voice off, render seconds per second of clip, --pairs times (scripts/bench_voice.py says how).
 
 The rendering figures are measured by scripts/bench_render.py.
 """
@@ -108,6 +112,9 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=3,
                     help="for --render: alternations of render all -j 1 and -j 2, and of the last quality's render and "
                          "floor (median and spread are shown)")
+    ap.add_argument("--voice", metavar="QUALITY", choices=list(QUALITIES), default=None,
+                    help="also the voice row: a narrated render against a silent one at QUALITY (e.g. high)")
+    ap.add_argument("--voice-name", default="neural", help="the voice of the --voice row (default: neural)")
     ap.add_argument("--show", metavar="FILE", help="print the table of a report saved with --json, and stop")
     args = ap.parse_args()
     if args.show:
@@ -134,6 +141,10 @@ def main() -> int:
         from bench_cluster import cluster_bench
 
         report["cluster"] = cluster_bench(["-q", "low"], max(1, args.pairs))
+    if args.voice:
+        from bench_voice import voice_bench
+
+        report["voice"] = voice_bench(args.voice, args.voice_name, max(1, args.pairs))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -177,6 +188,10 @@ def print_table(report: dict) -> None:
         from bench_cluster import cluster_lines
 
         print("\n" + "\n".join(cluster_lines(report["cluster"])))
+    if "voice" in report:
+        from bench_voice import voice_lines
+
+        print("\n" + "\n".join(voice_lines(report["voice"])))
 
 
 def _spread(gains: list[float] | None) -> str:
