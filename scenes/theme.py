@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from scenes.theme_model import (  # noqa: F401 - the model's names are the theme's
-    Aspect, Colors, Fonts, FontSizes, Labels, LayoutRules, Opacity, Proportions, Radii, Reading, Rect, Sizes,
+    Aspect, Colors, Fonts, FontSizes, Labels, LayoutRules, Opacity, Pronounce, Proportions, Radii, Reading, Rect, Sizes,
     Spacing, Strokes, Theme, ThemeError, Timings,
 )
 

@@ -220,6 +220,15 @@ class Labels:
 
 
 @dataclass(frozen=True)
+class Pronounce:
+    """How a voice says code (scenes/voice/spoken.py): a whole name or snippet -> words, and an
+    operator -> words (a symbol not listed, such as a bracket, is not said)."""
+
+    code: dict[str, str]
+    symbols: dict[str, str]
+
+
+@dataclass(frozen=True)
 class LayoutRules:
     leaf_layer: str
     sweeps: int
@@ -265,6 +274,7 @@ class Theme:
     reading: Reading
     layout: LayoutRules
     labels: Labels
+    pronounce: Pronounce
     meanings: dict[str, str]  # meaning -> the `colors` keys (space-separated) that show it
     aspects: dict[str, Aspect]
 

@@ -1,0 +1,172 @@
+"""The draft voice: espeak-ng, robotic but instant, for checking a clip's pacing while writing it.
+
+Word times are espeak's own: its C API (``libespeak-ng.so.1`` through ctypes) in synchronous
+mode calls back with the samples and an ``espeakEVENT_WORD`` for each word, giving the word's
+character position in the text and its sample position; a word ends where the next begins (or
+at the end of its sentence, or of the audio).
+
+Same input, same bytes: espeak keeps state from one utterance to the next (measured: the same
+text said four times in one process gave four different sample counts; ``espeak_Cancel`` and a
+second ``espeak_Initialize`` do not reset it, while the first utterance of a process is always
+the same). So each phrase is said in a forked child that initialises espeak afresh and sends back
+its samples and events through a pipe; a fork costs a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import struct
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import Voice, VoiceError
+from .cache import Said, SpeechCache
+from .spoken import Pronunciation
+
+LIBRARY = "libespeak-ng.so.1"
+VOICE = "en-us"
+RATE_WPM = 165
+"""espeak's words a minute (its default 175 is quick for numbers read digit by digit)."""
+
+_SYNCHRONOUS, _DONT_EXIT, _CHARS_UTF8, _POS_CHARACTER = 2, 0x8000, 1, 1
+_EVENT_END_LIST, _EVENT_WORD, _EVENT_SENTENCE_END, _RATE_PARAM = 0, 1, 5, 1
+
+
+class _Id(ctypes.Union):
+    _fields_ = [("number", ctypes.c_int), ("name", ctypes.c_char_p), ("string", ctypes.c_char * 8)]
+
+
+class _Event(ctypes.Structure):
+    """espeak_EVENT (speak_lib.h)."""
+
+    _fields_ = [("type", ctypes.c_int), ("unique_identifier", ctypes.c_uint), ("text_position", ctypes.c_int),
+                ("length", ctypes.c_int), ("audio_position", ctypes.c_int), ("sample", ctypes.c_int),
+                ("user_data", ctypes.c_void_p), ("id", _Id)]
+
+
+_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.POINTER(_Event))
+
+
+def library() -> ctypes.CDLL:
+    """libespeak-ng, or a VoiceError saying how to install it."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("espeak-ng") or LIBRARY)
+    except OSError:
+        raise VoiceError("the draft voice needs espeak-ng: install it (Debian: apt-get install espeak-ng), "
+                         "or choose voice: neural") from None
+
+
+def _say(text: str, rate_wpm: int) -> tuple[int, bytes, list[tuple[int, int, int, int]]]:
+    """In this process: espeak's sample rate, its 16-bit samples and its events (type,
+    text position from 1, length, sample)."""
+    lib = library()
+    rate = lib.espeak_Initialize(_SYNCHRONOUS, 0, None, _DONT_EXIT)
+    if rate <= 0 or lib.espeak_SetVoiceByName(VOICE.encode()) != 0:
+        raise VoiceError("espeak-ng could not start (is espeak-ng-data installed?)")
+    lib.espeak_SetParameter(_RATE_PARAM, rate_wpm, 0)
+    pcm: list[bytes] = []
+    events: list[tuple[int, int, int, int]] = []
+
+    def heard(wav: Any, n: int, ev: Any) -> int:
+        if n > 0:
+            pcm.append(ctypes.string_at(wav, n * 2))
+        i = 0
+        while ev[i].type != _EVENT_END_LIST:
+            e = ev[i]
+            events.append((e.type, e.text_position, e.length, e.sample))
+            i += 1
+        return 0
+
+    callback = _CALLBACK(heard)
+    lib.espeak_SetSynthCallback(callback)
+    data = text.encode()
+    lib.espeak_Synth(data, len(data) + 1, 0, _POS_CHARACTER, 0, _CHARS_UTF8, None, None)
+    return rate, b"".join(pcm), events
+
+
+def say_fresh(text: str, rate_wpm: int) -> tuple[int, bytes, list[tuple[int, int, int, int]]]:
+    """:func:`_say` in a forked child, so espeak starts from the same state for every phrase."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: say it, send it, leave without running the parent's cleanup
+        code = 0
+        try:
+            os.close(read_end)
+            rate, pcm, events = _say(text, rate_wpm)
+            head = struct.pack("<iii", rate, len(pcm), len(events))
+            body = b"".join(struct.pack("<iiii", *e) for e in events)
+            with os.fdopen(write_end, "wb") as out:
+                out.write(head + body + pcm)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as inp:
+        data = inp.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or len(data) < 12:
+        library()  # says how to install espeak-ng when it is missing
+        raise VoiceError(f"espeak-ng failed to say {text[:40]!r}")
+    rate, n_pcm, n_events = struct.unpack_from("<iii", data)
+    events = [struct.unpack_from("<iiii", data, 12 + 16 * k) for k in range(n_events)]
+    pcm = data[12 + 16 * n_events:12 + 16 * n_events + n_pcm]
+    return rate, pcm, [tuple(e) for e in events]  # type: ignore[misc]
+
+
+def word_spans(text: str, rate: int, total: int,
+               events: list[tuple[int, int, int, int]]) -> tuple[tuple[float, float], ...] | None:
+    """Each word of ``text`` (split on spaces) timed by espeak's word events, matched by their
+    character position; None when a word has no event of its own."""
+    starts: list[int] = []
+    at = 0
+    for word in text.split(" "):
+        starts.append(at)
+        at += len(word) + 1
+    first: dict[int, int] = {}
+    for kind, pos, length, sample in events:
+        if kind == _EVENT_WORD and length > 0:
+            k = max(i for i, s in enumerate(starts) if s <= pos - 1)
+            first.setdefault(k, sample)
+    if len(first) != len(starts):
+        return None
+    ends = sorted({s for kind, _, _, s in events if kind == _EVENT_SENTENCE_END} | {total})
+    spans = []
+    for k in range(len(starts)):
+        begin = first[k]
+        nxt = first.get(k + 1, total)
+        end = min([nxt] + [e for e in ends if e > begin])
+        spans.append((begin / rate, end / rate))
+    return tuple(spans)
+
+
+class DraftVoice(Voice):
+    """espeak-ng through :func:`say_fresh`."""
+
+    def __init__(self, pronunciation: Pronunciation, cache: SpeechCache | None = None,
+                 rate_wpm: int = RATE_WPM) -> None:
+        super().__init__("draft", pronunciation, cache)
+        self.rate_wpm = rate_wpm
+
+    def model_digest(self) -> str:
+        lib = library()
+        lib.espeak_Info.restype = ctypes.c_char_p
+        version = (lib.espeak_Info(None) or b"").decode()
+        return f"espeak-ng {version} {Path(ctypes.util.find_library('espeak-ng') or LIBRARY).name}"
+
+    def settings(self) -> dict[str, Any]:
+        return {"voice": VOICE, "rate_wpm": self.rate_wpm}
+
+    def synth(self, text: str) -> Said:
+        rate, pcm, events = say_fresh(text, self.rate_wpm)
+        samples = np.frombuffer(pcm, dtype="<i2").astype(np.float32) / np.float32(32767)
+        return Said(samples.astype(np.float32), rate, word_spans(text, rate, len(samples), events))
+
+
+def draft(pronunciation: Pronunciation, cache: SpeechCache | None = None) -> DraftVoice:
+    """The ``draft`` voice."""
+    return DraftVoice(pronunciation, cache)

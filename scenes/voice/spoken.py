@@ -1,0 +1,182 @@
+"""What is said for a written phrase, word by word, and how a voice's word times come back to it.
+
+Why a mapping kept per written token: the plan asks when a written token ("8/3", "`w1.grad`") is
+said, but the voice is given other words ("eight thirds", "w one dot grad"). :func:`spoken`
+keeps, for each whitespace token of the phrase, the words said for it; :meth:`Spoken.timing`
+turns the voice's times of the words it said into one :class:`~.speech.Word` per written token.
+When the voice's word count is not what was asked (it merged or split a word), the phrase's
+duration is spread over its tokens by their spoken characters instead.
+
+What is said: numbers as words (:mod:`.numwords`), code in backticks (and prose that looks like
+code, ``w1.grad``) through the theme's pronunciation table, and the storyboard's ``say:`` table
+for the author's own words, which wins over both.
+
+>>> p = Pronunciation(code={"yh": "y hat"}, symbols={".": "dot", "**": "to the power"})
+>>> spoken("`yh` is 4/9.", p).text
+'y hat is four ninths.'
+>>> spoken("`w1.grad` = -0.5", p).said
+(('w', 'one', 'dot', 'grad'), ('equals',), ('minus', 'zero', 'point', 'five'))
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from .numwords import digits, number_words
+from .speech import Timing, Word
+
+_PUNCT_LEAD = re.compile(r"^[\"'(\[“‘]+")
+_PUNCT_TRAIL = re.compile(r"[\"'\],.;:!?”’]+$")
+_CODE_TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\*\*|==|!=|<=|>=|->|\S")
+_LOOKS_LIKE_CODE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:[.(][A-Za-z_0-9().]*)+$|^[A-Za-z]+_[A-Za-z_0-9]*$"
+                              r"|^[A-Za-z]+\d+$")
+"""Prose that reads as code without backticks: ``w1.grad``, ``x.detach()``, ``grad_fn``, ``w1``."""
+_WORD_SYMBOLS = {"=": "equals", "+": "plus", "×": "times", "−": "minus", "->": "to", "→": "to", "÷": "over"}
+"""Prose symbols standing alone between spaces ("c = 9"); code's own symbols come from the theme."""
+
+
+@dataclass(frozen=True)
+class Pronunciation:
+    """How code and the author's words are said: ``code`` maps a whole name or snippet
+    (``yh``, ``L.backward()``) to words, ``symbols`` an operator (``**``, ``.``) to words (a
+    symbol missing from it is silent: brackets), ``say`` the storyboard's own written -> spoken."""
+
+    code: Mapping[str, str] = field(default_factory=dict)
+    symbols: Mapping[str, str] = field(default_factory=dict)
+    say: Mapping[str, str] = field(default_factory=dict)
+
+    def with_say(self, say: Mapping[str, str]) -> "Pronunciation":
+        """The same table with a storyboard's ``say:`` entries."""
+        return Pronunciation(self.code, self.symbols, {**self.say, **say})
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """A written phrase's tokens and the words said for each (none for a dash)."""
+
+    written: tuple[str, ...]
+    said: tuple[tuple[str, ...], ...]
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Every word said, in order (what a voice's word times are counted against)."""
+        return tuple(w for group in self.said for w in group)
+
+    @property
+    def text(self) -> str:
+        """What the voice is given: the words said, one space apart."""
+        return " ".join(self.words)
+
+    def timing(self, spans: Sequence[tuple[float, float]] | None, duration: float) -> Timing:
+        """One :class:`Word` per written token from the voice's ``spans`` (start, end of each word
+        it said, seconds); by spoken characters over ``duration`` when the count differs."""
+        if spans is None or len(spans) != len(self.words):
+            spans = spread(self.words, duration)
+        out: list[Word] = []
+        i, last = 0, 0.0
+        for token, group in zip(self.written, self.said):
+            if group:
+                start = max(last, min(spans[i][0], duration))
+                end = max(start, min(spans[i + len(group) - 1][1], duration))
+                i += len(group)
+            else:
+                start = end = last
+            out.append(Word(token, start, end))
+            last = end
+        return Timing(duration, tuple(out))
+
+
+def spread(words: Sequence[str], duration: float) -> list[tuple[float, float]]:
+    """Each word's share of ``duration`` by its characters (a space counted with each word)."""
+    total = sum(len(w) + 1 for w in words) or 1
+    out, at = [], 0.0
+    for w in words:
+        end = at + duration * (len(w) + 1) / total
+        out.append((at, at + duration * len(w) / total))
+        at = end
+    return out
+
+
+def spoken(text: str, pron: Pronunciation) -> Spoken:
+    """What is said for ``text``, token by token (see the module's doc)."""
+    tokens = text.split()
+    said: list[tuple[str, ...]] = []
+    in_code = False
+    for token in tokens:
+        words: list[str] = []
+        pieces = token.split("`")
+        for k, piece in enumerate(pieces):
+            if k:
+                in_code = not in_code
+            if piece:
+                words += _code(piece, pron) if in_code else _prose(piece, pron)
+        said.append(tuple(words))
+    return Spoken(tuple(tokens), tuple(said))
+
+
+def _prose(piece: str, pron: Pronunciation) -> list[str]:
+    """A piece of prose: the author's table, then numbers, code-like names and plain words, with
+    its punctuation kept on its last word (a voice pauses on it)."""
+    if piece in pron.say:
+        return pron.say[piece].split()
+    lead = _PUNCT_LEAD.match(piece)
+    core = piece[lead.end():] if lead else piece
+    trail = _PUNCT_TRAIL.search(core)
+    core, tail = (core[:trail.start()], trail.group()) if trail else (core, "")
+    while core.endswith(")") and core.count("(") < core.count(")"):  # "(8/3)": the bracket is not the number's
+        core = core[:-1]
+    words = _core(core, pron)
+    if words and tail:
+        words[-1] += next((c for c in reversed(tail) if c in ",.;:!?"), "")
+    return words
+
+
+def _core(core: str, pron: Pronunciation) -> list[str]:
+    if not core:
+        return []
+    for table in (pron.say, pron.code):
+        if core in table:
+            return table[core].split()
+    if core in _WORD_SYMBOLS:
+        return [_WORD_SYMBOLS[core]]
+    number = number_words(core)
+    if number is not None:
+        return number
+    if _LOOKS_LIKE_CODE.match(core):
+        return _code(core, pron)
+    if all(not c.isalnum() for c in core):
+        return []  # a dash or a lone symbol: seen, not said
+    return [core]
+
+
+def _code(piece: str, pron: Pronunciation) -> list[str]:
+    """Code: the whole snippet from the table, else name by name (``w1`` -> w one, ``a_b`` -> a b),
+    numbers as words and each symbol as the table says (brackets silent)."""
+    for table in (pron.say, pron.code):
+        if piece in table:
+            return table[piece].split()
+    out: list[str] = []
+    for tok in _CODE_TOKEN.findall(piece):
+        if tok in pron.code:
+            out += pron.code[tok].split()
+        elif tok[0].isalpha() or tok[0] == "_":
+            out += _name(tok)
+        elif tok[0].isdigit():
+            out += number_words(tok) or digits(tok)
+        elif tok in pron.symbols:
+            out += pron.symbols[tok].split()
+    return out
+
+
+def _name(name: str) -> list[str]:
+    """A program name said: its parts between underscores, a part's trailing digits as a number."""
+    out: list[str] = []
+    for part in filter(None, name.split("_")):
+        m = re.match(r"^(.*?)(\d+)$", part)
+        if m and m[1]:
+            out += [m[1]] + (number_words(m[2]) or digits(m[2]))
+        else:
+            out.append(part)
+    return out

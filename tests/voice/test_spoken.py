@@ -1,0 +1,71 @@
+"""What is said for a written phrase: numbers as words, code through the theme's table, the
+author's say: table, and one Word per written token however the voice counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.voice.base import pronunciation
+from scenes.voice.numwords import number_words
+from scenes.voice.spoken import Pronunciation, spoken
+
+
+@pytest.mark.parametrize("written, said", [
+    ("4/9", "four ninths"),
+    ("8/3", "eight thirds"),
+    ("1/2", "one half"),
+    ("3/2", "three halves"),
+    ("5/64", "five over sixty four"),
+    ("-0.3715", "minus zero point three seven one five"),
+    ("2.6667", "two point six six six seven"),
+    ("5.52e-06", "five point five two times ten to the minus six"),
+    ("1e+03", "one times ten to the three"),
+    ("tensor(2.6667)", "tensor two point six six six seven"),
+    ("1", "one"),
+    ("12", "twelve"),
+    ("36", "thirty six"),
+    ("1,024", "one thousand twenty four"),
+    ("-13/10", "minus thirteen tenths"),
+])
+def test_numbers_as_words(written: str, said: str) -> None:
+    assert " ".join(number_words(written) or []) == said
+
+
+def test_numbers_in_a_phrase_keep_their_punctuation() -> None:
+    s = spoken("so L is 4/9, and w is tensor(2.6667).", Pronunciation())
+    assert s.text == "so L is four ninths, and w is tensor two point six six six seven."
+
+
+def test_the_theme_table_says_code() -> None:
+    p = pronunciation()
+    assert spoken("`w1.grad` and `yh`", p).said == (("w", "one", "dot", "grad"), ("and",), ("y", "hat"))
+    assert spoken("`L.backward()` then `b ** 2`", p).text == "L dot backward then b to the power two"
+    assert spoken("`grad_fn`", p).text == " ".join(p.code["grad_fn"].split())
+
+
+def test_the_code_table_is_what_is_used() -> None:
+    assert spoken("`yh`", Pronunciation(code={"yh": "why hat"})).text == "why hat"
+    assert spoken("`a.b`", Pronunciation(symbols={".": "of"})).text == "a of b"
+
+
+def test_say_table_wins() -> None:
+    p = pronunciation({"ReLU": "ray loo", "yh": "prediction"})
+    assert spoken("the ReLU of `yh`", p).text == "the ray loo of prediction"
+
+
+def test_one_word_per_written_token_when_the_voice_agrees() -> None:
+    s = spoken("`w1` is 4/9 — done", Pronunciation())
+    spans = [(0.0, 0.1), (0.1, 0.2), (0.3, 0.4), (0.5, 0.6), (0.6, 0.7), (0.8, 0.9)]
+    t = s.timing(spans, 1.0)
+    assert [w.text for w in t.words] == "`w1` is 4/9 — done".split()
+    assert [(w.start, w.end) for w in t.words] == [(0.0, 0.2), (0.3, 0.4), (0.5, 0.7), (0.7, 0.7), (0.8, 0.9)]
+
+
+def test_a_count_mismatch_spreads_by_characters() -> None:
+    s = spoken("aa b 4/9", Pronunciation())  # said: aa b four ninths (4 words)
+    t = s.timing([(0.0, 0.5), (0.6, 1.0)], 2.0)  # the voice said 2
+    assert [w.text for w in t.words] == ["aa", "b", "4/9"]
+    starts = [w.start for w in t.words]
+    assert starts == sorted(starts) and t.words[-1].end <= 2.0
+    total = sum(len(w) + 1 for w in s.words)  # by spoken characters: "aa " is 3 of 20
+    assert t.words[1].start == pytest.approx(2.0 * 3 / total)
