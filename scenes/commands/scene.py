@@ -49,18 +49,23 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def voice_argument(p: argparse.ArgumentParser) -> None:
     """``--voice NAME|off``: who says the captions (``render scene``, ``all``, ``watch``, ``article``, ``plan``)."""
-    from scenes.render.sound import DEFAULT_VOICE, OFF, voice_names
+    from scenes.render.sound import OFF, chosen, voice_names
 
     p.add_argument("--voice", type=_voice, default=None, metavar="NAME|off",
-                   help=f"the voice that says the captions: {', '.join(voice_names())}; {OFF}: a silent clip timed "
-                        f"by reading (default: the storyboard's voice:, else course.yaml's, else {DEFAULT_VOICE})")
+                   help=f"the voice that says the captions: {', '.join(voice_names())}, or a piper model "
+                        f"(.onnx, its .onnx.json beside it); {OFF}: a silent clip paced by reading (default: the "
+                        f"storyboard's voice:, else course.yaml's, else {chosen(None, None, None)})")
 
 
 def _voice(word: str) -> str:
-    from scenes.render.sound import voice_names
+    """A voice's name, or the path of a model made absolute (the render reads it from elsewhere)."""
+    from scenes.voice.registry import MODEL_SUFFIX, voice_problem
 
-    if word not in voice_names():
-        raise argparse.ArgumentTypeError(f"{word!r} is no voice; the voices are: {', '.join(voice_names())}")
+    if word.endswith(MODEL_SUFFIX):
+        word = str(Path(word).resolve())
+    problem = voice_problem(word, Path.cwd())
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return word
 
 
@@ -186,6 +191,7 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
     name = Path(file).stem
     if no_storyboard(file):
         return 2, None
+    from scenes.voice.base import VoiceError
     from scenes.render.guard import OutputRefused, check_render
     from scenes.theme import ThemeError
 
@@ -194,7 +200,7 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
         result = render_storyboard(file, name, opts, farm=farm)
     except StoryboardError as exc:
         return report(exc), None
-    except (ThemeError, OutputRefused) as exc:  # names the theme file and the key, or the output
+    except (ThemeError, OutputRefused, VoiceError) as exc:  # names the theme file and the key, the output, the voice
         print(f"render: {exc}", file=sys.stderr)
         return 2, None
     except OSError as exc:

@@ -187,10 +187,11 @@ def plan_table(p) -> str:
     return "\n".join(rows)
 
 
-def speech_table(p, said: dict | None) -> str:
-    """What each beat says: its phrases, each from its start, then each word at the time (s) it
-    is said (``said``: the voice's timings by phrase; None for a silent clip, which says nothing
-    and shows its captions for reading)."""
+def speech_table(p, said: dict | None, spoken: Any = None) -> str:
+    """What each beat says: its phrases, each from its start, the words the voice says for it
+    (``spoken``: written phrase -> spoken text, where the voice tells), then each written word
+    at the time (s) it is said (``said``: the voice's timings by phrase; None for a silent clip,
+    which says nothing and shows its captions for reading)."""
     from scenes.storyboard.chapters import beat_chapters
 
     rows = [f"{p.title}: {p.duration:.2f} s" + ("" if said is not None else ", silent (voice off): captions only")]
@@ -198,6 +199,8 @@ def speech_table(p, said: dict | None) -> str:
         rows += ["", f"beat {b.index + 1} ({b.visual}) {ch.start:.2f}-{ch.end:.2f} s: {ch.title}"]
         for c in (c for c in p.captions if c.beat == b.index):
             rows.append(f"{c.start:7.2f}  {c.text}")
+            if spoken is not None and (words := spoken(c.text)) != c.text:
+                rows.append(f"         says: {words}")
             if said is not None and c.text in said:
                 rows.append("         " + " ".join(f"{w.text}@{c.start + w.start:.2f}" for w in said[c.text].words))
     return "\n".join(rows)
@@ -227,18 +230,24 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from scenes.storyboard.chapters import youtube_chapters, youtube_lines, youtube_problem
 
     from scenes.render.options import RenderOptions
-    from scenes.render.sound import Recorder, voice_named, with_voice
+    from scenes.render.sound import Recorder, voice_of, with_voice
+    from scenes.voice.base import VoiceError
 
     file = storyboard_path(args.storyboard)
     try:
         checked = load(file, sets=args.sets)
-        voice = voice_named(with_voice(file, RenderOptions(voice=args.voice)).voice or "off")
+        voice = voice_of(file, with_voice(file, RenderOptions(voice=args.voice)))
     except StoryboardError as exc:
         return report(exc)
+    except VoiceError as exc:
+        print(f"render: {file}: {exc}", file=sys.stderr)
+        return 2
     speak = Recorder(voice) if voice is not None else None
     p = plan_of(checked, speak)  # timed as the clip is: by the voice its render would use
     if args.speech:
-        print(speech_table(p, speak.table if speak is not None else None))
+        says = getattr(voice, "spoken", None)
+        print(speech_table(p, speak.table if speak is not None else None,
+                           (lambda text: says(text).text) if says is not None else None))
     elif args.json:
         print(p.to_json())
     elif args.srt:

@@ -30,6 +30,7 @@ from scenes.theme import theme_file
 if TYPE_CHECKING:
     import numpy as np
 
+    from scenes.render.sound import Voice
     from scenes.render.beats import BeatOutcome, ClipKeys, Loaded
     from scenes.storyboard.plan import Plan
     from scenes.video.timeline import Segment
@@ -127,7 +128,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     import time
 
     t0 = time.monotonic()
-    from scenes.render.sound import with_voice
+    from scenes.render.sound import voice_of, with_voice
 
     opts = with_voice(storyboard_file, opts)  # chosen once, here: the workers are told
     out = Path(opts.out)
@@ -140,7 +141,8 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     from scenes.storyboard import srt, vtt
     from scenes.storyboard.chapters import beat_chapters
 
-    loaded = plan_voiced(storyboard_file, opts, name)  # bad input stops here, in the parent
+    voice = voice_of(storyboard_file, opts)
+    loaded = plan_voiced(storyboard_file, opts, name, voice)  # bad input stops here, in the parent
     checked, p = loaded.checked, loaded.plan
     out.mkdir(parents=True, exist_ok=True)
     _sweep_leftovers(out, name)
@@ -152,7 +154,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         video = work / f"clip.{opts.fmt}"
         from scenes.video.formats import FORMATS
 
-        track = _sound(p, opts, sum(o.frames for o in outcomes))
+        track = _sound(p, opts, voice, sum(o.frames for o in outcomes))
         FORMATS[opts.fmt].write(parts, video, [(c.start, c.end, c.title) for c in beat_chapters(p)], fps_of(opts),
                                 track)
         poster = work / "poster.png"
@@ -174,29 +176,28 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
                         beats_drawn=[o.index for o in drawn])
 
 
-def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> Loaded:
-    """The storyboard loaded and planned with the voice of ``opts`` (``with_voice``): its
+def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str,
+                voice: Voice | None) -> Loaded:
+    """The storyboard loaded and planned with ``voice`` (None: silent, paced by reading): its
     phrases timed by the voice, each asked once, the answers kept for the workers."""
     from scenes.render.beats import Loaded
-    from scenes.render.sound import Recorder, table_json, voice_named
+    from scenes.render.sound import Recorder, table_json
     from scenes.storyboard import load_and_plan
 
-    voice = voice_named(opts.voice) if opts.voice else None
     speak = Recorder(voice) if voice is not None else None
     checked, p = load_and_plan(storyboard_file, opts.sets, name, speak)
     return Loaded(checked, p, table_json(speak.table) if speak is not None else "")
 
 
-def _sound(p: Plan, opts: RenderOptions, frames: int) -> np.ndarray | None:
-    """The clip's sound track, as long as its ``frames``; None for a silent clip (voice ``off``)
-    or a format without sound (a gif)."""
-    from scenes.render.sound import OFF, clip_track, voice_named
+def _sound(p: Plan, opts: RenderOptions, voice: Voice | None, frames: int) -> np.ndarray | None:
+    """The clip's sound track, as long as its ``frames``; None for a silent clip (no voice) or a
+    format without sound (a gif)."""
+    from scenes.render.sound import clip_track
     from scenes.video.formats import FORMATS
 
-    if opts.voice in (None, OFF) or not FORMATS[opts.fmt].sound:
+    if voice is None or not FORMATS[opts.fmt].sound:
         return None
-    voice = voice_named(opts.voice)
-    return None if voice is None else clip_track(p, voice, frames / fps_of(opts))
+    return clip_track(p, voice, frames / fps_of(opts))
 
 
 def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: Loaded,

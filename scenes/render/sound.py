@@ -9,7 +9,8 @@ text -> :class:`~scenes.voice.speech.Timing` (:func:`table_json`); a worker plan
 joined (:func:`clip_track`).
 
 Which voice: ``--voice`` given on the command line, else the storyboard's ``voice:``, else the
-course's (``course.yaml``), else :data:`DEFAULT_VOICE`; ``off`` is no voice, the silent clip.
+course's (``course.yaml``), else the registry's default (:mod:`scenes.voice.registry`);
+``off`` is no voice, the silent clip.
 """
 
 from __future__ import annotations
@@ -28,15 +29,14 @@ if TYPE_CHECKING:
 
 OFF = "off"
 """The voice that says nothing: the clip is silent, its captions timed by reading time."""
-DEFAULT_VOICE = OFF
-"""The voice a clip has when nothing names one."""
 
 
 class Voice(Protocol):
-    """A voice as the render uses it: ``key`` names it and everything that changes what it says
-    (model, speed), for cache keys; ``timing`` and ``speech`` say a phrase."""
+    """A voice as the render uses it (:class:`scenes.voice.base.Voice` is one): ``key`` names it
+    and everything that changes what it says (model, settings), for cache keys; ``timing`` and
+    ``speech`` say a phrase."""
 
-    key: str
+    def key(self) -> str: ...
 
     def timing(self, text: str) -> Timing: ...
 
@@ -44,30 +44,40 @@ class Voice(Protocol):
 
 
 def voice_names() -> list[str]:
-    """Every name ``--voice`` takes, ``off`` last."""
-    return [OFF]
+    """Every name ``--voice`` takes, ``off`` last (a path to a piper model ``.onnx`` besides)."""
+    from scenes.voice.registry import known
+
+    return known()
 
 
-def voice_named(name: str) -> Voice | None:
-    """The voice called ``name`` (None for ``off``); an unknown name is a ValueError naming the known."""
-    if name == OFF:
-        return None
-    raise ValueError(f"unknown voice {name!r}; the voices are: {', '.join(voice_names())}")
+def voice_named(name: str, base: Path = Path("."), say: dict[str, str] | None = None) -> Voice | None:
+    """The voice called ``name`` (None for ``off``), a model path read from ``base``, speaking the
+    storyboard's own words ``say``; one that cannot be had is a VoiceError saying what to write."""
+    from scenes.voice.registry import voice_for as registered
+
+    return registered(name, base, say)
 
 
 def chosen(cli: str | None, board: str | None, course: str | None) -> str:
     """The voice's name by precedence: the command line's, the storyboard's, the course's, the default.
 
-    >>> chosen(None, "draft", "neural"), chosen("off", "draft", None), chosen(None, None, None)
-    ('draft', 'off', 'off')
+    >>> chosen(None, "draft", "off"), chosen("off", "draft", None), chosen(None, None, None)
+    ('draft', 'off', 'neural')
     """
+    from scenes.voice.registry import DEFAULT_VOICE
+
     return cli or board or course or DEFAULT_VOICE
 
 
-def voice_key(name: str) -> str:
+def voice_of(storyboard_file: str, opts: RenderOptions) -> Voice | None:
+    """The voice ``opts`` chose (:func:`with_voice`) for this storyboard; None for ``off``."""
+    return voice_named(opts.voice or OFF, Path(storyboard_file).parent)
+
+
+def voice_key(name: str, base: Path = Path(".")) -> str:
     """What of the voice enters a clip's cache key and its beats' keys: ``off``, or the voice's key."""
-    voice = voice_named(name)
-    return OFF if voice is None else voice.key
+    voice = voice_named(name, base)
+    return OFF if voice is None else voice.key()
 
 
 def table_json(table: dict[str, Timing]) -> str:
@@ -153,4 +163,4 @@ def with_voice(storyboard_file: str, opts: RenderOptions) -> RenderOptions:
     if opts.voice_key:
         return opts
     name = voice_for(storyboard_file, opts.voice)
-    return replace(opts, voice=name, voice_key=voice_key(name))
+    return replace(opts, voice=name, voice_key=voice_key(name, Path(storyboard_file).parent))

@@ -19,10 +19,11 @@ GAP = 0.06
 class FakeVoice:
     """Says a phrase as one hum per token; ``said`` lists every phrase it synthesised."""
 
-    key = "fake-1"
-
     def __init__(self) -> None:
         self.said: list[str] = []
+
+    def key(self) -> str:
+        return "fake-1"
 
     def timing(self, text: str) -> Timing:
         words, t = [], 0.0
@@ -48,12 +49,9 @@ class FakeVoice:
 def install(voice: FakeVoice) -> None:
     """Make ``--voice fake`` this voice, in this process only (a worker process that asked for
     a voice would not find it: workers plan from the parent's timings)."""
-    import scenes.render.sound as sound
+    from scenes.voice.registry import VOICES
 
-    known = sound.voice_names()
-    sound.voice_names = lambda: ["fake", *known]
-    named = sound.voice_named
-    sound.voice_named = lambda name: voice if name == "fake" else named(name)
+    VOICES["fake"] = lambda pronunciation, cache: voice  # type: ignore[assignment,return-value]
 
 
 if __name__ == "__main__":  # `python -m tests.audio.fakevoice ARGS`: `render ARGS` with the fake voice
