@@ -89,9 +89,12 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
         log(f"{name}: article up to date")
         return ArticleResult(page, False)
 
-    from scenes.storyboard import load_and_plan
+    from scenes.render.pipeline import plan_voiced
+    from scenes.render.sound import voice_of, with_voice
 
-    checked, p = load_and_plan(storyboard_file, opts.sets, name)
+    voiced = with_voice(storyboard_file, opts)  # the clip's voice: its times are the clip's
+    loaded = plan_voiced(storyboard_file, voiced, name, voice_of(storyboard_file, voiced))
+    checked, p = loaded.checked, loaded.plan
     folder.mkdir(parents=True, exist_ok=True)
     files = article_files(name, opts.fmt)
     with FolderWrite(folder) as w:

@@ -34,3 +34,11 @@ def test_an_authored_article_has_every_phrase_of_the_clip_in_its_transcript(cour
 
 def test_an_article_written_from_the_plan_has_no_second_copy(course: Path) -> None:
     assert 'id="transcript"' not in (course / "out" / "build" / "index.html").read_text()
+
+
+def test_the_articles_clip_is_said(course: Path) -> None:
+    """The course is rendered with the default voice: the clip the page plays has its sound."""
+    import av
+
+    with av.open(str(course / "out" / "walk" / "walk.mp4")) as box:
+        assert [s.codec_context.name for s in box.streams.audio] == ["aac"]
