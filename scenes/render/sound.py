@@ -126,33 +126,27 @@ def clip_track(p: Plan, voice: Voice, seconds: float) -> np.ndarray:
     return sound_track([Phrase(c.start, c.text) for c in p.captions], voice.speech, seconds)
 
 
-def board_voice(storyboard_file: str) -> str | None:
-    """The storyboard's ``voice:``, read from its YAML without checking the rest (the up-to-date
-    check runs before the storyboard is loaded); None where it names none."""
+def named_voice(yaml_file: Path) -> str | None:
+    """The top-level ``voice:`` of a storyboard or course file, read from its YAML without
+    checking the rest (the up-to-date check runs before the storyboard is loaded); None where
+    the file names none or is not there."""
     from scenes.storyboard.yamlsafe import load_file
 
-    data = load_file(storyboard_file).data
-    value = data.get("voice") if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
-
-
-def course_voice(storyboard_file: str) -> str | None:
-    """The ``voice:`` of the course the storyboard sits in (``course.yaml`` beside its folder)."""
-    from scenes.storyboard.yamlsafe import load_file
-
-    file = Path(storyboard_file).resolve().parent.parent / "course.yaml"
-    if not file.is_file():
+    if not yaml_file.is_file():
         return None
-    data = load_file(str(file)).data
+    data = load_file(str(yaml_file)).data
     value = data.get("voice") if isinstance(data, dict) else None
     return value if isinstance(value, str) else None
 
 
 def voice_for(storyboard_file: str, cli: str | None) -> str:
     """The name of the voice a render of ``storyboard_file`` uses (see :func:`chosen`)."""
+    from scenes.publish.course import COURSE_FILE
+
     if cli:
         return cli
-    return chosen(None, board_voice(storyboard_file), course_voice(storyboard_file))
+    board = Path(storyboard_file)  # the course file sits beside the storyboards' folder (scenes.publish.course)
+    return chosen(None, named_voice(board), named_voice(board.resolve().parent.parent / COURSE_FILE))
 
 
 def with_voice(storyboard_file: str, opts: RenderOptions) -> RenderOptions:
