@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
-from .inputcheck import check_forward_mode_name, check_program_glyphs, check_set_errors, check_text_bounds
+from .inputcheck import (check_forward_mode_name, check_program_glyphs, check_set_errors, check_text_bounds,
+                         check_voice)
 from engine.records import Accumulate, Branch, Error, GradReset
 
 from .logindex import LogIndex
@@ -66,6 +67,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         errors.add(line, col, message, ("program",))
     board = check(doc, (), Storyboard, errors)
     check_text_bounds(doc, errors)
+    check_voice(doc, FsPath(file).parent, errors)
     place = program_place(doc, errors)
     source = doc.data.get("program") if isinstance(doc.data, dict) else None
     result, index = None, None
