@@ -8,7 +8,7 @@
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
-SYSTEM_PACKAGES="libcairo2-dev libpango1.0-dev pkg-config"
+SYSTEM_PACKAGES="libcairo2-dev libpango1.0-dev pkg-config espeak-ng"
 
 _say() { printf 'gradreel setup: %s\n' "$*" >&2; }
 

@@ -1,56 +1,68 @@
-"""The cost of a voice: the benchmark clip rendered narrated against silent (``--voice off``),
-each as time per second of clip, and the ratio (the target: at most 1.15x).
+"""The voice figures of ``scripts/bench.py`` (``--voices``): synthesis seconds per second of
+speech, for the ``neural`` and ``draft`` voices, on the first narration phrases of backward_walk.
 
-Both render every beat (``--force``, folders of their own), alternated ``pairs`` times, the
-median shown (the machine's speed drifts within minutes). The voice's phrases are said once
-first, at a tiny size, as an author's phrase cache holds them after a first render; so the
-figure is what a voice adds to each render: planning from its timings, mixing the track,
-encoding it. Run by ``scripts/bench --voice`` (bench.py).
+Each voice speaks into an empty cache in a temporary folder (a cached phrase costs nothing, so
+it would not be measured); the neural voice's model is loaded before the clock starts (a render
+loads it once). Below 1 a voice speaks faster than real time.
+
+    python scripts/bench_voice.py [--phrases N]   this row alone
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import statistics
+import sys
 import tempfile
+import time
+from pathlib import Path
 
-from bench_render import BENCH_CLIP, QUALITIES, _render
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-TARGET = 1.15
-"""A narrated render may take at most this much of the silent one's time per second of clip."""
-
-
-def _clip_seconds(folder: str) -> float:
-    """The length of the clip just rendered into ``folder``, from its video stream."""
-    import av
-
-    with av.open(os.path.join(folder, f"{BENCH_CLIP}.mp4")) as box:
-        video = box.streams.video[0]
-        return float(video.duration * video.time_base)
+CLIP = "scenes/storyboards/backward_walk.yaml"
+VOICES = ("neural", "draft")
 
 
-def voice_bench(quality: str, voice: str, pairs: int = 3) -> dict:
-    """The figures: per pair, silent and narrated seconds of render per second of clip."""
-    flags = QUALITIES[quality]
-    runs: list[tuple[float, float]] = []
-    with tempfile.TemporaryDirectory(prefix="gradreel-bench-voice-") as tmp:
-        _render(["scene", BENCH_CLIP, "--voice", voice, "--size", "256x144", "--fps", "5",
-                 "--out", os.path.join(tmp, "warm")])  # the phrases said, and the glyphs drawn, once
-        for k in range(pairs):
-            per_second = []
-            for name in ("off", voice):
-                out = os.path.join(tmp, f"{name}_{k}")
-                run = _render(["scene", BENCH_CLIP, *flags, "--voice", name, "--force", "--out", out])
-                per_second.append(run.seconds / _clip_seconds(out))
-            runs.append((round(per_second[0], 3), round(per_second[1], 3)))
-    ratios = [round(v / s, 3) for s, v in runs]
-    return {"clip": BENCH_CLIP, "quality": quality, "voice": voice, "silent_s_per_s": [s for s, _ in runs],
-            "voiced_s_per_s": [v for _, v in runs], "ratios": ratios, "ratio": round(statistics.median(ratios), 3),
-            "target": TARGET}
+def phrases(count: int) -> list[str]:
+    """The first ``count`` caption events of the clip, numbers filled, as the plan has them."""
+    from scenes.storyboard.loaded import plan_of
+    from scenes.storyboard.validate import load
+
+    root = Path(__file__).resolve().parents[1]
+    p = plan_of(load(str(root / CLIP)))
+    return [c.text for c in p.captions if c.style == "caption"][:count]
 
 
-def voice_lines(row: dict) -> list[str]:
-    """The voice row of the table."""
-    return [f"voice: {row['clip']} at {row['quality']}, {row['voice']} against off, render s per s of clip: "
-            f"silent {' '.join(map(str, row['silent_s_per_s']))}, narrated {' '.join(map(str, row['voiced_s_per_s']))}; "
-            f"{row['ratio']}x (median of {' '.join(f'{r}x' for r in row['ratios'])}; target at most {row['target']}x)"]
+def voice_bench(count: int = 6) -> dict:
+    """For each voice: seconds of synthesis, seconds of speech and their ratio over ``count`` phrases."""
+    from scenes.voice.cache import SpeechCache
+    from scenes.voice.registry import voice_for
+
+    texts = phrases(count)
+    out: dict = {"clip": CLIP, "phrases": len(texts), "voices": {}}
+    for name in VOICES:
+        with tempfile.TemporaryDirectory(prefix="gradreel-bench-voice-") as tmp:
+            voice = voice_for(name, Path("."), cache=SpeechCache(Path(tmp)))
+            assert voice is not None
+            voice.synth("warm up")  # loads the model (neural) or the library (draft)
+            t0 = time.perf_counter()
+            spoken = sum(voice.speech(t).timing.duration for t in texts)
+            took = time.perf_counter() - t0
+        out["voices"][name] = {"synth_s": round(took, 3), "speech_s": round(spoken, 2),
+                               "synth_per_speech_s": round(took / spoken, 4)}
+    return out
+
+
+def voice_lines(report: dict) -> list[str]:
+    """The table of :func:`voice_bench`'s report."""
+    lines = [f"voices: {report['phrases']} phrases of {report['clip']}",
+             f"{'voice':<8}{'synth s':>9}{'speech s':>10}{'synth s / speech s':>20}"]
+    for name, row in report["voices"].items():
+        lines.append(f"{name:<8}{row['synth_s']:>9}{row['speech_s']:>10}{row['synth_per_speech_s']:>20}")
+    return lines
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--phrases", type=int, default=6, help="phrases of the clip to say")
+    print("\n".join(voice_lines(voice_bench(max(1, ap.parse_args().phrases)))))

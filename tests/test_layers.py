@@ -19,6 +19,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("scenes.draw",),
     ("scenes.video", "scenes.layout"),
     ("scenes.storyboard",),
+    ("scenes.voice",),
     ("scenes.theme", "scenes.atomic", "scenes.exit"),
     ("scenes.theme_model",),
     ("engine",),

@@ -191,7 +191,7 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
     name = Path(file).stem
     if no_storyboard(file):
         return 2, None
-    from scenes.voice.base import VoiceError
+    from scenes.voice.registry import VoiceError
     from scenes.render.guard import OutputRefused, check_render
     from scenes.theme import ThemeError
 

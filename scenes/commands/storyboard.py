@@ -231,12 +231,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
     from scenes.render.options import RenderOptions
     from scenes.render.sound import Recorder, voice_of, with_voice
-    from scenes.voice.base import VoiceError
+    from scenes.voice.registry import VoiceError
 
     file = storyboard_path(args.storyboard)
     try:
         checked = load(file, sets=args.sets)
-        voice = voice_of(file, with_voice(file, RenderOptions(voice=args.voice)))
+        voice = voice_of(with_voice(file, RenderOptions(voice=args.voice)), checked.storyboard.say)
     except StoryboardError as exc:
         return report(exc)
     except VoiceError as exc:

@@ -62,8 +62,9 @@ class BackwardWalk(View):
         walk = self.walk
         if not kind.ends_walk or walk.wave is None:
             return []
-        out: Anims = [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *sum(walk.fill_tokens.values(), [])]]
-        walk.wave, walk.visit_marks, walk.fill_tokens = None, [], {}
+        out: Anims = [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *walk.badges.values(),
+                                           *sum(walk.fill_tokens.values(), [])]]
+        walk.wave, walk.visit_marks, walk.fill_tokens, walk.badges = None, [], {}, {}
         return out
 
     def _route(self, src: str, dst: str, used: set[Route] | None = None) -> Route | None:
@@ -181,8 +182,10 @@ class BackwardWalk(View):
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
                     self.walk.fill_tokens[item] = [tok]
-                else:
-                    self.walk.visit_marks.append(tok)
+                else:  # the node keeps what it received to the walk's end
+                    old = self.walk.badges.pop(node, None)
+                    out += [FadeOut(old)] if old is not None else []
+                    self.walk.badges[node] = tok
                 out += self._merge(waiting, tok, step, box)
                 waiting = []
                 self.ctx.record(s)

@@ -49,7 +49,7 @@ class CameraFocus(View):
         found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values()]
         if w.wave is not None:
             found.append(w.wave)
-        found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks)
+        found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())
         found += [m for ms in w.fill_tokens.values() for m in ms] + list(w.products.values())
         seen: set[int] = set()
         inner = {id(s) for m in found for s in m.get_family()[1:]}  # a tag inside its card moves with it

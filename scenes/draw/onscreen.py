@@ -94,7 +94,7 @@ class OnScreen(View):
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         edge = [tuple(ride.point_from_proportion(i / RIDE_SAMPLES)[:2]) for i in range(RIDE_SAMPLES + 1)]
-        extra = [m for m in self.walk.visit_marks] + list(self.graph.tags.values())
+        extra = [*self.walk.visit_marks, *self.walk.badges.values(), *self.graph.tags.values()]
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
         keep_off = self.shown_rects(exclude=exclude, extra=extra) + waits

@@ -45,11 +45,13 @@ class GraphView:
 @dataclass
 class WalkView:
     """The backward walk's marks: the wavefront's glow, the tokens riding and waiting, the marks
-    of the last visit. They go when a cue about something else comes."""
+    of the last visit, the gradient each visited node received (its badge: kept, as micrograd's
+    diagrams keep every node's gradient). They go when a cue about something else comes."""
 
     wave: VGroup | None = None
     tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # node id -> tokens that rode to it
     visit_marks: list[Mobject] = field(default_factory=list)
+    badges: dict[str, Mobject] = field(default_factory=dict)  # node -> the gradient it received, kept to the walk's end
     fill_tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # leaf -> the badge beside its bucket
     riding: list[tuple[Route, float]] = field(default_factory=list)  # routes taken, with the cue's start
     products: dict[tuple[str, str], Mobject] = field(default_factory=dict)  # (node, to node) -> the last visit's product, in its note

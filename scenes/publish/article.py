@@ -90,10 +90,9 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
         return ArticleResult(page, False)
 
     from scenes.render.pipeline import plan_voiced
-    from scenes.render.sound import voice_of, with_voice
+    from scenes.render.sound import with_voice
 
-    voiced = with_voice(storyboard_file, opts)  # the clip's voice: its times are the clip's
-    loaded = plan_voiced(storyboard_file, voiced, name, voice_of(storyboard_file, voiced))
+    loaded, _ = plan_voiced(storyboard_file, with_voice(storyboard_file, opts), name)  # timed as the clip is
     checked, p = loaded.checked, loaded.plan
     folder.mkdir(parents=True, exist_ok=True)
     files = article_files(name, opts.fmt)

@@ -21,9 +21,10 @@ from scenes.atomic import not_regular
 from scenes.storyboard.errors import ErrorList, Problem, StoryboardError, did_you_mean
 from scenes.storyboard.store import find_storyboards
 from scenes.storyboard.yamlsafe import load_file
+from scenes.voice.registry import known as voice_names, voice_problem
 
 COURSE_FILE = "course.yaml"
-KEYS = ("title", "intro", "clips")
+KEYS = ("title", "intro", "clips", "voice")
 INTRO_HELP = ("intro: must be the course's introduction, Markdown text of one paragraph or more "
               "(write it after 'intro: |' on lines of its own, a blank line between paragraphs), or leave it out")
 
@@ -38,6 +39,9 @@ class Course:
     """The course file's text ("" without one): part of the site's key."""
     intro: str = ""
     """What the course is about, in Markdown, as its page opens ("" when the file has none)."""
+    voice: str | None = None
+    """The voice of every clip that names none (``voice:``: a name of scenes/voice/registry.py,
+    ``off`` or a piper model's path relative to the course file); None when the file has none."""
 
     def storyboard(self, name: str) -> Path:
         return self.storyboards / f"{name}.yaml"
@@ -84,5 +88,9 @@ class Course:
                     errors.add(*where, f"{name!r} is already in the course", ("clips", i))
                 else:
                     names.append(name)
+        voice = data.get("voice")
+        if "voice" in data and (problem := voice_problem(voice, file.parent, did_you_mean(str(voice), voice_names()))):
+            errors.add(*doc.pos.get(("voice",), (1, 1)), problem, ("voice",))
         errors.raise_if_any()
-        return cls(str(title).strip(), names, storyboards, file, doc.text, str(intro).strip())
+        return cls(str(title).strip(), names, storyboards, file, doc.text, str(intro).strip(),
+                   voice if isinstance(voice, str) else None)

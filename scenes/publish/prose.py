@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from scenes.storyboard.chapters import beat_texts
+from scenes.storyboard.cuemarks import unmarked
 from scenes.storyboard.narration import code_spans, parse
 
 _MARKUP = re.compile(r"([\\`*_\[\]<>#|~&!])")
@@ -141,6 +142,6 @@ def beat_prose(board: Any, p: Any) -> list[Prose]:
         numbers[c.beat] += [s.text for s in c.strings]
     out = []
     for beat, text, nums in zip(board.beats, texts, numbers):
-        md = marked(beat.narration, nums, text)
+        md = marked(unmarked(beat.narration), nums, text)
         out.append(Prose(text, md, _MD.render(md).strip()))
     return out

@@ -128,7 +128,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     import time
 
     t0 = time.monotonic()
-    from scenes.render.sound import voice_of, with_voice
+    from scenes.render.sound import with_voice
 
     opts = with_voice(storyboard_file, opts)  # chosen once, here: the workers are told
     out = Path(opts.out)
@@ -141,8 +141,7 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     from scenes.storyboard import srt, vtt
     from scenes.storyboard.chapters import beat_chapters
 
-    voice = voice_of(storyboard_file, opts)
-    loaded = plan_voiced(storyboard_file, opts, name, voice)  # bad input stops here, in the parent
+    loaded, voice = plan_voiced(storyboard_file, opts, name)  # bad input stops here, in the parent
     checked, p = loaded.checked, loaded.plan
     out.mkdir(parents=True, exist_ok=True)
     _sweep_leftovers(out, name)
@@ -176,17 +175,19 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
                         beats_drawn=[o.index for o in drawn])
 
 
-def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str,
-                voice: Voice | None) -> Loaded:
-    """The storyboard loaded and planned with ``voice`` (None: silent, paced by reading): its
-    phrases timed by the voice, each asked once, the answers kept for the workers."""
+def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[Loaded, Voice | None]:
+    """The storyboard loaded, and planned with the voice ``opts`` chose (``with_voice``; None:
+    silent, paced by reading) speaking its own words (``say:``): its phrases timed by the voice,
+    each asked once, the answers kept for the workers. Returns them and the voice."""
     from scenes.render.beats import Loaded
-    from scenes.render.sound import Recorder, table_json
-    from scenes.storyboard import load_and_plan
+    from scenes.render.sound import Recorder, table_json, voice_of
+    from scenes.storyboard import load, plan_of
 
+    checked = load(storyboard_file, sets=list(opts.sets), name=name)
+    voice = voice_of(opts, checked.storyboard.say)
     speak = Recorder(voice) if voice is not None else None
-    checked, p = load_and_plan(storyboard_file, opts.sets, name, speak)
-    return Loaded(checked, p, table_json(speak.table) if speak is not None else "")
+    p = plan_of(checked, speak)
+    return Loaded(checked, p, table_json(speak.table) if speak is not None else ""), voice
 
 
 def _sound(p: Plan, opts: RenderOptions, voice: Voice | None, frames: int) -> np.ndarray | None:

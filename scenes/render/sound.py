@@ -69,9 +69,10 @@ def chosen(cli: str | None, board: str | None, course: str | None) -> str:
     return cli or board or course or DEFAULT_VOICE
 
 
-def voice_of(storyboard_file: str, opts: RenderOptions) -> Voice | None:
-    """The voice ``opts`` chose (:func:`with_voice`) for this storyboard; None for ``off``."""
-    return voice_named(opts.voice or OFF, Path(storyboard_file).parent)
+def voice_of(opts: RenderOptions, say: dict[str, str] | None = None) -> Voice | None:
+    """The voice ``opts`` chose (:func:`with_voice`: a model by its absolute path), speaking the
+    storyboard's own words ``say``; None for ``off``."""
+    return voice_named(opts.voice or OFF, Path("."), say)
 
 
 def voice_key(name: str, base: Path = Path(".")) -> str:
@@ -140,13 +141,17 @@ def named_voice(yaml_file: Path) -> str | None:
 
 
 def voice_for(storyboard_file: str, cli: str | None) -> str:
-    """The name of the voice a render of ``storyboard_file`` uses (see :func:`chosen`)."""
+    """The name of the voice a render of ``storyboard_file`` uses (see :func:`chosen`); a model
+    by its absolute path (a storyboard's relative to its folder, a course's to the course file's)."""
     from scenes.publish.course import COURSE_FILE
+    from scenes.voice.registry import MODEL_SUFFIX, choose
 
     if cli:
         return cli
-    board = Path(storyboard_file)  # the course file sits beside the storyboards' folder (scenes.publish.course)
-    return chosen(None, named_voice(board), named_voice(board.resolve().parent.parent / COURSE_FILE))
+    board = Path(storyboard_file).resolve()  # the course file sits beside the storyboards' folder
+    course = board.parent.parent / COURSE_FILE
+    name, base = choose(named_voice(board), board.parent, named_voice(course), course.parent)
+    return str((base / name).resolve()) if name.endswith(MODEL_SUFFIX) else name
 
 
 def with_voice(storyboard_file: str, opts: RenderOptions) -> RenderOptions:
@@ -157,4 +162,4 @@ def with_voice(storyboard_file: str, opts: RenderOptions) -> RenderOptions:
     if opts.voice_key:
         return opts
     name = voice_for(storyboard_file, opts.voice)
-    return replace(opts, voice=name, voice_key=voice_key(name, Path(storyboard_file).parent))
+    return replace(opts, voice=name, voice_key=voice_key(name))

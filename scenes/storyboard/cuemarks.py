@@ -57,3 +57,12 @@ def marks(text: str) -> tuple[str, list[Mark], list[tuple[int, str]]]:
 def unmarked(text: str) -> str:
     """``text`` as captions, the .srt and articles have it: its cue marks taken out."""
     return _MARK.sub("", text) if "[[" in text else text
+
+
+def op_word(word: str) -> str | None:
+    """The op a capitalised word names, as grad_fns are compared (``Mul``, ``MulBackward0`` and
+    ``mul`` for MulBackward0; ``ReLU`` and ``relu``); None for a word that is not capitalised
+    (``add`` in a sentence is a verb)."""
+    if not word[:1].isupper():
+        return None
+    return re.sub(r"Backward\d*$", "", word).lower()

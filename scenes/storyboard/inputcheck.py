@@ -1,6 +1,6 @@
 """Checks of what the author typed that need no meaning from the log: text a viewer reads is
 bounded and drawable (the program too, as the code pane and the cards draw it), ``forward_mode``
-is a name, and a ``--set`` that breaks the program is named as the cause. Each adds located
+is a name, ``voice:`` a voice there is, and a ``--set`` that breaks the program is named as the cause. Each adds located
 problems to the file's :class:`ErrorList`."""
 
 from __future__ import annotations
@@ -8,14 +8,16 @@ from __future__ import annotations
 import io
 import tokenize
 import unicodedata
+from pathlib import Path as FsPath
 from typing import Any
 
 from engine.records import Error
 
-from .errors import INVISIBLE, ErrorList, Path
+from .errors import INVISIBLE, ErrorList, Path, did_you_mean
 from .fontcover import undrawable
 from .program import ProgramPlace, Run
 from .yamlsafe import Document
+from scenes.voice.registry import known, voice_problem
 
 MAX_TITLE_CHARS = 120
 MAX_NARRATION_CHARS = 600
@@ -146,3 +148,20 @@ def check_set_errors(result: Run, overrides: dict[str, str], place: ProgramPlace
             errors.add(line, col, f"--set {names[0]}={overrides[names[0]]}: program line {ev.line} then raises "
                        f"{ev.type or 'an error'}: {ev.message}", ("program",))
             errors.raise_if_any()
+
+
+def check_voice(doc: Document, folder: FsPath, errors: ErrorList) -> None:
+    """``voice:`` names a voice that can be had (a piper model's path is relative to the
+    storyboard's folder) and each ``say:`` key is one word as the narration writes it (a key with
+    a space would never match: narration is said word by word)."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    voice = data.get("voice")
+    if isinstance(voice, str) and voice.strip() and (problem := voice_problem(
+            voice, folder, did_you_mean(voice, known()))) is not None:
+        errors.add(*doc.at(("voice",)), problem, ("voice",))
+    say = data.get("say")
+    for key in say if isinstance(say, dict) else ():
+        if isinstance(key, str) and len(key.split()) > 1:
+            at: Path = ("say", key)
+            errors.add(*doc.key_pos.get(at, doc.at(at)), f"say: the key {key!r} is several words: give each "
+                       "word its own key (as written in the narration, e.g. ReLU: ray loo)", at)

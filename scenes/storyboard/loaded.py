@@ -12,9 +12,8 @@ from .validate import Checked, load
 
 
 def plan_of(checked: Checked, speak: Speaker | None = None) -> Plan:
-    """The timed plan of a checked storyboard, at the theme's timings, its phrases timed by
-    ``speak`` (a voice's timings; None: by reading time); a plan too long to be a clip is
-    refused (StoryboardError)."""
+    """The timed plan of a checked storyboard, at the theme's timings, its phrases said by
+    ``speak`` (None: read, no voice); a plan too long to be a clip is refused (StoryboardError)."""
     try:
         p = plan(checked.run.events, checked.storyboard, default_timings(), checked.index.source, checked.index,
                  longest=MAX_CLIP_SECONDS, speak=speak)
@@ -28,7 +27,7 @@ def plan_of(checked: Checked, speak: Speaker | None = None) -> Plan:
 def load_and_plan(file: str, sets: Iterable[str] = (), name: str | None = None,
                   speak: Speaker | None = None) -> tuple[Checked, Plan]:
     """Load, check and run ``file`` (raises StoryboardError listing every problem), then plan it
-    (``speak``: as :func:`plan_of`)."""
+    (its phrases said by ``speak``, if given)."""
     checked = load(file, sets=list(sets), name=name)
     return checked, plan_of(checked, speak)
 

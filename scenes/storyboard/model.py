@@ -193,6 +193,14 @@ class Storyboard(_Model):
         description='names for unnamed results, for narration only: {"b**3": cube} lets a caption say {cube}')
     checklist: tuple[NonEmpty, ...] = Field(
         (), description="a list shown on screen from the first beat with `check:`; each such beat ticks one item")
+    voice: NonEmpty | None = Field(
+        None, description="who says the narration: neural (piper's joe), draft (espeak-ng, instant), off (silent, "
+                          "captions paced by reading time) or a path to your own piper model (.onnx, relative to "
+                          "this file, its .onnx.json beside it); default: course.yaml's voice, else neural")
+    say: dict[NonEmpty, NonEmpty] = Field(
+        default_factory=dict,
+        description='how the voice says words of your narration: {ReLU: "ray loo"}; a key is one word as written '
+                    "(code in backticks too); numbers and code have the theme's pronunciation already")
     article: tuple[ArticleSection, ...] = Field(
         (), description="the article's own text, section by section (render article); without it, the "
                         "article is written from the beats")

@@ -40,6 +40,7 @@ from bisect import bisect_right
 import re
 from dataclasses import dataclass
 
+from .cuemarks import unmarked
 from .errors import did_you_mean
 from engine.records import Accumulate, Event, GradReset, Tensor, Update, Visit
 
@@ -395,7 +396,9 @@ def _shown(value: float | str | None, exact: str | None, text: str | None, seq: 
 
 
 def fill(text: str, index: LogIndex, cutoff: int, numbers: Numbers) -> tuple[str, list[Shown], list[str]]:
-    """The narration with placeholders filled, the numbers it shows, and any problems."""
+    """The narration with placeholders filled, the numbers it shows, and any problems; its cue
+    marks (:mod:`.cuemarks`) taken out."""
+    text = unmarked(text)
     placeholders, _ = parse(text)
     out, shown, problems, pos = [], [], [], 0
     for p in placeholders:

@@ -26,17 +26,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Callable, Sequence
 
 from scenes.voice.speech import Speaker, Timing, Word
 
 from .builder import _t
 from .caption_events import CaptionEvent, CaptionSpan
+from .cuemarks import op_word
 from .cues import Cue, cue_kind
 from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
 from .timings import PlanTimings
 
+LEAD_KINDS = frozenset({"code_line"})
+"""Cue kinds that introduce the cues after them: a step of only these goes with the next."""
 DECOR = frozenset({"emphasis", "dim", "focus", "check", "loop_pass"})
 """Cue kinds that set a beat's scene as it starts rather than show something a phrase names:
 they stay at the beat's start."""
@@ -63,9 +67,14 @@ def reading_timing(text: str, rules: ReadingRules, fade: float) -> Timing:
     return Timing(total, tuple(words))
 
 
+def reading_speaker(rules: ReadingRules, fade: float) -> Speaker:
+    """The :data:`Speaker` the plan uses when it is given none: :func:`reading_timing`."""
+    return partial(reading_timing, rules=rules, fade=fade)
+
+
 @dataclass(frozen=True)
 class Phrase:
-    """A caption event, how long it takes, and where in it each binding is (characters)."""
+    """A caption event, its timing, and how long it holds the beat (its timing and any gap)."""
 
     event: CaptionEvent
     timing: Timing
@@ -74,33 +83,43 @@ class Phrase:
 
 def phrases_of(events: list[CaptionEvent], speak: Speaker | None, tm: PlanTimings) -> list[Phrase]:
     """Each event timed by ``speak`` (plus the theme's ``phrase_gap``), or by reading time."""
-    out = []
-    for ev in events:
-        if speak is None:
-            timing = reading_timing(ev.text, tm.reading, tm.caption_fade)
-            out.append(Phrase(ev, timing, timing.duration))
-        else:
-            timing = speak(ev.text)
-            out.append(Phrase(ev, timing, timing.duration + tm.phrase_gap))
-    return out
+    say = speak if speak is not None else reading_speaker(tm.reading, tm.caption_fade)
+    gap = tm.phrase_gap if speak is not None else 0.0
+    return [Phrase(ev, timing, timing.duration + gap) for ev in events for timing in [say(ev.text)]]
 
 
 @dataclass
 class _Steps:
-    """A beat's cues grouped by start: step k holds the cues starting at ``times[k]``; a decor
-    cue at the beat's start is in none (step -1): it stays where it is."""
+    """A beat's cues grouped by start: step k holds the cues starting at ``times[k]``, and the
+    code pane's move to a line just before them (it leads in: it goes with what it introduces);
+    a decor cue at the beat's start is in none (step -1): it stays where it is."""
 
     cues: list[Cue]
     times: list[float]
     step: list[int]  # per cue, its step
 
     @classmethod
-    def of(cls, cues: list[Cue]) -> "_Steps":
+    def of(cls, cues: list[Cue], own_first: bool = False) -> "_Steps":
+        """``own_first``: the first lead-in is a step of its own (what the title shows, when
+        the cues after it are named later)."""
         start = min((c.start for c in cues), default=0.0)
         fixed = [c.kind in DECOR and c.start == start for c in cues]
         times = sorted({c.start for c, f in zip(cues, fixed) if not f})
+        leads = {t for t in times[int(own_first):-1] if all(c.kind in LEAD_KINDS for c, f in zip(cues, fixed)
+                                                            if not f and c.start == t)}
+        times = [t for t in times if t not in leads]
         where = {t: k for k, t in enumerate(times)}
+        for t in sorted(leads, reverse=True):
+            where[t] = where[min(u for u in where if u > t)]
         return cls(cues, times, [-1 if f else where[c.start] for c, f in zip(cues, fixed)])
+
+    def lead(self, k: int) -> float:
+        """How long before ``times[k]`` step k's first cue starts (its code line's move)."""
+        return max([0.0] + [self.times[k] - c.start for c in self.in_step(k)])
+
+    def length(self, k: int) -> float:
+        """From ``times[k]`` to the end of step k's last cue."""
+        return max([0.0] + [c.start + c.duration - self.times[k] for c in self.in_step(k)])
 
     def first(self, after: int, test: Callable[[Cue], bool]) -> int | None:
         """The first step after ``after`` with a cue passing ``test`` (not a decor cue)."""
@@ -116,20 +135,13 @@ def _lit(c: Cue) -> tuple[str, ...]:
     return c.ids[1:] if c.kind in TO_KINDS else c.ids
 
 
-def _op_of(word: str) -> str | None:
-    """The grad_fn an op word names (``Mul``, ``ReLU``, ``MulBackward0``), matched loosely."""
-    if not word[:1].isupper():
-        return None
-    return re.sub(r"Backward\d*$", "", word).lower()
-
-
 def _bindings(ph: Phrase, steps: _Steps, floor: int, index: LogIndex, made: int
               ) -> list[tuple[int, int]]:
     """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order."""
     ev = ph.event
     if ev.marks:
-        return _monotone([(s, at) for at, name in ev.marks
-                          if (s := _named(name, steps, floor, index, made)) is not None])
+        named = [(_named(name, steps, floor, index, made), at) for at, name in ev.marks]
+        return _monotone([(k, at) for k, at in named if k is not None])
     found: list[tuple[int, int]] = []
     pos = 0
     for s in ev.strings:  # numbers: the first cue of the beat showing them, when it is still to come
@@ -145,9 +157,9 @@ def _bindings(ph: Phrase, steps: _Steps, floor: int, index: LogIndex, made: int
         name, _, attr = m.group(0).partition(".")
         if attr not in _OF_TENSOR:
             continue
-        s = _named(name, steps, floor, index, made, loose=True)
-        if s is not None:
-            return [(s, m.start())]
+        k = _named(name, steps, floor, index, made, loose=True)
+        if k is not None:
+            return [(k, m.start())]
     return []
 
 
@@ -158,10 +170,10 @@ def _named(name: str, steps: _Steps, floor: int, index: LogIndex, made: int, loo
     ids = set(index.ids_of(name, until=made))
     if ids:
         return steps.first(floor, lambda c: bool(ids & set(_lit(c))) or c.text("name") == name)
-    op = _op_of(name)
+    op = op_word(name)
     if op is None:
         return None
-    return steps.first(floor, lambda c: any(x.role == "grad_fn" and _op_of(x.text) == op for x in c.strings))
+    return steps.first(floor, lambda c: any(x.role == "grad_fn" and op_word(x.text) == op for x in c.strings))
 
 
 def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -173,99 +185,131 @@ def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voiced: bool
-         ) -> list[list[tuple[int, float]]]:
-    """Per phrase, its anchors ``(step, seconds into the phrase)``, steps rising over the beat.
-    Without a voice, one anchor at the phrase's start: the last of its bindings, so that every
-    number it names is on screen as it shows."""
+@dataclass(frozen=True)
+class Bound:
+    """A beat's cues in steps, and per phrase its anchors ``(step, seconds into the phrase)``."""
+
+    steps: _Steps
+    anchors: list[list[tuple[int, float]]]
+
+
+def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voiced: bool) -> Bound:
+    """Per phrase, its anchors, steps rising over the beat. Without a voice, one anchor at the
+    phrase's start: the last of its bindings, so that every number it names is on screen as it
+    shows (the first as long before as the Builder had it). The title, when nothing binds it,
+    takes the first step (the clip opens on its picture), or only the code line leading into it
+    when a later phrase names what that step shows."""
     steps = _Steps.of(cues)
-    floor = -1
-    bound: list[list[tuple[int, int]]] = []
-    for ph in phrases:
-        got = _bindings(ph, steps, floor, index, made)
-        bound.append(got)
-        if got:
-            floor = got[-1][0]
+    bound = _bound(phrases, steps, index, made)
+    title = [k for k, ph in enumerate(phrases) if ph.event.style == "title" and not bound[k]]
+    if title and steps.times and any(g and g[0][0] == 0 for g in bound[title[0] + 1:]):
+        own = _Steps.of(cues, own_first=True)
+        if len(own.times) > len(steps.times):
+            steps, bound = own, _bound(phrases, own, index, made)
+    for k in title:
+        if steps.times and not any(g and g[0][0] == 0 for g in bound[k + 1:]):
+            bound[k] = [(0, 0)]
     out: list[list[tuple[int, float]]] = []
     last = -1
     for k, (ph, got) in enumerate(zip(phrases, bound)):
-        if not got:  # the next step in order, if it comes before the next phrase's binding
+        if not got:  # the next step in order (its lead-in with the phrase), if before the next binding
             nxt = min((g[0][0] for g in bound[k + 1:] if g), default=len(steps.times))
-            out.append([(last + 1, 0.0)] if last + 1 < nxt else [])
-            last = max(last, last + 1) if last + 1 < nxt else last
+            out.append([(last + 1, steps.lead(last + 1))] if last + 1 < nxt else [])
+            last = last + 1 if last + 1 < nxt else last
             continue
-        if voiced:
+        if k in title:
+            out.append([(0, steps.lead(0))])
+        elif voiced:
             got = _monotone(got)
             out.append([(s, ph.timing.start_of(at)) for s, at in got])
         else:  # its first number as long before it as the Builder had it before the last
             lead = steps.times[got[-1][0]] - steps.times[got[0][0]]
             out.append([(got[0][0], -lead)] * (lead > 0) + [(got[-1][0], 0.0)])
         last = got[-1][0]
+    return Bound(steps, out)
+
+
+def _bound(phrases: list[Phrase], steps: _Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
+    """Each phrase's bindings ``(step, char)``, each phrase's past the one's before."""
+    floor = -1
+    out: list[list[tuple[int, int]]] = []
+    for ph in phrases:
+        got = _bindings(ph, steps, floor, index, made)
+        out.append(got)
+        if got:
+            floor = got[-1][0]
     return out
 
 
-def lay_beat(phrases: list[Phrase], cues: list[Cue], anchors: list[list[tuple[int, float]]], start: float,
-             seen: dict[str, float], tm: PlanTimings, beat: int, first_index: int
-             ) -> tuple[list[Cue], list[CaptionSpan], float]:
+class _Clock:
+    """Places a beat's steps one by one: when each starts and ends now, and until when the walk's
+    glow (and a visit's note) must stay where it is (``hold``)."""
+
+    def __init__(self, steps: _Steps, start: float, tm: PlanTimings):
+        self.steps, self.start, self.tm = steps, start, tm
+        n = len(steps.times)
+        self.new: list[float] = [start] * n
+        self.ends: list[float] = [start] * n
+        self.lengths = [steps.length(k) for k in range(n)]
+        self.leads = [steps.lead(k) for k in range(n)]
+        kinds = [{c.kind for c in steps.in_step(k)} for k in range(n)]
+        self.glows = [any(x in GLOW_KINDS or cue_kind(x).ends_walk for x in ks) for ks in kinds]
+        self.moves = [bool(ks & GLOW_KINDS) for ks in kinds]
+        self.rules = ["local_rule" in ks for ks in kinds]
+        self.hold, self.placed, self.phrase_end = start, -1, start
+
+    def place(self, k: int, at: float) -> None:
+        """Step ``k`` at ``at``, or once the glow may move."""
+        if self.glows[k]:
+            at = max(at, self.hold)
+        self.new[k], self.ends[k], self.placed = at, at + self.lengths[k], k
+        if self.moves[k]:
+            keep = self.tm.rule_hold if self.rules[k] else self.tm.highlight_hold
+            self.hold = max(at + keep, self.phrase_end if self.rules[k] else at)
+
+    def upto(self, k: int) -> None:
+        """Steps before ``k`` not placed yet: each after the one before, as the Builder had them."""
+        times = self.steps.times
+        for j in range(self.placed + 1, k):
+            prev = self.placed
+            self.place(j, self.start + self.leads[j] if prev < 0 else self.new[prev] + times[j] - times[prev])
+
+    def ready(self, k: int) -> float:
+        """When every step before ``k`` is done, and ``k``'s lead-in may start: the earliest ``k`` may."""
+        return max([self.start] + self.ends[:k]) + self.leads[k]
+
+
+def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, float], tm: PlanTimings, beat: int,
+             first_index: int) -> tuple[list[Cue], list[CaptionSpan], float]:
     """The beat laid out from ``start``: its cues moved step by step, its phrases placed (see the
     module's docstring). ``seen``: when strings first came on screen in earlier beats (a phrase
     never starts before a number it names). Returns the cues, the caption spans, the beat's end."""
-    steps = _Steps.of(cues)
-    n = len(steps.times)
-    new: list[float | None] = [None] * n
-    ends: list[float] = [0.0] * n  # per step, the new end of its longest cue
-    lengths = [0.0] * n
-    for c, k in zip(cues, steps.step):
-        if k >= 0:
-            lengths[k] = max(lengths[k], c.duration)
-    glows = [any(c.kind in GLOW_KINDS or cue_kind(c.kind).ends_walk for c in steps.in_step(k)) for k in range(n)]
-    moves = [any(c.kind in GLOW_KINDS for c in steps.in_step(k)) for k in range(n)]
-    rules = [any(c.kind == "local_rule" for c in steps.in_step(k)) for k in range(n)]
-    state = {"hold": start, "placed": -1, "phrase_end": start}
-
-    def place(k: int, at: float) -> None:
-        if glows[k]:
-            at = max(at, state["hold"])
-        new[k], ends[k] = at, at + lengths[k]
-        state["placed"] = k
-        if moves[k]:
-            keep = max(tm.rule_hold, 0.0) if rules[k] else tm.highlight_hold
-            state["hold"] = max(at + keep, state["phrase_end"] if rules[k] else at)
-
-    def upto(k: int) -> None:
-        """Steps before ``k`` not placed yet: each after the one before, as the Builder had them."""
-        for j in range(state["placed"] + 1, k):
-            prev = state["placed"]
-            place(j, start if prev < 0 else new[prev] + steps.times[j] - steps.times[prev])  # type: ignore[operator]
-
-    def ready(k: int) -> float:
-        return max([start] + [ends[j] for j in range(k)])
-
+    steps = bound.steps
+    clock = _Clock(steps, start, tm)
     spans: list[CaptionSpan] = []
     t = start
-    for ph, anchor in zip(phrases, anchors):
+    for ph, anchor in zip(phrases, bound.anchors):
         ev = ph.event
         p = max([t] + [seen[s.text] for s in ev.strings if s.text in seen])
         if anchor:
             k0, w0 = anchor[0]
-            upto(k0)
-            hold = state["hold"] if glows[k0] else start
-            p = max(p, ready(k0) - w0, hold - w0)
-        state["phrase_end"] = p + ph.length
+            clock.upto(k0)
+            p = max(p, clock.ready(k0) - w0, (clock.hold if clock.glows[k0] else start) - w0)
+        clock.phrase_end = p + ph.length
         for k, w in anchor:
-            upto(k)
-            place(k, max(p + w, ready(k)))
+            clock.upto(k)
+            clock.place(k, max(p + w, clock.ready(k)))
         if spans and p > spans[-1].end:
             spans[-1] = _held(spans[-1], p, tm.reading, phrases[len(spans) - 1].length)
         spans.append(CaptionSpan(first_index + len(spans), _t(p), _t(p + ph.length), ev.text, beat, ev.strings,
                                  ev.style, tuple(lines(ev.text, tm.reading))))
         t = p + ph.length
-    upto(n)
-    end = max([t, state["hold"] if any(rules) else t] + [ends[k] for k in range(n)])
+    clock.upto(len(steps.times))
+    end = max([t, clock.hold] + clock.ends)
     if spans:
         spans[-1] = _held(spans[-1], end, tm.reading, phrases[-1].length)
-    moved = [c if k < 0 else replace(c, start=_t(new[k] + c.start - steps.times[k]))  # type: ignore[operator]
-             for c, k in zip(cues, steps.step)]
+    moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
+             for c, k in zip(steps.cues, steps.step)]
     return moved, spans, end
 
 
@@ -277,5 +321,6 @@ def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -
 def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int
                     ) -> tuple[list[CaptionSpan], float]:
     """Phrases over no cues of their own (the takeaway over the last picture): one after another."""
-    _, spans, end = lay_beat(list(phrases), [], [[] for _ in phrases], start, {}, tm, beat, first_index)
+    _, spans, end = lay_beat(list(phrases), Bound(_Steps.of([]), [[] for _ in phrases]), start, {}, tm, beat,
+                             first_index)
     return spans, end

@@ -134,12 +134,12 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             b.add("unfocus", tm.focus_move, ())
         if selected:
             cutoff = max(e.seq for e in selected)
-        events = _events(beat.narration, index, cutoff, board, tm, i)
+        said = _events(beat.narration, index, cutoff, board, tm, i)
         if i == 0 and beat.visual != "title_card":  # the title over the first beat's picture
-            events = [CaptionEvent(board.title, (), "title")] + events
-        phrases = phrases_of(events, speak, tm)
-        anchors = bind(phrases, b.cues, index, made, voiced=speak is not None)
-        laid, spans, end = lay_beat(phrases, b.cues, anchors, now, seen, tm, i, len(captions) + 1)
+            said = [CaptionEvent(board.title, (), "title")] + said
+        phrases = phrases_of(said, speak, tm)
+        bound = bind(phrases, b.cues, index, made, voiced=speak is not None)
+        laid, spans, end = lay_beat(phrases, bound, now, seen, tm, i, len(captions) + 1)
         cues.extend(laid)
         for text, start in first_shown(laid).items():  # kept up to date, not found again each beat
             seen[text] = min(start, seen.get(text, start))

@@ -9,6 +9,7 @@ is: a word longer than a caption line.
 
 from __future__ import annotations
 
+from .cuemarks import unmarked
 from .errors import ErrorList
 from .inputcheck import MAX_NARRATION_CHARS
 from .logindex import LogIndex
@@ -46,7 +47,7 @@ def check_captions(doc: Document, board: Storyboard, index: LogIndex, errors: Er
     """Report each narration (and the takeaway) that cannot be cut into caption events that fit
     ``rules``, and each takeaway placeholder without a value at the end of the log."""
     for i, beat in enumerate(board.beats):
-        why = unfit(beat.narration, rules)
+        why = unfit(unmarked(beat.narration), rules)
         if why is not None:
             path = ("beats", i, "narration")
             errors.add(*doc.at(path), f"narration cannot be cut into captions: {why}", path)

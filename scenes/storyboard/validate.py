@@ -11,16 +11,19 @@ independent, so both always run; the checks that need the log (does backward cal
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 
 from .errors import ErrorList, Path, did_you_mean, one_of
-from .inputcheck import check_forward_mode_name, check_program_glyphs, check_set_errors, check_text_bounds
+from .inputcheck import (check_forward_mode_name, check_program_glyphs, check_set_errors, check_text_bounds,
+                         check_voice)
 from engine.records import Accumulate, Branch, Error, GradReset
 
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
+from .cuemarks import marks, op_word, unmarked
 from .narration import parse, resolve, unknown_name
 from .articletext import check_article
 from .readcheck import check_captions, filled_problem
@@ -64,6 +67,7 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         errors.add(line, col, message, ("program",))
     board = check(doc, (), Storyboard, errors)
     check_text_bounds(doc, errors)
+    check_voice(doc, FsPath(file).parent, errors)
     place = program_place(doc, errors)
     source = doc.data.get("program") if isinstance(doc.data, dict) else None
     result, index = None, None
@@ -186,6 +190,7 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
         if selected:
             cutoff = max(e.seq for e in selected)
         _check_narration(doc, beat, at, index, cutoff, numbers, errors, resolve_too=span_ok)
+        _check_marks(doc, beat, at, index, known, errors)
 
 
 def _check_fills_once(doc: Document, beat: Beat, at: Path, index: LogIndex,
@@ -345,6 +350,22 @@ def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:
     return line, col
 
 
+def _check_marks(doc: Document, beat: Beat, at: Path, index: LogIndex, known: list[str],
+                 errors: ErrorList) -> None:
+    """Each cue mark (:mod:`.cuemarks`) is ``[[NAME]]`` and names a tensor or an op of the log."""
+    path = at + ("narration",)
+    _, found, problems = marks(beat.narration)
+    for offset, message in problems:
+        errors.add(*_narration_col(doc, path, offset), message, path)
+    ops = sorted({re.sub(r"Backward\d*$", "", n.grad_fn) for n in index.node_event.values() if n.grad_fn})
+    for m in found:
+        if index.ids_of(m.name) or (op_word(m.name) or "-") in {op_word(o) for o in ops}:
+            continue
+        errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no tensor or op of the program "
+                   f"(its names: {', '.join(known) or 'none'}; its ops: {', '.join(ops) or 'none'})"
+                   f"{did_you_mean(m.name, known + ops)}", path)
+
+
 def _check_narration(doc: Document, beat: Beat, at: Path, index: LogIndex, cutoff: int,
                      numbers: Numbers, errors: ErrorList, resolve_too: bool = True) -> None:
     path = at + ("narration",)
@@ -361,6 +382,8 @@ def _check_narration(doc: Document, beat: Beat, at: Path, index: LogIndex, cutof
         elif got is not None:
             values.append((p, got))
     if resolve_too and not problems and len(values) == len(placeholders):
-        why = filled_problem(f"beat {at[1] + 1}'s narration", beat.narration, values, default_timings().reading)
+        clean = unmarked(beat.narration)  # the text the captions show, its placeholders where they are there
+        values = [(q, got) for q, (_, got) in zip(parse(clean)[0], values)]
+        why = filled_problem(f"beat {at[1] + 1}'s narration", clean, values, default_timings().reading)
         if why is not None:
             errors.add(*doc.at(path), why, path)

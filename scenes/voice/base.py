@@ -20,13 +20,9 @@ from .cache import Said, SpeechCache, on_grid
 from .speech import Speech, Timing
 from .spoken import Pronunciation, Spoken, spoken
 
-VOICE_VERSION = 1
+VOICE_VERSION = 3
 """Raised when what a voice makes for the same input changes (a new way to time words): every
 cached phrase is then made again."""
-
-
-class VoiceError(ValueError):
-    """A voice that cannot be had (unknown name, missing model file); the message says what to write."""
 
 
 @lru_cache(maxsize=16)

@@ -18,13 +18,15 @@ import ctypes
 import ctypes.util
 import os
 import struct
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .base import Voice, VoiceError
+from .base import Voice
 from .cache import Said, SpeechCache
+from .registry import VoiceError
 from .spoken import Pronunciation
 
 LIBRARY = "libespeak-ng.so.1"
@@ -51,10 +53,16 @@ class _Event(ctypes.Structure):
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.POINTER(_Event))
 
 
+@lru_cache(maxsize=1)
+def library_name() -> str:
+    """The library's file name (looked up once: ``find_library`` runs ``ldconfig``)."""
+    return ctypes.util.find_library("espeak-ng") or LIBRARY
+
+
 def library() -> ctypes.CDLL:
     """libespeak-ng, or a VoiceError saying how to install it."""
     try:
-        return ctypes.CDLL(ctypes.util.find_library("espeak-ng") or LIBRARY)
+        return ctypes.CDLL(library_name())
     except OSError:
         raise VoiceError("the draft voice needs espeak-ng: install it (Debian: apt-get install espeak-ng), "
                          "or choose voice: neural") from None
@@ -121,26 +129,29 @@ def say_fresh(text: str, rate_wpm: int) -> tuple[int, bytes, list[tuple[int, int
 def word_spans(text: str, rate: int, total: int,
                events: list[tuple[int, int, int, int]]) -> tuple[tuple[float, float], ...] | None:
     """Each word of ``text`` (split on spaces) timed by espeak's word events, matched by their
-    character position; None when a word has no event of its own."""
-    starts: list[int] = []
-    at = 0
-    for word in text.split(" "):
-        starts.append(at)
-        at += len(word) + 1
+    character position. espeak says some words as one ("from the"): a word without an event of
+    its own shares its predecessor's, split by characters. None when the first word has none."""
+    words = text.split(" ")
+    starts = [sum(len(w) + 1 for w in words[:k]) for k in range(len(words))]
     first: dict[int, int] = {}
     for kind, pos, length, sample in events:
         if kind == _EVENT_WORD and length > 0:
-            k = max(i for i, s in enumerate(starts) if s <= pos - 1)
-            first.setdefault(k, sample)
-    if len(first) != len(starts):
+            first.setdefault(max(i for i, s in enumerate(starts) if s <= pos - 1), sample)
+    if 0 not in first:
         return None
-    ends = sorted({s for kind, _, _, s in events if kind == _EVENT_SENTENCE_END} | {total})
-    spans = []
-    for k in range(len(starts)):
+    ends = {s for kind, _, _, s in events if kind == _EVENT_SENTENCE_END} | {total}
+    heads = sorted(first)
+    spans: list[tuple[float, float]] = []
+    for n, k in enumerate(heads):
+        group = words[k:heads[n + 1] if n + 1 < len(heads) else len(words)]
         begin = first[k]
-        nxt = first.get(k + 1, total)
-        end = min([nxt] + [e for e in ends if e > begin])
-        spans.append((begin / rate, end / rate))
+        stop = min([first[heads[n + 1]] if n + 1 < len(heads) else total] + [e for e in ends if e > begin])
+        weights = [len(w) + 1 for w in group]
+        at = float(begin)
+        for w in weights:
+            step = (stop - begin) * w / sum(weights)
+            spans.append((at / rate, (at + step) / rate))
+            at += step
     return tuple(spans)
 
 
@@ -156,7 +167,7 @@ class DraftVoice(Voice):
         lib = library()
         lib.espeak_Info.restype = ctypes.c_char_p
         version = (lib.espeak_Info(None) or b"").decode()
-        return f"espeak-ng {version} {Path(ctypes.util.find_library('espeak-ng') or LIBRARY).name}"
+        return f"espeak-ng {version} {Path(library_name()).name}"
 
     def settings(self) -> dict[str, Any]:
         return {"voice": VOICE, "rate_wpm": self.rate_wpm}

@@ -3,7 +3,8 @@ author's own piper model (``voice: path/to/model.onnx``, its ``.onnx.json`` besi
 
 Word times come from piper's alignments: the model is patched in memory to output each phoneme
 id's sample count (``piper.patch_voice_with_alignment``); the phonemes between two space phonemes
-are one spoken word, punctuation and the sentence's start and end marks none.
+are one spoken word, punctuation and the sentence's start and end marks none (where espeak's
+phonemes join or split words, :func:`word_spans` matches them to each word's own).
 
 Same input, same bytes: a VITS model draws Gaussian noise twice (the duration predictor's and
 the prior's) with ONNX ``RandomNormalLike``, which onnxruntime seeds anew at each run (measured:
@@ -17,12 +18,13 @@ kernels are otherwise deterministic (with the noise fed, repeated runs are byte-
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -53,7 +55,7 @@ def _patched(model_path: Path) -> tuple[bytes, list[str]]:
         add_alignment_output(model)
     except ValueError:
         pass  # already an output (a model patched on disk), or no alignments: word times are spread
-    graph, names = model.graph, []
+    graph, names = model.graph, list[str]()
     graph.initializer.append(helper.make_tensor(f"{_NOISE}zero", TensorProto.INT64, [1], [0]))
     graph.initializer.append(helper.make_tensor(f"{_NOISE}one", TensorProto.INT64, [1], [1]))
     nodes = []
@@ -85,10 +87,11 @@ class _SeededSession:
 
     def run(self, outputs: Any, args: dict[str, np.ndarray]) -> Any:
         seed = hashlib.sha256(b"".join(np.ascontiguousarray(args[k]).tobytes() for k in sorted(args))).digest()
-        size = 4096 * max(1, int(args["input"].shape[-1]))  # 192 channels x ~20 frames a phoneme id
-        for _ in range(6):
-            rng = np.random.default_rng(int.from_bytes(seed[:16], "little"))
-            feed = {**args, **{n: rng.standard_normal(size, dtype=np.float32) for n in self.noise}}
+        size = 192 * 64 * max(1, int(args["input"].shape[-1]))  # 192 channels x 64 frames (0.74 s) a phoneme id
+        for _ in range(4):
+            # one generator per input: a longer draw begins with the same values, so drawing more changes nothing
+            feed = {**args, **{n: np.random.default_rng([k, *seed]).standard_normal(size, dtype=np.float32)
+                               for k, n in enumerate(self.noise)}}
             try:
                 return self.session.run(outputs, feed)
             except Exception as exc:  # too little noise for a long phrase: Reshape refuses; draw more
@@ -110,34 +113,72 @@ def _load(model: str, digest: str) -> Any:
 
     data, noise = _patched(Path(model))
     config = json.loads(Path(f"{model}.json").read_text(encoding="utf-8"))
-    session = onnxruntime.InferenceSession(data, sess_options=onnxruntime.SessionOptions(),
-                                           providers=["CPUExecutionProvider"])
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 4  # a phrase that needs more noise is retried, not an error to print
+    session = onnxruntime.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
     return PiperVoice(config=PiperConfig.from_dict(config), session=_SeededSession(session, noise))  # type: ignore[arg-type]
 
 
-def word_spans(chunks: list[Any]) -> tuple[tuple[float, float], ...] | None:
-    """Each spoken word's (start, end) in seconds from piper's per-phoneme sample counts; None
-    when a chunk has no alignments."""
-    spans: list[tuple[float, float]] = []
+def phoneme_times(chunks: list[Any]) -> list[tuple[str, int, int]] | None:
+    """Each sounded phoneme of the phrase with its first and past-last sample, and a ``" "``
+    entry at each word boundary, from piper's per-phoneme sample counts; None when a chunk has no
+    alignments. A chunk (a sentence) starts where the last one's samples end."""
+    out: list[tuple[str, int, int]] = []
     base = 0
     for chunk in chunks:
         if chunk.phoneme_alignments is None:
             return None
-        start: int | None = None
-        offset = end = base
+        at = base
         for a in chunk.phoneme_alignments:
-            p = a.phoneme
+            p, n = a.phoneme, int(a.num_samples)
             if p == " " or p in ("^", "$") or p in PUNCTUATION:
-                if start is not None:
-                    spans.append((start / chunk.sample_rate, end / chunk.sample_rate))
-                    start = None
+                out.append((" ", at, at + n))
             else:
-                start = offset if start is None else start
-                end = offset + int(a.num_samples)
-            offset += int(a.num_samples)
-        if start is not None:
-            spans.append((start / chunk.sample_rate, end / chunk.sample_rate))
-        base += len(chunk.audio_float_array)  # a sentence starts where the last one's samples end
+                out.append((p, at, at + n))
+            at += n
+        base += len(chunk.audio_float_array)
+    return out
+
+
+def word_spans(chunks: list[Any], words: list[str], phonemize: Callable[[str], list[str]],
+               rate: int) -> tuple[tuple[float, float], ...] | None:
+    """Each of ``words`` (the spoken text split on spaces) timed by piper's alignments.
+
+    When piper's words are the words given (one phoneme group between spaces each), each group
+    is its word. espeak joins some words ("from the" is one group) and splits others ("ReLU" as
+    two letters): then each word is phonemised alone and the phrase's phonemes are matched to
+    those (difflib), so a phoneme's samples go to the word it came from; a word that got none
+    takes no time where the word before it ended."""
+    times = phoneme_times(chunks)
+    if times is None:
+        return None
+    groups: list[list[tuple[str, int, int]]] = [[]]
+    for t in times:
+        if t[0] == " ":
+            if groups[-1]:
+                groups.append([])
+        else:
+            groups[-1].append(t)
+    groups = [g for g in groups if g]
+    if len(groups) == len(words):
+        return tuple((g[0][1] / rate, g[-1][2] / rate) for g in groups)
+    said = [t for g in groups for t in g]
+    alone = [(p, k) for k, w in enumerate(words) for p in phonemize(w) if p != " " and p not in PUNCTUATION]
+    owner: dict[int, int] = {}
+    matcher = difflib.SequenceMatcher(None, [t[0] for t in said], [p for p, _ in alone], autojunk=False)
+    for a, b, size in matcher.get_matching_blocks():
+        for d in range(size):
+            owner[a + d] = alone[b + d][1]
+    spans: list[tuple[float, float]] = []
+    last = 0.0
+    for k in range(len(words)):
+        mine = [said[i] for i in sorted(owner) if owner[i] == k]
+        if mine:
+            start = max(last, mine[0][1] / rate)
+            last = max(start, mine[-1][2] / rate)
+            spans.append((start, last))
+        else:
+            spans.append((last, last))
     return tuple(spans)
 
 
@@ -163,12 +204,17 @@ class NeuralVoice(Voice):
         from piper import SynthesisConfig
 
         voice = _load(str(self.model), self.model_digest())
+
+        def phonemize(word: str) -> list[str]:
+            return [p for sentence in voice.phonemize(word) for p in sentence]
+
         with _LOCK:
             chunks = list(voice.synthesize(text, SynthesisConfig(length_scale=self.length_scale),
                                            include_alignments=True))
-        rate = chunks[0].sample_rate if chunks else voice.config.sample_rate
+            rate = chunks[0].sample_rate if chunks else voice.config.sample_rate
+            spans = word_spans(chunks, text.split(" "), phonemize, rate)
         samples = np.concatenate([c.audio_float_array for c in chunks]) if chunks else np.zeros(0, np.float32)
-        return Said(samples.astype(np.float32), rate, word_spans(chunks))
+        return Said(samples.astype(np.float32), rate, spans)
 
 
 def joe(pronunciation: Pronunciation, cache: SpeechCache | None = None) -> NeuralVoice:

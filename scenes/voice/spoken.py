@@ -33,8 +33,11 @@ _CODE_TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\*
 _LOOKS_LIKE_CODE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:[.(][A-Za-z_0-9().]*)+$|^[A-Za-z]+_[A-Za-z_0-9]*$"
                               r"|^[A-Za-z]+\d+$")
 """Prose that reads as code without backticks: ``w1.grad``, ``x.detach()``, ``grad_fn``, ``w1``."""
-_WORD_SYMBOLS = {"=": "equals", "+": "plus", "×": "times", "−": "minus", "->": "to", "→": "to", "÷": "over"}
+_WORD_SYMBOLS = {"=": "equals", "+": "plus", "-": "minus", "×": "times", "−": "minus", "->": "to", "→": "to",
+                 "÷": "over"}
 """Prose symbols standing alone between spaces ("c = 9"); code's own symbols come from the theme."""
+_POWERS = {"²": "squared", "³": "cubed"}
+"""A power written as a superscript after a word or a bracket: ``(yh - y)²``."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,11 @@ def spoken(text: str, pron: Pronunciation) -> Spoken:
     said: list[tuple[str, ...]] = []
     in_code = False
     for token in tokens:
+        bare = token.rstrip(",.;:!?")
+        if bare in pron.say and bare.count("`") % 2 == 0:  # the author's words for the token as written
+            said_words = pron.say[bare].split()
+            said.append((*said_words[:-1], said_words[-1] + token[len(bare):][-1:]) if said_words else ())
+            continue
         words: list[str] = []
         pieces = token.split("`")
         for k, piece in enumerate(pieces):
@@ -125,9 +133,11 @@ def _prose(piece: str, pron: Pronunciation) -> list[str]:
     core = piece[lead.end():] if lead else piece
     trail = _PUNCT_TRAIL.search(core)
     core, tail = (core[:trail.start()], trail.group()) if trail else (core, "")
+    power = core[-1:] if core[-1:] in _POWERS else ""
+    core = core[:len(core) - len(power)]
     while core.endswith(")") and core.count("(") < core.count(")"):  # "(8/3)": the bracket is not the number's
         core = core[:-1]
-    words = _core(core, pron)
+    words = _core(core, pron) + ([_POWERS[power]] if power else [])
     if words and tail:
         words[-1] += next((c for c in reversed(tail) if c in ",.;:!?"), "")
     return words
@@ -144,6 +154,8 @@ def _core(core: str, pron: Pronunciation) -> list[str]:
     number = number_words(core)
     if number is not None:
         return number
+    if core.endswith("%") and (number := number_words(core[:-1])) is not None:
+        return number + ["percent"]
     if _LOOKS_LIKE_CODE.match(core):
         return _code(core, pron)
     if all(not c.isalnum() for c in core):

@@ -51,7 +51,17 @@ def install(voice: FakeVoice) -> None:
     a voice would not find it: workers plan from the parent's timings)."""
     from scenes.voice.registry import VOICES
 
-    VOICES["fake"] = lambda pronunciation, cache: voice  # type: ignore[assignment,return-value]
+    VOICES["fake"] = Entry(voice)  # type: ignore[assignment]
+
+
+class Entry:
+    """A registry entry (as ``scenes.voice.registry.Entry``) that makes the one fake voice."""
+
+    def __init__(self, voice: FakeVoice) -> None:
+        self.voice = voice
+
+    def make(self, pronunciation: object, cache: object) -> FakeVoice:
+        return self.voice
 
 
 if __name__ == "__main__":  # `python -m tests.audio.fakevoice ARGS`: `render ARGS` with the fake voice

@@ -11,7 +11,7 @@ from scenes.render.pipeline import cache_key
 from scenes.render.sound import table_from_json, table_json, table_speaker, voice_for, with_voice
 from scenes.storyboard import storyboard_path
 from scenes.voice.registry import DEFAULT_VOICE, VOICES
-from tests.audio.fakevoice import FakeVoice
+from tests.audio.fakevoice import Entry, FakeVoice
 
 
 def test_the_command_line_then_the_storyboard_then_the_course_then_the_default(tmp_path: Path) -> None:
@@ -28,7 +28,7 @@ def test_the_command_line_then_the_storyboard_then_the_course_then_the_default(t
 
 def test_the_voice_enters_the_clips_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """Another voice is another clip; the same voice, the same key; off, the silent clip's."""
-    monkeypatch.setitem(VOICES, "fake", lambda pronunciation, cache: FakeVoice())
+    monkeypatch.setitem(VOICES, "fake", Entry(FakeVoice()))
     walk = storyboard_path("backward_walk")
     silent, said = (cache_key(walk, RenderOptions(voice=v)) for v in ("off", "fake"))
     assert silent != said == cache_key(walk, RenderOptions(voice="fake"))

@@ -42,9 +42,9 @@ def test_an_intro_of_the_wrong_shape_is_refused_at_its_line(tmp_path: Path, valu
                     r"Markdown text .*'intro: \|'.*, or leave it out$", line), line
 
 
-def test_a_misspelt_key_names_the_three(tmp_path: Path) -> None:
+def test_a_misspelt_key_names_the_four(tmp_path: Path) -> None:
     with pytest.raises(StoryboardError, match=r"unknown key 'intor'; did you mean 'intro'\? \(a course has title, "
-                                              r"intro and clips\)"):
+                                              r"intro, clips and voice\)"):
         course_of(tmp_path, "title: T\nintor: Hi\nclips: [build]\n")
 
 

@@ -132,3 +132,15 @@ def test_the_readout_fades_while_a_forward_pass_runs(tmp_path: Path) -> None:
     assert len(seen["pass_count"]) == 34 and len(seen["jvp_fill"]) >= 20  # passes 1 and 2 find no latest row
     assert max(seen["pass_count"]) < 0.5 < min(seen["jvp_fill"])
     assert first and min(first) == 1.0
+
+
+def test_each_visited_node_keeps_the_gradient_it_received(tmp_path: Path) -> None:
+    """As micrograd's diagrams keep value and gradient on every node: once the walk has passed,
+    each node it visited still shows what arrived there (a bucket's waits beside it), not only
+    the last visited, and still does as the buckets fill."""
+    scene, checked = scene_after("backward_walk", 6, tmp_path)
+    name = lambda node: checked.index.tensor_name.get(checked.index.node_event[node].tensor)  # noqa: E731
+    kept = {name(n): m.text.text for n, m in scene.walk.badges.items()}
+    assert kept == {"L": "1", None: "4/3", "yh": "4/3", "s": "8/3", "z": "8/3"}  # None: yh - y, unnamed
+    scene, _ = scene_after("backward_walk", 7, tmp_path)  # the fills
+    assert {name(n): m.text.text for n, m in scene.walk.badges.items()} == kept

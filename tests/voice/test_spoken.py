@@ -34,6 +34,8 @@ def test_numbers_as_words(written: str, said: str) -> None:
 def test_numbers_in_a_phrase_keep_their_punctuation() -> None:
     s = spoken("so L is 4/9, and w is tensor(2.6667).", Pronunciation())
     assert s.text == "so L is four ninths, and w is tensor two point six six six seven."
+    assert spoken("(8/3) or 50%", Pronunciation()).said == (("eight", "thirds"), ("or",), ("fifty", "percent"))
+    assert spoken("of (yh - y)².", pronunciation()).text == "of y hat minus y squared."
 
 
 def test_the_theme_table_says_code() -> None:
@@ -51,6 +53,7 @@ def test_the_code_table_is_what_is_used() -> None:
 def test_say_table_wins() -> None:
     p = pronunciation({"ReLU": "ray loo", "yh": "prediction"})
     assert spoken("the ReLU of `yh`", p).text == "the ray loo of prediction"
+    assert spoken("so `yh`, then", pronunciation({"`yh`": "the guess"})).said == (("so",), ("the", "guess,"), ("then",))
 
 
 def test_one_word_per_written_token_when_the_voice_agrees() -> None:

@@ -9,12 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scenes.voice.base import Voice, VoiceError, pronunciation
+from scenes.voice.base import Voice, pronunciation
 from scenes.voice.cache import SpeechCache
 from scenes.voice.neural import joe_model
-from scenes.voice.registry import voice_for
+from scenes.voice.registry import VoiceError, voice_for
 
-PHRASE = "So `w1.grad` = 4/9, then -0.37!"
+# one worker under pytest-xdist: the tests share the session's loaded voices (the model takes seconds)
+pytestmark = pytest.mark.xdist_group("voice")
+
+PHRASE = "So `w1.grad` = 4/9 from the leaves, then -0.37!"  # espeak says "from the" as one word
 
 
 @pytest.mark.parametrize("which", ["neural", "drafted"])
@@ -40,6 +43,7 @@ def test_word_times_in_order_one_per_token(which: str, request: pytest.FixtureRe
     assert times == sorted(times) and 0.0 <= times[0] and times[-1] <= speech.timing.duration
     said = voice.said(voice.spoken(PHRASE).text)
     assert said.spans is not None and len(said.spans) == len(voice.spoken(PHRASE).words)  # the voice's own times
+    assert all(w.end > w.start for w in words)
     assert speech.samples.dtype == np.float32 and np.abs(speech.samples).max() <= 1.0
 
 
@@ -74,7 +78,7 @@ def test_an_authors_own_model(tmp_path: Path, neural: Voice) -> None:
 
 
 def test_unknown_names_and_missing_models_say_what_to_write(tmp_path: Path) -> None:
-    with pytest.raises(VoiceError, match=r"unknown voice 'nerual'; did you mean 'neural'\? \(one of: neural, draft, off"):
+    with pytest.raises(VoiceError, match=r"unknown voice 'nerual' \(one of: neural, draft, off, or a path"):
         voice_for("nerual", tmp_path)
     with pytest.raises(VoiceError, match="no model file 'gone.onnx'"):
         voice_for("gone.onnx", tmp_path)
@@ -86,3 +90,37 @@ def test_unknown_names_and_missing_models_say_what_to_write(tmp_path: Path) -> N
 
 def test_the_theme_table_reaches_the_voice(drafted: Voice) -> None:
     assert drafted.spoken("`yh`").text == " ".join(pronunciation().code["yh"].split())
+
+
+def test_espeak_words_said_as_one_share_their_time() -> None:
+    from scenes.voice.draft import _EVENT_SENTENCE_END, _EVENT_WORD, word_spans
+
+    # "from the leaves": events for "from" (at sample 0) and "leaves" (at 300), none for "the"
+    events = [(_EVENT_WORD, 1, 4, 0), (_EVENT_WORD, 10, 6, 300), (_EVENT_SENTENCE_END, 16, 0, 500)]
+    spans = word_spans("from the leaves", 100, 600, events)
+    assert spans is not None  # "from " 5, "the " 4 characters of samples 0..300
+    assert [t for s in spans for t in s] == pytest.approx([0.0, 3 * 5 / 9, 3 * 5 / 9, 3.0, 3.0, 5.0])
+
+
+def test_drawing_more_noise_changes_nothing() -> None:
+    """A phrase longer than the first draw of noise is run again with more: its sound must not change."""
+    from scenes.voice.neural import _SeededSession
+
+    class Model:
+        """Stands in for onnxruntime: needs ``need`` values of each noise input, returns what it used."""
+
+        def __init__(self, need: int) -> None:
+            self.need, self.runs = need, 0
+
+        def run(self, outputs: object, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+            self.runs += 1
+            if len(feed["n0"]) < self.need:
+                raise RuntimeError("Non-zero status code returned while running Reshape node")
+            return [feed["n0"][:self.need], feed["n1"][:self.need]]
+
+    args = {"input": np.array([[1, 2, 3]], dtype=np.int64), "scales": np.array([0.667, 1.0, 0.8], np.float32)}
+    short, long = Model(100), Model(192 * 64 * 3 * 3)  # needs a second, larger draw
+    a, b = _SeededSession(short, ["n0", "n1"]).run(None, args), _SeededSession(long, ["n0", "n1"]).run(None, args)
+    assert short.runs == 1 and long.runs > 1
+    assert a[0].tobytes() == b[0][:100].tobytes() and a[1].tobytes() == b[1][:100].tobytes()
+    assert a[0].tobytes() != a[1].tobytes()  # the two inputs draw apart
