@@ -95,6 +95,7 @@ def test_the_webm_says_it_in_opus(narrated: Narrated) -> None:
     codecs, samples, frames = sound_of(narrated.home / "out" / "walk.webm")
     assert codecs == ["opus"]
     assert abs(len(samples) / RATE - frames / FPS) <= 1 / FPS
+    assert loudness(samples) == pytest.approx(-16, abs=1) and true_peak(samples) <= -1
 
 
 def test_a_narration_edit_draws_from_its_beat_on(narrated: Narrated, tmp_path: Path) -> None:
