@@ -200,9 +200,11 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
         result = render_storyboard(file, name, opts, farm=farm)
     except StoryboardError as exc:
         return report(exc), None
-    except (ThemeError, OutputRefused, VoiceError) as exc:  # names the theme file and the key, the output, the voice
+    except (ThemeError, OutputRefused) as exc:  # names the theme file and the key, or the output
         print(f"render: {exc}", file=sys.stderr)
         return 2, None
+    except VoiceError as exc:  # the storyboard's voice: is refused at its line when it is the one
+        return _voice_refused(file, opts, exc), None
     except OSError as exc:
         if (status := write_failed(exc, opts.out)) is None:
             raise
@@ -210,6 +212,19 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
     if result.rendered:
         print(f"{name}: {result.frames} frames in {result.seconds:.1f} s", file=sys.stderr)
     return 0, result.clip
+
+
+def _voice_refused(file: str, opts: RenderOptions, exc: Exception) -> int:
+    """Say why the render's voice cannot be had: at the storyboard's ``voice:`` line when the
+    storyboard names it (its check refuses it there), else with the storyboard's file name."""
+    from scenes.storyboard import StoryboardError, load
+
+    try:
+        load(file, sets=list(opts.sets))
+    except StoryboardError as located:
+        return report(located)
+    print(f"render: {file}: {exc}", file=sys.stderr)
+    return 2
 
 
 def cmd_scene(args: argparse.Namespace) -> int:

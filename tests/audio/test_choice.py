@@ -46,3 +46,15 @@ def test_the_timings_travel_as_json_and_a_missing_phrase_stops() -> None:
     assert speak("Mul: w1 gets 8/3.") == table["Mul: w1 gets 8/3."]
     with pytest.raises(RuntimeError, match="changed during the render"):
         speak("another phrase")
+
+
+def test_a_storyboards_unknown_voice_is_one_located_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scenes.commands.main import main
+
+    text = Path(storyboard_path("backward_walk")).read_text()
+    board = tmp_path / "bad.yaml"
+    board.write_text("voice: nope\n" + text)
+    assert main(["scene", str(board), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.yaml:1:8: unknown voice 'nope'" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out" / "bad.mp4").exists()
