@@ -25,9 +25,12 @@ the longest beat as the floor (scripts/bench_cluster.py says how).
     ./scripts/bench --render --json      the same figures as JSON, to compare between commits
     ./scripts/bench --cluster            engine table and the cluster row
     ./scripts/bench --voices             engine table and the voices' synthesis speed
+    ./scripts/bench --narrated high      engine table and a narrated render against a silent one at 1080p60
 
 Voices (--voices, or --render): synthesis seconds per second of speech of the neural and draft
 voices on the first phrases of backward_walk (scripts/bench_voice.py, which also runs alone).
+Narrated (--narrated QUALITY): the benchmark clip narrated (--voice-name, default neural)
+against --voice off, render seconds per second of clip, --pairs times (scripts/bench_narrated.py).
 
 The rendering figures are measured by scripts/bench_render.py.
 """
@@ -113,6 +116,9 @@ def main() -> int:
                     help="for --render: alternations of render all -j 1 and -j 2, and of the last quality's render and "
                          "floor (median and spread are shown)")
     ap.add_argument("--voices", action="store_true", help="also the voices' synthesis speed (in --render already)")
+    ap.add_argument("--narrated", metavar="QUALITY", choices=list(QUALITIES), default=None,
+                    help="also the narrated row: a narrated render against a silent one at QUALITY (e.g. high)")
+    ap.add_argument("--voice-name", default="neural", help="the voice of the --narrated row (default: neural)")
     ap.add_argument("--show", metavar="FILE", help="print the table of a report saved with --json, and stop")
     args = ap.parse_args()
     if args.show:
@@ -143,6 +149,10 @@ def main() -> int:
         from bench_voice import voice_bench
 
         report["voices"] = voice_bench()
+    if args.narrated:
+        from bench_narrated import narrated_bench
+
+        report["narrated"] = narrated_bench(args.narrated, args.voice_name, max(1, args.pairs))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -190,6 +200,10 @@ def print_table(report: dict) -> None:
         from bench_voice import voice_lines
 
         print("\n" + "\n".join(voice_lines(report["voices"])))
+    if "narrated" in report:
+        from bench_narrated import narrated_lines
+
+        print("\n" + "\n".join(narrated_lines(report["narrated"])))
 
 
 def _spread(gains: list[float] | None) -> str:

@@ -42,8 +42,31 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "(the glyph cache in ~/.cache/gradreel stays: delete it after changing fonts)")
     p.add_argument("--fps", type=_fps, default=None, metavar="N",
                    help="frames per second instead of the preset's (e.g. -q high --fps 30: 1080p30)")
+    voice_argument(p)
     # for tests: a tiny frame instead of a quality preset
     p.add_argument("--size", type=_size, default=None, help=argparse.SUPPRESS)
+
+
+def voice_argument(p: argparse.ArgumentParser) -> None:
+    """``--voice NAME|off``: who says the captions (``render scene``, ``all``, ``watch``, ``article``, ``plan``)."""
+    from scenes.render.sound import OFF, chosen, voice_names
+
+    p.add_argument("--voice", type=_voice, default=None, metavar="NAME|off",
+                   help=f"the voice that says the captions: {', '.join(voice_names())}, or a piper model "
+                        f"(.onnx, its .onnx.json beside it); {OFF}: a silent clip paced by reading (default: the "
+                        f"storyboard's voice:, else course.yaml's, else {chosen(None, None, None)})")
+
+
+def _voice(word: str) -> str:
+    """A voice's name, or the path of a model made absolute (the render reads it from elsewhere)."""
+    from scenes.voice.registry import MODEL_SUFFIX, voice_problem
+
+    if word.endswith(MODEL_SUFFIX):
+        word = str(Path(word).resolve())
+    problem = voice_problem(word, Path.cwd())
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return word
 
 
 def _fps(word: str) -> int:
@@ -132,7 +155,7 @@ def register(subparsers: Any) -> None:
 def _options(args: argparse.Namespace) -> RenderOptions:
     return RenderOptions(quality=args.quality, aspect=args.aspect, captions=args.captions, fmt=args.fmt,
                          sets=tuple(args.sets), out=args.out, force=args.force,
-                         size=args.size, fps=args.fps)
+                         size=args.size, fps=args.fps, voice=args.voice)
 
 
 def _render_one(file: str, opts: RenderOptions, farm: Any = None) -> int:
@@ -168,6 +191,7 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
     name = Path(file).stem
     if no_storyboard(file):
         return 2, None
+    from scenes.voice.registry import VoiceError
     from scenes.render.guard import OutputRefused, check_render
     from scenes.theme import ThemeError
 
@@ -179,6 +203,8 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
     except (ThemeError, OutputRefused) as exc:  # names the theme file and the key, or the output
         print(f"render: {exc}", file=sys.stderr)
         return 2, None
+    except VoiceError as exc:  # the storyboard's voice: is refused at its line when it is the one
+        return _voice_refused(file, opts, exc), None
     except OSError as exc:
         if (status := write_failed(exc, opts.out)) is None:
             raise
@@ -186,6 +212,19 @@ def _render_clip(file: str, opts: RenderOptions, farm: Any = None) -> tuple[int,
     if result.rendered:
         print(f"{name}: {result.frames} frames in {result.seconds:.1f} s", file=sys.stderr)
     return 0, result.clip
+
+
+def _voice_refused(file: str, opts: RenderOptions, exc: Exception) -> int:
+    """Say why the render's voice cannot be had: at the storyboard's ``voice:`` line when the
+    storyboard names it (its check refuses it there), else with the storyboard's file name."""
+    from scenes.storyboard import StoryboardError, load
+
+    try:
+        load(file, sets=list(opts.sets))
+    except StoryboardError as located:
+        return report(located)
+    print(f"render: {file}: {exc}", file=sys.stderr)
+    return 2
 
 
 def cmd_scene(args: argparse.Namespace) -> int:

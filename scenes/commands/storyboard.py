@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from scenes.commands.problems import report
+from scenes.commands.scene import voice_argument
 from scenes.storyboard import StoryboardError, find_storyboards, storyboard_path
 from scenes.storyboard.errors import Problem
 
@@ -49,6 +50,9 @@ def register(subparsers: Any) -> None:
                       help="print YouTube chapter lines (from 0:00, beats merged so each lasts at least 10 s)")
     form.add_argument("--beats", action="store_true",
                       help="print each beat's start and end time (s), number, visual and heading")
+    form.add_argument("--speech", action="store_true",
+                      help="print what each beat says, each word with the time (s) it is said at")
+    voice_argument(p)
     p.set_defaults(func=cmd_plan, run=cmd_plan)
 
     p = subparsers.add_parser("list", help="every storyboard with its title and duration")
@@ -186,6 +190,25 @@ def plan_table(p) -> str:
     return "\n".join(rows)
 
 
+def speech_table(p, said: dict | None, spoken: Any = None) -> str:
+    """What each beat says: its phrases, each from its start, the words the voice says for it
+    (``spoken``: written phrase -> spoken text, where the voice tells), then each written word
+    at the time (s) it is said (``said``: the voice's timings by phrase; None for a silent clip,
+    which says nothing and shows its captions for reading)."""
+    from scenes.storyboard.chapters import beat_chapters
+
+    rows = [f"{p.title}: {p.duration:.2f} s" + ("" if said is not None else ", silent (voice off): captions only")]
+    for b, ch in zip(p.beats, beat_chapters(p)):
+        rows += ["", f"beat {b.index + 1} ({b.visual}) {ch.start:.2f}-{ch.end:.2f} s: {ch.title}"]
+        for c in (c for c in p.captions if c.beat == b.index):
+            rows.append(f"{c.start:7.2f}  {c.text}")
+            if spoken is not None and (words := spoken(c.text)) != c.text:
+                rows.append(f"         says: {words}")
+            if said is not None and c.text in said:
+                rows.append("         " + " ".join(f"{w.text}@{c.start + w.start:.2f}" for w in said[c.text].words))
+    return "\n".join(rows)
+
+
 def beats_table(p) -> str:
     """One line per beat: start and end in seconds, its 1-based number (the storyboard's
     ``beats[i]`` is beat ``i + 1``; the takeaway is the last), its visual and its heading (its
@@ -204,16 +227,31 @@ def beats_table(p) -> str:
 
 def cmd_plan(args: argparse.Namespace) -> int:
     """Print one storyboard's plan (table, ``--json``), its captions (``--srt``, ``--vtt``), its
-    YouTube chapters (``--chapters``) or its beats' times (``--beats``)."""
+    YouTube chapters (``--chapters``), its beats' times (``--beats``) or what each beat says
+    (``--speech``); timed by the voice a render would use (``--voice``)."""
     from scenes.storyboard import load, plan_of, srt, vtt
     from scenes.storyboard.chapters import youtube_chapters, youtube_lines, youtube_problem
 
+    from scenes.render.options import RenderOptions
+    from scenes.render.sound import Recorder, voice_of, with_voice
+    from scenes.voice.registry import VoiceError
+
+    file = storyboard_path(args.storyboard)
     try:
-        checked = load(storyboard_path(args.storyboard), sets=args.sets)
+        checked = load(file, sets=args.sets)
+        voice = voice_of(with_voice(file, RenderOptions(voice=args.voice)), checked.storyboard.say)
     except StoryboardError as exc:
         return report(exc)
-    p = plan_of(checked)
-    if args.json:
+    except VoiceError as exc:
+        print(f"render: {file}: {exc}", file=sys.stderr)
+        return 2
+    speak = Recorder(voice) if voice is not None else None
+    p = plan_of(checked, speak)  # timed as the clip is: by the voice its render would use
+    if args.speech:
+        says = getattr(voice, "spoken", None)
+        print(speech_table(p, speak.table if speak is not None else None,
+                           (lambda text: says(text).text) if says is not None else None))
+    elif args.json:
         print(p.to_json())
     elif args.srt:
         print(srt(p.captions), end="")

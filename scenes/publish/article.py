@@ -89,9 +89,11 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
         log(f"{name}: article up to date")
         return ArticleResult(page, False)
 
-    from scenes.storyboard import load_and_plan
+    from scenes.render.pipeline import plan_voiced
+    from scenes.render.sound import with_voice
 
-    checked, p = load_and_plan(storyboard_file, opts.sets, name)
+    loaded, _ = plan_voiced(storyboard_file, with_voice(storyboard_file, opts), name)  # timed as the clip is
+    checked, p = loaded.checked, loaded.plan
     folder.mkdir(parents=True, exist_ok=True)
     files = article_files(name, opts.fmt)
     with FolderWrite(folder) as w:
@@ -145,7 +147,19 @@ def article_data(checked: Any, p: Any, files: dict[str, str], nav: CourseNav | N
         "calls": list(index.calls), "grad_headers": grad_headers(index),
         "rows": value_rows(index, board.number_style), "printed": printed(index),
         "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)), "nav": nav,
+        "transcript": transcript(p) if board.article else [],
     }
+
+
+def transcript(p: Any) -> list[dict[str, Any]]:
+    """What the clip says, beat by beat (title and takeaway included): the page's text for its
+    sound, where the author's own sections leave the narration out (the sections written from
+    the plan are the narration already). Each entry: where it starts, its clock, its text."""
+    said: dict[tuple[int, bool], list[Any]] = {}
+    for c in p.captions:  # the title on a line of its own
+        said.setdefault((c.beat, c.style != "title"), []).append(c)
+    return [{"start": spans[0].start, "clock": clock(spans[0].start), "text": " ".join(c.text.strip() for c in spans)}
+            for _, spans in sorted(said.items())]
 
 
 def figure(index: Any, beat: Any, k: int, ch: Chapter, drawn: BeatFigure | None) -> dict[str, Any]:

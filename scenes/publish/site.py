@@ -106,6 +106,21 @@ def render_hint(course: Course, name: str, out: Path) -> str:
     return f"render scene {shlex.quote(name) if by_name else _path_word(board)} --out {_path_word(out)}"
 
 
+def clip_seconds(clip: Path, planned: float) -> float:
+    """How long the rendered clip lasts, from its video stream (its voice, if any, timed it);
+    ``planned`` where the file does not say."""
+    import av
+
+    try:
+        with av.open(str(clip)) as box:
+            video = box.streams.video[0]
+            if video.duration is not None:
+                return round(float(video.duration * video.time_base), 3)
+            return box.duration / 1_000_000 if box.duration else planned
+    except (OSError, av.error.FFmpegError, IndexError):
+        return planned
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text()
@@ -138,8 +153,9 @@ def write_site(out: Path, course: Course, force: bool = False,
         checked, p = load_and_plan(str(course.storyboard(name)), (), name)
         board = checked.storyboard
         article = article_folder(out, name) / "index.html"
-        cards.append(Card(name, board.title, takeaway(board, p, beat_prose(board, p)), clock(p.duration),
-                          p.duration, clip.name, f"{name}.png",
+        seconds = clip_seconds(clip, p.duration)  # as rendered: a voice times it otherwise than reading
+        cards.append(Card(name, board.title, takeaway(board, p, beat_prose(board, p)), clock(seconds),
+                          seconds, clip.name, f"{name}.png",
                           f"{name}/index.html" if article.is_file() else None))
     data = site_data(course.title, course.intro, cards)
     out.mkdir(parents=True, exist_ok=True)

@@ -58,6 +58,10 @@ class BeatJob:
     """Segment keys the process that joins the clip holds already: counted as cached, not drawn
     (a worker of another machine, which shares no disk with it, is told them)."""
 
+    timings: str = ""
+    """The phrase timings the parent planned with (``scenes.render.sound.table_json``), "" for
+    a silent clip: a worker plans from them and never asks the voice (same beats, no synthesis)."""
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "held", tuple(self.held))  # a list, as read back from JSON
 
@@ -69,6 +73,8 @@ class Loaded:
 
     checked: Checked
     plan: Plan
+    timings: str = ""
+    """The phrase timings it was planned with, as ``BeatJob.timings`` carries them to workers."""
 
 
 def text_sha256(checked: Checked) -> str:
@@ -97,9 +103,11 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: Loaded | None
     Returns the outcomes, the strings drawn in this render (the display ledger), and the plan."""
     opts = RenderOptions.from_json(job.options)
     if loaded is None:
+        from scenes.render.sound import table_from_json, table_speaker
         from scenes.storyboard import load_and_plan
 
-        checked, p = load_and_plan(job.storyboard, opts.sets, job.name)
+        speak = table_speaker(table_from_json(job.timings)) if job.timings else None
+        checked, p = load_and_plan(job.storyboard, opts.sets, job.name, speak)
         if job.text_sha256 and text_sha256(checked) != job.text_sha256:
             raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
     else:
@@ -189,7 +197,7 @@ class ClipKeys:
         fill_max = fill_scales(p)
         self.descs = [segment_description(seg, fill_max) for seg in self.segs]
         self.fixed = clip_digest(layout, opts.aspect, opts.captions, self.size, self.fps, self.encoder, code_digest(),
-                                 theme_file().read_bytes(), checked.run.jsonl)
+                                 theme_file().read_bytes(), checked.run.jsonl, opts.voice_key or "off")
         self.pre = prefixes(self.fixed, checked.run.jsonl, self.descs)
         self.states = BeatStates(Path(opts.out) / SEGMENTS)
 

@@ -283,7 +283,7 @@ class Cluster:
         ledgers: dict[int, list] = {}
         pending: dict[Future, tuple[int, int]] = {}
         for a, b, remote in _parts(ranges, stale):
-            job = BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from)
+            job = BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from, timings=loaded.timings)
             if not remote:  # every segment in the cache: nothing to draw
                 more, ledgers[a], _ = render_range(job, log, loaded, keys=keys)
                 outcomes += more

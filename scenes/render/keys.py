@@ -39,11 +39,15 @@ def segment_description(seg: Segment, fill_max: dict[str, float]) -> str:
 
 
 def clip_digest(layout: Any, aspect: str, captions: str, size: tuple[int, int], fps: int,
-                encoder: dict[str, str], code: str, theme_bytes: bytes, log_text: str) -> str:
+                encoder: dict[str, str], code: str, theme_bytes: bytes, log_text: str, voice: str = "off") -> str:
     """The part of every segment key that is the same for the whole clip: size, rate, encoder,
     aspect, caption mode, code, theme, layout, and the event log (its header holds the program
-    text the code pane shows; the scene reads lines, names and flags from its events)."""
+    text the code pane shows; the scene reads lines, names and flags from its events), and the
+    voice's key (its phrases time the beats), left out for a silent clip (``off``), whose keys
+    stay those of the clips made before clips had sound."""
     h = hashlib.sha256()
+    if voice != "off":
+        h.update(f"voice:{voice}".encode() + b"\0")
     for part in (repr((tuple(size), fps, sorted(encoder.items()), aspect, captions)), code,
                  hashlib.sha256(theme_bytes).hexdigest(), repr(canonical(layout)),
                  hashlib.sha256(log_text.encode()).hexdigest()):

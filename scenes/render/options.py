@@ -55,6 +55,12 @@ class RenderOptions:
     size: tuple[int, int] | None = None
     fps: int | None = None
     jobs: int = 1
+    voice: str | None = None
+    """The voice's name as asked (``--voice``), None to leave it to the storyboard and the course;
+    the parent sets the one it chose (``scenes.render.sound.with_voice``) before any worker starts."""
+    voice_key: str = ""
+    """The chosen voice's key (``Voice.key``, or ``off``), set with ``voice``: it enters the clip's
+    cache key and its beats' keys, so that a clip said by another voice is drawn again."""
 
     def to_json(self) -> str:
         """The one serialisation of the options, as a worker process receives them."""
@@ -67,9 +73,10 @@ class RenderOptions:
                       "size": tuple(given["size"]) if given.get("size") else None})
 
     def frame_json(self) -> str:
-        """What of the options changes frames, as text for a cache key."""
-        return json.dumps({k: v for k, v in asdict(self).items() if k not in ("out", "force", "jobs")},
-                          sort_keys=True)
+        """What of the options changes frames or sound, as text for a cache key: the voice by its
+    key (two names may say the same), and a silent clip's key as it was before clips had sound."""
+        return json.dumps({k: v for k, v in asdict(self).items() if k not in ("out", "force", "jobs", "voice")
+                           and (k, v) not in (("voice_key", ""), ("voice_key", "off"))}, sort_keys=True)
 
 
 def pixel_size(opts: RenderOptions, theme_aspect: tuple[int, int]) -> tuple[int, int]:

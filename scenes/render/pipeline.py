@@ -28,6 +28,9 @@ from scenes.render.writes import FolderWrite
 from scenes.theme import theme_file
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from scenes.render.sound import Voice
     from scenes.render.beats import BeatOutcome, ClipKeys, Loaded
     from scenes.storyboard.plan import Plan
     from scenes.video.timeline import Segment
@@ -58,10 +61,12 @@ class BeatFarm(Protocol):
 
 def cache_key(storyboard_file: str, opts: RenderOptions) -> str:
     """sha256 over the storyboard text, the --set values, the theme, the options that change
-    frames, and the source of engine/ and scenes/ (so a code change renders again). The
-    storyboard is read within its size bound: StoryboardError for one too large to be one."""
+    frames, the voice's key, and the source of engine/ and scenes/ (so a code change renders
+    again). The storyboard is read within its size bound: StoryboardError for one too large to be one."""
+    from scenes.render.sound import with_voice
     from scenes.storyboard.yamlsafe import read_bounded
 
+    opts = with_voice(storyboard_file, opts)
     h = hashlib.sha256()
     def part(tag: str, data: bytes) -> None:
         h.update(tag.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
@@ -123,6 +128,9 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     import time
 
     t0 = time.monotonic()
+    from scenes.render.sound import with_voice
+
+    opts = with_voice(storyboard_file, opts)  # chosen once, here: the workers are told
     out = Path(opts.out)
     paths = outputs(name, out, opts.fmt, opts.aspect)
     key = cache_key(storyboard_file, opts)
@@ -130,22 +138,24 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
         log(f"{name}: up to date")
         return RenderResult(paths["clip"], False, time.monotonic() - t0)
 
-    from scenes.render.beats import Loaded
-    from scenes.storyboard import load_and_plan, srt, vtt
+    from scenes.storyboard import srt, vtt
     from scenes.storyboard.chapters import beat_chapters
 
-    checked, p = load_and_plan(storyboard_file, opts.sets, name)  # bad input stops here, in the parent
+    loaded, voice = plan_voiced(storyboard_file, opts, name)  # bad input stops here, in the parent
+    checked, p = loaded.checked, loaded.plan
     out.mkdir(parents=True, exist_ok=True)
     _sweep_leftovers(out, name)
     _sweep_leftovers(out / SEGMENTS, "")
     work = Path(tempfile.mkdtemp(prefix=f".{name}-pid{os.getpid()}-", dir=out))
     try:
-        outcomes, ledger = _render_beats(storyboard_file, name, opts, Loaded(checked, p), log, farm)
+        outcomes, ledger = _render_beats(storyboard_file, name, opts, loaded, log, farm)
         parts = [segment_path(out, o.key) for o in outcomes]
         video = work / f"clip.{opts.fmt}"
         from scenes.video.formats import FORMATS
 
-        FORMATS[opts.fmt].write(parts, video, [(c.start, c.end, c.title) for c in beat_chapters(p)], fps_of(opts))
+        track = _sound(p, opts, voice, sum(o.frames for o in outcomes))
+        FORMATS[opts.fmt].write(parts, video, [(c.start, c.end, c.title) for c in beat_chapters(p)], fps_of(opts),
+                                track)
         poster = work / "poster.png"
         _poster(parts, [o.frames for o in outcomes], p, opts, poster)
         with FolderWrite(out) as w:  # the key last: a clip is up to date only once all is in place
@@ -165,6 +175,32 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
                         beats_drawn=[o.index for o in drawn])
 
 
+def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[Loaded, Voice | None]:
+    """The storyboard loaded, and planned with the voice ``opts`` chose (``with_voice``; None:
+    silent, paced by reading) speaking its own words (``say:``): its phrases timed by the voice,
+    each asked once, the answers kept for the workers. Returns them and the voice."""
+    from scenes.render.beats import Loaded
+    from scenes.render.sound import Recorder, table_json, voice_of
+    from scenes.storyboard import load, plan_of
+
+    checked = load(storyboard_file, sets=list(opts.sets), name=name)
+    voice = voice_of(opts, checked.storyboard.say)
+    speak = Recorder(voice) if voice is not None else None
+    p = plan_of(checked, speak)
+    return Loaded(checked, p, table_json(speak.table) if speak is not None else ""), voice
+
+
+def _sound(p: Plan, opts: RenderOptions, voice: Voice | None, frames: int) -> np.ndarray | None:
+    """The clip's sound track, as long as its ``frames``; None for a silent clip (no voice) or a
+    format without sound (a gif)."""
+    from scenes.render.sound import clip_track
+    from scenes.video.formats import FORMATS
+
+    if voice is None or not FORMATS[opts.fmt].sound:
+        return None
+    return clip_track(p, voice, frames / fps_of(opts))
+
+
 def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: Loaded,
                   log: Callable[[str], None], farm: BeatFarm | None = None,
                   ) -> tuple[list[BeatOutcome], Ledger]:
@@ -180,7 +216,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     segs = keys.segs
     stale = keys.stale() if opts.jobs > 1 else None
     planned_from = text_sha256(loaded.checked)
-    jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from)
+    jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from, timings=loaded.timings)
             for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
     if len(jobs) == 1:
         outcomes, ledger, _ = render_range(jobs[0], log, loaded, keys=keys)

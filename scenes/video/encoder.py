@@ -265,20 +265,29 @@ Mark = tuple[float, float, str]
 MARK_TIME_BASE = Fraction(1, 1000)
 
 
-def join_segments(parts: list[Path], target: Path, chapters: list[Mark] = ()) -> None:
+def join_segments(parts: list[Path], target: Path, chapters: list[Mark] = (), track: np.ndarray | None = None,
+                  ) -> None:
     """Concatenate mp4 segments made with the same settings into ``target`` by stream copy:
     packets are moved, each segment's timestamps shifted past the previous one's end. The clip
     has its index at the front (``faststart``: a browser plays it before it has all of it) and
-    ``chapters`` inside (the mov muxer writes them as a chapter track that players list)."""
+    ``chapters`` inside (the mov muxer writes them as a chapter track that players list).
+    ``track``: the clip's sound (:mod:`scenes.voice.track`), encoded once as AAC and
+    interleaved with the video; None for a silent clip."""
+    from scenes.video.audio import AudioTrack
+
     with av.open(str(target), mode="w", format="mp4", options={"movflags": "+faststart"}) as out:
         set_chapters(out, chapters)
         stream: Any = None
+        sound: AudioTrack | None = None
         offset = 0
         for part in parts:
             with av.open(str(part)) as box:
                 src = box.streams.video[0]
                 if stream is None:
                     stream = out.add_stream_from_template(src)
+                    if track is not None:
+                        sound = AudioTrack(out, "mp4", track)
+                        sound.encode()
                 end = offset
                 for packet in box.demux(src):
                     if packet.dts is None:  # the flush packet demux yields last
@@ -287,9 +296,13 @@ def join_segments(parts: list[Path], target: Path, chapters: list[Mark] = ()) ->
                     packet.pts += offset
                     packet.dts += offset
                     end = max(end, packet.pts + step)
+                    if sound is not None:
+                        sound.mux_until(float(packet.dts * src.time_base))
                     packet.stream = stream
                     out.mux(packet)
                 offset = end
+        if sound is not None:
+            sound.mux_until(None)
 
 
 def set_chapters(box: Any, chapters: list[Mark]) -> None:

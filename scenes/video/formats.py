@@ -15,7 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Mark = tuple[float, float, str]
 """A chapter: start and end in seconds, and its title (as :mod:`scenes.video.encoder` takes it)."""
@@ -34,19 +37,22 @@ class Format:
     makes ``target`` from the clip's segments and chapters. ``signature``: where the file's first
     bytes say what it is, and what they say (the render checks that a file it would replace is a
     clip it wrote); ``media_type``: the type a web page plays it as, None where a page does not
-    (a gif is for slides)."""
+    (a gif is for slides); ``sound``: whether it carries the clip's sound (a gif does not). The
+    writer's last argument is the clip's sound track (float32 at :data:`scenes.voice.track.RATE`),
+    or None for a silent clip."""
 
     name: str
     about: str
-    write: Callable[[list[Path], Path, list[Mark], int], None]
+    write: Callable[[list[Path], Path, list[Mark], int, np.ndarray | None], None]
     signature: tuple[int, bytes]
     media_type: str | None
+    sound: bool = True
 
 
-def _mp4(parts: list[Path], target: Path, chapters: list[Mark], fps: int) -> None:
+def _mp4(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None) -> None:
     from scenes.video.encoder import join_segments
 
-    join_segments(parts, target, chapters)
+    join_segments(parts, target, chapters, track)
 
 
 def frames_of(parts: list[Path]) -> Iterator[Any]:
@@ -58,22 +64,31 @@ def frames_of(parts: list[Path]) -> Iterator[Any]:
             yield from box.decode(box.streams.video[0])
 
 
-def _webm(parts: list[Path], target: Path, chapters: list[Mark], fps: int) -> None:
+def _webm(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None) -> None:
     import av
 
+    from scenes.video.audio import AudioTrack
     from scenes.video.encoder import set_chapters
 
     with av.open(str(target), mode="w", format="webm") as out:
         set_chapters(out, chapters)
         stream: Any = None
+        sound: AudioTrack | None = None
         for k, frame in enumerate(frames_of(parts)):
             if stream is None:
                 stream = out.add_stream("libvpx-vp9", rate=fps, options=dict(VP9_OPTIONS))
                 stream.width, stream.height, stream.pix_fmt = frame.width, frame.height, "yuv420p"
+                if track is not None:  # Opus, encoded once, its packets between the video's
+                    sound = AudioTrack(out, "webm", track)
+                    sound.encode()
             frame.pts, frame.time_base = k, Fraction(1, fps)
+            if sound is not None:
+                sound.mux_until(k / fps)
             out.mux(stream.encode(frame))
         if stream is not None:
             out.mux(stream.encode(None))
+        if sound is not None:
+            sound.mux_until(None)
 
 
 def gif_size(width: int, height: int) -> tuple[int, int]:
@@ -93,7 +108,7 @@ def gif_delays(frames: int, fps: int) -> list[int]:
     return [round((k + 1) * 100 / fps) - round(k * 100 / fps) for k in range(frames)]
 
 
-def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int) -> None:
+def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None) -> None:
     import numpy as np
     from PIL import Image
 
@@ -133,7 +148,8 @@ def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int) -> Non
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("mp4", "H.264, index at the front, a chapter per beat (the default)", _mp4, (4, b"ftyp"), "video/mp4"),
     Format("webm", "VP9 with the same frames, timing and chapters", _webm, (0, b"\x1a\x45\xdf\xa3"), "video/webm"),
-    Format("gif", "for slides: at most 480p, one palette for the clip", _gif, (0, b"GIF8"), None),
+    Format("gif", "for slides: at most 480p, one palette for the clip", _gif, (0, b"GIF8"), None,
+           sound=False),
 )}
 """Every format a clip can be written as, by name; the first is the default."""
 

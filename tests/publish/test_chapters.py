@@ -93,10 +93,10 @@ def test_short_beats_merge_and_a_short_tail_joins_the_chapter_before() -> None:
 
 
 def test_render_plan_chapters_prints_youtube_lines(capsys: pytest.CaptureFixture[str], plans: dict[str, Plan]) -> None:
-    assert main(["plan", "dynamic_graph", "--chapters"]) == 0
+    assert main(["plan", "dynamic_graph", "--chapters", "--voice", "off"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("0:00 ") and lines == youtube_lines(youtube_chapters(plans["dynamic_graph"])).splitlines()
-    assert main(["plan", "backward_walk", "--vtt"]) == 0
+    assert main(["plan", "backward_walk", "--vtt", "--voice", "off"]) == 0
     assert capsys.readouterr().out == vtt(plans["backward_walk"].captions)
 
 

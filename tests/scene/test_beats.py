@@ -20,7 +20,7 @@ from scenes.storyboard import storyboard_path
 # one worker for this module under pytest-xdist: its tests share a module-scoped fixture
 pytestmark = pytest.mark.xdist_group("beats")
 
-TINY = {"size": (256, 144), "fps": 5}
+TINY = {"size": (256, 144), "fps": 5, "voice": "off"}  # silent: planned as the tests here plan, by reading
 NAME = "backward_walk"  # 8 beats (the last is the takeaway, which says both grads)
 
 

@@ -395,3 +395,24 @@ def test_a_clip_drawn_over_tls_with_the_certificates_of_cluster_certs(tmp_path: 
     assert run("scene", "graph_build", "--out", str(tmp_path / "local"), *TINY, "-j", "1").returncode == 0
     for suffix in (".mp4", ".png", ".srt", ".key"):
         assert same_bytes(tmp_path / "local" / f"graph_build{suffix}", tmp_path / "remote" / f"graph_build{suffix}")
+
+
+@pytest.mark.slow
+def test_a_narrated_clip_drawn_on_the_cluster_is_the_local_clip(cluster, tmp_path: Path) -> None:
+    """The workers plan from the phrase timings the render hands them as JSON: the fake voice
+    lives in the render's process only, so a worker that asked a voice would fail. Sound and
+    picture are the local render's, byte for byte."""
+    lc, _ = cluster
+    fake = [sys.executable, "-m", "tests.audio.fakevoice", "scene", "backward_walk", "--voice", "fake", *TINY]
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    r = subprocess.run([*fake, "--out", str(local), "-j", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([*fake, "--out", str(remote), "--scheduler", lc.scheduler_address], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "sent to the cluster" in r.stderr and "backward_walk: 8 of 8 beats drawn" in r.stderr
+    import av
+
+    with av.open(str(remote / "backward_walk.mp4")) as box:
+        assert [s.codec_context.name for s in box.streams.audio] == ["aac"]
+    assert same_bytes(local / "backward_walk.mp4", remote / "backward_walk.mp4")
