@@ -19,10 +19,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from scenes.voice.speech import Speaker, Speech, Timing, Word
-
 if TYPE_CHECKING:
     import numpy as np
+
+    from scenes.voice.speech import Speaker, Speech, Timing
 
     from scenes.render.options import RenderOptions
     from scenes.storyboard.plan import Plan
@@ -89,6 +89,8 @@ def table_json(table: dict[str, Timing]) -> str:
 
 def table_from_json(text: str) -> dict[str, Timing]:
     """:func:`table_json` read back."""
+    from scenes.voice.speech import Timing, Word
+
     return {phrase: Timing(t["duration"], tuple(Word(w, a, b) for w, a, b in t["words"]))
             for phrase, t in json.loads(text).items()}
 

@@ -207,15 +207,16 @@ def test_an_up_to_date_clip_imports_neither_the_engine_nor_the_model(tmp_path: P
     from scenes.render.pipeline import cache_key
     from scenes.storyboard.store import storyboard_path
 
-    opts = RenderOptions(out=str(tmp_path))
-    for kind, path in outputs("backward_walk", tmp_path, "mp4").items():
-        path.write_text(cache_key(storyboard_path("backward_walk"), opts) + "\n" if kind == "key" else "")
-    code = (f"import sys; from scenes.commands.main import main; rc = main(['scene', 'backward_walk', '--out', "
-            f"{str(tmp_path)!r}]); print(rc, sorted({{m.split('.')[0] for m in sys.modules}} & "
-            "{'numpy', 'pydantic', 'manim', 'torch'}), 'engine.interpreter' in sys.modules)")
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert "backward_walk: up to date" in r.stderr, r.stderr
-    assert r.stdout.strip().splitlines()[-1] == "0 [] False", r.stdout + r.stderr
+    for voice, heavy in (("off", "[]"), ("neural", "['numpy']")):  # a voice's key is its model's: numpy
+        opts = RenderOptions(out=str(tmp_path), voice=voice)
+        for kind, path in outputs("backward_walk", tmp_path, "mp4").items():
+            path.write_text(cache_key(storyboard_path("backward_walk"), opts) + "\n" if kind == "key" else "")
+        code = (f"import sys; from scenes.commands.main import main; rc = main(['scene', 'backward_walk', '--out', "
+                f"{str(tmp_path)!r}, '--voice', {voice!r}]); print(rc, sorted({{m.split('.')[0] for m in sys.modules}} "
+                "& {'numpy', 'pydantic', 'manim', 'torch'}), 'engine.interpreter' in sys.modules)")
+        r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert "backward_walk: up to date" in r.stderr, r.stderr
+        assert r.stdout.strip().splitlines()[-1] == f"0 {heavy} False", r.stdout + r.stderr
 
 
 def test_each_aspect_names_its_outputs_so_they_share_a_folder(tmp_path: Path) -> None:
