@@ -19,11 +19,10 @@ from pathlib import Path
 
 from scenes.atomic import not_regular
 from scenes.storyboard.errors import ErrorList, Problem, StoryboardError, did_you_mean
-from scenes.storyboard.store import find_storyboards
+from scenes.storyboard.store import COURSE_FILE, find_storyboards
 from scenes.storyboard.yamlsafe import load_file
 from scenes.voice.registry import known as voice_names, voice_problem
 
-COURSE_FILE = "course.yaml"
 KEYS = ("title", "intro", "clips", "voice")
 INTRO_HELP = ("intro: must be the course's introduction, Markdown text of one paragraph or more "
               "(write it after 'intro: |' on lines of its own, a blank line between paragraphs), or leave it out")

@@ -145,7 +145,7 @@ def named_voice(yaml_file: Path) -> str | None:
 def voice_for(storyboard_file: str, cli: str | None) -> str:
     """The name of the voice a render of ``storyboard_file`` uses (see :func:`chosen`); a model
     by its absolute path (a storyboard's relative to its folder, a course's to the course file's)."""
-    from scenes.publish.course import COURSE_FILE
+    from scenes.storyboard.store import COURSE_FILE
     from scenes.voice.registry import MODEL_SUFFIX, choose
 
     if cli:

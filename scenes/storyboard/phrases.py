@@ -25,6 +25,7 @@ on screen as it comes; with one, each bound cue starts on its word.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Callable, Sequence
@@ -104,14 +105,22 @@ class _Steps:
         the cues after it are named later)."""
         start = min((c.start for c in cues), default=0.0)
         fixed = [c.kind in DECOR and c.start == start for c in cues]
-        times = sorted({c.start for c, f in zip(cues, fixed) if not f})
-        leads = {t for t in times[int(own_first):-1] if all(c.kind in LEAD_KINDS for c, f in zip(cues, fixed)
-                                                            if not f and c.start == t)}
-        times = [t for t in times if t not in leads]
-        where = {t: k for k, t in enumerate(times)}
-        for t in sorted(leads, reverse=True):
-            where[t] = where[min(u for u in where if u > t)]
-        return cls(cues, times, [-1 if f else where[c.start] for c, f in zip(cues, fixed)])
+        at: dict[float, list[Cue]] = {}  # the cues starting at each time (a long walk has thousands)
+        for c, f in zip(cues, fixed):
+            if not f:
+                at.setdefault(c.start, []).append(c)
+        times = sorted(at)
+        leads = {t for t in times[int(own_first):-1] if all(c.kind in LEAD_KINDS for c in at[t])}
+        kept = [t for t in times if t not in leads]
+        where = {t: k for k, t in enumerate(kept)}
+        for t in leads:  # a lead-in goes with the step after it
+            where[t] = where[kept[bisect_right(kept, t)]]
+        return cls(cues, kept, [-1 if f else where[c.start] for c, f in zip(cues, fixed)])
+
+    def __post_init__(self) -> None:
+        self._members: dict[int, list[Cue]] = {}
+        for c, k in zip(self.cues, self.step):
+            self._members.setdefault(k, []).append(c)
 
     def lead(self, k: int) -> float:
         """How long before ``times[k]`` step k's first cue starts (its code line's move)."""
@@ -128,7 +137,7 @@ class _Steps:
         return min(hits, default=None)
 
     def in_step(self, k: int) -> list[Cue]:
-        return [c for i, c in enumerate(self.cues) if self.step[i] == k]
+        return self._members.get(k, [])
 
 
 def _lit(c: Cue) -> tuple[str, ...]:

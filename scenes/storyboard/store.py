@@ -13,6 +13,9 @@ from pathlib import Path
 STORYBOARD_DIR = Path(__file__).resolve().parent.parent / "storyboards"
 
 
+COURSE_FILE = "course.yaml"
+"""The course file, beside the storyboards' folder: the clips' order, the site's introduction, a voice."""
+
 def storyboard_path(word: str) -> str:
     """The file for a NAME or a FILE (a word with a slash or a .yaml/.yml ending is a file)."""
     if os.sep in word or "/" in word or word.endswith((".yaml", ".yml")):

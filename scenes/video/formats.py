@@ -49,7 +49,7 @@ class Format:
     sound: bool = True
 
 
-def _mp4(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None) -> None:
+def _mp4(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None = None) -> None:
     from scenes.video.encoder import join_segments
 
     join_segments(parts, target, chapters, track)
@@ -64,7 +64,7 @@ def frames_of(parts: list[Path]) -> Iterator[Any]:
             yield from box.decode(box.streams.video[0])
 
 
-def _webm(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None) -> None:
+def _webm(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None = None) -> None:
     import av
 
     from scenes.video.audio import AudioTrack
@@ -108,7 +108,7 @@ def gif_delays(frames: int, fps: int) -> list[int]:
     return [round((k + 1) * 100 / fps) - round(k * 100 / fps) for k in range(frames)]
 
 
-def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None) -> None:
+def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None = None) -> None:
     import numpy as np
     from PIL import Image
 

@@ -132,7 +132,7 @@ def test_check_says_what_was_folded_at_which_aspect() -> None:
     with contextlib.redirect_stdout(out):
         assert main(["check", "--no-torch", FILES["sigmoid_logloss"], FILES["backward_walk"]]) == 0
     lines = out.getvalue().splitlines()
-    said = [ln for ln in lines if ln.startswith("  ")]
+    said = [ln for ln in lines if ln.startswith("  ") and "so that every card shows its value" in ln]  # the folds
     assert said == ["  at 1:1, so that every card shows its value: 2 results are drawn in the card of the result "
                     "they feed: `1 - p` in `log(1 - p)`; `add` in `loss`"], lines
 
