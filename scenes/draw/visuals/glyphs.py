@@ -80,9 +80,14 @@ def _build(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
         mob = Text(text, font=font, font_size=built, color=colour)
     if built != size:
         mob.scale(size / built)
-    for glyph in mob.family_members_with_points():
-        # The parsed SVG path each glyph keeps is never read again, but every copy deep-copies
-        # it: dropping it makes a copy several times cheaper.
+    return _without_paths(mob)
+
+
+def _without_paths(mob: VMobject) -> VMobject:
+    """``mob`` without the parsed SVG path each glyph keeps: it is never read again, every copy
+    deep-copies it (dropping it makes a copy several times cheaper), and a beat's saved state,
+    which may hold the text (a caption kept up across beats), cannot store it."""
+    for glyph in mob.get_family():
         if hasattr(glyph, "path_obj"):
             glyph.path_obj = None
     return mob
@@ -162,7 +167,7 @@ def _markup_master(markup: str, font: str, size: float, colour: str) -> VMobject
     mob = MarkupText(markup, font=font, font_size=built, color=colour)
     if built != size:
         mob.scale(size / built)
-    return mob
+    return _without_paths(mob)
 
 
 def markup_label(markup: str, font: str, size: float, colour: str) -> VMobject:
