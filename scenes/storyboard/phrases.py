@@ -42,6 +42,9 @@ from .timings import PlanTimings
 
 LEAD_KINDS = frozenset({"code_line"})
 """Cue kinds that introduce the cues after them: a step of only these goes with the next."""
+TAIL_KINDS = frozenset({"edge_grow"})
+"""Cue kinds that finish the cues before them (a node's arrows in): a step of only these goes
+with the one before, so a node and its arrows are never said apart."""
 DECOR = frozenset({"emphasis", "dim", "focus", "check", "loop_pass"})
 """Cue kinds that set a beat's scene as it starts rather than show something a phrase names:
 they stay at the beat's start."""
@@ -111,8 +114,11 @@ class _Steps:
                 at.setdefault(c.start, []).append(c)
         times = sorted(at)
         leads = {t for t in times[int(own_first):-1] if all(c.kind in LEAD_KINDS for c in at[t])}
-        kept = [t for t in times if t not in leads]
+        tails = {t for t in times[1:] if t not in leads and all(c.kind in TAIL_KINDS for c in at[t])}
+        kept = [t for t in times if t not in leads | tails]
         where = {t: k for k, t in enumerate(kept)}
+        for t in sorted(tails):  # a tail goes with the step before it
+            where[t] = where[kept[bisect_right(kept, t) - 1]]
         for t in leads:  # a lead-in goes with the step after it
             where[t] = where[kept[bisect_right(kept, t)]]
         return cls(cues, kept, [-1 if f else where[c.start] for c, f in zip(cues, fixed)])

@@ -9,6 +9,7 @@ import pytest
 
 from engine.records import Event, Tensor, as_dict
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
+from scenes.storyboard.captions import timestamp
 from scenes.storyboard.errors import plain
 from scenes.storyboard.numfmt import torch_str
 from scenes.storyboard.rules import WORDS
@@ -164,7 +165,9 @@ def test_srt_comes_from_the_caption_spans() -> None:
     text = srt(p.captions)
     blocks = text.strip().split("\n\n")
     assert len(blocks) == len(p.captions)
-    assert blocks[0].splitlines()[1] == "00:00:00,000 --> 00:00:02,900"  # the title: 39 characters at 15 a second
+    start, _, end = blocks[0].splitlines()[1].partition(" --> ")
+    assert start == "00:00:00,000" and end == timestamp(p.captions[0].end)
+    assert p.captions[0].end >= 39 / 15  # the title: 39 characters at 15 a second, held while the picture gets on
     assert blocks[0].splitlines()[2] == "L.backward() walks the graph in reverse"
     assert " ".join(blocks[-1].splitlines()[2:]) == p.captions[-1].text
     assert all(len(b.splitlines()[2:]) <= 2 for b in blocks)
