@@ -226,11 +226,12 @@ class BackwardWalk(View):
             return []
         block = note_block(rows, t)
         nominal = nominal_token_size(t, scale=self.lay.scale)
+        marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
                            clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
-                           within=self.frame.free_rect(), avoid=[bounds(m) for m in avoid_marks + self.walk.visit_marks]
+                           within=self.frame.free_rect(), avoid=[bounds(m) for m in marks]
                            + self.frame.pane_bounds() + self.frame.frame_marks()
-                           + self.onscreen.shown_rects(exclude=going, extra=avoid_marks + self.walk.visit_marks),
+                           + self.onscreen.shown_rects(exclude=going, extra=marks),
                            prefer_off=self.labels.all_rests())
         self.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)

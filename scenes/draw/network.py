@@ -150,7 +150,8 @@ class NetworkDiagram(View):
             return []
         t = self.theme
         value = next((s for s in cue.strings if s.role == "value"), None)
-        if uid in st.units:
+        if uid in st.units:  # a later pass's unit: the circle with its name is there already
+            self.ctx.record_all([s for s in cue.strings if s.role == "name"])
             return self._new_value(st.units[uid], value, cue.ids[-1])
         name = next(s for s in cue.strings if s.role == "name")
         unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)

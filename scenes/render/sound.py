@@ -61,12 +61,12 @@ def voice_named(name: str, base: Path = Path("."), say: dict[str, str] | None = 
 def chosen(cli: str | None, board: str | None, course: str | None) -> str:
     """The voice's name by precedence: the command line's, the storyboard's, the course's, the default.
 
-    >>> chosen(None, "draft", "off"), chosen("off", "draft", None), chosen(None, None, None)
-    ('draft', 'off', 'neural')
+    >>> chosen(None, "draft", "off"), chosen("off", "draft", None)
+    ('draft', 'off')
     """
-    from scenes.voice.registry import DEFAULT_VOICE
+    from scenes.voice.registry import default_voice
 
-    return cli or board or course or DEFAULT_VOICE
+    return cli or board or course or default_voice()
 
 
 def voice_of(opts: RenderOptions, say: dict[str, str] | None = None) -> Voice | None:

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping
@@ -51,6 +52,14 @@ VOICES: dict[str, Entry] = {
 OFF = "off"
 RECORDED = "recorded"
 DEFAULT_VOICE = "neural"
+ENV_VOICE = "GRADREEL_VOICE"
+"""An environment variable naming the voice of a clip that names none (the draft voice while
+writing, ``off`` for a test suite): below the storyboard's and the course's ``voice:``."""
+
+
+def default_voice() -> str:
+    """The voice of a clip whose storyboard and course name none: $GRADREEL_VOICE, else neural."""
+    return os.environ.get(ENV_VOICE) or DEFAULT_VOICE
 """The voice when neither the storyboard nor course.yaml names one."""
 MODEL_SUFFIX = ".onnx"
 
@@ -82,7 +91,7 @@ def voice_problem(name: object, base: Path, hint: str = "") -> str | None:
 def choose(board: str | None, board_dir: Path, course: str | None = None,
            course_dir: Path | None = None) -> tuple[str, Path]:
     """The voice a clip is said by and the folder a model path of it is relative to: the
-    storyboard's ``voice:``, else course.yaml's, else :data:`DEFAULT_VOICE`.
+    storyboard's ``voice:``, else course.yaml's, else :func:`default_voice`.
 
     >>> choose(None, Path("sb"), "draft", Path("."))
     ('draft', PosixPath('.'))
@@ -91,7 +100,7 @@ def choose(board: str | None, board_dir: Path, course: str | None = None,
         return board, board_dir
     if course is not None:
         return course, course_dir if course_dir is not None else board_dir
-    return DEFAULT_VOICE, board_dir
+    return default_voice(), board_dir
 
 
 def voice_for(name: str, base: Path, say: Mapping[str, str] | None = None,

@@ -10,11 +10,13 @@ from scenes.render.options import RenderOptions
 from scenes.render.pipeline import cache_key
 from scenes.render.sound import table_from_json, table_json, table_speaker, voice_for, with_voice
 from scenes.storyboard import storyboard_path
-from scenes.voice.registry import DEFAULT_VOICE, VOICES
+from scenes.voice.registry import DEFAULT_VOICE, ENV_VOICE, VOICES
 from tests.audio.fakevoice import Entry, FakeVoice
 
 
-def test_the_command_line_then_the_storyboard_then_the_course_then_the_default(tmp_path: Path) -> None:
+def test_the_command_line_then_the_storyboard_then_the_course_then_the_default(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VOICE, raising=False)
     (tmp_path / "storyboards").mkdir()
     board = tmp_path / "storyboards" / "a.yaml"
     board.write_text("title: a\n")
@@ -23,6 +25,10 @@ def test_the_command_line_then_the_storyboard_then_the_course_then_the_default(t
     assert voice_for(str(board), None) == "draft"
     board.write_text("title: a\nvoice: 'off'\n")
     assert voice_for(str(board), None) == "off"
+    board.write_text("title: a\n")
+    (tmp_path / "course.yaml").write_text("title: c\n")
+    monkeypatch.setenv(ENV_VOICE, "draft")  # $GRADREEL_VOICE: below the storyboard and the course
+    assert voice_for(str(board), None) == "draft"
     assert voice_for(str(board), "neural") == "neural"
 
 

@@ -77,7 +77,7 @@ def test_up_to_date_check_does_not_import_manim(tmp_path: Path) -> None:
     assert r.stdout.strip().splitlines()[-1] == "manim not imported 0", r.stdout + r.stderr
 
 
-LONG = "dynamic_graph"  # 17 beats: interrupted at beat 2, most of the work is still ahead
+LONG = "dynamic_graph"  # 18 beats: interrupted at beat 2, most of the work is still ahead
 
 
 def _interrupt_early(tmp_path: Path, sig: int) -> subprocess.Popen:

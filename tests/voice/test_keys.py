@@ -64,9 +64,10 @@ def test_the_command_exits_2_without_a_traceback(tmp_path: Path) -> None:
     assert "voice must be text, got 3" in run.stderr + run.stdout
 
 
-def test_the_storyboard_voice_wins_then_the_course_then_neural(tmp_path: Path) -> None:
-    from scenes.voice.registry import DEFAULT_VOICE, choose
+def test_the_storyboard_voice_wins_then_the_course_then_neural(tmp_path: Path, monkeypatch) -> None:
+    from scenes.voice.registry import DEFAULT_VOICE, ENV_VOICE, choose
 
+    monkeypatch.delenv(ENV_VOICE, raising=False)
     assert choose("off", tmp_path / "sb", "draft", tmp_path) == ("off", tmp_path / "sb")
     assert choose(None, tmp_path / "sb", "m.onnx", tmp_path) == ("m.onnx", tmp_path)
     assert choose(None, tmp_path / "sb") == (DEFAULT_VOICE, tmp_path / "sb") == ("neural", tmp_path / "sb")
