@@ -70,9 +70,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     ("cubic_fit3", "16:9"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
-    # each node now keeps the gradient it received to the walk's end (issue 38): in the dense
-    # 1:1 picture of micrograd's README, the walk's notes find no free spot beside those badges
-    ("micrograd_readme", "1:1"): "28 collisions: a visit's note and products over badges kept at nodes nearby",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them

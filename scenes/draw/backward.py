@@ -182,6 +182,8 @@ class BackwardWalk(View):
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
                     self.walk.fill_tokens[item] = [tok]
+                elif self.lay.detail is Detail.DENSE:  # a packed graph has no room to keep it:
+                    self.walk.visit_marks.append(tok)  # it goes with the visit's note
                 else:  # the node keeps what it received to the walk's end
                     old = self.walk.badges.pop(node, None)
                     out += [FadeOut(old)] if old is not None else []
