@@ -239,7 +239,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     file = storyboard_path(args.storyboard)
     try:
         checked = load(file, sets=args.sets)
-        voice = voice_of(with_voice(file, RenderOptions(voice=args.voice)), checked.storyboard.say)
+        voice = voice_of(with_voice(file, RenderOptions(voice=args.voice)), checked)
     except StoryboardError as exc:
         return report(exc)
     except VoiceError as exc:

@@ -184,7 +184,7 @@ def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[L
     from scenes.storyboard import load, plan_of
 
     checked = load(storyboard_file, sets=list(opts.sets), name=name)
-    voice = voice_of(opts, checked.storyboard.say)
+    voice = voice_of(opts, checked)
     speak = Recorder(voice) if voice is not None else None
     p = plan_of(checked, speak)
     return Loaded(checked, p, table_json(speak.table) if speak is not None else ""), voice

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from scenes.render.options import RenderOptions
     from scenes.storyboard.plan import Plan
+    from scenes.storyboard.validate import Checked
 
 OFF = "off"
 """The voice that says nothing: the clip is silent, its captions timed by reading time."""
@@ -50,12 +51,14 @@ def voice_names() -> list[str]:
     return known()
 
 
-def voice_named(name: str, base: Path = Path("."), say: dict[str, str] | None = None) -> Voice | None:
+def voice_named(name: str, base: Path = Path("."), say: dict[str, str] | None = None,
+                storyboard: Path | None = None) -> Voice | None:
     """The voice called ``name`` (None for ``off``), a model path read from ``base``, speaking the
-    storyboard's own words ``say``; one that cannot be had is a VoiceError saying what to write."""
+    storyboard's own words ``say`` (``recorded``: the recordings beside ``storyboard``); one that
+    cannot be had is a VoiceError saying what to write."""
     from scenes.voice.registry import voice_for as registered
 
-    return registered(name, base, say)
+    return registered(name, base, say, storyboard=storyboard)
 
 
 def chosen(cli: str | None, board: str | None, course: str | None) -> str:
@@ -69,15 +72,21 @@ def chosen(cli: str | None, board: str | None, course: str | None) -> str:
     return cli or board or course or default_voice()
 
 
-def voice_of(opts: RenderOptions, say: dict[str, str] | None = None) -> Voice | None:
-    """The voice ``opts`` chose (:func:`with_voice`: a model by its absolute path), speaking the
-    storyboard's own words ``say``; None for ``off``."""
-    return voice_named(opts.voice or OFF, Path("."), say)
+def voice_of(opts: RenderOptions, checked: Checked) -> Voice | None:
+    """The voice ``opts`` chose (:func:`with_voice`: a model by its absolute path) for the checked
+    storyboard, speaking its own words (``say:``); None for ``off``. The recorded voice is bound
+    to it: it reads what each part says and checks the recordings (StoryboardError)."""
+    from scenes.storyboard.recordings import bind
+    from scenes.voice.recorded import RecordedVoice
+
+    voice = voice_named(opts.voice or OFF, Path("."), checked.storyboard.say, Path(checked.file))
+    return bind(voice, checked) if isinstance(voice, RecordedVoice) else voice
 
 
-def voice_key(name: str, base: Path = Path(".")) -> str:
-    """What of the voice enters a clip's cache key and its beats' keys: ``off``, or the voice's key."""
-    voice = voice_named(name, base)
+def voice_key(name: str, base: Path = Path("."), storyboard: Path | None = None) -> str:
+    """What of the voice enters a clip's cache key and its beats' keys: ``off``, or the voice's key
+    (the recorded voice's: its recordings')."""
+    voice = voice_named(name, base, storyboard=storyboard)
     return OFF if voice is None else voice.key()
 
 
@@ -164,4 +173,4 @@ def with_voice(storyboard_file: str, opts: RenderOptions) -> RenderOptions:
     if opts.voice_key:
         return opts
     name = voice_for(storyboard_file, opts.voice)
-    return replace(opts, voice=name, voice_key=voice_key(name))
+    return replace(opts, voice=name, voice_key=voice_key(name, storyboard=Path(storyboard_file)))
