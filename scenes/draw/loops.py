@@ -39,9 +39,9 @@ class PassMark(View):
     def draw_branch_test(self, cue: Cue, step: StepScratch) -> Anims:
         """What an if's test gave, beside the if line (``→ True``): the code shows the test,
         and the program printed nothing, so it is not a console line."""
-        taken = next((s for s in cue.strings if s.role == "taken"), None)
-        text = None if taken is None else self.theme.labels.branch_mark.format(taken=taken.text)
-        return self._mark("branch", cue, text, [taken] if taken is not None else [], step)
+        taken = cue.text("taken")
+        text = None if taken is None else self.theme.labels.branch_mark.format(taken=taken)
+        return self._mark("branch", cue, text, list(cue.strings), step)  # the test: on its line
 
     def _mark(self, kind: str, cue: Cue, text: str | None, shown: list, step: StepScratch) -> Anims:
         going = kind in self.code.marks

@@ -36,9 +36,17 @@ def test_an_article_written_from_the_plan_has_no_second_copy(course: Path) -> No
     assert 'id="transcript"' not in (course / "out" / "build" / "index.html").read_text()
 
 
-def test_the_articles_clip_is_said(course: Path) -> None:
-    """The course is rendered with the default voice: the clip the page plays has its sound."""
+def test_the_articles_clip_is_said(tmp_path: Path) -> None:
+    """An article rendered with a voice (the draft voice: instant) plays its clip with its sound."""
+    import shutil
+
     import av
 
-    with av.open(str(course / "out" / "walk" / "walk.mp4")) as box:
+    from tests.publish.conftest import ROOT, TINY, render
+
+    (tmp_path / "storyboards").mkdir()
+    shutil.copy(ROOT / "scenes" / "storyboards" / "graph_build.yaml", tmp_path / "storyboards" / "build.yaml")
+    r = render("article", "storyboards/build.yaml", "--out", "out", *TINY, "--voice", "draft", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    with av.open(str(tmp_path / "out" / "build" / "build.mp4")) as box:
         assert [s.codec_context.name for s in box.streams.audio] == ["aac"]
