@@ -12,7 +12,7 @@ engine.
 
 >>> checked, p = load_and_plan(storyboard_path("backward_walk"))
 >>> p.title, p.duration
-('L.backward() walks the graph in reverse', 63.234)
+('L.backward() walks the graph in reverse', 66.2)
 """
 
 from __future__ import annotations
