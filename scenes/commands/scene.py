@@ -49,12 +49,13 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def voice_argument(p: argparse.ArgumentParser) -> None:
     """``--voice NAME|off``: who says the captions (``render scene``, ``all``, ``watch``, ``article``, ``plan``)."""
-    from scenes.render.sound import OFF, chosen, voice_names
+    from scenes.render.sound import OFF, voice_names
+    from scenes.voice.registry import DEFAULT_VOICE, ENV_VOICE
 
     p.add_argument("--voice", type=_voice, default=None, metavar="NAME|off",
                    help=f"the voice that says the captions: {', '.join(voice_names())}, or a piper model "
                         f"(.onnx, its .onnx.json beside it); {OFF}: a silent clip paced by reading (default: the "
-                        f"storyboard's voice:, else course.yaml's, else {chosen(None, None, None)})")
+                        f"storyboard's voice:, else course.yaml's, else ${ENV_VOICE}, else {DEFAULT_VOICE})")
 
 
 def _voice(word: str) -> str:

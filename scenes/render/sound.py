@@ -61,17 +61,6 @@ def voice_named(name: str, base: Path = Path("."), say: dict[str, str] | None = 
     return registered(name, base, say, storyboard=storyboard)
 
 
-def chosen(cli: str | None, board: str | None, course: str | None) -> str:
-    """The voice's name by precedence: the command line's, the storyboard's, the course's, the default.
-
-    >>> chosen(None, "draft", "off"), chosen("off", "draft", None)
-    ('draft', 'off')
-    """
-    from scenes.voice.registry import default_voice
-
-    return cli or board or course or default_voice()
-
-
 def voice_of(opts: RenderOptions, checked: Checked) -> Voice | None:
     """The voice ``opts`` chose (:func:`with_voice`: a model by its absolute path) for the checked
     storyboard, speaking its own words (``say:``); None for ``off``. The recorded voice is bound
@@ -152,7 +141,7 @@ def named_voice(yaml_file: Path) -> str | None:
 
 
 def voice_for(storyboard_file: str, cli: str | None) -> str:
-    """The name of the voice a render of ``storyboard_file`` uses (see :func:`chosen`); a model
+    """The name of the voice a render of ``storyboard_file`` uses (:func:`scenes.voice.registry.choose`: the storyboard's, the course's, the default); a model
     by its absolute path (a storyboard's relative to its folder, a course's to the course file's)."""
     from scenes.storyboard.store import COURSE_FILE
     from scenes.voice.registry import MODEL_SUFFIX, choose
