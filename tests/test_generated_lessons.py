@@ -70,14 +70,14 @@ def test_generated_lesson(seed: int, aspect: str, tmp_path: Path) -> None:
     path = tmp_path / f"generated_{seed}.yaml"
     path.write_text(generated.text)
     try:
-        collide, small, untrue = inspect_problems(str(path), aspect, LESSON_FRAME_STEP, f"seed {seed}")
+        problems = inspect_problems(str(path), aspect, LESSON_FRAME_STEP, f"seed {seed}")
     except StoryboardError as refused:
         pytest.fail(f"the loader refuses a generated lesson (a generator bug?):\n{refused}\n{_shown(generated)}")
-    found = [*collide, *small, *untrue]
+    found = [line for lines in problems.values() for line in lines]
     if found:
         print(_shown(generated))  # pytest shows it under "Captured stdout", as written: ready to save
-        pytest.fail(f"{len(collide)} collisions, {len(small)} texts too small, {len(untrue)} untrue (the lesson "
-                    "is printed below):\n" + "\n".join(found), pytrace=False)
+        counts = ", ".join(f"{len(lines)} {check}" for check, lines in problems.items() if lines)
+        pytest.fail(f"{counts} (the lesson is printed below):\n" + "\n".join(found), pytrace=False)
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -23,9 +23,14 @@ never dropped),
 each printed line shown was printed by then and none of the beat that printed it is lost. The
 cases that still show something untrue are listed in ``STILL_UNTRUE``.
 
-The lessons of tests/storyboard/lessons/ are cases too, at every 3rd frame (``LESSON_FRAME_STEP``)
-and every half second for the truth, in the same tables. Under pytest-xdist a case's three
-checks are kept on one worker (an ``xdist_group`` per case), so they still share one inspection.
+The same pass finds what blinks (`scenes.render.continuity.blinks`, the nine clips at 16:9 and
+9:16): an item with a stable id gone for under half a second and back.
+
+The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
+inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
+every 3rd frame (``LESSON_FRAME_STEP``) and every half second for the truth, in the same tables.
+Under pytest-xdist a case's checks are kept on one worker (an ``xdist_group`` per case), so they
+still share one inspection.
 """
 
 from __future__ import annotations
@@ -35,14 +40,9 @@ from pathlib import Path
 
 import pytest
 
-from scenes.draw.collisions import collisions, too_small
-from scenes.render.inspect import inspect_clip
-from scenes.render.inspect import sample_frames
-from scenes.render.options import RenderOptions, fps_of
-from scenes.render.truth import Truth
-from scenes.storyboard import load_and_plan, storyboard_path
-from scenes.theme import load_theme
+from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
+from tests.frame_checks import Blinks, Collide, FrameCheck, TooSmall, Untrue, inspect_checks
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -79,99 +79,51 @@ STILL_TOO_SMALL: dict[tuple[str, str], str] = {
 STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.
 }
-TRUTH_EVERY = 0.5
-"""Seconds between the samples the truth is checked at (``render inspect --every 0.5``)."""
-assert set(STILL_UNTRUE) <= {(n, a) for n in NAMES for a in ASPECTS}, "STILL_UNTRUE names a case that is not run"
-assert set(STILL_TOO_SMALL) <= {(n, a) for n in NAMES for a in ASPECTS}, "STILL_TOO_SMALL names a case that is not run"
-assert set(STILL_COLLIDE) <= {(n, a) for n in NAMES for a in ASPECTS}, "STILL_COLLIDE names a case that is not run"
+STILL_BLINKS: dict[tuple[str, str], str] = {
+    # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16
+    ("backward_graph", "9:16"): "the console's 'lines printed earlier: N' fades out and back in as lines scroll",
+    ("missing_gradient", "9:16"): "the console's 'lines printed earlier: N' fades out and back in as lines scroll",
+}
+
+CHECKS: list[FrameCheck] = [
+    FrameCheck("collide", Collide, STILL_COLLIDE),
+    FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
+    FrameCheck("truth", Untrue, STILL_UNTRUE),
+    FrameCheck("blink", Blinks, STILL_BLINKS, applies=lambda name, aspect, lesson: not lesson and aspect != "1:1"),
+]
+for _check in CHECKS:
+    assert set(_check.still) <= {(n, a) for n in NAMES for a in ASPECTS}, f"{_check.name}: a listed case is not run"
 
 
-def _who(item: dict | None) -> str:
-    if item is None:
-        return ""
-    text = f" {item['text']!r}" if item.get("text") is not None else ""
-    return f"{item['role']}{text}" + (f" ({item['id']})" if item.get("id") is not None else "")
+def checks_for(name: str, aspect: str, lesson: bool) -> list[FrameCheck]:
+    """The checks that apply to ``name`` at ``aspect``."""
+    return [c for c in CHECKS if c.applies(name, aspect, lesson)]
 
 
 @functools.lru_cache(maxsize=1)
-def found_problems(name: str, aspect: str) -> tuple[list[str], list[str], list[str]]:
-    """Every frame (every 3rd of a lesson) of ``name`` at ``aspect`` inspected once (see `inspect_problems`)."""
-    path = str(LESSONS[name]) if name in LESSONS else storyboard_path(name)
-    return inspect_problems(path, aspect, LESSON_FRAME_STEP if name in LESSONS else 1, name)
+def found_problems(name: str, aspect: str) -> dict[str, list[str]]:
+    """Every frame (every 3rd of a lesson) of ``name`` at ``aspect`` inspected once, for every check."""
+    lesson = name in LESSONS
+    path = str(LESSONS[name]) if lesson else storyboard_path(name)
+    return inspect_checks(path, name, aspect, checks_for(name, aspect, lesson), LESSON_FRAME_STEP if lesson else 1)
 
 
-def inspect_problems(path: str, aspect: str, every: int, name: str) -> tuple[list[str], list[str], list[str]]:
-    """Every ``every``-th frame of the storyboard ``path`` at ``aspect`` inspected once: one line per
-    collision, then one per text under the theme's minimum glyph height (`too_small`), each with the
-    times it lasts and the items (with their boxes in pixels the first time it is seen), then one
-    per thing the log contradicts (`Truth`, every half second). Lines start with ``name``."""
-    checked, plan = load_and_plan(path)
-    opts = RenderOptions(aspect=aspect)
-    min_px = load_theme().font_sizes.min_glyph_px
-    truth_frames = set(sample_frames(plan.duration, fps_of(opts), every=TRUTH_EVERY))
-    looked = set(range(0, round(plan.duration * fps_of(opts)), every))  # collisions and sizes
-    frames = sorted(looked | truth_frames)
-    truth = Truth(checked.run.events, plan, checked.storyboard.number_style)
-    seen: tuple[dict, dict, dict] = ({}, {}, {})
-    for sample in inspect_clip(checked, plan, opts, frames=frames):
-        if round(sample["time"] * fps_of(opts)) in truth_frames:
-            for u in truth.check(sample):
-                key = (u.what, u.id, u.shown)
-                seen[2].setdefault(key, [u.time, u.time, 0, u.describe()])
-                seen[2][key][1] = u.time
-                seen[2][key][2] += 1
-        if round(sample["time"] * fps_of(opts)) not in looked:
-            continue
-        for table, found in zip(seen, (collisions(sample["items"], sample["frame"]),
-                                       too_small(sample["items"], sample["frame"], min_px))):
-            for c in found:
-                key = (c.what, _who(c.a), _who(c.b))
-                table.setdefault(key, [sample["time"], sample["time"], 0, c.describe()])
-                table[key][1] = sample["time"]
-                table[key][2] += 1
-    lines = [[f"{name} {aspect} {t0:.2f}-{t1:.2f} s ({n} frames): {first}" for t0, t1, n, first in t.values()]
-             for t in seen]
-    return lines[0], lines[1], lines[2]
+def inspect_problems(path: str, aspect: str, every: int, name: str) -> dict[str, list[str]]:
+    """The checks that apply to a lesson, over every ``every``-th frame of the storyboard ``path``."""
+    return inspect_checks(path, name, aspect, checks_for(name, aspect, True), every)
 
 
-def found_collisions(name: str, aspect: str) -> list[str]:
-    """One line per collision of ``name`` at ``aspect`` (see `found_problems`)."""
-    return found_problems(name, aspect)[0]
-
-
-def found_too_small(name: str, aspect: str) -> list[str]:
-    """One line per text of ``name`` at ``aspect`` under the minimum glyph height (see `found_problems`)."""
-    return found_problems(name, aspect)[1]
-
-
-def found_untrue(name: str, aspect: str) -> list[str]:
-    """One line per thing ``name`` shows at ``aspect`` that the log contradicts then (see `found_problems`)."""
-    return found_problems(name, aspect)[2]
-
-
-TABLES = {"collide": STILL_COLLIDE, "too_small": STILL_TOO_SMALL, "truth": STILL_UNTRUE}
-
-
-def _case(name: str, aspect: str, check: str) -> object:
-    reason = TABLES[check].get((name, aspect))
+def _case(name: str, aspect: str, check: FrameCheck) -> object:
+    reason = check.still.get((name, aspect))
     marks = [pytest.mark.xdist_group(f"frames-{name}-{aspect}")]  # the checks on one worker
     marks += [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-    return pytest.param(name, aspect, check, marks=marks, id=f"{name}-{aspect}-{check}")
+    return pytest.param(name, aspect, check.name, marks=marks, id=f"{name}-{aspect}-{check.name}")
 
 
-# a case's three checks run one after the other, so they share one inspection (found_problems)
+# a case's checks run one after the other, so they share one inspection (found_problems)
 @pytest.mark.parametrize(("name", "aspect", "check"),
-                         [_case(n, a, c) for n in NAMES for a in ASPECTS for c in TABLES])
+                         [_case(n, a, c) for n in NAMES for a in ASPECTS for c in checks_for(n, a, n in LESSONS)])
 def test_frames(name: str, aspect: str, check: str) -> None:
-    """``collide``: nothing collides. ``too_small``: no text's glyphs under the theme's
-    ``font_sizes.min_glyph_px`` (at 854x480; more at a larger frame). ``truth``: every half
-    second, cards, buckets and printed lines agree with the log at that moment."""
-    if check == "collide":
-        found = found_collisions(name, aspect)
-        assert not found, f"{len(found)} collisions:\n" + "\n".join(found)
-    elif check == "too_small":
-        found = found_too_small(name, aspect)
-        assert not found, f"{len(found)} texts too small:\n" + "\n".join(found)
-    else:
-        found = found_untrue(name, aspect)
-        assert not found, f"{len(found)} untrue on screen:\n" + "\n".join(found)
+    """Each check of `CHECKS` finds nothing in ``name`` at ``aspect`` (see each watcher's docstring)."""
+    found = found_problems(name, aspect)[check]
+    assert not found, f"{len(found)} found by {check}:\n" + "\n".join(found)
