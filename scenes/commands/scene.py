@@ -268,7 +268,7 @@ def _on_cluster(peer: "tuple[Peer, float]", work: Callable[..., int]) -> int:
     """``work(farm=...)`` with a connected Dask cluster (``scenes.render.cluster``, imported only
     here); what stops the cluster from rendering is one line on stderr and exit status 2."""
     try:
-        from scenes.render.cluster import ClusterError, cluster
+        from scenes.render.cluster_connect import ClusterError, cluster
     except ModuleNotFoundError as exc:
         if exc.name not in ("distributed", "dask"):
             raise

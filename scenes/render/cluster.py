@@ -18,38 +18,30 @@ mutual TLS by default, and nothing but plain data. Workers must run this very co
 digest (:mod:`scenes.render.code_version`) of every worker is asked first, and one with other
 code is named, refused and never given a task. A worker that dies mid-task has the task run
 again elsewhere by the scheduler; a scheduler unreachable, silent or lost ends the render with
-one line and exit 2 within the time bound; Ctrl-C cancels the tasks handed out.
+one line and exit 2 within the time bound; Ctrl-C cancels the tasks handed out. Connecting,
+and what a failed connection is said to be, is :mod:`scenes.render.cluster_connect`'s.
 """
 
 from __future__ import annotations
 
-import logging
-import ssl
-import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
-from contextlib import contextmanager
 from functools import partial
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, TypeVar
 
 from scenes.render.beats import BeatJob, BeatOutcome, ClipKeys, Loaded, render_range, text_sha256
-from scenes.render.cluster_security import ClusterError, Peer, Unloadable, UnpicklingGuard, printable, said
+from scenes.render.cluster_security import ClusterError, Unloadable, UnpicklingGuard, printable, said
 from scenes.render.cluster_tasks import draw_remote, receive, task_for
 from scenes.render.code_version import code_digest
 from scenes.render.options import RenderOptions, fps_of
 
-WAIT_WORKER_SECONDS = 5.0
-"""How long to wait for a first worker once connected, before saying there is none."""
 NO_WORKER_SECONDS = 60.0
 """How long tasks wait for a worker to come back when every worker they could run on is gone."""
 WATCH_SECONDS = 1.0
 """How often, while waiting for tasks, the client checks that the scheduler still answers."""
 STOP_SECONDS = 3.0
 """At most how long cancelling the tasks, and closing the client, may take once the render stops."""
-DESERIALIZERS = ["msgpack", "error"]
-"""How the scheduler and workers must encode their replies to this client: msgpack (plain data)
-and Dask's error text; never pickle, nor Dask's own family (whose header is a pickle)."""
 
 T = TypeVar("T")
 
@@ -340,74 +332,3 @@ def _refusal(answer: Any, code: str) -> str | None:
     if isinstance(answer, BaseException):
         return f"it cannot run gradreel ({said(answer)}); install gradreel there"
     return f"it cannot run gradreel (it answered {type(answer).__name__}); install gradreel there"
-
-
-@contextmanager
-def cluster(peer: Peer, seconds: float, log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)
-            ) -> Iterator[Cluster]:
-    """Connect to the scheduler ``peer`` names (a ClusterError when it has not completed Dask's
-    handshake within ``seconds``, or sent anything but plain data) and check its workers' code;
-    when the block ends in an error or Ctrl-C, the tasks handed out are cancelled, and the
-    client is closed either way, each for at most STOP_SECONDS."""
-    from distributed import Client
-    from distributed.security import Security
-
-    for name in ["distributed", "tornado", *(n for n in list(logging.root.manager.loggerDict)
-                                             if n.startswith(("distributed.", "tornado.")))]:
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)  # what went wrong is said once, as one line
-    security = Security(require_encryption=True, **peer.files()) if peer.tls else None
-    with UnpicklingGuard() as guard:
-        def connect() -> Any:
-            return Client(peer.address, timeout=seconds, set_as_default=False, security=security,
-                          deserializers=DESERIALIZERS)
-
-        try:
-            client = bounded(connect, seconds + 1, lambda: _unreachable(peer, guard, f"no answer in {seconds:g} s"))
-        except ClusterError:
-            raise
-        except Exception as exc:  # whatever a peer that is no scheduler makes Dask raise
-            raise _unreachable(peer, guard, said(exc), _tls_refused(exc)) from None
-        farm = Cluster(client, peer.address, log, seconds, guard)
-        try:
-            try:
-                farm.ask(lambda: client.wait_for_workers(1, timeout=min(WAIT_WORKER_SECONDS, seconds)))
-            except ClusterError as exc:
-                if "stopped answering" in str(exc):
-                    raise
-            except (OSError, TimeoutError):
-                pass  # workers() names what is missing
-            farm.log(f"render: {len(farm.workers())} worker(s) of the Dask scheduler at {peer.address}")
-            yield farm
-        except BaseException:
-            farm.cancel()
-            raise
-        finally:
-            try:
-                bounded(lambda: client.close(timeout=2), STOP_SECONDS, farm.silent)
-            except Exception:  # the scheduler gone or frozen: nothing left to close
-                pass
-
-
-def _unreachable(peer: Peer, guard: UnpicklingGuard, why: str, tls_refused: bool = False) -> ClusterError:
-    """The connection to ``peer`` failed for ``why`` (Dask's words, or what the guard refused)."""
-    if guard.refusal() is not None:
-        why = f"it sent {guard.refusal()}, which gradreel does not load"
-    elif tls_refused:
-        why = (f"the TLS handshake failed: the peer holds no certificate of the CA in {peer.certs}, "
-               f"or it is not a TLS scheduler; {why}")
-    hint = "" if peer.tls else "; is it a Dask scheduler?"
-    return ClusterError(f"cannot reach the Dask scheduler at {peer.address} ({why}){hint}")
-
-
-def _tls_refused(exc: BaseException) -> bool:
-    """Whether ``exc``, or what caused it, is the TLS handshake failing (a certificate not ours,
-    or a peer that does not speak TLS): Dask gives up at once on those, saying little."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        if (isinstance(cause, ssl.SSLError) or type(cause).__name__ == "FatalCommClosedError"
-                or "SSL" in str(cause)):  # tornado: a peer that speaks before the TLS handshake
-            return True
-        cause = cause.__cause__ or cause.__context__
-    return False
