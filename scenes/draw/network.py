@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import NamedTuple
 
-from manim import Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject
+from manim import DOWN, LEFT, Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject, VGroup
 
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.context import Anims, StepScratch, View
@@ -314,7 +314,8 @@ class NetworkDiagram(View):
     def _row_box(self, row: int) -> Rect:
         """Where a tally row goes: the two tallies stacked in a column beside the network, or
         side by side in a band above it (`split_region`), each one's rows from its top, the
-        count's taller; the stack centred in its column."""
+        count's taller; the stack centred in its column. Side by side, reverse mode's tally has a
+        row to spare (forward mode's has two readouts), so its weights reached may take two."""
         box = self._mlp.regions.tallies
         assert box is not None  # a clip that counts passes has its tallies' box
         left, bottom, right, top = box
@@ -330,17 +331,23 @@ class NetworkDiagram(View):
             mid = (left + right) / 2
             left, right = (left, mid - gap / 2) if tally == 0 else (mid + gap / 2, right)
         for r in TALLY_ORDER[tally]:
-            tall = big if r in (REVERSE, FORWARD) else h
+            tall = big if r in (REVERSE, FORWARD) else 2 * h if r == REACHED and not side else h
             if r == row:
                 return left, y - tall, right, y
             y -= tall
         raise ValueError(row)
 
-    def _set_row(self, row: int, text: str, colour: str, step: StepScratch) -> Anims:
+    def _set_row(self, row: int, text: str, colour: str, step: StepScratch, parts: tuple[str, str] | None = None
+                 ) -> Anims:
+        """A tally row's text in its box, shrunk to fit; ``parts``: the same text in two lines,
+        taken when the box has room for two and one line would be shrunk."""
         st = self.network
         left, bottom, right, top = self._row_box(row)
         size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
-        m = label(text, self.theme.fonts.sans, size, colour)
+        m: Mobject = label(text, self.theme.fonts.sans, size, colour)
+        if parts is not None and m.width > right - left and top - bottom >= 2 * self._row_height() - 1e-9:
+            m = VGroup(*(label(p, self.theme.fonts.sans, size, colour) for p in parts)).arrange(
+                DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad)
         shrink_to_fit(m, right - left, top - bottom)
         m.move_to([left, (top + bottom) / 2, 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         old = st.rows.pop(row, None)
@@ -371,7 +378,8 @@ class NetworkDiagram(View):
         t = self.theme
         for s in cue.strings:
             self.ctx.record(s)
-        return self._set_row(REACHED, f"{t.labels.reached} {cue.text('reached')} / {cue.text('total')}", t.colors.grad, step)
+        words, count = t.labels.reached, f"{cue.text('reached')} / {cue.text('total')}"
+        return self._set_row(REACHED, f"{words} {count}", t.colors.grad, step, parts=(words, count))
 
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")

@@ -19,6 +19,7 @@ from typing import Any
 from scenes.publish.figures import figure_region
 from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE, SVG_NS, STROKE, TEXT_PX_AT_NATURAL, U, \
     Svg, svg_num, svg_text
+from scenes.layout.netplace import through_units
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Theme
 
@@ -158,33 +159,6 @@ def _width(text: str, em: float) -> float:
     return len(text) * em * SANS_ADVANCE
 
 
-def _clear(centre: dict[str, tuple[float, float]], pairs: list[tuple[str, str]], r: float) -> bool:
-    """True when no line between two centres passes within ``r`` of another unit's centre."""
-    for a, b in pairs:
-        (x1, y1), (x2, y2) = centre[a], centre[b]
-        dx, dy = x2 - x1, y2 - y1
-        for u, (cx, cy) in centre.items():
-            if u in (a, b):
-                continue
-            t = max(0.0, min(1.0, ((cx - x1) * dx + (cy - y1) * dy) / (dx * dx + dy * dy or 1.0)))
-            if math.hypot(x1 + t * dx - cx, y1 + t * dy - cy) < r:
-                return False
-    return True
-
-
-def _plain(net: Network) -> list[tuple[str, str]]:
-    """The lines that are no weight: a unit no weight feeds (the loss after the output) joined
-    to each unit of the layer before, as the clip joins them."""
-    layers, fed = net.layers, {l.dst for l in net.links.values()}
-    return [(src, u) for depth, layer in enumerate(layers[1:], 1) for u in layer if u not in fed
-            for src in layers[depth - 1]]
-
-
-def _pairs(net: Network) -> list[tuple[str, str]]:
-    """Every line of the full network: each weight's, and the plain ones."""
-    return [(l.src, l.dst) for l in net.links.values()] + _plain(net)
-
-
 def _frame(theme: Theme) -> tuple[float, float, float, float]:
     """The view's width and padding, the units' em and the counters' em: the theme's sizes, or
     larger where a phone's column would draw them under :data:`~.svg.MIN_TEXT_PX`."""
@@ -217,7 +191,7 @@ def _geometry(net: Network, theme: Theme) -> _Geo:
             y = top + radius + em + (len(net.layers) - 1 - depth) * gap
             for j, uid in enumerate(layer):
                 centre[uid] = ((x_left + x_right) / 2 + (j + 0.5 - len(layer) / 2) * pitch, y)
-        if _clear(centre, _pairs(net), ring) or gap > 20 * radius:
+        if not through_units(centre, net.lines(), ring) or gap > 20 * radius:
             break
         gap *= 1.08
     bottom = max(y for _, y in centre.values()) + radius + em
@@ -265,7 +239,7 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
     body = [f'<rect x="{svg_num(geo.x0)}" y="{svg_num(top)}" width="{svg_num(geo.width)}" height="{svg_num(height)}" '
             f'rx="{svg_num(t.radii.card * U)}" fill="{c.background}"/>']
     layers = net.layers
-    plain = [(a, b) for a, b in _plain(net) if a in pic.units and b in pic.units]
+    plain = [(a, b) for a, b in net.plain() if a in pic.units and b in pic.units]
     body += [_line(geo.centre[a], geo.centre[b], r, c.edge, link_w, "link") for a, b in plain]
     marks: list[tuple[set[str] | list[str], str, str]] = [
         (pic.sweep, c.grad, "swept"), (pic.filled, c.bucket, "filled"), (pic.trace, c.wavefront, "traced"),
