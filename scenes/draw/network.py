@@ -314,8 +314,8 @@ class NetworkDiagram(View):
     def _row_box(self, row: int) -> Rect:
         """Where a tally row goes: the two tallies stacked in a column beside the network, or
         side by side in a band above it (`split_region`), each one's rows from its top, the
-        count's taller; the stack centred in its column. Side by side, reverse mode's tally has a
-        row to spare (forward mode's has two readouts), so its weights reached may take two."""
+        count's taller; the stack centred in its column. Reverse mode's weights reached may take
+        two rows, as forward mode's two readouts do."""
         box = self._mlp.regions.tallies
         assert box is not None  # a clip that counts passes has its tallies' box
         left, bottom, right, top = box
@@ -326,12 +326,12 @@ class NetworkDiagram(View):
         if side:
             y -= (top - bottom - tally_height(h, big, True, gap)) / 2
             if tally:
-                y -= 2 * h + big + gap
+                y -= 3 * h + big + gap
         else:
             mid = (left + right) / 2
             left, right = (left, mid - gap / 2) if tally == 0 else (mid + gap / 2, right)
         for r in TALLY_ORDER[tally]:
-            tall = big if r in (REVERSE, FORWARD) else 2 * h if r == REACHED and not side else h
+            tall = big if r in (REVERSE, FORWARD) else 2 * h if r == REACHED else h
             if r == row:
                 return left, y - tall, right, y
             y -= tall

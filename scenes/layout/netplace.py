@@ -91,6 +91,12 @@ def place_units(layers: Sequence[Sequence[str]], pairs: Sequence[tuple[str, str]
         radius = max(radius * 0.94, rules.radius_min)
 
 
+WIDE = 1.0
+"""A region wider than tall (16:9's, and 1:1's under its caption) has its tallies in a column
+beside the network; a tall one (9:16's) above it. A band over a wide region leaves the layers
+too little height for lines that clear the units beside them."""
+
+
 @dataclass(frozen=True)
 class NetRegions:
     """The network's region split: its units' box (right of the layers' names, which start at
@@ -104,10 +110,10 @@ class NetRegions:
 
 
 def tally_height(row: float, big: float, side: bool, gap: float) -> float:
-    """The tallies' height: each a heading row, its count (``big``) and up to two rows under it
-    (reverse mode's weights reached; forward mode's first and latest derivatives); stacked when
-    ``side``, else side by side."""
-    return 5 * row + 2 * big + gap if side else 3 * row + big
+    """The tallies' height: each a heading row, its count (``big``) and two rows under it
+    (reverse mode's weights reached, on two lines where one is too long for the tally's width;
+    forward mode's first and latest derivatives); stacked when ``side``, else side by side."""
+    return 6 * row + 2 * big + gap if side else 3 * row + big
 
 
 def split_region(region: Box, names_w: float, tally: tuple[float, float] | None, side_share: float,
@@ -119,7 +125,7 @@ def split_region(region: Box, names_w: float, tally: tuple[float, float] | None,
     if tally is None:
         return NetRegions((left + names_w, bottom, right, top), left, None, False)
     row, big = tally
-    if right - left > top - bottom:
+    if right - left > WIDE * (top - bottom):
         col = side_share * (right - left)
         return NetRegions((left + names_w, bottom, right - col - gap, top), left, (right - col, bottom, right, top), True)
     h = tally_height(row, big, False, gap)
