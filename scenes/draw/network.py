@@ -241,16 +241,20 @@ class NetworkDiagram(View):
         if depth is None or depth in st.layer_labels:
             return []
         t = self.theme
-        m = label(self._layer_name(self._mlp.net, depth), t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted)
+        m = label(self._layer_name(self._mlp.net, depth), t.fonts.sans, self._name_size(), t.colors.text_muted)
         m.move_to([self._mlp.regions.names_x, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         st.layer_labels[depth] = m
         return [FadeIn(m)]
+
+    def _name_size(self) -> float:
+        """A layer's name is a name: no smaller than a unit's (11 px), larger than a card's flag."""
+        return max(self.theme.font_sizes.card_flag, self.theme.font_sizes.unit_name_least)
 
     def _label_column(self, net: Network) -> float:
         """The width kept at the network's left for its layers' names."""
         t = self.theme
         words = [self._layer_name(net, d) for d in range(len(net.layers))]
-        return max((label(w, t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted).width for w in words),
+        return max((label(w, t.fonts.sans, self._name_size(), t.colors.text_muted).width for w in words),
                    default=0.0) + t.spacing.item_gap
 
     def _plain_links(self, uid: str) -> Anims:

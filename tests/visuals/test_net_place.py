@@ -47,7 +47,8 @@ def test_a_line_through_a_unit_is_found(mlp) -> None:
 
 def _names_width(net: Network) -> float:
     names = net.layer_names(THEME.labels)
-    return max(map(len, names)) * THEME.layout.glyph_advance_sans * THEME.font_sizes.card_flag + THEME.spacing.item_gap
+    size = max(THEME.font_sizes.card_flag, THEME.font_sizes.unit_name_least)
+    return max(map(len, names)) * THEME.layout.glyph_advance_sans * size + THEME.spacing.item_gap
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])
