@@ -28,7 +28,8 @@ from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 from scenes.draw.visuals.network import Places, ghost_circle, link_line, network_places, unit_circle
-from scenes.layout.netplace import NetRegions, split_region, tally_height
+from scenes.layout.netplace import FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, NetRegions, \
+    row_box, split_region
 
 Z_PANEL, Z_LINK, Z_TRACE, Z_DONE, Z_UNIT = 1.2, 1.22, 1.24, 1.26, 1.3  # over the cards and tokens its backdrop hides
 NETWORK_KINDS = frozenset({"unit_appear", "link_appear", "pass_count", "sweep_step", "link_fill", "reach_count",
@@ -36,12 +37,6 @@ NETWORK_KINDS = frozenset({"unit_appear", "link_appear", "pass_count", "sweep_st
 GRAPH_KINDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "backward_start", "visit", "local_rule",
                          "grad_travel", "bucket_appear", "bucket_fill", "bucket_reset", "update_step", "value_update"})
 """The cues drawn on the graph's cards, which share the graph region with the network."""
-REVERSE, FORWARD, FIRST, LATEST, REACHED, REVERSE_HEAD, FORWARD_HEAD = range(7)
-"""The tallies' rows: the two counts (large), forward mode's first and latest derivatives, the
-weights the reverse sweep has reached, and the words over each count."""
-TALLY_ORDER = ((REVERSE_HEAD, REVERSE, REACHED), (FORWARD_HEAD, FORWARD, FIRST, LATEST))
-"""Each tally's rows from the top: reverse mode's, then forward mode's."""
-
 
 class NetGeometry(NamedTuple):
     """The MLP view's fixed part: the network read from the log, its units' places, its region
@@ -190,7 +185,7 @@ class NetworkDiagram(View):
         if targets:  # what the loss compares with (``y = 1.0000``), on the circle's other side
             text = "   ".join(f"{n.text} = {v.text}" for n, v in zip(names, targets))
             m = tag(label(text, t.fonts.mono, t.font_sizes.card_value, t.colors.text_muted), "value", id=uid)
-            unit.add(m.next_to(unit.ring, [-1, 0, 0], buff=t.sizes.token_pad * 2))
+            unit.add(m.next_to(unit.ring, [-1, 0, 0], buff=self._beside()))
             for s in names + targets:
                 self.ctx.record(s)
         unit.set_z_index(Z_UNIT)  # the value and the target too, over the backdrop
@@ -214,7 +209,13 @@ class NetworkDiagram(View):
         """A unit's value, beside its circle on the right, tagged with its tensor's id."""
         t = self.theme
         m = tag(label(text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value", id=owner)
-        return m.next_to(unit.ring, [1, 0, 0], buff=t.sizes.token_pad * 2)
+        return m.next_to(unit.ring, [1, 0, 0], buff=self._beside())
+
+    def _beside(self) -> float:
+        """The gap between a unit's circle and its value or target: past the ring a lit unit
+        wears (with its stroke), and a tag's gap beyond."""
+        t = self.theme
+        return self._mlp.places.radius * t.proportions.unit_ring + t.sizes.token_pad * 2
 
     def _new_value(self, unit: Mobject, value: Shown | None, owner: str) -> Anims:
         """A drawn unit's value replaced by this pass's (``owner``'s), where it has one."""
@@ -315,38 +316,15 @@ class NetworkDiagram(View):
             return []
         return [readout.animate.fade(self.theme.opacity.dimmed)]
 
-    def _row_box(self, row: int) -> Rect:
-        """Where a tally row goes: the two tallies stacked in a column beside the network, or
-        side by side in a band above it (`split_region`), each one's rows from its top, the
-        count's taller; the stack centred in its column. Reverse mode's weights reached may take
-        two rows, as forward mode's two readouts do."""
-        box = self._mlp.regions.tallies
-        assert box is not None  # a clip that counts passes has its tallies' box
-        left, bottom, right, top = box
-        h, big, gap = self._row_height(), self._big_height(), self.theme.spacing.item_gap
-        side = self._mlp.regions.side
-        tally = next(k for k, rows in enumerate(TALLY_ORDER) if row in rows)
-        y = top
-        if side:
-            y -= (top - bottom - tally_height(h, big, True, gap)) / 2
-            if tally:
-                y -= 3 * h + big + gap
-        else:
-            mid = (left + right) / 2
-            left, right = (left, mid - gap / 2) if tally == 0 else (mid + gap / 2, right)
-        for r in TALLY_ORDER[tally]:
-            tall = big if r in (REVERSE, FORWARD) else 2 * h if r == REACHED else h
-            if r == row:
-                return left, y - tall, right, y
-            y -= tall
-        raise ValueError(row)
-
     def _set_row(self, row: int, text: str, colour: str, step: StepScratch, parts: tuple[str, str] | None = None
                  ) -> Anims:
         """A tally row's text in its box, shrunk to fit; ``parts``: the same text in two lines,
         taken when the box has room for two and one line would be shrunk."""
         st = self.network
-        left, bottom, right, top = self._row_box(row)
+        tallies = self._mlp.regions.tallies
+        assert tallies is not None  # a clip that counts passes has its tallies' box
+        left, bottom, right, top = row_box(row, tallies, self._mlp.regions.side, self._row_height(), self._big_height(),
+                                           self.theme.spacing.item_gap)
         size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
         m: Mobject = label(text, self.theme.fonts.sans, size, colour)
         if parts is not None and m.width > right - left and top - bottom >= 2 * self._row_height() - 1e-9:

@@ -130,3 +130,37 @@ def split_region(region: Box, names_w: float, tally: tuple[float, float] | None,
         return NetRegions((left + names_w, bottom, right - col - gap, top), left, (right - col, bottom, right, top), True)
     h = tally_height(row, big, False, gap)
     return NetRegions((left + names_w, bottom, right, top - h - gap), left, (left, top - h, right, top), False)
+
+
+REVERSE, FORWARD, FIRST, LATEST, REACHED, REVERSE_HEAD, FORWARD_HEAD = range(7)
+"""The tallies' rows: the two counts (large), forward mode's first and latest derivatives, the
+weights the reverse sweep has reached, and the words over each count."""
+TALLY_ORDER = ((REVERSE_HEAD, REVERSE, REACHED), (FORWARD_HEAD, FORWARD, FIRST, LATEST))
+"""Each tally's rows from the top: reverse mode's, then forward mode's."""
+
+
+def row_box(row: int, tallies: Box, side: bool, h: float, big: float, gap: float) -> Box:
+    """Where a tally row goes in the tallies' box: the two tallies stacked (``side``, a column
+    beside the network; the stack centred in it) or side by side (a band above it), each one's
+    rows from its top; a row ``h`` high, a count ``big``; reverse mode's weights reached may
+    take two rows, as forward mode's two readouts do.
+
+    >>> row_box(FORWARD, (0.0, 0.0, 4.0, 2.0), False, 0.5, 1.0, 0.2)
+    (2.1, 0.5, 4.0, 1.5)
+    """
+    left, bottom, right, top = tallies
+    tally = next(k for k, rows in enumerate(TALLY_ORDER) if row in rows)
+    y = top
+    if side:
+        y -= (top - bottom - tally_height(h, big, True, gap)) / 2
+        if tally:
+            y -= 3 * h + big + gap
+    else:
+        mid = (left + right) / 2
+        left, right = (left, mid - gap / 2) if tally == 0 else (mid + gap / 2, right)
+    for r in TALLY_ORDER[tally]:
+        tall = big if r in (REVERSE, FORWARD) else 2 * h if r == REACHED else h
+        if r == row:
+            return left, y - tall, right, y
+        y -= tall
+    raise ValueError(f"no tally row {row}")
