@@ -141,7 +141,9 @@ TALLY_ORDER = ((REVERSE_HEAD, REVERSE, REACHED), (FORWARD_HEAD, FORWARD, FIRST, 
 
 def row_box(row: int, tallies: Box, side: bool, h: float, big: float, gap: float) -> Box:
     """Where a tally row goes in the tallies' box: the two tallies stacked (``side``, a column
-    beside the network; the stack centred in it) or side by side (a band above it), each one's
+    beside the network; the stack at its foot, clear of printed lines that reach past the code
+    pane over the region's top; all rows smaller where the column is shorter than the stack, as
+    a lesson's region under its code pane is) or side by side (a band above it), each one's
     rows from its top; a row ``h`` high, a count ``big``; reverse mode's weights reached may
     take two rows, as forward mode's two readouts do.
 
@@ -152,7 +154,9 @@ def row_box(row: int, tallies: Box, side: bool, h: float, big: float, gap: float
     tally = next(k for k, rows in enumerate(TALLY_ORDER) if row in rows)
     y = top
     if side:
-        y -= (top - bottom - tally_height(h, big, True, gap)) / 2
+        fit = min(1.0, (top - bottom) / tally_height(h, big, True, gap))
+        h, big, gap = h * fit, big * fit, gap * fit
+        y = bottom + tally_height(h, big, True, gap)
         if tally:
             y -= 3 * h + big + gap
     else:
