@@ -73,6 +73,8 @@ class FontSizes:
     title: float
     unit_name: float
     counter: float
+    unit_name_least: float  # a unit's name is never smaller (its circle grows to hold it)
+    tally: float  # the MLP view's pass counts
     code_pass: float
     curve_label: float
     note: float
@@ -153,6 +155,8 @@ class Proportions:
     unit_cross: float
     unit_label: float
     unit_ring: float
+    unit_single_gap: float  # MLP view: a gap beside a one-unit layer, this much of a full one
+    tally_side: float  # MLP view: the pass tallies' column in a wide region, this much of its width
     min_stroke_scale: float
     min_token_scale: float
     bucket_inner_width: float

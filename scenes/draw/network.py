@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import NamedTuple
 
-from manim import Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject
+from manim import DOWN, LEFT, Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject, VGroup
 
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.context import Anims, StepScratch, View
@@ -27,7 +27,9 @@ from scenes.storyboard.narration import Shown
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
-from scenes.draw.visuals.network import Places, link_line, network_places, unit_circle
+from scenes.draw.visuals.network import Places, ghost_circle, link_line, network_places, unit_circle
+from scenes.layout.netplace import FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, NetRegions, \
+    row_box, split_region
 
 Z_PANEL, Z_LINK, Z_TRACE, Z_DONE, Z_UNIT = 1.2, 1.22, 1.24, 1.26, 1.3  # over the cards and tokens its backdrop hides
 NETWORK_KINDS = frozenset({"unit_appear", "link_appear", "pass_count", "sweep_step", "link_fill", "reach_count",
@@ -35,15 +37,14 @@ NETWORK_KINDS = frozenset({"unit_appear", "link_appear", "pass_count", "sweep_st
 GRAPH_KINDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "backward_start", "visit", "local_rule",
                          "grad_travel", "bucket_appear", "bucket_fill", "bucket_reset", "update_step", "value_update"})
 """The cues drawn on the graph's cards, which share the graph region with the network."""
-ROWS = 4  # counter rows: reverse mode, forward mode, the first forward derivative, the latest
-FIRST, LATEST = 2, 3  # the readout rows of forward mode's derivatives
-
 
 class NetGeometry(NamedTuple):
-    """The MLP view's fixed part: the network read from the log, its units' places, the counters' band."""
+    """The MLP view's fixed part: the network read from the log, its units' places, its region
+    split (units, layers' names, tallies) and the band a later title goes in."""
 
     net: Network
     places: Places
+    regions: NetRegions
     band: Rect
 
 
@@ -59,23 +60,36 @@ class NetworkDiagram(View):
     # ----- state and geometry -----------------------------------------------------------------
     @cached_property
     def _mlp(self) -> NetGeometry:
-        """The network read from the log, where its units go, and the counters' band: fixed for
-        the clip, so worked out on first use and not part of the state."""
+        """The network read from the log, where its units go, the tallies' box and the title
+        band: fixed for the clip, so worked out on first use and not part of the state."""
         net = read_network(self.ctx.events)
-        region, band = self._net_regions(net)
-        return NetGeometry(net, network_places(net, region, self.theme), band)
+        regions, band = self._net_regions(net)
+        return NetGeometry(net, network_places(net, regions.units, self.theme), regions, band)
 
-    def _net_regions(self, net: Network) -> tuple[Rect, Rect]:
-        """The network's region and, above it, a band for the counters (or a closing title)."""
-        left, bottom, right, top = self.ctx.graph_region()
+    def _net_regions(self, net: Network) -> tuple[NetRegions, Rect]:
+        """The graph region split for the units, the layers' names and the tallies (when the
+        clip counts passes), and the band a title after the first unit goes in: kept free above
+        the network only when such a title comes (else the frame's height goes to the layers)."""
+        region = self.ctx.graph_region()
+        left, bottom, right, top = region
         cap = self.ctx.spec.caption
-        row = self._row_height()
-        counters = any(c.kind == "pass_count" for c in self.ctx.plan.cues)
-        band_h = max(cap[3] - cap[1], ROWS * row if counters else 0.0)
-        return (left + self._label_column(net), bottom, right, top - band_h), (left, top - band_h, right, top)
+        cues = self.ctx.plan.cues
+        counters = any(c.kind == "pass_count" for c in cues)
+        first = min((c.start for c in cues if c.kind == "unit_appear"), default=None)
+        late_title = first is not None and any(c.kind == "title" and c.start > first for c in cues)
+        band_h = cap[3] - cap[1]
+        if late_title:
+            region = (left, bottom, right, top - band_h)
+        tally = (self._row_height(), self._big_height()) if counters else None
+        regions = split_region(region, self._label_column(net), tally, self.theme.proportions.tally_side,
+                               self.theme.spacing.item_gap)
+        return regions, (left, top - band_h, right, top)
 
     def _row_height(self) -> float:
         return label("Ag", self.theme.fonts.sans, self.theme.font_sizes.counter, self.theme.colors.text).height * 1.6
+
+    def _big_height(self) -> float:
+        return label("36", self.theme.fonts.sans, self.theme.font_sizes.tally, self.theme.colors.text).height * 1.3
 
     def drawn(self) -> bool:
         """True once any unit is on screen (a later title then keeps to the band)."""
@@ -107,11 +121,13 @@ class NetworkDiagram(View):
     def _shapes(self) -> list[Mobject]:
         """Everything the network has drawn, its backdrop first."""
         st = self.network
-        return [m for m in (st.panel, *st.units.values(), *st.links.values(), *st.plain, *st.sweep, *st.trace,
+        return [m for m in (st.panel, *st.ghosts.values(), *st.units.values(), *st.links.values(), *st.plain,
+                            *st.sweep, *st.trace,
                             *st.done.values(), *st.rows.values(), *st.layer_labels.values()) if m is not None]
 
     def title_band(self) -> Rect:
-        """The band above the network, kept for the counters or a title."""
+        """The band at the region's top, kept free above the network when a title comes after
+        its first unit."""
         return self._mlp.band
 
     def _colour(self, net: Network, uid: str) -> str:
@@ -155,7 +171,9 @@ class NetworkDiagram(View):
             return self._new_value(st.units[uid], value, cue.ids[-1])
         name = next(s for s in cue.strings if s.role == "name")
         unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
+        outline = self._skeleton(uid) if not st.units else []
         st.units[uid] = unit
+        ghost = st.ghosts.pop(uid, None)
         self.ctx.record(name)
         unit.value = None
         if value is not None:  # the network's result, or the loss: its value beside its circle
@@ -167,17 +185,37 @@ class NetworkDiagram(View):
         if targets:  # what the loss compares with (``y = 1.0000``), on the circle's other side
             text = "   ".join(f"{n.text} = {v.text}" for n, v in zip(names, targets))
             m = tag(label(text, t.fonts.mono, t.font_sizes.card_value, t.colors.text_muted), "value", id=uid)
-            unit.add(m.next_to(unit.ring, [-1, 0, 0], buff=t.sizes.token_pad * 2))
+            unit.add(m.next_to(unit.ring, [-1, 0, 0], buff=self._beside()))
             for s in names + targets:
                 self.ctx.record(s)
         unit.set_z_index(Z_UNIT)  # the value and the target too, over the backdrop
-        return [GrowIn(unit)] + self._plain_links(uid) + self._layer_label(uid)
+        out: Anims = outline + [GrowIn(unit)] + self._plain_links(uid)
+        return out + ([FadeOut(ghost)] if ghost is not None else [])
+
+    def _skeleton(self, first: str) -> Anims:
+        """With the first unit, the network's shape: every layer's name, and the outline of
+        every unit still to come. Why: the input layer is named for some 15 s before the first
+        hidden unit comes; alone at the foot of an empty frame it said nothing of the hidden
+        layers, the output and the loss the caption speaks of."""
+        st = self.network
+        p: Places = self._mlp.places
+        for uid, at in p.centre.items():
+            if uid != first:
+                st.ghosts[uid] = ghost_circle(at, p.radius, self.theme).set_z_index(Z_LINK)
+        labels = [a for layer in self._mlp.net.layers if layer for a in self._layer_label(layer[0])]
+        return [FadeIn(m) for m in st.ghosts.values()] + labels
 
     def _value_label(self, unit: Mobject, text: str, owner: str) -> Mobject:
         """A unit's value, beside its circle on the right, tagged with its tensor's id."""
         t = self.theme
         m = tag(label(text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value", id=owner)
-        return m.next_to(unit.ring, [1, 0, 0], buff=t.sizes.token_pad * 2)
+        return m.next_to(unit.ring, [1, 0, 0], buff=self._beside())
+
+    def _beside(self) -> float:
+        """The gap between a unit's circle and its value or target: past the ring a lit unit
+        wears (with its stroke), and a tag's gap beyond."""
+        t = self.theme
+        return self._mlp.places.radius * t.proportions.unit_ring + t.sizes.token_pad * 2
 
     def _new_value(self, unit: Mobject, value: Shown | None, owner: str) -> Anims:
         """A drawn unit's value replaced by this pass's (``owner``'s), where it has one."""
@@ -197,24 +235,27 @@ class NetworkDiagram(View):
         return net.layer_names(self.theme.labels)[depth]
 
     def _layer_label(self, uid: str) -> Anims:
-        """With a layer's first unit, its name at the left of its row, in the labels' column."""
+        """A layer's name at the left of its row, in the labels' column (with the first unit drawn)."""
         st = self.network
         layers, p = self._mlp.net.layers, self._mlp.places
         depth = next((i for i, l in enumerate(layers) if uid in l), None)
         if depth is None or depth in st.layer_labels:
             return []
         t = self.theme
-        m = label(self._layer_name(self._mlp.net, depth), t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted)
-        left = self.ctx.graph_region()[0]
-        m.move_to([left, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
+        m = label(self._layer_name(self._mlp.net, depth), t.fonts.sans, self._name_size(), t.colors.text_muted)
+        m.move_to([self._mlp.regions.names_x, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         st.layer_labels[depth] = m
         return [FadeIn(m)]
+
+    def _name_size(self) -> float:
+        """A layer's name is a name: no smaller than a unit's (11 px), larger than a card's flag."""
+        return max(self.theme.font_sizes.card_flag, self.theme.font_sizes.unit_name_least)
 
     def _label_column(self, net: Network) -> float:
         """The width kept at the network's left for its layers' names."""
         t = self.theme
         words = [self._layer_name(net, d) for d in range(len(net.layers))]
-        return max((label(w, t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted).width for w in words),
+        return max((label(w, t.fonts.sans, self._name_size(), t.colors.text_muted).width for w in words),
                    default=0.0) + t.spacing.item_gap
 
     def _plain_links(self, uid: str) -> Anims:
@@ -243,17 +284,19 @@ class NetworkDiagram(View):
     # ----- counting passes --------------------------------------------------------------------
     @draws("pass_count")
     def draw_pass_count(self, cue: Cue, step: StepScratch) -> Anims:
-        """Reverse mode (a backward call) on the first row; forward mode's k / N on the second.
-        A new pass clears the previous pass's trace (and the first, the reverse sweep), and dims
-        the latest readout, which holds the previous pass's derivative until this pass lands."""
+        """Reverse mode's count (a backward call) in its tally, forward mode's k / N in the
+        other, each large under its words, in its role's colour: one pass against 36 is the
+        contrast the clip is about. A new pass clears the previous pass's trace (and the first,
+        the reverse sweep), and dims the latest readout, which holds the previous pass's
+        derivative until this pass lands."""
         st = self.network
         t = self.theme
         count, total = cue.text("count") or "", cue.text("total")
-        row, words = (0, t.labels.reverse_count) if total is None else (1, t.labels.forward_count)
-        text = f"{words} {count}" if total is None else f"{words} {count} / {total}"
-        if total is None:
-            st.reverse_text = text
-        out: Anims = self._set_row(row, text, t.colors.grad if total is None else t.colors.wavefront, step)
+        colour = t.colors.grad if total is None else t.colors.wavefront
+        head, row, words = (REVERSE_HEAD, REVERSE, t.labels.reverse_count) if total is None else (
+            FORWARD_HEAD, FORWARD, t.labels.forward_count)
+        out: Anims = [] if head in st.rows else self._set_row(head, words, colour, step)
+        out += self._set_row(row, count if total is None else f"{count} / {total}", colour, step)
         for s in cue.strings:
             self.ctx.record(s)
         if total is not None:
@@ -273,13 +316,22 @@ class NetworkDiagram(View):
             return []
         return [readout.animate.fade(self.theme.opacity.dimmed)]
 
-    def _set_row(self, row: int, text: str, colour: str, step: StepScratch) -> Anims:
+    def _set_row(self, row: int, text: str, colour: str, step: StepScratch, parts: tuple[str, str] | None = None
+                 ) -> Anims:
+        """A tally row's text in its box, shrunk to fit; ``parts``: the same text in two lines,
+        taken when the box has room for two and one line would be shrunk."""
         st = self.network
-        left, bottom, right, top = self._mlp.band
-        h = self._row_height()
-        m = label(text, self.theme.fonts.sans, self.theme.font_sizes.counter, colour)
-        shrink_to_fit(m, right - left, h)
-        m.move_to([left, top - h * (row + 0.5), 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
+        tallies = self._mlp.regions.tallies
+        assert tallies is not None  # a clip that counts passes has its tallies' box
+        left, bottom, right, top = row_box(row, tallies, self._mlp.regions.side, self._row_height(), self._big_height(),
+                                           self.theme.spacing.item_gap)
+        size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
+        m: Mobject = label(text, self.theme.fonts.sans, size, colour)
+        if parts is not None and m.width > right - left and top - bottom >= 2 * self._row_height() - 1e-9:
+            m = VGroup(*(label(p, self.theme.fonts.sans, size, colour) for p in parts)).arrange(
+                DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad)
+        shrink_to_fit(m, right - left, top - bottom)
+        m.move_to([left, (top + bottom) / 2, 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         old = st.rows.pop(row, None)
         st.rows[row] = m
         step.arriving.add(id(m))
@@ -304,12 +356,12 @@ class NetworkDiagram(View):
 
     @draws("reach_count")
     def draw_reach_count(self, cue: Cue, step: StepScratch) -> Anims:
-        """How many weights the one reverse pass has reached so far, beside its pass count."""
-        st, t = self.network, self.theme
+        """How many weights the one reverse pass has reached so far, under its pass count."""
+        t = self.theme
         for s in cue.strings:
             self.ctx.record(s)
-        text = f"{st.reverse_text or ''}   {t.labels.reached} {cue.text('reached')} / {cue.text('total')}".strip()
-        return self._set_row(0, text, t.colors.grad, step)
+        words, count = t.labels.reached, f"{cue.text('reached')} / {cue.text('total')}"
+        return self._set_row(REACHED, f"{words} {count}", t.colors.grad, step, parts=(words, count))
 
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")

@@ -98,9 +98,9 @@ class NetworkView:
     sweep: list[Mobject] = field(default_factory=list)  # the reverse sweep's marks
     trace: list[Mobject] = field(default_factory=list)  # the current forward pass's marks
     done: dict[str, Mobject] = field(default_factory=dict)  # weight -> its mark once its pass landed
-    rows: dict[int, Mobject] = field(default_factory=dict)  # counter row -> its text
+    rows: dict[int, Mobject] = field(default_factory=dict)  # tally row (scenes.draw.network's Row) -> its text
     layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
-    reverse_text: str | None = None  # the reverse-mode counter's words and count, which the reached count joins
+    ghosts: dict[str, Mobject] = field(default_factory=dict)  # unit id -> its outline until the unit is drawn
     panel: Mobject | None = None  # the backdrop over the graph's cards, when the network comes over them
     hidden: bool = False  # gone while the graph's cards are drawn in the region they share
 

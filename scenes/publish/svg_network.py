@@ -19,6 +19,7 @@ from typing import Any
 from scenes.publish.figures import figure_region
 from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE, SVG_NS, STROKE, TEXT_PX_AT_NATURAL, U, \
     Svg, svg_num, svg_text
+from scenes.layout.netplace import through_units
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Theme
 
@@ -147,42 +148,16 @@ class _Geo:
     width: float
     bottom: float
 
-    def top(self, units: list[str], rows: int) -> float:
-        """The figure's top when ``units`` are drawn: ``rows`` counter rows over the highest of
-        them (a figure of the first layers leaves out the room of the layers still to come)."""
-        head = rows * self.counter_em * 1.5 + (self.label_x - self.x0 if rows else 0.0)
+    def top(self, units: list[str], head: float) -> float:
+        """The figure's top when ``units`` are drawn: ``head`` high of counter rows over the
+        highest of them (a figure of the first layers leaves out the room of the layers still
+        to come)."""
+        head += self.label_x - self.x0 if head else 0.0
         return min(self.centre[u][1] for u in units) - self.radius - self.em - head
 
 
 def _width(text: str, em: float) -> float:
     return len(text) * em * SANS_ADVANCE
-
-
-def _clear(centre: dict[str, tuple[float, float]], pairs: list[tuple[str, str]], r: float) -> bool:
-    """True when no line between two centres passes within ``r`` of another unit's centre."""
-    for a, b in pairs:
-        (x1, y1), (x2, y2) = centre[a], centre[b]
-        dx, dy = x2 - x1, y2 - y1
-        for u, (cx, cy) in centre.items():
-            if u in (a, b):
-                continue
-            t = max(0.0, min(1.0, ((cx - x1) * dx + (cy - y1) * dy) / (dx * dx + dy * dy or 1.0)))
-            if math.hypot(x1 + t * dx - cx, y1 + t * dy - cy) < r:
-                return False
-    return True
-
-
-def _plain(net: Network) -> list[tuple[str, str]]:
-    """The lines that are no weight: a unit no weight feeds (the loss after the output) joined
-    to each unit of the layer before, as the clip joins them."""
-    layers, fed = net.layers, {l.dst for l in net.links.values()}
-    return [(src, u) for depth, layer in enumerate(layers[1:], 1) for u in layer if u not in fed
-            for src in layers[depth - 1]]
-
-
-def _pairs(net: Network) -> list[tuple[str, str]]:
-    """Every line of the full network: each weight's, and the plain ones."""
-    return [(l.src, l.dst) for l in net.links.values()] + _plain(net)
 
 
 def _frame(theme: Theme) -> tuple[float, float, float, float]:
@@ -217,7 +192,7 @@ def _geometry(net: Network, theme: Theme) -> _Geo:
             y = top + radius + em + (len(net.layers) - 1 - depth) * gap
             for j, uid in enumerate(layer):
                 centre[uid] = ((x_left + x_right) / 2 + (j + 0.5 - len(layer) / 2) * pitch, y)
-        if _clear(centre, _pairs(net), ring) or gap > 20 * radius:
+        if not through_units(centre, net.lines(), ring) or gap > 20 * radius:
             break
         gap *= 1.08
     bottom = max(y for _, y in centre.values()) + radius + em
@@ -235,37 +210,52 @@ def _line(a: tuple[float, float], b: tuple[float, float], r: float, colour: str,
             f'stroke-linecap="round"/>')
 
 
-def _counter_rows(pic: NetPicture, theme: Theme, em: float, room: float) -> list[tuple[str, str, bool]]:
-    """The counters above the network (text, colour, mono), as the clip's band shows them; a
-    row too long for the figure's width goes on two."""
+@dataclass(frozen=True)
+class _Row:
+    """A counter row over the network: its words, their colour, mono or not, and the count
+    drawn large after them (reverse mode's 1 against forward mode's k / 36, as the clip's tallies)."""
+
+    text: str
+    colour: str
+    mono: bool = False
+    count: str = ""
+
+
+def _counter_rows(pic: NetPicture, theme: Theme) -> list[_Row]:
+    """The counters above the network, as the clip's tallies show them: each mode's words and
+    its count, reverse mode's weights reached, forward mode's first and latest derivatives."""
     c, w = theme.colors, theme.labels
-    rows: list[tuple[str, str, bool]] = []
+    rows: list[_Row] = []
     if pic.reverse is not None:
-        parts = [f"{w.reverse_count} {pic.reverse}"]
+        rows.append(_Row(w.reverse_count, c.grad, count=pic.reverse))
         if pic.reached:
-            parts.append(f"{w.reached} {pic.reached[0]} / {pic.reached[1]}")
-        joined = "   ".join(parts)
-        rows += [(t, c.grad, False) for t in ([joined] if _width(joined, em) <= room else parts)]
+            rows.append(_Row(f"{w.reached} {pic.reached[0]} / {pic.reached[1]}", c.grad))
     if pic.forward is not None:
-        rows.append((f"{w.forward_count} {pic.forward[0]} / {pic.forward[1]}", c.wavefront, False))
-    rows += [(f"{n}  {v}", c.text, True) for _, (n, v) in sorted(pic.readouts.items())]
+        rows.append(_Row(w.forward_count, c.wavefront, count=f"{pic.forward[0]} / {pic.forward[1]}"))
+    rows += [_Row(f"{n}  {v}", c.text, True) for _, (n, v) in sorted(pic.readouts.items())]
     return rows
+
+
+def _pitch(row: _Row, em: float, theme: Theme) -> float:
+    """A row's height: a count's row as much taller as the count's font is."""
+    return 1.5 * em * (theme.font_sizes.tally / theme.font_sizes.counter if row.count else 1.0)
 
 
 def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: str, desc: str) -> Svg:
     """``pic`` as an ``<svg>``, its counters at its top."""
     c, t = theme.colors, theme
     geo = _geometry(net, theme)
-    rows_drawn = _counter_rows(pic, theme, geo.counter_em, geo.width - 2 * (geo.label_x - geo.x0))
+    rows_drawn = _counter_rows(pic, theme)
+    pitches = [_pitch(row, geo.counter_em, theme) for row in rows_drawn]
     r, em = geo.radius, geo.em
     link_w = t.strokes.link * STROKE * U
     lit_w = link_w * 2
-    top = geo.top(list(pic.units), len(rows_drawn))
+    top = geo.top(list(pic.units), sum(pitches))
     height = geo.bottom - top
     body = [f'<rect x="{svg_num(geo.x0)}" y="{svg_num(top)}" width="{svg_num(geo.width)}" height="{svg_num(height)}" '
             f'rx="{svg_num(t.radii.card * U)}" fill="{c.background}"/>']
     layers = net.layers
-    plain = [(a, b) for a, b in _plain(net) if a in pic.units and b in pic.units]
+    plain = [(a, b) for a, b in net.plain() if a in pic.units and b in pic.units]
     body += [_line(geo.centre[a], geo.centre[b], r, c.edge, link_w, "link") for a, b in plain]
     marks: list[tuple[set[str] | list[str], str, str]] = [
         (pic.sweep, c.grad, "swept"), (pic.filled, c.bucket, "filled"), (pic.trace, c.wavefront, "traced"),
@@ -288,10 +278,15 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
         role = c.leaf_nograd if depth == 0 and net.has_inputs else c.loss if depth == len(layers) - 1 else c.op
         for u in shown:
             body.append(_unit(pic, u, geo, role, ring_r, theme, layer))
-    for k, (text, colour, mono) in enumerate(rows_drawn):
-        y = top + (geo.label_x - geo.x0) + geo.counter_em * (0.5 + 1.5 * k)
-        body.append(svg_text(geo.label_x, y, text, geo.counter_em, colour, t.fonts.mono if mono else t.fonts.sans,
-                          "start"))
+    y = top + (geo.label_x - geo.x0)
+    for row, pitch in zip(rows_drawn, pitches):
+        mid = y + pitch / (2 if row.count else 3)  # a count's row centred; a row of words half an em down, as before
+        body.append(svg_text(geo.label_x, mid, row.text, geo.counter_em, row.colour,
+                             t.fonts.mono if row.mono else t.fonts.sans, "start"))
+        if row.count:
+            x = geo.label_x + _width(row.text, geo.counter_em) + geo.counter_em / 2
+            body.append(svg_text(x, mid, row.count, pitch / 1.5, row.colour, t.fonts.sans, "start"))
+        y += pitch
     font_px = TEXT_PX_AT_NATURAL / em
     markup = (f'<svg xmlns="{SVG_NS}" class="figure network" viewBox="{svg_num(geo.x0)} {svg_num(top)} '
               f'{svg_num(geo.width)} {svg_num(height)}" width="{svg_num(geo.width * font_px)}" '

@@ -75,6 +75,17 @@ class Network:
         layers = self.layers
         return bool(layers) and all(self.units[u].leaf for u in layers[0])
 
+    def plain(self) -> list[tuple[str, str]]:
+        """The lines that are no weight: a unit no weight feeds (the loss after the output)
+        joined to each unit of the layer before, as the clip and the article join them."""
+        layers, fed = self.layers, {l.dst for l in self.links.values()}
+        return [(src, u) for depth, layer in enumerate(layers[1:], 1) for u in layer if u not in fed
+                for src in layers[depth - 1]]
+
+    def lines(self) -> list[tuple[str, str]]:
+        """Every line of the full network, as (lower unit, upper unit): each weight's, and the plain ones."""
+        return [(l.src, l.dst) for l in self.links.values()] + self.plain()
+
     def layer_names(self, labels: Labels) -> list[str]:
         """input, hidden 1, hidden 2, ..., output, loss: each layer by its place (the last is the
         loss when one unit no weight feeds, as ``(yh - y)**2`` after the output). The first row

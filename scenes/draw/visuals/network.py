@@ -1,9 +1,8 @@
 """The MLP view: where units sit, and the circle and line builders that draw them.
 
-Why its own placement instead of scenes.layout.place: the unit diagram has a fixed shape (layers of a
-few units, every unit joined to every unit of the next layer), so it needs no crossing reduction;
-what matters is that its units stay large at any aspect. Layers are stacked bottom to top (the
-loss on top, as the articles draw it); each layer is centred across it. ``network_places`` is pure (no Manim objects).
+Placement is `scenes.layout.netplace`'s (pure): layers stacked bottom to top over the whole
+region (the loss on top, as the articles draw it), each centred across it, with a radius large
+enough for the names and small enough that no line crosses a unit it does not join.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from manim import Circle, Line, VGroup
 
+from scenes.layout.netplace import UnitRules, place_units
 from scenes.storyboard.network import Network
 from scenes.theme import Rect, Theme
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
@@ -28,40 +28,42 @@ class Places:
     flow: str
 
 
+def unit_rules(net: Network, theme: Theme) -> UnitRules:
+    """The theme's sizes for `place_units`; the least radius holds the longest name at
+    ``font_sizes.unit_name_least`` (estimated from the mono glyph advance) in ``unit_label`` of
+    its width."""
+    s, q, f = theme.sizes, theme.proportions, theme.font_sizes
+    longest = max((len(u.name) for u in net.units.values()), default=1)
+    least = longest * theme.layout.glyph_advance_mono * f.unit_name_least / (2 * q.unit_label)
+    return UnitRules(radius_max=max(s.unit_radius, least), radius_min=least, main=q.unit_main, cross=q.unit_cross,
+                     ring=q.unit_ring, gap=theme.spacing.edge_clearance, single_gap=q.unit_single_gap)
+
+
 def network_places(net: Network, region: Rect, theme: Theme) -> Places:
-    """Layers stacked evenly from the bottom of ``region`` up, units evenly across, one radius for all."""
-    left, bottom, right, top = region
-    layers = net.layers
-    flow = "up"  # the articles' orientation: the input layer at the bottom, the loss on top
-    main, cross = top - bottom, right - left
-    n_layers = max(len(layers), 1)
-    widest = max((len(l) for l in layers), default=1)
-    pitch_main = main / n_layers
-    pitch_cross = cross / max(widest, 1)
-    q = theme.proportions
-    radius = min(theme.sizes.unit_radius, q.unit_main * pitch_main, q.unit_cross * pitch_cross)
-    centre: dict[str, tuple[float, float]] = {}
-    for i, layer in enumerate(layers):
-        m = (i + 0.5) * pitch_main
-        for j, uid in enumerate(layer):
-            c = (j + 0.5 - len(layer) / 2) * pitch_cross
-            centre[uid] = ((left + right) / 2 + c, bottom + m)
-    return Places(centre, radius, flow)
+    """Layers stacked from the bottom of ``region`` to its top, units evenly across, one radius for all."""
+    centre, radius = place_units(net.layers, net.lines(), region, unit_rules(net, theme))
+    return Places(centre, radius, "up")
 
 
 def unit_circle(name: str, at: tuple[float, float], radius: float, colour: str, theme: Theme) -> VGroup:
-    """A unit: a circle in its role's colour with its program name inside, shrunk to fit."""
+    """A unit: a circle in its role's colour with its program name inside, shrunk to fit but
+    never under ``font_sizes.unit_name_least`` (the placement makes the circle large enough)."""
     t = theme
     ring = Circle(radius=radius, color=colour, stroke_width=t.strokes.card)
     ring.set_fill(t.colors.card_fill, opacity=t.opacity.card_fill).move_to([at[0], at[1], 0])
     text = label(name, t.fonts.mono, t.font_sizes.unit_name, t.colors.text)
-    # never under the least readable size: a long name (h1_0) then reaches the ring, still inside it;
-    # a little over it (`layout.name_over`), as a compact card's name, for names of short letters (out)
     shrink_to_fit(text, 2 * radius * t.proportions.unit_label, radius,
-                  least=t.font_sizes.min_readable * t.layout.name_over / t.font_sizes.unit_name)
+                  least=t.font_sizes.unit_name_least / t.font_sizes.unit_name)
     group = VGroup(ring, text.move_to(ring.get_center()))
     group.ring, group.text = ring, text
     return group
+
+
+def ghost_circle(at: tuple[float, float], radius: float, theme: Theme) -> Circle:
+    """A unit still to come: its circle's outline, dimmed, so that the first beats show the
+    network's shape (input, hidden layers, output, loss) while its units are named one by one;
+    in the theme's colour of what is inactive."""
+    return Circle(radius=radius, color=theme.colors.dimmed, stroke_width=theme.strokes.link).move_to([at[0], at[1], 0])
 
 
 def link_line(a: tuple[float, float], b: tuple[float, float], radius: float, colour: str, width: float) -> Line:

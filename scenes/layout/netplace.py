@@ -1,0 +1,170 @@
+"""Where the MLP view's units go in the network's region, and a check that no line crosses a unit.
+
+Why its own placement instead of scenes.layout.place: the unit diagram has a fixed shape (layers of a
+few units, every unit joined to every unit of the next layer), so it needs no crossing reduction;
+what matters is that it fills its region, that its units stay large enough for their names, and
+that no weight's line runs through the circle of a unit it does not join (flat lines between
+wide, close layers did: the line from ``h1_0`` to ``x3`` grazed ``h1_1``). Layers are stacked
+bottom to top (the loss on top, as the articles draw it), each centred across the region.
+
+Pure (no Manim): the clip (`scenes.draw.network`) and the article's figure
+(`scenes.publish.svg_network`) both check their lines with `through_units`.
+
+>>> flat = {"a": (0.0, 0.0), "b": (1.0, 0.0), "c": (2.0, 0.3)}
+>>> through_units(flat, [("a", "c")], 0.2)
+[('a', 'c', 'b')]
+>>> through_units(flat, [("a", "b")], 0.2)
+[]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]  # left, bottom, right, top
+
+
+def through_units(centre: Mapping[str, Point], pairs: Iterable[tuple[str, str]], clearance: float
+                  ) -> list[tuple[str, str, str]]:
+    """Each ``(src, dst, unit)`` where the straight line between the centres of ``src`` and
+    ``dst`` passes within ``clearance`` of the centre of a third ``unit`` (its circle, with its
+    lit ring and a gap, when ``clearance`` is that ring's radius plus the gap)."""
+    out = []
+    for a, b in pairs:
+        (x1, y1), (x2, y2) = centre[a], centre[b]
+        dx, dy = x2 - x1, y2 - y1
+        length2 = dx * dx + dy * dy or 1.0
+        for u, (cx, cy) in centre.items():
+            if u in (a, b):
+                continue
+            t = max(0.0, min(1.0, ((cx - x1) * dx + (cy - y1) * dy) / length2))
+            if math.hypot(x1 + t * dx - cx, y1 + t * dy - cy) < clearance:
+                out.append((a, b, u))
+    return out
+
+
+@dataclass(frozen=True)
+class UnitRules:
+    """The sizes the placement keeps to, in scene units and fractions (from the theme)."""
+
+    radius_max: float  # a unit's circle, at most
+    radius_min: float  # and at least: its name still readable inside it
+    main: float  # the radius, at most this much of the pitch between layers
+    cross: float  # ... and of the pitch between units of a layer
+    ring: float  # a lit unit's ring, this much of its radius outside its circle
+    gap: float  # a line keeps this far from another unit's ring
+    single_gap: float  # a gap next to a one-unit layer (output, loss): this much of a full one
+
+
+def ring_clearance(radius: float, rules: UnitRules) -> float:
+    """How far a line must keep from another unit's centre: its lit ring and a gap."""
+    return radius * (1 + rules.ring) + rules.gap
+
+
+def place_units(layers: Sequence[Sequence[str]], pairs: Sequence[tuple[str, str]], region: Box,
+                rules: UnitRules) -> tuple[dict[str, Point], float]:
+    """Each unit's centre and the common radius: layers from the bottom of ``region`` to its top
+    (a gap next to a one-unit layer is shorter, as its lines fan out and pass no neighbour),
+    units evenly across it. The radius is the largest the pitches allow (``rules.main``,
+    ``rules.cross``) down to ``rules.radius_min``, shrunk until no line of ``pairs`` crosses
+    another unit's ring (`through_units`)."""
+    left, bottom, right, top = region
+    n = max(len(layers), 1)
+    widest = max((len(l) for l in layers), default=1)
+    weights = [1.0 if min(len(a), len(b)) > 1 else rules.single_gap for a, b in zip(layers, layers[1:])]
+    pitch_cross = (right - left) / max(widest, 1)
+    radius = rules.radius_max
+    while True:
+        edge = radius * (1 + rules.ring)
+        span = max(top - bottom - 2 * edge, 0.0)
+        unit = span / (sum(weights) or 1.0)
+        full = min(unit, pitch_cross) if n > 1 else pitch_cross
+        radius = min(radius, rules.main * full, rules.cross * pitch_cross)
+        ys = [bottom + edge + unit * sum(weights[:i]) for i in range(n)] if n > 1 else [(bottom + top) / 2]
+        centre = {uid: ((left + right) / 2 + (j + 0.5 - len(layer) / 2) * pitch_cross, ys[i])
+                  for i, layer in enumerate(layers) for j, uid in enumerate(layer)}
+        if radius <= rules.radius_min or not through_units(centre, pairs, ring_clearance(radius, rules)):
+            return centre, radius
+        radius = max(radius * 0.94, rules.radius_min)
+
+
+WIDE = 1.0
+"""A region wider than tall (16:9's, and 1:1's under its caption) has its tallies in a column
+beside the network; a tall one (9:16's) above it. A band over a wide region leaves the layers
+too little height for lines that clear the units beside them."""
+
+
+@dataclass(frozen=True)
+class NetRegions:
+    """The network's region split: its units' box (right of the layers' names, which start at
+    ``names_x``) and, when the clip counts passes, the tallies' box: a column beside the units in
+    a wide region (the two tallies stacked), a band above them in a tall one (side by side)."""
+
+    units: Box
+    names_x: float
+    tallies: Box | None
+    side: bool
+
+
+def tally_height(row: float, big: float, side: bool, gap: float) -> float:
+    """The tallies' height: each a heading row, its count (``big``) and two rows under it
+    (reverse mode's weights reached, on two lines where one is too long for the tally's width;
+    forward mode's first and latest derivatives); stacked when ``side``, else side by side."""
+    return 6 * row + 2 * big + gap if side else 3 * row + big
+
+
+def split_region(region: Box, names_w: float, tally: tuple[float, float] | None, side_share: float,
+                 gap: float) -> NetRegions:
+    """``region`` less the layers' names column (``names_w``) and the tallies' room (``tally``:
+    a row's and a count's height, None without tallies). Why a column at 16:9: a band over the
+    network there took a third of a short frame's height, and squeezed five layers into 200 px."""
+    left, bottom, right, top = region
+    if tally is None:
+        return NetRegions((left + names_w, bottom, right, top), left, None, False)
+    row, big = tally
+    if right - left > WIDE * (top - bottom):
+        col = side_share * (right - left)
+        return NetRegions((left + names_w, bottom, right - col - gap, top), left, (right - col, bottom, right, top), True)
+    h = tally_height(row, big, False, gap)
+    return NetRegions((left + names_w, bottom, right, top - h - gap), left, (left, top - h, right, top), False)
+
+
+REVERSE, FORWARD, FIRST, LATEST, REACHED, REVERSE_HEAD, FORWARD_HEAD = range(7)
+"""The tallies' rows: the two counts (large), forward mode's first and latest derivatives, the
+weights the reverse sweep has reached, and the words over each count."""
+TALLY_ORDER = ((REVERSE_HEAD, REVERSE, REACHED), (FORWARD_HEAD, FORWARD, FIRST, LATEST))
+"""Each tally's rows from the top: reverse mode's, then forward mode's."""
+
+
+def row_box(row: int, tallies: Box, side: bool, h: float, big: float, gap: float) -> Box:
+    """Where a tally row goes in the tallies' box: the two tallies stacked (``side``, a column
+    beside the network; the stack at its foot, clear of printed lines that reach past the code
+    pane over the region's top; all rows smaller where the column is shorter than the stack, as
+    a lesson's region under its code pane is) or side by side (a band above it), each one's
+    rows from its top; a row ``h`` high, a count ``big``; reverse mode's weights reached may
+    take two rows, as forward mode's two readouts do.
+
+    >>> row_box(FORWARD, (0.0, 0.0, 4.0, 2.0), False, 0.5, 1.0, 0.2)
+    (2.1, 0.5, 4.0, 1.5)
+    """
+    left, bottom, right, top = tallies
+    tally = next(k for k, rows in enumerate(TALLY_ORDER) if row in rows)
+    y = top
+    if side:
+        fit = min(1.0, (top - bottom) / tally_height(h, big, True, gap))
+        h, big, gap = h * fit, big * fit, gap * fit
+        y = bottom + tally_height(h, big, True, gap)
+        if tally:
+            y -= 3 * h + big + gap
+    else:
+        mid = (left + right) / 2
+        left, right = (left, mid - gap / 2) if tally == 0 else (mid + gap / 2, right)
+    for r in TALLY_ORDER[tally]:
+        tall = big if r in (REVERSE, FORWARD) else 2 * h if r == REACHED else h
+        if r == row:
+            return left, y - tall, right, y
+        y -= tall
+    raise ValueError(f"no tally row {row}")

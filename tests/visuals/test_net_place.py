@@ -1,0 +1,76 @@
+"""The MLP view's placement (scenes/layout/netplace.py): no weight's line runs through a unit it
+does not join, names stay readable, and the network uses its region at 16:9 and 9:16, with and
+without the pass tallies (issue 39: five layers squeezed into 200 px, flat lines across circles)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.draw.visuals.network import network_places, unit_rules
+from scenes.layout.clip import graph_region
+from scenes.layout.netplace import ring_clearance, split_region, tally_height, through_units
+from scenes.storyboard import load_and_plan
+from scenes.storyboard.network import Network, read_network
+from scenes.storyboard.store import storyboard_path
+from scenes.theme import default_theme
+
+THEME = default_theme()
+
+
+@pytest.fixture(scope="module")
+def mlp() -> tuple[Network, object, str]:
+    checked, plan = load_and_plan(storyboard_path("mlp"))
+    return read_network(checked.run.events), plan, checked.index.source
+
+
+def _evenly(net: Network, region: tuple[float, float, float, float]) -> tuple[dict[str, tuple[float, float]], float]:
+    """The placement before issue 39, by hand: a layer per equal slice of the region's height,
+    whatever the lines between them, under a four-row counters' band at 16:9."""
+    left, bottom, right, top = region
+    layers = net.layers
+    main, cross = (top - bottom) / len(layers), (right - left) / max(len(l) for l in layers)
+    radius = min(0.36, 0.34 * main, 0.38 * cross)
+    centre = {u: ((left + right) / 2 + (j + 0.5 - len(l) / 2) * cross, bottom + (i + 0.5) * main)
+              for i, l in enumerate(layers) for j, u in enumerate(l)}
+    return centre, radius
+
+
+def test_a_line_through_a_unit_is_found(mlp) -> None:
+    """The flat layers of the old reverse_mode (layers 0.8 apart, units 3.15 across) let the
+    line from h1_0 to h1_3's inputs graze the units beside it: the check must say so."""
+    net = mlp[0]
+    centre, radius = _evenly(net, (-5.76, -2.55, 6.86, 1.43))
+    rules = unit_rules(net, THEME)
+    crossed = through_units(centre, net.lines(), ring_clearance(radius, rules))
+    assert crossed and radius < rules.radius_min
+
+
+def _names_width(net: Network) -> float:
+    names = net.layer_names(THEME.labels)
+    size = max(THEME.font_sizes.card_flag, THEME.font_sizes.unit_name_least)
+    return max(map(len, names)) * THEME.layout.glyph_advance_sans * size + THEME.spacing.item_gap
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+@pytest.mark.parametrize("tallies", [False, True])
+def test_the_network_fills_its_region_with_no_line_through_a_unit(mlp, aspect: str, tallies: bool) -> None:
+    net, plan, source = mlp
+    region = graph_region(plan, source, THEME.aspect(aspect), THEME)
+    row = THEME.layout.glyph_height * THEME.font_sizes.counter * 1.3
+    big = THEME.layout.glyph_height * THEME.font_sizes.tally * 1.1
+    parts = split_region(region, _names_width(net), (row, big) if tallies else None, THEME.proportions.tally_side,
+                         THEME.spacing.item_gap)
+    places = network_places(net, parts.units, THEME)
+    rules = unit_rules(net, THEME)
+    assert places.radius >= rules.radius_min - 1e-9  # the longest name fits at 11 px
+    assert through_units(places.centre, net.lines(), ring_clearance(places.radius, rules)) == []
+    ys = [y for _, y in places.centre.values()]
+    left, bottom, right, top = parts.units
+    assert max(ys) - min(ys) >= 0.75 * (top - bottom)  # layers spaced to the frame, not squeezed
+    assert all(left < x - places.radius and x + places.radius < right for x, _ in places.centre.values())
+    if tallies:
+        assert parts.tallies is not None
+        tl, tb, _, tt = parts.tallies
+        need = tally_height(row, big, parts.side, THEME.spacing.item_gap)
+        assert tt - tb >= need - 1e-9 and (tl >= right if parts.side else tb >= top)
+        assert parts.side == (aspect == "16:9")  # beside the network in a wide frame, above it in a tall one
