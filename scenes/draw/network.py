@@ -115,11 +115,8 @@ class NetworkDiagram(View):
         return self._mlp.band
 
     def _colour(self, net: Network, uid: str) -> str:
-        c = self.theme.colors
-        layers = net.layers
-        if uid in layers[0] and net.has_inputs:
-            return c.leaf_nograd
-        return c.loss if uid in layers[-1] else c.op
+        """A unit's colour, by what it is (`Network.meaning`): only the loss is in the loss's."""
+        return self.theme.colour(net.meaning(uid))
 
     def _line(self, p: Places, weight: str, colour: str, width: float, backward: bool = False) -> Mobject:
         link = self._mlp.net.links[weight]
@@ -253,7 +250,7 @@ class NetworkDiagram(View):
         text = f"{words} {count}" if total is None else f"{words} {count} / {total}"
         if total is None:
             st.reverse_text = text
-        out: Anims = self._set_row(row, text, t.colors.grad if total is None else t.colors.wavefront, step)
+        out: Anims = self._set_row(row, text, t.colour("gradient" if total is None else "forward_mode"), step)
         for s in cue.strings:
             self.ctx.record(s)
         if total is not None:
@@ -288,7 +285,7 @@ class NetworkDiagram(View):
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")
     def draw_sweep_step(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self._mark(cue.ids[0], self.theme.colors.grad, backward=True)  # a gradient flowing
+        mark = self._mark(cue.ids[0], self.theme.colour("gradient"), backward=True)  # a gradient flowing
         if mark is None:
             return []
         self.network.sweep.append(mark)
@@ -296,7 +293,7 @@ class NetworkDiagram(View):
 
     @draws("link_fill")
     def draw_link_fill(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self._mark(cue.ids[0], self.theme.colors.bucket, backward=True)
+        mark = self._mark(cue.ids[0], self.theme.colors.bucket, backward=True)  # .grad filled: the gradient's
         if mark is None:
             return []
         self.network.sweep.append(mark.set_z_index(Z_DONE))
@@ -309,12 +306,13 @@ class NetworkDiagram(View):
         for s in cue.strings:
             self.ctx.record(s)
         text = f"{st.reverse_text or ''}   {t.labels.reached} {cue.text('reached')} / {cue.text('total')}".strip()
-        return self._set_row(0, text, t.colors.grad, step)
+        return self._set_row(0, text, t.colour("gradient"), step)
 
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")
     def draw_tangent_sweep(self, cue: Cue, step: StepScratch) -> Anims:
-        marks = [m for m in (self._mark(o, self.theme.colors.wavefront, backward=False) for o in cue.ids) if m is not None]
+        tangent = self.theme.colour("forward_mode")  # forward mode's own colour, never the reverse sweep's
+        marks = [m for m in (self._mark(o, tangent, backward=False) for o in cue.ids) if m is not None]
         self.network.trace += marks
         return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
 
@@ -327,7 +325,7 @@ class NetworkDiagram(View):
         st = self.network
         seed = cue.ids[0]
         out: Anims = []
-        done = self._mark(seed, self.theme.colors.bucket, backward=False)
+        done = self._mark(seed, self.theme.colour("forward_mode"), backward=False)
         if done is not None and seed not in st.done:
             st.done[seed] = done.set_z_index(Z_DONE)
             out.append(Create(done))

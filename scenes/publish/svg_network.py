@@ -247,7 +247,7 @@ def _counter_rows(pic: NetPicture, theme: Theme, em: float, room: float) -> list
         joined = "   ".join(parts)
         rows += [(t, c.grad, False) for t in ([joined] if _width(joined, em) <= room else parts)]
     if pic.forward is not None:
-        rows.append((f"{w.forward_count} {pic.forward[0]} / {pic.forward[1]}", c.wavefront, False))
+        rows.append((f"{w.forward_count} {pic.forward[0]} / {pic.forward[1]}", theme.colour("forward_mode"), False))
     rows += [(f"{n}  {v}", c.text, True) for _, (n, v) in sorted(pic.readouts.items())]
     return rows
 
@@ -268,8 +268,8 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
     plain = [(a, b) for a, b in _plain(net) if a in pic.units and b in pic.units]
     body += [_line(geo.centre[a], geo.centre[b], r, c.edge, link_w, "link") for a, b in plain]
     marks: list[tuple[set[str] | list[str], str, str]] = [
-        (pic.sweep, c.grad, "swept"), (pic.filled, c.bucket, "filled"), (pic.trace, c.wavefront, "traced"),
-        (pic.done, c.bucket, "done")]
+        (pic.sweep, c.grad, "swept"), (pic.filled, c.bucket, "filled"),
+        (pic.trace, t.colour("forward_mode"), "traced"), (pic.done, t.colour("forward_mode"), "done")]
     for w in pic.links:
         link = net.links[w]
         colour, width, cls = c.edge, link_w, "link"
@@ -285,9 +285,8 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
             continue
         y = geo.centre[shown[0]][1]
         body.append(svg_text(geo.label_x, y, names[depth], em, c.text_muted, t.fonts.sans, "start"))
-        role = c.leaf_nograd if depth == 0 and net.has_inputs else c.loss if depth == len(layers) - 1 else c.op
-        for u in shown:
-            body.append(_unit(pic, u, geo, role, ring_r, theme, layer))
+        for u in shown:  # by what the unit is (`Network.meaning`): only the loss in the loss's colour
+            body.append(_unit(pic, u, geo, t.colour(net.meaning(u)), ring_r, theme, layer))
     for k, (text, colour, mono) in enumerate(rows_drawn):
         y = top + (geo.label_x - geo.x0) + geo.counter_em * (0.5 + 1.5 * k)
         body.append(svg_text(geo.label_x, y, text, geo.counter_em, colour, t.fonts.mono if mono else t.fonts.sans,
@@ -308,7 +307,7 @@ def _unit(pic: NetPicture, u: str, geo: _Geo, colour: str, ring_r: float, theme:
     (x, y), r, em = geo.centre[u], geo.radius, geo.em
     name, value, target = pic.units[u]
     out = [f'<g class="unit" data-unit="{escape(u)}">']
-    for owners, col in ((pic.sweep, c.grad), (pic.trace, c.wavefront)):
+    for owners, col in ((pic.sweep, c.grad), (pic.trace, t.colour("forward_mode"))):
         if u in owners:
             out.append(f'<circle cx="{svg_num(x)}" cy="{svg_num(y)}" r="{svg_num(ring_r)}" class="ring" fill="none" '
                        f'stroke="{col}" stroke-width="{svg_num(t.strokes.wavefront * STROKE * U)}"/>')

@@ -14,21 +14,15 @@ from scenes.layout.compact import compact_text_scale
 from scenes.layout.detail import Detail
 from scenes.layout.place import Box
 from scenes.theme import Theme
+from scenes.theme_model import KIND_MEANING
 from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 
 def kind_colour(kind: str, theme: Theme) -> str:
-    """The role colour for a layout item kind."""
-    c = theme.colors
-    return {
-        "leaf_grad": c.leaf_grad,
-        "leaf_nograd": c.leaf_nograd,
-        "op": c.op,
-        "loss": c.loss,
-        "internal": c.op,  # an internal node is an intermediate result too: one meaning, one colour
-        "bucket": c.bucket,
-    }.get(kind, c.op)
+    """The colour of a layout item kind: its meaning's (``KIND_MEANING``), so a card is drawn in
+    the colour the legend and docs/visual-grammar.md give what it is."""
+    return theme.colour(KIND_MEANING.get(kind, "result"))
 
 
 def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup:
