@@ -114,24 +114,23 @@ class NetworkDiagram(View):
         """The band above the network, kept for the counters or a title."""
         return self._mlp.band
 
-    def _colour(self, net: Network, uid: str) -> str:
-        """A unit's colour, by what it is (`Network.meaning`): only the loss is in the loss's."""
-        return self.theme.colour(net.meaning(uid))
-
     def _line(self, p: Places, weight: str, colour: str, width: float, backward: bool = False) -> Mobject:
         link = self._mlp.net.links[weight]
         a, b = p.centre[link.src], p.centre[link.dst]
         return link_line(b, a, p.radius, colour, width) if backward else link_line(a, b, p.radius, colour, width)
 
-    def _mark(self, owner: str, colour: str, backward: bool) -> Mobject | None:
-        """A unit's glow ring or a weight's overlay line in ``colour`` (for sweeps and passes)."""
+    def _mark(self, owner: str, meaning: str, backward: bool) -> Mobject | None:
+        """A unit's glow ring or a weight's overlay line in ``meaning``'s colour: a gradient for
+        reverse mode's sweep and the weights it fills, forward_mode for forward mode's passes."""
         p: Places = self._mlp.places
         t = self.theme
+        colour = t.colour(meaning)
         if owner in self._mlp.net.links:
-            return self._line(p, owner, colour, t.strokes.link * 2, backward).set_z_index(Z_TRACE)
+            line = self._line(p, owner, colour, t.strokes.link * 2, backward).set_z_index(Z_TRACE)
+            return tag(line, "mark", meaning=meaning)
         if owner in p.centre:
             ring = Circle(radius=p.radius * (1 + t.proportions.unit_ring), color=colour, stroke_width=t.strokes.wavefront)
-            return ring.move_to([*p.centre[owner], 0]).set_z_index(Z_TRACE)
+            return tag(ring.move_to([*p.centre[owner], 0]).set_z_index(Z_TRACE), "mark", meaning=meaning)
         return None
 
     # ----- building the network ---------------------------------------------------------------
@@ -151,7 +150,7 @@ class NetworkDiagram(View):
             self.ctx.record_all([s for s in cue.strings if s.role == "name"])
             return self._new_value(st.units[uid], value, cue.ids[-1])
         name = next(s for s in cue.strings if s.role == "name")
-        unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
+        unit = unit_circle(name.text, p.centre[uid], p.radius, self._mlp.net.meaning(uid), self.theme)
         st.units[uid] = unit
         self.ctx.record(name)
         unit.value = None
@@ -250,7 +249,7 @@ class NetworkDiagram(View):
         text = f"{words} {count}" if total is None else f"{words} {count} / {total}"
         if total is None:
             st.reverse_text = text
-        out: Anims = self._set_row(row, text, t.colour("gradient" if total is None else "forward_mode"), step)
+        out: Anims = self._set_row(row, text, "gradient" if total is None else "forward_mode", step)
         for s in cue.strings:
             self.ctx.record(s)
         if total is not None:
@@ -270,11 +269,13 @@ class NetworkDiagram(View):
             return []
         return [readout.animate.fade(self.theme.opacity.dimmed)]
 
-    def _set_row(self, row: int, text: str, colour: str, step: StepScratch) -> Anims:
+    def _set_row(self, row: int, text: str, meaning: str | None, step: StepScratch) -> Anims:
+        """Row ``row`` of the band shows ``text``, in ``meaning``'s colour (None: plain text)."""
         st = self.network
         left, bottom, right, top = self._mlp.band
         h = self._row_height()
-        m = label(text, self.theme.fonts.sans, self.theme.font_sizes.counter, colour)
+        colour = self.theme.colors.text if meaning is None else self.theme.colour(meaning)
+        m = tag(label(text, self.theme.fonts.sans, self.theme.font_sizes.counter, colour), "label", meaning=meaning)
         shrink_to_fit(m, right - left, h)
         m.move_to([left, top - h * (row + 0.5), 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         old = st.rows.pop(row, None)
@@ -285,7 +286,7 @@ class NetworkDiagram(View):
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")
     def draw_sweep_step(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self._mark(cue.ids[0], self.theme.colour("gradient"), backward=True)  # a gradient flowing
+        mark = self._mark(cue.ids[0], "gradient", backward=True)  # a gradient flowing
         if mark is None:
             return []
         self.network.sweep.append(mark)
@@ -293,7 +294,7 @@ class NetworkDiagram(View):
 
     @draws("link_fill")
     def draw_link_fill(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self._mark(cue.ids[0], self.theme.colors.bucket, backward=True)  # .grad filled: the gradient's
+        mark = self._mark(cue.ids[0], "gradient", backward=True)  # .grad filled: the gradient's
         if mark is None:
             return []
         self.network.sweep.append(mark.set_z_index(Z_DONE))
@@ -306,13 +307,13 @@ class NetworkDiagram(View):
         for s in cue.strings:
             self.ctx.record(s)
         text = f"{st.reverse_text or ''}   {t.labels.reached} {cue.text('reached')} / {cue.text('total')}".strip()
-        return self._set_row(0, text, t.colour("gradient"), step)
+        return self._set_row(0, text, "gradient", step)
 
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")
     def draw_tangent_sweep(self, cue: Cue, step: StepScratch) -> Anims:
-        tangent = self.theme.colour("forward_mode")  # forward mode's own colour, never the reverse sweep's
-        marks = [m for m in (self._mark(o, tangent, backward=False) for o in cue.ids) if m is not None]
+        # forward mode's own colour, never the reverse sweep's
+        marks = [m for m in (self._mark(o, "forward_mode", backward=False) for o in cue.ids) if m is not None]
         self.network.trace += marks
         return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
 
@@ -325,13 +326,13 @@ class NetworkDiagram(View):
         st = self.network
         seed = cue.ids[0]
         out: Anims = []
-        done = self._mark(seed, self.theme.colour("forward_mode"), backward=False)
+        done = self._mark(seed, "forward_mode", backward=False)
         if done is not None and seed not in st.done:
             st.done[seed] = done.set_z_index(Z_DONE)
             out.append(Create(done))
         name, value = cue.text("name") or "", cue.text("value") or ""
         row = FIRST if FIRST not in st.rows else LATEST
-        out += self._set_row(row, f"{name}  {value}", self.theme.colors.text, step)
+        out += self._set_row(row, f"{name}  {value}", None, step)
         for s in cue.strings:
             self.ctx.record(s)
         return out

@@ -48,7 +48,7 @@ def test_a_tag_too_wide_for_its_card_reaches_past_it_rather_than_shrink() -> Non
 
 
 def test_a_long_unit_name_in_a_small_circle_stays_readable() -> None:
-    unit = unit_circle("h1_0", (0.0, 0.0), 0.2, THEME.colors.op, THEME)
+    unit = unit_circle("h1_0", (0.0, 0.0), 0.2, "result", THEME)
     assert _px(unit.text) >= F.min_glyph_px
 
 

@@ -68,7 +68,8 @@ def node_card(
         stroke_color=colour, stroke_width=theme.strokes.card * max(scale, q.min_stroke_scale),
         fill_color=theme.colors.card_fill, fill_opacity=theme.opacity.card_fill,
     ).move_to([box.x, box.y, 0])
-    tag(frame, "card", id=box.id)
+    meaning = KIND_MEANING.get(box.kind, "result")  # what the log says it is: the colour must show it
+    tag(frame, "card", id=box.id, meaning=meaning)
     card = VGroup(frame)
     card.frame = frame
     card.name = card.value = card.sub = None
@@ -128,7 +129,7 @@ def node_card(
         row.move_to([box.x, cy, 0])
         for role, m, start in made:
             if start * factor >= f.min_readable:
-                tag(m, "value" if role == "value" else "label", id=box.id)
+                tag(m, "value" if role == "value" else "label", id=box.id, meaning=meaning if role == "name" else None)
                 setattr(card, role, m)
                 card.add(m)
     if card.sub is None and card.name is not None:  # one row: it sits in the middle

@@ -15,6 +15,7 @@ from manim import Circle, Line, VGroup
 
 from scenes.storyboard.network import Network
 from scenes.theme import Rect, Theme
+from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 
@@ -49,10 +50,11 @@ def network_places(net: Network, region: Rect, theme: Theme) -> Places:
     return Places(centre, radius, flow)
 
 
-def unit_circle(name: str, at: tuple[float, float], radius: float, colour: str, theme: Theme) -> VGroup:
-    """A unit: a circle in its role's colour with its program name inside, shrunk to fit."""
+def unit_circle(name: str, at: tuple[float, float], radius: float, meaning: str, theme: Theme) -> VGroup:
+    """A unit: a circle in its ``meaning``'s colour (`Network.meaning`: input, result or the
+    loss) with its program name inside, shrunk to fit."""
     t = theme
-    ring = Circle(radius=radius, color=colour, stroke_width=t.strokes.card)
+    ring = tag(Circle(radius=radius, color=t.colour(meaning), stroke_width=t.strokes.card), "unit", meaning=meaning)
     ring.set_fill(t.colors.card_fill, opacity=t.opacity.card_fill).move_to([at[0], at[1], 0])
     text = label(name, t.fonts.mono, t.font_sizes.unit_name, t.colors.text)
     # never under the least readable size: a long name (h1_0) then reaches the ring, still inside it;
