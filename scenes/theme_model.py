@@ -300,14 +300,6 @@ class Theme:
             raise ThemeError(f"unknown meaning {meaning!r}; the theme has {sorted(self.meanings)}") from None
         return str(getattr(self.colors, key))
 
-    def meaning_of(self, colour: str) -> str | None:
-        """The meaning ``colour`` (a hex) shows, or None for a chrome colour (text, backgrounds)."""
-        hexa = colour.lower()
-        for meaning, keys in self.meanings.items():
-            if any(str(getattr(self.colors, k)).lower() == hexa for k in keys.split()):
-                return meaning
-        return None
-
     def aspect(self, name: str) -> Aspect:
         """The frame spec for "16:9", "9:16" or "1:1"; a clear error for anything else."""
         try:
