@@ -221,7 +221,7 @@ class NetworkDiagram(View):
         depth = next((i for i, l in enumerate(layers) if uid in l), 0)
         if depth == 0 or any(l.dst == uid for l in net.links.values()):
             return []
-        lines = [link_line(p.centre[src], p.centre[uid], p.radius, self.theme.colors.edge, self.theme.strokes.link)
+        lines = [link_line(p.centre[src], p.centre[uid], p.radius, self.theme.colour("forward"), self.theme.strokes.link)
                  .set_z_index(Z_LINK) for src in layers[depth - 1] if src in st.units]
         st.plain += lines
         return [Create(m) for m in lines]
@@ -232,7 +232,7 @@ class NetworkDiagram(View):
         weight = cue.ids[0]
         if weight in st.links or weight not in self._mlp.net.links:
             return []
-        line = self._line(self._mlp.places, weight, self.theme.colors.edge, self.theme.strokes.link)
+        line = self._line(self._mlp.places, weight, self.theme.colour("forward"), self.theme.strokes.link)
         st.links[weight] = line.set_z_index(Z_LINK)
         return [Create(line)]
 

@@ -42,7 +42,7 @@ def bucket(
     Attributes `outline`, `fill`, `value` let a scene animate each part."""
     q = theme.proportions
     meaning = "skipped" if dimmed else "gradient"  # a bucket holds a gradient: its rim is the gradient's colour
-    col = theme.colors.dimmed if dimmed else theme.colors.bucket
+    col = theme.colour(meaning)
     x0, x1 = box.x - box.w / 2, box.x + box.w / 2
     y0, y1 = box.y - box.h / 2, box.y + box.h / 2
     taper = box.w * q.bucket_taper
