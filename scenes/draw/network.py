@@ -221,7 +221,8 @@ class NetworkDiagram(View):
         depth = next((i for i, l in enumerate(layers) if uid in l), 0)
         if depth == 0 or any(l.dst == uid for l in net.links.values()):
             return []
-        lines = [link_line(p.centre[src], p.centre[uid], p.radius, self.theme.colour("forward"), self.theme.strokes.link)
+        forward = self.theme.colour("forward")
+        lines = [link_line(p.centre[src], p.centre[uid], p.radius, forward, self.theme.strokes.link)
                  .set_z_index(Z_LINK) for src in layers[depth - 1] if src in st.units]
         st.plain += lines
         return [Create(m) for m in lines]

@@ -55,7 +55,7 @@ class Network:
     targets: dict[str, list[str]] = field(default_factory=dict)  # unit id -> named leaves outside it reads
     alias: dict[str, str] = field(default_factory=dict)  # a later pass's tensor -> the first pass's unit it is
     products: dict[int, str] = field(default_factory=dict)  # seq of each product w * u, every pass -> its weight
-    loss: str | None = None  # the unit backward() ran from (or the named end after the output): the only one in the loss colour
+    loss: str | None = None  # the unit backward() ran from (or the named end after the output), the one drawn as the loss
 
     def unit_of(self, tensor: str) -> str | None:
         """The unit whose circle stands for ``tensor``: itself, or for a later pass of a training
