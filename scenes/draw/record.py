@@ -113,15 +113,16 @@ def colour(parts: Iterable[Any]) -> str | None:
     """The colour a shape shows, as ``#rrggbb``: the first drawn stroke of its parts (a card's
     outline, an arrow, a bucket's rim), else the first visible fill (a text's glyphs, a badge's
     pill); None when nothing of it shows."""
-    fills = []
+    first_fill = None
     for m in parts:
         stroke = getattr(m, "stroke_rgbas", None)
         if stroke is not None and len(stroke) and (getattr(m, "stroke_width", 0) or 0) > 0 and stroke[0][3] > 0:
             return _hex(stroke[0])
-        fill = getattr(m, "fill_rgbas", None)
-        if fill is not None and len(fill) and fill[0][3] > 0:
-            fills.append(fill[0])
-    return _hex(fills[0]) if fills else None
+        if first_fill is None:
+            fill = getattr(m, "fill_rgbas", None)
+            if fill is not None and len(fill) and fill[0][3] > 0:
+                first_fill = fill[0]
+    return None if first_fill is None else _hex(first_fill)
 
 
 def opacity(mob: Any) -> float:
