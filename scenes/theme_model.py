@@ -19,6 +19,10 @@ KIND_MEANING: dict[str, str] = {
 """A graph item's kind (scenes/layout/graph.py) -> the meaning of ``Theme.meanings`` it is drawn
 in: an internal node is an intermediate result too, and a bucket holds a gradient."""
 
+MEANINGS: tuple[str, ...] = ("loss", "weight", "input", "result", "gradient", "forward_mode", "now", "forward",
+                             "skipped", "error")
+"""The meanings the drawers ask a colour for (``Theme.colour``): a theme must declare each."""
+
 
 class ThemeError(ValueError):
     """A bad value in the theme file; the message names the file and the dotted key."""
