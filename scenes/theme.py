@@ -19,8 +19,8 @@ from typing import Any
 import yaml
 
 from scenes.theme_model import (  # noqa: F401 - the model's names are the theme's
-    Aspect, Colors, Fonts, FontSizes, Labels, LayoutRules, Opacity, Pronounce, Proportions, Radii, Reading, Rect, Sizes,
-    Spacing, Strokes, Theme, ThemeError, Timings,
+    MEANINGS, Aspect, Colors, Fonts, FontSizes, Labels, LayoutRules, Opacity, Pronounce, Proportions, Radii, Reading,
+    Rect, Sizes, Spacing, Strokes, Theme, ThemeError, Timings,
 )
 
 DEFAULT_THEME_PATH = Path(__file__).resolve().parent / "theme.yaml"
@@ -104,6 +104,9 @@ def _check_ranges(theme: Theme, path: Path) -> None:
             if v < 0:
                 raise _fail(path, f"{group}.{name}", f"expected a value >= 0, got {v}")
     colours = {f.name for f in dataclasses.fields(Colors)}
+    for meaning in MEANINGS:
+        if meaning not in theme.meanings:
+            raise _fail(path, f"meanings.{meaning}", "missing: the scenes draw it (docs/visual-grammar.md)")
     for meaning, keys in theme.meanings.items():
         bad = [k for k in keys.split() if k not in colours]
         if bad:

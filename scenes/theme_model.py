@@ -12,6 +12,18 @@ from dataclasses import dataclass
 Rect = tuple[float, float, float, float]  # left, bottom, right, top
 
 
+KIND_MEANING: dict[str, str] = {
+    "leaf_grad": "weight", "leaf_nograd": "input", "op": "result", "internal": "result", "loss": "loss",
+    "bucket": "gradient",
+}
+"""A graph item's kind (scenes/layout/graph.py) -> the meaning of ``Theme.meanings`` it is drawn
+in: an internal node is an intermediate result too, and a bucket holds a gradient."""
+
+MEANINGS: tuple[str, ...] = ("loss", "weight", "input", "result", "gradient", "forward_mode", "now", "forward",
+                             "skipped", "error")
+"""The meanings the drawers ask a colour for (``Theme.colour``): a theme must declare each."""
+
+
 class ThemeError(ValueError):
     """A bad value in the theme file; the message names the file and the dotted key."""
 
@@ -29,6 +41,7 @@ class Colors:
     bucket_fill: str
     grad: str
     wavefront: str
+    tangent: str
     error: str
     dimmed: str
     edge: str
@@ -283,6 +296,17 @@ class Theme:
     pronounce: Pronounce
     meanings: dict[str, str]  # meaning -> the `colors` keys (space-separated) that show it
     aspects: dict[str, Aspect]
+
+    def colour(self, meaning: str) -> str:
+        """The colour that shows ``meaning`` (the first of its ``meanings`` keys): draw code takes
+        a colour by what it means, so one meaning is one colour across the series.
+
+        A meaning the theme does not declare is a coding error, said with the meanings there are."""
+        try:
+            key = self.meanings[meaning].split()[0]
+        except KeyError:
+            raise ThemeError(f"unknown meaning {meaning!r}; the theme has {sorted(self.meanings)}") from None
+        return str(getattr(self.colors, key))
 
     def aspect(self, name: str) -> Aspect:
         """The frame spec for "16:9", "9:16" or "1:1"; a clear error for anything else."""

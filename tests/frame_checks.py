@@ -14,6 +14,7 @@ from typing import Any, Callable, Protocol
 
 from scenes.draw.collisions import collisions, too_small
 from scenes.render.continuity import blinks
+from scenes.render.grammar import Palette, off_colour
 from scenes.render.inspect import inspect_clip, sample_frames
 from scenes.render.options import RenderOptions, fps_of
 from scenes.render.truth import Truth
@@ -119,6 +120,22 @@ class Blinks:
 
     def found(self) -> list[str]:
         return [f"{self.case.name} {self.case.aspect}: {b.describe()}" for b in blinks(self.samples)]
+
+
+class OffColour(Spans):
+    """Nothing is drawn in another meaning's colour (`scenes.render.grammar.off_colour`): the
+    loss's red is the loss's only, forward mode's colour is not the gradient's, ..."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(case)
+        self.palette = Palette.of(case.theme)
+
+    def see(self, sample: dict) -> None:
+        for o in off_colour(sample["items"], self.palette):
+            self.add((_who(o.item), o.said, o.shown), sample["time"], o.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
 
 
 @dataclass(frozen=True)

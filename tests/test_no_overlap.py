@@ -42,7 +42,7 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import Blinks, Collide, FrameCheck, TooSmall, Untrue, inspect_checks
+from tests.frame_checks import Blinks, Collide, FrameCheck, OffColour, TooSmall, Untrue, inspect_checks
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -90,6 +90,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=lambda name, aspect, lesson: not lesson and aspect != "1:1"),
+    FrameCheck("grammar", OffColour),
 ]
 for _check in CHECKS:
     assert set(_check.still) <= {(n, a) for n in NAMES for a in ASPECTS}, f"{_check.name}: a listed case is not run"

@@ -51,7 +51,7 @@ class Console(View):
         return self._print(strings, colour, step, text=text)
 
     def _print(self, strings: list[Shown], colour: str, step: StepScratch, size: float | None = None,
-               record: bool = True, text: str | None = None) -> Anims:
+               record: bool = True, text: str | None = None, meaning: str | None = None) -> Anims:
         """Append a line (wrapped when long) under the code pane, or atop the graph region; never
         larger than the code above it (a long program's pane has shrunk its font). ``record``:
         False when the caller composed the line and records the strings it was made of; ``text``:
@@ -64,7 +64,7 @@ class Console(View):
         left, bottom, right, top = spec.code if self.has_code else self.ctx.graph_region()
         width = right - left - 2 * t.sizes.code_pad
         lines = wrap_words(text, t.fonts.mono, size, width)
-        m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console")
+        m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console", meaning=meaning)
         shrink_to_fit(m, width, (top - bottom) / 2, least=t.font_sizes.min_readable / size)
         for s in strings if record else []:
             self.ctx.record(s)
@@ -179,6 +179,6 @@ class Console(View):
     def draw_message(self, cue: Cue, step: StepScratch) -> Anims:
         """An error or warning as Python prints it (``UserWarning: ...``), its first sentence
         wrapped at the small card size (or the code's, if smaller)."""
-        return self._print(list(cue.strings), self.theme.colors.error, step, size=self.theme.font_sizes.card_fn,
-                           text=message_line(cue))
+        return self._print(list(cue.strings), self.theme.colour("error"), step, size=self.theme.font_sizes.card_fn,
+                           text=message_line(cue), meaning="error")
 

@@ -178,7 +178,11 @@ class CameraFocus(View):
             if saved is not None and len(saved) == len(parts):
                 for s, (fill, stroke) in zip(parts, saved):
                     if len(s.fill_rgbas) == len(fill) and len(s.stroke_rgbas) == len(stroke):
-                        s.fill_rgbas, s.stroke_rgbas = fill, stroke
+                        # its opacity from before the move, its colour as drawn since: an arrow
+                        # turned while the camera was away comes back a gradient's, not forward's
+                        f, k = s.fill_rgbas.copy(), s.stroke_rgbas.copy()
+                        f[:, 3], k[:, 3] = fill[:, 3], stroke[:, 3]
+                        s.fill_rgbas, s.stroke_rgbas = f, k
             out.append(self._jump(m, target, out=False) if saved is not None  # back before what returns shows
                        else Transform(m, target, rate_func=first_half))
         self.faded = {}

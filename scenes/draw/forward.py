@@ -175,7 +175,7 @@ class GraphCards(View):
                 # its outline thickens to the wavefront's weight (to scale) and the card keeps its
                 # size: grown at all, it reaches over the badge beside it or the op name above it
                 s = self.theme.strokes
-                pulse.frame.set_stroke(self.theme.colors.wavefront, width=m.frame.get_stroke_width() * s.wavefront / s.card)
+                pulse.frame.set_stroke(self.theme.colour("now"), width=m.frame.get_stroke_width() * s.wavefront / s.card)
                 out.append(Transform(m, pulse, rate_func=there_and_back))
         return out
 

@@ -20,6 +20,7 @@ from scenes.layout.label_spots import first_clear
 from scenes.layout.place import Box
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
+from scenes.theme_model import KIND_MEANING
 
 def bounds(mob: Mobject) -> Rect:
     """The rectangle (left, bottom, right, top) a shape covers, as label_spots takes them."""
@@ -85,13 +86,13 @@ class FreeFrame(View):
         boxes = self.ctx.layout.boxes
         if self.graph.legend is not None or not boxes:
             return []
-        c, w = self.theme.colors, self.theme.labels
+        t, w = self.theme, self.theme.labels
         kinds = {b.kind for b in boxes.values()}
-        entries = [(col, words) for kind, col, words in (
-            ("leaf_grad", c.leaf_grad, w.legend_weight), ("leaf_nograd", c.leaf_nograd, w.legend_input),
-            ("op", c.op, w.legend_result), ("loss", c.loss, w.legend_loss)) if kind in kinds]
+        entries = [(t.colour(KIND_MEANING[kind]), words) for kind, words in (
+            ("leaf_grad", w.legend_weight), ("leaf_nograd", w.legend_input), ("op", w.legend_result),
+            ("loss", w.legend_loss)) if kind in kinds]
         if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.ctx.plan.cues):
-            entries.append((c.grad, w.legend_grad))
+            entries.append((t.colour("gradient"), w.legend_grad))
         for across in (False, True):
             m = legend(entries, self.theme, across=across)
             if self.to_free_corner(m, only_free=True):

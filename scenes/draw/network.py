@@ -130,27 +130,23 @@ class NetworkDiagram(View):
         its first unit."""
         return self._mlp.band
 
-    def _colour(self, net: Network, uid: str) -> str:
-        c = self.theme.colors
-        layers = net.layers
-        if uid in layers[0] and net.has_inputs:
-            return c.leaf_nograd
-        return c.loss if uid in layers[-1] else c.op
-
     def _line(self, p: Places, weight: str, colour: str, width: float, backward: bool = False) -> Mobject:
         link = self._mlp.net.links[weight]
         a, b = p.centre[link.src], p.centre[link.dst]
         return link_line(b, a, p.radius, colour, width) if backward else link_line(a, b, p.radius, colour, width)
 
-    def _mark(self, owner: str, colour: str, backward: bool) -> Mobject | None:
-        """A unit's glow ring or a weight's overlay line in ``colour`` (for sweeps and passes)."""
+    def _mark(self, owner: str, meaning: str, backward: bool) -> Mobject | None:
+        """A unit's glow ring or a weight's overlay line in ``meaning``'s colour: a gradient for
+        reverse mode's sweep and the weights it fills, forward_mode for forward mode's passes."""
         p: Places = self._mlp.places
         t = self.theme
+        colour = t.colour(meaning)
         if owner in self._mlp.net.links:
-            return self._line(p, owner, colour, t.strokes.link * 2, backward).set_z_index(Z_TRACE)
+            line = self._line(p, owner, colour, t.strokes.link * 2, backward).set_z_index(Z_TRACE)
+            return tag(line, "mark", meaning=meaning)
         if owner in p.centre:
             ring = Circle(radius=p.radius * (1 + t.proportions.unit_ring), color=colour, stroke_width=t.strokes.wavefront)
-            return ring.move_to([*p.centre[owner], 0]).set_z_index(Z_TRACE)
+            return tag(ring.move_to([*p.centre[owner], 0]).set_z_index(Z_TRACE), "mark", meaning=meaning)
         return None
 
     # ----- building the network ---------------------------------------------------------------
@@ -170,7 +166,7 @@ class NetworkDiagram(View):
             self.ctx.record_all([s for s in cue.strings if s.role == "name"])
             return self._new_value(st.units[uid], value, cue.ids[-1])
         name = next(s for s in cue.strings if s.role == "name")
-        unit = unit_circle(name.text, p.centre[uid], p.radius, self._colour(self._mlp.net, uid), self.theme)
+        unit = unit_circle(name.text, p.centre[uid], p.radius, self._mlp.net.meaning(uid), self.theme)
         outline = self._skeleton(uid) if not st.units else []
         st.units[uid] = unit
         ghost = st.ghosts.pop(uid, None)
@@ -266,7 +262,8 @@ class NetworkDiagram(View):
         depth = next((i for i, l in enumerate(layers) if uid in l), 0)
         if depth == 0 or any(l.dst == uid for l in net.links.values()):
             return []
-        lines = [link_line(p.centre[src], p.centre[uid], p.radius, self.theme.colors.edge, self.theme.strokes.link)
+        forward = self.theme.colour("forward")
+        lines = [link_line(p.centre[src], p.centre[uid], p.radius, forward, self.theme.strokes.link)
                  .set_z_index(Z_LINK) for src in layers[depth - 1] if src in st.units]
         st.plain += lines
         return [Create(m) for m in lines]
@@ -277,7 +274,7 @@ class NetworkDiagram(View):
         weight = cue.ids[0]
         if weight in st.links or weight not in self._mlp.net.links:
             return []
-        line = self._line(self._mlp.places, weight, self.theme.colors.edge, self.theme.strokes.link)
+        line = self._line(self._mlp.places, weight, self.theme.colour("forward"), self.theme.strokes.link)
         st.links[weight] = line.set_z_index(Z_LINK)
         return [Create(line)]
 
@@ -292,11 +289,11 @@ class NetworkDiagram(View):
         st = self.network
         t = self.theme
         count, total = cue.text("count") or "", cue.text("total")
-        colour = t.colors.grad if total is None else t.colors.wavefront
+        meaning = "gradient" if total is None else "forward_mode"
         head, row, words = (REVERSE_HEAD, REVERSE, t.labels.reverse_count) if total is None else (
             FORWARD_HEAD, FORWARD, t.labels.forward_count)
-        out: Anims = [] if head in st.rows else self._set_row(head, words, colour, step)
-        out += self._set_row(row, count if total is None else f"{count} / {total}", colour, step)
+        out: Anims = [] if head in st.rows else self._set_row(head, words, meaning, step)
+        out += self._set_row(row, count if total is None else f"{count} / {total}", meaning, step)
         for s in cue.strings:
             self.ctx.record(s)
         if total is not None:
@@ -316,20 +313,23 @@ class NetworkDiagram(View):
             return []
         return [readout.animate.fade(self.theme.opacity.dimmed)]
 
-    def _set_row(self, row: int, text: str, colour: str, step: StepScratch, parts: tuple[str, str] | None = None
-                 ) -> Anims:
-        """A tally row's text in its box, shrunk to fit; ``parts``: the same text in two lines,
-        taken when the box has room for two and one line would be shrunk."""
+    def _set_row(self, row: int, text: str, meaning: str | None, step: StepScratch,
+                 parts: tuple[str, str] | None = None) -> Anims:
+        """A tally row's text in its box, in ``meaning``'s colour (None: plain text), shrunk to
+        fit; ``parts``: the same text in two lines, taken when the box has room for two and one
+        line would be shrunk."""
         st = self.network
         tallies = self._mlp.regions.tallies
         assert tallies is not None  # a clip that counts passes has its tallies' box
         left, bottom, right, top = row_box(row, tallies, self._mlp.regions.side, self._row_height(), self._big_height(),
                                            self.theme.spacing.item_gap)
         size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
+        colour = self.theme.colors.text if meaning is None else self.theme.colour(meaning)
         m: Mobject = label(text, self.theme.fonts.sans, size, colour)
         if parts is not None and m.width > right - left and top - bottom >= 2 * self._row_height() - 1e-9:
             m = VGroup(*(label(p, self.theme.fonts.sans, size, colour) for p in parts)).arrange(
                 DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad)
+        m = tag(m, "label", meaning=meaning)
         shrink_to_fit(m, right - left, top - bottom)
         m.move_to([left, (top + bottom) / 2, 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         old = st.rows.pop(row, None)
@@ -340,7 +340,7 @@ class NetworkDiagram(View):
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")
     def draw_sweep_step(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self._mark(cue.ids[0], self.theme.colors.grad, backward=True)  # a gradient flowing
+        mark = self._mark(cue.ids[0], "gradient", backward=True)  # a gradient flowing
         if mark is None:
             return []
         self.network.sweep.append(mark)
@@ -348,7 +348,7 @@ class NetworkDiagram(View):
 
     @draws("link_fill")
     def draw_link_fill(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self._mark(cue.ids[0], self.theme.colors.bucket, backward=True)
+        mark = self._mark(cue.ids[0], "gradient", backward=True)  # .grad filled: the gradient's
         if mark is None:
             return []
         self.network.sweep.append(mark.set_z_index(Z_DONE))
@@ -361,12 +361,13 @@ class NetworkDiagram(View):
         for s in cue.strings:
             self.ctx.record(s)
         words, count = t.labels.reached, f"{cue.text('reached')} / {cue.text('total')}"
-        return self._set_row(REACHED, f"{words} {count}", t.colors.grad, step, parts=(words, count))
+        return self._set_row(REACHED, f"{words} {count}", "gradient", step, parts=(words, count))
 
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")
     def draw_tangent_sweep(self, cue: Cue, step: StepScratch) -> Anims:
-        marks = [m for m in (self._mark(o, self.theme.colors.wavefront, backward=False) for o in cue.ids) if m is not None]
+        # forward mode's own colour, never the reverse sweep's
+        marks = [m for m in (self._mark(o, "forward_mode", backward=False) for o in cue.ids) if m is not None]
         self.network.trace += marks
         return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
 
@@ -379,13 +380,13 @@ class NetworkDiagram(View):
         st = self.network
         seed = cue.ids[0]
         out: Anims = []
-        done = self._mark(seed, self.theme.colors.bucket, backward=False)
+        done = self._mark(seed, "forward_mode", backward=False)
         if done is not None and seed not in st.done:
             st.done[seed] = done.set_z_index(Z_DONE)
             out.append(Create(done))
         name, value = cue.text("name") or "", cue.text("value") or ""
         row = FIRST if FIRST not in st.rows else LATEST
-        out += self._set_row(row, f"{name}  {value}", self.theme.colors.text, step)
+        out += self._set_row(row, f"{name}  {value}", None, step)
         for s in cue.strings:
             self.ctx.record(s)
         return out

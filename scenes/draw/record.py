@@ -24,18 +24,21 @@ ATTR = "gradreel_tag"
 @dataclass(frozen=True)
 class Tag:
     """What a shape is: ``kind`` "text" or "shape", its ``role`` (caption, code, label, value,
-    badge, title, console, card, arrow, bucket...), the string it shows, and whose it is."""
+    badge, title, console, card, arrow, bucket...), the string it shows, whose it is, and the
+    ``meaning`` of the visual grammar it stands for (``Theme.meanings``: a loss's card, a
+    gradient's arrow), said by the builder from what the log says it is, never from its colour."""
 
     kind: str
     role: str
     text: str | None = None
     id: str | None = None
+    meaning: str | None = None
 
 
 def tag(mob: Any, role: str | None, *, text: str | None = None, id: str | None = None,
-        kind: str | None = None) -> Any:
-    """Tag ``mob`` (and return it). A text tag keeps the text it had unless ``text`` is given;
-    ``role=None`` removes the tag (a copy drawn as a halo is not a second label)."""
+        kind: str | None = None, meaning: str | None = None) -> Any:
+    """Tag ``mob`` (and return it). A text tag keeps the text, id and meaning it had unless
+    given; ``role=None`` removes the tag (a copy drawn as a halo is not a second label)."""
     if role is None:
         if hasattr(mob, ATTR):
             delattr(mob, ATTR)
@@ -44,7 +47,8 @@ def tag(mob: Any, role: str | None, *, text: str | None = None, id: str | None =
     kind = kind or (old.kind if old is not None else ("text" if text is not None else "shape"))
     if text is None and old is not None:
         text = old.text
-    setattr(mob, ATTR, Tag(kind, role, text, id if id is not None else (old.id if old is not None else None)))
+    setattr(mob, ATTR, Tag(kind, role, text, id if id is not None else (old.id if old is not None else None),
+                           meaning if meaning is not None else (old.meaning if old is not None else None)))
     return mob
 
 
@@ -101,6 +105,26 @@ def tagged(mobs: Iterable[Any]) -> list[tuple[Any, Tag]]:
     return found
 
 
+def _hex(rgba: Any) -> str:
+    return "#" + "".join(f"{round(float(v) * 255):02x}" for v in rgba[:3])
+
+
+def colour(parts: Iterable[Any]) -> str | None:
+    """The colour a shape shows, as ``#rrggbb``: the first drawn stroke of its parts (a card's
+    outline, an arrow, a bucket's rim), else the first visible fill (a text's glyphs, a badge's
+    pill); None when nothing of it shows."""
+    first_fill = None
+    for m in parts:
+        stroke = getattr(m, "stroke_rgbas", None)
+        if stroke is not None and len(stroke) and (getattr(m, "stroke_width", 0) or 0) > 0 and stroke[0][3] > 0:
+            return _hex(stroke[0])
+        if first_fill is None:
+            fill = getattr(m, "fill_rgbas", None)
+            if fill is not None and len(fill) and fill[0][3] > 0:
+                first_fill = fill[0]
+    return None if first_fill is None else _hex(first_fill)
+
+
 def opacity(mob: Any) -> float:
     """How opaque a shape and its family draw now: the largest of its parts' (see ``items``)."""
     return _opacity(s for s, _ in _points(mob))
@@ -108,8 +132,9 @@ def opacity(mob: Any) -> float:
 
 def items(scene: Any, frame: Frame) -> list[dict[str, Any]]:
     """Every tagged shape on screen now, in drawing order: ``{kind, role, text, bbox, opacity,
-    id}``, ``bbox`` ``[x0, y0, x1, y1]`` in pixels from the top-left corner. A text inside a
-    tagged text (the number on a badge) is the outer one's; a shape without points is left out."""
+    id, colour, meaning}``, ``bbox`` ``[x0, y0, x1, y1]`` in pixels from the top-left corner,
+    ``colour`` what :func:`colour` reads. A text inside a tagged text (the number on a badge) is
+    the outer one's; a shape without points is left out."""
     from manim.utils.iterables import list_update
 
     found: list[tuple[Any, Tag]] = []
@@ -122,7 +147,8 @@ def items(scene: Any, frame: Frame) -> list[dict[str, Any]]:
         pts = np.concatenate([p[:, :2] for _, p in parts])  # one reduction each way, not one per part
         (xs0, ys0), (xs1, ys1) = pts.min(axis=0).tolist(), pts.max(axis=0).tolist()
         out.append({"kind": t.kind, "role": t.role, "text": t.text, "bbox": frame.box(xs0, ys0, xs1, ys1),
-                    "opacity": round(_opacity(s for s, _ in parts), 3), "id": t.id})
+                    "opacity": round(_opacity(s for s, _ in parts), 3), "id": t.id,
+                    "colour": colour(s for s, _ in parts), "meaning": t.meaning})
     return out
 
 

@@ -220,13 +220,13 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     w, h = box.w * U, box.h * U
     out = [f'<g class="bucket" data-item="{escape(box.id)}">',
            _rect(x, y, w, h, theme.radii.bucket * U, c.card_fill, c.bucket, theme.strokes.bucket * STROKE * U)]
-    empty = svg_text(x, y, "None", _fit("None", em, w * q.bucket_label_width, least), c.text_muted, theme.fonts.mono)
+    empty = ""  # .grad is None: an empty bucket, no word in it, as the clip draws it (docs/visual-grammar.md)
     fill = pic.fills.get(box.id)
     if fill is None:
         return "".join(out) + empty + "</g>"
     iw, ih = w * q.bucket_inner_width, h * q.bucket_inner_height
     liquid = _rect(x, y, iw, ih, theme.radii.bucket * U, c.bucket_fill)
-    if stepping is not None:  # until its step, what it held before ("None" if empty); the new fill from it
+    if stepping is not None:  # until its step, what it held before (empty if None); the new fill from it
         held = fill.before if fill.before not in (None, "None") else None
         before = empty if held is None else liquid + svg_text(x, y, held, _fit(held, em, w * q.bucket_label_width,
                                                                              least), c.text, theme.fonts.mono)

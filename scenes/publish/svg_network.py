@@ -231,7 +231,7 @@ def _counter_rows(pic: NetPicture, theme: Theme) -> list[_Row]:
         if pic.reached:
             rows.append(_Row(f"{w.reached} {pic.reached[0]} / {pic.reached[1]}", c.grad))
     if pic.forward is not None:
-        rows.append(_Row(w.forward_count, c.wavefront, count=f"{pic.forward[0]} / {pic.forward[1]}"))
+        rows.append(_Row(w.forward_count, theme.colour("forward_mode"), count=f"{pic.forward[0]} / {pic.forward[1]}"))
     rows += [_Row(f"{n}  {v}", c.text, True) for _, (n, v) in sorted(pic.readouts.items())]
     return rows
 
@@ -258,8 +258,8 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
     plain = [(a, b) for a, b in net.plain() if a in pic.units and b in pic.units]
     body += [_line(geo.centre[a], geo.centre[b], r, c.edge, link_w, "link") for a, b in plain]
     marks: list[tuple[set[str] | list[str], str, str]] = [
-        (pic.sweep, c.grad, "swept"), (pic.filled, c.bucket, "filled"), (pic.trace, c.wavefront, "traced"),
-        (pic.done, c.bucket, "done")]
+        (pic.sweep, c.grad, "swept"), (pic.filled, c.bucket, "filled"),
+        (pic.trace, t.colour("forward_mode"), "traced"), (pic.done, t.colour("forward_mode"), "done")]
     for w in pic.links:
         link = net.links[w]
         colour, width, cls = c.edge, link_w, "link"
@@ -275,9 +275,8 @@ def draw_net(pic: NetPicture, net: Network, theme: Theme, fig_id: str, title: st
             continue
         y = geo.centre[shown[0]][1]
         body.append(svg_text(geo.label_x, y, names[depth], em, c.text_muted, t.fonts.sans, "start"))
-        role = c.leaf_nograd if depth == 0 and net.has_inputs else c.loss if depth == len(layers) - 1 else c.op
-        for u in shown:
-            body.append(_unit(pic, u, geo, role, ring_r, theme, layer))
+        for u in shown:  # by what the unit is (`Network.meaning`): only the loss in the loss's colour
+            body.append(_unit(pic, u, geo, t.colour(net.meaning(u)), ring_r, theme, layer))
     y = top + (geo.label_x - geo.x0)
     for row, pitch in zip(rows_drawn, pitches):
         mid = y + pitch / (2 if row.count else 3)  # a count's row centred; a row of words half an em down, as before
@@ -303,7 +302,7 @@ def _unit(pic: NetPicture, u: str, geo: _Geo, colour: str, ring_r: float, theme:
     (x, y), r, em = geo.centre[u], geo.radius, geo.em
     name, value, target = pic.units[u]
     out = [f'<g class="unit" data-unit="{escape(u)}">']
-    for owners, col in ((pic.sweep, c.grad), (pic.trace, c.wavefront)):
+    for owners, col in ((pic.sweep, c.grad), (pic.trace, t.colour("forward_mode"))):
         if u in owners:
             out.append(f'<circle cx="{svg_num(x)}" cy="{svg_num(y)}" r="{svg_num(ring_r)}" class="ring" fill="none" '
                        f'stroke="{col}" stroke-width="{svg_num(t.strokes.wavefront * STROKE * U)}"/>')

@@ -12,6 +12,8 @@ Placeholder forms, for a program name N:
 ``{N.grad}``        N's ``.grad`` (latest ``accumulate`` ``after``, or a reset to 0)
 ``{N.grad.before}`` ``.grad`` before the latest accumulation; ``{N.grad.add}`` what it added
 ``{N.grad_fn}``     the class name of N's grad_fn (``MulBackward0``)
+``{N.rule}``        the local rule of N's node as the screen writes it beside the node
+                    (``pow: d(a²) = 2a``): one notation for screen, caption and article
 ``{N.grad_in}``     the gradient that arrived at N's node in the latest visit
 ``{N->M}``          the gradient N's node sent along its edge to M's node in the latest visit
                     of N (``{sq->a}``: the 6 that ``sq = a ** 2`` sends back to a = 3)
@@ -48,8 +50,9 @@ from .logindex import LogIndex
 from .model import STYLES, Numbers
 from .nograd import no_grad_yet, reset_before
 from .numfmt import python_number, show, torch_str
+from .rules import rule_of
 
-FIELDS = ("value", "grad", "grad.before", "grad.add", "grad_fn", "grad_in")
+FIELDS = ("value", "grad", "grad.before", "grad.add", "grad_fn", "grad_in", "rule")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,/]\d+)*(?![\w])")
 _NAME = re.compile(r"^[A-Za-z_]\w*(?:\[\d+\])*$")
@@ -255,6 +258,18 @@ def _some(names: list[str], most: int = 12) -> str:
     return f"{', '.join(names[:most - 2])}, ..., {names[-1]} ({len(names)} in all)"
 
 
+def _rule(p: Placeholder, index: LogIndex, cutoff: int) -> Shown | str:
+    """``{N.rule}``: the words of N's node's local rule, the very text the screen writes."""
+    ev = index.latest(p.name, (Tensor,), cutoff)
+    if ev is None:
+        return f"{{{p.ref}}} has no value yet at this beat: '{p.name}' is made later in the program"
+    rule = rule_of(ev.grad_fn, ev.op)
+    if rule is None:
+        what = f"its grad_fn {ev.grad_fn} has none the screen writes" if ev.grad_fn else "it is a leaf"
+        return f"{{{p.ref}}}: '{p.name}' has no local rule ({what})"
+    return Shown(rule.words, ev.seq, "rule", "caption")
+
+
 def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:
     """The filled text of one placeholder, or a message saying why it has no value here."""
     name, numbers = p.name, p.numbers(numbers)
@@ -269,6 +284,8 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
         if isinstance(got, str):
             return got
         within, cutoff = got, got[1]
+    if p.field == "rule":
+        return _rule(p, index, cutoff)
     if p.field in ("value", "grad_fn"):
         ev = index.latest(name, (Tensor, Update), cutoff)
         if ev is None:

@@ -55,6 +55,7 @@ class Network:
     targets: dict[str, list[str]] = field(default_factory=dict)  # unit id -> named leaves outside it reads
     alias: dict[str, str] = field(default_factory=dict)  # a later pass's tensor -> the first pass's unit it is
     products: dict[int, str] = field(default_factory=dict)  # seq of each product w * u, every pass -> its weight
+    loss: str | None = None  # the unit backward() ran from (or the named end after the output), the one drawn as the loss
 
     def unit_of(self, tensor: str) -> str | None:
         """The unit whose circle stands for ``tensor``: itself, or for a later pass of a training
@@ -85,6 +86,14 @@ class Network:
     def lines(self) -> list[tuple[str, str]]:
         """Every line of the full network, as (lower unit, upper unit): each weight's, and the plain ones."""
         return [(l.src, l.dst) for l in self.links.values()] + self.plain()
+
+    def meaning(self, uid: str) -> str:
+        """What unit ``uid`` is in the series' visual grammar (``Theme.meanings``): the input
+        layer's units are inputs with no gradient, the loss is the loss, every other unit (the
+        output too) an intermediate result. Only the loss takes the loss colour."""
+        if self.has_inputs and uid in self.layers[0]:
+            return "input"
+        return "loss" if uid == self.loss else "result"
 
     def layer_names(self, labels: Labels) -> list[str]:
         """input, hidden 1, hidden 2, ..., output, loss: each layer by its place (the last is the
@@ -166,6 +175,7 @@ def read_network(events: Iterable[Event]) -> Network:
     loss = roots[0] if roots and roots[0] in tensors else _named_end(last, users, tensors)
     if loss is not None and loss not in layer:
         layer[loss] = layer[last] + 1
+    net.loss = loss if loss in layer else None
     for t in sorted(layer, key=lambda t: tensors[t].seq):
         e = tensors[t]
         net.units[t] = Unit(t, e.name or t, layer[t], e.seq, bool(e.is_leaf))

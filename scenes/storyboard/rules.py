@@ -17,7 +17,18 @@ from __future__ import annotations
 from engine.onscreen import Rule
 from engine.optable import RULE_TEXTS, RULES
 
-__all__ = ["RULES", "WORDS", "Rule"]
+__all__ = ["RULES", "WORDS", "Rule", "rule_of"]
+
+def rule_of(grad_fn: str | None, op: str | None) -> Rule | None:
+    """The local rule of a node with ``grad_fn`` made by ``op``, or None. Its ``words`` are the
+    series' one notation of that rule (``pow: d(a²) = 2a``): the screen writes them beside the
+    visited node, a caption or an article quotes them with ``{N.rule}`` (docs/visual-grammar.md).
+
+    >>> rule_of("PowBackward0", "pow").words
+    'pow: d(a²) = 2a'
+    """
+    return RULES.get((grad_fn or "", op or ""))
+
 
 WORDS: frozenset[str] = RULE_TEXTS | {"0", "1"}
 """Every text this table can put on screen by itself (not read from an event): the rules' words

@@ -45,7 +45,7 @@ def test_items_say_what_is_on_screen_and_where(walk) -> None:
     for it in done["items"]:
         x0, y0, x1, y1 = it["bbox"]
         assert 0 <= x0 < x1 <= 854 and 0 <= y0 < y1 <= 480, it
-        assert set(it) == {"kind", "role", "text", "bbox", "opacity", "id"}
+        assert set(it) == {"kind", "role", "text", "bbox", "opacity", "id", "colour", "meaning"}
     cards = {it["id"] for it in done["items"] if it["role"] == "card"}
     tensors = {e.id: e for e in checked.run.events if isinstance(e, Tensor)}
     named = {t for t, e in tensors.items() if e.name}

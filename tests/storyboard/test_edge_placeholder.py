@@ -53,3 +53,17 @@ def test_a_detached_tensor_has_no_edge_from_its_source() -> None:
     graph = graph_from_events(log.events, SOURCE)
     assert [it.kind for it in graph.items if it.id == d.id] == ["leaf_nograd"]
     assert [e for e in graph.edges if d.id in (e.src, e.dst)] == []
+
+
+def test_a_rule_is_quoted_in_the_words_the_screen_writes() -> None:
+    """``{N.rule}`` (issue 39): a caption and an article quote a node's rule in the one notation
+    the screen writes beside the node (the visit's ``rule`` string), not in one of their own."""
+    from scenes.storyboard import load_and_plan, storyboard_path
+
+    assert _fill("{sq.rule}; {m.rule}") == ("pow: d(a²) = 2a; mul: × the other input", [])
+    _, (leaf,) = _fill("{a.rule}")
+    assert leaf == "{a.rule}: 'a' has no local rule (it is a leaf)"
+    checked, p = load_and_plan(storyboard_path("backward_walk"))
+    screen = {s.text for c in p.cues if c.kind == "visit" for s in c.strings if s.field == "rule"}
+    said = {s.text for cap in p.captions for s in cap.strings if s.field == "rule"}
+    assert said and said <= screen

@@ -50,3 +50,36 @@ def test_an_unused_result_without_backward_is_not_made_a_loss() -> None:
     """With no backward() at all the graph's last sink is its loss (graph_build): no more."""
     k = kinds("import torch\nw = torch.tensor(1.0, requires_grad=True)\na = w * 2\nb = w * 3\n")
     assert (k["a"], k["b"]) == ("op", "loss")
+
+
+NO_LOSS_NET = """import torch
+x0 = torch.tensor(1.0)
+x1 = torch.tensor(2.0)
+w0 = torch.tensor(0.5, requires_grad=True)
+w1 = torch.tensor(0.25, requires_grad=True)
+out = w0 * x0 + w1 * x1
+"""
+
+
+def test_a_network_top_unit_that_is_no_loss_is_a_result() -> None:
+    """Issue 39: the network view drew its whole top row in the loss's red. A network whose top
+    is an output nothing differentiates has no loss: its output is a result, drawn so."""
+    from scenes.draw.visuals.network import unit_circle
+    from scenes.storyboard.network import read_network
+
+    net = read_network(run_program(NO_LOSS_NET, "net.py").events)
+    top = net.layers[-1]
+    assert [net.units[u].name for u in top] == ["out"] and net.loss is None
+    assert net.meaning(top[0]) == "result"
+    ring = unit_circle("out", (0.0, 0.0), 0.3, net.meaning(top[0]), THEME).ring
+    assert ring.get_stroke_color().to_hex().lower() == THEME.colour("result").lower() != THEME.colors.loss.lower()
+
+
+def test_in_the_mlp_only_the_loss_unit_is_the_loss() -> None:
+    from scenes.storyboard import load, storyboard_path
+    from scenes.storyboard.network import read_network
+
+    net = read_network(load(storyboard_path("mlp")).run.events)
+    meanings = {net.units[u].name: net.meaning(u) for u in net.units}
+    assert [n for n, m in meanings.items() if m == "loss"] == ["L"]
+    assert meanings["yh"] == "result" and meanings["x0"] == "input"

@@ -49,7 +49,7 @@ def test_a_tag_too_wide_for_its_card_reaches_past_it_rather_than_shrink() -> Non
 
 def test_a_long_unit_name_in_a_small_circle_stays_readable() -> None:
     """A unit's name is a name: 11 px at 854x480, as a card's (issue 39), not the 9 px floor."""
-    unit = unit_circle("h1_0", (0.0, 0.0), 0.2, THEME.colors.op, THEME)
+    unit = unit_circle("h1_0", (0.0, 0.0), 0.2, "result", THEME)
     assert _px(unit.text) >= 11
 
 

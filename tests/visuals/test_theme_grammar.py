@@ -44,6 +44,16 @@ def test_a_shared_colour_is_found(tmp_path: Path) -> None:
     assert found and "weight" in found[0] and "gradient" in found[0]
 
 
+def test_a_meaning_the_scenes_draw_is_declared(tmp_path: Path) -> None:
+    """A theme without forward mode's colour fails when loaded, not halfway through a render."""
+    text = Path(__file__).resolve().parents[2].joinpath("scenes/theme.yaml").read_text(encoding="utf-8")
+    bad = "\n".join(ln for ln in text.splitlines() if not ln.startswith("  forward_mode:"))
+    assert bad != text
+    (tmp_path / "t.yaml").write_text(bad, encoding="utf-8")
+    with pytest.raises(ThemeError, match="meanings.forward_mode: missing"):
+        load_theme(tmp_path / "t.yaml")
+
+
 def test_a_meaning_names_a_colour_key(tmp_path: Path) -> None:
     text = Path(__file__).resolve().parents[2].joinpath("scenes/theme.yaml").read_text(encoding="utf-8")
     (tmp_path / "t.yaml").write_text(text.replace("  weight: leaf_grad", "  weight: leaf_grd"), encoding="utf-8")

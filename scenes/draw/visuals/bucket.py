@@ -41,14 +41,15 @@ def bucket(
     """Outline (a U, slightly tapered), liquid at `level`, and the value label centred on it.
     Attributes `outline`, `fill`, `value` let a scene animate each part."""
     q = theme.proportions
-    col = theme.colors.dimmed if dimmed else theme.colors.bucket
+    meaning = "skipped" if dimmed else "gradient"  # a bucket holds a gradient: its rim is the gradient's colour
+    col = theme.colour(meaning)
     x0, x1 = box.x - box.w / 2, box.x + box.w / 2
     y0, y1 = box.y - box.h / 2, box.y + box.h / 2
     taper = box.w * q.bucket_taper
     outline = VMobject(stroke_color=col, stroke_width=theme.strokes.bucket * max(scale, q.min_stroke_scale))
     outline.set_points_as_corners([[x0, y1, 0], [x0 + taper, y0, 0], [x1 - taper, y0, 0], [x1, y1, 0]])
     fill = bucket_fill(box, theme, level, scale=scale)
-    group = tag(VGroup(fill, outline), "bucket", id=box.id)
+    group = tag(VGroup(fill, outline), "bucket", id=box.id, meaning=meaning)
     group.outline, group.fill, group.value = outline, fill, None
     if value:
         size = max(theme.font_sizes.bucket_label * scale, theme.font_sizes.min_readable)  # a compact layout's bucket fits it

@@ -14,21 +14,15 @@ from scenes.layout.compact import compact_text_scale
 from scenes.layout.detail import Detail
 from scenes.layout.place import Box
 from scenes.theme import Theme
+from scenes.theme_model import KIND_MEANING
 from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 
 def kind_colour(kind: str, theme: Theme) -> str:
-    """The role colour for a layout item kind."""
-    c = theme.colors
-    return {
-        "leaf_grad": c.leaf_grad,
-        "leaf_nograd": c.leaf_nograd,
-        "op": c.op,
-        "loss": c.loss,
-        "internal": c.op,  # an internal node is an intermediate result too: one meaning, one colour
-        "bucket": c.bucket,
-    }.get(kind, c.op)
+    """The colour of a layout item kind: its meaning's (``KIND_MEANING``), so a card is drawn in
+    the colour the legend and docs/visual-grammar.md give what it is."""
+    return theme.colour(KIND_MEANING.get(kind, "result"))
 
 
 def card_tag(text: str, box: Box, theme: Theme, *, scale: float = 1.0) -> VGroup:
@@ -74,7 +68,8 @@ def node_card(
         stroke_color=colour, stroke_width=theme.strokes.card * max(scale, q.min_stroke_scale),
         fill_color=theme.colors.card_fill, fill_opacity=theme.opacity.card_fill,
     ).move_to([box.x, box.y, 0])
-    tag(frame, "card", id=box.id)
+    meaning = KIND_MEANING.get(box.kind, "result")  # what the log says it is: the colour must show it
+    tag(frame, "card", id=box.id, meaning=meaning)
     card = VGroup(frame)
     card.frame = frame
     card.name = card.value = card.sub = None
@@ -134,7 +129,7 @@ def node_card(
         row.move_to([box.x, cy, 0])
         for role, m, start in made:
             if start * factor >= f.min_readable:
-                tag(m, "value" if role == "value" else "label", id=box.id)
+                tag(m, "value" if role == "value" else "label", id=box.id, meaning=meaning if role == "name" else None)
                 setattr(card, role, m)
                 card.add(m)
     if card.sub is None and card.name is not None:  # one row: it sits in the middle

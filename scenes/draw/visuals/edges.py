@@ -42,11 +42,11 @@ def edge_arrow(
     dashed when drawn backward, since no gradient travels along it."""
     c, q = theme.colors, theme.proportions
     k = max(scale, q.min_stroke_scale)
-    col = colour or (c.grad if backward else c.edge)
+    col = colour or theme.colour("gradient" if backward else "forward")
     width = (theme.strokes.edge_backward if backward else theme.strokes.edge) * k
     opacity = theme.opacity.dimmed if dimmed else 1.0
     if dimmed:
-        col = c.dimmed if colour is None else col
+        col = theme.colour("skipped") if colour is None else col
     tip_len = theme.sizes.arrow_tip * k
     path = route_path(route, backward=backward)
     end = path.get_end()
@@ -61,7 +61,8 @@ def edge_arrow(
     body.set_fill(opacity=0)
     if backward and not route.needs_grad:
         body = DashedVMobject(body, num_dashes=max(4, int(path.get_arc_length() / max(tip_len, 1e-3))))
-    arrow = tag(VGroup(body, tip), "arrow", id=f"{route.src}->{route.dst}")
+    meaning = "skipped" if dimmed and colour is None else "gradient" if backward else "forward"
+    arrow = tag(VGroup(body, tip), "arrow", id=f"{route.src}->{route.dst}", meaning=meaning)
     arrow.body, arrow.tip = body, tip
     return arrow
 

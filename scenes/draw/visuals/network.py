@@ -15,6 +15,7 @@ from manim import Circle, Line, VGroup
 from scenes.layout.netplace import UnitRules, place_units
 from scenes.storyboard.network import Network
 from scenes.theme import Rect, Theme
+from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 
@@ -45,11 +46,12 @@ def network_places(net: Network, region: Rect, theme: Theme) -> Places:
     return Places(centre, radius, "up")
 
 
-def unit_circle(name: str, at: tuple[float, float], radius: float, colour: str, theme: Theme) -> VGroup:
-    """A unit: a circle in its role's colour with its program name inside, shrunk to fit but
-    never under ``font_sizes.unit_name_least`` (the placement makes the circle large enough)."""
+def unit_circle(name: str, at: tuple[float, float], radius: float, meaning: str, theme: Theme) -> VGroup:
+    """A unit: a circle in its ``meaning``'s colour (`Network.meaning`: input, result or the
+    loss) with its program name inside, shrunk to fit but never under
+    ``font_sizes.unit_name_least`` (the placement makes the circle large enough)."""
     t = theme
-    ring = Circle(radius=radius, color=colour, stroke_width=t.strokes.card)
+    ring = tag(Circle(radius=radius, color=t.colour(meaning), stroke_width=t.strokes.card), "unit", meaning=meaning)
     ring.set_fill(t.colors.card_fill, opacity=t.opacity.card_fill).move_to([at[0], at[1], 0])
     text = label(name, t.fonts.mono, t.font_sizes.unit_name, t.colors.text)
     shrink_to_fit(text, 2 * radius * t.proportions.unit_label, radius,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from manim import DOWN, LEFT, RIGHT, VGroup
 
 from scenes.theme import Theme
+from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label
 from scenes.draw.visuals.token import grad_token
 
@@ -22,7 +23,9 @@ def formula(text: str, theme: Theme, *, product: str | None = None, muted: bool 
     away from it is, so the one starts where the other was drawn."""
     f, c = theme.font_sizes, theme.colors
     words = label(text, theme.fonts.sans if muted else theme.fonts.mono, f.card_flag if muted else f.note,
-                  c.text_muted if muted else c.grad)
+                  c.text_muted if muted else theme.colour("gradient"))
+    if not muted:  # the arithmetic of a gradient: the gradient's colour, said so for the record
+        tag(words, "label", meaning="gradient")
     row = VGroup(words)
     row.product = None
     if product is not None:

@@ -21,8 +21,9 @@ def grad_token(text: str, theme: Theme, *, scale: float = 1.0, id: str | None = 
     pad = theme.sizes.token_pad * k
     pill = RoundedRectangle(width=t.width + 2 * pad, height=t.height + 2 * pad,
                             corner_radius=min(theme.radii.token, (t.height + 2 * pad) / 2),
-                            stroke_width=0, fill_color=theme.colors.grad, fill_opacity=1.0)
-    group = tag(VGroup(pill, t.move_to(pill.get_center())), "badge", text=text, kind="text", id=id)
+                            stroke_width=0, fill_color=theme.colour("gradient"), fill_opacity=1.0)
+    group = tag(VGroup(pill, t.move_to(pill.get_center())), "badge", text=text, kind="text", id=id,
+                meaning="gradient")
     group.pill, group.text = pill, t
     return group
 

@@ -20,7 +20,7 @@ def wavefront(boxes: Iterable[Box], theme: Theme, *, scale: float = 1.0) -> VGro
     for b in boxes:
         r = RoundedRectangle(width=b.w + 2 * pad, height=b.h + 2 * pad,
                              corner_radius=min(theme.radii.card * k + pad, (b.h + 2 * pad) / 2),
-                             stroke_color=theme.colors.wavefront, stroke_width=theme.strokes.wavefront * k,
-                             fill_color=theme.colors.wavefront, fill_opacity=theme.opacity.wavefront_glow)
+                             stroke_color=theme.colour("now"), stroke_width=theme.strokes.wavefront * k,
+                             fill_color=theme.colour("now"), fill_opacity=theme.opacity.wavefront_glow)
         group.add(r.move_to([b.x, b.y, 0]))
     return group

@@ -34,7 +34,7 @@ from ..errors import plain
 from ..logindex import Event
 from ..narration import Shown
 from ..numfmt import show, torch_str
-from ..rules import RULES, Rule
+from ..rules import Rule, rule_of
 
 NONE_TEXT = "None"
 """What a reset to ``None`` (``p.grad = None``) writes; the bucket draws it empty (scenes/draw/buckets.py)."""
@@ -126,7 +126,7 @@ def visit(b: Builder, ev: Event) -> None:
     else:
         strings.append(b.value(ev, "grad_in", "grad_in_exact", None, "grad"))
     tensor = b.index.tensor_event.get(ev.tensor or "")
-    rule = RULES.get((ev.grad_fn, (tensor.op if tensor else None) or ""))
+    rule = rule_of(ev.grad_fn, tensor.op if tensor else None)
     factors = local_factors(b, ev, rule)
     if factors:
         strings.append(Shown(rule.words, None, "rule", "rule"))
