@@ -325,11 +325,12 @@ class NetworkDiagram(View):
                                            self.theme.spacing.item_gap)
         size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
         colour = self.theme.colors.text if meaning is None else self.theme.colour(meaning)
-        m: Mobject = label(text, self.theme.fonts.sans, size, colour)
+        def words(s: str) -> Mobject:
+            return tag(label(s, self.theme.fonts.sans, size, colour), "label", meaning=meaning)
+
+        m = words(text)
         if parts is not None and m.width > right - left and top - bottom >= 2 * self._row_height() - 1e-9:
-            m = VGroup(*(label(p, self.theme.fonts.sans, size, colour) for p in parts)).arrange(
-                DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad)
-        m = tag(m, "label", meaning=meaning)
+            m = VGroup(*(words(p) for p in parts)).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad)
         shrink_to_fit(m, right - left, top - bottom)
         m.move_to([left, (top + bottom) / 2, 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         old = st.rows.pop(row, None)
