@@ -92,8 +92,10 @@ def jumps(samples: Iterable[dict], card_px: float) -> list[Jump]:
     """The jumps in consecutive inspect samples (one per frame, in time order): an item seen in two
     consecutive frames whose box's centre moved more than a card's width (``card_px``, the theme's
     card width in pixels at this frame size; the item's own width where that is larger). What an
-    animation carries moves a little each frame; a jump is a thing drawn anew somewhere else, or a
-    layout changed without an animation. A counter's value that changes keeps its id and place.
+    animation carries moves a little each frame; a jump is a layout changed without an animation
+    (a code pane turning a page by a cut, a card drawn anew elsewhere). A counter's value that
+    changes keeps its id and place. What fades out, moves unseen and fades in is not followed
+    here: gone for under ``BLINK`` seconds, it is a blink (`blinks`).
 
     >>> card = lambda x: {"role": "card", "id": "t4", "opacity": 1.0, "bbox": [x, 0, x + 100, 40]}
     >>> frames = [[card(0)], [card(30)], [card(300)], [], [card(0)]]
