@@ -277,8 +277,8 @@ class NetworkDiagram(View):
         st = self.network
         left, bottom, right, top = self._mlp.band
         h = self._row_height()
-        m = label(text, self.theme.fonts.sans, self.theme.font_sizes.counter, colour)
-        shrink_to_fit(m, right - left, h)
+        m = tag(label(text, self.theme.fonts.sans, self.theme.font_sizes.counter, colour), "label", id=f"row {row}")
+        shrink_to_fit(m, right - left, h)  # its id is its row's: the checks follow a counter changing in place
         m.move_to([left, top - h * (row + 0.5), 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         old = st.rows.pop(row, None)
         st.rows[row] = m
