@@ -10,6 +10,7 @@ pane's text so that no line is drawn outside it. The pane's backdrop does not mo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from manim import Mobject, UpdateFromAlphaFunc, smooth
@@ -22,9 +23,12 @@ def _row_ys(pane: CodePane) -> dict[int, float]:
     return {pane.window[0] + i: rows[0][4] for i, rows in enumerate(pane._parts)}
 
 
-def scroll(old: CodePane, new: CodePane) -> list[Any] | None:
+def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] = ()) -> list[Any] | None:
     """``old``'s window replaced by ``new``'s (the same pane, scrolled): the animations, or None
-    when the two windows share no line (nothing to carry: a cut then)."""
+    when the two windows share no line (nothing to carry: a cut then). ``riders``: what sits
+    beside a line of ``old``'s window (a loop's ``pass 2/3``), each with its line: it slides
+    with its line and fades as its line does; one whose line leaves the window is gone at the
+    end (the caller places it anew)."""
     was, now = _row_ys(old), _row_ys(new)
     shared = sorted(was.keys() & now.keys())
     if not shared:
@@ -39,35 +43,39 @@ def scroll(old: CodePane, new: CodePane) -> list[Any] | None:
         inside = min((top - pad) - y, y - (bottom + pad))
         return max(0.0, min(1.0, inside / reach))
 
-    def sliding(pane: CodePane, start: float, end: float, keep: set[int], leaving: bool) -> Any:
-        """``pane``'s lines and bar moving by ``start`` to ``end`` times ``dy``; only the
-        lines of ``keep`` drawn (the shared lines are drawn by the new pane alone, and its bar)."""
-        parts: list[tuple[Mobject, Mobject, bool]] = []  # (part, its copy at rest, drawn)
-        first = pane.window[0]
-        for i, line in enumerate(pane.lines):
-            for row in line.submobjects:
-                parts.append((row, row.copy(), first + i in keep))
-        parts += [(m, m.copy(), not leaving) for m in pane.bar_slot.submobjects]
+    def sliding(holder: Mobject, parts: list[tuple[Mobject, float | None]], start: float, end: float,
+                leaving: bool) -> Any:
+        """``parts`` of ``holder`` moving by ``start`` to ``end`` times ``dy``, each faded as the
+        row at its y (None: not drawn; the shared lines are drawn by the new pane alone)."""
+        rest = [(part, part.copy(), y) for part, y in parts]
 
         def update(_: Mobject, alpha: float) -> None:
             if not leaving and alpha >= 1.0:  # at rest, as drawn
-                for part, rest, _ in parts:
-                    part.become(rest)
+                for part, still, _ in rest:
+                    part.become(still).shift([0, dy * end, 0])
                 return
             shift = dy * (start + (end - start) * smooth(alpha))
-            for part, rest, drawn in parts:
-                part.become(rest).shift([0, shift, 0])
-                y = float(rest.get_center()[1]) + shift
-                factor = shown(y) if drawn else 0.0
-                for m, r in zip(part.family_members_with_points(), rest.family_members_with_points()):
+            for part, still, y in rest:
+                part.become(still).shift([0, shift, 0])
+                factor = 0.0 if y is None else shown(y + shift)
+                for m, r in zip(part.family_members_with_points(), still.family_members_with_points()):
                     m.set_fill(opacity=r.get_fill_opacity() * factor)
                     m.set_stroke(opacity=r.get_stroke_opacity() * factor)
-            if leaving and alpha >= 1.0:
-                pane.bg.set_opacity(0.0)
 
-        return UpdateFromAlphaFunc(pane, update, rate_func=lambda t: t, remover=leaving, introducer=not leaving)
+        return UpdateFromAlphaFunc(holder, update, rate_func=lambda t: t, remover=leaving, introducer=not leaving)
 
-    old_only = set(was) - set(now)
-    out = [sliding(old, 0.0, 1.0, old_only, leaving=True), sliding(new, -1.0, 0.0, set(now), leaving=False)]
+    def rows(pane: CodePane, drawn: set[int], bar: bool) -> list[tuple[Mobject, float | None]]:
+        out: list[tuple[Mobject, float | None]] = []
+        for i, line in enumerate(pane.lines):
+            for row in line.submobjects:
+                out.append((row, float(row.get_center()[1]) if pane.window[0] + i in drawn else None))
+        return out + [(m, float(m.get_center()[1]) if bar else None) for m in pane.bar_slot.submobjects]
+
+    out = [sliding(old, rows(old, set(was) - set(now), bar=False), 0.0, 1.0, leaving=True),
+           sliding(new, rows(new, set(now), bar=True), -1.0, 0.0, leaving=False)]
+    for mob, line in riders:
+        if line in was:
+            y = was[line]  # the row it sits by: it fades as that row does
+            out.append(sliding(mob, [(part, y) for part in mob.submobjects], 0.0, 1.0, leaving=line not in now))
     old.bg.set_opacity(0.0)  # one backdrop: the new pane's, in the same place
     return out
