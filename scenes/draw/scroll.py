@@ -23,12 +23,12 @@ def _row_ys(pane: CodePane) -> dict[int, float]:
     return {pane.window[0] + i: rows[0][4] for i, rows in enumerate(pane._parts)}
 
 
-def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] = ()) -> list[Any] | None:
+def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, float, bool]] = ()) -> list[Any] | None:
     """``old``'s window replaced by ``new``'s (the same pane, scrolled): the animations, or None
     when the two windows share no line (nothing to carry: a cut then). ``riders``: what sits
-    beside a line of ``old``'s window (a loop's ``pass 2/3``), each with its line: it slides
-    with its line and fades as its line does; one whose line leaves the window is gone at the
-    end (the caller places it anew)."""
+    beside a row of ``old``'s window (a loop's ``pass 2/3``), each with that row's y and whether
+    it stays: it slides with its row and fades as that row does; one that does not stay is
+    gone at the end (the caller places it anew)."""
     was, now = _row_ys(old), _row_ys(new)
     shared = sorted(was.keys() & now.keys())
     if not shared:
@@ -73,9 +73,7 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] =
 
     out = [sliding(old, rows(old, set(was) - set(now), bar=False), 0.0, 1.0, leaving=True),
            sliding(new, rows(new, set(now), bar=True), -1.0, 0.0, leaving=False)]
-    for mob, line in riders:
-        if line in was:
-            y = was[line]  # the row it sits by: it fades as that row does
-            out.append(sliding(mob, [(part, y) for part in mob.submobjects], 0.0, 1.0, leaving=line not in now))
+    for mob, y, stays in riders:  # y: the row it sits by, which it fades as
+        out.append(sliding(mob, [(part, y) for part in mob.submobjects], 0.0, 1.0, leaving=not stays))
     old.bg.set_opacity(0.0)  # one backdrop: the new pane's, in the same place
     return out
