@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from scenes.draw.collisions import collisions, too_small
-from scenes.render.continuity import blinks
+from scenes.render.continuity import blinks, jumps, renames
 from scenes.render.grammar import Palette, off_colour
 from scenes.render.inspect import inspect_clip, sample_frames
 from scenes.render.options import RenderOptions, fps_of
@@ -136,6 +136,36 @@ class OffColour(Spans):
 
     def found(self) -> list[str]:
         return self.lines()
+
+
+class Kept:
+    """Keeps what the continuity checks read of each frame: its time and its items with an id."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.samples: list[dict] = []
+
+    def see(self, sample: dict) -> None:
+        self.samples.append({"time": sample["time"], "frame": sample["frame"],
+                             "items": [i for i in sample["items"] if i["id"] is not None]})
+
+
+class Jumps(Kept):
+    """Nothing with a stable id moves more than a card's width between two frames (`continuity.jumps`):
+    the theme's card width at scale 1 in pixels at this frame size, or the item's own if wider."""
+
+    def found(self) -> list[str]:
+        spec = self.case.theme.aspect(self.case.aspect)
+        width = self.samples[0]["frame"][0] if self.samples else 0
+        card_px = self.case.theme.sizes.card_width * width / spec.frame_width
+        return [f"{self.case.name} {self.case.aspect}: {j.describe()}" for j in jumps(self.samples, card_px)]
+
+
+class Renames(Kept):
+    """A card keeps its name through the clip (`continuity.renames`): one node, one name."""
+
+    def found(self) -> list[str]:
+        return [f"{self.case.name} {self.case.aspect}: {r.describe()}" for r in renames(self.samples)]
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,9 @@ each printed line shown was printed by then and none of the beat that printed it
 cases that still show something untrue are listed in ``STILL_UNTRUE``.
 
 The same pass finds what blinks (`scenes.render.continuity.blinks`, the nine clips at 16:9 and
-9:16): an item with a stable id gone for under half a second and back.
+9:16): an item with a stable id gone for under half a second and back; what jumps
+(`continuity.jumps`): an item with a stable id moving more than a card's width between two
+frames; and what is renamed (`continuity.renames`): a card whose name changes within the clip.
 
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
@@ -42,7 +44,8 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import Blinks, Collide, FrameCheck, OffColour, TooSmall, Untrue, inspect_checks
+from tests.frame_checks import (Blinks, Collide, FrameCheck, Jumps, OffColour, Renames, TooSmall, Untrue,
+                                inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -85,11 +88,26 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
     ("missing_gradient", "9:16"): "the console's 'lines printed earlier: N' fades out and back in as lines scroll",
 }
 
+STILL_JUMPS: dict[tuple[str, str], str] = {
+    # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
+}
+STILL_RENAMED: dict[tuple[str, str], str] = {
+    # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
+}
+
+
+def _clip_16_9_or_9_16(name: str, aspect: str, lesson: bool) -> bool:
+    """The nine clips at 16:9 and 9:16: where the continuity checks (blink, jump, rename) run."""
+    return not lesson and aspect != "1:1"
+
+
 CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
-    FrameCheck("blink", Blinks, STILL_BLINKS, applies=lambda name, aspect, lesson: not lesson and aspect != "1:1"),
+    FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
+    FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
+    FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
     FrameCheck("grammar", OffColour),
 ]
 for _check in CHECKS:

@@ -11,6 +11,7 @@ from manim import FadeIn, FadeOut, Transform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import at_half, cut, first_half, second_half
+from scenes.draw.scroll import scroll
 from scenes.draw.drawers import draws
 from scenes.draw.loops import PassMark
 from scenes.draw.state import CodeView
@@ -55,9 +56,11 @@ class CodePaneView(View):
             first = line if aside or lit else (1 if was_aside else old.window_for(line))
             self.code.aside = aside
             self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
-            swap = _next_line(old, self.code.pane) if lit else cut(old, self.code.pane)  # as an editor scrolls
+            shown = range(self.code.pane.window[0], self.code.pane.window[1] + 1)
+            slide = scroll(old, self.code.pane, self.marks.riders(shown)) if not (lit or aside or was_aside) else None
+            swap = _next_line(old, self.code.pane) if lit else slide or cut(old, self.code.pane)
             out = swap + self._printed_aside(aside, was_aside, step)
-            return out + self.marks.follow_pane(step)  # the pass mark moves with it
+            return out + self.marks.follow_pane(step, shown if slide else None)  # the pass mark moves with it
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch) -> Anims:

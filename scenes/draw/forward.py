@@ -10,6 +10,7 @@ from manim import Create, FadeIn, FadeOut, Mobject, ReplacementTransform, Succes
 
 from scenes.draw.console import Console
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.crossfade import second_half
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
@@ -70,7 +71,8 @@ class GraphCards(View):
         old = self.graph.cards.pop(item, None)  # replaced below: gone before the new card grows
         waited = item in self.graph.waiting
         self.graph.waiting.discard(item)
-        out += self.freed.retire_rebound(tid, name) + self.freed.retire_walked(tid)
+        freed = self.freed.retire_place(item)  # first: its card goes before this one grows there
+        out += freed + self.freed.retire_rebound(tid, name) + self.freed.retire_walked(tid)
         self.graph.cards[item] = card
         self.record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
                           else {"op": "name", "value": "value", "grad_fn": "sub"})
@@ -87,6 +89,8 @@ class GraphCards(View):
             out += self.console.print_values([value], self.theme.colors.code_text, step, text=printed_value(cue))
         if waited and old is not None:  # the outline that waited: the card comes into it, then it goes
             return out + [FadeIn(card), FadeOut(old, rate_func=at_end)]
+        if freed:
+            return out + [GrowIn(card, rate_func=second_half)]
         return out + [Succession(FadeOut(old), GrowIn(card)) if old is not None else GrowIn(card)]
 
     def _waiting_card(self, item: str) -> Anims:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from manim import FadeOut
 
 from scenes.draw.context import Anims, View
+from scenes.draw.crossfade import first_half
 from scenes.draw.state import GraphView
 
 
@@ -35,6 +36,20 @@ class FreedGraphs(View):
             if other != tid and ev is not None and ev.name == name and other not in feeds \
                     and other not in freed | self.graph.ghost and not self._feeds_live(other):
                 out += self._retire(other)
+        return out
+
+    def retire_place(self, item: str) -> Anims:
+        """The cards on screen in ``item``'s box (the layout gives a pass that records the same
+        graph again the freed one's place, scenes/layout/passes.py) fade with their arrows in the
+        first half of the play, so that the new card grows (`after_freed`) where nothing is left."""
+        box = self.ctx.layout.boxes.get(item)
+        if box is None:
+            return []
+        there = [c for c in list(self.graph.cards) if c != item and (b := self.ctx.layout.boxes.get(c)) is not None
+                 and (b.x, b.y) == (box.x, box.y)]
+        out = [m for c in there for m in self._retire(c)]
+        for m in out:
+            m.rate_func = first_half
         return out
 
     def _feeds_live(self, tid: str) -> bool:

@@ -9,11 +9,14 @@ of ``ClipScene``, owning the marks' fields of ``state.code`` (the pane itself is
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from manim import FadeIn, FadeOut, VGroup, smooth
 
 from scenes.draw.context import Anims, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.onscreen import at_end
 from scenes.draw.state import CodeView
 from scenes.draw.visuals import pass_mark
 from scenes.storyboard.cues import Cue
@@ -52,14 +55,30 @@ class PassMark(View):
         mark = self._place(kind, cue.line, text, step)
         return out + [FadeIn(mark, rate_func=second_half if going else smooth)]
 
-    def follow_pane(self, step: StepScratch) -> Anims:
+    def riders(self, shown: Collection[int]) -> list[tuple[VGroup, float, bool]]:
+        """The marks on screen, each with the y of the row it sits by and whether its line is
+        among ``shown`` (the new window's): they ride a scrolling pane (`scroll.scroll`)."""
+        return [(self.code.marks[k], float(self.code.marks[k].get_center()[1]), at[0] in shown)
+                for k, at in self.code.marks_at.items() if k in self.code.marks]
+
+    def follow_pane(self, step: StepScratch, rode: Collection[int] | None = None) -> Anims:
         """The code pane was made again (its window moved, or it stepped aside): each mark goes
-        and comes back by the same line on the new pane, in the second half."""
+        and comes back by the same line on the new pane, in the second half. ``rode``: the
+        lines of the new window, where the pane scrolled and the marks rode their lines
+        (`riders`): one whose line is still shown stays where it slid; another faded with the
+        row it sat by, and is placed anew."""
         out: Anims = []
         for kind, at in list(self.code.marks_at.items()):
-            if kind in self.code.marks:
+            if kind not in self.code.marks:
+                continue
+            if rode is not None and at[0] in rode:
+                continue
+            if rode is not None:  # faded with its row and taken off by the scroll
+                self.code.marks.pop(kind)
+            else:
                 out += self._drop(kind, step)
-                out.append(FadeIn(self._place(kind, *at, step), rate_func=second_half))
+            # after a scroll, once the lines are still: none slides under it
+            out.append(FadeIn(self._place(kind, *at, step), rate_func=second_half if rode is None else at_end))
         return out
 
     def _drop(self, kind: str, step: StepScratch) -> Anims:

@@ -326,12 +326,12 @@ class NetworkDiagram(View):
         size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
         colour = self.theme.colors.text if meaning is None else self.theme.colour(meaning)
         def words(s: str) -> Mobject:
-            return tag(label(s, self.theme.fonts.sans, size, colour), "label", meaning=meaning)
+            return tag(label(s, self.theme.fonts.sans, size, colour), "label", id=f"row {row}", meaning=meaning)
 
         m = words(text)
         if parts is not None and m.width > right - left and top - bottom >= 2 * self._row_height() - 1e-9:
             m = VGroup(*(words(p) for p in parts)).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad)
-        shrink_to_fit(m, right - left, top - bottom)
+        shrink_to_fit(m, right - left, top - bottom)  # its id is its row's: the checks follow a counter changing in place
         m.move_to([left, (top + bottom) / 2, 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         old = st.rows.pop(row, None)
         st.rows[row] = m

@@ -140,7 +140,7 @@ def earlier_room(theme: Any) -> float:
 
 def clip_layout(plan: Any, events: list[Event], source: str | None, aspect: str, theme: Any) -> "Layout":
     """The clip's graph layout: the one place the render, the scene and `inspect` lay a clip
-    out. The first of these whose cards all show their values (`shows_values`), else the first:
+    out, a pass that records the same graph again in the old one's place (`passes`). The first of these whose cards all show their values (`shows_values`), else the first:
     the whole graph in its `graph_region`; each chain of single-input nodes folded into one
     card (`collapse`); both again under a pane of the lit line alone (`Layout.code_lit`, where
     the graph lies under the code: `code_rect`, with room for just what the clip prints); each
@@ -154,10 +154,13 @@ def clip_layout(plan: Any, events: list[Event], source: str | None, aspect: str,
 
     from scenes.layout.collapse import collapse
     from scenes.layout.graph import graph_from_events
+    from scenes.layout.passes import expanded, reduced, share_slots
     from scenes.layout.place import layout_graph, shows_values
 
     spec = theme.aspect(aspect)
-    graph = graph_from_events(events, source)
+    whole = graph_from_events(events, source)  # a pass recording the same graph again takes its place
+    shared = share_slots(whole, events, {i for c in plan.cues if c.kind == "dim" for i in c.ids})
+    graph = reduced(whole, shared)
     one_row = not any(c.kind == "grad_fn_appear" for c in plan.cues)
     under = shows_code(plan, source) and spec.graph[3] <= spec.code[1]
     cards = any(c.kind == "node_appear" for c in plan.cues)  # the network view draws units, not cards
@@ -173,6 +176,7 @@ def clip_layout(plan: Any, events: list[Event], source: str | None, aspect: str,
         lay = layout_graph(folded.graph if folded else graph, aspect, theme, region, one_row=one_row)
         lay = replace(lay, merged=folded.merged if folded else {}, steps=folded.steps if folded else frozenset(),
                       code_lit=lit)
+        lay = expanded(lay, whole, shared)
         if shows_values(lay):
             return lay
         first = first or lay

@@ -51,3 +51,117 @@ def blinks(samples: Iterable[dict]) -> list[Blink]:
             gone_at[key] = t
         was_on = on
     return out
+
+
+@dataclass(frozen=True)
+class Jump:
+    """An item that moved further than ``reach`` pixels between two consecutive frames."""
+
+    role: str
+    id: str
+    time: float
+    moved: float
+    reach: float
+
+    def describe(self) -> str:
+        return f"{self.role} {self.id} jumps {self.moved:.0f} px (over {self.reach:.0f}) at {self.time:.2f} s"
+
+
+def _centres(items: Iterable[dict]) -> dict[tuple[str, ...], tuple[float, float, float]]:
+    """The visible items with an id, each by (role, id), or by (role, id, text) where several share
+    a role and an id (a card's name, op name and grad_fn are all its ``label``s): key -> (centre x,
+    centre y, width). A key still shared by two visible items is left out: which is which is not
+    known."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for it in items:
+        if it["id"] is not None and it["opacity"] >= SEEN:
+            groups.setdefault((it["role"], it["id"]), []).append(it)
+    out: dict[tuple[str, ...], tuple[float, float, float]] = {}
+    shared: set[tuple[str, ...]] = set()
+    for (role, iid), group in groups.items():
+        for it in group:
+            key: tuple[str, ...] = (role, iid) if len(group) == 1 else (role, iid, str(it.get("text")))
+            if key in out:
+                shared.add(key)
+            x0, y0, x1, y1 = it["bbox"]
+            out[key] = ((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0)
+    return {k: v for k, v in out.items() if k not in shared}
+
+
+def jumps(samples: Iterable[dict], card_px: float) -> list[Jump]:
+    """The jumps in consecutive inspect samples (one per frame, in time order): an item seen in two
+    consecutive frames whose box's centre moved more than a card's width (``card_px``, the theme's
+    card width in pixels at this frame size; the item's own width where that is larger). What an
+    animation carries moves a little each frame; a jump is a layout changed without an animation
+    (a code pane turning a page by a cut, a card drawn anew elsewhere). A counter's value that
+    changes keeps its id and place. What fades out, moves unseen and fades in is not followed
+    here: gone for under ``BLINK`` seconds, it is a blink (`blinks`).
+
+    >>> card = lambda x: {"role": "card", "id": "t4", "opacity": 1.0, "bbox": [x, 0, x + 100, 40]}
+    >>> frames = [[card(0)], [card(30)], [card(300)], [], [card(0)]]
+    >>> [j.describe() for j in jumps(({"time": i / 15, "items": f} for i, f in enumerate(frames)), 144)]
+    ['card t4 jumps 270 px (over 144) at 0.13 s']
+    """
+    out: list[Jump] = []
+    before: dict[tuple[str, ...], tuple[float, float, float]] = {}
+    for sample in samples:
+        now = _centres(sample["items"])
+        for key in now.keys() & before.keys():
+            (x0, y0, w0), (x1, y1, w1) = before[key], now[key]
+            moved, reach = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, max(card_px, w0, w1)
+            if moved > reach:
+                out.append(Jump(key[0], key[1], sample["time"], moved, reach))
+        before = now
+    return out
+
+
+@dataclass(frozen=True)
+class Rename:
+    """A card whose name changed: ``was`` until ``time``, ``now`` from then."""
+
+    id: str
+    time: float
+    was: str
+    now: str
+
+    def describe(self) -> str:
+        return f"card {self.id} renamed {self.was!r} -> {self.now!r} at {self.time:.2f} s"
+
+
+def card_names(items: Iterable[dict]) -> dict[str, str]:
+    """Each visible card's name, by its id: the top label drawn inside its box with its id (the
+    name row is a card's first; its op name sits outside, its grad_fn under the name)."""
+    items = [it for it in items if it["id"] is not None and it["opacity"] >= SEEN]
+    cards = {it["id"]: it["bbox"] for it in items if it["role"] == "card"}
+    names: dict[str, tuple[float, str]] = {}
+    for it in items:
+        box = cards.get(it["id"])
+        if it["role"] != "label" or box is None or it.get("text") is None:
+            continue
+        x, y = (it["bbox"][0] + it["bbox"][2]) / 2, (it["bbox"][1] + it["bbox"][3]) / 2
+        if box[0] <= x <= box[2] and box[1] <= y <= box[3] and (it["id"] not in names or it["bbox"][1] < names[it["id"]][0]):
+            names[it["id"]] = (it["bbox"][1], it["text"])
+    return {k: text for k, (_, text) in names.items()}
+
+
+def renames(samples: Iterable[dict]) -> list[Rename]:
+    """The cards whose name (`card_names`) changes through a clip (inspect samples in time order):
+    a node keeps its name (``yh - y`` does not become ``sub`` when its card turns into its
+    backward function). A card drawn without its name for a while keeps the one it had.
+
+    >>> def card(name):
+    ...     return [{"role": "card", "id": "t7", "opacity": 1.0, "bbox": [0, 0, 100, 40]},
+    ...             {"role": "label", "id": "t7", "opacity": 1.0, "bbox": [30, 5, 70, 20], "text": name},
+    ...             {"role": "label", "id": "t7", "opacity": 1.0, "bbox": [10, 25, 90, 35], "text": "SubBackward0"}]
+    >>> frames = [card("yh - y"), [], card("yh - y"), card("sub")]
+    >>> [r.describe() for r in renames({"time": i / 15, "items": f} for i, f in enumerate(frames))]
+    ["card t7 renamed 'yh - y' -> 'sub' at 0.20 s"]
+    """
+    known: dict[str, str] = {}
+    out: list[Rename] = []
+    for sample in samples:
+        for cid, name in card_names(sample["items"]).items():
+            if cid in known and known[cid] != name:
+                out.append(Rename(cid, sample["time"], known[cid], name))
+            known[cid] = name
+    return out

@@ -158,6 +158,9 @@ def test_backward_graph_shows_buckets_then_grad_fns() -> None:
                      ("grad_fn_appear", "MulBackward0"), ("grad_fn_appear", "ReluBackward0"),
                      ("grad_fn_appear", "MulBackward0"), ("grad_fn_appear", "SubBackward0"),
                      ("grad_fn_appear", "PowBackward0")]
+    # a card keeps its name as it becomes its backward function: `yh - y` is not renamed `sub`
+    names = [c.text("name") for c in p.cues if c.kind == "grad_fn_appear"]
+    assert names == ["z", "s", "yh", "yh - y", "L"]
 
 
 def test_srt_comes_from_the_caption_spans() -> None:

@@ -92,6 +92,14 @@ def expression_text(ev: Event, lines: list[str], tensors: Mapping[str, Event] | 
     return applied if 0 < len(applied) <= MAX_EXPRESSION_CHARS else None
 
 
+def _code_name(b: Builder, tensor: str | None) -> list[Shown]:
+    """An unnamed result's card title, its code (`yh - y`), as `tensor` wrote it: the card keeps
+    its name when it becomes its backward function (not renamed to its op, ``sub``)."""
+    ev = b.index.tensor_event.get(tensor or "")
+    expr = expression(b, ev) if ev is not None else None
+    return [Shown(expr, ev.seq, "span", "name")] if ev is not None and expr is not None else []
+
+
 def update(b: Builder, ev: Event) -> None:
     strings = [Shown(ev.name, ev.seq, "name", "name")] if ev.name else []
     strings.append(b.value(ev, "value", "exact", "str", "value"))
@@ -99,7 +107,7 @@ def update(b: Builder, ev: Event) -> None:
 
 
 def node(b: Builder, ev: Event) -> None:
-    names = b.name_of(ev.tensor)
+    names = b.name_of(ev.tensor) or _code_name(b, ev.tensor)
     grad_fn = Shown(ev.grad_fn, ev.seq, "grad_fn", "grad_fn")
     if ev.grad_fn == "AccumulateGrad":
         b.add("bucket_appear", b.tm.bucket_fill, (ev.id, ev.tensor), [grad_fn] + names, [ev.seq])

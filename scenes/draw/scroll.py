@@ -1,0 +1,79 @@
+"""A long program's code pane scrolling to the lit line: the lines slide, none jumps.
+
+Why not a cut (the old window out and the new one in on one frame, as an editor pages): every
+line the two windows share would jump by the scroll's whole distance between two frames, which
+reads as a new picture rather than the same code moving (`scenes.render.continuity.jumps`).
+Here the lines both windows show slide from where they were to where they go, the lines that
+leave slide out and the ones that come slide in, each fading as it crosses the edge of the
+pane's text so that no line is drawn outside it. The pane's backdrop does not move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from manim import Mobject, UpdateFromAlphaFunc, smooth
+
+from scenes.draw.visuals.code_pane import CodePane
+
+
+def _row_ys(pane: CodePane) -> dict[int, float]:
+    """The centre y of each line's first row in ``pane``'s window, by its 1-based number."""
+    return {pane.window[0] + i: rows[0][4] for i, rows in enumerate(pane._parts)}
+
+
+def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, float, bool]] = ()) -> list[Any] | None:
+    """``old``'s window replaced by ``new``'s (the same pane, scrolled): the animations, or None
+    when the two windows share no line (nothing to carry: a cut then). ``riders``: what sits
+    beside a row of ``old``'s window (a loop's ``pass 2/3``), each with that row's y and whether
+    it stays: it slides with its row and fades as that row does; one that does not stay is
+    gone at the end (the caller places it anew)."""
+    was, now = _row_ys(old), _row_ys(new)
+    shared = sorted(was.keys() & now.keys())
+    if not shared:
+        return None
+    dy = now[shared[0]] - was[shared[0]]  # up (> 0) when the window moves down the program
+    top, bottom = float(new.bg.get_top()[1]), float(new.bg.get_bottom()[1])
+    pad = new.theme.sizes.code_pad
+    reach = new.row_height / 2  # a row fades over its half height as its centre nears the text's edge
+
+    def shown(y: float) -> float:
+        """How much of a row centred at ``y`` shows: 1 inside the text, 0 at its edge."""
+        inside = min((top - pad) - y, y - (bottom + pad))
+        return max(0.0, min(1.0, inside / reach))
+
+    def sliding(holder: Mobject, parts: list[tuple[Mobject, float | None]], start: float, end: float,
+                leaving: bool) -> Any:
+        """``parts`` of ``holder`` moving by ``start`` to ``end`` times ``dy``, each faded as the
+        row at its y (None: not drawn; the shared lines are drawn by the new pane alone)."""
+        rest = [(part, part.copy(), y) for part, y in parts]
+
+        def update(_: Mobject, alpha: float) -> None:
+            if not leaving and alpha >= 1.0:  # at rest, as drawn
+                for part, still, _ in rest:
+                    part.become(still).shift([0, dy * end, 0])
+                return
+            shift = dy * (start + (end - start) * smooth(alpha))
+            for part, still, y in rest:
+                part.become(still).shift([0, shift, 0])
+                factor = 0.0 if y is None else shown(y + shift)
+                for m, r in zip(part.family_members_with_points(), still.family_members_with_points()):
+                    m.set_fill(opacity=r.get_fill_opacity() * factor)
+                    m.set_stroke(opacity=r.get_stroke_opacity() * factor)
+
+        return UpdateFromAlphaFunc(holder, update, rate_func=lambda t: t, remover=leaving, introducer=not leaving)
+
+    def rows(pane: CodePane, drawn: set[int], bar: bool) -> list[tuple[Mobject, float | None]]:
+        out: list[tuple[Mobject, float | None]] = []
+        for i, line in enumerate(pane.lines):
+            for row in line.submobjects:
+                out.append((row, float(row.get_center()[1]) if pane.window[0] + i in drawn else None))
+        return out + [(m, float(m.get_center()[1]) if bar else None) for m in pane.bar_slot.submobjects]
+
+    out = [sliding(old, rows(old, set(was) - set(now), bar=False), 0.0, 1.0, leaving=True),
+           sliding(new, rows(new, set(now), bar=True), -1.0, 0.0, leaving=False)]
+    for mob, y, stays in riders:  # y: the row it sits by, which it fades as
+        out.append(sliding(mob, [(part, y) for part in mob.submobjects], 0.0, 1.0, leaving=not stays))
+    old.bg.set_opacity(0.0)  # one backdrop: the new pane's, in the same place
+    return out
