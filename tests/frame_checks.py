@@ -16,6 +16,7 @@ from scenes.draw.collisions import collisions, too_small
 from scenes.render.continuity import blinks
 from scenes.render.inspect import inspect_clip, sample_frames
 from scenes.render.options import RenderOptions, fps_of
+from scenes.render.takeaway import takeaway_up, unshown
 from scenes.render.truth import Truth
 from scenes.storyboard import load_and_plan
 from scenes.theme import load_theme
@@ -101,6 +102,20 @@ class Untrue(Spans):
             return
         for u in self.truth.check(sample):
             self.add((u.what, u.id, u.shown), u.time, u.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class TakeawayShown(Spans):
+    """While a takeaway caption is up, every number it names shows in the picture (`takeaway.unshown`)."""
+
+    def see(self, sample: dict) -> None:
+        cap = takeaway_up(self.case.plan, sample["time"], self.case.theme.timings.caption_fade)
+        if cap is None:
+            return
+        for u in unshown(sample["items"], [s.text for s in cap.strings], sample["time"], cap.text):
+            self.add((u.text, cap.index), u.time, u.describe())
 
     def found(self) -> list[str]:
         return self.lines()

@@ -42,7 +42,7 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import Blinks, Collide, FrameCheck, TooSmall, Untrue, inspect_checks
+from tests.frame_checks import Blinks, Collide, FrameCheck, TakeawayShown, TooSmall, Untrue, inspect_checks
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -85,11 +85,16 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
     ("missing_gradient", "9:16"): "the console's 'lines printed earlier: N' fades out and back in as lines scroll",
 }
 
+STILL_UNSHOWN: dict[tuple[str, str], str] = {
+    # (clip, aspect): what the takeaway names that its closing picture does not show (takeaway.unshown)
+}
+
 CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=lambda name, aspect, lesson: not lesson and aspect != "1:1"),
+    FrameCheck("takeaway", TakeawayShown, STILL_UNSHOWN),
 ]
 for _check in CHECKS:
     assert set(_check.still) <= {(n, a) for n in NAMES for a in ASPECTS}, f"{_check.name}: a listed case is not run"

@@ -16,6 +16,7 @@ from typing import Iterable, Sequence
 
 from scenes.draw.collisions import visible
 from scenes.storyboard.caption_events import CaptionSpan
+from scenes.storyboard.plan import Plan
 
 SHOWN = 0.5
 """Opacity an item must have for what it says to count as on screen (a dimmed card's 0.2 does not)."""
@@ -62,10 +63,12 @@ def unshown(items: Sequence[dict], named: Iterable[str], time: float, caption: s
     return [Unshown(time, n, caption) for n in dict.fromkeys(named) if not any(shows(t, n) for t in texts)]
 
 
-def takeaway_up(captions: Iterable[CaptionSpan], time: float, settle: float) -> CaptionSpan | None:
-    """The takeaway caption up at ``time``, ``settle`` seconds after it came (its fade done, and
-    the picture's answer to it), else None."""
-    for c in captions:
-        if c.style == "takeaway" and c.start + settle <= time < c.end:
-            return c
+def takeaway_up(plan: Plan, time: float, fade: float) -> CaptionSpan | None:
+    """The takeaway caption of ``plan`` up at ``time``, once it has faded in (``fade`` seconds)
+    and the takeaway beat's cues have drawn what they bring (the recap), else None."""
+    for c in plan.captions:
+        if c.style != "takeaway" or not c.start <= time < c.end:
+            continue
+        drawn = max((q.start + q.duration for q in plan.cues if q.beat == c.beat), default=c.start)
+        return c if time >= max(c.start + fade, drawn) else None
     return None

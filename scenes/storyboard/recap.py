@@ -4,7 +4,7 @@ Why: the takeaway is said over the last picture, and a sentence such as "w1.grad
 w2.grad is 4/9" teaches only if the viewer sees those numbers while hearing it, together, not
 scattered over buckets the walk has since dimmed or moved. Each placeholder of the takeaway,
 read at the end of the log as the caption reads it, becomes one entry of a ``recap`` cue: its
-name (``w1.grad``, ``L.grad_fn``), then the text the caption shows. Two placeholders of one
+name (``w1.grad``, ``L.grad_fn``, ``w.grad after call 2``), then the text the caption shows. Two placeholders of one
 quantity in two styles (``{w1.grad}`` and ``{w1.grad:torch}``) share a row: ``w1.grad = 8/3 =
 tensor(2.6667)``, the exact value beside what ``print`` writes.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .logindex import LogIndex
 from .model import Numbers
-from .narration import Shown, parse, resolve
+from .narration import Placeholder, Shown, parse, resolve
 
 NAME, VALUE = "name", "value"
 """The roles of a recap cue's strings: a row's name, then each text the takeaway gives it."""
@@ -30,10 +30,23 @@ def recap_strings(text: str, index: LogIndex, numbers: Numbers) -> tuple[Shown, 
         got = resolve(p, index, end, numbers)
         if isinstance(got, str):
             continue
-        values = rows.setdefault(p.ref, [])
+        values = rows.setdefault(row_name(p), [])
         if got.text not in (v.text for v in values):
             values.append(Shown(got.text, got.seq, got.field, VALUE, got.number))
     return tuple(s for ref, values in rows.items() for s in (Shown(ref, None, "placeholder", NAME), *values))
+
+
+def row_name(p: Placeholder) -> str:
+    """What a recap row calls the quantity of ``p``: its placeholder without a style, a moment
+    in words (``w.grad after call 2``, ``loss after pass 3``) rather than ``@``.
+
+    >>> [row_name(p) for p in parse("{w.grad@call2} {w.grad:torch} {loss@3} {L.grad_fn}")[0]]
+    ['w.grad after call 2', 'w.grad', 'loss after pass 3', 'L.grad_fn']
+    """
+    base = p.ref.split("@")[0]
+    if p.call is not None:
+        return f"{base} after call {p.call}"
+    return base if p.pass_ is None else f"{base} after pass {p.pass_}"
 
 
 def recap_rows(strings: tuple[Shown, ...]) -> list[tuple[str, list[str]]]:
