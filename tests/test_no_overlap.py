@@ -26,6 +26,10 @@ cases that still show something untrue are listed in ``STILL_UNTRUE``.
 The same pass finds what blinks (`scenes.render.continuity.blinks`, the nine clips at 16:9 and
 9:16): an item with a stable id gone for under half a second and back.
 
+The same pass reads the takeaway (`scenes.render.takeaway`): while a takeaway caption is up, every
+number it names (its placeholders, filled from the log) shows in the picture, not only in the
+caption bar, and the takeaway's lines are set at one size.
+
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
 every 3rd frame (``LESSON_FRAME_STEP``) and every half second for the truth, in the same tables.
