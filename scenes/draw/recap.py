@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from manim import DOWN, LEFT, FadeIn, RoundedRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, FadeIn, RoundedRectangle, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
@@ -52,14 +52,18 @@ class Recap(View):
         row.values = values
         return tag(row, ROLE, text=" = ".join([name, *texts]), id=ROLE)
 
-    def _board(self, rows: list[tuple[str, list[str]]], size: float) -> VGroup:
-        """The rows at font ``size``, their values in one column, on a backdrop."""
+    def _board(self, rows: list[tuple[str, list[str]]], size: float, across: bool) -> VGroup:
+        """The rows at font ``size`` on a backdrop: one under another, their values in one column,
+        or (``across``) side by side in one line, for a wide and low free band."""
         t = self.theme
         lines = [self._row(name, texts, size) for name, texts in rows]
-        block = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=t.sizes.token_pad * 2)
-        column = max(r.values.get_left()[0] for r in lines)  # the values in one column, after the widest name
-        for r in lines:
-            r.values.shift([column - r.values.get_left()[0], 0, 0])
+        if across:
+            block = VGroup(*lines).arrange(RIGHT, buff=t.spacing.item_gap * 2)
+        else:
+            block = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=t.sizes.token_pad * 2)
+            column = max(r.values.get_left()[0] for r in lines)  # the values in one column, after the widest name
+            for r in lines:
+                r.values.shift([column - r.values.get_left()[0], 0, 0])
         pad = t.sizes.caption_pad
         bg = RoundedRectangle(width=block.width + 2 * pad, height=block.height + 2 * pad, corner_radius=t.radii.caption,
                               stroke_width=0, fill_color=t.colors.code_bg, fill_opacity=t.opacity.code_bg)
@@ -86,8 +90,9 @@ class Recap(View):
 
     @draws("recap")
     def draw_recap(self, cue: Cue, step: StepScratch) -> Anims:
-        """The board fading in where nothing on screen is, at the card value's size or, where no
-        place is free for it, smaller, down to the least readable size; none where nothing is free
+        """The board fading in where nothing on screen is, at the card value's size (its rows one
+        under another, else side by side) or, where no place is free for it, smaller, down to the
+        least readable size; none where nothing is free
         even then (the takeaway check then names what the picture does not show)."""
         t = self.theme
         rows = recap_rows(cue.strings)
@@ -96,11 +101,12 @@ class Recap(View):
         shown = self.shown_rects() + self.frame.frame_marks()
         size = t.font_sizes.card_value
         while True:
-            board = self._board(rows, size)
-            if self._placed(board, shown):
-                self.ctx.record_all(cue.strings)
-                self.ctx.state.titles.recap = board
-                return [FadeIn(board)]
+            for across in (False, True)[:len(rows)]:
+                board = self._board(rows, size, across)
+                if self._placed(board, shown):
+                    self.ctx.record_all(cue.strings)
+                    self.ctx.state.titles.recap = board
+                    return [FadeIn(board)]
             if size <= t.font_sizes.min_readable:
                 return []
             size = max(size * t.proportions.caption_shrink_step, t.font_sizes.min_readable)
