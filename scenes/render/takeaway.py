@@ -26,7 +26,7 @@ RISE, XHEIGHT, DROP = 0.76, 0.55, 0.24
 """Where a line's glyphs reach, in ems (DejaVu, as its outlines' boxes give them): a capital, digit or
 tall letter's top, a short letter's top, a descender's bottom below the baseline."""
 _TALL = re.compile(r"[A-Z0-9bdfhijklt()\[\]{}/|'\"!?%&#@$]")
-_LOW = re.compile(r"[gjpqy,;()\[\]{}|]")
+_LOW = re.compile(r"[gjpqy,;()\[\]{}|_QJ@$]")
 SHOWN = 0.5
 """Opacity an item must have for what it says to count as on screen (a dimmed card's 0.2 does not)."""
 CAPTION_ROLES = frozenset({"caption", "title", "takeaway"})
@@ -79,6 +79,8 @@ def em(text: str, height: float) -> float:
 
     >>> round(em("Gradients from several paths add,", 18.9), 1), round(em("to 12 after two: clear it before", 15.1), 1)
     (18.9, 19.9)
+    >>> round(em("Both find -0.0754 for w1_0_0.", 19.2), 1)  # an underscore reaches below the baseline
+    19.2
     """
     top = RISE if _TALL.search(text) else XHEIGHT
     return height / (top + (DROP if _LOW.search(text) else 0.0))
