@@ -17,6 +17,7 @@ from scenes.render.continuity import blinks, jumps, renames
 from scenes.render.grammar import Palette, off_colour
 from scenes.render.inspect import inspect_clip, sample_frames
 from scenes.render.options import RenderOptions, fps_of
+from scenes.render.takeaway import one_size, takeaway_up, unshown
 from scenes.render.truth import Truth
 from scenes.storyboard import load_and_plan
 from scenes.theme import load_theme
@@ -105,6 +106,31 @@ class Untrue(Spans):
 
     def found(self) -> list[str]:
         return self.lines()
+
+
+class TakeawayShown(Spans):
+    """While a takeaway caption is up, every number it names shows in the picture
+    (`takeaway.unshown`), and its lines are set at one size (`takeaway.one_size`)."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(case)
+        self.heights: dict[str, float] = {}  # each takeaway line, fully in -> its box's height
+
+    def see(self, sample: dict) -> None:
+        cap = takeaway_up(self.case.plan, sample["time"], self.case.theme.timings.caption_fade)
+        if cap is None:
+            return
+        for i in sample["items"]:
+            if i["role"] == "takeaway" and i["opacity"] >= 1.0 and i["text"]:
+                self.heights[i["text"]] = i["bbox"][3] - i["bbox"][1]
+        for u in unshown(sample["items"], [s.text for s in cap.strings], sample["time"], cap.text):
+            self.add((u.text, cap.index), u.time, u.describe())
+
+    def found(self) -> list[str]:
+        sizes = [] if one_size(self.heights.items()) else [
+            f"{self.case.name} {self.case.aspect}: the takeaway's lines are set at more than one size: "
+            + ", ".join(f"{t!r} {h:.1f} px" for t, h in self.heights.items())]
+        return self.lines() + sizes
 
 
 class Blinks:

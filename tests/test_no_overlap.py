@@ -28,6 +28,10 @@ The same pass finds what blinks (`scenes.render.continuity.blinks`, the nine cli
 (`continuity.jumps`): an item with a stable id moving more than a card's width between two
 frames; and what is renamed (`continuity.renames`): a card whose name changes within the clip.
 
+The same pass reads the takeaway (`scenes.render.takeaway`): while a takeaway caption is up, every
+number it names (its placeholders, filled from the log) shows in the picture, not only in the
+caption bar, and the takeaway's lines are set at one size.
+
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
 every 3rd frame (``LESSON_FRAME_STEP``) and every half second for the truth, in the same tables.
@@ -44,8 +48,8 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import (Blinks, Collide, FrameCheck, Jumps, OffColour, Renames, TooSmall, Untrue,
-                                inspect_checks)
+from tests.frame_checks import (Blinks, Collide, FrameCheck, Jumps, OffColour, Renames, TakeawayShown, TooSmall,
+                                Untrue, inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -88,6 +92,13 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
     ("missing_gradient", "9:16"): "the console's 'lines printed earlier: N' fades out and back in as lines scroll",
 }
 
+STILL_UNSHOWN: dict[tuple[str, str], str] = {
+    # (clip, aspect): what the takeaway names that its closing picture does not show (takeaway.unshown)
+    # at 1:1 the graph fills the square frame: the recap board finds no free spot even at the least
+    # readable size; the buckets show 8/3 and 4/9, but not print's tensor(2.6667), tensor(0.4444)
+    ("backward_walk", "1:1"): "2 unshown: tensor(2.6667) and tensor(0.4444) (no free spot for the recap)",
+}
+
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
 }
@@ -109,6 +120,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
     FrameCheck("grammar", OffColour),
+    FrameCheck("takeaway", TakeawayShown, STILL_UNSHOWN),
 ]
 for _check in CHECKS:
     assert set(_check.still) <= {(n, a) for n in NAMES for a in ASPECTS}, f"{_check.name}: a listed case is not run"

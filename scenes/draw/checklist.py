@@ -14,11 +14,9 @@ from manim import DOWN, LEFT, FadeIn, Transform, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
-from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.state import ChecklistView
 from scenes.draw.visuals import label
-from scenes.layout.label_spots import note_centre
-from scenes.layout.place import Box
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
@@ -45,20 +43,6 @@ class Checklist(View):
         row = VGroup(mark, words).arrange(buff=t.sizes.token_pad * 2)
         return row
 
-    def _to_free_spot(self, block: VGroup) -> None:
-        """No corner is free (a tall or square frame): the list goes to the spot nearest the
-        frame's bottom left that no card, bucket, arrow, text, code or printout reaches, else to
-        the one that covers least of the cards."""
-        left, bottom, right, top = self.frame.free_rect()
-        gap = self.theme.spacing.item_gap
-        corner = Box("corner", "corner", left, bottom, 0.0, 0.0)
-        keep_off = (self.frame.pane_bounds() + self.frame.console_reach() + self.shown_rects()
-                    + [bounds(m) for m in self.ctx.state.graph.tags.values()])
-        size = (block.width + gap, block.height + gap)
-        x, y = note_centre(self.ctx.layout, corner, size, gap=gap, clear=gap / 2,
-                           beside=0.0, within=(left, bottom, right, top), avoid=keep_off)
-        block.move_to([x, y, 0])
-
     @draws("check")
     def draw_check(self, cue: Cue, step: StepScratch) -> Anims:
         """The list (all its items) comes in with its first tick; later ticks turn their row."""
@@ -72,7 +56,7 @@ class Checklist(View):
             rows = [self._check_row(s.text, False) for s in items]
             block = VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad * 2)
             if not self.frame.to_free_corner(block, only_free=True):
-                self._to_free_spot(block)
+                self.frame.to_free_spot(block, self.shown_rects())
             for r in rows:
                 r.set_z_index(Z_LIST)
             st.rows = rows

@@ -10,13 +10,14 @@ console's, the graph's and the checklist's records, and writes the graph's legen
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from manim import FadeIn, Mobject, VGroup
 
 from scenes.draw.context import Anims, View
 from scenes.draw.state import CodeView, ConsoleView, GraphView
 from scenes.draw.visuals import legend
-from scenes.layout.label_spots import first_clear
+from scenes.layout.label_spots import first_clear, note_centre
 from scenes.layout.place import Box
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
@@ -101,12 +102,13 @@ class FreeFrame(View):
         self.graph.legend = VGroup()  # no room: the colours alone
         return []
 
-    def to_free_corner(self, mob: Mobject, only_free: bool = False) -> bool:
+    def to_free_corner(self, mob: Mobject, only_free: bool = False, avoid: Sequence[Rect] = ()) -> bool:
         """Move ``mob`` to the first corner of the free frame that no card, arrow, op name, code,
-        printout or legend reaches; True if there was one (else, unless ``only_free``, the corner least
-        in the way: the first)."""
+        printout, legend or rectangle of ``avoid`` reaches; True if there was one (else, unless
+        ``only_free``, the corner least in the way: the first)."""
         left, bottom, right, top = self.free_rect()
-        keep_off = self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
+        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
+                    + list(avoid))
         gap = self.theme.spacing.item_gap
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         w2, h2 = mob.width / 2 + gap, mob.height / 2 + gap
@@ -122,4 +124,18 @@ class FreeFrame(View):
             return False
         mob.move_to([*spots[found or 0], 0])
         return found is not None
+
+    def to_free_spot(self, block: Mobject, shown: Sequence[Rect]) -> None:
+        """Where no corner is free (a tall or square frame): ``block`` goes to the spot nearest the
+        frame's bottom left that no card, bucket, arrow, code, printout or rectangle of ``shown``
+        (what the scene shows now) reaches, else to the one that covers least of the cards."""
+        left, bottom, right, top = self.free_rect()
+        gap = self.theme.spacing.item_gap
+        corner = Box("corner", "corner", left, bottom, 0.0, 0.0)
+        keep_off = (self.pane_bounds() + self.console_reach() + list(shown)
+                    + [bounds(m) for m in self.graph.tags.values()])
+        size = (block.width + gap, block.height + gap)
+        x, y = note_centre(self.ctx.layout, corner, size, gap=gap, clear=gap / 2,
+                           beside=0.0, within=(left, bottom, right, top), avoid=keep_off)
+        block.move_to([x, y, 0])
 

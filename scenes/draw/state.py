@@ -86,6 +86,7 @@ class TitleView:
 
     caption: VGroup | None = None
     overlay: VGroup | None = None
+    recap: VGroup | None = None  # the takeaway's numbers side by side (scenes/draw/recap.py)
 
 
 @dataclass

@@ -42,13 +42,14 @@ class Titles(View):
 
     def caption_in(self, cap: CaptionSpan) -> Anims:
         """A caption event in the caption bar, in its own lines; the clip's title (over the first
-        beat) and its takeaway (after the last) are events too, set at the title's size where
-        the bar has room for it. With a caption up, the bar stays and its words are cut to the
-        next at half the fade, as subtitles change: a bar (or words) that went and came back
-        at every event would blink mid-sentence."""
+        beat) is one too, set at the title's size where the bar has room for it, and so is the
+        takeaway (after the last), at the narration's one size: a takeaway cut into events would
+        otherwise jump to the title's size mid-sentence wherever an event fits it. With a caption
+        up, the bar stays and its words are cut to the next at half the fade, as subtitles
+        change: a bar (or words) that went and came back at every event would blink mid-sentence."""
         old = self.titles.caption
         style = cap.style
-        size = self.theme.font_sizes.title if style in ("title", "takeaway") else self.narration_size
+        size = self.theme.font_sizes.title if style == "title" else self.narration_size
         self.titles.caption = caption_bar(cap.text, self.ctx.spec.caption, self.theme, size=size,
                                           lines=cap.lines, role=style).set_z_index(Z_CAPTION)
         self.ctx.record_all(cap.strings)

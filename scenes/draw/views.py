@@ -25,12 +25,13 @@ from scenes.draw.labels import CardLabels
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.onscreen import OnScreen
+from scenes.draw.recap import Recap
 from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
 
 VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, CameraFocus, CardLabels, Checklist, CodePaneView, Console,
-                                         FreeFrame, GraphCards, LossCurve, NetworkDiagram, OnScreen, PassMark, Titles,
-                                         TrainingStep)
+                                         FreeFrame, GraphCards, LossCurve, NetworkDiagram, OnScreen, PassMark, Recap,
+                                         Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -53,6 +54,7 @@ class Views:
     console: Console
     titles: Titles
     step: TrainingStep
+    recap: Recap
 
     @classmethod
     def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]]) -> Views:
@@ -66,7 +68,8 @@ class Views:
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
                    walk=walk, checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
                    network=network, loops=loops, code=CodePaneView(ctx, loops), console=console,
-                   titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console))
+                   titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
+                   recap=Recap(ctx, frame, onscreen.shown_rects))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

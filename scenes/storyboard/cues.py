@@ -108,6 +108,8 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             "w.grad) or operand, after", ends_walk=True, follows_line=True, console=True),
     CueKind("curve_axes", "()", "name, top and bottom (the extreme values), total (passes)", ends_walk=True),
     CueKind("curve_point", "(tensor)", "value, count (its pass)"),
+    CueKind("recap", "()", "name (a quantity the takeaway names, `w1.grad`), then value (each text the takeaway "
+            "gives it: `8/3`, `tensor(2.6667)`), per quantity; the walk's marks and badges stay"),
     CueKind("loop_pass", "()", "count, total (the loop's pass and how many ran; none: no loop now); "
             "the cue's line is the for line"),
 )}

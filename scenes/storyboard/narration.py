@@ -20,6 +20,8 @@ Placeholder forms, for a program name N:
 ``{N@k}``           any of the above as it was at the end of pass k of the loop N is made or
                     changed in (``{loss@2}``, ``{w.grad@3}``; a ``.grad`` cleared at the end of
                     the pass is read as it was filled)
+``{N@callk}``       any of the above as backward call k left it (``{w.grad@call2}``: the 12 two
+                    calls of ``(w * w).backward()`` add up to, whatever came after)
 ``{N:STYLE}``       any of the above in its own number style rather than the storyboard's:
                     ``{x.grad:sci}``, ``{x.grad:sig4}`` (4 significant digits),
                     ``{L:decimal2}``, ``{L:fraction}``, ``{L:torch}``
@@ -58,7 +60,7 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,/]\d+)*(?![\w])")
 _NAME = re.compile(r"^[A-Za-z_]\w*(?:\[\d+\])*$")
 """A name a placeholder can give: a program name or a list item as the engine names it (``W[0][1]``)."""
 _REF = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\[\d+\])*)(?:\s*->\s*(?P<to>[A-Za-z_]\w*(?:\[\d+\])*)"
-                  r"|\.(?P<field>[\w.]+))?(?:@(?P<pass>\d+))?"
+                  r"|\.(?P<field>[\w.]+))?(?:@(?P<pass>\d+)|@call(?P<call>\d+))?"
                   r"(?:\s*:\s*(?P<style>[A-Za-z]+)(?P<count>\d+)?)?$")
 SENT = "sent"
 """The field of ``{N->M}``: what N's node sends along its edge to M's node."""
@@ -77,6 +79,7 @@ class Placeholder:
     pass_: int | None = None
     to: str | None = None  # ``{N->M}``: M, the tensor whose node the gradient is sent to
     style: Numbers | None = None  # ``{N:sci}``: this placeholder's own number style
+    call: int | None = None  # ``{N@call2}``: as backward call 2 left it
 
     def numbers(self, board: Numbers) -> Numbers:
         """The style this placeholder is written in: its own, else the storyboard's."""
@@ -88,6 +91,8 @@ class Placeholder:
             base = f"{self.name}->{self.to}"
         else:
             base = self.name if self.field == "value" else f"{self.name}.{self.field}"
+        if self.call is not None:
+            return f"{base}@call{self.call}"
         return base if self.pass_ is None else f"{base}@{self.pass_}"
 
 
@@ -118,7 +123,8 @@ def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
         ref = _REF.match(inner)
         if ref is None:
             problems.append((m.start(), f"placeholder {{{m.group(1)}}} must be {{NAME}}, {{NAME.grad}}, "
-                             "{xs[2].grad}, {NAME->NAME} or {NAME@PASS}, with an optional style: {NAME.grad:sci}"))
+                             "{xs[2].grad}, {NAME->NAME}, {NAME@PASS} or {NAME@callN}, with an optional style: "
+                             "{NAME.grad:sci}"))
             continue
         name, fld, to = ref.group("name"), ref.group("field") or "value", ref.group("to")
         if to is not None:
@@ -127,15 +133,16 @@ def parse(text: str) -> tuple[list[Placeholder], list[tuple[int, str]]]:
             problems.append((m.start() + len(name) + 2, f"placeholder {{{inner}}}: unknown field '{fld}'"
                              f"{did_you_mean(fld, FIELDS)} (one of: {', '.join(FIELDS)})"))
             continue
-        k = ref.group("pass")
-        if k is not None and int(k) < 1:
-            problems.append((m.start(), f"placeholder {{{inner}}}: passes count from 1"))
+        k, call = ref.group("pass"), ref.group("call")
+        if (k is not None and int(k) < 1) or (call is not None and int(call) < 1):
+            problems.append((m.start(), f"placeholder {{{inner}}}: {'passes' if call is None else 'calls'} count from 1"))
             continue
         style = _style(ref.group("style"), ref.group("count"))
         if isinstance(style, str):
             problems.append((m.start() + inner.rindex(":") + 1, f"placeholder {{{inner}}}: {style}"))
             continue
-        found.append(Placeholder(m.start(), m.end(), name, fld, int(k) if k is not None else None, to, style))
+        found.append(Placeholder(m.start(), m.end(), name, fld, int(k) if k is not None else None, to, style,
+                                 int(call) if call is not None else None))
     rest = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     for i, ch in enumerate(rest):
         if ch in "{}":
@@ -276,6 +283,11 @@ def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> S
     wrong = unknown_name(p, index)
     if wrong is not None:
         return wrong
+    if p.call is not None:
+        got_call = _call_end(p, index)
+        if isinstance(got_call, str):
+            return got_call
+        cutoff = got_call
     if name not in index.name_tensors:
         return _python_number(p, index, cutoff, numbers)
     within: tuple[int, int] | None = None
@@ -371,6 +383,16 @@ def _pass_of(p: Placeholder, index: LogIndex) -> tuple[int, int] | str:
     if p.pass_ > n:
         return f"{{{p.ref}}}: the for loop on line {loop.line} ran {n} time{'s' * (n != 1)}; there is no pass {p.pass_}"
     return loop.passes[p.pass_ - 1]
+
+
+def _call_end(p: Placeholder, index: LogIndex) -> int | str:
+    """The seq of the last event of backward call ``p.call`` (``{w.grad@call2}``), or why there is none."""
+    last = [e.seq for e in index.events if getattr(e, "call", None) == p.call]
+    if not last:
+        ran = max((c for e in index.events if isinstance(c := getattr(e, "call", None), int)), default=0)
+        return (f"{{{p.ref}}}: backward ran {ran} time{'s' * (ran != 1)} in the program; "
+                f"there is no call {p.call}")
+    return last[-1]
 
 
 def _python_number(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:

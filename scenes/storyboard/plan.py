@@ -30,6 +30,7 @@ from .logindex import Event, LogIndex
 from .model import Storyboard
 from .narration import Shown, fill
 from .phrases import bind, lay_beat, lay_out_phrases, phrases_of
+from .recap import recap_strings
 from .timings import PlanTimings
 from .views import VIEWS
 from .views import graph as graph_view
@@ -149,7 +150,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if longest is not None and now > longest and i + 1 < len(board.beats):
             raise TooLong(now, i + 1)
     if board.takeaway is not None:
-        now = _takeaway(board, index, timings, now, captions, beats, speak)
+        now = _takeaway(board, index, timings, now, cues, captions, beats, speak)
     return Plan(board.title, _t(now), tuple(cues), tuple(captions), tuple(beats))
 
 
@@ -185,15 +186,19 @@ def _events(narration: str, index: LogIndex, cutoff: int, board: Storyboard, tm:
     return events_of(text, shown, tm.reading, marks=at)
 
 
-def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, captions: list[CaptionSpan],
-              beats: list[BeatTime], speak: Speaker | None) -> float:
+def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, cues: list[Cue],
+              captions: list[CaptionSpan], beats: list[BeatTime], speak: Speaker | None) -> float:
     """The closing beat: the takeaway, its numbers read at the end of the log, over the last
-    picture. Returns the clip's end."""
+    picture, and those numbers side by side in it as the takeaway starts (a ``recap`` cue,
+    :mod:`.recap`). Returns the clip's end."""
     assert board.takeaway is not None
     text, shown, problems = fill(board.takeaway.text, index, len(index.events) - 1, board.number_style)
     if problems:
         raise ValueError(f"takeaway: {problems[0]}")  # validation refuses this earlier
     k = len(beats)
+    named = recap_strings(board.takeaway.text, index, board.number_style)
+    if named:
+        cues.append(Cue(_t(now), _t(tm.node_appear), "recap", k, strings=named))
     spans, end = lay_out_phrases(phrases_of(events_of(text, shown, tm.reading, "takeaway"), speak, tm), now, tm, k,
                                  len(captions) + 1)
     captions += spans

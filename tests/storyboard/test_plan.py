@@ -11,7 +11,9 @@ from engine.records import Event, Tensor, as_dict
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
 from scenes.storyboard.captions import timestamp
 from scenes.storyboard.errors import plain
+from scenes.storyboard.narration import parse
 from scenes.storyboard.numfmt import torch_str
+from scenes.storyboard.recap import row_name
 from scenes.storyboard.rules import WORDS
 from scenes.storyboard.views.graph import expression_text
 from tests.clips import CLIPS
@@ -58,6 +60,9 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
                 continue
             if shown.field == "checklist":  # the storyboard's own list of checks
                 assert shown.text in checked.storyboard.checklist, shown
+                continue
+            if shown.field == "placeholder":  # a recap row's name: what a placeholder of the takeaway names
+                assert shown.text in {row_name(q) for q in parse(checked.storyboard.takeaway.text)[0]}, shown
                 continue
             assert (shown.field, shown.text) in {("title", checked.storyboard.title)} | {("source", l) for l in lines}
             continue

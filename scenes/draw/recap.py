@@ -1,0 +1,112 @@
+"""The recap cue of the clip scene: the takeaway's numbers, side by side, over the closing picture.
+
+Why: the takeaway names the clip's result ("w1.grad is 8/3 and w2.grad is 4/9"); said over a
+picture where those numbers sit far apart, or not at all (a value PyTorch prints as
+``tensor(2.6667)`` that the graph writes as 8/3), it asks the viewer to trust the words. The
+recap writes each quantity the takeaway names on one row, ``w1.grad = 8/3 = tensor(2.6667)``, in
+a free corner of the frame (else the free spot nearest its bottom left, as the checklist goes;
+smaller where neither is free at the card value's size), and adds to the picture: nothing the walk
+left (a badge, a bucket's value) is taken away, and nothing on screen is covered. A view
+of ``ClipScene``, owning ``state.titles.recap``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from manim import DOWN, LEFT, RIGHT, FadeIn, RoundedRectangle, VGroup
+
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.record import tag
+from scenes.draw.visuals import label
+from scenes.layout.detour import clear_of, nearest_free
+from scenes.storyboard.cues import Cue
+from scenes.storyboard.recap import recap_rows
+from scenes.theme import Rect
+
+Z_RECAP = 3  # above the cards and arrows it may pass near, as the checklist is
+ROLE = "recap"
+"""The inspect role of a recap row (docs/inspect.md)."""
+
+
+class Recap(View):
+    """Draws recap. Asks ``frame`` for a free corner or spot, and ``shown_rects`` (the scene's)
+    where every visible text, card and bucket is now."""
+
+    def __init__(self, ctx: DrawContext, frame: FreeFrame, shown_rects: Callable[[], list[Rect]]) -> None:
+        super().__init__(ctx)
+        self.frame, self.shown_rects = frame, shown_rects
+
+    def _row(self, name: str, texts: list[str], size: float) -> VGroup:
+        """``name = text = text``: the name muted, its values in the text colour, in the code's
+        font (they are what the program holds), tagged as one recap item. Its ``values`` part
+        (from the first ``=``) is what the board lines up in one column."""
+        t = self.theme
+        parts = []
+        for text in texts:
+            parts += [label("=", t.fonts.mono, size, t.colors.text_muted), label(text, t.fonts.mono, size, t.colors.text)]
+        values = VGroup(*parts).arrange(buff=t.sizes.token_pad * 2)
+        row = VGroup(label(name, t.fonts.mono, size, t.colors.text_muted), values).arrange(buff=t.sizes.token_pad * 2)
+        row.values = values
+        return tag(row, ROLE, text=" = ".join([name, *texts]), id=ROLE)
+
+    def _board(self, rows: list[tuple[str, list[str]]], size: float, across: bool) -> VGroup:
+        """The rows at font ``size`` on a backdrop: one under another, their values in one column,
+        or (``across``) side by side in one line, for a wide and low free band."""
+        t = self.theme
+        lines = [self._row(name, texts, size) for name, texts in rows]
+        if across:
+            block = VGroup(*lines).arrange(RIGHT, buff=t.spacing.item_gap * 2)
+        else:
+            block = VGroup(*lines).arrange(DOWN, aligned_edge=LEFT, buff=t.sizes.token_pad * 2)
+            column = max(r.values.get_left()[0] for r in lines)  # the values in one column, after the widest name
+            for r in lines:
+                r.values.shift([column - r.values.get_left()[0], 0, 0])
+        pad = t.sizes.caption_pad
+        bg = RoundedRectangle(width=block.width + 2 * pad, height=block.height + 2 * pad, corner_radius=t.radii.caption,
+                              stroke_width=0, fill_color=t.colors.code_bg, fill_opacity=t.opacity.code_bg)
+        bg.move_to(block.get_center())
+        return VGroup(bg, block).set_z_index(Z_RECAP)
+
+    def _placed(self, board: VGroup, shown: list[Rect]) -> bool:
+        """``board`` moved to a free corner, else to the free spot nearest the frame's bottom left
+        that no card, bucket, text, code, printout, legend or checklist reaches; False where there
+        is none (it never covers what the picture shows)."""
+        if self.frame.to_free_corner(board, only_free=True, avoid=shown):
+            return True
+        left, bottom, right, top = self.frame.free_rect()
+        gap = self.theme.spacing.item_gap
+        size = (board.width, board.height)
+        keep_off = shown + self.frame.pane_bounds() + self.frame.console_reach()
+        start = (left + size[0] / 2 + gap, bottom + size[1] / 2 + gap)
+        spot = nearest_free(start, size, keep_off, within=(left, bottom, right, top),
+                            step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
+        if not clear_of(spot, size, keep_off, gap / 2):
+            return False
+        board.move_to([spot[0], spot[1], 0])
+        return True
+
+    @draws("recap")
+    def draw_recap(self, cue: Cue, step: StepScratch) -> Anims:
+        """The board fading in where nothing on screen is, at the card value's size (its rows one
+        under another, else side by side) or, where no place is free for it, smaller, down to the
+        least readable size; none where nothing is free
+        even then (the takeaway check then names what the picture does not show)."""
+        t = self.theme
+        rows = recap_rows(cue.strings)
+        if not rows:
+            return []
+        shown = self.shown_rects() + self.frame.frame_marks()
+        size = t.font_sizes.card_value
+        while True:
+            for across in (False, True)[:len(rows)]:
+                board = self._board(rows, size, across)
+                if self._placed(board, shown):
+                    self.ctx.record_all(cue.strings)
+                    self.ctx.state.titles.recap = board
+                    return [FadeIn(board)]
+            if size <= t.font_sizes.min_readable:
+                return []
+            size = max(size * t.proportions.caption_shrink_step, t.font_sizes.min_readable)
