@@ -77,6 +77,7 @@ class FontSizes:
     curve_label: float
     note: float
     min_glyph_px: float
+    min_glyph_main_px: float
     glyph_cap: float
 
     @property
@@ -244,6 +245,10 @@ class LayoutRules:
     glyph_advance_mono: float
     glyph_height: float
     focus_zoom: float
+    safe_edge: float
+    fill_graph: float
+    fill_empty: float
+    fill_empty_seconds: float
 
 
 @dataclass(frozen=True)

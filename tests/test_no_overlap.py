@@ -42,7 +42,8 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import Blinks, Collide, FrameCheck, TooSmall, Untrue, inspect_checks
+from tests.frame_checks import (Blinks, Collide, EmptyArea, FrameCheck, GraphFill, NearEdge, TooSmall, Untrue,
+                                ValuesTooSmall, inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -85,11 +86,34 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
     ("missing_gradient", "9:16"): "the console's 'lines printed earlier: N' fades out and back in as lines scroll",
 }
 
+STILL_NEAR_EDGE: dict[tuple[str, str], str] = {
+    # (clip, aspect): what still sits within layout.safe_edge of the frame's edge (fill.near_edge)
+}
+STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
+    # (clip, aspect): the values and names still under font_sizes.min_glyph_main_px
+}
+STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
+    # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
+}
+STILL_EMPTY: dict[tuple[str, str], str] = {
+    # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
+}
+
+
+def _reviewed(name: str, aspect: str, lesson: bool) -> bool:
+    """The cases issue 39 reviewed frame by frame: the nine clips at 16:9 and 9:16."""
+    return not lesson and aspect != "1:1"
+
+
 CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
-    FrameCheck("blink", Blinks, STILL_BLINKS, applies=lambda name, aspect, lesson: not lesson and aspect != "1:1"),
+    FrameCheck("blink", Blinks, STILL_BLINKS, applies=_reviewed),
+    FrameCheck("edge", NearEdge, STILL_NEAR_EDGE, applies=_reviewed),
+    FrameCheck("small_values", ValuesTooSmall, STILL_VALUES_SMALL, applies=_reviewed),
+    FrameCheck("fill", GraphFill, STILL_SMALL_GRAPH, applies=_reviewed),
+    FrameCheck("empty", EmptyArea, STILL_EMPTY, applies=_reviewed),
 ]
 for _check in CHECKS:
     assert set(_check.still) <= {(n, a) for n in NAMES for a in ASPECTS}, f"{_check.name}: a listed case is not run"
