@@ -86,6 +86,12 @@ class FontSizes:
         high at 854x480 (`glyph_cap` pixels per size unit). Smaller, a label is dropped."""
         return self.min_glyph_px / self.glyph_cap
 
+    @property
+    def min_readable_main(self) -> float:
+        """The least font size a value or a name is drawn at: its digits `min_glyph_main_px`
+        high at 854x480. Compact cards, bucket values and badges are sized for it."""
+        return self.min_glyph_main_px / self.glyph_cap
+
 
 @dataclass(frozen=True)
 class Strokes:
@@ -284,6 +290,14 @@ class Theme:
     pronounce: Pronounce
     meanings: dict[str, str]  # meaning -> the `colors` keys (space-separated) that show it
     aspects: dict[str, Aspect]
+
+    def safe_rect(self, spec: Aspect) -> Rect:
+        """The frame of ``spec`` inside its margin, kept clear of the frame's edge by
+        ``layout.safe_edge`` of its width (left, right) and of its height (top, bottom) at least:
+        where anything drawn stays."""
+        mx = max(spec.margin, self.layout.safe_edge * spec.frame_width)
+        my = max(spec.margin, self.layout.safe_edge * spec.frame_height)
+        return (-spec.frame_width / 2 + mx, -spec.frame_height / 2 + my, spec.frame_width / 2 - mx, spec.frame_height / 2 - my)
 
     def aspect(self, name: str) -> Aspect:
         """The frame spec for "16:9", "9:16" or "1:1"; a clear error for anything else."""

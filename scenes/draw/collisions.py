@@ -99,16 +99,23 @@ keep the larger floor (`too_small`'s ``main_px``)."""
 
 
 def is_main(item: Item, items: Iterable[Item]) -> bool:
-    """Whether a text is a value or a name: one of `MAIN_ROLES`, or a label inside a card of its
-    own id (a card's name or grad_fn row; an op name or AccumulateGrad beside it is secondary)."""
+    """Whether a text is a value or a name: one of `MAIN_ROLES`, or the top label inside a card
+    of its own id (the card's name; its grad_fn row under it, an op name or AccumulateGrad beside
+    it are secondary)."""
     if item["role"] in MAIN_ROLES:
         return True
     if item["role"] != "label" or item.get("id") is None:
         return False
-    x0, y0, x1, y1 = item["bbox"]
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    return any(c["role"] == "card" and c.get("id") == item["id"] and c["bbox"][0] <= cx <= c["bbox"][2]
-               and c["bbox"][1] <= cy <= c["bbox"][3] for c in items)
+    items = list(items)
+    cards = [c["bbox"] for c in items if c["role"] == "card" and c.get("id") == item["id"]]
+
+    def inside(t: Item) -> bool:
+        x0, y0, x1, y1 = t["bbox"]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in cards)
+
+    own = [t for t in items if t["role"] == "label" and t.get("id") == item["id"] and inside(t)]
+    return item in own and min(t["bbox"][1] for t in own) >= item["bbox"][1] - TOUCH
 
 
 def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], min_px: float,

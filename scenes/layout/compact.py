@@ -54,7 +54,7 @@ def token_scale(s: float, theme: Theme) -> float:
     """How large a gradient badge is drawn at layout scale `s`, relative to the theme's: with the
     layout, but never under `proportions.min_token_scale`, nor so small that its number would be
     under the least readable size (a badge is placed and made room for at this size too)."""
-    return max(s, theme.proportions.min_token_scale, theme.font_sizes.min_readable / theme.font_sizes.token)
+    return max(s, theme.proportions.min_token_scale, theme.font_sizes.min_readable_main / theme.font_sizes.token)
 
 
 def compact_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
@@ -78,7 +78,7 @@ def _text_dims(items: Mapping[str, Item], theme: Theme, s: float, *, one_row: bo
     `layout.value_chars` wide), so the layout still does not move when a number changes."""
     e, z, q = theme.layout, theme.sizes, theme.proportions
     k = compact_text_scale(s, theme)
-    floor = theme.font_sizes.min_readable * k
+    floor = theme.font_sizes.min_readable_main * k  # names and values keep min_glyph_main_px
     sans, mono = e.glyph_advance_sans * floor, e.glyph_advance_mono * floor
     name = sans * e.name_over  # a name's advance (`node_card` draws it name_over larger)
     row = e.glyph_height * floor / q.label_fill  # a name's brackets stay in it at name_over

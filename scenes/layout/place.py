@@ -146,7 +146,7 @@ def _top_tag_overshoot(lay: Layout, theme: Theme) -> float:
         return 0.0
     top = max(b.y + b.h / 2 for b in ops)
     spec = theme.aspect(lay.aspect)
-    return max(0.0, top + tag_reach(theme, lay.scale) - (spec.frame_height / 2 - spec.margin))
+    return max(0.0, top + tag_reach(theme, lay.scale) - theme.safe_rect(spec)[3])
 
 
 def tag_reach(theme: Theme, scale: float = 1.0) -> float:

@@ -44,7 +44,8 @@ def is_graph(item: Item) -> bool:
 
 def near_edge(items: Iterable[Item], frame: tuple[float, float] | list[float], edge: float) -> list[Collision]:
     """Every visible item of one frame closer to an edge than ``edge`` (a fraction) of the
-    frame's width (left and right) or height (top and bottom). Touching it (`TOUCH`) is fine.
+    frame's width (left and right) or height (top and bottom). Touching it (`TOUCH`) is fine;
+    a ``panel`` (a backdrop in the background's colour) has no edge to see.
 
     >>> t = {"kind": "text", "role": "value", "text": "y", "bbox": [12, 200, 30, 212], "opacity": 1.0, "id": "t3"}
     >>> [c.what for c in near_edge([t], (480, 854), 0.03)], near_edge([t], (480, 854), 0.02)
@@ -56,6 +57,8 @@ def near_edge(items: Iterable[Item], frame: tuple[float, float] | list[float], e
     mx, my = edge * width - TOUCH, edge * height - TOUCH
     out = []
     for i in visible(items):
+        if i["role"] == "panel":  # a backdrop in the background's colour: it shows no edge
+            continue
         x0, y0, x1, y1 = i["bbox"]
         if x0 < mx or y0 < my or x1 > width - mx or y1 > height - my:
             out.append(Collision(f"within {edge * 100:g}% of the edge", i))
@@ -98,10 +101,10 @@ def largest_empty(items: Iterable[Item], frame: tuple[float, float] | list[float
     pixels. Measured on a grid of ``cells`` x ``cells`` (a cell touched by a box is full), with
     the largest-rectangle-in-a-histogram sweep: a coarse grid errs towards full.
 
-    >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [0, 0, 854, 240], "opacity": 1.0, "id": "t1"}
+    >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [0, 0, 854, 238], "opacity": 1.0, "id": "t1"}
     >>> share, box = largest_empty([card], (854, 480), 0.0)
-    >>> round(share, 2)
-    0.5
+    >>> round(share, 2), [round(v) for v in box]
+    (0.5, [0, 240, 854, 480])
     """
     width, height = frame
     x0, y0 = edge * width, edge * height

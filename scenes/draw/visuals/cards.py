@@ -106,7 +106,7 @@ def node_card(
     share = sum(r[1] for r in rows)
     top = box.y + inner_h / 2
     compact = detail.text_sized  # sized for its texts at the minimum size, times `compact_text_scale`
-    floor = f.min_readable * compact_text_scale(scale, theme)
+    floor = f.min_readable_main * compact_text_scale(scale, theme)  # a compact card's names and values keep 11 px
     gap = theme.sizes.token_pad * (compact_text_scale(scale, theme) if compact else scale) * 2
     for parts, part in rows:
         h = inner_h * part / share
