@@ -245,6 +245,7 @@ class LayoutRules:
     detail_full: float
     detail_name: float
     compact_min: float
+    compact_main_min: float
     name_over: float
     value_chars: int
     glyph_advance_sans: float

@@ -103,12 +103,14 @@ def shows_values(lay: Layout) -> bool:
 def _text_sized(graph: Graph, aspect: str, theme: Theme, region: Rect | None, one_row: bool) -> Layout | None:
     """The compact layout (`compact_dims`), else the one-row one (`dense_dims`, if ``one_row``),
     that draws at `layout.compact_min` or larger; None if neither does. Each is tried first
-    with its names and values at `min_readable_main` (`compact_main_dims`), then at the least
-    readable size: a card's texts are drawn from the larger size and shrink to fit its box."""
+    with its names and values at `min_readable_main` (`compact_main_dims`), taken where its gaps
+    stay at `layout.compact_main_min` or more (tighter, the op names between the cards have no
+    room), then at the least readable size; a card draws its texts at the size it was made for."""
     for dims in (compact_main_dims, compact_dims, dense_main_dims, dense_dims) if one_row else (compact_main_dims, compact_dims):
         tries = [_layout_oriented(graph, aspect, theme, region, dims, extra) for extra in range(COMPACT_EXTRA + 1)]
         compact = max(tries, key=lambda t: t.scale)  # the first of the best: fewer layers on a tie
-        if compact.scale >= theme.layout.compact_min:
+        least = theme.layout.compact_main_min if dims in (compact_main_dims, dense_main_dims) else theme.layout.compact_min
+        if compact.scale >= max(least, theme.layout.compact_min):
             return compact
     return None
 

@@ -15,6 +15,7 @@ from manim import Circle, Line, VGroup
 
 from scenes.storyboard.network import Network
 from scenes.theme import Rect, Theme
+from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 
@@ -54,6 +55,7 @@ def unit_circle(name: str, at: tuple[float, float], radius: float, colour: str, 
     t = theme
     ring = Circle(radius=radius, color=colour, stroke_width=t.strokes.card)
     ring.set_fill(t.colors.card_fill, opacity=t.opacity.card_fill).move_to([at[0], at[1], 0])
+    tag(ring, "unit")  # the network's share of the frame is measured from its units (scenes/render/fill.py)
     text = label(name, t.fonts.mono, t.font_sizes.unit_name, t.colors.text)
     # never under the least readable size: a long name (h1_0) then reaches the ring, still inside it;
     # a little over it (`layout.name_over`), as a compact card's name, for names of short letters (out)
