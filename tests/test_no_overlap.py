@@ -134,6 +134,8 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
     ("grad_accumulation", "9:16"): f"3.2-9.2 s, 64 %: {_CODE_FIRST}",
     ("dynamic_graph", "16:9"): f"2.6-9.8 s, 58 %: {_CODE_FIRST}",
     ("dynamic_graph", "9:16"): f"2.6-10.4 s, 64 %: {_CODE_FIRST}; and 75.2-79.0 s, 44 %, between the two passes' graphs",
+    ("missing_gradient", "16:9"): ("23.6-28.2 s, 39 %: the code column under the lit line in the walk (walk_code: lit) "
+                                   "while the graph stays in its region (the camera move into it is not done)"),
     ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) while the graph stays in its region (the camera move into it is not done)"),
     ("mlp", "16:9"): "2.4-36.2 s, 64 %: the four input circles alone at the foot of the frame (item 7's network drawing)",
