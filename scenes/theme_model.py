@@ -89,7 +89,7 @@ class FontSizes:
     @property
     def min_readable_main(self) -> float:
         """The least font size a value or a name is drawn at: its digits `min_glyph_main_px`
-        high at 854x480. Compact cards, bucket values and badges are sized for it."""
+        high at 854x480. Compact cards (where they fit) and bucket values are sized for it."""
         return self.min_glyph_main_px / self.glyph_cap
 
 

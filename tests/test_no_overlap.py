@@ -75,8 +75,7 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it
     ("cubic_fit3", "16:9"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
-    ("cubic_fit3", "1:1"): "6 collisions: 3 texts overlap, 2 texts on a bucket, 1 text on a card (add); one more "
-                           "badge over the next bucket since badges keep 11 px",
+    ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them

@@ -54,7 +54,7 @@ def token_scale(s: float, theme: Theme) -> float:
     """How large a gradient badge is drawn at layout scale `s`, relative to the theme's: with the
     layout, but never under `proportions.min_token_scale`, nor so small that its number would be
     under the least readable size (a badge is placed and made room for at this size too)."""
-    return max(s, theme.proportions.min_token_scale, theme.font_sizes.min_readable_main / theme.font_sizes.token)
+    return max(s, theme.proportions.min_token_scale, theme.font_sizes.min_readable / theme.font_sizes.token)
 
 
 def compact_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
