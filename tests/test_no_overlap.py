@@ -102,6 +102,9 @@ STILL_NEAR_EDGE: dict[tuple[str, str], str] = {
 }
 STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): the values and names still under font_sizes.min_glyph_main_px
+    ("dynamic_graph", "16:9"): ("2 texts: its 13 cards beside the code column (7 units wide, the pane kept wide enough "
+                                "for its lines) fit 11 px compact cards only with gaps under layout.compact_main_min, "
+                                "so they keep 9 px (value '1' of t1)"),
 }
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
