@@ -124,8 +124,8 @@ def _check_ranges(theme: Theme, path: Path) -> None:
             key = f"aspects.{name}.{region}"
             if not (left < right and bottom < top):
                 raise _fail(path, key, "expected [left, bottom, right, top] with left < right, bottom < top")
-            hw, hh = a.frame_width / 2 - a.margin, a.frame_height / 2 - a.margin
-            if left < -hw - 1e-9 or right > hw + 1e-9 or bottom < -hh - 1e-9 or top > hh + 1e-9:
+            lo_x, lo_y, hi_x, hi_y = theme.safe_rect(a)
+            if left < lo_x - 1e-9 or right > hi_x + 1e-9 or bottom < lo_y - 1e-9 or top > hi_y + 1e-9:
                 raise _fail(path, key, "region leaves the frame margin")
 
 

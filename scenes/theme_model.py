@@ -92,6 +92,7 @@ class FontSizes:
     curve_label: float
     note: float
     min_glyph_px: float
+    min_glyph_main_px: float
     glyph_cap: float
 
     @property
@@ -99,6 +100,12 @@ class FontSizes:
         """The least font size any text is drawn at: the one whose digits are `min_glyph_px`
         high at 854x480 (`glyph_cap` pixels per size unit). Smaller, a label is dropped."""
         return self.min_glyph_px / self.glyph_cap
+
+    @property
+    def min_readable_main(self) -> float:
+        """The least font size a value or a name is drawn at: its digits `min_glyph_main_px`
+        high at 854x480. Compact cards (where they fit) and bucket values are sized for it."""
+        return self.min_glyph_main_px / self.glyph_cap
 
 
 @dataclass(frozen=True)
@@ -255,12 +262,17 @@ class LayoutRules:
     detail_full: float
     detail_name: float
     compact_min: float
+    compact_main_min: float
     name_over: float
     value_chars: int
     glyph_advance_sans: float
     glyph_advance_mono: float
     glyph_height: float
     focus_zoom: float
+    safe_edge: float
+    fill_graph: float
+    fill_empty: float
+    fill_empty_seconds: float
 
 
 @dataclass(frozen=True)
@@ -307,6 +319,14 @@ class Theme:
         except KeyError:
             raise ThemeError(f"unknown meaning {meaning!r}; the theme has {sorted(self.meanings)}") from None
         return str(getattr(self.colors, key))
+
+    def safe_rect(self, spec: Aspect) -> Rect:
+        """The frame of ``spec`` inside its margin, kept clear of the frame's edge by
+        ``layout.safe_edge`` of its width (left, right) and of its height (top, bottom) at least:
+        where anything drawn stays."""
+        mx = max(spec.margin, self.layout.safe_edge * spec.frame_width)
+        my = max(spec.margin, self.layout.safe_edge * spec.frame_height)
+        return (-spec.frame_width / 2 + mx, -spec.frame_height / 2 + my, spec.frame_width / 2 - mx, spec.frame_height / 2 - my)
 
     def aspect(self, name: str) -> Aspect:
         """The frame spec for "16:9", "9:16" or "1:1"; a clear error for anything else."""

@@ -93,19 +93,56 @@ def glyph_height(item: Item) -> float:
     return h
 
 
-def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], min_px: float) -> list[Collision]:
+MAIN_ROLES = frozenset({"value"})
+"""Text roles that are a value (a card's, a bucket's, a unit's): they keep the larger floor
+(`too_small`'s ``main_px``). A badge (a gradient riding an edge) keeps the 9 px floor still: 11 px
+badges space a 1:1 graph's layers otherwise and put a tag beside the wrong card (not done)."""
+
+
+def is_main(item: Item, items: Iterable[Item]) -> bool:
+    """Whether a text is a value or a name: one of `MAIN_ROLES`, or the top label inside a card
+    of its own id (the card's name; its grad_fn row under it, an op name or AccumulateGrad beside
+    it are secondary)."""
+    if item["role"] in MAIN_ROLES:
+        return True
+    if item["role"] != "label" or item.get("id") is None:
+        return False
+    items = list(items)
+    cards = [c["bbox"] for c in items if c["role"] == "card" and c.get("id") == item["id"]]
+
+    def inside(t: Item) -> bool:
+        x0, y0, x1, y1 = t["bbox"]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        return any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in cards)
+
+    own = [t for t in items if t["role"] == "label" and t.get("id") == item["id"] and inside(t)]
+    return item in own and min(t["bbox"][1] for t in own) >= item["bbox"][1] - TOUCH
+
+
+def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], min_px: float,
+              main_px: float | None = None) -> list[Collision]:
     """Every visible text of one frame whose glyph height (`glyph_height`) is under ``min_px``
-    pixels at an 854x480 frame, scaled with the frame's short side (a 1080p frame needs 2.25x).
-    A box under ``GROWING`` pixels tall is a text growing from a point and is not measured.
+    pixels at an 854x480 frame, scaled with the frame's short side (a 1080p frame needs 2.25x);
+    with ``main_px``, values and names (`is_main`) need that many instead (the theme's
+    ``font_sizes.min_glyph_main_px``). A box under ``GROWING`` pixels tall is a text growing
+    from a point and is not measured.
 
     >>> t = {"kind": "text", "role": "label", "text": "AccumulateGrad", "bbox": [0, 0, 60, 5.7], "opacity": 1.0, "id": None}
     >>> [c.what for c in too_small([t], (854, 480), 9)], too_small([t], (854, 480), 5)
     (['text under 9 px'], [])
+    >>> v = {"kind": "text", "role": "value", "text": "4/9", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t1"}
+    >>> too_small([v], (854, 480), 9), [c.what for c in too_small([v], (854, 480), 9, 11)]
+    ([], ['text under 11 px'])
     """
-    need = min_px * min(frame) / SHORT_SIDE
-    return [Collision(f"text under {min_px:g} px", i) for i in visible(items)
-            if i["kind"] == "text" and i.get("text")
-            and i["bbox"][3] - i["bbox"][1] >= GROWING and glyph_height(i) < need]
+    seen = visible(items)
+    out = []
+    for i in seen:
+        if i["kind"] != "text" or not i.get("text") or i["bbox"][3] - i["bbox"][1] < GROWING:
+            continue
+        px = main_px if main_px is not None and is_main(i, seen) else min_px
+        if glyph_height(i) < px * min(frame) / SHORT_SIDE:
+            out.append(Collision(f"text under {px:g} px", i))
+    return out
 
 
 def _inside(a: Item, b: Item) -> bool:

@@ -63,8 +63,7 @@ class DrawContext:
 
     def frame_rect(self) -> Rect:
         """The frame inside its margin: where anything drawn stays."""
-        s, m = self.spec, self.spec.margin
-        return (-s.frame_width / 2 + m, -s.frame_height / 2 + m, s.frame_width / 2 - m, s.frame_height / 2 - m)
+        return self.theme.safe_rect(self.spec)
 
     def graph_region(self) -> Rect:
         """The clip's graph region (`graph_region`), where the graph, the network or the curve go."""

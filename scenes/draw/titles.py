@@ -88,9 +88,9 @@ class Titles(View):
         if self.network.drawn():  # the MLP view keeps a band above the network for this
             return self._title_in(cue, self.network.title_band())
         if not self.ctx.state.graph.cards and self.ctx.state.code.pane is None:
-            m, s = self.ctx.spec.margin, self.ctx.spec
-            left, right = -s.frame_width / 2 + m, s.frame_width / 2 - m
-            bottom, top = cap[3] + m, s.frame_height / 2 - m
+            m = self.ctx.spec.margin
+            left, _, right, top = self.ctx.frame_rect()
+            bottom = cap[3] + m
             h = (top - bottom) * self.theme.proportions.title_height
             mid = (top + bottom) / 2
             return self._title_in(cue, (left, mid - h / 2, right, mid + h / 2), size=self.theme.font_sizes.title)

@@ -23,14 +23,15 @@ if TYPE_CHECKING:
 
 
 def clip_frame_region(has_code: bool, spec: Any, console: float = 0.0, aside: float = 0.0,
-                      lit: float = 0.0) -> tuple[float, float, float, float]:
+                      lit: float = 0.0, safe: tuple[float, float, float, float] | None = None) -> tuple[float, float, float, float]:
     """Where the graph is laid out: the theme's graph region beside the code pane; the whole
     frame above the caption when the clip shows no code. ``console``: the height printed lines
     need under the code pane (`console_room`); where the graph lies under the code (9:16, 1:1)
     its top comes down so that the lines never run into it. ``aside``: the width kept free at
     its left (`checklist_room`). ``lit``: where the graph lies under the code, the pane shows
     only its lit line in this much room at the top of its region (`code_rect`), and the graph
-    rises to the same gap under it as under the whole pane."""
+    rises to the same gap under it as under the whole pane. ``safe``: the frame inside its
+    margin (`Theme.safe_rect`; default: inside ``spec.margin``)."""
     if has_code:
         left, bottom, right, top = spec.graph
         foot = spec.code[1]
@@ -41,8 +42,8 @@ def clip_frame_region(has_code: bool, spec: Any, console: float = 0.0, aside: fl
             top = max(bottom, min(top, foot - console))
     else:
         m = spec.margin
-        left, bottom, right, top = (-spec.frame_width / 2 + m, spec.caption[3] + m,
-                                    spec.frame_width / 2 - m, spec.frame_height / 2 - m)
+        sx0, _, sx1, sy1 = safe or (-spec.frame_width / 2 + m, 0.0, spec.frame_width / 2 - m, spec.frame_height / 2 - m)
+        left, bottom, right, top = sx0, spec.caption[3] + m, sx1, sy1
     return (min(left + aside, right), bottom, right, top)
 
 
@@ -114,7 +115,7 @@ def graph_region(plan: Any, source: str | None, spec: Any, theme: Any, lit: bool
     if console:
         console += tag_reach(theme)
     return clip_frame_region(shows_code(plan, source), spec, console, checklist_room(plan, spec, theme),
-                             lit_strip(source, spec, theme) if lit else 0.0)
+                             lit_strip(source, spec, theme) if lit else 0.0, theme.safe_rect(spec))
 
 
 CONSOLE_ROWS = 3

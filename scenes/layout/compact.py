@@ -61,7 +61,7 @@ def compact_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
     """Cards and buckets as large as their texts at the minimum readable size, whatever the
     scale (so at scale `s` their size at scale 1 is that over `s`): a leaf's name over its
     value, a result's name and value over its grad_fn. See `_text_dims`."""
-    return _text_dims(items, theme, s, one_row=False)
+    return _text_dims(items, theme, s, one_row=False, least=theme.font_sizes.min_readable)
 
 
 def dense_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
@@ -69,16 +69,27 @@ def dense_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
     name (an unnamed result: its code, else its op) and its value side by side, no grad_fn
     row; the op of a named result is still the tag above its card, so no card loses what it
     computes."""
-    return _text_dims(items, theme, s, one_row=True)
+    return _text_dims(items, theme, s, one_row=True, least=theme.font_sizes.min_readable)
 
 
-def _text_dims(items: Mapping[str, Item], theme: Theme, s: float, *, one_row: bool) -> Dims:
-    """Card sizes from their texts at the minimum readable size. The widths are estimated
+def compact_main_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
+    """`compact_dims` with its texts at the size values and names keep where there is room
+    (`min_readable_main`, 11 px): tried first; a graph too big for them keeps 9 px ones."""
+    return _text_dims(items, theme, s, one_row=False, least=theme.font_sizes.min_readable_main)
+
+
+def dense_main_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:
+    """`dense_dims` at `min_readable_main`, as `compact_main_dims` is to `compact_dims`."""
+    return _text_dims(items, theme, s, one_row=True, least=theme.font_sizes.min_readable_main)
+
+
+def _text_dims(items: Mapping[str, Item], theme: Theme, s: float, *, one_row: bool, least: float) -> Dims:
+    """Card sizes from their texts at the font size ``least``. The widths are estimated
     from the names and grad_fn names (structure, not values: a value is planned
     `layout.value_chars` wide), so the layout still does not move when a number changes."""
     e, z, q = theme.layout, theme.sizes, theme.proportions
     k = compact_text_scale(s, theme)
-    floor = theme.font_sizes.min_readable * k
+    floor = least * k
     sans, mono = e.glyph_advance_sans * floor, e.glyph_advance_mono * floor
     name = sans * e.name_over  # a name's advance (`node_card` draws it name_over larger)
     row = e.glyph_height * floor / q.label_fill  # a name's brackets stay in it at name_over

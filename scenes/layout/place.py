@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scenes.layout.detail import Detail
-from scenes.layout.compact import Dims, DimsAt, balanced_layers, compact_dims, dense_dims, token_scale, uniform_dims
+from scenes.layout.compact import (Dims, DimsAt, balanced_layers, compact_dims, compact_main_dims, dense_dims,
+                                   dense_main_dims, token_scale, uniform_dims)
 from scenes.layout.graph import Graph, Item, graph_from_events
 from scenes.layout.ordering import longest_path_layers, order_layers
 from scenes.layout.routes import Point, Route, bucket_route, dummy_chains, edge_routes
@@ -101,11 +102,15 @@ def shows_values(lay: Layout) -> bool:
 
 def _text_sized(graph: Graph, aspect: str, theme: Theme, region: Rect | None, one_row: bool) -> Layout | None:
     """The compact layout (`compact_dims`), else the one-row one (`dense_dims`, if ``one_row``),
-    that draws at `layout.compact_min` or larger; None if neither does."""
-    for dims in (compact_dims, dense_dims) if one_row else (compact_dims,):
+    that draws at `layout.compact_min` or larger; None if neither does. Each is tried first
+    with its names and values at `min_readable_main` (`compact_main_dims`), taken where its gaps
+    stay at `layout.compact_main_min` or more (tighter, the op names between the cards have no
+    room), then at the least readable size; a card draws its texts at the size it was made for."""
+    for dims in (compact_main_dims, compact_dims, dense_main_dims, dense_dims) if one_row else (compact_main_dims, compact_dims):
         tries = [_layout_oriented(graph, aspect, theme, region, dims, extra) for extra in range(COMPACT_EXTRA + 1)]
         compact = max(tries, key=lambda t: t.scale)  # the first of the best: fewer layers on a tie
-        if compact.scale >= theme.layout.compact_min:
+        least = theme.layout.compact_main_min if dims in (compact_main_dims, dense_main_dims) else theme.layout.compact_min
+        if compact.scale >= max(least, theme.layout.compact_min):
             return compact
     return None
 
@@ -146,7 +151,7 @@ def _top_tag_overshoot(lay: Layout, theme: Theme) -> float:
         return 0.0
     top = max(b.y + b.h / 2 for b in ops)
     spec = theme.aspect(lay.aspect)
-    return max(0.0, top + tag_reach(theme, lay.scale) - (spec.frame_height / 2 - spec.margin))
+    return max(0.0, top + tag_reach(theme, lay.scale) - theme.safe_rect(spec)[3])
 
 
 def tag_reach(theme: Theme, scale: float = 1.0) -> float:

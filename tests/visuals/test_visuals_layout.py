@@ -131,10 +131,10 @@ def test_mlp_fits_and_stays_legible_at_1080p(aspect: str) -> None:
     spec = THEME.aspect(aspect)
     px_per_unit = spec.pixel_height / spec.frame_height
     smallest = min(min(b.w, b.h) for b in lay.boxes.values())
-    # still a visible card at 1080p (11 px: the cards are wider now, so that "ReluBackward0" fits
-    # at 9 px in the seven-layer graphs; no clip draws this 109-node graph, the MLP clips draw
-    # the network view)
-    assert smallest * px_per_unit >= 11
+    # still a visible card at 1080p (10.5 px: the cards are wider now, so that "ReluBackward0" fits
+    # at 9 px in the seven-layer graphs, and the 16:9 graph region keeps 3 % of the frame's width
+    # from its edge, issue 39; no clip draws this 109-node graph, the MLP clips draw the network view)
+    assert smallest * px_per_unit >= 10.5
 
 
 @st.composite

@@ -52,7 +52,7 @@ def bucket(
     group = tag(VGroup(fill, outline), "bucket", id=box.id, meaning=meaning)
     group.outline, group.fill, group.value = outline, fill, None
     if value:
-        size = max(theme.font_sizes.bucket_label * scale, theme.font_sizes.min_readable)  # a compact layout's bucket fits it
+        size = max(theme.font_sizes.bucket_label * scale, theme.font_sizes.min_readable_main)  # 11 px where its bucket fits it (shrunk to fit, not under 9 px)
         m = label(value, theme.fonts.mono, size, theme.colors.text)
         # never smaller than the least readable size: a value too long for the bucket (-0.3715)
         # overhangs its rim rather than being dropped, so .grad is always read where it is

@@ -101,7 +101,10 @@ def node_card(
     share = sum(r[1] for r in rows)
     top = box.y + inner_h / 2
     compact = detail.text_sized  # sized for its texts at the minimum size, times `compact_text_scale`
-    floor = f.min_readable * compact_text_scale(scale, theme)
+    k = compact_text_scale(scale, theme)
+    # a compact card sized for its texts at 11 px (`compact_main_dims`) draws them so; one sized at 9 px, at 9 px
+    sized = (inner_h * q.label_fill / (len(rows) * theme.layout.glyph_height)) if compact else 0.0
+    floor = (f.min_readable_main if sized >= f.min_readable_main * k * (1 - 1e-3) else f.min_readable) * k  # boxes round
     gap = theme.sizes.token_pad * (compact_text_scale(scale, theme) if compact else scale) * 2
     for parts, part in rows:
         h = inner_h * part / share

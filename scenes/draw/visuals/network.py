@@ -53,6 +53,7 @@ def unit_circle(name: str, at: tuple[float, float], radius: float, meaning: str,
     t = theme
     ring = tag(Circle(radius=radius, color=t.colour(meaning), stroke_width=t.strokes.card), "unit", meaning=meaning)
     ring.set_fill(t.colors.card_fill, opacity=t.opacity.card_fill).move_to([at[0], at[1], 0])
+    tag(ring, "unit")  # the network's share of the frame is measured from its units (scenes/render/fill.py)
     text = label(name, t.fonts.mono, t.font_sizes.unit_name, t.colors.text)
     shrink_to_fit(text, 2 * radius * t.proportions.unit_label, radius,
                   least=t.font_sizes.unit_name_least / t.font_sizes.unit_name)
