@@ -79,14 +79,16 @@ def narration_edit_bench(voice: str, quality: str = "low") -> dict:
         out, folder = os.path.join(tmp, "out"), os.path.join(tmp, "watched")
         _render(["scene", _edited(folder, None), *flags, "--out", out], env)  # every beat drawn, every phrase said
         heard: list[str] = []
-        seconds = _watch_edit(out, flags, folder, NARRATION_EDIT, env, heard)
+        cpu: list[float] = []
+        seconds = _watch_edit(out, flags, folder, NARRATION_EDIT, env, heard, cpu)
     drawn = [line.split(": ", 1)[-1] for line in heard if "beats drawn" in line]
     return {"clip": BENCH_CLIP, "quality": quality, "voice": voice, "edit_to_clip_s": round(seconds, 2),
-            "beats": drawn[-1] if drawn else "", "target_s": WATCH_TARGET}
+            "edit_cpu_s": round(cpu[0], 2), "beats": drawn[-1] if drawn else "", "target_s": WATCH_TARGET}
 
 
 def narration_edit_lines(row: dict) -> list[str]:
     """The narration edit's row of the table."""
     return [f"narration edit in render watch: {row['clip']} at {row['quality']}, voice {row['voice']}: "
-            f"{row['edit_to_clip_s']} s from the save to the clip (target at most {row['target_s']} s); "
+            f"{row['edit_to_clip_s']} s from the save to the clip ({row['edit_cpu_s']} CPU-s; target at most "
+            f"{row['target_s']} s); "
             f"{row['beats']}"]
