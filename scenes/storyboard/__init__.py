@@ -11,8 +11,8 @@ needs only :func:`storyboard_path` and :class:`StoryboardError`, not the model (
 engine.
 
 >>> checked, p = load_and_plan(storyboard_path("backward_walk"))
->>> p.title, p.duration
-('L.backward() walks the graph in reverse', 66.2)
+>>> p.title, len(p.beats)
+('L.backward() walks the graph in reverse', 8)
 """
 
 from __future__ import annotations
