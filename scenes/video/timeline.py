@@ -39,14 +39,15 @@ class Step:
 
 
 def frame_at(t: float, fps: int) -> int:
-    """The frame a time ``t`` (seconds) starts on: the nearest, a half rounded up (not to even,
+    """The frame a time ``t`` (seconds) starts on: the nearest, a half rounded down (not to even,
     as ``round`` does), so a time and the same time moved by whole frames land as many frames
-    apart; a beat moved later by a narration edit before it is drawn as before.
+    apart; a beat moved later by a narration edit before it is drawn as before. Down: a cue
+    never ends later than its plan says (the truth check reads the plan's times).
 
     >>> frame_at(53.7, 5), frame_at(54.3, 5), frame_at(0.29, 10)
-    (269, 272, 3)
+    (268, 271, 3)
     """
-    return math.floor(round(t * fps, 6) + 0.5)
+    return math.ceil(round(t * fps, 6) - 0.5)
 
 
 def schedule(actions: list[Action], duration: float, fps: int) -> tuple[list[Step], int]:

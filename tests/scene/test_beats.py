@@ -157,7 +157,7 @@ def test_a_beat_moved_by_whole_frames_keeps_its_description() -> None:
     from scenes.storyboard.cues import Cue
 
     def second_beat(first_lasts: float) -> str:
-        at = first_lasts + 0.3  # a cue 0.3 s into the second beat: a half frame at 5 fps, rounded up
+        at = first_lasts + 0.3  # a cue 0.3 s into the second beat: a half frame at 5 fps, rounded down
         cue, cap = Cue(at, 0.5, "title", 1), CaptionSpan(7, at, at + 1.5, "said", 1)
         acts = [Action(0.0, 1.0, "cue", Cue(0.0, 1.0, "title", 0), 0),
                 Action(at, 0.5, "cue", cue, 1), Action(at, 0.3, "caption_in", cap, 1, 1)]
