@@ -26,11 +26,15 @@ the longest beat as the floor (scripts/bench_cluster.py says how).
     ./scripts/bench --cluster            engine table and the cluster row
     ./scripts/bench --voices             engine table and the voices' synthesis speed
     ./scripts/bench --narrated high      engine table and a narrated render against a silent one at 1080p60
+    ./scripts/bench --narration-edit     engine table and a narration edit's time in `render watch` at low
 
 Voices (--voices, or --render): synthesis seconds per second of speech of the neural and draft
 voices on the first phrases of backward_walk (scripts/bench_voice.py, which also runs alone).
 Narrated (--narrated QUALITY): the benchmark clip narrated (--voice-name, default neural)
 against --voice off, render seconds per second of clip, --pairs times (scripts/bench_narrated.py).
+Narration edit (--narration-edit, or --render): one phrase of the benchmark clip's fifth beat
+saved saying more while `render watch` runs at low quality, narrated (--voice-name): seconds from
+the save to the new clip (target at most 3 s), and how many beats it drew (scripts/bench_narrated.py).
 
 The rendering figures are measured by scripts/bench_render.py.
 """
@@ -118,7 +122,10 @@ def main() -> int:
     ap.add_argument("--voices", action="store_true", help="also the voices' synthesis speed (in --render already)")
     ap.add_argument("--narrated", metavar="QUALITY", choices=list(QUALITIES), default=None,
                     help="also the narrated row: a narrated render against a silent one at QUALITY (e.g. high)")
-    ap.add_argument("--voice-name", default="neural", help="the voice of the --narrated row (default: neural)")
+    ap.add_argument("--narration-edit", action="store_true",
+                    help="also a narration edit's time in `render watch` at low quality (in --render already)")
+    ap.add_argument("--voice-name", default="neural",
+                    help="the voice of the --narrated and --narration-edit rows (default: neural)")
     ap.add_argument("--show", metavar="FILE", help="print the table of a report saved with --json, and stop")
     args = ap.parse_args()
     if args.show:
@@ -149,6 +156,10 @@ def main() -> int:
         from bench_voice import voice_bench
 
         report["voices"] = voice_bench()
+    if args.render or args.narration_edit:
+        from bench_narrated import narration_edit_bench
+
+        report["narration_edit"] = narration_edit_bench(args.voice_name)
     if args.narrated:
         from bench_narrated import narrated_bench
 
@@ -200,6 +211,10 @@ def print_table(report: dict) -> None:
         from bench_voice import voice_lines
 
         print("\n" + "\n".join(voice_lines(report["voices"])))
+    if "narration_edit" in report:
+        from bench_narrated import narration_edit_lines
+
+        print("\n" + "\n".join(narration_edit_lines(report["narration_edit"])))
     if "narrated" in report:
         from bench_narrated import narrated_lines
 

@@ -35,14 +35,14 @@ COLD = dict(os.environ)
 """Cold renders: every process starts Python and imports Manim."""
 
 
-def _render(args: list[str]) -> Run:
-    """Run `render ...` in a child process and measure it. The child measures its memory itself:
-    a forked child's RSS would count the parent's pages until it execs, and this parent holds a
-    whole clip's decoded frames at times."""
+def _render(args: list[str], env: dict[str, str] | None = None) -> Run:
+    """Run `render ...` in a child process and measure it (``env``: its environment, COLD unless
+    given). The child measures its memory itself: a forked child's RSS would count the parent's
+    pages until it execs, and this parent holds a whole clip's decoded frames at times."""
     import subprocess
 
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, __file__, "--measure", *args], check=True, env=COLD,
+    done = subprocess.run([sys.executable, __file__, "--measure", *args], check=True, env=env or COLD,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     seconds = time.perf_counter() - t0
     peak, cpu = done.stdout.strip().splitlines()[-1].split()
@@ -126,10 +126,21 @@ def _edited(folder: str, change: tuple[str, str] | None) -> str:
     return path
 
 
-def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -> float:
-    """Seconds from saving WATCH_EDIT to the new clip, in a `render watch` of the benchmark
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) a process and its waited-for children have used (Linux)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _watch_edit(out: str, flags: list[str], folder: str, edit: tuple[str, str] = WATCH_EDIT,
+                env: dict[str, str] | None = None, heard: list[str] | None = None, cpu: list[float] | None = None,
+                timeout: float = 600) -> float:
+    """Seconds from saving ``edit`` to the new clip, in a `render watch` of the benchmark
     storyboard that is ready (its first render done, Manim imported): what an author who keeps
-    one running waits. The clip's beats are in ``out`` already."""
+    one running waits. The clip's beats are in ``out`` already. ``env``: the watch's environment
+    (COLD unless given); ``heard`` collects what it says on stderr; ``cpu`` is given the CPU
+    seconds the watch spent on the edit (a figure a busy machine changes less than the wall time)."""
     import queue
     import subprocess
     import threading
@@ -137,7 +148,8 @@ def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -
     from scenes.commands.watch import READY
 
     path = _edited(folder, None)
-    proc = subprocess.Popen([sys.executable, "-m", "scenes.commands.main", "watch", path, *flags, "--out", out], env=COLD,
+    proc = subprocess.Popen([sys.executable, "-m", "scenes.commands.main", "watch", path, *flags, "--out", out],
+                            env=env or COLD,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[tuple[str, str]] = queue.Queue()
     for name in ("stdout", "stderr"):
@@ -154,6 +166,8 @@ def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -
                 name, line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 raise RuntimeError(f"render watch: no answer in {timeout:.0f} s") from None
+            if name == "stderr" and heard is not None:
+                heard.append(line.rstrip("\n"))
             if name == "stdout":
                 clips += 1  # a clip's path: a render is done
             elif line.startswith(READY):
@@ -163,10 +177,14 @@ def _watch_edit(out: str, flags: list[str], folder: str, timeout: float = 600) -
 
     try:
         wait_until(lambda: ready and clips == 1)  # the first render (joined from the cache), Manim imported
-        _edited(folder, WATCH_EDIT)
+        busy = _cpu_seconds(proc.pid)
+        _edited(folder, edit)
         t0 = time.perf_counter()
         wait_until(lambda: clips == 2)
-        return time.perf_counter() - t0
+        took = time.perf_counter() - t0
+        if cpu is not None:
+            cpu.append(_cpu_seconds(proc.pid) - busy)
+        return took
     finally:  # SIGTERM, not Ctrl-C's SIGINT: a bench started with `&` passes SIGINT on ignored
         proc.terminate()
         proc.wait()

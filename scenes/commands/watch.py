@@ -19,6 +19,7 @@ import sys
 import time
 import traceback
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Callable
 
 READY = "render: watching"
@@ -68,6 +69,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     def ready() -> None:
         import_drawing()
+        warm_voice(file, opts)
         print(f"{READY} {os.path.relpath(file)} and the theme; Ctrl-C to stop", file=sys.stderr, flush=True)
 
     try:
@@ -98,6 +100,24 @@ def import_drawing() -> None:
     import scenes.draw.scene  # noqa: F401
     import scenes.video.encoder  # noqa: F401
     import scenes.video.player  # noqa: F401
+
+
+def warm_voice(file: str, opts: Any) -> None:
+    """The voice the storyboard's renders use, loaded now (a neural model takes a second or
+    more): a first render found every phrase in the speech cache and loaded none, and the first
+    narration edit should not wait for it. A voice that cannot be had is said by the render that
+    needs it, not here."""
+    from scenes.render.sound import voice_named, with_voice
+    from scenes.storyboard import StoryboardError
+    from scenes.voice.registry import VoiceError
+
+    try:
+        voice = voice_named(with_voice(file, opts).voice or "off", storyboard=Path(file))
+    except (StoryboardError, VoiceError, OSError):
+        return
+    warm = getattr(voice, "warm", None)
+    if warm is not None:
+        warm()
 
 
 def watch(files: list[str], render: Callable[[], None], wait: Callable[[float], None] = time.sleep,

@@ -292,11 +292,11 @@ class BackwardWalk(View):
         src, dst = self.ctx.item(cue.ids[0]), self.ctx.item(cue.ids[1])
         if src == dst:
             return self._pass_within(cue, src, step)
-        busy = {r for r, t in self.walk.riding if t == cue.start}  # two paths at once take two edges
+        busy = {r for r, t in step.riding if t == cue.start}  # two paths at once take two edges
         r = self._route(dst, src, busy)
         if r is None:
             return []
-        self.walk.riding.append((r, cue.start))
+        step.riding.append((r, cue.start))
         tok = self.labels.token(cue.text("grad") or "")
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from manim import Animation, VGroup
 
     from scenes.layout.place import Layout
+    from scenes.layout.routes import Route
     from scenes.storyboard.narration import Shown
     from scenes.storyboard.plan import Plan
 
@@ -79,12 +80,15 @@ class StepScratch:
     ``going``, the fades of what this step takes away first (a title, the network giving way
     to the cards: what comes starts at half time);
     ``moving``, the ways (and pill sizes) of the tokens setting off in this step (a later one
-    passes behind an earlier one)."""
+    passes behind an earlier one); ``riding``, the routes tokens took in this step, each with its
+    cue's start (two paths at once take two edges). Scratch, not state: a beat's key must not
+    hold when earlier tokens rode (:mod:`scenes.render.keys`)."""
 
     arriving: set[int] = field(default_factory=set)
     turning: dict[int, VGroup] = field(default_factory=dict)
     going: list[Animation] = field(default_factory=list)
     moving: list[tuple[list[tuple[float, float]], tuple[float, float]]] = field(default_factory=list)
+    riding: list[tuple[Route, float]] = field(default_factory=list)
 
 
 class View:

@@ -70,12 +70,11 @@ class CameraFocus(View):
         return out
 
     def _rekey(self, new: Layout) -> None:
-        """The arrows (and the routes the walk took) filed under ``new``'s routes: the layout's
-        routes are the keys the cues look arrows up by, and the zoom makes new ones, in order."""
+        """The arrows filed under ``new``'s routes: the layout's routes are the keys the cues look
+        arrows up by, and the zoom makes new ones, in order."""
         to = dict(zip(self.ctx.layout.routes, new.routes))
-        g, w = self.ctx.state.graph, self.ctx.state.walk
+        g = self.ctx.state.graph
         g.arrows = {to.get(r, r): a for r, a in g.arrows.items()}
-        w.riding = [(to.get(r, r), t) for r, t in w.riding]
         self.ctx.layout = new
 
     def _moved(self, m: Mobject, z: Zoom) -> Mobject:

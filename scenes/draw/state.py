@@ -53,7 +53,6 @@ class WalkView:
     visit_marks: list[Mobject] = field(default_factory=list)
     badges: dict[str, Mobject] = field(default_factory=dict)  # node -> the gradient it received, kept to the walk's end
     fill_tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # leaf -> the badge beside its bucket
-    riding: list[tuple[Route, float]] = field(default_factory=list)  # routes taken, with the cue's start
     products: dict[tuple[str, str], Mobject] = field(default_factory=dict)  # (node, to node) -> the last visit's product, in its note
 
 

@@ -125,12 +125,15 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: Loaded | None
                 walk = _Walk(stack, checked, p, opts, keys)
             return walk
 
+        before = None if opts.force or job.first == 0 else keys.known_keys()[job.first - 1]
         for k in range(job.first, job.last + 1):
-            digest = None if opts.force else states.digest(pre[k])
+            digest = None if opts.force else keys.known_digest(k, before)
             if digest is None:
                 digest = scene_walk().digest_at(k)
-                states.put_digest(pre[k], digest)
-            key = keys.key(k, digest)
+            states.put_digest(pre[k], digest)
+            if before is not None:  # where the segment before leads: found again after an edit before it
+                states.put_digest(after(before), digest)
+            key = before = keys.key(k, digest)
             target = segment_path(Path(opts.out), key)
             beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
             on_disk = target.exists() and (opts.force or not _cached_segment_broken(target, segs[k].frames, log))
@@ -195,7 +198,7 @@ class ClipKeys:
         nothing_shown(checked, p, {opts.aspect: layout})  # bare boxes, or no beat that draws: refused
         self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
         fill_max = fill_scales(p)
-        self.descs = [segment_description(seg, fill_max) for seg in self.segs]
+        self.descs = [segment_description(seg, fill_max, self.fps) for seg in self.segs]
         self.fixed = clip_digest(layout, opts.aspect, opts.captions, self.size, self.fps, self.encoder, code_digest(),
                                  theme_file().read_bytes(), checked.run.jsonl, opts.voice_key or "off")
         self.pre = prefixes(self.fixed, checked.run.jsonl, self.descs)
@@ -207,6 +210,26 @@ class ClipKeys:
 
         return segment_key(self.fixed, digest, self.descs[k])
 
+    def known_digest(self, k: int, before: str | None) -> str | None:
+        """The digest of the picture segment k starts from, if known without Manim: stored under
+        its prefix, or else under the key of the segment before it (``before``), which leads to
+        it. The second is what finds a beat's start again after a narration edit before it: the
+        prefix changed (an earlier description did), the picture did not."""
+        digest = self.states.digest(self.pre[k])
+        if digest is None and before is not None:
+            digest = self.states.digest(after(before))
+        return digest
+
+    def known_keys(self) -> list[str | None]:
+        """Each segment's key, as far as is known without Manim (None: its start was never digested)."""
+        out: list[str | None] = []
+        before = None
+        for k in range(len(self.segs)):
+            digest = self.known_digest(k, before)
+            before = None if digest is None else self.key(k, digest)
+            out.append(before)
+        return out
+
     def stale(self) -> list[bool]:
         """Which segments a render will draw, as far as is known without Manim: those whose file
         is missing, and those whose starting picture was never digested (all of them with
@@ -214,11 +237,12 @@ class ClipKeys:
         last-beat edit stays in one process)."""
         if self.opts.force:
             return [True] * len(self.segs)
-        out = []
-        for k in range(len(self.segs)):
-            digest = self.states.digest(self.pre[k])
-            out.append(digest is None or not segment_path(Path(self.opts.out), self.key(k, digest)).exists())
-        return out
+        return [key is None or not segment_path(Path(self.opts.out), key).exists() for key in self.known_keys()]
+
+
+def after(key: str) -> str:
+    """The name the digest of the picture a segment ends on is stored under, given its key."""
+    return hashlib.sha256(f"after:{key}".encode()).hexdigest()
 
 
 MEDIA_PREFIX = "gradreel-media-"

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from typing import Any
 
-from scenes.storyboard.cues import cue_kind
+from scenes.storyboard.caption_events import CaptionSpan
+from scenes.storyboard.cues import Cue, cue_kind
 from scenes.video.digest import canonical
 from scenes.video.timeline import Action, Segment
 
@@ -27,12 +29,27 @@ def action_extras(action: Action, fill_max: dict[str, float]) -> Any:
     return None
 
 
-def segment_description(seg: Segment, fill_max: dict[str, float]) -> str:
+def relative(payload: Any, t0: float) -> Any:
+    """A cue or caption as its segment sees it: its times from ``t0`` (the segment's first frame),
+    a caption without its place in the clip's list. What a beat draws depends on its own timing,
+    not on when it comes (the scene compares cue starts only with each other); so a beat that a
+    narration edit before it moves later in the clip keeps its key."""
+    if isinstance(payload, Cue):
+        return replace(payload, start=round(payload.start - t0, 6))
+    if isinstance(payload, CaptionSpan):
+        return replace(payload, index=0, start=round(payload.start - t0, 6), end=round(payload.end - t0, 6))
+    return payload
+
+
+def segment_description(seg: Segment, fill_max: dict[str, float], fps: int) -> str:
     """Everything a segment's own steps carry, as text (hashed into its key): each action's kind,
-    timing and payload, and what its drawing reads besides. Not an action's ``order`` (a caption's
-    counts every cue of the plan): the order within a step is the order listed."""
+    timing and payload, and what its drawing reads besides. Times count from the segment's first
+    frame (:func:`relative`). Not an action's ``order`` (a caption's counts every cue of the
+    plan): the order within a step is the order listed."""
+    t0 = seg.first / fps
     steps = [[st.frame - seg.first, st.hold, st.frames,
-              [[a.kind, a.start, a.duration, canonical(a.payload), canonical(action_extras(a, fill_max))]
+              [[a.kind, round(a.start - t0, 6), a.duration, canonical(relative(a.payload, t0)),
+                canonical(action_extras(a, fill_max))]
                for a in st.actions]]
              for st in seg.steps]
     return json.dumps([seg.frames, steps], default=repr, separators=(",", ":"))

@@ -148,12 +148,18 @@ def render_storyboard(storyboard_file: str, name: str, opts: RenderOptions,
     _sweep_leftovers(out / SEGMENTS, "")
     work = Path(tempfile.mkdtemp(prefix=f".{name}-pid{os.getpid()}-", dir=out))
     try:
-        outcomes, ledger = _render_beats(storyboard_file, name, opts, loaded, log, farm)
+        from concurrent.futures import ThreadPoolExecutor
+
+        frames = sum(seg.frames for seg in _segments_of(p, opts))
+        with ThreadPoolExecutor(1, thread_name_prefix="sound") as sound:  # the track is mixed while beats are drawn
+            track_made = sound.submit(_sound, p, opts, voice, frames)
+            outcomes, ledger = _render_beats(storyboard_file, name, opts, loaded, log, farm)
+            track = track_made.result()
+        assert sum(o.frames for o in outcomes) == frames
         parts = [segment_path(out, o.key) for o in outcomes]
         video = work / f"clip.{opts.fmt}"
         from scenes.video.formats import FORMATS
 
-        track = _sound(p, opts, voice, sum(o.frames for o in outcomes))
         FORMATS[opts.fmt].write(parts, video, [(c.start, c.end, c.title) for c in beat_chapters(p)], fps_of(opts),
                                 track)
         poster = work / "poster.png"
@@ -192,7 +198,10 @@ def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[L
 
 def _sound(p: Plan, opts: RenderOptions, voice: Voice | None, frames: int) -> np.ndarray | None:
     """The clip's sound track, as long as its ``frames``; None for a silent clip (no voice) or a
-    format without sound (a gif)."""
+    format without sound (a gif). It depends on the plan alone, not on the picture: a render
+    mixes it in a thread of its own while the beats are drawn (the phrases are in the speech
+    cache by then: planning said them; mixing and the loudness filters run mostly outside the
+    GIL), which takes it off the wait after a narration edit."""
     from scenes.render.sound import clip_track
     from scenes.video.formats import FORMATS
 

@@ -15,6 +15,7 @@ for the seqs a cue lists.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -145,13 +146,23 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         for text, start in first_shown(laid).items():  # kept up to date, not found again each beat
             seen[text] = min(start, seen.get(text, start))
         captions += spans
-        beats.append(BeatTime(i, beat.visual, _t(now), _t(end - now + tm.beat_pause), beat.title))
-        now = end + tm.beat_pause
+        nxt = on_grid(end + tm.beat_pause, tm.beat_grid)
+        beats.append(BeatTime(i, beat.visual, _t(now), _t(nxt - now), beat.title))
+        now = nxt
         if longest is not None and now > longest and i + 1 < len(board.beats):
             raise TooLong(now, i + 1)
     if board.takeaway is not None:
         now = _takeaway(board, index, timings, now, cues, captions, beats, speak)
     return Plan(board.title, _t(now), tuple(cues), tuple(captions), tuple(beats))
+
+
+def on_grid(t: float, grid: float) -> float:
+    """The first multiple of ``grid`` at or after ``t`` (to the millisecond): where the next beat starts.
+
+    >>> on_grid(3.21, 0.2), on_grid(3.4, 0.2), on_grid(0.0, 0.2)
+    (3.4, 3.4, 0.0)
+    """
+    return _t(math.ceil(round(t / grid, 6)) * grid)
 
 
 CATCH_UP_VIEWS = ("graph", "step")

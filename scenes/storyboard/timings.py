@@ -38,7 +38,14 @@ class PlanTimings:
     highlight_hold: float = 1.0
     rule_hold: float = 2.5
     title_hold: float = 2.0
-    beat_pause: float = 0.4
+    beat_pause: float = 0.5
+    """Seconds from a beat's end to the next beat's start (before :attr:`beat_grid`): at least
+    ``scenes.video.timeline.BAR_KEPT``, so the caption bar goes out between beats and no beat
+    starts showing the words of the one before (which would make it depend on them)."""
+    beat_grid: float = 0.2
+    """Beats start on multiples of this (seconds): a whole number of frames at every rate that is
+    a multiple of 5 (5, 10, 15, 30, 60 fps), so a narration edit moves the later beats by whole
+    frames and their segments keep their keys (:mod:`scenes.render.keys`)."""
     reading: ReadingRules = ReadingRules()
 
     @classmethod

@@ -8,6 +8,7 @@ makes the clip exactly ``round(plan.duration * fps)`` frames long, which the tes
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,13 +38,25 @@ class Step:
     actions: list[Action] = field(default_factory=list)
 
 
+def frame_at(t: float, fps: int) -> int:
+    """The frame a time ``t`` (seconds) starts on: the nearest, a half rounded down (not to even,
+    as ``round`` does), so a time and the same time moved by whole frames land as many frames
+    apart; a beat moved later by a narration edit before it is drawn as before. Down: a cue
+    never ends later than its plan says (the truth check reads the plan's times).
+
+    >>> frame_at(53.7, 5), frame_at(54.3, 5), frame_at(0.29, 10)
+    (268, 271, 3)
+    """
+    return math.ceil(round(t * fps, 6) - 0.5)
+
+
 def schedule(actions: list[Action], duration: float, fps: int) -> tuple[list[Step], int]:
     """Group actions by start frame; each group plays until the next group starts (or for its
     longest action, whichever is shorter). Returns the steps and the closing hold in frames."""
     total = max(1, round(duration * fps))
     groups: dict[int, list[Action]] = {}
     for a in sorted(actions, key=lambda a: (a.start, a.order)):
-        f = min(max(0, round(a.start * fps)), total - 1)
+        f = min(max(0, frame_at(a.start, fps)), total - 1)
         groups.setdefault(f, []).append(a)
     frames = sorted(groups)
     steps: list[Step] = []
@@ -93,7 +106,7 @@ def segments(steps: list[Step], tail: int, beat_starts: list[float], fps: int) -
     total = (steps[-1].frame + steps[-1].frames if steps else 0) + tail
     first = {}
     for i, t in enumerate(beat_starts):
-        first.setdefault(min(max(0, round(t * fps)), total), i)
+        first.setdefault(min(max(0, frame_at(t, fps)), total), i)
     for st in steps:  # a cut inside a play moves to the play's end
         for c in [c for c in first if st.frame < c < st.frame + st.frames]:
             first.setdefault(st.frame + st.frames, first.pop(c))
@@ -139,7 +152,7 @@ def clip_actions(plan: Any, captions: str, caption_fade: float) -> list[Action]:
         caps = plan.captions
         for j, cap in enumerate(caps):
             acts.append(Action(cap.start, caption_fade, "caption_in", cap, cap.beat, n + 2 * j))
-            if j + 1 < len(caps) and caps[j + 1].start - cap.end < BAR_KEPT:
+            if j + 1 < len(caps) and caps[j + 1].start - cap.end < BAR_KEPT - 1e-6:  # times are to the ms
                 continue  # the next caption_in swaps the words; the bar stays
             acts.append(Action(max(cap.start, cap.end - caption_fade), caption_fade, "caption_out",
                                cap, cap.beat, n + 2 * j + 1))

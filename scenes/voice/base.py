@@ -63,6 +63,10 @@ class Voice(ABC):
     def synth(self, text: str) -> Said:
         """``text`` (spoken words, one space apart) said: samples and each word's span."""
 
+    def warm(self) -> None:
+        """Load what synthesis needs now, not at the first phrase the cache lacks (a ``render
+        watch`` does it while it waits for an edit). Nothing to load, by default."""
+
     def key(self) -> str:
         """A digest of the voice: name, model, settings and :data:`VOICE_VERSION`."""
         data = [VOICE_VERSION, self.name, self.model_digest(), self.settings()]

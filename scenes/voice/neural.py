@@ -200,6 +200,10 @@ class NeuralVoice(Voice):
         return {"engine": "piper-tts " + getattr(piper, "__version__", "1.8"), "length_scale": self.length_scale,
                 "noise": "numpy default_rng seeded by phoneme ids"}
 
+    def warm(self) -> None:
+        """The model loaded (a second or more), once per process."""
+        _load(str(self.model), self.model_digest())
+
     def synth(self, text: str) -> Said:
         from piper import SynthesisConfig
 

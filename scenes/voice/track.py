@@ -13,6 +13,7 @@ down by a limiter that looks ahead, so that no phrase is cut or clipped.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from math import gcd
@@ -48,14 +49,29 @@ class Phrase:
     text: str
 
 
+_RESAMPLED: dict[tuple[int, int, str], np.ndarray] = {}
+"""Phrases already brought to RATE in this process, by rate, length and digest of their samples:
+a ``render watch`` mixes the clip's track again after each edit, and most phrases are the same."""
+_RESAMPLED_KEPT = 512
+
+
 def resampled(samples: np.ndarray, rate: int) -> np.ndarray:
-    """``samples`` at ``rate`` Hz brought to :data:`RATE` (polyphase filter, deterministic)."""
+    """``samples`` at ``rate`` Hz brought to :data:`RATE` (polyphase filter, deterministic); the
+    same samples are resampled once per process."""
     if rate == RATE:
         return samples.astype(np.float32)
     from scipy.signal import resample_poly
 
-    k = gcd(rate, RATE)
-    return resample_poly(samples.astype(np.float64), RATE // k, rate // k).astype(np.float32)
+    raw = np.ascontiguousarray(samples, dtype=np.float32)
+    key = (rate, len(raw), hashlib.sha256(raw.tobytes()).hexdigest())
+    hit = _RESAMPLED.get(key)
+    if hit is None:
+        k = gcd(rate, RATE)
+        hit = resample_poly(raw.astype(np.float64), RATE // k, rate // k).astype(np.float32)
+        if len(_RESAMPLED) >= _RESAMPLED_KEPT:
+            _RESAMPLED.pop(next(iter(_RESAMPLED)))
+        _RESAMPLED[key] = hit
+    return hit.copy()
 
 
 def mix(phrases: Iterable[Phrase], say: Callable[[str], Speech], samples: int) -> np.ndarray:
@@ -102,13 +118,14 @@ def loudness(track: np.ndarray) -> float:
     return float(_meter().integrated_loudness(track.astype(np.float64)))
 
 
-def limited(track: np.ndarray, ceiling_db: float) -> np.ndarray:
+def limited(track: np.ndarray, ceiling_db: float, peaks: np.ndarray | None = None) -> np.ndarray:
     """The track with its true peaks brought under ``ceiling_db``: a gain that is at most what
-    each peak allows for LIMIT_WINDOW around it, eased in and out over that window."""
+    each peak allows for LIMIT_WINDOW around it, eased in and out over that window. ``peaks``:
+    the track's per-sample true peaks (:func:`_peaks`), when the caller has them."""
     from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
     ceiling = 10 ** (ceiling_db / 20)
-    need = np.minimum(1.0, ceiling / np.maximum(_peaks(track), 1e-12))
+    need = np.minimum(1.0, ceiling / np.maximum(_peaks(track) if peaks is None else peaks, 1e-12))
     width = max(3, int(LIMIT_WINDOW * RATE) | 1)
     gain = uniform_filter1d(minimum_filter1d(need, 2 * width + 1), width)
     return (track * gain).astype(np.float32)
@@ -125,11 +142,12 @@ def normalised(track: np.ndarray, target: float = LOUDNESS, ceiling_db: float = 
         return track.astype(np.float32)
     gain = target - now  # dB
     out = _scaled(track, gain)
-    if true_peak(out) <= ceiling_db:
+    peaks = _peaks(track)  # a gain scales the true peaks with the samples: measured once
+    if 20 * np.log10(max(float(peaks.max(initial=0.0)), 1e-12)) + gain <= ceiling_db:
         return out
     tried: list[tuple[float, float]] = []
     for _ in range(rounds):
-        out = limited(_scaled(track, gain), ceiling_db - 0.05)
+        out = limited(_scaled(track, gain), ceiling_db - 0.05, _scaled(peaks, gain))
         miss = loudness(out) - target
         if abs(miss) < TOLERANCE:
             break

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -10,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from scenes.voice.cache import CACHE_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE = [sys.executable, "-m", "tests.audio.fakevoice"]
@@ -19,8 +22,9 @@ FPS = 10
 
 
 def render(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``render ARGS`` in ``cwd`` with the fake voice, its speech cached in ``cwd/speech``."""
     return subprocess.run([*FAKE, *args], cwd=cwd, capture_output=True, text=True, timeout=600,
-                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+                          env={**os.environ, "PYTHONPATH": str(ROOT), CACHE_ENV: str(cwd / "speech")})
 
 
 @dataclass(frozen=True)

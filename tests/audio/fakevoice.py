@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scenes.voice.cache import Said, SpeechCache, on_grid
 from scenes.voice.speech import Speech, Timing, Word
 
 RATE = 22_050
@@ -17,10 +18,13 @@ GAP = 0.06
 
 
 class FakeVoice:
-    """Says a phrase as one hum per token; ``said`` lists every phrase it synthesised."""
+    """Says a phrase as one hum per token; ``said`` lists every phrase it synthesised. Given a
+    ``cache``, it keeps what it said there, as the real voices do (:mod:`scenes.voice.cache`), and
+    says again only what the cache lacks."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: SpeechCache | None = None) -> None:
         self.said: list[str] = []
+        self.cache = cache
 
     def key(self) -> str:
         return "fake-1"
@@ -34,8 +38,11 @@ class FakeVoice:
         return Timing(round(max(t - GAP, 0.0), 4), tuple(words))
 
     def speech(self, text: str) -> Speech:
-        self.said.append(text)
         timing = self.timing(text)
+        hit = self.cache.get(self.key(), text) if self.cache is not None else None
+        if hit is not None:
+            return Speech(timing, hit.samples, hit.rate)
+        self.said.append(text)
         out = np.zeros(round(timing.duration * RATE) + 1, dtype=np.float32)
         for k, w in enumerate(timing.words):
             a, b = round(w.start * RATE), round(w.end * RATE)
@@ -43,6 +50,9 @@ class FakeVoice:
             pitch = 110.0 + 15 * (k % 7)
             hum = sum(np.sin(2 * np.pi * pitch * h * t) / h for h in (1, 2, 3))
             out[a:b] = 0.3 * hum * np.hanning(b - a)
+        out = on_grid(out)  # what the cache gives back: fresh and cached speech are the same bytes
+        if self.cache is not None:
+            self.cache.put(self.key(), text, Said(out, RATE, None))
         return Speech(timing, out, RATE)
 
 
@@ -69,7 +79,11 @@ if __name__ == "__main__":  # `python -m tests.audio.fakevoice ARGS`: `render AR
 
     from scenes.commands.main import main
 
-    fake = FakeVoice()
+    import os
+
+    from scenes.voice.cache import CACHE_ENV
+
+    fake = FakeVoice(SpeechCache() if os.environ.get(CACHE_ENV) else None)  # kept where the caller says
     install(fake)
     status = main(sys.argv[1:])
     print(f"fake voice: {len(fake.said)} phrases synthesised", file=sys.stderr)

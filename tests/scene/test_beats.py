@@ -148,6 +148,26 @@ def test_segments_cut_at_beats_and_never_inside_a_play() -> None:
         assert all(s.first <= st.frame <= s.first + s.frames for st in s.steps)
 
 
+def test_a_beat_moved_by_whole_frames_keeps_its_description() -> None:
+    """A segment's key holds its own timing, not when it comes: the second beat, moved later by
+    an edit of the first (by 0.6 s, three frames at 5 fps), is described as before; moved by a
+    fraction of a frame, its cues fall on other frames of it, and it is not."""
+    from scenes.render.keys import segment_description
+    from scenes.storyboard.caption_events import CaptionSpan
+    from scenes.storyboard.cues import Cue
+
+    def second_beat(first_lasts: float) -> str:
+        at = first_lasts + 0.3  # a cue 0.3 s into the second beat: a half frame at 5 fps, rounded down
+        cue, cap = Cue(at, 0.5, "title", 1), CaptionSpan(7, at, at + 1.5, "said", 1)
+        acts = [Action(0.0, 1.0, "cue", Cue(0.0, 1.0, "title", 0), 0),
+                Action(at, 0.5, "cue", cue, 1), Action(at, 0.3, "caption_in", cap, 1, 1)]
+        steps, tail = schedule(acts, first_lasts + 3.0, 5)
+        return segment_description(segments(steps, tail, [0.0, first_lasts], 5)[1], {}, 5)
+
+    assert second_beat(2.0) == second_beat(2.6) == second_beat(11.2)
+    assert second_beat(2.0) != second_beat(2.1)
+
+
 @pytest.mark.slow
 def test_undoing_an_edit_joins_cached_beats_without_manim(tmp_path: Path) -> None:
     """Edit, render, undo the edit, render: the second render finds every beat's starting
