@@ -26,6 +26,10 @@ cases that still show something untrue are listed in ``STILL_UNTRUE``.
 The same pass finds what blinks (`scenes.render.continuity.blinks`, the nine clips at 16:9 and
 9:16): an item with a stable id gone for under half a second and back.
 
+The same pass finds a badge waiting on an arrowhead (`scenes.draw.collisions.waits_on_heads`:
+standing where it stood the frame before, over a visible head); a token riding over one is not
+counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``.
+
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
 every 3rd frame (``LESSON_FRAME_STEP``) and every half second for the truth, in the same tables.
@@ -42,7 +46,7 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import Blinks, Collide, FrameCheck, TooSmall, Untrue, inspect_checks
+from tests.frame_checks import Blinks, Collide, FrameCheck, TooSmall, Untrue, WaitsOnHead, inspect_checks
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -88,9 +92,14 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
     ("missing_gradient", "9:16"): "the count 'lines printed earlier: N' changes rows under the two-row warning",
 }
 
+STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
+    # (clip, aspect): what badge still waits on an arrowhead (collisions.waits_on_heads). None.
+}
+
 CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
+    FrameCheck("heads", WaitsOnHead, STILL_WAIT_ON_HEADS),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=lambda name, aspect, lesson: not lesson and aspect != "1:1"),
 ]

@@ -152,3 +152,25 @@ def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) 
         out += [Collision(f"{a['role']} on a {b['role']}", a, b) for b in boxes[n + 1:]
                 if a.get("id") != b.get("id") and _overlap(a, b)]
     return out
+
+
+HEAD = "arrowhead"
+"""The role of an arrow's head (an item of its own, inside its arrow's)."""
+
+
+def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collision]:
+    """Every visible badge of a frame that stands exactly where it stood in the frame ``before``
+    (waiting, not riding: a token may pass over a head on its way) and covers a visible
+    arrowhead: the head says which way the gradient flows, and a number waiting on it hides
+    that (issue 39: at the end of a short edge, every waiting token covered it).
+
+    >>> head = {"kind": "shape", "role": "arrowhead", "text": None, "bbox": [10, 10, 16, 16], "opacity": 1.0, "id": "t1->t2"}
+    >>> badge = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [8, 8, 30, 20], "opacity": 1.0, "id": None}
+    >>> [c.what for c in waits_on_heads([badge], [head, badge])], waits_on_heads([], [head, badge])
+    (['badge waits on an arrowhead'], [])
+    """
+    still = {(b["text"], tuple(b["bbox"])) for b in before if b["role"] == "badge"}
+    seen = visible(items)
+    heads = [i for i in seen if i["role"] == HEAD]
+    return [Collision("badge waits on an arrowhead", b, h) for b in seen
+            if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for h in heads if _overlap(b, h)]

@@ -61,7 +61,7 @@ def edge_arrow(
     body.set_fill(opacity=0)
     if backward and not route.needs_grad:
         body = DashedVMobject(body, num_dashes=max(4, int(path.get_arc_length() / max(tip_len, 1e-3))))
-    arrow = tag(VGroup(body, tip), "arrow", id=f"{route.src}->{route.dst}")
+    arrow = tag(VGroup(body, tag(tip, "arrowhead", id=f"{route.src}->{route.dst}")), "arrow", id=f"{route.src}->{route.dst}")
     arrow.body, arrow.tip = body, tip
     return arrow
 
