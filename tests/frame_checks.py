@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from scenes.draw.collisions import collisions, too_small, waits_on_heads
+from scenes.draw.collisions import collisions, notes_astray, too_small, waits_on_heads
 from scenes.render.continuity import blinks
 from scenes.render.inspect import inspect_clip, sample_frames
 from scenes.render.options import RenderOptions, fps_of
@@ -89,6 +89,17 @@ class WaitsOnHead(Spans):
         for c in waits_on_heads(self.before, sample["items"]):
             self.add((c.what, _who(c.a), _who(c.b)), sample["time"], c.describe())
         self.before = sample["items"]
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class NotesAstray(Spans):
+    """No note lies nearer another card than its own (`scenes.draw.collisions.notes_astray`)."""
+
+    def see(self, sample: dict) -> None:
+        for c in notes_astray(sample["items"]):
+            self.add((c.what, _who(c.a), _who(c.b)), sample["time"], c.describe())
 
     def found(self) -> list[str]:
         return self.lines()

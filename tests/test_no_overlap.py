@@ -28,7 +28,9 @@ The same pass finds what blinks (`scenes.render.continuity.blinks`, the nine cli
 
 The same pass finds a badge waiting on an arrowhead (`scenes.draw.collisions.waits_on_heads`:
 standing where it stood the frame before, over a visible head); a token riding over one is not
-counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``.
+counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a visit's or a
+bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
+which reads as the other's: ``STILL_ASTRAY``.
 
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
@@ -46,7 +48,7 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import Blinks, Collide, FrameCheck, TooSmall, Untrue, WaitsOnHead, inspect_checks
+from tests.frame_checks import Blinks, Collide, FrameCheck, NotesAstray, TooSmall, Untrue, WaitsOnHead, inspect_checks
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -95,11 +97,15 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # (clip, aspect): what badge still waits on an arrowhead (collisions.waits_on_heads). None.
 }
+STILL_ASTRAY: dict[tuple[str, str], str] = {
+    # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray)
+}
 
 CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("heads", WaitsOnHead, STILL_WAIT_ON_HEADS),
+    FrameCheck("notes", NotesAstray, STILL_ASTRAY),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=lambda name, aspect, lesson: not lesson and aspect != "1:1"),
 ]

@@ -174,3 +174,45 @@ def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collis
     heads = [i for i in seen if i["role"] == HEAD]
     return [Collision("badge waits on an arrowhead", b, h) for b in seen
             if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for h in heads if _overlap(b, h)]
+
+
+NOTE = "note"
+"""The role of a row of a visit's or a bucket's note; its id is ``note:OWNER``."""
+
+
+def _gap(a: list[float], b: list[float]) -> float:
+    dx = max(0.0, b[0] - a[2], a[0] - b[2])
+    dy = max(0.0, b[1] - a[3], a[1] - b[3])
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def notes_astray(items: Iterable[Item]) -> list[Collision]:
+    """Every visible note (its rows' boxes together) that lies nearer another card or bucket
+    than its owner's: it reads as the other's (issue 39: yh's rule drawn level with s and z).
+    ``a`` is the note's first row, ``b`` the card it lies nearer.
+
+    >>> card = lambda i, x: {"kind": "shape", "role": "card", "text": None, "bbox": [x, 0, x + 40, 20], "opacity": 1.0, "id": i}
+    >>> note = {"kind": "text", "role": "note", "text": "mul: x", "bbox": [45, 0, 80, 10], "opacity": 1.0, "id": "note:t1"}
+    >>> notes_astray([card("t1", 0), card("t2", 200), note])
+    []
+    >>> [(c.what, c.b["id"]) for c in notes_astray([card("t1", 200), card("t2", 0), note])]
+    [('a note nearer another card than its own', 't2')]
+    """
+    seen = visible(items)
+    boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
+    notes: dict[str, list[Item]] = {}
+    for i in seen:
+        if i["role"] == NOTE and i.get("id"):
+            notes.setdefault(i["id"], []).append(i)
+    out = []
+    for nid, rows in notes.items():
+        owner = nid.split(":", 1)[1]
+        box = [min(r["bbox"][0] for r in rows), min(r["bbox"][1] for r in rows),
+               max(r["bbox"][2] for r in rows), max(r["bbox"][3] for r in rows)]
+        own = [_gap(box, b["bbox"]) for b in boxes if b.get("id") == owner]
+        if not own:
+            continue
+        near = min((b for b in boxes if b.get("id") != owner), key=lambda b: _gap(box, b["bbox"]), default=None)
+        if near is not None and _gap(box, near["bbox"]) < min(own):
+            out.append(Collision("a note nearer another card than its own", rows[0], near))
+    return out
