@@ -177,21 +177,22 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
                 within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point:
     """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
     given (the frame less the code and the caption) touching no other card and nothing in
-    ``avoid``, clear of arrows if one is, and nearer ``box`` than any other card (`astray`:
-    a note nearer another reads as that one's); else the nearest such spot anywhere ``within`` (a
-    grid of spots, nearest to the box first: a narrow frame has no room beside the card; then
-    spots flush with what is in the way, for a gap between two things that the grid's pitch
-    steps over); then the same spots where another card is nearer; else the spot that covers
-    least of the cards. All that is tried first off ``prefer_off`` too (where something may
-    come later), then without it."""
+    ``avoid``, nearer ``box`` than any other card (`astray`: a note nearer another reads as
+    that one's); else the nearest such spot anywhere ``within`` (a grid of spots, nearest to
+    the box first: a narrow frame has no room beside the card; then spots flush with what is
+    in the way, for a gap between two things that the grid's pitch steps over); then the same
+    spots where another card is nearer; all of that clear of arrows first, then crossing them;
+    else the spot that covers least of the cards. All that is tried first off ``prefer_off``
+    too (where something may come later), then without it."""
     avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
     far = far_spots(box, size, within)
     for keep_off in ([avoid + prefer_off] if prefer_off else []) + [avoid]:
         flush = flush_spots(box, size, within, _obstacles(lay, box, keep_off), clear)
         ours = [[p for p in spots if not astray(lay, box, p, size)] for spots in (near, far, flush)]
-        for spots in ours + [[p for p in spots if astray(lay, box, p, size)] for spots in (near, far, flush)]:
-            for routes in (True, False):
+        others = [[p for p in spots if astray(lay, box, p, size)] for spots in (near, far, flush)]
+        for routes in (True, False):  # off the arrows first: a note over one is hard to read
+            for spots in ours + others:
                 found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
                 if found is not None:
                     return spots[found]
