@@ -30,7 +30,7 @@ The same pass finds a badge waiting on an arrowhead (`scenes.draw.collisions.wai
 standing where it stood the frame before, over a visible head); a token riding over one is not
 counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a visit's or a
 bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
-which reads as the other's: ``STILL_ASTRAY``.
+which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at 16:9 and 9:16).
 
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
@@ -97,15 +97,26 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # (clip, aspect): what badge still waits on an arrowhead (collisions.waits_on_heads). None.
 }
+NOTED = ("backward_walk", "leaf_nodes", "missing_gradient")
+"""The clips the notes check runs on so far (the three whose walks write rules beside their
+nodes, measured at 16:9 and 9:16); the other six are yet to be measured."""
 STILL_ASTRAY: dict[tuple[str, str], str] = {
-    # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray)
+    # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray).
+    # Where no spot clear of the arrows is nearer the note's own card (the code pane, legend and
+    # checklist leave the graph no room beside it), the note goes to the nearest free spot.
+    ("backward_walk", "16:9"): "yh's rule (mul) lies level with s and z, left of the graph",
+    ("backward_walk", "9:16"): "yh's and s's rules lie nearer the card above",
+    ("leaf_nodes", "16:9"): "the multiply rule lies nearer b; add's nearer its neighbour",
+    ("leaf_nodes", "9:16"): "the multiply rule lies nearer b; add's nearer its neighbour",
+    ("missing_gradient", "16:9"): "pow's, sub's and mul's rules lie under the code, by w",
+    ("missing_gradient", "9:16"): "mul's rule lies nearer z - 1",
 }
 
 CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("heads", WaitsOnHead, STILL_WAIT_ON_HEADS),
-    FrameCheck("notes", NotesAstray, STILL_ASTRAY),
+    FrameCheck("notes", NotesAstray, STILL_ASTRAY, applies=lambda name, aspect, lesson: name in NOTED and aspect != "1:1"),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=lambda name, aspect, lesson: not lesson and aspect != "1:1"),
 ]
