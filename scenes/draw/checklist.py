@@ -81,7 +81,7 @@ class Checklist(View):
             st.rows = rows
             st.ticked += [k] if k else []
             out.append(FadeIn(block))
-        if k and k not in st.ticked:
+        if ticked is not None and k not in st.ticked:
             st.ticked.append(k)
             old = st.rows[k - 1]
             new = self._check_row(ticked.text, True).set_z_index(Z_LIST)

@@ -142,8 +142,9 @@ class Console(View):
             for line in staying:
                 line.shift(up)
             if more is not None and not moves:
+                words = tag_of(count)
                 more.become(count)
-                tag(more, "console", text=tag_of(count).text, id="earlier")
+                tag(more, "console", text=words.text if words is not None else None, id="earlier")
             return []
         # the oldest lines fade where they are, then the column slides up as one, then the new
         # line fades in: a line fading as it rose crossed the code above, one fading in place of

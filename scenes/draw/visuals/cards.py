@@ -155,7 +155,8 @@ def _set_apart(made: list[tuple[str, Any, float]], gap: float, font: str) -> flo
     expression: ``z - 1``, ``yh - y``; set in ``font``) is followed by its value, ``NAME_APART``
     of that name's word spaces, so that the name's last word is not read as the value's first
     digit."""
-    text = (tag_of(made[0][1]).text or "") if made else ""
+    name = tag_of(made[0][1]) if made else None
+    text = (name.text or "") if name is not None else ""
     if len(made) < 2 or made[0][0] != "name" or " " not in text:
         return gap
     size = made[0][2]
