@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from scenes.draw.collisions import collisions, too_small
+from scenes.draw.collisions import collisions, notes_astray, too_small, waits_on_heads
 from scenes.render.continuity import blinks, jumps, renames
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from scenes.render.grammar import Palette, off_colour
@@ -74,6 +74,34 @@ class Collide(Spans):
 
     def see(self, sample: dict) -> None:
         for c in collisions(sample["items"], sample["frame"]):
+            self.add((c.what, _who(c.a), _who(c.b)), sample["time"], c.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class WaitsOnHead(Spans):
+    """No badge waits on an arrowhead (`scenes.draw.collisions.waits_on_heads`): compared with
+    the frame looked at before, so a token riding over one is not counted."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(case)
+        self.before: list[dict] = []
+
+    def see(self, sample: dict) -> None:
+        for c in waits_on_heads(self.before, sample["items"]):
+            self.add((c.what, _who(c.a), _who(c.b)), sample["time"], c.describe())
+        self.before = sample["items"]
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class NotesAstray(Spans):
+    """No note lies nearer another card than its own (`scenes.draw.collisions.notes_astray`)."""
+
+    def see(self, sample: dict) -> None:
+        for c in notes_astray(sample["items"]):
             self.add((c.what, _who(c.a), _who(c.b)), sample["time"], c.describe())
 
     def found(self) -> list[str]:

@@ -37,6 +37,12 @@ the nine clips at 16:9 and 9:16): nothing within 3 % of the frame's edge (``edge
 names at 11 px (``small_values``), the graph at half the frame at its largest (``fill``), and no
 third of the frame empty for over 3 s while the clip teaches (``empty``).
 
+The same pass finds a badge waiting on an arrowhead (`scenes.draw.collisions.waits_on_heads`:
+standing where it stood the frame before, over a visible head); a token riding over one is not
+counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a visit's or a
+bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
+which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at 16:9 and 9:16).
+
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
 every 3rd frame (``LESSON_FRAME_STEP``) and every half second for the truth, in the same tables.
@@ -53,8 +59,9 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import (Blinks, Collide, EmptyArea, FrameCheck, GraphFill, Jumps, NearEdge, OffColour,
-                                Renames, TakeawayShown, TooSmall, Untrue, ValuesTooSmall, inspect_checks)
+from tests.frame_checks import (Blinks, Collide, EmptyArea, FrameCheck, GraphFill, Jumps, NearEdge, NotesAstray,
+                                OffColour, Renames, TakeawayShown, TooSmall, Untrue, ValuesTooSmall, WaitsOnHead,
+                                inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -92,9 +99,36 @@ STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.
 }
 STILL_BLINKS: dict[tuple[str, str], str] = {
-    # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16
-    ("backward_graph", "9:16"): "the console's 'lines printed earlier: N' fades out and back in as lines scroll",
-    ("missing_gradient", "9:16"): "the console's 'lines printed earlier: N' fades out and back in as lines scroll",
+    # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16.
+    # The console's "lines printed earlier: N" turns its number in place in its top right corner
+    # (scenes/draw/console.py), but where the column under the code holds three rows and a row of
+    # its own would push out a line the beat printed, it stands beside a lower line, and a
+    # two-row line sliding up crosses its row: it fades out and back in there.
+    ("missing_gradient", "9:16"): "the count 'lines printed earlier: N' changes rows under the two-row warning",
+}
+
+STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
+    # (clip, aspect): what badge still waits on an arrowhead (collisions.waits_on_heads): a badge
+    # placed beside its node or bucket (badge_centre, free_spot), not a riding token; not yet looked at
+    ("dynamic_graph", "16:9"): "1 badge waits on an arrowhead",
+    ("dynamic_graph", "9:16"): "2 badges wait on arrowheads",
+    ("dynamic_graph", "1:1"): "6 badges wait on arrowheads",
+    ("tanh_neuron", "1:1"): "1 badge waits on an arrowhead",
+    ("tanh_sgd_lists", "1:1"): "2 badges wait on arrowheads",
+}
+NOTED = ("backward_walk", "leaf_nodes", "missing_gradient")
+"""The clips the notes check runs on so far (the three whose walks write rules beside their
+nodes, measured at 16:9 and 9:16); the other six are yet to be measured."""
+STILL_ASTRAY: dict[tuple[str, str], str] = {
+    # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray).
+    # Where no spot clear of the arrows is nearer the note's own card (the code pane, legend and
+    # checklist leave the graph no room beside it), the note goes to the nearest free spot.
+    ("backward_walk", "16:9"): "yh's rule (mul) lies level with s and z, left of the graph",
+    ("backward_walk", "9:16"): "yh's and s's rules lie nearer the card above",
+    ("leaf_nodes", "16:9"): "the multiply rule lies nearer b; add's nearer its neighbour",
+    ("leaf_nodes", "9:16"): "the multiply rule lies nearer b; add's nearer its neighbour",
+    ("missing_gradient", "16:9"): "pow's, sub's and mul's rules lie under the code, by w",
+    ("missing_gradient", "9:16"): "mul's rule lies nearer z - 1",
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {
@@ -173,6 +207,8 @@ def _clip_16_9_or_9_16(name: str, aspect: str, lesson: bool) -> bool:
 CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
+    FrameCheck("heads", WaitsOnHead, STILL_WAIT_ON_HEADS),
+    FrameCheck("notes", NotesAstray, STILL_ASTRAY, applies=lambda name, aspect, lesson: name in NOTED and aspect != "1:1"),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),

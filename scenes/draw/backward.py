@@ -226,7 +226,7 @@ class BackwardWalk(View):
                 self.ctx.record(s)
         if not rows:
             return []
-        block = note_block(rows, t)
+        block = note_block(rows, t, owner=box.id)
         nominal = nominal_token_size(t, scale=self.lay.scale)
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,

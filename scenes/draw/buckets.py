@@ -104,7 +104,7 @@ class Buckets(View):
         is on screen but ``going``, and of ``coming`` (the bucket's new value, which may overhang
         its rim)."""
         t = self.theme
-        block = note_block([formula(text, t)], t)
+        block = note_block([formula(text, t)], t, owner=box.id)
         lay = self.ctx.layout
         x, y = note_centre(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
                            clear=arrow_reach(t, self.ctx.layout.scale), beside=0.0, within=self.frame.free_rect(),

@@ -1,8 +1,8 @@
 """The checklist cue of the clip scene: a storyboard's list of checks, ticked beat by beat.
 
 Why on screen: an article that ends on "check three things" needs the three named where the
-viewer can see them tick as each is shown, and still there at the end. The list comes in with
-its first tick, in a free corner of the frame (else the free spot nearest the bottom left
+viewer can see them tick as each is shown, and still there at the end. The list comes in as
+the first check is asked, in a free corner of the frame (else the free spot nearest the bottom left
 corner), and stays. A view of ``ClipScene``, owning ``state.checklist``.
 """
 
@@ -45,23 +45,27 @@ class Checklist(View):
 
     @draws("check")
     def draw_check(self, cue: Cue, step: StepScratch) -> Anims:
-        """The list (all its items) comes in with its first tick; later ticks turn their row."""
+        """The list (all its items) comes in as the first check is asked (a cue with no
+        ``ticked`` string), nothing ticked; a tick turns its row once the beat has shown it. A
+        tick in the step the list comes in is drawn ticked: Manim cannot drive one row with
+        the list's fade and the tick's Transform, and the fade won (item 1 was never ticked)."""
         st = self.checklist
         items = [s for s in cue.strings if s.role == "item"]
-        ticked = next(s for s in cue.strings if s.role == "ticked")
-        k = next(i for i, s in enumerate(items) if s.text == ticked.text) + 1
+        ticked = next((s for s in cue.strings if s.role == "ticked"), None)
+        k = next(i for i, s in enumerate(items) if s.text == ticked.text) + 1 if ticked is not None else 0
         out: Anims = []
         self.ctx.record_all(cue.strings)
         if not st.rows:
-            rows = [self._check_row(s.text, False) for s in items]
+            rows = [self._check_row(s.text, n + 1 == k) for n, s in enumerate(items)]
             block = VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad * 2)
             if not self.frame.to_free_corner(block, only_free=True):
                 self.frame.to_free_spot(block, self.shown_rects())
             for r in rows:
                 r.set_z_index(Z_LIST)
             st.rows = rows
+            st.ticked += [k] if k else []
             out.append(FadeIn(block))
-        if k not in st.ticked:
+        if ticked is not None and k not in st.ticked:
             st.ticked.append(k)
             old = st.rows[k - 1]
             new = self._check_row(ticked.text, True).set_z_index(Z_LIST)

@@ -189,3 +189,67 @@ def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) 
         out += [Collision(f"{a['role']} on a {b['role']}", a, b) for b in boxes[n + 1:]
                 if a.get("id") != b.get("id") and _overlap(a, b)]
     return out
+
+
+HEAD = "arrowhead"
+"""The role of an arrow's head (an item of its own, inside its arrow's)."""
+
+
+def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collision]:
+    """Every visible badge of a frame that stands exactly where it stood in the frame ``before``
+    (waiting, not riding: a token may pass over a head on its way) and covers a visible
+    arrowhead: the head says which way the gradient flows, and a number waiting on it hides
+    that (issue 39: at the end of a short edge, every waiting token covered it).
+
+    >>> head = {"kind": "shape", "role": "arrowhead", "text": None, "bbox": [10, 10, 16, 16], "opacity": 1.0, "id": "t1->t2"}
+    >>> badge = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [8, 8, 30, 20], "opacity": 1.0, "id": None}
+    >>> [c.what for c in waits_on_heads([badge], [head, badge])], waits_on_heads([], [head, badge])
+    (['badge waits on an arrowhead'], [])
+    """
+    still = {(b["text"], tuple(b["bbox"])) for b in before if b["role"] == "badge"}
+    seen = visible(items)
+    heads = [i for i in seen if i["role"] == HEAD]
+    return [Collision("badge waits on an arrowhead", b, h) for b in seen
+            if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for h in heads if _overlap(b, h)]
+
+
+NOTE = "note"
+"""The role of a row of a visit's or a bucket's note; its id is ``note:OWNER``."""
+
+
+def _gap(a: list[float], b: list[float]) -> float:
+    dx = max(0.0, b[0] - a[2], a[0] - b[2])
+    dy = max(0.0, b[1] - a[3], a[1] - b[3])
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def notes_astray(items: Iterable[Item]) -> list[Collision]:
+    """Every visible note (its rows' boxes together) that lies nearer another card or bucket
+    than its owner's: it reads as the other's (issue 39: yh's rule drawn level with s and z).
+    ``a`` is the note's first row, ``b`` the card it lies nearer.
+
+    >>> card = lambda i, x: {"kind": "shape", "role": "card", "text": None, "bbox": [x, 0, x + 40, 20], "opacity": 1.0, "id": i}
+    >>> note = {"kind": "text", "role": "note", "text": "mul: x", "bbox": [45, 0, 80, 10], "opacity": 1.0, "id": "note:t1"}
+    >>> notes_astray([card("t1", 0), card("t2", 200), note])
+    []
+    >>> [(c.what, c.b["id"]) for c in notes_astray([card("t1", 200), card("t2", 0), note])]
+    [('a note nearer another card than its own', 't2')]
+    """
+    seen = visible(items)
+    boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
+    notes: dict[str, list[Item]] = {}
+    for i in seen:
+        if i["role"] == NOTE and i.get("id"):
+            notes.setdefault(i["id"], []).append(i)
+    out = []
+    for nid, rows in notes.items():
+        owner = nid.split(":", 1)[1]
+        box = [min(r["bbox"][0] for r in rows), min(r["bbox"][1] for r in rows),
+               max(r["bbox"][2] for r in rows), max(r["bbox"][3] for r in rows)]
+        own = [_gap(box, b["bbox"]) for b in boxes if b.get("id") == owner]
+        if not own:
+            continue
+        near = min((b for b in boxes if b.get("id") != owner), key=lambda b: _gap(box, b["bbox"]), default=None)
+        if near is not None and _gap(box, near["bbox"]) < min(own):
+            out.append(Collision("a note nearer another card than its own", rows[0], near))
+    return out

@@ -12,13 +12,13 @@ wrapped whole it would fill the column. A view of ``ClipScene``, owning ``state.
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, FadeIn, FadeOut, VGroup
+from manim import DOWN, LEFT, FadeIn, FadeOut, Transform, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import phase
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.record import tag
+from scenes.draw.record import tag, tag_of
 from scenes.draw.state import ConsoleView
 from scenes.draw.visuals import card_tag, label
 from scenes.draw.visuals.caption import wrap_words
@@ -104,46 +104,70 @@ class Console(View):
         probe = self._earlier(self.console.earlier + len(leaving))
         room = width - probe.width - gap  # a line this narrow has the count beside it, on its right
         leaving, rise = scroll(0.0)
-        beside = next((line for line in [*shown[len(leaving):], m] if line.width <= room), None)
+        lines_after = [*shown[len(leaving):], m]
+        # the count's place: the column's top right corner, beside its top line or in a row of
+        # its own over it, the one place no line passes through as the lines slide up (only the
+        # new top line rises into its row, and that one leaves it room), so that it changes in
+        # place; but a row of its own that would push one more line out goes beside the first
+        # line that leaves room, lower down (a three-row column under the code at 9:16)
+        beside = None if lines_after[0].width > room else lines_after[0]
         head = 0.0 if beside is not None else probe.height + gap / 2
-        if beside is None:  # no line leaves room: the count takes a row of its own atop them
-            leaving, rise = scroll(head)
+        if head:
+            own = scroll(head)
+            lower = next((line for line in lines_after[1:] if line.width <= room), None)
+            if len(own[0]) > len(leaving) and lower is not None:
+                beside, head = lower, 0.0
+            else:
+                leaving, rise = own
         staying = shown[len(leaving):]
         self.console.earlier += len(leaving)
         count = self._earlier(self.console.earlier)
         up = np.array([0.0, rise, 0.0])
         m.shift(up)
-        if beside is not None:  # level with its top row, where it will be
-            y = beside.get_top()[1] + (0.0 if beside is m else rise)
-            count.move_to([left + t.sizes.code_pad + width, y, 0], aligned_edge=[1, 1, 0])
-        else:
-            count.move_to([left + t.sizes.code_pad, col_top, 0], aligned_edge=[-1, 1, 0])
-        self.console.more, self.console.head = count, head
-        gone = [*leaving, *([more] if more is not None else [])]
-        for old in gone:
+        y = col_top if beside is None or beside is lines_after[0] else beside.get_top()[1] + (0.0 if beside is m else rise)
+        count.move_to([left + t.sizes.code_pad + width, y, 0], aligned_edge=[1, 1, 0])
+        self.console.head = head
+        for old in leaving:
             column.remove(old)
-        column.add_to_back(count).add(m)
+        column.add(m)
+        moves = more is not None and abs(more.get_top()[1] - count.get_top()[1]) > 1e-6
+        if more is None or moves:
+            self.console.more = count
+            column.add_to_back(count)
+        if more is not None and moves:
+            column.remove(more)
         if id(column) in step.arriving:
             # the column comes back with the code pane in this step (`_printed_aside`): the new
             # line joins it where it will be, and the column's one fade brings it in
             for line in staying:
                 line.shift(up)
+            if more is not None and not moves:
+                words = tag_of(count)
+                more.become(count)
+                tag(more, "console", text=words.text if words is not None else None, id="earlier")
             return []
-        # the oldest lines (and the count) fade where they are, then the column slides up as one,
-        # then the new line and the new count fade in (a count coming as the lines slid would
-        # meet the line sliding past the one it stands beside): a line fading as it rose
-        # crossed the code above, one fading in place of the last line was drawn over it, one
-        # rising from below crossed the graph
-        return ([FadeOut(old, rate_func=phase(0, 3)) for old in gone]
+        # the oldest lines fade where they are, then the column slides up as one, then the new
+        # line fades in: a line fading as it rose crossed the code above, one fading in place of
+        # the last line was drawn over it, one rising from below crossed the graph. The count
+        # is one thing that changes (issue 39): its number turns in place as the lines slide,
+        # never gone and back; the first count fades in with the new line, and so does one
+        # that must change rows (gone while the lines slide: moving, it would cross them)
+        if more is None:
+            counted: Anims = [FadeIn(count, rate_func=phase(2, 3))]
+        elif moves:
+            counted = [FadeOut(more, rate_func=phase(0, 3)), FadeIn(count, rate_func=phase(2, 3))]
+        else:
+            counted = [Transform(more, count, rate_func=phase(1, 3))]
+        return ([FadeOut(old, rate_func=phase(0, 3)) for old in leaving]
                 + [line.animate(rate_func=phase(1, 3)).shift(up) for line in staying]
-                + [FadeIn(count, rate_func=phase(2, 3)), FadeIn(m, rate_func=phase(2, 3))])
+                + counted + [FadeIn(m, rate_func=phase(2, 3))])
 
     def _earlier(self, n: int) -> VGroup:
         """The words that say how many of the console's oldest lines have scrolled away
-        (``labels.console_earlier``), muted: on the right of the first line that leaves room
-        for them, else in a row of their own atop the lines. Why: a line that left the column
-        unread would be dropped in silence; the count says the program printed more than is
-        shown (issue 40)."""
+        (``labels.console_earlier``), muted: in the column's top right corner, beside its top
+        line or in a row of its own over it (`_print` says where else). Why: a
+        line that left the column unread would be dropped in silence; the count says the
+        program printed more than is shown (issue 40)."""
         t = self.theme
         words = t.labels.console_earlier.format(n=n)
         return tag(label(words, t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted), "console", id="earlier")

@@ -69,6 +69,12 @@ class OnScreen(View):
                 out.append(bounds(m))
         return out
 
+    def arrowheads(self) -> list[Rect]:
+        """Where every visible arrow's head is now: a token does not wait on one (issue 39: a
+        gradient waiting at the end of a short edge hid the head that says which way it flows),
+        though it may pass over one on its way."""
+        return [bounds(m) for m, t in tagged(self.drawn()) if t.role == "arrowhead" and opacity(m) >= MIN_OPACITY]
+
     def own_shapes(self, item: str) -> list[Mobject]:
         """The card and bucket of ``item``: a badge beside them may touch them (`badge_centre`
         keeps it off their text)."""
@@ -101,7 +107,7 @@ class OnScreen(View):
         corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, keep_off,
                             within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
-                            rest_off=[bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY])
+                            rest_off=[bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY] + self.arrowheads())
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from scenes.layout.place import Box, Layout, Point
@@ -34,7 +35,8 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     """A tag of ``size`` (w, h) ``gap`` outside the box's top (or bottom) edge: centred, or slid
     along the edge, ``step`` times its width at a time, to the nearest spot ``clear`` of arrows
     and touching no other card and nothing in ``avoid`` (where gradient tokens wait, other
-    tags); no further than the box's corner. Else such a spot on the other edge (a bucket
+    tags); no further than the box's corner. Else, for a tag above, one level with the box,
+    right of it or left; else such a spot on the other edge (a bucket
     squeezed between two cards in 1:1 has no room below for AccumulateGrad beside the op name
     of the card under it); else the nearest spot on its own edge that only touches ``avoid``;
     else centred. ``beside``: first level with the box, right of it or left (a tag wider than
@@ -45,8 +47,13 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     spots, other = (_edge_spots(box, size, gap, step, side) for side in (above, not above))
     outer = [p for k in (1, 2) for side in (above, not above)
              for p in _edge_spots(box, size, gap + k * (size[1] + gap), step, side, reach=size[0])]
-    level = [(box.x + sign * (box.w / 2 + gap + size[0] / 2), box.y) for sign in (1, -1)] if beside else []
-    for where, rects in ((level, avoid), (spots, avoid), (other, avoid), (outer, avoid), (spots, [])):
+    sides = [(box.x + sign * (box.w / 2 + gap + size[0] / 2), box.y) for sign in (1, -1)]
+    level = sides if beside else []
+    # an op name with no room over its card (the loss at the top of the frame) goes level with
+    # it before going under it: under, it sits over the edge to the next card and reads as that
+    # one's (issue 39: L's ``** 2`` beside sub)
+    then = sides if above and not beside else []
+    for where, rects in ((level, avoid), (spots, avoid), (then, avoid), (other, avoid), (outer, avoid), (spots, [])):
         found = first_clear(lay, box, size, where, clear, rects, within=within)
         if found is not None:
             return where[found]
@@ -176,23 +183,47 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
                 within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point:
     """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
     given (the frame less the code and the caption) touching no other card and nothing in
-    ``avoid``, clear of arrows if one is; else the nearest such spot anywhere ``within`` (a
-    grid of spots, nearest to the box first: a narrow frame has no room beside the card; then
-    spots flush with what is in the way, for a gap between two things that the grid's pitch
-    steps over); else the spot that covers least of the cards. All that is tried first off
-    ``prefer_off`` too (where something may come later), then without it."""
+    ``avoid``, nearer ``box`` than any other card (`astray`: a note nearer another reads as
+    that one's); else the nearest such spot anywhere ``within`` (a grid of spots, nearest to
+    the box first: a narrow frame has no room beside the card; then spots flush with what is
+    in the way, for a gap between two things that the grid's pitch steps over); then the same
+    spots where another card is nearer; all of that clear of arrows first, then crossing them;
+    else the spot that covers least of the cards. All that is tried first off ``prefer_off``
+    too (where something may come later), then without it."""
     avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
     far = far_spots(box, size, within)
     for keep_off in ([avoid + prefer_off] if prefer_off else []) + [avoid]:
         flush = flush_spots(box, size, within, _obstacles(lay, box, keep_off), clear)
-        for spots in (near, far, flush):
-            for routes in (True, False):
+        ours = [[p for p in spots if not astray(lay, box, p, size)] for spots in (near, far, flush)]
+        others = [[p for p in spots if astray(lay, box, p, size)] for spots in (near, far, flush)]
+        for routes in (True, False):  # off the arrows first: a note over one is hard to read
+            for spots in ours + others:
                 found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
                 if found is not None:
                     return spots[found]
     others = _obstacles(lay, box, avoid)
     return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), others, within))]
+
+
+def gap_between(a: Rect, b: Rect) -> float:
+    """The distance between two rectangles (left, bottom, right, top): 0 when they meet.
+
+    >>> gap_between((0, 0, 1, 1), (4, 5, 6, 6))
+    5.0
+    """
+    dx = max(0.0, b[0] - a[2], a[0] - b[2])
+    dy = max(0.0, b[1] - a[3], a[1] - b[3])
+    return math.hypot(dx, dy)
+
+
+def astray(lay: Layout, box: Box, at: Point, size: Point) -> bool:
+    """Whether a note of ``size`` centred ``at`` lies nearer another card or bucket of the
+    layout than ``box``, whose note it is: it would read as the other's (issue 39: the rule of
+    yh drawn level with s and z, the multiply rule by b)."""
+    rect = rect_around(at[0], at[1], size, 0.0)
+    own = gap_between(rect, box.bounds)
+    return any(gap_between(rect, b.bounds) < own for b in lay.boxes.values() if b.id != box.id)
 
 
 FAR_STEPS = (4, 2)

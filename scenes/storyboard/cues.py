@@ -90,7 +90,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             ends_walk=True, follows_line=True),
     CueKind("output_line", "()", "output", **_PRINTS),
     CueKind("message", "([node])", "type, message (an error or warning)", **_PRINTS),
-    CueKind("check", "()", "item (each item of the storyboard's checklist), ticked (the one this beat ticks)"),
+    CueKind("check", "()", "item (each item of the storyboard's checklist), ticked (the one this beat ticks; none in the cue that brings the list in)"),
     CueKind("emphasis", "tensor and node ids", "none"),
     CueKind("dim", "tensor and node ids", "none"),
     CueKind("focus", "tensor ids", "none: the camera moves to their cards, drawn larger, for the beat"),

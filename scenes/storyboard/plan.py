@@ -111,9 +111,9 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         focus = [t for name in beat.focus for t in index.ids_of(name, until=made) if t in index.tensor_event]
         if focus:  # the camera moves to those cards first, and back once the beat has shown its span
             b.add("focus", tm.focus_move, focus)
-        if beat.check is not None:  # the checklist ticks one item as the beat starts
-            b.add("check", tm.node_appear, (), [Shown(item, None, "checklist", "item") for item in board.checklist]
-                  + [Shown(board.checklist[beat.check - 1], None, "checklist", "ticked")], advance=False)
+        checklist = [Shown(item, None, "checklist", "item") for item in board.checklist]
+        if beat.check is not None and not any(c.kind == "check" for c in [*cues, *b.cues]):
+            b.add("check", tm.node_appear, (), checklist, advance=False)  # the list comes in, nothing ticked
         if view.begin is not None:
             view.begin(b)
         if selected and spec.view in CATCH_UP_VIEWS:
@@ -132,6 +132,9 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if at_pass != shown_pass and (at_pass or shown_pass):
             _add_loop_pass(b, index, at_pass, now)
             shown_pass = at_pass
+        if beat.check is not None:  # ticked once the beat has shown what it checks, not as it asks
+            b.add("check", tm.node_appear, (), checklist + [Shown(board.checklist[beat.check - 1], None,
+                                                                   "checklist", "ticked")])
         if focus:
             b.add("unfocus", tm.focus_move, ())
         if selected:

@@ -280,3 +280,16 @@ def test_a_name_dims_what_it_is_bound_to_by_then() -> None:
     x = next(e for e in events if isinstance(e, Tensor) and e.name == "x")
     assert len(made) == 3
     assert {i for i in dim.ids if i.startswith("t")} == {made[0].id, made[1].id, x.id}
+
+
+def test_a_check_is_ticked_once_its_beat_has_shown_it() -> None:
+    """Issue 39: the list comes in as the first check is asked, nothing ticked; each tick comes
+    after what its beat prints (a tick as the question is asked answers it before it is shown)."""
+    p, _ = _plan("missing_gradient")
+    checks = [c for c in p.cues if c.kind == "check"]
+    assert not any(s.role == "ticked" for s in checks[0].strings)
+    ticks = [c for c in checks if any(s.role == "ticked" for s in c.strings)]
+    assert len(ticks) == 3
+    for tick in ticks:
+        shown = [c for c in p.cues if c.beat == tick.beat and c.kind in ("output_line", "message")]
+        assert shown and all(c.start + c.duration <= tick.start + 1e-9 for c in shown), (tick, shown)

@@ -8,6 +8,8 @@ overhangs the card at that size instead, as a weight's must show every update.
 
 from __future__ import annotations
 
+from typing import Any
+
 from manim import DOWN, RIGHT, RoundedRectangle, VGroup
 
 from scenes.layout.compact import compact_text_scale
@@ -15,8 +17,8 @@ from scenes.layout.detail import Detail
 from scenes.layout.place import Box
 from scenes.theme import Theme
 from scenes.theme_model import KIND_MEANING
-from scenes.draw.record import tag
-from scenes.draw.visuals.glyphs import label, shrink_to_fit
+from scenes.draw.record import tag, tag_of
+from scenes.draw.visuals.glyphs import label, shrink_to_fit, text_width
 
 
 def kind_colour(kind: str, theme: Theme) -> str:
@@ -118,7 +120,7 @@ def node_card(
             made.append((role, label(text, font, start, col), start))
         if not made:
             continue
-        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=gap, aligned_edge=DOWN)
+        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=_set_apart(made, gap, theme.fonts.sans), aligned_edge=DOWN)
         # a number alone on its row (a weight's, under its name) is never dropped: a longer one
         # (-0.2864, 5.52e-06) overhangs the card at the least readable size (not a rounding under
         # it); a printout (numbers: torch) is written under the code instead, as it always was
@@ -139,3 +141,22 @@ def node_card(
         shown = VGroup(*(m for m in (card.name, card.value) if m is not None))
         shown.move_to([box.x, frame.get_center()[1], 0])
     return card
+
+
+NAME_APART = 2.5
+"""Word spaces between a name that has spaces of its own and its value: at the row's usual gap
+(about two), ``z - 1  2`` read as ``z - 12`` (issue 39)."""
+
+
+def _set_apart(made: list[tuple[str, Any, float]], gap: float, font: str) -> float:
+    """The gap between a row's texts: ``gap``, or, where a name with spaces of its own (an
+    expression: ``z - 1``, ``yh - y``; set in ``font``) is followed by its value, ``NAME_APART``
+    of that name's word spaces, so that the name's last word is not read as the value's first
+    digit."""
+    name = tag_of(made[0][1]) if made else None
+    text = (name.text or "") if name is not None else ""
+    if len(made) < 2 or made[0][0] != "name" or " " not in text:
+        return gap
+    size = made[0][2]
+    space = (text_width(text, font, size) - text_width(text.replace(" ", ""), font, size)) / text.count(" ")
+    return max(gap, NAME_APART * space)

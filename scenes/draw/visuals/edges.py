@@ -62,7 +62,8 @@ def edge_arrow(
     if backward and not route.needs_grad:
         body = DashedVMobject(body, num_dashes=max(4, int(path.get_arc_length() / max(tip_len, 1e-3))))
     meaning = "skipped" if dimmed and colour is None else "gradient" if backward else "forward"
-    arrow = tag(VGroup(body, tip), "arrow", id=f"{route.src}->{route.dst}", meaning=meaning)
+    head = tag(tip, "arrowhead", id=f"{route.src}->{route.dst}", meaning=meaning)
+    arrow = tag(VGroup(body, head), "arrow", id=f"{route.src}->{route.dst}", meaning=meaning)
     arrow.body, arrow.tip = body, tip
     return arrow
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from manim import DOWN, LEFT, RIGHT, VGroup
 
+from scenes.draw.record import tag
 from scenes.theme import Theme
 from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label
@@ -35,7 +36,11 @@ def formula(text: str, theme: Theme, *, product: str | None = None, muted: bool 
     return row
 
 
-def note_block(rows: list[VGroup], theme: Theme) -> VGroup:
-    """Rows stacked top to bottom, left-aligned, centred at the origin."""
+def note_block(rows: list[VGroup], theme: Theme, owner: str | None = None) -> VGroup:
+    """Rows stacked top to bottom, left-aligned, centred at the origin. ``owner``: the card or
+    bucket whose note it is: each row's words are recorded as a ``note`` of ``note:OWNER``, so
+    that a note drawn nearer another card than its own can be found (`render inspect`)."""
+    for row in rows if owner is not None else []:
+        tag(row.submobjects[0], "note", id=f"note:{owner}")
     block = VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=theme.sizes.token_pad * 1.5)
     return block.move_to([0.0, 0.0, 0.0])
