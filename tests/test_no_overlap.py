@@ -229,9 +229,11 @@ def checks_for(name: str, aspect: str, lesson: bool) -> list[FrameCheck]:
     return [c for c in CHECKS if c.applies(name, aspect, lesson)]
 
 
-@functools.lru_cache(maxsize=1)
+@functools.cache
 def found_problems(name: str, aspect: str) -> dict[str, list[str]]:
-    """Every frame (every 3rd of a lesson) of ``name`` at ``aspect`` inspected once, for every check."""
+    """Every frame (every 3rd of a lesson) of ``name`` at ``aspect`` inspected once, for every check.
+    Kept for the whole session (only the lines found, a few kilobytes a case): pytest-xdist may run
+    a case's checks apart, with other cases' between them."""
     lesson = name in LESSONS
     path = str(LESSONS[name]) if lesson else storyboard_path(name)
     return inspect_checks(path, name, aspect, checks_for(name, aspect, lesson), LESSON_FRAME_STEP if lesson else 1)
