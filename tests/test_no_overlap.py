@@ -127,7 +127,6 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     ("backward_walk", "9:16"): "yh's and s's rules lie nearer the card above",
     ("leaf_nodes", "16:9"): "the multiply rule lies nearer b; add's nearer its neighbour",
     ("leaf_nodes", "9:16"): "the multiply rule lies nearer b; add's nearer its neighbour",
-    ("missing_gradient", "16:9"): "pow's, sub's and mul's rules lie under the code, by w",
     ("missing_gradient", "9:16"): "mul's rule lies nearer z - 1",
 }
 
@@ -168,16 +167,14 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("leaf_nodes", "16:9"): f"36 % at most (32 % before): {_BESIDE}",
     ("missing_gradient", "16:9"): f"40 % at most (48 % before, measured with a badge riding far out): {_BESIDE}",
     ("dynamic_graph", "16:9"): f"38 % at most (41 % before): {_BESIDE}",
-    ("mlp", "16:9"): "43 % at most: the network view spaces its layers and units in the region (item 7, another helper's)",
-    ("reverse_mode", "16:9"): "33 % at most: the network view spaces its layers and units in the region (item 7, another helper's)",
+    ("reverse_mode", "16:9"): "34 % at most: the tallies' column beside the network takes a third of its region (the network view's own placement)",
     ("graph_build", "9:16"): f"29 % at most (29 % before): {_UNDER}",
     ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
     ("backward_walk", "9:16"): f"48 % at most (47 % before): {_UNDER}",
     ("grad_accumulation", "9:16"): f"22 % at most (22 % before): a two-layer graph of five cards, {_UNDER}",
     ("leaf_nodes", "9:16"): f"41 % at most (41 % before): {_UNDER}",
     ("dynamic_graph", "9:16"): f"47 % at most (49 % before): {_UNDER}",
-    ("mlp", "9:16"): "42 % at most: the network view spaces its layers and units in the region (item 7, another helper's)",
-    ("reverse_mode", "9:16"): "39 % at most: the network view spaces its layers and units in the region (item 7, another helper's)",
+    ("reverse_mode", "9:16"): "39 % at most: the tallies' band above the network takes part of its region (the network view's own placement)",
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
@@ -191,10 +188,10 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
                                    "while the graph stays in its region (the camera move into it is not done)"),
     ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) while the graph stays in its region (the camera move into it is not done)"),
-    ("mlp", "16:9"): "2.4-36.2 s, 64 %: the four input circles alone at the foot of the frame (item 7's network drawing)",
-    ("mlp", "9:16"): "2.4-36.2 s, 66 %: the four input circles alone at the foot of the frame (item 7's network drawing)",
-    ("reverse_mode", "16:9"): "2.0-12.6 s, 64 %: the four input circles alone at the foot of the frame (item 7's network drawing)",
-    ("reverse_mode", "9:16"): "2.0-12.4 s, 66 %: the four input circles alone at the foot of the frame (item 7's network drawing)",
+    ("mlp", "16:9"): "2.4-30.8 s, 58 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
+    ("mlp", "9:16"): "2.4-36.2 s, 66 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
+    ("reverse_mode", "16:9"): "2.0-10.6 s, 58 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
+    ("reverse_mode", "9:16"): "2.0-12.4 s, 66 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
 }
 
 

@@ -23,7 +23,8 @@ from scenes.draw.record import tag
 from scenes.draw.visuals import label
 from scenes.layout.detour import clear_of, nearest_free
 from scenes.storyboard.cues import Cue
-from scenes.storyboard.recap import recap_rows
+from scenes.storyboard.narration import Shown
+from scenes.storyboard.recap import NAME, recap_rows
 from scenes.theme import Rect
 
 Z_RECAP = 3  # above the cards and arrows it may pass near, as the checklist is
@@ -108,5 +109,21 @@ class Recap(View):
                     self.ctx.state.titles.recap = board
                     return [FadeIn(board)]
             if size <= t.font_sizes.min_readable:
+                self._shown_elsewhere(cue)
                 return []
             size = max(size * t.proportions.caption_shrink_step, t.font_sizes.min_readable)
+
+    def _shown_elsewhere(self, cue: Cue) -> None:
+        """No room for the board: a row whose every value the picture drew already (a card's
+        grad_fn, a bucket's number, the same logged text) is not lost and is recorded as shown;
+        a row with a value drawn nowhere is left out of the ledger, where the render's checks
+        find it (the takeaway check names what the picture does not show)."""
+        drawn = set(self.ctx.ledger)
+        row: list[Shown] = []
+        for s in [*cue.strings, None]:
+            if s is None or s.role == NAME:
+                if row and all((v.text, v.seq) in drawn for v in row[1:]):
+                    self.ctx.record_all(row)
+                row = [s] if s is not None else []
+            elif row:
+                row.append(s)

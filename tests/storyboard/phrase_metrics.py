@@ -45,6 +45,8 @@ def follow(p: Plan) -> Follow:
     named: set[tuple[int, str]] = set()
     for s in spans:
         for sh in s.strings:
+            if sh.field == "rule":  # a rule's words ({N.rule}), not a number: shown with the visit it belongs to
+                continue
             if (s.beat, sh.text) in named:
                 continue
             named.add((s.beat, sh.text))

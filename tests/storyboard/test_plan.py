@@ -14,7 +14,7 @@ from scenes.storyboard.errors import plain
 from scenes.storyboard.narration import parse
 from scenes.storyboard.numfmt import torch_str
 from scenes.storyboard.recap import row_name
-from scenes.storyboard.rules import WORDS
+from scenes.storyboard.rules import WORDS, rule_of
 from scenes.storyboard.views.graph import expression_text
 from tests.clips import CLIPS
 
@@ -69,6 +69,11 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
         if shown.field == "span":  # an unnamed result called by its code (or its op applied to its input's)
             tensors = {e.id: e for e in events if isinstance(e, Tensor)}
             assert shown.text == expression_text(events[shown.seq], lines, tensors), shown
+            continue
+        if shown.field == "rule":  # {N.rule}: the words the rules table gives N's node, as the screen writes them
+            ev = events[shown.seq]
+            rule = rule_of(ev.grad_fn, ev.op)
+            assert rule is not None and shown.text == rule.words, shown
             continue
         assert shown.text in _derivable(events[shown.seq], shown.field), shown
 
@@ -214,7 +219,8 @@ def test_set_w1_changes_exactly_the_strings_that_depend_on_it(style: str, tmp_pa
                 depends.add(i)
         elif role in ("value", "grad", "before", "add", "after", "in", "factor", "out", "part") and txt not in same_values:
             depends.add(i)
-        elif kind == "caption" and any(s.text not in same_values for s in numbers[beats[i - len(a) + len(beats)]]):
+        elif kind == "caption" and any(s.text not in same_values and s.field != "rule"  # a rule's words: no number
+                                       for s in numbers[beats[i - len(a) + len(beats)]]):
             depends.add(i)
     assert changed == depends
     fills = [c.text("after") for c in moved.cues if c.kind == "bucket_fill"]
