@@ -223,7 +223,7 @@ def render_bench(qualities: list[str], pairs: int = 3) -> dict:
     import tempfile
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-    from scenes.commands.scene import beat_jobs
+    from scenes.render.jobs import beat_jobs
     from scenes.render.options import RenderOptions, fps_of
     from scenes.render.pipeline import _segments_of, split_beats
     from scenes.storyboard import load, plan_of, storyboard_path

@@ -28,7 +28,7 @@ from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions, fps_of
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.storyboard.caption_events import CaptionSpan
-from scenes.storyboard.narration import Shown
+from scenes.storyboard.placeholders import Shown
 from tests.clips import CLIPS
 
 

@@ -11,7 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from scenes.commands.pages import make_article
-from scenes.commands.scene import _options, beat_jobs, scene_arguments
+from scenes.commands.scene_args import render_options, scene_arguments
+from scenes.render.jobs import beat_jobs
 
 
 def register(subparsers: Any) -> None:
@@ -24,5 +25,5 @@ def register(subparsers: Any) -> None:
 def cmd_article(args: argparse.Namespace) -> int:
     from scenes.storyboard import storyboard_path
 
-    opts = _options(args)
+    opts = render_options(args)
     return make_article(storyboard_path(args.storyboard), replace(opts, jobs=beat_jobs(args.jobs, opts)))

@@ -9,7 +9,6 @@ clip answers in well under a second. Errors are one line each on stderr and exit
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import replace
 from functools import partial
@@ -17,146 +16,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from scenes.commands.problems import no_storyboard, report, write_failed
-from scenes.render.options import ASPECTS, CAPTIONS, FORMAT_TABLE, FORMATS, QUALITY, RenderOptions
+from scenes.commands.scene_args import (common_arguments, jobs_count, render_options, scene_arguments,
+                                        scheduler_arguments)
+from scenes.render.jobs import beat_jobs, cores
+from scenes.render.options import RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
 
 if TYPE_CHECKING:
     from scenes.render.cluster_security import Peer
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-q", "--quality", choices=list(QUALITY), default="low",
-                   help="low=480p15 (default), medium=720p30, high=1080p60, 4k=2160p60")
-    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
-                   help="override a number of the program, e.g. --set w1=0.5 (repeatable)")
-    p.add_argument("--out", default="out", metavar="DIR",
-                   help="output folder (default: out); DIR/.segments caches the beats already drawn")
-    p.add_argument("--format", dest="fmt", choices=list(FORMATS), default="mp4",
-                   help="container of the clip: " + "; ".join(f"{f.name}: {f.about}" for f in FORMAT_TABLE.values()))
-    p.add_argument("--captions", choices=list(CAPTIONS), default="burn",
-                   help="burn them into the video (default), only write NAME.srt, or none")
-    p.add_argument("--aspect", choices=list(ASPECTS), default="16:9",
-                   help="16:9 (default), 9:16 for phones, 1:1 for feeds")
-    p.add_argument("--force", action="store_true",
-                   help="draw every beat anew, even when the clip or some of its beats are up to date "
-                        "(the glyph cache in ~/.cache/gradreel stays: delete it after changing fonts)")
-    p.add_argument("--fps", type=_fps, default=None, metavar="N",
-                   help="frames per second instead of the preset's (e.g. -q high --fps 30: 1080p30)")
-    voice_argument(p)
-    # for tests: a tiny frame instead of a quality preset
-    p.add_argument("--size", type=_size, default=None, help=argparse.SUPPRESS)
-
-
-def voice_argument(p: argparse.ArgumentParser) -> None:
-    """``--voice NAME|off``: who says the captions (``render scene``, ``all``, ``watch``, ``article``, ``plan``)."""
-    from scenes.render.sound import OFF, voice_names
-    from scenes.voice.registry import DEFAULT_VOICE, ENV_VOICE
-
-    p.add_argument("--voice", type=_voice, default=None, metavar="NAME|off",
-                   help=f"the voice that says the captions: {', '.join(voice_names())}, or a piper model "
-                        f"(.onnx, its .onnx.json beside it); {OFF}: a silent clip paced by reading (default: the "
-                        f"storyboard's voice:, else course.yaml's, else ${ENV_VOICE}, else {DEFAULT_VOICE})")
-
-
-def _voice(word: str) -> str:
-    """A voice's name, or the path of a model made absolute (the render reads it from elsewhere)."""
-    from scenes.voice.registry import MODEL_SUFFIX, voice_problem
-
-    if word.endswith(MODEL_SUFFIX):
-        word = str(Path(word).resolve())
-    problem = voice_problem(word, Path.cwd())
-    if problem is not None:
-        raise argparse.ArgumentTypeError(problem)
-    return word
-
-
-def _fps(word: str) -> int:
-    if not word.isdigit() or not 1 <= int(word) <= 120:
-        raise argparse.ArgumentTypeError(f"{word!r} is not a whole number of frames per second from 1 to 120")
-    return int(word)
-
-
-MAX_SIDE = 3840
-"""The widest side of any preset (4k); a larger --size is memory, not a picture (100000x100000
-asked Manim for 37 GiB), and a side of 0 divided by zero in its camera."""
-
-
-def _size(word: str) -> tuple[int, int]:
-    w, _, h = word.partition("x")
-    if not (w.isdigit() and h.isdigit()) or any(int(v) % 2 or not 16 <= int(v) <= MAX_SIDE for v in (w, h)):
-        raise argparse.ArgumentTypeError(f"{word!r} is not WIDTHxHEIGHT with even numbers from 16 to {MAX_SIDE}")
-    return int(w), int(h)
-
-
-def _jobs(word: str) -> int:
-    """``-j N``: a whole number of processes; 0 (as no -j) is one per core."""
-    if not word.isdigit():
-        raise argparse.ArgumentTypeError(f"{word!r} is not a whole number of processes (1 or more; "
-                                         "0 or no -j: one per core)")
-    return int(word)
-
-
-def scene_arguments(p: argparse.ArgumentParser) -> None:
-    """One storyboard, the render options and -j: ``render scene`` and ``render watch`` take the same."""
-    p.add_argument("storyboard", metavar="NAME|FILE",
-                   help="a storyboard in scenes/storyboards/ (see `render list`), or a YAML file")
-    _common(p)
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                   help="draw the beats that need drawing in up to N processes at once (default: one per "
-                        f"CPU core, here {_cores()}, fewer when memory is short or there is little to draw; "
-                        "the same clip either way; -j 1 draws in this process)")
-
-
-def _scheduler(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--scheduler", default=None, metavar="tls://HOST:PORT",
-                   help="draw the beats on the workers of this Dask scheduler, over mutual TLS with the "
-                        "certificates of `render cluster-certs` (pip install .[cluster]; each worker needs this "
-                        "version of gradreel); the clip is joined here. tcp://127.0.0.1:PORT: a scheduler on "
-                        "this machine")
-    p.add_argument("--certs", default=None, metavar="DIR",
-                   help="the cluster's certificates for tls:// (default: $GRADREEL_CLUSTER_CERTS, else "
-                        "~/.config/gradreel/cluster)")
-    p.add_argument("--insecure-scheduler", action="store_true",
-                   help="allow tcp:// to another machine, unencrypted and unauthenticated: whatever answers at "
-                        "that address sees your storyboards, can put any picture into the clip and fill memory, "
-                        "and only gradreel's refusal to load pickled objects keeps it from running code here; "
-                        "only on a network where no one else can listen")
-    p.add_argument("--scheduler-timeout", type=_seconds, default=None, metavar="SECONDS",
-                   help="give up on a scheduler that has not answered for this long (default: "
-                        "$GRADREEL_SCHEDULER_TIMEOUT, else 20)")
-
-
-def _seconds(word: str) -> float:
-    from scenes.render.cluster_security import parse_timeout
-
-    try:
-        return parse_timeout(word)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def register(subparsers: Any) -> None:
     """Add ``scene`` and ``all`` to ``render``'s subparsers."""
     p = subparsers.add_parser("scene", help="render one storyboard to out/NAME.mp4 (+ .png, .srt, .vtt, .events.jsonl)")
     scene_arguments(p)
-    _scheduler(p)
+    scheduler_arguments(p)
     p.set_defaults(func=cmd_scene, run=cmd_scene)
     p = subparsers.add_parser("all", help="render every storyboard that is out of date")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these storyboards (default: all of them)")
-    _common(p)
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                   help=f"render up to N clips at once, in N processes (default: one per CPU core, here {_cores()}; "
+    common_arguments(p)
+    p.add_argument("-j", "--jobs", type=jobs_count, default=None, metavar="N",
+                   help=f"render up to N clips at once, in N processes (default: one per CPU core, here {cores()}; "
                         "a single clip out of date has its beats shared out as by `render scene`)")
     p.add_argument("--article", action="store_true", help="also write each clip's article (as `render article`)")
     p.add_argument("--site", action="store_true", help="then write the course's page, DIR/index.html (as `render site`)")
-    _scheduler(p)
+    scheduler_arguments(p)
     p.set_defaults(func=cmd_all, run=cmd_all)
-
-
-def _options(args: argparse.Namespace) -> RenderOptions:
-    return RenderOptions(quality=args.quality, aspect=args.aspect, captions=args.captions, fmt=args.fmt,
-                         sets=tuple(args.sets), out=args.out, force=args.force,
-                         size=args.size, fps=args.fps, voice=args.voice)
 
 
 def _render_one(file: str, opts: RenderOptions, farm: Any = None) -> int:
@@ -233,7 +118,7 @@ def cmd_scene(args: argparse.Namespace) -> int:
     from scenes.render.pipeline import cache_key, is_up_to_date
     from scenes.storyboard import storyboard_path
 
-    opts, file = _options(args), storyboard_path(args.storyboard)
+    opts, file = render_options(args), storyboard_path(args.storyboard)
     peer = _peer(args)
     if peer is False:
         return 2
@@ -282,49 +167,6 @@ def _on_cluster(peer: "tuple[Peer, float]", work: Callable[..., int]) -> int:
         return 2
 
 
-PROCESS_BYTES = 250 << 20
-BYTES_PER_PIXEL = 400
-"""Peak memory of one process drawing beats, about PROCESS_BYTES + BYTES_PER_PIXEL * pixels of a
-frame: the pixels count most at high qualities, where converted frames wait for x264 (the
-measurements are in docs/bench.md)."""
-
-
-def beat_jobs(requested: int | None, opts: RenderOptions) -> int:
-    """Processes for one clip's beats: as asked, or (None or 0) one per core, as many as the
-    memory available can hold."""
-    if requested:
-        return max(1, requested)
-    short = QUALITY[opts.quality][0]
-    pixels = opts.size[0] * opts.size[1] if opts.size else short * short * 16 // 9
-    return max(1, min(_cores(), _available_memory() // (PROCESS_BYTES + BYTES_PER_PIXEL * pixels)))
-
-
-def _available_memory() -> int:
-    """Bytes this process can still use without swapping: the system's MemAvailable, and within
-    a container the room left under its cgroup's limit; unlimited where neither is known."""
-    room = [1 << 62]
-    try:
-        with open("/proc/meminfo") as f:
-            room += [int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:")]
-    except (OSError, ValueError, IndexError):
-        pass
-    try:  # cgroup v2: "max" when there is no limit
-        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
-        if limit != "max":
-            room.append(int(limit) - int(Path("/sys/fs/cgroup/memory.current").read_text()))
-    except (OSError, ValueError):
-        pass
-    return min(room)
-
-
-def _cores() -> int:
-    """CPU cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def cmd_all(args: argparse.Namespace) -> int:
     """Render every storyboard that is out of date (each says 'up to date' otherwise). Up-to-date
     clips are checked here, without Manim; the others are rendered N at a time by the pool's N
@@ -335,7 +177,7 @@ def cmd_all(args: argparse.Namespace) -> int:
     from scenes.render.guard import OutputRefused, check_out_dir
 
     files = [storyboard_path(n) for n in args.names] if args.names else find_storyboards()
-    opts = _options(args)
+    opts = render_options(args)
     peer = _peer(args)
     if peer is False:
         return 2
@@ -346,7 +188,7 @@ def cmd_all(args: argparse.Namespace) -> int:
         return 2
     current = {f for f in files if not args.force and Path(f).is_file() and _current(f, opts)}
     stale = [f for f in files if f not in current]
-    jobs = min(args.jobs or _cores(), len(stale))
+    jobs = min(args.jobs or cores(), len(stale))
     alone = replace(opts, jobs=beat_jobs(args.jobs, opts)) if len(stale) == 1 else opts  # its beats, shared out
     status = 0
     if peer is not None:
@@ -433,7 +275,7 @@ def _render_parallel(files: list[str], args: argparse.Namespace, jobs: int) -> i
     clips with the most moving frames first; each clip's path on stdout as it is done."""
     from scenes.render.pool import local_pool, run_all
 
-    opts = replace(_options(args), jobs=1)
+    opts = replace(render_options(args), jobs=1)
     status = 0
     with local_pool(jobs) as pool:
         for _, (clip_status, clip) in run_all(pool, render_task, files, opts.to_json(),

@@ -18,7 +18,7 @@ import sys
 from typing import Any
 
 from scenes.commands.problems import report
-from scenes.commands.scene import voice_argument
+from scenes.commands.scene_args import voice_argument
 from scenes.storyboard import StoryboardError, find_storyboards, storyboard_path
 from scenes.storyboard.errors import Problem
 

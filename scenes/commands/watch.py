@@ -33,7 +33,7 @@ Stamp = tuple[tuple[int, int, int, int] | None, ...]
 
 def register(subparsers: Any) -> None:
     """Add ``watch`` to ``render``'s subparsers."""
-    from scenes.commands.scene import scene_arguments
+    from scenes.commands.scene_args import scene_arguments
 
     p = subparsers.add_parser("watch", help="render one storyboard, then again whenever it or the theme is saved",
                               description="Render a storyboard as `render scene` does, then again each time it "
@@ -46,12 +46,14 @@ def register(subparsers: Any) -> None:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Render, then watch; each render prints the clip's path on stdout. Ctrl-C: status 0."""
-    from scenes.commands.scene import _options, _render_one, beat_jobs
+    from scenes.commands.scene import _render_one
+    from scenes.commands.scene_args import render_options
+    from scenes.render.jobs import beat_jobs
     from scenes.theme import theme_file
     from scenes.storyboard import storyboard_path
 
     file = storyboard_path(args.storyboard)
-    opts = _options(args)
+    opts = render_options(args)
     if not os.path.isfile(file):
         return _render_one(file, opts)  # says which storyboards there are; status 2
     opts = replace(opts, jobs=beat_jobs(args.jobs, opts))

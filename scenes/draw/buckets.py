@@ -28,7 +28,7 @@ from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
 from scenes.storyboard.cues import Cue
-from scenes.storyboard.narration import Shown
+from scenes.storyboard.placeholders import Shown
 
 
 class Buckets(View):

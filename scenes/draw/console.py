@@ -25,7 +25,7 @@ from scenes.draw.visuals.caption import wrap_words
 from scenes.draw.visuals.glyphs import shrink_to_fit
 from scenes.layout.clip import message_line, shows_code
 from scenes.storyboard.cues import Cue
-from scenes.storyboard.narration import Shown
+from scenes.storyboard.placeholders import Shown
 
 
 class Console(View):

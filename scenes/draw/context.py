@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from scenes.layout.place import Layout
     from scenes.layout.routes import Route
-    from scenes.storyboard.narration import Shown
+    from scenes.storyboard.placeholders import Shown
     from scenes.storyboard.plan import Plan
 
 Anims = list["Animation"]

@@ -23,7 +23,7 @@ from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.state import NetworkView
 from scenes.storyboard.cues import Cue
-from scenes.storyboard.narration import Shown
+from scenes.storyboard.placeholders import Shown
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
 from scenes.draw.visuals.glyphs import label, shrink_to_fit

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from scenes.publish.code import style_sheet as code_style
 from scenes.publish.prose import code_html, code_span, fenced, inline_escape, md_escape
-from scenes.storyboard.narration import unquoted
+from scenes.storyboard.placeholders import unquoted
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STYLE_FILE = "gradreel.css"

@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 
 from scenes.storyboard.chapters import beat_texts
 from scenes.storyboard.cuemarks import unmarked
-from scenes.storyboard.narration import code_spans, parse
+from scenes.storyboard.placeholders import code_spans, parse
 
 _MARKUP = re.compile(r"([\\`*_\[\]<>#|~&!])")
 _MD = MarkdownIt("commonmark", {"html": False})

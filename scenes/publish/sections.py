@@ -29,7 +29,8 @@ from scenes.publish.prose import Prose, inline_escape
 from scenes.storyboard.articletext import beat_cutoffs, section_cutoff
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.model import Storyboard
-from scenes.storyboard.narration import Shown, parse, resolve
+from scenes.storyboard.placeholders import Shown, parse
+from scenes.storyboard.narration import resolve
 
 _MD = MarkdownIt("commonmark", {"html": False}).disable("image")
 NO_FIGURE: dict[str, Any] = {"number": None, "figure": None, "start": None, "clock": "", "lines": [],

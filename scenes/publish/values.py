@@ -14,7 +14,8 @@ from engine.records import Error, Expr, Print, Warn
 from scenes.storyboard.errors import plain
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.model import Numbers
-from scenes.storyboard.narration import Placeholder, Shown, resolve
+from scenes.storyboard.placeholders import Placeholder, Shown
+from scenes.storyboard.narration import resolve
 
 NONE = "None"
 """What an empty cell says: PyTorch's own word for a .grad not filled (or a value not made yet)."""

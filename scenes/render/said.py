@@ -36,7 +36,7 @@ def said_numbers(captions: Iterable[Any], timings: Mapping[str, Any]) -> list[Sa
     word times from the phrase's start). A number no word holds is said with the whole phrase.
 
     >>> from scenes.storyboard.caption_events import CaptionSpan
-    >>> from scenes.storyboard.narration import Shown
+    >>> from scenes.storyboard.placeholders import Shown
     >>> from scenes.voice.speech import Timing, Word
     >>> cap = CaptionSpan(1, 10.0, 12.0, "w1 gets 8/3.", 0, (Shown("8/3", 4, "grad", "caption"),))
     >>> said_numbers([cap], {cap.text: Timing(1.0, (Word("w1", 0, .2), Word("gets", .3, .5), Word("8/3.", .6, .9)))})

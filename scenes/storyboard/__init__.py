@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .errors import Problem, StoryboardError
     from .loaded import load_and_plan, plan_of
     from .model import VISUALS, Beat, Numbers, Storyboard
-    from .narration import Shown
+    from .placeholders import Shown
     from .plan import CaptionSpan, Cue, Plan, plan
     from .schema import schema, schema_text
     from .store import STORYBOARD_DIR, find_storyboards, storyboard_path

@@ -15,7 +15,8 @@ import unicodedata
 from .errors import INVISIBLE, ErrorList, Path
 from .logindex import LogIndex
 from .model import Storyboard
-from .narration import parse, resolve
+from .placeholders import parse
+from .narration import resolve
 from .yamlsafe import Document
 
 MAX_SECTIONS = 40

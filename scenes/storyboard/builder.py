@@ -2,7 +2,7 @@
 
 Why apart from the plan: the planners of each view (:mod:`.views`) add cues through it, and the
 plan drives it beat by beat; this module holds what they share (the clock, the code line, how a
-tensor's name and a logged number become :class:`~.narration.Shown` strings).
+tensor's name and a logged number become :class:`~.placeholders.Shown` strings).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Any
 from .cues import Cue, cue_kind
 from .logindex import Event, LogIndex
 from .model import Storyboard
-from .narration import Shown, _number
+from .placeholders import Shown
+from .narration import _number
 from .timings import PlanTimings
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .cues import Cue
-from .narration import Shown
+from .placeholders import Shown
 from .reading import ReadingRules, split
 
 STYLES = ("caption", "title", "takeaway")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import textwrap
 from typing import Iterable
 
-from .narration import unquoted
+from .placeholders import unquoted
 from .plan import CaptionSpan
 from .reading import ReadingRules
 

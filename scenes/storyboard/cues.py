@@ -4,7 +4,7 @@ Why one table: a cue kind is a contract between the plan, which emits it, and th
 draws it. Each entry says what the cue's ``ids`` name, the ``role`` of its strings, and how the
 scene treats it besides drawing it (the properties below). The plan refuses to emit a kind that
 is not here, and the scene (``scenes.draw.drawers``) refuses at import to lack a drawer for one.
-Every string a cue shows is a :class:`~.narration.Shown` naming the event and field it was read
+Every string a cue shows is a :class:`~.placeholders.Shown` naming the event and field it was read
 from; ``network*`` cues name the unit or weight (tensor id) an autograd node belongs to.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .narration import Shown
+from .placeholders import Shown
 
 
 @dataclass(frozen=True)

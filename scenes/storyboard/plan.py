@@ -2,7 +2,7 @@
 
 Why pure: the plan is where time, order and every displayed string are decided, so it can be
 tested as data with no Manim; the scene only draws cues. Every string a cue shows is a
-:class:`~.narration.Shown` naming the event (``seq``) and field it was read from.
+:class:`~.placeholders.Shown` naming the event (``seq``) and field it was read from.
 
 Cue kinds, what their ``ids`` name and the ``role`` of their strings (the scene's contract), are
 declared in :mod:`.cues`; the visuals, the spans they accept and the events they draw, in
@@ -29,7 +29,8 @@ from .cuemarks import marks
 from .cues import Cue
 from .logindex import Event, LogIndex
 from .model import Storyboard
-from .narration import Shown, fill
+from .placeholders import Shown
+from .narration import fill
 from .phrases import bind, lay_beat, lay_out_phrases, phrases_of
 from .recap import recap_strings
 from .timings import PlanTimings

@@ -14,7 +14,8 @@ from .errors import ErrorList
 from .inputcheck import MAX_NARRATION_CHARS
 from .logindex import LogIndex
 from .model import Storyboard
-from .narration import Placeholder, Shown, parse, resolve
+from .placeholders import Placeholder, Shown, parse
+from .narration import resolve
 from .reading import ReadingRules, unfit
 from .yamlsafe import Document
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from .logindex import LogIndex
 from .model import Numbers
-from .narration import Placeholder, Shown, parse, resolve
+from .placeholders import Placeholder, Shown, parse
+from .narration import resolve
 
 NAME, VALUE = "name", "value"
 """The roles of a recap cue's strings: a row's name, then each text the takeaway gives it."""

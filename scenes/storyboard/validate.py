@@ -24,7 +24,8 @@ from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
 from .cuemarks import marks, op_word, unmarked
-from .narration import parse, resolve, unknown_name
+from .placeholders import parse
+from .narration import resolve, unknown_name
 from .articletext import check_article
 from .readcheck import check_captions, filled_problem
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run

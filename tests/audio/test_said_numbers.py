@@ -17,7 +17,7 @@ from scenes.render.said import SaidNumber, said_numbers, unseen
 from scenes.render.sound import Recorder
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.storyboard.caption_events import CaptionSpan
-from scenes.storyboard.narration import Shown
+from scenes.storyboard.placeholders import Shown
 from scenes.voice.speech import Timing, Word
 from tests.audio.fakevoice import FakeVoice
 

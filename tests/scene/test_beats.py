@@ -234,19 +234,19 @@ def test_beats_are_split_by_the_work_left_to_do() -> None:
 
 
 def test_default_beat_processes_fit_in_memory(monkeypatch) -> None:
-    import scenes.commands.scene as cs
+    import scenes.render.jobs as jobs
 
-    monkeypatch.setattr(cs, "_cores", lambda: 4)
-    assert cs.beat_jobs(3, RenderOptions()) == 3
-    monkeypatch.setattr(cs, "_available_memory", lambda: 1 << 40)
-    assert cs.beat_jobs(None, RenderOptions()) == 4
-    monkeypatch.setattr(cs, "_available_memory", lambda: 600 << 20)  # one 480p process, not two
-    assert cs.beat_jobs(None, RenderOptions(quality="low")) == 1
-    assert cs.beat_jobs(None, RenderOptions(quality="high")) == 1
-    tiny = cs.PROCESS_BYTES + cs.BYTES_PER_PIXEL * 256 * 144  # --size: its own pixels, not the preset's
-    monkeypatch.setattr(cs, "_available_memory", lambda: 2 * tiny)
-    assert cs.beat_jobs(None, RenderOptions(size=(256, 144))) == 2
-    assert cs.beat_jobs(0, RenderOptions(size=(256, 144))) == 2  # -j 0: the default, as for render all
+    monkeypatch.setattr(jobs, "cores", lambda: 4)
+    assert jobs.beat_jobs(3, RenderOptions()) == 3
+    monkeypatch.setattr(jobs, "_available_memory", lambda: 1 << 40)
+    assert jobs.beat_jobs(None, RenderOptions()) == 4
+    monkeypatch.setattr(jobs, "_available_memory", lambda: 600 << 20)  # one 480p process, not two
+    assert jobs.beat_jobs(None, RenderOptions(quality="low")) == 1
+    assert jobs.beat_jobs(None, RenderOptions(quality="high")) == 1
+    tiny = jobs.PROCESS_BYTES + jobs.BYTES_PER_PIXEL * 256 * 144  # --size: its own pixels, not the preset's
+    monkeypatch.setattr(jobs, "_available_memory", lambda: 2 * tiny)
+    assert jobs.beat_jobs(None, RenderOptions(size=(256, 144))) == 2
+    assert jobs.beat_jobs(0, RenderOptions(size=(256, 144))) == 2  # -j 0: the default, as for render all
 
 
 def test_a_failed_worker_stops_the_parent_at_its_next_beat(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ from engine import run_program
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.model import Numbers
-from scenes.storyboard.narration import fill, parse
+from scenes.storyboard.placeholders import parse
+from scenes.storyboard.narration import fill
 from scenes.storyboard.recap import recap_rows
 
 SOURCE = """import torch

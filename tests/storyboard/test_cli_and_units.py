@@ -10,7 +10,7 @@ import pytest
 
 from scenes.commands.storyboard import main
 from scenes.storyboard import Numbers, schema
-from scenes.storyboard.narration import parse
+from scenes.storyboard.placeholders import parse
 from scenes.storyboard.numfmt import show, torch_str
 from scenes.oracle.check import torch_available
 

@@ -7,7 +7,8 @@ from engine import run_program
 from scenes.layout.graph import graph_from_events
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.model import Numbers
-from scenes.storyboard.narration import fill, parse
+from scenes.storyboard.placeholders import parse
+from scenes.storyboard.narration import fill
 
 SOURCE = """import torch
 a = torch.tensor(3.0, requires_grad=True)

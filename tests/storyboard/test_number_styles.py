@@ -11,7 +11,7 @@ import pytest
 from scenes.publish.prose import beat_prose
 from scenes.storyboard import PlanTimings, StoryboardError, load, plan
 from scenes.storyboard.model import Numbers
-from scenes.storyboard.narration import parse
+from scenes.storyboard.placeholders import parse
 from scenes.storyboard.numfmt import show
 
 VANISHING = """title: A vanishing gradient

@@ -11,7 +11,7 @@ from engine.records import Event, Tensor, as_dict
 from scenes.storyboard import Plan, PlanTimings, load, plan, srt, storyboard_path
 from scenes.storyboard.captions import timestamp
 from scenes.storyboard.errors import plain
-from scenes.storyboard.narration import parse
+from scenes.storyboard.placeholders import parse
 from scenes.storyboard.numfmt import torch_str
 from scenes.storyboard.recap import row_name
 from scenes.storyboard.rules import WORDS, rule_of

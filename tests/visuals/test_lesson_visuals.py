@@ -84,7 +84,7 @@ def _curve(aspect: str, events: list[dict]):
 @pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
 def test_loss_curve_points_follow_the_values_inside_the_graph_region(aspect: str) -> None:
     from scenes.storyboard.cues import Cue
-    from scenes.storyboard.narration import Shown
+    from scenes.storyboard.placeholders import Shown
 
     values = [4.0, 0.16, 0.0064]
     events = [record_of({"seq": i, "kind": "tensor", "line": 1, "value": v}) for i, v in enumerate(values)]

@@ -15,7 +15,7 @@ from engine.records import Tensor
 
 from ..builder import Builder
 from ..logindex import Event, LogIndex
-from ..narration import Shown
+from ..placeholders import Shown
 
 
 @dataclass

@@ -32,7 +32,7 @@ from engine.records import (
 from ..builder import Builder
 from ..errors import plain
 from ..logindex import Event
-from ..narration import Shown
+from ..placeholders import Shown
 from ..numfmt import show, torch_str
 from ..rules import Rule, rule_of
 

@@ -22,7 +22,7 @@ from engine.records import (
 
 from ..builder import Builder
 from ..logindex import Event, LogIndex
-from ..narration import Shown
+from ..placeholders import Shown
 from ..network import Network, read_network
 
 

@@ -13,7 +13,7 @@ from engine.records import Update
 
 from ..builder import Builder
 from ..logindex import Event
-from ..narration import Shown
+from ..placeholders import Shown
 from ..numfmt import python_number
 from .graph import update as graph_update
 
