@@ -23,7 +23,7 @@ from scenes.draw.record import tag
 from scenes.draw.visuals import label
 from scenes.layout.detour import clear_of, nearest_free
 from scenes.storyboard.cues import Cue
-from scenes.storyboard.narration import Shown
+from scenes.storyboard.placeholders import Shown
 from scenes.storyboard.recap import NAME, recap_rows
 from scenes.theme import Rect
 
