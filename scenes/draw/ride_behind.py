@@ -35,7 +35,15 @@ class RideBehind(MoveAlongPath):
         super().begin()
 
     def interpolate_mobject(self, alpha: float) -> None:
-        super().interpolate_mobject(alpha)
+        """The token at ``alpha`` of its way, placed from where it started, not from where the
+        last frame left it (``MoveAlongPath`` shifts it from there): its points then depend on
+        ``alpha`` alone, so a beat taken to its end without drawing (``scenes.video.player.apply``)
+        leaves them bit for bit where drawing it does, and the picture digest (rounded to a
+        millionth, which a coordinate on a half millionth straddles) is the same both ways."""
+        point = self.path.point_from_proportion(self.rate_func(alpha))
+        shift = point - self.starting_mobject.get_center()
+        for m, start in zip(self.mobject.get_family(), self.starting_mobject.get_family(), strict=True):
+            m.points = start.points + shift
         done = self.rate_func(alpha)
         shown = not any(lo <= done <= hi for lo, hi in self.hidden)
         if shown != self._shown:

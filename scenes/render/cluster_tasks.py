@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from scenes.atomic import write_atomic
-from scenes.render.beats import BeatJob, BeatOutcome, ClipKeys, render_range
+from scenes.render.beats import BeatJob, BeatOutcome, ClipKeys, after, render_range
 from scenes.render.cluster_security import ClusterError, printable, said
 from scenes.render.code_version import code_digest
 from scenes.render.options import SEGMENTS, RenderOptions, segment_path
@@ -34,7 +34,10 @@ FILE_NAME = re.compile(r"[0-9a-f]{64}(\.[a-z0-9]{1,12}){1,2}")
 def task_for(job: BeatJob, text: str, keys: ClipKeys, stale: list[bool], code: str) -> tuple[str, dict[str, bytes]]:
     """A range's task: its JSON (the job with the segment keys held here, the storyboard's text,
     this machine's code digest) and the stored files its worker starts from (the known digests of
-    its beats, and every file of the nearest stored state at or before its first beat to draw)."""
+    its beats, the digest of the picture each held segment ends on, and every file of the nearest
+    stored state at or before its first beat to draw). The end digests let a worker find, without
+    Manim, the start of a beat that follows a held one after an edit before it changed its
+    prefix; without them it would walk there, and a walk need not reach the key a drawing did."""
     opts = RenderOptions.from_json(job.options)
     folder = Path(opts.out) / SEGMENTS
     seed: dict[str, bytes] = {}
@@ -48,6 +51,10 @@ def task_for(job: BeatJob, text: str, keys: ClipKeys, stale: list[bool], code: s
                 seed[f"{keys.pre[k]}.digest"] = digest.encode()
                 if not stale[k]:
                     held.add(keys.key(k, digest))
+        for key in held:  # where each held segment ends: the next beat's start, found without Manim
+            ends = keys.states.digest(after(key))
+            if ends is not None:
+                seed[f"{after(key)}.digest"] = ends.encode()
         first = next(k for k in range(job.first, job.last + 1) if stale[k])
         for j in range(first, 0, -1):
             if keys.states.has_state(keys.pre[j]):

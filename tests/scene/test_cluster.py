@@ -163,6 +163,31 @@ def test_what_a_worker_returns_is_checked_before_it_is_written(tmp_path: Path) -
     assert not list(tmp_path.rglob("*.mp4")) and not (tmp_path.parent / name).exists()
 
 
+def test_a_task_carries_where_each_held_segment_ends(tmp_path: Path) -> None:
+    """After an edit before them, the later beats' starts are known here only by the segment
+    before each (the digest of the picture it ends on): the task carries those digests, so the
+    worker finds the beats cached without walking there with Manim."""
+    from scenes.render.beats import BeatJob, ClipKeys, after
+    from scenes.render.cluster_tasks import task_for
+    from scenes.render.options import SEGMENTS, RenderOptions
+    from scenes.storyboard import load_and_plan
+
+    opts = RenderOptions(out=str(tmp_path), size=(256, 144), fps=5)
+    checked, p = load_and_plan(str(ROOT / "scenes" / "storyboards" / "backward_walk.yaml"), opts.sets,
+                               "backward_walk", None)
+    keys = ClipKeys(opts, checked, p)
+    folder = tmp_path / SEGMENTS
+    folder.mkdir()
+    held, ends = "1" * 64, "2" * 64
+    (folder / f"{held}.mp4").write_bytes(b"segment")
+    keys.states.put_digest(after(held), ends)
+    last = len(keys.segs) - 1
+    job = BeatJob("backward_walk.yaml", "backward_walk", opts.to_json(), 1, last)
+    task, seed = task_for(job, checked.doc.text, keys, [True] * len(keys.segs), "code")
+    assert held in json.loads(task)["job"]["held"]
+    assert seed[f"{after(held)}.digest"] == ends.encode()
+
+
 @pytest.mark.slow
 def test_a_clip_drawn_on_the_cluster_is_the_local_clip(cluster, tmp_path: Path) -> None:
     """Byte for byte, clip and poster, for `render scene` and `render all`; then a last-beat edit

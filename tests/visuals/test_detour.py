@@ -90,3 +90,25 @@ def test_a_badge_waits_where_it_was_put_or_at_the_nearest_free_spot() -> None:
     assert clear_of((x, y), SIZE, [card]) and math.hypot(x - 0.3, y - 0.05) == pytest.approx(0.2, abs=1e-9)
     walled = nearest_free((0.0, 0.0), SIZE, [(-3.0, -3.0, 3.0, 3.0)], within=area, step=0.05, clear=0.0)
     assert walled == (0.0, 0.0)
+
+
+def test_a_token_ridden_frame_by_frame_ends_where_one_taken_to_its_end_does() -> None:
+    """A beat walked without drawing (scenes.video.player.apply) and one drawn must leave the same
+    picture to the bit: a picture digest rounds to a millionth, which a coordinate on a half
+    millionth straddles (beat 6 of backward_walk was drawn again on a worker that walked)."""
+    from manim import Circle, VMobject
+
+    from scenes.draw.ride_behind import RideBehind
+
+    def ridden(alphas: list[float]) -> VMobject:
+        token = Circle(radius=0.1313557).move_to([-0.7071231, 0.1313555, 0])
+        way = VMobject().set_points_smoothly([[-0.7071231, 0.1313555, 0], [0.3, 0.9, 0], [2.7887979, -0.1834649, 0]])
+        ride = RideBehind(token, way, hidden=[(0.2, 0.4)])
+        ride.begin()
+        for alpha in alphas:
+            ride.interpolate(alpha)
+        ride.finish()
+        return token
+
+    drawn, walked = ridden([i / 37 for i in range(37)]), ridden([])
+    assert drawn.points.tobytes() == walked.points.tobytes()
