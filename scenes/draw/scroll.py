@@ -82,17 +82,33 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, float, 
 
 def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[Any]:
     """``old`` replaced by ``new``, a pane of another size over the same code (stepping aside to
-    its lit line alone, or coming back whole): the animations. The lines both show slide from
-    their place in ``old`` to theirs in ``new`` while the backdrop closes up on them or opens out,
-    in the half of the play when the fewer lines show; the others fade out in the first half or
-    in in the second. A cut would move the lit line across the pane in one frame
-    (`scenes.render.continuity.jumps`). ``was_lit``/``lit``: the line each pane's bar is on;
-    the same line's bar slides with it, another's fades with the lines that go or come."""
-    move = second_half if len(new.lines) < len(old.lines) else first_half
+    its lit line alone, or coming back whole): the animations. A cut would move the lit line
+    across the pane in one frame (`scenes.render.continuity.jumps`). Here the lines both panes
+    show slide from their place in ``old`` to theirs in ``new`` over the whole play, at a gentle
+    ease (`_glide`: a code_line cue can be two frames long), the backdrop closing up on them or
+    opening out at the same rate (it moves as far as they do or further, so they stay on it).
+    The others fade out in the first half or in in the second, and show nowhere near a sliding
+    line (`clear`), which would be drawn over them. ``was_lit``/``lit``: the line each pane's
+    bar is on; the same line's bar slides with it, another's fades with the lines that go or
+    come."""
+    move = _glide
     at = {old.window[0] + i: line for i, line in enumerate(old.lines)}
     offsets = {new.window[0] + i: at[new.window[0] + i].get_center() - line.get_center()
                for i, line in enumerate(new.lines) if new.window[0] + i in at}
     zero = new.bg.get_center() * 0
+    sliding = [(float(row.get_center()[1]), float(offset[1])) for i, line in enumerate(new.lines)
+               if (offset := offsets.get(new.window[0] + i)) is not None for row in line.submobjects]
+
+    def clear(y: float, alpha: float, coming: bool) -> float:
+        """How much a row at ``y`` may show beside the sliding lines: none within a row of where
+        one has been (a row going) or has yet to go (a row coming), which would draw them over
+        each other or bring a row back; whole two rows away."""
+        left = 1.0 - move(alpha)
+        gap = 2 * new.row_height
+        for y1, dy in sliding:
+            a, b = sorted((y1 + dy * left, y1) if coming else (y1 + dy, y1 + dy * left))
+            gap = min(gap, max(0.0, a - y, y - b))
+        return max(0.0, min(1.0, gap / new.row_height - 1.0))
 
     def parts(pane: CodePane, lines: dict[int, Any]) -> list[tuple[Mobject, Any, str]]:
         """Each row of ``pane``: with the offset it starts at and how it shows (``keep``: whole,
@@ -116,7 +132,11 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[
             left = 1.0 - move(alpha)  # the share of its offset a sliding line still has
             for part, still, offset, how in rest:
                 part.become(still).shift(offset * left)
-                factor = {"keep": 1.0, "hide": 0.0, "out": 1.0 - first_half(alpha), "in": second_half(alpha)}[how]
+                if how in ("keep", "hide"):
+                    factor = 1.0 if how == "keep" else 0.0
+                else:
+                    rate = 1.0 - first_half(alpha) if how == "out" else second_half(alpha)
+                    factor = rate * clear(float(still.get_center()[1]), alpha, how == "in")
                 for m, r in zip(part.family_members_with_points(), still.family_members_with_points()):
                     m.set_fill(opacity=r.get_fill_opacity() * factor)
                     m.set_stroke(opacity=r.get_stroke_opacity() * factor)
@@ -129,3 +149,9 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[
 
     return [animate(old, parts(old, {n: zero for n in offsets}), leaving=True),
             animate(new, parts(new, offsets), leaving=False)]
+
+
+def _glide(t: float) -> float:
+    """An ease whose top speed is 1.3 times the mean (manim's ``smooth``: 2.5 times): a line
+    that slides far in a short cue still moves little each frame."""
+    return float(smooth(t, inflection=4.0))
