@@ -100,15 +100,15 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[
                if (offset := offsets.get(new.window[0] + i)) is not None for row in line.submobjects]
 
     def clear(y: float, alpha: float, coming: bool) -> float:
-        """How much a row at ``y`` may show beside the sliding lines: none within a row of where
-        one has been (a row going) or has yet to go (a row coming), which would draw them over
-        each other or bring a row back; whole two rows away."""
-        left = 1.0 - move(alpha)
-        gap = 2 * new.row_height
+        """How much a row at ``y`` may show beside the sliding lines: none within three quarters
+        of a row of where one has been (a row going) or has yet to go (a row coming), which would
+        draw them over each other or bring a row back; whole a row away (the next row's place)."""
+        left, rh = 1.0 - move(alpha), new.row_height
+        gap = rh
         for y1, dy in sliding:
             a, b = sorted((y1 + dy * left, y1) if coming else (y1 + dy, y1 + dy * left))
             gap = min(gap, max(0.0, a - y, y - b))
-        return max(0.0, min(1.0, gap / new.row_height - 1.0))
+        return max(0.0, min(1.0, 4.0 * gap / rh - 3.0))
 
     def parts(pane: CodePane, lines: dict[int, Any]) -> list[tuple[Mobject, Any, str]]:
         """Each row of ``pane``: with the offset it starts at and how it shows (``keep``: whole,
@@ -119,7 +119,7 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[
             shared = n in offsets
             how = ("keep" if shared else "in") if pane is new else ("hide" if shared else "out")
             out += [(row, lines.get(n, zero), how) for row in line.submobjects]
-        bar_line = lit if pane is new else was_lit
+        bar_line = lit if pane is new else (was_lit if was_lit is not None else 0)
         same = was_lit == lit and lit in offsets
         how = ("keep" if same else "in") if pane is new else ("hide" if same else "out")
         return out + [(m, lines.get(bar_line, zero), how) for m in pane.bar_slot.submobjects]
