@@ -11,7 +11,7 @@ from manim import FadeIn, FadeOut, Transform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import at_half, cut, first_half, second_half
-from scenes.draw.scroll import scroll
+from scenes.draw.scroll import reflow, scroll
 from scenes.draw.drawers import draws
 from scenes.draw.loops import PassMark
 from scenes.draw.state import CodeView
@@ -50,7 +50,7 @@ class CodePaneView(View):
         aside = walk and not lit and self.ctx.spec.walk_code == "lit" and not self.code.aside
         if line == self.code.bar_line and not aside:
             return []
-        self.code.bar_line = line
+        was_lit, self.code.bar_line = self.code.bar_line, line
         if aside or lit or not self.code.pane.shows(line):  # a long program: the window moves to the line
             old, was_aside = self.code.pane, self.code.aside
             first = line if aside or lit else (1 if was_aside else old.window_for(line))
@@ -58,7 +58,12 @@ class CodePaneView(View):
             self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
             shown = range(self.code.pane.window[0], self.code.pane.window[1] + 1)
             slide = scroll(old, self.code.pane, self.marks.riders(shown)) if not (lit or aside or was_aside) else None
-            swap = _next_line(old, self.code.pane) if lit else slide or cut(old, self.code.pane)
+            if lit:
+                swap = _next_line(old, self.code.pane)
+            elif aside or was_aside:  # the pane changes size: the lines it keeps slide to their places
+                swap = reflow(old, self.code.pane, was_lit, line)
+            else:
+                swap = slide or cut(old, self.code.pane)
             out = swap + self._printed_aside(aside, was_aside, step)
             return out + self.marks.follow_pane(step, shown if slide else None)  # the pass mark moves with it
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]

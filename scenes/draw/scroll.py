@@ -1,4 +1,4 @@
-"""A long program's code pane scrolling to the lit line: the lines slide, none jumps.
+"""A code pane scrolling to the lit line, or stepping aside to it: the lines slide, none jumps.
 
 Why not a cut (the old window out and the new one in on one frame, as an editor pages): every
 line the two windows share would jump by the scroll's whole distance between two frames, which
@@ -15,6 +15,7 @@ from typing import Any
 
 from manim import Mobject, UpdateFromAlphaFunc, smooth
 
+from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.visuals.code_pane import CodePane
 
 
@@ -77,3 +78,80 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, float, 
         out.append(sliding(mob, [(part, y) for part in mob.submobjects], 0.0, 1.0, leaving=not stays))
     old.bg.set_opacity(0.0)  # one backdrop: the new pane's, in the same place
     return out
+
+
+def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[Any]:
+    """``old`` replaced by ``new``, a pane of another size over the same code (stepping aside to
+    its lit line alone, or coming back whole): the animations. A cut would move the lit line
+    across the pane in one frame (`scenes.render.continuity.jumps`). Here the lines both panes
+    show slide from their place in ``old`` to theirs in ``new`` over the whole play, at a gentle
+    ease (`_glide`: a code_line cue can be two frames long), the backdrop closing up on them or
+    opening out at the same rate (it moves as far as they do or further, so they stay on it).
+    The others fade out in the first half or in in the second, and show nowhere near a sliding
+    line (`clear`), which would be drawn over them. ``was_lit``/``lit``: the line each pane's
+    bar is on; the same line's bar slides with it, another's fades with the lines that go or
+    come."""
+    move = _glide
+    at = {old.window[0] + i: line for i, line in enumerate(old.lines)}
+    offsets = {new.window[0] + i: at[new.window[0] + i].get_center() - line.get_center()
+               for i, line in enumerate(new.lines) if new.window[0] + i in at}
+    zero = new.bg.get_center() * 0
+    sliding = [(float(row.get_center()[1]), float(offset[1])) for i, line in enumerate(new.lines)
+               if (offset := offsets.get(new.window[0] + i)) is not None for row in line.submobjects]
+
+    def clear(y: float, alpha: float, coming: bool) -> float:
+        """How much a row at ``y`` may show beside the sliding lines: none within three quarters
+        of a row of where one has been (a row going) or has yet to go (a row coming), which would
+        draw them over each other or bring a row back; whole a row away (the next row's place)."""
+        left, rh = 1.0 - move(alpha), new.row_height
+        gap = rh
+        for y1, dy in sliding:
+            a, b = sorted((y1 + dy * left, y1) if coming else (y1 + dy, y1 + dy * left))
+            gap = min(gap, max(0.0, a - y, y - b))
+        return max(0.0, min(1.0, 4.0 * gap / rh - 3.0))
+
+    def parts(pane: CodePane, lines: dict[int, Any]) -> list[tuple[Mobject, Any, str]]:
+        """Each row of ``pane``: with the offset it starts at and how it shows (``keep``: whole,
+        ``hide``: never, ``in``/``out``: faded)."""
+        out: list[tuple[Mobject, Any, str]] = []
+        for i, line in enumerate(pane.lines):
+            n = pane.window[0] + i
+            shared = n in offsets
+            how = ("keep" if shared else "in") if pane is new else ("hide" if shared else "out")
+            out += [(row, lines.get(n, zero), how) for row in line.submobjects]
+        bar_line = lit if pane is new else (was_lit if was_lit is not None else 0)
+        same = was_lit == lit and lit in offsets
+        how = ("keep" if same else "in") if pane is new else ("hide" if same else "out")
+        return out + [(m, lines.get(bar_line, zero), how) for m in pane.bar_slot.submobjects]
+
+    def animate(pane: CodePane, items: list[tuple[Mobject, Any, str]], leaving: bool) -> Any:
+        rest = [(part, part.copy(), offset, how) for part, offset, how in items]
+        bg = None if leaving else (old.bg.copy(), new.bg.copy())
+
+        def update(_: Mobject, alpha: float) -> None:
+            left = 1.0 - move(alpha)  # the share of its offset a sliding line still has
+            for part, still, offset, how in rest:
+                part.become(still).shift(offset * left)
+                if how in ("keep", "hide"):
+                    factor = 1.0 if how == "keep" else 0.0
+                else:
+                    rate = 1.0 - first_half(alpha) if how == "out" else second_half(alpha)
+                    factor = rate * clear(float(still.get_center()[1]), alpha, how == "in")
+                for m, r in zip(part.family_members_with_points(), still.family_members_with_points()):
+                    m.set_fill(opacity=r.get_fill_opacity() * factor)
+                    m.set_stroke(opacity=r.get_stroke_opacity() * factor)
+            if bg is not None:  # the one backdrop: from the old pane's shape to the new one's
+                pane.bg.interpolate(bg[0], bg[1], move(alpha))
+            else:
+                pane.bg.set_opacity(0.0)
+
+        return UpdateFromAlphaFunc(pane, update, rate_func=lambda t: t, remover=leaving, introducer=not leaving)
+
+    return [animate(old, parts(old, {n: zero for n in offsets}), leaving=True),
+            animate(new, parts(new, offsets), leaving=False)]
+
+
+def _glide(t: float) -> float:
+    """An ease whose top speed is 1.3 times the mean (manim's ``smooth``: 2.5 times): a line
+    that slides far in a short cue still moves little each frame."""
+    return float(smooth(t, inflection=4.0))
