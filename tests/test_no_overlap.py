@@ -112,7 +112,6 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # placed beside its node or bucket (badge_centre, free_spot), not a riding token; not yet looked at
     ("dynamic_graph", "16:9"): "1 badge waits on an arrowhead",
     ("dynamic_graph", "9:16"): "2 badges wait on arrowheads",
-    ("dynamic_graph", "1:1"): "6 badges wait on arrowheads",
     ("tanh_neuron", "1:1"): "1 badge waits on an arrowhead",
     ("tanh_sgd_lists", "1:1"): "2 badges wait on arrowheads",
 }
