@@ -109,11 +109,8 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # (clip, aspect): what badge still waits on an arrowhead (collisions.waits_on_heads): a badge
-    # placed beside its node or bucket (badge_centre, free_spot), not a riding token; not yet looked at
-    ("dynamic_graph", "16:9"): "1 badge waits on an arrowhead",
-    ("dynamic_graph", "9:16"): "2 badges wait on arrowheads",
-    ("tanh_neuron", "1:1"): "1 badge waits on an arrowhead",
-    ("tanh_sgd_lists", "1:1"): "2 badges wait on arrowheads",
+    # placed beside its node or bucket (badge_centre, free_spot), not a riding token. None: badges
+    # and waiting tokens keep off both ends of every route (label_spots.route_ends)
 }
 NOTED = ("backward_walk", "leaf_nodes", "missing_gradient")
 """The clips the notes check runs on so far (the three whose walks write rules beside their
