@@ -218,8 +218,8 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
                 found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
                 if found is not None:
                     return spots[found]
-    others = _obstacles(lay, box, avoid)
-    return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), others, within))]
+    cards = _obstacles(lay, box, avoid)
+    return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), cards, within))]
 
 
 def gap_between(a: Rect, b: Rect) -> float:
