@@ -25,7 +25,7 @@ from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
 from scenes.layout.detour import hidden_spans, nearest_free, ride_path
 from scenes.layout.label_spots import rect_around, route_ends
-from scenes.draw.visuals.edges import arrow_reach
+from scenes.draw.visuals.edges import arrow_length
 from scenes.theme import Rect
 
 RIDE_SAMPLES = 24
@@ -79,7 +79,7 @@ class OnScreen(View):
     def _heads(self) -> list[Rect]:
         """Where an arrowhead stands at either end of every route (`route_ends`): a head turns
         round when its edge does, after a token or badge has been placed beside it."""
-        return route_ends(self.ctx.layout, arrow_reach(self.theme, self.ctx.layout.scale))
+        return route_ends(self.ctx.layout, arrow_length(self.theme, self.ctx.layout.scale))
 
     def own_shapes(self, item: str) -> list[Mobject]:
         """The card and bucket of ``item``: a badge beside them may touch them (`badge_centre`
