@@ -10,7 +10,6 @@ string they draw in the ledger.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cached_property
 from typing import NamedTuple
 
@@ -39,14 +38,6 @@ GRAPH_KINDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "backward
                          "grad_travel", "bucket_appear", "bucket_fill", "bucket_reset", "update_step", "value_update"})
 """The cues drawn on the graph's cards, which share the graph region with the network."""
 
-NOMINAL_VALUE = "-0.0000"
-"""A unit's value as wide as the widest the MLP clips print (a sign, four decimals): the room
-kept for it beside the rightmost unit, before the tallies' column."""
-VALUE_TRIES = 4
-"""Times the units' region is narrowed for that room: each narrowing moves the rightmost unit
-by less than the region's edge, as the units spread over what is left."""
-
-
 class NetGeometry(NamedTuple):
     """The MLP view's fixed part: the network read from the log, its units' places, its region
     split (units, layers' names, tallies) and the band a later title goes in."""
@@ -73,30 +64,7 @@ class NetworkDiagram(View):
         band: fixed for the clip, so worked out on first use and not part of the state."""
         net = read_network(self.ctx.events)
         regions, band = self._net_regions(net)
-        places = network_places(net, regions.units, self.theme)
-        for _ in range(VALUE_TRIES):  # a value beside the rightmost unit stays clear of the tallies' column
-            over = self._value_reach(places) - self._tallies_left(regions)
-            if over <= 0:
-                break
-            left, bottom, right, top = regions.units
-            regions = replace(regions, units=(left, bottom, right - over, top))
-            places = network_places(net, regions.units, self.theme)
-        return NetGeometry(net, places, regions, band)
-
-    def _value_reach(self, places: Places) -> float:
-        """How far right a unit's value reaches, beside the rightmost unit: its gap past the lit
-        ring (`_beside`) and a value as wide as ``NOMINAL_VALUE`` (so nothing moves with a number)."""
-        t = self.theme
-        wide = label(NOMINAL_VALUE, t.fonts.mono, t.font_sizes.card_value, t.colors.text).width
-        rightmost = max((x for x, _ in places.centre.values()), default=0.0)
-        return rightmost + places.radius * (1 + t.proportions.unit_ring) + t.sizes.token_pad * 2 + wide
-
-    def _tallies_left(self, regions: NetRegions) -> float:
-        """Where a unit's value must stop: a gap left of the tallies' column beside the units;
-        nowhere (the region's right) without one (9:16's tallies are a band above the units)."""
-        if regions.tallies is None or not regions.side:
-            return float("inf")
-        return regions.tallies[0] - self.theme.spacing.item_gap
+        return NetGeometry(net, network_places(net, regions.units, self.theme), regions, band)
 
     def _net_regions(self, net: Network) -> tuple[NetRegions, Rect]:
         """The graph region split for the units, the layers' names and the tallies (when the
