@@ -27,7 +27,7 @@ from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
-from scenes.draw.visuals import (arrow_reach, edge_arrow, formula, nominal_token_size, note_block, token_ride,
+from scenes.draw.visuals import (arrow_length, arrow_reach, edge_arrow, formula, nominal_token_size, note_block, token_ride,
                                  wavefront)
 from scenes.storyboard.cues import Cue, CueKind
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
@@ -172,7 +172,8 @@ class BackwardWalk(View):
                     exclude=going + rode + self.onscreen.own_shapes(item))
                 t, k = self.theme, self.lay.scale
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
-                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
+                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+                                    avoid=avoid)
                 if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it
                     x, y = waiting[0].get_center()[:2]  # waits (a glide beside the card may cross its corner)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
@@ -332,7 +333,8 @@ class BackwardWalk(View):
         avoid = (self.onscreen.shown_rects(exclude=exclude)
                  + [bounds(m) for m in self.walk.visit_marks if m is not product])
         to = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
-                          gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), avoid=avoid)
+                          gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+                          avoid=avoid)
         to = self.onscreen.free_spot(to, tok, avoid)
         tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])
         move = self.onscreen.glide(tok, to, exclude, step, settle=True)

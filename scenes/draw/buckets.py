@@ -26,7 +26,7 @@ from scenes.layout.clip import fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box
-from scenes.draw.visuals import arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
+from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 
@@ -158,7 +158,7 @@ class Buckets(View):
                 t, k = self.theme, self.ctx.layout.scale
                 x, y = badge_centre(self.ctx.layout, box, (tok.width, tok.height),
                                     nominal=nominal_token_size(t, scale=k),
-                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k),
+                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
                                     avoid=self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf)
                                                                     + self.walk.visit_marks))
                 self.labels.keep_inside(tok.move_to([x, y, 0]))

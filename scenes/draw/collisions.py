@@ -198,17 +198,23 @@ HEAD = "arrowhead"
 def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collision]:
     """Every visible badge of a frame that stands exactly where it stood in the frame ``before``
     (waiting, not riding: a token may pass over a head on its way) and covers a visible
-    arrowhead: the head says which way the gradient flows, and a number waiting on it hides
-    that (issue 39: at the end of a short edge, every waiting token covered it).
+    arrowhead standing where it stood too (a head turning round with its edge may pass under
+    a badge on its way): the head says which way the gradient flows, and a number waiting on
+    it hides that (issue 39: at the end of a short edge, every waiting token covered it).
 
     >>> head = {"kind": "shape", "role": "arrowhead", "text": None, "bbox": [10, 10, 16, 16], "opacity": 1.0, "id": "t1->t2"}
     >>> badge = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [8, 8, 30, 20], "opacity": 1.0, "id": None}
-    >>> [c.what for c in waits_on_heads([badge], [head, badge])], waits_on_heads([], [head, badge])
+    >>> [c.what for c in waits_on_heads([badge, head], [head, badge])], waits_on_heads([head], [head, badge])
     (['badge waits on an arrowhead'], [])
+    >>> turning = dict(head, bbox=[12, 12, 18, 18])
+    >>> waits_on_heads([badge, head], [turning, badge])
+    []
     """
+    before = list(before)
     still = {(b["text"], tuple(b["bbox"])) for b in before if b["role"] == "badge"}
+    set_heads = {(h["id"], tuple(h["bbox"])) for h in before if h["role"] == HEAD}
     seen = visible(items)
-    heads = [i for i in seen if i["role"] == HEAD]
+    heads = [i for i in seen if i["role"] == HEAD and (i["id"], tuple(i["bbox"])) in set_heads]
     return [Collision("badge waits on an arrowhead", b, h) for b in seen
             if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for h in heads if _overlap(b, h)]
 

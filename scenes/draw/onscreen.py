@@ -24,7 +24,8 @@ from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
 from scenes.layout.detour import hidden_spans, nearest_free, ride_path
-from scenes.layout.label_spots import rect_around
+from scenes.layout.label_spots import rect_around, route_ends
+from scenes.draw.visuals.edges import arrow_length
 from scenes.theme import Rect
 
 RIDE_SAMPLES = 24
@@ -75,6 +76,11 @@ class OnScreen(View):
         though it may pass over one on its way."""
         return [bounds(m) for m, t in tagged(self.drawn()) if t.role == "arrowhead" and opacity(m) >= MIN_OPACITY]
 
+    def _heads(self) -> list[Rect]:
+        """Where an arrowhead stands at either end of every route (`route_ends`): a head turns
+        round when its edge does, after a token or badge has been placed beside it."""
+        return route_ends(self.ctx.layout, arrow_length(self.theme, self.ctx.layout.scale))
+
     def own_shapes(self, item: str) -> list[Mobject]:
         """The card and bucket of ``item``: a badge beside them may touch them (`badge_centre`
         keeps it off their text)."""
@@ -107,7 +113,8 @@ class OnScreen(View):
         corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, keep_off,
                             within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
-                            rest_off=[bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY] + self.arrowheads())
+                            rest_off=[bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY] + self.arrowheads()
+                            + self._heads())
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
@@ -117,11 +124,11 @@ class OnScreen(View):
 
     def free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:
         """Where ``tok`` waits near ``at``: there, or the nearest spot inside the frame's free
-        area where it overlaps none of ``avoid`` (`nearest_free`, on the rides' grid): a spot
+        area where it overlaps none of ``avoid`` nor an arrowhead (`nearest_free`, on the rides' grid): a spot
         that only comes close is left as `badge_centre` chose it."""
         t = self.theme
         size = (tok.width, tok.height)
-        return nearest_free((float(at[0]), float(at[1])), size, avoid, within=self.frame.free_rect(),
+        return nearest_free((float(at[0]), float(at[1])), size, avoid + self._heads(), within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=0.0)
 
     def glide(self, tok: VGroup, to: Sequence[float], exclude: Sequence[Mobject], step: StepScratch,

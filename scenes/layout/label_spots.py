@@ -86,22 +86,33 @@ def badge_spots(box: Box, size: Point, gap: float) -> list[Point]:
 
 
 def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: float, clear: float,
-                 avoid: Iterable[Rect] = ()) -> Point:
+                 head: float, avoid: Iterable[Rect] = ()) -> Point:
     """The centre of a badge of ``size`` beside ``box``. The spot is chosen for a badge of the
     ``nominal`` size (so that it does not depend on the number shown): the first of
     `badge_spots` ``clear`` of arrows that touches no other card, no ``avoid`` rectangle (the
-    box's own tags) and stays inside the layout's region (never over the code); else the first
-    that only crosses an arrow; else the one that covers least of other cards. The badge then
-    sits at that spot with its inner edge where a nominal badge's would be."""
+    box's own tags) and stays inside the layout's region (never over the code), off every
+    arrowhead (`route_ends`, ``head`` its length) first; else the first that only crosses an arrow; else the one
+    that covers least of other cards. The badge then sits at that spot with its inner edge where a nominal badge's would be."""
     avoid = list(avoid)
     spots = badge_spots(box, nominal, gap)
-    found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region)
+    found = first_clear(lay, box, nominal, spots, clear, avoid + route_ends(lay, head), within=lay.region)
+    if found is None:
+        found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region)
     if found is None:
         found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region, routes=False)
     if found is None:
         others = _obstacles(lay, box, avoid)
         found = min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], nominal, 0.0), others, lay.region))
     return badge_spots(box, size, gap)[found]
+
+
+def route_ends(lay: Layout, head: float) -> list[Rect]:
+    """Where an arrowhead may stand: a square around either end of every route, ``head`` (a
+    head's length) on every side (a head sits at a route's end drawn forward, at its start
+    drawn backward). A badge waiting on one hides which way the gradient flows (issue 39)."""
+    r = head
+    return [rect_around(x, y, (2 * r, 2 * r)) for route in lay.routes if route.points
+            for x, y in (route.points[0], route.points[-1])]
 
 
 def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: float, avoid: Iterable[Rect] = (),
@@ -202,8 +213,8 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
                 found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
                 if found is not None:
                     return spots[found]
-    others = _obstacles(lay, box, avoid)
-    return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), others, within))]
+    cards = _obstacles(lay, box, avoid)
+    return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), cards, within))]
 
 
 def gap_between(a: Rect, b: Rect) -> float:

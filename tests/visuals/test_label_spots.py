@@ -10,10 +10,10 @@ import pytest
 pytest.importorskip("manim")
 
 from graph_fixtures import seed_events_by_hand  # noqa: E402
-from scenes.layout.label_spots import Rect, badge_centre, badge_spots, crosses, meet, tag_centre  # noqa: E402
+from scenes.layout.label_spots import Rect, badge_centre, badge_spots, crosses, meet, route_ends, tag_centre  # noqa: E402
 from scenes.layout.place import Box, Layout, layout_events  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
-from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests  # noqa: E402
+from scenes.draw.visuals import arrow_length, arrow_reach, card_tag, grad_token, nominal_token_size, token_rests  # noqa: E402
 from tests.clips import ASPECTS
 
 THEME = default_theme()
@@ -76,9 +76,10 @@ def test_tags_keep_clear_of_arrows_and_other_cards(aspect: str) -> None:
 def test_visit_badges_sit_beside_cards_clear_of_arrows_tags_and_the_code(aspect: str) -> None:
     """A visit's gradient badge stays inside the graph's region (never over the code) and touches
     no other card and no tag of its card; top to bottom, it also crosses no arrow (every backward
-    edge leaves a card's top, where the badge used to sit)."""
+    edge leaves a card's top, where the badge used to sit) and stands on no arrowhead."""
     lay = layout_events(seed_events_by_hand(), aspect, THEME)
     reach, gap = arrow_reach(THEME, lay.scale), THEME.spacing.edge_clearance
+    head = arrow_length(THEME, lay.scale)
     nominal = nominal_token_size(THEME, scale=lay.scale)
     tok = grad_token("8/3", THEME, scale=lay.scale)
     left, bottom, right, top = lay.region
@@ -86,11 +87,13 @@ def test_visit_badges_sit_beside_cards_clear_of_arrows_tags_and_the_code(aspect:
         if box.id not in OPS and box.kind != "bucket":
             continue
         tags = [_tag_rect(lay, box, OPS[box.id], True)] if box.id in OPS else [_tag_rect(lay, box, "AccumulateGrad", False)]
-        x, y = badge_centre(lay, box, (tok.width, tok.height), nominal=nominal, gap=gap, clear=reach, avoid=tags)
+        x, y = badge_centre(lay, box, (tok.width, tok.height), nominal=nominal, gap=gap, clear=reach, head=head,
+                            avoid=tags)
         rect = _rect(x, y, tok.width, tok.height)
         assert left <= rect[0] and rect[2] <= right and bottom <= rect[1] and rect[3] <= top, (aspect, box.id)
         hits = [h for h in _hits(lay, box, rect, reach, tags) if lay.flow == "down" or not h.startswith("route")]
         assert not hits, (aspect, box.id, hits)
+        assert not any(meet(rect, h) for h in route_ends(lay, head)), (aspect, box.id, "on an arrowhead")
 
 
 @pytest.mark.parametrize("aspect", ASPECTS)
@@ -105,7 +108,8 @@ def test_a_badge_keeps_its_spot_whatever_number_it_shows(aspect: str) -> None:
         for text in ("1", "8/3", "-0.6667"):
             tok = grad_token(text, THEME, scale=lay.scale)
             size = (tok.width, tok.height)
-            centre = badge_centre(lay, box, size, nominal=nominal, gap=gap, clear=reach)
+            centre = badge_centre(lay, box, size, nominal=nominal, gap=gap, clear=reach,
+                                  head=arrow_length(THEME, lay.scale))
             spots.add(badge_spots(box, size, gap).index(centre))
         assert len(spots) == 1, (aspect, box.id, spots)
 

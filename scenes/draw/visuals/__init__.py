@@ -8,7 +8,7 @@ from scenes.draw.visuals.bucket import bucket, bucket_fill
 from scenes.draw.visuals.caption import balanced_wrap, caption_bar, wrap_words
 from scenes.draw.visuals.cards import card_tag, node_card
 from scenes.draw.visuals.code_pane import CodePane, pass_mark, soft_wrap
-from scenes.draw.visuals.edges import arrow_reach, edge_arrow, route_path, token_rests, token_ride
+from scenes.draw.visuals.edges import arrow_length, arrow_reach, edge_arrow, route_path, token_rests, token_ride
 from scenes.draw.visuals.glyphs import label, text_width
 from scenes.draw.visuals.legend import legend
 from scenes.draw.visuals.note import formula, note_block
@@ -18,6 +18,7 @@ from scenes.draw.visuals.wavefront import wavefront
 __all__ = [
     "CodePane",
     "soft_wrap",
+    "arrow_length",
     "arrow_reach",
     "balanced_wrap",
     "bucket",

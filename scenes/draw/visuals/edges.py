@@ -68,10 +68,16 @@ def edge_arrow(
     return arrow
 
 
+def arrow_length(theme: Theme, scale: float = 1.0) -> float:
+    """An arrow's head's length, as `edge_arrow` draws it: a badge keeps this far from a
+    route's end (`scenes.layout.label_spots.route_ends`)."""
+    return theme.sizes.arrow_tip * max(scale, theme.proportions.min_stroke_scale)
+
+
 def arrow_reach(theme: Theme, scale: float = 1.0) -> float:
     """How far an arrow reaches from its line: half the width of its head, as `edge_arrow`
     draws it. Labels keep this far from every route."""
-    return theme.sizes.arrow_tip * max(scale, theme.proportions.min_stroke_scale) * theme.proportions.arrow_tip_half_width
+    return arrow_length(theme, scale) * theme.proportions.arrow_tip_half_width
 
 
 def token_ride(route: Route, size: tuple[float, float], theme: Theme,
