@@ -247,16 +247,20 @@ class TakeawayShown(Spans):
         return self.lines() + sizes
 
 
-class Blinks:
-    """Nothing with a stable id is gone for under half a second and back (`continuity.blinks`)."""
+class Kept:
+    """Keeps what the continuity checks read of each frame: its time and its items with an id."""
 
     def __init__(self, case: Case) -> None:
         self.case = case
         self.samples: list[dict] = []
 
     def see(self, sample: dict) -> None:
-        self.samples.append({"time": sample["time"], "items": [
-            {"role": i["role"], "id": i["id"], "opacity": i["opacity"]} for i in sample["items"] if i["id"] is not None]})
+        self.samples.append({"time": sample["time"], "frame": sample["frame"],
+                             "items": [i for i in sample["items"] if i["id"] is not None]})
+
+
+class Blinks(Kept):
+    """Nothing with a stable id is gone for under half a second and back (`continuity.blinks`)."""
 
     def found(self) -> list[str]:
         return [f"{self.case.name} {self.case.aspect}: {b.describe()}" for b in blinks(self.samples)]
@@ -276,18 +280,6 @@ class OffColour(Spans):
 
     def found(self) -> list[str]:
         return self.lines()
-
-
-class Kept:
-    """Keeps what the continuity checks read of each frame: its time and its items with an id."""
-
-    def __init__(self, case: Case) -> None:
-        self.case = case
-        self.samples: list[dict] = []
-
-    def see(self, sample: dict) -> None:
-        self.samples.append({"time": sample["time"], "frame": sample["frame"],
-                             "items": [i for i in sample["items"] if i["id"] is not None]})
 
 
 class Jumps(Kept):
