@@ -70,6 +70,26 @@ class OnScreen(View):
                 out.append(bounds(m))
         return out
 
+    def arrow_rects(self, exclude: Sequence[Mobject] = ()) -> list[Rect]:
+        """Where every visible arrow runs now, as the boxes of short pieces of its body (`RIDE_SAMPLES`
+        a body) and its head: a board placed clear of them covers no edge, however it curves,
+        while the room between edges stays free (one box of a long diagonal would cover it)."""
+        skip = {id(m) for e in exclude for m in e.get_family()}
+        out: list[Rect] = []
+        for m, t in tagged(self.drawn()):
+            if t.role != "arrow" or id(m) in skip or opacity(m) < MIN_OPACITY:
+                continue
+            body = getattr(m, "body", None)
+            if body is not None and body.has_points():
+                pts = [body.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(RIDE_SAMPLES + 1)]
+                out += [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(pts, pts[1:])]
+            elif body is not None:  # dashed: its dashes are its pieces
+                out += [bounds(d) for d in body.submobjects if d.has_points()]
+            tip = getattr(m, "tip", None)
+            if tip is not None:
+                out.append(bounds(tip))
+        return out
+
     def arrowheads(self) -> list[Rect]:
         """Where every visible arrow's head is now: a token does not wait on one (issue 39: a
         gradient waiting at the end of a short edge hid the head that says which way it flows),
