@@ -132,6 +132,8 @@ class ClipScene(Scene):
             return self.views.titles.caption_in(a.payload)
         if a.kind == "caption_out":
             return self.views.titles.caption_out()
+        if a.kind == "caption_clear":
+            return self.views.titles.caption_clear()
         cue = a.payload
         out = self.views.titles.give_way(cue.kind, step) + self.views.curve.give_way(cue.kind)
         out += self.views.network.give_way(cue.kind, step)
