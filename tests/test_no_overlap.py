@@ -94,9 +94,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     ("cubic_fit3", "16:9"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
-    # while the code pane scrolls at 9:16, the branch mark of the if line ('→ False') slides with its
-    # row and, for one frame, over the line below it (scenes/draw/scroll.py moves marks with rows)
-    ("dynamic_graph", "9:16"): "1 collision: 1 text overlaps (the branch mark '→ False' over line 14, one frame)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
