@@ -105,11 +105,6 @@ STILL_UNTRUE: dict[tuple[str, str], str] = {
 }
 STILL_BLINKS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16.
-    # The console's "lines printed earlier: N" turns its number in place in its top right corner
-    # (scenes/draw/console.py), but where the column under the code holds three rows and a row of
-    # its own would push out a line the beat printed, it stands beside a lower line, and a
-    # two-row line sliding up crosses its row: it fades out and back in there.
-    ("missing_gradient", "9:16"): "the count 'lines printed earlier: N' changes rows under the two-row warning",
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
