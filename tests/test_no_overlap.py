@@ -94,9 +94,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     ("cubic_fit3", "16:9"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
-    # while the code pane scrolls at 9:16, the branch mark of the if line ('→ False') slides with its
-    # row and, for one frame, over the line below it (scenes/draw/scroll.py moves marks with rows)
-    ("dynamic_graph", "9:16"): "1 collision: 1 text overlaps (the branch mark '→ False' over line 14, one frame)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
@@ -108,11 +105,6 @@ STILL_UNTRUE: dict[tuple[str, str], str] = {
 }
 STILL_BLINKS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16.
-    # The console's "lines printed earlier: N" turns its number in place in its top right corner
-    # (scenes/draw/console.py), but where the column under the code holds three rows and a row of
-    # its own would push out a line the beat printed, it stands beside a lower line, and a
-    # two-row line sliding up crosses its row: it fades out and back in there.
-    ("missing_gradient", "9:16"): "the count 'lines printed earlier: N' changes rows under the two-row warning",
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {

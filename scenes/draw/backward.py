@@ -21,6 +21,8 @@ from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
+from scenes.draw.record import opacity
+from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.detail import Detail
 from scenes.layout.place import Box, Layout
@@ -310,7 +312,11 @@ class BackwardWalk(View):
             # the token is the product: the pill is hidden while the token covers it (two texts
             # drawn over each other) and shows again once the token is on its way
             aside.append(_stepping_aside(product))
-        move = self.onscreen.ride(tok, start, ride, exclude, step)
+        # from a note beside its node, the way round that node may squeeze between other cards
+        # (4/9 from left of yh to w2 flew along w1): it passes behind the card it leaves, and
+        # behind dimmed ones (out of the walk), instead
+        behind = [m for k, m in self.graph.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
+        move = self.onscreen.ride(tok, start, ride, exclude, step, through=behind)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:

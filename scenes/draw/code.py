@@ -7,6 +7,8 @@ owning ``state.code`` but for the pass mark's fields (:mod:`scenes.draw.loops`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from manim import FadeIn, FadeOut, Transform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -57,15 +59,17 @@ class CodePaneView(View):
             self.code.aside = aside
             self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
             shown = range(self.code.pane.window[0], self.code.pane.window[1] + 1)
-            slide = scroll(old, self.code.pane, self.marks.riders(shown)) if not (lit or aside or was_aside) else None
+            slide = scroll(old, self.code.pane, self.marks.riders()) if not (lit or aside or was_aside) else None
+            rode: Collection[int] | None = shown if slide else None
             if lit:
                 swap = _next_line(old, self.code.pane)
             elif aside or was_aside:  # the pane changes size: the lines it keeps slide to their places
-                swap = reflow(old, self.code.pane, was_lit, line)
+                swap = reflow(old, self.code.pane, was_lit, line, self.marks.riders())
+                rode = set(range(old.window[0], old.window[1] + 1)) & set(shown)
             else:
                 swap = slide or cut(old, self.code.pane)
             out = swap + self._printed_aside(aside, was_aside, step)
-            return out + self.marks.follow_pane(step, shown if slide else None)  # the pass mark moves with it
+            return out + self.marks.follow_pane(step, rode)  # the marks move with their lines
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch) -> Anims:

@@ -55,19 +55,18 @@ class PassMark(View):
         mark = self._place(kind, cue.line, text, step)
         return out + [FadeIn(mark, rate_func=second_half if going else smooth)]
 
-    def riders(self, shown: Collection[int]) -> list[tuple[VGroup, float, bool]]:
-        """The marks on screen, each with the y of the row it sits by and whether its line is
-        among ``shown`` (the new window's): they ride a scrolling pane (`scroll.scroll`)."""
-        return [(self.code.marks[k], float(self.code.marks[k].get_center()[1]), at[0] in shown)
-                for k, at in self.code.marks_at.items() if k in self.code.marks]
+    def riders(self) -> list[tuple[VGroup, int]]:
+        """The marks on screen, each with the line it marks: they ride a pane that scrolls or
+        changes size (`scroll.scroll`, `scroll.reflow`)."""
+        return [(self.code.marks[k], at[0]) for k, at in self.code.marks_at.items() if k in self.code.marks]
 
     def follow_pane(self, step: StepScratch, rode: Collection[int] | None = None) -> Anims:
         """The code pane was made again (its window moved, or it stepped aside): each mark goes
         and comes back by the same line on the new pane, in the second half. ``rode``: the
-        lines of the new window, where the pane scrolled and the marks rode their lines
-        (`riders`): one whose line is still shown stays where it slid; another faded with the
-        row it sat by, and is placed anew. A mark with no place on the new pane (`_belongs`)
-        stays off until a pane shows its line again."""
+        lines the marks rode with, where the pane scrolled or changed size and carried them
+        (`riders`): one whose line is among them stays where it slid; another faded with the
+        row it sat by, and is placed anew once the lines are still. A mark with no place on the
+        new pane (`_belongs`) stays off until a pane shows its line again."""
         out: Anims = []
         for kind, at in list(self.code.marks_at.items()):
             if kind not in self.code.marks:  # off while its line was not shown

@@ -76,7 +76,6 @@ class ConsoleView:
     lines: VGroup | None = None  # the count of lines scrolled away (``more``) first, then the lines
     more: VGroup | None = None  # "lines printed earlier: N", once the oldest lines have left
     earlier: int = 0  # how many lines have scrolled away
-    head: float = 0.0  # the height of the count's own row atop the lines (0: beside a line, or none)
 
 
 @dataclass

@@ -224,6 +224,15 @@ def test_token_wavefront_and_label_cache() -> None:
     assert a is not b and np.allclose(a.get_center(), b.get_center())
 
 
+def test_the_glow_round_a_bucket_is_a_ring_with_nothing_inside() -> None:
+    """A visit of AccumulateGrad lights its bucket: behind an open bucket, the glow's fill read
+    as liquid in an empty one (grad_accumulation, before its first fill); a card hides its own."""
+    card, cup = Box("t4", "op", 0.0, 0.0, 1.0, 0.6), Box("bucket:t0", "bucket", 0.0, -1.0, 0.6, 0.4)
+    ring, glow = wavefront([cup, card], THEME)
+    assert ring.get_fill_opacity() == 0.0 and ring.get_stroke_width() > 0
+    assert glow.get_fill_opacity() == THEME.opacity.wavefront_glow > 0
+
+
 def test_a_tag_stands_on_a_halo_that_breaks_a_glow_ring_under_it() -> None:
     """A tag sits where a lit card's glow ring runs: it is drawn on an outline of its own letters
     in the background colour, drawn first, so the ring breaks off around the text."""
