@@ -192,10 +192,6 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
                                    "while the graph stays in its region (the camera move into it is not done)"),
     ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) while the graph stays in its region (the camera move into it is not done)"),
-    ("mlp", "16:9"): "2.4-30.8 s, 58 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("mlp", "9:16"): "2.4-36.2 s, 66 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("reverse_mode", "16:9"): "2.0-10.6 s, 58 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("reverse_mode", "9:16"): "2.0-12.4 s, 66 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
 }
 
 

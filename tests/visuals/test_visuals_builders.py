@@ -255,3 +255,14 @@ def test_legend_entries_do_not_overlap(across: bool) -> None:
     for a, b in itertools.combinations(m.submobjects, 2):
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = bbox(a), bbox(b)
         assert min(ax1, bx1) <= max(ax0, bx0) + EPS or min(ay1, by1) <= max(ay0, by0) + EPS
+
+
+def test_a_unit_still_to_come_is_recorded_as_a_dimmed_unit() -> None:
+    """The dimmed outline of a unit not yet computed is drawn, so `render inspect` lists it (role
+    ``unit``, meaning ``skipped``, the dimmed colour): the frame checks see the network's shape."""
+    from scenes.draw.record import tag_of
+    from scenes.draw.visuals.network import ghost_circle
+
+    found = tag_of(ghost_circle((0.0, 0.0), 0.3, THEME))
+    assert found is not None and (found.kind, found.role, found.meaning) == ("shape", "unit", "skipped")
+    assert THEME.colour("skipped") == THEME.colors.dimmed
