@@ -266,3 +266,22 @@ def test_a_unit_still_to_come_is_recorded_as_a_dimmed_unit() -> None:
     found = tag_of(ghost_circle((0.0, 0.0), 0.3, THEME))
     assert found is not None and (found.kind, found.role, found.meaning) == ("shape", "unit", "skipped")
     assert THEME.colour("skipped") == THEME.colors.dimmed
+
+
+def test_a_large_pane_shrinks_to_its_column_line_by_line() -> None:
+    """The code pane shown large before the first picture goes to its column (`reflow` with
+    ``grow``): each line starts the move at its size and place in the large pane and ends it at
+    its column's, so that no line jumps or pops to another size."""
+    from scenes.draw.scroll import reflow
+
+    rect = THEME.aspect("16:9").code
+    big = CodePane(SEED_SOURCE, (-4.0, -2.0, 4.0, 4.0), THEME, most=1.6)
+    small = CodePane(SEED_SOURCE, rect, THEME)
+    assert big.font_size > small.font_size * 1.2
+    was = [bbox(line) for line in big.lines]
+    now = [bbox(line) for line in small.lines]
+    anims = reflow(big, small, 2, 2, grow=True)
+    for alpha, want in ((0.0, was), (1.0, now)):
+        for a in anims:
+            a.interpolate(alpha)
+        assert all(np.allclose(bbox(line), box, atol=1e-3) for line, box in zip(small.lines, want)), alpha
