@@ -269,6 +269,7 @@ class LayoutRules:
     glyph_advance_mono: float
     glyph_height: float
     focus_zoom: float
+    code_first_zoom: float  # the code pane alone before the first picture: centred, at most this much larger
     safe_edge: float
     fill_graph: float
     fill_empty: float

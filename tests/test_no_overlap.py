@@ -145,8 +145,6 @@ _BESIDE = ("the graph region beside the code column is 40 % of the frame and a g
            "tall as it and narrower; half needs the camera to bring it into the column freed in the walk (not done)")
 _UNDER = ("the graph region under the code pane is 56 % of the frame and the graph is two or three cards wide in it; "
           "half needs wider spacing across or the camera (not done)")
-_CODE_FIRST = ("while the code pane is built line by line before the first card, the graph region stays empty (the "
-               "storyboard shows the code first)")
 STILL_NEAR_EDGE: dict[tuple[str, str], str] = {
     # (clip, aspect): what still sits within layout.safe_edge of the frame's edge (fill.near_edge)
 }
@@ -176,20 +174,13 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("graph_build", "16:9"): f"2.8-13.6 s, 58 %: {_CODE_FIRST}",
-    ("graph_build", "9:16"): f"2.8-12.6 s, 64 %: {_CODE_FIRST}",
-    ("grad_accumulation", "16:9"): f"3.2-8.2 s, 56 %: {_CODE_FIRST}",
-    ("grad_accumulation", "9:16"): f"3.2-9.2 s, 64 %: {_CODE_FIRST}",
-    ("dynamic_graph", "16:9"): f"2.6-9.8 s, 58 %: {_CODE_FIRST}",
-    ("dynamic_graph", "9:16"): f"2.6-10.4 s, 64 %: {_CODE_FIRST}; and 75.2-79.0 s, 44 %, between the two passes' graphs",
+    ("dynamic_graph", "16:9"): ("23.0-26.2 s, 38 %: the code column under the lit line in the walk (walk_code: lit) "
+                                "while the graph stays in its region (the camera move into it is not done)"),
+    ("dynamic_graph", "9:16"): "77.2-81.4 s, 44 %, between the two passes' graphs",
     ("missing_gradient", "16:9"): ("23.6-28.2 s, 39 %: the code column under the lit line in the walk (walk_code: lit) "
                                    "while the graph stays in its region (the camera move into it is not done)"),
     ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) while the graph stays in its region (the camera move into it is not done)"),
-    ("mlp", "16:9"): "2.4-30.8 s, 58 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("mlp", "9:16"): "2.4-36.2 s, 66 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("reverse_mode", "16:9"): "2.0-10.6 s, 58 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("reverse_mode", "9:16"): "2.0-12.4 s, 66 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
 }
 
 

@@ -138,7 +138,7 @@ class ClipScene(Scene):
         out = self.views.titles.give_way(cue.kind, step) + self.views.curve.give_way(cue.kind)
         out += self.views.network.give_way(cue.kind, step)
         kind = cue_kind(cue.kind)
-        out += self.views.walk.give_way(kind)
+        out += self.views.walk.give_way(kind) + self.views.code.give_way(cue, step)
         if kind.follows_line and self.code.pane is not None and cue.seqs:
             out += self.views.code.bar_to(self.events[cue.seqs[0]].line, step, walk=kind.walk_line)
         return out + self._drawers[cue.kind](cue, step)

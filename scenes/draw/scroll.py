@@ -82,7 +82,7 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] =
 
 
 def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
-           riders: Sequence[tuple[Mobject, int]] = ()) -> list[Any]:
+           riders: Sequence[tuple[Mobject, int]] = (), grow: bool = False) -> list[Any]:
     """``old`` replaced by ``new``, a pane of another size over the same code (stepping aside to
     its lit line alone, or coming back whole): the animations. A cut would move the lit line
     across the pane in one frame (`scenes.render.continuity.jumps`). Here the lines both panes
@@ -95,7 +95,10 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
     come. ``riders``: marks beside rows of ``old`` (``→ False`` by its if line), each with the
     line it marks: one whose line both panes show slides with it; another fades as its row
     does (a line sliding past would be drawn over a mark left in place) and is gone at the end
-    (the caller places it anew)."""
+    (the caller places it anew). ``grow``: the panes' text sizes differ (a pane shown large
+    going to its column): a line both show, and the same line's bar, change size as they slide,
+    from their shape in ``old`` to theirs in ``new`` (`_shapes`), where their parts match one
+    for one."""
     move = _glide
     at = {old.window[0] + i: line for i, line in enumerate(old.lines)}
     offsets = {new.window[0] + i: at[new.window[0] + i].get_center() - line.get_center()
@@ -129,14 +132,27 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
         how = ("keep" if same else "in") if pane is new else ("hide" if same else "out")
         return out + [(m, lines.get(bar_line, zero), how) for m in pane.bar_slot.submobjects]
 
+    sources: dict[int, Mobject] = {}  # id of a new part -> the old part it grows from (``grow``)
+    if grow:
+        for i, line in enumerate(new.lines):
+            if (n := new.window[0] + i) in offsets:
+                sources.update(_shapes(at[n].submobjects, line.submobjects))
+        if was_lit == lit and lit in offsets:
+            sources.update(_shapes(old.bar_slot.submobjects, new.bar_slot.submobjects))
+
     def animate(pane: CodePane, items: list[tuple[Mobject, Any, str]], leaving: bool) -> Any:
-        rest = [(part, part.copy(), offset, how) for part, offset, how in items]
+        rest = [(part, part.copy(), offset, how, sources[id(part)].copy() if id(part) in sources else None)
+                for part, offset, how in items]
         bg = None if leaving else (old.bg.copy(), new.bg.copy())
 
         def update(_: Mobject, alpha: float) -> None:
             left = 1.0 - move(alpha)  # the share of its offset a sliding line still has
-            for part, still, offset, how in rest:
+            for part, still, offset, how, source in rest:
                 part.become(still).shift(offset * left)
+                if source is not None:  # from its old shape to its new one
+                    for m, a, b in zip(part.family_members_with_points(), source.family_members_with_points(),
+                                       still.family_members_with_points()):
+                        m.interpolate(a, b, move(alpha))
                 if how in ("keep", "hide"):
                     factor = 1.0 if how == "keep" else 0.0
                 else:
@@ -171,6 +187,18 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
 
     return [animate(old, parts(old, {n: zero for n in offsets}), leaving=True),
             animate(new, parts(new, offsets), leaving=False)] + [carry(mob, line) for mob, line in riders]
+
+
+def _shapes(was: Sequence[Mobject], now: Sequence[Mobject]) -> dict[int, Mobject]:
+    """Each part of ``now`` (by id) -> the part of ``was`` it grows from: the parts in order, when
+    they match one for one down to their points (the same glyphs at another size); none else."""
+    if len(was) != len(now):
+        return {}
+    for a, b in zip(was, now):
+        fa, fb = a.family_members_with_points(), b.family_members_with_points()
+        if len(fa) != len(fb) or any(len(x.points) != len(y.points) for x, y in zip(fa, fb)):
+            return {}
+    return {id(b): a for a, b in zip(was, now)}
 
 
 def _glide(t: float) -> float:

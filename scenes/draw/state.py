@@ -67,6 +67,8 @@ class CodeView:
     marks_at: dict[str, tuple[int, str]] = field(default_factory=dict)  # each mark's line and text: they move with the window
     aside: bool = False  # the pane has stepped aside for the walk: only its lit line shows
     foot: float | None = None  # the bottom of the whole pane, where printed lines start (not the aside one's)
+    centred: tuple[tuple[float, float, float, float], float] | None = None  # shown large in the middle before
+    # the first picture: its rectangle and text size (scenes/draw/code.py's _centred)
 
 
 @dataclass
