@@ -33,7 +33,7 @@ def parts(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 def track() -> np.ndarray:
     """A phrase said across the first join (at 1.3 s)."""
-    return sound_track([Phrase(0.4, "said across the join of two beats")], FakeVoice().speech, sum(FRAMES) / FPS)
+    return sound_track([Phrase(0.4, "said across the join of two beats")], FakeVoice(), sum(FRAMES) / FPS)
 
 
 def decoded(clip: Path) -> tuple[list[str], np.ndarray, float]:
