@@ -97,6 +97,16 @@ def mix(phrases: Iterable[Phrase], say: Callable[[str], Speech], samples: int) -
     return track.astype(np.float32)
 
 
+def warm() -> None:
+    """Import what levelling needs (SciPy's filters, the loudness meter): a ``render watch``
+    whose first render was up to date has not, and importing SciPy's signal package takes
+    seconds, in the thread that makes the track while the first edit's beats are drawn."""
+    import scipy.ndimage  # noqa: F401
+    import scipy.signal  # noqa: F401
+
+    _meter()
+
+
 def true_peak(track: np.ndarray) -> float:
     """The track's true peak in dBTP: its highest magnitude between samples too, measured on it
     oversampled :data:`OVERSAMPLE` times (-inf for silence)."""
