@@ -26,16 +26,17 @@ import numpy as np
 
 from scenes.voice.track import RATE
 
-CODECS = {"mp4": ("aac", 192_000), "webm": ("libopus", 96_000)}
+CODECS = {"mp4": ("aac", 128_000), "webm": ("libopus", 96_000)}
 """The audio codec and bit rate of each container that carries sound: AAC-LC in mp4, Opus in
-webm (what every browser plays in each). AAC at 192 kb/s: at 128 kb/s FFmpeg's encoder starts
-with too few bits for a phrase said from the clip's first instant, and overshot to +1.6 dBTP
-there (measured on backward_walk's title, said by the neural voice; -1.4 dBTP at 192 kb/s)."""
+webm (what every browser plays in each)."""
 CODEC_OPTIONS = {"aac": {"aac_coder": "fast"}, "libopus": {}}
-"""Encoder options. FFmpeg's AAC encoder with its constant-quantizer coder (``fast``) instead of
-the default two-loop search: on backward_walk said by the neural voice (79 s) it took 0.88
-CPU-s instead of 1.59, its error 53.9 dB under the signal instead of 42.3 dB (at 192 kb/s it
-spends a few more bits: 184 kb/s), loudness and true peak within 0.06 dB of the other's."""
+"""Encoder options: FFmpeg's AAC encoder with its constant-quantizer coder (``fast``) instead of
+the default two-loop search, which costs a `render watch` edit seconds. Measured on
+backward_walk said by the neural voice (79 s; error is the decoded track's against the track):
+two-loop at 192 kb/s 1.59 CPU-s, error 42.3 dB under the signal; fast at 192 kb/s 0.87 CPU-s,
+53.9 dB; fast at 128 kb/s 0.42 CPU-s, 44.7 dB (115 kb/s spent), loudness and true peak within
+0.1 dB of the track's, the opening phrase too (two-loop at 128 kb/s had overshot to +1.6 dBTP
+there: it starts with too few bits for a phrase said from the clip's first instant)."""
 FRAME_SECONDS = 1
 """The track is handed to the encoder a second at a time (PyAV cuts it at the codec's frame
 size): fewer trips through Python than a frame at a time, the same packets."""
