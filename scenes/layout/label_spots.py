@@ -215,7 +215,19 @@ def own_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: fl
     """The centre of a note beside ``box`` as `note_centre` finds it, but only a spot that reads
     as ``box``'s: nearer it than any other card and clear of the arrows, touching no card and
     nothing in ``avoid`` (off ``prefer_off`` first); None where there is none (a note too wide
-    for the room beside its card, which may then be set smaller and looked for again)."""
+    for the room beside its card, which may then be set smaller and looked for again).
+
+    >>> from scenes.layout.detail import Detail
+    >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
+    >>> lay = Layout("16:9", (-1.5, -0.6, 4.0, 0.6), "up", 1.0, Detail.FULL, {"a": a, "b": b}, (), (("a", "b"),), {})
+    >>> kw = dict(gap=0.1, clear=0.05, beside=0.0, within=lay.region, avoid=[b.bounds])
+    >>> own_note_centre(lay, b, (1.5, 0.4), **kw) is None  # no room right of b; left, it would lie over a
+    True
+    >>> astray(lay, b, note_centre(lay, b, (1.5, 0.4), **kw), (1.5, 0.4))  # where room is found instead
+    True
+    >>> own_note_centre(lay, b, (0.4, 0.4), **kw)  # a narrower note fits between a and b, nearer b
+    (1.2, 0.0)
+    """
     return _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
                         prefer_off=prefer_off, strict=True)
 
