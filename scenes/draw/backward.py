@@ -17,7 +17,9 @@ from scenes.draw.buckets import Buckets
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.forward import GraphCards
 from scenes.draw.grow_in import GrowIn
+from scenes.draw.collisions import SHORT_SIDE, glyph_height
 from scenes.draw.crossfade import cut, first_half, second_half
+from scenes.draw.record import tag_of
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
@@ -31,6 +33,9 @@ from scenes.draw.visuals import (arrow_length, arrow_reach, edge_arrow, formula,
                                  wavefront)
 from scenes.storyboard.cues import Cue, CueKind
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
+BOX_ROUNDING = 0.2
+"""Pixels a text's box may read shorter in the record than it is drawn: `record.Frame.box`
+rounds each edge to 0.1 px (a note at the least size must still measure its glyphs there)."""
 
 
 class BackwardWalk(View):
@@ -206,8 +211,9 @@ class BackwardWalk(View):
         product a token that the edge's ``grad_travel`` then carries away.
 
         Where no spot beside the node reads as its own (nearer it than any other card, clear of
-        the arrows: `own_note_centre`), the note is set at the least readable size and looked
-        for again; where there is still none, it goes where `note_centre` finds room."""
+        the arrows: `own_note_centre`), the note is set at the least readable size
+        (`_least_note_size`) and looked for again; where there is still none, it goes where
+        `note_centre` finds room."""
         t = self.theme
         rules = [c for c in self.ctx.plan.cues
                  if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
@@ -230,8 +236,9 @@ class BackwardWalk(View):
 
         block, products = made
         at = spot(block, own=True)
-        if at is None and t.font_sizes.min_readable < min(t.font_sizes.note, t.font_sizes.card_flag):
-            small = self._note_rows(cue, rules, box.id, t.font_sizes.min_readable)
+        least = self._least_note_size(cue, rules, box.id) if at is None else None
+        if least is not None and least < min(t.font_sizes.note, t.font_sizes.card_flag):
+            small = self._note_rows(cue, rules, box.id, least)
             assert small is not None  # the same rows as ``made``, smaller
             at = spot(small[0], own=True)
             block, products = small if at is not None else made
@@ -242,6 +249,24 @@ class BackwardWalk(View):
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
         return [FadeIn(block, rate_func=second_half)]
+
+    def _least_note_size(self, cue: Cue, rules: list[Cue], owner: str) -> float:
+        """The least font size a visit's note is set at: ``min_readable``, or more where a row's
+        box measures its glyphs under ``min_glyph_px`` there (`collisions.glyph_height`, as
+        the too_small check does: a bracket reaching over the caps, ``terms[0]: 1 × 1 =``)."""
+        f = self.theme.font_sizes
+        rows = self._note_rows(cue, rules, owner, f.min_readable)
+        if rows is None:
+            return f.min_readable
+        px = SHORT_SIDE / min(self.ctx.spec.frame_width, self.ctx.spec.frame_height)  # pixels a unit at 854x480
+        short = 1.0
+        for row in rows[0].submobjects:
+            words = row.submobjects[0]
+            shown = tag_of(words)
+            box = words.height * px - BOX_ROUNDING  # as short as the record may read it
+            high = glyph_height({"bbox": [0.0, 0.0, 0.0, box], "text": shown.text if shown else ""})
+            short = max(short, f.min_glyph_px / max(high, 1e-9))
+        return f.min_readable * short
 
     def _note_rows(self, cue: Cue, rules: list[Cue], owner: str,
                    size: float | None) -> tuple[VGroup, dict[str, Mobject]] | None:
