@@ -41,7 +41,7 @@ The same pass finds a badge waiting on an arrowhead (`scenes.draw.collisions.wai
 standing where it stood the frame before, over a visible head); a token riding over one is not
 counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a visit's or a
 bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
-which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at 16:9 and 9:16).
+which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
@@ -114,16 +114,23 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
 }
 NOTED = ("backward_walk", "leaf_nodes", "missing_gradient")
 """The clips the notes check runs on so far (the three whose walks write rules beside their
-nodes, measured at 16:9 and 9:16); the other six are yet to be measured."""
+nodes, measured at every aspect); the other six are yet to be measured."""
 STILL_ASTRAY: dict[tuple[str, str], str] = {
     # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray).
-    # Where no spot clear of the arrows is nearer the note's own card (the code pane, legend and
-    # checklist leave the graph no room beside it), the note goes to the nearest free spot.
-    ("backward_walk", "16:9"): "yh's rule (mul) lies level with s and z, left of the graph",
-    ("backward_walk", "9:16"): "yh's and s's rules lie nearer the card above",
-    ("leaf_nodes", "16:9"): "the multiply rule lies nearer b; add's nearer its neighbour",
-    ("leaf_nodes", "9:16"): "the multiply rule lies nearer b; add's nearer its neighbour",
-    ("missing_gradient", "9:16"): "mul's rule lies nearer z - 1",
+    # A note with no spot beside its node that reads as its own (nearer it than any other card, off
+    # the arrows) is set at the least readable size and looked for again (own_note_centre); where
+    # there is still none, the graph leaves no room beside the node: the note goes to the nearest
+    # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
+    ("backward_walk", "16:9"): ("yh's rule (mul, 158 / 139 px wide, 56 px tall) lies left of y, level with yh: y stands "
+                                "11 px left of yh and 89 px are left right of it to the safe edge"),
+    ("leaf_nodes", "16:9"): ("the multiply rule (157 / 138 px) lies left of b, level with w1 * x: b's column stands left "
+                             "of it and 84 px are left right of it; the one spot nearer it is across its edge to w1"),
+    ("leaf_nodes", "9:16"): ("the multiply rule (157 / 138 px) lies above-right, nearer yh - y: b's column stands left "
+                             "of w1 * x and 78 px are left right of it; the one spot nearer it is across its edge to w1"),
+    ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) lies nearer z - 1: z stands 79 px from the left safe edge, "
+                                   "L2 right of it; the spots nearer z are across its edges to w and x"),
+    ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
+                                  "checklist and legend fill the left of the graph, x and L2's arrows its right"),
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {
@@ -194,7 +201,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("heads", WaitsOnHead, STILL_WAIT_ON_HEADS),
-    FrameCheck("notes", NotesAstray, STILL_ASTRAY, applies=lambda name, aspect, lesson: name in NOTED and aspect != "1:1"),
+    FrameCheck("notes", NotesAstray, STILL_ASTRAY, applies=lambda name, aspect, lesson: name in NOTED),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
