@@ -181,9 +181,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("dynamic_graph", "16:9"): ("23.0-26.2 s, 38 %: the code column under the lit line in the walk (walk_code: lit) "
-                                "while the graph stays in its region (the camera move into it is not done)"),
-    ("dynamic_graph", "9:16"): "77.2-81.4 s, 44 %, between the two passes' graphs",
     ("missing_gradient", "16:9"): ("23.6-28.2 s, 39 %: the code column under the lit line in the walk (walk_code: lit) "
                                    "while the graph stays in its region (the camera move into it is not done)"),
     ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "

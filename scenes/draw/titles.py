@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from manim import FadeIn, FadeOut, ReplacementTransform
+from manim import FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import cut, first_half
@@ -72,8 +72,10 @@ class Titles(View):
         bar = self.titles.caption
         if bar is None or getattr(bar, "cleared", False):
             return []
-        bar.cleared = True
-        return [FadeOut(bar.text)]
+        words = bar.text  # out of the bar now: what the next beat starts from holds no old words
+        bar.remove(words)
+        bar.text, bar.lines, bar.cleared = VGroup(), [], True
+        return [FadeOut(words)]
 
     def caption_out(self) -> Anims:
         if self.titles.caption is None:
