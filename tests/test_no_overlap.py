@@ -112,9 +112,9 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # placed beside its node or bucket (badge_centre, free_spot), not a riding token. None: badges
     # and waiting tokens keep off both ends of every route (label_spots.route_ends)
 }
-NOTED = ("backward_walk", "leaf_nodes", "missing_gradient")
-"""The clips the notes check runs on so far (the three whose walks write rules beside their
-nodes, measured at every aspect); the other six are yet to be measured."""
+NOTED = ("backward_walk", "leaf_nodes", "missing_gradient", "dynamic_graph", "grad_accumulation", "backward_graph")
+"""The clips the notes check runs on, at every aspect: the six whose walks write rules beside
+their nodes' cards (mlp and reverse_mode draw a network, graph_build has no walk)."""
 STILL_ASTRAY: dict[tuple[str, str], str] = {
     # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray).
     # A note with no spot beside its node that reads as its own (nearer it than any other card, off
@@ -131,6 +131,11 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
                                    "L2 right of it; the spots nearer z are across its edges to w and x"),
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
                                   "checklist and legend fill the left of the graph, x and L2's arrows its right"),
+    # dynamic_graph keeps each freed graph, faded, beside the next: the mul rules (157 px) of the new
+    # graph's visits lie nearer a kept card (the freed h 1/9, or s) than the node they are about
+    ("dynamic_graph", "16:9"): "5 notes: the mul rules of s and of the three-pass walk lie nearer the kept graph's cards",
+    ("dynamic_graph", "9:16"): "4 notes: the mul rules of s and of the three-pass walk lie nearer a neighbour card",
+    ("dynamic_graph", "1:1"): "4 notes: the mul rules of s and of the three-pass walk lie nearer a neighbour card",
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {
