@@ -70,14 +70,13 @@ class OnScreen(View):
                 out.append(bounds(m))
         return out
 
-    def arrow_rects(self, exclude: Sequence[Mobject] = ()) -> list[Rect]:
+    def arrow_rects(self) -> list[Rect]:
         """Where every visible arrow runs now, as the boxes of short pieces of its body (`RIDE_SAMPLES`
         a body) and its head: a board placed clear of them covers no edge, however it curves,
         while the room between edges stays free (one box of a long diagonal would cover it)."""
-        skip = {id(m) for e in exclude for m in e.get_family()}
         out: list[Rect] = []
         for m, t in tagged(self.drawn()):
-            if t.role != "arrow" or id(m) in skip or opacity(m) < MIN_OPACITY:
+            if t.role != "arrow" or opacity(m) < MIN_OPACITY:
                 continue
             body = getattr(m, "body", None)
             if body is not None and body.has_points():

@@ -56,7 +56,7 @@ class Titles(View):
         if old is None:
             return [FadeIn(self.titles.caption)]
         new = self.titles.caption
-        if getattr(old, "cleared", False):  # the bar waited empty (`caption_clear`)
+        if not len(old.text):  # the bar waited empty (`caption_clear`)
             return [ReplacementTransform(old.bg, new.bg), FadeIn(new.text)]
         return [ReplacementTransform(old.bg, new.bg), *cut(old.text, new.text)]
 
@@ -70,11 +70,11 @@ class Titles(View):
         """The caption's words go and its bar stays up, empty, for the next caption to fill
         (`scenes.video.timeline.BAR_HELD`): a short pause between two captions."""
         bar = self.titles.caption
-        if bar is None or getattr(bar, "cleared", False):
+        if bar is None or not len(bar.text):
             return []
         words = bar.text  # out of the bar now: what the next beat starts from holds no old words
         bar.remove(words)
-        bar.text, bar.lines, bar.cleared = VGroup(), [], True
+        bar.text, bar.lines = VGroup(), []
         return [FadeOut(words)]
 
     def caption_out(self) -> Anims:
