@@ -43,6 +43,11 @@ counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a vi
 bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
 which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
+The same pass reads the console (tests/scene/test_console_text.py): at 16:9, when each console
+cue is done, its lines are readable and in the frame (``console``); at 9:16 and 1:1, where the
+printed lines' room is small, a beat's printed lines are all on screen at its end
+(``prints_kept``).
+
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
 every 3rd frame (``LESSON_FRAME_STEP``) and every half second for the truth, in the same tables.
@@ -59,9 +64,9 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import (Blinks, Collide, EmptyArea, FrameCheck, GraphFill, Jumps, NearEdge, NotesAstray,
-                                OffColour, Renames, TakeawayShown, TooSmall, Untrue, ValuesTooSmall, WaitsOnHead,
-                                inspect_checks)
+from tests.frame_checks import (BeatPrintsKept, Blinks, Collide, ConsoleReadable, EmptyArea, FrameCheck, GraphFill,
+                                Jumps, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall, Untrue,
+                                ValuesTooSmall, WaitsOnHead, inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -214,6 +219,8 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("small_values", ValuesTooSmall, STILL_VALUES_SMALL, applies=_clip_16_9_or_9_16),
     FrameCheck("fill", GraphFill, STILL_SMALL_GRAPH, applies=_clip_16_9_or_9_16),
     FrameCheck("empty", EmptyArea, STILL_EMPTY, applies=_clip_16_9_or_9_16),
+    FrameCheck("console", ConsoleReadable, applies=lambda name, aspect, lesson: not lesson and aspect == "16:9"),
+    FrameCheck("prints_kept", BeatPrintsKept, applies=lambda name, aspect, lesson: not lesson and aspect != "16:9"),
 ]
 for _check in CHECKS:
     assert set(_check.still) <= {(n, a) for n in NAMES for a in ASPECTS}, f"{_check.name}: a listed case is not run"
