@@ -13,6 +13,7 @@ from scenes.publish import pages
 from scenes.publish.figure_page import page_figures
 from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE
 from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.theme import load_theme
 from tests.publish.test_article_data import _data
 
 
@@ -122,10 +123,25 @@ def test_a_bucket_shows_the_grad_its_visit_writes() -> None:
     assert "w1.grad = 8/3" in walk_end.desc and "w2.grad = 4/9" in walk_end.desc
 
 
+def test_a_gradient_takes_its_edges_place_as_in_the_clip() -> None:
+    """Once: every edge the walk went back along was drawn twice, the grey forward arrow and the
+    orange gradient's beside it. In a figure the walk has passed, each such edge is the gradient's
+    arrow only; in the stepping figure its forward arrow shows until the step that sends it."""
+    figs, steppers, _, _ = _figures("backward_walk")
+    colours = load_theme().colors
+    walk_end, (walk,) = figs[5], steppers
+    sent = len(re.findall(rf'<polyline [^>]*stroke="{colours.grad}"', walk_end.svg))
+    assert sent == 8  # 6 gradients sent back down the graph's edges, 2 into the buckets
+    assert re.findall(rf'<polyline [^>]*stroke="{colours.edge}"', walk_end.svg) == []  # x's and y's are dimmed
+    until = sorted(int(k) for k in re.findall(r'class="mark edge(?: off)?" data-until="(\d+)"', walk.svg))
+    froms = re.findall(r'data-from="(\d+)"><g><polyline [^>]*stroke="', walk.svg)
+    assert len(until) == 6 and set(until) <= {int(k) for k in froms}
+
+
 def test_a_later_walk_starts_from_what_the_bucket_held() -> None:
     """grad_accumulation's second walk adds to 6: before its fill, the stepping bucket shows 6."""
     _, steppers, _, _ = _figures("grad_accumulation")
-    before = [re.search(r'data-until="\d+">(.*?)</g>', s.svg).group(1) for s in steppers]
+    before = [re.search(r'class="mark(?: off)?" data-until="\d+">(.*?)</g>', s.svg).group(1) for s in steppers]
     assert [">6</text>" in b for b in before] == [False, True, False]  # the third follows w.grad = None
     assert before[0] == before[2] == ""  # None: the bucket is empty, no word in it, as the clip draws it
 
