@@ -238,3 +238,26 @@ def test_a_phone_held_upright_plays_the_portrait_clip(browser, server) -> None: 
     _open(browser, f"{base}/walk/index.html", PHONE)
     assert _clip_chosen(browser)[0] == "walk.mp4"
     assert _errors(browser) == []
+
+
+def test_the_values_table_fits_a_desktop_and_shows_it_scrolls_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """dynamic_graph's page (no clip needed: written from its log, with the style sheet, opened
+    from disk): its values table, a row per tensor of four backward calls, fits the column at
+    1280 px; at 390 px the boxes that scroll sideways (the table, the program) say so with a
+    shadow on the edge that has more (CSS only)."""
+    from scenes.publish import pages
+    from tests.publish.test_article_data import _data
+
+    data, _, _ = _data("dynamic_graph")
+    (tmp_path / "index.html").write_text(pages.render("article.html.j2", data))
+    (tmp_path / "gradreel.css").write_text(pages.style_sheet())
+    measure = """
+        var box = document.querySelector('#values .scroll'), pre = document.querySelector('#program pre');
+        function hint(el) { var s = getComputedStyle(el);
+          return s.backgroundImage.indexOf('radial-gradient') >= 0 && s.backgroundAttachment.indexOf('local') >= 0; }
+        return [box.scrollWidth, box.clientWidth, hint(box), hint(pre)];"""
+    _open(browser, (tmp_path / "index.html").as_uri(), DESKTOP)
+    wide, room, _, _ = browser.execute_script(measure)
+    assert wide <= room, (wide, room)  # no sideways scroll on a desktop
+    _open(browser, (tmp_path / "index.html").as_uri(), PHONE)
+    assert browser.execute_script(measure)[2:] == [True, True]
