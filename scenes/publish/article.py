@@ -101,8 +101,11 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
                                        f"--format {' or '.join(PAGE_TYPES)}, not {opts.fmt}")])
     render_storyboard(storyboard_file, name, opts, log)
     upright = portrait_options(opts) if portrait else None
-    if upright is not None:
-        render_storyboard(storyboard_file, name, upright, log)
+    if upright is not None:  # its lines said as the clip's are, with its aspect: "NAME (9:16): up to date"
+        said = f"{name} ({PORTRAIT})"
+        done = render_storyboard(storyboard_file, name, upright, lambda s: log(s.replace(name, said, 1)))
+        if done.rendered:
+            log(f"{said}: {done.frames} frames in {done.seconds:.1f} s")
     out = Path(opts.out)
     clip = outputs(name, out, opts.fmt, opts.aspect)
     phone = outputs(name, out, opts.fmt, PORTRAIT) if upright is not None else None
