@@ -83,10 +83,17 @@ def article_names(name: str) -> dict[str, str]:
 
 def portrait_options(opts: RenderOptions) -> RenderOptions | None:
     """The options of the clip a phone plays (:data:`PORTRAIT_MEDIA`): ``opts`` at 9:16, a
-    ``--size`` turned upright; None when the article's own clip is 9:16 already."""
+    ``--size`` made upright on its short side (``426x240`` and ``240x240`` give ``240x426``); None
+    when the article's own clip is 9:16 already.
+
+    >>> portrait_options(RenderOptions(size=(426, 240), fps=10)).size
+    (240, 426)
+    >>> portrait_options(RenderOptions(aspect="9:16")) is None
+    True
+    """
     if opts.aspect == PORTRAIT:
         return None
-    size = None if opts.size is None else (min(opts.size), max(opts.size))
+    size = None if opts.size is None else (min(opts.size), round(min(opts.size) * 16 / 9 / 2) * 2)
     return replace(opts, aspect=PORTRAIT, size=size)
 
 
@@ -101,11 +108,10 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
                                        f"--format {' or '.join(PAGE_TYPES)}, not {opts.fmt}")])
     render_storyboard(storyboard_file, name, opts, log)
     upright = portrait_options(opts) if portrait else None
-    if upright is not None:  # its lines said as the clip's are, with its aspect: "NAME (9:16): up to date"
-        said = f"{name} ({PORTRAIT})"
-        done = render_storyboard(storyboard_file, name, upright, lambda s: log(s.replace(name, said, 1)))
+    if upright is not None:  # its lines as the clip's, its aspect after them: "NAME: up to date (9:16)"
+        done = render_storyboard(storyboard_file, name, upright, lambda s: log(f"{s} ({PORTRAIT})"))
         if done.rendered:
-            log(f"{said}: {done.frames} frames in {done.seconds:.1f} s")
+            log(f"{name}: {done.frames} frames in {done.seconds:.1f} s ({PORTRAIT})")
     out = Path(opts.out)
     clip = outputs(name, out, opts.fmt, opts.aspect)
     phone = outputs(name, out, opts.fmt, PORTRAIT) if upright is not None else None
