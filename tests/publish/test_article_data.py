@@ -28,7 +28,7 @@ def _data(name: str, sets: tuple[str, ...] = (), generated: bool = False) -> tup
         checked = replace(checked, storyboard=checked.storyboard.model_copy(update={"article": ()}))
     data = article_data(checked, p, FILES)
     data.update(video_type="video/mp4", size=(854, 480),
-                tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=False)
+                tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=False, portrait=False)
     return data, checked, p
 
 
