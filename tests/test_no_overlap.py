@@ -136,11 +136,14 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
                                    "L2 right of it; the spots nearer z are across its edges to w and x"),
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
                                   "checklist and legend fill the left of the graph, x and L2's arrows its right"),
-    # dynamic_graph keeps each freed graph, faded, beside the next: the mul rules (157 px) of the new
-    # graph's visits lie nearer a kept card (the freed h 1/9, or s) than the node they are about
-    ("dynamic_graph", "16:9"): "5 notes: the mul rules of s and of the three-pass walk lie nearer the kept graph's cards",
-    ("dynamic_graph", "9:16"): "4 notes: the mul rules of s and of the three-pass walk lie nearer a neighbour card",
-    ("dynamic_graph", "1:1"): "4 notes: the mul rules of s and of the three-pass walk lie nearer a neighbour card",
+    # dynamic_graph keeps the loop-once graph's h 1/9, faded, level with the three-pass walk's h 1/9:
+    # the last visit's mul rule (157 / 138 px, three rows) has the faded card on its left, w's
+    # curved arrows to h 1/27 and h 1/81 on its right, and the edges from h 1/27 and to w above and
+    # below it
+    ("dynamic_graph", "16:9"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies left of the "
+                                "faded loop-once h 1/9, level with it; right of h 1/9 run w's arrows to h 1/27 and h 1/81"),
+    ("dynamic_graph", "9:16"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies under it by w: "
+                                "the faded loop-once h 1/9 is on its left, w's arrows to h 1/27 and h 1/81 on its right"),
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {
@@ -195,6 +198,12 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
                                    "while the graph stays in its region (the camera move into it is not done)"),
     ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) while the graph stays in its region (the camera move into it is not done)"),
+    # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
+    # graphs not yet drawn or already gone); beside their nodes they leave it empty
+    ("dynamic_graph", "16:9"): ("54.4-59.2 s, 38 %: the code column under s.backward() in the second step's walk "
+                                "(walk_code: lit) while the graph stays in its region (the camera move is not done)"),
+    ("dynamic_graph", "9:16"): ("73.8-79.4 s, 44 %: the room above the loop-once graph in its walk, the graph under "
+                                "the pane's lit line in its region (the camera move is not done)"),
 }
 
 

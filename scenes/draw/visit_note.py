@@ -7,15 +7,17 @@ readable size where room is short) is one idea apart from the walk's order of vi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from manim import FadeIn, Mobject, VGroup
 
-from scenes.draw.collisions import SHORT_SIDE, glyph_height
+from scenes.draw.collisions import CONTAINERS, MIN_OPACITY, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.record import tag_of
+from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
 from scenes.layout.label_spots import note_centre, own_note_centre
@@ -50,8 +52,9 @@ class VisitNotes(View):
         ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
         product a token that the edge's ``grad_travel`` then carries away.
 
-        Where no spot beside the node reads as its own (nearer it than any other card, clear of
-        the arrows: `own_note_centre`), the note is set at the least readable size
+        Spots are sought among the cards and arrows on screen now (`_shown`). Where no spot
+        beside the node reads as its own (nearer it than any other card, clear of the arrows:
+        `own_note_centre`), the note is set at the least readable size
         (`_least_size`) and looked for again; where there is still none, it goes where
         `note_centre` finds room."""
         t = self.theme
@@ -67,10 +70,11 @@ class VisitNotes(View):
         avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
                  + self.onscreen.shown_rects(exclude=going, extra=marks))
         rests = self.labels.all_rests()
+        shown = self._shown(box)
 
         def spot(note: VGroup, own: bool) -> Point | None:
             find = own_note_centre if own else note_centre
-            return find(self.lay, box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
+            return find(shown, box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
                         clear=arrow_reach(t, self.lay.scale), beside=nominal_token_size(t, scale=self.lay.scale)[0],
                         within=self.frame.free_rect(), avoid=avoid, prefer_off=rests)
 
@@ -89,6 +93,19 @@ class VisitNotes(View):
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
         return [FadeIn(block, rate_func=second_half)]
+
+    def _shown(self, box: Box) -> Layout:
+        """The layout as the frame shows it now: only the cards and buckets drawn (at least
+        ``MIN_OPACITY`` opaque, as the notes check sees them) and the routes between them, and
+        ``box``. A clip's layout holds every graph it will draw (the next pass's cards, a freed
+        graph's, `clip_layout`); a note kept off, or judged nearer, a card not on screen is
+        pushed far from its own node for nothing (dynamic_graph's rules, issue 39)."""
+        shown = {t.id for m, t in tagged(self.onscreen.drawn())
+                 if t.role in CONTAINERS and t.id is not None and opacity(m) >= MIN_OPACITY} | {box.id}
+        lay = self.lay
+        boxes = {k: b for k, b in lay.boxes.items() if k in shown}
+        routes = tuple(r for r in lay.routes if lay.card_of(r.src) in shown and lay.card_of(r.dst) in shown)
+        return replace(lay, boxes=boxes, routes=routes)
 
     def _least_size(self, cue: Cue, rules: list[Cue], owner: str) -> float:
         """The least font size a visit's note is set at: ``min_readable``, or more where a row's
