@@ -296,7 +296,9 @@ class NetworkDiagram(View):
         out += self._set_row(row, count if total is None else f"{count} / {total}", meaning, step)
         for s in cue.strings:
             self.ctx.record(s)
-        if total is not None:
+        if total is None:
+            st.swept = []  # a new backward call: its own sweep
+        else:
             out += [FadeOut(m) for m in st.sweep + st.trace]
             st.sweep, st.trace = [], []
             out += self._dim_readout(step)
@@ -344,6 +346,7 @@ class NetworkDiagram(View):
         mark = self._mark(cue.ids[0], "gradient", backward=True)  # a gradient flowing
         if mark is None:
             return []
+        self._lit(cue.ids[0])
         self.network.sweep.append(mark)
         return [Create(mark)]
 
@@ -352,8 +355,28 @@ class NetworkDiagram(View):
         mark = self._mark(cue.ids[0], "gradient", backward=True)  # .grad filled: the gradient's
         if mark is None:
             return []
+        self._lit(cue.ids[0])
         self.network.sweep.append(mark.set_z_index(Z_DONE))
         return [Create(mark)]
+
+    def _lit(self, owner: str) -> None:
+        if owner not in self.network.swept:
+            self.network.swept.append(owner)
+
+    def recall_sweep(self, kind: str, step: StepScratch) -> Anims:
+        """As the takeaway starts (its ``recap``), the network shows the one reverse sweep again,
+        in the gradient's colour, where forward mode's passes had covered it in theirs; the tallies
+        keep both counts, each in its own colour. Why: the takeaway says "one backward sweep gives
+        every weight its gradient"; over a network lit in forward mode's colour from end to end,
+        the contrast (1 against 36) was left to the words."""
+        st = self.network
+        if kind != "recap" or not st.swept or not (st.done or st.trace) or st.hidden:
+            return []
+        going = [*st.done.values(), *st.trace]
+        st.done, st.trace = {}, []
+        marks = [m for m in (self._mark(o, "gradient", backward=True) for o in st.swept) if m is not None]
+        st.sweep = [m.set_z_index(Z_DONE) for m in marks]
+        return [FadeOut(m) for m in going] + [FadeIn(m) for m in st.sweep]
 
     @draws("reach_count")
     def draw_reach_count(self, cue: Cue, step: StepScratch) -> Anims:

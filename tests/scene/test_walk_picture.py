@@ -113,14 +113,15 @@ def test_a_walked_graph_goes_when_a_new_one_starts(tmp_path: Path) -> None:
     assert all((r.src in scene.graph.cards or r.src in buckets) and r.dst in scene.graph.cards for r in scene.graph.arrows)
 
 
-def test_the_readout_fades_while_a_forward_pass_runs(tmp_path: Path) -> None:
-    """reverse_mode: from a pass's count until its derivative lands, the latest readout row still
-    shows the previous pass's weight and derivative, so it is faded (it read "passes: 3 / 36"
-    beside pass 2's w1_0_1 at full strength); the landing brings the new one in at full strength.
-    The first pass's row (w1_0_0, which the takeaway names) stays at full strength throughout."""
-    seen = {"pass_count": [], "jvp_fill": []}
+@pytest.fixture(scope="module")
+def reverse_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """reverse_mode stepped once for the tests below: the latest readout row's opacity at the
+    steps whose last cue is a pass's count or its landing, the first row's at every step, and
+    the marks on the network at the end (their meaning, per weight or unit)."""
+    seen: dict[str, list[float]] = {"pass_count": [], "jvp_fill": []}
     first: list[float] = []
-    for scene, _, step in stepped("reverse_mode", tmp_path):
+    scene = None
+    for scene, _, step in stepped("reverse_mode", tmp_path_factory.mktemp("reverse")):
         kinds = [k for a in step.actions if (k := getattr(a.payload, "kind", None)) in seen]
         if 2 in scene.state.network.rows:
             first.append(max(m.get_fill_opacity() for m in scene.state.network.rows[2].family_members_with_points()))
@@ -129,9 +130,31 @@ def test_the_readout_fades_while_a_forward_pass_runs(tmp_path: Path) -> None:
             continue
         # the step's last word: at 5 fps one pass lands in the step the next one starts
         seen[kinds[-1]].append(max(m.get_fill_opacity() for m in readout.family_members_with_points()))
+    from scenes.draw.record import tag_of
+    marks = [t for m in scene.mobjects if (t := tag_of(m)) is not None and t.role == "mark"]
+    net = scene.views.network._mlp.net
+    return {"seen": seen, "first": first, "marks": marks, "weights": len(net.links)}
+
+
+def test_the_readout_fades_while_a_forward_pass_runs(reverse_run: dict[str, Any]) -> None:
+    """reverse_mode: from a pass's count until its derivative lands, the latest readout row still
+    shows the previous pass's weight and derivative, so it is faded (it read "passes: 3 / 36"
+    beside pass 2's w1_0_1 at full strength); the landing brings the new one in at full strength.
+    The first pass's row (w1_0_0, which the takeaway names) stays at full strength throughout."""
+    seen, first = reverse_run["seen"], reverse_run["first"]
     assert len(seen["pass_count"]) == 34 and len(seen["jvp_fill"]) >= 20  # passes 1 and 2 find no latest row
     assert max(seen["pass_count"]) < 0.5 < min(seen["jvp_fill"])
     assert first and min(first) == 1.0
+
+
+def test_the_ending_shows_the_one_reverse_sweep(reverse_run: dict[str, Any]) -> None:
+    """reverse_mode's takeaway ("one backward sweep gives every weight its gradient"): the
+    network shows the reverse sweep again, every weight's line in the gradient's colour, and no
+    longer forward mode's marks, whose 36 passes the tally keeps in forward mode's colour. It
+    ended in forward mode's colour from end to end, the sweep erased when forward mode began."""
+    meanings = [t.meaning for t in reverse_run["marks"]]
+    assert "forward_mode" not in meanings
+    assert meanings.count("gradient") >= reverse_run["weights"]
 
 
 def test_each_visited_node_keeps_the_gradient_it_received(tmp_path: Path) -> None:
