@@ -408,7 +408,10 @@ class NetworkDiagram(View):
         if done is not None and seed not in st.done:
             st.done[seed] = done.set_z_index(Z_DONE)
             out.append(Create(done))
-        name, value = cue.text("name") or "", cue.text("value") or ""
+        name, value = cue.text("name"), cue.text("value") or ""
+        if name is None:  # a rushed pass writes no readout: the latest one goes, the count says the rest
+            latest = st.rows.pop(LATEST, None)
+            return out + ([FadeOut(latest)] if latest is not None else [])
         row = FIRST if FIRST not in st.rows else LATEST
         out += self._set_row(row, f"{name}  {value}", None, step)
         for s in cue.strings:
