@@ -123,7 +123,8 @@ class NetworkDiagram(View):
         st = self.network
         return [m for m in (st.panel, *st.ghosts.values(), *st.units.values(), *st.links.values(), *st.plain,
                             *st.sweep, *st.trace,
-                            *st.done.values(), *st.rows.values(), *st.layer_labels.values()) if m is not None]
+                            *st.done.values(), *st.rows.values(), *st.layer_labels.values(), *st.names.values())
+                if m is not None]
 
     def title_band(self) -> Rect:
         """The band at the region's top, kept free above the network when a title comes after
@@ -414,6 +415,25 @@ class NetworkDiagram(View):
             return out + ([FadeOut(latest)] if latest is not None else [])
         row = FIRST if FIRST not in st.rows else LATEST
         out += self._set_row(row, f"{name}  {value}", None, step)
+        if row == FIRST:
+            out += self._weight_name(seed, name)
         for s in cue.strings:
             self.ctx.record(s)
         return out
+
+    def _weight_name(self, weight: str, name: str) -> Anims:
+        """The first pass's weight named beside its line, on the side away from the network's
+        middle, as the readout row under the tally names it: the row "w1_0_0 -0.0754" named a
+        weight the network did not show. The same logged string as the row's (recorded once)."""
+        p: Places = self._mlp.places
+        link = self._mlp.net.links.get(weight)
+        if link is None or weight in self.network.names:
+            return []
+        t = self.theme
+        (ax, ay), (bx, by) = p.centre[link.src], p.centre[link.dst]
+        mid = ((ax + bx) / 2, (ay + by) / 2)
+        middle = sum(x for x, _ in p.centre.values()) / len(p.centre)
+        m = tag(label(name, t.fonts.mono, t.font_sizes.unit_name_least, t.colors.text), "label", id=weight)
+        m.next_to([mid[0], mid[1], 0], [-1 if mid[0] <= middle else 1, 0, 0], buff=t.sizes.token_pad * 2)
+        self.network.names[weight] = m.set_z_index(Z_UNIT)
+        return [FadeIn(m)]

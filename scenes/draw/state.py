@@ -102,6 +102,7 @@ class NetworkView:
     done: dict[str, Mobject] = field(default_factory=dict)  # weight -> its mark once its pass landed
     rows: dict[int, Mobject] = field(default_factory=dict)  # tally row (scenes.draw.network's Row) -> its text
     layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
+    names: dict[str, Mobject] = field(default_factory=dict)  # weight -> its name beside its line (the first pass's)
     ghosts: dict[str, Mobject] = field(default_factory=dict)  # unit id -> its outline until the unit is drawn
     panel: Mobject | None = None  # the backdrop over the graph's cards, when the network comes over them
     hidden: bool = False  # gone while the graph's cards are drawn in the region they share

@@ -133,7 +133,8 @@ def reverse_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from scenes.draw.record import tag_of
     marks = [t for m in scene.mobjects if (t := tag_of(m)) is not None and t.role == "mark"]
     net = scene.views.network._mlp.net
-    return {"seen": seen, "first": first, "marks": marks, "weights": len(net.links)}
+    named = [net.links[w].name for w, m in scene.state.network.names.items() if m in scene.mobjects]
+    return {"seen": seen, "first": first, "marks": marks, "weights": len(net.links), "named": named}
 
 
 def test_the_readout_fades_while_a_forward_pass_runs(reverse_run: dict[str, Any]) -> None:
@@ -147,6 +148,12 @@ def test_the_readout_fades_while_a_forward_pass_runs(reverse_run: dict[str, Any]
     assert len(seen["pass_count"]) == 2 and len(seen["jvp_fill"]) == 3
     assert max(seen["pass_count"]) < 0.5 < min(seen["jvp_fill"])
     assert first and min(first) == 1.0
+
+
+def test_the_first_passs_weight_is_named_on_the_network(reverse_run: dict[str, Any]) -> None:
+    """The readout "w1_0_0 -0.0754", kept to the end and named by the takeaway, names a weight
+    the network marks: its name beside its line (no weight was named on the network)."""
+    assert reverse_run["named"] == ["w1_0_0"]
 
 
 def test_the_ending_shows_the_one_reverse_sweep(reverse_run: dict[str, Any]) -> None:
