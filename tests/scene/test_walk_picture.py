@@ -176,3 +176,23 @@ def test_each_visited_node_keeps_the_gradient_it_received(tmp_path: Path) -> Non
     assert kept == {"L": "1", None: "4/3", "yh": "4/3", "s": "8/3", "z": "8/3"}  # None: yh - y, unnamed
     scene, _ = scene_after("backward_walk", 7, tmp_path)  # the fills
     assert {name(n): m.text.text for n, m in scene.walk.badges.items()} == kept
+
+
+def test_op_names_stay_as_the_cards_become_their_grad_fns(tmp_path: Path) -> None:
+    """backward_graph: as each card becomes its backward function and its arrows turn, the op's
+    name over it ("mul", "relu", "sub", "** 2") stays: they went one by one, and for some 12 s
+    some nodes had them and some not; at the end L no longer said that it squares."""
+    from scenes.draw.record import tag_of
+
+    def shown_tags(scene: Any) -> dict[str, bool]:
+        on = {id(m) for top in scene.mobjects for m in top.get_family()}
+        return {k: id(m) in on for k, m in scene.graph.tags.items()}
+
+    scene, _ = scene_after("backward_graph", 1, tmp_path)
+    before = shown_tags(scene)
+    assert len(before) == 5 and all(before.values())
+    scene, _ = scene_after("backward_graph", 4, tmp_path)
+    after = shown_tags(scene)
+    assert after == before
+    texts = sorted(t.text for g in scene.graph.tags.values() for m in g.get_family() if (t := tag_of(m)) and t.text)
+    assert texts == ["** 2", "mul", "mul", "relu", "sub"]
