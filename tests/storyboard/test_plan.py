@@ -162,6 +162,19 @@ def test_graph_build_durations_follow_the_timings() -> None:
     assert fast[0].duration == pytest.approx(TIMINGS.node_appear * 0.5)
 
 
+@pytest.mark.parametrize("name", CLIPS)
+def test_the_console_shows_what_the_program_prints(name: str) -> None:
+    """Issue 39: the lines under the code are the program's prints, in order, and nothing else
+    (beside the warnings it raised): backward_graph printed `yh - y = tensor(0.6667, ...)`, a
+    variable the program does not have, for a program that prints nothing but says so."""
+    from engine.records import Print
+    from scenes.layout.clip import message_line, printed_texts
+
+    p, events = _plan(name)
+    messages = {message_line(c) for c in p.cues if c.kind == "message"}
+    assert [t for t in printed_texts(p) if t not in messages] == [e.text for e in events if isinstance(e, Print)]
+
+
 def test_backward_graph_shows_buckets_then_grad_fns() -> None:
     p, _ = _plan("backward_graph")
     kinds = [(c.kind, c.text("grad_fn")) for c in p.cues if c.kind in ("bucket_appear", "grad_fn_appear")]
