@@ -313,3 +313,8 @@ def test_a_check_is_ticked_once_its_beat_has_shown_it() -> None:
     for tick in ticks:
         shown = [c for c in p.cues if c.beat == tick.beat and c.kind in ("output_line", "message")]
         assert shown and all(c.start + c.duration <= tick.start + 1e-9 for c in shown), (tick, shown)
+    # the call order is shown by the same print before and after backward: None, then tensor(8.)
+    first = next(t for t in ticks if t.text("ticked") == "1. the call order")
+    after = [c for c in p.cues if c.kind == "output_line" and c.start + c.duration <= first.start + 1e-9]
+    assert [c.text("output") for c in after] == ["None", "tensor(8.)"]
+    assert checks[0].start < min(c.start for c in after)  # the list comes in as the check is asked
