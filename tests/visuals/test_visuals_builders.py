@@ -69,6 +69,20 @@ def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
     assert leaf.frame.get_stroke_color().to_hex().lower() == THEME.colors.leaf_grad.lower()
 
 
+def test_a_name_that_could_run_into_its_value_is_set_apart() -> None:
+    """Issue 39: missing_gradient's ``z - 1  2`` read as ``z - 12`` on a phone, ``L1  4`` as
+    ``L14``: between such a name and its value the theme's separator sits, level with the value's
+    digits; a name that cannot run into its value (``z  3``) keeps the plain gap."""
+    z = THEME.sizes
+    box = Box("t5", "op", 0, 0, z.card_width, z.card_height)
+    sub = node_card(box, THEME, name="z - 1", value="2", grad_fn="SubBackward0", detail=Detail.FULL, scale=1.0)
+    sep = getattr(sub, "sep", None)
+    assert sep is not None and sub.name.get_right()[0] < sep.get_left()[0] < sep.get_right()[0] < sub.value.get_left()[0]
+    assert abs(sep.get_center()[1] - sub.value.get_center()[1]) < EPS
+    plain = node_card(box, THEME, name="z", value="3", grad_fn="MulBackward0", detail=Detail.FULL, scale=1.0)
+    assert getattr(plain, "sep", None) is None and plain.value is not None
+
+
 def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
     card = node_card(Box("t9", "op", 0, 0, 0.12, 0.08), THEME, name="a_long_name", value="0.1234", grad_fn="MulBackward0", detail=Detail.NAME, scale=0.08)
     assert card.name is None and len(card) == 1
