@@ -280,6 +280,20 @@ def test_legend_entries_do_not_overlap(across: bool) -> None:
         assert min(ax1, bx1) <= max(ax0, bx0) + EPS or min(ay1, by1) <= max(ay0, by0) + EPS
 
 
+def test_legend_swatches_and_words_line_up_in_a_column() -> None:
+    """Issue 39: at 480p the words started 2-5 px apart from row to row ("weight" against
+    "result" and "loss"), each swatch sized by its own words' height: one column of swatches,
+    one left edge for the words."""
+    from scenes.draw.visuals import legend
+
+    c, w = THEME.colors, THEME.labels
+    m = legend([(c.leaf_grad, w.legend_weight), (c.leaf_nograd, w.legend_input), (c.op, w.legend_result),
+                (c.loss, w.legend_loss), (c.grad, w.legend_grad)], THEME)
+    swatches = {(round(r[0].width, 6), round(r[0].get_left()[0], 6)) for r in m.submobjects}
+    assert len(swatches) == 1
+    assert max(r[1].get_left()[0] for r in m.submobjects) - min(r[1].get_left()[0] for r in m.submobjects) < EPS
+
+
 def test_a_unit_still_to_come_is_recorded_as_a_dimmed_unit() -> None:
     """The dimmed outline of a unit not yet computed is drawn, so `render inspect` lists it (role
     ``unit``, meaning ``skipped``, the dimmed colour): the frame checks see the network's shape."""
