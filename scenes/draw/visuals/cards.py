@@ -138,7 +138,8 @@ def node_card(
         row.move_to([box.x, cy, 0])
         for role, m, start in made:
             if start * factor >= f.min_readable:
-                tag(m, "value" if role == "value" else "label", id=box.id, meaning=meaning if role == "name" else None)
+                tag(m, {"value": "value", "sep": "separator"}.get(role, "label"), id=box.id,
+                    meaning=meaning if role == "name" else None)
                 setattr(card, role, m)
                 card.add(m)
     if card.sub is None and card.name is not None:  # one row: it sits in the middle
