@@ -108,11 +108,18 @@ class BackwardWalk(View):
                                else {"grad_fn": "sub"})
         self.graph.cards[item] = card
         grad_fn = next((s for s in cue.strings if s.role == "grad_fn"), None)
+        op = self.graph.tags.get(item)
         if grad_fn is not None and card.sub is None:  # a card with no room for it: the op's name
             self.graph.tags.pop(item, None)  # above the card becomes the grad_fn's (it goes with the old card)
             tag = self.graph.tags[item] = self.labels.op_tag(grad_fn.text, self.lay.boxes[item], beside=True)
             card.add(tag)
             self.ctx.record(grad_fn)
+        elif op is not None and old is not None and op in old.submobjects:
+            # the op's name stays over its card as the card becomes its grad_fn (it went card by
+            # card as the arrows turned, and L ended without its "** 2"): the old card keeps its
+            # own until the cut, the new card a copy from then on, so one shows on every frame
+            self.graph.tags[item] = op.copy()
+            card.add(self.graph.tags[item])
         # a cut, the card never gone: a Transform morphs one name into the other glyph by glyph,
         # unreadable on the way, and a fade out and in makes the card blink
         out = cut(old, card) if old is not None else [FadeIn(card)]

@@ -125,7 +125,8 @@ def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], m
     pixels at an 854x480 frame, scaled with the frame's short side (a 1080p frame needs 2.25x);
     with ``main_px``, values and names (`is_main`) need that many instead (the theme's
     ``font_sizes.min_glyph_main_px``). A box under ``GROWING`` pixels tall is a text growing
-    from a point and is not measured.
+    from a point and is not measured, nor is a mark with no letter or digit (a card's ``=``
+    between its name and value): its glyph is low by design, at its row's size.
 
     >>> t = {"kind": "text", "role": "label", "text": "AccumulateGrad", "bbox": [0, 0, 60, 5.7], "opacity": 1.0, "id": None}
     >>> [c.what for c in too_small([t], (854, 480), 9)], too_small([t], (854, 480), 5)
@@ -133,11 +134,15 @@ def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], m
     >>> v = {"kind": "text", "role": "value", "text": "4/9", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t1"}
     >>> too_small([v], (854, 480), 9), [c.what for c in too_small([v], (854, 480), 9, 11)]
     ([], ['text under 11 px'])
+    >>> too_small([{**t, "text": "="}], (854, 480), 9)
+    []
     """
     seen = visible(items)
     out = []
     for i in seen:
         if i["kind"] != "text" or not i.get("text") or i["bbox"][3] - i["bbox"][1] < GROWING:
+            continue
+        if not any(c.isalnum() for c in i["text"]):
             continue
         px = main_px if main_px is not None and is_main(i, seen) else min_px
         if glyph_height(i) < px * min(frame) / SHORT_SIDE:

@@ -123,7 +123,8 @@ class NetworkDiagram(View):
         st = self.network
         return [m for m in (st.panel, *st.ghosts.values(), *st.units.values(), *st.links.values(), *st.plain,
                             *st.sweep, *st.trace,
-                            *st.done.values(), *st.rows.values(), *st.layer_labels.values()) if m is not None]
+                            *st.done.values(), *st.rows.values(), *st.layer_labels.values(), *st.names.values())
+                if m is not None]
 
     def title_band(self) -> Rect:
         """The band at the region's top, kept free above the network when a title comes after
@@ -296,7 +297,9 @@ class NetworkDiagram(View):
         out += self._set_row(row, count if total is None else f"{count} / {total}", meaning, step)
         for s in cue.strings:
             self.ctx.record(s)
-        if total is not None:
+        if total is None:
+            st.swept = []  # a new backward call: its own sweep
+        else:
             out += [FadeOut(m) for m in st.sweep + st.trace]
             st.sweep, st.trace = [], []
             out += self._dim_readout(step)
@@ -344,6 +347,7 @@ class NetworkDiagram(View):
         mark = self._mark(cue.ids[0], "gradient", backward=True)  # a gradient flowing
         if mark is None:
             return []
+        self._lit(cue.ids[0])
         self.network.sweep.append(mark)
         return [Create(mark)]
 
@@ -352,8 +356,28 @@ class NetworkDiagram(View):
         mark = self._mark(cue.ids[0], "gradient", backward=True)  # .grad filled: the gradient's
         if mark is None:
             return []
+        self._lit(cue.ids[0])
         self.network.sweep.append(mark.set_z_index(Z_DONE))
         return [Create(mark)]
+
+    def _lit(self, owner: str) -> None:
+        if owner not in self.network.swept:
+            self.network.swept.append(owner)
+
+    def recall_sweep(self, kind: str, step: StepScratch) -> Anims:
+        """As the takeaway starts (its ``recap``), the network shows the one reverse sweep again,
+        in the gradient's colour, where forward mode's passes had covered it in theirs; the tallies
+        keep both counts, each in its own colour. Why: the takeaway says "one backward sweep gives
+        every weight its gradient"; over a network lit in forward mode's colour from end to end,
+        the contrast (1 against 36) was left to the words."""
+        st = self.network
+        if kind != "recap" or not st.swept or not (st.done or st.trace) or st.hidden:
+            return []
+        going = [*st.done.values(), *st.trace]
+        st.done, st.trace = {}, []
+        marks = [m for m in (self._mark(o, "gradient", backward=True) for o in st.swept) if m is not None]
+        st.sweep = [m.set_z_index(Z_DONE) for m in marks]
+        return [FadeOut(m) for m in going] + [FadeIn(m) for m in st.sweep]
 
     @draws("reach_count")
     def draw_reach_count(self, cue: Cue, step: StepScratch) -> Anims:
@@ -385,9 +409,31 @@ class NetworkDiagram(View):
         if done is not None and seed not in st.done:
             st.done[seed] = done.set_z_index(Z_DONE)
             out.append(Create(done))
-        name, value = cue.text("name") or "", cue.text("value") or ""
+        name, value = cue.text("name"), cue.text("value") or ""
+        if name is None:  # a rushed pass writes no readout: the latest one goes, the count says the rest
+            latest = st.rows.pop(LATEST, None)
+            return out + ([FadeOut(latest)] if latest is not None else [])
         row = FIRST if FIRST not in st.rows else LATEST
         out += self._set_row(row, f"{name}  {value}", None, step)
+        if row == FIRST:
+            out += self._weight_name(seed, name)
         for s in cue.strings:
             self.ctx.record(s)
         return out
+
+    def _weight_name(self, weight: str, name: str) -> Anims:
+        """The first pass's weight named beside its line, on the side away from the network's
+        middle, as the readout row under the tally names it: the row "w1_0_0 -0.0754" named a
+        weight the network did not show. The same logged string as the row's (recorded once)."""
+        p: Places = self._mlp.places
+        link = self._mlp.net.links.get(weight)
+        if link is None or weight in self.network.names:
+            return []
+        t = self.theme
+        (ax, ay), (bx, by) = p.centre[link.src], p.centre[link.dst]
+        mid = ((ax + bx) / 2, (ay + by) / 2)
+        middle = sum(x for x, _ in p.centre.values()) / len(p.centre)
+        m = tag(label(name, t.fonts.mono, t.font_sizes.unit_name_least, t.colors.text), "label", id=weight)
+        m.next_to([mid[0], mid[1], 0], [-1 if mid[0] <= middle else 1, 0, 0], buff=t.sizes.token_pad * 2)
+        self.network.names[weight] = m.set_z_index(Z_UNIT)
+        return [FadeIn(m)]

@@ -113,7 +113,8 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if focus:  # the camera moves to those cards first, and back once the beat has shown its span
             b.add("focus", tm.focus_move, focus)
         checklist = [Shown(item, None, "checklist", "item") for item in board.checklist]
-        if beat.check is not None and not any(c.kind == "check" for c in [*cues, *b.cues]):
+        asked = beat.check is not None or beat.asks is not None
+        if asked and not any(c.kind == "check" for c in [*cues, *b.cues]):
             b.add("check", tm.node_appear, (), checklist, advance=False)  # the list comes in, nothing ticked
         if view.begin is not None:
             view.begin(b)

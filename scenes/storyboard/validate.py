@@ -179,10 +179,12 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
                 line, col = doc.at(at + ("focus", j))
                 errors.add(line, col, f"focus: '{name}' is not a tensor of the log (its tensors are "
                            f"{', '.join(tensors) or 'none'}){did_you_mean(name, tensors)}", at + ("focus", j))
-        if beat.check is not None and beat.check > checklist:
-            line, col = doc.at(at + ("check",))
-            errors.add(line, col, f"check: {beat.check} names no item of the checklist (it has {checklist})",
-                       at + ("check",))
+        for key in ("check", "asks"):
+            item = getattr(beat, key)
+            if item is not None and item > checklist:
+                line, col = doc.at(at + (key,))
+                errors.add(line, col, f"{key}: {item} names no item of the checklist (it has {checklist})",
+                           at + (key,))
         both = set(beat.emphasis) & set(beat.dim)
         if both:
             line, col = doc.at(at + ("dim",))

@@ -5,6 +5,7 @@ inline script or style."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -169,11 +170,14 @@ def test_no_two_gradient_numbers_overlap(name: str) -> None:
                 assert abs(a[0] - b[0]) >= a[2] + b[2] or abs(a[1] - b[1]) >= a[3] + b[3], (f.file, a, b)
 
 
-def test_a_value_wider_than_its_card_is_left_out_as_in_the_clip() -> None:
-    """backward_graph prints its numbers as tensors (`numbers: torch`): the loss's
+def test_a_value_wider_than_its_card_is_left_out_as_in_the_clip(tmp_path: Path) -> None:
+    """backward_graph with its numbers as tensors (`numbers: torch`): the loss's
     ``tensor(0.4444, grad_fn=<PowBackward0>)`` ran across its neighbours and out of the figure.
     The card shows its name and grad_fn, as the clip's does; the description keeps the value."""
-    figs, _, _, _ = _figures("backward_graph")
+    board = tmp_path / "backward_graph.yaml"
+    board.write_text(Path(storyboard_path("backward_graph")).read_text().replace("numbers: fraction", "numbers: torch"))
+    checked, p = load_and_plan(str(board), (), "backward_graph")
+    figs, _ = page_figures(checked.index, p, [f"beat {k}" for k in range(len(p.beats))])
     first = figs[0]
     assert ">tensor(0.4444, grad_fn=&lt;PowBackward0&gt;)</text>" not in first.svg and ">L</text>" in first.svg
     assert "L = tensor(0.4444, grad_fn=<PowBackward0>)" in first.desc
