@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable, Sequence
 
@@ -36,7 +36,7 @@ from scenes.voice.speech import Speaker, Timing, Word
 
 from .builder import _t
 from .caption_events import CaptionEvent, CaptionSpan
-from .cuemarks import op_word
+from .cuemarks import PATH, op_word
 from .cues import Cue, cue_kind
 from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
@@ -162,8 +162,9 @@ def _bindings(ph: Phrase, steps: _Steps, floor: int, index: LogIndex, made: int
               ) -> list[tuple[int, int]]:
     """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order."""
     ev = ph.event
-    if ev.marks:
-        named = [(_named(name, steps, floor, index, made), at) for at, name in ev.marks]
+    marked = [(at, name) for at, name in ev.marks if not name.startswith(PATH)]  # a path binds no cue
+    if marked:
+        named = [(_named(name, steps, floor, index, made), at) for at, name in marked]
         return _monotone([(k, at) for k, at in named if k is not None])
     found: list[tuple[int, int]] = []
     pos = 0
@@ -208,12 +209,45 @@ def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+Levels = list[tuple[str, ...]]
+"""What a phrase lights, level by level: the ids each ``light`` cue adds (one level: a card)."""
+
+
 @dataclass(frozen=True)
 class Bound:
-    """A beat's cues in steps, and per phrase its anchors ``(step, seconds into the phrase)``."""
+    """A beat's cues in steps, per phrase its anchors ``(step, seconds into the phrase)``, and
+    per phrase what it lights (:func:`lights_of`; none for most)."""
 
     steps: _Steps
     anchors: list[list[tuple[int, float]]]
+    lights: list[Levels] = field(default_factory=list)
+
+
+def lights_of(ev: CaptionEvent, steps: _Steps, floor: int, index: LogIndex, made: int) -> Levels:
+    """What phrase ``ev`` lights: the tensors its cue marks name that no cue of the beat still
+    to come shows (all of them in a takeaway, which has no cues), as one level; and for a
+    ``[[from L]]`` mark, the backward walk's path from L's node, a level per step down it."""
+    one: list[str] = []
+    levels: Levels = []
+    for _, name in ev.marks:
+        if name.startswith(PATH):
+            levels += _path(index, name[len(PATH):], made)
+        elif _named(name, steps, floor, index, made) is None:
+            one += [i for i in index.ids_of(name, until=made) if i not in one]
+    return ([tuple(one)] if one else []) + levels
+
+
+def _path(index: LogIndex, name: str, made: int) -> Levels:
+    """The nodes the backward walk from tensor ``name`` reaches, level by level (its node
+    first, the leaves' AccumulateGrad last), following each node's edges once."""
+    nodes = [i for i in index.ids_of(name, until=made) if i in index.node_event][-1:]
+    seen, out = set(nodes), []
+    while nodes:
+        out.append(tuple(nodes))
+        nxt = [e for n in nodes for e in index.node_event[n].edges if e is not None and e in index.node_event]
+        nodes = [e for e in dict.fromkeys(nxt) if e not in seen]
+        seen |= set(nodes)
+    return out
 
 
 def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voiced: bool) -> Bound:
@@ -232,9 +266,15 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
     for k in title:
         if steps.times and not any(g and g[0][0] == 0 for g in bound[k + 1:]):
             bound[k] = [(0, 0)]
+    floors = [-1] + [max([-1] + [g[-1][0] for g in bound[:k + 1] if g]) for k in range(len(phrases) - 1)]
+    lights = [lights_of(ph.event, steps, f, index, made) for ph, f in zip(phrases, floors)]
     out: list[list[tuple[int, float]]] = []
     last = -1
     for k, (ph, got) in enumerate(zip(phrases, bound)):
+        if not got and lights[k]:  # it lights what it talks about: the steps before the next
+            out.append([])  # binding come in order from the last, none waits for a later phrase
+            last = max(last, min((g[0][0] for g in bound[k + 1:] if g), default=len(steps.times)) - 1)
+            continue
         if not got:  # the next step in order (its lead-in with the phrase), if before the next binding
             nxt = min((g[0][0] for g in bound[k + 1:] if g), default=len(steps.times))
             out.append([(last + 1, steps.lead(last + 1))] if last + 1 < nxt else [])
@@ -250,7 +290,7 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
             whole = steps.reveal(got[-1][0])
             out.append([(got[0][0], -lead - whole)] * (lead > 0) + [(got[-1][0], -whole)])
         last = got[-1][0]
-    return Bound(steps, out)
+    return Bound(steps, out, lights)
 
 
 def _bound(phrases: list[Phrase], steps: _Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
@@ -304,7 +344,7 @@ class _Clock:
 
 
 def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, float], tm: PlanTimings, beat: int,
-             first_index: int) -> tuple[list[Cue], list[CaptionSpan], float]:
+             first_index: int, keep_lit: bool = False) -> tuple[list[Cue], list[CaptionSpan], float]:
     """The beat laid out from ``start``: its cues moved step by step, its phrases placed (see the
     module's docstring). ``seen``: when strings first came on screen in earlier beats (a phrase
     never starts before a number it names). Returns the cues, the caption spans, the beat's end."""
@@ -334,7 +374,29 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
         spans[-1] = _held(spans[-1], end, tm.reading, phrases[-1].length)
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
-    return moved, spans, end
+    return moved + _light_cues(spans, bound.lights, end, tm, beat, keep_lit), spans, end
+
+
+def _light_cues(spans: list[CaptionSpan], lights: list[Levels], end: float, tm: PlanTimings, beat: int,
+                keep_lit: bool) -> list[Cue]:
+    """The ``light`` cues of a beat's phrases: each phrase's levels as it starts, a path's levels
+    one after another over the time until the next phrase that lights something (or the beat's
+    end; the whole path then stays lit for the last fifth of it), and, unless ``keep_lit`` (the
+    takeaway, whose picture is the clip's last), none lit at the beat's end."""
+    at = [(sp.start, lv) for sp, lv in zip(spans, lights) if lv]
+    out: list[Cue] = []
+    for j, (t, levels) in enumerate(at):
+        until = at[j + 1][0] if j + 1 < len(at) else end
+        gap = max(tm.caption_fade, 0.8 * (until - t) / len(levels))
+        ids: tuple[str, ...] = ()
+        for k, level in enumerate(levels):
+            ids += level
+            when = _t(t + k * gap)
+            if when < until or k == 0:
+                out.append(Cue(when, tm.caption_fade, "light", beat, ids))
+    if out and not keep_lit:
+        out.append(Cue(_t(end), tm.caption_fade, "light", beat))
+    return out
 
 
 def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -> CaptionSpan:
@@ -342,9 +404,13 @@ def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -
     return replace(span, end=_t(min(until, span.start + max(rules.max_seconds, length))))
 
 
-def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int
-                    ) -> tuple[list[CaptionSpan], float]:
-    """Phrases over no cues of their own (the takeaway over the last picture): one after another."""
-    _, spans, end = lay_beat(list(phrases), Bound(_Steps.of([]), [[] for _ in phrases]), start, {}, tm, beat,
-                             first_index)
-    return spans, end
+def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int,
+                    index: LogIndex | None = None) -> tuple[list[Cue], list[CaptionSpan], float]:
+    """Phrases over no cues of their own (the takeaway over the last picture): one after another;
+    their cue marks light what they name (``index``: the log they name it in), and the lights
+    stay to the end."""
+    none = _Steps.of([])
+    made = len(index.events) - 1 if index is not None else 0
+    lights = [lights_of(ph.event, none, -1, index, made) if index is not None else [] for ph in phrases]
+    return lay_beat(list(phrases), Bound(none, [[] for _ in phrases], lights), start, {}, tm, beat, first_index,
+                    keep_lit=True)

@@ -23,7 +23,7 @@ from engine.records import Accumulate, Branch, Error, GradReset
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
-from .cuemarks import marks, op_word, unmarked
+from .cuemarks import PATH, marks, op_word, unmarked
 from .placeholders import parse
 from .narration import resolve, unknown_name
 from .articletext import check_article
@@ -94,6 +94,9 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         check_beats(doc, beats, numbers, index, errors, defined_names(source),
                     len(items) if isinstance(items, list) else 0)
         if board is not INVALID:
+            if board.takeaway is not None:
+                known = list(dict.fromkeys(defined_names(source) + [n for n in index.logged_names() if n.isidentifier()]))
+                _check_marks(doc, None, ("takeaway", "text"), index, known, errors, board.takeaway.text)
             check_errors_shown(board, index, place, errors)
             check_captions(doc, board, index, errors, default_timings().reading)
             check_article(doc, board, index, errors)
@@ -351,15 +354,23 @@ def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:
     return line, col
 
 
-def _check_marks(doc: Document, beat: Beat, at: Path, index: LogIndex, known: list[str],
-                 errors: ErrorList) -> None:
-    """Each cue mark (:mod:`.cuemarks`) is ``[[NAME]]`` and names a tensor or an op of the log."""
-    path = at + ("narration",)
-    _, found, problems = marks(beat.narration)
+def _check_marks(doc: Document, beat: Beat | None, at: Path, index: LogIndex, known: list[str],
+                 errors: ErrorList, text: str | None = None) -> None:
+    """Each cue mark (:mod:`.cuemarks`) is ``[[NAME]]`` naming a tensor or an op of the log, or
+    ``[[from NAME]]`` naming a result; ``text`` (at ``at``): the takeaway's, instead of a beat's narration."""
+    path = at + ("narration",) if text is None else at
+    _, found, problems = marks(text if text is not None else beat.narration if beat is not None else "")
     for offset, message in problems:
         errors.add(*_narration_col(doc, path, offset), message, path)
     ops = sorted({re.sub(r"Backward\d*$", "", n.grad_fn) for n in index.node_event.values() if n.grad_fn})
     for m in found:
+        if m.name.startswith(PATH):  # a path starts at a result: a tensor with a node
+            if any(i in index.node_event for i in index.ids_of(m.name[len(PATH):])):
+                continue
+            errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no result of the program "
+                       f"to trace the path back from (its names: {', '.join(known) or 'none'})"
+                       f"{did_you_mean(m.name[len(PATH):], known)}", path)
+            continue
         if index.ids_of(m.name) or (op_word(m.name) or "-") in {op_word(o) for o in ops}:
             continue
         errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no tensor or op of the program "
