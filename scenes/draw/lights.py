@@ -45,6 +45,8 @@ class Lights(View):
         for k, box in want.items():
             if k not in lit:
                 glow: Mobject = wavefront([box], self.theme, scale=scale).set_z_index(Z_GLOW)
+                if box.id in self.ctx.state.graph.dimmed:  # a faded card over a filled glow loses its text
+                    glow.set_fill(opacity=0.0)
                 lit[k] = glow
                 out.append(FadeIn(glow))
         return out
