@@ -374,7 +374,9 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
         spans[-1] = _held(spans[-1], end, tm.reading, phrases[-1].length)
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
-    return moved + _light_cues(spans, bound.lights, end, tm, beat, keep_lit), spans, end
+    for light in _light_cues(spans, bound.lights, end, tm, beat, keep_lit):  # after the cues starting with it
+        moved.insert(next((i for i, c in enumerate(moved) if c.start > light.start), len(moved)), light)
+    return moved, spans, end
 
 
 def _light_cues(spans: list[CaptionSpan], lights: list[Levels], end: float, tm: PlanTimings, beat: int,
