@@ -31,7 +31,8 @@ class Lights(View):
             item = self.ctx.item(i)
             bucket = graph.buckets.get(item) if i.startswith("n") else None
             if bucket is not None:
-                out[f"{item}/bucket"] = Box(item, "bucket", *bucket.get_center()[:2], bucket.width, bucket.height)
+                x, y = (float(v) for v in bucket.get_center()[:2])
+                out[f"{item}/bucket"] = Box(item, "bucket", x, y, float(bucket.width), float(bucket.height))
             elif item in graph.cards and item in self.ctx.layout.boxes:
                 out[item] = self.ctx.layout.boxes[item]
         return out
