@@ -221,6 +221,8 @@ class Bound:
     steps: _Steps
     anchors: list[list[tuple[int, float]]]
     lights: list[Levels] = field(default_factory=list)
+    light_at: list[float] = field(default_factory=list)
+    """Per phrase, seconds into it its lights come: with a voice, as the first marked word is said."""
 
 
 def lights_of(ev: CaptionEvent, steps: _Steps, floor: int, index: LogIndex, made: int) -> Levels:
@@ -290,7 +292,13 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
             whole = steps.reveal(got[-1][0])
             out.append([(got[0][0], -lead - whole)] * (lead > 0) + [(got[-1][0], -whole)])
         last = got[-1][0]
-    return Bound(steps, out, lights)
+    return Bound(steps, out, lights, _light_times(phrases, voiced))
+
+
+def _light_times(phrases: Sequence[Phrase], voiced: bool) -> list[float]:
+    """Seconds into each phrase its lights come: as it starts, or with a voice as the word after
+    its first mark is said (without one a phrase shows all at once, so its light comes with it)."""
+    return [ph.timing.start_of(ph.event.marks[0][0]) if voiced and ph.event.marks else 0.0 for ph in phrases]
 
 
 def _bound(phrases: list[Phrase], steps: _Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
@@ -374,18 +382,19 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
         spans[-1] = _held(spans[-1], end, tm.reading, phrases[-1].length)
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
-    for light in _light_cues(spans, bound.lights, end, tm, beat, keep_lit):  # after the cues starting with it
+    starts = [sp.start + (bound.light_at[k] if k < len(bound.light_at) else 0.0) for k, sp in enumerate(spans)]
+    for light in _light_cues(starts, bound.lights, end, tm, beat, keep_lit):  # after the cues starting with it
         moved.insert(next((i for i, c in enumerate(moved) if c.start > light.start), len(moved)), light)
     return moved, spans, end
 
 
-def _light_cues(spans: list[CaptionSpan], lights: list[Levels], end: float, tm: PlanTimings, beat: int,
+def _light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTimings, beat: int,
                 keep_lit: bool) -> list[Cue]:
     """The ``light`` cues of a beat's phrases: each phrase's levels as it starts, a path's levels
     one after another over the time until the next phrase that lights something (or the beat's
     end; the whole path then stays lit for the last fifth of it), and, unless ``keep_lit`` (the
     takeaway, whose picture is the clip's last), none lit at the beat's end."""
-    at = [(sp.start, lv) for sp, lv in zip(spans, lights) if lv]
+    at = [(t, lv) for t, lv in zip(starts, lights) if lv]
     out: list[Cue] = []
     for j, (t, levels) in enumerate(at):
         until = at[j + 1][0] if j + 1 < len(at) else end
@@ -407,12 +416,13 @@ def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -
 
 
 def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int,
-                    index: LogIndex | None = None) -> tuple[list[Cue], list[CaptionSpan], float]:
+                    index: LogIndex | None = None, voiced: bool = False) -> tuple[list[Cue], list[CaptionSpan], float]:
     """Phrases over no cues of their own (the takeaway over the last picture): one after another;
     their cue marks light what they name (``index``: the log they name it in), and the lights
     stay to the end."""
     none = _Steps.of([])
     made = len(index.events) - 1 if index is not None else 0
     lights = [lights_of(ph.event, none, -1, index, made) if index is not None else [] for ph in phrases]
-    return lay_beat(list(phrases), Bound(none, [[] for _ in phrases], lights), start, {}, tm, beat, first_index,
+    return lay_beat(list(phrases), Bound(none, [[] for _ in phrases], lights, _light_times(phrases, voiced)), start, {},
+                    tm, beat, first_index,
                     keep_lit=True)

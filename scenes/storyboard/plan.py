@@ -213,7 +213,8 @@ def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, c
     named = recap_strings(unmarked(board.takeaway.text), index, board.number_style)
     if named:
         cues.append(Cue(_t(now), _t(tm.node_appear), "recap", k, strings=named))
-    lit, spans, end = lay_out_phrases(phrases_of(said, speak, tm), now, tm, k, len(captions) + 1, index)
+    lit, spans, end = lay_out_phrases(phrases_of(said, speak, tm), now, tm, k, len(captions) + 1, index,
+                                      voiced=speak is not None)
     cues += lit
     captions += spans
     beat = BeatTime(k, "takeaway", _t(now), _t(end - now + tm.beat_pause))
