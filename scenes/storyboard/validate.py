@@ -365,7 +365,8 @@ def _check_marks(doc: Document, beat: Beat | None, at: Path, index: LogIndex, kn
     ops = sorted({re.sub(r"Backward\d*$", "", n.grad_fn) for n in index.node_event.values() if n.grad_fn})
     for m in found:
         if m.name.startswith(PATH):  # a path starts at a result: a tensor with a node
-            if any(i in index.node_event for i in index.ids_of(m.name[len(PATH):])):
+            made = [index.tensor_event[i] for i in index.ids_of(m.name[len(PATH):]) if i in index.tensor_event]
+            if any(t.grad_fn and t.node for t in made):
                 continue
             errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no result of the program "
                        f"to trace the path back from (its names: {', '.join(known) or 'none'})"

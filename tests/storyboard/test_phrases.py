@@ -147,7 +147,32 @@ def test_a_cue_mark_binds_its_words_and_never_shows(tmp_path) -> None:
     assert [s.text for s in p.captions] == [s.text for s in _plan("backward_walk").captions]
 
 
+def test_a_mark_with_no_cue_to_come_lights_its_card_while_it_is_read(plans: dict[str, Plan]) -> None:
+    """leaf_nodes' ``[[yh]]``: yh was drawn beats before, so its phrase lights it, and the beat
+    ends with no light."""
+    p = plans["leaf_nodes"]
+    said = next(s for s in p.captions if s.text.startswith("yh sits between"))
+    lights = [c for c in p.cues if c.kind == "light" and c.beat == said.beat]
+    assert [(c.start, c.ids) for c in lights[:1]] == [(said.start, ("t5", "n3"))]
+    beat = p.beats[said.beat]
+    assert lights[-1].ids == () and lights[-1].start >= said.end - 1e-6
+    assert lights[-1].start + lights[-1].duration <= beat.start + beat.duration + 1e-9
+
+
+def test_a_path_mark_lights_the_walk_from_its_node_level_by_level(plans: dict[str, Plan]) -> None:
+    """backward_walk's ``[[from L]]``: L's node first, each light adding the next level of the
+    nodes its grad_fn links to, down to both weights' AccumulateGrad, while the phrase is read."""
+    p = plans["backward_walk"]
+    said = next(s for s in p.captions if "visits the nodes in reverse" in s.text)
+    path = [c for c in p.cues if c.kind == "light" and c.ids and c.beat == said.beat]
+    assert path[0].start == said.start and path[0].ids == ("n6",)
+    assert all(set(a.ids) < set(b.ids) for a, b in zip(path, path[1:]))
+    assert {"n0", "n1"} <= set(path[-1].ids) and len(path) == 6
+    assert path[-1].start < p.beats[said.beat].start + p.beats[said.beat].duration
+
+
 @pytest.mark.parametrize("mark, says", [("[[nope]]", "cue mark [[nope]] names no tensor or op"),
+                                        ("[[from x]]", "cue mark [[from x]] names no result"),
                                         ("[[w2", "unmatched '[['"), ("[[w2 w1]]", "cue mark [[w2 w1]] must be")])
 def test_a_bad_cue_mark_is_refused_at_its_place(tmp_path, mark: str, says: str) -> None:
     text = open(storyboard_path("backward_walk")).read().replace("and swaps values: w2 gets",
