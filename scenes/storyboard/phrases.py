@@ -37,6 +37,7 @@ from scenes.voice.speech import Speaker, Timing, Word
 from .builder import _t
 from .caption_events import CaptionEvent, CaptionSpan
 from .cuemarks import PATH, op_word
+from .lights import Levels, light_cues, light_times, path
 from .cues import Cue, cue_kind
 from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
@@ -209,10 +210,6 @@ def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-Levels = list[tuple[str, ...]]
-"""What a phrase lights, level by level: the ids each ``light`` cue adds (one level: a card)."""
-
-
 @dataclass(frozen=True)
 class Bound:
     """A beat's cues in steps, per phrase its anchors ``(step, seconds into the phrase)``, and
@@ -233,23 +230,10 @@ def lights_of(ev: CaptionEvent, steps: _Steps, floor: int, index: LogIndex, made
     levels: Levels = []
     for _, name in ev.marks:
         if name.startswith(PATH):
-            levels += _path(index, name[len(PATH):], made)
+            levels += path(index, name[len(PATH):], made)
         elif _named(name, steps, floor, index, made) is None:
             one += [i for i in index.ids_of(name, until=made) if i not in one]
     return ([tuple(one)] if one else []) + levels
-
-
-def _path(index: LogIndex, name: str, made: int) -> Levels:
-    """The nodes the backward walk from tensor ``name`` reaches, level by level (its node
-    first, the leaves' AccumulateGrad last), following each node's edges once."""
-    nodes = [i for i in index.ids_of(name, until=made) if i in index.node_event][-1:]
-    seen, out = set(nodes), []
-    while nodes:
-        out.append(tuple(nodes))
-        nxt = [e for n in nodes for e in index.node_event[n].edges if e is not None and e in index.node_event]
-        nodes = [e for e in dict.fromkeys(nxt) if e not in seen]
-        seen |= set(nodes)
-    return out
 
 
 def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voiced: bool) -> Bound:
@@ -292,13 +276,7 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
             whole = steps.reveal(got[-1][0])
             out.append([(got[0][0], -lead - whole)] * (lead > 0) + [(got[-1][0], -whole)])
         last = got[-1][0]
-    return Bound(steps, out, lights, _light_times(phrases, voiced))
-
-
-def _light_times(phrases: Sequence[Phrase], voiced: bool) -> list[float]:
-    """Seconds into each phrase its lights come: as it starts, or with a voice as the word after
-    its first mark is said (without one a phrase shows all at once, so its light comes with it)."""
-    return [ph.timing.start_of(ph.event.marks[0][0]) if voiced and ph.event.marks else 0.0 for ph in phrases]
+    return Bound(steps, out, lights, light_times([ph.timing for ph in phrases], [ph.event.marks for ph in phrases], voiced))
 
 
 def _bound(phrases: list[Phrase], steps: _Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
@@ -383,31 +361,9 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
     starts = [sp.start + (bound.light_at[k] if k < len(bound.light_at) else 0.0) for k, sp in enumerate(spans)]
-    for light in _light_cues(starts, bound.lights, end, tm, beat, keep_lit):  # after the cues starting with it
+    for light in light_cues(starts, bound.lights, end, tm, beat, keep_lit):  # after the cues starting with it
         moved.insert(next((i for i, c in enumerate(moved) if c.start > light.start), len(moved)), light)
     return moved, spans, end
-
-
-def _light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTimings, beat: int,
-                keep_lit: bool) -> list[Cue]:
-    """The ``light`` cues of a beat's phrases: each phrase's levels as it starts, a path's levels
-    one after another over the time until the next phrase that lights something (or the beat's
-    end; the whole path then stays lit for the last fifth of it), and, unless ``keep_lit`` (the
-    takeaway, whose picture is the clip's last), none lit at the beat's end."""
-    at = [(t, lv) for t, lv in zip(starts, lights) if lv]
-    out: list[Cue] = []
-    for j, (t, levels) in enumerate(at):
-        until = at[j + 1][0] if j + 1 < len(at) else end
-        gap = max(tm.caption_fade, 0.8 * (until - t) / len(levels))
-        ids: tuple[str, ...] = ()
-        for k, level in enumerate(levels):
-            ids += level
-            when = _t(t + k * gap)
-            if when < until or k == 0:
-                out.append(Cue(when, tm.caption_fade, "light", beat, ids))
-    if out and not keep_lit:
-        out.append(Cue(_t(end), tm.caption_fade, "light", beat))
-    return out
 
 
 def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -> CaptionSpan:
@@ -423,6 +379,6 @@ def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, be
     none = _Steps.of([])
     made = len(index.events) - 1 if index is not None else 0
     lights = [lights_of(ph.event, none, -1, index, made) if index is not None else [] for ph in phrases]
-    return lay_beat(list(phrases), Bound(none, [[] for _ in phrases], lights, _light_times(phrases, voiced)), start, {},
+    return lay_beat(list(phrases), Bound(none, [[] for _ in phrases], lights, light_times([ph.timing for ph in phrases], [ph.event.marks for ph in phrases], voiced)), start, {},
                     tm, beat, first_index,
                     keep_lit=True)

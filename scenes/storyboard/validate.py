@@ -95,8 +95,8 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
                     len(items) if isinstance(items, list) else 0)
         if board is not INVALID:
             if board.takeaway is not None:
-                known = list(dict.fromkeys(defined_names(source) + [n for n in index.logged_names() if n.isidentifier()]))
-                _check_marks(doc, None, ("takeaway", "text"), index, known, errors, board.takeaway.text)
+                _check_marks(doc, None, ("takeaway", "text"), index, _known(defined_names(source), index), errors,
+                             board.takeaway.text)
             check_errors_shown(board, index, place, errors)
             check_captions(doc, board, index, errors, default_timings().reading)
             check_article(doc, board, index, errors)
@@ -158,12 +158,17 @@ def _usable_parts(doc: Document, board: Storyboard) -> tuple[list[tuple[int, Bea
     return beats, numbers
 
 
+def _known(names: list[str], index: LogIndex) -> list[str]:
+    """The names a storyboard may use: the program's and those the log binds, once each."""
+    return list(dict.fromkeys(names + [n for n in index.logged_names() if n.isidentifier()]))
+
+
 def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, index: LogIndex,
                 errors: ErrorList, names: list[str], checklist: int = 0) -> None:
     """The checks that need the log: spans exist, names are the program's, narration resolves;
     and each ``check:`` names an item of the ``checklist`` (``checklist`` items)."""
     cutoff = -1
-    known = list(dict.fromkeys(names + [n for n in index.logged_names() if n.isidentifier()]))
+    known = _known(names, index)
     filled_by: dict[int, tuple[int, Beat]] = {}  # an accumulate event's seq -> the beat that shows it
     for i, beat in beats:
         at: Path = ("beats", i)
