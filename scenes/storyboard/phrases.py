@@ -16,6 +16,9 @@ to the cues it talks about, then the beat is laid out again from the phrases:
   as it is named; the cues between bound ones keep their order and relative timing; a
   phrase waits while the animation before its bound cue is not done; each phrase lasts its
   speech (or reading time) and the beat holds until the last is done.
+- lights: a phrase about a thing already drawn (its cue mark names a tensor no cue still to come
+  shows) lights its card, and ``[[from L]]`` the walk's path from L (:mod:`.lights`), so the
+  picture points at what is said even when the beat has nothing left to draw.
 - the maths stays while it is talked about: the walk's glow stays on a visited node at least
   ``highlight_hold`` seconds, a visit's rule and products (gone at the next visit) at least
   ``rule_hold`` seconds and to the end of the phrase that was being read as it came.
@@ -276,7 +279,12 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
             whole = steps.reveal(got[-1][0])
             out.append([(got[0][0], -lead - whole)] * (lead > 0) + [(got[-1][0], -whole)])
         last = got[-1][0]
-    return Bound(steps, out, lights, light_times([ph.timing for ph in phrases], [ph.event.marks for ph in phrases], voiced))
+    return Bound(steps, out, lights, _lit_at(phrases, voiced))
+
+
+def _lit_at(phrases: Sequence[Phrase], voiced: bool) -> list[float]:
+    """Seconds into each phrase its lights come (:func:`.lights.light_times`)."""
+    return light_times([ph.timing for ph in phrases], [ph.event.marks for ph in phrases], voiced)
 
 
 def _bound(phrases: list[Phrase], steps: _Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
@@ -379,6 +387,5 @@ def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, be
     none = _Steps.of([])
     made = len(index.events) - 1 if index is not None else 0
     lights = [lights_of(ph.event, none, -1, index, made) if index is not None else [] for ph in phrases]
-    return lay_beat(list(phrases), Bound(none, [[] for _ in phrases], lights, light_times([ph.timing for ph in phrases], [ph.event.marks for ph in phrases], voiced)), start, {},
-                    tm, beat, first_index,
-                    keep_lit=True)
+    bound = Bound(none, [[] for _ in phrases], lights, _lit_at(phrases, voiced))
+    return lay_beat(list(phrases), bound, start, {}, tm, beat, first_index, keep_lit=True)
