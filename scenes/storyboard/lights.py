@@ -51,7 +51,8 @@ def light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTi
     takeaway, whose picture is the clip's last), none lit at the beat's end.
 
     >>> tm = PlanTimings()
-    >>> [(c.start, c.ids) for c in light_cues([0.0, 4.0, 9.0], [[("a",), ("b", "c")], [], [("d",)]], 12.0, tm, 0, False)]
+    >>> cues = light_cues([0.0, 4.0, 9.0], [[("a",), ("b", "c")], [], [("d",)]], 12.0, tm, 0, False)
+    >>> [(c.start, c.ids) for c in cues]
     [(0.0, ('a',)), (3.6, ('a', 'b', 'c')), (9.0, ('d',)), (12.0, ())]
     """
     at = [(t, lv) for t, lv in zip(starts, lights) if lv]
