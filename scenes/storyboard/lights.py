@@ -5,8 +5,7 @@ adding cues that exist only because a phrase talks about a thing on screen is an
 naming a tensor no cue still to come shows lights its card, ``[[from L]]`` lights the backward
 walk's path from L level by level (:func:`path`), and :func:`light_cues` places those lights in
 time: each as its phrase starts (with a voice: as its first marked word is said, :func:`light_times`),
-a path spread over the time until the next light, and none left at the beat's end but in the
-takeaway, whose picture is the clip's last.
+a path spread over the time until the next light, and none left at the beat's end.
 """
 
 from __future__ import annotations
@@ -43,15 +42,14 @@ def light_times(timings: Sequence[Timing], marks: Sequence[Sequence[tuple[int, s
     return [t.start_of(m[0][0]) if voiced and m else 0.0 for t, m in zip(timings, marks)]
 
 
-def light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTimings, beat: int,
-               keep_lit: bool) -> list[Cue]:
+def light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTimings, beat: int) -> list[Cue]:
     """The ``light`` cues of a beat's phrases: each phrase's levels as it starts, a path's levels
     one after another over the time until the next phrase that lights something (or the beat's
-    end; the whole path then stays lit for the last fifth of it), and, unless ``keep_lit`` (the
-    takeaway, whose picture is the clip's last), none lit at the beat's end.
+    end; the whole path then stays lit for the last fifth of it), and none lit at the beat's end
+    (the takeaway's too: the clip's last picture, its poster, is the plain one).
 
     >>> tm = PlanTimings()
-    >>> cues = light_cues([0.0, 4.0, 9.0], [[("a",), ("b", "c")], [], [("d",)]], 12.0, tm, 0, False)
+    >>> cues = light_cues([0.0, 4.0, 9.0], [[("a",), ("b", "c")], [], [("d",)]], 12.0, tm, 0)
     >>> [(c.start, c.ids) for c in cues]
     [(0.0, ('a',)), (3.6, ('a', 'b', 'c')), (9.0, ('d',)), (12.0, ())]
     """
@@ -66,6 +64,6 @@ def light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTi
             when = _t(t + k * gap)
             if when < until or k == 0:
                 out.append(Cue(when, tm.caption_fade, "light", beat, ids))
-    if out and not keep_lit:
+    if out:
         out.append(Cue(_t(end), tm.caption_fade, "light", beat))
     return out

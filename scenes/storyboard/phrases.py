@@ -338,7 +338,7 @@ class _Clock:
 
 
 def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, float], tm: PlanTimings, beat: int,
-             first_index: int, keep_lit: bool = False) -> tuple[list[Cue], list[CaptionSpan], float]:
+             first_index: int) -> tuple[list[Cue], list[CaptionSpan], float]:
     """The beat laid out from ``start``: its cues moved step by step, its phrases placed (see the
     module's docstring). ``seen``: when strings first came on screen in earlier beats (a phrase
     never starts before a number it names). Returns the cues, the caption spans, the beat's end."""
@@ -369,7 +369,7 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
     starts = [sp.start + (bound.light_at[k] if k < len(bound.light_at) else 0.0) for k, sp in enumerate(spans)]
-    for light in light_cues(starts, bound.lights, end, tm, beat, keep_lit):  # after the cues starting with it
+    for light in light_cues(starts, bound.lights, end, tm, beat):  # after the cues starting with it
         moved.insert(next((i for i, c in enumerate(moved) if c.start > light.start), len(moved)), light)
     return moved, spans, end
 
@@ -382,10 +382,9 @@ def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -
 def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int,
                     index: LogIndex | None = None, voiced: bool = False) -> tuple[list[Cue], list[CaptionSpan], float]:
     """Phrases over no cues of their own (the takeaway over the last picture): one after another;
-    their cue marks light what they name (``index``: the log they name it in), and the lights
-    stay to the end."""
+    their cue marks light what they name (``index``: the log they name it in)."""
     none = _Steps.of([])
     made = len(index.events) - 1 if index is not None else 0
     lights = [lights_of(ph.event, none, -1, index, made) if index is not None else [] for ph in phrases]
     bound = Bound(none, [[] for _ in phrases], lights, _lit_at(phrases, voiced))
-    return lay_beat(list(phrases), bound, start, {}, tm, beat, first_index, keep_lit=True)
+    return lay_beat(list(phrases), bound, start, {}, tm, beat, first_index)
