@@ -353,8 +353,8 @@ def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:
     line, col = doc.at(path)
     node = doc.nodes.get(path)
     style = getattr(node, "style", None)
-    value = doc.data["beats"][path[1]].get("narration", "")
-    if node is not None and "\n" not in value and node.start_mark.line == node.end_mark.line:
+    value = getattr(node, "value", "")  # the scalar as written (a beat's narration or the takeaway's text)
+    if node is not None and isinstance(value, str) and "\n" not in value and node.start_mark.line == node.end_mark.line:
         return line, col + offset + (1 if style in ('"', "'") else 0)
     return line, col
 
@@ -373,9 +373,11 @@ def _check_marks(doc: Document, beat: Beat | None, at: Path, index: LogIndex, kn
             made = [index.tensor_event[i] for i in index.ids_of(m.name[len(PATH):]) if i in index.tensor_event]
             if any(t.grad_fn and t.node for t in made):
                 continue
+            results = [n for n in known if any((t := index.tensor_event.get(i)) is not None and t.grad_fn
+                                               for i in index.ids_of(n))]
             errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no result of the program "
-                       f"to trace the path back from (its names: {', '.join(known) or 'none'})"
-                       f"{did_you_mean(m.name[len(PATH):], known)}", path)
+                       f"(a tensor with a grad_fn) to trace the path back from (its results: "
+                       f"{', '.join(results) or 'none'})", path)
             continue
         if index.ids_of(m.name) or (op_word(m.name) or "-") in {op_word(o) for o in ops}:
             continue

@@ -183,3 +183,15 @@ def test_a_bad_cue_mark_is_refused_at_its_place(tmp_path, mark: str, says: str) 
         load(str(path))
     line = next(i for i, x in enumerate(text.splitlines(), 1) if f"swaps values: {mark}" in x)
     assert any(pr.line == line and says in pr.message for pr in info.value.problems), info.value.problems
+
+
+def test_a_bad_mark_in_the_takeaway_is_refused_at_its_place(tmp_path) -> None:
+    """The takeaway's marks are checked as a beat's are, located in its text (no traceback)."""
+    text = open(storyboard_path("backward_walk")).read().replace("[[from L]] Each node", "[[from x]] Each node")
+    path = tmp_path / "walk.yaml"
+    path.write_text(text)
+    with pytest.raises(StoryboardError) as info:
+        load(str(path))
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "[[from x]]" in x)
+    assert [(pr.line, pr.col) for pr in info.value.problems] == [(line, text.splitlines()[line - 1].index("[[") + 1)]
+    assert "[[from x]] names no result" in info.value.problems[0].message
