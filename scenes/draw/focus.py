@@ -55,7 +55,8 @@ class CameraFocus(View):
     def _graph_shapes(self) -> list[Mobject]:
         """Every shape of the graph and of the walk on it, once each."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
-        found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values()]
+        found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values(),
+                                *g.lit.values()]
         if w.wave is not None:
             found.append(w.wave)
         found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())

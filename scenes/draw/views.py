@@ -22,6 +22,7 @@ from scenes.draw.focus import CameraFocus
 from scenes.draw.forward import GraphCards
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.labels import CardLabels
+from scenes.draw.lights import Lights
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.onscreen import OnScreen
@@ -30,7 +31,7 @@ from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
 
 VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, CameraFocus, CardLabels, Checklist, CodePaneView, Console,
-                                         FreeFrame, GraphCards, LossCurve, NetworkDiagram, OnScreen, PassMark, Recap,
+                                         FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen, PassMark, Recap,
                                          Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
@@ -55,6 +56,7 @@ class Views:
     titles: Titles
     step: TrainingStep
     recap: Recap
+    lights: Lights
 
     @classmethod
     def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]]) -> Views:
@@ -69,7 +71,8 @@ class Views:
                    walk=walk, checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
                    network=network, loops=loops, code=CodePaneView(ctx, loops), console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
-                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()))
+                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()),
+                   lights=Lights(ctx))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

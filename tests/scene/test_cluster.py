@@ -407,11 +407,11 @@ def test_a_caption_edit_mid_clip_draws_that_beat_alone_on_the_cluster(cluster, t
     local render does, and draws beat 2 alone."""
     lc, _ = cluster
     text = (ROOT / "scenes" / "storyboards" / "backward_walk.yaml").read_text()
-    old = "The forward pass records the graph from the leaves up; the loss, {L}, is on top."
+    old = "The loss, {L}, is on top."
     assert text.count(old) == 1
     (tmp_path / "edited").mkdir()
     edited = tmp_path / "edited" / "backward_walk.yaml"
-    edited.write_text(text.replace(old, "The forward pass records the graph from the leaves up. The loss, {L}, is on top."))
+    edited.write_text(text.replace(old, "The loss, {L}, is at the top."))
     remote, local = tmp_path / "remote", tmp_path / "local"
     assert run("scene", "backward_walk", "--out", str(remote), *TINY, "--scheduler", lc.scheduler_address).returncode == 0
     r = run("scene", str(edited), "--out", str(remote), *TINY, "--scheduler", lc.scheduler_address)
