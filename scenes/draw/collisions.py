@@ -173,6 +173,36 @@ def visible(items: Iterable[Item]) -> list[Item]:
     return out
 
 
+def _copies(a: Item, b: Item) -> bool:
+    """Whether two badges are one number and its copy: a gradient token setting off from the
+    product it carries away (the same arrow's id and the same number), which stays in its note.
+    Over each other they read as the one number; apart, as the number and where it came from.
+
+    >>> pill = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t7->t8"}
+    >>> _copies(pill, dict(pill, bbox=[5, 0, 25, 10])), _copies(pill, dict(pill, text="8/3")), _copies(pill, dict(pill, id=None))
+    (True, False, False)
+    """
+    return (a["role"] == b["role"] == "badge" and a.get("id") is not None and a.get("id") == b.get("id")
+            and a.get("text") == b.get("text"))
+
+
+def _leaving(a: Item, b: Item) -> bool:
+    """Whether one of two items is a gradient token riding away from the other's card (a badge
+    of the arrow ``SRC->DST`` over the card DST or its texts): from its product in the note
+    beside the node, its way crosses the node, drawn over it, on to the edge.
+
+    >>> tok = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t7->t8"}
+    >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [0, 0, 60, 30], "opacity": 1.0, "id": "t8"}
+    >>> _leaving(tok, card), _leaving(card, tok), _leaving(tok, dict(card, id="t7"))
+    (True, True, False)
+    """
+    def rides_from(t: Item, c: Item) -> bool:
+        ident = t.get("id") or ""
+        return t["role"] == "badge" and "->" in ident and c.get("id") is not None and ident.split("->")[-1] == c["id"]
+
+    return rides_from(a, b) or rides_from(b, a)
+
+
 def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) -> list[Collision]:
     """Every collision among the visible ``items`` (`visible`) of one frame of size ``frame`` (w, h)."""
     width, height = frame
@@ -181,10 +211,11 @@ def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) 
     boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
     out = [Collision("leaves the frame", i) for i in seen if _outside(i, width, height)]
     for n, a in enumerate(texts):
-        out += [Collision("texts overlap", a, b) for b in texts[n + 1:] if _overlap(a, b)]
+        out += [Collision("texts overlap", a, b) for b in texts[n + 1:]
+                if _overlap(a, b) and not _copies(a, b) and not _leaving(a, b)]
     for t in texts:
         out += [Collision(f"text on a {c['role']} not its own", t, c) for c in boxes
-                if (t.get("id") is None or t.get("id") != c.get("id")) and _overlap(t, c)]
+                if (t.get("id") is None or t.get("id") != c.get("id")) and _overlap(t, c) and not _leaving(t, c)]
     for n, a in enumerate(boxes):
         out += [Collision(f"{a['role']} on a {b['role']}", a, b) for b in boxes[n + 1:]
                 if a.get("id") != b.get("id") and _overlap(a, b)]

@@ -110,9 +110,22 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     if settle:  # where it would wait something is shown: it waits at the nearest free spot
         end = nearest_free(end, size, [*obstacles, *rest_off], within=(x0 - w / 2, y0 - h / 2, x1 + w / 2, y1 + h / 2),
                            step=step, clear=clear)
+    for way in ([start, end], [start, *(p for p in edge if clear_of(p, size, obstacles)), end]):
+        if _keeps_to(way, [start, *edge], size, obstacles, step):  # no search: its grid may miss a narrow gap
+            return _simplify(way, size, obstacles, 0.0, step)
     came = _search(cell(start), cell(end), weight)
     corners = [(float(xs[i]), float(ys[j])) for i, j in came]
     return _simplify([start, *corners[1:-1], end], size, obstacles, clear, step)
+
+
+def _keeps_to(way: list[Point], guide: list[Point], size: Point, obstacles: list[Rect], step: float) -> bool:
+    """Whether a pill of ``size`` along ``way`` touches none of ``obstacles``, never further than
+    its own height from ``guide`` (the lead to the edge and the edge), nor going back (every point
+    of it nearer its end than the one before, by less than a grid ``step``)."""
+    pts = dense(way, step / 2)
+    far = [math.dist(p, way[-1]) for p in pts]
+    return (all(clear_of(p, size, obstacles) for p in pts) and all(_to_polyline(p, guide) <= size[1] for p in pts)
+            and all(b <= a + step for a, b in zip(far, far[1:])))
 
 
 def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, step: float, clear: float) -> Point:
