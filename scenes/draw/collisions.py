@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from scenes.draw.shown_numbers import MIN_SHOWN
+
 MIN_OPACITY = 0.1
 """Items fainter than this are not visible enough to collide."""
 TOUCH = 0.5
@@ -187,20 +189,22 @@ def _copies(a: Item, b: Item) -> bool:
 
 
 def _leaving(a: Item, b: Item) -> bool:
-    """Whether one of two items is a gradient token riding away from the other's card (a badge
-    of the arrow ``SRC->DST`` over the card DST or its texts): from its product in the note
-    beside the node, its way crosses the node, drawn over it, on to the edge.
+    """Whether one of two items is a gradient token riding over what its way may cross (a badge
+    of the arrow ``SRC->DST``): the card DST it leaves and that card's texts (from its product
+    in the note beside the node, its way crosses the node, drawn over it, on to the edge), or a
+    dimmed card's (out of the walk, under `MIN_SHOWN`: one standing between a note and its node).
 
     >>> tok = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t7->t8"}
     >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [0, 0, 60, 30], "opacity": 1.0, "id": "t8"}
-    >>> _leaving(tok, card), _leaving(card, tok), _leaving(tok, dict(card, id="t7"))
-    (True, True, False)
+    >>> _leaving(tok, card), _leaving(card, tok), _leaving(tok, dict(card, id="t7")), _leaving(tok, dict(card, id="t3", opacity=0.2))
+    (True, True, False, True)
     """
-    def rides_from(t: Item, c: Item) -> bool:
-        ident = t.get("id") or ""
-        return t["role"] == "badge" and "->" in ident and c.get("id") is not None and ident.split("->")[-1] == c["id"]
+    def rides_over(t: Item, c: Item) -> bool:
+        ident, other = t.get("id") or "", c.get("id")
+        return (t["role"] == "badge" and "->" in ident and other is not None
+                and (ident.split("->")[-1] == other or (c["opacity"] < MIN_SHOWN and "->" not in other)))
 
-    return rides_from(a, b) or rides_from(b, a)
+    return rides_over(a, b) or rides_over(b, a)
 
 
 def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) -> list[Collision]:
