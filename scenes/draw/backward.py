@@ -258,9 +258,10 @@ class BackwardWalk(View):
         start, exclude = ride.get_start(), []
         if product is not None:  # a copy of the visit's product leaves it and rides the edge; the
             start, exclude = product.get_center(), [product]  # note keeps its number all the while
-        # from its note it may cross its node, and a dimmed card between (out of the walk), drawn
-        # over them: a way round squeezes between cards and words, or has none
+        # from its note it may cross the note's other rows, its node, and a dimmed card between
+        # (out of the walk), drawn over them: a way round squeezes between cards and words, or has none
         leaves = [m for k, m in self.graph.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
+        leaves += self.walk.visit_marks
         move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)

@@ -190,19 +190,25 @@ def _copies(a: Item, b: Item) -> bool:
 
 def _leaving(a: Item, b: Item) -> bool:
     """Whether one of two items is a gradient token riding over what its way may cross (a badge
-    of the arrow ``SRC->DST``): the card DST it leaves and that card's texts (from its product
-    in the note beside the node, its way crosses the node, drawn over it, on to the edge), or a
-    dimmed card's (out of the walk, under `MIN_SHOWN`: one standing between a note and its node).
+    of the arrow ``SRC->DST``): the card DST it leaves, that card's texts and its visit's note
+    (from its product in the note beside the node, its way crosses the node, drawn over it, on
+    to the edge; the note's other products and the tokens setting off from them), or a dimmed
+    card's (out of the walk, under `MIN_SHOWN`: one standing between a note and its node).
 
     >>> tok = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t7->t8"}
     >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [0, 0, 60, 30], "opacity": 1.0, "id": "t8"}
     >>> _leaving(tok, card), _leaving(card, tok), _leaving(tok, dict(card, id="t7")), _leaving(tok, dict(card, id="t3", opacity=0.2))
     (True, True, False, True)
+    >>> _leaving(tok, dict(tok, id="t2->t8")), _leaving(tok, dict(tok, id="t8->t9")), _leaving(tok, dict(card, id="note:t8"))
+    (True, False, True)
     """
     def rides_over(t: Item, c: Item) -> bool:
         ident, other = t.get("id") or "", c.get("id")
-        return (t["role"] == "badge" and "->" in ident and other is not None
-                and (ident.split("->")[-1] == other or (c["opacity"] < MIN_SHOWN and "->" not in other)))
+        if t["role"] != "badge" or "->" not in ident or other is None:
+            return False
+        node = ident.split("->")[-1]
+        return (other in (node, f"note:{node}") or (c["role"] == "badge" and other.endswith(f"->{node}"))
+                or (c["opacity"] < MIN_SHOWN and "->" not in other))
 
     return rides_over(a, b) or rides_over(b, a)
 

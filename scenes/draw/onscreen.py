@@ -124,7 +124,7 @@ class OnScreen(View):
         since that shows too. ``leaves``: the card it sets off from, which its way may cross,
         drawn over it (from a note on the far side of its node, the way round squeezes between
         other cards and words, or has none: issue 39's 4/3 went up over L and vanished), but
-        where it never waits. Tokens setting off in the same ``step`` pass behind one another."""
+        where it never waits. Tokens setting off together (from one note) may pass over each other."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -140,8 +140,7 @@ class OnScreen(View):
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
-        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid, step.moving)
-        step.moving.append((corners, size))  # a token setting off with it later passes behind it
+        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid)
         return RideBehind(tok, path, hidden)
 
     def free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:

@@ -87,6 +87,9 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     y1 = min(within[3] - h / 2, max(p[1] for p in pts) + pad)
     if x1 <= x0 or y1 <= y0:
         return [start, end]
+    if x0 <= start[0] <= x1 and y0 <= start[1] <= y1:  # the grid through the start: its first step
+        x0 = start[0] - math.floor((start[0] - x0) / step) * step  # is the way's, not a rounding
+        y0 = start[1] - math.floor((start[1] - y0) / step) * step  # onto the words beside it
     nx, ny = int((x1 - x0) / step) + 1, int((y1 - y0) / step) + 1
     xs, ys = x0 + np.arange(nx) * step, y0 + np.arange(ny) * step
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
