@@ -194,7 +194,7 @@ class BackwardWalk(View):
                     old = self.walk.badges.pop(node, None)
                     out += [FadeOut(old)] if old is not None else []
                     self.walk.badges[node] = tok
-                out += self._merge(waiting, tok, step, box)
+                out += self._merge(waiting, tok, step, box, into=item if is_acc else None)
                 waiting = []
                 self.ctx.record(s)
         if is_acc and waiting:  # no badge (they met at the bucket): they wait beside it for the fill
@@ -203,8 +203,9 @@ class BackwardWalk(View):
             rode = []  # they stay: not going
         marks = tags + self.walk.fill_tokens.get(item, [])
         note = self.notes.place(cue, box, avoid_marks=marks, going=going + rode)
-        for (_, to), product in self.walk.products.items():  # its token rides the arrow to ``to``:
-            record_tag(product, "badge", id=_arrow_id(self.ctx.item(to), item))  # the record follows both
+        for (at, to), product in self.walk.products.items():  # its token rides the arrow to ``to``:
+            if at == node:  # (this visit's products: one with nothing to write keeps the last one's)
+                record_tag(product, "badge", id=_arrow_id(self.ctx.item(to), item))  # the record follows both
         return out + [FadeOut(m) for m in waiting] + note
 
     @draws("local_rule")
@@ -215,11 +216,14 @@ class BackwardWalk(View):
                 self.ctx.record(s)
         return []
 
-    def _merge(self, waiting: list[VGroup], badge: VGroup, step: StepScratch, box: Box | None = None) -> Anims:
+    def _merge(self, waiting: list[VGroup], badge: VGroup, step: StepScratch, box: Box | None = None,
+               into: str | None = None) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
         (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
         rode to (the loss's 1) grows in place. Each token glides on a way around what is on
-        screen (``glide``) and is gone once it has landed, when the badge shows."""
+        screen (``glide``) and is gone once it has landed, when the badge shows. ``into``: the
+        leaf whose bucket the badge waits by: the tokens ride its bucket's arrow from the leaf's
+        card, which their way may cross (it is boxed in by its neighbours)."""
         if not waiting:
             return [GrowIn(badge)]
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
@@ -233,9 +237,12 @@ class BackwardWalk(View):
         half = self.ctx.spec.frame_width / 2
         if abs(x + out_x * ((len(waiting) - 1) * wide + wide / 2)) > half:  # the row would leave the frame
             out_x = -out_x
+        leaves = [self.graph.cards[into]] if into in self.graph.cards else []
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
-            glide = self.onscreen.glide(token, to, waiting + [badge], step)
+            if into is not None:
+                record_tag(token, "badge", id=_arrow_id(f"bucket:{into}", into))
+            glide = self.onscreen.glide(token, to, waiting + [badge], step, leaves=leaves)
             out.append(Succession(glide, FadeOut(token, run_time=1e-3)))
         return out
 

@@ -153,10 +153,11 @@ class OnScreen(View):
                             step=size[1] * t.proportions.ride_grid, clear=0.0)
 
     def glide(self, tok: VGroup, to: Sequence[float], exclude: Sequence[Mobject], step: StepScratch,
-              settle: bool = False) -> RideBehind:
+              settle: bool = False, leaves: Sequence[Mobject] = ()) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way;
-        ``settle``: it waits at the nearest free spot when ``to`` is not free (see ``ride``)."""
+        ``settle``: it waits at the nearest free spot when ``to`` is not free; ``leaves``: what
+        it may cross (see ``ride``)."""
         here = tok.get_center()
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
-        return self.ride(tok, here, seg, exclude, step, settle=settle)
+        return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves)
