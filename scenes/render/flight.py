@@ -13,9 +13,9 @@ share them: ``w * w`` sends one number on two edges). A flight is a run of frame
 moves, from where it stood before (its start) to where it stops (its landing). In a flight:
 
 - it never vanishes (``hidden``): it is drawn at every frame of it;
-- it keeps to its way (``astray``): its centre stays within ``reach`` pixels of the way from its
-  start to the card it leaves, that card, its arrow, and the card it reaches (boxes, so a
-  curved edge's bend counts as on the way);
+- it keeps to its way (``astray``): its centre stays within ``reach`` pixels of the hull of its
+  start, the card it leaves and its arrow (the lead to the edge may cut the corner), or of the
+  card it reaches and that card's bucket (boxes, so a curved edge's bend counts as on the way);
 - it never backs away (``backs away``): its distance to its landing never grows by more than
   ``slack`` pixels over the nearest it has been;
 - the product it left keeps its number (``slot empty``): a badge of the same id and text that
@@ -69,8 +69,40 @@ def _to_segment(p: Point, a: Point, b: Point) -> float:
     return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
 
 
-def _nearest_in(p: Point, box: Box) -> Point:
-    return (min(max(p[0], box[0]), box[2]), min(max(p[1], box[1]), box[3]))
+def _corners(box: Box) -> list[Point]:
+    return [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+
+
+def _hull(points: list[Point]) -> list[Point]:
+    """The convex hull of ``points``, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return pts
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    upper: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _to_polygon(p: Point, poly: list[Point]) -> float:
+    """How far ``p`` is from the convex polygon ``poly`` (counter-clockwise; 0 inside)."""
+    if len(poly) == 1:
+        return math.dist(p, poly[0])
+    edges = list(zip(poly, poly[1:] + poly[:1]))
+    if len(poly) >= 3 and all((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) >= 0 for a, b in edges):
+        return 0.0
+    return min(_to_segment(p, a, b) for a, b in edges)
 
 
 @dataclass
@@ -117,8 +149,9 @@ def _way(track: _Track, frame_items: list[dict]) -> list[Box]:
 
 
 def _leaves(track: _Track, frame_items: list[dict]) -> list[Box]:
-    """The boxes a token sets off toward from its start: the card it leaves and its arrow (the
-    lead from a note's product to the edge; not toward the card it reaches, across the graph)."""
+    """The boxes a token sets off toward from its start: the card it leaves and its arrow. Its
+    lead from a note's product to the edge lies in their hull with the start (it may cut the
+    corner to the edge), not toward the card it reaches across the graph."""
     left = track.id.split("->")[-1]
     return [_box(i) for i in frame_items if (i["role"] == "arrow" and i.get("id") == track.id)
             or (i["role"] in ("card", "bucket") and i.get("id") == left)]
@@ -147,7 +180,7 @@ def flights(samples: Iterable[dict], reach: float, slack: float) -> list[Astray]
     >>> for line in run(bad): print(line)
     token '4/3' (t1->t2) leaves its slot empty at 0.10 s
     token '4/3' (t1->t2) backs away 37 px from its landing at 0.20 s
-    token '4/3' (t1->t2) is 50 px off its way at 0.20 s
+    token '4/3' (t1->t2) is 49 px off its way at 0.20 s
     token '4/3' (t1->t2) vanishes on its way at 0.30 s
     """
     samples = list(samples)
@@ -191,7 +224,7 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
         f0, start, _ = tr.seen[a]
         landing = tr.seen[b][1]
         way = _way(tr, frames[f0])
-        lead = [(start, _nearest_in(start, w)) for w in _leaves(tr, frames[f0])]
+        lead = _hull([start, *(c for w in _leaves(tr, frames[f0]) for c in _corners(w))])
         slot = [o for o in tracks if o is not tr and (o.id, o.text) == (tr.id, tr.text)
                 and any(f == f0 - 1 and math.dist(c, start) <= STILL and op >= SEEN for f, c, op in o.seen)]
         nearest = math.dist(start, landing)
@@ -203,7 +236,7 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
             if d > nearest + slack:
                 add(k, "back", f"backs away {d - nearest:.0f} px from its landing")
             nearest = min(nearest, d)
-            off = min([_to_box(at, w) for w in way] + [_to_segment(at, p, q) for p, q in lead], default=0.0)
+            off = min([_to_box(at, w) for w in way] + [_to_polygon(at, lead)])
             if off > reach:
                 add(k, "astray", f"is {off:.0f} px off its way")
             if slot and not any(any(g == f and math.dist(c, start) <= STILL and o >= SEEN for g, c, o in s.seen)
