@@ -14,7 +14,7 @@ moves, from where it stood before (its start) to where it stops (its landing). I
 
 - it never vanishes (``hidden``): it is drawn at every frame of it;
 - it keeps to its way (``astray``): its centre stays within ``reach`` pixels of the hull of its
-  start, the card it leaves and its arrow (the lead to the edge may cut the corner), or of the
+  start, its landing, the card it leaves and its arrow (the lead to the edge may cut the corner), or of the
   card it reaches and that card's bucket (boxes, so a curved edge's bend counts as on the way);
 - it never backs away (``backs away``): its distance to its landing never grows by more than
   ``slack`` pixels over the nearest it has been;
@@ -224,7 +224,7 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
         f0, start, _ = tr.seen[a]
         landing = tr.seen[b][1]
         way = _way(tr, frames[f0])
-        lead = _hull([start, *(c for w in _leaves(tr, frames[f0]) for c in _corners(w))])
+        lead = _hull([start, landing, *(c for w in _leaves(tr, frames[f0]) for c in _corners(w))])
         slot = [o for o in tracks if o is not tr and (o.id, o.text) == (tr.id, tr.text)
                 and any(f == f0 - 1 and math.dist(c, start) <= STILL and op >= SEEN for f, c, op in o.seen)]
         nearest = math.dist(start, landing)
