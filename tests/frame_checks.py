@@ -314,9 +314,9 @@ class Flights(Kept):
                 for a in flights(self.samples, FLIGHT_REACH * card_px, FLIGHT_SLACK * card_px)]
 
 
-FLIGHT_REACH = 0.5
+FLIGHT_REACH = 0.6
 """How far (in card heights at scale 1) a riding token's centre may stray from its way: the
-steps it takes beside the line round a word or a card."""
+steps it takes beside the line round a word or a card (about a pill's width)."""
 FLIGHT_SLACK = 0.25
 """How far (in card heights at scale 1) a riding token may go back from the nearest it has
 been to where it lands: the turn round a card's corner, not a detour."""
