@@ -107,11 +107,11 @@ def _to_polygon(p: Point, poly: list[Point]) -> float:
 
 @dataclass
 class _Track:
-    """One token followed through the frames: (time, centre, opacity) per frame it is listed."""
+    """One token followed through the frames: where it is and how opaque, per frame it is listed."""
 
     id: str
     text: str
-    seen: list[tuple[float, Point, float]]
+    seen: list[tuple[int, Point, float]]  # (sample index, centre, opacity)
     first: int  # the sample it is first listed in
 
 
