@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, VGroup, smooth
+from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, VGroup
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.context import Anims, DrawContext, StepScratch, View

@@ -1,6 +1,8 @@
 """A gradient token rides to the card its edge reaches, not past others: where the way round
 would squeeze between other cards (backward_walk's 4/9, from the note left of yh to w2, flew
-along w1's top), it passes behind the card it leaves instead (issue 39)."""
+along w1's top), it crosses the card it leaves, drawn over it, instead (issue 39); a dimmed card
+between its note and its node is not one of the cards looked at here (`scenes.render.flight`
+follows the whole way)."""
 
 from __future__ import annotations
 
