@@ -189,11 +189,12 @@ class BackwardWalk(View):
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
                     self.walk.fill_tokens[item] = [tok]
                 elif self.lay.detail is Detail.DENSE:  # a packed graph has no room to keep it:
-                    self.walk.visit_marks.append(tok)  # it goes with the visit's note
+                    self.walk.visit_marks.append(record_tag(tok, "badge", id=item))  # it goes with the visit's note
                 else:  # the node keeps what it received to the walk's end
                     old = self.walk.badges.pop(node, None)
                     out += [FadeOut(old)] if old is not None else []
-                    self.walk.badges[node] = tok
+                    self.walk.badges[node] = record_tag(tok, "badge", id=item)  # its node's: a token leaving
+                    # that node may cross it (`collisions._leaving`)
                 out += self._merge(waiting, tok, step, box, into=item if is_acc else None)
                 waiting = []
                 self.ctx.record(s)

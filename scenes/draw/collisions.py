@@ -177,15 +177,20 @@ def visible(items: Iterable[Item]) -> list[Item]:
 
 def _copies(a: Item, b: Item) -> bool:
     """Whether two badges are one number and its copy: a gradient token setting off from the
-    product it carries away (the same arrow's id and the same number), which stays in its note.
-    Over each other they read as the one number; apart, as the number and where it came from.
+    product it carries away (the same arrow's id and the same number), which stays in its note;
+    or one number on its ways to one node (``SRC->...``), or becoming that node's badge (id
+    ``SRC``). Over each other they read as the one number.
 
     >>> pill = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t7->t8"}
     >>> _copies(pill, dict(pill, bbox=[5, 0, 25, 10])), _copies(pill, dict(pill, text="8/3")), _copies(pill, dict(pill, id=None))
     (True, False, False)
+    >>> _copies(pill, dict(pill, id="t7")), _copies(pill, dict(pill, id="t7->t9")), _copies(pill, dict(pill, id="t8"))
+    (True, True, False)
     """
-    return (a["role"] == b["role"] == "badge" and a.get("id") is not None and a.get("id") == b.get("id")
-            and a.get("text") == b.get("text"))
+    if a["role"] != "badge" or b["role"] != "badge" or a.get("text") != b.get("text"):
+        return False
+    ends = [(i or "").split("->")[0] for i in (a.get("id"), b.get("id"))]  # the node each rides to, or is of
+    return a.get("id") is not None and (a.get("id") == b.get("id") or (ends[0] == ends[1] != ""))
 
 
 def _leaving(a: Item, b: Item) -> bool:
