@@ -15,6 +15,7 @@ from typing import Any, Callable, Protocol
 from scenes.draw.collisions import collisions, glyph_height, notes_astray, too_small, waits_on_heads
 from scenes.layout.clip import first_sentence
 from scenes.render.continuity import blinks, jumps, renames
+from scenes.render.flight import flights
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from scenes.render.grammar import Palette, off_colour
 from scenes.render.inspect import inspect_clip, sample_frames
@@ -299,6 +300,27 @@ class Renames(Kept):
 
     def found(self) -> list[str]:
         return [f"{self.case.name} {self.case.aspect}: {r.describe()}" for r in renames(self.samples)]
+
+
+class Flights(Kept):
+    """A gradient token rides its edge (`flight.flights`): never hidden on the way, never further
+    than ``FLIGHT_REACH`` card heights off it, never backing away from where it lands by more
+    than ``FLIGHT_SLACK`` card heights, and the product it leaves keeps its number."""
+
+    def found(self) -> list[str]:
+        spec = self.case.theme.aspect(self.case.aspect)
+        width = self.samples[0]["frame"][0] if self.samples else 0
+        card_px = self.case.theme.sizes.card_height * width / spec.frame_width
+        return [f"{self.case.name} {self.case.aspect}: {a.describe()}"
+                for a in flights(self.samples, FLIGHT_REACH * card_px, FLIGHT_SLACK * card_px)]
+
+
+FLIGHT_REACH = 0.6
+"""How far (in card heights at scale 1) a riding token's centre may stray from its way: the
+steps it takes beside the line round a word or a card (about a pill's width)."""
+FLIGHT_SLACK = 0.25
+"""How far (in card heights at scale 1) a riding token may go back from the nearest it has
+been to where it lands: the turn round a card's corner, not a detour."""
 
 
 CONSOLE_CUES = ("output_line", "message")

@@ -64,9 +64,9 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import (BeatPrintsKept, Blinks, Collide, ConsoleReadable, EmptyArea, FrameCheck, GraphFill,
-                                Jumps, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall, Untrue,
-                                ValuesTooSmall, WaitsOnHead, inspect_checks)
+from tests.frame_checks import (BeatPrintsKept, Blinks, Collide, ConsoleReadable, EmptyArea, Flights, FrameCheck,
+                                GraphFill, Jumps, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall,
+                                Untrue, ValuesTooSmall, WaitsOnHead, inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -158,6 +158,10 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
 }
+STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
+    # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
+    # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
+}
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
 }
@@ -222,6 +226,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
+    FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),
     FrameCheck("grammar", OffColour),
     FrameCheck("takeaway", TakeawayShown, STILL_UNSHOWN),
     FrameCheck("edge", NearEdge, STILL_NEAR_EDGE, applies=_clip_16_9_or_9_16),
