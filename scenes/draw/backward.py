@@ -25,7 +25,7 @@ from scenes.draw.record import opacity, tag as record_tag
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.layout.label_spots import badge_centre
 from scenes.layout.detail import Detail
-from scenes.layout.place import Box, Layout
+from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
@@ -56,10 +56,6 @@ class BackwardWalk(View):
     @property
     def walk(self) -> WalkView:
         return self.ctx.state.walk
-
-    @property
-    def lay(self) -> Layout:
-        return self.ctx.layout
 
     def give_way(self, kind: CueKind) -> Anims:
         """The walk is over when a cue about something else comes (``ends_walk``): its glow,

@@ -103,3 +103,8 @@ class View:
     @property
     def theme(self) -> Theme:
         return self.ctx.theme
+
+    @property
+    def lay(self) -> Layout:
+        """The clip's graph layout (the scene's own ``lay`` follows a beat's ``focus:``)."""
+        return self.ctx.layout

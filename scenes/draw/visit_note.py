@@ -42,10 +42,6 @@ class VisitNotes(View):
     def walk(self) -> WalkView:
         return self.ctx.state.walk
 
-    @property
-    def lay(self) -> Layout:
-        return self.ctx.layout
-
     def place(self, cue: Cue, box: Box, avoid_marks: list[Mobject], going: list[Mobject]) -> Anims:
         """The visit's arithmetic beside its node: where gradients met, their sum
         (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
