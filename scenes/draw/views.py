@@ -26,13 +26,14 @@ from scenes.draw.lights import Lights
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.onscreen import OnScreen
+from scenes.draw.passes import PassCounts
 from scenes.draw.recap import Recap
 from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
 
 VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, CameraFocus, CardLabels, Checklist, CodePaneView, Console,
-                                         FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen, PassMark, Recap,
-                                         Titles, TrainingStep)
+                                         FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen, PassCounts, PassMark,
+                                         Recap, Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -50,6 +51,7 @@ class Views:
     checklist: Checklist
     curve: LossCurve
     network: NetworkDiagram
+    passes: PassCounts
     loops: PassMark
     code: CodePaneView
     console: Console
@@ -69,7 +71,8 @@ class Views:
         walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame)
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
                    walk=walk, checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
-                   network=network, loops=loops, code=CodePaneView(ctx, loops), console=console,
+                   network=network, passes=PassCounts(ctx, network), loops=loops, code=CodePaneView(ctx, loops),
+                   console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
                    recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()),
                    lights=Lights(ctx))

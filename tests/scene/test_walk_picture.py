@@ -132,7 +132,7 @@ def reverse_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         seen[kinds[-1]].append(max(m.get_fill_opacity() for m in readout.family_members_with_points()))
     from scenes.draw.record import tag_of
     marks = [t for m in scene.mobjects if (t := tag_of(m)) is not None and t.role == "mark"]
-    net = scene.views.network._mlp.net
+    net = scene.views.network.geometry.net
     named = [net.links[w].name for w, m in scene.state.network.names.items() if m in scene.mobjects]
     return {"seen": seen, "first": first, "marks": marks, "weights": len(net.links), "named": named}
 
