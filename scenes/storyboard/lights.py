@@ -45,13 +45,13 @@ def light_times(timings: Sequence[Timing], marks: Sequence[Sequence[tuple[int, s
 def light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTimings, beat: int) -> list[Cue]:
     """The ``light`` cues of a beat's phrases: each phrase's levels as it starts, a path's levels
     one after another over the time until the next phrase that lights something (or the beat's
-    end; the whole path then stays lit for the last fifth of it), and none lit at the beat's end
+    end; the whole path then stays lit for the last fifth of it), and none lit by the beat's end
     (the takeaway's too: the clip's last picture, its poster, is the plain one).
 
     >>> tm = PlanTimings()
     >>> cues = light_cues([0.0, 4.0, 9.0], [[("a",), ("b", "c")], [], [("d",)]], 12.0, tm, 0)
     >>> [(c.start, c.ids) for c in cues]
-    [(0.0, ('a',)), (3.6, ('a', 'b', 'c')), (9.0, ('d',)), (12.0, ())]
+    [(0.0, ('a',)), (3.6, ('a', 'b', 'c')), (9.0, ('d',)), (11.7, ())]
     """
     at = [(t, lv) for t, lv in zip(starts, lights) if lv]
     out: list[Cue] = []
@@ -64,6 +64,6 @@ def light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTi
             when = _t(t + k * gap)
             if when < until or k == 0:
                 out.append(Cue(when, tm.caption_fade, "light", beat, ids))
-    if out:
-        out.append(Cue(_t(end), tm.caption_fade, "light", beat))
+    if out:  # out by the end, not from it: a takeaway's end is the clip's, whose last frames are its poster
+        out.append(Cue(_t(max(end - tm.caption_fade, out[-1].start)), tm.caption_fade, "light", beat))
     return out
