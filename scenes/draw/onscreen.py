@@ -70,6 +70,12 @@ class OnScreen(View):
                 out.append(bounds(m))
         return out
 
+    def shown_ids(self) -> set[str]:
+        """The ids of the cards and buckets visible now (at least ``MIN_OPACITY`` opaque, as the
+        frame checks see them)."""
+        return {t.id for m, t in tagged(self.drawn())
+                if t.role in CONTAINERS and t.id is not None and opacity(m) >= MIN_OPACITY}
+
     def arrow_rects(self) -> list[Rect]:
         """Where every visible arrow runs now, as the boxes of short pieces of its body (`RIDE_SAMPLES`
         a body) and its head: a board placed clear of them covers no edge, however it curves,

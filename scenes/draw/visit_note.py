@@ -11,13 +11,13 @@ from dataclasses import replace
 
 from manim import FadeIn, Mobject, VGroup
 
-from scenes.draw.collisions import CONTAINERS, MIN_OPACITY, SHORT_SIDE, glyph_height
+from scenes.draw.collisions import SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.record import opacity, tag_of, tagged
+from scenes.draw.record import tag_of
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
 from scenes.layout.label_spots import note_centre, own_note_centre
@@ -91,13 +91,12 @@ class VisitNotes(View):
         return [FadeIn(block, rate_func=second_half)]
 
     def _shown(self, box: Box) -> Layout:
-        """The layout as the frame shows it now: only the cards and buckets drawn (at least
-        ``MIN_OPACITY`` opaque, as the notes check sees them) and the routes between them, and
+        """The layout as the frame shows it now: only the cards and buckets drawn
+        (`OnScreen.shown_ids`, as the notes check sees them) and the routes between them, and
         ``box``. A clip's layout holds every graph it will draw (the next pass's cards, a freed
         graph's, `clip_layout`); a note kept off, or judged nearer, a card not on screen is
         pushed far from its own node for nothing (dynamic_graph's rules, issue 39)."""
-        shown = {t.id for m, t in tagged(self.onscreen.drawn())
-                 if t.role in CONTAINERS and t.id is not None and opacity(m) >= MIN_OPACITY} | {box.id}
+        shown = self.onscreen.shown_ids() | {box.id}
         lay = self.lay
         boxes = {k: b for k, b in lay.boxes.items() if k in shown}
         routes = tuple(r for r in lay.routes if lay.card_of(r.src) in shown and lay.card_of(r.dst) in shown)
