@@ -56,11 +56,7 @@ LONGEST_STILL = 6.5
 """Seconds a caption may play over a picture in which nothing moves (a light held on the card
 it talks about counts as still: it came as the phrase began)."""
 STILL_XFAIL = {
-    "grad_accumulation": "opens on its code alone until the phrase naming w's value (7.9 s): a number may not "
-                         "come more than 2 s before it is named",
-    "dynamic_graph": "opens on its code alone until the phrase naming w's value (7.8 s), as grad_accumulation",
     "mlp": "the network's input units stand 7.1 s under two captions; lights mark graph cards, not units",
-    "missing_gradient": "its takeaway (7.5 s) over the last picture: the clip is another helper's",
     "reverse_mode": "its takeaway (7.9 s) over the network: lights mark graph cards, not units",
 }
 
