@@ -155,6 +155,30 @@ def test_a_mark_with_no_cue_to_come_lights_its_card_while_it_is_read(plans: dict
     assert lights[-1].start + lights[-1].duration <= beat.start + beat.duration + 1e-9
 
 
+def test_an_emphasised_card_stays_lit_while_its_beat_is_first_read(plans: dict[str, Plan]) -> None:
+    """In every beat with ``emphasis:`` that is not a walk, the emphasised cards drawn before it
+    are lit as its first phrase starts and stay lit at least ``highlight_hold`` s: not only the
+    0.3 s pulse, which a viewer reading the caption misses."""
+    checked = 0
+    for name, p in plans.items():
+        drawn: set[str] = set()
+        for k, beat in enumerate(p.beats):
+            cues = [c for c in p.cues if c.beat == k]
+            walk = any(c.kind in ("visit", "backward_start") for c in cues)
+            emph = {i for c in cues if c.kind == "emphasis" for i in c.ids} & drawn
+            drawn |= {i for c in cues if c.kind == "node_appear" for i in c.ids}
+            if walk or not emph:
+                continue
+            first = next(s for s in p.captions if s.beat == k)
+            lights = [c for c in cues if c.kind == "light"]
+            on = next((c for c in lights if emph <= set(c.ids)), None)
+            assert on is not None and on.start <= first.start + TM.caption_fade, (name, k, lights)
+            off = next((c for c in lights if c.start > on.start and not emph <= set(c.ids)), None)
+            assert off is not None and off.start - on.start >= TM.highlight_hold, (name, k, on, off)
+            checked += 1
+    assert checked >= 10
+
+
 def test_a_path_mark_lights_the_walk_from_its_node_level_by_level(plans: dict[str, Plan]) -> None:
     """backward_walk's ``[[from L]]``: L's node first, each light adding the next level of the
     nodes its grad_fn links to, down to both weights' AccumulateGrad, while the phrase is read."""
