@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
-from typing import Any
 
 from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.publish.figures import Picture
 from scenes.publish.steps import VisitStep
+from scenes.publish.svg_paths import arrow, svg_num
 from scenes.theme import Theme
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -68,10 +67,6 @@ def _xy(x: float, y: float) -> tuple[float, float]:
     return (x * U, -y * U)
 
 
-def svg_num(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
-
-
 def svg_text(x: float, y: float, text: str, size: float, fill: str, font: str, anchor: str = "middle",
           extra: str = "") -> str:
     return (f'<text x="{svg_num(x)}" y="{svg_num(y)}" font-size="{svg_num(size)}" fill="{fill}" font-family="{escape(font)}, '
@@ -90,45 +85,6 @@ def _fit(text: str, size: float, width: float, least: float) -> float:
     """``size``, smaller if ``text`` would be wider than ``width``, never under ``least``."""
     need = len(text) * size * SANS_ADVANCE
     return max(least, min(size, size * width / need)) if need > 0 else size
-
-
-def _arrow(points: list[tuple[float, float]], colour: str, width: float, tip: float, extra: str = "") -> str:
-    """A path ending in a filled triangle at its last point: through three points or more, the
-    smooth curve the clip draws (`scenes.draw.visuals.edges.route_path`: a dummy slot rounds a
-    long edge's corner, it does not kink it), else a straight line."""
-    path, (x0, y0) = _smooth_path(points)
-    x1, y1 = points[-1]
-    d = math.hypot(x1 - x0, y1 - y0) or 1.0
-    ux, uy = (x1 - x0) / d, (y1 - y0) / d
-    bx, by = x1 - ux * tip, y1 - uy * tip
-    half = tip * 0.45
-    head = f"{svg_num(x1)},{svg_num(y1)} {svg_num(bx - uy * half)},{svg_num(by + ux * half)} {svg_num(bx + uy * half)},{svg_num(by - ux * half)}"
-    return (f'<g{extra}><path d="{path(bx, by)}" fill="none" stroke="{colour}" stroke-width="{svg_num(width)}" '
-            f'stroke-linejoin="round"/><polygon points="{head}" fill="{colour}"/></g>')
-
-
-def _smooth_path(points: list[tuple[float, float]]) -> tuple[Callable[[float, float], str], tuple[float, float]]:
-    """The path's ``d`` through ``points`` as a function of where it stops (the tip's base), and
-    the point the path comes from into its last point (the tip's direction): Manim's smooth
-    handles, as ``set_points_smoothly`` gives the clip's edges."""
-    (sx, sy), (ex, ey) = points[0], points[-1]
-    if len(points) < 3:
-        return (lambda bx, by: f"M{svg_num(sx)},{svg_num(sy)} L{svg_num(bx)},{svg_num(by)}"), (sx, sy)
-    import numpy as np
-    from manim.utils.bezier import get_smooth_cubic_bezier_handle_points
-
-    anchors = np.array([[x, y, 0.0] for x, y in points])
-    h1, h2 = get_smooth_cubic_bezier_handle_points(anchors)
-
-    def xy(p: Any) -> str:
-        return f"{svg_num(float(p[0]))},{svg_num(float(p[1]))}"
-
-    def d(bx: float, by: float) -> str:
-        parts = [f"M{xy(anchors[0])}"] + [f"C{xy(a)} {xy(b)} {xy(c)}" for a, b, c in zip(h1[:-1], h2[:-1], anchors[1:-1])]
-        last = (float(h2[-1][0]) + bx - ex, float(h2[-1][1]) + by - ey)  # the last handle moves with the end
-        return " ".join(parts + [f"C{xy(h1[-1])} {xy(last)} {svg_num(bx)},{svg_num(by)}"])
-
-    return d, (float(h2[-1][0]), float(h2[-1][1]))
 
 
 def _bounds(lay: Layout, ids: set[str]) -> tuple[float, float, float, float]:
@@ -177,12 +133,12 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
             if r.src.startswith("bucket:"):
                 continue  # a bucket's route is the gradient's way into it: drawn with the fill
             edge = f' data-edge="{escape(r.src)}->{escape(r.dst)}"'  # as the clip tags its arrow
-            arrow = _arrow(pts, colour, theme.strokes.edge * STROKE * U, tip, edge)
+            drawn = arrow(pts, colour, theme.strokes.edge * STROKE * U, tip, edge)
             step = turned.get(id(r))
             if step is None:
-                body.append(arrow)
+                body.append(drawn)
             elif stepping is not None:  # until its gradient is sent, in a stepping figure
-                body.append(f'<g class="mark edge{" off" if step <= stepping else ""}" data-until="{step}">{arrow}</g>')
+                body.append(f'<g class="mark edge{" off" if step <= stepping else ""}" data-until="{step}">{drawn}</g>')
     for item in sorted(shown):
         box = lay.boxes.get(item)
         if box is None:
@@ -309,7 +265,7 @@ def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, s
             mx, my = _label_spot(pts, text, em, placed, cards)
             label = svg_text(mx, my, text, em, c.grad, theme.fonts.mono, extra=f' font-weight="bold" stroke="{c.background}" '
                           f'stroke-width="{svg_num(em * 0.35)}" paint-order="stroke"')
-        out.append(f"<g{extra}>{_arrow(pts, c.grad, width, tip)}{label}</g>")
+        out.append(f"<g{extra}>{arrow(pts, c.grad, width, tip)}{label}</g>")
     return out
 
 
