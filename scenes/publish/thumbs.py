@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from scenes.storyboard.store import THUMB_ENDING
 from scenes.theme import Theme
 
 THUMB_SHAPE = 4 / 3
@@ -34,8 +35,9 @@ Box = tuple[float, float, float, float]
 
 
 def thumb_name(name: str) -> str:
-    """``NAME.thumb.png``: the thumbnail's file, beside the clip's poster."""
-    return f"{name}.thumb.png"
+    """``NAME.thumb.png``: the thumbnail's file, beside the clip's poster (no storyboard's name
+    ends in ``.thumb``: :func:`scenes.storyboard.store.name_problem`)."""
+    return f"{name}{THUMB_ENDING}.png"
 
 
 def _aspect_of(size: tuple[int, int]) -> str:
