@@ -60,8 +60,33 @@ def _animated(animations: list[Any]) -> set[int]:
 
 
 def _updated(scene: Any) -> bool:
-    """Whether any mobject on screen has an updater (our clips use none; Manim's may)."""
-    return any(m.get_family_updaters() for m in list_update(scene.mobjects, scene.foreground_mobjects))
+    """Whether any mobject on screen has an updater (our clips use none; Manim's may). A walk
+    that stops at the first, not ``get_family_updaters`` per mobject: that lists every family
+    whole, once per play, and a play's fixed cost is what a short step (a light) mostly is."""
+    todo, seen = list(list_update(scene.mobjects, scene.foreground_mobjects)), set()
+    while todo:
+        m = todo.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        if m.updaters:
+            return True
+        todo += m.submobjects
+    return False
+
+
+def _advance(scene: Any, t: float, updated: bool) -> None:
+    """``Scene.update_to_time(t)``; when no mobject on screen has an updater, without its walk
+    through every mobject's family to call none (each frame of every play)."""
+    if updated:
+        scene.update_to_time(t)
+        return
+    dt, scene.last_t = t - scene.last_t, t
+    for animation in scene.animations:
+        animation.update_mobjects(dt)
+        animation.interpolate(t / animation.run_time)
+    scene.update_meshes(dt)
+    scene.update_self(dt)
 
 
 def split_by_motion(scene: Any, moving: set[int]) -> tuple[list[Mobject], list[Mobject], list[Mobject]]:
@@ -146,11 +171,12 @@ def play(scene: Any, anims: list[Any], frames: int, fps: int, sink: FrameSink) -
     cam = scene.camera
     movers = [m for m in between if id(m) in moving]
     # shapes changed by updaters are not in ``moving``: such a play is drawn whole
-    boxed = all(drawable(m) for m in between) and not _updated(scene)
+    updated = _updated(scene)
+    boxed = all(drawable(m) for m in between) and not updated
     rests = {id(m): shape_box(cam, m) for m in between if id(m) not in moving} if boxed else {}
     before: PixelRect | None = None
     for i in range(frames):
-        scene.update_to_time(i / fps)
+        _advance(scene, i / fps, updated)
         now = shapes_box(cam, movers) if boxed else None
         rect = damage([before, now], cam.pixel_width, cam.pixel_height) if i and boxed else None
         before = now
