@@ -42,9 +42,28 @@ def _draw(scene: Any, shapes: list[Mobject], background: np.ndarray | None) -> n
 
 
 def _everything(scene: Any) -> list[Mobject]:
-    """Every shape on screen, flat, in the order Cairo draws them (by z_index, then as added)."""
-    return extract_mobject_family_members(list_update(scene.mobjects, scene.foreground_mobjects),
-                                          use_z_index=scene.camera.use_z_index, only_those_with_points=True)
+    """Every shape on screen, flat, in the order Cairo draws them (by z_index, then as added):
+    Manim's ``extract_mobject_family_members(..., only_those_with_points=True)``, the same list,
+    by one walk instead of a recursive generator and a pass removing repeats per family (twice
+    a step: its hold and its play). A shape met twice stays where it is met last, as there."""
+    met: list[Mobject] = []
+    path: set[int] = set()
+
+    def walk(m: Mobject) -> None:
+        if id(m) in path:  # a family holding itself, which Manim's walk skips too
+            return
+        path.add(id(m))
+        met.append(m)
+        for sub in m.submobjects:
+            walk(sub)
+        path.discard(id(m))
+
+    for top in list_update(scene.mobjects, scene.foreground_mobjects):
+        walk(top)
+    seen: set[int] = set()
+    out = [m for m in reversed(met) if not (id(m) in seen or seen.add(id(m))) and m.get_num_points() > 0]
+    out.reverse()
+    return sorted(out, key=lambda m: m.z_index) if scene.camera.use_z_index else out
 
 
 def _animated(animations: list[Any]) -> set[int]:
