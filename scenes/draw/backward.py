@@ -30,8 +30,7 @@ from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visit_note import VisitNotes
-from scenes.draw.visuals import (arrow_length, arrow_reach, edge_arrow, nominal_token_size, token_ride,
-                                 wavefront)
+from scenes.draw.visuals import arrow_length, arrow_reach, edge_arrow, nominal_token_size, token_ride
 from scenes.storyboard.cues import Cue, CueKind
 
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
@@ -125,7 +124,7 @@ class BackwardWalk(View):
     def _focus(self, box: Box) -> Anims:
         """The glow moves to ``box``: the old ring fades out as the new one fades in. Not a
         Transform: that slides the filled ring across whatever lies between the two cards."""
-        new = wavefront([box], self.theme, scale=self.lay.scale).set_z_index(Z_GLOW)
+        new = self.ctx.rings.around([box], scale=self.lay.scale).set_z_index(Z_GLOW)
         old, self.walk.wave = self.walk.wave, new
         return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
 

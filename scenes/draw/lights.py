@@ -15,7 +15,6 @@ from manim import FadeIn, FadeOut, Mobject
 from scenes.draw.backward import Z_GLOW
 from scenes.draw.context import Anims, StepScratch, View
 from scenes.draw.drawers import draws
-from scenes.draw.visuals import wavefront
 from scenes.layout.place import Box
 from scenes.storyboard.cues import Cue
 
@@ -45,7 +44,7 @@ class Lights(View):
         scale = self.ctx.layout.scale
         for k, box in want.items():
             if k not in lit:
-                glow: Mobject = wavefront([box], self.theme, scale=scale).set_z_index(Z_GLOW)
+                glow: Mobject = self.ctx.rings.around([box], scale=scale).set_z_index(Z_GLOW)
                 if box.id in self.ctx.state.graph.dimmed:  # a faded card over a filled glow loses its text
                     glow.set_fill(opacity=0.0)
                 lit[k] = glow
