@@ -31,6 +31,8 @@ from scenes.draw.visuals.network import Places, ghost_circle, link_line, network
 from scenes.layout.netplace import NetRegions, split_region
 
 Z_PANEL, Z_LINK, Z_TRACE, Z_DONE, Z_UNIT = 1.2, 1.22, 1.24, 1.26, 1.3  # over the cards and tokens its backdrop hides
+Z_LIT = 1.28
+"""A light's ring or line (:mod:`scenes.draw.lights`): over the passes' marks it points at, under the units."""
 NETWORK_KINDS = frozenset({"unit_appear", "link_appear", "pass_count", "sweep_step", "link_fill", "reach_count",
                            "tangent_sweep", "jvp_fill"})
 GRAPH_KINDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "backward_start", "visit", "local_rule",
@@ -141,7 +143,8 @@ class NetworkDiagram(View):
 
     def mark(self, owner: str, meaning: str, backward: bool) -> Mobject | None:
         """A unit's glow ring or a weight's overlay line in ``meaning``'s colour: a gradient for
-        reverse mode's sweep and the weights it fills, forward_mode for forward mode's passes."""
+        reverse mode's sweep and the weights it fills, forward_mode for forward mode's passes,
+        now for what a phrase points at (a light)."""
         p: Places = self.geometry.places
         t = self.theme
         colour = t.colour(meaning)

@@ -75,7 +75,7 @@ class Views:
                    console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
                    recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()),
-                   lights=Lights(ctx))
+                   lights=Lights(ctx, network))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]
