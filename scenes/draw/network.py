@@ -270,8 +270,8 @@ class NetworkDiagram(View):
         if depth == 0 or any(l.dst == uid for l in net.links.values()):
             return []
         forward = self.theme.colour("forward")
-        lines = [link_line(p.centre[src], p.centre[uid], p.radius, forward, self.theme.strokes.link)
-                 .set_z_index(Z_LINK) for src in layers[depth - 1] if src in st.units]
+        lines = [tag(link_line(p.centre[src], p.centre[uid], p.radius, forward, self.theme.strokes.link),
+                     "link", meaning="forward").set_z_index(Z_LINK) for src in layers[depth - 1] if src in st.units]
         st.plain += lines
         return [Create(m) for m in lines]
 
@@ -282,5 +282,5 @@ class NetworkDiagram(View):
         if weight in st.links or weight not in self.geometry.net.links:
             return []
         line = self._line(self.geometry.places, weight, self.theme.colour("forward"), self.theme.strokes.link)
-        st.links[weight] = line.set_z_index(Z_LINK)
+        st.links[weight] = tag(line, "link", meaning="forward").set_z_index(Z_LINK)
         return [Create(line)]

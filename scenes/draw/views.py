@@ -74,7 +74,7 @@ class Views:
                    network=network, passes=PassCounts(ctx, network), loops=loops, code=CodePaneView(ctx, loops),
                    console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
-                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()),
+                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects()),
                    lights=Lights(ctx, network))
 
     def all(self) -> list[View]:
