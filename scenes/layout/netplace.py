@@ -67,9 +67,9 @@ def place_units(layers: Sequence[Sequence[str]], pairs: Sequence[tuple[str, str]
                 rules: UnitRules) -> tuple[dict[str, Point], float]:
     """Each unit's centre and the common radius: layers evenly spaced from the bottom of
     ``region`` to its top (one pitch for every gap: a shorter gap beside the one-unit output and
-    loss read as a network squeezed at its top), units evenly across it. The radius is the largest the pitches allow (``rules.main``,
-    ``rules.cross``) down to ``rules.radius_min``, shrunk until no line of ``pairs`` crosses
-    another unit's ring (`through_units`)."""
+    loss read as a network squeezed at its top), units evenly across it. The radius is the
+    largest the pitches allow (``rules.main``, ``rules.cross``) down to ``rules.radius_min``,
+    shrunk until no line of ``pairs`` crosses another unit's ring (`through_units`)."""
     left, bottom, right, top = region
     n = max(len(layers), 1)
     widest = max((len(l) for l in layers), default=1)

@@ -2,10 +2,10 @@
 
 Why apart from :mod:`.phrases`: binding phrases to the cues a beat already has is one job;
 adding cues that exist only because a phrase talks about a thing on screen is another. A cue mark
-naming a tensor no cue still to come shows lights its card (on the MLP view, its unit or weight),
-``[[from L]]`` lights the backward walk's path from L level by level (:func:`path`), ``[[layer
-h1_0]]`` the network layer unit h1_0 is in (:func:`layer`), and :func:`light_cues` places those lights in
-time: each as its phrase starts (with a voice: as its first marked word is said, :func:`light_times`),
+naming a tensor no cue still to come shows lights its card (on the MLP view, its unit or
+weight), ``[[from L]]`` lights the backward walk's path from L level by level (:func:`path`),
+``[[layer h1_0]]`` the network layer unit h1_0 is in (:func:`layer`), and :func:`light_cues`
+places those lights in time: each as its phrase starts (with a voice: as its first marked word is said, :func:`light_times`),
 a path spread over the time until the next light, and none left at the beat's end.
 """
 
@@ -44,8 +44,8 @@ def layer(index: LogIndex, name: str) -> tuple[str, ...]:
     layer ("the input layer is where data enters") names no single tensor.
 
     The network is the whole program's: a layer still to come is lit where its units' outlines
-    stand; a unit of a later pass (a training loop's second
-    ``h[0]``) stands in the first pass's layer."""
+    stand; a unit of a later pass (a training loop's second ``h[0]``) stands in the first
+    pass's layer."""
     net = read_network(index.events)
     units = [u for u in (net.unit_of(i) for i in index.ids_of(name)) if u is not None]
     return tuple(next((l for l in net.layers if units and units[0] in l), []))

@@ -43,19 +43,21 @@ def _crosses(box: list[float], line: list[float]) -> bool:
     return False
 
 
-def _last(name: str, aspect: str) -> list[dict]:
+def _last(name: str, aspect: str) -> tuple[list[dict], list[dict]]:
+    """The visible items of ``name``'s last frame at ``aspect``, and its recap boards (one at least)."""
     checked, plan = load_and_plan(storyboard_path(name))
     opts = RenderOptions(aspect=aspect)
     (sample,) = inspect_clip(checked, plan, opts, frames=[round(plan.duration * fps_of(opts)) - 1])
-    return [i for i in sample["items"] if i["opacity"] >= 0.1]
+    items = [i for i in sample["items"] if i["opacity"] >= 0.1]
+    boards = [i for i in items if i["role"] == "recap"]
+    assert boards
+    return items, boards
 
 
 @pytest.mark.parametrize("name", ["grad_accumulation", "missing_gradient"])
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])
 def test_the_recap_covers_no_arrow(name: str, aspect: str) -> None:
-    items = _last(name, aspect)
-    boards = [i for i in items if i["role"] == "recap"]
-    assert boards
+    items, boards = _last(name, aspect)
     arrows = [i for i in items if i["role"] in ("arrow", "arrowhead")]
     assert [(b["text"], a["id"]) for b in boards for a in arrows if _meets(b["bbox"], a["bbox"])] == []
 
@@ -63,9 +65,7 @@ def test_the_recap_covers_no_arrow(name: str, aspect: str) -> None:
 @pytest.mark.parametrize("name", ["mlp", "reverse_mode"])
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])
 def test_the_recap_covers_no_unit_and_no_line_of_a_network(name: str, aspect: str) -> None:
-    items = _last(name, aspect)
-    boards = [i for i in items if i["role"] == "recap"]
-    assert boards
+    items, boards = _last(name, aspect)
     lines = [i for i in items if i["role"] in LINES]
     assert lines  # the network's lines are in the record
     units = [i for i in items if i["role"] == "unit"]
