@@ -32,6 +32,16 @@ RIDE_SAMPLES = 24
 """Points taken along an edge's ride for the search of the way beside it."""
 
 
+NETWORK_LINES = ("link", "mark")
+"""The inspect roles of the network's lines: a weight, and a weight or unit lit (docs/inspect.md)."""
+
+
+def _pieces(body: VMobject) -> list[Rect]:
+    """The boxes of `RIDE_SAMPLES` short pieces along ``body``."""
+    pts = [body.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(RIDE_SAMPLES + 1)]
+    return [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(pts, pts[1:])]
+
+
 def at_end(t: float) -> float:
     """Nothing until the animation's last instant, then all: a badge shown as its token lands."""
     return 1.0 if t >= 1.0 - 1e-9 else 0.0
@@ -76,18 +86,20 @@ class OnScreen(View):
         return {t.id for m, t in tagged(self.drawn())
                 if t.role in CONTAINERS and t.id is not None and opacity(m) >= MIN_OPACITY}
 
-    def arrow_rects(self) -> list[Rect]:
+    def line_rects(self) -> list[Rect]:
         """Where every visible arrow runs now, as the boxes of short pieces of its body (`RIDE_SAMPLES`
-        a body) and its head: a board placed clear of them covers no edge, however it curves,
-        while the room between edges stays free (one box of a long diagonal would cover it)."""
+        a body) and its head, and on a network every unit and line (a weight, plain or lit, a
+        lit ring): a board placed clear of them covers no edge, however it curves, while the
+        room between edges stays free (one box of a long diagonal would cover it)."""
         out: list[Rect] = []
         for m, t in tagged(self.drawn()):
-            if t.role != "arrow" or opacity(m) < MIN_OPACITY:
+            if t.role not in ("arrow", *NETWORK_LINES, "unit") or opacity(m) < MIN_OPACITY:
                 continue
-            body = getattr(m, "body", None)
-            if body is not None and body.has_points():
-                pts = [body.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(RIDE_SAMPLES + 1)]
-                out += [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(pts, pts[1:])]
+            body = m if t.role in NETWORK_LINES else getattr(m, "body", None)
+            if t.role == "unit":
+                out.append(bounds(m))
+            elif body is not None and body.has_points():
+                out += _pieces(body)
             elif body is not None:  # dashed: its dashes are its pieces
                 out += [bounds(d) for d in body.submobjects if d.has_points()]
             tip = getattr(m, "tip", None)

@@ -40,7 +40,7 @@ class GraphView:
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
-    lit: dict[str, VGroup] = field(default_factory=dict)  # item (or item/bucket) -> the glow a light cue put round it
+    lit: dict[str, Mobject] = field(default_factory=dict)  # item (item/bucket, unit/net) -> the glow a light cue put round it
 
 
 @dataclass

@@ -2,9 +2,10 @@
 
 Why apart from :mod:`.phrases`: binding phrases to the cues a beat already has is one job;
 adding cues that exist only because a phrase talks about a thing on screen is another. A cue mark
-naming a tensor no cue still to come shows lights its card, ``[[from L]]`` lights the backward
-walk's path from L level by level (:func:`path`), and :func:`light_cues` places those lights in
-time: each as its phrase starts (with a voice: as its first marked word is said, :func:`light_times`),
+naming a tensor no cue still to come shows lights its card (on the MLP view, its unit or
+weight), ``[[from L]]`` lights the backward walk's path from L level by level (:func:`path`),
+``[[layer h1_0]]`` the network layer unit h1_0 is in (:func:`layer`), and :func:`light_cues`
+places those lights in time: each as its phrase starts (with a voice: as its first marked word is said, :func:`light_times`),
 a path spread over the time until the next light, and none left at the beat's end.
 """
 
@@ -17,6 +18,7 @@ from scenes.voice.speech import Timing
 from .builder import _t
 from .cues import Cue
 from .logindex import LogIndex
+from .network import read_network
 from .timings import PlanTimings
 
 Levels = list[tuple[str, ...]]
@@ -34,6 +36,19 @@ def path(index: LogIndex, name: str, made: int) -> Levels:
         nodes = [e for e in dict.fromkeys(nxt) if e not in seen]
         seen |= set(nodes)
     return out
+
+
+def layer(index: LogIndex, name: str) -> tuple[str, ...]:
+    """The units of the MLP view's layer that tensor ``name`` is a unit of (ids, in order; none
+    when ``name`` is no unit of the program's network). Why a mark of its own: a phrase about a
+    layer ("the input layer is where data enters") names no single tensor.
+
+    The network is the whole program's: a layer still to come is lit where its units' outlines
+    stand; a unit of a later pass (a training loop's second ``h[0]``) stands in the first
+    pass's layer."""
+    net = read_network(index.events)
+    units = [u for u in (net.unit_of(i) for i in index.ids_of(name)) if u is not None]
+    return tuple(next((l for l in net.layers if units and units[0] in l), []))
 
 
 def light_times(timings: Sequence[Timing], marks: Sequence[Sequence[tuple[int, str]]], voiced: bool) -> list[float]:

@@ -23,7 +23,9 @@ from engine.records import Error
 from .logindex import LogIndex
 from .model import Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
-from .cuemarks import PATH, marks, op_word, unmarked
+from .cuemarks import LAYER, PATH, marks, op_word, unmarked
+from .lights import layer
+from .network import read_network
 from .placeholders import parse
 from .narration import resolve, unknown_name
 from .articletext import check_article
@@ -217,8 +219,9 @@ def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:
 
 def _check_marks(doc: Document, beat: Beat | None, at: Path, index: LogIndex, known: list[str],
                  errors: ErrorList, text: str | None = None) -> None:
-    """Each cue mark (:mod:`.cuemarks`) is ``[[NAME]]`` naming a tensor or an op of the log, or
-    ``[[from NAME]]`` naming a result; ``text`` (at ``at``): the takeaway's, instead of a beat's narration."""
+    """Each cue mark (:mod:`.cuemarks`) is ``[[NAME]]`` naming a tensor or an op of the log,
+    ``[[from NAME]]`` naming a result, or ``[[layer NAME]]`` naming a unit of the program's
+    network; ``text`` (at ``at``): the takeaway's, instead of a beat's narration."""
     path = at + ("narration",) if text is None else at
     _, found, problems = marks(text if text is not None else beat.narration if beat is not None else "")
     for offset, message in problems:
@@ -234,6 +237,13 @@ def _check_marks(doc: Document, beat: Beat | None, at: Path, index: LogIndex, kn
             errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no result of the program "
                        f"(a tensor with a grad_fn) to trace the path back from (its results: "
                        f"{', '.join(results) or 'none'})", path)
+            continue
+        if m.name.startswith(LAYER):  # a layer is named by one of its units
+            if layer(index, m.name[len(LAYER):]):
+                continue
+            units = [u.name for u in read_network(index.events).units.values()]
+            errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no unit of the program's "
+                       f"network (its units: {', '.join(units) or 'none: the program multiplies no weight'})", path)
             continue
         if index.ids_of(m.name) or (op_word(m.name) or "-") in {op_word(o) for o in ops}:
             continue
