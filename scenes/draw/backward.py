@@ -276,7 +276,7 @@ class BackwardWalk(View):
         # (out of the walk), drawn over them: a way round squeezes between cards and words, or has none
         leaves = [m for k, m in self.graph.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
         leaves += self.walk.visit_marks
-        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves)
+        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
@@ -309,7 +309,7 @@ class BackwardWalk(View):
                           avoid=avoid)
         to = self.onscreen.free_spot(to, tok, avoid)
         tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])
-        move = self.onscreen.glide(tok, to, exclude, step, settle=True)
+        move = self.onscreen.glide(tok, to, exclude, step, settle=True, under=product)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:

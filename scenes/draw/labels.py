@@ -26,6 +26,7 @@ from scenes.theme import Rect
 # Z_BAR, in code.py), then the wavefront glow (Z_GLOW, in backward.py), then edges and cards,
 # then tokens, then captions and titles (Z_CAPTION, in titles.py).
 Z_TOKEN = 1
+Z_PRODUCT = 1.1  # a visit's product, over the tokens: its copy comes out from under it as it sets off
 
 
 class CardLabels(View):

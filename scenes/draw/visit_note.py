@@ -15,7 +15,7 @@ from scenes.draw.collisions import SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.draw.labels import CardLabels
+from scenes.draw.labels import Z_PRODUCT, CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag_of
 from scenes.draw.state import WalkView
@@ -88,6 +88,8 @@ class VisitNotes(View):
         self.labels.keep_inside(block.move_to([at[0], at[1], 0]))
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): ps for k, ps in products.items()}
+        for product in (p for ps in products.values() for p in ps):  # over the copies that ride off
+            product.set_z_index(Z_PRODUCT)
         return [FadeIn(block, rate_func=second_half)]
 
     def _shown(self, box: Box) -> Layout:

@@ -12,7 +12,8 @@ A token is followed from frame to frame by its id and text (the nearest of its k
 share them: ``w * w`` sends one number on two edges). A flight is a run of frames in which it
 moves, from where it stood before (its start) to where it stops (its landing). In a flight:
 
-- it never vanishes (``hidden``): it is drawn at every frame of it;
+- it never vanishes (``hidden``): it is drawn at every frame of it, but where it still lies
+  over the product it is a copy of, which is drawn over it (it comes out from under it faint);
 - it keeps to its way (``astray``): its centre stays within ``reach`` pixels of the hull of its
   start, its landing, the card it leaves and its arrow (the lead to the edge may cut the corner), or of the
   card it reaches and that card's bucket (boxes, so a curved edge's bend counts as on the way);
@@ -25,7 +26,7 @@ moves, from where it stood before (its start) to where it stops (its landing). I
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 SEEN = 0.05
@@ -113,6 +114,7 @@ class _Track:
     text: str
     seen: list[tuple[int, Point, float]]  # (sample index, centre, opacity)
     first: int  # the sample it is first listed in
+    boxes: list[Box] = field(default_factory=list)  # its box at each of ``seen``
 
 
 def _tracks(frames: list[list[dict]]) -> list[_Track]:
@@ -121,8 +123,8 @@ def _tracks(frames: list[list[dict]]) -> list[_Track]:
     done: list[_Track] = []
     live: list[_Track] = []
     for k, items in enumerate(frames):
-        now = [(i["id"], i.get("text") or "", _centre(i["bbox"]), float(i["opacity"])) for i in items
-               if i["role"] == "badge" and i.get("id")]
+        badges = [i for i in items if i["role"] == "badge" and i.get("id")]
+        now = [(i["id"], i.get("text") or "", _centre(i["bbox"]), float(i["opacity"])) for i in badges]
         pairs = sorted(((math.dist(tr.seen[-1][1], c), n, t) for n, (iid, text, c, _) in enumerate(now)
                         for t, tr in enumerate(live) if (tr.id, tr.text) == (iid, text)), key=lambda x: x[0])
         taken_now, taken_live, nxt = set(), set(), []
@@ -132,9 +134,11 @@ def _tracks(frames: list[list[dict]]) -> list[_Track]:
             taken_now.add(n)
             taken_live.add(t)
             live[t].seen.append((k, now[n][2], now[n][3]))
+            live[t].boxes.append(_box(badges[n]))
             nxt.append(live[t])
         done += [tr for t, tr in enumerate(live) if t not in taken_live]
-        nxt += [_Track(iid, text, [(k, c, o)], k) for n, (iid, text, c, o) in enumerate(now) if n not in taken_now]
+        nxt += [_Track(iid, text, [(k, c, o)], k, [_box(badges[n])])
+                for n, (iid, text, c, o) in enumerate(now) if n not in taken_now]
         live = nxt
     return done + live
 
@@ -157,6 +161,11 @@ def _leaves(track: _Track, frame_items: list[dict]) -> list[Box]:
             or (i["role"] in ("card", "bucket") and i.get("id") == left)]
 
 
+def _meet(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap (touching is not overlapping)."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
 def _box(item: dict) -> Box:
     x0, y0, x1, y1 = item["bbox"]
     return (float(x0), float(y0), float(x1), float(y1))
@@ -175,6 +184,9 @@ def flights(samples: Iterable[dict], reach: float, slack: float) -> list[Astray]
     >>> good = [[slot(1)], [slot(1), tok(-40, 20)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 60)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
     >>> run = lambda frames: [a.describe() for a in flights(({"time": k / 10, "items": graph + f} for k, f in enumerate(frames)), 20, 10)]
     >>> run(good)
+    []
+    >>> emerging = [[slot(1)], [slot(1), tok(-40, 20, 0.0)], [slot(1), tok(-36, 21, 0.02)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
+    >>> run(emerging)  # a copy comes out from under its product, faint while over it
     []
     >>> bad = [[slot(1)], [slot(0), tok(-40, 20)], [slot(0), tok(-40, -30)], [slot(1), tok(-30, -30, 0.0)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
     >>> for line in run(bad): print(line)
@@ -230,7 +242,7 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
         nearest = math.dist(start, landing)
         for k in range(a, b + 1):
             f, at, op = tr.seen[k]
-            if op < SEEN:
+            if op < SEEN and not (slot and _meet(tr.boxes[k], tr.boxes[a])):  # not out from under its product yet
                 add(k, "hidden", "vanishes on its way")
             d = math.dist(at, landing)
             if d > nearest + slack:
