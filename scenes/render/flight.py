@@ -20,7 +20,10 @@ moves, from where it stood before (its start) to where it stops (its landing). I
 - it never backs away (``backs away``): its distance to its landing never grows by more than
   ``slack`` pixels over the nearest it has been;
 - the product it left keeps its number (``slot empty``): a badge of the same id and text that
-  stood at the start the frame before the flight stays drawn there through it.
+  stood at the start the frame before the flight stays drawn there through it;
+- it leaves from a product of its own (``shared``): two tokens of one id and text setting off
+  in one frame start from two places (``w * w``'s rule row has a product per input slot, and
+  both tokens leaving the lower 3 read as one number sent twice).
 """
 
 from __future__ import annotations
@@ -188,6 +191,12 @@ def flights(samples: Iterable[dict], reach: float, slack: float) -> list[Astray]
     >>> emerging = [[slot(1)], [slot(1), tok(-40, 20, 0.0)], [slot(1), tok(-36, 21, 0.02)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
     >>> run(emerging)  # a copy comes out from under its product, faint while over it
     []
+    >>> twice = lambda y: [[slot(1), tok(-40, y)] + f for f in ([], [tok(-40, 20), tok(-40, y)], [tok(-20, 40), tok(-10, 50)],
+    ...                                                   [tok(30, 60), tok(30, 70)], [tok(30, 75), tok(30, 75)])]
+    >>> run(twice(40))  # w * w: two products, one token from each
+    []
+    >>> run(twice(20))  # both from one
+    ["token '4/3' (t1->t2) sets off from the product another token leaves at 0.10 s"]
     >>> bad = [[slot(1)], [slot(0), tok(-40, 20)], [slot(0), tok(-40, -30)], [slot(1), tok(-30, -30, 0.0)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
     >>> for line in run(bad): print(line)
     token '4/3' (t1->t2) leaves its slot empty at 0.10 s
@@ -202,7 +211,23 @@ def flights(samples: Iterable[dict], reach: float, slack: float) -> list[Astray]
     out: list[Astray] = []
     for tr in tracks:
         out += _check(tr, tracks, frames, times, reach, slack)
+    out += _shared(tracks, times)
     return sorted(out, key=lambda a: (a.time, a.id, a.text))
+
+
+def _shared(tracks: list[_Track], times: list[float]) -> list[Astray]:
+    """The flights that set off in one frame from where another of the same id and text sets
+    off (within ``STILL``): two copies of one product, where each should leave its own."""
+    starts: dict[tuple[str, str, int], list[Point]] = {}
+    out: list[Astray] = []
+    for tr in tracks:
+        for a, _ in _runs(tr):
+            f, at, _ = tr.seen[a]
+            same = starts.setdefault((tr.id, tr.text, f), [])
+            if any(math.dist(at, p) <= STILL for p in same):
+                out.append(Astray(tr.id, tr.text, times[f], "sets off from the product another token leaves"))
+            same.append(at)
+    return out
 
 
 def _runs(tr: _Track) -> list[tuple[int, int]]:
