@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 from manim import Mobject, MoveAlongPath, VMobject
 
+from scenes.draw.frame_spots import bounds
 from scenes.theme import Rect
 
 _ALPHAS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
@@ -53,9 +54,7 @@ class RideBehind(MoveAlongPath):
         done = self.rate_func(alpha)
         shown = 0.0 if any(lo <= done <= hi for lo, hi in self.hidden) else 1.0
         if self.under is not None and done < 1.0:  # landed: drawn whole wherever it is
-            c = self.mobject.get_center()
-            w, h = self.mobject.width, self.mobject.height
-            shown *= emerging((c[0] - w / 2, c[1] - h / 2, c[0] + w / 2, c[1] + h / 2), self.under)
+            shown *= emerging(bounds(self.mobject), self.under)
         if shown != self._shown:
             for arr, alphas in self._alphas:
                 arr[:, 3] = alphas * shown

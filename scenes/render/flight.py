@@ -122,16 +122,19 @@ class _Track:
 
 def _tracks(frames: list[list[dict]]) -> list[_Track]:
     """Every badge with an id followed from frame to frame: matched to the nearest listed the
-    frame before with the same id and text; one not matched starts a track of its own."""
+    frame before with the same id and text (of two as near, the one as opaque: a copy setting
+    off unseen from under its product is not the product); one not matched starts a track of
+    its own."""
     done: list[_Track] = []
     live: list[_Track] = []
     for k, items in enumerate(frames):
         badges = [i for i in items if i["role"] == "badge" and i.get("id")]
         now = [(i["id"], i.get("text") or "", _centre(i["bbox"]), float(i["opacity"])) for i in badges]
-        pairs = sorted(((math.dist(tr.seen[-1][1], c), n, t) for n, (iid, text, c, _) in enumerate(now)
-                        for t, tr in enumerate(live) if (tr.id, tr.text) == (iid, text)), key=lambda x: x[0])
+        pairs = sorted(((math.dist(tr.seen[-1][1], c), abs(tr.seen[-1][2] - o), n, t)
+                        for n, (iid, text, c, o) in enumerate(now)
+                        for t, tr in enumerate(live) if (tr.id, tr.text) == (iid, text)), key=lambda x: x[:2])
         taken_now, taken_live, nxt = set(), set(), []
-        for _, n, t in pairs:
+        for _, _, n, t in pairs:
             if n in taken_now or t in taken_live:
                 continue
             taken_now.add(n)
@@ -188,8 +191,8 @@ def flights(samples: Iterable[dict], reach: float, slack: float) -> list[Astray]
     >>> run = lambda frames: [a.describe() for a in flights(({"time": k / 10, "items": graph + f} for k, f in enumerate(frames)), 20, 10)]
     >>> run(good)
     []
-    >>> emerging = [[slot(1)], [slot(1), tok(-40, 20, 0.0)], [slot(1), tok(-36, 21, 0.02)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
-    >>> run(emerging)  # a copy comes out from under its product, faint while over it
+    >>> emerging = [[slot(1)], [tok(-40, 20, 0.0), slot(1)], [tok(-36, 21, 0.02), slot(1)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
+    >>> run(emerging)  # a copy comes out from under its product (listed first: drawn under it), faint while over it
     []
     >>> twice = lambda y: [[slot(1), tok(-40, y)] + f for f in ([], [tok(-40, 20), tok(-40, y)], [tok(-20, 40), tok(-10, 50)],
     ...                                                   [tok(30, 60), tok(30, 70)], [tok(30, 75), tok(30, 75)])]
@@ -262,8 +265,12 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
         landing = tr.seen[b][1]
         way = _way(tr, frames[f0])
         lead = _hull([start, landing, *(c for w in _leaves(tr, frames[f0]) for c in _corners(w))])
-        slot = [o for o in tracks if o is not tr and (o.id, o.text) == (tr.id, tr.text)
-                and any(f == f0 - 1 and math.dist(c, start) <= STILL and op >= SEEN for f, c, op in o.seen)]
+        # its product: another of its id and number standing where it sets off, where one was
+        # drawn the frame before (which of two pills on one spot is the copy shows only once one moves)
+        kin = [o for o in tracks if (o.id, o.text) == (tr.id, tr.text)]
+        shown_before = any(f == f0 - 1 and math.dist(c, start) <= STILL and op >= SEEN for o in kin for f, c, op in o.seen)
+        slot = [o for o in kin if o is not tr and shown_before
+                and any(f == f0 and math.dist(c, start) <= STILL for f, c, _ in o.seen)]
         nearest = math.dist(start, landing)
         for k in range(a, b + 1):
             f, at, op = tr.seen[k]
