@@ -32,6 +32,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from scenes.layout.label_spots import meet
+
 SEEN = 0.05
 """Opacity below which an item counts as not drawn (as `continuity.SEEN`)."""
 STILL = 0.5
@@ -167,11 +169,6 @@ def _leaves(track: _Track, frame_items: list[dict]) -> list[Box]:
             or (i["role"] in ("card", "bucket") and i.get("id") == left)]
 
 
-def _meet(a: Box, b: Box) -> bool:
-    """Whether two boxes overlap (touching is not overlapping)."""
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
-
-
 def _box(item: dict) -> Box:
     x0, y0, x1, y1 = item["bbox"]
     return (float(x0), float(y0), float(x1), float(y1))
@@ -274,7 +271,7 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
         nearest = math.dist(start, landing)
         for k in range(a, b + 1):
             f, at, op = tr.seen[k]
-            if op < SEEN and not (slot and _meet(tr.boxes[k], tr.boxes[a])):  # not out from under its product yet
+            if op < SEEN and not (slot and meet(tr.boxes[k], tr.boxes[a])):  # not out from under its product yet
                 add(k, "hidden", "vanishes on its way")
             d = math.dist(at, landing)
             if d > nearest + slack:
