@@ -83,8 +83,8 @@ class Collide(Spans):
 
 
 class WaitsOnHead(Spans):
-    """No badge waits on an arrowhead (`scenes.draw.collisions.waits_on_heads`): compared with
-    the frame looked at before, so a token riding over one is not counted."""
+    """No badge waits on an arrowhead or a label, an op name (`scenes.draw.collisions.waits_on_heads`):
+    compared with the frame looked at before, so a token riding over one is not counted."""
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)

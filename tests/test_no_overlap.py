@@ -37,9 +37,10 @@ the nine clips at 16:9 and 9:16): nothing within 3 % of the frame's edge (``edge
 names at 11 px (``small_values``), the graph at half the frame at its largest (``fill``), and no
 third of the frame empty for over 3 s while the clip teaches (``empty``).
 
-The same pass finds a badge waiting on an arrowhead (`scenes.draw.collisions.waits_on_heads`:
-standing where it stood the frame before, over a visible head); a token riding over one is not
-counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a visit's or a
+The same pass finds a badge waiting on an arrowhead or a label, an op name such as ``mul`` or
+``** 2`` (`scenes.draw.collisions.waits_on_heads`: standing where it stood the frame before,
+over a visible head or label standing still too); a token riding over one is not counted. The
+cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a visit's or a
 bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
 which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
@@ -113,9 +114,10 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
-    # (clip, aspect): what badge still waits on an arrowhead (collisions.waits_on_heads): a badge
-    # placed beside its node or bucket (badge_centre, free_spot), not a riding token. None: badges
-    # and waiting tokens keep off both ends of every route (label_spots.route_ends)
+    # (clip, aspect): what badge still waits on an arrowhead or a label (collisions.waits_on_heads):
+    # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
+    # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off
+    # what is shown, op names included (OnScreen.shown_rects; a token's rest is off the card it left)
 }
 NOTED = ("backward_walk", "leaf_nodes", "missing_gradient", "dynamic_graph", "grad_accumulation", "backward_graph")
 """The clips the notes check runs on, at every aspect: the six whose walks write rules beside

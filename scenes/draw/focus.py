@@ -60,7 +60,7 @@ class CameraFocus(View):
         if w.wave is not None:
             found.append(w.wave)
         found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())
-        found += [m for ms in w.fill_tokens.values() for m in ms] + list(w.products.values())
+        found += [m for ms in w.fill_tokens.values() for m in ms] + [m for ms in w.products.values() for m in ms]
         seen: set[int] = set()
         inner = {id(s) for m in found for s in m.get_family()[1:]}  # a tag inside its card moves with it
         out = []

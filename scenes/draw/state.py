@@ -54,7 +54,8 @@ class WalkView:
     visit_marks: list[Mobject] = field(default_factory=list)
     badges: dict[str, Mobject] = field(default_factory=dict)  # node -> the gradient it received, kept to the walk's end
     fill_tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # leaf -> the badge beside its bucket
-    products: dict[tuple[str, str], Mobject] = field(default_factory=dict)  # (node, to node) -> the last visit's product, in its note
+    products: dict[tuple[str, str], list[Mobject]] = field(default_factory=dict)  # (node, to node) -> the last
+    # visit's products in its note, one per input slot in the rules' order (w * w: two, one per edge)
 
 
 @dataclass
