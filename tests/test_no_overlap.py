@@ -206,8 +206,6 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
     ("dynamic_graph", "16:9"): ("54.4-59.2 s, 38 %: the code column under s.backward() in the second step's walk "
                                 "(walk_code: lit) while the graph stays in its region (the camera move is not done)"),
-    ("dynamic_graph", "9:16"): ("73.8-79.4 s, 44 %: the room above the loop-once graph in its walk, the graph under "
-                                "the pane's lit line in its region (the camera move is not done)"),
 }
 
 

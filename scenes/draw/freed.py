@@ -59,6 +59,15 @@ class FreedGraphs(View):
         ``act = torch.tensor(0.0)`` starts the next unit keeps the old ``act``)."""
         return any(tid in self._inputs(u) for u in self.graph.cards if u not in self.graph.walked)
 
+    def cut_freed(self) -> Anims:
+        """The storyboard fades (``dim``) a graph the walk went through as the caption says it
+        is freed: its arrows to the weights it used (w) go then, with the fade, not when the
+        next graph starts. No gradient can come from a freed graph again, and w drawn wired to
+        it through "w.grad is 2" and the reset would read as still fed by it."""
+        kept = self._freed()
+        loose = [r for r in self.graph.arrows if (r.src in kept) != (r.dst in kept)]
+        return [FadeOut(self.graph.arrows.pop(r)) for r in loose]
+
     def retire_walked(self, tid: str) -> Anims:
         """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
         that does not build on a graph the walk went through starts a new graph: the walked one
