@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol
 
 from scenes.draw.collisions import collisions, glyph_height, notes_astray, too_small, waits_on_heads
 from scenes.layout.clip import first_sentence
-from scenes.render.continuity import blinks, jumps, renames
+from scenes.render.continuity import blinks, jumps, loose_arrows, renames
 from scenes.render.flight import flights
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from scenes.render.grammar import Palette, off_colour
@@ -313,6 +313,22 @@ class Flights(Kept):
         card_px = self.case.theme.sizes.card_height * width / spec.frame_width
         return [f"{self.case.name} {self.case.aspect}: {a.describe()}"
                 for a in flights(self.samples, FLIGHT_REACH * card_px, FLIGHT_SLACK * card_px)]
+
+
+class LooseArrows(Kept):
+    """An arrow touches the cards it joins on every frame, also while it turns round
+    (`continuity.loose_arrows`): never clear of both by more than ``LOOSE_REACH`` card heights."""
+
+    def found(self) -> list[str]:
+        spec = self.case.theme.aspect(self.case.aspect)
+        width = self.samples[0]["frame"][0] if self.samples else 0
+        card_px = self.case.theme.sizes.card_height * width / spec.frame_width
+        return [f"{self.case.name} {self.case.aspect}: {x.describe()}" for x in loose_arrows(self.samples, LOOSE_REACH * card_px)]
+
+
+LOOSE_REACH = 0.1
+"""How far (in card heights at scale 1) an arrow's box may lie from a card and still touch it:
+a route ends by its card's border, a few pixels off (about 2 px at 854x480)."""
 
 
 FLIGHT_REACH = 0.6

@@ -26,7 +26,9 @@ cases that still show something untrue are listed in ``STILL_UNTRUE``.
 The same pass finds what blinks (`scenes.render.continuity.blinks`, the nine clips at 16:9 and
 9:16): an item with a stable id gone for under half a second and back; what jumps
 (`continuity.jumps`): an item with a stable id moving more than a card's width between two
-frames; and what is renamed (`continuity.renames`): a card whose name changes within the clip.
+frames; what is renamed (`continuity.renames`): a card whose name changes within the clip; and
+what comes loose (`continuity.loose_arrows`): an arrow clear of both cards it joins, as one
+turning round by a pointwise morph was, folded into a hook between them.
 
 The same pass reads the takeaway (`scenes.render.takeaway`): while a takeaway caption is up, every
 number it names (its placeholders, filled from the log) shows in the picture, not only in the
@@ -66,7 +68,7 @@ import pytest
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import (BeatPrintsKept, Blinks, Collide, ConsoleReadable, EmptyArea, Flights, FrameCheck,
-                                GraphFill, Jumps, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall,
+                                GraphFill, Jumps, LooseArrows, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall,
                                 Untrue, ValuesTooSmall, WaitsOnHead, inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
@@ -158,6 +160,10 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
 }
+STILL_LOOSE: dict[tuple[str, str], str] = {
+    # (clip, aspect): an arrow clear of both cards it joins (continuity.loose_arrows), the nine
+    # clips at 16:9 and 9:16
+}
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
@@ -224,6 +230,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
+    FrameCheck("loose", LooseArrows, STILL_LOOSE, applies=_clip_16_9_or_9_16),
     FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),
     FrameCheck("grammar", OffColour),
     FrameCheck("takeaway", TakeawayShown, STILL_UNSHOWN),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, Transform, VGroup
+from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -29,6 +29,7 @@ from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
+from scenes.draw.turn_round import TurnRound
 from scenes.draw.visit_note import VisitNotes
 from scenes.draw.visuals import arrow_length, arrow_reach, edge_arrow, nominal_token_size, token_ride
 from scenes.storyboard.cues import Cue, CueKind
@@ -77,7 +78,8 @@ class BackwardWalk(View):
     # ----- backward graph ---------------------------------------------------------------------
     def _flip_edges(self, only_into: str, step: StepScratch) -> Anims:
         """The forward arrows into ``only_into`` become gradient arrows (flipped; a path needing
-        no grad is dimmed). A dim in the same step fades the new arrow (``step.turning``)."""
+        no grad is dimmed), each turning round on its own line (`TurnRound`: never shrunk off its
+        cards). A dim in the same step fades the new arrow (``step.turning``)."""
         out: Anims = []
         for r, arrow in list(self.graph.arrows.items()):
             if r.dst != only_into:
@@ -86,7 +88,7 @@ class BackwardWalk(View):
             if {r.src, r.dst} & self.graph.dimmed:
                 new.fade(self.theme.opacity.dimmed)
             step.turning[id(arrow)] = new
-            out.append(Transform(arrow, new))
+            out.append(TurnRound(arrow, new))
         return out
 
     @draws("grad_fn_appear")

@@ -165,3 +165,61 @@ def renames(samples: Iterable[dict]) -> list[Rename]:
                 out.append(Rename(cid, sample["time"], known[cid], name))
             known[cid] = name
     return out
+
+
+@dataclass(frozen=True)
+class Loose:
+    """An arrow drawn clear of both cards it joins: ``time`` it is first seen so, ``until`` the last."""
+
+    id: str
+    time: float
+    until: float
+
+    def describe(self) -> str:
+        return f"arrow {self.id} touches neither of its cards {self.time:.2f}-{self.until:.2f} s"
+
+
+def _near(a: list[float], b: list[float], reach: float) -> bool:
+    """Whether boxes ``a`` and ``b`` ([x0, y0, x1, y1]) overlap or lie within ``reach`` of each other."""
+    return a[0] - reach <= b[2] and b[0] - reach <= a[2] and a[1] - reach <= b[3] and b[1] - reach <= a[3]
+
+
+def loose_arrows(samples: Iterable[dict], reach: float) -> list[Loose]:
+    """The arrows that come loose in consecutive inspect samples: an arrow (role ``arrow``, id
+    ``src->dst``) seen while the cards (or buckets) at both its ends are on screen, whose box
+    lies more than ``reach`` pixels from both. An arrow joins its cards on every frame, also
+    while it turns round or changes: one morphed point by point into its reverse shrinks from
+    both ends into a hook between them (backward_graph's w2 -> yh, review 2) or into a tick;
+    an arrow growing from its source touches that source from its first frame.
+
+    >>> card = lambda i, y: {"role": "card", "id": i, "opacity": 1.0, "bbox": [0, y, 60, y + 30]}
+    >>> arrow = lambda y0, y1: {"role": "arrow", "id": "a->b", "opacity": 1.0, "bbox": [28, y0, 32, y1]}
+    >>> frames = [[card("a", 100), card("b", 0), arrow(32, 98)],  # whole: from a's top to b's bottom
+    ...           [card("a", 100), card("b", 0), arrow(60, 70)],  # folded into its middle
+    ...           [card("a", 100), card("b", 0), arrow(62, 68)],
+    ...           [card("a", 100), card("b", 0), arrow(35, 98)]]  # growing back from a
+    >>> [x.describe() for x in loose_arrows(({"time": i / 30, "items": f} for i, f in enumerate(frames)), 3)]
+    ['arrow a->b touches neither of its cards 0.03-0.07 s']
+    """
+    open_: dict[str, list[float]] = {}
+    out: list[Loose] = []
+    for sample in samples:
+        t = sample["time"]
+        seen = [it for it in sample["items"] if it["id"] is not None and it["opacity"] >= SEEN]
+        boxes: dict[str, list[list[float]]] = {}
+        for it in seen:
+            if it["role"] in ("card", "bucket"):
+                boxes.setdefault(it["id"], []).append(it["bbox"])
+        loose = set()
+        for it in seen:
+            ends = it["id"].split("->") if it["role"] == "arrow" else []
+            if len(ends) == 2 and all(e in boxes for e in ends) and not any(
+                    _near(it["bbox"], box, reach) for e in ends for box in boxes[e]):
+                loose.add(it["id"])
+        for aid in loose:
+            open_.setdefault(aid, [t, t])[1] = t
+        for aid in list(open_.keys() - loose):
+            t0, t1 = open_.pop(aid)
+            out.append(Loose(aid, t0, t1))
+    out += [Loose(aid, t0, t1) for aid, (t0, t1) in open_.items()]
+    return out
