@@ -124,6 +124,8 @@ STILL_BLINKS: dict[tuple[str, str], str] = {
     ("leaf_nodes", "9:16"): f"12 blinks, arrows at 20.3, 25.2, 27.7, 31.2 s: {_FLIP}",
     ("missing_gradient", "16:9"): f"7 blinks, arrows at 15.6, 19.0, 21.5 s: {_FLIP}",
     ("missing_gradient", "9:16"): f"7 blinks, arrows at 15.6, 19.0, 21.5 s: {_FLIP}",
+    ("dynamic_graph", "16:9"): f"12 blinks, arrows at 23.8, 28.5, 55.0, 98.4, 101.9, 104.4 s: {_FLIP}",
+    ("dynamic_graph", "9:16"): f"12 blinks, arrows at 23.8, 28.5, 98.4, 101.9, 104.4 s: {_FLIP}",
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
