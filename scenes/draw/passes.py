@@ -20,10 +20,9 @@ from scenes.draw.record import tag, tag_of
 from scenes.draw.state import NetworkView
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 from scenes.draw.visuals.network import Places
-from scenes.render.continuity import BLINK
 from scenes.layout.netplace import FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, row_box
+from scenes.render.continuity import BLINK
 from scenes.storyboard.cues import Cue
-
 
 
 def _owner(mark: Mobject) -> str | None:
