@@ -112,23 +112,9 @@ STILL_TOO_SMALL: dict[tuple[str, str], str] = {
 STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.
 }
-_FLIP = ("the flip to backward (backward.py _flip_edges) turns each arrow into its reverse by a Transform, which "
-         "draws it through a point: for a frame an arrow and its head are a stub (REVIEW2 item 5; seen since "
-         "continuity.blinks counts a shape drawn to under a quarter of its length as gone)")
 STILL_BLINKS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16.
-    ("backward_graph", "16:9"): f"13 blinks, arrows into t4-t8 at 33.1, 34.5, 38.3, 42.3, 44.5 s: {_FLIP}",
-    ("backward_graph", "9:16"): f"14 blinks, arrows into t4-t8 at 33.1, 34.5, 38.3, 42.3, 44.5 s: {_FLIP}",
-    ("backward_walk", "16:9"): f"13 blinks, arrows into t8-t4 at 19.1, 27.1, 35.2, 42.2, 47.4 s: {_FLIP}",
-    ("backward_walk", "9:16"): f"14 blinks, arrows into t8-t4 at 19.1, 27.1, 35.2, 42.2, 47.4 s: {_FLIP}",
-    ("grad_accumulation", "16:9"): f"2 blinks, the arrow t0->t1 at 14.5 s: {_FLIP}",
-    ("grad_accumulation", "9:16"): f"2 blinks, the arrow t0->t1 at 14.5 s: {_FLIP}",
-    ("leaf_nodes", "16:9"): f"12 blinks, arrows at 20.3, 25.2, 27.7, 31.2 s: {_FLIP}",
-    ("leaf_nodes", "9:16"): f"12 blinks, arrows at 20.3, 25.2, 27.7, 31.2 s: {_FLIP}",
-    ("missing_gradient", "16:9"): f"7 blinks, arrows at 15.6, 19.0, 21.5 s: {_FLIP}",
-    ("missing_gradient", "9:16"): f"7 blinks, arrows at 15.6, 19.0, 21.5 s: {_FLIP}",
-    ("dynamic_graph", "16:9"): f"12 blinks, arrows at 23.8, 28.5, 55.0, 98.4, 101.9, 104.4 s: {_FLIP}",
-    ("dynamic_graph", "9:16"): f"12 blinks, arrows at 23.8, 28.5, 98.4, 101.9, 104.4 s: {_FLIP}",
+    # None: since the arrows turn round along their own line (turn_round.TurnRound), no walk blinks
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
