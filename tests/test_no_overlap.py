@@ -169,6 +169,9 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
+    ("grad_accumulation", "9:16"): ("2 back away 14 px, the 3 of the second and third calls (32.2 s, 60.0 s): with "
+                                    "cards at layout.max_scale 1.8 the way from the rule's product rounds y's larger "
+                                    "corner before it goes down to w, 1 px past flight's slack"),
 }
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16

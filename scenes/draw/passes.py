@@ -21,7 +21,7 @@ from scenes.draw.state import NetworkView
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 from scenes.draw.visuals.network import Places
 from scenes.layout.netplace import FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, row_box
-from scenes.render.continuity import BLINK
+from scenes.storyboard.timings import BLINK
 from scenes.storyboard.cues import Cue
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-BLINK = 0.5
-"""Seconds: gone for less than this and back reads as a blink, not as a change."""
+from scenes.storyboard.timings import BLINK
+
 SEEN = 0.05
 """Opacity below which an item counts as gone."""
 DRAWN = 0.25
