@@ -82,3 +82,20 @@ def light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTi
     if out:  # out by the end, not from it: a takeaway's end is the clip's, whose last frames are its poster
         out.append(Cue(_t(max(end - tm.caption_fade, out[-1].start)), tm.caption_fade, "light", beat))
     return out
+
+
+def emphasis_lit(lights: list[Levels], cues: Sequence[Cue], glows: frozenset[str]) -> list[Levels]:
+    """``lights`` with the beat's ``emphasis:`` cards lit by its first phrase, when that phrase
+    lights nothing itself. Why: an emphasis pulses once as the beat starts, a flash of 0.3 s that
+    a viewer reading the caption misses; lit, the card stays marked until a later phrase lights
+    something else, or the beat ends. A card the beat itself draws is left out: it is not there
+    to light yet, and it comes in as its phrase names it. Nor in a walk: its own glow marks the
+    node it visits (``glows``: the cue kinds that move it), and a second card held in the same
+    glow would read as visited too."""
+    if any(c.kind in glows for c in cues):
+        return lights
+    drawn = {i for c in cues if c.kind == "node_appear" for i in c.ids}
+    ids = tuple(dict.fromkeys(i for c in cues if c.kind == "emphasis" for i in c.ids if i not in drawn))
+    if not ids or not lights or lights[0]:
+        return lights
+    return [[ids], *lights[1:]]

@@ -40,7 +40,7 @@ from scenes.voice.speech import Speaker, Timing, Word
 from .builder import _t
 from .caption_events import CaptionEvent, CaptionSpan
 from .cuemarks import LAYER, PATH, op_word
-from .lights import Levels, layer, light_cues, light_times, path
+from .lights import Levels, emphasis_lit, layer, light_cues, light_times, path
 from .cues import Cue, cue_kind
 from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
@@ -372,25 +372,9 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
     starts = [sp.start + (bound.light_at[k] if k < len(bound.light_at) else 0.0) for k, sp in enumerate(spans)]
-    for light in light_cues(starts, _emphasis_lit(bound.lights, steps.cues), end, tm, beat):  # after the cues starting with it
+    for light in light_cues(starts, emphasis_lit(bound.lights, steps.cues, GLOW_KINDS), end, tm, beat):  # after the cues starting with it
         moved.insert(next((i for i, c in enumerate(moved) if c.start > light.start), len(moved)), light)
     return moved, spans, end
-
-
-def _emphasis_lit(lights: list[Levels], cues: Sequence[Cue]) -> list[Levels]:
-    """``lights`` with the beat's ``emphasis:`` cards lit by its first phrase, when that phrase
-    lights nothing itself. Why: an emphasis pulses once as the beat starts, a flash of 0.3 s that
-    a viewer reading the caption misses; lit, the card stays marked until a later phrase lights
-    something else, or the beat ends. A card the beat itself draws is left out: it is not there
-    to light yet, and it comes in as its phrase names it. Nor in a walk: its own glow marks the
-    node it visits, and a second card held in the same glow would read as visited too."""
-    if any(c.kind in GLOW_KINDS for c in cues):
-        return lights
-    drawn = {i for c in cues if c.kind == "node_appear" for i in c.ids}
-    ids = tuple(dict.fromkeys(i for c in cues if c.kind == "emphasis" for i in c.ids if i not in drawn))
-    if not ids or not lights or lights[0]:
-        return lights
-    return [[ids], *lights[1:]]
 
 
 def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -> CaptionSpan:
