@@ -322,8 +322,8 @@ class LooseArrows(Kept):
     def found(self) -> list[str]:
         spec = self.case.theme.aspect(self.case.aspect)
         width = self.samples[0]["frame"][0] if self.samples else 0
-        card_px = self.case.theme.sizes.card_height * width / spec.frame_width * _card_scale(self.samples, card_px_at_1=
-                                                                                           self.case.theme.sizes.card_height * width / spec.frame_width)
+        at_1 = self.case.theme.sizes.card_height * width / spec.frame_width
+        card_px = at_1 * _card_scale(self.samples, at_1)
         return [f"{self.case.name} {self.case.aspect}: {x.describe()}" for x in loose_arrows(self.samples, LOOSE_REACH * card_px)]
 
 
