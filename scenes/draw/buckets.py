@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from manim import FadeIn, FadeOut, Mobject, Succession, VGroup, smooth
+from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.drop import DROP, DropIn
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
+from scenes.draw.record import tag as record_tag
 from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.clip import fill_scales
@@ -144,16 +146,15 @@ class Buckets(View):
         add = shown.get("add")
         waiting = self.walk.fill_tokens.pop(leaf, [])
         if add is not None:
-            # the badge of the visit to AccumulateGrad, waiting beside the bucket, fades as the
-            # level rises: its number becomes the bucket's (a token dropped into the bucket would
-            # cover the value it shows, or the card above it); with no badge there, one shows
-            # first. Where paths met at the bucket, every token waiting there goes the same way
+            # the badge of the visit to AccumulateGrad, waiting beside the bucket, drops into it:
+            # it glides into the middle and fades there as the level rises, and the bucket's
+            # number shows once it is gone (`scenes.draw.drop`); with no badge there, one shows
+            # first. Where paths met at the bucket, every token waiting there drops in with it
             keep = [m for m in waiting if m.text.text == add.text][:1] or (waiting if parts else [])
             out += [FadeOut(m) for m in waiting if m not in keep]
             self.ctx.record(add)
-            if keep:
-                out += [FadeOut(m, rate_func=first_half) for m in keep]
-            else:
+            drops = keep
+            if not keep:
                 tok = self.labels.token(add.text)
                 t, k = self.theme, self.ctx.layout.scale
                 x, y = badge_centre(self.ctx.layout, box, (tok.width, tok.height),
@@ -161,8 +162,10 @@ class Buckets(View):
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
                                     avoid=self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf)
                                                                     + self.walk.visit_marks))
-                self.labels.keep_inside(tok.move_to([x, y, 0]))
-                out.append(Succession(FadeIn(tok), FadeOut(tok)))
+                drops = [self.labels.keep_inside(tok.move_to([x, y, 0]))]
+            for m in drops:  # in its bucket, it is the bucket's
+                record_tag(m, "badge", id=box.id)
+            out += [DropIn(m, (box.x, box.y), fade_in=not keep) for m in drops]
         else:
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
@@ -174,7 +177,7 @@ class Buckets(View):
             out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going, coming)
             for s in parts:
                 self.ctx.record(s)
-        out.append(refill(old, new, rate_func=_after_landing if add is not None else smooth))
+        out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
@@ -199,12 +202,6 @@ class Buckets(View):
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = written
         return out + [refill(old, new)]
-
-
-def _after_landing(t: float) -> float:
-    """The bucket rises once the dropped gradient is in: the drop (`Succession` of the ride and a
-    fade, half each) lands at t = 0.5, and the new value must not show while it still falls."""
-    return smooth(min(1.0, max(0.0, 2.0 * t - 1.0)))
 
 
 def fill_level(grad: float | None, top: float) -> float:

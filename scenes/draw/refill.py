@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from manim import Transform, VGroup
+from manim import Transform, VGroup, smooth
+from manim.utils.rate_functions import linear
 
+from scenes.draw.drop import DropTiming
 from scenes.draw.grow_in import is_text
 from scenes.draw.record import opacity
 
@@ -22,25 +24,40 @@ _FADED = 0.01
 
 class Refill(Transform):
     """The `Transform` `refill` returns: the going texts fade in its first half, the incoming
-    value in its second, so the two numbers are never over each other (as in :func:`~scenes.draw.crossfade.cut`)."""
+    value in its second, so the two numbers are never over each other (as in :func:`~scenes.draw.crossfade.cut`).
+    ``timing``: a gradient drops in (`scenes.draw.drop`): the texts go by its ``out_by``, the
+    level rises from its ``arrive`` and the new value shows from its ``in_from``."""
 
-    def __init__(self, old: VGroup, target: VGroup, going: list[Any], incoming: Any, **kwargs: Any) -> None:
+    def __init__(self, old: VGroup, target: VGroup, going: list[Any], incoming: Any,
+                 timing: DropTiming | None = None, **kwargs: Any) -> None:
         self._out = {id(m) for g in going for m in g.get_family()}
         self._in = {id(m) for m in incoming.get_family()} if incoming is not None else set()
+        self.timing = timing
+        if timing is not None:
+            kwargs["rate_func"] = linear  # each part keeps its own times
         super().__init__(old, target, **kwargs)
 
     def interpolate_submobject(self, submob: Any, start: Any, target: Any, alpha: float) -> Any:
-        if id(submob) in self._out:
+        tm = self.timing
+        if tm is not None:
+            if id(submob) in self._out:
+                alpha = tm.window(alpha, 0.0, tm.out_by)
+            elif id(submob) in self._in:
+                alpha = tm.window(alpha, tm.in_from, 1.0)
+            else:  # the liquid rises as the gradient lands in it
+                alpha = smooth(tm.window(alpha, tm.arrive, 1.0))
+        elif id(submob) in self._out:
             alpha = min(1.0, 2.0 * alpha)
         elif id(submob) in self._in:
             alpha = max(0.0, 2.0 * alpha - 1.0)
         return super().interpolate_submobject(submob, start, target, alpha)
 
 
-def refill(old: VGroup, new: VGroup, **kwargs: Any) -> Transform:
+def refill(old: VGroup, new: VGroup, timing: DropTiming | None = None, **kwargs: Any) -> Transform:
     """A `Transform` of the bucket ``old`` (on screen) into ``new`` (built, not shown) in which
     each text of ``old`` fades out in place and then ``new``'s value fades in in place. ``old``
-    keeps being the scene's bucket: afterwards its ``value`` is the new value's copy it holds."""
+    keeps being the scene's bucket: afterwards its ``value`` is the new value's copy it holds.
+    ``timing``: of the gradient dropping in, which the parts keep to (`Refill`)."""
     for m in [m for m in old.submobjects if is_text(m) and opacity(m) < _FADED]:
         old.remove(m)
     shapes = [m for m in new.submobjects if not is_text(m)]
@@ -52,4 +69,4 @@ def refill(old: VGroup, new: VGroup, **kwargs: Any) -> Transform:
         old.add(incoming)
         target.add(new.value)
     old.value = incoming
-    return Refill(old, target, going, incoming, **kwargs)
+    return Refill(old, target, going, incoming, timing, **kwargs)

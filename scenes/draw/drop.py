@@ -1,0 +1,75 @@
+"""A gradient dropped into its bucket: the token glides from where it waits into the middle of
+the bucket and fades there, shrinking, as the level rises and the new ``.grad`` shows.
+
+Why one motion: a token that fades beside its bucket, and a level that rises after it on its
+own, read as two events; the learner is to see the number go into ``w.grad`` (REVIEW2 item 10).
+The bucket's refill (:mod:`scenes.draw.refill`) takes its times from the same `DropTiming`, so
+the value the bucket held is gone before the token reaches it, and the new one shows only once
+the token is gone: never two numbers over each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from manim import Animation, Mobject, smooth
+from manim.utils.rate_functions import linear
+
+
+@dataclass(frozen=True)
+class DropTiming:
+    """The parts of a bucket_fill cue (fractions of its run time) that a drop keeps to."""
+
+    appear: float  # a token not shown yet fades in where it waits, by then (one waiting: none)
+    out_by: float  # the value the bucket held has faded out
+    arrive: float  # the token is in the middle of the bucket; the level starts to rise
+    gone: float  # the token has faded out there
+    in_from: float  # the new value starts to fade in
+
+    def window(self, t: float, lo: float, hi: float) -> float:
+        """How far ``t`` is through [lo, hi], from 0 to 1."""
+        return min(1.0, max(0.0, (t - lo) / max(hi - lo, 1e-9)))
+
+
+DROP = DropTiming(appear=0.15, out_by=0.2, arrive=0.45, gone=0.6, in_from=0.6)
+"""At 0.8 s a fill: the token moves for about 0.3 s, is gone by 0.5 s, and the value fades in
+over the last 0.3 s, as the level rises from 0.35 s."""
+SHRUNK = 0.5
+"""How small the token is (of its size) when it has faded into the liquid."""
+FADE_LEAD = 0.1
+"""The token starts fading this much (of the cue) before it arrives: still drawn while it moves,
+as `scenes.render.flight` wants, and half gone as it stops."""
+
+
+class DropIn(Animation):
+    """``token`` moves in a straight line to ``to`` by ``timing.arrive`` (after fading in by
+    ``timing.appear`` where ``fade_in``), then fades out and shrinks there by ``timing.gone``;
+    removed at the end. Placed from where it started at every frame (as `RideBehind`), so a beat
+    taken to its end without drawing leaves it where drawing does."""
+
+    def __init__(self, token: Mobject, to: Sequence[float], timing: DropTiming = DROP, *,
+                 fade_in: bool = False, **kwargs: object) -> None:
+        self.to = np.array([float(to[0]), float(to[1]), 0.0])
+        self.timing, self.fade_in = timing, fade_in
+        super().__init__(token, rate_func=linear, remover=True, **kwargs)  # type: ignore[arg-type]
+
+    def begin(self) -> None:
+        self._alphas = [(m, [(name, getattr(m, name)[:, 3].copy()) for name in ("fill_rgbas", "stroke_rgbas")
+                             if len(getattr(m, name, ()))]) for m in self.mobject.get_family()]
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        tm = self.timing
+        start = self.starting_mobject.get_center()
+        moved = smooth(tm.window(alpha, tm.appear if self.fade_in else 0.0, tm.arrive))
+        fading = tm.window(alpha, tm.arrive - FADE_LEAD, tm.gone)
+        shown = (tm.window(alpha, 0.0, tm.appear) if self.fade_in else 1.0) * (1.0 - fading)
+        size = 1.0 - (1.0 - SHRUNK) * fading
+        centre = start + (self.to - start) * moved
+        for m, s in zip(self.mobject.get_family(), self.starting_mobject.get_family(), strict=True):
+            m.points = (s.points - start) * size + centre
+        for m, arrays in self._alphas:
+            for name, first in arrays:
+                getattr(m, name)[:, 3] = first * shown
