@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup
+from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -23,7 +23,7 @@ from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
 from scenes.draw.record import opacity, tag as record_tag
 from scenes.draw.shown_numbers import MIN_SHOWN
-from scenes.layout.label_spots import badge_centre
+from scenes.layout.label_spots import badge_centre, rect_around
 from scenes.layout.detail import Detail
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
@@ -183,8 +183,9 @@ class BackwardWalk(View):
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
                                     avoid=avoid)
-                if len(waiting) == 1 and not is_acc:  # one path in: the badge is the token, where it
-                    x, y = waiting[0].get_center()[:2]  # waits (a glide beside the card may cross its corner)
+                if len(waiting) == 1 and (not is_acc or self._queues(item)):  # one path in: the badge is
+                    x, y = waiting[0].get_center()[:2]  # the token, where it waits (beside the card, or
+                    # its bucket: a glide beside the card may cross its corner)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
                     own = [bounds(m) for m in self.onscreen.own_shapes(item)]
                     x, y = self.onscreen.free_spot((x, y), tok, avoid + own)
@@ -279,10 +280,47 @@ class BackwardWalk(View):
         leaves += self.walk.visit_marks
         move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product)
         tok.move_to(move.path.get_start())
+        anims = self._on_to_bucket(tok, move, cue.ids[1], dst, step)
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self.ctx.record(s)
-        return [move]
+        return anims
+
+    def _queues(self, leaf: str) -> bool:
+        """Whether tokens riding to ``leaf`` go on to wait beside its bucket (`_on_to_bucket`)."""
+        return f"bucket:{leaf}" in self.lay.boxes and leaf in self.graph.cards
+
+    def _on_to_bucket(self, tok: VGroup, move: Animation, node: str, leaf: str, step: StepScratch) -> Anims:
+        """``move`` (``tok`` riding to ``node``), and, where ``node`` is a leaf with a bucket, ``tok``
+        going on from the leaf's card to wait beside the bucket, in a row with the tokens waiting
+        there (from the bucket out, as `_merge` rows them): each gradient that reaches a weight
+        is seen to arrive and stays countable until the fill drops them in (dynamic_graph's four
+        1/27, which piled up on w's arrowheads). Riding on, it is the bucket's arrow's (its way
+        crosses the leaf's card, as `_merge`'s does)."""
+        if not self._queues(leaf):
+            return [move]
+        queue = self.walk.tokens.get(node, [])
+        landed = [step.queued.get(id(m)) or (float(m.get_center()[0]), float(m.get_center()[1])) for m in queue]
+        box, t, k = self.lay.boxes[f"bucket:{leaf}"], self.theme, self.lay.scale
+        size = (tok.width, tok.height)
+        avoid = self.onscreen.shown_rects(exclude=[tok, *queue]) + [rect_around(x, y, size) for x, y in landed]
+        own = [bounds(m) for m in self.onscreen.own_shapes(leaf)]
+        if not landed:
+            at = badge_centre(self.lay, box, size, nominal=nominal_token_size(t, scale=k), gap=t.spacing.edge_clearance,
+                              clear=arrow_reach(t, k), head=arrow_length(t, k),
+                              avoid=self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]))
+        else:
+            wide = max([tok.width] + [m.width for m in queue]) + t.spacing.edge_clearance
+            out_x = 1.0 if landed[0][0] >= box.x else -1.0
+            at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
+        x, y = self.onscreen.free_spot(at, tok, avoid + own)
+        start = tok.get_center().copy()
+        tok.move_to(move.path.get_end())
+        glide = self.onscreen.glide(tok, (x, y), queue, step, leaves=[self.graph.cards[leaf]])
+        tok.move_to(start)
+        step.queued[id(tok)] = (x, y)
+        move.run_time, glide.run_time = 2.0, 1.0  # the ride down the edge, then the short way on
+        return [Succession(move, _Retag(tok, _arrow_id(f"bucket:{leaf}", leaf)), glide)]
 
     def _product(self, cue: Cue, nth: int) -> Mobject | None:
         """The ``nth`` product the last visit wrote for the edge of ``cue`` (node, to node), the one
@@ -316,6 +354,22 @@ class BackwardWalk(View):
         for s in cue.strings:
             self.ctx.record(s)
         return [move]
+
+
+class _Retag(Animation):
+    """Re-tags a token as it starts the next part of its way (`Succession`): the record follows
+    it as the arrow it rides on, not the one it came down."""
+
+    def __init__(self, tok: Mobject, ident: str) -> None:
+        self.ident = ident
+        super().__init__(tok, run_time=1e-3)
+
+    def begin(self) -> None:
+        record_tag(self.mobject, "badge", id=self.ident)
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        pass
 
 
 def _arrow_id(src: str, dst: str) -> str:

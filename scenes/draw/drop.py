@@ -1,5 +1,5 @@
 """A gradient dropped into its bucket: the token glides from where it waits into the middle of
-the bucket and fades there, shrinking, as the level rises and the new ``.grad`` shows.
+the bucket and fades there as the level rises and the new ``.grad`` shows.
 
 Why one motion: a token that fades beside its bucket, and a level that rises after it on its
 own, read as two events; the learner is to see the number go into ``w.grad`` (REVIEW2 item 10).
@@ -36,8 +36,6 @@ class DropTiming:
 DROP = DropTiming(appear=0.15, out_by=0.2, arrive=0.45, gone=0.6, in_from=0.6)
 """At 0.8 s a fill: the token moves for about 0.3 s, is gone by 0.5 s, and the value fades in
 over the last 0.3 s, as the level rises from 0.35 s."""
-SHRUNK = 0.5
-"""How small the token is (of its size) when it has faded into the liquid."""
 FADE_LEAD = 0.1
 """The token starts fading this much (of the cue) before it arrives: still drawn while it moves,
 as `scenes.render.flight` wants, and half gone as it stops."""
@@ -45,7 +43,8 @@ as `scenes.render.flight` wants, and half gone as it stops."""
 
 class DropIn(Animation):
     """``token`` moves in a straight line to ``to`` by ``timing.arrive`` (after fading in by
-    ``timing.appear`` where ``fade_in``), then fades out and shrinks there by ``timing.gone``;
+    ``timing.appear`` where ``fade_in``), then fades out there by ``timing.gone`` (not shrunk: a badge's
+    number is never drawn under the least readable size, `scenes.draw.collisions.too_small`);
     removed at the end. Placed from where it started at every frame (as `RideBehind`), so a beat
     taken to its end without drawing leaves it where drawing does."""
 
@@ -66,10 +65,9 @@ class DropIn(Animation):
         moved = smooth(tm.window(alpha, tm.appear if self.fade_in else 0.0, tm.arrive))
         fading = tm.window(alpha, tm.arrive - FADE_LEAD, tm.gone)
         shown = (tm.window(alpha, 0.0, tm.appear) if self.fade_in else 1.0) * (1.0 - fading)
-        size = 1.0 - (1.0 - SHRUNK) * fading
-        centre = start + (self.to - start) * moved
+        shift = (self.to - start) * moved
         for m, s in zip(self.mobject.get_family(), self.starting_mobject.get_family(), strict=True):
-            m.points = (s.points - start) * size + centre
+            m.points = s.points + shift
         for m, arrays in self._alphas:
             for name, first in arrays:
                 getattr(m, name)[:, 3] = first * shown
