@@ -24,7 +24,7 @@ from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag as record_tag
 from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
-from scenes.layout.clip import fill_scales
+from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_spots import badge_centre, note_centre
 from scenes.layout.place import Box
@@ -52,7 +52,7 @@ class Buckets(View):
 
     @cached_property
     def fill_max(self) -> dict[str, float]:
-        """Each leaf's largest |.grad| over the clip: a bucket full to the brim (`fill_scales`)."""
+        """Each leaf's largest |.grad| over the clip: its bucket full to the brim (`fill_scales`)."""
         return fill_scales(self.ctx.plan)
 
     def _ensure_bucket(self, leaf: str, grad_fn: Shown | None = None, name: Shown | None = None) -> Anims:
@@ -128,7 +128,7 @@ class Buckets(View):
         old = self.graph.buckets[leaf]
         shown = {s.role: s for s in cue.strings}
         parts = [s for s in cue.strings if s.role == "part"]
-        top = self.fill_max.get(leaf) or 1.0
+        top = self.fill_max.get(leaf)
         before = shown.get("before")
         if before is not None and self.graph.bucket_text.get(leaf) != before.text:
             # a replayed fill: the bucket first shows what .grad held, then what arrives
@@ -202,14 +202,3 @@ class Buckets(View):
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = written
         return out + [refill(old, new)]
-
-
-def fill_level(grad: float | None, top: float) -> float:
-    """A bucket's level for ``grad`` out of the clip's largest ``top``: a level says how much has
-    gathered, so a negative .grad (or none) shows none, and its number carries the sign.
-
-    >>> fill_level(-1.0, 2.0), fill_level(1.0, 2.0), fill_level(None, 2.0)
-    (0.0, 0.5, 0.0)
-    """
-    return max(grad or 0.0, 0.0) / top
-

@@ -11,6 +11,7 @@ the token is gone: never two numbers over each other.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,10 +50,10 @@ class DropIn(Animation):
     taken to its end without drawing leaves it where drawing does."""
 
     def __init__(self, token: Mobject, to: Sequence[float], timing: DropTiming = DROP, *,
-                 fade_in: bool = False, **kwargs: object) -> None:
+                 fade_in: bool = False, **kwargs: Any) -> None:
         self.to = np.array([float(to[0]), float(to[1]), 0.0])
         self.timing, self.fade_in = timing, fade_in
-        super().__init__(token, rate_func=linear, remover=True, **kwargs)  # type: ignore[arg-type]
+        super().__init__(token, rate_func=linear, remover=True, **kwargs)
 
     def begin(self) -> None:
         self._alphas = [(m, [(name, getattr(m, name)[:, 3].copy()) for name in ("fill_rgbas", "stroke_rgbas")

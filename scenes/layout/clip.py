@@ -246,12 +246,3 @@ def console_room(plan: Any, reserve: float) -> float:
 def shows_code(plan: Any, source: str | None) -> bool:
     """Whether the clip has a code pane: a program, and a beat that shows its lines."""
     return bool(source) and any(c.kind == "code_line" for c in plan.cues)
-
-
-def fill_scales(plan: Any) -> dict[str, float]:
-    """Per leaf, the largest |.grad| the clip reaches: its bucket is full at that value."""
-    top: dict[str, float] = {}
-    for c in plan.cues:
-        if c.kind == "bucket_fill" and len(c.ids) > 1:
-            top[c.ids[1]] = max(top.get(c.ids[1], 0.0), abs(c.number("after") or 0.0))
-    return top

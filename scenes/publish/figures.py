@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.records import Tensor
+from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.layout.freeing import freeing
 from scenes.layout.graph import Graph, graph_from_events
 from scenes.layout.passes import expanded, reduced, share_slots
@@ -60,12 +61,14 @@ class Sent:
 @dataclass(frozen=True)
 class Fill:
     """A bucket's ``.grad`` as it was written, the walk step it was filled at, and what it held
-    before (None: empty), which a stepping figure shows until that step."""
+    before (None: empty), which a stepping figure shows until that step; its level now and before."""
 
     bucket: str
     text: str
     step: int
     before: str | None = None
+    level: float = 1.0  # how full it is drawn, and was before (`scenes.layout.bucket_level`, as the clip)
+    held: float = 0.0
 
 
 @dataclass
@@ -132,7 +135,7 @@ def figures(index: LogIndex, p: Any, views: list[str], theme: Theme) -> Figures:
     item_of = _item_of(graph, lay)
     ctx = _Replay(item_of, {it.id: it.title for it in graph.items}, steps, dict(index.tensor_event),
                   {it.id for it in graph.items if it.kind in ("op", "loss", "internal")},
-                  {i: (b.x, b.y) for i, b in lay.boxes.items()}, _fills_at(p, steps))
+                  {i: (b.x, b.y) for i, b in lay.boxes.items()}, _fills_at(p, steps), fill_scales(p))
     pic, out, walks = Picture(), [], []
     snap: tuple[Picture, int] | None = None  # the walk's picture at the end of its last beat, and that beat
     call: object = _NO_CALL
@@ -197,6 +200,7 @@ class _Replay:
     results: set[str]
     places: dict[str, tuple[float, float]]  # item -> its box's centre: a new pass takes a freed one's place
     fills_at: dict[int, Any] = field(default_factory=dict)  # an AccumulateGrad visit's step -> its fill cue
+    tops: dict[str, float] = field(default_factory=dict)  # leaf -> the .grad its bucket is full at (`fill_scales`)
 
 
 def _retire_walked(pic: Picture, tid: str, ctx: _Replay) -> None:
@@ -249,13 +253,15 @@ def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
     elif kind == "bucket_fill" and len(cue.ids) > 1:
         bucket = f"bucket:{cue.ids[1]}"
         pic.buckets.add(bucket)
-        pic.fills[bucket] = Fill(bucket, cue.text("after") or "", step, cue.text("before"))
+        top = ctx.tops.get(cue.ids[1])
+        pic.fills[bucket] = Fill(bucket, cue.text("after") or "", step, cue.text("before"),
+                                 fill_level(cue.number("after"), top), fill_level(cue.number("before"), top))
     elif kind == "bucket_reset" and cue.ids:
         bucket = f"bucket:{cue.ids[0]}"
         text = cue.text("after")
         pic.fills.pop(bucket, None)
-        if text not in (None, "None"):
-            pic.fills[bucket] = Fill(bucket, text, step)
+        if text not in (None, "None"):  # zero_grad's 0: written, no level
+            pic.fills[bucket] = Fill(bucket, text, step, level=0.0)
     elif kind == "emphasis":
         pic.lit |= set(ids)
     elif kind == "dim":

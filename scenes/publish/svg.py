@@ -216,14 +216,19 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     if fill is None:
         return "".join(out) + empty + "</g>"
     iw, ih = w * q.bucket_inner_width, h * q.bucket_inner_height
-    liquid = _rect(x, y, iw, ih, theme.radii.bucket * U, c.bucket_fill)
+
+    def liquid(level: float) -> str:
+        """The liquid up to ``level`` of the inside, from its floor (none at 0)."""
+        lh = ih * min(max(level, 0.0), 1.0)
+        return _rect(x, y + (ih - lh) / 2, iw, lh, min(theme.radii.bucket * U, lh / 2), c.bucket_fill) if lh > 0 else ""
+
     if stepping is not None:  # until its step, what it held before (empty if None); the new fill from it
         held = fill.before if fill.before not in (None, "None") else None
-        before = empty if held is None else liquid + svg_text(x, y, held, _fit(held, em, w * q.bucket_label_width,
-                                                                             least), c.text, theme.fonts.mono)
+        before = empty if held is None else liquid(fill.held) + svg_text(
+            x, y, held, _fit(held, em, w * q.bucket_label_width, least), c.text, theme.fonts.mono)
         out.append(f'<g class="mark{" off" if fill.step <= stepping else ""}" data-until="{fill.step}">{before}</g>')
     text = svg_text(x, y, fill.text, _fit(fill.text, em, w * q.bucket_label_width, least), c.text, theme.fonts.mono)
-    out.append(f"<g{_step_attrs(fill.step, stepping)}>{liquid}{text}</g>")
+    out.append(f"<g{_step_attrs(fill.step, stepping)}>{liquid(fill.level)}{text}</g>")
     return "".join(out) + "</g>"
 
 

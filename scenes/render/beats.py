@@ -182,7 +182,8 @@ class ClipKeys:
 
     def __init__(self, opts: RenderOptions, checked: Checked, p: Plan) -> None:
         from scenes.render.states import BeatStates
-        from scenes.layout.clip import clip_layout, fill_scales
+        from scenes.layout.bucket_level import fill_scales
+        from scenes.layout.clip import clip_layout
         from scenes.layout.unshown import nothing_shown
         from scenes.render.keys import clip_digest, prefixes, segment_description
         from scenes.video.timeline import clip_segments

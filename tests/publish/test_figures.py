@@ -208,3 +208,18 @@ def test_a_freed_graph_leaves_the_figures_as_it_leaves_the_clip() -> None:
     long_edge = re.search(rf'<g data-edge="{w}->{last_h}"><path d="([^"]*)"', built.svg)
     assert long_edge is not None and " C" in long_edge.group(1)  # through its dummy slots, smoothly
     assert not any("<polyline" in f.svg for f in figs if f is not None)
+
+
+def test_a_buckets_level_is_its_grad_over_the_largest_it_holds() -> None:
+    """One rule for a bucket's level, the clip's and the figures' (scenes/layout/bucket_level.py):
+    grad_accumulation's w holds 6, then 12, then 6 again, so its bucket is half full, full, half
+    full; figures used to fill every bucket to the brim whatever it held."""
+    figs, _, _, _ = _figures("grad_accumulation")
+    liquid = re.compile(rf'<rect[^>]* height="([\d.]+)"[^>]* fill="{load_theme().colors.bucket_fill}"/><text[^>]*>([^<]+)</text>')
+    heights: dict[str, set[float]] = {}
+    for f in figs:
+        for h, text in liquid.findall(f.svg if f is not None else ""):
+            heights.setdefault(text, set()).add(round(float(h), 3))
+    assert set(heights) >= {"6", "12"}, heights
+    (full,), (half,) = heights["12"], heights["6"]
+    assert half == pytest.approx(full / 2, rel=1e-2)

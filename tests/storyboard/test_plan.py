@@ -269,7 +269,7 @@ def test_the_arithmetic_on_screen_holds(name: str) -> None:
 def test_bucket_levels_come_from_the_logged_numbers_not_the_texts(tmp_path) -> None:
     """A bucket is filled to the logged .grad, not to its rounded text: with one decimal place
     w2.grad shows as 0.4, but its bucket is drawn at 4/9 of the fullest."""
-    from scenes.layout.clip import fill_scales
+    from scenes.layout.bucket_level import fill_scales
 
     text = open(storyboard_path("backward_walk")).read().replace("numbers: fraction", "numbers: {style: decimal, places: 1}")
     board = tmp_path / "walk.yaml"
