@@ -23,7 +23,7 @@ from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
 from scenes.draw.record import opacity, tag as record_tag
 from scenes.draw.shown_numbers import MIN_SHOWN
-from scenes.layout.label_spots import badge_centre, rect_around
+from scenes.layout.label_spots import badge_centre
 from scenes.layout.detail import Detail
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
@@ -280,7 +280,7 @@ class BackwardWalk(View):
         leaves += self.walk.visit_marks
         move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product)
         tok.move_to(move.path.get_start())
-        anims = self._on_to_bucket(tok, move, cue.ids[1], dst, step)
+        anims = self._on_to_bucket(tok, move, cue, dst, step)
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self.ctx.record(s)
@@ -290,37 +290,54 @@ class BackwardWalk(View):
         """Whether tokens riding to ``leaf`` go on to wait beside its bucket (`_on_to_bucket`)."""
         return f"bucket:{leaf}" in self.lay.boxes and leaf in self.graph.cards
 
-    def _on_to_bucket(self, tok: VGroup, move: Animation, node: str, leaf: str, step: StepScratch) -> Anims:
-        """``move`` (``tok`` riding to ``node``), and, where ``node`` is a leaf with a bucket, ``tok``
-        going on from the leaf's card to wait beside the bucket, in a row with the tokens waiting
-        there (from the bucket out, as `_merge` rows them): each gradient that reaches a weight
-        is seen to arrive and stays countable until the fill drops them in (dynamic_graph's four
-        1/27, which piled up on w's arrowheads). Riding on, it is the bucket's arrow's (its way
+    def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
+        """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
+        bucket, ``tok`` going on from the leaf's card to wait beside the bucket, in a row with the
+        tokens waiting there (from the bucket out, as `_merge` rows them; on the side where the
+        whole row fits, counted from the plan): each gradient that reaches a weight is seen to
+        arrive and stays countable until the fill drops them in (dynamic_graph's four 1/27,
+        which piled up on w's arrowheads). Riding on, it is the bucket's arrow's (its way
         crosses the leaf's card, as `_merge`'s does)."""
         if not self._queues(leaf):
             return [move]
+        node = cue.ids[1]
         queue = self.walk.tokens.get(node, [])
         landed = [step.queued.get(id(m)) or (float(m.get_center()[0]), float(m.get_center()[1])) for m in queue]
         box, t, k = self.lay.boxes[f"bucket:{leaf}"], self.theme, self.lay.scale
         size = (tok.width, tok.height)
-        avoid = self.onscreen.shown_rects(exclude=[tok, *queue]) + [rect_around(x, y, size) for x, y in landed]
-        own = [bounds(m) for m in self.onscreen.own_shapes(leaf)]
+        wide = max([tok.width] + [m.width for m in queue]) + t.spacing.edge_clearance
         if not landed:
-            at = badge_centre(self.lay, box, size, nominal=nominal_token_size(t, scale=k), gap=t.spacing.edge_clearance,
-                              clear=arrow_reach(t, k), head=arrow_length(t, k),
-                              avoid=self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]))
+            x0, y0 = badge_centre(self.lay, box, size, nominal=nominal_token_size(t, scale=k),
+                                  gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+                                  avoid=self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]))
+            out_x = 1.0 if x0 >= box.x else -1.0
+            lo, _, hi, _ = self.frame.free_rect()
+            reach = x0 + out_x * ((self._coming(cue) - 1) * wide + wide / 2)
+            if not lo <= reach <= hi and lo <= 2 * box.x - reach <= hi:  # the row fits on the other side only
+                x0, out_x = 2 * box.x - x0, -out_x
+            at = (x0, y0)
         else:
-            wide = max([tok.width] + [m.width for m in queue]) + t.spacing.edge_clearance
             out_x = 1.0 if landed[0][0] >= box.x else -1.0
             at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
-        x, y = self.onscreen.free_spot(at, tok, avoid + own)
         start = tok.get_center().copy()
         tok.move_to(move.path.get_end())
-        glide = self.onscreen.glide(tok, (x, y), queue, step, leaves=[self.graph.cards[leaf]])
+        glide = self.onscreen.glide(tok, at, queue, step, settle=True, leaves=[self.graph.cards[leaf]])
         tok.move_to(start)
-        step.queued[id(tok)] = (x, y)
+        rest = getattr(tok, "rests", None)
+        step.queued[id(tok)] = ((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at
         move.run_time, glide.run_time = 2.0, 1.0  # the ride down the edge, then the short way on
         return [Succession(move, _Retag(tok, _arrow_id(f"bucket:{leaf}", leaf)), glide)]
+
+    def _coming(self, cue: Cue) -> int:
+        """How many tokens ride to the node of ``cue`` from it on, until that node is visited."""
+        node, n = cue.ids[1], 0
+        for c in self.ctx.plan.cues:
+            if c.start < cue.start or c is cue:
+                continue
+            if c.kind == "visit" and c.ids and c.ids[0] == node:
+                break
+            n += c.kind == "grad_travel" and len(c.ids) > 1 and c.ids[1] == node
+        return n + 1
 
     def _product(self, cue: Cue, nth: int) -> Mobject | None:
         """The ``nth`` product the last visit wrote for the edge of ``cue`` (node, to node), the one
