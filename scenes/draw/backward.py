@@ -21,7 +21,7 @@ from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
-from scenes.draw.record import opacity, tag as record_tag
+from scenes.draw.record import opacity, tag as record_tag, tag_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.layout.label_spots import badge_centre
 from scenes.layout.detail import Detail
@@ -183,9 +183,9 @@ class BackwardWalk(View):
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
                                     avoid=avoid)
-                if len(waiting) == 1 and (not is_acc or self._queues(item)):  # one path in: the badge is
-                    x, y = waiting[0].get_center()[:2]  # the token, where it waits (beside the card, or
-                    # its bucket: a glide beside the card may cross its corner)
+                if len(waiting) == 1 and (not is_acc or self._in_row(waiting[0], item)):  # one path in: the
+                    x, y = waiting[0].get_center()[:2]  # badge is the token, where it waits (beside the
+                    # card, or in its bucket's row: a glide beside the card may cross its corner)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
                     own = [bounds(m) for m in self.onscreen.own_shapes(item)]
                     x, y = self.onscreen.free_spot((x, y), tok, avoid + own)
@@ -203,7 +203,7 @@ class BackwardWalk(View):
                 out += self._merge(waiting, tok, step, box, into=item if is_acc else None)
                 waiting = []
                 self.ctx.record(s)
-        if is_acc and waiting:  # no badge (they met at the bucket): they wait beside it for the fill
+        if is_acc and waiting:  # no badge (they met at the bucket): they wait for the fill
             out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
             self.walk.fill_tokens[item], waiting = waiting, []
             rode = []  # they stay: not going
@@ -286,58 +286,71 @@ class BackwardWalk(View):
             self.ctx.record(s)
         return anims
 
-    def _queues(self, leaf: str) -> bool:
-        """Whether tokens riding to ``leaf`` go on to wait beside its bucket (`_on_to_bucket`)."""
-        return f"bucket:{leaf}" in self.lay.boxes and leaf in self.graph.cards
+    def _in_row(self, tok: Mobject, leaf: str) -> bool:
+        """Whether ``tok`` waits in the row beside the bucket of ``leaf`` (`_to_row`)."""
+        found = tag_of(tok)
+        return found is not None and found.id == _arrow_id(f"bucket:{leaf}", leaf)
 
-    def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
-        """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
-        bucket, ``tok`` going on from the leaf's card to wait beside the bucket, in a row with the
-        tokens waiting there (from the bucket out, as `_merge` rows them; on the side where the
-        whole row fits, counted from the plan): each gradient that reaches a weight is seen to
-        arrive and stays countable until the fill drops them in (dynamic_graph's four 1/27,
-        which piled up on w's arrowheads). Riding on, it is the bucket's arrow's (its way
-        crosses the leaf's card, as `_merge`'s does)."""
-        if not self._queues(leaf):
-            return [move]
-        node = cue.ids[1]
-        queue = self.walk.tokens.get(node, [])
-        landed = [step.queued.get(id(m)) or (float(m.get_center()[0]), float(m.get_center()[1])) for m in queue]
+    def _to_row(self, tok: VGroup, row: list[VGroup], leaf: str, count: int, step: StepScratch,
+                landed: list[tuple[float, float]]) -> tuple[Animation, tuple[float, float]]:
+        """``tok``'s way from where it is to the next place in the row of tokens waiting beside
+        the bucket of ``leaf`` (``row``, standing at ``landed``: where each is, or lands in this
+        step), and that place. The row runs from beside the bucket out, as `_merge` rows tokens,
+        on the side where all ``count`` fit; its way may cross the leaf's card, and it settles
+        on the nearest free spot, never hidden where it waits."""
         box, t, k = self.lay.boxes[f"bucket:{leaf}"], self.theme, self.lay.scale
-        size = (tok.width, tok.height)
-        wide = max([tok.width] + [m.width for m in queue]) + t.spacing.edge_clearance
+        wide = max([tok.width] + [m.width for m in row]) + t.spacing.edge_clearance
         if not landed:
-            x0, y0 = badge_centre(self.lay, box, size, nominal=nominal_token_size(t, scale=k),
+            x0, y0 = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
                                   gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
                                   avoid=self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]))
             out_x = 1.0 if x0 >= box.x else -1.0
             lo, _, hi, _ = self.frame.free_rect()
-            reach = x0 + out_x * ((self._coming(cue) - 1) * wide + wide / 2)
+            reach = x0 + out_x * ((count - 1) * wide + wide / 2)
             if not lo <= reach <= hi and lo <= 2 * box.x - reach <= hi:  # the row fits on the other side only
                 x0, out_x = 2 * box.x - x0, -out_x
             at = (x0, y0)
         else:
             out_x = 1.0 if landed[0][0] >= box.x else -1.0
             at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
+        glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=[self.graph.cards[leaf]])
+        rest = getattr(tok, "rests", None)
+        return glide, (((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at)
+
+    def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
+        """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
+        bucket that gradients reach at different times (dynamic_graph's four 1/27, one per use
+        of w, which piled up on w's arrowheads), ``tok`` going on from the leaf's card to wait in
+        the row beside the bucket (`_to_row`): each is seen to arrive and stays countable until
+        the fill drops them in. Riding on, it is the bucket's arrow's. Gradients that all arrive
+        at once (w * w) ride at the pace of every ride and wait where they land, two at most."""
+        node = cue.ids[1]
+        row = self.walk.tokens.get(node, [])
+        coming = self._coming(cue)
+        if f"bucket:{leaf}" not in self.lay.boxes or leaf not in self.graph.cards or not (
+                row or any(c.start > cue.start for c in coming)):
+            return [move]
+        landed = [step.queued.get(id(m)) or (float(m.get_center()[0]), float(m.get_center()[1])) for m in row]
         start = tok.get_center().copy()
         tok.move_to(move.path.get_end())
-        glide = self.onscreen.glide(tok, at, queue, step, settle=True, leaves=[self.graph.cards[leaf]])
+        glide, at = self._to_row(tok, row, leaf, len(row) + 1 + len(coming), step, landed)
         tok.move_to(start)
-        rest = getattr(tok, "rests", None)
-        step.queued[id(tok)] = ((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at
+        step.queued[id(tok)] = at
         move.run_time, glide.run_time = 2.0, 1.0  # the ride down the edge, then the short way on
         return [Succession(move, _Retag(tok, _arrow_id(f"bucket:{leaf}", leaf)), glide)]
 
-    def _coming(self, cue: Cue) -> int:
-        """How many tokens ride to the node of ``cue`` from it on, until that node is visited."""
-        node, n = cue.ids[1], 0
+    def _coming(self, cue: Cue) -> list[Cue]:
+        """The other gradients riding to the node of ``cue`` from its start on, until that node is
+        visited."""
+        node, out = cue.ids[1], []
         for c in self.ctx.plan.cues:
             if c.start < cue.start or c is cue:
                 continue
             if c.kind == "visit" and c.ids and c.ids[0] == node:
                 break
-            n += c.kind == "grad_travel" and len(c.ids) > 1 and c.ids[1] == node
-        return n + 1
+            if c.kind == "grad_travel" and len(c.ids) > 1 and c.ids[1] == node:
+                out.append(c)
+        return out
 
     def _product(self, cue: Cue, nth: int) -> Mobject | None:
         """The ``nth`` product the last visit wrote for the edge of ``cue`` (node, to node), the one

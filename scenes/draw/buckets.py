@@ -21,7 +21,7 @@ from scenes.draw.drop import DROP, DropIn
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.record import tag as record_tag
+from scenes.draw.record import tag as record_tag, tag_of
 from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
@@ -163,9 +163,11 @@ class Buckets(View):
                                     avoid=self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf)
                                                                     + self.walk.visit_marks))
                 drops = [self.labels.keep_inside(tok.move_to([x, y, 0]))]
-            for m in drops:  # in its bucket, it is the bucket's
+            far = [m for m in drops if not _beside(m)]  # at the leaf's arrowheads (w * w): they go there
+            out += [FadeOut(m, rate_func=first_half) for m in far]
+            for m in [m for m in drops if m not in far]:  # in its bucket, it is the bucket's
                 record_tag(m, "badge", id=box.id)
-            out += [DropIn(m, (box.x, box.y), fade_in=not keep) for m in drops]
+                out.append(DropIn(m, self.mouth(box, m, [old.value, new.value]), fade_in=not keep))
         else:
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
@@ -180,6 +182,17 @@ class Buckets(View):
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
+
+    def mouth(self, box: Box, tok: Mobject, values: list[Mobject | None]) -> tuple[float, float]:
+        """Where ``tok`` fades as it drops into the bucket ``box``: in its mouth, just above its
+        number (the one it shows and the one it will: a token over either reads as two numbers),
+        on the side ``tok`` comes from, clear of the arrowhead in the middle of the rim."""
+        t, k = self.theme, self.ctx.layout.scale
+        high = max((v.height for v in values if v is not None), default=0.0)
+        gap = t.spacing.edge_clearance
+        side = 1.0 if tok.get_center()[0] >= box.x else -1.0
+        return (box.x + side * (arrow_length(t, k) / 2 + tok.width / 2 + gap),
+                box.y + high / 2 + tok.height / 2 + gap)
 
     @draws("bucket_reset")
     def draw_bucket_reset(self, cue: Cue, step: StepScratch) -> Anims:
@@ -202,3 +215,11 @@ class Buckets(View):
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = written
         return out + [refill(old, new)]
+
+
+def _beside(tok: Mobject) -> bool:
+    """Whether a token waiting for a fill waits beside the bucket (the visit's badge, or the row
+    of `scenes.draw.backward.BackwardWalk._to_row`, tagged as the bucket's arrow's), not where
+    it landed at its leaf's card, with the card between it and the bucket."""
+    found = tag_of(tok)
+    return found is None or found.id is None or found.id.startswith("bucket:")

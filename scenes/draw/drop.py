@@ -1,11 +1,12 @@
-"""A gradient dropped into its bucket: the token glides from where it waits into the middle of
-the bucket and fades there as the level rises and the new ``.grad`` shows.
+"""A gradient dropped into its bucket: the token glides from where it waits into the bucket's
+mouth, above its number, and fades there as the level rises and the new ``.grad`` shows.
 
 Why one motion: a token that fades beside its bucket, and a level that rises after it on its
 own, read as two events; the learner is to see the number go into ``w.grad`` (REVIEW2 item 10).
-The bucket's refill (:mod:`scenes.draw.refill`) takes its times from the same `DropTiming`, so
-the value the bucket held is gone before the token reaches it, and the new one shows only once
-the token is gone: never two numbers over each other.
+The bucket's refill (:mod:`scenes.draw.refill`) takes its times from the same `DropTiming`: the
+level rises as the token lands, and the value the bucket held gives way to the new one once it
+has, with no moment without a number (a blink). The token lands above the number, so the two
+are never over each other (`scenes.draw.buckets.Buckets.mouth`).
 """
 
 from __future__ import annotations
@@ -24,19 +25,18 @@ class DropTiming:
     """The parts of a bucket_fill cue (fractions of its run time) that a drop keeps to."""
 
     appear: float  # a token not shown yet fades in where it waits, by then (one waiting: none)
-    out_by: float  # the value the bucket held has faded out
-    arrive: float  # the token is in the middle of the bucket; the level starts to rise
+    arrive: float  # the token is in the bucket's mouth; the level starts to rise, the old value to fade
     gone: float  # the token has faded out there
-    in_from: float  # the new value starts to fade in
+    swap: float  # the old value has faded out, and the new one starts to fade in (never a gap: a blink)
 
     def window(self, t: float, lo: float, hi: float) -> float:
         """How far ``t`` is through [lo, hi], from 0 to 1."""
         return min(1.0, max(0.0, (t - lo) / max(hi - lo, 1e-9)))
 
 
-DROP = DropTiming(appear=0.15, out_by=0.2, arrive=0.45, gone=0.6, in_from=0.6)
-"""At 0.8 s a fill: the token moves for about 0.3 s, is gone by 0.5 s, and the value fades in
-over the last 0.3 s, as the level rises from 0.35 s."""
+DROP = DropTiming(appear=0.15, arrive=0.45, gone=0.6, swap=0.72)
+"""At 0.8 s a fill: the token moves for about 0.35 s and is gone by 0.5 s; the level rises from
+0.35 s; the value the bucket held gives way to the new one at about 0.6 s."""
 FADE_LEAD = 0.1
 """The token starts fading this much (of the cue) before it arrives: still drawn while it moves,
 as `scenes.render.flight` wants, and half gone as it stops."""

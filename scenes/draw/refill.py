@@ -25,8 +25,8 @@ _FADED = 0.01
 class Refill(Transform):
     """The `Transform` `refill` returns: the going texts fade in its first half, the incoming
     value in its second, so the two numbers are never over each other (as in :func:`~scenes.draw.crossfade.cut`).
-    ``timing``: a gradient drops in (`scenes.draw.drop`): the texts go by its ``out_by``, the
-    level rises from its ``arrive`` and the new value shows from its ``in_from``."""
+    ``timing``: a gradient drops in (`scenes.draw.drop`): the level rises from its ``arrive``,
+    the texts go from then to its ``swap`` and the new value shows from then on."""
 
     def __init__(self, old: VGroup, target: VGroup, going: list[Any], incoming: Any,
                  timing: DropTiming | None = None, **kwargs: Any) -> None:
@@ -41,9 +41,9 @@ class Refill(Transform):
         tm = self.timing
         if tm is not None:
             if id(submob) in self._out:
-                alpha = tm.window(alpha, 0.0, tm.out_by)
+                alpha = tm.window(alpha, tm.arrive, tm.swap)
             elif id(submob) in self._in:
-                alpha = tm.window(alpha, tm.in_from, 1.0)
+                alpha = tm.window(alpha, tm.swap, 1.0)
             else:  # the liquid rises as the gradient lands in it
                 alpha = smooth(tm.window(alpha, tm.arrive, 1.0))
         elif id(submob) in self._out:
