@@ -328,7 +328,8 @@ class BackwardWalk(View):
         row = self.walk.tokens.get(node, [])
         coming = self._coming(cue)
         if f"bucket:{leaf}" not in self.lay.boxes or leaf not in self.graph.cards or not (
-                row or any(c.start > cue.start for c in coming)):
+                any(self._in_row(m, leaf) or id(m) in step.queued for m in row)
+                or any(c.start > cue.start for c in coming)):
             return [move]
         landed = [step.queued.get(id(m)) or (float(m.get_center()[0]), float(m.get_center()[1])) for m in row]
         start = tok.get_center().copy()

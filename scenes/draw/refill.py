@@ -18,6 +18,8 @@ from scenes.draw.drop import DropTiming
 from scenes.draw.grow_in import is_text
 from scenes.draw.record import opacity
 
+CUT_AT = 0.6
+"""How far the old number has faded, and the new one come in, at a drop's swap (`Refill`)."""
 _FADED = 0.01
 """A text this faint is one an earlier refill faded out: dropped before the next."""
 
@@ -26,7 +28,7 @@ class Refill(Transform):
     """The `Transform` `refill` returns: the going texts fade in its first half, the incoming
     value in its second, so the two numbers are never over each other (as in :func:`~scenes.draw.crossfade.cut`).
     ``timing``: a gradient drops in (`scenes.draw.drop`): the level rises from its ``arrive``,
-    the texts go from then to its ``swap`` and the new value shows from then on."""
+    the texts fade from then and give way to the new value at its ``swap``."""
 
     def __init__(self, old: VGroup, target: VGroup, going: list[Any], incoming: Any,
                  timing: DropTiming | None = None, **kwargs: Any) -> None:
@@ -40,10 +42,12 @@ class Refill(Transform):
     def interpolate_submobject(self, submob: Any, start: Any, target: Any, alpha: float) -> Any:
         tm = self.timing
         if tm is not None:
+            # the numbers change at ``swap`` in a cut, each fading only on its side of it: one of
+            # them is always read (never a frame with none, nor with both over each other)
             if id(submob) in self._out:
-                alpha = tm.window(alpha, tm.arrive, tm.swap)
+                alpha = CUT_AT * tm.window(alpha, tm.arrive, tm.swap) if alpha < tm.swap else 1.0
             elif id(submob) in self._in:
-                alpha = tm.window(alpha, tm.swap, 1.0)
+                alpha = 0.0 if alpha < tm.swap else CUT_AT + (1.0 - CUT_AT) * tm.window(alpha, tm.swap, 1.0)
             else:  # the liquid rises as the gradient lands in it
                 alpha = smooth(tm.window(alpha, tm.arrive, 1.0))
         elif id(submob) in self._out:
