@@ -186,13 +186,17 @@ class Buckets(View):
     def mouth(self, box: Box, tok: Mobject, values: list[Mobject | None]) -> tuple[float, float]:
         """Where ``tok`` fades as it drops into the bucket ``box``: in its mouth, just above its
         number (the one it shows and the one it will: a token over either reads as two numbers),
-        on the side ``tok`` comes from, clear of the arrowhead in the middle of the rim."""
+        on the side ``tok`` comes from, clear of the arrowhead in the middle of the rim, and
+        under the leaf's card above (a compact bucket's mouth is right under it)."""
         t, k = self.theme, self.ctx.layout.scale
         high = max((v.height for v in values if v is not None), default=0.0)
         gap = t.spacing.edge_clearance
         side = 1.0 if tok.get_center()[0] >= box.x else -1.0
-        return (box.x + side * (arrow_length(t, k) / 2 + tok.width / 2 + gap),
-                box.y + high / 2 + tok.height / 2 + gap)
+        y = box.y + high / 2 + tok.height / 2 + gap
+        leaf = self.graph.cards.get(self.ctx.layout.items[box.id].tensor or "")
+        if leaf is not None:
+            y = min(y, leaf.get_bottom()[1] - tok.height / 2 - gap)
+        return (box.x + side * (arrow_length(t, k) / 2 + tok.width / 2 + gap), y)
 
     @draws("bucket_reset")
     def draw_bucket_reset(self, cue: Cue, step: StepScratch) -> Anims:

@@ -43,7 +43,7 @@ as `scenes.render.flight` wants, and half gone as it stops."""
 
 
 class DropIn(Animation):
-    """``token`` moves in a straight line to ``to`` by ``timing.arrive`` (after fading in by
+    """``token`` moves to ``to`` by ``timing.arrive`` (to its height in the first half) (after fading in by
     ``timing.appear`` where ``fade_in``), then fades out there by ``timing.gone`` (not shrunk: a badge's
     number is never drawn under the least readable size, `scenes.draw.collisions.too_small`);
     removed at the end. Placed from where it started at every frame (as `RideBehind`), so a beat
@@ -63,7 +63,11 @@ class DropIn(Animation):
     def interpolate_mobject(self, alpha: float) -> None:
         tm = self.timing
         start = self.starting_mobject.get_center()
-        moved = smooth(tm.window(alpha, tm.appear if self.fade_in else 0.0, tm.arrive))
+        off = tm.appear if self.fade_in else 0.0
+        # up or down to the mouth's height first, then across: from a row level with the leaf's
+        # card it goes under the card's corner, not across it
+        moved = np.array([smooth(tm.window(alpha, off, tm.arrive)),
+                          smooth(tm.window(alpha, off, (off + tm.arrive) / 2)), 0.0])
         fading = tm.window(alpha, tm.arrive - FADE_LEAD, tm.gone)
         shown = (tm.window(alpha, 0.0, tm.appear) if self.fade_in else 1.0) * (1.0 - fading)
         shift = (self.to - start) * moved
