@@ -94,15 +94,17 @@ class BackwardWalk(View):
     @draws("grad_fn_appear")
     def draw_grad_fn_appear(self, cue: Cue, step: StepScratch) -> Anims:
         """The card becomes its backward function: the tensor's name on top (an unnamed result:
-        its op), the grad_fn beneath, where the forward card had it; the value goes."""
+        its op), the grad_fn beneath, where the forward card had it; the value stays (a result
+        holds both, as ``tensor(0.3333, grad_fn=<MulBackward0>)`` prints: review 2's cards lost
+        their numbers here and the backward graph ended with none)."""
         item = self.ctx.item(cue.ids[0])
         old = self.graph.cards.get(item)
         name = cue.text("name")
-        card = self.cards.card(item, name, None, cue.text("grad_fn"))
+        card = self.cards.card(item, name, cue.text("value"), cue.text("grad_fn"))
         if card is None:
             return []
-        self.cards.record_card(card, cue, {"name": "name", "grad_fn": "sub"} if name is not None
-                               else {"grad_fn": "sub"})
+        self.cards.record_card(card, cue, {"name": "name", "grad_fn": "sub", "value": "value"} if name is not None
+                               else {"grad_fn": "sub", "value": "value"})
         self.graph.cards[item] = card
         grad_fn = next((s for s in cue.strings if s.role == "grad_fn"), None)
         op = self.graph.tags.get(item)

@@ -234,7 +234,7 @@ def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
         pic.cards[ids[0]] = Card(ids[0], titles.get(ids[0], cue.text("name") or ids[0]),
                                  value if value is not None else (old.value if old else None), grad_fn)
     elif kind in ("grad_fn_appear",) and ids and ids[0] not in pic.cards:
-        pic.cards[ids[0]] = Card(ids[0], titles.get(ids[0], ids[0]), None, cue.text("grad_fn"))
+        pic.cards[ids[0]] = Card(ids[0], titles.get(ids[0], ids[0]), cue.text("value"), cue.text("grad_fn"))
     elif kind == "bucket_appear" and len(cue.ids) > 1:
         pic.buckets.add(f"bucket:{cue.ids[1]}")
     elif kind == "backward_start":

@@ -73,7 +73,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("node_appear", "(tensor, [node])", "name, op, value, grad_fn (each when present)", ends_walk=True),
     CueKind("edge_grow", "(from, to)", "none; tensor ids in a forward build, node ids else"),
     CueKind("value_update", "(tensor, [node])", "name, value", ends_walk=True),
-    CueKind("grad_fn_appear", "(node, [tensor])", "grad_fn, name (the tensor's, or an unnamed result's code)"),
+    CueKind("grad_fn_appear", "(node, [tensor])", "grad_fn, name (the tensor's, or an unnamed result's code), value (its forward card's)"),
     CueKind("bucket_appear", "(accumulate node, leaf)", "grad_fn, name"),
     CueKind("backward_start", "(root tensor, root node)", "name of the root (when named)", follows_line=True,
             walk_line=True),

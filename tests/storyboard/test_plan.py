@@ -187,6 +187,21 @@ def test_backward_graph_shows_buckets_then_grad_fns() -> None:
     assert names == ["z", "s", "yh", "yh - y", "L"]
 
 
+def test_a_grad_fn_keeps_its_tensors_value() -> None:
+    """Review 2: each card lost its number as it became its grad_fn (``L 4/9`` -> ``L``), so the
+    backward graph ended with no values and graph_build's 4/9 was gone. The article prints z as
+    ``tensor(0.3333, grad_fn=<MulBackward0>)``: a result holds both, so the cue carries the value
+    its forward card showed, read from the same event."""
+    p, _ = _plan("backward_graph")
+    forward = {c.ids[0]: c for c in p.cues if c.kind == "node_appear"}
+    for cue in (c for c in p.cues if c.kind == "grad_fn_appear"):
+        made = forward[cue.ids[1]]
+        (value,) = [s for s in cue.strings if s.role == "value"]
+        (was,) = [s for s in made.strings if s.role == "value"]
+        assert (value.text, value.seq, value.field) == (was.text, was.seq, was.field), cue
+    assert [c.text("value") for c in p.cues if c.kind == "grad_fn_appear"] == ["1/3", "1/3", "2/3", "2/3", "4/9"]
+
+
 def test_srt_comes_from_the_caption_spans() -> None:
     p, _ = _plan("backward_walk")
     text = srt(p.captions)

@@ -107,12 +107,18 @@ def update(b: Builder, ev: Event) -> None:
 
 
 def node(b: Builder, ev: Event) -> None:
+    """A grad_fn node: a weight's AccumulateGrad is its bucket; an operation's node is its result's
+    card turned into its backward function, which keeps the value its forward card showed (the
+    article prints ``tensor(0.3333, grad_fn=<MulBackward0>)``: a result holds both; review 2's
+    backward graph ended with no number on any card)."""
     names = b.name_of(ev.tensor) or _code_name(b, ev.tensor)
     grad_fn = Shown(ev.grad_fn, ev.seq, "grad_fn", "grad_fn")
     if ev.grad_fn == "AccumulateGrad":
         b.add("bucket_appear", b.tm.bucket_fill, (ev.id, ev.tensor), [grad_fn] + names, [ev.seq])
     else:
-        b.add("grad_fn_appear", b.tm.node_appear, (ev.id, ev.tensor), [grad_fn] + names, [ev.seq])
+        made = b.index.tensor_event.get(ev.tensor or "")
+        value = [b.value(made, "value", "exact", "str", "value")] if made is not None else []
+        b.add("grad_fn_appear", b.tm.node_appear, (ev.id, ev.tensor), [grad_fn] + names + value, [ev.seq])
     t = b.now
     for target in dict.fromkeys(e for e in ev.edges or [] if e):
         b.add("edge_grow", b.tm.edge_grow, (ev.id, target), (), [ev.seq], at=t)
