@@ -247,14 +247,20 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
     phrase's start: the last of its bindings, so that every number it names is on screen as it
     shows (the first as long before as the Builder had it). The title, when nothing binds it,
     takes the first step (the clip opens on its picture), or only the code line leading into it
-    when a later phrase names what that step shows."""
+    when a later phrase names what that step shows; so do a beat's first words that name
+    nothing, so that they are not said under the last beat's line."""
     steps = _Steps.of(cues)
     bound = _bound(phrases, steps, index, made)
     title = [k for k, ph in enumerate(phrases) if ph.event.style == "title" and not bound[k]]
-    if title and steps.times and any(g and g[0][0] == 0 for g in bound[title[0] + 1:]):
+    opens = [0] if phrases and not bound[0] and 0 not in title else []  # the beat's first words
+    first = (title or opens)[:1]
+    if first and steps.times and any(g and g[0][0] == 0 for g in bound[first[0] + 1:]):
         own = _Steps.of(cues, own_first=True)
         if len(own.times) > len(steps.times):
             steps, bound = own, _bound(phrases, own, index, made)
+            title += opens  # they take the code line leading into what a later phrase names
+            # (backward_graph's "Each operation becomes its backward function:" was said
+            # under the last beat's line, review 2)
     for k in title:
         if steps.times and not any(g and g[0][0] == 0 for g in bound[k + 1:]):
             bound[k] = [(0, 0)]

@@ -360,3 +360,18 @@ def test_a_check_is_ticked_once_its_beat_has_shown_it() -> None:
     after = [c for c in p.cues if c.kind == "output_line" and c.start + c.duration <= first.start + 1e-9]
     assert [c.text("output") for c in after] == ["None", "tensor(8.)"]
     assert checks[0].start < min(c.start for c in after)  # the list comes in as the check is asked
+
+
+@pytest.mark.parametrize("name", CLIPS)
+def test_the_code_bar_is_on_the_beats_line_when_it_speaks(name: str) -> None:
+    """Review 2: backward_graph's "Each operation becomes its backward function" was said with
+    the bar still on `w2 = ...`, the last beat's line, for 1.6 s: a beat that lights code moves
+    the bar to its own line no later than its first words."""
+    p, _ = _plan(name)
+    late = []
+    for beat in sorted({c.beat for c in p.cues}):
+        moves = [c for c in p.cues if c.beat == beat and c.kind == "code_line"]
+        said = [s for s in p.captions if s.beat == beat and s.style != "title"]
+        if moves and said and moves[0].start > said[0].start + 1e-6:
+            late.append((beat + 1, said[0].text, moves[0].start - said[0].start))
+    assert late == []
