@@ -6,6 +6,8 @@ and the picture stood still under the words. A ``light`` cue sets which cards gl
 cards of its ids (a node id lights its tensor's card, or its bucket once drawn), in the walk's
 glow (``wavefront``); the cards lit before and not now fade out. A light with no ids puts them
 all out; the plan sends one at the end of the beat, so no light outlives the beat that said it.
+A card the storyboard faded (``dim``) shows whole while it is lit, then faded again: review 2's
+"x and y are skipped" ringed two blank boxes, their names at 15 % opacity.
 On the MLP view (mlp, reverse_mode), where no card stands for a tensor, an id lights what the
 network shows it as (`Network.owner`): a unit's ring (its outline while still to come) or a
 weight's line, in the same glow colour: ``[[yh]]``, ``[[layer h1_0]]``, ``[[from L]]``.
@@ -13,7 +15,7 @@ weight's line, in the same glow colour: ``[[yh]]``, ``[[layer h1_0]]``, ``[[from
 
 from __future__ import annotations
 
-from manim import FadeIn, FadeOut, Mobject
+from manim import FadeIn, FadeOut, Mobject, VGroup
 
 from scenes.draw.backward import Z_GLOW
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -62,11 +64,13 @@ class Lights(View):
         keep = set(want) | {f"{o}/net" for o in self._network_owners(cue.ids)}
         out: Anims = [FadeOut(lit.pop(k)) for k in [k for k in lit if k not in keep]]
         scale = self.ctx.layout.scale
+        graph = self.ctx.state.graph
         for k, box in want.items():
             if k not in lit:
                 glow: Mobject = self.ctx.rings.around([box], scale=scale).set_z_index(Z_GLOW)
-                if box.id in self.ctx.state.graph.dimmed:  # a faded card over a filled glow loses its text
-                    glow.set_fill(opacity=0.0)
+                card = graph.cards.get(box.id) if box.id in graph.dimmed else None
+                if card is not None:  # a lit card must read: a faded one shows whole while lit
+                    glow = VGroup(glow, undimmed(card, self.theme.opacity.dimmed))
                 lit[k] = glow
                 out.append(FadeIn(glow))
         for owner in self._network_owners(cue.ids):
@@ -76,3 +80,15 @@ class Lights(View):
                 lit[k] = mark.set_z_index(Z_LIT)
                 out.append(FadeIn(mark))
         return out
+
+
+def undimmed(card: Mobject, darkness: float) -> Mobject:
+    """A copy of ``card`` as it was before ``fade(darkness)`` (the ``dim`` cue's): each part's
+    fill and stroke opacity back to what the fade took from it (at most 1), to lay over the
+    faded card while a light names it; the card itself is left alone (a later cue may drive it)."""
+    keep = 1.0 - darkness
+    copy = card.copy()
+    for m in copy.family_members_with_points():
+        m.set_fill(opacity=min(1.0, m.get_fill_opacity() / keep), family=False)
+        m.set_stroke(opacity=min(1.0, m.get_stroke_opacity() / keep), family=False)
+    return copy
