@@ -18,10 +18,12 @@ from manim import DOWN, LEFT, RIGHT, FadeIn, RoundedRectangle, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
+from scenes.draw.collisions import MIN_OPACITY
 from scenes.draw.frame_spots import FreeFrame
-from scenes.draw.record import tag
+from scenes.draw.record import opacity, tag
 from scenes.draw.visuals import label
 from scenes.layout.detour import clear_of, nearest_free
+from scenes.layout.label_spots import rect_around
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 from scenes.storyboard.recap import NAME, recap_rows
@@ -71,16 +73,21 @@ class Recap(View):
         bg.move_to(block.get_center())
         return VGroup(bg, block).set_z_index(Z_RECAP)
 
-    def _placed(self, board: VGroup, shown: list[Rect]) -> bool:
+    def _placed(self, board: VGroup, shown: list[Rect], room: bool) -> bool:
         """``board`` moved to a free corner, else to the free spot nearest the frame's bottom left
         that no card, bucket, text, code, printout, legend or checklist reaches; False where there
-        is none (it never covers what the picture shows)."""
+        is none (it never covers what the picture shows). ``room``: it also keeps a neighbours'
+        gap (``item_gap``) from every card, as a corner does, not half of it (half a gap above a
+        card reads as touching it, the more once the takeaway lights it: review 2, backward_graph's
+        board against x's card)."""
         if self.frame.to_free_corner(board, only_free=True, avoid=shown):
             return True
         left, bottom, right, top = self.frame.free_rect()
         gap = self.theme.spacing.item_gap
         size = (board.width, board.height)
-        keep_off = shown + self.frame.pane_bounds() + self.frame.console_reach()
+        cards = [rect_around(*c.get_center()[:2], (c.width, c.height), gap / 2)
+                 for c in self.ctx.state.graph.cards.values() if room and opacity(c) >= MIN_OPACITY]
+        keep_off = shown + cards + self.frame.pane_bounds() + self.frame.console_reach()
         start = (left + size[0] / 2 + gap, bottom + size[1] / 2 + gap)
         spot = nearest_free(start, size, keep_off, within=(left, bottom, right, top),
                             step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
@@ -93,25 +100,27 @@ class Recap(View):
     def draw_recap(self, cue: Cue, step: StepScratch) -> Anims:
         """The board fading in where nothing on screen is, at the card value's size (its rows one
         under another, else side by side) or, where no place is free for it, smaller, down to the
-        least readable size; none where nothing is free
-        even then (the takeaway check then names what the picture does not show)."""
+        least readable size: with a gap's room from the cards where any size has it, else closer;
+        none where nothing is free even then (the takeaway check then names what the picture does not show)."""
         t = self.theme
         rows = recap_rows(cue.strings)
         if not rows:
             return []
         shown = self.shown_rects() + self.frame.frame_marks()
-        size = t.font_sizes.card_value
-        while True:
-            for across in (False, True)[:len(rows)]:
-                board = self._board(rows, size, across)
-                if self._placed(board, shown):
-                    self.ctx.record_all(cue.strings)
-                    self.ctx.state.titles.recap = board
-                    return [FadeIn(board)]
-            if size <= t.font_sizes.min_readable:
-                self._shown_elsewhere(cue)
-                return []
-            size = max(size * t.proportions.caption_shrink_step, t.font_sizes.min_readable)
+        for room in (True, False):  # with room round it at any readable size, else close by
+            size = t.font_sizes.card_value
+            while True:
+                for across in (False, True)[:len(rows)]:
+                    board = self._board(rows, size, across)
+                    if self._placed(board, shown, room):
+                        self.ctx.record_all(cue.strings)
+                        self.ctx.state.titles.recap = board
+                        return [FadeIn(board)]
+                if size <= t.font_sizes.min_readable:
+                    break
+                size = max(size * t.proportions.caption_shrink_step, t.font_sizes.min_readable)
+        self._shown_elsewhere(cue)
+        return []
 
     def _shown_elsewhere(self, cue: Cue) -> None:
         """No room for the board: a row whose every value the picture drew already (a card's
