@@ -62,7 +62,9 @@ class CardLabels(View):
         t, lay, graph = self.theme, self.ctx.layout, self.ctx.state.graph
         m = self.focus.drawn_at_home(lambda home: card_tag(text, home.boxes.get(box.id, box), t, scale=home.scale))
         m.move_to([0.0, 0.0, 0.0])
-        apart = m.height * t.proportions.tag_apart  # a word space between two tags on one line
+        # more than a word space between two tags on one line: a word apart, two tags read as
+        # one phrase ("AccumulateGrad mul" at 9:16, review 2), so a tag's height more
+        apart = m.height * (1 + t.proportions.tag_apart)
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
