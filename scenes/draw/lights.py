@@ -15,7 +15,7 @@ weight's line, in the same glow colour: ``[[yh]]``, ``[[layer h1_0]]``, ``[[from
 
 from __future__ import annotations
 
-from manim import FadeIn, FadeOut, Mobject, VGroup
+from manim import FadeIn, FadeOut, Mobject, Transform
 
 from scenes.draw.backward import Z_GLOW
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -32,6 +32,7 @@ class Lights(View):
     def __init__(self, ctx: DrawContext, network: NetworkDiagram) -> None:
         super().__init__(ctx)
         self.network = network
+        self.raised: dict[str, Mobject] = {}  # lit key -> the faded card shown whole while it is lit
 
     def _boxes(self, ids: tuple[str, ...]) -> dict[str, Box]:
         """Item -> the box its glow goes round: a node whose leaf has a bucket on screen lights
@@ -62,7 +63,13 @@ class Lights(View):
         lit = self.ctx.state.graph.lit
         want = self._boxes(cue.ids)
         keep = set(want) | {f"{o}/net" for o in self._network_owners(cue.ids)}
-        out: Anims = [FadeOut(lit.pop(k)) for k in [k for k in lit if k not in keep]]
+        going = [k for k in lit if k not in keep]
+        out: Anims = [FadeOut(lit.pop(k)) for k in going]
+        darkness = self.theme.opacity.dimmed
+        for k in going:  # a faded card it raised fades again
+            raised = self.raised.pop(k, None)
+            if raised is not None:
+                out.append(raised.animate.fade(darkness))
         scale = self.ctx.layout.scale
         graph = self.ctx.state.graph
         for k, box in want.items():
@@ -70,7 +77,8 @@ class Lights(View):
                 glow: Mobject = self.ctx.rings.around([box], scale=scale).set_z_index(Z_GLOW)
                 card = graph.cards.get(box.id) if box.id in graph.dimmed else None
                 if card is not None:  # a lit card must read: a faded one shows whole while lit
-                    glow = VGroup(glow, undimmed(card, self.theme.opacity.dimmed))
+                    self.raised[k] = card
+                    out.append(Transform(card, undimmed(card, darkness)))
                 lit[k] = glow
                 out.append(FadeIn(glow))
         for owner in self._network_owners(cue.ids):
@@ -84,8 +92,8 @@ class Lights(View):
 
 def undimmed(card: Mobject, darkness: float) -> Mobject:
     """A copy of ``card`` as it was before ``fade(darkness)`` (the ``dim`` cue's): each part's
-    fill and stroke opacity back to what the fade took from it (at most 1), to lay over the
-    faded card while a light names it; the card itself is left alone (a later cue may drive it)."""
+    fill and stroke opacity back to what the fade took from it (at most 1): what the faded card
+    turns into while a light names it (and ``fade(darkness)`` again after)."""
     keep = 1.0 - darkness
     copy = card.copy()
     for m in copy.family_members_with_points():
