@@ -85,7 +85,7 @@ class Recap(View):
         left, bottom, right, top = self.frame.free_rect()
         gap = self.theme.spacing.item_gap
         size = (board.width, board.height)
-        cards = [rect_around(*c.get_center()[:2], (c.width, c.height), gap / 2)
+        cards = [rect_around(float(c.get_x()), float(c.get_y()), (c.width, c.height), gap / 2)
                  for c in self.ctx.state.graph.cards.values() if room and opacity(c) >= MIN_OPACITY]
         keep_off = shown + cards + self.frame.pane_bounds() + self.frame.console_reach()
         start = (left + size[0] / 2 + gap, bottom + size[1] / 2 + gap)
