@@ -205,7 +205,7 @@ def speech_table(p, said: dict | None, spoken: Any = None) -> str:
             if spoken is not None and (words := spoken(c.text)) != c.text:
                 rows.append(f"         says: {words}")
             if said is not None and c.text in said:
-                rows.append("         " + " ".join(f"{w.text}@{c.start + w.start:.2f}" for w in said[c.text].words))
+                rows.append("         " + " ".join(f"{w.text}@{c.said + w.start:.2f}" for w in said[c.text].words))
     return "\n".join(rows)
 
 

@@ -47,14 +47,14 @@ def said_numbers(captions: Iterable[Any], timings: Mapping[str, Any]) -> list[Sa
         timing = timings.get(span.text)
         if timing is None:
             continue
-        words, at = timing.words, 0
+        words, at, t0 = timing.words, 0, span.said  # its words are said from ``said`` (after any lead)
         for number in numbers_of(span.strings):
             k = next((i for i in range(at, len(words)) if shows(words[i].text, number)), None)
             if k is None:
-                out.append(SaidNumber(number, span.start, round(span.start + timing.duration, 3), span.text))
+                out.append(SaidNumber(number, t0, round(t0 + timing.duration, 3), span.text))
                 continue
             at = k + 1
-            out.append(SaidNumber(number, round(span.start + words[k].start, 3), round(span.start + words[k].end, 3),
+            out.append(SaidNumber(number, round(t0 + words[k].start, 3), round(t0 + words[k].end, 3),
                                   span.text))
     return out
 

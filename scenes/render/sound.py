@@ -121,10 +121,10 @@ def table_speaker(table: dict[str, Timing]) -> Speaker:
 
 def clip_track(p: Plan, voice: Voice, seconds: float) -> np.ndarray:
     """The clip's sound track (:mod:`scenes.voice.track`): each caption span, the title and the
-    takeaway among them, said from its start, over exactly ``seconds``."""
+    takeaway among them, said from its words' start (``said``), over exactly ``seconds``."""
     from scenes.voice.track import Phrase, sound_track
 
-    return sound_track([Phrase(c.start, c.text) for c in p.captions], voice, seconds)
+    return sound_track([Phrase(c.said, c.text) for c in p.captions], voice, seconds)
 
 
 def named_voice(yaml_file: Path) -> str | None:

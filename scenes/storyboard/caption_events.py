@@ -23,7 +23,9 @@ STYLES = ("caption", "title", "takeaway")
 @dataclass(frozen=True)
 class CaptionSpan:
     """A caption on screen from ``start`` to ``end``; ``strings`` are its filled numbers,
-    ``lines`` the lines it is set in (the .srt's and the picture's), ``style`` one of STYLES."""
+    ``lines`` the lines it is set in (the .srt's and the picture's), ``style`` one of STYLES.
+    ``lead``: seconds it is up before its words are said (a beat's first caption comes up with
+    the beat's first action, :mod:`.phrases`); the voice says it from :attr:`said`."""
 
     index: int
     start: float
@@ -33,6 +35,12 @@ class CaptionSpan:
     strings: tuple[Shown, ...] = ()
     style: str = "caption"
     lines: tuple[str, ...] = ()
+    lead: float = 0.0
+
+    @property
+    def said(self) -> float:
+        """When its words start being said (read, with no voice): ``lead`` after it comes up."""
+        return round(self.start + self.lead, 3)
 
 
 @dataclass(frozen=True)

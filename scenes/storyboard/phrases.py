@@ -341,6 +341,12 @@ class _Clock:
             prev = self.placed
             self.place(j, self.start + self.leads[j] if prev < 0 else self.new[prev] + times[j] - times[prev])
 
+    def busy(self, until: float) -> float:
+        """The end of the last action of the steps placed so far, up to ``until``: the picture
+        moves until then."""
+        return min(until, max([self.start] + [e for n, e in zip(self.new[:self.placed + 1], self.ends)
+                                               if n < until]))
+
     def ready(self, k: int) -> float:
         """When every step before ``k`` is done, and ``k``'s lead-in may start: the earliest ``k`` may."""
         return max([self.start] + self.ends[:k]) + self.leads[k]
@@ -367,25 +373,31 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
             clock.upto(k)
             clock.place(k, max(p + w, clock.ready(k)))
         if spans and p > spans[-1].end:
-            spans[-1] = _held(spans[-1], p, tm.reading, phrases[len(spans) - 1].length)
+            spans[-1] = _held(spans[-1], p, tm.reading, phrases[len(spans) - 1].length, clock.busy(p))
         spans.append(CaptionSpan(first_index + len(spans), _t(p), _t(p + ph.length), ev.text, beat, ev.strings,
                                  ev.style, tuple(lines(ev.text, tm.reading))))
         t = p + ph.length
     clock.upto(len(steps.times))
     end = max([t, clock.hold] + clock.ends)
     if spans:
-        spans[-1] = _held(spans[-1], end, tm.reading, phrases[-1].length)
+        spans[-1] = _held(spans[-1], end, tm.reading, phrases[-1].length, clock.busy(end))
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
-    starts = [sp.start + (bound.light_at[k] if k < len(bound.light_at) else 0.0) for k, sp in enumerate(spans)]
+    acting = [c.start for c, k in zip(moved, steps.step) if k >= 0]
+    if spans and acting and min(acting) < spans[0].start:  # the words come up with the beat's first action
+        spans[0] = replace(spans[0], start=_t(min(acting)), lead=_t(spans[0].start - min(acting)))
+    at = [bound.light_at[k] if k < len(bound.light_at) else 0.0 for k in range(len(spans))]
+    starts = [sp.said + a if a > 0 else sp.start for sp, a in zip(spans, at)]  # a light comes with its words
     for light in light_cues(starts, emphasis_lit(bound.lights, steps.cues, GLOW_KINDS), end, tm, beat):  # after the cues starting with it
         moved.insert(next((i for i, c in enumerate(moved) if c.start > light.start), len(moved)), light)
     return moved, spans, end
 
 
-def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -> CaptionSpan:
-    """``span`` held to ``until``, but never longer than it takes to say, or ``max_seconds``."""
-    return replace(span, end=_t(min(until, span.start + max(rules.max_seconds, length))))
+def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float, busy: float) -> CaptionSpan:
+    """``span`` held to ``until``, but never longer than it takes to say, or ``max_seconds``,
+    unless the beat's picture is still moving (its steps play until ``busy``): the words stay
+    up over the action they introduced rather than leave it uncaptioned."""
+    return replace(span, end=_t(min(until, max(busy, span.start + max(rules.max_seconds, length)))))
 
 
 def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int,

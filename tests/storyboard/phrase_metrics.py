@@ -55,10 +55,10 @@ def follow(p: Plan) -> Follow:
                 continue
             numbers += 1
             first = min(shown)
-            if first > s.start + EPS:
-                late.append(f"{sh.text} at {first} after '{s.text}' at {s.start}")
-            elif first < s.start - LEAD - EPS:
-                early.append(f"{sh.text} at {first} before '{s.text}' at {s.start}")
+            if first > s.said + EPS:
+                late.append(f"{sh.text} at {first} after '{s.text}' at {s.said}")
+            elif first < s.said - LEAD - EPS:
+                early.append(f"{sh.text} at {first} before '{s.text}' at {s.said}")
             else:
                 timely += 1
     return Follow(changed, len(spans), timely, numbers, tuple(late), tuple(early))
@@ -104,3 +104,46 @@ def _merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
         else:
             out.append((a, b))
     return out
+
+
+STAGING = frozenset({"title", "code_line", "emphasis", "dim", "focus", "unfocus", "camera", "light", "loop_pass",
+                     "recap"})
+"""Cue kinds that set the scene or point at what is drawn (the code pane's line, a ring, a light,
+the camera) rather than show something new: they may run while no caption is up. Every other
+kind (a node built, a visit, a gradient travelling, a bucket filling, a counter, a check ticked)
+is an action a viewer is told about."""
+
+
+def uncaptioned(p: Plan) -> list[tuple[float, float]]:
+    """The stretches in which an action (a cue not in :data:`STAGING`) plays while no caption is
+    up, merged where they touch. A caption is up from its start to its end, and through a gap to
+    the next shorter than the bar keeps its words for (``_merged``).
+
+    >>> from scenes.storyboard.caption_events import CaptionSpan
+    >>> from scenes.storyboard.cues import Cue
+    >>> p = Plan("t", 10.0, (Cue(1.0, 2.0, "visit", 0), Cue(3.0, 0.8, "bucket_fill", 0), Cue(6.0, 1.0, "light", 1)),
+    ...          (CaptionSpan(1, 0.0, 2.0, "a", 0), CaptionSpan(2, 3.5, 9.0, "b", 1)), ())
+    >>> uncaptioned(p)
+    [(2.0, 3.5)]
+    """
+    up = _merged([(s.start, s.end) for s in p.captions])
+    out: list[tuple[float, float]] = []
+    for c in sorted(p.cues, key=lambda c: c.start):
+        if c.kind in STAGING:
+            continue
+        t, end = c.start, c.start + c.duration
+        for a, b in up + [(end, end)]:
+            if b <= t:
+                continue
+            if min(a, end) > t + EPS:
+                out.append((t, min(a, end)))
+            t = max(t, b)
+            if t >= end:
+                break
+    merged: list[tuple[float, float]] = []
+    for a, b in sorted(out):
+        if merged and a <= merged[-1][1] + EPS:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return [(round(a, 3), round(b, 3)) for a, b in merged]
