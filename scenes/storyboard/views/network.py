@@ -80,7 +80,7 @@ def backward(b: Builder, ev: Event) -> None:
     st = _sweep(b)
     st.lit, st.front, st.counted = set(), None, set()
     b.add("pass_count", b.tm.wavefront_step, (ev.root,),
-          [Shown(str(ev.call), ev.seq, "call", "count")], [ev.seq])
+          [Shown(str(ev.call), ev.seq, "call", "count")], [ev.seq], advance=False)  # the sweep starts at the root as it is counted
 
 
 def _front_at(b: Builder, owner: str) -> float | None:
