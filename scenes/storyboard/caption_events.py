@@ -36,6 +36,9 @@ class CaptionSpan:
     style: str = "caption"
     lines: tuple[str, ...] = ()
     lead: float = 0.0
+    held: float = 0.0
+    """Seconds it stays up past its words and the reading limit because its beat's picture still
+    moves (:mod:`.phrases`): ``end - held`` is when it would have gone."""
 
     @property
     def said(self) -> float:

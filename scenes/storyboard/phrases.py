@@ -19,6 +19,10 @@ to the cues it talks about, then the beat is laid out again from the phrases:
 - lights: a phrase about a thing already drawn (its cue mark names a tensor no cue still to come
   shows) lights its card, and ``[[from L]]`` the walk's path from L (:mod:`.lights`), so the
   picture points at what is said even when the beat has nothing left to draw.
+- no action without words: a beat's first caption comes up with the beat's first action (the
+  steps before the one it names, a fill that shows its number late) ``lead`` seconds before
+  its words (a voice says them from ``said``), and a caption is held past ``max_seconds`` for
+  as long as its beat's picture still moves, so no node, visit or fill plays with the bar empty.
 - the maths stays while it is talked about: the walk's glow stays on a visited node at least
   ``highlight_hold`` seconds, a visit's rule and products (gone at the next visit) at least
   ``rule_hold`` seconds and to the end of the phrase that was being read as it came.
@@ -397,7 +401,9 @@ def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float, b
     """``span`` held to ``until``, but never longer than it takes to say, or ``max_seconds``,
     unless the beat's picture is still moving (its steps play until ``busy``): the words stay
     up over the action they introduced rather than leave it uncaptioned."""
-    return replace(span, end=_t(min(until, max(busy, span.start + max(rules.max_seconds, length)))))
+    read = min(until, span.start + max(rules.max_seconds, length))
+    end = max(read, min(until, busy))
+    return replace(span, end=_t(end), held=_t(end - read))
 
 
 def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int,
