@@ -65,12 +65,28 @@ class Rule:
     """``words``: the rule in a few words, shown beside the node; ``factors[j]``: the factors of
     the local derivative along edge ``j`` (the node's ``next_functions`` order); ``arity``: how
     many inputs the node's tensor must have for the factors to mean that (else no rule);
-    ``exponent``: a power rule holds for this exponent (input 1) only."""
+    ``exponent``: a power rule holds for this exponent (input 1) only; ``named``: the input whose
+    name the words carry where they write ``{}`` (a square's base: ``pow: × 2d`` for ``d**2``),
+    so that screen, caption and article call a value by one name."""
 
     words: str
     factors: tuple[tuple[Factor, ...], ...]
     arity: int
     exponent: float | None = None
+    named: int | None = None
+
+    def said(self, name: str) -> str:
+        """The words with the named input called ``name`` (parenthesised when it is an
+        expression: ``2(yh - y)``); words that name no input are returned as they are.
+
+        >>> Rule("pow: × 2{}", (), 2, 2.0, named=0).said("yh - y")
+        'pow: × 2(yh - y)'
+        >>> Rule("pow: × 2{}", (), 2, 2.0, named=0).said("d")
+        'pow: × 2d'
+        """
+        if self.named is None:
+            return self.words
+        return self.words.replace("{}", name if name.isidentifier() else f"({name})")
 
 
 ONE_MINUS_OUTPUT = Derived(None, lambda v: 1 - v, lambda q: 1 - q, "1 - value")
@@ -83,5 +99,6 @@ def reciprocal_of(k: int) -> Derived:
 
 
 def texts(rule: Rule) -> frozenset[str]:
-    """Every text the rule can put on screen by itself (not read from an event)."""
-    return frozenset({rule.words} | {f.text for fs in rule.factors for f in fs if isinstance(f, Const)})
+    """Every text the rule can put on screen by itself (not read from an event): its words
+    unless they name an input (then they are filled from the log's names)."""
+    return frozenset(({rule.words} if rule.named is None else set()) | {f.text for fs in rule.factors for f in fs if isinstance(f, Const)})

@@ -13,7 +13,7 @@ Placeholder forms, for a program name N:
 ``{N.grad.before}`` ``.grad`` before the latest accumulation; ``{N.grad.add}`` what it added
 ``{N.grad_fn}``     the class name of N's grad_fn (``MulBackward0``)
 ``{N.rule}``        the local rule of N's node as the screen writes it beside the node
-                    (``pow: d(a²) = 2a``): one notation for screen, caption and article
+                    (``pow: × 2d``): one notation for screen, caption and article
 ``{N.grad_in}``     the gradient that arrived at N's node in the latest visit
 ``{N->M}``          the gradient N's node sent along its edge to M's node in the latest visit
                     of N (``{sq->a}``: the 6 that ``sq = a ** 2`` sends back to a = 3)
@@ -49,7 +49,7 @@ from .model import Numbers
 from .nograd import no_grad_yet, reset_before
 from .numfmt import python_number, show, torch_str
 from .placeholders import NAME_PATTERN, SENT, Placeholder, Shown, parse
-from .rules import rule_of
+from .rules import rule_of, words_of
 
 def unknown_name(p: Placeholder, index: LogIndex) -> str | None:
     """Why the placeholder's name can never have a value (whatever the moment), or None."""
@@ -128,7 +128,7 @@ def _rule(p: Placeholder, index: LogIndex, cutoff: int) -> Shown | str:
     if rule is None:
         what = f"its grad_fn {ev.grad_fn} has none the screen writes" if ev.grad_fn else "it is a leaf"
         return f"{{{p.ref}}}: '{p.name}' has no local rule ({what})"
-    return Shown(rule.words, ev.seq, "rule", "caption")
+    return Shown(words_of(rule, ev, index), ev.seq, "rule", "caption")
 
 
 def resolve(p: Placeholder, index: LogIndex, cutoff: int, numbers: Numbers) -> Shown | str:

@@ -16,18 +16,49 @@ from __future__ import annotations
 
 from engine.onscreen import Rule
 from engine.optable import RULE_TEXTS, RULES
+from engine.records import Event
 
-__all__ = ["RULES", "WORDS", "Rule", "rule_of"]
+from .logindex import LogIndex
+
+__all__ = ["RULES", "WORDS", "Rule", "rule_of", "words_of"]
 
 def rule_of(grad_fn: str | None, op: str | None) -> Rule | None:
     """The local rule of a node with ``grad_fn`` made by ``op``, or None. Its ``words`` are the
-    series' one notation of that rule (``pow: d(a²) = 2a``): the screen writes them beside the
-    visited node, a caption or an article quotes them with ``{N.rule}`` (docs/visual-grammar.md).
+    series' one notation of that rule (``pow: × 2{}``, the ``{}`` its base's name, see
+    :func:`words_of`): the screen writes them beside the visited node, a caption or an article
+    quotes them with ``{N.rule}`` (docs/visual-grammar.md).
 
     >>> rule_of("PowBackward0", "pow").words
-    'pow: d(a²) = 2a'
+    'pow: × 2{}'
     """
     return RULES.get((grad_fn or "", op or ""))
+
+
+def input_name(index: LogIndex, tensor: Event, k: int) -> str:
+    """What input ``k`` of ``tensor`` is called where a rule names it: its program name, else the
+    name the storyboard's ``names:`` gives it (``"yh - y": d``, the name the article uses), else
+    its code (``yh - y``); a Python number is written as the program wrote it."""
+    inputs = tensor.inputs or []
+    src = inputs[k] if k < len(inputs) else None
+    if not isinstance(src, str):
+        return str(int(src)) if isinstance(src, float) and src.is_integer() else str(src)
+    ev = index.tensor_event.get(src)
+    if ev is not None and ev.name:
+        return ev.name
+    named = [n for n, ids in index.name_tensors.items() if src in ids]
+    if named:
+        return named[0]
+    lines = index.lines
+    if ev is not None and ev.span and 0 < ev.line <= len(lines):
+        return lines[ev.line - 1].encode("utf-8")[ev.span[0]:ev.span[1]].decode("utf-8", "replace").strip()
+    return "a"
+
+
+def words_of(rule: Rule, tensor: Event, index: LogIndex) -> str:
+    """The words of ``rule`` for the node of ``tensor``, its named input called by
+    :func:`input_name`: the very text the screen writes beside the node and ``{N.rule}``
+    quotes, so that screen, caption and article give a value one name (``pow: × 2d``)."""
+    return rule.said(input_name(index, tensor, rule.named)) if rule.named is not None else rule.words
 
 
 WORDS: frozenset[str] = RULE_TEXTS | {"0", "1"}

@@ -15,7 +15,7 @@ from scenes.storyboard.errors import plain
 from scenes.storyboard.placeholders import parse
 from scenes.storyboard.numfmt import torch_str
 from scenes.storyboard.recap import row_name
-from scenes.storyboard.rules import WORDS, rule_of
+from scenes.storyboard.rules import WORDS, rule_of, words_of
 from scenes.storyboard.views.graph import expression_text
 from tests.clips import CLIPS
 
@@ -74,7 +74,7 @@ def test_every_displayed_string_comes_from_an_event(name: str) -> None:
         if shown.field == "rule":  # {N.rule}: the words the rules table gives N's node, as the screen writes them
             ev = events[shown.seq]
             rule = rule_of(ev.grad_fn, ev.op)
-            assert rule is not None and shown.text == rule.words, shown
+            assert rule is not None and shown.text == words_of(rule, ev, checked.index), shown
             continue
         assert shown.text in _derivable(events[shown.seq], shown.field), shown
 

@@ -18,7 +18,7 @@ import pytest
 from engine.optable import OPS
 from engine.records import Event, as_dict
 from scenes.storyboard import load_and_plan
-from scenes.storyboard.rules import WORDS
+from scenes.storyboard.rules import WORDS, words_of
 from scenes.storyboard.store import find_storyboards
 from tests.clips import LESSONS
 from tests.engine.op_examples import FIRST_EXAMPLE_LINE, expressions, program
@@ -90,9 +90,10 @@ def test_every_rule_of_the_op_table_is_written_and_holds(op, tmp_path: Path) -> 
     for n in op.nodes:
         if n.rule is None:
             continue
-        shown = [v for v in visits.values() if v.text("grad_fn") == n.grad_fn and v.text("rule") == n.rule.words]
+        shown = [v for v in visits.values() if v.text("grad_fn") == n.grad_fn
+                 and v.text("rule") == words_of(n.rule, checked.index.tensor_event[v.ids[1]], checked.index)]
         assert shown, f"no visit of {n.grad_fn} ({n.recorded}) writes {n.rule.words!r}"
-        assert n.rule.words in WORDS
+        assert n.rule.words in WORDS or n.rule.named is not None
         assert any(r.ids[0] == v.ids[0] for r in rows for v in shown), f"{n.grad_fn} writes no arithmetic"
     wrong = []
     for c in rows:
@@ -104,3 +105,23 @@ def test_every_rule_of_the_op_table_is_written_and_holds(op, tmp_path: Path) -> 
         if not math.isclose(got, out, rel_tol=1e-5, abs_tol=1e-6):
             wrong.append(" ".join(f"{s.role}={s.text}" for s in c.strings) + f" ({got} != {out})")
     assert not wrong, "\n".join(wrong)
+
+
+def test_a_rule_calls_its_input_by_the_name_the_article_uses() -> None:
+    """backward_walk: the square's rule names its base d (the storyboard's name for `yh - y`,
+    the seed article's "the local derivative of d² is 2d") on screen, in the caption that
+    quotes it and in the article's text: one name for one node, not a generic letter."""
+    checked, plan = load_and_plan(str(next(p for p in find_storyboards() if Path(p).stem == "backward_walk")))
+    visit = next(c for c in plan.cues if c.kind == "visit" and c.text("grad_fn") == "PowBackward0")
+    assert visit.text("rule") == "pow: × 2d"
+    assert any("pow: × 2d" in c.text and "d is yh - y" in c.text for c in plan.captions)
+    article = "".join(str(block) for block in checked.storyboard.article or ())
+    assert "d²" in article and "2d" in article and "2a" not in article
+
+
+def test_a_rule_names_a_program_variable_or_the_code() -> None:
+    """A base the program names is called by that name; an unnamed one without a storyboard
+    name by its code, in parentheses (``2(yh - y)``)."""
+    from engine.onscreen import Rule
+    square = Rule("pow: × 2{}", (), 2, 2.0, named=0)
+    assert square.said("w") == "pow: × 2w" and square.said("yh - y") == "pow: × 2(yh - y)"

@@ -34,7 +34,7 @@ from ..errors import plain
 from ..logindex import Event
 from ..placeholders import Shown
 from ..numfmt import show, torch_str
-from ..rules import Rule, rule_of
+from ..rules import Rule, rule_of, words_of
 
 NONE_TEXT = "None"
 """What a reset to ``None`` (``p.grad = None``) writes; the bucket draws it empty (scenes/draw/buckets.py)."""
@@ -142,8 +142,9 @@ def visit(b: Builder, ev: Event) -> None:
     tensor = b.index.tensor_event.get(ev.tensor or "")
     rule = rule_of(ev.grad_fn, tensor.op if tensor else None)
     factors = local_factors(b, ev, rule)
-    if factors:
-        strings.append(Shown(rule.words, None, "rule", "rule"))
+    if factors and rule is not None and tensor is not None:
+        named = rule.named is not None  # words that name an input read the log: its tensor's event
+        strings.append(Shown(words_of(rule, tensor, b.index), tensor.seq if named else None, "rule", "rule"))
     b.add("visit", b.tm.wavefront_step, (ev.node, ev.tensor), strings, [ev.seq])
     t = b.now
     exacts = ev.grads_out_exact or [None] * len(ev.grads_out or [])
