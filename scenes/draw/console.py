@@ -3,7 +3,7 @@
 Why stacked lines: a program may print ``None``, then PyTorch's warning, then
 ``None`` again; each line must stay readable next to the code that made it, so lines pile up under
 the code pane (oldest dropped when the column is full, and counted in its bottom right corner:
-"lines printed earlier: 4", so that none leaves in silence) instead of replacing each other. A long
+"4 earlier lines not shown", so that none leaves in silence) instead of replacing each other. A long
 message (PyTorch's non-leaf ``.grad`` warning) shows its first sentence, the one that says what
 happened, wrapped at the code's size: the whole text on one line would shrink past reading, and
 wrapped whole it would fill the column. A view of ``ClipScene``, owning ``state.console``.
@@ -23,7 +23,7 @@ from scenes.draw.state import ConsoleView
 from scenes.draw.visuals import card_tag, label
 from scenes.draw.visuals.caption import wrap_words
 from scenes.draw.visuals.glyphs import shrink_to_fit
-from scenes.layout.clip import message_line, shows_code
+from scenes.layout.clip import earlier_words, message_line, shows_code
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 
@@ -166,7 +166,7 @@ class Console(View):
         line that left the column unread would be dropped in silence; the count says the
         program printed more than is shown (issue 40)."""
         t = self.theme
-        words = t.labels.console_earlier.format(n=n)
+        words = earlier_words(n, t.labels)
         return tag(label(words, t.fonts.sans, t.font_sizes.card_flag, t.colors.text_muted), "console", id="earlier")
 
     def _legend_top(self, left: float, right: float, top: float) -> float:

@@ -78,7 +78,7 @@ class ConsoleView:
     """Every program output line so far, stacked under the code pane."""
 
     lines: VGroup | None = None  # the count of lines scrolled away (``more``) first, then the lines
-    more: VGroup | None = None  # "lines printed earlier: N", once the oldest lines have left
+    more: VGroup | None = None  # "N earlier lines not shown", once the oldest lines have left
     earlier: int = 0  # how many lines have scrolled away
 
 

@@ -132,9 +132,22 @@ def lit_console_room(rows: int, theme: Any) -> float:
     return pad + rows * row + max(0, rows - 1) * pad / 2
 
 
+def earlier_words(n: int, labels: Any) -> str:
+    """What the console says once ``n`` of its oldest lines have scrolled away, in plain words
+    a learner reads as a sentence (the theme's ``labels.console_earlier``, or
+    ``console_earlier_one`` for one line), not a field and its count ("lines printed earlier: 1",
+    issue 39's review).
+
+    >>> from scenes.theme import load_theme
+    >>> [earlier_words(n, load_theme().labels) for n in (1, 4)]
+    ['1 earlier line not shown', '4 earlier lines not shown']
+    """
+    return labels.console_earlier_one if n == 1 else labels.console_earlier.format(n=n)
+
+
 def earlier_room(theme: Any) -> float:
-    """The height of the count atop a console whose oldest lines have scrolled away ("lines
-    printed earlier: 4", `Console._earlier`): a row at the legend's size and half a pad under it,
+    """The height of the count atop a console whose oldest lines have scrolled away ("4 earlier
+    lines not shown", `Console._earlier`): a row at the legend's size and half a pad under it,
     so that the count takes no row from the lines of the beat on screen."""
     return theme.layout.glyph_height * theme.font_sizes.card_flag + theme.sizes.code_pad / 2
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from scenes.layout.clip import first_sentence
+from scenes.layout.clip import earlier_words, first_sentence
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions
 from scenes.storyboard import load_and_plan
@@ -35,14 +35,14 @@ def test_lines_scrolled_away_are_counted(tmp_path) -> None:
     """Nothing leaves the console in silence (issue 40): generated lesson 4 at 16:9 prints more
     lines (its loss, each step's arithmetic, the values its cards have no room for) than the
     column under the code holds above the legend. Whenever a cue is done, the lines shown and
-    the count atop them (``labels.console_earlier``) add up to every line printed so far."""
+    the count under them (`earlier_words`) add up to every line printed so far."""
     from tests.lessons_gen import lesson
 
     path = tmp_path / "generated_4.yaml"
     path.write_text(lesson(4).text)
     checked, plan = load_and_plan(str(path))
-    words = load_theme().labels.console_earlier
-    head, _, tail = words.partition("{n}")
+    labels = load_theme().labels
+    said = {earlier_words(n, labels): n for n in range(1, 200)}  # the count's words -> its number
     # each cue looked at as it ends, not after: a cue ending is the next one starting, whose
     # print would be half done (lines leaving, the count turning); at 60 frames a second the
     # frame looked at is within 1/60 s of the end, the cue's animations (0.15 s or more) done
@@ -58,15 +58,25 @@ def test_lines_scrolled_away_are_counted(tmp_path) -> None:
             continue
         shown = sorted((i for i in s["items"] if i["role"] == "console" and i["opacity"] >= 0.5),
                        key=lambda i: i["bbox"][1])  # top to bottom
-        count = [i["text"] for i in shown if i["text"].startswith(head) and i["text"].endswith(tail)]
+        count = [i["text"] for i in shown if i["text"] in said]
         lines = [i["text"] for i in shown if i["text"] not in count]
         # the lines new since the last look: those past the longest run of the old ones still shown
         kept = next((k for k in range(len(before), -1, -1) if lines[:k] == before[len(before) - k:]), 0)
         printed += len(lines) - kept
-        counted = int(count[0][len(head):len(count[0]) - len(tail)]) if count else 0
+        counted = said[count[0]] if count else 0
         assert counted + len(lines) == printed, (f"{s['time']:.2f} s: {printed} lines printed, "
                                                  f"{len(lines)} shown and {counted} counted: {lines}")
         before = lines
         looked += 1
     assert looked > aside, "the pane stood aside at most looks: the test no longer looks at the console"
     assert counted > 0, "the console never scrolled: the test no longer looks at what it means to"
+
+
+def test_the_count_of_lines_scrolled_away_reads_as_plain_words() -> None:
+    """Issue 39's review: "lines printed earlier: 1" (dynamic_graph, 9:16 leaf_nodes and
+    missing_gradient) read as jargon, a field and its count. The console says it as a sentence,
+    singular for one line, with no colon."""
+    labels = load_theme().labels
+    one, four = earlier_words(1, labels), earlier_words(4, labels)
+    assert ":" not in one and ":" not in four
+    assert one.startswith("1 ") and " line " in one and four.startswith("4 ") and " lines " in four
