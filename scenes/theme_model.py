@@ -240,6 +240,7 @@ class Labels:
     legend_input: str
     legend_result: str
     legend_loss: str
+    legend_start: str  # the graph legend's words for the red: what backward() runs from
     legend_grad: str
     console_earlier: str  # with {n}: how many printed lines scrolled out of the console
     console_earlier_one: str  # the same when one line did

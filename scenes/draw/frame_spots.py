@@ -82,8 +82,10 @@ class FreeFrame(View):
 
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
-        free frame that no card, arrow, code or printout can reach (a column, else a row); none
-        if no corner is free."""
+        free frame that no card, arrow, code or printout can reach (a column, else a row); where
+        neither fits, the red's entry alone ("backward() starts here"), the one colour a viewer
+        cannot guess (red marks what backward() runs from, which may be no loss by name: an
+        ``s.backward()``); none if no corner is free even for it."""
         boxes = self.ctx.layout.boxes
         if self.graph.legend is not None or not boxes:
             return []
@@ -91,11 +93,14 @@ class FreeFrame(View):
         kinds = {b.kind for b in boxes.values()}
         entries = [(t.colour(KIND_MEANING[kind]), words) for kind, words in (
             ("leaf_grad", w.legend_weight), ("leaf_nograd", w.legend_input), ("op", w.legend_result),
-            ("loss", w.legend_loss)) if kind in kinds]
+            ("loss", w.legend_start)) if kind in kinds]
         if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.ctx.plan.cues):
             entries.append((t.colour("gradient"), w.legend_grad))
-        for across in (False, True):
-            m = legend(entries, self.theme, across=across)
+        start = [e for e in entries if e[1] == w.legend_start]
+        for shown, across in ((entries, False), (entries, True), (start, False)):
+            if not shown:
+                continue
+            m = legend(shown, self.theme, across=across)
             if self.to_free_corner(m, only_free=True):
                 self.graph.legend = m
                 return [FadeIn(m)]

@@ -9,10 +9,11 @@ on its record ``state.graph``.
 
 from __future__ import annotations
 
-from manim import FadeOut
+from manim import FadeOut, Mobject
 
 from scenes.draw.context import Anims, View
 from scenes.draw.crossfade import first_half
+from scenes.draw.record import tag_of
 from scenes.draw.state import GraphView
 from scenes.layout.freeing import Freeing, ancestors, freeing, inputs_of, kept_of
 
@@ -103,6 +104,23 @@ class FreedGraphs(View):
     def _freed(self) -> set[str]:
         """The walked graph's cards the storyboard faded (`kept_of`)."""
         return kept_of(self.ctx.tensor_events, self.graph.cards, self.graph.walked, self.graph.dimmed)
+
+    def freed(self) -> set[str]:
+        """The cards of the graph the storyboard has just faded as freed (`_freed`)."""
+        return self._freed()
+
+    def unrooted(self, card: Mobject) -> Mobject:
+        """A copy of a freed graph's ``card`` with no part left in the loss's colour: red says
+        where backward() starts (docs/visual-grammar.md), and no walk starts from a freed graph
+        again, so the outline and name of the one it started from take the ``skipped`` grey
+        (an inactive node's) while its value stays readable. Other cards keep their colours."""
+        out = card.copy()
+        for m in out.get_family():
+            t = tag_of(m)
+            if t is not None and t.meaning == "loss":
+                grey = self.theme.colour("skipped")
+                m.set_stroke(grey) if t.role == "card" else m.set_color(grey)
+        return out
 
     def _retire(self, item: str) -> Anims:
         """Fade one result's card (its op name goes with it) and every arrow touching it."""
