@@ -66,7 +66,7 @@ class Rule:
     the local derivative along edge ``j`` (the node's ``next_functions`` order); ``arity``: how
     many inputs the node's tensor must have for the factors to mean that (else no rule);
     ``exponent``: a power rule holds for this exponent (input 1) only; ``named``: the input whose
-    name the words carry where they write ``{}`` (a square's base: ``pow: × 2d`` for ``d**2``),
+    name the words carry where they write ``{}`` (a square's base: ``pow: d² → × 2d`` for ``d**2``),
     so that screen, caption and article call a value by one name."""
 
     words: str
@@ -79,10 +79,10 @@ class Rule:
         """The words with the named input called ``name`` (parenthesised when it is an
         expression: ``2(yh - y)``); words that name no input are returned as they are.
 
-        >>> Rule("pow: × 2{}", (), 2, 2.0, named=0).said("yh - y")
-        'pow: × 2(yh - y)'
-        >>> Rule("pow: × 2{}", (), 2, 2.0, named=0).said("d")
-        'pow: × 2d'
+        >>> Rule("pow: {}² → × 2{}", (), 2, 2.0, named=0).said("yh - y")
+        'pow: (yh - y)² → × 2(yh - y)'
+        >>> Rule("pow: {}² → × 2{}", (), 2, 2.0, named=0).said("d")
+        'pow: d² → × 2d'
         """
         if self.named is None:
             return self.words

@@ -112,7 +112,7 @@ OPS: tuple[Op, ...] = (
        (Node("DivBackward0", "div", None), Node("MulBackward0", "rdiv", Rule(_MUL.words, ((Input(0),), ()), 2))),
        unit=False, bit_exact=True),
     Op("pow", ops.power, 2, "a ** b", (Call("pow", Form.EXPONENT), Call("square", Form.SQUARE)),
-       (Node("PowBackward0", "pow", Rule("pow: × 2{}", ((Input(1), Input(0)),), 2, exponent=2.0, named=0)),
+       (Node("PowBackward0", "pow", Rule("pow: {}² → × 2{}", ((Input(1), Input(0)),), 2, exponent=2.0, named=0)),
         Node("PowBackward1", "pow", None), Node("PowBackward2", "pow", None)),
        unit=False, bit_exact=True),
     Op("neg", ops.neg, 1, "-a", (Call("neg", Form.NONE),),

@@ -28,7 +28,7 @@ class VisitArithmetic:
     """One edge of one visit: ``arrived × factors = product`` sent from ``node`` to ``target``.
 
     ``op`` is the rule's operation as a word (``Pow``), ``words`` the rule as the screen writes
-    it (``pow: × 2d``); ``node`` and ``target`` are what the visited node and the receiving
+    it (``pow: d² → × 2d``); ``node`` and ``target`` are what the visited node and the receiving
     node belong to, by program name or by their code (``yh - y``), "" when neither is known;
     ``shown_target`` is the name the screen writes before the product ("" for an unnamed one)."""
 

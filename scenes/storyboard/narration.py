@@ -13,7 +13,7 @@ Placeholder forms, for a program name N:
 ``{N.grad.before}`` ``.grad`` before the latest accumulation; ``{N.grad.add}`` what it added
 ``{N.grad_fn}``     the class name of N's grad_fn (``MulBackward0``)
 ``{N.rule}``        the local rule of N's node as the screen writes it beside the node
-                    (``pow: × 2d``): one notation for screen, caption and article
+                    (``pow: d² → × 2d``): one notation for screen, caption and article
 ``{N.grad_in}``     the gradient that arrived at N's node in the latest visit
 ``{N->M}``          the gradient N's node sent along its edge to M's node in the latest visit
                     of N (``{sq->a}``: the 6 that ``sq = a ** 2`` sends back to a = 3)

@@ -24,12 +24,12 @@ __all__ = ["RULES", "WORDS", "Rule", "rule_of", "words_of"]
 
 def rule_of(grad_fn: str | None, op: str | None) -> Rule | None:
     """The local rule of a node with ``grad_fn`` made by ``op``, or None. Its ``words`` are the
-    series' one notation of that rule (``pow: × 2{}``, the ``{}`` its base's name, see
+    series' one notation of that rule (``pow: {}² → × 2{}``, the ``{}`` its base's name, see
     :func:`words_of`): the screen writes them beside the visited node, a caption or an article
     quotes them with ``{N.rule}`` (docs/visual-grammar.md).
 
     >>> rule_of("PowBackward0", "pow").words
-    'pow: × 2{}'
+    'pow: {}² → × 2{}'
     """
     return RULES.get((grad_fn or "", op or ""))
 
@@ -57,7 +57,7 @@ def input_name(index: LogIndex, tensor: Event, k: int) -> str:
 def words_of(rule: Rule, tensor: Event, index: LogIndex) -> str:
     """The words of ``rule`` for the node of ``tensor``, its named input called by
     :func:`input_name`: the very text the screen writes beside the node and ``{N.rule}``
-    quotes, so that screen, caption and article give a value one name (``pow: × 2d``)."""
+    quotes, so that screen, caption and article give a value one name (``pow: d² → × 2d``)."""
     return rule.said(input_name(index, tensor, rule.named)) if rule.named is not None else rule.words
 
 

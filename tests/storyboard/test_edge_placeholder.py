@@ -61,7 +61,7 @@ def test_a_rule_is_quoted_in_the_words_the_screen_writes() -> None:
     the screen writes beside the node (the visit's ``rule`` string), not in one of their own."""
     from scenes.storyboard import load_and_plan, storyboard_path
 
-    assert _fill("{sq.rule}; {m.rule}") == ("pow: × 2a; mul: × the other input", [])
+    assert _fill("{sq.rule}; {m.rule}") == ("pow: a² → × 2a; mul: × the other input", [])
     _, (leaf,) = _fill("{a.rule}")
     assert leaf == "{a.rule}: 'a' has no local rule (it is a leaf)"
     checked, p = load_and_plan(storyboard_path("backward_walk"))

@@ -113,8 +113,8 @@ def test_a_rule_calls_its_input_by_the_name_the_article_uses() -> None:
     quotes it and in the article's text: one name for one node, not a generic letter."""
     checked, plan = load_and_plan(str(next(p for p in find_storyboards() if Path(p).stem == "backward_walk")))
     visit = next(c for c in plan.cues if c.kind == "visit" and c.text("grad_fn") == "PowBackward0")
-    assert visit.text("rule") == "pow: × 2d"
-    assert any("pow: × 2d" in c.text and "d is yh - y" in c.text for c in plan.captions)
+    assert visit.text("rule") == "pow: d² → × 2d"
+    assert any("pow: d² → × 2d" in c.text and "d is yh - y" in c.text for c in plan.captions)
     article = "".join(str(block) for block in checked.storyboard.article or ())
     assert "d²" in article and "2d" in article and "2a" not in article
 
@@ -123,5 +123,5 @@ def test_a_rule_names_a_program_variable_or_the_code() -> None:
     """A base the program names is called by that name; an unnamed one without a storyboard
     name by its code, in parentheses (``2(yh - y)``)."""
     from engine.onscreen import Rule
-    square = Rule("pow: × 2{}", (), 2, 2.0, named=0)
-    assert square.said("w") == "pow: × 2w" and square.said("yh - y") == "pow: × 2(yh - y)"
+    square = Rule("pow: {}² → × 2{}", (), 2, 2.0, named=0)
+    assert square.said("w") == "pow: w² → × 2w" and square.said("yh - y") == "pow: (yh - y)² → × 2(yh - y)"
