@@ -37,7 +37,9 @@ def rule_of(grad_fn: str | None, op: str | None) -> Rule | None:
 def input_name(index: LogIndex, tensor: Event, k: int) -> str:
     """What input ``k`` of ``tensor`` is called where a rule names it: its program name, else the
     name the storyboard's ``names:`` gives it (``"yh - y": d``, the name the article uses), else
-    its code (``yh - y``); a Python number is written as the program wrote it."""
+    the rule's own letter ``a`` (a result the program and the storyboard leave unnamed: its code
+    in the words, ``pow: (yh - y)² → × 2(yh - y)``, ran long and drew the note toward other
+    cards); a Python number is written as the program wrote it."""
     inputs = tensor.inputs or []
     src = inputs[k] if k < len(inputs) else None
     if not isinstance(src, str):
@@ -46,12 +48,7 @@ def input_name(index: LogIndex, tensor: Event, k: int) -> str:
     if ev is not None and ev.name:
         return ev.name
     named = [n for n, ids in index.name_tensors.items() if src in ids]
-    if named:
-        return named[0]
-    lines = index.lines
-    if ev is not None and ev.span and 0 < ev.line <= len(lines):
-        return lines[ev.line - 1].encode("utf-8")[ev.span[0]:ev.span[1]].decode("utf-8", "replace").strip()
-    return "a"
+    return named[0] if named else "a"
 
 
 def words_of(rule: Rule, tensor: Event, index: LogIndex) -> str:

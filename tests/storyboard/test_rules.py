@@ -120,8 +120,8 @@ def test_a_rule_calls_its_input_by_the_name_the_article_uses() -> None:
 
 
 def test_a_rule_names_a_program_variable_or_the_code() -> None:
-    """A base the program names is called by that name; an unnamed one without a storyboard
-    name by its code, in parentheses (``2(yh - y)``)."""
+    """A base the program names is called by that name; an expression, in parentheses
+    (``2(yh - y)``)."""
     from engine.onscreen import Rule
     square = Rule("pow: {}² → × 2{}", (), 2, 2.0, named=0)
     assert square.said("w") == "pow: w² → × 2w" and square.said("yh - y") == "pow: (yh - y)² → × 2(yh - y)"
