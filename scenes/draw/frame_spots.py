@@ -82,10 +82,9 @@ class FreeFrame(View):
 
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
-        free frame that no card, arrow, code or printout can reach (a column, else a row); where
-        neither fits, the red's entry alone ("backward() starts here"), the one colour a viewer
-        cannot guess (red marks what backward() runs from, which may be no loss by name: an
-        ``s.backward()``); none if no corner is free even for it."""
+        free frame that no card, arrow, code or printout can reach (a column, else a row); none
+        if no corner is free. Its red is "backward() starts here" (``labels.legend_start``): red
+        marks what backward() runs from, which may be no loss by name (an ``s.backward()``)."""
         boxes = self.ctx.layout.boxes
         if self.graph.legend is not None or not boxes:
             return []
@@ -96,11 +95,8 @@ class FreeFrame(View):
             ("loss", w.legend_start)) if kind in kinds]
         if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.ctx.plan.cues):
             entries.append((t.colour("gradient"), w.legend_grad))
-        start = [e for e in entries if e[1] == w.legend_start]
-        for shown, across in ((entries, False), (entries, True), (start, False)):
-            if not shown:
-                continue
-            m = legend(shown, self.theme, across=across)
+        for across in (False, True):
+            m = legend(entries, self.theme, across=across)
             if self.to_free_corner(m, only_free=True):
                 self.graph.legend = m
                 return [FadeIn(m)]
