@@ -205,6 +205,7 @@ class Timings:
     code_highlight_move: float
     sweep_step: float  # one unit or weight reached by the reverse sweep over the MLP view
     focus_move: float  # the camera moving to a beat's focus: cards and back
+    camera_move: float  # the walk's camera moving in on a visit, on to the next, or out for the whole
     phrase_gap: float  # silence after a spoken phrase (scenes/storyboard/phrases.py)
     highlight_hold: float  # the walk's glow on a node, at least
     rule_hold: float  # a visit's rule and products on screen, at least
@@ -269,6 +270,9 @@ class LayoutRules:
     glyph_advance_mono: float
     glyph_height: float
     focus_zoom: float
+    camera_zoom: float  # the walk's camera (scenes/layout/camera.py): at most this much larger
+    camera_text_px: float  # it moves in where the whole graph's values are under this many px at 480p
+    camera_share: float  # or where the graph's box takes under this share of the walk's free frame
     safe_edge: float
     fill_graph: float
     fill_empty: float

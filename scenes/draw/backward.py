@@ -199,11 +199,9 @@ class BackwardWalk(View):
         marks = tags + self.walk.fill_tokens.get(item, [])
         return out + [FadeOut(m) for m in waiting] + self._visit_note(cue, box, avoid_marks=marks, going=going + rode)
 
-    def _visit_note(self, cue: Cue, box: Box, avoid_marks: list[Mobject], going: list[Mobject]) -> Anims:
-        """The visit's arithmetic beside its node: where gradients met, their sum
-        (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
-        ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
-        product a token that the edge's ``grad_travel`` then carries away."""
+    def _note_rows(self, cue: Cue, scale: float) -> tuple[list[VGroup], dict[str, Mobject], list[Cue]]:
+        """The rows of a visit's note (see `_visit_note`), the product token of each edge that
+        sends a gradient (by the node it goes to), and the visit's ``local_rule`` cues."""
         t = self.theme
         parts = [s.text for s in cue.strings if s.role == "part"]
         rows = []
@@ -219,9 +217,27 @@ class BackwardWalk(View):
             factors = " × ".join(s.text for s in r.strings if s.role == "factor")
             who = r.text("target")
             row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"),
-                          scale=self.lay.scale)
+                          scale=scale)
             rows.append(row)
             products[r.ids[1]] = row.product
+        return rows, products, rules
+
+    def note_size(self, visit: Cue, scale: float) -> tuple[float, float]:
+        """How large the note of ``visit`` is, its products at layout ``scale`` (0, 0: none):
+        the walk's camera keeps room for it beside the node."""
+        rows = self._note_rows(visit, scale)[0]
+        if not rows:
+            return (0.0, 0.0)
+        block = note_block(rows, self.theme)
+        return (block.width, block.height)
+
+    def _visit_note(self, cue: Cue, box: Box, avoid_marks: list[Mobject], going: list[Mobject]) -> Anims:
+        """The visit's arithmetic beside its node: where gradients met, their sum
+        (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
+        ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
+        product a token that the edge's ``grad_travel`` then carries away."""
+        t = self.theme
+        rows, products, rules = self._note_rows(cue, self.lay.scale)
         for s in cue.strings:
             if s.role in ("part", "rule") and (s.role == "part" or rules):
                 self.ctx.record(s)

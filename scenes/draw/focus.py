@@ -18,17 +18,19 @@ under the zoomed layout's routes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import first_half, second_half
+from scenes.draw.crossfade import first_half, phase, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
 
 Colours = list[tuple[np.ndarray, np.ndarray]]
 
@@ -51,6 +53,9 @@ class CameraFocus(View):
         self.home: Layout | None = None  # the clip's layout while the camera is close
         self.zoom: Zoom | None = None  # the camera's move in
         self.faded: dict[int, Colours] = {}  # shape id -> its colours before the move faded it
+        self.seen: Callable[[Rect], bool] | None = None  # while close: where a shape may show
+        self.by_walk = False  # the walk's camera (`scenes.draw.camera`) moved it, not a beat's focus
+        self.moving: set[int] = set()  # the shapes the walk's camera moves in this step (where they land counts)
 
     def _graph_shapes(self) -> list[Mobject]:
         """Every shape of the graph and of the walk on it, once each."""
@@ -129,15 +134,14 @@ class CameraFocus(View):
         z = focus_zoom(self.ctx.layout, items, self.theme.layout.focus_zoom)
         if z.factor == 1.0 and z.about == z.to:
             return []
-        self.home, self.zoom = self.ctx.layout, z
+        self.home, self.zoom, self.seen, self.by_walk = self.ctx.layout, z, None, False
         self._rekey(zoomed(self.ctx.layout, z))  # where tokens wait is read from the layout anew
         self.faded = {}
         out: Anims = []
         for m in self._graph_shapes():
             target = self._moved(m, z)
             if not inside(bounds(target), self.ctx.layout.region):
-                self.faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
-                                      if hasattr(s, "fill_rgbas")]
+                self.faded[id(m)] = _colours(m)
                 target.set_opacity(0.0)
                 out.append(self._jump(m, target, out=True))
             else:  # moves once what leaves has faded: the growing cards never pass over a fading one
@@ -147,12 +151,14 @@ class CameraFocus(View):
     def fade_outside(self) -> None:
         """While the camera is close, what a cue has just drawn outside the graph's region (an
         arrow from a card the zoom left out) is faded as the zoom faded the rest."""
+        moving, self.moving = self.moving, set()  # still where the move starts: it placed them itself
         if self.home is None:
             return
+        region = self.ctx.layout.region
+        seen = self.seen or (lambda b: inside(b, region))
         for m in self._graph_shapes():
-            if id(m) not in self.faded and not inside(bounds(m), self.ctx.layout.region):
-                self.faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
-                                      if hasattr(s, "fill_rgbas")]
+            if id(m) not in self.faded and id(m) not in moving and not seen(bounds(m)):
+                self.faded[id(m)] = _colours(m)
                 m.set_opacity(0.0)
 
     @draws("unfocus")
@@ -162,7 +168,7 @@ class CameraFocus(View):
             return []
         z = self.zoom.inverse()
         self._rekey(home)
-        self.home = None
+        self.home, self.seen, self.by_walk = None, None, False
         # the last visit's note and marks were made for the close view (its texts at the least
         # readable size there): shrunk with the graph they would be too small, and reach out of
         # the frame; the beat that made them is over, so they go where they are, before the
@@ -173,16 +179,100 @@ class CameraFocus(View):
         for m in self._graph_shapes():
             target = self._moved(m, z)
             saved = self.faded.get(id(m))
-            parts = [s for s in target.get_family() if hasattr(s, "fill_rgbas")]
-            if saved is not None and len(saved) == len(parts):
-                for s, (fill, stroke) in zip(parts, saved):
-                    if len(s.fill_rgbas) == len(fill) and len(s.stroke_rgbas) == len(stroke):
-                        # its opacity from before the move, its colour as drawn since: an arrow
-                        # turned while the camera was away comes back a gradient's, not forward's
-                        f, k = s.fill_rgbas.copy(), s.stroke_rgbas.copy()
-                        f[:, 3], k[:, 3] = fill[:, 3], stroke[:, 3]
-                        s.fill_rgbas, s.stroke_rgbas = f, k
+            if saved is not None:
+                _restore(target, saved)
             out.append(self._jump(m, target, out=False) if saved is not None  # back before what returns shows
                        else Transform(m, target, rate_func=first_half))
         self.faded = {}
         return out
+
+    def walk_holds(self) -> bool:
+        """Whether a beat's `focus:` holds the camera (the walk's camera then leaves it be)."""
+        return self.home is not None and not self.by_walk
+
+    def view_to(self, z: Zoom | None, seen: Callable[[Rect], bool], region: Rect) -> Anims:
+        """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
+        in up to three equal parts, so that a shape that moves never passes over one that fades:
+        what leaves the view (``seen`` says where a shape may show) fades where it is (and,
+        going home, the last visit's note, as at an `unfocus`); the rest moves; what comes back
+        fades in where it landed. ``region``: where the cues place things while close."""
+        if self.zoom is None and z is None:
+            return []
+        home = self.home or self.ctx.layout
+        rel = self.zoom.inverse().then(z) if self.zoom is not None and z is not None else (z or self.zoom.inverse())  # type: ignore[union-attr]
+        notes: list[Mobject] = []
+        if z is None:  # the note was made for the close view: it goes where it is (`draw_unfocus`)
+            walk = self.ctx.state.walk
+            notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
+        leaving, coming, moving = [], [], []
+        faded: dict[int, Colours] = {}
+        for m in self._graph_shapes():
+            target = self._moved(m, rel)
+            saved = self.faded.get(id(m))
+            shows = z is None or seen(bounds(target))
+            if saved is None and not shows:  # leaves the view: faded where it is, first
+                faded[id(m)] = _colours(m)
+                leaving.append((m, target.set_opacity(0.0)))
+            elif saved is not None and shows:  # comes back: where it lands, once the rest is there
+                _restore(target, saved)
+                coming.append((m, target))
+            elif saved is not None:  # stays out of view: moved unseen
+                faded[id(m)] = saved
+                self._zoom_shape(m, rel)
+            else:
+                moving.append((m, target))
+        parts = int(bool(leaving or notes)) + 1 + int(bool(coming))
+        first = parts - 1 - int(bool(coming))  # the part in which the rest moves
+        out: Anims = [FadeOut(m, rate_func=phase(0, parts)) for m in notes]
+        out += [_hop(m, target, 0, parts, out=True) for m, target in leaving]
+        out += [Transform(m, target, rate_func=phase(first, parts)) for m, target in moving]
+        out += [_hop(m, target, parts - 1, parts, out=False) for m, target in coming]
+        self.faded = faded
+        self.moving = {id(m) for m, _ in leaving + coming + moving}
+        if z is None:
+            self._rekey(home)
+            self.home, self.zoom, self.seen, self.by_walk = None, None, None, False
+        else:
+            self._rekey(replace(zoomed(home, z), region=region))
+            self.home, self.zoom, self.seen, self.by_walk = home, z, seen, True
+        return out
+
+
+def _hop(m: Mobject, target: Mobject, i: int, n: int, out: bool) -> Animation:
+    """``m`` fades out where it is in the ``i``-th of ``n`` parts of the play and then moves to
+    ``target`` unseen (``out``), or moves there unseen and fades in during that part: no
+    half-faded shape slides across the code or the captions."""
+    start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
+    rate = phase(i, n)
+
+    def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
+        for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
+                              b.family_members_with_points()):
+            sm.interpolate(sa, sb, alpha)
+
+    def step(mob: Mobject, alpha: float) -> None:
+        r = rate(alpha)
+        if out:
+            blend(mob, start, gone, r) if alpha * n < i + 1 else blend(mob, target, target, 1.0)
+        else:
+            blend(mob, start, start, 0.0) if alpha * n < i else blend(mob, hidden, target, r)
+
+    return UpdateFromAlphaFunc(m, step)
+
+
+def _colours(m: Mobject) -> Colours:
+    """The fill and stroke colours of each part of ``m``, kept while a camera move hides it."""
+    return [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family() if hasattr(s, "fill_rgbas")]
+
+
+def _restore(target: Mobject, saved: Colours) -> None:
+    """``target`` at the opacity of ``saved`` (from before a move faded it), its colour as drawn
+    since: an arrow turned while the camera was away comes back a gradient's, not forward's."""
+    parts = [s for s in target.get_family() if hasattr(s, "fill_rgbas")]
+    if len(saved) != len(parts):
+        return
+    for s, (fill, stroke) in zip(parts, saved):
+        if len(s.fill_rgbas) == len(fill) and len(s.stroke_rgbas) == len(stroke):
+            f, k = s.fill_rgbas.copy(), s.stroke_rgbas.copy()
+            f[:, 3], k[:, 3] = fill[:, 3], stroke[:, 3]
+            s.fill_rgbas, s.stroke_rgbas = f, k

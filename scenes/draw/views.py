@@ -13,6 +13,7 @@ from manim import Mobject
 
 from scenes.draw.backward import BackwardWalk
 from scenes.draw.buckets import Buckets
+from scenes.draw.camera import WalkCamera
 from scenes.draw.checklist import Checklist
 from scenes.draw.code import CodePaneView
 from scenes.draw.console import Console
@@ -29,7 +30,7 @@ from scenes.draw.recap import Recap
 from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
 
-VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, CameraFocus, CardLabels, Checklist, CodePaneView, Console,
+VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, CameraFocus, CardLabels, Checklist, CodePaneView, Console,
                                          FreeFrame, GraphCards, LossCurve, NetworkDiagram, OnScreen, PassMark, Recap,
                                          Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
@@ -46,6 +47,7 @@ class Views:
     graph: GraphCards
     buckets: Buckets
     walk: BackwardWalk
+    camera: WalkCamera
     checklist: Checklist
     curve: LossCurve
     network: NetworkDiagram
@@ -66,7 +68,7 @@ class Views:
         buckets = Buckets(ctx, labels, onscreen, frame)
         walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame)
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
-                   walk=walk, checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
+                   walk=walk, camera=WalkCamera(ctx, focus, frame, walk), checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
                    network=network, loops=loops, code=CodePaneView(ctx, loops), console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
                    recap=Recap(ctx, frame, onscreen.shown_rects))

@@ -95,6 +95,10 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("dim", "tensor and node ids", "none"),
     CueKind("focus", "tensor ids", "none: the camera moves to their cards, drawn larger, for the beat"),
     CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end"),
+    CueKind("camera", "(node, [tensor]) or ()",
+            "none: the walk's camera moves in on the node about to be visited (where the graph is dense), "
+            "or with no ids out to the whole graph; it leads into the visit, starting with its phrase",
+            follows_line=True, walk_line=True),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
     CueKind("link_appear", "(weight, src unit, dst unit)", "none (a weight joining two units)"),
     CueKind("pass_count", "(root or seed tensor)",

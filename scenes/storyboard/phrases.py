@@ -40,8 +40,11 @@ from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
 from .timings import PlanTimings
 
-LEAD_KINDS = frozenset({"code_line"})
+LEAD_KINDS = frozenset({"code_line", "camera"})
 """Cue kinds that introduce the cues after them: a step of only these goes with the next."""
+CAMERA = "camera"
+"""The lead-in that starts with the phrase bound to its step (the walk's camera moves as the
+phrase about the visit starts, and the visit follows), where a code line's move comes before it."""
 TAIL_KINDS = frozenset({"edge_grow"})
 """Cue kinds that finish the cues before them (a node's arrows in): a step of only these goes
 with the one before, so a node and its arrows are never said apart."""
@@ -131,6 +134,10 @@ class _Steps:
     def lead(self, k: int) -> float:
         """How long before ``times[k]`` step k's first cue starts (its code line's move)."""
         return max([0.0] + [self.times[k] - c.start for c in self.in_step(k)])
+
+    def camera(self, k: int) -> float:
+        """How long before ``times[k]`` the walk's camera starts moving for step k (0: it does not)."""
+        return max([0.0] + [self.times[k] - c.start for c in self.in_step(k) if c.kind == CAMERA])
 
     def length(self, k: int) -> float:
         """From ``times[k]`` to the end of step k's last cue."""
@@ -236,10 +243,11 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
             out.append([(0, steps.lead(0))])
         elif voiced:
             got = _monotone(got)
-            out.append([(s, ph.timing.start_of(at)) for s, at in got])
+            out.append([(s, ph.timing.start_of(at) + steps.camera(s)) for s, at in got])
         else:  # its first number as long before it as the Builder had it before the last
             lead = steps.times[got[-1][0]] - steps.times[got[0][0]]
-            out.append([(got[0][0], -lead)] * (lead > 0) + [(got[-1][0], 0.0)])
+            first, last_ = got[0][0], got[-1][0]
+            out.append([(first, steps.camera(first) - lead)] * (lead > 0) + [(last_, steps.camera(last_))])
         last = got[-1][0]
     return Bound(steps, out)
 
@@ -272,11 +280,17 @@ class _Clock:
         self.moves = [bool(ks & GLOW_KINDS) for ks in kinds]
         self.rules = ["local_rule" in ks for ks in kinds]
         self.hold, self.placed, self.phrase_end = start, -1, start
+        self.cams = [steps.camera(k) for k in range(n)]
+        # the decor at the beat's start (an emphasis pulsing a card, a dim) is done before the
+        # camera moves the cards: two animations must not drive one shape
+        self.decor_end = max([start] + [start + c.duration for c, k in zip(steps.cues, steps.step) if k < 0])
 
     def place(self, k: int, at: float) -> None:
-        """Step ``k`` at ``at``, or once the glow may move."""
+        """Step ``k`` at ``at``, or once the glow may move (and its camera once the decor is done)."""
         if self.glows[k]:
             at = max(at, self.hold)
+        if self.cams[k]:
+            at = max(at, self.decor_end + self.cams[k])
         self.new[k], self.ends[k], self.placed = at, at + self.lengths[k], k
         if self.moves[k]:
             keep = self.tm.rule_hold if self.rules[k] else self.tm.highlight_hold

@@ -146,6 +146,9 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         phrases = phrases_of(said, speak, tm)
         bound = bind(phrases, b.cues, index, made, voiced=speak is not None)
         laid, spans, end = lay_beat(phrases, bound, now, seen, tm, i, len(captions) + 1)
+        if any(c.kind == "camera" for c in laid):  # the walk's camera back out on the whole graph once
+            laid.append(Cue(_t(end), _t(tm.camera_move), "camera", i))  # all is read: each beat starts there
+            end += tm.camera_move
         cues.extend(laid)
         for text, start in first_shown(laid).items():  # kept up to date, not found again each beat
             seen[text] = min(start, seen.get(text, start))

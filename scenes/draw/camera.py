@@ -1,0 +1,62 @@
+"""The walk's camera: in on the node about to be visited where the graph is dense, out on the
+whole graph at the beat's end.
+
+Why a view of its own: the plan gives each visit a ``camera`` cue that leads into it (it starts
+with the phrase about the visit) and each walk beat one with no ids at its end; where the camera
+looks is pure (:mod:`scenes.layout.camera`), how the graph's shapes follow is `CameraFocus`'s
+(what leaves fades, the rest moves, the scene reads the layout as seen from there). Only the
+graph layer moves: the code pane, the captions, the legend and the titles stay. Where the whole
+graph reads well already (`dense` says no) the camera stays home.
+"""
+
+from __future__ import annotations
+
+from scenes.draw.backward import BackwardWalk
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.drawers import draws
+from scenes.draw.focus import CameraFocus
+from scenes.draw.frame_spots import FreeFrame
+from scenes.layout.camera import around, clear_rect, dense, seen_in, visit_view
+from scenes.layout.place import tag_reach
+from scenes.layout.readable import value_px
+from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
+
+
+class WalkCamera(View):
+    """Draws ``camera``: asks ``frame`` where the graph may show, ``walk`` how large the visit's
+    note is, and moves ``focus``'s camera."""
+
+    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, walk: BackwardWalk) -> None:
+        super().__init__(ctx)
+        self.focus, self.frame, self.walk = focus, frame, walk
+
+    def _room(self) -> tuple[Rect, list[Rect]]:
+        """The frame the graph may use while close, and what it keeps off there: the code pane
+        (its lit line in the walk) and what it prints, the legend, the checklist."""
+        return self.frame.free_rect(), self.frame.pane_bounds() + self.frame.frame_marks()
+
+    @draws("camera")
+    def draw_camera(self, cue: Cue, step: StepScratch) -> Anims:
+        free, keep_off = self._room()
+        region = clear_rect(free, keep_off)
+
+        def seen(b: Rect) -> bool:
+            return seen_in(b, free, keep_off, self.theme.spacing.edge_clearance)
+
+        if not cue.ids:
+            return self.focus.view_to(None, seen, region)
+        if self.focus.walk_holds():
+            return []  # a beat's `focus:` chose what the camera shows
+        home = self.focus.home or self.ctx.layout
+        t = self.theme.layout
+        if not dense(home, region, value_px(home.detail, home.scale, self.theme), t.camera_text_px, t.camera_share):
+            return self.focus.view_to(None, seen, region)
+        item = self.ctx.item(cue.ids[0])
+        visit = next((c for c in self.ctx.plan.cues if c.kind == "visit" and c.ids == cue.ids
+                      and abs(c.start - (cue.start + cue.duration)) < 1e-6), None)
+        note = self.walk.note_size(visit, home.scale) if visit is not None else (0.0, 0.0)
+        reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
+        inner = (region[0] + reach, region[1] + reach, region[2] - reach, region[3] - reach)
+        z = visit_view(home, around(home, item), note, inner, t.camera_zoom, self.theme.spacing.item_gap)
+        return self.focus.view_to(None if z.factor == 1.0 else z, seen, region)
