@@ -14,6 +14,7 @@ import numpy as np
 from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, Transform, VGroup, smooth
 
 from scenes.draw.buckets import Buckets
+from scenes.draw.focus import CameraFocus
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.forward import GraphCards
 from scenes.draw.grow_in import GrowIn
@@ -40,9 +41,10 @@ class BackwardWalk(View):
     what is shown and the ways tokens take, ``frame`` what a note keeps off."""
 
     def __init__(self, ctx: DrawContext, graph: GraphCards, buckets: Buckets, labels: CardLabels,
-                 onscreen: OnScreen, frame: FreeFrame) -> None:
+                 onscreen: OnScreen, frame: FreeFrame, focus: CameraFocus) -> None:
         super().__init__(ctx)
         self.cards, self.buckets, self.labels, self.onscreen, self.frame = graph, buckets, labels, onscreen, frame
+        self.focus = focus
 
     @property
     def graph(self) -> GraphView:
@@ -237,13 +239,14 @@ class BackwardWalk(View):
         ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
         product a token that the edge's ``grad_travel`` then carries away."""
         t = self.theme
-        rows, products, rules = self._note_rows(cue, self.lay.scale)
+        closer = self.focus.walk_closer()  # the walk's camera is close: the note as much larger
+        rows, products, rules = self._note_rows(cue, self.lay.scale / closer)
         for s in cue.strings:
             if s.role in ("part", "rule") and (s.role == "part" or rules):
                 self.ctx.record(s)
         if not rows:
             return []
-        block = note_block(rows, t, owner=box.id)
+        block = note_block(rows, t, owner=box.id).scale(closer)
         nominal = nominal_token_size(t, scale=self.lay.scale)
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,

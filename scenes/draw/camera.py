@@ -40,9 +40,14 @@ class WalkCamera(View):
     def draw_camera(self, cue: Cue, step: StepScratch) -> Anims:
         free, keep_off = self._room()
         region = clear_rect(free, keep_off)
+        # a card's stroke may reach past the graph region's foot, over the caption's margin, and
+        # show at home; never into the frame's safe edge
+        slack, safe = self.theme.spacing.edge_clearance, self.theme.safe_rect(self.ctx.spec)
+        shown = (max(free[0], safe[0] + slack), max(free[1], safe[1] + slack),
+                 min(free[2], safe[2] - slack), min(free[3], safe[3] - slack))
 
         def seen(b: Rect) -> bool:
-            return seen_in(b, free, keep_off, self.theme.spacing.edge_clearance)
+            return seen_in(b, shown, keep_off, slack)
 
         if not cue.ids:
             return self.focus.view_to(None, seen, region)

@@ -186,6 +186,12 @@ class CameraFocus(View):
         self.faded = {}
         return out
 
+    def walk_closer(self) -> float:
+        """How much larger the walk's camera draws the graph now (1: home, or a beat's `focus:`):
+        a visit's note is drawn that much larger too, so that its maths reads as large as the
+        cards it is about."""
+        return self.zoom.factor if self.by_walk and self.zoom is not None else 1.0
+
     def walk_holds(self) -> bool:
         """Whether a beat's `focus:` holds the camera (the walk's camera then leaves it be)."""
         return self.home is not None and not self.by_walk

@@ -107,7 +107,7 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
     >>> lay = type("L", (), {"boxes": boxes})()
     >>> z = visit_view(lay, ["a", "b"], (2.0, 1.0), (-6.0, -2.0, 6.0, 4.0), 2.0, 0.5)
     >>> z.factor, z.point((0.0, 0.0)), z.point((0.0, 4.5))
-    (2.0, (0.0, -1.0), (0.0, 8.0))
+    (2.0, (0.5, -1.0), (0.5, 8.0))
     """
     wanted = set(items)
     boxes = [b.bounds for k, b in lay.boxes.items() if k in wanted]
@@ -116,17 +116,16 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
     x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     left, bottom, right, top = region
-    room_w = right - left - note[0] - gap
-    k = min(most, room_w / max(x1 - x0, 1e-9), (top - bottom) / max(y1 - y0, 1e-9))
+    k = min(most, (right - left - gap) / max(x1 - x0 + note[0], 1e-9), (top - bottom) / max(y1 - y0, note[1], 1e-9))
     if k <= 1.0:
         return WHOLE
-    # the boxes and the note at their left, centred in the region
-    span = k * (x1 - x0) + note[0] + gap
-    cx = left + (right - left - span) / 2 + note[0] + gap + k * (x1 - x0) / 2
+    # the boxes and the note at their left (drawn as much larger), centred in the region
+    span = k * (x1 - x0 + note[0]) + gap
+    cx = left + (right - left - span) / 2 + k * note[0] + gap + k * (x1 - x0) / 2
     cy = (bottom + top) / 2
     g = graph_bounds(lay)
     about = ((x0 + x1) / 2, (y0 + y1) / 2)
-    cx = _cover(cx, about[0], k, (g[0], g[2]), (left, right), (cx - k * (x1 - x0) / 2 - note[0] - gap,
+    cx = _cover(cx, about[0], k, (g[0], g[2]), (left, right), (cx - k * (x1 - x0) / 2 - k * note[0] - gap,
                                                                  cx + k * (x1 - x0) / 2))
     cy = _cover(cy, about[1], k, (g[1], g[3]), (bottom, top), (cy - k * (y1 - y0) / 2, cy + k * (y1 - y0) / 2))
     return Zoom(k, about, (cx, cy))
