@@ -43,8 +43,9 @@ from .timings import PlanTimings
 LEAD_KINDS = frozenset({"code_line", "camera"})
 """Cue kinds that introduce the cues after them: a step of only these goes with the next."""
 CAMERA = "camera"
-"""The lead-in that starts with the phrase bound to its step (the walk's camera moves as the
-phrase about the visit starts, and the visit follows), where a code line's move comes before it."""
+"""The walk's camera: a lead-in into its visit, which lands as the phrase about the visit starts
+(its numbers are on screen as they are named); it moves once the beat's decor is done and the
+last visit's note has been read (`_Clock.ready`)."""
 TAIL_KINDS = frozenset({"edge_grow"})
 """Cue kinds that finish the cues before them (a node's arrows in): a step of only these goes
 with the one before, so a node and its arrows are never said apart."""
@@ -243,11 +244,10 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
             out.append([(0, steps.lead(0))])
         elif voiced:
             got = _monotone(got)
-            out.append([(s, ph.timing.start_of(at) + steps.camera(s)) for s, at in got])
+            out.append([(s, ph.timing.start_of(at)) for s, at in got])
         else:  # its first number as long before it as the Builder had it before the last
             lead = steps.times[got[-1][0]] - steps.times[got[0][0]]
-            first, last_ = got[0][0], got[-1][0]
-            out.append([(first, steps.camera(first) - lead)] * (lead > 0) + [(last_, steps.camera(last_))])
+            out.append([(got[0][0], -lead)] * (lead > 0) + [(got[-1][0], 0.0)])
         last = got[-1][0]
     return Bound(steps, out)
 
@@ -286,11 +286,12 @@ class _Clock:
         self.decor_end = max([start] + [start + c.duration for c, k in zip(steps.cues, steps.step) if k < 0])
 
     def place(self, k: int, at: float) -> None:
-        """Step ``k`` at ``at``, or once the glow may move (and its camera once the decor is done)."""
+        """Step ``k`` at ``at``, or once the glow may move (its camera once the decor is done and
+        the glow may move)."""
         if self.glows[k]:
             at = max(at, self.hold)
         if self.cams[k]:
-            at = max(at, self.decor_end + self.cams[k])
+            at = max(at, self.decor_end + self.cams[k], self.hold + self.cams[k])
         self.new[k], self.ends[k], self.placed = at, at + self.lengths[k], k
         if self.moves[k]:
             keep = self.tm.rule_hold if self.rules[k] else self.tm.highlight_hold
@@ -304,8 +305,10 @@ class _Clock:
             self.place(j, self.start + self.leads[j] if prev < 0 else self.new[prev] + times[j] - times[prev])
 
     def ready(self, k: int) -> float:
-        """When every step before ``k`` is done, and ``k``'s lead-in may start: the earliest ``k`` may."""
-        return max([self.start] + self.ends[:k]) + self.leads[k]
+        """When every step before ``k`` is done, and ``k``'s lead-in may start: the earliest ``k`` may.
+        The walk's camera also waits for the decor and for the last visit's note to be read."""
+        at = max([self.start] + self.ends[:k]) + self.leads[k]
+        return max(at, self.decor_end + self.cams[k], self.hold + self.cams[k]) if self.cams[k] else at
 
 
 def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, float], tm: PlanTimings, beat: int,
