@@ -128,7 +128,6 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # Where no spot clear of the arrows is nearer the note's own card (the code pane, legend and
     # checklist leave the graph no room beside it), the note goes to the nearest free spot.
     ("backward_walk", "9:16"): "yh's and s's rules lie nearer the card above",
-    ("leaf_nodes", "16:9"): "the multiply rule lies nearer b; add's nearer its neighbour",
     ("leaf_nodes", "9:16"): "the multiply rule lies nearer b; add's nearer its neighbour",
     ("missing_gradient", "9:16"): "mul's rule lies nearer z - 1",
 }
@@ -173,9 +172,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("reverse_mode", "16:9"): "34 % at most: the tallies' column beside the network takes a third of its region (the network view's own placement)",
     ("graph_build", "9:16"): f"29 % at most (29 % before): {_UNDER}",
     ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
-    ("grad_accumulation", "9:16"): f"22 % at most (22 % before): a two-layer graph of five cards, {_UNDER}",
-    ("leaf_nodes", "9:16"): f"41 % at most (41 % before): {_UNDER}",
-    ("dynamic_graph", "9:16"): f"47 % at most (49 % before): {_UNDER}",
     ("reverse_mode", "9:16"): "39 % at most: the tallies' band above the network takes part of its region (the network view's own placement)",
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {

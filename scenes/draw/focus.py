@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
-from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc
+from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc, smooth
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, phase, second_half
@@ -100,34 +100,6 @@ class CameraFocus(View):
             return make(self.ctx.layout)
         return self._zoom_shape(make(self.home), self.zoom)
 
-    @staticmethod
-    def _jump(m: Mobject, target: Mobject, out: bool) -> Animation:
-        """What leaves the region (``out``) fades where it is, then jumps to ``target`` unseen;
-        what comes back jumps unseen, then fades in: no half-faded shape slides across the code
-        or off the frame."""
-        start, home_faded = m.copy(), m.copy().set_opacity(0.0)
-        shown_target = target
-
-        hidden = shown_target.copy().set_opacity(0.0)
-
-        def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
-            for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
-                                  b.family_members_with_points()):
-                sm.interpolate(sa, sb, alpha)
-
-        def step(mob: Mobject, alpha: float) -> None:
-            if out:
-                if alpha < 0.5:
-                    blend(mob, start, home_faded, 2 * alpha)
-                else:
-                    blend(mob, shown_target, shown_target, 1.0)
-            elif alpha < 0.5:
-                blend(mob, hidden, hidden, 1.0)
-            else:
-                blend(mob, hidden, shown_target, 2 * alpha - 1)
-
-        return UpdateFromAlphaFunc(m, step)
-
     @draws("focus")
     def draw_focus(self, cue: Cue, step: StepScratch) -> Anims:
         items = {self.ctx.item(i) for i in cue.ids}
@@ -143,7 +115,7 @@ class CameraFocus(View):
             if not inside(bounds(target), self.ctx.layout.region):
                 self.faded[id(m)] = _colours(m)
                 target.set_opacity(0.0)
-                out.append(self._jump(m, target, out=True))
+                out.append(_hop(m, target, 0, 2, out=True))
             else:  # moves once what leaves has faded: the growing cards never pass over a fading one
                 out.append(Transform(m, target, rate_func=second_half))
         return out
@@ -181,7 +153,7 @@ class CameraFocus(View):
             saved = self.faded.get(id(m))
             if saved is not None:
                 _restore(target, saved)
-            out.append(self._jump(m, target, out=False) if saved is not None  # back before what returns shows
+            out.append(_hop(m, target, 1, 2, out=False) if saved is not None  # back before what returns shows
                        else Transform(m, target, rate_func=first_half))
         self.faded = {}
         return out
@@ -205,7 +177,11 @@ class CameraFocus(View):
         if self.zoom is None and z is None:
             return []
         home = self.home or self.ctx.layout
-        rel = self.zoom.inverse().then(z) if self.zoom is not None and z is not None else (z or self.zoom.inverse())  # type: ignore[union-attr]
+        if self.zoom is None:
+            assert z is not None
+            rel = z
+        else:
+            rel = self.zoom.inverse() if z is None else self.zoom.inverse().then(z)
         notes: list[Mobject] = []
         if z is None:  # the note was made for the close view: it goes where it is (`draw_unfocus`)
             walk = self.ctx.state.walk
@@ -231,7 +207,7 @@ class CameraFocus(View):
         first = parts - 1 - int(bool(coming))  # the part in which the rest moves
         out: Anims = [FadeOut(m, rate_func=phase(0, parts)) for m in notes]
         out += [_hop(m, target, 0, parts, out=True) for m, target in leaving]
-        out += [Transform(m, target, rate_func=phase(first, parts)) for m, target in moving]
+        out += [Transform(m, target, rate_func=_settled(first, parts)) for m, target in moving]
         out += [_hop(m, target, parts - 1, parts, out=False) for m, target in coming]
         self.faded = faded
         self.moving = {id(m) for m, _ in leaving + coming + moving}
@@ -242,6 +218,16 @@ class CameraFocus(View):
             self._rekey(replace(zoomed(home, z), region=region))
             self.home, self.zoom, self.seen, self.by_walk = home, z, seen, True
         return out
+
+
+SETTLE = 0.15
+"""The share of its part a move waits for: the frames either side of the end of a fade never
+show a half-faded shape beside one that has begun to move over it."""
+
+
+def _settled(i: int, n: int) -> Callable[[float], float]:
+    """A smooth rate over the ``i``-th of ``n`` parts of the play, begun `SETTLE` into it."""
+    return lambda t: smooth(min(1.0, max(0.0, (n * t - i - SETTLE) / (1.0 - SETTLE))))
 
 
 def _hop(m: Mobject, target: Mobject, i: int, n: int, out: bool) -> Animation:

@@ -9,7 +9,7 @@ import pytest
 
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions
-from scenes.storyboard import StoryboardError, load, load_and_plan
+from scenes.storyboard import StoryboardError, load, load_and_plan, storyboard_path
 
 MICROGRAD = Path(__file__).parents[1] / "storyboard" / "lessons" / "micrograd_readme.yaml"
 
@@ -50,3 +50,22 @@ def test_focus_names_must_be_tensors_of_the_log(tmp_path: Path) -> None:
     assert len(got) == 2 and all(f"m.yaml:{line}:" in g for g in got), got
     assert "focus: 'ff' is not a tensor of the log" in got[0] and "did you mean 'f'" in got[0].lower()
     assert "focus: 'torch' is not a tensor of the log" in got[1]
+
+
+def test_walk_camera_moves_in_on_the_visited_card_and_back_out() -> None:
+    """backward_walk at 16:9 (a tall graph beside the lit line): the camera's move before the
+    first visit draws the loss's card larger, the captions and the code pane stay where they
+    are, and the move at the beat's end brings the card back as large and where it was."""
+    checked, plan = load_and_plan(storyboard_path("backward_walk"))
+    into = next(c for c in plan.cues if c.kind == "camera" and c.ids)
+    out = next(c for c in plan.cues if c.kind == "camera" and not c.ids and c.start > into.start)
+    loss = checked.index.ids_of("L")[0]
+    before, during, after = inspect_clip(checked, plan, RenderOptions(), at=[
+        into.start - 0.05, out.start - 0.05, out.start + out.duration + 0.1])
+    b, d, a = _cards(before), _cards(during), _cards(after)
+    assert d[loss][0] > 1.5 * b[loss][0], (b[loss], d[loss])
+    assert a[loss] == pytest.approx(b[loss], abs=0.5)
+    box = {s["time"]: {i["id"]: i["bbox"] for i in s["items"] if i["role"] == "card"} for s in (before, after)}
+    assert box[before["time"]][loss] == pytest.approx(box[after["time"]][loss], abs=0.5)
+    pane = [[i["bbox"] for i in s["items"] if i["role"] == "code"] for s in (during, after)]
+    assert pane[0] == pane[1]  # the lit line does not move with the graph
