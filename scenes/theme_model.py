@@ -273,6 +273,7 @@ class LayoutRules:
     camera_zoom: float  # the walk's camera (scenes/layout/camera.py): at most this much larger
     camera_text_px: float  # it moves in where the whole graph's values are under this many px at 480p
     camera_share: float  # or where the graph's box takes under this share of the walk's free frame
+    code_first_zoom: float  # the code pane alone before the first picture: centred, at most this much larger
     safe_edge: float
     fill_graph: float
     fill_empty: float

@@ -41,7 +41,7 @@ The same pass finds a badge waiting on an arrowhead (`scenes.draw.collisions.wai
 standing where it stood the frame before, over a visible head); a token riding over one is not
 counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a visit's or a
 bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
-which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at 16:9 and 9:16).
+which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
@@ -94,9 +94,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     ("cubic_fit3", "16:9"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
-    # while the code pane scrolls at 9:16, the branch mark of the if line ('→ False') slides with its
-    # row and, for one frame, over the line below it (scenes/draw/scroll.py moves marks with rows)
-    ("dynamic_graph", "9:16"): "1 collision: 1 text overlaps (the branch mark '→ False' over line 14, one frame)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
@@ -108,11 +105,6 @@ STILL_UNTRUE: dict[tuple[str, str], str] = {
 }
 STILL_BLINKS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16.
-    # The console's "lines printed earlier: N" turns its number in place in its top right corner
-    # (scenes/draw/console.py), but where the column under the code holds three rows and a row of
-    # its own would push out a line the beat printed, it stands beside a lower line, and a
-    # two-row line sliding up crosses its row: it fades out and back in there.
-    ("missing_gradient", "9:16"): "the count 'lines printed earlier: N' changes rows under the two-row warning",
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
@@ -120,16 +112,30 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # placed beside its node or bucket (badge_centre, free_spot), not a riding token. None: badges
     # and waiting tokens keep off both ends of every route (label_spots.route_ends)
 }
-NOTED = ("backward_walk", "leaf_nodes", "missing_gradient")
-"""The clips the notes check runs on so far (the three whose walks write rules beside their
-nodes, measured at 16:9 and 9:16); the other six are yet to be measured."""
+NOTED = ("backward_walk", "leaf_nodes", "missing_gradient", "dynamic_graph", "grad_accumulation", "backward_graph")
+"""The clips the notes check runs on, at every aspect: the six whose walks write rules beside
+their nodes' cards (mlp and reverse_mode draw a network, graph_build has no walk)."""
 STILL_ASTRAY: dict[tuple[str, str], str] = {
     # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray).
-    # Where no spot clear of the arrows is nearer the note's own card (the code pane, legend and
-    # checklist leave the graph no room beside it), the note goes to the nearest free spot.
-    ("backward_walk", "9:16"): "yh's and s's rules lie nearer the card above",
-    ("leaf_nodes", "9:16"): "the multiply rule lies nearer b; add's nearer its neighbour",
-    ("missing_gradient", "9:16"): "mul's rule lies nearer z - 1",
+    # A note with no spot beside its node that reads as its own (nearer it than any other card, off
+    # the arrows) is set at the least readable size and looked for again (own_note_centre); where
+    # there is still none, the graph leaves no room beside the node: the note goes to the nearest
+    # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
+    ("backward_walk", "16:9"): ("yh's rule (mul, 158 / 139 px wide, 56 px tall) lies left of y, level with yh: y stands "
+                                "11 px left of yh and 89 px are left right of it to the safe edge"),
+    ("leaf_nodes", "16:9"): ("the multiply rule (157 / 138 px) lies left of b, level with w1 * x: b's column stands left "
+                             "of it and 84 px are left right of it; the one spot nearer it is across its edge to w1"),
+    ("leaf_nodes", "9:16"): ("the multiply rule (157 / 138 px) lies above-right, nearer yh - y: b's column stands left "
+                             "of w1 * x and 78 px are left right of it; the one spot nearer it is across its edge to w1"),
+    ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) lies nearer z - 1: z stands 79 px from the left safe edge, "
+                                   "L2 right of it; the spots nearer z are across its edges to w and x"),
+    ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
+                                  "checklist and legend fill the left of the graph, x and L2's arrows its right"),
+    # dynamic_graph keeps each freed graph, faded, beside the next: the mul rules (157 px) of the new
+    # graph's visits lie nearer a kept card (the freed h 1/9, or s) than the node they are about
+    ("dynamic_graph", "16:9"): "5 notes: the mul rules of s and of the three-pass walk lie nearer the kept graph's cards",
+    ("dynamic_graph", "9:16"): "4 notes: the mul rules of s and of the three-pass walk lie nearer a neighbour card",
+    ("dynamic_graph", "1:1"): "4 notes: the mul rules of s and of the three-pass walk lie nearer a neighbour card",
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {
@@ -137,6 +143,8 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
     # at 1:1 the graph fills the square frame: the recap board finds no free spot even at the least
     # readable size; the buckets show 8/3 and 4/9, but not print's tensor(2.6667), tensor(0.4444)
     ("backward_walk", "1:1"): "2 unshown: tensor(2.6667) and tensor(0.4444) (no free spot for the recap)",
+    ("missing_gradient", "1:1"): ("1 unshown: w.grad's 8 (w and its bucket stay dimmed from the 'which loss' beat, and "
+                                  "no spot clear of the cards and the arrows is left for the recap)"),
 }
 
 STILL_JUMPS: dict[tuple[str, str], str] = {
@@ -152,8 +160,6 @@ _UNDER = ("the graph region under the code pane is 56 % of the frame and the gra
 _WALK_CAMERA = ("in the walk the camera draws a visit's cards at most layout.camera_zoom (2x) larger in the free frame "
                 "right of the legend (about half the frame); a graph one or two cards wide does not fill it at that "
                 "zoom, and a larger one leaves two cards and no context in view")
-_CODE_FIRST = ("while the code pane is built line by line before the first card, the graph region stays empty (the "
-               "storyboard shows the code first)")
 STILL_NEAR_EDGE: dict[tuple[str, str], str] = {
     # (clip, aspect): what still sits within layout.safe_edge of the frame's edge (fill.near_edge)
 }
@@ -179,20 +185,10 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("graph_build", "16:9"): f"2.8-13.6 s, 58 %: {_CODE_FIRST}",
-    ("graph_build", "9:16"): f"2.8-12.6 s, 64 %: {_CODE_FIRST}",
-    ("grad_accumulation", "16:9"): f"3.2-8.2 s, 56 %: {_CODE_FIRST}",
-    ("grad_accumulation", "9:16"): f"3.2-9.2 s, 64 %: {_CODE_FIRST}",
-    ("dynamic_graph", "16:9"): f"2.6-9.8 s, 58 %: {_CODE_FIRST}",
-    ("dynamic_graph", "9:16"): f"2.6-10.4 s, 64 %: {_CODE_FIRST}; and 75.2-79.0 s, 44 %, between the two passes' graphs",
     ("missing_gradient", "16:9"): ("23.6-28.2 s, 39 %: the code column under the lit line in the walk (walk_code: lit) "
                                    "while the graph stays in its region (the camera move into it is not done)"),
     ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) while the graph stays in its region (the camera move into it is not done)"),
-    ("mlp", "16:9"): "2.4-30.8 s, 58 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("mlp", "9:16"): "2.4-36.2 s, 66 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("reverse_mode", "16:9"): "2.0-10.6 s, 58 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
-    ("reverse_mode", "9:16"): "2.0-12.4 s, 66 %: the four input circles and the dimmed outlines of the units to come (the check counts only drawn units) until the forward pass reaches the hidden layers",
 }
 
 
@@ -206,7 +202,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("collide", Collide, STILL_COLLIDE),
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("heads", WaitsOnHead, STILL_WAIT_ON_HEADS),
-    FrameCheck("notes", NotesAstray, STILL_ASTRAY, applies=lambda name, aspect, lesson: name in NOTED and aspect != "1:1"),
+    FrameCheck("notes", NotesAstray, STILL_ASTRAY, applies=lambda name, aspect, lesson: name in NOTED),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),

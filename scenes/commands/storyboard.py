@@ -69,7 +69,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from scenes.oracle.check import compare, torch_available
     from scenes.oracle.remote import TorchUnavailable, find_torch
     from scenes.layout.readable import sizing_lines
-    from scenes.layout.unshown import empty_beats, refuse_if_nothing_shown, unshown
+    from scenes.layout.unshown import empty_beats, refuse_if_nothing_shown, unshown, unshown_prints
     from scenes.theme import load_theme
     from scenes.storyboard import load, plan_of  # the model: not on every `render`'s path
 
@@ -115,7 +115,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         lays = clip_layouts(checked, p)
         visuals = [b.visual for b in checked.storyboard.beats]
-        missing = empty_beats(p, visuals) + unshown(p, lays)
+        missing = empty_beats(p, visuals) + unshown(p, lays) + unshown_prints(p, checked.run.events)
         try:
             refuse_if_nothing_shown(checked, missing)
         except StoryboardError as exc:

@@ -106,9 +106,10 @@ def import_drawing() -> None:
 
 def warm_voice(file: str, opts: Any) -> None:
     """The voice the storyboard's renders use, loaded now (a neural model takes a second or
-    more): a first render found every phrase in the speech cache and loaded none, and the first
-    narration edit should not wait for it. A voice that cannot be had is said by the render that
-    needs it, not here."""
+    more), and what makes the sound track imported (:func:`scenes.voice.track.warm`): a first
+    render found every phrase in the speech cache and the clip up to date, and the first
+    narration edit should not wait for them. A voice that cannot be had is said by the render
+    that needs it, not here."""
     from scenes.render.sound import voice_named, with_voice
     from scenes.storyboard import StoryboardError
     from scenes.voice.registry import VoiceError
@@ -117,6 +118,11 @@ def warm_voice(file: str, opts: Any) -> None:
         voice = voice_named(with_voice(file, opts).voice or "off", storyboard=Path(file))
     except (StoryboardError, VoiceError, OSError):
         return
+    if voice is None:
+        return
+    from scenes.voice.track import warm as warm_track
+
+    warm_track()
     warm = getattr(voice, "warm", None)
     if warm is not None:
         warm()

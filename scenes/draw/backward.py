@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, Transform, VGroup, smooth
+from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, VGroup, smooth
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.focus import CameraFocus
@@ -22,15 +22,19 @@ from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
-from scenes.layout.label_spots import badge_centre, note_centre
+from scenes.draw.record import opacity
+from scenes.draw.shown_numbers import MIN_SHOWN
+from scenes.layout.label_spots import badge_centre
 from scenes.layout.detail import Detail
 from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
-from scenes.draw.visuals import (arrow_length, arrow_reach, edge_arrow, formula, nominal_token_size, note_block, token_ride,
+from scenes.draw.visit_note import VisitNotes
+from scenes.draw.visuals import (arrow_length, arrow_reach, edge_arrow, nominal_token_size, token_ride,
                                  wavefront)
 from scenes.storyboard.cues import Cue, CueKind
+
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
 
 
@@ -44,7 +48,7 @@ class BackwardWalk(View):
                  onscreen: OnScreen, frame: FreeFrame, focus: CameraFocus) -> None:
         super().__init__(ctx)
         self.cards, self.buckets, self.labels, self.onscreen, self.frame = graph, buckets, labels, onscreen, frame
-        self.focus = focus
+        self.notes = VisitNotes(ctx, labels, onscreen, frame, focus)
 
     @property
     def graph(self) -> GraphView:
@@ -199,66 +203,7 @@ class BackwardWalk(View):
             self.walk.fill_tokens[item], waiting = waiting, []
             rode = []  # they stay: not going
         marks = tags + self.walk.fill_tokens.get(item, [])
-        return out + [FadeOut(m) for m in waiting] + self._visit_note(cue, box, avoid_marks=marks, going=going + rode)
-
-    def _note_rows(self, cue: Cue, scale: float) -> tuple[list[VGroup], dict[str, Mobject], list[Cue]]:
-        """The rows of a visit's note (see `_visit_note`), the product token of each edge that
-        sends a gradient (by the node it goes to), and the visit's ``local_rule`` cues."""
-        t = self.theme
-        parts = [s.text for s in cue.strings if s.role == "part"]
-        rows = []
-        if parts:
-            rows.append(formula(f"{' + '.join(parts)} = {cue.text('grad')}", t))
-        words = cue.text("rule")
-        rules = [c for c in self.ctx.plan.cues
-                 if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
-        if words is not None and rules:
-            rows.append(formula(words, t, muted=True))
-        products: dict[str, Mobject] = {}
-        for r in rules:
-            factors = " × ".join(s.text for s in r.strings if s.role == "factor")
-            who = r.text("target")
-            row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"),
-                          scale=scale)
-            rows.append(row)
-            products[r.ids[1]] = row.product
-        return rows, products, rules
-
-    def note_size(self, visit: Cue, scale: float) -> tuple[float, float]:
-        """How large the note of ``visit`` is, its products at layout ``scale`` (0, 0: none):
-        the walk's camera keeps room for it beside the node."""
-        rows = self._note_rows(visit, scale)[0]
-        if not rows:
-            return (0.0, 0.0)
-        block = note_block(rows, self.theme)
-        return (block.width, block.height)
-
-    def _visit_note(self, cue: Cue, box: Box, avoid_marks: list[Mobject], going: list[Mobject]) -> Anims:
-        """The visit's arithmetic beside its node: where gradients met, their sum
-        (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
-        ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
-        product a token that the edge's ``grad_travel`` then carries away."""
-        t = self.theme
-        closer = self.focus.walk_closer()  # the walk's camera is close: the note as much larger
-        rows, products, rules = self._note_rows(cue, self.lay.scale / closer)
-        for s in cue.strings:
-            if s.role in ("part", "rule") and (s.role == "part" or rules):
-                self.ctx.record(s)
-        if not rows:
-            return []
-        block = note_block(rows, t, owner=box.id).scale(closer)
-        nominal = nominal_token_size(t, scale=self.lay.scale)
-        marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
-        x, y = note_centre(self.lay, box, (block.width, block.height), gap=t.spacing.item_gap * self.lay.scale,
-                           clear=arrow_reach(t, self.lay.scale), beside=nominal[0],
-                           within=self.frame.free_rect(), avoid=[bounds(m) for m in marks]
-                           + self.frame.pane_bounds() + self.frame.frame_marks()
-                           + self.onscreen.shown_rects(exclude=going, extra=marks),
-                           prefer_off=self.labels.all_rests())
-        self.labels.keep_inside(block.move_to([x, y, 0]))
-        self.walk.visit_marks.append(block)
-        self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
-        return [FadeIn(block, rate_func=second_half)]
+        return out + [FadeOut(m) for m in waiting] + self.notes.place(cue, box, avoid_marks=marks, going=going + rode)
 
     @draws("local_rule")
     def draw_local_rule(self, cue: Cue, step: StepScratch) -> Anims:
@@ -329,7 +274,11 @@ class BackwardWalk(View):
             # the token is the product: the pill is hidden while the token covers it (two texts
             # drawn over each other) and shows again once the token is on its way
             aside.append(_stepping_aside(product))
-        move = self.onscreen.ride(tok, start, ride, exclude, step)
+        # from a note beside its node, the way round that node may squeeze between other cards
+        # (4/9 from left of yh to w2 flew along w1): it passes behind the card it leaves, and
+        # behind dimmed ones (out of the walk), instead
+        behind = [m for k, m in self.graph.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
+        move = self.onscreen.ride(tok, start, ride, exclude, step, through=behind)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:

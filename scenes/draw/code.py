@@ -7,6 +7,8 @@ owning ``state.code`` but for the pass mark's fields (:mod:`scenes.draw.loops`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from manim import FadeIn, FadeOut, Transform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -17,7 +19,8 @@ from scenes.draw.loops import PassMark
 from scenes.draw.state import CodeView
 from scenes.draw.visuals import CodePane
 from scenes.layout.clip import code_rect
-from scenes.storyboard.cues import CONSOLE_KINDS, Cue
+from scenes.layout.code_first import centred_rect, code_first_room, code_first_span, draws_only_code
+from scenes.storyboard.cues import CONSOLE_KINDS, Cue, cue_kind
 from scenes.theme import Rect
 
 # Drawing order (Cairo sorts by z_index): the code pane's backdrop and the running-line bar
@@ -57,15 +60,17 @@ class CodePaneView(View):
             self.code.aside = aside
             self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
             shown = range(self.code.pane.window[0], self.code.pane.window[1] + 1)
-            slide = scroll(old, self.code.pane, self.marks.riders(shown)) if not (lit or aside or was_aside) else None
+            slide = scroll(old, self.code.pane, self.marks.riders()) if not (lit or aside or was_aside) else None
+            rode: Collection[int] | None = shown if slide else None
             if lit:
                 swap = _next_line(old, self.code.pane)
             elif aside or was_aside:  # the pane changes size: the lines it keeps slide to their places
-                swap = reflow(old, self.code.pane, was_lit, line)
+                swap = reflow(old, self.code.pane, was_lit, line, self.marks.riders())
+                rode = set(range(old.window[0], old.window[1] + 1)) & set(shown)
             else:
                 swap = slide or cut(old, self.code.pane)
             out = swap + self._printed_aside(aside, was_aside, step)
-            return out + self.marks.follow_pane(step, shown if slide else None)  # the pass mark moves with it
+            return out + self.marks.follow_pane(step, rode)  # the marks move with their lines
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch) -> Anims:
@@ -84,13 +89,17 @@ class CodePaneView(View):
         """The code pane from line ``first`` (all of it when it fits), ``line`` lit: from the
         window that shows ``line`` when the one from ``first`` does not. ``max_rows``: that many
         rows at most (`CodePane`); a whole pane, or the clip's pane of the lit line alone
-        (`Layout.code_lit`), marks where printed lines go under it."""
+        (`Layout.code_lit`), marks where printed lines go under it. A pane shown large before the
+        first picture (``code.centred``, `_centred`) is drawn there, at its size."""
         source = self.ctx.source or ""
-        pane = CodePane(source, self._code_rect(), self.theme, first=first, max_rows=max_rows)
+        rect, most = self.code.centred or (self._code_rect(), 1.0)
+        pane = CodePane(source, rect, self.theme, first=first, max_rows=max_rows, most=most)
         if not pane.shows(line):
-            pane = CodePane(source, self._code_rect(), self.theme, first=pane.window_for(line), max_rows=max_rows)
+            pane = CodePane(source, rect, self.theme, first=pane.window_for(line), max_rows=max_rows, most=most)
         pane.bg.set_z_index(Z_PANE)
         pane.highlight(line).set_z_index(Z_BAR)
+        if self.code.centred is not None:  # printed lines go under the column's pane, once it is there
+            return pane
         if self.ctx.layout.code_lit:  # the strip it may fill: the same place whatever the lit line's rows
             self.code.foot = self._code_rect()[1]
         elif max_rows is None:
@@ -106,8 +115,52 @@ class CodePaneView(View):
             lit = self.ctx.layout.code_lit
             self.code.pane = self._pane(cue.line if lit else 1, cue.line, max_rows=1 if lit else None)
             self.code.bar_line = cue.line
+            self.code.centred = self._centred(self.code.pane, cue)
+            if self.code.centred is not None:
+                self.code.pane = self._pane(1, cue.line)
             return [FadeIn(self.code.pane)]
         return self.bar_to(cue.line, step)
+
+    def _centred(self, pane: CodePane, cue: Cue) -> tuple[Rect, float] | None:
+        """Where and how large ``pane`` (the column's) is drawn in the middle of the frame,
+        above the caption bar, when the clip opens with its code alone for longer than the frame
+        may stay empty (`scenes.layout.code_first`; ``layout.fill_empty_seconds``): its text as
+        much larger as the room allows, at most ``layout.code_first_zoom`` (a program too long
+        for the room keeps the column's size and shows the lines the room holds), the pane
+        hugging it. The rectangle and the size (a share of the theme's ``code``)."""
+        span = code_first_span(self.ctx.plan.cues)
+        t = self.theme
+        if (span is None or abs(span[0] - cue.start) > 1e-9 or span[1] - span[0] <= t.layout.fill_empty_seconds
+                or self.ctx.layout.code_lit):
+            return None
+        room = code_first_room(self.ctx.frame_rect(), self.ctx.spec.caption[3], self.ctx.spec.margin)
+        size = t.font_sizes.code
+        probe = CodePane(self.ctx.source or "", room, t, first=pane.window[0],
+                         most=t.layout.code_first_zoom * pane.font_size / size)
+        pad = t.sizes.code_pad
+        width = min(room[2] - room[0], probe.longest * probe.adv + 2 * pad)
+        return centred_rect((width, float(probe.bg.height) + probe.row_height / 2), room), probe.font_size / size
+
+    def give_way(self, cue: Cue, step: StepScratch) -> Anims:
+        """A pane shown large and centred (`_centred`) moves to its column as the first cue that
+        draws anything else comes, by half time (``step.going``: what the step brings starts
+        then), its lines gliding and shrinking to their places (`reflow`): a cut would jump them
+        across the frame (`scenes.render.continuity.jumps`). The bar goes to the line the cue
+        lights."""
+        old = self.code.pane
+        if self.code.centred is None or old is None or draws_only_code(cue):
+            return []
+        was_lit = self.code.bar_line
+        line = was_lit or 1
+        if cue_kind(cue.kind).follows_line and cue.seqs:
+            line = self.ctx.events[cue.seqs[0]].line or line
+        self.code.centred, self.code.bar_line = None, line
+        self.code.pane = self._pane(old.window[0], line)
+        moves = reflow(old, self.code.pane, was_lit, line, grow=True)
+        for m in moves:
+            m.rate_func = _by_half
+        step.going.extend(moves)
+        return moves
 
     def _code_rect(self) -> Rect:
         """The code pane's region (`code_rect`): the aspect's, less what printed lines need at its
@@ -127,3 +180,8 @@ def _next_line(old: CodePane, new: CodePane) -> Anims:
     pane blank for a frame or two at every line. Its box and bar do not move, so the cut changes
     only the line's text."""
     return [FadeOut(old, rate_func=at_half), FadeIn(new, rate_func=at_half)]
+
+
+def _by_half(t: float) -> float:
+    """Done by half time, at the pace the animation's own rate sets (`reflow`'s are linear)."""
+    return min(1.0, 2.0 * t)

@@ -2,8 +2,8 @@
 
 Why stacked lines: a program may print ``None``, then PyTorch's warning, then
 ``None`` again; each line must stay readable next to the code that made it, so lines pile up under
-the code pane (oldest dropped when the column is full, and counted atop it: "lines printed
-earlier: 4", so that none leaves in silence) instead of replacing each other. A long
+the code pane (oldest dropped when the column is full, and counted in its bottom right corner:
+"lines printed earlier: 4", so that none leaves in silence) instead of replacing each other. A long
 message (PyTorch's non-leaf ``.grad`` warning) shows its first sentence, the one that says what
 happened, wrapped at the code's size: the whole text on one line would shrink past reading, and
 wrapped whole it would fill the column. A view of ``ClipScene``, owning ``state.console``.
@@ -85,48 +85,45 @@ class Console(View):
         more = self.console.more  # the count of lines scrolled away: first in the column
         shown = list(column.submobjects[1:] if more is not None else column.submobjects)
         m.next_to(shown[-1], DOWN, buff=gap / 2, aligned_edge=LEFT)
-        col_top = shown[0].get_top()[1] + self.console.head
+        edge = left + t.sizes.code_pad + width  # the lines' right edge
 
-        def scroll(head: float) -> tuple[list[VGroup], float]:
-            """The oldest lines that leave for the new one to fit above ``floor`` with the count's
-            row ``head`` high atop them, and how far the rest rise."""
+        def scroll(foot: float) -> tuple[list[VGroup], float]:
+            """The oldest lines that leave for the new one to fit above ``floor``, ``foot`` higher
+            (the count's own row under the lines), and how far the rest rise."""
             out: list[VGroup] = []
-            rise = self.console.head - head
-            while len(out) < len(shown) and m.get_bottom()[1] + rise < floor:
+            rise = 0.0
+            while len(out) < len(shown) and m.get_bottom()[1] + rise < floor + foot:
                 out.append(shown[len(out)])  # the column is full: the oldest line leaves
                 rise += out[-1].height + gap / 2
             return out, rise
 
-        leaving, rise = scroll(self.console.head)
-        if not leaving:
-            column.add(m.shift([0.0, rise, 0.0]))
-            return [] if id(column) in step.arriving else [FadeIn(m)]
-        probe = self._earlier(self.console.earlier + len(leaving))
-        room = width - probe.width - gap  # a line this narrow has the count beside it, on its right
+        def clear(count: VGroup, leaving: list[VGroup], rise: float) -> bool:
+            """Whether the count, in the column's bottom right corner, is beside no line that stays
+            or comes (each as high as it will be): a line that ends short of it leaves it room."""
+            x0, y1 = edge - count.width - gap, floor + count.height
+            return all(line.get_right()[0] <= x0 or line.get_bottom()[1] + rise >= y1
+                       for line in [*shown[len(leaving):], m])
+
+        # the count's place: the column's bottom right corner, beside the last line or in a row of
+        # its own under the lines. Lines rise out of its row and never into it: only a new line
+        # comes there, and it leaves the count room or goes above the count's row. So the count
+        # changes in place, never gone and back (issue 39), whatever the column holds (a two-row
+        # warning in a three-row column under the code at 9:16, where a count atop the lines had
+        # to change rows as the warning rose through them)
         leaving, rise = scroll(0.0)
-        lines_after = [*shown[len(leaving):], m]
-        # the count's place: the column's top right corner, beside its top line or in a row of
-        # its own over it, the one place no line passes through as the lines slide up (only the
-        # new top line rises into its row, and that one leaves it room), so that it changes in
-        # place; but a row of its own that would push one more line out goes beside the first
-        # line that leaves room, lower down (a three-row column under the code at 9:16)
-        beside = None if lines_after[0].width > room else lines_after[0]
-        head = 0.0 if beside is not None else probe.height + gap / 2
-        if head:
-            own = scroll(head)
-            lower = next((line for line in lines_after[1:] if line.width <= room), None)
-            if len(own[0]) > len(leaving) and lower is not None:
-                beside, head = lower, 0.0
-            else:
-                leaving, rise = own
+        if leaving or more is not None:
+            probe = self._earlier(self.console.earlier + len(leaving))
+            if not clear(probe, leaving, rise):
+                leaving, rise = scroll(probe.height + gap / 2)
+        if not leaving:
+            column.add(m)
+            return [] if id(column) in step.arriving else [FadeIn(m)]
         staying = shown[len(leaving):]
         self.console.earlier += len(leaving)
         count = self._earlier(self.console.earlier)
         up = np.array([0.0, rise, 0.0])
         m.shift(up)
-        y = col_top if beside is None or beside is lines_after[0] else beside.get_top()[1] + (0.0 if beside is m else rise)
-        count.move_to([left + t.sizes.code_pad + width, y, 0], aligned_edge=[1, 1, 0])
-        self.console.head = head
+        count.move_to([edge, floor, 0], aligned_edge=[1, -1, 0])
         for old in leaving:
             column.remove(old)
         column.add(m)
@@ -151,7 +148,7 @@ class Console(View):
         # the last line was drawn over it, one rising from below crossed the graph. The count
         # is one thing that changes (issue 39): its number turns in place as the lines slide,
         # never gone and back; the first count fades in with the new line, and so does one
-        # that must change rows (gone while the lines slide: moving, it would cross them)
+        # whose corner moved (the column's floor did: gone while the lines slide)
         if more is None:
             counted: Anims = [FadeIn(count, rate_func=phase(2, 3))]
         elif moves:
@@ -164,8 +161,8 @@ class Console(View):
 
     def _earlier(self, n: int) -> VGroup:
         """The words that say how many of the console's oldest lines have scrolled away
-        (``labels.console_earlier``), muted: in the column's top right corner, beside its top
-        line or in a row of its own over it (`_print` says where else). Why: a
+        (``labels.console_earlier``), muted: in the column's bottom right corner, beside its
+        last line or in a row of its own under it (`_print`). Why: a
         line that left the column unread would be dropped in silence; the count says the
         program printed more than is shown (issue 40)."""
         t = self.theme

@@ -55,38 +55,53 @@ class PassMark(View):
         mark = self._place(kind, cue.line, text, step)
         return out + [FadeIn(mark, rate_func=second_half if going else smooth)]
 
-    def riders(self, shown: Collection[int]) -> list[tuple[VGroup, float, bool]]:
-        """The marks on screen, each with the y of the row it sits by and whether its line is
-        among ``shown`` (the new window's): they ride a scrolling pane (`scroll.scroll`)."""
-        return [(self.code.marks[k], float(self.code.marks[k].get_center()[1]), at[0] in shown)
-                for k, at in self.code.marks_at.items() if k in self.code.marks]
+    def riders(self) -> list[tuple[VGroup, int]]:
+        """The marks on screen, each with the line it marks: they ride a pane that scrolls or
+        changes size (`scroll.scroll`, `scroll.reflow`)."""
+        return [(self.code.marks[k], at[0]) for k, at in self.code.marks_at.items() if k in self.code.marks]
 
     def follow_pane(self, step: StepScratch, rode: Collection[int] | None = None) -> Anims:
         """The code pane was made again (its window moved, or it stepped aside): each mark goes
         and comes back by the same line on the new pane, in the second half. ``rode``: the
-        lines of the new window, where the pane scrolled and the marks rode their lines
-        (`riders`): one whose line is still shown stays where it slid; another faded with the
-        row it sat by, and is placed anew."""
+        lines the marks rode with, where the pane scrolled or changed size and carried them
+        (`riders`): one whose line is among them stays where it slid; another faded with the
+        row it sat by, and is placed anew once the lines are still. A mark with no place on the
+        new pane (`_belongs`) stays off until a pane shows its line again."""
         out: Anims = []
         for kind, at in list(self.code.marks_at.items()):
-            if kind not in self.code.marks:
+            if kind not in self.code.marks:  # off while its line was not shown
+                if self._belongs(kind, at[0]):
+                    out.append(FadeIn(self._place(kind, *at, step), rate_func=second_half))
                 continue
             if rode is not None and at[0] in rode:
                 continue
             if rode is not None:  # faded with its row and taken off by the scroll
                 self.code.marks.pop(kind)
             else:
-                out += self._drop(kind, step)
+                out += self._drop(kind, step, keep_line=True)
+            if not self._belongs(kind, at[0]):
+                continue
             # after a scroll, once the lines are still: none slides under it
             out.append(FadeIn(self._place(kind, *at, step), rate_func=second_half if rode is None else at_end))
         return out
 
-    def _drop(self, kind: str, step: StepScratch) -> Anims:
+    def _belongs(self, kind: str, line: int) -> bool:
+        """Whether the mark of ``line`` has a place on the pane as it is now: its line shows; or,
+        for a loop's pass count, the pane shows a window of the program (the count goes on its
+        nearest row). A test's result by another line would read as that line's, and the lit
+        line alone (the pane stepped aside) shows no loop."""
+        pane = self.code.pane
+        if pane is None:
+            return False
+        return pane.shows(line) or (kind == "pass" and not self.code.aside)
+
+    def _drop(self, kind: str, step: StepScratch, keep_line: bool = False) -> Anims:
         """The mark of ``kind`` goes, by half time ("pass 2/3" comes in the second half where
         "pass 1/3" was); one brought in by this very step never shows (two animations must not
-        drive one mark)."""
+        drive one mark). ``keep_line``: its line and text stay known, to place it again."""
         mark = self.code.marks.pop(kind, None)
-        self.code.marks_at.pop(kind, None)
+        if not keep_line:
+            self.code.marks_at.pop(kind, None)
         if mark is None:
             return []
         if id(mark) in step.arriving:

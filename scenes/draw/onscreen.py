@@ -70,6 +70,25 @@ class OnScreen(View):
                 out.append(bounds(m))
         return out
 
+    def arrow_rects(self) -> list[Rect]:
+        """Where every visible arrow runs now, as the boxes of short pieces of its body (`RIDE_SAMPLES`
+        a body) and its head: a board placed clear of them covers no edge, however it curves,
+        while the room between edges stays free (one box of a long diagonal would cover it)."""
+        out: list[Rect] = []
+        for m, t in tagged(self.drawn()):
+            if t.role != "arrow" or opacity(m) < MIN_OPACITY:
+                continue
+            body = getattr(m, "body", None)
+            if body is not None and body.has_points():
+                pts = [body.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(RIDE_SAMPLES + 1)]
+                out += [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(pts, pts[1:])]
+            elif body is not None:  # dashed: its dashes are its pieces
+                out += [bounds(d) for d in body.submobjects if d.has_points()]
+            tip = getattr(m, "tip", None)
+            if tip is not None:
+                out.append(bounds(tip))
+        return out
+
     def arrowheads(self) -> list[Rect]:
         """Where every visible arrow's head is now: a token does not wait on one (issue 39: a
         gradient waiting at the end of a short edge hid the head that says which way it flows),
@@ -97,12 +116,14 @@ class OnScreen(View):
             tag is not None and any(getattr(tag_of(m), "text", None) == text for m in tag.submobjects))
 
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
-             settle: bool = True) -> RideBehind:
+             settle: bool = True, through: Sequence[Mobject] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: beside
         the line wherever the line passes something on screen (`ride_path`), hidden where it
         can only pass behind it (`hidden_spans`). ``exclude``: what it may pass (the product
-        pill it sets off from), but not wait on, since that shows again. Tokens setting off in the
-        same ``step`` pass behind one another."""
+        pill it sets off from), but not wait on, since that shows again. ``through``: cards its
+        way may cross, hidden behind them (the card it leaves), rather than go the long way round
+        past others; it never waits on them. Tokens setting off in the same ``step`` pass behind
+        one another."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         edge = [tuple(ride.point_from_proportion(i / RIDE_SAMPLES)[:2]) for i in range(RIDE_SAMPLES + 1)]
@@ -110,11 +131,13 @@ class OnScreen(View):
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
         keep_off = self.shown_rects(exclude=exclude, extra=extra) + waits
-        corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, keep_off,
+        way_off = self.shown_rects(exclude=[*exclude, *through], extra=extra) + waits if through else keep_off
+        behind = keep_off if through else []  # it may pass behind them, not wait there
+        corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, way_off,
                             within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
                             rest_off=[bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY] + self.arrowheads()
-                            + self._heads())
+                            + self._heads() + behind)
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])

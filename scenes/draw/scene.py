@@ -132,11 +132,13 @@ class ClipScene(Scene):
             return self.views.titles.caption_in(a.payload)
         if a.kind == "caption_out":
             return self.views.titles.caption_out()
+        if a.kind == "caption_clear":
+            return self.views.titles.caption_clear()
         cue = a.payload
         out = self.views.titles.give_way(cue.kind, step) + self.views.curve.give_way(cue.kind)
         out += self.views.network.give_way(cue.kind, step)
         kind = cue_kind(cue.kind)
-        out += self.views.walk.give_way(kind)
+        out += self.views.walk.give_way(kind) + self.views.code.give_way(cue, step)
         if kind.follows_line and self.code.pane is not None and cue.seqs:
             out += self.views.code.bar_to(self.events[cue.seqs[0]].line, step, walk=kind.walk_line)
         return out + self._drawers[cue.kind](cue, step)

@@ -24,11 +24,11 @@ def _row_ys(pane: CodePane) -> dict[int, float]:
     return {pane.window[0] + i: rows[0][4] for i, rows in enumerate(pane._parts)}
 
 
-def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, float, bool]] = ()) -> list[Any] | None:
+def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] = ()) -> list[Any] | None:
     """``old``'s window replaced by ``new``'s (the same pane, scrolled): the animations, or None
     when the two windows share no line (nothing to carry: a cut then). ``riders``: what sits
-    beside a row of ``old``'s window (a loop's ``pass 2/3``), each with that row's y and whether
-    it stays: it slides with its row and fades as that row does; one that does not stay is
+    beside a row of ``old``'s window (a loop's ``pass 2/3``), each with the line it marks: it
+    slides with its row and fades as that row does; one whose line ``new`` does not show is
     gone at the end (the caller places it anew)."""
     was, now = _row_ys(old), _row_ys(new)
     shared = sorted(was.keys() & now.keys())
@@ -74,13 +74,15 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, float, 
 
     out = [sliding(old, rows(old, set(was) - set(now), bar=False), 0.0, 1.0, leaving=True),
            sliding(new, rows(new, set(now), bar=True), -1.0, 0.0, leaving=False)]
-    for mob, y, stays in riders:  # y: the row it sits by, which it fades as
-        out.append(sliding(mob, [(part, y) for part in mob.submobjects], 0.0, 1.0, leaving=not stays))
+    for mob, line in riders:  # it fades as the row it sits by
+        y = float(mob.get_center()[1])
+        out.append(sliding(mob, [(part, y) for part in mob.submobjects], 0.0, 1.0, leaving=line not in now))
     old.bg.set_opacity(0.0)  # one backdrop: the new pane's, in the same place
     return out
 
 
-def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[Any]:
+def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
+           riders: Sequence[tuple[Mobject, int]] = (), grow: bool = False) -> list[Any]:
     """``old`` replaced by ``new``, a pane of another size over the same code (stepping aside to
     its lit line alone, or coming back whole): the animations. A cut would move the lit line
     across the pane in one frame (`scenes.render.continuity.jumps`). Here the lines both panes
@@ -90,7 +92,13 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[
     The others fade out in the first half or in in the second, and show nowhere near a sliding
     line (`clear`), which would be drawn over them. ``was_lit``/``lit``: the line each pane's
     bar is on; the same line's bar slides with it, another's fades with the lines that go or
-    come."""
+    come. ``riders``: marks beside rows of ``old`` (``→ False`` by its if line), each with the
+    line it marks: one whose line both panes show slides with it; another fades as its row
+    does (a line sliding past would be drawn over a mark left in place) and is gone at the end
+    (the caller places it anew). ``grow``: the panes' text sizes differ (a pane shown large
+    going to its column): a line both show, and the same line's bar, change size as they slide,
+    from their shape in ``old`` to theirs in ``new`` (`_shapes`), where their parts match one
+    for one."""
     move = _glide
     at = {old.window[0] + i: line for i, line in enumerate(old.lines)}
     offsets = {new.window[0] + i: at[new.window[0] + i].get_center() - line.get_center()
@@ -124,14 +132,27 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[
         how = ("keep" if same else "in") if pane is new else ("hide" if same else "out")
         return out + [(m, lines.get(bar_line, zero), how) for m in pane.bar_slot.submobjects]
 
+    sources: dict[int, Mobject] = {}  # id of a new part -> the old part it grows from (``grow``)
+    if grow:
+        for i, line in enumerate(new.lines):
+            if (n := new.window[0] + i) in offsets:
+                sources.update(_shapes(at[n].submobjects, line.submobjects))
+        if was_lit == lit and lit in offsets:
+            sources.update(_shapes(old.bar_slot.submobjects, new.bar_slot.submobjects))
+
     def animate(pane: CodePane, items: list[tuple[Mobject, Any, str]], leaving: bool) -> Any:
-        rest = [(part, part.copy(), offset, how) for part, offset, how in items]
+        rest = [(part, part.copy(), offset, how, sources[id(part)].copy() if id(part) in sources else None)
+                for part, offset, how in items]
         bg = None if leaving else (old.bg.copy(), new.bg.copy())
 
         def update(_: Mobject, alpha: float) -> None:
             left = 1.0 - move(alpha)  # the share of its offset a sliding line still has
-            for part, still, offset, how in rest:
+            for part, still, offset, how, source in rest:
                 part.become(still).shift(offset * left)
+                if source is not None:  # from its old shape to its new one
+                    for m, a, b in zip(part.family_members_with_points(), source.family_members_with_points(),
+                                       still.family_members_with_points()):
+                        m.interpolate(a, b, move(alpha))
                 if how in ("keep", "hide"):
                     factor = 1.0 if how == "keep" else 0.0
                 else:
@@ -147,8 +168,37 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int) -> list[
 
         return UpdateFromAlphaFunc(pane, update, rate_func=lambda t: t, remover=leaving, introducer=not leaving)
 
+    def carry(mob: Mobject, line: int) -> Any:
+        """A mark riding its line's slide, or fading with its row as a line that goes."""
+        still, y = mob.copy(), float(mob.get_center()[1])
+        offset = offsets.get(line)
+
+        def update(_: Mobject, alpha: float) -> None:
+            mob.become(still)
+            if offset is not None:  # from its line's place in old to the one in new
+                mob.shift(-offset * move(alpha))
+                return
+            factor = (1.0 - first_half(alpha)) * clear(y, alpha, False)
+            for m, r in zip(mob.family_members_with_points(), still.family_members_with_points()):
+                m.set_fill(opacity=r.get_fill_opacity() * factor)
+                m.set_stroke(opacity=r.get_stroke_opacity() * factor)
+
+        return UpdateFromAlphaFunc(mob, update, rate_func=lambda t: t, remover=offset is None)
+
     return [animate(old, parts(old, {n: zero for n in offsets}), leaving=True),
-            animate(new, parts(new, offsets), leaving=False)]
+            animate(new, parts(new, offsets), leaving=False)] + [carry(mob, line) for mob, line in riders]
+
+
+def _shapes(was: Sequence[Mobject], now: Sequence[Mobject]) -> dict[int, Mobject]:
+    """Each part of ``now`` (by id) -> the part of ``was`` it grows from: the parts in order, when
+    they match one for one down to their points (the same glyphs at another size); none else."""
+    if len(was) != len(now):
+        return {}
+    for a, b in zip(was, now):
+        fa, fb = a.family_members_with_points(), b.family_members_with_points()
+        if len(fa) != len(fb) or any(len(x.points) != len(y.points) for x, y in zip(fa, fb)):
+            return {}
+    return {id(b): a for a, b in zip(was, now)}
 
 
 def _glide(t: float) -> float:

@@ -67,6 +67,8 @@ class CodeView:
     marks_at: dict[str, tuple[int, str]] = field(default_factory=dict)  # each mark's line and text: they move with the window
     aside: bool = False  # the pane has stepped aside for the walk: only its lit line shows
     foot: float | None = None  # the bottom of the whole pane, where printed lines start (not the aside one's)
+    centred: tuple[tuple[float, float, float, float], float] | None = None  # shown large in the middle before
+    # the first picture: its rectangle and text size (scenes/draw/code.py's _centred)
 
 
 @dataclass
@@ -76,7 +78,6 @@ class ConsoleView:
     lines: VGroup | None = None  # the count of lines scrolled away (``more``) first, then the lines
     more: VGroup | None = None  # "lines printed earlier: N", once the oldest lines have left
     earlier: int = 0  # how many lines have scrolled away
-    head: float = 0.0  # the height of the count's own row atop the lines (0: beside a line, or none)
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from manim import FadeIn, FadeOut, ReplacementTransform
+from manim import FadeIn, FadeOut, ReplacementTransform, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import cut, first_half
@@ -28,7 +28,7 @@ Z_CAPTION = 2  # above everything: cards, tokens, the code pane
 
 class Titles(View):
     """Draws title cues, puts captions in the bar and takes them out (``caption_in``,
-    ``caption_out``), and takes a title away when a cue of something else comes (``give_way``).
+    ``caption_clear``, ``caption_out``), and takes a title away when a cue of something else comes (``give_way``).
     Reads the graph's, the code pane's and the console's records, and asks the network where a
     title may go over it."""
 
@@ -56,6 +56,8 @@ class Titles(View):
         if old is None:
             return [FadeIn(self.titles.caption)]
         new = self.titles.caption
+        if not len(old.text):  # the bar waited empty (`caption_clear`)
+            return [ReplacementTransform(old.bg, new.bg), FadeIn(new.text)]
         return [ReplacementTransform(old.bg, new.bg), *cut(old.text, new.text)]
 
     @cached_property
@@ -63,6 +65,17 @@ class Titles(View):
         """One size for every narration caption (``narration_size``): a caption set smaller
         than the one before it reads as a different voice."""
         return narration_size(self.ctx.spec.caption, self.theme)
+
+    def caption_clear(self) -> Anims:
+        """The caption's words go and its bar stays up, empty, for the next caption to fill
+        (`scenes.video.timeline.BAR_HELD`): a short pause between two captions."""
+        bar = self.titles.caption
+        if bar is None or not len(bar.text):
+            return []
+        words = bar.text  # out of the bar now: what the next beat starts from holds no old words
+        bar.remove(words)
+        bar.text, bar.lines = VGroup(), []
+        return [FadeOut(words)]
 
     def caption_out(self) -> Anims:
         if self.titles.caption is None:

@@ -71,7 +71,7 @@ class Views:
                    walk=walk, camera=WalkCamera(ctx, focus, frame, walk), checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
                    network=network, loops=loops, code=CodePaneView(ctx, loops), console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
-                   recap=Recap(ctx, frame, onscreen.shown_rects))
+                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

@@ -201,20 +201,54 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
     spots where another card is nearer; all of that clear of arrows first, then crossing them;
     else the spot that covers least of the cards. All that is tried first off ``prefer_off``
     too (where something may come later), then without it."""
+    found = _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
+                         prefer_off=prefer_off, strict=False)
+    if found is not None:
+        return found
+    near = note_spots(box, size, gap, beside)
+    cards = _obstacles(lay, box, list(avoid))
+    return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), cards, within))]
+
+
+def own_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
+                    within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point | None:
+    """The centre of a note beside ``box`` as `note_centre` finds it, but only a spot that reads
+    as ``box``'s: nearer it than any other card and clear of the arrows, touching no card and
+    nothing in ``avoid`` (off ``prefer_off`` first); None where there is none (a note too wide
+    for the room beside its card, which may then be set smaller and looked for again).
+
+    >>> from scenes.layout.detail import Detail
+    >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
+    >>> lay = Layout("16:9", (-1.5, -0.6, 4.0, 0.6), "up", 1.0, Detail.FULL, {"a": a, "b": b}, (), (("a", "b"),), {})
+    >>> kw = dict(gap=0.1, clear=0.05, beside=0.0, within=lay.region, avoid=[b.bounds])
+    >>> own_note_centre(lay, b, (1.5, 0.4), **kw) is None  # no room right of b; left, it would lie over a
+    True
+    >>> astray(lay, b, note_centre(lay, b, (1.5, 0.4), **kw), (1.5, 0.4))  # where room is found instead
+    True
+    >>> own_note_centre(lay, b, (0.4, 0.4), **kw)  # a narrower note fits between a and b, nearer b
+    (1.2, 0.0)
+    """
+    return _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
+                        prefer_off=prefer_off, strict=True)
+
+
+def _note_search(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float, within: Rect,
+                 avoid: Iterable[Rect], prefer_off: Iterable[Rect], strict: bool) -> Point | None:
+    """`note_centre`'s search, in its order of preference; ``strict``: only the spots nearer
+    ``box`` than any other card and clear of the arrows (`own_note_centre`)."""
     avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
     far = far_spots(box, size, within)
     for keep_off in ([avoid + prefer_off] if prefer_off else []) + [avoid]:
         flush = flush_spots(box, size, within, _obstacles(lay, box, keep_off), clear)
         ours = [[p for p in spots if not astray(lay, box, p, size)] for spots in (near, far, flush)]
-        others = [[p for p in spots if astray(lay, box, p, size)] for spots in (near, far, flush)]
-        for routes in (True, False):  # off the arrows first: a note over one is hard to read
+        others = [] if strict else [[p for p in spots if astray(lay, box, p, size)] for spots in (near, far, flush)]
+        for routes in (True,) if strict else (True, False):  # off the arrows first: a note over one is hard to read
             for spots in ours + others:
                 found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
                 if found is not None:
                     return spots[found]
-    cards = _obstacles(lay, box, avoid)
-    return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), cards, within))]
+    return None
 
 
 def gap_between(a: Rect, b: Rect) -> float:

@@ -74,6 +74,25 @@ def empty_beats(plan: Any, visuals: list[str]) -> list[Unshown]:
                     "choose the visual that shows what the span holds", refuse=refuse) for i in empty]
 
 
+def unshown_prints(plan: Any, events: Any) -> list[Unshown]:
+    """Lines the program printed that no beat shows (no ``output_line`` cue reads their print
+    event): the console shows exactly what the program prints, so one skipped would make the
+    lines under it read as the whole printout. Each is a warning at the first beat that draws
+    past it (the last beat when none does), with the beat to add."""
+    shown = {s.seq for c in plan.cues if c.kind == "output_line" for s in c.strings}
+    beats = sorted({c.beat for c in plan.cues})
+    out = []
+    for ev in events:
+        if ev.kind != "print" or ev.seq in shown:
+            continue
+        later = [c.beat for c in plan.cues if any(s.seq is not None and s.seq > ev.seq for s in c.strings)]
+        beat = min(later) if later else (beats[-1] if beats else 0)
+        out.append(Unshown(beat, "every aspect", f"line {ev.line} prints {ev.text!r} and no beat shows it, so the "
+                           "console would skip a line the program printed; add a beat with "
+                           f"`visual: output` and `lines: {ev.line}` before this one"))
+    return out
+
+
 def refuse_if_nothing_shown(checked: Any, missing: list[Unshown]) -> None:
     """Raise a StoryboardError of one located line, at the first beat's ``visual``, when
     ``missing`` says the picture would show nothing (`Unshown.refuse`)."""

@@ -28,9 +28,9 @@ from scenes.render.writes import FolderWrite
 from scenes.theme import theme_file
 
 if TYPE_CHECKING:
-    import numpy as np
 
     from scenes.render.sound import Voice
+    from scenes.video.audio import Encoded
     from scenes.render.beats import BeatOutcome, ClipKeys, Loaded
     from scenes.storyboard.plan import Plan
     from scenes.video.timeline import Segment
@@ -196,18 +196,20 @@ def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[L
     return Loaded(checked, p, table_json(speak.table) if speak is not None else ""), voice
 
 
-def _sound(p: Plan, opts: RenderOptions, voice: Voice | None, frames: int) -> np.ndarray | None:
-    """The clip's sound track, as long as its ``frames``; None for a silent clip (no voice) or a
-    format without sound (a gif). It depends on the plan alone, not on the picture: a render
-    mixes it in a thread of its own while the beats are drawn (the phrases are in the speech
-    cache by then: planning said them; mixing and the loudness filters run mostly outside the
-    GIL), which takes it off the wait after a narration edit."""
+def _sound(p: Plan, opts: RenderOptions, voice: Voice | None, frames: int) -> Encoded | None:
+    """The clip's sound track, as long as its ``frames``, encoded for the clip's format; None for
+    a silent clip (no voice) or a format without sound (a gif). It depends on the plan alone,
+    not on the picture: a render makes and encodes it in a thread of its own while the beats are
+    drawn (the phrases are in the speech cache by then: planning said them; levelling, placing
+    and the encoder run mostly outside the GIL), which takes it off the wait after a narration
+    edit."""
     from scenes.render.sound import clip_track
+    from scenes.video.audio import encode_track
     from scenes.video.formats import FORMATS
 
     if voice is None or not FORMATS[opts.fmt].sound:
         return None
-    return clip_track(p, voice, frames / fps_of(opts))
+    return encode_track(clip_track(p, voice, frames / fps_of(opts)), opts.fmt)
 
 
 def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: Loaded,

@@ -124,7 +124,7 @@ def clip_track(p: Plan, voice: Voice, seconds: float) -> np.ndarray:
     takeaway among them, said from its start, over exactly ``seconds``."""
     from scenes.voice.track import Phrase, sound_track
 
-    return sound_track([Phrase(c.start, c.text) for c in p.captions], voice.speech, seconds)
+    return sound_track([Phrase(c.start, c.text) for c in p.captions], voice, seconds)
 
 
 def named_voice(yaml_file: Path) -> str | None:

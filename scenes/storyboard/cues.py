@@ -48,7 +48,10 @@ class CueKind:
     pane, which leaves room for such lines. ``reads_fill_scale``: its drawing reads the leaf's
     largest |.grad| over the whole clip, so that number joins its segment's key. ``walk_line``:
     its line is the backward walk's (``L.backward()``): where the graph lies under the code, the
-    pane steps aside for it.
+    pane steps aside for it. ``reveals``: how far into it (a fraction of its duration) the
+    numbers it shows are whole on screen (the scene fades them in late, after what they come
+    from has landed); a phrase naming one of them starts the cue that much before the number is
+    named, so that it is readable when said.
     """
 
     name: str
@@ -59,6 +62,7 @@ class CueKind:
     console: bool = False
     reads_fill_scale: bool = False
     walk_line: bool = False
+    reveals: float = 0.0
 
 
 _PRINTS = {"ends_walk": True, "follows_line": True, "console": True}
@@ -83,7 +87,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("bucket_fill", "(accumulate node, leaf)",
             "name, before (if .grad was set), part (what each path sent, when two or more met at an "
             "empty bucket), add, after",
-            follows_line=True, reads_fill_scale=True, walk_line=True),
+            follows_line=True, reads_fill_scale=True, walk_line=True, reveals=1.0),
     CueKind("bucket_reset", "(leaf, [accumulate node])", 'name, after ("None", or the zero)',
             ends_walk=True, follows_line=True),
     CueKind("branch_test", "()", 'code (the test), taken ("True"/"False"); the cue\'s line is the if line',

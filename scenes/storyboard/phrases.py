@@ -11,7 +11,9 @@ to the cues it talks about, then the beat is laid out again from the phrases:
   (:mod:`.cuemarks`) overrides both. A phrase bound to nothing takes the next step of cues in
   order, so the picture still changes as it starts. Bindings only move forward in the beat.
 - timing: a bound cue starts as its phrase starts (with a voice: as the bound word is said,
-  ``Timing.start_of``); the cues between bound ones keep their order and relative timing; a
+  ``Timing.start_of``), or earlier by its kind's ``reveals`` when it shows its number late in
+  its animation (a bucket's new value, once the level has risen), so the number is readable
+  as it is named; the cues between bound ones keep their order and relative timing; a
   phrase waits while the animation before its bound cue is not done; each phrase lasts its
   speech (or reading time) and the beat holds until the last is done.
 - the maths stays while it is talked about: the walk's glow stays on a visited node at least
@@ -140,6 +142,12 @@ class _Steps:
         """How long before ``times[k]`` the walk's camera starts moving for step k (0: it does not)."""
         return max([0.0] + [self.times[k] - c.start for c in self.in_step(k) if c.kind == CAMERA])
 
+    def reveal(self, k: int) -> float:
+        """How long after ``times[k]`` the numbers step k shows are whole on screen (its cues'
+        ``reveals``): a phrase naming them starts the step that much before it names them."""
+        return max([0.0] + [c.start - self.times[k] + cue_kind(c.kind).reveals * c.duration
+                            for c in self.in_step(k) if cue_kind(c.kind).reveals > 0])
+
     def length(self, k: int) -> float:
         """From ``times[k]`` to the end of step k's last cue."""
         return max([0.0] + [c.start + c.duration - self.times[k] for c in self.in_step(k)])
@@ -244,10 +252,11 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
             out.append([(0, steps.lead(0))])
         elif voiced:
             got = _monotone(got)
-            out.append([(s, ph.timing.start_of(at)) for s, at in got])
+            out.append([(s, ph.timing.start_of(at) - steps.reveal(s)) for s, at in got])
         else:  # its first number as long before it as the Builder had it before the last
             lead = steps.times[got[-1][0]] - steps.times[got[0][0]]
-            out.append([(got[0][0], -lead)] * (lead > 0) + [(got[-1][0], 0.0)])
+            whole = steps.reveal(got[-1][0])
+            out.append([(got[0][0], -lead - whole)] * (lead > 0) + [(got[-1][0], -whole)])
         last = got[-1][0]
     return Bound(steps, out)
 

@@ -22,13 +22,16 @@ import queue
 import threading
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import av
 import numpy as np
 from av.video.reformatter import VideoReformatter
 
 from scenes.video.damage import PixelRect
+
+if TYPE_CHECKING:
+    from scenes.video.audio import Encoded
 
 INFLIGHT = 4
 """RGBA frames queued for conversion before drawing waits (8 MB each at 1080p)."""
@@ -265,14 +268,14 @@ Mark = tuple[float, float, str]
 MARK_TIME_BASE = Fraction(1, 1000)
 
 
-def join_segments(parts: list[Path], target: Path, chapters: list[Mark] = (), track: np.ndarray | None = None,
+def join_segments(parts: list[Path], target: Path, chapters: list[Mark] = (), track: Encoded | None = None,
                   ) -> None:
     """Concatenate mp4 segments made with the same settings into ``target`` by stream copy:
     packets are moved, each segment's timestamps shifted past the previous one's end. The clip
     has its index at the front (``faststart``: a browser plays it before it has all of it) and
     ``chapters`` inside (the mov muxer writes them as a chapter track that players list).
-    ``track``: the clip's sound (:mod:`scenes.voice.track`), encoded once as AAC and
-    interleaved with the video; None for a silent clip."""
+    ``track``: the clip's sound (:mod:`scenes.voice.track`), encoded once as AAC
+    (:func:`scenes.video.audio.encode_track`) and interleaved with the video; None for a silent clip."""
     from scenes.video.audio import AudioTrack
 
     with av.open(str(target), mode="w", format="mp4", options={"movflags": "+faststart"}) as out:
@@ -286,8 +289,7 @@ def join_segments(parts: list[Path], target: Path, chapters: list[Mark] = (), tr
                 if stream is None:
                     stream = out.add_stream_from_template(src)
                     if track is not None:
-                        sound = AudioTrack(out, "mp4", track)
-                        sound.encode()
+                        sound = AudioTrack(out, track)
                 end = offset
                 for packet in box.demux(src):
                     if packet.dts is None:  # the flush packet demux yields last

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 if TYPE_CHECKING:
-    import numpy as np
+    from scenes.video.audio import Encoded
 
 Mark = tuple[float, float, str]
 """A chapter: start and end in seconds, and its title (as :mod:`scenes.video.encoder` takes it)."""
@@ -38,18 +38,18 @@ class Format:
     bytes say what it is, and what they say (the render checks that a file it would replace is a
     clip it wrote); ``media_type``: the type a web page plays it as, None where a page does not
     (a gif is for slides); ``sound``: whether it carries the clip's sound (a gif does not). The
-    writer's last argument is the clip's sound track (float32 at :data:`scenes.voice.track.RATE`),
-    or None for a silent clip."""
+    writer's last argument is the clip's sound track encoded for the format
+    (:func:`scenes.video.audio.encode_track`), or None for a silent clip."""
 
     name: str
     about: str
-    write: Callable[[list[Path], Path, list[Mark], int, np.ndarray | None], None]
+    write: Callable[[list[Path], Path, list[Mark], int, Encoded | None], None]
     signature: tuple[int, bytes]
     media_type: str | None
     sound: bool = True
 
 
-def _mp4(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None = None) -> None:
+def _mp4(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: Encoded | None = None) -> None:
     from scenes.video.encoder import join_segments
 
     join_segments(parts, target, chapters, track)
@@ -64,7 +64,7 @@ def frames_of(parts: list[Path]) -> Iterator[Any]:
             yield from box.decode(box.streams.video[0])
 
 
-def _webm(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None = None) -> None:
+def _webm(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: Encoded | None = None) -> None:
     import av
 
     from scenes.video.audio import AudioTrack
@@ -79,8 +79,7 @@ def _webm(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track
                 stream = out.add_stream("libvpx-vp9", rate=fps, options=dict(VP9_OPTIONS))
                 stream.width, stream.height, stream.pix_fmt = frame.width, frame.height, "yuv420p"
                 if track is not None:  # Opus, encoded once, its packets between the video's
-                    sound = AudioTrack(out, "webm", track)
-                    sound.encode()
+                    sound = AudioTrack(out, track)
             frame.pts, frame.time_base = k, Fraction(1, fps)
             if sound is not None:
                 sound.mux_until(k / fps)
@@ -108,7 +107,7 @@ def gif_delays(frames: int, fps: int) -> list[int]:
     return [round((k + 1) * 100 / fps) - round(k * 100 / fps) for k in range(frames)]
 
 
-def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: np.ndarray | None = None) -> None:
+def _gif(parts: list[Path], target: Path, chapters: list[Mark], fps: int, track: Encoded | None = None) -> None:
     import numpy as np
     from PIL import Image
 

@@ -144,17 +144,26 @@ comes in (its words are swapped in place); only a longer gap, or the clip's end,
 Something gone for less than half a second and back reads as a blink."""
 
 
+BAR_HELD = 3.0
+"""Seconds: a gap before the next caption shorter than this (between two beats, say) takes the
+words out and leaves the empty bar up: a fifth of the frame that went and came back every few
+seconds would flicker. Only a longer pause, or the clip's end, takes the bar out."""
+
+
 def clip_actions(plan: Any, captions: str, caption_fade: float) -> list[Action]:
-    """The plan's cues, plus caption in/out markers when captions are burned in."""
+    """The plan's cues, plus caption in/out markers when captions are burned in: ``caption_in``,
+    then ``caption_clear`` (the words go, the bar stays) or ``caption_out`` (both go)."""
     acts = [Action(c.start, c.duration, "cue", c, c.beat, i) for i, c in enumerate(plan.cues)]
     if captions == "burn":
         n = len(acts)
         caps = plan.captions
         for j, cap in enumerate(caps):
             acts.append(Action(cap.start, caption_fade, "caption_in", cap, cap.beat, n + 2 * j))
-            if j + 1 < len(caps) and caps[j + 1].start - cap.end < BAR_KEPT - 1e-6:  # times are to the ms
+            gap = caps[j + 1].start - cap.end if j + 1 < len(caps) else None
+            if gap is not None and gap < BAR_KEPT - 1e-6:  # times are to the ms
                 continue  # the next caption_in swaps the words; the bar stays
-            acts.append(Action(max(cap.start, cap.end - caption_fade), caption_fade, "caption_out",
+            kind = "caption_clear" if gap is not None and gap < BAR_HELD else "caption_out"
+            acts.append(Action(max(cap.start, cap.end - caption_fade), caption_fade, kind,
                                cap, cap.beat, n + 2 * j + 1))
     return acts
 

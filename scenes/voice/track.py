@@ -1,26 +1,36 @@
-"""A clip's sound track: its phrases said at their captions' starts, mixed into one track.
+"""A clip's sound track: its phrases said at their captions' starts, placed into one track.
 
 Why one track for the whole clip, made after the beats are drawn: the beats are cached and
 drawn apart, but a phrase may be said across a beat's end, and audio encoded per segment
-clicks or gaps where segments join. So the track is mixed here once, as float32 samples at
-:data:`RATE`, and encoded once when the clip is joined (:mod:`scenes.video.encoder`).
+clicks or gaps where segments join. So the track is put together here once, as float32 samples
+at :data:`RATE`, and encoded once when the clip is joined (:mod:`scenes.video.encoder`).
 
 Loudness follows EBU R128 for speech on the web: :data:`LOUDNESS` LUFS integrated (ITU-R
 BS.1770, measured with pyloudnorm), and no true peak above :data:`CEILING` dBTP, the true peak
 measured on the track oversampled 4x (BS.1770 annex 2); a peak above the ceiling is brought
 down by a limiter that looks ahead, so that no phrase is cut or clipped.
+
+Why each phrase is levelled alone (:func:`levelled`), not the clip's track: a narration edit
+changes one phrase and moves the later ones, and measuring and limiting the whole track again
+took seconds of each edit. Each phrase is brought to the loudness and under the ceiling once,
+measured with :data:`PAD` of silence on either side as the clip's meter sees it between phrases,
+and kept beside its speech (keyed by the voice's key and the text, as the speech is); the
+clip's track only places the levelled phrases. Phrases at the loudness, with silence between
+them, make a track at the loudness: the meter's gates leave the silence out.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from math import gcd
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
 import numpy as np
 
+from scenes.voice.cache import Said, SpeechCache, on_grid
 from scenes.voice.speech import Speech
 
 RATE = 48_000
@@ -30,7 +40,7 @@ LOUDNESS = -16.0
 CEILING = -2.0
 """Highest true peak the track is given, in dBTP: a dB under the -1 dBTP a clip may have, room
 for the lossy encoders' own overshoot (measured on backward_walk said by the neural voice:
-AAC 192 kb/s +0.15 dB, Opus 96 kb/s +0.7 dB)."""
+AAC 128 kb/s, fast coder, +0.17 dB, Opus 96 kb/s +0.45 dB)."""
 OVERSAMPLE = 4
 """How finely the true peak is measured: between samples, on the track upsampled this much."""
 TOLERANCE = 0.3
@@ -85,6 +95,16 @@ def mix(phrases: Iterable[Phrase], say: Callable[[str], Speech], samples: int) -
         n = max(0, min(len(wave), samples - at))
         track[at:at + n] += wave[:n]
     return track.astype(np.float32)
+
+
+def warm() -> None:
+    """Import what levelling needs (SciPy's filters, the loudness meter): a ``render watch``
+    whose first render was up to date has not, and importing SciPy's signal package takes
+    seconds, in the thread that makes the track while the first edit's beats are drawn."""
+    import scipy.ndimage  # noqa: F401
+    import scipy.signal  # noqa: F401
+
+    _meter()
 
 
 def true_peak(track: np.ndarray) -> float:
@@ -164,6 +184,104 @@ def _scaled(track: np.ndarray, db: float) -> np.ndarray:
     return (track * np.float32(10 ** (db / 20))).astype(np.float32)
 
 
-def sound_track(phrases: Iterable[Phrase], say: Callable[[str], Speech], seconds: float) -> np.ndarray:
-    """The clip's track: the phrases mixed, normalised, exactly ``seconds`` long (to the sample)."""
-    return normalised(mix(phrases, say, round(seconds * RATE)))
+class Speaking(Protocol):
+    """What the track asks of a voice: its key (for the cache) and a phrase's speech. A voice
+    with a ``cache`` (:class:`~scenes.voice.cache.SpeechCache`) keeps its levelled phrases there."""
+
+    def key(self) -> str: ...
+
+    def speech(self, text: str) -> Speech: ...
+
+
+LEVEL_VERSION = 1
+"""Raised when how a phrase is levelled changes: every levelled phrase is then made again."""
+PAD = 0.4
+"""Seconds of silence on either side of a phrase while it is measured (one meter block): the
+blocks that hold its first and last words hold silence too, in the clip as here."""
+_LEVELLED: dict[tuple[str, str], np.ndarray] = {}
+"""Phrases levelled in this process, by :func:`level_key` and text (a ``render watch`` places
+the same phrases after each edit)."""
+
+
+def level_key(voice_key: str) -> str:
+    """The key levelled phrases are cached under: the voice's, and how they are levelled."""
+    data = [voice_key, "levelled", LEVEL_VERSION, RATE, LOUDNESS, CEILING, TOLERANCE, PAD, OVERSAMPLE]
+    return hashlib.sha256(json.dumps(data).encode()).hexdigest()
+
+
+def level(speech: Speech) -> np.ndarray:
+    """A phrase's samples at RATE, at :data:`LOUDNESS` and under :data:`CEILING` (measured with
+    :data:`PAD` of silence around it), on the 16-bit grid a cached one is read back on."""
+    wave = resampled(speech.samples, speech.rate)
+    pad = round(PAD * RATE)
+    padded = np.concatenate([np.zeros(pad, np.float32), wave, np.zeros(pad, np.float32)])
+    return on_grid(normalised(padded)[pad:pad + len(wave)])
+
+
+def levelled(voice: Speaking, text: str) -> np.ndarray:
+    """``text`` said by ``voice`` and levelled (:func:`level`): from this process's memory, else
+    the voice's cache, else levelled now (and kept in both)."""
+    key = level_key(voice.key())
+    hit = _LEVELLED.get((key, text))
+    if hit is not None:
+        return hit
+    cache: SpeechCache | None = getattr(voice, "cache", None)
+    said = cache.get(key, text) if cache is not None else None
+    if said is not None and said.rate == RATE:
+        wave = said.samples
+    else:
+        wave = level(voice.speech(text))
+        if cache is not None:
+            cache.put(key, text, Said(wave, RATE, None))
+    if len(_LEVELLED) >= _RESAMPLED_KEPT:
+        _LEVELLED.pop(next(iter(_LEVELLED)))
+    _LEVELLED[(key, text)] = wave
+    return wave
+
+
+def placed(phrases: Iterable[Phrase], voice: Speaking, samples: int) -> np.ndarray:
+    """Every phrase levelled and placed at its start, in ``samples`` samples at RATE (cut at the
+    end, as :func:`mix` does). Where phrases overlap, their sum is limited under the ceiling
+    there (each alone is under it already)."""
+    track = np.zeros(samples, dtype=np.float32)
+    spans: list[tuple[int, int]] = []
+    for ph in phrases:
+        wave = levelled(voice, ph.text)
+        at = round(ph.start * RATE)
+        n = max(0, min(len(wave), samples - at))
+        track[at:at + n] += wave[:n]
+        spans.append((at, at + n))
+    for a, b in _overlaps(spans):
+        room = round(2 * LIMIT_WINDOW * RATE)
+        a, b = max(0, a - room), min(samples, b + room)
+        if true_peak(track[a:b]) > CEILING:
+            track[a:b] = limited(track[a:b], CEILING - 0.05)
+    return track
+
+
+def _overlaps(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The stretches where two or more of ``spans`` (start, end) meet.
+
+    >>> _overlaps([(0, 10), (5, 20), (30, 40), (18, 35)])
+    [(5, 10), (18, 20), (30, 35)]
+    """
+    cuts = sorted([(a, 1) for a, b in spans if b > a] + [(b, -1) for a, b in spans if b > a])
+    out: list[tuple[int, int]] = []
+    depth, since = 0, 0
+    for at, step in cuts:
+        if depth >= 2 and at > since:
+            out.append((since, at))
+        depth += step
+        since = at
+    merged: list[tuple[int, int]] = []
+    for a, b in out:
+        if merged and merged[-1][1] >= a:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def sound_track(phrases: Iterable[Phrase], voice: Speaking, seconds: float) -> np.ndarray:
+    """The clip's track: the phrases levelled and placed, exactly ``seconds`` long (to the sample)."""
+    return placed(phrases, voice, round(seconds * RATE))

@@ -10,6 +10,7 @@ import av
 import numpy as np
 import pytest
 
+from scenes.video.audio import encode_track
 from scenes.video.encoder import SegmentWriter
 from scenes.video.formats import FORMATS
 from scenes.voice.track import RATE, Phrase, sound_track
@@ -33,7 +34,7 @@ def parts(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 def track() -> np.ndarray:
     """A phrase said across the first join (at 1.3 s)."""
-    return sound_track([Phrase(0.4, "said across the join of two beats")], FakeVoice().speech, sum(FRAMES) / FPS)
+    return sound_track([Phrase(0.4, "said across the join of two beats")], FakeVoice(), sum(FRAMES) / FPS)
 
 
 def decoded(clip: Path) -> tuple[list[str], np.ndarray, float]:
@@ -52,7 +53,7 @@ def test_each_container_carries_its_codec_as_long_as_the_video(parts: list[Path]
                                                                fmt: str, codec: str) -> None:
     clip = tmp_path / f"clip.{fmt}"
     wanted = track()
-    FORMATS[fmt].write(parts, clip, [], FPS, wanted)
+    FORMATS[fmt].write(parts, clip, [], FPS, encode_track(wanted, fmt))
     codecs, samples, video = decoded(clip)
     assert codecs == [codec]
     assert video == sum(FRAMES) / FPS
@@ -74,7 +75,7 @@ def test_a_gif_and_a_silent_clip_have_no_sound(parts: list[Path], tmp_path: Path
 
 def test_the_mp4_says_the_tracks_exact_length(parts: list[Path], tmp_path: Path) -> None:
     """AAC pads its last frame; the container's edit list keeps the track to its samples."""
-    FORMATS["mp4"].write(parts, tmp_path / "clip.mp4", [], FPS, track())
+    FORMATS["mp4"].write(parts, tmp_path / "clip.mp4", [], FPS, encode_track(track(), "mp4"))
     with av.open(str(tmp_path / "clip.mp4")) as box:
         audio, video = box.streams.audio[0], box.streams.video[0]
         assert audio.duration * audio.time_base == Fraction(sum(FRAMES), FPS) == video.duration * video.time_base

@@ -41,10 +41,7 @@ def test_a_number_is_looked_for_where_its_word_ends() -> None:
     assert [s.number for s in unseen(said, late)] == ["6", "12"]  # fading in at 0.3; the caption's own words
 
 
-STILL_LATE = {
-    "grad_accumulation": "the bucket fill bound to the word '6' ('They add up to 6', 'Now w.grad is 6 again') "
-                         "shows its 6 about 0.6 s into its 0.8 s fill, after the word is said (issue 38, item 1)",
-}
+STILL_LATE: dict[str, str] = {}
 """Clips in which a number is still said before it can be read, and why: strict xfails."""
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from scenes.voice.cache import SpeechCache
 from scenes.voice.track import RATE, Phrase, loudness, mix, normalised, resampled, sound_track, true_peak
 from tests.audio.fakevoice import FakeVoice
 
@@ -32,7 +33,7 @@ def test_the_voices_rate_is_brought_to_48k() -> None:
 
 def test_loudness_and_true_peak_of_a_quiet_track() -> None:
     track = sound_track([Phrase(0.2, "a quiet phrase said twice"), Phrase(3.0, "and again here")],
-                        FakeVoice().speech, 6.0)
+                        FakeVoice(), 6.0)
     assert loudness(track) == pytest.approx(-16, abs=0.2)
     assert true_peak(track) <= -1.0
 
@@ -40,7 +41,7 @@ def test_loudness_and_true_peak_of_a_quiet_track() -> None:
 def test_peaks_are_limited_without_losing_the_loudness() -> None:
     """Clicks far above the speech: brought to the loudness alone they would peak over 0 dBTP."""
     track = sound_track([Phrase(0.2, "a phrase with peaks in it"), Phrase(3.0, "said over some clicks")],
-                        FakeVoice().speech, 6.0)
+                        FakeVoice(), 6.0)
     track[::4000] += 0.9  # one-sample clicks: their true peak lies between samples as well
     assert true_peak(track * 10 ** ((-16 - loudness(track)) / 20)) > 0
     out = normalised(track)
@@ -50,3 +51,26 @@ def test_peaks_are_limited_without_losing_the_loudness() -> None:
 
 def test_silence_stays_silent() -> None:
     assert not normalised(np.zeros(RATE, np.float32)).any()
+
+
+def test_overlapping_phrases_are_limited_where_they_meet() -> None:
+    """Each phrase is levelled alone; where two are said at once, their sum would peak over the
+    ceiling unless it is limited there."""
+    voice = FakeVoice()
+    alone = sound_track([Phrase(0.2, "one phrase said loud")], voice, 3.0)
+    both = sound_track([Phrase(0.2, "one phrase said loud"), Phrase(0.2, "one phrase said loud")], voice, 3.0)
+    assert true_peak(2 * alone) > -1.0
+    assert true_peak(both) <= -1.0
+
+
+def test_a_levelled_phrase_is_kept_beside_its_speech(tmp_path: Path) -> None:
+    """Levelled once: another process (its memory empty) reads it from the voice's cache, the
+    same samples, without saying it again."""
+    from scenes.voice import track
+
+    first = FakeVoice(SpeechCache(tmp_path))
+    made = sound_track([Phrase(0.1, "kept levelled")], first, 2.0)
+    track._LEVELLED.clear()
+    again = FakeVoice(SpeechCache(tmp_path))
+    assert np.array_equal(sound_track([Phrase(0.1, "kept levelled")], again, 2.0), made)
+    assert first.said == ["kept levelled"] and again.said == []

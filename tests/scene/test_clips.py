@@ -164,3 +164,33 @@ def test_lesson_clip_draws_exactly_its_plan(tmp_path: Path, path: Path, aspect: 
     assert got - want == Counter(), "on screen but not in the plan"
     assert want - got == Counter(), "in the plan but never drawn"
     assert result.frames == round(result.plan.duration * TINY["fps"])
+
+
+@pytest.mark.parametrize("name", CLIPS)
+def test_the_caption_bar_stays_up_through_short_pauses(rendered, name: str) -> None:
+    """From the first caption to the last, the bar (darker than the background) is up on every
+    frame but in pauses of at least `BAR_HELD` seconds: once it went between every two beats,
+    for 0.6-2.3 s, a fifth of the frame blinking every few seconds."""
+    import av
+    import numpy as np
+
+    from scenes.video.timeline import BAR_HELD
+
+    result, out = rendered[name]
+    _, plan = load_and_plan(storyboard_path(name))
+    caps = plan.captions
+    fade = THEME.timings.caption_fade
+    pauses = [(a.end - fade, b.start + fade) for a, b in zip(caps, caps[1:]) if b.start - a.end >= BAR_HELD]
+    off = []
+    with av.open(str(out / f"{name}.mp4")) as clip:
+        stream = clip.streams.video[0]
+        for frame in clip.decode(stream):
+            t = float(frame.pts * stream.time_base)
+            if not caps[0].start + fade < t < caps[-1].end - fade or any(a <= t <= b for a, b in pauses):
+                continue
+            rgb = frame.to_ndarray(format="rgb24")  # the bar's left end, where its words rarely reach
+            strip = rgb[round(0.86 * frame.height):round(0.96 * frame.height), round(0.04 * frame.width)].sum(axis=1)
+            bg = THEME.colors.background.lstrip("#")
+            if float(np.median(strip)) >= sum(int(bg[i:i + 2], 16) for i in (0, 2, 4)) - 6:  # not the bar's darker fill
+                off.append(round(t, 2))
+    assert off == []

@@ -34,7 +34,8 @@ def test_the_sum_comes_with_the_caption_that_names_it() -> None:
     assert [[s.text for s in c.strings if s.role == "part"] for c in fills] == [["3", "3"], [], ["3", "3"]]
     assert [(c.text("before"), c.text("add"), c.text("after")) for c in fills][1] == ("6", "6", "12")
     for k, c in enumerate(fills):
-        said = " ".join(s.text for s in p.captions if s.start < c.start + c.duration and s.end > c.start)
+        # the fill is done as its caption starts (its number readable when named), or runs under it
+        said = " ".join(s.text for s in p.captions if s.start <= c.start + c.duration + 1e-6 and s.end > c.start)
         assert "send" not in said, said  # not while the caption says what each path sends
         if k < 2:
             assert "add" in said, said  # "They add up to 6", "The bucket keeps adding"

@@ -92,6 +92,26 @@ def test_with_a_voice_captions_follow_it_and_cues_start_on_their_words() -> None
     assert p.duration > _plan("backward_walk").duration  # this voice is slower than reading
 
 
+def test_a_cue_that_shows_its_number_late_starts_before_it_is_named() -> None:
+    """A bucket's new value comes at the end of its fill (``reveals``): with a voice, the fill
+    is done as the word naming the value begins, and at most 2 s before; without one, as the
+    phrase begins (before: it started on the word and showed its value 0.6 s later)."""
+    for speak in (_said, None):
+        p = _plan("grad_accumulation", speak=speak)
+        fills = [c for c in p.cues if c.kind == "bucket_fill"]
+        checked = 0
+        for c in fills:
+            after = c.text("after")
+            said = [s for s in p.captions if s.beat == c.beat and after in (x.text for x in s.strings)]
+            if not said:
+                continue
+            s = said[0]
+            named = s.start + (_said(s.text).start_of(s.text.index(after)) if speak else 0.0)
+            assert named - 2.0 - 1e-3 <= c.start + c.duration <= named + 1e-3, (c, s)
+            checked += 1
+        assert checked >= 2
+
+
 def test_a_cue_mark_binds_its_words_and_never_shows(tmp_path) -> None:
     text = open(storyboard_path("backward_walk")).read()
     marked = text.replace("and swaps values: w2 gets", "and swaps values: [[w2]] w2 gets")

@@ -162,3 +162,18 @@ def test_the_focused_cards_of_a_big_graph_are_drawn_as_large_as_check_says() -> 
         assert glyph_height(i) >= 11.0, i
         if i["role"] == "value":
             assert abs(glyph_height(i) - promised) <= 1.0, (i, promised)
+
+
+def test_a_print_no_beat_shows_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Once: dynamic_graph's program printed four lines and its beats showed three; the console
+    ended without ``tensor(0.6667)`` and nothing said so."""
+    board = tmp_path / "square.yaml"
+    board.write_text(SQUARE.replace("  y.backward()\n", "  print(y)\n  y.backward()\n  print(w.grad)\n")
+                     + "  - visual: code_and_graph_build\n    lines: [2, 3]\n    narration: \"y is {y}.\"\n"
+                     "  - visual: wavefront\n    backward: 1\n    narration: \"The walk fills the bucket.\"\n"
+                     "  - visual: output\n    lines: 6\n    narration: \"It prints {w.grad}.\"\n")
+    assert main(["check", "--no-torch", str(board)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:] == [f"  warning: {os.path.relpath(board)}:13:13: at every aspect, beat 2 (wavefront): line 4 "
+                       "prints 'tensor(4., grad_fn=<MulBackward0>)' and no beat shows it, so the console would skip "
+                       "a line the program printed; add a beat with `visual: output` and `lines: 4` before this one"], out

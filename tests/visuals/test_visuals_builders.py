@@ -224,6 +224,15 @@ def test_token_wavefront_and_label_cache() -> None:
     assert a is not b and np.allclose(a.get_center(), b.get_center())
 
 
+def test_the_glow_round_a_bucket_is_a_ring_with_nothing_inside() -> None:
+    """A visit of AccumulateGrad lights its bucket: behind an open bucket, the glow's fill read
+    as liquid in an empty one (grad_accumulation, before its first fill); a card hides its own."""
+    card, cup = Box("t4", "op", 0.0, 0.0, 1.0, 0.6), Box("bucket:t0", "bucket", 0.0, -1.0, 0.6, 0.4)
+    ring, glow = wavefront([cup, card], THEME)
+    assert ring.get_fill_opacity() == 0.0 and ring.get_stroke_width() > 0
+    assert glow.get_fill_opacity() == THEME.opacity.wavefront_glow > 0
+
+
 def test_a_tag_stands_on_a_halo_that_breaks_a_glow_ring_under_it() -> None:
     """A tag sits where a lit card's glow ring runs: it is drawn on an outline of its own letters
     in the background colour, drawn first, so the ring breaks off around the text."""
@@ -255,3 +264,33 @@ def test_legend_entries_do_not_overlap(across: bool) -> None:
     for a, b in itertools.combinations(m.submobjects, 2):
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = bbox(a), bbox(b)
         assert min(ax1, bx1) <= max(ax0, bx0) + EPS or min(ay1, by1) <= max(ay0, by0) + EPS
+
+
+def test_a_unit_still_to_come_is_recorded_as_a_dimmed_unit() -> None:
+    """The dimmed outline of a unit not yet computed is drawn, so `render inspect` lists it (role
+    ``unit``, meaning ``skipped``, the dimmed colour): the frame checks see the network's shape."""
+    from scenes.draw.record import tag_of
+    from scenes.draw.visuals.network import ghost_circle
+
+    found = tag_of(ghost_circle((0.0, 0.0), 0.3, THEME))
+    assert found is not None and (found.kind, found.role, found.meaning) == ("shape", "unit", "skipped")
+    assert THEME.colour("skipped") == THEME.colors.dimmed
+
+
+def test_a_large_pane_shrinks_to_its_column_line_by_line() -> None:
+    """The code pane shown large before the first picture goes to its column (`reflow` with
+    ``grow``): each line starts the move at its size and place in the large pane and ends it at
+    its column's, so that no line jumps or pops to another size."""
+    from scenes.draw.scroll import reflow
+
+    rect = THEME.aspect("16:9").code
+    big = CodePane(SEED_SOURCE, (-4.0, -2.0, 4.0, 4.0), THEME, most=1.6)
+    small = CodePane(SEED_SOURCE, rect, THEME)
+    assert big.font_size > small.font_size * 1.2
+    was = [bbox(line) for line in big.lines]
+    now = [bbox(line) for line in small.lines]
+    anims = reflow(big, small, 2, 2, grow=True)
+    for alpha, want in ((0.0, was), (1.0, now)):
+        for a in anims:
+            a.interpolate(alpha)
+        assert all(np.allclose(bbox(line), box, atol=1e-3) for line, box in zip(small.lines, want)), alpha

@@ -25,13 +25,16 @@ class CodePane(VGroup):
     span); the scene adds it behind the text and Transforms it from line to line.
     """
 
-    def __init__(self, source: str, rect: Rect, theme: Theme, first: int = 1, max_rows: int | None = None) -> None:
+    def __init__(self, source: str, rect: Rect, theme: Theme, first: int = 1, max_rows: int | None = None,
+                 most: float = 1.0) -> None:
         """``first``: the first line shown when the program is too long to show whole at the
         theme's ``code_min`` size; the pane then shows as many lines as fit from there (a window,
         see ``window_for``). When the longest line would only fit under ``code_wrap``, the lines
         too wide at ``code_min`` are wrapped instead (``soft_wrap``). ``max_rows``: a window of
         at most that many rows from ``first``, at the size the whole ``rect`` gives (the pane
-        stepping aside: the same code, less of it, its backdrop hugging what is left)."""
+        stepping aside: the same code, less of it, its backdrop hugging what is left). ``most``:
+        the largest size, as a share of the theme's ``code`` size (over 1 for a pane shown large
+        before the first picture, `scenes.layout.code_first`)."""
         super().__init__()
         self.theme = theme
         left, bottom, right, top = rect
@@ -43,7 +46,7 @@ class CodePane(VGroup):
         pitch = line_pitch(font, size) * theme.sizes.code_line_spacing
         width, height = right - left - 2 * pad, top - bottom - 2 * pad
         wide = width / max(longest * adv, 1e-6)
-        factor = min(1.0, wide, height / max(pitch * len(lines), 1e-6))
+        factor = min(most, wide, height / max(pitch * len(lines), 1e-6))
         parts = [[(0, s)] for s in lines]
         fit = len(lines)
         if factor * size < theme.font_sizes.code_min:  # a window, at a readable size
@@ -56,6 +59,7 @@ class CodePane(VGroup):
         if max_rows is not None:  # never fewer rows than the first line takes (it is the lit one)
             fit = max(1, min(fit, max(max_rows, len(parts[min(first, len(parts)) - 1]))))
         self.total = len(lines)
+        self.longest = longest  # columns of the longest line, with the strut each line starts with
         self._rows = [min(len(p), fit) for p in parts]
         self._fit = fit
         a = max(1, min(first, self._last_start()))
@@ -63,6 +67,7 @@ class CodePane(VGroup):
         self.window = (a, b)
         self.bg = RoundedRectangle(width=right - left, height=top - bottom, corner_radius=theme.radii.code,
                                    stroke_width=0, fill_color=theme.colors.code_bg, fill_opacity=theme.opacity.code_bg)
+        tag(self.bg, "pane")  # what of the frame the pane takes (scenes/render/fill.py), its short lines' ends too
         self.bar_slot = VGroup()  # the highlight lives between background and text
         self.add(self.bg, self.bar_slot)
         shown = [(n, start, text) for n in range(a, b + 1) for start, text in parts[n - 1][:self._rows[n - 1]]]
@@ -111,6 +116,11 @@ class CodePane(VGroup):
             first -= 1
             used += self._rows[first - 1]
         return first
+
+    @property
+    def whole(self) -> bool:
+        """Whether the pane shows every line of the program, each on one row (no window, no wrap)."""
+        return self.window == (1, self.total) and all(r == 1 for r in self._rows)
 
     def shows(self, line: int) -> bool:
         """Whether 1-based ``line`` is inside the window."""

@@ -65,8 +65,10 @@ def unit_circle(name: str, at: tuple[float, float], radius: float, meaning: str,
 def ghost_circle(at: tuple[float, float], radius: float, theme: Theme) -> Circle:
     """A unit still to come: its circle's outline, dimmed, so that the first beats show the
     network's shape (input, hidden layers, output, loss) while its units are named one by one;
-    in the theme's colour of what is inactive."""
-    return Circle(radius=radius, color=theme.colors.dimmed, stroke_width=theme.strokes.link).move_to([at[0], at[1], 0])
+    in the theme's colour of what is inactive. Tagged as a ``unit`` (meaning ``skipped``), so that
+    `render inspect` lists what is drawn and the checks (the frame's fill) see the outline."""
+    ring = Circle(radius=radius, color=theme.colors.dimmed, stroke_width=theme.strokes.link).move_to([at[0], at[1], 0])
+    return tag(ring, "unit", meaning="skipped")
 
 
 def link_line(a: tuple[float, float], b: tuple[float, float], radius: float, colour: str, width: float) -> Line:

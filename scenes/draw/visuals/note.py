@@ -11,19 +11,19 @@ from manim import DOWN, LEFT, RIGHT, VGroup
 
 from scenes.draw.record import tag
 from scenes.theme import Theme
-from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label
 from scenes.draw.visuals.token import grad_token
 
 
 def formula(text: str, theme: Theme, *, product: str | None = None, muted: bool = False,
-            scale: float = 1.0) -> VGroup:
+            scale: float = 1.0, size: float | None = None) -> VGroup:
     """One line of arithmetic in the gradient's colour (``muted``: the rule's words, in the
     muted text colour), ending in a token holding ``product`` when given. Attribute
     ``product`` is that token (or None), made at the layout ``scale`` as the token that rides
-    away from it is, so the one starts where the other was drawn."""
+    away from it is, so the one starts where the other was drawn. ``size``: the words' font
+    size instead of the theme's (a note set at the least readable size to fit beside its card)."""
     f, c = theme.font_sizes, theme.colors
-    words = label(text, theme.fonts.sans if muted else theme.fonts.mono, f.card_flag if muted else f.note,
+    words = label(text, theme.fonts.sans if muted else theme.fonts.mono, size or (f.card_flag if muted else f.note),
                   c.text_muted if muted else theme.colour("gradient"))
     if not muted:  # the arithmetic of a gradient: the gradient's colour, said so for the record
         tag(words, "label", meaning="gradient")

@@ -1,0 +1,153 @@
+"""A visit's note: the arithmetic the backward walk writes beside the node it visits.
+
+Its own module because where the note goes (beside its node, clear of the arrows, at the least
+readable size where room is short) is one idea apart from the walk's order of visits; the walk
+(:mod:`scenes.draw.backward`) asks it for the note and gets the products its edges carry off.
+"""
+
+from __future__ import annotations
+
+from manim import FadeIn, Mobject, VGroup
+
+from scenes.draw.collisions import SHORT_SIDE, glyph_height
+from scenes.draw.context import Anims, DrawContext, View
+from scenes.draw.crossfade import second_half
+from scenes.draw.focus import CameraFocus
+from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.labels import CardLabels
+from scenes.draw.onscreen import OnScreen
+from scenes.draw.record import tag_of
+from scenes.draw.state import WalkView
+from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
+from scenes.layout.label_spots import note_centre, own_note_centre
+from scenes.layout.place import Box, Layout, Point
+from scenes.storyboard.cues import Cue
+
+BOX_ROUNDING = 0.2
+"""Pixels a text's box may read shorter in the record than it is drawn: `record.Frame.box`
+rounds each edge to 0.1 px (a note at the least size must still measure its glyphs there)."""
+
+
+class VisitNotes(View):
+    """Writes a visit's note and hands the walk its products; keeps no record of its own (the
+    note is one of the walk's ``visit_marks``). Asks ``labels`` to keep it inside the frame,
+    ``onscreen`` what is shown, ``frame`` what a note keeps off, ``focus`` how close the walk's
+    camera is (its note is drawn that much larger, to read as large as the cards it is about)."""
+
+    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame,
+                 focus: CameraFocus) -> None:
+        super().__init__(ctx)
+        self.labels, self.onscreen, self.frame, self.focus = labels, onscreen, frame, focus
+
+    @property
+    def walk(self) -> WalkView:
+        return self.ctx.state.walk
+
+    @property
+    def lay(self) -> Layout:
+        return self.ctx.layout
+
+    def place(self, cue: Cue, box: Box, avoid_marks: list[Mobject], going: list[Mobject]) -> Anims:
+        """The visit's arithmetic beside its node: where gradients met, their sum
+        (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
+        ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
+        product a token that the edge's ``grad_travel`` then carries away.
+
+        Where no spot beside the node reads as its own (nearer it than any other card, clear of
+        the arrows: `own_note_centre`), the note is set at the least readable size
+        (`_least_size`) and looked for again; where there is still none, it goes where
+        `note_centre` finds room."""
+        t = self.theme
+        rules = self._rules(cue)
+        for s in cue.strings:
+            if s.role in ("part", "rule") and (s.role == "part" or rules):
+                self.ctx.record(s)
+        made = self._rows(cue, rules, box.id, None)
+        if made is None:
+            return []
+        marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
+        avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
+                 + self.onscreen.shown_rects(exclude=going, extra=marks))
+        rests = self.labels.all_rests()
+
+        def spot(note: VGroup, own: bool) -> Point | None:
+            find = own_note_centre if own else note_centre
+            return find(self.lay, box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
+                        clear=arrow_reach(t, self.lay.scale), beside=nominal_token_size(t, scale=self.lay.scale)[0],
+                        within=self.frame.free_rect(), avoid=avoid, prefer_off=rests)
+
+        block, products = made
+        at = spot(block, own=True)
+        least = self._least_size(cue, rules, box.id) if at is None else None
+        if least is not None and least < min(t.font_sizes.note, t.font_sizes.card_flag):
+            small = self._rows(cue, rules, box.id, least)
+            assert small is not None  # the same rows as ``made``, smaller
+            at = spot(small[0], own=True)
+            block, products = small if at is not None else made
+        if at is None:
+            at = spot(block, own=False)
+        assert at is not None  # note_centre always finds a spot
+        self.labels.keep_inside(block.move_to([at[0], at[1], 0]))
+        self.walk.visit_marks.append(block)
+        self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
+        return [FadeIn(block, rate_func=second_half)]
+
+    def size(self, visit: Cue, scale: float) -> tuple[float, float]:
+        """How large the note of ``visit`` is at the theme's size, its products at layout ``scale``
+        (0, 0: none): the walk's camera keeps room for it beside the node."""
+        rules = self._rules(visit)
+        made = self._rows(visit, rules, visit.ids[0], None, scale=scale)
+        if made is None:
+            return (0.0, 0.0)
+        return (made[0].width, made[0].height)
+
+    def _rules(self, cue: Cue) -> list[Cue]:
+        """The visit's ``local_rule`` cues (they start with it)."""
+        return [c for c in self.ctx.plan.cues
+                if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
+
+    def _least_size(self, cue: Cue, rules: list[Cue], owner: str) -> float:
+        """The least font size a visit's note is set at: ``min_readable``, or more where a row's
+        box measures its glyphs under ``min_glyph_px`` there (`collisions.glyph_height`, as
+        the too_small check does: a bracket reaching over the caps, ``terms[0]: 1 × 1 =``)."""
+        f = self.theme.font_sizes
+        rows = self._rows(cue, rules, owner, f.min_readable)
+        if rows is None:
+            return f.min_readable
+        px = SHORT_SIDE / min(self.ctx.spec.frame_width, self.ctx.spec.frame_height)  # pixels a unit at 854x480
+        short = 1.0
+        for row in rows[0].submobjects:
+            words = row.submobjects[0]
+            shown = tag_of(words)
+            box = words.height * px - BOX_ROUNDING  # as short as the record may read it
+            high = glyph_height({"bbox": [0.0, 0.0, 0.0, box], "text": shown.text if shown else ""})
+            short = max(short, f.min_glyph_px / max(high, 1e-9))
+        return f.min_readable * short
+
+    def _rows(self, cue: Cue, rules: list[Cue], owner: str, size: float | None,
+              scale: float | None = None) -> tuple[VGroup, dict[str, Mobject]] | None:
+        """A visit's note (`place`) of ``owner``'s, its words at ``size`` (None: the theme's), and the
+        product pill of each edge the visit sends a gradient on, by the edge's target; None
+        when the visit has nothing to write. Drawn as much larger as the walk's camera draws
+        the graph (``scale`` given: at that layout scale, as at home)."""
+        t = self.theme
+        closer = 1.0 if scale is not None else self.focus.walk_closer()
+        scale = self.lay.scale / closer if scale is None else scale
+        parts = [s.text for s in cue.strings if s.role == "part"]
+        rows = []
+        if parts:
+            rows.append(formula(f"{' + '.join(parts)} = {cue.text('grad')}", t, size=size))
+        words = cue.text("rule")
+        if words is not None and rules:
+            rows.append(formula(words, t, muted=True, size=size))
+        products: dict[str, Mobject] = {}
+        for r in rules:
+            factors = " × ".join(s.text for s in r.strings if s.role == "factor")
+            who = r.text("target")
+            row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"),
+                          scale=scale, size=size)
+            rows.append(row)
+            products[r.ids[1]] = row.product
+        if not rows:
+            return None
+        return note_block(rows, t, owner=owner).scale(closer), products

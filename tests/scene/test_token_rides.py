@@ -1,0 +1,47 @@
+"""A gradient token rides to the card its edge reaches, not past others: where the way round
+would squeeze between other cards (backward_walk's 4/9, from the note left of yh to w2, flew
+along w1's top), it passes behind the card it leaves instead (issue 39)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenes.draw.shown_numbers import MIN_SHOWN
+from scenes.render.inspect import inspect_clip
+from scenes.render.options import RenderOptions
+from scenes.storyboard import load_and_plan, storyboard_path
+
+pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked at
+
+STEP = 0.05
+
+
+def _gap(a: list[float], b: list[float]) -> float:
+    """How far apart two boxes (left, top, right, bottom, pixels) are; negative where they overlap."""
+    return max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+
+
+def test_a_token_keeps_off_the_cards_its_edge_does_not_join() -> None:
+    checked, p = load_and_plan(storyboard_path("backward_walk"))
+    tensor = {c.ids[1]: c.ids[0] for c in p.cues if c.kind == "node_appear" and len(c.ids) > 1}
+    tensor.update({c.ids[0]: c.ids[1] for c in p.cues if c.kind == "visit" and len(c.ids) > 1})
+    rides = [c for c in p.cues if c.kind == "grad_travel"]
+    assert any(c.text("grad") == "4/9" for c in rides)
+    times = sorted({round(c.start + k * STEP, 3) for c in rides for k in range(int(c.duration / STEP) + 1)})
+    samples = {s["time"]: s for s in inspect_clip(checked, p, RenderOptions(size=(854, 480), fps=20), at=times)}
+    near: list[str] = []
+    for c in rides:
+        own = {tensor.get(n) for n in c.ids}
+        at = [samples[t] for t in sorted(samples) if c.start <= t <= c.start + c.duration]
+        waiting = {tuple(i["bbox"]) for i in at[0]["items"] if i["role"] == "badge"}
+        for s in at:
+            for tok in s["items"]:
+                if tok["role"] != "badge" or tok["text"] != c.text("grad") or tok["opacity"] < MIN_SHOWN \
+                        or tuple(tok["bbox"]) in waiting:
+                    continue
+                clear = (tok["bbox"][3] - tok["bbox"][1]) / 4
+                near += [f"{s['time']:.2f} s: {c.text('grad')} riding {c.ids} is {_gap(tok['bbox'], card['bbox']):.0f} px "
+                         f"from card {card['id']}" for card in s["items"]
+                         if card["role"] == "card" and card["opacity"] >= MIN_SHOWN and card["id"] not in own
+                         and _gap(tok["bbox"], card["bbox"]) < clear]
+    assert near == [], "\n".join(near)
