@@ -314,7 +314,7 @@ class FrameCheck:
 def inspect_checks(path: str, name: str, aspect: str, checks: list[FrameCheck], every: int) -> dict[str, list[str]]:
     """Every ``every``-th frame of the storyboard at ``path`` (and every half second, for the truth)
     inspected once, fed to each check's watcher: check name -> the lines it found."""
-    checked, plan = load_and_plan(path)
+    checked, plan = load_and_plan(path, aspect=aspect)
     opts = RenderOptions(aspect=aspect)
     case = Case(name, aspect, checked, plan, opts, load_theme())
     watchers = {c.name: c.watcher(case) for c in checks}

@@ -78,7 +78,7 @@ def caption_frames(plan, fps: int) -> list[int]:
 @pytest.mark.slow  # plays each clip without drawing, looking at two frames per caption
 @pytest.mark.parametrize("name", CLIPS)
 def test_every_number_a_caption_names_is_on_screen(name: str) -> None:
-    checked, plan = load_and_plan(storyboard_path(name))
+    checked, plan = load_and_plan(storyboard_path(name), aspect="16:9")
     opts = RenderOptions(aspect="16:9")
     samples = list(inspect_clip(checked, plan, opts, frames=caption_frames(plan, fps_of(opts))))
     missing = unshown(plan.captions, samples)

@@ -49,7 +49,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     if args.every is not None and args.every * fps < 1:  # a flood of samples of the same frames
         raise UsageError(f"--every {args.every:g}: shorter than one frame; give at least {1 / fps:.4g} s "
                          f"(one frame at -q {args.quality}, {fps} fps)")
-    checked, plan = load_and_plan(storyboard_path(args.storyboard), args.sets)
+    checked, plan = load_and_plan(storyboard_path(args.storyboard), args.sets, aspect=args.aspect)
     at = args.at or ([] if args.every else [plan.duration])
     for sample in inspect_clip(checked, plan, opts, at=at, every=args.every):
         sys.stdout.write(json.dumps(sample, ensure_ascii=False) + "\n")

@@ -6,7 +6,9 @@ with the phrase about the visit) and each walk beat one with no ids at its end; 
 looks is pure (:mod:`scenes.layout.camera`), how the graph's shapes follow is `CameraFocus`'s
 (what leaves fades, the rest moves, the scene reads the layout as seen from there). Only the
 graph layer moves: the code pane, the captions, the legend and the titles stay. Where the whole
-graph reads well already (`dense` says no) the camera stays home.
+graph reads well already (`dense` says no) the plan has no camera cue: the camera stays home,
+and the clip takes no time for it. The camera stays in from one walk beat to the next (it is in
+the beat's record), and the plan moves it back out where the walk with it ends.
 """
 
 from __future__ import annotations
@@ -16,9 +18,8 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
-from scenes.layout.camera import around, clear_rect, dense, seen_in, visit_view
+from scenes.layout.camera import around, clear_rect, visit_view
 from scenes.layout.place import tag_reach
-from scenes.layout.readable import value_px
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
@@ -46,17 +47,13 @@ class WalkCamera(View):
         shown = (max(free[0], safe[0] + slack), max(free[1], safe[1] + slack),
                  min(free[2], safe[2] - slack), min(free[3], safe[3] - slack))
 
-        def seen(b: Rect) -> bool:
-            return seen_in(b, shown, keep_off, slack)
-
+        sight = (shown, tuple(keep_off), slack)
         if not cue.ids:
-            return self.focus.view_to(None, seen, region)
+            return self.focus.view_to(None, sight, region)
         if self.focus.walk_holds():
             return []  # a beat's `focus:` chose what the camera shows
-        home = self.focus.home or self.ctx.layout
-        t = self.theme.layout
-        if not dense(home, region, value_px(home.detail, home.scale, self.theme), t.camera_text_px, t.camera_share):
-            return self.focus.view_to(None, seen, region)
+        home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
+        t = self.theme.layout  # the graph is dense (`camera_visits`)
         item = self.ctx.item(cue.ids[0])
         visit = next((c for c in self.ctx.plan.cues if c.kind == "visit" and c.ids == cue.ids
                       and abs(c.start - (cue.start + cue.duration)) < 1e-6), None)
@@ -64,4 +61,4 @@ class WalkCamera(View):
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
         inner = (region[0] + reach, region[1] + reach, region[2] - reach, region[3] - reach)
         z = visit_view(home, around(home, item), note, inner, t.camera_zoom, self.theme.spacing.item_gap)
-        return self.focus.view_to(None if z.factor == 1.0 else z, seen, region)
+        return self.focus.view_to(None if z.factor == 1.0 else z, sight, region)

@@ -9,10 +9,12 @@ code or the captions) and comes back with the move back. Each move is in two hal
 card that moves never passes over one that fades: going in, what leaves fades first and the
 rest then grows; coming back, the rest shrinks first and what returns then fades in.
 
-A view of ``ClipScene``. Where the camera is (``home``, ``zoom``, ``faded``) lasts one beat, from
-its focus to its unfocus, so no beat starts with it set and it is in no record. While close it
-sets the context's layout to the zoomed one, and files the graph's arrows and the walk's routes
-under the zoomed layout's routes.
+A view of ``ClipScene``. Where the camera is is its record (`scenes.draw.state.CameraView`): a
+beat's focus lasts from its focus to its unfocus, but the walk's camera stays in from beat to
+beat while the walk goes on, so a beat may start with the camera close, and its starting state
+(and the digest in its segment's key) says so. While close it sets the context's layout to the
+zoomed one (`restore` sets it again from the record, once a stored state is loaded), and files
+the graph's arrows and the walk's routes under the zoomed layout's routes.
 """
 
 from __future__ import annotations
@@ -27,12 +29,17 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, phase, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
+from scenes.draw.state import CameraView
+from scenes.layout.camera import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
 Colours = list[tuple[np.ndarray, np.ndarray]]
+Sight = tuple[Rect, tuple[Rect, ...], float]
+"""Where a shape may show while the walk's camera is close: inside a rectangle (by a slack),
+over none of the rectangles kept off (`scenes.layout.camera.seen_in`)."""
 
 GONE_BY = 1 / 12
 """The part of the camera's move back by which the last visit's note has faded out: one frame
@@ -50,17 +57,65 @@ class CameraFocus(View):
 
     def __init__(self, ctx: DrawContext) -> None:
         super().__init__(ctx)
-        self.home: Layout | None = None  # the clip's layout while the camera is close
-        self.zoom: Zoom | None = None  # the camera's move in
-        self.faded: dict[int, Colours] = {}  # shape id -> its colours before the move faded it
-        self.seen: Callable[[Rect], bool] | None = None  # while close: where a shape may show
-        self.by_walk = False  # the walk's camera (`scenes.draw.camera`) moved it, not a beat's focus
+        self.clip = ctx.layout  # the clip's layout: the camera at home
         self.moving: set[int] = set()  # the shapes the walk's camera moves in this step (where they land counts)
+
+    @property
+    def rec(self) -> CameraView:
+        return self.ctx.state.camera
+
+    @property
+    def home(self) -> Layout | None:
+        """The clip's layout while the camera is close (None: at home)."""
+        return self.clip if self.rec.zoom is not None else None
+
+    @property
+    def zoom(self) -> Zoom | None:
+        """The camera's move in (None: at home)."""
+        return self.rec.zoom
+
+    @property
+    def by_walk(self) -> bool:
+        """The walk's camera (`scenes.draw.camera`) moved it, not a beat's focus."""
+        return self.rec.by_walk
+
+    @property
+    def faded(self) -> dict[int, Colours]:
+        """Shape id -> its colours before a move faded it out of view."""
+        return {id(m): c for m, c in self.rec.faded}
+
+    def _fade(self, m: Mobject) -> None:
+        """``m`` kept as faded out of view, with its colours now (before it is faded)."""
+        self.rec.faded.append((m, _colours(m)))
+
+    def seen(self) -> Callable[[Rect], bool] | None:
+        """While the walk's camera is close: where a shape may show."""
+        sight = self.rec.sight
+        if sight is None:
+            return None
+        return lambda b: seen_in(b, sight[0], sight[1], sight[2])
+
+    def _set(self, zoom: Zoom | None, by_walk: bool = False, region: Rect | None = None,
+             sight: Sight | None = None) -> None:
+        self.rec.zoom, self.rec.by_walk, self.rec.region, self.rec.sight = zoom, by_walk, region, sight
+
+    def restore(self) -> None:
+        """The context's layout as the record says the camera is (after a stored state is
+        loaded): the clip's, or the clip's as seen from the camera (its routes equal those the
+        arrows are filed under)."""
+        z = self.rec.zoom
+        if z is None:
+            self.ctx.layout = self.clip
+        elif self.rec.region is not None:
+            self.ctx.layout = replace(zoomed(self.clip, z), region=self.rec.region)
+        else:
+            self.ctx.layout = zoomed(self.clip, z)
 
     def _graph_shapes(self) -> list[Mobject]:
         """Every shape of the graph and of the walk on it, once each."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
-        found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values()]
+        found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values(),
+                                *g.bucket_tags]
         if w.wave is not None:
             found.append(w.wave)
         found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())
@@ -106,14 +161,14 @@ class CameraFocus(View):
         z = focus_zoom(self.ctx.layout, items, self.theme.layout.focus_zoom)
         if z.factor == 1.0 and z.about == z.to:
             return []
-        self.home, self.zoom, self.seen, self.by_walk = self.ctx.layout, z, None, False
+        self._set(z)
         self._rekey(zoomed(self.ctx.layout, z))  # where tokens wait is read from the layout anew
-        self.faded = {}
+        self.rec.faded = []
         out: Anims = []
         for m in self._graph_shapes():
             target = self._moved(m, z)
             if not inside(bounds(target), self.ctx.layout.region):
-                self.faded[id(m)] = _colours(m)
+                self._fade(m)
                 target.set_opacity(0.0)
                 out.append(_hop(m, target, 0, 2, out=True))
             else:  # moves once what leaves has faded: the growing cards never pass over a fading one
@@ -127,10 +182,11 @@ class CameraFocus(View):
         if self.home is None:
             return
         region = self.ctx.layout.region
-        seen = self.seen or (lambda b: inside(b, region))
+        seen = self.seen() or (lambda b: inside(b, region))
+        faded = self.faded
         for m in self._graph_shapes():
-            if id(m) not in self.faded and id(m) not in moving and not seen(bounds(m)):
-                self.faded[id(m)] = _colours(m)
+            if id(m) not in faded and id(m) not in moving and not seen(bounds(m)):
+                self._fade(m)
                 m.set_opacity(0.0)
 
     @draws("unfocus")
@@ -140,7 +196,8 @@ class CameraFocus(View):
             return []
         z = self.zoom.inverse()
         self._rekey(home)
-        self.home, self.seen, self.by_walk = None, None, False
+        faded = self.faded
+        self._set(None)
         # the last visit's note and marks were made for the close view (its texts at the least
         # readable size there): shrunk with the graph they would be too small, and reach out of
         # the frame; the beat that made them is over, so they go where they are, before the
@@ -150,12 +207,12 @@ class CameraFocus(View):
         out: Anims = [FadeOut(m, rate_func=_before_the_move) for m in notes]
         for m in self._graph_shapes():
             target = self._moved(m, z)
-            saved = self.faded.get(id(m))
+            saved = faded.get(id(m))
             if saved is not None:
                 _restore(target, saved)
             out.append(_hop(m, target, 1, 2, out=False) if saved is not None  # back before what returns shows
                        else Transform(m, target, rate_func=first_half))
-        self.faded = {}
+        self.rec.faded = []
         return out
 
     def walk_closer(self) -> float:
@@ -168,12 +225,15 @@ class CameraFocus(View):
         """Whether a beat's `focus:` holds the camera (the walk's camera then leaves it be)."""
         return self.home is not None and not self.by_walk
 
-    def view_to(self, z: Zoom | None, seen: Callable[[Rect], bool], region: Rect) -> Anims:
+    def view_to(self, z: Zoom | None, sight: Sight, region: Rect) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
         in up to three equal parts, so that a shape that moves never passes over one that fades:
         what leaves the view (``seen`` says where a shape may show) fades where it is (and,
         going home, the last visit's note, as at an `unfocus`); the rest moves; what comes back
         fades in where it landed. ``region``: where the cues place things while close."""
+        def seen(b: Rect) -> bool:
+            return seen_in(b, sight[0], sight[1], sight[2])
+
         if self.zoom is None and z is None:
             return []
         home = self.home or self.ctx.layout
@@ -187,19 +247,20 @@ class CameraFocus(View):
             walk = self.ctx.state.walk
             notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
         leaving, coming, moving = [], [], []
-        faded: dict[int, Colours] = {}
+        faded: list[tuple[Mobject, Colours]] = []
+        was = self.faded
         for m in self._graph_shapes():
             target = self._moved(m, rel)
-            saved = self.faded.get(id(m))
+            saved = was.get(id(m))
             shows = z is None or seen(bounds(target))
             if saved is None and not shows:  # leaves the view: faded where it is, first
-                faded[id(m)] = _colours(m)
+                faded.append((m, _colours(m)))
                 leaving.append((m, target.set_opacity(0.0)))
             elif saved is not None and shows:  # comes back: where it lands, once the rest is there
                 _restore(target, saved)
                 coming.append((m, target))
             elif saved is not None:  # stays out of view: moved unseen
-                faded[id(m)] = saved
+                faded.append((m, saved))
                 self._zoom_shape(m, rel)
             else:
                 moving.append((m, target))
@@ -209,14 +270,14 @@ class CameraFocus(View):
         out += [_hop(m, target, 0, parts, out=True) for m, target in leaving]
         out += [Transform(m, target, rate_func=_settled(first, parts)) for m, target in moving]
         out += [_hop(m, target, parts - 1, parts, out=False) for m, target in coming]
-        self.faded = faded
+        self.rec.faded = faded
         self.moving = {id(m) for m, _ in leaving + coming + moving}
         if z is None:
             self._rekey(home)
-            self.home, self.zoom, self.seen, self.by_walk = None, None, None, False
+            self._set(None)
         else:
             self._rekey(replace(zoomed(home, z), region=region))
-            self.home, self.zoom, self.seen, self.by_walk = home, z, seen, True
+            self._set(z, by_walk=True, region=region, sight=sight)
         return out
 
 

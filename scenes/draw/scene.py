@@ -74,6 +74,8 @@ class ClipScene(Scene):
     @state.setter
     def state(self, value: SceneState) -> None:
         self.ctx.state = value
+        if hasattr(self, "views"):  # a stored state: the layout as its camera sees it
+            self.views.focus.restore()
 
     @property
     def lay(self) -> Layout:

@@ -18,8 +18,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations_with_replacement
 
+from typing import Any
+
+from scenes.layout.clip import code_rect, shows_code
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Layout
+from scenes.layout.readable import value_px
 
 Rect = tuple[float, float, float, float]
 WHOLE = Zoom(1.0, (0.0, 0.0), (0.0, 0.0))
@@ -143,3 +147,26 @@ def _cover(at: float, about: float, k: float, graph: tuple[float, float], room: 
         shift = max(0.0, room[1] - g1) + min(0.0, room[0] - g0)
     lo, hi = room[0] - kept[0], room[1] - kept[1]  # the shifts that keep the focus inside
     return at + min(max(shift, lo), hi)
+
+
+def walk_region(plan: Any, source: str | None, spec: Any, theme: Any) -> Rect:
+    """The frame the walk's graph may use, as the plan sees it: inside the safe edge, above the
+    caption, clear of a code pane of the lit line alone (the scene's `WalkCamera` finds it
+    again from what is on screen, the legend and the checklist too)."""
+    safe = theme.safe_rect(spec)
+    free = (safe[0], spec.caption[3] + spec.margin, safe[2], safe[3])
+    return clear_rect(free, [code_rect(spec, theme, True, source)] if shows_code(plan, source) else [])
+
+
+def camera_visits(plan: Any, home: Layout, source: str | None, spec: Any, theme: Any) -> frozenset[int]:
+    """The seqs of the visits of ``plan`` (one planned without camera moves) the walk's camera
+    moves in on at the aspect of ``spec``, where the clip is laid out as ``home``: every visit
+    where the graph is `dense` in the `walk_region`, none elsewhere. The plan takes time for the
+    camera only at these visits, so a clip whose camera stays home keeps its length."""
+    seqs = frozenset(c.seqs[0] for c in plan.cues if c.kind == "visit" and c.seqs)
+    t = theme.layout
+    if not seqs or not home.boxes or not dense(home, walk_region(plan, source, spec, theme),
+                                               value_px(home.detail, home.scale, theme),
+                                               t.camera_text_px, t.camera_share):
+        return frozenset()
+    return seqs

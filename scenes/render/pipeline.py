@@ -192,7 +192,7 @@ def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[L
     checked = load(storyboard_file, sets=list(opts.sets), name=name)
     voice = voice_of(opts, checked)
     speak = Recorder(voice) if voice is not None else None
-    p = plan_of(checked, speak)
+    p = plan_of(checked, speak, opts.aspect)
     return Loaded(checked, p, table_json(speak.table) if speak is not None else ""), voice
 
 
@@ -262,7 +262,7 @@ def drawn_frames(storyboard_file: str, opts: RenderOptions) -> int:
     from scenes.storyboard import load_and_plan
 
     try:
-        segs = _segments_of(load_and_plan(storyboard_file, opts.sets, Path(storyboard_file).stem)[1], opts)
+        segs = _segments_of(load_and_plan(storyboard_file, opts.sets, Path(storyboard_file).stem, aspect=opts.aspect)[1], opts)
     except Exception:  # an estimate never stops a render: the worker reports what went wrong, and goes on
         return sys.maxsize
     return sum(st.frames for seg in segs for st in seg.steps if st.actions)

@@ -55,13 +55,13 @@ def test_focus_names_must_be_tensors_of_the_log(tmp_path: Path) -> None:
 def test_walk_camera_moves_in_on_the_visited_card_and_back_out() -> None:
     """backward_walk at 16:9 (a tall graph beside the lit line): the camera's move before the
     first visit draws the loss's card larger, the captions and the code pane stay where they
-    are, and the move at the beat's end brings the card back as large and where it was."""
-    checked, plan = load_and_plan(storyboard_path("backward_walk"))
+    are, and the move out once the walk is over brings the card back as large and where it was."""
+    checked, plan = load_and_plan(storyboard_path("backward_walk"), aspect="16:9")
     into = next(c for c in plan.cues if c.kind == "camera" and c.ids)
     out = next(c for c in plan.cues if c.kind == "camera" and not c.ids and c.start > into.start)
     loss = checked.index.ids_of("L")[0]
     before, during, after = inspect_clip(checked, plan, RenderOptions(), at=[
-        into.start - 0.05, out.start - 0.05, out.start + out.duration + 0.1])
+        into.start - 0.05, into.start + into.duration + 0.05, out.start + out.duration + 0.1])
     b, d, a = _cards(before), _cards(during), _cards(after)
     assert d[loss][0] > 1.5 * b[loss][0], (b[loss], d[loss])
     assert a[loss] == pytest.approx(b[loss], abs=0.5)
