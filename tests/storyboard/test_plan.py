@@ -300,3 +300,23 @@ def test_a_check_is_ticked_once_its_beat_has_shown_it() -> None:
     for tick in ticks:
         shown = [c for c in p.cues if c.beat == tick.beat and c.kind in ("output_line", "message")]
         assert shown and all(c.start + c.duration <= tick.start + 1e-9 for c in shown), (tick, shown)
+
+
+def test_the_walk_camera_takes_time_only_where_it_moves() -> None:
+    """missing_gradient's graph reads well whole at 9:16 (its values 15 px, it fills the walk's
+    frame) and not at 16:9: its 9:16 plan is the one every aspect shares, with no camera cue,
+    and its 16:9 plan leads each visit with one, and moves back out once, where the walk ends:
+    each camera cue's time is all it adds."""
+    from scenes.storyboard import plan_of
+
+    checked = load(storyboard_path("missing_gradient"))
+    shared, tall, wide = plan_of(checked), plan_of(checked, aspect="9:16"), plan_of(checked, aspect="16:9")
+    assert tall.to_json() == shared.to_json()
+    assert not any(c.kind == "camera" for c in shared.cues)
+    moves = [c for c in wide.cues if c.kind == "camera"]
+    visits = [c for c in wide.cues if c.kind == "visit"]
+    assert [c.ids for c in moves if c.ids] == [c.ids for c in visits]
+    assert len([c for c in moves if not c.ids]) == 1
+    grid = PlanTimings().beat_grid
+    added = sum(c.duration for c in moves)
+    assert added <= wide.duration - shared.duration <= added + grid * len(wide.beats)
