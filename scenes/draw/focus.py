@@ -129,6 +129,23 @@ class CameraFocus(View):
                 out.append(m)
         return out
 
+    def _owners(self) -> dict[int, Mobject]:
+        """Shape id -> the card (or bucket) a mark drawn beside it belongs to: a node's badge,
+        op name and the tokens that rode to it, a bucket's waiting badge. While the camera is
+        close a mark shows only where its card does: a badge left beside a card gone out of
+        view would read as some other card's."""
+        g, w = self.ctx.state.graph, self.ctx.state.walk
+
+        def card(some_id: str) -> Mobject | None:
+            item = self.ctx.item(some_id)
+            return g.cards.get(item) if item in g.cards else g.buckets.get(item)
+
+        pairs: list[tuple[Mobject, Mobject | None]] = [(m, g.cards.get(k)) for k, m in g.tags.items()]
+        pairs += [(m, card(k)) for k, m in w.badges.items()]
+        pairs += [(m, card(k)) for k, ms in w.tokens.items() for m in ms]
+        pairs += [(m, g.buckets.get(k) or card(k)) for k, ms in w.fill_tokens.items() for m in ms]
+        return {id(m): o for m, o in pairs if o is not None and o is not m}
+
     def _rekey(self, new: Layout) -> None:
         """The arrows filed under ``new``'s routes: the layout's routes are the keys the cues look
         arrows up by, and the zoom makes new ones, in order."""
@@ -183,9 +200,12 @@ class CameraFocus(View):
             return
         region = self.ctx.layout.region
         seen = self.seen() or (lambda b: inside(b, region))
-        faded = self.faded
-        for m in self._graph_shapes():
-            if id(m) not in faded and id(m) not in moving and not seen(bounds(m)):
+        faded, owners = self.faded, self._owners()
+        shapes = [m for m in self._graph_shapes() if id(m) not in moving]
+        out = {id(m) for m in shapes if id(m) in faded or not seen(bounds(m))}
+        for m in shapes:  # a mark beside a card out of view goes with it
+            owner = owners.get(id(m))
+            if id(m) not in faded and (id(m) in out or (owner is not None and id(owner) in out | faded.keys())):
                 self._fade(m)
                 m.set_opacity(0.0)
 
@@ -248,11 +268,15 @@ class CameraFocus(View):
             notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
         leaving, coming, moving = [], [], []
         faded: list[tuple[Mobject, Colours]] = []
-        was = self.faded
-        for m in self._graph_shapes():
-            target = self._moved(m, rel)
+        was, owners = self.faded, self._owners()
+        shapes = self._graph_shapes()
+        targets = {id(m): self._moved(m, rel) for m in shapes}
+        shown = {k for k, t in targets.items() if z is None or seen(bounds(t))}
+        for m in shapes:
+            target = targets[id(m)]
             saved = was.get(id(m))
-            shows = z is None or seen(bounds(target))
+            owner = owners.get(id(m))  # a mark beside a card shows only with it
+            shows = id(m) in shown and (owner is None or id(owner) not in targets or id(owner) in shown)
             if saved is None and not shows:  # leaves the view: faded where it is, first
                 faded.append((m, _colours(m)))
                 leaving.append((m, target.set_opacity(0.0)))
