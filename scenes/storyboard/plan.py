@@ -94,8 +94,8 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     ``camera_visits``, at one aspect; none: a plan for every aspect, with no camera move). Each
     such visit is led into by a ``camera`` cue; the camera stays in from beat to beat while the
     walk goes on, and moves back out on the whole graph (a ``camera`` cue with no ids) at the
-    start of the first beat that does not walk with it (or has a ``focus:``) or at the end of
-    the last beat: time for the camera is taken only where it moves.
+    end of a walk beat whose next beat does not walk with it (or has a ``focus:``, or is none):
+    time for the camera is taken only where it moves.
     """
     if index is None:
         index = LogIndex.build(events, source if source is not None else board.program)
@@ -106,20 +106,16 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     now, cutoff = 0.0, -1
     shown_pass: tuple[int, int] | None = None  # (for line, pass) the code pane marks
     seen: dict[str, float] = {}  # when each string the cues show first comes on screen
-    camera_in = False  # the walk's camera is in on a node as the beat starts
+    selections = [index.select(beat) if beat.span_key() else [] for beat in board.beats]
+    walks = [bool(camera) and not beat.focus and any(e.seq in camera for e in sel)
+             for beat, sel in zip(board.beats, selections)]  # the beats the walk's camera moves in
     for i, beat in enumerate(board.beats):
         tm = timings.scaled(beat.pace)
         spec = TABLE[beat.visual]
         view = VIEWS[spec.view]
-        selected = index.select(beat) if beat.span_key() else []
-        walks = any(e.seq in camera for e in selected)
-        start = now
-        if camera_in and (not walks or beat.focus):  # out on the whole graph first
-            cues.append(Cue(_t(now), _t(tm.camera_move), "camera", i))
-            start = now + tm.camera_move
-        camera_in = walks and not beat.focus
-        b = Builder(index, board, i, start, tm, view.state(index) if view.state else None,
-                    camera=frozenset() if beat.focus else camera)  # a beat's `focus:` holds the camera
+        selected = selections[i]
+        b = Builder(index, board, i, now, tm, view.state(index) if view.state else None,
+                    camera=camera if walks[i] else frozenset())  # a beat's `focus:` holds the camera
         made = max([e.seq for e in selected], default=cutoff)  # a name means what it is bound to by now
         for key, kind in (("emphasis", "emphasis"), ("dim", "dim")):
             ids = [x for name in getattr(beat, key) for x in index.ids_of(name, until=made)]
@@ -147,7 +143,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         # the pass mark sits beside the code pane's for line: a network picture has no pane
         at_pass = _loop_pass(index, selected) if selected and not spec.every_pass and spec.view != "network" else None
         if at_pass != shown_pass and (at_pass or shown_pass):
-            _add_loop_pass(b, index, at_pass, start)
+            _add_loop_pass(b, index, at_pass, now)
             shown_pass = at_pass
         if beat.check is not None:  # ticked once the beat has shown what it checks, not as it asks
             b.add("check", tm.node_appear, (), checklist + [Shown(board.checklist[beat.check - 1], None,
@@ -161,11 +157,10 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
             said = [CaptionEvent(board.title, (), "title")] + said
         phrases = phrases_of(said, speak, tm)
         bound = bind(phrases, b.cues, index, made, voiced=speak is not None)
-        laid, spans, end = lay_beat(phrases, bound, start, seen, tm, i, len(captions) + 1)
-        if camera_in and i + 1 == len(board.beats):  # the clip ends on the whole graph
-            laid.append(Cue(_t(end), _t(tm.camera_move), "camera", i))
+        laid, spans, end = lay_beat(phrases, bound, now, seen, tm, i, len(captions) + 1)
+        if walks[i] and not (i + 1 < len(board.beats) and walks[i + 1]):  # the walk with the camera
+            laid.append(Cue(_t(end), _t(tm.camera_move), "camera", i))  # ends: out on the whole graph
             end += tm.camera_move
-            camera_in = False
         cues.extend(laid)
         for text, start in first_shown(laid).items():  # kept up to date, not found again each beat
             seen[text] = min(start, seen.get(text, start))
