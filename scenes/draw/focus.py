@@ -131,7 +131,7 @@ class CameraFocus(View):
 
     def _owners(self) -> dict[int, Mobject]:
         """Shape id -> the card (or bucket) a mark drawn beside it belongs to: a node's badge,
-        op name and the tokens that rode to it, a bucket's waiting badge. While the camera is
+        op name and the tokens that rode to it, a bucket's waiting badge, the walk's glow. While the camera is
         close a mark shows only where its card does: a badge left beside a card gone out of
         view would read as some other card's."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
@@ -144,6 +144,10 @@ class CameraFocus(View):
         pairs += [(m, card(k)) for k, m in w.badges.items()]
         pairs += [(m, card(k)) for k, ms in w.tokens.items() for m in ms]
         pairs += [(m, g.buckets.get(k) or card(k)) for k, ms in w.fill_tokens.items() for m in ms]
+        if w.wave is not None:  # the glow behind the card it lights: alone, its fill shows as a block
+            x, y = w.wave.get_center()[:2]
+            lit = [c for c in [*g.cards.values(), *g.buckets.values()] if inside((x, y, x, y), bounds(c))]
+            pairs.append((w.wave, min(lit, key=lambda c: c.width * c.height, default=None)))
         return {id(m): o for m, o in pairs if o is not None and o is not m}
 
     def _rekey(self, new: Layout) -> None:
