@@ -293,6 +293,7 @@ class Aspect:
     caption: Rect
     checklist: str  # "corner": a storyboard's checklist goes to a free corner; "aside": room is kept for it
     walk_code: str  # "all": the code pane stays whole in the backward walk; "lit": it shows the lit line only
+    walk_camera: str  # "visits": the walk's camera moves in on each visit where the graph is dense; "home": it stays
 
 
 @dataclass(frozen=True)

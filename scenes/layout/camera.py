@@ -161,11 +161,12 @@ def walk_region(plan: Any, source: str | None, spec: Any, theme: Any) -> Rect:
 def camera_visits(plan: Any, home: Layout, source: str | None, spec: Any, theme: Any) -> frozenset[int]:
     """The seqs of the visits of ``plan`` (one planned without camera moves) the walk's camera
     moves in on at the aspect of ``spec``, where the clip is laid out as ``home``: every visit
-    where the graph is `dense` in the `walk_region`, none elsewhere. The plan takes time for the
+    where the graph is `dense` in the `walk_region`, none elsewhere (nor at an aspect whose
+    ``walk_camera`` is ``home``). The plan takes time for the
     camera only at these visits, so a clip whose camera stays home keeps its length."""
     seqs = frozenset(c.seqs[0] for c in plan.cues if c.kind == "visit" and c.seqs)
     t = theme.layout
-    if not seqs or not home.boxes or not dense(home, walk_region(plan, source, spec, theme),
+    if spec.walk_camera != "visits" or not seqs or not home.boxes or not dense(home, walk_region(plan, source, spec, theme),
                                                value_px(home.detail, home.scale, theme),
                                                t.camera_text_px, t.camera_share):
         return frozenset()
