@@ -21,6 +21,7 @@ from scenes.render.options import RenderOptions, fps_of
 from scenes.render.takeaway import one_size, takeaway_up, unshown
 from scenes.render.truth import Truth
 from scenes.storyboard import load_and_plan
+from scenes.render.camera_plan import load_and_plan_at
 from scenes.theme import load_theme
 
 TRUTH_EVERY = 0.5
@@ -314,7 +315,7 @@ class FrameCheck:
 def inspect_checks(path: str, name: str, aspect: str, checks: list[FrameCheck], every: int) -> dict[str, list[str]]:
     """Every ``every``-th frame of the storyboard at ``path`` (and every half second, for the truth)
     inspected once, fed to each check's watcher: check name -> the lines it found."""
-    checked, plan = load_and_plan(path, aspect=aspect)
+    checked, plan = load_and_plan_at(path, aspect=aspect)
     opts = RenderOptions(aspect=aspect)
     case = Case(name, aspect, checked, plan, opts, load_theme())
     watchers = {c.name: c.watcher(case) for c in checks}

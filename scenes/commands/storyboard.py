@@ -250,7 +250,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(f"render: {file}: {exc}", file=sys.stderr)
         return 2
     speak = Recorder(voice) if voice is not None else None
-    p = plan_of(checked, speak, args.aspect)  # timed as the clip is: by the voice its render would use
+    from scenes.render.camera_plan import plan_at
+
+    p = plan_at(checked, plan_of(checked, speak), args.aspect)  # timed as the clip is: by the voice its render would use
     if args.speech:
         says = getattr(voice, "spoken", None)
         print(speech_table(p, speak.table if speak is not None else None,

@@ -56,7 +56,7 @@ class WalkCamera(View):
         t = self.theme.layout  # the graph is dense (`camera_visits`)
         item = self.ctx.item(cue.ids[0])
         visit = next((c for c in self.ctx.plan.cues if c.kind == "visit" and c.ids == cue.ids
-                      and abs(c.start - (cue.start + cue.duration)) < 1e-6), None)
+                      and c.start >= cue.start + cue.duration - 1e-6), None)  # the visit it leads into
         note = self.walk.notes.size(visit, home.scale) if visit is not None else (0.0, 0.0)
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
         inner = (region[0] + reach, region[1] + reach, region[2] - reach, region[3] - reach)

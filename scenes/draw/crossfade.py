@@ -43,6 +43,17 @@ def in_second_half(rate: Callable[[float], float]) -> Callable[[float], float]:
     return lambda t: rate(max(0.0, 2.0 * t - 1.0))
 
 
+def in_first(share: float, rate: Callable[[float], float]) -> Callable[[float], float]:
+    """``rate`` run in the first ``share`` of the play and done after: an animation that keeps
+    its own length in a longer step (a caption's fade while the walk's camera moves).
+
+    >>> r = in_first(0.25, lambda t: t)
+    >>> r(0.125), r(0.5)
+    (0.5, 1.0)
+    """
+    return lambda t: rate(min(1.0, t / share)) if share > 0 else rate(1.0)
+
+
 def phase(i: int, n: int) -> Callable[[float], float]:
     """A rate that runs smoothly in the ``i``-th of ``n`` equal parts of the play (0-based) and
     is still before and done after: steps that must not overlap, in one play."""

@@ -21,7 +21,7 @@ from engine.records import Event
 from engine.records import Node as NodeEvent
 from engine.records import Tensor as TensorEvent
 
-from scenes.draw.crossfade import in_second_half
+from scenes.draw.crossfade import in_first, in_second_half
 from scenes.layout.clip import clip_layout
 from scenes.draw.context import Anims, DrawContext, StepScratch
 from scenes.draw.views import VIEW_CLASSES, Views
@@ -121,7 +121,16 @@ class ClipScene(Scene):
         Manim cannot drive one shape with two animations, so the dims come last and fade what
         the step's turns make (``StepScratch.turning``) instead of animating it again."""
         step = StepScratch()
-        anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a, step)]
+        # the walk's camera moves in a pause the plan has, and may start with a caption's fade
+        # (scenes.render.camera_plan): the fade keeps its own length, not the move's
+        moving = max((a.duration for a in actions if a.kind == "cue" and a.payload.kind == "camera"), default=0.0)
+        anims = []
+        for a in sorted(actions, key=_is_dim):
+            made = self._draw(a, step)
+            if moving > a.duration and a.kind != "cue":
+                for m in made:
+                    m.rate_func = in_first(a.duration / moving, m.rate_func)
+            anims += made
         self.views.focus.fade_outside()
         if step.going:  # a title (or the network) is gone by half time and what comes
             for m in anims:  # starts then, so the two never share a frame

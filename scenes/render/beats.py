@@ -107,7 +107,10 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: Loaded | None
         from scenes.storyboard import load_and_plan
 
         speak = table_speaker(table_from_json(job.timings)) if job.timings else None
-        checked, p = load_and_plan(job.storyboard, opts.sets, job.name, speak, opts.aspect)
+        from scenes.render.camera_plan import plan_at
+
+        checked, p = load_and_plan(job.storyboard, opts.sets, job.name, speak)
+        p = plan_at(checked, p, opts.aspect)
         if job.text_sha256 and text_sha256(checked) != job.text_sha256:
             raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
     else:

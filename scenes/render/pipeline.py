@@ -192,7 +192,9 @@ def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[L
     checked = load(storyboard_file, sets=list(opts.sets), name=name)
     voice = voice_of(opts, checked)
     speak = Recorder(voice) if voice is not None else None
-    p = plan_of(checked, speak, opts.aspect)
+    from scenes.render.camera_plan import plan_at
+
+    p = plan_at(checked, plan_of(checked, speak), opts.aspect)
     return Loaded(checked, p, table_json(speak.table) if speak is not None else ""), voice
 
 
@@ -262,7 +264,10 @@ def drawn_frames(storyboard_file: str, opts: RenderOptions) -> int:
     from scenes.storyboard import load_and_plan
 
     try:
-        segs = _segments_of(load_and_plan(storyboard_file, opts.sets, Path(storyboard_file).stem, aspect=opts.aspect)[1], opts)
+        from scenes.render.camera_plan import plan_at
+
+        checked, p = load_and_plan(storyboard_file, opts.sets, Path(storyboard_file).stem)
+        segs = _segments_of(plan_at(checked, p, opts.aspect), opts)
     except Exception:  # an estimate never stops a render: the worker reports what went wrong, and goes on
         return sys.maxsize
     return sum(st.frames for seg in segs for st in seg.steps if st.actions)

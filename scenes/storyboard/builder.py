@@ -26,10 +26,8 @@ class Builder:
     the view's own per-beat record (the network view's sweep), or None."""
 
     def __init__(self, index: LogIndex, board: Storyboard, beat_no: int, start: float, tm: PlanTimings,
-                 state: Any = None, camera: frozenset[int] = frozenset()):
-        """``camera``: the seqs of the visits the walk's camera moves in on (at the aspect planned for)."""
+                 state: Any = None):
         self.index, self.board, self.beat_no, self.now, self.tm = index, board, beat_no, start, tm
-        self.camera = camera
         self.numbers = board.number_style
         self.cues: list[Cue] = []
         self.line: int | None = None

@@ -42,12 +42,8 @@ from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
 from .timings import PlanTimings
 
-LEAD_KINDS = frozenset({"code_line", "camera"})
+LEAD_KINDS = frozenset({"code_line"})
 """Cue kinds that introduce the cues after them: a step of only these goes with the next."""
-CAMERA = "camera"
-"""The walk's camera: a lead-in into its visit, which lands as the phrase about the visit starts
-(its numbers are on screen as they are named); it moves once the beat's decor is done and the
-last visit's note has been read (`_Clock.ready`)."""
 TAIL_KINDS = frozenset({"edge_grow"})
 """Cue kinds that finish the cues before them (a node's arrows in): a step of only these goes
 with the one before, so a node and its arrows are never said apart."""
@@ -137,10 +133,6 @@ class _Steps:
     def lead(self, k: int) -> float:
         """How long before ``times[k]`` step k's first cue starts (its code line's move)."""
         return max([0.0] + [self.times[k] - c.start for c in self.in_step(k)])
-
-    def camera(self, k: int) -> float:
-        """How long before ``times[k]`` the walk's camera starts moving for step k (0: it does not)."""
-        return max([0.0] + [self.times[k] - c.start for c in self.in_step(k) if c.kind == CAMERA])
 
     def reveal(self, k: int) -> float:
         """How long after ``times[k]`` the numbers step k shows are whole on screen (its cues'
@@ -289,18 +281,11 @@ class _Clock:
         self.moves = [bool(ks & GLOW_KINDS) for ks in kinds]
         self.rules = ["local_rule" in ks for ks in kinds]
         self.hold, self.placed, self.phrase_end = start, -1, start
-        self.cams = [steps.camera(k) for k in range(n)]
-        # the decor at the beat's start (an emphasis pulsing a card, a dim) is done before the
-        # camera moves the cards: two animations must not drive one shape
-        self.decor_end = max([start] + [start + c.duration for c, k in zip(steps.cues, steps.step) if k < 0])
 
     def place(self, k: int, at: float) -> None:
-        """Step ``k`` at ``at``, or once the glow may move (its camera once the decor is done and
-        the glow may move)."""
+        """Step ``k`` at ``at``, or once the glow may move."""
         if self.glows[k]:
             at = max(at, self.hold)
-        if self.cams[k]:
-            at = max(at, self.decor_end + self.cams[k], self.hold + self.cams[k])
         self.new[k], self.ends[k], self.placed = at, at + self.lengths[k], k
         if self.moves[k]:
             keep = self.tm.rule_hold if self.rules[k] else self.tm.highlight_hold
@@ -314,10 +299,8 @@ class _Clock:
             self.place(j, self.start + self.leads[j] if prev < 0 else self.new[prev] + times[j] - times[prev])
 
     def ready(self, k: int) -> float:
-        """When every step before ``k`` is done, and ``k``'s lead-in may start: the earliest ``k`` may.
-        The walk's camera also waits for the decor and for the last visit's note to be read."""
-        at = max([self.start] + self.ends[:k]) + self.leads[k]
-        return max(at, self.decor_end + self.cams[k], self.hold + self.cams[k]) if self.cams[k] else at
+        """When every step before ``k`` is done, and ``k``'s lead-in may start: the earliest ``k`` may."""
+        return max([self.start] + self.ends[:k]) + self.leads[k]
 
 
 def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, float], tm: PlanTimings, beat: int,

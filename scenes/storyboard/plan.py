@@ -78,8 +78,7 @@ class TooLong(Exception):
 
 
 def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: str | None = None,
-         index: LogIndex | None = None, longest: float | None = None, speak: Speaker | None = None,
-         camera: frozenset[int] = frozenset()) -> Plan:
+         index: LogIndex | None = None, longest: float | None = None, speak: Speaker | None = None) -> Plan:
     """Lay the storyboard's beats out over the log; deterministic and free of side effects.
 
     ``source`` is the program text the code pane shows (the log header's, which carries any
@@ -89,13 +88,6 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     ``speak``: the voice that says each caption event (its timing: :mod:`scenes.voice.speech`);
     None, no voice: each event is up for its reading time. Either way each beat's cues are
     re-timed to its phrases (:mod:`.phrases`).
-
-    ``camera``: the seqs of the visits the walk's camera moves in on (`scenes.layout.camera`'s
-    ``camera_visits``, at one aspect; none: a plan for every aspect, with no camera move). Each
-    such visit is led into by a ``camera`` cue; the camera stays in from beat to beat while the
-    walk goes on, and moves back out on the whole graph (a ``camera`` cue with no ids) at the
-    end of a walk beat whose next beat does not walk with it (or has a ``focus:``, or is none):
-    time for the camera is taken only where it moves.
     """
     if index is None:
         index = LogIndex.build(events, source if source is not None else board.program)
@@ -106,16 +98,12 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     now, cutoff = 0.0, -1
     shown_pass: tuple[int, int] | None = None  # (for line, pass) the code pane marks
     seen: dict[str, float] = {}  # when each string the cues show first comes on screen
-    selections = [index.select(beat) if beat.span_key() else [] for beat in board.beats]
-    walks = [bool(camera) and not beat.focus and any(e.seq in camera for e in sel)
-             for beat, sel in zip(board.beats, selections)]  # the beats the walk's camera moves in
     for i, beat in enumerate(board.beats):
         tm = timings.scaled(beat.pace)
         spec = TABLE[beat.visual]
         view = VIEWS[spec.view]
-        selected = selections[i]
-        b = Builder(index, board, i, now, tm, view.state(index) if view.state else None,
-                    camera=camera if walks[i] else frozenset())  # a beat's `focus:` holds the camera
+        b = Builder(index, board, i, now, tm, view.state(index) if view.state else None)
+        selected = index.select(beat) if beat.span_key() else []
         made = max([e.seq for e in selected], default=cutoff)  # a name means what it is bound to by now
         for key, kind in (("emphasis", "emphasis"), ("dim", "dim")):
             ids = [x for name in getattr(beat, key) for x in index.ids_of(name, until=made)]
@@ -158,9 +146,6 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         phrases = phrases_of(said, speak, tm)
         bound = bind(phrases, b.cues, index, made, voiced=speak is not None)
         laid, spans, end = lay_beat(phrases, bound, now, seen, tm, i, len(captions) + 1)
-        if walks[i] and not (i + 1 < len(board.beats) and walks[i + 1]):  # the walk with the camera
-            laid.append(Cue(_t(end), _t(tm.camera_move), "camera", i))  # ends: out on the whole graph
-            end += tm.camera_move
         cues.extend(laid)
         for text, start in first_shown(laid).items():  # kept up to date, not found again each beat
             seen[text] = min(start, seen.get(text, start))

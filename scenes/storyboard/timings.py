@@ -23,7 +23,7 @@ from .reading import ReadingRules
 
 @dataclass(frozen=True)
 class PlanTimings:
-    """Seconds. The first thirteen mirror scenes/theme.yaml ``timings``; the defaults equal it."""
+    """Seconds. The first fourteen mirror scenes/theme.yaml ``timings``; the defaults equal it."""
 
     node_appear: float = 0.6
     edge_grow: float = 0.5
@@ -35,6 +35,7 @@ class PlanTimings:
     sweep_step: float = 0.9
     focus_move: float = 0.8
     camera_move: float = 1.5
+    camera_least: float = 0.6
     phrase_gap: float = 0.25
     highlight_hold: float = 1.0
     rule_hold: float = 2.5

@@ -10,6 +10,7 @@ import pytest
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions
 from scenes.storyboard import StoryboardError, load, load_and_plan, storyboard_path
+from scenes.render.camera_plan import load_and_plan_at
 
 MICROGRAD = Path(__file__).parents[1] / "storyboard" / "lessons" / "micrograd_readme.yaml"
 
@@ -56,7 +57,7 @@ def test_walk_camera_moves_in_on_the_visited_card_and_back_out() -> None:
     """backward_walk at 16:9 (a tall graph beside the lit line): the camera's move before the
     first visit draws the loss's card larger, the captions and the code pane stay where they
     are, and the move out once the walk is over brings the card back as large and where it was."""
-    checked, plan = load_and_plan(storyboard_path("backward_walk"), aspect="16:9")
+    checked, plan = load_and_plan_at(storyboard_path("backward_walk"), aspect="16:9")
     into = next(c for c in plan.cues if c.kind == "camera" and c.ids)
     out = next(c for c in plan.cues if c.kind == "camera" and not c.ids and c.start > into.start)
     loss = checked.index.ids_of("L")[0]
@@ -89,7 +90,7 @@ def test_a_walk_beat_starts_from_its_stored_state_with_the_camera_in(tmp_path: P
     from scenes.video.player import run_step
     from scenes.video.timeline import clip_segments
 
-    checked, plan = load_and_plan(storyboard_path("backward_walk"), aspect="16:9")
+    checked, plan = load_and_plan_at(storyboard_path("backward_walk"), aspect="16:9")
     opts, theme = RenderOptions(aspect="16:9"), load_theme()
     fps = fps_of(opts)
     layout = clip_layout(plan, checked.run.events, checked.index.source, "16:9", theme)

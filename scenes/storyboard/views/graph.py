@@ -138,8 +138,6 @@ def visit(b: Builder, ev: Event) -> None:
     factors = local_factors(b, ev, rule)
     if factors:
         strings.append(Shown(rule.words, None, "rule", "rule"))
-    if ev.seq in b.camera:  # in on the node, then the visit (only where the camera moves at this aspect)
-        b.add("camera", b.tm.camera_move, (ev.node, ev.tensor), (), [ev.seq])
     b.add("visit", b.tm.wavefront_step, (ev.node, ev.tensor), strings, [ev.seq])
     t = b.now
     exacts = ev.grads_out_exact or [None] * len(ev.grads_out or [])
