@@ -43,15 +43,18 @@ def in_second_half(rate: Callable[[float], float]) -> Callable[[float], float]:
     return lambda t: rate(max(0.0, 2.0 * t - 1.0))
 
 
-def in_first(share: float, rate: Callable[[float], float]) -> Callable[[float], float]:
-    """``rate`` run in the first ``share`` of the play and done after: an animation that keeps
-    its own length in a longer step (a caption's fade while the walk's camera moves).
+def within(begin: float, length: float, play: float, rate: Callable[[float], float]) -> Callable[[float], float]:
+    """``rate`` run from ``begin`` seconds into a play of ``play`` seconds for ``length`` (cut to
+    the play's end), still before and done after: an animation at its own time and length in a
+    longer step (a caption's fade while the walk's camera moves).
 
-    >>> r = in_first(0.25, lambda t: t)
-    >>> r(0.125), r(0.5)
-    (0.5, 1.0)
+    >>> r = within(0.5, 0.25, 1.0, lambda t: t)
+    >>> r(0.25), r(0.625), r(0.9)
+    (0.0, 0.5, 1.0)
     """
-    return lambda t: rate(min(1.0, t / share)) if share > 0 else rate(1.0)
+    a = min(max(begin / play, 0.0), 1.0) if play > 0 else 0.0
+    share = min(length / play, 1.0 - a) if play > 0 else 0.0
+    return lambda t: rate(min(1.0, max(0.0, (t - a) / share))) if share > 0 else rate(1.0 if t >= a else 0.0)
 
 
 def phase(i: int, n: int) -> Callable[[float], float]:

@@ -26,7 +26,7 @@ import numpy as np
 from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc, smooth
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import first_half, phase, second_half
+from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
 from scenes.draw.state import CameraView
@@ -191,7 +191,7 @@ class CameraFocus(View):
             if not inside(bounds(target), self.ctx.layout.region):
                 self._fade(m)
                 target.set_opacity(0.0)
-                out.append(_hop(m, target, 0, 2, out=True))
+                out.append(_hop(m, target, 0.0, 0.5, out=True))
             else:  # moves once what leaves has faded: the growing cards never pass over a fading one
                 out.append(Transform(m, target, rate_func=second_half))
         return out
@@ -234,7 +234,7 @@ class CameraFocus(View):
             saved = faded.get(id(m))
             if saved is not None:
                 _restore(target, saved)
-            out.append(_hop(m, target, 1, 2, out=False) if saved is not None  # back before what returns shows
+            out.append(_hop(m, target, 0.5, 1.0, out=False) if saved is not None  # back before what returns shows
                        else Transform(m, target, rate_func=first_half))
         self.rec.faded = []
         return out
@@ -292,12 +292,16 @@ class CameraFocus(View):
                 self._zoom_shape(m, rel)
             else:
                 moving.append((m, target))
-        parts = int(bool(leaving or notes)) + 1 + int(bool(coming))
-        first = parts - 1 - int(bool(coming))  # the part in which the rest moves
-        out: Anims = [FadeOut(m, rate_func=phase(0, parts)) for m in notes]
-        out += [_hop(m, target, 0, parts, out=True) for m, target in leaving]
-        out += [Transform(m, target, rate_func=_settled(first, parts)) for m, target in moving]
-        out += [_hop(m, target, parts - 1, parts, out=False) for m, target in coming]
+        # the move takes at least half the play, each fade the same share of the rest: a move
+        # fitted into a short pause glides, and does not leap across the frame
+        fades = int(bool(leaving or notes)) + int(bool(coming))
+        share = min(1.0 / 3.0, 0.5 / fades) if fades else 0.0
+        gone = share if (leaving or notes) else 0.0  # the part in which the rest moves: [gone, back]
+        back = 1.0 - share if coming else 1.0
+        out: Anims = [FadeOut(m, rate_func=_span(0.0, gone)) for m in notes]
+        out += [_hop(m, target, 0.0, gone, out=True) for m, target in leaving]
+        out += [Transform(m, target, rate_func=_settled(gone, back)) for m, target in moving]
+        out += [_hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded
         self.moving = {id(m) for m, _ in leaving + coming + moving}
         if z is None:
@@ -314,17 +318,22 @@ SETTLE = 0.15
 show a half-faded shape beside one that has begun to move over it."""
 
 
-def _settled(i: int, n: int) -> Callable[[float], float]:
-    """A smooth rate over the ``i``-th of ``n`` parts of the play, begun `SETTLE` into it."""
-    return lambda t: smooth(min(1.0, max(0.0, (n * t - i - SETTLE) / (1.0 - SETTLE))))
+def _span(t0: float, t1: float) -> Callable[[float], float]:
+    """A smooth rate from ``t0`` to ``t1`` of the play, still before and done after."""
+    return lambda t: smooth(min(1.0, max(0.0, (t - t0) / (t1 - t0)))) if t1 > t0 else float(t >= t0)
 
 
-def _hop(m: Mobject, target: Mobject, i: int, n: int, out: bool) -> Animation:
-    """``m`` fades out where it is in the ``i``-th of ``n`` parts of the play and then moves to
-    ``target`` unseen (``out``), or moves there unseen and fades in during that part: no
-    half-faded shape slides across the code or the captions."""
+def _settled(t0: float, t1: float) -> Callable[[float], float]:
+    """A smooth rate from ``t0`` to ``t1`` of the play, begun `SETTLE` of that part into it."""
+    return _span(t0 + SETTLE * (t1 - t0), t1)
+
+
+def _hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animation:
+    """``m`` fades out where it is from ``t0`` to ``t1`` of the play and then moves to ``target``
+    unseen (``out``), or moves there unseen and fades in over that part: no half-faded shape
+    slides across the code or the captions."""
     start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
-    rate = phase(i, n)
+    rate = _span(t0, t1)
 
     def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
         for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
@@ -334,9 +343,9 @@ def _hop(m: Mobject, target: Mobject, i: int, n: int, out: bool) -> Animation:
     def step(mob: Mobject, alpha: float) -> None:
         r = rate(alpha)
         if out:
-            blend(mob, start, gone, r) if alpha * n < i + 1 else blend(mob, target, target, 1.0)
+            blend(mob, start, gone, r) if alpha < t1 else blend(mob, target, target, 1.0)
         else:
-            blend(mob, start, start, 0.0) if alpha * n < i else blend(mob, hidden, target, r)
+            blend(mob, start, start, 0.0) if alpha < t0 else blend(mob, hidden, target, r)
 
     return UpdateFromAlphaFunc(m, step)
 

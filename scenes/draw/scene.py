@@ -21,7 +21,7 @@ from engine.records import Event
 from engine.records import Node as NodeEvent
 from engine.records import Tensor as TensorEvent
 
-from scenes.draw.crossfade import in_first, in_second_half
+from scenes.draw.crossfade import in_second_half, within
 from scenes.layout.clip import clip_layout
 from scenes.draw.context import Anims, DrawContext, StepScratch
 from scenes.draw.views import VIEW_CLASSES, Views
@@ -121,15 +121,15 @@ class ClipScene(Scene):
         Manim cannot drive one shape with two animations, so the dims come last and fade what
         the step's turns make (``StepScratch.turning``) instead of animating it again."""
         step = StepScratch()
-        # the walk's camera moves in a pause the plan has, and may start with a caption's fade
-        # (scenes.render.camera_plan): the fade keeps its own length, not the move's
-        moving = max((a.duration for a in actions if a.kind == "cue" and a.payload.kind == "camera"), default=0.0)
+        # the walk's camera moves in a pause the plan has, and the caption fades starting while
+        # it moves join its step (scenes.video.timeline.CARRIERS): each at its own time and length
+        camera = next((a for a in actions if a.kind == "cue" and a.payload.kind == "camera"), None)
         anims = []
         for a in sorted(actions, key=_is_dim):
             made = self._draw(a, step)
-            if moving > a.duration and a.kind != "cue":
+            if camera is not None and a.kind != "cue":
                 for m in made:
-                    m.rate_func = in_first(a.duration / moving, m.rate_func)
+                    m.rate_func = within(a.start - camera.start, a.duration, camera.duration, m.rate_func)
             anims += made
         self.views.focus.fade_outside()
         if step.going:  # a title (or the network) is gone by half time and what comes

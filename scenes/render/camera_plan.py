@@ -4,14 +4,14 @@ laid into pauses it already has.
 Why no time of its own: the course site plays the 9:16 clip on phones with the 16:9 clip's
 caption track, so every aspect's clip keeps the aspect-free plan's duration and every cue's
 and caption's start. Where the walk's camera moves at an aspect (`camera_visits`: the graph is
-dense there), each move is a ``camera`` cue in a pause: a time when no cue animates and no
-caption comes, goes or changes (a caption's fade would start a step of its own and cut the
-move short). A move into a visit lands as late as it can before the visit, in the last pause
-at least ``camera_move`` long since the visit before (the previous phrase's tail, the hold
-before the visit), else in the longest pause of at least ``camera_least``; with none, the
-camera stays where it is for that visit. Where the walk with the camera ends (the next beat
-does not walk, has a ``focus:``, or there is none), one move with no ids takes it back out on
-the whole graph in such a pause before the next beat's first cue.
+dense there), each move is a ``camera`` cue in a pause: a time when no cue animates (a caption
+coming, going or changing meanwhile joins the move's step: `scenes.video.timeline.CARRIERS`).
+A move into a visit goes in the last pause at least ``camera_move`` long since the visit before
+(the previous phrase's tail, the hold before the visit), else in the longest of at least
+``camera_least``, landing at its end; with none, the camera stays where it is for that visit.
+Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
+none), one move with no ids takes it back out on the whole graph, in such a pause before the
+next beat's first cue.
 
 >>> pauses([(0.0, 1.0), (0.5, 2.0), (3.0, 4.0)], 0.0, 5.0)
 [(2.0, 3.0), (4.0, 5.0)]
@@ -31,7 +31,6 @@ from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
 from scenes.storyboard.validate import Checked
 from scenes.theme import Theme, load_theme
-from scenes.video.timeline import clip_actions
 
 Span = tuple[float, float]
 
@@ -65,41 +64,31 @@ def _beat_at(p: Plan, t: float) -> int:
     return max((b.index for b in p.beats if b.start <= t + 1e-9), default=0)
 
 
-def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], theme: Theme) -> list[Cue]:
+def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[Cue]:
     """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
     its pauses (the module's doc); ``holds[i]``: beat i has a ``focus:``, which the walk's
     camera leaves be."""
     tm = default_timings()
-    acts = clip_actions(p, "burn", theme.timings.caption_fade)
-    busy = [(a.start, a.start + a.duration) for a in acts]
-    cue_busy = [(c.start, c.start + c.duration) for c in p.cues]
-    starts = sorted({a.start for a in acts})
-    # a move may also start with a caption's fade, in its step (the scene keeps the fade its own
-    # length): from there to whatever starts next, where no cue animates
-    joins = [(t, hi) for t, hi in zip(starts, starts[1:] + [p.duration])
-             if any(a.start == t for a in acts if a.kind != "cue") and not any(a.start == t for a in acts if a.kind == "cue")
-             and pauses(cue_busy, t, hi) == [(t, hi)]]
+    busy = [(c.start, c.start + c.duration) for c in p.cues]
     visits = [c for c in p.cues if c.kind == "visit" and c.seqs and c.seqs[0] in camera and not holds[c.beat]]
     walks = {c.beat for c in visits}
     out: list[Cue] = []
-    after = 0.0  # a move starts after the visit before (or the beat before the walk's) has begun
 
     def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...]) -> None:
-        found = pauses(busy, lo, hi) + [(t, min(e, hi)) for t, e in joins if lo <= t < hi]
-        span = pick(sorted(found, key=lambda q: (q[1], q[0])), tm.camera_move, tm.camera_least)
+        span = pick(pauses(busy, lo, hi), tm.camera_move, tm.camera_least)
         if span is not None:
             d = round(min(tm.camera_move, span[1] - span[0]), 3)
             start = round(span[1] - d, 3)
             out.append(Cue(start, d, "camera", _beat_at(p, start), ids, (), None, seqs))
 
+    after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
     for v in visits:
         if v.beat - 1 not in walks and not any(c.beat == v.beat and c.start < v.start for c in visits):
-            after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts: from the beat before
+            after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts
         move(after, v.start, v.ids, v.seqs)
         after = v.start
         if v is [c for c in visits if c.beat == v.beat][-1] and v.beat + 1 not in walks:  # the walk ends here
-            nxt = [c.start for c in p.cues if c.beat > v.beat]
-            move(after, min(nxt, default=p.duration), (), ())
+            move(after, min([c.start for c in p.cues if c.beat > v.beat], default=p.duration), (), ())
     return out
 
 
@@ -115,7 +104,7 @@ def plan_at(checked: Checked, p: Plan, aspect: str | None, theme: Theme | None =
     if not camera:
         return p
     holds = [bool(b.focus) for b in checked.storyboard.beats]
-    cues = sorted([*p.cues, *camera_cues(p, camera, holds, theme)], key=lambda c: c.start)
+    cues = sorted([*p.cues, *camera_cues(p, camera, holds)], key=lambda c: c.start)
     return replace(p, cues=tuple(cues))
 
 

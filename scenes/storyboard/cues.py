@@ -101,8 +101,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end"),
     CueKind("camera", "(node, [tensor]) or ()",
             "none: the walk's camera moves in on the node about to be visited (where the graph is dense), "
-            "or with no ids out to the whole graph; it leads into the visit, starting with its phrase",
-            follows_line=True, walk_line=True),
+            "or with no ids out to the whole graph; in a pause before the visit (scenes.render.camera_plan)"),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
     CueKind("link_appear", "(weight, src unit, dst unit)", "none (a weight joining two units)"),
     CueKind("pass_count", "(root or seed tensor)",
