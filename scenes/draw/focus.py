@@ -292,10 +292,10 @@ class CameraFocus(View):
                 self._zoom_shape(m, rel)
             else:
                 moving.append((m, target))
-        # the move takes at least half the play, each fade the same share of the rest: a move
+        # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
         fades = int(bool(leaving or notes)) + int(bool(coming))
-        share = min(1.0 / 3.0, 0.5 / fades) if fades else 0.0
+        share = min(1.0 / 3.0, CAMERA_FADES / fades) if fades else 0.0
         gone = share if (leaving or notes) else 0.0  # the part in which the rest moves: [gone, back]
         back = 1.0 - share if coming else 1.0
         out: Anims = [FadeOut(m, rate_func=_span(0.0, gone)) for m in notes]
@@ -313,9 +313,14 @@ class CameraFocus(View):
         return out
 
 
-SETTLE = 0.15
-"""The share of its part a move waits for: the frames either side of the end of a fade never
-show a half-faded shape beside one that has begun to move over it."""
+SETTLE = 0.05
+"""The share of its part a move waits for: the frame after the end of a fade never shows a
+half-faded shape beside one that has begun to move over it."""
+
+CAMERA_FADES = 0.35
+"""The share of a walk camera's move its fades take between them (what leaves, what comes
+back): the rest is the move, long enough that nothing crosses more than a card's width a frame
+(`scenes.render.continuity.jumps`) in the pauses it fits in."""
 
 
 def _span(t0: float, t1: float) -> Callable[[float], float]:
