@@ -55,8 +55,8 @@ def register(subparsers: Any) -> None:
                       help="print what each beat says, each word with the time (s) it is said at")
     voice_argument(p)
     p.add_argument("--aspect", choices=list(ASPECTS), default=None,
-                   help="the plan of the clip at this aspect, with time for the walk's camera where it moves "
-                        "there (default: the plan every aspect shares, the camera staying home)")
+                   help="the plan of the clip at this aspect: the plan every aspect shares (the default), with "
+                        "the walk's camera moves laid into its pauses where the camera moves there")
     p.set_defaults(func=cmd_plan, run=cmd_plan)
 
     p = subparsers.add_parser("list", help="every storyboard with its title and duration")

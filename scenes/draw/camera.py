@@ -1,13 +1,13 @@
 """The walk's camera: in on the node about to be visited where the graph is dense, out on the
 whole graph at the beat's end.
 
-Why a view of its own: the plan gives each visit a ``camera`` cue that leads into it (it starts
-with the phrase about the visit) and each walk beat one with no ids at its end; where the camera
+Why a view of its own: the plan at an aspect (`scenes.render.camera_plan`) gives each visit a
+``camera`` cue in the pause before it and the walk one with no ids where it ends; where the camera
 looks is pure (:mod:`scenes.layout.camera`), how the graph's shapes follow is `CameraFocus`'s
 (what leaves fades, the rest moves, the scene reads the layout as seen from there). Only the
 graph layer moves: the code pane, the captions, the legend and the titles stay. Where the whole
-graph reads well already (`dense` says no) the plan has no camera cue: the camera stays home,
-and the clip takes no time for it. The camera stays in from one walk beat to the next (it is in
+graph reads well already (`dense` says no) the plan has no camera cue: the camera stays home.
+A move never takes time of its own: every aspect's clip keeps the shared plan's times. The camera stays in from one walk beat to the next (it is in
 the beat's record), and the plan moves it back out where the walk with it ends.
 """
 

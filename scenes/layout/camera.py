@@ -162,8 +162,8 @@ def camera_visits(plan: Any, home: Layout, source: str | None, spec: Any, theme:
     """The seqs of the visits of ``plan`` (one planned without camera moves) the walk's camera
     moves in on at the aspect of ``spec``, where the clip is laid out as ``home``: every visit
     where the graph is `dense` in the `walk_region`, none elsewhere (nor at an aspect whose
-    ``walk_camera`` is ``home``). The plan takes time for the
-    camera only at these visits, so a clip whose camera stays home keeps its length."""
+    ``walk_camera`` is ``home``). The camera's moves take no time
+    of their own: `scenes.render.camera_plan` lays them into the plan's pauses."""
     seqs = frozenset(c.seqs[0] for c in plan.cues if c.kind == "visit" and c.seqs)
     t = theme.layout
     if spec.walk_camera != "visits" or not seqs or not home.boxes or not dense(home, walk_region(plan, source, spec, theme),
