@@ -8,7 +8,9 @@ dense there), each move is a ``camera`` cue in a pause: a time when no cue anima
 coming, going or changing meanwhile joins the move's step: `scenes.video.timeline.CARRIERS`).
 A move into a visit goes in the last pause at least ``camera_move`` long since the visit before
 (the previous phrase's tail, the hold before the visit), else in the longest of at least
-``camera_least``, landing at its end; with none, the camera stays where it is for that visit.
+``camera_least``, landing at its end, and not before the phrase up as that pause begins has
+been read, where that leaves ``camera_least`` (what it names may leave the view); with none,
+the camera stays where it is for that visit.
 Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
 none), one move with no ids takes it back out on the whole graph, in such a pause before the
 next beat's first cue.
@@ -76,6 +78,9 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[
 
     def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...]) -> None:
         span = pick(pauses(busy, lo, hi), tm.camera_move, tm.camera_least)
+        if span is not None and ids:  # in: not while the phrase up then is read (what it names may leave the view)
+            said = max([c.end for c in p.captions if c.start <= span[0] + 1e-9 < c.end], default=span[0])
+            span = (max(span[0], min(said, span[1] - tm.camera_least)), span[1])
         if span is not None:
             d = round(min(tm.camera_move, span[1] - span[0]), 3)
             start = round(span[1] - d, 3)

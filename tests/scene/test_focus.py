@@ -54,8 +54,9 @@ def test_focus_names_must_be_tensors_of_the_log(tmp_path: Path) -> None:
 
 
 def test_walk_camera_moves_in_on_the_visited_card_and_back_out() -> None:
-    """backward_walk at 16:9 (a tall graph beside the lit line): the camera's move before the
-    first visit draws the loss's card larger, the captions and the code pane stay where they
+    """backward_walk at 16:9 (a tall graph beside the code pane): the camera's move before the
+    first visit draws the loss's card larger (beside the whole pane still: the walk's line is
+    lit at the visit, after the move), the captions and the code pane stay where they
     are, and the move out once the walk is over brings the card back as large and where it was."""
     checked, plan = load_and_plan_at(storyboard_path("backward_walk"), aspect="16:9")
     into = next(c for c in plan.cues if c.kind == "camera" and c.ids)
@@ -64,12 +65,12 @@ def test_walk_camera_moves_in_on_the_visited_card_and_back_out() -> None:
     before, during, after = inspect_clip(checked, plan, RenderOptions(), at=[
         into.start - 0.05, into.start + into.duration + 0.05, out.start + out.duration + 0.1])
     b, d, a = _cards(before), _cards(during), _cards(after)
-    assert d[loss][0] > 1.5 * b[loss][0], (b[loss], d[loss])
+    assert d[loss][0] > 1.3 * b[loss][0], (b[loss], d[loss])
     assert a[loss] == pytest.approx(b[loss], abs=0.5)
     box = {s["time"]: {i["id"]: i["bbox"] for i in s["items"] if i["role"] == "card"} for s in (before, after)}
     assert box[before["time"]][loss] == pytest.approx(box[after["time"]][loss], abs=0.5)
-    pane = [[i["bbox"] for i in s["items"] if i["role"] == "code"] for s in (during, after)]
-    assert pane[0] == pane[1]  # the lit line does not move with the graph
+    pane = [[i["bbox"] for i in s["items"] if i["role"] == "code"] for s in (before, during)]
+    assert pane[0] and all(b in pane[1] for b in pane[0])  # the code pane's lines do not move with the graph
 
 
 def test_a_walk_beat_starts_from_its_stored_state_with_the_camera_in(tmp_path: Path) -> None:
