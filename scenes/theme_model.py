@@ -245,6 +245,7 @@ class Labels:
     legend_loss: str
     legend_grad: str
     console_earlier: str  # with {n}: how many printed lines scrolled out of the console
+    name_value: str  # between a card's name and its value where the name's end would run into the value
 
 
 @dataclass(frozen=True)

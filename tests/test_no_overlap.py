@@ -43,6 +43,11 @@ counted. The cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a vi
 bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
 which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
+The same pass reads the console (tests/scene/test_console_text.py): at 16:9, when each console
+cue is done, its lines are readable and in the frame (``console``); at 9:16 and 1:1, where the
+printed lines' room is small, a beat's printed lines are all on screen at its end
+(``prints_kept``).
+
 The checks are declared once, in ``CHECKS`` (tests/frame_checks.py says how to add one); one
 inspection of a case feeds them all. The lessons of tests/storyboard/lessons/ are cases too, at
 every 3rd frame (``LESSON_FRAME_STEP``) and every half second for the truth, in the same tables.
@@ -59,9 +64,9 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import (Blinks, Collide, EmptyArea, FrameCheck, GraphFill, Jumps, NearEdge, NotesAstray,
-                                OffColour, Renames, TakeawayShown, TooSmall, Untrue, ValuesTooSmall, WaitsOnHead,
-                                inspect_checks)
+from tests.frame_checks import (BeatPrintsKept, Blinks, Collide, ConsoleReadable, EmptyArea, Flights, FrameCheck,
+                                GraphFill, Jumps, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall,
+                                Untrue, ValuesTooSmall, WaitsOnHead, inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -137,11 +142,14 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
                                    "L2 right of it; the spots nearer z are across its edges to w and x"),
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
                                   "checklist and legend fill the left of the graph, x and L2's arrows its right"),
-    # dynamic_graph keeps each freed graph, faded, beside the next: the mul rules (157 px) of the new
-    # graph's visits lie nearer a kept card (the freed h 1/9, or s) than the node they are about
-    ("dynamic_graph", "16:9"): "5 notes: the mul rules of s and of the three-pass walk lie nearer the kept graph's cards",
-    ("dynamic_graph", "9:16"): "4 notes: the mul rules of s and of the three-pass walk lie nearer a neighbour card",
-    ("dynamic_graph", "1:1"): "4 notes: the mul rules of s and of the three-pass walk lie nearer a neighbour card",
+    # dynamic_graph keeps the loop-once graph's h 1/9, faded, level with the three-pass walk's h 1/9:
+    # the last visit's mul rule (157 / 138 px, three rows) has the faded card on its left, w's
+    # curved arrows to h 1/27 and h 1/81 on its right, and the edges from h 1/27 and to w above and
+    # below it
+    ("dynamic_graph", "16:9"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies left of the "
+                                "faded loop-once h 1/9, level with it; right of h 1/9 run w's arrows to h 1/27 and h 1/81"),
+    ("dynamic_graph", "9:16"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies under it by w: "
+                                "the faded loop-once h 1/9 is on its left, w's arrows to h 1/27 and h 1/81 on its right"),
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {
@@ -157,6 +165,10 @@ STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
     ("leaf_nodes", "16:9"): ("4 jumps: w1 * x's two incoming arrows cross 188-194 px in a frame at 33.13 s, in the "
                              "walk camera's 1.1 s move from w1 * x's visit to w1's (the pause the plan has there)"),
+}
+STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
+    # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
+    # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
 }
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
@@ -200,9 +212,13 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
     ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) (measured before the walk's camera, which moves in right of the legend "
                              "and leaves that column empty)"),
+    # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
+    # graphs not yet drawn or already gone); beside their nodes they leave it empty
     ("dynamic_graph", "16:9"): ("66.4-69.6 s, 38 %: the walk's camera in on w's bucket (w, its bucket and s fill "
                                 "the right of the frame at 2x), then back out on the short graph, while the code "
                                 "column under the lit line stays empty until print(w.grad)"),
+    ("dynamic_graph", "9:16"): ("73.8-79.4 s, 44 %: the room above the loop-once graph in its walk, the graph under "
+                                "the pane's lit line in its region (the camera move is not done)"),
 }
 
 
@@ -221,12 +237,15 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
+    FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),
     FrameCheck("grammar", OffColour),
     FrameCheck("takeaway", TakeawayShown, STILL_UNSHOWN),
     FrameCheck("edge", NearEdge, STILL_NEAR_EDGE, applies=_clip_16_9_or_9_16),
     FrameCheck("small_values", ValuesTooSmall, STILL_VALUES_SMALL, applies=_clip_16_9_or_9_16),
     FrameCheck("fill", GraphFill, STILL_SMALL_GRAPH, applies=_clip_16_9_or_9_16),
     FrameCheck("empty", EmptyArea, STILL_EMPTY, applies=_clip_16_9_or_9_16),
+    FrameCheck("console", ConsoleReadable, applies=lambda name, aspect, lesson: not lesson and aspect == "16:9"),
+    FrameCheck("prints_kept", BeatPrintsKept, applies=lambda name, aspect, lesson: not lesson and aspect != "16:9"),
 ]
 for _check in CHECKS:
     assert set(_check.still) <= {(n, a) for n in NAMES for a in ASPECTS}, f"{_check.name}: a listed case is not run"

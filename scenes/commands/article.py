@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from scenes.commands.pages import make_article
-from scenes.commands.scene_args import render_options, scene_arguments
+from scenes.commands.scene_args import portrait_argument, render_options, scene_arguments
 from scenes.render.jobs import beat_jobs
 
 
@@ -19,6 +19,7 @@ def register(subparsers: Any) -> None:
     """Add ``article`` to ``render``'s subparsers."""
     p = subparsers.add_parser("article", help="write the clip's article: DIR/NAME/index.html and NAME.md (renders the clip if needed)")
     scene_arguments(p)
+    portrait_argument(p)
     p.set_defaults(func=cmd_article, run=cmd_article)
 
 
@@ -26,4 +27,5 @@ def cmd_article(args: argparse.Namespace) -> int:
     from scenes.storyboard import storyboard_path
 
     opts = render_options(args)
-    return make_article(storyboard_path(args.storyboard), replace(opts, jobs=beat_jobs(args.jobs, opts)))
+    return make_article(storyboard_path(args.storyboard), replace(opts, jobs=beat_jobs(args.jobs, opts)),
+                        args.portrait)

@@ -10,9 +10,10 @@ from typing import Any
 from scenes.commands.problems import report, write_failed
 
 
-def make_article(file: str, opts: Any) -> int:
-    """Write one article (the clip first, if out of date); its page's path on stdout."""
-    from scenes.publish.article import KEY_FILE, article_folder, article_names, write_article
+def make_article(file: str, opts: Any, portrait: bool = True) -> int:
+    """Write one article (the clip first, if out of date, and with ``portrait`` its 9:16 version
+    for phones); its page's path on stdout."""
+    from scenes.publish.article import KEY_FILE, article_folder, article_names, portrait_options, write_article
     from scenes.render.guard import OutputRefused, check_article_folder, check_render
     from scenes.commands.problems import no_storyboard
     from scenes.storyboard import StoryboardError
@@ -22,8 +23,10 @@ def make_article(file: str, opts: Any) -> int:
     try:
         name = Path(file).stem
         check_render(name, opts, [file])
+        if portrait and (upright := portrait_options(opts)) is not None:
+            check_render(name, upright, [file])
         check_article_folder(article_folder(Path(opts.out), name), article_names(name), KEY_FILE, [file])
-        result = write_article(file, name, opts)
+        result = write_article(file, name, opts, portrait=portrait)
     except StoryboardError as exc:
         return report(exc)
     except OutputRefused as exc:

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from scenes.commands.problems import no_storyboard, report, write_failed
-from scenes.commands.scene_args import (common_arguments, jobs_count, render_options, scene_arguments,
-                                        scheduler_arguments)
+from scenes.commands.scene_args import (common_arguments, jobs_count, portrait_argument, render_options,
+                                        scene_arguments, scheduler_arguments)
 from scenes.render.jobs import beat_jobs, cores
 from scenes.render.options import RenderOptions
 from scenes.render.pipeline import drawn_frames, render_storyboard
@@ -40,6 +40,7 @@ def register(subparsers: Any) -> None:
                         "a single clip out of date has its beats shared out as by `render scene`)")
     p.add_argument("--article", action="store_true", help="also write each clip's article (as `render article`)")
     p.add_argument("--site", action="store_true", help="then write the course's page, DIR/index.html (as `render site`)")
+    portrait_argument(p)
     scheduler_arguments(p)
     p.set_defaults(func=cmd_all, run=cmd_all)
 
@@ -222,8 +223,9 @@ def _publish(files: list[str], args: argparse.Namespace, opts: RenderOptions) ->
     if getattr(args, "article", False):
         from scenes.commands.pages import make_article
 
-        for file in files:
-            status = max(status, make_article(file, replace(opts, force=False)))
+        for file in files:  # each renders its 9:16 clip too, its beats shared out as by `render scene`
+            status = max(status, make_article(file, replace(opts, force=False, jobs=beat_jobs(args.jobs, opts)),
+                                              args.portrait))
     if getattr(args, "site", False):
         from scenes.commands.pages import make_site
 

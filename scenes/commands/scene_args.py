@@ -85,6 +85,14 @@ def jobs_count(word: str) -> int:
     return int(word)
 
 
+def portrait_argument(p: argparse.ArgumentParser) -> None:
+    """``--no-portrait`` (``render article``, ``render all --article``): an article plays its 9:16
+    clip on a phone held upright unless told not to; that clip is a second render."""
+    p.add_argument("--no-portrait", dest="portrait", action="store_false",
+                   help="articles without the 9:16 clip a phone held upright plays (by default it is rendered "
+                        "too: a second render of each clip, its beats cached as the clip's are)")
+
+
 def scene_arguments(p: argparse.ArgumentParser) -> None:
     """One storyboard, the render options and -j: ``render scene`` and ``render watch`` take the same."""
     p.add_argument("storyboard", metavar="NAME|FILE",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, VGroup, smooth
+from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, VGroup
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.focus import CameraFocus
@@ -22,11 +22,11 @@ from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen, at_end
-from scenes.draw.record import opacity
+from scenes.draw.record import opacity, tag as record_tag
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.layout.label_spots import badge_centre
 from scenes.layout.detail import Detail
-from scenes.layout.place import Box, Layout
+from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
@@ -57,10 +57,6 @@ class BackwardWalk(View):
     @property
     def walk(self) -> WalkView:
         return self.ctx.state.walk
-
-    @property
-    def lay(self) -> Layout:
-        return self.ctx.layout
 
     def give_way(self, kind: CueKind) -> Anims:
         """The walk is over when a cue about something else comes (``ends_walk``): its glow,
@@ -109,11 +105,18 @@ class BackwardWalk(View):
                                else {"grad_fn": "sub"})
         self.graph.cards[item] = card
         grad_fn = next((s for s in cue.strings if s.role == "grad_fn"), None)
+        op = self.graph.tags.get(item)
         if grad_fn is not None and card.sub is None:  # a card with no room for it: the op's name
             self.graph.tags.pop(item, None)  # above the card becomes the grad_fn's (it goes with the old card)
             tag = self.graph.tags[item] = self.labels.op_tag(grad_fn.text, self.lay.boxes[item], beside=True)
             card.add(tag)
             self.ctx.record(grad_fn)
+        elif op is not None and old is not None and op in old.submobjects:
+            # the op's name stays over its card as the card becomes its grad_fn (it went card by
+            # card as the arrows turned, and L ended without its "** 2"): the old card keeps its
+            # own until the cut, the new card a copy from then on, so one shows on every frame
+            self.graph.tags[item] = op.copy()
+            card.add(self.graph.tags[item])
         # a cut, the card never gone: a Transform morphs one name into the other glyph by glyph,
         # unreadable on the way, and a fade out and in makes the card blink
         out = cut(old, card) if old is not None else [FadeIn(card)]
@@ -190,12 +193,13 @@ class BackwardWalk(View):
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
                     self.walk.fill_tokens[item] = [tok]
                 elif self.lay.detail is Detail.DENSE:  # a packed graph has no room to keep it:
-                    self.walk.visit_marks.append(tok)  # it goes with the visit's note
+                    self.walk.visit_marks.append(record_tag(tok, "badge", id=item))  # it goes with the visit's note
                 else:  # the node keeps what it received to the walk's end
                     old = self.walk.badges.pop(node, None)
                     out += [FadeOut(old)] if old is not None else []
-                    self.walk.badges[node] = tok
-                out += self._merge(waiting, tok, step, box)
+                    self.walk.badges[node] = record_tag(tok, "badge", id=item)  # its node's: a token leaving
+                    # that node may cross it (`collisions._leaving`)
+                out += self._merge(waiting, tok, step, box, into=item if is_acc else None)
                 waiting = []
                 self.ctx.record(s)
         if is_acc and waiting:  # no badge (they met at the bucket): they wait beside it for the fill
@@ -203,7 +207,11 @@ class BackwardWalk(View):
             self.walk.fill_tokens[item], waiting = waiting, []
             rode = []  # they stay: not going
         marks = tags + self.walk.fill_tokens.get(item, [])
-        return out + [FadeOut(m) for m in waiting] + self.notes.place(cue, box, avoid_marks=marks, going=going + rode)
+        note = self.notes.place(cue, box, avoid_marks=marks, going=going + rode)
+        for (at, to), product in self.walk.products.items():  # its token rides the arrow to ``to``:
+            if at == node:  # (this visit's products: one with nothing to write keeps the last one's)
+                record_tag(product, "badge", id=_arrow_id(self.ctx.item(to), item))  # the record follows both
+        return out + [FadeOut(m) for m in waiting] + note
 
     @draws("local_rule")
     def draw_local_rule(self, cue: Cue, step: StepScratch) -> Anims:
@@ -213,11 +221,14 @@ class BackwardWalk(View):
                 self.ctx.record(s)
         return []
 
-    def _merge(self, waiting: list[VGroup], badge: VGroup, step: StepScratch, box: Box | None = None) -> Anims:
+    def _merge(self, waiting: list[VGroup], badge: VGroup, step: StepScratch, box: Box | None = None,
+               into: str | None = None) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
         (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
         rode to (the loss's 1) grows in place. Each token glides on a way around what is on
-        screen (``glide``) and is gone once it has landed, when the badge shows."""
+        screen (``glide``) and is gone once it has landed, when the badge shows. ``into``: the
+        leaf whose bucket the badge waits by: the tokens ride its bucket's arrow from the leaf's
+        card, which their way may cross (it is boxed in by its neighbours)."""
         if not waiting:
             return [GrowIn(badge)]
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
@@ -231,25 +242,14 @@ class BackwardWalk(View):
         half = self.ctx.spec.frame_width / 2
         if abs(x + out_x * ((len(waiting) - 1) * wide + wide / 2)) > half:  # the row would leave the frame
             out_x = -out_x
+        leaves = [self.graph.cards[into]] if into in self.graph.cards else []
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
-            glide = self.onscreen.glide(token, to, waiting + [badge], step)
+            if into is not None:
+                record_tag(token, "badge", id=_arrow_id(f"bucket:{into}", into))
+            glide = self.onscreen.glide(token, to, waiting + [badge], step, leaves=leaves)
             out.append(Succession(glide, FadeOut(token, run_time=1e-3)))
         return out
-
-    def _product_for(self, r: Route, key: tuple[str, str], taken: set[Route]) -> VGroup | None:
-        """The visit's product pill that leaves on ``r``, taken from the walk's: where two
-        edges join the same two nodes (w * w), the one whose ride starts nearer to the pill, so
-        that the two tokens setting off at once do not cross each other's way."""
-        product = self.walk.products.get(key)
-        if product is None:
-            return None
-        rivals = [q for q in self.lay.routes if (q.src, q.dst) == (r.src, r.dst) and q not in taken]
-        at = product.get_center()[:2]
-        near = lambda q: float(np.hypot(*(np.array(q.points[-1]) - at)))  # noqa: E731 - a ride starts at dst
-        if any(near(q) < near(r) for q in rivals):
-            return None  # a later edge of the two takes it
-        return self.walk.products.pop(key)
 
     @draws("grad_travel")
     def draw_grad_travel(self, cue: Cue, step: StepScratch) -> Anims:
@@ -262,28 +262,24 @@ class BackwardWalk(View):
         if r is None:
             return []
         step.riding.append((r, cue.start))
-        tok = self.labels.token(cue.text("grad") or "")
+        tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=_arrow_id(r.src, r.dst))
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
-        product = self._product_for(r, (cue.ids[0], cue.ids[1]), busy | {r})  # w * w: one product, two edges
-        aside: Anims = []
+        product = self.walk.products.get((cue.ids[0], cue.ids[1]))  # w * w: one product, a copy on each edge
         start, exclude = ride.get_start(), []
-        if product is not None:  # the product of the visit's arithmetic leaves it and rides the edge
-            start, exclude = product.get_center(), [product]
-            # the token is the product: the pill is hidden while the token covers it (two texts
-            # drawn over each other) and shows again once the token is on its way
-            aside.append(_stepping_aside(product))
-        # from a note beside its node, the way round that node may squeeze between other cards
-        # (4/9 from left of yh to w2 flew along w1): it passes behind the card it leaves, and
-        # behind dimmed ones (out of the walk), instead
-        behind = [m for k, m in self.graph.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
-        move = self.onscreen.ride(tok, start, ride, exclude, step, through=behind)
+        if product is not None:  # a copy of the visit's product leaves it and rides the edge; the
+            start, exclude = product.get_center(), [product]  # note keeps its number all the while
+        # from its note it may cross the note's other rows, its node, and a dimmed card between
+        # (out of the walk), drawn over them: a way round squeezes between cards and words, or has none
+        leaves = [m for k, m in self.graph.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
+        leaves += self.walk.visit_marks
+        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self.ctx.record(s)
-        return aside + [move]
+        return [move]
 
     def _pass_within(self, cue: Cue, item: str, step: StepScratch) -> Anims:
         """A gradient passed on inside a chain's card (`Layout.merged`: both nodes are drawn as
@@ -294,8 +290,8 @@ class BackwardWalk(View):
         box = self.lay.boxes.get(item)
         if box is None:
             return []
-        tok = self.labels.token(cue.text("grad") or "")
-        product = self.walk.products.pop((cue.ids[0], cue.ids[1]), None)
+        tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=_arrow_id(item, item))
+        product = self.walk.products.get((cue.ids[0], cue.ids[1]))
         t, k = self.theme, self.lay.scale
         exclude = [product] if product is not None else []
         avoid = (self.onscreen.shown_rects(exclude=exclude)
@@ -310,16 +306,10 @@ class BackwardWalk(View):
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self.ctx.record(s)
-        aside = [_stepping_aside(product)] if product is not None else []
-        return aside + [move]
+        return [move]
 
 
-def _stepping_aside(product: VGroup) -> Transform:
-    """A visit's product pill hidden while its token sets off from it, written again once the
-    token is on its way (`_aside`)."""
-    return Transform(product, product.copy().set_opacity(0.0), rate_func=_aside)
-
-
-def _aside(t: float) -> float:
-    """A product pill hidden from the first frame of its token's ride to half time, then back."""
-    return 1.0 if t < 0.5 else 1.0 - smooth(2.0 * t - 1.0)
+def _arrow_id(src: str, dst: str) -> str:
+    """The record's id of the arrow src -> dst (forward), as `edge_arrow` tags it: a token riding
+    it, and the product it leaves, carry it too, so `scenes.render.flight` follows its way."""
+    return f"{src}->{dst}"

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from scenes.draw.shown_numbers import MIN_SHOWN
+
 MIN_OPACITY = 0.1
 """Items fainter than this are not visible enough to collide."""
 TOUCH = 0.5
@@ -125,7 +127,8 @@ def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], m
     pixels at an 854x480 frame, scaled with the frame's short side (a 1080p frame needs 2.25x);
     with ``main_px``, values and names (`is_main`) need that many instead (the theme's
     ``font_sizes.min_glyph_main_px``). A box under ``GROWING`` pixels tall is a text growing
-    from a point and is not measured.
+    from a point and is not measured, nor is a mark with no letter or digit (a card's ``=``
+    between its name and value): its glyph is low by design, at its row's size.
 
     >>> t = {"kind": "text", "role": "label", "text": "AccumulateGrad", "bbox": [0, 0, 60, 5.7], "opacity": 1.0, "id": None}
     >>> [c.what for c in too_small([t], (854, 480), 9)], too_small([t], (854, 480), 5)
@@ -133,11 +136,15 @@ def too_small(items: Iterable[Item], frame: tuple[float, float] | list[float], m
     >>> v = {"kind": "text", "role": "value", "text": "4/9", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t1"}
     >>> too_small([v], (854, 480), 9), [c.what for c in too_small([v], (854, 480), 9, 11)]
     ([], ['text under 11 px'])
+    >>> too_small([{**t, "text": "="}], (854, 480), 9)
+    []
     """
     seen = visible(items)
     out = []
     for i in seen:
         if i["kind"] != "text" or not i.get("text") or i["bbox"][3] - i["bbox"][1] < GROWING:
+            continue
+        if not any(c.isalnum() for c in i["text"]):
             continue
         px = main_px if main_px is not None and is_main(i, seen) else min_px
         if glyph_height(i) < px * min(frame) / SHORT_SIDE:
@@ -173,6 +180,49 @@ def visible(items: Iterable[Item]) -> list[Item]:
     return out
 
 
+def _copies(a: Item, b: Item) -> bool:
+    """Whether two badges are one number and its copy: a gradient token setting off from the
+    product it carries away (the same arrow's id and the same number), which stays in its note;
+    or one number on its ways to one node (``SRC->...``), or becoming that node's badge (id
+    ``SRC``). Over each other they read as the one number.
+
+    >>> pill = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t7->t8"}
+    >>> _copies(pill, dict(pill, bbox=[5, 0, 25, 10])), _copies(pill, dict(pill, text="8/3")), _copies(pill, dict(pill, id=None))
+    (True, False, False)
+    >>> _copies(pill, dict(pill, id="t7")), _copies(pill, dict(pill, id="t7->t9")), _copies(pill, dict(pill, id="t8"))
+    (True, True, False)
+    """
+    if a["role"] != "badge" or b["role"] != "badge" or a.get("text") != b.get("text"):
+        return False
+    ends = [(i or "").split("->")[0] for i in (a.get("id"), b.get("id"))]  # the node each rides to, or is of
+    return a.get("id") is not None and (a.get("id") == b.get("id") or (ends[0] == ends[1] != ""))
+
+
+def _leaving(a: Item, b: Item) -> bool:
+    """Whether one of two items is a gradient token riding over what its way may cross (a badge
+    of the arrow ``SRC->DST``): the card DST it leaves, that card's texts and its visit's note
+    (from its product in the note beside the node, its way crosses the node, drawn over it, on
+    to the edge; the note's other products and the tokens setting off from them), or a dimmed
+    card's (out of the walk, under `MIN_SHOWN`: one standing between a note and its node).
+
+    >>> tok = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t7->t8"}
+    >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [0, 0, 60, 30], "opacity": 1.0, "id": "t8"}
+    >>> _leaving(tok, card), _leaving(card, tok), _leaving(tok, dict(card, id="t7")), _leaving(tok, dict(card, id="t3", opacity=0.2))
+    (True, True, False, True)
+    >>> _leaving(tok, dict(tok, id="t2->t8")), _leaving(tok, dict(tok, id="t8->t9")), _leaving(tok, dict(card, id="note:t8"))
+    (True, False, True)
+    """
+    def rides_over(t: Item, c: Item) -> bool:
+        ident, other = t.get("id") or "", c.get("id")
+        if t["role"] != "badge" or "->" not in ident or other is None:
+            return False
+        node = ident.split("->")[-1]
+        return (other in (node, f"note:{node}") or (c["role"] == "badge" and other.endswith(f"->{node}"))
+                or (c["opacity"] < MIN_SHOWN and "->" not in other))
+
+    return rides_over(a, b) or rides_over(b, a)
+
+
 def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) -> list[Collision]:
     """Every collision among the visible ``items`` (`visible`) of one frame of size ``frame`` (w, h)."""
     width, height = frame
@@ -181,10 +231,11 @@ def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) 
     boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
     out = [Collision("leaves the frame", i) for i in seen if _outside(i, width, height)]
     for n, a in enumerate(texts):
-        out += [Collision("texts overlap", a, b) for b in texts[n + 1:] if _overlap(a, b)]
+        out += [Collision("texts overlap", a, b) for b in texts[n + 1:]
+                if _overlap(a, b) and not _copies(a, b) and not _leaving(a, b)]
     for t in texts:
         out += [Collision(f"text on a {c['role']} not its own", t, c) for c in boxes
-                if (t.get("id") is None or t.get("id") != c.get("id")) and _overlap(t, c)]
+                if (t.get("id") is None or t.get("id") != c.get("id")) and _overlap(t, c) and not _leaving(t, c)]
     for n, a in enumerate(boxes):
         out += [Collision(f"{a['role']} on a {b['role']}", a, b) for b in boxes[n + 1:]
                 if a.get("id") != b.get("id") and _overlap(a, b)]

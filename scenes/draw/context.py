@@ -79,15 +79,13 @@ class StepScratch:
     them); ``turning``, arrow id -> the arrow a visit turns it into (a dim fades that one);
     ``going``, the fades of what this step takes away first (a title, the network giving way
     to the cards: what comes starts at half time);
-    ``moving``, the ways (and pill sizes) of the tokens setting off in this step (a later one
-    passes behind an earlier one); ``riding``, the routes tokens took in this step, each with its
+    ``riding``, the routes tokens took in this step, each with its
     cue's start (two paths at once take two edges). Scratch, not state: a beat's key must not
     hold when earlier tokens rode (:mod:`scenes.render.keys`)."""
 
     arriving: set[int] = field(default_factory=set)
     turning: dict[int, VGroup] = field(default_factory=dict)
     going: list[Animation] = field(default_factory=list)
-    moving: list[tuple[list[tuple[float, float]], tuple[float, float]]] = field(default_factory=list)
     riding: list[tuple[Route, float]] = field(default_factory=list)
 
 
@@ -105,3 +103,8 @@ class View:
     @property
     def theme(self) -> Theme:
         return self.ctx.theme
+
+    @property
+    def lay(self) -> Layout:
+        """The clip's graph layout (the scene's own ``lay`` follows a beat's ``focus:``)."""
+        return self.ctx.layout

@@ -115,7 +115,7 @@ class CameraFocus(View):
         """Every shape of the graph and of the walk on it, once each."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
         found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values(),
-                                *g.bucket_tags]
+                                *g.bucket_tags, *g.lit.values()]
         if w.wave is not None:
             found.append(w.wave)
         found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())
@@ -131,7 +131,7 @@ class CameraFocus(View):
 
     def _owners(self) -> dict[int, Mobject]:
         """Shape id -> the card (or bucket) a mark drawn beside it belongs to: a node's badge,
-        op name and the tokens that rode to it, a bucket's waiting badge, the walk's glow. While the camera is
+        op name and the tokens that rode to it, a bucket's waiting badge, the walk's glow and a light's. While the camera is
         close a mark shows only where its card does: a badge left beside a card gone out of
         view would read as some other card's."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
@@ -144,6 +144,7 @@ class CameraFocus(View):
         pairs += [(m, card(k)) for k, m in w.badges.items()]
         pairs += [(m, card(k)) for k, ms in w.tokens.items() for m in ms]
         pairs += [(m, g.buckets.get(k) or card(k)) for k, ms in w.fill_tokens.items() for m in ms]
+        pairs += [(m, g.buckets.get(k[:-7]) if k.endswith("/bucket") else g.cards.get(k)) for k, m in g.lit.items()]
         if w.wave is not None:  # the glow behind the card it lights: alone, its fill shows as a block
             x, y = w.wave.get_center()[:2]
             lit = [c for c in [*g.cards.values(), *g.buckets.values()] if inside((x, y, x, y), bounds(c))]

@@ -1,11 +1,11 @@
-"""MLP-view cues of the clip scene: units, weights, the reverse sweep, the forward passes.
+"""MLP-view cues of the clip scene: the network's units and weights.
 
 Why a second picture of the same program: a network of a few dozen weights has over a hundred
 autograd nodes, whose cards cannot carry readable labels even at 1080p. The unit diagram can, so
-these handlers draw the network that :mod:`scenes.storyboard.network` reads from the log, and
-count passes: reverse mode reaches every weight in one, forward mode needs one per weight. A
-view of ``ClipScene``, owning ``state.network``; its drawers return animations and record every
-string they draw in the ledger.
+these handlers draw the network that :mod:`scenes.storyboard.network` reads from the log; the
+passes over it (reverse mode reaches every weight in one, forward mode needs one per weight) are
+:mod:`scenes.draw.passes`. A view of ``ClipScene``, owning ``state.network`` with the passes;
+its drawers return animations and record every string they draw in the ledger.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import NamedTuple
 
-from manim import DOWN, LEFT, Circle, Create, FadeIn, FadeOut, LaggedStart, Mobject, VGroup
+from manim import Circle, Create, FadeIn, FadeOut, Mobject
 
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.context import Anims, StepScratch, View
@@ -26,10 +26,9 @@ from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 from scenes.storyboard.network import Network, read_network
 from scenes.theme import Rect
-from scenes.draw.visuals.glyphs import label, shrink_to_fit
+from scenes.draw.visuals.glyphs import label
 from scenes.draw.visuals.network import Places, ghost_circle, link_line, network_places, unit_circle
-from scenes.layout.netplace import FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, NetRegions, \
-    row_box, split_region
+from scenes.layout.netplace import NetRegions, split_region
 
 Z_PANEL, Z_LINK, Z_TRACE, Z_DONE, Z_UNIT = 1.2, 1.22, 1.24, 1.26, 1.3  # over the cards and tokens its backdrop hides
 NETWORK_KINDS = frozenset({"unit_appear", "link_appear", "pass_count", "sweep_step", "link_fill", "reach_count",
@@ -49,9 +48,11 @@ class NetGeometry(NamedTuple):
 
 
 class NetworkDiagram(View):
-    """Draws unit_appear, link_appear, pass_count, sweep_step, link_fill, reach_count,
-    tangent_sweep and jvp_fill; tells the titles whether it is up (``drawn``) and where a title
-    may go over it (``title_band``)."""
+    """Draws unit_appear and link_appear (the passes drawn on it are :mod:`scenes.draw.passes`');
+    takes the network away and brings it back as the graph's cards take turns with it
+    (``give_way``); tells the titles whether it is up (``drawn``) and where a title may go over
+    it (``title_band``); gives the passes its ``geometry``, a unit's or weight's ``mark`` and
+    the tallies' row heights."""
 
     @property
     def network(self) -> NetworkView:
@@ -59,7 +60,7 @@ class NetworkDiagram(View):
 
     # ----- state and geometry -----------------------------------------------------------------
     @cached_property
-    def _mlp(self) -> NetGeometry:
+    def geometry(self) -> NetGeometry:
         """The network read from the log, where its units go, the tallies' box and the title
         band: fixed for the clip, so worked out on first use and not part of the state."""
         net = read_network(self.ctx.events)
@@ -80,15 +81,17 @@ class NetworkDiagram(View):
         band_h = cap[3] - cap[1]
         if late_title:
             region = (left, bottom, right, top - band_h)
-        tally = (self._row_height(), self._big_height()) if counters else None
+        tally = (self.row_height(), self.big_height()) if counters else None
         regions = split_region(region, self._label_column(net), tally, self.theme.proportions.tally_side,
                                self.theme.spacing.item_gap)
         return regions, (left, top - band_h, right, top)
 
-    def _row_height(self) -> float:
+    def row_height(self) -> float:
+        """A tally's row of words."""
         return label("Ag", self.theme.fonts.sans, self.theme.font_sizes.counter, self.theme.colors.text).height * 1.6
 
-    def _big_height(self) -> float:
+    def big_height(self) -> float:
+        """A tally's large count."""
         return label("36", self.theme.fonts.sans, self.theme.font_sizes.tally, self.theme.colors.text).height * 1.3
 
     def drawn(self) -> bool:
@@ -123,25 +126,26 @@ class NetworkDiagram(View):
         st = self.network
         return [m for m in (st.panel, *st.ghosts.values(), *st.units.values(), *st.links.values(), *st.plain,
                             *st.sweep, *st.trace,
-                            *st.done.values(), *st.rows.values(), *st.layer_labels.values()) if m is not None]
+                            *st.done.values(), *st.rows.values(), *st.layer_labels.values(), *st.names.values())
+                if m is not None]
 
     def title_band(self) -> Rect:
         """The band at the region's top, kept free above the network when a title comes after
         its first unit."""
-        return self._mlp.band
+        return self.geometry.band
 
     def _line(self, p: Places, weight: str, colour: str, width: float, backward: bool = False) -> Mobject:
-        link = self._mlp.net.links[weight]
+        link = self.geometry.net.links[weight]
         a, b = p.centre[link.src], p.centre[link.dst]
         return link_line(b, a, p.radius, colour, width) if backward else link_line(a, b, p.radius, colour, width)
 
-    def _mark(self, owner: str, meaning: str, backward: bool) -> Mobject | None:
+    def mark(self, owner: str, meaning: str, backward: bool) -> Mobject | None:
         """A unit's glow ring or a weight's overlay line in ``meaning``'s colour: a gradient for
         reverse mode's sweep and the weights it fills, forward_mode for forward mode's passes."""
-        p: Places = self._mlp.places
+        p: Places = self.geometry.places
         t = self.theme
         colour = t.colour(meaning)
-        if owner in self._mlp.net.links:
+        if owner in self.geometry.net.links:
             line = self._line(p, owner, colour, t.strokes.link * 2, backward).set_z_index(Z_TRACE)
             return tag(line, "mark", meaning=meaning)
         if owner in p.centre:
@@ -157,7 +161,7 @@ class NetworkDiagram(View):
         pass's circle). A unit already drawn (a beat on the next pass) takes the new value."""
         st = self.network
         uid = cue.ids[0]
-        p: Places = self._mlp.places
+        p: Places = self.geometry.places
         if uid not in p.centre:
             return []
         t = self.theme
@@ -166,7 +170,7 @@ class NetworkDiagram(View):
             self.ctx.record_all([s for s in cue.strings if s.role == "name"])
             return self._new_value(st.units[uid], value, cue.ids[-1])
         name = next(s for s in cue.strings if s.role == "name")
-        unit = unit_circle(name.text, p.centre[uid], p.radius, self._mlp.net.meaning(uid), self.theme)
+        unit = unit_circle(name.text, p.centre[uid], p.radius, self.geometry.net.meaning(uid), self.theme)
         outline = self._skeleton(uid) if not st.units else []
         st.units[uid] = unit
         ghost = st.ghosts.pop(uid, None)
@@ -194,11 +198,11 @@ class NetworkDiagram(View):
         hidden unit comes; alone at the foot of an empty frame it said nothing of the hidden
         layers, the output and the loss the caption speaks of."""
         st = self.network
-        p: Places = self._mlp.places
+        p: Places = self.geometry.places
         for uid, at in p.centre.items():
             if uid != first:
                 st.ghosts[uid] = ghost_circle(at, p.radius, self.theme).set_z_index(Z_LINK)
-        labels = [a for layer in self._mlp.net.layers if layer for a in self._layer_label(layer[0])]
+        labels = [a for layer in self.geometry.net.layers if layer for a in self._layer_label(layer[0])]
         return [FadeIn(m) for m in st.ghosts.values()] + labels
 
     def _value_label(self, unit: Mobject, text: str, owner: str) -> Mobject:
@@ -211,7 +215,7 @@ class NetworkDiagram(View):
         """The gap between a unit's circle and its value or target: past the ring a lit unit
         wears (with its stroke), and a tag's gap beyond."""
         t = self.theme
-        return self._mlp.places.radius * t.proportions.unit_ring + t.sizes.token_pad * 2
+        return self.geometry.places.radius * t.proportions.unit_ring + t.sizes.token_pad * 2
 
     def _new_value(self, unit: Mobject, value: Shown | None, owner: str) -> Anims:
         """A drawn unit's value replaced by this pass's (``owner``'s), where it has one."""
@@ -233,13 +237,13 @@ class NetworkDiagram(View):
     def _layer_label(self, uid: str) -> Anims:
         """A layer's name at the left of its row, in the labels' column (with the first unit drawn)."""
         st = self.network
-        layers, p = self._mlp.net.layers, self._mlp.places
+        layers, p = self.geometry.net.layers, self.geometry.places
         depth = next((i for i, l in enumerate(layers) if uid in l), None)
         if depth is None or depth in st.layer_labels:
             return []
         t = self.theme
-        m = label(self._layer_name(self._mlp.net, depth), t.fonts.sans, self._name_size(), t.colors.text_muted)
-        m.move_to([self._mlp.regions.names_x, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
+        m = label(self._layer_name(self.geometry.net, depth), t.fonts.sans, self._name_size(), t.colors.text_muted)
+        m.move_to([self.geometry.regions.names_x, p.centre[uid][1], 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
         st.layer_labels[depth] = m
         return [FadeIn(m)]
 
@@ -257,8 +261,8 @@ class NetworkDiagram(View):
     def _plain_links(self, uid: str) -> Anims:
         """A unit no weight feeds (the loss after the output) is joined to the layer before it."""
         st = self.network
-        net: Network = self._mlp.net
-        layers, p = net.layers, self._mlp.places
+        net: Network = self.geometry.net
+        layers, p = net.layers, self.geometry.places
         depth = next((i for i, l in enumerate(layers) if uid in l), 0)
         if depth == 0 or any(l.dst == uid for l in net.links.values()):
             return []
@@ -272,122 +276,8 @@ class NetworkDiagram(View):
     def draw_link(self, cue: Cue, step: StepScratch) -> Anims:
         st = self.network
         weight = cue.ids[0]
-        if weight in st.links or weight not in self._mlp.net.links:
+        if weight in st.links or weight not in self.geometry.net.links:
             return []
-        line = self._line(self._mlp.places, weight, self.theme.colour("forward"), self.theme.strokes.link)
+        line = self._line(self.geometry.places, weight, self.theme.colour("forward"), self.theme.strokes.link)
         st.links[weight] = line.set_z_index(Z_LINK)
         return [Create(line)]
-
-    # ----- counting passes --------------------------------------------------------------------
-    @draws("pass_count")
-    def draw_pass_count(self, cue: Cue, step: StepScratch) -> Anims:
-        """Reverse mode's count (a backward call) in its tally, forward mode's k / N in the
-        other, each large under its words, in its role's colour: one pass against 36 is the
-        contrast the clip is about. A new pass clears the previous pass's trace (and the first,
-        the reverse sweep), and dims the latest readout, which holds the previous pass's
-        derivative until this pass lands."""
-        st = self.network
-        t = self.theme
-        count, total = cue.text("count") or "", cue.text("total")
-        meaning = "gradient" if total is None else "forward_mode"
-        head, row, words = (REVERSE_HEAD, REVERSE, t.labels.reverse_count) if total is None else (
-            FORWARD_HEAD, FORWARD, t.labels.forward_count)
-        out: Anims = [] if head in st.rows else self._set_row(head, words, meaning, step)
-        out += self._set_row(row, count if total is None else f"{count} / {total}", meaning, step)
-        for s in cue.strings:
-            self.ctx.record(s)
-        if total is not None:
-            out += [FadeOut(m) for m in st.sweep + st.trace]
-            st.sweep, st.trace = [], []
-            out += self._dim_readout(step)
-        return out
-
-    def _dim_readout(self, step: StepScratch) -> Anims:
-        """Fade the readout row; when it lands in this same step (a fast pass at a low frame
-        rate), it comes in faded instead, as one shape takes one animation per step."""
-        readout = self.network.rows.get(LATEST)
-        if readout is None:
-            return []
-        if id(readout) in step.arriving:
-            readout.fade(self.theme.opacity.dimmed)
-            return []
-        return [readout.animate.fade(self.theme.opacity.dimmed)]
-
-    def _set_row(self, row: int, text: str, meaning: str | None, step: StepScratch,
-                 parts: tuple[str, str] | None = None) -> Anims:
-        """A tally row's text in its box, in ``meaning``'s colour (None: plain text), shrunk to
-        fit; ``parts``: the same text in two lines, taken when the box has room for two and one
-        line would be shrunk."""
-        st = self.network
-        tallies = self._mlp.regions.tallies
-        assert tallies is not None  # a clip that counts passes has its tallies' box
-        left, bottom, right, top = row_box(row, tallies, self._mlp.regions.side, self._row_height(), self._big_height(),
-                                           self.theme.spacing.item_gap)
-        size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
-        colour = self.theme.colors.text if meaning is None else self.theme.colour(meaning)
-        def words(s: str) -> Mobject:
-            return tag(label(s, self.theme.fonts.sans, size, colour), "label", id=f"row {row}", meaning=meaning)
-
-        m = words(text)
-        if parts is not None and m.width > right - left and top - bottom >= 2 * self._row_height() - 1e-9:
-            m = VGroup(*(words(p) for p in parts)).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad)
-        shrink_to_fit(m, right - left, top - bottom)  # its id is its row's: the checks follow a counter changing in place
-        m.move_to([left, (top + bottom) / 2, 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
-        old = st.rows.pop(row, None)
-        st.rows[row] = m
-        step.arriving.add(id(m))
-        return cut(old, m) if old is not None else [FadeIn(m)]  # a counter changes in place
-
-    # ----- reverse mode: one sweep ------------------------------------------------------------
-    @draws("sweep_step")
-    def draw_sweep_step(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self._mark(cue.ids[0], "gradient", backward=True)  # a gradient flowing
-        if mark is None:
-            return []
-        self.network.sweep.append(mark)
-        return [Create(mark)]
-
-    @draws("link_fill")
-    def draw_link_fill(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self._mark(cue.ids[0], "gradient", backward=True)  # .grad filled: the gradient's
-        if mark is None:
-            return []
-        self.network.sweep.append(mark.set_z_index(Z_DONE))
-        return [Create(mark)]
-
-    @draws("reach_count")
-    def draw_reach_count(self, cue: Cue, step: StepScratch) -> Anims:
-        """How many weights the one reverse pass has reached so far, under its pass count."""
-        t = self.theme
-        for s in cue.strings:
-            self.ctx.record(s)
-        words, count = t.labels.reached, f"{cue.text('reached')} / {cue.text('total')}"
-        return self._set_row(REACHED, f"{words} {count}", "gradient", step, parts=(words, count))
-
-    # ----- forward mode: one pass per weight --------------------------------------------------
-    @draws("tangent_sweep")
-    def draw_tangent_sweep(self, cue: Cue, step: StepScratch) -> Anims:
-        # forward mode's own colour, never the reverse sweep's
-        marks = [m for m in (self._mark(o, "forward_mode", backward=False) for o in cue.ids) if m is not None]
-        self.network.trace += marks
-        return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
-
-    @draws("jvp_fill")
-    def draw_jvp_fill(self, cue: Cue, step: StepScratch) -> Anims:
-        """The pass's derivative lands on its weight (drawn as done) and in a readout row: the
-        first pass's keeps its own row for the rest of the clip, as it is the one compared with
-        that weight's ``.grad`` from backward() and the one a closing line names; each later
-        pass's replaces the one before on the row under it."""
-        st = self.network
-        seed = cue.ids[0]
-        out: Anims = []
-        done = self._mark(seed, "forward_mode", backward=False)
-        if done is not None and seed not in st.done:
-            st.done[seed] = done.set_z_index(Z_DONE)
-            out.append(Create(done))
-        name, value = cue.text("name") or "", cue.text("value") or ""
-        row = FIRST if FIRST not in st.rows else LATEST
-        out += self._set_row(row, f"{name}  {value}", None, step)
-        for s in cue.strings:
-            self.ctx.record(s)
-        return out

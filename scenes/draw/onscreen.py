@@ -70,6 +70,12 @@ class OnScreen(View):
                 out.append(bounds(m))
         return out
 
+    def shown_ids(self) -> set[str]:
+        """The ids of the cards and buckets visible now (at least ``MIN_OPACITY`` opaque, as the
+        frame checks see them)."""
+        return {t.id for m, t in tagged(self.drawn())
+                if t.role in CONTAINERS and t.id is not None and opacity(m) >= MIN_OPACITY}
+
     def arrow_rects(self) -> list[Rect]:
         """Where every visible arrow runs now, as the boxes of short pieces of its body (`RIDE_SAMPLES`
         a body) and its head: a board placed clear of them covers no edge, however it curves,
@@ -116,33 +122,31 @@ class OnScreen(View):
             tag is not None and any(getattr(tag_of(m), "text", None) == text for m in tag.submobjects))
 
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
-             settle: bool = True, through: Sequence[Mobject] = ()) -> RideBehind:
-        """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: beside
-        the line wherever the line passes something on screen (`ride_path`), hidden where it
-        can only pass behind it (`hidden_spans`). ``exclude``: what it may pass (the product
-        pill it sets off from), but not wait on, since that shows again. ``through``: cards its
-        way may cross, hidden behind them (the card it leaves), rather than go the long way round
-        past others; it never waits on them. Tokens setting off in the same ``step`` pass behind
-        one another."""
+             settle: bool = True, leaves: Sequence[Mobject] = ()) -> RideBehind:
+        """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
+        ``start`` to the line, then along it, stepping beside it wherever it passes something
+        on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
+        ``exclude``: what it may pass (the product pill it sets off from), but not wait on,
+        since that shows too. ``leaves``: the card it sets off from, which its way may cross,
+        drawn over it (from a note on the far side of its node, the way round squeezes between
+        other cards and words, or has none: issue 39's 4/3 went up over L and vanished), but
+        where it never waits. Tokens setting off together (from one note) may pass over each other."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
-        edge = [tuple(ride.point_from_proportion(i / RIDE_SAMPLES)[:2]) for i in range(RIDE_SAMPLES + 1)]
+        here = (float(start[0]), float(start[1]))
+        edge = [here] + [tuple(ride.point_from_proportion(i / RIDE_SAMPLES)[:2]) for i in range(RIDE_SAMPLES + 1)]
         extra = [*self.walk.visit_marks, *self.walk.badges.values(), *self.graph.tags.values()]
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
-        keep_off = self.shown_rects(exclude=exclude, extra=extra) + waits
-        way_off = self.shown_rects(exclude=[*exclude, *through], extra=extra) + waits if through else keep_off
-        behind = keep_off if through else []  # it may pass behind them, not wait there
-        corners = ride_path((float(start[0]), float(start[1])), edge[-1], edge, size, way_off,
-                            within=self.frame.free_rect(),
+        keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra) + waits
+        corners = ride_path(here, edge[-1], edge, size, keep_off, within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
-                            rest_off=[bounds(m) for m in exclude if opacity(m) >= MIN_OPACITY] + self.arrowheads()
-                            + self._heads() + behind)
+                            rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
+                            + self.arrowheads() + self._heads())
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
-        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid, step.moving)
-        step.moving.append((corners, size))  # a token setting off with it later passes behind it
+        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid)
         return RideBehind(tok, path, hidden)
 
     def free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:
@@ -155,10 +159,11 @@ class OnScreen(View):
                             step=size[1] * t.proportions.ride_grid, clear=0.0)
 
     def glide(self, tok: VGroup, to: Sequence[float], exclude: Sequence[Mobject], step: StepScratch,
-              settle: bool = False) -> RideBehind:
+              settle: bool = False, leaves: Sequence[Mobject] = ()) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way;
-        ``settle``: it waits at the nearest free spot when ``to`` is not free (see ``ride``)."""
+        ``settle``: it waits at the nearest free spot when ``to`` is not free; ``leaves``: what
+        it may cross (see ``ride``)."""
         here = tok.get_center()
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
-        return self.ride(tok, here, seg, exclude, step, settle=settle)
+        return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves)

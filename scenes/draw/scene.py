@@ -147,7 +147,7 @@ class ClipScene(Scene):
             return self.views.titles.caption_clear()
         cue = a.payload
         out = self.views.titles.give_way(cue.kind, step) + self.views.curve.give_way(cue.kind)
-        out += self.views.network.give_way(cue.kind, step)
+        out += self.views.network.give_way(cue.kind, step) + self.views.passes.recall_sweep(cue.kind, step)
         kind = cue_kind(cue.kind)
         out += self.views.walk.give_way(kind) + self.views.code.give_way(cue, step)
         if kind.follows_line and self.code.pane is not None and cue.seqs:

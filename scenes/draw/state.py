@@ -43,6 +43,7 @@ class GraphView:
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
+    lit: dict[str, VGroup] = field(default_factory=dict)  # item (or item/bucket) -> the glow a light cue put round it
 
 
 @dataclass
@@ -100,10 +101,12 @@ class NetworkView:
     links: dict[str, Mobject] = field(default_factory=dict)  # weight -> its line
     plain: list[Mobject] = field(default_factory=list)  # lines into a unit no weight feeds
     sweep: list[Mobject] = field(default_factory=list)  # the reverse sweep's marks
+    swept: list[str] = field(default_factory=list)  # units and weights the reverse sweep lit, kept for the ending
     trace: list[Mobject] = field(default_factory=list)  # the current forward pass's marks
     done: dict[str, Mobject] = field(default_factory=dict)  # weight -> its mark once its pass landed
     rows: dict[int, Mobject] = field(default_factory=dict)  # tally row (scenes.draw.network's Row) -> its text
     layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
+    names: dict[str, Mobject] = field(default_factory=dict)  # weight -> its name beside its line (the first pass's)
     ghosts: dict[str, Mobject] = field(default_factory=dict)  # unit id -> its outline until the unit is drawn
     panel: Mobject | None = None  # the backdrop over the graph's cards, when the network comes over them
     hidden: bool = False  # gone while the graph's cards are drawn in the region they share

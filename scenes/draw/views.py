@@ -23,16 +23,18 @@ from scenes.draw.focus import CameraFocus
 from scenes.draw.forward import GraphCards
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.labels import CardLabels
+from scenes.draw.lights import Lights
 from scenes.draw.loops import PassMark
 from scenes.draw.network import NetworkDiagram
 from scenes.draw.onscreen import OnScreen
+from scenes.draw.passes import PassCounts
 from scenes.draw.recap import Recap
 from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
 
-VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, CameraFocus, CardLabels, Checklist, CodePaneView, Console,
-                                         FreeFrame, GraphCards, LossCurve, NetworkDiagram, OnScreen, PassMark, Recap,
-                                         Titles, TrainingStep)
+VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, CameraFocus, CardLabels, Checklist, CodePaneView,
+                                         Console, FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen,
+                                         PassCounts, PassMark, Recap, Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -51,12 +53,14 @@ class Views:
     checklist: Checklist
     curve: LossCurve
     network: NetworkDiagram
+    passes: PassCounts
     loops: PassMark
     code: CodePaneView
     console: Console
     titles: Titles
     step: TrainingStep
     recap: Recap
+    lights: Lights
 
     @classmethod
     def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]]) -> Views:
@@ -68,10 +72,12 @@ class Views:
         buckets = Buckets(ctx, labels, onscreen, frame)
         walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame, focus)
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
-                   walk=walk, camera=WalkCamera(ctx, focus, frame, walk), checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
-                   network=network, loops=loops, code=CodePaneView(ctx, loops), console=console,
+                   walk=walk, camera=WalkCamera(ctx, focus, frame, walk), checklist=Checklist(ctx, frame, onscreen.shown_rects),
+                   curve=LossCurve(ctx), network=network, passes=PassCounts(ctx, network), loops=loops,
+                   code=CodePaneView(ctx, loops), console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
-                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()))
+                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()),
+                   lights=Lights(ctx))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

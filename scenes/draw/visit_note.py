@@ -7,6 +7,8 @@ readable size where room is short) is one idea apart from the walk's order of vi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from manim import FadeIn, Mobject, VGroup
 
 from scenes.draw.collisions import SHORT_SIDE, glyph_height
@@ -43,18 +45,15 @@ class VisitNotes(View):
     def walk(self) -> WalkView:
         return self.ctx.state.walk
 
-    @property
-    def lay(self) -> Layout:
-        return self.ctx.layout
-
     def place(self, cue: Cue, box: Box, avoid_marks: list[Mobject], going: list[Mobject]) -> Anims:
         """The visit's arithmetic beside its node: where gradients met, their sum
         (``3 + 3 = 6``); the rule's words; then per edge that sends a gradient (the visit's
         ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
         product a token that the edge's ``grad_travel`` then carries away.
 
-        Where no spot beside the node reads as its own (nearer it than any other card, clear of
-        the arrows: `own_note_centre`), the note is set at the least readable size
+        Spots are sought among the cards and arrows on screen now (`_shown`). Where no spot
+        beside the node reads as its own (nearer it than any other card, clear of the arrows:
+        `own_note_centre`), the note is set at the least readable size
         (`_least_size`) and looked for again; where there is still none, it goes where
         `note_centre` finds room."""
         t = self.theme
@@ -69,10 +68,11 @@ class VisitNotes(View):
         avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
                  + self.onscreen.shown_rects(exclude=going, extra=marks))
         rests = self.labels.all_rests()
+        shown = self._shown(box)
 
         def spot(note: VGroup, own: bool) -> Point | None:
             find = own_note_centre if own else note_centre
-            return find(self.lay, box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
+            return find(shown, box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
                         clear=arrow_reach(t, self.lay.scale), beside=nominal_token_size(t, scale=self.lay.scale)[0],
                         within=self.frame.free_rect(), avoid=avoid, prefer_off=rests)
 
@@ -105,6 +105,18 @@ class VisitNotes(View):
         """The visit's ``local_rule`` cues (they start with it)."""
         return [c for c in self.ctx.plan.cues
                 if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
+
+    def _shown(self, box: Box) -> Layout:
+        """The layout as the frame shows it now: only the cards and buckets drawn
+        (`OnScreen.shown_ids`, as the notes check sees them) and the routes between them, and
+        ``box``. A clip's layout holds every graph it will draw (the next pass's cards, a freed
+        graph's, `clip_layout`); a note kept off, or judged nearer, a card not on screen is
+        pushed far from its own node for nothing (dynamic_graph's rules, issue 39)."""
+        shown = self.onscreen.shown_ids() | {box.id}
+        lay = self.lay
+        boxes = {k: b for k, b in lay.boxes.items() if k in shown}
+        routes = tuple(r for r in lay.routes if lay.card_of(r.src) in shown and lay.card_of(r.dst) in shown)
+        return replace(lay, boxes=boxes, routes=routes)
 
     def _least_size(self, cue: Cue, rules: list[Cue], owner: str) -> float:
         """The least font size a visit's note is set at: ``min_readable``, or more where a row's

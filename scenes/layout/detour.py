@@ -87,6 +87,9 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     y1 = min(within[3] - h / 2, max(p[1] for p in pts) + pad)
     if x1 <= x0 or y1 <= y0:
         return [start, end]
+    if x0 <= start[0] <= x1 and y0 <= start[1] <= y1:  # the grid through the start: its first step
+        x0 = start[0] - math.floor((start[0] - x0) / step) * step  # is the way's, not a rounding
+        y0 = start[1] - math.floor((start[1] - y0) / step) * step  # onto the words beside it
     nx, ny = int((x1 - x0) / step) + 1, int((y1 - y0) / step) + 1
     xs, ys = x0 + np.arange(nx) * step, y0 + np.arange(ny) * step
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
@@ -110,9 +113,23 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     if settle:  # where it would wait something is shown: it waits at the nearest free spot
         end = nearest_free(end, size, [*obstacles, *rest_off], within=(x0 - w / 2, y0 - h / 2, x1 + w / 2, y1 + h / 2),
                            step=step, clear=clear)
+    upto = edge[:min(range(len(edge)), key=lambda k: math.dist(edge[k], end)) + 1]  # not past where it waits
+    for way in ([start, end], [start, *(p for p in upto if clear_of(p, size, obstacles)), end]):
+        if _keeps_to(way, [start, *edge], size, obstacles, step):  # no search: its grid may miss a narrow gap
+            return _simplify(way, size, obstacles, 0.0, step)
     came = _search(cell(start), cell(end), weight)
     corners = [(float(xs[i]), float(ys[j])) for i, j in came]
     return _simplify([start, *corners[1:-1], end], size, obstacles, clear, step)
+
+
+def _keeps_to(way: list[Point], guide: list[Point], size: Point, obstacles: list[Rect], step: float) -> bool:
+    """Whether a pill of ``size`` along ``way`` touches none of ``obstacles``, never further than
+    its own height from ``guide`` (the lead to the edge and the edge), nor going back (no point
+    of it further from its end than the nearest before it, by more than a grid ``step``)."""
+    pts = dense(way, step / 2)
+    far = [math.dist(p, way[-1]) for p in pts]
+    return (all(clear_of(p, size, obstacles) for p in pts) and all(_to_polyline(p, guide) <= size[1] for p in pts)
+            and all(far[k] <= min(far[:k]) + step for k in range(1, len(far))))
 
 
 def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, step: float, clear: float) -> Point:

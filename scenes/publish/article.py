@@ -20,7 +20,7 @@ it works from disk and over HTTP alike.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,7 +32,7 @@ from scenes.publish.freshness import is_fresh, key_of
 from scenes.publish.pictured import beat_values
 from scenes.publish.prose import beat_prose
 from scenes.publish.values import grad_headers, leaf_grads, printed, try_it, value_rows
-from scenes.render.options import RenderOptions, outputs
+from scenes.render.options import RenderOptions, output_stem, outputs
 from scenes.render.pipeline import render_storyboard
 from scenes.render.writes import FolderWrite
 from scenes.storyboard.chapters import Chapter, beat_chapters, chapters_vtt
@@ -40,6 +40,12 @@ from scenes.storyboard.errors import Problem, StoryboardError
 from scenes.video.formats import PAGE_TYPES
 
 KEY_FILE = "article.key"
+PORTRAIT = "9:16"
+"""The aspect of the clip a phone held upright plays (:func:`portrait_options`)."""
+PORTRAIT_MEDIA = "(orientation: portrait) and (max-width: 40rem)"
+"""Where the page plays the portrait clip: a screen held upright and no wider than a phone's
+(a tablet upright is wider: the 16:9 clip fills it well, a 9:16 one would be taller than it).
+The ``<source media>`` of the clip and the style sheet's rule for its box say the same."""
 
 
 @dataclass
@@ -54,14 +60,17 @@ def article_folder(out: Path, name: str) -> Path:
 
 def article_files(name: str, fmt: str) -> dict[str, str]:
     """The names of the files the article writes in its folder, by role (and its figures,
-    ``beat-NN.svg``, and ``index.html`` and :data:`KEY_FILE`)."""
+    ``beat-NN.svg``, and ``index.html`` and :data:`KEY_FILE`); the portrait clip and its poster
+    only when the page has them."""
+    upright = output_stem(name, PORTRAIT)
     return {"video": f"{name}.{fmt}", "poster": f"{name}.png", "captions": f"{name}.vtt",
             "chapters": f"{name}.chapters.vtt", "style": pages.STYLE_FILE, "script": pages.SCRIPT_FILE,
-            "markdown": f"{name}.md"}
+            "markdown": f"{name}.md", "portrait": f"{upright}.{fmt}", "portrait_poster": f"{upright}.png"}
 
 
 ROLE_WORDS = {"video": "clip", "poster": "poster", "captions": "captions", "chapters": "chapters",
-              "style": "style sheet", "script": "script", "markdown": "article"}
+              "style": "style sheet", "script": "script", "markdown": "article", "portrait": "portrait clip",
+              "portrait_poster": "portrait poster"}
 """What each of the article's files is, in a refusal ("not a style sheet gradreel made")."""
 
 
@@ -72,18 +81,44 @@ def article_names(name: str) -> dict[str, str]:
             "index.html": "page", KEY_FILE: "key"}
 
 
+def portrait_options(opts: RenderOptions) -> RenderOptions | None:
+    """The options of the clip a phone plays (:data:`PORTRAIT_MEDIA`): ``opts`` at 9:16, a
+    ``--size`` made upright on its short side (``426x240`` and ``240x240`` give ``240x426``); None
+    when the article's own clip is 9:16 already.
+
+    >>> portrait_options(RenderOptions(size=(426, 240), fps=10)).size
+    (240, 426)
+    >>> portrait_options(RenderOptions(aspect="9:16")) is None
+    True
+    """
+    if opts.aspect == PORTRAIT:
+        return None
+    size = None if opts.size is None else (min(opts.size), round(min(opts.size) * 16 / 9 / 2) * 2)
+    return replace(opts, aspect=PORTRAIT, size=size)
+
+
 def write_article(storyboard_file: str, name: str, opts: RenderOptions,
-                  log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)) -> ArticleResult:
-    """Render the clip if it is out of date, then write its article unless that is up to date."""
+                  log: Callable[[str], None] = lambda s: print(s, file=sys.stderr),
+                  portrait: bool = True) -> ArticleResult:
+    """Render the clip if it is out of date, and with ``portrait`` its 9:16 version, which the
+    page plays on a phone held upright (its beats cached as the clip's are: a second render the
+    first time, nothing after); then write its article unless that is up to date."""
     if opts.fmt not in PAGE_TYPES:
         raise StoryboardError([Problem(storyboard_file, 1, 1, f"an article plays its clip in the page: use "
                                        f"--format {' or '.join(PAGE_TYPES)}, not {opts.fmt}")])
     render_storyboard(storyboard_file, name, opts, log)
+    upright = portrait_options(opts) if portrait else None
+    if upright is not None:  # its lines as the clip's, its aspect after them: "NAME: up to date (9:16)"
+        done = render_storyboard(storyboard_file, name, upright, lambda s: log(f"{s} ({PORTRAIT})"))
+        if done.rendered:
+            log(f"{name}: {done.frames} frames in {done.seconds:.1f} s ({PORTRAIT})")
     out = Path(opts.out)
     clip = outputs(name, out, opts.fmt, opts.aspect)
+    phone = outputs(name, out, opts.fmt, PORTRAIT) if upright is not None else None
     folder = article_folder(out, name)
     nav = course_nav(storyboard_file, name, out)
-    key = key_of("article", name, opts.fmt, clip["key"].read_text(), nav.key())
+    key = key_of("article", name, opts.fmt, clip["key"].read_text(), phone["key"].read_text() if phone else "",
+                 nav.key())
     page = folder / "index.html"
     if not opts.force and is_fresh(folder / KEY_FILE, key) and page.exists():
         log(f"{name}: article up to date")
@@ -99,10 +134,16 @@ def write_article(storyboard_file: str, name: str, opts: RenderOptions,
     with FolderWrite(folder) as w:
         placed = {role: w.copy(files[role], clip[{"video": "clip", "poster": "poster", "captions": "vtt"}[role]],
                                ROLE_WORDS[role]) for role in ("video", "poster", "captions")}
+        for role, kind in (("portrait", "clip"), ("portrait_poster", "poster")):
+            if phone is not None:
+                w.copy(files[role], phone[kind], ROLE_WORDS[role])
+            elif (folder / files[role]).exists():  # the page plays no portrait clip any more
+                w.drop(files[role])
         chapters = beat_chapters(p)
         placed["chapters"] = w.text(files["chapters"], chapters_vtt(chapters), ROLE_WORDS["chapters"])
         data = article_data(checked, p, files, nav)
         data.update(video_type=PAGE_TYPES[opts.fmt], size=_size_of(placed["poster"]),
+                    portrait=phone is not None, portrait_media=PORTRAIT_MEDIA,
                     tracks={role: track_src(placed[role]) for role in ("captions", "chapters")},
                     captions_shown=opts.captions != "burn")  # burned in, a shown track would say each line twice
         figure_names = [b["figure"].file for b in data["beats"] if b["figure"]]

@@ -140,6 +140,7 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
     height = (top - bottom) * U + 2 * pad + note_h
     body = [_rect(x0 + width / 2, y0 + height / 2, width, height, theme.radii.card * U, c.background)]
     tip = theme.sizes.arrow_tip * max(s, theme.proportions.min_stroke_scale) * U
+    turned = _turned(pic, lay)
     for r in lay.routes:
         if r.src in shown and r.dst in shown:
             dim = r.src in pic.dimmed or r.dst in pic.dimmed or not r.needs_grad
@@ -147,7 +148,12 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
             pts = [_xy(*p) for p in r.points]
             if r.src.startswith("bucket:"):
                 continue  # a bucket's route is the gradient's way into it: drawn with the fill
-            body.append(_arrow(pts, colour, theme.strokes.edge * STROKE * U, tip))
+            arrow = _arrow(pts, colour, theme.strokes.edge * STROKE * U, tip)
+            step = turned.get(id(r))
+            if step is None:
+                body.append(arrow)
+            elif stepping is not None:  # until its gradient is sent, in a stepping figure
+                body.append(f'<g class="mark edge{" off" if step <= stepping else ""}" data-until="{step}">{arrow}</g>')
     for item in sorted(shown):
         box = lay.boxes.get(item)
         if box is None:
@@ -236,6 +242,18 @@ def _bucket(box: Box, pic: Picture, theme: Theme, em: float, least: float, stepp
     return "".join(out) + "</g>"
 
 
+def _turned(pic: Picture, lay: Layout) -> dict[int, int]:
+    """The forward edges a gradient was sent back along (by ``id`` of their route), with the step
+    that sent it: as in the clip, the gradient's arrow takes the edge's place from then on,
+    instead of a second arrow beside it."""
+    out: dict[int, int] = {}
+    for sent in pic.sent.values():
+        r = _route(lay, sent.src, sent.dst, sent.path)
+        if r is not None:
+            out[id(r)] = min(sent.step, out.get(id(r), sent.step))
+    return out
+
+
 def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, stepping: int | None) -> list[str]:
     """Each gradient sent, as an arrow down its edge with its number, and each fill's arrow."""
     c = theme.colors
@@ -256,7 +274,6 @@ def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, s
         pts = [_xy(*p) for p in r.points]
         if r.src != src:
             pts.reverse()
-        pts = _beside(pts, tip * 0.5)
         extra = _step_attrs(step, stepping)
         label = ""
         if text:
@@ -303,15 +320,6 @@ def _label_spot(pts: list[tuple[float, float]], text: str, em: float,
     x, y = min((at(where) for where in LABEL_SPOTS), key=overlap)  # the first of the least overlapping
     placed.append((x, y, half_w, half_h))
     return x, y
-
-
-def _beside(pts: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
-    """The polyline moved ``by`` to the right of its way, so the gradient's arrow runs beside the
-    forward arrow it goes back along instead of over it."""
-    (x0, y0), (x1, y1) = pts[0], pts[-1]
-    d = math.hypot(x1 - x0, y1 - y0) or 1.0
-    nx, ny = -(y1 - y0) / d * by, (x1 - x0) / d * by
-    return [(x + nx, y + ny) for x, y in pts]
 
 
 def _step_attrs(step: int, stepping: int | None) -> str:

@@ -88,7 +88,10 @@ def _apply(pic: NetPicture, cue: Any, net: Network) -> None:
     elif kind == "jvp_fill" and ids:
         if ids[0] not in pic.done:
             pic.done.append(ids[0])
-        pic.readouts[FIRST if FIRST not in pic.readouts else LATEST] = (cue.text("name") or "", cue.text("value") or "")
+        if cue.text("name") is None:  # a rushed pass writes no readout, as in the clip
+            pic.readouts.pop(LATEST, None)
+        else:
+            pic.readouts[FIRST if FIRST not in pic.readouts else LATEST] = (cue.text("name") or "", cue.text("value") or "")
 
 
 def describe_net(pic: NetPicture, net: Network, theme: Theme) -> str:

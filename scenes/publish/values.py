@@ -1,19 +1,21 @@
 """What the log says, as an article shows it: the values table, what the program printed, and
 the lines that make a "Try it in PyTorch" block print the same gradients.
 
-Every number comes from the log through the narration's own placeholders
-(:func:`scenes.storyboard.narration.resolve`), in the storyboard's number style, so the table
-and the captions cannot write one value two ways.
+Every number comes from the log, written by the narration's own formatter
+(:func:`scenes.storyboard.numfmt.show`) in the storyboard's number style, so the table and the
+captions cannot write one value two ways. The table reads the log per tensor, not per name (a
+placeholder's ``{h.grad_in}`` is the latest ``h``'s): a name bound again is another row.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.records import Error, Expr, Print, Warn
+from engine.records import Accumulate, Error, Event, Expr, GradReset, Print, Tensor, Update, Visit, Warn
 from scenes.storyboard.errors import plain
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.model import Numbers
+from scenes.storyboard.numfmt import show, torch_str
 from scenes.storyboard.placeholders import Placeholder, Shown
 from scenes.storyboard.narration import resolve
 
@@ -27,34 +29,37 @@ NOT_REACHED = "–"
 
 @dataclass(frozen=True)
 class ValueRow:
-    """One named tensor: its value and grad_fn at the end of the program, and per backward call
-    the gradient its node received in that call's walk (``NOT_REACHED`` where the walk did not
-    reach it; a result's too, not only a leaf's) and its ``.grad`` after the call (``NONE``)."""
+    """One tensor the program named: its value and grad_fn at the end of the program, and per
+    backward call the gradient its node received in that call's walk (``NOT_REACHED`` where the
+    walk did not reach it; a result's too, not only a leaf's) and its ``.grad`` after the call
+    (``NONE``). ``made`` tells it from the other tensors bound to the same name (``line 25,
+    pass 2``: where the program made it); empty when the name was bound once."""
 
     name: str
     value: str
     grad_fn: str
     grads: tuple[str, ...]
     received: tuple[str, ...] = ()
+    made: str = ""
 
     @property
-    def cells(self) -> tuple[str, ...]:
-        """Per call, what it received then its ``.grad``: the table's columns after grad_fn."""
-        return tuple(c for pair in zip(self.received, self.grads) for c in pair)
+    def cells(self) -> tuple[str, str]:
+        """What it received, then its ``.grad``: the table's two columns between value and
+        grad_fn. With one call, the values; with several, a line per call (``call 2: -1``), the
+        calls that never reached the node left out (``NOT_REACHED`` if none did) and a ``.grad``
+        that every call left the same written once."""
+        if len(self.received) <= 1:
+            return (self.received[0] if self.received else NOT_REACHED, self.grads[0] if self.grads else NONE)
+        got = [f"call {k}: {g}" for k, g in enumerate(self.received, 1) if g != NOT_REACHED]
+        grads = self.grads[0] if len(set(self.grads)) == 1 else \
+            "\n".join(f"call {k}: {g}" for k, g in enumerate(self.grads, 1))
+        return "\n".join(got) or NOT_REACHED, grads
 
 
 def grad_headers(index: LogIndex) -> list[str]:
-    """The headers of the per-call columns, short so a phone's table header stays one line:
-    ``received`` and ``.grad``, numbered by call when there are two or more calls."""
-    calls = index.calls
-    if len(calls) == 1:
-        return ["received", ".grad"]
-    return [h for k in range(1, len(calls) + 1) for h in (f"received {k}", f".grad {k}")]
-
-
-def _ask(index: LogIndex, name: str, field: str, cutoff: int, numbers: Numbers) -> Shown | None:
-    got = resolve(Placeholder(0, 0, name, field), index, cutoff, numbers)
-    return got if isinstance(got, Shown) else None
+    """The headers of the per-call columns: ``received`` and ``.grad`` (their cells say the call
+    when there are several: :attr:`ValueRow.cells`), short so a phone's header stays one line."""
+    return ["received", ".grad"]
 
 
 def call_ends(index: LogIndex) -> list[int]:
@@ -63,28 +68,77 @@ def call_ends(index: LogIndex) -> list[int]:
 
 
 def value_rows(index: LogIndex, numbers: Numbers) -> list[ValueRow]:
-    """A row per program name bound to a tensor, in the order the program first bound them."""
-    end = index.events[-1].seq if index.events else -1
+    """A row per tensor bound to a program name: the names in the order the program first bound
+    them, each name's tensors in the order they were made (a name bound again, ``s = s * 2`` or
+    ``h = h * w`` in a loop, names a new tensor: a row of its own, never one row mixing the value
+    of the last with what the first received)."""
+    about = _events_by_tensor(index)
     ends = call_ends(index)
+    walks = [(index.walk(call)[0].seq, end) for call, end in zip(index.calls, ends)]
     rows = []
     for name in index.logged_names():
         if not name.isidentifier():
             continue
-        value = _ask(index, name, "value", end, numbers)
-        grad_fn = _ask(index, name, "grad_fn", end, numbers)
-        grads = tuple((g.text if (g := _ask(index, name, "grad", cut, numbers)) else NONE) for cut in ends)
-        received = tuple(_received(index, name, call, cut, numbers) for call, cut in zip(index.calls, ends))
-        rows.append(ValueRow(name, value.text if value else NONE, grad_fn.text if grad_fn else NONE, grads,
-                             received))
+        tids = index.name_tensors[name]
+        for tid, made in zip(tids, made_at(index, tids)):
+            evs = about.get(tid, [])
+            last = next((e for e in reversed(evs) if isinstance(e, (Tensor, Update))), None)
+            value = show(last.value, last.exact, numbers, last.str) if last is not None else NONE
+            grad_fn = last.grad_fn if last is not None and last.grad_fn else NONE
+            received = tuple(_received(evs, a, z, numbers) for a, z in walks)
+            grads = tuple(_grad(evs, z, numbers) for _, z in walks)
+            rows.append(ValueRow(name, value, grad_fn, grads, received, made))
     return rows
 
 
-def _received(index: LogIndex, name: str, call: int, cutoff: int, numbers: Numbers) -> str:
-    """The gradient the walk of ``call`` brought to ``name``'s node (the narration's
-    ``{name.grad_in}`` at the call's end), or ``NOT_REACHED`` if that walk never visited it."""
-    got = _ask(index, name, "grad_in", cutoff, numbers)
-    start = index.walk(call)[0].seq
-    return got.text if got is not None and got.seq is not None and got.seq >= start else NOT_REACHED
+def made_at(index: LogIndex, tids: list[str]) -> list[str]:
+    """For the tensors bound to one name, where each was made, so a reader tells them apart:
+    ``line 4``, and where two were made on one line, the pass of the loop around it (``line 25,
+    pass 2``; ``line 7, 2 of 2`` if no loop tells them apart); empty when the name was bound once."""
+    if len(tids) < 2:
+        return [""] * len(tids)
+    made = [index.tensor_event[t] for t in tids]
+    out = []
+    for ev in made:
+        same = [e for e in made if e.line == ev.line]
+        if len(same) == 1:
+            out.append(f"line {ev.line}")
+            continue
+        loop = index.loop_around(ev.line, ev.line)
+        k = next((k for k, (a, z) in enumerate(loop.passes, 1) if a <= ev.seq <= z), None) if loop else None
+        out.append(f"line {ev.line}, pass {k}" if k is not None else
+                   f"line {ev.line}, {same.index(ev) + 1} of {len(same)}")
+    return out
+
+
+def _events_by_tensor(index: LogIndex) -> dict[str, list[Event]]:
+    """Per tensor id, the events that made or changed it, visited its node, filled or reset its
+    ``.grad``, in log order: one pass over the log for the whole table."""
+    out: dict[str, list[Event]] = {}
+    for ev in index.events:
+        match ev:
+            case Tensor(id=tid) | Update(tensor=tid) | Visit(tensor=tid) | Accumulate(tensor=tid) | \
+                    GradReset(tensor=tid) if tid:
+                out.setdefault(tid, []).append(ev)
+    return out
+
+
+def _received(evs: list[Event], start: int, end: int, numbers: Numbers) -> str:
+    """The gradient the walk spanning seqs ``start..end`` brought to the tensor's node (its last
+    visit in it), or ``NOT_REACHED`` if that walk never visited it."""
+    got = next((e for e in reversed(evs) if isinstance(e, Visit) and start <= e.seq <= end), None)
+    return show(got.grad_in, got.grad_in_exact, numbers) if got is not None else NOT_REACHED
+
+
+def _grad(evs: list[Event], end: int, numbers: Numbers) -> str:
+    """The tensor's ``.grad`` at seq ``end``: the last fill's sum, the value a reset left
+    (``zero_()``), or ``NONE`` (never filled, or reset to None)."""
+    ev = next((e for e in reversed(evs) if isinstance(e, (Accumulate, GradReset)) and e.seq <= end), None)
+    if isinstance(ev, Accumulate):
+        return show(ev.after, ev.after_exact, numbers, ev.str)
+    if isinstance(ev, GradReset) and ev.to is not None:
+        return show(ev.to, "0", numbers, torch_str(ev.to))
+    return NONE
 
 
 def printed(index: LogIndex) -> list[str]:
@@ -102,6 +156,11 @@ def printed(index: LogIndex) -> list[str]:
             case Warn() | Error():
                 out.append(plain(f"{ev.type}: {ev.message}"))
     return out
+
+
+def _ask(index: LogIndex, name: str, field: str, cutoff: int, numbers: Numbers) -> Shown | None:
+    got = resolve(Placeholder(0, 0, name, field), index, cutoff, numbers)
+    return got if isinstance(got, Shown) else None
 
 
 def leaf_grads(index: LogIndex) -> list[tuple[str, str]]:

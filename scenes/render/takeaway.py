@@ -100,10 +100,12 @@ def one_size(lines: Iterable[tuple[str, float]]) -> bool:
 
 def takeaway_up(plan: Plan, time: float, fade: float) -> CaptionSpan | None:
     """The takeaway caption of ``plan`` up at ``time``, once it has faded in (``fade`` seconds)
-    and the takeaway beat's cues have drawn what they bring (the recap), else None."""
+    and the takeaway beat's cues that came by its start have drawn what they bring (the recap;
+    not a light that comes later in it, or goes out as it ends), else None."""
     for c in plan.captions:
         if c.style != "takeaway" or not c.start <= time < c.end:
             continue
-        drawn = max((q.start + q.duration for q in plan.cues if q.beat == c.beat), default=c.start)
+        drawn = max((q.start + q.duration for q in plan.cues if q.beat == c.beat and q.start <= c.start),
+                    default=c.start)
         return c if time >= max(c.start + fade, drawn) else None
     return None

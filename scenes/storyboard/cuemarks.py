@@ -5,14 +5,18 @@ tensor, an op: :mod:`.phrases`); where it cannot guess, the author says which pa
 picture a phrase is about. ``[[w2]] w2 gets {w2.grad_in}`` starts the first cue of the beat
 that shows or lights w2 as that phrase starts (with a voice: as the word after the mark is
 said). ``NAME`` is a program name (``w1``, ``ws[2]``), a storyboard ``names:`` entry, or an op
-as its grad_fn is called (``Mul``, ``Pow``, ``MulBackward0``). Double brackets cannot clash with
-``{placeholders}``, backticked code or a list item's ``[2]``; the marks never reach a caption,
-an .srt or an article (:func:`unmarked`).
+as its grad_fn is called (``Mul``, ``Pow``, ``MulBackward0``). A mark naming a tensor no cue
+still to come in the beat shows lights its card while the words are read (a takeaway's marks
+always do), and ``[[from L]]`` traces the backward walk's path from ``L`` (:mod:`.lights`).
+Double brackets cannot clash with ``{placeholders}``, backticked code or a list item's ``[2]``;
+the marks never reach a caption, an .srt or an article (:func:`unmarked`).
 
 >>> unmarked("Mul: [[w2]] w2 gets {w2.grad_in}.")
 'Mul: w2 gets {w2.grad_in}.'
 >>> [(m.at, m.name) for m in marks("Mul: [[w2]] w2 gets {w2.grad_in}.")[1]]
 [(5, 'w2')]
+>>> [m.name for m in marks("[[from L]] Links lead back to the buckets.")[1]]
+['from L']
 """
 
 from __future__ import annotations
@@ -21,8 +25,12 @@ import re
 from dataclasses import dataclass
 
 _MARK = re.compile(r"\[\[([^\[\]]*(?:\[\d+\][^\[\]]*)*)\]\]\s?")
-_NAME = re.compile(r"^[A-Za-z_]\w*(?:\[\d+\])*$")
-MARK_SYNTAX = "[[NAME]] (a program name such as [[w1]], or an op such as [[Mul]])"
+_NAME = re.compile(r"^(?:from )?[A-Za-z_]\w*(?:\[\d+\])*$")
+MARK_SYNTAX = ("[[NAME]] (a program name such as [[w1]], or an op such as [[Mul]]) or [[from NAME]] "
+               "(the path back from NAME)")
+PATH = "from "
+"""``[[from L]]``: the words after it trace the path the backward walk from ``L`` takes: its
+nodes light one level after another, down to the weights' buckets (:mod:`.phrases`)."""
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,8 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("check", "()", "item (each item of the storyboard's checklist), ticked (the one this beat ticks; none in the cue that brings the list in)"),
     CueKind("emphasis", "tensor and node ids", "none"),
     CueKind("dim", "tensor and node ids", "none"),
+    CueKind("light", "tensor and node ids (none: every light goes)",
+            "none: the cards (or buckets) a phrase talks about glow until the next light; the beat ends with none"),
     CueKind("focus", "tensor ids", "none: the camera moves to their cards, drawn larger, for the beat"),
     CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end"),
     CueKind("camera", "(node, [tensor]) or ()",

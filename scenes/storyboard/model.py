@@ -143,7 +143,11 @@ class Beat(_Model):
     focus: tuple[Text, ...] = Field(
         (), description="tensors of the log (program names) the camera moves to for this beat, drawing "
                         "their part of the graph larger, and back after")
-    check: Positive | None = Field(None, description="tick item N of the storyboard's checklist as this beat starts")
+    check: Positive | None = Field(
+        None, description="tick item N of the storyboard's checklist once this beat has shown what it prints")
+    asks: Positive | None = Field(
+        None, description="item N of the checklist is asked here, not yet ticked: the list comes in (a later "
+                          "beat's check: N ticks it, once its evidence is shown)")
     title: NonEmpty | None = Field(
         None, description="a short title of the beat's own, for its chapter and its article section "
                           "(else the first phrase of its narration); no numbers, as in narration")

@@ -16,6 +16,9 @@ to the cues it talks about, then the beat is laid out again from the phrases:
   as it is named; the cues between bound ones keep their order and relative timing; a
   phrase waits while the animation before its bound cue is not done; each phrase lasts its
   speech (or reading time) and the beat holds until the last is done.
+- lights: a phrase about a thing already drawn (its cue mark names a tensor no cue still to come
+  shows) lights its card, and ``[[from L]]`` the walk's path from L (:mod:`.lights`), so the
+  picture points at what is said even when the beat has nothing left to draw.
 - the maths stays while it is talked about: the walk's glow stays on a visited node at least
   ``highlight_hold`` seconds, a visit's rule and products (gone at the next visit) at least
   ``rule_hold`` seconds and to the end of the phrase that was being read as it came.
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Callable, Sequence
 
@@ -36,7 +39,8 @@ from scenes.voice.speech import Speaker, Timing, Word
 
 from .builder import _t
 from .caption_events import CaptionEvent, CaptionSpan
-from .cuemarks import op_word
+from .cuemarks import PATH, op_word
+from .lights import Levels, light_cues, light_times, path
 from .cues import Cue, cue_kind
 from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
@@ -162,8 +166,9 @@ def _bindings(ph: Phrase, steps: _Steps, floor: int, index: LogIndex, made: int
               ) -> list[tuple[int, int]]:
     """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order."""
     ev = ph.event
-    if ev.marks:
-        named = [(_named(name, steps, floor, index, made), at) for at, name in ev.marks]
+    marked = [(at, name) for at, name in ev.marks if not name.startswith(PATH)]  # a path binds no cue
+    if marked:
+        named = [(_named(name, steps, floor, index, made), at) for at, name in marked]
         return _monotone([(k, at) for k, at in named if k is not None])
     found: list[tuple[int, int]] = []
     pos = 0
@@ -210,10 +215,28 @@ def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Bound:
-    """A beat's cues in steps, and per phrase its anchors ``(step, seconds into the phrase)``."""
+    """A beat's cues in steps, per phrase its anchors ``(step, seconds into the phrase)``, and
+    per phrase what it lights (:func:`lights_of`; none for most)."""
 
     steps: _Steps
     anchors: list[list[tuple[int, float]]]
+    lights: list[Levels] = field(default_factory=list)
+    light_at: list[float] = field(default_factory=list)
+    """Per phrase, seconds into it its lights come: with a voice, as the first marked word is said."""
+
+
+def lights_of(ev: CaptionEvent, steps: _Steps, floor: int, index: LogIndex, made: int) -> Levels:
+    """What phrase ``ev`` lights: the tensors its cue marks name that no cue of the beat still
+    to come shows (all of them in a takeaway, which has no cues), as one level; and for a
+    ``[[from L]]`` mark, the backward walk's path from L's node, a level per step down it."""
+    one: list[str] = []
+    levels: Levels = []
+    for _, name in ev.marks:
+        if name.startswith(PATH):
+            levels += path(index, name[len(PATH):], made)
+        elif _named(name, steps, floor, index, made) is None:
+            one += [i for i in index.ids_of(name, until=made) if i not in one]
+    return ([tuple(one)] if one else []) + levels
 
 
 def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voiced: bool) -> Bound:
@@ -232,9 +255,15 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
     for k in title:
         if steps.times and not any(g and g[0][0] == 0 for g in bound[k + 1:]):
             bound[k] = [(0, 0)]
+    floors = [-1] + [max([-1] + [g[-1][0] for g in bound[:k + 1] if g]) for k in range(len(phrases) - 1)]
+    lights = [lights_of(ph.event, steps, f, index, made) for ph, f in zip(phrases, floors)]
     out: list[list[tuple[int, float]]] = []
     last = -1
     for k, (ph, got) in enumerate(zip(phrases, bound)):
+        if not got and lights[k]:  # it lights what it talks about: the steps before the next
+            out.append([])  # binding come in order from the last, none waits for a later phrase
+            last = max(last, min((g[0][0] for g in bound[k + 1:] if g), default=len(steps.times)) - 1)
+            continue
         if not got:  # the next step in order (its lead-in with the phrase), if before the next binding
             nxt = min((g[0][0] for g in bound[k + 1:] if g), default=len(steps.times))
             out.append([(last + 1, steps.lead(last + 1))] if last + 1 < nxt else [])
@@ -250,7 +279,12 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
             whole = steps.reveal(got[-1][0])
             out.append([(got[0][0], -lead - whole)] * (lead > 0) + [(got[-1][0], -whole)])
         last = got[-1][0]
-    return Bound(steps, out)
+    return Bound(steps, out, lights, _lit_at(phrases, voiced))
+
+
+def _lit_at(phrases: Sequence[Phrase], voiced: bool) -> list[float]:
+    """Seconds into each phrase its lights come (:func:`.lights.light_times`)."""
+    return light_times([ph.timing for ph in phrases], [ph.event.marks for ph in phrases], voiced)
 
 
 def _bound(phrases: list[Phrase], steps: _Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
@@ -334,6 +368,9 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
         spans[-1] = _held(spans[-1], end, tm.reading, phrases[-1].length)
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
+    starts = [sp.start + (bound.light_at[k] if k < len(bound.light_at) else 0.0) for k, sp in enumerate(spans)]
+    for light in light_cues(starts, bound.lights, end, tm, beat):  # after the cues starting with it
+        moved.insert(next((i for i, c in enumerate(moved) if c.start > light.start), len(moved)), light)
     return moved, spans, end
 
 
@@ -342,9 +379,12 @@ def _held(span: CaptionSpan, until: float, rules: ReadingRules, length: float) -
     return replace(span, end=_t(min(until, span.start + max(rules.max_seconds, length))))
 
 
-def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int
-                    ) -> tuple[list[CaptionSpan], float]:
-    """Phrases over no cues of their own (the takeaway over the last picture): one after another."""
-    _, spans, end = lay_beat(list(phrases), Bound(_Steps.of([]), [[] for _ in phrases]), start, {}, tm, beat,
-                             first_index)
-    return spans, end
+def lay_out_phrases(phrases: Sequence[Phrase], start: float, tm: PlanTimings, beat: int, first_index: int,
+                    index: LogIndex | None = None, voiced: bool = False) -> tuple[list[Cue], list[CaptionSpan], float]:
+    """Phrases over no cues of their own (the takeaway over the last picture): one after another;
+    their cue marks light what they name (``index``: the log they name it in)."""
+    none = _Steps.of([])
+    made = len(index.events) - 1 if index is not None else 0
+    lights = [lights_of(ph.event, none, -1, index, made) if index is not None else [] for ph in phrases]
+    bound = Bound(none, [[] for _ in phrases], lights, _lit_at(phrases, voiced))
+    return lay_beat(list(phrases), bound, start, {}, tm, beat, first_index)

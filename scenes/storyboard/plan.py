@@ -25,7 +25,7 @@ from .builder import Builder, _t
 from scenes.voice.speech import Speaker
 
 from .caption_events import CaptionEvent, CaptionSpan, events_of, first_shown
-from .cuemarks import marks
+from .cuemarks import marks, unmarked
 from .cues import Cue
 from .logindex import Event, LogIndex
 from .model import Storyboard
@@ -113,7 +113,8 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if focus:  # the camera moves to those cards first, and back once the beat has shown its span
             b.add("focus", tm.focus_move, focus)
         checklist = [Shown(item, None, "checklist", "item") for item in board.checklist]
-        if beat.check is not None and not any(c.kind == "check" for c in [*cues, *b.cues]):
+        asked = beat.check is not None or beat.asks is not None
+        if asked and not any(c.kind == "check" for c in [*cues, *b.cues]):
             b.add("check", tm.node_appear, (), checklist, advance=False)  # the list comes in, nothing ticked
         if view.begin is not None:
             view.begin(b)
@@ -187,18 +188,19 @@ def _catch_up(b: Builder, index: LogIndex, after: int, before: int) -> None:
 
 
 def _events(narration: str, index: LogIndex, cutoff: int, board: Storyboard, tm: PlanTimings,
-            i: int) -> list[CaptionEvent]:
-    """Beat ``i``'s narration filled at seq ``cutoff`` and cut into caption events, its cue marks
-    (:mod:`.cuemarks`) taken out and kept with the events they fall in."""
+            i: int | None, style: str = "caption") -> list[CaptionEvent]:
+    """Beat ``i``'s narration (``None``: the takeaway) filled at seq ``cutoff`` and cut into
+    caption events, its cue marks (:mod:`.cuemarks`) taken out and kept with the events they fall in."""
     clean, found, _ = marks(narration)
     text, shown, problems = fill(clean, index, cutoff, board.number_style)
     if problems:
-        raise ValueError(f"beat {i + 1}: {problems[0]}")  # validation refuses this earlier
+        where = "takeaway" if i is None else f"beat {i + 1}"
+        raise ValueError(f"{where}: {problems[0]}")  # validation refuses this earlier
     at = []
     for m in found:  # where the mark falls once the placeholders before it are filled
         before = fill(clean[:m.at], index, cutoff, board.number_style)[0]
         at.append((len(" ".join(before.split())) + (1 if before.strip() and before[-1].isspace() else 0), m.name))
-    return events_of(text, shown, tm.reading, marks=at)
+    return events_of(text, shown, tm.reading, style, marks=at)
 
 
 def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, cues: list[Cue],
@@ -207,15 +209,14 @@ def _takeaway(board: Storyboard, index: LogIndex, tm: PlanTimings, now: float, c
     picture, and those numbers side by side in it as the takeaway starts (a ``recap`` cue,
     :mod:`.recap`). Returns the clip's end."""
     assert board.takeaway is not None
-    text, shown, problems = fill(board.takeaway.text, index, len(index.events) - 1, board.number_style)
-    if problems:
-        raise ValueError(f"takeaway: {problems[0]}")  # validation refuses this earlier
+    said = _events(board.takeaway.text, index, len(index.events) - 1, board, tm, None, "takeaway")
     k = len(beats)
-    named = recap_strings(board.takeaway.text, index, board.number_style)
+    named = recap_strings(unmarked(board.takeaway.text), index, board.number_style)
     if named:
         cues.append(Cue(_t(now), _t(tm.node_appear), "recap", k, strings=named))
-    spans, end = lay_out_phrases(phrases_of(events_of(text, shown, tm.reading, "takeaway"), speak, tm), now, tm, k,
-                                 len(captions) + 1)
+    lit, spans, end = lay_out_phrases(phrases_of(said, speak, tm), now, tm, k, len(captions) + 1, index,
+                                      voiced=speak is not None)
+    cues += lit
     captions += spans
     beat = BeatTime(k, "takeaway", _t(now), _t(end - now + tm.beat_pause))
     beats.append(beat)

@@ -55,7 +55,8 @@ def check_captions(doc: Document, board: Storyboard, index: LogIndex, errors: Er
     if board.takeaway is None:
         return
     path = ("takeaway", "text")
-    placeholders, problems = parse(board.takeaway.text)
+    text = unmarked(board.takeaway.text)  # as the captions show it: its cue marks taken out
+    placeholders, problems = parse(text)
     for _, message in problems:
         errors.add(*doc.at(path), message, path)
     values = []
@@ -66,9 +67,9 @@ def check_captions(doc: Document, board: Storyboard, index: LogIndex, errors: Er
         else:
             values.append((p, got))
     if len(values) == len(placeholders):
-        why = filled_problem("the takeaway", board.takeaway.text, values, rules)
+        why = filled_problem("the takeaway", text, values, rules)
         if why is not None:
             errors.add(*doc.at(path), why, path)
-    why = unfit(board.takeaway.text, rules)
+    why = unfit(text, rules)
     if why is not None:
         errors.add(*doc.at(path), f"takeaway cannot be cut into captions: {why}", path)

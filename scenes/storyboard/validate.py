@@ -23,7 +23,7 @@ from engine.records import Accumulate, Branch, Error, GradReset
 from .logindex import LogIndex
 from .model import SPAN_KEYS, Beat, Numbers, NumberStyle, Storyboard
 from .modelcheck import INVALID, check
-from .cuemarks import marks, op_word, unmarked
+from .cuemarks import PATH, marks, op_word, unmarked
 from .placeholders import parse
 from .narration import resolve, unknown_name
 from .articletext import check_article
@@ -94,6 +94,9 @@ def load(file: str, overrides: dict[str, str] | None = None, name: str | None = 
         check_beats(doc, beats, numbers, index, errors, defined_names(source),
                     len(items) if isinstance(items, list) else 0)
         if board is not INVALID:
+            if board.takeaway is not None:
+                _check_marks(doc, None, ("takeaway", "text"), index, _known(defined_names(source), index), errors,
+                             board.takeaway.text)
             check_errors_shown(board, index, place, errors)
             check_captions(doc, board, index, errors, default_timings().reading)
             check_article(doc, board, index, errors)
@@ -155,12 +158,17 @@ def _usable_parts(doc: Document, board: Storyboard) -> tuple[list[tuple[int, Bea
     return beats, numbers
 
 
+def _known(names: list[str], index: LogIndex) -> list[str]:
+    """The names a storyboard may use: the program's and those the log binds, once each."""
+    return list(dict.fromkeys(names + [n for n in index.logged_names() if n.isidentifier()]))
+
+
 def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, index: LogIndex,
                 errors: ErrorList, names: list[str], checklist: int = 0) -> None:
     """The checks that need the log: spans exist, names are the program's, narration resolves;
     and each ``check:`` names an item of the ``checklist`` (``checklist`` items)."""
     cutoff = -1
-    known = list(dict.fromkeys(names + [n for n in index.logged_names() if n.isidentifier()]))
+    known = _known(names, index)
     filled_by: dict[int, tuple[int, Beat]] = {}  # an accumulate event's seq -> the beat that shows it
     for i, beat in beats:
         at: Path = ("beats", i)
@@ -179,10 +187,12 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
                 line, col = doc.at(at + ("focus", j))
                 errors.add(line, col, f"focus: '{name}' is not a tensor of the log (its tensors are "
                            f"{', '.join(tensors) or 'none'}){did_you_mean(name, tensors)}", at + ("focus", j))
-        if beat.check is not None and beat.check > checklist:
-            line, col = doc.at(at + ("check",))
-            errors.add(line, col, f"check: {beat.check} names no item of the checklist (it has {checklist})",
-                       at + ("check",))
+        for key in ("check", "asks"):
+            item = getattr(beat, key)
+            if item is not None and item > checklist:
+                line, col = doc.at(at + (key,))
+                errors.add(line, col, f"{key}: {item} names no item of the checklist (it has {checklist})",
+                           at + (key,))
         both = set(beat.emphasis) & set(beat.dim)
         if both:
             line, col = doc.at(at + ("dim",))
@@ -345,21 +355,32 @@ def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:
     line, col = doc.at(path)
     node = doc.nodes.get(path)
     style = getattr(node, "style", None)
-    value = doc.data["beats"][path[1]].get("narration", "")
-    if node is not None and "\n" not in value and node.start_mark.line == node.end_mark.line:
+    value = getattr(node, "value", "")  # the scalar as written (a beat's narration or the takeaway's text)
+    if node is not None and isinstance(value, str) and "\n" not in value and node.start_mark.line == node.end_mark.line:
         return line, col + offset + (1 if style in ('"', "'") else 0)
     return line, col
 
 
-def _check_marks(doc: Document, beat: Beat, at: Path, index: LogIndex, known: list[str],
-                 errors: ErrorList) -> None:
-    """Each cue mark (:mod:`.cuemarks`) is ``[[NAME]]`` and names a tensor or an op of the log."""
-    path = at + ("narration",)
-    _, found, problems = marks(beat.narration)
+def _check_marks(doc: Document, beat: Beat | None, at: Path, index: LogIndex, known: list[str],
+                 errors: ErrorList, text: str | None = None) -> None:
+    """Each cue mark (:mod:`.cuemarks`) is ``[[NAME]]`` naming a tensor or an op of the log, or
+    ``[[from NAME]]`` naming a result; ``text`` (at ``at``): the takeaway's, instead of a beat's narration."""
+    path = at + ("narration",) if text is None else at
+    _, found, problems = marks(text if text is not None else beat.narration if beat is not None else "")
     for offset, message in problems:
         errors.add(*_narration_col(doc, path, offset), message, path)
     ops = sorted({re.sub(r"Backward\d*$", "", n.grad_fn) for n in index.node_event.values() if n.grad_fn})
     for m in found:
+        if m.name.startswith(PATH):  # a path starts at a result: a tensor with a node
+            made = [index.tensor_event[i] for i in index.ids_of(m.name[len(PATH):]) if i in index.tensor_event]
+            if any(t.grad_fn and t.node for t in made):
+                continue
+            results = [n for n in known if any((t := index.tensor_event.get(i)) is not None and t.grad_fn
+                                               for i in index.ids_of(n))]
+            errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no result of the program "
+                       f"(a tensor with a grad_fn) to trace the path back from (its results: "
+                       f"{', '.join(results) or 'none'})", path)
+            continue
         if index.ids_of(m.name) or (op_word(m.name) or "-") in {op_word(o) for o in ops}:
             continue
         errors.add(*_narration_col(doc, path, m.raw), f"cue mark [[{m.name}]] names no tensor or op of the program "

@@ -29,7 +29,7 @@ import pytest
 from tests.hostile.harness import HANG_BOUND, RENDER, ROOT, TINY, one_line, render
 
 pytest.importorskip("distributed", reason="the cluster extra: pip install -e '.[cluster]'")
-pytestmark = pytest.mark.xdist_group("cluster")
+pytestmark = pytest.mark.xdist_group("cluster_peers")  # its own peers: beside the cluster tests, not after them
 
 BOUND = 3.0
 """The --scheduler-timeout these tests give (seconds)."""

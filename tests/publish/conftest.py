@@ -35,8 +35,8 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(ROOT / "scenes" / "storyboards" / "backward_walk.yaml", home / "storyboards" / "walk.yaml")
     shutil.copy(ROOT / "scenes" / "storyboards" / "graph_build.yaml", home / "storyboards" / "build.yaml")
     (home / "course.yaml").write_text(COURSE)
-    for name in ("build", "walk"):
-        r = render("article", f"storyboards/{name}.yaml", "--out", "out", *TINY, cwd=home)
+    for name, upright in (("build", []), ("walk", ["--no-portrait"])):  # build's page has its 9:16 clip too
+        r = render("article", f"storyboards/{name}.yaml", "--out", "out", *TINY, *upright, cwd=home)
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip().splitlines()[-1] == f"out/{name}/index.html"
     r = render("site", "out", cwd=home)

@@ -208,3 +208,56 @@ def test_the_figures_read_on_a_phone_and_the_walk_steps(browser, server, course:
     source = (course / "out" / "walk" / "index.html").read_text()
     assert "style=" not in source and "<script>" not in source and " onclick" not in source
     assert _errors(browser) == []
+
+
+def _clip_chosen(driver) -> list:  # type: ignore[no-untyped-def]
+    """The clip the page chose, once its metadata is in: its file, size, duration, poster and box."""
+    return driver.execute_async_script("""
+        var done = arguments[0], v = document.getElementById('clip');
+        function report() {
+          var box = v.getBoundingClientRect();
+          done([v.currentSrc.split('/').pop(), v.videoWidth, v.videoHeight, v.duration, v.poster.split('/').pop(),
+                Math.round(box.width), Math.round(box.height)]);
+        }
+        if (v.readyState >= 1) report(); else v.addEventListener('loadedmetadata', report);""")
+
+
+def test_a_phone_held_upright_plays_the_portrait_clip(browser, server) -> None:  # type: ignore[no-untyped-def]
+    """At 390 px build's page plays its 9:16 clip (``<source media>``, no script needed) in an
+    upright box with its own poster; at 1280 px its 16:9 clip, as long; the walk's page, written
+    with --no-portrait, plays its 16:9 clip on a phone too."""
+    base, _ = server
+    _open(browser, f"{base}/build/index.html", PHONE)
+    phone = _clip_chosen(browser)
+    _open(browser, f"{base}/build/index.html", DESKTOP)
+    desktop = _clip_chosen(browser)
+    assert phone[0] == "build.9x16.mp4" and phone[1] < phone[2] and phone[4] == "build.9x16.png", phone
+    assert phone[6] > phone[5] > 300, phone  # upright, the column's width
+    assert desktop[0] == "build.mp4" and desktop[1] > desktop[2] and desktop[4] == "build.png", desktop
+    assert abs(phone[3] - desktop[3]) < 0.15, (phone, desktop)  # one plan: the tracks and links fit both
+    _open(browser, f"{base}/walk/index.html", PHONE)
+    assert _clip_chosen(browser)[0] == "walk.mp4"
+    assert _errors(browser) == []
+
+
+def test_the_values_table_fits_a_desktop_and_shows_it_scrolls_on_a_phone(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """dynamic_graph's page (no clip needed: written from its log, with the style sheet, opened
+    from disk): its values table, a row per tensor of four backward calls, fits the column at
+    1280 px; at 390 px the boxes that scroll sideways (the table, the program) say so with a
+    shadow on the edge that has more (CSS only)."""
+    from scenes.publish import pages
+    from tests.publish.test_article_data import _data
+
+    data, _, _ = _data("dynamic_graph")
+    (tmp_path / "index.html").write_text(pages.render("article.html.j2", data))
+    (tmp_path / "gradreel.css").write_text(pages.style_sheet())
+    measure = """
+        var box = document.querySelector('#values .scroll'), pre = document.querySelector('#program pre');
+        function hint(el) { var s = getComputedStyle(el);
+          return s.backgroundImage.indexOf('radial-gradient') >= 0 && s.backgroundAttachment.indexOf('local') >= 0; }
+        return [box.scrollWidth, box.clientWidth, hint(box), hint(pre)];"""
+    _open(browser, (tmp_path / "index.html").as_uri(), DESKTOP)
+    wide, room, _, _ = browser.execute_script(measure)
+    assert wide <= room, (wide, room)  # no sideways scroll on a desktop
+    _open(browser, (tmp_path / "index.html").as_uri(), PHONE)
+    assert browser.execute_script(measure)[2:] == [True, True]

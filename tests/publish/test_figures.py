@@ -5,6 +5,7 @@ inline script or style."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from scenes.publish import pages
 from scenes.publish.figure_page import page_figures
 from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE
 from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.theme import load_theme
 from tests.publish.test_article_data import _data
 
 
@@ -75,7 +77,30 @@ def test_the_values_table_has_the_gradient_each_node_received() -> None:
     assert rows["x"].received == ("–",)  # the walk never reaches an input
     assert rows["w2"].cells == ("4/9", "4/9")
     two, _, _ = _data("grad_accumulation")
-    assert len(two["grad_headers"]) == 2 * len(two["calls"]) and max(map(len, two["grad_headers"])) <= 10
+    assert two["grad_headers"] == ["received", ".grad"]  # two columns however many calls: the cells say which
+
+
+def test_the_values_table_has_a_row_per_tensor_not_per_name() -> None:
+    """dynamic_graph binds s three times and h four times: each tensor is a row, told apart by
+    the line (and the loop's pass) that made it, with its own value and what its own node
+    received; the table keeps five columns for four calls of backward()."""
+    data, checked, _ = _data("dynamic_graph")
+    rows = {(r.name, r.made): r for r in data["rows"]}
+    made = {e.id: e for e in checked.run.events if isinstance(e, Tensor)}
+    assert sorted(k for k in rows if k[0] in "hs") == [
+        ("h", "line 19"), ("h", "line 25, pass 1"), ("h", "line 25, pass 2"), ("h", "line 25, pass 3"),
+        ("s", "line 11"), ("s", "line 4"), ("s", "line 6")]
+    last_h = rows["h", "line 25, pass 3"]
+    assert last_h.value == "1/81" and last_h.cells == ("call 4: 1", "None")  # the walk starts at the last h
+    assert rows["h", "line 25, pass 1"].value == "1/9" and rows["h", "line 25, pass 1"].cells[0] == "call 4: 1/9"
+    assert rows["s", "line 11"].value == "-1/3" and rows["s", "line 11"].cells[0] == "call 2: 1"
+    assert rows["s", "line 4"].cells[0] == "call 1: 2"
+    assert rows["x", "line 3"].value == "1" and rows["x", "line 10"].value == "-1"
+    assert rows["w", ""].cells == ("call 1: 2\ncall 2: -1\ncall 3: 2/3\ncall 4: 4/27",) * 2
+    assert len(data["rows"]) == sum(1 for e in made.values() if e.name in ("w", "x", "s", "h"))
+    assert data["grad_headers"] == ["received", ".grad"]
+    md = pages.render("article.md.j2", {**data, "files": {**data["files"]}})
+    assert "| `h` (line 25, pass 3) | 1/81 | call 4: 1 | None | MulBackward0 |" in md
 
 
 def test_the_page_runs_no_inline_script_or_style() -> None:
@@ -99,10 +124,25 @@ def test_a_bucket_shows_the_grad_its_visit_writes() -> None:
     assert "w1.grad = 8/3" in walk_end.desc and "w2.grad = 4/9" in walk_end.desc
 
 
+def test_a_gradient_takes_its_edges_place_as_in_the_clip() -> None:
+    """Once: every edge the walk went back along was drawn twice, the grey forward arrow and the
+    orange gradient's beside it. In a figure the walk has passed, each such edge is the gradient's
+    arrow only; in the stepping figure its forward arrow shows until the step that sends it."""
+    figs, steppers, _, _ = _figures("backward_walk")
+    colours = load_theme().colors
+    walk_end, (walk,) = figs[5], steppers
+    sent = len(re.findall(rf'<polyline [^>]*stroke="{colours.grad}"', walk_end.svg))
+    assert sent == 8  # 6 gradients sent back down the graph's edges, 2 into the buckets
+    assert re.findall(rf'<polyline [^>]*stroke="{colours.edge}"', walk_end.svg) == []  # x's and y's are dimmed
+    until = sorted(int(k) for k in re.findall(r'class="mark edge(?: off)?" data-until="(\d+)"', walk.svg))
+    froms = re.findall(r'data-from="(\d+)"><g><polyline [^>]*stroke="', walk.svg)
+    assert len(until) == 6 and set(until) <= {int(k) for k in froms}
+
+
 def test_a_later_walk_starts_from_what_the_bucket_held() -> None:
     """grad_accumulation's second walk adds to 6: before its fill, the stepping bucket shows 6."""
     _, steppers, _, _ = _figures("grad_accumulation")
-    before = [re.search(r'data-until="\d+">(.*?)</g>', s.svg).group(1) for s in steppers]
+    before = [re.search(r'class="mark(?: off)?" data-until="\d+">(.*?)</g>', s.svg).group(1) for s in steppers]
     assert [">6</text>" in b for b in before] == [False, True, False]  # the third follows w.grad = None
     assert before[0] == before[2] == ""  # None: the bucket is empty, no word in it, as the clip draws it
 
@@ -130,11 +170,14 @@ def test_no_two_gradient_numbers_overlap(name: str) -> None:
                 assert abs(a[0] - b[0]) >= a[2] + b[2] or abs(a[1] - b[1]) >= a[3] + b[3], (f.file, a, b)
 
 
-def test_a_value_wider_than_its_card_is_left_out_as_in_the_clip() -> None:
-    """backward_graph prints its numbers as tensors (`numbers: torch`): the loss's
+def test_a_value_wider_than_its_card_is_left_out_as_in_the_clip(tmp_path: Path) -> None:
+    """backward_graph with its numbers as tensors (`numbers: torch`): the loss's
     ``tensor(0.4444, grad_fn=<PowBackward0>)`` ran across its neighbours and out of the figure.
     The card shows its name and grad_fn, as the clip's does; the description keeps the value."""
-    figs, _, _, _ = _figures("backward_graph")
+    board = tmp_path / "backward_graph.yaml"
+    board.write_text(Path(storyboard_path("backward_graph")).read_text().replace("numbers: fraction", "numbers: torch"))
+    checked, p = load_and_plan(str(board), (), "backward_graph")
+    figs, _ = page_figures(checked.index, p, [f"beat {k}" for k in range(len(p.beats))])
     first = figs[0]
     assert ">tensor(0.4444, grad_fn=&lt;PowBackward0&gt;)</text>" not in first.svg and ">L</text>" in first.svg
     assert "L = tensor(0.4444, grad_fn=<PowBackward0>)" in first.desc

@@ -24,7 +24,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from scenes.publish import pages
-from scenes.publish.article import article_data, article_files
+from scenes.publish.article import PORTRAIT_MEDIA, article_data, article_files
 from scenes.publish.site import Card, site_data
 from scenes.storyboard import load_and_plan
 from scenes.storyboard.captions import vtt_cues
@@ -70,7 +70,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (home / "storyboards").mkdir()
     (home / "storyboards" / "hostile.yaml").write_text(HOSTILE)
     (home / "course.yaml").write_text(COURSE)
-    r = render("article", "storyboards/hostile.yaml", "--out", "out", *TINY, cwd=home)
+    r = render("article", "storyboards/hostile.yaml", "--out", "out", *TINY, "--no-portrait", cwd=home)
     assert r.returncode == 0, r.stderr
     r = render("site", "out", cwd=home)
     assert r.returncode == 0, r.stderr
@@ -104,7 +104,7 @@ class _Page(HTMLParser):
         if tag == "meta" and (a.get("http-equiv") or "").lower() == "content-security-policy":
             self.policy.append(a.get("content") or "")
         self.handlers += [k for k in a if k.startswith("on")]
-        self.urls += [v for k, v in attrs if k in ("src", "href", "poster") and v]
+        self.urls += [v for k, v in attrs if k in ("src", "href", "poster", "data-portrait-poster") and v]
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "script":
@@ -171,7 +171,8 @@ def test_every_url_a_name_makes_is_percent_encoded(hostile: Path) -> None:
     files = article_files(BAD, "mp4")
     data = article_data(checked, p, files)
     data.update(video_type="video/mp4", size=(854, 480),
-                tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=True)
+                tracks={"captions": "data:,", "chapters": "data:,"}, captions_shown=True, portrait=True,
+                portrait_media=PORTRAIT_MEDIA)
     stills = {b["figure"].file for b in data["beats"] if b["figure"]}
     article = _parse(pages.render("article.html.j2", data)).urls
     md = _parse(_md_html(pages.render("article.md.j2", data))).urls
@@ -182,7 +183,7 @@ def test_every_url_a_name_makes_is_percent_encoded(hostile: Path) -> None:
     linked = {unquote(u.split("#")[0]) for u in article if not u.startswith(("#", "data:"))}
     assert linked == set(files.values()) - {files["chapters"]}  # the tracks are data: URLs; figures inline
     assert {unquote(u.split("#")[0]) for u in md} == {*files.values(), *stills} - {files["style"], files["script"],
-                                                                                     files["markdown"]}
+                                                                                     files["markdown"], files["portrait_poster"]}
     site.remove("data:,")  # the favicon
     site.remove("#main")  # the skip link
     assert {unquote(u) for u in site} == {"gradreel.css", f"{BAD}.mp4", f"{BAD}.png", f"{BAD}/index.html"}

@@ -46,7 +46,8 @@ def test_the_articles_clip_is_said(tmp_path: Path) -> None:
 
     (tmp_path / "storyboards").mkdir()
     shutil.copy(ROOT / "scenes" / "storyboards" / "graph_build.yaml", tmp_path / "storyboards" / "build.yaml")
-    r = render("article", "storyboards/build.yaml", "--out", "out", *TINY, "--voice", "draft", cwd=tmp_path)
+    r = render("article", "storyboards/build.yaml", "--out", "out", *TINY, "--voice", "draft", "--no-portrait",
+               cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     with av.open(str(tmp_path / "out" / "build" / "build.mp4")) as box:
         assert [s.codec_context.name for s in box.streams.audio] == ["aac"]

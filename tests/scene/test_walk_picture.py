@@ -113,14 +113,15 @@ def test_a_walked_graph_goes_when_a_new_one_starts(tmp_path: Path) -> None:
     assert all((r.src in scene.graph.cards or r.src in buckets) and r.dst in scene.graph.cards for r in scene.graph.arrows)
 
 
-def test_the_readout_fades_while_a_forward_pass_runs(tmp_path: Path) -> None:
-    """reverse_mode: from a pass's count until its derivative lands, the latest readout row still
-    shows the previous pass's weight and derivative, so it is faded (it read "passes: 3 / 36"
-    beside pass 2's w1_0_1 at full strength); the landing brings the new one in at full strength.
-    The first pass's row (w1_0_0, which the takeaway names) stays at full strength throughout."""
-    seen = {"pass_count": [], "jvp_fill": []}
+@pytest.fixture(scope="module")
+def reverse_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """reverse_mode stepped once for the tests below: the latest readout row's opacity at the
+    steps whose last cue is a pass's count or its landing, the first row's at every step, and
+    the marks on the network at the end (their meaning, per weight or unit)."""
+    seen: dict[str, list[float]] = {"pass_count": [], "jvp_fill": []}
     first: list[float] = []
-    for scene, _, step in stepped("reverse_mode", tmp_path):
+    scene = None
+    for scene, _, step in stepped("reverse_mode", tmp_path_factory.mktemp("reverse")):
         kinds = [k for a in step.actions if (k := getattr(a.payload, "kind", None)) in seen]
         if 2 in scene.state.network.rows:
             first.append(max(m.get_fill_opacity() for m in scene.state.network.rows[2].family_members_with_points()))
@@ -129,9 +130,40 @@ def test_the_readout_fades_while_a_forward_pass_runs(tmp_path: Path) -> None:
             continue
         # the step's last word: at 5 fps one pass lands in the step the next one starts
         seen[kinds[-1]].append(max(m.get_fill_opacity() for m in readout.family_members_with_points()))
-    assert len(seen["pass_count"]) == 34 and len(seen["jvp_fill"]) >= 20  # passes 1 and 2 find no latest row
+    from scenes.draw.record import tag_of
+    marks = [t for m in scene.mobjects if (t := tag_of(m)) is not None and t.role == "mark"]
+    net = scene.views.network.geometry.net
+    named = [net.links[w].name for w, m in scene.state.network.names.items() if m in scene.mobjects]
+    return {"seen": seen, "first": first, "marks": marks, "weights": len(net.links), "named": named}
+
+
+def test_the_readout_fades_while_a_forward_pass_runs(reverse_run: dict[str, Any]) -> None:
+    """reverse_mode: from a pass's count until its derivative lands, the latest readout row still
+    shows the previous pass's weight and derivative, so it is faded (it read "passes: 3 / 36"
+    beside pass 2's w1_0_1 at full strength); the landing brings the new one in at full strength.
+    The first pass's row (w1_0_0, which the takeaway names) stays at full strength throughout.
+    Rushed passes write no readout: the latest row goes with the first of them, so only passes
+    3 and 4 find one at their count, and passes 2, 3 and 36 land one."""
+    seen, first = reverse_run["seen"], reverse_run["first"]
+    assert len(seen["pass_count"]) == 2 and len(seen["jvp_fill"]) == 3
     assert max(seen["pass_count"]) < 0.5 < min(seen["jvp_fill"])
     assert first and min(first) == 1.0
+
+
+def test_the_first_passs_weight_is_named_on_the_network(reverse_run: dict[str, Any]) -> None:
+    """The readout "w1_0_0 -0.0754", kept to the end and named by the takeaway, names a weight
+    the network marks: its name beside its line (no weight was named on the network)."""
+    assert reverse_run["named"] == ["w1_0_0"]
+
+
+def test_the_ending_shows_the_one_reverse_sweep(reverse_run: dict[str, Any]) -> None:
+    """reverse_mode's takeaway ("one backward sweep gives every weight its gradient"): the
+    network shows the reverse sweep again, every weight's line in the gradient's colour, and no
+    longer forward mode's marks, whose 36 passes the tally keeps in forward mode's colour. It
+    ended in forward mode's colour from end to end, the sweep erased when forward mode began."""
+    meanings = [t.meaning for t in reverse_run["marks"]]
+    assert "forward_mode" not in meanings
+    assert meanings.count("gradient") >= reverse_run["weights"]
 
 
 def test_each_visited_node_keeps_the_gradient_it_received(tmp_path: Path) -> None:
@@ -144,3 +176,23 @@ def test_each_visited_node_keeps_the_gradient_it_received(tmp_path: Path) -> Non
     assert kept == {"L": "1", None: "4/3", "yh": "4/3", "s": "8/3", "z": "8/3"}  # None: yh - y, unnamed
     scene, _ = scene_after("backward_walk", 7, tmp_path)  # the fills
     assert {name(n): m.text.text for n, m in scene.walk.badges.items()} == kept
+
+
+def test_op_names_stay_as_the_cards_become_their_grad_fns(tmp_path: Path) -> None:
+    """backward_graph: as each card becomes its backward function and its arrows turn, the op's
+    name over it ("mul", "relu", "sub", "** 2") stays: they went one by one, and for some 12 s
+    some nodes had them and some not; at the end L no longer said that it squares."""
+    from scenes.draw.record import tag_of
+
+    def shown_tags(scene: Any) -> dict[str, bool]:
+        on = {id(m) for top in scene.mobjects for m in top.get_family()}
+        return {k: id(m) in on for k, m in scene.graph.tags.items()}
+
+    scene, _ = scene_after("backward_graph", 1, tmp_path)
+    before = shown_tags(scene)
+    assert len(before) == 5 and all(before.values())
+    scene, _ = scene_after("backward_graph", 4, tmp_path)
+    after = shown_tags(scene)
+    assert after == before
+    texts = sorted(t.text for g in scene.graph.tags.values() for m in g.get_family() if (t := tag_of(m)) and t.text)
+    assert texts == ["** 2", "mul", "mul", "relu", "sub"]

@@ -62,3 +62,45 @@ def follow(p: Plan) -> Follow:
             else:
                 timely += 1
     return Follow(changed, len(spans), timely, numbers, tuple(late), tuple(early))
+
+
+STILL = 3.5
+"""Seconds: a stretch this long with a caption up and no cue moving is a still picture talked over."""
+
+
+def still_stretches(p: Plan, least: float = STILL) -> list[tuple[float, float]]:
+    """The stretches of at least ``least`` seconds in which a caption is up (title and takeaway
+    included) and no cue of the plan is animating: the picture stands still while words play.
+    A cue moves the picture from its start to its end (decor cues too: a pulse is a change).
+
+    >>> from scenes.storyboard.caption_events import CaptionSpan
+    >>> from scenes.storyboard.cues import Cue
+    >>> p = Plan("t", 10.0, (Cue(0.0, 1.0, "title", 0), Cue(6.0, 0.5, "title", 0)),
+    ...          (CaptionSpan(1, 0.0, 9.0, "a", 0),), ())
+    >>> still_stretches(p)
+    [(1.0, 6.0)]
+    """
+    moving = sorted((c.start, c.start + c.duration) for c in p.cues)
+    out: list[tuple[float, float]] = []
+    for span in _merged([(s.start, s.end) for s in p.captions]):
+        t = span[0]
+        for a, b in moving + [(span[1], span[1])]:
+            if b <= t:
+                continue
+            if min(a, span[1]) - t >= least - EPS:
+                out.append((round(t, 3), round(min(a, span[1]), 3)))
+            t = max(t, b)
+            if t >= span[1]:
+                break
+    return out
+
+
+def _merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Overlapping or touching spans (captions back to back) as one."""
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1] + 0.5:  # the bar stays up through a short gap (BAR_KEPT)
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out

@@ -162,6 +162,19 @@ def test_graph_build_durations_follow_the_timings() -> None:
     assert fast[0].duration == pytest.approx(TIMINGS.node_appear * 0.5)
 
 
+@pytest.mark.parametrize("name", CLIPS)
+def test_the_console_shows_what_the_program_prints(name: str) -> None:
+    """Issue 39: the lines under the code are the program's prints, in order, and nothing else
+    (beside the warnings it raised): backward_graph printed `yh - y = tensor(0.6667, ...)`, a
+    variable the program does not have, for a program that prints nothing but says so."""
+    from engine.records import Print
+    from scenes.layout.clip import message_line, printed_texts
+
+    p, events = _plan(name)
+    messages = {message_line(c) for c in p.cues if c.kind == "message"}
+    assert [t for t in printed_texts(p) if t not in messages] == [e.text for e in events if isinstance(e, Print)]
+
+
 def test_backward_graph_shows_buckets_then_grad_fns() -> None:
     p, _ = _plan("backward_graph")
     kinds = [(c.kind, c.text("grad_fn")) for c in p.cues if c.kind in ("bucket_appear", "grad_fn_appear")]
@@ -300,6 +313,11 @@ def test_a_check_is_ticked_once_its_beat_has_shown_it() -> None:
     for tick in ticks:
         shown = [c for c in p.cues if c.beat == tick.beat and c.kind in ("output_line", "message")]
         assert shown and all(c.start + c.duration <= tick.start + 1e-9 for c in shown), (tick, shown)
+    # the call order is shown by the same print before and after backward: None, then tensor(8.)
+    first = next(t for t in ticks if t.text("ticked") == "1. the call order")
+    after = [c for c in p.cues if c.kind == "output_line" and c.start + c.duration <= first.start + 1e-9]
+    assert [c.text("output") for c in after] == ["None", "tensor(8.)"]
+    assert checks[0].start < min(c.start for c in after)  # the list comes in as the check is asked
 
 
 @pytest.mark.parametrize("name", CLIPS)

@@ -67,7 +67,7 @@ def test_every_declared_cue_kind_is_planned_somewhere():
         emitted |= {c.kind for c in p.cues}
     assert emitted <= set(CUE_KINDS) and len(emitted) > 20
     root = Path(views.__file__).parent.parent
-    source = "".join(f.read_text() for f in [root / "plan.py", root / "builder.py", *root.glob("views/*.py")])
+    source = "".join(f.read_text() for f in [root / "plan.py", root / "builder.py", root / "lights.py", *root.glob("views/*.py")])
     assert [k for k in CUE_KINDS if f'"{k}"' not in source] == []
 
 

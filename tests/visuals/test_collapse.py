@@ -27,9 +27,8 @@ def _load(name: str):
 
 
 NAMES_ONLY = {
-    ("backward_graph", "1:1"): "its values are PyTorch's printouts (numbers: torch), too long for any card, printed "
-                               "under the code at every aspect; a clip naming its backward functions keeps its whole "
-                               "pane and folds nothing, and its cards name the tensor and its grad_fn",
+    ("backward_graph", "1:1"): "a clip naming its backward functions keeps its whole pane and folds nothing; at 1:1 "
+                               "its cards name the tensor and its grad_fn, with no room for a value",
 }
 """Cases whose cards show names only, and why."""
 

@@ -69,6 +69,20 @@ def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
     assert leaf.frame.get_stroke_color().to_hex().lower() == THEME.colors.leaf_grad.lower()
 
 
+def test_a_name_that_could_run_into_its_value_is_set_apart() -> None:
+    """Issue 39: missing_gradient's ``z - 1  2`` read as ``z - 12`` on a phone, ``L1  4`` as
+    ``L14``: between such a name and its value the theme's separator sits, level with the value's
+    digits; a name that cannot run into its value (``z  3``) keeps the plain gap."""
+    z = THEME.sizes
+    box = Box("t5", "op", 0, 0, z.card_width, z.card_height)
+    sub = node_card(box, THEME, name="z - 1", value="2", grad_fn="SubBackward0", detail=Detail.FULL, scale=1.0)
+    sep = getattr(sub, "sep", None)
+    assert sep is not None and sub.name.get_right()[0] < sep.get_left()[0] < sep.get_right()[0] < sub.value.get_left()[0]
+    assert abs(sep.get_center()[1] - sub.value.get_center()[1]) < EPS
+    plain = node_card(box, THEME, name="z", value="3", grad_fn="MulBackward0", detail=Detail.FULL, scale=1.0)
+    assert getattr(plain, "sep", None) is None and plain.value is not None
+
+
 def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
     card = node_card(Box("t9", "op", 0, 0, 0.12, 0.08), THEME, name="a_long_name", value="0.1234", grad_fn="MulBackward0", detail=Detail.NAME, scale=0.08)
     assert card.name is None and len(card) == 1
@@ -264,6 +278,20 @@ def test_legend_entries_do_not_overlap(across: bool) -> None:
     for a, b in itertools.combinations(m.submobjects, 2):
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = bbox(a), bbox(b)
         assert min(ax1, bx1) <= max(ax0, bx0) + EPS or min(ay1, by1) <= max(ay0, by0) + EPS
+
+
+def test_legend_swatches_and_words_line_up_in_a_column() -> None:
+    """Issue 39: at 480p the words started 2-5 px apart from row to row ("weight" against
+    "result" and "loss"), each swatch sized by its own words' height: one column of swatches,
+    one left edge for the words."""
+    from scenes.draw.visuals import legend
+
+    c, w = THEME.colors, THEME.labels
+    m = legend([(c.leaf_grad, w.legend_weight), (c.leaf_nograd, w.legend_input), (c.op, w.legend_result),
+                (c.loss, w.legend_loss), (c.grad, w.legend_grad)], THEME)
+    swatches = {(round(r[0].width, 6), round(r[0].get_left()[0], 6)) for r in m.submobjects}
+    assert len(swatches) == 1
+    assert max(r[1].get_left()[0] for r in m.submobjects) - min(r[1].get_left()[0] for r in m.submobjects) < EPS
 
 
 def test_a_unit_still_to_come_is_recorded_as_a_dimmed_unit() -> None:

@@ -8,8 +8,6 @@ overhangs the card at that size instead, as a weight's must show every update.
 
 from __future__ import annotations
 
-from typing import Any
-
 from manim import DOWN, RIGHT, RoundedRectangle, VGroup
 
 from scenes.layout.compact import compact_text_scale
@@ -17,8 +15,8 @@ from scenes.layout.detail import Detail
 from scenes.layout.place import Box
 from scenes.theme import Theme
 from scenes.theme_model import KIND_MEANING
-from scenes.draw.record import tag, tag_of
-from scenes.draw.visuals.glyphs import label, shrink_to_fit, text_width
+from scenes.draw.record import tag
+from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
 
 def kind_colour(kind: str, theme: Theme) -> str:
@@ -91,15 +89,18 @@ def node_card(
     top_row = [("name", title, theme.fonts.sans, f.card_name, colour)]
     shown_value = [("value", value, theme.fonts.mono, f.card_value, theme.colors.text)] \
         if full and value is not None and box.kind != "internal" else []
-    rows = [(top_row + shown_value, q.card_name_row + q.card_value_row)]
+    apart = [("sep", theme.labels.name_value, theme.fonts.mono, f.card_value, theme.colors.text_muted)] \
+        if shown_value and runs_into(title) else []
+    rows = [(top_row + apart + shown_value, q.card_name_row + q.card_value_row)]
     if sub:
         rows.append(([("sub", sub, theme.fonts.sans, f.card_fn, theme.colors.text_muted)], q.card_sub_row))
     if detail is Detail.DENSE:  # one row: name and value (a result's op is its tag, or its title)
-        rows = [(top_row + shown_value, 1.0)]
+        rows = [(top_row + apart + shown_value, 1.0)]
     elif detail is Detail.COMPACT:  # leaves: name over value; results: name and value over grad_fn
         second = shown_value if box.kind.startswith("leaf") else \
             [("sub", sub, theme.fonts.sans, f.card_fn, theme.colors.text_muted)] if sub else []
-        rows = [(top_row + ([] if box.kind.startswith("leaf") else shown_value), 1.0)] + ([(second, 1.0)] if second else [])
+        rows = [(top_row + ([] if box.kind.startswith("leaf") else apart + shown_value), 1.0)] + \
+            ([(second, 1.0)] if second else [])
     share = sum(r[1] for r in rows)
     top = box.y + inner_h / 2
     compact = detail.text_sized  # sized for its texts at the minimum size, times `compact_text_scale`
@@ -120,43 +121,40 @@ def node_card(
             made.append((role, label(text, font, start, col), start))
         if not made:
             continue
-        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=_set_apart(made, gap, theme.fonts.sans), aligned_edge=DOWN)
+        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=gap, aligned_edge=DOWN)
+        for k, (role, m, _) in enumerate(made):
+            if role == "sep" and k + 1 < len(made):  # level with the value's digits, not on its baseline
+                m.set_y(made[k + 1][1].get_center()[1])
         # a number alone on its row (a weight's, under its name) is never dropped: a longer one
         # (-0.2864, 5.52e-06) overhangs the card at the least readable size (not a rounding under
         # it); a printout (numbers: torch) is written under the code instead, as it always was
         lone_number = len(made) == 1 and made[0][0] == "value" and len(value or "") <= theme.layout.value_chars + 2
         factor = shrink_to_fit(row, inner_w, h * q.label_fill,
                                least=f.min_readable * (1 + 1e-9) / made[0][2] if lone_number else 0.0)
-        if len(made) > 1 and any(st * factor < f.min_readable for _, _, st in made):
+        if len(made) > 1 and any(st * factor < f.min_readable for r, _, st in made if r != "sep"):
             made = made[:1]  # the two do not fit side by side: the name alone (a printout goes to the console)
             row = VGroup(made[0][1].scale(1 / factor))
             factor = shrink_to_fit(row, inner_w, h * q.label_fill)
         row.move_to([box.x, cy, 0])
         for role, m, start in made:
             if start * factor >= f.min_readable:
-                tag(m, "value" if role == "value" else "label", id=box.id, meaning=meaning if role == "name" else None)
+                tag(m, {"value": "value", "sep": "separator"}.get(role, "label"), id=box.id,
+                    meaning=meaning if role == "name" else None)
                 setattr(card, role, m)
                 card.add(m)
     if card.sub is None and card.name is not None:  # one row: it sits in the middle
-        shown = VGroup(*(m for m in (card.name, card.value) if m is not None))
+        shown = VGroup(*(m for m in (card.name, getattr(card, "sep", None), card.value) if m is not None))
         shown.move_to([box.x, frame.get_center()[1], 0])
     return card
 
 
-NAME_APART = 2.5
-"""Word spaces between a name that has spaces of its own and its value: at the row's usual gap
-(about two), ``z - 1  2`` read as ``z - 12`` (issue 39)."""
+def runs_into(name: str) -> bool:
+    """Whether a card's name, followed by its value on one row, could be read as running into
+    it: a name that ends in a digit (``L1  4`` read as ``L14``) or an expression with spaces
+    of its own (``z - 1  2`` read as ``z - 12``, issue 39). Such a name and its value get the
+    theme's ``labels.name_value`` between them (``z - 1 = 2``); ``z  3`` needs none.
 
-
-def _set_apart(made: list[tuple[str, Any, float]], gap: float, font: str) -> float:
-    """The gap between a row's texts: ``gap``, or, where a name with spaces of its own (an
-    expression: ``z - 1``, ``yh - y``; set in ``font``) is followed by its value, ``NAME_APART``
-    of that name's word spaces, so that the name's last word is not read as the value's first
-    digit."""
-    name = tag_of(made[0][1]) if made else None
-    text = (name.text or "") if name is not None else ""
-    if len(made) < 2 or made[0][0] != "name" or " " not in text:
-        return gap
-    size = made[0][2]
-    space = (text_width(text, font, size) - text_width(text.replace(" ", ""), font, size)) / text.count(" ")
-    return max(gap, NAME_APART * space)
+    >>> [runs_into(n) for n in ("z - 1", "L1", "yh - y", "w", "yh", "")]
+    [True, True, True, False, False, False]
+    """
+    return bool(name) and (" " in name or name[-1].isdigit())

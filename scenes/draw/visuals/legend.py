@@ -19,9 +19,13 @@ def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False
     t = theme
     size = t.font_sizes.card_flag
     rows = []
+    # one swatch size for every row, from a line's full height (ascender to descender): sized by
+    # each row's own words ("loss" against "weight (requires_grad)"), the swatches differed in
+    # width and the words started 2-5 px apart at 480p
+    high = label("Ag(", t.fonts.sans, size, t.colors.text_muted).height
     for colour, words in entries:
         text = label(words, t.fonts.sans, size, t.colors.text_muted)
-        swatch = RoundedRectangle(width=text.height * 1.4, height=text.height, corner_radius=t.radii.token / 2,
+        swatch = RoundedRectangle(width=high * 1.4, height=high, corner_radius=t.radii.token / 2,
                                   stroke_color=colour, stroke_width=t.strokes.card * 0.6,
                                   fill_color=t.colors.card_fill, fill_opacity=1.0)
         rows.append(VGroup(swatch, text).arrange(RIGHT, buff=t.sizes.token_pad * 1.5))

@@ -6,7 +6,9 @@
      the arrow keys, or a step of its list. A step lights its node (data-lit), writes its
      arithmetic (data-at), shows the gradients and bucket fills of it and the steps before it
      (data-from; data-until: shown only before), by toggling the class "off". Playing the clip
-     moves the step; choosing a step seeks the clip to it. */
+     moves the step; choosing a step seeks the clip to it.
+   - Where the page plays the portrait clip (its <source media> matched: a phone held upright),
+     the clip shows that clip's poster, not the 16:9 one letterboxed in its upright box. */
 (function () {
   "use strict";
   var video = document.getElementById("clip");
@@ -19,6 +21,15 @@
     video.currentTime = at;
     var playing = video.play();
     if (playing && playing.catch) playing.catch(function () {});
+  }
+
+  function uprightPoster() {
+    var upright = video.querySelector("source[media]"), poster = video.getAttribute("data-portrait-poster");
+    if (upright && poster && video.currentSrc === upright.src) video.poster = poster;
+  }
+  if (video) {
+    uprightPoster();  // the source may be chosen before this deferred script runs
+    video.addEventListener("loadstart", uprightPoster);
   }
 
   each(document.querySelectorAll("a.play-from"), function (link) {

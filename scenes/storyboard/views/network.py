@@ -36,6 +36,7 @@ class Sweep:
     last_dst: tuple[str, float] | None = None  # links into one unit grow together
     front: tuple[int, float] | None = None  # the reverse sweep's layer now, and when it reached it
     counted: set[int] = field(default_factory=set)  # layers whose weights the reached count includes
+    passes: int | None = None  # how many passes forward mode makes
     _net: Network | None = None
 
     @property
@@ -121,7 +122,8 @@ def accumulate(b: Builder, ev: Event) -> None:
 
 
 def forward_pass(b: Builder, ev: Event) -> None:
-    _sweep(b).reached = []
+    st = _sweep(b)
+    st.reached, st.passes = [], ev.passes
     b.add("pass_count", b.tm.wavefront_step, (ev.seed,),
           [Shown(str(ev.pass_), ev.seq, "pass", "count"),
            Shown(str(ev.passes), ev.seq, "passes", "total")], [ev.seq])
@@ -139,9 +141,25 @@ def jvp(b: Builder, ev: Event) -> None:
     if st.reached:
         b.add("tangent_sweep", b.tm.grad_travel, tuple(st.reached), (), [ev.seq])
     st.reached = []
-    b.add("jvp_fill", b.tm.bucket_fill, (ev.seed,),
-          [Shown(ev.name, ev.seq, "name", "name"), b.value(ev, "value", "exact", None, "value")],
-          [ev.seq])
+    readout = [Shown(ev.name, ev.seq, "name", "name"), b.value(ev, "value", "exact", None, "value")]
+    b.add("jvp_fill", b.tm.bucket_fill, (ev.seed,), readout if _read(b, ev.pass_, st.passes) else [], [ev.seq])
+
+
+def _read(b: Builder, pass_: int, passes: int | None) -> bool:
+    """Whether a pass's derivative is written in the readout: the first pass's (the one the
+    clip compares with ``.grad``) and the last's always, any other only when its pass lasts
+    long enough to read (``highlight_hold``). Why: rushed passes come every third of a second,
+    and a readout changing that fast was flicker; their count and their marks on the network
+    say the progress.
+
+    >>> from types import SimpleNamespace
+    >>> from scenes.storyboard.timings import PlanTimings
+    >>> rush = SimpleNamespace(tm=PlanTimings().scaled("rush"))
+    >>> [_read(rush, k, 36) for k in (1, 2, 35, 36)], _read(SimpleNamespace(tm=PlanTimings()), 2, 36)
+    ([True, False, False, True], True)
+    """
+    tm = b.tm
+    return pass_ in (1, passes) or tm.wavefront_step + tm.grad_travel + tm.bucket_fill >= tm.highlight_hold
 
 
 PLANNERS = {

@@ -1,0 +1,53 @@
+"""The light: the cards a phrase talks about glow while it is read (the ``light`` cue).
+
+Why a view of its own: a phrase about a thing already drawn (``yh sits between the leaves and
+the loss``, a takeaway tracing the path from the loss to the buckets) had nothing to point at it,
+and the picture stood still under the words. A ``light`` cue sets which cards glow now: the
+cards of its ids (a node id lights its tensor's card, or its bucket once drawn), in the walk's
+glow (``wavefront``); the cards lit before and not now fade out. A light with no ids puts them
+all out; the plan sends one at the end of the beat, so no light outlives the beat that said it.
+"""
+
+from __future__ import annotations
+
+from manim import FadeIn, FadeOut, Mobject
+
+from scenes.draw.backward import Z_GLOW
+from scenes.draw.context import Anims, StepScratch, View
+from scenes.draw.drawers import draws
+from scenes.draw.visuals import wavefront
+from scenes.layout.place import Box
+from scenes.storyboard.cues import Cue
+
+
+class Lights(View):
+    """Draws ``light``: one glow per lit card or bucket, kept in ``state.graph.lit``."""
+
+    def _boxes(self, ids: tuple[str, ...]) -> dict[str, Box]:
+        """Item -> the box its glow goes round: a node whose leaf has a bucket on screen lights
+        the bucket (the backward graph's end), any other id its card."""
+        graph, out = self.ctx.state.graph, {}
+        for i in ids:
+            item = self.ctx.item(i)
+            bucket = graph.buckets.get(item) if i.startswith("n") else None
+            if bucket is not None:
+                x, y = (float(v) for v in bucket.get_center()[:2])
+                out[f"{item}/bucket"] = Box(item, "bucket", x, y, float(bucket.width), float(bucket.height))
+            elif item in graph.cards and item in self.ctx.layout.boxes:
+                out[item] = self.ctx.layout.boxes[item]
+        return out
+
+    @draws("light")
+    def draw_light(self, cue: Cue, step: StepScratch) -> Anims:
+        lit = self.ctx.state.graph.lit
+        want = self._boxes(cue.ids)
+        out: Anims = [FadeOut(lit.pop(k)) for k in [k for k in lit if k not in want]]
+        scale = self.ctx.layout.scale
+        for k, box in want.items():
+            if k not in lit:
+                glow: Mobject = wavefront([box], self.theme, scale=scale).set_z_index(Z_GLOW)
+                if box.id in self.ctx.state.graph.dimmed:  # a faded card over a filled glow loses its text
+                    glow.set_fill(opacity=0.0)
+                lit[k] = glow
+                out.append(FadeIn(glow))
+        return out

@@ -1,0 +1,245 @@
+"""Flights: what `render inspect` shows of a gradient token between frames, as it rides its edge.
+
+Why: each frame of a walk can be right while the token's way is wrong. A token that leaves its
+product in a visit's note, goes up over the loss card, vanishes, and pops in beside the edge it
+was meant to ride (issue 39's backward_walk 4/3), or dives past x and w1 on its way to w2, reads
+as a gradient flowing the wrong way; a product slot left empty while its number travels reads
+``1 × 2 × 2/3 =``. Only the frames in sequence show it.
+
+A riding token is a ``badge`` whose ``id`` is its arrow's (``SRC->DST``, forward direction: it
+leaves DST, the node visited, for SRC); the product pill it leaves carries the same id and text.
+A token is followed from frame to frame by its id and text (the nearest of its kind where two
+share them: ``w * w`` sends one number on two edges). A flight is a run of frames in which it
+moves, from where it stood before (its start) to where it stops (its landing). In a flight:
+
+- it never vanishes (``hidden``): it is drawn at every frame of it;
+- it keeps to its way (``astray``): its centre stays within ``reach`` pixels of the hull of its
+  start, its landing, the card it leaves and its arrow (the lead to the edge may cut the corner), or of the
+  card it reaches and that card's bucket (boxes, so a curved edge's bend counts as on the way);
+- it never backs away (``backs away``): its distance to its landing never grows by more than
+  ``slack`` pixels over the nearest it has been;
+- the product it left keeps its number (``slot empty``): a badge of the same id and text that
+  stood at the start the frame before the flight stays drawn there through it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+SEEN = 0.05
+"""Opacity below which an item counts as not drawn (as `continuity.SEEN`)."""
+STILL = 0.5
+"""Pixels a token may shift between frames and still count as standing."""
+
+
+@dataclass(frozen=True)
+class Astray:
+    """A flight gone wrong: ``what`` happened to the token ``text`` riding ``id`` at ``time``."""
+
+    id: str
+    text: str
+    time: float
+    what: str
+
+    def describe(self) -> str:
+        return f"token {self.text!r} ({self.id}) {self.what} at {self.time:.2f} s"
+
+
+Box = tuple[float, float, float, float]
+Point = tuple[float, float]
+
+
+def _centre(box: list[float] | Box) -> Point:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def _to_box(p: Point, box: Box) -> float:
+    """How far ``p`` is from ``box`` (0 inside)."""
+    dx = max(box[0] - p[0], 0.0, p[0] - box[2])
+    dy = max(box[1] - p[1], 0.0, p[1] - box[3])
+    return math.hypot(dx, dy)
+
+
+def _to_segment(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = dx * dx + dy * dy
+    t = 0.0 if n < 1e-12 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
+def _corners(box: Box) -> list[Point]:
+    return [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+
+
+def _hull(points: list[Point]) -> list[Point]:
+    """The convex hull of ``points``, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return pts
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    upper: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _to_polygon(p: Point, poly: list[Point]) -> float:
+    """How far ``p`` is from the convex polygon ``poly`` (counter-clockwise; 0 inside)."""
+    if len(poly) == 1:
+        return math.dist(p, poly[0])
+    edges = list(zip(poly, poly[1:] + poly[:1]))
+    if len(poly) >= 3 and all((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) >= 0 for a, b in edges):
+        return 0.0
+    return min(_to_segment(p, a, b) for a, b in edges)
+
+
+@dataclass
+class _Track:
+    """One token followed through the frames: where it is and how opaque, per frame it is listed."""
+
+    id: str
+    text: str
+    seen: list[tuple[int, Point, float]]  # (sample index, centre, opacity)
+    first: int  # the sample it is first listed in
+
+
+def _tracks(frames: list[list[dict]]) -> list[_Track]:
+    """Every badge with an id followed from frame to frame: matched to the nearest listed the
+    frame before with the same id and text; one not matched starts a track of its own."""
+    done: list[_Track] = []
+    live: list[_Track] = []
+    for k, items in enumerate(frames):
+        now = [(i["id"], i.get("text") or "", _centre(i["bbox"]), float(i["opacity"])) for i in items
+               if i["role"] == "badge" and i.get("id")]
+        pairs = sorted(((math.dist(tr.seen[-1][1], c), n, t) for n, (iid, text, c, _) in enumerate(now)
+                        for t, tr in enumerate(live) if (tr.id, tr.text) == (iid, text)), key=lambda x: x[0])
+        taken_now, taken_live, nxt = set(), set(), []
+        for _, n, t in pairs:
+            if n in taken_now or t in taken_live:
+                continue
+            taken_now.add(n)
+            taken_live.add(t)
+            live[t].seen.append((k, now[n][2], now[n][3]))
+            nxt.append(live[t])
+        done += [tr for t, tr in enumerate(live) if t not in taken_live]
+        nxt += [_Track(iid, text, [(k, c, o)], k) for n, (iid, text, c, o) in enumerate(now) if n not in taken_now]
+        live = nxt
+    return done + live
+
+
+def _way(track: _Track, frame_items: list[dict]) -> list[Box]:
+    """The boxes of what the token's way passes (the card it leaves, its arrow, the card it
+    reaches and its bucket, where it drops in) as listed at its start; a token of no arrow (a gradient passed within a card) has
+    its own card's."""
+    ends = {k for end in track.id.split("->") for k in (end, f"bucket:{end}")}  # a leaf's bucket is its end too
+    return [_box(i) for i in frame_items if (i["role"] == "arrow" and i.get("id") == track.id)
+            or (i["role"] in ("card", "bucket") and i.get("id") in ends)]
+
+
+def _leaves(track: _Track, frame_items: list[dict]) -> list[Box]:
+    """The boxes a token sets off toward from its start: the card it leaves and its arrow. Its
+    lead from a note's product to the edge lies in their hull with the start (it may cut the
+    corner to the edge), not toward the card it reaches across the graph."""
+    left = track.id.split("->")[-1]
+    return [_box(i) for i in frame_items if (i["role"] == "arrow" and i.get("id") == track.id)
+            or (i["role"] in ("card", "bucket") and i.get("id") == left)]
+
+
+def _box(item: dict) -> Box:
+    x0, y0, x1, y1 = item["bbox"]
+    return (float(x0), float(y0), float(x1), float(y1))
+
+
+def flights(samples: Iterable[dict], reach: float, slack: float) -> list[Astray]:
+    """The flights gone wrong in consecutive inspect samples (one per frame, in time order):
+    a token hidden on its way, off its way by more than ``reach`` pixels, backing away from
+    its landing by more than ``slack`` pixels, or leaving its product's slot empty.
+
+    >>> card = lambda i, x, y: {"role": "card", "id": i, "bbox": [x, y, x + 60, y + 30], "opacity": 1.0}
+    >>> arrow = {"role": "arrow", "id": "t1->t2", "bbox": [28, 42, 32, 88], "opacity": 1.0}
+    >>> graph = [card("t2", 0, 10), arrow, card("t1", 0, 90)]
+    >>> tok = lambda x, y, o=1.0: {"role": "badge", "id": "t1->t2", "text": "4/3", "bbox": [x - 9, y - 6, x + 9, y + 6], "opacity": o}
+    >>> slot = lambda o: tok(-40, 20, o)
+    >>> good = [[slot(1)], [slot(1), tok(-40, 20)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 60)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
+    >>> run = lambda frames: [a.describe() for a in flights(({"time": k / 10, "items": graph + f} for k, f in enumerate(frames)), 20, 10)]
+    >>> run(good)
+    []
+    >>> bad = [[slot(1)], [slot(0), tok(-40, 20)], [slot(0), tok(-40, -30)], [slot(1), tok(-30, -30, 0.0)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
+    >>> for line in run(bad): print(line)
+    token '4/3' (t1->t2) leaves its slot empty at 0.10 s
+    token '4/3' (t1->t2) backs away 37 px from its landing at 0.20 s
+    token '4/3' (t1->t2) is 49 px off its way at 0.20 s
+    token '4/3' (t1->t2) vanishes on its way at 0.30 s
+    """
+    samples = list(samples)
+    frames = [s["items"] for s in samples]
+    times = [float(s["time"]) for s in samples]
+    tracks = _tracks(frames)
+    out: list[Astray] = []
+    for tr in tracks:
+        out += _check(tr, tracks, frames, times, reach, slack)
+    return sorted(out, key=lambda a: (a.time, a.id, a.text))
+
+
+def _runs(tr: _Track) -> list[tuple[int, int]]:
+    """The flights of one track, as (index of the frame it starts from, index of its landing)
+    into ``tr.seen``: runs of frames in which it moves, with the frame before."""
+    out: list[tuple[int, int]] = []
+    k = 1
+    while k < len(tr.seen):
+        if math.dist(tr.seen[k][1], tr.seen[k - 1][1]) <= STILL:
+            k += 1
+            continue
+        start = k - 1
+        while k < len(tr.seen) and math.dist(tr.seen[k][1], tr.seen[k - 1][1]) > STILL:
+            k += 1
+        out.append((start, k - 1))
+    return out
+
+
+def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: list[float],
+           reach: float, slack: float) -> list[Astray]:
+    """What goes wrong in each flight of ``tr`` (each kind once a flight, at its first frame)."""
+    out: list[Astray] = []
+    for a, b in _runs(tr):
+        said: set[str] = set()
+
+        def add(k: int, kind: str, what: str) -> None:
+            if kind not in said:
+                said.add(kind)
+                out.append(Astray(tr.id, tr.text, times[tr.seen[k][0]], what))
+
+        f0, start, _ = tr.seen[a]
+        landing = tr.seen[b][1]
+        way = _way(tr, frames[f0])
+        lead = _hull([start, landing, *(c for w in _leaves(tr, frames[f0]) for c in _corners(w))])
+        slot = [o for o in tracks if o is not tr and (o.id, o.text) == (tr.id, tr.text)
+                and any(f == f0 - 1 and math.dist(c, start) <= STILL and op >= SEEN for f, c, op in o.seen)]
+        nearest = math.dist(start, landing)
+        for k in range(a, b + 1):
+            f, at, op = tr.seen[k]
+            if op < SEEN:
+                add(k, "hidden", "vanishes on its way")
+            d = math.dist(at, landing)
+            if d > nearest + slack:
+                add(k, "back", f"backs away {d - nearest:.0f} px from its landing")
+            nearest = min(nearest, d)
+            off = min([_to_box(at, w) for w in way] + [_to_polygon(at, lead)])
+            if off > reach:
+                add(k, "astray", f"is {off:.0f} px off its way")
+            if slot and not any(any(g == f and math.dist(c, start) <= STILL and o >= SEEN for g, c, o in s.seen)
+                                for s in slot):
+                add(k, "slot", "leaves its slot empty")
+    return out
