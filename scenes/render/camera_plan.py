@@ -28,6 +28,7 @@ from dataclasses import replace
 
 from scenes.layout.camera import camera_visits
 from scenes.layout.clip import clip_layout
+from scenes.layout.place import Layout
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
@@ -101,16 +102,25 @@ def plan_at(checked: Checked, p: Plan, aspect: str | None, theme: Theme | None =
     """``p`` (``checked``'s plan every aspect shares) as the clip at ``aspect`` plays it: with
     the walk's camera moves where the graph is dense there, laid into its pauses; the same
     duration, cues and captions otherwise. None: ``p``."""
+    return laid_out_at(checked, p, aspect, theme)[0]
+
+
+def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
+                theme: Theme | None = None) -> tuple[Plan, Layout | None]:
+    """`plan_at`, and the clip's layout at ``aspect`` it planned the camera on (None: no aspect).
+    A render hands that one layout on to its keys and its scene (`scenes.render.beats.ClipKeys`):
+    laying the graph out is the dearest part of planning, and the camera's cues change nothing
+    `clip_layout` reads (which cue kinds there are, whether code shows)."""
     if aspect is None:
-        return p
+        return p, None
     theme = theme or load_theme()
     home = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
     camera = camera_visits(p, home, checked.index.source, theme.aspect(aspect), theme)
     if not camera:
-        return p
+        return p, home
     holds = [bool(b.focus) for b in checked.storyboard.beats]
     cues = sorted([*p.cues, *camera_cues(p, camera, holds)], key=lambda c: c.start)
-    return replace(p, cues=tuple(cues))
+    return replace(p, cues=tuple(cues)), home
 
 
 def load_and_plan_at(file: str, sets: Iterable[str] = (), name: str | None = None,

@@ -192,10 +192,10 @@ def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[L
     checked = load(storyboard_file, sets=list(opts.sets), name=name)
     voice = voice_of(opts, checked)
     speak = Recorder(voice) if voice is not None else None
-    from scenes.render.camera_plan import plan_at
+    from scenes.render.camera_plan import laid_out_at
 
-    p = plan_at(checked, plan_of(checked, speak), opts.aspect)
-    return Loaded(checked, p, table_json(speak.table) if speak is not None else ""), voice
+    p, layout = laid_out_at(checked, plan_of(checked, speak), opts.aspect)
+    return Loaded(checked, p, table_json(speak.table) if speak is not None else "", layout), voice
 
 
 def _sound(p: Plan, opts: RenderOptions, voice: Voice | None, frames: int) -> Encoded | None:
@@ -223,7 +223,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     cluster. ``loaded`` is the checked storyboard and its plan."""
     from scenes.render.beats import BeatJob, ClipKeys, render_range, text_sha256
 
-    keys = ClipKeys(opts, loaded.checked, loaded.plan)
+    keys = ClipKeys(opts, loaded.checked, loaded.plan, loaded.layout)
     if farm is not None:
         return farm.draw_clip(storyboard_file, name, opts, loaded, keys, log)
     segs = keys.segs
