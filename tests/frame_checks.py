@@ -306,14 +306,20 @@ class Renames(Kept):
 class Flights(Kept):
     """A gradient token rides its edge (`flight.flights`): never hidden on the way, never further
     than ``FLIGHT_REACH`` card heights off it, never backing away from where it lands by more
-    than ``FLIGHT_SLACK`` card heights, and the product it leaves keeps its number."""
+    than ``FLIGHT_SLACK`` card heights, and the product it leaves keeps its number. What the
+    camera's moves carry (the plan's ``camera``, ``focus`` and ``unfocus`` cues) is no flight."""
 
     def found(self) -> list[str]:
         spec = self.case.theme.aspect(self.case.aspect)
         width = self.samples[0]["frame"][0] if self.samples else 0
         card_px = self.case.theme.sizes.card_height * width / spec.frame_width
+        moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in CAMERA_CUES]
         return [f"{self.case.name} {self.case.aspect}: {a.describe()}"
-                for a in flights(self.samples, FLIGHT_REACH * card_px, FLIGHT_SLACK * card_px)]
+                for a in flights(self.samples, FLIGHT_REACH * card_px, FLIGHT_SLACK * card_px, moves)]
+
+
+CAMERA_CUES = ("camera", "focus", "unfocus")
+"""The cue kinds that move the graph as a whole: the walk's camera and a beat's focus."""
 
 
 FLIGHT_REACH = 0.6

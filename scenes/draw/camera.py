@@ -54,11 +54,14 @@ class WalkCamera(View):
             return []  # a beat's `focus:` chose what the camera shows
         home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
         t = self.theme.layout  # the graph is dense (`camera_visits`)
-        item = self.ctx.item(cue.ids[0])
-        visit = next((c for c in self.ctx.plan.cues if c.kind == "visit" and c.ids == cue.ids
-                      and c.start >= cue.start + cue.duration - 1e-6), None)  # the visit it leads into
-        note = self.walk.notes.size(visit, home.scale) if visit is not None else (0.0, 0.0)
+        # the visits it leads into: the next, and those after it the plan found no pause for
+        visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
+                  and c.start >= cue.start + cue.duration - 1e-6]
+        items = {k for v in visits for k in around(home, self.ctx.item(v.ids[0]))} or set(
+            around(home, self.ctx.item(cue.ids[0])))
+        notes = [self.walk.notes.size(v, home.scale) for v in visits]
+        note = (max((n[0] for n in notes), default=0.0), max((n[1] for n in notes), default=0.0))
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
         inner = (region[0] + reach, region[1] + reach, region[2] - reach, region[3] - reach)
-        z = visit_view(home, around(home, item), note, inner, t.camera_zoom, self.theme.spacing.item_gap)
+        z = visit_view(home, items, note, inner, t.camera_zoom, self.theme.spacing.item_gap)
         return self.focus.view_to(None if z.factor == 1.0 else z, sight, region)

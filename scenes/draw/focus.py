@@ -19,18 +19,19 @@ the graph's arrows and the walk's routes under the zoomed layout's routes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
 from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc, smooth
+from manim.utils.rate_functions import ease_in_out_sine, linear
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
 from scenes.draw.state import CameraView
-from scenes.layout.camera import seen_in
+from scenes.layout.camera import meets, seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import Cue
@@ -197,9 +198,12 @@ class CameraFocus(View):
                 out.append(Transform(m, target, rate_func=second_half))
         return out
 
-    def fade_outside(self) -> None:
+    def fade_outside(self, anims: Sequence[Animation] = ()) -> None:
         """While the camera is close, what a cue has just drawn outside the graph's region (an
-        arrow from a card the zoom left out) is faded as the zoom faded the rest."""
+        arrow from a card the zoom left out) is faded as the zoom faded the rest. ``anims``: the
+        step's animations: one that turns a shape kept out of view (a `Transform` of an arrow
+        into a gradient's, as the walk flips the edges) turns it unseen, and the shape comes
+        back in view as it was turned (its colours kept), not shown where the camera left it."""
         moving, self.moving = self.moving, set()  # still where the move starts: it placed them itself
         if self.home is None:
             return
@@ -213,6 +217,15 @@ class CameraFocus(View):
             if id(m) not in faded and (id(m) in out or (owner is not None and id(owner) in out | faded.keys())):
                 self._fade(m)
                 m.set_opacity(0.0)
+        hidden = {id(m): k for k, (m, _) in enumerate(self.rec.faded)}
+        for a in anims:
+            k = hidden.get(id(a.mobject))
+            if isinstance(a, Transform) and k is not None and id(a.mobject) not in moving:
+                target = a.target_mobject
+                turned = _colours(target)  # its opacity as turned (a dimmed arrow's), where the parts match
+                if len(turned) == len(self.rec.faded[k][1]):
+                    self.rec.faded[k] = (a.mobject, turned)
+                target.set_opacity(0.0)
 
     @draws("unfocus")
     def draw_unfocus(self, cue: Cue, step: StepScratch) -> Anims:
@@ -293,18 +306,22 @@ class CameraFocus(View):
                 self._zoom_shape(m, rel)
             else:
                 moving.append((m, target))
+        # what would glide over the code pane, the legend or the checklist leaves and comes back
+        crossing = [(m, t) for m, t in moving if _crosses(bounds(m), bounds(t), sight[1])]
+        moving = [(m, t) for m, t in moving if not any(m is c for c, _ in crossing)]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
-        fades = int(bool(leaving or notes)) + int(bool(coming))
+        fades = int(bool(leaving or notes or crossing)) + int(bool(coming or crossing))
         share = min(1.0 / 3.0, CAMERA_FADES / fades) if fades else 0.0
-        gone = share if (leaving or notes) else 0.0  # the part in which the rest moves: [gone, back]
-        back = 1.0 - share if coming else 1.0
+        gone = share if (leaving or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
+        back = 1.0 - share if (coming or crossing) else 1.0
         out: Anims = [FadeOut(m, rate_func=_span(0.0, gone)) for m in notes]
         out += [_hop(m, target, 0.0, gone, out=True) for m, target in leaving]
         out += [Transform(m, target, rate_func=_settled(gone, back)) for m, target in moving]
+        out += [_through(m, target, gone, back) for m, target in crossing]
         out += [_hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded
-        self.moving = {id(m) for m, _ in leaving + coming + moving}
+        self.moving = {id(m) for m, _ in leaving + coming + moving + crossing}
         if z is None:
             self._rekey(home)
             self._set(None)
@@ -324,14 +341,16 @@ back): the rest is the move, long enough that nothing crosses more than a card's
 (`scenes.render.continuity.jumps`) in the pauses it fits in."""
 
 
-def _span(t0: float, t1: float) -> Callable[[float], float]:
-    """A smooth rate from ``t0`` to ``t1`` of the play, still before and done after."""
-    return lambda t: smooth(min(1.0, max(0.0, (t - t0) / (t1 - t0)))) if t1 > t0 else float(t >= t0)
+def _span(t0: float, t1: float, rate: Callable[[float], float] = smooth) -> Callable[[float], float]:
+    """A smooth ``rate`` from ``t0`` to ``t1`` of the play, still before and done after."""
+    return lambda t: rate(min(1.0, max(0.0, (t - t0) / (t1 - t0)))) if t1 > t0 else float(t >= t0)
 
 
 def _settled(t0: float, t1: float) -> Callable[[float], float]:
-    """A smooth rate from ``t0`` to ``t1`` of the play, begun `SETTLE` of that part into it."""
-    return _span(t0 + SETTLE * (t1 - t0), t1)
+    """The camera's glide from ``t0`` to ``t1`` of the play, begun `SETTLE` of that part into
+    it: eased by a sine, whose fastest frame is 1.6 times the mean (Manim's ``smooth``: 2.5),
+    so that a move fitted into a short pause carries no card further than its width in a frame."""
+    return _span(t0 + SETTLE * (t1 - t0), t1, ease_in_out_sine)
 
 
 def _hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animation:
@@ -341,19 +360,57 @@ def _hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animat
     start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
     rate = _span(t0, t1)
 
-    def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
-        for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
-                              b.family_members_with_points()):
-            sm.interpolate(sa, sb, alpha)
-
     def step(mob: Mobject, alpha: float) -> None:
         r = rate(alpha)
         if out:
-            blend(mob, start, gone, r) if alpha < t1 else blend(mob, target, target, 1.0)
+            _blend(mob, start, gone, r) if alpha < t1 else _blend(mob, target, target, 1.0)
         else:
-            blend(mob, start, start, 0.0) if alpha < t0 else blend(mob, hidden, target, r)
+            _blend(mob, start, start, 0.0) if alpha < t0 else _blend(mob, hidden, target, r)
 
-    return UpdateFromAlphaFunc(m, step)
+    return UpdateFromAlphaFunc(m, step, rate_func=linear)  # ``step`` eases its own part: its times are the play's
+
+
+def _through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
+    """``m`` fades out where it is by ``t0`` of the play, moves unseen, and fades in at ``target``
+    from ``t1``: a shape whose glide would pass over the code pane, the legend or the checklist."""
+    start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
+    leave, land = _span(0.0, t0), _span(t1, 1.0)
+
+    def step(mob: Mobject, alpha: float) -> None:
+        if alpha < t0:
+            _blend(mob, start, gone, leave(alpha))
+        elif alpha < t1:
+            _blend(mob, hidden, hidden, 0.0)
+        else:
+            _blend(mob, hidden, target, land(alpha))
+
+    return UpdateFromAlphaFunc(m, step, rate_func=linear)
+
+
+def _blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
+    """Each part of ``mob`` set ``alpha`` of the way from ``a``'s to ``b``'s."""
+    for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
+                          b.family_members_with_points()):
+        sm.interpolate(sa, sb, alpha)
+
+
+GLIDE_SAMPLES = 16
+"""Points along a glide at which `_crosses` looks for what it passes over."""
+
+
+def _crosses(a: Rect, b: Rect, keep_off: Sequence[Rect]) -> bool:
+    """Whether a box gliding from ``a`` to ``b`` (each corner on a straight line, as a
+    `Transform` of a moved and scaled shape goes) passes over one of ``keep_off`` on the way.
+
+    >>> _crosses((0.0, 0.0, 1.0, 1.0), (4.0, 0.0, 5.0, 1.0), [(2.0, 0.5, 3.0, 2.0)]), _crosses((0.0, 0.0, 1.0, 1.0), (4.0, 0.0, 5.0, 1.0), [(2.0, 1.5, 3.0, 2.0)])
+    (True, False)
+    """
+    for i in range(GLIDE_SAMPLES + 1):
+        s = i / GLIDE_SAMPLES
+        at = tuple((1 - s) * p + s * q for p, q in zip(a, b))
+        if any(meets(at, r) for r in keep_off):  # type: ignore[arg-type]
+            return True
+    return False
 
 
 def _colours(m: Mobject) -> Colours:

@@ -7,10 +7,13 @@ and caption's start. Where the walk's camera moves at an aspect (`camera_visits`
 dense there), each move is a ``camera`` cue in a pause: a time when no cue animates (a caption
 coming, going or changing meanwhile joins the move's step: `scenes.video.timeline.CARRIERS`).
 A move into a visit goes in the last pause at least ``camera_move`` long since the visit before
-(the previous phrase's tail, the hold before the visit), else in the longest of at least
+and the gradients it sent have ridden (a token leaves its product in the visit's note, which
+the move may take out of view), else in the longest of at least
 ``camera_least``, landing at its end, and not before the phrase up as that pause begins has
 been read, where that leaves ``camera_least`` (what it names may leave the view); with none,
-the camera stays where it is for that visit.
+the move before (into the walk's visit before) shows this visit's cards too (its ``seqs`` list
+every visit it shows): the camera never stays on a view that leaves out the node visited, and
+a gradient never rides to a card out of view.
 Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
 none), one move with no ids takes it back out on the whole graph, in such a pause before the
 next beat's first cue.
@@ -75,9 +78,10 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[
     busy = [(c.start, c.start + c.duration) for c in p.cues]
     visits = [c for c in p.cues if c.kind == "visit" and c.seqs and c.seqs[0] in camera and not holds[c.beat]]
     walks = {c.beat for c in visits}
+    rides = [c for c in p.cues if c.kind == "grad_travel"]
     out: list[Cue] = []
 
-    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...]) -> None:
+    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...]) -> bool:
         span = pick(pauses(busy, lo, hi), tm.camera_move, tm.camera_least)
         if span is not None and ids:  # in: not while the phrase up then is read (what it names may leave the view)
             said = max([c.end for c in p.captions if c.start <= span[0] + 1e-9 < c.end], default=span[0])
@@ -86,12 +90,19 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[
             d = round(min(tm.camera_move, span[1] - span[0]), 3)
             start = round(span[1] - d, 3)
             out.append(Cue(start, d, "camera", _beat_at(p, start), ids, (), None, seqs))
+        return span is not None
 
     after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
+    last: int | None = None  # the move in the walk made last, in ``out``
     for v in visits:
         if v.beat - 1 not in walks and not any(c.beat == v.beat and c.start < v.start for c in visits):
             after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts
-        move(after, v.start, v.ids, v.seqs)
+            last = None
+        rode = max((c.start + c.duration for c in rides if after <= c.start < v.start), default=after)
+        if move(max(after, rode), v.start, v.ids, v.seqs[:1]):
+            last = len(out) - 1
+        elif last is not None:  # no pause for it: the view before shows its cards too
+            out[last] = replace(out[last], seqs=out[last].seqs + v.seqs[:1])
         after = v.start
         if v is [c for c in visits if c.beat == v.beat][-1] and v.beat + 1 not in walks:  # the walk ends here
             move(after, min([c.start for c in p.cues if c.beat > v.beat], default=p.duration), (), ())
