@@ -33,7 +33,7 @@ from scenes.draw.frame_spots import bounds
 from scenes.draw.state import CameraView
 from scenes.layout.camera import meets, seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
-from scenes.layout.place import Layout
+from scenes.layout.place import Layout, Point
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
@@ -306,8 +306,12 @@ class CameraFocus(View):
                 self._zoom_shape(m, rel)
             else:
                 moving.append((m, target))
-        # what would glide over the code pane, the legend or the checklist leaves and comes back
-        crossing = [(m, t) for m, t in moving if _crosses(bounds(m), bounds(t), sight[1])]
+        # the graph glides on the first way (straight, shift then scale, scale then shift) on
+        # which nothing passes over the code pane, the legend or the checklist; where every way
+        # does, what would pass over them leaves and comes back
+        ways = _ways(rel)
+        way = next((w for w in ways if not any(_crosses(bounds(m), w, sight[1]) for m, _ in moving)), ways[0])
+        crossing = [(m, t) for m, t in moving if _crosses(bounds(m), way, sight[1])]
         moving = [(m, t) for m, t in moving if not any(m is c for c, _ in crossing)]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
@@ -317,7 +321,7 @@ class CameraFocus(View):
         back = 1.0 - share if (coming or crossing) else 1.0
         out: Anims = [FadeOut(m, rate_func=_span(0.0, gone)) for m in notes]
         out += [_hop(m, target, 0.0, gone, out=True) for m, target in leaving]
-        out += [Transform(m, target, rate_func=_settled(gone, back)) for m, target in moving]
+        out += [_glide(m, way, _settled(gone, back)) for m, _ in moving]
         out += [_through(m, target, gone, back) for m, target in crossing]
         out += [_hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded
@@ -397,20 +401,77 @@ def _blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
 GLIDE_SAMPLES = 16
 """Points along a glide at which `_crosses` looks for what it passes over."""
 
+Way = Callable[[float], Zoom]
+"""A camera move's way: how far the picture has moved (a `Zoom` of where it starts) at each
+fraction of the move, from none at 0 to the whole move at 1."""
 
-def _crosses(a: Rect, b: Rect, keep_off: Sequence[Rect]) -> bool:
-    """Whether a box gliding from ``a`` to ``b`` (each corner on a straight line, as a
-    `Transform` of a moved and scaled shape goes) passes over one of ``keep_off`` on the way.
 
-    >>> _crosses((0.0, 0.0, 1.0, 1.0), (4.0, 0.0, 5.0, 1.0), [(2.0, 0.5, 3.0, 2.0)]), _crosses((0.0, 0.0, 1.0, 1.0), (4.0, 0.0, 5.0, 1.0), [(2.0, 1.5, 3.0, 2.0)])
+def _ways(z: Zoom) -> list[Way]:
+    """The ways the picture may take through the move ``z``: straight (each point on a line, as a
+    `Transform` goes), shifted first and then scaled, scaled first and then shifted, or shifted
+    along one axis first and then scaled and shifted along the other (round a pane's corner).
+
+    >>> z = Zoom(3.0, (0.0, 0.0), (4.0, 2.0))
+    >>> [(w(0.5).point((1.0, 1.0)), w(1.0).point((1.0, 1.0))) for w in _ways(z)]
+    [((4.0, 3.0), (7.0, 5.0)), ((5.0, 3.0), (7.0, 5.0)), ((3.0, 3.0), (7.0, 5.0)), ((5.0, 1.0), (7.0, 5.0)), ((1.0, 3.0), (7.0, 5.0))]
+    """
+    a, b, k = z.about, z.to, z.factor
+
+    def part(s: float) -> Point:
+        return (a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]))
+
+    def straight(s: float) -> Zoom:
+        return Zoom(1.0 + s * (k - 1.0), a, part(s))
+
+    def shift_first(s: float) -> Zoom:
+        return Zoom(1.0, a, part(2.0 * s)) if s < 0.5 else Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, b)
+
+    def scale_first(s: float) -> Zoom:
+        return Zoom(1.0 + 2.0 * s * (k - 1.0), a, a) if s < 0.5 else Zoom(k, a, part(2.0 * s - 1.0))
+
+    def across_first(s: float) -> Zoom:  # along x first, then down or up as it scales
+        if s < 0.5:
+            return Zoom(1.0, a, (a[0] + 2.0 * s * (b[0] - a[0]), a[1]))
+        return Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, (b[0], a[1] + (2.0 * s - 1.0) * (b[1] - a[1])))
+
+    def down_first(s: float) -> Zoom:  # down or up first, then along x as it scales
+        if s < 0.5:
+            return Zoom(1.0, a, (a[0], a[1] + 2.0 * s * (b[1] - a[1])))
+        return Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, (a[0] + (2.0 * s - 1.0) * (b[0] - a[0]), b[1]))
+
+    return [straight, shift_first, scale_first, across_first, down_first]
+
+
+def _crosses(box: Rect, way: Way, keep_off: Sequence[Rect]) -> bool:
+    """Whether ``box``, carried along ``way``, passes over one of ``keep_off`` on the way (where
+    it starts and lands counts too).
+
+    >>> right = _ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> _crosses((0.0, 0.0, 1.0, 1.0), right, [(2.0, 0.5, 3.0, 2.0)]), _crosses((0.0, 0.0, 1.0, 1.0), right, [(2.0, 1.5, 3.0, 2.0)])
     (True, False)
     """
     for i in range(GLIDE_SAMPLES + 1):
-        s = i / GLIDE_SAMPLES
-        at = tuple((1 - s) * p + s * q for p, q in zip(a, b))
-        if any(meets(at, r) for r in keep_off):  # type: ignore[arg-type]
+        z = way(i / GLIDE_SAMPLES)
+        lo, hi = z.point((box[0], box[1])), z.point((box[2], box[3]))
+        if any(meets((lo[0], lo[1], hi[0], hi[1]), r) for r in keep_off):
             return True
     return False
+
+
+def _glide(m: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
+    """``m`` carried along ``way`` as the play goes (``rate``: how far along it is), every part of it
+    moved and scaled as one picture: at the end, where the whole move puts it."""
+    start = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+
+    def step(mob: Mobject, alpha: float) -> None:
+        z = way(rate(alpha))
+        for sm, pts in start:
+            moved = pts.copy()
+            moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
+            moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
+            sm.points = moved
+
+    return UpdateFromAlphaFunc(m, step, rate_func=linear)
 
 
 def _colours(m: Mobject) -> Colours:

@@ -200,8 +200,8 @@ def flights(samples: Iterable[dict], reach: float, slack: float,
     frames = [s["items"] for s in samples]
     times = [float(s["time"]) for s in samples]
     spans = list(carried)
-    moved = {k for k in range(1, len(times))
-             if any(t0 < times[k] + 1e-6 and times[k - 1] < t1 - 1e-6 for t0, t1 in spans)}
+    moved = {k for k in range(1, len(times))  # a move's first frame may be drawn as the frame before it ends
+             if any(t0 < 2 * times[k] - times[k - 1] + 1e-6 and times[k - 1] < t1 - 1e-6 for t0, t1 in spans)}
     tracks = _tracks(frames)
     out: list[Astray] = []
     for tr in tracks:
