@@ -120,7 +120,9 @@ class CameraFocus(View):
         if w.wave is not None:
             found.append(w.wave)
         found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())
-        found += [m for ms in w.fill_tokens.values() for m in ms] + list(w.products.values())
+        # (a visit's products are pills in its note, which moves them: one kept for a later ride
+        # once its note is gone is not drawn, and a move would bring it back on screen)
+        found += [m for ms in w.fill_tokens.values() for m in ms]
         seen: set[int] = set()
         inner = {id(s) for m in found for s in m.get_family()[1:]}  # a tag inside its card moves with it
         out = []
