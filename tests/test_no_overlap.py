@@ -96,15 +96,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # the cubic fitted to three points: as in the trained network, a fill's badge beside its
     # bucket covers the next bucket (one frame each, the leaves' buckets side by side in one row);
     # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it
-    # leaf_nodes at 9:16: the walk's camera moves out in the pause before the buckets fill (1.0 s):
-    # for one frame yh's badge 1/2, fading in where it lands, meets add (yh's op name) as it shrinks
-    ("leaf_nodes", "9:16"): "1 collision: 1 texts overlap (badge 1/2 over yh's op name add, one frame of the move out)",
-    # at 16:9 the walk's camera moves in pauses of 1.1-1.5 s: leaf_nodes' move from yh - y to yh passes the
-    # loss's badge 1 over the badge 1/2 for two frames; missing_gradient's move in on L2 (13.9-15.4 s)
-    # carries L2's card and its op name ** 2 across the checklist's third line ('3. which loss?') for a few frames
-    ("leaf_nodes", "16:9"): "1 collision: 1 texts overlap (badge 1/2 under badge 1, two frames of the move to yh)",
-    ("missing_gradient", "16:9"): ("4 collisions: 2 texts overlap, 2 texts on a card (L2 and ** 2 across the checklist's "
-                                   "'3. which loss?' during the move in, 14.8-15.1 s)"),
     ("cubic_fit3", "16:9"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
@@ -136,6 +127,9 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # there is still none, the graph leaves no room beside the node: the note goes to the nearest
     # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
     # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py):
+    ("leaf_nodes", "9:16"): ("the multiply rule (w1 * x's, 157 px) lies nearer yh - y, right of it: no pause before "
+                             "w1 * x's visit lets the camera move, so the view on b shows w1 * x too (smaller), and "
+                             "the room beside w1 * x is across its edges to w1 and x"),
     ("backward_walk", "9:16"): ("relu's rule (s, 177 px wide at 480x854) lies nearer w2's bucket: in on s the camera shows w2 "
                                 "and its bucket left of s, and the note's room is left of them"),
     ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) lies nearer z - 1: z stands 79 px from the left safe edge, "
@@ -145,9 +139,7 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # dynamic_graph keeps the loop-once graph's h 1/9, faded, level with the three-pass walk's h 1/9:
     # the last visit's mul rule (157 / 138 px, three rows) has the faded card on its left, w's
     # curved arrows to h 1/27 and h 1/81 on its right, and the edges from h 1/27 and to w above and
-    # below it
-    ("dynamic_graph", "16:9"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies left of the "
-                                "faded loop-once h 1/9, level with it; right of h 1/9 run w's arrows to h 1/27 and h 1/81"),
+    # below it (at 16:9 the walk's camera, in on h 1/9, leaves it room)
     ("dynamic_graph", "9:16"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies under it by w: "
                                 "the faded loop-once h 1/9 is on its left, w's arrows to h 1/27 and h 1/81 on its right"),
 }
@@ -163,12 +155,13 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
 
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
-    ("leaf_nodes", "16:9"): ("4 jumps: w1 * x's two incoming arrows cross 188-194 px in a frame at 33.13 s, in the "
-                             "walk camera's 1.1 s move from w1 * x's visit to w1's (the pause the plan has there)"),
 }
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
+    ("backward_walk", "9:16"): ("1 token: yh's 8/3 (t4->t5) passes 34 px left of s at 42.73 s: it leaves yh's relu "
+                                "rule, which lies left of s by w2's bucket (STILL_ASTRAY), and rounds s's lower corner "
+                                "to the edge above it"),
 }
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
@@ -194,29 +187,31 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("graph_build", "16:9"): f"23 % at most (20 % before): {_BESIDE}",
     ("backward_graph", "16:9"): f"27 % at most (26 % before): {_BESIDE}",
     ("backward_walk", "16:9"): f"41 % at most (30 % before the walk's camera): {_WALK_CAMERA}",
-    ("grad_accumulation", "16:9"): f"27 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
+    ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
+    ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
+                             f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
     ("missing_gradient", "16:9"): f"48 % at most (40 % before the walk's camera): {_WALK_CAMERA}",
-    ("dynamic_graph", "16:9"): f"39 % at most (39 % before the walk's camera): {_WALK_CAMERA}",
     ("reverse_mode", "16:9"): "34 % at most: the tallies' column beside the network takes a third of its region (the network view's own placement)",
     ("graph_build", "9:16"): f"29 % at most (29 % before): {_UNDER}",
     ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
-    ("grad_accumulation", "9:16"): (f"39 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
+    ("grad_accumulation", "9:16"): (f"36 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
                                     f"left in view while its card was out): a two-layer graph of five cards, {_WALK_CAMERA}"),
+    ("dynamic_graph", "9:16"): (f"47 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
+                                f"screen): {_WALK_CAMERA}"),
     ("reverse_mode", "9:16"): "39 % at most: the tallies' band above the network takes part of its region (the network view's own placement)",
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("missing_gradient", "16:9"): ("23.6-28.2 s, 39 %: the code column under the lit line in the walk (walk_code: lit) "
+    ("missing_gradient", "16:9"): ("25.2-29.8 s, 38 %: the code column under the lit line in the walk (walk_code: lit) "
                                    "(measured before the walk's camera, which moves in right of the legend and leaves "
                                    "that column empty)"),
-    ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
+    ("leaf_nodes", "16:9"): ("20.4-27.0 s and 34.6-42.8 s, 47-48 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) (measured before the walk's camera, which moves in right of the legend "
                              "and leaves that column empty)"),
     # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
-    ("dynamic_graph", "16:9"): ("66.4-69.6 s, 38 %: the walk's camera in on w's bucket (w, its bucket and s fill "
-                                "the right of the frame at 2x), then back out on the short graph, while the code "
-                                "column under the lit line stays empty until print(w.grad)"),
+    ("dynamic_graph", "16:9"): ("22.8-28.0 s (55 %), 54.4-59.2 s (38 %), 97.6-101.2 s (43 %): the code column under "
+                                "the lit line while the walk's camera is in on the graph right of the legend"),
     ("dynamic_graph", "9:16"): ("73.8-79.4 s, 44 %: the room above the loop-once graph in its walk, the graph under "
                                 "the pane's lit line in its region (the camera move is not done)"),
 }
