@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
-from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc, smooth
+from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc, VMobject, smooth
 from manim.utils.rate_functions import ease_in_out_sine, linear
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -132,11 +132,12 @@ class CameraFocus(View):
                 out.append(m)
         return out
 
-    def _owners(self) -> dict[int, Mobject]:
-        """Shape id -> the card (or bucket) a mark drawn beside it belongs to: a node's badge,
-        op name and the tokens that rode to it, a bucket's waiting badge, the walk's glow and a light's. While the camera is
-        close a mark shows only where its card does: a badge left beside a card gone out of
-        view would read as some other card's."""
+    def _owners(self) -> dict[int, list[Mobject]]:
+        """Shape id -> the cards (or buckets) a mark drawn beside it belongs to: a node's badge,
+        op name and the tokens that rode to it, a bucket's waiting badge, the walk's glow and a
+        light's; an arrow's two cards. While the camera is close a mark shows only where its
+        cards do: a badge left beside a card gone out of view would read as some other card's,
+        and an arrow from a card out of view floats in the frame."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
 
         def card(some_id: str) -> Mobject | None:
@@ -152,7 +153,12 @@ class CameraFocus(View):
             x, y = w.wave.get_center()[:2]
             lit = [c for c in [*g.cards.values(), *g.buckets.values()] if inside((x, y, x, y), bounds(c))]
             pairs.append((w.wave, min(lit, key=lambda c: c.width * c.height, default=None)))
-        return {id(m): o for m, o in pairs if o is not None and o is not m}
+        pairs += [(a, card(k)) for r, a in g.arrows.items() for k in (r.src, r.dst)]
+        out: dict[int, list[Mobject]] = {}
+        for m, o in pairs:
+            if o is not None and o is not m:
+                out.setdefault(id(m), []).append(o)
+        return out
 
     def _rekey(self, new: Layout) -> None:
         """The arrows filed under ``new``'s routes: the layout's routes are the keys the cues look
@@ -214,9 +220,9 @@ class CameraFocus(View):
         faded, owners = self.faded, self._owners()
         shapes = [m for m in self._graph_shapes() if id(m) not in moving]
         out = {id(m) for m in shapes if id(m) in faded or not seen(bounds(m))}
+        gone = out | faded.keys()
         for m in shapes:  # a mark beside a card out of view goes with it
-            owner = owners.get(id(m))
-            if id(m) not in faded and (id(m) in out or (owner is not None and id(owner) in out | faded.keys())):
+            if id(m) not in faded and (id(m) in out or any(id(o) in gone for o in owners.get(id(m), []))):
                 self._fade(m)
                 m.set_opacity(0.0)
         hidden = {id(m): k for k, (m, _) in enumerate(self.rec.faded)}
@@ -227,7 +233,9 @@ class CameraFocus(View):
                 turned = _colours(target)  # its opacity as turned (a dimmed arrow's), where the parts match
                 if len(turned) == len(self.rec.faded[k][1]):
                     self.rec.faded[k] = (a.mobject, turned)
-                target.set_opacity(0.0)
+                for part in target.get_family():  # a Group has no opacity of its own: its VMobjects do
+                    if isinstance(part, VMobject):
+                        part.set_opacity(0.0)
 
     @draws("unfocus")
     def draw_unfocus(self, cue: Cue, step: StepScratch) -> Anims:
@@ -295,8 +303,8 @@ class CameraFocus(View):
         for m in shapes:
             target = targets[id(m)]
             saved = was.get(id(m))
-            owner = owners.get(id(m))  # a mark beside a card shows only with it
-            shows = id(m) in shown and (owner is None or id(owner) not in targets or id(owner) in shown)
+            shows = id(m) in shown and all(id(o) not in targets or id(o) in shown  # a mark beside a card
+                                           for o in owners.get(id(m), []))  # shows only with it
             if saved is None and not shows:  # leaves the view: faded where it is, first
                 faded.append((m, _colours(m)))
                 leaving.append((m, target.set_opacity(0.0)))
