@@ -186,7 +186,7 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
     ("graph_build", "16:9"): f"23 % at most (20 % before): {_BESIDE}",
     ("backward_graph", "16:9"): f"27 % at most (26 % before): {_BESIDE}",
-    ("backward_walk", "16:9"): f"41 % at most (30 % before the walk's camera): {_WALK_CAMERA}",
+    ("backward_walk", "16:9"): f"40 % at most (30 % before the walk's camera): {_WALK_CAMERA}",
     ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
     ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
                              f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
@@ -194,11 +194,11 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("reverse_mode", "16:9"): "34 % at most: the tallies' column beside the network takes a third of its region (the network view's own placement)",
     ("graph_build", "9:16"): f"29 % at most (29 % before): {_UNDER}",
     ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
-    ("grad_accumulation", "9:16"): (f"36 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
+    ("grad_accumulation", "9:16"): (f"29 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
                                     f"left in view while its card was out): a two-layer graph of five cards, {_WALK_CAMERA}"),
     ("leaf_nodes", "9:16"): (f"47 % at most (41 % before the walk's camera; 66 % measured before with arrows left in "
                              f"view while their cards were out): {_WALK_CAMERA}"),
-    ("dynamic_graph", "9:16"): (f"47 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
+    ("dynamic_graph", "9:16"): (f"45 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
                                 f"screen): {_WALK_CAMERA}"),
     ("reverse_mode", "9:16"): "39 % at most: the tallies' band above the network takes part of its region (the network view's own placement)",
 }
