@@ -175,7 +175,6 @@ class Proportions:
     unit_cross: float
     unit_label: float
     unit_ring: float
-    unit_single_gap: float  # MLP view: a gap beside a one-unit layer, this much of a full one
     tally_side: float  # MLP view: the pass tallies' column in a wide region, this much of its width
     min_stroke_scale: float
     min_token_scale: float

@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol
 
 from scenes.draw.collisions import collisions, glyph_height, notes_astray, too_small, waits_on_heads
 from scenes.layout.clip import first_sentence
-from scenes.render.continuity import blinks, jumps, renames
+from scenes.render.continuity import blinks, jumps, loose_arrows, renames
 from scenes.render.flight import flights
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from scenes.render.grammar import Palette, off_colour
@@ -84,8 +84,8 @@ class Collide(Spans):
 
 
 class WaitsOnHead(Spans):
-    """No badge waits on an arrowhead (`scenes.draw.collisions.waits_on_heads`): compared with
-    the frame looked at before, so a token riding over one is not counted."""
+    """No badge waits on an arrowhead or a label, an op name (`scenes.draw.collisions.waits_on_heads`):
+    compared with the frame looked at before, so a token riding over one is not counted."""
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -320,6 +320,31 @@ class Flights(Kept):
 
 CAMERA_CUES = ("camera", "focus", "unfocus")
 """The cue kinds that move the graph as a whole: the walk's camera and a beat's focus."""
+
+
+class LooseArrows(Kept):
+    """An arrow touches the cards it joins on every frame, also while it turns round
+    (`continuity.loose_arrows`): never clear of both by more than ``LOOSE_REACH`` card heights."""
+
+    def found(self) -> list[str]:
+        spec = self.case.theme.aspect(self.case.aspect)
+        width = self.samples[0]["frame"][0] if self.samples else 0
+        at_1 = self.case.theme.sizes.card_height * width / spec.frame_width
+        card_px = at_1 * _card_scale(self.samples, at_1)
+        return [f"{self.case.name} {self.case.aspect}: {x.describe()}" for x in loose_arrows(self.samples, LOOSE_REACH * card_px)]
+
+
+def _card_scale(samples: list[dict], card_px_at_1: float) -> float:
+    """How much larger than at scale 1 the clip draws its cards, at least 1: the median card's
+    height over ``card_px_at_1`` (a small graph's cards grow to ``layout.max_scale``, and the
+    gaps between a route's end and its card grow with them)."""
+    heights = sorted(i["bbox"][3] - i["bbox"][1] for smp in samples for i in smp["items"] if i["role"] == "card")
+    return max(1.0, heights[len(heights) // 2] / card_px_at_1) if heights and card_px_at_1 > 0 else 1.0
+
+
+LOOSE_REACH = 0.1
+"""How far (in card heights at scale 1) an arrow's box may lie from a card and still touch it:
+a route ends by its card's border, a few pixels off (about 2 px at 854x480)."""
 
 
 FLIGHT_REACH = 0.6

@@ -44,7 +44,8 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
     """Write the site of ``out``; its page's path on stdout."""
     from scenes.publish.course import Course
     from scenes.publish.site import storyboards_for, write_site
-    from scenes.publish.site import SITE_FILES
+    from scenes.publish.site import SITE_FILES, THUMB_WHAT
+    from scenes.publish.thumbs import thumb_name
     from scenes.render.guard import OutputRefused, check_out_dir, check_written, read_listing
     from scenes.storyboard import StoryboardError
 
@@ -58,9 +59,10 @@ def make_site(out: str, storyboards: str | None = None, force: bool = False) -> 
             raise OutputRefused(f"site folder {out}: the folder of the storyboards; give the folder holding the "
                                 "clips (render scene NAME --out DIR writes them; the default is out)")
         listing = read_listing(Path(out))
-        for name, what in SITE_FILES.items():
+        course = Course.of(folder)
+        for name, what in [*SITE_FILES.items(), *((thumb_name(n), THUMB_WHAT) for n in course.names)]:
             check_written(Path(out) / name, what, listing)
-        result = write_site(Path(out), Course.of(folder), force)
+        result = write_site(Path(out), course, force)
     except StoryboardError as exc:
         return report(exc)
     except OutputRefused as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manim import FadeIn, FadeOut, ReplacementTransform, Succession, Transform, VGroup
+from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.focus import CameraFocus
@@ -30,9 +30,9 @@ from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
+from scenes.draw.turn_round import TurnRound
 from scenes.draw.visit_note import VisitNotes
-from scenes.draw.visuals import (arrow_length, arrow_reach, edge_arrow, nominal_token_size, token_ride,
-                                 wavefront)
+from scenes.draw.visuals import arrow_length, arrow_reach, edge_arrow, nominal_token_size, token_ride
 from scenes.storyboard.cues import Cue, CueKind
 
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
@@ -79,7 +79,8 @@ class BackwardWalk(View):
     # ----- backward graph ---------------------------------------------------------------------
     def _flip_edges(self, only_into: str, step: StepScratch) -> Anims:
         """The forward arrows into ``only_into`` become gradient arrows (flipped; a path needing
-        no grad is dimmed). A dim in the same step fades the new arrow (``step.turning``)."""
+        no grad is dimmed), each turning round on its own line (`TurnRound`: never shrunk off its
+        cards). A dim in the same step fades the new arrow (``step.turning``)."""
         out: Anims = []
         for r, arrow in list(self.graph.arrows.items()):
             if r.dst != only_into:
@@ -88,7 +89,7 @@ class BackwardWalk(View):
             if {r.src, r.dst} & self.graph.dimmed:
                 new.fade(self.theme.opacity.dimmed)
             step.turning[id(arrow)] = new
-            out.append(Transform(arrow, new))
+            out.append(TurnRound(arrow, new))
         return out
 
     @draws("grad_fn_appear")
@@ -126,7 +127,7 @@ class BackwardWalk(View):
     def _focus(self, box: Box) -> Anims:
         """The glow moves to ``box``: the old ring fades out as the new one fades in. Not a
         Transform: that slides the filled ring across whatever lies between the two cards."""
-        new = wavefront([box], self.theme, scale=self.lay.scale).set_z_index(Z_GLOW)
+        new = self.ctx.rings.around([box], scale=self.lay.scale).set_z_index(Z_GLOW)
         old, self.walk.wave = self.walk.wave, new
         return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
 
@@ -208,8 +209,8 @@ class BackwardWalk(View):
             rode = []  # they stay: not going
         marks = tags + self.walk.fill_tokens.get(item, [])
         note = self.notes.place(cue, box, avoid_marks=marks, going=going + rode)
-        for (at, to), product in self.walk.products.items():  # its token rides the arrow to ``to``:
-            if at == node:  # (this visit's products: one with nothing to write keeps the last one's)
+        for (at, to), products in self.walk.products.items():  # its token rides the arrow to ``to``:
+            for product in products if at == node else []:  # (this visit's: one with nothing to write keeps the last one's)
                 record_tag(product, "badge", id=_arrow_id(self.ctx.item(to), item))  # the record follows both
         return out + [FadeOut(m) for m in waiting] + note
 
@@ -261,12 +262,15 @@ class BackwardWalk(View):
         r = self._route(dst, src, busy)
         if r is None:
             return []
+        # w * w: the rule row has a product per input slot, and each edge takes its own (the
+        # routes of one pair are taken in the layout's order, the rules are written in the slots')
+        nth = sum(1 for b in busy if (b.src, b.dst) == (r.src, r.dst))
         step.riding.append((r, cue.start))
         tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=_arrow_id(r.src, r.dst))
         nominal = nominal_token_size(self.theme, scale=self.lay.scale)
         ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
-        product = self.walk.products.get((cue.ids[0], cue.ids[1]))  # w * w: one product, a copy on each edge
+        product = self._product(cue, nth)
         start, exclude = ride.get_start(), []
         if product is not None:  # a copy of the visit's product leaves it and rides the edge; the
             start, exclude = product.get_center(), [product]  # note keeps its number all the while
@@ -274,12 +278,18 @@ class BackwardWalk(View):
         # (out of the walk), drawn over them: a way round squeezes between cards and words, or has none
         leaves = [m for k, m in self.graph.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
         leaves += self.walk.visit_marks
-        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves)
+        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:
             self.ctx.record(s)
         return [move]
+
+    def _product(self, cue: Cue, nth: int) -> Mobject | None:
+        """The ``nth`` product the last visit wrote for the edge of ``cue`` (node, to node), the one
+        whose copy rides it; None when the visit wrote none for it."""
+        products = self.walk.products.get((cue.ids[0], cue.ids[1]), [])
+        return products[min(nth, len(products) - 1)] if products else None
 
     def _pass_within(self, cue: Cue, item: str, step: StepScratch) -> Anims:
         """A gradient passed on inside a chain's card (`Layout.merged`: both nodes are drawn as
@@ -291,7 +301,7 @@ class BackwardWalk(View):
         if box is None:
             return []
         tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=_arrow_id(item, item))
-        product = self.walk.products.get((cue.ids[0], cue.ids[1]))
+        product = self._product(cue, 0)
         t, k = self.theme, self.lay.scale
         exclude = [product] if product is not None else []
         avoid = (self.onscreen.shown_rects(exclude=exclude)
@@ -301,7 +311,7 @@ class BackwardWalk(View):
                           avoid=avoid)
         to = self.onscreen.free_spot(to, tok, avoid)
         tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])
-        move = self.onscreen.glide(tok, to, exclude, step, settle=True)
+        move = self.onscreen.glide(tok, to, exclude, step, settle=True, under=product)
         tok.move_to(move.path.get_start())
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
         for s in cue.strings:

@@ -244,14 +244,20 @@ def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) 
 
 HEAD = "arrowhead"
 """The role of an arrow's head (an item of its own, inside its arrow's)."""
+RESTS_OFF = {HEAD: "an arrowhead", "label": "a label"}
+"""What a waiting badge keeps off, by role: an arrowhead (it says which way the gradient flows)
+and a label (an op name beside its card or on an edge, ``mul``, ``** 2``; a card's name), which
+`collisions` lets a token riding away from that card cross, and so lets it rest on."""
 
 
 def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collision]:
     """Every visible badge of a frame that stands exactly where it stood in the frame ``before``
-    (waiting, not riding: a token may pass over a head on its way) and covers a visible
-    arrowhead standing where it stood too (a head turning round with its edge may pass under
-    a badge on its way): the head says which way the gradient flows, and a number waiting on
-    it hides that (issue 39: at the end of a short edge, every waiting token covered it).
+    (waiting, not riding: a token may pass over a head or a tag on its way) and covers a
+    visible arrowhead or label (`RESTS_OFF`) standing where it stood too (a head turning round
+    with its edge may pass under a badge on its way): the head says which way the gradient
+    flows, and a number waiting on it hides that (issue 39: at the end of a short edge, every
+    waiting token covered it); a number waiting on an op name (L's ``** 2`` drawn below L, on
+    the edge where the token from L waits) hides which rule ran.
 
     >>> head = {"kind": "shape", "role": "arrowhead", "text": None, "bbox": [10, 10, 16, 16], "opacity": 1.0, "id": "t1->t2"}
     >>> badge = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [8, 8, 30, 20], "opacity": 1.0, "id": None}
@@ -260,14 +266,17 @@ def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collis
     >>> turning = dict(head, bbox=[12, 12, 18, 18])
     >>> waits_on_heads([badge, head], [turning, badge])
     []
+    >>> tag = {"kind": "text", "role": "label", "text": "** 2", "bbox": [20, 12, 40, 18], "opacity": 1.0, "id": "t8"}
+    >>> [c.what for c in waits_on_heads([badge, tag], [tag, badge])]
+    ['badge waits on a label']
     """
     before = list(before)
     still = {(b["text"], tuple(b["bbox"])) for b in before if b["role"] == "badge"}
-    set_heads = {(h["id"], tuple(h["bbox"])) for h in before if h["role"] == HEAD}
+    set_marks = {(h["role"], h["id"], tuple(h["bbox"])) for h in before if h["role"] in RESTS_OFF}
     seen = visible(items)
-    heads = [i for i in seen if i["role"] == HEAD and (i["id"], tuple(i["bbox"])) in set_heads]
-    return [Collision("badge waits on an arrowhead", b, h) for b in seen
-            if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for h in heads if _overlap(b, h)]
+    marks = [i for i in seen if i["role"] in RESTS_OFF and (i["role"], i["id"], tuple(i["bbox"])) in set_marks]
+    return [Collision(f"badge waits on {RESTS_OFF[h['role']]}", b, h) for b in seen
+            if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for h in marks if _overlap(b, h)]
 
 
 NOTE = "note"

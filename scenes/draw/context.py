@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from engine.records import Tensor as TensorEvent
     from manim import Animation, VGroup
 
+    from scenes.draw.visuals.wavefront import Rings
     from scenes.layout.place import Layout
     from scenes.layout.routes import Route
     from scenes.storyboard.placeholders import Shown
@@ -48,6 +49,12 @@ class DrawContext:
     tensor_events: dict[str, TensorEvent] = field(default_factory=dict)  # tensor id -> the event that made it
     state: SceneState = field(default_factory=SceneState)
     ledger: list[tuple[str, int | None]] = field(default_factory=list)
+    rings: Rings = field(init=False, repr=False)  # the glow rings built so far, each size once
+
+    def __post_init__(self) -> None:
+        from scenes.draw.visuals.wavefront import Rings  # Manim: only once a scene is drawn
+
+        self.rings = Rings(self.theme)
 
     def record(self, shown: Shown) -> None:
         """Say that ``shown`` is on screen (tests check the picture says what the plan says)."""

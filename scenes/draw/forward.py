@@ -185,15 +185,17 @@ class GraphCards(View):
 
     @draws("dim")
     def draw_dim(self, cue: Cue, step: StepScratch) -> Anims:
-        """Fade the items' cards and the arrows touching them; they stay faded when the walk
+        """Fade the items' cards and the arrows touching them (a graph the walk went through is
+        freed: its arrows to w go, `FreedGraphs.cut_freed`); they stay faded when the walk
         turns those arrows round later (``dimmed``, read by ``_flip_edges``). An arrow a visit
         of this step turns round (``step.turning``) is faded where it ends up."""
         items = {self.ctx.item(i) for i in cue.ids}
         self.graph.dimmed |= items
+        cut = self.freed.cut_freed()  # a walked graph faded is freed: cut from w as it fades
         k = self.theme.opacity.dimmed
         arrows = [a for r, a in self.graph.arrows.items() if r.src in items or r.dst in items]
         for a in arrows:
             if id(a) in step.turning:  # turned round in this step: fade where it ends up
                 step.turning[id(a)].fade(k)
         mobs = self._targets(cue.ids) + [a for a in arrows if id(a) not in step.turning]
-        return [m.animate.fade(k) for m in mobs]
+        return cut + [m.animate.fade(k) for m in mobs]

@@ -14,6 +14,7 @@ from manim import FadeOut
 from scenes.draw.context import Anims, View
 from scenes.draw.crossfade import first_half
 from scenes.draw.state import GraphView
+from scenes.layout.freeing import Freeing, ancestors, freeing, inputs_of, kept_of
 
 
 class FreedGraphs(View):
@@ -58,6 +59,15 @@ class FreedGraphs(View):
         ``act = torch.tensor(0.0)`` starts the next unit keeps the old ``act``)."""
         return any(tid in self._inputs(u) for u in self.graph.cards if u not in self.graph.walked)
 
+    def cut_freed(self) -> Anims:
+        """The storyboard fades (``dim``) a graph the walk went through as the caption says it
+        is freed: its arrows to the weights it used (w) go then, with the fade, not when the
+        next graph starts. No gradient can come from a freed graph again, and w drawn wired to
+        it through "w.grad is 2" and the reset would read as still fed by it."""
+        kept = self._freed()
+        loose = [r for r in self.graph.arrows if (r.src in kept) != (r.dst in kept)]
+        return [FadeOut(self.graph.arrows.pop(r)) for r in loose]
+
     def retire_walked(self, tid: str) -> Anims:
         """A new tensor made from inputs (an operation, or ``torch.tensor(-1.0)`` from its value)
         that does not build on a graph the walk went through starts a new graph: the walked one
@@ -66,37 +76,20 @@ class FreedGraphs(View):
         stay on screen through the loop. A freed graph the storyboard faded (``dim``) stays,
         faded, beside the new one, so the viewer compares the two graphs the same code
         recorded; it goes when the graph after that one starts."""
-        inputs = self.ctx.tensor_events[tid].inputs if tid in self.ctx.tensor_events else None
-        if not inputs or not self.graph.walked or self._ancestors(tid) & self.graph.walked:
+        f = freeing(self.ctx.tensor_events, tid, self.graph.cards, self.graph.walked, self.graph.dimmed,
+                    self.graph.ghost)
+        if f is None:
             return []
-        going = (self.graph.ghost | self.graph.walked) - self._freed()
-        out = [m for item in sorted(self.graph.ghost) if item in self.graph.cards for m in self._retire(item)]
-        self.graph.dimmed -= self.graph.ghost
-        kept = self._freed()
-        out += [m for item in sorted(self.graph.walked - kept) if item in self.graph.cards for m in self._retire(item)]
-        out += [m for item in sorted(self._spent_inputs(going, tid)) for m in self._retire(item)]
-        self.graph.ghost, self.graph.walked = kept, set()
-        return out + self._cut_loose(kept) + self._fade_kept(kept)
+        out = [m for item in f.going for m in self._retire(item)]
+        self.graph.dimmed.intersection_update(f.dimmed)  # the old ghost's fade is spent
+        self.graph.ghost, self.graph.walked = set(f.kept), set()
+        return out + self._cut_loose(f) + self._fade_kept(set(f.kept))
 
-    def _cut_loose(self, kept: set[str]) -> Anims:
-        """A freed graph kept beside the next one loses its arrows to what it does not keep (the
-        weight ``w``): backward() freed it, so no gradient can come from it again, and a weight
-        drawn with arrows from every graph it ever fed would read as summing them all."""
-        loose = [r for r in self.graph.arrows if (r.src in kept) != (r.dst in kept)]
+    def _cut_loose(self, f: Freeing) -> Anims:
+        """A freed graph kept beside the next one loses its arrows to what it does not keep
+        (`Freeing.cut`)."""
+        loose = [r for r in self.graph.arrows if f.cut(r.src, r.dst)]
         return [FadeOut(self.graph.arrows.pop(r)) for r in loose]
-
-    def _spent_inputs(self, going: set[str], tid: str) -> set[str]:
-        """The inputs needing no gradient (``x``) of the results in ``going``, which neither the
-        new tensor ``tid`` nor any tensor after it is computed from: an input of a freed graph
-        goes with it rather than stay beside graphs that never use it. A weight stays (its
-        bucket holds its gradient), and so does an input a later pass reads again."""
-        seq = self.ctx.tensor_events[tid].seq if tid in self.ctx.tensor_events else 0
-        later = {i for e in self.ctx.tensor_events.values() if e.seq >= seq
-                 for i in e.inputs or [] if isinstance(i, str)}
-        feeds = {a for c in going for a in self._ancestors(c)}
-        return {a for a in feeds - later - self._ancestors(tid) - self._freed()
-                if a in self.graph.cards and a in self.ctx.tensor_events and self.ctx.tensor_events[a].is_leaf
-                and not self.ctx.tensor_events[a].requires_grad}
 
     def _fade_kept(self, kept: set[str]) -> Anims:
         """A freed graph kept beside the next one comes back from the ``dim`` fade to the
@@ -108,10 +101,8 @@ class FreedGraphs(View):
         return [m.animate.fade(darkness) for m in mobs]
 
     def _freed(self) -> set[str]:
-        """The walked graph's cards the storyboard faded (``dim``): its results and the faded
-        inputs they were computed from, which stay beside the next graph."""
-        kept = {c for c in self.graph.walked & self.graph.dimmed if c in self.graph.cards}
-        return kept | {a for c in kept for a in self._ancestors(c) if a in self.graph.dimmed and a in self.graph.cards}
+        """The walked graph's cards the storyboard faded (`kept_of`)."""
+        return kept_of(self.ctx.tensor_events, self.graph.cards, self.graph.walked, self.graph.dimmed)
 
     def _retire(self, item: str) -> Anims:
         """Fade one result's card (its op name goes with it) and every arrow touching it."""
@@ -122,18 +113,7 @@ class FreedGraphs(View):
         return out
 
     def _ancestors(self, tid: str) -> set[str]:
-        """Tensors ``tid`` was computed from: ``s = s * 2`` keeps the old ``s`` (same graph),
-        while ``x = torch.tensor(-1.0)`` in the next step retires the old ``x``."""
-        seen: set[str] = set()
-        todo = self._inputs(tid)
-        while todo:
-            t = todo.pop()
-            if t not in seen:
-                seen.add(t)
-                todo += self._inputs(t)
-        return seen
+        return ancestors(self.ctx.tensor_events, tid)
 
     def _inputs(self, tid: str) -> list[str]:
-        """The tensors ``tid`` was made from, as its event lists them."""
-        ev = self.ctx.tensor_events.get(tid)
-        return [i for i in (ev.inputs if ev else None) or [] if isinstance(i, str)]
+        return inputs_of(self.ctx.tensor_events, tid)

@@ -24,8 +24,10 @@ from scenes.theme import Rect
 
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
 # Z_BAR, in code.py), then the wavefront glow (Z_GLOW, in backward.py), then edges and cards,
-# then tokens, then captions and titles (Z_CAPTION, in titles.py).
+# then tokens, then a visit's products (a copy rides off from under its product), then captions
+# and titles (Z_CAPTION, in titles.py).
 Z_TOKEN = 1
+Z_PRODUCT = 1.1  # a visit's product, over the tokens: its copy comes out from under it as it sets off
 
 
 class CardLabels(View):

@@ -6,6 +6,9 @@ and the picture stood still under the words. A ``light`` cue sets which cards gl
 cards of its ids (a node id lights its tensor's card, or its bucket once drawn), in the walk's
 glow (``wavefront``); the cards lit before and not now fade out. A light with no ids puts them
 all out; the plan sends one at the end of the beat, so no light outlives the beat that said it.
+On the MLP view (mlp, reverse_mode), where no card stands for a tensor, an id lights what the
+network shows it as (`Network.owner`): a unit's ring (its outline while still to come) or a
+weight's line, in the same glow colour: ``[[yh]]``, ``[[layer h1_0]]``, ``[[from L]]``.
 """
 
 from __future__ import annotations
@@ -13,15 +16,20 @@ from __future__ import annotations
 from manim import FadeIn, FadeOut, Mobject
 
 from scenes.draw.backward import Z_GLOW
-from scenes.draw.context import Anims, StepScratch, View
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
-from scenes.draw.visuals import wavefront
+from scenes.draw.network import Z_LIT, NetworkDiagram
 from scenes.layout.place import Box
 from scenes.storyboard.cues import Cue
 
 
 class Lights(View):
-    """Draws ``light``: one glow per lit card or bucket, kept in ``state.graph.lit``."""
+    """Draws ``light``: one glow per lit card or bucket, or per unit or weight of ``network``'s
+    diagram while it is up, kept in ``state.graph.lit``."""
+
+    def __init__(self, ctx: DrawContext, network: NetworkDiagram) -> None:
+        super().__init__(ctx)
+        self.network = network
 
     def _boxes(self, ids: tuple[str, ...]) -> dict[str, Box]:
         """Item -> the box its glow goes round: a node whose leaf has a bucket on screen lights
@@ -37,17 +45,34 @@ class Lights(View):
                 out[item] = self.ctx.layout.boxes[item]
         return out
 
+    def _network_owners(self, ids: tuple[str, ...]) -> list[str]:
+        """The units and weights the MLP view shows ``ids`` as (a tensor, its node, a later pass's
+        tensor), in order, once each; none while the network is not up."""
+        view = self.ctx.state.network
+        if not (view.units or view.ghosts) or view.hidden:
+            return []
+        net = self.network.geometry.net
+        owners = (net.unit_of(i) or net.owner.get(i) for i in ids)
+        return list(dict.fromkeys(o for o in owners if o is not None))
+
     @draws("light")
     def draw_light(self, cue: Cue, step: StepScratch) -> Anims:
         lit = self.ctx.state.graph.lit
         want = self._boxes(cue.ids)
-        out: Anims = [FadeOut(lit.pop(k)) for k in [k for k in lit if k not in want]]
+        keep = set(want) | {f"{o}/net" for o in self._network_owners(cue.ids)}
+        out: Anims = [FadeOut(lit.pop(k)) for k in [k for k in lit if k not in keep]]
         scale = self.ctx.layout.scale
         for k, box in want.items():
             if k not in lit:
-                glow: Mobject = wavefront([box], self.theme, scale=scale).set_z_index(Z_GLOW)
+                glow: Mobject = self.ctx.rings.around([box], scale=scale).set_z_index(Z_GLOW)
                 if box.id in self.ctx.state.graph.dimmed:  # a faded card over a filled glow loses its text
                     glow.set_fill(opacity=0.0)
                 lit[k] = glow
                 out.append(FadeIn(glow))
+        for owner in self._network_owners(cue.ids):
+            k = f"{owner}/net"
+            mark = self.network.mark(owner, "now", backward=False) if k not in lit else None
+            if mark is not None:
+                lit[k] = mark.set_z_index(Z_LIT)
+                out.append(FadeIn(mark))
         return out

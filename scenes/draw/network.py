@@ -31,6 +31,8 @@ from scenes.draw.visuals.network import Places, ghost_circle, link_line, network
 from scenes.layout.netplace import NetRegions, split_region
 
 Z_PANEL, Z_LINK, Z_TRACE, Z_DONE, Z_UNIT = 1.2, 1.22, 1.24, 1.26, 1.3  # over the cards and tokens its backdrop hides
+Z_LIT = 1.28
+"""A light's ring or line (:mod:`scenes.draw.lights`): over the passes' marks it points at, under the units."""
 NETWORK_KINDS = frozenset({"unit_appear", "link_appear", "pass_count", "sweep_step", "link_fill", "reach_count",
                            "tangent_sweep", "jvp_fill"})
 GRAPH_KINDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "backward_start", "visit", "local_rule",
@@ -141,7 +143,8 @@ class NetworkDiagram(View):
 
     def mark(self, owner: str, meaning: str, backward: bool) -> Mobject | None:
         """A unit's glow ring or a weight's overlay line in ``meaning``'s colour: a gradient for
-        reverse mode's sweep and the weights it fills, forward_mode for forward mode's passes."""
+        reverse mode's sweep and the weights it fills, forward_mode for forward mode's passes,
+        now for what a phrase points at (a light)."""
         p: Places = self.geometry.places
         t = self.theme
         colour = t.colour(meaning)
@@ -267,8 +270,8 @@ class NetworkDiagram(View):
         if depth == 0 or any(l.dst == uid for l in net.links.values()):
             return []
         forward = self.theme.colour("forward")
-        lines = [link_line(p.centre[src], p.centre[uid], p.radius, forward, self.theme.strokes.link)
-                 .set_z_index(Z_LINK) for src in layers[depth - 1] if src in st.units]
+        lines = [tag(link_line(p.centre[src], p.centre[uid], p.radius, forward, self.theme.strokes.link),
+                     "link", meaning="forward").set_z_index(Z_LINK) for src in layers[depth - 1] if src in st.units]
         st.plain += lines
         return [Create(m) for m in lines]
 
@@ -279,5 +282,5 @@ class NetworkDiagram(View):
         if weight in st.links or weight not in self.geometry.net.links:
             return []
         line = self._line(self.geometry.places, weight, self.theme.colour("forward"), self.theme.strokes.link)
-        st.links[weight] = line.set_z_index(Z_LINK)
+        st.links[weight] = tag(line, "link", meaning="forward").set_z_index(Z_LINK)
         return [Create(line)]

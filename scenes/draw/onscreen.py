@@ -32,6 +32,16 @@ RIDE_SAMPLES = 24
 """Points taken along an edge's ride for the search of the way beside it."""
 
 
+NETWORK_LINES = ("link", "mark")
+"""The inspect roles of the network's lines: a weight, and a weight or unit lit (docs/inspect.md)."""
+
+
+def _pieces(body: VMobject) -> list[Rect]:
+    """The boxes of `RIDE_SAMPLES` short pieces along ``body``."""
+    pts = [body.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(RIDE_SAMPLES + 1)]
+    return [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(pts, pts[1:])]
+
+
 def at_end(t: float) -> float:
     """Nothing until the animation's last instant, then all: a badge shown as its token lands."""
     return 1.0 if t >= 1.0 - 1e-9 else 0.0
@@ -76,18 +86,20 @@ class OnScreen(View):
         return {t.id for m, t in tagged(self.drawn())
                 if t.role in CONTAINERS and t.id is not None and opacity(m) >= MIN_OPACITY}
 
-    def arrow_rects(self) -> list[Rect]:
+    def line_rects(self) -> list[Rect]:
         """Where every visible arrow runs now, as the boxes of short pieces of its body (`RIDE_SAMPLES`
-        a body) and its head: a board placed clear of them covers no edge, however it curves,
-        while the room between edges stays free (one box of a long diagonal would cover it)."""
+        a body) and its head, and on a network every unit and line (a weight, plain or lit, a
+        lit ring): a board placed clear of them covers no edge, however it curves, while the
+        room between edges stays free (one box of a long diagonal would cover it)."""
         out: list[Rect] = []
         for m, t in tagged(self.drawn()):
-            if t.role != "arrow" or opacity(m) < MIN_OPACITY:
+            if t.role not in ("arrow", *NETWORK_LINES, "unit") or opacity(m) < MIN_OPACITY:
                 continue
-            body = getattr(m, "body", None)
-            if body is not None and body.has_points():
-                pts = [body.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(RIDE_SAMPLES + 1)]
-                out += [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(pts, pts[1:])]
+            body = m if t.role in NETWORK_LINES else getattr(m, "body", None)
+            if t.role == "unit":
+                out.append(bounds(m))
+            elif body is not None and body.has_points():
+                out += _pieces(body)
             elif body is not None:  # dashed: its dashes are its pieces
                 out += [bounds(d) for d in body.submobjects if d.has_points()]
             tip = getattr(m, "tip", None)
@@ -122,7 +134,7 @@ class OnScreen(View):
             tag is not None and any(getattr(tag_of(m), "text", None) == text for m in tag.submobjects))
 
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
-             settle: bool = True, leaves: Sequence[Mobject] = ()) -> RideBehind:
+             settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -130,7 +142,9 @@ class OnScreen(View):
         since that shows too. ``leaves``: the card it sets off from, which its way may cross,
         drawn over it (from a note on the far side of its node, the way round squeezes between
         other cards and words, or has none: issue 39's 4/3 went up over L and vanished), but
-        where it never waits. Tokens setting off together (from one note) may pass over each other."""
+        where it never waits. Tokens setting off together (from one note) may pass over each other.
+        ``under``: the product it is a copy of, drawn over it: it comes out from under it
+        (`RideBehind`)."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -147,7 +161,7 @@ class OnScreen(View):
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
         hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid)
-        return RideBehind(tok, path, hidden)
+        return RideBehind(tok, path, hidden, under=bounds(under) if under is not None else None)
 
     def free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:
         """Where ``tok`` waits near ``at``: there, or the nearest spot inside the frame's free
@@ -159,11 +173,11 @@ class OnScreen(View):
                             step=size[1] * t.proportions.ride_grid, clear=0.0)
 
     def glide(self, tok: VGroup, to: Sequence[float], exclude: Sequence[Mobject], step: StepScratch,
-              settle: bool = False, leaves: Sequence[Mobject] = ()) -> RideBehind:
+              settle: bool = False, leaves: Sequence[Mobject] = (), under: Mobject | None = None) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way;
-        ``settle``: it waits at the nearest free spot when ``to`` is not free; ``leaves``: what
-        it may cross (see ``ride``)."""
+        ``settle``: it waits at the nearest free spot when ``to`` is not free; ``leaves``,
+        ``under``: what it may cross, what it comes out from under (see ``ride``)."""
         here = tok.get_center()
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
-        return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves)
+        return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves, under=under)

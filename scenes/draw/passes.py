@@ -14,13 +14,21 @@ from manim import DOWN, LEFT, Create, FadeIn, FadeOut, LaggedStart, Mobject, VGr
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import cut
 from scenes.draw.drawers import draws
+from scenes.draw.onscreen import at_end
 from scenes.draw.network import Z_DONE, Z_UNIT, NetworkDiagram
-from scenes.draw.record import tag
+from scenes.draw.record import tag, tag_of
 from scenes.draw.state import NetworkView
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 from scenes.draw.visuals.network import Places
 from scenes.layout.netplace import FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, row_box
+from scenes.storyboard.timings import BLINK
 from scenes.storyboard.cues import Cue
+
+
+def _owner(mark: Mobject) -> str | None:
+    """The unit or weight a mark lights (its tag's id, `PassCounts._mark`)."""
+    t = tag_of(mark)
+    return None if t is None else t.id
 
 
 class PassCounts(View):
@@ -41,9 +49,10 @@ class PassCounts(View):
     def draw_pass_count(self, cue: Cue, step: StepScratch) -> Anims:
         """Reverse mode's count (a backward call) in its tally, forward mode's k / N in the
         other, each large under its words, in its role's colour: one pass against 36 is the
-        contrast the clip is about. A new pass clears the previous pass's trace (and the first,
-        the reverse sweep), and dims the latest readout, which holds the previous pass's
-        derivative until this pass lands."""
+        contrast the clip is about. A new forward pass dims the path lit before it (the previous
+        pass's trace, or the reverse sweep) when its own sweep comes a blink later or more
+        (`_dim_path`), and dims the latest readout, which holds the previous pass's derivative
+        until this pass lands."""
         st = self.network
         t = self.theme
         count, total = cue.text("count") or "", cue.text("total")
@@ -57,10 +66,21 @@ class PassCounts(View):
         if total is None:
             st.swept = []  # a new backward call: its own sweep
         else:
-            out += [FadeOut(m) for m in st.sweep + st.trace]
-            st.sweep, st.trace = [], []
+            out += self._dim_path(cue)
             out += self._dim_readout(step)
         return out
+
+    def _dim_path(self, cue: Cue) -> Anims:
+        """The path lit before (the reverse sweep, or the previous forward pass) dimmed as a new
+        pass is counted, where the new pass's sweep comes a blink or more later (``BLINK``): it is
+        seen to start again from its weight over the faded path. Where it comes sooner (rushed
+        passes, three a second), the path stays lit: put out and lit again it strobed. The new
+        pass's sweep takes it away (:meth:`draw_tangent_sweep`)."""
+        st = self.network
+        sweep = next((c.start for c in self.ctx.plan.cues if c.kind == "tangent_sweep" and c.start >= cue.start), None)
+        if sweep is None or sweep - cue.start < BLINK:
+            return []
+        return [m.animate.set_stroke(opacity=1 - self.theme.opacity.dimmed) for m in st.sweep + st.trace]
 
     def _dim_readout(self, step: StepScratch) -> Anims:
         """Fade the readout row; when it lands in this same step (a fast pass at a low frame
@@ -101,7 +121,7 @@ class PassCounts(View):
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")
     def draw_sweep_step(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self.diagram.mark(cue.ids[0], "gradient", backward=True)  # a gradient flowing
+        mark = self._mark(cue.ids[0], "gradient", backward=True)  # a gradient flowing
         if mark is None:
             return []
         self._lit(cue.ids[0])
@@ -110,12 +130,19 @@ class PassCounts(View):
 
     @draws("link_fill")
     def draw_link_fill(self, cue: Cue, step: StepScratch) -> Anims:
-        mark = self.diagram.mark(cue.ids[0], "gradient", backward=True)  # .grad filled: the gradient's
+        mark = self._mark(cue.ids[0], "gradient", backward=True)  # .grad filled: the gradient's
         if mark is None:
             return []
         self._lit(cue.ids[0])
         self.network.sweep.append(mark.set_z_index(Z_DONE))
         return [Create(mark)]
+
+    def _mark(self, owner: str, meaning: str, backward: bool) -> Mobject | None:
+        """The diagram's mark of ``owner`` (a unit's ring, a weight's line), known by its owner's
+        id: the continuity checks follow a lit unit or weight from frame to frame, so one put out
+        and lit again within a blink is seen (`scenes.render.continuity.blinks`)."""
+        mark = self.diagram.mark(owner, meaning, backward)
+        return None if mark is None else tag(mark, "mark", id=owner)
 
     def _lit(self, owner: str) -> None:
         if owner not in self.network.swept:
@@ -132,7 +159,7 @@ class PassCounts(View):
             return []
         going = [*st.done.values(), *st.trace]
         st.done, st.trace = {}, []
-        marks = [m for m in (self.diagram.mark(o, "gradient", backward=True) for o in st.swept) if m is not None]
+        marks = [m for m in (self._mark(o, "gradient", backward=True) for o in st.swept) if m is not None]
         st.sweep = [m.set_z_index(Z_DONE) for m in marks]
         return [FadeOut(m) for m in going] + [FadeIn(m) for m in st.sweep]
 
@@ -148,10 +175,20 @@ class PassCounts(View):
     # ----- forward mode: one pass per weight --------------------------------------------------
     @draws("tangent_sweep")
     def draw_tangent_sweep(self, cue: Cue, step: StepScratch) -> Anims:
-        # forward mode's own colour, never the reverse sweep's
-        marks = [m for m in (self.diagram.mark(o, "forward_mode", backward=False) for o in cue.ids) if m is not None]
-        self.network.trace += marks
-        return [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
+        """A forward pass's path drawn from its weight up to the loss, in forward mode's own
+        colour (never the reverse sweep's). The previous pass's marks on the same units and
+        weights stay until the new ones are drawn over them (gone at the play's end, with no
+        frame between); only those off the new path fade, as do the reverse sweep's. Why: rushed
+        passes put the whole path out and drew it again three times a second, a strobe over two
+        thirds of the network."""
+        st = self.network
+        marks = [m for m in (self._mark(o, "forward_mode", backward=False) for o in cue.ids) if m is not None]
+        before, st.sweep, st.trace = st.sweep + st.trace, [], marks
+        path = set(cue.ids)
+        drawn = [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
+        span = drawn[0].run_time if drawn else 1.0  # the step's length, in its animations' time
+        return drawn + [FadeOut(m, run_time=span) if _owner(m) not in path else
+                        FadeOut(m, rate_func=at_end, run_time=span) for m in before]
 
     @draws("jvp_fill")
     def draw_jvp_fill(self, cue: Cue, step: StepScratch) -> Anims:
@@ -162,7 +199,7 @@ class PassCounts(View):
         st = self.network
         seed = cue.ids[0]
         out: Anims = []
-        done = self.diagram.mark(seed, "forward_mode", backward=False)
+        done = self._mark(seed, "forward_mode", backward=False)
         if done is not None and seed not in st.done:
             st.done[seed] = done.set_z_index(Z_DONE)
             out.append(Create(done))

@@ -14,24 +14,31 @@ from collections.abc import Sequence
 import numpy as np
 from manim import Mobject, MoveAlongPath, VMobject
 
+from scenes.draw.frame_spots import bounds
+from scenes.theme import Rect
+
 _ALPHAS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
 
 
 class RideBehind(MoveAlongPath):
     """`MoveAlongPath` of ``mob`` along ``path``, not drawn while the part of the way done (a
-    fraction of its length, as `MoveAlongPath` takes it) is inside one of ``hidden``."""
+    fraction of its length, as `MoveAlongPath` takes it) is inside one of ``hidden``. ``under``:
+    the rectangle of the product it sets off from, drawn over it (`emerging`): the copy comes
+    out from under it, as opaque as it is clear of it, so the two pills never read as one
+    smeared number (issue 39: ``4/4/3`` as a 4/3 set off from its note)."""
 
     def __init__(self, mob: Mobject, path: VMobject, hidden: Sequence[tuple[float, float]] = (),
-                 **kwargs: object) -> None:
+                 under: Rect | None = None, **kwargs: object) -> None:
         self.hidden = tuple(hidden)
+        self.under = under
         self._alphas: list[tuple[np.ndarray, np.ndarray]] = []
-        self._shown = True
+        self._shown = 1.0
         super().__init__(mob, path, **kwargs)
 
     def begin(self) -> None:
         self._alphas = [(arr, arr[:, 3].copy()) for m in self.mobject.get_family()
                         for name in _ALPHAS if len(arr := getattr(m, name, np.zeros((0, 4))))]
-        self._shown = True
+        self._shown = 1.0
         super().begin()
 
     def interpolate_mobject(self, alpha: float) -> None:
@@ -45,8 +52,25 @@ class RideBehind(MoveAlongPath):
         for m, start in zip(self.mobject.get_family(), self.starting_mobject.get_family(), strict=True):
             m.points = start.points + shift
         done = self.rate_func(alpha)
-        shown = not any(lo <= done <= hi for lo, hi in self.hidden)
+        shown = 0.0 if any(lo <= done <= hi for lo, hi in self.hidden) else 1.0
+        if self.under is not None and done < 1.0:  # landed: drawn whole wherever it is
+            shown *= emerging(bounds(self.mobject), self.under)
         if shown != self._shown:
             for arr, alphas in self._alphas:
-                arr[:, 3] = alphas if shown else 0.0
+                arr[:, 3] = alphas * shown
             self._shown = shown
+
+
+def emerging(tok: Rect, under: Rect) -> float:
+    """How opaque a token with the rectangle ``tok`` is drawn coming out from under ``under``
+    (left, bottom, right, top): the square of the share of it that is clear, from 0 (right
+    under it) to 1 (out): the cut-off part out from under (``/3`` of a 4/3) stays faint until
+    the whole pill is nearly out, and reads as the copy's motion, not as a number.
+
+    >>> emerging((0, 0, 2, 1), (0, 0, 2, 1)), emerging((1, 0, 3, 1), (0, 0, 2, 1)), emerging((2, 0, 4, 1), (0, 0, 2, 1))
+    (0.0, 0.25, 1.0)
+    """
+    dx = max(0.0, min(tok[2], under[2]) - max(tok[0], under[0]))
+    dy = max(0.0, min(tok[3], under[3]) - max(tok[1], under[1]))
+    area = max((tok[2] - tok[0]) * (tok[3] - tok[1]), 1e-12)
+    return max(0.0, 1.0 - dx * dy / area) ** 2

@@ -27,6 +27,7 @@ from scenes.draw.context import Anims, DrawContext, StepScratch
 from scenes.draw.views import VIEW_CLASSES, Views
 from scenes.draw.drawers import Drawer, drawer_table
 from scenes.draw.state import CodeView, GraphView, SceneState, WalkView
+from scenes.video.scene_lists import QuickLists
 from scenes.video.timeline import Action
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import cue_kind
@@ -35,7 +36,7 @@ from scenes.theme import Theme
 
 
 
-class ClipScene(Scene):
+class ClipScene(QuickLists, Scene):
     """Draws ``plan`` over the layout of ``events``; ``captions`` is 'burn', 'srt' or 'off'.
     Each cue goes to the method marked ``@draws(kind)`` for its kind (``DRAWERS``): a method of
     one of its views (composed in ``self.views``)."""

@@ -43,7 +43,7 @@ class GraphView:
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
-    lit: dict[str, VGroup] = field(default_factory=dict)  # item (or item/bucket) -> the glow a light cue put round it
+    lit: dict[str, Mobject] = field(default_factory=dict)  # item (item/bucket, unit/net) -> the glow a light cue put round it
 
 
 @dataclass
@@ -57,7 +57,8 @@ class WalkView:
     visit_marks: list[Mobject] = field(default_factory=list)
     badges: dict[str, Mobject] = field(default_factory=dict)  # node -> the gradient it received, kept to the walk's end
     fill_tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # leaf -> the badge beside its bucket
-    products: dict[tuple[str, str], Mobject] = field(default_factory=dict)  # (node, to node) -> the last visit's product, in its note
+    products: dict[tuple[str, str], list[Mobject]] = field(default_factory=dict)  # (node, to node) -> the last
+    # visit's products in its note, one per input slot in the rules' order (w * w: two, one per edge)
 
 
 @dataclass

@@ -76,8 +76,8 @@ class Views:
                    curve=LossCurve(ctx), network=network, passes=PassCounts(ctx, network), loops=loops,
                    code=CodePaneView(ctx, loops), console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
-                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.arrow_rects()),
-                   lights=Lights(ctx))
+                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects()),
+                   lights=Lights(ctx, network))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

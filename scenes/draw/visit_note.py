@@ -16,7 +16,7 @@ from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.draw.labels import CardLabels
+from scenes.draw.labels import Z_PRODUCT, CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag_of
 from scenes.draw.state import WalkView
@@ -89,7 +89,9 @@ class VisitNotes(View):
         assert at is not None  # note_centre always finds a spot
         self.labels.keep_inside(block.move_to([at[0], at[1], 0]))
         self.walk.visit_marks.append(block)
-        self.walk.products = {(cue.ids[0], k): p for k, p in products.items()}
+        self.walk.products = {(cue.ids[0], k): ps for k, ps in products.items()}
+        for product in (p for ps in products.values() for p in ps):  # over the copies that ride off
+            product.set_z_index(Z_PRODUCT)
         return [FadeIn(block, rate_func=second_half)]
 
     def size(self, visit: Cue, scale: float) -> tuple[float, float]:
@@ -137,11 +139,12 @@ class VisitNotes(View):
         return f.min_readable * short
 
     def _rows(self, cue: Cue, rules: list[Cue], owner: str, size: float | None,
-              scale: float | None = None) -> tuple[VGroup, dict[str, Mobject]] | None:
+              scale: float | None = None) -> tuple[VGroup, dict[str, list[Mobject]]] | None:
         """A visit's note (`place`) of ``owner``'s, its words at ``size`` (None: the theme's), and the
-        product pill of each edge the visit sends a gradient on, by the edge's target; None
-        when the visit has nothing to write. Drawn as much larger as the walk's camera draws
-        the graph (``scale`` given: at that layout scale, as at home)."""
+        product pills of the edges the visit sends a gradient on, by the edges' target, in the
+        rules' order (``w * w``: two rows, two pills for w, one per edge); None when the visit
+        has nothing to write. Drawn as much larger as the walk's camera draws the graph
+        (``scale`` given: at that layout scale, as at home)."""
         t = self.theme
         closer = 1.0 if scale is not None else self.focus.walk_closer()
         scale = self.lay.scale / closer if scale is None else scale
@@ -152,14 +155,14 @@ class VisitNotes(View):
         words = cue.text("rule")
         if words is not None and rules:
             rows.append(formula(words, t, muted=True, size=size))
-        products: dict[str, Mobject] = {}
+        products: dict[str, list[Mobject]] = {}
         for r in rules:
             factors = " × ".join(s.text for s in r.strings if s.role == "factor")
             who = r.text("target")
             row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"),
                           scale=scale, size=size)
             rows.append(row)
-            products[r.ids[1]] = row.product
+            products.setdefault(r.ids[1], []).append(row.product)
         if not rows:
             return None
         return note_block(rows, t, owner=owner).scale(closer), products

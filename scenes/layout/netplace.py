@@ -56,7 +56,6 @@ class UnitRules:
     cross: float  # ... and of the pitch between units of a layer
     ring: float  # a lit unit's ring, this much of its radius outside its circle
     gap: float  # a line keeps this far from another unit's ring
-    single_gap: float  # a gap next to a one-unit layer (output, loss): this much of a full one
 
 
 def ring_clearance(radius: float, rules: UnitRules) -> float:
@@ -66,24 +65,23 @@ def ring_clearance(radius: float, rules: UnitRules) -> float:
 
 def place_units(layers: Sequence[Sequence[str]], pairs: Sequence[tuple[str, str]], region: Box,
                 rules: UnitRules) -> tuple[dict[str, Point], float]:
-    """Each unit's centre and the common radius: layers from the bottom of ``region`` to its top
-    (a gap next to a one-unit layer is shorter, as its lines fan out and pass no neighbour),
-    units evenly across it. The radius is the largest the pitches allow (``rules.main``,
-    ``rules.cross``) down to ``rules.radius_min``, shrunk until no line of ``pairs`` crosses
-    another unit's ring (`through_units`)."""
+    """Each unit's centre and the common radius: layers evenly spaced from the bottom of
+    ``region`` to its top (one pitch for every gap: a shorter gap beside the one-unit output and
+    loss read as a network squeezed at its top), units evenly across it. The radius is the
+    largest the pitches allow (``rules.main``, ``rules.cross``) down to ``rules.radius_min``,
+    shrunk until no line of ``pairs`` crosses another unit's ring (`through_units`)."""
     left, bottom, right, top = region
     n = max(len(layers), 1)
     widest = max((len(l) for l in layers), default=1)
-    weights = [1.0 if min(len(a), len(b)) > 1 else rules.single_gap for a, b in zip(layers, layers[1:])]
     pitch_cross = (right - left) / max(widest, 1)
     radius = rules.radius_max
     while True:
         edge = radius * (1 + rules.ring)
         span = max(top - bottom - 2 * edge, 0.0)
-        unit = span / (sum(weights) or 1.0)
+        unit = span / max(n - 1, 1)
         full = min(unit, pitch_cross) if n > 1 else pitch_cross
         radius = min(radius, rules.main * full, rules.cross * pitch_cross)
-        ys = [bottom + edge + unit * sum(weights[:i]) for i in range(n)] if n > 1 else [(bottom + top) / 2]
+        ys = [bottom + edge + unit * i for i in range(n)] if n > 1 else [(bottom + top) / 2]
         centre = {uid: ((left + right) / 2 + (j + 0.5 - len(layer) / 2) * pitch_cross, ys[i])
                   for i, layer in enumerate(layers) for j, uid in enumerate(layer)}
         if radius <= rules.radius_min or not through_units(centre, pairs, ring_clearance(radius, rules)):

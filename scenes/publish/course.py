@@ -9,7 +9,7 @@ symlink to nothing) is refused, not taken for "no course file".
 
 >>> from pathlib import Path
 >>> Course.of(Path("scenes/storyboards")).names[:2]
-['leaf_nodes', 'mlp']
+['graph_build', 'backward_graph']
 """
 
 from __future__ import annotations

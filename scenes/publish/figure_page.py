@@ -85,8 +85,9 @@ def describe(pic: Picture, lay: Layout) -> str:
         out.append("Buckets: " + "; ".join(
             f"{title.get(lay.items[b].attached_to or '', b)}.grad = {fills.get(b, 'None')}"
             for b in sorted(pic.buckets) if b in lay.items) + ".")
-    if pic.dimmed:
-        out.append("Faded: " + ", ".join(sorted(title.get(i, i) for i in pic.dimmed)) + ".")
+    faded = pic.dimmed & set(pic.cards)
+    if faded:
+        out.append("Faded: " + ", ".join(sorted(title.get(i, i) for i in faded)) + ".")
     if pic.lit and not pic.visits:
         out.append("Lit: " + ", ".join(sorted(title.get(i, i) for i in pic.lit)) + ".")
     for v in pic.visits:

@@ -6,8 +6,10 @@ buckets filled, what the walk visited, what was dimmed or lit) gives the picture
 beat k on, as data, with no video decoded. :mod:`.svg` draws such a :class:`Picture`.
 
 The figure is laid out for a page, not a frame: the graph's own layout (the same
-:func:`scenes.layout.place.layout_graph` the clip uses) in the tall region of the theme's 9:16
-frame, with no code pane (the page shows the program once), then cropped to the graph.
+:func:`scenes.layout.place.layout_graph` the clip uses, a pass that records a freed graph again
+in its place: :mod:`scenes.layout.passes`) in the tall region of the theme's 9:16 frame, with no
+code pane (the page shows the program once), then cropped to the graph. What a freed graph takes
+with it is the clip's own rule (:mod:`scenes.layout.freeing`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.records import Tensor
+from scenes.layout.freeing import freeing
 from scenes.layout.graph import Graph, graph_from_events
+from scenes.layout.passes import expanded, reduced, share_slots
 from scenes.layout.place import Layout, layout_graph
 from scenes.publish.steps import VisitStep, step_before, visit_steps
 from scenes.storyboard.logindex import LogIndex
@@ -78,6 +83,11 @@ class Picture:
     ghost: set[str] = field(default_factory=set)  # a freed graph's results kept, faded, beside the next one
     visits: list[VisitStep] = field(default_factory=list)
 
+    def cut(self, src: str, dst: str) -> bool:
+        """Whether the edge ``src`` -> ``dst`` joins the freed graph kept beside the new one to a
+        card outside it: the clip cut it when the graph was freed (`Freeing.cut`)."""
+        return (src in self.ghost) != (dst in self.ghost)
+
     def copy(self) -> Picture:
         return Picture(dict(self.cards), set(self.buckets), dict(self.sent), dict(self.fills), dict(self.walked),
                        set(self.dimmed), set(self.lit), set(self.ghost), list(self.visits))
@@ -116,12 +126,13 @@ def figure_region(theme: Theme) -> tuple[float, float, float, float]:
 def figures(index: LogIndex, p: Any, views: list[str], theme: Theme) -> Figures:
     """The layout and each beat's picture; ``views`` names each beat's view (``graph``, ...)."""
     graph = graph_from_events(index.events, index.source)
-    lay = layout_graph(graph, FIGURE_ASPECT, theme, figure_region(theme))
+    shared = share_slots(graph, index.events, {i for c in p.cues if c.kind == "dim" for i in c.ids})
+    lay = expanded(layout_graph(reduced(graph, shared), FIGURE_ASPECT, theme, figure_region(theme)), graph, shared)
     steps = visit_steps(p, index)
     item_of = _item_of(graph, lay)
-    ctx = _Replay(item_of, {it.id: it.title for it in graph.items}, steps,
-                  {t: [i for i in ev.inputs or [] if isinstance(i, str)] for t, ev in index.tensor_event.items()},
-                  {it.id for it in graph.items if it.kind in ("op", "loss", "internal")}, _fills_at(p, steps))
+    ctx = _Replay(item_of, {it.id: it.title for it in graph.items}, steps, dict(index.tensor_event),
+                  {it.id for it in graph.items if it.kind in ("op", "loss", "internal")},
+                  {i: (b.x, b.y) for i, b in lay.boxes.items()}, _fills_at(p, steps))
     pic, out, walks = Picture(), [], []
     snap: tuple[Picture, int] | None = None  # the walk's picture at the end of its last beat, and that beat
     call: object = _NO_CALL
@@ -176,39 +187,31 @@ def _fills_at(p: Any, steps: list[VisitStep]) -> dict[int, Any]:
 
 @dataclass(frozen=True)
 class _Replay:
-    """What replaying a cue reads: the item of each id, each item's title, the walk's steps, each
-    tensor's input tensors, and the results (cards a freed graph takes with it)."""
+    """What replaying a cue reads: the item of each id, each item's title, the walk's steps, the
+    event that made each tensor, and the results (the cards a walk leaves walked)."""
 
     item_of: dict[str, str]
     titles: dict[str, str]
     steps: list[VisitStep]
-    inputs: dict[str, list[str]]
+    events: dict[str, Tensor]
     results: set[str]
+    places: dict[str, tuple[float, float]]  # item -> its box's centre: a new pass takes a freed one's place
     fills_at: dict[int, Any] = field(default_factory=dict)  # an AccumulateGrad visit's step -> its fill cue
-
-    def ancestors(self, tid: str) -> set[str]:
-        seen: set[str] = set()
-        todo = list(self.inputs.get(tid, []))
-        while todo:
-            t = todo.pop()
-            if t not in seen:
-                seen.add(t)
-                todo += self.inputs.get(t, [])
-        return seen
 
 
 def _retire_walked(pic: Picture, tid: str, ctx: _Replay) -> None:
     """A new result that does not build on the walked graph starts a new one: backward() freed
-    the walked graph, so its results go, as the clip fades them (``scenes.draw.freed``); those
-    the storyboard faded (``dim``) stay beside the new graph, and go when the next one starts."""
-    walked = set(pic.walked) & ctx.results
-    if not ctx.inputs.get(tid) or not walked or ctx.ancestors(tid) & walked:
+    the walked graph, so the picture loses what the clip fades then (:mod:`scenes.layout.freeing`,
+    the clip's own rule): its results and spent inputs go, a graph the storyboard faded
+    (``dim``) stays beside the new one, cut loose from the weights (its arrows to them go, in
+    :func:`.svg.draw`), and goes when the next one starts."""
+    f = freeing(ctx.events, tid, pic.cards, set(pic.walked) & ctx.results, pic.dimmed, pic.ghost)
+    if f is None:
         return
-    kept = {c for c in walked if c in pic.dimmed and c in pic.cards}
-    going = (pic.ghost | walked) - kept
-    for item in going & ctx.results:
+    for item in f.going:
         pic.cards.pop(item, None)
-    pic.ghost, pic.walked, pic.sent = kept, {}, {}
+    pic.dimmed &= f.dimmed
+    pic.ghost, pic.walked, pic.sent = set(f.kept), {}, {}
 
 
 def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
@@ -216,6 +219,9 @@ def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
     ids = [ctx.item_of[i] for i in cue.ids if i in ctx.item_of]
     kind, titles, steps = cue.kind, ctx.titles, ctx.steps
     if kind == "node_appear" and ids and ids[0] not in pic.cards:
+        here = ctx.places.get(ids[0])  # a pass recording the freed graph again: the old card goes first
+        for other in [c for c in pic.cards if c != ids[0] and here is not None and ctx.places.get(c) == here]:
+            pic.cards.pop(other)
         _retire_walked(pic, cue.ids[0], ctx)
     if kind in ("node_appear", "value_update", "update_step") and ids:
         old = pic.cards.get(ids[0])

@@ -2,7 +2,8 @@
 
 The course's title and introduction (``course.yaml``), then each clip of the course that ``DIR``
 holds, in course order: its title, its takeaway (the storyboard's, numbers filled from the log,
-as its article opens), its duration, a small poster, and links to the clip and to its article
+as its article opens), its duration, a thumbnail (its poster cropped to the graph it teaches:
+:mod:`.thumbs`), and links to the clip and to its article
 (only when written). A clip not rendered yet is left out, and said so. The page links only files
 inside ``DIR``, so the folder can be copied anywhere, opened from disk or served.
 """
@@ -21,6 +22,7 @@ from scenes.publish.article import KEY_FILE, article_folder, clock, takeaway
 from scenes.publish.course import Course
 from scenes.publish.freshness import is_fresh, key_of
 from scenes.publish.prose import beat_prose
+from scenes.publish.thumbs import thumb_name, thumbnail
 from scenes.render.options import outputs
 from scenes.render.writes import FolderWrite
 from scenes.storyboard.errors import plain
@@ -29,7 +31,9 @@ from scenes.video.formats import PAGE_TYPES
 
 SITE_KEY = ".site.key"
 SITE_FILES = {"index.html": "page", pages.STYLE_FILE: "style sheet", SITE_KEY: "key"}
-"""The files ``render site`` writes in its folder, with what each is (in a refusal)."""
+"""The files ``render site`` writes in its folder, with what each is (in a refusal); and a
+thumbnail per clip (:func:`.thumbs.thumb_name`)."""
+THUMB_WHAT = "thumbnail"
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,8 @@ class Card:
     clock: str
     seconds: float
     clip: str
-    poster: str
+    thumb: str
+    thumb_size: tuple[int, int]
     article: str | None
 
 
@@ -143,23 +148,30 @@ def write_site(out: Path, course: Course, force: bool = False,
                   _read(article_folder(out, name) / KEY_FILE)]
     key = key_of(*parts)
     page = out / "index.html"
-    if not force and is_fresh(out / SITE_KEY, key) and page.exists():
+    if not force and is_fresh(out / SITE_KEY, key) and page.exists() \
+            and all((out / thumb_name(name)).is_file() for name, _ in present):
         log("site: up to date")
         return SiteResult(page, False, len(present))
     from scenes.storyboard import load_and_plan
 
-    cards = []
+    from scenes.theme import load_theme
+
+    theme = load_theme()
+    cards, thumbs = [], {}
     for name, clip in present:
         checked, p = load_and_plan(str(course.storyboard(name)), (), name)
         board = checked.storyboard
         article = article_folder(out, name) / "index.html"
         seconds = clip_seconds(clip, p.duration)  # as rendered: a voice times it otherwise than reading
+        thumbs[thumb_name(name)], size = thumbnail(outputs(name, out, clip.suffix[1:])["poster"], p, checked.index, theme)
         cards.append(Card(name, board.title, takeaway(board, p, beat_prose(board, p)), clock(seconds),
-                          seconds, clip.name, f"{name}.png",
+                          seconds, clip.name, thumb_name(name), size,
                           f"{name}/index.html" if article.is_file() else None))
     data = site_data(course.title, course.intro, cards)
     out.mkdir(parents=True, exist_ok=True)
     with FolderWrite(out) as w:
+        for file, png in thumbs.items():
+            w.text(file, png, THUMB_WHAT)
         w.text(pages.STYLE_FILE, pages.style_sheet(), SITE_FILES[pages.STYLE_FILE])
         w.text(page.name, pages.render("site.html.j2", data), SITE_FILES[page.name])
         w.text(SITE_KEY, key + "\n", SITE_FILES[SITE_KEY])

@@ -23,6 +23,7 @@ from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.publish.figures import Picture
 from scenes.publish.steps import VisitStep
+from scenes.publish.svg_paths import arrow, svg_num
 from scenes.theme import Theme
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -66,10 +67,6 @@ def _xy(x: float, y: float) -> tuple[float, float]:
     return (x * U, -y * U)
 
 
-def svg_num(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
-
-
 def svg_text(x: float, y: float, text: str, size: float, fill: str, font: str, anchor: str = "middle",
           extra: str = "") -> str:
     return (f'<text x="{svg_num(x)}" y="{svg_num(y)}" font-size="{svg_num(size)}" fill="{fill}" font-family="{escape(font)}, '
@@ -88,19 +85,6 @@ def _fit(text: str, size: float, width: float, least: float) -> float:
     """``size``, smaller if ``text`` would be wider than ``width``, never under ``least``."""
     need = len(text) * size * SANS_ADVANCE
     return max(least, min(size, size * width / need)) if need > 0 else size
-
-
-def _arrow(points: list[tuple[float, float]], colour: str, width: float, tip: float, extra: str = "") -> str:
-    """A polyline ending in a filled triangle at its last point."""
-    (x0, y0), (x1, y1) = points[-2], points[-1]
-    d = math.hypot(x1 - x0, y1 - y0) or 1.0
-    ux, uy = (x1 - x0) / d, (y1 - y0) / d
-    bx, by = x1 - ux * tip, y1 - uy * tip
-    half = tip * 0.45
-    head = f"{svg_num(x1)},{svg_num(y1)} {svg_num(bx - uy * half)},{svg_num(by + ux * half)} {svg_num(bx + uy * half)},{svg_num(by - ux * half)}"
-    line = " ".join(f"{svg_num(x)},{svg_num(y)}" for x, y in points[:-1] + [(bx, by)])
-    return (f'<g{extra}><polyline points="{line}" fill="none" stroke="{colour}" stroke-width="{svg_num(width)}" '
-            f'stroke-linejoin="round"/><polygon points="{head}" fill="{colour}"/></g>')
 
 
 def _bounds(lay: Layout, ids: set[str]) -> tuple[float, float, float, float]:
@@ -142,18 +126,19 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
     tip = theme.sizes.arrow_tip * max(s, theme.proportions.min_stroke_scale) * U
     turned = _turned(pic, lay)
     for r in lay.routes:
-        if r.src in shown and r.dst in shown:
+        if r.src in shown and r.dst in shown and not pic.cut(r.src, r.dst):
             dim = r.src in pic.dimmed or r.dst in pic.dimmed or not r.needs_grad
             colour = c.dimmed if dim else c.edge
             pts = [_xy(*p) for p in r.points]
             if r.src.startswith("bucket:"):
                 continue  # a bucket's route is the gradient's way into it: drawn with the fill
-            arrow = _arrow(pts, colour, theme.strokes.edge * STROKE * U, tip)
+            edge = f' data-edge="{escape(r.src)}->{escape(r.dst)}"'  # as the clip tags its arrow
+            drawn = arrow(pts, colour, theme.strokes.edge * STROKE * U, tip, edge)
             step = turned.get(id(r))
             if step is None:
-                body.append(arrow)
+                body.append(drawn)
             elif stepping is not None:  # until its gradient is sent, in a stepping figure
-                body.append(f'<g class="mark edge{" off" if step <= stepping else ""}" data-until="{step}">{arrow}</g>')
+                body.append(f'<g class="mark edge{" off" if step <= stepping else ""}" data-until="{step}">{drawn}</g>')
     for item in sorted(shown):
         box = lay.boxes.get(item)
         if box is None:
@@ -280,7 +265,7 @@ def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, s
             mx, my = _label_spot(pts, text, em, placed, cards)
             label = svg_text(mx, my, text, em, c.grad, theme.fonts.mono, extra=f' font-weight="bold" stroke="{c.background}" '
                           f'stroke-width="{svg_num(em * 0.35)}" paint-order="stroke"')
-        out.append(f"<g{extra}>{_arrow(pts, c.grad, width, tip)}{label}</g>")
+        out.append(f"<g{extra}>{arrow(pts, c.grad, width, tip)}{label}</g>")
     return out
 
 

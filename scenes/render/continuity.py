@@ -5,6 +5,8 @@ while its arrows turn, or a caption bar that goes at every caption change, is se
 frames. An item is known by its role and id (a card `t4`, the caption bar `caption`, a code line
 `line 3`); it blinks when it is on screen, then not for less than ``BLINK`` seconds, then back.
 Items with no id are not followed (a label of nothing in particular cannot be told from the next).
+Not on screen is faded out, and for a shape also drawn to a stub: a lit path put out and drawn
+again (``Create``) has full opacity from its first frame while it is still a dot.
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-BLINK = 0.5
-"""Seconds: gone for less than this and back reads as a blink, not as a change."""
+from scenes.storyboard.timings import BLINK
+
 SEEN = 0.05
 """Opacity below which an item counts as gone."""
+DRAWN = 0.25
+"""Share of the longest side a shape has had, under which it counts as gone: a line or a ring
+being drawn (or shrinking away) shows little of itself at full opacity."""
 
 
 @dataclass(frozen=True)
@@ -29,20 +34,56 @@ class Blink:
         return f"{self.role} {self.id} gone {self.gone:.2f}-{self.back:.2f} s"
 
 
+def _sizes(items: Iterable[dict]) -> dict[tuple[str, str], float]:
+    """The items with an id and an opacity of ``SEEN`` or more, by (role, id): the longest side of
+    the largest box of the key's shapes in pixels, or infinity where one is a text (a text comes and
+    goes by its opacity; its box changes with its words) or its box is not known."""
+    out: dict[tuple[str, str], float] = {}
+    for it in items:
+        if it["id"] is None or it["opacity"] < SEEN:
+            continue
+        box = it.get("bbox")
+        size = float("inf") if box is None or it.get("kind") != "shape" else max(box[2] - box[0], box[3] - box[1])
+        key = (it["role"], it["id"])
+        out[key] = max(out.get(key, 0.0), size)
+    return out
+
+
 def blinks(samples: Iterable[dict]) -> list[Blink]:
-    """The blinks in consecutive inspect samples (one per frame, in time order).
+    """The blinks in consecutive inspect samples (one per frame, in time order). A shape drawn
+    to under ``DRAWN`` of the longest side it has had is not on screen: a lit path put out and
+    drawn again is dark between, though its items never fade.
 
     >>> card = {"role": "card", "id": "t4", "opacity": 1.0}
     >>> frames = [[card], [], [card]]
     >>> [b.describe() for b in blinks({"time": i / 15, "items": f} for i, f in enumerate(frames))]
     ['card t4 gone 0.07-0.13 s']
+
+    A weight's lit line (a mark) faded out by one pass and drawn again by the next, a third of a
+    second apart: a strobe, where each frame shows the line at some opacity.
+
+    >>> def mark(drawn, opacity=1.0):
+    ...     return {"role": "mark", "id": "t48", "kind": "shape", "opacity": opacity, "bbox": [0, 0, 120 * drawn, 4]}
+    >>> one_pass = [[mark(1)], [mark(1, 0.5)], [mark(0.02)], [mark(0.1)], [mark(0.6)]]
+    >>> [b.describe() for b in blinks({"time": i / 15, "items": f} for i, f in enumerate(one_pass * 2))]
+    ['mark t48 gone 0.13-0.27 s', 'mark t48 gone 0.47-0.60 s']
+
+    Kept lit while the next pass is drawn over it, it does not blink.
+
+    >>> kept = [[mark(1)], [mark(1), mark(0.02)], [mark(1), mark(0.5)], [mark(1)]]
+    >>> blinks({"time": i / 15, "items": f} for i, f in enumerate(kept * 3))
+    []
     """
+    biggest: dict[tuple[str, str], float] = {}
     was_on: set[tuple[str, str]] = set()
     gone_at: dict[tuple[str, str], float] = {}  # an item seen before -> when it was first missed
     out: list[Blink] = []
     for sample in samples:
         t = sample["time"]
-        on = {(it["role"], it["id"]) for it in sample["items"] if it["id"] is not None and it["opacity"] >= SEEN}
+        sizes = _sizes(sample["items"])
+        for key, size in sizes.items():
+            biggest[key] = max(biggest.get(key, 0.0), size)
+        on = {key for key, size in sizes.items() if size >= DRAWN * biggest[key]}
         for key in on & gone_at.keys():
             if t - gone_at[key] < BLINK:
                 out.append(Blink(key[0], key[1], gone_at[key], t))
@@ -164,4 +205,62 @@ def renames(samples: Iterable[dict]) -> list[Rename]:
             if cid in known and known[cid] != name:
                 out.append(Rename(cid, sample["time"], known[cid], name))
             known[cid] = name
+    return out
+
+
+@dataclass(frozen=True)
+class Loose:
+    """An arrow drawn clear of both cards it joins: ``time`` it is first seen so, ``until`` the last."""
+
+    id: str
+    time: float
+    until: float
+
+    def describe(self) -> str:
+        return f"arrow {self.id} touches neither of its cards {self.time:.2f}-{self.until:.2f} s"
+
+
+def _near(a: list[float], b: list[float], reach: float) -> bool:
+    """Whether boxes ``a`` and ``b`` ([x0, y0, x1, y1]) overlap or lie within ``reach`` of each other."""
+    return a[0] - reach <= b[2] and b[0] - reach <= a[2] and a[1] - reach <= b[3] and b[1] - reach <= a[3]
+
+
+def loose_arrows(samples: Iterable[dict], reach: float) -> list[Loose]:
+    """The arrows that come loose in consecutive inspect samples: an arrow (role ``arrow``, id
+    ``src->dst``) seen while the cards (or buckets) at both its ends are on screen, whose box
+    lies more than ``reach`` pixels from both. An arrow joins its cards on every frame, also
+    while it turns round or changes: one morphed point by point into its reverse shrinks from
+    both ends into a hook between them (backward_graph's w2 -> yh, review 2) or into a tick;
+    an arrow growing from its source touches that source from its first frame.
+
+    >>> card = lambda i, y: {"role": "card", "id": i, "opacity": 1.0, "bbox": [0, y, 60, y + 30]}
+    >>> arrow = lambda y0, y1: {"role": "arrow", "id": "a->b", "opacity": 1.0, "bbox": [28, y0, 32, y1]}
+    >>> frames = [[card("a", 100), card("b", 0), arrow(32, 98)],  # whole: from a's top to b's bottom
+    ...           [card("a", 100), card("b", 0), arrow(60, 70)],  # folded into its middle
+    ...           [card("a", 100), card("b", 0), arrow(62, 68)],
+    ...           [card("a", 100), card("b", 0), arrow(35, 98)]]  # growing back from a
+    >>> [x.describe() for x in loose_arrows(({"time": i / 30, "items": f} for i, f in enumerate(frames)), 3)]
+    ['arrow a->b touches neither of its cards 0.03-0.07 s']
+    """
+    open_: dict[str, list[float]] = {}
+    out: list[Loose] = []
+    for sample in samples:
+        t = sample["time"]
+        seen = [it for it in sample["items"] if it["id"] is not None and it["opacity"] >= SEEN]
+        boxes: dict[str, list[list[float]]] = {}
+        for it in seen:
+            if it["role"] in ("card", "bucket"):
+                boxes.setdefault(it["id"], []).append(it["bbox"])
+        loose = set()
+        for it in seen:
+            ends = it["id"].split("->") if it["role"] == "arrow" else []
+            if len(ends) == 2 and all(e in boxes for e in ends) and not any(
+                    _near(it["bbox"], box, reach) for e in ends for box in boxes[e]):
+                loose.add(it["id"])
+        for aid in loose:
+            open_.setdefault(aid, [t, t])[1] = t
+        for aid in list(open_.keys() - loose):
+            t0, t1 = open_.pop(aid)
+            out.append(Loose(aid, t0, t1))
+    out += [Loose(aid, t0, t1) for aid, (t0, t1) in open_.items()]
     return out

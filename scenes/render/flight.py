@@ -12,14 +12,18 @@ A token is followed from frame to frame by its id and text (the nearest of its k
 share them: ``w * w`` sends one number on two edges). A flight is a run of frames in which it
 moves, from where it stood before (its start) to where it stops (its landing). In a flight:
 
-- it never vanishes (``hidden``): it is drawn at every frame of it;
+- it never vanishes (``hidden``): it is drawn at every frame of it, but where it still lies
+  over the product it is a copy of, which is drawn over it (it comes out from under it faint);
 - it keeps to its way (``astray``): its centre stays within ``reach`` pixels of the hull of its
   start, its landing, the card it leaves and its arrow (the lead to the edge may cut the corner), or of the
   card it reaches and that card's bucket (boxes, so a curved edge's bend counts as on the way);
 - it never backs away (``backs away``): its distance to its landing never grows by more than
   ``slack`` pixels over the nearest it has been;
 - the product it left keeps its number (``slot empty``): a badge of the same id and text that
-  stood at the start the frame before the flight stays drawn there through it.
+  stood at the start the frame before the flight stays drawn there through it;
+- it leaves from a product of its own (``shared``): two tokens of one id and text setting off
+  in one frame start from two places (``w * w``'s rule row has a product per input slot, and
+  both tokens leaving the lower 3 read as one number sent twice).
 
 A camera move (the walk's camera, a beat's ``focus:``) carries the whole graph, its badges with
 it, and may fade a badge whose card leaves the view: frames within such a move (``carried``) are
@@ -29,8 +33,10 @@ no flight; the token stands where the move leaves it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import dataclass, field
+from collections.abc import Iterable, Set as AbstractSet
+
+from scenes.layout.label_spots import meet
 
 SEEN = 0.05
 """Opacity below which an item counts as not drawn (as `continuity.SEEN`)."""
@@ -117,28 +123,34 @@ class _Track:
     text: str
     seen: list[tuple[int, Point, float]]  # (sample index, centre, opacity)
     first: int  # the sample it is first listed in
+    boxes: list[Box] = field(default_factory=list)  # its box at each of ``seen``
 
 
 def _tracks(frames: list[list[dict]]) -> list[_Track]:
     """Every badge with an id followed from frame to frame: matched to the nearest listed the
-    frame before with the same id and text; one not matched starts a track of its own."""
+    frame before with the same id and text (of two as near, the one as opaque: a copy setting
+    off unseen from under its product is not the product); one not matched starts a track of
+    its own."""
     done: list[_Track] = []
     live: list[_Track] = []
     for k, items in enumerate(frames):
-        now = [(i["id"], i.get("text") or "", _centre(i["bbox"]), float(i["opacity"])) for i in items
-               if i["role"] == "badge" and i.get("id")]
-        pairs = sorted(((math.dist(tr.seen[-1][1], c), n, t) for n, (iid, text, c, _) in enumerate(now)
-                        for t, tr in enumerate(live) if (tr.id, tr.text) == (iid, text)), key=lambda x: x[0])
+        badges = [i for i in items if i["role"] == "badge" and i.get("id")]
+        now = [(i["id"], i.get("text") or "", _centre(i["bbox"]), float(i["opacity"])) for i in badges]
+        pairs = sorted(((math.dist(tr.seen[-1][1], c), abs(tr.seen[-1][2] - o), n, t)
+                        for n, (iid, text, c, o) in enumerate(now)
+                        for t, tr in enumerate(live) if (tr.id, tr.text) == (iid, text)), key=lambda x: x[:2])
         taken_now, taken_live, nxt = set(), set(), []
-        for _, n, t in pairs:
+        for _, _, n, t in pairs:
             if n in taken_now or t in taken_live:
                 continue
             taken_now.add(n)
             taken_live.add(t)
             live[t].seen.append((k, now[n][2], now[n][3]))
+            live[t].boxes.append(_box(badges[n]))
             nxt.append(live[t])
         done += [tr for t, tr in enumerate(live) if t not in taken_live]
-        nxt += [_Track(iid, text, [(k, c, o)], k) for n, (iid, text, c, o) in enumerate(now) if n not in taken_now]
+        nxt += [_Track(iid, text, [(k, c, o)], k, [_box(badges[n])])
+                for n, (iid, text, c, o) in enumerate(now) if n not in taken_now]
         live = nxt
     return done + live
 
@@ -182,6 +194,15 @@ def flights(samples: Iterable[dict], reach: float, slack: float,
     >>> run = lambda frames: [a.describe() for a in flights(({"time": k / 10, "items": graph + f} for k, f in enumerate(frames)), 20, 10)]
     >>> run(good)
     []
+    >>> emerging = [[slot(1)], [tok(-40, 20, 0.0), slot(1)], [tok(-36, 21, 0.02), slot(1)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
+    >>> run(emerging)  # a copy comes out from under its product (listed first: drawn under it), faint while over it
+    []
+    >>> twice = lambda y: [[slot(1), tok(-40, y)] + f for f in ([], [tok(-40, 20), tok(-40, y)], [tok(-20, 40), tok(-10, 50)],
+    ...                                                   [tok(30, 60), tok(30, 70)], [tok(30, 75), tok(30, 75)])]
+    >>> run(twice(40))  # w * w: two products, one token from each
+    []
+    >>> run(twice(20))  # both from one
+    ["token '4/3' (t1->t2) sets off from the product another token leaves at 0.10 s"]
     >>> bad = [[slot(1)], [slot(0), tok(-40, 20)], [slot(0), tok(-40, -30)], [slot(1), tok(-30, -30, 0.0)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
     >>> for line in run(bad): print(line)
     token '4/3' (t1->t2) leaves its slot empty at 0.10 s
@@ -206,10 +227,26 @@ def flights(samples: Iterable[dict], reach: float, slack: float,
     out: list[Astray] = []
     for tr in tracks:
         out += _check(tr, tracks, frames, times, reach, slack, moved)
+    out += _shared(tracks, times, moved)
     return sorted(out, key=lambda a: (a.time, a.id, a.text))
 
 
-def _runs(tr: _Track, carried: set[int] = set()) -> list[tuple[int, int]]:
+def _shared(tracks: list[_Track], times: list[float], carried: AbstractSet[int]) -> list[Astray]:
+    """The flights that set off in one frame from where another of the same id and text sets
+    off (within ``STILL``): two copies of one product, where each should leave its own."""
+    starts: dict[tuple[str, str, int], list[Point]] = {}
+    out: list[Astray] = []
+    for tr in tracks:
+        for a, _ in _runs(tr, carried):
+            f, at, _ = tr.seen[a]
+            same = starts.setdefault((tr.id, tr.text, f), [])
+            if any(math.dist(at, p) <= STILL for p in same):
+                out.append(Astray(tr.id, tr.text, times[f], "sets off from the product another token leaves"))
+            same.append(at)
+    return out
+
+
+def _runs(tr: _Track, carried: AbstractSet[int] = frozenset()) -> list[tuple[int, int]]:
     """The flights of one track, as (index of the frame it starts from, index of its landing)
     into ``tr.seen``: runs of frames in which it moves, with the frame before; a move into a
     frame of ``carried`` (sample indices in a camera move) is the camera's, not the token's."""
@@ -245,12 +282,16 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
         landing = tr.seen[b][1]
         way = _way(tr, frames[f0])
         lead = _hull([start, landing, *(c for w in _leaves(tr, frames[f0]) for c in _corners(w))])
-        slot = [o for o in tracks if o is not tr and (o.id, o.text) == (tr.id, tr.text)
-                and any(f == f0 - 1 and math.dist(c, start) <= STILL and op >= SEEN for f, c, op in o.seen)]
+        # its product: another of its id and number standing where it sets off, where one was
+        # drawn the frame before (which of two pills on one spot is the copy shows only once one moves)
+        kin = [o for o in tracks if (o.id, o.text) == (tr.id, tr.text)]
+        shown_before = any(f == f0 - 1 and math.dist(c, start) <= STILL and op >= SEEN for o in kin for f, c, op in o.seen)
+        slot = [o for o in kin if o is not tr and shown_before
+                and any(f == f0 and math.dist(c, start) <= STILL for f, c, _ in o.seen)]
         nearest = math.dist(start, landing)
         for k in range(a, b + 1):
             f, at, op = tr.seen[k]
-            if op < SEEN:
+            if op < SEEN and not (slot and meet(tr.boxes[k], tr.boxes[a])):  # not out from under its product yet
                 add(k, "hidden", "vanishes on its way")
             d = math.dist(at, landing)
             if d > nearest + slack:

@@ -7,7 +7,8 @@ that shows or lights w2 as that phrase starts (with a voice: as the word after t
 said). ``NAME`` is a program name (``w1``, ``ws[2]``), a storyboard ``names:`` entry, or an op
 as its grad_fn is called (``Mul``, ``Pow``, ``MulBackward0``). A mark naming a tensor no cue
 still to come in the beat shows lights its card while the words are read (a takeaway's marks
-always do), and ``[[from L]]`` traces the backward walk's path from ``L`` (:mod:`.lights`).
+always do), ``[[from L]]`` traces the backward walk's path from ``L`` and ``[[layer h1_0]]``
+lights the network layer unit ``h1_0`` stands in (:mod:`.lights`).
 Double brackets cannot clash with ``{placeholders}``, backticked code or a list item's ``[2]``;
 the marks never reach a caption, an .srt or an article (:func:`unmarked`).
 
@@ -17,6 +18,8 @@ the marks never reach a caption, an .srt or an article (:func:`unmarked`).
 [(5, 'w2')]
 >>> [m.name for m in marks("[[from L]] Links lead back to the buckets.")[1]]
 ['from L']
+>>> [m.name for m in marks("[[layer x0]] The input layer is where data enters.")[1]]
+['layer x0']
 """
 
 from __future__ import annotations
@@ -25,12 +28,15 @@ import re
 from dataclasses import dataclass
 
 _MARK = re.compile(r"\[\[([^\[\]]*(?:\[\d+\][^\[\]]*)*)\]\]\s?")
-_NAME = re.compile(r"^(?:from )?[A-Za-z_]\w*(?:\[\d+\])*$")
-MARK_SYNTAX = ("[[NAME]] (a program name such as [[w1]], or an op such as [[Mul]]) or [[from NAME]] "
-               "(the path back from NAME)")
+_NAME = re.compile(r"^(?:from |layer )?[A-Za-z_]\w*(?:\[\d+\])*$")
+MARK_SYNTAX = ("[[NAME]] (a program name such as [[w1]], or an op such as [[Mul]]), [[from NAME]] "
+               "(the path back from NAME) or [[layer NAME]] (the network layer of unit NAME)")
 PATH = "from "
 """``[[from L]]``: the words after it trace the path the backward walk from ``L`` takes: its
 nodes light one level after another, down to the weights' buckets (:mod:`.phrases`)."""
+LAYER = "layer "
+"""``[[layer h1_0]]``: the words after it are about the MLP view's layer that unit ``h1_0`` is
+in: its units light together (:mod:`.lights`). Like a path, it binds no cue."""
 
 
 @dataclass(frozen=True)

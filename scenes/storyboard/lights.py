@@ -2,9 +2,10 @@
 
 Why apart from :mod:`.phrases`: binding phrases to the cues a beat already has is one job;
 adding cues that exist only because a phrase talks about a thing on screen is another. A cue mark
-naming a tensor no cue still to come shows lights its card, ``[[from L]]`` lights the backward
-walk's path from L level by level (:func:`path`), and :func:`light_cues` places those lights in
-time: each as its phrase starts (with a voice: as its first marked word is said, :func:`light_times`),
+naming a tensor no cue still to come shows lights its card (on the MLP view, its unit or
+weight), ``[[from L]]`` lights the backward walk's path from L level by level (:func:`path`),
+``[[layer h1_0]]`` the network layer unit h1_0 is in (:func:`layer`), and :func:`light_cues`
+places those lights in time: each as its phrase starts (with a voice: as its first marked word is said, :func:`light_times`),
 a path spread over the time until the next light, and none left at the beat's end.
 """
 
@@ -17,6 +18,7 @@ from scenes.voice.speech import Timing
 from .builder import _t
 from .cues import Cue
 from .logindex import LogIndex
+from .network import read_network
 from .timings import PlanTimings
 
 Levels = list[tuple[str, ...]]
@@ -34,6 +36,19 @@ def path(index: LogIndex, name: str, made: int) -> Levels:
         nodes = [e for e in dict.fromkeys(nxt) if e not in seen]
         seen |= set(nodes)
     return out
+
+
+def layer(index: LogIndex, name: str) -> tuple[str, ...]:
+    """The units of the MLP view's layer that tensor ``name`` is a unit of (ids, in order; none
+    when ``name`` is no unit of the program's network). Why a mark of its own: a phrase about a
+    layer ("the input layer is where data enters") names no single tensor.
+
+    The network is the whole program's: a layer still to come is lit where its units' outlines
+    stand; a unit of a later pass (a training loop's second ``h[0]``) stands in the first
+    pass's layer."""
+    net = read_network(index.events)
+    units = [u for u in (net.unit_of(i) for i in index.ids_of(name)) if u is not None]
+    return tuple(next((l for l in net.layers if units and units[0] in l), []))
 
 
 def light_times(timings: Sequence[Timing], marks: Sequence[Sequence[tuple[int, str]]], voiced: bool) -> list[float]:
@@ -67,3 +82,20 @@ def light_cues(starts: list[float], lights: list[Levels], end: float, tm: PlanTi
     if out:  # out by the end, not from it: a takeaway's end is the clip's, whose last frames are its poster
         out.append(Cue(_t(max(end - tm.caption_fade, out[-1].start)), tm.caption_fade, "light", beat))
     return out
+
+
+def emphasis_lit(lights: list[Levels], cues: Sequence[Cue], glows: frozenset[str]) -> list[Levels]:
+    """``lights`` with the beat's ``emphasis:`` cards lit by its first phrase, when that phrase
+    lights nothing itself. Why: an emphasis pulses once as the beat starts, a flash of 0.3 s that
+    a viewer reading the caption misses; lit, the card stays marked until a later phrase lights
+    something else, or the beat ends. A card the beat itself draws is left out: it is not there
+    to light yet, and it comes in as its phrase names it. Nor in a walk: its own glow marks the
+    node it visits (``glows``: the cue kinds that move it), and a second card held in the same
+    glow would read as visited too."""
+    if any(c.kind in glows for c in cues):
+        return lights
+    drawn = {i for c in cues if c.kind == "node_appear" for i in c.ids}
+    ids = tuple(dict.fromkeys(i for c in cues if c.kind == "emphasis" for i in c.ids if i not in drawn))
+    if not ids or not lights or lights[0]:
+        return lights
+    return [[ids], *lights[1:]]

@@ -39,8 +39,8 @@ from scenes.voice.speech import Speaker, Timing, Word
 
 from .builder import _t
 from .caption_events import CaptionEvent, CaptionSpan
-from .cuemarks import PATH, op_word
-from .lights import Levels, light_cues, light_times, path
+from .cuemarks import LAYER, PATH, op_word
+from .lights import Levels, emphasis_lit, layer, light_cues, light_times, path
 from .cues import Cue, cue_kind
 from .logindex import LogIndex
 from .reading import ReadingRules, lines, seconds
@@ -166,7 +166,7 @@ def _bindings(ph: Phrase, steps: _Steps, floor: int, index: LogIndex, made: int
               ) -> list[tuple[int, int]]:
     """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order."""
     ev = ph.event
-    marked = [(at, name) for at, name in ev.marks if not name.startswith(PATH)]  # a path binds no cue
+    marked = [(at, name) for at, name in ev.marks if not name.startswith((PATH, LAYER))]  # a path or layer binds no cue
     if marked:
         named = [(_named(name, steps, floor, index, made), at) for at, name in marked]
         return _monotone([(k, at) for k, at in named if k is not None])
@@ -227,13 +227,16 @@ class Bound:
 
 def lights_of(ev: CaptionEvent, steps: _Steps, floor: int, index: LogIndex, made: int) -> Levels:
     """What phrase ``ev`` lights: the tensors its cue marks name that no cue of the beat still
-    to come shows (all of them in a takeaway, which has no cues), as one level; and for a
-    ``[[from L]]`` mark, the backward walk's path from L's node, a level per step down it."""
+    to come shows (all of them in a takeaway, which has no cues) and the units of the layers its
+    ``[[layer NAME]]`` marks name, as one level; and for a ``[[from L]]`` mark, the backward
+    walk's path from L's node, a level per step down it."""
     one: list[str] = []
     levels: Levels = []
     for _, name in ev.marks:
         if name.startswith(PATH):
             levels += path(index, name[len(PATH):], made)
+        elif name.startswith(LAYER):
+            one += [i for i in layer(index, name[len(LAYER):]) if i not in one]
         elif _named(name, steps, floor, index, made) is None:
             one += [i for i in index.ids_of(name, until=made) if i not in one]
     return ([tuple(one)] if one else []) + levels
@@ -369,7 +372,7 @@ def lay_beat(phrases: list[Phrase], bound: Bound, start: float, seen: dict[str, 
     moved = [c if k < 0 else replace(c, start=_t(clock.new[k] + c.start - steps.times[k]))
              for c, k in zip(steps.cues, steps.step)]
     starts = [sp.start + (bound.light_at[k] if k < len(bound.light_at) else 0.0) for k, sp in enumerate(spans)]
-    for light in light_cues(starts, bound.lights, end, tm, beat):  # after the cues starting with it
+    for light in light_cues(starts, emphasis_lit(bound.lights, steps.cues, GLOW_KINDS), end, tm, beat):  # after the cues starting with it
         moved.insert(next((i for i, c in enumerate(moved) if c.start > light.start), len(moved)), light)
     return moved, spans, end
 

@@ -29,6 +29,9 @@ def find_storyboards(folder: Path = STORYBOARD_DIR) -> list[str]:
 
 
 _ASPECT_ENDING = re.compile(r"\.[0-9]+x[0-9]+$", re.IGNORECASE)
+THUMB_ENDING = ".thumb"
+"""How the course page's thumbnail of clip NAME is named (``NAME.thumb.png``): no clip's own name
+ends so, or its poster would be another's thumbnail."""
 NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 """What a storyboard's name is made of: ASCII letters and digits, ``_``, ``-`` and ``.``. Why: the
 name is the name of the clip's files and of the pages' links to them, where ``:`` makes a scheme
@@ -41,14 +44,16 @@ def name_problem(name: str) -> str | None:
 
     A clip's outputs are named after it (``NAME.mp4``, ``NAME.9x16.mp4`` at 9:16, ``NAME/`` for
     its article), beside gradreel's own files (``.site.key``, ``.segments/``), so two names may
-    not give one file: a name does not end as an aspect's outputs do (``.9x16``, ``.1x1``) and
-    does not start with a dot. It is made of :data:`NAME_CHARS` only, and does not start with
+    not give one file: a name does not end as an aspect's outputs do (``.9x16``, ``.1x1``) or as
+    a thumbnail of the course page does (``.thumb``), and does not start with a dot. It is made of :data:`NAME_CHARS` only, and does not start with
     ``-`` (an option to ``render``, and to ``rm``).
 
     >>> name_problem("intro.9x16")[:60]
     "the storyboard's name 'intro.9x16' ends in '.9x16', as the o"
     >>> name_problem("1.2-intro") is None
     True
+    >>> name_problem("intro.thumb")[:52]
+    "the storyboard's name 'intro.thumb' ends in '.thumb'"
     >>> print(name_problem("what's #1?")[:63])
     the storyboard's name "what's #1?" holds "'", ' ', '#' and '?';
     """
@@ -71,4 +76,9 @@ def name_problem(name: str) -> str | None:
         return (f"the storyboard's name {name!r} ends in {ending.group()!r}, as the outputs of a clip at "
                 f"another aspect do ({base!r} at --aspect {aspect} writes {base}{ending.group()}.mp4); "
                 f"rename the file (e.g. {base}_{ending.group()[1:]}.yaml)")
+    if name.lower().endswith(THUMB_ENDING):
+        base = name[:-len(THUMB_ENDING)]
+        return (f"the storyboard's name {name!r} ends in {THUMB_ENDING!r}, as the thumbnail the course page "
+                f"shows of another clip does ({base!r} has {base}{THUMB_ENDING}.png beside its poster); "
+                f"rename the file (e.g. {base}_thumb.yaml)")
     return None

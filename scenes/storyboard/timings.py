@@ -20,6 +20,10 @@ from typing import Any
 from .model import PACE_FACTOR
 from .reading import ReadingRules
 
+BLINK = 0.5
+"""Seconds: gone for less than this and back reads as a blink, not as a change (the continuity
+checks' measure, and what a drawing that puts a mark out and back must outlast)."""
+
 
 @dataclass(frozen=True)
 class PlanTimings:

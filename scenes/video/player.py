@@ -42,9 +42,28 @@ def _draw(scene: Any, shapes: list[Mobject], background: np.ndarray | None) -> n
 
 
 def _everything(scene: Any) -> list[Mobject]:
-    """Every shape on screen, flat, in the order Cairo draws them (by z_index, then as added)."""
-    return extract_mobject_family_members(list_update(scene.mobjects, scene.foreground_mobjects),
-                                          use_z_index=scene.camera.use_z_index, only_those_with_points=True)
+    """Every shape on screen, flat, in the order Cairo draws them (by z_index, then as added):
+    Manim's ``extract_mobject_family_members(..., only_those_with_points=True)``, the same list,
+    by one walk instead of a recursive generator and a pass removing repeats per family (twice
+    a step: its hold and its play). A shape met twice stays where it is met last, as there."""
+    met: list[Mobject] = []
+    path: set[int] = set()
+
+    def walk(m: Mobject) -> None:
+        if id(m) in path:  # a family holding itself, which Manim's walk skips too
+            return
+        path.add(id(m))
+        met.append(m)
+        for sub in m.submobjects:
+            walk(sub)
+        path.discard(id(m))
+
+    for top in list_update(scene.mobjects, scene.foreground_mobjects):
+        walk(top)
+    seen: set[int] = set()
+    out = [m for m in reversed(met) if not (id(m) in seen or seen.add(id(m))) and m.get_num_points() > 0]
+    out.reverse()
+    return sorted(out, key=lambda m: m.z_index) if scene.camera.use_z_index else out
 
 
 def _animated(animations: list[Any]) -> set[int]:
@@ -60,8 +79,33 @@ def _animated(animations: list[Any]) -> set[int]:
 
 
 def _updated(scene: Any) -> bool:
-    """Whether any mobject on screen has an updater (our clips use none; Manim's may)."""
-    return any(m.get_family_updaters() for m in list_update(scene.mobjects, scene.foreground_mobjects))
+    """Whether any mobject on screen has an updater (our clips use none; Manim's may). A walk
+    that stops at the first, not ``get_family_updaters`` per mobject: that lists every family
+    whole, once per play, and a play's fixed cost is what a short step (a light) mostly is."""
+    todo, seen = list(list_update(scene.mobjects, scene.foreground_mobjects)), set()
+    while todo:
+        m = todo.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        if m.updaters:
+            return True
+        todo += m.submobjects
+    return False
+
+
+def _advance(scene: Any, t: float, updated: bool) -> None:
+    """``Scene.update_to_time(t)``; when no mobject on screen has an updater, without its walk
+    through every mobject's family to call none (each frame of every play)."""
+    if updated:
+        scene.update_to_time(t)
+        return
+    dt, scene.last_t = t - scene.last_t, t
+    for animation in scene.animations:
+        animation.update_mobjects(dt)
+        animation.interpolate(t / animation.run_time)
+    scene.update_meshes(dt)
+    scene.update_self(dt)
 
 
 def split_by_motion(scene: Any, moving: set[int]) -> tuple[list[Mobject], list[Mobject], list[Mobject]]:
@@ -146,11 +190,12 @@ def play(scene: Any, anims: list[Any], frames: int, fps: int, sink: FrameSink) -
     cam = scene.camera
     movers = [m for m in between if id(m) in moving]
     # shapes changed by updaters are not in ``moving``: such a play is drawn whole
-    boxed = all(drawable(m) for m in between) and not _updated(scene)
+    updated = _updated(scene)
+    boxed = all(drawable(m) for m in between) and not updated
     rests = {id(m): shape_box(cam, m) for m in between if id(m) not in moving} if boxed else {}
     before: PixelRect | None = None
     for i in range(frames):
-        scene.update_to_time(i / fps)
+        _advance(scene, i / fps, updated)
         now = shapes_box(cam, movers) if boxed else None
         rect = damage([before, now], cam.pixel_width, cam.pixel_height) if i and boxed else None
         before = now

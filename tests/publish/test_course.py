@@ -55,9 +55,18 @@ def test_the_intro_makes_no_raw_html_heading_image_or_script_link() -> None:
 
 
 def test_the_project_course_follows_its_articles_and_types_no_number() -> None:
-    """The clips of "Leaf Nodes and the Computation Graph" first, then those of "How does PyTorch
-    find every gradient by itself?", each in the order of its article's sections."""
+    """Each article's clips in the order of its sections ("Leaf Nodes and the Computation Graph":
+    leaf_nodes, mlp, missing_gradient; "How does PyTorch find every gradient by itself?":
+    graph_build to dynamic_graph), interleaved so that a clip comes after what it uses: once,
+    the first clip called L.backward() and showed gradients three clips before the walk."""
     course = Course.of(ROOT / "scenes" / "storyboards")
-    assert course.names == ["leaf_nodes", "mlp", "missing_gradient", "graph_build", "backward_graph",
-                            "backward_walk", "grad_accumulation", "reverse_mode", "dynamic_graph"]
+    assert course.names == ["graph_build", "backward_graph", "backward_walk", "leaf_nodes", "mlp",
+                            "missing_gradient", "grad_accumulation", "reverse_mode", "dynamic_graph"]
+    at = course.names.index
+    assert at("leaf_nodes") < at("mlp") < at("missing_gradient")
+    walk = ["graph_build", "backward_graph", "backward_walk", "grad_accumulation", "reverse_mode", "dynamic_graph"]
+    assert [at(n) for n in walk] == sorted(at(n) for n in walk)
+    assert at("backward_walk") < at("leaf_nodes")  # backward() is taught before a clip calls it as a tool
+    assert at("leaf_nodes") < at("missing_gradient")  # "is it a leaf?"
+    assert at("mlp") < at("reverse_mode")  # the network whose 36 weights reverse mode reaches
     assert course.intro and not re.search(r"\d", course.intro)

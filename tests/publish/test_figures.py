@@ -131,11 +131,11 @@ def test_a_gradient_takes_its_edges_place_as_in_the_clip() -> None:
     figs, steppers, _, _ = _figures("backward_walk")
     colours = load_theme().colors
     walk_end, (walk,) = figs[5], steppers
-    sent = len(re.findall(rf'<polyline [^>]*stroke="{colours.grad}"', walk_end.svg))
+    sent = len(re.findall(rf'<path [^>]*stroke="{colours.grad}"', walk_end.svg))
     assert sent == 8  # 6 gradients sent back down the graph's edges, 2 into the buckets
-    assert re.findall(rf'<polyline [^>]*stroke="{colours.edge}"', walk_end.svg) == []  # x's and y's are dimmed
+    assert re.findall(rf'<path [^>]*stroke="{colours.edge}"', walk_end.svg) == []  # x's and y's are dimmed
     until = sorted(int(k) for k in re.findall(r'class="mark edge(?: off)?" data-until="(\d+)"', walk.svg))
-    froms = re.findall(r'data-from="(\d+)"><g><polyline [^>]*stroke="', walk.svg)
+    froms = re.findall(r'data-from="(\d+)"><g><path [^>]*stroke="', walk.svg)
     assert len(until) == 6 and set(until) <= {int(k) for k in froms}
 
 
@@ -181,3 +181,30 @@ def test_a_value_wider_than_its_card_is_left_out_as_in_the_clip(tmp_path: Path) 
     first = figs[0]
     assert ">tensor(0.4444, grad_fn=&lt;PowBackward0&gt;)</text>" not in first.svg and ">L</text>" in first.svg
     assert "L = tensor(0.4444, grad_fn=<PowBackward0>)" in first.desc
+
+
+def test_a_freed_graph_leaves_the_figures_as_it_leaves_the_clip() -> None:
+    """dynamic_graph's loops, once: their figures still drew ``x 1`` and ``x -1`` (the clip fades
+    them with their freed graphs), the freed loop-once h kept its arrows into w (the clip cuts
+    them: w would read as summing them), and the long w -> h edge kinked at its dummy slots (the
+    clip's edge is a smooth curve through them). Each figure shows what the clip shows then."""
+    figs, _, checked, p = _figures("dynamic_graph")
+    made = [e for e in checked.run.events if isinstance(e, Tensor)]
+    xs = {e.id for e in made if e.name == "x"}
+    w = next(e.id for e in made if e.name == "w")
+    once, *_, last_h = [e.id for e in made if e.name == "h" and not e.is_leaf]
+    beat = {c.ids[0]: c.beat for c in p.cues if c.kind == "node_appear"}
+    assert all(p.beats[k].index == k for k in range(len(p.beats)))
+    loops = [f for f in figs[beat[once]:] if f is not None]
+    assert len(loops) >= 5
+    kept = [e.id for e in made if e.name == "x"][-1]  # step two's x, kept faded with its freed graph
+    for f in loops:
+        assert [x for x in xs if x != kept and f'data-item="{x}"' in f.svg] == [], f.file
+    for f in (f for f in figs[beat[last_h]:] if f is not None):  # ...until the three-pass loop starts
+        assert f'data-item="{kept}"' not in f.svg and "x = " not in f.desc, f.file
+    built = figs[beat[last_h]]  # the three-pass graph, before its walk
+    assert f'data-item="{once}"' in built.svg  # the freed loop-once h, kept beside the new graph...
+    assert f'data-edge="{w}->{once}"' not in built.svg  # ...cut loose from w
+    long_edge = re.search(rf'<g data-edge="{w}->{last_h}"><path d="([^"]*)"', built.svg)
+    assert long_edge is not None and " C" in long_edge.group(1)  # through its dummy slots, smoothly
+    assert not any("<polyline" in f.svg for f in figs if f is not None)

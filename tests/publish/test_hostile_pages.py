@@ -26,6 +26,7 @@ from markdown_it import MarkdownIt
 from scenes.publish import pages
 from scenes.publish.article import PORTRAIT_MEDIA, article_data, article_files
 from scenes.publish.site import Card, site_data
+from scenes.publish.thumbs import thumb_name
 from scenes.storyboard import load_and_plan
 from scenes.storyboard.captions import vtt_cues
 from tests.hostile.harness import one_line
@@ -177,7 +178,7 @@ def test_every_url_a_name_makes_is_percent_encoded(hostile: Path) -> None:
     article = _parse(pages.render("article.html.j2", data)).urls
     md = _parse(_md_html(pages.render("article.md.j2", data))).urls
     site = _parse(pages.render("site.html.j2", site_data("t", "", [
-        Card(BAD, "t", "", "0:01", 1.0, f"{BAD}.mp4", f"{BAD}.png", f"{BAD}/index.html")]))).urls
+        Card(BAD, "t", "", "0:01", 1.0, f"{BAD}.mp4", thumb_name(BAD), (640, 480), f"{BAD}/index.html")]))).urls
     for url in [*article, *md]:
         assert url.startswith(("#", "data:")) or re.fullmatch(r"[A-Za-z0-9._~%/-]+(#t=[0-9.]+)?", url), url
     linked = {unquote(u.split("#")[0]) for u in article if not u.startswith(("#", "data:"))}
@@ -186,7 +187,7 @@ def test_every_url_a_name_makes_is_percent_encoded(hostile: Path) -> None:
                                                                                      files["markdown"], files["portrait_poster"]}
     site.remove("data:,")  # the favicon
     site.remove("#main")  # the skip link
-    assert {unquote(u) for u in site} == {"gradreel.css", f"{BAD}.mp4", f"{BAD}.png", f"{BAD}/index.html"}
+    assert {unquote(u) for u in site} == {"gradreel.css", f"{BAD}.mp4", thumb_name(BAD), f"{BAD}/index.html"}
     assert all(re.fullmatch(r"[A-Za-z0-9._~%/-]+", u) for u in site), site
     assert md and article and site
 

@@ -95,6 +95,33 @@ def test_the_site_lists_the_course_in_its_order(course: Path) -> None:
         assert ref.startswith(("data:", "#")) or (course / "out" / ref).is_file(), ref
 
 
+def test_a_thumbnail_is_the_graph_not_the_whole_frame(course: Path) -> None:
+    """Once, a clip's thumbnail was its poster: the whole frame, the code pane taking half of it,
+    at 88 px wide on a phone a blur. Now it is the poster cropped to the clip's graph, in one
+    shape for every clip, linked at its own size, with nothing of the code pane left in it."""
+    import numpy as np
+    from PIL import Image
+
+    from scenes.publish.thumbs import THUMB_SHAPE, subject_box
+    from scenes.theme import load_theme
+
+    out = course / "out"
+    page = (out / "index.html").read_text()
+    imgs = re.findall(r'<img class="thumb" src="([^"]+)" alt="" width="(\d+)" height="(\d+)"', page)
+    assert [src for src, _, _ in imgs] == ["walk.thumb.png", "build.thumb.png"]
+    board, p = load_and_plan(str(course / "storyboards" / "walk.yaml"))
+    with Image.open(out / "walk.png") as poster, Image.open(out / "walk.thumb.png") as thumb:
+        frame, small = np.asarray(poster.convert("RGB"), dtype=int), np.asarray(thumb.convert("RGB"), dtype=int)
+        assert (thumb.width, thumb.height) == (int(imgs[0][1]), int(imgs[0][2]))
+        assert abs(thumb.width / thumb.height - THUMB_SHAPE) < 0.01 and thumb.width < poster.width
+    x0 = round(subject_box(p, board.index, load_theme(), (frame.shape[1], frame.shape[0]))[0])
+    ink = lambda a: int((np.abs(a - frame[0, 0]).sum(axis=2) > 24).sum())  # noqa: E731  (drawn pixels)
+    assert ink(frame[:, : x0 // 2]) > 0.05 * frame[:, : x0 // 2, 0].size  # left of the graph: the code pane...
+    assert ink(small[:, : small.shape[1] // 8]) == 0  # ...of which the thumbnail's edge shows nothing
+    assert ink(small) >= 0.95 * ink(frame[:, x0:])  # the whole graph, on half the frame or less:
+    assert small[..., 0].size <= 0.6 * frame[..., 0].size  # larger, at the same width on the page
+
+
 def test_the_site_says_written_versions_only_when_there_are(course: Path, tmp_path: Path) -> None:
     """An author's course whose clips have no article yet: no article link, and the page does not
     promise written versions; with one of two, it says one."""

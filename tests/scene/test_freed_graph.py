@@ -5,7 +5,9 @@ next forward pass builds its graph beside the faded one, so both are on screen, 
 while the caption says "the same code recorded two different graphs"; the graph after that
 one takes the faded one's place (it goes), at every aspect. The kept graph is faded to the
 theme's ``kept`` level, lighter than ``dimmed`` so its numbers can be read beside the new ones;
-step two's input ``x``, which no loop graph uses, goes with step two's graph.
+step two's input ``x``, which no loop graph uses, goes with step two's graph. Every step is
+freed the same way (issue 39): step two fades as its caption says so and stays beside the
+loop's first graph, and a freed graph is cut from ``w`` as it fades.
 """
 
 from __future__ import annotations
@@ -30,12 +32,17 @@ def caption(plan, words: str):
 
 
 def test_the_graph_fades_when_the_caption_says_it_is_freed() -> None:
+    """Every step the same way: each walked graph but the last fades as its caption's "free"
+    is read (step one "PyTorch frees the graph", step two "This graph is freed too", the loop
+    that runs once "The graph is freed")."""
     checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
     first = set(checked.index.name_tensors["s"][:2])  # s = x * w, then s = s * 2
-    freed = caption(plan, "frees the graph")
-    (dim,) = [c for c in plan.cues if c.kind == "dim" and first <= set(c.ids)]
-    read = freed.start + freed.text.index("frees") / default_theme().reading.chars_per_second
-    assert freed.start <= dim.start and abs(dim.start - read) < 1.0  # as the words are read
+    dims = [c for c in plan.cues if c.kind == "dim"]
+    assert first <= set(dims[0].ids) and len(dims) == 3
+    for dim in dims:
+        (freed,) = [c for c in plan.captions if c.beat == dim.beat and "free" in c.text]
+        read = freed.start + freed.text.index("free") / default_theme().reading.chars_per_second
+        assert freed.start <= dim.start + 1e-9 and abs(dim.start - read) < 1.0, (dim.start, freed)  # as it is read
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
@@ -71,8 +78,10 @@ def test_an_input_goes_with_the_last_graph_that_used_it(aspect: str) -> None:
     at = [round((both.start + both.end) / 2 * fps), round(once.end * fps), round(three.end * fps)]
     step_two, loop_once, loop_three = [{(i["role"], i["id"]) for i in smp["items"]}
                                        for smp in inspect_clip(checked, plan, opts, frames=at)]
+    s = checked.index.name_tensors["s"][2]  # step two's s
     assert ("card", x[1]) in step_two  # while its graph is on screen
-    assert ("card", x[1]) not in loop_once and ("card", x[1]) not in loop_three  # no loop graph uses x
+    assert (("card", x[1]) in loop_once) == (("card", s) in loop_once)  # kept, faded, with its graph
+    assert ("card", x[1]) not in loop_three and ("card", s) not in loop_three  # gone with it: no loop uses x
 
 
 def test_a_rebound_name_still_held_by_the_graph_keeps_its_card() -> None:
@@ -92,21 +101,35 @@ def test_a_rebound_name_still_held_by_the_graph_keeps_its_card() -> None:
 
 def test_the_kept_graph_is_cut_from_the_weight() -> None:
     """While the freed graph stays beside the new one, no arrow joins it to ``w``: backward()
-    freed it, and a weight wired to every graph it fed would read as summing them all. Every
-    arrow at ``w`` then belongs to the new graph, and the loop's walk sums as many terms as
-    there are arrows from ``w``."""
+    freed it, and a weight wired to every graph it fed would read as summing them all. It is
+    cut as it fades, as the caption says it is freed (each ``dim``), not when the next graph
+    starts (step one stayed wired to w through "w.grad is 2" and the reset). Every arrow at
+    ``w`` then belongs to the new graph, and the loop's walk sums as many terms as there are
+    arrows from ``w``."""
     checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
     index = checked.index
     w = index.name_tensors["w"][0]
     old = set(index.name_tensors["s"][:2])
     both = caption(plan, "two different graphs")
     walk = caption(plan, "follows the code that ran")  # the loop of three's walk, its sum up
+    dims = [c for c in plan.cues if c.kind == "dim"]  # each freed graph's fade
     opts = RenderOptions()
     fps = fps_of(opts)
     frames = [round((both.start + both.end) / 2 * fps), round(walk.end * fps) - 2]
-    compare, walked = inspect_clip(checked, plan, opts, frames=frames)
-    arrows = [i["id"] for i in compare["items"] if i["role"] == "arrow" and i["opacity"] >= MIN_OPACITY]
-    assert not [a for a in arrows if set(a.split("->")) & old and w in a.split("->")]
+    faded = [round((d.start + d.duration + 0.5) * fps) for d in dims]  # just after each fade
+    samples = {round(smp["time"] * fps): smp for smp in inspect_clip(checked, plan, opts,
+                                                                      frames=sorted({*frames, *faded}))}
+    compare, walked = (samples[f] for f in frames)
+
+    def wired(smp: dict, ends: set[str]) -> list[str]:
+        """The arrows shown between ``w`` and one of ``ends``."""
+        return [i["id"] for i in smp["items"] if i["role"] == "arrow" and i["opacity"] >= MIN_OPACITY
+                and w in i["id"].split("->") and set(i["id"].split("->")) & ends]
+
+    assert not wired(compare, old)
+    assert len(dims) == 3  # step one, step two, the loop that runs once
+    for d, f in zip(dims, faded):
+        assert not wired(samples[f], set(d.ids) - {w}), (d.start, wired(samples[f], set(d.ids) - {w}))
     from_w = [i["id"] for i in walked["items"] if i["role"] == "arrow" and i["opacity"] >= MIN_OPACITY
               and i["id"].split("->")[0] == w]
     (sum_,) = [i["text"] for i in walked["items"] if i["kind"] == "text" and "=" in (i["text"] or "")

@@ -1,6 +1,8 @@
 """The takeaway's recap board adds to the closing picture and covers none of it: no card, text
-or bucket (those it always kept off), and no arrow (once: grad_accumulation's board lay over
-both y -> w arrows, missing_gradient's over x's edges)."""
+or bucket (those it always kept off), no arrow (once: grad_accumulation's board lay over both
+y -> w arrows, missing_gradient's over x's edges), and on a network no unit and no line
+(issue 39: reverse_mode's board at 9:16 lay over the orange weights above x0-x3, mlp's over
+the lines from x0 to the first hidden layer)."""
 
 from __future__ import annotations
 
@@ -12,19 +14,60 @@ from scenes.storyboard import load_and_plan, storyboard_path
 
 pytestmark = pytest.mark.slow  # plays the clip's scene up to its last frame
 
+LINES = ("link", "mark")
+"""The network's straight lines (docs/inspect.md): a weight, or a weight lit by a pass or a light."""
+
 
 def _meets(a: list[float], b: list[float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@pytest.mark.parametrize("name", ["grad_accumulation", "missing_gradient"])
-@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
-def test_the_recap_covers_no_arrow(name: str, aspect: str) -> None:
+def _crosses(box: list[float], line: list[float]) -> bool:
+    """Whether a straight line whose box is ``line`` may run through ``box``: either diagonal of
+    its box does (inspect gives a line's box, not which way it slopes: the test errs on the side
+    of a crossing).
+
+    >>> _crosses([0, 0, 2, 1], [1, -1, 1.5, 3]), _crosses([0, 0, 2, 1], [3, -1, 5, 3])
+    (True, False)
+    >>> _crosses([0, 0, 1, 1], [1.5, 0.5, 3.5, 2.5])  # its box meets the board's, no diagonal does
+    False
+    """
+    if not _meets(box, line) and not (line[0] == line[2] or line[1] == line[3]):
+        return False
+    (x0, y0, x1, y1) = line
+    for a, b in (((x0, y0), (x1, y1)), ((x0, y1), (x1, y0))):
+        n = 64
+        pts = [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(n + 1)]
+        if any(box[0] < x < box[2] and box[1] < y < box[3] for x, y in pts):
+            return True
+    return False
+
+
+def _last(name: str, aspect: str) -> tuple[list[dict], list[dict]]:
+    """The visible items of ``name``'s last frame at ``aspect``, and its recap boards (one at least)."""
     checked, plan = load_and_plan(storyboard_path(name))
     opts = RenderOptions(aspect=aspect)
     (sample,) = inspect_clip(checked, plan, opts, frames=[round(plan.duration * fps_of(opts)) - 1])
     items = [i for i in sample["items"] if i["opacity"] >= 0.1]
     boards = [i for i in items if i["role"] == "recap"]
     assert boards
+    return items, boards
+
+
+@pytest.mark.parametrize("name", ["grad_accumulation", "missing_gradient"])
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_the_recap_covers_no_arrow(name: str, aspect: str) -> None:
+    items, boards = _last(name, aspect)
     arrows = [i for i in items if i["role"] in ("arrow", "arrowhead")]
     assert [(b["text"], a["id"]) for b in boards for a in arrows if _meets(b["bbox"], a["bbox"])] == []
+
+
+@pytest.mark.parametrize("name", ["mlp", "reverse_mode"])
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_the_recap_covers_no_unit_and_no_line_of_a_network(name: str, aspect: str) -> None:
+    items, boards = _last(name, aspect)
+    lines = [i for i in items if i["role"] in LINES]
+    assert lines  # the network's lines are in the record
+    units = [i for i in items if i["role"] == "unit"]
+    assert [(b["text"], u["bbox"]) for b in boards for u in units if _meets(b["bbox"], u["bbox"])] == []
+    assert [(b["text"], ln["role"], ln["bbox"]) for b in boards for ln in lines if _crosses(b["bbox"], ln["bbox"])] == []

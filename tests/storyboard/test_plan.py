@@ -302,6 +302,33 @@ def test_a_name_dims_what_it_is_bound_to_by_then() -> None:
     assert {i for i in dim.ids if i.startswith("t")} == {made[0].id, made[1].id, x.id}
 
 
+def _unfreed(p: Plan) -> list[str]:
+    """The graphs a backward() walked that the plan does not show freed: each but the last is
+    dimmed (every result its walk visited) after the walk and before the next graph's first
+    card, in a beat whose caption says it is freed."""
+    starts = [c for c in p.cues if c.kind == "backward_start"]
+    out = []
+    for k, start in enumerate(starts[:-1]):
+        walk = [c for c in p.cues if start.start <= c.start < starts[k + 1].start and c.kind == "visit"
+                and c.text("grad_fn") != "AccumulateGrad"]
+        walked = {c.ids[1] for c in walk}
+        done = max(c.start + c.duration for c in walk)
+        nxt = min(c.start for c in p.cues if c.kind == "node_appear" and c.start >= done)
+        dims = [c for c in p.cues if c.kind == "dim" and walked <= set(c.ids) and done <= c.start < nxt]
+        if not [d for d in dims if any(s.beat == d.beat and "free" in s.text for s in p.captions)]:
+            out.append(f"backward() {k + 1} walked {sorted(walked)}: dims {[(d.start, d.beat) for d in dims]}, "
+                       f"no caption of theirs says freed")
+    return out
+
+
+def test_every_walked_graph_is_freed_as_its_caption_says() -> None:
+    """Issue 39: a graph backward() walked is shown freed (dimmed, and cut from w by the scene)
+    as the caption says so, the same way for every step: dynamic_graph's step two was never
+    dimmed, stayed bright through "w.grad is -1" and the reset, and vanished as h grew."""
+    p, _ = _plan("dynamic_graph")
+    assert not _unfreed(p)
+
+
 def test_a_check_is_ticked_once_its_beat_has_shown_it() -> None:
     """Issue 39: the list comes in as the first check is asked, nothing ticked; each tick comes
     after what its beat prints (a tick as the question is asked answers it before it is shown)."""

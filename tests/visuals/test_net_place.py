@@ -67,6 +67,11 @@ def test_the_network_fills_its_region_with_no_line_through_a_unit(mlp, aspect: s
     ys = [y for _, y in places.centre.values()]
     left, bottom, right, top = parts.units
     assert max(ys) - min(ys) >= 0.75 * (top - bottom)  # layers spaced to the frame, not squeezed
+    rows = sorted(set(round(y, 6) for y in ys))
+    pitches = [b - a for a, b in zip(rows, rows[1:])]
+    # one pitch between every two layers (issue 39: the output and the loss stood 66 px apart at
+    # 16:9, the hidden layers 95 px)
+    assert max(pitches) - min(pitches) < 1e-4, pitches
     assert all(left < x - places.radius and x + places.radius < right for x, _ in places.centre.values())
     if tallies:
         assert parts.tallies is not None

@@ -37,7 +37,7 @@ def unit_rules(net: Network, theme: Theme) -> UnitRules:
     longest = max((len(u.name) for u in net.units.values()), default=1)
     least = longest * theme.layout.glyph_advance_mono * f.unit_name_least / (2 * q.unit_label)
     return UnitRules(radius_max=max(s.unit_radius, least), radius_min=least, main=q.unit_main, cross=q.unit_cross,
-                     ring=q.unit_ring, gap=theme.spacing.edge_clearance, single_gap=q.unit_single_gap)
+                     ring=q.unit_ring, gap=theme.spacing.edge_clearance)
 
 
 def network_places(net: Network, region: Rect, theme: Theme) -> Places:
