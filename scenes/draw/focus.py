@@ -23,21 +23,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
-from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc, VMobject, smooth
-from manim.utils.rate_functions import ease_in_out_sine, linear
+from manim import Animation, FadeOut, Mobject, Transform, VMobject
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
+from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, hop, restore, settled, span,
+                                through, ways)
 from scenes.draw.state import CameraView
-from scenes.layout.camera import meets, seen_in
+from scenes.layout.camera import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
-from scenes.layout.place import Layout, Point
+from scenes.layout.place import Layout
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
-Colours = list[tuple[np.ndarray, np.ndarray]]
 Sight = tuple[Rect, tuple[Rect, ...], float]
 """Where a shape may show while the walk's camera is close: inside a rectangle (by a slack),
 over none of the rectangles kept off (`scenes.layout.camera.seen_in`)."""
@@ -87,7 +87,7 @@ class CameraFocus(View):
 
     def _fade(self, m: Mobject) -> None:
         """``m`` kept as faded out of view, with its colours now (before it is faded)."""
-        self.rec.faded.append((m, _colours(m)))
+        self.rec.faded.append((m, colours(m)))
 
     def seen(self) -> Callable[[Rect], bool] | None:
         """While the walk's camera is close: where a shape may show."""
@@ -201,7 +201,7 @@ class CameraFocus(View):
             if not inside(bounds(target), self.ctx.layout.region):
                 self._fade(m)
                 target.set_opacity(0.0)
-                out.append(_hop(m, target, 0.0, 0.5, out=True))
+                out.append(hop(m, target, 0.0, 0.5, out=True))
             else:  # moves once what leaves has faded: the growing cards never pass over a fading one
                 out.append(Transform(m, target, rate_func=second_half))
         return out
@@ -230,7 +230,7 @@ class CameraFocus(View):
             k = hidden.get(id(a.mobject))
             if isinstance(a, Transform) and k is not None and id(a.mobject) not in moving:
                 target = a.target_mobject
-                turned = _colours(target)  # its opacity as turned (a dimmed arrow's), where the parts match
+                turned = colours(target)  # its opacity as turned (a dimmed arrow's), where the parts match
                 if len(turned) == len(self.rec.faded[k][1]):
                     self.rec.faded[k] = (a.mobject, turned)
                 for part in target.get_family():  # a Group has no opacity of its own: its VMobjects do
@@ -257,8 +257,8 @@ class CameraFocus(View):
             target = self._moved(m, z)
             saved = faded.get(id(m))
             if saved is not None:
-                _restore(target, saved)
-            out.append(_hop(m, target, 0.5, 1.0, out=False) if saved is not None  # back before what returns shows
+                restore(target, saved)
+            out.append(hop(m, target, 0.5, 1.0, out=False) if saved is not None  # back before what returns shows
                        else Transform(m, target, rate_func=first_half))
         self.rec.faded = []
         return out
@@ -306,10 +306,10 @@ class CameraFocus(View):
             shows = id(m) in shown and all(id(o) not in targets or id(o) in shown  # a mark beside a card
                                            for o in owners.get(id(m), []))  # shows only with it
             if saved is None and not shows:  # leaves the view: faded where it is, first
-                faded.append((m, _colours(m)))
+                faded.append((m, colours(m)))
                 leaving.append((m, target.set_opacity(0.0)))
             elif saved is not None and shows:  # comes back: where it lands, once the rest is there
-                _restore(target, saved)
+                restore(target, saved)
                 coming.append((m, target))
             elif saved is not None:  # stays out of view: moved unseen
                 faded.append((m, saved))
@@ -319,9 +319,9 @@ class CameraFocus(View):
         # the graph glides on the first way (straight, shift then scale, scale then shift) on
         # which nothing passes over the code pane, the legend or the checklist; where every way
         # does, what would pass over them leaves and comes back
-        ways = _ways(rel)
-        way = next((w for w in ways if not any(_crosses(bounds(m), w, sight[1]) for m, _ in moving)), ways[0])
-        crossing = [(m, t) for m, t in moving if _crosses(bounds(m), way, sight[1])]
+        ways = ways(rel)
+        way = next((w for w in ways if not any(crosses(bounds(m), w, sight[1]) for m, _ in moving)), ways[0])
+        crossing = [(m, t) for m, t in moving if crosses(bounds(m), way, sight[1])]
         moving = [(m, t) for m, t in moving if not any(m is c for c, _ in crossing)]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
@@ -329,11 +329,11 @@ class CameraFocus(View):
         share = min(1.0 / 3.0, CAMERA_FADES / fades) if fades else 0.0
         gone = share if (leaving or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
         back = 1.0 - share if (coming or crossing) else 1.0
-        out: Anims = [FadeOut(m, rate_func=_span(0.0, gone)) for m in notes]
-        out += [_hop(m, target, 0.0, gone, out=True) for m, target in leaving]
-        out += [_glide(m, way, _settled(gone, back)) for m, _ in moving]
-        out += [_through(m, target, gone, back) for m, target in crossing]
-        out += [_hop(m, target, back, 1.0, out=False) for m, target in coming]
+        out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
+        out += [hop(m, target, 0.0, gone, out=True) for m, target in leaving]
+        out += [glide(m, way, settled(gone, back)) for m, _ in moving]
+        out += [through(m, target, gone, back) for m, target in crossing]
+        out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded
         self.moving = {id(m) for m, _ in leaving + coming + moving + crossing}
         if z is None:
@@ -343,160 +343,3 @@ class CameraFocus(View):
             self._rekey(replace(zoomed(home, z), region=region))
             self._set(z, by_walk=True, region=region, sight=sight)
         return out
-
-
-SETTLE = 0.05
-"""The share of its part a move waits for: the frame after the end of a fade never shows a
-half-faded shape beside one that has begun to move over it."""
-
-CAMERA_FADES = 0.35
-"""The share of a walk camera's move its fades take between them (what leaves, what comes
-back): the rest is the move, long enough that nothing crosses more than a card's width a frame
-(`scenes.render.continuity.jumps`) in the pauses it fits in."""
-
-
-def _span(t0: float, t1: float, rate: Callable[[float], float] = smooth) -> Callable[[float], float]:
-    """A smooth ``rate`` from ``t0`` to ``t1`` of the play, still before and done after."""
-    return lambda t: rate(min(1.0, max(0.0, (t - t0) / (t1 - t0)))) if t1 > t0 else float(t >= t0)
-
-
-def _settled(t0: float, t1: float) -> Callable[[float], float]:
-    """The camera's glide from ``t0`` to ``t1`` of the play, begun `SETTLE` of that part into
-    it: eased by a sine, whose fastest frame is 1.6 times the mean (Manim's ``smooth``: 2.5),
-    so that a move fitted into a short pause carries no card further than its width in a frame."""
-    return _span(t0 + SETTLE * (t1 - t0), t1, ease_in_out_sine)
-
-
-def _hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animation:
-    """``m`` fades out where it is from ``t0`` to ``t1`` of the play and then moves to ``target``
-    unseen (``out``), or moves there unseen and fades in over that part: no half-faded shape
-    slides across the code or the captions."""
-    start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
-    rate = _span(t0, t1)
-
-    def step(mob: Mobject, alpha: float) -> None:
-        r = rate(alpha)
-        if out:
-            _blend(mob, start, gone, r) if alpha < t1 else _blend(mob, target, target, 1.0)
-        else:
-            _blend(mob, start, start, 0.0) if alpha < t0 else _blend(mob, hidden, target, r)
-
-    return UpdateFromAlphaFunc(m, step, rate_func=linear)  # ``step`` eases its own part: its times are the play's
-
-
-def _through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
-    """``m`` fades out where it is by ``t0`` of the play, moves unseen, and fades in at ``target``
-    from ``t1``: a shape whose glide would pass over the code pane, the legend or the checklist."""
-    start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
-    leave, land = _span(0.0, t0), _span(t1, 1.0)
-
-    def step(mob: Mobject, alpha: float) -> None:
-        if alpha < t0:
-            _blend(mob, start, gone, leave(alpha))
-        elif alpha < t1:
-            _blend(mob, hidden, hidden, 0.0)
-        else:
-            _blend(mob, hidden, target, land(alpha))
-
-    return UpdateFromAlphaFunc(m, step, rate_func=linear)
-
-
-def _blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
-    """Each part of ``mob`` set ``alpha`` of the way from ``a``'s to ``b``'s."""
-    for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
-                          b.family_members_with_points()):
-        sm.interpolate(sa, sb, alpha)
-
-
-GLIDE_SAMPLES = 16
-"""Points along a glide at which `_crosses` looks for what it passes over."""
-
-Way = Callable[[float], Zoom]
-"""A camera move's way: how far the picture has moved (a `Zoom` of where it starts) at each
-fraction of the move, from none at 0 to the whole move at 1."""
-
-
-def _ways(z: Zoom) -> list[Way]:
-    """The ways the picture may take through the move ``z``: straight (each point on a line, as a
-    `Transform` goes), shifted first and then scaled, scaled first and then shifted, or shifted
-    along one axis first and then scaled and shifted along the other (round a pane's corner).
-
-    >>> z = Zoom(3.0, (0.0, 0.0), (4.0, 2.0))
-    >>> [(w(0.5).point((1.0, 1.0)), w(1.0).point((1.0, 1.0))) for w in _ways(z)]
-    [((4.0, 3.0), (7.0, 5.0)), ((5.0, 3.0), (7.0, 5.0)), ((3.0, 3.0), (7.0, 5.0)), ((5.0, 1.0), (7.0, 5.0)), ((1.0, 3.0), (7.0, 5.0))]
-    """
-    a, b, k = z.about, z.to, z.factor
-
-    def part(s: float) -> Point:
-        return (a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]))
-
-    def straight(s: float) -> Zoom:
-        return Zoom(1.0 + s * (k - 1.0), a, part(s))
-
-    def shift_first(s: float) -> Zoom:
-        return Zoom(1.0, a, part(2.0 * s)) if s < 0.5 else Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, b)
-
-    def scale_first(s: float) -> Zoom:
-        return Zoom(1.0 + 2.0 * s * (k - 1.0), a, a) if s < 0.5 else Zoom(k, a, part(2.0 * s - 1.0))
-
-    def across_first(s: float) -> Zoom:  # along x first, then down or up as it scales
-        if s < 0.5:
-            return Zoom(1.0, a, (a[0] + 2.0 * s * (b[0] - a[0]), a[1]))
-        return Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, (b[0], a[1] + (2.0 * s - 1.0) * (b[1] - a[1])))
-
-    def down_first(s: float) -> Zoom:  # down or up first, then along x as it scales
-        if s < 0.5:
-            return Zoom(1.0, a, (a[0], a[1] + 2.0 * s * (b[1] - a[1])))
-        return Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, (a[0] + (2.0 * s - 1.0) * (b[0] - a[0]), b[1]))
-
-    return [straight, shift_first, scale_first, across_first, down_first]
-
-
-def _crosses(box: Rect, way: Way, keep_off: Sequence[Rect]) -> bool:
-    """Whether ``box``, carried along ``way``, passes over one of ``keep_off`` on the way (where
-    it starts and lands counts too).
-
-    >>> right = _ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
-    >>> _crosses((0.0, 0.0, 1.0, 1.0), right, [(2.0, 0.5, 3.0, 2.0)]), _crosses((0.0, 0.0, 1.0, 1.0), right, [(2.0, 1.5, 3.0, 2.0)])
-    (True, False)
-    """
-    for i in range(GLIDE_SAMPLES + 1):
-        z = way(i / GLIDE_SAMPLES)
-        lo, hi = z.point((box[0], box[1])), z.point((box[2], box[3]))
-        if any(meets((lo[0], lo[1], hi[0], hi[1]), r) for r in keep_off):
-            return True
-    return False
-
-
-def _glide(m: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
-    """``m`` carried along ``way`` as the play goes (``rate``: how far along it is), every part of it
-    moved and scaled as one picture: at the end, where the whole move puts it."""
-    start = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
-
-    def step(mob: Mobject, alpha: float) -> None:
-        z = way(rate(alpha))
-        for sm, pts in start:
-            moved = pts.copy()
-            moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
-            moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
-            sm.points = moved
-
-    return UpdateFromAlphaFunc(m, step, rate_func=linear)
-
-
-def _colours(m: Mobject) -> Colours:
-    """The fill and stroke colours of each part of ``m``, kept while a camera move hides it."""
-    return [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family() if hasattr(s, "fill_rgbas")]
-
-
-def _restore(target: Mobject, saved: Colours) -> None:
-    """``target`` at the opacity of ``saved`` (from before a move faded it), its colour as drawn
-    since: an arrow turned while the camera was away comes back a gradient's, not forward's."""
-    parts = [s for s in target.get_family() if hasattr(s, "fill_rgbas")]
-    if len(saved) != len(parts):
-        return
-    for s, (fill, stroke) in zip(parts, saved):
-        if len(s.fill_rgbas) == len(fill) and len(s.stroke_rgbas) == len(stroke):
-            f, k = s.fill_rgbas.copy(), s.stroke_rgbas.copy()
-            f[:, 3], k[:, 3] = fill[:, 3], stroke[:, 3]
-            s.fill_rgbas, s.stroke_rgbas = f, k
