@@ -319,8 +319,8 @@ class CameraFocus(View):
         # the graph glides on the first way (straight, shift then scale, scale then shift) on
         # which nothing passes over the code pane, the legend or the checklist; where every way
         # does, what would pass over them leaves and comes back
-        ways = ways(rel)
-        way = next((w for w in ways if not any(crosses(bounds(m), w, sight[1]) for m, _ in moving)), ways[0])
+        options = ways(rel)
+        way = next((w for w in options if not any(crosses(bounds(m), w, sight[1]) for m, _ in moving)), options[0])
         crossing = [(m, t) for m, t in moving if crosses(bounds(m), way, sight[1])]
         moving = [(m, t) for m, t in moving if not any(m is c for c, _ in crossing)]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
