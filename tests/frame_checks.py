@@ -324,22 +324,14 @@ CAMERA_CUES = ("camera", "focus", "unfocus")
 
 class LooseArrows(Kept):
     """An arrow touches the cards it joins on every frame, also while it turns round
-    (`continuity.loose_arrows`): never clear of both by more than ``LOOSE_REACH`` card heights."""
+    (`continuity.loose_arrows`): never clear of both by more than ``LOOSE_REACH`` heights of the taller card it joins."""
 
     def found(self) -> list[str]:
         spec = self.case.theme.aspect(self.case.aspect)
         width = self.samples[0]["frame"][0] if self.samples else 0
         at_1 = self.case.theme.sizes.card_height * width / spec.frame_width
-        card_px = at_1 * _card_scale(self.samples, at_1)
-        return [f"{self.case.name} {self.case.aspect}: {x.describe()}" for x in loose_arrows(self.samples, LOOSE_REACH * card_px)]
-
-
-def _card_scale(samples: list[dict], card_px_at_1: float) -> float:
-    """How much larger than at scale 1 the clip draws its cards, at least 1: the median card's
-    height over ``card_px_at_1`` (a small graph's cards grow to ``layout.max_scale``, and the
-    gaps between a route's end and its card grow with them)."""
-    heights = sorted(i["bbox"][3] - i["bbox"][1] for smp in samples for i in smp["items"] if i["role"] == "card")
-    return max(1.0, heights[len(heights) // 2] / card_px_at_1) if heights and card_px_at_1 > 0 else 1.0
+        found = loose_arrows(self.samples, LOOSE_REACH * at_1, card_px=at_1)
+        return [f"{self.case.name} {self.case.aspect}: {x.describe()}" for x in found]
 
 
 LOOSE_REACH = 0.1
