@@ -225,8 +225,6 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
     ("dynamic_graph", "16:9"): ("22.8-28.0 s (55 %), 54.4-59.2 s (38 %), 97.6-101.2 s (43 %): the code column under "
                                 "the lit line while the walk's camera is in on the graph right of the legend"),
-    ("dynamic_graph", "9:16"): ("73.8-79.4 s, 44 %: the room above the loop-once graph in its walk, the graph under "
-                                "the pane's lit line in its region (the camera move is not done)"),
 }
 
 

@@ -32,6 +32,7 @@ from scenes.draw.frame_spots import bounds
 from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, hop, restore, settled, span,
                                 through, ways)
 from scenes.draw.state import CameraView
+from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
@@ -141,8 +142,9 @@ class CameraFocus(View):
         g, w = self.ctx.state.graph, self.ctx.state.walk
 
         def card(some_id: str) -> Mobject | None:
-            item = self.ctx.item(some_id)
-            return g.cards.get(item) if item in g.cards else g.buckets.get(item)
+            item = self.ctx.item(some_id)  # a route's end may be a bucket's box, "bucket:<leaf>"
+            leaf = item[len("bucket:"):] if item.startswith("bucket:") else item
+            return g.cards.get(item) if item in g.cards else g.buckets.get(leaf)
 
         pairs: list[tuple[Mobject, Mobject | None]] = [(m, g.cards.get(k)) for k, m in g.tags.items()]
         pairs += [(m, card(k)) for k, m in w.badges.items()]
@@ -196,7 +198,11 @@ class CameraFocus(View):
         self._rekey(zoomed(self.ctx.layout, z))  # where tokens wait is read from the layout anew
         self.rec.faded = []
         out: Anims = []
-        for m in self._graph_shapes():
+        shapes = self._graph_shapes()
+        # the move places them: `fade_outside` must not judge them where the move starts (a
+        # focused card at home may lie outside the close view's region, and would stay hidden)
+        self.moving = {id(m) for m in shapes}
+        for m in shapes:
             target = self._moved(m, z)
             if not inside(bounds(target), self.ctx.layout.region):
                 self._fade(m)
@@ -209,9 +215,10 @@ class CameraFocus(View):
     def fade_outside(self, anims: Sequence[Animation] = ()) -> None:
         """While the camera is close, what a cue has just drawn outside the graph's region (an
         arrow from a card the zoom left out) is faded as the zoom faded the rest. ``anims``: the
-        step's animations: one that turns a shape kept out of view (a `Transform` of an arrow
-        into a gradient's, as the walk flips the edges) turns it unseen, and the shape comes
-        back in view as it was turned (its colours kept), not shown where the camera left it."""
+        step's animations: one that turns a shape kept out of view (a `TurnRound` of an arrow
+        into a gradient's as the walk flips the edges, or a `Transform`) turns it unseen, and the
+        shape comes back in view as it was turned (its colours kept), not shown where the camera
+        left it."""
         moving, self.moving = self.moving, set()  # still where the move starts: it placed them itself
         if self.home is None:
             return
@@ -228,8 +235,8 @@ class CameraFocus(View):
         hidden = {id(m): k for k, (m, _) in enumerate(self.rec.faded)}
         for a in anims:
             k = hidden.get(id(a.mobject))
-            if isinstance(a, Transform) and k is not None and id(a.mobject) not in moving:
-                target = a.target_mobject
+            target = a.target_mobject if isinstance(a, Transform) else a.new if isinstance(a, TurnRound) else None
+            if target is not None and k is not None and id(a.mobject) not in moving:
                 turned = colours(target)  # its opacity as turned (a dimmed arrow's), where the parts match
                 if len(turned) == len(self.rec.faded[k][1]):
                     self.rec.faded[k] = (a.mobject, turned)
