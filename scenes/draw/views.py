@@ -69,7 +69,7 @@ class Views:
         console = Console(ctx)
         labels, onscreen = CardLabels(ctx, focus, frame), OnScreen(ctx, frame, drawn)
         graph = GraphCards(ctx, focus, frame, labels, console)
-        buckets = Buckets(ctx, labels, onscreen, frame)
+        buckets = Buckets(ctx, labels, onscreen, frame, focus)
         walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame, focus)
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
                    walk=walk, camera=WalkCamera(ctx, focus, frame, walk), checklist=Checklist(ctx, frame, onscreen.shown_rects),
