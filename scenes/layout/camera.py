@@ -104,7 +104,9 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
     """The camera on the boxes of ``items``: as large as fits ``region`` with ``note`` (width,
     height: the visit's note, which keeps its size) beside them at their left, at most ``most``
     times larger; placed so that the rest of the graph covers as much of the region as it can
-    (no empty margin beside a card at the graph's edge). `WHOLE` when that is no closer.
+    (no empty margin beside a card at the graph's edge). `WHOLE` when that is no closer, or when
+    the rest of the graph, drawn larger, leaves the note no room at their left (a dense graph
+    whose other cards stand beside the visit's: the note would cover them, `_room_left`).
 
     >>> from scenes.layout.place import Box
     >>> boxes = {k: Box(k, "op", 0.0, y, 2.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0), ("c", 4.0))}
@@ -132,7 +134,34 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
     cx = _cover(cx, about[0], k, (g[0], g[2]), (left, right), (cx - k * (x1 - x0) / 2 - k * note[0] - gap,
                                                                  cx + k * (x1 - x0) / 2))
     cy = _cover(cy, about[1], k, (g[1], g[3]), (bottom, top), (cy - k * (y1 - y0) / 2, cy + k * (y1 - y0) / 2))
-    return Zoom(k, about, (cx, cy))
+    z = Zoom(k, about, (cx, cy))
+    others = [b.bounds for key, b in lay.boxes.items() if key not in wanted]
+    if note[0] > 0 and not _room_left(z, (x0, y0, x1, y1), (k * note[0], k * note[1]), gap, others):
+        return WHOLE  # the rest of the graph, drawn larger, would stand where the note goes
+    return z
+
+
+def _room_left(z: Zoom, focus: Rect, note: tuple[float, float], gap: float, others: Sequence[Rect]) -> bool:
+    """Whether, with the camera's move ``z``, a note of size ``note`` (as drawn close) finds a
+    slot at the left of the ``focus`` boxes (``gap`` from them, level with some of them) that no
+    box of ``others`` meets.
+
+    >>> z = Zoom(2.0, (0.0, 0.0), (0.0, 0.0))
+    >>> _room_left(z, (0.0, 0.0, 1.0, 1.0), (1.0, 1.0), 0.1, []), _room_left(z, (0.0, 0.0, 1.0, 1.0), (1.0, 1.0), 0.1, [(-1.0, 0.0, -0.5, 1.0)])
+    (True, False)
+    """
+    (fx0, fy0), (_, fy1) = z.point((focus[0], focus[1])), z.point((focus[2], focus[3]))
+    x0, x1 = fx0 - gap - note[0], fx0 - gap
+    lo, hi = fy0 - note[1] / 2, fy1 + note[1] / 2  # the slot's middle is level with the boxes
+    blocked = sorted((max(lo, b[1]), min(hi, b[3])) for b in (z.point((r[0], r[1])) + z.point((r[2], r[3]))
+                                                                    for r in others)
+                     if b[0] < x1 and x0 < b[2] and b[1] < hi and lo < b[3])
+    at = lo
+    for b0, b1 in blocked:
+        if b0 - at >= note[1] - 1e-9:
+            return True
+        at = max(at, b1)
+    return hi - at >= note[1] - 1e-9
 
 
 def _cover(at: float, about: float, k: float, graph: tuple[float, float], room: tuple[float, float],
