@@ -64,4 +64,6 @@ class WalkCamera(View):
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
         inner = (region[0] + reach, region[1] + reach, region[2] - reach, region[3] - reach)
         z = visit_view(home, items, note, inner, t.camera_zoom, self.theme.spacing.item_gap)
-        return self.focus.view_to(None if z.factor == 1.0 else z, sight, region)
+        if z.factor == 1.0 or not self.focus.shows_whole(z, sight, items):  # the visit is seen from home
+            return self.focus.view_to(None, sight, region)
+        return self.focus.view_to(z, sight, region)

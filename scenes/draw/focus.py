@@ -19,7 +19,7 @@ the graph's arrows and the walk's routes under the zoomed layout's routes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -279,6 +279,16 @@ class CameraFocus(View):
     def walk_holds(self) -> bool:
         """Whether a beat's `focus:` holds the camera (the walk's camera then leaves it be)."""
         return self.home is not None and not self.by_walk
+
+    def shows_whole(self, z: Zoom, sight: Sight, items: Iterable[str]) -> bool:
+        """Whether the walk's camera moved to ``z`` (a move of the layout at home) shows whole
+        every drawn card and bucket of ``items`` (ids of the clip's layout): a card is drawn
+        larger than its box (a long name, a loss's), and one the move would take past the
+        view's edge fades out of view, where the move was to show it."""
+        rel = z if self.zoom is None else self.zoom.inverse().then(z)
+        g = self.ctx.state.graph
+        shapes = [g.buckets.get(k[len("bucket:"):]) if k.startswith("bucket:") else g.cards.get(k) for k in items]
+        return all(seen_in(bounds(self._moved(m, rel)), sight[0], sight[1], sight[2]) for m in shapes if m is not None)
 
     def view_to(self, z: Zoom | None, sight: Sight, region: Rect) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
