@@ -31,6 +31,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "leaf_layer": ("consumer", "source"),
     "checklist": ("corner", "aside"),
     "walk_code": ("all", "lit"),
+    "walk_camera": ("visits", "home"),
 }
 
 

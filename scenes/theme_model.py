@@ -204,6 +204,8 @@ class Timings:
     code_highlight_move: float
     sweep_step: float  # one unit or weight reached by the reverse sweep over the MLP view
     focus_move: float  # the camera moving to a beat's focus: cards and back
+    camera_move: float  # the walk's camera moving in on a visit, on to the next, or out for the whole: at most
+    camera_least: float  # and at least (it moves only in a pause the plan has)
     phrase_gap: float  # silence after a spoken phrase (scenes/storyboard/phrases.py)
     highlight_hold: float  # the walk's glow on a node, at least
     rule_hold: float  # a visit's rule and products on screen, at least
@@ -271,6 +273,9 @@ class LayoutRules:
     glyph_advance_mono: float
     glyph_height: float
     focus_zoom: float
+    camera_zoom: float  # the walk's camera (scenes/layout/camera.py): at most this much larger
+    camera_text_px: float  # it moves in where the whole graph's values are under this many px at 480p
+    camera_share: float  # or where the graph's box takes under this share of the walk's free frame
     code_first_zoom: float  # the code pane alone before the first picture: centred, at most this much larger
     safe_edge: float
     fill_graph: float
@@ -291,6 +296,7 @@ class Aspect:
     caption: Rect
     checklist: str  # "corner": a storyboard's checklist goes to a free corner; "aside": room is kept for it
     walk_code: str  # "all": the code pane stays whole in the backward walk; "lit": it shows the lit line only
+    walk_camera: str  # "visits": the walk's camera moves in on each visit where the graph is dense; "home": it stays
 
 
 @dataclass(frozen=True)

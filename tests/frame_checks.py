@@ -23,6 +23,7 @@ from scenes.render.options import RenderOptions, fps_of
 from scenes.render.takeaway import one_size, takeaway_up, unshown
 from scenes.render.truth import Truth
 from scenes.storyboard import load_and_plan
+from scenes.render.camera_plan import load_and_plan_at
 from scenes.theme import load_theme
 
 TRUTH_EVERY = 0.5
@@ -305,34 +306,32 @@ class Renames(Kept):
 class Flights(Kept):
     """A gradient token rides its edge (`flight.flights`): never hidden on the way, never further
     than ``FLIGHT_REACH`` card heights off it, never backing away from where it lands by more
-    than ``FLIGHT_SLACK`` card heights, and the product it leaves keeps its number."""
+    than ``FLIGHT_SLACK`` card heights, and the product it leaves keeps its number. What the
+    camera's moves carry (the plan's ``camera``, ``focus`` and ``unfocus`` cues) is no flight."""
 
     def found(self) -> list[str]:
         spec = self.case.theme.aspect(self.case.aspect)
         width = self.samples[0]["frame"][0] if self.samples else 0
         card_px = self.case.theme.sizes.card_height * width / spec.frame_width
+        moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in CAMERA_CUES]
         return [f"{self.case.name} {self.case.aspect}: {a.describe()}"
-                for a in flights(self.samples, FLIGHT_REACH * card_px, FLIGHT_SLACK * card_px)]
+                for a in flights(self.samples, FLIGHT_REACH * card_px, FLIGHT_SLACK * card_px, moves)]
+
+
+CAMERA_CUES = ("camera", "focus", "unfocus")
+"""The cue kinds that move the graph as a whole: the walk's camera and a beat's focus."""
 
 
 class LooseArrows(Kept):
     """An arrow touches the cards it joins on every frame, also while it turns round
-    (`continuity.loose_arrows`): never clear of both by more than ``LOOSE_REACH`` card heights."""
+    (`continuity.loose_arrows`): never clear of both by more than ``LOOSE_REACH`` heights of the taller card it joins."""
 
     def found(self) -> list[str]:
         spec = self.case.theme.aspect(self.case.aspect)
         width = self.samples[0]["frame"][0] if self.samples else 0
         at_1 = self.case.theme.sizes.card_height * width / spec.frame_width
-        card_px = at_1 * _card_scale(self.samples, at_1)
-        return [f"{self.case.name} {self.case.aspect}: {x.describe()}" for x in loose_arrows(self.samples, LOOSE_REACH * card_px)]
-
-
-def _card_scale(samples: list[dict], card_px_at_1: float) -> float:
-    """How much larger than at scale 1 the clip draws its cards, at least 1: the median card's
-    height over ``card_px_at_1`` (a small graph's cards grow to ``layout.max_scale``, and the
-    gaps between a route's end and its card grow with them)."""
-    heights = sorted(i["bbox"][3] - i["bbox"][1] for smp in samples for i in smp["items"] if i["role"] == "card")
-    return max(1.0, heights[len(heights) // 2] / card_px_at_1) if heights and card_px_at_1 > 0 else 1.0
+        found = loose_arrows(self.samples, LOOSE_REACH * at_1, card_px=at_1)
+        return [f"{self.case.name} {self.case.aspect}: {x.describe()}" for x in found]
 
 
 LOOSE_REACH = 0.1
@@ -460,7 +459,7 @@ class FrameCheck:
 def inspect_checks(path: str, name: str, aspect: str, checks: list[FrameCheck], every: int) -> dict[str, list[str]]:
     """Every ``every``-th frame of the storyboard at ``path`` (and every half second, for the truth)
     inspected once, fed to each check's watcher: check name -> the lines it found."""
-    checked, plan = load_and_plan(path)
+    checked, plan = load_and_plan_at(path, aspect=aspect)
     opts = RenderOptions(aspect=aspect)
     case = Case(name, aspect, checked, plan, opts, load_theme())
     watchers = {c.name: c.watcher(case) for c in checks}

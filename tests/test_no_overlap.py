@@ -132,12 +132,12 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # the arrows) is set at the least readable size and looked for again (own_note_centre); where
     # there is still none, the graph leaves no room beside the node: the note goes to the nearest
     # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
-    ("backward_walk", "16:9"): ("yh's rule (mul, 158 / 139 px wide, 56 px tall) lies left of y, level with yh: y stands "
-                                "11 px left of yh and 89 px are left right of it to the safe edge"),
-    ("leaf_nodes", "16:9"): ("the multiply rule (157 / 138 px) lies left of b, level with w1 * x: b's column stands left "
-                             "of it and 84 px are left right of it; the one spot nearer it is across its edge to w1"),
-    ("leaf_nodes", "9:16"): ("the multiply rule (157 / 138 px) lies above-right, nearer yh - y: b's column stands left "
-                             "of w1 * x and 78 px are left right of it; the one spot nearer it is across its edge to w1"),
+    # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py):
+    ("leaf_nodes", "9:16"): ("the multiply rule (w1 * x's, 157 px) lies nearer yh - y, right of it: no pause before "
+                             "w1 * x's visit lets the camera move, so the view on b shows w1 * x too (smaller), and "
+                             "the room beside w1 * x is across its edges to w1 and x"),
+    ("backward_walk", "9:16"): ("relu's rule (s, 177 px wide at 480x854) lies nearer w2's bucket: in on s the camera shows w2 "
+                                "and its bucket left of s, and the note's room is left of them"),
     ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) lies nearer z - 1: z stands 79 px from the left safe edge, "
                                    "L2 right of it; the spots nearer z are across its edges to w and x"),
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
@@ -145,9 +145,7 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # dynamic_graph keeps the loop-once graph's h 1/9, faded, level with the three-pass walk's h 1/9:
     # the last visit's mul rule (157 / 138 px, three rows) has the faded card on its left, w's
     # curved arrows to h 1/27 and h 1/81 on its right, and the edges from h 1/27 and to w above and
-    # below it
-    ("dynamic_graph", "16:9"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies left of the "
-                                "faded loop-once h 1/9, level with it; right of h 1/9 run w's arrows to h 1/27 and h 1/81"),
+    # below it (at 16:9 the walk's camera, in on h 1/9, leaves it room)
     ("dynamic_graph", "9:16"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies under it by w: "
                                 "the faded loop-once h 1/9 is on its left, w's arrows to h 1/27 and h 1/81 on its right"),
 }
@@ -169,6 +167,9 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
+    ("backward_walk", "9:16"): ("1 token: yh's 8/3 (t4->t5) passes 34 px left of s at 42.73 s: it leaves yh's relu "
+                                "rule, which lies left of s by w2's bucket (STILL_ASTRAY), and rounds s's lower corner "
+                                "to the edge above it"),
     ("grad_accumulation", "9:16"): ("2 back away 14 px, the 3 of the second and third calls (32.2 s, 60.0 s): with "
                                     "cards at layout.max_scale 1.8 the way from the rule's product rounds y's larger "
                                     "corner before it goes down to w, 1 px past flight's slack"),
@@ -180,6 +181,9 @@ _BESIDE = ("the graph region beside the code column is 40 % of the frame and a g
            "tall as it and narrower; half needs the camera to bring it into the column freed in the walk (not done)")
 _UNDER = ("the graph region under the code pane is 56 % of the frame and the graph is two or three cards wide in it; "
           "half needs wider spacing across or the camera (not done)")
+_WALK_CAMERA = ("in the walk the camera draws a visit's cards at most layout.camera_zoom (2x) larger in the free frame "
+                "right of the legend (about half the frame); a graph one or two cards wide does not fill it at that "
+                "zoom, and a larger one leaves two cards and no context in view")
 STILL_NEAR_EDGE: dict[tuple[str, str], str] = {
     # (clip, aspect): what still sits within layout.safe_edge of the frame's edge (fill.near_edge)
 }
@@ -193,30 +197,34 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
     ("graph_build", "16:9"): f"23 % at most (20 % before): {_BESIDE}",
     ("backward_graph", "16:9"): f"27 % at most (26 % before): {_BESIDE}",
-    ("backward_walk", "16:9"): f"31 % at most (28 % before): {_BESIDE}",
-    ("grad_accumulation", "16:9"): f"35 % at most (22 % before cards grew to layout.max_scale 1.8): a two-layer graph of five cards, {_BESIDE}",
-    ("leaf_nodes", "16:9"): f"36 % at most (32 % before): {_BESIDE}",
-    ("missing_gradient", "16:9"): f"40 % at most (48 % before, measured with a badge riding far out): {_BESIDE}",
-    ("dynamic_graph", "16:9"): f"38 % at most (41 % before): {_BESIDE}",
+    ("backward_walk", "16:9"): f"40 % at most (30 % before the walk's camera): {_WALK_CAMERA}",
+    ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
+    ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
+                             f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
+    ("missing_gradient", "16:9"): f"48 % at most (40 % before the walk's camera): {_WALK_CAMERA}",
     ("reverse_mode", "16:9"): "34 % at most: the tallies' column beside the network takes a third of its region (the network view's own placement)",
     ("graph_build", "9:16"): f"29 % at most (29 % before): {_UNDER}",
     ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
-    ("backward_walk", "9:16"): f"48 % at most (47 % before): {_UNDER}",
-    ("grad_accumulation", "9:16"): f"39 % at most (22 % before cards grew to layout.max_scale 1.8): a two-layer graph of five cards, {_UNDER}",
-    ("leaf_nodes", "9:16"): f"41 % at most (41 % before): {_UNDER}",
-    ("dynamic_graph", "9:16"): f"47 % at most (49 % before): {_UNDER}",
+    ("grad_accumulation", "9:16"): (f"29 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
+                                    f"left in view while its card was out): a two-layer graph of five cards, {_WALK_CAMERA}"),
+    ("leaf_nodes", "9:16"): (f"47 % at most (41 % before the walk's camera; 66 % measured before with arrows left in "
+                             f"view while their cards were out): {_WALK_CAMERA}"),
+    ("dynamic_graph", "9:16"): (f"45 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
+                                f"screen): {_WALK_CAMERA}"),
     ("reverse_mode", "9:16"): "39 % at most: the tallies' band above the network takes part of its region (the network view's own placement)",
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("missing_gradient", "16:9"): ("23.6-28.2 s, 39 %: the code column under the lit line in the walk (walk_code: lit) "
-                                   "while the graph stays in its region (the camera move into it is not done)"),
-    ("leaf_nodes", "16:9"): ("20.2-27.6 s and 33.6-41.6 s, 42-47 %: the code column under L.backward() in the walk "
-                             "(walk_code: lit) while the graph stays in its region (the camera move into it is not done)"),
+    ("missing_gradient", "16:9"): ("25.2-29.8 s, 38 %: the code column under the lit line in the walk (walk_code: lit) "
+                                   "(measured before the walk's camera, which moves in right of the legend and leaves "
+                                   "that column empty)"),
+    ("leaf_nodes", "16:9"): ("20.4-27.0 s and 34.6-42.8 s, 47-48 %: the code column under L.backward() in the walk "
+                             "(walk_code: lit) (measured before the walk's camera, which moves in right of the legend "
+                             "and leaves that column empty)"),
     # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
-    ("dynamic_graph", "16:9"): ("54.4-59.2 s, 38 %: the code column under s.backward() in the second step's walk "
-                                "(walk_code: lit) while the graph stays in its region (the camera move is not done)"),
+    ("dynamic_graph", "16:9"): ("22.8-28.0 s (55 %), 54.4-59.2 s (38 %), 97.6-101.2 s (43 %): the code column under "
+                                "the lit line while the walk's camera is in on the graph right of the legend"),
 }
 
 

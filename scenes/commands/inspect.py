@@ -37,6 +37,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from scenes.commands.main import UsageError
     from scenes.render.inspect import inspect_clip
     from scenes.render.options import RenderOptions, fps_of
+    from scenes.render.camera_plan import plan_at
     from scenes.storyboard import load_and_plan, storyboard_path
 
     if args.every is not None and not (math.isfinite(args.every) and args.every > 0):
@@ -50,6 +51,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         raise UsageError(f"--every {args.every:g}: shorter than one frame; give at least {1 / fps:.4g} s "
                          f"(one frame at -q {args.quality}, {fps} fps)")
     checked, plan = load_and_plan(storyboard_path(args.storyboard), args.sets)
+    plan = plan_at(checked, plan, args.aspect)
     at = args.at or ([] if args.every else [plan.duration])
     for sample in inspect_clip(checked, plan, opts, at=at, every=args.every):
         sys.stdout.write(json.dumps(sample, ensure_ascii=False) + "\n")

@@ -19,6 +19,7 @@ from typing import Any
 
 from scenes.commands.problems import report
 from scenes.commands.scene_args import voice_argument
+from scenes.render.options import ASPECTS
 from scenes.storyboard import StoryboardError, find_storyboards, storyboard_path
 from scenes.storyboard.errors import Problem
 
@@ -53,6 +54,9 @@ def register(subparsers: Any) -> None:
     form.add_argument("--speech", action="store_true",
                       help="print what each beat says, each word with the time (s) it is said at")
     voice_argument(p)
+    p.add_argument("--aspect", choices=list(ASPECTS), default=None,
+                   help="the plan of the clip at this aspect: the plan every aspect shares (the default), with "
+                        "the walk's camera moves laid into its pauses where the camera moves there")
     p.set_defaults(func=cmd_plan, run=cmd_plan)
 
     p = subparsers.add_parser("list", help="every storyboard with its title and duration")
@@ -228,7 +232,7 @@ def beats_table(p) -> str:
 def cmd_plan(args: argparse.Namespace) -> int:
     """Print one storyboard's plan (table, ``--json``), its captions (``--srt``, ``--vtt``), its
     YouTube chapters (``--chapters``), its beats' times (``--beats``) or what each beat says
-    (``--speech``); timed by the voice a render would use (``--voice``)."""
+    (``--speech``); timed by the voice a render would use (``--voice``), at ``--aspect``."""
     from scenes.storyboard import load, plan_of, srt, vtt
     from scenes.storyboard.chapters import youtube_chapters, youtube_lines, youtube_problem
 
@@ -246,7 +250,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(f"render: {file}: {exc}", file=sys.stderr)
         return 2
     speak = Recorder(voice) if voice is not None else None
-    p = plan_of(checked, speak)  # timed as the clip is: by the voice its render would use
+    from scenes.render.camera_plan import plan_at
+
+    p = plan_at(checked, plan_of(checked, speak), args.aspect)  # timed as the clip is: by the voice its render would use
     if args.speech:
         says = getattr(voice, "spoken", None)
         print(speech_table(p, speak.table if speak is not None else None,

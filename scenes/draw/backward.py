@@ -14,6 +14,7 @@ import numpy as np
 from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup
 
 from scenes.draw.buckets import Buckets
+from scenes.draw.focus import CameraFocus
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.forward import GraphCards
 from scenes.draw.grow_in import GrowIn
@@ -44,10 +45,10 @@ class BackwardWalk(View):
     what is shown and the ways tokens take, ``frame`` what a note keeps off."""
 
     def __init__(self, ctx: DrawContext, graph: GraphCards, buckets: Buckets, labels: CardLabels,
-                 onscreen: OnScreen, frame: FreeFrame) -> None:
+                 onscreen: OnScreen, frame: FreeFrame, focus: CameraFocus) -> None:
         super().__init__(ctx)
         self.cards, self.buckets, self.labels, self.onscreen, self.frame = graph, buckets, labels, onscreen, frame
-        self.notes = VisitNotes(ctx, labels, onscreen, frame)
+        self.notes = VisitNotes(ctx, labels, onscreen, frame, focus)
 
     @property
     def graph(self) -> GraphView:

@@ -18,6 +18,7 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.drop import DROP, DropIn
+from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
@@ -38,9 +39,18 @@ class Buckets(View):
     backward pass starts (``enter_backward``). Asks ``labels`` for tags and tokens, ``onscreen``
     what is shown, ``frame`` what a note keeps off."""
 
-    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame) -> None:
+    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame,
+                 focus: CameraFocus) -> None:
         super().__init__(ctx)
-        self.labels, self.onscreen, self.frame = labels, onscreen, frame
+        self.labels, self.onscreen, self.frame, self.focus = labels, onscreen, frame, focus
+
+    def _bucket(self, box: Box, level: float, value: str | None) -> VGroup:
+        """The bucket of ``box`` at ``level`` showing ``value``, built at home and moved as the
+        camera is: its value keeps the least readable size at home, where a bucket filled while
+        the camera is in would otherwise shrink under it once the camera is back (or moves to a
+        wider view)."""
+        return self.focus.drawn_at_home(lambda lay: bucket(lay.boxes.get(box.id, box), self.theme, level=level,
+                                                           value=value, scale=lay.scale))
 
     @property
     def graph(self) -> GraphView:
@@ -61,7 +71,7 @@ class Buckets(View):
         box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
         if box is None or leaf in self.graph.buckets:
             return []
-        b = bucket(box, self.theme, level=0.0, value=None, scale=self.ctx.layout.scale)
+        b = self._bucket(box, 0.0, None)
         self.graph.buckets[leaf] = b
         group = VGroup(b)
         into = next((r for r in self.ctx.layout.routes if r.src == box.id and r not in self.graph.arrows), None)
@@ -132,15 +142,13 @@ class Buckets(View):
         before = shown.get("before")
         if before is not None and self.graph.bucket_text.get(leaf) != before.text:
             # a replayed fill: the bucket first shows what .grad held, then what arrives
-            old.become(bucket(box, self.theme, level=fill_level(before.number, top), value=before.text,
-                              scale=self.ctx.layout.scale))
+            old.become(self._bucket(box, fill_level(before.number, top), before.text))
             self.graph.bucket_text[leaf] = before.text
         for s in (shown.get("name"), before):
             if s is not None and (self.onscreen.card_shows(leaf, s.text) or self.graph.bucket_text.get(leaf) == s.text):
                 self.ctx.record(s)
         after = shown.get("after")
-        new = bucket(box, self.theme, level=fill_level(after.number if after else None, top),
-                     value=after.text if after else None, scale=self.ctx.layout.scale)
+        new = self._bucket(box, fill_level(after.number if after else None, top), after.text if after else None)
         if after is not None and new.value is not None:
             self.ctx.record(after)
         add = shown.get("add")
@@ -211,7 +219,7 @@ class Buckets(View):
         # .grad = None empties the bucket: no number, as before its first fill (one picture of a
         # gradient that is not there); zero_grad's 0 is written in it
         written = None if after is None or after.text == NONE_TEXT else after.text
-        new = bucket(box, self.theme, level=0.0, value=written, scale=self.ctx.layout.scale)
+        new = self._bucket(box, 0.0, written)
         if after is not None:
             self.ctx.record(after)
         old = self.graph.buckets[leaf]

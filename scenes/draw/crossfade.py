@@ -43,6 +43,20 @@ def in_second_half(rate: Callable[[float], float]) -> Callable[[float], float]:
     return lambda t: rate(max(0.0, 2.0 * t - 1.0))
 
 
+def within(begin: float, length: float, play: float, rate: Callable[[float], float]) -> Callable[[float], float]:
+    """``rate`` run from ``begin`` seconds into a play of ``play`` seconds for ``length`` (cut to
+    the play's end), still before and done after: an animation at its own time and length in a
+    longer step (a caption's fade while the walk's camera moves).
+
+    >>> r = within(0.5, 0.25, 1.0, lambda t: t)
+    >>> r(0.25), r(0.625), r(0.9)
+    (0.0, 0.5, 1.0)
+    """
+    a = min(max(begin / play, 0.0), 1.0) if play > 0 else 0.0
+    share = min(length / play, 1.0 - a) if play > 0 else 0.0
+    return lambda t: rate(min(1.0, max(0.0, (t - a) / share))) if share > 0 else rate(1.0 if t >= a else 0.0)
+
+
 def phase(i: int, n: int) -> Callable[[float], float]:
     """A rate that runs smoothly in the ``i``-th of ``n`` equal parts of the play (0-based) and
     is still before and done after: steps that must not overlap, in one play."""

@@ -9,28 +9,39 @@ code or the captions) and comes back with the move back. Each move is in two hal
 card that moves never passes over one that fades: going in, what leaves fades first and the
 rest then grows; coming back, the rest shrinks first and what returns then fades in.
 
-A view of ``ClipScene``. Where the camera is (``home``, ``zoom``, ``faded``) lasts one beat, from
-its focus to its unfocus, so no beat starts with it set and it is in no record. While close it
-sets the context's layout to the zoomed one, and files the graph's arrows and the walk's routes
-under the zoomed layout's routes.
+A view of ``ClipScene``. Where the camera is is its record (`scenes.draw.state.CameraView`): a
+beat's focus lasts from its focus to its unfocus, but the walk's camera stays in from beat to
+beat while the walk goes on, so a beat may start with the camera close, and its starting state
+(and the digest in its segment's key) says so. While close it sets the context's layout to the
+zoomed one (`restore` sets it again from the record, once a stored state is loaded), and files
+the graph's arrows and the walk's routes under the zoomed layout's routes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 import numpy as np
-from manim import Animation, FadeOut, Mobject, Transform, UpdateFromAlphaFunc
+from manim import Animation, FadeOut, Mobject, Transform, VMobject
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
+from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, hop, restore, settled, span,
+                                through, ways)
+from scenes.draw.state import CameraView
+from scenes.draw.turn_round import TurnRound
+from scenes.layout.camera import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
 
-Colours = list[tuple[np.ndarray, np.ndarray]]
+Sight = tuple[Rect, tuple[Rect, ...], float]
+"""Where a shape may show while the walk's camera is close: inside a rectangle (by a slack),
+over none of the rectangles kept off (`scenes.layout.camera.seen_in`)."""
 
 GONE_BY = 1 / 12
 """The part of the camera's move back by which the last visit's note has faded out: one frame
@@ -48,19 +59,71 @@ class CameraFocus(View):
 
     def __init__(self, ctx: DrawContext) -> None:
         super().__init__(ctx)
-        self.home: Layout | None = None  # the clip's layout while the camera is close
-        self.zoom: Zoom | None = None  # the camera's move in
-        self.faded: dict[int, Colours] = {}  # shape id -> its colours before the move faded it
+        self.clip = ctx.layout  # the clip's layout: the camera at home
+        self.moving: set[int] = set()  # the shapes the walk's camera moves in this step (where they land counts)
+
+    @property
+    def rec(self) -> CameraView:
+        return self.ctx.state.camera
+
+    @property
+    def home(self) -> Layout | None:
+        """The clip's layout while the camera is close (None: at home)."""
+        return self.clip if self.rec.zoom is not None else None
+
+    @property
+    def zoom(self) -> Zoom | None:
+        """The camera's move in (None: at home)."""
+        return self.rec.zoom
+
+    @property
+    def by_walk(self) -> bool:
+        """The walk's camera (`scenes.draw.camera`) moved it, not a beat's focus."""
+        return self.rec.by_walk
+
+    @property
+    def faded(self) -> dict[int, Colours]:
+        """Shape id -> its colours before a move faded it out of view."""
+        return {id(m): c for m, c in self.rec.faded}
+
+    def _fade(self, m: Mobject) -> None:
+        """``m`` kept as faded out of view, with its colours now (before it is faded)."""
+        self.rec.faded.append((m, colours(m)))
+
+    def seen(self) -> Callable[[Rect], bool] | None:
+        """While the walk's camera is close: where a shape may show."""
+        sight = self.rec.sight
+        if sight is None:
+            return None
+        return lambda b: seen_in(b, sight[0], sight[1], sight[2])
+
+    def _set(self, zoom: Zoom | None, by_walk: bool = False, region: Rect | None = None,
+             sight: Sight | None = None) -> None:
+        self.rec.zoom, self.rec.by_walk, self.rec.region, self.rec.sight = zoom, by_walk, region, sight
+
+    def restore(self) -> None:
+        """The context's layout as the record says the camera is (after a stored state is
+        loaded): the clip's, or the clip's as seen from the camera (its routes equal those the
+        arrows are filed under)."""
+        z = self.rec.zoom
+        if z is None:
+            self.ctx.layout = self.clip
+        elif self.rec.region is not None:
+            self.ctx.layout = replace(zoomed(self.clip, z), region=self.rec.region)
+        else:
+            self.ctx.layout = zoomed(self.clip, z)
 
     def _graph_shapes(self) -> list[Mobject]:
         """Every shape of the graph and of the walk on it, once each."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
         found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values(),
-                                *g.lit.values()]
+                                *g.bucket_tags, *g.lit.values()]
         if w.wave is not None:
             found.append(w.wave)
         found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())
-        found += [m for ms in w.fill_tokens.values() for m in ms] + [m for ms in w.products.values() for m in ms]
+        # (a visit's products are pills in its note, which moves them: one kept for a later ride
+        # once its note is gone is not drawn, and a move would bring it back on screen)
+        found += [m for ms in w.fill_tokens.values() for m in ms]
         seen: set[int] = set()
         inner = {id(s) for m in found for s in m.get_family()[1:]}  # a tag inside its card moves with it
         out = []
@@ -68,6 +131,35 @@ class CameraFocus(View):
             if id(m) not in seen and id(m) not in inner:
                 seen.add(id(m))
                 out.append(m)
+        return out
+
+    def _owners(self) -> dict[int, list[Mobject]]:
+        """Shape id -> the cards (or buckets) a mark drawn beside it belongs to: a node's badge,
+        op name and the tokens that rode to it, a bucket's waiting badge, the walk's glow and a
+        light's; an arrow's two cards. While the camera is close a mark shows only where its
+        cards do: a badge left beside a card gone out of view would read as some other card's,
+        and an arrow from a card out of view floats in the frame."""
+        g, w = self.ctx.state.graph, self.ctx.state.walk
+
+        def card(some_id: str) -> Mobject | None:
+            item = self.ctx.item(some_id)  # a route's end may be a bucket's box, "bucket:<leaf>"
+            leaf = item[len("bucket:"):] if item.startswith("bucket:") else item
+            return g.cards.get(item) if item in g.cards else g.buckets.get(leaf)
+
+        pairs: list[tuple[Mobject, Mobject | None]] = [(m, g.cards.get(k)) for k, m in g.tags.items()]
+        pairs += [(m, card(k)) for k, m in w.badges.items()]
+        pairs += [(m, card(k)) for k, ms in w.tokens.items() for m in ms]
+        pairs += [(m, g.buckets.get(k) or card(k)) for k, ms in w.fill_tokens.items() for m in ms]
+        pairs += [(m, g.buckets.get(k[:-7]) if k.endswith("/bucket") else g.cards.get(k)) for k, m in g.lit.items()]
+        if w.wave is not None:  # the glow behind the card it lights: alone, its fill shows as a block
+            x, y = w.wave.get_center()[:2]
+            lit = [c for c in [*g.cards.values(), *g.buckets.values()] if inside((x, y, x, y), bounds(c))]
+            pairs.append((w.wave, min(lit, key=lambda c: c.width * c.height, default=None)))
+        pairs += [(a, card(k)) for r, a in g.arrows.items() for k in (r.src, r.dst)]
+        out: dict[int, list[Mobject]] = {}
+        for m, o in pairs:
+            if o is not None and o is not m:
+                out.setdefault(id(m), []).append(o)
         return out
 
     def _rekey(self, new: Layout) -> None:
@@ -96,65 +188,61 @@ class CameraFocus(View):
             return make(self.ctx.layout)
         return self._zoom_shape(make(self.home), self.zoom)
 
-    @staticmethod
-    def _jump(m: Mobject, target: Mobject, out: bool) -> Animation:
-        """What leaves the region (``out``) fades where it is, then jumps to ``target`` unseen;
-        what comes back jumps unseen, then fades in: no half-faded shape slides across the code
-        or off the frame."""
-        start, home_faded = m.copy(), m.copy().set_opacity(0.0)
-        shown_target = target
-
-        hidden = shown_target.copy().set_opacity(0.0)
-
-        def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
-            for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
-                                  b.family_members_with_points()):
-                sm.interpolate(sa, sb, alpha)
-
-        def step(mob: Mobject, alpha: float) -> None:
-            if out:
-                if alpha < 0.5:
-                    blend(mob, start, home_faded, 2 * alpha)
-                else:
-                    blend(mob, shown_target, shown_target, 1.0)
-            elif alpha < 0.5:
-                blend(mob, hidden, hidden, 1.0)
-            else:
-                blend(mob, hidden, shown_target, 2 * alpha - 1)
-
-        return UpdateFromAlphaFunc(m, step)
-
     @draws("focus")
     def draw_focus(self, cue: Cue, step: StepScratch) -> Anims:
         items = {self.ctx.item(i) for i in cue.ids}
         z = focus_zoom(self.ctx.layout, items, self.theme.layout.focus_zoom)
         if z.factor == 1.0 and z.about == z.to:
             return []
-        self.home, self.zoom = self.ctx.layout, z
+        self._set(z)
         self._rekey(zoomed(self.ctx.layout, z))  # where tokens wait is read from the layout anew
-        self.faded = {}
+        self.rec.faded = []
         out: Anims = []
-        for m in self._graph_shapes():
+        shapes = self._graph_shapes()
+        # the move places them: `fade_outside` must not judge them where the move starts (a
+        # focused card at home may lie outside the close view's region, and would stay hidden)
+        self.moving = {id(m) for m in shapes}
+        for m in shapes:
             target = self._moved(m, z)
             if not inside(bounds(target), self.ctx.layout.region):
-                self.faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
-                                      if hasattr(s, "fill_rgbas")]
+                self._fade(m)
                 target.set_opacity(0.0)
-                out.append(self._jump(m, target, out=True))
+                out.append(hop(m, target, 0.0, 0.5, out=True))
             else:  # moves once what leaves has faded: the growing cards never pass over a fading one
                 out.append(Transform(m, target, rate_func=second_half))
         return out
 
-    def fade_outside(self) -> None:
+    def fade_outside(self, anims: Sequence[Animation] = ()) -> None:
         """While the camera is close, what a cue has just drawn outside the graph's region (an
-        arrow from a card the zoom left out) is faded as the zoom faded the rest."""
+        arrow from a card the zoom left out) is faded as the zoom faded the rest. ``anims``: the
+        step's animations: one that turns a shape kept out of view (a `TurnRound` of an arrow
+        into a gradient's as the walk flips the edges, or a `Transform`) turns it unseen, and the
+        shape comes back in view as it was turned (its colours kept), not shown where the camera
+        left it."""
+        moving, self.moving = self.moving, set()  # still where the move starts: it placed them itself
         if self.home is None:
             return
-        for m in self._graph_shapes():
-            if id(m) not in self.faded and not inside(bounds(m), self.ctx.layout.region):
-                self.faded[id(m)] = [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family()
-                                      if hasattr(s, "fill_rgbas")]
+        region = self.ctx.layout.region
+        seen = self.seen() or (lambda b: inside(b, region))
+        faded, owners = self.faded, self._owners()
+        shapes = [m for m in self._graph_shapes() if id(m) not in moving]
+        out = {id(m) for m in shapes if id(m) in faded or not seen(bounds(m))}
+        gone = out | faded.keys()
+        for m in shapes:  # a mark beside a card out of view goes with it
+            if id(m) not in faded and (id(m) in out or any(id(o) in gone for o in owners.get(id(m), []))):
+                self._fade(m)
                 m.set_opacity(0.0)
+        hidden = {id(m): k for k, (m, _) in enumerate(self.rec.faded)}
+        for a in anims:
+            k = hidden.get(id(a.mobject))
+            target = a.target_mobject if isinstance(a, Transform) else a.new if isinstance(a, TurnRound) else None
+            if target is not None and k is not None and id(a.mobject) not in moving:
+                turned = colours(target)  # its opacity as turned (a dimmed arrow's), where the parts match
+                if len(turned) == len(self.rec.faded[k][1]):
+                    self.rec.faded[k] = (a.mobject, turned)
+                for part in target.get_family():  # a Group has no opacity of its own: its VMobjects do
+                    if isinstance(part, VMobject):
+                        part.set_opacity(0.0)
 
     @draws("unfocus")
     def draw_unfocus(self, cue: Cue, step: StepScratch) -> Anims:
@@ -163,7 +251,8 @@ class CameraFocus(View):
             return []
         z = self.zoom.inverse()
         self._rekey(home)
-        self.home = None
+        faded = self.faded
+        self._set(None)
         # the last visit's note and marks were made for the close view (its texts at the least
         # readable size there): shrunk with the graph they would be too small, and reach out of
         # the frame; the beat that made them is over, so they go where they are, before the
@@ -173,17 +262,101 @@ class CameraFocus(View):
         out: Anims = [FadeOut(m, rate_func=_before_the_move) for m in notes]
         for m in self._graph_shapes():
             target = self._moved(m, z)
-            saved = self.faded.get(id(m))
-            parts = [s for s in target.get_family() if hasattr(s, "fill_rgbas")]
-            if saved is not None and len(saved) == len(parts):
-                for s, (fill, stroke) in zip(parts, saved):
-                    if len(s.fill_rgbas) == len(fill) and len(s.stroke_rgbas) == len(stroke):
-                        # its opacity from before the move, its colour as drawn since: an arrow
-                        # turned while the camera was away comes back a gradient's, not forward's
-                        f, k = s.fill_rgbas.copy(), s.stroke_rgbas.copy()
-                        f[:, 3], k[:, 3] = fill[:, 3], stroke[:, 3]
-                        s.fill_rgbas, s.stroke_rgbas = f, k
-            out.append(self._jump(m, target, out=False) if saved is not None  # back before what returns shows
+            saved = faded.get(id(m))
+            if saved is not None:
+                restore(target, saved)
+            out.append(hop(m, target, 0.5, 1.0, out=False) if saved is not None  # back before what returns shows
                        else Transform(m, target, rate_func=first_half))
-        self.faded = {}
+        self.rec.faded = []
+        return out
+
+    def walk_closer(self) -> float:
+        """How much larger the walk's camera draws the graph now (1: home, or a beat's `focus:`):
+        a visit's note is drawn that much larger too, so that its maths reads as large as the
+        cards it is about."""
+        return self.zoom.factor if self.by_walk and self.zoom is not None else 1.0
+
+    def walk_holds(self) -> bool:
+        """Whether a beat's `focus:` holds the camera (the walk's camera then leaves it be)."""
+        return self.home is not None and not self.by_walk
+
+    def shows_whole(self, z: Zoom, sight: Sight, items: Iterable[str]) -> bool:
+        """Whether the walk's camera moved to ``z`` (a move of the layout at home) shows whole
+        every drawn card and bucket of ``items`` (ids of the clip's layout): a card is drawn
+        larger than its box (a long name, a loss's), and one the move would take past the
+        view's edge fades out of view, where the move was to show it."""
+        rel = z if self.zoom is None else self.zoom.inverse().then(z)
+        g = self.ctx.state.graph
+        shapes = [g.buckets.get(k[len("bucket:"):]) if k.startswith("bucket:") else g.cards.get(k) for k in items]
+        return all(seen_in(bounds(self._moved(m, rel)), sight[0], sight[1], sight[2]) for m in shapes if m is not None)
+
+    def view_to(self, z: Zoom | None, sight: Sight, region: Rect) -> Anims:
+        """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
+        in up to three equal parts, so that a shape that moves never passes over one that fades:
+        what leaves the view (``seen`` says where a shape may show) fades where it is (and,
+        going home, the last visit's note, as at an `unfocus`); the rest moves; what comes back
+        fades in where it landed. ``region``: where the cues place things while close."""
+        def seen(b: Rect) -> bool:
+            return seen_in(b, sight[0], sight[1], sight[2])
+
+        if self.zoom is None and z is None:
+            return []
+        home = self.home or self.ctx.layout
+        if self.zoom is None:
+            assert z is not None
+            rel = z
+        else:
+            rel = self.zoom.inverse() if z is None else self.zoom.inverse().then(z)
+        notes: list[Mobject] = []
+        if z is None:  # the note was made for the close view: it goes where it is (`draw_unfocus`)
+            walk = self.ctx.state.walk
+            notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
+        leaving, coming, moving = [], [], []
+        faded: list[tuple[Mobject, Colours]] = []
+        was, owners = self.faded, self._owners()
+        shapes = self._graph_shapes()
+        targets = {id(m): self._moved(m, rel) for m in shapes}
+        shown = {k for k, t in targets.items() if z is None or seen(bounds(t))}
+        for m in shapes:
+            target = targets[id(m)]
+            saved = was.get(id(m))
+            shows = id(m) in shown and all(id(o) not in targets or id(o) in shown  # a mark beside a card
+                                           for o in owners.get(id(m), []))  # shows only with it
+            if saved is None and not shows:  # leaves the view: faded where it is, first
+                faded.append((m, colours(m)))
+                leaving.append((m, target.set_opacity(0.0)))
+            elif saved is not None and shows:  # comes back: where it lands, once the rest is there
+                restore(target, saved)
+                coming.append((m, target))
+            elif saved is not None:  # stays out of view: moved unseen
+                faded.append((m, saved))
+                self._zoom_shape(m, rel)
+            else:
+                moving.append((m, target))
+        # the graph glides on the first way (straight, shift then scale, scale then shift) on
+        # which nothing passes over the code pane, the legend or the checklist; where every way
+        # does, what would pass over them leaves and comes back
+        options = ways(rel)
+        way = next((w for w in options if not any(crosses(bounds(m), w, sight[1]) for m, _ in moving)), options[0])
+        crossing = [(m, t) for m, t in moving if crosses(bounds(m), way, sight[1])]
+        moving = [(m, t) for m, t in moving if not any(m is c for c, _ in crossing)]
+        # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
+        # fitted into a short pause glides, and does not leap across the frame
+        fades = int(bool(leaving or notes or crossing)) + int(bool(coming or crossing))
+        share = min(1.0 / 3.0, CAMERA_FADES / fades) if fades else 0.0
+        gone = share if (leaving or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
+        back = 1.0 - share if (coming or crossing) else 1.0
+        out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
+        out += [hop(m, target, 0.0, gone, out=True) for m, target in leaving]
+        out += [glide(m, way, settled(gone, back)) for m, _ in moving]
+        out += [through(m, target, gone, back) for m, target in crossing]
+        out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
+        self.rec.faded = faded
+        self.moving = {id(m) for m, _ in leaving + coming + moving + crossing}
+        if z is None:
+            self._rekey(home)
+            self._set(None)
+        else:
+            self._rekey(replace(zoomed(home, z), region=region))
+            self._set(z, by_walk=True, region=region, sight=sight)
         return out

@@ -21,7 +21,7 @@ from engine.records import Event
 from engine.records import Node as NodeEvent
 from engine.records import Tensor as TensorEvent
 
-from scenes.draw.crossfade import in_second_half
+from scenes.draw.crossfade import in_second_half, within
 from scenes.layout.clip import clip_layout
 from scenes.draw.context import Anims, DrawContext, StepScratch
 from scenes.draw.views import VIEW_CLASSES, Views
@@ -75,6 +75,8 @@ class ClipScene(QuickLists, Scene):
     @state.setter
     def state(self, value: SceneState) -> None:
         self.ctx.state = value
+        if hasattr(self, "views"):  # a stored state: the layout as its camera sees it
+            self.views.focus.restore()
 
     @property
     def lay(self) -> Layout:
@@ -120,8 +122,17 @@ class ClipScene(QuickLists, Scene):
         Manim cannot drive one shape with two animations, so the dims come last and fade what
         the step's turns make (``StepScratch.turning``) instead of animating it again."""
         step = StepScratch()
-        anims = [m for a in sorted(actions, key=_is_dim) for m in self._draw(a, step)]
-        self.views.focus.fade_outside()
+        # the walk's camera moves in a pause the plan has, and the caption fades starting while
+        # it moves join its step (scenes.video.timeline.CARRIERS): each at its own time and length
+        camera = next((a for a in actions if a.kind == "cue" and a.payload.kind == "camera"), None)
+        anims = []
+        for a in sorted(actions, key=_is_dim):
+            made = self._draw(a, step)
+            if camera is not None and a.kind != "cue":
+                for m in made:
+                    m.rate_func = within(a.start - camera.start, a.duration, camera.duration, m.rate_func)
+            anims += made
+        self.views.focus.fade_outside(anims)
         if step.going:  # a title (or the network) is gone by half time and what comes
             for m in anims:  # starts then, so the two never share a frame
                 if not any(m is g for g in step.going):

@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import numpy as np
     from manim import Mobject, VGroup
+
+    from scenes.layout.focus import Zoom
 
     from scenes.draw.visuals import CodePane
     from scenes.layout.routes import Route
@@ -129,6 +132,24 @@ class CurveView:
     last: tuple[float, float, float] | None = None
 
 
+Rect = tuple[float, float, float, float]
+
+
+@dataclass
+class CameraView:
+    """Where the camera looks (:mod:`scenes.draw.focus`): the move of the clip's layout it shows
+    (None: home), whether the walk's camera made it (it stays in from beat to beat while the walk
+    goes on) or a beat's ``focus:``, where the walk's camera places what the cues draw and where
+    a shape may show, and the shapes it faded out of view with their colours from before."""
+
+    zoom: Zoom | None = None
+    by_walk: bool = False
+    region: Rect | None = None  # the walk's camera: the layout's region while close
+    sight: tuple[Rect, tuple[Rect, ...], float] | None = None  # the walk's camera: where a shape shows
+    # (`scenes.layout.camera.seen_in`: inside, kept off, by how much)
+    faded: list[tuple[Mobject, list[tuple[np.ndarray, np.ndarray]]]] = field(default_factory=list)
+
+
 @dataclass
 class SceneState:
     """All of the scene's state, by view."""
@@ -141,4 +162,5 @@ class SceneState:
     network: NetworkView = field(default_factory=NetworkView)
     curve: CurveView = field(default_factory=CurveView)
     checklist: ChecklistView = field(default_factory=ChecklistView)
+    camera: CameraView = field(default_factory=CameraView)
 

@@ -13,6 +13,7 @@ from manim import Mobject
 
 from scenes.draw.backward import BackwardWalk
 from scenes.draw.buckets import Buckets
+from scenes.draw.camera import WalkCamera
 from scenes.draw.checklist import Checklist
 from scenes.draw.code import CodePaneView
 from scenes.draw.console import Console
@@ -31,9 +32,9 @@ from scenes.draw.recap import Recap
 from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
 
-VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, CameraFocus, CardLabels, Checklist, CodePaneView, Console,
-                                         FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen, PassCounts, PassMark,
-                                         Recap, Titles, TrainingStep)
+VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, CameraFocus, CardLabels, Checklist, CodePaneView,
+                                         Console, FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen,
+                                         PassCounts, PassMark, Recap, Titles, TrainingStep)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -48,6 +49,7 @@ class Views:
     graph: GraphCards
     buckets: Buckets
     walk: BackwardWalk
+    camera: WalkCamera
     checklist: Checklist
     curve: LossCurve
     network: NetworkDiagram
@@ -67,12 +69,12 @@ class Views:
         console = Console(ctx)
         labels, onscreen = CardLabels(ctx, focus, frame), OnScreen(ctx, frame, drawn)
         graph = GraphCards(ctx, focus, frame, labels, console)
-        buckets = Buckets(ctx, labels, onscreen, frame)
-        walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame)
+        buckets = Buckets(ctx, labels, onscreen, frame, focus)
+        walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame, focus)
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
-                   walk=walk, checklist=Checklist(ctx, frame, onscreen.shown_rects), curve=LossCurve(ctx),
-                   network=network, passes=PassCounts(ctx, network), loops=loops, code=CodePaneView(ctx, loops),
-                   console=console,
+                   walk=walk, camera=WalkCamera(ctx, focus, frame, walk), checklist=Checklist(ctx, frame, onscreen.shown_rects),
+                   curve=LossCurve(ctx), network=network, passes=PassCounts(ctx, network), loops=loops,
+                   code=CodePaneView(ctx, loops), console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
                    recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects()),
                    lights=Lights(ctx, network))

@@ -14,6 +14,7 @@ from manim import FadeIn, Mobject, VGroup
 from scenes.draw.collisions import SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
+from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import Z_PRODUCT, CardLabels
 from scenes.draw.onscreen import OnScreen
@@ -32,11 +33,13 @@ rounds each edge to 0.1 px (a note at the least size must still measure its glyp
 class VisitNotes(View):
     """Writes a visit's note and hands the walk its products; keeps no record of its own (the
     note is one of the walk's ``visit_marks``). Asks ``labels`` to keep it inside the frame,
-    ``onscreen`` what is shown, ``frame`` what a note keeps off."""
+    ``onscreen`` what is shown, ``frame`` what a note keeps off, ``focus`` how close the walk's
+    camera is (its note is drawn that much larger, to read as large as the cards it is about)."""
 
-    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame) -> None:
+    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame,
+                 focus: CameraFocus) -> None:
         super().__init__(ctx)
-        self.labels, self.onscreen, self.frame = labels, onscreen, frame
+        self.labels, self.onscreen, self.frame, self.focus = labels, onscreen, frame, focus
 
     @property
     def walk(self) -> WalkView:
@@ -54,8 +57,7 @@ class VisitNotes(View):
         (`_least_size`) and looked for again; where there is still none, it goes where
         `note_centre` finds room."""
         t = self.theme
-        rules = [c for c in self.ctx.plan.cues
-                 if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
+        rules = self._rules(cue)
         for s in cue.strings:
             if s.role in ("part", "rule") and (s.role == "part" or rules):
                 self.ctx.record(s)
@@ -92,6 +94,20 @@ class VisitNotes(View):
             product.set_z_index(Z_PRODUCT)
         return [FadeIn(block, rate_func=second_half)]
 
+    def size(self, visit: Cue, scale: float) -> tuple[float, float]:
+        """How large the note of ``visit`` is at the theme's size, its products at layout ``scale``
+        (0, 0: none): the walk's camera keeps room for it beside the node."""
+        rules = self._rules(visit)
+        made = self._rows(visit, rules, visit.ids[0], None, scale=scale)
+        if made is None:
+            return (0.0, 0.0)
+        return (made[0].width, made[0].height)
+
+    def _rules(self, cue: Cue) -> list[Cue]:
+        """The visit's ``local_rule`` cues (they start with it)."""
+        return [c for c in self.ctx.plan.cues
+                if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
+
     def _shown(self, box: Box) -> Layout:
         """The layout as the frame shows it now: only the cards and buckets drawn
         (`OnScreen.shown_ids`, as the notes check sees them) and the routes between them, and
@@ -122,13 +138,16 @@ class VisitNotes(View):
             short = max(short, f.min_glyph_px / max(high, 1e-9))
         return f.min_readable * short
 
-    def _rows(self, cue: Cue, rules: list[Cue], owner: str,
-                   size: float | None) -> tuple[VGroup, dict[str, list[Mobject]]] | None:
+    def _rows(self, cue: Cue, rules: list[Cue], owner: str, size: float | None,
+              scale: float | None = None) -> tuple[VGroup, dict[str, list[Mobject]]] | None:
         """A visit's note (`place`) of ``owner``'s, its words at ``size`` (None: the theme's), and the
         product pills of the edges the visit sends a gradient on, by the edges' target, in the
         rules' order (``w * w``: two rows, two pills for w, one per edge); None when the visit
-        has nothing to write."""
+        has nothing to write. Drawn as much larger as the walk's camera draws the graph
+        (``scale`` given: at that layout scale, as at home)."""
         t = self.theme
+        closer = 1.0 if scale is not None else self.focus.walk_closer()
+        scale = self.lay.scale / closer if scale is None else scale
         parts = [s.text for s in cue.strings if s.role == "part"]
         rows = []
         if parts:
@@ -141,9 +160,9 @@ class VisitNotes(View):
             factors = " × ".join(s.text for s in r.strings if s.role == "factor")
             who = r.text("target")
             row = formula(f"{who + ': ' if who else ''}{r.text('in')} × {factors} =", t, product=r.text("out"),
-                          scale=self.lay.scale, size=size)
+                          scale=scale, size=size)
             rows.append(row)
             products.setdefault(r.ids[1], []).append(row.product)
         if not rows:
             return None
-        return note_block(rows, t, owner=owner), products
+        return note_block(rows, t, owner=owner).scale(closer), products

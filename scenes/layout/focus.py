@@ -31,6 +31,17 @@ class Zoom:
     def inverse(self) -> "Zoom":
         return Zoom(1.0 / self.factor, self.to, self.about)
 
+    def then(self, other: "Zoom") -> "Zoom":
+        """This move followed by ``other``, as one move.
+
+        >>> a, b = Zoom(2.0, (1.0, 0.0), (0.0, 1.0)), Zoom(0.5, (3.0, 3.0), (0.0, 0.0))
+        >>> a.then(b).point((2.0, 2.0)) == b.point(a.point((2.0, 2.0)))
+        True
+        """
+        to = ((self.to[0] - other.about[0]) * other.factor + other.to[0],
+              (self.to[1] - other.about[1]) * other.factor + other.to[1])
+        return Zoom(self.factor * other.factor, self.about, to)
+
 
 def focus_zoom(lay: Layout, items: Iterable[str], most: float) -> Zoom:
     """The move that brings the boxes of ``items`` (and their buckets) to the middle of the

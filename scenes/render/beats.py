@@ -37,6 +37,7 @@ from scenes.render.options import (SEGMENTS, RenderOptions, encoder_options, fps
                                    segment_path)
 
 if TYPE_CHECKING:
+    from scenes.layout.place import Layout
     from scenes.storyboard.plan import Plan
     from scenes.storyboard.validate import Checked
 
@@ -75,6 +76,9 @@ class Loaded:
     plan: Plan
     timings: str = ""
     """The phrase timings it was planned with, as ``BeatJob.timings`` carries them to workers."""
+    layout: Layout | None = None
+    """The clip's layout its plan was made with (`scenes.render.camera_plan.laid_out_at`), for
+    the keys and the scene (None: laid out again)."""
 
 
 def text_sha256(checked: Checked) -> str:
@@ -107,12 +111,15 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: Loaded | None
         from scenes.storyboard import load_and_plan
 
         speak = table_speaker(table_from_json(job.timings)) if job.timings else None
+        from scenes.render.camera_plan import laid_out_at
+
         checked, p = load_and_plan(job.storyboard, opts.sets, job.name, speak)
+        p, layout = laid_out_at(checked, p, opts.aspect)
         if job.text_sha256 and text_sha256(checked) != job.text_sha256:
             raise RuntimeError(f"{job.storyboard} changed during the render; render it again")
     else:
-        checked, p = loaded.checked, loaded.plan
-    keys = keys or ClipKeys(opts, checked, p)
+        checked, p, layout = loaded.checked, loaded.plan, loaded.layout
+    keys = keys or ClipKeys(opts, checked, p, layout)
     size, encoder, segs, pre, states = keys.size, keys.encoder, keys.segs, keys.pre, keys.states
     out: list[BeatOutcome] = []
     held = set(job.held)
@@ -180,7 +187,8 @@ class ClipKeys:
     """What a clip's segment keys are made of (no Manim): its segments, each one's description
     and prefix hash, the fixed part, and the store of starting pictures."""
 
-    def __init__(self, opts: RenderOptions, checked: Checked, p: Plan) -> None:
+    def __init__(self, opts: RenderOptions, checked: Checked, p: Plan, layout: Layout | None = None) -> None:
+        """``layout``: the clip's, where the caller laid it out already (`Loaded.layout`)."""
         from scenes.render.states import BeatStates
         from scenes.layout.bucket_level import fill_scales
         from scenes.layout.clip import clip_layout
@@ -195,7 +203,9 @@ class ClipKeys:
         spec = theme.aspect(opts.aspect)
         self.size, self.fps = pixel_size(opts, (spec.pixel_width, spec.pixel_height)), fps_of(opts)
         self.encoder = encoder_options(opts)
-        self.layout = layout = clip_layout(p, checked.run.events, checked.index.source, opts.aspect, theme)
+        if layout is None:
+            layout = clip_layout(p, checked.run.events, checked.index.source, opts.aspect, theme)
+        self.layout = layout
         nothing_shown(checked, p, {opts.aspect: layout})  # bare boxes, or no beat that draws: refused
         self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
         fill_max = fill_scales(p)

@@ -225,10 +225,12 @@ def _near(a: list[float], b: list[float], reach: float) -> bool:
     return a[0] - reach <= b[2] and b[0] - reach <= a[2] and a[1] - reach <= b[3] and b[1] - reach <= a[3]
 
 
-def loose_arrows(samples: Iterable[dict], reach: float) -> list[Loose]:
+def loose_arrows(samples: Iterable[dict], reach: float, card_px: float | None = None) -> list[Loose]:
     """The arrows that come loose in consecutive inspect samples: an arrow (role ``arrow``, id
     ``src->dst``) seen while the cards (or buckets) at both its ends are on screen, whose box
-    lies more than ``reach`` pixels from both. An arrow joins its cards on every frame, also
+    lies more than ``reach`` pixels from both. With ``card_px`` (a card's height at scale 1),
+    ``reach`` grows with the taller card it joins: a card drawn larger (a small graph's, or the
+    walk's camera in close) ends its routes further off its border. An arrow joins its cards on every frame, also
     while it turns round or changes: one morphed point by point into its reverse shrinks from
     both ends into a hook between them (backward_graph's w2 -> yh, review 2) or into a tick;
     an arrow growing from its source touches that source from its first frame.
@@ -241,6 +243,9 @@ def loose_arrows(samples: Iterable[dict], reach: float) -> list[Loose]:
     ...           [card("a", 100), card("b", 0), arrow(35, 98)]]  # growing back from a
     >>> [x.describe() for x in loose_arrows(({"time": i / 30, "items": f} for i, f in enumerate(frames)), 3)]
     ['arrow a->b touches neither of its cards 0.03-0.07 s']
+    >>> zoomed = [[card("a", 100) | {"bbox": [0, 100, 120, 160]}, card("b", 0) | {"bbox": [0, -30, 120, 30]}, arrow(35, 95)]]
+    >>> [len(loose_arrows([{"time": 0.0, "items": f} for f in zoomed], 3, card_px=k)) for k in (None, 30.0)]  # 5 px off both, cards twice as tall
+    [1, 0]
     """
     open_: dict[str, list[float]] = {}
     out: list[Loose] = []
@@ -254,8 +259,13 @@ def loose_arrows(samples: Iterable[dict], reach: float) -> list[Loose]:
         loose = set()
         for it in seen:
             ends = it["id"].split("->") if it["role"] == "arrow" else []
-            if len(ends) == 2 and all(e in boxes for e in ends) and not any(
-                    _near(it["bbox"], box, reach) for e in ends for box in boxes[e]):
+            if len(ends) != 2 or not all(e in boxes for e in ends):
+                continue
+            far = reach
+            if card_px:
+                tallest = max(b[3] - b[1] for e in ends for b in boxes[e])
+                far = reach * max(1.0, tallest / card_px)
+            if not any(_near(it["bbox"], box, far) for e in ends for box in boxes[e]):
                 loose.add(it["id"])
         for aid in loose:
             open_.setdefault(aid, [t, t])[1] = t

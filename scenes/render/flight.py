@@ -24,13 +24,17 @@ moves, from where it stood before (its start) to where it stops (its landing). I
 - it leaves from a product of its own (``shared``): two tokens of one id and text setting off
   in one frame start from two places (``w * w``'s rule row has a product per input slot, and
   both tokens leaving the lower 3 read as one number sent twice).
+
+A camera move (the walk's camera, a beat's ``focus:``) carries the whole graph, its badges with
+it, and may fade a badge whose card leaves the view: frames within such a move (``carried``) are
+no flight; the token stands where the move leaves it.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable, Set as AbstractSet
 
 from scenes.layout.label_spots import meet
 
@@ -174,10 +178,12 @@ def _box(item: dict) -> Box:
     return (float(x0), float(y0), float(x1), float(y1))
 
 
-def flights(samples: Iterable[dict], reach: float, slack: float) -> list[Astray]:
+def flights(samples: Iterable[dict], reach: float, slack: float,
+            carried: Iterable[tuple[float, float]] = ()) -> list[Astray]:
     """The flights gone wrong in consecutive inspect samples (one per frame, in time order):
     a token hidden on its way, off its way by more than ``reach`` pixels, backing away from
     its landing by more than ``slack`` pixels, or leaving its product's slot empty.
+    ``carried``: the spans (start, end seconds) of the camera's moves, whose frames are no flight.
 
     >>> card = lambda i, x, y: {"role": "card", "id": i, "bbox": [x, y, x + 60, y + 30], "opacity": 1.0}
     >>> arrow = {"role": "arrow", "id": "t1->t2", "bbox": [28, 42, 32, 88], "opacity": 1.0}
@@ -203,25 +209,35 @@ def flights(samples: Iterable[dict], reach: float, slack: float) -> list[Astray]
     token '4/3' (t1->t2) backs away 37 px from its landing at 0.20 s
     token '4/3' (t1->t2) is 49 px off its way at 0.20 s
     token '4/3' (t1->t2) vanishes on its way at 0.30 s
+
+    A badge waiting by its card as the camera moves in (far, and fading as its card leaves the view):
+    >>> moved = [[tok(30, 75)], [tok(130, 175, 0.5)], [tok(230, 275, 0.0)], [tok(230, 275, 0.0)]]
+    >>> for line in run(moved): print(line)
+    token '4/3' (t1->t2) vanishes on its way at 0.20 s
+    >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + f} for k, f in enumerate(moved)), 20, 10, [(0.0, 0.2)])]
+    []
     """
     samples = list(samples)
     frames = [s["items"] for s in samples]
     times = [float(s["time"]) for s in samples]
+    spans = list(carried)
+    moved = {k for k in range(1, len(times))  # a move's first frame may be drawn as the frame before it ends
+             if any(t0 < 2 * times[k] - times[k - 1] + 1e-6 and times[k - 1] < t1 - 1e-6 for t0, t1 in spans)}
     tracks = _tracks(frames)
     out: list[Astray] = []
     for tr in tracks:
-        out += _check(tr, tracks, frames, times, reach, slack)
-    out += _shared(tracks, times)
+        out += _check(tr, tracks, frames, times, reach, slack, moved)
+    out += _shared(tracks, times, moved)
     return sorted(out, key=lambda a: (a.time, a.id, a.text))
 
 
-def _shared(tracks: list[_Track], times: list[float]) -> list[Astray]:
+def _shared(tracks: list[_Track], times: list[float], carried: AbstractSet[int]) -> list[Astray]:
     """The flights that set off in one frame from where another of the same id and text sets
     off (within ``STILL``): two copies of one product, where each should leave its own."""
     starts: dict[tuple[str, str, int], list[Point]] = {}
     out: list[Astray] = []
     for tr in tracks:
-        for a, _ in _runs(tr):
+        for a, _ in _runs(tr, carried):
             f, at, _ = tr.seen[a]
             same = starts.setdefault((tr.id, tr.text, f), [])
             if any(math.dist(at, p) <= STILL for p in same):
@@ -230,27 +246,31 @@ def _shared(tracks: list[_Track], times: list[float]) -> list[Astray]:
     return out
 
 
-def _runs(tr: _Track) -> list[tuple[int, int]]:
+def _runs(tr: _Track, carried: AbstractSet[int] = frozenset()) -> list[tuple[int, int]]:
     """The flights of one track, as (index of the frame it starts from, index of its landing)
-    into ``tr.seen``: runs of frames in which it moves, with the frame before."""
+    into ``tr.seen``: runs of frames in which it moves, with the frame before; a move into a
+    frame of ``carried`` (sample indices in a camera move) is the camera's, not the token's."""
+    def moves(k: int) -> bool:
+        return tr.seen[k][0] not in carried and math.dist(tr.seen[k][1], tr.seen[k - 1][1]) > STILL
+
     out: list[tuple[int, int]] = []
     k = 1
     while k < len(tr.seen):
-        if math.dist(tr.seen[k][1], tr.seen[k - 1][1]) <= STILL:
+        if not moves(k):
             k += 1
             continue
         start = k - 1
-        while k < len(tr.seen) and math.dist(tr.seen[k][1], tr.seen[k - 1][1]) > STILL:
+        while k < len(tr.seen) and moves(k):
             k += 1
         out.append((start, k - 1))
     return out
 
 
 def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: list[float],
-           reach: float, slack: float) -> list[Astray]:
+           reach: float, slack: float, carried: set[int]) -> list[Astray]:
     """What goes wrong in each flight of ``tr`` (each kind once a flight, at its first frame)."""
     out: list[Astray] = []
-    for a, b in _runs(tr):
+    for a, b in _runs(tr, carried):
         said: set[str] = set()
 
         def add(k: int, kind: str, what: str) -> None:

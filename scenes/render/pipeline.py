@@ -192,8 +192,10 @@ def plan_voiced(storyboard_file: str, opts: RenderOptions, name: str) -> tuple[L
     checked = load(storyboard_file, sets=list(opts.sets), name=name)
     voice = voice_of(opts, checked)
     speak = Recorder(voice) if voice is not None else None
-    p = plan_of(checked, speak)
-    return Loaded(checked, p, table_json(speak.table) if speak is not None else ""), voice
+    from scenes.render.camera_plan import laid_out_at
+
+    p, layout = laid_out_at(checked, plan_of(checked, speak), opts.aspect)
+    return Loaded(checked, p, table_json(speak.table) if speak is not None else "", layout), voice
 
 
 def _sound(p: Plan, opts: RenderOptions, voice: Voice | None, frames: int) -> Encoded | None:
@@ -221,7 +223,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     cluster. ``loaded`` is the checked storyboard and its plan."""
     from scenes.render.beats import BeatJob, ClipKeys, render_range, text_sha256
 
-    keys = ClipKeys(opts, loaded.checked, loaded.plan)
+    keys = ClipKeys(opts, loaded.checked, loaded.plan, loaded.layout)
     if farm is not None:
         return farm.draw_clip(storyboard_file, name, opts, loaded, keys, log)
     segs = keys.segs
@@ -262,7 +264,10 @@ def drawn_frames(storyboard_file: str, opts: RenderOptions) -> int:
     from scenes.storyboard import load_and_plan
 
     try:
-        segs = _segments_of(load_and_plan(storyboard_file, opts.sets, Path(storyboard_file).stem)[1], opts)
+        from scenes.render.camera_plan import plan_at
+
+        checked, p = load_and_plan(storyboard_file, opts.sets, Path(storyboard_file).stem)
+        segs = _segments_of(plan_at(checked, p, opts.aspect), opts)
     except Exception:  # an estimate never stops a render: the worker reports what went wrong, and goes on
         return sys.maxsize
     return sum(st.frames for seg in segs for st in seg.steps if st.actions)

@@ -101,6 +101,9 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             "none: the cards (or buckets) a phrase talks about glow until the next light; the beat ends with none"),
     CueKind("focus", "tensor ids", "none: the camera moves to their cards, drawn larger, for the beat"),
     CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end"),
+    CueKind("camera", "(node, [tensor]) or ()",
+            "none: the walk's camera moves in on the node about to be visited (where the graph is dense), "
+            "or with no ids out to the whole graph; in a pause before the visit (scenes.render.camera_plan)"),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
     CueKind("link_appear", "(weight, src unit, dst unit)", "none (a weight joining two units)"),
     CueKind("pass_count", "(root or seed tensor)",

@@ -50,14 +50,38 @@ def frame_at(t: float, fps: int) -> int:
     return math.ceil(round(t * fps, 6) - 0.5)
 
 
+CARRIERS = frozenset({"camera"})
+"""Cue kinds that carry the caption fades starting while they play: the walk's camera moves in a
+pause the plan has (scenes.render.camera_plan), and a caption coming, going or changing then
+joins its step (the scene plays the fade at its own time and length in it) instead of cutting
+the move short."""
+
+
+def _carrier(a: Action) -> bool:
+    return a.kind == "cue" and getattr(a.payload, "kind", None) in CARRIERS
+
+
 def schedule(actions: list[Action], duration: float, fps: int) -> tuple[list[Step], int]:
     """Group actions by start frame; each group plays until the next group starts (or for its
-    longest action, whichever is shorter). Returns the steps and the closing hold in frames."""
+    longest action, whichever is shorter). Returns the steps and the closing hold in frames.
+    Caption actions starting while a `CARRIERS` cue plays join its group.
+
+    >>> cam = Action(1.0, 1.0, "cue", type("C", (), {"kind": "camera"})(), 0)
+    >>> st, tail = schedule([cam, Action(1.5, 0.3, "caption_in", None, 0), Action(3.0, 0.5, "cue", None, 0)], 4.0, 10)
+    >>> [(s.frame, s.frames, len(s.actions)) for s in st]
+    [(10, 10, 2), (30, 5, 1)]
+    """
     total = max(1, round(duration * fps))
     groups: dict[int, list[Action]] = {}
+    carried_until, carrier = -1, -1
     for a in sorted(actions, key=lambda a: (a.start, a.order)):
         f = min(max(0, frame_at(a.start, fps)), total - 1)
+        if a.kind != "cue" and carrier < f < carried_until:
+            groups[carrier].append(a)
+            continue
         groups.setdefault(f, []).append(a)
+        if _carrier(a):
+            carrier, carried_until = f, f + round(a.duration * fps)
     frames = sorted(groups)
     steps: list[Step] = []
     cur = 0

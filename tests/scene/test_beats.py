@@ -199,8 +199,10 @@ def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> N
 
     render(tmp_path)
     edited = edited_last_beat(tmp_path)
+    from scenes.render.camera_plan import plan_at
+
     checked = load(edited, name=NAME)
-    loaded = (checked, plan_of(checked))
+    loaded = (checked, plan_at(checked, plan_of(checked), RenderOptions(**TINY).aspect))  # as the render plans it
     for opts, stale in ((RenderOptions(out=str(tmp_path), **TINY), [False] * 7 + [True]),
                         (RenderOptions(out=str(tmp_path), force=True, **TINY), [True] * 8)):
         assert ClipKeys(opts, *loaded).stale() == stale

@@ -95,7 +95,8 @@ def test_a_clip_drawn_in_rectangles_equals_one_redrawn_whole(tmp_path: Path, mon
     opts = dict(size=(320, 180), fps=15, force=True)
     render_storyboard(storyboard_path("backward_walk"), "backward_walk",
                       RenderOptions(out=str(tmp_path / "rects"), **opts), log=lambda s: None)
-    assert len(drawn) > 100 and sum(r.area() < 320 * 180 / 4 for r in drawn) > len(drawn) / 2
+    # the walk's camera redraws the whole graph as it moves; the rest are small patches
+    assert sum(r.area() < 320 * 180 / 4 for r in drawn) > 100
 
     monkeypatch.setattr(scenes.video.player, "drawable", lambda shape: False)  # every frame drawn whole
     drawn.clear()

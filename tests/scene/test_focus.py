@@ -9,7 +9,8 @@ import pytest
 
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions
-from scenes.storyboard import StoryboardError, load, load_and_plan
+from scenes.storyboard import StoryboardError, load, load_and_plan, storyboard_path
+from scenes.render.camera_plan import load_and_plan_at
 
 MICROGRAD = Path(__file__).parents[1] / "storyboard" / "lessons" / "micrograd_readme.yaml"
 
@@ -50,3 +51,77 @@ def test_focus_names_must_be_tensors_of_the_log(tmp_path: Path) -> None:
     assert len(got) == 2 and all(f"m.yaml:{line}:" in g for g in got), got
     assert "focus: 'ff' is not a tensor of the log" in got[0] and "did you mean 'f'" in got[0].lower()
     assert "focus: 'torch' is not a tensor of the log" in got[1]
+
+
+def test_walk_camera_moves_in_on_the_visited_card_and_back_out() -> None:
+    """backward_walk at 16:9 (a tall graph beside the code pane): the camera's move before the
+    first visit draws the loss's card larger (beside the whole pane still: the walk's line is
+    lit at the visit, after the move), the captions and the code pane stay where they
+    are, and the move out once the walk is over brings the card back as large and where it was."""
+    checked, plan = load_and_plan_at(storyboard_path("backward_walk"), aspect="16:9")
+    into = next(c for c in plan.cues if c.kind == "camera" and c.ids)
+    out = next(c for c in plan.cues if c.kind == "camera" and not c.ids and c.start > into.start)
+    loss = checked.index.ids_of("L")[0]
+    before, during, after = inspect_clip(checked, plan, RenderOptions(), at=[
+        into.start - 0.05, into.start + into.duration + 0.05, out.start + out.duration + 0.1])
+    b, d, a = _cards(before), _cards(during), _cards(after)
+    assert d[loss][0] > 1.3 * b[loss][0], (b[loss], d[loss])
+    assert a[loss] == pytest.approx(b[loss], abs=0.5)
+    box = {s["time"]: {i["id"]: i["bbox"] for i in s["items"] if i["role"] == "card"} for s in (before, after)}
+    assert box[before["time"]][loss] == pytest.approx(box[after["time"]][loss], abs=0.5)
+    pane = [[i["bbox"] for i in s["items"] if i["role"] == "code"] for s in (before, during)]
+    assert pane[0] and all(b in pane[1] for b in pane[0])  # the code pane's lines do not move with the graph
+
+
+def test_a_walk_beat_starts_from_its_stored_state_with_the_camera_in(tmp_path: Path) -> None:
+    """backward_walk at 16:9: the walk's camera stays in from one walk beat to the next, so the
+    beat after starts close, its record says so (and the digest in its segment's key with it),
+    and a scene given that beat's stored state sees the layout as the camera does: played on
+    from there it ends the beat as the scene that played every earlier beat does."""
+    import tempfile
+
+    from manim import tempconfig
+
+    from scenes.draw.scene import ClipScene
+    from scenes.layout.clip import clip_layout
+    from scenes.render.options import fps_of, scene_config
+    from scenes.render.states import BeatStates
+    from scenes.theme import load_theme
+    from scenes.video.digest import state_digest
+    from scenes.video.player import run_step
+    from scenes.video.timeline import clip_segments
+
+    checked, plan = load_and_plan_at(storyboard_path("backward_walk"), aspect="16:9")
+    opts, theme = RenderOptions(aspect="16:9"), load_theme()
+    fps = fps_of(opts)
+    layout = clip_layout(plan, checked.run.events, checked.index.source, "16:9", theme)
+    segs = clip_segments(plan, opts.captions, theme.timings.caption_fade, fps)
+    walks = {c.beat for c in plan.cues if c.kind == "camera" and c.ids}
+    k = next(b for b in sorted(walks) if b - 1 in walks)  # a walk beat after a walk beat
+    with tempfile.TemporaryDirectory(prefix="gradreel-test-") as media:
+        cfg, _, _ = scene_config(opts, theme, Path(media))
+        with tempconfig(cfg):
+            def scene() -> ClipScene:
+                return ClipScene(plan, checked.run.events, checked.index.source, theme, aspect="16:9", layout=layout)
+
+            played = scene()
+            for seg in segs[:k]:
+                for st in seg.steps:
+                    run_step(played, st, fps, None)
+            assert played.state.camera.zoom is not None and played.state.camera.by_walk
+            assert played.lay is not layout and played.lay.region == played.state.camera.region
+            states = BeatStates(tmp_path)
+            states.put_digest("p", state_digest(played, played.state))
+            states.save_state("p", played)
+            loaded = scene()
+            assert loaded.lay is layout
+            assert states.load_state("p", loaded, lambda s: state_digest(s, s.state))
+            assert loaded.lay.boxes == played.lay.boxes and loaded.lay.routes == played.lay.routes
+            for sc in (played, loaded):
+                for st in segs[k].steps:
+                    run_step(sc, st, fps, None)
+            assert state_digest(loaded, loaded.state) == state_digest(played, played.state)
+            home = played.state.camera.zoom
+            played.state.camera.zoom = None  # the key tells a camera at home from one close
+            assert state_digest(played, played.state) != state_digest(loaded, loaded.state)
+            played.state.camera.zoom = home

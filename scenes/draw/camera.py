@@ -1,0 +1,69 @@
+"""The walk's camera: in on the node about to be visited where the graph is dense, out on the
+whole graph at the beat's end.
+
+Why a view of its own: the plan at an aspect (`scenes.render.camera_plan`) gives each visit a
+``camera`` cue in the pause before it and the walk one with no ids where it ends; where the camera
+looks is pure (:mod:`scenes.layout.camera`), how the graph's shapes follow is `CameraFocus`'s
+(what leaves fades, the rest moves, the scene reads the layout as seen from there). Only the
+graph layer moves: the code pane, the captions, the legend and the titles stay. Where the whole
+graph reads well already (`dense` says no) the plan has no camera cue: the camera stays home.
+A move never takes time of its own: every aspect's clip keeps the shared plan's times. The camera stays in from one walk beat to the next (it is in
+the beat's record), and the plan moves it back out where the walk with it ends.
+"""
+
+from __future__ import annotations
+
+from scenes.draw.backward import BackwardWalk
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.drawers import draws
+from scenes.draw.focus import CameraFocus
+from scenes.draw.frame_spots import FreeFrame
+from scenes.layout.camera import around, clear_rect, visit_view
+from scenes.layout.place import tag_reach
+from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
+
+
+class WalkCamera(View):
+    """Draws ``camera``: asks ``frame`` where the graph may show, ``walk`` how large the visit's
+    note is, and moves ``focus``'s camera."""
+
+    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, walk: BackwardWalk) -> None:
+        super().__init__(ctx)
+        self.focus, self.frame, self.walk = focus, frame, walk
+
+    def _room(self) -> tuple[Rect, list[Rect]]:
+        """The frame the graph may use while close, and what it keeps off there: the code pane
+        (its lit line in the walk) and what it prints, the legend, the checklist."""
+        return self.frame.free_rect(), self.frame.pane_bounds() + self.frame.frame_marks()
+
+    @draws("camera")
+    def draw_camera(self, cue: Cue, step: StepScratch) -> Anims:
+        free, keep_off = self._room()
+        region = clear_rect(free, keep_off)
+        # a card's stroke may reach past the graph region's foot, over the caption's margin, and
+        # show at home; never into the frame's safe edge
+        slack, safe = self.theme.spacing.edge_clearance, self.theme.safe_rect(self.ctx.spec)
+        shown = (max(free[0], safe[0] + slack), max(free[1], safe[1] + slack),
+                 min(free[2], safe[2] - slack), min(free[3], safe[3] - slack))
+
+        sight = (shown, tuple(keep_off), slack)
+        if not cue.ids:
+            return self.focus.view_to(None, sight, region)
+        if self.focus.walk_holds():
+            return []  # a beat's `focus:` chose what the camera shows
+        home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
+        t = self.theme.layout  # the graph is dense (`camera_visits`)
+        # the visits it leads into: the next, and those after it the plan found no pause for
+        visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
+                  and c.start >= cue.start + cue.duration - 1e-6]
+        items = {k for v in visits for k in around(home, self.ctx.item(v.ids[0]))} or set(
+            around(home, self.ctx.item(cue.ids[0])))
+        notes = [self.walk.notes.size(v, home.scale) for v in visits]
+        note = (max((n[0] for n in notes), default=0.0), max((n[1] for n in notes), default=0.0))
+        reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
+        inner = (region[0] + reach, region[1] + reach, region[2] - reach, region[3] - reach)
+        z = visit_view(home, items, note, inner, t.camera_zoom, self.theme.spacing.item_gap)
+        if z.factor == 1.0 or not self.focus.shows_whole(z, sight, items):  # the visit is seen from home
+            return self.focus.view_to(None, sight, region)
+        return self.focus.view_to(z, sight, region)

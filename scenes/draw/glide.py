@@ -1,0 +1,177 @@
+"""How the walk's camera carries the graph's shapes: glides along a way that keeps off the
+panes, fades out and in around a move (a hop), and the saved colours a faded shape comes back
+with. Manim animations driven by the play's clock; where the camera looks is
+:mod:`scenes.layout.camera`'s, which shapes move is `scenes.draw.focus.CameraFocus`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from manim import Animation, Mobject, UpdateFromAlphaFunc, smooth
+from manim.utils.rate_functions import ease_in_out_sine, linear
+
+from scenes.layout.camera import meets
+from scenes.layout.focus import Zoom
+from scenes.layout.place import Point
+from scenes.theme import Rect
+
+Colours = list[tuple[np.ndarray, np.ndarray]]
+"""The fill and stroke colours of each part of a shape, kept while a move hides it."""
+
+SETTLE = 0.05
+"""The share of its part a move waits for: the frame after the end of a fade never shows a
+half-faded shape beside one that has begun to move over it."""
+
+CAMERA_FADES = 0.35
+"""The share of a walk camera's move its fades take between them (what leaves, what comes
+back): the rest is the move, long enough that nothing crosses more than a card's width a frame
+(`scenes.render.continuity.jumps`) in the pauses it fits in."""
+
+
+def span(t0: float, t1: float, rate: Callable[[float], float] = smooth) -> Callable[[float], float]:
+    """A smooth ``rate`` from ``t0`` to ``t1`` of the play, still before and done after."""
+    return lambda t: rate(min(1.0, max(0.0, (t - t0) / (t1 - t0)))) if t1 > t0 else float(t >= t0)
+
+
+def settled(t0: float, t1: float) -> Callable[[float], float]:
+    """The camera's glide from ``t0`` to ``t1`` of the play, begun `SETTLE` of that part into
+    it: eased by a sine, whose fastest frame is 1.6 times the mean (Manim's ``smooth``: 2.5),
+    so that a move fitted into a short pause carries no card further than its width in a frame."""
+    return span(t0 + SETTLE * (t1 - t0), t1, ease_in_out_sine)
+
+
+def hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animation:
+    """``m`` fades out where it is from ``t0`` to ``t1`` of the play and then moves to ``target``
+    unseen (``out``), or moves there unseen and fades in over that part: no half-faded shape
+    slides across the code or the captions."""
+    start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
+    rate = span(t0, t1)
+
+    def step(mob: Mobject, alpha: float) -> None:
+        r = rate(alpha)
+        if out:
+            blend(mob, start, gone, r) if alpha < t1 else blend(mob, target, target, 1.0)
+        else:
+            blend(mob, start, start, 0.0) if alpha < t0 else blend(mob, hidden, target, r)
+
+    return UpdateFromAlphaFunc(m, step, rate_func=linear)  # ``step`` eases its own part: its times are the play's
+
+
+def through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
+    """``m`` fades out where it is by ``t0`` of the play, moves unseen, and fades in at ``target``
+    from ``t1``: a shape whose glide would pass over the code pane, the legend or the checklist."""
+    start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
+    leave, land = span(0.0, t0), span(t1, 1.0)
+
+    def step(mob: Mobject, alpha: float) -> None:
+        if alpha < t0:
+            blend(mob, start, gone, leave(alpha))
+        elif alpha < t1:
+            blend(mob, hidden, hidden, 0.0)
+        else:
+            blend(mob, hidden, target, land(alpha))
+
+    return UpdateFromAlphaFunc(m, step, rate_func=linear)
+
+
+def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
+    """Each part of ``mob`` set ``alpha`` of the way from ``a``'s to ``b``'s."""
+    for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
+                          b.family_members_with_points()):
+        sm.interpolate(sa, sb, alpha)
+
+
+GLIDE_SAMPLES = 16
+"""Points along a glide at which `crosses` looks for what it passes over."""
+
+Way = Callable[[float], Zoom]
+"""A camera move's way: how far the picture has moved (a `Zoom` of where it starts) at each
+fraction of the move, from none at 0 to the whole move at 1."""
+
+
+def ways(z: Zoom) -> list[Way]:
+    """The ways the picture may take through the move ``z``: straight (each point on a line, as a
+    `Transform` goes), shifted first and then scaled, scaled first and then shifted, or shifted
+    along one axis first and then scaled and shifted along the other (round a pane's corner).
+
+    >>> z = Zoom(3.0, (0.0, 0.0), (4.0, 2.0))
+    >>> [(w(0.5).point((1.0, 1.0)), w(1.0).point((1.0, 1.0))) for w in ways(z)]
+    [((4.0, 3.0), (7.0, 5.0)), ((5.0, 3.0), (7.0, 5.0)), ((3.0, 3.0), (7.0, 5.0)), ((5.0, 1.0), (7.0, 5.0)), ((1.0, 3.0), (7.0, 5.0))]
+    """
+    a, b, k = z.about, z.to, z.factor
+
+    def part(s: float) -> Point:
+        return (a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]))
+
+    def straight(s: float) -> Zoom:
+        return Zoom(1.0 + s * (k - 1.0), a, part(s))
+
+    def shift_first(s: float) -> Zoom:
+        return Zoom(1.0, a, part(2.0 * s)) if s < 0.5 else Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, b)
+
+    def scale_first(s: float) -> Zoom:
+        return Zoom(1.0 + 2.0 * s * (k - 1.0), a, a) if s < 0.5 else Zoom(k, a, part(2.0 * s - 1.0))
+
+    def across_first(s: float) -> Zoom:  # along x first, then down or up as it scales
+        if s < 0.5:
+            return Zoom(1.0, a, (a[0] + 2.0 * s * (b[0] - a[0]), a[1]))
+        return Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, (b[0], a[1] + (2.0 * s - 1.0) * (b[1] - a[1])))
+
+    def down_first(s: float) -> Zoom:  # down or up first, then along x as it scales
+        if s < 0.5:
+            return Zoom(1.0, a, (a[0], a[1] + 2.0 * s * (b[1] - a[1])))
+        return Zoom(1.0 + (2.0 * s - 1.0) * (k - 1.0), a, (a[0] + (2.0 * s - 1.0) * (b[0] - a[0]), b[1]))
+
+    return [straight, shift_first, scale_first, across_first, down_first]
+
+
+def crosses(box: Rect, way: Way, keep_off: Sequence[Rect]) -> bool:
+    """Whether ``box``, carried along ``way``, passes over one of ``keep_off`` on the way (where
+    it starts and lands counts too).
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> crosses((0.0, 0.0, 1.0, 1.0), right, [(2.0, 0.5, 3.0, 2.0)]), crosses((0.0, 0.0, 1.0, 1.0), right, [(2.0, 1.5, 3.0, 2.0)])
+    (True, False)
+    """
+    for i in range(GLIDE_SAMPLES + 1):
+        z = way(i / GLIDE_SAMPLES)
+        lo, hi = z.point((box[0], box[1])), z.point((box[2], box[3]))
+        if any(meets((lo[0], lo[1], hi[0], hi[1]), r) for r in keep_off):
+            return True
+    return False
+
+
+def glide(m: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
+    """``m`` carried along ``way`` as the play goes (``rate``: how far along it is), every part of it
+    moved and scaled as one picture: at the end, where the whole move puts it."""
+    start = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+
+    def step(mob: Mobject, alpha: float) -> None:
+        z = way(rate(alpha))
+        for sm, pts in start:
+            moved = pts.copy()
+            moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
+            moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
+            sm.points = moved
+
+    return UpdateFromAlphaFunc(m, step, rate_func=linear)
+
+
+def colours(m: Mobject) -> Colours:
+    """The fill and stroke colours of each part of ``m``, kept while a camera move hides it."""
+    return [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family() if hasattr(s, "fill_rgbas")]
+
+
+def restore(target: Mobject, saved: Colours) -> None:
+    """``target`` at the opacity of ``saved`` (from before a move faded it), its colour as drawn
+    since: an arrow turned while the camera was away comes back a gradient's, not forward's."""
+    parts = [s for s in target.get_family() if hasattr(s, "fill_rgbas")]
+    if len(saved) != len(parts):
+        return
+    for s, (fill, stroke) in zip(parts, saved):
+        if len(s.fill_rgbas) == len(fill) and len(s.stroke_rgbas) == len(stroke):
+            f, k = s.fill_rgbas.copy(), s.stroke_rgbas.copy()
+            f[:, 3], k[:, 3] = fill[:, 3], stroke[:, 3]
+            s.fill_rgbas, s.stroke_rgbas = f, k

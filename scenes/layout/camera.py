@@ -1,0 +1,202 @@
+"""Where the walk's camera looks: in on the node being visited where the graph is dense, out
+on the whole graph otherwise.
+
+Why: in the backward walk the code pane keeps only its lit line (``walk_code: lit``), and the
+column it leaves is free; a graph laid out beside the whole pane stays small in its region while
+the notes and badges of one visit are what the viewer reads. The camera moves the graph layer
+only (captions, code, legend and titles stay), so a visit's node, the node its gradient came
+from and the nodes it sends to fill the free frame, larger, with room for the visit's note at
+their left. Pure: rectangles and `Zoom` maps (:mod:`scenes.layout.focus`), no Manim; the scene's
+`CameraFocus` applies them to the shapes.
+
+>>> clear_rect((0.0, 0.0, 10.0, 6.0), [(0.0, 5.0, 4.0, 6.0), (0.0, 0.0, 2.0, 2.0)])
+(2.0, 0.0, 10.0, 5.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations_with_replacement
+
+from typing import Any
+
+from scenes.layout.clip import code_rect, shows_code
+from scenes.layout.focus import Zoom
+from scenes.layout.place import Layout
+from scenes.layout.readable import value_px
+
+Rect = tuple[float, float, float, float]
+WHOLE = Zoom(1.0, (0.0, 0.0), (0.0, 0.0))
+"""The camera at home: the whole graph as laid out."""
+
+
+def meets(a: Rect, b: Rect) -> bool:
+    """Whether two rectangles (left, bottom, right, top) overlap by more than touching."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def clear_rect(free: Rect, keep_off: Sequence[Rect]) -> Rect:
+    """The largest rectangle inside ``free`` that meets none of ``keep_off`` (the code pane,
+    the legend): its sides lie on ``free``'s or on a rectangle's edges (a few rectangles: every
+    choice of sides is tried)."""
+    xs = sorted({free[0], free[2], *(v for r in keep_off for v in (r[0], r[2]) if free[0] < v < free[2])})
+    ys = sorted({free[1], free[3], *(v for r in keep_off for v in (r[1], r[3]) if free[1] < v < free[3])})
+    best, area = free, -1.0
+    for x0, x1 in combinations_with_replacement(xs, 2):
+        for y0, y1 in combinations_with_replacement(ys, 2):
+            a = (x1 - x0) * (y1 - y0)
+            if a > area and not any(meets((x0, y0, x1, y1), r) for r in keep_off):
+                best, area = (x0, y0, x1, y1), a
+    return best
+
+
+def seen_in(bounds: Rect, free: Rect, keep_off: Iterable[Rect], slack: float = 0.0) -> bool:
+    """Whether a shape at ``bounds`` may show while the camera is close: inside ``free`` (by
+    ``slack``: a card's stroke at the graph region's edge, where it shows at home) and over
+    none of ``keep_off``.
+
+    >>> seen_in((0.0, -0.02, 1.0, 1.0), (0.0, 0.0, 5.0, 5.0), [], 0.05), seen_in((0.0, 0.0, 1.0, 1.0), (0.0, 0.0, 5.0, 5.0), [(0.5, 0.5, 2.0, 2.0)])
+    (True, False)
+    """
+    eps = 1e-6 + slack
+    inside = (bounds[0] >= free[0] - eps and bounds[1] >= free[1] - eps
+              and bounds[2] <= free[2] + eps and bounds[3] <= free[3] + eps)
+    return inside and not any(meets(bounds, r) for r in keep_off)
+
+
+def graph_bounds(lay: Layout) -> Rect:
+    """The box around every card and bucket of ``lay``."""
+    bs = [b.bounds for b in lay.boxes.values()]
+    return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
+
+
+def dense(lay: Layout, region: Rect, text_px: float | None, least_px: float, least_share: float) -> bool:
+    """Whether the camera moves in during the walk: the whole graph's card values are under
+    ``least_px`` pixels high at 480p (``text_px``; None: cards without values), or its box takes
+    under ``least_share`` of the walk's ``region``, which it could fill.
+
+    >>> from scenes.layout.place import Box
+    >>> lay = type("L", (), {"boxes": {"a": Box("a", "op", 0.0, 0.0, 2.0, 1.0)}})()
+    >>> dense(lay, (-5.0, -5.0, 5.0, 5.0), 12.0, 14.0, 0.5), dense(lay, (-1.0, -1.0, 1.0, 1.0), 20.0, 14.0, 0.5)
+    (True, False)
+    """
+    if not lay.boxes:
+        return False
+    x0, y0, x1, y1 = graph_bounds(lay)
+    share = (x1 - x0) * (y1 - y0) / max((region[2] - region[0]) * (region[3] - region[1]), 1e-9)
+    return (text_px is not None and text_px < least_px) or share < least_share
+
+
+def around(lay: Layout, item: str) -> list[str]:
+    """The cards a visit of ``item`` shows: its own (and its bucket), the ones its gradient
+    came from (the results it feeds), the ones it sends to (its inputs)."""
+    near = {item}
+    for r in lay.routes:
+        if r.src == item:
+            near.add(r.dst)
+        if r.dst == item:
+            near.add(r.src)
+    return [k for k, b in lay.boxes.items() if k in near or (k.startswith("bucket:") and k[7:] == item)]
+
+
+def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], region: Rect, most: float,
+               gap: float) -> Zoom:
+    """The camera on the boxes of ``items``: as large as fits ``region`` with ``note`` (width,
+    height: the visit's note, which keeps its size) beside them at their left, at most ``most``
+    times larger; placed so that the rest of the graph covers as much of the region as it can
+    (no empty margin beside a card at the graph's edge). `WHOLE` when that is no closer, or when
+    the rest of the graph, drawn larger, leaves the note no room at their left (a dense graph
+    whose other cards stand beside the visit's: the note would cover them, `_room_left`).
+
+    >>> from scenes.layout.place import Box
+    >>> boxes = {k: Box(k, "op", 0.0, y, 2.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0), ("c", 4.0))}
+    >>> lay = type("L", (), {"boxes": boxes})()
+    >>> z = visit_view(lay, ["a", "b"], (2.0, 1.0), (-6.0, -2.0, 6.0, 4.0), 2.0, 0.5)
+    >>> z.factor, z.point((0.0, 0.0)), z.point((0.0, 4.5))
+    (2.0, (0.5, -1.0), (0.5, 8.0))
+    """
+    wanted = set(items)
+    boxes = [b.bounds for k, b in lay.boxes.items() if k in wanted]
+    if not boxes:
+        return WHOLE
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    left, bottom, right, top = region
+    k = min(most, (right - left - gap) / max(x1 - x0 + note[0], 1e-9), (top - bottom) / max(y1 - y0, note[1], 1e-9))
+    if k <= 1.0:
+        return WHOLE
+    # the boxes and the note at their left (drawn as much larger), centred in the region
+    span = k * (x1 - x0 + note[0]) + gap
+    cx = left + (right - left - span) / 2 + k * note[0] + gap + k * (x1 - x0) / 2
+    cy = (bottom + top) / 2
+    g = graph_bounds(lay)
+    about = ((x0 + x1) / 2, (y0 + y1) / 2)
+    cx = _cover(cx, about[0], k, (g[0], g[2]), (left, right), (cx - k * (x1 - x0) / 2 - k * note[0] - gap,
+                                                                 cx + k * (x1 - x0) / 2))
+    cy = _cover(cy, about[1], k, (g[1], g[3]), (bottom, top), (cy - k * (y1 - y0) / 2, cy + k * (y1 - y0) / 2))
+    z = Zoom(k, about, (cx, cy))
+    others = [b.bounds for key, b in lay.boxes.items() if key not in wanted]
+    if note[0] > 0 and not _room_left(z, (x0, y0, x1, y1), (k * note[0], k * note[1]), gap, others):
+        return WHOLE  # the rest of the graph, drawn larger, would stand where the note goes
+    return z
+
+
+def _room_left(z: Zoom, focus: Rect, note: tuple[float, float], gap: float, others: Sequence[Rect]) -> bool:
+    """Whether, with the camera's move ``z``, a note of size ``note`` (as drawn close) finds a
+    slot at the left of the ``focus`` boxes (``gap`` from them, level with some of them) that no
+    box of ``others`` meets.
+
+    >>> z = Zoom(2.0, (0.0, 0.0), (0.0, 0.0))
+    >>> _room_left(z, (0.0, 0.0, 1.0, 1.0), (1.0, 1.0), 0.1, []), _room_left(z, (0.0, 0.0, 1.0, 1.0), (1.0, 1.0), 0.1, [(-1.0, 0.0, -0.5, 1.0)])
+    (True, False)
+    """
+    (fx0, fy0), (_, fy1) = z.point((focus[0], focus[1])), z.point((focus[2], focus[3]))
+    x0, x1 = fx0 - gap - note[0], fx0 - gap
+    lo, hi = fy0 - note[1] / 2, fy1 + note[1] / 2  # the slot's middle is level with the boxes
+    blocked = sorted((max(lo, b[1]), min(hi, b[3])) for b in (z.point((r[0], r[1])) + z.point((r[2], r[3]))
+                                                                    for r in others)
+                     if b[0] < x1 and x0 < b[2] and b[1] < hi and lo < b[3])
+    at = lo
+    for b0, b1 in blocked:
+        if b0 - at >= note[1] - 1e-9:
+            return True
+        at = max(at, b1)
+    return hi - at >= note[1] - 1e-9
+
+
+def _cover(at: float, about: float, k: float, graph: tuple[float, float], room: tuple[float, float],
+           kept: tuple[float, float]) -> float:
+    """Along one axis, ``at`` (where the focus's centre goes) moved so that the zoomed graph
+    covers ``room`` where it is long enough (else lies in its middle), while the focus (``kept``,
+    at ``at``) stays inside ``room``."""
+    g0, g1 = (graph[0] - about) * k + at, (graph[1] - about) * k + at
+    if g1 - g0 <= room[1] - room[0]:
+        shift = (room[0] + room[1]) / 2 - (g0 + g1) / 2
+    else:
+        shift = max(0.0, room[1] - g1) + min(0.0, room[0] - g0)
+    lo, hi = room[0] - kept[0], room[1] - kept[1]  # the shifts that keep the focus inside
+    return at + min(max(shift, lo), hi)
+
+
+def walk_region(plan: Any, source: str | None, spec: Any, theme: Any) -> Rect:
+    """The frame the walk's graph may use, as the plan sees it: inside the safe edge, above the
+    caption, clear of a code pane of the lit line alone (the scene's `WalkCamera` finds it
+    again from what is on screen, the legend and the checklist too)."""
+    safe = theme.safe_rect(spec)
+    free = (safe[0], spec.caption[3] + spec.margin, safe[2], safe[3])
+    return clear_rect(free, [code_rect(spec, theme, True, source)] if shows_code(plan, source) else [])
+
+
+def camera_visits(plan: Any, home: Layout, source: str | None, spec: Any, theme: Any) -> frozenset[int]:
+    """The seqs of the visits of ``plan`` (one planned without camera moves) the walk's camera
+    moves in on at the aspect of ``spec``, where the clip is laid out as ``home``: every visit
+    where the graph is `dense` in the `walk_region`, none elsewhere (nor at an aspect whose
+    ``walk_camera`` is ``home``). The camera's moves take no time
+    of their own: `scenes.render.camera_plan` lays them into the plan's pauses."""
+    seqs = frozenset(c.seqs[0] for c in plan.cues if c.kind == "visit" and c.seqs)
+    t = theme.layout
+    if spec.walk_camera != "visits" or not seqs or not home.boxes or not dense(home, walk_region(plan, source, spec, theme),
+                                               value_px(home.detail, home.scale, theme),
+                                               t.camera_text_px, t.camera_share):
+        return frozenset()
+    return seqs

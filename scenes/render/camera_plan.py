@@ -1,0 +1,145 @@
+"""The plan of a clip at one aspect: the plan every aspect shares, with the walk's camera moves
+laid into pauses it already has.
+
+Why no time of its own: the course site plays the 9:16 clip on phones with the 16:9 clip's
+caption track, so every aspect's clip keeps the aspect-free plan's duration and every cue's
+and caption's start. Where the walk's camera moves at an aspect (`camera_visits`: the graph is
+dense there), each move is a ``camera`` cue in a pause: a time when no cue animates (a caption
+coming, going or changing meanwhile joins the move's step: `scenes.video.timeline.CARRIERS`).
+A move into a visit goes in the last pause at least ``camera_move`` long since the visit before
+and the gradients it sent have ridden (a token leaves its product in the visit's note, which
+the move may take out of view), else in the longest of at least
+``camera_least``, landing at its end, and not before the phrase up as that pause begins has
+been read, where that leaves ``camera_least`` (what it names may leave the view); with none,
+the move before (into the walk's visit before) shows this visit's cards too (its ``seqs`` list
+every visit it shows): the camera never stays on a view that leaves out the node visited, and
+a gradient never rides to a card out of view.
+Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
+none), one move with no ids takes it back out on the whole graph, in such a pause before the
+next beat's first cue.
+
+>>> pauses([(0.0, 1.0), (0.5, 2.0), (3.0, 4.0)], 0.0, 5.0)
+[(2.0, 3.0), (4.0, 5.0)]
+>>> pick([(2.0, 3.0), (4.0, 5.0), (5.5, 6.0)], 1.5, 0.6), pick([(0.0, 2.0), (3.0, 4.6), (5.0, 5.5)], 1.5, 0.6)
+((4.0, 5.0), (3.0, 4.6))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from scenes.layout.camera import camera_visits
+from scenes.layout.clip import clip_layout
+from scenes.layout.place import Layout
+from scenes.storyboard.cues import Cue
+from scenes.storyboard.plan import Plan
+from scenes.storyboard.timings import default_timings
+from scenes.storyboard.validate import Checked
+from scenes.theme import Theme, load_theme
+
+Span = tuple[float, float]
+
+
+def pauses(busy: Iterable[Span], lo: float, hi: float) -> list[Span]:
+    """The stretches of ``[lo, hi]`` that none of the ``busy`` spans covers, in order."""
+    out, at = [], lo
+    for s, e in sorted(busy):
+        if e <= at or s >= hi:
+            continue
+        if s > at:
+            out.append((at, min(s, hi)))
+        at = max(at, e)
+    if at < hi:
+        out.append((at, hi))
+    return out
+
+
+def pick(found: Sequence[Span], most: float, least: float) -> Span | None:
+    """The pause a move goes in: the last at least ``most`` long, else the longest (the later
+    of equals) at least ``least`` long, else None."""
+    full = [p for p in found if p[1] - p[0] >= most - 1e-9]
+    if full:
+        return full[-1]
+    fit = [p for p in found if p[1] - p[0] >= least - 1e-9]
+    return max(reversed(fit), key=lambda p: p[1] - p[0]) if fit else None
+
+
+def _beat_at(p: Plan, t: float) -> int:
+    """The beat whose span holds time ``t``."""
+    return max((b.index for b in p.beats if b.start <= t + 1e-9), default=0)
+
+
+def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[Cue]:
+    """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
+    its pauses (the module's doc); ``holds[i]``: beat i has a ``focus:``, which the walk's
+    camera leaves be."""
+    tm = default_timings()
+    busy = [(c.start, c.start + c.duration) for c in p.cues]
+    visits = [c for c in p.cues if c.kind == "visit" and c.seqs and c.seqs[0] in camera and not holds[c.beat]]
+    walks = {c.beat for c in visits}
+    rides = [c for c in p.cues if c.kind == "grad_travel"]
+    out: list[Cue] = []
+
+    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...]) -> bool:
+        span = pick(pauses(busy, lo, hi), tm.camera_move, tm.camera_least)
+        if span is not None and ids:  # in: not while the phrase up then is read (what it names may leave the view)
+            said = max([c.end - c.held for c in p.captions if c.said <= span[0] + 1e-9 < c.end - c.held],
+                       default=span[0])  # read: from its words to its reading end (not its lead or hold)
+            span = (max(span[0], min(said, span[1] - tm.camera_least)), span[1])
+        if span is not None:
+            d = round(min(tm.camera_move, span[1] - span[0]), 3)
+            start = round(span[1] - d, 3)
+            out.append(Cue(start, d, "camera", _beat_at(p, start), ids, (), None, seqs))
+        return span is not None
+
+    after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
+    last: int | None = None  # the move in the walk made last, in ``out``
+    for v in visits:
+        if v.beat - 1 not in walks and not any(c.beat == v.beat and c.start < v.start for c in visits):
+            after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts
+            last = None
+        rode = max((c.start + c.duration for c in rides if after <= c.start < v.start), default=after)
+        if move(max(after, rode), v.start, v.ids, v.seqs[:1]):
+            last = len(out) - 1
+        elif last is not None:  # no pause for it: the view before shows its cards too
+            out[last] = replace(out[last], seqs=out[last].seqs + v.seqs[:1])
+        after = v.start
+        if v is [c for c in visits if c.beat == v.beat][-1] and v.beat + 1 not in walks:  # the walk ends here
+            move(after, min([c.start for c in p.cues if c.beat > v.beat], default=p.duration), (), ())
+    return out
+
+
+def plan_at(checked: Checked, p: Plan, aspect: str | None, theme: Theme | None = None) -> Plan:
+    """``p`` (``checked``'s plan every aspect shares) as the clip at ``aspect`` plays it: with
+    the walk's camera moves where the graph is dense there, laid into its pauses; the same
+    duration, cues and captions otherwise. None: ``p``."""
+    return laid_out_at(checked, p, aspect, theme)[0]
+
+
+def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
+                theme: Theme | None = None) -> tuple[Plan, Layout | None]:
+    """`plan_at`, and the clip's layout at ``aspect`` it planned the camera on (None: no aspect).
+    A render hands that one layout on to its keys and its scene (`scenes.render.beats.ClipKeys`):
+    laying the graph out is the dearest part of planning, and the camera's cues change nothing
+    `clip_layout` reads (which cue kinds there are, whether code shows)."""
+    if aspect is None:
+        return p, None
+    theme = theme or load_theme()
+    home = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
+    camera = (camera_visits(p, home, checked.index.source, theme.aspect(aspect), theme)
+              if checked.storyboard.camera == "visits" else frozenset())
+    if not camera:
+        return p, home
+    holds = [bool(b.focus) for b in checked.storyboard.beats]
+    cues = sorted([*p.cues, *camera_cues(p, camera, holds)], key=lambda c: c.start)
+    return replace(p, cues=tuple(cues)), home
+
+
+def load_and_plan_at(file: str, sets: Iterable[str] = (), name: str | None = None,
+                     aspect: str | None = None) -> tuple[Checked, Plan]:
+    """`scenes.storyboard.load_and_plan`, then the plan at ``aspect`` (`plan_at`)."""
+    from scenes.storyboard import load_and_plan
+
+    checked, p = load_and_plan(file, sets, name)
+    return checked, plan_at(checked, p, aspect)
