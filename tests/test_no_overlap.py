@@ -100,7 +100,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # the cubic fitted to three points: as in the trained network, a fill's badge beside its
     # bucket covers the next bucket (one frame each, the leaves' buckets side by side in one row);
     # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it
-    ("cubic_fit3", "16:9"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
 }

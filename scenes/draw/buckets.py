@@ -27,7 +27,7 @@ from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
-from scenes.layout.label_spots import badge_centre, note_centre
+from scenes.layout.label_spots import badge_centre, meet, note_centre
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
 from scenes.storyboard.cues import Cue
@@ -173,9 +173,17 @@ class Buckets(View):
                 drops = [self.labels.keep_inside(tok.move_to([x, y, 0]))]
             far = [m for m in drops if not _beside(m)]  # at the leaf's arrowheads (w * w): they go there
             out += [FadeOut(m, rate_func=first_half) for m in far]
-            for m in [m for m in drops if m not in far]:  # in its bucket, it is the bucket's
+            near = [m for m in drops if m not in far]
+            if len(near) > 1:  # a row of them: summed first (the note says so), as the engine sums
+                out += [FadeOut(m, rate_func=first_half) for m in near]  # paths before AccumulateGrad;
+                near = []  # dropped together they would meet in the mouth, one over another
+            for m in near:  # in its bucket, it is the bucket's
+                to = self.mouth(box, m, [old.value, new.value])
+                if not self._clear_way(leaf, m, to):  # a neighbour in the way: it goes in where it waits
+                    out.append(FadeOut(m, rate_func=first_half))
+                    continue
                 record_tag(m, "badge", id=box.id)
-                out.append(DropIn(m, self.mouth(box, m, [old.value, new.value]), fade_in=not keep))
+                out.append(DropIn(m, to, fade_in=not keep))
         else:
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
@@ -190,6 +198,17 @@ class Buckets(View):
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
+
+    def _clear_way(self, leaf: str, tok: Mobject, to: tuple[float, float]) -> bool:
+        """Whether ``tok`` can drop to ``to`` passing over nothing but its own leaf's card and
+        bucket: the box its glide sweeps (to the mouth's height, then across) meets no other text,
+        card or bucket on screen. A bucket standing close to another card (a crowded lesson's
+        row of leaves) has none; there the token fades where it waits."""
+        w, h = tok.width / 2, tok.height / 2
+        x, y = tok.get_center()[0], tok.get_center()[1]
+        swept = (min(x, to[0]) - w, min(y, to[1]) - h, max(x, to[0]) + w, max(y, to[1]) + h)
+        others = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf) + [tok] + self.walk.visit_marks)
+        return not any(meet(swept, r) for r in others)
 
     def mouth(self, box: Box, tok: Mobject, values: list[Mobject | None]) -> tuple[float, float]:
         """Where ``tok`` fades as it drops into the bucket ``box``: in its mouth, just above its
