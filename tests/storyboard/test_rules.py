@@ -125,3 +125,22 @@ def test_a_rule_names_a_program_variable_or_the_code() -> None:
     from engine.onscreen import Rule
     square = Rule("pow: {}² → × 2{}", (), 2, 2.0, named=0)
     assert square.said("w") == "pow: w² → × 2w" and square.said("yh - y") == "pow: (yh - y)² → × 2(yh - y)"
+
+
+def test_an_op_s_rule_reads_the_same_in_every_clip() -> None:
+    """One notation across the series (issue 39 item 5): the square of a difference is
+    ``pow: d² → × 2d`` in every clip that visits one, as in the seed article, not ``a²`` in
+    some; and each clip's caption says what d is where its rule is quoted."""
+    from tests.clips import CLIPS
+    texts: dict[str, set[str]] = {}
+    for path in find_storyboards():
+        if Path(path).stem not in CLIPS:
+            continue
+        _, plan = load_and_plan(str(path))
+        for c in plan.cues:
+            if c.kind == "visit" and c.text("rule"):
+                texts.setdefault(c.text("grad_fn"), set()).add(c.text("rule"))
+                if c.text("grad_fn") == "PowBackward0":
+                    assert any("where d is" in s.text for s in plan.captions), Path(path).stem
+    assert texts["PowBackward0"] == {"pow: d² → × 2d"}
+    assert all(len(t) == 1 for t in texts.values()), texts
