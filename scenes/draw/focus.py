@@ -173,6 +173,22 @@ class CameraFocus(View):
     def _moved(self, m: Mobject, z: Zoom) -> Mobject:
         return self._zoom_shape(m.copy(), z)
 
+    def _moved_bounds(self, m: Mobject, z: Zoom) -> Rect:
+        """``bounds(self._moved(m, z))`` without copying ``m`` (a card and its texts: most of a
+        camera move's cost before its first frame). `_zoom_shape` moves every point by the same
+        increasing steps, done here in its order on the same floats, so the least and the most
+        coordinates move as the shape's own do, to the same bits. A shape without points keeps
+        Manim's (0, 0, 0, 0)."""
+        if z.factor <= 0:
+            return bounds(self._moved(m, z))
+        box = bounds(m)
+        if not any(len(s.points) for s in m.get_family()):
+            return box
+        (ax, ay), (tx, ty), k = z.about, z.to, z.factor
+        dx, dy = tx - ax, ty - ay
+        return (((box[0] + dx) - tx) * k + tx, ((box[1] + dy) - ty) * k + ty,
+                ((box[2] + dx) - tx) * k + tx, ((box[3] + dy) - ty) * k + ty)
+
     @staticmethod
     def _zoom_shape(m: Mobject, z: Zoom) -> Mobject:
         """``m`` itself, moved and scaled as the camera's move ``z`` moves the graph."""
@@ -288,7 +304,7 @@ class CameraFocus(View):
         rel = z if self.zoom is None else self.zoom.inverse().then(z)
         g = self.ctx.state.graph
         shapes = [g.buckets.get(k[len("bucket:"):]) if k.startswith("bucket:") else g.cards.get(k) for k in items]
-        return all(seen_in(bounds(self._moved(m, rel)), sight[0], sight[1], sight[2]) for m in shapes if m is not None)
+        return all(seen_in(self._moved_bounds(m, rel), sight[0], sight[1], sight[2]) for m in shapes if m is not None)
 
     def view_to(self, z: Zoom | None, sight: Sight, region: Rect) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
@@ -315,31 +331,33 @@ class CameraFocus(View):
         faded: list[tuple[Mobject, Colours]] = []
         was, owners = self.faded, self._owners()
         shapes = self._graph_shapes()
-        targets = {id(m): self._moved(m, rel) for m in shapes}
-        shown = {k for k, t in targets.items() if z is None or seen(bounds(t))}
+        ids = {id(m) for m in shapes}
+        # where each lands is judged from its box; a moved copy is made only for a shape that
+        # fades or crosses (one that glides is carried there by `glide`, point by point)
+        shown = {id(m) for m in shapes if z is None or seen(self._moved_bounds(m, rel))}
         for m in shapes:
-            target = targets[id(m)]
             saved = was.get(id(m))
-            shows = id(m) in shown and all(id(o) not in targets or id(o) in shown  # a mark beside a card
+            shows = id(m) in shown and all(id(o) not in ids or id(o) in shown  # a mark beside a card
                                            for o in owners.get(id(m), []))  # shows only with it
             if saved is None and not shows:  # leaves the view: faded where it is, first
                 faded.append((m, colours(m)))
-                leaving.append((m, target.set_opacity(0.0)))
+                leaving.append((m, self._moved(m, rel).set_opacity(0.0)))
             elif saved is not None and shows:  # comes back: where it lands, once the rest is there
+                target = self._moved(m, rel)
                 restore(target, saved)
                 coming.append((m, target))
             elif saved is not None:  # stays out of view: moved unseen
                 faded.append((m, saved))
                 self._zoom_shape(m, rel)
             else:
-                moving.append((m, target))
+                moving.append(m)
         # the graph glides on the first way (straight, shift then scale, scale then shift) on
         # which nothing passes over the code pane, the legend or the checklist; where every way
         # does, what would pass over them leaves and comes back
         options = ways(rel)
-        way = next((w for w in options if not any(crosses(bounds(m), w, sight[1]) for m, _ in moving)), options[0])
-        crossing = [(m, t) for m, t in moving if crosses(bounds(m), way, sight[1])]
-        moving = [(m, t) for m, t in moving if not any(m is c for c, _ in crossing)]
+        way = next((w for w in options if not any(crosses(bounds(m), w, sight[1]) for m in moving)), options[0])
+        crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, sight[1])]
+        moving = [m for m in moving if not any(m is c for c, _ in crossing)]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
         fades = int(bool(leaving or notes or crossing)) + int(bool(coming or crossing))
@@ -348,11 +366,11 @@ class CameraFocus(View):
         back = 1.0 - share if (coming or crossing) else 1.0
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in leaving]
-        out += [glide(m, way, settled(gone, back)) for m, _ in moving]
+        out += [glide(m, way, settled(gone, back)) for m in moving]
         out += [through(m, target, gone, back) for m, target in crossing]
         out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded
-        self.moving = {id(m) for m, _ in leaving + coming + moving + crossing}
+        self.moving = {id(m) for m, _ in leaving + coming + crossing} | {id(m) for m in moving}
         if z is None:
             self._rekey(home)
             self._set(None)

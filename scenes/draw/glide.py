@@ -42,21 +42,34 @@ def settled(t0: float, t1: float) -> Callable[[float], float]:
     return span(t0 + SETTLE * (t1 - t0), t1, ease_in_out_sine)
 
 
+class Driven(UpdateFromAlphaFunc):
+    """An ``UpdateFromAlphaFunc`` whose step sets its shape whole on every frame, from the shapes
+    it was made with: Manim's copy of the shape at the play's start (``starting_mobject``) is
+    never read, and a deep copy of a card with its texts is most of what a camera move costs
+    before its first frame, once for every shape of the graph."""
+
+    def create_starting_mobject(self) -> Mobject:
+        return Mobject()  # what Manim's Animation holds before it begins
+
+
 def hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animation:
     """``m`` fades out where it is from ``t0`` to ``t1`` of the play and then moves to ``target``
     unseen (``out``), or moves there unseen and fades in over that part: no half-faded shape
-    slides across the code or the captions."""
-    start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
+    slides across the code or the captions. (Each way copies only the shapes it blends.)"""
+    start = m.copy()
     rate = span(t0, t1)
+    if out:
+        gone = m.copy().set_opacity(0.0)
 
-    def step(mob: Mobject, alpha: float) -> None:
-        r = rate(alpha)
-        if out:
-            blend(mob, start, gone, r) if alpha < t1 else blend(mob, target, target, 1.0)
-        else:
-            blend(mob, start, start, 0.0) if alpha < t0 else blend(mob, hidden, target, r)
+        def step(mob: Mobject, alpha: float) -> None:
+            blend(mob, start, gone, rate(alpha)) if alpha < t1 else blend(mob, target, target, 1.0)
+    else:
+        hidden = target.copy().set_opacity(0.0)
 
-    return UpdateFromAlphaFunc(m, step, rate_func=linear)  # ``step`` eases its own part: its times are the play's
+        def step(mob: Mobject, alpha: float) -> None:
+            blend(mob, start, start, 0.0) if alpha < t0 else blend(mob, hidden, target, rate(alpha))
+
+    return Driven(m, step, rate_func=linear)  # ``step`` eases its own part: its times are the play's
 
 
 def through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
@@ -73,7 +86,7 @@ def through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
         else:
             blend(mob, hidden, target, land(alpha))
 
-    return UpdateFromAlphaFunc(m, step, rate_func=linear)
+    return Driven(m, step, rate_func=linear)
 
 
 def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
@@ -156,7 +169,7 @@ def glide(m: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
             moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
             sm.points = moved
 
-    return UpdateFromAlphaFunc(m, step, rate_func=linear)
+    return Driven(m, step, rate_func=linear)
 
 
 def colours(m: Mobject) -> Colours:
