@@ -28,9 +28,20 @@ def grad_token(text: str, theme: Theme, *, scale: float = 1.0, id: str | None = 
     return group
 
 
+_NOMINAL: dict[tuple[int, float], tuple[Theme, tuple[float, float]]] = {}
+"""(id of a theme, scale) -> (that theme, kept so that its id is not reused; its nominal size)."""
+
+
 def nominal_token_size(theme: Theme, *, scale: float = 1.0) -> tuple[float, float]:
     """The size a gradient token is placed by, whatever number it shows, so that it sits in the
     same place when the numbers change: ``sizes.badge_width`` wide (scaled as tokens are), as
-    tall as a token of one digit (digits share one height)."""
-    return (theme.sizes.badge_width * token_scale(scale, theme),
-            grad_token("0", theme, scale=scale).height)
+    tall as a token of one digit (digits share one height). Kept per theme and scale: building
+    the token is a text and a pill, and the walk's camera asks again at every scale it moves to
+    (a theme is not hashable, so it is kept by its id, with the theme itself)."""
+    key = (id(theme), scale)
+    if key not in _NOMINAL:
+        if len(_NOMINAL) >= 4096:  # a long `render watch` session: start afresh
+            _NOMINAL.clear()
+        _NOMINAL[key] = (theme, (theme.sizes.badge_width * token_scale(scale, theme),
+                                 grad_token("0", theme, scale=scale).height))
+    return _NOMINAL[key][1]
