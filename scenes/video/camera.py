@@ -63,12 +63,30 @@ def _build_path(ctx: Any, vmobject: Any, points: np.ndarray) -> None:
             ctx.close_path()
 
 
+def unseen(vmobject: Any) -> bool:
+    """Whether Manim's ``display_vectorized`` paints nothing for this shape: no fill, stroke or
+    background stroke with a width and an alpha above 0 (Cairo lays a clear colour OVER the
+    frame as the frame itself). The walk's camera keeps the shapes it took out of view on
+    screen at opacity 0 while it is close: a fifth of the shapes a clip's frames draw."""
+    if vmobject.get_fill_rgbas()[:, 3].any():
+        return False
+    return all(vmobject.get_stroke_width(back) == 0 or not vmobject.get_stroke_rgbas(back)[:, 3].any()
+               for back in (False, True))
+
+
 class PathCachingCamera(Camera):
-    """Manim's Camera with ``set_cairo_context_path`` memoised on the shape's points."""
+    """Manim's Camera with ``set_cairo_context_path`` memoised on the shape's points, and with
+    shapes that paint nothing (``unseen``) skipped."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._paths: dict[bytes, Any] = {}
+
+    def display_vectorized(self, vmobject: Any, ctx: Any) -> "PathCachingCamera":
+        if unseen(vmobject):  # its path would be built (or replayed) and painted clear
+            return self
+        super().display_vectorized(vmobject, ctx)
+        return self
 
     def set_cairo_context_path(self, ctx: Any, vmobject: Any) -> "PathCachingCamera":
         points = vmobject.points
