@@ -53,6 +53,23 @@ def _before_the_move(t: float) -> float:
     return min(1.0, t / GONE_BY)
 
 
+def moved_bounds(m: Mobject, z: Zoom) -> Rect:
+    """``bounds`` of ``m`` once `CameraFocus._zoom_shape` has moved it, without copying ``m`` (a
+    card and its texts: most of what a camera move cost before its first frame). The move takes
+    every point by the same increasing steps, done here in its order on the same floats, so the
+    least and the most coordinates land where the shape's own do, to the bit. A shape without
+    points keeps Manim's (0, 0, 0, 0)."""
+    if z.factor <= 0:
+        return bounds(CameraFocus._zoom_shape(m.copy(), z))
+    box = bounds(m)
+    if not any(len(s.points) for s in m.get_family()):
+        return box
+    (ax, ay), (tx, ty), k = z.about, z.to, z.factor
+    dx, dy = tx - ax, ty - ay
+    return (((box[0] + dx) - tx) * k + tx, ((box[1] + dy) - ty) * k + ty,
+            ((box[2] + dx) - tx) * k + tx, ((box[3] + dy) - ty) * k + ty)
+
+
 class CameraFocus(View):
     """Draws focus and unfocus; builds a shape at home and moves it as the camera is
     (``drawn_at_home``); fades what a cue drew outside the region while close (``fade_outside``)."""
@@ -173,22 +190,6 @@ class CameraFocus(View):
     def _moved(self, m: Mobject, z: Zoom) -> Mobject:
         return self._zoom_shape(m.copy(), z)
 
-    def _moved_bounds(self, m: Mobject, z: Zoom) -> Rect:
-        """``bounds(self._moved(m, z))`` without copying ``m`` (a card and its texts: most of a
-        camera move's cost before its first frame). `_zoom_shape` moves every point by the same
-        increasing steps, done here in its order on the same floats, so the least and the most
-        coordinates move as the shape's own do, to the same bits. A shape without points keeps
-        Manim's (0, 0, 0, 0)."""
-        if z.factor <= 0:
-            return bounds(self._moved(m, z))
-        box = bounds(m)
-        if not any(len(s.points) for s in m.get_family()):
-            return box
-        (ax, ay), (tx, ty), k = z.about, z.to, z.factor
-        dx, dy = tx - ax, ty - ay
-        return (((box[0] + dx) - tx) * k + tx, ((box[1] + dy) - ty) * k + ty,
-                ((box[2] + dx) - tx) * k + tx, ((box[3] + dy) - ty) * k + ty)
-
     @staticmethod
     def _zoom_shape(m: Mobject, z: Zoom) -> Mobject:
         """``m`` itself, moved and scaled as the camera's move ``z`` moves the graph."""
@@ -304,7 +305,7 @@ class CameraFocus(View):
         rel = z if self.zoom is None else self.zoom.inverse().then(z)
         g = self.ctx.state.graph
         shapes = [g.buckets.get(k[len("bucket:"):]) if k.startswith("bucket:") else g.cards.get(k) for k in items]
-        return all(seen_in(self._moved_bounds(m, rel), sight[0], sight[1], sight[2]) for m in shapes if m is not None)
+        return all(seen_in(moved_bounds(m, rel), sight[0], sight[1], sight[2]) for m in shapes if m is not None)
 
     def view_to(self, z: Zoom | None, sight: Sight, region: Rect) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
@@ -334,7 +335,7 @@ class CameraFocus(View):
         ids = {id(m) for m in shapes}
         # where each lands is judged from its box; a moved copy is made only for a shape that
         # fades or crosses (one that glides is carried there by `glide`, point by point)
-        shown = {id(m) for m in shapes if z is None or seen(self._moved_bounds(m, rel))}
+        shown = {id(m) for m in shapes if z is None or seen(moved_bounds(m, rel))}
         for m in shapes:
             saved = was.get(id(m))
             shows = id(m) in shown and all(id(o) not in ids or id(o) in shown  # a mark beside a card
