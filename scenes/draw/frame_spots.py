@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 from manim import FadeIn, Mobject, VGroup
 
 from scenes.draw.context import Anims, View
@@ -24,9 +25,15 @@ from scenes.theme import Rect
 from scenes.theme_model import KIND_MEANING
 
 def bounds(mob: Mobject) -> Rect:
-    """The rectangle (left, bottom, right, top) a shape covers, as label_spots takes them."""
-    (x0, y0, _), (x1, y1, _) = mob.get_corner([-1, -1, 0]), mob.get_corner([1, 1, 0])
-    return (x0, y0, x1, y1)
+    """The rectangle (left, bottom, right, top) a shape covers, as label_spots takes them: Manim's
+    lower-left and upper-right corners (the least and most of the points defining its boundary;
+    (0, 0) for a shape without points), from one gathering of those points instead of one per
+    corner (the walk's camera asks for every shape of the graph at each step)."""
+    points = mob.get_points_defining_boundary()
+    if len(points) == 0:
+        return (0.0, 0.0, 0.0, 0.0)
+    xs, ys = points[:, 0], points[:, 1]
+    return (float(np.min(xs)), float(np.min(ys)), float(np.max(xs)), float(np.max(ys)))
 
 
 class FreeFrame(View):
