@@ -20,6 +20,15 @@ def _shapes() -> list:
     return [card, pair, Group(pair.copy().shift([0.1, 0.1, 0])), VGroup()]
 
 
+def test_bounds_are_manims_corners() -> None:
+    """``bounds`` gathers the boundary points once for both corners: the same floats as Manim's
+    two ``get_corner`` calls, and (0, 0, 0, 0) for a shape without points."""
+    for m in _shapes():
+        (x0, y0, _), (x1, y1, _) = m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0])
+        assert bounds(m) == (x0, y0, x1, y1), m
+    assert bounds(VGroup()) == (0.0, 0.0, 0.0, 0.0)
+
+
 def test_a_moved_box_is_the_moved_copys_box_to_the_bit() -> None:
     """The camera judges where each shape lands from ``moved_bounds``; were it off by a last
     bit, a shape at the view's edge could fade where its moved copy shows."""
