@@ -63,15 +63,22 @@ def _build_path(ctx: Any, vmobject: Any, points: np.ndarray) -> None:
             ctx.close_path()
 
 
+def _clear(rgbas: np.ndarray) -> bool:
+    """Whether every colour of ``rgbas`` has alpha 0 (one colour, the usual case, read as a scalar:
+    this is asked of every shape of every frame)."""
+    if len(rgbas) == 1:
+        return bool(rgbas[0, 3] == 0.0)
+    return not rgbas[:, 3].any()
+
+
 def unseen(vmobject: Any) -> bool:
     """Whether Manim's ``display_vectorized`` paints nothing for this shape: no fill, stroke or
     background stroke with a width and an alpha above 0 (Cairo lays a clear colour OVER the
     frame as the frame itself). The walk's camera keeps the shapes it took out of view on
     screen at opacity 0 while it is close: a fifth of the shapes a clip's frames draw."""
-    if vmobject.get_fill_rgbas()[:, 3].any():
-        return False
-    return all(vmobject.get_stroke_width(back) == 0 or not vmobject.get_stroke_rgbas(back)[:, 3].any()
-               for back in (False, True))
+    return (_clear(vmobject.get_fill_rgbas())
+            and (vmobject.get_stroke_width() == 0 or _clear(vmobject.get_stroke_rgbas()))
+            and (vmobject.get_stroke_width(True) == 0 or _clear(vmobject.get_stroke_rgbas(True))))
 
 
 class PathCachingCamera(Camera):
