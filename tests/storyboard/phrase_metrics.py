@@ -147,3 +147,18 @@ def uncaptioned(p: Plan) -> list[tuple[float, float]]:
         else:
             merged.append((a, b))
     return [(round(a, 3), round(b, 3)) for a, b in merged]
+
+
+def held_long(p: Plan, most: float) -> list[tuple[float, float, str]]:
+    """The captions up more than ``most`` seconds after their words start (``said``: a beat's
+    first caption may come up earlier, with the beat's first action), as ``(start, end, text)``.
+    A caption is held past its reading limit while its beat's picture still moves
+    (``CaptionSpan.held``): one held long stands over a stretch of action the narration does not
+    follow, so the words no longer say what the picture shows.
+
+    >>> from scenes.storyboard.caption_events import CaptionSpan
+    >>> p = Plan("t", 20.0, (), (CaptionSpan(1, 0.0, 8.0, "a", 0, lead=1.5), CaptionSpan(2, 8.0, 18.0, "b", 1)), ())
+    >>> held_long(p, 7.0)
+    [(8.0, 18.0, 'b')]
+    """
+    return [(s.start, s.end, s.text) for s in p.captions if s.end - s.said > most + EPS]

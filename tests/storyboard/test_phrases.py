@@ -13,7 +13,7 @@ from scenes.storyboard.timings import PlanTimings
 from scenes.voice.speech import Timing, Word
 from tests.clips import CLIPS
 from scenes.storyboard.timings import BLINK
-from tests.storyboard.phrase_metrics import Follow, follow, still_stretches, uncaptioned
+from tests.storyboard.phrase_metrics import Follow, follow, held_long, still_stretches, uncaptioned
 
 TM = PlanTimings()
 
@@ -80,6 +80,16 @@ def test_no_action_plays_without_a_caption(plans: dict[str, Plan], name: str) ->
     three fills; reverse_mode's forward counter 3.5 s; graph_build's sub node 1.1 s)."""
     long = [(a, b) for a, b in uncaptioned(plans[name]) if b - a >= BLINK - 1e-6]
     assert long == [], long
+
+
+@pytest.mark.parametrize("name", CLIPS)
+def test_no_caption_is_held_long_over_the_action(plans: dict[str, Plan], name: str) -> None:
+    """No caption stays up more than the reading limit (``max_seconds``) after its words start:
+    where a beat's picture moves longer than its words last, the narration says what it shows
+    step by step instead of one caption being held over it (before: dynamic_graph's "The walk is
+    three nodes long" 10.8 s over its three visits and the bucket, reverse_mode's "the forward
+    counter runs to the number of weights" 10.5 s over 32 passes)."""
+    assert held_long(plans[name], TM.reading.max_seconds) == []
 
 
 def test_with_a_voice_no_action_plays_without_a_caption_and_the_words_keep_their_time() -> None:
