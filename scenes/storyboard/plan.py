@@ -24,6 +24,7 @@ from engine.records import GradReset, Update
 from .builder import Builder, _t
 from scenes.voice.speech import Speaker
 
+from .binding import bind
 from .caption_events import CaptionEvent, CaptionSpan, events_of, first_shown
 from .cuemarks import marks, unmarked
 from .cues import Cue
@@ -31,7 +32,8 @@ from .logindex import Event, LogIndex
 from .model import Storyboard
 from .placeholders import Shown
 from .narration import fill
-from .phrases import bind, lay_beat, lay_out_phrases, phrases_of
+from .phrase_timing import phrases_of
+from .phrases import lay_beat, lay_out_phrases
 from .recap import recap_strings
 from .timings import PlanTimings
 from .views import VIEWS

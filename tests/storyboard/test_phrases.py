@@ -6,8 +6,9 @@ import pytest
 
 from scenes.storyboard import StoryboardError, load, plan, storyboard_path
 from scenes.storyboard.cues import cue_kind
-from scenes.storyboard.phrases import DECOR, reading_timing
+from scenes.storyboard.phrase_timing import reading_timing
 from scenes.storyboard.plan import Plan
+from scenes.storyboard.steps import DECOR
 from scenes.storyboard.reading import ReadingRules, seconds
 from scenes.storyboard.timings import PlanTimings
 from scenes.voice.speech import Timing, Word

@@ -1,0 +1,184 @@
+"""Binding: which step of a beat's cues each phrase talks about, and what it lights.
+
+Why: a phrase's picture is the cue that shows what it names, so the plan starts that cue as
+the phrase starts (:mod:`.phrases` lays the beat out from these bindings):
+
+- binding: a phrase naming a filled number is bound to the first cue of the beat that shows it;
+  one naming no number, to the first cue after the previous binding that shows or lights a
+  tensor it names (``w2``, ``yh.grad``) or an op (``Mul``, ``Pow``); an author's cue mark
+  (:mod:`.cuemarks`) overrides both. A phrase bound to nothing takes the next step of cues in
+  order, so the picture still changes as it starts. Bindings only move forward in the beat.
+- lights: a phrase about a thing already drawn (its cue mark names a tensor no cue still to come
+  shows) lights its card, and ``[[from L]]`` the walk's path from L (:mod:`.lights`), so the
+  picture points at what is said even when the beat has nothing left to draw.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .caption_events import CaptionEvent
+from .cuemarks import LAYER, PATH, op_word
+from .cues import Cue
+from .lights import Levels, layer, light_times, path
+from .logindex import LogIndex
+from .phrase_timing import Phrase
+from .steps import Steps
+
+TO_KINDS = frozenset({"grad_travel", "edge_grow", "local_rule"})
+"""Cue kinds whose first id is where they come from: they show or light their other ids."""
+_WORD = re.compile(r"(?<![\w.])[A-Za-z_][\w\[\]]*(?:\.\w+)*(?:\(\))?")
+"""A word that may name a tensor: ``w2``, ``w1.grad`` (not ``L.backward()``, a call of it)."""
+_OF_TENSOR = ("", "grad", "grad_fn", "grad_in")
+
+
+def _lit(c: Cue) -> tuple[str, ...]:
+    return c.ids[1:] if c.kind in TO_KINDS else c.ids
+
+
+def _bindings(ph: Phrase, steps: Steps, floor: int, index: LogIndex, made: int
+              ) -> list[tuple[int, int]]:
+    """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order."""
+    ev = ph.event
+    marked = [(at, name) for at, name in ev.marks if not name.startswith((PATH, LAYER))]  # a path or layer binds no cue
+    if marked:
+        named = [(_named(name, steps, floor, index, made), at) for at, name in marked]
+        return _monotone([(k, at) for k, at in named if k is not None])
+    found: list[tuple[int, int]] = []
+    pos = 0
+    for s in ev.strings:  # numbers: the first cue of the beat showing them, when it is still to come
+        where = ev.text.find(s.text, pos)
+        pos = where + len(s.text) if where >= 0 else pos
+        hit = [steps.step[i] for i, c in enumerate(steps.cues)
+               if steps.step[i] >= 0 and any(x.text == s.text for x in c.strings)]
+        if hit and min(hit) > floor:
+            found.append((min(hit), max(where, 0)))
+    if found:
+        return sorted(found)
+    for m in _WORD.finditer(ev.text):  # else the first tensor or op it names that is still to come
+        name, _, attr = m.group(0).partition(".")
+        if attr not in _OF_TENSOR:
+            continue
+        k = _named(name, steps, floor, index, made, loose=True)
+        if k is not None:
+            return [(k, m.start())]
+    return []
+
+
+def _named(name: str, steps: Steps, floor: int, index: LogIndex, made: int, loose: bool = False) -> int | None:
+    """The first step past ``floor`` that shows or lights tensor ``name`` or op ``name``."""
+    if loose and len(name) == 1 and name in "aAI":
+        return None  # an English word before it is a name
+    ids = set(index.ids_of(name, until=made))
+    if ids:
+        return steps.first(floor, lambda c: bool(ids & set(_lit(c))) or c.text("name") == name)
+    op = op_word(name)
+    if op is None:
+        return None
+    return steps.first(floor, lambda c: any(x.role == "grad_fn" and op_word(x.text) == op for x in c.strings))
+
+
+def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pairs whose characters come in the order of their steps (a later word, a later cue)."""
+    out: list[tuple[int, int]] = []
+    for s, at in sorted(pairs):
+        if not out or (s > out[-1][0] and at >= out[-1][1]):
+            out.append((s, at))
+    return out
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A beat's cues in steps, per phrase its anchors ``(step, seconds into the phrase)``, and
+    per phrase what it lights (:func:`lights_of`; none for most)."""
+
+    steps: Steps
+    anchors: list[list[tuple[int, float]]]
+    lights: list[Levels] = field(default_factory=list)
+    light_at: list[float] = field(default_factory=list)
+    """Per phrase, seconds into it its lights come: with a voice, as the first marked word is said."""
+
+
+def lights_of(ev: CaptionEvent, steps: Steps, floor: int, index: LogIndex, made: int) -> Levels:
+    """What phrase ``ev`` lights: the tensors its cue marks name that no cue of the beat still
+    to come shows (all of them in a takeaway, which has no cues) and the units of the layers its
+    ``[[layer NAME]]`` marks name, as one level; and for a ``[[from L]]`` mark, the backward
+    walk's path from L's node, a level per step down it."""
+    one: list[str] = []
+    levels: Levels = []
+    for _, name in ev.marks:
+        if name.startswith(PATH):
+            levels += path(index, name[len(PATH):], made)
+        elif name.startswith(LAYER):
+            one += [i for i in layer(index, name[len(LAYER):]) if i not in one]
+        elif _named(name, steps, floor, index, made) is None:
+            one += [i for i in index.ids_of(name, until=made) if i not in one]
+    return ([tuple(one)] if one else []) + levels
+
+
+def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voiced: bool) -> Bound:
+    """Per phrase, its anchors, steps rising over the beat. Without a voice, one anchor at the
+    phrase's start: the last of its bindings, so that every number it names is on screen as it
+    shows (the first as long before as the Builder had it). The title, when nothing binds it,
+    takes the first step (the clip opens on its picture), or only the code line leading into it
+    when a later phrase names what that step shows; so do a beat's first words that name
+    nothing, so that they are not said under the last beat's line."""
+    steps = Steps.of(cues)
+    bound = _bound(phrases, steps, index, made)
+    title = [k for k, ph in enumerate(phrases) if ph.event.style == "title" and not bound[k]]
+    opens = [0] if phrases and not bound[0] and 0 not in title else []  # the beat's first words
+    first = (title or opens)[:1]
+    if first and steps.times and any(g and g[0][0] == 0 for g in bound[first[0] + 1:]):
+        own = Steps.of(cues, own_first=True)
+        if len(own.times) > len(steps.times):
+            steps, bound = own, _bound(phrases, own, index, made)
+            title += opens  # they take the code line leading into what a later phrase names
+            # (backward_graph's "Each operation becomes its backward function:" was said
+            # under the last beat's line, review 2)
+    for k in title:
+        if steps.times and not any(g and g[0][0] == 0 for g in bound[k + 1:]):
+            bound[k] = [(0, 0)]
+    floors = [-1] + [max([-1] + [g[-1][0] for g in bound[:k + 1] if g]) for k in range(len(phrases) - 1)]
+    lights = [lights_of(ph.event, steps, f, index, made) for ph, f in zip(phrases, floors)]
+    out: list[list[tuple[int, float]]] = []
+    last = -1
+    for k, (ph, got) in enumerate(zip(phrases, bound)):
+        if not got and lights[k]:  # it lights what it talks about: the steps before the next
+            out.append([])  # binding come in order from the last, none waits for a later phrase
+            last = max(last, min((g[0][0] for g in bound[k + 1:] if g), default=len(steps.times)) - 1)
+            continue
+        if not got:  # the next step in order (its lead-in with the phrase), if before the next binding
+            nxt = min((g[0][0] for g in bound[k + 1:] if g), default=len(steps.times))
+            out.append([(last + 1, steps.lead(last + 1))] if last + 1 < nxt else [])
+            last = last + 1 if last + 1 < nxt else last
+            continue
+        if k in title:
+            out.append([(0, steps.lead(0))])
+        elif voiced:
+            got = _monotone(got)
+            out.append([(s, ph.timing.start_of(at) - steps.reveal(s)) for s, at in got])
+        else:  # its first number as long before it as the Builder had it before the last
+            lead = steps.times[got[-1][0]] - steps.times[got[0][0]]
+            whole = steps.reveal(got[-1][0])
+            out.append([(got[0][0], -lead - whole)] * (lead > 0) + [(got[-1][0], -whole)])
+        last = got[-1][0]
+    return Bound(steps, out, lights, lit_at(phrases, voiced))
+
+
+def lit_at(phrases: Sequence[Phrase], voiced: bool) -> list[float]:
+    """Seconds into each phrase its lights come (:func:`.lights.light_times`)."""
+    return light_times([ph.timing for ph in phrases], [ph.event.marks for ph in phrases], voiced)
+
+
+def _bound(phrases: list[Phrase], steps: Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
+    """Each phrase's bindings ``(step, char)``, each phrase's past the one's before."""
+    floor = -1
+    out: list[list[tuple[int, int]]] = []
+    for ph in phrases:
+        got = _bindings(ph, steps, floor, index, made)
+        out.append(got)
+        if got:
+            floor = got[-1][0]
+    return out
