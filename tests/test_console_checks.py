@@ -1,4 +1,4 @@
-"""The console's frame checks (tests/frame_checks.py: ``ConsoleReadable``, ``BeatPrintsKept``) find
+"""The console's frame checks (tests/watchers/console.py: ``ConsoleReadable``, ``BeatPrintsKept``) find
 what they are for, on hand-made frames of missing_gradient's plan (which prints a warning)."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 from scenes.render.options import RenderOptions
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import load_theme
-from tests.frame_checks import BeatPrintsKept, Case, ConsoleReadable
+from tests.frame_checks import Case
+from tests.watchers.console import BeatPrintsKept, ConsoleReadable
 
 CLIP = "missing_gradient"
 

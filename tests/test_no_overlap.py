@@ -68,9 +68,12 @@ import pytest
 
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
-from tests.frame_checks import (BeatPrintsKept, Blinks, Collide, ConsoleReadable, EmptyArea, Flights, FrameCheck,
-                                GraphFill, Jumps, LooseArrows, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall,
-                                Untrue, ValuesTooSmall, WaitsOnHead, inspect_checks)
+from tests.frame_checks import FrameCheck, inspect_checks
+from tests.watchers.console import BeatPrintsKept, ConsoleReadable
+from tests.watchers.continuity import Blinks, Flights, Jumps, LooseArrows, Renames
+from tests.watchers.meaning import OffColour, TakeawayShown, Untrue
+from tests.watchers.placement import (Collide, EmptyArea, GraphFill, NearEdge, NotesAstray, TooSmall, ValuesTooSmall,
+                                      WaitsOnHead)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 

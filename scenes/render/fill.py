@@ -4,7 +4,7 @@ Why: a clip can be clean of collisions and still be small, crowd the frame's edg
 third of the picture empty while it teaches (issue 39, item 4). Each rule is measured here on
 the items' boxes in pixels (docs/inspect.md) and its thresholds come from the theme
 (``font_sizes.min_glyph_main_px``, ``aspects.*.safe_edge``, ``layout.fill_*``); the frame checks
-of tests/frame_checks.py read the samples of a clip through them.
+of tests/watchers/placement.py read the samples of a clip through them.
 
 - `near_edge`: a visible item closer to the frame's edge than ``safe_edge`` of the frame's width
   (left, right) or height (top, bottom). The caption bar is no exception: it is a box inside the

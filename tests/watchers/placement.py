@@ -1,0 +1,144 @@
+"""Watchers of where things are placed and how large: collisions, badges on heads, notes away
+from their card, glyphs too small, things near the frame's edge, and how much of the frame the
+graph fills or leaves empty."""
+
+from __future__ import annotations
+
+from scenes.draw.collisions import collisions, notes_astray, too_small, waits_on_heads
+from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
+from tests.frame_checks import Case, Spans, who
+
+
+class Collide(Spans):
+    """Nothing collides (`scenes.draw.collisions.collisions`)."""
+
+    def see(self, sample: dict) -> None:
+        for c in collisions(sample["items"], sample["frame"]):
+            self.add((c.what, who(c.a), who(c.b)), sample["time"], c.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class WaitsOnHead(Spans):
+    """No badge waits on an arrowhead or a label, an op name (`scenes.draw.collisions.waits_on_heads`):
+    compared with the frame looked at before, so a token riding over one is not counted."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(case)
+        self.before: list[dict] = []
+
+    def see(self, sample: dict) -> None:
+        for c in waits_on_heads(self.before, sample["items"]):
+            self.add((c.what, who(c.a), who(c.b)), sample["time"], c.describe())
+        self.before = sample["items"]
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class NotesAstray(Spans):
+    """No note lies nearer another card than its own (`scenes.draw.collisions.notes_astray`)."""
+
+    def see(self, sample: dict) -> None:
+        for c in notes_astray(sample["items"]):
+            self.add((c.what, who(c.a), who(c.b)), sample["time"], c.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class TooSmall(Spans):
+    """No text's glyphs under the theme's ``font_sizes.min_glyph_px`` (at 854x480)."""
+
+    def see(self, sample: dict) -> None:
+        for c in too_small(sample["items"], sample["frame"], self.case.theme.font_sizes.min_glyph_px):
+            self.add((c.what, who(c.a), who(c.b)), sample["time"], c.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class ValuesTooSmall(Spans):
+    """No value or name (`scenes.draw.collisions.is_main`) under ``font_sizes.min_glyph_main_px``
+    at 854x480 (the 9 px floor of every other text is `TooSmall`'s)."""
+
+    def see(self, sample: dict) -> None:
+        f = self.case.theme.font_sizes
+        for c in too_small(sample["items"], sample["frame"], f.min_glyph_px, f.min_glyph_main_px):
+            if c.what == f"text under {f.min_glyph_main_px:g} px":
+                self.add((c.what, who(c.a)), sample["time"], c.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class NearEdge(Spans):
+    """Nothing within the theme's ``layout.safe_edge`` of the frame's width or height from its
+    edge (`scenes.render.fill.near_edge`; the caption bar keeps it too)."""
+
+    def see(self, sample: dict) -> None:
+        for c in near_edge(sample["items"], sample["frame"], self.case.theme.layout.safe_edge):
+            self.add((c.what, who(c.a)), sample["time"], c.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class GraphFill:
+    """The graph (or network) takes at least ``layout.fill_graph`` of the frame's area at its
+    largest (`scenes.render.fill.graph_fraction`)."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.best = (0.0, 0.0)
+
+    def see(self, sample: dict) -> None:
+        share = graph_fraction(sample["items"], sample["frame"])
+        if share > self.best[0]:
+            self.best = (share, sample["time"])
+
+    def found(self) -> list[str]:
+        need = self.case.theme.layout.fill_graph
+        share, time = self.best
+        if share >= need:
+            return []
+        return [f"{self.case.name} {self.case.aspect}: the graph takes {share:.0%} of the frame at most "
+                f"({time:.2f} s), under {need:.0%}"]
+
+
+EMPTY_EVERY = 0.2
+"""Seconds between the frames the empty area is measured at: a span of seconds is what counts."""
+
+
+class EmptyArea:
+    """No rectangle over ``layout.fill_empty`` of the frame stays empty for longer than
+    ``layout.fill_empty_seconds`` while the clip teaches (`scenes.render.fill.largest_empty`,
+    `teaching`), measured every ``EMPTY_EVERY`` seconds."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.next = 0.0
+        self.run: list[tuple[float, float]] = []  # (time, share) of the current run of empty samples
+        self.spans: list[tuple[float, float, float]] = []
+
+    def see(self, sample: dict) -> None:
+        if sample["time"] + 1e-9 < self.next:
+            return
+        self.next = sample["time"] + EMPTY_EVERY
+        lay = self.case.theme.layout
+        share = largest_empty(sample["items"], sample["frame"], lay.safe_edge)[0] if teaching(sample["items"]) else 0.0
+        if share > lay.fill_empty:
+            self.run.append((sample["time"], share))
+            return
+        self._close()
+
+    def _close(self) -> None:
+        if self.run and self.run[-1][0] - self.run[0][0] > self.case.theme.layout.fill_empty_seconds:
+            self.spans.append((self.run[0][0], self.run[-1][0], max(s for _, s in self.run)))
+        self.run = []
+
+    def found(self) -> list[str]:
+        self._close()
+        return [f"{self.case.name} {self.case.aspect} {t0:.2f}-{t1:.2f} s: {share:.0%} of the frame empty"
+                for t0, t1, share in self.spans]
