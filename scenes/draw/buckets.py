@@ -250,7 +250,7 @@ class Buckets(View):
 
 def _beside(tok: Mobject) -> bool:
     """Whether a token waiting for a fill waits beside the bucket (the visit's badge, or the row
-    of `scenes.draw.backward.BackwardWalk._to_row`, tagged as the bucket's arrow's), not where
+    of `scenes.draw.rides.TokenRides._to_row`, tagged as the bucket's arrow's), not where
     it landed at its leaf's card, with the card between it and the bucket."""
     found = tag_of(tok)
     return found is None or found.id is None or found.id.startswith("bucket:")

@@ -1,0 +1,239 @@
+"""The walk's gradient tokens on their way: riding a flipped edge from one node to the next,
+waiting in a row beside a bucket, gliding onto the badge they become.
+
+Why a module of its own: the walk (:mod:`scenes.draw.backward`) decides what a visit shows; how a
+token gets from one place to the next round what is on screen is this helper's, as a visit's
+note is :mod:`scenes.draw.visit_note`'s. It keeps no record of its own: the tokens are the
+walk's (``WalkView.tokens``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup
+
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.grow_in import GrowIn
+from scenes.draw.labels import CardLabels
+from scenes.draw.onscreen import OnScreen, at_end
+from scenes.draw.record import opacity, tag as record_tag, tag_of
+from scenes.draw.shown_numbers import MIN_SHOWN
+from scenes.draw.state import WalkView
+from scenes.draw.visuals import arrow_length, arrow_reach, nominal_token_size, token_ride
+from scenes.layout.label_spots import badge_centre
+from scenes.layout.place import Box
+from scenes.layout.routes import Route
+from scenes.storyboard.cues import Cue
+
+
+class TokenRides(View):
+    """Moves the walk's gradient tokens (`travel`, `merge`); asks ``labels`` for tokens,
+    ``onscreen`` for what is shown and the ways tokens take, ``frame`` where a row of them fits."""
+
+    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame) -> None:
+        super().__init__(ctx)
+        self.labels, self.onscreen, self.frame = labels, onscreen, frame
+
+    @property
+    def walk(self) -> WalkView:
+        """The walk's record: its tokens, products and marks (the walk's view writes it too)."""
+        return self.ctx.state.walk
+
+    @property
+    def cards(self) -> dict[str, VGroup]:
+        """The graph's cards by item: a token's way may cross the card at either end of it."""
+        return self.ctx.state.graph.cards
+
+    def _route(self, src: str, dst: str, used: set[Route] | None = None) -> Route | None:
+        """The forward route src -> dst (items), skipping routes already used in this step."""
+        for r in self.lay.routes:
+            if r.src == src and r.dst == dst and (used is None or r not in used):
+                return r
+        return None
+
+    def merge(self, waiting: list[VGroup], badge: VGroup, step: StepScratch, box: Box | None = None,
+               into: str | None = None) -> Anims:
+        """The tokens that rode in glide onto the badge and become it: where two paths meet
+        (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
+        rode to (the loss's 1) grows in place. Each token glides on a way around what is on
+        screen (``glide``) and is gone once it has landed, when the badge shows. ``into``: the
+        leaf whose bucket the badge waits by: the tokens ride its bucket's arrow from the leaf's
+        card, which their way may cross (it is boxed in by its neighbours)."""
+        if not waiting:
+            return [GrowIn(badge)]
+        if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
+            return [ReplacementTransform(waiting[0], badge)]  # it waits where the badge is: it is the badge
+        out: Anims = [FadeIn(badge, rate_func=at_end)]
+        # in a row from where the badge shows, away from its box: not over each other nor over
+        # the box
+        wide = max(w.width for w in waiting) + self.theme.spacing.edge_clearance
+        x, y = badge.get_center()[:2]
+        out_x = 1.0 if box is None or x >= box.x else -1.0
+        half = self.ctx.spec.frame_width / 2
+        if abs(x + out_x * ((len(waiting) - 1) * wide + wide / 2)) > half:  # the row would leave the frame
+            out_x = -out_x
+        leaves = [self.cards[into]] if into in self.cards else []
+        for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
+            to = (x + out_x * i * wide, y)
+            if into is not None:
+                record_tag(token, "badge", id=arrow_id(f"bucket:{into}", into))
+            glide = self.onscreen.glide(token, to, waiting + [badge], step, leaves=leaves)
+            out.append(Succession(glide, FadeOut(token, run_time=1e-3)))
+        return out
+
+    def travel(self, cue: Cue, step: StepScratch) -> Anims:
+        """A gradient token rides the flipped edge from one node to the next."""
+        src, dst = self.ctx.item(cue.ids[0]), self.ctx.item(cue.ids[1])
+        if src == dst:
+            return self._pass_within(cue, src, step)
+        busy = {r for r, t in step.riding if t == cue.start}  # two paths at once take two edges
+        r = self._route(dst, src, busy)
+        if r is None:
+            return []
+        # w * w: the rule row has a product per input slot, and each edge takes its own (the
+        # routes of one pair are taken in the layout's order, the rules are written in the slots')
+        nth = sum(1 for b in busy if (b.src, b.dst) == (r.src, r.dst))
+        step.riding.append((r, cue.start))
+        tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=arrow_id(r.src, r.dst))
+        nominal = nominal_token_size(self.theme, scale=self.lay.scale)
+        ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
+                          leaves=self.lay.boxes[r.dst].bounds)
+        product = self._product(cue, nth)
+        start, exclude = ride.get_start(), []
+        if product is not None:  # a copy of the visit's product leaves it and rides the edge; the
+            start, exclude = product.get_center(), [product]  # note keeps its number all the while
+        # from its note it may cross the note's other rows, its node, and a dimmed card between
+        # (out of the walk), drawn over them: a way round squeezes between cards and words, or has none
+        leaves = [m for k, m in self.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
+        leaves += self.walk.visit_marks
+        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product)
+        tok.move_to(move.path.get_start())
+        anims = self._on_to_bucket(tok, move, cue, dst, step)
+        self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
+        for s in cue.strings:
+            self.ctx.record(s)
+        return anims
+
+    def in_row(self, tok: Mobject, leaf: str) -> bool:
+        """Whether ``tok`` waits in the row beside the bucket of ``leaf`` (`_to_row`)."""
+        found = tag_of(tok)
+        return found is not None and found.id == arrow_id(f"bucket:{leaf}", leaf)
+
+    def _to_row(self, tok: VGroup, row: list[VGroup], leaf: str, count: int, step: StepScratch,
+                landed: list[tuple[float, float]]) -> tuple[Animation, tuple[float, float]]:
+        """``tok``'s way from where it is to the next place in the row of tokens waiting beside
+        the bucket of ``leaf`` (``row``, standing at ``landed``: where each is, or lands in this
+        step), and that place. The row runs from beside the bucket out, as `merge` rows tokens,
+        on the side where all ``count`` fit; its way may cross the leaf's card, and it settles
+        on the nearest free spot, never hidden where it waits."""
+        box, t, k = self.lay.boxes[f"bucket:{leaf}"], self.theme, self.lay.scale
+        wide = max([tok.width] + [m.width for m in row]) + t.spacing.edge_clearance
+        if not landed:
+            x0, y0 = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
+                                  gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+                                  avoid=self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]))
+            out_x = 1.0 if x0 >= box.x else -1.0
+            lo, _, hi, _ = self.frame.free_rect()
+            reach = x0 + out_x * ((count - 1) * wide + wide / 2)
+            if not lo <= reach <= hi and lo <= 2 * box.x - reach <= hi:  # the row fits on the other side only
+                x0, out_x = 2 * box.x - x0, -out_x
+            at = (x0, y0)
+        else:
+            out_x = 1.0 if landed[0][0] >= box.x else -1.0
+            at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
+        glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=[self.cards[leaf]])
+        rest = getattr(tok, "rests", None)
+        return glide, (((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at)
+
+    def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
+        """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
+        bucket that gradients reach at different times (dynamic_graph's four 1/27, one per use
+        of w, which piled up on w's arrowheads), ``tok`` going on from the leaf's card to wait in
+        the row beside the bucket (`_to_row`): each is seen to arrive and stays countable until
+        the fill drops them in. Riding on, it is the bucket's arrow's. Gradients that all arrive
+        at once (w * w) ride at the pace of every ride and wait where they land, two at most."""
+        node = cue.ids[1]
+        row = self.walk.tokens.get(node, [])
+        coming = self._coming(cue)
+        if f"bucket:{leaf}" not in self.lay.boxes or leaf not in self.cards or not (
+                any(self.in_row(m, leaf) or id(m) in step.queued for m in row)
+                or any(c.start > cue.start for c in coming)):
+            return [move]
+        landed = [step.queued.get(id(m)) or (float(m.get_center()[0]), float(m.get_center()[1])) for m in row]
+        start = tok.get_center().copy()
+        tok.move_to(move.path.get_end())
+        glide, at = self._to_row(tok, row, leaf, len(row) + 1 + len(coming), step, landed)
+        tok.move_to(start)
+        step.queued[id(tok)] = at
+        move.run_time, glide.run_time = 2.0, 1.0  # the ride down the edge, then the short way on
+        return [Succession(move, _Retag(tok, arrow_id(f"bucket:{leaf}", leaf)), glide)]
+
+    def _coming(self, cue: Cue) -> list[Cue]:
+        """The other gradients riding to the node of ``cue`` from its start on, until that node is
+        visited."""
+        node, out = cue.ids[1], []
+        for c in self.ctx.plan.cues:
+            if c.start < cue.start or c is cue:
+                continue
+            if c.kind == "visit" and c.ids and c.ids[0] == node:
+                break
+            if c.kind == "grad_travel" and len(c.ids) > 1 and c.ids[1] == node:
+                out.append(c)
+        return out
+
+    def _product(self, cue: Cue, nth: int) -> Mobject | None:
+        """The ``nth`` product the last visit wrote for the edge of ``cue`` (node, to node), the one
+        whose copy rides it; None when the visit wrote none for it."""
+        products = self.walk.products.get((cue.ids[0], cue.ids[1]), [])
+        return products[min(nth, len(products) - 1)] if products else None
+
+    def _pass_within(self, cue: Cue, item: str, step: StepScratch) -> Anims:
+        """A gradient passed on inside a chain's card (`Layout.merged`: both nodes are drawn as
+        one card): no edge to ride, so the token leaves the visit's product (or the card) and
+        waits beside the card, clear of the badge there now; the next visit, of the folded node,
+        makes it its badge where it waits, so the number at the card changes without two badges
+        on one spot."""
+        box = self.lay.boxes.get(item)
+        if box is None:
+            return []
+        tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=arrow_id(item, item))
+        product = self._product(cue, 0)
+        t, k = self.theme, self.lay.scale
+        exclude = [product] if product is not None else []
+        avoid = (self.onscreen.shown_rects(exclude=exclude)
+                 + [bounds(m) for m in self.walk.visit_marks if m is not product])
+        to = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
+                          gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+                          avoid=avoid)
+        to = self.onscreen.free_spot(to, tok, avoid)
+        tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])
+        move = self.onscreen.glide(tok, to, exclude, step, settle=True, under=product)
+        tok.move_to(move.path.get_start())
+        self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
+        for s in cue.strings:
+            self.ctx.record(s)
+        return [move]
+
+
+class _Retag(Animation):
+    """Re-tags a token as it starts the next part of its way (`Succession`): the record follows
+    it as the arrow it rides on, not the one it came down."""
+
+    def __init__(self, tok: Mobject, ident: str) -> None:
+        self.ident = ident
+        super().__init__(tok, run_time=1e-3)
+
+    def begin(self) -> None:
+        record_tag(self.mobject, "badge", id=self.ident)
+        super().begin()
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        pass
+
+
+def arrow_id(src: str, dst: str) -> str:
+    """The record's id of the arrow src -> dst (forward), as `edge_arrow` tags it: a token riding
+    it, and the product it leaves, carry it too, so `scenes.render.flight` follows its way."""
+    return f"{src}->{dst}"
