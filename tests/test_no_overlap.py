@@ -148,7 +148,7 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # the last visit's mul rule (157 / 138 px, three rows) has the faded card on its left, w's
     # curved arrows to h 1/27 and h 1/81 on its right, and the edges from h 1/27 and to w above and
     # below it (at 16:9 the walk's camera, in on h 1/9, leaves it room)
-    ("dynamic_graph", "9:16"): ("1 note: h 1/9's mul rule at the three-pass walk's end (104.5 s) lies under it by w: "
+    ("dynamic_graph", "9:16"): ("1 note: h 1/9's mul rule at the three-pass walk's end (111.9-115.1 s) lies under it by w: "
                                 "the faded loop-once h 1/9 is on its left, w's arrows to h 1/27 and h 1/81 on its right"),
 }
 
@@ -225,7 +225,7 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
                              "and leaves that column empty)"),
     # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
-    ("dynamic_graph", "16:9"): ("22.8-28.0 s (55 %), 54.4-59.2 s (38 %), 97.6-101.2 s (43 %): the code column under "
+    ("dynamic_graph", "16:9"): ("23.8-27.4 s (49 %), 55.0-59.8 s (38 %), 100.0-107.6 s (37 %): the code column under "
                                 "the lit line while the walk's camera is in on the graph right of the legend"),
 }
 
