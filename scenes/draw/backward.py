@@ -76,7 +76,8 @@ class BackwardWalk(View):
         for r, arrow in list(self.graph.arrows.items()):
             if r.dst != only_into:
                 continue
-            new = edge_arrow(r, self.theme, backward=True, scale=self.lay.scale, dimmed=not r.needs_grad)
+            new = edge_arrow(r, self.theme, backward=True, scale=self.lay.scale, zoom=self.lay.zoom,
+                             dimmed=not r.needs_grad)
             if {r.src, r.dst} & self.graph.dimmed:
                 new.fade(self.theme.opacity.dimmed)
             step.turning[id(arrow)] = new
@@ -173,9 +174,9 @@ class BackwardWalk(View):
                 tok = self.labels.token(s.text)
                 avoid = [bounds(m) for m in tags] + self.onscreen.shown_rects(
                     exclude=going + rode + self.onscreen.own_shapes(item))
-                t, k = self.theme, self.lay.scale
-                x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
-                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+                t, k, z = self.theme, self.lay.scale, self.lay.zoom
+                x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
+                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
                                     avoid=avoid)
                 if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)):  # one path in: the
                     x, y = waiting[0].get_center()[:2]  # badge is the token, where it waits (beside the

@@ -76,7 +76,8 @@ class Buckets(View):
         group = VGroup(b)
         into = next((r for r in self.ctx.layout.routes if r.src == box.id and r not in self.graph.arrows), None)
         if into is not None:  # the last edge of the backward graph: leaf -> its AccumulateGrad
-            self.graph.arrows[into] = edge_arrow(into, self.theme, backward=True, scale=self.ctx.layout.scale)
+            self.graph.arrows[into] = edge_arrow(into, self.theme, backward=True, scale=self.ctx.layout.scale,
+                                                 zoom=self.ctx.layout.zoom)
             group.add(self.graph.arrows[into])
         if grad_fn is not None:
             self.graph.bucket_tags.append(self.labels.tag(grad_fn.text, box, above=False))
@@ -119,7 +120,7 @@ class Buckets(View):
         block = note_block([formula(text, t)], t, owner=box.id)
         lay = self.ctx.layout
         x, y = note_centre(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
-                           clear=arrow_reach(t, self.ctx.layout.scale), beside=0.0, within=self.frame.free_rect(),
+                           clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0, within=self.frame.free_rect(),
                            avoid=self.frame.pane_bounds() + self.frame.frame_marks()
                            + self.onscreen.shown_rects(exclude=going, extra=coming))
         self.labels.keep_inside(block.move_to([x, y, 0]))
@@ -164,10 +165,10 @@ class Buckets(View):
             drops = keep
             if not keep:
                 tok = self.labels.token(add.text)
-                t, k = self.theme, self.ctx.layout.scale
+                t, k, z = self.theme, self.ctx.layout.scale, self.ctx.layout.zoom
                 x, y = badge_centre(self.ctx.layout, box, (tok.width, tok.height),
-                                    nominal=nominal_token_size(t, scale=k),
-                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+                                    nominal=nominal_token_size(t, scale=k, zoom=z),
+                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
                                     avoid=self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf)
                                                                     + self.walk.visit_marks))
                 drops = [self.labels.keep_inside(tok.move_to([x, y, 0]))]
@@ -215,7 +216,7 @@ class Buckets(View):
         number (the one it shows and the one it will: a token over either reads as two numbers),
         on the side ``tok`` comes from, clear of the arrowhead in the middle of the rim, and
         under the leaf's card above (a compact bucket's mouth is right under it)."""
-        t, k = self.theme, self.ctx.layout.scale
+        t, k, z = self.theme, self.ctx.layout.scale, self.ctx.layout.zoom
         high = max((v.height for v in values if v is not None), default=0.0)
         gap = t.spacing.edge_clearance
         side = 1.0 if tok.get_center()[0] >= box.x else -1.0
@@ -223,7 +224,7 @@ class Buckets(View):
         leaf = self.graph.cards.get(self.ctx.layout.items[box.id].tensor or "")
         if leaf is not None:
             y = min(y, leaf.get_bottom()[1] - tok.height / 2 - gap)
-        return (box.x + side * (arrow_length(t, k) / 2 + tok.width / 2 + gap), y)
+        return (box.x + side * (arrow_length(t, k, z) / 2 + tok.width / 2 + gap), y)
 
     @draws("bucket_reset")
     def draw_bucket_reset(self, cue: Cue, step: StepScratch) -> Anims:

@@ -130,7 +130,7 @@ class GraphCards(View):
         routes = [r for r in lay.routes if {r.src, r.dst} == {src, dst} and r not in self.graph.arrows]
         out: Anims = []  # a forward pass after a backward draws a new graph: forward arrows
         for r in routes:
-            arrow = edge_arrow(r, self.theme, backward=flipped, scale=lay.scale,
+            arrow = edge_arrow(r, self.theme, backward=flipped, scale=lay.scale, zoom=lay.zoom,
                                dimmed=flipped and not r.needs_grad)
             self.graph.arrows[r] = arrow
             out.append(Create(arrow))

@@ -42,7 +42,8 @@ class CardLabels(View):
 
     def token(self, text: str) -> VGroup:
         """A gradient token showing ``text``, not yet placed."""
-        return grad_token(text, self.theme, scale=self.ctx.layout.scale).set_z_index(Z_TOKEN)
+        lay = self.ctx.layout
+        return grad_token(text, self.theme, scale=lay.scale, zoom=lay.zoom).set_z_index(Z_TOKEN)
 
     def keep_inside(self, mob: Mobject) -> Mobject:
         """Shift a mobject back inside the frame's margin (a token at a card on the edge)."""
@@ -69,7 +70,7 @@ class CardLabels(View):
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
         x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
-                          clear=arrow_reach(t, lay.scale), step=t.proportions.tag_slide_step,
+                          clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
         self.keep_inside(m.move_to([x, y, 0]))
         if or_none is not None and not clear_of(tuple(m.get_center()[:2]), (m.width, m.height), keep_off + or_none):
@@ -89,7 +90,7 @@ class CardLabels(View):
         if self._rests_of is not lay:
             self._rests, self._rests_of = {}, lay
         if box.id not in self._rests:
-            nominal = nominal_token_size(self.theme, scale=lay.scale)
+            nominal = nominal_token_size(self.theme, scale=lay.scale, zoom=lay.zoom)
             self._rests[box.id] = token_rests(lay, box.id, nominal, self.theme)
         return self._rests[box.id]
 

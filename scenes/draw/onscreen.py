@@ -116,7 +116,8 @@ class OnScreen(View):
     def _heads(self) -> list[Rect]:
         """Where an arrowhead stands at either end of every route (`route_ends`): a head turns
         round when its edge does, after a token or badge has been placed beside it."""
-        return route_ends(self.ctx.layout, arrow_length(self.theme, self.ctx.layout.scale))
+        lay = self.ctx.layout
+        return route_ends(lay, arrow_length(self.theme, lay.scale, lay.zoom))
 
     def own_shapes(self, item: str) -> list[Mobject]:
         """The card and bucket of ``item``: a badge beside them may touch them (`badge_centre`

@@ -97,7 +97,7 @@ class TokenRides(View):
         nth = sum(1 for b in busy if (b.src, b.dst) == (r.src, r.dst))
         step.riding.append((r, cue.start))
         tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=arrow_id(r.src, r.dst))
-        nominal = nominal_token_size(self.theme, scale=self.lay.scale)
+        nominal = nominal_token_size(self.theme, scale=self.lay.scale, zoom=self.lay.zoom)
         ride = token_ride(r, nominal, self.theme, self.lay.boxes[r.src].bounds,  # backward, it ends at src
                           leaves=self.lay.boxes[r.dst].bounds)
         product = self._product(cue, nth)
@@ -128,11 +128,11 @@ class TokenRides(View):
         step), and that place. The row runs from beside the bucket out, as `merge` rows tokens,
         on the side where all ``count`` fit; its way may cross the leaf's card, and it settles
         on the nearest free spot, never hidden where it waits."""
-        box, t, k = self.lay.boxes[f"bucket:{leaf}"], self.theme, self.lay.scale
+        box, t, k, z = self.lay.boxes[f"bucket:{leaf}"], self.theme, self.lay.scale, self.lay.zoom
         wide = max([tok.width] + [m.width for m in row]) + t.spacing.edge_clearance
         if not landed:
-            x0, y0 = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
-                                  gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+            x0, y0 = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
+                                  gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
                                   avoid=self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]))
             out_x = 1.0 if x0 >= box.x else -1.0
             lo, _, hi, _ = self.frame.free_rect()
@@ -200,12 +200,12 @@ class TokenRides(View):
             return []
         tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=arrow_id(item, item))
         product = self._product(cue, 0)
-        t, k = self.theme, self.lay.scale
+        t, k, z = self.theme, self.lay.scale, self.lay.zoom
         exclude = [product] if product is not None else []
         avoid = (self.onscreen.shown_rects(exclude=exclude)
                  + [bounds(m) for m in self.walk.visit_marks if m is not product])
-        to = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k),
-                          gap=t.spacing.edge_clearance, clear=arrow_reach(t, k), head=arrow_length(t, k),
+        to = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
+                          gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
                           avoid=avoid)
         to = self.onscreen.free_spot(to, tok, avoid)
         tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])

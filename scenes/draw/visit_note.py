@@ -73,7 +73,8 @@ class VisitNotes(View):
         def spot(note: VGroup, own: bool) -> Point | None:
             find = own_note_centre if own else note_centre
             return find(shown, box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
-                        clear=arrow_reach(t, self.lay.scale), beside=nominal_token_size(t, scale=self.lay.scale)[0],
+                        clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
+                        beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0],
                         within=self.frame.free_rect(), avoid=avoid, prefer_off=rests)
 
         block, products = made

@@ -50,11 +50,25 @@ def compact_text_scale(s: float, theme: Theme) -> float:
     return max(1.0, s / theme.layout.detail_full)
 
 
-def token_scale(s: float, theme: Theme) -> float:
+def floored(s: float, least: float, zoom: float = 1.0) -> float:
+    """Layout scale ``s`` kept at ``least`` or more where the camera draws the layout at home:
+    seen ``zoom`` times larger (`Layout.zoom`), a size is floored at home and then drawn that
+    much larger, so that the shape a close view draws is the one seen once it is back out (a
+    token floored at the close view's scale would shrink under the least readable size).
+
+    >>> floored(0.3, 0.5), floored(0.6, 0.5, zoom=2.0), floored(1.2, 0.5, zoom=2.0)
+    (0.5, 1.0, 1.2)
+    """
+    return zoom * max(s / zoom, least)
+
+
+def token_scale(s: float, theme: Theme, zoom: float = 1.0) -> float:
     """How large a gradient badge is drawn at layout scale `s`, relative to the theme's: with the
     layout, but never under `proportions.min_token_scale`, nor so small that its number would be
-    under the least readable size (a badge is placed and made room for at this size too)."""
-    return max(s, theme.proportions.min_token_scale, theme.font_sizes.min_readable / theme.font_sizes.token)
+    under the least readable size (a badge is placed and made room for at this size too); seen
+    ``zoom`` times larger by a camera, the home's size times that (`floored`)."""
+    return floored(s, max(theme.proportions.min_token_scale, theme.font_sizes.min_readable / theme.font_sizes.token),
+                   zoom)
 
 
 def compact_dims(items: Mapping[str, Item], theme: Theme, s: float) -> Dims:

@@ -61,10 +61,10 @@ def focus_zoom(lay: Layout, items: Iterable[str], most: float) -> Zoom:
 
 def zoomed(lay: Layout, z: Zoom) -> Layout:
     """The layout as the camera sees it after ``z``: every box and route moved and scaled, its
-    scale ``z.factor`` times larger (strokes, tokens and tags grow with it); same region."""
+    scale and zoom ``z.factor`` times larger (strokes, tokens and tags grow with it); same region."""
     boxes = {k: Box(b.id, b.kind, *z.point((b.x, b.y)), b.w * z.factor, b.h * z.factor) for k, b in lay.boxes.items()}
     routes = tuple(Route(r.src, r.dst, r.slot, r.needs_grad, tuple(z.point(p) for p in r.points)) for r in lay.routes)
-    return replace(lay, boxes=boxes, routes=routes, scale=lay.scale * z.factor)
+    return replace(lay, boxes=boxes, routes=routes, scale=lay.scale * z.factor, zoom=lay.zoom * z.factor)
 
 
 def inside(bounds: tuple[float, float, float, float], region: tuple[float, float, float, float]) -> bool:

@@ -57,6 +57,8 @@ class Layout:
     merged: Mapping[str, str] = field(default_factory=dict)  # a result folded into a chain's card -> that card (`collapse`)
     code_lit: bool = False  # the clip's code pane shows only its lit line, at the top, so the graph has its room (`clip_layout`)
     steps: frozenset[str] = frozenset()  # the results of `merged` shown in their card while made (`Collapsed.steps`)
+    zoom: float = 1.0  # how much larger a camera draws it than the clip's layout (`scenes.layout.focus.zoomed`):
+    # what keeps a least readable size (a token, an arrow's head) is sized at home and drawn this much larger
 
     def card_of(self, item: str) -> str:
         """The item whose card stands for ``item``: itself, or the card of the chain it folded into."""

@@ -10,6 +10,7 @@ import numpy as np
 from manim import DashedVMobject, Polygon, VGroup, VMobject
 
 from scenes.draw.record import tag
+from scenes.layout.compact import floored
 from scenes.layout.label_spots import rect_around
 from scenes.layout.place import Layout
 from scenes.layout.routes import Route
@@ -35,13 +36,15 @@ def edge_arrow(
     *,
     backward: bool = False,
     scale: float = 1.0,
+    zoom: float = 1.0,
     colour: str | None = None,
     dimmed: bool = False,
 ) -> VGroup:
     """Path plus a filled triangular tip at its end. A skipped edge (`needs_grad` false) is
-    dashed when drawn backward, since no gradient travels along it."""
+    dashed when drawn backward, since no gradient travels along it. ``scale`` and ``zoom``: the
+    layout's (its strokes `floored` at home)."""
     c, q = theme.colors, theme.proportions
-    k = max(scale, q.min_stroke_scale)
+    k = floored(scale, q.min_stroke_scale, zoom)
     col = colour or theme.colour("gradient" if backward else "forward")
     width = (theme.strokes.edge_backward if backward else theme.strokes.edge) * k
     opacity = theme.opacity.dimmed if dimmed else 1.0
@@ -54,7 +57,7 @@ def edge_arrow(
     norm = np.linalg.norm(direction)
     direction = direction / norm if norm > 1e-9 else np.array([1.0, 0.0, 0.0])
     side = np.array([-direction[1], direction[0], 0.0])
-    base, half = end - direction * tip_len, arrow_reach(theme, scale)
+    base, half = end - direction * tip_len, arrow_reach(theme, scale, zoom)
     tip = Polygon(end, base + side * half, base - side * half, stroke_width=0, fill_color=col, fill_opacity=opacity)
     body = path.copy()
     body.set_stroke(col, width=width, opacity=opacity)
@@ -68,16 +71,16 @@ def edge_arrow(
     return arrow
 
 
-def arrow_length(theme: Theme, scale: float = 1.0) -> float:
+def arrow_length(theme: Theme, scale: float = 1.0, zoom: float = 1.0) -> float:
     """An arrow's head's length, as `edge_arrow` draws it: a badge keeps this far from a
     route's end (`scenes.layout.label_spots.route_ends`)."""
-    return theme.sizes.arrow_tip * max(scale, theme.proportions.min_stroke_scale)
+    return theme.sizes.arrow_tip * floored(scale, theme.proportions.min_stroke_scale, zoom)
 
 
-def arrow_reach(theme: Theme, scale: float = 1.0) -> float:
+def arrow_reach(theme: Theme, scale: float = 1.0, zoom: float = 1.0) -> float:
     """How far an arrow reaches from its line: half the width of its head, as `edge_arrow`
     draws it. Labels keep this far from every route."""
-    return arrow_length(theme, scale) * theme.proportions.arrow_tip_half_width
+    return arrow_length(theme, scale, zoom) * theme.proportions.arrow_tip_half_width
 
 
 def token_ride(route: Route, size: tuple[float, float], theme: Theme,
