@@ -187,16 +187,19 @@ def walk_region(plan: Any, source: str | None, spec: Any, theme: Any) -> Rect:
     return clear_rect(free, [code_rect(spec, theme, True, source)] if shows_code(plan, source) else [])
 
 
-def camera_visits(plan: Any, home: Layout, source: str | None, spec: Any, theme: Any) -> frozenset[int]:
+def camera_visits(plan: Any, home: Layout, source: str | None, spec: Any, theme: Any,
+                  asked: str = "visits") -> frozenset[int]:
     """The seqs of the visits of ``plan`` (one planned without camera moves) the walk's camera
     moves in on at the aspect of ``spec``, where the clip is laid out as ``home``: every visit
-    where the graph is `dense` in the `walk_region`, none elsewhere (nor at an aspect whose
-    ``walk_camera`` is ``home``). The camera's moves take no time
-    of their own: `scenes.render.camera_plan` lays them into the plan's pauses."""
+    where the graph is `dense` in the `walk_region`, none elsewhere, nor where the storyboard
+    asks for none (``asked``, its ``camera:``, is ``home``) or the aspect has none (its
+    ``walk_camera`` is ``home``): the one place the camera is gated. The camera's moves take no
+    time of their own: `scenes.render.camera_plan` lays them into the plan's pauses."""
     seqs = frozenset(c.seqs[0] for c in plan.cues if c.kind == "visit" and c.seqs)
     t = theme.layout
-    if spec.walk_camera != "visits" or not seqs or not home.boxes or not dense(home, walk_region(plan, source, spec, theme),
-                                               value_px(home.detail, home.scale, theme),
-                                               t.camera_text_px, t.camera_share):
+    if asked != "visits" or spec.walk_camera != "visits" or not seqs or not home.boxes:
+        return frozenset()
+    if not dense(home, walk_region(plan, source, spec, theme), value_px(home.detail, home.scale, theme),
+                 t.camera_text_px, t.camera_share):
         return frozenset()
     return seqs

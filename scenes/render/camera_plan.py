@@ -127,8 +127,7 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
         return p, None
     theme = theme or load_theme()
     home = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
-    camera = (camera_visits(p, home, checked.index.source, theme.aspect(aspect), theme)
-              if checked.storyboard.camera == "visits" else frozenset())
+    camera = camera_visits(p, home, checked.index.source, theme.aspect(aspect), theme, checked.storyboard.camera)
     if not camera:
         return p, home
     holds = [bool(b.focus) for b in checked.storyboard.beats]

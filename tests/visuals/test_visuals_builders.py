@@ -5,6 +5,7 @@ catch it without rendering a frame."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 import re
 from pathlib import Path
 
@@ -236,6 +237,25 @@ def test_token_wavefront_and_label_cache() -> None:
     assert inside(box.bounds, bbox(glow[0]))
     a, b = label("4/9", THEME.fonts.mono, 20, THEME.colors.text), label("4/9", THEME.fonts.mono, 20, THEME.colors.text)
     assert a is not b and np.allclose(a.get_center(), b.get_center())
+
+
+def test_a_token_drawn_close_is_the_one_seen_back_home() -> None:
+    """A camera drawing a layout ``zoom`` times larger draws its tokens, arrowheads and their
+    placing size that much larger than at home, floored at home: a token made in a close view
+    at the close view's scale, floored there, shrank under the least readable size once the
+    camera moved back out (micrograd_readme with the walk camera)."""
+    from scenes.draw.visuals import arrow_length, nominal_token_size
+    from scenes.layout.focus import Zoom, zoomed
+
+    lay = layout_events(seed_events_by_hand(), "16:9", THEME)
+    small = replace(lay, scale=THEME.proportions.min_token_scale / 2)  # under the floor at home
+    close = zoomed(small, Zoom(2.0, (0.0, 0.0), (0.0, 0.0)))
+    assert close.zoom == 2.0 and close.scale == 2 * small.scale
+    home_tok, close_tok = grad_token("8/3", THEME, scale=small.scale), grad_token("8/3", THEME, scale=close.scale, zoom=close.zoom)
+    assert close_tok.height == pytest.approx(2 * home_tok.height, rel=0.01)  # glyphs round to pixels
+    home_size, close_size = nominal_token_size(THEME, scale=small.scale), nominal_token_size(THEME, scale=close.scale, zoom=2.0)
+    assert close_size == pytest.approx((2 * home_size[0], 2 * home_size[1]), rel=0.01)
+    assert arrow_length(THEME, close.scale, close.zoom) == pytest.approx(2 * arrow_length(THEME, small.scale))
 
 
 def test_the_glow_round_a_bucket_is_a_ring_with_nothing_inside() -> None:
