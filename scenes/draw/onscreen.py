@@ -63,22 +63,34 @@ class OnScreen(View):
     def walk(self) -> WalkView:
         return self.ctx.state.walk
 
-    def shown_rects(self, exclude: Sequence[Mobject] = (), extra: Sequence[Mobject] = ()) -> list[Rect]:
+    def shown_rects(self, exclude: Sequence[Mobject] = (), extra: Sequence[Mobject] = (),
+                    away: bool = False) -> list[Rect]:
         """Where every visible text, card and bucket is now (and ``extra`` shapes about to come
         in), but ``exclude`` and their parts: what a riding token, a note or a badge keeps off,
-        so nothing it is drawn beside or passes is covered."""
+        so nothing it is drawn beside or passes is covered. ``away``: and what the camera faded
+        out of view (`away`), where it is: a token waiting there would cover it once the camera
+        moves on and it shows again."""
         from manim.utils.iterables import list_update
 
         skip = {id(m) for e in exclude for m in e.get_family()}
+        gone = self.away() if away else set()
         mobs = list_update(self.drawn(), list(extra))
         out, seen = [], set()
         for m, t in tagged(mobs):
             if id(m) in skip or id(m) in seen or (t.kind != "text" and t.role not in CONTAINERS):
                 continue
             seen.add(id(m))
-            if opacity(m) >= MIN_OPACITY and m.width > 0:
+            if (opacity(m) >= MIN_OPACITY or id(m) in gone) and m.width > 0:
                 out.append(bounds(m))
         return out
+
+    def away(self) -> set[int]:
+        """ids of the shapes (and their parts) the camera faded out of view that showed before
+        (`scenes.draw.state.CameraView.faded`, kept with their colours from before the move)."""
+        return {id(s) for m, saved in self.ctx.state.camera.faded
+                if any(max(fill[:, 3].max(initial=0.0), stroke[:, 3].max(initial=0.0)) >= MIN_OPACITY
+                       for fill, stroke in saved)
+                for s in m.get_family()}
 
     def shown_ids(self) -> set[str]:
         """The ids of the cards and buckets visible now (at least ``MIN_OPACITY`` opaque, as the
@@ -111,7 +123,9 @@ class OnScreen(View):
         """Where every visible arrow's head is now: a token does not wait on one (issue 39: a
         gradient waiting at the end of a short edge hid the head that says which way it flows),
         though it may pass over one on its way."""
-        return [bounds(m) for m, t in tagged(self.drawn()) if t.role == "arrowhead" and opacity(m) >= MIN_OPACITY]
+        gone = self.away()  # and one out of view: it shows again when the camera moves on
+        return [bounds(m) for m, t in tagged(self.drawn())
+                if t.role == "arrowhead" and (opacity(m) >= MIN_OPACITY or id(m) in gone)]
 
     def _heads(self) -> list[Rect]:
         """Where an arrowhead stands at either end of every route (`route_ends`): a head turns
@@ -153,7 +167,7 @@ class OnScreen(View):
         extra = [*self.walk.visit_marks, *self.walk.badges.values(), *self.graph.tags.values()]
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
-        keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra) + waits
+        keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra, away=True) + waits
         corners = ride_path(here, edge[-1], edge, size, keep_off, within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
                             rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]

@@ -106,7 +106,8 @@ class TokenRides(View):
             start, exclude = product.get_center(), [product]  # note keeps its number all the while
         # from its note it may cross the note's other rows, its node, and a dimmed card between
         # (out of the walk), drawn over them: a way round squeezes between cards and words, or has none
-        leaves = [m for k, m in self.cards.items() if k == r.dst or opacity(m) < MIN_SHOWN]
+        away = self.onscreen.away()  # (not one out of the camera's view: it shows again)
+        leaves = [m for k, m in self.cards.items() if k == r.dst or (opacity(m) < MIN_SHOWN and id(m) not in away)]
         leaves += self.walk.visit_marks
         move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product)
         tok.move_to(move.path.get_start())
