@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from manim import FadeIn, Mobject, VGroup
+from manim import FadeIn, FadeOut, Mobject, VGroup
 
 from scenes.draw.context import Anims, View
 from scenes.draw.state import CodeView, ConsoleView, GraphView
@@ -92,22 +92,58 @@ class FreeFrame(View):
         free frame that no card, arrow, code or printout can reach (a column, else a row); none
         if no corner is free. Its red is "backward() starts here" (``labels.legend_start``): red
         marks what backward() runs from, which may be no loss by name (an ``s.backward()``)."""
-        boxes = self.ctx.layout.boxes
-        if self.graph.legend is not None or not boxes:
+        if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
-        t, w = self.theme, self.theme.labels
-        kinds = {b.kind for b in boxes.values()}
-        entries = [(t.colour(KIND_MEANING[kind]), words) for kind, words in (
-            ("leaf_grad", w.legend_weight), ("leaf_nograd", w.legend_input), ("op", w.legend_result),
-            ("loss", w.legend_start)) if kind in kinds]
-        if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.ctx.plan.cues):
-            entries.append((t.colour("gradient"), w.legend_grad))
+        entries = self._legend_entries()
         for across in (False, True):
             m = legend(entries, self.theme, across=across)
             if self.to_free_corner(m, only_free=True):
                 self.graph.legend = m
                 return [FadeIn(m)]
-        self.graph.legend = VGroup()  # no room: the colours alone
+        self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
+        return []
+
+    def _legend_entries(self) -> list[tuple[str, str]]:
+        """(colour, words) for each meaning the clip's graph draws: its cards' kinds, and the
+        gradient where a walk, a grad_fn or a bucket shows one."""
+        t, w = self.theme, self.theme.labels
+        kinds = {b.kind for b in self.ctx.layout.boxes.values()}
+        entries = [(t.colour(KIND_MEANING[kind]), words) for kind, words in (
+            ("leaf_grad", w.legend_weight), ("leaf_nograd", w.legend_input), ("op", w.legend_result),
+            ("loss", w.legend_start)) if kind in kinds]
+        if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.ctx.plan.cues):
+            entries.append((t.colour("gradient"), w.legend_grad))
+        return entries
+
+    def walk_legend(self) -> Anims:
+        """Where the legend found no corner with the first card (a tall frame, whose code pane
+        stands over the graph), it comes in when the pane steps aside for the backward walk
+        (``CodeView.aside``): as backward() starts, where red first means "starts here", in the
+        strip the pane frees under its lit line (in two columns, short: the camera keeps off
+        it), and goes when the whole pane comes back. Called for every cue: it keeps the legend
+        in step with the pane, and does nothing while they agree."""
+        g = self.graph
+        if g.walk_legend and not self.code.aside:
+            gone, g.legend, g.walk_legend = g.legend, VGroup(), False
+            return [FadeOut(gone)] if gone is not None else []
+        if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
+            return []
+        left, bottom, right, top = self.free_rect()
+        gap = self.theme.spacing.item_gap
+        under = float(self.code.pane.bg.get_bottom()[1]) - gap
+        keep_off = self.pane_bounds() + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
+        nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
+        for columns in (2, 1):
+            m = legend(self._legend_entries(), self.theme, columns=columns)
+            w2 = m.width / 2 + gap
+            y = under - m.height / 2
+            spots = [(left + w2, y), (right - w2, y), ((left + right) / 2, y)]
+            found = first_clear(self.ctx.layout, nobody, (m.width + gap, m.height + gap), spots, gap, keep_off,
+                                within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
+            if found is not None:
+                m.move_to([*spots[found], 0])
+                g.legend, g.walk_legend = m, True
+                return [FadeIn(m)]
         return []
 
     def to_free_corner(self, mob: Mobject, only_free: bool = False, avoid: Sequence[Rect] = ()) -> bool:

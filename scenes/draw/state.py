@@ -42,6 +42,7 @@ class GraphView:
     dimmed: set[str] = field(default_factory=set)  # items a dim cue faded: an arrow turned later stays faded
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
+    walk_legend: bool = False  # the legend is the walk's, in the room the code pane freed (`FreeFrame.walk_legend`)
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
     lit: dict[str, Mobject] = field(default_factory=dict)  # item (item/bucket, unit/net) -> the glow a light cue put round it
 

@@ -58,6 +58,29 @@ def test_the_pane_keeps_only_the_lit_line_in_the_walk(aspect: str) -> None:
     assert all(i["bbox"][1] >= foot for i in during + after if i["role"] == "console")  # under the whole pane
 
 
+def test_a_tall_frame_gets_the_legend_as_the_pane_steps_aside_for_the_walk() -> None:
+    """Issue 39 item 5: at 9:16 the legend found no corner with the first card (the code pane
+    stands over the graph), so red ("backward() starts here") was never explained there. As the
+    pane steps aside for the walk the legend comes into the room it freed, under the lit line
+    and over every card, and goes with the pane coming back for the update step."""
+    from scenes.theme import load_theme
+
+    walk, update, build = _times()
+    checked, plan = load_and_plan(str(SGD))
+    opts = RenderOptions(aspect="9:16")
+    frames = [round(t * fps_of(opts)) for t in (build, walk, update)]
+    seen = [[i for i in s["items"] if i["opacity"] >= MIN_OPACITY] for s in inspect_clip(checked, plan, opts, frames=frames)]
+    words = load_theme().labels.legend_start
+    legend = [[i for i in items if i["role"] == "label" and i["text"] == words] for items in seen]
+    assert legend[0] == [] and legend[2] == [], legend  # no corner with the first card; gone with the pane back
+    assert len(legend[1]) == 1, [i["text"] for i in seen[1]]
+    top = legend[1][0]["bbox"][1]
+    code = [i for i in seen[1] if i["role"] == "code"]
+    cards = [i for i in seen[1] if i["role"] == "card"]
+    assert code and cards and all(c["bbox"][3] <= top for c in code)  # under the lit line
+    assert all(c["bbox"][1] >= legend[1][0]["bbox"][3] for c in cards)  # over the graph
+
+
 def test_printed_lines_go_and_come_back_with_the_pane() -> None:
     """leaf_nodes prints ``None`` before ``L.backward()``: left under the lit line alone it read
     as what backward() printed. It goes while the pane is aside and is back, with the next

@@ -13,9 +13,10 @@ from scenes.theme import Theme
 from scenes.draw.visuals.glyphs import label
 
 
-def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False) -> VGroup:
+def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False, columns: int = 1) -> VGroup:
     """(colour, words) entries as swatch-and-words rows, stacked (or side by side when
-    ``across``), centred at the origin."""
+    ``across``; or, with ``columns`` over 1, in that many columns, read row by row: short and
+    wide, for the strip the code pane frees in a tall frame), centred at the origin."""
     t = theme
     size = t.font_sizes.card_flag
     rows = []
@@ -32,6 +33,9 @@ def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False
     pad = t.sizes.token_pad * 3
     # a row's entries share a baseline; a column's start at one left edge (aligned_edge=LEFT in a
     # row would put every entry's left edge on the first's, drawing the words over each other)
-    group = VGroup(*rows).arrange(RIGHT if across else DOWN, aligned_edge=DOWN if across else LEFT,
-                                  buff=pad * (2 if across else 0.6))
+    group = VGroup(*rows)
+    if columns > 1 and not across:  # each column's entries start at one left edge, as a column's do
+        group.arrange_in_grid(cols=columns, buff=(pad * 2, pad * 0.6), cell_alignment=LEFT)
+    else:
+        group.arrange(RIGHT if across else DOWN, aligned_edge=DOWN if across else LEFT, buff=pad * (2 if across else 0.6))
     return group.move_to([0.0, 0.0, 0.0])
