@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from manim import FadeIn, FadeOut, Mobject, VGroup
+from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
 
 from scenes.draw.context import Anims, View
 from scenes.draw.state import CodeView, ConsoleView, GraphView
@@ -23,6 +23,19 @@ from scenes.layout.place import Box
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
 from scenes.theme_model import KIND_MEANING
+
+def after_the_pane(t: float) -> float:
+    """The walk's legend coming in where the code pane stepped aside from: still while the pane's
+    lines slide up through its place and the backdrop closes up over it (`scroll.reflow`, over the
+    whole step), then a quick fade in the step's last quarter."""
+    return float(smooth(max(0.0, (t - 0.75) / 0.25)))
+
+
+def before_the_pane(t: float) -> float:
+    """The walk's legend going as the whole pane comes back: gone in the step's first tenth,
+    before the backdrop opens out and the lit line slides down over its place."""
+    return float(smooth(min(1.0, t / 0.1)))
+
 
 def bounds(mob: Mobject) -> Rect:
     """The rectangle (left, bottom, right, top) a shape covers, as label_spots takes them: Manim's
@@ -125,7 +138,7 @@ class FreeFrame(View):
         g = self.graph
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
-            return [FadeOut(gone)] if gone is not None else []
+            return [FadeOut(gone, rate_func=before_the_pane)] if gone is not None else []
         if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
             return []
         left, bottom, right, top = self.free_rect()
@@ -143,7 +156,7 @@ class FreeFrame(View):
             if found is not None:
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend = m, True
-                return [FadeIn(m)]
+                return [FadeIn(m, rate_func=after_the_pane)]
         return []
 
     def to_free_corner(self, mob: Mobject, only_free: bool = False, avoid: Sequence[Rect] = ()) -> bool:

@@ -153,8 +153,11 @@ class ClipScene(QuickLists, Scene):
         out += self.views.walk.give_way(kind) + self.views.code.give_way(cue, step)
         if kind.follows_line and self.code.pane is not None and cue.seqs:
             out += self.views.code.bar_to(self.events[cue.seqs[0]].line, step, walk=kind.walk_line)
-        out += self.views.frame.walk_legend()  # with the pane stepping aside, or back
-        return out + self._drawers[cue.kind](cue, step)
+        # the walk's legend with the pane stepping aside (before the drawer: its notes keep off
+        # the legend) or back (a code_line's drawer brings the pane back itself)
+        out += self.views.frame.walk_legend()
+        out += self._drawers[cue.kind](cue, step)
+        return out + self.views.frame.walk_legend()
 
 
 def _is_dim(a: Action) -> bool:

@@ -187,15 +187,17 @@ def _card(box: Box, pic: Picture, lay: Layout, theme: Theme, ems: tuple[float, f
     row_y = y - h / 2 + top_h / 2
     inner = w * q.label_fill
     name, value = card.title, card.value or ""
-    if len(f"{name}  {value}") * least * SANS_ADVANCE > w:
+    sep = theme.labels.name_value  # between name and value, as on the clip's cards: ``yh = 2/3``
+    if len(f"{name} {sep} {value}") * least * SANS_ADVANCE > w:
         value = ""  # wider than the card at the least size (a printed tensor): the clip leaves it out too
     if value:
-        size = _fit(f"{name}  {value}", value_em, inner, least)
+        size = _fit(f"{name} {sep} {value}", value_em, inner, least)
         gap = size * SANS_ADVANCE
-        nw, vw = len(name) * size * SANS_ADVANCE, len(value) * size * SANS_ADVANCE
-        start = x - (nw + gap + vw) / 2
+        nw, sw, vw = (len(t) * size * SANS_ADVANCE for t in (name, sep, value))
+        start = x - (nw + gap + sw + gap + vw) / 2
         out.append(svg_text(start, row_y, name, size, colour, theme.fonts.sans, "start", ' font-weight="bold"'))
-        out.append(svg_text(start + nw + gap, row_y, value, size, c.text, theme.fonts.mono, "start"))
+        out.append(svg_text(start + nw + gap, row_y, sep, size, c.text_muted, theme.fonts.mono, "start"))
+        out.append(svg_text(start + nw + gap + sw + gap, row_y, value, size, c.text, theme.fonts.mono, "start"))
     else:
         out.append(svg_text(x, row_y, name, _fit(name, name_em, inner, least), colour, theme.fonts.sans,
                          extra=' font-weight="bold"'))

@@ -223,3 +223,15 @@ def test_a_buckets_level_is_its_grad_over_the_largest_it_holds() -> None:
     assert set(heights) >= {"6", "12"}, heights
     (full,), (half,) = heights["12"], heights["6"]
     assert half == pytest.approx(full / 2, rel=1e-2)
+
+
+def test_a_figures_card_writes_name_and_value_as_the_clip_does() -> None:
+    """A card of the article's figure reads ``w1 = 1/3`` as the clip's does (the theme's
+    ``labels.name_value`` between them), not ``w1  1/3`` beside the clip's ``yh - y = 2/3``."""
+    figs, _, _, _ = _figures("backward_walk")
+    svg = figs[0].svg
+    sep = load_theme().labels.name_value
+    row = re.findall(r'<g class="card" data-item="[^"]+"[^>]*>(.*?)</g>', svg)
+    texts = [re.findall(r">([^<]*)</text>", r) for r in row]
+    valued = [t for t in texts if "1/3" in t or "4/9" in t]
+    assert valued and all(t[1] == sep for t in valued), texts

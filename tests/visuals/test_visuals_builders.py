@@ -70,18 +70,21 @@ def test_seed_cards_keep_their_text_inside_and_apart(aspect: str) -> None:
     assert leaf.frame.get_stroke_color().to_hex().lower() == THEME.colors.leaf_grad.lower()
 
 
-def test_a_name_that_could_run_into_its_value_is_set_apart() -> None:
+def test_every_card_sets_its_name_and_value_apart_the_same_way() -> None:
     """Issue 39: missing_gradient's ``z - 1  2`` read as ``z - 12`` on a phone, ``L1  4`` as
-    ``L14``: between such a name and its value the theme's separator sits, level with the value's
-    digits; a name that cannot run into its value (``z  3``) keeps the plain gap."""
+    ``L14``; and a card that wrote ``yh - y = 2/3`` beside ``yh 2/3`` and ``x 1`` showed a name
+    and its value two ways. Every card that shows both on one row, a leaf, a named result or an
+    expression, has the theme's separator between them, level with the value's digits."""
     z = THEME.sizes
     box = Box("t5", "op", 0, 0, z.card_width, z.card_height)
-    sub = node_card(box, THEME, name="z - 1", value="2", grad_fn="SubBackward0", detail=Detail.FULL, scale=1.0)
-    sep = getattr(sub, "sep", None)
-    assert sep is not None and sub.name.get_right()[0] < sep.get_left()[0] < sep.get_right()[0] < sub.value.get_left()[0]
-    assert abs(sep.get_center()[1] - sub.value.get_center()[1]) < EPS
-    plain = node_card(box, THEME, name="z", value="3", grad_fn="MulBackward0", detail=Detail.FULL, scale=1.0)
-    assert getattr(plain, "sep", None) is None and plain.value is not None
+    leaf = Box("t0", "leaf_nograd", 0, 0, z.card_width, z.card_height)
+    for b, name, value, fn in ((box, "z - 1", "2", "SubBackward0"), (box, "z", "3", "MulBackward0"),
+                               (leaf, "x", "1", None), (box, "L1", "4", "PowBackward0")):
+        card = node_card(b, THEME, name=name, value=value, grad_fn=fn, detail=Detail.FULL, scale=1.0)
+        sep = getattr(card, "sep", None)
+        assert sep is not None, name
+        assert card.name.get_right()[0] < sep.get_left()[0] < sep.get_right()[0] < card.value.get_left()[0]
+        assert abs(sep.get_center()[1] - card.value.get_center()[1]) < EPS
 
 
 def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
