@@ -171,6 +171,7 @@ class Proportions:
     card_value_row: float
     card_sub_row: float
     label_fill: float
+    name_value_gap: float  # either side of a card's "=", as a share of the name's gap to its value
     unit_main: float
     unit_cross: float
     unit_label: float
@@ -246,7 +247,7 @@ class Labels:
     legend_grad: str
     console_earlier: str  # with {n}: how many printed lines scrolled out of the console
     console_earlier_one: str  # the same when one line did
-    name_value: str  # between a card's name and its value where the name's end would run into the value
+    name_value: str  # between a card's name and its value on one row, on every card (one form)
 
 
 @dataclass(frozen=True)

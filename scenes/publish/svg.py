@@ -188,7 +188,7 @@ def _card(box: Box, pic: Picture, lay: Layout, theme: Theme, ems: tuple[float, f
     inner = w * q.label_fill
     name, value = card.title, card.value or ""
     sep = theme.labels.name_value  # between name and value, as on the clip's cards: ``yh = 2/3``
-    if len(f"{name} {sep} {value}") * least * SANS_ADVANCE > w:
+    if len(f"{name}  {value}") * least * SANS_ADVANCE > w:  # the "=" stands in the gap (as on the clip's)
         value = ""  # wider than the card at the least size (a printed tensor): the clip leaves it out too
     if value:
         size = _fit(f"{name} {sep} {value}", value_em, inner, least)

@@ -87,6 +87,30 @@ def test_every_card_sets_its_name_and_value_apart_the_same_way() -> None:
         assert abs(sep.get_center()[1] - card.value.get_center()[1]) < EPS
 
 
+@pytest.mark.parametrize("detail", [Detail.DENSE, Detail.COMPACT])
+def test_the_equals_sign_fits_in_the_card_the_layout_made_for_name_and_value(detail: Detail) -> None:
+    """A compact layout sizes a card for its name, a gap and a value `layout.value_chars` long
+    (`scenes.layout.compact`), no "=": cubic_fit3's ``b -1.0000`` and ``mul -1.7500`` lost their
+    values when "=" came with a whole gap either side (the row, shrunk under the least readable
+    size, kept the name alone). The "=" stands in the gap, so every such card keeps its value, at
+    the size it had without it."""
+    from scenes.layout.compact import dense_dims, compact_dims
+    from scenes.layout.graph import Item
+
+    dims = dense_dims if detail is Detail.DENSE else compact_dims
+    for name, value, fn in (("b", "-1.0000", None), ("mul", "-1.7500", "MulBackward0"), ("x", "0.2500", None)):
+        kind = "op" if fn else "leaf_nograd"
+        item = Item("t1", kind, "t1", None, name, fn)
+        w, h = dims({"t1": item}, THEME, 0.3).cards["t1"]
+        box = Box("t1", kind, 0, 0, w * 0.3, h * 0.3)
+        card = node_card(box, THEME, name=name, value=value, grad_fn=fn, detail=detail, scale=0.3)
+        assert card.value is not None, (name, value)
+        if card.value.get_top()[1] < card.name.get_bottom()[1]:  # a compact leaf: its value under its name
+            assert detail is Detail.COMPACT and kind.startswith("leaf") and getattr(card, "sep", None) is None
+        else:  # on one row: the "=" between them
+            assert getattr(card, "sep", None) is not None, (name, value)
+
+
 def test_tiny_cards_drop_labels_instead_of_smudging() -> None:
     card = node_card(Box("t9", "op", 0, 0, 0.12, 0.08), THEME, name="a_long_name", value="0.1234", grad_fn="MulBackward0", detail=Detail.NAME, scale=0.08)
     assert card.name is None and len(card) == 1

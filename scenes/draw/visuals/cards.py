@@ -90,7 +90,7 @@ def node_card(
     shown_value = [("value", value, theme.fonts.mono, f.card_value, theme.colors.text)] \
         if full and value is not None and box.kind != "internal" else []
     apart = [("sep", theme.labels.name_value, theme.fonts.mono, f.card_value, theme.colors.text_muted)] \
-        if shown_value and runs_into(title) else []
+        if shown_value else []  # one form on every card that shows both: ``x = 1``, ``z - 1 = 2``
     rows = [(top_row + apart + shown_value, q.card_name_row + q.card_value_row)]
     if sub:
         rows.append(([("sub", sub, theme.fonts.sans, f.card_fn, theme.colors.text_muted)], q.card_sub_row))
@@ -121,7 +121,11 @@ def node_card(
             made.append((role, label(text, font, start, col), start))
         if not made:
             continue
-        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=gap, aligned_edge=DOWN)
+        # the separator stands in the gap a name and its value keep anyway (`name_value_gap` of it
+        # either side): ``x = 1`` takes only its "=" more than ``x  1``, for which the layout's
+        # estimate of a card (`scenes.layout.compact`: a name, a gap, a value) leaves room
+        apart_by = gap * q.name_value_gap if any(r == "sep" for r, _, _ in made) else gap
+        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=apart_by, aligned_edge=DOWN)
         for k, (role, m, _) in enumerate(made):
             if role == "sep" and k + 1 < len(made):  # level with the value's digits, not on its baseline
                 m.set_y(made[k + 1][1].get_center()[1])
@@ -147,14 +151,3 @@ def node_card(
         shown.move_to([box.x, frame.get_center()[1], 0])
     return card
 
-
-def runs_into(name: str) -> bool:
-    """Whether a card's name, followed by its value on one row, could be read as running into
-    it: a name that ends in a digit (``L1  4`` read as ``L14``) or an expression with spaces
-    of its own (``z - 1  2`` read as ``z - 12``, issue 39). Such a name and its value get the
-    theme's ``labels.name_value`` between them (``z - 1 = 2``); ``z  3`` needs none.
-
-    >>> [runs_into(n) for n in ("z - 1", "L1", "yh - y", "w", "yh", "")]
-    [True, True, True, False, False, False]
-    """
-    return bool(name) and (" " in name or name[-1].isdigit())
