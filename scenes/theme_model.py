@@ -171,7 +171,7 @@ class Proportions:
     card_value_row: float
     card_sub_row: float
     label_fill: float
-    name_value_gap: float  # either side of a card's "=", as a share of the name's gap to its value
+    name_value_gap: float  # the least gap either side of a card's "=", as a share of the name's gap to its value
     unit_main: float
     unit_cross: float
     unit_label: float

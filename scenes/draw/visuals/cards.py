@@ -121,11 +121,8 @@ def node_card(
             made.append((role, label(text, font, start, col), start))
         if not made:
             continue
-        # the separator stands in the gap a name and its value keep anyway (`name_value_gap` of it
-        # either side): ``x = 1`` takes only its "=" more than ``x  1``, for which the layout's
-        # estimate of a card (`scenes.layout.compact`: a name, a gap, a value) leaves room
-        apart_by = gap * q.name_value_gap if any(r == "sep" for r, _, _ in made) else gap
-        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=apart_by, aligned_edge=DOWN)
+        row = VGroup(*(m for _, m, _ in made)).arrange(RIGHT, buff=_apart(made, gap, inner_w, h * q.label_fill, theme),
+                                                       aligned_edge=DOWN)
         for k, (role, m, _) in enumerate(made):
             if role == "sep" and k + 1 < len(made):  # level with the value's digits, not on its baseline
                 m.set_y(made[k + 1][1].get_center()[1])
@@ -151,3 +148,21 @@ def node_card(
         shown.move_to([box.x, frame.get_center()[1], 0])
     return card
 
+
+def _apart(made: list[tuple[str, VGroup, float]], gap: float, inner_w: float, inner_h: float, theme: Theme) -> float:
+    """The gap between a row's texts: ``gap``; either side of a "=" (``labels.name_value``) as much
+    of it as leaves the row's texts as large as they would be without the "=" (measured: the
+    row as ``name  value`` fitted to ``inner_w`` by ``inner_h``), down to `name_value_gap` of it.
+    Why: the layout sizes a card for a name, a gap and a value (`scenes.layout.compact`); a "="
+    with a whole gap either side made a tight card's row shrink under the least readable size,
+    and the value was dropped (cubic_fit3's ``b = -1.0000``), while a card with room to spare
+    keeps ``L = 4/9`` spaced as ``L  4/9`` was."""
+    sep = next((m for role, m, _ in made if role == "sep"), None)
+    if sep is None:
+        return gap
+    texts = sum(m.width for _, m, _ in made)
+    bare = texts - sep.width + gap  # the row without its "="
+    high = max(m.height for _, m, _ in made)
+    fit = min(1.0, inner_w / bare if bare > 0 else 1.0, inner_h / high if high > 0 else 1.0)
+    room = inner_w / fit * (1 - 1e-6)  # as wide as the row may be before its texts shrink more (a hair less: rounding)
+    return min(gap, max(gap * theme.proportions.name_value_gap, (room - texts) / 2))
