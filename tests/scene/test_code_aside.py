@@ -10,6 +10,7 @@ of the whole pane, so the pane coming back never lands on them.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,14 +26,19 @@ pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked 
 SGD = Path(__file__).parents[1] / "storyboard" / "lessons" / "sgd_loop.yaml"
 
 
-def _code_at(aspect: str, times: list[float]) -> list[list[dict]]:
-    """The code lines (and printed lines) on screen at each of ``times``, top to bottom."""
+@functools.lru_cache(maxsize=None)
+def _seen(aspect: str, times: tuple[float, ...]) -> list[list[dict]]:
+    """What is on screen (opaque enough to see) at each of ``times``: one inspection, shared."""
     checked, plan = load_and_plan(str(SGD))
     opts = RenderOptions(aspect=aspect)
     frames = [round(t * fps_of(opts)) for t in times]
-    return [sorted((i for i in s["items"] if i["role"] in ("code", "console") and i["opacity"] >= MIN_OPACITY),
-                   key=lambda i: i["bbox"][1])
-            for s in inspect_clip(checked, plan, opts, frames=frames)]
+    return [[i for i in s["items"] if i["opacity"] >= MIN_OPACITY] for s in inspect_clip(checked, plan, opts, frames=frames)]
+
+
+def _code_at(aspect: str, times: list[float]) -> list[list[dict]]:
+    """The code lines (and printed lines) on screen at each of ``times``, top to bottom."""
+    return [sorted((i for i in items if i["role"] in ("code", "console")), key=lambda i: i["bbox"][1])
+            for items in _seen(aspect, tuple(times))]
 
 
 def _times() -> tuple[float, float, float]:
@@ -66,10 +72,7 @@ def test_a_tall_frame_gets_the_legend_as_the_pane_steps_aside_for_the_walk() -> 
     from scenes.theme import load_theme
 
     walk, update, build = _times()
-    checked, plan = load_and_plan(str(SGD))
-    opts = RenderOptions(aspect="9:16")
-    frames = [round(t * fps_of(opts)) for t in (build, walk, update)]
-    seen = [[i for i in s["items"] if i["opacity"] >= MIN_OPACITY] for s in inspect_clip(checked, plan, opts, frames=frames)]
+    seen = _seen("9:16", (build, walk, update))  # the inspection the pane's test at 9:16 made
     words = load_theme().labels.legend_start
     legend = [[i for i in items if i["role"] == "label" and i["text"] == words] for items in seen]
     assert legend[0] == [] and legend[2] == [], legend  # no corner with the first card; gone with the pane back
