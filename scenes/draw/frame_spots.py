@@ -133,9 +133,10 @@ class FreeFrame(View):
         stands over the graph), it comes in when the pane steps aside for the backward walk
         (``CodeView.aside``): as backward() starts, where red first means "starts here", in the
         strip the pane frees under its lit line (in two columns, short: the camera keeps off
-        it), and goes when the whole pane comes back. Only where the pane stands over the graph
-        (9:16, 1:1): beside it (16:9) the column it frees is where the walk's camera moves the
-        graph (a legend there cut dynamic_graph's close-ups to 39 % of the frame). Called for every cue: it keeps the legend
+        it), and goes when the whole pane comes back. Only in a tall frame (9:16), where the pane
+        stands over the graph: beside it (16:9) the column it frees is where the walk's camera
+        moves the graph (a legend there cut dynamic_graph's close-ups to 39 % of the frame); a
+        square frame's strip is short, and its visits' notes need it (sigmoid_logloss 1:1). Called for every cue: it keeps the legend
         in step with the pane, and does nothing while they agree."""
         g = self.graph
         if g.walk_legend and not self.code.aside:
@@ -144,8 +145,8 @@ class FreeFrame(View):
         if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
             return []
         spec = self.ctx.spec
-        if spec.code[1] < spec.graph[3]:  # the pane beside the graph (16:9): the walk's camera takes its column
-            return []
+        if spec.code[1] < spec.graph[3] or spec.frame_width >= spec.frame_height:
+            return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
         left, bottom, right, top = self.free_rect()
         gap = self.theme.spacing.item_gap
         under = float(self.code.pane.bg.get_bottom()[1]) - gap
