@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol
 
 from scenes.draw.collisions import collisions, glyph_height, notes_astray, too_small, waits_on_heads
 from scenes.layout.clip import first_sentence
-from scenes.render.continuity import blinks, jumps, loose_arrows, renames
+from scenes.render.continuity import blinks, jumps, loose_arrows, pops, renames
 from scenes.render.flight import flights
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from scenes.render.grammar import Palette, off_colour
@@ -294,6 +294,14 @@ class Jumps(Kept):
         width = self.samples[0]["frame"][0] if self.samples else 0
         card_px = self.case.theme.sizes.card_width * width / spec.frame_width
         return [f"{self.case.name} {self.case.aspect}: {j.describe()}" for j in jumps(self.samples, card_px)]
+
+
+class Pops(Kept):
+    """Cards come in over an animation, not several in one frame (`continuity.pops`): the camera's
+    move out once brought the rest of the graph in in one or two frames after its glide."""
+
+    def found(self) -> list[str]:
+        return [f"{self.case.name} {self.case.aspect}: {p.describe()}" for p in pops(self.samples)]
 
 
 class Renames(Kept):

@@ -69,7 +69,7 @@ import pytest
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import (BeatPrintsKept, Blinks, Collide, ConsoleReadable, EmptyArea, Flights, FrameCheck,
-                                GraphFill, Jumps, LooseArrows, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall,
+                                GraphFill, Jumps, LooseArrows, NearEdge, NotesAstray, OffColour, Pops, Renames, TakeawayShown, TooSmall,
                                 Untrue, ValuesTooSmall, WaitsOnHead, inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
@@ -159,6 +159,9 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
 }
+STILL_POPS: dict[tuple[str, str], str] = {
+    # (clip, aspect): several cards shown in one frame (continuity.pops), the nine clips at 16:9 and 9:16
+}
 STILL_LOOSE: dict[tuple[str, str], str] = {
     # (clip, aspect): an arrow clear of both cards it joins (continuity.loose_arrows), the nine
     # clips at 16:9 and 9:16
@@ -241,6 +244,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
+    FrameCheck("pop", Pops, STILL_POPS, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
     FrameCheck("loose", LooseArrows, STILL_LOOSE, applies=_clip_16_9_or_9_16),
     FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),

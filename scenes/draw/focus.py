@@ -29,8 +29,8 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, hop, restore, settled, span,
-                                through, ways)
+from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, glide_in, hop, restore, seen_late,
+                                settled, span, through, ways)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -340,6 +340,10 @@ class CameraFocus(View):
         way = next((w for w in options if not any(crosses(bounds(m), w, sight[1]) for m, _ in moving)), options[0])
         crossing = [(m, t) for m, t in moving if crosses(bounds(m), way, sight[1])]
         moving = [(m, t) for m, t in moving if not any(m is c for c, _ in crossing)]
+        # what comes back glides in with the rest, fading in as it goes, unless its glide would
+        # pass over a pane once it shows: then it fades in where it lands, once the rest is there
+        entering = [(m, t) for m, t in coming if not crosses(bounds(m), seen_late(way), sight[1])]
+        coming = [(m, t) for m, t in coming if not any(m is e for e, _ in entering)]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
         fades = int(bool(leaving or notes or crossing)) + int(bool(coming or crossing))
@@ -349,10 +353,11 @@ class CameraFocus(View):
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in leaving]
         out += [glide(m, way, settled(gone, back)) for m, _ in moving]
+        out += [glide_in(m, target, way, settled(gone, back)) for m, target in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
         out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded
-        self.moving = {id(m) for m, _ in leaving + coming + moving + crossing}
+        self.moving = {id(m) for m, _ in leaving + coming + entering + moving + crossing}
         if z is None:
             self._rekey(home)
             self._set(None)

@@ -159,6 +159,37 @@ def glide(m: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
     return UpdateFromAlphaFunc(m, step, rate_func=linear)
 
 
+IN_FROM = 0.25
+"""How far along its glide a shape coming back into view starts to fade in (`glide_in`): before,
+it is unseen, and may pass over a pane (`seen_late`)."""
+
+
+def seen_late(way: Way) -> Way:
+    """The part of ``way`` on which a shape gliding in (`glide_in`) shows."""
+    return lambda s: way(IN_FROM + (1.0 - IN_FROM) * s)
+
+
+def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
+    """``m``, out of view (faded), carried along ``way`` with the rest of the picture and fading
+    in to ``target``'s colours as it goes, from `IN_FROM` of the way (``rate``: how far along):
+    what a move brings back into view comes in over the glide, as a camera would show it, not
+    all at once after it (review 3: the walk's last move out popped the rest of the graph in)."""
+    start = m.copy()
+    at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+
+    def step(mob: Mobject, alpha: float) -> None:
+        r = rate(alpha)
+        blend(mob, start, target, max(0.0, (r - IN_FROM) / (1.0 - IN_FROM)))  # its colours; its points are the glide's
+        z = way(r)
+        for sm, pts in at:
+            moved = pts.copy()
+            moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
+            moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
+            sm.points = moved
+
+    return UpdateFromAlphaFunc(m, step, rate_func=linear)
+
+
 def colours(m: Mobject) -> Colours:
     """The fill and stroke colours of each part of ``m``, kept while a camera move hides it."""
     return [(s.fill_rgbas.copy(), s.stroke_rgbas.copy()) for s in m.get_family() if hasattr(s, "fill_rgbas")]
