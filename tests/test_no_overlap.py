@@ -161,6 +161,9 @@ STILL_JUMPS: dict[tuple[str, str], str] = {
 }
 STILL_POPS: dict[tuple[str, str], str] = {
     # (clip, aspect): several cards shown in one frame (continuity.pops), the nine clips at 16:9 and 9:16
+    ("backward_walk", "16:9"): ("x, w1 and w2 at 36.53 s: the camera's 0.6 s move from L's visit to yh's brings "
+                                "them up from under the caption bar, in view only at its very end, so they fade "
+                                "in where they land in its last 0.1 s (scenes.draw.glide.shows_from)"),
 }
 STILL_LOOSE: dict[tuple[str, str], str] = {
     # (clip, aspect): an arrow clear of both cards it joins (continuity.loose_arrows), the nine
