@@ -363,8 +363,15 @@ class CameraFocus(View):
         moving = [(m, t) for m, t in moving if not any(m is c for c, _ in crossing)]
         # what comes back glides in with the rest, fading in from where it is in view for good,
         # unless that is late in the glide: then it fades in where it lands, once the rest is there
-        entering = [(m, t, f) for m, t in coming if (f := shows_from(bounds(m), way, seen)) is not None]
-        coming = [(m, t) for m, t in coming if not any(m is e for e, _, _ in entering)]
+        # (a mark, from where its cards are in view too: an arrow does not come in before them)
+        starts = {id(m): shows_from(bounds(m), way, seen) for m, _ in coming}
+        for m, _ in coming:
+            for o in owners.get(id(m), []):
+                if id(o) in starts and starts[id(m)] is not None:
+                    so = starts[id(o)]
+                    starts[id(m)] = None if so is None else max(so, starts[id(m)] or 0.0)
+        entering = [(m, t, f) for m, t in coming if (f := starts[id(m)]) is not None]
+        coming = [(m, t) for m, t in coming if starts[id(m)] is None]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
         fades = int(bool(leaving or notes or crossing)) + int(bool(coming or crossing))
