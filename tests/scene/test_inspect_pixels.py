@@ -5,8 +5,9 @@ Why: the frame checks and the takeaway check read the record, never a picture. O
 replay gave a finished Transform's shapes their targets' tags and a render's did not, so a
 bucket refilled lost its tag in the record only; at 9:16 grad_accumulation's recap found room
 over that bucket in inspect's replay and none in the render's, and the record listed a takeaway
-panel the video never showed (review 3, item 2). One clip at the aspect that showed it, at its
-poster time, at a tiny size: one replay each way.
+panel the video never showed (review 3, item 2); with both alike, the panel found no room at all
+(it kept off where more prints would go, after the last print). One clip at the aspect that
+showed it, at its poster time, at a tiny size: one replay each way.
 """
 
 from __future__ import annotations
@@ -76,5 +77,5 @@ def test_what_the_record_lists_shows_in_the_rendered_frame(tmp_path: Path) -> No
         box = pixels[max(0, y0 - 1):y1 + 1, max(0, x0 - 1):x1 + 1]  # a pixel's rounding either way
         if not box.size or np.abs(box - rgb).max(axis=2).min() > NEAR:  # not one pixel of its colour
             missing.append((item["role"], item["text"], item["colour"], item["bbox"]))
-    assert {"card", "label", "value"} <= per_role.keys(), per_role  # the check saw what it is for
+    assert {"card", "label", "value", "recap"} <= per_role.keys(), per_role  # the takeaway's panel is up
     assert missing == [], f"listed at full opacity, not drawn in its colour there: {missing}"
