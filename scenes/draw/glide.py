@@ -143,18 +143,22 @@ def crosses(box: Rect, way: Way, keep_off: Sequence[Rect]) -> bool:
     return False
 
 
+def _carry(start: list[tuple[Mobject, np.ndarray]], z: Zoom) -> None:
+    """Each part's points as at the glide's start (``start``), moved and scaled by ``z``."""
+    for sm, pts in start:
+        moved = pts.copy()
+        moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
+        moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
+        sm.points = moved
+
+
 def glide(m: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
     """``m`` carried along ``way`` as the play goes (``rate``: how far along it is), every part of it
     moved and scaled as one picture: at the end, where the whole move puts it."""
     start = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
 
     def step(mob: Mobject, alpha: float) -> None:
-        z = way(rate(alpha))
-        for sm, pts in start:
-            moved = pts.copy()
-            moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
-            moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
-            sm.points = moved
+        _carry(start, way(rate(alpha)))
 
     return UpdateFromAlphaFunc(m, step, rate_func=linear)
 
@@ -195,12 +199,7 @@ def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], floa
     def step(mob: Mobject, alpha: float) -> None:
         r = rate(alpha)
         blend(mob, start, target, max(0.0, (r - shows) / (1.0 - shows)))  # its colours; its points are the glide's
-        z = way(r)
-        for sm, pts in at:
-            moved = pts.copy()
-            moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
-            moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
-            sm.points = moved
+        _carry(at, way(r))
 
     return UpdateFromAlphaFunc(m, step, rate_func=linear)
 
