@@ -212,8 +212,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
     ("grad_accumulation", "9:16"): (f"29 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
                                     f"left in view while its card was out): a two-layer graph of five cards, {_WALK_CAMERA}"),
-    ("leaf_nodes", "9:16"): (f"47 % at most (41 % before the walk's camera; 66 % measured before with arrows left in "
-                             f"view while their cards were out): {_WALK_CAMERA}"),
     ("dynamic_graph", "9:16"): (f"45 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
                                 f"screen): {_WALK_CAMERA}"),
     ("reverse_mode", "9:16"): "39 % at most: the tallies' band above the network takes part of its region (the network view's own placement)",
