@@ -132,6 +132,9 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # there is still none, the graph leaves no room beside the node: the note goes to the nearest
     # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
     # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py):
+    ("dynamic_graph", "1:1"): ("w's bucket sum '1/27 + 1/27 + 1/27 + 1/27 = 4/27' (109.9-114.7 s) lies nearer t14's "
+                               "card than w's bucket: found once inspect kept the bucket's tag through its refills "
+                               "(before, a refilled bucket left the record, and the note had no card of its own there)"),
     ("leaf_nodes", "9:16"): ("the multiply rule (w1 * x's, 157 px) lies nearer yh - y, right of it: no pause before "
                              "w1 * x's visit lets the camera move, so the view on b shows w1 * x too (smaller), and "
                              "the room beside w1 * x is across its edges to w1 and x"),
