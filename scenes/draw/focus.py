@@ -29,8 +29,8 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, hop, restore, settled, span,
-                                through, ways)
+from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, glide_in, hop, restore, settled,
+                                shows_from, span, through, ways)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -153,7 +153,7 @@ class CameraFocus(View):
     def _owners(self) -> dict[int, list[Mobject]]:
         """Shape id -> the cards (or buckets) a mark drawn beside it belongs to: a node's badge,
         op name and the tokens that rode to it, a bucket's waiting badge, the walk's glow and a
-        light's; an arrow's two cards. While the camera is close a mark shows only where its
+        light's; an arrow's two cards; a bucket's card. While the camera is close a mark shows only where its
         cards do: a badge left beside a card gone out of view would read as some other card's,
         and an arrow from a card out of view floats in the frame."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
@@ -173,10 +173,29 @@ class CameraFocus(View):
             lit = [c for c in [*g.cards.values(), *g.buckets.values()] if inside((x, y, x, y), bounds(c))]
             pairs.append((w.wave, min(lit, key=lambda c: c.width * c.height, default=None)))
         pairs += [(a, card(k)) for r, a in g.arrows.items() for k in (r.src, r.dst)]
+        pairs += [(b, g.cards.get(k)) for k, b in g.buckets.items()]  # a weight's bucket shows with its card
         out: dict[int, list[Mobject]] = {}
         for m, o in pairs:
             if o is not None and o is not m:
                 out.setdefault(id(m), []).append(o)
+        return out
+
+    def _floating(self, shown: set[int]) -> set[int]:
+        """The ids of the cards of ``shown`` (ids of shapes in the close view) whose every edge
+        of the graph leads to a card out of it: such a card would float
+        in the close-up with no arrow to anything (review 3: w2 and its bucket beside the loss's
+        visit, yh out of view), so it leaves the view with the cards it links to."""
+        g = self.ctx.state.graph
+        links: dict[str, set[str]] = {}
+        for r in self.ctx.layout.routes:
+            a, b = self.ctx.item(r.src), self.ctx.item(r.dst)
+            if a in g.cards and b in g.cards:  # a bucket's arrow to its card is no link to the rest
+                links.setdefault(a, set()).add(b)
+                links.setdefault(b, set()).add(a)
+        out: set[int] = set()
+        for k, near in links.items():
+            if id(g.cards[k]) in shown and not any(id(g.cards[o]) in shown for o in near):
+                out.add(id(g.cards[k]))  # its bucket goes with it (`_owners`)
         return out
 
     def _rekey(self, new: Layout) -> None:
@@ -336,6 +355,8 @@ class CameraFocus(View):
         # where each lands is judged from its box; a moved copy is made only for a shape that
         # fades or crosses (one that glides is carried there by `glide`, point by point)
         shown = {id(m) for m in shapes if z is None or seen(moved_bounds(m, rel))}
+        if z is not None:
+            shown -= self._floating(shown)
         for m in shapes:
             saved = was.get(id(m))
             shows = id(m) in shown and all(id(o) not in ids or id(o) in shown  # a mark beside a card
@@ -359,6 +380,17 @@ class CameraFocus(View):
         way = next((w for w in options if not any(crosses(bounds(m), w, sight[1]) for m in moving)), options[0])
         crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, sight[1])]
         moving = [m for m in moving if not any(m is c for c, _ in crossing)]
+        # what comes back glides in with the rest, fading in from where it is in view for good,
+        # unless that is late in the glide: then it fades in where it lands, once the rest is there
+        # (a mark, from where its cards are in view too: an arrow does not come in before them)
+        starts = {id(m): shows_from(bounds(m), way, seen) for m, _ in coming}
+        for m, _ in coming:
+            for o in owners.get(id(m), []):
+                if id(o) in starts and starts[id(m)] is not None:
+                    so = starts[id(o)]
+                    starts[id(m)] = None if so is None else max(so, starts[id(m)] or 0.0)
+        entering = [(m, t, f) for m, t in coming if (f := starts[id(m)]) is not None]
+        coming = [(m, t) for m, t in coming if starts[id(m)] is None]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
         fades = int(bool(leaving or notes or crossing)) + int(bool(coming or crossing))
@@ -368,10 +400,12 @@ class CameraFocus(View):
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in leaving]
         out += [glide(m, way, settled(gone, back)) for m in moving]
+        out += [glide_in(m, target, way, settled(gone, back), f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
         out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded
-        self.moving = {id(m) for m, _ in leaving + coming + crossing} | {id(m) for m in moving}
+        self.moving = ({id(m) for m, _ in leaving + coming + crossing} | {id(m) for m in moving}
+                       | {id(m) for m, _, _ in entering})
         if z is None:
             self._rekey(home)
             self._set(None)

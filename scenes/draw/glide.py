@@ -156,18 +156,63 @@ def crosses(box: Rect, way: Way, keep_off: Sequence[Rect]) -> bool:
     return False
 
 
+def _carry(start: list[tuple[Mobject, np.ndarray]], z: Zoom) -> None:
+    """Each part's points as at the glide's start (``start``), moved and scaled by ``z``."""
+    for sm, pts in start:
+        moved = pts.copy()
+        moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
+        moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
+        sm.points = moved
+
+
 def glide(m: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
     """``m`` carried along ``way`` as the play goes (``rate``: how far along it is), every part of it
     moved and scaled as one picture: at the end, where the whole move puts it."""
     start = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
 
     def step(mob: Mobject, alpha: float) -> None:
-        z = way(rate(alpha))
-        for sm, pts in start:
-            moved = pts.copy()
-            moved[:, 0] = (pts[:, 0] - z.about[0]) * z.factor + z.to[0]
-            moved[:, 1] = (pts[:, 1] - z.about[1]) * z.factor + z.to[1]
-            sm.points = moved
+        _carry(start, way(rate(alpha)))
+
+    return UpdateFromAlphaFunc(m, step, rate_func=linear)
+
+
+LATEST = 0.8
+"""How far along its glide a shape coming back into view must show for good to glide in
+(`shows_from`); one that shows only later fades in where it lands, after the glide."""
+
+
+def shows_from(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float | None:
+    """How far along ``way`` ``box`` (a shape out of view) is seen (``seen``) from then to the
+    end, sampled at `GLIDE_SAMPLES` points; None where that is later than `LATEST`: a shape
+    coming back fades in from there (`glide_in`), never while it is out of the frame or over a pane.
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> shows_from((-2.0, 0.0, -1.0, 1.0), right, lambda b: b[0] >= 0.0), shows_from((-5.0, 0.0, -4.0, 1.0), right, lambda b: b[0] >= 0.0)
+    (0.5, None)
+    """
+    first = None
+    for i in range(GLIDE_SAMPLES, -1, -1):
+        z = way(i / GLIDE_SAMPLES)
+        lo, hi = z.point((box[0], box[1])), z.point((box[2], box[3]))
+        if not seen((lo[0], lo[1], hi[0], hi[1])):
+            break
+        first = i / GLIDE_SAMPLES
+    return first if first is not None and first <= LATEST else None
+
+
+def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], float], shows: float) -> Animation:
+    """``m``, out of view (faded), carried along ``way`` with the rest of the picture (``rate``:
+    how far along) and fading in to ``target``'s colours from ``shows`` of the way, where it is
+    in view for good (`shows_from`): what a move brings back into view comes in over the glide,
+    as a camera would show it, not all at once after it (review 3: the walk's last move out
+    popped the rest of the graph in)."""
+    start = m.copy()
+    at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+
+    def step(mob: Mobject, alpha: float) -> None:
+        r = rate(alpha)
+        blend(mob, start, target, max(0.0, (r - shows) / (1.0 - shows)))  # its colours; its points are the glide's
+        _carry(at, way(r))
 
     return Driven(m, step, rate_func=linear)
 

@@ -73,13 +73,15 @@ class Recap(View):
         bg.move_to(block.get_center())
         return VGroup(bg, block).set_z_index(Z_RECAP)
 
-    def _placed(self, board: VGroup, shown: list[Rect], room: bool) -> bool:
+    def _placed(self, board: VGroup, shown: list[Rect], room: bool, prints_to_come: bool = True) -> bool:
         """``board`` moved to a free corner, else to the free spot nearest the frame's bottom left
         that no card, bucket, text, code, printout, legend or checklist reaches; False where there
         is none (it never covers what the picture shows). ``room``: it also keeps a neighbours'
         gap (``item_gap``) from every card, as a corner does, not half of it (half a gap above a
         card reads as touching it, the more once the takeaway lights it: review 2, backward_graph's
-        board against x's card)."""
+        board against x's card). ``prints_to_come``: the program prints after the recap, and the
+        board keeps off where those lines go; else only the lines printed (in ``shown``) count
+        (review 3: at 9:16 grad_accumulation's board found no room beside two printed lines)."""
         if self.frame.to_free_corner(board, only_free=True, avoid=shown):
             return True
         left, bottom, right, top = self.frame.free_rect()
@@ -87,7 +89,7 @@ class Recap(View):
         size = (board.width, board.height)
         cards = [rect_around(float(c.get_x()), float(c.get_y()), (c.width, c.height), gap / 2)
                  for c in self.ctx.state.graph.cards.values() if room and opacity(c) >= MIN_OPACITY]
-        keep_off = shown + cards + self.frame.pane_bounds() + self.frame.console_reach()
+        keep_off = shown + cards + self.frame.pane_bounds() + (self.frame.console_reach() if prints_to_come else [])
         start = (left + size[0] / 2 + gap, bottom + size[1] / 2 + gap)
         spot = nearest_free(start, size, keep_off, within=(left, bottom, right, top),
                             step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
@@ -107,12 +109,13 @@ class Recap(View):
         if not rows:
             return []
         shown = self.shown_rects() + self.frame.frame_marks()
+        later = any(c.kind == "output_line" and c.start >= cue.start for c in self.ctx.plan.cues)
         for room in (True, False):  # with room round it at any readable size, else close by
             size = t.font_sizes.card_value
             while True:
                 for across in (False, True)[:len(rows)]:
                     board = self._board(rows, size, across)
-                    if self._placed(board, shown, room):
+                    if self._placed(board, shown, room, later):
                         self.ctx.record_all(cue.strings)
                         self.ctx.state.titles.recap = board
                         return [FadeIn(board)]

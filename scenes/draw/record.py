@@ -152,9 +152,11 @@ def items(scene: Any, frame: Frame) -> list[dict[str, Any]]:
     return out
 
 
-def _carry_tags(animations: list[Any]) -> None:
+def carry_tags(animations: list[Any]) -> None:
     """A finished Transform leaves its mobject (with the tags it had) showing the target: give
-    the mobject's family the target's tags, member by member (Transform aligned the families)."""
+    the mobject's family the target's tags, member by member (Transform aligned the families).
+    Called at the end of every play, a render's as inspect's (`ClipScene.step_done`): once only
+    inspect did, and a render placed what came next around shapes inspect no longer listed."""
     todo = list(animations)
     while todo:
         a = todo.pop()
@@ -200,9 +202,7 @@ def sample(scene: Any, steps: Iterable[Any], fps: int, frames: Iterable[int],
                 scene.update_to_time((want[k] - cur) / fps)
                 seen(want[k])
                 k += 1
-            animations = list(scene.animations)
-            _end(scene)
-            _carry_tags(animations)
+            _end(scene)  # the scene carries its shapes' tags (`carry_tags`), as in a render
         cur += st.frames
         until(cur)
     until(1 << 62)

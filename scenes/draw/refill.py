@@ -16,7 +16,7 @@ from manim.utils.rate_functions import linear
 
 from scenes.draw.drop import DropTiming
 from scenes.draw.grow_in import is_text
-from scenes.draw.record import opacity
+from scenes.draw.record import ATTR, opacity, tag_of
 
 CUT_AT = 0.6
 """How far the old number has faded, and the new one come in, at a drop's swap (`Refill`)."""
@@ -67,6 +67,8 @@ def refill(old: VGroup, new: VGroup, timing: DropTiming | None = None, **kwargs:
     shapes = [m for m in new.submobjects if not is_text(m)]
     going = [m for m in old.submobjects if is_text(m)]
     target = VGroup(*shapes, *(m.copy().set_opacity(0.0) for m in going))
+    if tag_of(old) is not None:  # it stays the bucket: a play's end gives ``old`` the target's tags
+        setattr(target, ATTR, tag_of(old))
     incoming = None
     if new.value is not None:
         incoming = new.value.copy().set_opacity(0.0)

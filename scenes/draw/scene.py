@@ -116,6 +116,14 @@ class ClipScene(QuickLists, Scene):
         return list_update(self.mobjects, self.foreground_mobjects)
 
     # ----- timeline ---------------------------------------------------------------------------
+    def step_done(self, animations: Anims) -> None:
+        """A step's play is over (`scenes.video.player`, a render's or ``render inspect``'s): a
+        shape a Transform took to its target takes the target's tags, so what the next steps'
+        drawers ask of the picture (what is shown where) is what inspect lists, in both."""
+        from scenes.draw.record import carry_tags
+
+        carry_tags(animations)
+
     def step_animations(self, actions: list[Action]) -> Anims:
         """The animations of one step (actions that start on the same frame). Two of its cues
         may reach one shape: a dim may fade an arrow that a visit in the same step turns round.

@@ -134,11 +134,19 @@ def _begin(scene: Any, anims: list[Any], frames: int, fps: int) -> None:
 
 
 def _end(scene: Any) -> None:
-    for animation in scene.animations:
+    """Finish the play's animations; then the scene's ``step_done`` (if it has one) sees them:
+    one place for what a finished play leaves (a ClipScene's shapes take their targets' tags),
+    so a render (`play`, `apply`) and ``render inspect`` (`scenes.draw.record.sample`) go on
+    from the same scene, and place what comes next alike."""
+    animations = list(scene.animations)
+    for animation in animations:
         animation.finish()
         animation.clean_up_from_scene(scene)
     scene.update_mobjects(0)
     scene.animations = None
+    done = getattr(scene, "step_done", None)
+    if done is not None:
+        done(animations)
 
 
 class _Overlay:

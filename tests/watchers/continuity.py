@@ -3,7 +3,7 @@ frame (no blink, jump or rename), a gradient token rides its edge, an arrow touc
 
 from __future__ import annotations
 
-from scenes.render.continuity import blinks, jumps, loose_arrows, renames
+from scenes.render.continuity import blinks, jumps, loose_arrows, pops, renames
 from scenes.render.flight import flights
 from tests.frame_checks import Case
 
@@ -36,6 +36,14 @@ class Jumps(Kept):
         width = self.samples[0]["frame"][0] if self.samples else 0
         card_px = self.case.theme.sizes.card_width * width / spec.frame_width
         return [f"{self.case.name} {self.case.aspect}: {j.describe()}" for j in jumps(self.samples, card_px)]
+
+
+class Pops(Kept):
+    """Cards come in over an animation, not several in one frame (`continuity.pops`): the camera's
+    move out once brought the rest of the graph in in one or two frames after its glide."""
+
+    def found(self) -> list[str]:
+        return [f"{self.case.name} {self.case.aspect}: {p.describe()}" for p in pops(self.samples)]
 
 
 class Renames(Kept):
