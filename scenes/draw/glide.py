@@ -173,7 +173,7 @@ def glide(m: Mobject, way: Way, rate: Callable[[float], float]) -> Animation:
     def step(mob: Mobject, alpha: float) -> None:
         _carry(start, way(rate(alpha)))
 
-    return UpdateFromAlphaFunc(m, step, rate_func=linear)
+    return Driven(m, step, rate_func=linear)
 
 
 LATEST = 0.8
