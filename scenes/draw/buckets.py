@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
+from manim import FadeIn, FadeOut, Mobject, VGroup, VMobject, smooth
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
-from scenes.draw.drop import DROP, DropIn
+from scenes.draw.drop import DROP, FADE_LEAD, SINK, DropIn
 from scenes.draw.focus import CameraFocus
-from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag as record_tag, tag_of
@@ -111,12 +111,16 @@ class Buckets(View):
                 out += self._ensure_bucket(self.ctx.layout.items[box.id].tensor or "")
         return out
 
-    def _bucket_note(self, box: Box, text: str, going: list[Mobject], coming: list[Mobject]) -> Anims:
-        """``before + add = after`` beside a bucket, until the next visit or fill; clear of what
-        is on screen but ``going``, and of ``coming`` (the bucket's new value, which may overhang
-        its rim)."""
+    def _bucket_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
+                     early: bool) -> Anims:
+        """The bucket's sums beside it, one a row (``3 + 3 = 6``, then ``6 + 6 = 12``), at its
+        value's size, until the next visit or fill; clear of what is on screen but ``going``, and
+        of ``coming`` (the bucket's new value, which may overhang its rim). ``early``: the first
+        row (what met in the bucket) is written while its terms are still there, before they go
+        in; the rest as the level rises."""
         t = self.theme
-        block = note_block([formula(text, t)], t, owner=box.id)
+        lines = [formula(r, t, size=t.font_sizes.bucket_sum) for r in rows]
+        block = note_block(lines, t, owner=box.id)
         lay = self.ctx.layout
         x, y = note_centre(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
                            clear=arrow_reach(t, self.ctx.layout.scale), beside=0.0, within=self.frame.free_rect(),
@@ -124,7 +128,58 @@ class Buckets(View):
                            + self.onscreen.shown_rects(exclude=going, extra=coming))
         self.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
-        return [FadeIn(block, rate_func=second_half)]
+        written = DROP.arrive - FADE_LEAD  # the terms start to go in then
+        return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k == 0
+                       else second_half) for k, m in enumerate(lines)]
+
+    def meet_in_mouth(self, leaf: str, toks: list[VGroup], since: float, step: StepScratch) -> Anims:
+        """Gradients that reached ``leaf`` together in one backward() (``w * w``'s two 3, on its
+        card's arrowheads) go on down the card's sides into its bucket's mouth, side by side,
+        where the fill sums them: seed 004, "the two contributions meet in w's bucket and add
+        up". Tagged the bucket's from then on. Nothing where the mouth has no room for them all,
+        or a way passes something else: they wait where they are and fade as it fills."""
+        box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
+        card, old = self.graph.cards.get(leaf), self.graph.buckets.get(leaf)
+        if box is None or card is None or old is None or len(toks) < 2 or any(_beside(m) for m in toks):
+            return []
+        fill = next((c for c in self.ctx.plan.cues if c.kind == "bucket_fill" and c.start >= since
+                     and len(c.ids) > 1 and c.ids[1] == leaf), None)
+        after = fill.text("after") if fill is not None else None
+        value = self._bucket(box, 0.0, after).value if after is not None else None
+        spots = self.mouth_row(box, toks, [old.value, value])
+        if spots is None or not all(self._clear_way(leaf, m, to) for m, to in zip(toks, spots)):
+            return []
+        t = self.theme
+        gap = t.spacing.edge_clearance
+        left, _, right, _ = bounds(card)
+        out: Anims = []
+        for m, (x, y) in zip(toks, spots):
+            here = m.get_center()
+            side = -1.0 if x < box.x else 1.0
+            by = (left if side < 0 else right) + side * (m.width / 2 + gap)  # down the card's side, not over its words
+            way = VMobject()
+            way.set_points_as_corners([[here[0], here[1], 0.0], [by, here[1], 0.0], [by, y, 0.0], [x, y, 0.0]])
+            record_tag(m, "badge", id=box.id)
+            out.append(self.onscreen.ride(m, here, way, toks, step, settle=False, leaves=[old]))
+        return out
+
+    def mouth_row(self, box: Box, toks: list[VGroup], values: list[Mobject | None]) -> list[tuple[float, float]] | None:
+        """Where ``toks`` wait side by side in the mouth of the bucket ``box`` (in their order),
+        the left half left of the arrowhead in the middle of its rim and the rest right of it, at
+        the height `mouth` gives; None where they do not all fit inside its rim."""
+        t, k = self.theme, self.ctx.layout.scale
+        gap = t.spacing.edge_clearance
+        order = sorted(range(len(toks)), key=lambda i: toks[i].get_center()[0])
+        half = len(toks) // 2
+        out: list[tuple[float, float]] = [(0.0, 0.0)] * len(toks)
+        for rank, i in enumerate(order):
+            side, nth = (-1.0, half - 1 - rank) if rank < half else (1.0, rank - half)
+            inner = [toks[j].width + gap for j in (order[:half][::-1] if side < 0 else order[half:])[:nth]]
+            x = box.x + side * (arrow_length(t, k) / 2 + gap + sum(inner) + toks[i].width / 2)
+            if abs(x - box.x) + toks[i].width / 2 > box.w / 2:
+                return None
+            out[i] = (x, self.mouth(box, toks[i], values)[1])
+        return out
 
     @draws("bucket_fill")
     def draw_bucket_fill(self, cue: Cue, step: StepScratch) -> Anims:
@@ -158,7 +213,7 @@ class Buckets(View):
             # it glides into the middle and fades there as the level rises, and the bucket's
             # number shows once it is gone (`scenes.draw.drop`); with no badge there, one shows
             # first. Where paths met at the bucket, every token waiting there drops in with it
-            keep = [m for m in waiting if m.text.text == add.text][:1] or (waiting if parts else [])
+            keep = waiting if len(parts) > 1 else [m for m in waiting if m.text.text == add.text][:1]
             out += [FadeOut(m) for m in waiting if m not in keep]
             self.ctx.record(add)
             drops = keep
@@ -174,9 +229,13 @@ class Buckets(View):
             far = [m for m in drops if not _beside(m)]  # at the leaf's arrowheads (w * w): they go there
             out += [FadeOut(m, rate_func=first_half) for m in far]
             near = [m for m in drops if m not in far]
-            if len(near) > 1:  # a row of them: summed first (the note says so), as the engine sums
-                out += [FadeOut(m, rate_func=first_half) for m in near]  # paths before AccumulateGrad;
-                near = []  # dropped together they would meet in the mouth, one over another
+            if len(near) > 1 and all(_in_mouth(m, box) for m in near):  # met in its mouth: the note
+                out += [DropIn(m, m.get_center()[:2], SINK) for m in near]  # sums them, then they go in
+                near = []
+            elif len(near) > 1:  # a row beside it: summed first (the note says so), as the engine sums
+                out += [FadeOut(m, rate_func=lambda a: smooth(DROP.window(a, DROP.arrive - FADE_LEAD, DROP.gone)))
+                        for m in near]  # paths before AccumulateGrad; dropped together they would meet in
+                near = []  # the mouth, one over another
             for m in near:  # in its bucket, it is the bucket's
                 to = self.mouth(box, m, [old.value, new.value])
                 if not self._clear_way(leaf, m, to):  # a neighbour in the way: it goes in where it waits
@@ -187,14 +246,17 @@ class Buckets(View):
         else:
             out += [FadeOut(m) for m in waiting]
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
-        going, self.walk.visit_marks = self.walk.visit_marks + waiting, []
+        going, self.walk.visit_marks = self.walk.visit_marks + [m for m in waiting if m not in keep], []
         coming = [new.value] if new.value is not None else []
-        if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
-            out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}", going, coming)
-        elif len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6
-            out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going, coming)
+        rows = []
+        if len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6 (this pass's,
+            rows.append(f"{' + '.join(s.text for s in parts)} = {add.text}")  # summed before AccumulateGrad)
             for s in parts:
                 self.ctx.record(s)
+        if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
+            rows.append(f"{before.text} + {add.text} = {after.text}")
+        if rows:
+            out += self._bucket_note(box, rows, going, coming, early=len(parts) > 1 and bool(keep))
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
@@ -246,6 +308,12 @@ class Buckets(View):
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = written
         return out + [refill(old, new)]
+
+
+def _in_mouth(tok: Mobject, box: Box) -> bool:
+    """Whether ``tok`` waits in the mouth of the bucket ``box`` (`Buckets.meet_in_mouth`)."""
+    found = tag_of(tok)
+    return found is not None and found.id == box.id
 
 
 def _beside(tok: Mobject) -> bool:
