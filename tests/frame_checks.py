@@ -14,6 +14,7 @@ from typing import Any, Callable, Protocol
 
 from scenes.draw.collisions import collisions, glyph_height, notes_astray, too_small, waits_on_heads
 from scenes.layout.clip import first_sentence
+from scenes.render.bucket_sum import meetings, see as see_met, verdict as met_verdict
 from scenes.render.continuity import blinks, jumps, loose_arrows, renames
 from scenes.render.flight import flights
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
@@ -146,6 +147,21 @@ class NearEdge(Spans):
 
     def found(self) -> list[str]:
         return self.lines()
+
+
+class MetInBucket:
+    """Gradients that meet in a bucket are there, side by side, as their sum is written, and into
+    a bucket that held a value the pass's sum comes before the bucket's (`scenes.render.bucket_sum`)."""
+
+    def __init__(self, case: Case) -> None:
+        self.met = meetings(case.plan)
+
+    def see(self, sample: dict) -> None:
+        for m in self.met:
+            see_met(m, sample["time"], sample["items"])
+
+    def found(self) -> list[str]:
+        return [line for m in self.met for line in met_verdict(m)]
 
 
 class GraphFill:

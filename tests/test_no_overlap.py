@@ -69,7 +69,7 @@ import pytest
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import (BeatPrintsKept, Blinks, Collide, ConsoleReadable, EmptyArea, Flights, FrameCheck,
-                                GraphFill, Jumps, LooseArrows, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall,
+                                GraphFill, Jumps, LooseArrows, MetInBucket, NearEdge, NotesAstray, OffColour, Renames, TakeawayShown, TooSmall,
                                 Untrue, ValuesTooSmall, WaitsOnHead, inspect_checks)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
@@ -246,6 +246,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),
     FrameCheck("grammar", OffColour),
     FrameCheck("takeaway", TakeawayShown, STILL_UNSHOWN),
+    FrameCheck("met", MetInBucket),
     FrameCheck("edge", NearEdge, STILL_NEAR_EDGE, applies=_clip_16_9_or_9_16),
     FrameCheck("small_values", ValuesTooSmall, STILL_VALUES_SMALL, applies=_clip_16_9_or_9_16),
     FrameCheck("fill", GraphFill, STILL_SMALL_GRAPH, applies=_clip_16_9_or_9_16),

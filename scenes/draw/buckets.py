@@ -24,10 +24,11 @@ from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag as record_tag, tag_of
 from scenes.draw.refill import refill
+from scenes.draw.ride_behind import RideBehind
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
-from scenes.layout.label_spots import badge_centre, meet, note_centre
+from scenes.layout.label_spots import badge_centre, meet, note_centre, rect_around
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
 from scenes.storyboard.cues import Cue
@@ -132,12 +133,14 @@ class Buckets(View):
         return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k == 0
                        else second_half) for k, m in enumerate(lines)]
 
-    def meet_in_mouth(self, leaf: str, toks: list[VGroup], since: float, step: StepScratch) -> Anims:
+    def meet_in_mouth(self, leaf: str, toks: list[VGroup], since: float) -> Anims:
         """Gradients that reached ``leaf`` together in one backward() (``w * w``'s two 3, on its
-        card's arrowheads) go on down the card's sides into its bucket's mouth, side by side,
-        where the fill sums them: seed 004, "the two contributions meet in w's bucket and add
-        up". Tagged the bucket's from then on. Nothing where the mouth has no room for them all,
-        or a way passes something else: they wait where they are and fade as it fills."""
+        card's arrowheads) go on down into its bucket's mouth, side by side, where the fill sums
+        them: seed 004, "the two contributions meet in w's bucket and add up". Each goes straight
+        down over its card's body beside its words (a step aside first where they are in the
+        way), then in under the card: hardly ever away from where it lands (`scenes.render.flight`). They ride on as
+        the bucket's arrow's, as its row does. Nothing where the mouth has no room for them all,
+        or their way passes something else: they wait where they are and fade as it fills."""
         box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
         card, old = self.graph.cards.get(leaf), self.graph.buckets.get(leaf)
         if box is None or card is None or old is None or len(toks) < 2 or any(_beside(m) for m in toks):
@@ -149,18 +152,23 @@ class Buckets(View):
         spots = self.mouth_row(box, toks, [old.value, value])
         if spots is None or not all(self._clear_way(leaf, m, to) for m, to in zip(toks, spots)):
             return []
-        t = self.theme
-        gap = t.spacing.edge_clearance
+        gap = self.theme.spacing.edge_clearance
+        words = [bounds(w) for w in (getattr(card, r, None) for r in ("name", "value", "sub")) if w is not None]
         left, _, right, _ = bounds(card)
         out: Anims = []
         for m, (x, y) in zip(toks, spots):
             here = m.get_center()
-            side = -1.0 if x < box.x else 1.0
-            by = (left if side < 0 else right) + side * (m.width / 2 + gap)  # down the card's side, not over its words
+            clear = [float(here[0]), left - m.width / 2 - gap, right + m.width / 2 + gap]
+            clear += [e for r in words for e in (r[0] - m.width / 2 - gap, r[2] + m.width / 2 + gap)]
+            down = min((c for c in clear if not any(meet((c - m.width / 2, y, c + m.width / 2, float(here[1])), r)
+                                                    for r in words)),
+                       key=lambda c: abs(c - here[0]) + abs(c - x))  # the shortest way past the words
             way = VMobject()
-            way.set_points_as_corners([[here[0], here[1], 0.0], [by, here[1], 0.0], [by, y, 0.0], [x, y, 0.0]])
-            record_tag(m, "badge", id=box.id)
-            out.append(self.onscreen.ride(m, here, way, toks, step, settle=False, leaves=[old]))
+            way.set_points_as_corners([[here[0], here[1], 0.0], [down, here[1], 0.0], [down, y, 0.0], [x, y, 0.0]])
+            record_tag(m, "badge", id=f"{box.id}->{leaf}")  # the bucket's arrow's (`BackwardWalk._to_row`)
+            m.in_mouth = True
+            m.rests = rect_around(x, y, (m.width, m.height))
+            out.append(RideBehind(m, way))
         return out
 
     def mouth_row(self, box: Box, toks: list[VGroup], values: list[Mobject | None]) -> list[tuple[float, float]] | None:
@@ -229,7 +237,7 @@ class Buckets(View):
             far = [m for m in drops if not _beside(m)]  # at the leaf's arrowheads (w * w): they go there
             out += [FadeOut(m, rate_func=first_half) for m in far]
             near = [m for m in drops if m not in far]
-            if len(near) > 1 and all(_in_mouth(m, box) for m in near):  # met in its mouth: the note
+            if len(near) > 1 and all(_in_mouth(m) for m in near):  # met in its mouth: the note
                 out += [DropIn(m, m.get_center()[:2], SINK) for m in near]  # sums them, then they go in
                 near = []
             elif len(near) > 1:  # a row beside it: summed first (the note says so), as the engine sums
@@ -310,10 +318,9 @@ class Buckets(View):
         return out + [refill(old, new)]
 
 
-def _in_mouth(tok: Mobject, box: Box) -> bool:
-    """Whether ``tok`` waits in the mouth of the bucket ``box`` (`Buckets.meet_in_mouth`)."""
-    found = tag_of(tok)
-    return found is not None and found.id == box.id
+def _in_mouth(tok: Mobject) -> bool:
+    """Whether ``tok`` waits in its bucket's mouth (`Buckets.meet_in_mouth`)."""
+    return bool(getattr(tok, "in_mouth", False))
 
 
 def _beside(tok: Mobject) -> bool:
