@@ -154,14 +154,14 @@ class MetInBucket:
     a bucket that held a value the pass's sum comes before the bucket's (`scenes.render.bucket_sum`)."""
 
     def __init__(self, case: Case) -> None:
-        self.met = meetings(case.plan)
+        self.case, self.met = case, meetings(case.plan)
 
     def see(self, sample: dict) -> None:
         for m in self.met:
             see_met(m, sample["time"], sample["items"])
 
     def found(self) -> list[str]:
-        return [line for m in self.met for line in met_verdict(m)]
+        return [f"{self.case.name} {self.case.aspect}: {line}" for m in self.met for line in met_verdict(m)]
 
 
 class GraphFill:

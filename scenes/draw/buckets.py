@@ -149,20 +149,24 @@ class Buckets(View):
                      and len(c.ids) > 1 and c.ids[1] == leaf), None)
         after = fill.text("after") if fill is not None else None
         value = self._bucket(box, 0.0, after).value if after is not None else None
-        spots = self.mouth_row(box, toks, [old.value, value])
-        if spots is None or not all(self._clear_way(leaf, m, to) for m, to in zip(toks, spots)):
+        for beside in (False, True):  # in its mouth, or where they do not fit there, flanking it
+            spots = self.mouth_row(box, toks, [old.value, value], beside)
+            if spots is not None and all(self._clear_way(leaf, m, to, toks) for m, to in zip(toks, spots)):
+                break
+        else:
             return []
         gap = self.theme.spacing.edge_clearance
         words = [bounds(w) for w in (getattr(card, r, None) for r in ("name", "value", "sub")) if w is not None]
+        keep_off = words + ([bounds(old)] if beside else [])  # flanking it: not down through it
         left, _, right, _ = bounds(card)
         out: Anims = []
         for m, (x, y) in zip(toks, spots):
             here = m.get_center()
-            clear = [float(here[0]), left - m.width / 2 - gap, right + m.width / 2 + gap]
+            clear = [float(here[0]), x, left - m.width / 2 - gap, right + m.width / 2 + gap]
             clear += [e for r in words for e in (r[0] - m.width / 2 - gap, r[2] + m.width / 2 + gap)]
             down = min((c for c in clear if not any(meet((c - m.width / 2, y, c + m.width / 2, float(here[1])), r)
-                                                    for r in words)),
-                       key=lambda c: abs(c - here[0]) + abs(c - x))  # the shortest way past the words
+                                                    for r in keep_off) and (not beside or (c - box.x) * (x - box.x) > 0)),
+                       key=lambda c: abs(c - here[0]) + abs(c - x), default=x)  # the shortest way past the words
             way = VMobject()
             way.set_points_as_corners([[here[0], here[1], 0.0], [down, here[1], 0.0], [down, y, 0.0], [x, y, 0.0]])
             record_tag(m, "badge", id=f"{box.id}->{leaf}")  # the bucket's arrow's (`BackwardWalk._to_row`)
@@ -171,22 +175,27 @@ class Buckets(View):
             out.append(RideBehind(m, way))
         return out
 
-    def mouth_row(self, box: Box, toks: list[VGroup], values: list[Mobject | None]) -> list[tuple[float, float]] | None:
+    def mouth_row(self, box: Box, toks: list[VGroup], values: list[Mobject | None],
+                  beside: bool = False) -> list[tuple[float, float]] | None:
         """Where ``toks`` wait side by side in the mouth of the bucket ``box`` (in their order),
         the left half left of the arrowhead in the middle of its rim and the rest right of it, at
-        the height `mouth` gives; None where they do not all fit inside its rim."""
+        the height `mouth` gives; None where they do not all fit inside its rim. ``beside``: the
+        halves flank the bucket at its middle's height instead, outside its rim (None where one
+        would leave the free frame)."""
         t, k = self.theme, self.ctx.layout.scale
         gap = t.spacing.edge_clearance
+        lo, _, hi, _ = self.frame.free_rect()
         order = sorted(range(len(toks)), key=lambda i: toks[i].get_center()[0])
         half = len(toks) // 2
         out: list[tuple[float, float]] = [(0.0, 0.0)] * len(toks)
         for rank, i in enumerate(order):
             side, nth = (-1.0, half - 1 - rank) if rank < half else (1.0, rank - half)
             inner = [toks[j].width + gap for j in (order[:half][::-1] if side < 0 else order[half:])[:nth]]
-            x = box.x + side * (arrow_length(t, k) / 2 + gap + sum(inner) + toks[i].width / 2)
-            if abs(x - box.x) + toks[i].width / 2 > box.w / 2:
+            w = toks[i].width
+            x = box.x + side * ((box.w if beside else arrow_length(t, k)) / 2 + gap + sum(inner) + w / 2)
+            if (not beside and abs(x - box.x) + w / 2 > box.w / 2) or (beside and not lo <= x - w / 2 <= x + w / 2 <= hi):
                 return None
-            out[i] = (x, self.mouth(box, toks[i], values)[1])
+            out[i] = (x, box.y if beside else self.mouth(box, toks[i], values)[1])
         return out
 
     @draws("bucket_fill")
@@ -269,15 +278,16 @@ class Buckets(View):
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
-    def _clear_way(self, leaf: str, tok: Mobject, to: tuple[float, float]) -> bool:
+    def _clear_way(self, leaf: str, tok: Mobject, to: tuple[float, float], going: list[Mobject] = ()) -> bool:
         """Whether ``tok`` can drop to ``to`` passing over nothing but its own leaf's card and
         bucket: the box its glide sweeps (to the mouth's height, then across) meets no other text,
-        card or bucket on screen. A bucket standing close to another card (a crowded lesson's
+        card or bucket on screen (but ``going``: tokens going there with it). A bucket standing
+        close to another card (a crowded lesson's
         row of leaves) has none; there the token fades where it waits."""
         w, h = tok.width / 2, tok.height / 2
         x, y = tok.get_center()[0], tok.get_center()[1]
         swept = (min(x, to[0]) - w, min(y, to[1]) - h, max(x, to[0]) + w, max(y, to[1]) + h)
-        others = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf) + [tok] + self.walk.visit_marks)
+        others = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf) + [tok, *going] + self.walk.visit_marks)
         return not any(meet(swept, r) for r in others)
 
     def mouth(self, box: Box, tok: Mobject, values: list[Mobject | None]) -> tuple[float, float]:
