@@ -10,6 +10,7 @@ that holds state across passes (``.grad`` adds up until ``zero_grad``), with its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 
 from manim import FadeIn, FadeOut, Mobject, VGroup, VMobject, smooth
@@ -115,12 +116,16 @@ class Buckets(View):
     def _bucket_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
                      early: bool) -> Anims:
         """The bucket's sums beside it, one a row (``3 + 3 = 6``, then ``6 + 6 = 12``), at its
-        value's size, until the next visit or fill; clear of what is on screen but ``going``, and
+        value's size (a visit note's where a row would not fit the free frame's width), until the next visit or fill; clear of what is on screen but ``going``, and
         of ``coming`` (the bucket's new value, which may overhang its rim). ``early``: the first
         row (what met in the bucket) is written while its terms are still there, before they go
         in; the rest as the level rises."""
         t = self.theme
-        lines = [formula(r, t, size=t.font_sizes.bucket_sum) for r in rows]
+        lo, _, hi, _ = self.frame.free_rect()
+        size = t.font_sizes.bucket_sum
+        if max(formula(r, t, size=size).width for r in rows) > hi - lo:  # a long sum (five terms at 9:16):
+            size = t.font_sizes.note  # at a visit note's size, in the frame
+        lines = [formula(r, t, size=size) for r in rows]
         block = note_block(lines, t, owner=box.id)
         lay = self.ctx.layout
         x, y = note_centre(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
@@ -278,7 +283,7 @@ class Buckets(View):
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
-    def _clear_way(self, leaf: str, tok: Mobject, to: tuple[float, float], going: list[Mobject] = ()) -> bool:
+    def _clear_way(self, leaf: str, tok: Mobject, to: tuple[float, float], going: Sequence[Mobject] = ()) -> bool:
         """Whether ``tok`` can drop to ``to`` passing over nothing but its own leaf's card and
         bucket: the box its glide sweeps (to the mouth's height, then across) meets no other text,
         card or bucket on screen (but ``going``: tokens going there with it). A bucket standing

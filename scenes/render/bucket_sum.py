@@ -4,8 +4,8 @@ Why (REVIEW3 item 1, seed 004: "The two contributions meet in w's bucket and add
 gradients reaching a leaf in one backward() (``w * w``'s two 3) stopped on its card's arrowheads
 and faded there; the sum ``3 + 3 = 6`` came after, small, beside an empty bucket, and a second
 pass showed only ``6 + 6 = 12``. So, for each fill whose gradients met (a ``bucket_fill`` cue
-with two or more ``part`` strings): the note ``3 + 3 = 6`` is written, and when it first shows
-every term is a badge of that bucket (its mouth, or its row beside it: within the bucket's width
+with two or more ``part`` strings): the note ``3 + 3 = 6`` is written, and at some frame while it
+is written every term is a badge of that bucket (its mouth, or its row beside it: within the bucket's width
 and the terms' widths of it), still shown; into a
 bucket that held a value, ``6 + 6 = 12`` is written too, not before the pass's own sum (the
 engine sums the paths before AccumulateGrad adds to ``.grad``). Numbers are the plan's strings.
@@ -20,6 +20,8 @@ from scenes.storyboard.plan import Plan
 
 SHOWN = 0.5
 """Opacity an item must have to count as on screen (`scenes.render.takeaway.SHOWN`)."""
+SEEN = 0.05
+"""Opacity from which a note counts as being written (`scenes.render.continuity.SEEN`)."""
 LATE = 1.0
 """Seconds after its fill ends by which a sum must have been written."""
 
@@ -37,6 +39,7 @@ class Met:
     end: float
     first: float | None = None  # when the pass's sum first showed
     then_first: float | None = None
+    together: bool = False  # some frame showed it written with all its terms at the bucket
     problems: list[str] = field(default_factory=list)
 
 
@@ -89,13 +92,18 @@ def missing_terms(met: Met, items: list[dict]) -> list[str]:
 
 
 def see(met: Met, time: float, items: list[dict]) -> None:
-    """Take in one frame of the clip at ``time``."""
-    notes = {i["text"] for i in items if i["role"] == "note" and i["opacity"] >= SHOWN
+    """Take in one frame of the clip at ``time``: whether the pass's sum is written (coming in
+    counts: a lesson is sampled every 0.2 s, its fill lasts 0.4 s) and its terms are all at the
+    bucket then."""
+    notes = {i["text"] for i in items if i["role"] == "note" and i["opacity"] >= SEEN
              and i.get("id") == f"note:{met.bucket}"}
-    if met.first is None and met.text in notes and met.start - 1e-6 <= time <= met.end + LATE:
-        met.first = time
+    if met.text in notes and met.start - 1e-6 <= time <= met.end + LATE:
+        if met.first is None:
+            met.first = time
         gone = missing_terms(met, items)
-        if gone:
+        if not gone:
+            met.together = True
+        elif not met.problems:
             met.problems.append(f"at {time:.2f} s {met.text!r} is written while {' and '.join(gone)} "
                                 f"are not at {met.bucket}")
     if met.then is not None and met.then_first is None and met.then in notes and met.start - 1e-6 <= time:
@@ -110,7 +118,7 @@ def verdict(met: Met) -> list[str]:
     >>> verdict(m)
     ["'3 + 3 = 6' never written by bucket:t0 (1.00-1.80 s)"]
     """
-    out = list(met.problems)
+    out = [] if met.together else met.problems[:1]
     if met.first is None:
         out.append(f"{met.text!r} never written by {met.bucket} ({met.start:.2f}-{met.end:.2f} s)")
     if met.then is not None and met.then_first is None:
