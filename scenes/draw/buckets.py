@@ -230,6 +230,7 @@ class Buckets(View):
             self.ctx.record(after)
         add = shown.get("add")
         waiting = self.walk.fill_tokens.pop(leaf, [])
+        keep: list[VGroup] = []  # the tokens waiting there that go in (the others fade)
         if add is not None:
             # the badge of the visit to AccumulateGrad, waiting beside the bucket, drops into it:
             # it glides into the middle and fades there as the level rises, and the bucket's
@@ -267,8 +268,10 @@ class Buckets(View):
                 out.append(DropIn(m, to, fade_in=not keep))
         else:
             out += [FadeOut(m) for m in waiting]
+        early = len(parts) > 1 and bool(keep)  # what met is summed while it is there: the note comes
+        marks = [] if early else self.walk.visit_marks  # as the visit's marks go, so keeps off them
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
-        going, self.walk.visit_marks = self.walk.visit_marks + [m for m in waiting if m not in keep], []
+        going, self.walk.visit_marks = marks + [m for m in waiting if m not in keep], []
         coming = [new.value] if new.value is not None else []
         rows = []
         if len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6 (this pass's,
@@ -278,7 +281,7 @@ class Buckets(View):
         if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
             rows.append(f"{before.text} + {add.text} = {after.text}")
         if rows:
-            out += self._bucket_note(box, rows, going, coming, early=len(parts) > 1 and bool(keep))
+            out += self._bucket_note(box, rows, going, coming, early=early)
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out

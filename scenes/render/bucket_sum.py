@@ -6,7 +6,7 @@ and faded there; the sum ``3 + 3 = 6`` came after, small, beside an empty bucket
 pass showed only ``6 + 6 = 12``. So, for each fill whose gradients met (a ``bucket_fill`` cue
 with two or more ``part`` strings): the note ``3 + 3 = 6`` is written, and at some frame while it
 is written every term is a badge of that bucket (its mouth, or its row beside it: within the bucket's width
-and the terms' widths of it), still shown; into a
+and twice the row's width of it), still seen; into a
 bucket that held a value, ``6 + 6 = 12`` is written too, not before the pass's own sum (the
 engine sums the paths before AccumulateGrad adds to ``.grad``). Numbers are the plan's strings.
 """
@@ -78,9 +78,9 @@ def missing_terms(met: Met, items: list[dict]) -> list[str]:
     if not shapes:
         return list(met.terms)
     box = (min(b[0] for b in shapes), min(b[1] for b in shapes), max(b[2] for b in shapes), max(b[3] for b in shapes))
-    badges = [i for i in items if i["role"] == "badge" and i["opacity"] >= SHOWN
+    badges = [i for i in items if i["role"] == "badge" and i["opacity"] >= SEEN  # seen, going in or not
               and str(i.get("id") or "").startswith(met.bucket)]
-    reach = (box[2] - box[0]) + len(met.terms) * max((b["bbox"][2] - b["bbox"][0] for b in badges), default=0.0)
+    reach = (box[2] - box[0]) + 2 * sum(b["bbox"][2] - b["bbox"][0] for b in badges)  # a row settles loosely
     there = [i.get("text") for i in badges if _near(i["bbox"], box, reach)]
     missing = []
     for term in met.terms:
