@@ -91,6 +91,7 @@ class FontSizes:
     code_pass: float
     curve_label: float
     note: float
+    bucket_sum: float  # a bucket's sums, at its value's size
     min_glyph_px: float
     min_glyph_main_px: float
     glyph_cap: float

@@ -198,8 +198,9 @@ class BackwardWalk(View):
                 out += self.rides.merge(waiting, tok, step, box, into=item if is_acc else None)
                 waiting = []
                 self.ctx.record(s)
-        if is_acc and waiting:  # no badge (they met at the bucket): they wait for the fill
+        if is_acc and waiting:  # no badge (they met at the bucket): they wait for the fill, in its mouth
             out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
+            out += self.buckets.meet_in_mouth(item, waiting, cue.start)
             self.walk.fill_tokens[item], waiting = waiting, []
             rode = []  # they stay: not going
         marks = tags + self.walk.fill_tokens.get(item, [])

@@ -10,24 +10,26 @@ that holds state across passes (``.grad`` adds up until ``zero_grad``), with its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 
-from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
+from manim import FadeIn, FadeOut, Mobject, VGroup, VMobject, smooth
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
-from scenes.draw.drop import DROP, DropIn
+from scenes.draw.drop import DROP, FADE_LEAD, SINK, DropIn
 from scenes.draw.focus import CameraFocus
-from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag as record_tag, tag_of
 from scenes.draw.refill import refill
+from scenes.draw.ride_behind import RideBehind
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
-from scenes.layout.label_spots import badge_centre, meet, note_centre
+from scenes.layout.label_spots import badge_centre, meet, note_centre, rect_around
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
 from scenes.storyboard.cues import Cue
@@ -112,12 +114,20 @@ class Buckets(View):
                 out += self._ensure_bucket(self.ctx.layout.items[box.id].tensor or "")
         return out
 
-    def _bucket_note(self, box: Box, text: str, going: list[Mobject], coming: list[Mobject]) -> Anims:
-        """``before + add = after`` beside a bucket, until the next visit or fill; clear of what
-        is on screen but ``going``, and of ``coming`` (the bucket's new value, which may overhang
-        its rim)."""
+    def _bucket_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
+                     early: bool) -> Anims:
+        """The bucket's sums beside it, one a row (``3 + 3 = 6``, then ``6 + 6 = 12``), at its
+        value's size (a visit note's where a row would not fit the free frame's width), until the next visit or fill; clear of what is on screen but ``going``, and
+        of ``coming`` (the bucket's new value, which may overhang its rim). ``early``: the first
+        row (what met in the bucket) is written while its terms are still there, before they go
+        in; the rest as the level rises."""
         t = self.theme
-        block = note_block([formula(text, t)], t, owner=box.id)
+        lo, _, hi, _ = self.frame.free_rect()
+        size = t.font_sizes.bucket_sum
+        if max(formula(r, t, size=size).width for r in rows) > hi - lo:  # a long sum (five terms at 9:16):
+            size = t.font_sizes.note  # at a visit note's size, in the frame
+        lines = [formula(r, t, size=size) for r in rows]
+        block = note_block(lines, t, owner=box.id)
         lay = self.ctx.layout
         x, y = note_centre(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
                            clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0, within=self.frame.free_rect(),
@@ -125,7 +135,74 @@ class Buckets(View):
                            + self.onscreen.shown_rects(exclude=going, extra=coming))
         self.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
-        return [FadeIn(block, rate_func=second_half)]
+        written = DROP.arrive - FADE_LEAD  # the terms start to go in then
+        return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k == 0
+                       else second_half) for k, m in enumerate(lines)]
+
+    def meet_in_mouth(self, leaf: str, toks: list[VGroup], since: float) -> Anims:
+        """Gradients that reached ``leaf`` together in one backward() (``w * w``'s two 3, on its
+        card's arrowheads) go on down into its bucket's mouth, side by side, where the fill sums
+        them: seed 004, "the two contributions meet in w's bucket and add up". Each goes straight
+        down over its card's body beside its words (a step aside first where they are in the
+        way), then in under the card: hardly ever away from where it lands (`scenes.render.flight`). They ride on as
+        the bucket's arrow's, as its row does. Nothing where the mouth has no room for them all,
+        or their way passes something else: they wait where they are and fade as it fills."""
+        box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
+        card, old = self.graph.cards.get(leaf), self.graph.buckets.get(leaf)
+        if box is None or card is None or old is None or len(toks) < 2 or any(_beside(m) for m in toks):
+            return []
+        fill = next((c for c in self.ctx.plan.cues if c.kind == "bucket_fill" and c.start >= since
+                     and len(c.ids) > 1 and c.ids[1] == leaf), None)
+        after = fill.text("after") if fill is not None else None
+        value = self._bucket(box, 0.0, after).value if after is not None else None
+        for beside in (False, True):  # in its mouth, or where they do not fit there, flanking it
+            spots = self.mouth_row(box, toks, [old.value, value], beside)
+            if spots is not None and all(self._clear_way(leaf, m, to, toks) for m, to in zip(toks, spots)):
+                break
+        else:
+            return []
+        gap = self.theme.spacing.edge_clearance
+        words = [bounds(w) for w in (getattr(card, r, None) for r in ("name", "value", "sub")) if w is not None]
+        keep_off = words + ([bounds(old)] if beside else [])  # flanking it: not down through it
+        left, _, right, _ = bounds(card)
+        out: Anims = []
+        for m, (x, y) in zip(toks, spots):
+            here = m.get_center()
+            clear = [float(here[0]), x, left - m.width / 2 - gap, right + m.width / 2 + gap]
+            clear += [e for r in words for e in (r[0] - m.width / 2 - gap, r[2] + m.width / 2 + gap)]
+            down = min((c for c in clear if not any(meet((c - m.width / 2, y, c + m.width / 2, float(here[1])), r)
+                                                    for r in keep_off) and (not beside or (c - box.x) * (x - box.x) > 0)),
+                       key=lambda c: abs(c - here[0]) + abs(c - x), default=x)  # the shortest way past the words
+            way = VMobject()
+            way.set_points_as_corners([[here[0], here[1], 0.0], [down, here[1], 0.0], [down, y, 0.0], [x, y, 0.0]])
+            record_tag(m, "badge", id=f"{box.id}->{leaf}")  # the bucket's arrow's (`BackwardWalk._to_row`)
+            m.in_mouth = True
+            m.rests = rect_around(x, y, (m.width, m.height))
+            out.append(RideBehind(m, way))
+        return out
+
+    def mouth_row(self, box: Box, toks: list[VGroup], values: list[Mobject | None],
+                  beside: bool = False) -> list[tuple[float, float]] | None:
+        """Where ``toks`` wait side by side in the mouth of the bucket ``box`` (in their order),
+        the left half left of the arrowhead in the middle of its rim and the rest right of it, at
+        the height `mouth` gives; None where they do not all fit inside its rim. ``beside``: the
+        halves flank the bucket at its middle's height instead, outside its rim (None where one
+        would leave the free frame)."""
+        t, k = self.theme, self.ctx.layout.scale
+        gap = t.spacing.edge_clearance
+        lo, _, hi, _ = self.frame.free_rect()
+        order = sorted(range(len(toks)), key=lambda i: toks[i].get_center()[0])
+        half = len(toks) // 2
+        out: list[tuple[float, float]] = [(0.0, 0.0)] * len(toks)
+        for rank, i in enumerate(order):
+            side, nth = (-1.0, half - 1 - rank) if rank < half else (1.0, rank - half)
+            inner = [toks[j].width + gap for j in (order[:half][::-1] if side < 0 else order[half:])[:nth]]
+            w = toks[i].width
+            x = box.x + side * ((box.w if beside else arrow_length(t, k)) / 2 + gap + sum(inner) + w / 2)
+            if (not beside and abs(x - box.x) + w / 2 > box.w / 2) or (beside and not lo <= x - w / 2 <= x + w / 2 <= hi):
+                return None
+            out[i] = (x, box.y if beside else self.mouth(box, toks[i], values)[1])
+        return out
 
     @draws("bucket_fill")
     def draw_bucket_fill(self, cue: Cue, step: StepScratch) -> Anims:
@@ -154,12 +231,13 @@ class Buckets(View):
             self.ctx.record(after)
         add = shown.get("add")
         waiting = self.walk.fill_tokens.pop(leaf, [])
+        keep: list[VGroup] = []  # the tokens waiting there that go in (the others fade)
         if add is not None:
             # the badge of the visit to AccumulateGrad, waiting beside the bucket, drops into it:
             # it glides into the middle and fades there as the level rises, and the bucket's
             # number shows once it is gone (`scenes.draw.drop`); with no badge there, one shows
             # first. Where paths met at the bucket, every token waiting there drops in with it
-            keep = [m for m in waiting if m.text.text == add.text][:1] or (waiting if parts else [])
+            keep = waiting if len(parts) > 1 else [m for m in waiting if m.text.text == add.text][:1]
             out += [FadeOut(m) for m in waiting if m not in keep]
             self.ctx.record(add)
             drops = keep
@@ -175,9 +253,13 @@ class Buckets(View):
             far = [m for m in drops if not _beside(m)]  # at the leaf's arrowheads (w * w): they go there
             out += [FadeOut(m, rate_func=first_half) for m in far]
             near = [m for m in drops if m not in far]
-            if len(near) > 1:  # a row of them: summed first (the note says so), as the engine sums
-                out += [FadeOut(m, rate_func=first_half) for m in near]  # paths before AccumulateGrad;
-                near = []  # dropped together they would meet in the mouth, one over another
+            if len(near) > 1 and all(_in_mouth(m) for m in near):  # met in its mouth: the note
+                out += [DropIn(m, m.get_center()[:2], SINK) for m in near]  # sums them, then they go in
+                near = []
+            elif len(near) > 1:  # a row beside it: summed first (the note says so), as the engine sums
+                out += [FadeOut(m, rate_func=lambda a: smooth(DROP.window(a, DROP.arrive - FADE_LEAD, DROP.gone)))
+                        for m in near]  # paths before AccumulateGrad; dropped together they would meet in
+                near = []  # the mouth, one over another
             for m in near:  # in its bucket, it is the bucket's
                 to = self.mouth(box, m, [old.value, new.value])
                 if not self._clear_way(leaf, m, to):  # a neighbour in the way: it goes in where it waits
@@ -187,28 +269,34 @@ class Buckets(View):
                 out.append(DropIn(m, to, fade_in=not keep))
         else:
             out += [FadeOut(m) for m in waiting]
+        early = len(parts) > 1 and bool(keep)  # what met is summed while it is there: the note comes
+        marks = [] if early else self.walk.visit_marks  # as the visit's marks go, so keeps off them
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
-        going, self.walk.visit_marks = self.walk.visit_marks + waiting, []
+        going, self.walk.visit_marks = marks + [m for m in waiting if m not in keep], []
         coming = [new.value] if new.value is not None else []
-        if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
-            out += self._bucket_note(box, f"{before.text} + {add.text} = {after.text}", going, coming)
-        elif len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6
-            out += self._bucket_note(box, f"{' + '.join(s.text for s in parts)} = {add.text}", going, coming)
+        rows = []
+        if len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6 (this pass's,
+            rows.append(f"{' + '.join(s.text for s in parts)} = {add.text}")  # summed before AccumulateGrad)
             for s in parts:
                 self.ctx.record(s)
+        if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
+            rows.append(f"{before.text} + {add.text} = {after.text}")
+        if rows:
+            out += self._bucket_note(box, rows, going, coming, early=early)
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
-    def _clear_way(self, leaf: str, tok: Mobject, to: tuple[float, float]) -> bool:
+    def _clear_way(self, leaf: str, tok: Mobject, to: tuple[float, float], going: Sequence[Mobject] = ()) -> bool:
         """Whether ``tok`` can drop to ``to`` passing over nothing but its own leaf's card and
         bucket: the box its glide sweeps (to the mouth's height, then across) meets no other text,
-        card or bucket on screen. A bucket standing close to another card (a crowded lesson's
+        card or bucket on screen (but ``going``: tokens going there with it). A bucket standing
+        close to another card (a crowded lesson's
         row of leaves) has none; there the token fades where it waits."""
         w, h = tok.width / 2, tok.height / 2
         x, y = tok.get_center()[0], tok.get_center()[1]
         swept = (min(x, to[0]) - w, min(y, to[1]) - h, max(x, to[0]) + w, max(y, to[1]) + h)
-        others = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf) + [tok] + self.walk.visit_marks)
+        others = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf) + [tok, *going] + self.walk.visit_marks)
         return not any(meet(swept, r) for r in others)
 
     def mouth(self, box: Box, tok: Mobject, values: list[Mobject | None]) -> tuple[float, float]:
@@ -247,6 +335,11 @@ class Buckets(View):
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = written
         return out + [refill(old, new)]
+
+
+def _in_mouth(tok: Mobject) -> bool:
+    """Whether ``tok`` waits in its bucket's mouth (`Buckets.meet_in_mouth`)."""
+    return bool(getattr(tok, "in_mouth", False))
 
 
 def _beside(tok: Mobject) -> bool:

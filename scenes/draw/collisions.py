@@ -203,7 +203,8 @@ def _leaving(a: Item, b: Item) -> bool:
     of the arrow ``SRC->DST``): the card DST it leaves, that card's texts and its visit's note
     (from its product in the note beside the node, its way crosses the node, drawn over it, on
     to the edge; the note's other products and the tokens setting off from them), or a dimmed
-    card's (out of the walk, under `MIN_SHOWN`: one standing between a note and its node).
+    card's (out of the walk, under `MIN_SHOWN`: one standing between a note and its node); and
+    a token riding a bucket's arrow (``bucket:X->X``) over that bucket, in whose mouth it waits.
 
     >>> tok = {"kind": "text", "role": "badge", "text": "4/3", "bbox": [0, 0, 20, 10], "opacity": 1.0, "id": "t7->t8"}
     >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [0, 0, 60, 30], "opacity": 1.0, "id": "t8"}
@@ -211,13 +212,17 @@ def _leaving(a: Item, b: Item) -> bool:
     (True, True, False, True)
     >>> _leaving(tok, dict(tok, id="t2->t8")), _leaving(tok, dict(tok, id="t8->t9")), _leaving(tok, dict(card, id="note:t8"))
     (True, False, True)
+    >>> drop = dict(tok, id="bucket:t8->t8")  # riding the bucket's arrow into its mouth
+    >>> _leaving(drop, dict(card, role="bucket", id="bucket:t8")), _leaving(drop, dict(card, role="bucket", id="bucket:t9"))
+    (True, False)
     """
     def rides_over(t: Item, c: Item) -> bool:
         ident, other = t.get("id") or "", c.get("id")
         if t["role"] != "badge" or "->" not in ident or other is None:
             return False
-        node = ident.split("->")[-1]
+        into, node = ident.split("->")[0], ident.split("->")[-1]
         return (other in (node, f"note:{node}") or (c["role"] == "badge" and other.endswith(f"->{node}"))
+                or (other == into and into.startswith("bucket:"))  # into the bucket it rides to: its mouth
                 or (c["opacity"] < MIN_SHOWN and "->" not in other))
 
     return rides_over(a, b) or rides_over(b, a)

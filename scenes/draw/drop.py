@@ -37,6 +37,9 @@ class DropTiming:
 DROP = DropTiming(appear=0.15, arrive=0.45, gone=0.6, swap=0.72)
 """At 0.8 s a fill: the token moves for about 0.35 s and is gone by 0.5 s; the level rises from
 0.35 s; the value the bucket held gives way to the new one at about 0.6 s."""
+SINK = DropTiming(appear=DROP.appear, arrive=DROP.arrive, gone=DROP.swap, swap=DROP.swap)
+"""Tokens already in the bucket's mouth (what met there, `Buckets.meet_in_mouth`) stay, and
+fade as the level rises until the new value shows: never an empty bucket between."""
 FADE_LEAD = 0.1
 """The token starts fading this much (of the cue) before it arrives: still drawn while it moves,
 as `scenes.render.flight` wants, and half gone as it stops."""

@@ -4,7 +4,8 @@ Why (issue 19): the sum ``3 + 3 = 6`` and the badge 6 were written by the walk's
 bucket, while the caption still said "each path sends 3"; at the second backward the bucket
 already held 6, so ``3 + 3 = 6`` beside it read as the bucket's total. The visit now only
 brings what each path sent; the fill, in the beat whose caption says they add up, writes
-``3 + 3 = 6`` (an empty bucket) or ``6 + 6 = 12`` (the bucket's own arithmetic).
+``3 + 3 = 6``, and into a bucket that held 6 then ``6 + 6 = 12`` (the bucket's own arithmetic),
+as the engine sums the paths before AccumulateGrad adds to ``.grad``.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ def test_a_visit_to_a_bucket_writes_no_sum() -> None:
 def test_the_sum_comes_with_the_caption_that_names_it() -> None:
     p = _plan("grad_accumulation")
     fills = [c for c in p.cues if c.kind == "bucket_fill"]
-    # into the bucket that held 6, the sum written is its own, 6 + 6 = 12: what met is not shown
-    assert [[s.text for s in c.strings if s.role == "part"] for c in fills] == [["3", "3"], [], ["3", "3"]]
+    # into the bucket that held 6 too, what met comes with the fill: 3 + 3 = 6, then 6 + 6 = 12
+    assert [[s.text for s in c.strings if s.role == "part"] for c in fills] == [["3", "3"], ["3", "3"], ["3", "3"]]
     assert [(c.text("before"), c.text("add"), c.text("after")) for c in fills][1] == ("6", "6", "12")
     for k, c in enumerate(fills):
         # the fill is done as its caption starts (its number readable when named), or runs under it

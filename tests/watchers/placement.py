@@ -5,6 +5,7 @@ graph fills or leaves empty."""
 from __future__ import annotations
 
 from scenes.draw.collisions import collisions, notes_astray, too_small, waits_on_heads
+from scenes.render.bucket_sum import meetings, see as see_met, verdict as met_verdict
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from tests.frame_checks import Case, Spans, who
 
@@ -142,3 +143,18 @@ class EmptyArea:
         self._close()
         return [f"{self.case.name} {self.case.aspect} {t0:.2f}-{t1:.2f} s: {share:.0%} of the frame empty"
                 for t0, t1, share in self.spans]
+
+
+class MetInBucket:
+    """Gradients that meet in a bucket are there, side by side, as their sum is written, and into
+    a bucket that held a value the pass's sum comes before the bucket's (`scenes.render.bucket_sum`)."""
+
+    def __init__(self, case: Case) -> None:
+        self.case, self.met = case, meetings(case.plan)
+
+    def see(self, sample: dict) -> None:
+        for m in self.met:
+            see_met(m, sample["time"], sample["items"])
+
+    def found(self) -> list[str]:
+        return [f"{self.case.name} {self.case.aspect}: {line}" for m in self.met for line in met_verdict(m)]

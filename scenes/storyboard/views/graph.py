@@ -232,13 +232,15 @@ def _derived(b: Builder, tensor: Event, f: Derived, inputs: list) -> Shown:
 def accumulate(b: Builder, ev: Event) -> None:
     """A bucket fill. Where gradients met at the bucket (``w * w``), what each path sent
     (``part``) goes with the fill, so ``3 + 3 = 6`` is written as the caption says they add up,
-    not while it still says each path sends 3 (a bucket that held 6 shows ``6 + 6 = 12``)."""
+    not while it still says each path sends 3. Into a bucket that held 6 too: the engine sums
+    the paths before AccumulateGrad adds to ``.grad``, so the pass's ``3 + 3 = 6`` comes first,
+    then the bucket's ``6 + 6 = 12``."""
     strings = b.name_of(ev.tensor)
     if ev.before is not None:
         strings.append(b.value(ev, "before", "before_exact", None, "before"))
     visit_ = b.index.visit_of(ev.call, ev.node, ev.seq)
-    parts = arrivals(b, visit_) if visit_ is not None and ev.before is None else []
-    if len(parts) > 1:  # into a bucket that held 6, the sum written is the bucket's: 6 + 6 = 12
+    parts = arrivals(b, visit_) if visit_ is not None else []
+    if len(parts) > 1:
         strings += parts
     strings.append(b.value(ev, "add", "add_exact", None, "add"))
     strings.append(b.value(ev, "after", "after_exact", "str", "after"))
