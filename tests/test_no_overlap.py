@@ -72,8 +72,8 @@ from tests.frame_checks import FrameCheck, inspect_checks
 from tests.watchers.console import BeatPrintsKept, ConsoleReadable
 from tests.watchers.continuity import Blinks, Flights, Jumps, LooseArrows, Pops, Renames
 from tests.watchers.meaning import OffColour, TakeawayShown, Untrue
-from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, TooSmall, ValuesTooSmall,
-                                      WaitsOnHead)
+from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, TooSmall,
+                                      ValuesTooSmall, WaitsOnHead)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
