@@ -226,6 +226,8 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("reverse_mode", "16:9"): "34 % at most: the tallies' column beside the network takes a third of its region (the network view's own placement)",
     ("graph_build", "9:16"): f"29 % at most (29 % before): {_UNDER}",
     ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
+    ("backward_walk", "9:16"): (f"49 % at most (55 % before a close-up hid a card whose every link leads out of "
+                                f"view, focus._floating, review 3 item 9): {_WALK_CAMERA}"),
     ("grad_accumulation", "9:16"): (f"29 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
                                     f"left in view while its card was out): a two-layer graph of five cards, {_WALK_CAMERA}"),
     ("dynamic_graph", "9:16"): (f"45 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
