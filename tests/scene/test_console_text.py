@@ -32,14 +32,14 @@ def test_a_message_keeps_its_first_sentence() -> None:
 
 @pytest.mark.slow  # plays one generated lesson without drawing, looking once per cue
 def test_lines_scrolled_away_are_counted(tmp_path) -> None:
-    """Nothing leaves the console in silence (issue 40): generated lesson 4 at 16:9 prints more
+    """Nothing leaves the console in silence (issue 40): generated lesson 7 at 16:9 prints more
     lines (its loss, each step's arithmetic, the values its cards have no room for) than the
     column under the code holds above the legend. Whenever a cue is done, the lines shown and
     the count under them (`earlier_words`) add up to every line printed so far."""
     from tests.lessons_gen import lesson
 
-    path = tmp_path / "generated_4.yaml"
-    path.write_text(lesson(4).text)
+    path = tmp_path / "generated_7.yaml"
+    path.write_text(lesson(7).text)
     checked, plan = load_and_plan(str(path))
     labels = load_theme().labels
     said = {earlier_words(n, labels): n for n in range(1, 200)}  # the count's words -> its number
@@ -49,7 +49,7 @@ def test_lines_scrolled_away_are_counted(tmp_path) -> None:
     fps = 60
     at = sorted({round(c.start + c.duration - 0.5 / fps, 3) for c in plan.cues if c.start + c.duration < plan.duration})
     before: list[str] = []
-    printed, counted, aside, looked = 0, 0, 0, 0
+    printed, counted, aside, looked, most = 0, 0, 0, 0, 0
     for s in inspect_clip(checked, plan, RenderOptions(aspect="16:9", fps=fps), at=at):
         # while the walk's pane has stepped aside (one code line shown: `CodePaneView._printed_aside`)
         # the printed lines step aside with it and come back with it: nothing is looked at then
@@ -68,8 +68,9 @@ def test_lines_scrolled_away_are_counted(tmp_path) -> None:
                                                  f"{len(lines)} shown and {counted} counted: {lines}")
         before = lines
         looked += 1
+        most = max(most, counted)
     assert looked > aside, "the pane stood aside at most looks: the test no longer looks at the console"
-    assert counted > 0, "the console never scrolled: the test no longer looks at what it means to"
+    assert most > 0, "the console never scrolled: the test no longer looks at what it means to"
 
 
 def test_the_count_of_lines_scrolled_away_reads_as_plain_words() -> None:
