@@ -22,15 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-import numpy as np
 from manim import Animation, FadeOut, Mobject, Transform, VMobject
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, glide_in, hop, restore, settled,
-                                shows_from, span, through, ways)
+from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, glide_in, hop, moved_bounds, restore,
+                               settled, shows_from, span, through, ways, zoom_shape)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -51,23 +50,6 @@ at 15 per second, while the graph under it has moved by less than a pixel or two
 def _before_the_move(t: float) -> float:
     """A fade done by `GONE_BY` of the move."""
     return min(1.0, t / GONE_BY)
-
-
-def moved_bounds(m: Mobject, z: Zoom) -> Rect:
-    """``bounds`` of ``m`` once `CameraFocus._zoom_shape` has moved it, without copying ``m`` (a
-    card and its texts: most of what a camera move cost before its first frame). The move takes
-    every point by the same increasing steps, done here in its order on the same floats, so the
-    least and the most coordinates land where the shape's own do, to the bit. A shape without
-    points keeps Manim's (0, 0, 0, 0)."""
-    if z.factor <= 0:
-        return bounds(CameraFocus._zoom_shape(m.copy(), z))
-    box = bounds(m)
-    if not any(len(s.points) for s in m.get_family()):
-        return box
-    (ax, ay), (tx, ty), k = z.about, z.to, z.factor
-    dx, dy = tx - ax, ty - ay
-    return (((box[0] + dx) - tx) * k + tx, ((box[1] + dy) - ty) * k + ty,
-            ((box[2] + dx) - tx) * k + tx, ((box[3] + dy) - ty) * k + ty)
 
 
 class CameraFocus(View):
@@ -207,14 +189,7 @@ class CameraFocus(View):
         self.ctx.layout = new
 
     def _moved(self, m: Mobject, z: Zoom) -> Mobject:
-        return self._zoom_shape(m.copy(), z)
-
-    @staticmethod
-    def _zoom_shape(m: Mobject, z: Zoom) -> Mobject:
-        """``m`` itself, moved and scaled as the camera's move ``z`` moves the graph."""
-        m.shift([z.to[0] - z.about[0], z.to[1] - z.about[1], 0])
-        m.scale(z.factor, about_point=np.array([z.to[0], z.to[1], 0.0]))
-        return m
+        return zoom_shape(m.copy(), z)
 
     def drawn_at_home(self, make: Callable[[Layout], Mobject]) -> Mobject:
         """A shape ``make`` builds from a layout, built from the layout at home and then moved
@@ -222,7 +197,7 @@ class CameraFocus(View):
         an op name) would be that size in the close view, and too small once the camera is back."""
         if self.home is None or self.zoom is None:
             return make(self.ctx.layout)
-        return self._zoom_shape(make(self.home), self.zoom)
+        return zoom_shape(make(self.home), self.zoom)
 
     @draws("focus")
     def draw_focus(self, cue: Cue, step: StepScratch) -> Anims:
@@ -370,7 +345,7 @@ class CameraFocus(View):
                 coming.append((m, target))
             elif saved is not None:  # stays out of view: moved unseen
                 faded.append((m, saved))
-                self._zoom_shape(m, rel)
+                zoom_shape(m, rel)
             else:
                 moving.append(m)
         # the graph glides on the first way (straight, shift then scale, scale then shift) on

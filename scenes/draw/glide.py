@@ -12,6 +12,7 @@ import numpy as np
 from manim import Animation, Mobject, UpdateFromAlphaFunc, smooth
 from manim.utils.rate_functions import ease_in_out_sine, linear
 
+from scenes.draw.frame_spots import bounds
 from scenes.layout.camera import meets
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Point
@@ -215,6 +216,30 @@ def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], floa
         _carry(at, way(r))
 
     return Driven(m, step, rate_func=linear)
+
+
+def zoom_shape(m: Mobject, z: Zoom) -> Mobject:
+    """``m`` itself, moved and scaled as the camera's move ``z`` moves the graph."""
+    m.shift([z.to[0] - z.about[0], z.to[1] - z.about[1], 0])
+    m.scale(z.factor, about_point=np.array([z.to[0], z.to[1], 0.0]))
+    return m
+
+
+def moved_bounds(m: Mobject, z: Zoom) -> Rect:
+    """``bounds`` of ``m`` once `zoom_shape` has moved it, without copying ``m`` (a
+    card and its texts: most of what a camera move cost before its first frame). The move takes
+    every point by the same increasing steps, done here in its order on the same floats, so the
+    least and the most coordinates land where the shape's own do, to the bit. A shape without
+    points keeps Manim's (0, 0, 0, 0)."""
+    if z.factor <= 0:
+        return bounds(zoom_shape(m.copy(), z))
+    box = bounds(m)
+    if not any(len(s.points) for s in m.get_family()):
+        return box
+    (ax, ay), (tx, ty), k = z.about, z.to, z.factor
+    dx, dy = tx - ax, ty - ay
+    return (((box[0] + dx) - tx) * k + tx, ((box[1] + dy) - ty) * k + ty,
+            ((box[2] + dx) - tx) * k + tx, ((box[3] + dy) - ty) * k + ty)
 
 
 def colours(m: Mobject) -> Colours:

@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 from manim import Circle, Group, RoundedRectangle, Square, VGroup
 
-from scenes.draw.focus import CameraFocus, moved_bounds
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import glide, hop, ways
+from scenes.draw.glide import glide, hop, moved_bounds, ways, zoom_shape
 from scenes.layout.focus import Zoom
 from scenes.video.camera import PathCachingCamera, unseen
 
@@ -36,17 +35,17 @@ def test_a_moved_box_is_the_moved_copys_box_to_the_bit() -> None:
     zooms = [near, near.inverse(), near.then(Zoom(0.61803, (-1.0, 0.5), (0.7, -0.2))), Zoom(1.0, (0.0, 0.0), (0.0, 0.0))]
     for m in _shapes():
         for z in zooms:
-            assert moved_bounds(m, z) == bounds(CameraFocus._zoom_shape(m.copy(), z)), (m, z)
+            assert moved_bounds(m, z) == bounds(zoom_shape(m.copy(), z)), (m, z)
     # the same move written as the map Zoom.point is (another order of the same sums) is not exact
     card, z = _shapes()[0], zooms[0]
     box = bounds(card)
     mapped = (*z.point(box[:2]), *z.point(box[2:]))
-    assert mapped != bounds(CameraFocus._zoom_shape(card.copy(), z))
+    assert mapped != bounds(zoom_shape(card.copy(), z))
 
 
 def test_a_camera_move_keeps_no_copy_of_its_shape_and_lands_it() -> None:
     m, z = _shapes()[1], Zoom(2.0, (0.0, 0.0), (1.0, -0.5))
-    target = CameraFocus._zoom_shape(m.copy(), z)
+    target = zoom_shape(m.copy(), z)
     for anim in (hop(m, target.copy().set_opacity(0.0), 0.0, 0.5, out=True), glide(m.copy(), ways(z)[0], lambda t: t)):
         anim.begin()
         assert not anim.starting_mobject.get_family()[1:] and not len(anim.starting_mobject.points)
