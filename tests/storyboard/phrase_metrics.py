@@ -162,3 +162,30 @@ def held_long(p: Plan, most: float) -> list[tuple[float, float, str]]:
     [(8.0, 18.0, 'b')]
     """
     return [(s.start, s.end, s.text) for s in p.captions if s.end - s.said > most + EPS]
+
+
+def rules_apart(p: Plan, lead: float = LEAD) -> list[str]:
+    """The phrases naming a rule (``{N.rule}``) whose visit shows that rule more than ``lead``
+    seconds before the phrase's words start, or after they start: a rule on screen under another
+    phrase, while the words speak of something else, is read without its explanation, and the
+    phrase that explains it then stands over the next node's rule.
+
+    >>> from scenes.storyboard.caption_events import CaptionSpan
+    >>> from scenes.storyboard.cues import Cue
+    >>> from scenes.storyboard.placeholders import Shown
+    >>> rule = Shown("pow: d² → × 2d", 3, "rule", "rule")
+    >>> visit = Cue(1.0, 0.5, "visit", 0, strings=(rule,))
+    >>> p = Plan("t", 20.0, (visit,), (CaptionSpan(1, 4.0, 8.0, "pow: d² → × 2d", 0, strings=(rule,)),), ())
+    >>> rules_apart(p)
+    ["'pow: d² → × 2d' shown at 1.0, said at 4.0"]
+    """
+    out = []
+    for s in p.captions:
+        for sh in s.strings:
+            if sh.field != "rule":
+                continue
+            shown = [c.start for c in p.cues if c.beat == s.beat and c.kind == "visit"
+                     and any(x.text == sh.text for x in c.strings)]
+            if shown and not s.said - lead - EPS <= min(shown) <= s.said + NEAR + EPS:
+                out.append(f"'{sh.text}' shown at {min(shown)}, said at {s.said}")
+    return out

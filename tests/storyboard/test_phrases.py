@@ -14,7 +14,7 @@ from scenes.storyboard.timings import PlanTimings
 from scenes.voice.speech import Timing, Word
 from tests.clips import CLIPS
 from scenes.storyboard.timings import BLINK
-from tests.storyboard.phrase_metrics import Follow, follow, held_long, still_stretches, uncaptioned
+from tests.storyboard.phrase_metrics import Follow, follow, held_long, rules_apart, still_stretches, uncaptioned
 
 TM = PlanTimings()
 
@@ -91,6 +91,14 @@ def test_no_caption_is_held_long_over_the_action(plans: dict[str, Plan], name: s
     three nodes long" 10.8 s over its three visits and the bucket, reverse_mode's "the forward
     counter runs to the number of weights" 10.5 s over 32 passes)."""
     assert held_long(plans[name], TM.reading.max_seconds) == []
+
+
+@pytest.mark.parametrize("name", CLIPS)
+def test_a_rule_comes_on_screen_with_the_words_that_explain_it(plans: dict[str, Plan], name: str) -> None:
+    """A visit's rule (``pow: d² → × 2d``) shows when the phrase naming it is said, not under the
+    phrase before it (before: backward_walk's pow rule 4.0 s before "its rule is", missing_gradient's
+    3.4 s before, its phrase then read over sub's rule, which no caption named)."""
+    assert rules_apart(plans[name]) == []
 
 
 def test_with_a_voice_no_action_plays_without_a_caption_and_the_words_keep_their_time() -> None:
