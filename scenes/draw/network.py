@@ -84,8 +84,9 @@ class NetworkDiagram(View):
         if late_title:
             region = (left, bottom, right, top - band_h)
         tally = (self.row_height(), self.big_height()) if counters else None
+        aside = {"sweep_step", "tangent_sweep"} <= {c.kind for c in cues}  # the sweep set aside (scenes.draw.passes)
         regions = split_region(region, self._label_column(net), tally, self.theme.proportions.tally_side,
-                               self.theme.spacing.item_gap)
+                               self.theme.spacing.item_gap, self.theme.proportions.tally_aside if aside else 0.0)
         return regions, (left, top - band_h, right, top)
 
     def row_height(self) -> float:
@@ -127,7 +128,7 @@ class NetworkDiagram(View):
         """Everything the network has drawn, its backdrop first."""
         st = self.network
         return [m for m in (st.panel, *st.ghosts.values(), *st.units.values(), *st.links.values(), *st.plain,
-                            *st.sweep, *st.trace,
+                            *st.sweep, *st.trace, *st.aside,
                             *st.done.values(), *st.rows.values(), *st.layer_labels.values(), *st.names.values())
                 if m is not None]
 

@@ -9,7 +9,7 @@ every string they draw in the ledger.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, Create, FadeIn, FadeOut, LaggedStart, Mobject, VGroup
+from manim import DOWN, LEFT, Create, FadeIn, FadeOut, LaggedStart, Mobject, Transform, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import cut
@@ -20,7 +20,8 @@ from scenes.draw.record import tag, tag_of
 from scenes.draw.state import NetworkView
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 from scenes.draw.visuals.network import Places
-from scenes.layout.netplace import FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, row_box
+from scenes.layout.netplace import (FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, aside_box,
+                                    row_box)
 from scenes.storyboard.timings import BLINK
 from scenes.storyboard.cues import Cue
 
@@ -102,7 +103,7 @@ class PassCounts(View):
         tallies = self.diagram.geometry.regions.tallies
         assert tallies is not None  # a clip that counts passes has its tallies' box
         left, bottom, right, top = row_box(row, tallies, self.diagram.geometry.regions.side, self.diagram.row_height(), self.diagram.big_height(),
-                                           self.theme.spacing.item_gap)
+                                           self.theme.spacing.item_gap, self.diagram.geometry.regions.aside)
         size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
         colour = self.theme.colors.text if meaning is None else self.theme.colour(meaning)
         def words(s: str) -> Mobject:
@@ -155,8 +156,8 @@ class PassCounts(View):
         every weight its gradient"; over a network lit in forward mode's colour from end to end,
         the contrast (1 against 36) was left to the words."""
         st = self.network
-        if kind != "recap" or not st.swept or not (st.done or st.trace) or st.hidden:
-            return []
+        if kind != "recap" or not st.swept or not (st.done or st.trace) or st.hidden or st.aside:
+            return []  # set aside (`_set_aside`), the sweep stands beside forward mode's passes already
         going = [*st.done.values(), *st.trace]
         st.done, st.trace = {}, []
         marks = [m for m in (self._mark(o, "gradient", backward=True) for o in st.swept) if m is not None]
@@ -183,12 +184,42 @@ class PassCounts(View):
         thirds of the network."""
         st = self.network
         marks = [m for m in (self._mark(o, "forward_mode", backward=False) for o in cue.ids) if m is not None]
-        before, st.sweep, st.trace = st.sweep + st.trace, [], marks
-        path = set(cue.ids)
         drawn = [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
         span = drawn[0].run_time if drawn else 1.0  # the step's length, in its animations' time
-        return drawn + [FadeOut(m, run_time=span) if _owner(m) not in path else
-                        FadeOut(m, rate_func=at_end, run_time=span) for m in before]
+        aside = self._set_aside(st.sweep, span)
+        before, st.sweep, st.trace = st.sweep + st.trace, [], marks
+        path = set(cue.ids)
+        return drawn + aside + [FadeOut(m, run_time=span) if _owner(m) not in path else
+                                FadeOut(m, rate_func=at_end, run_time=span) for m in before]
+
+    def _set_aside(self, sweep: list[Mobject], span: float) -> Anims:
+        """As forward mode's first pass takes the network, the reverse sweep's picture (its lit
+        lines and rings, in the gradient's colour) is carried, small, beside reverse mode's
+        count, where it stays to the end: one sweep that reached every weight, beside the
+        network forward mode lights one pass per weight. Why: the sweep was wiped as forward
+        mode began and came back only at the takeaway, over forward mode's passes, so the
+        contrast (one sweep against 36 passes) was never side by side. Its copies have ids of
+        their own: the network's marks keep theirs."""
+        st = self.network
+        regions = self.diagram.geometry.regions
+        if st.aside or not sweep or regions.tallies is None or regions.aside <= 0:
+            return []
+        count = st.rows.get(REVERSE)
+        left, bottom, right, top = aside_box(regions.tallies, regions.side, self.diagram.row_height(), self.diagram.big_height(),
+                                             self.theme.spacing.item_gap, regions.aside,
+                                             0.0 if count is None else count.width)
+        plain = [tag(m.copy(), "link", id=f"aside link {i}", meaning="forward") for i, m in enumerate(st.plain)]
+        copies = [tag(m.copy(), "mark", id=f"aside {_owner(m)}", meaning="gradient") for m in sweep]
+        picture = VGroup(*plain, *copies)
+        if picture.width <= 0 or picture.height <= 0:
+            return []
+        st.aside = [picture]
+        fit = min((right - left) / picture.width, (top - bottom) / picture.height)
+        target = picture.copy().scale(fit).move_to([left, (top + bottom) / 2, 0], aligned_edge=LEFT)
+        target.set_stroke(width=self.theme.strokes.link * self.theme.proportions.min_stroke_scale)
+        for m in target.family_members_with_points():
+            m.set_stroke(opacity=1)
+        return [Transform(picture, target, run_time=span)]
 
     @draws("jvp_fill")
     def draw_jvp_fill(self, cue: Cue, step: StepScratch) -> Anims:

@@ -105,29 +105,36 @@ class NetRegions:
     names_x: float
     tallies: Box | None
     side: bool
+    aside: float = 0.0  # the reverse sweep's picture's height, when it is set aside (`aside_box`)
 
 
-def tally_height(row: float, big: float, side: bool, gap: float) -> float:
+def tally_height(row: float, big: float, side: bool, gap: float, aside: float = 0.0) -> float:
     """The tallies' height: each a heading row, its count (``big``) and two rows under it
     (reverse mode's weights reached, on two lines where one is too long for the tally's width;
-    forward mode's first and latest derivatives); stacked when ``side``, else side by side."""
-    return 6 * row + 2 * big + gap if side else 3 * row + big
+    forward mode's first and latest derivatives); stacked when ``side``, else side by side.
+    ``aside``: the height of the reverse sweep's picture set aside under its tally when stacked,
+    beside its count in a band (`aside_box`)."""
+    return 6 * row + 2 * big + gap + aside if side else 3 * row + max(big, aside)
 
 
 def split_region(region: Box, names_w: float, tally: tuple[float, float] | None, side_share: float,
-                 gap: float) -> NetRegions:
+                 gap: float, aside_share: float = 0.0) -> NetRegions:
     """``region`` less the layers' names column (``names_w``) and the tallies' room (``tally``:
     a row's and a count's height, None without tallies). Why a column at 16:9: a band over the
-    network there took a third of a short frame's height, and squeezed five layers into 200 px."""
+    network there took a third of a short frame's height, and squeezed five layers into 200 px.
+    ``aside_share``: the reverse sweep's picture, when it is set aside, this much of its tally's
+    width high (`aside_box`)."""
     left, bottom, right, top = region
     if tally is None:
         return NetRegions((left + names_w, bottom, right, top), left, None, False)
     row, big = tally
     if right - left > WIDE * (top - bottom):
         col = side_share * (right - left)
-        return NetRegions((left + names_w, bottom, right - col - gap, top), left, (right - col, bottom, right, top), True)
-    h = tally_height(row, big, False, gap)
-    return NetRegions((left + names_w, bottom, right, top - h - gap), left, (left, top - h, right, top), False)
+        return NetRegions((left + names_w, bottom, right - col - gap, top), left, (right - col, bottom, right, top), True,
+                          aside_share * col)
+    aside = aside_share * (right - left - gap) / 2
+    h = tally_height(row, big, False, gap, aside)
+    return NetRegions((left + names_w, bottom, right, top - h - gap), left, (left, top - h, right, top), False, aside)
 
 
 REVERSE, FORWARD, FIRST, LATEST, REACHED, REVERSE_HEAD, FORWARD_HEAD = range(7)
@@ -137,32 +144,65 @@ TALLY_ORDER = ((REVERSE_HEAD, REVERSE, REACHED), (FORWARD_HEAD, FORWARD, FIRST, 
 """Each tally's rows from the top: reverse mode's, then forward mode's."""
 
 
-def row_box(row: int, tallies: Box, side: bool, h: float, big: float, gap: float) -> Box:
+def _stack(tallies: Box, side: bool, h: float, big: float, gap: float, aside: float
+           ) -> tuple[float, float, float, float, float]:
+    """A stacked column's sizes, all smaller where the column is shorter than the stack (as a
+    lesson's region under its code pane is), and the stack's top (at the column's foot)."""
+    _, bottom, _, top = tallies
+    fit = min(1.0, (top - bottom) / tally_height(h, big, True, gap, aside))
+    h, big, gap, aside = h * fit, big * fit, gap * fit, aside * fit
+    return h, big, gap, aside, bottom + tally_height(h, big, True, gap, aside)
+
+
+def row_box(row: int, tallies: Box, side: bool, h: float, big: float, gap: float, aside: float = 0.0) -> Box:
     """Where a tally row goes in the tallies' box: the two tallies stacked (``side``, a column
     beside the network; the stack at its foot, clear of printed lines that reach past the code
     pane over the region's top; all rows smaller where the column is shorter than the stack, as
     a lesson's region under its code pane is) or side by side (a band above it), each one's
     rows from its top; a row ``h`` high, a count ``big``; reverse mode's weights reached may
-    take two rows, as forward mode's two readouts do.
+    take two rows, as forward mode's two readouts do; ``aside``: the height of reverse mode's
+    sweep's picture (`aside_box`), under its rows when stacked, beside its count in a band.
 
     >>> row_box(FORWARD, (0.0, 0.0, 4.0, 2.0), False, 0.5, 1.0, 0.2)
     (2.1, 0.5, 4.0, 1.5)
+    >>> row_box(FORWARD_HEAD, (0.0, 0.0, 4.0, 9.0), True, 0.5, 1.0, 0.2, aside=2.0)
+    (0.0, 2.0, 4.0, 2.5)
     """
     left, bottom, right, top = tallies
     tally = next(k for k, rows in enumerate(TALLY_ORDER) if row in rows)
     y = top
     if side:
-        fit = min(1.0, (top - bottom) / tally_height(h, big, True, gap))
-        h, big, gap = h * fit, big * fit, gap * fit
-        y = bottom + tally_height(h, big, True, gap)
+        h, big, gap, aside, y = _stack(tallies, side, h, big, gap, aside)
         if tally:
-            y -= 3 * h + big + gap
+            y -= 3 * h + big + aside + gap
     else:
         mid = (left + right) / 2
         left, right = (left, mid - gap / 2) if tally == 0 else (mid + gap / 2, right)
     for r in TALLY_ORDER[tally]:
         tall = big if r in (REVERSE, FORWARD) else 2 * h if r == REACHED else h
+        if r == REVERSE and not side:  # the count with the sweep's picture beside it
+            tall = max(big, aside)
         if r == row:
             return left, y - tall, right, y
         y -= tall
     raise ValueError(f"no tally row {row}")
+
+
+def aside_box(tallies: Box, side: bool, h: float, big: float, gap: float, aside: float, count_w: float) -> Box:
+    """Where the reverse sweep's picture goes when forward mode's passes take the network: under
+    reverse mode's rows in a stacked column (``aside`` high), beside its count (``count_w`` wide)
+    in a band, the count's row as high. Why: its one sweep against forward mode's 36
+    passes is the contrast the tallies count; wiped from the network as forward mode began, it
+    was never seen beside them.
+
+    >>> aside_box((0.0, 0.0, 4.0, 9.0), True, 0.5, 1.0, 0.2, 2.0, 0.3)
+    (0.0, 2.7, 4.0, 4.7)
+    >>> aside_box((0.0, 0.0, 4.0, 2.0), False, 0.5, 1.0, 0.2, 0.0, 0.3)
+    (0.5, 0.5, 1.9, 1.5)
+    """
+    left, bottom, right, top = row_box(REVERSE, tallies, side, h, big, gap, aside)
+    if not side:
+        return left + count_w + gap, bottom, right, top
+    h, big, gap, aside, _ = _stack(tallies, side, h, big, gap, aside)
+    below = bottom - 2 * h  # under the weights reached
+    return left, below - aside, right, below

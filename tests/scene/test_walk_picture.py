@@ -115,39 +115,33 @@ def test_a_walked_graph_goes_when_a_new_one_starts(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def reverse_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """reverse_mode stepped once for the tests below: the latest readout row's opacity at the
-    steps whose last cue is a pass's count or its landing, the first row's at every step, and
-    the marks on the network at the end (their meaning, per weight or unit)."""
-    seen: dict[str, list[float]] = {"pass_count": [], "jvp_fill": []}
+    """reverse_mode stepped once for the tests below: whether a readout row under the first was
+    ever drawn, the first row's opacity at every step, and at the end the marks drawn (their
+    tags and boxes, the set-aside picture's among them) and the units' and tallies' boxes."""
     first: list[float] = []
+    latest = False
     scene = None
     for scene, _, step in stepped("reverse_mode", tmp_path_factory.mktemp("reverse")):
-        kinds = [k for a in step.actions if (k := getattr(a.payload, "kind", None)) in seen]
         if 2 in scene.state.network.rows:
             first.append(max(m.get_fill_opacity() for m in scene.state.network.rows[2].family_members_with_points()))
-        readout = scene.state.network.rows.get(3)
-        if readout is None or not kinds:
-            continue
-        # the step's last word: at 5 fps one pass lands in the step the next one starts
-        seen[kinds[-1]].append(max(m.get_fill_opacity() for m in readout.family_members_with_points()))
+        latest = latest or 3 in scene.state.network.rows
     from scenes.draw.record import tag_of
-    marks = [t for m in scene.mobjects if (t := tag_of(m)) is not None and t.role == "mark"]
-    net = scene.views.network.geometry.net
+    marks = [(t, m.get_center()) for top in scene.mobjects for m in top.get_family()
+             if (t := tag_of(m)) is not None and t.role == "mark"]
+    geometry = scene.views.network.geometry
+    net = geometry.net
     named = [net.links[w].name for w, m in scene.state.network.names.items() if m in scene.mobjects]
-    return {"seen": seen, "first": first, "marks": marks, "weights": len(net.links), "named": named}
+    return {"latest": latest, "first": first, "marks": marks, "weights": set(net.links), "named": named,
+            "units": geometry.regions.units, "tallies": geometry.regions.tallies}
 
 
-def test_the_readout_fades_while_a_forward_pass_runs(reverse_run: dict[str, Any]) -> None:
-    """reverse_mode: from a pass's count until its derivative lands, the latest readout row still
-    shows the previous pass's weight and derivative, so it is faded (it read "passes: 3 / 36"
-    beside pass 2's w1_0_1 at full strength); the landing brings the new one in at full strength.
-    The first pass's row (w1_0_0, which the takeaway names) stays at full strength throughout.
-    Rushed passes write no readout: the latest row goes with the first of them, so only passes
-    3 and 4 find one at their count, and passes 2, 3 and 36 land one."""
-    seen, first = reverse_run["seen"], reverse_run["first"]
-    assert len(seen["pass_count"]) == 2 and len(seen["jvp_fill"]) == 3
-    assert max(seen["pass_count"]) < 0.5 < min(seen["jvp_fill"])
+def test_only_the_first_passs_readout_is_written(reverse_run: dict[str, Any]) -> None:
+    """reverse_mode: the first pass's row (w1_0_0, which the takeaway names) stays at full
+    strength throughout, and no other pass writes a row under it (w1_0_2 flashed for a second
+    between captions; w3_3 stood under the takeaway)."""
+    first = reverse_run["first"]
     assert first and min(first) == 1.0
+    assert not reverse_run["latest"]
 
 
 def test_the_first_passs_weight_is_named_on_the_network(reverse_run: dict[str, Any]) -> None:
@@ -156,14 +150,24 @@ def test_the_first_passs_weight_is_named_on_the_network(reverse_run: dict[str, A
     assert reverse_run["named"] == ["w1_0_0"]
 
 
-def test_the_ending_shows_the_one_reverse_sweep(reverse_run: dict[str, Any]) -> None:
-    """reverse_mode's takeaway ("one backward sweep gives every weight its gradient"): the
-    network shows the reverse sweep again, every weight's line in the gradient's colour, and no
-    longer forward mode's marks, whose 36 passes the tally keeps in forward mode's colour. It
-    ended in forward mode's colour from end to end, the sweep erased when forward mode began."""
-    meanings = [t.meaning for t in reverse_run["marks"]]
-    assert "forward_mode" not in meanings
-    assert meanings.count("gradient") >= reverse_run["weights"]
+def _inside(point: Any, box: tuple[float, float, float, float]) -> bool:
+    left, bottom, right, top = box
+    return left <= point[0] <= right and bottom <= point[1] <= top
+
+
+def test_the_ending_shows_one_sweep_beside_36_passes(reverse_run: dict[str, Any]) -> None:
+    """reverse_mode's ending ("one backward sweep gives every weight its gradient; forward mode
+    needs a pass per weight"): every weight's line on the network in forward mode's colour (its
+    36 passes), and beside reverse mode's count, in the tallies, the one sweep's picture with
+    every weight in the gradient's colour. The sweep was wiped as forward mode began and came
+    back over forward mode's passes at the takeaway: the two were never side by side."""
+    weights = reverse_run["weights"]
+    marks = reverse_run["marks"]
+    forward = {t.id for t, at in marks if t.meaning == "forward_mode" and _inside(at, reverse_run["units"])}
+    aside = {t.id.removeprefix("aside ") for t, at in marks
+             if t.meaning == "gradient" and _inside(at, reverse_run["tallies"])}
+    assert weights <= forward
+    assert weights <= aside
 
 
 def test_each_visited_node_keeps_the_gradient_it_received(tmp_path: Path) -> None:

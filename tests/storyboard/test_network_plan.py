@@ -48,15 +48,15 @@ def test_forward_mode_derivatives_equal_the_reverse_mode_grads_shown() -> None:
         assert cue.text("value") == f"{grads[cue.text('name')]:.4f}"
 
 
-def test_the_readout_changes_no_faster_than_it_can_be_read() -> None:
-    """reverse_mode's rushed passes come every third of a second; their readouts (w1_0_2,
-    w1_1_0, ...) flickered under the counter. Readouts are at least ``highlight_hold`` apart,
-    and the first pass's (the one compared with w1_0_0.grad) and the last's are written."""
+def test_only_the_first_pass_writes_its_derivative() -> None:
+    """reverse_mode: the first pass's derivative (compared with w1_0_0.grad, named by a caption
+    and the takeaway) is the only readout. Later passes' named weights no caption speaks of: pass
+    3's flashed between two captions, and the last pass's (w3_3) stood under the takeaway as if
+    it were the answer the article gives."""
     _, p = _checked("reverse_mode")
     read = [c for c in p.cues if c.kind == "jvp_fill" and c.strings]
-    assert read[0].text("name") == "w1_0_0" and read[-1].text("name") == "w3_3"
-    gaps = [b.start - a.start for a, b in zip(read, read[1:])]
-    assert min(gaps) >= PlanTimings().highlight_hold
+    first = next(c for c in p.cues if c.kind == "jvp_fill")
+    assert read == [first] and first.text("name") == "w1_0_0"
 
 
 def test_each_forward_pass_reaches_the_loss_from_its_seed() -> None:

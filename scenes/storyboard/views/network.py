@@ -142,24 +142,12 @@ def jvp(b: Builder, ev: Event) -> None:
         b.add("tangent_sweep", b.tm.grad_travel, tuple(st.reached), (), [ev.seq])
     st.reached = []
     readout = [Shown(ev.name, ev.seq, "name", "name"), b.value(ev, "value", "exact", None, "value")]
-    b.add("jvp_fill", b.tm.bucket_fill, (ev.seed,), readout if _read(b, ev.pass_, st.passes) else [], [ev.seq])
-
-
-def _read(b: Builder, pass_: int, passes: int | None) -> bool:
-    """Whether a pass's derivative is written in the readout: the first pass's (the one the
-    clip compares with ``.grad``) and the last's always, any other only when its pass lasts
-    long enough to read (``highlight_hold``). Why: rushed passes come every third of a second,
-    and a readout changing that fast was flicker; their count and their marks on the network
-    say the progress.
-
-    >>> from types import SimpleNamespace
-    >>> from scenes.storyboard.timings import PlanTimings
-    >>> rush = SimpleNamespace(tm=PlanTimings().scaled("rush"))
-    >>> [_read(rush, k, 36) for k in (1, 2, 35, 36)], _read(SimpleNamespace(tm=PlanTimings()), 2, 36)
-    ([True, False, False, True], True)
-    """
-    tm = b.tm
-    return pass_ in (1, passes) or tm.wavefront_step + tm.grad_travel + tm.bucket_fill >= tm.highlight_hold
+    # Only the first pass's derivative is written (its weight named on the network and in the
+    # readout): it is the one compared with that weight's ``.grad`` and the one a caption names.
+    # Any other pass's would name a weight no caption speaks of: for a second between captions,
+    # or the last pass's under the takeaway, where it read as the answer the takeaway names.
+    # The count and the weight's line turned to forward mode's colour say each pass's one result.
+    b.add("jvp_fill", b.tm.bucket_fill, (ev.seed,), readout if ev.pass_ == 1 else [], [ev.seq])
 
 
 PLANNERS = {
