@@ -21,15 +21,14 @@ from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.record import tag
 from scenes.draw.visit_note import VisitNotes
 from scenes.draw.visuals import bucket, formula, note_block
 from scenes.layout.place import Box
 from scenes.storyboard.cues import Cue
 
-ROLE = "grad_none"
-"""The record's id of the note's empty bucket is ``grad_none:TENSOR`` (its role ``bucket``, as it
-is drawn: what keeps off a bucket keeps off it); its words are a ``note`` of ``note:TENSOR``."""
+OWNER = "note:"
+"""The record's id of the note's words (role ``note``) and of its empty bucket (role ``bucket``, as
+it is drawn: what keeps off a bucket keeps off it): ``note:TENSOR``, one note."""
 
 
 class UnkeptGrads(View):
@@ -76,9 +75,8 @@ class UnkeptGrads(View):
         lines = [formula(" ".join(said), t, size=size)] if rows == 1 else [formula(text, t, size=size) for text in said]
         words = lines[0].submobjects[0]
         h = words.height * 1.1
-        empty = bucket(Box(f"{ROLE}:{tensor}", "bucket", 0.0, 0.0, h * t.sizes.bucket_width / t.sizes.bucket_height, h),
+        empty = bucket(Box(f"{OWNER}{tensor}", "bucket", 0.0, 0.0, h * t.sizes.bucket_width / t.sizes.bucket_height, h),
                        t, scale=self.lay.scale)
-        tag(empty, "bucket", id=f"{ROLE}:{tensor}", meaning="gradient")
         if rows == 3:
             block = note_block(lines, t, owner=tensor)
             return VGroup(empty.next_to(block, UP, buff=t.sizes.token_pad * 1.5), *block).move_to([0.0, 0.0, 0.0])

@@ -104,7 +104,7 @@ def grad_none_problem(name: str, narration: str, index: LogIndex, until: int) ->
     >>> end = index.events[-1].seq
     >>> grad_none_problem("y", "y.grad stays None.", index, end) is None
     True
-    >>> grad_none_problem("w", "w.grad", index, end).split(":")[0]
+    >>> grad_none_problem("w", "w.grad", index, end).split(": its")[0]
     "grad_none: 'w' is a leaf"
     >>> grad_none_problem("y", "y keeps none.", index, end).split(";")[0]
     "grad_none: y's note comes as the words name y.grad, and this beat's narration does not"

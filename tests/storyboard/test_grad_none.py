@@ -35,8 +35,8 @@ def test_a_result_s_none_grad_is_drawn_as_the_words_say_it(clip: str, name: str,
     before, during, end = inspect_clip(checked, plan, RenderOptions(), at=[
         said.start - 0.3, cue.start + cue.duration + 0.1, plan.duration - 0.1])
     for sample, shown in ((before, False), (during, True), (end, True)):
-        notes = [i for i in sample["items"] if i["id"] == f"note:{tid}" and i["opacity"] > 0.5]
-        empty = [i for i in sample["items"] if i["role"] == "bucket" and i["id"] == f"grad_none:{tid}"
+        notes = [i for i in sample["items"] if i["id"] == f"note:{tid}" and i["role"] == "note" and i["opacity"] > 0.5]
+        empty = [i for i in sample["items"] if i["role"] == "bucket" and i["id"] == f"note:{tid}"
                  and i["opacity"] > 0.5]
         text = " ".join(i["text"] for i in notes)
         assert (text.replace("  ", " ") == f"{name}.grad = None") is shown, (sample["time"], text)
