@@ -285,7 +285,8 @@ def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collis
 
 
 NOTE = "note"
-"""The role of a row of a visit's or a bucket's note; its id is ``note:OWNER``."""
+"""The role of a row of a visit's or a bucket's note; its id is ``note:OWNER`` (and a shape drawn in
+the note, such as the empty bucket of ``yh.grad = None``, has that id too)."""
 
 
 def _gap(a: list[float], b: list[float]) -> float:
@@ -305,6 +306,9 @@ def notes_astray(items: Iterable[Item]) -> list[Collision]:
     []
     >>> [(c.what, c.b["id"]) for c in notes_astray([card("t1", 200), card("t2", 0), note])]
     [('a note nearer another card than its own', 't2')]
+    >>> mark = dict(card("note:t1", 82), role="bucket")  # the note's own empty bucket (`yh.grad = None`)
+    >>> notes_astray([card("t1", 0), card("t2", 200), note, mark])
+    []
     """
     seen = visible(items)
     boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
@@ -315,12 +319,14 @@ def notes_astray(items: Iterable[Item]) -> list[Collision]:
     out = []
     for nid, rows in notes.items():
         owner = nid.split(":", 1)[1]
-        box = [min(r["bbox"][0] for r in rows), min(r["bbox"][1] for r in rows),
-               max(r["bbox"][2] for r in rows), max(r["bbox"][3] for r in rows)]
+        parts = rows + [b for b in boxes if b.get("id") == nid]  # a shape drawn in the note is part of it
+        box = [min(r["bbox"][0] for r in parts), min(r["bbox"][1] for r in parts),
+               max(r["bbox"][2] for r in parts), max(r["bbox"][3] for r in parts)]
         own = [_gap(box, b["bbox"]) for b in boxes if b.get("id") == owner]
         if not own:
             continue
-        near = min((b for b in boxes if b.get("id") != owner), key=lambda b: _gap(box, b["bbox"]), default=None)
+        near = min((b for b in boxes if b.get("id") not in (owner, nid)), key=lambda b: _gap(box, b["bbox"]),
+                   default=None)
         if near is not None and _gap(box, near["bbox"]) < min(own):
             out.append(Collision("a note nearer another card than its own", rows[0], near))
     return out

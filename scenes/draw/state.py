@@ -45,6 +45,7 @@ class GraphView:
     walk_legend: bool = False  # the legend is the walk's, in the room the code pane freed (`FreeFrame.walk_legend`)
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
     lit: dict[str, Mobject] = field(default_factory=dict)  # item (item/bucket, unit/net) -> the glow a light cue put round it
+    unkept: dict[str, VGroup] = field(default_factory=dict)  # result's tensor id -> its `yh.grad = None` note (scenes/draw/unkept.py)
 
 
 @dataclass

@@ -23,6 +23,7 @@ from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
 from scenes.layout.label_spots import note_centre, own_note_centre
 from scenes.layout.place import Box, Layout, Point
+from scenes.theme import Rect
 from scenes.storyboard.cues import Cue
 
 BOX_ROUNDING = 0.2
@@ -67,15 +68,9 @@ class VisitNotes(View):
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
                  + self.onscreen.shown_rects(exclude=going, extra=marks))
-        rests = self.labels.all_rests()
-        shown = self._shown(box)
 
         def spot(note: VGroup, own: bool) -> Point | None:
-            find = own_note_centre if own else note_centre
-            return find(shown, box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
-                        clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
-                        beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0],
-                        within=self.frame.free_rect(), avoid=avoid, prefer_off=rests)
+            return self.beside(note, box, avoid, own)
 
         block, products = made
         at = spot(block, own=True)
@@ -94,6 +89,18 @@ class VisitNotes(View):
         for product in (p for ps in products.values() for p in ps):  # over the copies that ride off
             product.set_z_index(Z_PRODUCT)
         return [FadeIn(block, rate_func=second_half)]
+
+    def beside(self, note: Mobject, box: Box, avoid: list[Rect], own: bool, badge: bool = True) -> Point | None:
+        """Where ``note`` goes beside ``box``, among the cards and arrows on screen now (`_shown`)
+        and off ``avoid``: ``own``, only a spot that reads as ``box``'s (`own_note_centre`, else
+        None); else wherever `note_centre` finds room (never None). ``badge``: on the right, past
+        the room a badge at ``box`` takes (none waits there after the walk)."""
+        t = self.theme
+        find = own_note_centre if own else note_centre
+        return find(self._shown(box), box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
+                    clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
+                    beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0] if badge else 0.0,
+                    within=self.frame.free_rect(), avoid=avoid, prefer_off=self.labels.all_rests())
 
     def size(self, visit: Cue, scale: float) -> tuple[float, float]:
         """How large the note of ``visit`` is at the theme's size, its products at layout ``scale``

@@ -85,6 +85,7 @@ class Picture:
     lit: set[str] = field(default_factory=set)
     ghost: set[str] = field(default_factory=set)  # a freed graph's results kept, faded, beside the next one
     visits: list[VisitStep] = field(default_factory=list)
+    unkept: dict[str, tuple[str, str]] = field(default_factory=dict)  # result -> (name, "None"): its .grad, never filled
 
     def cut(self, src: str, dst: str) -> bool:
         """Whether the edge ``src`` -> ``dst`` joins the freed graph kept beside the new one to a
@@ -93,7 +94,7 @@ class Picture:
 
     def copy(self) -> Picture:
         return Picture(dict(self.cards), set(self.buckets), dict(self.sent), dict(self.fills), dict(self.walked),
-                       set(self.dimmed), set(self.lit), set(self.ghost), list(self.visits))
+                       set(self.dimmed), set(self.lit), set(self.ghost), list(self.visits), dict(self.unkept))
 
 
 @dataclass(frozen=True)
@@ -262,6 +263,8 @@ def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
         pic.fills.pop(bucket, None)
         if text not in (None, "None"):  # zero_grad's 0: written, no level
             pic.fills[bucket] = Fill(bucket, text, step, level=0.0)
+    elif kind == "grad_none" and ids and cue.text("name") and cue.text("after"):  # as the clip's note says it
+        pic.unkept[ids[0]] = (cue.text("name"), cue.text("after"))
     elif kind == "emphasis":
         pic.lit |= set(ids)
     elif kind == "dim":

@@ -2,7 +2,7 @@
 
 What: a card's value as it appears (``z = 1/3``), a bucket's fill (``w.grad: 6 + 6 = 12``, or
 ``w.grad = 3 + 3 = 6`` where paths meet at an empty bucket), a reset (``w.grad = None``), a
-training step's new value. Why from the plan's cues: they hold the strings the scene draws, in the
+training step's new value, a result's ``.grad`` that stays None (``yh.grad = None``). Why from the plan's cues: they hold the strings the scene draws, in the
 storyboard's number style, so the page writes every number of the picture as the picture does.
 (What a line prints is the narration's and the "prints" section's; a walk's visits are
 :mod:`.arithmetic`'s.)
@@ -24,6 +24,8 @@ def _line(cue: Cue) -> str | None:
         if before is not None:
             return f"{name}.grad: {before} + {add} = {after}"
         return f"{name}.grad = {' + '.join(parts)} = {after}" if len(parts) > 1 else f"{name}.grad = {after}"
+    if cue.kind == "grad_none" and name:  # a result's .grad, which backward never fills
+        return f"{name}.grad = {cue.text('after')}"
     if cue.kind == "bucket_reset" and name:
         return f"{name}.grad = {cue.text('after')}"
     if cue.kind == "update_step" and name and cue.text("after") is not None:

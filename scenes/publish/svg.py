@@ -121,6 +121,8 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
     note_em = max(floor, _em(theme, theme.font_sizes.card_value, max(s, 1.0)))
     least = min(note_em, sub_em, value_em)
     notes, note_h = _notes(pic.visits, note_em, width - 2 * pad, stepping, theme, x0 + pad, bottom)
+    unkept, unkept_h = _unkept(pic, note_em, theme, x0 + pad, -bottom * U + note_h + theme.spacing.item_gap * U)
+    notes, note_h = notes + unkept, note_h + unkept_h
     height = (top - bottom) * U + 2 * pad + note_h
     body = [_rect(x0 + width / 2, y0 + height / 2, width, height, theme.radii.card * U, c.background)]
     tip = theme.sizes.arrow_tip * max(s, theme.proportions.min_stroke_scale) * U
@@ -340,6 +342,22 @@ def _rings(pic: Picture, lay: Layout, theme: Theme, stepping: int | None) -> lis
         cls = "" if step is None else f' class="ring{"" if step == stepping else " off"}" data-lit="{step}"'
         out.append(_rect(x, y, w, h, theme.radii.card * U * 1.5, "none", c.wavefront, width, cls))
     return out
+
+
+def _unkept(pic: Picture, em: float, theme: Theme, x: float, top: float) -> tuple[list[str], float]:
+    """Each result whose ``.grad`` the beat says is None, under the graph and its arithmetic as
+    the clip's note beside its card: an empty bucket (the grammar's None), then ``yh.grad = None``
+    in the gradient's colour. Returns the elements and the height they take."""
+    c, pitch = theme.colors, em * 1.6
+    w, h = em * 1.6, em * 0.9
+    out = []
+    for k, (name, after) in enumerate(pic.unkept[i] for i in sorted(pic.unkept)):
+        y = top + k * pitch + pitch / 2
+        empty = _rect(x + w / 2, y, w, h, theme.radii.bucket * U, c.card_fill, c.bucket, theme.strokes.bucket * STROKE * U)
+        words = svg_text(x + w + em * 0.5, y, f"{name}.grad {theme.labels.name_value} {after}", em, c.grad,
+                         theme.fonts.mono, "start")
+        out.append(f'<g class="unkept">{empty}{words}</g>')
+    return out, len(out) * pitch + (theme.spacing.item_gap * U if out else 0.0)
 
 
 def _item(lay: Layout, v: VisitStep) -> str:

@@ -5,7 +5,8 @@ the phrase starts (:mod:`.phrases` lays the beat out from these bindings):
 
 - binding: a phrase naming a filled number is bound to the first cue of the beat that shows it;
   one naming no number, to the first cue after the previous binding that shows or lights a
-  tensor it names (``w2``, ``yh.grad``) or an op (``Mul``, ``Pow``); an author's cue mark
+  tensor it names (``w2``, ``yh.grad``: a result's ``yh.grad = None`` note first) or an op
+  (``Mul``, ``Pow``); an author's cue mark
   (:mod:`.cuemarks`) overrides both. A phrase bound to nothing takes the next step of cues in
   order, so the picture still changes as it starts. Bindings only move forward in the beat.
 - lights: a phrase about a thing already drawn (its cue mark names a tensor no cue still to come
@@ -34,7 +35,14 @@ _WORD = re.compile(r"(?<![\w.])[A-Za-z_][\w\[\]]*(?:\.\w+)*(?:\(\))?")
 _OF_TENSOR = ("", "grad", "grad_fn", "grad_in")
 
 
+GRAD_NONE = "grad_none"
+"""The cue kind of a result's ``yh.grad = None`` note: bound by words naming ``yh.grad``, not
+``yh`` (a phrase about yh itself lights its card, as before)."""
+
+
 def _lit(c: Cue) -> tuple[str, ...]:
+    if c.kind == GRAD_NONE:
+        return ()
     return c.ids[1:] if c.kind in TO_KINDS else c.ids
 
 
@@ -61,7 +69,10 @@ def _bindings(ph: Phrase, steps: Steps, floor: int, index: LogIndex, made: int
         name, _, attr = m.group(0).partition(".")
         if attr not in _OF_TENSOR:
             continue
-        k = _named(name, steps, floor, index, made, loose=True)
+        k = steps.first(floor, lambda c: c.kind == GRAD_NONE and f"{c.text('name')}.grad" == m.group(0)) \
+            if attr == "grad" else None
+        if k is None:
+            k = _named(name, steps, floor, index, made, loose=True)
         if k is not None:
             return [(k, m.start())]
     return []
@@ -73,7 +84,7 @@ def _named(name: str, steps: Steps, floor: int, index: LogIndex, made: int, loos
         return None  # an English word before it is a name
     ids = set(index.ids_of(name, until=made))
     if ids:
-        return steps.first(floor, lambda c: bool(ids & set(_lit(c))) or c.text("name") == name)
+        return steps.first(floor, lambda c: bool(ids & set(_lit(c))) or (c.kind != GRAD_NONE and c.text("name") == name))
     op = op_word(name)
     if op is None:
         return None

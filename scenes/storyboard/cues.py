@@ -90,6 +90,9 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             follows_line=True, reads_fill_scale=True, walk_line=True, reveals=1.0),
     CueKind("bucket_reset", "(leaf, [accumulate node])", 'name, after ("None", or the zero)',
             ends_walk=True, follows_line=True),
+    CueKind("grad_none", "(tensor, [node])",
+            "name (`yh.grad`), after (\"None\": the log records the tensor as no leaf, so backward never fills "
+            "its .grad); drawn as the words name `yh.grad`, and kept"),
     CueKind("branch_test", "()", 'code (the test), taken ("True"/"False"); the cue\'s line is the if line',
             ends_walk=True, follows_line=True),
     CueKind("output_line", "()", "output", **_PRINTS),

@@ -143,6 +143,10 @@ class Beat(_Model):
     focus: tuple[Text, ...] = Field(
         (), description="tensors of the log (program names) the camera moves to for this beat, drawing "
                         "their part of the graph larger, and back after")
+    grad_none: tuple[Text, ...] = Field(
+        (), description="results that are not leaves (yh) whose .grad the narration says is None: as its words "
+                        "name yh.grad, a note beside each card writes yh.grad = None (backward keeps no "
+                        "gradient in a result's .grad)")
     check: Positive | None = Field(
         None, description="tick item N of the storyboard's checklist once this beat has shown what it prints")
     asks: Positive | None = Field(

@@ -15,8 +15,11 @@ that is no leaf, a backward call no beat has shown yet), so the message reads it
 
 from __future__ import annotations
 
+import re
+
 from engine.records import Accumulate, Backward, GradReset, Visit
 
+from .errors import did_you_mean
 from .logindex import LogIndex
 from .model import Numbers
 from .numfmt import show
@@ -85,3 +88,40 @@ def reset_before(ref: str, name: str, reset: GradReset, index: LogIndex, numbers
     read = f"{{{field}@{k}}} reads it as pass {k} filled it" if k is not None else \
         "a placeholder in a beat before the reset reads it"
     return f"{said}; before that it held {held} ({read})"
+
+
+def grad_none_problem(name: str, narration: str, index: LogIndex, until: int) -> str | None:
+    """Why ``grad_none: [name]`` cannot be drawn in a beat whose span ends at seq ``until``, or None.
+
+    The note says what the engine reads for ``name.grad``: None, for a tensor the log records as
+    no leaf (``is_leaf`` false: a result, whose ``.grad`` backward never fills). A leaf's
+    ``.grad`` is its bucket, drawn already; and the note comes as the words name ``name.grad``,
+    so the narration must.
+
+    >>> from engine import run_program
+    >>> log = run_program("import torch\\nw = torch.tensor(2.0, requires_grad=True)\\ny = w * w\\ny.backward()\\n", "p.py")
+    >>> index = LogIndex.build(list(log.events), log.header["source"])
+    >>> end = index.events[-1].seq
+    >>> grad_none_problem("y", "y.grad stays None.", index, end) is None
+    True
+    >>> grad_none_problem("w", "w.grad", index, end).split(": its")[0]
+    "grad_none: 'w' is a leaf"
+    >>> grad_none_problem("y", "y keeps none.", index, end).split(";")[0]
+    "grad_none: y's note comes as the words name y.grad, and this beat's narration does not"
+    """
+    tensors = index.logged_names()
+    if name not in tensors:
+        return (f"grad_none: '{name}' is not a tensor of the log (its tensors are {', '.join(tensors) or 'none'})"
+                f"{did_you_mean(name, tensors)}")
+    made = [t for t in index.ids_of(name, until=until) if t in index.tensor_event]
+    if not made:
+        return f"grad_none: '{name}' is not made yet at this beat; name it in a beat after the line that makes it"
+    results = [n for n in tensors if not index.tensor_event[index.name_tensors[n][0]].is_leaf]
+    if any(index.tensor_event[t].is_leaf for t in made):
+        return (f"grad_none: '{name}' is a leaf: its .grad is its bucket, which backward fills (or leaves "
+                f"empty, None); grad_none names a result that is not a leaf, whose .grad backward never "
+                f"fills: {', '.join(results) or 'this program has none'}")
+    if not re.search(rf"(?<![\w.]){re.escape(name)}\.grad\b", narration):
+        return (f"grad_none: {name}'s note comes as the words name {name}.grad, and this beat's narration "
+                f"does not; say it there (\"{name}.grad is None\") or leave {name} out of grad_none")
+    return None

@@ -136,6 +136,8 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         if at_pass != shown_pass and (at_pass or shown_pass):
             _add_loop_pass(b, index, at_pass, now)
             shown_pass = at_pass
+        for name in beat.grad_none:  # a result's .grad is None: its note comes as the words name it
+            _add_grad_none(b, index, name, made)
         if beat.check is not None:  # ticked once the beat has shown what it checks, not as it asks
             b.add("check", tm.node_appear, (), checklist + [Shown(board.checklist[beat.check - 1], None,
                                                                    "checklist", "ticked")])
@@ -161,6 +163,18 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     if board.takeaway is not None:
         now = _takeaway(board, index, timings, now, cues, captions, beats, speak)
     return Plan(board.title, _t(now), tuple(cues), tuple(captions), tuple(beats))
+
+
+def _add_grad_none(b: Builder, index: LogIndex, name: str, made: int) -> None:
+    """The ``grad_none`` cue of ``name``'s latest tensor by seq ``made``: its name, and ``None``
+    read from the log's ``is_leaf`` (false: backward never fills a result's .grad)."""
+    tid = next((t for t in reversed(index.ids_of(name, until=made)) if t in index.tensor_event), None)
+    ev = index.tensor_event.get(tid or "")
+    if ev is None or ev.is_leaf:  # refused by validation
+        return
+    strings = [Shown(ev.name or name, ev.seq if ev.name else None, "name", "name"),
+               Shown(graph_view.NONE_TEXT, ev.seq, "grad", "after")]
+    b.add("grad_none", b.tm.node_appear, (ev.id, ev.node), strings, [ev.seq])
 
 
 def on_grid(t: float, grid: float) -> float:

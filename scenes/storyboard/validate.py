@@ -28,6 +28,7 @@ from .lights import layer
 from .network import read_network
 from .placeholders import parse
 from .narration import resolve, unknown_name
+from .nograd import grad_none_problem
 from .articletext import check_article
 from .readcheck import check_captions, filled_problem
 from .program import ProgramPlace, Run, defined_names, program_place, parse_sets, run
@@ -202,6 +203,10 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
         selected = index.select(beat) if beat.span_key() else []
         if selected:
             cutoff = max(e.seq for e in selected)
+        for j, name in enumerate(beat.grad_none):
+            problem = grad_none_problem(name, beat.narration, index, cutoff)
+            if problem is not None:
+                errors.add(*doc.at(at + ("grad_none", j)), problem, at + ("grad_none", j))
         _check_narration(doc, beat, at, index, cutoff, numbers, errors, resolve_too=span_ok)
         _check_marks(doc, beat, at, index, known, errors)
 

@@ -30,6 +30,8 @@ def _plan(name: str, sets: list[str] | None = None) -> tuple[Plan, list[dict]]:
 def _derivable(event: Event, field: str) -> set[str]:
     """Every text a field of an event may legitimately be shown as (independent of the plan)."""
     key, _, rest = field.partition("[")
+    if field == "grad" and isinstance(event, Tensor):  # a result's .grad, as PyTorch reads it: None (no leaf)
+        return {"None"} if not event.is_leaf else set()
     value = as_dict(event)[key]
     if rest:
         value = value[int(rest[:-1])]
