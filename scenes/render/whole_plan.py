@@ -8,7 +8,9 @@ time of its own, as the walk's camera takes none (`scenes.render.camera_plan`): 
 last pause at least ``camera_move`` long (else the longest of at least ``camera_least``) after
 the graph's last card or arrow is drawn and before the next beat's first cue, landing at its
 end, as what comes next begins; and where a later cue needs the whole pane (a line lit, a line
-printed), a ``whole_back`` cue takes it back in the pause before that cue (none: no move).
+printed), a ``whole_back`` cue takes it back in the pause before that cue (where that pause is
+the one the graph grew in, it grows in its first half; no room for both, or
+for the graph to stay grown as long as a move takes: no move).
 A clip with a backward walk has the walk's camera instead; a graph that fills
 ``layout.fill_graph`` of the frame at home, or an aspect whose ``whole_graph`` is ``home``, has
 no move.
@@ -69,4 +71,9 @@ def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Them
     if not needs:
         return [grow]
     back = move(grow.start + grow.duration, min(needs), "whole_back")
-    return [grow, back] if back is not None else []
+    if back is None:  # the pause before the pane is needed again is the one it grew in: grow earlier in it
+        grow = move(built, (built + then) / 2, "whole")
+        back = move(grow.start + grow.duration, min(needs), "whole_back") if grow is not None else None
+    if grow is None or back is None or back.start - grow.start - grow.duration < tm.camera_move - 1e-9:
+        return []  # grown for less than a move takes: not worth the moves
+    return [grow, back]
