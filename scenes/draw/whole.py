@@ -141,7 +141,7 @@ class WholeGraph(View):
                 continue
             box = own.get(id(m)) or _nearest(boxes, bounds(m))
             if box is not None:
-                out.append((m, lambda p, c=(box.x, box.y): s.local(c, p)))
+                out.append((m, _on_card(s, (box.x, box.y))))
         return out
 
     def _reach(self, s: Stretch) -> Rect:
@@ -188,6 +188,11 @@ def _centre(boxes: Mapping[str, Box], item: str, at: tuple[float, float]) -> tup
     """The centre of ``item``'s box (``at`` where it has none)."""
     b = boxes.get(item)
     return (b.x, b.y) if b is not None else at
+
+
+def _on_card(s: Stretch, centre: tuple[float, float]) -> Mapper:
+    """A point drawn on the card centred at ``centre``, moved with it (`Stretch.local`)."""
+    return lambda p: s.local(centre, p)
 
 
 def _along(s: Stretch, a: tuple[float, float], b: tuple[float, float], p0: tuple[float, float],
