@@ -32,6 +32,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "checklist": ("corner", "aside"),
     "walk_code": ("all", "lit"),
     "walk_camera": ("visits", "home"),
+    "whole_graph": ("grow", "home"),
 }
 
 

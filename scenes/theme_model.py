@@ -280,6 +280,8 @@ class LayoutRules:
     camera_text_px: float  # it moves in where the whole graph's values are under this many px at 480p
     camera_share: float  # or where the graph's box takes under this share of the walk's free frame
     code_first_zoom: float  # the code pane alone before the first picture: centred, at most this much larger
+    whole_zoom: float  # the whole graph, built, grown as the pane steps aside (scenes/layout/whole.py): cards at most this much larger
+    whole_stretch: float  # ... its cards' centres spread apart at most this much further along an axis
     safe_edge: float
     fill_graph: float
     fill_empty: float
@@ -300,6 +302,7 @@ class Aspect:
     checklist: str  # "corner": a storyboard's checklist goes to a free corner; "aside": room is kept for it
     walk_code: str  # "all": the code pane stays whole in the backward walk; "lit": it shows the lit line only
     walk_camera: str  # "visits": the walk's camera moves in on each visit where the graph is dense; "home": it stays
+    whole_graph: str  # "grow": the whole graph, once built, grows as the pane steps aside (scenes/render/whole_plan.py); "home": it stays
 
 
 @dataclass(frozen=True)

@@ -204,10 +204,6 @@ STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
 }
-_BESIDE = ("the graph region beside the code column is 40 % of the frame and a graph of layers stacked upward is as "
-           "tall as it and narrower; half needs the camera to bring it into the column freed in the walk (not done)")
-_UNDER = ("the graph region under the code pane is 56 % of the frame and the graph is two or three cards wide in it; "
-          "half needs wider spacing across or the camera (not done)")
 _WALK_CAMERA = ("in the walk the camera draws a visit's cards at most layout.camera_zoom (2x) larger in the free frame "
                 "right of the legend (about half the frame); a graph one or two cards wide does not fill it at that "
                 "zoom, and a larger one leaves two cards and no context in view")
@@ -222,8 +218,6 @@ STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
 }
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
-    ("graph_build", "16:9"): f"23 % at most (20 % before): {_BESIDE}",
-    ("backward_graph", "16:9"): f"27 % at most (26 % before): {_BESIDE}",
     ("backward_walk", "16:9"): f"40 % at most (30 % before the walk's camera): {_WALK_CAMERA}",
     ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
     ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
@@ -231,8 +225,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("missing_gradient", "16:9"): f"48 % at most (40 % before the walk's camera): {_WALK_CAMERA}",
     ("reverse_mode", "16:9"): ("37 % at most (29.3 s, the first pass's weight named left of the network): the tallies' "
                                "column beside the network takes a third of its region (the network view's own placement)"),
-    ("graph_build", "9:16"): f"29 % at most (29 % before): {_UNDER}",
-    ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
     ("leaf_nodes", "9:16"): (f"45 % at most (41 % before the walk's camera; 47 % before a close-up hid a card whose "
                              f"every link leads out of view, focus._floating): {_WALK_CAMERA}"),
     ("backward_walk", "9:16"): (f"49 % at most (55 % before a close-up hid a card whose every link leads out of "

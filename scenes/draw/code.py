@@ -73,6 +73,21 @@ class CodePaneView(View):
             return out + self.marks.follow_pane(step, rode)  # the marks move with their lines
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
+    def step_aside(self, aside: bool, step: StepScratch) -> Anims:
+        """The pane steps aside to its lit line alone (``aside``), as for the walk at
+        ``walk_code: lit``, or comes back whole, its lines sliding (`reflow`) and its printed lines
+        going or coming with it: for the whole graph grown into the frame it frees
+        (`scenes.draw.whole`), at any aspect."""
+        line = self.code.bar_line
+        if self.code.pane is None or line is None or self.ctx.layout.code_lit or aside == self.code.aside:
+            return []
+        old, self.code.aside = self.code.pane, aside
+        self.code.pane = self._pane(line if aside else 1, line, max_rows=1 if aside else None)
+        swap = reflow(old, self.code.pane, line, line, self.marks.riders())
+        rode = set(range(old.window[0], old.window[1] + 1)) & set(range(self.code.pane.window[0],
+                                                                         self.code.pane.window[1] + 1))
+        return swap + self._printed_aside(aside, not aside, step) + self.marks.follow_pane(step, rode)
+
     def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch) -> Anims:
         """The printed lines go with the pane stepping aside (under the lit line alone they would
         read as that line's output) and come back with it, by the second half; a line printed in

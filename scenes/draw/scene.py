@@ -28,7 +28,7 @@ from scenes.draw.views import VIEW_CLASSES, Views
 from scenes.draw.drawers import Drawer, drawer_table
 from scenes.draw.state import CodeView, GraphView, SceneState, WalkView
 from scenes.video.scene_lists import QuickLists
-from scenes.video.timeline import Action
+from scenes.video.timeline import CARRIERS, Action
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import cue_kind
 from scenes.storyboard.plan import Plan
@@ -77,6 +77,7 @@ class ClipScene(QuickLists, Scene):
         self.ctx.state = value
         if hasattr(self, "views"):  # a stored state: the layout as its camera sees it
             self.views.focus.restore()
+            self.views.whole.restore()
 
     @property
     def lay(self) -> Layout:
@@ -132,7 +133,7 @@ class ClipScene(QuickLists, Scene):
         step = StepScratch()
         # the walk's camera moves in a pause the plan has, and the caption fades starting while
         # it moves join its step (scenes.video.timeline.CARRIERS): each at its own time and length
-        camera = next((a for a in actions if a.kind == "cue" and a.payload.kind == "camera"), None)
+        camera = next((a for a in actions if a.kind == "cue" and a.payload.kind in CARRIERS), None)
         anims = []
         for a in sorted(actions, key=_is_dim):
             made = self._draw(a, step)

@@ -14,7 +14,7 @@ imported here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -151,6 +151,8 @@ class CameraView:
     sight: tuple[Rect, tuple[Rect, ...], float] | None = None  # the walk's camera: where a shape shows
     # (`scenes.layout.camera.seen_in`: inside, kept off, by how much)
     faded: list[tuple[Mobject, list[tuple[np.ndarray, np.ndarray]]]] = field(default_factory=list)
+    whole: Any = None  # the whole graph grown as the pane steps aside (`scenes.draw.whole`): its
+    # move (`scenes.layout.whole.Stretch`) and the region the cues place things in meanwhile
 
 
 @dataclass

@@ -32,10 +32,11 @@ from scenes.draw.recap import Recap
 from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
 from scenes.draw.unkept import UnkeptGrads
+from scenes.draw.whole import WholeGraph
 
 VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, CameraFocus, CardLabels, Checklist, CodePaneView,
                                          Console, FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen,
-                                         PassCounts, PassMark, Recap, Titles, TrainingStep, UnkeptGrads)
+                                         PassCounts, PassMark, Recap, Titles, TrainingStep, UnkeptGrads, WholeGraph)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -63,12 +64,13 @@ class Views:
     recap: Recap
     lights: Lights
     unkept: UnkeptGrads
+    whole: WholeGraph
 
     @classmethod
     def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]]) -> Views:
         """``drawn``: the scene's display list."""
         frame, network, loops, focus = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx), CameraFocus(ctx)
-        console = Console(ctx)
+        console, code = Console(ctx), CodePaneView(ctx, loops)
         labels, onscreen = CardLabels(ctx, focus, frame), OnScreen(ctx, frame, drawn)
         graph = GraphCards(ctx, focus, frame, labels, console)
         buckets = Buckets(ctx, labels, onscreen, frame, focus)
@@ -76,10 +78,11 @@ class Views:
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
                    walk=walk, camera=WalkCamera(ctx, focus, frame, walk), checklist=Checklist(ctx, frame, onscreen.shown_rects),
                    curve=LossCurve(ctx), network=network, passes=PassCounts(ctx, network), loops=loops,
-                   code=CodePaneView(ctx, loops), console=console,
+                   code=code, console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
                    recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects()),
-                   lights=Lights(ctx, network), unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus))
+                   lights=Lights(ctx, network), unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus),
+                   whole=WholeGraph(ctx, focus, frame, code))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

@@ -127,11 +127,16 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
         return p, None
     theme = theme or load_theme()
     home = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
-    camera = camera_visits(p, home, checked.index.source, theme.aspect(aspect), theme, checked.storyboard.camera)
-    if not camera:
-        return p, home
+    from scenes.render.whole_plan import whole_cues
+
+    spec = theme.aspect(aspect)
+    camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]
-    cues = sorted([*p.cues, *camera_cues(p, camera, holds)], key=lambda c: c.start)
+    moves = camera_cues(p, camera, holds) if camera else []
+    moves += whole_cues(p, home, checked.index.source, spec, theme)
+    if not moves:
+        return p, home
+    cues = sorted([*p.cues, *moves], key=lambda c: c.start)
     return replace(p, cues=tuple(cues)), home
 
 

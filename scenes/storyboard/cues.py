@@ -107,6 +107,10 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("camera", "(node, [tensor]) or ()",
             "none: the walk's camera moves in on the node about to be visited (where the graph is dense), "
             "or with no ids out to the whole graph; in a pause before the visit (scenes.render.camera_plan)"),
+    CueKind("whole", "()",
+            "none: the code pane steps aside to its lit line and the whole graph, built, grows into the "
+            "frame it frees (scenes.render.whole_plan)"),
+    CueKind("whole_back", "()", "none: the whole graph shrinks back home and the code pane comes back whole"),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
     CueKind("link_appear", "(weight, src unit, dst unit)", "none (a weight joining two units)"),
     CueKind("pass_count", "(root or seed tensor)",

@@ -50,7 +50,7 @@ def frame_at(t: float, fps: int) -> int:
     return math.ceil(round(t * fps, 6) - 0.5)
 
 
-CARRIERS = frozenset({"camera"})
+CARRIERS = frozenset({"camera", "whole", "whole_back"})
 """Cue kinds that carry the caption fades starting while they play: the walk's camera moves in a
 pause the plan has (scenes.render.camera_plan), and a caption coming, going or changing then
 joins its step (the scene plays the fade at its own time and length in it) instead of cutting

@@ -379,11 +379,16 @@ def test_the_code_bar_is_on_the_beats_line_when_it_speaks(name: str) -> None:
     assert late == []
 
 
+MOVES = ("camera", "whole", "whole_back")
+"""The cue kinds a clip's plan at an aspect adds to the shared plan's: moves in its pauses."""
+
+
 @pytest.mark.parametrize("name", CLIPS)
 def test_every_aspect_plays_the_plan_every_aspect_shares(name: str) -> None:
     """The course site plays the 9:16 clip with the 16:9 clip's caption track: at every aspect
     the clip has the aspect-free plan's duration, cues and captions (their times, their .vtt);
-    the walk's camera only adds its moves, each in a pause where no other cue animates."""
+    the walk's camera (and the whole graph grown, `scenes.render.whole_plan`) only adds its
+    moves, each in a pause where no other cue animates."""
     from scenes.render.camera_plan import plan_at
     from scenes.render.options import ASPECTS
     from scenes.storyboard import plan_of, vtt
@@ -393,8 +398,8 @@ def test_every_aspect_plays_the_plan_every_aspect_shares(name: str) -> None:
     for aspect in ASPECTS:
         p = plan_at(checked, shared, aspect)
         assert (p.duration, p.captions, vtt(p.captions)) == (shared.duration, shared.captions, vtt(shared.captions)), aspect
-        assert [c for c in p.cues if c.kind != "camera"] == list(shared.cues), aspect
-        for m in (c for c in p.cues if c.kind == "camera"):
+        assert [c for c in p.cues if c.kind not in MOVES] == list(shared.cues), aspect
+        for m in (c for c in p.cues if c.kind in MOVES):
             assert not any(c.start < m.start + m.duration - 1e-6 and m.start < c.start + c.duration - 1e-6
                            for c in shared.cues), (aspect, m)
     moves = {a: [c for c in plan_at(checked, shared, a).cues if c.kind == "camera"] for a in ASPECTS}

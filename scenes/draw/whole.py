@@ -1,0 +1,236 @@
+"""The whole graph grown into the frame the code pane frees: drawn at a ``whole`` cue.
+
+Why: once the program is typed and the graph built, the narration turns to the graph as a whole
+(issue 39 item 4); the code pane steps aside to its lit line, as it does for the walk at
+``walk_code: lit`` (`CodePaneView.step_aside`), and the graph glides, larger, into the frame it
+frees, in one move: every card and what is drawn on it grows evenly, the cards spread apart, and
+each arrow keeps its ends on its cards (:mod:`scenes.layout.whole`). The next ``whole`` cue takes
+both back. Where it goes is read from what is on screen (the pane as it stepped aside, the
+legend), as the walk's camera reads it (`FreeFrame`). While the graph is grown the scene reads
+the layout as seen then, so that a light or a recap lands on the moved cards; the camera's record
+(`CameraView.whole`) keeps the move, so a stored state restores it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+from manim import Animation, Mobject, Transform, smooth
+
+from scenes.draw.code import CodePaneView
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.drawers import draws
+from scenes.draw.focus import CameraFocus
+from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.layout.clip import code_rect
+from scenes.layout.place import Box, Layout, tag_reach
+from scenes.layout.whole import Stretch, area, clear_view, extent, stretched
+from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
+
+Mapper = Callable[[tuple[float, float]], tuple[float, float]]
+
+
+class WholeGraph(View):
+    """Draws ``whole``: asks ``code`` to step aside (or back), ``frame`` where the graph may go,
+    and moves the shapes ``focus`` lists as the graph's."""
+
+    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, code: CodePaneView) -> None:
+        super().__init__(ctx)
+        self.focus, self.frame, self.code = focus, frame, code
+        self.clip = ctx.layout  # the clip's layout: the graph at home
+
+    def restore(self) -> None:
+        """The context's layout as the record says (after a stored state is loaded)."""
+        rec = self.ctx.state.camera.whole
+        if rec is not None:
+            self.ctx.layout = stretched(self.clip, rec[0], rec[1])  # (the legend moved with its shape)
+
+    @draws("whole_back")
+    def draw_whole_back(self, cue: Cue, step: StepScratch) -> Anims:
+        """The graph shrinks home first (and the legend with it goes back), then the pane comes
+        back whole."""
+        rec = self.ctx.state.camera
+        if rec.whole is None:
+            return []
+        stretch, _, lift = rec.whole
+        out = self._move(self.ctx.layout, stretch.inverse(), self.clip, first=True)
+        out += self._lift(-lift, _first_part)
+        rec.whole = None
+        return out + [_within(a, 0.6, 1.0) for a in self.code.step_aside(False, step)]
+
+    @draws("whole")
+    def draw_whole(self, cue: Cue, step: StepScratch) -> Anims:
+        rec = self.ctx.state.camera
+        if rec.whole is not None or self.focus.home is not None or not self.clip.boxes:
+            return []
+        # where the pane of its lit line alone will stand (`code_rect`), and then where it does
+        found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
+        if found is None:
+            return []
+        pane = self.code.step_aside(True, step)
+        s, region, lift = self._best(self.frame.pane_bounds()) or found
+        rec.whole = (s, region, lift)
+        out = [_within(a, 0.0, 0.4) for a in pane] + self._lift(lift, _second_part)
+        return out + self._move(self.clip, s, stretched(self.clip, s, region), first=False)
+
+    def _best(self, pane: list[Rect]) -> tuple[Stretch, Rect, float] | None:
+        """The largest of the whole graph's moves with the code pane at ``pane`` (`_view`): with
+        the legend where it is, or lifted to just under the pane (a corner of the frame the
+        graph has no card in, where beside the whole pane it stood in the graph's way); and how
+        far up it goes."""
+        marks = self.frame.frame_marks()
+        options = [(0.0, self._view(pane, marks))]
+        legend = self.ctx.state.graph.legend
+        if legend is not None and len(legend) and pane:
+            b, gap = bounds(legend), self.theme.spacing.item_gap
+            lift = min(r[1] for r in pane) - gap - b[3]
+            if lift > 0:
+                moved = (b[0], b[1] + lift, b[2], b[3] + lift)
+                options.append((lift, self._view(pane, [m for m in marks if m != b] + [moved])))
+        found = [(area(extent(self.clip.boxes, v[0])), lift, v) for lift, v in options if v is not None]
+        if not found:
+            return None
+        _, lift, (s, region) = max(found, key=lambda f: f[0])
+        return s, region, lift
+
+    def _lift(self, dy: float, rate: Callable[[float], float]) -> Anims:
+        """The legend moved up by ``dy`` (down, where negative), at ``rate``."""
+        legend = self.ctx.state.graph.legend
+        if not dy or legend is None or not len(legend):
+            return []
+        return [Transform(legend, legend.copy().shift([0.0, dy, 0.0]), rate_func=rate)]
+
+    def _view(self, pane: list[Rect], marks: list[Rect]) -> tuple[Stretch, Rect] | None:
+        """The whole graph's move and region with the code pane at ``pane`` and the legend and
+        checklist at ``marks`` (`clear_view`): inside the safe frame above the caption, clear
+        of them."""
+        t = self.theme
+        safe, free = t.safe_rect(self.ctx.spec), self.frame.free_rect()
+        room = (max(free[0], safe[0]), max(free[1], safe[1]), min(free[2], safe[2]), min(free[3], safe[3]))
+        inner = room
+        for _ in range(8):  # what reaches past its card (a bucket's name) keeps inside the frame's side too
+            found = clear_view(self.clip, inner, pane + marks, tag_reach(t, self.clip.scale),
+                               t.layout.whole_zoom, t.layout.whole_stretch)
+            if found is None:
+                return None
+            r = self._reach(found[0])
+            over = (max(0.0, room[0] - r[0]), max(0.0, r[2] - room[2]))
+            if max(over) <= 1e-3:
+                return found
+            inner = (inner[0] + over[0], inner[1], inner[2] - over[1], inner[3])
+        return None
+
+    def _mappers(self, lay: Layout, s: Stretch) -> list[tuple[Mobject, Mapper]]:
+        """Each shape of the graph and how ``s`` moves its points from where ``lay`` has it: a
+        card (or bucket) with its box, an arrow along its route (its ends with its cards),
+        anything else drawn on a card (an op name, a bucket's name, a glow) with the card it
+        lies on."""
+        g = self.ctx.state.graph
+        boxes = lay.boxes
+        own: dict[int, Box] = {id(m): boxes[k] for k, m in g.cards.items() if k in boxes}
+        own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.buckets.items() if f"bucket:{k}" in boxes})
+        routes = {id(a): r for r, a in g.arrows.items()}
+        out: list[tuple[Mobject, Mapper]] = []
+        for m in self.focus._graph_shapes():  # noqa: SLF001 (the camera's list of what the graph is)
+            r = routes.get(id(m))
+            if r is not None and r.points:
+                a, b = _centre(boxes, r.src, r.points[0]), _centre(boxes, r.dst, r.points[-1])
+                out.append((m, _along(s, a, b, r.points[0], r.points[-1])))
+                continue
+            box = own.get(id(m)) or _nearest(boxes, bounds(m))
+            if box is not None:
+                out.append((m, _on_card(s, (box.x, box.y))))
+        return out
+
+    def _reach(self, s: Stretch) -> Rect:
+        """The box around every shape of the graph once ``s`` has moved it (a bucket's name
+        reaches past its box)."""
+        corners = [move(p) for m, move in self._mappers(self.clip, s) for b in [bounds(m)]
+                   for p in ((b[0], b[1]), (b[2], b[3]))]
+        return (min(p[0] for p in corners), min(p[1] for p in corners),
+                max(p[0] for p in corners), max(p[1] for p in corners))
+
+    def _move(self, lay: Layout, s: Stretch, to: Layout, first: bool) -> Anims:
+        """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`); then
+        the layout the cues read is ``to``, its arrows filed under its routes."""
+        out: Anims = []
+        for m, move in self._mappers(lay, s):
+            target = m.copy()
+            _warp(target, move)
+            out.append(Transform(m, target, rate_func=_first_part if first else _second_part))
+        g = self.ctx.state.graph
+        to_routes = dict(zip(lay.routes, to.routes))
+        g.arrows = {to_routes.get(r, r): a for r, a in g.arrows.items()}
+        self.ctx.layout = to
+        return out
+
+
+def _within(a: Animation, t0: float, t1: float) -> Animation:
+    """``a`` played between ``t0`` and ``t1`` of the cue, at its own pace there."""
+    rate = a.rate_func
+    a.rate_func = lambda t: rate(min(1.0, max(0.0, (t - t0) / (t1 - t0))))
+    return a
+
+
+def _first_part(t: float) -> float:
+    """The graph's move back, done by 60 % of the cue: the pane then slides back whole."""
+    return smooth(min(1.0, t / 0.6))
+
+
+def _second_part(t: float) -> float:
+    """The graph's move out, from 40 % of the cue, once the pane's lines have slid up."""
+    return smooth(max(0.0, (t - 0.4) / 0.6))
+
+
+def _centre(boxes: Mapping[str, Box], item: str, at: tuple[float, float]) -> tuple[float, float]:
+    """The centre of ``item``'s box (``at`` where it has none)."""
+    b = boxes.get(item)
+    return (b.x, b.y) if b is not None else at
+
+
+def _on_card(s: Stretch, centre: tuple[float, float]) -> Mapper:
+    """A point drawn on the card centred at ``centre``, moved with it (`Stretch.local`)."""
+    return lambda p: s.local(centre, p)
+
+
+def _along(s: Stretch, a: tuple[float, float], b: tuple[float, float], p0: tuple[float, float],
+           p1: tuple[float, float]) -> Mapper:
+    """A point of an arrow from ``p0`` (on the card centred at ``a``) to ``p1`` (on ``b``'s),
+    moved as `Stretch.along` moves a route's points, by where it lies between the two ends."""
+    d0 = s.local(a, p0)
+    d1 = s.local(b, p1)
+    q0, q1 = s.point(p0), s.point(p1)
+    e0, e1 = (d0[0] - q0[0], d0[1] - q0[1]), (d1[0] - q1[0], d1[1] - q1[1])
+    vx, vy = p1[0] - p0[0], p1[1] - p0[1]
+    n = vx * vx + vy * vy
+
+    def move(p: tuple[float, float]) -> tuple[float, float]:
+        t = min(1.0, max(0.0, ((p[0] - p0[0]) * vx + (p[1] - p0[1]) * vy) / n)) if n > 1e-12 else 0.0
+        q = s.point(p)
+        return (q[0] + (1 - t) * e0[0] + t * e1[0], q[1] + (1 - t) * e0[1] + t * e1[1])
+    return move
+
+
+def _warp(m: Mobject, move: Mapper) -> None:
+    """Every point of ``m`` and its parts moved by ``move``."""
+    for part in m.get_family():
+        if len(part.points):
+            pts = part.points
+            moved = np.array([[*move((float(x), float(y))), z] for x, y, z in pts])
+            part.points = moved
+
+
+def _nearest(boxes: Mapping[str, Box], b: Rect) -> Box | None:
+    """The box ``b``'s centre lies in, else the nearest to it."""
+    items = list(boxes.values())
+    if not items:
+        return None
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+
+    def gap(x: Box) -> float:
+        x0, y0, x1, y1 = x.bounds
+        dx, dy = max(x0 - cx, 0.0, cx - x1), max(y0 - cy, 0.0, cy - y1)
+        return dx * dx + dy * dy
+    return min(items, key=gap)

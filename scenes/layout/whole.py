@@ -1,0 +1,192 @@
+"""The whole graph, larger: where it goes once it is built and the code pane steps aside.
+
+Why: a graph laid out beside (16:9) or under (9:16) the whole code pane stays a third of the
+frame or less, while the narration turns to the graph as a whole (its last teaching beat, the
+takeaway). Once the program is typed, the pane keeps only its lit line and the graph grows into
+the frame it frees (issue 39 item 4). An even zoom cannot fill a wide frame with a tall graph,
+so the move is a stretch: every card (and what is drawn on it) grows evenly by ``k``, and the
+cards' centres spread apart by ``kx`` across and ``ky`` up (at least ``k``, so that no two cards
+come nearer; at most ``k`` times the theme's ``layout.whole_stretch``). An arrow keeps its ends
+on its cards: each end moves with its card, the points between with the spread, blended along
+the route (`Stretch.along`). Pure: rectangles and maps (no Manim); `scenes.draw.whole` applies
+them to the shapes on screen, `scenes.render.whole_plan` says when.
+
+>>> from scenes.layout.place import Box
+>>> lay = type("L", (), {"boxes": {"a": Box("a", "op", 0.0, 0.0, 1.0, 1.0), "b": Box("b", "op", 0.0, 3.0, 1.0, 1.0)}})()
+>>> s = whole_view(lay, (-4.0, -1.0, 4.0, 5.0), 0.0, 2.0, 3.0)
+>>> s.k, s.ky, [round(v, 6) for v in s.box_bounds(lay.boxes["b"])]
+(1.5, 1.5, [-0.75, 3.5, 0.75, 5.0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from dataclasses import dataclass, replace
+
+from scenes.layout.camera import meets
+from scenes.layout.place import Box, Layout
+from scenes.layout.routes import Route
+
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """The move of the whole graph: a card's centre p goes to ``to + (kx, ky) * (p - about)``,
+    and the card grows by ``k`` about it."""
+
+    k: float
+    kx: float
+    ky: float
+    about: Point
+    to: Point
+
+    def point(self, p: Point) -> Point:
+        """Where the spread takes a point between the cards."""
+        return (self.to[0] + self.kx * (p[0] - self.about[0]), self.to[1] + self.ky * (p[1] - self.about[1]))
+
+    def inverse(self) -> "Stretch":
+        return Stretch(1.0 / self.k, 1.0 / self.kx, 1.0 / self.ky, self.to, self.about)
+
+    def box(self, b: Box) -> Box:
+        x, y = self.point((b.x, b.y))
+        return Box(b.id, b.kind, x, y, b.w * self.k, b.h * self.k)
+
+    def box_bounds(self, b: Box) -> Rect:
+        return self.box(b).bounds
+
+    def local(self, centre: Point, p: Point) -> Point:
+        """Where ``p``, drawn on a card centred at ``centre``, goes with that card."""
+        c = self.point(centre)
+        return (c[0] + self.k * (p[0] - centre[0]), c[1] + self.k * (p[1] - centre[1]))
+
+    def along(self, points: list[Point], start: Point, end: Point) -> list[Point]:
+        """The points of a path from the card centred at ``start`` to the one at ``end``: its
+        first point goes with the first card, its last with the last, the ones between with the
+        spread plus a share of the two ends' differences from it, by their order along the path,
+        so that the path's ends stay on its cards through the move."""
+        if not points:
+            return []
+        d0 = _minus(self.local(start, points[0]), self.point(points[0]))
+        d1 = _minus(self.local(end, points[-1]), self.point(points[-1]))
+        n = max(len(points) - 1, 1)
+        out = []
+        for i, p in enumerate(points):
+            t = i / n
+            q = self.point(p)
+            out.append((q[0] + (1 - t) * d0[0] + t * d1[0], q[1] + (1 - t) * d0[1] + t * d1[1]))
+        return out
+
+
+def _minus(a: Point, b: Point) -> Point:
+    return (a[0] - b[0], a[1] - b[1])
+
+
+def extent(boxes: Mapping[str, Box], s: Stretch) -> Rect:
+    """The box around every card of ``boxes`` once ``s`` has moved them."""
+    bs = [s.box_bounds(b) for b in boxes.values()]
+    return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
+
+
+def _spread(boxes: Mapping[str, Box], k: float, axis: int, room: float, most: float) -> float:
+    """The spread of the cards' centres along ``axis`` (0 across, 1 up), from ``k`` to ``most``,
+    at which the cards, grown by ``k``, take ``room`` (bisection: their extent grows with it)."""
+    def size(f: float) -> float:
+        s = Stretch(k, f if axis == 0 else k, f if axis == 1 else k, (0.0, 0.0), (0.0, 0.0))
+        e = extent(boxes, s)
+        return e[2 + axis] - e[axis]
+
+    if size(k) >= room or most <= k:
+        return k
+    if size(most) <= room:
+        return most
+    lo, hi = k, most
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if size(mid) <= room else (lo, mid)
+    return lo
+
+
+def whole_view(lay: Layout, region: Rect, reach: float, most: float, stretch: float) -> Stretch:
+    """The stretch that takes the whole graph of ``lay`` into ``region`` (less ``reach`` at its
+    top: an op name over the top card, as the clip's layout keeps it): its cards grow evenly as much as fits, at
+    most ``most`` times, and their centres spread apart along each axis up to ``stretch`` times
+    that, as far as the region has room; centred in it."""
+    boxes = lay.boxes
+    g = extent(boxes, Stretch(1.0, 1.0, 1.0, (0.0, 0.0), (0.0, 0.0)))
+    region = (region[0], region[1], region[2], region[3] - reach)
+    w, h = region[2] - region[0], region[3] - region[1]
+    k = max(min(most, w / max(g[2] - g[0], 1e-9), h / max(g[3] - g[1], 1e-9)), 1e-3)
+    kx = _spread(boxes, k, 0, w, k * stretch)
+    ky = _spread(boxes, k, 1, h, k * stretch)
+    about = ((g[0] + g[2]) / 2, (g[1] + g[3]) / 2)
+    s = Stretch(k, kx, ky, about, about)
+    e = extent(boxes, s)
+    mid = ((region[0] + region[2]) / 2, (region[1] + region[3]) / 2)
+    return replace(s, to=(about[0] + mid[0] - (e[0] + e[2]) / 2, about[1] + mid[1] - (e[1] + e[3]) / 2))
+
+
+def stretched(lay: Layout, s: Stretch, region: Rect) -> Layout:
+    """The layout as the whole view shows it: every box moved and grown by ``s``, every route
+    kept on its boxes (`Stretch.along`), its scale and zoom ``s.k`` times larger; ``region``
+    where the cues place things meanwhile."""
+    boxes = {key: s.box(b) for key, b in lay.boxes.items()}
+
+    def centre(item: str, at: Point) -> Point:
+        b = lay.boxes.get(item)
+        return (b.x, b.y) if b is not None else at
+
+    routes = []
+    for r in lay.routes:
+        pts = list(r.points)
+        moved = s.along(pts, centre(r.src, pts[0]), centre(r.dst, pts[-1])) if pts else []
+        routes.append(Route(r.src, r.dst, r.slot, r.needs_grad, tuple(moved)))
+    return replace(lay, boxes=boxes, routes=tuple(routes), scale=lay.scale * s.k, zoom=lay.zoom * s.k, region=region)
+
+
+def area(r: Rect) -> float:
+    return max(0.0, r[2] - r[0]) * max(0.0, r[3] - r[1])
+
+
+SPREADS = 8
+"""The steps from the most spread to none that `clear_view` tries in each rectangle."""
+
+
+def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, most: float,
+               stretch: float) -> tuple[Stretch, Rect] | None:
+    """The largest whole view of ``lay`` in ``free`` (`whole_view`) whose cards, ``reach``
+    around each (an op name over it), meet none of ``keep_off`` (the lit line's pane, the
+    legend): tried in each rectangle of ``free`` whose sides lie on its own or on the edges of
+    ``keep_off`` (one may take in a short pane of one line over a corner of the graph where no
+    card stands), each with its spread at most ``stretch`` or in `SPREADS` steps down to none; the move
+    and its rectangle, or None where none draws the graph larger than it is.
+
+    >>> from scenes.layout.place import Box
+    >>> boxes = {k: Box(k, "op", 0.0, y, 1.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0))}
+    >>> lay = type("L", (), {"boxes": boxes})()
+    >>> s, room = clear_view(lay, (-4.0, -1.0, 4.0, 5.0), [(-4.0, 4.0, -1.0, 5.0)], 0.0, 2.0, 2.0)
+    >>> s.k, room
+    (2.0, (-4.0, -1.0, 4.0, 5.0))
+    """
+    xs = sorted({free[0], free[2], *(v for r in keep_off for v in (r[0], r[2]) if free[0] < v < free[2])})
+    ys = sorted({free[1], free[3], *(v for r in keep_off for v in (r[1], r[3]) if free[1] < v < free[3])})
+    best: tuple[float, Stretch, Rect] | None = None
+    for x0, x1 in combinations(xs, 2):
+        for y0, y1 in combinations(ys, 2):
+            region = (x0, y0, x1, y1)
+            for spread in (stretch - (stretch - 1.0) * i / SPREADS for i in range(SPREADS + 1)):
+                s = whole_view(lay, region, reach, most, spread)
+                if s.k < 1.0 - 1e-6:
+                    break
+                size = area(extent(lay.boxes, s))
+                if best is not None and size <= best[0] + 1e-9:
+                    continue
+                cards = [s.box_bounds(b) for b in lay.boxes.values()]
+                if not any(meets((c[0] - reach / 2, c[1] - reach / 2, c[2] + reach / 2, c[3] + reach), r)
+                           for c in cards for r in keep_off):
+                    best = (size, s, region)
+    if best is None or best[0] <= area(extent(lay.boxes, Stretch(1.0, 1.0, 1.0, (0.0, 0.0), (0.0, 0.0)))) * 1.01:
+        return None
+    return best[1], best[2]
