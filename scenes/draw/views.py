@@ -31,10 +31,11 @@ from scenes.draw.passes import PassCounts
 from scenes.draw.recap import Recap
 from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
+from scenes.draw.unit_math import UnitMath
 
 VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, CameraFocus, CardLabels, Checklist, CodePaneView,
                                          Console, FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen,
-                                         PassCounts, PassMark, Recap, Titles, TrainingStep)
+                                         PassCounts, PassMark, Recap, Titles, TrainingStep, UnitMath)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -61,6 +62,7 @@ class Views:
     step: TrainingStep
     recap: Recap
     lights: Lights
+    unit_math: UnitMath
 
     @classmethod
     def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]]) -> Views:
@@ -77,7 +79,7 @@ class Views:
                    code=CodePaneView(ctx, loops), console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
                    recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects()),
-                   lights=Lights(ctx, network))
+                   lights=Lights(ctx, network), unit_math=UnitMath(ctx, network))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

@@ -143,6 +143,10 @@ class Beat(_Model):
     focus: tuple[Text, ...] = Field(
         (), description="tensors of the log (program names) the camera moves to for this beat, drawing "
                         "their part of the graph larger, and back after")
+    unit: NonEmpty | None = Field(
+        None, description="with visual network: the program name of one unit the beat draws (h1_0) whose "
+                          "arithmetic is written out as it comes: its weights on its incoming lines, their sum, "
+                          "its activation (relu) and its output; then the whole network again")
     check: Positive | None = Field(
         None, description="tick item N of the storyboard's checklist once this beat has shown what it prints")
     asks: Positive | None = Field(
