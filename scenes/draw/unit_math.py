@@ -49,11 +49,11 @@ class UnitMath(View):
     def _gap(self) -> float:
         return self.theme.sizes.token_pad * 2
 
-    def _taken(self, skip: tuple[str, ...] = ()) -> list[Rect]:
-        """What a new text keeps off: every unit's circle (drawn or still an outline), the layers'
-        names, and what this view has written."""
+    def _taken(self, ghosts: bool = True) -> list[Rect]:
+        """What a new text keeps off: every unit's circle (and, with ``ghosts``, the outline of
+        each still to come), the layers' names, and what this view has written."""
         st = self.ctx.state.network
-        rings = [bounds(m) for u, m in st.units.items() if u not in skip] + [bounds(m) for m in st.ghosts.values()]
+        rings = [bounds(m) for m in st.units.values()] + ([bounds(m) for m in st.ghosts.values()] if ghosts else [])
         return rings + [bounds(m) for m in st.layer_labels.values()] + [bounds(m) for m in self.drawn
                                                                            if not isinstance(m, (Rectangle, Line))]
 
@@ -72,52 +72,95 @@ class UnitMath(View):
     @draws("unit_weights")
     def draw_unit_weights(self, cue: Cue, step: StepScratch) -> Anims:
         """Each incoming line lit in the weight's colour, its weight's value on it near the input
-        it multiplies (``× 0.3750``), over a backdrop that cuts the line under the text."""
+        it multiplies (``× 0.3750``), over a backdrop that cuts the line under the text. All at
+        the value size where each finds room on its line, else all at a name's least size (a
+        square frame's converging lines; still 11 px glyphs at 854x480)."""
         geo = self.diagram.geometry
-        p, t = geo.places, self.theme
-        out: Anims = []
+        t = self.theme
         weights = [w for w in cue.ids[1:] if w in geo.net.links]
         texts = [s for s in cue.strings if s.role == "weight"]
-        for weight, shown in zip(weights, texts):
+        least = t.font_sizes.unit_name_least
+        for size, times, ghosts in ((t.font_sizes.card_value, "×", True), (least, "×", True), (least, "", True),
+                                    (least, "", False)):
+            rows, fits = self._weight_rows(weights, [s.text for s in texts], size, times, ghosts)
+            if fits:
+                break
+        out: Anims = []
+        for weight, (back, times, value) in zip(weights, rows):
             mark = self.diagram.mark(weight, "weight", backward=False)
             if mark is not None:
                 self.drawn.append(mark)
                 out.append(Create(mark))
-            link = geo.net.links[weight]
-            times = label("×", t.fonts.mono, t.font_sizes.card_value, t.colors.text_muted)
-            value = tag(self._text(shown.text, t.colour("weight")), "value", id=weight, meaning="weight")
-            row = VGroup(times, value).arrange(buff=t.sizes.token_pad)
-            tag(times, "label", text="×")
-            row.move_to([*self._on_line(p.centre[link.src], p.centre[link.dst], row, link.src), 0])
-            back = Rectangle(width=row.width + 2 * t.sizes.token_pad, height=row.height + 2 * t.sizes.token_pad,
-                             stroke_width=0).set_fill(t.colors.background, opacity=1.0).move_to(row)
-            back.set_z_index(Z_BACK)
-            row.set_z_index(Z_UNIT)
-            self.drawn.extend([back, times, value])
-            out += [FadeIn(back), FadeIn(row)]
-            self.ctx.record(shown)
+            self.drawn.extend([back, value] + ([times] if times.get_family()[-1].has_points() else []))
+            out += [FadeIn(back), FadeIn(VGroup(times, value))]
+        self.ctx.record_all(texts)
         return out
 
-    def _on_line(self, src: tuple[float, float], dst: tuple[float, float], row: Mobject, own: str) -> tuple[float, float]:
-        """A point on the line from ``src`` to ``dst`` where ``row`` (centred there) clears the
-        input's circle and what is written already: the nearest to the input, as the line is
-        the input's, times the weight."""
-        dx, dy = dst[0] - src[0], dst[1] - src[1]
-        n = (dx * dx + dy * dy) ** 0.5 or 1.0
-        size = (row.width + 2 * self.theme.sizes.token_pad, row.height + 2 * self.theme.sizes.token_pad)
-        taken = self._taken()
+    def _weight_rows(self, weights: list[str], texts: list[str], size: float, sign: str,
+                     ghosts: bool) -> tuple[list[list[Mobject]], bool]:
+        """Each weight's backdrop, ``sign`` (``×``, or none where room is short) and value at font
+        ``size``, each on its line (`_spots`; off the outlines of units still to come unless not
+        ``ghosts``: a square frame's lines converge in a band too low for four values); and
+        whether every one found a clear spot."""
+        geo, t = self.diagram.geometry, self.theme
+        rows: list[list[Mobject]] = []
+        boxes: list[tuple[float, float]] = []
+        for weight, text in zip(weights, texts):
+            value = tag(label(text, t.fonts.mono, size, t.colour("weight")), "value", id=weight, meaning="weight")
+            times = tag(label(sign, t.fonts.mono, size, t.colors.text_muted), "label", text=sign) if sign else VGroup()
+            row = VGroup(times, value).arrange(buff=t.sizes.token_pad) if sign else VGroup(times, value)
+            row.set_z_index(Z_UNIT)
+            boxes.append((row.width + 2 * t.sizes.token_pad, row.height + 2 * t.sizes.token_pad))
+            rows.append([row, times, value])
+        ends = [(geo.places.centre[geo.net.links[w].src], geo.places.centre[geo.net.links[w].dst]) for w in weights]
+        spots = self._spots(ends, boxes, ghosts)
+        out = []
+        for (row, times, value), box, at in zip(rows, boxes, spots or [self._middle(*e) for e in ends]):
+            row.move_to([*at, 0])
+            back = Rectangle(width=box[0], height=box[1], stroke_width=0).set_fill(t.colors.background, opacity=1.0)
+            out.append([back.move_to(row).set_z_index(Z_BACK), times, value])
+        return out, spots is not None
+
+    @staticmethod
+    def _middle(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+        return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+
+    def _spots(self, ends: list[tuple[tuple[float, float], tuple[float, float]]],
+               boxes: list[tuple[float, float]], ghosts: bool = True) -> list[tuple[float, float]] | None:
+        """A centre on each line (from its input to its unit) for a box of its size, where the box
+        clears every circle, the layers' names and the other boxes: each as near its input as the
+        others allow (the line is the input's, times the weight), else beside the line, touching
+        it; found by trying the lines in turn, nearest spots first; None when there is no such
+        set (then the middles)."""
         r = self.diagram.geometry.places.radius
-        k = 0
-        while True:
-            d = r + k * 0.02
-            if d > n - r:
-                break
-            at = (src[0] + dx * d / n, src[1] + dy * d / n)
-            rect = rect_around(at[0], at[1], size, self._gap() / 2)
-            if not any(meet(rect, o) for o in taken):
-                return at
-            k += 1
-        return src[0] + dx / 2, src[1] + dy / 2
+        taken, grow = self._taken(ghosts=ghosts), self._gap() / 2
+        options: list[list[tuple[float, float]]] = []
+        for ((sx, sy), (dx, dy)), box in zip(ends, boxes):
+            n = ((dx - sx) ** 2 + (dy - sy) ** 2) ** 0.5 or 1.0
+            steps = max(1, min(24, int((n - 2 * r) / 0.02)))
+            line = [(sx + (dx - sx) * d / n, sy + (dy - sy) * d / n)
+                    for d in (r + k * (n - 2 * r) / steps for k in range(steps + 1))]
+            beside = [(x + side * (box[0] / 2 + grow), y) for side in (-1, 1) for x, y in line]  # touching it
+            options.append([p for p in line + beside if not any(meet(rect_around(*p, box, grow), o) for o in taken)])
+
+        budget = [5000]  # tries: a crowded frame gives up early and goes down a size
+
+        def place(k: int, chosen: list[Rect]) -> list[tuple[float, float]] | None:
+            if k == len(options):
+                return []
+            for p in options[k]:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return None
+                rect = rect_around(*p, boxes[k], grow)
+                if any(meet(rect, o) for o in chosen):
+                    continue
+                rest = place(k + 1, chosen + [rect])
+                if rest is not None:
+                    return [p] + rest
+            return None
+
+        return place(0, [])
 
     # ----- the sum and the activation ---------------------------------------------------------
     @draws("unit_sum")
