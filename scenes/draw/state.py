@@ -112,6 +112,7 @@ class NetworkView:
     layer_labels: dict[int, Mobject] = field(default_factory=dict)  # layer depth -> its name (input, hidden 1, ...)
     names: dict[str, Mobject] = field(default_factory=dict)  # weight -> its name beside its line (the first pass's)
     ghosts: dict[str, Mobject] = field(default_factory=dict)  # unit id -> its outline until the unit is drawn
+    math: list[Mobject] = field(default_factory=list)  # one unit's arithmetic while it is written (scenes.draw.unit_math)
     panel: Mobject | None = None  # the backdrop over the graph's cards, when the network comes over them
     hidden: bool = False  # gone while the graph's cards are drawn in the region they share
 

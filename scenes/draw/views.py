@@ -31,12 +31,14 @@ from scenes.draw.passes import PassCounts
 from scenes.draw.recap import Recap
 from scenes.draw.step import TrainingStep
 from scenes.draw.titles import Titles
+from scenes.draw.unit_math import UnitMath
 from scenes.draw.unkept import UnkeptGrads
 from scenes.draw.whole import WholeGraph
 
 VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, CameraFocus, CardLabels, Checklist, CodePaneView,
                                          Console, FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen,
-                                         PassCounts, PassMark, Recap, Titles, TrainingStep, UnkeptGrads, WholeGraph)
+                                         PassCounts, PassMark, Recap, Titles, TrainingStep, UnitMath, UnkeptGrads,
+                                         WholeGraph)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
 
 
@@ -63,6 +65,7 @@ class Views:
     step: TrainingStep
     recap: Recap
     lights: Lights
+    unit_math: UnitMath
     unkept: UnkeptGrads
     whole: WholeGraph
 
@@ -81,7 +84,8 @@ class Views:
                    code=code, console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
                    recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects()),
-                   lights=Lights(ctx, network), unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus),
+                   lights=Lights(ctx, network), unit_math=UnitMath(ctx, network),
+                   unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus),
                    whole=WholeGraph(ctx, focus, frame, code))
 
     def all(self) -> list[View]:

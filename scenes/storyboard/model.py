@@ -147,6 +147,10 @@ class Beat(_Model):
         (), description="results that are not leaves (yh) whose .grad the narration says is None: as its words "
                         "name yh.grad, a note beside each card writes yh.grad = None (backward keeps no "
                         "gradient in a result's .grad)")
+    unit: NonEmpty | None = Field(
+        None, description="with visual network: the program name of one unit the beat draws (h1_0) whose "
+                          "arithmetic is written out as it comes: its weights on its incoming lines, their sum, "
+                          "its activation (relu) and its output; then the whole network again")
     check: Positive | None = Field(
         None, description="tick item N of the storyboard's checklist once this beat has shown what it prints")
     asks: Positive | None = Field(

@@ -190,6 +190,8 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
                 line, col = doc.at(at + ("focus", j))
                 errors.add(line, col, f"focus: '{name}' is not a tensor of the log (its tensors are "
                            f"{', '.join(tensors) or 'none'}){did_you_mean(name, tensors)}", at + ("focus", j))
+        if beat.unit is not None:
+            _check_unit(doc, beat, at, index, errors)
         for key in ("check", "asks"):
             item = getattr(beat, key)
             if item is not None and item > checklist:
@@ -209,6 +211,31 @@ def check_beats(doc: Document, beats: list[tuple[int, Beat]], numbers: Numbers, 
                 errors.add(*doc.at(at + ("grad_none", j)), problem, at + ("grad_none", j))
         _check_narration(doc, beat, at, index, cutoff, numbers, errors, resolve_too=span_ok)
         _check_marks(doc, beat, at, index, known, errors)
+
+
+def _check_unit(doc: Document, beat: Beat, at: Path, index: LogIndex, errors: ErrorList) -> None:
+    """``unit:`` names a unit of the program's network that weights feed (not an input), drawn
+    by this beat's span, on a network visual: the beat writes that unit's arithmetic as it comes."""
+    name, path = beat.unit, at + ("unit",)
+    line, col = doc.at(path)
+    if TABLE[beat.visual].view != "network":
+        errors.add(line, col, f"unit: is for visual network (it writes one unit's arithmetic on the "
+                   f"network's picture); visual {beat.visual} draws no units", path)
+        return
+    net = read_network(index.events)
+    fed = {l.dst for l in net.links.values()}
+    units = [u for u in net.units.values() if u.id in fed]
+    unit = next((u for u in units if u.id in index.ids_of(name or "")), None)
+    if unit is None:
+        names = [u.name for u in units]
+        errors.add(line, col, f"unit: '{name}' is no unit of the program's network that weights feed (its "
+                   f"units: {', '.join(names) or 'none: the program multiplies no weight'})"
+                   f"{did_you_mean(name or '', names)}", path)
+        return
+    if beat.span_key() and unit.seq not in {e.seq for e in index.select(beat)}:
+        made = index.tensor_event[unit.id].line
+        errors.add(line, col, f"unit: {unit.name} is made on program line {made}, outside this beat's span: "
+                   f"a beat writes the arithmetic of a unit it draws", path)
 
 
 def _narration_col(doc: Document, path: Path, offset: int) -> tuple[int, int]:

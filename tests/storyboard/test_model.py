@@ -39,7 +39,7 @@ CASES = {
     BOARD.replace("lines: 1", "steps: [0, 1]"): "6:13: steps must be at least 1, got 0 (at beats[0].steps[0])",
     BOARD.replace("lines: 1", "zzz: 1"): "6:5: unknown key 'zzz' in beat 1; allowed: visual, narration, lines, backward, "
                                          "visits, steps, accumulations, reset, branch, passes, pass, pace, emphasis, dim, "
-                                         "focus, grad_none, check, asks, title (at beats[0].zzz)",
+                                         "focus, grad_none, unit, check, asks, title (at beats[0].zzz)",
     BOARD.replace("narration: hi", "narration: ' '"): "7:16: narration must not be empty (at beats[0].narration)",
     BOARD.replace("lines: 1", "emphasis: [~]"): "6:16: emphasis must be text, got nothing (at beats[0].emphasis[0])",
     BOARD.replace("beats:", "numbers: [1]\nbeats:"):

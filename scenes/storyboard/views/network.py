@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.optable import UNIT_OPS
 from engine.records import (
     Accumulate,
     Backward,
@@ -65,6 +66,8 @@ def tensor(b: Builder, ev: Event) -> None:
                             b.value(leaf, "value", "exact", None, "target")]
         # a later pass's tensor is drawn as the first pass's unit; its value is its own (ids[-1])
         b.add("unit_appear", b.tm.node_appear, (uid,) if uid == ev.id else (uid, ev.id), strings, [ev.seq])
+        if uid == ev.id and uid in _asked_unit(b):
+            _unit_math(b, uid)
         return
     weight = net.products.get(ev.seq)
     link = net.links.get(weight) if weight is not None else None
@@ -74,6 +77,40 @@ def tensor(b: Builder, ev: Event) -> None:
     if at is None:
         st.last_dst = (link.dst, b.now)
     b.add("link_appear", b.tm.edge_grow, (link.weight, link.src, link.dst), (), [ev.seq], at=at)
+
+
+def _asked_unit(b: Builder) -> set[str]:
+    """The tensor ids of the unit the beat's ``unit:`` names (none when it names none)."""
+    name = b.board.beats[b.beat_no].unit
+    return set(b.index.ids_of(name)) if name else set()
+
+
+def _unit_math(b: Builder, uid: str) -> None:
+    """Unit ``uid``'s arithmetic as the beat's ``unit:`` asks, one step after another once its
+    circle is drawn: its incoming weights (each weight's value on its line), the sum they make
+    (the tensor its activation takes), the activation and the unit's output, then the whole
+    network again. Why: "each unit multiplies every input by its own weight, sums, and applies
+    ReLU" was said over a network standing still; each step is a cue, so a phrase naming it
+    starts it (:mod:`..phrases`). Every number is the log's: the weights' leaves, the sum's and
+    the unit's tensor events."""
+    st = _sweep(b)
+    net, tm = st.net, b.tm
+    links = [l for l in net.links.values() if l.dst == uid]
+    if not links:
+        return
+    leaves = [b.index.tensor_event[l.weight] for l in links]
+    b.add("unit_weights", tm.node_appear, (uid, *(l.weight for l in links)),
+          [b.value(e, "value", "exact", None, "weight") for e in leaves], [e.seq for e in leaves])
+    unit = b.index.tensor_event[uid]
+    ins = [i for i in unit.inputs or [] if isinstance(i, str)]
+    act = unit.op in UNIT_OPS and len(ins) == 1 and ins[0] in b.index.tensor_event
+    total = b.index.tensor_event[ins[0]] if act else unit
+    b.add("unit_sum", tm.node_appear, (uid, total.id), [b.value(total, "value", "exact", None, "value")],
+          [total.seq])
+    if act:
+        b.add("unit_act", tm.node_appear, (uid, total.id),
+              [Shown(unit.op or "", unit.seq, "op", "op"), b.value(unit, "value", "exact", None, "value")], [unit.seq])
+    b.add("unit_done", tm.node_appear, (uid,), (), [unit.seq])
 
 
 def backward(b: Builder, ev: Event) -> None:

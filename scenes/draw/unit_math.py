@@ -1,0 +1,237 @@
+"""One unit's arithmetic on the MLP view: its weights on its lines, their sum, its activation.
+
+Why a view of its own: the network (:mod:`scenes.draw.network`) draws units and lines, and its
+passes (:mod:`scenes.draw.passes`) count sweeps over them; what one unit computes, as a storyboard's
+``unit:`` asks for it, is a third idea. "Each unit multiplies every input by its own weight, sums,
+and applies ReLU" was said over a network standing still (review of session 6): here the unit's
+incoming lines light in the weight's colour, each with its weight's value on it (``× 0.3750``,
+times the input the line comes from), the sum is written beside the unit (``Σ = 1.4062``), then
+its activation and output under it (``relu(Σ) = 1.4062``), and all of it goes as the whole network
+comes back. Every number is a logged one (the plan's ``unit_*`` cues); the values are tagged with
+their tensors' ids, so the frame checks hold them to the log.
+"""
+
+from __future__ import annotations
+
+from manim import Create, FadeIn, FadeOut, Line, Mobject, Rectangle, VGroup
+
+from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import bounds
+from scenes.draw.network import Z_UNIT, NetworkDiagram
+from scenes.draw.record import tag, tag_of
+from scenes.draw.visuals.glyphs import label
+from scenes.layout.label_spots import crosses, inside, meet, rect_around
+from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
+
+Z_BACK = Z_UNIT - 0.01
+"""A weight's backdrop: over the line it sits on, under its text."""
+
+
+class UnitMath(View):
+    """Draws unit_weights, unit_sum, unit_act and unit_done on ``diagram``'s network; keeps what
+    it drew in ``state.network.math`` until unit_done takes it away."""
+
+    def __init__(self, ctx: DrawContext, diagram: NetworkDiagram) -> None:
+        super().__init__(ctx)
+        self.diagram = diagram
+
+    @property
+    def drawn(self) -> list[Mobject]:
+        return self.ctx.state.network.math
+
+    # ----- sizes and places -------------------------------------------------------------------
+    def _text(self, text: str, colour: str) -> Mobject:
+        t = self.theme
+        return label(text, t.fonts.mono, t.font_sizes.card_value, colour)
+
+    def _gap(self) -> float:
+        return self.theme.sizes.token_pad * 2
+
+    def _taken(self, ghosts: bool = True) -> list[Rect]:
+        """What a new text keeps off: every unit's circle (and, with ``ghosts``, the outline of
+        each still to come), the layers' names, and what this view has written."""
+        st = self.ctx.state.network
+        rings = [bounds(m) for m in st.units.values()] + ([bounds(m) for m in st.ghosts.values()] if ghosts else [])
+        return rings + [bounds(m) for m in st.layer_labels.values()] + [bounds(m) for m in self.drawn
+                                                                           if not isinstance(m, (Rectangle, Line))]
+
+    def _lines(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        st = self.ctx.state.network
+        out = []
+        for m in [*st.links.values(), *st.plain]:
+            a, b = m.get_start(), m.get_end()
+            out.append(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
+        return out
+
+    def _within(self) -> Rect:
+        return self.ctx.graph_region()
+
+    # ----- the weights ------------------------------------------------------------------------
+    @draws("unit_weights")
+    def draw_unit_weights(self, cue: Cue, step: StepScratch) -> Anims:
+        """Each incoming line lit in the weight's colour, its weight's value on it near the input
+        it multiplies (``× 0.3750``), over a backdrop that cuts the line under the text. All at
+        the value size where each finds room on its line, else all at a name's least size (a
+        square frame's converging lines; still 11 px glyphs at 854x480)."""
+        geo = self.diagram.geometry
+        t = self.theme
+        weights = [w for w in cue.ids[1:] if w in geo.net.links]
+        texts = [s for s in cue.strings if s.role == "weight"]
+        least = t.font_sizes.unit_name_least
+        for size, times, ghosts in ((t.font_sizes.card_value, "×", True), (least, "×", True), (least, "", True),
+                                    (least, "", False)):
+            rows, fits = self._weight_rows(weights, [s.text for s in texts], size, times, ghosts)
+            if fits:
+                break
+        out: Anims = []
+        for weight, (back, times, value) in zip(weights, rows):
+            mark = self.diagram.mark(weight, "weight", backward=False)
+            if mark is not None:
+                self.drawn.append(mark)
+                out.append(Create(mark))
+            self.drawn.extend([back, value] + ([times] if times.get_family()[-1].has_points() else []))
+            out += [FadeIn(back), FadeIn(VGroup(times, value))]
+        self.ctx.record_all(texts)
+        return out
+
+    def _weight_rows(self, weights: list[str], texts: list[str], size: float, sign: str,
+                     ghosts: bool) -> tuple[list[list[Mobject]], bool]:
+        """Each weight's backdrop, ``sign`` (``×``, or none where room is short) and value at font
+        ``size``, each on its line (`_spots`; off the outlines of units still to come unless not
+        ``ghosts``: a square frame's lines converge in a band too low for four values); and
+        whether every one found a clear spot."""
+        geo, t = self.diagram.geometry, self.theme
+        rows: list[list[Mobject]] = []
+        boxes: list[tuple[float, float]] = []
+        for weight, text in zip(weights, texts):
+            value = tag(label(text, t.fonts.mono, size, t.colour("weight")), "value", id=weight, meaning="weight")
+            times = tag(label(sign, t.fonts.mono, size, t.colors.text_muted), "label", text=sign) if sign else VGroup()
+            row = VGroup(times, value).arrange(buff=t.sizes.token_pad) if sign else VGroup(times, value)
+            row.set_z_index(Z_UNIT)
+            boxes.append((row.width + 2 * t.sizes.token_pad, row.height + 2 * t.sizes.token_pad))
+            rows.append([row, times, value])
+        ends = [(geo.places.centre[geo.net.links[w].src], geo.places.centre[geo.net.links[w].dst]) for w in weights]
+        spots = self._spots(ends, boxes, ghosts)
+        out = []
+        for (row, times, value), box, at in zip(rows, boxes, spots or [self._middle(*e) for e in ends]):
+            row.move_to([*at, 0])
+            back = Rectangle(width=box[0], height=box[1], stroke_width=0).set_fill(t.colors.background, opacity=1.0)
+            out.append([back.move_to(row).set_z_index(Z_BACK), times, value])
+        return out, spots is not None
+
+    @staticmethod
+    def _middle(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+        return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+
+    def _spots(self, ends: list[tuple[tuple[float, float], tuple[float, float]]],
+               boxes: list[tuple[float, float]], ghosts: bool = True) -> list[tuple[float, float]] | None:
+        """A centre on each line (from its input to its unit) for a box of its size, where the box
+        clears every circle, the layers' names and the other boxes: each as near its input as the
+        others allow (the line is the input's, times the weight), else beside the line, touching
+        it; found by trying the lines in turn, nearest spots first; None when there is no such
+        set (then the middles)."""
+        r = self.diagram.geometry.places.radius
+        taken, grow = self._taken(ghosts=ghosts), self._gap() / 2
+        options: list[list[tuple[float, float]]] = []
+        for ((sx, sy), (dx, dy)), box in zip(ends, boxes):
+            n = ((dx - sx) ** 2 + (dy - sy) ** 2) ** 0.5 or 1.0
+            steps = max(1, min(24, int((n - 2 * r) / 0.02)))
+            line = [(sx + (dx - sx) * d / n, sy + (dy - sy) * d / n)
+                    for d in (r + k * (n - 2 * r) / steps for k in range(steps + 1))]
+            beside = [(x + side * (box[0] / 2 + grow), y) for side in (-1, 1) for x, y in line]  # touching it
+            options.append([p for p in line + beside if not any(meet(rect_around(*p, box, grow), o) for o in taken)])
+
+        budget = [5000]  # tries: a crowded frame gives up early and goes down a size
+
+        def place(k: int, chosen: list[Rect]) -> list[tuple[float, float]] | None:
+            if k == len(options):
+                return []
+            for p in options[k]:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return None
+                rect = rect_around(*p, boxes[k], grow)
+                if any(meet(rect, o) for o in chosen):
+                    continue
+                rest = place(k + 1, chosen + [rect])
+                if rest is not None:
+                    return [p] + rest
+            return None
+
+        return place(0, [])
+
+    # ----- the sum and the activation ---------------------------------------------------------
+    @draws("unit_sum")
+    def draw_unit_sum(self, cue: Cue, step: StepScratch) -> Anims:
+        """``Σ = value`` beside the unit, where the activation's part will fit after it on the
+        same row (one row fits between two layers at 16:9, where two did not)."""
+        value = cue.strings[0]
+        row = self._row(f"Σ {self.theme.labels.name_value}", value.text, cue.ids[1])
+        space = self._text("0", self.theme.colors.text).width
+        room = VGroup(row.copy(), self._row("→ relu →", value.text, cue.ids[0])).arrange(buff=space)
+        room.move_to([*self._beside(cue.ids[0], room), 0])
+        row.move_to(room[0])
+        self.drawn.append(row)
+        self.ctx.record(value)
+        return [FadeIn(row)]
+
+    @draws("unit_act")
+    def draw_unit_act(self, cue: Cue, step: StepScratch) -> Anims:
+        """``→ relu → value`` after the sum (the row whose value is the sum's tensor, ids[1]): the
+        activation, as the program calls it, and the unit's output (the unit's own tensor)."""
+        op, value = cue.text("op") or "", next(s for s in cue.strings if s.role == "value")
+        row = self._row(f"→ {op} →", value.text, cue.ids[0])
+        before = next((m for m in self.drawn if isinstance(m, VGroup) and len(m) == 2
+                       and (tg := tag_of(m[1])) is not None and tg.id == cue.ids[1]), None)
+        if before is not None:
+            row.next_to(before, [1, 0, 0], buff=self._text("0", self.theme.colors.text).width)
+        else:
+            row.move_to([*self._beside(cue.ids[0], row), 0])
+        self.drawn.append(row)
+        self.ctx.record(value)
+        self.ctx.record_all([s for s in cue.strings if s.role == "op"])
+        return [FadeIn(row)]
+
+    def _row(self, words: str, number: str, owner: str) -> VGroup:
+        """``words number``: the words muted, the number a value of tensor ``owner``."""
+        t = self.theme
+        said = tag(self._text(words, t.colors.text_muted), "label")
+        value = tag(self._text(number, t.colors.text), "value", id=owner)
+        space = self._text("0", t.colors.text).width  # a mono space: the row reads as one line of text
+        return VGroup(said, value).arrange(buff=space).set_z_index(Z_UNIT)
+
+    def _beside(self, uid: str, block: Mobject) -> tuple[float, float]:
+        """The centre of ``block`` beside unit ``uid``: level with it on its right, then in the
+        band over it (from its left edge, its middle, centred, to its right edge), under it, then
+        level on its left: the first inside the network's region that touches no circle, no
+        layer's name and nothing written, and that no drawn line crosses; else the one inside
+        the region that meets the fewest."""
+        p = self.diagram.geometry.places
+        x, y = p.centre[uid]
+        w, h = block.width, block.height
+        rim = p.radius * (1 + self.theme.proportions.unit_ring)
+        g = self._gap() + rim
+        up, down = y + g + h / 2, y - g - h / 2
+        spots = [(x + g + w / 2, y)] + [(sx, sy) for sy in (up, down)
+                                       for sx in (x - rim + w / 2, x + w / 2, x, x + rim - w / 2)]
+        spots.append((x - g - w / 2, y))
+        within, taken, lines = self._within(), self._taken(), self._lines()
+
+        def cost(at: tuple[float, float]) -> float:
+            rect = rect_around(at[0], at[1], (w, h), self._gap() / 2)
+            if not inside(rect_around(at[0], at[1], (w, h)), within):
+                return float("inf")
+            return sum(meet(rect, o) for o in taken) + sum(crosses(rect, a, b) for a, b in lines)
+
+        return min(spots, key=cost)
+
+    # ----- back to the whole network ----------------------------------------------------------
+    @draws("unit_done")
+    def draw_unit_done(self, cue: Cue, step: StepScratch) -> Anims:
+        """Everything this view wrote goes: the lit lines, the weights, the sum and the output."""
+        gone = list(self.drawn)
+        self.drawn.clear()
+        return [FadeOut(m) for m in gone]
+
