@@ -16,6 +16,7 @@ from scenes.draw.buckets import Buckets
 from scenes.draw.focus import CameraFocus
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.forward import GraphCards
+from scenes.draw.collisions import RING
 from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
@@ -122,6 +123,7 @@ class BackwardWalk(View):
         """The glow moves to ``box``: the old ring fades out as the new one fades in. Not a
         Transform: that slides the filled ring across whatever lies between the two cards."""
         new = self.ctx.rings.around([box], scale=self.lay.scale).set_z_index(Z_GLOW)
+        record_tag(new, RING, id=box.id, meaning="now")  # what a note beside the card keeps off
         old, self.walk.wave = self.walk.wave, new
         return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
 

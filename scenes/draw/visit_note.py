@@ -15,7 +15,7 @@ from scenes.draw.collisions import SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.focus import CameraFocus
-from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.frame_spots import FreeFrame, bounds, ink_bounds
 from scenes.draw.labels import Z_PRODUCT, CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag_of
@@ -24,6 +24,7 @@ from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_b
 from scenes.layout.label_spots import note_centre, own_note_centre
 from scenes.layout.place import Box, Layout, Point
 from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
 
 BOX_ROUNDING = 0.2
 """Pixels a text's box may read shorter in the record than it is drawn: `record.Frame.box`
@@ -67,6 +68,7 @@ class VisitNotes(View):
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
                  + self.onscreen.shown_rects(exclude=going, extra=marks))
+        avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
         rests = self.labels.all_rests()
         shown = self._shown(box)
 
@@ -94,6 +96,20 @@ class VisitNotes(View):
         for product in (p for ps in products.values() for p in ps):  # over the copies that ride off
             product.set_z_index(Z_PRODUCT)
         return [FadeIn(block, rate_func=second_half)]
+
+    def _ringed(self, box: Box, gap: float) -> Rect:
+        """What a note keeps off round its own card: the card and ``gap`` about it, and the walk's
+        ring round it as far as its ink reaches (the spots beside the card keep ``gap`` already;
+        one found flush with what is in the way, or on the grid, would touch the card and lie
+        under its ring, its first letters hidden: issue 39, leaf_nodes' ``w1: 1/2 × 2 =``).
+        Touching it is allowed (`label_spots.meet`), so the spots ``gap`` beside the card stay."""
+        edge = gap * (1 - 1e-6)
+        left, bottom, right, top = box.bounds
+        near = (left - edge, bottom - edge, right + edge, top + edge)
+        if self.walk.wave is None:
+            return near
+        ring = ink_bounds(self.walk.wave)
+        return (min(near[0], ring[0]), min(near[1], ring[1]), max(near[2], ring[2]), max(near[3], ring[3]))
 
     def size(self, visit: Cue, scale: float) -> tuple[float, float]:
         """How large the note of ``visit`` is at the theme's size, its products at layout ``scale``

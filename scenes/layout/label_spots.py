@@ -179,7 +179,9 @@ def crosses(rect: Rect, p: Point, q: Point) -> bool:
 def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
     """Where a note of ``size`` (a visit's arithmetic) may go, best first: level with the box on
     its left, or on its right past a badge ``beside`` wide; then raised or lowered by half its
-    height and by its height; then the same a step (half its width) further out, twice."""
+    height and by its height; then the same a step (half its width) further out, twice; last,
+    on its right where no badge waits (a note too wide for the room past one: kept off what is
+    there by the caller's ``avoid``, a badge waiting there included)."""
     w, h = size
     left, _, right, _ = box.bounds
     lx, rx = left - gap - w / 2, right + gap + beside + gap + w / 2
@@ -187,7 +189,7 @@ def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
     for out in (0.0, w / 2, w):
         for dy in (0.0, h / 2, -h / 2, h, -h):
             spots += [(lx - out, box.y + dy), (rx + out, box.y + dy)]
-    return spots
+    return spots + [(right + gap + w / 2, box.y + dy) for dy in (0.0, h / 2, -h / 2, h, -h)]
 
 
 def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,

@@ -90,3 +90,17 @@ def test_what_lies_under_an_opaque_panel_is_hidden_and_what_shows_through_is_not
     assert whats([panel, card, axis]) == ["text on a card not its own"]  # drawn over the panel
     wide = shape((20, 100, 160, 130), id="t2")  # reaches out from under it
     assert whats([wide, panel, axis]) == ["text on a card not its own"]
+
+
+def test_a_text_beside_a_card_under_its_ring_collides_and_its_own_texts_do_not() -> None:
+    """The walk's ring round the visited card reaches past the card: a rule written flush with
+    the card starts under it (issue 39, leaf_nodes' ``w1: 1/2 × 2 =``); the card's own name
+    inside it, and a token riding away from the card, do not collide with it."""
+    card = shape((100, 100, 200, 160), id="t4")
+    ring = shape((96, 96, 204, 164), role="ring", id="t4")
+    rule = text((200.2, 120, 300, 135), role="note", text="w1: 1/2 × 2 =", id="note:t4")
+    assert whats([card, ring, rule]) == ["text on a ring"]
+    clear = text((206, 120, 300, 135), role="note", text="w1: 1/2 × 2 =", id="note:t4")
+    name = text((110, 105, 180, 130), text="w1 * x", id="t4")
+    riding = text((190, 150, 215, 170), role="badge", text="1", id="t2->t4")
+    assert whats([card, ring, clear, name, riding]) == []
