@@ -174,12 +174,12 @@ class BackwardWalk(View):
                 self.ctx.record(s)
             elif s.role == "grad":
                 tok = self.labels.token(s.text)
-                avoid = [bounds(m) for m in tags] + self.onscreen.shown_rects(
+                avoid = [bounds(m) for m in tags] + self.onscreen.value_runs([item]) + self.onscreen.shown_rects(
                     exclude=going + rode + self.onscreen.own_shapes(item))
                 t, k, z = self.theme, self.lay.scale, self.lay.zoom
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
-                                    avoid=avoid)
+                                    avoid=avoid, low=True)
                 if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)):  # one path in: the
                     x, y = waiting[0].get_center()[:2]  # badge is the token, where it waits (beside the
                     # card, or in its bucket's row: a glide beside the card may cross its corner)

@@ -315,6 +315,42 @@ def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collis
             if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for h in marks if _overlap(b, h)]
 
 
+READS_ON = 4.0
+"""How many of a value's heights past its end a number waiting level with it reads as more of
+it: L1's ``= 4`` and the gradient ``1`` waiting beside the card read ``= 4 1`` (issue 39, as
+``z - 1 2`` did)."""
+
+
+def reads_with(value: Item, badge: Item) -> bool:
+    """Whether ``badge`` lies level with ``value`` (sharing a third of its height or more) and
+    starts past its end within `READS_ON` of its heights: the two read as one number.
+
+    >>> four = {"kind": "text", "role": "value", "text": "4", "bbox": [708, 110, 720, 127], "opacity": 1.0, "id": "t5"}
+    >>> one = {"kind": "text", "role": "badge", "text": "1", "bbox": [771, 118, 786, 140], "opacity": 1.0, "id": "t5"}
+    >>> reads_with(four, one), reads_with(four, dict(one, bbox=[771, 80, 786, 102]))  # off the corner: apart
+    (True, False)
+    """
+    (vx0, vy0, vx1, vy1), (bx0, by0, _, by1) = value["bbox"], badge["bbox"]
+    h = vy1 - vy0
+    return min(vy1, by1) - max(vy0, by0) >= h / 3 and vx1 - TOUCH <= bx0 <= vx1 + READS_ON * h
+
+
+def waits_reading_on(before: Iterable[Item], items: Iterable[Item]) -> list[Collision]:
+    """Every visible badge standing where it stood in the frame ``before`` (waiting, as
+    `waits_on_heads` tells) that reads as more of a visible value (`reads_with`).
+
+    >>> four = {"kind": "text", "role": "value", "text": "4", "bbox": [708, 110, 720, 127], "opacity": 1.0, "id": "t5"}
+    >>> one = {"kind": "text", "role": "badge", "text": "1", "bbox": [771, 118, 786, 140], "opacity": 1.0, "id": "t5"}
+    >>> [c.what for c in waits_reading_on([one], [four, one])], waits_reading_on([], [four, one])
+    (['badge reads as more of a value'], [])
+    """
+    still = {(b["text"], tuple(b["bbox"])) for b in before if b["role"] == "badge"}
+    seen = visible(items)
+    values = [v for v in seen if v["role"] == "value"]
+    return [Collision("badge reads as more of a value", b, v) for b in seen
+            if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for v in values if reads_with(v, b)]
+
+
 NOTE = "note"
 """The role of a row of a visit's or a bucket's note; its id is ``note:OWNER``."""
 

@@ -7,7 +7,7 @@ edge collides; what is faint (fading in from nothing) or only touching does not.
 
 from __future__ import annotations
 
-from scenes.draw.collisions import MIN_OPACITY, TOUCH, collisions
+from scenes.draw.collisions import MIN_OPACITY, TOUCH, collisions, waits_reading_on
 
 FRAME = (854, 480)
 
@@ -104,3 +104,14 @@ def test_a_text_beside_a_card_under_its_ring_collides_and_its_own_texts_do_not()
     name = text((110, 105, 180, 130), text="w1 * x", id="t4")
     riding = text((190, 150, 215, 170), role="badge", text="1", id="t2->t4")
     assert whats([card, ring, clear, name, riding]) == []
+
+
+def test_a_number_waiting_just_past_a_value_reads_with_it() -> None:
+    """L1's ``= 4`` and the gradient ``1`` waiting level with it past the card's edge read
+    ``= 4 1`` (issue 39, as ``z - 1 2`` did); off the card's corner, or riding past, they do not."""
+    four = text((708, 110, 720, 127), role="value", text="4", id="t5")
+    one = text((771, 118, 786, 140), role="badge", text="1", id="t5")
+    assert [c.what for c in waits_reading_on([one], [four, one])] == ["badge reads as more of a value"]
+    below = text((771, 136, 786, 157), role="badge", text="1", id="t5")
+    assert waits_reading_on([below], [four, below]) == []
+    assert waits_reading_on([], [four, one]) == []  # riding past: not waiting
