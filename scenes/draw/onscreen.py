@@ -182,7 +182,11 @@ class OnScreen(View):
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
         keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra, away=True) + waits
-        corners = ride_path(here, edge[-1], edge, size, keep_off, within=self.frame.free_rect(),
+        # the card it leaves it may cross, but not over its value: a number riding over another
+        # reads as one with it (issue 39); where no way passes beside it, it is not hidden there
+        values = [bounds(v) for m in leaves if (v := getattr(m, "value", None)) is not None
+                  and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
+        corners = ride_path(here, edge[-1], edge, size, keep_off + values, within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
                             rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
                             + self.arrowheads() + self._heads() + self.value_runs())
