@@ -42,8 +42,10 @@ third of the frame empty for over 3 s while the clip teaches (``empty``).
 
 The same pass finds a badge waiting on an arrowhead or a label, an op name such as ``mul`` or
 ``** 2`` (`scenes.draw.collisions.waits_on_heads`: standing where it stood the frame before,
-over a visible head or label standing still too); a token riding over one is not counted. The
-cases that still do are listed in ``STILL_WAIT_ON_HEADS``. And a visit's or a
+over a visible head or label standing still too), or level with a card's value just past its
+end, where the two read as one number (`scenes.draw.collisions.waits_reading_on`: ``= 4 1``); a
+token riding over or past one is not counted. The cases that still do are listed in
+``STILL_WAIT_ON_HEADS``. And a visit's or a
 bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
 which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 

@@ -16,6 +16,7 @@ from scenes.draw.buckets import Buckets
 from scenes.draw.focus import CameraFocus
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.forward import GraphCards
+from scenes.draw.collisions import RING
 from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
@@ -122,6 +123,7 @@ class BackwardWalk(View):
         """The glow moves to ``box``: the old ring fades out as the new one fades in. Not a
         Transform: that slides the filled ring across whatever lies between the two cards."""
         new = self.ctx.rings.around([box], scale=self.lay.scale).set_z_index(Z_GLOW)
+        record_tag(new, RING, id=box.id, meaning="now")  # what a note beside the card keeps off
         old, self.walk.wave = self.walk.wave, new
         return [FadeIn(new)] + ([FadeOut(old)] if old is not None else [])
 
@@ -172,12 +174,12 @@ class BackwardWalk(View):
                 self.ctx.record(s)
             elif s.role == "grad":
                 tok = self.labels.token(s.text)
-                avoid = [bounds(m) for m in tags] + self.onscreen.shown_rects(
+                avoid = [bounds(m) for m in tags] + self.onscreen.value_runs([item]) + self.onscreen.shown_rects(
                     exclude=going + rode + self.onscreen.own_shapes(item))
                 t, k, z = self.theme, self.lay.scale, self.lay.zoom
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
-                                    avoid=avoid)
+                                    avoid=avoid, low=True)
                 if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)):  # one path in: the
                     x, y = waiting[0].get_center()[:2]  # badge is the token, where it waits (beside the
                     # card, or in its bucket's row: a glide beside the card may cross its corner)

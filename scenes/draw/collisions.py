@@ -26,6 +26,9 @@ TOUCH = 0.5
 """Pixels two boxes may share (or an item may pass the frame's edge) without colliding."""
 CONTAINERS = frozenset({"card", "bucket"})
 """Shape roles that hold texts of their own: a text on one must be one of its own."""
+RING = "ring"
+"""The role of the backward walk's ring round the card it visits (its box the ring's outline):
+a text beside the card must keep off it, as off another card (`_on_ring`)."""
 PANEL = "panel"
 """The role of an opaque backdrop drawn over part of the picture: what lies wholly under it is
 hidden by as much as it is opaque (`visible`)."""
@@ -244,7 +247,35 @@ def collisions(items: Iterable[Item], frame: tuple[float, float] | list[float]) 
     for n, a in enumerate(boxes):
         out += [Collision(f"{a['role']} on a {b['role']}", a, b) for b in boxes[n + 1:]
                 if a.get("id") != b.get("id") and _overlap(a, b)]
+    rings = [i for i in seen if i["kind"] == "shape" and i["role"] == RING]
+    out += [Collision("text on a ring", t, r) for r in rings for t in texts if _on_ring(t, r, boxes)]
     return out
+
+
+def _on_ring(text: Item, ring: Item, boxes: list[Item]) -> bool:
+    """Whether ``text`` lies on the walk's ``ring`` round a card: over the ring's box and not
+    inside the card (or bucket) it rings, whose own texts are; a token riding away from that
+    card crosses it (`_leaving`), and a bucket's own token drops over it into its mouth. A rule
+    beside the card starting under the ring reads with its first letters hidden (issue 39:
+    leaf_nodes' ``w1: 1/2 × 2 =`` beside ``w1 * x``).
+
+    >>> ring = {"kind": "shape", "role": "ring", "text": None, "bbox": [96, 96, 204, 164], "opacity": 1.0, "id": "t4"}
+    >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [100, 100, 200, 160], "opacity": 1.0, "id": "t4"}
+    >>> note = {"kind": "text", "role": "note", "text": "w1: 1/2 × 2 =", "bbox": [200.2, 120, 300, 135], "opacity": 1.0, "id": "note:t4"}
+    >>> _on_ring(note, ring, [card]), _on_ring(dict(note, bbox=[206, 120, 300, 135]), ring, [card])
+    (True, False)
+    >>> name = {"kind": "text", "role": "label", "text": "w1 * x", "bbox": [110, 105, 180, 130], "opacity": 1.0, "id": "t4"}
+    >>> _on_ring(name, ring, [card])
+    False
+    >>> drop = {"kind": "text", "role": "badge", "text": "1", "bbox": [200, 98, 210, 110], "opacity": 1.0, "id": "bucket:t2"}
+    >>> _on_ring(drop, dict(ring, id="bucket:t2"), [dict(card, role="bucket", id="bucket:t2")])
+    False
+    """
+    if not _overlap(text, ring) or _leaving(text, ring):
+        return False
+    if text["role"] == "badge" and text.get("id") == ring.get("id") and (ring.get("id") or "").startswith("bucket:"):
+        return False  # the bucket's gradient falling in
+    return not any(c.get("id") == ring.get("id") and _inside(text, c) for c in boxes)
 
 
 HEAD = "arrowhead"
@@ -282,6 +313,42 @@ def waits_on_heads(before: Iterable[Item], items: Iterable[Item]) -> list[Collis
     marks = [i for i in seen if i["role"] in RESTS_OFF and (i["role"], i["id"], tuple(i["bbox"])) in set_marks]
     return [Collision(f"badge waits on {RESTS_OFF[h['role']]}", b, h) for b in seen
             if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for h in marks if _overlap(b, h)]
+
+
+READS_ON = 4.0
+"""How many of a value's heights past its end a number waiting level with it reads as more of
+it: L1's ``= 4`` and the gradient ``1`` waiting beside the card read ``= 4 1`` (issue 39, as
+``z - 1 2`` did)."""
+
+
+def reads_with(value: Item, badge: Item) -> bool:
+    """Whether ``badge`` lies level with ``value`` (sharing a third of its height or more) and
+    starts past its end within `READS_ON` of its heights: the two read as one number.
+
+    >>> four = {"kind": "text", "role": "value", "text": "4", "bbox": [708, 110, 720, 127], "opacity": 1.0, "id": "t5"}
+    >>> one = {"kind": "text", "role": "badge", "text": "1", "bbox": [771, 118, 786, 140], "opacity": 1.0, "id": "t5"}
+    >>> reads_with(four, one), reads_with(four, dict(one, bbox=[771, 80, 786, 102]))  # off the corner: apart
+    (True, False)
+    """
+    (vx0, vy0, vx1, vy1), (bx0, by0, _, by1) = value["bbox"], badge["bbox"]
+    h = vy1 - vy0
+    return min(vy1, by1) - max(vy0, by0) >= h / 3 and vx1 - TOUCH <= bx0 <= vx1 + READS_ON * h
+
+
+def waits_reading_on(before: Iterable[Item], items: Iterable[Item]) -> list[Collision]:
+    """Every visible badge standing where it stood in the frame ``before`` (waiting, as
+    `waits_on_heads` tells) that reads as more of a visible value (`reads_with`).
+
+    >>> four = {"kind": "text", "role": "value", "text": "4", "bbox": [708, 110, 720, 127], "opacity": 1.0, "id": "t5"}
+    >>> one = {"kind": "text", "role": "badge", "text": "1", "bbox": [771, 118, 786, 140], "opacity": 1.0, "id": "t5"}
+    >>> [c.what for c in waits_reading_on([one], [four, one])], waits_reading_on([], [four, one])
+    (['badge reads as more of a value'], [])
+    """
+    still = {(b["text"], tuple(b["bbox"])) for b in before if b["role"] == "badge"}
+    seen = visible(items)
+    values = [v for v in seen if v["role"] == "value"]
+    return [Collision("badge reads as more of a value", b, v) for b in seen
+            if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for v in values if reads_with(v, b)]
 
 
 NOTE = "note"

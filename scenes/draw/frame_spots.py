@@ -18,6 +18,7 @@ from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
 from scenes.draw.context import Anims, View
 from scenes.draw.state import CodeView, ConsoleView, GraphView
 from scenes.draw.visuals import legend
+from scenes.draw.visuals.bucket import STROKE_UNIT
 from scenes.layout.label_spots import first_clear, note_centre
 from scenes.layout.place import Box
 from scenes.layout.clip import printed_lines, printed_texts
@@ -47,6 +48,14 @@ def bounds(mob: Mobject) -> Rect:
         return (0.0, 0.0, 0.0, 0.0)
     xs, ys = points[:, 0], points[:, 1]
     return (float(np.min(xs)), float(np.min(ys)), float(np.max(xs)), float(np.max(ys)))
+
+
+def ink_bounds(mob: Mobject) -> Rect:
+    """`bounds` grown by half the widest stroke of ``mob``'s family: where its ink reaches (a
+    ring's outline is drawn on its points, half its width outside them)."""
+    left, bottom, right, top = bounds(mob)
+    half = max((m.get_stroke_width() for m in mob.get_family() if m.has_points()), default=0.0) * STROKE_UNIT / 2
+    return (left - half, bottom - half, right + half, top + half)
 
 
 class FreeFrame(View):

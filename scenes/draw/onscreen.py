@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from manim import Mobject, VGroup, VMobject
 
-from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
+from scenes.draw.collisions import CONTAINERS, MIN_OPACITY, READS_ON
 from scenes.draw.context import DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import opacity, tag_of, tagged
@@ -138,6 +138,20 @@ class OnScreen(View):
         keeps it off their text)."""
         return [m for m in (self.graph.cards.get(item), self.graph.buckets.get(item)) if m is not None]
 
+    def value_runs(self, items: Sequence[str] | None = None) -> list[Rect]:
+        """Where a number beside the card of each of ``items`` (None: every card) would read as
+        more of its value: level with it, up to `READS_ON` of its heights past its end (L1's
+        ``= 4`` and its gradient ``1`` waiting beside the card read ``= 4 1``: issue 39, as
+        `collisions.waits_reading_on` sees it). A badge or a waiting token keeps off it."""
+        cards = self.graph.cards
+        out = []
+        for k in cards if items is None else items:
+            value = getattr(cards.get(k), "value", None)
+            if isinstance(value, Mobject) and value.width > 0 and opacity(value) >= MIN_OPACITY:
+                left, bottom, right, top = bounds(value)
+                out.append((left, bottom, right + READS_ON * (top - bottom), top))
+        return out
+
     def card_shows(self, item: str, text: str) -> bool:
         """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
         above it, a grad_fn its card had no room for): a string the card already draws is
@@ -168,10 +182,14 @@ class OnScreen(View):
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
         keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra, away=True) + waits
-        corners = ride_path(here, edge[-1], edge, size, keep_off, within=self.frame.free_rect(),
+        # the card it leaves it may cross, but not over its value: a number riding over another
+        # reads as one with it (issue 39); where no way passes beside it, it is not hidden there
+        values = [bounds(v) for m in leaves if (v := getattr(m, "value", None)) is not None
+                  and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
+        corners = ride_path(here, edge[-1], edge, size, keep_off + values, within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
                             rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
-                            + self.arrowheads() + self._heads())
+                            + self.arrowheads() + self._heads() + self.value_runs())
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])

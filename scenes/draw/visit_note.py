@@ -15,7 +15,7 @@ from scenes.draw.collisions import SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.focus import CameraFocus
-from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.frame_spots import FreeFrame, bounds, ink_bounds
 from scenes.draw.labels import Z_PRODUCT, CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag_of
@@ -23,8 +23,8 @@ from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
 from scenes.layout.label_spots import note_centre, own_note_centre
 from scenes.layout.place import Box, Layout, Point
-from scenes.theme import Rect
 from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
 
 BOX_ROUNDING = 0.2
 """Pixels a text's box may read shorter in the record than it is drawn: `record.Frame.box`
@@ -68,6 +68,7 @@ class VisitNotes(View):
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
                  + self.onscreen.shown_rects(exclude=going, extra=marks))
+        avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
 
         def spot(note: VGroup, own: bool) -> Point | None:
             return self.beside(note, box, avoid, own)
@@ -101,6 +102,20 @@ class VisitNotes(View):
                     clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
                     beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0] if badge else 0.0,
                     within=self.frame.free_rect(), avoid=avoid, prefer_off=self.labels.all_rests())
+
+    def _ringed(self, box: Box, gap: float) -> Rect:
+        """What a note keeps off round its own card: the card and ``gap`` about it, and the walk's
+        ring round it as far as its ink reaches (the spots beside the card keep ``gap`` already;
+        one found flush with what is in the way, or on the grid, would touch the card and lie
+        under its ring, its first letters hidden: issue 39, leaf_nodes' ``w1: 1/2 × 2 =``).
+        Touching it is allowed (`label_spots.meet`), so the spots ``gap`` beside the card stay."""
+        edge = gap * (1 - 1e-6)
+        left, bottom, right, top = box.bounds
+        near = (left - edge, bottom - edge, right + edge, top + edge)
+        if self.walk.wave is None:
+            return near
+        ring = ink_bounds(self.walk.wave)
+        return (min(near[0], ring[0]), min(near[1], ring[1]), max(near[2], ring[2]), max(near[3], ring[3]))
 
     def size(self, visit: Cue, scale: float) -> tuple[float, float]:
         """How large the note of ``visit`` is at the theme's size, its products at layout ``scale``

@@ -72,29 +72,33 @@ def _edge_spots(box: Box, size: Point, gap: float, step: float, above: bool, rea
     return spots
 
 
-def badge_spots(box: Box, size: Point, gap: float) -> list[Point]:
+def badge_spots(box: Box, size: Point, gap: float, low: bool = False) -> list[Point]:
     """Where a badge of ``size`` may go, best first: just outside the box's right side, its left
-    side, then off its corners (top right, top left, bottom right, bottom left: touching the box
-    at most at a corner, never over it), then just over and just under the box (a bucket, the
-    last node, has nothing below it)."""
+    side (``low``: each side then level with its bottom edge too, beside a card's lower row), then
+    off its corners (top right, top left, bottom right, bottom left: touching the box at most at
+    a corner, never over it), then just over and just under the box (a bucket, the last node,
+    has nothing below it)."""
     w, h = size
     left, bottom, right, top = box.bounds
     ox, oy = gap + w / 2, gap + h / 2
-    return [(right + ox, box.y), (left - ox, box.y),
-            (right + ox, top + oy), (left - ox, top + oy), (right + ox, bottom - oy), (left - ox, bottom - oy),
-            (box.x, top + oy), (box.x, bottom - oy)]
+    sides = [(right + ox, box.y), (left - ox, box.y)]
+    if low:
+        sides = [sides[0], (right + ox, bottom + h / 2), sides[1], (left - ox, bottom + h / 2)]
+    return sides + [(right + ox, top + oy), (left - ox, top + oy), (right + ox, bottom - oy), (left - ox, bottom - oy),
+                    (box.x, top + oy), (box.x, bottom - oy)]
 
 
 def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: float, clear: float,
-                 head: float, avoid: Iterable[Rect] = ()) -> Point:
+                 head: float, avoid: Iterable[Rect] = (), low: bool = False) -> Point:
     """The centre of a badge of ``size`` beside ``box``. The spot is chosen for a badge of the
     ``nominal`` size (so that it does not depend on the number shown): the first of
     `badge_spots` ``clear`` of arrows that touches no other card, no ``avoid`` rectangle (the
     box's own tags) and stays inside the layout's region (never over the code), off every
     arrowhead (`route_ends`, ``head`` its length) first; else the first that only crosses an arrow; else the one
-    that covers least of other cards. The badge then sits at that spot with its inner edge where a nominal badge's would be."""
+    that covers least of other cards. The badge then sits at that spot with its inner edge where a nominal badge's would be.
+    ``low``: beside the box level with its bottom edge too, before its corners (`badge_spots`)."""
     avoid = list(avoid)
-    spots = badge_spots(box, nominal, gap)
+    spots = badge_spots(box, nominal, gap, low)
     found = first_clear(lay, box, nominal, spots, clear, avoid + route_ends(lay, head), within=lay.region)
     if found is None:
         found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region)
@@ -103,7 +107,7 @@ def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: flo
     if found is None:
         others = _obstacles(lay, box, avoid)
         found = min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], nominal, 0.0), others, lay.region))
-    return badge_spots(box, size, gap)[found]
+    return badge_spots(box, size, gap, low)[found]
 
 
 def route_ends(lay: Layout, head: float) -> list[Rect]:
@@ -179,7 +183,9 @@ def crosses(rect: Rect, p: Point, q: Point) -> bool:
 def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
     """Where a note of ``size`` (a visit's arithmetic) may go, best first: level with the box on
     its left, or on its right past a badge ``beside`` wide; then raised or lowered by half its
-    height and by its height; then the same a step (half its width) further out, twice."""
+    height and by its height; then the same a step (half its width) further out, twice; last,
+    on its right where no badge waits (a note too wide for the room past one: kept off what is
+    there by the caller's ``avoid``, a badge waiting there included)."""
     w, h = size
     left, _, right, _ = box.bounds
     lx, rx = left - gap - w / 2, right + gap + beside + gap + w / 2
@@ -187,7 +193,7 @@ def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
     for out in (0.0, w / 2, w):
         for dy in (0.0, h / 2, -h / 2, h, -h):
             spots += [(lx - out, box.y + dy), (rx + out, box.y + dy)]
-    return spots
+    return spots + [(right + gap + w / 2, box.y + dy) for dy in (0.0, h / 2, -h / 2, h, -h)]
 
 
 def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,

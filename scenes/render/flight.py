@@ -21,6 +21,9 @@ moves, from where it stood before (its start) to where it stops (its landing). I
   ``slack`` pixels over the nearest it has been;
 - the product it left keeps its number (``slot empty``): a badge of the same id and text that
   stood at the start the frame before the flight stays drawn there through it;
+- it passes over no card's value (``value``): a number riding over another reads as one
+  with it, or hides it (leaf_nodes' 1/2 leaving yh over its ``5/4``); the value of the card
+  it lands on (its bucket's, as it drops in) is where it arrives;
 - it leaves from a product of its own (``shared``): two tokens of one id and text setting off
   in one frame start from two places (``w * w``'s rule row has a product per input slot, and
   both tokens leaving the lower 3 read as one number sent twice).
@@ -173,6 +176,17 @@ def _leaves(track: _Track, frame_items: list[dict]) -> list[Box]:
             or (i["role"] in ("card", "bucket") and i.get("id") == left)]
 
 
+def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | None:
+    """The first value drawn under the token's ``box`` (more than touching) but the one of the
+    card or bucket it lands on (``SRC`` of its ``SRC->DST``, its bucket's too)."""
+    src = track.id.split("->")[0]
+    lands = {src, f"bucket:{src}"}
+    for i in frame_items:
+        if i["role"] == "value" and i.get("id") not in lands and float(i["opacity"]) >= SEEN and meet(box, _box(i)):
+            return i
+    return None
+
+
 def _box(item: dict) -> Box:
     x0, y0, x1, y1 = item["bbox"]
     return (float(x0), float(y0), float(x1), float(y1))
@@ -194,6 +208,9 @@ def flights(samples: Iterable[dict], reach: float, slack: float,
     >>> run = lambda frames: [a.describe() for a in flights(({"time": k / 10, "items": graph + f} for k, f in enumerate(frames)), 20, 10)]
     >>> run(good)
     []
+    >>> five = {"role": "value", "id": "t2", "text": "5/4", "bbox": [20, 55, 40, 65], "opacity": 1.0}
+    >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + [five] + f} for k, f in enumerate(good)), 20, 10)]
+    ["token '4/3' (t1->t2) passes over the value '5/4' (t2) at 0.30 s"]
     >>> emerging = [[slot(1)], [tok(-40, 20, 0.0), slot(1)], [tok(-36, 21, 0.02), slot(1)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
     >>> run(emerging)  # a copy comes out from under its product (listed first: drawn under it), faint while over it
     []
@@ -300,6 +317,9 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
             off = min([_to_box(at, w) for w in way] + [_to_polygon(at, lead)])
             if off > reach:
                 add(k, "astray", f"is {off:.0f} px off its way")
+            crossed = _values_under(tr, tr.boxes[k], frames[f])
+            if crossed is not None:
+                add(k, "value", f"passes over the value {crossed['text']!r} ({crossed.get('id')})")
             if slot and not any(any(g == f and math.dist(c, start) <= STILL and o >= SEEN for g, c, o in s.seen)
                                 for s in slot):
                 add(k, "slot", "leaves its slot empty")

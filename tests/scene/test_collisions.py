@@ -7,7 +7,7 @@ edge collides; what is faint (fading in from nothing) or only touching does not.
 
 from __future__ import annotations
 
-from scenes.draw.collisions import MIN_OPACITY, TOUCH, collisions
+from scenes.draw.collisions import MIN_OPACITY, TOUCH, collisions, waits_reading_on
 
 FRAME = (854, 480)
 
@@ -90,3 +90,28 @@ def test_what_lies_under_an_opaque_panel_is_hidden_and_what_shows_through_is_not
     assert whats([panel, card, axis]) == ["text on a card not its own"]  # drawn over the panel
     wide = shape((20, 100, 160, 130), id="t2")  # reaches out from under it
     assert whats([wide, panel, axis]) == ["text on a card not its own"]
+
+
+def test_a_text_beside_a_card_under_its_ring_collides_and_its_own_texts_do_not() -> None:
+    """The walk's ring round the visited card reaches past the card: a rule written flush with
+    the card starts under it (issue 39, leaf_nodes' ``w1: 1/2 × 2 =``); the card's own name
+    inside it, and a token riding away from the card, do not collide with it."""
+    card = shape((100, 100, 200, 160), id="t4")
+    ring = shape((96, 96, 204, 164), role="ring", id="t4")
+    rule = text((200.2, 120, 300, 135), role="note", text="w1: 1/2 × 2 =", id="note:t4")
+    assert whats([card, ring, rule]) == ["text on a ring"]
+    clear = text((206, 120, 300, 135), role="note", text="w1: 1/2 × 2 =", id="note:t4")
+    name = text((110, 105, 180, 130), text="w1 * x", id="t4")
+    riding = text((190, 150, 215, 170), role="badge", text="1", id="t2->t4")
+    assert whats([card, ring, clear, name, riding]) == []
+
+
+def test_a_number_waiting_just_past_a_value_reads_with_it() -> None:
+    """L1's ``= 4`` and the gradient ``1`` waiting level with it past the card's edge read
+    ``= 4 1`` (issue 39, as ``z - 1 2`` did); off the card's corner, or riding past, they do not."""
+    four = text((708, 110, 720, 127), role="value", text="4", id="t5")
+    one = text((771, 118, 786, 140), role="badge", text="1", id="t5")
+    assert [c.what for c in waits_reading_on([one], [four, one])] == ["badge reads as more of a value"]
+    below = text((771, 136, 786, 157), role="badge", text="1", id="t5")
+    assert waits_reading_on([below], [four, below]) == []
+    assert waits_reading_on([], [four, one]) == []  # riding past: not waiting

@@ -139,3 +139,15 @@ def test_no_waiting_token_hides_a_tag(aspect: str) -> None:
         tags = [(OPS[box.id], True)] if box.id in OPS else [("AccumulateGrad", False)] if box.kind == "bucket" else []
         hidden += [f"{text} of {box.id}" for text, above in tags if any(meet(_tag_rect(lay, box, text, above), r) for r in rests)]
     assert not hidden
+
+
+def test_a_badge_kept_off_the_value_s_row_goes_beside_the_lower_row_on_that_side_first() -> None:
+    """``low``: with the spot level with the card's middle taken (the value's run, where a number
+    reads as more of it: ``= 4 1``), a badge goes level with the card's bottom edge on the same
+    side before it crosses to the other side, where the visit's note keeps its room."""
+    box = Box("t5", "op", 0.0, 0.0, 2.0, 1.0)
+    plain, low = badge_spots(box, (0.3, 0.2), 0.05), badge_spots(box, (0.3, 0.2), 0.05, low=True)
+    assert low[0] == plain[0] and low[2] == plain[1]
+    x, y = low[1]
+    assert x == plain[0][0] and y - 0.1 == pytest.approx(box.bounds[1])  # the same side, its bottom at the card's
+    assert low[4:] == plain[2:]

@@ -4,7 +4,7 @@ graph fills or leaves empty."""
 
 from __future__ import annotations
 
-from scenes.draw.collisions import collisions, notes_astray, too_small, waits_on_heads
+from scenes.draw.collisions import collisions, notes_astray, too_small, waits_on_heads, waits_reading_on
 from scenes.render.bucket_sum import meetings, see as see_met, verdict as met_verdict
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from tests.frame_checks import Case, Spans, who
@@ -22,15 +22,17 @@ class Collide(Spans):
 
 
 class WaitsOnHead(Spans):
-    """No badge waits on an arrowhead or a label, an op name (`scenes.draw.collisions.waits_on_heads`):
-    compared with the frame looked at before, so a token riding over one is not counted."""
+    """No badge waits on an arrowhead or a label, an op name (`scenes.draw.collisions.waits_on_heads`),
+    nor level with a value just past its end, where the two read as one number
+    (`scenes.draw.collisions.waits_reading_on`): compared with the frame looked at before, so a
+    token riding over or past one is not counted."""
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
         self.before: list[dict] = []
 
     def see(self, sample: dict) -> None:
-        for c in waits_on_heads(self.before, sample["items"]):
+        for c in waits_on_heads(self.before, sample["items"]) + waits_reading_on(self.before, sample["items"]):
             self.add((c.what, who(c.a), who(c.b)), sample["time"], c.describe())
         self.before = sample["items"]
 

@@ -13,13 +13,13 @@ from scenes.theme import Theme
 from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 
-_STROKE_UNIT = 0.01  # Cairo draws stroke_width 1 as about 1/100 scene unit (a unit conversion)
+STROKE_UNIT = 0.01  # Cairo draws stroke_width 1 as about 1/100 scene unit (a unit conversion)
 
 
 def bucket_fill(box: Box, theme: Theme, level: float, *, scale: float = 1.0) -> Rectangle:
     """The liquid for fill `level` in [0, 1] (clamped); rebuilt per level so scenes can Transform."""
     q = theme.proportions
-    lw = theme.strokes.bucket * max(scale, q.min_stroke_scale) * _STROKE_UNIT
+    lw = theme.strokes.bucket * max(scale, q.min_stroke_scale) * STROKE_UNIT
     inner_w, inner_h = box.w * q.bucket_inner_width - 2 * lw, box.h * q.bucket_inner_height - 2 * lw
     lv = min(max(level, 0.0), 1.0)
     h = max(inner_h * lv, 1e-4)
