@@ -129,7 +129,7 @@ class BackwardWalk(View):
 
     @draws("backward_start")
     def draw_backward_start(self, cue: Cue, step: StepScratch) -> Anims:
-        out = self.buckets.enter_backward()
+        out = self.buckets.enter_backward() + self.cards.freed.retire_ghost()  # the new graph is complete
         item = self.ctx.item(cue.ids[0])
         box = self.lay.boxes.get(item)
         for s in cue.strings:

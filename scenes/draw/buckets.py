@@ -29,7 +29,7 @@ from scenes.draw.ride_behind import RideBehind
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
-from scenes.layout.label_spots import badge_centre, meet, note_centre, rect_around
+from scenes.layout.label_spots import badge_centre, meet, note_centre, own_note_centre, rect_around
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
 from scenes.storyboard.cues import Cue
@@ -123,20 +123,39 @@ class Buckets(View):
         in; the rest as the level rises."""
         t = self.theme
         lo, _, hi, _ = self.frame.free_rect()
-        size = t.font_sizes.bucket_sum
-        if max(formula(r, t, size=size).width for r in rows) > hi - lo:  # a long sum (five terms at 9:16):
-            size = t.font_sizes.note  # at a visit note's size, in the frame
-        lines = [formula(r, t, size=size) for r in rows]
-        block = note_block(lines, t, owner=box.id)
-        lay = self.ctx.layout
-        x, y = note_centre(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
-                           clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0, within=self.frame.free_rect(),
-                           avoid=self.frame.pane_bounds() + self.frame.frame_marks()
-                           + self.onscreen.shown_rects(exclude=going, extra=coming))
+        lay = self.onscreen.shown_layout(box)  # judged by the cards drawn, not a freed graph's places
+        avoid = self.frame.pane_bounds() + self.frame.frame_marks() + self.onscreen.shown_rects(exclude=going, extra=coming)
+        if self.walk.wave is not None:  # the glow round the bucket as it fills: the sum starts clear of it
+            avoid.append(bounds(self.walk.wave))
+
+        def spot(block: VGroup, own: bool) -> tuple[float, float] | None:
+            find = own_note_centre if own else note_centre
+            return find(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
+                        clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0, within=self.frame.free_rect(),
+                        avoid=avoid)
+
+        # its own spot by the bucket: at value size, else a note's, else each sum wrapped two terms a
+        # line, then its result below (a four-term sum at 9:16 went above the graph's top card, 380 px off, read as its value);
+        # where none is its own, one row a sum where `note_centre` finds room
+        wide = max(formula(r, t, size=t.font_sizes.bucket_sum).width for r in rows) > hi - lo
+        tries = [(wrap, size) for wrap in (None, False, True) for size in (t.font_sizes.bucket_sum, t.font_sizes.note)]
+        for k, (wrap, size) in enumerate(tries + [(None, t.font_sizes.note if wide else t.font_sizes.bucket_sum)]):
+            own = k < len(tries)  # wrap: None one row a sum, else two terms a line, the result last or below
+            split = [[r] if wrap is None else wrapped(r, tall=wrap) for r in rows]
+            lines = [formula(r, t, size=size) for part in split for r in part]
+            if own and max(m.width for m in lines) > hi - lo:
+                continue
+            block = note_block(lines, t, owner=box.id)
+            at = spot(block, own)
+            if at is not None:
+                break
+        assert at is not None
+        x, y = at
+        heads = len(split[0])  # the lines of the first row (what met in the bucket)
         self.labels.keep_inside(block.move_to([x, y, 0]))
         self.walk.visit_marks.append(block)
         written = DROP.arrive - FADE_LEAD  # the terms start to go in then
-        return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k == 0
+        return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k < heads
                        else second_half) for k, m in enumerate(lines)]
 
     def meet_in_mouth(self, leaf: str, toks: list[VGroup], since: float) -> Anims:
@@ -335,6 +354,29 @@ class Buckets(View):
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = written
         return out + [refill(old, new)]
+
+
+def wrapped(row: str, tall: bool = False) -> list[str]:
+    """A bucket's sum ``a + b + c = d`` in lines of two terms, its result on the last (``tall``:
+    on a line of its own); read in order, joined by spaces, they are the sum again (the checks
+    join them so).
+
+    >>> wrapped("1/27 + 1/27 + 1/27 + 1/27 = 4/27")
+    ['1/27 + 1/27 +', '1/27 + 1/27 = 4/27']
+    >>> wrapped("1/27 + 1/27 + 1/27 + 1/27 = 4/27", tall=True)
+    ['1/27 + 1/27 +', '1/27 + 1/27', '= 4/27']
+    >>> wrapped("3 + 3 = 6")
+    ['3 + 3', '= 6']
+    """
+    lhs, eq, rhs = row.rpartition(" = ")
+    if not eq:
+        return [row]
+    terms = lhs.split(" + ")
+    pairs = [terms[i:i + 2] for i in range(0, len(terms), 2)]
+    lines = [" + ".join(p) + (" +" if k < len(pairs) - 1 else "") for k, p in enumerate(pairs)]
+    if tall or len(lines) == 1:
+        return lines + [f"= {rhs}"]
+    return lines[:-1] + [f"{lines[-1]} = {rhs}"]
 
 
 def _in_mouth(tok: Mobject) -> bool:

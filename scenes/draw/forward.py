@@ -198,6 +198,8 @@ class GraphCards(View):
             if id(a) in step.turning:  # turned round in this step: fade where it ends up
                 step.turning[id(a)].fade(k)
         mobs = self._targets(cue.ids) + [a for a in arrows if id(a) not in step.turning]
-        freed = {id(self.graph.cards[c]) for c in self.freed.freed() if c in self.graph.cards}
+        kept = self.freed.freed()
+        freed = {id(self.graph.cards[c]) for c in kept if c in self.graph.cards}
+        freed |= {id(a) for r, a in self.graph.arrows.items() if r.src in kept and r.dst in kept}  # no orange left
         return cut + [Transform(m, self.freed.unrooted(m).fade(k)) if id(m) in freed else m.animate.fade(k)
                       for m in mobs]

@@ -2,8 +2,10 @@
 
 A rebound name's old result fades (``retire_rebound``); a graph the walk went through fades when
 an unrelated tensor starts the next one (``retire_walked``), unless the storyboard faded it
-(``dim``), in which case it stays beside the new graph at the theme's ``kept`` fade so the two
-graphs the same code recorded can be compared, cut loose from the weights it used. Part of the graph view (:mod:`scenes.draw.forward`),
+(``dim``), in which case it stays beside the new graph at the theme's ``kept`` fade, cut loose
+from the weights it used, while the new one is recorded, so the two graphs the same code
+recorded can be compared; it goes as backward() starts on the new one (``retire_ghost``), so a
+freed graph never stays through another walk. Part of the graph view (:mod:`scenes.draw.forward`),
 on its record ``state.graph``.
 """
 
@@ -13,7 +15,7 @@ from manim import FadeOut, Mobject
 
 from scenes.draw.context import Anims, View
 from scenes.draw.crossfade import first_half
-from scenes.draw.record import tag_of
+from scenes.draw.record import tag, tag_of
 from scenes.draw.state import GraphView
 from scenes.layout.freeing import Freeing, ancestors, freeing, inputs_of, kept_of
 
@@ -86,6 +88,15 @@ class FreedGraphs(View):
         self.graph.ghost, self.graph.walked = set(f.kept), set()
         return out + self._cut_loose(f) + self._fade_kept(set(f.kept))
 
+    def retire_ghost(self) -> Anims:
+        """backward() starts on the new graph: it is complete, and the freed graph kept beside it
+        for comparison (``ghost``) goes, cards and arrows. Why: kept to the clip's end, freed
+        graphs piled up beside the live one (dynamic_graph's loop-once ``h = 1/9`` as large as the
+        three-pass walk's own ``h = 1/9`` in its close-up), and a freed graph reads as alive."""
+        ghost, self.graph.ghost = self.graph.ghost, set()
+        self.graph.dimmed -= ghost
+        return [m for item in sorted(ghost) if item in self.graph.cards for m in self._retire(item)]
+
     def _cut_loose(self, f: Freeing) -> Anims:
         """A freed graph kept beside the next one loses its arrows to what it does not keep
         (`Freeing.cut`)."""
@@ -110,16 +121,20 @@ class FreedGraphs(View):
         return self._freed()
 
     def unrooted(self, card: Mobject) -> Mobject:
-        """A copy of a freed graph's ``card`` with no part left in the loss's colour: red says
-        where backward() starts (docs/visual-grammar.md), and no walk starts from a freed graph
-        again, so the outline and name of the one it started from take the ``skipped`` grey
-        (an inactive node's) while its value stays readable. Other cards keep their colours."""
+        """A copy of a freed graph's ``card`` (or arrow) with no part left in the loss's or the
+        gradient's colour: red says where backward() starts (docs/visual-grammar.md), orange that
+        a gradient flows, and neither happens in a freed graph again, so the outline and name of
+        the card it started from and the arrows its walk turned round take the ``skipped`` grey
+        (an inactive node's) while the values stay readable. Other cards keep their colours."""
         out = card.copy()
+        grey = self.theme.colour("skipped")
         for m in out.get_family():
             t = tag_of(m)
             if t is not None and t.meaning == "loss":
-                grey = self.theme.colour("skipped")
                 m.set_stroke(grey) if t.role == "card" else m.set_color(grey)
+            elif t is not None and t.meaning == "gradient" and t.role in ("arrow", "arrowhead"):
+                m.set_color(grey)
+                tag(m, t.role, meaning="skipped")
         return out
 
     def _retire(self, item: str) -> Anims:

@@ -13,6 +13,7 @@ checklist and the training step ask; it owns no record.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 from manim import Mobject, VGroup, VMobject
@@ -25,6 +26,7 @@ from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
 from scenes.layout.detour import hidden_spans, nearest_free, ride_path
 from scenes.layout.label_spots import rect_around, route_ends
+from scenes.layout.place import Box, Layout
 from scenes.draw.visuals.edges import arrow_length
 from scenes.theme import Rect
 
@@ -98,6 +100,18 @@ class OnScreen(View):
         return {t.id for m, t in tagged(self.drawn())
                 if t.role in CONTAINERS and t.id is not None and opacity(m) >= MIN_OPACITY}
 
+
+    def shown_layout(self, box: Box) -> Layout:
+        """The layout as the frame shows it now: only the cards and buckets drawn (`shown_ids`,
+        as the notes check sees them) and the routes between them, and ``box``. A clip's layout
+        holds every graph it will draw (the next pass's cards, a freed graph's, `clip_layout`); a
+        note kept off, or judged nearer, a card not on screen is pushed far from its own node for
+        nothing (dynamic_graph's rules, issue 39; its 9:16 bucket sum, review 4)."""
+        shown = self.shown_ids() | {box.id}
+        lay = self.lay
+        boxes = {k: b for k, b in lay.boxes.items() if k in shown}
+        routes = tuple(r for r in lay.routes if lay.card_of(r.src) in shown and lay.card_of(r.dst) in shown)
+        return replace(lay, boxes=boxes, routes=routes)
     def line_rects(self) -> list[Rect]:
         """Where every visible arrow runs now, as the boxes of short pieces of its body (`RIDE_SAMPLES`
         a body) and its head, and on a network every unit and line (a weight, plain or lit, a

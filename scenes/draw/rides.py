@@ -74,7 +74,9 @@ class TokenRides(View):
         half = self.ctx.spec.frame_width / 2
         if abs(x + out_x * ((len(waiting) - 1) * wide + wide / 2)) > half:  # the row would leave the frame
             out_x = -out_x
-        leaves = [self.cards[into]] if into in self.cards else []
+        # the way may cross the leaf's card and bucket (grazing the bucket's corner, a token was
+        # hidden for a frame on its way, and blinked)
+        leaves = [m for m in (self.cards.get(into or ""), self.ctx.state.graph.buckets.get(into or "")) if m is not None]
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
             if into is not None:
@@ -127,7 +129,8 @@ class TokenRides(View):
         """``tok``'s way from where it is to the next place in the row of tokens waiting beside
         the bucket of ``leaf`` (``row``, standing at ``landed``: where each is, or lands in this
         step), and that place. The row runs from beside the bucket out, as `merge` rows tokens,
-        on the side where all ``count`` fit; its way may cross the leaf's card, and it settles
+        on the side where all ``count`` fit; its way may cross the leaf's card and bucket (hidden
+        one frame for grazing the bucket's corner, it blinked), and it settles
         on the nearest free spot, never hidden where it waits."""
         box, t, k, z = self.lay.boxes[f"bucket:{leaf}"], self.theme, self.lay.scale, self.lay.zoom
         wide = max([tok.width] + [m.width for m in row]) + t.spacing.edge_clearance
@@ -144,7 +147,8 @@ class TokenRides(View):
         else:
             out_x = 1.0 if landed[0][0] >= box.x else -1.0
             at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
-        glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=[self.cards[leaf]])
+        own = [m for m in (self.cards[leaf], self.ctx.state.graph.buckets.get(leaf)) if m is not None]
+        glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=own)  # its way may graze its bucket
         rest = getattr(tok, "rests", None)
         return glide, (((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at)
 

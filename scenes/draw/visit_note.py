@@ -7,8 +7,6 @@ readable size where room is short) is one idea apart from the walk's order of vi
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from manim import FadeIn, Mobject, VGroup
 
 from scenes.draw.collisions import SHORT_SIDE, glyph_height
@@ -132,16 +130,8 @@ class VisitNotes(View):
                 if c.kind == "local_rule" and c.ids[0] == cue.ids[0] and c.start == cue.start]
 
     def _shown(self, box: Box) -> Layout:
-        """The layout as the frame shows it now: only the cards and buckets drawn
-        (`OnScreen.shown_ids`, as the notes check sees them) and the routes between them, and
-        ``box``. A clip's layout holds every graph it will draw (the next pass's cards, a freed
-        graph's, `clip_layout`); a note kept off, or judged nearer, a card not on screen is
-        pushed far from its own node for nothing (dynamic_graph's rules, issue 39)."""
-        shown = self.onscreen.shown_ids() | {box.id}
-        lay = self.lay
-        boxes = {k: b for k, b in lay.boxes.items() if k in shown}
-        routes = tuple(r for r in lay.routes if lay.card_of(r.src) in shown and lay.card_of(r.dst) in shown)
-        return replace(lay, boxes=boxes, routes=routes)
+        """The layout as the frame shows it now (`OnScreen.shown_layout`)."""
+        return self.onscreen.shown_layout(box)
 
     def _least_size(self, cue: Cue, rules: list[Cue], owner: str) -> float:
         """The least font size a visit's note is set at: ``min_readable``, or more where a row's

@@ -173,7 +173,7 @@ def clip_layout(plan: Any, events: list[Event], source: str | None, aspect: str,
 
     spec = theme.aspect(aspect)
     whole = graph_from_events(events, source)  # a pass recording the same graph again takes its place
-    shared = share_slots(whole, events, {i for c in plan.cues if c.kind == "dim" for i in c.ids})
+    shared = share_slots(whole, events)
     graph = reduced(whole, shared)
     one_row = not any(c.kind == "grad_fn_appear" for c in plan.cues)
     under = shows_code(plan, source) and spec.graph[3] <= spec.code[1]

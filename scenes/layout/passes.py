@@ -8,7 +8,9 @@ graph's results before the new ones grow (scenes/draw/freed.py): so the new pass
 the old one was. A result "records the same graph" when it has the same title and backward
 function and its inputs, slot by slot, do too, down to the same leaves (`signatures`); a rebound
 input (``x = torch.tensor(-1.0)``) makes another graph, which keeps a place of its own. A freed
-graph the storyboard keeps beside the next one (``dim``) keeps its place too.
+graph the storyboard faded (``dim``) gives its place up too: the fade shows it freed, and the new
+pass grows where it was as it goes (issue 39: one graph stays itself); kept in a place of its own,
+dynamic_graph's loop-once ``h = 1/9`` stood level with the three-pass walk's own.
 
 `share_slots` says which result takes whose place; `reduced` is the graph laid out (one result per
 place), and `expanded` gives each result its place back in that layout. Pure: no Manim.
@@ -16,7 +18,7 @@ place), and `expanded` gives each result its place back in that layout. Pure: no
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from engine.records import Backward, Event, Node, Tensor
@@ -47,10 +49,10 @@ def signatures(graph: Graph) -> dict[str, tuple]:
     return {it.id: sig(it.id) for it in graph.items if it.kind != "bucket"}
 
 
-def share_slots(graph: Graph, events: Iterable[Event], kept: Collection[str] = ()) -> dict[str, str]:
+def share_slots(graph: Graph, events: Iterable[Event]) -> dict[str, str]:
     """Result -> the earlier result whose place it takes (only those that take one): the same
     structure (`signatures`), and the place's last holder freed by a backward() before this
-    result was made and not kept (``kept``: what a ``dim`` faded, left beside the next graph)."""
+    result was made (faded by a ``dim`` or not)."""
     events = list(events)
     seq = {e.id: e.seq for e in events if isinstance(e, (Tensor, Node))}
     preds: dict[str, list[str]] = {}
@@ -72,7 +74,7 @@ def share_slots(graph: Graph, events: Iterable[Event], kept: Collection[str] = (
     out: dict[str, str] = {}
     results = [it.id for it in graph.items if it.kind != "bucket" and not it.kind.startswith("leaf") and it.id in seq]
     for v in sorted(results, key=lambda r: seq[r]):
-        place = next((p for p, h in holder.items() if sig[p] == sig[v] and h not in kept
+        place = next((p for p, h in holder.items() if sig[p] == sig[v]
                       and freed.get(h, seq[v]) < seq[v]), None)
         if place is None:
             holder[v] = v

@@ -130,7 +130,7 @@ def figure_region(theme: Theme) -> tuple[float, float, float, float]:
 def figures(index: LogIndex, p: Any, views: list[str], theme: Theme) -> Figures:
     """The layout and each beat's picture; ``views`` names each beat's view (``graph``, ...)."""
     graph = graph_from_events(index.events, index.source)
-    shared = share_slots(graph, index.events, {i for c in p.cues if c.kind == "dim" for i in c.ids})
+    shared = share_slots(graph, index.events)
     lay = expanded(layout_graph(reduced(graph, shared), FIGURE_ASPECT, theme, figure_region(theme)), graph, shared)
     steps = visit_steps(p, index)
     item_of = _item_of(graph, lay)
@@ -209,7 +209,7 @@ def _retire_walked(pic: Picture, tid: str, ctx: _Replay) -> None:
     the walked graph, so the picture loses what the clip fades then (:mod:`scenes.layout.freeing`,
     the clip's own rule): its results and spent inputs go, a graph the storyboard faded
     (``dim``) stays beside the new one, cut loose from the weights (its arrows to them go, in
-    :func:`.svg.draw`), and goes when the next one starts."""
+    :func:`.svg.draw`), and goes as backward() starts on the new one."""
     f = freeing(ctx.events, tid, pic.cards, set(pic.walked) & ctx.results, pic.dimmed, pic.ghost)
     if f is None:
         return
@@ -240,6 +240,10 @@ def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
         pic.buckets.add(f"bucket:{cue.ids[1]}")
     elif kind == "backward_start":
         pic.buckets |= {i for i in titles if i.startswith("bucket:")}
+        for g in pic.ghost:  # the new graph is complete: the freed one kept beside it goes (the clip's rule)
+            pic.cards.pop(g, None)
+        pic.dimmed -= pic.ghost
+        pic.ghost = set()
         pic.lit = set(ids[:1])
     elif kind == "visit" and ids and step >= 0:
         pic.buckets |= {i for i in titles if i.startswith("bucket:")}  # a walk shows every weight's bucket

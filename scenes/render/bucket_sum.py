@@ -91,12 +91,26 @@ def missing_terms(met: Met, items: list[dict]) -> list[str]:
     return missing
 
 
+def written(bucket: str, items: list[dict]) -> set[str]:
+    """What the note of ``bucket`` reads in one frame's items: each line, and each run of lines
+    top to bottom joined by spaces (a sum wrapped two terms a line by its bucket,
+    `scenes.draw.buckets.wrapped`, reads as the one sum).
+
+    >>> def line(text, y): return {"role": "note", "text": text, "id": "note:b", "opacity": 1.0, "bbox": [0, y, 9, y + 5]}
+    >>> sorted(written("b", [line("= 6", 20), line("3 + 3", 10)]))
+    ['3 + 3', '3 + 3 = 6', '= 6']
+    """
+    lines = sorted((i for i in items if i["role"] == "note" and i["opacity"] >= SEEN
+                    and i.get("id") == f"note:{bucket}" and i.get("text")), key=lambda i: tuple(i.get("bbox", (0.0, 0.0))[1::-1]))
+    texts = [i["text"] for i in lines]
+    return {" ".join(texts[a:b]) for a in range(len(texts)) for b in range(a + 1, len(texts) + 1)}
+
+
 def see(met: Met, time: float, items: list[dict]) -> None:
     """Take in one frame of the clip at ``time``: whether the pass's sum is written (coming in
     counts: a lesson is sampled every 0.2 s, its fill lasts 0.4 s) and its terms are all at the
     bucket then."""
-    notes = {i["text"] for i in items if i["role"] == "note" and i["opacity"] >= SEEN
-             and i.get("id") == f"note:{met.bucket}"}
+    notes = written(met.bucket, items)
     if met.text in notes and met.start - 1e-6 <= time <= met.end + LATE:
         if met.first is None:
             met.first = time

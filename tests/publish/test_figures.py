@@ -186,7 +186,8 @@ def test_a_value_wider_than_its_card_is_left_out_as_in_the_clip(tmp_path: Path) 
 def test_a_freed_graph_leaves_the_figures_as_it_leaves_the_clip() -> None:
     """dynamic_graph's loops, once: their figures still drew ``x 1`` and ``x -1`` (the clip fades
     them with their freed graphs), the freed loop-once h kept its arrows into w (the clip cuts
-    them: w would read as summing them), and the long w -> h edge kinked at its dummy slots (the
+    them: w would read as summing them; now it goes, the three-pass loop's first h taking its
+    place, review 4), and the long w -> h edge kinked at its dummy slots (the
     clip's edge is a smooth curve through them). Each figure shows what the clip shows then."""
     figs, _, checked, p = _figures("dynamic_graph")
     made = [e for e in checked.run.events if isinstance(e, Tensor)]
@@ -203,8 +204,8 @@ def test_a_freed_graph_leaves_the_figures_as_it_leaves_the_clip() -> None:
     for f in (f for f in figs[beat[last_h]:] if f is not None):  # ...until the three-pass loop starts
         assert f'data-item="{kept}"' not in f.svg and "x = " not in f.desc, f.file
     built = figs[beat[last_h]]  # the three-pass graph, before its walk
-    assert f'data-item="{once}"' in built.svg  # the freed loop-once h, kept beside the new graph...
-    assert f'data-edge="{w}->{once}"' not in built.svg  # ...cut loose from w
+    assert f'data-item="{once}"' not in built.svg  # the freed loop-once h: its place is the new first h's
+    assert f'data-edge="{w}->{once}"' not in built.svg  # and its arrows from w went with it
     long_edge = re.search(rf'<g data-edge="{w}->{last_h}"><path d="([^"]*)"', built.svg)
     assert long_edge is not None and " C" in long_edge.group(1)  # through its dummy slots, smoothly
     assert not any("<polyline" in f.svg for f in figs if f is not None)

@@ -1,13 +1,16 @@
-"""A freed graph stays, faded, beside the next one the same code records (dynamic_graph).
+"""A freed graph stays, faded, beside the next one the same code records while that one is
+built, then goes (dynamic_graph).
 
-What must hold (issue 19, item 8): the graph fades as the caption says PyTorch frees it; the
-next forward pass builds its graph beside the faded one, so both are on screen, side by side,
-while the caption says "the same code recorded two different graphs"; the graph after that
-one takes the faded one's place (it goes), at every aspect. The kept graph is faded to the
-theme's ``kept`` level, lighter than ``dimmed`` so its numbers can be read beside the new ones;
-step two's input ``x``, which no loop graph uses, goes with step two's graph. Every step is
-freed the same way (issue 39): step two fades as its caption says so and stays beside the
-loop's first graph, and a freed graph is cut from ``w`` as it fades.
+What must hold (issue 19, item 8; issue 39, items 2 and 3; review 4, item 8): the graph fades as
+the caption says PyTorch frees it; the next forward pass builds its graph beside the faded one,
+so both are on screen, side by side, while the caption says the doubling node is not recorded
+this time; the freed one goes as backward() starts on the new one, so no walk has a freed graph
+beside it and no freed graph stays to the clip's end; a pass that records the same graph again
+takes the faded one's place (it goes as the new one grows), at every aspect. The kept graph is
+faded to the theme's ``kept`` level, lighter than ``dimmed`` so its numbers can be read beside
+the new ones; step two's input ``x``, which no loop graph uses, goes with step two's graph. Every
+step is freed the same way: a freed graph is cut from ``w`` as it fades, and keeps no arrow in
+the gradient's colour (no gradient flows in it again).
 """
 
 from __future__ import annotations
@@ -49,29 +52,65 @@ def test_the_graph_fades_when_the_caption_says_it_is_freed() -> None:
 def test_the_two_graphs_side_by_side(aspect: str) -> None:
     checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
     s = checked.index.name_tensors["s"]  # step one's two s, then step two's
-    h = checked.index.name_tensors["h"]
     opts = RenderOptions(aspect=aspect)
     fps = fps_of(opts)
-    both = caption(plan, "two different graphs")
-    loop = caption(plan, "three times")
-    at = [round((both.start + both.end) / 2 * fps), round(loop.end * fps)]
-    (compare, later) = [{(i["role"], i["id"]): i for i in smp["items"]}
-                        for smp in inspect_clip(checked, plan, opts, frames=at)]
+    skipped = caption(plan, "never recorded")
+    at = [round((skipped.start + skipped.end) / 2 * fps)]
+    (compare,) = [{(i["role"], i["id"]): i for i in smp["items"]}
+                  for smp in inspect_clip(checked, plan, opts, frames=at)]
     old = [compare[("card", t)] for t in s[:2]]
     new = compare[("card", s[2])]
     theme = default_theme()
     assert all(c["opacity"] == pytest.approx(1.0 - theme.opacity.kept) for c in old)  # the kept level
     assert all(1.0 - theme.opacity.dimmed + 0.1 < c["opacity"] < 0.5 for c in old)  # readable, still the past
     assert new["opacity"] == pytest.approx(1.0)
-    assert max(c["bbox"][2] for c in old) <= new["bbox"][0]  # beside it, not over it
-    assert ("card", s[0]) not in later and ("card", s[1]) not in later  # gone with the next graph
-    assert MIN_OPACITY < later[("card", h[0])]["opacity"] < 0.5  # the loop's first graph, faded beside
-    # red says where backward() starts (the caption says so: "s, the red card"): no freed graph
-    # keeps it, step one's s nor the loop-once h (issue 39's review: "red like a loss")
+    assert max(c["bbox"][2] for c in old) <= new["bbox"][0] or new["bbox"][2] <= min(c["bbox"][0] for c in old)  # beside
+    # red says where backward() starts (a caption says so: "Red marks where backward() will start"): no freed graph
+    # keeps it (issue 39's review: "red like a loss")
     red = theme.colour("loss").lower()
-    ghosts = [smp[(r, t)] for smp, t in ((compare, s[1]), (later, h[0])) for r in ("card", "label")]
+    ghosts = [compare[(r, s[1])] for r in ("card", "label")]
     assert all(g["colour"].lower() != red for g in ghosts), ghosts
     assert compare[("card", s[2])]["colour"].lower() == red  # the live graph's start still is
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_a_freed_graph_goes_before_the_next_walk(aspect: str) -> None:
+    """Review 4, item 8: freed graphs never left (step two's s = -1/3 and x = -1 beside the loop's
+    walk, the loop-once h = 1/9 beside the three-pass walk's own h = 1/9 to the clip's end). At
+    every walk after the first, and at the clip's end, the only cards on screen are the live
+    graph's and w; the loop-once h goes as the three-pass loop's first h grows in its place."""
+    checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
+    index = checked.index
+    w = index.name_tensors["w"][0]
+    opts = RenderOptions(aspect=aspect)
+    fps = fps_of(opts)
+    walks = [c for c in plan.cues if c.kind == "backward_start"]
+    at = [round((b.start + 1.5) * fps) for b in walks[1:]] + [round((plan.duration - 0.5) * fps)]
+    s, x, h = (index.name_tensors[n] for n in ("s", "x", "h"))
+    lives = [{s[2], x[1]}, {h[0]}, set(h[1:]), set(h[1:])]  # step two's, the loop once, three times
+    samples = list(inspect_clip(checked, plan, opts, frames=at))
+    assert len(samples) == len(lives) == 4
+    for smp, live in zip(samples, lives):
+        cards = {i["id"] for i in smp["items"] if i["role"] == "card" and i["opacity"] >= MIN_OPACITY}
+        assert cards - {w} == live, (smp["time"], sorted(cards - {w} - live))
+
+
+def test_a_freed_graph_keeps_no_gradient_colour() -> None:
+    """Review 4, item 8: the step-one graph, freed, kept the orange arrow its walk turned round
+    between its two s cards (46-70 s). Orange says a gradient flows; none flows in a freed graph:
+    after each fade its arrows are grey."""
+    checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
+    theme = default_theme()
+    orange = theme.colour("gradient").lower()
+    opts = RenderOptions()
+    fps = fps_of(opts)
+    dims = [c for c in plan.cues if c.kind == "dim"]
+    samples = list(inspect_clip(checked, plan, opts, frames=[round((d.start + d.duration + 0.5) * fps) for d in dims]))
+    for d, smp in zip(dims, samples):
+        inside = [i for i in smp["items"] if i["role"] in ("arrow", "arrowhead") and i["opacity"] >= MIN_OPACITY
+                  and set(i["id"].split("->")) <= set(d.ids)]
+        assert all(i["colour"].lower() != orange for i in inside), (d.start, inside)
+        assert inside or d is not dims[0]  # step one's graph keeps its arrows, s to the doubled s
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])

@@ -117,7 +117,7 @@ def test_with_a_voice_no_action_plays_without_a_caption_and_the_words_keep_their
             assert s == next(c for c in p.captions if c.beat == s.beat)  # only a beat's first caption leads
             acting = [c.start for c in p.cues if c.beat == s.beat and c.kind not in DECOR | {"light"}]
             assert s.start == min(acting)  # it comes up with the beat's first action
-            if s.text.startswith("backward() starts at s"):  # [[Mul]]: the first multiply's visit, on its word
+            if s.text.startswith("backward() starts"):  # [[Mul]]: the first multiply's visit, on its word
                 visit = next(c for c in p.cues if c.beat == s.beat and c.kind == "visit")
                 assert visit.start == pytest.approx(s.said + _said(s.text).start_of(0), abs=1e-3)
                 leads += 1
