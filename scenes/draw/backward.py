@@ -10,7 +10,7 @@ its first cue calls their ``enter_backward``. How its gradient tokens ride and w
 
 from __future__ import annotations
 
-from manim import FadeIn, FadeOut
+from manim import FadeIn, FadeOut, VGroup
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.focus import CameraFocus
@@ -152,6 +152,7 @@ class BackwardWalk(View):
             self.graph.walked.add(item)
         waiting = self.walk.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
         rode = list(waiting)
+        merging: tuple[list[VGroup], VGroup] | None = None
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]  # gone before the new note shows
         going, self.walk.visit_marks = self.walk.visit_marks, []
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
@@ -195,7 +196,7 @@ class BackwardWalk(View):
                     out += [FadeOut(old)] if old is not None else []
                     self.walk.badges[node] = record_tag(tok, "badge", id=item)  # its node's: a token leaving
                     # that node may cross it (`collisions._leaving`)
-                out += self.rides.merge(waiting, tok, step, box, into=item if is_acc else None)
+                merging = (waiting, tok)  # they glide once the note is placed: their way keeps off it
                 waiting = []
                 self.ctx.record(s)
         if is_acc and waiting:  # no badge (they met at the bucket): they wait for the fill, in its mouth
@@ -208,6 +209,8 @@ class BackwardWalk(View):
         for (at, to), products in self.walk.products.items():  # its token rides the arrow to ``to``:
             for product in products if at == node else []:  # (this visit's: one with nothing to write keeps the last one's)
                 record_tag(product, "badge", id=arrow_id(self.ctx.item(to), item))  # the record follows both
+        if merging is not None:  # the tokens glide round the note and its products as they come in
+            out += self.rides.merge(*merging, step, box, into=item if is_acc else None)
         return out + [FadeOut(m) for m in waiting] + note
 
     @draws("local_rule")

@@ -66,7 +66,7 @@ class VisitNotes(View):
             return []
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
-                 + self.onscreen.shown_rects(exclude=going, extra=marks))
+                 + self.onscreen.shown_rects(exclude=going, extra=marks, away=True))
         rests = self.labels.all_rests()
         shown = self._shown(box)
 
