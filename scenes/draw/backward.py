@@ -20,7 +20,7 @@ from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.record import tag as record_tag
+from scenes.draw.record import tag as record_tag, tagged
 from scenes.draw.rides import TokenRides, arrow_id
 from scenes.layout.label_spots import badge_centre
 from scenes.layout.detail import Detail
@@ -173,8 +173,8 @@ class BackwardWalk(View):
                 self.ctx.record(s)
             elif s.role == "grad":
                 tok = self.labels.token(s.text)
-                avoid = [bounds(m) for m in tags] + self.onscreen.shown_rects(
-                    exclude=going + rode + self.onscreen.own_shapes(item))
+                avoid = [bounds(m) for m in tags] + self.onscreen.shown_rects(  # and what the camera hid:
+                    exclude=going + rode + self.onscreen.own_shapes(item), away=True)  # it shows again there
                 t, k, z = self.theme, self.lay.scale, self.lay.zoom
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
@@ -209,8 +209,9 @@ class BackwardWalk(View):
         for (at, to), products in self.walk.products.items():  # its token rides the arrow to ``to``:
             for product in products if at == node else []:  # (this visit's: one with nothing to write keeps the last one's)
                 record_tag(product, "badge", id=arrow_id(self.ctx.item(to), item))  # the record follows both
-        if merging is not None:  # the tokens glide round the note and its products as they come in
-            out += self.rides.merge(*merging, step, box, into=item if is_acc else None)
+        if merging is not None:  # the tokens glide round the note's products as they come in (its words
+            words = [m for m, t in tagged(self.walk.visit_marks) if t.role == "note"]  # they may pass, as before)
+            out += self.rides.merge(*merging, step, box, into=item if is_acc else None, passing=words)
         return out + [FadeOut(m) for m in waiting] + note
 
     @draws("local_rule")

@@ -54,13 +54,14 @@ class TokenRides(View):
         return None
 
     def merge(self, waiting: list[VGroup], badge: VGroup, step: StepScratch, box: Box | None = None,
-               into: str | None = None) -> Anims:
+               into: str | None = None, passing: list[Mobject] | None = None) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
         (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
         rode to (the loss's 1) grows in place. Each token glides on a way around what is on
         screen (``glide``) and is gone once it has landed, when the badge shows. ``into``: the
         leaf whose bucket the badge waits by: the tokens ride its bucket's arrow from the leaf's
-        card, which their way may cross (it is boxed in by its neighbours)."""
+        card, which their way may cross (it is boxed in by its neighbours). ``passing``: what else
+        their way may cross (the words of the visit's note, not its products)."""
         if not waiting:
             return [GrowIn(badge)]
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
@@ -79,7 +80,7 @@ class TokenRides(View):
             to = (x + out_x * i * wide, y)
             if into is not None:
                 record_tag(token, "badge", id=arrow_id(f"bucket:{into}", into))
-            glide = self.onscreen.glide(token, to, waiting + [badge], step, leaves=leaves)
+            glide = self.onscreen.glide(token, to, waiting + [badge] + (passing or []), step, leaves=leaves)
             out.append(Succession(glide, FadeOut(token, run_time=1e-3)))
         return out
 

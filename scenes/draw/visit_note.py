@@ -21,7 +21,7 @@ from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag_of
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
-from scenes.layout.label_spots import note_centre, own_note_centre
+from scenes.layout.label_spots import free_note_centre, note_centre, own_note_centre
 from scenes.layout.place import Box, Layout, Point
 from scenes.storyboard.cues import Cue
 
@@ -65,17 +65,25 @@ class VisitNotes(View):
         if made is None:
             return []
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
-        avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
-                 + self.onscreen.shown_rects(exclude=going, extra=marks, away=True))
+        seen = self.onscreen.shown_rects(exclude=going, extra=marks)
+        avoid = [bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks() + seen
+        # and, where there is room, off what the walk's camera took out of view: it shows again
+        # where it was once the camera moves on, and the note, moved with it, would cover it
+        hidden = [r for r in self.onscreen.shown_rects(exclude=going, extra=marks, away=True) if r not in seen]
         rests = self.labels.all_rests()
         shown = self._shown(box)
 
         def spot(note: VGroup, own: bool) -> Point | None:
-            find = own_note_centre if own else note_centre
-            return find(shown, box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
-                        clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
-                        beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0],
-                        within=self.frame.free_rect(), avoid=avoid, prefer_off=rests)
+            kw = dict(gap=t.spacing.item_gap * self.lay.scale, clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
+                      beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0],
+                      within=self.frame.free_rect())
+            size = (note.width, note.height)
+            for keep_off in ([avoid + hidden] if hidden else []) + [avoid]:
+                found = (own_note_centre if own else free_note_centre)(shown, box, size, avoid=keep_off,
+                                                                       prefer_off=rests, **kw)
+                if found is not None:
+                    return found
+            return None if own else note_centre(shown, box, size, avoid=avoid, prefer_off=rests, **kw)
 
         block, products = made
         at = spot(block, own=True)
