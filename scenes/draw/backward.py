@@ -10,7 +10,7 @@ its first cue calls their ``enter_backward``. How its gradient tokens ride and w
 
 from __future__ import annotations
 
-from manim import FadeIn, FadeOut
+from manim import FadeIn, FadeOut, VGroup
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.focus import CameraFocus
@@ -21,7 +21,7 @@ from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.record import tag as record_tag
+from scenes.draw.record import tag as record_tag, tagged
 from scenes.draw.rides import TokenRides, arrow_id
 from scenes.layout.label_spots import badge_centre
 from scenes.layout.detail import Detail
@@ -154,6 +154,7 @@ class BackwardWalk(View):
             self.graph.walked.add(item)
         waiting = self.walk.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
         rode = list(waiting)
+        merging: tuple[list[VGroup], VGroup] | None = None
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]  # gone before the new note shows
         going, self.walk.visit_marks = self.walk.visit_marks, []
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
@@ -175,7 +176,7 @@ class BackwardWalk(View):
             elif s.role == "grad":
                 tok = self.labels.token(s.text)
                 avoid = [bounds(m) for m in tags] + self.onscreen.value_runs([item]) + self.onscreen.shown_rects(
-                    exclude=going + rode + self.onscreen.own_shapes(item))
+                    exclude=going + rode + self.onscreen.own_shapes(item), away=True)  # and what the camera hid: it shows again there
                 t, k, z = self.theme, self.lay.scale, self.lay.zoom
                 x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
                                     gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
@@ -197,7 +198,7 @@ class BackwardWalk(View):
                     out += [FadeOut(old)] if old is not None else []
                     self.walk.badges[node] = record_tag(tok, "badge", id=item)  # its node's: a token leaving
                     # that node may cross it (`collisions._leaving`)
-                out += self.rides.merge(waiting, tok, step, box, into=item if is_acc else None)
+                merging = (waiting, tok)  # they glide once the note is placed: their way keeps off it
                 waiting = []
                 self.ctx.record(s)
         if is_acc and waiting:  # no badge (they met at the bucket): they wait for the fill, in its mouth
@@ -210,6 +211,9 @@ class BackwardWalk(View):
         for (at, to), products in self.walk.products.items():  # its token rides the arrow to ``to``:
             for product in products if at == node else []:  # (this visit's: one with nothing to write keeps the last one's)
                 record_tag(product, "badge", id=arrow_id(self.ctx.item(to), item))  # the record follows both
+        if merging is not None:  # the tokens glide round the note's products as they come in (its words
+            words = [m for m, t in tagged(self.walk.visit_marks) if t.role == "note"]  # they may pass, as before)
+            out += self.rides.merge(*merging, step, box, into=item if is_acc else None, passing=words)
         return out + [FadeOut(m) for m in waiting] + note
 
     @draws("local_rule")

@@ -177,7 +177,8 @@ class OnScreen(View):
             tag is not None and any(getattr(tag_of(m), "text", None) == text for m in tag.submobjects))
 
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
-             settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None) -> RideBehind:
+             settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
+             off: Sequence[Rect] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -187,7 +188,7 @@ class OnScreen(View):
         other cards and words, or has none: issue 39's 4/3 went up over L and vanished), but
         where it never waits. Tokens setting off together (from one note) may pass over each other.
         ``under``: the product it is a copy of, drawn over it: it comes out from under it
-        (`RideBehind`)."""
+        (`RideBehind`). ``off``: more to keep off (the ways of tokens gliding with it)."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -195,7 +196,7 @@ class OnScreen(View):
         extra = [*self.walk.visit_marks, *self.walk.badges.values(), *self.graph.tags.values()]
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
-        keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra, away=True) + waits
+        keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra, away=True) + waits + list(off)
         # the card it leaves it may cross, but not over its value: a number riding over another
         # reads as one with it (issue 39); where no way passes beside it, it is not hidden there
         values = [bounds(v) for m in leaves if (v := getattr(m, "value", None)) is not None
@@ -220,11 +221,12 @@ class OnScreen(View):
                             step=size[1] * t.proportions.ride_grid, clear=0.0)
 
     def glide(self, tok: VGroup, to: Sequence[float], exclude: Sequence[Mobject], step: StepScratch,
-              settle: bool = False, leaves: Sequence[Mobject] = (), under: Mobject | None = None) -> RideBehind:
+              settle: bool = False, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
+              off: Sequence[Rect] = ()) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way;
         ``settle``: it waits at the nearest free spot when ``to`` is not free; ``leaves``,
         ``under``: what it may cross, what it comes out from under (see ``ride``)."""
         here = tok.get_center()
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
-        return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves, under=under)
+        return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves, under=under, off=off)

@@ -11,21 +11,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup
+from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup, VMobject
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.labels import CardLabels
-from scenes.draw.onscreen import OnScreen, at_end
+from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen, at_end
 from scenes.draw.record import opacity, tag as record_tag, tag_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_length, arrow_reach, nominal_token_size, token_ride
-from scenes.layout.label_spots import badge_centre
+from scenes.layout.label_spots import badge_centre, rect_around
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import Cue
+from scenes.theme import Rect
 
 
 class TokenRides(View):
@@ -54,13 +55,14 @@ class TokenRides(View):
         return None
 
     def merge(self, waiting: list[VGroup], badge: VGroup, step: StepScratch, box: Box | None = None,
-               into: str | None = None) -> Anims:
+               into: str | None = None, passing: list[Mobject] | None = None) -> Anims:
         """The tokens that rode in glide onto the badge and become it: where two paths meet
         (w * w), the viewer sees 3 and 3 turn into one 6, the sum over paths. A badge nothing
         rode to (the loss's 1) grows in place. Each token glides on a way around what is on
         screen (``glide``) and is gone once it has landed, when the badge shows. ``into``: the
         leaf whose bucket the badge waits by: the tokens ride its bucket's arrow from the leaf's
-        card, which their way may cross (it is boxed in by its neighbours)."""
+        card, which their way may cross (it is boxed in by its neighbours). ``passing``: what else
+        their way may cross (the words of the visit's note, not its products)."""
         if not waiting:
             return [GrowIn(badge)]
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
@@ -77,11 +79,13 @@ class TokenRides(View):
         # the way may cross the leaf's card and bucket (grazing the bucket's corner, a token was
         # hidden for a frame on its way, and blinked)
         leaves = [m for m in (self.cards.get(into or ""), self.ctx.state.graph.buckets.get(into or "")) if m is not None]
+        taken: list[Rect] = []  # the ways of those gliding before: each keeps off them (side by side they overlap)
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
             if into is not None:
                 record_tag(token, "badge", id=arrow_id(f"bucket:{into}", into))
-            glide = self.onscreen.glide(token, to, waiting + [badge], step, leaves=leaves)
+            glide = self.onscreen.glide(token, to, waiting + [badge] + (passing or []), step, leaves=leaves, off=taken)
+            taken += _way(glide.path, (token.width, token.height))
             out.append(Succession(glide, FadeOut(token, run_time=1e-3)))
         return out
 
@@ -236,6 +240,12 @@ class _Retag(Animation):
 
     def interpolate_mobject(self, alpha: float) -> None:
         pass
+
+
+def _way(path: VMobject, size: tuple[float, float]) -> list[Rect]:
+    """The boxes a token of ``size`` covers along ``path`` between its ends (`RIDE_SAMPLES` points)."""
+    pts = [path.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(1, RIDE_SAMPLES)]
+    return [rect_around(float(x), float(y), size, 0.0) for x, y in pts]
 
 
 def arrow_id(src: str, dst: str) -> str:

@@ -19,7 +19,7 @@ from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag_of
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
-from scenes.layout.label_spots import note_centre, own_note_centre
+from scenes.layout.label_spots import free_note_centre, note_centre, own_note_centre
 from scenes.layout.place import Box, Layout, Point
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
@@ -64,12 +64,15 @@ class VisitNotes(View):
         if made is None:
             return []
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
-        avoid = ([bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks()
-                 + self.onscreen.shown_rects(exclude=going, extra=marks))
+        seen = self.onscreen.shown_rects(exclude=going, extra=marks)
+        avoid = [bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks() + seen
         avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
+        # and, where there is room, off what the walk's camera took out of view: it shows again
+        # where it was once the camera moves on, and the note, moved with it, would cover it
+        hidden = [r for r in self.onscreen.shown_rects(exclude=going, extra=marks, away=True) if r not in seen]
 
         def spot(note: VGroup, own: bool) -> Point | None:
-            return self.beside(note, box, avoid, own)
+            return self.beside(note, box, avoid, own, hidden=hidden)
 
         block, products = made
         at = spot(block, own=True)
@@ -89,17 +92,23 @@ class VisitNotes(View):
             product.set_z_index(Z_PRODUCT)
         return [FadeIn(block, rate_func=second_half)]
 
-    def beside(self, note: Mobject, box: Box, avoid: list[Rect], own: bool, badge: bool = True) -> Point | None:
+    def beside(self, note: Mobject, box: Box, avoid: list[Rect], own: bool, badge: bool = True,
+               hidden: list[Rect] | None = None) -> Point | None:
         """Where ``note`` goes beside ``box``, among the cards and arrows on screen now (`_shown`)
         and off ``avoid``: ``own``, only a spot that reads as ``box``'s (`own_note_centre`, else
         None); else wherever `note_centre` finds room (never None). ``badge``: on the right, past
-        the room a badge at ``box`` takes (none waits there after the walk)."""
+        the room a badge at ``box`` takes (none waits there after the walk). ``hidden``: what the
+        walk's camera took out of view, kept off where there is room (`free_note_centre`)."""
         t = self.theme
-        find = own_note_centre if own else note_centre
-        return find(self._shown(box), box, (note.width, note.height), gap=t.spacing.item_gap * self.lay.scale,
-                    clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
-                    beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0] if badge else 0.0,
-                    within=self.frame.free_rect(), avoid=avoid, prefer_off=self.labels.all_rests())
+        shown, size = self._shown(box), (note.width, note.height)
+        kw = dict(gap=t.spacing.item_gap * self.lay.scale, clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
+                  beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0] if badge else 0.0,
+                  within=self.frame.free_rect(), prefer_off=self.labels.all_rests())
+        for keep_off in ([avoid + hidden] if hidden else []) + [avoid]:
+            found = (own_note_centre if own else free_note_centre)(shown, box, size, avoid=keep_off, **kw)
+            if found is not None:
+                return found
+        return None if own else note_centre(shown, box, size, avoid=avoid, **kw)
 
     def _ringed(self, box: Box, gap: float) -> Rect:
         """What a note keeps off round its own card: the card and ``gap`` about it, and the walk's

@@ -216,6 +216,14 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
     return near[min(range(len(near)), key=lambda i: _covered(rect_around(*near[i], size, 0.0), cards, within))]
 
 
+def free_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
+                     within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point | None:
+    """The centre `note_centre` finds, but None where it finds only a spot that covers a card
+    (its last resort): a caller may then look again with less to keep off."""
+    return _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
+                        prefer_off=prefer_off, strict=False)
+
+
 def own_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
                     within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point | None:
     """The centre of a note beside ``box`` as `note_centre` finds it, but only a spot that reads

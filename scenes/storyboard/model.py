@@ -204,8 +204,9 @@ class Storyboard(_Model):
         default_factory=dict,
         description='names for unnamed results, for narration only: {"b**3": cube} lets a caption say {cube}')
     camera: Literal["visits", "home"] = Field(
-        "home", description="the backward walk's camera: visits moves in on each visited node where the graph is "
-                            "dense (at an aspect whose theme allows it, docs/storyboards.md), home keeps the whole graph in view")
+        "visits", description="the backward walk's camera: visits (the default) moves in on each visited node where "
+                              "the graph is dense (at an aspect whose theme allows it, docs/storyboards.md), home "
+                              "keeps the whole graph in view")
     checklist: tuple[NonEmpty, ...] = Field(
         (), description="a list shown on screen from the first beat with `check:`; each such beat ticks one item")
     voice: NonEmpty | None = Field(

@@ -125,3 +125,19 @@ def test_a_walk_beat_starts_from_its_stored_state_with_the_camera_in(tmp_path: P
             played.state.camera.zoom = None  # the key tells a camera at home from one close
             assert state_digest(played, played.state) != state_digest(loaded, loaded.state)
             played.state.camera.zoom = home
+
+
+def test_the_walk_camera_is_the_default(tmp_path: Path) -> None:
+    """A storyboard that says nothing of the camera gets the walk's camera (`camera: visits`, the
+    model's default): at 16:9 the plan of a dense walk (tanh_sgd_lists, whose storyboard has no
+    `camera:` line) moves in on its visits; `camera: home` keeps the whole graph in view."""
+    lesson = Path(__file__).parents[1] / "storyboard" / "lessons" / "tanh_sgd_lists.yaml"
+    text = lesson.read_text()
+    assert "\ncamera:" not in text
+    checked, plan = load_and_plan_at(str(lesson), aspect="16:9")
+    assert checked.storyboard.camera == "visits"
+    assert any(c.kind == "camera" and c.ids for c in plan.cues)
+    (tmp_path / "home.yaml").write_text(text + "camera: home\n")
+    checked, plan = load_and_plan_at(str(tmp_path / "home.yaml"), aspect="16:9")
+    assert checked.storyboard.camera == "home"
+    assert not any(c.kind == "camera" for c in plan.cues)
