@@ -101,14 +101,16 @@ class VisitNotes(View):
         walk's camera took out of view, kept off where there is room (`free_note_centre`)."""
         t = self.theme
         shown, size = self._shown(box), (note.width, note.height)
-        kw = dict(gap=t.spacing.item_gap * self.lay.scale, clear=arrow_reach(t, self.lay.scale, self.lay.zoom),
-                  beside=nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0] if badge else 0.0,
-                  within=self.frame.free_rect(), prefer_off=self.labels.all_rests())
+        gap, clear = t.spacing.item_gap * self.lay.scale, arrow_reach(t, self.lay.scale, self.lay.zoom)
+        past = nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0] if badge else 0.0
+        within, rests = self.frame.free_rect(), self.labels.all_rests()
         for keep_off in ([avoid + hidden] if hidden else []) + [avoid]:
-            found = (own_note_centre if own else free_note_centre)(shown, box, size, avoid=keep_off, **kw)
+            found = (own_note_centre if own else free_note_centre)(
+                shown, box, size, gap=gap, clear=clear, beside=past, within=within, avoid=keep_off, prefer_off=rests)
             if found is not None:
                 return found
-        return None if own else note_centre(shown, box, size, avoid=avoid, **kw)
+        return None if own else note_centre(shown, box, size, gap=gap, clear=clear, beside=past, within=within,
+                                            avoid=avoid, prefer_off=rests)
 
     def _ringed(self, box: Box, gap: float) -> Rect:
         """What a note keeps off round its own card: the card and ``gap`` about it, and the walk's
