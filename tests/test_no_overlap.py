@@ -228,7 +228,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
     ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
                              f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
-    ("missing_gradient", "16:9"): f"48 % at most (40 % before the walk's camera): {_WALK_CAMERA}",
     ("reverse_mode", "16:9"): "34 % at most: the tallies' column beside the network takes a third of its region (the network view's own placement)",
     ("graph_build", "9:16"): f"29 % at most (29 % before): {_UNDER}",
     ("backward_graph", "9:16"): f"32 % at most (32 % before): {_UNDER}",
