@@ -71,7 +71,9 @@ class WalkCamera(View):
         notes = [self.walk.notes.size(v, home.scale) for v in visits]
         note = (max((n[0] for n in notes), default=0.0), max((n[1] for n in notes), default=0.0))
         best, at = WHOLE, region
-        for room in self._rooms(free, keep_off):
+        # under the whole pane (a move before the walk's line is lit) the largest room, as the
+        # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
+        for room in self._rooms(free, keep_off) if self.frame.code.aside else [region]:
             z = self._view(home, items, note, room, sight, best.factor)
             if z.factor > best.factor:
                 best, at = z, room
@@ -81,10 +83,10 @@ class WalkCamera(View):
 
     @staticmethod
     def _rooms(free: Rect, keep_off: list[Rect]) -> list[Rect]:
-        """The rectangles of the free frame clear of ``keep_off`` a visit may be seen in: the
-        largest, and any other at least half as large: beside a legend in a corner, the tall
-        one beside it may show a visit of stacked cards larger than the wide one under it
-        (missing_gradient 16:9)."""
+        """The rectangles of the free frame clear of ``keep_off`` a visit may be seen in while the
+        pane stands aside for the walk: the largest, and any other at least half as large: beside
+        a legend in a corner, the tall one beside it may show a visit of stacked cards larger than
+        the wide one under it (missing_gradient 16:9)."""
         found = clear_rects(free, keep_off)
         area = (found[0][2] - found[0][0]) * (found[0][3] - found[0][1])
         return [r for r in found if (r[2] - r[0]) * (r[3] - r[1]) >= area * ROOMS]
