@@ -29,8 +29,12 @@ ROOMS = 0.5
 """A clear rectangle of the free frame at least this share of the largest's area is tried as the
 room a visit is seen in (`WalkCamera._rooms`)."""
 LOOKS = 4
-"""How many views, each `CLOSER` as close as the one before, the camera tries in one room."""
+"""How many views, each `CLOSER` as close as the one before, the camera tries in a room other than
+the largest (in the largest, one: micrograd_readme 16:9's notes crowd a closer view there)."""
 CLOSER = 0.94
+NEAR = 1.05
+"""A view in a room other than the largest is taken only this much closer than home at least:
+less is a move for nothing."""
 
 
 class WalkCamera(View):
@@ -73,8 +77,10 @@ class WalkCamera(View):
         best, at = WHOLE, region
         # under the whole pane (a move before the walk's line is lit) the largest room, as the
         # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
-        for room in self._rooms(free, keep_off) if self.frame.code.aside else [region]:
-            z = self._view(home, items, note, room, sight, best.factor)
+        rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
+        for n, room in enumerate(rooms):  # the largest as it always was: one look (a closer view there
+            z = self._view(home, items, note, room, sight, max(best.factor, NEAR) if n else best.factor,
+                           LOOKS if n else 1)  # crowds a lesson's notes)
             if z.factor > best.factor:
                 best, at = z, room
         if best.factor == 1.0:  # the visit is seen from home
@@ -92,15 +98,15 @@ class WalkCamera(View):
         return [r for r in found if (r[2] - r[0]) * (r[3] - r[1]) >= area * ROOMS]
 
     def _view(self, home: Layout, items: set[str], note: tuple[float, float], room: Rect, sight: Sight,
-              beat: float) -> Zoom:
+              beat: float, looks: int) -> Zoom:
         """The camera on ``items`` in ``room`` (`visit_view`) with the visit's ``note`` beside them,
         where it shows them whole (`CameraFocus.shows_whole`: a card drawn larger than its box, a
-        long name, may leave the view; then a little less close, up to `LOOKS` times), and closer
+        long name, may leave the view; then a little less close, up to ``looks`` times), and closer
         than ``beat`` (a factor); else `WHOLE`."""
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
         inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
         most = self.theme.layout.camera_zoom
-        for _ in range(LOOKS):
+        for _ in range(looks):
             z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap)
             if z.factor <= beat + 1e-9:
                 break
