@@ -212,7 +212,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
     ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
                              f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
-    ("missing_gradient", "16:9"): f"48 % at most (40 % before the walk's camera): {_WALK_CAMERA}",
     ("dynamic_graph", "16:9"): (f"38 % at most (50 % or more before, measured with the freed graphs left on screen "
                                 f"beside the live one to the clip's end; they go now, review 4 item 8): {_WALK_CAMERA}"),
     ("reverse_mode", "16:9"): ("37 % at most (29.3 s, the first pass's weight named left of the network): the tallies' "

@@ -16,12 +16,25 @@ from __future__ import annotations
 from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
-from scenes.draw.focus import CameraFocus
+from scenes.draw.focus import CameraFocus, Sight
 from scenes.draw.frame_spots import FreeFrame
-from scenes.layout.camera import around, clear_rect, visit_view
-from scenes.layout.place import tag_reach
+from scenes.layout.camera import WHOLE, around, clear_rect, clear_rects, visit_view
+from scenes.layout.focus import Zoom
+from scenes.layout.place import Layout, tag_reach
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
+
+
+ROOMS = 0.5
+"""A clear rectangle of the free frame at least this share of the largest's area is tried as the
+room a visit is seen in (`WalkCamera._rooms`)."""
+LOOKS = 4
+"""How many views, each `CLOSER` as close as the one before, the camera tries in a room other than
+the largest (in the largest, one: micrograd_readme 16:9's notes crowd a closer view there)."""
+CLOSER = 0.94
+NEAR = 1.05
+"""A view in a room other than the largest is taken only this much closer than home at least:
+less is a move for nothing."""
 
 
 class WalkCamera(View):
@@ -53,17 +66,51 @@ class WalkCamera(View):
         if self.focus.walk_holds():
             return []  # a beat's `focus:` chose what the camera shows
         home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
-        t = self.theme.layout  # the graph is dense (`camera_visits`)
-        # the visits it leads into: the next, and those after it the plan found no pause for
+        # the graph is dense (`camera_visits`); the visits it leads into: the next, and those after
+        # it the plan found no pause for
         visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
                   and c.start >= cue.start + cue.duration - 1e-6]
         items = {k for v in visits for k in around(home, self.ctx.item(v.ids[0]))} or set(
             around(home, self.ctx.item(cue.ids[0])))
         notes = [self.walk.notes.size(v, home.scale) for v in visits]
         note = (max((n[0] for n in notes), default=0.0), max((n[1] for n in notes), default=0.0))
-        reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
-        inner = (region[0] + reach, region[1] + reach, region[2] - reach, region[3] - reach)
-        z = visit_view(home, items, note, inner, t.camera_zoom, self.theme.spacing.item_gap)
-        if z.factor == 1.0 or not self.focus.shows_whole(z, sight, items):  # the visit is seen from home
+        best, at = WHOLE, region
+        # under the whole pane (a move before the walk's line is lit) the largest room, as the
+        # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
+        rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
+        for n, room in enumerate(rooms):  # the largest as it always was: one look (a closer view there
+            z = self._view(home, items, note, room, sight, max(best.factor, NEAR) if n else best.factor,
+                           LOOKS if n else 1)  # crowds a lesson's notes)
+            if z.factor > best.factor:
+                best, at = z, room
+        if best.factor == 1.0:  # the visit is seen from home
             return self.focus.view_to(None, sight, region)
-        return self.focus.view_to(z, sight, region)
+        return self.focus.view_to(best, sight, at)
+
+    @staticmethod
+    def _rooms(free: Rect, keep_off: list[Rect]) -> list[Rect]:
+        """The rectangles of the free frame clear of ``keep_off`` a visit may be seen in while the
+        pane stands aside for the walk: the largest, and any other at least half as large: beside
+        a legend in a corner, the tall one beside it may show a visit of stacked cards larger than
+        the wide one under it (missing_gradient 16:9)."""
+        found = clear_rects(free, keep_off)
+        area = (found[0][2] - found[0][0]) * (found[0][3] - found[0][1])
+        return [r for r in found if (r[2] - r[0]) * (r[3] - r[1]) >= area * ROOMS]
+
+    def _view(self, home: Layout, items: set[str], note: tuple[float, float], room: Rect, sight: Sight,
+              beat: float, looks: int) -> Zoom:
+        """The camera on ``items`` in ``room`` (`visit_view`) with the visit's ``note`` beside them,
+        where it shows them whole (`CameraFocus.shows_whole`: a card drawn larger than its box, a
+        long name, may leave the view; then a little less close, up to ``looks`` times), and closer
+        than ``beat`` (a factor); else `WHOLE`."""
+        reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
+        inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
+        most = self.theme.layout.camera_zoom
+        for _ in range(looks):
+            z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap)
+            if z.factor <= beat + 1e-9:
+                break
+            if self.focus.shows_whole(z, sight, items):
+                return z
+            most = z.factor * CLOSER
+        return WHOLE

@@ -39,15 +39,28 @@ def clear_rect(free: Rect, keep_off: Sequence[Rect]) -> Rect:
     """The largest rectangle inside ``free`` that meets none of ``keep_off`` (the code pane,
     the legend): its sides lie on ``free``'s or on a rectangle's edges (a few rectangles: every
     choice of sides is tried)."""
+    return clear_rects(free, keep_off)[0]
+
+
+def clear_rects(free: Rect, keep_off: Sequence[Rect]) -> list[Rect]:
+    """Every rectangle inside ``free`` that meets none of ``keep_off`` and lies in no larger
+    one that meets none, largest first (`clear_rect`'s sides): beside a legend in a corner, the
+    wide one under it and the tall one beside it.
+
+    >>> clear_rects((0.0, 0.0, 10.0, 6.0), [(8.0, 5.0, 10.0, 6.0)])
+    [(0.0, 0.0, 10.0, 5.0), (0.0, 0.0, 8.0, 6.0)]
+    """
     xs = sorted({free[0], free[2], *(v for r in keep_off for v in (r[0], r[2]) if free[0] < v < free[2])})
     ys = sorted({free[1], free[3], *(v for r in keep_off for v in (r[1], r[3]) if free[1] < v < free[3])})
-    best, area = free, -1.0
-    for x0, x1 in combinations_with_replacement(xs, 2):
-        for y0, y1 in combinations_with_replacement(ys, 2):
-            a = (x1 - x0) * (y1 - y0)
-            if a > area and not any(meets((x0, y0, x1, y1), r) for r in keep_off):
-                best, area = (x0, y0, x1, y1), a
-    return best
+    found = [(x0, y0, x1, y1) for x0, x1 in combinations_with_replacement(xs, 2)
+             for y0, y1 in combinations_with_replacement(ys, 2)
+             if x0 < x1 and y0 < y1 and not any(meets((x0, y0, x1, y1), r) for r in keep_off)]
+    found.sort(key=lambda r: -(r[2] - r[0]) * (r[3] - r[1]))  # stable: of equals, the first as before
+    out: list[Rect] = []
+    for r in found:
+        if not any(o[0] <= r[0] and o[1] <= r[1] and r[2] <= o[2] and r[3] <= o[3] for o in out):
+            out.append(r)
+    return out or [free]
 
 
 def seen_in(bounds: Rect, free: Rect, keep_off: Iterable[Rect], slack: float = 0.0) -> bool:
