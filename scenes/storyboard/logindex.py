@@ -88,6 +88,7 @@ class LogIndex:
     _visited: dict[int, dict[str, Visit]] = field(default_factory=dict)
     _about: dict[str, dict[str, list[Event]]] | None = None
     _loop_of: dict[str, Loop | None] = field(default_factory=dict)
+    _on_lines: dict[tuple[int, int], list[Event]] = field(default_factory=dict)  # a lines span's events, once
 
     @classmethod
     def build(cls, events: list[Event], source: str = "") -> "LogIndex":
@@ -301,8 +302,11 @@ class LogIndex:
     def _select(self, beat: Beat) -> list[Event]:
         if beat.lines is not None:
             a, b = (beat.lines, beat.lines) if isinstance(beat.lines, int) else beat.lines
-            return [e for e in self.events if a <= e.line <= b and not isinstance(e, WALK_KINDS + FORWARD_KINDS)
-                    and not (isinstance(e, Error) and e.node)]
+            if (a, b) not in self._on_lines:  # checks select a beat's span several times: the log is scanned once
+                self._on_lines[(a, b)] = [e for e in self.events if a <= e.line <= b
+                                          and not isinstance(e, WALK_KINDS + FORWARD_KINDS)
+                                          and not (isinstance(e, Error) and e.node)]
+            return list(self._on_lines[(a, b)])
         if beat.backward is not None:
             return self.walk(beat.backward)
         if beat.visits is not None:
