@@ -18,10 +18,8 @@ Where the walk with the camera ends (the next beat does not walk, has a ``focus:
 none), one move with no ids takes it back out on the whole graph, in such a pause before the
 next beat's first cue.
 
->>> pauses([(0.0, 1.0), (0.5, 2.0), (3.0, 4.0)], 0.0, 5.0)
-[(2.0, 3.0), (4.0, 5.0)]
->>> pick([(2.0, 3.0), (4.0, 5.0), (5.5, 6.0)], 1.5, 0.6), pick([(0.0, 2.0), (3.0, 4.6), (5.0, 5.5)], 1.5, 0.6)
-((4.0, 5.0), (3.0, 4.6))
+The pauses and the pick are `scenes.render.pauses`, which the whole graph's move
+(`scenes.render.whole_plan`) lays its cue into too.
 """
 
 from __future__ import annotations
@@ -32,38 +30,13 @@ from dataclasses import replace
 from scenes.layout.camera import camera_visits
 from scenes.layout.clip import clip_layout
 from scenes.layout.place import Layout
+from scenes.render.pauses import pauses, pick
+from scenes.render.whole_plan import whole_cues
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
 from scenes.storyboard.validate import Checked
 from scenes.theme import Theme, load_theme
-
-Span = tuple[float, float]
-
-
-def pauses(busy: Iterable[Span], lo: float, hi: float) -> list[Span]:
-    """The stretches of ``[lo, hi]`` that none of the ``busy`` spans covers, in order."""
-    out, at = [], lo
-    for s, e in sorted(busy):
-        if e <= at or s >= hi:
-            continue
-        if s > at:
-            out.append((at, min(s, hi)))
-        at = max(at, e)
-    if at < hi:
-        out.append((at, hi))
-    return out
-
-
-def pick(found: Sequence[Span], most: float, least: float) -> Span | None:
-    """The pause a move goes in: the last at least ``most`` long, else the longest (the later
-    of equals) at least ``least`` long, else None."""
-    full = [p for p in found if p[1] - p[0] >= most - 1e-9]
-    if full:
-        return full[-1]
-    fit = [p for p in found if p[1] - p[0] >= least - 1e-9]
-    return max(reversed(fit), key=lambda p: p[1] - p[0]) if fit else None
-
 
 def _beat_at(p: Plan, t: float) -> int:
     """The beat whose span holds time ``t``."""
@@ -127,8 +100,6 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
         return p, None
     theme = theme or load_theme()
     home = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
-    from scenes.render.whole_plan import whole_cues
-
     spec = theme.aspect(aspect)
     camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]

@@ -46,7 +46,9 @@ def is_graph(item: Item) -> bool:
 def near_edge(items: Iterable[Item], frame: tuple[float, float] | list[float], edge: float) -> list[Collision]:
     """Every visible item of one frame closer to an edge than ``edge`` (a fraction) of the
     frame's width (left and right) or height (top and bottom). Touching it (`TOUCH`) is fine;
-    a ``panel`` (a backdrop in the background's colour) has no edge to see.
+    a ``panel`` (a backdrop in the background's colour) has no edge to see, and a ``ring`` (the
+    walk's glow round a card) is its card's: the card keeps the margin, its ring reaches a few
+    pixels past it while the card is visited.
 
     >>> t = {"kind": "text", "role": "value", "text": "y", "bbox": [12, 200, 30, 212], "opacity": 1.0, "id": "t3"}
     >>> [c.what for c in near_edge([t], (480, 854), 0.03)], near_edge([t], (480, 854), 0.02)
@@ -58,7 +60,7 @@ def near_edge(items: Iterable[Item], frame: tuple[float, float] | list[float], e
     mx, my = edge * width - TOUCH, edge * height - TOUCH
     out = []
     for i in visible(items):
-        if i["role"] == "panel":  # a backdrop in the background's colour: it shows no edge
+        if i["role"] in ("panel", "ring"):  # a backdrop shows no edge; a ring is its card's
             continue
         x0, y0, x1, y1 = i["bbox"]
         if x0 < mx or y0 < my or x1 > width - mx or y1 > height - my:

@@ -24,7 +24,7 @@ from scenes.layout.camera import graph_bounds
 from scenes.layout.clip import shows_code
 from scenes.layout.place import Layout
 from scenes.layout.whole import area
-from scenes.render.camera_plan import pauses, pick
+from scenes.render.pauses import pauses, pick
 from scenes.storyboard.cues import CONSOLE_KINDS, Cue, cue_kind
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
