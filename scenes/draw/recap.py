@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from manim import DOWN, LEFT, RIGHT, FadeIn, Mobject, RoundedRectangle, VGroup, smooth
+from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, VGroup, smooth
 
 from scenes.draw.code import CodePaneView
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import second_half
+from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.collisions import MIN_OPACITY
 from scenes.draw.frame_spots import FreeFrame
@@ -136,6 +136,14 @@ class Recap(View):
                     self._pane_back()
                     out = []
         if board is None:
+            out = self._legend_away()
+            if out:
+                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks(), later,
+                                  value_size=value)
+                if board is None:
+                    self.ctx.state.graph.legend = self._gone[0]
+                    out = []
+        if board is None:
             board = self._fit(rows, shown, later)
         if board is None:
             self._shown_elsewhere(cue)
@@ -172,6 +180,17 @@ class Recap(View):
         self._before = (pane, code.aside, code.foot)
         self._gone = [m for m in (pane, lines) if m is not None]
         return self.code.step_aside(True, step)
+
+    def _legend_away(self) -> Anims:
+        """The legend fades and gives the board its room (a tall frame whose pane stands aside
+        already, backward_walk at 9:16): at the takeaway the numbers it names matter more than
+        the colours' key, on screen through the whole walk. Kept (``_gone``) to be put back if
+        even then the board finds none."""
+        g = self.ctx.state.graph
+        if g.legend is None or not len(g.legend):
+            return []
+        self._gone, g.legend = [g.legend], VGroup()
+        return [FadeOut(self._gone[0], rate_func=first_half)]
 
     def _pane_back(self) -> None:
         code = self.code.code
