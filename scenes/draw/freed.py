@@ -59,10 +59,10 @@ class FreedGraphs(View):
             return [], 0.0
         freeing = self.theme.timings.graph_freed
         if play <= freeing:  # not lengthened: out in the first half
-            out = [m for c in there for m in self._retire(c)]
-            for m in out:
+            quick = [m for c in there for m in self._retire(c)]
+            for m in quick:
                 m.rate_func = first_half
-            return out, 0.5
+            return quick, 0.5
         k = self.theme.opacity.dimmed
         dim = within(0.0, 0.4 * freeing, play, smooth)
         gone = within(0.75 * freeing, 0.25 * freeing, play, smooth)

@@ -4,8 +4,10 @@ Why: the takeaway names the clip's result ("w1.grad is 8/3 and w2.grad is 4/9");
 picture where those numbers sit far apart, or not at all (a value PyTorch prints as
 ``tensor(2.6667)`` that the graph writes as 8/3), it asks the viewer to trust the words. The
 recap writes each quantity the takeaway names on one row, ``w1.grad = 8/3 = tensor(2.6667)``, in
-a free corner of the frame (else the free spot nearest its bottom left, as the checklist goes;
-smaller where neither is free at the card value's size), and adds to the picture: nothing the walk
+a free corner of the frame (else the free spot nearest its bottom left, as the checklist goes),
+its numbers at the cards' value size as drawn at least: where no spot is free for that, the code
+pane steps aside to its lit line, else the legend gives way, and only then is it set smaller
+(review 4 item 9), and adds to the picture: nothing the walk
 left (a badge, a bucket's value) is taken away, and nothing on screen is covered. A view
 of ``ClipScene``, owning ``state.titles.recap``.
 """
