@@ -212,6 +212,7 @@ class Timings:
     phrase_gap: float  # silence after a spoken phrase (scenes/storyboard/phrases.py)
     highlight_hold: float  # the walk's glow on a node, at least
     rule_hold: float  # a visit's rule and products on screen, at least
+    graph_freed: float  # a freed graph seen freed before a pass records it again in its place
 
 
 @dataclass(frozen=True)

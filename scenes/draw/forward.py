@@ -6,11 +6,12 @@ walk, the buckets and the focus views write that record too: ``View``).
 
 from __future__ import annotations
 
-from manim import Create, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, Transform, VGroup, there_and_back
+from manim import (Create, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, Transform, VGroup, smooth,
+                   there_and_back)
 
 from scenes.draw.console import Console
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import second_half
+from scenes.draw.crossfade import within
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
@@ -71,7 +72,7 @@ class GraphCards(View):
         old = self.graph.cards.pop(item, None)  # replaced below: gone before the new card grows
         waited = item in self.graph.waiting
         self.graph.waiting.discard(item)
-        freed = self.freed.retire_place(item)  # first: its card goes before this one grows there
+        freed, share = self.freed.retire_place(item, cue.duration)  # first: its card goes before this one grows there
         out += freed + self.freed.retire_rebound(tid, name) + self.freed.retire_walked(tid)
         self.graph.cards[item] = card
         self.record_card(card, cue, {"name": "name", "value": "value", "grad_fn": "sub"} if name is not None
@@ -90,7 +91,8 @@ class GraphCards(View):
         if waited and old is not None:  # the outline that waited: the card comes into it, then it goes
             return out + [FadeIn(card), FadeOut(old, rate_func=at_end)]
         if freed:
-            return out + [GrowIn(card, rate_func=second_half)]
+            return out + [GrowIn(card, rate_func=within(share * cue.duration, (1.0 - share) * cue.duration,
+                                                       cue.duration, smooth))]
         return out + [Succession(FadeOut(old), GrowIn(card)) if old is not None else GrowIn(card)]
 
     def _waiting_card(self, item: str) -> Anims:

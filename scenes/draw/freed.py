@@ -11,10 +11,10 @@ on its record ``state.graph``.
 
 from __future__ import annotations
 
-from manim import FadeOut, Mobject
+from manim import FadeOut, Mobject, smooth
 
 from scenes.draw.context import Anims, View
-from scenes.draw.crossfade import first_half
+from scenes.draw.crossfade import first_half, within
 from scenes.draw.record import tag, tag_of
 from scenes.draw.state import GraphView
 from scenes.layout.freeing import Freeing, ancestors, freeing, inputs_of, kept_of
@@ -42,19 +42,38 @@ class FreedGraphs(View):
                 out += self._retire(other)
         return out
 
-    def retire_place(self, item: str) -> Anims:
+    def retire_place(self, item: str, play: float) -> tuple[Anims, float]:
         """The cards on screen in ``item``'s box (the layout gives a pass that records the same
-        graph again the freed one's place, scenes/layout/passes.py) fade with their arrows in the
-        first half of the play, so that the new card grows (`after_freed`) where nothing is left."""
+        graph again the freed one's place, scenes/layout/passes.py) are seen freed, then go: in
+        the first ``graph_freed`` seconds of the ``play`` (the plan lengthens such a node_appear
+        by that much, scenes/storyboard/views/graph.py) their arrows fade out and the cards dim
+        to the ``dimmed`` fade, stay so a moment, then fade out, so that the new card grows where
+        nothing is left. Returns the animations and the share of the play they take (the new
+        card's grow starts there); a play not lengthened frees in its first half, as before."""
         box = self.ctx.layout.boxes.get(item)
         if box is None:
-            return []
+            return [], 0.0
         there = [c for c in list(self.graph.cards) if c != item and (b := self.ctx.layout.boxes.get(c)) is not None
                  and (b.x, b.y) == (box.x, box.y)]
-        out = [m for c in there for m in self._retire(c)]
-        for m in out:
-            m.rate_func = first_half
-        return out
+        if not there:
+            return [], 0.0
+        freeing = self.theme.timings.graph_freed
+        if play <= freeing:  # not lengthened: out in the first half
+            quick = [m for c in there for m in self._retire(c)]
+            for m in quick:
+                m.rate_func = first_half
+            return quick, 0.5
+        k = self.theme.opacity.dimmed
+        dim = within(0.0, 0.4 * freeing, play, smooth)
+        gone = within(0.75 * freeing, 0.25 * freeing, play, smooth)
+        out: Anims = []
+        for c in there:
+            card, *arrows = self._retire(c)
+            card.rate_func = lambda t, dim=dim, gone=gone: k * dim(t) + (1.0 - k) * gone(t)
+            for a in arrows:  # the arrows go as the card dims: a freed graph is cut from its inputs
+                a.rate_func = dim
+            out += [card, *arrows]
+        return out, freeing / play
 
     def _feeds_live(self, tid: str) -> bool:
         """Whether a card on screen that no walk went through was computed from ``tid``: the

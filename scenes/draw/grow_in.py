@@ -33,11 +33,28 @@ def _parts(mob: Mobject) -> Iterator[tuple[Mobject, bool]]:
             yield from _parts(sub)
 
 
+TEXT_LAG = 0.5
+"""The share of the grow before a text starts to fade in: a text at its own size showing in a
+frame still half grown spilled out of it (grad_accumulation's "MulBackward0" out of y's card)."""
+
+
 class GrowIn(Transform):
-    """``mob`` enters: its shapes scaled from nothing about its centre, its texts from opacity 0."""
+    """``mob`` enters: its shapes scaled from nothing about its centre, its texts from opacity 0
+    once the shapes are half grown (``TEXT_LAG``)."""
 
     def __init__(self, mob: Mobject, **kwargs: object) -> None:
         super().__init__(mob, introducer=True, **kwargs)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        super().interpolate_mobject(alpha)
+        late = max(0.0, (self.rate_func(alpha) - TEXT_LAG) / (1.0 - TEXT_LAG))
+        texts = [part for part, text in _parts(self.mobject) if text]
+        starts = [part for part, text in _parts(self.starting_mobject) if text]
+        ends = [part for part, text in _parts(self.target_copy) if text]
+        for m, a, b in zip(texts, starts, ends):
+            for x, y, z in zip(m.family_members_with_points(), a.family_members_with_points(),
+                               b.family_members_with_points()):
+                x.interpolate(y, z, late)
 
     def create_target(self) -> Mobject:
         return self.mobject.copy()

@@ -4,8 +4,10 @@ Why: the takeaway names the clip's result ("w1.grad is 8/3 and w2.grad is 4/9");
 picture where those numbers sit far apart, or not at all (a value PyTorch prints as
 ``tensor(2.6667)`` that the graph writes as 8/3), it asks the viewer to trust the words. The
 recap writes each quantity the takeaway names on one row, ``w1.grad = 8/3 = tensor(2.6667)``, in
-a free corner of the frame (else the free spot nearest its bottom left, as the checklist goes;
-smaller where neither is free at the card value's size), and adds to the picture: nothing the walk
+a free corner of the frame (else the free spot nearest its bottom left, as the checklist goes),
+its numbers at the cards' value size as drawn at least: where no spot is free for that, the code
+pane steps aside to its lit line, else the legend gives way, and only then is it set smaller
+(review 4 item 9), and adds to the picture: nothing the walk
 left (a badge, a bucket's value) is taken away, and nothing on screen is covered. A view
 of ``ClipScene``, owning ``state.titles.recap``.
 """
@@ -14,9 +16,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from manim import DOWN, LEFT, RIGHT, FadeIn, RoundedRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, VGroup, smooth
+
+from scenes.draw.code import CodePaneView
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.collisions import MIN_OPACITY
 from scenes.draw.frame_spots import FreeFrame
@@ -38,28 +43,35 @@ class Recap(View):
     """Draws recap. Asks ``frame`` for a free corner or spot, and ``shown_rects`` (the scene's)
     where every visible text, card and bucket is now."""
 
-    def __init__(self, ctx: DrawContext, frame: FreeFrame, shown_rects: Callable[[], list[Rect]]) -> None:
+    def __init__(self, ctx: DrawContext, frame: FreeFrame, shown_rects: Callable[..., list[Rect]],
+                 code: CodePaneView) -> None:
         super().__init__(ctx)
-        self.frame, self.shown_rects = frame, shown_rects
+        self.frame, self.shown_rects, self.code = frame, shown_rects, code
+        self._gone: list[Mobject] = []
+        self._before: tuple = (None, False, None)
 
-    def _row(self, name: str, texts: list[str], size: float) -> VGroup:
-        """``name = text = text``: the name muted, its values in the text colour, in the code's
-        font (they are what the program holds), tagged as one recap item. Its ``values`` part
-        (from the first ``=``) is what the board lines up in one column."""
+    def _row(self, name: str, texts: list[str], size: float, value_size: float | None = None) -> VGroup:
+        """``name = text = text``: the name muted, its values in the text colour (at
+        ``value_size``, else ``size``), in the code's font (they are what the program holds),
+        tagged as one recap item. Its ``values`` part (from the first ``=``) is what the board
+        lines up in one column."""
         t = self.theme
         parts = []
+        big = size if value_size is None else value_size
         for text in texts:
-            parts += [label("=", t.fonts.mono, size, t.colors.text_muted), label(text, t.fonts.mono, size, t.colors.text)]
+            parts += [label("=", t.fonts.mono, size, t.colors.text_muted), label(text, t.fonts.mono, big, t.colors.text)]
         values = VGroup(*parts).arrange(buff=t.sizes.token_pad * 2)
         row = VGroup(label(name, t.fonts.mono, size, t.colors.text_muted), values).arrange(buff=t.sizes.token_pad * 2)
         row.values = values
         return tag(row, ROLE, text=" = ".join([name, *texts]), id=ROLE)
 
-    def _board(self, rows: list[tuple[str, list[str]]], size: float, across: bool) -> VGroup:
-        """The rows at font ``size`` on a backdrop: one under another, their values in one column,
-        or (``across``) side by side in one line, for a wide and low free band."""
+    def _board(self, rows: list[tuple[str, list[str]]], size: float, across: bool,
+               value_size: float | None = None) -> VGroup:
+        """The rows at font ``size`` (their values at ``value_size``) on a backdrop: one under
+        another, their values in one column, or (``across``) side by side in one line, for a wide
+        and low free band."""
         t = self.theme
-        lines = [self._row(name, texts, size) for name, texts in rows]
+        lines = [self._row(name, texts, size, value_size) for name, texts in rows]
         if across:
             block = VGroup(*lines).arrange(RIGHT, buff=t.spacing.item_gap * 2)
         else:
@@ -110,20 +122,81 @@ class Recap(View):
             return []
         shown = self.shown_rects() + self.frame.frame_marks()
         later = any(c.kind == "output_line" and c.start >= cue.start for c in self.ctx.plan.cues)
+        value = t.font_sizes.card_value * self.ctx.layout.scale  # the cards' values as drawn
+        # the numbers at the cards' value size at least: the whole board, else its names smaller,
+        # else with the code pane stepped aside to its lit line (its room is the board's); only
+        # then all of it smaller (review 4: at 9:16 the takeaway's 12 and 6 were the smallest
+        # text on screen, ~10 px under 30 px cards)
+        board = (self._fit(rows, shown, later, least=value) or self._fit(rows, shown, later, value_size=value))
+        out: Anims = []
+        if board is None:
+            out = self._pane_aside(step)
+            if out:
+                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks(), later,
+                                  value_size=value)
+                if board is None:
+                    self._pane_back()
+                    out = []
+        if board is None:
+            out = self._legend_away()
+            if out:
+                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks(), later,
+                                  value_size=value)
+                if board is None:
+                    self.ctx.state.graph.legend = self._gone[0]
+                    out = []
+        if board is None:
+            board = self._fit(rows, shown, later)
+        if board is None:
+            self._shown_elsewhere(cue)
+            return []
+        self.ctx.record_all(cue.strings)
+        self.ctx.state.titles.recap = board
+        return out + [FadeIn(board, rate_func=second_half if out else smooth)]
+
+    def _fit(self, rows: list[tuple[str, list[str]]], shown: list[Rect], later: bool, least: float = 0.0,
+             value_size: float | None = None) -> VGroup | None:
+        """The board placed where nothing on screen is, its font from the card value's size down
+        to ``least`` (at least the least readable size), with a gap's room from the cards at any
+        size, else closer; its values at ``value_size`` if given. None where it finds no place."""
+        t = self.theme
+        least = max(least, t.font_sizes.min_readable)
         for room in (True, False):  # with room round it at any readable size, else close by
-            size = t.font_sizes.card_value
+            size = max(t.font_sizes.card_value, least)
             while True:
                 for across in (False, True)[:len(rows)]:
-                    board = self._board(rows, size, across)
+                    board = self._board(rows, size, across, value_size)
                     if self._placed(board, shown, room, later):
-                        self.ctx.record_all(cue.strings)
-                        self.ctx.state.titles.recap = board
-                        return [FadeIn(board)]
-                if size <= t.font_sizes.min_readable:
+                        return board
+                if size <= least:
                     break
-                size = max(size * t.proportions.caption_shrink_step, t.font_sizes.min_readable)
-        self._shown_elsewhere(cue)
-        return []
+                size = max(size * t.proportions.caption_shrink_step, least)
+        return None
+
+    def _pane_aside(self, step: StepScratch) -> Anims:
+        """The code pane steps aside to its lit line (its printed lines go with it) to give the
+        board its room; what it was is kept (``_gone``, ``_before``) to be put back if even then
+        the board finds none."""
+        code = self.code.code
+        pane, lines = code.pane, self.ctx.state.console.lines
+        self._before = (pane, code.aside, code.foot)
+        self._gone = [m for m in (pane, lines) if m is not None]
+        return self.code.step_aside(True, step)
+
+    def _legend_away(self) -> Anims:
+        """The legend fades and gives the board its room (a tall frame whose pane stands aside
+        already, backward_walk at 9:16): at the takeaway the numbers it names matter more than
+        the colours' key, on screen through the whole walk. Kept (``_gone``) to be put back if
+        even then the board finds none."""
+        g = self.ctx.state.graph
+        if g.legend is None or not len(g.legend):
+            return []
+        self._gone, g.legend = [g.legend], VGroup()
+        return [FadeOut(self._gone[0], rate_func=first_half)]
+
+    def _pane_back(self) -> None:
+        code = self.code.code
+        code.pane, code.aside, code.foot = self._before
 
     def _shown_elsewhere(self, cue: Cue) -> None:
         """No room for the board: a row whose every value the picture drew already (a card's

@@ -83,7 +83,7 @@ class Views:
                    curve=LossCurve(ctx), network=network, passes=PassCounts(ctx, network), loops=loops,
                    code=code, console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
-                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects()),
+                   recap=Recap(ctx, frame, lambda exclude=(): onscreen.shown_rects(exclude) + onscreen.line_rects(), code),
                    lights=Lights(ctx, network), unit_math=UnitMath(ctx, network),
                    unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus),
                    whole=WholeGraph(ctx, focus, frame, code))

@@ -27,7 +27,7 @@ checks' measure, and what a drawing that puts a mark out and back must outlast).
 
 @dataclass(frozen=True)
 class PlanTimings:
-    """Seconds. The first fourteen mirror scenes/theme.yaml ``timings``; the defaults equal it."""
+    """Seconds. The first fifteen mirror scenes/theme.yaml ``timings``; the defaults equal it."""
 
     node_appear: float = 0.6
     edge_grow: float = 0.5
@@ -43,6 +43,7 @@ class PlanTimings:
     phrase_gap: float = 0.25
     highlight_hold: float = 1.0
     rule_hold: float = 2.5
+    graph_freed: float = 1.2
     title_hold: float = 2.0
     beat_pause: float = 0.5
     """Seconds from a beat's end to the next beat's start (before :attr:`beat_grid`): at least

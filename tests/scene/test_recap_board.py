@@ -71,3 +71,17 @@ def test_the_recap_covers_no_unit_and_no_line_of_a_network(name: str, aspect: st
     units = [i for i in items if i["role"] == "unit"]
     assert [(b["text"], u["bbox"]) for b in boards for u in units if _meets(b["bbox"], u["bbox"])] == []
     assert [(b["text"], ln["role"], ln["bbox"]) for b in boards for ln in lines if _crosses(b["bbox"], ln["bbox"])] == []
+
+
+@pytest.mark.parametrize("name", ["grad_accumulation", "backward_walk"])
+def test_the_recap_numbers_are_as_large_as_the_cards_values_at_9_16(name: str) -> None:
+    """The takeaway's numbers are no smaller than the values of the cards they sum up (review 4
+    item 9: at 9:16 grad_accumulation's `w.grad after call 2 = 12   w.grad = 6` and backward_walk's
+    `w1.grad = 8/3 = tensor(2.6667)` were ~10 px lines under 30 px cards, the smallest text on
+    the phone screen)."""
+    items, boards = _last(name, "9:16")
+    values = [i["bbox"][3] - i["bbox"][1] for i in items if i["role"] == "value" and i["id"] and
+              not i["id"].startswith("bucket")]
+    assert values
+    for b in boards:
+        assert b["bbox"][3] - b["bbox"][1] >= max(values) - 1.0, (b["text"], b["bbox"], max(values))

@@ -62,11 +62,28 @@ def tensor(b: Builder, ev: Event) -> None:
     strings.append(b.value(ev, "value", "exact", "str", "value"))
     if ev.grad_fn:
         strings.append(Shown(ev.grad_fn, ev.seq, "grad_fn", "grad_fn"))
-    b.add("node_appear", b.tm.node_appear, (ev.id, ev.node), strings, [ev.seq])
+    # a pass recording a freed graph again takes its place: first the old one is seen freed
+    freed = b.tm.graph_freed if records_again(b, ev) else 0.0
+    b.add("node_appear", freed + b.tm.node_appear, (ev.id, ev.node), strings, [ev.seq])
     sources = [i for i in ev.inputs or [] if isinstance(i, str) and i in b.index.tensor_event and not detached]
     t = b.now
     for src in dict.fromkeys(sources):
         b.add("edge_grow", b.tm.edge_grow, (src, ev.id), (), [ev.seq], at=t)
+
+
+def records_again(b: Builder, ev: Event) -> bool:
+    """Whether ``ev`` records again a graph a backward() freed: an earlier result of the same
+    name, op and inputs, with a backward() (not ``retain_graph``) between them. Its card is drawn
+    in the old one's place (scenes/layout/passes.py), and its ``node_appear`` is longer by the
+    theme's ``graph_freed``: the old graph dims and loses its arrows, then goes, before the new
+    card grows there (scenes/draw/freed.py). Why: done in the new card's 0.3 s the old card
+    shrank and the new one regrew in place, a blink that did not say "freed, then recorded"."""
+    if not isinstance(ev, Tensor) or not ev.name or not ev.op or ev.op == "tensor":
+        return False
+    last = max((t.seq for t in b.index.of_kind(Tensor) if t.seq < ev.seq and t.name == ev.name
+                and t.op == ev.op and t.inputs == ev.inputs), default=None)
+    return last is not None and any(last < bw.seq < ev.seq and not bw.retain_graph
+                                    for bw in b.index.of_kind(Backward))
 
 
 def expression(b: Builder, ev: Event) -> str | None:
