@@ -70,7 +70,8 @@ class CardLabels(View):
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
-        x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=tag_gap(t, lay.scale),
+        # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
+        x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=lay.zoom * tag_gap(t, lay.scale / lay.zoom),
                           clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
         self.keep_inside(m.move_to([x, y, 0]))
