@@ -191,6 +191,7 @@ class Proportions:
     caption_shrink_step: float
     title_height: float
     tag_slide_step: float
+    tag_gap: float  # a tag's halo keeps this much of its height off its card's border (`tag_room.tag_gap`)
     tag_apart: float
     token_wait_min: float
     ride_grid: float

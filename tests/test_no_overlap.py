@@ -49,6 +49,11 @@ token riding over or past one is not counted. The cases that still do are listed
 bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
 which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
+The same pass finds an op name level with a value on its right, where it reads as more of it
+(``L = 1/16 ** 2``), or nearer its card than a quarter of its height, where the border reads as
+underlining or striking it (`tests.watchers.placement.OpTags`, the nine clips at 16:9 and 9:16):
+``STILL_OP_TAGS``.
+
 The same pass reads the console (tests/scene/test_console_text.py): at 16:9, when each console
 cue is done, its lines are readable and in the frame (``console``); at 9:16 and 1:1, where the
 printed lines' room is small, a beat's printed lines are all on screen at its end
@@ -74,8 +79,8 @@ from tests.frame_checks import FrameCheck, inspect_checks
 from tests.watchers.console import BeatPrintsKept, ConsoleReadable
 from tests.watchers.continuity import Blinks, Flights, Jumps, LooseArrows, Pops, Renames
 from tests.watchers.meaning import OffColour, TakeawayShown, Untrue
-from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, TooSmall,
-                                      ValuesTooSmall, WaitsOnHead)
+from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, OpTags,
+                                      TooSmall, ValuesTooSmall, WaitsOnHead)
 
 pytestmark = pytest.mark.slow  # every frame of 27 clip-aspects and 18 lesson-aspects, played without drawing
 
@@ -149,6 +154,12 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
                                    "L2 right of it; the spots nearer z are across its edges to w and x"),
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
                                   "checklist and legend fill the left of the graph, x and L2's arrows its right"),
+}
+
+STILL_OP_TAGS: dict[tuple[str, str], str] = {
+    # (clip, aspect): an op name level with a value on its right, where it reads as more of it
+    # (``L = 1/16 ** 2``), or on its card's border (watchers.placement.OpTags), the nine clips at
+    # 16:9 and 9:16
 }
 
 STILL_UNMET: dict[tuple[str, str], str] = {
@@ -254,6 +265,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("too_small", TooSmall, STILL_TOO_SMALL),
     FrameCheck("heads", WaitsOnHead, STILL_WAIT_ON_HEADS),
     FrameCheck("notes", NotesAstray, STILL_ASTRAY, applies=lambda name, aspect, lesson: name in NOTED),
+    FrameCheck("op_tags", OpTags, STILL_OP_TAGS, applies=_clip_16_9_or_9_16),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),

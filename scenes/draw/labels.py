@@ -20,6 +20,7 @@ from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import tag_centre
 from scenes.layout.place import Box, Layout
+from scenes.layout.tag_room import tag_gap
 from scenes.theme import Rect
 
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
@@ -69,7 +70,8 @@ class CardLabels(View):
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
-        x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=t.spacing.edge_clearance,
+        # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
+        x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=lay.zoom * tag_gap(t, lay.scale / lay.zoom),
                           clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
         self.keep_inside(m.move_to([x, y, 0]))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from scenes.layout.detail import Detail
 from scenes.layout.graph import GraphEdge, Item, topological
+from scenes.layout.tag_room import tag_gap
 from scenes.theme import Theme
 
 
@@ -124,7 +125,7 @@ def _text_dims(items: Mapping[str, Item], theme: Theme, s: float, *, one_row: bo
     bucket = (value / q.bucket_label_width / s, e.glyph_height * floor / q.bucket_label_height / s)
     badge = z.badge_width * token_scale(s, theme) / s  # a bucket's badge waits beside it (`nominal_token_size`)
     tag = e.glyph_height * theme.font_sizes.min_readable  # an op name between two layers (its halo lets an arrow tip under it)
-    layer_gap = (tag + 2 * theme.spacing.edge_clearance) / s
+    layer_gap = (tag + tag_gap(theme, s) + theme.spacing.edge_clearance) / s
     return Dims(cards, bucket, Detail.DENSE if one_row else Detail.COMPACT, badge, max(layer_gap, theme.spacing.layer_gap_min))
 
 

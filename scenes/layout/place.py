@@ -24,6 +24,7 @@ from scenes.layout.compact import (Dims, DimsAt, balanced_layers, compact_dims, 
 from scenes.layout.graph import Graph, Item, graph_from_events
 from scenes.layout.ordering import longest_path_layers, order_layers
 from scenes.layout.routes import Point, Route, bucket_route, dummy_chains, edge_routes
+from scenes.layout.tag_room import tag_reach
 from scenes.theme import Rect, Theme
 
 
@@ -135,8 +136,13 @@ def _layout_oriented(graph: Graph, aspect: str, theme: Theme, region: Rect | Non
             left, bottom, right, top = lay.region  # unless that costs the cards a row of their texts
             lower = _layout_flow(graph, aspect, theme, (left, bottom, right, top - room), "down", dims, extra, sides=("main",))
             if lower.detail == lay.detail and (not lower.detail.text_sized or lower.scale >= theme.layout.compact_min):
-                lay = lower
-        return _mirrored(lay, theme.spacing.edge_clearance * lay.scale)
+                return _mirrored(lower, theme.spacing.edge_clearance * lower.scale)
+        up = _mirrored(lay, theme.spacing.edge_clearance * lay.scale)
+        if room > 0:  # else the top layer only, into the slack between the layers (`lowered_top`)
+            from scenes.layout.lowered import lowered_top
+
+            return lowered_top(up, room, theme) or up
+        return up
     other = "down" if preferred == "right" else "right"
     first = _layout_flow(graph, aspect, theme, region, preferred, dims, extra)
     second = _layout_flow(graph, aspect, theme, region, other, dims, extra)
@@ -154,13 +160,6 @@ def _top_tag_overshoot(lay: Layout, theme: Theme) -> float:
     top = max(b.y + b.h / 2 for b in ops)
     spec = theme.aspect(lay.aspect)
     return max(0.0, top + tag_reach(theme, lay.scale) - theme.safe_rect(spec)[3])
-
-
-def tag_reach(theme: Theme, scale: float = 1.0) -> float:
-    """How far an op name over a card reaches past the card's top at ``scale``: a tag's height
-    (as `card_tag` sizes it) and its two gaps."""
-    f = theme.font_sizes
-    return theme.layout.glyph_height * max(f.card_flag * scale, f.min_readable) + 2 * theme.spacing.edge_clearance
 
 
 def _mirrored(lay: Layout, clear: float) -> Layout:

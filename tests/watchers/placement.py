@@ -4,7 +4,9 @@ graph fills or leaves empty."""
 
 from __future__ import annotations
 
-from scenes.draw.collisions import collisions, notes_astray, too_small, waits_on_heads, waits_reading_on
+from scenes.draw.collisions import (CONTAINERS, READS_ON, TOUCH, collisions, notes_astray, too_small, visible,
+                                    waits_on_heads, waits_reading_on)
+from scenes.layout.label_spots import gap_between
 from scenes.render.bucket_sum import meetings, see as see_met, verdict as met_verdict
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from tests.frame_checks import Case, Spans, who
@@ -35,6 +37,65 @@ class WaitsOnHead(Spans):
         for c in waits_on_heads(self.before, sample["items"]) + waits_reading_on(self.before, sample["items"]):
             self.add((c.what, who(c.a), who(c.b)), sample["time"], c.describe())
         self.before = sample["items"]
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+TAG_CLEAR = 0.25
+"""How much of an op name's height it keeps off its card's outline at least: nearer, the card's
+border (as wide as the scale makes it, the tag's halo cutting it) reads as underlining or
+striking the name (grad_accumulation's ``mul`` 3 px over y's card at scale 1.8)."""
+
+
+def op_tags(before: list[dict], items: list[dict]) -> list[tuple[dict, dict]]:
+    """(tag, its card or bucket) for every visible label of a card or bucket drawn wholly
+    outside it (an op name, AccumulateGrad; a card's own name and grad_fn rows lie inside it),
+    both standing where they stood in the frame ``before`` (a card growing from nothing round
+    its labels, or a camera's move, is not a tag's place)."""
+    still = {(i["role"], i.get("id"), i.get("text"), tuple(i["bbox"])) for i in before}
+    seen = [i for i in visible(items) if (i["role"], i.get("id"), i.get("text"), tuple(i["bbox"])) in still]
+    boxes = {b["id"]: b for b in seen if b["kind"] == "shape" and b["role"] in CONTAINERS and b.get("id")}
+    out = []
+    for t in seen:
+        box = boxes.get(t.get("id")) if t["role"] == "label" else None
+        if box is None:
+            continue
+        (x0, y0, x1, y1), (bx0, by0, bx1, by1) = t["bbox"], box["bbox"]
+        if min(x1, bx1) - max(x0, bx0) <= TOUCH or min(y1, by1) - max(y0, by0) <= TOUCH:
+            out.append((t, box))
+    return out
+
+
+def reads_level(value: dict, tag: dict) -> bool:
+    """Whether ``tag`` lies level with ``value`` (their heights overlap at all) and starts past
+    its end within `READS_ON` of its heights: ``L = 1/16 ** 2`` reads as 1/16 squared."""
+    (vx0, vy0, vx1, vy1), (tx0, ty0, _, ty1) = value["bbox"], tag["bbox"]
+    return min(vy1, ty1) > max(vy0, ty0) and vx1 - TOUCH <= tx0 <= vx1 + READS_ON * (vy1 - vy0)
+
+
+class OpTags(Spans):
+    """No op name reads as more of a value level with it (`reads_level`), and each keeps
+    `TAG_CLEAR` of its height off its own card (`op_tags`)."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(case)
+        self.before: list[dict] = []
+
+    def see(self, sample: dict) -> None:
+        values = [v for v in visible(sample["items"]) if v["role"] == "value"]
+        tags, self.before = op_tags(self.before, sample["items"]), sample["items"]
+        for tag, box in tags:
+            for v in values:
+                if reads_level(v, tag):
+                    self.add(("an op name reads as more of a value", who(tag), who(v)), sample["time"],
+                             f"{who(tag)} {tag['bbox']} right of {who(v)} {v['bbox']}")
+            height = tag["bbox"][3] - tag["bbox"][1]
+            gap = gap_between(tuple(tag["bbox"]), tuple(box["bbox"]))
+            if gap < TAG_CLEAR * height:
+                self.add(("an op name on its card's border", who(tag)), sample["time"],
+                         f"{who(tag)} {tag['bbox']} {gap:.1f} px from its {box['role']} {box['bbox']}, "
+                         f"under {TAG_CLEAR:g} of its height {height:.1f} px")
 
     def found(self) -> list[str]:
         return self.lines()

@@ -9,11 +9,10 @@ from __future__ import annotations
 from manim import Rectangle, VGroup, VMobject
 
 from scenes.layout.place import Box
+from scenes.layout.tag_room import STROKE_UNIT
 from scenes.theme import Theme
 from scenes.draw.record import tag
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
-
-STROKE_UNIT = 0.01  # Cairo draws stroke_width 1 as about 1/100 scene unit (a unit conversion)
 
 
 def bucket_fill(box: Box, theme: Theme, level: float, *, scale: float = 1.0) -> Rectangle:

@@ -1,0 +1,54 @@
+"""How much room an op name over a card takes: its height, its gap to the card, and the clear
+space past it. One place, so that the layout's reserved room (between layers, over the top
+card, round the walk camera's view) and where the scene draws a tag agree.
+
+Why the gap grows with the scale: a tag stands on a copy of itself outlined in the background
+colour (its halo, `card_tag`), and the card's border is a stroke; both widen with the layout's
+scale. A fixed gap let the halo eat into the border of a card drawn large (grad_accumulation's
+``mul`` over y at scale 1.8: the border, broken under the word, read as underlining or striking
+it), so the gap keeps the halo's edge off the border's by a share of the tag's height.
+
+>>> from scenes.theme import load_theme
+>>> t = load_theme()
+>>> tag_gap(t, 0.5) == t.spacing.edge_clearance  # small cards: the theme's clearance is enough
+True
+>>> tag_gap(t, 1.8) > tag_halo(t, 1.8) + card_stroke(t, 1.8)  # large ones: the halo stays off the border
+True
+"""
+
+from __future__ import annotations
+
+from scenes.theme import Theme
+
+STROKE_UNIT = 0.01
+"""Cairo draws stroke_width 1 as about 1/100 scene unit (a unit conversion)."""
+
+
+def tag_height(theme: Theme, scale: float = 1.0) -> float:
+    """An op name's height at ``scale``, as `card_tag` sizes it (never under `min_readable`)."""
+    f = theme.font_sizes
+    return theme.layout.glyph_height * max(f.card_flag * scale, f.min_readable)
+
+
+def card_stroke(theme: Theme, scale: float = 1.0) -> float:
+    """How far a card's border reaches outside its outline at ``scale``: half its stroke."""
+    return theme.strokes.card * max(scale, theme.proportions.min_stroke_scale) * STROKE_UNIT / 2
+
+
+def tag_halo(theme: Theme, scale: float = 1.0) -> float:
+    """How far a tag's halo reaches outside its letters at ``scale``: half its stroke."""
+    return theme.strokes.tag_halo * max(scale, theme.proportions.min_stroke_scale) * STROKE_UNIT / 2
+
+
+def tag_gap(theme: Theme, scale: float = 1.0) -> float:
+    """The gap between a card's outline and an op name by it at ``scale``: the card's border and
+    the tag's halo, and ``proportions.tag_gap`` of the tag's height between them; no less than
+    ``spacing.edge_clearance``."""
+    inked = card_stroke(theme, scale) + tag_halo(theme, scale) + theme.proportions.tag_gap * tag_height(theme, scale)
+    return max(theme.spacing.edge_clearance, inked)
+
+
+def tag_reach(theme: Theme, scale: float = 1.0) -> float:
+    """How far an op name over a card reaches past the card's top at ``scale``: its gap to the
+    card (`tag_gap`), its height, and ``spacing.edge_clearance`` past it."""
+    return tag_gap(theme, scale) + tag_height(theme, scale) + theme.spacing.edge_clearance
