@@ -73,18 +73,6 @@ class Recap(View):
         bg.move_to(block.get_center())
         return VGroup(bg, block).set_z_index(Z_RECAP)
 
-    def boards_to_come(self, after: float) -> list[VGroup]:
-        """The boards of the plan's first recap from ``after`` on, at the least readable size (as
-        small as `draw_recap` may set it), its rows side by side and one under another; none
-        where no recap is to come or one is on screen: what a move of the whole graph keeps room
-        for (`scenes.draw.whole`)."""
-        if self.ctx.state.titles.recap is not None:
-            return []
-        cues = [c for c in self.ctx.plan.cues if c.kind == "recap" and c.start >= after - 1e-9]
-        rows = recap_rows(cues[0].strings) if cues else []
-        size = self.theme.font_sizes.min_readable
-        return [self._board(rows, size, across) for across in (True, False)[:len(rows)]] if rows else []
-
     def _placed(self, board: VGroup, shown: list[Rect], room: bool, prints_to_come: bool = True) -> bool:
         """``board`` moved to a free corner, else to the free spot nearest the frame's bottom left
         that no card, bucket, text, code, printout, legend or checklist reaches; False where there

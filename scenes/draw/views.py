@@ -83,10 +83,10 @@ class Views:
                    curve=LossCurve(ctx), network=network, passes=PassCounts(ctx, network), loops=loops,
                    code=code, console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
-                   recap=(recap := Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects())),
+                   recap=Recap(ctx, frame, lambda: onscreen.shown_rects() + onscreen.line_rects()),
                    lights=Lights(ctx, network), unit_math=UnitMath(ctx, network),
                    unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus),
-                   whole=WholeGraph(ctx, focus, frame, code, recap))
+                   whole=WholeGraph(ctx, focus, frame, code))
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

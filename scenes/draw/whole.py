@@ -23,9 +23,7 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.draw.recap import Recap
 from scenes.layout.clip import code_rect
-from scenes.layout.detour import clear_of, nearest_free
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.whole import Stretch, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue
@@ -38,11 +36,9 @@ class WholeGraph(View):
     """Draws ``whole``: asks ``code`` to step aside (or back), ``frame`` where the graph may go,
     and moves the shapes ``focus`` lists as the graph's."""
 
-    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, code: CodePaneView,
-                 recap: Recap | None = None) -> None:
+    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, code: CodePaneView) -> None:
         super().__init__(ctx)
-        self.focus, self.frame, self.code, self.recap = focus, frame, code, recap
-        self.boards: list[tuple[float, float]] = []  # the sizes a recap board to come may take, that the grown graph keeps room for
+        self.focus, self.frame, self.code = focus, frame, code
         self.clip = ctx.layout  # the clip's layout: the graph at home
 
     def restore(self) -> None:
@@ -69,8 +65,6 @@ class WholeGraph(View):
         rec = self.ctx.state.camera
         if rec.whole is not None or self.focus.home is not None or not self.clip.boxes:
             return []
-        boards = self.recap.boards_to_come(cue.start) if self.recap is not None else []
-        self.boards = [(b.width, b.height) for b in boards]
         # where the pane of its lit line alone will stand (`code_rect`), and then where it does
         found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
         if found is None:
@@ -86,7 +80,8 @@ class WholeGraph(View):
         the legend where it is, or lifted to just under the pane (a corner of the frame the
         graph has no card in, where beside the whole pane it stood in the graph's way); and how
         far up it goes."""
-        marks = self.frame.frame_marks()
+        recap = self.ctx.state.titles.recap  # a recap board on screen keeps its place, as the legend does
+        marks = self.frame.frame_marks() + ([bounds(recap)] if recap is not None and len(recap) else [])
         options = [(0.0, self._view(pane, marks))]
         legend = self.ctx.state.graph.legend
         if legend is not None and len(legend) and pane:
@@ -115,17 +110,9 @@ class WholeGraph(View):
         t = self.theme
         safe, free = t.safe_rect(self.ctx.spec), self.frame.free_rect()
         room = (max(free[0], safe[0]), max(free[1], safe[1]), min(free[2], safe[2]), min(free[3], safe[3]))
-        found = self._clear_view(room, pane + marks)
-        if found is None or not self.boards or self._board_fits(found[0], pane + marks, room):
-            return found
-        return self._clear_view(room, pane + marks + self._room_for_board(pane + marks, room))
-
-    def _clear_view(self, room: Rect, keep: list[Rect]) -> tuple[Stretch, Rect] | None:
-        """`clear_view` in ``room`` clear of ``keep``, narrowed until what reaches past a card
-        keeps inside ``room``'s sides."""
-        t, inner = self.theme, room
+        inner = room
         for _ in range(8):  # what reaches past its card (a bucket's name) keeps inside the frame's side too
-            found = clear_view(self.clip, inner, keep, tag_reach(t, self.clip.scale),
+            found = clear_view(self.clip, inner, pane + marks, tag_reach(t, self.clip.scale),
                                t.layout.whole_zoom, t.layout.whole_stretch)
             if found is None:
                 return None
@@ -135,39 +122,6 @@ class WholeGraph(View):
                 return found
             inner = (inner[0] + over[0], inner[1], inner[2] - over[1], inner[3])
         return None
-
-    def _board_fits(self, s: Stretch, keep: list[Rect], room: Rect) -> bool:
-        """Whether a recap board to come (any of ``self.boards``) finds a spot in ``room`` clear
-        of ``keep`` and, a gap's room round them, the cards and arrows as ``s`` moves them (as
-        `Recap` looks)."""
-        gap, reach = self.theme.spacing.item_gap, tag_reach(self.theme, self.clip.scale)
-        cards = [(c[0] - gap, c[1] - gap, c[2] + gap, c[3] + reach + gap)
-                 for c in (s.box_bounds(b) for b in self.clip.boxes.values())]
-        for r in stretched(self.clip, s, room).routes:  # each stretch of an arrow, a gap round it
-            cards += [(min(a[0], b[0]) - gap, min(a[1], b[1]) - gap, max(a[0], b[0]) + gap, max(a[1], b[1]) + gap)
-                      for a, b in zip(r.points, r.points[1:])]
-        for size in self.boards:
-            start = (room[0] + size[0] / 2 + gap, room[1] + size[1] / 2 + gap)
-            spot = nearest_free(start, size, keep + cards, within=room,
-                                step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
-            if clear_of(spot, size, keep + cards, gap / 2):
-                return True
-        return False
-
-    def _room_for_board(self, above: list[Rect], room: Rect) -> list[Rect]:
-        """Room for the lowest recap board to come that fits ``room``'s width: at its left, under
-        what of ``above`` (the pane, the legend) stands over it, a gap round it; none where it
-        does not fit there (the board then finds its own spot, if any)."""
-        gap = self.theme.spacing.item_gap
-        fits = [b for b in self.boards if b[0] + 2 * gap <= room[2] - room[0]]
-        if not fits:
-            return []
-        w, h = min(fits, key=lambda b: b[1])
-        x0, x1 = room[0], room[0] + w + 2 * gap
-        top = min([r[1] for r in above if r[0] < x1 and r[2] > x0 and r[1] < room[3]] + [room[3]])
-        if top - h - 2 * gap < room[1]:
-            return []
-        return [(x0, top - h - 2 * gap, x1, top)]
 
     def _mappers(self, lay: Layout, s: Stretch) -> list[tuple[Mobject, Mapper]]:
         """Each shape of the graph and how ``s`` moves its points from where ``lay`` has it: a

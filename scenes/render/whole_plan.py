@@ -12,8 +12,11 @@ printed), a ``whole_back`` cue takes it back in the pause before that cue (where
 the one the graph grew in, it grows in its first half; no room for both, or
 for the graph to stay grown as long as a move takes: no move).
 In a clip with a backward walk, the walk's camera has the graph until the last walk is over
-and the camera is back out for the whole (``moves``, the camera's cues): the graph grows in the
-last such pause after that, before the next beat (the buckets' fill, the takeaway). A graph that fills
+and the camera is back out for the whole (``moves``, the camera's cues), and the takeaway's
+recap is on screen (the grown graph keeps off its board): the graph grows in the first pause
+after that at least ``camera_least`` long (not the clip's last), and stays; not where the
+program printed (the pane stepping aside takes its printed lines away, and the takeaways
+quote them: grad_accumulation's 12 then 6, missing_gradient's None). A graph that fills
 ``layout.fill_graph`` of the frame at home, or an aspect whose ``whole_graph`` is ``home``, has
 no move.
 """
@@ -59,11 +62,19 @@ def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Them
     walks = [c for c in p.cues if c.kind == "visit"]
     if not walks:
         return _grow_from(p, busy, built, beat)
-    # the camera's until the last walk is over and the camera is back out, and once the pane is
-    # needed no more (a print after the walk): grown, it stays to the end
-    after = [*walks, *moves, *(c for c in p.cues if _needs_pane(c))]
+    if any(c.kind in CONSOLE_KINDS for c in p.cues):
+        return []  # the pane would take the printed lines aside with it, and the takeaway quotes them
+    # the camera's until the last walk is over and the camera is back out, and past the recap
+    # (its board then on screen, the grown graph keeps off it): in the first pause then, and stays
+    after = [*walks, *moves, *(c for c in p.cues if _needs_pane(c) or c.kind == "recap")]
     built = max([built, *(c.start + c.duration for c in after)])
-    return _grow_from(p, busy, built, max(beat, _beat_at(p, built)))
+    tm = default_timings()
+    span = next((s for s in pauses(busy, built, p.duration) if s[1] - s[0] >= tm.camera_least - 1e-9), None)
+    if span is None or span[1] >= p.duration - 1e-9:
+        return []
+    d = round(min(tm.camera_move, span[1] - span[0]), 3)
+    start = round(span[1] - d, 3)
+    return [Cue(start, d, "whole", _beat_at(p, start))]
 
 
 def _grow_from(p: Plan, busy: list[tuple[float, float]], built: float, beat: int) -> list[Cue]:
