@@ -219,37 +219,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                                "column beside the network takes a third of its region (the network view's own placement)"),
     ("leaf_nodes", "9:16"): (f"45 % at most (41 % before the walk's camera; 47 % before a close-up hid a card whose "
                              f"every link leads out of view, focus._floating): {_WALK_CAMERA}"),
-    ("grad_accumulation", "9:16"): ("2 back away 14 px, the 3 of the second and third calls (32.2 s, 60.0 s): with "
-                                    "cards at layout.max_scale 1.8 the way from the rule's product rounds y's larger "
-                                    "corner before it goes down to w, 1 px past flight's slack"),
-}
-STILL_RENAMED: dict[tuple[str, str], str] = {
-    # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
-}
-_WALK_CAMERA = ("in the walk the camera draws a visit's cards at most layout.camera_zoom (2x) larger in the free frame "
-                "right of the legend (about half the frame); a graph one or two cards wide does not fill it at that "
-                "zoom, and a larger one leaves two cards and no context in view")
-STILL_NEAR_EDGE: dict[tuple[str, str], str] = {
-    # (clip, aspect): what still sits within layout.safe_edge of the frame's edge (fill.near_edge)
-}
-STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
-    # (clip, aspect): the values and names still under font_sizes.min_glyph_main_px
-}
-STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
-    # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
-    ("backward_walk", "16:9"): (f"40 % at most (30 % before the walk's camera; 39 % grown after the walk, beside the "
-                                f"recap board in the top corner, 51-55 % grown before it): {_WALK_CAMERA}"),
-    ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
-    ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
-                             f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
-    ("dynamic_graph", "16:9"): (f"38 % at most (50 % or more before, measured with the freed graphs left on screen "
-                                f"beside the live one to the clip's end; they go now, review 4 item 8): {_WALK_CAMERA}"),
-    ("reverse_mode", "16:9"): ("37 % at most (29.3 s, the first pass's weight named left of the network): the tallies' "
-                               "column beside the network takes a third of its region (the network view's own placement)"),
-    ("leaf_nodes", "9:16"): (f"45 % at most (41 % before the walk's camera; 47 % before a close-up hid a card whose "
-                             f"every link leads out of view, focus._floating): {_WALK_CAMERA}"),
-    ("backward_walk", "9:16"): (f"49 % at most (55 % before a close-up hid a card whose every link leads out of "
-                                f"view, focus._floating, review 3 item 9): {_WALK_CAMERA}"),
     ("grad_accumulation", "9:16"): (f"29 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
                                     f"left in view while its card was out): a two-layer graph of five cards, {_WALK_CAMERA}"),
     ("dynamic_graph", "9:16"): (f"45 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
