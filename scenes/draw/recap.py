@@ -146,7 +146,7 @@ class Recap(View):
                     self.ctx.state.graph.legend = self._gone[0]
                     out = []
         if board is None:
-            board = self._fit(rows, shown, later)
+            board = self._fit(rows, shown, later, rooms=(True, False))
         if board is None:
             self._shown_elsewhere(cue)
             return []
@@ -155,13 +155,15 @@ class Recap(View):
         return out + [FadeIn(board, rate_func=second_half if out else smooth)]
 
     def _fit(self, rows: list[tuple[str, list[str]]], shown: list[Rect], later: bool, least: float = 0.0,
-             value_size: float | None = None) -> VGroup | None:
+             value_size: float | None = None, rooms: tuple[bool, ...] = (True,)) -> VGroup | None:
         """The board placed where nothing on screen is, its font from the card value's size down
         to ``least`` (at least the least readable size), with a gap's room from the cards at any
-        size, else closer; its values at ``value_size`` if given. None where it finds no place."""
+        size, else closer; its values at ``value_size`` if given. None where it finds no place.
+        ``rooms``: a gap's room round it only (a larger board set closer to the cards than a
+        smaller one with room reads as one of them), or that, then close by."""
         t = self.theme
         least = max(least, t.font_sizes.min_readable)
-        for room in (True, False):  # with room round it at any readable size, else close by
+        for room in rooms:  # with room round it at any readable size, else close by
             size = max(t.font_sizes.card_value, least)
             while True:
                 for across in (False, True)[:len(rows)]:
