@@ -38,7 +38,7 @@ def test_without_a_title_a_chapter_is_the_first_phrase_of_its_narration(plans: d
     p = plans["backward_walk"]
     untitled = replace(p, beats=tuple(replace(b, title=None) for b in p.beats))
     titles = [c.title for c in beat_chapters(untitled)]
-    assert titles[1] == "The walk starts at the loss with a gradient of 1"  # 1 from the log
+    assert titles[1] == "The walk starts with 1 at the loss"  # 1 from the log
     assert titles[2] == "Sub: its derivative with respect to yh is one"  # the first clause of a long sentence
     assert not any("…" in t or t.endswith("...") for t in titles)
 
