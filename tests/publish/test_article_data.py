@@ -57,7 +57,7 @@ def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
     changed, checked, _ = _data("backward_walk", ("w1=0.5",), generated=True)
     assert plain["beats"][0]["text"] != changed["beats"][0]["text"]
     loss = _last(checked.run.events, Tensor, name="L").exact
-    assert f"The loss, {loss}, is on top;" in changed["beats"][0]["text"]
+    assert f"The loss, {loss}, is on top." in changed["beats"][0]["text"]
     assert f"`{loss}`" in changed["beats"][0]["markdown"] and f"<code>{loss}</code>" in changed["beats"][0]["html"]
     assert {r.name: r.grads for r in plain["rows"]}["w1"] != {r.name: r.grads for r in changed["rows"]}["w1"]
 
