@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scenes.layout.place import Box, Layout
+from scenes.layout.boxes import Box, Layout
 from scenes.layout.routes import Route
 from scenes.layout.tag_room import tag_reach
 from scenes.theme import Theme

@@ -15,7 +15,6 @@ The dummy slots and the edges' routes between the placed cards are `scenes.layou
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from scenes.layout.detail import Detail
@@ -24,46 +23,10 @@ from scenes.layout.compact import (Dims, DimsAt, balanced_layers, compact_dims, 
 from scenes.layout.graph import Graph, Item, graph_from_events
 from scenes.layout.ordering import longest_path_layers, order_layers
 from scenes.layout.routes import Point, Route, bucket_route, dummy_chains, edge_routes
+from scenes.layout.boxes import Box, Layout
+from scenes.layout.lowered import lowered_top
 from scenes.layout.tag_room import tag_reach
 from scenes.theme import Rect, Theme
-
-
-@dataclass(frozen=True)
-class Box:
-    """Centre (x, y) and size (w, h) in scene units."""
-
-    id: str
-    kind: str
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def bounds(self) -> tuple[float, float, float, float]:
-        return (self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2, self.y + self.h / 2)
-
-
-@dataclass(frozen=True)
-class Layout:
-    aspect: str
-    region: Rect  # where the boxes are (left, bottom, right, top)
-    flow: str  # "right", "down" or "up": the forward direction
-    scale: float  # card size relative to the theme's scale-1 sizes
-    detail: Detail  # which labels cards carry (`layout_graph`)
-    boxes: Mapping[str, Box]
-    routes: tuple[Route, ...]
-    layers: tuple[tuple[str, ...], ...]
-    items: Mapping[str, Item]
-    merged: Mapping[str, str] = field(default_factory=dict)  # a result folded into a chain's card -> that card (`collapse`)
-    code_lit: bool = False  # the clip's code pane shows only its lit line, at the top, so the graph has its room (`clip_layout`)
-    steps: frozenset[str] = frozenset()  # the results of `merged` shown in their card while made (`Collapsed.steps`)
-    zoom: float = 1.0  # how much larger a camera draws it than the clip's layout (`scenes.layout.focus.zoomed`):
-    # what keeps a least readable size (a token, an arrow's head) is sized at home and drawn this much larger
-
-    def card_of(self, item: str) -> str:
-        """The item whose card stands for ``item``: itself, or the card of the chain it folded into."""
-        return self.merged.get(item, item)
 
 
 def layout_events(events: Iterable[Mapping[str, Any]], aspect: str, theme: Theme, region: Rect | None = None,
@@ -139,7 +102,6 @@ def _layout_oriented(graph: Graph, aspect: str, theme: Theme, region: Rect | Non
                 return _mirrored(lower, theme.spacing.edge_clearance * lower.scale)
         up = _mirrored(lay, theme.spacing.edge_clearance * lay.scale)
         if room > 0:  # else the top layer only, into the slack between the layers (`lowered_top`)
-            from scenes.layout.lowered import lowered_top
 
             return lowered_top(up, room, theme) or up
         return up
