@@ -18,6 +18,7 @@ import ssl
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -127,6 +128,15 @@ def answer_with(data: bytes) -> Callable[[socket.socket, threading.Event], None]
     return behave
 
 
+_PEAK = ("import resource, subprocess, sys\n"
+         "code = subprocess.call(sys.argv[2:])\n"
+         "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+         "sys.exit(code)")
+"""Runs a command and writes its peak resident memory (KiB) to a file: the peak of that one
+process, which `resource.RUSAGE_CHILDREN` of the test's own process is not (it is the largest of
+every child the worker ever waited for, a render of another test's included)."""
+
+
 def timed(*args: str, env: dict[str, str] | None = None, limit: int | None = None
           ) -> tuple[subprocess.CompletedProcess, float, int]:
     """``render ARGS`` in a subprocess with its address space limited to ``limit`` bytes: the
@@ -134,18 +144,20 @@ def timed(*args: str, env: dict[str, str] | None = None, limit: int | None = Non
     def bound() -> None:
         if limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    start = time.monotonic()
-    proc = subprocess.Popen([*RENDER, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, preexec_fn=bound)
-    try:
-        out, err = proc.communicate(timeout=HANG_BOUND)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        raise AssertionError(f"render still running after {HANG_BOUND} s: {err[-2000:]}") from None
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the peak of this and earlier children
-    return (subprocess.CompletedProcess(proc.args, proc.returncode, out, err), time.monotonic() - start,
-            usage.ru_maxrss * 1024)
+    with tempfile.TemporaryDirectory() as folder:
+        peak_file = Path(folder) / "peak"
+        start = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-c", _PEAK, str(peak_file), *RENDER, *args], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, preexec_fn=bound)
+        try:
+            out, err = proc.communicate(timeout=HANG_BOUND)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            raise AssertionError(f"render still running after {HANG_BOUND} s: {err[-2000:]}") from None
+        peak = int(peak_file.read_text())
+    return (subprocess.CompletedProcess(proc.args, proc.returncode, out, err), time.monotonic() - start, peak * 1024)
 
 
 def scene_on(address: str, out: Path, *more: str) -> list[str]:
