@@ -112,7 +112,7 @@ class CameraFocus(View):
         else:
             self.ctx.layout = zoomed(self.clip, z)
 
-    def _graph_shapes(self) -> list[Mobject]:
+    def graph_shapes(self) -> list[Mobject]:
         """Every shape of the graph and of the walk on it, once each."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
         found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values(),
@@ -209,7 +209,7 @@ class CameraFocus(View):
         self._rekey(zoomed(self.ctx.layout, z))  # where tokens wait is read from the layout anew
         self.rec.faded = []
         out: Anims = []
-        shapes = self._graph_shapes()
+        shapes = self.graph_shapes()
         # the move places them: `fade_outside` must not judge them where the move starts (a
         # focused card at home may lie outside the close view's region, and would stay hidden)
         self.moving = {id(m) for m in shapes}
@@ -236,7 +236,7 @@ class CameraFocus(View):
         region = self.ctx.layout.region
         seen = self.seen() or (lambda b: inside(b, region))
         faded, owners = self.faded, self._owners()
-        shapes = [m for m in self._graph_shapes() if id(m) not in moving]
+        shapes = [m for m in self.graph_shapes() if id(m) not in moving]
         out = {id(m) for m in shapes if id(m) in faded or not seen(bounds(m))}
         gone = out | faded.keys()
         for m in shapes:  # a mark beside a card out of view goes with it
@@ -271,7 +271,7 @@ class CameraFocus(View):
         walk = self.ctx.state.walk
         notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
         out: Anims = [FadeOut(m, rate_func=_before_the_move) for m in notes]
-        for m in self._graph_shapes():
+        for m in self.graph_shapes():
             target = self._moved(m, z)
             saved = faded.get(id(m))
             if saved is not None:
@@ -325,7 +325,7 @@ class CameraFocus(View):
         leaving, coming, moving = [], [], []
         faded: list[tuple[Mobject, Colours]] = []
         was, owners = self.faded, self._owners()
-        shapes = self._graph_shapes()
+        shapes = self.graph_shapes()
         ids = {id(m) for m in shapes}
         # where each lands is judged from its box; a moved copy is made only for a shape that
         # fades or crosses (one that glides is carried there by `glide`, point by point)

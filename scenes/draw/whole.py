@@ -133,7 +133,7 @@ class WholeGraph(View):
         own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.buckets.items() if f"bucket:{k}" in boxes})
         routes = {id(a): r for r, a in g.arrows.items()}
         out: list[tuple[Mobject, Mapper]] = []
-        for m in self.focus._graph_shapes():  # noqa: SLF001 (the camera's list of what the graph is)
+        for m in self.focus.graph_shapes():  # the camera's list of what the graph is
             r = routes.get(id(m))
             if r is not None and r.points:
                 a, b = _centre(boxes, r.src, r.points[0]), _centre(boxes, r.dst, r.points[-1])
