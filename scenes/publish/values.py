@@ -33,7 +33,9 @@ class ValueRow:
     backward call the gradient its node received in that call's walk (``NOT_REACHED`` where the
     walk did not reach it; a result's too, not only a leaf's) and its ``.grad`` after the call
     (``NONE``). ``made`` tells it from the other tensors bound to the same name (``line 25,
-    pass 2``: where the program made it); empty when the name was bound once."""
+    pass 2``: where the program made it); empty when the name was bound once. ``said``: the
+    storyboard's name for a result the program leaves unnamed (``d``), whose ``name`` is then its
+    expression (``yh - y``), as the graph labels it; empty for a name the program bound."""
 
     name: str
     value: str
@@ -41,6 +43,7 @@ class ValueRow:
     grads: tuple[str, ...]
     received: tuple[str, ...] = ()
     made: str = ""
+    said: str = ""
 
     @property
     def cells(self) -> tuple[str, str]:
@@ -71,7 +74,8 @@ def value_rows(index: LogIndex, numbers: Numbers) -> list[ValueRow]:
     """A row per tensor bound to a program name: the names in the order the program first bound
     them, each name's tensors in the order they were made (a name bound again, ``s = s * 2`` or
     ``h = h * w`` in a loop, names a new tensor: a row of its own, never one row mixing the value
-    of the last with what the first received)."""
+    of the last with what the first received); then a row per result the storyboard names for its
+    captions, under its expression (the program names no ``d``)."""
     about = _events_by_tensor(index)
     ends = call_ends(index)
     walks = [(index.walk(call)[0].seq, end) for call, end in zip(index.calls, ends)]
@@ -87,7 +91,8 @@ def value_rows(index: LogIndex, numbers: Numbers) -> list[ValueRow]:
             grad_fn = last.grad_fn if last is not None and last.grad_fn else NONE
             received = tuple(_received(evs, a, z, numbers) for a, z in walks)
             grads = tuple(_grad(evs, z, numbers) for _, z in walks)
-            rows.append(ValueRow(name, value, grad_fn, grads, received, made))
+            said = index.said_names.get(name)
+            rows.append(ValueRow(said or name, value, grad_fn, grads, received, made, name if said else ""))
     return rows
 
 
@@ -168,7 +173,7 @@ def leaf_grads(index: LogIndex) -> list[tuple[str, str]]:
     as PyTorch prints it (the accumulation's ``str``): what "Try it in PyTorch" adds a print for."""
     end = index.events[-1].seq if index.events else -1
     out = []
-    for name in index.logged_names():
+    for name in index.program_names():
         if name.isidentifier() and (g := _ask(index, name, "grad", end, Numbers("torch"))) is not None:
             out.append((name, g.text))
     return out

@@ -75,6 +75,7 @@ class LogIndex:
     source: str = ""
     tensor_name: dict[str, str | None] = field(default_factory=dict)
     name_tensors: dict[str, list[str]] = field(default_factory=dict)
+    said_names: dict[str, str] = field(default_factory=dict)  # a storyboard's name for a result -> its expression
     tensor_event: dict[str, Tensor] = field(default_factory=dict)
     node_event: dict[str, Node] = field(default_factory=dict)
     calls: list[int] = field(default_factory=list)
@@ -129,6 +130,8 @@ class LogIndex:
             ids = [tid for tid, ev in self.tensor_event.items() if ev.span and 0 < ev.line <= len(lines)
                    and "".join(lines[ev.line - 1][ev.span[0]:ev.span[1]].split()) == want]
             if ids:
+                if name not in self.name_tensors:
+                    self.said_names[name] = " ".join(expr.split())
                 self.name_tensors.setdefault(name, []).extend(i for i in ids if i not in self.name_tensors.get(name, []))
             else:
                 missing.append(expr)
@@ -162,8 +165,14 @@ class LogIndex:
         return self.source.splitlines()
 
     def logged_names(self) -> list[str]:
-        """Names bound to tensors, in the order the program first bound them."""
+        """Names bound to tensors, in the order the program first bound them (then the
+        storyboard's names for results, `said_names`)."""
         return list(self.name_tensors)
+
+    def program_names(self) -> list[str]:
+        """The names the program itself bound (`logged_names` without the storyboard's names for
+        results, which no line of the program can use)."""
+        return [n for n in self.name_tensors if n not in self.said_names]
 
     def ids_of(self, name: str, until: int | None = None) -> list[str]:
         """Tensor ids bound to ``name`` plus their autograd node ids (what a scene highlights);

@@ -52,6 +52,19 @@ def test_the_values_table_is_the_logs(sets: tuple[str, ...]) -> None:
     assert rows["x"].grads == ("None",)  # needs no grad: PyTorch's None
 
 
+def test_a_result_the_storyboard_names_is_listed_by_its_expression() -> None:
+    """leaf_nodes' captions call ``yh - y`` d (its ``names:``); the program binds no d, so the
+    table lists it as ``yh - y``, the captions' name beside it, and the PyTorch block prints no d."""
+    data, checked, _ = _data("leaf_nodes")
+    rows = {r.name: r for r in data["rows"]}
+    assert "d" not in rows and rows["yh - y"].said == "d"
+    assert rows["yh - y"].value == _last(checked.run.events, Tensor, name=None, op="sub").exact
+    assert all(r.said == "" for name, r in rows.items() if name != "yh - y")
+    assert "d.grad" not in data["try_program"]
+    assert "<code>d</code> in the captions" in pages.render("article.html.j2", data)
+    assert "| `yh - y` (`d` in the captions) |" in pages.render("article.md.j2", data)
+
+
 def test_a_set_value_changes_the_numbers_of_the_prose_and_the_table() -> None:
     plain, _, _ = _data("backward_walk", generated=True)
     changed, checked, _ = _data("backward_walk", ("w1=0.5",), generated=True)
