@@ -62,6 +62,7 @@ class Opacity:
     title_cover: float
     dimmed: float
     kept: float
+    skipped_lit: float
     wavefront_glow: float
 
 

@@ -6,8 +6,9 @@ and the picture stood still under the words. A ``light`` cue sets which cards gl
 cards of its ids (a node id lights its tensor's card, or its bucket once drawn), in the walk's
 glow (``wavefront``); the cards lit before and not now fade out. A light with no ids puts them
 all out; the plan sends one at the end of the beat, so no light outlives the beat that said it.
-A card the storyboard faded (``dim``) shows whole while it is lit, then faded again: review 2's
-"x and y are skipped" ringed two blank boxes, their names at 15 % opacity.
+A card the storyboard faded (``dim``) is raised while it is lit, to ``opacity.skipped_lit``, then faded
+again: review 2's "x and y are skipped" ringed two blank boxes, their names at 15 % opacity; shown
+whole, review 5 read them as selected, as the walk's path.
 On the MLP view (mlp, reverse_mode), where no card stands for a tensor, an id lights what the
 network shows it as (`Network.owner`): a unit's ring (its outline while still to come) or a
 weight's line, in the same glow colour: ``[[yh]]``, ``[[layer h1_0]]``, ``[[from L]]``.
@@ -32,7 +33,7 @@ class Lights(View):
     def __init__(self, ctx: DrawContext, network: NetworkDiagram) -> None:
         super().__init__(ctx)
         self.network = network
-        self.raised: dict[str, Mobject] = {}  # lit key -> the faded card shown whole while it is lit
+        self.raised: dict[str, tuple[Mobject, Mobject]] = {}  # lit key -> the faded card raised while lit, and as it was
 
     def _boxes(self, ids: tuple[str, ...]) -> dict[str, Box]:
         """Item -> the box its glow goes round: a node whose leaf has a bucket on screen lights
@@ -66,19 +67,20 @@ class Lights(View):
         going = [k for k in lit if k not in keep]
         out: Anims = [FadeOut(lit.pop(k)) for k in going]
         darkness = self.theme.opacity.dimmed
-        for k in going:  # a faded card it raised fades again
+        for k in going:  # a faded card it raised fades again, to what it was
             raised = self.raised.pop(k, None)
             if raised is not None:
-                out.append(raised.animate.fade(darkness))
+                card, was = raised
+                out.append(Transform(card, was))
         scale = self.ctx.layout.scale
         graph = self.ctx.state.graph
         for k, box in want.items():
             if k not in lit:
                 glow: Mobject = self.ctx.rings.around([box], scale=scale).set_z_index(Z_GLOW)
                 card = graph.cards.get(box.id) if box.id in graph.dimmed else None
-                if card is not None:  # a lit card must read: a faded one shows whole while lit
-                    self.raised[k] = card
-                    out.append(Transform(card, undimmed(card, darkness)))
+                if card is not None:  # a lit card must read: a faded one shows, still faded, while lit
+                    self.raised[k] = (card, card.copy())
+                    out.append(Transform(card, undimmed(card, darkness, self.theme.opacity.skipped_lit)))
                 lit[k] = glow
                 out.append(FadeIn(glow))
         for owner in self._network_owners(cue.ids):
@@ -90,13 +92,16 @@ class Lights(View):
         return out
 
 
-def undimmed(card: Mobject, darkness: float) -> Mobject:
-    """A copy of ``card`` as it was before ``fade(darkness)`` (the ``dim`` cue's): each part's
-    fill and stroke opacity back to what the fade took from it (at most 1): what the faded card
-    turns into while a light names it (and ``fade(darkness)`` again after)."""
-    keep = 1.0 - darkness
+def undimmed(card: Mobject, darkness: float, lit: float = 0.0) -> Mobject:
+    """A copy of ``card`` as if it had been faded by ``lit`` instead of ``darkness`` (the ``dim``
+    cue's): each part's fill and stroke opacity raised by the ratio (at most 1), so ``lit`` 0 is
+    the card as it was before the fade. What a faded card turns into while a light names it: at
+    the theme's ``opacity.skipped_lit``, readable yet fainter than the cards a walk reaches, so a
+    skipped card the caption points at does not read as one of them (review 5)."""
+    ratio, whole = (1.0 - lit) / (1.0 - darkness), 1.0 / (1.0 - darkness)
     copy = card.copy()
+    backdrop = getattr(copy, "frame", None)  # the box's fill comes back whole: a glow behind it stays behind
     for m in copy.family_members_with_points():
-        m.set_fill(opacity=min(1.0, m.get_fill_opacity() / keep), family=False)
-        m.set_stroke(opacity=min(1.0, m.get_stroke_opacity() / keep), family=False)
+        m.set_fill(opacity=min(1.0, m.get_fill_opacity() * (whole if m is backdrop else ratio)), family=False)
+        m.set_stroke(opacity=min(1.0, m.get_stroke_opacity() * ratio), family=False)
     return copy

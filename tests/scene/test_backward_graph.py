@@ -60,6 +60,18 @@ def test_a_lit_faded_card_reads(aspect: str) -> None:
     assert named and named - _shown(lit, "label") == set()
 
 
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_a_lit_faded_card_stays_fainter_than_the_cards_the_walk_reached(aspect: str) -> None:
+    """"x and y are skipped" points at them: they read, and do not read as part of the path."""
+    plan, lit, _ = _seen(aspect)
+    faded = {i for c in plan.cues if c.kind == "dim" for i in c.ids}
+    names = [i for i in lit["items"] if i["role"] == "label" and i.get("id")
+             and any(c.kind == "node_appear" and c.ids[0] == i["id"] and c.text("name") == i["text"] for c in plan.cues)]
+    skipped = [i["opacity"] for i in names if i["id"] in faded]
+    reached = [i["opacity"] for i in names if i["id"] not in faded]
+    assert skipped and reached and max(skipped) < min(reached) - 0.2, (skipped, reached)
+
+
 def _apart(a: list[float], b: list[float]) -> float:
     """How far apart two boxes (x0, y0, x1, y1) are: the larger of the gaps across and down
     (negative along an axis where they overlap)."""
