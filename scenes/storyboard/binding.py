@@ -99,7 +99,7 @@ _BARE = re.compile(r"^[^\w]*(.*?)(?:'s)?[^\w]*$")
 def _names_of_visit(c: Cue, index: LogIndex) -> tuple[set[str], set[str]]:
     """The ids a word must name to name visit ``c``'s node (its node and tensor), and the words
     of its op: the grad_fn's (``relu`` for ReluBackward0) and the op its tensor records."""
-    ops = {re.sub(r"backward\d*$", "", x.text.lower()) for x in c.strings if x.role == "grad_fn"}
+    ops = {op_word(x.text) or "" for x in c.strings if x.role == "grad_fn"}
     tensors = [index.tensor_event[i] for i in c.ids if i in index.tensor_event]
     ops |= {t.op.lower() for t in tensors if t.op}
     return set(c.ids), {o for o in ops if o}
