@@ -67,13 +67,16 @@ class Rule:
     many inputs the node's tensor must have for the factors to mean that (else no rule);
     ``exponent``: a power rule holds for this exponent (input 1) only; ``named``: the input whose
     name the words carry where they write ``{}`` (a square's base: ``pow: d² → × 2d`` for ``d**2``),
-    so that screen, caption and article call a value by one name."""
+    so that screen, caption and article call a value by one name; ``spoken``: the same rule as a
+    voice says it, in words (``the power rule: times two {}``): the screen's shorthand read symbol
+    by symbol ("pow: d squared to times 2d") is noise to a listener (REVIEW5 4)."""
 
     words: str
     factors: tuple[tuple[Factor, ...], ...]
     arity: int
     exponent: float | None = None
     named: int | None = None
+    spoken: str = ""
 
     def said(self, name: str) -> str:
         """The words with the named input called ``name`` (parenthesised when it is an
@@ -87,6 +90,15 @@ class Rule:
         if self.named is None:
             return self.words
         return self.words.replace("{}", name if name.isidentifier() else f"({name})")
+
+    def voiced(self, name: str) -> str:
+        """:attr:`spoken` with the named input called ``name``, as :meth:`said` writes it
+        (the voice reads the name as it reads any name: ``d``, ``y hat minus y``).
+
+        >>> Rule("pow: {}² → × 2{}", (), 2, 2.0, named=0, spoken="the power rule: times two {}").voiced("d")
+        'the power rule: times two d'
+        """
+        return self.spoken.replace("{}", name if name.isidentifier() else f"({name})")
 
 
 ONE_MINUS_OUTPUT = Derived(None, lambda v: 1 - v, lambda q: 1 - q, "1 - value")

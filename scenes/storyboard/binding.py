@@ -26,6 +26,7 @@ from .cues import Cue
 from .lights import Levels, layer, light_times, path
 from .logindex import LogIndex
 from .phrase_timing import Phrase
+from .placeholders import Shown
 from .steps import Steps
 
 TO_KINDS = frozenset({"grad_travel", "edge_grow", "local_rule"})
@@ -89,6 +90,68 @@ def _named(name: str, steps: Steps, floor: int, index: LogIndex, made: int, loos
     if op is None:
         return None
     return steps.first(floor, lambda c: any(x.role == "grad_fn" and op_word(x.text) == op for x in c.strings))
+
+
+_TOKEN = re.compile(r"\S+")
+_BARE = re.compile(r"^[^\w]*(.*?)(?:'s)?[^\w]*$")
+
+
+def _names_of_visit(c: Cue, index: LogIndex) -> tuple[set[str], set[str]]:
+    """The ids a word must name to name visit ``c``'s node (its node and tensor), and the words
+    of its op: the grad_fn's (``relu`` for ReluBackward0) and the op its tensor records."""
+    ops = {op_word(x.text) or "" for x in c.strings if x.role == "grad_fn"}
+    tensors = [index.tensor_event[i] for i in c.ids if i in index.tensor_event]
+    ops |= {t.op.lower() for t in tensors if t.op}
+    return set(c.ids), {o for o in ops if o}
+
+
+def naming_word(text: str, strings: Sequence[Shown], c: Cue, index: LogIndex, made: int | None = None) -> int | None:
+    """Where in a phrase's ``text`` (its filled ``strings``) the first word naming visit ``c``'s
+    node begins: its tensor's name (``w2``, ``w1.grad``, ``L.backward()``: the name before the
+    dot), a storyboard name, or its op's word, any case (``ReLU``, ``Mul``, ``Sub's``); None when
+    no word does. A rule's own words (``{L.rule}``, ``pow: d² → × 2d``) are not counted: they
+    name the rule, and the voice says them last."""
+    ids, ops = _names_of_visit(c, index)
+    rules = [(a, a + len(s.text)) for s in strings if s.field == "rule" for a in [text.find(s.text)] if a >= 0]
+    for m in _TOKEN.finditer(text.replace("`", " ")):
+        if any(a <= m.start() < b for a, b in rules):
+            continue
+        if _names(m.group(0), ids, ops, index, made):
+            return m.start()
+    return None
+
+
+def _names(token: str, ids: set[str], ops: set[str], index: LogIndex, made: int | None) -> bool:
+    """Whether ``token`` names one of tensor or node ``ids`` or an op of ``ops`` (its name before
+    a dot or bracket, its punctuation and a ``'s`` off, any case for the op)."""
+    word = _BARE.match(token).group(1).split(".")[0].split("(")[0]
+    if not word or (len(word) == 1 and word in "aAI"):
+        return False
+    return re.sub(r"backward\d*$", "", word.lower()) in ops or bool(ids & set(index.ids_of(word, until=made)))
+
+
+def _on_names(ev: CaptionEvent, got: list[tuple[int, int]], steps: Steps, index: LogIndex, made: int
+              ) -> tuple[list[tuple[int, int]], set[int]]:
+    """``got`` with each step that visits a node bound to the first word naming it, where the
+    phrase has one (and the steps so bound: on a name, not on a number shown late): a viewer
+    hears "ReLU" as the walk reaches the ReLU node, not seconds before, as it reaches the number
+    (REVIEW5 1). A step with no such word keeps its binding."""
+    out: list[tuple[int, int]] = []
+    by_name: set[int] = set()
+    got = sorted(got)
+    for j, (k, at) in enumerate(got):
+        visits = [c for c in steps.in_step(k) if c.kind == "visit"]
+        if any(m_at == at and _names(name, *_names_of_visit(c, index), index, made) for m_at, name in ev.marks
+               for c in visits):
+            out.append((k, at))  # an author's mark naming the node: it binds where it stands
+            continue
+        named = [w for c in visits for w in [naming_word(ev.text, ev.strings, c, index, made)] if w is not None]
+        floor = max([at if ev.marks else 0] + [a for _, a in out])  # another mark: among the words after it
+        if named and floor <= min(named) <= min([len(ev.text)] + [a for _, a in got[j + 1:]]):
+            at = min(named)  # the words keep the order of the steps
+            by_name.add(k)
+        out.append((k, at))
+    return out, by_name
 
 
 def _monotone(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -168,8 +231,9 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
         if k in title:
             out.append([(0, steps.lead(0))])
         elif voiced:
+            got, by_name = _on_names(ph.event, got, steps, index, made)
             got = _monotone(got)
-            out.append([(s, ph.timing.start_of(at) - steps.reveal(s)) for s, at in got])
+            out.append([(s, ph.timing.start_of(at) - (0.0 if s in by_name else steps.reveal(s))) for s, at in got])
         else:  # its first number as long before it as the Builder had it before the last
             lead = steps.times[got[-1][0]] - steps.times[got[0][0]]
             whole = steps.reveal(got[-1][0])

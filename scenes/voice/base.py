@@ -106,4 +106,11 @@ def pronunciation(say: dict[str, str] | None = None) -> Pronunciation:
     from scenes.theme import load_theme
 
     p = load_theme().pronounce
-    return Pronunciation(dict(p.code), dict(p.symbols), dict(say or {}))
+    return Pronunciation(dict(p.code), dict(p.symbols), dict(say or {}), rule_voices())
+
+
+def rule_voices() -> tuple[tuple[str, str], ...]:
+    """Each backward rule's notation and spoken form, as declared with its op (``engine.optable``)."""
+    from engine.optable import RULES
+
+    return tuple(dict((r.words, r.spoken) for r in RULES.values() if r.spoken).items())

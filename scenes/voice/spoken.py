@@ -49,10 +49,14 @@ class Pronunciation:
     code: Mapping[str, str] = field(default_factory=dict)
     symbols: Mapping[str, str] = field(default_factory=dict)
     say: Mapping[str, str] = field(default_factory=dict)
+    rules: tuple[tuple[str, str], ...] = ()
+    """The backward rules' on-screen notation and spoken form, ``{}`` standing for a name in
+    both (``("pow: {}² → × 2{}", "the power rule: times two {}")``, from ``engine.optable``): a
+    caption quoting a rule shows the notation and the voice says the words."""
 
     def with_say(self, say: Mapping[str, str]) -> "Pronunciation":
         """The same table with a storyboard's ``say:`` entries."""
-        return Pronunciation(self.code, self.symbols, {**self.say, **say})
+        return Pronunciation(self.code, self.symbols, {**self.say, **say}, self.rules)
 
 
 @dataclass(frozen=True)
@@ -102,12 +106,56 @@ def spread(words: Sequence[str], duration: float) -> list[tuple[float, float]]:
     return out
 
 
+_NAME_IN_RULE = r"(?P<n>[A-Za-z_]\w*|\([^()]*\))"
+"""A name where a rule's notation writes ``{}``: an identifier, or an expression in brackets."""
+
+
+def _rule_words(text: str, pron: Pronunciation) -> dict[int, tuple[int, tuple[str, ...]]]:
+    """Per token (by index) that starts a rule's notation in ``text``: how many tokens the
+    notation takes and the words said for all of them (the rule's spoken form, its name said as
+    any name is, the last token's punctuation kept)."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    out: dict[int, tuple[int, tuple[str, ...]]] = {}
+    plain = Pronunciation(pron.code, pron.symbols, pron.say)
+    for notation, voice in dict(pron.rules).items():
+        parts = notation.split("{}")
+        pattern = re.escape(parts[0]) + "".join((_NAME_IN_RULE if k == 1 else "(?P=n)") + re.escape(p)
+                                               for k, p in enumerate(parts[1:], 1))
+        for m in re.finditer(pattern, text):
+            first = next((k for k, (a, _) in enumerate(spans) if a == m.start()), None)
+            last = next((k for k, (a, b) in enumerate(spans) if a < m.end() <= b), None)
+            if first is None or last is None or first in out:
+                continue
+            rest = text[m.end():spans[last][1]]
+            if rest.strip(",.;:!?)"):
+                continue  # the notation runs into a word: not a rule quoted
+            name = m.groupdict().get("n") or ""
+            words = spoken(voice.replace("{}", name), plain).words
+            if words and rest:
+                stop = next((c for c in reversed(rest) if c in ",.;:!?"), "")
+                words = (*words[:-1], words[-1].rstrip(",.;:!?") + stop)
+            out[first] = (last - first + 1, words)
+    return out
+
+
 def spoken(text: str, pron: Pronunciation) -> Spoken:
-    """What is said for ``text``, token by token (see the module's doc)."""
+    """What is said for ``text``, token by token (see the module's doc). A rule's notation
+    (``pow: d² → × 2d``) is said as the rule's spoken form, on its first token (the others are
+    silent): "the power rule: times two d"."""
     tokens = text.split()
     said: list[tuple[str, ...]] = []
     in_code = False
-    for token in tokens:
+    rules = _rule_words(text, pron) if pron.rules else {}
+    skip = 0
+    for k, token in enumerate(tokens):
+        if skip:
+            skip -= 1
+            said.append(())
+            continue
+        if k in rules:
+            skip = rules[k][0] - 1
+            said.append(rules[k][1])
+            continue
         bare = token.rstrip(",.;:!?")
         if bare in pron.say and bare.count("`") % 2 == 0:  # the author's words for the token as written
             said_words = pron.say[bare].split()

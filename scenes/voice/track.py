@@ -220,22 +220,26 @@ def level(speech: Speech) -> np.ndarray:
 
 def levelled(voice: Speaking, text: str) -> np.ndarray:
     """``text`` said by ``voice`` and levelled (:func:`level`): from this process's memory, else
-    the voice's cache, else levelled now (and kept in both)."""
+    the voice's cache, else levelled now (and kept in both). Kept under what is said, where the
+    voice tells it (``spoken``): the same caption said otherwise (a rule's spoken form, a
+    storyboard's ``say:`` changed) is said and levelled again, never read back as it was."""
     key = level_key(voice.key())
-    hit = _LEVELLED.get((key, text))
+    says = getattr(voice, "spoken", None)
+    text_key = says(text).text if says is not None else text
+    hit = _LEVELLED.get((key, text_key))
     if hit is not None:
         return hit
     cache: SpeechCache | None = getattr(voice, "cache", None)
-    said = cache.get(key, text) if cache is not None else None
+    said = cache.get(key, text_key) if cache is not None else None
     if said is not None and said.rate == RATE:
         wave = said.samples
     else:
         wave = level(voice.speech(text))
         if cache is not None:
-            cache.put(key, text, Said(wave, RATE, None))
+            cache.put(key, text_key, Said(wave, RATE, None))
     if len(_LEVELLED) >= _RESAMPLED_KEPT:
         _LEVELLED.pop(next(iter(_LEVELLED)))
-    _LEVELLED[(key, text)] = wave
+    _LEVELLED[(key, text_key)] = wave
     return wave
 
 

@@ -7,8 +7,13 @@ events start), so a test and a person comparing two plans compute them the same 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 from scenes.storyboard import Plan
+
+if TYPE_CHECKING:
+    from scenes.storyboard.logindex import LogIndex
+    from scenes.voice.speech import Timing
 
 NEAR = 0.5
 """A caption event whose start has a cue starting within this many seconds sees the picture change."""
@@ -164,11 +169,12 @@ def held_long(p: Plan, most: float) -> list[tuple[float, float, str]]:
     return [(s.start, s.end, s.text) for s in p.captions if s.end - s.said > most + EPS]
 
 
-def rules_apart(p: Plan, lead: float = LEAD) -> list[str]:
+def rules_apart(p: Plan, lead: float = LEAD, said: Callable[[str], Timing] | None = None) -> list[str]:
     """The phrases naming a rule (``{N.rule}``) whose visit shows that rule more than ``lead``
-    seconds before the phrase's words start, or after they start: a rule on screen under another
-    phrase, while the words speak of something else, is read without its explanation, and the
-    phrase that explains it then stands over the next node's rule.
+    seconds before the phrase's words start, or after they start (with a voice, ``said``: after
+    the rule's own words are said): a rule on screen under another phrase, while the words speak
+    of something else, is read without its explanation, and the phrase that explains it then
+    stands over the next node's rule.
 
     >>> from scenes.storyboard.caption_events import CaptionSpan
     >>> from scenes.storyboard.cues import Cue
@@ -186,6 +192,34 @@ def rules_apart(p: Plan, lead: float = LEAD) -> list[str]:
                 continue
             shown = [c.start for c in p.cues if c.beat == s.beat and c.kind == "visit"
                      and any(x.text == sh.text for x in c.strings)]
-            if shown and not s.said - lead - EPS <= min(shown) <= s.said + NEAR + EPS:
+            words = said(s.text).start_of(max(s.text.find(sh.text), 0)) if said is not None else 0.0
+            if shown and not s.said - lead - EPS <= min(shown) <= s.said + words + NEAR + EPS:
                 out.append(f"'{sh.text}' shown at {min(shown)}, said at {s.said}")
     return out
+
+
+def visits_off_names(p: Plan, said: Callable[[str], Timing], index: LogIndex, near: float = 0.3
+                     ) -> tuple[int, list[str]]:
+    """The visits that show a rule (a ``local_rule`` starts with them) and start more than
+    ``near`` s from the first word of the caption up as they start (or the next of their beat)
+    naming their node or its op
+    (:func:`scenes.storyboard.binding.naming_word`: ``ReLU``, ``Mul``, ``w2``), each phrase timed
+    by ``said``; and how many such visits were measured. A voiced clip whose walk reaches a
+    node seconds after the words name it shows the viewer a bucket while "ReLU" is heard
+    (REVIEW5 1)."""
+    from scenes.storyboard.binding import naming_word
+
+    out, checked = [], 0
+    for c in p.cues:
+        if c.kind != "visit" or not any(r.kind == "local_rule" and r.start == c.start and r.ids[0] == c.ids[0]
+                                        for r in p.cues):
+            continue
+        s = next((s for s in p.captions if s.beat == c.beat and c.start < s.end), None)  # up, or next
+        at = naming_word(s.text, s.strings, c, index) if s is not None else None
+        if s is None or at is None:
+            continue
+        word = s.said + said(s.text).start_of(at)
+        checked += 1
+        if abs(c.start - word) > near + EPS:
+            out.append(f"{c.text('grad_fn')} visit at {c.start:.2f}, named at {word:.2f} in '{s.text}'")
+    return checked, out

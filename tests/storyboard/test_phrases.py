@@ -14,7 +14,8 @@ from scenes.storyboard.timings import PlanTimings
 from scenes.voice.speech import Timing, Word
 from tests.clips import CLIPS
 from scenes.storyboard.timings import BLINK
-from tests.storyboard.phrase_metrics import Follow, follow, held_long, rules_apart, still_stretches, uncaptioned
+from tests.storyboard.phrase_metrics import (Follow, follow, held_long, rules_apart, still_stretches, uncaptioned,
+                                            visits_off_names)
 
 TM = PlanTimings()
 
@@ -124,6 +125,22 @@ def test_with_a_voice_no_action_plays_without_a_caption_and_the_words_keep_their
     assert leads >= 3
 
 
+@pytest.mark.parametrize("name", ["backward_walk", "leaf_nodes", "missing_gradient"])
+def test_with_a_voice_a_visit_comes_as_its_node_is_named(name: str) -> None:
+    """Voiced, a visit that shows a rule starts within 0.3 s of the first word of its beat's
+    captions naming its node or its op ("ReLU", "Mul", "w1"), and its rule comes with the words
+    that explain it (before, with the neural voice: backward_walk's ReLU visit 4.0 s after
+    "ReLU", on "8/3"; its second Mul visit 1.5 s after "Mul"; leaf_nodes' loss visit on
+    "pow:", 3.7 s after "L.backward() starts at the loss"). dynamic_graph's visits are bound by
+    the author's ``[[Mul]]`` marks, where they stand (test_a_cue_mark_binds_its_words...)."""
+    checked = load(storyboard_path(name))
+    p = plan(checked.run.events, checked.storyboard, TM, checked.index.source, speak=_said)
+    measured, off = visits_off_names(p, _said, checked.index)
+    assert off == []
+    assert rules_apart(p, said=_said) == []
+    assert measured >= 3
+
+
 def test_a_visits_rule_stays_while_it_is_read_and_the_glow_is_no_flash(plans: dict[str, Plan]) -> None:
     """A visit's rule and products (taken away by the next glow move or a cue ending the walk)
     stay at least rule_hold and until the phrase read as they came is done; the glow stays on
@@ -159,8 +176,10 @@ def test_with_a_voice_captions_follow_it_and_cues_start_on_their_words() -> None
         assert b.start >= a.start + _said(a.text).duration + TM.phrase_gap - 1e-6
         assert a.end >= a.start + _said(a.text).duration - 1e-3
     mul = next(s for s in p.captions if s.text.startswith("Mul gets 4/3"))
-    visit = next(c for c in p.cues if c.kind == "visit" and c.beat == mul.beat)
-    assert visit.start == pytest.approx(mul.start + _said(mul.text).start_of(mul.text.index("4/3")), abs=1e-3)
+    visit = next(c for c in p.cues if c.kind == "visit" and c.beat == mul.beat)  # on "Mul", the word naming it
+    assert visit.start == pytest.approx(mul.start + _said(mul.text).start_of(0), abs=1e-3)
+    travel = next(c for c in p.cues if c.kind == "grad_travel" and c.beat == mul.beat)  # before 4/9 is said
+    assert travel.start + travel.duration <= mul.start + _said(mul.text).start_of(mul.text.index("4/9")) + 1e-3
     assert p.duration > _plan("backward_walk").duration  # this voice is slower than reading
 
 

@@ -72,3 +72,52 @@ def test_a_count_mismatch_spreads_by_characters() -> None:
     assert starts == sorted(starts) and t.words[-1].end <= 2.0
     total = sum(len(w) + 1 for w in s.words)  # by spoken characters: "aa " is 3 of 20
     assert t.words[1].start == pytest.approx(2.0 * 3 / total)
+
+
+def test_every_rule_has_words_to_say() -> None:
+    """Each backward rule declares, beside its on-screen notation, what a voice says for it: words
+    only (its input's name at ``{}``), never the notation's symbols."""
+    from engine.optable import RULES
+
+    for rule in RULES.values():
+        assert rule.spoken, rule.words
+        assert all(w.strip(",.:;").isalpha() for w in rule.spoken.replace("{}", "d").split()), rule.spoken
+
+
+@pytest.mark.parametrize("name", ["backward_walk", "leaf_nodes", "missing_gradient"])
+def test_a_caption_quoting_a_rule_is_said_in_words(name: str) -> None:
+    """The caption shows the rule's notation (``pow: d² → × 2d``); the voice says its spoken form
+    ("the power rule: times two d"), not the symbols one by one ("pow: d squared to times 2d",
+    REVIEW5 4). Every word said for such a caption is a word: no symbol, no ``2d``."""
+    from scenes.storyboard import load, plan_of, storyboard_path
+
+    checked = load(storyboard_path(name))
+    p = plan_of(checked)
+    table = pronunciation(dict(checked.storyboard.say))
+    quoting = [c for c in p.captions if any(s.field == "rule" for s in c.strings)]
+    assert quoting
+    for c in quoting:
+        said = spoken(c.text, table)
+        assert all(w.strip(",.:;!?'").isalpha() for w in said.words), said.text
+        assert "the power rule: times two" in said.text, said.text
+        assert "→" in c.text  # the screen keeps the notation
+
+
+def test_what_is_said_keys_the_levelled_phrase(tmp_path) -> None:
+    """A caption said otherwise (a rule's spoken form or a ``say:`` entry changed, the caption's
+    text and the voice the same) is said and levelled again, not read back from the track's
+    cache under its written text."""
+    from scenes.voice.cache import SpeechCache
+    from scenes.voice.draft import draft
+    from scenes.voice.track import levelled
+
+    text = "ReLU: pow: d² → × 2d."
+    rule = ("pow: {}² → × 2{}", "the power rule: times two {}")
+    first = draft(Pronunciation(say={"ReLU": "ray loo"}, rules=(rule,)), SpeechCache(tmp_path))
+    again = draft(Pronunciation(say={"ReLU": "rectifier"}, rules=(rule,)), SpeechCache(tmp_path))
+    other = draft(Pronunciation(say={"ReLU": "ray loo"}, rules=((rule[0], "the square rule: times two {}"),)),
+                  SpeechCache(tmp_path))
+    assert first.key() == again.key() == other.key()
+    made = levelled(first, text)
+    assert len(levelled(again, text)) != len(made) or not (levelled(again, text) == made).all()
+    assert len(levelled(other, text)) != len(made) or not (levelled(other, text) == made).all()
