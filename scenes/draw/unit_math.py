@@ -16,6 +16,7 @@ from __future__ import annotations
 from manim import Create, FadeIn, FadeOut, Line, Mobject, Rectangle, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.crossfade import first_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
 from scenes.draw.network import Z_UNIT, NetworkDiagram
@@ -81,16 +82,17 @@ class UnitMath(View):
         the product that takes its place with the sum (`draw_unit_sum`); and the value of each
         unit a line comes from at its circle (what the weight multiplies). All at the value size
         where each finds room on its line, else all at a name's least size (a square frame's
-        converging lines; still 11 px glyphs at 854x480)."""
+        converging lines; still 11 px glyphs at 854x480); crossed by no other line where that
+        is to be had (1:1's lines converge too tightly for it: then as near their own as fits)."""
         geo = self.diagram.geometry
         t = self.theme
         weights = [w for w in cue.ids[1:] if w in geo.net.links]
         texts = [s for s in cue.strings if s.role == "weight"]
         products = self._products(cue)
         least = t.font_sizes.unit_name_least
-        for size, sign, ghosts in ((t.font_sizes.card_value, "×", True), (least, "×", True), (least, "", True),
-                                   (least, "", False)):
-            rows, fits = self._weight_rows(weights, [s.text for s in texts], products, size, sign, ghosts)
+        tries = [(t.font_sizes.card_value, "×", True), (least, "×", True), (least, "", True), (least, "", False)]
+        for (size, sign, ghosts), apart in [(a, True) for a in tries] + [(a, False) for a in tries[1:]]:
+            rows, fits = self._weight_rows(weights, [s.text for s in texts], products, size, sign, ghosts, apart)
             if fits:
                 break
         out: Anims = []
@@ -133,7 +135,7 @@ class UnitMath(View):
         return out
 
     def _weight_rows(self, weights: list[str], texts: list[str], products: list[str], size: float, sign: str,
-                     ghosts: bool) -> tuple[list[list[Mobject]], bool]:
+                     ghosts: bool, apart: bool = True) -> tuple[list[list[Mobject]], bool]:
         """Each weight's backdrop, ``sign`` (``×``, or none where room is short) and value at font
         ``size``, each on its line (`_spots`; off the outlines of units still to come unless not
         ``ghosts``: a square frame's lines converge in a band too low for four values); the
@@ -153,7 +155,7 @@ class UnitMath(View):
             boxes.append((width + 2 * t.sizes.token_pad, row.height + 2 * t.sizes.token_pad))
             rows.append([row, times, value])
         ends = [(geo.places.centre[geo.net.links[w].src], geo.places.centre[geo.net.links[w].dst]) for w in weights]
-        spots = self._spots(weights, ends, boxes, ghosts)
+        spots = self._spots(weights, ends, boxes, ghosts, apart)
         out = []
         for (row, times, value), box, at in zip(rows, boxes, spots or [self._middle(*e) for e in ends]):
             row.move_to([*at, 0])
@@ -164,7 +166,7 @@ class UnitMath(View):
     def _product_row(self, text: str, owner: str, size: float, sign: str) -> VGroup:
         """A product on its weight's line: ``= 0.1875`` (no sign where the weight had none)."""
         t = self.theme
-        value = tag(label(text, t.fonts.mono, size, t.colour("weight")), "value", id=owner, meaning="product")
+        value = tag(label(text, t.fonts.mono, size, t.colors.text), "value", id=owner)
         if not sign:
             return VGroup(VGroup(), value).set_z_index(Z_UNIT)
         equals = tag(label(sign, t.fonts.mono, size, t.colors.text_muted), "label", text=sign)
@@ -175,19 +177,21 @@ class UnitMath(View):
         return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
 
     def _spots(self, weights: list[str], ends: list[tuple[tuple[float, float], tuple[float, float]]],
-               boxes: list[tuple[float, float]], ghosts: bool = True) -> list[tuple[float, float]] | None:
+               boxes: list[tuple[float, float]], ghosts: bool = True,
+               apart: bool = True) -> list[tuple[float, float]] | None:
         """A centre on each line (from its input to its unit) for a box of its size, where the box
         clears every circle, the layers' names and the other boxes, and no other drawn line
         crosses it (review 5: at 9:16 four values stacked over each other's lines could not be
-        told apart): each as near its input as the others allow (the line is the input's, times
-        the weight), else beside the line, touching it; found by trying the lines in turn,
-        nearest spots first; None when there is no such set (then the middles)."""
+        told apart; unless not ``apart``): each as near its input as the others allow (the line
+        is the input's, times the weight), else beside the line, touching it; found by trying
+        the lines in turn, nearest spots first; None when there is no such set (then the
+        middles)."""
         r = self.diagram.geometry.places.radius
         taken, grow = self._taken(ghosts=ghosts), self._gap() / 2
         options: list[list[tuple[float, float]]] = []
         lines = self._segments()
         for weight, ((sx, sy), (dx, dy)), box in zip(weights, ends, boxes):
-            others = [seg for w, seg in lines if w != weight]
+            others = [seg for w, seg in lines if w != weight] if apart else []
             n = ((dx - sx) ** 2 + (dy - sy) ** 2) ** 0.5 or 1.0
             steps = max(1, min(24, int((n - 2 * r) / 0.02)))
             line = [(sx + (dx - sx) * d / n, sy + (dy - sy) * d / n)
@@ -223,7 +227,7 @@ class UnitMath(View):
         the activation's part will fit after it on the same row (one row fits between two layers
         at 16:9, where two did not): what the Σ adds up is on the lines as it is written."""
         value = next(s for s in cue.strings if s.role == "value")
-        out = self._to_products(cue)
+        out = self._to_products(cue, step)
         row = self._row(f"Σ {self.theme.labels.name_value}", value.text, cue.ids[1])
         space = self._text("0", self.theme.colors.text).width
         room = VGroup(row.copy(), self._row("→ relu →", value.text, cue.ids[0])).arrange(buff=space)
@@ -233,8 +237,10 @@ class UnitMath(View):
         self.ctx.record(value)
         return out + [FadeIn(row)]
 
-    def _to_products(self, cue: Cue) -> Anims:
-        """The weights' texts out, the products (ids[2:], in the weights' order) in their places."""
+    def _to_products(self, cue: Cue, step: StepScratch) -> Anims:
+        """The weights' texts out by half time (``step.going``: what the step brings comes
+        after, so a weight and its product never share a frame), the products (ids[2:], in the
+        weights' order) in their places, as plain numbers: results, about to be summed."""
         st = self.ctx.state.network
         products = [s for s in cue.strings if s.role == "product"]
         out: Anims = []
@@ -242,7 +248,9 @@ class UnitMath(View):
             for m in texts:
                 if m in self.drawn:
                     self.drawn.remove(m)
-                    out.append(FadeOut(m))
+                    going = FadeOut(m, rate_func=first_half)
+                    step.going.append(going)
+                    out.append(going)
             row = self._product_row(shown.text, owner, size, sign).move_to([x, y, 0])
             self.drawn.append(row)
             self.ctx.record(shown)
