@@ -83,6 +83,10 @@ class NetworkDiagram(View):
         band_h = cap[3] - cap[1]
         if late_title:
             region = (left, bottom, right, top - band_h)
+        if any(c.kind == "unit_weights" for c in cues):  # a unit's inputs' values go under the input row
+            t = self.theme
+            under = label("0.", t.fonts.mono, t.font_sizes.card_value, t.colors.text).height + 4 * t.sizes.token_pad
+            region = (region[0], region[1] + under, region[2], region[3])
         tally = (self.row_height(), self.big_height()) if counters else None
         aside = {"sweep_step", "tangent_sweep"} <= {c.kind for c in cues}  # the sweep set aside (scenes.draw.passes)
         regions = split_region(region, self._label_column(net), tally, self.theme.proportions.tally_side,

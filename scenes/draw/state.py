@@ -113,6 +113,7 @@ class NetworkView:
     names: dict[str, Mobject] = field(default_factory=dict)  # weight -> its name beside its line (the first pass's)
     ghosts: dict[str, Mobject] = field(default_factory=dict)  # unit id -> its outline until the unit is drawn
     math: list[Mobject] = field(default_factory=list)  # one unit's arithmetic while it is written (scenes.draw.unit_math)
+    spots: dict[str, tuple] = field(default_factory=dict)  # weight -> (x, y, size, sign, its texts): its product goes there
     panel: Mobject | None = None  # the backdrop over the graph's cards, when the network comes over them
     hidden: bool = False  # gone while the graph's cards are drawn in the region they share
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from manim import Create, FadeIn, FadeOut, Line, Mobject, Rectangle, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.crossfade import first_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
 from scenes.draw.network import Z_UNIT, NetworkDiagram
@@ -23,6 +24,7 @@ from scenes.draw.record import tag, tag_of
 from scenes.draw.visuals.glyphs import label
 from scenes.layout.label_spots import crosses, inside, meet, rect_around
 from scenes.storyboard.cues import Cue
+from scenes.storyboard.placeholders import Shown
 from scenes.theme import Rect
 
 Z_BACK = Z_UNIT - 0.01
@@ -55,14 +57,18 @@ class UnitMath(View):
         st = self.ctx.state.network
         rings = [bounds(m) for m in st.units.values()] + ([bounds(m) for m in st.ghosts.values()] if ghosts else [])
         return rings + [bounds(m) for m in st.layer_labels.values()] + [bounds(m) for m in self.drawn
-                                                                           if not isinstance(m, (Rectangle, Line))]
+                                                                           if not isinstance(m, Line)]
 
     def _lines(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        return [seg for _, seg in self._segments()]
+
+    def _segments(self) -> list[tuple[str, tuple[tuple[float, float], tuple[float, float]]]]:
+        """Every drawn line, rim to rim, with its weight (``""`` for a plain one)."""
         st = self.ctx.state.network
         out = []
-        for m in [*st.links.values(), *st.plain]:
+        for w, m in [*st.links.items(), *(("", m) for m in st.plain)]:
             a, b = m.get_start(), m.get_end()
-            out.append(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
+            out.append((w, ((float(a[0]), float(a[1])), (float(b[0]), float(b[1])))))
         return out
 
     def _within(self) -> Rect:
@@ -72,17 +78,21 @@ class UnitMath(View):
     @draws("unit_weights")
     def draw_unit_weights(self, cue: Cue, step: StepScratch) -> Anims:
         """Each incoming line lit in the weight's colour, its weight's value on it near the input
-        it multiplies (``× 0.3750``), over a backdrop that cuts the line under the text. All at
-        the value size where each finds room on its line, else all at a name's least size (a
-        square frame's converging lines; still 11 px glyphs at 854x480)."""
+        it multiplies (``× 0.3750``), over a backdrop that cuts the line under the text and holds
+        the product that takes its place with the sum (`draw_unit_sum`); and the value of each
+        unit a line comes from at its circle (what the weight multiplies). All at the value size
+        where each finds room on its line, else all at a name's least size (a square frame's
+        converging lines; still 11 px glyphs at 854x480); crossed by no other line where that
+        is to be had (1:1's lines converge too tightly for it: then as near their own as fits)."""
         geo = self.diagram.geometry
         t = self.theme
         weights = [w for w in cue.ids[1:] if w in geo.net.links]
         texts = [s for s in cue.strings if s.role == "weight"]
+        products = self._products(cue)
         least = t.font_sizes.unit_name_least
-        for size, times, ghosts in ((t.font_sizes.card_value, "×", True), (least, "×", True), (least, "", True),
-                                    (least, "", False)):
-            rows, fits = self._weight_rows(weights, [s.text for s in texts], size, times, ghosts)
+        tries = [(t.font_sizes.card_value, "×", True), (least, "×", True), (least, "", True), (least, "", False)]
+        for (size, sign, ghosts), apart in [(a, True) for a in tries] + [(a, False) for a in tries[1:]]:
+            rows, fits = self._weight_rows(weights, [s.text for s in texts], products, size, sign, ghosts, apart)
             if fits:
                 break
         out: Anims = []
@@ -91,57 +101,104 @@ class UnitMath(View):
             if mark is not None:
                 self.drawn.append(mark)
                 out.append(Create(mark))
-            self.drawn.extend([back, value] + ([times] if times.get_family()[-1].has_points() else []))
+            written = [value] + ([times] if times.get_family()[-1].has_points() else [])
+            self.drawn.extend([back, *written])
+            self.ctx.state.network.spots[weight] = (float(back.get_x()), float(back.get_y()), size,
+                                                      "=" if sign else "", written)
             out += [FadeIn(back), FadeIn(VGroup(times, value))]
         self.ctx.record_all(texts)
+        return out + self._inputs(weights, [s for s in cue.strings if s.role == "input"])
+
+    def _products(self, cue: Cue) -> list[str]:
+        """The products the unit's sum will write in the weights' places (its unit_sum cue's):
+        each weight's backdrop is made wide enough for either."""
+        later = next((c for c in self.ctx.plan.cues if c.kind == "unit_sum" and c.ids[:1] == cue.ids[:1]
+                      and c.start >= cue.start), None)
+        return [s.text for s in later.strings if s.role == "product"] if later is not None else []
+
+    def _inputs(self, weights: list[str], values: list[Shown]) -> Anims:
+        """The value of the unit each line comes from (``1.0000`` by ``x0``), at its circle: under
+        it, else beside or over it, where it touches no circle and crosses no line."""
+        net, t = self.diagram.geometry.net, self.theme
+        out: Anims = []
+        seen: set[str] = set()
+        for weight, value in zip(weights, values):
+            src = net.links[weight].src
+            if src in seen:
+                continue
+            seen.add(src)
+            m = tag(self._text(value.text, t.colors.text), "value", id=src).set_z_index(Z_UNIT)
+            m.move_to([*self._beside(src, m, under=True), 0])
+            self.drawn.append(m)
+            self.ctx.record(value)
+            out.append(FadeIn(m))
         return out
 
-    def _weight_rows(self, weights: list[str], texts: list[str], size: float, sign: str,
-                     ghosts: bool) -> tuple[list[list[Mobject]], bool]:
+    def _weight_rows(self, weights: list[str], texts: list[str], products: list[str], size: float, sign: str,
+                     ghosts: bool, apart: bool = True) -> tuple[list[list[Mobject]], bool]:
         """Each weight's backdrop, ``sign`` (``×``, or none where room is short) and value at font
         ``size``, each on its line (`_spots`; off the outlines of units still to come unless not
-        ``ghosts``: a square frame's lines converge in a band too low for four values); and
-        whether every one found a clear spot."""
+        ``ghosts``: a square frame's lines converge in a band too low for four values); the
+        backdrop as wide as the weight's row or its product's (``= 0.1875``), whichever is wider;
+        and whether every one found a clear spot."""
         geo, t = self.diagram.geometry, self.theme
         rows: list[list[Mobject]] = []
         boxes: list[tuple[float, float]] = []
-        for weight, text in zip(weights, texts):
+        for k, (weight, text) in enumerate(zip(weights, texts)):
             value = tag(label(text, t.fonts.mono, size, t.colour("weight")), "value", id=weight, meaning="weight")
             times = tag(label(sign, t.fonts.mono, size, t.colors.text_muted), "label", text=sign) if sign else VGroup()
             row = VGroup(times, value).arrange(buff=t.sizes.token_pad) if sign else VGroup(times, value)
             row.set_z_index(Z_UNIT)
-            boxes.append((row.width + 2 * t.sizes.token_pad, row.height + 2 * t.sizes.token_pad))
+            width = row.width
+            if k < len(products):
+                width = max(width, self._product_row(products[k], "", size, sign and "=").width)
+            boxes.append((width + 2 * t.sizes.token_pad, row.height + 2 * t.sizes.token_pad))
             rows.append([row, times, value])
         ends = [(geo.places.centre[geo.net.links[w].src], geo.places.centre[geo.net.links[w].dst]) for w in weights]
-        spots = self._spots(ends, boxes, ghosts)
+        spots = self._spots(weights, ends, boxes, ghosts, apart)
         out = []
         for (row, times, value), box, at in zip(rows, boxes, spots or [self._middle(*e) for e in ends]):
             row.move_to([*at, 0])
             back = Rectangle(width=box[0], height=box[1], stroke_width=0).set_fill(t.colors.background, opacity=1.0)
-            out.append([back.move_to(row).set_z_index(Z_BACK), times, value])
+            out.append([back.move_to([*at, 0]).set_z_index(Z_BACK), times, value])
         return out, spots is not None
+
+    def _product_row(self, text: str, owner: str, size: float, sign: str) -> VGroup:
+        """A product on its weight's line: ``= 0.1875`` (no sign where the weight had none)."""
+        t = self.theme
+        value = tag(label(text, t.fonts.mono, size, t.colors.text), "value", id=owner)
+        if not sign:
+            return VGroup(VGroup(), value).set_z_index(Z_UNIT)
+        equals = tag(label(sign, t.fonts.mono, size, t.colors.text_muted), "label", text=sign)
+        return VGroup(equals, value).arrange(buff=t.sizes.token_pad).set_z_index(Z_UNIT)
 
     @staticmethod
     def _middle(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
         return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
 
-    def _spots(self, ends: list[tuple[tuple[float, float], tuple[float, float]]],
-               boxes: list[tuple[float, float]], ghosts: bool = True) -> list[tuple[float, float]] | None:
+    def _spots(self, weights: list[str], ends: list[tuple[tuple[float, float], tuple[float, float]]],
+               boxes: list[tuple[float, float]], ghosts: bool = True,
+               apart: bool = True) -> list[tuple[float, float]] | None:
         """A centre on each line (from its input to its unit) for a box of its size, where the box
-        clears every circle, the layers' names and the other boxes: each as near its input as the
-        others allow (the line is the input's, times the weight), else beside the line, touching
-        it; found by trying the lines in turn, nearest spots first; None when there is no such
-        set (then the middles)."""
+        clears every circle, the layers' names and the other boxes, and no other drawn line
+        crosses it (review 5: at 9:16 four values stacked over each other's lines could not be
+        told apart; unless not ``apart``): each as near its input as the others allow (the line
+        is the input's, times the weight), else beside the line, touching it; found by trying
+        the lines in turn, nearest spots first; None when there is no such set (then the
+        middles)."""
         r = self.diagram.geometry.places.radius
         taken, grow = self._taken(ghosts=ghosts), self._gap() / 2
         options: list[list[tuple[float, float]]] = []
-        for ((sx, sy), (dx, dy)), box in zip(ends, boxes):
+        lines = self._segments()
+        for weight, ((sx, sy), (dx, dy)), box in zip(weights, ends, boxes):
+            others = [seg for w, seg in lines if w != weight] if apart else []
             n = ((dx - sx) ** 2 + (dy - sy) ** 2) ** 0.5 or 1.0
             steps = max(1, min(24, int((n - 2 * r) / 0.02)))
             line = [(sx + (dx - sx) * d / n, sy + (dy - sy) * d / n)
                     for d in (r + k * (n - 2 * r) / steps for k in range(steps + 1))]
             beside = [(x + side * (box[0] / 2 + grow), y) for side in (-1, 1) for x, y in line]  # touching it
-            options.append([p for p in line + beside if not any(meet(rect_around(*p, box, grow), o) for o in taken)])
+            options.append([p for p in line + beside if not any(meet(rect_around(*p, box, grow), o) for o in taken)
+                            and not any(crosses(rect_around(*p, box), a, b) for a, b in others)])
 
         budget = [5000]  # tries: a crowded frame gives up early and goes down a size
 
@@ -165,9 +222,12 @@ class UnitMath(View):
     # ----- the sum and the activation ---------------------------------------------------------
     @draws("unit_sum")
     def draw_unit_sum(self, cue: Cue, step: StepScratch) -> Anims:
-        """``Σ = value`` beside the unit, where the activation's part will fit after it on the
-        same row (one row fits between two layers at 16:9, where two did not)."""
-        value = cue.strings[0]
+        """Each weight's value turns into its product in its place (``× 0.3750`` to ``= 0.1875``:
+        the input at its circle times the weight), and ``Σ = value`` comes beside the unit, where
+        the activation's part will fit after it on the same row (one row fits between two layers
+        at 16:9, where two did not): what the Σ adds up is on the lines as it is written."""
+        value = next(s for s in cue.strings if s.role == "value")
+        out = self._to_products(cue, step)
         row = self._row(f"Σ {self.theme.labels.name_value}", value.text, cue.ids[1])
         space = self._text("0", self.theme.colors.text).width
         room = VGroup(row.copy(), self._row("→ relu →", value.text, cue.ids[0])).arrange(buff=space)
@@ -175,7 +235,28 @@ class UnitMath(View):
         row.move_to(room[0])
         self.drawn.append(row)
         self.ctx.record(value)
-        return [FadeIn(row)]
+        return out + [FadeIn(row)]
+
+    def _to_products(self, cue: Cue, step: StepScratch) -> Anims:
+        """The weights' texts out by half time (``step.going``: what the step brings comes
+        after, so a weight and its product never share a frame), the products (ids[2:], in the
+        weights' order) in their places, as plain numbers: results, about to be summed."""
+        st = self.ctx.state.network
+        products = [s for s in cue.strings if s.role == "product"]
+        out: Anims = []
+        for (x, y, size, sign, texts), owner, shown in zip(st.spots.values(), cue.ids[2:], products):
+            for m in texts:
+                if m in self.drawn:
+                    self.drawn.remove(m)
+                    going = FadeOut(m, rate_func=first_half)
+                    step.going.append(going)
+                    out.append(going)
+            row = self._product_row(shown.text, owner, size, sign).move_to([x, y, 0])
+            self.drawn.append(row)
+            self.ctx.record(shown)
+            out.append(FadeIn(row))
+        st.spots.clear()
+        return out
 
     @draws("unit_act")
     def draw_unit_act(self, cue: Cue, step: StepScratch) -> Anims:
@@ -202,12 +283,13 @@ class UnitMath(View):
         space = self._text("0", t.colors.text).width  # a mono space: the row reads as one line of text
         return VGroup(said, value).arrange(buff=space).set_z_index(Z_UNIT)
 
-    def _beside(self, uid: str, block: Mobject) -> tuple[float, float]:
+    def _beside(self, uid: str, block: Mobject, under: bool = False) -> tuple[float, float]:
         """The centre of ``block`` beside unit ``uid``: level with it on its right, then in the
         band over it (from its left edge, its middle, centred, to its right edge), under it, then
-        level on its left: the first inside the network's region that touches no circle, no
-        layer's name and nothing written, and that no drawn line crosses; else the one inside
-        the region that meets the fewest."""
+        level on its left (``under``: centred under it first, where no line leaves an input):
+        the first inside the network's region that touches no circle, no layer's name and
+        nothing written, and that no drawn line crosses; else the one inside the region that
+        meets the fewest."""
         p = self.diagram.geometry.places
         x, y = p.centre[uid]
         w, h = block.width, block.height
@@ -217,6 +299,8 @@ class UnitMath(View):
         spots = [(x + g + w / 2, y)] + [(sx, sy) for sy in (up, down)
                                        for sx in (x - rim + w / 2, x + w / 2, x, x + rim - w / 2)]
         spots.append((x - g - w / 2, y))
+        if under:
+            spots.insert(0, (x, down))
         within, taken, lines = self._within(), self._taken(), self._lines()
 
         def cost(at: tuple[float, float]) -> float:
@@ -233,5 +317,6 @@ class UnitMath(View):
         """Everything this view wrote goes: the lit lines, the weights, the sum and the output."""
         gone = list(self.drawn)
         self.drawn.clear()
+        self.ctx.state.network.spots.clear()
         return [FadeOut(m) for m in gone]
 

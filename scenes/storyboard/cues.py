@@ -113,8 +113,12 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("whole_back", "()", "none: the whole graph shrinks back home and the code pane comes back whole"),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
     CueKind("link_appear", "(weight, src unit, dst unit)", "none (a weight joining two units)"),
-    CueKind("unit_weights", "(unit, weight, ...)", "weight (each weight's value, in the order of its ids)"),
-    CueKind("unit_sum", "(unit, sum tensor)", "value (the weighted sum the unit's activation takes)"),
+    CueKind("unit_weights", "(unit, weight, ...)",
+            "weight (each weight's value, in the order of its ids), input (the value of the unit each "
+            "weight's line comes from, in the same order)"),
+    CueKind("unit_sum", "(unit, sum tensor, product, ...)",
+            "product (each weight times its input, in the order of the unit_weights' weights), "
+            "value (the weighted sum the unit's activation takes: the products' sum)"),
     CueKind("unit_act", "(unit, sum tensor)", "op (the activation as the program calls it: relu), value (the unit's output)"),
     CueKind("unit_done", "(unit)", "none: the unit's arithmetic goes, the whole network is there again"),
     CueKind("pass_count", "(root or seed tensor)",

@@ -43,6 +43,7 @@ class Link:
     src: str
     dst: str
     seq: int  # the tensor event of the product ``w * u``
+    product: str = ""  # that product's tensor id (the first pass's): what a unit's sum adds up
 
 
 @dataclass
@@ -167,7 +168,7 @@ def read_network(events: Iterable[Event]) -> Network:
         dst = follow(e.id)
         layer.setdefault(src, 0)
         layer[dst] = max(layer.get(dst, 0), layer[src] + 1)
-        net.links[w] = Link(w, tensors[w].name or w, src, dst, e.seq)
+        net.links[w] = Link(w, tensors[w].name or w, src, dst, e.seq, e.id)
     if not net.links:
         return net
     roots = [e.root for e in evs if isinstance(e, Backward)]

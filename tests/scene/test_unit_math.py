@@ -63,3 +63,54 @@ def test_the_unit_s_weights_sum_and_relu_are_drawn_while_the_captions_name_them(
     gone = _values(back)
     assert not {summed, uid, *weights} & set(gone), gone
     assert not [i for i in back["items"] if i["role"] == "mark" and i["opacity"] > 0.1]
+
+
+def _centre(box: list[float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_what_the_sum_adds_is_drawn_each_product_on_its_line_each_input_at_its_circle(aspect: str) -> None:
+    """Review 5: with only the weights on the lines (four ``× 0.3750``), a viewer adding what
+    is drawn got 1.5, not the Σ written (1.4062); the inputs' values were never drawn, and at
+    9:16 the four labels stacked over each other's lines. While the sum's words are on screen:
+    each input's value (the log's) is drawn nearer its own circle than any other unit's, each
+    product ``w * x`` the sum adds (the log's) is drawn touching its own line and crossed by no
+    other line of the unit, and the sum is the log's."""
+    from scenes.layout.label_spots import crosses
+
+    checked, plan = load_and_plan(storyboard_path(NAME))
+    net = read_network(checked.run.events)
+    uid = next(u.id for u in net.units.values() if u.name == UNIT)
+    links = [l for l in net.links.values() if l.dst == uid]
+    product = {e.seq: e.id for e in checked.index.tensor_event.values()}  # a link's seq is its product's event
+    summed = next(i for i in checked.index.tensor_event[uid].inputs if isinstance(i, str))
+    beat = next(k for k, b in enumerate(checked.storyboard.beats) if "ReLU" in b.narration)
+    said = next(c for c in plan.captions if c.beat == beat and "sum" in c.text)
+    (sample,) = inspect_clip(checked, plan, RenderOptions(aspect=aspect, fps=5), at=[said.end - 0.2])
+
+    items = [i for i in sample["items"] if i["opacity"] > 0.5]
+    values = {i["id"]: i for i in items if i["kind"] == "text" and i["role"] == "value" and i.get("id")}
+    products = {l.weight: product[l.seq] for l in links}
+    assert {p: values[p]["text"] if p in values else None for p in products.values()} == \
+        {p: _text(checked, p) for p in products.values()}, said.text
+    assert {l.src: values[l.src]["text"] if l.src in values else None for l in links} == \
+        {l.src: _text(checked, l.src) for l in links}, said.text
+    assert values[summed]["text"] == _text(checked, summed)
+
+    names = {net.units[u].name: u for u in net.units}
+    centre = {names[i["text"]]: _centre(i["bbox"]) for i in items
+              if i["kind"] == "text" and i["role"] == "label" and i.get("text") in names}
+    for l in links:
+        x, y = _centre(values[l.src]["bbox"])
+        near = min(centre, key=lambda u: (centre[u][0] - x) ** 2 + (centre[u][1] - y) ** 2)
+        assert near == l.src, (net.units[l.src].name, values[l.src]["bbox"])
+    pad = 0.02 * min(sample["frame"])  # a backdrop's margin: a value beside its line touches it
+    for l in links:
+        box = values[products[l.weight]]["bbox"]
+        rect = (box[0], -box[3], box[2], -box[1])  # y up, as the segments are
+        seg = {k.weight: ((centre[k.src][0], -centre[k.src][1]), (centre[k.dst][0], -centre[k.dst][1]))
+               for k in links}
+        grown = (rect[0] - pad, rect[1] - pad, rect[2] + pad, rect[3] + pad)
+        assert crosses(grown, *seg[l.weight]), (l.name, box)
+        assert not [k.name for k in links if k is not l and crosses(rect, *seg[k.weight])], (l.name, box)

@@ -91,22 +91,29 @@ def _unit_math(b: Builder, uid: str) -> None:
     (the tensor its activation takes), the activation and the unit's output, then the whole
     network again. Why: "each unit multiplies every input by its own weight, sums, and applies
     ReLU" was said over a network standing still; each step is a cue, so a phrase naming it
-    starts it (:mod:`..phrases`). Every number is the log's: the weights' leaves, the sum's and
-    the unit's tensor events."""
+    starts it (:mod:`..phrases`). The weights come with the values of the units their lines
+    come from, and the sum with the products ``w * u`` it adds (review 5: with only the weights
+    drawn, four ``× 0.3750`` added to 1.5, not the Σ written). Every number is the log's: the
+    weights' leaves, the sources', the products', the sum's and the unit's tensor events."""
     st = _sweep(b)
     net, tm = st.net, b.tm
     links = [l for l in net.links.values() if l.dst == uid]
     if not links:
         return
-    leaves = [b.index.tensor_event[l.weight] for l in links]
+    ev = b.index.tensor_event
+    leaves, sources = [ev[l.weight] for l in links], [ev[l.src] for l in links]
     b.add("unit_weights", tm.node_appear, (uid, *(l.weight for l in links)),
-          [b.value(e, "value", "exact", None, "weight") for e in leaves], [e.seq for e in leaves])
-    unit = b.index.tensor_event[uid]
+          [b.value(e, "value", "exact", None, "weight") for e in leaves]
+          + [b.value(e, "value", "exact", None, "input") for e in sources],
+          [e.seq for e in leaves + sources])
+    unit = ev[uid]
     ins = [i for i in unit.inputs or [] if isinstance(i, str)]
-    act = unit.op in UNIT_OPS and len(ins) == 1 and ins[0] in b.index.tensor_event
-    total = b.index.tensor_event[ins[0]] if act else unit
-    b.add("unit_sum", tm.node_appear, (uid, total.id), [b.value(total, "value", "exact", None, "value")],
-          [total.seq])
+    act = unit.op in UNIT_OPS and len(ins) == 1 and ins[0] in ev
+    total = ev[ins[0]] if act else unit
+    products = [ev[l.product] for l in links if l.product in ev]
+    b.add("unit_sum", tm.node_appear, (uid, total.id, *(e.id for e in products)),
+          [b.value(e, "value", "exact", None, "product") for e in products]
+          + [b.value(total, "value", "exact", None, "value")], [e.seq for e in products] + [total.seq])
     if act:
         b.add("unit_act", tm.node_appear, (uid, total.id),
               [Shown(unit.op or "", unit.seq, "op", "op"), b.value(unit, "value", "exact", None, "value")], [unit.seq])
