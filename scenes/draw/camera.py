@@ -17,6 +17,7 @@ from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus, Sight
+from scenes.draw.record import opacity
 from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame
 from scenes.layout.camera import WHOLE, clear_rect, clear_rects, held, visit_view
@@ -81,7 +82,7 @@ class WalkCamera(View):
         # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
         rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
         for n, room in enumerate(rooms):  # the largest as it always was: one look (a closer view there
-            z = self._view(home, (items, visited, self._note_room(free)), note, room, sight,
+            z = self._view(home, (items, visited, self._note_room(free, items)), note, room, sight,
                            max(best.factor, NEAR) if n else best.factor, LOOKS if n else 1)  # crowds a lesson's notes)
             if z.factor > best.factor:
                 best, at = z, room
@@ -98,15 +99,20 @@ class WalkCamera(View):
         if sight is not None and self.focus.by_walk:
             self.focus.rec.sight = (sight[0], tuple(self._room()[1]), sight[2])
 
-    def _note_room(self, free: Rect) -> tuple[Rect, list[Rect]] | None:
+    def _note_room(self, free: Rect, items: set[str]) -> tuple[Rect, list[Rect]] | None:
         """Where the visit's note may go, when that is more than where the cards may: a move under
         the whole code pane, before the walk's line is lit, keeps the cards off it, but the note
         is written at the visit, once the pane has stepped aside to its lit line (16:9: the
         column beside the graph). None: where the cards may (in a tall frame the legend comes
-        into the strip the pane frees, `FreeFrame.walk_legend`)."""
+        into the strip the pane frees, `FreeFrame.walk_legend`; and where the visit's ``items``
+        are every card on screen: that is no close-up, but the whole graph drawn larger, which
+        the walk's later calls, moved in under the stepped-aside pane, would not be:
+        grad_accumulation's two cards)."""
         code = self.frame.code
         if code.aside or code.pane is None or self.ctx.layout.code_lit or self.ctx.spec.walk_code != "lit" \
                 or self.frame.legend_goes_aside():
+            return None
+        if all(k in items for k, m in self.ctx.state.graph.cards.items() if opacity(m) > 0):
             return None
         return free, [code_rect(self.ctx.spec, self.theme, True, self.ctx.source)] + self.frame.frame_marks()
 

@@ -267,8 +267,9 @@ def _fit(lay: Layout, wanted: set[str], boxes: Sequence[Rect], slot: Rect, regio
         for y in sorted((min(max(cy + d * (top - bottom) / 8, lo), hi) for d in range(-8, 9)), key=lambda y: abs(y - cy)):
             z = Zoom(k, about, (cx, y))
             moved = z.point((slot[0], slot[1])) + z.point((slot[2], slot[3]))
-            if (seen_in(moved, room, keep_off) and not any(meets(moved, z.point((b[0], b[1])) + z.point((b[2], b[3])))
-                                                  for b in others)):
+            clear = (moved[0] - gap, moved[1] - gap, moved[2] + gap, moved[3] + gap)  # the walk keeps a note that far off
+            if (seen_in(moved, room, ()) and not any(meets(clear, r) for r in keep_off)
+                    and not any(meets(clear, z.point((b[0], b[1])) + z.point((b[2], b[3]))) for b in others)):
                 return z
         k *= FIT_STEP
     return None
