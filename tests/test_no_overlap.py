@@ -126,9 +126,14 @@ STILL_TOO_SMALL: dict[tuple[str, str], str] = {
 STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.
 }
+_RING_GRAZE = ("w1's 8/3 riding on from w1's card to wait beside its bucket is hidden one frame near the bucket's "
+               "corner (50.13 s; a hidden span of its ride, onscreen.ride: the ring round the bucket and the dim x "
+               "stand there, not traced which): new with the close-ups that hold every input of a visit's child "
+               "(h/cam9), whose view on z leaves 8/3 waiting elsewhere beside w1; not fixed")
 STILL_BLINKS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16.
-    # None: since the arrows turn round along their own line (turn_round.TurnRound), no walk blinks
+    # Since the arrows turn round along their own line (turn_round.TurnRound), no walk's arrow blinks
+    ("backward_walk", "16:9"): f"1 badge: {_RING_GRAZE}",
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
@@ -204,6 +209,7 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
+    ("backward_walk", "16:9"): f"1 token vanishes: {_RING_GRAZE}",
     ("dynamic_graph", "9:16"): ("2 tokens: two 1/27 (t0->t12) 37 and 60 px off their way at 112.33 s, the row of four "
                                 "going on from w's card to wait beside its bucket while the camera is in on the last "
                                 "visit (new with the sum written before the row goes in, h/meet7; not fixed)"),
