@@ -17,8 +17,11 @@ from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus, Sight
+from scenes.draw.record import opacity
+from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame
-from scenes.layout.camera import WHOLE, around, clear_rect, clear_rects, visit_view
+from scenes.layout.camera import WHOLE, clear_rect, clear_rects, held, visit_view
+from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Layout, tag_reach
 from scenes.storyboard.cues import Cue
@@ -70,8 +73,8 @@ class WalkCamera(View):
         # it the plan found no pause for
         visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
                   and c.start >= cue.start + cue.duration - 1e-6]
-        items = {k for v in visits for k in around(home, self.ctx.item(v.ids[0]))} or set(
-            around(home, self.ctx.item(cue.ids[0])))
+        visited = [self.ctx.item(v.ids[0]) for v in visits] or [self.ctx.item(cue.ids[0])]
+        items = {k for v in visited for k in held(home, v)}
         notes = [self.walk.notes.size(v, home.scale) for v in visits]
         note = (max((n[0] for n in notes), default=0.0), max((n[1] for n in notes), default=0.0))
         best, at = WHOLE, region
@@ -79,13 +82,39 @@ class WalkCamera(View):
         # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
         rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
         for n, room in enumerate(rooms):  # the largest as it always was: one look (a closer view there
-            z = self._view(home, items, note, room, sight, max(best.factor, NEAR) if n else best.factor,
-                           LOOKS if n else 1)  # crowds a lesson's notes)
+            z = self._view(home, (items, visited, self._note_room(free, items)), note, room, sight,
+                           max(best.factor, NEAR) if n else best.factor, LOOKS if n else 1)  # crowds a lesson's notes)
             if z.factor > best.factor:
                 best, at = z, room
         if best.factor == 1.0:  # the visit is seen from home
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(best, sight, at)
+
+    def see_now(self) -> None:
+        """While the walk's camera is close, where a shape may show keeps off the code pane and the
+        legend as they are now: the pane steps aside to its lit line at the walk's first visit,
+        after a move made under the whole pane, and the note written there beside the card (in
+        the column it freed, `_note_room`) shows."""
+        sight = self.focus.rec.sight
+        if sight is not None and self.focus.by_walk:
+            self.focus.rec.sight = (sight[0], tuple(self._room()[1]), sight[2])
+
+    def _note_room(self, free: Rect, items: set[str]) -> tuple[Rect, list[Rect]] | None:
+        """Where the visit's note may go, when that is more than where the cards may: a move under
+        the whole code pane, before the walk's line is lit, keeps the cards off it, but the note
+        is written at the visit, once the pane has stepped aside to its lit line (16:9: the
+        column beside the graph). None: where the cards may (in a tall frame the legend comes
+        into the strip the pane frees, `FreeFrame.walk_legend`; and where the visit's ``items``
+        are every card on screen: that is no close-up, but the whole graph drawn larger, which
+        the walk's later calls, moved in under the stepped-aside pane, would not be:
+        grad_accumulation's two cards)."""
+        code = self.frame.code
+        if code.aside or code.pane is None or self.ctx.layout.code_lit or self.ctx.spec.walk_code != "lit" \
+                or self.frame.legend_goes_aside():
+            return None
+        if all(k in items for k, m in self.ctx.state.graph.cards.items() if opacity(m) > 0):
+            return None
+        return free, [code_rect(self.ctx.spec, self.theme, True, self.ctx.source)] + self.frame.frame_marks()
 
     @staticmethod
     def _rooms(free: Rect, keep_off: list[Rect]) -> list[Rect]:
@@ -97,17 +126,20 @@ class WalkCamera(View):
         area = (found[0][2] - found[0][0]) * (found[0][3] - found[0][1])
         return [r for r in found if (r[2] - r[0]) * (r[3] - r[1]) >= area * ROOMS]
 
-    def _view(self, home: Layout, items: set[str], note: tuple[float, float], room: Rect, sight: Sight,
-              beat: float, looks: int) -> Zoom:
-        """The camera on ``items`` in ``room`` (`visit_view`) with the visit's ``note`` beside them,
+    def _view(self, home: Layout, seen: tuple[set[str], list[str], tuple[Rect, list[Rect]] | None], note: tuple[float, float],
+              room: Rect, sight: Sight, beat: float, looks: int) -> Zoom:
+        """The camera on ``seen``'s items (`held`) in ``room`` (`visit_view`) with the visit's ``note``
+        beside its visited cards (``seen``'s second part) in its room (its third, `_note_room`),
         where it shows them whole (`CameraFocus.shows_whole`: a card drawn larger than its box, a
         long name, may leave the view; then a little less close, up to ``looks`` times), and closer
         than ``beat`` (a factor); else `WHOLE`."""
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
         inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
         most = self.theme.layout.camera_zoom
+        items, visited, note_room = seen
+        past = nominal_token_size(self.theme, scale=home.scale)[0]  # the badge right of a card, before a note there
         for _ in range(looks):
-            z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap)
+            z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past)
             if z.factor <= beat + 1e-9:
                 break
             if self.focus.shows_whole(z, sight, items):

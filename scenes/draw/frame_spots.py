@@ -153,9 +153,9 @@ class FreeFrame(View):
             return [FadeOut(gone, rate_func=before_the_pane)] if gone is not None else []
         if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
             return []
-        spec = self.ctx.spec
-        if spec.code[1] < spec.graph[3] or spec.frame_width >= spec.frame_height:
+        if not self.legend_goes_aside():
             return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
+        spec = self.ctx.spec
         left, bottom, right, top = self.free_rect()
         gap = self.theme.spacing.item_gap
         under = float(self.code.pane.bg.get_bottom()[1]) - gap
@@ -173,6 +173,12 @@ class FreeFrame(View):
                 g.legend, g.walk_legend = m, True
                 return [FadeIn(m, rate_func=after_the_pane)]
         return []
+
+    def legend_goes_aside(self) -> bool:
+        """Whether the legend comes into the strip the code pane frees when it steps aside for the
+        walk (`walk_legend`): in a tall frame, whose pane stands over the graph."""
+        spec = self.ctx.spec
+        return spec.code[1] >= spec.graph[3] and spec.frame_width < spec.frame_height
 
     def to_free_corner(self, mob: Mobject, only_free: bool = False, avoid: Sequence[Rect] = ()) -> bool:
         """Move ``mob`` to the first corner of the free frame that no card, arrow, op name, code,

@@ -141,6 +141,7 @@ class ClipScene(QuickLists, Scene):
                 for m in made:
                     m.rate_func = within(a.start - camera.start, a.duration, camera.duration, m.rate_func)
             anims += made
+        self.views.camera.see_now()
         self.views.focus.fade_outside(anims)
         if step.going:  # a title (or the network) is gone by half time and what comes
             for m in anims:  # starts then, so the two never share a frame

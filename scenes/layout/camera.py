@@ -112,14 +112,45 @@ def around(lay: Layout, item: str) -> list[str]:
     return [k for k, b in lay.boxes.items() if k in near or (k.startswith("bucket:") and k[7:] == item)]
 
 
+def held(lay: Layout, item: str) -> list[str]:
+    """The cards a close view of ``item``'s visit holds: those it shows (`around`), and every
+    input of each card it sends its gradient to (its own inputs): a card drawn with some of its
+    inputs and not the others reads as made from those alone (review 4: the loss's visit showed
+    `yh - y` beside y and not yh, for "d is yh - y"). Only the visit's own cards: the rest of the
+    view may show a card without its inputs (a wider rule kept most close-ups at home).
+
+    >>> from scenes.layout.place import Box
+    >>> from scenes.layout.routes import Route
+    >>> boxes = {k: Box(k, "op", 0.0, 0.0, 1.0, 1.0) for k in ("a", "b", "c", "d", "e", "f", "bucket:a")}
+    >>> edges = [("a", "c"), ("b", "c"), ("c", "d"), ("e", "d"), ("f", "a"), ("bucket:a", "a")]
+    >>> lay = type("L", (), {"boxes": boxes, "routes": [Route(a, b, None, True, ()) for a, b in edges]})()
+    >>> held(lay, "d"), held(lay, "c"), held(lay, "a")
+    (['a', 'b', 'c', 'd', 'e'], ['a', 'b', 'c', 'd', 'f'], ['a', 'c', 'f', 'bucket:a'])
+    """
+    made_of: dict[str, set[str]] = {}
+    for r in lay.routes:
+        if r.src in lay.boxes and r.dst in lay.boxes and not r.src.startswith("bucket:"):
+            made_of.setdefault(r.dst, set()).add(r.src)
+    near = set(around(lay, item)).union(*(made_of.get(k, set()) for k in made_of.get(item, set())))
+    return [k for k in lay.boxes if k in near]
+
+
 def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], region: Rect, most: float,
-               gap: float) -> Zoom:
+               gap: float, beside: Iterable[str] = (), note_room: tuple[Rect, Sequence[Rect]] | None = None,
+               past: float = 0.0) -> Zoom:
     """The camera on the boxes of ``items``: as large as fits ``region`` with ``note`` (width,
-    height: the visit's note, which keeps its size) beside them at their left, at most ``most``
-    times larger; placed so that the rest of the graph covers as much of the region as it can
-    (no empty margin beside a card at the graph's edge). `WHOLE` when that is no closer, or when
-    the rest of the graph, drawn larger, leaves the note no room at their left (a dense graph
-    whose other cards stand beside the visit's: the note would cover them, `_room_left`).
+    height: the visit's note, drawn as much larger) at their left, at most ``most`` times larger;
+    placed so that the rest of the graph covers as much of the region as it can (no empty margin
+    beside a card at the graph's edge). The note stands where the walk writes it (`note_spots`'
+    first spot): level with the visited card of ``beside``, left of it and of any card of
+    ``items`` on its level (`_note_slot`), inside ``note_room`` (the room the note will have when
+    it is written, where the cards' room is smaller until then: a rectangle less what it keeps
+    off, `seen_in`; None: ``region``), where no other
+    card stands once the graph is drawn larger: the closer of that and (or with no ``beside``
+    only) the note left of them all, level with some of them. `WHOLE`
+    when that is no closer, or when the rest of the graph, drawn larger, leaves the note no room
+    at their left (a dense graph whose other cards stand beside the visit's: the note would
+    cover them, `_room_left`).
 
     >>> from scenes.layout.place import Box
     >>> boxes = {k: Box(k, "op", 0.0, y, 2.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0), ("c", 4.0))}
@@ -127,11 +158,37 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
     >>> z = visit_view(lay, ["a", "b"], (2.0, 1.0), (-6.0, -2.0, 6.0, 4.0), 2.0, 0.5)
     >>> z.factor, z.point((0.0, 0.0)), z.point((0.0, 4.5))
     (2.0, (0.5, -1.0), (0.5, 8.0))
+
+    A visited card at the top of a wide focus: its note needs room only left of that card.
+
+    >>> boxes = {"top": Box("top", "op", 0.0, 2.0, 1.0, 1.0), "l": Box("l", "op", -1.0, 0.0, 1.0, 1.0),
+    ...          "r": Box("r", "op", 1.0, 0.0, 1.0, 1.0)}
+    >>> lay = type("L", (), {"boxes": boxes})()
+    >>> [visit_view(lay, boxes, (2.0, 1.0), (-3.0, -2.0, 3.0, 4.0), 3.0, 0.0, b).factor for b in ([], ["top"])]
+    [1.2, 1.5]
     """
     wanted = set(items)
-    boxes = [b.bounds for k, b in lay.boxes.items() if k in wanted]
+    boxes = {k: b.bounds for k, b in lay.boxes.items() if k in wanted}
     if not boxes:
         return WHOLE
+    fits = []
+    for side in (None, past) if note[0] > 0 else ():
+        slot = _note_slot(boxes, [k for k in beside if k in boxes], note, gap, side)
+        fit = _fit(lay, wanted, list(boxes.values()), slot, region, note_room, most, gap) if slot else None
+        fits += [fit] if fit is not None else []
+    z = _left_of_all(lay, wanted, list(boxes.values()), note, region, most, gap)
+    fit = max(fits, key=lambda f: f.factor, default=None)  # where the note is written, unless much less close
+    return fit if fit is not None and fit.factor >= SLOT_SHARE * z.factor else z
+
+
+SLOT_SHARE = 0.9
+"""A view with the note's slot beside the visited card (`_note_slot`, where the walk writes it) is
+taken if it is at least this share as close as one with the note left of all the visit's cards."""
+
+
+def _left_of_all(lay: Layout, wanted: set[str], boxes: Sequence[Rect], note: tuple[float, float], region: Rect,
+                 most: float, gap: float) -> Zoom:
+    """`visit_view` with the note left of all the ``boxes``, level with some of them."""
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
     x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     left, bottom, right, top = region
@@ -152,6 +209,74 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
     if note[0] > 0 and not _room_left(z, (x0, y0, x1, y1), (k * note[0], k * note[1]), gap, others):
         return WHOLE  # the rest of the graph, drawn larger, would stand where the note goes
     return z
+
+
+def _note_slot(boxes: dict[str, Rect], beside: Sequence[str], note: tuple[float, float], gap: float,
+               past: float | None = None) -> Rect | None:
+    """Where the visit's note stands among the focus ``boxes`` (at home): level with each visited
+    card of ``beside``, ``gap`` left of it and of any focus box on its level, or (``past``: the
+    width of the badge that waits there) right of them (the box around the notes of several
+    visits); None with no visited card.
+
+    >>> boxes = {"a": (0.0, 0.0, 1.0, 1.0), "b": (-2.0, 0.2, -1.0, 0.8)}
+    >>> _note_slot(boxes, ["a"], (1.0, 0.5), 0.5), _note_slot(boxes, ["a"], (1.0, 0.5), 0.5, 0.25)
+    ((-3.5, 0.25, -2.5, 0.75), (2.25, 0.25, 3.25, 0.75))
+    """
+    slots = []
+    for k in beside:
+        mid = (boxes[k][1] + boxes[k][3]) / 2
+        lo, hi = mid - note[1] / 2, mid + note[1] / 2
+        level = [b for b in boxes.values() if b[1] < hi and lo < b[3]]
+        if past is None:
+            edge = min(b[0] for b in level)
+            slots.append((edge - gap - note[0], lo, edge - gap, hi))
+        else:
+            edge = max(b[2] for b in level) + gap + past + gap
+            slots.append((edge, lo, edge + note[0], hi))
+    if not slots:
+        return None
+    return (min(r[0] for r in slots), min(r[1] for r in slots), max(r[2] for r in slots), max(r[3] for r in slots))
+
+
+def _fit(lay: Layout, wanted: set[str], boxes: Sequence[Rect], slot: Rect, region: Rect,
+         note_room: tuple[Rect, Sequence[Rect]] | None, most: float, gap: float) -> Zoom | None:
+    """`visit_view`'s camera on ``boxes`` with the note at ``slot`` (at home, drawn as much larger):
+    the boxes (and the note, where its room is the region) as large as fit ``region`` (``gap`` to
+    spare across it), centred, then moved so that the rest of the graph covers the region
+    (`_cover`), and a step less close (`FIT_STEP`) until the note lies inside its room with no
+    other card, drawn larger, in its slot; None when none of that is closer than home."""
+    own = note_room is None
+    room, keep_off = (region, ()) if note_room is None else note_room
+    bx0, by0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    bx1, by1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    x0, y0 = min(slot[0], bx0) if own else bx0, min(slot[1], by0) if own else by0
+    x1, y1 = max(slot[2], bx1) if own else bx1, max(slot[3], by1) if own else by1
+    left, bottom, right, top = region
+    k = min(most, (right - left - gap) / max(x1 - x0, 1e-9), (top - bottom) / max(y1 - y0, 1e-9),
+            (room[2] - room[0] - gap) / max(max(slot[2], bx1) - min(slot[0], bx0), 1e-9))
+    about = ((bx0 + bx1) / 2, (by0 + by1) / 2)
+    g = graph_bounds(lay)
+    others = [b.bounds for key, b in lay.boxes.items() if key not in wanted]
+    while k > 1.0:
+        cx = (left + right) / 2 + k * (about[0] - (x0 + x1) / 2)
+        cy = (bottom + top) / 2 + k * (about[1] - (y0 + y1) / 2)
+        cx = _cover(cx, about[0], k, (g[0], g[2]), (left, right), (cx + k * (x0 - about[0]), cx + k * (x1 - about[0])))
+        cy = _cover(cy, about[1], k, (g[1], g[3]), (bottom, top), (cy + k * (y0 - about[1]), cy + k * (y1 - about[1])))
+        # lower or higher, where the note's slot meets what its room keeps off (a lit line's pane)
+        lo, hi = bottom - k * (y0 - about[1]), top - k * (y1 - about[1])
+        for y in sorted((min(max(cy + d * (top - bottom) / 8, lo), hi) for d in range(-8, 9)), key=lambda y: abs(y - cy)):
+            z = Zoom(k, about, (cx, y))
+            moved = z.point((slot[0], slot[1])) + z.point((slot[2], slot[3]))
+            clear = (moved[0] - gap, moved[1] - gap, moved[2] + gap, moved[3] + gap)  # the walk keeps a note that far off
+            if (seen_in(moved, room, ()) and not any(meets(clear, r) for r in keep_off)
+                    and not any(meets(clear, z.point((b[0], b[1])) + z.point((b[2], b[3]))) for b in others)):
+                return z
+        k *= FIT_STEP
+    return None
+
+
+FIT_STEP = 0.96
+"""How much less close `_fit` looks again where the note does not fit its room."""
 
 
 def _room_left(z: Zoom, focus: Rect, note: tuple[float, float], gap: float, others: Sequence[Rect]) -> bool:

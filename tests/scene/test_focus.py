@@ -73,6 +73,24 @@ def test_walk_camera_moves_in_on_the_visited_card_and_back_out() -> None:
     assert pane[0] and all(b in pane[1] for b in pane[0])  # the code pane's lines do not move with the graph
 
 
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_the_walk_camera_shows_the_loss_visit_with_both_inputs_of_d(aspect: str) -> None:
+    """backward_walk (review 4 item 1): while the walk's first visit (the loss, L = d ** 2) is
+    explained, the view holds d = yh - y and both its inputs, yh and y, whole in the frame,
+    and L's rule beside L: a view of `yh - y` beside y alone read as made from y."""
+    checked, plan = load_and_plan_at(storyboard_path("backward_walk"), aspect=aspect)
+    first, second = [c for c in plan.cues if c.kind == "visit"][:2]
+    d = second.ids[1]  # the walk goes from L to d, whose tensor (unnamed) the second visit shows
+    loss, yh, y = (checked.index.ids_of(n)[0] for n in ("L", "yh", "y"))
+    sample = next(iter(inspect_clip(checked, plan, RenderOptions(aspect=aspect), at=[first.start + 2.0])))
+    w, h = sample["frame"]
+    shown = {i["id"] for i in sample["items"] if i["role"] == "card" and i["opacity"] > 0.5
+             and i["bbox"][0] >= 0 and i["bbox"][2] <= w and i["bbox"][1] >= 0 and i["bbox"][3] <= h}
+    assert {loss, d, yh, y} <= shown, (sorted(shown), loss, d, yh, y)
+    notes = [i for i in sample["items"] if i["id"] == f"note:{loss}" and i["opacity"] > 0.5]
+    assert notes, "L's rule is written beside it"
+
+
 def test_a_walk_beat_starts_from_its_stored_state_with_the_camera_in(tmp_path: Path) -> None:
     """backward_walk at 16:9: the walk's camera stays in from one walk beat to the next, so the
     beat after starts close, its record says so (and the digest in its segment's key with it),
