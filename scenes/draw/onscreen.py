@@ -166,19 +166,6 @@ class OnScreen(View):
                 out.append((left, bottom, right + READS_ON * (top - bottom), top))
         return out
 
-    @staticmethod
-    def runs_into(badges: Sequence[Mobject]) -> list[Rect]:
-        """Where a number ending just left of each of ``badges``, level with it, would read on
-        into it: up to `READS_ON` of its heights before its start (a rule's result ``= 4`` set
-        beside L1's waiting gradient ``1`` read ``1 × 2 × 2 = 4 1``: REVIEW5 item 5, as
-        `collisions.waits_reading_on` sees it). A visit's note keeps off it."""
-        out = []
-        for m in badges:
-            if m.width > 0 and opacity(m) >= MIN_OPACITY:
-                left, bottom, right, top = bounds(m)
-                out.append((left - READS_ON * (top - bottom), bottom, left, top))
-        return out
-
     def card_shows(self, item: str, text: str) -> bool:
         """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
         above it, a grad_fn its card had no room for): a string the card already draws is

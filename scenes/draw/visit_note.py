@@ -66,7 +66,6 @@ class VisitNotes(View):
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         seen = self.onscreen.shown_rects(exclude=going, extra=marks)
         avoid = [bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks() + seen
-        avoid += self.onscreen.runs_into(list(self.walk.badges.values()))  # its result would read on into one
         avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
         # and, where there is room, off what the walk's camera took out of view: it shows again
         # where it was once the camera moves on, and the note, moved with it, would cover it
