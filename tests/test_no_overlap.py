@@ -139,6 +139,8 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # a waiting badge level with a rule's result (REVIEW5 item 5, sum9; not fixed: the pow rule set off
     # the seed's run went above L1, left the sub view, and the camera's move then jumped 192 px)
     ("missing_gradient", "16:9"): "1: L1's seed '1' waits just right of the pow rule's '= 4' (15.9-20.4 s)",
+    ("dynamic_graph", "16:9"): "1: h's seed '1' waits just right of the mul rule's 'w: 1 × 1/3 = 1/3' (79.5-81.9 s)",
+    ("dynamic_graph", "1:1"): "2: the top h's seed '1' right of '= 1/9' (112.0-115.3 s); '1/3' right of '= 1/27' (112.3 s)",
     # (clip, aspect): what badge still waits on an arrowhead or a label (collisions.waits_on_heads):
     # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
     # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off
