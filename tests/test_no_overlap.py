@@ -143,6 +143,11 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     ("micrograd_readme", "1:1"): "2: badges '-27.77' and '6.94' level with values (94.2-96.4 s)",
     ("sigmoid_logloss", "1:1"): "1: the badge '-0.498' level with t0's value '1.500' (60.6 s, one frame)",
     ("sigmoid_logloss", "16:9"): "1: the badge '-1.000' (t13) sent to the loss waits on the loss card's name and value at the top edge (34.6-62 s): a regression of h/cam9's close-ups (held cards, note slot), not fixed",
+    # a waiting badge level with a rule's result (REVIEW5 item 5, sum9; not fixed: the pow rule set off
+    # the seed's run went above L1, left the sub view, and the camera's move then jumped 192 px)
+    ("missing_gradient", "16:9"): "1: L1's seed '1' waits just right of the pow rule's '= 4' (15.9-20.4 s)",
+    ("dynamic_graph", "16:9"): "1: h's seed '1' waits just right of the mul rule's 'w: 1 × 1/3 = 1/3' (79.5-81.9 s)",
+    ("dynamic_graph", "1:1"): "2: the top h's seed '1' right of '= 1/9' (112.0-115.3 s); '1/3' right of '= 1/27' (112.3 s)",
     # (clip, aspect): what badge still waits on an arrowhead or a label (collisions.waits_on_heads):
     # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
     # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off

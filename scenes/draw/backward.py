@@ -10,7 +10,7 @@ its first cue calls their ``enter_backward``. How its gradient tokens ride and w
 
 from __future__ import annotations
 
-from manim import FadeIn, FadeOut, VGroup
+from manim import FadeIn, FadeOut, Mobject, VGroup
 
 from scenes.draw.buckets import Buckets
 from scenes.draw.focus import CameraFocus
@@ -36,6 +36,10 @@ from scenes.storyboard.cues import Cue, CueKind
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
 
 
+HOLDS = frozenset({"code_line", "output_line", "message", "light", "emphasis", "check"})
+"""Cue kinds that leave the graph as it is: a bucket's sum kept past the walk stays through them."""
+
+
 class BackwardWalk(View):
     """Draws grad_fn_appear, backward_start, visit, local_rule and grad_travel; takes the walk's
     marks away when a cue about something else comes (``give_way``). Asks the graph for cards,
@@ -57,14 +61,25 @@ class BackwardWalk(View):
     def walk(self) -> WalkView:
         return self.ctx.state.walk
 
-    def give_way(self, kind: CueKind) -> Anims:
+    def give_way(self, kind: CueKind, at: float | None = None) -> Anims:
         """The walk is over when a cue about something else comes (``ends_walk``): its glow,
-        its last visit's marks and the badges waiting by buckets go."""
+        its last visit's marks and the badges waiting by buckets go; but a bucket's sum that a
+        caption up at ``at`` (the cue's start) or after names (its ``named_until``,
+        `Buckets._bucket_note`) stays while only the code and what it prints change (`HOLDS`),
+        to that caption's end (``walk.held``): "`print(w.grad)` shows 2/3, the sum of what its
+        two arrows carried" came after ``1/3 + 1/3 = 2/3`` had gone (REVIEW5 item 6)."""
         walk = self.walk
+
+        def holds(m: Mobject) -> bool:
+            return at is not None and kind.name in HOLDS and getattr(m, "named_until", 0.0) > at + 1e-6
+
+        out: Anims = [FadeOut(m) for m in walk.held if not holds(m)]
+        walk.held = [m for m in walk.held if holds(m)]
         if not kind.ends_walk or walk.wave is None:
-            return []
-        out: Anims = [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *walk.badges.values(),
-                                           *sum(walk.fill_tokens.values(), [])]]
+            return out
+        walk.held += [m for m in walk.visit_marks if holds(m)]
+        out += [FadeOut(m) for m in [walk.wave, *walk.visit_marks, *walk.badges.values(),
+                                     *sum(walk.fill_tokens.values(), [])] if m not in walk.held]
         walk.wave, walk.visit_marks, walk.fill_tokens, walk.badges = None, [], {}, {}
         return out
 

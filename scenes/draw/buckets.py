@@ -32,6 +32,7 @@ from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_spots import badge_centre, meet, note_centre, own_note_centre, rect_around
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
+from scenes.storyboard.caption_events import naming
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 
@@ -115,16 +116,20 @@ class Buckets(View):
         return out
 
     def _bucket_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
-                     early: bool) -> Anims:
+                     early: bool, until: float | None = None, later: bool = False) -> Anims:
         """The bucket's sums beside it, one a row (``3 + 3 = 6``, then ``6 + 6 = 12``), at its
         value's size (a visit note's where a row would not fit the free frame's width), until the next visit or fill; clear of what is on screen but ``going``, and
         of ``coming`` (the bucket's new value, which may overhang its rim). ``early``: the first
         row (what met in the bucket) is written while its terms are still there, before they go
-        in; the rest as the level rises."""
+        in; the rest as the level rises. ``until``: the end of the caption that names the sum
+        (`naming`): it stays past the walk to then; ``later``: that caption is a later beat's,
+        where the code pane may come back whole and print, so it keeps off there."""
         t = self.theme
         lo, _, hi, _ = self.frame.free_rect()
         lay = self.onscreen.shown_layout(box)  # judged by the cards drawn, not a freed graph's places
         avoid = self.frame.pane_bounds() + self.frame.frame_marks() + self.onscreen.shown_rects(exclude=going, extra=coming)
+        if later and self.ctx.state.code.pane is not None:
+            avoid += [self.ctx.spec.code] + self.frame.console_reach()
         if self.walk.wave is not None:  # the glow round the bucket as it fills: the sum starts clear of it
             avoid.append(bounds(self.walk.wave))
 
@@ -153,6 +158,8 @@ class Buckets(View):
         x, y = at
         heads = len(split[0])  # the lines of the first row (what met in the bucket)
         self.labels.keep_inside(block.move_to([x, y, 0]))
+        if until is not None:
+            block.named_until = until  # kept past the walk (`BackwardWalk.give_way`)
         self.walk.visit_marks.append(block)
         written = DROP.arrive - FADE_LEAD  # the terms start to go in then
         return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k < heads
@@ -301,7 +308,9 @@ class Buckets(View):
         if before is not None and add is not None and after is not None:  # .grad keeps adding: 6 + 6 = 12
             rows.append(f"{before.text} + {add.text} = {after.text}")
         if rows:
-            out += self._bucket_note(box, rows, going, coming, early=early)
+            says = naming(self.ctx.plan.captions, cue)
+            out += self._bucket_note(box, rows, going, coming, early=early, until=says and says.end,
+                                     later=says is not None and says.beat != cue.beat)
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out

@@ -134,12 +134,17 @@ class WalkCamera(View):
         long name, may leave the view; then a little less close, up to ``looks`` times), and closer
         than ``beat`` (a factor); else `WHOLE`."""
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
-        inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
         most = self.theme.layout.camera_zoom
         items, visited, note_room = seen
         past = nominal_token_size(self.theme, scale=home.scale)[0]  # the badge right of a card, before a note there
         for _ in range(looks):
+            inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
             z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past)
+            drawn = tag_reach(self.theme, home.scale * z.factor)  # a tag grows with the view: L1's ``** 2``
+            if drawn > reach + 1e-9:  # drawn close reached up against the checklist (REVIEW5 item 5)
+                reach = drawn
+                inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
+                z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past)
             if z.factor <= beat + 1e-9:
                 break
             if self.focus.shows_whole(z, sight, items):

@@ -337,18 +337,28 @@ def reads_with(value: Item, badge: Item) -> bool:
 
 def waits_reading_on(before: Iterable[Item], items: Iterable[Item]) -> list[Collision]:
     """Every visible badge standing where it stood in the frame ``before`` (waiting, as
-    `waits_on_heads` tells) that reads as more of a visible value (`reads_with`).
+    `waits_on_heads` tells) that reads as more of a visible value (`reads_with`), or of a rule's
+    result: the product pill ending a note's row ``... =`` (REVIEW5: the seed ``1`` beside
+    ``1 × 2 × 2 = 4`` read ``= 4 1``).
 
     >>> four = {"kind": "text", "role": "value", "text": "4", "bbox": [708, 110, 720, 127], "opacity": 1.0, "id": "t5"}
     >>> one = {"kind": "text", "role": "badge", "text": "1", "bbox": [771, 118, 786, 140], "opacity": 1.0, "id": "t5"}
     >>> [c.what for c in waits_reading_on([one], [four, one])], waits_reading_on([], [four, one])
     (['badge reads as more of a value'], [])
+    >>> row = {"kind": "text", "role": "note", "text": "1 × 2 × 2 =", "bbox": [416, 142, 557, 159], "opacity": 1.0, "id": "note:t5"}
+    >>> pill = dict(four, role="badge", bbox=[562, 137, 584, 164], id="t4->t5")
+    >>> seed = dict(one, bbox=[586, 122, 606, 149])
+    >>> [c.what for c in waits_reading_on([seed, pill], [row, pill, seed])]
+    ["badge reads as more of a rule's result"]
     """
     still = {(b["text"], tuple(b["bbox"])) for b in before if b["role"] == "badge"}
     seen = visible(items)
-    values = [v for v in seen if v["role"] == "value"]
-    return [Collision("badge reads as more of a value", b, v) for b in seen
-            if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still for v in values if reads_with(v, b)]
+    rows = [n for n in seen if n["role"] == NOTE and (n.get("text") or "").rstrip().endswith("=")]
+    results = [p for p in seen if p["role"] == "badge" and any(reads_with(n, p) for n in rows)]
+    values = [(v, "value") for v in seen if v["role"] == "value"] + [(p, "rule's result") for p in results]
+    return [Collision(f"badge reads as more of a {what}", b, v) for b in seen
+            if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still
+            for v, what in values if v is not b and not _copies(v, b) and reads_with(v, b)]
 
 
 NOTE = "note"

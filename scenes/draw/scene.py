@@ -160,7 +160,7 @@ class ClipScene(QuickLists, Scene):
         out = self.views.titles.give_way(cue.kind, step) + self.views.curve.give_way(cue.kind)
         out += self.views.network.give_way(cue.kind, step) + self.views.passes.recall_sweep(cue.kind, step)
         kind = cue_kind(cue.kind)
-        out += self.views.walk.give_way(kind) + self.views.code.give_way(cue, step)
+        out += self.views.walk.give_way(kind, cue.start) + self.views.code.give_way(cue, step)
         if kind.follows_line and self.code.pane is not None and cue.seqs:
             out += self.views.code.bar_to(self.events[cue.seqs[0]].line, step, walk=kind.walk_line)
         # the walk's legend with the pane stepping aside (before the drawer: its notes keep off

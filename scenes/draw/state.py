@@ -57,6 +57,8 @@ class WalkView:
     wave: VGroup | None = None
     tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # node id -> tokens that rode to it
     visit_marks: list[Mobject] = field(default_factory=list)
+    held: list[Mobject] = field(default_factory=list)  # a bucket's sum outlasting the walk until the
+    # caption naming it goes (its ``named_until``: `BackwardWalk.give_way`)
     badges: dict[str, Mobject] = field(default_factory=dict)  # node -> the gradient it received, kept to the walk's end
     fill_tokens: dict[str, list[VGroup]] = field(default_factory=dict)  # leaf -> the badge beside its bucket
     products: dict[tuple[str, str], list[Mobject]] = field(default_factory=dict)  # (node, to node) -> the last

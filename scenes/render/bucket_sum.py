@@ -8,7 +8,10 @@ with two or more ``part`` strings): the note ``3 + 3 = 6`` is written, and at so
 is written every term is a badge of that bucket (its mouth, or its row beside it: within the bucket's width
 and twice the row's width of it), still seen; into a
 bucket that held a value, ``6 + 6 = 12`` is written too, not before the pass's own sum (the
-engine sums the paths before AccumulateGrad adds to ``.grad``). Numbers are the plan's strings.
+engine sums the paths before AccumulateGrad adds to ``.grad``). And the sum stays written while
+the first caption naming its value is up (`naming`: dynamic_graph's ``1/3 + 1/3 = 2/3`` went
+with the walk's marks just as "shows 2/3, the sum of what its two arrows carried" came up,
+REVIEW5 item 6). Numbers are the plan's strings.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from scenes.storyboard.caption_events import naming
 from scenes.storyboard.plan import Plan
 
 SHOWN = 0.5
@@ -24,6 +28,8 @@ SEEN = 0.05
 """Opacity from which a note counts as being written (`scenes.render.continuity.SEEN`)."""
 LATE = 1.0
 """Seconds after its fill ends by which a sum must have been written."""
+FADES = 0.4
+"""Seconds at each end of the caption naming a sum in which the sum may still be coming or going."""
 
 
 @dataclass
@@ -37,7 +43,9 @@ class Met:
     then: str | None
     start: float
     end: float
+    named: tuple[float, float] | None = None  # the caption naming the sum's value is up (`naming`)
     first: float | None = None  # when the pass's sum first showed
+    unnamed: float | None = None  # a frame the caption naming it was up and it was not written
     then_first: float | None = None
     together: bool = False  # some frame showed it written with all its terms at the bucket
     problems: list[str] = field(default_factory=list)
@@ -52,8 +60,9 @@ def meetings(plan: Plan) -> list[Met]:
             continue
         before, after = c.text("before"), c.text("after")
         then = f"{before} + {c.text('add')} = {after}" if before is not None and after is not None else None
+        says = naming(plan.captions, c)
         out.append(Met(f"bucket:{c.ids[1]}", parts, f"{' + '.join(parts)} = {c.text('add')}", then,
-                       c.start, c.start + c.duration))
+                       c.start, c.start + c.duration, (says.start, says.end) if says is not None else None))
     return out
 
 
@@ -120,6 +129,10 @@ def see(met: Met, time: float, items: list[dict]) -> None:
         elif not met.problems:
             met.problems.append(f"at {time:.2f} s {met.text!r} is written while {' and '.join(gone)} "
                                 f"are not at {met.bucket}")
+    named = met.named
+    if (named is not None and met.unnamed is None and max(named[0], met.end) + FADES <= time <= named[1] - FADES
+            and met.text not in notes):
+        met.unnamed = time
     if met.then is not None and met.then_first is None and met.then in notes and met.start - 1e-6 <= time:
         met.then_first = time
 
@@ -133,6 +146,9 @@ def verdict(met: Met) -> list[str]:
     ["'3 + 3 = 6' never written by bucket:t0 (1.00-1.80 s)"]
     """
     out = [] if met.together else met.problems[:1]
+    if met.unnamed is not None and met.named is not None:
+        out.append(f"{met.text!r} gone at {met.unnamed:.2f} s while the caption naming its sum is up "
+                   f"({met.named[0]:.2f}-{met.named[1]:.2f} s)")
     if met.first is None:
         out.append(f"{met.text!r} never written by {met.bucket} ({met.start:.2f}-{met.end:.2f} s)")
     if met.then is not None and met.then_first is None:

@@ -101,3 +101,23 @@ def _places(text: str, strings: Iterable[Shown]) -> list[int]:
         if where >= 0:
             pos = where + len(s.text)
     return out
+
+
+def naming(captions: Iterable[CaptionSpan], cue: Cue, roles: Iterable[str] = ("add", "after")) -> CaptionSpan | None:
+    """The first caption still up at or after ``cue``'s start that names one of its strings of
+    ``roles`` (the same logged value: its ``seq``); None where none does. A bucket's sum
+    (``1/3 + 1/3 = 2/3``) written as its fill ends stays up through it: the words "shows 2/3, the
+    sum of what its two arrows carried" may come in the next beat, after the walk's marks are
+    gone (REVIEW5 item 6).
+
+    >>> from scenes.storyboard.placeholders import Shown
+    >>> fill = Cue(82.7, 0.4, "bucket_fill", 12, ("n0", "t0"), (Shown("2/3", 35, "after", "after"),))
+    >>> says = lambda start, end, seq: CaptionSpan(0, start, end, "x", 13, (Shown("2/3", seq, "v", "caption"),))
+    >>> naming([says(78.2, 83.4, 9), says(84.0, 89.2, 35), says(90.0, 93.0, 35)], fill).end
+    89.2
+    >>> naming([says(60.0, 70.0, 35), says(84.0, 89.2, 9)], fill) is None
+    True
+    """
+    seqs = {s.seq for s in cue.strings if s.role in set(roles) and s.seq is not None}
+    return next((c for c in sorted(captions, key=lambda c: c.start)
+                 if c.end > cue.start and any(s.seq in seqs for s in c.strings)), None)

@@ -115,3 +115,19 @@ def test_a_number_waiting_just_past_a_value_reads_with_it() -> None:
     below = text((771, 136, 786, 157), role="badge", text="1", id="t5")
     assert waits_reading_on([below], [four, below]) == []
     assert waits_reading_on([], [four, one]) == []  # riding past: not waiting
+
+
+def test_a_number_waiting_just_past_a_rules_result_reads_with_it() -> None:
+    """REVIEW5 item 5: L1's seed ``1`` waiting just right of the pow rule's product ``4`` read
+    ``1 × 2 × 2 = 4 1``; the pill ends a note's row ``... =``, so it is the rule's result."""
+    row = {"kind": "text", "role": "note", "text": "1 × 2 × 2 =", "bbox": [416, 142, 557, 159], "opacity": 1.0,
+           "id": "note:t5"}
+    pill = {"kind": "text", "role": "badge", "text": "4", "bbox": [562, 137, 584, 164], "opacity": 1.0, "id": "t4->t5"}
+    seed = {"kind": "text", "role": "badge", "text": "1", "bbox": [586, 122, 606, 149], "opacity": 1.0, "id": "t5"}
+    assert [c.what for c in waits_reading_on([seed, pill], [row, pill, seed])] == ["badge reads as more of a rule's result"]
+    assert waits_reading_on([seed, pill], [dict(row, text="pow: d² → × 2d"), pill, seed]) == []  # no result there
+    ride = dict(pill, bbox=[586, 137, 608, 164])  # its copy setting off along the edge: not a second number
+    assert waits_reading_on([ride, pill], [row, pill, ride]) == []
+    assert waits_reading_on([dict(seed, bbox=[587, 128, 606, 154]), pill],
+                            [dict(row, bbox=[423, 93, 559, 109]), dict(pill, bbox=[564, 88, 585, 114]),
+                             dict(seed, bbox=[587, 128, 606, 154])]) == []  # the rule set higher: apart

@@ -74,9 +74,18 @@ def reads_level(value: dict, tag: dict) -> bool:
     return min(vy1, ty1) > max(vy0, ty0) and vx1 - TOUCH <= tx0 <= vx1 + READS_ON * (vy1 - vy0)
 
 
+def frame_marks(before: list[dict], items: list[dict]) -> list[dict]:
+    """The visible labels of no card standing where they stood in the frame ``before``: the
+    checklist's rows, the legend's words (they stay put while the graph moves)."""
+    still = {(i["role"], i.get("text"), tuple(i["bbox"])) for i in before}
+    return [i for i in visible(items) if i["role"] == "label" and i.get("id") is None
+            and (i["role"], i.get("text"), tuple(i["bbox"])) in still]
+
+
 class OpTags(Spans):
     """No op name reads as more of a value level with it (`reads_level`), and each keeps
-    `TAG_CLEAR` of its height off its own card (`op_tags`)."""
+    `TAG_CLEAR` of its height off its own card (`op_tags`) and off the frame's marks, the
+    checklist and the legend (`frame_marks`: missing_gradient's ``** 2`` on "3. which loss?")."""
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -84,6 +93,7 @@ class OpTags(Spans):
 
     def see(self, sample: dict) -> None:
         values = [v for v in visible(sample["items"]) if v["role"] == "value"]
+        marks = frame_marks(self.before, sample["items"])
         tags, self.before = op_tags(self.before, sample["items"]), sample["items"]
         for tag, box in tags:
             for v in values:
@@ -91,6 +101,10 @@ class OpTags(Spans):
                     self.add(("an op name reads as more of a value", who(tag), who(v)), sample["time"],
                              f"{who(tag)} {tag['bbox']} right of {who(v)} {v['bbox']}")
             height = tag["bbox"][3] - tag["bbox"][1]
+            for mark in marks:
+                if gap_between(tuple(tag["bbox"]), tuple(mark["bbox"])) < TAG_CLEAR * height:
+                    self.add(("an op name against a frame mark", who(tag), who(mark)), sample["time"],
+                             f"{who(tag)} {tag['bbox']} by {who(mark)} {mark['bbox']}")
             gap = gap_between(tuple(tag["bbox"]), tuple(box["bbox"]))
             if gap < TAG_CLEAR * height:
                 self.add(("an op name on its card's border", who(tag)), sample["time"],
