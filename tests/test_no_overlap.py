@@ -228,7 +228,8 @@ STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
 }
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
-    ("backward_walk", "16:9"): f"40 % at most (30 % before the walk's camera): {_WALK_CAMERA}",
+    ("backward_walk", "16:9"): (f"40 % at most (30 % before the walk's camera; 39 % grown after the walk, beside the "
+                                f"recap board in the top corner, 51-55 % grown before it): {_WALK_CAMERA}"),
     ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
     ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
                              f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
@@ -238,8 +239,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                                "column beside the network takes a third of its region (the network view's own placement)"),
     ("leaf_nodes", "9:16"): (f"45 % at most (41 % before the walk's camera; 47 % before a close-up hid a card whose "
                              f"every link leads out of view, focus._floating): {_WALK_CAMERA}"),
-    ("backward_walk", "9:16"): (f"49 % at most (55 % before a close-up hid a card whose every link leads out of "
-                                f"view, focus._floating, review 3 item 9): {_WALK_CAMERA}"),
     ("grad_accumulation", "9:16"): (f"29 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
                                     f"left in view while its card was out): a two-layer graph of five cards, {_WALK_CAMERA}"),
     ("dynamic_graph", "9:16"): (f"45 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "

@@ -80,7 +80,8 @@ class WholeGraph(View):
         the legend where it is, or lifted to just under the pane (a corner of the frame the
         graph has no card in, where beside the whole pane it stood in the graph's way); and how
         far up it goes."""
-        marks = self.frame.frame_marks()
+        recap = self.ctx.state.titles.recap  # a recap board on screen keeps its place, as the legend does
+        marks = self.frame.frame_marks() + ([bounds(recap)] if recap is not None and len(recap) else [])
         options = [(0.0, self._view(pane, marks))]
         legend = self.ctx.state.graph.legend
         if legend is not None and len(legend) and pane:

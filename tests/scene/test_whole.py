@@ -35,12 +35,26 @@ def test_the_graph_grows_once_built_before_the_next_beat(name: str, aspect: str)
                    for c in shared.cues)
 
 
-def test_a_walk_clip_and_a_square_frame_keep_the_graph_home() -> None:
-    """The walk's clips have the walk's camera; 1:1 has ``whole_graph: home``."""
-    for name, aspect in (("backward_walk", "16:9"), ("graph_build", "1:1")):
+def test_a_printing_walk_clip_and_a_square_frame_keep_the_graph_home() -> None:
+    """A walk clip whose program prints keeps its printed lines (and the pane) for the takeaway;
+    1:1 has ``whole_graph: home``."""
+    for name, aspect in (("missing_gradient", "16:9"), ("graph_build", "1:1")):
         checked = load(storyboard_path(name))
         p, _ = laid_out_at(checked, plan_of(checked), aspect)
         assert not [c for c in p.cues if c.kind.startswith("whole")], (name, aspect)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_a_walk_clip_grows_the_graph_once_the_walk_is_over(aspect: str) -> None:
+    """backward_walk prints nothing: its graph grows once, after the last visit, the camera's
+    move back out and the takeaway's recap (whose board it keeps off), and stays."""
+    checked = load(storyboard_path("backward_walk"))
+    p, _ = laid_out_at(checked, plan_of(checked), aspect)
+    moves = [c for c in p.cues if c.kind.startswith("whole")]
+    assert [c.kind for c in moves] == ["whole"]
+    over = max(c.start + c.duration for c in p.cues if c.kind in ("visit", "camera"))
+    recap = max(c.start + c.duration for c in p.cues if c.kind == "recap")
+    assert max(over, recap) <= moves[0].start and moves[0].start + moves[0].duration < p.duration
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])
