@@ -153,6 +153,9 @@ def area(r: Rect) -> float:
 SPREADS = 8
 """The steps from the most spread to none that `clear_view` tries in each rectangle."""
 
+TIE = 1e-6
+"""How far (in frame units) a card's reach may overlap what it keeps off and still touch it only."""
+
 
 def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, most: float,
                stretch: float) -> tuple[Stretch, Rect] | None:
@@ -184,7 +187,10 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
                 if best is not None and size <= best[0] + 1e-9:
                     continue
                 cards = [s.box_bounds(b) for b in lay.boxes.values()]
-                if not any(meets((c[0] - reach / 2, c[1] - reach / 2, c[2] + reach / 2, c[3] + reach), r)
+                # (less a hair: a top card's op name that `whole_view` set against the pane's foot
+                # touches it, and a rounding error is no overlap)
+                if not any(meets((c[0] - reach / 2 + TIE, c[1] - reach / 2 + TIE, c[2] + reach / 2 - TIE,
+                                  c[3] + reach - TIE), r)
                            for c in cards for r in keep_off):
                     best = (size, s, region)
     if best is None or best[0] <= area(extent(lay.boxes, Stretch(1.0, 1.0, 1.0, (0.0, 0.0), (0.0, 0.0)))) * 1.01:
