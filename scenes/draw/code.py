@@ -12,7 +12,7 @@ from collections.abc import Collection
 from manim import FadeIn, FadeOut, Transform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import at_half, cut, first_half, second_half
+from scenes.draw.crossfade import at_half, cut
 from scenes.draw.scroll import reflow, scroll
 from scenes.draw.drawers import draws
 from scenes.draw.loops import PassMark
@@ -89,16 +89,16 @@ class CodePaneView(View):
         return swap + self._printed_aside(aside, not aside, step) + self.marks.follow_pane(step, rode)
 
     def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch) -> Anims:
-        """The printed lines go with the pane stepping aside (under the lit line alone they would
-        read as that line's output) and come back with it, by the second half; a line printed in
-        that very step joins them (`_console`)."""
+        """The printed lines stay on screen with the pane stepping aside, sliding up under its lit
+        line (the room it freed; the takeaways quote them), and back down under the whole pane as
+        it comes back (`CodeView.lines_foot`)."""
         lines = self.ctx.state.console.lines
         if lines is None or not len(lines) or aside == was_aside:
             return []
-        if aside:
-            return [FadeOut(lines, rate_func=first_half)]
-        step.arriving.add(id(lines))
-        return [FadeIn(lines, rate_func=second_half)]
+        dy = self.code.printed_shift(lines, self.theme.sizes.code_pad)
+        if abs(dy) < 1e-6:
+            return []
+        return [Transform(lines, lines.copy().shift([0.0, dy, 0.0]))]
 
     def _pane(self, first: int, line: int, max_rows: int | None = None) -> CodePane:
         """The code pane from line ``first`` (all of it when it fits), ``line`` lit: from the

@@ -75,7 +75,8 @@ class Console(View):
             floor = max(floor, graph_top + self._tag_room())
         floor = max(floor, self._legend_top(left, right, top) + gap)
         if self.console.lines is None:
-            y_top = (code.foot - gap) if pane is not None and code.foot is not None else top
+            foot = code.lines_foot() if pane is not None else None  # under the lit line where the pane stands aside
+            y_top = (foot - gap) if foot is not None else top
             self.console.lines = VGroup()
             anchor = [left + t.sizes.code_pad, y_top, 0]
             m.move_to(anchor, aligned_edge=[-1, 1, 0])

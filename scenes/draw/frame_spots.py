@@ -83,9 +83,14 @@ class FreeFrame(View):
 
     def pane_bounds(self) -> list[Rect]:
         """The code pane's backdrop and the printed lines under it, as rectangles to keep off."""
-        printed = None if self.code.aside else self.console.lines  # gone with the pane stepping aside
-        mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, printed) if m is not None]
-        return [bounds(m) for m in mobs if len(m.get_family()) and m.width > 0]
+        pane, printed = self.code.pane, self.console.lines
+        out = [bounds(pane.bg)] if pane is not None and len(pane.bg.get_family()) and pane.bg.width > 0 else []
+        if printed is not None and len(printed.get_family()) and printed.width > 0:
+            # where they hang once the pane's move is over (under its lit line where it stands aside)
+            dy = self.code.printed_shift(printed, self.theme.sizes.code_pad) if pane is not None else 0.0
+            b = bounds(printed)
+            out.append((b[0], b[1] + dy, b[2], b[3] + dy))
+        return out
 
     def frame_marks(self) -> list[Rect]:
         """The legend and the checklist, as rectangles a note keeps off."""

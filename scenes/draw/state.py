@@ -77,6 +77,19 @@ class CodeView:
     centred: tuple[tuple[float, float, float, float], float] | None = None  # shown large in the middle before
     # the first picture: its rectangle and text size (scenes/draw/code.py's _centred)
 
+    def lines_foot(self) -> float | None:
+        """Where the printed lines hang from: the whole pane's foot, or the lit line's where the
+        pane stands aside (they stay on screen under it, where the pane freed its room)."""
+        if self.aside and self.pane is not None:
+            return float(self.pane.bg.get_bottom()[1])
+        return self.foot
+
+    def printed_shift(self, lines: Any, gap: float) -> float:
+        """How far the printed ``lines`` move up (down, where negative) to hang under the pane as
+        it stands (`lines_foot`), the first a gap under it, as `Console` prints them."""
+        foot = self.lines_foot()
+        return 0.0 if foot is None else foot - gap - float(lines.get_top()[1])
+
 
 @dataclass
 class ConsoleView:

@@ -14,9 +14,9 @@ for the graph to stay grown as long as a move takes: no move).
 In a clip with a backward walk, the walk's camera has the graph until the last walk is over
 and the camera is back out for the whole (``moves``, the camera's cues), and the takeaway's
 recap is on screen (the grown graph keeps off its board): the graph grows in the first pause
-after that at least ``camera_least`` long (not the clip's last), and stays; not where the
-program printed (the pane stepping aside takes its printed lines away, and the takeaways
-quote them: grad_accumulation's 12 then 6, missing_gradient's None). A graph that fills
+after that at least ``camera_least`` long (not the clip's last), and stays; what the program
+printed stays on screen under the lit line (`CodeView.lines_foot`: the takeaways quote it,
+grad_accumulation's 12 then 6, missing_gradient's None). A graph that fills
 ``layout.fill_graph`` of the frame at home, or an aspect whose ``whole_graph`` is ``home``, has
 no move.
 """
@@ -62,8 +62,6 @@ def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Them
     walks = [c for c in p.cues if c.kind == "visit"]
     if not walks:
         return _grow_from(p, busy, built, beat)
-    if any(c.kind in CONSOLE_KINDS for c in p.cues):
-        return []  # the pane would take the printed lines aside with it, and the takeaway quotes them
     # the camera's until the last walk is over and the camera is back out, and past the recap
     # (its board then on screen, the grown graph keeps off it): in the first pause then, and stays
     after = [*walks, *moves, *(c for c in p.cues if _needs_pane(c) or c.kind == "recap")]
