@@ -12,7 +12,7 @@ from collections.abc import Collection
 from manim import FadeIn, FadeOut, Transform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import at_half, cut
+from scenes.draw.crossfade import at_half, cut, first_half, second_half
 from scenes.draw.scroll import reflow, scroll
 from scenes.draw.drawers import draws
 from scenes.draw.loops import PassMark
@@ -98,7 +98,9 @@ class CodePaneView(View):
         dy = self.code.printed_shift(lines, self.theme.sizes.code_pad)
         if abs(dy) < 1e-6:
             return []
-        return [Transform(lines, lines.copy().shift([0.0, dy, 0.0]))]
+        # up once the rows that go have faded (first half), down before the rows that come show
+        # (second half): never over a row of code
+        return [Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=second_half if aside else first_half)]
 
     def _pane(self, first: int, line: int, max_rows: int | None = None) -> CodePane:
         """The code pane from line ``first`` (all of it when it fits), ``line`` lit: from the
