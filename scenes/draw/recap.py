@@ -132,8 +132,9 @@ class Recap(View):
         if board is None:
             out = self._pane_aside(step)
             if out:
-                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks(), later,
-                                  value_size=value)
+                # (the printed lines stay, under the lit line: `pane_bounds` has them where they go)
+                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks()
+                                  + self.frame.pane_bounds(), later, value_size=value)
                 if board is None:
                     self._pane_back()
                     out = []
@@ -176,7 +177,7 @@ class Recap(View):
         return None
 
     def _pane_aside(self, step: StepScratch) -> Anims:
-        """The code pane steps aside to its lit line (its printed lines go with it) to give the
+        """The code pane steps aside to its lit line (its printed lines rise under it) to give the
         board its room; what it was is kept (``_gone``, ``_before``) to be put back if even then
         the board finds none."""
         code = self.code.code
