@@ -163,8 +163,10 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     around each (an op name over it), meet none of ``keep_off`` (the lit line's pane, the
     legend): tried in each rectangle of ``free`` whose sides lie on its own or on the edges of
     ``keep_off`` (one may take in a short pane of one line over a corner of the graph where no
-    card stands), each with its spread at most ``stretch`` or in `SPREADS` steps down to none; the move
-    and its rectangle, or None where none draws the graph larger than it is.
+    card stands), each with its spread at most ``stretch`` or in `SPREADS` steps down to none (of
+    two as large, the one in the larger rectangle: a graph the frame's height bounds is centred
+    in the frame's width, not in a strip beside a board); the move and its rectangle, or None
+    where none draws the graph larger than it is.
 
     >>> from scenes.layout.place import Box
     >>> boxes = {k: Box(k, "op", 0.0, y, 1.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0))}
@@ -184,8 +186,9 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
                 if s.k < 1.0 - 1e-6:
                     break
                 size = area(extent(lay.boxes, s))
-                if best is not None and size <= best[0] + 1e-9:
-                    continue
+                if best is not None and (size < best[0] - 1e-9 or (size <= best[0] + 1e-9
+                                                                   and area(region) <= area(best[2]))):
+                    continue  # as large in a larger rectangle: nearer the frame's middle, centred in it
                 cards = [s.box_bounds(b) for b in lay.boxes.values()]
                 # (less a hair: a top card's op name that `whole_view` set against the pane's foot
                 # touches it, and a rounding error is no overlap)
