@@ -249,9 +249,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("missing_gradient", "16:9"): ("25.2-29.8 s, 38 %: the code column under the lit line in the walk (walk_code: lit) "
-                                   "(measured before the walk's camera, which moves in right of the legend and leaves "
-                                   "that column empty)"),
     ("leaf_nodes", "16:9"): ("20.4-27.0 s and 34.6-42.8 s, 47-48 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) (measured before the walk's camera, which moves in right of the legend "
                              "and leaves that column empty)"),
