@@ -163,10 +163,11 @@ class FreeFrame(View):
             return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
         left, bottom, right, top = self.free_rect()
         gap = self.theme.spacing.item_gap
-        under = float(self.code.pane.bg.get_bottom()[1]) - gap
-        keep_off = self.pane_bounds() + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
+        panes = self.pane_bounds()  # under the lit line, else under the printed lines hanging there
+        unders = sorted({float(self.code.pane.bg.get_bottom()[1]) - gap, min(r[1] for r in panes) - gap}, reverse=True)
+        keep_off = panes + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
-        for columns in (2, 1):
+        for under, columns in ((u, c) for u in unders for c in (2, 1)):  # beside the lines, else under them
             m = legend(self._legend_entries(), self.theme, columns=columns)
             w2 = m.width / 2 + gap
             y = under - m.height / 2
