@@ -74,7 +74,7 @@ class Console(View):
         if self.has_code and graph_top <= spec.code[1]:  # the graph is under the code: stop above it
             floor = max(floor, graph_top + self._tag_room())
         floor = max(floor, self._legend_top(left, right, top) + gap)
-        if pane is not None and code.aside and code.foot is not None:  # hanging under the lit line, the
+        if pane is not None and code.aside and not code.printed_away and code.foot is not None:  # hanging under the lit line, the
             floor += code.foot - (code.lines_foot() or code.foot)  # column holds what the whole pane's does
         if self.console.lines is None:
             foot = code.lines_foot() if pane is not None else None  # under the lit line where the pane stands aside

@@ -85,7 +85,7 @@ class FreeFrame(View):
         """The code pane's backdrop and the printed lines under it, as rectangles to keep off."""
         pane, printed = self.code.pane, self.console.lines
         out = [bounds(pane.bg)] if pane is not None and len(pane.bg.get_family()) and pane.bg.width > 0 else []
-        if printed is not None and len(printed.get_family()) and printed.width > 0:
+        if printed is not None and len(printed.get_family()) and printed.width > 0 and not self.code.printed_away:
             # where they hang once the pane's move is over (under its lit line where it stands aside)
             dy = self.code.printed_shift(printed, self.theme.sizes.code_pad) if pane is not None else 0.0
             b = bounds(printed)
