@@ -228,13 +228,13 @@ STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
 }
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
-    ("backward_walk", "16:9"): (f"39 % at most (69.5 s: grown after the walk and the recap, beside the recap board, "
+    ("backward_walk", "16:9"): (f"39 % at most (63.5 s: grown after the walk and the recap, beside the recap board, "
                                 f"which stands in the code column at the graph's height; 51-55 % grown before it, "
                                 f"where the board then finds no room): {_WALK_CAMERA}"),
-    ("grad_accumulation", "16:9"): ("35 % at most (62.5 s, the walk's camera in): its five cards stand in one column (the "
+    ("grad_accumulation", "16:9"): ("35 % at most (20.5 s, the walk's camera in): its five cards stand in one column (the "
                                     "three passes' y at one place), so a spread adds no width, and the frame's height "
                                     "bounds it (29 % scaled to fill it within the safe edge above the caption)"),
-    ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
+    ("leaf_nodes", "16:9"): (f"44 % at most (66.1 s, grown after the walk beside the recap board; 31 % before the walk's camera; 60 % while the view on b left w1 * x's "
                              f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
     ("dynamic_graph", "16:9"): (f"38 % at most (50 % or more before, measured with the freed graphs left on screen "
                                 f"beside the live one to the clip's end; they go now, review 4 item 8): {_WALK_CAMERA}"),
@@ -242,11 +242,11 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                                "column beside the network takes a third of its region (the network view's own placement)"),
     ("leaf_nodes", "9:16"): (f"45 % at most (41 % before the walk's camera; 47 % before a close-up hid a card whose "
                              f"every link leads out of view, focus._floating): {_WALK_CAMERA}"),
-    ("grad_accumulation", "9:16"): ("39 % at most (62.5 s, the walk's camera in; grown after the recap only 1.09 times: "
+    ("grad_accumulation", "9:16"): ("40 % at most (20.5 s, the walk's camera in; grown after the recap only 1.09 times: "
                                     "the lit line, the two printed lines the takeaway quotes and the recap board under "
                                     "them take the top 28 % of the frame's height, and its cards stand in one column): "
                                     f"{_WALK_CAMERA}"),
-    ("dynamic_graph", "9:16"): (f"45 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
+    ("dynamic_graph", "9:16"): (f"49 % at most (57.0 s; 47 % before the walk's camera; 50 % measured with a freed product left on "
                                 f"screen): {_WALK_CAMERA}"),
     ("reverse_mode", "9:16"): ("45 % at most (48 % before the reverse sweep's picture was set aside beside its count, "
                                "whose row the band makes taller): the tallies' band above the network takes part of its "
