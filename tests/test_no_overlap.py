@@ -238,9 +238,13 @@ STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
 }
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
-    ("backward_walk", "16:9"): f"40 % at most (30 % before the walk's camera): {_WALK_CAMERA}",
-    ("grad_accumulation", "16:9"): f"26 % at most (24 % before the walk's camera): a two-layer graph of five cards, {_WALK_CAMERA}",
-    ("leaf_nodes", "16:9"): (f"43 % at most (31 % before the walk's camera; 60 % while the view on b left w1 * x's "
+    ("backward_walk", "16:9"): (f"39 % at most (63.5 s: grown after the walk and the recap, beside the recap board, "
+                                f"which stands in the code column at the graph's height; 51-55 % grown before it, "
+                                f"where the board then finds no room): {_WALK_CAMERA}"),
+    ("grad_accumulation", "16:9"): ("35 % at most (20.5 s, the walk's camera in): its five cards stand in one column (the "
+                                    "three passes' y at one place), so a spread adds no width, and the frame's height "
+                                    "bounds it (29 % scaled to fill it within the safe edge above the caption)"),
+    ("leaf_nodes", "16:9"): (f"44 % at most (66.1 s, grown after the walk beside the recap board; 31 % before the walk's camera; 60 % while the view on b left w1 * x's "
                              f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
     ("dynamic_graph", "16:9"): (f"38 % at most (50 % or more before, measured with the freed graphs left on screen "
                                 f"beside the live one to the clip's end; they go now, review 4 item 8): {_WALK_CAMERA}"),
@@ -248,11 +252,11 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                                "column beside the network takes a third of its region (the network view's own placement)"),
     ("leaf_nodes", "9:16"): (f"45 % at most (41 % before the walk's camera; 47 % before a close-up hid a card whose "
                              f"every link leads out of view, focus._floating): {_WALK_CAMERA}"),
-    ("backward_walk", "9:16"): (f"49 % at most (55 % before a close-up hid a card whose every link leads out of "
-                                f"view, focus._floating, review 3 item 9): {_WALK_CAMERA}"),
-    ("grad_accumulation", "9:16"): (f"29 % at most (22 % before the walk's camera; 52 % measured before with the loss's badge "
-                                    f"left in view while its card was out): a two-layer graph of five cards, {_WALK_CAMERA}"),
-    ("dynamic_graph", "9:16"): (f"45 % at most (47 % before the walk's camera; 50 % measured with a freed product left on "
+    ("grad_accumulation", "9:16"): ("40 % at most (20.5 s, the walk's camera in; grown after the recap only 1.09 times: "
+                                    "the lit line, the two printed lines the takeaway quotes and the recap board under "
+                                    "them take the top 28 % of the frame's height, and its cards stand in one column): "
+                                    f"{_WALK_CAMERA}"),
+    ("dynamic_graph", "9:16"): (f"49 % at most (57.0 s; 47 % before the walk's camera; 50 % measured with a freed product left on "
                                 f"screen): {_WALK_CAMERA}"),
     ("reverse_mode", "9:16"): ("45 % at most (48 % before the reverse sweep's picture was set aside beside its count, "
                                "whose row the band makes taller): the tallies' band above the network takes part of its "
@@ -260,9 +264,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("missing_gradient", "16:9"): ("25.2-29.8 s, 38 %: the code column under the lit line in the walk (walk_code: lit) "
-                                   "(measured before the walk's camera, which moves in right of the legend and leaves "
-                                   "that column empty)"),
     ("leaf_nodes", "16:9"): ("20.4-27.0 s and 34.6-42.8 s, 47-48 %: the code column under L.backward() in the walk "
                              "(walk_code: lit) (measured before the walk's camera, which moves in right of the legend "
                              "and leaves that column empty)"),

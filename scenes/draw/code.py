@@ -69,7 +69,7 @@ class CodePaneView(View):
                 rode = set(range(old.window[0], old.window[1] + 1)) & set(shown)
             else:
                 swap = slide or cut(old, self.code.pane)
-            out = swap + self._printed_aside(aside, was_aside, step)
+            out = swap + self._printed_aside(aside, was_aside, step, walk=True)
             return out + self.marks.follow_pane(step, rode)  # the marks move with their lines
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
@@ -88,17 +88,32 @@ class CodePaneView(View):
                                                                          self.code.pane.window[1] + 1))
         return swap + self._printed_aside(aside, not aside, step) + self.marks.follow_pane(step, rode)
 
-    def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch) -> Anims:
-        """The printed lines go with the pane stepping aside (under the lit line alone they would
-        read as that line's output) and come back with it, by the second half; a line printed in
-        that very step joins them (`_console`)."""
+    def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch, walk: bool = False) -> Anims:
+        """The printed lines stay on screen with the pane stepping aside, sliding up under its lit
+        line (the room it freed; the takeaways quote them), and back down under the whole pane as
+        it comes back (`CodeView.lines_foot`). For a tall frame's walk (``walk``, the pane over
+        the graph) they go with the pane and come back with it: the strip under the lit line is
+        the walk's legend's there (`FreeFrame.walk_legend`)."""
         lines = self.ctx.state.console.lines
         if lines is None or not len(lines) or aside == was_aside:
             return []
-        if aside:
-            return [FadeOut(lines, rate_func=first_half)]
-        step.arriving.add(id(lines))
-        return [FadeIn(lines, rate_func=second_half)]
+        if self.code.printed_away or (aside and walk and self._tall()):
+            self.code.printed_away = aside
+            if aside:
+                return [FadeOut(lines, rate_func=first_half)]
+            step.arriving.add(id(lines))
+            return [FadeIn(lines, rate_func=second_half)]
+        dy = self.code.printed_shift(lines, self.theme.sizes.code_pad)
+        if abs(dy) < 1e-6:
+            return []
+        # up once the rows that go have faded (first half), down before the rows that come show
+        # (second half): never over a row of code
+        return [Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=second_half if aside else first_half)]
+
+    def _tall(self) -> bool:
+        """A tall frame whose code pane stands over the graph (9:16)."""
+        spec = self.ctx.spec
+        return spec.code[1] >= spec.graph[3] and spec.frame_width < spec.frame_height
 
     def _pane(self, first: int, line: int, max_rows: int | None = None) -> CodePane:
         """The code pane from line ``first`` (all of it when it fits), ``line`` lit: from the

@@ -74,8 +74,11 @@ class Console(View):
         if self.has_code and graph_top <= spec.code[1]:  # the graph is under the code: stop above it
             floor = max(floor, graph_top + self._tag_room())
         floor = max(floor, self._legend_top(left, right, top) + gap)
+        if pane is not None and code.aside and not code.printed_away and code.foot is not None:  # hanging under the lit line, the
+            floor += code.foot - (code.lines_foot() or code.foot)  # column holds what the whole pane's does
         if self.console.lines is None:
-            y_top = (code.foot - gap) if pane is not None and code.foot is not None else top
+            foot = code.lines_foot() if pane is not None else None  # under the lit line where the pane stands aside
+            y_top = (foot - gap) if foot is not None else top
             self.console.lines = VGroup()
             anchor = [left + t.sizes.code_pad, y_top, 0]
             m.move_to(anchor, aligned_edge=[-1, 1, 0])

@@ -83,9 +83,14 @@ class FreeFrame(View):
 
     def pane_bounds(self) -> list[Rect]:
         """The code pane's backdrop and the printed lines under it, as rectangles to keep off."""
-        printed = None if self.code.aside else self.console.lines  # gone with the pane stepping aside
-        mobs = [m for m in (self.code.pane.bg if self.code.pane is not None else None, printed) if m is not None]
-        return [bounds(m) for m in mobs if len(m.get_family()) and m.width > 0]
+        pane, printed = self.code.pane, self.console.lines
+        out = [bounds(pane.bg)] if pane is not None and len(pane.bg.get_family()) and pane.bg.width > 0 else []
+        if printed is not None and len(printed.get_family()) and printed.width > 0 and not self.code.printed_away:
+            # where they hang once the pane's move is over (under its lit line where it stands aside)
+            dy = self.code.printed_shift(printed, self.theme.sizes.code_pad) if pane is not None else 0.0
+            b = bounds(printed)
+            out.append((b[0], b[1] + dy, b[2], b[3] + dy))
+        return out
 
     def frame_marks(self) -> list[Rect]:
         """The legend and the checklist, as rectangles a note keeps off."""
@@ -158,10 +163,11 @@ class FreeFrame(View):
         spec = self.ctx.spec
         left, bottom, right, top = self.free_rect()
         gap = self.theme.spacing.item_gap
-        under = float(self.code.pane.bg.get_bottom()[1]) - gap
-        keep_off = self.pane_bounds() + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
+        panes = self.pane_bounds()  # under the lit line, else under the printed lines hanging there
+        unders = sorted({float(self.code.pane.bg.get_bottom()[1]) - gap, min(r[1] for r in panes) - gap}, reverse=True)
+        keep_off = panes + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
-        for columns in (2, 1):
+        for under, columns in ((u, c) for u in unders for c in (2, 1)):  # beside the lines, else under them
             m = legend(self._legend_entries(), self.theme, columns=columns)
             w2 = m.width / 2 + gap
             y = under - m.height / 2

@@ -132,8 +132,9 @@ class Recap(View):
         if board is None:
             out = self._pane_aside(step)
             if out:
-                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks(), later,
-                                  value_size=value)
+                # (the printed lines stay, under the lit line: `pane_bounds` has them where they go)
+                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks()
+                                  + self.frame.pane_bounds(), later, value_size=value)
                 if board is None:
                     self._pane_back()
                     out = []
@@ -152,7 +153,9 @@ class Recap(View):
             return []
         self.ctx.record_all(cue.strings)
         self.ctx.state.titles.recap = board
-        return out + [FadeIn(board, rate_func=second_half if out else smooth)]
+        lines = self.ctx.state.console.lines
+        risen = bool(out) and self.code.code.aside and lines is not None and len(lines) > 0
+        return out + [FadeIn(board, rate_func=_after_lines if risen else second_half if out else smooth)]
 
     def _fit(self, rows: list[tuple[str, list[str]]], shown: list[Rect], later: bool, least: float = 0.0,
              value_size: float | None = None, rooms: tuple[bool, ...] = (True,)) -> VGroup | None:
@@ -176,7 +179,7 @@ class Recap(View):
         return None
 
     def _pane_aside(self, step: StepScratch) -> Anims:
-        """The code pane steps aside to its lit line (its printed lines go with it) to give the
+        """The code pane steps aside to its lit line (its printed lines rise under it) to give the
         board its room; what it was is kept (``_gone``, ``_before``) to be put back if even then
         the board finds none."""
         code = self.code.code
@@ -214,3 +217,10 @@ class Recap(View):
                 row = [s] if s is not None else []
             elif row:
                 row.append(s)
+
+
+def _after_lines(t: float) -> float:
+    """The board's fade where the printed lines rise under the lit line in its step (they rise
+    in its second half, `CodePaneView._printed_aside`, through where the board may stand): from
+    when they are most of the way up."""
+    return smooth(max(0.0, (t - 0.8) / 0.2))

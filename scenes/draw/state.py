@@ -76,8 +76,23 @@ class CodeView:
     marks_at: dict[str, tuple[int, str]] = field(default_factory=dict)  # each mark's line and text: they move with the window
     aside: bool = False  # the pane has stepped aside for the walk: only its lit line shows
     foot: float | None = None  # the bottom of the whole pane, where printed lines start (not the aside one's)
+    printed_away: bool = False  # the printed lines faded with the pane stepping aside for a tall frame's walk
     centred: tuple[tuple[float, float, float, float], float] | None = None  # shown large in the middle before
     # the first picture: its rectangle and text size (scenes/draw/code.py's _centred)
+
+    def lines_foot(self) -> float | None:
+        """Where the printed lines hang from: the whole pane's foot, or the lit line's where the
+        pane stands aside (they stay on screen under it, where the pane freed its room), unless they
+        went with it (``printed_away``)."""
+        if self.aside and not self.printed_away and self.pane is not None:
+            return float(self.pane.bg.get_bottom()[1])
+        return self.foot
+
+    def printed_shift(self, lines: Any, gap: float) -> float:
+        """How far the printed ``lines`` move up (down, where negative) to hang under the pane as
+        it stands (`lines_foot`), the first a gap under it, as `Console` prints them."""
+        foot = self.lines_foot()
+        return 0.0 if foot is None else foot - gap - float(lines.get_top()[1])
 
 
 @dataclass

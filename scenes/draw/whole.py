@@ -25,6 +25,7 @@ from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
+from scenes.layout.camera import meets
 from scenes.layout.whole import Stretch, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
@@ -80,7 +81,8 @@ class WholeGraph(View):
         the legend where it is, or lifted to just under the pane (a corner of the frame the
         graph has no card in, where beside the whole pane it stood in the graph's way); and how
         far up it goes."""
-        marks = self.frame.frame_marks()
+        recap = self.ctx.state.titles.recap  # a recap board on screen keeps its place, as the legend does
+        marks = self.frame.frame_marks() + ([bounds(recap)] if recap is not None and len(recap) else [])
         options = [(0.0, self._view(pane, marks))]
         legend = self.ctx.state.graph.legend
         if legend is not None and len(legend) and pane:
@@ -109,17 +111,26 @@ class WholeGraph(View):
         t = self.theme
         safe, free = t.safe_rect(self.ctx.spec), self.frame.free_rect()
         room = (max(free[0], safe[0]), max(free[1], safe[1]), min(free[2], safe[2]), min(free[3], safe[3]))
-        inner = room
-        for _ in range(8):  # what reaches past its card (a bucket's name) keeps inside the frame's side too
-            found = clear_view(self.clip, inner, pane + marks, tag_reach(t, self.clip.scale),
+        inner, keep = room, pane + marks
+        for _ in range(8):  # what reaches past its card (a bucket's name, a walk's note) keeps inside
+            # the frame's side too, and off the pane, the legend and a board
+            found = clear_view(self.clip, inner, keep, tag_reach(t, self.clip.scale),
                                t.layout.whole_zoom, t.layout.whole_stretch)
             if found is None:
                 return None
-            r = self._reach(found[0])
+            shapes = self._moved(found[0])
+            r = (min(b[0] for b in shapes), min(b[1] for b in shapes), max(b[2] for b in shapes),
+                 max(b[3] for b in shapes))
             over = (max(0.0, room[0] - r[0]), max(0.0, r[2] - room[2]))
-            if max(over) <= 1e-3:
+            arrows = {id(a) for a in self.ctx.state.graph.arrows.values()}
+            hit = [(i, b) for i, k in enumerate(keep) for (m, _), b in zip(self._mappers(self.clip, found[0]), shapes)
+                   if id(m) not in arrows and meets(b, k)]  # (an arrow's box is loose: its cards keep off)
+            if max(over) <= 1e-3 and not hit:
                 return found
             inner = (inner[0] + over[0], inner[1], inner[2] - over[1], inner[3])
+            keep = list(keep)
+            for i, b in hit:  # the cards keep as much further off it as the shape reached into it
+                keep[i] = _widened(keep[i], b)
         return None
 
     def _mappers(self, lay: Layout, s: Stretch) -> list[tuple[Mobject, Mapper]]:
@@ -144,13 +155,15 @@ class WholeGraph(View):
                 out.append((m, _on_card(s, (box.x, box.y))))
         return out
 
-    def _reach(self, s: Stretch) -> Rect:
-        """The box around every shape of the graph once ``s`` has moved it (a bucket's name
-        reaches past its box)."""
-        corners = [move(p) for m, move in self._mappers(self.clip, s) for b in [bounds(m)]
-                   for p in ((b[0], b[1]), (b[2], b[3]))]
-        return (min(p[0] for p in corners), min(p[1] for p in corners),
-                max(p[0] for p in corners), max(p[1] for p in corners))
+    def _moved(self, s: Stretch) -> list[Rect]:
+        """The box of every shape of the graph once ``s`` has moved it (a bucket's name, a walk's
+        note reach past their cards' boxes)."""
+        out = []
+        for m, move in self._mappers(self.clip, s):
+            b = bounds(m)
+            (x0, y0), (x1, y1) = move((b[0], b[1])), move((b[2], b[3]))
+            out.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+        return out
 
     def _move(self, lay: Layout, s: Stretch, to: Layout, first: bool) -> Anims:
         """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`); then
@@ -165,6 +178,20 @@ class WholeGraph(View):
         g.arrows = {to_routes.get(r, r): a for r, a in g.arrows.items()}
         self.ctx.layout = to
         return out
+
+
+def _widened(k: Rect, b: Rect) -> Rect:
+    """``k`` widened, on the side ``b`` reaches into it from, by as far as it reaches in (the
+    least of the four ways out of it).
+
+    >>> _widened((0.0, 0.0, 4.0, 2.0), (1.0, -1.0, 2.0, 0.5))
+    (0.0, -0.5, 4.0, 2.0)
+    """
+    ways = [(b[2] - k[0], 0), (k[2] - b[0], 2), (b[3] - k[1], 1), (k[3] - b[1], 3)]
+    d, side = min(ways)
+    out = list(k)
+    out[side] += -d if side < 2 else d
+    return (out[0], out[1], out[2], out[3])
 
 
 def _within(a: Animation, t0: float, t1: float) -> Animation:

@@ -153,6 +153,9 @@ def area(r: Rect) -> float:
 SPREADS = 8
 """The steps from the most spread to none that `clear_view` tries in each rectangle."""
 
+TIE = 1e-6
+"""How far (in frame units) a card's reach may overlap what it keeps off and still touch it only."""
+
 
 def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, most: float,
                stretch: float) -> tuple[Stretch, Rect] | None:
@@ -160,8 +163,10 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     around each (an op name over it), meet none of ``keep_off`` (the lit line's pane, the
     legend): tried in each rectangle of ``free`` whose sides lie on its own or on the edges of
     ``keep_off`` (one may take in a short pane of one line over a corner of the graph where no
-    card stands), each with its spread at most ``stretch`` or in `SPREADS` steps down to none; the move
-    and its rectangle, or None where none draws the graph larger than it is.
+    card stands), each with its spread at most ``stretch`` or in `SPREADS` steps down to none (of
+    two as large, the one in the larger rectangle: a graph the frame's height bounds is centred
+    in the frame's width, not in a strip beside a board); the move and its rectangle, or None
+    where none draws the graph larger than it is.
 
     >>> from scenes.layout.place import Box
     >>> boxes = {k: Box(k, "op", 0.0, y, 1.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0))}
@@ -181,10 +186,14 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
                 if s.k < 1.0 - 1e-6:
                     break
                 size = area(extent(lay.boxes, s))
-                if best is not None and size <= best[0] + 1e-9:
-                    continue
+                if best is not None and (size < best[0] - 1e-9 or (size <= best[0] + 1e-9
+                                                                   and area(region) <= area(best[2]))):
+                    continue  # as large in a larger rectangle: nearer the frame's middle, centred in it
                 cards = [s.box_bounds(b) for b in lay.boxes.values()]
-                if not any(meets((c[0] - reach / 2, c[1] - reach / 2, c[2] + reach / 2, c[3] + reach), r)
+                # (less a hair: a top card's op name that `whole_view` set against the pane's foot
+                # touches it, and a rounding error is no overlap)
+                if not any(meets((c[0] - reach / 2 + TIE, c[1] - reach / 2 + TIE, c[2] + reach / 2 - TIE,
+                                  c[3] + reach - TIE), r)
                            for c in cards for r in keep_off):
                     best = (size, s, region)
     if best is None or best[0] <= area(extent(lay.boxes, Stretch(1.0, 1.0, 1.0, (0.0, 0.0), (0.0, 0.0)))) * 1.01:

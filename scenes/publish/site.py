@@ -163,7 +163,7 @@ def write_site(out: Path, course: Course, force: bool = False,
         board = checked.storyboard
         article = article_folder(out, name) / "index.html"
         seconds = clip_seconds(clip, p.duration)  # as rendered: a voice times it otherwise than reading
-        thumbs[thumb_name(name)], size = thumbnail(outputs(name, out, clip.suffix[1:])["poster"], p, checked.index, theme)
+        thumbs[thumb_name(name)], size = thumbnail(outputs(name, out, clip.suffix[1:])["poster"], checked, p, theme)
         cards.append(Card(name, board.title, takeaway(board, p, beat_prose(board, p)), clock(seconds),
                           seconds, clip.name, thumb_name(name), size,
                           f"{name}/index.html" if article.is_file() else None))

@@ -3,13 +3,14 @@
 Why not the poster itself: a poster is the whole frame (the code pane, the console, the legend
 and the graph beside them), and a course page shows it a few centimetres wide, where the
 graph's cards are a blur of 2-px text. The subject is the graph the clip draws: the crop is the
-box of the clip's own layout (:func:`scenes.layout.clip.clip_layout`, where the render puts every
-card, bucket and arrow), widened to the thumbnail's shape, on the poster's closing picture (the
-filled buckets, the numbers the takeaway names); what lies outside the graph's box is left out
+box of the graph's shapes where the poster's frame draws them (`poster_items`: read as
+``render inspect`` reads a frame; a graph grown into the frame the code pane freed is larger
+and elsewhere than the clip's layout has it at home), widened to the thumbnail's shape, on the
+poster's closing picture (the filled buckets, the numbers the takeaway names); what lies outside the graph's box is left out
 (the frame's background instead), whole: no sliver of the code pane shows at the edge. A clip whose picture is not the graph's cards
 (the network, a curve) fills its frame already: its thumbnail is the whole poster, on the
 frame's background above and below so that every thumbnail has one shape. Nothing is
-chosen by hand: the box comes from the layout, the frame from the poster rule
+chosen by hand: the box comes from the frame, the frame from the poster rule
 (:mod:`scenes.render.poster`).
 """
 
@@ -46,26 +47,49 @@ def _aspect_of(size: tuple[int, int]) -> str:
     return "16:9" if w > h * 1.2 else "9:16" if h > w * 1.2 else "1:1"
 
 
-def subject_box(plan: Any, index: Any, theme: Theme, size: tuple[int, int]) -> Box | None:
+def subject_box(checked: Any, plan: Any, theme: Theme, size: tuple[int, int]) -> Box | None:
     """The graph's box in the poster's pixels (``x0, y0, x1, y1``, top-left origin), a gap
-    around it; None when the clip draws no graph of cards (its whole frame is the subject)."""
+    around it, where the poster's frame draws it (`poster_items`: a graph grown into the frame
+    the code pane freed is not where the clip's layout has it at home); None when the clip draws
+    no graph of cards (its whole frame is the subject) or the frame shows none."""
     if not any(c.kind == "node_appear" for c in plan.cues):
         return None
-    from scenes.layout.clip import clip_layout
+    spec = theme.aspect(_aspect_of(size))
+    return drawn_box(poster_items(checked, plan, theme, size), theme.spacing.item_gap * size[1] / spec.frame_height)
+
+
+def drawn_box(items: list[dict[str, Any]], gap: float) -> Box | None:
+    """The box round the graph's shapes among ``items`` (`scenes.render.fill.graph_box`: its
+    cards, buckets, arrows, badges and their texts), ``gap`` pixels around it; None where none shows.
+
+    >>> card = {"kind": "shape", "role": "card", "text": None, "bbox": [500, 40, 560, 80], "opacity": 1.0, "id": "t1"}
+    >>> code = {"kind": "text", "role": "code", "text": "x", "bbox": [10, 0, 400, 20], "opacity": 1.0, "id": "line 1"}
+    >>> drawn_box([card, code], 6.0)
+    (494.0, 34.0, 566.0, 86.0)
+    """
+    from scenes.render.fill import graph_box
+
+    box = graph_box(items)
+    if box is None:
+        return None
+    return (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
+
+
+def poster_items(checked: Any, plan: Any, theme: Theme, size: tuple[int, int]) -> list[dict[str, Any]]:
+    """What the poster's frame shows (`render inspect`'s items at the poster's time,
+    :mod:`scenes.render.poster`), in a frame of ``size`` pixels at the aspect it has: the clip
+    played as a render plays it at that aspect (its camera and whole-graph moves,
+    `scenes.render.camera_plan.plan_at`), without drawing a frame."""
+    from scenes.render.camera_plan import plan_at
+    from scenes.render.inspect import inspect_clip
+    from scenes.render.options import RenderOptions, fps_of
+    from scenes.render.poster import poster_time
 
     aspect = _aspect_of(size)
-    lay = clip_layout(plan, index.events, index.source, aspect, theme)
-    if not lay.boxes:
-        return None
-    spec = theme.aspect(aspect)
-    gap = theme.spacing.item_gap
-    xs = [x for b in lay.boxes.values() for x in (b.bounds[0], b.bounds[2])]
-    ys = [y for b in lay.boxes.values() for y in (b.bounds[1], b.bounds[3])]
-    xs += [p[0] for r in lay.routes for p in r.points]
-    ys += [p[1] for r in lay.routes for p in r.points]
-    sx, sy = size[0] / spec.frame_width, size[1] / spec.frame_height
-    return ((min(xs) - gap + spec.frame_width / 2) * sx, (spec.frame_height / 2 - max(ys) - gap) * sy,
-            (max(xs) + gap + spec.frame_width / 2) * sx, (spec.frame_height / 2 - min(ys) + gap) * sy)
+    p = plan_at(checked, plan, aspect, theme)
+    opts = RenderOptions(aspect=aspect, size=size, voice="off", voice_key="off")
+    at = poster_time(p, theme.timings.caption_fade, fps_of(opts))
+    return next(iter(inspect_clip(checked, p, opts, at=[at])))["items"]
 
 
 def crop_box(subject: Box | None, size: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -126,7 +150,7 @@ INK = 24
 video's colours wander a few steps from the theme's around what is drawn."""
 
 
-def thumbnail(poster: Path, plan: Any, index: Any, theme: Theme) -> tuple[bytes, tuple[int, int]]:
+def thumbnail(poster: Path, checked: Any, plan: Any, theme: Theme) -> tuple[bytes, tuple[int, int]]:
     """The thumbnail of the clip whose poster is ``poster``, as PNG bytes, and its size."""
     import io
 
@@ -136,7 +160,7 @@ def thumbnail(poster: Path, plan: Any, index: Any, theme: Theme) -> tuple[bytes,
     with Image.open(poster) as im:
         frame = im.convert("RGB")
     background = frame.getpixel((0, 0))  # the frame's margin, as encoded (the theme's colour, shifted a step)
-    subject = subject_box(plan, index, theme, frame.size)
+    subject = subject_box(checked, plan, theme, frame.size)
     if subject is not None:  # only the graph: a sliver of the code pane or of a board reads as a cut word
         pixels = np.asarray(frame, dtype=np.int16)
         ink = np.abs(pixels - np.array(background, dtype=np.int16)).sum(axis=2) > INK

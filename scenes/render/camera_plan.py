@@ -30,18 +30,13 @@ from dataclasses import replace
 from scenes.layout.camera import camera_visits
 from scenes.layout.clip import clip_layout
 from scenes.layout.place import Layout
-from scenes.render.pauses import pauses, pick
+from scenes.render.pauses import beat_at, pauses, pick
 from scenes.render.whole_plan import whole_cues
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
 from scenes.storyboard.validate import Checked
 from scenes.theme import Theme, load_theme
-
-def _beat_at(p: Plan, t: float) -> int:
-    """The beat whose span holds time ``t``."""
-    return max((b.index for b in p.beats if b.start <= t + 1e-9), default=0)
-
 
 def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[Cue]:
     """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
@@ -63,7 +58,7 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[
         if span is not None:
             d = round(min(tm.camera_move, span[1] - span[0]), 3)
             start = round(span[1] - d, 3)
-            out.append(Cue(start, d, "camera", _beat_at(p, start), ids, (), None, seqs))
+            out.append(Cue(start, d, "camera", beat_at(p, start), ids, (), None, seqs))
         return span is not None
 
     after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
@@ -104,7 +99,7 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
     camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]
     moves = camera_cues(p, camera, holds) if camera else []
-    moves += whole_cues(p, home, checked.index.source, spec, theme)
+    moves += whole_cues(p, home, checked.index.source, spec, theme, moves)
     if not moves:
         return p, home
     cues = sorted([*p.cues, *moves], key=lambda c: c.start)

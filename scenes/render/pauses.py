@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from scenes.storyboard.plan import Plan
+
 Span = tuple[float, float]
 
 
@@ -37,3 +39,8 @@ def pick(found: Sequence[Span], most: float, least: float) -> Span | None:
         return full[-1]
     fit = [p for p in found if p[1] - p[0] >= least - 1e-9]
     return max(reversed(fit), key=lambda p: p[1] - p[0]) if fit else None
+
+
+def beat_at(p: Plan, t: float) -> int:
+    """The beat whose span holds time ``t``."""
+    return max((b.index for b in p.beats if b.start <= t + 1e-9), default=0)

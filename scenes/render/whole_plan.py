@@ -11,20 +11,26 @@ end, as what comes next begins; and where a later cue needs the whole pane (a li
 printed), a ``whole_back`` cue takes it back in the pause before that cue (where that pause is
 the one the graph grew in, it grows in its first half; no room for both, or
 for the graph to stay grown as long as a move takes: no move).
-A clip with a backward walk has the walk's camera instead; a graph that fills
+In a clip with a backward walk, the walk's camera has the graph until the last walk is over
+and the camera is back out for the whole (``moves``, the camera's cues), and the takeaway's
+recap is on screen (the grown graph keeps off its board): the graph grows in the first pause
+after that at least ``camera_least`` long (not the clip's last), and stays; what the program
+printed stays on screen under the lit line (`CodeView.lines_foot`: the takeaways quote it,
+grad_accumulation's 12 then 6, missing_gradient's None). A graph that fills
 ``layout.fill_graph`` of the frame at home, or an aspect whose ``whole_graph`` is ``home``, has
 no move.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from scenes.layout.camera import graph_bounds
 from scenes.layout.clip import shows_code
 from scenes.layout.place import Layout
 from scenes.layout.whole import area
-from scenes.render.pauses import pauses, pick
+from scenes.render.pauses import beat_at, pauses, pick
 from scenes.storyboard.cues import CONSOLE_KINDS, Cue, cue_kind
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
@@ -39,22 +45,41 @@ def _needs_pane(c: Cue) -> bool:
     return c.kind == "code_line" or c.kind in CONSOLE_KINDS or cue_kind(c.kind).follows_line
 
 
-def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Theme) -> list[Cue]:
+def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Theme,
+               moves: Sequence[Cue] = ()) -> list[Cue]:
     """The ``whole`` cue of ``p`` (an aspect-free plan) at the aspect of ``spec``, where the clip
-    is laid out as ``home``, and its ``whole_back`` where a later cue needs the pane (the
-    module's doc); none where it has no move."""
+    is laid out as ``home`` and the walk's camera moves at ``moves``, and its ``whole_back``
+    where a later cue needs the pane (the module's doc); none where it has no move."""
     if (spec.whole_graph != "grow" or not home.boxes or not shows_code(p, source)
-            or any(c.kind == "visit" for c in p.cues)
             or area(graph_bounds(home)) >= theme.layout.fill_graph * spec.frame_width * spec.frame_height):
         return []
     builds = [c for c in p.cues if c.kind in BUILDS]
     if not builds:
         return []
-    tm = default_timings()
-    busy = [(c.start, c.start + c.duration) for c in p.cues]
+    busy = [(c.start, c.start + c.duration) for c in (*p.cues, *moves)]
     last = max(builds, key=lambda c: c.start + c.duration)
-    built = last.start + last.duration
-    then = min([c.start for c in p.cues if c.beat > last.beat], default=p.duration)
+    built, beat = last.start + last.duration, last.beat
+    walks = [c for c in p.cues if c.kind == "visit"]
+    if not walks:
+        return _grow_from(p, busy, built, beat)
+    # the camera's until the last walk is over and the camera is back out, and past the recap
+    # (its board then on screen, the grown graph keeps off it): in the first pause then, and stays
+    after = [*walks, *moves, *(c for c in p.cues if _needs_pane(c) or c.kind == "recap")]
+    built = max([built, *(c.start + c.duration for c in after)])
+    tm = default_timings()
+    span = next((s for s in pauses(busy, built, p.duration) if s[1] - s[0] >= tm.camera_least - 1e-9), None)
+    if span is None or span[1] >= p.duration - 1e-9:
+        return []
+    d = round(min(tm.camera_move, span[1] - span[0]), 3)
+    start = round(span[1] - d, 3)
+    return [Cue(start, d, "whole", beat_at(p, start))]
+
+
+def _grow_from(p: Plan, busy: list[tuple[float, float]], built: float, beat: int) -> list[Cue]:
+    """The ``whole`` cue in a pause after ``built`` before the beat after ``beat``, and its
+    ``whole_back`` where a later cue needs the pane (the module's doc); none where it has no move."""
+    tm = default_timings()
+    then = min([c.start for c in p.cues if c.beat > beat], default=p.duration)
 
     def move(lo: float, hi: float, kind: str) -> Cue | None:
         span = pick(pauses(busy, lo, hi), tm.camera_move, tm.camera_least)
@@ -62,7 +87,7 @@ def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Them
             return None
         d = round(min(tm.camera_move, span[1] - span[0]), 3)
         start = round(span[1] - d, 3)
-        return Cue(start, d, kind, max((b.index for b in p.beats if b.start <= start + 1e-9), default=0))
+        return Cue(start, d, kind, beat_at(p, start))
 
     grow = move(built, then, "whole")
     if grow is None:

@@ -114,7 +114,7 @@ def test_a_thumbnail_is_the_graph_not_the_whole_frame(course: Path) -> None:
         frame, small = np.asarray(poster.convert("RGB"), dtype=int), np.asarray(thumb.convert("RGB"), dtype=int)
         assert (thumb.width, thumb.height) == (int(imgs[0][1]), int(imgs[0][2]))
         assert abs(thumb.width / thumb.height - THUMB_SHAPE) < 0.01 and thumb.width < poster.width
-    x0 = round(subject_box(p, board.index, load_theme(), (frame.shape[1], frame.shape[0]))[0])
+    x0 = round(subject_box(board, p, load_theme(), (frame.shape[1], frame.shape[0]))[0])
     ink = lambda a: int((np.abs(a - frame[0, 0]).sum(axis=2) > 24).sum())  # noqa: E731  (drawn pixels)
     assert ink(frame[:, : x0 // 2]) > 0.05 * frame[:, : x0 // 2, 0].size  # left of the graph: the code pane...
     assert ink(small[:, : small.shape[1] // 8]) == 0  # ...of which the thumbnail's edge shows nothing

@@ -52,7 +52,7 @@ def test_lines_scrolled_away_are_counted(tmp_path) -> None:
     printed, counted, aside, looked, most = 0, 0, 0, 0, 0
     for s in inspect_clip(checked, plan, RenderOptions(aspect="16:9", fps=fps), at=at):
         # while the walk's pane has stepped aside (one code line shown: `CodePaneView._printed_aside`)
-        # the printed lines step aside with it and come back with it: nothing is looked at then
+        # the printed lines hang under its lit line and come back down with it: not looked at then
         if len({i["id"] for i in s["items"] if i["role"] == "code" and i["opacity"] >= 0.5}) <= 1:
             aside += 1
             continue

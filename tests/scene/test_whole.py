@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from scenes.layout.camera import graph_bounds
-from scenes.layout.clip import clip_layout, code_rect
+from scenes.layout.clip import code_rect
 from scenes.layout.place import tag_reach
 from scenes.layout.whole import area, clear_view, extent, stretched
 from scenes.render.camera_plan import laid_out_at
 from scenes.render.whole_plan import BUILDS
+from scenes.storyboard.cues import CONSOLE_KINDS
 from scenes.storyboard import load, plan_of, storyboard_path
 from scenes.theme import load_theme
 
@@ -35,23 +36,42 @@ def test_the_graph_grows_once_built_before_the_next_beat(name: str, aspect: str)
                    for c in shared.cues)
 
 
-def test_a_walk_clip_and_a_square_frame_keep_the_graph_home() -> None:
-    """The walk's clips have the walk's camera; 1:1 has ``whole_graph: home``."""
-    for name, aspect in (("backward_walk", "16:9"), ("graph_build", "1:1")):
+def test_a_square_frame_keeps_the_graph_home() -> None:
+    """1:1 has ``whole_graph: home``, a walk clip's as a building one's."""
+    for name in ("graph_build", "backward_walk", "missing_gradient"):
         checked = load(storyboard_path(name))
-        p, _ = laid_out_at(checked, plan_of(checked), aspect)
-        assert not [c for c in p.cues if c.kind.startswith("whole")], (name, aspect)
+        p, _ = laid_out_at(checked, plan_of(checked), "1:1")
+        assert not [c for c in p.cues if c.kind.startswith("whole")], name
 
 
+WALKS = ("backward_walk", "grad_accumulation", "leaf_nodes", "dynamic_graph", "missing_gradient")
+
+
+@pytest.mark.parametrize("name", WALKS)
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])
-def test_the_grown_layout_is_larger_and_keeps_its_arrows_on_their_cards(aspect: str) -> None:
+def test_a_walk_clip_grows_the_graph_once_the_walk_is_over(name: str, aspect: str) -> None:
+    """A walk clip's graph grows once, after the last visit, the camera's move back out, the
+    last line printed (which stays on screen under the lit line: the takeaways quote it) and the
+    takeaway's recap (whose board it keeps off), and stays."""
+    checked = load(storyboard_path(name))
+    p, _ = laid_out_at(checked, plan_of(checked), aspect)
+    moves = [c for c in p.cues if c.kind.startswith("whole")]
+    assert [c.kind for c in moves] == ["whole"]
+    over = max(c.start + c.duration for c in p.cues if c.kind in ("visit", "camera", "recap", *CONSOLE_KINDS))
+    assert over <= moves[0].start and moves[0].start + moves[0].duration < p.duration
+
+
+@pytest.mark.parametrize(("name", "aspect"), [("graph_build", "16:9"), ("graph_build", "9:16"),
+                                             ("grad_accumulation", "9:16")])
+def test_the_grown_layout_is_larger_and_keeps_its_arrows_on_their_cards(name: str, aspect: str) -> None:
     """Clear of the lit line's pane, the grown graph's cards take a larger box than at home, no
-    card is smaller, and each route's ends keep their place on their cards, grown as they are."""
+    card is smaller, and each route's ends keep their place on their cards, grown as they are
+    (grad_accumulation at 9:16: its top card grows up to the pane's foot, touching it)."""
     theme = load_theme()
-    checked = load(storyboard_path("graph_build"))
+    checked = load(storyboard_path(name))
     p = plan_of(checked)
     spec = theme.aspect(aspect)
-    home = clip_layout(p, checked.run.events, checked.index.source, aspect, theme)
+    _, home = laid_out_at(checked, p, aspect)  # the layout the render draws at home
     safe = theme.safe_rect(spec)
     free = (safe[0], spec.caption[3] + spec.margin, safe[2], safe[3])
     found = clear_view(home, free, [code_rect(spec, theme, True, checked.index.source)], tag_reach(theme, home.scale),
@@ -68,3 +88,24 @@ def test_the_grown_layout_is_larger_and_keeps_its_arrows_on_their_cards(aspect: 
             off0 = (r0.points[end][0] - b0.x, r0.points[end][1] - b0.y)
             off1 = (r1.points[end][0] - b1.x, r1.points[end][1] - b1.y)
             assert off1 == pytest.approx((off0[0] * s.k, off0[1] * s.k)), (r0.src, r0.dst)
+
+
+def test_a_pane_at_any_height_over_the_graph_leaves_it_room_to_grow() -> None:
+    """A tall graph under the lit line's pane grows until its top card's op name touches the
+    pane's foot: touching is no overlap, wherever the foot lies (once, at 9:16, grad_accumulation's
+    graph did not grow at all where a rounding error put that touch a hair into the pane)."""
+    theme = load_theme()
+    checked = load(storyboard_path("grad_accumulation"))
+    spec = theme.aspect("9:16")
+    _, home = laid_out_at(checked, plan_of(checked), "9:16")
+    safe = theme.safe_rect(spec)
+    free = (safe[0], spec.caption[3] + spec.margin, safe[2], safe[3])
+    top = graph_bounds(home)[3] + tag_reach(theme, home.scale)
+    stuck = []
+    for i in range(60):  # pane feet from just over the graph to the frame's top
+        foot = top + (free[3] - top) * (i + 1) / 61
+        pane = (free[0], foot, free[2], free[3])
+        if clear_view(home, free, [pane], tag_reach(theme, home.scale), theme.layout.whole_zoom,
+                      theme.layout.whole_stretch) is None and foot - top > 0.1 * (free[3] - free[1]):
+            stuck.append(round(foot, 3))
+    assert not stuck
