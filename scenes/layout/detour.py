@@ -79,6 +79,7 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     left it: the product pill it set off from), the way ends at the nearest spot where it
     touches none (unless ``settle`` is false: a badge's spot is already chosen)."""
     w, h = size
+    edge = joined(start, edge, step)
     pts = [start, end, *edge]
     pad = MARGIN * max(w, h)
     x0 = max(within[0] + w / 2, min(p[0] for p in pts) - pad)
@@ -120,6 +121,30 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     came = _search(cell(start), cell(end), weight)
     corners = [(float(xs[i]), float(ys[j])) for i, j in came]
     return _simplify([start, *corners[1:-1], end], size, obstacles, clear, step)
+
+
+def joined(start: Point, edge: list[Point], step: float) -> list[Point]:
+    """The part of ``edge`` a token setting off from ``start`` rides: from its first point whence
+    the way (straight from ``start`` to it, then on along ``edge``) never goes back from the
+    edge's end by more than ``step``; the end alone where no such point is. A lead to the edge's
+    far start from a note beside its middle went out and came back (dynamic_graph's -1 went left
+    to w's curved edge and back right along it): it joins the edge further on, or goes straight.
+
+    >>> joined((0.0, 0.0), [(-4.0, 1.0), (-2.0, 3.0), (0.0, 4.0), (2.0, 4.0)], 0.1)
+    [(0.0, 4.0), (2.0, 4.0)]
+    >>> joined((0.0, 0.0), [(0.0, 1.0), (0.0, 2.0)], 0.1)
+    [(0.0, 1.0), (0.0, 2.0)]
+    """
+    for k in range(len(edge)):
+        near = math.inf
+        for p in dense([start, *edge[k:]], step / 2):
+            d = math.dist(p, edge[-1])
+            if d > near + step:
+                break
+            near = min(near, d)
+        else:
+            return edge[k:]
+    return edge[-1:]
 
 
 def _keeps_to(way: list[Point], guide: list[Point], size: Point, obstacles: list[Rect], step: float) -> bool:
