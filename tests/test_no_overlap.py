@@ -204,6 +204,10 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
+    ("backward_walk", "9:16"): ("1 token: s's 8/3 (t4->t5) 35 px off its way at 42.13 s: it leaves s's note, left of z "
+                                "at z's height, for the end of s's edge above z; between w2's bucket and z's op name "
+                                "'mul' there is 19 px for a 22 px token, and crossing the name collides, so it rounds "
+                                "z's lower corner and comes up its right side (the note's place, not the way)"),
 }
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16

@@ -115,9 +115,6 @@ class TokenRides(View):
         away = self.onscreen.away()  # (not one out of the camera's view: it shows again)
         leaves = [m for k, m in self.cards.items() if k == r.dst or (opacity(m) < MIN_SHOWN and id(m) not in away)]
         leaves += self.walk.visit_marks
-        # and the op's name above the card it reaches, where it arrives (between it and what
-        # stands above, a way round it went round the card: backward_walk's 8/3 at 9:16)
-        leaves += [m for m in (self.ctx.state.graph.tags.get(r.src),) if m is not None]
         # but not another product of the note: a number over another reads as one (w * w's two 3)
         others = [bounds(p) for ps in self.walk.products.values() for p in ps
                   if p is not product and opacity(p) >= MIN_SHOWN]
