@@ -73,7 +73,7 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
               within: Rect, step: float, clear: float, settle: bool = True,
               rest_off: list[Rect] = ()) -> list[Point]:
     """Corners of a way from ``start`` to ``end`` for a pill of ``size`` (w, h) that keeps near
-    the polyline ``edge`` and, grown by ``clear``, touches none of ``obstacles`` where it can;
+    the polyline ``edge`` (from where it joins it without going back, `joined`) and, grown by ``clear``, touches none of ``obstacles`` where it can;
     it stays ``within`` (left, bottom, right, top). ``step``: the grid's pitch. Where a pill at
     ``end`` would touch an obstacle, or one of ``rest_off`` (what shows again once the token has
     left it: the product pill it set off from), the way ends at the nearest spot where it
