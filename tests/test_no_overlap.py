@@ -217,12 +217,6 @@ STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
     ("backward_walk", "16:9"): f"1 token vanishes: {_RING_GRAZE}",
-    ("dynamic_graph", "9:16"): ("2 tokens: two 1/27 (t0->t12) 37 and 60 px off their way at 112.33 s, the row of four "
-                                "going on from w's card to wait beside its bucket while the camera is in on the last "
-                                "visit (new with the sum written before the row goes in, h/meet7; not fixed)"),
-    ("grad_accumulation", "9:16"): ("2 back away 14 px, the 3 of the second and third calls (32.2 s, 60.0 s): with "
-                                    "cards at layout.max_scale 1.8 the way from the rule's product rounds y's larger "
-                                    "corner before it goes down to w, 1 px past flight's slack"),
 }
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16

@@ -115,7 +115,12 @@ class TokenRides(View):
         away = self.onscreen.away()  # (not one out of the camera's view: it shows again)
         leaves = [m for k, m in self.cards.items() if k == r.dst or (opacity(m) < MIN_SHOWN and id(m) not in away)]
         leaves += self.walk.visit_marks
-        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product)
+        # but not another product of the note with its number: it reads as one number sent twice
+        # (w * w's two 3); a way round any product boxed dynamic_graph's 1/27 in, at 16:9
+        text = getattr(tag_of(tok), "text", None)
+        others = [bounds(p) for ps in self.walk.products.values() for p in ps
+                  if p is not product and opacity(p) >= MIN_SHOWN and getattr(tag_of(p), "text", None) == text]
+        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product, off=others)
         tok.move_to(move.path.get_start())
         anims = self._on_to_bucket(tok, move, cue, dst, step)
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)

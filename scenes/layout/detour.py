@@ -73,12 +73,13 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
               within: Rect, step: float, clear: float, settle: bool = True,
               rest_off: list[Rect] = ()) -> list[Point]:
     """Corners of a way from ``start`` to ``end`` for a pill of ``size`` (w, h) that keeps near
-    the polyline ``edge`` and, grown by ``clear``, touches none of ``obstacles`` where it can;
+    the polyline ``edge`` (from where it joins it without going back, `joined`) and, grown by ``clear``, touches none of ``obstacles`` where it can;
     it stays ``within`` (left, bottom, right, top). ``step``: the grid's pitch. Where a pill at
     ``end`` would touch an obstacle, or one of ``rest_off`` (what shows again once the token has
     left it: the product pill it set off from), the way ends at the nearest spot where it
     touches none (unless ``settle`` is false: a badge's spot is already chosen)."""
     w, h = size
+    edge = joined(start, edge, step)
     pts = [start, end, *edge]
     pad = MARGIN * max(w, h)
     x0 = max(within[0] + w / 2, min(p[0] for p in pts) - pad)
@@ -120,6 +121,30 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     came = _search(cell(start), cell(end), weight)
     corners = [(float(xs[i]), float(ys[j])) for i, j in came]
     return _simplify([start, *corners[1:-1], end], size, obstacles, clear, step)
+
+
+def joined(start: Point, edge: list[Point], step: float) -> list[Point]:
+    """The part of ``edge`` a token setting off from ``start`` rides: from its first point whence
+    the way (straight from ``start`` to it, then on along ``edge``) never goes back from the
+    edge's end by more than ``step``; the end alone where no such point is. A lead to the edge's
+    far start from a note beside its middle went out and came back (dynamic_graph's -1 went left
+    to w's curved edge and back right along it): it joins the edge further on, or goes straight.
+
+    >>> joined((0.0, 0.0), [(-4.0, 1.0), (-2.0, 3.0), (0.0, 4.0), (2.0, 4.0)], 0.1)
+    [(0.0, 4.0), (2.0, 4.0)]
+    >>> joined((0.0, 0.0), [(0.0, 1.0), (0.0, 2.0)], 0.1)
+    [(0.0, 1.0), (0.0, 2.0)]
+    """
+    for k in range(len(edge)):
+        near = math.inf
+        for p in dense([start, *edge[k:]], step / 2):
+            d = math.dist(p, edge[-1])
+            if d > near + step:
+                break
+            near = min(near, d)
+        else:
+            return edge[k:]
+    return edge[-1:]
 
 
 def _keeps_to(way: list[Point], guide: list[Point], size: Point, obstacles: list[Rect], step: float) -> bool:

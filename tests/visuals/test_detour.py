@@ -112,3 +112,15 @@ def test_a_token_ridden_frame_by_frame_ends_where_one_taken_to_its_end_does() ->
 
     drawn, walked = ridden([i / 37 for i in range(37)]), ridden([])
     assert drawn.points.tobytes() == walked.points.tobytes()
+
+
+def test_a_token_beside_the_middle_of_its_edge_joins_it_on_the_way_not_at_its_far_start() -> None:
+    """A note beside a curved edge's middle (dynamic_graph's -1 at 9:16, right of x * w's card,
+    its edge bowing left down to w): the lead to the edge's start (the first part of the ride,
+    as `OnScreen.ride` gives it) lies behind the token; the way never goes back from where it
+    lands by more than a grid step."""
+    start, step = (0.0, 0.0), 0.05
+    curve = [(-4.0 + 4.0 * math.sin(k * math.pi / 20), -3.0 * k / 10) for k in range(11)]  # bows left of start
+    way = ride_path(start, curve[-1], [start, *curve], SIZE, [], within=(-6.0, -4.0, 3.0, 2.0), step=step, clear=0.02)
+    far = [math.dist(p, curve[-1]) for p in dense(way, step / 2)]
+    assert all(far[k] <= min(far[:k]) + step for k in range(1, len(far)))
