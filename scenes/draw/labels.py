@@ -18,9 +18,9 @@ from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.visuals import arrow_length, arrow_reach, card_tag, grad_token, nominal_token_size, token_rests
 from scenes.layout.detour import clear_of
-from scenes.layout.label_spots import badge_centre, tag_centre
+from scenes.layout.label_spots import badge_centre, rect_around, tag_centre
 from scenes.layout.place import Box, Layout
-from scenes.layout.tag_room import badge_gap, tag_gap
+from scenes.layout.tag_room import badge_gap, ring_reach, tag_gap
 from scenes.theme import Rect
 
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
@@ -87,6 +87,13 @@ class CardLabels(View):
         return badge_centre(lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
                             gap=badge_gap(t, k), clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
                             avoid=avoid, low=low)
+
+    def ring(self, box: Box) -> Rect:
+        """Where the walk's ring round ``box`` stands at its visit (`ring_reach`): a token riding to
+        the box does not wait there, so it is not under the ring once the walk arrives, even where
+        the box shows no card (an internal node the forward pass drew none for)."""
+        b = self.ctx.layout.boxes.get(box.id, box)
+        return rect_around(b.x, b.y, (b.w, b.h), ring_reach(self.theme, self.ctx.layout.scale))
 
     def op_tag(self, text: str, box: Box, beside: bool = False) -> VGroup:
         """An op name by ``box`` (``tag``, which always finds a place unless asked ``or_none``)."""
