@@ -24,6 +24,7 @@ from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag as record_tag, tagged
 from scenes.draw.rides import TokenRides, arrow_id
 from scenes.layout.detail import Detail
+from scenes.layout.label_spots import inside
 from scenes.layout.place import Box
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
@@ -177,12 +178,14 @@ class BackwardWalk(View):
                 avoid = [bounds(m) for m in tags] + self.onscreen.value_runs() + self.onscreen.shown_rects(
                     exclude=going + rode + self.onscreen.own_shapes(item), away=True)  # and what the camera hid: it shows again there
                 x, y = self.labels.badge_spot(box, tok, avoid, low=True)
-                if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)):  # one path in: the
-                    x, y = waiting[0].get_center()[:2]  # badge is the token, where it waits (beside the
-                    # card, or in its bucket's row: a glide beside the card may cross its corner)
+                if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)) and inside(
+                        bounds(waiting[0]), self.ctx.frame_rect()):  # one path in: the badge is the token,
+                    x, y = waiting[0].get_center()[:2]  # where it waits (beside the card, or in its
+                    # bucket's row: a glide beside the card may cross its corner); not where the camera's
+                    # move to the node took it out of the frame (kept inside, it went over the op's name)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
                     own = [bounds(m) for m in self.onscreen.own_shapes(item)]
-                    x, y = self.onscreen.free_spot((x, y), tok, avoid + own)
+                    x, y = self.onscreen.free_spot((x, y), tok, avoid + own + self.labels.rings())
                 self.labels.keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]

@@ -81,12 +81,14 @@ class CardLabels(View):
 
     def badge_spot(self, box: Box, tok: Mobject, avoid: Sequence[Rect], low: bool = False) -> tuple[float, float]:
         """Where ``tok`` waits beside ``box`` (`badge_centre`, placed by a token's nominal size), off
-        the arrows, their heads and ``avoid``, and off the ring the box gets at its visit (`badge_gap`)."""
+        the arrows, their heads and ``avoid``, and off the ring the box gets at its visit (`badge_gap`)
+        and every other box's (`rings`): a badge touching another card was under its ring at its visit."""
         t, lay = self.theme, self.ctx.layout
         k, z = lay.scale, lay.zoom
+        rings = [self.ring(b) for b in lay.boxes.values() if b.id != box.id]
         return badge_centre(lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
                             gap=badge_gap(t, k), clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
-                            avoid=avoid, low=low)
+                            avoid=[*avoid, *rings], low=low)
 
     def ring(self, box: Box) -> Rect:
         """Where the walk's ring round ``box`` stands at its visit (`ring_reach`): a token riding to
@@ -94,6 +96,10 @@ class CardLabels(View):
         the box shows no card (an internal node the forward pass drew none for)."""
         b = self.ctx.layout.boxes.get(box.id, box)
         return rect_around(b.x, b.y, (b.w, b.h), ring_reach(self.theme, self.ctx.layout.scale))
+
+    def rings(self) -> list[Rect]:
+        """`ring` of every box: where a badge that waits does not stand (a walk's later visit rings it)."""
+        return [self.ring(b) for b in self.ctx.layout.boxes.values()]
 
     def op_tag(self, text: str, box: Box, beside: bool = False) -> VGroup:
         """An op name by ``box`` (``tag``, which always finds a place unless asked ``or_none``)."""

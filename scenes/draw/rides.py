@@ -213,7 +213,7 @@ class TokenRides(View):
         avoid = (self.onscreen.shown_rects(exclude=exclude)
                  + [bounds(m) for m in self.walk.visit_marks if m is not product])
         to = self.labels.badge_spot(box, tok, avoid)
-        to = self.onscreen.free_spot(to, tok, avoid)
+        to = self.onscreen.free_spot(to, tok, avoid + self.labels.rings())
         tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])
         move = self.onscreen.glide(tok, to, exclude, step, settle=True, under=product)
         tok.move_to(move.path.get_start())
