@@ -166,26 +166,6 @@ class OnScreen(View):
                 out.append((left, bottom, right + READS_ON * (top - bottom), top))
         return out
 
-    def bucket_runs(self, but: Sequence[Mobject] = ()) -> list[Rect]:
-        """Where a number beside each shown bucket but ``but`` would read as more of the number it
-        shows, or shows once filled (an empty one: level with its middle, as `bucket` writes it, from
-        its right side): as `value_runs`. A token waiting beside an empty bucket read as more of it
-        once the fill wrote its sum (micrograd's ``138.83 6.94``, b's token by a's bucket)."""
-        t, lay, skip = self.theme, self.lay, {id(m) for m in but}
-        out = []
-        for leaf, b in self.graph.buckets.items():
-            box = lay.boxes.get(f"bucket:{leaf}")
-            if id(b) in skip or box is None or opacity(b) < MIN_OPACITY:
-                continue
-            value = getattr(b, "value", None)
-            if isinstance(value, Mobject) and value.width > 0 and opacity(value) >= MIN_OPACITY:
-                left, bottom, right, top = bounds(value)
-            else:
-                h = t.layout.glyph_height * max(t.font_sizes.bucket_label * lay.scale, t.font_sizes.min_readable_main)
-                right, bottom, top = box.bounds[2], box.y - h / 2, box.y + h / 2
-            out.append((right, bottom, right + READS_ON * (top - bottom), top))
-        return out
-
     def card_shows(self, item: str, text: str) -> bool:
         """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
         above it, a grad_fn its card had no room for): a string the card already draws is
@@ -225,8 +205,7 @@ class OnScreen(View):
         corners = ride_path(here, edge[-1], edge, size, keep_off + values, within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
                             rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
-                            + self.arrowheads() + self._heads() + self.value_runs() + self.bucket_runs(leaves)
-                            + list(rest_off))
+                            + self.arrowheads() + self._heads() + self.value_runs() + list(rest_off))
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
