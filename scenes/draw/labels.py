@@ -91,11 +91,15 @@ class CardLabels(View):
                             avoid=[*avoid, *rings], low=low)
 
     def ring(self, box: Box) -> Rect:
-        """Where the walk's ring round ``box`` stands at its visit (`ring_reach`): a token riding to
-        the box does not wait there, so it is not under the ring once the walk arrives, even where
-        the box shows no card (an internal node the forward pass drew none for)."""
+        """Where the walk's ring round ``box`` stands at its visit (`ring_reach`)."""
         b = self.ctx.layout.boxes.get(box.id, box)
         return rect_around(b.x, b.y, (b.w, b.h), ring_reach(self.theme, self.ctx.layout.scale))
+
+    def unseen_rings(self, shown: set[str]) -> list[Rect]:
+        """`ring` of every internal node's box (a grad_fn with no tensor) whose card is not among
+        ``shown``: the forward pass may draw none for it (micrograd's ``f**-1``), and nothing on
+        screen keeps a token off its box, yet the walk visits it and rings it."""
+        return [self.ring(b) for b in self.ctx.layout.boxes.values() if b.kind == "internal" and b.id not in shown]
 
     def rings(self) -> list[Rect]:
         """`ring` of every box: where a badge that waits does not stand (a walk's later visit rings it)."""

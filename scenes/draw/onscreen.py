@@ -189,7 +189,7 @@ class OnScreen(View):
         where it never waits. Tokens setting off together (from one note) may pass over each other.
         ``under``: the product it is a copy of, drawn over it: it comes out from under it
         (`RideBehind`). ``off``: more to keep off (the ways of tokens gliding with it); ``rest_off``:
-        more it may pass but not wait on (the ring its node gets at its visit)."""
+        more it may pass but not wait on (the ring of a node drawn with no card, at its visit)."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))

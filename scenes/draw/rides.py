@@ -116,7 +116,7 @@ class TokenRides(View):
         leaves = [m for k, m in self.cards.items() if k == r.dst or (opacity(m) < MIN_SHOWN and id(m) not in away)]
         leaves += self.walk.visit_marks
         move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product,
-                                  rest_off=[self.labels.ring(self.lay.boxes[r.src])])  # its node's, at the visit
+                                  rest_off=self.labels.unseen_rings(self.onscreen.shown_ids()))
         tok.move_to(move.path.get_start())
         anims = self._on_to_bucket(tok, move, cue, dst, step)
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
