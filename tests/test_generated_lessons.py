@@ -50,7 +50,6 @@ STILL_FAILING: dict[tuple[int, str], str] = {
     (5, "1:1"): "the walk's rules and products written over the cards of a dense row",
     (10, "16:9"): "1 collision, 3 frames: a gradient badge beside the bucket over its value '-0.7200'",
     # found once rings joined the record and badges gained their own checks (session 7, not fixed):
-    (3, "9:16"): "1 collision, 23.2-24.4 s: a badge '1.8000' on t2's ring (text on a ring)",
     (5, "16:9"): "1 collision, 43.4-44.2 s: t14's note '-0.0925 × 1 =' over t8's op name 'add'",
 }
 

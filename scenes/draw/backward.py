@@ -23,14 +23,14 @@ from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag as record_tag, tagged
 from scenes.draw.rides import TokenRides, arrow_id
-from scenes.layout.label_spots import badge_centre
 from scenes.layout.detail import Detail
+from scenes.layout.label_spots import inside
 from scenes.layout.place import Box
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.turn_round import TurnRound
 from scenes.draw.visit_note import VisitNotes
-from scenes.draw.visuals import arrow_length, arrow_reach, edge_arrow, nominal_token_size
+from scenes.draw.visuals import edge_arrow
 from scenes.storyboard.cues import Cue, CueKind
 
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
@@ -190,18 +190,17 @@ class BackwardWalk(View):
                 self.ctx.record(s)
             elif s.role == "grad":
                 tok = self.labels.token(s.text)
-                avoid = [bounds(m) for m in tags] + self.onscreen.value_runs([item]) + self.onscreen.shown_rects(
+                avoid = [bounds(m) for m in tags] + self.onscreen.value_runs() + self.onscreen.shown_rects(
                     exclude=going + rode + self.onscreen.own_shapes(item), away=True)  # and what the camera hid: it shows again there
-                t, k, z = self.theme, self.lay.scale, self.lay.zoom
-                x, y = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
-                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
-                                    avoid=avoid, low=True)
-                if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)):  # one path in: the
-                    x, y = waiting[0].get_center()[:2]  # badge is the token, where it waits (beside the
-                    # card, or in its bucket's row: a glide beside the card may cross its corner)
+                x, y = self.labels.badge_spot(box, tok, avoid, low=True)
+                if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)) and inside(
+                        bounds(waiting[0]), self.ctx.frame_rect()):  # one path in: the badge is the token,
+                    x, y = waiting[0].get_center()[:2]  # where it waits (beside the card, or in its
+                    # bucket's row: a glide beside the card may cross its corner); not where the camera's
+                    # move to the node took it out of the frame (kept inside, it went over the op's name)
                 else:  # no spot beside the box is free of everything shown: the nearest one that is
                     own = [bounds(m) for m in self.onscreen.own_shapes(item)]
-                    x, y = self.onscreen.free_spot((x, y), tok, avoid + own)
+                    x, y = self.onscreen.free_spot((x, y), tok, avoid + own + self.labels.rings())
                 self.labels.keep_inside(tok.move_to([x, y, 0]))
                 if is_acc:  # it waits beside its bucket until the fill drops it in
                     out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]

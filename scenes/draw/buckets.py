@@ -29,9 +29,9 @@ from scenes.draw.ride_behind import RideBehind
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
-from scenes.layout.label_spots import badge_centre, meet, note_centre, own_note_centre, rect_around
+from scenes.layout.label_spots import meet, note_centre, own_note_centre, rect_around
 from scenes.layout.place import Box
-from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, nominal_token_size, note_block
+from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, note_block
 from scenes.storyboard.caption_events import naming
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
@@ -269,12 +269,8 @@ class Buckets(View):
             drops = keep
             if not keep:
                 tok = self.labels.token(add.text)
-                t, k, z = self.theme, self.ctx.layout.scale, self.ctx.layout.zoom
-                x, y = badge_centre(self.ctx.layout, box, (tok.width, tok.height),
-                                    nominal=nominal_token_size(t, scale=k, zoom=z),
-                                    gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
-                                    avoid=self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf)
-                                                                    + self.walk.visit_marks))
+                x, y = self.labels.badge_spot(box, tok, self.onscreen.shown_rects(
+                    exclude=self.onscreen.own_shapes(leaf) + self.walk.visit_marks))
                 drops = [self.labels.keep_inside(tok.move_to([x, y, 0]))]
             far = [m for m in drops if not _beside(m)]  # at the leaf's arrowheads (w * w): they go there
             out += [FadeOut(m, rate_func=first_half) for m in far]

@@ -16,11 +16,11 @@ from manim import Mobject, VGroup
 from scenes.draw.context import DrawContext, View
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.draw.visuals import arrow_reach, card_tag, grad_token, nominal_token_size, token_rests
+from scenes.draw.visuals import arrow_length, arrow_reach, card_tag, grad_token, nominal_token_size, token_rests
 from scenes.layout.detour import clear_of
-from scenes.layout.label_spots import tag_centre
+from scenes.layout.label_spots import badge_centre, rect_around, tag_centre
 from scenes.layout.place import Box, Layout
-from scenes.layout.tag_room import tag_gap
+from scenes.layout.tag_room import badge_gap, ring_reach, tag_gap
 from scenes.theme import Rect
 
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
@@ -78,6 +78,32 @@ class CardLabels(View):
         if or_none is not None and not clear_of(tuple(m.get_center()[:2]), (m.width, m.height), keep_off + or_none):
             return None
         return m
+
+    def badge_spot(self, box: Box, tok: Mobject, avoid: Sequence[Rect], low: bool = False) -> tuple[float, float]:
+        """Where ``tok`` waits beside ``box`` (`badge_centre`, placed by a token's nominal size), off
+        the arrows, their heads and ``avoid``, and off the ring the box gets at its visit (`badge_gap`)
+        and every other box's (`rings`): a badge touching another card was under its ring at its visit."""
+        t, lay = self.theme, self.ctx.layout
+        k, z = lay.scale, lay.zoom
+        rings = [self.ring(b) for b in lay.boxes.values() if b.id != box.id]
+        return badge_centre(lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
+                            gap=badge_gap(t, k), clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
+                            avoid=[*avoid, *rings], low=low)
+
+    def ring(self, box: Box) -> Rect:
+        """Where the walk's ring round ``box`` stands at its visit (`ring_reach`)."""
+        b = self.ctx.layout.boxes.get(box.id, box)
+        return rect_around(b.x, b.y, (b.w, b.h), ring_reach(self.theme, self.ctx.layout.scale))
+
+    def unseen_rings(self, shown: set[str]) -> list[Rect]:
+        """`ring` of every internal node's box (a grad_fn with no tensor) whose card is not among
+        ``shown``: the forward pass may draw none for it (micrograd's ``f**-1``), and nothing on
+        screen keeps a token off its box, yet the walk visits it and rings it."""
+        return [self.ring(b) for b in self.ctx.layout.boxes.values() if b.kind == "internal" and b.id not in shown]
+
+    def rings(self) -> list[Rect]:
+        """`ring` of every box: where a badge that waits does not stand (a walk's later visit rings it)."""
+        return [self.ring(b) for b in self.ctx.layout.boxes.values()]
 
     def op_tag(self, text: str, box: Box, beside: bool = False) -> VGroup:
         """An op name by ``box`` (``tag``, which always finds a place unless asked ``or_none``)."""

@@ -178,7 +178,7 @@ class OnScreen(View):
 
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
              settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
-             off: Sequence[Rect] = ()) -> RideBehind:
+             off: Sequence[Rect] = (), rest_off: Sequence[Rect] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -188,7 +188,8 @@ class OnScreen(View):
         other cards and words, or has none: issue 39's 4/3 went up over L and vanished), but
         where it never waits. Tokens setting off together (from one note) may pass over each other.
         ``under``: the product it is a copy of, drawn over it: it comes out from under it
-        (`RideBehind`). ``off``: more to keep off (the ways of tokens gliding with it)."""
+        (`RideBehind`). ``off``: more to keep off (the ways of tokens gliding with it); ``rest_off``:
+        more it may pass but not wait on (the ring of a node drawn with no card, at its visit)."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -204,7 +205,7 @@ class OnScreen(View):
         corners = ride_path(here, edge[-1], edge, size, keep_off + values, within=self.frame.free_rect(),
                             step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
                             rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
-                            + self.arrowheads() + self._heads() + self.value_runs())
+                            + self.arrowheads() + self._heads() + self.value_runs() + list(rest_off))
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])

@@ -21,8 +21,8 @@ from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen, at_end
 from scenes.draw.record import opacity, tag as record_tag, tag_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.draw.state import WalkView
-from scenes.draw.visuals import arrow_length, arrow_reach, nominal_token_size, token_ride
-from scenes.layout.label_spots import badge_centre, rect_around
+from scenes.draw.visuals import nominal_token_size, token_ride
+from scenes.layout.label_spots import rect_around
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import Cue
@@ -120,7 +120,8 @@ class TokenRides(View):
         text = getattr(tag_of(tok), "text", None)
         others = [bounds(p) for ps in self.walk.products.values() for p in ps
                   if p is not product and opacity(p) >= MIN_SHOWN and getattr(tag_of(p), "text", None) == text]
-        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product, off=others)
+        move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product, off=others,
+                                  rest_off=self.labels.unseen_rings(self.onscreen.shown_ids()))
         tok.move_to(move.path.get_start())
         anims = self._on_to_bucket(tok, move, cue, dst, step)
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)
@@ -141,12 +142,11 @@ class TokenRides(View):
         on the side where all ``count`` fit; its way may cross the leaf's card and bucket (hidden
         one frame for grazing the bucket's corner, it blinked), and it settles
         on the nearest free spot, never hidden where it waits."""
-        box, t, k, z = self.lay.boxes[f"bucket:{leaf}"], self.theme, self.lay.scale, self.lay.zoom
-        wide = max([tok.width] + [m.width for m in row]) + t.spacing.edge_clearance
+        box = self.lay.boxes[f"bucket:{leaf}"]
+        wide = max([tok.width] + [m.width for m in row]) + self.theme.spacing.edge_clearance
         if not landed:
-            x0, y0 = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
-                                  gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
-                                  avoid=self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]))
+            x0, y0 = self.labels.badge_spot(box, tok,
+                                            self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]))
             out_x = 1.0 if x0 >= box.x else -1.0
             lo, _, hi, _ = self.frame.free_rect()
             reach = x0 + out_x * ((count - 1) * wide + wide / 2)
@@ -214,14 +214,11 @@ class TokenRides(View):
             return []
         tok = record_tag(self.labels.token(cue.text("grad") or ""), "badge", id=arrow_id(item, item))
         product = self._product(cue, 0)
-        t, k, z = self.theme, self.lay.scale, self.lay.zoom
         exclude = [product] if product is not None else []
         avoid = (self.onscreen.shown_rects(exclude=exclude)
                  + [bounds(m) for m in self.walk.visit_marks if m is not product])
-        to = badge_centre(self.lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
-                          gap=t.spacing.edge_clearance, clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
-                          avoid=avoid)
-        to = self.onscreen.free_spot(to, tok, avoid)
+        to = self.labels.badge_spot(box, tok, avoid)
+        to = self.onscreen.free_spot(to, tok, avoid + self.labels.rings())
         tok.move_to(product.get_center() if product is not None else [box.x, box.y, 0.0])
         move = self.onscreen.glide(tok, to, exclude, step, settle=True, under=product)
         tok.move_to(move.path.get_start())

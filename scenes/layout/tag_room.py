@@ -14,6 +14,8 @@ it), so the gap keeps the halo's edge off the border's by a share of the tag's h
 True
 >>> tag_gap(t, 1.8) > tag_halo(t, 1.8) + card_stroke(t, 1.8)  # large ones: the halo stays off the border
 True
+>>> badge_gap(t, 0.5) == t.spacing.edge_clearance, badge_gap(t, 1.8) == ring_reach(t, 1.8) > t.spacing.edge_clearance
+(True, True)
 """
 
 from __future__ import annotations
@@ -52,3 +54,17 @@ def tag_reach(theme: Theme, scale: float = 1.0) -> float:
     """How far an op name over a card reaches past the card's top at ``scale``: its gap to the
     card (`tag_gap`), its height, and ``spacing.edge_clearance`` past it."""
     return tag_gap(theme, scale) + tag_height(theme, scale) + theme.spacing.edge_clearance
+
+
+def ring_reach(theme: Theme, scale: float = 1.0) -> float:
+    """How far the walk's ring round a box reaches outside the box at ``scale``: its pad and half
+    its stroke, both widening with the scale as `scenes.draw.visuals.wavefront.Rings` draws them."""
+    k = max(scale, theme.proportions.min_stroke_scale)
+    return (theme.sizes.wavefront_pad + theme.strokes.wavefront * STROKE_UNIT / 2) * k
+
+
+def badge_gap(theme: Theme, scale: float = 1.0) -> float:
+    """The gap between a box and a badge waiting beside it at ``scale``: ``spacing.edge_clearance``,
+    and no less than the ring the box gets at its visit reaches (`ring_reach`): a badge on the
+    ring reads as cut by it (detach_stop's ``12.00`` beside ``a``'s bucket at scale 1.06)."""
+    return max(theme.spacing.edge_clearance, ring_reach(theme, scale))
