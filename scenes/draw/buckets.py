@@ -305,7 +305,7 @@ class Buckets(View):
             rows.append(f"{before.text} + {add.text} = {after.text}")
         if rows:
             says = naming(self.ctx.plan.captions, cue)
-            out += self._bucket_note(box, rows, going, coming, early=early, until=says and says.end,
+            out += self._bucket_note(box, rows, going, coming, early=early, until=says.end if says is not None else None,
                                      later=says is not None and says.beat != cue.beat)
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
