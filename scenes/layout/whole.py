@@ -93,10 +93,12 @@ def extent(boxes: Mapping[str, Box], s: Stretch) -> Rect:
 def _spread(boxes: Mapping[str, Box], k: float, axis: int, room: float, most: float) -> float:
     """The spread of the cards' centres along ``axis`` (0 across, 1 up), from ``k`` to ``most``,
     at which the cards, grown by ``k``, take ``room`` (bisection: their extent grows with it)."""
+    # each card's centre and half its grown size along ``axis``: `extent` of `Stretch` (k, f)
+    # about the origin, reckoned as it reckons it, without a Box per card per step
+    ends = [((b.x, (b.w * k) / 2) if axis == 0 else (b.y, (b.h * k) / 2)) for b in boxes.values()]
+
     def size(f: float) -> float:
-        s = Stretch(k, f if axis == 0 else k, f if axis == 1 else k, (0.0, 0.0), (0.0, 0.0))
-        e = extent(boxes, s)
-        return e[2 + axis] - e[axis]
+        return max(f * c + r for c, r in ends) - min(f * c - r for c, r in ends)
 
     if size(k) >= room or most <= k:
         return k
@@ -181,6 +183,8 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     for x0, x1 in combinations(xs, 2):
         for y0, y1 in combinations(ys, 2):
             region = (x0, y0, x1, y1)
+            if best is not None and area(region) < best[0] - 1e-9:
+                continue  # a view fits in its region: none in this one is as large as the best
             for spread in (stretch - (stretch - 1.0) * i / SPREADS for i in range(SPREADS + 1)):
                 s = whole_view(lay, region, reach, most, spread)
                 if s.k < 1.0 - 1e-6:
