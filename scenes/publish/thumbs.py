@@ -3,9 +3,10 @@
 Why not the poster itself: a poster is the whole frame (the code pane, the console, the legend
 and the graph beside them), and a course page shows it a few centimetres wide, where the
 graph's cards are a blur of 2-px text. The subject is the graph the clip draws: the crop is the
-box of the graph's shapes where the poster's frame draws them (`poster_items`: read as
-``render inspect`` reads a frame; a graph grown into the frame the code pane freed is larger
-and elsewhere than the clip's layout has it at home), widened to the thumbnail's shape, on the
+box of the graph's shapes where the poster's frame draws them (noted in the poster by the render
+that drew it, :mod:`scenes.render.poster_box`, as ``render inspect`` reads a frame; a graph grown
+into the frame the code pane freed is larger and elsewhere than the clip's layout has it at
+home), widened to the thumbnail's shape, on the
 poster's closing picture (the filled buckets, the numbers the takeaway names); what lies outside the graph's box is left out
 (the frame's background instead), whole: no sliver of the code pane shows at the edge. A clip whose picture is not the graph's cards
 (the network, a curve) fills its frame already: its thumbnail is the whole poster, on the
@@ -47,15 +48,21 @@ def _aspect_of(size: tuple[int, int]) -> str:
     return "16:9" if w > h * 1.2 else "9:16" if h > w * 1.2 else "1:1"
 
 
-def subject_box(checked: Any, plan: Any, theme: Theme, size: tuple[int, int]) -> Box | None:
+def subject_box(checked: Any, plan: Any, theme: Theme, size: tuple[int, int],
+                noted: tuple[bool, Box | None] = (False, None)) -> Box | None:
     """The graph's box in the poster's pixels (``x0, y0, x1, y1``, top-left origin), a gap
-    around it, where the poster's frame draws it (`poster_items`: a graph grown into the frame
-    the code pane freed is not where the clip's layout has it at home); None when the clip draws
-    no graph of cards (its whole frame is the subject) or the frame shows none."""
+    around it, where the poster's frame draws it (a graph grown into the frame the code pane
+    freed is not where the clip's layout has it at home); None when the clip draws no graph of
+    cards (its whole frame is the subject) or the frame shows none. ``noted``: whether the render
+    that drew the poster noted where (:mod:`scenes.render.poster_box`), and the box; where it did
+    not (a beat drawn on another machine), the clip is played up to the poster (`poster_items`)."""
     if not any(c.kind == "node_appear" for c in plan.cues):
         return None
-    spec = theme.aspect(_aspect_of(size))
-    return drawn_box(poster_items(checked, plan, theme, size), theme.spacing.item_gap * size[1] / spec.frame_height)
+    known, box = noted
+    gap = theme.spacing.item_gap * size[1] / theme.aspect(_aspect_of(size)).frame_height
+    if not known:
+        return drawn_box(poster_items(checked, plan, theme, size), gap)
+    return _around(box, gap)
 
 
 def drawn_box(items: list[dict[str, Any]], gap: float) -> Box | None:
@@ -69,10 +76,12 @@ def drawn_box(items: list[dict[str, Any]], gap: float) -> Box | None:
     """
     from scenes.render.fill import graph_box
 
-    box = graph_box(items)
-    if box is None:
-        return None
-    return (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
+    return _around(graph_box(items), gap)
+
+
+def _around(box: Box | None, gap: float) -> Box | None:
+    """``box`` with ``gap`` pixels around it (None stays None)."""
+    return None if box is None else (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
 
 
 def poster_items(checked: Any, plan: Any, theme: Theme, size: tuple[int, int]) -> list[dict[str, Any]]:
@@ -157,10 +166,13 @@ def thumbnail(poster: Path, checked: Any, plan: Any, theme: Theme) -> tuple[byte
     import numpy as np
     from PIL import Image
 
+    from scenes.render import poster_box
+
     with Image.open(poster) as im:
         frame = im.convert("RGB")
+        noted = poster_box.read_chunk(getattr(im, "text", {}).get(poster_box.CHUNK))
     background = frame.getpixel((0, 0))  # the frame's margin, as encoded (the theme's colour, shifted a step)
-    subject = subject_box(checked, plan, theme, frame.size)
+    subject = subject_box(checked, plan, theme, frame.size, noted)
     if subject is not None:  # only the graph: a sliver of the code pane or of a board reads as a cut word
         pixels = np.asarray(frame, dtype=np.int16)
         ink = np.abs(pixels - np.array(background, dtype=np.int16)).sum(axis=2) > INK

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from scenes.render import poster_box
+from scenes.render.poster import poster_frame
 from scenes.render.options import (SEGMENTS, RenderOptions, encoder_options, fps_of, pixel_size, scene_config,
                                    segment_path)
 
@@ -291,6 +293,8 @@ class _Walk:
         self.segs, self.states, self.prefixes = keys.segs, keys.states, keys.pre
         self.fresh = opts.force  # --force: rebuild every state, trust nothing stored
         self.at = 0
+        self.size, self.spec = keys.size, keys.theme.aspect(opts.aspect)
+        self.poster = poster_frame(plan, keys.theme.timings.caption_fade, self.fps)
         self.pending: list[tuple[Any, int, Path]] = []  # segments drawn, still being encoded
 
     def digest_at(self, k: int) -> str:
@@ -330,10 +334,23 @@ class _Walk:
         target.parent.mkdir(parents=True, exist_ok=True)
         writer = SegmentWriter(tmp, size[0], size[1], self.fps, encoder)
         self.pending.append((writer, k, target))
+        local = self.poster - sum(s.frames for s in self.segs[:k])
+        sink: Any = writer
+        if 0 <= local < seg.frames:  # the poster's frame: where it draws the graph, for the thumbnail
+            sink = poster_box.FrameWatch(writer, local, lambda: poster_box.save(target, local, self._graph_box()))
         for st in seg.steps:
-            run_step(self.scene, st, self.fps, writer)
+            run_step(self.scene, st, self.fps, sink)
         self.at = k + 1
         self.finish(keep=1)
+
+    def _graph_box(self) -> tuple[float, float, float, float] | None:
+        """Where the frame now drawn shows the graph, in pixels (`scenes.render.fill.graph_box`
+        of what ``render inspect`` would list)."""
+        from scenes.draw.record import Frame, items
+        from scenes.render.fill import graph_box
+
+        w, h = self.size
+        return graph_box(items(self.scene, Frame(w, h, self.spec.frame_width, self.spec.frame_height)))
 
     def finish(self, keep: int = 0) -> None:
         """Let x264 finish the oldest segments, leaving ``keep`` still encoding: the next beat is

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Callable, Protocol
 from scenes.atomic import dead_leftover
 from scenes.render.code_version import code_digest
 from scenes.render.options import SEGMENTS, RenderOptions, fps_of, outputs, segment_path
-from scenes.render.poster import poster_time
+from scenes.render import poster_box
+from scenes.render.poster import poster_frame
 from scenes.render.writes import FolderWrite
 from scenes.theme import theme_file
 
@@ -97,9 +98,10 @@ def is_up_to_date(name: str, key: str, opts: RenderOptions) -> bool:
     return paths["key"].read_text().strip() == key
 
 
-def extract_frame(video: Path, t: float, png: Path) -> None:
-    """Decode with PyAV up to time ``t`` and save that frame as PNG."""
+def extract_frame(video: Path, t: float, png: Path, text: dict[str, str] | None = None) -> None:
+    """Decode with PyAV up to time ``t`` and save that frame as PNG, with ``text`` in its text chunks."""
     import av
+    from PIL.PngImagePlugin import PngInfo
 
     with av.open(str(video)) as box:
         stream = box.streams.video[0]
@@ -110,7 +112,10 @@ def extract_frame(video: Path, t: float, png: Path) -> None:
                 break
         if last is None:
             raise RuntimeError(f"{video}: no frames")
-        last.to_image().save(str(png), format="PNG")
+        info = PngInfo()
+        for k, v in (text or {}).items():
+            info.add_text(k, v)
+        last.to_image().save(str(png), format="PNG", pnginfo=info)
 
 
 def count_frames(video: Path) -> int:
@@ -301,14 +306,16 @@ def split_beats(segs: list, jobs: int, fps: int, stale: list[bool] | None = None
 
 
 def _poster(parts: list[Path], frames: list[int], p: Plan, opts: RenderOptions, png: Path) -> None:
-    """The poster frame (:mod:`scenes.render.poster`), decoded from the one segment that holds it."""
+    """The poster frame (:mod:`scenes.render.poster`), decoded from the one segment that holds it,
+    with where it draws the graph (:mod:`scenes.render.poster_box`) where the beat's render noted it."""
     from scenes.theme import load_theme
 
     fps = fps_of(opts)
-    at = round(poster_time(p, load_theme().timings.caption_fade, fps) * fps)
+    at = poster_frame(p, load_theme().timings.caption_fade, fps)
     for part, n in zip(parts, frames):
         if at < n:
-            extract_frame(part, at / fps_of(opts), png)
+            known, box = poster_box.load(part, at)
+            extract_frame(part, at / fps_of(opts), png, {poster_box.CHUNK: poster_box.chunk_text(box)} if known else {})
             return
         at -= n
     extract_frame(parts[-1], frames[-1], png)

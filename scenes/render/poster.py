@@ -34,6 +34,11 @@ def poster_time(plan: Any, fade: float, fps: int) -> float:
     return min(round(settled * fps), last) / fps
 
 
+def poster_frame(plan: Any, fade: float, fps: int) -> int:
+    """The poster's frame number (`poster_time`, counted from the clip's first frame)."""
+    return round(poster_time(plan, fade, fps) * fps)
+
+
 def calm_frames(plan: Any, fade: float, fps: int) -> list[int]:
     """The frames, in order, at which no caption is fading and any caption shown is whole (the
     only event of its beat's narration or takeaway, not a piece of a cut one)."""

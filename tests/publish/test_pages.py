@@ -103,6 +103,7 @@ def test_a_thumbnail_is_the_graph_not_the_whole_frame(course: Path) -> None:
     from PIL import Image
 
     from scenes.publish.thumbs import THUMB_SHAPE, subject_box
+    from scenes.render import poster_box
     from scenes.theme import load_theme
 
     out = course / "out"
@@ -114,12 +115,35 @@ def test_a_thumbnail_is_the_graph_not_the_whole_frame(course: Path) -> None:
         frame, small = np.asarray(poster.convert("RGB"), dtype=int), np.asarray(thumb.convert("RGB"), dtype=int)
         assert (thumb.width, thumb.height) == (int(imgs[0][1]), int(imgs[0][2]))
         assert abs(thumb.width / thumb.height - THUMB_SHAPE) < 0.01 and thumb.width < poster.width
-    x0 = round(subject_box(board, p, load_theme(), (frame.shape[1], frame.shape[0]))[0])
+    with Image.open(out / "walk.png") as poster:
+        noted = poster_box.read_chunk(poster.text.get(poster_box.CHUNK))
+    x0 = round(subject_box(board, p, load_theme(), (frame.shape[1], frame.shape[0]), noted)[0])
     ink = lambda a: int((np.abs(a - frame[0, 0]).sum(axis=2) > 24).sum())  # noqa: E731  (drawn pixels)
     assert ink(frame[:, : x0 // 2]) > 0.05 * frame[:, : x0 // 2, 0].size  # left of the graph: the code pane...
     assert ink(small[:, : small.shape[1] // 8]) == 0  # ...of which the thumbnail's edge shows nothing
     assert ink(small) >= 0.95 * ink(frame[:, x0:])  # the whole graph, on half the frame or less:
     assert small[..., 0].size <= 0.6 * frame[..., 0].size  # larger, at the same width on the page
+
+
+def test_the_render_notes_in_the_poster_where_it_draws_the_graph(course: Path) -> None:
+    """The site crops a thumbnail to the graph where the poster's frame draws it. Once, it found
+    that place by playing each clip again up to the poster (tens of seconds a clip, at every
+    site build); the render that drew the frame now notes the box in the poster, and it is the
+    box the clip played again gives."""
+    from PIL import Image
+
+    from scenes.publish.thumbs import subject_box
+    from scenes.render import poster_box
+    from scenes.theme import load_theme
+
+    noted = {}
+    for name in ("walk", "build"):
+        with Image.open(course / "out" / f"{name}.png") as poster:
+            noted[name] = poster_box.read_chunk(poster.text.get(poster_box.CHUNK)), poster.size
+        assert noted[name][0][0] and noted[name][0][1] is not None, name
+    board, p = load_and_plan(str(course / "storyboards" / "walk.yaml"))
+    (box, size), theme = noted["walk"], load_theme()
+    assert subject_box(board, p, theme, size, box) == subject_box(board, p, theme, size)
 
 
 def test_the_site_says_written_versions_only_when_there_are(course: Path, tmp_path: Path) -> None:

@@ -46,3 +46,24 @@ def test_a_clip_with_no_calm_moment_late_takes_the_latest_before() -> None:
     plan = NS(cues=[NS(kind="node_appear", start=0.0, duration=5.0)], captions=caps, duration=6.0)
     t = poster_time(plan, FADE, 10)
     assert FADE < t < 2.0 - FADE
+
+
+def test_a_noted_graph_box_is_read_back_only_for_its_frame_and_as_numbers(tmp_path) -> None:
+    """The box noted beside a cached segment is data from disk: read back for the frame it was
+    noted at, as four finite numbers; any other file (another frame, text, a true for a frame
+    number, a NaN, a folder) is not known, and the poster is then found by playing the clip."""
+    from scenes.render import poster_box
+
+    seg = tmp_path / "k.mp4"
+    poster_box.save(seg, 12, (1.0, 2.0, 30.5, 40.0))
+    assert poster_box.load(seg, 12) == (True, (1.0, 2.0, 30.5, 40.0))
+    assert poster_box.load(seg, 11) == (False, None)
+    poster_box.save(seg, 3, None)
+    assert poster_box.load(seg, 3) == (True, None)
+    for bad in ('{"frame": 1, "box": ["1", 2, 3, 4]}', '{"frame": true, "box": null}', "[1]", "{",
+                '{"frame": 1, "box": [1, 2, 3]}', '{"frame": 1, "box": [1, 2, 3, NaN]}'):
+        poster_box.box_path(seg).write_text(bad)
+        assert poster_box.load(seg, 1) == (False, None), bad
+    poster_box.box_path(seg).unlink()
+    poster_box.box_path(seg).mkdir()
+    assert poster_box.load(seg, 1) == (False, None)
