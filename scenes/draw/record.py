@@ -173,19 +173,23 @@ def carry_tags(animations: list[Any]) -> None:
 
 
 def sample(scene: Any, steps: Iterable[Any], fps: int, frames: Iterable[int],
-           seen: Callable[[int], None]) -> None:
+           seen: Callable[[int, bool], None]) -> None:
     """Play ``steps`` (one clip's, in order, from the scene's start) without drawing, calling
-    ``seen(frame)`` with the scene as it is at each of ``frames`` (sorted): mid-animation inside
-    a play (at the time the player draws that frame), else after the steps before it."""
+    ``seen(frame, same)`` with the scene as it is at each of ``frames`` (sorted): mid-animation
+    inside a play (at the time the player draws that frame), else after the steps before it.
+    ``same``: nothing was played since the frame reported before (a hold draws one picture, so
+    what is on screen need not be listed again)."""
     from scenes.video.player import _begin, _end
 
     want = sorted(set(frames))
     k, cur = 0, 0
+    moved = True
 
     def until(limit: int) -> None:  # report the frames before ``limit`` with the scene as it is
-        nonlocal k
+        nonlocal k, moved
         while k < len(want) and want[k] < limit:
-            seen(want[k])
+            seen(want[k], not moved)
+            moved = False
             k += 1
 
     for st in steps:
@@ -196,11 +200,12 @@ def sample(scene: Any, steps: Iterable[Any], fps: int, frames: Iterable[int],
         if not st.frames:
             continue
         anims = scene.step_animations(st.actions)
+        moved = True  # a step may add or take away shapes even where it plays no animation
         if anims:
             _begin(scene, anims, st.frames, fps)
             while k < len(want) and want[k] < cur + st.frames:
                 scene.update_to_time((want[k] - cur) / fps)
-                seen(want[k])
+                seen(want[k], False)
                 k += 1
             _end(scene)  # the scene carries its shapes' tags (`carry_tags`), as in a render
         cur += st.frames

@@ -53,7 +53,13 @@ def inspect_clip(checked: Any, plan: Any, opts: RenderOptions, frames: list[int]
         with tempconfig(cfg):
             scene = ClipScene(plan, checked.run.events, checked.index.source, theme, aspect=opts.aspect,
                               captions=opts.captions, layout=layout)
-            sample(scene, steps, fps, frames,
-                   lambda f: out.append({"time": round(f / fps, 3), "frame": [width, height],
-                                         "items": items(scene, frame)}))
+            listed: list[dict[str, Any]] = []
+
+            def seen(f: int, same: bool) -> None:
+                nonlocal listed
+                if not same:  # a frame of a hold shows what the one before showed
+                    listed = items(scene, frame)
+                out.append({"time": round(f / fps, 3), "frame": [width, height], "items": listed})
+
+            sample(scene, steps, fps, frames, seen)
     yield from out

@@ -129,3 +129,39 @@ def test_the_pass_mark_moves_with_a_code_window_and_sits_on_no_code() -> None:
                 overlap = min(x1, c1) - max(x0, c0) > 0.5 and min(y1, d1) - max(y0, d0) > 0.5
                 assert not overlap, (sample["time"], mark["text"], code["text"])
     assert marks > 10  # the mark is on screen through the loop's passes
+
+
+def test_a_frame_said_to_be_the_same_as_the_one_before_lists_the_same_items(walk) -> None:
+    """`sample` says when nothing was played since the frame before (a hold), and inspect then
+    lists that frame's items once for both: every frame of the clip's first 25 s (its forward
+    pass, captions coming and going, cards growing), each listed afresh, agrees with that."""
+    from manim import tempconfig
+
+    import tempfile
+    from pathlib import Path
+
+    from scenes.draw.record import Frame, items, sample
+    from scenes.draw.scene import ClipScene
+    from scenes.layout.clip import clip_layout
+    from scenes.render.options import fps_of, scene_config
+    from scenes.theme import load_theme
+    from scenes.video.timeline import clip_segments
+
+    checked, plan = walk
+    opts, theme = RenderOptions(fps=10), load_theme()
+    fps, spec = fps_of(opts), theme.aspect(opts.aspect)
+    steps = [st for seg in clip_segments(plan, opts.captions, theme.timings.caption_fade, fps) for st in seg.steps]
+    frame = Frame(854, 480, spec.frame_width, spec.frame_height)
+    seen: list[tuple[bool, list]] = []
+    with tempfile.TemporaryDirectory() as media:
+        cfg, _, _ = scene_config(opts, theme, Path(media))
+        with tempconfig(cfg):
+            scene = ClipScene(plan, checked.run.events, checked.index.source, theme, aspect=opts.aspect,
+                              captions=opts.captions, layout=clip_layout(plan, checked.run.events,
+                                                                         checked.index.source, opts.aspect, theme))
+            sample(scene, steps, fps, range(25 * fps), lambda f, same: seen.append((same, items(scene, frame))))
+    assert len(seen) == 25 * fps
+    same = [k for k in range(1, len(seen)) if seen[k][0]]
+    assert len(same) > len(seen) / 3  # most of a clip is held
+    assert all(seen[k][1] == seen[k - 1][1] for k in same)
+    assert not seen[0][0]
