@@ -154,12 +154,15 @@ class PassCounts(View):
         in the gradient's colour, where forward mode's passes had covered it in theirs; the tallies
         keep both counts, each in its own colour. Why: the takeaway says "one backward sweep gives
         every weight its gradient"; over a network lit in forward mode's colour from end to end,
-        the contrast (1 against 36) was left to the words."""
+        the contrast (1 against 36) was left to the words. The sweep's small picture set aside
+        beside reverse mode's count (`_set_aside`) goes as the network takes the sweep back: the
+        takeaway's "one backward sweep" stood over a network lit all in forward mode's colour,
+        the sweep only a thin miniature (issue 39, items 6 and 7)."""
         st = self.network
-        if kind != "recap" or not st.swept or not (st.done or st.trace) or st.hidden or st.aside:
-            return []  # set aside (`_set_aside`), the sweep stands beside forward mode's passes already
-        going = [*st.done.values(), *st.trace]
-        st.done, st.trace = {}, []
+        if kind != "recap" or not st.swept or not (st.done or st.trace) or st.hidden:
+            return []
+        going = [*st.done.values(), *st.trace, *st.aside]
+        st.done, st.trace, st.aside = {}, [], []
         marks = [m for m in (self._mark(o, "gradient", backward=True) for o in st.swept) if m is not None]
         st.sweep = [m.set_z_index(Z_DONE) for m in marks]
         return [FadeOut(m) for m in going] + [FadeIn(m) for m in st.sweep]
@@ -199,7 +202,8 @@ class PassCounts(View):
         network forward mode lights one pass per weight. Why: the sweep was wiped as forward
         mode began and came back only at the takeaway, over forward mode's passes, so the
         contrast (one sweep against 36 passes) was never side by side. Its copies have ids of
-        their own: the network's marks keep theirs."""
+        their own: the network's marks keep theirs. The takeaway gives the sweep back to the
+        network and takes this picture away (`recall_sweep`)."""
         st = self.network
         regions = self.diagram.geometry.regions
         if st.aside or not sweep or regions.tallies is None or regions.aside <= 0:
@@ -210,7 +214,13 @@ class PassCounts(View):
                                              0.0 if count is None else count.width)
         plain = [tag(m.copy(), "link", id=f"aside link {i}", meaning="forward") for i, m in enumerate(st.plain)]
         copies = [tag(m.copy(), "mark", id=f"aside {_owner(m)}", meaning="gradient") for m in sweep]
-        picture = VGroup(*plain, *copies)
+        # the units the sweep does not light (the inputs), their outlines: without them the
+        # picture's lines ended in the air under the first hidden layer (issue 39, item 7); not
+        # filled, as they leave over the units' names
+        net = self.diagram.geometry.net
+        unlit = [tag(u.ring.copy().set_fill(opacity=0), "mark", id=f"aside {uid}", meaning=net.meaning(uid))
+                 for uid, u in st.units.items() if uid not in st.swept and hasattr(u, "ring")]
+        picture = VGroup(*plain, *unlit, *copies)
         if picture.width <= 0 or picture.height <= 0:
             return []
         st.aside = [picture]

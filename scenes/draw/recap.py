@@ -24,7 +24,7 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.collisions import MIN_OPACITY
-from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import opacity, tag
 from scenes.draw.visuals import label
 from scenes.layout.detour import clear_of, nearest_free
@@ -94,6 +94,7 @@ class Recap(View):
         board against x's card). ``prints_to_come``: the program prints after the recap, and the
         board keeps off where those lines go; else only the lines printed (in ``shown``) count
         (review 3: at 9:16 grad_accumulation's board found no room beside two printed lines)."""
+        shown = shown + self._rulers()
         if self.frame.to_free_corner(board, only_free=True, avoid=shown):
             return True
         left, bottom, right, top = self.frame.free_rect()
@@ -109,6 +110,19 @@ class Recap(View):
             return False
         board.move_to([spot[0], spot[1], 0])
         return True
+
+    def _rulers(self) -> list[Rect]:
+        """A network's layer names (input, hidden 1, ..., loss) as one column, top to bottom, with
+        a gap round it: the board keeps out of the column, not only off each name. Why: set in
+        the room between two names, reverse_mode's ``w1_0_0.grad = -0.0754`` read as a row of
+        the network, squeezed between "loss" and "output" (issue 39, items 6 and 7)."""
+        names = [m for m in self.ctx.state.network.layer_labels.values() if opacity(m) >= MIN_OPACITY and m.width > 0]
+        if not names:
+            return []
+        gap = self.theme.spacing.item_gap
+        boxes = [bounds(m) for m in names]
+        return [(min(b[0] for b in boxes) - gap, min(b[1] for b in boxes) - gap,
+                 max(b[2] for b in boxes) + gap, max(b[3] for b in boxes) + gap)]
 
     @draws("recap")
     def draw_recap(self, cue: Cue, step: StepScratch) -> Anims:

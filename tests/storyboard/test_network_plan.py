@@ -182,3 +182,13 @@ def test_a_unit_drawn_on_pass_one_shows_pass_twos_value_in_a_beat_on_pass_two() 
     cues = [c for c in p.cues if c.kind == "unit_appear" and c.beat == 2 and c.text("value") is not None]
     assert [c.ids[-1] for c in cues] == second
     assert shown == {c.text("value"): c.ids[-1] for c in cues}, shown
+
+
+def test_the_second_forward_pass_is_counted_as_the_caption_says_it_starts() -> None:
+    """reverse_mode: the forward counter steps to pass 2 as the caption that says the next pass
+    starts comes up, not under the one before (issue 39 item 6: `2 / 36` showed under "But it
+    gives only that one derivative", 2.4 s before "The next pass starts")."""
+    _, p = _checked("reverse_mode")
+    says = next(s for s in p.captions if "next pass starts" in s.text)
+    second = next(c for c in p.cues if c.kind == "pass_count" and c.text("total") and c.text("count") != "1")
+    assert says.start <= second.start < says.end, (second.start, says.start, says.text)
