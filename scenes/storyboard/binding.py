@@ -121,6 +121,24 @@ def naming_word(text: str, strings: Sequence[Shown], c: Cue, index: LogIndex, ma
     return None
 
 
+def named_tensors(text: str, index: LogIndex) -> set[str]:
+    """The tensor ids the words of ``text`` name (``w``, ``w.grad``, ``L1.backward()``, a
+    storyboard name such as ``d``; punctuation and a ``'s`` off), any tensor ever bound to the
+    name: what a caption speaks about, which the picture keeps in view while it is up.
+
+    >>> index = type("I", (), {"ids_of": lambda self, w: {"w": ["t1", "n0"], "d": ["t4"]}.get(w, []),
+    ...                        "tensor_event": {"t1": 0, "t4": 0}})()
+    >>> sorted(named_tensors("reading w.grad gives None; d's rule: d² → × 2d", index))
+    ['t1', 't4']
+    """
+    out: set[str] = set()
+    for m in _TOKEN.finditer(text.replace("`", " ")):
+        word = _BARE.match(m.group(0)).group(1).split(".")[0].split("(")[0]
+        if word and not (len(word) == 1 and word in "aAI"):
+            out |= {t for t in index.ids_of(word) if t in index.tensor_event}
+    return out
+
+
 def _names(token: str, ids: set[str], ops: set[str], index: LogIndex, made: int | None) -> bool:
     """Whether ``token`` names one of tensor or node ``ids`` or an op of ``ops`` (its name before
     a dot or bracket, its punctuation and a ``'s`` off, any case for the op)."""
