@@ -133,17 +133,24 @@ def named_tensors(text: str, index: LogIndex) -> set[str]:
     """
     out: set[str] = set()
     for m in _TOKEN.finditer(text.replace("`", " ")):
-        word = _BARE.match(m.group(0)).group(1).split(".")[0].split("(")[0]
-        if word and not (len(word) == 1 and word in "aAI"):
+        word = _word(m.group(0))
+        if word:
             out |= {t for t in index.ids_of(word) if t in index.tensor_event}
     return out
+
+
+def _word(token: str) -> str:
+    """The name a word may be (its name before a dot or bracket, punctuation and a ``'s`` off);
+    "" for none (an English ``a``, ``A``, ``I``)."""
+    word = _BARE.match(token).group(1).split(".")[0].split("(")[0]
+    return "" if len(word) == 1 and word in "aAI" else word
 
 
 def _names(token: str, ids: set[str], ops: set[str], index: LogIndex, made: int | None) -> bool:
     """Whether ``token`` names one of tensor or node ``ids`` or an op of ``ops`` (its name before
     a dot or bracket, its punctuation and a ``'s`` off, any case for the op)."""
-    word = _BARE.match(token).group(1).split(".")[0].split("(")[0]
-    if not word or (len(word) == 1 and word in "aAI"):
+    word = _word(token)
+    if not word:
         return False
     return re.sub(r"backward\d*$", "", word.lower()) in ops or bool(ids & set(index.ids_of(word, until=made)))
 
