@@ -14,6 +14,14 @@ been read, where that leaves ``camera_least`` (what it names may leave the view)
 the move before (into the walk's visit before) shows this visit's cards too (its ``seqs`` list
 every visit it shows): the camera never stays on a view that leaves out the node visited, and
 a gradient never rides to a card out of view.
+What is spoken about stays on screen while it is spoken: the move in from the whole graph (the
+walk's first) goes only in a pause, or the part of one, where no caption is up whose words name
+a card the visit's close view does not hold (`held`; the names: `named_tensors`), so it waits
+until such a caption is gone (the plan leaves room for it between beats,
+`scenes.storyboard.plan`; missing_gradient's w, under "reading w.grad before backward gives
+None"). From one close view to the next, what leaves is only what the next does not show of
+the last, which the scene finds (a view holds more than `held`: the rest of the graph round it):
+`scenes.render.named_view` checks the picture.
 Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
 none), one move with no ids takes it back out on the whole graph, in such a pause before the
 next beat's first cue.
@@ -27,30 +35,42 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from scenes.layout.camera import camera_visits
+from scenes.layout.camera import camera_visits, held
 from scenes.layout.clip import clip_layout
 from scenes.layout.place import Layout
-from scenes.render.pauses import beat_at, pauses, pick
+from scenes.render.pauses import Span, beat_at, pauses, pick
+from scenes.storyboard.binding import named_tensors
+from scenes.storyboard.caption_events import CaptionSpan
 from scenes.render.whole_plan import whole_cues
 from scenes.storyboard.cues import Cue
+from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
 from scenes.storyboard.validate import Checked
 from scenes.theme import Theme, load_theme
 
-def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[Cue]:
+def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: Layout | None = None,
+                index: LogIndex | None = None) -> list[Cue]:
     """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
     its pauses (the module's doc); ``holds[i]``: beat i has a ``focus:``, which the walk's
-    camera leaves be."""
+    camera leaves be. ``home`` (the clip's layout) and ``index`` (its log's): what a visit's
+    close view holds and what each caption names; without them a move in does not wait for a
+    caption naming what it leaves out."""
     tm = default_timings()
+    named = {c.index: {home.card_of(t) for t in named_tensors(c.text, index)} for c in p.captions} \
+        if home is not None and index is not None else {}
     busy = [(c.start, c.start + c.duration) for c in p.cues]
     visits = [c for c in p.cues if c.kind == "visit" and c.seqs and c.seqs[0] in camera and not holds[c.beat]]
     walks = {c.beat for c in visits}
     rides = [c for c in p.cues if c.kind == "grad_travel"]
     out: list[Cue] = []
 
-    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...]) -> bool:
-        span = pick(pauses(busy, lo, hi), tm.camera_move, tm.camera_least)
+    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...], first: bool = False) -> bool:
+        found = pauses(busy, lo, hi)
+        if first and named and home is not None:  # from home: not while a caption names a card the view leaves out
+            kept = set(held(home, home.card_of(ids[-1])))
+            found = unnamed(found, [c for c in p.captions if named[c.index] - kept])
+        span = pick(found, tm.camera_move, tm.camera_least)
         if span is not None and ids:  # in: not while the phrase up then is read (what it names may leave the view)
             said = max([c.end - c.held for c in p.captions if c.said <= span[0] + 1e-9 < c.end - c.held],
                        default=span[0])  # read: from its words to its reading end (not its lead or hold)
@@ -68,13 +88,33 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool]) -> list[
             after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts
             last = None
         rode = max((c.start + c.duration for c in rides if after <= c.start < v.start), default=after)
-        if move(max(after, rode), v.start, v.ids, v.seqs[:1]):
+        if move(max(after, rode), v.start, v.ids, v.seqs[:1], last is None):
             last = len(out) - 1
         elif last is not None:  # no pause for it: the view before shows its cards too
             out[last] = replace(out[last], seqs=out[last].seqs + v.seqs[:1])
         after = v.start
         if v is [c for c in visits if c.beat == v.beat][-1] and v.beat + 1 not in walks:  # the walk ends here
             move(after, min([c.start for c in p.cues if c.beat > v.beat], default=p.duration), (), ())
+    return out
+
+
+def unnamed(found: Sequence[Span], captions: Sequence[CaptionSpan]) -> list[Span]:
+    """The parts of the pauses ``found`` after each of ``captions`` up in them is gone (the
+    captions naming a card a move leaves out: it waits until they go).
+
+    >>> cap = CaptionSpan(1, 10.2, 14.83, "reading w.grad gives None", 2)
+    >>> unnamed([(11.1, 14.53), (14.83, 15.6)], [cap])
+    [(14.83, 15.6)]
+    """
+    out = []
+    for a, b in found:
+        later = True
+        while later:  # a caption's end may fall inside the next one naming it too
+            ends = [c.end for c in captions if c.start < b - 1e-9 and c.end > a + 1e-9]
+            later = bool(ends)
+            a = max([a, *ends])
+        if b - a > 1e-9:
+            out.append((a, b))
     return out
 
 
@@ -98,7 +138,7 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
     spec = theme.aspect(aspect)
     camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]
-    moves = camera_cues(p, camera, holds) if camera else []
+    moves = camera_cues(p, camera, holds, home, checked.index) if camera else []
     moves += whole_cues(p, home, checked.index.source, spec, theme, moves)
     if not moves:
         return p, home

@@ -121,11 +121,36 @@ def naming_word(text: str, strings: Sequence[Shown], c: Cue, index: LogIndex, ma
     return None
 
 
+def named_tensors(text: str, index: LogIndex) -> set[str]:
+    """The tensor ids the words of ``text`` name (``w``, ``w.grad``, ``L1.backward()``, a
+    storyboard name such as ``d``; punctuation and a ``'s`` off), any tensor ever bound to the
+    name: what a caption speaks about, which the picture keeps in view while it is up.
+
+    >>> index = type("I", (), {"ids_of": lambda self, w: {"w": ["t1", "n0"], "d": ["t4"]}.get(w, []),
+    ...                        "tensor_event": {"t1": 0, "t4": 0}})()
+    >>> sorted(named_tensors("reading w.grad gives None; d's rule: d² → × 2d", index))
+    ['t1', 't4']
+    """
+    out: set[str] = set()
+    for m in _TOKEN.finditer(text.replace("`", " ")):
+        word = _word(m.group(0))
+        if word:
+            out |= {t for t in index.ids_of(word) if t in index.tensor_event}
+    return out
+
+
+def _word(token: str) -> str:
+    """The name a word may be (its name before a dot or bracket, punctuation and a ``'s`` off);
+    "" for none (an English ``a``, ``A``, ``I``)."""
+    word = _BARE.match(token).group(1).split(".")[0].split("(")[0]
+    return "" if len(word) == 1 and word in "aAI" else word
+
+
 def _names(token: str, ids: set[str], ops: set[str], index: LogIndex, made: int | None) -> bool:
     """Whether ``token`` names one of tensor or node ``ids`` or an op of ``ops`` (its name before
     a dot or bracket, its punctuation and a ``'s`` off, any case for the op)."""
-    word = _BARE.match(token).group(1).split(".")[0].split("(")[0]
-    if not word or (len(word) == 1 and word in "aAI"):
+    word = _word(token)
+    if not word:
         return False
     return re.sub(r"backward\d*$", "", word.lower()) in ops or bool(ids & set(index.ids_of(word, until=made)))
 

@@ -19,7 +19,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.records import GradReset, Update
+from engine.records import GradReset, Update, Visit
 
 from .builder import Builder, _t
 from scenes.voice.speech import Speaker
@@ -155,7 +155,7 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
         for text, start in first_shown(laid).items():  # kept up to date, not found again each beat
             seen[text] = min(start, seen.get(text, start))
         captions += spans
-        nxt = on_grid(end + tm.beat_pause, tm.beat_grid)
+        nxt = on_grid(end + _pause_after(board, i, tm), tm.beat_grid)
         beats.append(BeatTime(i, beat.visual, _t(now), _t(nxt - now), beat.title))
         now = nxt
         if longest is not None and now > longest and i + 1 < len(board.beats):
@@ -163,6 +163,18 @@ def plan(events: list[Event], board: Storyboard, timings: PlanTimings, source: s
     if board.takeaway is not None:
         now = _takeaway(board, index, timings, now, cues, captions, beats, speak)
     return Plan(board.title, _t(now), tuple(cues), tuple(captions), tuple(beats))
+
+
+def _pause_after(board: Storyboard, i: int, tm: PlanTimings) -> float:
+    """Seconds from beat ``i``'s end to the next beat's start: ``beat_pause``, or where the next
+    beat walks backward with the walk's camera (``camera: visits``, no ``focus:``), long enough
+    for the camera's move in too (``camera_least``): the move takes no time of its own
+    (`scenes.render.camera_plan`) and may take out of view what this beat's last caption names,
+    so it waits until that caption is gone (missing_gradient: w, under "reading w.grad before
+    backward gives None")."""
+    nxt = board.beats[i + 1] if i + 1 < len(board.beats) else None
+    walks = nxt is not None and Visit in TABLE[nxt.visual].kinds and not nxt.focus and board.camera == "visits"
+    return max(tm.beat_pause, tm.camera_least) if walks else tm.beat_pause
 
 
 def _add_grad_none(b: Builder, index: LogIndex, name: str, made: int) -> None:

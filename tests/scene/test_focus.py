@@ -159,3 +159,33 @@ def test_the_walk_camera_is_the_default(tmp_path: Path) -> None:
     checked, plan = load_and_plan_at(str(tmp_path / "home.yaml"), aspect="16:9")
     assert checked.storyboard.camera == "home"
     assert not any(c.kind == "camera" for c in plan.cues)
+
+
+WALKS = ("backward_walk", "grad_accumulation", "leaf_nodes", "missing_gradient", "dynamic_graph")
+"""The clips whose walks the camera moves in on (at 16:9 and 9:16)."""
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+@pytest.mark.parametrize("name", WALKS)
+def test_the_move_into_a_walk_waits_for_the_caption_naming_what_it_leaves(name: str, aspect: str) -> None:
+    """What is spoken about stays on screen while it is spoken (issue 39): the camera's move
+    from the whole graph into a walk's first visit starts once every caption naming a card the
+    visit's close view does not hold (`held`) is gone. missing_gradient 16:9 moved in at 13.93 s,
+    fading w, under "reading w.grad before backward gives None" (up to 14.83 s)."""
+    from scenes.layout.camera import held
+    from scenes.layout.clip import clip_layout
+    from scenes.storyboard.binding import named_tensors
+    from scenes.theme import load_theme
+
+    checked, plan = load_and_plan_at(storyboard_path(name), aspect=aspect)
+    home = clip_layout(plan, checked.run.events, checked.index.source, aspect, load_theme())
+    moves = [c for c in plan.cues if c.kind == "camera"]
+    firsts = [m for k, m in enumerate(moves) if m.ids and (k == 0 or not moves[k - 1].ids)]  # from home
+    bad = []
+    for m in firsts:
+        kept = set(held(home, home.card_of(m.ids[-1])))
+        for cap in plan.captions:
+            names = {home.card_of(t) for t in named_tensors(cap.text, checked.index)} - kept
+            if names and cap.start < m.start + m.duration - 1e-6 and cap.end > m.start + 1e-6:
+                bad.append(f"{m.start:.2f} s into {m.ids}: {sorted(names)} named by {cap.text!r} (to {cap.end:.2f} s)")
+    assert not bad, "\n".join(bad)

@@ -1,13 +1,16 @@
 """Watchers of what the picture means: its cards and printed lines agree with the log, the
-takeaway's numbers show while it is up, and nothing is drawn in another meaning's colour."""
+takeaway's numbers show while it is up, nothing is drawn in another meaning's colour, and the
+camera keeps in view what the caption up names."""
 
 from __future__ import annotations
 
 from scenes.render.grammar import Palette, off_colour
 from scenes.render.inspect import sample_frames
+from scenes.render.named_view import in_view, left_named
 from scenes.render.options import fps_of
 from scenes.render.takeaway import one_size, takeaway_up, unshown
 from scenes.render.truth import Truth
+from scenes.storyboard.binding import named_tensors
 from tests.frame_checks import TRUTH_EVERY, Case, Spans, who
 
 
@@ -69,3 +72,21 @@ class OffColour(Spans):
     def found(self) -> list[str]:
         return self.lines()
 
+
+
+class NamedLeaves:
+    """No camera move takes a card out of view while a caption naming it is up
+    (`scenes.render.named_view.left_named`): what is spoken about stays on screen while it is spoken."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.seen: list[tuple[float, frozenset[str]]] = []
+
+    def see(self, sample: dict) -> None:
+        self.seen.append((sample["time"], in_view(sample)))
+
+    def found(self) -> list[str]:
+        index = self.case.checked.index
+        names = {c.index: named_tensors(c.text, index) for c in self.case.plan.captions}
+        return [f"{self.case.name} {self.case.aspect}: {x.describe()}"
+                for x in left_named(self.case.plan, names, self.seen)]
