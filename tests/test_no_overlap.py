@@ -77,7 +77,7 @@ from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import FrameCheck, inspect_checks
 from tests.watchers.console import BeatPrintsKept, ConsoleReadable
-from tests.watchers.continuity import Blinks, Flights, Jumps, LooseArrows, Pops, Renames
+from tests.watchers.continuity import Blinks, Drops, Flights, Jumps, LooseArrows, Pops, Renames
 from tests.watchers.meaning import OffColour, TakeawayShown, Untrue
 from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, OpTags,
                                       TooSmall, ValuesTooSmall, WaitsOnHead)
@@ -231,6 +231,9 @@ STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
     ("backward_walk", "16:9"): f"1 token vanishes: {_RING_GRAZE}",
 }
+STILL_DROPS: dict[tuple[str, str], str] = {
+    # (clip, aspect): a card that blinks out in a camera move (continuity.drops), the nine clips at 16:9 and 9:16
+}
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
 }
@@ -297,6 +300,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
     FrameCheck("pop", Pops, STILL_POPS, applies=_clip_16_9_or_9_16),
+    FrameCheck("drop", Drops, STILL_DROPS, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
     FrameCheck("loose", LooseArrows, STILL_LOOSE, applies=_clip_16_9_or_9_16),
     FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),
