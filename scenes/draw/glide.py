@@ -13,7 +13,7 @@ from manim import Animation, Mobject, UpdateFromAlphaFunc, smooth
 from manim.utils.rate_functions import ease_in_out_sine, linear
 
 from scenes.draw.frame_spots import bounds
-from scenes.layout.camera import meets
+from scenes.layout.camera import meets, seen_in
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Point
 from scenes.theme import Rect
@@ -238,16 +238,16 @@ def seen_until(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float:
 
 def carried_off(width: float, height: float, foot: float, keep_off: Sequence[Rect]) -> Callable[[Rect], bool]:
     """Where a shape a camera move takes out of view may still be as the move carries it, fading
-    (`glide_out`): some of it in the frame (``width`` by ``height``, about the origin: past its safe
-    edge and its edge, as a camera carries a thing off), above ``foot`` (the caption's margin),
-    over none of ``keep_off`` (the code pane, the legend).
+    (`glide_out`): inside the frame (``width`` by ``height``, about the origin: past its safe edge,
+    not its edge), above ``foot`` (the caption's margin), over none of ``keep_off`` (the code pane,
+    the legend).
 
     >>> off = carried_off(8.0, 6.0, -2.0, [(-4.0, 2.0, -1.0, 3.0)])
-    >>> off((3.5, 2.5, 4.5, 3.5)), off((0.0, -2.5, 1.0, -1.5)), off((-2.0, 1.5, -0.5, 2.5))
-    (True, False, False)
+    >>> off((3.0, 2.5, 3.9, 2.9)), off((3.5, 2.5, 4.5, 3.5)), off((0.0, -2.5, 1.0, -1.5)), off((-2.0, 1.5, -0.5, 2.5))
+    (True, False, False, False)
     """
     frame = (-width / 2, foot, width / 2, height / 2)
-    return lambda b: meets(b, frame) and b[1] >= foot and not any(meets(b, r) for r in keep_off)
+    return lambda b: seen_in(b, frame, keep_off)
 
 
 def gone_by(rate: Callable[[float], float], until: float, steps: int = 96) -> float:
