@@ -355,7 +355,10 @@ class CameraFocus(View):
         # which nothing passes over the code pane, the legend or the checklist; where every way
         # does, what would pass over them leaves and comes back
         options = ways(rel)
-        way = next((w for w in options if not any(crosses(bounds(m), w, sight[1]) for m in moving)), options[0])
+        clear = [w for w in options if not any(crosses(bounds(m), w, sight[1]) for m in moving)] or options[:1]
+        # of those, the one on which what leaves stays in the frame longest, to fade as it goes
+        off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], sight[1])
+        way = max(clear, key=lambda w: min((seen_until(bounds(m), w, off) for m, _ in leaving), default=1.0))
         crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, sight[1])]
         moving = [m for m in moving if not any(m is c for c, _ in crossing)]
         # what comes back glides in with the rest, fading in from where it is in view for good,
@@ -373,7 +376,6 @@ class CameraFocus(View):
         # pass over a pane or the caption, or out of the frame (it may cross the safe edge as it
         # goes, faded: a camera carries it off); a card and its marks on one curve, the soonest
         # of theirs (a badge goes with its card)
-        off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], sight[1])
         untils = {id(m): seen_until(bounds(m), way, off) for m, _ in leaving}
         for _ in range(2):  # a mark's own cards, then a card's marks (an arrow's two cards do not wait for it)
             for m, _ in leaving:
