@@ -79,7 +79,7 @@ from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import FrameCheck, inspect_checks
 from tests.watchers.console import BeatPrintsKept, ConsoleReadable
-from tests.watchers.continuity import Blinks, Flights, Jumps, LooseArrows, Pops, Renames
+from tests.watchers.continuity import Blinks, Drops, Flights, Jumps, LooseArrows, Pops, Renames
 from tests.watchers.meaning import NamedLeaves, OffColour, TakeawayShown, Untrue
 from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, OpTags,
                                       TooSmall, ValuesTooSmall, WaitsOnHead)
@@ -243,6 +243,13 @@ STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     ("leaf_nodes", "9:16"): f"x (t0) at 36.40 s, into w1's visit under 'Mul multiplies it by x on its way to w1.': {_IN_WALK}",
     ("dynamic_graph", "16:9"): f"the first h (t14) at 115.23 s, under 'The next one does the same for w and the first h.': {_IN_WALK}",
 }
+STILL_DROPS: dict[tuple[str, str], str] = {
+    # (clip, aspect): a card that blinks out in a camera move (continuity.drops), the nine clips at 16:9 and 9:16
+    ("missing_gradient", "16:9"): ("z - 1 (t4) at 28.27 s goes from 1.0 to 0.13 in one frame: the 0.6 s move in on w's "
+                                   "visit carries it up under the code pane (22 px above it, across its right edge) "
+                                   "within the first sixteenth of every way it may take (scenes.draw.glide.seen_until), "
+                                   "so it is gone by then; it fades with the move only where the move leaves it room"),
+}
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
 }
@@ -310,6 +317,8 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
     FrameCheck("pop", Pops, STILL_POPS, applies=_clip_16_9_or_9_16),
     FrameCheck("named", NamedLeaves, STILL_NAMED_LEFT, applies=_clip_16_9_or_9_16),
+}
+    FrameCheck("drop", Drops, STILL_DROPS, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
     FrameCheck("loose", LooseArrows, STILL_LOOSE, applies=_clip_16_9_or_9_16),
     FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),

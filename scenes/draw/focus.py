@@ -28,8 +28,8 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, Colours, colours, crosses, glide, glide_in, hop, moved_bounds, restore,
-                               settled, shows_from, span, through, ways, zoom_shape)
+from scenes.draw.glide import (CAMERA_FADES, Colours, carried_off, colours, crosses, glide, glide_in, glide_out, gone_by, hop,
+                               moved_bounds, restore, seen_until, settled, shows_from, span, through, ways, zoom_shape)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -303,10 +303,13 @@ class CameraFocus(View):
 
     def view_to(self, z: Zoom | None, sight: Sight, region: Rect) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
-        in up to three equal parts, so that a shape that moves never passes over one that fades:
-        what leaves the view (``seen`` says where a shape may show) fades where it is (and,
-        going home, the last visit's note, as at an `unfocus`); the rest moves; what comes back
-        fades in where it landed. ``region``: where the cues place things while close."""
+        in up to three parts, so that a shape that moves never passes over one that fades: what
+        leaves the view (``seen`` says where a shape may show) glides with the rest and fades
+        out over the glide, gone before it would pass over a pane, the caption or out of the
+        frame (`glide_out`; one out of view where it starts, and going home the last visit's
+        note, as at an `unfocus`, fade where they are, first); the rest moves; what comes back
+        fades in over the glide or where it landed. ``region``: where the cues place things
+        while close."""
         def seen(b: Rect) -> bool:
             return seen_in(b, sight[0], sight[1], sight[2])
 
@@ -352,7 +355,10 @@ class CameraFocus(View):
         # which nothing passes over the code pane, the legend or the checklist; where every way
         # does, what would pass over them leaves and comes back
         options = ways(rel)
-        way = next((w for w in options if not any(crosses(bounds(m), w, sight[1]) for m in moving)), options[0])
+        clear = [w for w in options if not any(crosses(bounds(m), w, sight[1]) for m in moving)] or options[:1]
+        # of those, the one on which what leaves stays in the frame longest, to fade as it goes
+        off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], sight[1])
+        way = max(clear, key=lambda w: min((seen_until(bounds(m), w, off) for m, _ in leaving), default=1.0))
         crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, sight[1])]
         moving = [m for m in moving if not any(m is c for c, _ in crossing)]
         # what comes back glides in with the rest, fading in from where it is in view for good,
@@ -366,16 +372,30 @@ class CameraFocus(View):
                     starts[id(m)] = None if so is None else max(so, starts[id(m)] or 0.0)
         entering = [(m, t, f) for m, t in coming if (f := starts[id(m)]) is not None]
         coming = [(m, t) for m, t in coming if starts[id(m)] is None]
+        # what leaves glides with the rest and fades out over the glide, gone by where it would
+        # pass over a pane or the caption, or out of the frame (it may cross the safe edge as it
+        # goes, faded: a camera carries it off); a card and its marks on one curve, the soonest
+        # of theirs (a badge goes with its card)
+        untils = {id(m): seen_until(bounds(m), way, off) for m, _ in leaving}
+        for _ in range(2):  # a mark's own cards, then a card's marks (an arrow's two cards do not wait for it)
+            for m, _ in leaving:
+                own = [o for o in owners.get(id(m), []) if id(o) in untils]
+                untils[id(m)] = min([untils[id(m)], *(untils[id(o)] for o in own)])
+                if len(own) == 1:
+                    untils[id(own[0])] = min(untils[id(own[0])], untils[id(m)])
+        hopping = [(m, t) for m, t in leaving if untils[id(m)] <= 0.0]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
-        fades = int(bool(leaving or notes or crossing)) + int(bool(coming or crossing))
+        fades = int(bool(hopping or notes or crossing)) + int(bool(coming or crossing))
         share = min(1.0 / 3.0, CAMERA_FADES / fades) if fades else 0.0
-        gone = share if (leaving or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
+        gone = share if (hopping or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
         back = 1.0 - share if (coming or crossing) else 1.0
+        rate = settled(gone, back)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
-        out += [hop(m, target, 0.0, gone, out=True) for m, target in leaving]
-        out += [glide(m, way, settled(gone, back)) for m in moving]
-        out += [glide_in(m, target, way, settled(gone, back), f) for m, target, f in entering]
+        out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]
+        out += [glide_out(m, way, rate, gone_by(rate, untils[id(m)])) for m, _ in leaving if untils[id(m)] > 0.0]
+        out += [glide(m, way, rate) for m in moving]
+        out += [glide_in(m, target, way, rate, f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
         out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded

@@ -13,7 +13,7 @@ from manim import Animation, Mobject, UpdateFromAlphaFunc, smooth
 from manim.utils.rate_functions import ease_in_out_sine, linear
 
 from scenes.draw.frame_spots import bounds
-from scenes.layout.camera import meets
+from scenes.layout.camera import meets, seen_in
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Point
 from scenes.theme import Rect
@@ -214,6 +214,66 @@ def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], floa
         r = rate(alpha)
         blend(mob, start, target, max(0.0, (r - shows) / (1.0 - shows)))  # its colours; its points are the glide's
         _carry(at, way(r))
+
+    return Driven(m, step, rate_func=linear)
+
+
+def seen_until(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float:
+    """How far along ``way`` ``box`` is seen (``seen``) from its start on, sampled at
+    `GLIDE_SAMPLES` points: 1 where it is seen all the way, 0 where it is not seen where it starts.
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> seen_until((0.0, 0.0, 1.0, 1.0), right, lambda b: b[2] <= 3.0), seen_until((0.0, 0.0, 1.0, 1.0), right, lambda b: b[2] <= 9.0)
+    (0.5, 1.0)
+    """
+    last = 0.0
+    for i in range(GLIDE_SAMPLES + 1):
+        z = way(i / GLIDE_SAMPLES)
+        lo, hi = z.point((box[0], box[1])), z.point((box[2], box[3]))
+        if not seen((lo[0], lo[1], hi[0], hi[1])):
+            break
+        last = i / GLIDE_SAMPLES
+    return last
+
+
+def carried_off(width: float, height: float, foot: float, keep_off: Sequence[Rect]) -> Callable[[Rect], bool]:
+    """Where a shape a camera move takes out of view may still be as the move carries it, fading
+    (`glide_out`): inside the frame (``width`` by ``height``, about the origin: past its safe edge,
+    not its edge), above ``foot`` (the caption's margin), over none of ``keep_off`` (the code pane,
+    the legend).
+
+    >>> off = carried_off(8.0, 6.0, -2.0, [(-4.0, 2.0, -1.0, 3.0)])
+    >>> off((3.0, 2.5, 3.9, 2.9)), off((3.5, 2.5, 4.5, 3.5)), off((0.0, -2.5, 1.0, -1.5)), off((-2.0, 1.5, -0.5, 2.5))
+    (True, False, False, False)
+    """
+    frame = (-width / 2, foot, width / 2, height / 2)
+    return lambda b: seen_in(b, frame, keep_off)
+
+
+def gone_by(rate: Callable[[float], float], until: float, steps: int = 96) -> float:
+    """The first share of the play by which ``rate`` (a glide's, from the play's share to how far
+    along its way) has come ``until`` of the way: what leaves the view over a glide is faded by
+    then (`glide_out`).
+
+    >>> gone_by(span(0.2, 0.8, linear), 0.5)
+    0.5
+    """
+    return next((k / steps for k in range(steps + 1) if rate(k / steps) >= until - 1e-9), 1.0)
+
+
+def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], by: float) -> Animation:
+    """``m`` carried along ``way`` with the rest of the picture (``rate``: how far along) and
+    fading out from the play's start to ``by`` of it (`gone_by`: before it leaves the view or
+    passes over a pane), eased by a sine: what a move takes out of view leaves with the move, as
+    a camera would show it, not in a frame or two before it (issue 39: L's card dropped from
+    full opacity to 0.15 in one frame while inside the frame)."""
+    start, gone = m.copy(), m.copy().set_opacity(0.0)
+    at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+    fade = span(0.0, by, linear)
+
+    def step(mob: Mobject, alpha: float) -> None:
+        blend(mob, start, gone, fade(alpha))  # its colours; its points are the glide's
+        _carry(at, way(rate(alpha)))
 
     return Driven(m, step, rate_func=linear)
 

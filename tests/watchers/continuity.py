@@ -3,7 +3,7 @@ frame (no blink, jump or rename), a gradient token rides its edge, an arrow touc
 
 from __future__ import annotations
 
-from scenes.render.continuity import blinks, jumps, loose_arrows, pops, renames
+from scenes.render.continuity import blinks, drops, jumps, loose_arrows, pops, renames
 from scenes.render.flight import flights
 from tests.frame_checks import Case
 
@@ -44,6 +44,16 @@ class Pops(Kept):
 
     def found(self) -> list[str]:
         return [f"{self.case.name} {self.case.aspect}: {p.describe()}" for p in pops(self.samples)]
+
+
+class Drops(Kept):
+    """What a camera move takes out of view fades with the move (`continuity.drops`): no card
+    inside the frame loses half its opacity in one frame while the walk's camera or a beat's
+    focus moves the graph."""
+
+    def found(self) -> list[str]:
+        moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in CAMERA_CUES]
+        return [f"{self.case.name} {self.case.aspect}: {d.describe()}" for d in drops(self.samples, moves)]
 
 
 class Renames(Kept):

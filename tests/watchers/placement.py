@@ -10,6 +10,7 @@ from scenes.layout.label_spots import gap_between
 from scenes.render.bucket_sum import meetings, see as see_met, verdict as met_verdict
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from tests.frame_checks import Case, Spans, who
+from tests.watchers.continuity import CAMERA_CUES
 
 
 class Collide(Spans):
@@ -153,11 +154,25 @@ class ValuesTooSmall(Spans):
 
 class NearEdge(Spans):
     """Nothing within the theme's ``layout.safe_edge`` of the frame's width or height from its
-    edge (`scenes.render.fill.near_edge`; the caption bar keeps it too)."""
+    edge (`scenes.render.fill.near_edge`; the caption bar keeps it too), but what a camera move
+    carries out of view while it fades (`scenes.draw.glide.glide_out`: fainter than the frame
+    before, while the walk's camera or a beat's focus moves the graph)."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(case)
+        self.moves = [(c.start, c.start + c.duration) for c in case.plan.cues if c.kind in CAMERA_CUES]
+        self.was: dict[tuple, float] = {}
 
     def see(self, sample: dict) -> None:
+        t = sample["time"]
+        now = {(i["role"], i["id"], i["text"]): i["opacity"] for i in sample["items"] if i["id"] is not None}
+        moving = any(t0 - 1e-6 <= t <= t1 + 1e-6 for t0, t1 in self.moves)
         for c in near_edge(sample["items"], sample["frame"], self.case.theme.layout.safe_edge):
-            self.add((c.what, who(c.a)), sample["time"], c.describe())
+            key = (c.a["role"], c.a["id"], c.a["text"])
+            if moving and c.a["id"] is not None and c.a["opacity"] < self.was.get(key, 0.0):
+                continue  # carried off as it fades
+            self.add((c.what, who(c.a)), t, c.describe())
+        self.was = now
 
     def found(self) -> list[str]:
         return self.lines()
