@@ -1,5 +1,5 @@
-"""The walk's camera: in on the node about to be visited where the graph is dense, out on the
-whole graph at the beat's end.
+"""The walk's camera: in on the node about to be visited where the graph is dense, out on what
+is drawn at the beat's end.
 
 Why a view of its own: the plan at an aspect (`scenes.render.camera_plan`) gives each visit a
 ``camera`` cue in the pause before it and the walk one with no ids where it ends; where the camera
@@ -20,11 +20,11 @@ from scenes.draw.focus import CameraFocus, Sight
 from scenes.draw.record import opacity
 from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame
-from scenes.layout.camera import WHOLE, clear_rect, clear_rects, held, visit_view
+from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, held, visit_view
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Layout, tag_reach
-from scenes.storyboard.cues import Cue
+from scenes.storyboard.cues import BUILDS, Cue
 from scenes.theme import Rect
 
 
@@ -65,11 +65,11 @@ class WalkCamera(View):
 
         sight = (shown, tuple(keep_off), slack)
         if not cue.ids:
-            return self.focus.view_to(None, sight, region)
+            return self._out(cue, free, (shown, (*keep_off, *self._whole_pane()), slack), sight, region)
         if self.focus.walk_holds():
             return []  # a beat's `focus:` chose what the camera shows
-        home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
-        # the graph is dense (`camera_visits`); the visits it leads into: the next, and those after
+        home = self.drawn(self.focus.home or self.ctx.layout)  # (what is on screen: `drawn_part`)
+        # the plan leads a visit with a camera cue only where the graph is dense (`camera_visits`); the visits it leads into: the next, and those after
         # it the plan found no pause for
         visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
                   and c.start >= cue.start + cue.duration - 1e-6]
@@ -89,6 +89,53 @@ class WalkCamera(View):
         if best.factor == 1.0:  # the visit is seen from home
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(best, sight, at)
+
+    def _whole_pane(self) -> list[Rect]:
+        """The code pane as it comes back whole after the walk (its lit line no longer alone), and
+        the clip's printed lines under it (`FreeFrame.console_reach`, as tall as there)."""
+        if self.frame.code.pane is None:
+            return []
+        pane = code_rect(self.ctx.spec, self.theme, False, self.ctx.source)
+        printed = [(pane[0], max(self.ctx.spec.caption[3] + self.ctx.spec.margin, pane[1] - (r[3] - r[1])), pane[2],
+                    pane[1]) for r in self.frame.console_reach()]
+        return [pane, *printed]
+
+    def _out(self, cue: Cue, free: Rect, out_sight: Sight, sight: Sight, region: Rect) -> Anims:
+        """The walk's camera out at the walk's end (or before the next graph is built): on the
+        cards drawn now and those the cues until the next camera move build, as large as they fit
+        the frame the whole code pane leaves (`_view`), where that is closer than home and leaves
+        some card of the clip out; else home. The clip's layout places every card it will ever
+        draw: home shows the two cards of a loop's graph small in a corner (issue 39 item 4)."""
+        home = self.focus.home or self.ctx.layout
+        later = [c for c in self.ctx.plan.cues if c.start > cue.start + 1e-6 and c.kind in ("camera", "whole")]
+        ahead = min(later, key=lambda c: c.start, default=None)
+        if ahead is not None and ahead.kind == "whole":
+            return self.focus.view_to(None, sight, region)  # the whole graph grows from home
+        until = ahead.start if ahead is not None else self.ctx.plan.duration
+        keys = set(self.drawn(home).boxes)
+        for c in self.ctx.plan.cues:
+            if c.kind in BUILDS and cue.start <= c.start < until and c.ids:
+                k = self.ctx.item(c.ids[0])
+                keys |= {k, f"bucket:{k}"} & set(home.boxes)
+        if not keys or keys >= set(home.boxes):
+            return self.focus.view_to(None, sight, region)
+        room = clear_rect(free, list(out_sight[1]))
+        z = self._view(drawn_part(home, keys), (keys, [], None), (0.0, 0.0), room, out_sight, 1.0, LOOKS)
+        if z.factor <= 1.0:
+            return self.focus.view_to(None, sight, region)
+        return self.focus.view_to(z, out_sight, room, sight[1])  # the pane comes back whole after the move
+
+    def drawn(self, lay: Layout) -> Layout:
+        """``lay`` (the clip's layout at home) with only the cards and buckets drawn now
+        (`drawn_part`): shown, or faded out of view by the camera (they come back with it)."""
+        g, faded = self.ctx.state.graph, self.focus.faded
+
+        def shows(m: object) -> bool:
+            return m is not None and (opacity(m) > 0 or id(m) in faded)
+
+        keys = [k for k in lay.boxes
+                if shows(g.buckets.get(k[len("bucket:"):]) if k.startswith("bucket:") else g.cards.get(k))]
+        return drawn_part(lay, keys)
 
     def see_now(self) -> None:
         """While the walk's camera is close, where a shape may show keeps off the code pane and the

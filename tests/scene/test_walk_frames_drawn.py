@@ -1,0 +1,70 @@
+"""The walk's camera frames what is drawn (issue 39 item 4): dynamic_graph's layout places every
+card the clip will ever draw (the freed graphs, the loops' later multiplies), and a view framed
+on those showed the two cards of a loop's graph small in a corner of an empty frame."""
+
+from __future__ import annotations
+
+from scenes.render.camera_plan import load_and_plan_at
+from scenes.render.inspect import inspect_clip
+from scenes.render.options import RenderOptions
+from scenes.storyboard import storyboard_path
+
+EDGE = 0.03
+"""No card within this share of the frame's side of its edge (issue 39 item 4)."""
+
+
+def _cards(sample: dict) -> dict[str, list[float]]:
+    """The box of each card in view (pixels), by tensor id (not a bucket: no card)."""
+    return {i["id"]: i["bbox"] for i in sample["items"] if i["role"] == "card" and i["opacity"] > 0.5}
+
+
+def _walk_ends(plan) -> list[tuple[list[float], float]]:
+    """For each move of the walk's camera out at a walk's end: a time just after each visit of
+    the walk (the camera in on it), and a time once the move out is done."""
+    out = []
+    cams = [c for c in plan.cues if c.kind == "camera"]
+    for i, c in enumerate(cams):
+        if c.ids or i == 0 or not cams[i - 1].ids:
+            continue  # a move in, or one out after one out
+        since = max([o.start for o in cams[:i] if not o.ids], default=0.0)
+        walk = [v.start + v.duration for v in plan.cues if v.kind == "visit" and since < v.start < c.start]
+        out.append((walk, c.start + c.duration + 0.5))
+    return out
+
+
+def test_after_a_loops_walk_its_cards_stay_as_large_as_the_walk_showed_them() -> None:
+    """dynamic_graph 16:9: once the walk of a loop's graph (h = w * w, two cards and w's bucket)
+    is over, w's card is not shrunk below its size at its visit (the view out framed every card
+    of the clip: w came back ~70x40 px in the lower right, its text 7-8 px)."""
+    checked, plan = load_and_plan_at(storyboard_path("dynamic_graph"), aspect="16:9")
+    w = checked.index.ids_of("w")[0]
+    ends = _walk_ends(plan)
+    assert ends
+    times = [t for walk, after in ends for t in (*walk, after)]
+    samples = iter(inspect_clip(checked, plan, RenderOptions(aspect="16:9"), at=times))
+    checked_walks = 0
+    for walk, _ in ends:
+        during = [_cards(next(samples)) for _ in walk]
+        after = next(samples)
+        a = _cards(after)
+        if len(a) > 2:
+            continue  # a larger graph, or one with the next graph's room kept: framed as a whole
+        checked_walks += 1
+        walked = max((d[w][2] - d[w][0] for d in during if w in d), default=0.0)
+        assert w in a and walked > 0, (after["time"], sorted(a))
+        assert a[w][2] - a[w][0] >= 0.9 * walked, (walk, walked, after["time"], a[w])
+    assert checked_walks  # the loop's graph of two cards, h = w * w
+
+
+def test_no_card_stands_at_the_frames_edge_after_a_walk() -> None:
+    """dynamic_graph 9:16: once a walk is over, no card is within 3 % of the frame's edge (the
+    s = -1/3 card stood ~11 px from the left edge at 57-64 s, with the clip's other cards'
+    room empty above it)."""
+    checked, plan = load_and_plan_at(storyboard_path("dynamic_graph"), aspect="9:16")
+    ends = _walk_ends(plan)
+    samples = list(inspect_clip(checked, plan, RenderOptions(aspect="9:16"), at=[after for _, after in ends]))
+    for s in samples:
+        fw, fh = s["frame"]
+        for k, b in _cards(s).items():
+            assert b[0] >= EDGE * fw and b[2] <= fw - EDGE * fw and b[1] >= EDGE * fh and b[3] <= fh - EDGE * fh, \
+                (s["time"], k, b, (fw, fh))
