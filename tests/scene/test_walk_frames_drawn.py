@@ -56,15 +56,19 @@ def test_after_a_loops_walk_its_cards_stay_as_large_as_the_walk_showed_them() ->
     assert checked_walks  # the loop's graph of two cards, h = w * w
 
 
-def test_no_card_stands_at_the_frames_edge_after_a_walk() -> None:
-    """dynamic_graph 9:16: once a walk is over, no card is within 3 % of the frame's edge (the
-    s = -1/3 card stood ~11 px from the left edge at 57-64 s, with the clip's other cards'
-    room empty above it)."""
+def test_after_a_walk_the_cards_drawn_stand_clear_of_the_edge_and_use_the_width() -> None:
+    """dynamic_graph 9:16: once a walk is over, no card is within 3 % of the frame's edge, and the
+    cards drawn use the frame's width evenly (the gaps left and right of them differ by less than
+    a third of it): the s = -1/3 card stood at the left edge at 57-64 s, the graph in the lower
+    left, the room kept for the clip's other cards empty beside it."""
     checked, plan = load_and_plan_at(storyboard_path("dynamic_graph"), aspect="9:16")
     ends = _walk_ends(plan)
     samples = list(inspect_clip(checked, plan, RenderOptions(aspect="9:16"), at=[after for _, after in ends]))
     for s in samples:
         fw, fh = s["frame"]
-        for k, b in _cards(s).items():
+        cards = _cards(s)
+        for k, b in cards.items():
             assert b[0] >= EDGE * fw and b[2] <= fw - EDGE * fw and b[1] >= EDGE * fh and b[3] <= fh - EDGE * fh, \
                 (s["time"], k, b, (fw, fh))
+        left, right = min(b[0] for b in cards.values()), fw - max(b[2] for b in cards.values())
+        assert abs(left - right) < fw / 3, (s["time"], left, right, fw)
