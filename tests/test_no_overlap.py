@@ -263,6 +263,8 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                                     "the lit line, the two printed lines the takeaway quotes and the recap board under "
                                     "them take the top 28 % of the frame's height, and its cards stand in one column): "
                                     f"{_WALK_CAMERA}"),
+    ("dynamic_graph", "9:16"): (f"49 % at most (57.0 s; 47 % before the walk's camera; 50 % measured with a freed product left on "
+                                f"screen): {_WALK_CAMERA}"),
     ("reverse_mode", "9:16"): ("45 % at most (48 % before the reverse sweep's picture was set aside beside its count, "
                                "whose row the band makes taller): the tallies' band above the network takes part of its "
                                "region (the network view's own placement)"),

@@ -13,17 +13,21 @@ the beat's record), and the plan moves it back out where the walk with it ends.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from manim import Mobject
+
 from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus, Sight
 from scenes.draw.record import opacity
 from scenes.draw.visuals.token import nominal_token_size
-from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, held, visit_view
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
-from scenes.layout.place import Layout, tag_reach
+from scenes.layout.place import Box, Layout, tag_reach
 from scenes.storyboard.cues import BUILDS, Cue
 from scenes.theme import Rect
 
@@ -68,9 +72,11 @@ class WalkCamera(View):
             return self._out(cue, free, (shown, (*keep_off, *self._whole_pane()), slack), sight, region)
         if self.focus.walk_holds():
             return []  # a beat's `focus:` chose what the camera shows
-        home = self.drawn(self.focus.home or self.ctx.layout)  # (what is on screen: `drawn_part`)
-        # the plan leads a visit with a camera cue only where the graph is dense (`camera_visits`); the visits it leads into: the next, and those after
-        # it the plan found no pause for
+        home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
+        # the graph is dense (`camera_visits`); the visits it leads into: the next, and those after
+        # it the plan found no pause for (a visit's view is framed on the clip's layout: framed on
+        # the cards drawn alone, dynamic_graph's views came closer and their badges reached the
+        # frame's edge and a rule's note; the move out frames the cards drawn, `_out`)
         visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
                   and c.start >= cue.start + cue.duration - 1e-6]
         visited = [self.ctx.item(v.ids[0]) for v in visits] or [self.ctx.item(cue.ids[0])]
@@ -120,10 +126,30 @@ class WalkCamera(View):
         if not keys or keys >= set(home.boxes):
             return self.focus.view_to(None, sight, region)
         room = clear_rect(free, list(out_sight[1]))
-        z = self._view(drawn_part(home, keys), (keys, [], None), (0.0, 0.0), room, out_sight, 1.0, LOOKS)
+        part = drawn_part(home, keys)
+        marks = self._marks()  # the last visit's note stays through the move: in view too
+        part = replace(part, boxes={**part.boxes, **marks})
+        z = self._view(part, (keys | set(marks), [], None), (0.0, 0.0), room, out_sight, 1.0, LOOKS)
         if z.factor <= 1.0:
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(z, out_sight, room, sight[1])  # the pane comes back whole after the move
+
+    def _marks(self) -> dict[str, Box]:
+        """The last visit's note and marks, as boxes where the layout at home has them (the
+        camera's move undone): a view out on the cards alone may leave the note out of the
+        frame while the caption still names its sum."""
+        z = self.focus.zoom.inverse() if self.focus.zoom is not None else None
+        out: dict[str, Box] = {}
+        for n, m in enumerate(self.walk_marks()):
+            b = bounds(m)
+            if z is not None:
+                b = z.point((b[0], b[1])) + z.point((b[2], b[3]))
+            out[f"mark:{n}"] = Box(f"mark:{n}", "op", (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1])
+        return out
+
+    def walk_marks(self) -> list[Mobject]:
+        """The walk's marks of its last visit on screen (its note)."""
+        return [m for m in self.ctx.state.walk.visit_marks if len(m.get_family()) and m.width > 0 and opacity(m) > 0]
 
     def drawn(self, lay: Layout) -> Layout:
         """``lay`` (the clip's layout at home) with only the cards and buckets drawn now

@@ -86,7 +86,7 @@ def graph_bounds(lay: Layout) -> Rect:
 
 def drawn_part(lay: Layout, drawn: Iterable[str]) -> Layout:
     """``lay`` with only the boxes of ``drawn`` (the cards and buckets on screen now) and the
-    routes between them: what the walk's camera frames. The clip's layout places every card the
+    routes between them: what the walk's camera frames as it moves out. The clip's layout places every card the
     clip will ever draw (a freed graph, a loop's later multiplies); a view framed on those shows
     the cards drawn now small in a corner of an empty frame (issue 39 item 4: dynamic_graph's w
     and h at 82-93 s).
