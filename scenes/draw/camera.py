@@ -1,5 +1,5 @@
-"""The walk's camera: in on the node about to be visited where the graph is dense, out on the
-whole graph at the beat's end.
+"""The walk's camera: in on the node about to be visited where the graph is dense, out on what
+is drawn at the beat's end.
 
 Why a view of its own: the plan at an aspect (`scenes.render.camera_plan`) gives each visit a
 ``camera`` cue in the pause before it and the walk one with no ids where it ends; where the camera
@@ -13,18 +13,22 @@ the beat's record), and the plan moves it back out where the walk with it ends.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from manim import Mobject
+
 from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus, Sight
 from scenes.draw.record import opacity
 from scenes.draw.visuals.token import nominal_token_size
-from scenes.draw.frame_spots import FreeFrame
-from scenes.layout.camera import WHOLE, clear_rect, clear_rects, held, visit_view
+from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, held, visit_view
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
-from scenes.layout.place import Layout, tag_reach
-from scenes.storyboard.cues import Cue
+from scenes.layout.place import Box, Layout, tag_reach
+from scenes.storyboard.cues import BUILDS, Cue
 from scenes.theme import Rect
 
 
@@ -65,12 +69,14 @@ class WalkCamera(View):
 
         sight = (shown, tuple(keep_off), slack)
         if not cue.ids:
-            return self.focus.view_to(None, sight, region)
+            return self._out(cue, free, (shown, (*keep_off, *self._whole_pane()), slack), sight, region)
         if self.focus.walk_holds():
             return []  # a beat's `focus:` chose what the camera shows
         home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
         # the graph is dense (`camera_visits`); the visits it leads into: the next, and those after
-        # it the plan found no pause for
+        # it the plan found no pause for (a visit's view is framed on the clip's layout: framed on
+        # the cards drawn alone, dynamic_graph's views came closer and their badges reached the
+        # frame's edge and a rule's note; the move out frames the cards drawn, `_out`)
         visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
                   and c.start >= cue.start + cue.duration - 1e-6]
         visited = [self.ctx.item(v.ids[0]) for v in visits] or [self.ctx.item(cue.ids[0])]
@@ -89,6 +95,73 @@ class WalkCamera(View):
         if best.factor == 1.0:  # the visit is seen from home
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(best, sight, at)
+
+    def _whole_pane(self) -> list[Rect]:
+        """The code pane as it comes back whole after the walk (its lit line no longer alone), and
+        the clip's printed lines under it (`FreeFrame.console_reach`, as tall as there)."""
+        if self.frame.code.pane is None:
+            return []
+        pane = code_rect(self.ctx.spec, self.theme, False, self.ctx.source)
+        printed = [(pane[0], max(self.ctx.spec.caption[3] + self.ctx.spec.margin, pane[1] - (r[3] - r[1])), pane[2],
+                    pane[1]) for r in self.frame.console_reach()]
+        return [pane, *printed]
+
+    def _out(self, cue: Cue, free: Rect, out_sight: Sight, sight: Sight, region: Rect) -> Anims:
+        """The walk's camera out at the walk's end (or before the next graph is built): on the
+        cards drawn now and those the cues until the next camera move build, as large as they fit
+        the frame the whole code pane leaves (`_view`), where that is closer than home and leaves
+        some card of the clip out; else home. The clip's layout places every card it will ever
+        draw: home shows the two cards of a loop's graph small in a corner (issue 39 item 4)."""
+        home = self.focus.home or self.ctx.layout
+        later = [c for c in self.ctx.plan.cues if c.start > cue.start + 1e-6 and c.kind in ("camera", "whole")]
+        ahead = min(later, key=lambda c: c.start, default=None)
+        if ahead is not None and ahead.kind == "whole":
+            return self.focus.view_to(None, sight, region)  # the whole graph grows from home
+        until = ahead.start if ahead is not None else self.ctx.plan.duration
+        keys = set(self.drawn(home).boxes)
+        for c in self.ctx.plan.cues:
+            if c.kind in BUILDS and cue.start <= c.start < until and c.ids:
+                k = self.ctx.item(c.ids[0])
+                keys |= {k, f"bucket:{k}"} & set(home.boxes)
+        if not keys or keys >= set(home.boxes):
+            return self.focus.view_to(None, sight, region)
+        room = clear_rect(free, list(out_sight[1]))
+        part = drawn_part(home, keys)
+        marks = self._marks()  # the last visit's note stays through the move: in view too
+        part = replace(part, boxes={**part.boxes, **marks})
+        z = self._view(part, (keys | set(marks), [], None), (0.0, 0.0), room, out_sight, 1.0, LOOKS)
+        if z.factor <= 1.0:
+            return self.focus.view_to(None, sight, region)
+        return self.focus.view_to(z, out_sight, room, sight[1])  # the pane comes back whole after the move
+
+    def _marks(self) -> dict[str, Box]:
+        """The last visit's note and marks, as boxes where the layout at home has them (the
+        camera's move undone): a view out on the cards alone may leave the note out of the
+        frame while the caption still names its sum."""
+        z = self.focus.zoom.inverse() if self.focus.zoom is not None else None
+        out: dict[str, Box] = {}
+        for n, m in enumerate(self.walk_marks()):
+            b = bounds(m)
+            if z is not None:
+                b = z.point((b[0], b[1])) + z.point((b[2], b[3]))
+            out[f"mark:{n}"] = Box(f"mark:{n}", "op", (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1])
+        return out
+
+    def walk_marks(self) -> list[Mobject]:
+        """The walk's marks of its last visit on screen (its note)."""
+        return [m for m in self.ctx.state.walk.visit_marks if len(m.get_family()) and m.width > 0 and opacity(m) > 0]
+
+    def drawn(self, lay: Layout) -> Layout:
+        """``lay`` (the clip's layout at home) with only the cards and buckets drawn now
+        (`drawn_part`): shown, or faded out of view by the camera (they come back with it)."""
+        g, faded = self.ctx.state.graph, self.focus.faded
+
+        def shows(m: object) -> bool:
+            return m is not None and (opacity(m) > 0 or id(m) in faded)
+
+        keys = [k for k in lay.boxes
+                if shows(g.buckets.get(k[len("bucket:"):]) if k.startswith("bucket:") else g.cards.get(k))]
+        return drawn_part(lay, keys)
 
     def see_now(self) -> None:
         """While the walk's camera is close, where a shape may show keeps off the code pane and the

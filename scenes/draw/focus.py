@@ -301,7 +301,7 @@ class CameraFocus(View):
         shapes = [g.buckets.get(k[len("bucket:"):]) if k.startswith("bucket:") else g.cards.get(k) for k in items]
         return all(seen_in(moved_bounds(m, rel), sight[0], sight[1], sight[2]) for m in shapes if m is not None)
 
-    def view_to(self, z: Zoom | None, sight: Sight, region: Rect) -> Anims:
+    def view_to(self, z: Zoom | None, sight: Sight, region: Rect, via: Sequence[Rect] | None = None) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
         in up to three parts, so that a shape that moves never passes over one that fades: what
         leaves the view (``seen`` says where a shape may show) glides with the rest and fades
@@ -309,7 +309,8 @@ class CameraFocus(View):
         frame (`glide_out`; one out of view where it starts, and going home the last visit's
         note, as at an `unfocus`, fade where they are, first); the rest moves; what comes back
         fades in over the glide or where it landed. ``region``: where the cues place things
-        while close."""
+        while close; ``via``: what the glide keeps off, where that is not yet what ``sight`` keeps
+        off (a pane that comes back whole after the move; None: ``sight``'s)."""
         def seen(b: Rect) -> bool:
             return seen_in(b, sight[0], sight[1], sight[2])
 
@@ -354,12 +355,12 @@ class CameraFocus(View):
         # the graph glides on the first way (straight, shift then scale, scale then shift) on
         # which nothing passes over the code pane, the legend or the checklist; where every way
         # does, what would pass over them leaves and comes back
-        options = ways(rel)
-        clear = [w for w in options if not any(crosses(bounds(m), w, sight[1]) for m in moving)] or options[:1]
+        options, panes = ways(rel), sight[1] if via is None else via
+        clear = [w for w in options if not any(crosses(bounds(m), w, panes) for m in moving)] or options[:1]
         # of those, the one on which what leaves stays in the frame longest, to fade as it goes
-        off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], sight[1])
+        off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], panes)
         way = max(clear, key=lambda w: min((seen_until(bounds(m), w, off) for m, _ in leaving), default=1.0))
-        crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, sight[1])]
+        crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, panes)]
         moving = [m for m in moving if not any(m is c for c, _ in crossing)]
         # what comes back glides in with the rest, fading in from where it is in view for good,
         # unless that is late in the glide: then it fades in where it lands, once the rest is there

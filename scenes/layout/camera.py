@@ -16,6 +16,7 @@ their left. Pure: rectangles and `Zoom` maps (:mod:`scenes.layout.focus`), no Ma
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import is_dataclass, replace
 from itertools import combinations_with_replacement
 
 from typing import Any
@@ -81,6 +82,29 @@ def graph_bounds(lay: Layout) -> Rect:
     """The box around every card and bucket of ``lay``."""
     bs = [b.bounds for b in lay.boxes.values()]
     return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
+
+
+def drawn_part(lay: Layout, drawn: Iterable[str]) -> Layout:
+    """``lay`` with only the boxes of ``drawn`` (the cards and buckets on screen now) and the
+    routes between them: what the walk's camera frames as it moves out. The clip's layout places every card the
+    clip will ever draw (a freed graph, a loop's later multiplies); a view framed on those shows
+    the cards drawn now small in a corner of an empty frame (issue 39 item 4: dynamic_graph's w
+    and h at 82-93 s).
+
+    >>> from scenes.layout.place import Box
+    >>> from scenes.layout.routes import Route
+    >>> boxes = {k: Box(k, "op", 0.0, 0.0, 1.0, 1.0) for k in ("a", "b", "c")}
+    >>> lay = type("L", (), {"boxes": boxes, "routes": (Route("a", "b", None, True, ()), Route("a", "c", None, True, ()))})()
+    >>> part = drawn_part(lay, ["a", "b"])
+    >>> sorted(part.boxes), [(r.src, r.dst) for r in part.routes]
+    (['a', 'b'], [('a', 'b')])
+    """
+    keep = set(drawn)
+    boxes = {k: b for k, b in lay.boxes.items() if k in keep}
+    routes = tuple(r for r in lay.routes if r.src in boxes and r.dst in boxes)
+    if is_dataclass(lay) and not isinstance(lay, type):
+        return replace(lay, boxes=boxes, routes=routes)
+    return type("L", (), {"boxes": boxes, "routes": routes})()  # a stand-in (the doctests')
 
 
 def dense(lay: Layout, region: Rect, text_px: float | None, least_px: float, least_share: float) -> bool:

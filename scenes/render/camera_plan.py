@@ -23,8 +23,11 @@ None"). From one close view to the next, what leaves is only what the next does 
 the last, which the scene finds (a view holds more than `held`: the rest of the graph round it):
 `scenes.render.named_view` checks the picture.
 Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
-none), one move with no ids takes it back out on the whole graph, in such a pause before the
-next beat's first cue.
+none), one move with no ids takes it back out, in such a pause before the next beat's first cue,
+on what is drawn (`scenes.draw.camera.WalkCamera`: the clip's layout places every card the clip
+will draw, and a loop's two cards would shrink into a corner of it); where a card is drawn before
+the next walk, a second move out, in a pause before that, takes the camera out on it too (where
+the first found no pause, the second takes the camera out all the same).
 
 The pauses and the pick are `scenes.render.pauses`, which the whole graph's move
 (`scenes.render.whole_plan`) lays its cue into too.
@@ -42,7 +45,7 @@ from scenes.render.pauses import Span, beat_at, pauses, pick
 from scenes.storyboard.binding import named_tensors
 from scenes.storyboard.caption_events import CaptionSpan
 from scenes.render.whole_plan import whole_cues
-from scenes.storyboard.cues import Cue
+from scenes.storyboard.cues import BUILDS, Cue
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
@@ -94,7 +97,14 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             out[last] = replace(out[last], seqs=out[last].seqs + v.seqs[:1])
         after = v.start
         if v is [c for c in visits if c.beat == v.beat][-1] and v.beat + 1 not in walks:  # the walk ends here
-            move(after, min([c.start for c in p.cues if c.beat > v.beat], default=p.duration), (), ())
+            then = min([c.start for c in p.cues if c.beat > v.beat], default=p.duration)
+            # out on what is drawn (`WalkCamera`), and again before the next card is drawn, on it
+            # too; where the first finds no pause, the second takes the camera out all the same
+            end = out[-1].start + out[-1].duration if move(after, then, (), ()) else then
+            builds = [c.start for c in p.cues if c.kind in BUILDS and c.start >= end]
+            ahead = [c.start for c in visits if c.start > v.start]
+            if builds and (not ahead or min(builds) < min(ahead)):
+                move(end, min(builds), (), ())
     return out
 
 

@@ -31,13 +31,10 @@ from scenes.layout.clip import shows_code
 from scenes.layout.place import Layout
 from scenes.layout.whole import area
 from scenes.render.pauses import beat_at, pauses, pick
-from scenes.storyboard.cues import CONSOLE_KINDS, Cue, cue_kind
+from scenes.storyboard.cues import BUILDS, CONSOLE_KINDS, Cue, cue_kind
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
 from scenes.theme import Theme
-
-BUILDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "bucket_appear"})
-"""Cue kinds that draw a part of the graph: the graph is built once the last of them is done."""
 
 
 def _needs_pane(c: Cue) -> bool:

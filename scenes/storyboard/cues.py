@@ -150,3 +150,6 @@ def cue_kind(name: str) -> CueKind:
 
 CONSOLE_KINDS = frozenset(k.name for k in CUE_KINDS.values() if k.console)
 """Cue kinds that print under the code pane."""
+
+BUILDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "bucket_appear"})
+"""Cue kinds that draw a part of the graph: the graph is built once the last of them is done."""
