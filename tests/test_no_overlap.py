@@ -317,7 +317,6 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
     FrameCheck("pop", Pops, STILL_POPS, applies=_clip_16_9_or_9_16),
     FrameCheck("named", NamedLeaves, STILL_NAMED_LEFT, applies=_clip_16_9_or_9_16),
-}
     FrameCheck("drop", Drops, STILL_DROPS, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
     FrameCheck("loose", LooseArrows, STILL_LOOSE, applies=_clip_16_9_or_9_16),
