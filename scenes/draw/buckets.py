@@ -373,21 +373,22 @@ class Buckets(View):
         if box is None or leaf not in self.graph.buckets:
             return []
         shown = {s.role: s for s in cue.strings}
-        if "name" in shown and self.onscreen.card_shows(leaf, shown["name"].text):
-            self.ctx.record(shown["name"])
         after = shown.get("after")
+        told = after is not None and after.text == NONE_TEXT and "name" in shown  # its words say it
+        if "name" in shown and not told and self.onscreen.card_shows(leaf, shown["name"].text):
+            self.ctx.record(shown["name"])
         # .grad = None empties the bucket and it wears the words `w.grad = None` (the one picture of
         # a gradient that is None; bare, it waits for the walk); zero_grad's 0 is written in it
         written = None if after is None or after.text == NONE_TEXT else after.text
         new = self._bucket(box, 0.0, written)
-        if after is not None:
+        if after is not None and not told:
             self.ctx.record(after)
         old = self.graph.buckets[leaf]
         out: Anims = [FadeOut(m) for m in self.walk.visit_marks] + self._drop_none_words(leaf)
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = written
         out.append(refill(old, new))
-        if written is None and after is not None and "name" in shown:
+        if told and after is not None:
             out += self.none_words(leaf, shown["name"], after)
         return out
 
