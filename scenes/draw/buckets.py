@@ -175,7 +175,7 @@ class Buckets(View):
 
     def none_words(self, leaf: str, name: Shown, after: Shown) -> Anims:
         """``w.grad = None`` beside ``leaf``'s empty bucket, placed as its sums are, kept until a
-        fill or a reset writes a number in it: the grammar's one picture of a ``.grad`` that is
+        gradient sets off for it (`gradient_coming`) or a fill or reset writes a number in it: the grammar's one picture of a ``.grad`` that is
         None (docs/visual-grammar.md), its words read from the cue (the log), none typed. An empty
         bucket without them is one the walk has not reached yet."""
         box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
@@ -187,6 +187,16 @@ class Buckets(View):
         block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None))  # two lines first, as yh's note
         self.graph.none_words[leaf] = block
         return [FadeIn(block, rate_func=second_half)]
+
+    @cached_property
+    def leaf_of_node(self) -> dict[str, str]:
+        """Each AccumulateGrad node the plan fills by -> its leaf."""
+        return {c.ids[0]: c.ids[1] for c in self.ctx.plan.cues if c.kind == "bucket_fill" and len(c.ids) > 1}
+
+    def gradient_coming(self, node: str) -> Anims:
+        """A gradient sets off for ``node``'s bucket (the walk reaches it): its ``w.grad = None`` goes,
+        clearing the way for the tokens that meet in its mouth; it fills next."""
+        return self._drop_none_words(self.leaf_of_node[node]) if node in self.leaf_of_node else []
 
     def _drop_none_words(self, leaf: str) -> Anims:
         """The ``w.grad = None`` words go as a number is written in the bucket."""

@@ -27,12 +27,14 @@ NOTE = "note:bucket:"
 
 class NoneSaid:
     """The moments each leaf's bucket is told None or given a number, from the plan's cues:
-    ``bucket_reset`` (to None, or zero_grad's 0), ``bucket_fill`` and ``grad_none``."""
+    ``bucket_reset`` (to None, or zero_grad's 0), ``bucket_fill`` and ``grad_none``; a
+    ``grad_travel`` bound for its AccumulateGrad ends the words' time (the walk reaches it)."""
 
     def __init__(self, plan: Plan, truth: Truth) -> None:
         self.truth = truth
         self.told: dict[str, list[tuple[float, float, bool]]] = {}  # leaf -> (start, end, None?) by start
         self.names: dict[str, str] = {}
+        leaf_of = {c.ids[0]: c.ids[1] for c in plan.cues if c.kind == "bucket_fill" and len(c.ids) > 1}
         for c in plan.cues:
             if c.kind == "bucket_reset" and c.ids:
                 leaf, none = c.ids[0], c.text("after") == NONE_TEXT
@@ -40,6 +42,8 @@ class NoneSaid:
                 leaf, none = c.ids[1], False
             elif c.kind == "grad_none" and c.ids:
                 leaf, none = c.ids[0], True
+            elif c.kind == "grad_travel" and len(c.ids) > 1 and c.ids[1] in leaf_of:  # a gradient bound for it
+                leaf, none = leaf_of[c.ids[1]], False
             else:
                 continue
             self.told.setdefault(leaf, []).append((c.start, c.start + c.duration, none))
@@ -50,14 +54,18 @@ class NoneSaid:
 
     def check(self, sample: Mapping[str, Any]) -> list[Untrue]:
         """A bucket told None (its cue finished, nothing written in it since) without its words;
-        words shown while the log has a number in the bucket."""
+        words shown while the log has a number in the bucket. A note's lines (``w.grad`` over
+        ``= None``) are read top to bottom as one."""
         time = float(sample["time"])
         seen = visible(sample["items"])
         buckets = {it["id"][len("bucket:"):] for it in seen if it["kind"] == "shape" and it["role"] == "bucket"
                    and (it.get("id") or "").startswith("bucket:") and "->" not in it["id"]}
-        words = {it["id"][len(NOTE):]: it["text"] for it in seen if it["kind"] == "text"
-                 and (it.get("id") or "").startswith(NOTE) and ".grad" in (it.get("text") or "")
-                 and (it.get("text") or "").endswith(NONE_TEXT)}
+        rows: dict[str, list[tuple[float, float, str]]] = {}  # leaf -> its note's lines (top, left, text)
+        for it in seen:
+            if it["kind"] == "text" and (it.get("id") or "").startswith(NOTE) and it.get("text"):
+                rows.setdefault(it["id"][len(NOTE):], []).append((it["bbox"][1], it["bbox"][0], it["text"]))
+        joined = {leaf: " ".join(text for _, _, text in sorted(lines)) for leaf, lines in rows.items()}
+        words = {leaf: text for leaf, text in joined.items() if ".grad" in text and text.endswith(NONE_TEXT)}
         out: list[Untrue] = []
         for leaf, text in words.items():
             allowed = self.truth.grads.get(leaf, _History(())).at(time)
