@@ -133,10 +133,11 @@ class Buckets(View):
                        else second_half) for k, m in enumerate(lines)]
 
     def _placed_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
-                     later: bool = False, wraps: tuple[bool | None, ...] = (None, False, True)
-                     ) -> tuple[VGroup, list[VGroup], int]:
+                     later: bool = False, wraps: tuple[bool | None, ...] = (None, False, True),
+                     snug: float = 1.0) -> tuple[VGroup, list[VGroup], int]:
         """The note of ``rows`` beside the bucket ``box``, placed as `_bucket_note` says (``wraps``:
-        the forms tried, in order); its lines and how many of them the first row took."""
+        the forms tried, in order; ``snug``: its gap to the bucket, a share of the items' gap);
+        its lines and how many of them the first row took."""
         t = self.theme
         lo, _, hi, _ = self.frame.free_rect()
         lay = self.onscreen.shown_layout(box)  # judged by the cards drawn, not a freed graph's places
@@ -148,7 +149,7 @@ class Buckets(View):
 
         def spot(block: VGroup, own: bool) -> tuple[float, float] | None:
             find = own_note_centre if own else note_centre
-            return find(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
+            return find(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale * snug,
                         clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0, within=self.frame.free_rect(),
                         avoid=avoid)
 
@@ -184,7 +185,9 @@ class Buckets(View):
         self.ctx.record(name)
         self.ctx.record(after)
         said = f"{name.text}.grad {self.theme.labels.name_value} {after.text}"
-        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None))  # two lines first, as yh's note
+        # two lines first, as yh's note; a third of a sum's gap off the bucket, so that they read as
+        # its where a card stands close by (x's card over v's bucket in missing_gradient)
+        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None), snug=1 / 3)
         self.graph.none_words[leaf] = block
         return [FadeIn(block, rate_func=second_half)]
 
