@@ -242,5 +242,5 @@ class BackwardWalk(View):
     def draw_grad_travel(self, cue: Cue, step: StepScratch) -> Anims:
         """A gradient token rides the flipped edge from one node to the next (`TokenRides.travel`);
         one bound for a bucket told None takes its words away (`Buckets.gradient_coming`)."""
-        return self.buckets.gradient_coming(cue.ids[1]) + self.rides.travel(cue, step) if len(cue.ids) > 1 \
-            else self.rides.travel(cue, step)
+        coming = self.buckets.gradient_coming(cue.ids[1]) if len(cue.ids) > 1 else []
+        return coming + self.rides.travel(cue, step)
