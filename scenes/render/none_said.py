@@ -28,7 +28,8 @@ NOTE = "note:bucket:"
 class NoneSaid:
     """The moments each leaf's bucket is told None or given a number, from the plan's cues:
     ``bucket_reset`` (to None, or zero_grad's 0), ``bucket_fill`` and ``grad_none``; a
-    ``grad_travel`` bound for its AccumulateGrad ends the words' time (the walk reaches it)."""
+    ``grad_travel`` bound for its AccumulateGrad ends the words' time (the walk reaches it), as
+    does a card growing (``node_appear``: a new forward pass, its buckets wait for the walk)."""
 
     def __init__(self, plan: Plan, truth: Truth) -> None:
         self.truth = truth
@@ -51,6 +52,7 @@ class NoneSaid:
                 self.names[leaf] = c.text("name") or ""
         for marks in self.told.values():
             marks.sort()
+        self.grows = [c.start for c in plan.cues if c.kind == "node_appear"]  # a forward pass: the words go
 
     def check(self, sample: Mapping[str, Any]) -> list[Untrue]:
         """A bucket told None (its cue finished, nothing written in it since) without its words;
@@ -73,8 +75,8 @@ class NoneSaid:
                 out.append(Untrue(time, "None words of bucket", leaf, text, _sorted(allowed)))
         for leaf in buckets:
             begun = [m for m in self.told.get(leaf, []) if m[0] <= time]
-            if not begun or not begun[-1][2] or begun[-1][1] > time:
-                continue  # never told None, a number written since, or the words still coming
+            if not begun or not begun[-1][2] or begun[-1][1] > time or any(begun[-1][0] < g <= time for g in self.grows):
+                continue  # never told None, a number written since, the words still coming, or a forward pass since
             said = f"{self.names.get(leaf, '')}.grad"
             if not words.get(leaf, "").startswith(said):
                 out.append(Untrue(time, "bucket told None", leaf, words.get(leaf, ""), (f"{said} = {NONE_TEXT}",)))
