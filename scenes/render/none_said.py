@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scenes.draw.collisions import visible
-from scenes.render.truth import Truth, Untrue, _History, _sorted
+from scenes.render.truth import Truth, Untrue, said_texts
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.views.graph import NONE_TEXT
 
@@ -70,9 +70,9 @@ class NoneSaid:
         words = {leaf: text for leaf, text in joined.items() if ".grad" in text and text.endswith(NONE_TEXT)}
         out: list[Untrue] = []
         for leaf, text in words.items():
-            allowed = self.truth.grads.get(leaf, _History(())).at(time)
+            allowed = self.truth.grad_texts(leaf, time)
             if None not in allowed:
-                out.append(Untrue(time, "None words of bucket", leaf, text, _sorted(allowed)))
+                out.append(Untrue(time, "None words of bucket", leaf, text, said_texts(allowed)))
         for leaf in buckets:
             begun = [m for m in self.told.get(leaf, []) if m[0] <= time]
             if not begun or not begun[-1][2] or begun[-1][1] > time or any(begun[-1][0] < g <= time for g in self.grows):
