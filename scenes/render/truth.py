@@ -153,7 +153,7 @@ class Truth:
         every = {_words(text) for _, text in self.printed}
         for line in lines:
             if line in every and line not in printed_by:
-                out.append(Untrue(time, "console", "printed line", line, _sorted(printed_by)))
+                out.append(Untrue(time, "console", "printed line", line, said_texts(printed_by)))
         for start, end, beat, seq in self._outputs:
             _, beat_end = self._beats.get(beat, (start, end))
             printed = self._texts.get(seq)
