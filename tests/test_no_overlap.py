@@ -80,7 +80,7 @@ from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import FrameCheck, inspect_checks
 from tests.watchers.console import BeatPrintsKept, ConsoleReadable
 from tests.watchers.continuity import Blinks, Drops, Flights, Jumps, LooseArrows, Pops, Renames
-from tests.watchers.meaning import NamedLeaves, OffColour, TakeawayShown, Untrue
+from tests.watchers.meaning import NamedLeaves, NoneUnsaid, OffColour, TakeawayShown, Untrue
 from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, OpTags,
                                       TooSmall, ValuesTooSmall, WaitsOnHead)
 
@@ -313,6 +313,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("notes", NotesAstray, STILL_ASTRAY, applies=lambda name, aspect, lesson: name in NOTED),
     FrameCheck("op_tags", OpTags, STILL_OP_TAGS, applies=_clip_16_9_or_9_16),
     FrameCheck("truth", Untrue, STILL_UNTRUE),
+    FrameCheck("none_said", NoneUnsaid),
     FrameCheck("blink", Blinks, STILL_BLINKS, applies=_clip_16_9_or_9_16),
     FrameCheck("jump", Jumps, STILL_JUMPS, applies=_clip_16_9_or_9_16),
     FrameCheck("pop", Pops, STILL_POPS, applies=_clip_16_9_or_9_16),

@@ -240,5 +240,7 @@ class BackwardWalk(View):
 
     @draws("grad_travel")
     def draw_grad_travel(self, cue: Cue, step: StepScratch) -> Anims:
-        """A gradient token rides the flipped edge from one node to the next (`TokenRides.travel`)."""
-        return self.rides.travel(cue, step)
+        """A gradient token rides the flipped edge from one node to the next (`TokenRides.travel`);
+        one bound for a bucket told None takes its words away (`Buckets.gradient_coming`)."""
+        coming = self.buckets.gradient_coming(cue.ids[1]) if len(cue.ids) > 1 else []
+        return coming + self.rides.travel(cue, step)

@@ -124,6 +124,20 @@ class Buckets(View):
         in; the rest as the level rises. ``until``: the end of the caption that names the sum
         (`naming`): it stays past the walk to then; ``later``: that caption is a later beat's,
         where the code pane may come back whole and print, so it keeps off there."""
+        block, lines, heads = self._placed_note(box, rows, going, coming, later)
+        if until is not None:
+            block.named_until = until  # kept past the walk (`BackwardWalk.give_way`)
+        self.walk.visit_marks.append(block)
+        written = DROP.arrive - FADE_LEAD  # the terms start to go in then
+        return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k < heads
+                       else second_half) for k, m in enumerate(lines)]
+
+    def _placed_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
+                     later: bool = False, wraps: tuple[bool | None, ...] = (None, False, True),
+                     snug: float = 1.0) -> tuple[VGroup, list[VGroup], int]:
+        """The note of ``rows`` beside the bucket ``box``, placed as `_bucket_note` says (``wraps``:
+        the forms tried, in order; ``snug``: its gap to the bucket, a share of the items' gap);
+        its lines and how many of them the first row took."""
         t = self.theme
         lo, _, hi, _ = self.frame.free_rect()
         lay = self.onscreen.shown_layout(box)  # judged by the cards drawn, not a freed graph's places
@@ -135,7 +149,7 @@ class Buckets(View):
 
         def spot(block: VGroup, own: bool) -> tuple[float, float] | None:
             find = own_note_centre if own else note_centre
-            return find(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale,
+            return find(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale * snug,
                         clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0, within=self.frame.free_rect(),
                         avoid=avoid)
 
@@ -143,7 +157,7 @@ class Buckets(View):
         # line, then its result below (a four-term sum at 9:16 went above the graph's top card, 380 px off, read as its value);
         # where none is its own, one row a sum where `note_centre` finds room
         wide = max(formula(r, t, size=t.font_sizes.bucket_sum).width for r in rows) > hi - lo
-        tries = [(wrap, size) for wrap in (None, False, True) for size in (t.font_sizes.bucket_sum, t.font_sizes.note)]
+        tries = [(wrap, size) for wrap in wraps for size in (t.font_sizes.bucket_sum, t.font_sizes.note)]
         for k, (wrap, size) in enumerate(tries + [(None, t.font_sizes.note if wide else t.font_sizes.bucket_sum)]):
             own = k < len(tries)  # wrap: None one row a sum, else two terms a line, the result last or below
             split = [[r] if wrap is None else wrapped(r, tall=wrap) for r in rows]
@@ -158,12 +172,39 @@ class Buckets(View):
         x, y = at
         heads = len(split[0])  # the lines of the first row (what met in the bucket)
         self.labels.keep_inside(block.move_to([x, y, 0]))
-        if until is not None:
-            block.named_until = until  # kept past the walk (`BackwardWalk.give_way`)
-        self.walk.visit_marks.append(block)
-        written = DROP.arrive - FADE_LEAD  # the terms start to go in then
-        return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k < heads
-                       else second_half) for k, m in enumerate(lines)]
+        return block, lines, heads
+
+    def none_words(self, leaf: str, name: Shown, after: Shown) -> Anims:
+        """``w.grad = None`` beside ``leaf``'s empty bucket, placed as its sums are, kept until a
+        gradient sets off for it (`gradient_coming`) or a fill or reset writes a number in it: the grammar's one picture of a ``.grad`` that is
+        None (docs/visual-grammar.md), its words read from the cue (the log), none typed. An empty
+        bucket without them is one the walk has not reached yet."""
+        box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
+        if box is None or leaf not in self.graph.buckets or leaf in self.graph.none_words:
+            return []
+        self.ctx.record(name)
+        self.ctx.record(after)
+        said = f"{name.text}.grad {self.theme.labels.name_value} {after.text}"
+        # two lines first, as yh's note; a third of a sum's gap off the bucket, so that they read as
+        # its where a card stands close by (x's card over v's bucket in missing_gradient)
+        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None), snug=1 / 3)
+        self.graph.none_words[leaf] = block
+        return [FadeIn(block, rate_func=second_half)]
+
+    @cached_property
+    def leaf_of_node(self) -> dict[str, str]:
+        """Each AccumulateGrad node the plan fills by -> its leaf."""
+        return {c.ids[0]: c.ids[1] for c in self.ctx.plan.cues if c.kind == "bucket_fill" and len(c.ids) > 1}
+
+    def gradient_coming(self, node: str) -> Anims:
+        """A gradient sets off for ``node``'s bucket (the walk reaches it): its ``w.grad = None`` goes,
+        clearing the way for the tokens that meet in its mouth; it fills next."""
+        return self._drop_none_words(self.leaf_of_node[node]) if node in self.leaf_of_node else []
+
+    def _drop_none_words(self, leaf: str) -> Anims:
+        """The ``w.grad = None`` words go as a number is written in the bucket."""
+        words = self.graph.none_words.pop(leaf, None)
+        return [FadeOut(words)] if words is not None else []
 
     def meet_in_mouth(self, leaf: str, toks: list[VGroup], since: float) -> Anims:
         """Gradients that reached ``leaf`` together in one backward() (``w * w``'s two 3, on its
@@ -238,7 +279,7 @@ class Buckets(View):
         box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
         if box is None:
             return out
-        out += self._ensure_bucket(leaf)
+        out += self._ensure_bucket(leaf) + self._drop_none_words(leaf)
         old = self.graph.buckets[leaf]
         shown = {s.role: s for s in cue.strings}
         parts = [s for s in cue.strings if s.role == "part"]
@@ -345,20 +386,24 @@ class Buckets(View):
         if box is None or leaf not in self.graph.buckets:
             return []
         shown = {s.role: s for s in cue.strings}
-        if "name" in shown and self.onscreen.card_shows(leaf, shown["name"].text):
-            self.ctx.record(shown["name"])
         after = shown.get("after")
-        # .grad = None empties the bucket: no number, as before its first fill (one picture of a
-        # gradient that is not there); zero_grad's 0 is written in it
+        told = after is not None and after.text == NONE_TEXT and "name" in shown  # its words say it
+        if "name" in shown and not told and self.onscreen.card_shows(leaf, shown["name"].text):
+            self.ctx.record(shown["name"])
+        # .grad = None empties the bucket and it wears the words `w.grad = None` (the one picture of
+        # a gradient that is None; bare, it waits for the walk); zero_grad's 0 is written in it
         written = None if after is None or after.text == NONE_TEXT else after.text
         new = self._bucket(box, 0.0, written)
-        if after is not None:
+        if after is not None and not told:
             self.ctx.record(after)
         old = self.graph.buckets[leaf]
-        out: Anims = [FadeOut(m) for m in self.walk.visit_marks]
+        out: Anims = [FadeOut(m) for m in self.walk.visit_marks] + self._drop_none_words(leaf)
         self.walk.visit_marks = []
         self.graph.bucket_text[leaf] = written
-        return out + [refill(old, new)]
+        out.append(refill(old, new))
+        if told and after is not None:
+            out += self.none_words(leaf, shown["name"], after)
+        return out
 
 
 def wrapped(row: str, tall: bool = False) -> list[str]:

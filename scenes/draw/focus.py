@@ -116,7 +116,8 @@ class CameraFocus(View):
         """Every shape of the graph and of the walk on it, once each."""
         g, w = self.ctx.state.graph, self.ctx.state.walk
         found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values(),
-                                *g.bucket_tags, *g.lit.values(), *g.unkept.values()]
+                                *g.bucket_tags, *g.lit.values(), *g.unkept.values(),
+                                *g.none_words.values()]
         if w.wave is not None:
             found.append(w.wave)
         found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())

@@ -11,7 +11,7 @@ from manim import (Create, FadeIn, FadeOut, Mobject, ReplacementTransform, Succe
 
 from scenes.draw.console import Console
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import within
+from scenes.draw.crossfade import first_half, within
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
@@ -60,6 +60,14 @@ class GraphCards(View):
 
     @draws("node_appear")
     def draw_node_appear(self, cue: Cue, step: StepScratch) -> Anims:
+        """A card grows (`_node_appear`); the first of a new forward pass takes the buckets'
+        ``w.grad = None`` away: their buckets wait for the walk again (docs/visual-grammar.md)."""
+        graph = self.ctx.state.graph
+        gone: Anims = [FadeOut(m, rate_func=first_half) for m in graph.none_words.values()]  # gone as the card grows
+        graph.none_words.clear()
+        return gone + self._node_appear(cue, step)
+
+    def _node_appear(self, cue: Cue, step: StepScratch) -> Anims:
         tid = cue.ids[0]
         item = self.ctx.item(tid)  # a chain's card: its folded results show there first
         if item != tid and tid not in self.ctx.layout.steps:

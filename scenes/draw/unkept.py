@@ -7,13 +7,16 @@ narration does (leaf_nodes: "It is not a leaf, so yh.grad stays None"; missing_g
 ``yh.grad`` (:mod:`scenes.storyboard.binding`); this draws it as a note beside yh's card, in the
 grammar's one picture of a ``.grad`` that is None: an empty bucket (its outline, no liquid, no
 word in it; docs/visual-grammar.md), here small and beside the words ``yh.grad = None``, since
-yh has no bucket of its own. The note stays: nothing fills a result's ``.grad`` later.
+yh has no bucket of its own. The note stays: nothing fills a result's ``.grad`` later. A leaf
+named so (missing_gradient's ``v.grad``, a bucket no walk reached) has its bucket: the words go
+beside it (`Buckets.none_words`), as after ``w.grad = None``.
 """
 
 from __future__ import annotations
 
 from manim import LEFT, UP, FadeIn, VGroup
 
+from scenes.draw.buckets import Buckets
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.drawers import draws
@@ -37,9 +40,9 @@ class UnkeptGrads(View):
     where a note beside a card goes, ``onscreen`` what it keeps off."""
 
     def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame,
-                 focus: CameraFocus) -> None:
+                 focus: CameraFocus, buckets: Buckets) -> None:
         super().__init__(ctx)
-        self.labels, self.onscreen, self.frame = labels, onscreen, frame
+        self.labels, self.onscreen, self.frame, self.buckets = labels, onscreen, frame, buckets
         self.notes = VisitNotes(ctx, labels, onscreen, frame, focus)
 
     @draws("grad_none")
@@ -50,6 +53,9 @@ class UnkeptGrads(View):
         set at; where none reads as yh's, the first goes where there is room."""
         tensor = cue.ids[0]
         graph = self.ctx.state.graph
+        if tensor in graph.buckets:  # a leaf's .grad is its bucket: the bucket wears the words
+            name, after = (next((s for s in cue.strings if s.role == r), None) for r in ("name", "after"))
+            return self.buckets.none_words(tensor, name, after) if name is not None and after is not None else []
         box = self.lay.boxes.get(self.ctx.item(tensor))
         name, after = cue.text("name"), cue.text("after")
         if box is None or tensor in graph.unkept or name is None or after is None or tensor not in graph.cards:

@@ -85,7 +85,7 @@ class Views:
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
                    recap=Recap(ctx, frame, lambda exclude=(): onscreen.shown_rects(exclude) + onscreen.line_rects(), code),
                    lights=Lights(ctx, network), unit_math=UnitMath(ctx, network),
-                   unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus),
+                   unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus, buckets),
                    whole=WholeGraph(ctx, focus, frame, code))
 
     def all(self) -> list[View]:

@@ -142,6 +142,7 @@ class WholeGraph(View):
         boxes = lay.boxes
         own: dict[int, Box] = {id(m): boxes[k] for k, m in g.cards.items() if k in boxes}
         own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.buckets.items() if f"bucket:{k}" in boxes})
+        own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.none_words.items() if f"bucket:{k}" in boxes})  # its words
         routes = {id(a): r for r, a in g.arrows.items()}
         out: list[tuple[Mobject, Mapper]] = []
         for m in self.focus.graph_shapes():  # the camera's list of what the graph is

@@ -85,8 +85,8 @@ def describe(pic: Picture, lay: Layout) -> str:
         out.append("Buckets: " + "; ".join(
             f"{title.get(lay.items[b].attached_to or '', b)}.grad = {fills.get(b, 'None')}"
             for b in sorted(pic.buckets) if b in lay.items) + ".")
-    if pic.unkept:  # results whose .grad stays None: no bucket, a note beside the card
-        out.append("No gradient kept: " + "; ".join(f"{name}.grad = {after}" for name, after in
+    if pic.unkept:  # .grad told None (a result's, a reset's): the note beside the card or bucket
+        out.append("No gradient held: " + "; ".join(f"{name}.grad = {after}" for name, after in
                                                     (pic.unkept[i] for i in sorted(pic.unkept))) + ".")
     faded = pic.dimmed & set(pic.cards)
     if faded:

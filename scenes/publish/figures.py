@@ -85,7 +85,7 @@ class Picture:
     lit: set[str] = field(default_factory=set)
     ghost: set[str] = field(default_factory=set)  # a freed graph's results kept, faded, beside the next one
     visits: list[VisitStep] = field(default_factory=list)
-    unkept: dict[str, tuple[str, str]] = field(default_factory=dict)  # result -> (name, "None"): its .grad, never filled
+    unkept: dict[str, tuple[str, str]] = field(default_factory=dict)  # tensor -> (name, "None"): a .grad told None (a result's, a reset's)
 
     def cut(self, src: str, dst: str) -> bool:
         """Whether the edge ``src`` -> ``dst`` joins the freed graph kept beside the new one to a
@@ -258,6 +258,7 @@ def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
     elif kind == "bucket_fill" and len(cue.ids) > 1:
         bucket = f"bucket:{cue.ids[1]}"
         pic.buckets.add(bucket)
+        pic.unkept.pop(cue.ids[1], None)  # a number in the bucket: its `w.grad = None` goes
         top = ctx.tops.get(cue.ids[1])
         pic.fills[bucket] = Fill(bucket, cue.text("after") or "", step, cue.text("before"),
                                  fill_level(cue.number("after"), top), fill_level(cue.number("before"), top))
@@ -265,8 +266,11 @@ def _apply(pic: Picture, cue: Any, ctx: _Replay, step: int) -> None:
         bucket = f"bucket:{cue.ids[0]}"
         text = cue.text("after")
         pic.fills.pop(bucket, None)
+        pic.unkept.pop(cue.ids[0], None)
         if text not in (None, "None"):  # zero_grad's 0: written, no level
             pic.fills[bucket] = Fill(bucket, text, step, level=0.0)
+        elif text is not None and cue.text("name"):  # None: its words, as the clip's bucket wears them
+            pic.unkept[cue.ids[0]] = (cue.text("name") or "", text)
     elif kind == "grad_none" and ids and cue.text("name") and cue.text("after"):  # as the clip's note says it
         pic.unkept[ids[0]] = (cue.text("name"), cue.text("after"))
     elif kind == "emphasis":

@@ -103,6 +103,10 @@ class Truth:
         self._texts = {ev.seq: plain(ev.text if isinstance(ev, Print) else ev.str)
                        for ev in events if isinstance(ev, (Print, Expr))}
 
+    def grad_texts(self, leaf: str, time: float) -> set[str | None]:
+        """The texts ``leaf``'s bucket may show at ``time`` (None: empty, as before any)."""
+        return self.grads.get(leaf, _History(())).at(time)
+
     def check(self, sample: Mapping[str, Any]) -> list[Untrue]:
         """Everything in one ``render inspect`` sample that the log contradicts at its time."""
         time = float(sample["time"])
@@ -123,7 +127,7 @@ class Truth:
             folded = {t for src in self.feeds.get(owner, []) if src in self.values
                       for t in self.values[src].at(time)}
             if text not in allowed | folded:
-                out.append(Untrue(time, "card", owner, text, _sorted(allowed)))
+                out.append(Untrue(time, "card", owner, text, said_texts(allowed)))
         shown_buckets = {_bucket_of(it.get("id") or "") for it in seen
                          if it["kind"] == "shape" and it["role"] in ("bucket", "arrow")} - {""}
         for leaf in shown_buckets | set(bucket_texts):
@@ -133,9 +137,9 @@ class Truth:
                 if not _one_number(written) and written != NONE_TEXT:
                     continue
                 if (None if written == NONE_TEXT else written) not in allowed:
-                    out.append(Untrue(time, "bucket", leaf, written, _sorted(allowed)))
+                    out.append(Untrue(time, "bucket", leaf, written, said_texts(allowed)))
             if leaf in shown_buckets and not bucket_texts.get(leaf) and None not in allowed:
-                out.append(Untrue(time, "bucket", leaf, "", _sorted(allowed)))
+                out.append(Untrue(time, "bucket", leaf, "", said_texts(allowed)))
         out += self._console(time, [it["text"] for it in seen if it["role"] == "console" and it.get("text")])
         return out
 
@@ -149,7 +153,7 @@ class Truth:
         every = {_words(text) for _, text in self.printed}
         for line in lines:
             if line in every and line not in printed_by:
-                out.append(Untrue(time, "console", "printed line", line, _sorted(printed_by)))
+                out.append(Untrue(time, "console", "printed line", line, said_texts(printed_by)))
         for start, end, beat, seq in self._outputs:
             _, beat_end = self._beats.get(beat, (start, end))
             printed = self._texts.get(seq)
@@ -210,5 +214,6 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-def _sorted(texts: Iterable[str | None]) -> tuple[str, ...]:
+def said_texts(texts: Iterable[str | None]) -> tuple[str, ...]:
+    """``texts`` as an `Untrue` lists what the log allows: sorted, None written as the clip writes it."""
     return tuple(sorted(NONE_TEXT if t is None else t for t in texts))

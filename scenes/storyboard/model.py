@@ -144,9 +144,9 @@ class Beat(_Model):
         (), description="tensors of the log (program names) the camera moves to for this beat, drawing "
                         "their part of the graph larger, and back after")
     grad_none: tuple[Text, ...] = Field(
-        (), description="results that are not leaves (yh) whose .grad the narration says is None: as its words "
-                        "name yh.grad, a note beside each card writes yh.grad = None (backward keeps no "
-                        "gradient in a result's .grad)")
+        (), description="tensors whose .grad the narration says is None: as its words name yh.grad, a note "
+                        "beside a result's card writes yh.grad = None (backward keeps no gradient in a result's "
+                        ".grad); a leaf's bucket wears v.grad = None where the log has it empty then")
     unit: NonEmpty | None = Field(
         None, description="with visual network: the program name of one unit the beat draws (h1_0) whose "
                           "arithmetic is written out as it comes: its weights on its incoming lines, their sum, "

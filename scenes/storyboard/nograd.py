@@ -90,13 +90,20 @@ def reset_before(ref: str, name: str, reset: GradReset, index: LogIndex, numbers
     return f"{said}; before that it held {held} ({read})"
 
 
+def leaf_grad_none(name: str, index: LogIndex, until: int) -> bool:
+    """Whether the log has leaf ``name``'s ``.grad`` None at seq ``until``: no fill of its bucket
+    yet, or a ``name.grad = None`` after the last one."""
+    last = index.latest(name, (Accumulate, GradReset), until)
+    return last is None or (isinstance(last, GradReset) and last.to is None)
+
+
 def grad_none_problem(name: str, narration: str, index: LogIndex, until: int) -> str | None:
     """Why ``grad_none: [name]`` cannot be drawn in a beat whose span ends at seq ``until``, or None.
 
     The note says what the engine reads for ``name.grad``: None, for a tensor the log records as
-    no leaf (``is_leaf`` false: a result, whose ``.grad`` backward never fills). A leaf's
-    ``.grad`` is its bucket, drawn already; and the note comes as the words name ``name.grad``,
-    so the narration must.
+    no leaf (``is_leaf`` false: a result, whose ``.grad`` backward never fills), or for a leaf
+    whose bucket the log has empty then (`leaf_grad_none`: its bucket wears the words); and the
+    note comes as the words name ``name.grad``, so the narration must.
 
     >>> from engine import run_program
     >>> log = run_program("import torch\\nw = torch.tensor(2.0, requires_grad=True)\\ny = w * w\\ny.backward()\\n", "p.py")
@@ -104,8 +111,10 @@ def grad_none_problem(name: str, narration: str, index: LogIndex, until: int) ->
     >>> end = index.events[-1].seq
     >>> grad_none_problem("y", "y.grad stays None.", index, end) is None
     True
-    >>> grad_none_problem("w", "w.grad", index, end).split(": its")[0]
-    "grad_none: 'w' is a leaf"
+    >>> grad_none_problem("w", "w.grad", index, end).split(" (")[0]
+    "grad_none: 'w' is a leaf whose .grad is not None at this beat"
+    >>> grad_none_problem("w", "w.grad is None", index, 3) is None  # before backward fills it
+    True
     >>> grad_none_problem("y", "y keeps none.", index, end).split(";")[0]
     "grad_none: y's note comes as the words name y.grad, and this beat's narration does not"
     """
@@ -116,11 +125,10 @@ def grad_none_problem(name: str, narration: str, index: LogIndex, until: int) ->
     made = [t for t in index.ids_of(name, until=until) if t in index.tensor_event]
     if not made:
         return f"grad_none: '{name}' is not made yet at this beat; name it in a beat after the line that makes it"
-    results = [n for n in tensors if not index.tensor_event[index.name_tensors[n][0]].is_leaf]
-    if any(index.tensor_event[t].is_leaf for t in made):
-        return (f"grad_none: '{name}' is a leaf: its .grad is its bucket, which backward fills (or leaves "
-                f"empty, None); grad_none names a result that is not a leaf, whose .grad backward never "
-                f"fills: {', '.join(results) or 'this program has none'}")
+    if any(index.tensor_event[t].is_leaf for t in made) and not leaf_grad_none(name, index, until):
+        return (f"grad_none: '{name}' is a leaf whose .grad is not None at this beat (its bucket holds "
+                f"a gradient); name it in a beat where the log has {name}.grad None: before a backward "
+                f"call fills it, or after {name}.grad = None")
     if not re.search(rf"(?<![\w.]){re.escape(name)}\.grad\b", narration):
         return (f"grad_none: {name}'s note comes as the words name {name}.grad, and this beat's narration "
                 f"does not; say it there (\"{name}.grad is None\") or leave {name} out of grad_none")

@@ -32,6 +32,7 @@ from .logindex import Event, LogIndex
 from .model import Storyboard
 from .placeholders import Shown
 from .narration import fill
+from .nograd import leaf_grad_none
 from .phrase_timing import phrases_of
 from .phrases import lay_beat, lay_out_phrases
 from .recap import recap_strings
@@ -179,13 +180,15 @@ def _pause_after(board: Storyboard, i: int, tm: PlanTimings) -> float:
 
 def _add_grad_none(b: Builder, index: LogIndex, name: str, made: int) -> None:
     """The ``grad_none`` cue of ``name``'s latest tensor by seq ``made``: its name, and ``None``
-    read from the log's ``is_leaf`` (false: backward never fills a result's .grad)."""
+    read from the log: its ``is_leaf`` (false: backward never fills a result's .grad), or for a
+    leaf no fill of its bucket by then, or a ``name.grad = None`` after the last one."""
     tid = next((t for t in reversed(index.ids_of(name, until=made)) if t in index.tensor_event), None)
     ev = index.tensor_event.get(tid or "")
-    if ev is None or ev.is_leaf:  # refused by validation
+    if ev is None or (ev.is_leaf and not leaf_grad_none(name, index, made)):  # refused by validation
         return
+    reset = index.latest(name, (GradReset,), made) if ev.is_leaf else None
     strings = [Shown(ev.name or name, ev.seq if ev.name else None, "name", "name"),
-               Shown(graph_view.NONE_TEXT, ev.seq, "grad", "after")]
+               Shown(graph_view.NONE_TEXT, reset.seq if reset is not None else ev.seq, "grad", "after")]
     b.add("grad_none", b.tm.node_appear, (ev.id, ev.node), strings, [ev.seq])
 
 

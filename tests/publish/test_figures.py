@@ -236,3 +236,18 @@ def test_a_figures_card_writes_name_and_value_as_the_clip_does() -> None:
     texts = [re.findall(r">([^<]*)</text>", r) for r in row]
     valued = [t for t in texts if "1/3" in t or "4/9" in t]
     assert valued and all(t[1] == sep for t in valued), texts
+
+
+def test_a_grad_reset_to_none_is_written_as_the_clip_writes_it() -> None:
+    """grad_accumulation's `w.grad = None`: its figure, and the next forward pass's, write
+    `w.grad = None` after an empty bucket (the grammar's one picture of None, as yh's); the walk
+    that fills the bucket again takes it away, and the figures before the reset have none."""
+    figs, _, _, p = _figures("grad_accumulation")
+    reset = next(c for c in p.cues if c.kind == "bucket_reset")
+    walk = next(c.beat for c in p.cues if c.kind == "visit" and c.start > reset.start)  # its figure fills the bucket
+    for f, beat in zip(figs, p.beats):
+        if f is None:
+            continue
+        words = [" ".join(re.sub(r"<[^>]+>", " ", g).split()) for g in re.findall(r'<g class="unkept">.*?</g>', f.svg)]
+        told = reset.beat <= beat.index < walk
+        assert words == ([f"{reset.text('name')}.grad = {reset.text('after')}"] if told else []), (beat.index, words)

@@ -1,7 +1,8 @@
 """A beat's `grad_none:`: where the words say a result's `.grad` is None (leaf_nodes' yh,
 missing_gradient's z), a note beside its card says so, `yh.grad = None` after an empty bucket,
-from the moment the words name `yh.grad`; names that are leaves, not tensors, or not said are
-refused at their line."""
+from the moment the words name `yh.grad`; a leaf whose bucket the log has empty then
+(missing_gradient's v) wears the words beside its bucket; names of leaves holding a number, not
+tensors, or not said are refused at their line."""
 
 from __future__ import annotations
 
@@ -55,17 +56,36 @@ def _refused(tmp_path: Path, clip: str, old: str, new: str) -> tuple[list[str], 
 
 
 @pytest.mark.parametrize("given, expected", [
-    ("[w1]", "grad_none: 'w1' is a leaf: its .grad is its bucket"),
+    ("[w1]", "grad_none: 'w1' is a leaf whose .grad is not None at this beat"),
     ("[yhh]", "grad_none: 'yhh' is not a tensor of the log"),
 ])
 def test_grad_none_names_a_result_of_the_log(tmp_path: Path, given: str, expected: str) -> None:
     got, line = _refused(tmp_path, "leaf_nodes", "grad_none: [yh]", f"grad_none: {given}")
     assert len(got) == 1 and f"s.yaml:{line}:" in got[0], got
     assert expected in got[0], got
-    if given == "[w1]":
-        assert "yh" in got[0].split("fills:")[1]  # the results it may name
-    else:
+    if given != "[w1]":
         assert "did you mean 'yh'" in got[0].lower()
+
+
+def test_a_leaf_s_none_grad_is_worn_by_its_bucket() -> None:
+    """missing_gradient's `v.grad is None` (v used only by L2, backward ran on L1): its bucket, empty
+    as the log has it, wears `v.grad = None` beside it from the words on, not before, to the end;
+    the name and the None are the cue's, read from the log (docs/visual-grammar.md)."""
+    checked, plan = load_and_plan(str(storyboard_path("missing_gradient")))
+    said = _said(plan, "so v.grad is None")
+    tid = checked.index.ids_of("v")[0]
+    assert checked.index.tensor_event[tid].is_leaf
+    cue = next(c for c in plan.cues if c.kind == "grad_none" and c.ids[0] == tid)
+    assert [s.text for s in cue.strings] == ["v", "None"]
+    assert said.start - 0.05 <= cue.start < said.end
+    before, during, end = inspect_clip(checked, plan, RenderOptions(), at=[
+        said.start - 0.3, cue.start + cue.duration + 0.1, plan.duration - 0.1])
+    for sample, shown in ((before, False), (during, True), (end, True)):
+        words = [i["text"] for i in sample["items"] if i["id"] == f"note:bucket:{tid}" and i["role"] == "note"
+                 and i["opacity"] > 0.5]
+        bucket = [i for i in sample["items"] if i["role"] == "bucket" and i["id"] == f"bucket:{tid}" and i["opacity"] > 0.5]
+        assert bucket, sample["time"]
+        assert (" ".join(words).replace("  ", " ") == "v.grad = None") is shown, (sample["time"], words)
 
 
 def test_grad_none_needs_the_words_that_say_it(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from scenes.render.grammar import Palette, off_colour
 from scenes.render.inspect import sample_frames
 from scenes.render.named_view import in_view, left_named
+from scenes.render.none_said import NoneSaid
 from scenes.render.options import fps_of
 from scenes.render.takeaway import one_size, takeaway_up, unshown
 from scenes.render.truth import Truth
@@ -26,6 +27,25 @@ class Untrue(Spans):
         if round(sample["time"] * fps_of(self.case.opts)) not in self.frames:
             return
         for u in self.truth.check(sample):
+            self.add((u.what, u.id, u.shown), u.time, u.describe())
+
+    def found(self) -> list[str]:
+        return self.lines()
+
+
+class NoneUnsaid(Spans):
+    """A bucket told None (``w.grad = None``, a ``grad_none`` naming a leaf) wears the words
+    ``w.grad = None`` until a number is written in it, and they show only while the log has its
+    ``.grad`` None (`scenes.render.none_said`): one picture of None, apart from a bucket the walk
+    has not reached yet."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(case)
+        truth = Truth(case.checked.run.events, case.plan, case.checked.storyboard.number_style)
+        self.said = NoneSaid(case.plan, truth)
+
+    def see(self, sample: dict) -> None:
+        for u in self.said.check(sample):
             self.add((u.what, u.id, u.shown), u.time, u.describe())
 
     def found(self) -> list[str]:
