@@ -54,8 +54,10 @@ class UnkeptGrads(View):
         tensor = cue.ids[0]
         graph = self.ctx.state.graph
         if tensor in graph.buckets:  # a leaf's .grad is its bucket: the bucket wears the words
-            name, after = (next((s for s in cue.strings if s.role == r), None) for r in ("name", "after"))
-            return self.buckets.none_words(tensor, name, after) if name is not None and after is not None else []
+            said_name, said_after = (next((s for s in cue.strings if s.role == r), None) for r in ("name", "after"))
+            if said_name is None or said_after is None:
+                return []
+            return self.buckets.none_words(tensor, said_name, said_after)
         box = self.lay.boxes.get(self.ctx.item(tensor))
         name, after = cue.text("name"), cue.text("after")
         if box is None or tensor in graph.unkept or name is None or after is None or tensor not in graph.cards:
