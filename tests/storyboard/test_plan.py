@@ -30,8 +30,8 @@ def _plan(name: str, sets: list[str] | None = None) -> tuple[Plan, list[dict]]:
 def _derivable(event: Event, field: str) -> set[str]:
     """Every text a field of an event may legitimately be shown as (independent of the plan)."""
     key, _, rest = field.partition("[")
-    if field == "grad" and isinstance(event, Tensor):  # a result's .grad, as PyTorch reads it: None (no leaf)
-        return {"None"} if not event.is_leaf else set()
+    if field == "grad" and isinstance(event, Tensor):  # .grad as PyTorch reads it when the tensor is made:
+        return {"None"}  # None (a result's stays so; a leaf's until a fill: the none_said frame check holds the when)
     value = as_dict(event)[key]
     if rest:
         value = value[int(rest[:-1])]
