@@ -124,9 +124,9 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # rows beside a's and b's buckets pass over each other (a route, not where they wait)
     ("micrograd_readme", "9:16"): "1 collision: badges '6.94' and '-6.94' riding to their rows overlap (52.6 s)",
     ("mlp_lists", "16:9"): ("1 collision: the first visit's rule 'terms[1]: 1 × 1 = 1' (26.2-27.8 s) runs over "
-                            "terms[1]'s op name 'mul': since the move in waits for the caption naming act, which the "
-                            "close view leaves (h/mgA), it comes in the walk's beat, and the rule is set as the view "
-                            "lands (not fixed)"),
+                            "terms[1]'s op name 'mul': the walk's camera now closes in on out's visit (25.4-26.0 s; "
+                            "before h/mgA's move in, which waits for the caption naming act, the view stayed whole) "
+                            "and the rule, set left of out in the close view, is 278 px wide (not fixed)"),
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
