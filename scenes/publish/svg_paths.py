@@ -12,6 +12,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+SANS_ADVANCE = 0.63
+"""A character's width per em, at most for the sans labels (the layout's glyph advance per height)."""
+
 
 def svg_num(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
