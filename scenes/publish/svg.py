@@ -23,8 +23,8 @@ from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.publish.figures import Picture
 from scenes.publish.steps import VisitStep
-from scenes.publish.svg_paths import SANS_ADVANCE, arrow, svg_num
-from scenes.publish.svg_unkept import BUCKET_GAP, BUCKET_H, BUCKET_W, PITCH, Unkept, place_unkept
+from scenes.publish.svg_paths import SANS_ADVANCE, arrow, svg_num, svg_rect as _rect, svg_text
+from scenes.publish.svg_unkept import draw_unkept, place_unkept
 from scenes.theme import Theme
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -63,20 +63,6 @@ def _em(theme: Theme, size: float, scale: float) -> float:
 
 def _xy(x: float, y: float) -> tuple[float, float]:
     return (x * U, -y * U)
-
-
-def svg_text(x: float, y: float, text: str, size: float, fill: str, font: str, anchor: str = "middle",
-          extra: str = "") -> str:
-    return (f'<text x="{svg_num(x)}" y="{svg_num(y)}" font-size="{svg_num(size)}" fill="{fill}" font-family="{escape(font)}, '
-            f'sans-serif" text-anchor="{anchor}" dominant-baseline="central"{extra}>{escape(text)}</text>')
-
-
-def _rect(x: float, y: float, w: float, h: float, rx: float, fill: str, stroke: str = "", width: float = 0.0,
-          extra: str = "") -> str:
-    """A rounded rectangle centred on (x, y); no stroke when ``stroke`` is empty."""
-    line = f' stroke="{stroke}" stroke-width="{svg_num(width)}"' if stroke else ""
-    return (f'<rect{extra} x="{svg_num(x - w / 2)}" y="{svg_num(y - h / 2)}" width="{svg_num(w)}" height="{svg_num(h)}" '
-            f'rx="{svg_num(rx)}" fill="{fill}"{line}/>')
 
 
 def _fit(text: str, size: float, width: float, least: float) -> float:
@@ -153,7 +139,7 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
         else:
             body.append(_card(box, pic, lay, theme, (name_em, value_em, sub_em), least))
     body += grads
-    body += [_unkept(n, note_em, theme) for n in said]
+    body += [draw_unkept(n, note_em, theme, U, theme.strokes.bucket * STROKE * U) for n in said]
     body += _rings(pic, lay, theme, stepping)
     body += notes
     font_px = TEXT_PX_AT_NATURAL / least
@@ -349,23 +335,22 @@ def _rings(pic: Picture, lay: Layout, theme: Theme, stepping: int | None) -> lis
     return out
 
 
-def _unkept(n: Unkept, em: float, theme: Theme) -> str:
-    """A ``.grad`` told None where :mod:`.svg_unkept` placed it: ``v.grad = None`` beside v's
-    empty bucket; a result's after a small empty bucket (the grammar's None), beside its card or
-    under that bucket; the words in the gradient's colour."""
-    c = theme.colors
-    cx, cy = _xy(*n.centre)
-    w, h = n.size[0] * U, n.size[1] * U
-    left, top, out = cx - w / 2, cy - h / 2, []
-    if n.bucket:
-        bx, by = (cx, top + BUCKET_H * em / 2) if n.stacked else (left + BUCKET_W * em / 2, top + PITCH * em / 2)
-        out.append(_rect(bx, by, BUCKET_W * em, BUCKET_H * em, theme.radii.bucket * U, c.card_fill, c.bucket,
-                         theme.strokes.bucket * STROKE * U))
-    x = left + ((BUCKET_W + BUCKET_GAP) * em if n.bucket and not n.stacked else 0.0)
-    y = top + ((BUCKET_H + BUCKET_GAP) * em if n.bucket and n.stacked else 0.0)
-    out += [svg_text(cx if n.stacked else x, y + (k + 0.5) * PITCH * em, line, em, c.grad, theme.fonts.mono,
-                     "middle" if n.stacked else "start") for k, line in enumerate(n.lines)]
-    return f'<g class="unkept" data-item="{escape(n.tensor)}">{"".join(out)}</g>'
+def wrapped_note(line: str, per: int) -> list[str]:
+    """A line of a visit's arithmetic in rows of at most ``per`` characters: after its last
+    ``": "`` where that makes two rows (the node and what arrived keep together, not ``arrived``
+    alone on a row), else at spaces.
+
+    >>> wrapped_note("SubBackward0 at yh - y: 1/2 arrived", 30)
+    ['SubBackward0 at yh - y:', '1/2 arrived']
+    >>> wrapped_note("w gets 4 × 2 = 8", 30)
+    ['w gets 4 × 2 = 8']
+    """
+    if len(line) <= per:
+        return [line]
+    head, sep, tail = line.rpartition(": ")
+    if sep and len(head) + 1 <= per and len(tail) <= per:
+        return [head + ":", tail]
+    return textwrap.wrap(line, per)
 
 
 def _item(lay: Layout, v: VisitStep) -> str:
@@ -385,7 +370,7 @@ def _notes(visits: list[VisitStep], em: float, width: float, stepping: int | Non
     def rows(v: VisitStep) -> list[tuple[str, str]]:
         coloured = [(c.text if k == 0 else c.text_muted if line == v.words else c.grad, line)
                     for k, line in enumerate(v.lines)]
-        return [(colour, part) for colour, line in coloured for part in textwrap.wrap(line, per)]
+        return [(colour, part) for colour, line in coloured for part in wrapped_note(line, per)]
 
     groups: list[tuple[int | None, list[tuple[str, str]]]] = []
     if stepping is None:

@@ -8,20 +8,21 @@ its card's or bucket's, else the last where there is room), in the same forms an
 `scenes.draw.buckets.Buckets.none_words` (two lines, then one row; a third of a sum's gap off
 the bucket) and `scenes.draw.unkept.UnkeptGrads` (one row, then bucket over words, then two
 lines). The figure asks the same search with its own text sizes (the page's, not the frame's),
-so the words sit beside what they name instead of in a list under the graph. Pure geometry:
-:mod:`.svg` draws what this returns.
+so the words sit beside what they name instead of in a list under the graph; `draw_unkept`
+writes them where they were placed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import replace as _replace
+from html import escape
 
 from scenes.layout.compact import floored
 from scenes.layout.label_spots import NONE_WORDS_GAP, form_spot
 from scenes.layout.place import Layout, Point
 from scenes.publish.figures import Picture
-from scenes.publish.svg_paths import SANS_ADVANCE
+from scenes.publish.svg_paths import SANS_ADVANCE, svg_rect, svg_text
 from scenes.theme import Rect, Theme
 
 PITCH = 1.35
@@ -89,3 +90,23 @@ def place_unkept(pic: Picture, lay: Layout, shown: set[str], theme: Theme, em: f
         taken.append((at[0] - size[0] / 2, at[1] - size[1] / 2, at[0] + size[0] / 2, at[1] + size[1] / 2))
     return out
 
+
+
+def draw_unkept(n: Unkept, em: float, theme: Theme, u: float, stroke: float) -> str:
+    """A ``.grad`` told None where `place_unkept` put it: ``v.grad = None`` beside v's empty
+    bucket; a result's after a small empty bucket (the grammar's None), beside its card or under
+    that bucket; the words in the gradient's colour (``u`` user units a scene unit, ``stroke``
+    the bucket's outline in user units)."""
+    c = theme.colors
+    cx, cy = n.centre[0] * u, -n.centre[1] * u
+    w, h = n.size[0] * u, n.size[1] * u
+    left, top, out = cx - w / 2, cy - h / 2, []
+    if n.bucket:
+        bx, by = (cx, top + BUCKET_H * em / 2) if n.stacked else (left + BUCKET_W * em / 2, top + PITCH * em / 2)
+        out.append(svg_rect(bx, by, BUCKET_W * em, BUCKET_H * em, theme.radii.bucket * u, c.card_fill, c.bucket,
+                            stroke))
+    x = left + ((BUCKET_W + BUCKET_GAP) * em if n.bucket and not n.stacked else 0.0)
+    y = top + ((BUCKET_H + BUCKET_GAP) * em if n.bucket and n.stacked else 0.0)
+    out += [svg_text(cx if n.stacked else x, y + (k + 0.5) * PITCH * em, line, em, c.grad, theme.fonts.mono,
+                     "middle" if n.stacked else "start") for k, line in enumerate(n.lines)]
+    return f'<g class="unkept" data-item="{escape(n.tensor)}">{"".join(out)}</g>'

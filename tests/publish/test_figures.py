@@ -308,3 +308,15 @@ def test_a_none_grad_is_written_beside_its_bucket_or_card_as_in_the_clip(name: s
             seen += 1
     assert seen, name
 
+
+
+@pytest.mark.parametrize("name", ["leaf_nodes", "missing_gradient"])
+def test_a_figures_arithmetic_keeps_what_arrived_with_its_node(name: str) -> None:
+    """A visit's line too long for the figure breaks after ``NODE at CARD:``, not before its last
+    word: leaf_nodes' walk figure read ``SubBackward0 at yh - y: 1/2`` over ``arrived`` alone."""
+    figs, steppers, _, _ = _figures(name)
+    svgs = [f.svg for f in figs if f is not None] + [s.svg for s in steppers]
+    rows = [t for svg in svgs for t in re.findall(r'<text[^>]*text-anchor="start"[^>]*>([^<]*)</text>',
+                                                 re.sub(r'<g class="(unkept|card)".*?</g>', "", svg))]
+    assert any("arrived" in r for r in rows), name  # the walk's arithmetic is there
+    assert all(len(r.split()) > 1 for r in rows), [r for r in rows if len(r.split()) <= 1]
