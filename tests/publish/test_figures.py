@@ -13,7 +13,7 @@ import pytest
 from engine.records import Accumulate, Tensor, Visit
 from scenes.publish import pages
 from scenes.publish.figure_page import page_figures
-from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE
+from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE, SVG_NS
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import load_theme
 from tests.publish.test_article_data import _data
@@ -113,6 +113,19 @@ def test_the_page_runs_no_inline_script_or_style() -> None:
     assert '<script src="gradreel.js" defer></script>' in page
     assert page.count('<span class="line" id="L-') == len(data["program"].splitlines())
     assert 'data-lines="2-9"' in page and "://" not in page.replace("data:", "")
+
+
+@pytest.mark.parametrize("name", ["leaf_nodes", "missing_gradient"])
+def test_a_page_with_none_notes_and_key_takeaways_runs_no_inline_script(name: str) -> None:
+    """The pages whose figures write `.grad = None` beside a bucket or card and that end with
+    the author's key takeaways: no inline script, handler or style, nothing from another host."""
+    data, _, _ = _data(name)
+    data["files"] = {**data["files"], "script": "gradreel.js"}
+    page = pages.render("article.html.j2", data)
+    assert 'class="unkept"' in page and 'id="takeaways"' in page
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", page) == []
+    assert re.findall(r"\son[a-z]+\s*=", page) == [] and "style=" not in page
+    assert "://" not in page.replace("data:", "").replace(SVG_NS, "")
 
 
 def test_a_bucket_shows_the_grad_its_visit_writes() -> None:
