@@ -10,7 +10,7 @@ that holds state across passes (``.grad`` adds up until ``zero_grad``), with its
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 
 from manim import FadeIn, FadeOut, Mobject, VGroup, VMobject, smooth
@@ -29,7 +29,7 @@ from scenes.draw.ride_behind import RideBehind
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
-from scenes.layout.label_spots import meet, note_centre, own_note_centre, rect_around
+from scenes.layout.label_spots import NONE_WORDS_GAP, form_spot, meet, rect_around
 from scenes.layout.place import Box
 from scenes.draw.visuals import arrow_length, arrow_reach, bucket, edge_arrow, formula, note_block
 from scenes.storyboard.caption_events import naming
@@ -147,29 +147,28 @@ class Buckets(View):
         if self.walk.wave is not None:  # the glow round the bucket as it fills: the sum starts clear of it
             avoid.append(bounds(self.walk.wave))
 
-        def spot(block: VGroup, own: bool) -> tuple[float, float] | None:
-            find = own_note_centre if own else note_centre
-            return find(lay, box, (block.width, block.height), gap=t.spacing.item_gap * lay.scale * snug,
-                        clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0, within=self.frame.free_rect(),
-                        avoid=avoid)
-
         # its own spot by the bucket: at value size, else a note's, else each sum wrapped two terms a
         # line, then its result below (a four-term sum at 9:16 went above the graph's top card, 380 px off, read as its value);
         # where none is its own, one row a sum where `note_centre` finds room
         wide = max(formula(r, t, size=t.font_sizes.bucket_sum).width for r in rows) > hi - lo
-        tries = [(wrap, size) for wrap in wraps for size in (t.font_sizes.bucket_sum, t.font_sizes.note)]
-        for k, (wrap, size) in enumerate(tries + [(None, t.font_sizes.note if wide else t.font_sizes.bucket_sum)]):
-            own = k < len(tries)  # wrap: None one row a sum, else two terms a line, the result last or below
-            split = [[r] if wrap is None else wrapped(r, tall=wrap) for r in rows]
+
+        def made(wrap: bool | None, size: float) -> tuple[list[list[str]], list[VGroup], VGroup]:
+            split = [[r] if wrap is None else wrapped(r, tall=wrap) for r in rows]  # None: one row a sum
             lines = [formula(r, t, size=size) for part in split for r in part]
-            if own and max(m.width for m in lines) > hi - lo:
-                continue
-            block = note_block(lines, t, owner=box.id)
-            at = spot(block, own)
-            if at is not None:
-                break
-        assert at is not None
-        x, y = at
+            return split, lines, note_block(lines, t, owner=box.id)
+
+        def forms() -> Iterator[tuple[list[list[str]], list[VGroup], VGroup]]:
+            for wrap in wraps:
+                for size in (t.font_sizes.bucket_sum, t.font_sizes.note):
+                    form = made(wrap, size)
+                    if max(m.width for m in form[1]) <= hi - lo:
+                        yield form
+
+        (split, lines, block), (x, y) = form_spot(
+            lay, box, forms(), lambda f: (f[2].width, f[2].height),
+            lambda: made(None, t.font_sizes.note if wide else t.font_sizes.bucket_sum),
+            gap=t.spacing.item_gap * lay.scale * snug, clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0,
+            within=self.frame.free_rect(), avoid=avoid)
         heads = len(split[0])  # the lines of the first row (what met in the bucket)
         self.labels.keep_inside(block.move_to([x, y, 0]))
         return block, lines, heads
@@ -185,9 +184,8 @@ class Buckets(View):
         self.ctx.record(name)
         self.ctx.record(after)
         said = f"{name.text}.grad {self.theme.labels.name_value} {after.text}"
-        # two lines first, as yh's note; a third of a sum's gap off the bucket, so that they read as
-        # its where a card stands close by (x's card over v's bucket in missing_gradient)
-        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None), snug=1 / 3)
+        # two lines first, as yh's note; closer to the bucket than a sum (`NONE_WORDS_GAP`)
+        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None), snug=NONE_WORDS_GAP)
         self.graph.none_words[leaf] = block
         return [FadeIn(block, rate_func=second_half)]
 

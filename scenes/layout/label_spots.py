@@ -24,7 +24,8 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from scenes.layout.place import Box, Layout, Point
 from scenes.theme import Rect
@@ -244,6 +245,41 @@ def own_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: fl
     """
     return _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
                         prefer_off=prefer_off, strict=True)
+
+
+NONE_WORDS_GAP = 1 / 3
+"""The gap between an empty bucket and its ``w.grad = None``, a share of the items' gap (a
+third of a sum's): the words read as that bucket's where a card stands close by (x's card over
+v's bucket in missing_gradient). The clip's and the article's figure's."""
+
+F = TypeVar("F")
+
+
+def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Point], last: Callable[[], F], *,
+              gap: float, clear: float, beside: float, within: Rect, avoid: Iterable[Rect] = (),
+              prefer_off: Iterable[Rect] = ()) -> tuple[F, Point]:
+    """Where a note beside ``box`` goes, and in which of its forms: the first of ``forms`` (the
+    ways it may be set, best first, made as they are asked for) with a spot of its own
+    (`own_note_centre`), else ``last()`` wherever `note_centre` finds room. One search for the
+    clip (a bucket's sums and its ``w.grad = None``: `scenes.draw.buckets`) and the article's
+    figures (`scenes.publish.svg_unkept`), so that the page puts a note where the clip does.
+
+    >>> from scenes.layout.detail import Detail
+    >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
+    >>> lay = Layout("16:9", (-1.5, -0.6, 4.0, 0.6), "up", 1.0, Detail.FULL, {"a": a, "b": b}, (), (("a", "b"),), {})
+    >>> kw = dict(gap=0.1, clear=0.05, beside=0.0, within=lay.region, avoid=[b.bounds])
+    >>> form_spot(lay, b, [(1.5, 0.4), (0.4, 0.4)], lambda f: f, lambda: (0.2, 0.2), **kw)
+    ((0.4, 0.4), (1.2, 0.0))
+    """
+    avoid, prefer_off = list(avoid), list(prefer_off)
+    for form in forms:
+        at = own_note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
+                             prefer_off=prefer_off)
+        if at is not None:
+            return form, at
+    form = last()
+    return form, note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
+                             prefer_off=prefer_off)
 
 
 def _note_search(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float, within: Rect,

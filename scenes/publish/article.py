@@ -7,8 +7,8 @@ numbers the picture shows and each visit's arithmetic, a link that plays the cli
 and one to the program lines it shows); a figure that steps through each backward walk, tied to
 the clip; the program highlighted once; a table of the log's values and the gradient each node
 received; what the program prints; the program to try in PyTorch with the output the log says it
-gives; the key takeaways; and the course it belongs to, with the articles before and after it
-(:mod:`.coursenav`).
+gives; the key takeaways (the storyboard's, with the log's numbers); and the course it belongs
+to, with the articles before and after it (:mod:`.coursenav`).
 
 Why its shape: the prose is the captions' text (the plan's caption events) or the author's with
 placeholders, the numbers are the log's as the clip writes them, the chapters are the clip's, and
@@ -37,6 +37,7 @@ from scenes.render.pipeline import render_storyboard
 from scenes.render.writes import FolderWrite
 from scenes.storyboard.chapters import Chapter, beat_chapters, chapters_vtt
 from scenes.storyboard.errors import Problem, StoryboardError
+from scenes.storyboard.narration import fill
 from scenes.video.formats import PAGE_TYPES
 
 KEY_FILE = "article.key"
@@ -183,13 +184,23 @@ def article_data(checked: Any, p: Any, files: dict[str, str], nav: CourseNav | N
     return {
         "name": checked.name, "title": board.title, "takeaway": takeaway(board, p, prose),
         "duration": p.duration, "clock": clock(p.duration), "files": files, "beats": beats,
-        "takeaways": [] if board.article else [b["heading"] for b in beats],
+        "takeaways": key_takeaways(board, index),
         "program": index.source, "program_html": code.listing(index.source),
         "calls": list(index.calls), "grad_headers": grad_headers(index),
         "rows": value_rows(index, board.number_style), "printed": printed(index),
         "try_program": program, "try_output": output, "grads_printed": bool(leaf_grads(index)), "nav": nav,
         "transcript": transcript(p) if board.article else [],
     }
+
+
+def key_takeaways(board: Any, index: Any) -> list[str]:
+    """The storyboard's key takeaways (``takeaway: points:``), their numbers read at the end of the
+    log as the takeaway's are: what the reader keeps, written by the author. None without them
+    (an ``article:`` writes its own): a list of the sections' headings would only repeat the
+    chapters the page opens with."""
+    if board.article or board.takeaway is None:
+        return []
+    return [fill(point, index, len(index.events) - 1, board.number_style)[0] for point in board.takeaway.points]
 
 
 def transcript(p: Any) -> list[dict[str, Any]]:

@@ -23,7 +23,8 @@ from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 from scenes.publish.figures import Picture
 from scenes.publish.steps import VisitStep
-from scenes.publish.svg_paths import arrow, svg_num
+from scenes.publish.svg_paths import SANS_ADVANCE, arrow, svg_num, svg_rect as _rect, svg_text
+from scenes.publish.svg_unkept import draw_unkept, place_unkept
 from scenes.theme import Theme
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -42,9 +43,6 @@ PHONE_COLUMN_PX = 358
 
 TEXT_PX_AT_NATURAL = 15
 """The figure's natural width is the one at which its smallest text is this many CSS pixels."""
-
-SANS_ADVANCE = 0.63
-"""A character's width per em, at most for the sans labels (the layout's glyph advance per height)."""
 
 
 @dataclass(frozen=True)
@@ -65,20 +63,6 @@ def _em(theme: Theme, size: float, scale: float) -> float:
 
 def _xy(x: float, y: float) -> tuple[float, float]:
     return (x * U, -y * U)
-
-
-def svg_text(x: float, y: float, text: str, size: float, fill: str, font: str, anchor: str = "middle",
-          extra: str = "") -> str:
-    return (f'<text x="{svg_num(x)}" y="{svg_num(y)}" font-size="{svg_num(size)}" fill="{fill}" font-family="{escape(font)}, '
-            f'sans-serif" text-anchor="{anchor}" dominant-baseline="central"{extra}>{escape(text)}</text>')
-
-
-def _rect(x: float, y: float, w: float, h: float, rx: float, fill: str, stroke: str = "", width: float = 0.0,
-          extra: str = "") -> str:
-    """A rounded rectangle centred on (x, y); no stroke when ``stroke`` is empty."""
-    line = f' stroke="{stroke}" stroke-width="{svg_num(width)}"' if stroke else ""
-    return (f'<rect{extra} x="{svg_num(x - w / 2)}" y="{svg_num(y - h / 2)}" width="{svg_num(w)}" height="{svg_num(h)}" '
-            f'rx="{svg_num(rx)}" fill="{fill}"{line}/>')
 
 
 def _fit(text: str, size: float, width: float, least: float) -> float:
@@ -120,12 +104,17 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
     sub_em = max(floor, _em(theme, theme.font_sizes.card_fn, s))
     note_em = max(floor, _em(theme, theme.font_sizes.card_value, max(s, 1.0)))
     least = min(note_em, sub_em, value_em)
+    tip = theme.sizes.arrow_tip * max(s, theme.proportions.min_stroke_scale) * U
+    placed: list[tuple[float, float, float, float]] = []  # the gradients' numbers, as _gradients places them
+    grads = _gradients(pic, lay, theme, note_em, tip, stepping, placed)
+    said = place_unkept(pic, lay, shown, theme, note_em, U, (left, bottom, right, top),
+                        [((x - w) / U, -(y + h) / U, (x + w) / U, -(y - h) / U) for x, y, w, h in placed])
+    for n in said:  # a note above or below the graph: the figure grows to hold it (never wider)
+        bottom, top = min(bottom, n.centre[1] - n.size[1] / 2), max(top, n.centre[1] + n.size[1] / 2)
+    y0 = -top * U - pad
     notes, note_h = _notes(pic.visits, note_em, width - 2 * pad, stepping, theme, x0 + pad, bottom)
-    unkept, unkept_h = _unkept(pic, note_em, theme, x0 + pad, -bottom * U + note_h + theme.spacing.item_gap * U)
-    notes, note_h = notes + unkept, note_h + unkept_h
     height = (top - bottom) * U + 2 * pad + note_h
     body = [_rect(x0 + width / 2, y0 + height / 2, width, height, theme.radii.card * U, c.background)]
-    tip = theme.sizes.arrow_tip * max(s, theme.proportions.min_stroke_scale) * U
     turned = _turned(pic, lay)
     for r in lay.routes:
         if r.src in shown and r.dst in shown and not pic.cut(r.src, r.dst):
@@ -149,7 +138,8 @@ def draw(pic: Picture, lay: Layout, theme: Theme, fig_id: str, title: str, desc:
             body.append(_bucket(box, pic, theme, note_em, least, stepping))
         else:
             body.append(_card(box, pic, lay, theme, (name_em, value_em, sub_em), least))
-    body += _gradients(pic, lay, theme, note_em, tip, stepping)
+    body += grads
+    body += [draw_unkept(n, note_em, theme, U, theme.strokes.bucket * STROKE * U) for n in said]
     body += _rings(pic, lay, theme, stepping)
     body += notes
     font_px = TEXT_PX_AT_NATURAL / least
@@ -248,15 +238,16 @@ def _turned(pic: Picture, lay: Layout) -> dict[int, int]:
     return out
 
 
-def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, stepping: int | None) -> list[str]:
-    """Each gradient sent, as an arrow down its edge with its number, and each fill's arrow."""
+def _gradients(pic: Picture, lay: Layout, theme: Theme, em: float, tip: float, stepping: int | None,
+               placed: list[tuple[float, float, float, float]]) -> list[str]:
+    """Each gradient sent, as an arrow down its edge with its number, and each fill's arrow; each
+    number's box (centre, half sizes) goes into ``placed``."""
     c = theme.colors
     width = theme.strokes.edge_backward * STROKE * U
     ways = [(sent.src, sent.dst, sent.text, sent.step, sent.path) for sent in pic.sent.values()]
     ways += [(lay.items[b].attached_to or "", b, "", f.step, 0) for b, f in pic.fills.items()
              if b in lay.items and lay.items[b].attached_to in pic.cards]
     out = []
-    placed: list[tuple[float, float, float, float]] = []  # the labels drawn so far, as boxes
     cards = [(x, y, b.w * U / 2, b.h * U / 2) for item, b in lay.boxes.items() if item in pic.cards
              for x, y in [_xy(b.x, b.y)]]
     for src, dst, text, step, path in ways:
@@ -344,20 +335,22 @@ def _rings(pic: Picture, lay: Layout, theme: Theme, stepping: int | None) -> lis
     return out
 
 
-def _unkept(pic: Picture, em: float, theme: Theme, x: float, top: float) -> tuple[list[str], float]:
-    """Each result whose ``.grad`` the beat says is None, under the graph and its arithmetic as
-    the clip's note beside its card: an empty bucket (the grammar's None), then ``yh.grad = None``
-    in the gradient's colour. Returns the elements and the height they take."""
-    c, pitch = theme.colors, em * 1.6
-    w, h = em * 1.6, em * 0.9
-    out = []
-    for k, (name, after) in enumerate(pic.unkept[i] for i in sorted(pic.unkept)):
-        y = top + k * pitch + pitch / 2
-        empty = _rect(x + w / 2, y, w, h, theme.radii.bucket * U, c.card_fill, c.bucket, theme.strokes.bucket * STROKE * U)
-        words = svg_text(x + w + em * 0.5, y, f"{name}.grad {theme.labels.name_value} {after}", em, c.grad,
-                         theme.fonts.mono, "start")
-        out.append(f'<g class="unkept">{empty}{words}</g>')
-    return out, len(out) * pitch + (theme.spacing.item_gap * U if out else 0.0)
+def wrapped_note(line: str, per: int) -> list[str]:
+    """A line of a visit's arithmetic in rows of at most ``per`` characters: after its last
+    ``": "`` where that makes two rows (the node and what arrived keep together, not ``arrived``
+    alone on a row), else at spaces.
+
+    >>> wrapped_note("SubBackward0 at yh - y: 1/2 arrived", 30)
+    ['SubBackward0 at yh - y:', '1/2 arrived']
+    >>> wrapped_note("w gets 4 × 2 = 8", 30)
+    ['w gets 4 × 2 = 8']
+    """
+    if len(line) <= per:
+        return [line]
+    head, sep, tail = line.rpartition(": ")
+    if sep and len(head) + 1 <= per and len(tail) <= per:
+        return [head + ":", tail]
+    return textwrap.wrap(line, per)
 
 
 def _item(lay: Layout, v: VisitStep) -> str:
@@ -377,7 +370,7 @@ def _notes(visits: list[VisitStep], em: float, width: float, stepping: int | Non
     def rows(v: VisitStep) -> list[tuple[str, str]]:
         coloured = [(c.text if k == 0 else c.text_muted if line == v.words else c.grad, line)
                     for k, line in enumerate(v.lines)]
-        return [(colour, part) for colour, line in coloured for part in textwrap.wrap(line, per)]
+        return [(colour, part) for colour, line in coloured for part in wrapped_note(line, per)]
 
     groups: list[tuple[int | None, list[tuple[str, str]]]] = []
     if stepping is None:

@@ -1,5 +1,5 @@
-"""The figures' SVG numbers and arrows: a coordinate as short text, and an edge's path with its
-head, smooth through a long edge's dummy slots as the clip draws it.
+"""The figures' SVG pieces: a coordinate as short text, a text, a rounded rectangle, and an
+edge's path with its head, smooth through a long edge's dummy slots as the clip draws it.
 
 Why apart from :mod:`.svg`: the graph figure, the network's and the curve's share them, and the
 path's curve is Manim's own (``set_points_smoothly``), so that a figure's edge bends where the
@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from html import escape
 from typing import Any
+
+SANS_ADVANCE = 0.63
+"""A character's width per em, at most for the sans labels (the layout's glyph advance per height)."""
 
 
 def svg_num(v: float) -> str:
@@ -54,3 +58,17 @@ def _smooth_path(points: list[tuple[float, float]]) -> tuple[Callable[[float, fl
         return " ".join(parts + [f"C{xy(h1[-1])} {xy(last)} {svg_num(bx)},{svg_num(by)}"])
 
     return d, (float(h2[-1][0]), float(h2[-1][1]))
+
+
+def svg_text(x: float, y: float, text: str, size: float, fill: str, font: str, anchor: str = "middle",
+          extra: str = "") -> str:
+    return (f'<text x="{svg_num(x)}" y="{svg_num(y)}" font-size="{svg_num(size)}" fill="{fill}" font-family="{escape(font)}, '
+            f'sans-serif" text-anchor="{anchor}" dominant-baseline="central"{extra}>{escape(text)}</text>')
+
+
+def svg_rect(x: float, y: float, w: float, h: float, rx: float, fill: str, stroke: str = "", width: float = 0.0,
+          extra: str = "") -> str:
+    """A rounded rectangle centred on (x, y); no stroke when ``stroke`` is empty."""
+    line = f' stroke="{stroke}" stroke-width="{svg_num(width)}"' if stroke else ""
+    return (f'<rect{extra} x="{svg_num(x - w / 2)}" y="{svg_num(y - h / 2)}" width="{svg_num(w)}" height="{svg_num(h)}" '
+            f'rx="{svg_num(rx)}" fill="{fill}"{line}/>')

@@ -22,6 +22,8 @@ from .yamlsafe import Document
 MAX_SECTIONS = 40
 MAX_SECTION_CHARS = 6000
 """An article's bounds: a page, not a book (and a 100 MB text is refused before it is filled)."""
+MAX_POINTS = 8
+"""Key takeaways (``takeaway: points:``): a few lines a reader keeps, not the article again."""
 
 
 def beat_cutoffs(board: Storyboard, index: LogIndex) -> list[int]:
@@ -146,6 +148,7 @@ def check_article(doc: Document, board: Storyboard, index: LogIndex, errors: Err
         errors.add(*doc.at(("article",)), f"{len(board.article)} article sections; at most {MAX_SECTIONS}",
                    ("article",))
         return
+    _check_points(doc, board, index, errors)
     cutoffs = beat_cutoffs(board, index)
     for i, section in enumerate(board.article):
         at: Path = ("article", i)
@@ -169,5 +172,32 @@ def check_article(doc: Document, board: Storyboard, index: LogIndex, errors: Err
         cutoff = section_cutoff(board, index, section.figure, cutoffs)
         for p in placeholders:
             got = resolve(p, index, cutoff, board.number_style)
+            if isinstance(got, str):
+                errors.add(*text_pos(doc, path, p.start), got, path)
+
+
+def _check_points(doc: Document, board: Storyboard, index: LogIndex, errors: ErrorList) -> None:
+    """The key takeaways (``takeaway: points:``) as the takeaway's text is checked: no typed
+    number, every placeholder with a value at the end of the log; at most :data:`MAX_POINTS`,
+    and only where the page writes the article from the plan (``article:`` writes its own)."""
+    points = board.takeaway.points if board.takeaway is not None else ()
+    at: Path = ("takeaway", "points")
+    if len(points) > MAX_POINTS:
+        errors.add(*doc.at(at), f"{len(points)} key takeaways; at most {MAX_POINTS}: the few lines a reader "
+                   "keeps, not the article again", at)
+        return
+    if points and board.article:
+        errors.add(*doc.at(at), "the storyboard has its own article: (write its key takeaways as its closing "
+                   "section, as backward_walk.yaml does); points: are the key takeaways of an article written "
+                   "from the plan", at)
+        return
+    for i, point in enumerate(points):
+        path = at + (i,)
+        placeholders, problems = parse(point)
+        for offset, message in problems:
+            errors.add(*text_pos(doc, path, offset), message.replace("in narration", "in a key takeaway")
+                       .replace("narration types", "a key takeaway types"), path)
+        for p in placeholders:
+            got = resolve(p, index, len(index.events) - 1, board.number_style)
             if isinstance(got, str):
                 errors.add(*text_pos(doc, path, p.start), got, path)

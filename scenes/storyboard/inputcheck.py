@@ -54,6 +54,9 @@ def check_text_bounds(doc: Document, errors: ErrorList) -> None:
     takeaway = data.get("takeaway")
     if isinstance(takeaway, dict):
         texts.append((("takeaway", "text"), "text", takeaway.get("text"), MAX_NARRATION_CHARS))
+        points = takeaway.get("points") if isinstance(takeaway.get("points"), list) else []
+        texts += [(("takeaway", "points", i), f"key takeaway {i + 1}", point, MAX_NARRATION_CHARS)
+                  for i, point in enumerate(points[:MAX_CHECKLIST_ITEMS])]
     texts += [(("checklist", i), f"checklist item {i + 1}", item, MAX_CHECKLIST_ITEM_CHARS)
               for i, item in enumerate(checklist[:MAX_CHECKLIST_ITEMS])]
     for path, what, text, limit in texts:

@@ -172,6 +172,9 @@ class Takeaway(_Model):
     the log (``{w1.grad}``)."""
 
     text: NonEmpty = Field(description="the closing point, with placeholders such as {w1.grad} for its numbers")
+    points: tuple[NonEmpty, ...] = Field(
+        (), description="the article's key takeaways (no article: of its own), one a line: what the reader keeps, "
+                        "numbers as placeholders read at the end of the log; none: the page has no such list")
 
 
 class ArticleSection(_Model):

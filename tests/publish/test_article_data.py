@@ -106,8 +106,7 @@ def test_the_markdown_and_the_page_hold_the_same_sections() -> None:
     h2 = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
     shown = len(data["beats"])  # the storyboard's beats; the takeaway is the page's lead, not a section
     assert h2[:shown] == [b["heading"] for b in data["beats"]]
-    assert h2[shown:] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch",
-                          "Key takeaways"]
+    assert h2[shown:] == ["The program", "Values from the log", "What the program prints", "Try it in PyTorch"]
     rows = [t for t in tokens if t.type == "tr_open"]
     assert len(rows) == 1 + len(data["rows"])
     html = pages.render("article.html.j2", data)
@@ -133,7 +132,7 @@ def test_generated_headings_are_titles_of_their_own(name: str) -> None:
     for b in data["beats"]:
         assert b["heading"] and "…" not in b["heading"] and not b["heading"].endswith("...")
         assert " ".join(b["heading"].lower().split()) != " ".join(b["text"].lower().rstrip(".!? ").split())
-    assert data["takeaways"] == headings
+    assert not set(data["takeaways"]) & set(headings)  # key takeaways say more than the titles
 
 
 def test_an_untitled_one_phrase_beat_is_headed_by_its_code() -> None:
@@ -193,3 +192,32 @@ def test_an_authors_closing_sections_end_the_page() -> None:
     assert h2[-4:] == ["Values from the log", "What the program prints", "Try it in PyTorch", "Key takeaways"]
     md = pages.render("article.md.j2", data)
     assert md.index("## Try it in PyTorch") < md.index("## Key takeaways") and md.count("## Key takeaways") == 1
+
+
+def test_key_takeaways_say_what_to_keep_with_the_logs_numbers() -> None:
+    """leaf_nodes' "Key takeaways" are its storyboard's lines (``takeaway: points:``) with the
+    numbers filled from the log, not its sections' headings again (REVIEW5's page: seven titles,
+    none with w1.grad or b.grad); the numbers are those its values table gives each leaf."""
+    data, checked, _ = _data("leaf_nodes")
+    headings = {b["heading"] for b in data["beats"]}
+    assert data["takeaways"] and not headings & set(data["takeaways"])
+    grads = {r.name: r.grads[-1] for r in data["rows"]}
+    first = data["takeaways"][0]
+    assert f"`w1.grad` is {grads['w1']}" in first and f"`b.grad` is {grads['b']}" in first, first
+    assert not any("{" in t for t in data["takeaways"])
+    html = pages.render("article.html.j2", data)
+    listed = re.search(r'<section id="takeaways">.*?</section>', html, re.S).group(0)
+    assert listed.count("<li>") == len(checked.storyboard.takeaway.points)
+    assert f"<code>w1.grad</code> is {grads['w1']}" in listed
+    md = pages.render("article.md.j2", data)
+    assert md.index("## Try it in PyTorch") < md.index("## Key takeaways")
+
+
+def test_an_article_written_from_the_plan_lists_no_headings_as_its_takeaways() -> None:
+    """Without the author's key takeaways (backward_graph has none) the page has no such list:
+    one of its sections' headings would repeat the chapters it opens with, and teach nothing."""
+    data, checked, _ = _data("backward_graph")
+    assert data["takeaways"] == []
+    assert not checked.storyboard.article and not checked.storyboard.takeaway.points
+    assert "Key takeaways" not in pages.render("article.html.j2", data)
+    assert "Key takeaways" not in pages.render("article.md.j2", data)

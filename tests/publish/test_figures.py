@@ -4,6 +4,7 @@ inline script or style."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from engine.records import Accumulate, Tensor, Visit
 from scenes.publish import pages
 from scenes.publish.figure_page import page_figures
-from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE
+from scenes.publish.svg import MIN_TEXT_PX, PHONE_COLUMN_PX, SANS_ADVANCE, SVG_NS
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import load_theme
 from tests.publish.test_article_data import _data
@@ -112,6 +113,19 @@ def test_the_page_runs_no_inline_script_or_style() -> None:
     assert '<script src="gradreel.js" defer></script>' in page
     assert page.count('<span class="line" id="L-') == len(data["program"].splitlines())
     assert 'data-lines="2-9"' in page and "://" not in page.replace("data:", "")
+
+
+@pytest.mark.parametrize("name", ["leaf_nodes", "missing_gradient"])
+def test_a_page_with_none_notes_and_key_takeaways_runs_no_inline_script(name: str) -> None:
+    """The pages whose figures write `.grad = None` beside a bucket or card and that end with
+    the author's key takeaways: no inline script, handler or style, nothing from another host."""
+    data, _, _ = _data(name)
+    data["files"] = {**data["files"], "script": "gradreel.js"}
+    page = pages.render("article.html.j2", data)
+    assert 'class="unkept"' in page and 'id="takeaways"' in page
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", page) == []
+    assert re.findall(r"\son[a-z]+\s*=", page) == [] and "style=" not in page
+    assert "://" not in page.replace("data:", "").replace(SVG_NS, "")
 
 
 def test_a_bucket_shows_the_grad_its_visit_writes() -> None:
@@ -248,6 +262,74 @@ def test_a_grad_reset_to_none_is_written_as_the_clip_writes_it() -> None:
     for f, beat in zip(figs, p.beats):
         if f is None:
             continue
-        words = [" ".join(re.sub(r"<[^>]+>", " ", g).split()) for g in re.findall(r'<g class="unkept">.*?</g>', f.svg)]
+        words = [" ".join(re.sub(r"<[^>]+>", " ", g).split()) for g in re.findall(r'<g class="unkept"[^>]*>.*?</g>', f.svg)]
         told = reset.beat <= beat.index < walk
         assert words == ([f"{reset.text('name')}.grad = {reset.text('after')}"] if told else []), (beat.index, words)
+
+
+def _rects(svg: str, cls: str) -> dict[str, tuple[float, float, float, float]]:
+    """Each ``<g class=CLS data-item=ID>``'s first rect, as (left, top, right, bottom) in user units."""
+    out = {}
+    for m in re.finditer(rf'<g class="{cls}" data-item="([^"]+)"[^>]*>(.*?)</g>', svg):
+        r = re.search(r'<rect[^>]* x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)"', m.group(2))
+        if r:
+            x, y, w, h = (float(v) for v in r.groups())
+            out[m.group(1)] = (x, y, x + w, y + h)
+    return out
+
+
+def _note_rect(g: str) -> tuple[float, float, float, float]:
+    """The box round a note's texts (an advance of `SANS_ADVANCE` an em, an em tall) and rects."""
+    parts = []
+    for x, y, size, anchor, text in re.findall(r'<text x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"[^>]*'
+                                                r'text-anchor="(\w+)"[^>]*>([^<]*)</text>', g):
+        x, y, size = float(x), float(y), float(size)
+        w = len(text.replace("&gt;", ">")) * SANS_ADVANCE * size
+        left = x - w / 2 if anchor == "middle" else x
+        parts.append((left, y - size / 2, left + w, y + size / 2))
+    for x, y, w, h in re.findall(r'<rect x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)"', g):
+        parts.append((float(x), float(y), float(x) + float(w), float(y) + float(h)))
+    return (min(p[0] for p in parts), min(p[1] for p in parts), max(p[2] for p in parts), max(p[3] for p in parts))
+
+
+def _gap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    return math.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3]))
+
+
+@pytest.mark.parametrize("name", ["leaf_nodes", "missing_gradient", "grad_accumulation"])
+def test_a_none_grad_is_written_beside_its_bucket_or_card_as_in_the_clip(name: str) -> None:
+    """`v.grad = None` sits beside v's empty bucket and a result's `yh.grad = None` beside yh's
+    card, as the clip places them (`form_spot`), not in a list under the graph: each note is
+    nearer what it names than any other card or bucket, covers none, and lies in the
+    figure (REVIEW5's page: `yh.grad = None` at the figure's bottom-left, away from yh)."""
+    figs, _, checked, _ = _figures(name)
+    seen = 0
+    for f in figs:
+        if f is None or 'class="unkept"' not in f.svg:
+            continue
+        things = {**_rects(f.svg, "card"), **_rects(f.svg, "bucket")}
+        vx, vy, vw, vh = (float(v) for v in re.search(r'viewBox="([^"]+)"', f.svg).group(1).split())
+        for g in re.findall(r'<g class="unkept".*?</g>(?:</g>)?', f.svg):
+            name_of = re.sub(r"<[^>]+>", " ", g).split()[0].removesuffix(".grad")
+            tensor = [e.id for e in checked.run.events if isinstance(e, Tensor) and e.name == name_of][-1]
+            own = f"bucket:{tensor}" if f"bucket:{tensor}" in things else tensor
+            note = _note_rect(g)
+            gaps = {k: _gap(note, r) for k, r in things.items()}
+            assert min(gaps, key=gaps.get) == own, (name, name_of, sorted(gaps.items(), key=lambda kv: kv[1])[:3])
+            assert all(v > 0 for k, v in gaps.items() if k != own), (name, name_of, gaps)
+            assert vx <= note[0] and note[2] <= vx + vw and vy <= note[1] and note[3] <= vy + vh, (name, name_of, note)
+            seen += 1
+    assert seen, name
+
+
+
+@pytest.mark.parametrize("name", ["leaf_nodes", "missing_gradient"])
+def test_a_figures_arithmetic_keeps_what_arrived_with_its_node(name: str) -> None:
+    """A visit's line too long for the figure breaks after ``NODE at CARD:``, not before its last
+    word: leaf_nodes' walk figure read ``SubBackward0 at yh - y: 1/2`` over ``arrived`` alone."""
+    figs, steppers, _, _ = _figures(name)
+    svgs = [f.svg for f in figs if f is not None] + [s.svg for s in steppers]
+    rows = [t for svg in svgs for t in re.findall(r'<text[^>]*text-anchor="start"[^>]*>([^<]*)</text>',
+                                                 re.sub(r'<g class="(unkept|card)".*?</g>', "", svg))]
+    assert any("arrived" in r for r in rows), name  # the walk's arithmetic is there
+    assert all(len(r.split()) > 1 for r in rows), [r for r in rows if len(r.split()) <= 1]
