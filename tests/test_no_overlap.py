@@ -237,15 +237,9 @@ STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
     ("backward_walk", "16:9"): f"1 token vanishes: {_RING_GRAZE}",
 }
-_IN_WALK = ("a move from one close view to the next, under the caption of the visit before, whose words name a card "
-            "the next view leaves out (the plan holds back only the move in from the whole graph: which cards a view "
-            "between two close ones leaves is found by the scene, camera_plan; on main before h/mgA too)")
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up
     # (named_view.left_named), the nine clips at 16:9 and 9:16
-    ("backward_walk", "9:16"): f"s (t5) at 39.43 s, into w2's visit under '... and s gets the gradient times w2.': {_IN_WALK}",
-    ("leaf_nodes", "9:16"): f"x (t0) at 36.40 s, into w1's visit under 'Mul multiplies it by x on its way to w1.': {_IN_WALK}",
-    ("dynamic_graph", "16:9"): f"the first h (t14) at 115.23 s, under 'The next one does the same for w and the first h.': {_IN_WALK}",
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
     # (clip, aspect): a card that blinks out in a camera move (continuity.drops), the nine clips at 16:9 and 9:16

@@ -35,14 +35,15 @@ The pauses and the pick are `scenes.render.pauses`, which the whole graph's move
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-from scenes.layout.camera import camera_visits, held
+from scenes.layout.camera import camera_visits, held, readable, walk_region
 from scenes.layout.clip import clip_layout
 from scenes.layout.place import Layout
+from scenes.layout.readable import value_px
 from scenes.render.pauses import Span, beat_at, pauses, pick
-from scenes.storyboard.binding import named_tensors
+from scenes.storyboard.binding import caption_names
 from scenes.storyboard.caption_events import CaptionSpan
 from scenes.render.whole_plan import whole_cues
 from scenes.storyboard.cues import BUILDS, Cue
@@ -53,14 +54,15 @@ from scenes.storyboard.validate import Checked
 from scenes.theme import Theme, load_theme
 
 def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: Layout | None = None,
-                index: LogIndex | None = None) -> list[Cue]:
+                index: LogIndex | None = None, reads: Callable[[set[str]], bool] | None = None) -> list[Cue]:
     """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
     its pauses (the module's doc); ``holds[i]``: beat i has a ``focus:``, which the walk's
     camera leaves be. ``home`` (the clip's layout) and ``index`` (its log's): what a visit's
-    close view holds and what each caption names; without them a move in does not wait for a
-    caption naming what it leaves out."""
+    close view holds and what each caption names; without them a move does not wait for, nor
+    keep in view, a card a caption up names. ``reads``: whether a close view of these cards
+    is readable (`scenes.layout.camera.readable`; None: always)."""
     tm = default_timings()
-    named = {c.index: {home.card_of(t) for t in named_tensors(c.text, index)} for c in p.captions} \
+    named = {k: {home.card_of(t) for t in ts} for k, ts in caption_names(p.captions, p.cues, index).items()} \
         if home is not None and index is not None else {}
     busy = [(c.start, c.start + c.duration) for c in p.cues]
     visits = [c for c in p.cues if c.kind == "visit" and c.seqs and c.seqs[0] in camera and not holds[c.beat]]
@@ -68,21 +70,39 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
     rides = [c for c in p.cues if c.kind == "grad_travel"]
     out: list[Cue] = []
 
-    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...], first: bool = False) -> bool:
-        found = pauses(busy, lo, hi)
-        if first and named and home is not None:  # from home: not while a caption names a card the view leaves out
-            kept = set(held(home, home.card_of(ids[-1])))
-            found = unnamed(found, [c for c in p.captions if named[c.index] - kept])
+    def holds_of(seqs: Iterable[int]) -> set[str]:
+        """The cards the close views of the visits ``seqs`` hold."""
+        assert home is not None
+        return {k for v in visits if v.seqs[0] in seqs for k in held(home, home.card_of(v.ids[-1]))}
+
+    def place(found: Sequence[Span], ids: tuple[str, ...], seqs: tuple[int, ...]) -> Cue | None:
         span = pick(found, tm.camera_move, tm.camera_least)
         if span is not None and ids:  # in: not while the phrase up then is read (what it names may leave the view)
             said = max([c.end - c.held for c in p.captions if c.said <= span[0] + 1e-9 < c.end - c.held],
                        default=span[0])  # read: from its words to its reading end (not its lead or hold)
             span = (max(span[0], min(said, span[1] - tm.camera_least)), span[1])
-        if span is not None:
-            d = round(min(tm.camera_move, span[1] - span[0]), 3)
-            start = round(span[1] - d, 3)
-            out.append(Cue(start, d, "camera", beat_at(p, start), ids, (), None, seqs))
-        return span is not None
+        if span is None:
+            return None
+        d = round(min(tm.camera_move, span[1] - span[0]), 3)
+        start = round(span[1] - d, 3)
+        return Cue(start, d, "camera", beat_at(p, start), ids, (), None, seqs)
+
+    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...], first: bool = False,
+             was: set[str] | None = None) -> bool:
+        found = pauses(busy, lo, hi)
+        kept = holds_of(seqs) if named and ids else set()
+        if first and kept:  # from home: not while a caption names a card the view leaves out
+            found = unnamed(found, [c for c in p.captions if named[c.index] - kept])
+        cue = place(found, ids, seqs)
+        if cue is not None and was and kept:  # from one close view to the next (`kept_named`)
+            keep, naming = kept_named(cue, p.captions, named, was, kept)
+            if keep and (reads is None or reads(kept | keep)):
+                cue = replace(cue, ids=cue.ids + tuple(sorted(keep)))
+            elif keep:
+                cue = place(unnamed(found, naming), ids, seqs)
+        if cue is not None:
+            out.append(cue)
+        return cue is not None
 
     after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
     last: int | None = None  # the move in the walk made last, in ``out``
@@ -91,7 +111,8 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts
             last = None
         rode = max((c.start + c.duration for c in rides if after <= c.start < v.start), default=after)
-        if move(max(after, rode), v.start, v.ids, v.seqs[:1], last is None):
+        was = holds_of(out[last].seqs) if last is not None and named else None  # the view before
+        if move(max(after, rode), v.start, v.ids, v.seqs[:1], last is None, was):
             last = len(out) - 1
         elif last is not None:  # no pause for it: the view before shows its cards too
             out[last] = replace(out[last], seqs=out[last].seqs + v.seqs[:1])
@@ -128,6 +149,25 @@ def unnamed(found: Sequence[Span], captions: Sequence[CaptionSpan]) -> list[Span
     return out
 
 
+def kept_named(cue: Cue, captions: Sequence[CaptionSpan], named: dict[int, set[str]], was: set[str],
+               kept: set[str]) -> tuple[set[str], list[CaptionSpan]]:
+    """From one close view (holding ``was``) to the next (``kept``) by ``cue``: the cards of the
+    view before that a caption up during the move names (``named``: a caption's index -> the
+    cards its words name) and the next does not hold, and those captions. Such a card stays in
+    view: the next view holds it too where that reads (a viewer reads "x" as x leaves the screen:
+    leaf_nodes 9:16, "Mul multiplies it by x on its way to w1"), else the move waits until the
+    captions are gone.
+
+    >>> cue = Cue(39.43, 0.6, "camera", 4, ("n1", "t2"))
+    >>> cap = CaptionSpan(7, 34.6, 41.03, "... and s gets the gradient times w2.", 4)
+    >>> kept_named(cue, [cap], {7: {"t5", "t2"}}, {"t6", "t5", "t2"}, {"t2", "t6"})[0]
+    {'t5'}
+    """
+    naming = [c for c in captions if c.start < cue.start + cue.duration - 1e-6 and c.end > cue.start + 1e-6
+              and (named.get(c.index, set()) & was) - kept]
+    return {k for c in naming for k in named[c.index] & was} - kept, naming
+
+
 def plan_at(checked: Checked, p: Plan, aspect: str | None, theme: Theme | None = None) -> Plan:
     """``p`` (``checked``'s plan every aspect shares) as the clip at ``aspect`` plays it: with
     the walk's camera moves where the graph is dense there, laid into its pauses; the same
@@ -148,7 +188,13 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
     spec = theme.aspect(aspect)
     camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]
-    moves = camera_cues(p, camera, holds, home, checked.index) if camera else []
+    px = value_px(home.detail, home.scale, theme)
+    region = walk_region(p, checked.index.source, spec, theme)
+
+    def reads(items: set[str]) -> bool:
+        return readable(home, items, region, px, theme.layout.camera_text_px, theme.layout.camera_zoom)
+
+    moves = camera_cues(p, camera, holds, home, checked.index, reads) if camera else []
     moves += whole_cues(p, home, checked.index.source, spec, theme, moves)
     if not moves:
         return p, home
