@@ -274,8 +274,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                                 f"beside the live one to the clip's end; they go now, review 4 item 8): {_WALK_CAMERA}"),
     ("reverse_mode", "16:9"): ("37 % at most (29.3 s, the first pass's weight named left of the network): the tallies' "
                                "column beside the network takes a third of its region (the network view's own placement)"),
-    ("leaf_nodes", "9:16"): (f"45 % at most (41 % before the walk's camera; 47 % before a close-up hid a card whose "
-                             f"every link leads out of view, focus._floating): {_WALK_CAMERA}"),
     ("grad_accumulation", "9:16"): ("40 % at most (20.5 s, the walk's camera in; grown after the recap only 1.09 times: "
                                     "the lit line, the two printed lines the takeaway quotes and the recap board under "
                                     "them take the top 28 % of the frame's height, and its cards stand in one column): "

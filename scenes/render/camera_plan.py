@@ -19,9 +19,12 @@ walk's first) goes only in a pause, or the part of one, where no caption is up w
 a card the visit's close view does not hold (`held`; the names: `named_tensors`), so it waits
 until such a caption is gone (the plan leaves room for it between beats,
 `scenes.storyboard.plan`; missing_gradient's w, under "reading w.grad before backward gives
-None"). From one close view to the next, what leaves is only what the next does not show of
-the last, which the scene finds (a view holds more than `held`: the rest of the graph round it):
-`scenes.render.named_view` checks the picture.
+None"). From one close view to the next, a card the view before holds that a caption up
+during the move names and the next does not hold stays in view: the cue lists it after the
+visit's ids and the scene frames the next view on it too where it would leave (`kept_named`;
+leaf_nodes 9:16's x under "Mul multiplies it by x on its way to w1"), where such a view still
+reads (`scenes.layout.camera.readable`); where it would not, the move waits until those captions
+are gone like the move in. `scenes.render.named_view` checks the picture.
 Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
 none), one move with no ids takes it back out, in such a pause before the next beat's first cue,
 on what is drawn (`scenes.draw.camera.WalkCamera`: the clip's layout places every card the clip

@@ -104,9 +104,10 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             "none: the cards (or buckets) a phrase talks about glow until the next light; the beat ends with none"),
     CueKind("focus", "tensor ids", "none: the camera moves to their cards, drawn larger, for the beat"),
     CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end"),
-    CueKind("camera", "(node, [tensor]) or ()",
+    CueKind("camera", "(node, [tensor], [card, ...]) or ()",
             "none: the walk's camera moves in on the node about to be visited (where the graph is dense), "
-            "or with no ids out to the whole graph; in a pause before the visit (scenes.render.camera_plan)"),
+            "keeping in view the cards after its ids (a caption up names them), or with no ids out to the "
+            "whole graph; in a pause before the visit (scenes.render.camera_plan)"),
     CueKind("whole", "()",
             "none: the code pane steps aside to its lit line and the whole graph, built, grows into the "
             "frame it frees (scenes.render.whole_plan)"),
