@@ -195,7 +195,7 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
     region = walk_region(p, checked.index.source, spec, theme)
 
     def reads(items: set[str]) -> bool:
-        return readable(home, items, region, px, theme.layout.camera_text_px, theme.layout.camera_zoom)
+        return readable(home, items, region, px, theme.font_sizes.min_glyph_main_px, theme.layout.camera_zoom)
 
     moves = camera_cues(p, camera, holds, home, checked.index, reads) if camera else []
     moves += whole_cues(p, home, checked.index.source, spec, theme, moves)
