@@ -28,6 +28,7 @@ from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, hel
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Box, Layout, tag_reach
+from scenes.layout.readable import value_px
 from scenes.storyboard.cues import BUILDS, Cue
 from scenes.theme import Rect
 
@@ -89,7 +90,10 @@ class WalkCamera(View):
         best, at = self._best(home, items, visited, note, rooms, free, sight)
         kept = self._kept(cue, items)  # what the caption up names, in view now: it stays (`kept_named`)
         if kept and best.factor > 1.0 and not self.focus.shows_whole(best, sight, kept):
-            best, at = self._best(home, items | kept, visited, note, rooms, free, sight)
+            wider, room = self._best(home, items | kept, visited, note, rooms, free, sight)
+            px = value_px(home.detail, home.scale, self.theme, wider.factor)
+            if px is None or px >= self.theme.font_sizes.min_glyph_main_px - 1e-9:  # where it reads
+                best, at = wider, room
         if best.factor == 1.0:  # the visit is seen from home
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(best, sight, at)

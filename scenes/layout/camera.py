@@ -159,28 +159,6 @@ def held(lay: Layout, item: str) -> list[str]:
     return [k for k in lay.boxes if k in near]
 
 
-def readable(lay: Layout, items: Iterable[str], region: Rect, text_px: float | None, least_px: float,
-             most: float) -> bool:
-    """Whether a close view of the cards ``items`` of ``lay`` in ``region`` may show their values
-    at ``least_px`` pixels at least (``text_px`` at home; None: cards without values): drawn as
-    large as their box fits the region, at most ``most`` times larger, or home where that is
-    not closer. An upper bound: the visit's note beside them takes room too.
-
-    >>> from scenes.layout.place import Box
-    >>> lay = type("L", (), {"boxes": {k: Box(k, "op", x, 0.0, 1.0, 1.0) for k, x in (("a", 0.0), ("b", 3.0))}})()
-    >>> readable(lay, ["a"], (0.0, 0.0, 4.0, 4.0), 10.0, 14.0, 2.0), readable(lay, ["a", "b"], (0.0, 0.0, 4.0, 4.0), 10.0, 14.0, 2.0)
-    (True, False)
-    """
-    keep = set(items)
-    bs = [b.bounds for k, b in lay.boxes.items() if k in keep]
-    if text_px is None or not bs:
-        return True
-    x0, y0 = min(b[0] for b in bs), min(b[1] for b in bs)
-    x1, y1 = max(b[2] for b in bs), max(b[3] for b in bs)
-    k = min(most, (region[2] - region[0]) / max(x1 - x0, 1e-9), (region[3] - region[1]) / max(y1 - y0, 1e-9))
-    return text_px * max(k, 1.0) >= least_px - 1e-9
-
-
 def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], region: Rect, most: float,
                gap: float, beside: Iterable[str] = (), note_room: tuple[Rect, Sequence[Rect]] | None = None,
                past: float = 0.0) -> Zoom:

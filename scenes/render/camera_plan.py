@@ -21,10 +21,9 @@ until such a caption is gone (the plan leaves room for it between beats,
 `scenes.storyboard.plan`; missing_gradient's w, under "reading w.grad before backward gives
 None"). From one close view to the next, a card the view before holds that a caption up
 during the move names and the next does not hold stays in view: the cue lists it after the
-visit's ids and the scene frames the next view on it too where it would leave (`kept_named`;
-leaf_nodes 9:16's x under "Mul multiplies it by x on its way to w1"), where such a view still
-reads (`scenes.layout.camera.readable`); where it would not, the move waits until those captions
-are gone like the move in. `scenes.render.named_view` checks the picture.
+visit's ids and the scene frames the next view on it too where it would leave and that view
+still reads (`kept_named`; leaf_nodes 9:16's x under "Mul multiplies it by x on its way to
+w1"); the visit still starts at its words. `scenes.render.named_view` checks the picture.
 Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
 none), one move with no ids takes it back out, in such a pause before the next beat's first cue,
 on what is drawn (`scenes.draw.camera.WalkCamera`: the clip's layout places every card the clip
@@ -38,13 +37,12 @@ The pauses and the pick are `scenes.render.pauses`, which the whole graph's move
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from scenes.layout.camera import camera_visits, held, readable, walk_region
+from scenes.layout.camera import camera_visits, held
 from scenes.layout.clip import clip_layout
 from scenes.layout.place import Layout
-from scenes.layout.readable import value_px
 from scenes.render.pauses import Span, beat_at, pauses, pick
 from scenes.storyboard.binding import caption_names
 from scenes.storyboard.caption_events import CaptionSpan
@@ -57,13 +55,12 @@ from scenes.storyboard.validate import Checked
 from scenes.theme import Theme, load_theme
 
 def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: Layout | None = None,
-                index: LogIndex | None = None, reads: Callable[[set[str]], bool] | None = None) -> list[Cue]:
+                index: LogIndex | None = None) -> list[Cue]:
     """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
     its pauses (the module's doc); ``holds[i]``: beat i has a ``focus:``, which the walk's
     camera leaves be. ``home`` (the clip's layout) and ``index`` (its log's): what a visit's
     close view holds and what each caption names; without them a move does not wait for, nor
-    keep in view, a card a caption up names. ``reads``: whether a close view of these cards
-    is readable (`scenes.layout.camera.readable`; None: always)."""
+    keep in view, a card a caption up names."""
     tm = default_timings()
     named = {k: {home.card_of(t) for t in ts} for k, ts in caption_names(p.captions, p.cues, index).items()} \
         if home is not None and index is not None else {}
@@ -97,12 +94,8 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
         if first and kept:  # from home: not while a caption names a card the view leaves out
             found = unnamed(found, [c for c in p.captions if named[c.index] - kept])
         cue = place(found, ids, seqs)
-        if cue is not None and was and kept:  # from one close view to the next (`kept_named`)
-            keep, naming = kept_named(cue, p.captions, named, was, kept)
-            if keep and (reads is None or reads(kept | keep)):
-                cue = replace(cue, ids=cue.ids + tuple(sorted(keep)))
-            elif keep:
-                cue = place(unnamed(found, naming), ids, seqs)
+        if cue is not None and was and kept:  # from one close view to the next: kept in view (`kept_named`)
+            cue = replace(cue, ids=cue.ids + tuple(sorted(kept_named(cue, p.captions, named, was, kept))))
         if cue is not None:
             out.append(cue)
         return cue is not None
@@ -153,22 +146,21 @@ def unnamed(found: Sequence[Span], captions: Sequence[CaptionSpan]) -> list[Span
 
 
 def kept_named(cue: Cue, captions: Sequence[CaptionSpan], named: dict[int, set[str]], was: set[str],
-               kept: set[str]) -> tuple[set[str], list[CaptionSpan]]:
+               kept: set[str]) -> set[str]:
     """From one close view (holding ``was``) to the next (``kept``) by ``cue``: the cards of the
     view before that a caption up during the move names (``named``: a caption's index -> the
-    cards its words name) and the next does not hold, and those captions. Such a card stays in
-    view: the next view holds it too where that reads (a viewer reads "x" as x leaves the screen:
-    leaf_nodes 9:16, "Mul multiplies it by x on its way to w1"), else the move waits until the
-    captions are gone.
+    cards its words name) and the next does not hold. Such a card stays in view: the scene
+    frames the next view on it too where it would leave and the view still reads (a viewer
+    reads "x" as x leaves the screen: leaf_nodes 9:16, "Mul multiplies it by x on its way to
+    w1"; `scenes.draw.camera.WalkCamera`).
 
     >>> cue = Cue(39.43, 0.6, "camera", 4, ("n1", "t2"))
     >>> cap = CaptionSpan(7, 34.6, 41.03, "... and s gets the gradient times w2.", 4)
-    >>> kept_named(cue, [cap], {7: {"t5", "t2"}}, {"t6", "t5", "t2"}, {"t2", "t6"})[0]
+    >>> kept_named(cue, [cap], {7: {"t5", "t2"}}, {"t6", "t5", "t2"}, {"t2", "t6"})
     {'t5'}
     """
-    naming = [c for c in captions if c.start < cue.start + cue.duration - 1e-6 and c.end > cue.start + 1e-6
-              and (named.get(c.index, set()) & was) - kept]
-    return {k for c in naming for k in named[c.index] & was} - kept, naming
+    up = [c for c in captions if c.start < cue.start + cue.duration - 1e-6 and c.end > cue.start + 1e-6]
+    return {k for c in up for k in named.get(c.index, set()) & was} - kept
 
 
 def plan_at(checked: Checked, p: Plan, aspect: str | None, theme: Theme | None = None) -> Plan:
@@ -191,13 +183,7 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
     spec = theme.aspect(aspect)
     camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]
-    px = value_px(home.detail, home.scale, theme)
-    region = walk_region(p, checked.index.source, spec, theme)
-
-    def reads(items: set[str]) -> bool:
-        return readable(home, items, region, px, theme.font_sizes.min_glyph_main_px, theme.layout.camera_zoom)
-
-    moves = camera_cues(p, camera, holds, home, checked.index, reads) if camera else []
+    moves = camera_cues(p, camera, holds, home, checked.index) if camera else []
     moves += whole_cues(p, home, checked.index.source, spec, theme, moves)
     if not moves:
         return p, home

@@ -225,27 +225,3 @@ def test_a_move_between_close_views_keeps_what_the_caption_up_names(name: str, a
                 bad.append(f"{m.start:.2f} s into {m.ids}: {sorted(names - kept)} named by {cap.text!r}")
     assert not bad, "\n".join(bad)
 
-
-def test_a_move_between_close_views_waits_where_keeping_would_not_read() -> None:
-    """Where the next close view would not read with the named card in it (`readable` says no),
-    the move waits until the caption naming it is gone; with no pause left before the visit,
-    the view before shows the visit too (backward_walk 9:16: w2's visit in the multiply's view,
-    under "... and s gets the gradient times w2.")."""
-    from scenes.layout.camera import camera_visits
-    from scenes.layout.clip import clip_layout
-    from scenes.render.camera_plan import camera_cues
-    from scenes.theme import load_theme
-
-    theme = load_theme()
-    checked, plan = load_and_plan(storyboard_path("backward_walk"))
-    home = clip_layout(plan, checked.run.events, checked.index.source, "9:16", theme)
-    camera = camera_visits(plan, home, checked.index.source, theme.aspect("9:16"), theme, checked.storyboard.camera)
-    holds = [bool(b.focus) for b in checked.storyboard.beats]
-    w2 = next(c for c in plan.cues if c.kind == "visit" and c.ids[-1] in checked.index.ids_of("w2"))
-    cap = next(c for c in plan.captions if c.start <= w2.start < c.end)
-    kept = camera_cues(plan, camera, holds, home, checked.index, lambda items: True)
-    into = next(m for m in kept if w2.seqs[0] in m.seqs)
-    assert into.start < cap.end and home.card_of(checked.index.name_tensors["s"][-1]) in into.ids  # s kept in view
-    waits = camera_cues(plan, camera, holds, home, checked.index, lambda items: False)
-    assert not any(m.start < cap.end and m.start + m.duration > cap.start and w2.seqs[0] in m.seqs[:1] for m in waits)
-    assert any(w2.seqs[0] in m.seqs[1:] and m.start < w2.start for m in waits)  # the view before shows it
