@@ -119,7 +119,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # as the row of both buckets and covers the first bucket's value (not fixed)
     ("micrograd_readme", "16:9"): ("3 collisions: the sums '... = 138.83' and '... = 645.58' over the other bucket's badge "
                                    "and value (96.8-97.4 s, 97.8-105.0 s)"),
-    ("sigmoid_logloss", "9:16"): "1 collision, one frame: the badge '-0.498' on t2's card as it goes to its bucket (60.6 s)",
     # the README's graph at 9:16, one frame: two tokens riding on from their leaves' cards to the
     # rows beside a's and b's buckets pass over each other (a route, not where they wait)
     ("micrograd_readme", "9:16"): "1 collision: badges '6.94' and '-6.94' riding to their rows overlap (52.6 s)",
