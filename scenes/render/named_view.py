@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-MOVES = frozenset({"camera", "focus", "unfocus", "whole", "whole_back"})
-"""Cue kinds that move the camera."""
+from scenes.storyboard.cues import CAMERA_MOVES
+
 SHOWN = 0.5
 """Opacity from which a card counts as in view."""
 
@@ -61,7 +61,7 @@ def left_named(plan: Any, names: Mapping[int, Iterable[str]], seen: Iterable[tup
     """
     frames = list(seen)
     out: list[LeftNamed] = []
-    for m in (c for c in plan.cues if c.kind in MOVES):
+    for m in (c for c in plan.cues if c.kind in CAMERA_MOVES):
         end = m.start + m.duration
         before = [v for t, v in frames if t <= m.start + 1e-6]
         after = [v for t, v in frames if t >= end - 1e-6]

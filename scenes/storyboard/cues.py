@@ -11,6 +11,7 @@ from; ``network*`` cues name the unit or weight (tensor id) an autograd node bel
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .placeholders import Shown
 
@@ -51,7 +52,10 @@ class CueKind:
     pane steps aside for it. ``reveals``: how far into it (a fraction of its duration) the
     numbers it shows are whole on screen (the scene fades them in late, after what they come
     from has landed); a phrase naming one of them starts the cue that much before the number is
-    named, so that it is readable when said.
+    named, so that it is readable when said. ``camera``: how it moves the camera, if it does:
+    ``"glide"``, the graph glides to a new view and what the view leaves fades with the move
+    (`scenes.draw.glide`); ``"frame"``, the whole graph grows into (or shrinks from) the room the
+    code pane frees.
     """
 
     name: str
@@ -63,9 +67,8 @@ class CueKind:
     reads_fill_scale: bool = False
     walk_line: bool = False
     reveals: float = 0.0
+    camera: Literal["", "glide", "frame"] = ""
 
-
-_PRINTS = {"ends_walk": True, "follows_line": True, "console": True}
 
 CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
     CueKind("title", "()", "title (title)", ends_walk=True),
@@ -95,23 +98,26 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             "its .grad); drawn as the words name `yh.grad`, and kept"),
     CueKind("branch_test", "()", 'code (the test), taken ("True"/"False"); the cue\'s line is the if line',
             ends_walk=True, follows_line=True),
-    CueKind("output_line", "()", "output", **_PRINTS),
-    CueKind("message", "([node])", "type, message (an error or warning)", **_PRINTS),
+    CueKind("output_line", "()", "output", ends_walk=True, follows_line=True, console=True),
+    CueKind("message", "([node])", "type, message (an error or warning)", ends_walk=True, follows_line=True, console=True),
     CueKind("check", "()", "item (each item of the storyboard's checklist), ticked (the one this beat ticks; none in the cue that brings the list in)"),
     CueKind("emphasis", "tensor and node ids", "none"),
     CueKind("dim", "tensor and node ids", "none"),
     CueKind("light", "tensor and node ids (none: every light goes)",
             "none: the cards (or buckets) a phrase talks about glow until the next light; the beat ends with none"),
-    CueKind("focus", "tensor ids", "none: the camera moves to their cards, drawn larger, for the beat"),
-    CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end"),
+    CueKind("focus", "tensor ids", "none: the camera moves to their cards, drawn larger, for the beat",
+            camera="glide"),
+    CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end",
+            camera="glide"),
     CueKind("camera", "(node, [tensor], [card, ...]) or ()",
             "none: the walk's camera moves in on the node about to be visited (where the graph is dense), "
             "keeping in view the cards after its ids (a caption up names them), or with no ids out to the "
-            "whole graph; in a pause before the visit (scenes.render.camera_plan)"),
+            "whole graph; in a pause before the visit (scenes.render.camera_plan)", camera="glide"),
     CueKind("whole", "()",
             "none: the code pane steps aside to its lit line and the whole graph, built, grows into the "
-            "frame it frees (scenes.render.whole_plan)"),
-    CueKind("whole_back", "()", "none: the whole graph shrinks back home and the code pane comes back whole"),
+            "frame it frees (scenes.render.whole_plan)", camera="frame"),
+    CueKind("whole_back", "()", "none: the whole graph shrinks back home and the code pane comes back whole",
+            camera="frame"),
     CueKind("unit_appear", "(unit tensor)", "name (a unit of the program's MLP)"),
     CueKind("link_appear", "(weight, src unit, dst unit)", "none (a weight joining two units)"),
     CueKind("unit_weights", "(unit, weight, ...)",
@@ -151,6 +157,12 @@ def cue_kind(name: str) -> CueKind:
 
 CONSOLE_KINDS = frozenset(k.name for k in CUE_KINDS.values() if k.console)
 """Cue kinds that print under the code pane."""
+
+CAMERA_MOVES = frozenset(k.name for k in CUE_KINDS.values() if k.camera)
+"""Cue kinds that move the camera."""
+
+GLIDES = frozenset(k.name for k in CUE_KINDS.values() if k.camera == "glide")
+"""Cue kinds that glide the graph to a new view, fading what the view leaves."""
 
 BUILDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "bucket_appear"})
 """Cue kinds that draw a part of the graph: the graph is built once the last of them is done."""

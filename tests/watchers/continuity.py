@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scenes.render.continuity import blinks, drops, jumps, loose_arrows, pops, renames
 from scenes.render.flight import flights
+from scenes.storyboard.cues import GLIDES
 from tests.frame_checks import Case
 
 
@@ -52,7 +53,7 @@ class Drops(Kept):
     focus moves the graph."""
 
     def found(self) -> list[str]:
-        moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in CAMERA_CUES]
+        moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in GLIDES]
         return [f"{self.case.name} {self.case.aspect}: {d.describe()}" for d in drops(self.samples, moves)]
 
 
@@ -73,13 +74,9 @@ class Flights(Kept):
         spec = self.case.theme.aspect(self.case.aspect)
         width = self.samples[0]["frame"][0] if self.samples else 0
         card_px = self.case.theme.sizes.card_height * width / spec.frame_width
-        moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in CAMERA_CUES]
+        moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in GLIDES]
         return [f"{self.case.name} {self.case.aspect}: {a.describe()}"
                 for a in flights(self.samples, FLIGHT_REACH * card_px, FLIGHT_SLACK * card_px, moves)]
-
-
-CAMERA_CUES = ("camera", "focus", "unfocus")
-"""The cue kinds that move the graph as a whole: the walk's camera and a beat's focus."""
 
 
 class LooseArrows(Kept):

@@ -9,8 +9,8 @@ from scenes.draw.collisions import (CONTAINERS, READS_ON, TOUCH, collisions, not
 from scenes.layout.label_spots import gap_between
 from scenes.render.bucket_sum import meetings, see as see_met, verdict as met_verdict
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
+from scenes.storyboard.cues import GLIDES
 from tests.frame_checks import Case, Spans, who
-from tests.watchers.continuity import CAMERA_CUES
 
 
 class Collide(Spans):
@@ -160,7 +160,7 @@ class NearEdge(Spans):
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
-        self.moves = [(c.start, c.start + c.duration) for c in case.plan.cues if c.kind in CAMERA_CUES]
+        self.moves = [(c.start, c.start + c.duration) for c in case.plan.cues if c.kind in GLIDES]
         self.was: dict[tuple, float] = {}
 
     def see(self, sample: dict) -> None:
