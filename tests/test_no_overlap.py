@@ -119,7 +119,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # as the row of both buckets and covers the first bucket's value (not fixed)
     ("micrograd_readme", "16:9"): ("3 collisions: the sums '... = 138.83' and '... = 645.58' over the other bucket's badge "
                                    "and value (96.8-97.4 s, 97.8-105.0 s)"),
-    ("sigmoid_logloss", "9:16"): "1 collision, one frame: the badge '-0.498' on t2's card as it goes to its bucket (60.6 s)",
     # the README's graph at 9:16, one frame: two tokens riding on from their leaves' cards to the
     # rows beside a's and b's buckets pass over each other (a route, not where they wait)
     ("micrograd_readme", "9:16"): "1 collision: badges '6.94' and '-6.94' riding to their rows overlap (52.6 s)",
@@ -237,15 +236,9 @@ STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
     ("backward_walk", "16:9"): f"1 token vanishes: {_RING_GRAZE}",
 }
-_IN_WALK = ("a move from one close view to the next, under the caption of the visit before, whose words name a card "
-            "the next view leaves out (the plan holds back only the move in from the whole graph: which cards a view "
-            "between two close ones leaves is found by the scene, camera_plan; on main before h/mgA too)")
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up
     # (named_view.left_named), the nine clips at 16:9 and 9:16
-    ("backward_walk", "9:16"): f"s (t5) at 39.43 s, into w2's visit under '... and s gets the gradient times w2.': {_IN_WALK}",
-    ("leaf_nodes", "9:16"): f"x (t0) at 36.40 s, into w1's visit under 'Mul multiplies it by x on its way to w1.': {_IN_WALK}",
-    ("dynamic_graph", "16:9"): f"the first h (t14) at 115.23 s, under 'The next one does the same for w and the first h.': {_IN_WALK}",
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
     # (clip, aspect): a card that blinks out in a camera move (continuity.drops), the nine clips at 16:9 and 9:16
@@ -280,8 +273,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                                 f"beside the live one to the clip's end; they go now, review 4 item 8): {_WALK_CAMERA}"),
     ("reverse_mode", "16:9"): ("37 % at most (29.3 s, the first pass's weight named left of the network): the tallies' "
                                "column beside the network takes a third of its region (the network view's own placement)"),
-    ("leaf_nodes", "9:16"): (f"45 % at most (41 % before the walk's camera; 47 % before a close-up hid a card whose "
-                             f"every link leads out of view, focus._floating): {_WALK_CAMERA}"),
     ("grad_accumulation", "9:16"): ("40 % at most (20.5 s, the walk's camera in; grown after the recap only 1.09 times: "
                                     "the lit line, the two printed lines the takeaway quotes and the recap board under "
                                     "them take the top 28 % of the frame's height, and its cards stand in one column): "

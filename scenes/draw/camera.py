@@ -28,6 +28,7 @@ from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, hel
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Box, Layout, tag_reach
+from scenes.layout.readable import value_px
 from scenes.storyboard.cues import BUILDS, Cue
 from scenes.theme import Rect
 
@@ -83,18 +84,38 @@ class WalkCamera(View):
         items = {k for v in visited for k in held(home, v)}
         notes = [self.walk.notes.size(v, home.scale) for v in visits]
         note = (max((n[0] for n in notes), default=0.0), max((n[1] for n in notes), default=0.0))
-        best, at = WHOLE, region
         # under the whole pane (a move before the walk's line is lit) the largest room, as the
         # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
         rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
+        best, at = self._best(home, items, visited, note, rooms, free, sight)
+        kept = self._kept(cue, items)  # what the caption up names, in view now: it stays (`kept_named`)
+        if kept and best.factor > 1.0 and not self.focus.shows_whole(best, sight, kept):
+            wider, room = self._best(home, items | kept, visited, note, rooms, free, sight)
+            px = value_px(home.detail, home.scale, self.theme, wider.factor)
+            if px is None or px >= self.theme.font_sizes.min_glyph_main_px - 1e-9:  # where it reads
+                best, at = wider, room
+        if best.factor == 1.0:  # the visit is seen from home
+            return self.focus.view_to(None, sight, region)
+        return self.focus.view_to(best, sight, at)
+
+    def _best(self, home: Layout, items: set[str], visited: list[str], note: tuple[float, float], rooms: list[Rect],
+              free: Rect, sight: Sight) -> tuple[Zoom, Rect]:
+        """The closest view of ``items`` (`_view`) of the ``rooms`` tried, and its room."""
+        best, at = WHOLE, rooms[0]
         for n, room in enumerate(rooms):  # the largest as it always was: one look (a closer view there
             z = self._view(home, (items, visited, self._note_room(free, items)), note, room, sight,
                            max(best.factor, NEAR) if n else best.factor, LOOKS if n else 1)  # crowds a lesson's notes)
             if z.factor > best.factor:
                 best, at = z, room
-        if best.factor == 1.0:  # the visit is seen from home
-            return self.focus.view_to(None, sight, region)
-        return self.focus.view_to(best, sight, at)
+        return best, at
+
+    def _kept(self, cue: Cue, items: set[str]) -> set[str]:
+        """The cards of ``cue``'s ids past its visits' (those a caption up during the move names,
+        `scenes.render.camera_plan.kept_named`) that are in view now and the visits' view does
+        not hold."""
+        g, faded = self.ctx.state.graph, self.focus.faded
+        cards = {self.ctx.item(i) for i in cue.ids} - items
+        return {k for k in cards if (m := g.cards.get(k)) is not None and opacity(m) > 0 and id(m) not in faded}
 
     def _whole_pane(self) -> list[Rect]:
         """The code pane as it comes back whole after the walk (its lit line no longer alone), and

@@ -19,9 +19,11 @@ walk's first) goes only in a pause, or the part of one, where no caption is up w
 a card the visit's close view does not hold (`held`; the names: `named_tensors`), so it waits
 until such a caption is gone (the plan leaves room for it between beats,
 `scenes.storyboard.plan`; missing_gradient's w, under "reading w.grad before backward gives
-None"). From one close view to the next, what leaves is only what the next does not show of
-the last, which the scene finds (a view holds more than `held`: the rest of the graph round it):
-`scenes.render.named_view` checks the picture.
+None"). From one close view to the next, a card the view before holds that a caption up
+during the move names and the next does not hold stays in view: the cue lists it after the
+visit's ids and the scene frames the next view on it too where it would leave and that view
+still reads (`kept_named`; leaf_nodes 9:16's x under "Mul multiplies it by x on its way to
+w1"); the visit still starts at its words. `scenes.render.named_view` checks the picture.
 Where the walk with the camera ends (the next beat does not walk, has a ``focus:``, or there is
 none), one move with no ids takes it back out, in such a pause before the next beat's first cue,
 on what is drawn (`scenes.draw.camera.WalkCamera`: the clip's layout places every card the clip
@@ -42,7 +44,7 @@ from scenes.layout.camera import camera_visits, held
 from scenes.layout.clip import clip_layout
 from scenes.layout.place import Layout
 from scenes.render.pauses import Span, beat_at, pauses, pick
-from scenes.storyboard.binding import named_tensors
+from scenes.storyboard.binding import caption_names
 from scenes.storyboard.caption_events import CaptionSpan
 from scenes.render.whole_plan import whole_cues
 from scenes.storyboard.cues import BUILDS, Cue
@@ -57,10 +59,10 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
     """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
     its pauses (the module's doc); ``holds[i]``: beat i has a ``focus:``, which the walk's
     camera leaves be. ``home`` (the clip's layout) and ``index`` (its log's): what a visit's
-    close view holds and what each caption names; without them a move in does not wait for a
-    caption naming what it leaves out."""
+    close view holds and what each caption names; without them a move does not wait for, nor
+    keep in view, a card a caption up names."""
     tm = default_timings()
-    named = {c.index: {home.card_of(t) for t in named_tensors(c.text, index)} for c in p.captions} \
+    named = {k: {home.card_of(t) for t in ts} for k, ts in caption_names(p.captions, p.cues, index).items()} \
         if home is not None and index is not None else {}
     busy = [(c.start, c.start + c.duration) for c in p.cues]
     visits = [c for c in p.cues if c.kind == "visit" and c.seqs and c.seqs[0] in camera and not holds[c.beat]]
@@ -68,21 +70,35 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
     rides = [c for c in p.cues if c.kind == "grad_travel"]
     out: list[Cue] = []
 
-    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...], first: bool = False) -> bool:
-        found = pauses(busy, lo, hi)
-        if first and named and home is not None:  # from home: not while a caption names a card the view leaves out
-            kept = set(held(home, home.card_of(ids[-1])))
-            found = unnamed(found, [c for c in p.captions if named[c.index] - kept])
+    def holds_of(seqs: Iterable[int]) -> set[str]:
+        """The cards the close views of the visits ``seqs`` hold."""
+        assert home is not None
+        return {k for v in visits if v.seqs[0] in seqs for k in held(home, home.card_of(v.ids[-1]))}
+
+    def place(found: Sequence[Span], ids: tuple[str, ...], seqs: tuple[int, ...]) -> Cue | None:
         span = pick(found, tm.camera_move, tm.camera_least)
         if span is not None and ids:  # in: not while the phrase up then is read (what it names may leave the view)
             said = max([c.end - c.held for c in p.captions if c.said <= span[0] + 1e-9 < c.end - c.held],
                        default=span[0])  # read: from its words to its reading end (not its lead or hold)
             span = (max(span[0], min(said, span[1] - tm.camera_least)), span[1])
-        if span is not None:
-            d = round(min(tm.camera_move, span[1] - span[0]), 3)
-            start = round(span[1] - d, 3)
-            out.append(Cue(start, d, "camera", beat_at(p, start), ids, (), None, seqs))
-        return span is not None
+        if span is None:
+            return None
+        d = round(min(tm.camera_move, span[1] - span[0]), 3)
+        start = round(span[1] - d, 3)
+        return Cue(start, d, "camera", beat_at(p, start), ids, (), None, seqs)
+
+    def move(lo: float, hi: float, ids: tuple[str, ...], seqs: tuple[int, ...], first: bool = False,
+             was: set[str] | None = None) -> bool:
+        found = pauses(busy, lo, hi)
+        kept = holds_of(seqs) if named and ids else set()
+        if first and kept:  # from home: not while a caption names a card the view leaves out
+            found = unnamed(found, [c for c in p.captions if named[c.index] - kept])
+        cue = place(found, ids, seqs)
+        if cue is not None and was and kept:  # from one close view to the next: kept in view (`kept_named`)
+            cue = replace(cue, ids=cue.ids + tuple(sorted(kept_named(cue, p.captions, named, was, kept))))
+        if cue is not None:
+            out.append(cue)
+        return cue is not None
 
     after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
     last: int | None = None  # the move in the walk made last, in ``out``
@@ -91,7 +107,8 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts
             last = None
         rode = max((c.start + c.duration for c in rides if after <= c.start < v.start), default=after)
-        if move(max(after, rode), v.start, v.ids, v.seqs[:1], last is None):
+        was = holds_of(out[last].seqs) if last is not None and named else None  # the view before
+        if move(max(after, rode), v.start, v.ids, v.seqs[:1], last is None, was):
             last = len(out) - 1
         elif last is not None:  # no pause for it: the view before shows its cards too
             out[last] = replace(out[last], seqs=out[last].seqs + v.seqs[:1])
@@ -126,6 +143,24 @@ def unnamed(found: Sequence[Span], captions: Sequence[CaptionSpan]) -> list[Span
         if b - a > 1e-9:
             out.append((a, b))
     return out
+
+
+def kept_named(cue: Cue, captions: Sequence[CaptionSpan], named: dict[int, set[str]], was: set[str],
+               kept: set[str]) -> set[str]:
+    """From one close view (holding ``was``) to the next (``kept``) by ``cue``: the cards of the
+    view before that a caption up during the move names (``named``: a caption's index -> the
+    cards its words name) and the next does not hold. Such a card stays in view: the scene
+    frames the next view on it too where it would leave and the view still reads (a viewer
+    reads "x" as x leaves the screen: leaf_nodes 9:16, "Mul multiplies it by x on its way to
+    w1"; `scenes.draw.camera.WalkCamera`).
+
+    >>> cue = Cue(39.43, 0.6, "camera", 4, ("n1", "t2"))
+    >>> cap = CaptionSpan(7, 34.6, 41.03, "... and s gets the gradient times w2.", 4)
+    >>> kept_named(cue, [cap], {7: {"t5", "t2"}}, {"t6", "t5", "t2"}, {"t2", "t6"})
+    {'t5'}
+    """
+    up = [c for c in captions if c.start < cue.start + cue.duration - 1e-6 and c.end > cue.start + 1e-6]
+    return {k for c in up for k in named.get(c.index, set()) & was} - kept
 
 
 def plan_at(checked: Checked, p: Plan, aspect: str | None, theme: Theme | None = None) -> Plan:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable
 from typing import Sequence
 
-from .caption_events import CaptionEvent
+from .caption_events import CaptionEvent, CaptionSpan
 from .cuemarks import LAYER, PATH, op_word
 from .cues import Cue
 from .lights import Levels, layer, light_times, path
@@ -121,22 +122,45 @@ def naming_word(text: str, strings: Sequence[Shown], c: Cue, index: LogIndex, ma
     return None
 
 
-def named_tensors(text: str, index: LogIndex) -> set[str]:
+def named_tensors(text: str, index: LogIndex, among: Collection[str] = ()) -> set[str]:
     """The tensor ids the words of ``text`` name (``w``, ``w.grad``, ``L1.backward()``, a
     storyboard name such as ``d``; punctuation and a ``'s`` off), any tensor ever bound to the
-    name: what a caption speaks about, which the picture keeps in view while it is up.
+    name: what a caption speaks about, which the picture keeps in view while it is up. An
+    ordinal before a name bound to several (``the first h`` of a loop's three) names the one
+    of that rank by the order they were made, of those of ``among`` (the tensors its beat
+    shows, where some are: a freed graph's h is no longer counted).
 
-    >>> index = type("I", (), {"ids_of": lambda self, w: {"w": ["t1", "n0"], "d": ["t4"]}.get(w, []),
-    ...                        "tensor_event": {"t1": 0, "t4": 0}})()
+    >>> index = type("I", (), {"ids_of": lambda self, w: {"w": ["t1", "n0"], "d": ["t4"], "h": ["t2", "t5", "t7"]}.get(w, []),
+    ...                        "tensor_event": {k: type("E", (), {"seq": n})() for n, k in enumerate(["t1", "t2", "t4", "t5", "t7"])}})()
     >>> sorted(named_tensors("reading w.grad gives None; d's rule: d² → × 2d", index))
     ['t1', 't4']
+    >>> sorted(named_tensors("w and the first h.", index)), sorted(named_tensors("the first h", index, {"t5", "t7"}))
+    (['t1', 't2'], ['t5'])
     """
     out: set[str] = set()
+    rank: int | None = None
     for m in _TOKEN.finditer(text.replace("`", " ")):
         word = _word(m.group(0))
-        if word:
-            out |= {t for t in index.ids_of(word) if t in index.tensor_event}
+        ids = [t for t in index.ids_of(word) if t in index.tensor_event] if word else []
+        if rank is not None and len(ids) > 1:
+            pool = sorted([t for t in ids if t in among] or ids, key=lambda t: index.tensor_event[t].seq)
+            ids = (pool[rank:][:1] if rank >= 0 else pool[rank:]) or ids
+        out |= set(ids)
+        rank = ORDINALS.get(m.group(0).lower())
     return out
+
+
+ORDINALS = {"first": 0, "second": 1, "third": 2, "last": -1}
+"""Words before a name that pick one of the tensors bound to it, by the order they were made."""
+
+
+def caption_names(captions: Iterable[CaptionSpan], cues: Iterable[Cue], index: LogIndex) -> dict[int, set[str]]:
+    """Per caption (its index), the tensor ids its words name (`named_tensors`), an ordinal read
+    among the tensors its beat's cues show."""
+    shown: dict[int, set[str]] = {}
+    for c in cues:
+        shown.setdefault(c.beat, set()).update(c.ids)
+    return {c.index: named_tensors(c.text, index, shown.get(c.beat, set())) for c in captions}
 
 
 def _word(token: str) -> str:

@@ -109,10 +109,10 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             camera="glide"),
     CueKind("unfocus", "()", "none: the camera moves back to the whole graph, at the focused beat's end",
             camera="glide"),
-    CueKind("camera", "(node, [tensor]) or ()",
+    CueKind("camera", "(node, [tensor], [card, ...]) or ()",
             "none: the walk's camera moves in on the node about to be visited (where the graph is dense), "
-            "or with no ids out to the whole graph; in a pause before the visit (scenes.render.camera_plan)",
-            camera="glide"),
+            "keeping in view the cards after its ids (a caption up names them), or with no ids out to the "
+            "whole graph; in a pause before the visit (scenes.render.camera_plan)", camera="glide"),
     CueKind("whole", "()",
             "none: the code pane steps aside to its lit line and the whole graph, built, grows into the "
             "frame it frees (scenes.render.whole_plan)", camera="frame"),

@@ -174,18 +174,54 @@ def test_the_move_into_a_walk_waits_for_the_caption_naming_what_it_leaves(name: 
     fading w, under "reading w.grad before backward gives None" (up to 14.83 s)."""
     from scenes.layout.camera import held
     from scenes.layout.clip import clip_layout
-    from scenes.storyboard.binding import named_tensors
+    from scenes.storyboard.binding import caption_names
     from scenes.theme import load_theme
 
     checked, plan = load_and_plan_at(storyboard_path(name), aspect=aspect)
     home = clip_layout(plan, checked.run.events, checked.index.source, aspect, load_theme())
     moves = [c for c in plan.cues if c.kind == "camera"]
     firsts = [m for k, m in enumerate(moves) if m.ids and (k == 0 or not moves[k - 1].ids)]  # from home
+    named = caption_names(plan.captions, plan.cues, checked.index)
     bad = []
     for m in firsts:
         kept = set(held(home, home.card_of(m.ids[-1])))
         for cap in plan.captions:
-            names = {home.card_of(t) for t in named_tensors(cap.text, checked.index)} - kept
+            names = {home.card_of(t) for t in named[cap.index]} - kept
             if names and cap.start < m.start + m.duration - 1e-6 and cap.end > m.start + 1e-6:
                 bad.append(f"{m.start:.2f} s into {m.ids}: {sorted(names)} named by {cap.text!r} (to {cap.end:.2f} s)")
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+@pytest.mark.parametrize("name", WALKS)
+def test_a_move_between_close_views_keeps_what_the_caption_up_names(name: str, aspect: str) -> None:
+    """From one close view to the next, a card the view before holds and a caption up during
+    the move names stays in view: the next view holds it too, or the cue lists it for the scene
+    to keep (`camera_plan.kept_named`). backward_walk 9:16 moved into w2's visit at 39.43 s
+    under "... and s gets the gradient times w2." with s left out; leaf_nodes 9:16 into w1's at
+    36.40 s under "Mul multiplies it by x on its way to w1." with x left out."""
+    from scenes.layout.camera import held
+    from scenes.layout.clip import clip_layout
+    from scenes.storyboard.binding import caption_names
+    from scenes.theme import load_theme
+
+    checked, plan = load_and_plan_at(storyboard_path(name), aspect=aspect)
+    home = clip_layout(plan, checked.run.events, checked.index.source, aspect, load_theme())
+    visits = {c.seqs[0]: c for c in plan.cues if c.kind == "visit" and c.seqs}
+    named = caption_names(plan.captions, plan.cues, checked.index)
+
+    def holds(m: object) -> set[str]:
+        return {k for s in m.seqs for k in held(home, home.card_of(visits[s].ids[-1]))}
+
+    moves = [c for c in plan.cues if c.kind == "camera"]
+    bad = []
+    for before, m in zip(moves, moves[1:]):
+        if not (before.ids and m.ids):
+            continue
+        kept = holds(m) | {home.card_of(i) for i in m.ids}
+        for cap in plan.captions:
+            names = {home.card_of(t) for t in named[cap.index]} & holds(before)
+            if names - kept and cap.start < m.start + m.duration - 1e-6 and cap.end > m.start + 1e-6:
+                bad.append(f"{m.start:.2f} s into {m.ids}: {sorted(names - kept)} named by {cap.text!r}")
+    assert not bad, "\n".join(bad)
+

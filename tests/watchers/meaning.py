@@ -11,7 +11,7 @@ from scenes.render.none_said import NoneSaid
 from scenes.render.options import fps_of
 from scenes.render.takeaway import one_size, takeaway_up, unshown
 from scenes.render.truth import Truth
-from scenes.storyboard.binding import named_tensors
+from scenes.storyboard.binding import caption_names
 from tests.frame_checks import TRUTH_EVERY, Case, Spans, who
 
 
@@ -107,6 +107,6 @@ class NamedLeaves:
 
     def found(self) -> list[str]:
         index = self.case.checked.index
-        names = {c.index: named_tensors(c.text, index) for c in self.case.plan.captions}
+        names = caption_names(self.case.plan.captions, self.case.plan.cues, index)
         return [f"{self.case.name} {self.case.aspect}: {x.describe()}"
                 for x in left_named(self.case.plan, names, self.seen)]
