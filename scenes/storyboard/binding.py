@@ -166,7 +166,8 @@ def caption_names(captions: Iterable[CaptionSpan], cues: Iterable[Cue], index: L
 def _word(token: str) -> str:
     """The name a word may be (its name before a dot or bracket, punctuation and a ``'s`` off);
     "" for none (an English ``a``, ``A``, ``I``)."""
-    word = _BARE.match(token).group(1).split(".")[0].split("(")[0]
+    bare = _BARE.match(token)
+    word = (bare.group(1) if bare else token).split(".")[0].split("(")[0]
     return "" if len(word) == 1 and word in "aAI" else word
 
 
