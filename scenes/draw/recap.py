@@ -7,7 +7,8 @@ recap writes each quantity the takeaway names on one row, ``w1.grad = 8/3 = tens
 a free corner of the frame (else the free spot nearest its bottom left, as the checklist goes),
 its numbers at the cards' value size as drawn at least: where no spot is free for that, the code
 pane steps aside to its lit line, else the legend gives way, and only then is it set smaller
-(review 4 item 9), and adds to the picture: nothing the walk
+(review 4 item 9); where even the least readable size finds no spot, the code pane goes and the
+board takes the band it held (1:1's backward_walk); and it adds to the picture: nothing the walk
 left (a badge, a bucket's value) is taken away, and nothing on screen is covered. A view
 of ``ClipScene``, owning ``state.titles.recap``.
 """
@@ -29,6 +30,7 @@ from scenes.draw.record import opacity, tag
 from scenes.draw.visuals import label
 from scenes.layout.detour import clear_of, nearest_free
 from scenes.layout.label_spots import rect_around
+from scenes.layout.readable import value_size
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 from scenes.storyboard.recap import NAME, recap_rows
@@ -85,7 +87,8 @@ class Recap(View):
         bg.move_to(block.get_center())
         return VGroup(bg, block).set_z_index(Z_RECAP)
 
-    def _placed(self, board: VGroup, shown: list[Rect], room: bool, prints_to_come: bool = True) -> bool:
+    def _placed(self, board: VGroup, shown: list[Rect], room: bool, prints_to_come: bool = True,
+                band: bool = False) -> bool:
         """``board`` moved to a free corner, else to the free spot nearest the frame's bottom left
         that no card, bucket, text, code, printout, legend or checklist reaches; False where there
         is none (it never covers what the picture shows). ``room``: it also keeps a neighbours'
@@ -93,7 +96,10 @@ class Recap(View):
         card reads as touching it, the more once the takeaway lights it: review 2, backward_graph's
         board against x's card). ``prints_to_come``: the program prints after the recap, and the
         board keeps off where those lines go; else only the lines printed (in ``shown``) count
-        (review 3: at 9:16 grad_accumulation's board found no room beside two printed lines)."""
+        (review 3: at 9:16 grad_accumulation's board found no room beside two printed lines).
+        ``band``: the code pane has gone (`_pane_away`) and the board may take the top band it
+        held, centred under the frame's top margin (the grid of the nearest free spot may miss a
+        band barely taller than the board)."""
         shown = shown + self._rulers()
         if self.frame.to_free_corner(board, only_free=True, avoid=shown):
             return True
@@ -103,6 +109,10 @@ class Recap(View):
         cards = [rect_around(float(c.get_x()), float(c.get_y()), (c.width, c.height), gap / 2)
                  for c in self.ctx.state.graph.cards.values() if room and opacity(c) >= MIN_OPACITY]
         keep_off = shown + cards + self.frame.pane_bounds() + (self.frame.console_reach() if prints_to_come else [])
+        top_middle = ((left + right) / 2, top - size[1] / 2)
+        if band and size[0] <= right - left and clear_of(top_middle, size, keep_off, gap / 2):
+            board.move_to([top_middle[0], top_middle[1], 0])
+            return True
         start = (left + size[0] / 2 + gap, bottom + size[1] / 2 + gap)
         spot = nearest_free(start, size, keep_off, within=(left, bottom, right, top),
                             step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
@@ -136,7 +146,8 @@ class Recap(View):
             return []
         shown = self.shown_rects() + self.frame.frame_marks()
         later = any(c.kind == "output_line" and c.start >= cue.start for c in self.ctx.plan.cues)
-        value = t.font_sizes.card_value * self.ctx.layout.scale  # the cards' values as drawn
+        lay = self.ctx.layout  # the cards' values as drawn (never under the least readable size)
+        value = value_size(lay.detail, lay.scale, t) or t.font_sizes.card_value * lay.scale
         # the numbers at the cards' value size at least: the whole board, else its names smaller,
         # else with the code pane stepped aside to its lit line (its room is the board's); only
         # then all of it smaller (review 4: at 9:16 the takeaway's 12 and 6 were the smallest
@@ -163,6 +174,14 @@ class Recap(View):
         if board is None:
             board = self._fit(rows, shown, later, rooms=(True, False))
         if board is None:
+            out = self._pane_away()
+            if out:
+                shown = self.shown_rects(exclude=self._gone) + self.frame.frame_marks()
+                board = self._fit(rows, shown, later, least=value, band=True)
+                if board is None:
+                    self._pane_back()
+                    out = []
+        if board is None:
             self._shown_elsewhere(cue)
             return []
         self.ctx.record_all(cue.strings)
@@ -172,12 +191,12 @@ class Recap(View):
         return out + [FadeIn(board, rate_func=_after_lines if risen else second_half if out else smooth)]
 
     def _fit(self, rows: list[tuple[str, list[str]]], shown: list[Rect], later: bool, least: float = 0.0,
-             value_size: float | None = None, rooms: tuple[bool, ...] = (True,)) -> VGroup | None:
+             value_size: float | None = None, rooms: tuple[bool, ...] = (True,), band: bool = False) -> VGroup | None:
         """The board placed where nothing on screen is, its font from the card value's size down
         to ``least`` (at least the least readable size), with a gap's room from the cards at any
         size, else closer; its values at ``value_size`` if given. None where it finds no place.
         ``rooms``: a gap's room round it only (a larger board set closer to the cards than a
-        smaller one with room reads as one of them), or that, then close by."""
+        smaller one with room reads as one of them), or that, then close by. ``band``: see `_placed`."""
         t = self.theme
         least = max(least, t.font_sizes.min_readable)
         for room in rooms:  # with room round it at any readable size, else close by
@@ -185,7 +204,7 @@ class Recap(View):
             while True:
                 for across in (False, True)[:len(rows)]:
                     board = self._board(rows, size, across, value_size)
-                    if self._placed(board, shown, room, later):
+                    if self._placed(board, shown, room, later, band):
                         return board
                 if size <= least:
                     break
@@ -211,6 +230,22 @@ class Recap(View):
         if g.legend is None or not len(g.legend):
             return []
         self._gone, g.legend = [g.legend], VGroup()
+        return [FadeOut(self._gone[0], rate_func=first_half)]
+
+    def _pane_away(self) -> Anims:
+        """The code pane goes, lit line and all, and the board may take its place: the last
+        resort, where no spot is free for the board even at the least readable size (1:1's
+        backward_walk: its graph fills the square under the one lit line, `L.backward()`, and
+        the takeaway's `tensor(2.6667)` was shown nowhere). At the takeaway the numbers it names
+        matter more than the line that ran; a pane with printed lines or marks beside its lines
+        stays (the takeaways quote them). Kept (``_gone``, ``_before``) to be put back if even
+        then the board finds no room."""
+        code, lines = self.code.code, self.ctx.state.console.lines
+        if code.pane is None or (lines is not None and len(lines)) or code.marks:
+            return []
+        self._before = (code.pane, code.aside, code.foot)
+        self._gone = [code.pane]
+        code.pane = None
         return [FadeOut(self._gone[0], rate_func=first_half)]
 
     def _pane_back(self) -> None:

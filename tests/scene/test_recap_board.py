@@ -73,15 +73,30 @@ def test_the_recap_covers_no_unit_and_no_line_of_a_network(name: str, aspect: st
     assert [(b["text"], ln["role"], ln["bbox"]) for b in boards for ln in lines if _crosses(b["bbox"], ln["bbox"])] == []
 
 
-@pytest.mark.parametrize("name", ["grad_accumulation", "backward_walk"])
-def test_the_recap_numbers_are_as_large_as_the_cards_values_at_9_16(name: str) -> None:
+@pytest.mark.parametrize(("name", "aspect"), [("grad_accumulation", "9:16"), ("backward_walk", "9:16"),
+                                             ("backward_walk", "1:1")])
+def test_the_recap_numbers_are_as_large_as_the_cards_values(name: str, aspect: str) -> None:
     """The takeaway's numbers are no smaller than the values of the cards they sum up (review 4
     item 9: at 9:16 grad_accumulation's `w.grad after call 2 = 12   w.grad = 6` and backward_walk's
     `w1.grad = 8/3 = tensor(2.6667)` were ~10 px lines under 30 px cards, the smallest text on
-    the phone screen)."""
-    items, boards = _last(name, "9:16")
+    the phone screen). At 1:1 backward_walk's graph fills the square under its one lit line: the
+    board found no spot at all (issue 39 item 6: `tensor(2.6667)` never shown), and set at the
+    layout's scale, not at the least readable size the cards' values keep, its numbers were
+    ~6 px beside 11 px names."""
+    items, boards = _last(name, aspect)
     values = [i["bbox"][3] - i["bbox"][1] for i in items if i["role"] == "value" and i["id"] and
               not i["id"].startswith("bucket")]
     assert values
     for b in boards:
         assert b["bbox"][3] - b["bbox"][1] >= max(values) - 1.0, (b["text"], b["bbox"], max(values))
+
+
+def test_a_square_frame_s_recap_takes_the_code_pane_s_band() -> None:
+    """backward_walk at 1:1: the code pane (its lit line alone) gives way at the takeaway and the
+    board stands where it was, over the graph, covering no card, text or badge."""
+    items, boards = _last("backward_walk", "1:1")
+    assert [i["text"] for i in items if i["role"] == "code"] == []
+    others = [i for i in items if i["role"] not in ("recap", "takeaway", "caption", "caption_bar")]
+    for b in boards:
+        assert [o["text"] or o["role"] for o in others if _meets(b["bbox"], o["bbox"])] == [], b["text"]
+        assert b["bbox"][3] < min(o["bbox"][1] for o in others if o["role"] in ("card", "badge"))
