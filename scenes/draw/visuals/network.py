@@ -17,6 +17,7 @@ from scenes.layout.netplace import UnitRules, place_units
 from scenes.storyboard.network import Network
 from scenes.theme import Rect, Theme
 from scenes.draw.record import tag
+from scenes.draw.visuals.baseline import baseline
 from scenes.draw.visuals.glyphs import label
 
 
@@ -41,17 +42,11 @@ def unit_rules(net: Network, theme: Theme) -> UnitRules:
                      ring=q.unit_ring, gap=theme.spacing.edge_clearance)
 
 
-LOW = frozenset("gjpqy,;_")
-"""Glyphs that hang below the baseline (`scenes.draw.collisions.LOW`, brackets aside)."""
-
-
 def _cap_centre(text: Mobject) -> float:
     """How far above ``text``'s centre the middle of its glyphs above the baseline is: a name is
     centred in its circle by them, what hangs below (``h1_0``'s ``_``, near its middle) hangs
     lower, where the circle is wide."""
-    glyphs = [g for g, c in zip(text.submobjects, text.text.replace(" ", "")) if c not in LOW] or [text]
-    base = max(float(g.get_bottom()[1]) for g in glyphs)
-    return (base + float(text.get_top()[1])) / 2 - float(text.get_y())
+    return (baseline(text) + float(text.get_top()[1])) / 2 - float(text.get_y())
 
 
 def name_reach(text: Mobject) -> float:
