@@ -100,3 +100,41 @@ def test_a_square_frame_s_recap_takes_the_code_pane_s_band() -> None:
     for b in boards:
         assert [o["text"] or o["role"] for o in others if _meets(b["bbox"], o["bbox"])] == [], b["text"]
         assert b["bbox"][3] < min(o["bbox"][1] for o in others if o["role"] in ("card", "badge"))
+
+
+def test_the_board_stands_near_what_it_names() -> None:
+    """graph_build at 9:16: the board naming L (`L = 4/9`, `L.grad_fn = PowBackward0`) stood
+    between w2 and z, 350 px from L, and read as their note (review 5); the legend beside L now
+    gives way and the board stands there, within a quarter of the frame's height of L, 2 s into
+    the takeaway."""
+    from scenes.render.camera_plan import load_and_plan_at
+
+    checked, plan = load_and_plan_at(storyboard_path("graph_build"), aspect="9:16")  # with its camera, as rendered
+    opts = RenderOptions(aspect="9:16")
+    recap = next(c for c in plan.cues if c.kind == "recap")
+    (sample,) = inspect_clip(checked, plan, opts, frames=[round((recap.start + 2.0) * fps_of(opts))])
+    items = [i for i in sample["items"] if i["opacity"] >= 0.1]
+    boards = [i for i in items if i["role"] == "recap"]
+    assert boards
+    (card,) = [i["bbox"] for i in items if i["role"] == "card" and i["id"] == "t8"]  # L
+    centre = lambda b: ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)  # noqa: E731
+    for b in boards:
+        (bx, by), (cx, cy) = centre(b["bbox"]), centre(card)
+        assert ((bx - cx) ** 2 + (by - cy) ** 2) ** 0.5 <= 0.25 * 854, (b["text"], b["bbox"], card)
+
+
+def test_a_row_s_name_and_equals_sit_on_its_values_line() -> None:
+    """A name set smaller than its numbers stands on their baseline, not centred on their ink
+    (review 5: grad_accumulation's `w.grad after call 2 =` stood above its large 12); each `=`
+    at the middle of the name's x-height."""
+    from types import SimpleNamespace
+
+    from scenes.draw.recap import Recap
+    from scenes.draw.visuals.baseline import baseline
+    from scenes.theme import default_theme
+
+    theme = default_theme()
+    row = Recap._row(SimpleNamespace(theme=theme), "w.grad after call 2", ["12"], 18.5, 60.0)
+    name, (sign, value) = row[0], row.values
+    assert baseline(name) == pytest.approx(baseline(value), abs=1e-3)
+    assert baseline(value) < sign.get_y() < baseline(value) + name.height / 2
