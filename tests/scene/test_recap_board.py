@@ -134,7 +134,8 @@ def test_a_row_s_name_and_equals_sit_on_its_values_line() -> None:
     from scenes.theme import default_theme
 
     theme = default_theme()
-    row = Recap._row(SimpleNamespace(theme=theme), "w.grad after call 2", ["12"], 18.5, 60.0)
+    row = Recap._row(SimpleNamespace(theme=theme),  # type: ignore[arg-type]
+                     "w.grad after call 2", ["12"], 18.5, 60.0)
     name, (sign, value) = row[0], row.values
     assert baseline(name) == pytest.approx(baseline(value), abs=1e-3)
     assert baseline(value) < sign.get_y() < baseline(value) + name.height / 2
