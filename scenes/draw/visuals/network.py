@@ -37,7 +37,8 @@ def unit_rules(net: Network, theme: Theme) -> UnitRules:
     ``unit_label`` of the radius (`name_reach`)."""
     s, q, f = theme.sizes, theme.proportions, theme.font_sizes
     names = {u.name for u in net.units.values()} or {"x"}
-    least = max(name_reach(label(n, theme.fonts.mono, f.unit_name_least, theme.colors.text)) for n in names) / q.unit_label
+    reach = max(name_reach(label(n, theme.fonts.mono, f.unit_name_least, theme.colors.text)) for n in names)
+    least = reach / q.unit_label
     return UnitRules(radius_max=max(s.unit_radius, least), radius_min=least, main=q.unit_main, cross=q.unit_cross,
                      ring=q.unit_ring, gap=theme.spacing.edge_clearance)
 
