@@ -213,9 +213,6 @@ STILL_UNMET: dict[tuple[str, str], str] = {
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {
     # (clip, aspect): what the takeaway names that its closing picture does not show (takeaway.unshown)
-    # at 1:1 the graph fills the square frame: the recap board finds no free spot even at the least
-    # readable size; the buckets show 8/3 and 4/9, but not print's tensor(2.6667), tensor(0.4444)
-    ("backward_walk", "1:1"): "2 unshown: tensor(2.6667) and tensor(0.4444) (no free spot for the recap)",
 }
 
 STILL_JUMPS: dict[tuple[str, str], str] = {

@@ -7,13 +7,15 @@ recap writes each quantity the takeaway names on one row, ``w1.grad = 8/3 = tens
 a free corner of the frame (else the free spot nearest its bottom left, as the checklist goes),
 its numbers at the cards' value size as drawn at least: where no spot is free for that, the code
 pane steps aside to its lit line, else the legend gives way, and only then is it set smaller
-(review 4 item 9), and adds to the picture: nothing the walk
+(review 4 item 9); where even the least readable size finds no spot, the code pane goes and the
+board takes the band it held (1:1's backward_walk); and it adds to the picture: nothing the walk
 left (a badge, a bucket's value) is taken away, and nothing on screen is covered. A view
 of ``ClipScene``, owning ``state.titles.recap``.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, VGroup, smooth
@@ -27,8 +29,10 @@ from scenes.draw.collisions import MIN_OPACITY
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import opacity, tag
 from scenes.draw.visuals import label
+from scenes.draw.visuals.baseline import baseline, on_baseline
 from scenes.layout.detour import clear_of, nearest_free
 from scenes.layout.label_spots import rect_around
+from scenes.layout.readable import value_size
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 from scenes.storyboard.recap import NAME, recap_rows
@@ -36,6 +40,9 @@ from scenes.theme import Rect
 
 Z_RECAP = 3  # above the cards and arrows it may pass near, as the checklist is
 ROLE = "recap"
+FAR = 0.25
+"""A board amid the picture farther than this share of the frame's height from what it names
+reads as another card's note (`Recap._nearer`)."""
 """The inspect role of a recap row (docs/inspect.md)."""
 
 
@@ -49,6 +56,8 @@ class Recap(View):
         self.frame, self.shown_rects, self.code = frame, shown_rects, code
         self._gone: list[Mobject] = []
         self._before: tuple = (None, False, None)
+        self._near: tuple[float, float] | None = None  # where what the board's first row names is drawn
+        self._amid = False  # the board last placed stands at a free spot amid the picture, not in a corner
 
     def _row(self, name: str, texts: list[str], size: float, value_size: float | None = None) -> VGroup:
         """``name = text = text``: the name muted, its values in the text colour (at
@@ -61,7 +70,17 @@ class Recap(View):
         for text in texts:
             parts += [label("=", t.fonts.mono, size, t.colors.text_muted), label(text, t.fonts.mono, big, t.colors.text)]
         values = VGroup(*parts).arrange(buff=t.sizes.token_pad * 2)
-        row = VGroup(label(name, t.fonts.mono, size, t.colors.text_muted), values).arrange(buff=t.sizes.token_pad * 2)
+        said = label(name, t.fonts.mono, size, t.colors.text_muted)
+        row = VGroup(said, values).arrange(buff=t.sizes.token_pad * 2)
+        # one line: every text on the values' baseline, each = at mid x-height of the names' size
+        # (centred on their ink, a name smaller than its numbers stood above their foot: review 5,
+        # grad_accumulation's `w.grad after call 2 =` beside its large 12)
+        foot = baseline(parts[1])
+        for m in [said, *parts[1::2]]:
+            on_baseline(m, foot)
+        middle = foot + label("x", t.fonts.mono, size, t.colors.text_muted).height / 2
+        for sign in parts[0::2]:
+            sign.set_y(middle)
         row.values = values
         return tag(row, ROLE, text=" = ".join([name, *texts]), id=ROLE)
 
@@ -85,7 +104,8 @@ class Recap(View):
         bg.move_to(block.get_center())
         return VGroup(bg, block).set_z_index(Z_RECAP)
 
-    def _placed(self, board: VGroup, shown: list[Rect], room: bool, prints_to_come: bool = True) -> bool:
+    def _placed(self, board: VGroup, shown: list[Rect], room: bool, prints_to_come: bool = True,
+                band: bool = False, near: float | None = None) -> bool:
         """``board`` moved to a free corner, else to the free spot nearest the frame's bottom left
         that no card, bucket, text, code, printout, legend or checklist reaches; False where there
         is none (it never covers what the picture shows). ``room``: it also keeps a neighbours'
@@ -93,9 +113,14 @@ class Recap(View):
         card reads as touching it, the more once the takeaway lights it: review 2, backward_graph's
         board against x's card). ``prints_to_come``: the program prints after the recap, and the
         board keeps off where those lines go; else only the lines printed (in ``shown``) count
-        (review 3: at 9:16 grad_accumulation's board found no room beside two printed lines)."""
+        (review 3: at 9:16 grad_accumulation's board found no room beside two printed lines).
+        ``band``: the code pane has gone (`_pane_away`) and the board may take the top band it
+        held, centred under the frame's top margin (the grid of the nearest free spot may miss a
+        band barely taller than the board). ``near``: only a free spot this near what the board
+        names (`_named_at`), the nearest to it."""
         shown = shown + self._rulers()
-        if self.frame.to_free_corner(board, only_free=True, avoid=shown):
+        self._amid = False
+        if near is None and self.frame.to_free_corner(board, only_free=True, avoid=shown):
             return True
         left, bottom, right, top = self.frame.free_rect()
         gap = self.theme.spacing.item_gap
@@ -103,13 +128,59 @@ class Recap(View):
         cards = [rect_around(float(c.get_x()), float(c.get_y()), (c.width, c.height), gap / 2)
                  for c in self.ctx.state.graph.cards.values() if room and opacity(c) >= MIN_OPACITY]
         keep_off = shown + cards + self.frame.pane_bounds() + (self.frame.console_reach() if prints_to_come else [])
+        top_middle = ((left + right) / 2, top - size[1] / 2)
+        if band and size[0] <= right - left and clear_of(top_middle, size, keep_off, gap / 2):
+            board.move_to([top_middle[0], top_middle[1], 0])
+            return True
         start = (left + size[0] / 2 + gap, bottom + size[1] / 2 + gap)
+        if near is not None and self._near is not None:
+            start = self._near
         spot = nearest_free(start, size, keep_off, within=(left, bottom, right, top),
                             step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
-        if not clear_of(spot, size, keep_off, gap / 2):
+        if not clear_of(spot, size, keep_off, gap / 2) or (near is not None and math.dist(spot, start) > near):
             return False
         board.move_to([spot[0], spot[1], 0])
+        self._amid = True
         return True
+
+    def _nearer(self, board: VGroup, rows: list[tuple[str, list[str]]], later: bool,
+                value: float) -> tuple[VGroup, Anims]:
+        """A board set amid the picture far from what it names (farther than ``FAR`` of the
+        frame's height) reads as the note of the cards beside it: the legend gives way, if that
+        lets the board stand near what it names (review 5: at 9:16 graph_build's ``L = 4/9 /
+        L.grad_fn = PowBackward0`` stood between w2 and z, 350 px from L, the legend beside L).
+        Else it stays where it was found, the legend too."""
+        left, bottom, right, top = self.ctx.frame_rect()
+        far = FAR * (top - bottom)
+        if self._near is None or math.dist((float(board.get_x()), float(board.get_y())), self._near) <= far:
+            return board, []
+        before = list(self._gone)  # the code pane's, where it stepped aside for the board
+        out = self._legend_away()
+        if not out:
+            return board, []
+        shown = self.shown_rects(exclude=before + self._gone) + self.frame.frame_marks() + self.frame.pane_bounds()
+        nearer = self._fit(rows, shown, later, least=value, near=far) or self._fit(rows, shown, later, near=far)
+        if nearer is None:
+            self.ctx.state.graph.legend, self._gone = self._gone[0], before
+            return board, []
+        return nearer, out
+
+    def _named_at(self, cue: Cue) -> tuple[float, float] | None:
+        """The centre of what the board's first row names, as drawn: its bucket for a gradient
+        (``w1.grad``), else its card (``L``); None where it is not drawn."""
+        name = next((s for s in cue.strings if s.role == NAME), None)
+        value = next((s for s in cue.strings if s.role != NAME and s.seq is not None), None)
+        if name is None or value is None or value.seq is None or not 0 <= value.seq < len(self.ctx.events):
+            return None
+        ev = self.ctx.events[value.seq]
+        tid = getattr(ev, "tensor", None) or getattr(ev, "id", None)
+        if not isinstance(tid, str):
+            return None
+        g, item = self.ctx.state.graph, self.ctx.item(tid)
+        mob = (g.buckets.get(item) if name.text.endswith(".grad") else None) or g.cards.get(item)
+        if mob is None or opacity(mob) < MIN_OPACITY:
+            return None
+        return float(mob.get_x()), float(mob.get_y())
 
     def _rulers(self) -> list[Rect]:
         """A network's layer names (input, hidden 1, ..., loss) as one column, top to bottom, with
@@ -134,9 +205,11 @@ class Recap(View):
         rows = recap_rows(cue.strings)
         if not rows:
             return []
+        self._near = self._named_at(cue)
         shown = self.shown_rects() + self.frame.frame_marks()
         later = any(c.kind == "output_line" and c.start >= cue.start for c in self.ctx.plan.cues)
-        value = t.font_sizes.card_value * self.ctx.layout.scale  # the cards' values as drawn
+        lay = self.ctx.layout  # the cards' values as drawn (never under the least readable size)
+        value = value_size(lay.detail, lay.scale, t) or t.font_sizes.card_value * lay.scale
         # the numbers at the cards' value size at least: the whole board, else its names smaller,
         # else with the code pane stepped aside to its lit line (its room is the board's); only
         # then all of it smaller (review 4: at 9:16 the takeaway's 12 and 6 were the smallest
@@ -162,6 +235,17 @@ class Recap(View):
                     out = []
         if board is None:
             board = self._fit(rows, shown, later, rooms=(True, False))
+        if board is not None and self._amid:
+            board, more = self._nearer(board, rows, later, value)
+            out += more
+        if board is None:
+            out = self._pane_away()
+            if out:
+                shown = self.shown_rects(exclude=self._gone) + self.frame.frame_marks()
+                board = self._fit(rows, shown, later, least=value, band=True)
+                if board is None:
+                    self._pane_back()
+                    out = []
         if board is None:
             self._shown_elsewhere(cue)
             return []
@@ -172,20 +256,26 @@ class Recap(View):
         return out + [FadeIn(board, rate_func=_after_lines if risen else second_half if out else smooth)]
 
     def _fit(self, rows: list[tuple[str, list[str]]], shown: list[Rect], later: bool, least: float = 0.0,
-             value_size: float | None = None, rooms: tuple[bool, ...] = (True,)) -> VGroup | None:
+             value_size: float | None = None, rooms: tuple[bool, ...] = (True,), band: bool = False,
+             near: float | None = None) -> VGroup | None:
         """The board placed where nothing on screen is, its font from the card value's size down
         to ``least`` (at least the least readable size), with a gap's room from the cards at any
         size, else closer; its values at ``value_size`` if given. None where it finds no place.
         ``rooms``: a gap's room round it only (a larger board set closer to the cards than a
-        smaller one with room reads as one of them), or that, then close by."""
+        smaller one with room reads as one of them), or that, then close by. ``band``, ``near``:
+        see `_placed`. Names set smaller than their values keep a name's least size
+        (``min_glyph_main_px``, issue 39 item 4: grad_accumulation's ``w.grad after call 2`` was
+        ~8 px beside a 12 of 40 px)."""
         t = self.theme
         least = max(least, t.font_sizes.min_readable)
+        if value_size is not None:
+            least = min(max(least, t.font_sizes.min_glyph_main_px / t.font_sizes.glyph_cap), value_size)
         for room in rooms:  # with room round it at any readable size, else close by
             size = max(t.font_sizes.card_value, least)
             while True:
                 for across in (False, True)[:len(rows)]:
                     board = self._board(rows, size, across, value_size)
-                    if self._placed(board, shown, room, later):
+                    if self._placed(board, shown, room, later, band, near):
                         return board
                 if size <= least:
                     break
@@ -211,6 +301,22 @@ class Recap(View):
         if g.legend is None or not len(g.legend):
             return []
         self._gone, g.legend = [g.legend], VGroup()
+        return [FadeOut(self._gone[0], rate_func=first_half)]
+
+    def _pane_away(self) -> Anims:
+        """The code pane goes, lit line and all, and the board may take its place: the last
+        resort, where no spot is free for the board even at the least readable size (1:1's
+        backward_walk: its graph fills the square under the one lit line, `L.backward()`, and
+        the takeaway's `tensor(2.6667)` was shown nowhere). At the takeaway the numbers it names
+        matter more than the line that ran; a pane with printed lines or marks beside its lines
+        stays (the takeaways quote them). Kept (``_gone``, ``_before``) to be put back if even
+        then the board finds no room."""
+        code, lines = self.code.code, self.ctx.state.console.lines
+        if code.pane is None or (lines is not None and len(lines)) or code.marks:
+            return []
+        self._before = (code.pane, code.aside, code.foot)
+        self._gone = [code.pane]
+        code.pane = None
         return [FadeOut(self._gone[0], rate_func=first_half)]
 
     def _pane_back(self) -> None:

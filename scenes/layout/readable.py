@@ -26,17 +26,22 @@ from scenes.layout.place import Layout
 from scenes.theme import Theme
 
 
+def value_size(detail: Detail, scale: float, theme: Theme) -> float | None:
+    """The font size a card's value is drawn at in a layout of ``detail`` at ``scale`` (never
+    under the least readable size); None where cards carry no values (names only, bare boxes)."""
+    f = theme.font_sizes
+    if detail.text_sized:
+        return f.min_readable * compact_text_scale(scale, theme)
+    if detail is Detail.FULL:
+        return max(f.card_value * scale, f.min_readable)
+    return None
+
+
 def value_px(detail: Detail, scale: float, theme: Theme, zoom: float = 1.0) -> float | None:
     """A card value's digit height in pixels at 480p, in a layout of ``detail`` at ``scale``,
     seen ``zoom`` times larger; None where cards carry no values (names only, bare boxes)."""
-    f = theme.font_sizes
-    if detail.text_sized:
-        size = f.min_readable * compact_text_scale(scale, theme)
-    elif detail is Detail.FULL:
-        size = max(f.card_value * scale, f.min_readable)
-    else:
-        return None
-    return size * f.glyph_cap * zoom
+    size = value_size(detail, scale, theme)
+    return None if size is None else size * theme.font_sizes.glyph_cap * zoom
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ gradient) is written with ``digits`` significant digits, never as ``0.0000``:
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from engine.numbers import format_value, tensor_str
 
@@ -58,16 +59,34 @@ def _finite(value: Value) -> float | str:
     return str(v) if math.isnan(v) or math.isinf(v) else v
 
 
+EXACT_MORE = 1
+"""A value written exactly in this many places more than the style's is written so, not rounded
+(one: a product of two values exact at 4 places, such as 3/8 × 1/4, needs a fifth; more would
+widen a card's value past the six characters a layout plans for)."""
+
+
 def decimal(value: Value, places: int, digits: int = 3) -> str:
     """``value`` with ``places`` digits after the point; a nonzero value that would round to
     zero there (``0.0000``) with ``digits`` significant digits instead (``5.52e-06``): a
-    vanishing gradient is not a zero. Non-finite values as Python writes them."""
+    vanishing gradient is not a zero. A value that one place more writes exactly
+    (``EXACT_MORE``) is written with them (``0.09375``, ``1.40625``, not ``0.0938`` and
+    ``1.4062``): rounded, the products on a unit's lines did not add up to the sum written
+    beside it (mlp: 0.3750 + 0.1875 + 0.0938 + 0.7500 = 1.4063 against Σ = 1.4062). A printed
+    tensor stays as PyTorch prints it (`torch_str`). Non-finite values as Python writes them.
+
+    >>> decimal(0.09375, 4), decimal(1.40625, 4), decimal(0.375, 4), decimal(1 / 3, 4), decimal(0.140625, 4)
+    ('0.09375', '1.40625', '0.3750', '0.3333', '0.1406')
+    """
     v = _finite(value)
     if isinstance(v, str):
         return v
     text = f"{v:.{places}f}"
     if v != 0 and float(text) == 0:
         return significant(v, digits)
+    exact = Fraction(v)
+    if Fraction(text) != exact:
+        longer = (f"{v:.{places + more}f}" for more in range(1, EXACT_MORE + 1))
+        return next((t for t in longer if Fraction(t) == exact), text)
     return text
 
 

@@ -73,15 +73,69 @@ def test_the_recap_covers_no_unit_and_no_line_of_a_network(name: str, aspect: st
     assert [(b["text"], ln["role"], ln["bbox"]) for b in boards for ln in lines if _crosses(b["bbox"], ln["bbox"])] == []
 
 
-@pytest.mark.parametrize("name", ["grad_accumulation", "backward_walk"])
-def test_the_recap_numbers_are_as_large_as_the_cards_values_at_9_16(name: str) -> None:
+@pytest.mark.parametrize(("name", "aspect"), [("grad_accumulation", "9:16"), ("backward_walk", "9:16"),
+                                             ("backward_walk", "1:1")])
+def test_the_recap_numbers_are_as_large_as_the_cards_values(name: str, aspect: str) -> None:
     """The takeaway's numbers are no smaller than the values of the cards they sum up (review 4
     item 9: at 9:16 grad_accumulation's `w.grad after call 2 = 12   w.grad = 6` and backward_walk's
     `w1.grad = 8/3 = tensor(2.6667)` were ~10 px lines under 30 px cards, the smallest text on
-    the phone screen)."""
-    items, boards = _last(name, "9:16")
+    the phone screen). At 1:1 backward_walk's graph fills the square under its one lit line: the
+    board found no spot at all (issue 39 item 6: `tensor(2.6667)` never shown), and set at the
+    layout's scale, not at the least readable size the cards' values keep, its numbers were
+    ~6 px beside 11 px names."""
+    items, boards = _last(name, aspect)
     values = [i["bbox"][3] - i["bbox"][1] for i in items if i["role"] == "value" and i["id"] and
               not i["id"].startswith("bucket")]
     assert values
     for b in boards:
         assert b["bbox"][3] - b["bbox"][1] >= max(values) - 1.0, (b["text"], b["bbox"], max(values))
+
+
+def test_a_square_frame_s_recap_takes_the_code_pane_s_band() -> None:
+    """backward_walk at 1:1: the code pane (its lit line alone) gives way at the takeaway and the
+    board stands where it was, over the graph, covering no card, text or badge."""
+    items, boards = _last("backward_walk", "1:1")
+    assert [i["text"] for i in items if i["role"] == "code"] == []
+    others = [i for i in items if i["role"] not in ("recap", "takeaway", "caption", "caption_bar")]
+    for b in boards:
+        assert [o["text"] or o["role"] for o in others if _meets(b["bbox"], o["bbox"])] == [], b["text"]
+        assert b["bbox"][3] < min(o["bbox"][1] for o in others if o["role"] in ("card", "badge"))
+
+
+def test_the_board_stands_near_what_it_names() -> None:
+    """graph_build at 9:16: the board naming L (`L = 4/9`, `L.grad_fn = PowBackward0`) stood
+    between w2 and z, 350 px from L, and read as their note (review 5); the legend beside L now
+    gives way and the board stands there, within a quarter of the frame's height of L, 2 s into
+    the takeaway."""
+    from scenes.render.camera_plan import load_and_plan_at
+
+    checked, plan = load_and_plan_at(storyboard_path("graph_build"), aspect="9:16")  # with its camera, as rendered
+    opts = RenderOptions(aspect="9:16")
+    recap = next(c for c in plan.cues if c.kind == "recap")
+    (sample,) = inspect_clip(checked, plan, opts, frames=[round((recap.start + 2.0) * fps_of(opts))])
+    items = [i for i in sample["items"] if i["opacity"] >= 0.1]
+    boards = [i for i in items if i["role"] == "recap"]
+    assert boards
+    (card,) = [i["bbox"] for i in items if i["role"] == "card" and i["id"] == "t8"]  # L
+    centre = lambda b: ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)  # noqa: E731
+    for b in boards:
+        (bx, by), (cx, cy) = centre(b["bbox"]), centre(card)
+        assert ((bx - cx) ** 2 + (by - cy) ** 2) ** 0.5 <= 0.25 * 854, (b["text"], b["bbox"], card)
+
+
+def test_a_row_s_name_and_equals_sit_on_its_values_line() -> None:
+    """A name set smaller than its numbers stands on their baseline, not centred on their ink
+    (review 5: grad_accumulation's `w.grad after call 2 =` stood above its large 12); each `=`
+    at the middle of the name's x-height."""
+    from types import SimpleNamespace
+
+    from scenes.draw.recap import Recap
+    from scenes.draw.visuals.baseline import baseline
+    from scenes.theme import default_theme
+
+    theme = default_theme()
+    row = Recap._row(SimpleNamespace(theme=theme),  # type: ignore[arg-type]
+                     "w.grad after call 2", ["12"], 18.5, 60.0)
+    name, (sign, value) = row[0], row.values
+    assert baseline(name) == pytest.approx(baseline(value), abs=1e-3)
+    assert baseline(value) < sign.get_y() < baseline(value) + name.height / 2

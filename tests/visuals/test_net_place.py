@@ -79,3 +79,29 @@ def test_the_network_fills_its_region_with_no_line_through_a_unit(mlp, aspect: s
         need = tally_height(row, big, parts.side, THEME.spacing.item_gap)
         assert tt - tb >= need - 1e-9 and (tl >= right if parts.side else tb >= top)
         assert parts.side == (aspect == "16:9")  # beside the network in a wide frame, above it in a tall one
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_a_unit_s_name_is_readable_and_clear_of_its_ring(mlp, aspect: str) -> None:
+    """Review 5: mlp's unit names touched their circles at 480p (``h1_0``'s corners 0-1 px from
+    the ring's ink): each glyph's box stands 2 px at least inside the ring, at 11 px glyphs."""
+    pytest.importorskip("manim")
+    from scenes.draw.collisions import SHORT_SIDE, glyph_height
+    from scenes.draw.visuals.bucket import STROKE_UNIT
+    from scenes.draw.visuals.network import unit_circle
+
+    net, plan, source = mlp
+    spec = THEME.aspect(aspect)
+    px = SHORT_SIDE / min(spec.frame_width, spec.frame_height)  # pixels per scene unit at 480p
+    region = graph_region(plan, source, spec, THEME)
+    parts = split_region(region, _names_width(net), None, THEME.proportions.tally_side, THEME.spacing.item_gap)
+    places = network_places(net, parts.units, THEME)
+    for uid, unit in net.units.items():
+        drawn = unit_circle(unit.name, places.centre[uid], places.radius, "result", THEME)
+        text, ring = drawn.text, drawn.ring
+        (cx, cy) = places.centre[uid]
+        corner = max(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 for glyph in text.submobjects
+                     for x, y, _ in (glyph.get_corner(c) for c in ([1, 1, 0], [-1, 1, 0], [1, -1, 0], [-1, -1, 0])))
+        inner = places.radius - ring.get_stroke_width() * STROKE_UNIT / 2
+        assert (inner - corner) * px >= 2.0, (unit.name, round((inner - corner) * px, 2))
+        assert glyph_height({"bbox": [0, 0, text.width * px, text.height * px], "text": unit.name}) >= 11, unit.name
