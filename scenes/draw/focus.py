@@ -28,8 +28,9 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, Colours, carried_off, colours, crosses, glide, glide_in, glide_out, gone_by, hop,
-                               moved_bounds, restore, seen_until, settled, shows_from, span, through, ways, zoom_shape)
+from scenes.draw.glide import (CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, crosses, first_met, glide, glide_in,
+                               glide_out, gone_by, hop, moved_bounds, restore, seen_until, settled, shows_from, span,
+                               through, ways, zoom_shape)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -50,6 +51,19 @@ at 15 per second, while the graph under it has moved by less than a pixel or two
 def _before_the_move(t: float) -> float:
     """A fade done by `GONE_BY` of the move."""
     return min(1.0, t / GONE_BY)
+
+
+def _together(values: dict[int, float], owners: dict[int, list[Mobject]]) -> dict[int, float]:
+    """``values`` (shape id -> a share of a move: how far along its way it is seen, or when a
+    shape that moves meets it) made one for a card and its marks, the least of theirs: a mark
+    takes its cards', then a card its marks' (an arrow's two cards do not wait for it)."""
+    for _ in range(2):
+        for m in list(values):
+            own = [o for o in owners.get(m, []) if id(o) in values]
+            values[m] = min([values[m], *(values[id(o)] for o in own)])
+            if len(own) == 1:
+                values[id(own[0])] = min(values[id(own[0])], values[m])
+    return values
 
 
 class CameraFocus(View):
@@ -378,13 +392,7 @@ class CameraFocus(View):
         # pass over a pane or the caption, or out of the frame (it may cross the safe edge as it
         # goes, faded: a camera carries it off); a card and its marks on one curve, the soonest
         # of theirs (a badge goes with its card)
-        untils = {id(m): seen_until(bounds(m), way, off) for m, _ in leaving}
-        for _ in range(2):  # a mark's own cards, then a card's marks (an arrow's two cards do not wait for it)
-            for m, _ in leaving:
-                own = [o for o in owners.get(id(m), []) if id(o) in untils]
-                untils[id(m)] = min([untils[id(m)], *(untils[id(o)] for o in own)])
-                if len(own) == 1:
-                    untils[id(own[0])] = min(untils[id(own[0])], untils[id(m)])
+        untils = _together({id(m): seen_until(bounds(m), way, off) for m, _ in leaving}, owners)
         hopping = [(m, t) for m, t in leaving if untils[id(m)] <= 0.0]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
@@ -393,9 +401,16 @@ class CameraFocus(View):
         gone = share if (hopping or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
         back = 1.0 - share if (coming or crossing) else 1.0
         rate = settled(gone, back)
+        # one that would be gone within a frame or two is held where it is seen as it fades
+        # (`glide_out`), gone before a card that moves meets it there
+        g = self.ctx.state.graph
+        cards = {id(c) for c in (*g.cards.values(), *g.buckets.values())}
+        movers = [bounds(m) for m in moving if id(m) in cards]
+        met = _together({id(m): first_met(bounds(m), way, rate, untils[id(m)], movers) for m, _ in leaving
+                         if 0.0 < untils[id(m)] and gone_by(rate, untils[id(m)]) < FADE_LEAST}, owners)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]
-        out += [glide_out(m, way, rate, gone_by(rate, untils[id(m)])) for m, _ in leaving if untils[id(m)] > 0.0]
+        out += [glide_out(m, way, rate, untils[id(m)], met.get(id(m), 1.0)) for m, _ in leaving if untils[id(m)] > 0.0]
         out += [glide(m, way, rate) for m in moving]
         out += [glide_in(m, target, way, rate, f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]

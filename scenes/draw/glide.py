@@ -261,21 +261,68 @@ def gone_by(rate: Callable[[float], float], until: float, steps: int = 96) -> fl
     return next((k / steps for k in range(steps + 1) if rate(k / steps) >= until - 1e-9), 1.0)
 
 
-def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], by: float) -> Animation:
-    """``m`` carried along ``way`` with the rest of the picture (``rate``: how far along) and
-    fading out from the play's start to ``by`` of it (`gone_by`: before it leaves the view or
-    passes over a pane), eased by a sine: what a move takes out of view leaves with the move, as
-    a camera would show it, not in a frame or two before it (issue 39: L's card dropped from
-    full opacity to 0.15 in one frame while inside the frame)."""
+FADE_LEAST = 0.5
+"""The least share of a camera's move over which what it takes out of view fades (`fades_by`):
+at least 0.3 s of the shortest move (``camera_least``), three frames at 10 a second, so that no
+frame takes half of its opacity."""
+
+
+def fades_by(rate: Callable[[float], float], until: float, met: float = 1.0) -> float:
+    """The share of the play by which a shape that leaves the view over a glide (``rate``: the
+    glide's, from the play's share to how far along its way) has faded out: by where it has come
+    ``until`` of the way (`gone_by`: where it would pass over a pane or the caption, or out of the
+    frame), but over `FADE_LEAST` of the play at least, unless a shape that moves meets it sooner
+    (``met``, a share of the play): `glide_out` holds it at ``until`` of the way while it fades.
+
+    >>> fades_by(span(0.0, 1.0, linear), 0.75), fades_by(span(0.0, 1.0, linear), 1 / 16), fades_by(span(0.0, 1.0, linear), 0.0, met=0.25)
+    (0.75, 0.5, 0.25)
+    """
+    return max(gone_by(rate, until), min(FADE_LEAST, met))
+
+
+def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], until: float, met: float = 1.0) -> Animation:
+    """``m`` carried along ``way`` with the rest of the picture (``rate``: how far along) as far
+    as ``until`` of it (`seen_until`: before it leaves the view or passes over a pane), and held
+    there, fading out from the play's start (linearly) to `fades_by` of it; once gone it goes
+    on unseen to where the move puts it (a later move or its return starts there): what a move takes out
+    of view leaves with the move, as a camera would show it, not in a frame or two before it
+    (issue 39: L's card dropped from full opacity to 0.15 in one frame while inside the frame;
+    missing_gradient's z - 1, which the move in on w carried under the code pane within a
+    sixteenth of its way, did so too). ``met``: the share of the play at which a shape that
+    moves first meets it where it is held (`first_met`): it is gone by then."""
     start, gone = m.copy(), m.copy().set_opacity(0.0)
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
-    fade = span(0.0, by, linear)
+    fade = span(0.0, fades_by(rate, until, met), linear)
 
     def step(mob: Mobject, alpha: float) -> None:
-        blend(mob, start, gone, fade(alpha))  # its colours; its points are the glide's
-        _carry(at, way(rate(alpha)))
+        faded = fade(alpha)
+        blend(mob, start, gone, faded)  # its colours; its points are the glide's, held while it shows
+        _carry(at, way(rate(alpha) if faded >= 1.0 else min(rate(alpha), until)))
 
     return Driven(m, step, rate_func=linear)
+
+
+def first_met(box: Rect, way: Way, rate: Callable[[float], float], until: float, movers: Sequence[Rect],
+              steps: int = 48) -> float:
+    """The first share of the play at which one of ``movers`` (boxes carried along ``way`` as
+    ``rate`` says) meets ``box`` as `glide_out` carries it (held at ``until`` of the way); 1 where
+    none does. A mover that meets it where both start (an arrow's card) is not counted.
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> first_met((2.0, 0.0, 3.0, 1.0), right, span(0.0, 1.0, linear), 0.0, [(0.0, 0.0, 1.5, 1.0), (2.5, 0.0, 2.9, 0.5)], 8)
+    0.25
+    """
+    def moved(b: Rect, s: float) -> Rect:
+        z = way(s)
+        lo, hi = z.point((b[0], b[1])), z.point((b[2], b[3]))
+        return (lo[0], lo[1], hi[0], hi[1])
+
+    apart = [b for b in movers if not meets(box, b)]
+    for k in range(steps + 1):
+        r = rate(k / steps)
+        if any(meets(moved(box, min(r, until)), moved(b, r)) for b in apart):
+            return k / steps
+    return 1.0
 
 
 def zoom_shape(m: Mobject, z: Zoom) -> Mobject:
