@@ -249,10 +249,6 @@ STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
     # (clip, aspect): a card that blinks out in a camera move (continuity.drops), the nine clips at 16:9 and 9:16
-    ("missing_gradient", "16:9"): ("z - 1 (t4) at 28.27 s goes from 1.0 to 0.13 in one frame: the 0.6 s move in on w's "
-                                   "visit carries it up under the code pane (22 px above it, across its right edge) "
-                                   "within the first sixteenth of every way it may take (scenes.draw.glide.seen_until), "
-                                   "so it is gone by then; it fades with the move only where the move leaves it room"),
 }
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16
