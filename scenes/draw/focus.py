@@ -23,14 +23,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from manim import Animation, FadeOut, Mobject, Transform, VMobject
+from manim.utils.rate_functions import linear
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, crosses, first_met, glide, glide_in,
-                               glide_out, gone_by, hop, moved_bounds, restore, seen_until, settled, shows_from, span,
-                               through, ways, zoom_shape)
+from scenes.draw.glide import (CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, comes_in, crosses, first_met, glide,
+                               glide_in, glide_out, gone_by, hop, moved_bounds, restore, seen_until, settled, shows_from,
+                               span, through, ways, zoom_shape)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -399,7 +400,7 @@ class CameraFocus(View):
         fades = int(bool(hopping or notes or crossing)) + int(bool(coming or crossing))
         share = min(1.0 / 3.0, CAMERA_FADES / fades) if fades else 0.0
         gone = share if (hopping or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
-        back = 1.0 - share if (coming or crossing) else 1.0
+        back = 1.0 - (comes_in(share, gone) if coming else share) if (coming or crossing) else 1.0
         rate = settled(gone, back)
         # one that would be gone within a frame or two is held where it is seen as it fades
         # (`glide_out`), gone before a card that moves meets it there
@@ -414,7 +415,7 @@ class CameraFocus(View):
         out += [glide(m, way, rate) for m in moving]
         out += [glide_in(m, target, way, rate, f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
-        out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
+        out += [hop(m, target, back, 1.0, out=False, eased=linear) for m, target in coming]
         self.rec.faded = faded
         self.moving = ({id(m) for m, _ in leaving + coming + crossing} | {id(m) for m in moving}
                        | {id(m) for m, _, _ in entering})

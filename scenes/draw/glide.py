@@ -53,12 +53,14 @@ class Driven(UpdateFromAlphaFunc):
         return Mobject()  # what Manim's Animation holds before it begins
 
 
-def hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animation:
+def hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool,
+        eased: Callable[[float], float] = smooth) -> Animation:
     """``m`` fades out where it is from ``t0`` to ``t1`` of the play and then moves to ``target``
-    unseen (``out``), or moves there unseen and fades in over that part: no half-faded shape
-    slides across the code or the captions. (Each way copies only the shapes it blends.)"""
+    unseen (``out``), or moves there unseen and fades in over that part (``eased``): no
+    half-faded shape slides across the code or the captions. (Each way copies only the shapes
+    it blends.)"""
     start = m.copy()
-    rate = span(t0, t1)
+    rate = span(t0, t1, eased)
     if out:
         gone = m.copy().set_opacity(0.0)
 
@@ -203,19 +205,39 @@ def shows_from(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float | Non
 
 def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], float], shows: float) -> Animation:
     """``m``, out of view (faded), carried along ``way`` with the rest of the picture (``rate``:
-    how far along) and fading in to ``target``'s colours from ``shows`` of the way, where it is
-    in view for good (`shows_from`): what a move brings back into view comes in over the glide,
-    as a camera would show it, not all at once after it (review 3: the walk's last move out
-    popped the rest of the graph in)."""
+    how far along) and fading in to ``target``'s colours (linearly) from where it has come
+    ``shows`` of the way, in view for good (`shows_from`), to the play's end, where the glide
+    may have ended before (`comes_in`): what a move brings back into view comes in over the
+    glide, as a camera would show it, not all at once after it (review 3: the walk's last move
+    out popped the rest of the graph in)."""
     start = m.copy()
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+    fade = span(gone_by(rate, shows), 1.0, linear)
 
     def step(mob: Mobject, alpha: float) -> None:
-        r = rate(alpha)
-        blend(mob, start, target, max(0.0, (r - shows) / (1.0 - shows)))  # its colours; its points are the glide's
-        _carry(at, way(r))
+        blend(mob, start, target, fade(alpha))  # its colours; its points are the glide's
+        _carry(at, way(rate(alpha)))
 
     return Driven(m, step, rate_func=linear)
+
+
+GLIDE_LEAST = 0.45
+"""The least share of a camera's move the glide takes where what comes back must fade in after
+it (`comes_in`): in the shortest move (0.6 s), about four frames at 15 a second."""
+
+
+def comes_in(share: float, gone: float) -> float:
+    """The share at the end of a camera's move over which what it brings back where the glide
+    cannot carry it in view (`shows_from` says None: it clears the caption or a pane only as
+    the glide ends) fades in where it lands: `FADE_LEAST` where the glide, from ``gone`` of the
+    move, still takes `GLIDE_LEAST` of it, else what is left, but the fades' ``share`` at least
+    (backward_walk 16:9: x, w1 and w2 came up from under the caption and faded in in 0.2 s,
+    eased: 0.43 of their opacity and more in one frame).
+
+    >>> comes_in(1 / 3, 0.0), comes_in(0.25, 0.25), comes_in(0.3, 0.5)
+    (0.5, 0.3, 0.3)
+    """
+    return max(share, min(FADE_LEAST, 1.0 - gone - GLIDE_LEAST))
 
 
 def seen_until(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float:
