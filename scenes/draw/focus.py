@@ -29,9 +29,9 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, comes_in, crosses, first_met, glide,
-                               glide_in, glide_out, gone_by, hop, moved_bounds, restore, seen_until, settled, shows_from,
-                               span, through, ways, zoom_shape)
+from scenes.draw.glide import (CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, comes_from, crosses, first_met,
+                               glide, glide_in, glide_out, gone_by, hop, last_met, moved_bounds, restore, seen_until,
+                               settled, shows_from, span, through, ways, zoom_shape)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -54,16 +54,18 @@ def _before_the_move(t: float) -> float:
     return min(1.0, t / GONE_BY)
 
 
-def _together(values: dict[int, float], owners: dict[int, list[Mobject]]) -> dict[int, float]:
-    """``values`` (shape id -> a share of a move: how far along its way it is seen, or when a
-    shape that moves meets it) made one for a card and its marks, the least of theirs: a mark
-    takes its cards', then a card its marks' (an arrow's two cards do not wait for it)."""
+def _together(values: dict[int, float], owners: dict[int, list[Mobject]],
+              pick: Callable[[list[float]], float] = min) -> dict[int, float]:
+    """``values`` (shape id -> a share of a move: how far along its way it is seen, when a shape
+    that moves meets it, when it fades in) made one for a card and its marks, the least of
+    theirs (``pick``): a mark takes its cards', then a card its marks' (an arrow's two cards do
+    not wait for it)."""
     for _ in range(2):
         for m in list(values):
             own = [o for o in owners.get(m, []) if id(o) in values]
-            values[m] = min([values[m], *(values[id(o)] for o in own)])
+            values[m] = pick([values[m], *(values[id(o)] for o in own)])
             if len(own) == 1:
-                values[id(own[0])] = min(values[id(own[0])], values[m])
+                values[id(own[0])] = pick([values[id(own[0])], values[m]])
     return values
 
 
@@ -400,22 +402,26 @@ class CameraFocus(View):
         fades = int(bool(hopping or notes or crossing)) + int(bool(coming or crossing))
         share = min(1.0 / 3.0, CAMERA_FADES / fades) if fades else 0.0
         gone = share if (hopping or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
-        back = 1.0 - (comes_in(share, gone) if coming else share) if (coming or crossing) else 1.0
+        back = 1.0 - share if (coming or crossing) else 1.0
         rate = settled(gone, back)
         # one that would be gone within a frame or two is held where it is seen as it fades
-        # (`glide_out`), gone before a card that moves meets it there
-        g = self.ctx.state.graph
-        cards = {id(c) for c in (*g.cards.values(), *g.buckets.values())}
-        movers = [bounds(m) for m in moving if id(m) in cards]
-        met = _together({id(m): first_met(bounds(m), way, rate, untils[id(m)], movers) for m, _ in leaving
+        # (`glide_out`), gone before a shape that glides on (or leaves by a longer way) meets it
+        # there; what comes back where it lands fades in there once none passes over it
+        movers = [(bounds(m), 1.0, 1.0) for m in [*moving, *(m for m, _, _ in entering)]]
+        movers += [(bounds(m), u, gone_by(rate, u)) for m, _ in leaving if (u := untils[id(m)]) > 0.0]
+        # (an arrow, its cards': the one that glides on covers it as it comes)
+        met = _together({id(m): first_met(bounds(m), way, rate, untils[id(m)], movers)
+                         if len(owners.get(id(m), [])) < 2 else 1.0 for m, _ in leaving
                          if 0.0 < untils[id(m)] and gone_by(rate, untils[id(m)]) < FADE_LEAST}, owners)
+        lands = _together({id(m): comes_from(back, last_met(bounds(t), way, rate, movers)) for m, t in coming},
+                          owners, max)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]
         out += [glide_out(m, way, rate, untils[id(m)], met.get(id(m), 1.0)) for m, _ in leaving if untils[id(m)] > 0.0]
         out += [glide(m, way, rate) for m in moving]
         out += [glide_in(m, target, way, rate, f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
-        out += [hop(m, target, back, 1.0, out=False, eased=linear) for m, target in coming]
+        out += [hop(m, target, lands[id(m)], 1.0, out=False, eased=linear) for m, target in coming]
         self.rec.faded = faded
         self.moving = ({id(m) for m, _ in leaving + coming + crossing} | {id(m) for m in moving}
                        | {id(m) for m, _, _ in entering})

@@ -207,9 +207,9 @@ def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], floa
     """``m``, out of view (faded), carried along ``way`` with the rest of the picture (``rate``:
     how far along) and fading in to ``target``'s colours (linearly) from where it has come
     ``shows`` of the way, in view for good (`shows_from`), to the play's end, where the glide
-    may have ended before (`comes_in`): what a move brings back into view comes in over the
-    glide, as a camera would show it, not all at once after it (review 3: the walk's last move
-    out popped the rest of the graph in)."""
+    may have ended before: what a move brings back into view comes in over the glide, as a
+    camera would show it, not all at once after it (review 3: the walk's last move out popped
+    the rest of the graph in)."""
     start = m.copy()
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
     fade = span(gone_by(rate, shows), 1.0, linear)
@@ -221,23 +221,18 @@ def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], floa
     return Driven(m, step, rate_func=linear)
 
 
-GLIDE_LEAST = 0.45
-"""The least share of a camera's move the glide takes where what comes back must fade in after
-it (`comes_in`): in the shortest move (0.6 s), about four frames at 15 a second."""
+def comes_from(back: float, met: float) -> float:
+    """The share of a camera's move from which what it brings back where the glide cannot carry
+    it in view (`shows_from` says None: it clears the caption or a pane only as the glide ends)
+    fades in where it lands (`hop`): once no shape that moves meets it there (``met``,
+    `last_met`), over `FADE_LEAST` of the move at most, and from ``back`` (where the glide
+    ends) at the latest (backward_walk 16:9 at 26.33 s: x, w1 and w2 came up from under the
+    caption and faded in after the glide, in 0.2 s eased: 0.43 to 0.97 in one frame).
 
-
-def comes_in(share: float, gone: float) -> float:
-    """The share at the end of a camera's move over which what it brings back where the glide
-    cannot carry it in view (`shows_from` says None: it clears the caption or a pane only as
-    the glide ends) fades in where it lands: `FADE_LEAST` where the glide, from ``gone`` of the
-    move, still takes `GLIDE_LEAST` of it, else what is left, but the fades' ``share`` at least
-    (backward_walk 16:9: x, w1 and w2 came up from under the caption and faded in in 0.2 s,
-    eased: 0.43 of their opacity and more in one frame).
-
-    >>> comes_in(1 / 3, 0.0), comes_in(0.25, 0.25), comes_in(0.3, 0.5)
-    (0.5, 0.3, 0.3)
+    >>> comes_from(2 / 3, 0.2), comes_from(2 / 3, 0.6), comes_from(2 / 3, 0.9)
+    (0.5, 0.6, 0.6666666666666666)
     """
-    return max(share, min(FADE_LEAST, 1.0 - gone - GLIDE_LEAST))
+    return min(back, max(1.0 - FADE_LEAST, met))
 
 
 def seen_until(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float:
@@ -324,27 +319,53 @@ def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], until: float
     return Driven(m, step, rate_func=linear)
 
 
-def first_met(box: Rect, way: Way, rate: Callable[[float], float], until: float, movers: Sequence[Rect],
+Mover = tuple[Rect, float, float]
+"""A shape a camera move carries, as `first_met` and `last_met` read it: its box where the move
+starts, the share of the way at which it is held (1: it glides all the way) and the share of
+the play until which it shows (1: to the end)."""
+
+
+def _moved(way: Way, b: Rect, s: float) -> Rect:
+    """``b`` where ``way`` has it at ``s`` of the way."""
+    z = way(s)
+    lo, hi = z.point((b[0], b[1])), z.point((b[2], b[3]))
+    return (lo[0], lo[1], hi[0], hi[1])
+
+
+def first_met(box: Rect, way: Way, rate: Callable[[float], float], until: float, movers: Sequence[Mover],
               steps: int = 48) -> float:
-    """The first share of the play at which one of ``movers`` (boxes carried along ``way`` as
-    ``rate`` says) meets ``box`` as `glide_out` carries it (held at ``until`` of the way); 1 where
-    none does. A mover that meets it where both start (an arrow's card) is not counted.
+    """The first share of the play at which one of ``movers`` (carried along ``way`` as ``rate``
+    says, while it shows) meets ``box`` as `glide_out` carries it (held at ``until`` of the way);
+    1 where none does. A mover that meets it where both start (an arrow's card, itself) is not
+    counted.
 
     >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
-    >>> first_met((2.0, 0.0, 3.0, 1.0), right, span(0.0, 1.0, linear), 0.0, [(0.0, 0.0, 1.5, 1.0), (2.5, 0.0, 2.9, 0.5)], 8)
+    >>> first_met((2.0, 0.0, 3.0, 1.0), right, span(0.0, 1.0, linear), 0.0, [((0.0, 0.0, 1.5, 1.0), 1.0, 1.0), ((2.5, 0.0, 2.9, 0.5), 1.0, 1.0)], 8)
     0.25
     """
-    def moved(b: Rect, s: float) -> Rect:
-        z = way(s)
-        lo, hi = z.point((b[0], b[1])), z.point((b[2], b[3]))
-        return (lo[0], lo[1], hi[0], hi[1])
-
-    apart = [b for b in movers if not meets(box, b)]
+    apart = [m for m in movers if not meets(box, m[0])]
     for k in range(steps + 1):
         r = rate(k / steps)
-        if any(meets(moved(box, min(r, until)), moved(b, r)) for b in apart):
+        if any(k / steps < t and meets(_moved(way, box, min(r, until)), _moved(way, b, min(r, u))) for b, u, t in apart):
             return k / steps
     return 1.0
+
+
+def last_met(box: Rect, way: Way, rate: Callable[[float], float], movers: Sequence[Mover], steps: int = 48) -> float:
+    """The last share of the play at which one of ``movers`` (carried along ``way`` as ``rate``
+    says, while it shows) meets ``box``, where the move lands a shape (`hop`: it fades in there);
+    0 where none does. A mover that meets it where both land is not counted.
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> last_met((3.0, 0.0, 4.0, 1.0), right, span(0.0, 1.0, linear), [((1.0, 0.0, 1.5, 1.0), 1.0, 1.0)], 8)
+    0.625
+    """
+    apart = [m for m in movers if not meets(box, _moved(way, m[0], m[1]))]
+    for k in range(steps, -1, -1):
+        r = rate(k / steps)
+        if any(k / steps < t and meets(box, _moved(way, b, min(r, u))) for b, u, t in apart):
+            return k / steps
+    return 0.0
 
 
 def zoom_shape(m: Mobject, z: Zoom) -> Mobject:

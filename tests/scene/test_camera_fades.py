@@ -8,7 +8,7 @@ from manim import Square
 from manim.utils.rate_functions import linear
 
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import FADE_LEAST, comes_in, glide_in, glide_out, hop, seen_until, settled, ways
+from scenes.draw.glide import FADE_LEAST, comes_from, first_met, glide_in, glide_out, hop, seen_until, settled, ways
 from scenes.layout.camera import meets
 from scenes.layout.focus import Zoom
 
@@ -48,23 +48,39 @@ def test_a_card_the_move_carries_under_a_pane_at_once_fades_over_frames_where_it
 def test_what_a_move_brings_back_late_fades_in_over_frames() -> None:
     """backward_walk 16:9 at 26.33 s: the move out from L's visit to yh's brought x, w1 and w2 up
     from under the caption, in view only as the glide ended, so they faded in where they landed
-    in the move's last 0.2 s, eased: 0.43 to 0.97 in one frame, three cards at once (a pop).
-    Now the glide leaves half the move for them, and they fade in linearly over it; one that
-    glides into view late in a glide that ends early fades in until the move's end."""
-    back = 1.0 - comes_in(1 / 3, 0.0)  # the fades' share of a move with only something coming back
-    assert back <= 1.0 - FADE_LEAST
+    in the move's last third (0.2 s), eased: 0.43 to 0.97 in one frame, three cards at once (a
+    pop). Now they fade in there linearly from half the move on (or once nothing passes over
+    where they land); one that glides into view late fades in until the move's end, not only
+    until the glide's."""
+    back = 1.0 - 1.0 / 3.0  # the glide's end, with only what comes back to fade
+    assert comes_from(back, 0.2) == 1.0 - FADE_LEAST and comes_from(back, 0.9) == back
     card = Square(1.0, fill_opacity=1.0)
     target = card.copy().shift([0.0, 2.0, 0.0])
     card.set_opacity(0.0)
-    frames = _frames(hop(card, target, back, 1.0, out=False, eased=linear), card)
+    frames = _frames(hop(card, target, comes_from(back, 0.0), 1.0, out=False, eased=linear), card)
     rises = [b[0] - a[0] for a, b in zip(frames, frames[1:])]
     assert frames[-1][0] == 1.0 and max(rises) < 0.5, rises
 
     way = ways(Zoom(0.5, (0.0, -3.0), (0.0, 0.0)))[0]  # up from under the caption, smaller
-    rate = settled(0.0, back)
+    rate = settled(0.0, 0.5)  # a glide over the first half of the move
     card = Square(1.0, fill_opacity=1.0).move_to([0.0, -3.0, 0.0])
     target = card.copy().shift([0.0, 3.0, 0.0]).scale(0.5)
     card.set_opacity(0.0)
     frames = _frames(glide_in(card, target, way, rate, 0.75), card)
     rises = [b[0] - a[0] for a, b in zip(frames, frames[1:])]
     assert frames[-1][0] == 1.0 and max(rises) < 0.5, rises
+
+
+def test_a_card_held_while_it_fades_is_gone_before_a_card_gliding_on_meets_it() -> None:
+    """What leaves is held where it is seen while it fades (`glide_out`): the card gliding up
+    towards it (missing_gradient's z, towards z - 1) must find it gone (`first_met`)."""
+    rate = settled(0.0, 1.0)
+    way = ways(Zoom(1.0, (0.0, 0.0), (0.0, 2.0)))[0]  # straight up by two
+    held, below = (-0.5, 1.0, 0.5, 1.5), (-0.5, 0.0, 0.5, 0.5)
+    met = first_met(held, way, rate, 1 / 16, [(below, 1.0, 1.0)])
+    assert 0.0 < met < 1.0
+    card = Square(0.5, fill_opacity=1.0).move_to([0.0, 1.25, 0.0])
+    frames = _frames(glide_out(card, way, rate, 1 / 16, met), card)
+    for k, (o, box) in enumerate(frames):
+        if o > 0.0:  # shown: not past a sixteenth of the way, nor where the one below has come
+            assert box[1] <= 1.0 + 2.0 / 16 + 1e-9 and k / FRAMES < met, (k, o, box)
