@@ -136,14 +136,9 @@ STILL_TOO_SMALL: dict[tuple[str, str], str] = {
 STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.
 }
-_RING_GRAZE = ("w1's 8/3 riding on from w1's card to wait beside its bucket is hidden one frame near the bucket's "
-               "corner (50.13 s; a hidden span of its ride, onscreen.ride: the ring round the bucket and the dim x "
-               "stand there, not traced which): new with the close-ups that hold every input of a visit's child "
-               "(h/cam9), whose view on z leaves 8/3 waiting elsewhere beside w1; not fixed")
 STILL_BLINKS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16.
     # Since the arrows turn round along their own line (turn_round.TurnRound), no walk's arrow blinks
-    ("backward_walk", "16:9"): f"1 badge: {_RING_GRAZE}",
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
@@ -224,9 +219,6 @@ STILL_JUMPS: dict[tuple[str, str], str] = {
 }
 STILL_POPS: dict[tuple[str, str], str] = {
     # (clip, aspect): several cards shown in one frame (continuity.pops), the nine clips at 16:9 and 9:16
-    ("backward_walk", "16:9"): ("x, w1 and w2 at 36.53 s: the camera's 0.6 s move from L's visit to yh's brings "
-                                "them up from under the caption bar, in view only at its very end, so they fade "
-                                "in where they land in its last 0.1 s (scenes.draw.glide.shows_from)"),
 }
 STILL_LOOSE: dict[tuple[str, str], str] = {
     # (clip, aspect): an arrow clear of both cards it joins (continuity.loose_arrows), the nine
@@ -235,7 +227,6 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
-    ("backward_walk", "16:9"): f"1 token vanishes: {_RING_GRAZE}",
 }
 _IN_WALK = ("a move from one close view to the next, under the caption of the visit before, whose words name a card "
             "the next view leaves out (the plan holds back only the move in from the whole graph: which cards a view "
