@@ -404,20 +404,24 @@ class CameraFocus(View):
         gone = share if (hopping or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
         back = 1.0 - share if (coming or crossing) else 1.0
         rate = settled(gone, back)
-        # one that would be gone within a frame or two is held where it is seen as it fades
+        # a card that would be gone within a frame or two is held where it is seen as it fades
         # (`glide_out`), gone before a shape that glides on (or leaves by a longer way) meets it
-        # there; what comes back where it lands fades in there once none passes over it
+        # there (a visit's note fades as it goes); what comes back where it lands fades in there
+        # once none passes over it
         movers = [(bounds(m), 1.0, 1.0) for m in [*moving, *(m for m, _, _ in entering)]]
         movers += [(bounds(m), u, gone_by(rate, u)) for m, _ in leaving if (u := untils[id(m)]) > 0.0]
-        # (an arrow, its cards': the one that glides on covers it as it comes)
+        # (a card, and its marks with it; an arrow as its cards: the one that glides on covers it)
+        g = self.ctx.state.graph
+        cards = {id(c) for c in (*g.cards.values(), *g.buckets.values())}
         met = _together({id(m): first_met(bounds(m), way, rate, untils[id(m)], movers)
                          if len(owners.get(id(m), [])) < 2 else 1.0 for m, _ in leaving
-                         if 0.0 < untils[id(m)] and gone_by(rate, untils[id(m)]) < FADE_LEAST}, owners)
+                         if 0.0 < untils[id(m)] and gone_by(rate, untils[id(m)]) < FADE_LEAST
+                         and (id(m) in cards or owners.get(id(m)))}, owners)
         lands = _together({id(m): comes_from(back, last_met(bounds(t), way, rate, movers)) for m, t in coming},
                           owners, max)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]
-        out += [glide_out(m, way, rate, untils[id(m)], met.get(id(m), 1.0)) for m, _ in leaving if untils[id(m)] > 0.0]
+        out += [glide_out(m, way, rate, untils[id(m)], met.get(id(m), 0.0)) for m, _ in leaving if untils[id(m)] > 0.0]
         out += [glide(m, way, rate) for m in moving]
         out += [glide_in(m, target, way, rate, f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
