@@ -58,8 +58,8 @@ def _together(values: dict[int, float], owners: dict[int, list[Mobject]],
               pick: Callable[[list[float]], float] = min) -> dict[int, float]:
     """``values`` (shape id -> a share of a move: how far along its way it is seen, when a shape
     that moves meets it, when it fades in) made one for a card and its marks, the least of
-    theirs (``pick``): a mark takes its cards', then a card its marks' (an arrow's two cards do
-    not wait for it)."""
+    theirs (or the latest, as ``pick`` says): a mark takes its cards', then a card its marks'
+    (an arrow's two cards do not wait for it)."""
     for _ in range(2):
         for m in list(values):
             own = [o for o in owners.get(m, []) if id(o) in values]
