@@ -135,14 +135,9 @@ STILL_TOO_SMALL: dict[tuple[str, str], str] = {
 STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.
 }
-_RING_GRAZE = ("w1's 8/3 riding on from w1's card to wait beside its bucket is hidden one frame near the bucket's "
-               "corner (50.13 s; a hidden span of its ride, onscreen.ride: the ring round the bucket and the dim x "
-               "stand there, not traced which): new with the close-ups that hold every input of a visit's child "
-               "(h/cam9), whose view on z leaves 8/3 waiting elsewhere beside w1; not fixed")
 STILL_BLINKS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still blinks (continuity.blinks), checked for the nine clips at 16:9 and 9:16.
     # Since the arrows turn round along their own line (turn_round.TurnRound), no walk's arrow blinks
-    ("backward_walk", "16:9"): f"1 badge: {_RING_GRAZE}",
 }
 
 STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
@@ -220,9 +215,6 @@ STILL_JUMPS: dict[tuple[str, str], str] = {
 }
 STILL_POPS: dict[tuple[str, str], str] = {
     # (clip, aspect): several cards shown in one frame (continuity.pops), the nine clips at 16:9 and 9:16
-    ("backward_walk", "16:9"): ("x, w1 and w2 at 36.53 s: the camera's 0.6 s move from L's visit to yh's brings "
-                                "them up from under the caption bar, in view only at its very end, so they fade "
-                                "in where they land in its last 0.1 s (scenes.draw.glide.shows_from)"),
 }
 STILL_LOOSE: dict[tuple[str, str], str] = {
     # (clip, aspect): an arrow clear of both cards it joins (continuity.loose_arrows), the nine
@@ -231,7 +223,6 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
-    ("backward_walk", "16:9"): f"1 token vanishes: {_RING_GRAZE}",
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up
@@ -239,10 +230,6 @@ STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
     # (clip, aspect): a card that blinks out in a camera move (continuity.drops), the nine clips at 16:9 and 9:16
-    ("missing_gradient", "16:9"): ("z - 1 (t4) at 28.27 s goes from 1.0 to 0.13 in one frame: the 0.6 s move in on w's "
-                                   "visit carries it up under the code pane (22 px above it, across its right edge) "
-                                   "within the first sixteenth of every way it may take (scenes.draw.glide.seen_until), "
-                                   "so it is gone by then; it fades with the move only where the move leaves it room"),
 }
 STILL_RENAMED: dict[tuple[str, str], str] = {
     # (clip, aspect): a card whose name changes (continuity.renames), the nine clips at 16:9 and 9:16

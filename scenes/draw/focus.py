@@ -23,13 +23,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from manim import Animation, FadeOut, Mobject, Transform, VMobject
+from manim.utils.rate_functions import linear
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, Colours, carried_off, colours, crosses, glide, glide_in, glide_out, gone_by, hop,
-                               moved_bounds, restore, seen_until, settled, shows_from, span, through, ways, zoom_shape)
+from scenes.draw.glide import (CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, comes_from, crosses, first_met,
+                               glide, glide_in, glide_out, gone_by, hop, last_met, moved_bounds, restore, seen_until,
+                               settled, shows_from, span, through, ways, zoom_shape)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -50,6 +52,21 @@ at 15 per second, while the graph under it has moved by less than a pixel or two
 def _before_the_move(t: float) -> float:
     """A fade done by `GONE_BY` of the move."""
     return min(1.0, t / GONE_BY)
+
+
+def _together(values: dict[int, float], owners: dict[int, list[Mobject]],
+              pick: Callable[[list[float]], float] = min) -> dict[int, float]:
+    """``values`` (shape id -> a share of a move: how far along its way it is seen, when a shape
+    that moves meets it, when it fades in) made one for a card and its marks, the least of
+    theirs (or the latest, as ``pick`` says): a mark takes its cards', then a card its marks'
+    (an arrow's two cards do not wait for it)."""
+    for _ in range(2):
+        for m in list(values):
+            own = [o for o in owners.get(m, []) if id(o) in values]
+            values[m] = pick([values[m], *(values[id(o)] for o in own)])
+            if len(own) == 1:
+                values[id(own[0])] = pick([values[id(own[0])], values[m]])
+    return values
 
 
 class CameraFocus(View):
@@ -378,13 +395,7 @@ class CameraFocus(View):
         # pass over a pane or the caption, or out of the frame (it may cross the safe edge as it
         # goes, faded: a camera carries it off); a card and its marks on one curve, the soonest
         # of theirs (a badge goes with its card)
-        untils = {id(m): seen_until(bounds(m), way, off) for m, _ in leaving}
-        for _ in range(2):  # a mark's own cards, then a card's marks (an arrow's two cards do not wait for it)
-            for m, _ in leaving:
-                own = [o for o in owners.get(id(m), []) if id(o) in untils]
-                untils[id(m)] = min([untils[id(m)], *(untils[id(o)] for o in own)])
-                if len(own) == 1:
-                    untils[id(own[0])] = min(untils[id(own[0])], untils[id(m)])
+        untils = _together({id(m): seen_until(bounds(m), way, off) for m, _ in leaving}, owners)
         hopping = [(m, t) for m, t in leaving if untils[id(m)] <= 0.0]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
@@ -393,13 +404,28 @@ class CameraFocus(View):
         gone = share if (hopping or notes or crossing) else 0.0  # the part in which the rest moves: [gone, back]
         back = 1.0 - share if (coming or crossing) else 1.0
         rate = settled(gone, back)
+        # a card that would be gone within a frame or two is held where it is seen as it fades
+        # (`glide_out`), gone before a shape that glides on (or leaves by a longer way) meets it
+        # there (a visit's note fades as it goes); what comes back where it lands fades in there
+        # once none passes over it
+        movers = [(bounds(m), 1.0, 1.0) for m in [*moving, *(m for m, _, _ in entering)]]
+        movers += [(bounds(m), u, gone_by(rate, u)) for m, _ in leaving if (u := untils[id(m)]) > 0.0]
+        # (a card, and its marks with it; an arrow as its cards: the one that glides on covers it)
+        g = self.ctx.state.graph
+        cards = {id(c) for c in (*g.cards.values(), *g.buckets.values())}
+        met = _together({id(m): first_met(bounds(m), way, rate, untils[id(m)], movers)
+                         if len(owners.get(id(m), [])) < 2 else 1.0 for m, _ in leaving
+                         if 0.0 < untils[id(m)] and gone_by(rate, untils[id(m)]) < FADE_LEAST
+                         and (id(m) in cards or owners.get(id(m)))}, owners)
+        lands = _together({id(m): comes_from(back, last_met(bounds(t), way, rate, movers)) for m, t in coming},
+                          owners, max)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]
-        out += [glide_out(m, way, rate, gone_by(rate, untils[id(m)])) for m, _ in leaving if untils[id(m)] > 0.0]
+        out += [glide_out(m, way, rate, untils[id(m)], met.get(id(m), 0.0)) for m, _ in leaving if untils[id(m)] > 0.0]
         out += [glide(m, way, rate) for m in moving]
         out += [glide_in(m, target, way, rate, f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
-        out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
+        out += [hop(m, target, lands[id(m)], 1.0, out=False, eased=linear) for m, target in coming]
         self.rec.faded = faded
         self.moving = ({id(m) for m, _ in leaving + coming + crossing} | {id(m) for m in moving}
                        | {id(m) for m, _, _ in entering})

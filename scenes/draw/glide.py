@@ -53,12 +53,14 @@ class Driven(UpdateFromAlphaFunc):
         return Mobject()  # what Manim's Animation holds before it begins
 
 
-def hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animation:
+def hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool,
+        eased: Callable[[float], float] = smooth) -> Animation:
     """``m`` fades out where it is from ``t0`` to ``t1`` of the play and then moves to ``target``
-    unseen (``out``), or moves there unseen and fades in over that part: no half-faded shape
-    slides across the code or the captions. (Each way copies only the shapes it blends.)"""
+    unseen (``out``), or moves there unseen and fades in over that part (``eased``): no
+    half-faded shape slides across the code or the captions. (Each way copies only the shapes
+    it blends.)"""
     start = m.copy()
-    rate = span(t0, t1)
+    rate = span(t0, t1, eased)
     if out:
         gone = m.copy().set_opacity(0.0)
 
@@ -203,19 +205,34 @@ def shows_from(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float | Non
 
 def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], float], shows: float) -> Animation:
     """``m``, out of view (faded), carried along ``way`` with the rest of the picture (``rate``:
-    how far along) and fading in to ``target``'s colours from ``shows`` of the way, where it is
-    in view for good (`shows_from`): what a move brings back into view comes in over the glide,
-    as a camera would show it, not all at once after it (review 3: the walk's last move out
-    popped the rest of the graph in)."""
+    how far along) and fading in to ``target``'s colours (linearly) from where it has come
+    ``shows`` of the way, in view for good (`shows_from`), to the play's end, where the glide
+    may have ended before: what a move brings back into view comes in over the glide, as a
+    camera would show it, not all at once after it (review 3: the walk's last move out popped
+    the rest of the graph in)."""
     start = m.copy()
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+    fade = span(gone_by(rate, shows), 1.0, linear)
 
     def step(mob: Mobject, alpha: float) -> None:
-        r = rate(alpha)
-        blend(mob, start, target, max(0.0, (r - shows) / (1.0 - shows)))  # its colours; its points are the glide's
-        _carry(at, way(r))
+        blend(mob, start, target, fade(alpha))  # its colours; its points are the glide's
+        _carry(at, way(rate(alpha)))
 
     return Driven(m, step, rate_func=linear)
+
+
+def comes_from(back: float, met: float) -> float:
+    """The share of a camera's move from which what it brings back where the glide cannot carry
+    it in view (`shows_from` says None: it clears the caption or a pane only as the glide ends)
+    fades in where it lands (`hop`): once no shape that moves meets it there (``met``,
+    `last_met`), over `FADE_LEAST` of the move at most, and from ``back`` (where the glide
+    ends) at the latest (backward_walk 16:9 at 26.33 s: x, w1 and w2 came up from under the
+    caption and faded in after the glide, in 0.2 s eased: 0.43 to 0.97 in one frame).
+
+    >>> comes_from(2 / 3, 0.2), comes_from(2 / 3, 0.6), comes_from(2 / 3, 0.9)
+    (0.5, 0.6, 0.6666666666666666)
+    """
+    return min(back, max(1.0 - FADE_LEAST, met))
 
 
 def seen_until(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float:
@@ -261,21 +278,94 @@ def gone_by(rate: Callable[[float], float], until: float, steps: int = 96) -> fl
     return next((k / steps for k in range(steps + 1) if rate(k / steps) >= until - 1e-9), 1.0)
 
 
-def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], by: float) -> Animation:
-    """``m`` carried along ``way`` with the rest of the picture (``rate``: how far along) and
-    fading out from the play's start to ``by`` of it (`gone_by`: before it leaves the view or
-    passes over a pane), eased by a sine: what a move takes out of view leaves with the move, as
-    a camera would show it, not in a frame or two before it (issue 39: L's card dropped from
-    full opacity to 0.15 in one frame while inside the frame)."""
+FADE_LEAST = 0.5
+"""The least share of a camera's move over which what it takes out of view fades (`fades_by`):
+at least 0.3 s of the shortest move (``camera_least``), three frames at 10 a second, so that no
+frame takes half of its opacity."""
+
+
+def fades_by(rate: Callable[[float], float], until: float, met: float = 1.0) -> float:
+    """The share of the play by which a shape that leaves the view over a glide (``rate``: the
+    glide's, from the play's share to how far along its way) has faded out: by where it has come
+    ``until`` of the way (`gone_by`: where it would pass over a pane or the caption, or out of the
+    frame), but over `FADE_LEAST` of the play at least, unless a shape that moves meets it sooner
+    (``met``, a share of the play): `glide_out` holds it at ``until`` of the way while it fades.
+
+    >>> fades_by(span(0.0, 1.0, linear), 0.75), fades_by(span(0.0, 1.0, linear), 1 / 16), fades_by(span(0.0, 1.0, linear), 0.0, met=0.25)
+    (0.75, 0.5, 0.25)
+    """
+    return max(gone_by(rate, until), min(FADE_LEAST, met))
+
+
+def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], until: float, met: float = 1.0) -> Animation:
+    """``m`` carried along ``way`` with the rest of the picture (``rate``: how far along) as far
+    as ``until`` of it (`seen_until`: before it leaves the view or passes over a pane), and held
+    there, fading out from the play's start (linearly) to `fades_by` of it; once gone it goes
+    on unseen to where the move puts it (a later move or its return starts there): what a move takes out
+    of view leaves with the move, as a camera would show it, not in a frame or two before it
+    (issue 39: L's card dropped from full opacity to 0.15 in one frame while inside the frame;
+    missing_gradient's z - 1, which the move in on w carried under the code pane within a
+    sixteenth of its way, did so too). ``met``: the share of the play at which a shape that
+    moves first meets it where it is held (`first_met`): it is gone by then."""
     start, gone = m.copy(), m.copy().set_opacity(0.0)
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
-    fade = span(0.0, by, linear)
+    fade = span(0.0, fades_by(rate, until, met), linear)
 
     def step(mob: Mobject, alpha: float) -> None:
-        blend(mob, start, gone, fade(alpha))  # its colours; its points are the glide's
-        _carry(at, way(rate(alpha)))
+        faded = fade(alpha)
+        blend(mob, start, gone, faded)  # its colours; its points are the glide's, held while it shows
+        _carry(at, way(rate(alpha) if faded >= 1.0 else min(rate(alpha), until)))
 
     return Driven(m, step, rate_func=linear)
+
+
+Mover = tuple[Rect, float, float]
+"""A shape a camera move carries, as `first_met` and `last_met` read it: its box where the move
+starts, the share of the way at which it is held (1: it glides all the way) and the share of
+the play until which it shows (1: to the end)."""
+
+
+def _moved(way: Way, b: Rect, s: float) -> Rect:
+    """``b`` where ``way`` has it at ``s`` of the way."""
+    z = way(s)
+    lo, hi = z.point((b[0], b[1])), z.point((b[2], b[3]))
+    return (lo[0], lo[1], hi[0], hi[1])
+
+
+def first_met(box: Rect, way: Way, rate: Callable[[float], float], until: float, movers: Sequence[Mover],
+              steps: int = 48) -> float:
+    """The first share of the play at which one of ``movers`` (carried along ``way`` as ``rate``
+    says, while it shows) meets ``box`` as `glide_out` carries it (held at ``until`` of the way);
+    1 where none does. A mover that meets it where both start (an arrow's card, itself) is not
+    counted.
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> first_met((2.0, 0.0, 3.0, 1.0), right, span(0.0, 1.0, linear), 0.0, [((0.0, 0.0, 1.5, 1.0), 1.0, 1.0), ((2.5, 0.0, 2.9, 0.5), 1.0, 1.0)], 8)
+    0.25
+    """
+    apart = [m for m in movers if not meets(box, m[0])]
+    for k in range(steps + 1):
+        r = rate(k / steps)
+        if any(k / steps < t and meets(_moved(way, box, min(r, until)), _moved(way, b, min(r, u))) for b, u, t in apart):
+            return k / steps
+    return 1.0
+
+
+def last_met(box: Rect, way: Way, rate: Callable[[float], float], movers: Sequence[Mover], steps: int = 48) -> float:
+    """The last share of the play at which one of ``movers`` (carried along ``way`` as ``rate``
+    says, while it shows) meets ``box``, where the move lands a shape (`hop`: it fades in there);
+    0 where none does. A mover that meets it where both land is not counted.
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> last_met((3.0, 0.0, 4.0, 1.0), right, span(0.0, 1.0, linear), [((1.0, 0.0, 1.5, 1.0), 1.0, 1.0)], 8)
+    0.625
+    """
+    apart = [m for m in movers if not meets(box, _moved(way, m[0], m[1]))]
+    for k in range(steps, -1, -1):
+        r = rate(k / steps)
+        if any(k / steps < t and meets(box, _moved(way, b, min(r, u))) for b, u, t in apart):
+            return k / steps
+    return 0.0
 
 
 def zoom_shape(m: Mobject, z: Zoom) -> Mobject:

@@ -124,3 +124,14 @@ def test_a_token_beside_the_middle_of_its_edge_joins_it_on_the_way_not_at_its_fa
     way = ride_path(start, curve[-1], [start, *curve], SIZE, [], within=(-6.0, -4.0, 3.0, 2.0), step=step, clear=0.02)
     far = [math.dist(p, curve[-1]) for p in dense(way, step / 2)]
     assert all(far[k] <= min(far[:k]) + step for k in range(1, len(far)))
+
+
+def test_a_token_grazing_a_card_s_corner_by_a_sliver_is_not_hidden() -> None:
+    """backward_walk 16:9 at 50.73 s: w1's 8/3, riding from w1's card to wait beside its bucket,
+    passed the dim x card's corner by a third of a pixel between two of the way's checks (half a
+    step apart) and was hidden for that frame: a blink beside the bucket. The way as the render
+    found it (its corners, the pill, x's card, the rides' grid step, in frame units)."""
+    way = [(0.6941, 0.6663), (-0.0228, -1.6635), (-0.2708, -1.8927)]
+    pill, card, step = (0.875, 0.5271), (-2.7007, -1.5193, -0.5762, -0.2829), 0.1792
+    assert not all(clear_of(p, pill, [card]) for p in dense(way, step / 16))  # it does graze the corner
+    assert hidden_spans(way, pill, [card], step) == []
