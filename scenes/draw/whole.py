@@ -26,13 +26,14 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import tag_of
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
-from scenes.layout.tag_room import tag_height
+from scenes.layout.tag_room import tag_gap, tag_height
 from scenes.layout.camera import meets
 from scenes.layout.whole import Stretch, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
 Mapper = Callable[[tuple[float, float]], tuple[float, float]]
+_NO = type("NoTag", (), {"role": None})()  # what `tag_of` stands for where a shape has no tag
 
 
 class WholeGraph(View):
@@ -172,17 +173,42 @@ class WholeGraph(View):
             box = own.get(id(m)) or _named(boxes, m) or _nearest(boxes, bounds(m))
             if box is not None:
                 out.append((m, _on_card(s, (box.x, box.y))))
+        return self._under_buckets(lay, s, out)
+
+    def _under_buckets(self, lay: Layout, s: Stretch, out: list[tuple[Mobject, Mapper]]) -> list[tuple[Mobject, Mapper]]:
+        """``out`` with each AccumulateGrad that had no room under its bucket at home (set level
+        with it, `tag_centre`) put back under it where the spread made room: centred, or slid
+        along the bucket's width, off every other box and tag (two tags side by side keeping a
+        word space, ``tag_apart``). Beside its bucket it took the width of a tall frame's graph
+        (backward_graph 9:16: the legend then found no room by L)."""
+        g, t = self.ctx.state.graph, self.theme
+        # every label of the graph where it goes (an op name drawn in its card's group, too)
+        rects = {id(m): [_moved_rect(p, move) for p in m.get_family() if (tag_of(p) or _NO).role == "label"]
+                 for m, move in out}
+        for n, (m, move) in enumerate(out):
+            b = _named(lay.boxes, m) if any(m is tag for tag in g.bucket_tags) else None
+            x0, y0, x1, y1 = bounds(m)
+            if b is None or b.kind != "bucket" or (y0 + y1) / 2 > b.y + b.h / 2 or abs((x0 + x1) / 2 - b.x) <= b.w / 2:
+                continue  # (a bucket's name over it, AccumulateGrad under it already)
+            w, h = (x1 - x0) * s.k, (y1 - y0) * s.k
+            gap, apart = s.k * tag_gap(t, lay.scale), h * (1 + t.proportions.tag_apart)
+            moved = s.box(b)
+            others = ([s.box_bounds(o) for o in lay.boxes.values() if o.id != b.id]
+                      + [r for k, rs in rects.items() if k != id(m) for r in rs])
+            y = moved.bounds[1] - gap - h / 2
+            step = w * t.proportions.tag_slide_step
+            for x in [moved.x + k * step * sign for k in range(int(moved.w / 2 / step) + 1) for sign in (1, -1)]:
+                spot = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+                if not any(meets((spot[0] - apart, spot[1] - gap, spot[2] + apart, spot[3] + gap), r) for r in others):
+                    out[n] = (m, _to(((x0 + x1) / 2, (y0 + y1) / 2), (x, y), s.k))
+                    rects[id(m)] = [spot]
+                    break
         return out
 
     def _moved(self, s: Stretch) -> list[Rect]:
         """The box of every shape of the graph once ``s`` has moved it (a bucket's name, a walk's
         note reach past their cards' boxes)."""
-        out = []
-        for m, move in self._mappers(self.clip, s):
-            b = bounds(m)
-            (x0, y0), (x1, y1) = move((b[0], b[1])), move((b[2], b[3]))
-            out.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
-        return out
+        return [_moved_rect(m, move) for m, move in self._mappers(self.clip, s)]
 
     def _move(self, lay: Layout, s: Stretch, to: Layout, first: bool) -> Anims:
         """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`); then
@@ -277,6 +303,18 @@ def _warp(m: Mobject, move: Mapper) -> None:
             pts = part.points
             moved = np.array([[*move((float(x), float(y))), z] for x, y, z in pts])
             part.points = moved
+
+
+def _moved_rect(m: Mobject, move: Mapper) -> Rect:
+    """The box of ``m`` once ``move`` has moved its corners."""
+    b = bounds(m)
+    (x0, y0), (x1, y1) = move((b[0], b[1])), move((b[2], b[3]))
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _to(centre: tuple[float, float], at: tuple[float, float], k: float) -> Mapper:
+    """A point of a shape centred at ``centre``, the shape grown ``k`` times and centred at ``at``."""
+    return lambda p: (at[0] + k * (p[0] - centre[0]), at[1] + k * (p[1] - centre[1]))
 
 
 def _named(boxes: Mapping[str, Box], m: Mobject) -> Box | None:
