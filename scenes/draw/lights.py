@@ -8,7 +8,9 @@ glow (``wavefront``); the cards lit before and not now fade out. A light with no
 all out; the plan sends one at the end of the beat, so no light outlives the beat that said it.
 A card the storyboard faded (``dim``) is raised while it is lit, to ``opacity.skipped_lit``, then faded
 again: review 2's "x and y are skipped" ringed two blank boxes, their names at 15 % opacity; shown
-whole, review 5 read them as selected, as the walk's path.
+whole, review 5 read them as selected, as the walk's path. It is not ringed in the glow either, the
+colour of a node being visited (review 6 item 6), but with a dashed ring in the input's grey
+(`Rings.skipped`): pointed at, and still skipped.
 On the MLP view (mlp, reverse_mode), where no card stands for a tensor, an id lights what the
 network shows it as (`Network.owner`): a unit's ring (its outline while still to come) or a
 weight's line, in the same glow colour: ``[[yh]]``, ``[[layer h1_0]]``, ``[[from L]]``.
@@ -76,8 +78,9 @@ class Lights(View):
         graph = self.ctx.state.graph
         for k, box in want.items():
             if k not in lit:
-                glow: Mobject = self.ctx.rings.around([box], scale=scale).set_z_index(Z_GLOW)
                 card = graph.cards.get(box.id) if box.id in graph.dimmed else None
+                glow: Mobject = (self.ctx.rings.around([box], scale=scale) if card is None
+                                 else self.ctx.rings.skipped(box, scale=scale)).set_z_index(Z_GLOW)
                 if card is not None:  # a lit card must read: a faded one shows, still faded, while lit
                     self.raised[k] = (card, card.copy())
                     out.append(Transform(card, undimmed(card, darkness, self.theme.opacity.skipped_lit)))

@@ -23,14 +23,17 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.record import tag_of
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
+from scenes.layout.tag_room import tag_gap, tag_height
 from scenes.layout.camera import meets
 from scenes.layout.whole import Stretch, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
 Mapper = Callable[[tuple[float, float]], tuple[float, float]]
+_NO = type("NoTag", (), {"role": None})()  # what `tag_of` stands for where a shape has no tag
 
 
 class WholeGraph(View):
@@ -106,12 +109,23 @@ class WholeGraph(View):
 
     def _view(self, pane: list[Rect], marks: list[Rect]) -> tuple[Stretch, Rect] | None:
         """The whole graph's move and region with the code pane at ``pane`` and the legend and
-        checklist at ``marks`` (`clear_view`): inside the safe frame above the caption, clear
-        of them."""
+        checklist at ``marks`` (`_view_apart`): what reaches past the cards a word space off
+        them and the caption's box (two tags side by side keep as much: L's ``** 2`` touched the
+        printed line at 9:16), else touching at most, where a graph at home already reaches
+        that near the caption (16:9's AccumulateGrad)."""
+        word = self.theme.proportions.tag_apart * tag_height(self.theme, self.clip.scale)
+        return self._view_apart(pane, marks, word) or self._view_apart(pane, marks, 0.0)
+
+    def _view_apart(self, pane: list[Rect], marks: list[Rect], gap: float) -> tuple[Stretch, Rect] | None:
+        """The whole graph's move and region (`clear_view`): inside the safe frame above the
+        caption, clear of ``pane`` and ``marks``; what reaches past its card inside the frame's
+        sides and ``gap`` off them and the caption's box."""
         t = self.theme
         safe, free = t.safe_rect(self.ctx.spec), self.frame.free_rect()
         room = (max(free[0], safe[0]), max(free[1], safe[1]), min(free[2], safe[2]), min(free[3], safe[3]))
         inner, keep = room, pane + marks
+        # a bucket's name under it may reach into the margin over the caption's box, not to the box
+        bounds_of = (room[0], self.ctx.spec.caption[3] + gap, room[2], room[3])
         for _ in range(8):  # what reaches past its card (a bucket's name, a walk's note) keeps inside
             # the frame's side too, and off the pane, the legend and a board
             found = clear_view(self.clip, inner, keep, tag_reach(t, self.clip.scale),
@@ -121,16 +135,21 @@ class WholeGraph(View):
             shapes = self._moved(found[0])
             r = (min(b[0] for b in shapes), min(b[1] for b in shapes), max(b[2] for b in shapes),
                  max(b[3] for b in shapes))
-            over = (max(0.0, room[0] - r[0]), max(0.0, r[2] - room[2]))
+            # past any side: AccumulateGrad under the lowest bucket ran into the caption's box,
+            # L's ``** 2`` over the top card against the printed line (9:16, review 6 item 6)
+            over = (max(0.0, bounds_of[0] - r[0]), max(0.0, bounds_of[1] - r[1]), max(0.0, r[2] - bounds_of[2]),
+                    max(0.0, r[3] - bounds_of[3]))
             arrows = {id(a) for a in self.ctx.state.graph.arrows.values()}
-            hit = [(i, b) for i, k in enumerate(keep) for (m, _), b in zip(self._mappers(self.clip, found[0]), shapes)
-                   if id(m) not in arrows and meets(b, k)]  # (an arrow's box is loose: its cards keep off)
+            # (against what is there, not the ``keep`` widened so far; an arrow's box is loose: its cards keep off)
+            hit = [(i, b) for i, k in enumerate(pane + marks)
+                   for (m, _), b in zip(self._mappers(self.clip, found[0]), shapes)
+                   if id(m) not in arrows and meets(b, _grown(k, gap))]
             if max(over) <= 1e-3 and not hit:
                 return found
-            inner = (inner[0] + over[0], inner[1], inner[2] - over[1], inner[3])
+            inner = (inner[0] + over[0], inner[1] + over[1], inner[2] - over[2], inner[3] - over[3])
             keep = list(keep)
             for i, b in hit:  # the cards keep as much further off it as the shape reached into it
-                keep[i] = _widened(keep[i], b)
+                keep[i] = _widened(keep[i], b, gap, against=(pane + marks)[i])
         return None
 
     def _mappers(self, lay: Layout, s: Stretch) -> list[tuple[Mobject, Mapper]]:
@@ -151,20 +170,45 @@ class WholeGraph(View):
                 a, b = _centre(boxes, r.src, r.points[0]), _centre(boxes, r.dst, r.points[-1])
                 out.append((m, _along(s, a, b, r.points[0], r.points[-1])))
                 continue
-            box = own.get(id(m)) or _nearest(boxes, bounds(m))
+            box = own.get(id(m)) or _named(boxes, m) or _nearest(boxes, bounds(m))
             if box is not None:
                 out.append((m, _on_card(s, (box.x, box.y))))
+        return self._under_buckets(lay, s, out)
+
+    def _under_buckets(self, lay: Layout, s: Stretch, out: list[tuple[Mobject, Mapper]]) -> list[tuple[Mobject, Mapper]]:
+        """``out`` with each AccumulateGrad that had no room under its bucket at home (set level
+        with it, `tag_centre`) put back under it where the spread made room: centred, or slid
+        along the bucket's width, off every other box and tag (two tags side by side keeping a
+        word space, ``tag_apart``). Beside its bucket it took the width of a tall frame's graph
+        (backward_graph 9:16: the legend then found no room by L)."""
+        g, t = self.ctx.state.graph, self.theme
+        # every label of the graph where it goes (an op name drawn in its card's group, too)
+        rects = {id(m): [_moved_rect(p, move) for p in m.get_family() if (tag_of(p) or _NO).role == "label"]
+                 for m, move in out}
+        for n, (m, move) in enumerate(out):
+            b = _named(lay.boxes, m) if any(m is tag for tag in g.bucket_tags) else None
+            x0, y0, x1, y1 = bounds(m)
+            if b is None or b.kind != "bucket" or (y0 + y1) / 2 > b.y + b.h / 2 or abs((x0 + x1) / 2 - b.x) <= b.w / 2:
+                continue  # (a bucket's name over it, AccumulateGrad under it already)
+            w, h = (x1 - x0) * s.k, (y1 - y0) * s.k
+            gap, apart = s.k * tag_gap(t, lay.scale), h * (1 + t.proportions.tag_apart)
+            moved = s.box(b)
+            others = ([s.box_bounds(o) for o in lay.boxes.values() if o.id != b.id]
+                      + [r for k, rs in rects.items() if k != id(m) for r in rs])
+            y = moved.bounds[1] - gap - h / 2
+            step = w * t.proportions.tag_slide_step
+            for x in [moved.x + k * step * sign for k in range(int(moved.w / 2 / step) + 1) for sign in (1, -1)]:
+                spot = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+                if not any(meets((spot[0] - apart, spot[1] - gap, spot[2] + apart, spot[3] + gap), r) for r in others):
+                    out[n] = (m, _to(((x0 + x1) / 2, (y0 + y1) / 2), (x, y), s.k))
+                    rects[id(m)] = [spot]
+                    break
         return out
 
     def _moved(self, s: Stretch) -> list[Rect]:
         """The box of every shape of the graph once ``s`` has moved it (a bucket's name, a walk's
         note reach past their cards' boxes)."""
-        out = []
-        for m, move in self._mappers(self.clip, s):
-            b = bounds(m)
-            (x0, y0), (x1, y1) = move((b[0], b[1])), move((b[2], b[3]))
-            out.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
-        return out
+        return [_moved_rect(m, move) for m, move in self._mappers(self.clip, s)]
 
     def _move(self, lay: Layout, s: Stretch, to: Layout, first: bool) -> Anims:
         """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`); then
@@ -181,14 +225,25 @@ class WholeGraph(View):
         return out
 
 
-def _widened(k: Rect, b: Rect) -> Rect:
-    """``k`` widened, on the side ``b`` reaches into it from, by as far as it reaches in (the
-    least of the four ways out of it).
+def _grown(k: Rect, by: float) -> Rect:
+    """``k`` grown by ``by`` on every side."""
+    return (k[0] - by, k[1] - by, k[2] + by, k[3] + by)
+
+
+def _widened(k: Rect, b: Rect, gap: float = 0.0, against: Rect | None = None) -> Rect:
+    """``k`` widened, on the side ``b`` reaches into ``against`` (``k`` unless given) grown by
+    ``gap`` from, by as far as it reaches in (the least of the four ways out of it): ``k``, what
+    the cards keep off, widened again each time a shape still reaches into what is there.
 
     >>> _widened((0.0, 0.0, 4.0, 2.0), (1.0, -1.0, 2.0, 0.5))
     (0.0, -0.5, 4.0, 2.0)
+    >>> _widened((0.0, 0.0, 4.0, 2.0), (1.0, -1.0, 2.0, -0.1), 0.25)
+    (0.0, -0.15, 4.0, 2.0)
+    >>> _widened((0.0, -0.25, 4.0, 2.0), (1.0, -1.0, 2.0, -0.125), 0.25, against=(0.0, 0.0, 4.0, 2.0))
+    (0.0, -0.375, 4.0, 2.0)
     """
-    ways = [(b[2] - k[0], 0), (k[2] - b[0], 2), (b[3] - k[1], 1), (k[3] - b[1], 3)]
+    g = _grown(k if against is None else against, gap)
+    ways = [(b[2] - g[0], 0), (g[2] - b[0], 2), (b[3] - g[1], 1), (g[3] - b[1], 3)]
     d, side = min(ways)
     out = list(k)
     out[side] += -d if side < 2 else d
@@ -248,6 +303,29 @@ def _warp(m: Mobject, move: Mapper) -> None:
             pts = part.points
             moved = np.array([[*move((float(x), float(y))), z] for x, y, z in pts])
             part.points = moved
+
+
+def _moved_rect(m: Mobject, move: Mapper) -> Rect:
+    """The box of ``m`` once ``move`` has moved its corners."""
+    b = bounds(m)
+    (x0, y0), (x1, y1) = move((b[0], b[1])), move((b[2], b[3]))
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _to(centre: tuple[float, float], at: tuple[float, float], k: float) -> Mapper:
+    """A point of a shape centred at ``centre``, the shape grown ``k`` times and centred at ``at``."""
+    return lambda p: (at[0] + k * (p[0] - centre[0]), at[1] + k * (p[1] - centre[1]))
+
+
+def _named(boxes: Mapping[str, Box], m: Mobject) -> Box | None:
+    """The box a label drawn by a card names as its own (`card_tag` tags it with the box's id: an
+    op name, a bucket's AccumulateGrad), where it has one: AccumulateGrad set level with its
+    bucket, beside it, lay nearer another card and went with that one."""
+    for part in m.get_family():
+        t = tag_of(part)
+        if t is not None and t.role == "label" and t.id in boxes:
+            return boxes[t.id]
+    return None
 
 
 def _nearest(boxes: Mapping[str, Box], b: Rect) -> Box | None:

@@ -36,8 +36,8 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     """A tag of ``size`` (w, h) ``gap`` outside the box's top (or bottom) edge: centred, or slid
     along the edge, ``step`` times its width at a time, to the nearest spot ``clear`` of arrows
     and touching no other card and nothing in ``avoid`` (where gradient tokens wait, other
-    tags); no further than the box's corner. Else, for a tag above, one level with the box,
-    right of it or left; else such a spot on the other edge (a bucket
+    tags); no further than the box's corner. Else one level with the box, right of it or
+    left; else such a spot on the other edge (a bucket
     squeezed between two cards in 1:1 has no room below for AccumulateGrad beside the op name
     of the card under it); else the nearest spot on its own edge that only touches ``avoid``;
     else centred. ``beside``: first level with the box, right of it or left (a tag wider than
@@ -50,10 +50,12 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
              for p in _edge_spots(box, size, gap + k * (size[1] + gap), step, side, reach=size[0])]
     sides = [(box.x + sign * (box.w / 2 + gap + size[0] / 2), box.y) for sign in (1, -1)]
     level = sides if beside else []
-    # an op name with no room over its card (the loss at the top of the frame) goes level with
-    # it before going under it: under, it sits over the edge to the next card and reads as that
-    # one's (issue 39: L's ``** 2`` beside sub)
-    then = sides if above and not beside else []
+    # a tag with no room on its own edge goes level with its box before the other edge or a row
+    # further out: an op name under its card sits over the edge to the next card and reads as
+    # that one's (issue 39: L's ``** 2`` beside sub), and AccumulateGrad a row under its bucket,
+    # slid aside, stood level with the op name of the card below and read as that card's
+    # (backward_graph 9:16, review 6 item 6)
+    then = sides if not beside else []
     for where, rects in ((level, avoid), (spots, avoid), (then, avoid), (other, avoid), (outer, avoid), (spots, [])):
         found = first_clear(lay, box, size, where, clear, rects, within=within)
         if found is not None:

@@ -15,11 +15,13 @@ from functools import lru_cache
 
 import pytest
 
+from scenes.render.camera_plan import plan_at
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions, fps_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.theme import load_theme
+from tests.watchers.placement import TAG_CLEAR
 
 pytestmark = pytest.mark.slow  # plays the clip's scene up to its last frame
 
@@ -27,9 +29,13 @@ ASPECTS = ["16:9", "9:16"]
 
 
 @lru_cache(maxsize=None)
-def _seen(aspect: str) -> tuple[object, dict, dict]:
-    """The plan, the frame while the takeaway lights the faded cards, and the last frame."""
+def _seen(aspect: str, rendered: bool = False) -> tuple[object, dict, dict]:
+    """The plan, the frame while the takeaway lights the faded cards, and the last frame;
+    ``rendered``: as the render plays it, with the camera's cues (the whole view's, `plan_at`),
+    else at home."""
     checked, plan = load_and_plan(storyboard_path("backward_graph"))
+    if rendered:
+        plan = plan_at(checked, plan, aspect)
     opts = RenderOptions(aspect=aspect)
     fps = fps_of(opts)
     faded = {i for c in plan.cues if c.kind == "dim" for i in c.ids}
@@ -106,3 +112,57 @@ def test_two_tags_on_one_line_are_more_than_a_word_apart(aspect: str) -> None:
             if min(ay1, by1) > max(ay0, by0) and max(ax0, bx0) - min(ax1, bx1) < word:
                 close.append((a["text"], b["text"]))
     assert close == []
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_a_lit_skipped_card_is_ringed_as_an_input_not_as_a_visit(aspect: str) -> None:
+    """"x and y are skipped" rang x and y in the walk's yellow, the colour of a node being
+    visited (review 6 item 6): a skipped card the caption points at is ringed in its own role's
+    colour, the input's grey (docs/visual-grammar.md), and in no glow."""
+    theme = load_theme()
+    plan, lit, _ = _seen(aspect, rendered=True)
+    faded = {i for c in plan.cues if c.kind == "dim" for i in c.ids}
+    rings = {i["id"]: (i["meaning"], i["colour"]) for i in lit["items"]
+             if i["role"] == "ring" and i["id"] in faded and i["opacity"] >= MIN_SHOWN}
+    assert rings == {i: ("input", theme.colour("input").lower()) for i in faded}
+
+
+def _gap(a: list[float], b: list[float]) -> float:
+    """The gap between two boxes (0 where they touch or overlap)."""
+    return max(0.0, _apart(a, b))
+
+
+def _caption_box(theme, aspect: str, frame: list[int]) -> list[float]:
+    """The caption bar's box in pixels (the theme's ``caption`` rectangle of the aspect)."""
+    spec = theme.aspect(aspect)
+    px = frame[0] / spec.frame_width
+    x0, y0, x1, y1 = spec.caption
+    return [(x0 + spec.frame_width / 2) * px, (spec.frame_height / 2 - y1) * px,
+            (x1 + spec.frame_width / 2) * px, (spec.frame_height / 2 - y0) * px]
+
+
+@pytest.mark.parametrize("aspect", ASPECTS)
+def test_a_label_stands_by_its_own_box_clear_of_the_caption_and_the_printout(aspect: str) -> None:
+    """The takeaway's whole view at 9:16 (review 6 item 6): w1's AccumulateGrad was cut by the
+    caption's box, w2's stood a row under its bucket at z's level and read as z's, and L's
+    ``** 2`` touched the printed line. Each op name or bucket name outside its box stands within
+    its own height of that box, and a word space's share of it (TAG_CLEAR, as the op-name check
+    keeps off the frame's marks) off the caption's box and every printed line."""
+    theme = load_theme()
+    _, lit, last = _seen(aspect, rendered=True)
+    bad = []
+    for sample in (lit, last):
+        boxes = {i["id"]: i["bbox"] for i in sample["items"] if i["role"] in ("card", "bucket")}
+        caption = _caption_box(theme, aspect, sample["frame"])
+        printed = [i["bbox"] for i in sample["items"] if i["role"] == "console" and i["opacity"] >= MIN_SHOWN]
+        for t in sample["items"]:
+            own = boxes.get(t.get("id"))
+            if t["role"] != "label" or own is None or t["opacity"] < MIN_SHOWN or _apart(t["bbox"], own) < 0:
+                continue  # (a card's own texts lie inside it)
+            h = t["bbox"][3] - t["bbox"][1]
+            if _gap(t["bbox"], own) >= h:
+                bad.append((sample["time"], t["text"], t["id"], "away from its box", round(_gap(t["bbox"], own), 1)))
+            for other in [caption, *printed]:
+                if _gap(t["bbox"], other) < TAG_CLEAR * h:
+                    bad.append((sample["time"], t["text"], t["id"], "against", [round(v) for v in other]))
+    assert bad == []

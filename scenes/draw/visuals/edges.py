@@ -30,6 +30,12 @@ def route_path(route: Route, *, backward: bool = False) -> VMobject:
     return path
 
 
+def dashed(path: VMobject, dash: float) -> VMobject:
+    """``path`` drawn in dashes about ``dash`` long (an arrowhead's length: a skipped edge's, and
+    the ring round a skipped card, keep one rhythm), at least four."""
+    return DashedVMobject(path, num_dashes=max(4, int(path.get_arc_length() / max(dash, 1e-3))))
+
+
 def edge_arrow(
     route: Route,
     theme: Theme,
@@ -63,7 +69,7 @@ def edge_arrow(
     body.set_stroke(col, width=width, opacity=opacity)
     body.set_fill(opacity=0)
     if backward and not route.needs_grad:
-        body = DashedVMobject(body, num_dashes=max(4, int(path.get_arc_length() / max(tip_len, 1e-3))))
+        body = dashed(body, tip_len)
     meaning = "skipped" if dimmed and colour is None else "gradient" if backward else "forward"
     head = tag(tip, "arrowhead", id=f"{route.src}->{route.dst}", meaning=meaning)
     arrow = tag(VGroup(body, head), "arrow", id=f"{route.src}->{route.dst}", meaning=meaning)

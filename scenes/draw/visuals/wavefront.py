@@ -8,6 +8,8 @@ from collections.abc import Iterable
 
 from manim import RoundedRectangle, VGroup
 
+from scenes.draw.record import tag
+from scenes.draw.visuals.edges import dashed
 from scenes.layout.place import Box
 from scenes.theme import Theme
 
@@ -42,6 +44,18 @@ class Rings:
                 ring = self._built[size] = self._ring(*size)
             group.add(ring.copy().move_to([b.x, b.y, 0]))
         return group
+
+    def skipped(self, box: Box, *, scale: float = 1.0) -> VGroup:
+        """The mark round a card autograd skips (``x``, the target ``y``) while a caption points
+        at it: the ring's outline, dashed as a path no gradient takes is, in the input's grey and
+        with no glow, never the walk's yellow: "x and y are skipped" ringed them as the walk
+        rings a node it visits (review 6 item 6; docs/visual-grammar.md). Tagged a ``ring`` of
+        the card, meaning ``input``: a text beside the card keeps off it as off the walk's."""
+        theme = self.theme
+        k = max(scale, theme.proportions.min_stroke_scale)
+        outline = self.around([box], scale=scale)[0].copy()
+        outline.set_fill(opacity=0.0).set_stroke(theme.colour("input"), width=theme.strokes.card * k)
+        return tag(VGroup(dashed(outline, theme.sizes.arrow_tip * k)), "ring", id=box.id, meaning="input")
 
     def _ring(self, w: float, h: float, bucket: bool, scale: float) -> RoundedRectangle:
         """The ring round a ``w`` x ``h`` box, at the origin."""
