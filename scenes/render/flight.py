@@ -145,12 +145,15 @@ def _tracks(frames: list[list[dict]]) -> list[_Track]:
         pairs = sorted(((math.dist(_ahead(tr), c), abs(tr.seen[-1][2] - o), n, t)
                         for n, (iid, text, c, o) in enumerate(now)
                         for t, tr in enumerate(live) if (tr.id, tr.text) == (iid, text)), key=lambda x: x[:2])
-        taken_now, taken_live, nxt = set(), set(), []
+        taken_now, taken_live, matched = set(), set(), []
         for _, _, n, t in pairs:
             if n in taken_now or t in taken_live:
                 continue
             taken_now.add(n)
             taken_live.add(t)
+            matched.append((t, n))
+        nxt = []
+        for t, n in _untangled(matched, live, [c for _, _, c, _ in now]):
             live[t].seen.append((k, now[n][2], now[n][3]))
             live[t].boxes.append(_box(badges[n]))
             nxt.append(live[t])
@@ -159,6 +162,28 @@ def _tracks(frames: list[list[dict]]) -> list[_Track]:
                 for n, (iid, text, c, o) in enumerate(now) if n not in taken_now]
         live = nxt
     return done + live
+
+
+def _untangled(matched: list[tuple[int, int]], live: list[_Track], at: list[Point]) -> list[tuple[int, int]]:
+    """``matched`` (track, badge) pairs with any two tracks of one id and number swapped where
+    that brings both, together, nearer where they were going (`_ahead`) by more than `STILL`:
+    two copies passing each other in one frame, which nearest-first matched each to the other."""
+    out = list(matched)
+
+    def cost(t: int, n: int) -> float:
+        return math.dist(_ahead(live[t]), at[n])
+
+    changed = True
+    while changed:
+        changed = False
+        for a in range(len(out)):
+            for b in range(a + 1, len(out)):
+                (ta, na), (tb, nb) = out[a], out[b]
+                if (live[ta].id, live[ta].text) != (live[tb].id, live[tb].text):
+                    continue
+                if cost(ta, nb) + cost(tb, na) < cost(ta, na) + cost(tb, nb) - STILL:
+                    out[a], out[b], changed = (ta, nb), (tb, na), True
+    return out
 
 
 def _ahead(track: _Track) -> Point:
