@@ -44,6 +44,16 @@ def _pieces(body: VMobject) -> list[Rect]:
     return [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(pts, pts[1:])]
 
 
+LONG_WAY = 1.6
+"""How many times longer than the way across the card it leaves a way round it may be: round a
+card and its note where that is a step aside (grad_accumulation's 3s round y), across it where
+the way round would tour the graph (REVIEW5 8)."""
+
+
+def _length(corners: Sequence[tuple[float, float]]) -> float:
+    return float(sum(np.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, corners[1:])))
+
+
 def reading_run(box: Rect) -> Rect:
     """``box`` (a value, a product pill) and the run right of it where another number level with
     it reads as more of it, `READS_ON` of its heights (`collisions.reads_with`)."""
@@ -218,15 +228,23 @@ class OnScreen(View):
                   is not None and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
         # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
         soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
-        corners = ride_path(here, edge[-1], edge, size, keep_off + values, within=self.frame.free_rect(),
-                            step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
-                            rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
-                            + self.arrowheads() + self._heads() + self.value_runs() + self.result_runs()
-                            + waits + list(rest_off), soft=soft)
+        grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,
+                    clear=t.spacing.edge_clearance / 2, settle=settle,
+                    rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
+                    + self.arrowheads() + self._heads() + self.value_runs() + self.result_runs()
+                    + waits + list(rest_off))
+        corners = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
+        shown_over = keep_off
+        if leaves:  # a way round far longer than across (backward_walk's 8/3 went all round z): across,
+            plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
+                                         and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
+            plain = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
+            if _length(corners) > LONG_WAY * _length(plain):
+                corners, shown_over = plain, keep_off + waits
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
-        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid)
+        hidden = hidden_spans(corners, size, shown_over, size[1] * t.proportions.ride_grid)
         return RideBehind(tok, path, hidden, under=reading_run(bounds(under)) if under is not None else None)
 
     def _crossed(self, leaves: Sequence[Mobject], under: Mobject | None) -> list[Rect]:
