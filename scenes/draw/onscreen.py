@@ -254,8 +254,8 @@ class OnScreen(View):
         mine = {id(m) for m in under.get_family()} if under is not None else set()
         out = []
         for m in leaves:
-            parts = [(p, t) for p, t in tagged([m]) if t.kind == "text" or t.role in CONTAINERS] or [(m, None)]
-            out += [bounds(p) for p, _ in parts if id(p) not in mine and p.width > 0 and opacity(p) >= MIN_OPACITY]
+            parts = [p for p, t in tagged([m]) if t.kind == "text" or t.role in CONTAINERS] or [m]
+            out += [bounds(p) for p in parts if id(p) not in mine and p.width > 0 and opacity(p) >= MIN_OPACITY]
         return out
 
     def free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:

@@ -22,6 +22,7 @@ False
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 import math
 
 import numpy as np
@@ -78,7 +79,7 @@ def clear_of(p: Point, size: Point, obstacles: list[Rect], grown: float = 0.0) -
 
 def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacles: list[Rect], *,
               within: Rect, step: float, clear: float, settle: bool = True,
-              rest_off: list[Rect] = (), soft: list[Rect] = ()) -> list[Point]:
+              rest_off: list[Rect] = (), soft: Sequence[Rect] = ()) -> list[Point]:
     """Corners of a way from ``start`` to ``end`` for a pill of ``size`` (w, h) that keeps near
     the polyline ``edge`` (from where it joins it without going back, `joined`) and, grown by ``clear``, touches none of ``obstacles`` where it can;
     it goes round ``soft`` rectangles too where a way round is not far longer (`CROSS`);
