@@ -189,17 +189,6 @@ class OnScreen(View):
         return [reading_run(bounds(p)) for ps in self.walk.products.values() for p in ps
                 if p.width > 0 and opacity(p) >= MIN_OPACITY]
 
-    def badge_bands(self) -> list[Rect]:
-        """The band level with each node's badge the walk shows, `READS_ON` of its heights to
-        either side: a token passing there reads as more of it (dynamic_graph 9:16's 2 leaving
-        s's note beside the seed 1 read ``2 1``)."""
-        out = []
-        for m in self.walk.badges.values():
-            if m.width > 0 and opacity(m) >= MIN_OPACITY:
-                left, bottom, right, top = bounds(m)
-                out.append((left - READS_ON * (top - bottom), bottom, right + READS_ON * (top - bottom), top))
-        return out
-
     def card_shows(self, item: str, text: str) -> bool:
         """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
         above it, a grad_fn its card had no room for): a string the card already draws is
@@ -239,7 +228,6 @@ class OnScreen(View):
                   is not None and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
         # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
         soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
-        soft += self.badge_bands()  # and it passes no node's badge level with it (``2 1``)
         grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,
                     clear=t.spacing.edge_clearance / 2, settle=settle,
                     rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
