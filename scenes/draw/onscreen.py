@@ -50,6 +50,24 @@ card and its note where that is a step aside (grad_accumulation's 3s round y), a
 the way round would tour the graph (REVIEW5 8)."""
 
 
+BACK_OFF = 0.3
+"""How far (in token heights) a way round may go back from the nearest it has come to its end."""
+
+
+def _backs_away(corners: Sequence[tuple[float, float]], slack: float) -> bool:
+    """Whether a way, walked densely, ever gets further from its end than ``slack`` past the
+    nearest it has been."""
+    end, near = corners[-1], float("inf")
+    for (ax, ay), (bx, by) in zip(corners, corners[1:]):
+        n = max(1, int(np.hypot(bx - ax, by - ay) / max(slack, 1e-9)) * 2)
+        for k in range(n + 1):
+            d = float(np.hypot(ax + (bx - ax) * k / n - end[0], ay + (by - ay) * k / n - end[1]))
+            if d > near + slack:
+                return True
+            near = min(near, d)
+    return False
+
+
 def _length(corners: Sequence[tuple[float, float]]) -> float:
     return float(sum(np.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, corners[1:])))
 
@@ -233,14 +251,16 @@ class OnScreen(View):
                     rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
                     + self.arrowheads() + self._heads() + self.value_runs() + self.result_runs()
                     + waits + list(rest_off))
-        corners = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
-        shown_over = keep_off
-        if leaves:  # a way round far longer than across (backward_walk's 8/3 went all round z): across,
-            plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
-                                         and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
-            plain = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
-            if _length(corners) > LONG_WAY * _length(plain):
-                corners, shown_over = plain, keep_off + waits
+        plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
+                        and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
+        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
+        shown_over = keep_off + waits
+        if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
+            # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
+            # or first backs away from the edge (`scenes.render.flight`)
+            way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
+            if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
+                corners, shown_over = way, keep_off
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
