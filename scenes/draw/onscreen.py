@@ -249,7 +249,8 @@ class OnScreen(View):
         grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,
                     clear=t.spacing.edge_clearance / 2, settle=settle,
                     rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
-                    + self.arrowheads() + self._heads() + self.value_runs() + self.result_runs()
+                    + self.arrowheads() + self._heads() + self.value_runs()
+                    + (self.result_runs() if under is None else [])  # a token waiting by a bucket
                     + waits + list(rest_off))
         plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
                         and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
@@ -259,7 +260,9 @@ class OnScreen(View):
             # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
             # or first backs away from the edge (`scenes.render.flight`)
             way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
-            if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
+            pitch = size[1] * t.proportions.ride_grid  # (nor where it passes behind more than across)
+            if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]) and (
+                    not hidden_spans(way, size, keep_off, pitch) or hidden_spans(corners, size, shown_over, pitch)):
                 corners, shown_over = way, keep_off
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
