@@ -260,9 +260,7 @@ class OnScreen(View):
             # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
             # or first backs away from the edge (`scenes.render.flight`)
             way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
-            pitch = size[1] * t.proportions.ride_grid  # (nor where it passes behind more than across)
-            if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]) and (
-                    not hidden_spans(way, size, keep_off, pitch) or hidden_spans(corners, size, shown_over, pitch)):
+            if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
                 corners, shown_over = way, keep_off
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
