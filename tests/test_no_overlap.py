@@ -146,7 +146,9 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # (h/less9); these the extended check found in the integration, not fixed (most are a number's own
     # token waiting within three heights right of the product it left, so '= 3 3' may read as 33)
     ("dynamic_graph", "1:1"): "2: the top h's seed '1' right of '= 1/9' (112.0-115.3 s); '1/3' right of '= 1/27' (112.3 s)",
-    ("grad_accumulation", "16:9"): "2 frames: the bucket's waiting '3' 77 px right of the rule's '= 3' (36.4 s, 62.6 s)",
+    ("grad_accumulation", "16:9"): ("2 frames: the bucket's waiting '3' 77 px right of the rule's '= 3' (36.4 s, 62.6 s): "
+                                    "kept off a rule's run, the edge's end moved and leaf_nodes 16:9's 1/2 passed "
+                                    "behind a card (h/tokB); a token waiting by a bucket keeps off it"),
     ("micrograd_readme", "16:9"): "5: tokens waiting level with a rule's product (55.6-57.8, 73.8-74.2, 75.6-76.6, 85.8-86.4, 94.8-95.0 s)",
     ("micrograd_readme", "9:16"): "1: '-6.94' (t11) right of the rule's '-6.94' (t9->t11) (73.2-74.2 s)",
     ("mlp_lists", "16:9"): "1: '0' (t14) right of the rule's '0' (t13->t14) (46.8-48.0 s)",

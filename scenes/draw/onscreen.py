@@ -44,6 +44,41 @@ def _pieces(body: VMobject) -> list[Rect]:
     return [(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])) for a, b in zip(pts, pts[1:])]
 
 
+LONG_WAY = 1.6
+"""How many times longer than the way across the card it leaves a way round it may be: round a
+card and its note where that is a step aside (grad_accumulation's 3s round y), across it where
+the way round would tour the graph (REVIEW5 8)."""
+
+
+BACK_OFF = 0.3
+"""How far (in token heights) a way round may go back from the nearest it has come to its end."""
+
+
+def _backs_away(corners: Sequence[tuple[float, float]], slack: float) -> bool:
+    """Whether a way, walked densely, ever gets further from its end than ``slack`` past the
+    nearest it has been."""
+    end, near = corners[-1], float("inf")
+    for (ax, ay), (bx, by) in zip(corners, corners[1:]):
+        n = max(1, int(np.hypot(bx - ax, by - ay) / max(slack, 1e-9)) * 2)
+        for k in range(n + 1):
+            d = float(np.hypot(ax + (bx - ax) * k / n - end[0], ay + (by - ay) * k / n - end[1]))
+            if d > near + slack:
+                return True
+            near = min(near, d)
+    return False
+
+
+def _length(corners: Sequence[tuple[float, float]]) -> float:
+    return float(sum(np.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, corners[1:])))
+
+
+def reading_run(box: Rect) -> Rect:
+    """``box`` (a value, a product pill) and the run right of it where another number level with
+    it reads as more of it, `READS_ON` of its heights (`collisions.reads_with`)."""
+    left, bottom, right, top = box
+    return (left, bottom, right + READS_ON * (top - bottom), top)
+
+
 def at_end(t: float) -> float:
     """Nothing until the animation's last instant, then all: a badge shown as its token lands."""
     return 1.0 if t >= 1.0 - 1e-9 else 0.0
@@ -162,9 +197,15 @@ class OnScreen(View):
         for k in cards if items is None else items:
             value = getattr(cards.get(k), "value", None)
             if isinstance(value, Mobject) and value.width > 0 and opacity(value) >= MIN_OPACITY:
-                left, bottom, right, top = bounds(value)
-                out.append((left, bottom, right + READS_ON * (top - bottom), top))
+                out.append(reading_run(bounds(value)))
         return out
+
+    def result_runs(self) -> list[Rect]:
+        """Where a number would read as more of a visible rule's result, the product pill ending a
+        row of a visit's note (`reading_run`): a token waits off them, as off a card's value
+        (`value_runs`; grad_accumulation's waiting 3 beside the rule's ``= 3``)."""
+        return [reading_run(bounds(p)) for ps in self.walk.products.values() for p in ps
+                if p.width > 0 and opacity(p) >= MIN_OPACITY]
 
     def card_shows(self, item: str, text: str) -> bool:
         """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
@@ -197,20 +238,46 @@ class OnScreen(View):
         extra = [*self.walk.visit_marks, *self.walk.badges.values(), *self.graph.tags.values()]
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
                  if m is not tok and (r := getattr(m, "rests", None))]
-        keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra, away=True) + waits + list(off)
-        # the card it leaves it may cross, but not over its value: a number riding over another
-        # reads as one with it (issue 39); where no way passes beside it, it is not hidden there
-        values = [bounds(v) for m in leaves if (v := getattr(m, "value", None)) is not None
-                  and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
-        corners = ride_path(here, edge[-1], edge, size, keep_off + values, within=self.frame.free_rect(),
-                            step=size[1] * t.proportions.ride_grid, clear=t.spacing.edge_clearance / 2, settle=settle,
-                            rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
-                            + self.arrowheads() + self._heads() + self.value_runs() + list(rest_off))
+        keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra, away=True) + list(off)
+        # the card it leaves it may cross, but not over its words: a number riding over another
+        # reads as one with it (issue 39), over a name or a grad_fn as more of it (REVIEW5 8:
+        # ``y3 = 9``, ``3ulBackward0``); where no way passes beside them, it is not hidden there
+        values = [bounds(v) for m in leaves for row in ("name", "value", "sub") if (v := getattr(m, row, None))
+                  is not None and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
+        # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
+        soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
+        grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,
+                    clear=t.spacing.edge_clearance / 2, settle=settle,
+                    rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
+                    + self.arrowheads() + self._heads() + self.value_runs()
+                    + (self.result_runs() if under is None else [])  # a token waiting by a bucket
+                    + waits + list(rest_off))
+        plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
+                        and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
+        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
+        shown_over = keep_off + waits
+        if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
+            # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
+            # or first backs away from the edge (`scenes.render.flight`)
+            way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
+            if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
+                corners, shown_over = way, keep_off
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
-        hidden = hidden_spans(corners, size, keep_off, size[1] * t.proportions.ride_grid)
-        return RideBehind(tok, path, hidden, under=bounds(under) if under is not None else None)
+        hidden = hidden_spans(corners, size, shown_over, size[1] * t.proportions.ride_grid)
+        return RideBehind(tok, path, hidden, under=reading_run(bounds(under)) if under is not None else None)
+
+    def _crossed(self, leaves: Sequence[Mobject], under: Mobject | None) -> list[Rect]:
+        """Where each of ``leaves`` shows, a token may cross it but goes round it where it can:
+        a card whole, a visit's note by its rows (the token sets off from among them), not the
+        product ``under`` which it comes out from."""
+        mine = {id(m) for m in under.get_family()} if under is not None else set()
+        out = []
+        for m in leaves:
+            parts = [p for p, t in tagged([m]) if t.kind == "text" or t.role in CONTAINERS] or [m]
+            out += [bounds(p) for p in parts if id(p) not in mine and p.width > 0 and opacity(p) >= MIN_OPACITY]
+        return out
 
     def free_spot(self, at: tuple[float, float], tok: VGroup, avoid: list[Rect]) -> tuple[float, float]:
         """Where ``tok`` waits near ``at``: there, or the nearest spot inside the frame's free

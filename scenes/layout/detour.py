@@ -22,6 +22,7 @@ False
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 import math
 
 import numpy as np
@@ -46,6 +47,13 @@ GRAZE = 1 / 8
 (`hidden_spans`): the way is checked clear half a step apart, so a straight run past a corner may
 graze it between two checks (backward_walk 16:9 at 50.73 s: w1's 8/3 by a third of a pixel,
 hidden for a frame beside its bucket, a blink); about a pixel at 854x480."""
+BACK = 8.0
+"""Extra cost of a step per pill height it is further from the way's end than its start is."""
+CROSS = 40.0
+"""What a grid step whose pill covers a ``soft`` rectangle costs, in steps: what a token may cross
+where no way goes round (the card it leaves, its visit's note), but goes round where one does: a
+token crossing y's card read ``3ulBackward0`` and ``y3 = 9 3`` (REVIEW5 8). Far below `BLOCKED`,
+so crossing it is still taken rather than covering anything else."""
 
 
 def _to_polyline(p: Point, line: list[Point]) -> float:
@@ -76,14 +84,16 @@ def clear_of(p: Point, size: Point, obstacles: list[Rect], grown: float = 0.0) -
 
 def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacles: list[Rect], *,
               within: Rect, step: float, clear: float, settle: bool = True,
-              rest_off: list[Rect] = ()) -> list[Point]:
+              rest_off: list[Rect] = (), soft: Sequence[Rect] = ()) -> list[Point]:
     """Corners of a way from ``start`` to ``end`` for a pill of ``size`` (w, h) that keeps near
     the polyline ``edge`` (from where it joins it without going back, `joined`) and, grown by ``clear``, touches none of ``obstacles`` where it can;
+    it goes round ``soft`` rectangles too where a way round is not far longer (`CROSS`);
     it stays ``within`` (left, bottom, right, top). ``step``: the grid's pitch. Where a pill at
     ``end`` would touch an obstacle, or one of ``rest_off`` (what shows again once the token has
     left it: the product pill it set off from), the way ends at the nearest spot where it
     touches none (unless ``settle`` is false: a badge's spot is already chosen)."""
     w, h = size
+    soft = [o for o in soft if not inside(rect_around(start[0], start[1], (0.0, 0.0)), o)]  # what it sets off from
     edge = joined(start, edge, step)
     pts = [start, end, *edge]
     pad = MARGIN * max(w, h)
@@ -104,6 +114,9 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     for o in obstacles:
         blocked |= _covers(gx, gy, size, o, clear)
         hard |= _covers(gx, gy, size, o, 0.0)
+    crossed = np.zeros((nx, ny), dtype=bool)  # the pill covers something it may cross
+    for o in soft:
+        crossed |= _covers(gx, gy, size, o, 0.0)
     away = np.full((nx, ny), np.inf)
     for (ax, ay), (bx, by) in zip(edge, edge[1:] or edge):
         dx, dy = bx - ax, by - ay
@@ -111,7 +124,11 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
         t = np.clip(((gx - ax) * dx + (gy - ay) * dy) / n, 0.0, 1.0)
         d = np.hypot(gx - ax - t * dx, gy - ay - t * dy)
         away = np.minimum(away, d)
-    weight = 1.0 + AWAY * away / max(h, 1e-6) + NEAR * blocked + BLOCKED * hard
+    # a step further from the end than the start is costs more: a way round that first backs
+    # away reads as the token going the wrong way (`scenes.render.flight`)
+    back = np.maximum(np.hypot(gx - end[0], gy - end[1]) - math.dist(start, end), 0.0)
+    weight = (1.0 + AWAY * away / max(h, 1e-6) + BACK * back / max(h, 1e-6) + NEAR * blocked + BLOCKED * hard
+              + CROSS * (crossed & ~hard))
 
     def cell(p: Point) -> tuple[int, int]:
         return (min(nx - 1, max(0, round((p[0] - x0) / step))), min(ny - 1, max(0, round((p[1] - y0) / step))))
@@ -120,12 +137,13 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
         end = nearest_free(end, size, [*obstacles, *rest_off], within=(x0 - w / 2, y0 - h / 2, x1 + w / 2, y1 + h / 2),
                            step=step, clear=clear)
     upto = edge[:min(range(len(edge)), key=lambda k: math.dist(edge[k], end)) + 1]  # not past where it waits
-    for way in ([start, end], [start, *(p for p in upto if clear_of(p, size, obstacles)), end]):
-        if _keeps_to(way, [start, *edge], size, obstacles, step):  # no search: its grid may miss a narrow gap
-            return _simplify(way, size, obstacles, 0.0, step)
+    both = [*obstacles, *soft]
+    for way in ([start, end], [start, *(p for p in upto if clear_of(p, size, both)), end]):
+        if _keeps_to(way, [start, *edge], size, both, step):  # no search: its grid may miss a narrow gap
+            return _simplify(way, size, both, 0.0, step)
     came = _search(cell(start), cell(end), weight)
     corners = [(float(xs[i]), float(ys[j])) for i, j in came]
-    return _simplify([start, *corners[1:-1], end], size, obstacles, clear, step)
+    return _simplify([start, *corners[1:-1], end], size, both, clear, step)
 
 
 def joined(start: Point, edge: list[Point], step: float) -> list[Point]:

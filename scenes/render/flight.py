@@ -13,7 +13,8 @@ share them: ``w * w`` sends one number on two edges). A flight is a run of frame
 moves, from where it stood before (its start) to where it stops (its landing). In a flight:
 
 - it never vanishes (``hidden``): it is drawn at every frame of it, but where it still lies
-  over the product it is a copy of, which is drawn over it (it comes out from under it faint);
+  over the product it is a copy of, which is drawn over it (it comes out from under it faint),
+  or level with it just past it, where the two would read as one number (``8/3 8/3``);
 - it keeps to its way (``astray``): its centre stays within ``reach`` pixels of the hull of its
   start, its landing, the card it leaves and its arrow (the lead to the edge may cut the corner), or of the
   card it reaches and that card's bucket (boxes, so a curved edge's bend counts as on the way);
@@ -39,6 +40,7 @@ import math
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Set as AbstractSet
 
+from scenes.draw.collisions import READS_ON
 from scenes.layout.label_spots import meet
 
 SEEN = 0.05
@@ -131,23 +133,27 @@ class _Track:
 
 def _tracks(frames: list[list[dict]]) -> list[_Track]:
     """Every badge with an id followed from frame to frame: matched to the nearest listed the
-    frame before with the same id and text (of two as near, the one as opaque: a copy setting
-    off unseen from under its product is not the product); one not matched starts a track of
-    its own."""
+    frame before with the same id and text, as it goes on (`_ahead`: two copies of ``w * w``'s
+    3 whose ways cross are not swapped), of two as near the one as opaque (a copy setting off
+    unseen from under its product is not the product); one not matched starts a track of its
+    own."""
     done: list[_Track] = []
     live: list[_Track] = []
     for k, items in enumerate(frames):
         badges = [i for i in items if i["role"] == "badge" and i.get("id")]
         now = [(i["id"], i.get("text") or "", _centre(i["bbox"]), float(i["opacity"])) for i in badges]
-        pairs = sorted(((math.dist(tr.seen[-1][1], c), abs(tr.seen[-1][2] - o), n, t)
+        pairs = sorted(((math.dist(_ahead(tr), c), abs(tr.seen[-1][2] - o), n, t)
                         for n, (iid, text, c, o) in enumerate(now)
                         for t, tr in enumerate(live) if (tr.id, tr.text) == (iid, text)), key=lambda x: x[:2])
-        taken_now, taken_live, nxt = set(), set(), []
+        taken_now, taken_live, matched = set(), set(), []
         for _, _, n, t in pairs:
             if n in taken_now or t in taken_live:
                 continue
             taken_now.add(n)
             taken_live.add(t)
+            matched.append((t, n))
+        nxt = []
+        for t, n in _untangled(matched, live, [c for _, _, c, _ in now]):
             live[t].seen.append((k, now[n][2], now[n][3]))
             live[t].boxes.append(_box(badges[n]))
             nxt.append(live[t])
@@ -156,6 +162,37 @@ def _tracks(frames: list[list[dict]]) -> list[_Track]:
                 for n, (iid, text, c, o) in enumerate(now) if n not in taken_now]
         live = nxt
     return done + live
+
+
+def _untangled(matched: list[tuple[int, int]], live: list[_Track], at: list[Point]) -> list[tuple[int, int]]:
+    """``matched`` (track, badge) pairs with any two tracks of one id and number swapped where
+    that brings both, together, nearer where they were going (`_ahead`) by more than `STILL`:
+    two copies passing each other in one frame, which nearest-first matched each to the other."""
+    out = list(matched)
+
+    def cost(t: int, n: int) -> float:
+        return math.dist(_ahead(live[t]), at[n])
+
+    changed = True
+    while changed:
+        changed = False
+        for a in range(len(out)):
+            for b in range(a + 1, len(out)):
+                (ta, na), (tb, nb) = out[a], out[b]
+                if (live[ta].id, live[ta].text) != (live[tb].id, live[tb].text):
+                    continue
+                if cost(ta, nb) + cost(tb, na) < cost(ta, na) + cost(tb, nb) - STILL:
+                    out[a], out[b], changed = (ta, nb), (tb, na), True
+    return out
+
+
+def _ahead(track: _Track) -> Point:
+    """Where ``track`` would be next, going on as it moved from its last frame but one."""
+    (*_, (_, (x1, y1), _)) = track.seen
+    if len(track.seen) < 2:
+        return (x1, y1)
+    _, (x0, y0), _ = track.seen[-2]
+    return (2 * x1 - x0, 2 * y1 - y0)
 
 
 def _way(track: _Track, frame_items: list[dict]) -> list[Box]:
@@ -168,12 +205,13 @@ def _way(track: _Track, frame_items: list[dict]) -> list[Box]:
 
 
 def _leaves(track: _Track, frame_items: list[dict]) -> list[Box]:
-    """The boxes a token sets off toward from its start: the card it leaves and its arrow. Its
+    """The boxes a token sets off toward from its start: the card it leaves (and the badge it
+    wears beside it, which the way goes round too) and its arrow. Its
     lead from a note's product to the edge lies in their hull with the start (it may cut the
     corner to the edge), not toward the card it reaches across the graph."""
     left = track.id.split("->")[-1]
     return [_box(i) for i in frame_items if (i["role"] == "arrow" and i.get("id") == track.id)
-            or (i["role"] in ("card", "bucket") and i.get("id") == left)]
+            or (i["role"] in ("card", "bucket", "badge") and i.get("id") == left)]
 
 
 def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | None:
@@ -185,6 +223,13 @@ def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | No
         if i["role"] == "value" and i.get("id") not in lands and float(i["opacity"]) >= SEEN and meet(box, _box(i)):
             return i
     return None
+
+
+def _run(box: Box) -> Box:
+    """``box`` and the run right of it where a number level with it reads as more of it
+    (`scenes.draw.collisions.READS_ON` of its heights): a copy setting off from its product is
+    not drawn there yet, where the two would read as one number (``8/3 8/3``)."""
+    return (box[0], box[1], box[2] + READS_ON * (box[3] - box[1]), box[3])
 
 
 def _box(item: dict) -> Box:
@@ -308,7 +353,7 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
         nearest = math.dist(start, landing)
         for k in range(a, b + 1):
             f, at, op = tr.seen[k]
-            if op < SEEN and not (slot and meet(tr.boxes[k], tr.boxes[a])):  # not out from under its product yet
+            if op < SEEN and not (slot and meet(tr.boxes[k], _run(tr.boxes[a]))):  # not out of its product's run yet
                 add(k, "hidden", "vanishes on its way")
             d = math.dist(at, landing)
             if d > nearest + slack:

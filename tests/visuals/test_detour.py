@@ -50,6 +50,20 @@ def test_a_boxed_in_spot_is_reached_hidden_only_where_it_passes_behind() -> None
             assert clear_of(p, SIZE, wall), f"shown over a word at {p} ({done:.3f} of the way)"
 
 
+def test_a_card_it_may_cross_is_gone_round_where_a_way_round_is_free() -> None:
+    """The card a token leaves lies between its note and its edge (grad_accumulation 9:16: the
+    note above y, the edge below it): the way goes round the card, not over it (REVIEW5 8:
+    ``3ulBackward0``); where the only other way covers a word, it crosses the card instead."""
+    start, edge = (0.0, 1.0), [(0.0, -1.0), (0.0, -2.0)]
+    card = (-0.6, -0.6, 0.6, 0.6)
+    way = ride_path(start, edge[-1], edge, SIZE, [], within=WITHIN, step=0.05, clear=0.02, soft=[card])
+    touching = (SIZE[0] - 0.05, SIZE[1] - 0.05)  # it may run along the card, and cut its corner by under a step
+    assert all(clear_of(p, touching, [card]) for p in dense(way, 0.01))
+    walls = [(-3.0, -0.6, -0.6, 0.6), (0.6, -0.6, 7.0, 0.6)]  # words either side of the card, to the frame's edges
+    way = ride_path(start, edge[-1], edge, SIZE, walls, within=WITHIN, step=0.05, clear=0.02, soft=[card])
+    assert all(clear_of(p, touching, walls) for p in dense(way, 0.01))
+
+
 def test_a_ride_is_hidden_inside_its_spans_and_shown_as_it_was_outside() -> None:
     pytest.importorskip("manim")
     from manim import RoundedRectangle, Text, VGroup, VMobject, linear
