@@ -327,7 +327,8 @@ class CameraFocus(View):
         if z is None:  # the note was made for the close view: it goes where it is (`draw_unfocus`)
             walk = self.ctx.state.walk
             notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
-        leaving, coming, moving = [], [], []
+        leaving: list[Mobject] = []
+        coming, moving = [], []
         faded: list[tuple[Mobject, Colours]] = []
         was, owners = self.faded, self._owners()
         shapes = self.graph_shapes()
@@ -343,7 +344,7 @@ class CameraFocus(View):
                                            for o in owners.get(id(m), []))  # shows only with it
             if saved is None and not shows:  # leaves the view: faded where it is, first
                 faded.append((m, colours(m)))
-                leaving.append((m, self._moved(m, rel).set_opacity(0.0)))
+                leaving.append(m)
             elif saved is not None and shows:  # comes back: where it lands, once the rest is there
                 target = self._moved(m, rel)
                 restore(target, saved)
@@ -357,11 +358,12 @@ class CameraFocus(View):
         # which nothing passes over the code pane, the legend or the checklist; where every way
         # does, what would pass over them leaves and comes back
         options, panes = ways(rel), sight[1] if via is None else via
-        clear = [w for w in options if not any(crosses(bounds(m), w, panes) for m in moving)] or options[:1]
+        box = {id(m): bounds(m) for m in [*moving, *leaving]}  # each read for every way: found once
+        clear = [w for w in options if not any(crosses(box[id(m)], w, panes) for m in moving)] or options[:1]
         # of those, the one on which what leaves stays in the frame longest, to fade as it goes
         off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], panes)
-        way = max(clear, key=lambda w: min((seen_until(bounds(m), w, off) for m, _ in leaving), default=1.0))
-        crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, panes)]
+        way = max(clear, key=lambda w: min((seen_until(box[id(m)], w, off) for m in leaving), default=1.0))
+        crossing = [(m, self._moved(m, rel)) for m in moving if crosses(box[id(m)], way, panes)]
         moving = [m for m in moving if not any(m is c for c, _ in crossing)]
         # what comes back glides in with the rest, fading in from where it is in view for good,
         # unless that is late in the glide: then it fades in where it lands, once the rest is there
@@ -378,14 +380,15 @@ class CameraFocus(View):
         # pass over a pane or the caption, or out of the frame (it may cross the safe edge as it
         # goes, faded: a camera carries it off); a card and its marks on one curve, the soonest
         # of theirs (a badge goes with its card)
-        untils = {id(m): seen_until(bounds(m), way, off) for m, _ in leaving}
+        untils = {id(m): seen_until(box[id(m)], way, off) for m in leaving}
         for _ in range(2):  # a mark's own cards, then a card's marks (an arrow's two cards do not wait for it)
-            for m, _ in leaving:
+            for m in leaving:
                 own = [o for o in owners.get(id(m), []) if id(o) in untils]
                 untils[id(m)] = min([untils[id(m)], *(untils[id(o)] for o in own)])
                 if len(own) == 1:
                     untils[id(own[0])] = min(untils[id(own[0])], untils[id(m)])
-        hopping = [(m, t) for m, t in leaving if untils[id(m)] <= 0.0]
+        # (a moved copy only for what fades where it is: what glides out is carried point by point)
+        hopping = [(m, self._moved(m, rel).set_opacity(0.0)) for m in leaving if untils[id(m)] <= 0.0]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
         fades = int(bool(hopping or notes or crossing)) + int(bool(coming or crossing))
@@ -395,13 +398,13 @@ class CameraFocus(View):
         rate = settled(gone, back)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]
-        out += [glide_out(m, way, rate, gone_by(rate, untils[id(m)])) for m, _ in leaving if untils[id(m)] > 0.0]
+        out += [glide_out(m, way, rate, gone_by(rate, untils[id(m)])) for m in leaving if untils[id(m)] > 0.0]
         out += [glide(m, way, rate) for m in moving]
         out += [glide_in(m, target, way, rate, f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
         out += [hop(m, target, back, 1.0, out=False) for m, target in coming]
         self.rec.faded = faded
-        self.moving = ({id(m) for m, _ in leaving + coming + crossing} | {id(m) for m in moving}
+        self.moving = ({id(m) for m, _ in coming + crossing} | {id(m) for m in leaving + moving}
                        | {id(m) for m, _, _ in entering})
         if z is None:
             self._rekey(home)

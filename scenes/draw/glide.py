@@ -57,7 +57,7 @@ def hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool) -> Animati
     """``m`` fades out where it is from ``t0`` to ``t1`` of the play and then moves to ``target``
     unseen (``out``), or moves there unseen and fades in over that part: no half-faded shape
     slides across the code or the captions. (Each way copies only the shapes it blends.)"""
-    start = m.copy()
+    start, blend = m.copy(), Blend()
     rate = span(t0, t1)
     if out:
         gone = m.copy().set_opacity(0.0)
@@ -77,7 +77,7 @@ def through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
     """``m`` fades out where it is by ``t0`` of the play, moves unseen, and fades in at ``target``
     from ``t1``: a shape whose glide would pass over the code pane, the legend or the checklist."""
     start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
-    leave, land = span(0.0, t0), span(t1, 1.0)
+    leave, land, blend = span(0.0, t0), span(t1, 1.0), Blend()
 
     def step(mob: Mobject, alpha: float) -> None:
         if alpha < t0:
@@ -90,11 +90,28 @@ def through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
     return Driven(m, step, rate_func=linear)
 
 
-def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
-    """Each part of ``mob`` set ``alpha`` of the way from ``a``'s to ``b``'s."""
-    for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
-                          b.family_members_with_points()):
-        sm.interpolate(sa, sb, alpha)
+class Blend:
+    """``blend(mob, a, b, alpha)`` sets each part of ``mob`` ``alpha`` of the way from ``a``'s to
+    ``b``'s, for the steps of one animation: the parts are listed with their two ends once per
+    pair of ends (a play's shapes keep their parts from frame to frame; a camera move's walk over
+    every card's family each frame was a tenth of its cost), and the parts whose points a glide
+    sets right after (``carried``, ids) get their colours only (Manim's ``interpolate`` is the
+    points' interpolation, then ``interpolate_color``: the points would be overwritten unread)."""
+
+    def __init__(self, carried: set[int] | None = None) -> None:
+        self.carried = carried or set()
+        self.parts: dict[tuple[int, int], list[tuple[Mobject, Mobject, Mobject]]] = {}
+
+    def __call__(self, mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
+        parts = self.parts.get((id(a), id(b)))
+        if parts is None:
+            parts = self.parts[id(a), id(b)] = list(zip(mob.family_members_with_points(), a.family_members_with_points(),
+                                                        b.family_members_with_points()))
+        for sm, sa, sb in parts:
+            if id(sm) in self.carried:
+                sm.interpolate_color(sa, sb, alpha)
+            else:
+                sm.interpolate(sa, sb, alpha)
 
 
 GLIDE_SAMPLES = 16
@@ -209,10 +226,11 @@ def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], floa
     popped the rest of the graph in)."""
     start = m.copy()
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+    tint = Blend({id(sm) for sm, _ in at})
 
     def step(mob: Mobject, alpha: float) -> None:
         r = rate(alpha)
-        blend(mob, start, target, max(0.0, (r - shows) / (1.0 - shows)))  # its colours; its points are the glide's
+        tint(mob, start, target, max(0.0, (r - shows) / (1.0 - shows)))  # its colours; its points are the glide's
         _carry(at, way(r))
 
     return Driven(m, step, rate_func=linear)
@@ -269,10 +287,11 @@ def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], by: float) -
     full opacity to 0.15 in one frame while inside the frame)."""
     start, gone = m.copy(), m.copy().set_opacity(0.0)
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+    tint = Blend({id(sm) for sm, _ in at})
     fade = span(0.0, by, linear)
 
     def step(mob: Mobject, alpha: float) -> None:
-        blend(mob, start, gone, fade(alpha))  # its colours; its points are the glide's
+        tint(mob, start, gone, fade(alpha))  # its colours; its points are the glide's
         _carry(at, way(rate(alpha)))
 
     return Driven(m, step, rate_func=linear)
