@@ -75,16 +75,18 @@ def test_the_camera_skips_only_what_paints_nothing() -> None:
 
 def test_the_camera_paints_as_manims_does() -> None:
     """Each shape's paints (background stroke, fill, stroke, a gradient's, a clear fill under a
-    stroke) come out as Manim's own camera draws them, to the byte: the walk's camera reads each
-    colour once and makes the same Cairo calls."""
-    from manim import Camera, Line, Text
+    stroke), and a point cloud between them, come out as Manim's own camera draws them, to the byte:
+    the walk's camera reads each colour once and makes the same Cairo calls, in the same order."""
+    from manim import Camera, Line, PMobject, Text
 
     shapes = [Square(1.3, fill_opacity=0.7, stroke_width=5).set_stroke(width=9, opacity=0.4, background=True),
               Circle(radius=0.8, fill_opacity=0.0, stroke_width=3).shift([1.1, 0.2, 0]),
               Square(0.9, fill_opacity=0.8, stroke_width=0).set_fill(["#ff0000", "#0000ff"]).shift([-1.4, 0.3, 0]),
               Line([-2.0, -1.0, 0], [2.0, 1.1, 0], stroke_width=6).set_stroke(["#00ff00", "#ffff00"]),
               Text("w1.grad", font_size=30).shift([0.2, -0.9, 0]).set_opacity(0.6)]
+    picture = PMobject(stroke_width=6).add_points(np.array([[x / 7, 0.4 - x / 9, 0.0] for x in range(-9, 9)]), color="#40c060")
     flat = [p for s in shapes for p in s.family_members_with_points()]
+    flat[3:3] = [picture]  # another kind (not Cairo's) between two runs of Cairo's shapes
 
     def frame(cam: Camera) -> np.ndarray:
         cam.reset()
