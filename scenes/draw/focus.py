@@ -327,8 +327,7 @@ class CameraFocus(View):
         if z is None:  # the note was made for the close view: it goes where it is (`draw_unfocus`)
             walk = self.ctx.state.walk
             notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
-        leaving: list[Mobject] = []
-        coming, moving = [], []
+        leaving, coming, moving = [], [], []
         faded: list[tuple[Mobject, Colours]] = []
         was, owners = self.faded, self._owners()
         shapes = self.graph_shapes()
