@@ -59,7 +59,7 @@ def hop(m: Mobject, target: Mobject, t0: float, t1: float, out: bool,
     unseen (``out``), or moves there unseen and fades in over that part (``eased``): no
     half-faded shape slides across the code or the captions. (Each way copies only the shapes
     it blends.)"""
-    start = m.copy()
+    start, blend = m.copy(), Blend()
     rate = span(t0, t1, eased)
     if out:
         gone = m.copy().set_opacity(0.0)
@@ -79,7 +79,7 @@ def through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
     """``m`` fades out where it is by ``t0`` of the play, moves unseen, and fades in at ``target``
     from ``t1``: a shape whose glide would pass over the code pane, the legend or the checklist."""
     start, gone, hidden = m.copy(), m.copy().set_opacity(0.0), target.copy().set_opacity(0.0)
-    leave, land = span(0.0, t0), span(t1, 1.0)
+    leave, land, blend = span(0.0, t0), span(t1, 1.0), Blend()
 
     def step(mob: Mobject, alpha: float) -> None:
         if alpha < t0:
@@ -92,11 +92,28 @@ def through(m: Mobject, target: Mobject, t0: float, t1: float) -> Animation:
     return Driven(m, step, rate_func=linear)
 
 
-def blend(mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
-    """Each part of ``mob`` set ``alpha`` of the way from ``a``'s to ``b``'s."""
-    for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
-                          b.family_members_with_points()):
-        sm.interpolate(sa, sb, alpha)
+class Blend:
+    """``blend(mob, a, b, alpha)`` sets each part of ``mob`` ``alpha`` of the way from ``a``'s to
+    ``b``'s, for the steps of one animation: the parts are listed with their two ends once per
+    pair of ends (a play's shapes keep their parts from frame to frame; a camera move's walk over
+    every card's family each frame was a tenth of its cost), and the parts whose points a glide
+    sets right after (``carried``, ids) get their colours only (Manim's ``interpolate`` is the
+    points' interpolation, then ``interpolate_color``: the points would be overwritten unread)."""
+
+    def __init__(self, carried: set[int] | None = None) -> None:
+        self.carried = carried or set()
+        self.parts: dict[tuple[int, int], list[tuple[Mobject, Mobject, Mobject]]] = {}
+
+    def __call__(self, mob: Mobject, a: Mobject, b: Mobject, alpha: float) -> None:
+        parts = self.parts.get((id(a), id(b)))
+        if parts is None:
+            parts = self.parts[id(a), id(b)] = list(zip(mob.family_members_with_points(), a.family_members_with_points(),
+                                                        b.family_members_with_points()))
+        for sm, sa, sb in parts:
+            if id(sm) in self.carried:
+                sm.interpolate_color(sa, sb, alpha)
+            else:
+                sm.interpolate(sa, sb, alpha)
 
 
 GLIDE_SAMPLES = 16
@@ -213,9 +230,10 @@ def glide_in(m: Mobject, target: Mobject, way: Way, rate: Callable[[float], floa
     start = m.copy()
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
     fade = span(gone_by(rate, shows), 1.0, linear)
+    tint = Blend({id(sm) for sm, _ in at})
 
     def step(mob: Mobject, alpha: float) -> None:
-        blend(mob, start, target, fade(alpha))  # its colours; its points are the glide's
+        tint(mob, start, target, fade(alpha))  # its colours; its points are the glide's
         _carry(at, way(rate(alpha)))
 
     return Driven(m, step, rate_func=linear)
@@ -309,11 +327,12 @@ def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], until: float
     moves first meets it where it is held (`first_met`): it is gone by then."""
     start, gone = m.copy(), m.copy().set_opacity(0.0)
     at = [(sm, sm.points.copy()) for sm in m.family_members_with_points()]
+    tint = Blend({id(sm) for sm, _ in at})
     fade = span(0.0, fades_by(rate, until, met), linear)
 
     def step(mob: Mobject, alpha: float) -> None:
         faded = fade(alpha)
-        blend(mob, start, gone, faded)  # its colours; its points are the glide's, held while it shows
+        tint(mob, start, gone, faded)  # its colours; its points are the glide's, held while it shows
         _carry(at, way(rate(alpha) if faded >= 1.0 else min(rate(alpha), until)))
 
     return Driven(m, step, rate_func=linear)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import numpy as np
-from manim import AnimationGroup, Mobject
+from manim import Animation, AnimationGroup, Mobject, Transform
 from manim.utils.family import extract_mobject_family_members
 from manim.utils.iterables import list_update
 
@@ -128,9 +128,39 @@ def hold(scene: Any, frames: int, sink: FrameSink) -> None:
 
 def _begin(scene: Any, anims: list[Any], frames: int, fps: int) -> None:
     scene.compile_animation_data(AnimationGroup(*anims), run_time=play_seconds(frames, fps))
+    _families_kept(scene.animations)
     for animation in scene.animations:
         animation._setup_scene(scene)
         animation.begin()
+
+
+_LISTED = (Animation.get_all_families_zipped, Transform.get_all_families_zipped)
+
+
+def _families_kept(animations: list[Any]) -> None:
+    """Manim's own animations (and those nested in a group or succession) list the parts they
+    interpolate once per play, not on every frame: Manim's ``interpolate_mobject`` walks the
+    families of the shape, its start and its target again for each frame (a tenth of a camera
+    move's cost), though their parts are fixed once the animation has begun (``Transform.begin``
+    aligns them; ``Animation.begin`` then interpolates to 0, the first listing). Ours, which may
+    reshape what they move, list them as Manim does."""
+    todo = list(animations)
+    while todo:
+        a = todo.pop()
+        todo += getattr(a, "animations", [])
+        if type(a).__module__.startswith("manim.") and type(a).get_all_families_zipped in _LISTED:
+            a.get_all_families_zipped = _once(a.get_all_families_zipped)
+
+
+def _once(listing: Any) -> Any:
+    """``listing()``'s parts, listed at the first call and handed out again after."""
+    kept: list[list[tuple]] = []
+
+    def parts() -> list[tuple]:
+        if not kept:
+            kept.append(list(listing()))
+        return kept[0]
+    return parts
 
 
 def _end(scene: Any) -> None:

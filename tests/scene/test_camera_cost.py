@@ -1,6 +1,7 @@
 """What the walk's camera costs, without changing a pixel: a moved box measured without a copy
-(to the bit), a camera move's animation that keeps no copy Manim never reads, and shapes that
-paint nothing skipped by the camera (the frame as with them)."""
+(to the bit), a camera move's animation that keeps no copy Manim never reads, shapes that
+paint nothing skipped by the camera (the frame as with them), the camera's paints as Manim's,
+and the parts of a shape listed once per play (each frame as when listed afresh)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,104 @@ def test_the_camera_skips_only_what_paints_nothing() -> None:
     drawn = frame([filled, thin, backed])
     assert drawn.any()
     assert np.array_equal(frame([clear, filled, clear.copy().shift([0.3, 0, 0]), thin, backed, clear]), drawn)
+
+
+def test_the_camera_paints_as_manims_does() -> None:
+    """Each shape's paints (background stroke, fill, stroke, a gradient's, a clear fill under a
+    stroke), and a point cloud between them, come out as Manim's own camera draws them, to the byte:
+    the walk's camera reads each colour once and makes the same Cairo calls, in the same order."""
+    from manim import Camera, Line, PMobject, Text
+
+    shapes = [Square(1.3, fill_opacity=0.7, stroke_width=5).set_stroke(width=9, opacity=0.4, background=True),
+              Circle(radius=0.8, fill_opacity=0.0, stroke_width=3).shift([1.1, 0.2, 0]),
+              Square(0.9, fill_opacity=0.8, stroke_width=0).set_fill(["#ff0000", "#0000ff"]).shift([-1.4, 0.3, 0]),
+              Line([-2.0, -1.0, 0], [2.0, 1.1, 0], stroke_width=6).set_stroke(["#00ff00", "#ffff00"]),
+              Text("w1.grad", font_size=30).shift([0.2, -0.9, 0]).set_opacity(0.6)]
+    picture = PMobject(stroke_width=6).add_points(np.array([[x / 7, 0.4 - x / 9, 0.0] for x in range(-9, 9)]), color="#40c060")
+    flat = [p for s in shapes for p in s.family_members_with_points()]
+    flat[3:3] = [picture]  # another kind (not Cairo's) between two runs of Cairo's shapes
+
+    def frame(cam: Camera) -> np.ndarray:
+        cam.reset()
+        cam.capture_mobjects(flat, include_submobjects=False)
+        return cam.pixel_array.copy()
+
+    ours, manims = PathCachingCamera(pixel_width=160, pixel_height=90), Camera(pixel_width=160, pixel_height=90)
+    assert np.array_equal(frame(ours), frame(manims))
+    assert np.array_equal(frame(ours), frame(manims))  # paths replayed from its memory
+
+
+def _looks(m) -> list:
+    return [(p.points.copy(), p.fill_rgbas.copy(), p.stroke_rgbas.copy(), p.stroke_width)
+            for p in m.family_members_with_points()]
+
+
+def _same(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(all(np.array_equal(x, y) for x, y in zip(pa, pb)) for pa, pb in zip(a, b))
+
+
+def test_a_camera_moves_fades_set_what_interpolating_every_part_sets() -> None:
+    """A glide's fades list the parts of their shape once and give the parts the glide carries
+    their colours only: every frame shows what Manim's ``interpolate`` of every part, listed
+    afresh, then the glide's carry, shows (to the bit), for a fade out, a fade in and a hop,
+    whose two halves blend two other pairs of ends."""
+    from manim import Text
+
+    from scenes.draw.glide import _carry, glide_in, glide_out, span
+
+    z = Zoom(1.6, (0.2, -0.1), (1.0, 0.4))
+    way, rate = ways(z)[1], span(0.1, 0.9)
+
+    def shape():
+        return VGroup(*_shapes()[1], Text("yh", font_size=28).shift([0.4, 0.6, 0])).set_stroke(width=3)
+
+    def lerp(mob, a, b, t) -> None:
+        for sm, sa, sb in zip(mob.family_members_with_points(), a.family_members_with_points(),
+                              b.family_members_with_points()):
+            sm.interpolate(sa, sb, t)
+
+    target = zoom_shape(shape(), z).set_opacity(0.45)
+    kinds = {"out": (lambda m: glide_out(m, way, rate, 0.6),
+                     lambda m, s, g, t: (lerp(m, s, g, span(0.0, 0.6, lambda x: x)(t)), rate(t))),
+             "in": (lambda m: glide_in(m, target, way, rate, 0.3),
+                    lambda m, s, g, t: (lerp(m, s, target, max(0.0, (rate(t) - 0.3) / 0.7)), rate(t))),
+             "hop": (lambda m: hop(m, target, 0.0, 0.5, out=True),
+                     lambda m, s, g, t: (lerp(m, s, g, span(0.0, 0.5)(t)) if t < 0.5 else lerp(m, target, target, 1.0),
+                                         None))}
+    for kind, (make, frame) in kinds.items():
+        m, ref = shape(), shape()
+        anim, start, gone = make(m), ref.copy(), ref.copy().set_opacity(0.0)
+        at = [(sm, sm.points.copy()) for sm in ref.family_members_with_points()]
+        anim.begin()
+        for t in [0.0, 0.05, 0.3, 0.5, 0.55, 0.8, 1.0]:
+            anim.interpolate(t)
+            r = frame(ref, start, gone, t)[1]
+            if r is not None:
+                _carry(at, way(r))
+            assert _same(_looks(m), _looks(ref)), (kind, t)
+
+
+def test_animations_listing_their_parts_once_land_as_manims() -> None:
+    """Manim's animations, nested in a group and a succession (whose second begins halfway),
+    list the parts they interpolate at their first frame and reuse the list: every frame shows
+    what listing them afresh shows."""
+    from manim import AnimationGroup, FadeOut, Succession, Transform
+
+    from scenes.video.player import _families_kept
+
+    def play(kept: bool) -> list:
+        a, b, c = (VGroup(*_shapes()[1]).shift([k * 0.3, 0.0, 0.0]) for k in range(3))
+        then = Succession(Transform(b, Circle(0.3).shift([1.0, 1.0, 0.0])), FadeOut(c, shift=[0.5, 0.0, 0.0]))
+        then.scene = None  # played without a scene: it begins its parts by itself
+        group = AnimationGroup(Transform(a, _shapes()[0]), then)
+        if kept:
+            _families_kept([group])
+        group.begin()
+        seen = []
+        for t in [0.0, 0.2, 0.45, 0.5, 0.7, 1.0]:
+            group.interpolate(t)
+            seen.append(_looks(VGroup(a, b, c)))
+        group.finish()
+        return seen + [_looks(VGroup(a, b, c))]
+
+    assert all(_same(x, y) for x, y in zip(play(True), play(False), strict=True))
