@@ -28,8 +28,9 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, Colours, carried_off, colours, crosses, glide, glide_in, glide_out, gone_by, hop,
-                               moved_bounds, restore, seen_until, settled, shows_from, span, through, ways, zoom_shape)
+from scenes.draw.glide import (CALM, CAMERA_FADES, Colours, carried_off, colours, crosses, glide, glide_in, glide_out, gone_by, hop,
+                               moved_bounds, restore, seen_until, settled, shows_from, span, stride, through, ways,
+                               zoom_shape)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -358,7 +359,10 @@ class CameraFocus(View):
         # does, what would pass over them leaves and comes back
         options, panes = ways(rel), sight[1] if via is None else via
         clear = [w for w in options if not any(crosses(bounds(m), w, panes) for m in moving)] or options[:1]
-        # of those, the one on which what leaves stays in the frame longest, to fade as it goes
+        # of those no faster than `CALM` times the calmest, the one on which what leaves stays in
+        # the frame longest, to fade as it goes
+        strides = [max((stride(bounds(m), w) for m in moving), default=0.0) for w in clear]
+        clear = [w for w, s in zip(clear, strides) if s <= CALM * min(strides) + 1e-9]
         off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], panes)
         way = max(clear, key=lambda w: min((seen_until(bounds(m), w, off) for m, _ in leaving), default=1.0))
         crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, panes)]
