@@ -29,7 +29,9 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] =
     when the two windows share no line (nothing to carry: a cut then). ``riders``: what sits
     beside a row of ``old``'s window (a loop's ``pass 2/3``), each with the line it marks: it
     slides with its row and fades as that row does; one whose line ``new`` does not show is
-    gone at the end (the caller places it anew)."""
+    gone at the end (the caller places it anew). The lines slide at `pane_ease`'s pace: at
+    Manim's ``smooth`` a 0.3 s scroll took them 150 px a frame at 10 frames a second
+    (dynamic_graph 16:9 at 73.1 s)."""
     was, now = _row_ys(old), _row_ys(new)
     shared = sorted(was.keys() & now.keys())
     if not shared:
@@ -55,7 +57,7 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] =
                 for part, still, _ in rest:
                     part.become(still).shift([0, dy * end, 0])
                 return
-            shift = dy * (start + (end - start) * smooth(alpha))
+            shift = dy * (start + (end - start) * pane_ease(alpha))
             for part, still, y in rest:
                 part.become(still).shift([0, shift, 0])
                 factor = 0.0 if y is None else shown(y + shift)
