@@ -80,8 +80,10 @@ class CodePaneView(View):
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
 
     def _prints(self, line: int) -> bool:
-        """Whether program line ``line`` prints (a cue of the plan shows its output)."""
-        return any(c.kind in CONSOLE_KINDS and c.seqs and self.ctx.events[c.seqs[0]].line == line
+        """Whether program line ``line`` is a ``print`` (an ``output_line`` of the plan shows what
+        it printed; an update step's worked ``message`` is no print: the whole pane comes back
+        for it)."""
+        return any(c.kind == "output_line" and c.seqs and self.ctx.events[c.seqs[0]].line == line
                    for c in self.ctx.plan.cues)
 
     def step_aside(self, aside: bool, step: StepScratch) -> Anims:
