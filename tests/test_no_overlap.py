@@ -222,6 +222,10 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
 
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
+    ("grad_accumulation", "16:9"): ("the code pane opens from its lit line to the whole program at 27.0 s in the "
+                                    "0.15 s of the code_line 'y = w * w' (fast pace), its foot 181 px a frame at "
+                                    "10 fps: a pane's change has only its cue's step (scenes/draw/scroll.reflow); "
+                                    "found since the check follows the pane (h/jmpB)"),
 }
 STILL_POPS: dict[tuple[str, str], str] = {
     # (clip, aspect): several cards shown in one frame (continuity.pops), the nine clips at 16:9 and 9:16

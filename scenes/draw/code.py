@@ -53,8 +53,8 @@ class CodePaneView(View):
         after each walk, review 6)."""
         if self.code.pane is None:
             return []
-        keeps = (self.code.aside and not self.code.printed_away and not walk and not self.ctx.layout.code_lit
-                 and self._prints(line))
+        keeps = (self.code.aside and not walk and not self.ctx.layout.code_lit and not self._tall()
+                 and self._prints(line))  # a tall frame's walk legend is under the lit line
         lit = self.ctx.layout.code_lit or keeps
         aside = walk and not lit and self.ctx.spec.walk_code == "lit" and not self.code.aside
         if line == self.code.bar_line and not aside:
