@@ -26,8 +26,9 @@ cases that still show something untrue are listed in ``STILL_UNTRUE``.
 The same pass finds what blinks (`scenes.render.continuity.blinks`, the nine clips at 16:9 and
 9:16): an item with a stable id gone for under half a second and back (faded out, or a shape
 drawn to a stub: a lit path put out and drawn again); what jumps
-(`continuity.jumps`): an item with a stable id moving more than a card's width between two
-frames; what is renamed (`continuity.renames`): a card whose name changes within the clip; and
+(`continuity.jumps`): an item with a stable id, the code pane (by its edges) or a printed line
+moving more than a card's width in a frame at 10 frames a second (``LOOKED_AT_FPS``: the checks'
+15 fps frames count at that pace); what is renamed (`continuity.renames`): a card whose name changes within the clip; and
 what comes loose (`continuity.loose_arrows`): an arrow clear of both cards it joins, as one
 turning round by a pointwise morph was, folded into a hook between them. And what a caption
 names stays in view while it is up (`scenes.render.named_view.left_named`, ``named``): no camera
@@ -214,6 +215,10 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
 
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
+    ("grad_accumulation", "16:9"): ("the code pane opens from its lit line to the whole program at 27.0 s in the "
+                                    "0.15 s of the code_line 'y = w * w' (fast pace), its foot 181 px a frame at "
+                                    "10 fps: a pane's change has only its cue's step (scenes/draw/scroll.reflow); "
+                                    "found since the check follows the pane (h/jmpB)"),
 }
 STILL_POPS: dict[tuple[str, str], str] = {
     # (clip, aspect): several cards shown in one frame (continuity.pops), the nine clips at 16:9 and 9:16

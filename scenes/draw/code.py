@@ -13,7 +13,7 @@ from manim import FadeIn, FadeOut, Transform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import at_half, cut, first_half, second_half
-from scenes.draw.scroll import reflow, scroll
+from scenes.draw.scroll import pane_ease, reflow, scroll
 from scenes.draw.drawers import draws
 from scenes.draw.loops import PassMark
 from scenes.draw.state import CodeView
@@ -46,10 +46,16 @@ class CodePaneView(View):
         ``walk``: the backward walk starts here; where the aspect's graph lies under the pane
         (``walk_code: lit``) the pane steps aside, keeping only the lit line at its size, and the
         walk's notes get the rest of its room. The next line outside it brings the whole pane back.
-        A clip whose pane shows only its lit line throughout (`Layout.code_lit`) moves that line."""
+        A clip whose pane shows only its lit line throughout (`Layout.code_lit`) moves that line,
+        and so does a pane stepped aside to a line that prints (`_prints`): what it prints hangs
+        under the lit line, where the walk's output already does, and the pane does not open to
+        the whole program and shut again around one line (dynamic_graph 16:9's ``print(w.grad)``
+        after each walk, review 6)."""
         if self.code.pane is None:
             return []
-        lit = self.ctx.layout.code_lit
+        keeps = (self.code.aside and not walk and not self.ctx.layout.code_lit and not self._tall()
+                 and self._prints(line))  # a tall frame's walk legend is under the lit line
+        lit = self.ctx.layout.code_lit or keeps
         aside = walk and not lit and self.ctx.spec.walk_code == "lit" and not self.code.aside
         if line == self.code.bar_line and not aside:
             return []
@@ -57,7 +63,7 @@ class CodePaneView(View):
         if aside or lit or not self.code.pane.shows(line):  # a long program: the window moves to the line
             old, was_aside = self.code.pane, self.code.aside
             first = line if aside or lit else (1 if was_aside else old.window_for(line))
-            self.code.aside = aside
+            self.code.aside = aside or keeps
             self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
             shown = range(self.code.pane.window[0], self.code.pane.window[1] + 1)
             slide = scroll(old, self.code.pane, self.marks.riders()) if not (lit or aside or was_aside) else None
@@ -69,9 +75,16 @@ class CodePaneView(View):
                 rode = set(range(old.window[0], old.window[1] + 1)) & set(shown)
             else:
                 swap = slide or cut(old, self.code.pane)
-            out = swap + self._printed_aside(aside, was_aside, step, walk=True)
+            out = swap + self._printed_aside(self.code.aside, was_aside, step, walk=True)
             return out + self.marks.follow_pane(step, rode)  # the marks move with their lines
         return [Transform(self.code.pane.bar_slot, self.code.pane.bar(line).set_z_index(Z_BAR))]
+
+    def _prints(self, line: int) -> bool:
+        """Whether program line ``line`` is a ``print`` (an ``output_line`` of the plan shows what
+        it printed; an update step's worked ``message`` is no print: the whole pane comes back
+        for it)."""
+        return any(c.kind == "output_line" and c.seqs and self.ctx.events[c.seqs[0]].line == line
+                   for c in self.ctx.plan.cues)
 
     def step_aside(self, aside: bool, step: StepScratch) -> Anims:
         """The pane steps aside to its lit line alone (``aside``), as for the walk at
@@ -106,9 +119,9 @@ class CodePaneView(View):
         dy = self.code.printed_shift(lines, self.theme.sizes.code_pad)
         if abs(dy) < 1e-6:
             return []
-        # up once the rows that go have faded (first half), down before the rows that come show
-        # (second half): never over a row of code
-        return [Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=second_half if aside else first_half)]
+        # with the pane's foot, at its pace (`reflow`): a row of code shows only above that foot,
+        # so they are never over one, and they never leap the pane's height in a frame
+        return [Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=pane_ease)]
 
     def _tall(self) -> bool:
         """A tall frame whose code pane stands over the graph (9:16)."""

@@ -29,9 +29,9 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, comes_from, crosses, first_met,
-                               glide, glide_in, glide_out, gone_by, hop, last_met, moved_bounds, restore, seen_until,
-                               settled, shows_from, span, through, ways, zoom_shape)
+from scenes.draw.glide import (CALM, CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, comes_from, crosses,
+                               first_met, glide, glide_in, glide_out, gone_by, hop, last_met, moved_bounds, restore,
+                               seen_until, settled, shows_from, span, stride, through, ways, zoom_shape)
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.layout.camera import seen_in
@@ -319,6 +319,13 @@ class CameraFocus(View):
         shapes = [g.buckets.get(k[len("bucket:"):]) if k.startswith("bucket:") else g.cards.get(k) for k in items]
         return all(seen_in(moved_bounds(m, rel), sight[0], sight[1], sight[2]) for m in shapes if m is not None)
 
+    def _edges(self) -> list[Rect]:
+        """The bands along the frame's edges, ``layout.safe_edge`` of its width and height deep,
+        and everything past them: where nothing on screen stays (`scenes.render.fill.near_edge`)."""
+        w, h, e = self.ctx.spec.frame_width, self.ctx.spec.frame_height, self.theme.layout.safe_edge
+        x, y, far = w / 2 - e * w, h / 2 - e * h, 4.0 * (w + h)
+        return [(-far, -far, -x, far), (x, -far, far, far), (-far, -far, far, -y), (-far, y, far, far)]
+
     def view_to(self, z: Zoom | None, sight: Sight, region: Rect, via: Sequence[Rect] | None = None) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
         in up to three parts, so that a shape that moves never passes over one that fades: what
@@ -375,7 +382,13 @@ class CameraFocus(View):
         # does, what would pass over them leaves and comes back
         options, panes = ways(rel), sight[1] if via is None else via
         clear = [w for w in options if not any(crosses(bounds(m), w, panes) for m in moving)] or options[:1]
-        # of those, the one on which what leaves stays in the frame longest, to fade as it goes
+        # of those no faster than `CALM` times the calmest, the one on which what leaves stays in
+        # the frame longest, to fade as it goes
+        strides = [max((stride(bounds(m), w) for m in moving), default=0.0) for w in clear]
+        clear = [w for w, s in zip(clear, strides) if s <= CALM * min(strides) + 1e-9]
+        # and, where some do, those on which nothing that stays or comes back passes by the frame's edge
+        edges, shown_after = self._edges(), moving + [m for m, _ in coming]
+        clear = [w for w in clear if not any(crosses(bounds(m), w, edges) for m in shown_after)] or clear
         off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], panes)
         way = max(clear, key=lambda w: min((seen_until(bounds(m), w, off) for m, _ in leaving), default=1.0))
         crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, panes)]

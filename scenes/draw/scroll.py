@@ -29,7 +29,9 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] =
     when the two windows share no line (nothing to carry: a cut then). ``riders``: what sits
     beside a row of ``old``'s window (a loop's ``pass 2/3``), each with the line it marks: it
     slides with its row and fades as that row does; one whose line ``new`` does not show is
-    gone at the end (the caller places it anew)."""
+    gone at the end (the caller places it anew). The lines slide at `pane_ease`'s pace: at
+    Manim's ``smooth`` a 0.3 s scroll took them 150 px a frame at 10 frames a second
+    (dynamic_graph 16:9 at 73.1 s)."""
     was, now = _row_ys(old), _row_ys(new)
     shared = sorted(was.keys() & now.keys())
     if not shared:
@@ -55,7 +57,7 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] =
                 for part, still, _ in rest:
                     part.become(still).shift([0, dy * end, 0])
                 return
-            shift = dy * (start + (end - start) * smooth(alpha))
+            shift = dy * (start + (end - start) * pane_ease(alpha))
             for part, still, y in rest:
                 part.become(still).shift([0, shift, 0])
                 factor = 0.0 if y is None else shown(y + shift)
@@ -87,10 +89,12 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
     its lit line alone, or coming back whole): the animations. A cut would move the lit line
     across the pane in one frame (`scenes.render.continuity.jumps`). Here the lines both panes
     show slide from their place in ``old`` to theirs in ``new`` over the whole play, at a gentle
-    ease (`_glide`: a code_line cue can be two frames long), the backdrop closing up on them or
+    ease (`pane_ease`: a code_line cue can be two frames long), the backdrop closing up on them or
     opening out at the same rate (it moves as far as they do or further, so they stay on it).
-    The others fade out in the first half or in in the second, and show nowhere near a sliding
-    line (`clear`), which would be drawn over them. ``was_lit``/``lit``: the line each pane's
+    The others fade out in the first half or in in the second, show nowhere near a sliding
+    line (`clear`), which would be drawn over them, and nowhere past the backdrop's foot as it
+    moves (`on_pane`): the lines printed under the pane ride that foot (`CodePaneView`), and a
+    row the pane has closed over, or not yet opened to, would be drawn over them. ``was_lit``/``lit``: the line each pane's
     bar is on; the same line's bar slides with it, another's fades with the lines that go or
     come. ``riders``: marks beside rows of ``old`` (``→ False`` by its if line), each with the
     line it marks: one whose line both panes show slides with it; another fades as its row
@@ -99,7 +103,7 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
     going to its column): a line both show, and the same line's bar, change size as they slide,
     from their shape in ``old`` to theirs in ``new`` (`_shapes`), where their parts match one
     for one."""
-    move = _glide
+    move = pane_ease
     at = {old.window[0] + i: line for i, line in enumerate(old.lines)}
     offsets = {new.window[0] + i: at[new.window[0] + i].get_center() - line.get_center()
                for i, line in enumerate(new.lines) if new.window[0] + i in at}
@@ -117,6 +121,14 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
             a, b = sorted((y1 + dy * left, y1) if coming else (y1 + dy, y1 + dy * left))
             gap = min(gap, max(0.0, a - y, y - b))
         return max(0.0, min(1.0, 4.0 * gap / rh - 3.0))
+
+    foot0, foot1 = float(old.bg.get_bottom()[1]), float(new.bg.get_bottom()[1])
+
+    def on_pane(y: float, alpha: float) -> float:
+        """How much of a row centred at ``y`` shows above the backdrop's foot as it moves: all of
+        it a half row above the foot's pad, none at the pad."""
+        foot = foot0 + (foot1 - foot0) * move(alpha) + new.theme.sizes.code_pad
+        return max(0.0, min(1.0, 2.0 * (y - foot) / new.row_height))
 
     def parts(pane: CodePane, lines: dict[int, Any]) -> list[tuple[Mobject, Any, str]]:
         """Each row of ``pane``: with the offset it starts at and how it shows (``keep``: whole,
@@ -157,7 +169,8 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
                     factor = 1.0 if how == "keep" else 0.0
                 else:
                     rate = 1.0 - first_half(alpha) if how == "out" else second_half(alpha)
-                    factor = rate * clear(float(still.get_center()[1]), alpha, how == "in")
+                    y = float(still.get_center()[1])
+                    factor = rate * clear(y, alpha, how == "in") * on_pane(y, alpha)
                 for m, r in zip(part.family_members_with_points(), still.family_members_with_points()):
                     m.set_fill(opacity=r.get_fill_opacity() * factor)
                     m.set_stroke(opacity=r.get_stroke_opacity() * factor)
@@ -178,7 +191,7 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
             if offset is not None:  # from its line's place in old to the one in new
                 mob.shift(-offset * move(alpha))
                 return
-            factor = (1.0 - first_half(alpha)) * clear(y, alpha, False)
+            factor = (1.0 - first_half(alpha)) * clear(y, alpha, False) * on_pane(y, alpha)
             for m, r in zip(mob.family_members_with_points(), still.family_members_with_points()):
                 m.set_fill(opacity=r.get_fill_opacity() * factor)
                 m.set_stroke(opacity=r.get_stroke_opacity() * factor)
@@ -201,7 +214,15 @@ def _shapes(was: Sequence[Mobject], now: Sequence[Mobject]) -> dict[int, Mobject
     return {id(b): a for a, b in zip(was, now)}
 
 
-def _glide(t: float) -> float:
-    """An ease whose top speed is 1.3 times the mean (manim's ``smooth``: 2.5 times): a line
-    that slides far in a short cue still moves little each frame."""
-    return float(smooth(t, inflection=4.0))
+def pane_ease(t: float) -> float:
+    """An ease whose top speed is 1.08 times the mean (manim's ``smooth``: 2.5 times): a line
+    that slides far in a short cue still moves little each frame. The pane's backdrop and the
+    lines printed under it move at this pace too: the whole program opening from its lit line
+    in a 0.3 s cue goes under a card's width a frame at 10 frames a second
+    (`scenes.render.continuity.jumps`; at 1.3 times the mean, dynamic_graph 16:9's pane opened
+    by 100 px a frame at 15).
+
+    >>> [round(pane_ease(t), 3) for t in (0.0, 0.25, 0.5, 1.0)]
+    [0.0, 0.235, 0.5, 1.0]
+    """
+    return float(smooth(t, inflection=2.0))

@@ -105,19 +105,38 @@ class Jump:
     reach: float
 
     def describe(self) -> str:
-        return f"{self.role} {self.id} jumps {self.moved:.0f} px (over {self.reach:.0f}) at {self.time:.2f} s"
+        who = f"{self.role} {self.id}" if self.id else self.role
+        return f"{who} jumps {self.moved:.0f} px (over {self.reach:.0f}) at {self.time:.2f} s"
 
 
-def _centres(items: Iterable[dict]) -> dict[tuple[str, ...], tuple[float, float, float]]:
+LOOKED_AT_FPS = 10
+"""The slowest rate a clip is rendered and looked at (a quick render, ``--fps 10``): a move is
+judged by how far it goes in one frame there. The checks read 15 frames a second, where each step
+of a move is two thirds as long: a camera move done in a third of its cue went 103 px a frame
+there, under a card's width, and 170 px at 10 fps (leaf_nodes 16:9 at 29.3 s, review 6)."""
+EDGED = frozenset({"pane"})
+"""Roles followed by their box's edges, with no id: the code pane's backdrop, one a frame, which
+opens and shuts by its foot (its centre moves half as far, its width is no card's)."""
+TEXT_ONLY = frozenset({"console"})
+"""Roles with no id followed by their text: a printed line under the code pane."""
+
+
+def _centres(items: Iterable[dict]) -> dict[tuple[str, ...], tuple[float, float, float, float, float]]:
     """The visible items with an id, each by (role, id), or by (role, id, text) where several share
-    a role and an id (a card's name, op name and grad_fn are all its ``label``s): key -> (centre x,
-    centre y, width). A key still shared by two visible items is left out: which is which is not
-    known."""
+    a role and an id (a card's name, op name and grad_fn are all its ``label``s), and the items of
+    `EDGED` and `TEXT_ONLY` roles, by role and by (role, text): key -> their box and opacity. A key still
+    shared by two visible items is left out: which is which is not known."""
     groups: dict[tuple[str, str], list[dict]] = {}
     for it in items:
-        if it["id"] is not None and it["opacity"] >= SEEN:
+        if it["opacity"] < SEEN:
+            continue
+        if it["id"] is not None:
             groups.setdefault((it["role"], it["id"]), []).append(it)
-    out: dict[tuple[str, ...], tuple[float, float, float]] = {}
+        elif it["role"] in EDGED:
+            groups.setdefault((it["role"], ""), []).append(it)
+        elif it["role"] in TEXT_ONLY and it.get("text") is not None:
+            groups.setdefault((it["role"], str(it["text"])), []).append(it)
+    out: dict[tuple[str, ...], tuple[float, float, float, float, float]] = {}
     shared: set[tuple[str, ...]] = set()
     for (role, iid), group in groups.items():
         for it in group:
@@ -125,34 +144,73 @@ def _centres(items: Iterable[dict]) -> dict[tuple[str, ...], tuple[float, float,
             if key in out:
                 shared.add(key)
             x0, y0, x1, y1 = it["bbox"]
-            out[key] = ((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0)
+            out[key] = (x0, y0, x1, y1, float(it["opacity"]))
     return {k: v for k, v in out.items() if k not in shared}
 
 
-def jumps(samples: Iterable[dict], card_px: float) -> list[Jump]:
+def jumps(samples: Iterable[dict], card_px: float, fps: float = LOOKED_AT_FPS,
+          moves: Iterable[tuple[float, float]] = ()) -> list[Jump]:
     """The jumps in consecutive inspect samples (one per frame, in time order): an item seen in two
     consecutive frames whose box's centre moved more than a card's width (``card_px``, the theme's
-    card width in pixels at this frame size; the item's own width where that is larger). What an
-    animation carries moves a little each frame; a jump is a layout changed without an animation
-    (a code pane turning a page by a cut, a card drawn anew elsewhere). A counter's value that
+    card width in pixels at this frame size; the item's own width where that is larger) in a
+    frame at ``fps`` (`LOOKED_AT_FPS`: samples closer in time count what they move at that pace).
+    The code pane is followed by its edges (`EDGED`), against a card's width, and a printed line by its text:
+    a pane that opens from one line to the whole program in a frame jumps, and the lines printed
+    under it with it (dynamic_graph 16:9 at 84.5 s, review 6). What an animation carries moves a
+    little each frame; a jump is a layout changed without an animation
+    (a code pane turning a page by a cut, a card drawn anew elsewhere), or a move done in a part
+    of the time it has. What a camera move (``moves``: its start and end times) carries out of
+    view as it fades (fainter than the frame before) goes as fast as the move's edge does, and is
+    not followed (as `drops` and the edge check let it go). A counter's value that
     changes keeps its id and place. What fades out, moves unseen and fades in is not followed
     here: gone for under ``BLINK`` seconds, it is a blink (`blinks`).
 
     >>> card = lambda x: {"role": "card", "id": "t4", "opacity": 1.0, "bbox": [x, 0, x + 100, 40]}
     >>> frames = [[card(0)], [card(30)], [card(300)], [], [card(0)]]
     >>> [j.describe() for j in jumps(({"time": i / 15, "items": f} for i, f in enumerate(frames)), 144)]
-    ['card t4 jumps 270 px (over 144) at 0.13 s']
+    ['card t4 jumps 405 px (over 144) at 0.13 s']
+
+    At 15 frames a second, 100 px a frame is 150 px a frame at 10: a camera's glide done in a
+    third of its time.
+
+    >>> [j.describe() for j in jumps(({"time": i / 15, "items": [card(100 * i)]} for i in range(3)), 144)]
+    ['card t4 jumps 150 px (over 144) at 0.07 s', 'card t4 jumps 150 px (over 144) at 0.13 s']
+
+    The code pane opening by 200 px in a frame, and a printed line carried down under it.
+
+    >>> def pane(foot, printed):
+    ...     return [{"role": "pane", "id": None, "opacity": 0.9, "bbox": [28, 15, 394, foot]},
+    ...             {"role": "console", "id": None, "opacity": 1.0, "text": "tensor(2.)", "bbox": [37, printed, 116, printed + 12]}]
+    >>> [j.describe() for j in jumps(({"time": i / 10, "items": pane(f, f + 9)} for i, f in enumerate([49, 249, 329])), 144)]
+    ['pane jumps 200 px (over 144) at 0.10 s', 'console tensor(2.) jumps 200 px (over 144) at 0.10 s']
+
+    Carried out of view by a camera move as it fades, it is let go; at full strength, not.
+
+    >>> fading = [[card(200 * i) | {"opacity": 1.0 - i / 3}] for i in range(3)]
+    >>> [len(jumps(({"time": i / 10, "items": f} for i, f in enumerate(fading)), 144, moves=m)) for m in ([(0.0, 0.3)], [])]
+    [0, 2]
     """
     out: list[Jump] = []
-    before: dict[tuple[str, ...], tuple[float, float, float]] = {}
+    spans = list(moves)
+    before: dict[tuple[str, ...], tuple[float, float, float, float, float]] = {}
+    was: float | None = None
     for sample in samples:
         now = _centres(sample["items"])
+        t = sample["time"]
+        pace = 1.0 if was is None or t - was <= 0 else max(1.0, 1.0 / (fps * (t - was)))
+        moving = any(t0 - 1e-6 <= t <= t1 + 1e-6 for t0, t1 in spans)
         for key in now.keys() & before.keys():
-            (x0, y0, w0), (x1, y1, w1) = before[key], now[key]
-            moved, reach = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, max(card_px, w0, w1)
-            if moved > reach:
-                out.append(Jump(key[0], key[1], sample["time"], moved, reach))
-        before = now
+            a, b = before[key], now[key]
+            if moving and b[4] < a[4] - 1e-6:
+                continue  # carried off as it fades
+            if key[0] in EDGED:
+                moved, reach = max(abs(p - q) for p, q in zip(a[:4], b[:4])), card_px
+            else:
+                dx, dy = (b[0] + b[2] - a[0] - a[2]) / 2, (b[1] + b[3] - a[1] - a[3]) / 2
+                moved, reach = (dx * dx + dy * dy) ** 0.5, max(card_px, a[2] - a[0], b[2] - b[0])
+            if moved * pace > reach:
+                out.append(Jump(key[0], key[1], t, moved * pace, reach))
+        before, was = now, t
     return out
 
 

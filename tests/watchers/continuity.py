@@ -3,7 +3,7 @@ frame (no blink, jump or rename), a gradient token rides its edge, an arrow touc
 
 from __future__ import annotations
 
-from scenes.render.continuity import blinks, drops, jumps, loose_arrows, pops, renames
+from scenes.render.continuity import EDGED, TEXT_ONLY, blinks, drops, jumps, loose_arrows, pops, renames
 from scenes.render.flight import flights
 from scenes.storyboard.cues import GLIDES
 from tests.frame_checks import Case
@@ -29,14 +29,21 @@ class Blinks(Kept):
 
 
 class Jumps(Kept):
-    """Nothing with a stable id moves more than a card's width between two frames (`continuity.jumps`):
-    the theme's card width at scale 1 in pixels at this frame size, or the item's own if wider."""
+    """Nothing with a stable id, nor the code pane's edges or a printed line, moves more than a
+    card's width in a frame at ``continuity.LOOKED_AT_FPS`` (`continuity.jumps`): the theme's card
+    width at scale 1 in pixels at this frame size, or the item's own if wider; what a camera move
+    carries out of view as it fades is let go."""
+
+    def see(self, sample: dict) -> None:
+        self.samples.append({"time": sample["time"], "frame": sample["frame"],
+                             "items": [i for i in sample["items"] if i["id"] is not None or i["role"] in EDGED | TEXT_ONLY]})
 
     def found(self) -> list[str]:
         spec = self.case.theme.aspect(self.case.aspect)
         width = self.samples[0]["frame"][0] if self.samples else 0
         card_px = self.case.theme.sizes.card_width * width / spec.frame_width
-        return [f"{self.case.name} {self.case.aspect}: {j.describe()}" for j in jumps(self.samples, card_px)]
+        moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in GLIDES]
+        return [f"{self.case.name} {self.case.aspect}: {j.describe()}" for j in jumps(self.samples, card_px, moves=moves)]
 
 
 class Pops(Kept):
