@@ -114,7 +114,7 @@ def test_a_camera_moves_fades_set_what_interpolating_every_part_sets() -> None:
     whose two halves blend two other pairs of ends."""
     from manim import Text
 
-    from scenes.draw.glide import _carry, glide_in, glide_out, span
+    from scenes.draw.glide import _carry, fades_by, glide_in, glide_out, gone_by, span
 
     z = Zoom(1.6, (0.2, -0.1), (1.0, 0.4))
     way, rate = ways(z)[1], span(0.1, 0.9)
@@ -128,10 +128,11 @@ def test_a_camera_moves_fades_set_what_interpolating_every_part_sets() -> None:
             sm.interpolate(sa, sb, t)
 
     target = zoom_shape(shape(), z).set_opacity(0.45)
-    kinds = {"out": (lambda m: glide_out(m, way, rate, 0.6),
-                     lambda m, s, g, t: (lerp(m, s, g, span(0.0, 0.6, lambda x: x)(t)), rate(t))),
+    fade_out, fade_in = span(0.0, fades_by(rate, 0.6), lambda x: x), span(gone_by(rate, 0.3), 1.0, lambda x: x)
+    kinds = {"out": (lambda m: glide_out(m, way, rate, 0.6),  # held at 0.6 of its way while it shows
+                     lambda m, s, g, t: (lerp(m, s, g, fade_out(t)), rate(t) if fade_out(t) >= 1.0 else min(rate(t), 0.6))),
              "in": (lambda m: glide_in(m, target, way, rate, 0.3),
-                    lambda m, s, g, t: (lerp(m, s, target, max(0.0, (rate(t) - 0.3) / 0.7)), rate(t))),
+                    lambda m, s, g, t: (lerp(m, s, target, fade_in(t)), rate(t))),
              "hop": (lambda m: hop(m, target, 0.0, 0.5, out=True),
                      lambda m, s, g, t: (lerp(m, s, g, span(0.0, 0.5)(t)) if t < 0.5 else lerp(m, target, target, 1.0),
                                          None))}
