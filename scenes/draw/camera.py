@@ -212,19 +212,21 @@ class WalkCamera(View):
         most = self.theme.layout.camera_zoom
         items, visited, note_room = seen
         past = nominal_token_size(self.theme, scale=home.scale)[0]  # the badge right of a card, before a note there
+        cards = set(self.drawn(home).boxes)  # a move aside keeps the note off these only (cards drawn later may be
+        # where it is written)
         for _ in range(looks):
             inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
             # moved aside, not larger (`visit_view`): as far as what may show, the cards at the
             # frame's safe edge (no tag stands out past a card's side but a badge, kept off there)
             aside = (sight[0][0], inner[1], sight[0][2], inner[3])
             z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past,
-                           least, aside)
+                           least, aside, cards)
             drawn = tag_reach(self.theme, home.scale * z.factor)  # a tag grows with the view: L1's ``** 2``
             if drawn > reach + 1e-9:  # drawn close reached up against the checklist (REVIEW5 item 5)
                 reach = drawn
                 inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
                 z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past,
-                               least, aside)
+                               least, aside, cards)
             if z.factor == 1.0 and z != WHOLE and beat <= 1.0:  # moved aside: no closer view to try
                 return z if self.focus.shows_whole(z, sight, items) else WHOLE
             if z.factor <= beat + 1e-9:

@@ -161,7 +161,8 @@ def held(lay: Layout, item: str) -> list[str]:
 
 def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], region: Rect, most: float,
                gap: float, beside: Iterable[str] = (), note_room: tuple[Rect, Sequence[Rect]] | None = None,
-               past: float = 0.0, least: tuple[float, float] | None = None, aside: Rect | None = None) -> Zoom:
+               past: float = 0.0, least: tuple[float, float] | None = None, aside: Rect | None = None,
+               drawn: Iterable[str] | None = None) -> Zoom:
     """The camera on the boxes of ``items``: as large as fits ``region`` with ``note`` (width,
     height: the visit's note, drawn as much larger) at their left, at most ``most`` times larger;
     placed so that the rest of the graph covers as much of the region as it can (no empty margin
@@ -205,30 +206,34 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
     z = fit if fit is not None and fit.factor >= SLOT_SHARE * z.factor else z
     if z.factor > 1.0 or note[0] <= 0 or not beside:
         return z
-    return _pan(lay, wanted, boxes, [k for k in beside if k in boxes], (note, least or note), aside or region,
+    others = [b.bounds for k, b in lay.boxes.items() if k not in wanted and (drawn is None or k in set(drawn))]
+    return _pan(boxes, [k for k in beside if k in boxes], others, (note, least or note), region, aside or region,
                 note_room, gap, past)
 
 
-def _pan(lay: Layout, wanted: set[str], boxes: dict[str, Rect], beside: Sequence[str],
-         notes: tuple[tuple[float, float], tuple[float, float]], region: Rect,
+def _pan(boxes: dict[str, Rect], beside: Sequence[str], others: Sequence[Rect],
+         notes: tuple[tuple[float, float], tuple[float, float]], region: Rect, aside: Rect,
          note_room: tuple[Rect, Sequence[Rect]] | None, gap: float, past: float) -> Zoom:
     """`visit_view` where no closer view leaves the note room (a tall frame, the visit's cards as
     wide as the graph): `WHOLE` where the note, at its size or (``notes``' second) at the least
     readable one, has a slot beside its visited card at home; else the graph moved sideways, not
-    larger, as little as gives it one (right of the card past a badge or next to it, or left of it),
-    so that the note is written beside its own card and not by another's (REVIEW6 item 1);
-    `WHOLE` where none does."""
+    larger, as little as gives it one (right of the card past a badge or next to it, or left of
+    it), the cards kept in ``region`` and the note in ``aside`` (and its room), off ``others`` (the
+    cards drawn now), so that the note is written beside its own card and not by another's
+    (REVIEW6 item 1); `WHOLE` where none does."""
     slots = [s for n in notes for side in (past, -gap, None) if (s := _note_slot(boxes, beside, n, gap, side))]
-    others = [b.bounds for key, b in lay.boxes.items() if key not in wanted]
-    room = region if note_room is None else note_room[0]
-
-    for s in slots:
-        if seen_in(s, room, ()) and not any(meets((s[0] - gap, s[1] - gap, s[2] + gap, s[3] + gap), r) for r in others):
+    room, keep_off = (aside, ()) if note_room is None else note_room
+    room = (max(room[0], aside[0]), max(room[1], aside[1]), min(room[2], aside[2]), min(room[3], aside[3]))
+    free = [s for s in slots if not any(meets((s[0] - gap, s[1] - gap, s[2] + gap, s[3] + gap), r) for r in others)]
+    xs = (min(b[0] for b in boxes.values()), max(b[2] for b in boxes.values()))
+    for s in free:
+        if seen_in(s, room, keep_off):
             return WHOLE  # the note has room at home
-    for s in slots:
-        z = _fit(lay, wanted, list(boxes.values()), s, region, note_room, 1.0, gap, pan=True)
-        if z is not None:
-            return z
+    for s in free:
+        lo, hi = max(region[0] - xs[0], room[0] - s[0]), min(region[2] - xs[1], room[2] - s[2])
+        dx = min(max(0.0, lo), hi)  # as little as gives the note its slot
+        if lo <= hi and seen_in((s[0] + dx, s[1], s[2] + dx, s[3]), room, keep_off):
+            return Zoom(1.0, (0.0, 0.0), (dx, 0.0))
     return WHOLE
 
 
@@ -290,7 +295,7 @@ def _note_slot(boxes: dict[str, Rect], beside: Sequence[str], note: tuple[float,
 
 
 def _fit(lay: Layout, wanted: set[str], boxes: Sequence[Rect], slot: Rect, region: Rect,
-         note_room: tuple[Rect, Sequence[Rect]] | None, most: float, gap: float, pan: bool = False) -> Zoom | None:
+         note_room: tuple[Rect, Sequence[Rect]] | None, most: float, gap: float) -> Zoom | None:
     """`visit_view`'s camera on ``boxes`` with the note at ``slot`` (at home, drawn as much larger):
     the boxes (and the note, where its room is the region) as large as fit ``region`` (``gap`` to
     spare across it), centred, then moved so that the rest of the graph covers the region
@@ -303,16 +308,12 @@ def _fit(lay: Layout, wanted: set[str], boxes: Sequence[Rect], slot: Rect, regio
     x0, y0 = min(slot[0], bx0) if own else bx0, min(slot[1], by0) if own else by0
     x1, y1 = max(slot[2], bx1) if own else bx1, max(slot[3], by1) if own else by1
     left, bottom, right, top = region
-    spare = 0.0 if pan else gap  # moved aside: as far as the region's edge, where what may show ends
-    k = min(most, (right - left - spare) / max(x1 - x0, 1e-9), (top - bottom) / max(y1 - y0, 1e-9),
-            (room[2] - room[0] - spare) / max(max(slot[2], bx1) - min(slot[0], bx0), 1e-9))
+    k = min(most, (right - left - gap) / max(x1 - x0, 1e-9), (top - bottom) / max(y1 - y0, 1e-9),
+            (room[2] - room[0] - gap) / max(max(slot[2], bx1) - min(slot[0], bx0), 1e-9))
     about = ((bx0 + bx1) / 2, (by0 + by1) / 2)
     g = graph_bounds(lay)
     others = [b.bounds for key, b in lay.boxes.items() if key not in wanted]
-    if pan and k < 1.0:
-        return None  # ``pan``: at home's size only, moved sideways (`_pan`)
-    k = 1.0 if pan else k
-    while k > 1.0 or pan:
+    while k > 1.0:
         cx = (left + right) / 2 + k * (about[0] - (x0 + x1) / 2)
         cy = (bottom + top) / 2 + k * (about[1] - (y0 + y1) / 2)
         cx = _cover(cx, about[0], k, (g[0], g[2]), (left, right), (cx + k * (x0 - about[0]), cx + k * (x1 - about[0])))
@@ -326,8 +327,6 @@ def _fit(lay: Layout, wanted: set[str], boxes: Sequence[Rect], slot: Rect, regio
             if (seen_in(moved, room, ()) and not any(meets(clear, r) for r in keep_off)
                     and not any(meets(clear, z.point((b[0], b[1])) + z.point((b[2], b[3]))) for b in others)):
                 return z
-        if pan:
-            return None
         k *= FIT_STEP
     return None
 
