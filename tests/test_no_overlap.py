@@ -181,12 +181,8 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # the arrows) is set at the least readable size and looked for again (own_note_centre); where
     # there is still none, the graph leaves no room beside the node: the note goes to the nearest
     # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
-    # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py):
-    ("leaf_nodes", "9:16"): ("the multiply rule (w1 * x's, 157 px) lies nearer yh - y, right of it: no pause before "
-                             "w1 * x's visit lets the camera move, so the view on b shows w1 * x too (smaller), and "
-                             "the room beside w1 * x is across its edges to w1 and x"),
-    ("backward_walk", "9:16"): ("relu's rule (s, 177 px wide at 480x854) lies nearer w2's bucket: in on s the camera shows w2 "
-                                "and its bucket left of s, and the note's room is left of them"),
+    # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py),
+    # or, where no closer view does (a tall frame), moves the graph aside for it (camera._pan):
     ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) lies nearer z - 1: z stands 79 px from the left safe edge, "
                                    "L2 right of it; the spots nearer z are across its edges to w and x"),
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "

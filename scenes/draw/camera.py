@@ -82,30 +82,31 @@ class WalkCamera(View):
                   and c.start >= cue.start + cue.duration - 1e-6]
         visited = [self.ctx.item(v.ids[0]) for v in visits] or [self.ctx.item(cue.ids[0])]
         items = {k for v in visited for k in held(home, v)}
-        notes = [self.walk.notes.size(v, home.scale) for v in visits]
-        note = (max((n[0] for n in notes), default=0.0), max((n[1] for n in notes), default=0.0))
+        note, least = (_widest([self.walk.notes.size(v, home.scale, small) for v in visits]) for small in (False, True))
         # under the whole pane (a move before the walk's line is lit) the largest room, as the
         # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
         rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
-        best, at = self._best(home, items, visited, note, rooms, free, sight)
+        best, at = self._best(home, items, visited, (note, least), rooms, free, sight)
         kept = self._kept(cue, items)  # what the caption up names, in view now: it stays (`kept_named`)
         if kept and best.factor > 1.0 and not self.focus.shows_whole(best, sight, kept):
-            wider, room = self._best(home, items | kept, visited, note, rooms, free, sight)
+            wider, room = self._best(home, items | kept, visited, (note, least), rooms, free, sight)
             px = value_px(home.detail, home.scale, self.theme, wider.factor)
             if px is None or px >= self.theme.font_sizes.min_glyph_main_px - 1e-9:  # where it reads
                 best, at = wider, room
-        if best.factor == 1.0:  # the visit is seen from home
+        if best == WHOLE:  # the visit is seen from home
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(best, sight, at)
 
-    def _best(self, home: Layout, items: set[str], visited: list[str], note: tuple[float, float], rooms: list[Rect],
-              free: Rect, sight: Sight) -> tuple[Zoom, Rect]:
-        """The closest view of ``items`` (`_view`) of the ``rooms`` tried, and its room."""
+    def _best(self, home: Layout, items: set[str], visited: list[str],
+              notes: tuple[tuple[float, float], tuple[float, float]], rooms: list[Rect], free: Rect,
+              sight: Sight) -> tuple[Zoom, Rect]:
+        """The closest view of ``items`` (`_view`) of the ``rooms`` tried, or one moved aside for the
+        note (`_pan`; ``notes``: the note's size at the theme's and at the least size), and its room."""
         best, at = WHOLE, rooms[0]
         for n, room in enumerate(rooms):  # the largest as it always was: one look (a closer view there
-            z = self._view(home, (items, visited, self._note_room(free, items)), note, room, sight,
+            z = self._view(home, (items, visited, self._note_room(free, items)), notes, room, sight,
                            max(best.factor, NEAR) if n else best.factor, LOOKS if n else 1)  # crowds a lesson's notes)
-            if z.factor > best.factor:
+            if z.factor > best.factor or (best == WHOLE and z != WHOLE):  # closer, or moved aside (`_pan`)
                 best, at = z, room
         return best, at
 
@@ -150,7 +151,7 @@ class WalkCamera(View):
         part = drawn_part(home, keys)
         marks = self._marks()  # the last visit's note stays through the move: in view too
         part = replace(part, boxes={**part.boxes, **marks})
-        z = self._view(part, (keys | set(marks), [], None), (0.0, 0.0), room, out_sight, 1.0, LOOKS)
+        z = self._view(part, (keys | set(marks), [], None), ((0.0, 0.0), (0.0, 0.0)), room, out_sight, 1.0, LOOKS)
         if z.factor <= 1.0:
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(z, out_sight, room, sight[1])  # the pane comes back whole after the move
@@ -220,28 +221,45 @@ class WalkCamera(View):
         area = (found[0][2] - found[0][0]) * (found[0][3] - found[0][1])
         return [r for r in found if (r[2] - r[0]) * (r[3] - r[1]) >= area * ROOMS]
 
-    def _view(self, home: Layout, seen: tuple[set[str], list[str], tuple[Rect, list[Rect]] | None], note: tuple[float, float],
-              room: Rect, sight: Sight, beat: float, looks: int) -> Zoom:
+    def _view(self, home: Layout, seen: tuple[set[str], list[str], tuple[Rect, list[Rect]] | None],
+              notes: tuple[tuple[float, float], tuple[float, float]], room: Rect, sight: Sight, beat: float,
+              looks: int) -> Zoom:
         """The camera on ``seen``'s items (`held`) in ``room`` (`visit_view`) with the visit's ``note``
         beside its visited cards (``seen``'s second part) in its room (its third, `_note_room`),
         where it shows them whole (`CameraFocus.shows_whole`: a card drawn larger than its box, a
         long name, may leave the view; then a little less close, up to ``looks`` times), and closer
-        than ``beat`` (a factor); else `WHOLE`."""
+        than ``beat`` (a factor), or from home moved aside where home leaves the note no room
+        (``notes``: its size and its least, `visit_view`); else `WHOLE`."""
+        note, least = notes
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
         most = self.theme.layout.camera_zoom
         items, visited, note_room = seen
         past = nominal_token_size(self.theme, scale=home.scale)[0]  # the badge right of a card, before a note there
+        cards = set(self.drawn(home).boxes)  # a move aside keeps the note off these only (cards drawn later may be
+        # where it is written)
         for _ in range(looks):
             inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
-            z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past)
+            # moved aside, not larger (`visit_view`): as far as what may show, the cards at the
+            # frame's safe edge (no tag stands out past a card's side but a badge, kept off there)
+            aside = (sight[0][0], inner[1], sight[0][2], inner[3])
+            z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past,
+                           least, aside, cards)
             drawn = tag_reach(self.theme, home.scale * z.factor)  # a tag grows with the view: L1's ``** 2``
             if drawn > reach + 1e-9:  # drawn close reached up against the checklist (REVIEW5 item 5)
                 reach = drawn
                 inner = (room[0] + reach, room[1] + reach, room[2] - reach, room[3] - reach)
-                z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past)
+                z = visit_view(home, items, note, inner, most, self.theme.spacing.item_gap, visited, note_room, past,
+                               least, aside, cards)
+            if z.factor == 1.0 and z != WHOLE and beat <= 1.0:  # moved aside: no closer view to try
+                return z if self.focus.shows_whole(z, sight, items) else WHOLE
             if z.factor <= beat + 1e-9:
                 break
             if self.focus.shows_whole(z, sight, items):
                 return z
             most = z.factor * CLOSER
         return WHOLE
+
+
+def _widest(sizes: list[tuple[float, float]]) -> tuple[float, float]:
+    """The width and height of the largest of the notes ``sizes`` (0, 0: none)."""
+    return max((n[0] for n in sizes), default=0.0), max((n[1] for n in sizes), default=0.0)

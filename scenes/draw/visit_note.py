@@ -126,11 +126,13 @@ class VisitNotes(View):
         ring = ink_bounds(self.walk.wave)
         return (min(near[0], ring[0]), min(near[1], ring[1]), max(near[2], ring[2]), max(near[3], ring[3]))
 
-    def size(self, visit: Cue, scale: float) -> tuple[float, float]:
-        """How large the note of ``visit`` is at the theme's size, its products at layout ``scale``
-        (0, 0: none): the walk's camera keeps room for it beside the node."""
+    def size(self, visit: Cue, scale: float, least: bool = False) -> tuple[float, float]:
+        """How large the note of ``visit`` is at the theme's size (``least``: at the least size
+        `place` sets it at, `_least_size`), its products at layout ``scale`` (0, 0: none): the
+        walk's camera keeps room for it beside the node."""
         rules = self._rules(visit)
-        made = self._rows(visit, rules, visit.ids[0], None, scale=scale)
+        size = self._least_size(visit, rules, visit.ids[0]) if least else None
+        made = self._rows(visit, rules, visit.ids[0], size, scale=scale)
         if made is None:
             return (0.0, 0.0)
         return (made[0].width, made[0].height)

@@ -161,7 +161,8 @@ def held(lay: Layout, item: str) -> list[str]:
 
 def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], region: Rect, most: float,
                gap: float, beside: Iterable[str] = (), note_room: tuple[Rect, Sequence[Rect]] | None = None,
-               past: float = 0.0) -> Zoom:
+               past: float = 0.0, least: tuple[float, float] | None = None, aside: Rect | None = None,
+               drawn: Iterable[str] | None = None) -> Zoom:
     """The camera on the boxes of ``items``: as large as fits ``region`` with ``note`` (width,
     height: the visit's note, drawn as much larger) at their left, at most ``most`` times larger;
     placed so that the rest of the graph covers as much of the region as it can (no empty margin
@@ -202,7 +203,38 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
         fits += [fit] if fit is not None else []
     z = _left_of_all(lay, wanted, list(boxes.values()), note, region, most, gap)
     fit = max(fits, key=lambda f: f.factor, default=None)  # where the note is written, unless much less close
-    return fit if fit is not None and fit.factor >= SLOT_SHARE * z.factor else z
+    z = fit if fit is not None and fit.factor >= SLOT_SHARE * z.factor else z
+    if z.factor > 1.0 or note[0] <= 0 or not beside:
+        return z
+    others = [b.bounds for k, b in lay.boxes.items() if k not in wanted and (drawn is None or k in set(drawn))]
+    return _pan(boxes, [k for k in beside if k in boxes], others, (note, least or note), region, aside or region,
+                note_room, gap, past)
+
+
+def _pan(boxes: dict[str, Rect], beside: Sequence[str], others: Sequence[Rect],
+         notes: tuple[tuple[float, float], tuple[float, float]], region: Rect, aside: Rect,
+         note_room: tuple[Rect, Sequence[Rect]] | None, gap: float, past: float) -> Zoom:
+    """`visit_view` where no closer view leaves the note room (a tall frame, the visit's cards as
+    wide as the graph): `WHOLE` where the note, at its size or (``notes``' second) at the least
+    readable one, has a slot beside its visited card at home; else the graph moved sideways, not
+    larger, as little as gives it one (right of the card past a badge or next to it, or left of
+    it), the cards kept in ``region`` and the note in ``aside`` (and its room), off ``others`` (the
+    cards drawn now), so that the note is written beside its own card and not by another's
+    (REVIEW6 item 1); `WHOLE` where none does."""
+    slots = [s for n in notes for side in (past, -gap, None) if (s := _note_slot(boxes, beside, n, gap, side))]
+    room, keep_off = (aside, ()) if note_room is None else note_room
+    room = (max(room[0], aside[0]), max(room[1], aside[1]), min(room[2], aside[2]), min(room[3], aside[3]))
+    free = [s for s in slots if not any(meets((s[0] - gap, s[1] - gap, s[2] + gap, s[3] + gap), r) for r in others)]
+    xs = (min(b[0] for b in boxes.values()), max(b[2] for b in boxes.values()))
+    for s in free:
+        if seen_in(s, room, keep_off):
+            return WHOLE  # the note has room at home
+    for s in free:
+        lo, hi = max(region[0] - xs[0], room[0] - s[0]), min(region[2] - xs[1], room[2] - s[2])
+        dx = min(max(0.0, lo), hi)  # as little as gives the note its slot
+        if lo <= hi and seen_in((s[0] + dx, s[1], s[2] + dx, s[3]), room, keep_off):
+            return Zoom(1.0, (0.0, 0.0), (dx, 0.0))
+    return WHOLE
 
 
 SLOT_SHARE = 0.9
