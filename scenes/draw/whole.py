@@ -323,7 +323,7 @@ def _named(boxes: Mapping[str, Box], m: Mobject) -> Box | None:
     bucket, beside it, lay nearer another card and went with that one."""
     for part in m.get_family():
         t = tag_of(part)
-        if t is not None and t.role == "label" and t.id in boxes:
+        if t is not None and t.role == "label" and t.id is not None and t.id in boxes:
             return boxes[t.id]
     return None
 
