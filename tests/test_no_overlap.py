@@ -160,7 +160,6 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     ("mlp_lists", "9:16"): "1: '0' (t14->t16) right of the rule's '0' (t3->t15) (43.2-44.2 s)",
     ("sigmoid_logloss", "9:16"): "1: '-1.000' (t13) right of the rule's '-1.000' (t7->t8) (45.0-47.2 s)",
     ("sigmoid_logloss", "1:1"): "2: '-1.000' (t14) right of the rule's '-1.000' (t12->t14) (35.0-37.2 s)",
-    ("weighted_sum4", "16:9"): "1: '1' (t12->t14) right of the rule's '1/2' (t7->t13) (22.0-24.2 s)",
     ("weighted_sum4", "1:1"): "1: '1' (t12) right of the rule's '1' (t10->t12) (25.6-27.6 s)",
     ("tanh_sgd_lists", "1:1"): ("6, one frame each (73.0, 73.8, 100.6, 101.4 s): a step's tokens waiting in the row of "
                                 "the two buckets level with a card's value, one on b's bucket's arrowhead"),

@@ -199,7 +199,7 @@ def jumps(samples: Iterable[dict], card_px: float, fps: float = LOOKED_AT_FPS,
         t = sample["time"]
         pace = 1.0 if was is None or t - was <= 0 else max(1.0, 1.0 / (fps * (t - was)))
         moving = any(t0 - 1e-6 <= t <= t1 + 1e-6 for t0, t1 in spans)
-        for key in now.keys() & before.keys():
+        for key in (k for k in now if k in before):  # in the sample's order: the report's is fixed
             a, b = before[key], now[key]
             if moving and b[4] < a[4] - 1e-6:
                 continue  # carried off as it fades
