@@ -206,7 +206,8 @@ def visit_view(lay: Layout, items: Iterable[str], note: tuple[float, float], reg
     z = fit if fit is not None and fit.factor >= SLOT_SHARE * z.factor else z
     if z.factor > 1.0 or note[0] <= 0 or not beside:
         return z
-    others = [b.bounds for k, b in lay.boxes.items() if k not in wanted and (drawn is None or k in set(drawn))]
+    now = None if drawn is None else set(drawn)
+    others = [b.bounds for k, b in lay.boxes.items() if k not in wanted and (now is None or k in now)]
     return _pan(boxes, [k for k in beside if k in boxes], others, (note, least or note), region, aside or region,
                 note_room, gap, past)
 
