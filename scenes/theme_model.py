@@ -179,7 +179,6 @@ class Proportions:
     unit_label: float
     unit_ring: float
     tally_side: float  # MLP view: the pass tallies' column in a wide region, this much of its width
-    tally_aside: float  # MLP view: the reverse sweep's picture set aside beside its tally, this much of the tally's width high
     min_stroke_scale: float
     min_token_scale: float
     bucket_inner_width: float

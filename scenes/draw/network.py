@@ -88,9 +88,9 @@ class NetworkDiagram(View):
             under = label("0.", t.fonts.mono, t.font_sizes.card_value, t.colors.text).height + 4 * t.sizes.token_pad
             region = (region[0], region[1] + under, region[2], region[3])
         tally = (self.row_height(), self.big_height()) if counters else None
-        aside = {"sweep_step", "tangent_sweep"} <= {c.kind for c in cues}  # the sweep set aside (scenes.draw.passes)
+        latest = sum(1 for c in cues if c.kind == "jvp_fill" and c.text("name") is not None) > 1  # a second readout
         regions = split_region(region, self._label_column(net), tally, self.theme.proportions.tally_side,
-                               self.theme.spacing.item_gap, self.theme.proportions.tally_aside if aside else 0.0)
+                               self.theme.spacing.item_gap, latest)
         return regions, (left, top - band_h, right, top)
 
     def row_height(self) -> float:
@@ -132,7 +132,7 @@ class NetworkDiagram(View):
         """Everything the network has drawn, its backdrop first."""
         st = self.network
         return [m for m in (st.panel, *st.ghosts.values(), *st.units.values(), *st.links.values(), *st.plain,
-                            *st.sweep, *st.trace, *st.aside,
+                            *st.sweep, *st.trace,
                             *st.done.values(), *st.rows.values(), *st.layer_labels.values(), *st.names.values())
                 if m is not None]
 

@@ -9,7 +9,7 @@ every string they draw in the ledger.
 
 from __future__ import annotations
 
-from manim import DOWN, LEFT, Create, FadeIn, FadeOut, LaggedStart, Mobject, Transform, VGroup
+from manim import DOWN, LEFT, Create, FadeIn, FadeOut, LaggedStart, Mobject, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import cut
@@ -20,7 +20,8 @@ from scenes.draw.record import tag, tag_of
 from scenes.draw.state import NetworkView
 from scenes.draw.visuals.glyphs import label, shrink_to_fit
 from scenes.draw.visuals.network import Places
-from scenes.layout.netplace import (FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD, aside_box,
+from scenes.draw.visuals.baseline import baseline
+from scenes.layout.netplace import (COUNTS, FIRST, FORWARD, FORWARD_HEAD, LATEST, REACHED, REVERSE, REVERSE_HEAD,
                                     row_box)
 from scenes.storyboard.timings import BLINK
 from scenes.storyboard.cues import Cue
@@ -100,10 +101,13 @@ class PassCounts(View):
         fit; ``parts``: the same text in two lines, taken when the box has room for two and one
         line would be shrunk."""
         st = self.network
-        tallies = self.diagram.geometry.regions.tallies
-        assert tallies is not None  # a clip that counts passes has its tallies' box
-        left, bottom, right, top = row_box(row, tallies, self.diagram.geometry.regions.side, self.diagram.row_height(), self.diagram.big_height(),
-                                           self.theme.spacing.item_gap, self.diagram.geometry.regions.aside)
+        regions = self.diagram.geometry.regions
+        assert regions.tallies is not None  # a clip that counts passes has its tallies' box
+        left, bottom, right, top = row_box(row, regions.tallies, regions.side, self.diagram.row_height(),
+                                           self.diagram.big_height(), self.theme.spacing.item_gap, regions.latest)
+        head = next((st.rows.get(h) for h, c in COUNTS.items() if c == row), None) if not regions.side else None
+        if head is not None:  # in a band, the count on its words' line, after them
+            left = float(head.get_right()[0]) + self.theme.spacing.item_gap
         size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
         colour = self.theme.colors.text if meaning is None else self.theme.colour(meaning)
         def words(s: str) -> Mobject:
@@ -114,6 +118,11 @@ class PassCounts(View):
             m = VGroup(*(words(p) for p in parts)).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad)
         shrink_to_fit(m, right - left, top - bottom)  # its id is its row's: the checks follow a counter changing in place
         m.move_to([left, (top + bottom) / 2, 0], aligned_edge=[-1, 0, 0]).set_z_index(Z_UNIT)
+        if head is not None:  # the count's figures and its words on one baseline
+            m.shift([0.0, baseline(head) - baseline(m), 0.0])
+        elif row in COUNTS and not regions.side:  # words on the baseline of the count to come, centred in the line
+            figures = label("36", self.theme.fonts.sans, self.theme.font_sizes.tally, colour)
+            m.shift([0.0, (top + bottom) / 2 - figures.height / 2 - baseline(m), 0.0])
         old = st.rows.pop(row, None)
         st.rows[row] = m
         step.arriving.add(id(m))
@@ -154,15 +163,15 @@ class PassCounts(View):
         in the gradient's colour, where forward mode's passes had covered it in theirs; the tallies
         keep both counts, each in its own colour. Why: the takeaway says "one backward sweep gives
         every weight its gradient"; over a network lit in forward mode's colour from end to end,
-        the contrast (1 against 36) was left to the words. The sweep's small picture set aside
-        beside reverse mode's count (`_set_aside`) goes as the network takes the sweep back: the
-        takeaway's "one backward sweep" stood over a network lit all in forward mode's colour,
-        the sweep only a thin miniature (issue 39, items 6 and 7)."""
+        the contrast (1 against 36) was left to the words (issue 39, items 6 and 7). A small
+        picture of the sweep kept beside reverse mode's count from the first forward pass was
+        50-90 px high at 480p, its layers unreadable (review 6, item 10): the one large network
+        shows the sweep, then the passes, then the sweep again beside both counts."""
         st = self.network
         if kind != "recap" or not st.swept or not (st.done or st.trace) or st.hidden:
             return []
-        going = [*st.done.values(), *st.trace, *st.aside]
-        st.done, st.trace, st.aside = {}, [], []
+        going = [*st.done.values(), *st.trace]
+        st.done, st.trace = {}, []
         marks = [m for m in (self._mark(o, "gradient", backward=True) for o in st.swept) if m is not None]
         st.sweep = [m.set_z_index(Z_DONE) for m in marks]
         return [FadeOut(m) for m in going] + [FadeIn(m) for m in st.sweep]
@@ -189,47 +198,10 @@ class PassCounts(View):
         marks = [m for m in (self._mark(o, "forward_mode", backward=False) for o in cue.ids) if m is not None]
         drawn = [LaggedStart(*[Create(m) for m in marks], lag_ratio=0.5)] if marks else []
         span = drawn[0].run_time if drawn else 1.0  # the step's length, in its animations' time
-        aside = self._set_aside(st.sweep, span)
         before, st.sweep, st.trace = st.sweep + st.trace, [], marks
         path = set(cue.ids)
-        return drawn + aside + [FadeOut(m, run_time=span) if _owner(m) not in path else
+        return drawn + [FadeOut(m, run_time=span) if _owner(m) not in path else
                                 FadeOut(m, rate_func=at_end, run_time=span) for m in before]
-
-    def _set_aside(self, sweep: list[Mobject], span: float) -> Anims:
-        """As forward mode's first pass takes the network, the reverse sweep's picture (its lit
-        lines and rings, in the gradient's colour) is carried, small, beside reverse mode's
-        count, where it stays to the end: one sweep that reached every weight, beside the
-        network forward mode lights one pass per weight. Why: the sweep was wiped as forward
-        mode began and came back only at the takeaway, over forward mode's passes, so the
-        contrast (one sweep against 36 passes) was never side by side. Its copies have ids of
-        their own: the network's marks keep theirs. The takeaway gives the sweep back to the
-        network and takes this picture away (`recall_sweep`)."""
-        st = self.network
-        regions = self.diagram.geometry.regions
-        if st.aside or not sweep or regions.tallies is None or regions.aside <= 0:
-            return []
-        count = st.rows.get(REVERSE)
-        left, bottom, right, top = aside_box(regions.tallies, regions.side, self.diagram.row_height(), self.diagram.big_height(),
-                                             self.theme.spacing.item_gap, regions.aside,
-                                             0.0 if count is None else count.width)
-        plain = [tag(m.copy(), "link", id=f"aside link {i}", meaning="forward") for i, m in enumerate(st.plain)]
-        copies = [tag(m.copy(), "mark", id=f"aside {_owner(m)}", meaning="gradient") for m in sweep]
-        # the units the sweep does not light (the inputs), their outlines: without them the
-        # picture's lines ended in the air under the first hidden layer (issue 39, item 7); not
-        # filled, as they leave over the units' names
-        net = self.diagram.geometry.net
-        unlit = [tag(u.ring.copy().set_fill(opacity=0), "mark", id=f"aside {uid}", meaning=net.meaning(uid))
-                 for uid, u in st.units.items() if uid not in st.swept and hasattr(u, "ring")]
-        picture = VGroup(*plain, *unlit, *copies)
-        if picture.width <= 0 or picture.height <= 0:
-            return []
-        st.aside = [picture]
-        fit = min((right - left) / picture.width, (top - bottom) / picture.height)
-        target = picture.copy().scale(fit).move_to([left, (top + bottom) / 2, 0], aligned_edge=LEFT)
-        target.set_stroke(width=self.theme.strokes.link * self.theme.proportions.min_stroke_scale)
-        for m in target.family_members_with_points():
-            m.set_stroke(opacity=1)
-        return [Transform(picture, target, run_time=span)]
 
     @draws("jvp_fill")
     def draw_jvp_fill(self, cue: Cue, step: StepScratch) -> Anims:

@@ -123,7 +123,6 @@ class NetworkView:
     plain: list[Mobject] = field(default_factory=list)  # lines into a unit no weight feeds
     sweep: list[Mobject] = field(default_factory=list)  # the reverse sweep's marks
     swept: list[str] = field(default_factory=list)  # units and weights the reverse sweep lit, kept for the ending
-    aside: list[Mobject] = field(default_factory=list)  # the reverse sweep's picture, set aside beside its count
     trace: list[Mobject] = field(default_factory=list)  # the current forward pass's marks
     done: dict[str, Mobject] = field(default_factory=dict)  # weight -> its mark once its pass landed
     rows: dict[int, Mobject] = field(default_factory=dict)  # tally row (scenes.draw.network's Row) -> its text

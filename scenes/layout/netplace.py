@@ -67,22 +67,31 @@ def place_units(layers: Sequence[Sequence[str]], pairs: Sequence[tuple[str, str]
                 rules: UnitRules) -> tuple[dict[str, Point], float]:
     """Each unit's centre and the common radius: layers evenly spaced from the bottom of
     ``region`` to its top (one pitch for every gap: a shorter gap beside the one-unit output and
-    loss read as a network squeezed at its top), units evenly across it. The radius is the
-    largest the pitches allow (``rules.main``, ``rules.cross``) down to ``rules.radius_min``,
-    shrunk until no line of ``pairs`` crosses another unit's ring (`through_units`)."""
+    loss read as a network squeezed at its top), the widest layer's units from its left edge to
+    its right as the layers go from its foot to its top (each layer centred, one pitch across for
+    all). Why edge to edge: units centred in equal slices left half a slice empty at each side,
+    and the network took 37 % of a 16:9 frame (review 6 item 5). The radius is the largest the
+    pitches allow (``rules.main``, ``rules.cross``) down to ``rules.radius_min``, shrunk until no
+    line of ``pairs`` crosses another unit's ring (`through_units`).
+
+    >>> centre, r = place_units([["a", "b"], ["c"]], [("a", "c"), ("b", "c")], (0.0, 0.0, 4.0, 2.0),
+    ...                         UnitRules(0.3, 0.1, 0.34, 0.38, 0.1, 0.05))
+    >>> [round(v, 2) for v in (*centre["a"], *centre["b"], *centre["c"])]
+    [0.33, 0.33, 3.67, 0.33, 2.0, 1.67]
+    """
     left, bottom, right, top = region
     n = max(len(layers), 1)
     widest = max((len(l) for l in layers), default=1)
-    pitch_cross = (right - left) / max(widest, 1)
     radius = rules.radius_max
     while True:
         edge = radius * (1 + rules.ring)
         span = max(top - bottom - 2 * edge, 0.0)
         unit = span / max(n - 1, 1)
+        pitch_cross = (right - left - 2 * edge) / (widest - 1) if widest > 1 else right - left
         full = min(unit, pitch_cross) if n > 1 else pitch_cross
         radius = min(radius, rules.main * full, rules.cross * pitch_cross)
         ys = [bottom + edge + unit * i for i in range(n)] if n > 1 else [(bottom + top) / 2]
-        centre = {uid: ((left + right) / 2 + (j + 0.5 - len(layer) / 2) * pitch_cross, ys[i])
+        centre = {uid: ((left + right) / 2 + (j - (len(layer) - 1) / 2) * pitch_cross, ys[i])
                   for i, layer in enumerate(layers) for j, uid in enumerate(layer)}
         if radius <= rules.radius_min or not through_units(centre, pairs, ring_clearance(radius, rules)):
             return centre, radius
@@ -99,31 +108,36 @@ too little height for lines that clear the units beside them."""
 class NetRegions:
     """The network's region split: its units' box (right of the layers' names, which start at
     ``names_x``) and, when the clip counts passes, the tallies' box: a column beside the units in
-    a wide region (the two tallies stacked), a band above them in a tall one (side by side)."""
+    a wide region, a band above them in a tall one (the two tallies stacked in both)."""
 
     units: Box
     names_x: float
     tallies: Box | None
     side: bool
-    aside: float = 0.0  # the reverse sweep's picture's height, when it is set aside (`aside_box`)
+    latest: bool = True  # a row kept for forward mode's latest derivative (`tally_height`)
 
 
-def tally_height(row: float, big: float, side: bool, gap: float, aside: float = 0.0) -> float:
-    """The tallies' height: each a heading row, its count (``big``) and two rows under it
-    (reverse mode's weights reached, on two lines where one is too long for the tally's width;
-    forward mode's first and latest derivatives); stacked when ``side``, else side by side.
-    ``aside``: the height of the reverse sweep's picture set aside under its tally when stacked,
-    beside its count in a band (`aside_box`)."""
-    return 6 * row + 2 * big + gap + aside if side else 3 * row + max(big, aside)
+def tally_height(row: float, big: float, side: bool, gap: float, latest: bool = True) -> float:
+    """The tallies' height, reverse mode's over forward mode's: in a column (``side``) each a
+    heading row, its count (``big``) under it and two rows under that (reverse mode's weights
+    reached, on two lines where one is too long for the column; forward mode's first and latest
+    derivatives); in a band each count beside its words (a ``big`` line) and its rows under it
+    (the weights reached on one line, the band being the frame's width). ``latest``: whether a
+    pass after the first writes its derivative (else no row is kept for it: reverse_mode's
+    rushed passes write none, and the empty row took the network's height at 9:16).
+
+    >>> tally_height(0.5, 1.0, True, 0.2), tally_height(0.5, 1.0, False, 0.2, latest=False)
+    (5.2, 3.2)
+    """
+    rows = (6 if side else 3) - (0 if latest else 1)
+    return rows * row + 2 * big + gap
 
 
 def split_region(region: Box, names_w: float, tally: tuple[float, float] | None, side_share: float,
-                 gap: float, aside_share: float = 0.0) -> NetRegions:
+                 gap: float, latest: bool = True) -> NetRegions:
     """``region`` less the layers' names column (``names_w``) and the tallies' room (``tally``:
     a row's and a count's height, None without tallies). Why a column at 16:9: a band over the
-    network there took a third of a short frame's height, and squeezed five layers into 200 px.
-    ``aside_share``: the reverse sweep's picture, when it is set aside, this much of its tally's
-    width high (`aside_box`)."""
+    network there took a third of a short frame's height, and squeezed five layers into 200 px."""
     left, bottom, right, top = region
     if tally is None:
         return NetRegions((left + names_w, bottom, right, top), left, None, False)
@@ -131,78 +145,61 @@ def split_region(region: Box, names_w: float, tally: tuple[float, float] | None,
     if right - left > WIDE * (top - bottom):
         col = side_share * (right - left)
         return NetRegions((left + names_w, bottom, right - col - gap, top), left, (right - col, bottom, right, top), True,
-                          aside_share * col)
-    aside = aside_share * (right - left - gap) / 2
-    h = tally_height(row, big, False, gap, aside)
-    return NetRegions((left + names_w, bottom, right, top - h - gap), left, (left, top - h, right, top), False, aside)
+                          latest)
+    h = tally_height(row, big, False, gap, latest)
+    return NetRegions((left + names_w, bottom, right, top - h - gap), left, (left, top - h, right, top), False, latest)
 
 
 REVERSE, FORWARD, FIRST, LATEST, REACHED, REVERSE_HEAD, FORWARD_HEAD = range(7)
 """The tallies' rows: the two counts (large), forward mode's first and latest derivatives, the
-weights the reverse sweep has reached, and the words over each count."""
+weights the reverse sweep has reached, and the words over (or beside) each count."""
 TALLY_ORDER = ((REVERSE_HEAD, REVERSE, REACHED), (FORWARD_HEAD, FORWARD, FIRST, LATEST))
 """Each tally's rows from the top: reverse mode's, then forward mode's."""
+COUNTS = {REVERSE_HEAD: REVERSE, FORWARD_HEAD: FORWARD}
+"""Each heading's count: under it in a column, beside it in a band (`row_box`)."""
 
 
-def _stack(tallies: Box, side: bool, h: float, big: float, gap: float, aside: float
-           ) -> tuple[float, float, float, float, float]:
-    """A stacked column's sizes, all smaller where the column is shorter than the stack (as a
-    lesson's region under its code pane is), and the stack's top (at the column's foot)."""
+def _stack(tallies: Box, h: float, big: float, gap: float, latest: bool) -> tuple[float, float, float, float]:
+    """A column's sizes, all smaller where the column is shorter than the stack (as a lesson's
+    region under its code pane is), and the stack's top (at the column's foot)."""
     _, bottom, _, top = tallies
-    fit = min(1.0, (top - bottom) / tally_height(h, big, True, gap, aside))
-    h, big, gap, aside = h * fit, big * fit, gap * fit, aside * fit
-    return h, big, gap, aside, bottom + tally_height(h, big, True, gap, aside)
+    fit = min(1.0, (top - bottom) / tally_height(h, big, True, gap, latest))
+    h, big, gap = h * fit, big * fit, gap * fit
+    return h, big, gap, bottom + tally_height(h, big, True, gap, latest)
 
 
-def row_box(row: int, tallies: Box, side: bool, h: float, big: float, gap: float, aside: float = 0.0) -> Box:
-    """Where a tally row goes in the tallies' box: the two tallies stacked (``side``, a column
-    beside the network; the stack at its foot, clear of printed lines that reach past the code
-    pane over the region's top; all rows smaller where the column is shorter than the stack, as
-    a lesson's region under its code pane is) or side by side (a band above it), each one's
-    rows from its top; a row ``h`` high, a count ``big``; reverse mode's weights reached may
-    take two rows, as forward mode's two readouts do; ``aside``: the height of reverse mode's
-    sweep's picture (`aside_box`), under its rows when stacked, beside its count in a band.
+def row_box(row: int, tallies: Box, side: bool, h: float, big: float, gap: float, latest: bool = True) -> Box:
+    """Where a tally row goes in the tallies' box, reverse mode's tally over forward mode's, each
+    one's rows from its top: in a column beside the network (``side``; the stack at its foot,
+    clear of printed lines that reach past the code pane over the region's top; all rows smaller
+    where the column is shorter than the stack, as a lesson's region under its code pane is)
+    each count under its words, in a band above it each count on its words' line (the same box:
+    the count is set after the words, `scenes.draw.passes`). A row is ``h`` high, a count
+    ``big``; reverse mode's weights reached may take two rows in a column. Why stacked in the
+    band too: side by side, 18 px apart at 9:16, the two headings read as one line (review 6,
+    item 10).
 
-    >>> row_box(FORWARD, (0.0, 0.0, 4.0, 2.0), False, 0.5, 1.0, 0.2)
-    (2.1, 0.5, 4.0, 1.5)
-    >>> row_box(FORWARD_HEAD, (0.0, 0.0, 4.0, 9.0), True, 0.5, 1.0, 0.2, aside=2.0)
+    >>> row_box(FORWARD, (0.0, 0.0, 4.0, 4.0), False, 0.5, 1.0, 0.25)
+    (0.0, 1.25, 4.0, 2.25)
+    >>> row_box(FORWARD_HEAD, (0.0, 0.0, 4.0, 4.0), False, 0.5, 1.0, 0.25)
+    (0.0, 1.25, 4.0, 2.25)
+    >>> row_box(FORWARD_HEAD, (0.0, 0.0, 4.0, 9.0), True, 0.5, 1.0, 0.2)
     (0.0, 2.0, 4.0, 2.5)
     """
     left, bottom, right, top = tallies
     tally = next(k for k, rows in enumerate(TALLY_ORDER) if row in rows)
     y = top
     if side:
-        h, big, gap, aside, y = _stack(tallies, side, h, big, gap, aside)
+        h, big, gap, y = _stack(tallies, h, big, gap, latest)
         if tally:
-            y -= 3 * h + big + aside + gap
-    else:
-        mid = (left + right) / 2
-        left, right = (left, mid - gap / 2) if tally == 0 else (mid + gap / 2, right)
+            y -= 3 * h + big + gap
+    elif tally:
+        y -= big + h + gap
     for r in TALLY_ORDER[tally]:
-        tall = big if r in (REVERSE, FORWARD) else 2 * h if r == REACHED else h
-        if r == REVERSE and not side:  # the count with the sweep's picture beside it
-            tall = max(big, aside)
-        if r == row:
+        if not side and r in COUNTS.values():
+            continue  # on its words' line
+        tall = big if r in (REVERSE, FORWARD) or (not side and r in COUNTS) else 2 * h if r == REACHED and side else h
+        if r == row or (not side and COUNTS.get(r) == row):
             return left, y - tall, right, y
         y -= tall
     raise ValueError(f"no tally row {row}")
-
-
-def aside_box(tallies: Box, side: bool, h: float, big: float, gap: float, aside: float, count_w: float) -> Box:
-    """Where the reverse sweep's picture goes when forward mode's passes take the network: under
-    reverse mode's rows in a stacked column (``aside`` high), beside its count (``count_w`` wide)
-    in a band, the count's row as high. Why: its one sweep against forward mode's 36
-    passes is the contrast the tallies count; wiped from the network as forward mode began, it
-    was never seen beside them.
-
-    >>> aside_box((0.0, 0.0, 4.0, 9.0), True, 0.5, 1.0, 0.2, 2.0, 0.3)
-    (0.0, 2.7, 4.0, 4.7)
-    >>> aside_box((0.0, 0.0, 4.0, 2.0), False, 0.5, 1.0, 0.2, 0.0, 0.3)
-    (0.5, 0.5, 1.9, 1.5)
-    """
-    left, bottom, right, top = row_box(REVERSE, tallies, side, h, big, gap, aside)
-    if not side:
-        return left + count_w + gap, bottom, right, top
-    h, big, gap, aside, _ = _stack(tallies, side, h, big, gap, aside)
-    below = bottom - 2 * h  # under the weights reached
-    return left, below - aside, right, below
