@@ -268,17 +268,12 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                              f"visit, which has no pause of its own to move in, out of view): {_WALK_CAMERA}"),
     ("dynamic_graph", "16:9"): (f"38 % at most (50 % or more before, measured with the freed graphs left on screen "
                                 f"beside the live one to the clip's end; they go now, review 4 item 8): {_WALK_CAMERA}"),
-    ("reverse_mode", "16:9"): ("37 % at most (29.3 s, the first pass's weight named left of the network): the tallies' "
-                               "column beside the network takes a third of its region (the network view's own placement)"),
     ("grad_accumulation", "9:16"): ("40 % at most (20.5 s, the walk's camera in; grown after the recap only 1.09 times: "
                                     "the lit line, the two printed lines the takeaway quotes and the recap board under "
                                     "them take the top 28 % of the frame's height, and its cards stand in one column): "
                                     f"{_WALK_CAMERA}"),
     ("dynamic_graph", "9:16"): (f"49 % at most (57.0 s; 47 % before the walk's camera; 50 % measured with a freed product left on "
                                 f"screen): {_WALK_CAMERA}"),
-    ("reverse_mode", "9:16"): ("45 % at most (48 % before the reverse sweep's picture was set aside beside its count, "
-                               "whose row the band makes taller): the tallies' band above the network takes part of its "
-                               "region (the network view's own placement)"),
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)

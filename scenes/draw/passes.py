@@ -108,7 +108,7 @@ class PassCounts(View):
         head = next((st.rows.get(h) for h, c in COUNTS.items() if c == row), None) if not regions.side else None
         if head is not None:  # in a band, the count on its words' line, after them
             left = float(head.get_right()[0]) + self.theme.spacing.item_gap
-        size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter
+        size = self.theme.font_sizes.tally if row in (REVERSE, FORWARD) else self.theme.font_sizes.counter * self._words_scale()
         colour = self.theme.colors.text if meaning is None else self.theme.colour(meaning)
         def words(s: str) -> Mobject:
             return tag(label(s, self.theme.fonts.sans, size, colour), "label", id=f"row {row}", meaning=meaning)
@@ -127,6 +127,17 @@ class PassCounts(View):
         st.rows[row] = m
         step.arriving.add(id(m))
         return cut(old, m) if old is not None else [FadeIn(m)]  # a counter changes in place
+
+    def _words_scale(self) -> float:
+        """The tallies' words (headings, weights reached, readouts) all at one size: as small as
+        the wider heading needs to fit the tallies' width. Why: shrunk each to its own row, the
+        headings stood smaller than the rows under them in 16:9's narrow column."""
+        t = self.theme
+        tallies = self.diagram.geometry.regions.tallies
+        assert tallies is not None
+        widest = max(label(w, t.fonts.sans, t.font_sizes.counter, t.colors.text).width
+                     for w in (t.labels.reverse_count, t.labels.forward_count))
+        return min(1.0, (tallies[2] - tallies[0]) / widest)
 
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")

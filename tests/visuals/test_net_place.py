@@ -8,7 +8,8 @@ import pytest
 
 from scenes.draw.visuals.network import network_places, unit_rules
 from scenes.layout.clip import graph_region
-from scenes.layout.netplace import ring_clearance, split_region, tally_height, through_units
+from scenes.layout.netplace import (FORWARD, FORWARD_HEAD, REVERSE, REVERSE_HEAD, ring_clearance, row_box, split_region,
+                                    tally_height, through_units)
 from scenes.storyboard import load_and_plan
 from scenes.storyboard.network import Network, read_network
 from scenes.storyboard.store import storyboard_path
@@ -73,6 +74,11 @@ def test_the_network_fills_its_region_with_no_line_through_a_unit(mlp, aspect: s
     # 16:9, the hidden layers 95 px)
     assert max(pitches) - min(pitches) < 1e-4, pitches
     assert all(left < x - places.radius and x + places.radius < right for x, _ in places.centre.values())
+    # the widest layer from the region's left edge to its right, past its ring only (review 6 item 5:
+    # units centred in equal slices left half a slice empty at each side)
+    reach = places.radius * (1 + rules.ring) + 1e-9
+    xs = [x for x, _ in places.centre.values()]
+    assert min(xs) - reach <= left and max(xs) + reach >= right
     if tallies:
         assert parts.tallies is not None
         tl, tb, _, tt = parts.tallies
@@ -105,3 +111,22 @@ def test_a_unit_s_name_is_readable_and_clear_of_its_ring(mlp, aspect: str) -> No
         inner = places.radius - ring.get_stroke_width() * STROKE_UNIT / 2
         assert (inner - corner) * px >= 2.0, (unit.name, round((inner - corner) * px, 2))
         assert glyph_height({"bbox": [0, 0, text.width * px, text.height * px], "text": unit.name}) >= 11, unit.name
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_the_two_tallies_stand_one_over_the_other(aspect: str) -> None:
+    """Review 6 item 10: at 9:16 the band put reverse mode's tally and forward mode's side by
+    side, their headings 18 px apart on one line, read as one. Reverse mode's tally is over
+    forward mode's at both aspects; in the band each count is on its words' line."""
+    checked, plan = load_and_plan(storyboard_path("reverse_mode"))
+    region = graph_region(plan, checked.index.source, THEME.aspect(aspect), THEME)
+    row = THEME.layout.glyph_height * THEME.font_sizes.counter * 1.6
+    big = THEME.layout.glyph_height * THEME.font_sizes.tally * 1.3
+    gap = THEME.spacing.item_gap
+    parts = split_region(region, 0.0, (row, big), THEME.proportions.tally_side, gap)
+    assert parts.tallies is not None
+    box = {r: row_box(r, parts.tallies, parts.side, row, big, gap) for r in (REVERSE_HEAD, REVERSE, FORWARD_HEAD, FORWARD)}
+    assert box[REVERSE_HEAD][1] >= box[FORWARD_HEAD][3] - 1e-9  # reverse mode's words over forward mode's
+    assert box[REVERSE][1] >= box[FORWARD_HEAD][3] - 1e-9
+    if not parts.side:
+        assert box[REVERSE] == box[REVERSE_HEAD] and box[FORWARD] == box[FORWARD_HEAD]
