@@ -87,6 +87,7 @@ class FontSizes:
     title: float
     unit_name: float
     counter: float
+    counter_least: float  # the tallies' words shrink to a narrow column no further (its width grows)
     unit_name_least: float  # a unit's name is never smaller (its circle grows to hold it)
     tally: float  # the MLP view's pass counts
     code_pass: float

@@ -67,7 +67,10 @@ class NetworkDiagram(View):
         band: fixed for the clip, so worked out on first use and not part of the state."""
         net = read_network(self.ctx.events)
         regions, band = self._net_regions(net)
-        return NetGeometry(net, network_places(net, regions.units, self.theme), regions, band)
+        # a unit's inputs written at their circles (mlp's unit_weights) need the room beside the
+        # outer units: there the units stay centred in equal slices (`place_units`)
+        edges = not any(c.kind == "unit_weights" for c in self.ctx.plan.cues)
+        return NetGeometry(net, network_places(net, regions.units, self.theme, edges), regions, band)
 
     def _net_regions(self, net: Network) -> tuple[NetRegions, Rect]:
         """The graph region split for the units, the layers' names and the tallies (when the
@@ -89,9 +92,15 @@ class NetworkDiagram(View):
             region = (region[0], region[1] + under, region[2], region[3])
         tally = (self.row_height(), self.big_height()) if counters else None
         latest = sum(1 for c in cues if c.kind == "jvp_fill" and c.text("name") is not None) > 1  # a second readout
-        regions = split_region(region, self._label_column(net), tally, self.theme.proportions.tally_side,
-                               self.theme.spacing.item_gap, latest)
+        t = self.theme
+        regions = split_region(region, self._label_column(net), tally, t.proportions.tally_side, t.spacing.item_gap,
+                               latest, self.heading_width(t.font_sizes.counter_least))
         return regions, (left, top - band_h, right, top)
+
+    def heading_width(self, size: float) -> float:
+        """The wider of the two tallies' headings at font ``size``."""
+        t = self.theme
+        return max(label(w, t.fonts.sans, size, t.colors.text).width for w in (t.labels.reverse_count, t.labels.forward_count))
 
     def row_height(self) -> float:
         """A tally's row of words."""

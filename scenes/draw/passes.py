@@ -132,12 +132,9 @@ class PassCounts(View):
         """The tallies' words (headings, weights reached, readouts) all at one size: as small as
         the wider heading needs to fit the tallies' width. Why: shrunk each to its own row, the
         headings stood smaller than the rows under them in 16:9's narrow column."""
-        t = self.theme
         tallies = self.diagram.geometry.regions.tallies
         assert tallies is not None
-        widest = max(label(w, t.fonts.sans, t.font_sizes.counter, t.colors.text).width
-                     for w in (t.labels.reverse_count, t.labels.forward_count))
-        return min(1.0, (tallies[2] - tallies[0]) / widest)
+        return min(1.0, (tallies[2] - tallies[0]) / self.diagram.heading_width(self.theme.font_sizes.counter))
 
     # ----- reverse mode: one sweep ------------------------------------------------------------
     @draws("sweep_step")

@@ -64,13 +64,14 @@ def ring_clearance(radius: float, rules: UnitRules) -> float:
 
 
 def place_units(layers: Sequence[Sequence[str]], pairs: Sequence[tuple[str, str]], region: Box,
-                rules: UnitRules) -> tuple[dict[str, Point], float]:
+                rules: UnitRules, edges: bool = True) -> tuple[dict[str, Point], float]:
     """Each unit's centre and the common radius: layers evenly spaced from the bottom of
     ``region`` to its top (one pitch for every gap: a shorter gap beside the one-unit output and
     loss read as a network squeezed at its top), the widest layer's units from its left edge to
     its right as the layers go from its foot to its top (each layer centred, one pitch across for
     all). Why edge to edge: units centred in equal slices left half a slice empty at each side,
-    and the network took 37 % of a 16:9 frame (review 6 item 5). The radius is the largest the
+    and the network took 37 % of a 16:9 frame (review 6 item 5); not ``edges``: centred in equal
+    slices still, leaving room beside the outer units for what is written at them. The radius is the largest the
     pitches allow (``rules.main``, ``rules.cross``) down to ``rules.radius_min``, shrunk until no
     line of ``pairs`` crosses another unit's ring (`through_units`).
 
@@ -78,6 +79,10 @@ def place_units(layers: Sequence[Sequence[str]], pairs: Sequence[tuple[str, str]
     ...                         UnitRules(0.3, 0.1, 0.34, 0.38, 0.1, 0.05))
     >>> [round(v, 2) for v in (*centre["a"], *centre["b"], *centre["c"])]
     [0.33, 0.33, 3.67, 0.33, 2.0, 1.67]
+    >>> centre, r = place_units([["a", "b"], ["c"]], [("a", "c"), ("b", "c")], (0.0, 0.0, 4.0, 2.0),
+    ...                         UnitRules(0.3, 0.1, 0.34, 0.38, 0.1, 0.05), edges=False)
+    >>> [round(centre[u][0], 2) for u in "abc"]
+    [1.0, 3.0, 2.0]
     """
     left, bottom, right, top = region
     n = max(len(layers), 1)
@@ -87,7 +92,7 @@ def place_units(layers: Sequence[Sequence[str]], pairs: Sequence[tuple[str, str]
         edge = radius * (1 + rules.ring)
         span = max(top - bottom - 2 * edge, 0.0)
         unit = span / max(n - 1, 1)
-        pitch_cross = (right - left - 2 * edge) / (widest - 1) if widest > 1 else right - left
+        pitch_cross = (right - left - 2 * edge) / (widest - 1) if edges and widest > 1 else (right - left) / widest
         full = min(unit, pitch_cross) if n > 1 else pitch_cross
         radius = min(radius, rules.main * full, rules.cross * pitch_cross)
         ys = [bottom + edge + unit * i for i in range(n)] if n > 1 else [(bottom + top) / 2]
@@ -134,16 +139,18 @@ def tally_height(row: float, big: float, side: bool, gap: float, latest: bool = 
 
 
 def split_region(region: Box, names_w: float, tally: tuple[float, float] | None, side_share: float,
-                 gap: float, latest: bool = True) -> NetRegions:
+                 gap: float, latest: bool = True, side_least: float = 0.0) -> NetRegions:
     """``region`` less the layers' names column (``names_w``) and the tallies' room (``tally``:
     a row's and a count's height, None without tallies). Why a column at 16:9: a band over the
-    network there took a third of a short frame's height, and squeezed five layers into 200 px."""
+    network there took a third of a short frame's height, and squeezed five layers into 200 px.
+    The column is ``side_share`` of the region's width, or ``side_least`` where that is wider
+    (its words at their least size: 1:1's share of a small region shrank them to 8 px)."""
     left, bottom, right, top = region
     if tally is None:
         return NetRegions((left + names_w, bottom, right, top), left, None, False)
     row, big = tally
     if right - left > WIDE * (top - bottom):
-        col = side_share * (right - left)
+        col = max(side_share * (right - left), side_least)
         return NetRegions((left + names_w, bottom, right - col - gap, top), left, (right - col, bottom, right, top), True,
                           latest)
     h = tally_height(row, big, False, gap, latest)

@@ -61,9 +61,10 @@ def name_reach(text: Mobject) -> float:
                for x, y, _ in (g.get_corner(c) for c in ([1, 1, 0], [-1, 1, 0], [1, -1, 0], [-1, -1, 0])))
 
 
-def network_places(net: Network, region: Rect, theme: Theme) -> Places:
-    """Layers stacked from the bottom of ``region`` to its top, units evenly across, one radius for all."""
-    centre, radius = place_units(net.layers, net.lines(), region, unit_rules(net, theme))
+def network_places(net: Network, region: Rect, theme: Theme, edges: bool = True) -> Places:
+    """Layers stacked from the bottom of ``region`` to its top, units evenly across (``edges``:
+    the widest layer's from edge to edge), one radius for all."""
+    centre, radius = place_units(net.layers, net.lines(), region, unit_rules(net, theme), edges)
     return Places(centre, radius, "up")
 
 
