@@ -28,12 +28,13 @@ from manim.utils.rate_functions import linear
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.fade_times import CAMERA_FADES, FADE_LEAST, comes_from, gone_by, settled, span
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CALM, CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, comes_from, crosses,
-                               first_met, glide, glide_in, glide_out, gone_by, hop, last_met, moved_bounds, restore,
-                               seen_until, settled, shows_from, span, stride, through, ways, zoom_shape)
+from scenes.draw.glide import Colours, colours, glide, glide_in, glide_out, hop, restore, through
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
+from scenes.draw.ways import (CALM, carried_off, crosses, first_met, last_met, moved_bounds, seen_until, shows_from,
+                              stride, ways, zoom_shape)
 from scenes.layout.camera import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout

@@ -9,7 +9,8 @@ import numpy as np
 from manim import Circle, Group, RoundedRectangle, Square, VGroup
 
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import glide, hop, moved_bounds, ways, zoom_shape
+from scenes.draw.glide import glide, hop
+from scenes.draw.ways import moved_bounds, ways, zoom_shape
 from scenes.layout.focus import Zoom
 from scenes.video.camera import PathCachingCamera, unseen
 
@@ -114,7 +115,8 @@ def test_a_camera_moves_fades_set_what_interpolating_every_part_sets() -> None:
     whose two halves blend two other pairs of ends."""
     from manim import Text
 
-    from scenes.draw.glide import _carry, fades_by, glide_in, glide_out, gone_by, span
+    from scenes.draw.fade_times import fades_by, gone_by, span
+    from scenes.draw.glide import _carry, glide_in, glide_out
 
     z = Zoom(1.6, (0.2, -0.1), (1.0, 0.4))
     way, rate = ways(z)[1], span(0.1, 0.9)
