@@ -28,12 +28,13 @@ from manim.utils.rate_functions import linear
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
+from scenes.draw.fade_times import CAMERA_FADES, FADE_LEAST, comes_from, gone_by, settled, span
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import (CALM, CAMERA_FADES, FADE_LEAST, Colours, carried_off, colours, comes_from, crosses,
-                               first_met, glide, glide_in, glide_out, gone_by, hop, last_met, moved_bounds, restore,
-                               seen_until, settled, shows_from, span, stride, through, ways, zoom_shape)
+from scenes.draw.glide import Colours, colours, glide, glide_in, glide_out, hop, restore, through
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
+from scenes.draw.ways import (CALM, carried_off, crosses, first_met, last_met, moved_bounds, seen_until, shows_from,
+                              stride, ways, zoom_shape)
 from scenes.layout.camera import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
@@ -367,7 +368,7 @@ class CameraFocus(View):
                                            for o in owners.get(id(m), []))  # shows only with it
             if saved is None and not shows:  # leaves the view: faded where it is, first
                 faded.append((m, colours(m)))
-                leaving.append((m, self._moved(m, rel).set_opacity(0.0)))
+                leaving.append(m)
             elif saved is not None and shows:  # comes back: where it lands, once the rest is there
                 target = self._moved(m, rel)
                 restore(target, saved)
@@ -381,22 +382,23 @@ class CameraFocus(View):
         # which nothing passes over the code pane, the legend or the checklist; where every way
         # does, what would pass over them leaves and comes back
         options, panes = ways(rel), sight[1] if via is None else via
-        clear = [w for w in options if not any(crosses(bounds(m), w, panes) for m in moving)] or options[:1]
+        box = {id(m): bounds(m) for m in [*moving, *leaving, *(m for m, _ in coming)]}  # read for every way: once
+        clear = [w for w in options if not any(crosses(box[id(m)], w, panes) for m in moving)] or options[:1]
         # of those no faster than `CALM` times the calmest, the one on which what leaves stays in
         # the frame longest, to fade as it goes
-        strides = [max((stride(bounds(m), w) for m in moving), default=0.0) for w in clear]
+        strides = [max((stride(box[id(m)], w) for m in moving), default=0.0) for w in clear]
         clear = [w for w, s in zip(clear, strides) if s <= CALM * min(strides) + 1e-9]
         # and, where some do, those on which nothing that stays or comes back passes by the frame's edge
         edges, shown_after = self._edges(), moving + [m for m, _ in coming]
-        clear = [w for w in clear if not any(crosses(bounds(m), w, edges) for m in shown_after)] or clear
+        clear = [w for w in clear if not any(crosses(box[id(m)], w, edges) for m in shown_after)] or clear
         off = carried_off(self.ctx.spec.frame_width, self.ctx.spec.frame_height, sight[0][1] - sight[2], panes)
-        way = max(clear, key=lambda w: min((seen_until(bounds(m), w, off) for m, _ in leaving), default=1.0))
-        crossing = [(m, self._moved(m, rel)) for m in moving if crosses(bounds(m), way, panes)]
+        way = max(clear, key=lambda w: min((seen_until(box[id(m)], w, off) for m in leaving), default=1.0))
+        crossing = [(m, self._moved(m, rel)) for m in moving if crosses(box[id(m)], way, panes)]
         moving = [m for m in moving if not any(m is c for c, _ in crossing)]
         # what comes back glides in with the rest, fading in from where it is in view for good,
         # unless that is late in the glide: then it fades in where it lands, once the rest is there
         # (a mark, from where its cards are in view too: an arrow does not come in before them)
-        starts = {id(m): shows_from(bounds(m), way, seen) for m, _ in coming}
+        starts = {id(m): shows_from(box[id(m)], way, seen) for m, _ in coming}
         for m, _ in coming:
             for o in owners.get(id(m), []):
                 if id(o) in starts and starts[id(m)] is not None:
@@ -408,8 +410,9 @@ class CameraFocus(View):
         # pass over a pane or the caption, or out of the frame (it may cross the safe edge as it
         # goes, faded: a camera carries it off); a card and its marks on one curve, the soonest
         # of theirs (a badge goes with its card)
-        untils = _together({id(m): seen_until(bounds(m), way, off) for m, _ in leaving}, owners)
-        hopping = [(m, t) for m, t in leaving if untils[id(m)] <= 0.0]
+        untils = _together({id(m): seen_until(box[id(m)], way, off) for m in leaving}, owners)
+        # (a moved copy only for what fades where it is: what glides out is carried point by point)
+        hopping = [(m, self._moved(m, rel).set_opacity(0.0)) for m in leaving if untils[id(m)] <= 0.0]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
         # fitted into a short pause glides, and does not leap across the frame
         fades = int(bool(hopping or notes or crossing)) + int(bool(coming or crossing))
@@ -421,26 +424,26 @@ class CameraFocus(View):
         # (`glide_out`), gone before a shape that glides on (or leaves by a longer way) meets it
         # there (a visit's note fades as it goes); what comes back where it lands fades in there
         # once none passes over it
-        movers = [(bounds(m), 1.0, 1.0) for m in [*moving, *(m for m, _, _ in entering)]]
-        movers += [(bounds(m), u, gone_by(rate, u)) for m, _ in leaving if (u := untils[id(m)]) > 0.0]
+        movers = [(box[id(m)], 1.0, 1.0) for m in [*moving, *(m for m, _, _ in entering)]]
+        movers += [(box[id(m)], u, gone_by(rate, u)) for m in leaving if (u := untils[id(m)]) > 0.0]
         # (a card, and its marks with it; an arrow as its cards: the one that glides on covers it)
         g = self.ctx.state.graph
         cards = {id(c) for c in (*g.cards.values(), *g.buckets.values())}
-        met = _together({id(m): first_met(bounds(m), way, rate, untils[id(m)], movers)
-                         if len(owners.get(id(m), [])) < 2 else 1.0 for m, _ in leaving
+        met = _together({id(m): first_met(box[id(m)], way, rate, untils[id(m)], movers)
+                         if len(owners.get(id(m), [])) < 2 else 1.0 for m in leaving
                          if 0.0 < untils[id(m)] and gone_by(rate, untils[id(m)]) < FADE_LEAST
                          and (id(m) in cards or owners.get(id(m)))}, owners)
         lands = _together({id(m): comes_from(back, last_met(bounds(t), way, rate, movers)) for m, t in coming},
                           owners, max)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]
-        out += [glide_out(m, way, rate, untils[id(m)], met.get(id(m), 0.0)) for m, _ in leaving if untils[id(m)] > 0.0]
+        out += [glide_out(m, way, rate, untils[id(m)], met.get(id(m), 0.0)) for m in leaving if untils[id(m)] > 0.0]
         out += [glide(m, way, rate) for m in moving]
         out += [glide_in(m, target, way, rate, f) for m, target, f in entering]
         out += [through(m, target, gone, back) for m, target in crossing]
         out += [hop(m, target, lands[id(m)], 1.0, out=False, eased=linear) for m, target in coming]
         self.rec.faded = faded
-        self.moving = ({id(m) for m, _ in leaving + coming + crossing} | {id(m) for m in moving}
+        self.moving = ({id(m) for m, _ in coming + crossing} | {id(m) for m in leaving + moving}
                        | {id(m) for m, _, _ in entering})
         if z is None:
             self._rekey(home)

@@ -13,10 +13,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from manim import Mobject, UpdateFromAlphaFunc, smooth
 
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.visuals.code_pane import CodePane
+
+_COLOURS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas", "stroke_width", "background_stroke_width",
+            "sheen_direction", "sheen_factor")
+"""What Manim's ``VMobject.interpolate_color`` sets, and so ``become`` copies."""
+
+
+class _Still:
+    """``part`` set back to ``still`` (a copy made with it) on each frame, then moved: what
+    ``part.become(still).shift(by)`` sets, to the bit, with the two families paired once per play
+    instead of aligned anew each frame (a code pane's rows, every frame of a scroll or a reflow)."""
+
+    def __init__(self, part: Mobject, still: Mobject) -> None:
+        self.pairs = list(zip(part.get_family(), still.get_family(), strict=True))
+
+    def __call__(self, by: Any = None) -> None:
+        for m, r in self.pairs:
+            m.points = np.array(r.points)
+            if by is not None and len(m.points):  # ``shift`` moves the parts with points
+                m.points += by
+            for attr in _COLOURS:  # ``interpolate_color(m, r, 1)``: copies of r's
+                val = getattr(r, attr)
+                setattr(m, attr, val.copy() if isinstance(val, np.ndarray) else val)
 
 
 def _row_ys(pane: CodePane) -> dict[int, float]:
@@ -50,16 +73,16 @@ def scroll(old: CodePane, new: CodePane, riders: Sequence[tuple[Mobject, int]] =
                 leaving: bool) -> Any:
         """``parts`` of ``holder`` moving by ``start`` to ``end`` times ``dy``, each faded as the
         row at its y (None: not drawn; the shared lines are drawn by the new pane alone)."""
-        rest = [(part, part.copy(), y) for part, y in parts]
+        rest = [(part, still, y, _Still(part, still)) for part, still, y in ((p, p.copy(), y) for p, y in parts)]
 
         def update(_: Mobject, alpha: float) -> None:
             if not leaving and alpha >= 1.0:  # at rest, as drawn
-                for part, still, _ in rest:
-                    part.become(still).shift([0, dy * end, 0])
+                for _, _, _, back in rest:
+                    back([0, dy * end, 0])
                 return
             shift = dy * (start + (end - start) * pane_ease(alpha))
-            for part, still, y in rest:
-                part.become(still).shift([0, shift, 0])
+            for part, still, y, back in rest:
+                back([0, shift, 0])
                 factor = 0.0 if y is None else shown(y + shift)
                 for m, r in zip(part.family_members_with_points(), still.family_members_with_points()):
                     m.set_fill(opacity=r.get_fill_opacity() * factor)
@@ -153,14 +176,15 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
             sources.update(_shapes(old.bar_slot.submobjects, new.bar_slot.submobjects))
 
     def animate(pane: CodePane, items: list[tuple[Mobject, Any, str]], leaving: bool) -> Any:
-        rest = [(part, part.copy(), offset, how, sources[id(part)].copy() if id(part) in sources else None)
-                for part, offset, how in items]
+        copies = [(part, part.copy(), offset, how) for part, offset, how in items]
+        rest = [(part, still, offset, how, sources[id(part)].copy() if id(part) in sources else None,
+                 _Still(part, still), float(still.get_center()[1])) for part, still, offset, how in copies]
         bg = None if leaving else (old.bg.copy(), new.bg.copy())
 
         def update(_: Mobject, alpha: float) -> None:
             left = 1.0 - move(alpha)  # the share of its offset a sliding line still has
-            for part, still, offset, how, source in rest:
-                part.become(still).shift(offset * left)
+            for part, still, offset, how, source, back, y in rest:
+                back(offset * left)
                 if source is not None:  # from its old shape to its new one
                     for m, a, b in zip(part.family_members_with_points(), source.family_members_with_points(),
                                        still.family_members_with_points()):
@@ -169,7 +193,6 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
                     factor = 1.0 if how == "keep" else 0.0
                 else:
                     rate = 1.0 - first_half(alpha) if how == "out" else second_half(alpha)
-                    y = float(still.get_center()[1])
                     factor = rate * clear(y, alpha, how == "in") * on_pane(y, alpha)
                 for m, r in zip(part.family_members_with_points(), still.family_members_with_points()):
                     m.set_fill(opacity=r.get_fill_opacity() * factor)

@@ -1,7 +1,8 @@
 """What the walk's camera costs, without changing a pixel: a moved box measured without a copy
 (to the bit), a camera move's animation that keeps no copy Manim never reads, shapes that
 paint nothing skipped by the camera (the frame as with them), the camera's paints as Manim's,
-and the parts of a shape listed once per play (each frame as when listed afresh)."""
+the parts of a shape listed once per play (each frame as when listed afresh), a code row set
+back each frame as ``become`` sets it, and the box of what moves as the rows' reduction."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import numpy as np
 from manim import Circle, Group, RoundedRectangle, Square, VGroup
 
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import glide, hop, moved_bounds, ways, zoom_shape
+from scenes.draw.glide import glide, hop
+from scenes.draw.ways import moved_bounds, ways, zoom_shape
 from scenes.layout.focus import Zoom
 from scenes.video.camera import PathCachingCamera, unseen
 
@@ -114,7 +116,8 @@ def test_a_camera_moves_fades_set_what_interpolating_every_part_sets() -> None:
     whose two halves blend two other pairs of ends."""
     from manim import Text
 
-    from scenes.draw.glide import _carry, fades_by, glide_in, glide_out, gone_by, span
+    from scenes.draw.fade_times import fades_by, gone_by, span
+    from scenes.draw.glide import _carry, glide_in, glide_out
 
     z = Zoom(1.6, (0.2, -0.1), (1.0, 0.4))
     way, rate = ways(z)[1], span(0.1, 0.9)
@@ -173,3 +176,69 @@ def test_animations_listing_their_parts_once_land_as_manims() -> None:
         return seen + [_looks(VGroup(a, b, c))]
 
     assert all(_same(x, y) for x, y in zip(play(True), play(False), strict=True))
+
+
+def _style(m) -> list:
+    """Every part's points and each colour attribute ``become`` copies, with its type."""
+    from scenes.draw.scroll import _COLOURS
+
+    return [(p.points.copy(), *[x for a in _COLOURS for x in (type(getattr(p, a)), np.array(getattr(p, a)))])
+            for p in m.get_family()]
+
+
+def test_a_code_row_set_back_is_what_become_then_shift_sets() -> None:
+    """A scroll or a reflow sets each row back to its still copy every frame, then moves it:
+    the families paired once give every part what Manim's ``become`` and ``shift`` give it,
+    points and colours to the bit, from a row another frame left moved and faded (a list or
+    an array to move by, as the two callers give)."""
+    from manim import Text
+
+    from scenes.draw.scroll import _Still
+
+    def row():
+        return VGroup(Text("w1 * x", font_size=24), *_shapes()[1]).set_stroke(width=2).set_sheen(0.2)
+
+    for by in ([0, 0.37, 0], np.array([0.11, -0.2, 0.0]), None):
+        part, ref = row(), row()
+        still = part.copy()
+        for m in (part, ref):  # where an earlier frame left it
+            m.shift([0.3, -0.4, 0]).set_fill(opacity=0.25).set_stroke(opacity=0.5, width=4)
+        _Still(part, still)(by)
+        ref.become(still)
+        if by is not None:
+            ref.shift(by)
+        assert all(all(np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y for x, y in zip(a, b))
+                   for a, b in zip(_style(part), _style(ref), strict=True)), by
+
+
+def test_a_box_of_moving_shapes_is_the_rows_least_and_most() -> None:
+    """The player's box of the shapes that move, each column reduced alone: the pixels of the
+    least and most of all their points taken row-wise, as numpy's reduction along the rows
+    gives them (a zero's sign, a shape out of the frame, one without points)."""
+    import math
+
+    from scenes.video.damage import MITER, AA_PIXELS, PixelRect, shapes_box
+
+    cam = PathCachingCamera(pixel_width=854, pixel_height=480)
+    rng = np.random.default_rng(7)
+
+    def rows(shapes) -> PixelRect | None:  # the box as taken before, from a reduction along the rows
+        drawn = [s.points for s in shapes if len(s.points)]
+        if not drawn:
+            return None
+        (left, bottom, _), (right, top, _) = np.concatenate(drawn).min(axis=0), np.concatenate(drawn).max(axis=0)
+        sx, sy = cam.pixel_width / cam.frame_width, cam.pixel_height / cam.frame_height
+        w = max(max(s.get_stroke_width(), s.get_stroke_width(background=True)) for s in shapes)
+        reach = w * cam.cairo_line_width_multiple * max(sx, sy) * MITER + AA_PIXELS
+        cx, cy = cam.frame_center[0], cam.frame_center[1]
+        return PixelRect(math.floor((left - cx) * sx + cam.pixel_width / 2 - reach),
+                         math.floor(cam.pixel_height / 2 - (top - cy) * sy - reach),
+                         math.ceil((right - cx) * sx + cam.pixel_width / 2 + reach),
+                         math.ceil(cam.pixel_height / 2 - (bottom - cy) * sy + reach))
+
+    shapes = [s.copy().shift([*rng.normal(0, 4, 2), 0]).set_stroke(width=float(rng.uniform(0, 6)))
+              for s in [*_shapes()[1], *_shapes()[1]] for _ in range(20)]
+    zero = Square(0.5).shift([0.25, -0.25, 0])
+    zero.points[:, :2] *= -1.0  # -0.0 beside 0.0 at its corner
+    for group in [shapes, shapes[:1], [zero, *shapes[:3]], [VGroup(), *shapes[4:9]]]:
+        assert shapes_box(cam, group) == rows(group), group

@@ -8,7 +8,9 @@ from manim import Square
 from manim.utils.rate_functions import linear
 
 from scenes.draw.frame_spots import bounds
-from scenes.draw.glide import FADE_LEAST, comes_from, first_met, glide_in, glide_out, hop, seen_until, settled, ways
+from scenes.draw.fade_times import FADE_LEAST, comes_from, settled
+from scenes.draw.glide import glide_in, glide_out, hop
+from scenes.draw.ways import first_met, seen_until, ways
 from scenes.layout.camera import meets
 from scenes.layout.focus import Zoom
 

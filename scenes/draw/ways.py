@@ -1,0 +1,247 @@
+"""The ways a walk camera's move may carry the graph (straight, or in two parts round a pane),
+and what a shape meets along one: a pane it passes over (`crosses`), its fastest step
+(`stride`), where it is seen (`shows_from`, `seen_until`), which moving shape meets it
+(`first_met`, `last_met`); a shape moved as the whole move moves it (`zoom_shape`). Geometry of
+boxes and points only: the animations are :mod:`scenes.draw.glide`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from manim import Mobject
+
+from scenes.draw.frame_spots import bounds
+from scenes.layout.camera import meets, seen_in
+from scenes.layout.focus import Zoom
+from scenes.layout.place import Point
+from scenes.theme import Rect
+
+Way = Callable[[float], Zoom]
+"""A camera move's way: how far the picture has moved (a `Zoom` of where it starts) at each
+fraction of the move, from none at 0 to the whole move at 1."""
+
+
+LEAD = 1.0 / 3.0
+"""The share of a two-part way (`ways`) that its first part leads the second by: each part takes
+the rest, the second beginning before the first ends, so that neither goes at more than
+``1 / (1 - LEAD)`` times the pace of the straight way (in two halves, each went at twice it:
+leaf_nodes 16:9's yh card 170 px a frame at 10 fps at 29.3 s, review 6)."""
+
+
+def ways(z: Zoom) -> list[Way]:
+    """The ways the picture may take through the move ``z``: straight (each point on a line, as a
+    `Transform` goes), shifted first and then scaled, scaled first and then shifted, or shifted
+    along one axis first and then scaled and shifted along the other (round a pane's corner);
+    the second part of a way begins `LEAD` of the way after the first.
+
+    >>> z = Zoom(3.0, (0.0, 0.0), (4.0, 2.0))
+    >>> [(w(0.5).point((1.0, 1.0)), w(1.0).point((1.0, 1.0))) for w in ways(z)]
+    [((4.0, 3.0), (7.0, 5.0)), ((4.5, 3.0), (7.0, 5.0)), ((3.5, 3.0), (7.0, 5.0)), ((4.5, 2.0), (7.0, 5.0)), ((2.5, 3.0), (7.0, 5.0))]
+    """
+    a, b, k = z.about, z.to, z.factor
+
+    def first(s: float) -> float:
+        return min(1.0, s / (1.0 - LEAD))
+
+    def then(s: float) -> float:
+        return max(0.0, (s - LEAD) / (1.0 - LEAD))
+
+    def part(s: float) -> Point:
+        return (a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]))
+
+    def straight(s: float) -> Zoom:
+        return Zoom(1.0 + s * (k - 1.0), a, part(s))
+
+    def shift_first(s: float) -> Zoom:
+        return Zoom(1.0 + then(s) * (k - 1.0), a, part(first(s)))
+
+    def scale_first(s: float) -> Zoom:
+        return Zoom(1.0 + first(s) * (k - 1.0), a, part(then(s)))
+
+    def across_first(s: float) -> Zoom:  # along x first, then down or up as it scales
+        return Zoom(1.0 + then(s) * (k - 1.0), a, (a[0] + first(s) * (b[0] - a[0]), a[1] + then(s) * (b[1] - a[1])))
+
+    def down_first(s: float) -> Zoom:  # down or up first, then along x as it scales
+        return Zoom(1.0 + then(s) * (k - 1.0), a, (a[0] + then(s) * (b[0] - a[0]), a[1] + first(s) * (b[1] - a[1])))
+
+    return [straight, shift_first, scale_first, across_first, down_first]
+
+
+GLIDE_SAMPLES = 16
+"""Points along a glide at which `crosses` looks for what it passes over."""
+
+
+def crosses(box: Rect, way: Way, keep_off: Sequence[Rect]) -> bool:
+    """Whether ``box``, carried along ``way``, passes over one of ``keep_off`` on the way (where
+    it starts and lands counts too).
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> crosses((0.0, 0.0, 1.0, 1.0), right, [(2.0, 0.5, 3.0, 2.0)]), crosses((0.0, 0.0, 1.0, 1.0), right, [(2.0, 1.5, 3.0, 2.0)])
+    (True, False)
+    """
+    for i in range(GLIDE_SAMPLES + 1):
+        z = way(i / GLIDE_SAMPLES)
+        lo, hi = z.point((box[0], box[1])), z.point((box[2], box[3]))
+        if any(meets((lo[0], lo[1], hi[0], hi[1]), r) for r in keep_off):
+            return True
+    return False
+
+
+CALM = 1.0 / (1.0 - LEAD)
+"""How much faster than the calmest of the ways a glide may take (`stride`) to keep what leaves
+the view in the frame longer: a two-part way's parts go at up to this pace (`LEAD`); in two
+halves, twice as fast, they took leaf_nodes 16:9's cards 170 px in a frame at 10 fps (29.3 s,
+review 6), which no fade of what leaves is worth."""
+
+
+def stride(box: Rect, way: Way) -> float:
+    """The longest step a corner of ``box`` takes between two of `GLIDE_SAMPLES` points along
+    ``way``: how fast the way carries it at its fastest, for the same time.
+
+    >>> z = Zoom(1.0, (0.0, 0.0), (4.0, 0.0))
+    >>> [round(stride((0.0, 0.0, 1.0, 1.0), w), 6) for w in ways(z)][:2]
+    [0.25, 0.375]
+    """
+    longest, last = 0.0, None
+    for i in range(GLIDE_SAMPLES + 1):
+        z = way(i / GLIDE_SAMPLES)
+        now = [z.point((box[0], box[1])), z.point((box[2], box[3]))]
+        if last is not None:
+            longest = max(longest, *(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 for a, b in zip(now, last)))
+        last = now
+    return longest
+
+
+LATEST = 0.8
+"""How far along its glide a shape coming back into view must show for good to glide in
+(`shows_from`); one that shows only later fades in where it lands, after the glide."""
+
+
+def shows_from(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float | None:
+    """How far along ``way`` ``box`` (a shape out of view) is seen (``seen``) from then to the
+    end, sampled at `GLIDE_SAMPLES` points; None where that is later than `LATEST`: a shape
+    coming back fades in from there (`glide_in`), never while it is out of the frame or over a pane.
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> shows_from((-2.0, 0.0, -1.0, 1.0), right, lambda b: b[0] >= 0.0), shows_from((-5.0, 0.0, -4.0, 1.0), right, lambda b: b[0] >= 0.0)
+    (0.5, None)
+    """
+    first = None
+    for i in range(GLIDE_SAMPLES, -1, -1):
+        z = way(i / GLIDE_SAMPLES)
+        lo, hi = z.point((box[0], box[1])), z.point((box[2], box[3]))
+        if not seen((lo[0], lo[1], hi[0], hi[1])):
+            break
+        first = i / GLIDE_SAMPLES
+    return first if first is not None and first <= LATEST else None
+
+
+def seen_until(box: Rect, way: Way, seen: Callable[[Rect], bool]) -> float:
+    """How far along ``way`` ``box`` is seen (``seen``) from its start on, sampled at
+    `GLIDE_SAMPLES` points: 1 where it is seen all the way, 0 where it is not seen where it starts.
+
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> seen_until((0.0, 0.0, 1.0, 1.0), right, lambda b: b[2] <= 3.0), seen_until((0.0, 0.0, 1.0, 1.0), right, lambda b: b[2] <= 9.0)
+    (0.5, 1.0)
+    """
+    last = 0.0
+    for i in range(GLIDE_SAMPLES + 1):
+        z = way(i / GLIDE_SAMPLES)
+        lo, hi = z.point((box[0], box[1])), z.point((box[2], box[3]))
+        if not seen((lo[0], lo[1], hi[0], hi[1])):
+            break
+        last = i / GLIDE_SAMPLES
+    return last
+
+
+def carried_off(width: float, height: float, foot: float, keep_off: Sequence[Rect]) -> Callable[[Rect], bool]:
+    """Where a shape a camera move takes out of view may still be as the move carries it, fading
+    (`glide_out`): inside the frame (``width`` by ``height``, about the origin: past its safe edge,
+    not its edge), above ``foot`` (the caption's margin), over none of ``keep_off`` (the code pane,
+    the legend).
+
+    >>> off = carried_off(8.0, 6.0, -2.0, [(-4.0, 2.0, -1.0, 3.0)])
+    >>> off((3.0, 2.5, 3.9, 2.9)), off((3.5, 2.5, 4.5, 3.5)), off((0.0, -2.5, 1.0, -1.5)), off((-2.0, 1.5, -0.5, 2.5))
+    (True, False, False, False)
+    """
+    frame = (-width / 2, foot, width / 2, height / 2)
+    return lambda b: seen_in(b, frame, keep_off)
+
+
+Mover = tuple[Rect, float, float]
+"""A shape a camera move carries, as `first_met` and `last_met` read it: its box where the move
+starts, the share of the way at which it is held (1: it glides all the way) and the share of
+the play until which it shows (1: to the end)."""
+
+
+def _moved(way: Way, b: Rect, s: float) -> Rect:
+    """``b`` where ``way`` has it at ``s`` of the way."""
+    z = way(s)
+    lo, hi = z.point((b[0], b[1])), z.point((b[2], b[3]))
+    return (lo[0], lo[1], hi[0], hi[1])
+
+
+def first_met(box: Rect, way: Way, rate: Callable[[float], float], until: float, movers: Sequence[Mover],
+              steps: int = 48) -> float:
+    """The first share of the play at which one of ``movers`` (carried along ``way`` as ``rate``
+    says, while it shows) meets ``box`` as `glide_out` carries it (held at ``until`` of the way);
+    1 where none does. A mover that meets it where both start (an arrow's card, itself) is not
+    counted.
+
+    >>> from manim.utils.rate_functions import linear
+    >>> from scenes.draw.fade_times import span
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> first_met((2.0, 0.0, 3.0, 1.0), right, span(0.0, 1.0, linear), 0.0, [((0.0, 0.0, 1.5, 1.0), 1.0, 1.0), ((2.5, 0.0, 2.9, 0.5), 1.0, 1.0)], 8)
+    0.25
+    """
+    apart = [m for m in movers if not meets(box, m[0])]
+    for k in range(steps + 1):
+        r = rate(k / steps)
+        if any(k / steps < t and meets(_moved(way, box, min(r, until)), _moved(way, b, min(r, u))) for b, u, t in apart):
+            return k / steps
+    return 1.0
+
+
+def last_met(box: Rect, way: Way, rate: Callable[[float], float], movers: Sequence[Mover], steps: int = 48) -> float:
+    """The last share of the play at which one of ``movers`` (carried along ``way`` as ``rate``
+    says, while it shows) meets ``box``, where the move lands a shape (`hop`: it fades in there);
+    0 where none does. A mover that meets it where both land is not counted.
+
+    >>> from manim.utils.rate_functions import linear
+    >>> from scenes.draw.fade_times import span
+    >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
+    >>> last_met((3.0, 0.0, 4.0, 1.0), right, span(0.0, 1.0, linear), [((1.0, 0.0, 1.5, 1.0), 1.0, 1.0)], 8)
+    0.625
+    """
+    apart = [m for m in movers if not meets(box, _moved(way, m[0], m[1]))]
+    for k in range(steps, -1, -1):
+        r = rate(k / steps)
+        if any(k / steps < t and meets(box, _moved(way, b, min(r, u))) for b, u, t in apart):
+            return k / steps
+    return 0.0
+
+
+def zoom_shape(m: Mobject, z: Zoom) -> Mobject:
+    """``m`` itself, moved and scaled as the camera's move ``z`` moves the graph."""
+    m.shift([z.to[0] - z.about[0], z.to[1] - z.about[1], 0])
+    m.scale(z.factor, about_point=np.array([z.to[0], z.to[1], 0.0]))
+    return m
+
+
+def moved_bounds(m: Mobject, z: Zoom) -> Rect:
+    """``bounds`` of ``m`` once `zoom_shape` has moved it, without copying ``m`` (a
+    card and its texts: most of what a camera move cost before its first frame). The move takes
+    every point by the same increasing steps, done here in its order on the same floats, so the
+    least and the most coordinates land where the shape's own do, to the bit. A shape without
+    points keeps Manim's (0, 0, 0, 0)."""
+    if z.factor <= 0:
+        return bounds(zoom_shape(m.copy(), z))
+    box = bounds(m)
+    if not any(len(s.points) for s in m.get_family()):
+        return box
+    (ax, ay), (tx, ty), k = z.about, z.to, z.factor
+    dx, dy = tx - ax, ty - ay
+    return (((box[0] + dx) - tx) * k + tx, ((box[1] + dy) - ty) * k + ty,
+            ((box[2] + dx) - tx) * k + tx, ((box[3] + dy) - ty) * k + ty)
