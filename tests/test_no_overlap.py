@@ -32,7 +32,9 @@ moving more than a card's width in a frame at 10 frames a second (``LOOKED_AT_FP
 what comes loose (`continuity.loose_arrows`): an arrow clear of both cards it joins, as one
 turning round by a pointwise morph was, folded into a hook between them. And what a caption
 names stays in view while it is up (`scenes.render.named_view.left_named`, ``named``): no camera
-move takes a card out of view while a caption whose words name it is up.
+move takes a card out of view while a caption whose words name it is up. And the camera does not
+pump (`scenes.render.pumps.pumps`, ``pump``): no move out undone by a move in (or in, by out)
+under two seconds later.
 
 The same pass reads the takeaway (`scenes.render.takeaway`): while a takeaway caption is up, every
 number it names (its placeholders, filled from the log) shows in the picture, not only in the
@@ -80,7 +82,7 @@ from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import FrameCheck, inspect_checks
 from tests.watchers.console import BeatPrintsKept, ConsoleReadable
-from tests.watchers.continuity import Blinks, Drops, Flights, Jumps, LooseArrows, Pops, Renames
+from tests.watchers.continuity import Blinks, Drops, Flights, Jumps, LooseArrows, Pops, Pumps, Renames
 from tests.watchers.meaning import NamedLeaves, NoneUnsaid, OffColour, TakeawayShown, Untrue
 from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, OpTags,
                                       TooSmall, ValuesTooSmall, WaitsOnHead)
@@ -311,6 +313,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("pop", Pops, STILL_POPS, applies=_clip_16_9_or_9_16),
     FrameCheck("named", NamedLeaves, STILL_NAMED_LEFT, applies=_clip_16_9_or_9_16),
     FrameCheck("drop", Drops, STILL_DROPS, applies=_clip_16_9_or_9_16),
+    FrameCheck("pump", Pumps, applies=_clip_16_9_or_9_16),
     FrameCheck("rename", Renames, STILL_RENAMED, applies=_clip_16_9_or_9_16),
     FrameCheck("loose", LooseArrows, STILL_LOOSE, applies=_clip_16_9_or_9_16),
     FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),
