@@ -138,6 +138,10 @@ STILL_TOO_SMALL: dict[tuple[str, str], str] = {
                                 "board now stands near what it names (h/takB) in the whole view whose labels keep a "
                                 "word space off the panes (h/bgB); at 1:1 the room beside L takes it at under 9 px "
                                 "(found in the integration, not fixed)"),
+    ("dynamic_graph", "16:9"): ("2 texts: note 'w.grad' and '= None' at 8.9 px (93.7-95.1 s): the None words are "
+                                "written at the note size in the view they appear in (90.2 s) and shrink with the "
+                                "camera's move out (92.7 s); that view is now the close-up's scale, w's bucket filled "
+                                "there (REVIEW6 item 11, h/camC), 1.84x home against 1.5x before (9.0 px): not fixed"),
 }
 STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.

@@ -115,7 +115,8 @@ class WalkCamera(View):
                   notes: tuple[tuple[float, float], tuple[float, float]], rooms: list[Rect], free: Rect,
                   sight: Sight, found: tuple[Zoom, Rect]) -> tuple[Zoom, Rect]:
         """``found`` (the visit's view, `_best`), or where it is less close than the view the camera
-        is in now, the view of the visit's cards drawn now alone, where that is closer: a leaf's
+        is in now, the view of the visit's cards drawn now alone, where that is closer than
+        ``found`` and not closer than now: a leaf's
         visit holds every card it feeds in the clip's layout, those of loops not yet run too, and
         its view drew back to home for the bucket's fill, to push in again 1 s later (REVIEW6 item
         11: dynamic_graph 82.2-84.4 s, the camera pumps)."""
@@ -127,7 +128,9 @@ class WalkCamera(View):
         if mine == items or not mine:
             return found
         z, room = self._best(home, mine, visited, notes, rooms, free, sight)
-        return (z, room) if z.factor > found[0].factor + 1e-9 else found
+        # closer than home was, but no closer than now: the move is not to push in further either
+        # (9:16's view on w came 1.7x closer, and its sum of four was written before its terms met)
+        return (z, room) if found[0].factor + 1e-9 < z.factor <= now.factor + 1e-9 else found
 
     def _kept(self, cue: Cue, items: set[str]) -> set[str]:
         """The cards of ``cue``'s ids past its visits' (those a caption up during the move names,
