@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scenes.render.continuity import EDGED, TEXT_ONLY, blinks, drops, jumps, loose_arrows, pops, renames
 from scenes.render.flight import flights
+from scenes.render.pumps import pumps
 from scenes.storyboard.cues import GLIDES
 from tests.frame_checks import Case
 
@@ -62,6 +63,15 @@ class Drops(Kept):
     def found(self) -> list[str]:
         moves = [(c.start, c.start + c.duration) for c in self.case.plan.cues if c.kind in GLIDES]
         return [f"{self.case.name} {self.case.aspect}: {d.describe()}" for d in drops(self.samples, moves)]
+
+
+class Pumps(Kept):
+    """The camera does not go out and come back in (or in and back out) within a breath
+    (`pumps.pumps`): two moves one after the other, each drawing the graph ``PUMP_LEAST`` times
+    smaller or larger, the second undoing the first under ``PUMP_HOLD`` s after it."""
+
+    def found(self) -> list[str]:
+        return [f"{self.case.name} {self.case.aspect}: {p.describe()}" for p in pumps(self.samples)]
 
 
 class Renames(Kept):
