@@ -262,6 +262,7 @@ class Pronounce:
 
     code: dict[str, str]
     symbols: dict[str, str]
+    pace: float  # a piper voice's length_scale: 1 is the model's own pace, more is slower
 
 
 @dataclass(frozen=True)

@@ -226,7 +226,7 @@ STILL_JUMPS: dict[tuple[str, str], str] = {
                                     "found since the check follows the pane (h/jmpB)"),
 }
 STILL_POPS: dict[tuple[str, str], str] = {
-    # (clip, aspect): several cards shown in one frame (continuity.pops), the nine clips at 16:9 and 9:16
+    # (clip, aspect): several cards shown in one frame (fades.pops), the nine clips at 16:9 and 9:16
 }
 STILL_LOOSE: dict[tuple[str, str], str] = {
     # (clip, aspect): an arrow clear of both cards it joins (continuity.loose_arrows), the nine
@@ -248,7 +248,7 @@ STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (named_view.left_named), the nine clips at 16:9 and 9:16
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
-    # (clip, aspect): a card that blinks out in a camera move (continuity.drops), the nine clips at 16:9 and 9:16
+    # (clip, aspect): a card that blinks out in a camera move (fades.drops), the nine clips at 16:9 and 9:16
 }
 _LAST_VISIT = ("the walk's camera moves in for its last visit and out on the whole graph when the walk ends, the "
                "close view held for the visit alone")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from manim import MarkupText, Mobject, Text, Transform
+from manim import DL, UR, MarkupText, Mobject, Text, Transform
 
 
 def is_text(m: object) -> bool:
@@ -36,6 +36,10 @@ def _parts(mob: Mobject) -> Iterator[tuple[Mobject, bool]]:
 TEXT_LAG = 0.5
 """The share of the grow before a text starts to fade in: a text at its own size showing in a
 frame still half grown spilled out of it (grad_accumulation's "MulBackward0" out of y's card)."""
+TEXT_LAST = 0.95
+"""The latest share of the grow at which a text starts to fade in, however wide it is: a text
+as wide as its card fades in over the last twentieth of the grow (about the last sixth of its time,
+the grow eased) rather than appearing at its end."""
 
 
 class GrowIn(Transform):
@@ -44,14 +48,18 @@ class GrowIn(Transform):
 
     def __init__(self, mob: Mobject, **kwargs: object) -> None:
         super().__init__(mob, introducer=True, **kwargs)
+        self._from: list[float] | None = None
 
     def interpolate_mobject(self, alpha: float) -> None:
         super().interpolate_mobject(alpha)
-        late = max(0.0, (self.rate_func(alpha) - TEXT_LAG) / (1.0 - TEXT_LAG))
         texts = [part for part, text in _parts(self.mobject) if text]
         starts = [part for part, text in _parts(self.starting_mobject) if text]
         ends = [part for part, text in _parts(self.target_copy) if text]
-        for m, a, b in zip(texts, starts, ends):
+        if self._from is None:
+            self._from = [text_from(b, self.target_copy) for b in ends]
+        grown = self.rate_func(alpha)
+        for m, a, b, lag in zip(texts, starts, ends, self._from):
+            late = max(0.0, (grown - lag) / (1.0 - lag))
             for x, y, z in zip(m.family_members_with_points(), a.family_members_with_points(),
                                b.family_members_with_points()):
                 x.interpolate(y, z, late)
@@ -72,6 +80,33 @@ class GrowIn(Transform):
         if is_text(start):
             start.set_opacity(0.0)
         return start
+
+
+def text_from(text: Mobject, mob: Mobject) -> float:
+    """The share of ``mob``'s grow from which ``text`` fades in: once the growing shapes hold it
+    (a text inside the shapes at full size, its reach from their centre over theirs per axis),
+    not before ``TEXT_LAG`` nor after ``TEXT_LAST``. A text beside the shapes (an op name) does
+    not wait for them. Why: a card's ``MulBackward0`` nearly as wide as the card, faded in at its
+    own size from half the grow, ran past the growing border at 1080p (REVIEW7 10).
+
+    >>> from manim import UP, Rectangle, VGroup
+    >>> card = Rectangle(width=2.0, height=1.0)
+    >>> wide, small, aside = Text("MulBackward0").scale_to_fit_width(1.8), Text("z").scale(0.3), Text("mul").shift(3 * UP)
+    >>> whole = VGroup(card, wide, small, aside)
+    >>> [round(text_from(t, whole), 2) for t in (wide, small, aside)]
+    [0.9, 0.5, 0.5]
+    """
+    shapes = [part.points for part, is_txt in _parts(mob) if not is_txt]
+    if not shapes or not text.family_members_with_points():
+        return TEXT_LAG
+    points = np.concatenate(shapes)
+    low, high = points.min(axis=0)[:2], points.max(axis=0)[:2]
+    centre, half = (low + high) / 2, np.maximum((high - low) / 2, 1e-9)
+    t_low, t_high = text.get_corner(DL)[:2], text.get_corner(UR)[:2]
+    if not (np.all(t_low + t_high >= 2 * low) and np.all(t_low + t_high <= 2 * high)):
+        return TEXT_LAG  # its middle lies outside the shapes: beside them
+    reach = np.maximum(np.abs(t_low - centre), np.abs(t_high - centre)) / half
+    return float(min(TEXT_LAST, max(TEXT_LAG, reach.max())))
 
 
 def _shapes_centre(mob: Mobject) -> np.ndarray:

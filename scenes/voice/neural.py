@@ -221,11 +221,20 @@ class NeuralVoice(Voice):
         return Said(samples.astype(np.float32), rate, spans)
 
 
+def pace() -> float:
+    """The theme's pace for a piper voice (its ``length_scale``): the narration of a first
+    explanation read slower than the model's own pace (REVIEW7 6: joe at 1.0 read backward_walk at
+    198 words a minute, some phrases at 239)."""
+    from scenes.theme import load_theme
+
+    return load_theme().pronounce.pace
+
+
 def joe(pronunciation: Pronunciation, cache: SpeechCache | None = None) -> NeuralVoice:
-    """The ``neural`` voice: joe (US English, medium quality)."""
-    return NeuralVoice("neural", joe_model(), pronunciation, cache)
+    """The ``neural`` voice: joe (US English, medium quality), at the theme's pace."""
+    return NeuralVoice("neural", joe_model(), pronunciation, cache, length_scale=pace())
 
 
 def own(model: Path, pronunciation: Pronunciation, cache: SpeechCache | None = None) -> NeuralVoice:
-    """An author's own piper model (its sha256 is part of the voice's key)."""
-    return NeuralVoice(f"model:{model.name}", model, pronunciation, cache)
+    """An author's own piper model (its sha256 is part of the voice's key), at the theme's pace."""
+    return NeuralVoice(f"model:{model.name}", model, pronunciation, cache, length_scale=pace())

@@ -11,6 +11,12 @@ a caption's number is read as written, digit by digit after the point, the way a
 ['twelve']
 >>> number_words("abc") is None
 True
+
+A printed value is said as its number: trailing zeros after the point, and PyTorch's bare point
+(``tensor(12.)``), are not read out.
+
+>>> number_words("1.0000"), number_words("tensor(12.)"), number_words("0.5000")
+(['one'], ['tensor', 'twelve'], ['zero', 'point', 'five'])
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ ORDINALS = {1: "first", 2: "half", 3: "third", 4: "quarter", 5: "fifth", 6: "six
 """Denominators said as a part ("four ninths"); any other is "over" ("five over sixty-four")."""
 
 _PLAIN = r"\d+(?:,\d{3})*"
-NUMBER = re.compile(rf"^(?P<sign>[-−+]?)(?P<int>{_PLAIN})?(?:\.(?P<frac>\d+))?(?:[eE](?P<exp>[-+]?\d+))?$")
+NUMBER = re.compile(rf"^(?P<sign>[-−+]?)(?P<int>{_PLAIN})?(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[-+]?\d+))?$")
 FRACTION = re.compile(r"^(?P<sign>[-−]?)(?P<num>\d+)/(?P<den>\d+)$")
 TENSOR = re.compile(r"^tensor\((?P<inner>[^()]*)\)$")
 
@@ -76,8 +82,11 @@ def number_words(token: str) -> list[str] | None:
     if m is None or (m["int"] is None and m["frac"] is None):
         return None
     sign = ["minus"] if m["sign"] in ("-", "−") else []
+    if m["int"] is None and not m["frac"]:
+        return None  # a lone point
     whole = cardinal(int(m["int"].replace(",", ""))) if m["int"] is not None else ["zero"]
-    out = sign + whole + (["point"] + digits(m["frac"]) if m["frac"] is not None else [])
+    frac = (m["frac"] or "").rstrip("0")  # 1.0000 and 1. are said "one"
+    out = sign + whole + (["point"] + digits(frac) if frac else [])
     if m["exp"] is not None:
         exp = int(m["exp"])
         out += ["times", "ten", "to", "the"] + (["minus"] if exp < 0 else []) + cardinal(abs(exp))

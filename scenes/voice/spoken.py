@@ -29,10 +29,15 @@ from .speech import Timing, Word
 
 _PUNCT_LEAD = re.compile(r"^[\"'(\[“‘]+")
 _PUNCT_TRAIL = re.compile(r"[\"'\],.;:!?”’]+$")
-_CODE_TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\*\*|==|!=|<=|>=|->|\S")
-_LOOKS_LIKE_CODE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:[.(][A-Za-z_0-9().]*)+$|^[A-Za-z]+_[A-Za-z_0-9]*$"
-                              r"|^[A-Za-z]+\d+$")
-"""Prose that reads as code without backticks: ``w1.grad``, ``x.detach()``, ``grad_fn``, ``w1``."""
+_CODE_TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d*)?(?:e[-+]?\d+)?|\*\*|==|!=|<=|>=|->|\S")
+_LOOKS_LIKE_CODE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(?:[.(][A-Za-z_0-9().]*)+$|^[A-Za-z]+\d*_[A-Za-z_0-9]*$"
+                              r"|^[A-Za-z]+\d+$|^[A-Za-z_]\w*=<?\w+>?$")
+"""Prose that reads as code without backticks: ``w1.grad``, ``x.detach()``, ``grad_fn``, ``w1``,
+``h1_0``, and a printed keyword (``grad_fn=<PowBackward0>``)."""
+_TAGGED = re.compile(r"<(\w+)>")
+"""A name in angle brackets as PyTorch prints it (``<PowBackward0>``): the brackets are not said."""
+_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+"""The words of a CamelCase name (``PowBackward0`` -> Pow Backward 0)."""
 _WORD_SYMBOLS = {"=": "equals", "+": "plus", "-": "minus", "×": "times", "−": "minus", "->": "to", "→": "to",
                  "÷": "over"}
 """Prose symbols standing alone between spaces ("c = 9"); code's own symbols come from the theme."""
@@ -168,6 +173,10 @@ def spoken(text: str, pron: Pronunciation) -> Spoken:
                 in_code = not in_code
             if piece:
                 words += _code(piece, pron) if in_code else _prose(piece, pron)
+        stop = _PUNCT_TRAIL.search(token.rstrip("`"))
+        mark = next((c for c in reversed(stop.group()) if c in ",.;:!?"), "") if stop and len(pieces) > 1 else ""
+        if words and mark and not words[-1].endswith(mark):  # "`yh - y`:" pauses after y, as prose does
+            words[-1] += mark
         said.append(tuple(words))
     return Spoken(tuple(tokens), tuple(said))
 
@@ -199,6 +208,8 @@ def _core(core: str, pron: Pronunciation) -> list[str]:
             return table[core].split()
     if core in _WORD_SYMBOLS:
         return [_WORD_SYMBOLS[core]]
+    if core in pron.symbols:  # an operator standing alone in prose: "y = w * w"
+        return pron.symbols[core].split()
     number = number_words(core)
     if number is not None:
         return number
@@ -218,7 +229,7 @@ def _code(piece: str, pron: Pronunciation) -> list[str]:
         if piece in table:
             return table[piece].split()
     out: list[str] = []
-    for tok in _CODE_TOKEN.findall(piece):
+    for tok in _CODE_TOKEN.findall(_TAGGED.sub(r" \1 ", piece)):
         if tok in pron.code:
             out += pron.code[tok].split()
         elif tok[0].isalpha() or tok[0] == "_":
@@ -231,12 +242,15 @@ def _code(piece: str, pron: Pronunciation) -> list[str]:
 
 
 def _name(name: str) -> list[str]:
-    """A program name said: its parts between underscores, a part's trailing digits as a number."""
+    """A program name said: its parts between underscores (``h1_0`` -> h one zero), a CamelCase
+    name word by word (``PowBackward0`` -> Pow Backward zero), digits as a number."""
     out: list[str] = []
     for part in filter(None, name.split("_")):
         m = re.match(r"^(.*?)(\d+)$", part)
-        if m and m[1]:
-            out += [m[1]] + (number_words(m[2]) or digits(m[2]))
-        else:
-            out.append(part)
+        head, tail = (m[1], m[2]) if m else (part, "")
+        if head:
+            camel = _CAMEL.findall(head)
+            out += camel if "".join(camel) == head and len(camel) > 1 else [head]
+        if tail:
+            out += number_words(tail) or digits(tail)
     return out

@@ -70,6 +70,22 @@ def test_a_card_comes_in_with_its_texts_at_their_own_size() -> None:
     assert card.submobjects[0].width == pytest.approx(box.w, rel=1e-3)
 
 
+@pytest.mark.parametrize("grad_fn", ["MulBackward0", "PowBackward0", "ReluBackward0", "SubBackward0"])
+def test_a_growing_card_holds_the_texts_it_shows(grad_fn: str) -> None:
+    """While a card grows, a text drawn in it shows (opacity above nothing) only once the growing
+    frame holds it: ``MulBackward0`` at its own size ran past z's half-grown border (REVIEW7 10)."""
+    box = Box("t4", "op", 0.0, 0.0, THEME.sizes.card_width, THEME.sizes.card_height)
+    card = node_card(box, THEME, name="z", value="1/3", grad_fn=grad_fn, scale=1.0)
+    anim = GrowIn(card)
+    anim.begin()
+    frame = card.submobjects[0]
+    for k in range(1, 40):
+        anim.interpolate(k / 40)
+        for m in card.submobjects:
+            if isinstance(m, Text) and opacity(m) > 0.0 and frame.width > 0:
+                assert m.width <= frame.width + 1e-6, (k, m.text, m.width, frame.width)
+
+
 def test_a_bucket_s_value_is_replaced_not_morphed() -> None:
     """``None`` becomes ``-1``: the first fades out at its size, then the second fades in at its
     own; the liquid rises meanwhile. No frame shows a glyph between the two."""

@@ -18,7 +18,7 @@ from scenes.storyboard.validate import Checked, load
 from scenes.voice.align import align
 from scenes.voice.base import Voice, pronunciation
 from scenes.voice.cache import SpeechCache
-from scenes.voice.neural import NeuralVoice, joe_model
+from scenes.voice.neural import NeuralVoice, joe_model, pace
 from scenes.voice.recorded import FORMATS, RecordedVoice, Unreadable, read
 from scenes.voice.registry import voice_for
 from scenes.voice.speech import Speech, Timing, Word
@@ -27,7 +27,8 @@ pytestmark = pytest.mark.xdist_group("voice")  # one worker loads the neural voi
 
 NARRATION = ("When a value feeds several paths, its gradient is the sum over the paths. "
              "Each path sends its share; the bucket adds them up.")
-SLOWER = 1.3
+SLOWER = round(1.3 * pace(), 2)
+"""The \"recording\": the neural voice at 1.3 times its pace (the theme's, `scenes.voice.neural.pace`)."""
 BOARD = """title: Two paths
 program: |
   import torch
@@ -57,7 +58,7 @@ def test_alignment_finds_the_words_of_a_slower_reading(readings: tuple[Speech, S
     got = align(rec.samples, rec.rate, ref)
     assert [w.text for w in got.words] == NARRATION.split()
     error = _errors(got, rec.timing)
-    print(f"\naligned word starts of a {SLOWER}x slower reading: median error {np.median(error):.3f} s, "
+    print(f"\naligned word starts of a {SLOWER} length_scale reading: median error {np.median(error):.3f} s, "
           f"worst {error.max():.3f} s")
     assert np.median(error) < 0.1 and error.max() < 0.3
 

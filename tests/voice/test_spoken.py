@@ -121,3 +121,37 @@ def test_what_is_said_keys_the_levelled_phrase(tmp_path) -> None:
     made = levelled(first, text)
     assert len(levelled(again, text)) != len(made) or not (levelled(again, text) == made).all()
     assert len(levelled(other, text)) != len(made) or not (levelled(other, text) == made).all()
+
+
+NINE = ("graph_build", "backward_graph", "backward_walk", "leaf_nodes", "missing_gradient", "grad_accumulation",
+        "dynamic_graph", "mlp", "reverse_mode")
+
+
+@pytest.mark.parametrize("name", NINE)
+def test_every_written_thing_is_said_in_words(name: str) -> None:
+    """What a voice is given for a caption is words (letters, an apostrophe, a hyphen): no name
+    with an underscore or digits (``h1_0`` -> "h one zero"), no printed ``grad_fn=<PowBackward0>``
+    passed raw, no number left to the voice. An operator between spaces is said ("y = w * w":
+    "w times w", REVIEW7 1); a token left silent is a dash or a bracket, or part of a backward
+    rule's notation, which is said in the rule's words."""
+    from scenes.storyboard import load, plan_of, storyboard_path
+
+    checked = load(storyboard_path(name))
+    table = pronunciation(dict(checked.storyboard.say))
+    for c in plan_of(checked).captions:
+        said = spoken(c.text, table)
+        assert all(w.strip(",.:;!?'\"").replace("'", "").replace("-", "").isalpha() for w in said.words), said.text
+        quotes_rule = any(s.field == "rule" for s in c.strings)
+        silent = [tok for tok, words in zip(said.written, said.said) if not words and tok not in "—–-()"]
+        assert quotes_rule or not silent, (c.text, silent)
+
+
+def test_punctuation_after_code_is_kept_and_printed_values_read_as_numbers() -> None:
+    """A pause after a name in backticks ("`yh - y`: pow") and a sentence's end after code are
+    kept; PyTorch's ``tensor(12.)`` and ``1.0000`` are said as the numbers they are."""
+    p = pronunciation()
+    assert spoken("d = `yh - y`: then", p).said[-2:] == (("y:",), ("then",))
+    assert spoken("it is `w1.grad`.", p).text == "it is w one dot grad."
+    assert spoken("prints `tensor(12.)` and y = 1.0000", p).text == "prints tensor twelve and y equals one"
+    assert spoken("shows tensor(0.4444, grad_fn=<PowBackward0>).", p).text == (
+        "shows tensor zero point four four four four, grad F N equals Pow Backward zero.")

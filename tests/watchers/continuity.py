@@ -3,7 +3,8 @@ frame (no blink, jump or rename), a gradient token rides its edge, an arrow touc
 
 from __future__ import annotations
 
-from scenes.render.continuity import EDGED, TEXT_ONLY, blinks, drops, jumps, loose_arrows, pops, renames
+from scenes.render.continuity import EDGED, TEXT_ONLY, blinks, jumps, loose_arrows, renames
+from scenes.render.fades import drops, pops
 from scenes.render.flight import flights
 from scenes.render.pumps import pumps
 from scenes.storyboard.cues import GLIDES
