@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from scenes.draw.collisions import MIN_OPACITY, glyph_height
+from scenes.render.camera_plan import plan_at
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions, fps_of
 from scenes.storyboard import load_and_plan, storyboard_path
@@ -24,6 +25,7 @@ F = default_theme().font_sizes
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])
 def test_the_rule_reads_with_the_cards_values(aspect: str) -> None:
     checked, plan = load_and_plan(storyboard_path("grad_accumulation"))
+    plan = plan_at(checked, plan, aspect)  # as the clip is drawn at the aspect (its camera's and whole's cues)
     rule = next(c for c in plan.cues if c.kind == "local_rule")
     visit = next(c for c in plan.cues if c.kind == "visit" and c.ids[0] == rule.ids[0] and c.start == rule.start)
     card = visit.ids[1]
