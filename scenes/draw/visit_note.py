@@ -51,8 +51,8 @@ class VisitNotes(View):
         ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
         product a token that the edge's ``grad_travel`` then carries away.
 
-        Where the cards are drawn larger than the note, it is first set as large as their values,
-        then smaller (`_value_sizes`), as long as a spot reads as the node's own (below).
+        Where the cards are drawn larger than the theme's, it is first set as large as their
+        values, then smaller (`_value_sizes`), as long as a spot reads as the node's own (below).
         Spots are sought among the cards and arrows on screen now (`_shown`). Where no spot
         beside the node reads as its own (nearer it than any other card, clear of the arrows:
         `own_note_centre`), the note is set at the least readable size
@@ -160,13 +160,15 @@ class VisitNotes(View):
 
     def _value_sizes(self) -> list[float]:
         """The font sizes, largest first, a visit's note tries before the theme's where the cards
-        are drawn larger than it (REVIEW6 9: a rule at ~10 px beside cards whose values read at
-        30 px): the cards' value size (`readable.value_size`, at home: the note is drawn as much
-        larger as the walk's camera draws the graph), then smaller by
+        are drawn large, larger than the theme draws them (layout scale over 1: its note size is
+        set against its cards at scale 1; review 6 item 9: a rule at ~10 px beside cards whose
+        values read at 30 px): the cards' value size (`readable.value_size`, at home: the note is
+        drawn as much larger as the walk's camera draws the graph), then smaller by
         ``proportions.caption_shrink_step``, all over the theme's note size; none where the
-        cards' values are no larger than the note."""
+        cards are drawn at the theme's size or smaller."""
         t = self.theme
-        value = value_size(self.lay.detail, self.lay.scale / self.focus.walk_closer(), t)
+        scale = self.lay.scale / self.focus.walk_closer()
+        value = value_size(self.lay.detail, scale, t) if scale > 1.0 else None
         sizes: list[float] = []
         size = value or 0.0
         while size > max(t.font_sizes.note, t.font_sizes.card_flag):
