@@ -52,7 +52,8 @@ class VisitNotes(View):
         product a token that the edge's ``grad_travel`` then carries away.
 
         Where the cards are drawn larger than the theme's, it is first set as large as their
-        values, then smaller (`_value_sizes`), as long as a spot reads as the node's own (below).
+        values, then smaller (`_value_sizes`), as long as a spot beside the node, level with it,
+        reads as the node's own (below).
         Spots are sought among the cards and arrows on screen now (`_shown`). Where no spot
         beside the node reads as its own (nearer it than any other card, clear of the arrows:
         `own_note_centre`), the note is set at the least readable size
@@ -83,9 +84,12 @@ class VisitNotes(View):
             large = self._rows(cue, rules, box.id, size)
             assert large is not None  # the same rows as ``made``, larger
             at = spot(large[0], own=True)
-            if at is not None:
+            # level with its card only: over or under it the larger rows stand in its edges' way,
+            # and the products leaving them cross the card's words (grad_accumulation 9:16)
+            if at is not None and abs(at[1] - box.y) < (large[0].height + box.h) / 2:
                 block, products = large
                 break
+            at = None
         if at is None:
             at = spot(block, own=True)
         least = self._least_size(cue, rules, box.id) if at is None else None
