@@ -65,7 +65,7 @@ class BackwardWalk(View):
         """The walk is over when a cue about something else comes (``ends_walk``): its glow,
         its last visit's marks and the badges waiting by buckets go; but a bucket's sum that a
         caption up at ``at`` (the cue's start) or after names (its ``named_until``,
-        `Buckets._bucket_note`) stays while only the code and what it prints change (`HOLDS`),
+        `BucketNotes.sums_note`) stays while only the code and what it prints change (`HOLDS`),
         to that caption's end (``walk.held``): "`print(w.grad)` shows 2/3, the sum of what its
         two arrows carried" came after ``1/3 + 1/3 = 2/3`` had gone (REVIEW5 item 6)."""
         walk = self.walk
@@ -217,7 +217,7 @@ class BackwardWalk(View):
                 self.ctx.record(s)
         if is_acc and waiting:  # no badge (they met at the bucket): they wait for the fill, in its mouth
             out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
-            out += self.buckets.meet_in_mouth(item, waiting, cue.start)
+            out += self.buckets.mouths.meet_in_mouth(item, waiting, cue.start)
             self.walk.fill_tokens[item], waiting = waiting, []
             rode = []  # they stay: not going
         marks = tags + self.walk.fill_tokens.get(item, [])
@@ -241,6 +241,6 @@ class BackwardWalk(View):
     @draws("grad_travel")
     def draw_grad_travel(self, cue: Cue, step: StepScratch) -> Anims:
         """A gradient token rides the flipped edge from one node to the next (`TokenRides.travel`);
-        one bound for a bucket told None takes its words away (`Buckets.gradient_coming`)."""
-        coming = self.buckets.gradient_coming(cue.ids[1]) if len(cue.ids) > 1 else []
+        one bound for a bucket told None takes its words away (`BucketNotes.gradient_coming`)."""
+        coming = self.buckets.notes.gradient_coming(cue.ids[1]) if len(cue.ids) > 1 else []
         return coming + self.rides.travel(cue, step)

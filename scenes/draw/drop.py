@@ -6,7 +6,7 @@ own, read as two events; the learner is to see the number go into ``w.grad`` (RE
 The bucket's refill (:mod:`scenes.draw.refill`) takes its times from the same `DropTiming`: the
 level rises as the token lands, and the value the bucket held gives way to the new one once it
 has, with no moment without a number (a blink). The token lands above the number, so the two
-are never over each other (`scenes.draw.buckets.Buckets.mouth`).
+are never over each other (`scenes.draw.bucket_mouth.BucketMouths.mouth`).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ DROP = DropTiming(appear=0.15, arrive=0.45, gone=0.6, swap=0.72)
 """At 0.8 s a fill: the token moves for about 0.35 s and is gone by 0.5 s; the level rises from
 0.35 s; the value the bucket held gives way to the new one at about 0.6 s."""
 SINK = DropTiming(appear=DROP.appear, arrive=DROP.arrive, gone=DROP.swap, swap=DROP.swap)
-"""Tokens already in the bucket's mouth (what met there, `Buckets.meet_in_mouth`) stay, and
+"""Tokens already in the bucket's mouth (what met there, `BucketMouths.meet_in_mouth`) stay, and
 fade as the level rises until the new value shows: never an empty bucket between."""
 FADE_LEAD = 0.1
 """The token starts fading this much (of the cue) before it arrives: still drawn while it moves,

@@ -46,7 +46,7 @@ class GraphView:
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
     lit: dict[str, Mobject] = field(default_factory=dict)  # item (item/bucket, unit/net) -> the glow a light cue put round it
     unkept: dict[str, VGroup] = field(default_factory=dict)  # result's tensor id -> its `yh.grad = None` note (scenes/draw/unkept.py)
-    none_words: dict[str, VGroup] = field(default_factory=dict)  # leaf -> `w.grad = None` by its empty bucket (Buckets.none_words)
+    none_words: dict[str, VGroup] = field(default_factory=dict)  # leaf -> `w.grad = None` by its empty bucket (BucketNotes.none_words)
 
 
 @dataclass

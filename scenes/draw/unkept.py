@@ -9,7 +9,7 @@ grammar's one picture of a ``.grad`` that is None: an empty bucket (its outline,
 word in it; docs/visual-grammar.md), here small and beside the words ``yh.grad = None``, since
 yh has no bucket of its own. The note stays: nothing fills a result's ``.grad`` later. A leaf
 named so (missing_gradient's ``v.grad``, a bucket no walk reached) has its bucket: the words go
-beside it (`Buckets.none_words`), as after ``w.grad = None``.
+beside it (`BucketNotes.none_words`), as after ``w.grad = None``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class UnkeptGrads(View):
             said_name, said_after = (next((s for s in cue.strings if s.role == r), None) for r in ("name", "after"))
             if said_name is None or said_after is None:
                 return []
-            return self.buckets.none_words(tensor, said_name, said_after)
+            return self.buckets.notes.none_words(tensor, said_name, said_after)
         box = self.lay.boxes.get(self.ctx.item(tensor))
         name, after = cue.text("name"), cue.text("after")
         if box is None or tensor in graph.unkept or name is None or after is None or tensor not in graph.cards:

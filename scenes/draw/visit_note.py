@@ -21,6 +21,7 @@ from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
 from scenes.layout.label_spots import free_note_centre, note_centre, own_note_centre
 from scenes.layout.place import Box, Layout, Point
+from scenes.layout.readable import value_size
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
@@ -50,6 +51,9 @@ class VisitNotes(View):
         ``local_rule`` cues, which start with it) ``what arrived × factors = [product]``, the
         product a token that the edge's ``grad_travel`` then carries away.
 
+        Where the cards are drawn larger than the theme's, it is first set as large as their
+        values, then smaller (`_value_sizes`), as long as a spot beside the node, level with it,
+        reads as the node's own (below).
         Spots are sought among the cards and arrows on screen now (`_shown`). Where no spot
         beside the node reads as its own (nearer it than any other card, clear of the arrows:
         `own_note_centre`), the note is set at the least readable size
@@ -75,7 +79,19 @@ class VisitNotes(View):
             return self.beside(note, box, avoid, own, hidden=hidden)
 
         block, products = made
-        at = spot(block, own=True)
+        at = None
+        for size in self._value_sizes():  # cards drawn large: the note as large as their values, room allowing
+            large = self._rows(cue, rules, box.id, size)
+            assert large is not None  # the same rows as ``made``, larger
+            at = spot(large[0], own=True)
+            # level with its card only: over or under it the larger rows stand in its edges' way,
+            # and the products leaving them cross the card's words (grad_accumulation 9:16)
+            if at is not None and abs(at[1] - box.y) < (large[0].height + box.h) / 2:
+                block, products = large
+                break
+            at = None
+        if at is None:
+            at = spot(block, own=True)
         least = self._least_size(cue, rules, box.id) if at is None else None
         if least is not None and least < min(t.font_sizes.note, t.font_sizes.card_flag):
             small = self._rows(cue, rules, box.id, least)
@@ -145,6 +161,24 @@ class VisitNotes(View):
     def _shown(self, box: Box) -> Layout:
         """The layout as the frame shows it now (`OnScreen.shown_layout`)."""
         return self.onscreen.shown_layout(box)
+
+    def _value_sizes(self) -> list[float]:
+        """The font sizes, largest first, a visit's note tries before the theme's where the cards
+        are drawn large, larger than the theme draws them (layout scale over 1: its note size is
+        set against its cards at scale 1; review 6 item 9: a rule at ~10 px beside cards whose
+        values read at 30 px): the cards' value size (`readable.value_size`, at home: the note is
+        drawn as much larger as the walk's camera draws the graph), then smaller by
+        ``proportions.caption_shrink_step``, all over the theme's note size; none where the
+        cards are drawn at the theme's size or smaller."""
+        t = self.theme
+        scale = self.lay.scale / self.focus.walk_closer()
+        value = value_size(self.lay.detail, scale, t) if scale > 1.0 else None
+        sizes: list[float] = []
+        size = value or 0.0
+        while size > max(t.font_sizes.note, t.font_sizes.card_flag):
+            sizes.append(size)
+            size *= t.proportions.caption_shrink_step
+        return sizes
 
     def _least_size(self, cue: Cue, rules: list[Cue], owner: str) -> float:
         """The least font size a visit's note is set at: ``min_readable``, or more where a row's

@@ -5,7 +5,7 @@ card, as the clip places them.
 Why its own module: the clip places these words with one search over the layout
 (`scenes.layout.label_spots.form_spot`: the first of a note's forms with a spot that reads as
 its card's or bucket's, else the last where there is room), in the same forms and order as
-`scenes.draw.buckets.Buckets.none_words` (two lines, then one row; a third of a sum's gap off
+`scenes.draw.bucket_notes.BucketNotes.none_words` (two lines, then one row; a third of a sum's gap off
 the bucket) and `scenes.draw.unkept.UnkeptGrads` (one row, then bucket over words, then two
 lines). The figure asks the same search with its own text sizes (the page's, not the frame's),
 so the words sit beside what they name instead of in a list under the graph; `draw_unkept`
@@ -75,7 +75,7 @@ def place_unkept(pic: Picture, lay: Layout, shown: set[str], theme: Theme, em: f
         name, after = pic.unkept[tensor]
         one, two = (f"{name}.grad {sep} {after}",), (f"{name}.grad", f"{sep} {after}")
         bucket = f"bucket:{tensor}"
-        if bucket in seen.boxes:  # a leaf's bucket wears the words (`Buckets.none_words`)
+        if bucket in seen.boxes:  # a leaf's bucket wears the words (`BucketNotes.none_words`)
             box, forms, snug = seen.boxes[bucket], [(two, False, False), (one, False, False)], NONE_WORDS_GAP
         elif tensor in seen.boxes:  # a result's note beside its card (`UnkeptGrads.draw_grad_none`)
             box, forms, snug = seen.boxes[tensor], [(one, True, False), (two, True, True), (two, True, False)], 1.0

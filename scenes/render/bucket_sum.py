@@ -103,7 +103,7 @@ def missing_terms(met: Met, items: list[dict]) -> list[str]:
 def written(bucket: str, items: list[dict]) -> set[str]:
     """What the note of ``bucket`` reads in one frame's items: each line, and each run of lines
     top to bottom joined by spaces (a sum wrapped two terms a line by its bucket,
-    `scenes.draw.buckets.wrapped`, reads as the one sum).
+    `scenes.draw.bucket_notes.wrapped`, reads as the one sum).
 
     >>> def line(text, y): return {"role": "note", "text": text, "id": "note:b", "opacity": 1.0, "bbox": [0, y, 9, y + 5]}
     >>> sorted(written("b", [line("= 6", 20), line("3 + 3", 10)]))

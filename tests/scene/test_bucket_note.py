@@ -5,7 +5,7 @@ above the top card ``h = 1/81``, 380 px from w's bucket, where it read as h's va
 beside the bucket was judged nearer the places of cards no longer on screen (the freed graphs'
 in the clip's layout), and a one-row sum is wider than the room beside the bucket. The note is
 judged by the cards drawn (`OnScreen.shown_layout`) and wraps two terms a line where one row
-has no room (`scenes.draw.buckets.wrapped`).
+has no room (`scenes.draw.bucket_notes.wrapped`).
 """
 
 from __future__ import annotations

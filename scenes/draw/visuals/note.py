@@ -21,7 +21,9 @@ def formula(text: str, theme: Theme, *, product: str | None = None, muted: bool 
     muted text colour), ending in a token holding ``product`` when given. Attribute
     ``product`` is that token (or None), made at the layout ``scale`` as the token that rides
     away from it is, so the one starts where the other was drawn. ``size``: the words' font
-    size instead of the theme's (a note set at the least readable size to fit beside its card)."""
+    size instead of the theme's (a note set at the least readable size to fit beside its card, or
+    as large as the cards' values where they are drawn large); the token as much further off as
+    the words are set larger than the theme's."""
     f, c = theme.font_sizes, theme.colors
     words = label(text, theme.fonts.sans if muted else theme.fonts.mono, size or (f.card_flag if muted else f.note),
                   c.text_muted if muted else theme.colour("gradient"))
@@ -30,7 +32,8 @@ def formula(text: str, theme: Theme, *, product: str | None = None, muted: bool 
     row = VGroup(words)
     row.product = None
     if product is not None:
-        pill = grad_token(product, theme, scale=scale).next_to(words, RIGHT, buff=theme.sizes.token_pad)
+        apart = theme.sizes.token_pad * max(1.0, (size or f.note) / f.note)  # as much wider as larger words
+        pill = grad_token(product, theme, scale=scale).next_to(words, RIGHT, buff=apart)
         row.add(pill)
         row.product = pill
     return row

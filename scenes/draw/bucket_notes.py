@@ -1,0 +1,158 @@
+"""A bucket's notes: its sums (``3 + 3 = 6``, then ``6 + 6 = 12``) and its ``w.grad = None``.
+
+Why apart from :mod:`scenes.draw.buckets`: where words go beside a bucket (a spot of its own, at
+its value's size, else a note's, else wrapped; `form_spot`) is one idea, the same for the sums a
+fill writes and the words a reset leaves, and apart from the bucket's level and value. The
+buckets ask it for a fill's sums and a reset's words; the walk, through them, for the words'
+going as a gradient sets off for the bucket (`gradient_coming`). Nothing here calls the buckets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cached_property
+
+from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
+
+from scenes.draw.context import Anims, DrawContext, View
+from scenes.draw.crossfade import second_half
+from scenes.draw.drop import DROP, FADE_LEAD
+from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.labels import CardLabels
+from scenes.draw.onscreen import OnScreen
+from scenes.draw.state import GraphView, WalkView
+from scenes.draw.visuals import arrow_reach, formula, note_block
+from scenes.layout.label_spots import NONE_WORDS_GAP, form_spot
+from scenes.layout.place import Box
+from scenes.storyboard.placeholders import Shown
+
+
+class BucketNotes(View):
+    """Writes a bucket's sums and its ``w.grad = None`` words, and takes the words away. Asks
+    ``labels`` to keep them inside the frame, ``onscreen`` what is shown, ``frame`` what they
+    keep off."""
+
+    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame) -> None:
+        super().__init__(ctx)
+        self.labels, self.onscreen, self.frame = labels, onscreen, frame
+
+    @property
+    def graph(self) -> GraphView:
+        return self.ctx.state.graph
+
+    @property
+    def walk(self) -> WalkView:
+        return self.ctx.state.walk
+
+    def sums_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
+                     early: bool, until: float | None = None, later: bool = False) -> Anims:
+        """The bucket's sums beside it, one a row (``3 + 3 = 6``, then ``6 + 6 = 12``), at its
+        value's size (a visit note's where a row would not fit the free frame's width), until the next visit or fill; clear of what is on screen but ``going``, and
+        of ``coming`` (the bucket's new value, which may overhang its rim). ``early``: the first
+        row (what met in the bucket) is written while its terms are still there, before they go
+        in; the rest as the level rises. ``until``: the end of the caption that names the sum
+        (`naming`): it stays past the walk to then; ``later``: that caption is a later beat's,
+        where the code pane may come back whole and print, so it keeps off there."""
+        block, lines, heads = self._placed_note(box, rows, going, coming, later)
+        if until is not None:
+            block.named_until = until  # kept past the walk (`BackwardWalk.give_way`)
+        self.walk.visit_marks.append(block)
+        written = DROP.arrive - FADE_LEAD  # the terms start to go in then
+        return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k < heads
+                       else second_half) for k, m in enumerate(lines)]
+
+    def _placed_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
+                     later: bool = False, wraps: tuple[bool | None, ...] = (None, False, True),
+                     snug: float = 1.0) -> tuple[VGroup, list[VGroup], int]:
+        """The note of ``rows`` beside the bucket ``box``, placed as `sums_note` says (``wraps``:
+        the forms tried, in order; ``snug``: its gap to the bucket, a share of the items' gap);
+        its lines and how many of them the first row took."""
+        t = self.theme
+        lo, _, hi, _ = self.frame.free_rect()
+        lay = self.onscreen.shown_layout(box)  # judged by the cards drawn, not a freed graph's places
+        avoid = self.frame.pane_bounds() + self.frame.frame_marks() + self.onscreen.shown_rects(exclude=going, extra=coming)
+        if later and self.ctx.state.code.pane is not None:
+            avoid += [self.ctx.spec.code] + self.frame.console_reach()
+        if self.walk.wave is not None:  # the glow round the bucket as it fills: the sum starts clear of it
+            avoid.append(bounds(self.walk.wave))
+
+        # its own spot by the bucket: at value size, else a note's, else each sum wrapped two terms a
+        # line, then its result below (a four-term sum at 9:16 went above the graph's top card, 380 px off, read as its value);
+        # where none is its own, one row a sum where `note_centre` finds room
+        wide = max(formula(r, t, size=t.font_sizes.bucket_sum).width for r in rows) > hi - lo
+
+        def made(wrap: bool | None, size: float) -> tuple[list[list[str]], list[VGroup], VGroup]:
+            split = [[r] if wrap is None else wrapped(r, tall=wrap) for r in rows]  # None: one row a sum
+            lines = [formula(r, t, size=size) for part in split for r in part]
+            return split, lines, note_block(lines, t, owner=box.id)
+
+        def forms() -> Iterator[tuple[list[list[str]], list[VGroup], VGroup]]:
+            for wrap in wraps:
+                for size in (t.font_sizes.bucket_sum, t.font_sizes.note):
+                    form = made(wrap, size)
+                    if max(m.width for m in form[1]) <= hi - lo:
+                        yield form
+
+        (split, lines, block), (x, y) = form_spot(
+            lay, box, forms(), lambda f: (f[2].width, f[2].height),
+            lambda: made(None, t.font_sizes.note if wide else t.font_sizes.bucket_sum),
+            gap=t.spacing.item_gap * lay.scale * snug, clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0,
+            within=self.frame.free_rect(), avoid=avoid)
+        heads = len(split[0])  # the lines of the first row (what met in the bucket)
+        self.labels.keep_inside(block.move_to([x, y, 0]))
+        return block, lines, heads
+
+    def none_words(self, leaf: str, name: Shown, after: Shown) -> Anims:
+        """``w.grad = None`` beside ``leaf``'s empty bucket, placed as its sums are, kept until a
+        gradient sets off for it (`gradient_coming`) or a fill or reset writes a number in it: the grammar's one picture of a ``.grad`` that is
+        None (docs/visual-grammar.md), its words read from the cue (the log), none typed. An empty
+        bucket without them is one the walk has not reached yet."""
+        box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
+        if box is None or leaf not in self.graph.buckets or leaf in self.graph.none_words:
+            return []
+        self.ctx.record(name)
+        self.ctx.record(after)
+        said = f"{name.text}.grad {self.theme.labels.name_value} {after.text}"
+        # two lines first, as yh's note; closer to the bucket than a sum (`NONE_WORDS_GAP`)
+        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None), snug=NONE_WORDS_GAP)
+        self.graph.none_words[leaf] = block
+        return [FadeIn(block, rate_func=second_half)]
+
+    @cached_property
+    def leaf_of_node(self) -> dict[str, str]:
+        """Each AccumulateGrad node the plan fills by -> its leaf."""
+        return {c.ids[0]: c.ids[1] for c in self.ctx.plan.cues if c.kind == "bucket_fill" and len(c.ids) > 1}
+
+    def gradient_coming(self, node: str) -> Anims:
+        """A gradient sets off for ``node``'s bucket (the walk reaches it): its ``w.grad = None`` goes,
+        clearing the way for the tokens that meet in its mouth; it fills next."""
+        return self.drop_none_words(self.leaf_of_node[node]) if node in self.leaf_of_node else []
+
+    def drop_none_words(self, leaf: str) -> Anims:
+        """The ``w.grad = None`` words go as a number is written in the bucket."""
+        words = self.graph.none_words.pop(leaf, None)
+        return [FadeOut(words)] if words is not None else []
+
+
+def wrapped(row: str, tall: bool = False) -> list[str]:
+    """A bucket's sum ``a + b + c = d`` in lines of two terms, its result on the last (``tall``:
+    on a line of its own); read in order, joined by spaces, they are the sum again (the checks
+    join them so).
+
+    >>> wrapped("1/27 + 1/27 + 1/27 + 1/27 = 4/27")
+    ['1/27 + 1/27 +', '1/27 + 1/27 = 4/27']
+    >>> wrapped("1/27 + 1/27 + 1/27 + 1/27 = 4/27", tall=True)
+    ['1/27 + 1/27 +', '1/27 + 1/27', '= 4/27']
+    >>> wrapped("3 + 3 = 6")
+    ['3 + 3', '= 6']
+    """
+    lhs, eq, rhs = row.rpartition(" = ")
+    if not eq:
+        return [row]
+    terms = lhs.split(" + ")
+    pairs = [terms[i:i + 2] for i in range(0, len(terms), 2)]
+    lines = [" + ".join(p) + (" +" if k < len(pairs) - 1 else "") for k, p in enumerate(pairs)]
+    if tall or len(lines) == 1:
+        return lines + [f"= {rhs}"]
+    return lines[:-1] + [f"{lines[-1]} = {rhs}"]
+
