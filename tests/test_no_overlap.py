@@ -44,12 +44,12 @@ names at 11 px (``small_values``), the graph at half the frame at its largest (`
 third of the frame empty for over 3 s while the clip teaches (``empty``).
 
 The same pass finds a badge waiting on an arrowhead or a label, an op name such as ``mul`` or
-``** 2`` (`scenes.draw.collisions.waits_on_heads`: standing where it stood the frame before,
+``** 2`` (`scenes.draw.reading.waits_on_heads`: standing where it stood the frame before,
 over a visible head or label standing still too), or level with a card's value just past its
-end, where the two read as one number (`scenes.draw.collisions.waits_reading_on`: ``= 4 1``); a
+end, where the two read as one number (`scenes.draw.reading.waits_reading_on`: ``= 4 1``); a
 token riding over or past one is not counted. The cases that still do are listed in
 ``STILL_WAIT_ON_HEADS``. And a visit's or a
-bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
+bucket's note drawn nearer another card than its own (`scenes.draw.reading.notes_astray`),
 which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
 The same pass finds an op name level with a value on its right, where it reads as more of it
@@ -167,7 +167,7 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # reads as more of a's sum once the fill writes it in a's bucket, empty until then (keeping the
     # rows off the level of the other bucket's value scattered a's five past b's bucket)
     ("micrograd_readme", "1:1"): "1: the badge '6.94' level with a's bucket's new '138.83' (97.0-97.6 s)",
-    # (clip, aspect): what badge still waits on an arrowhead or a label (collisions.waits_on_heads):
+    # (clip, aspect): what badge still waits on an arrowhead or a label (reading.waits_on_heads):
     # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
     # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off
     # what is shown, op names included (OnScreen.shown_rects; a token's rest is off the card it left)
@@ -179,7 +179,7 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     ("grad_accumulation", "1:1"): ("the second call's '3 + 3 = 6' (38.1-38.5 s), written at value size left of the "
                                    "bucket, lies nearer y's card above it than the bucket (new with the pass's sum "
                                    "written before the bucket's, h/meet7; not fixed)"),
-    # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray).
+    # (clip, aspect): which note still lies nearer another card than its own (reading.notes_astray).
     # A note with no spot beside its node that reads as its own (nearer it than any other card, off
     # the arrows) is set at the least readable size and looked for again (own_note_centre); where
     # there is still none, the graph leaves no room beside the node: the note goes to the nearest

@@ -18,9 +18,10 @@ from dataclasses import replace
 import numpy as np
 from manim import Mobject, VGroup, VMobject
 
-from scenes.draw.collisions import CONTAINERS, MIN_OPACITY, READS_ON
+from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
 from scenes.draw.context import DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.reading import READS_ON
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
@@ -74,7 +75,7 @@ def _length(corners: Sequence[tuple[float, float]]) -> float:
 
 def reading_run(box: Rect) -> Rect:
     """``box`` (a value, a product pill) and the run right of it where another number level with
-    it reads as more of it, `READS_ON` of its heights (`collisions.reads_with`)."""
+    it reads as more of it, `READS_ON` of its heights (`reading.reads_with`)."""
     left, bottom, right, top = box
     return (left, bottom, right + READS_ON * (top - bottom), top)
 
@@ -191,7 +192,7 @@ class OnScreen(View):
         """Where a number beside the card of each of ``items`` (None: every card) would read as
         more of its value: level with it, up to `READS_ON` of its heights past its end (L1's
         ``= 4`` and its gradient ``1`` waiting beside the card read ``= 4 1``: issue 39, as
-        `collisions.waits_reading_on` sees it). A badge or a waiting token keeps off it."""
+        `reading.waits_reading_on` sees it). A badge or a waiting token keeps off it."""
         cards = self.graph.cards
         out = []
         for k in cards if items is None else items:

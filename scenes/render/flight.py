@@ -40,7 +40,7 @@ import math
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Set as AbstractSet
 
-from scenes.draw.collisions import READS_ON
+from scenes.draw.reading import READS_ON
 from scenes.layout.label_spots import meet
 
 SEEN = 0.05
@@ -227,7 +227,7 @@ def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | No
 
 def _run(box: Box) -> Box:
     """``box`` and the run right of it where a number level with it reads as more of it
-    (`scenes.draw.collisions.READS_ON` of its heights): a copy setting off from its product is
+    (`scenes.draw.reading.READS_ON` of its heights): a copy setting off from its product is
     not drawn there yet, where the two would read as one number (``8/3 8/3``)."""
     return (box[0], box[1], box[2] + READS_ON * (box[3] - box[1]), box[3])
 

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from scenes.draw.collisions import reads_with
+from scenes.draw.reading import reads_with
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions
