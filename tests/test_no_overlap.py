@@ -229,13 +229,10 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
-    ("backward_walk", "16:9"): ("1: the '8/3' for s (t5->t6) 36 px off its way at 35.33 s: leaving the right end of "
-                                "yh's rule, it goes round the note's rows (h/tokB: a token crosses no row of its "
-                                "note where a way round is free), further than a card's height from the edge; found "
-                                "in the integration, not fixed"),
-    ("backward_walk", "9:16"): ("1: the '8/3' for s (t5->t6) 38 px off its way at 35.40 s, as at 16:9: the rule now "
-                                "stands level with yh on its right (h/ruleB) and the token goes round its rows, "
-                                "crossing the '4/9' bound for w2 for a frame; found in the integration, not fixed"),
+    ("backward_walk", "9:16"): ("1: the '4/9' for w2 (t2->t6) 38 px off its way at 35.33 s: it sets off from the end "
+                                "of yh's rule with the '8/3' for s and goes round the 8/3's way, under it (they "
+                                "rode over each other, '4/93'); the 8/3, boxed in by the rows, crosses the end of "
+                                "the row below ('1/8/34/9' for a frame); not fixed"),
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up

@@ -220,7 +220,7 @@ class OnScreen(View):
 
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
              settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
-             off: Sequence[Rect] = (), rest_off: Sequence[Rect] = ()) -> RideBehind:
+             off: Sequence[Rect] = (), rest_off: Sequence[Rect] = (), apart: Sequence[Rect] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -231,7 +231,8 @@ class OnScreen(View):
         where it never waits. Tokens setting off together (from one note) may pass over each other.
         ``under``: the product it is a copy of, drawn over it: it comes out from under it
         (`RideBehind`). ``off``: more to keep off (the ways of tokens gliding with it); ``rest_off``:
-        more it may pass but not wait on (the ring of a node drawn with no card, at its visit)."""
+        more it may pass but not wait on (the ring of a node drawn with no card, at its visit);
+        ``apart``: the ways of tokens setting off with it, which a way round its note goes round too."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -246,7 +247,7 @@ class OnScreen(View):
         values = [bounds(v) for m in leaves for row in ("name", "value", "sub") if (v := getattr(m, row, None))
                   is not None and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
         # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
-        soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
+        soft = self._crossed(leaves, under) + waits + list(apart)  # (it may pass where another will wait)
         grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,
                     clear=t.spacing.edge_clearance / 2, settle=settle,
                     rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
