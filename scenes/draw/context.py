@@ -88,9 +88,10 @@ class StepScratch:
     to the cards: what comes starts at half time);
     ``riding``, the routes tokens took in this step, each with its
     cue's start (two paths at once take two edges); ``ways``, the boxes a token covers along its
-    way, with its cue's start (tokens setting off together go round each other's ways); ``queued``, token id -> where a token that
-    rides to a leaf in this step goes on to wait beside its bucket (it is not there yet). Scratch, not state: a beat's key must not
-    hold when earlier tokens rode (:mod:`scenes.render.keys`)."""
+    way, with its cue's start (tokens setting off together go round each other's ways);
+    ``queued``, token id -> where a token that rides to a leaf in this step goes on to wait
+    beside its bucket (it is not there yet). Scratch, not state: a beat's key must not hold when
+    earlier tokens rode (:mod:`scenes.render.keys`)."""
 
     arriving: set[int] = field(default_factory=set)
     turning: dict[int, VGroup] = field(default_factory=dict)
