@@ -233,6 +233,9 @@ STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
                                 "of yh's rule with the '8/3' for s and goes round the 8/3's way, under it (they "
                                 "rode over each other, '4/93'); the 8/3, boxed in by the rows, crosses the end of "
                                 "the row below ('1/8/34/9' for a frame); not fixed"),
+    ("leaf_nodes", "9:16"): ("1: the '1/2' for b (t3->t5) 36 px off its way at 30.33 s: it sets off from the end of "
+                             "yh's rule with the '1/2' for w1 * x and goes round that one's way, under it (they "
+                             "rode over each other, '1/2/2', at 30.40 s); not fixed"),
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up

@@ -25,7 +25,7 @@ from scenes.draw.reading import READS_ON
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
-from scenes.layout.detour import hidden_spans, nearest_free, ride_path
+from scenes.layout.detour import dense, hidden_spans, nearest_free, ride_path
 from scenes.layout.label_spots import rect_around, route_ends
 from scenes.layout.place import Box, Layout
 from scenes.draw.visuals.edges import arrow_length
@@ -220,7 +220,8 @@ class OnScreen(View):
 
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
              settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
-             off: Sequence[Rect] = (), rest_off: Sequence[Rect] = (), apart: Sequence[Rect] = ()) -> RideBehind:
+             off: Sequence[Rect] = (), rest_off: Sequence[Rect] = (),
+             along: Sequence[tuple[list[tuple[float, float]], tuple[float, float]]] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -232,7 +233,8 @@ class OnScreen(View):
         ``under``: the product it is a copy of, drawn over it: it comes out from under it
         (`RideBehind`). ``off``: more to keep off (the ways of tokens gliding with it); ``rest_off``:
         more it may pass but not wait on (the ring of a node drawn with no card, at its visit);
-        ``apart``: the ways of tokens setting off with it, which a way round its note goes round too."""
+        ``along``: the ways (corners) and sizes of tokens setting off with it: where it would ride
+        over one of them at the same time, its way round its note goes round theirs too."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -247,7 +249,7 @@ class OnScreen(View):
         values = [bounds(v) for m in leaves for row in ("name", "value", "sub") if (v := getattr(m, row, None))
                   is not None and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
         # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
-        soft = self._crossed(leaves, under) + waits + list(apart)  # (it may pass where another will wait)
+        soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
         grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,
                     clear=t.spacing.edge_clearance / 2, settle=settle,
                     rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
@@ -264,7 +266,13 @@ class OnScreen(View):
             way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
             if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
                 corners, shown_over = way, keep_off
+            if along and hidden_spans(corners, size, [], grid["step"], list(along)):  # over one setting off with it
+                apart = [rect_around(x, y, s, 0.0) for w, s in along for x, y in dense(w, grid["step"])]
+                way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft + apart, **grid)
+                if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
+                    corners, shown_over = way, keep_off  # (4/9 over 8/3, from the end of yh's rule, read 4/93)
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
+        tok.way = corners
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
         hidden = hidden_spans(corners, size, shown_over, size[1] * t.proportions.ride_grid)
