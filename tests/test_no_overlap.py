@@ -46,12 +46,12 @@ names at 11 px (``small_values``), the graph at half the frame at its largest (`
 third of the frame empty for over 3 s while the clip teaches (``empty``).
 
 The same pass finds a badge waiting on an arrowhead or a label, an op name such as ``mul`` or
-``** 2`` (`scenes.draw.collisions.waits_on_heads`: standing where it stood the frame before,
+``** 2`` (`scenes.draw.reading.waits_on_heads`: standing where it stood the frame before,
 over a visible head or label standing still too), or level with a card's value just past its
-end, where the two read as one number (`scenes.draw.collisions.waits_reading_on`: ``= 4 1``); a
+end, where the two read as one number (`scenes.draw.reading.waits_reading_on`: ``= 4 1``); a
 token riding over or past one is not counted. The cases that still do are listed in
 ``STILL_WAIT_ON_HEADS``. And a visit's or a
-bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
+bucket's note drawn nearer another card than its own (`scenes.draw.reading.notes_astray`),
 which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
 The same pass finds an op name level with a value on its right, where it reads as more of it
@@ -173,7 +173,7 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # reads as more of a's sum once the fill writes it in a's bucket, empty until then (keeping the
     # rows off the level of the other bucket's value scattered a's five past b's bucket)
     ("micrograd_readme", "1:1"): "1: the badge '6.94' level with a's bucket's new '138.83' (97.0-97.6 s)",
-    # (clip, aspect): what badge still waits on an arrowhead or a label (collisions.waits_on_heads):
+    # (clip, aspect): what badge still waits on an arrowhead or a label (reading.waits_on_heads):
     # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
     # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off
     # what is shown, op names included (OnScreen.shown_rects; a token's rest is off the card it left)
@@ -185,7 +185,7 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     ("grad_accumulation", "1:1"): ("the second call's '3 + 3 = 6' (38.1-38.5 s), written at value size left of the "
                                    "bucket, lies nearer y's card above it than the bucket (new with the pass's sum "
                                    "written before the bucket's, h/meet7; not fixed)"),
-    # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray).
+    # (clip, aspect): which note still lies nearer another card than its own (reading.notes_astray).
     # A note with no spot beside its node that reads as its own (nearer it than any other card, off
     # the arrows) is set at the least readable size and looked for again (own_note_centre); where
     # there is still none, the graph leaves no room beside the node: the note goes to the nearest
@@ -235,13 +235,13 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
-    ("backward_walk", "16:9"): ("1: the '8/3' for s (t5->t6) 36 px off its way at 35.33 s: leaving the right end of "
-                                "yh's rule, it goes round the note's rows (h/tokB: a token crosses no row of its "
-                                "note where a way round is free), further than a card's height from the edge; found "
-                                "in the integration, not fixed"),
-    ("backward_walk", "9:16"): ("1: the '8/3' for s (t5->t6) 38 px off its way at 35.40 s, as at 16:9: the rule now "
-                                "stands level with yh on its right (h/ruleB) and the token goes round its rows, "
-                                "crossing the '4/9' bound for w2 for a frame; found in the integration, not fixed"),
+    ("backward_walk", "9:16"): ("1: the '4/9' for w2 (t2->t6) 38 px off its way at 35.33 s: it sets off from the end "
+                                "of yh's rule with the '8/3' for s and goes round the 8/3's way, under it (they "
+                                "rode over each other, '4/93'); the 8/3, boxed in by the rows, crosses the end of "
+                                "the row below ('1/8/34/9' for a frame); not fixed"),
+    ("leaf_nodes", "9:16"): ("1: the '1/2' for b (t3->t5) 36 px off its way at 30.33 s: it sets off from the end of "
+                             "yh's rule with the '1/2' for w1 * x and goes round that one's way, under it (they "
+                             "rode over each other, '1/2/2', at 30.40 s); not fixed"),
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up
