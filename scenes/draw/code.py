@@ -52,10 +52,10 @@ class CodePaneView(View):
         the whole program and shut again around one line (dynamic_graph 16:9's ``print(w.grad)``
         after each walk, review 6), unless lines other lines printed are on screen: each printed
         line stands with the line that printed it (`_owned`), so the pane opens to show them.
-        ``seconds``: how long the cue lighting the line is; a pane opening from its lit line in
-        less than a code line's time (``timings.code_highlight_move``) moves that line, and opens
-        at the next cue (`give_way`): grad_accumulation 16:9's 0.15 s ``y = w * w`` opened it by
-        181 px a frame."""
+        ``seconds``: how long the cue lighting the line is; a pane that would open from its lit
+        line in less than a code line's time (``timings.code_highlight_move``) opens at the next
+        cue, lighting the line then (`give_way`): grad_accumulation 16:9's 0.15 s ``y = w * w``
+        opened it by 181 px a frame."""
         if self.code.pane is None:
             return []
         keeps = (self.code.aside and not walk and not self.ctx.layout.code_lit and not self._tall()
@@ -64,16 +64,20 @@ class CodePaneView(View):
                  and seconds < self.theme.timings.code_highlight_move - 1e-9)  # too short to open in: at the next cue
         pending = self.code.reopen and self.code.aside
         self.code.reopen = later or (pending and line == self.code.bar_line)
-        lit = self.ctx.layout.code_lit or keeps or later or (walk and pending)  # a walk: the pane stays aside
+        lit = self.ctx.layout.code_lit or keeps or (walk and pending)  # a walk: the pane stays aside
         aside = walk and not lit and self.ctx.spec.walk_code == "lit" and not self.code.aside
         if line == self.code.bar_line and not aside:
+            return []
+        if later:  # the pane as it is for now (a line cut in and out again would blink), lit on opening
+            self.code.bar_line = line
             return []
         was_lit, self.code.bar_line = self.code.bar_line, line
         if aside or lit or not self.code.pane.shows(line):  # a long program: the window moves to the line
             old, was_aside = self.code.pane, self.code.aside
             first = line if aside or lit else (1 if was_aside else old.window_for(line))
             self.code.aside = aside or (lit and not self.ctx.layout.code_lit)
-            self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
+            self.code.pane = (self._aside_pane(line, walk=True) if aside
+                              else self._pane(first, line, max_rows=1 if lit else None))
             shown = range(self.code.pane.window[0], self.code.pane.window[1] + 1)
             slide = scroll(old, self.code.pane, self.marks.riders()) if not (lit or aside or was_aside) else None
             rode: Collection[int] | None = shown if slide else None
@@ -104,7 +108,7 @@ class CodePaneView(View):
         if self.code.pane is None or line is None or self.ctx.layout.code_lit or aside == self.code.aside:
             return []
         old, self.code.aside, self.code.reopen = self.code.pane, aside, False
-        self.code.pane = self._pane(line if aside else 1, line, max_rows=1 if aside else None)
+        self.code.pane = self._aside_pane(line) if aside else self._pane(1, line)
         swap = reflow(old, self.code.pane, line, line, self.marks.riders())
         rode = set(range(old.window[0], old.window[1] + 1)) & set(range(self.code.pane.window[0],
                                                                          self.code.pane.window[1] + 1))
@@ -143,6 +147,22 @@ class CodePaneView(View):
         pane = self.code.pane
         shown = (lambda n: n in lines) if lines is not None else (lambda n: pane is not None and pane.shows(n))
         return all(n is None or shown(n) for n in self.ctx.state.console.printers)
+
+    def _aside_pane(self, line: int, walk: bool = False) -> CodePane:
+        """The pane stepped aside to ``line``: that line alone, or with the lines just above it
+        that printed what the console shows, where those are all the lines from the first of
+        them down to ``line`` (missing_gradient's ``print(w.grad)`` over ``L1.backward()``, its
+        ``None`` under them): the printed lines then stay, each with its line, and fill the
+        column as before. Not for a tall frame's walk, whose printed lines go (`_printed_aside`)."""
+        printed = {n for n in self.ctx.state.console.printers if n is not None} | {line}
+        first = min(printed)
+        if (walk and self._tall()) or printed != set(range(first, line + 1)):
+            first = line
+        for rows in range(line - first + 1, 2 * (line - first + 1) + 2):  # a wrapped line takes more rows
+            pane = self._pane(first, line, max_rows=rows)
+            if pane.window[0] == first and pane.window[1] == line:
+                return pane
+        return self._pane(line, line, max_rows=1)
 
     def _tall(self) -> bool:
         """A tall frame whose code pane stands over the graph (9:16)."""

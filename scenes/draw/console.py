@@ -52,11 +52,11 @@ class Console(View):
 
     def _print(self, strings: list[Shown], colour: str, step: StepScratch, size: float | None = None,
                record: bool = True, text: str | None = None, meaning: str | None = None,
-               line: int | None = None) -> Anims:
+               printer: int | None = None) -> Anims:
         """Append a line (wrapped when long) under the code pane, or atop the graph region; never
         larger than the code above it (a long program's pane has shrunk its font). ``record``:
         False when the caller composed the line and records the strings it was made of; ``text``:
-        what to show when it is not the strings joined (a message's first sentence); ``line``:
+        what to show when it is not the strings joined (a message's first sentence); ``printer``:
         the program line that printed it (`ConsoleView.printers`: the pane keeps it shown)."""
         t, code, spec = self.theme, self.ctx.state.code, self.ctx.spec
         pane = code.pane
@@ -78,7 +78,7 @@ class Console(View):
         floor = max(floor, self._legend_top(left, right, top) + gap)
         if pane is not None and code.aside and not code.printed_away and code.foot is not None:  # hanging under the lit line, the
             floor += code.foot - (code.lines_foot() or code.foot)  # column holds what the whole pane's does
-        self.console.printers.append(line)
+        self.console.printers.append(printer)
         if self.console.lines is None:
             foot = code.lines_foot() if pane is not None else None  # under the lit line where the pane stands aside
             y_top = (foot - gap) if foot is not None else top
@@ -201,14 +201,14 @@ class Console(View):
 
     @draws("output_line")
     def draw_output_line(self, cue: Cue, step: StepScratch) -> Anims:
-        return self._print(list(cue.strings), self.theme.colors.code_text, step, line=self._line(cue))
+        return self._print(list(cue.strings), self.theme.colors.code_text, step, printer=self._line(cue))
 
     @draws("message")
     def draw_message(self, cue: Cue, step: StepScratch) -> Anims:
         """An error or warning as Python prints it (``UserWarning: ...``), its first sentence
         wrapped at the small card size (or the code's, if smaller)."""
         return self._print(list(cue.strings), self.theme.colour("error"), step, size=self.theme.font_sizes.card_fn,
-                           text=message_line(cue), meaning="error", line=self._line(cue))
+                           text=message_line(cue), meaning="error", printer=self._line(cue))
 
     def _line(self, cue: Cue) -> int | None:
         """The program line that printed what ``cue`` shows."""
