@@ -81,7 +81,7 @@ import pytest
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import FrameCheck, inspect_checks
-from tests.watchers.console import BeatPrintsKept, ConsoleReadable
+from tests.watchers.console import BeatPrintsKept, ConsoleReadable, PrintedWithLine
 from tests.watchers.continuity import Blinks, Drops, Flights, Jumps, LooseArrows, Pops, Pumps, Renames
 from tests.watchers.meaning import NamedLeaves, NoneUnsaid, OffColour, TakeawayShown, Untrue
 from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, OpTags,
@@ -220,10 +220,6 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
 
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
-    ("grad_accumulation", "16:9"): ("the code pane opens from its lit line to the whole program at 27.0 s in the "
-                                    "0.15 s of the code_line 'y = w * w' (fast pace), its foot 181 px a frame at "
-                                    "10 fps: a pane's change has only its cue's step (scenes/draw/scroll.reflow); "
-                                    "found since the check follows the pane (h/jmpB)"),
 }
 STILL_POPS: dict[tuple[str, str], str] = {
     # (clip, aspect): several cards shown in one frame (fades.pops), the nine clips at 16:9 and 9:16
@@ -276,6 +272,11 @@ STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
 }
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
+    ("missing_gradient", "16:9"): ("47 % at most (29.3 s, the walk's camera in; 50 % or more before): the pane stands "
+                                   "aside to `print(w.grad)` over `L1.backward()` so the `None` under them stands with "
+                                   "the line that printed it (h/paneC), a row more than the lit line alone, and the "
+                                   "camera keeps the cards under the pane's whole width (its backdrop), not only under "
+                                   f"its text: {_WALK_CAMERA}"),
     ("backward_walk", "16:9"): (f"39 % at most (63.5 s: grown after the walk and the recap, beside the recap board, "
                                 f"which stands in the code column at the graph's height; 51-55 % grown before it, "
                                 f"where the board then finds no room): {_WALK_CAMERA}"),
@@ -335,6 +336,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("small_values", ValuesTooSmall, STILL_VALUES_SMALL, applies=_clip_16_9_or_9_16),
     FrameCheck("fill", GraphFill, STILL_SMALL_GRAPH, applies=_clip_16_9_or_9_16),
     FrameCheck("empty", EmptyArea, STILL_EMPTY, applies=_clip_16_9_or_9_16),
+    FrameCheck("printed_with_line", PrintedWithLine, applies=_clip_16_9_or_9_16),
     FrameCheck("console", ConsoleReadable, applies=lambda name, aspect, lesson: not lesson and aspect == "16:9"),
     FrameCheck("prints_kept", BeatPrintsKept, applies=lambda name, aspect, lesson: not lesson and aspect != "16:9"),
 ]
