@@ -102,14 +102,15 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
 
     after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
     last: int | None = None  # the move in the walk made last, in ``out``
+    before: int | None = None  # the move in the walk made before that one
     for v in visits:
         if v.beat - 1 not in walks and not any(c.beat == v.beat and c.start < v.start for c in visits):
             after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts
-            last = None
+            last = before = None
         rode = max((c.start + c.duration for c in rides if after <= c.start < v.start), default=after)
         was = holds_of(out[last].seqs) if last is not None and named else None  # the view before
         if move(max(after, rode), v.start, v.ids, v.seqs[:1], last is None, was):
-            last = len(out) - 1
+            before, last = last, len(out) - 1
         elif last is not None:  # no pause for it: the view before shows its cards too
             out[last] = replace(out[last], seqs=out[last].seqs + v.seqs[:1])
         after = v.start
@@ -117,12 +118,35 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             then = min([c.start for c in p.cues if c.beat > v.beat], default=p.duration)
             # out on what is drawn (`WalkCamera`), and again before the next card is drawn, on it
             # too; where the first finds no pause, the second takes the camera out all the same
-            end = out[-1].start + out[-1].duration if move(after, then, (), ()) else then
+            went = move(after, then, (), ())
+            end = out[-1].start + out[-1].duration if went else then
+            if went and last is not None and last == len(out) - 2 and too_short(out[last], out[-1], tm.camera_hold):
+                # the last close view would be held under camera_hold before the way out: the view
+                # before shows its visit (or, with none, the camera stays out for the whole walk)
+                gone = out.pop(last)
+                if before is not None:
+                    out[before] = replace(out[before], seqs=out[before].seqs + gone.seqs)
+                else:
+                    out.pop()  # the way out of a view never gone in to
+                    end = then
+                last = before = None
             builds = [c.start for c in p.cues if c.kind in BUILDS and c.start >= end]
             ahead = [c.start for c in visits if c.start > v.start]
             if builds and (not ahead or min(builds) < min(ahead)):
                 move(end, min(builds), (), ())
     return out
+
+
+def too_short(inn: Cue, back: Cue, hold: float) -> bool:
+    """Whether the view the move ``inn`` goes to is held less than ``hold`` seconds before the
+    move ``back`` takes the camera out again: in and back out within a breath reads as the
+    camera pumping (`scenes.render.pumps`; leaf_nodes 16:9 in on mul -> w1 at 36.6 s, out 0.6 s
+    after).
+
+    >>> too_short(Cue(36.2, 0.8, "camera", 3, ("t5",)), Cue(37.6, 0.7, "camera", 3, ()), 2.0)
+    True
+    """
+    return back.start - (inn.start + inn.duration) < hold - 1e-9
 
 
 def unnamed(found: Sequence[Span], captions: Sequence[CaptionSpan]) -> list[Span]:

@@ -19,11 +19,13 @@ from statistics import median
 from typing import Iterable
 
 from scenes.render.continuity import SEEN
+from scenes.storyboard.timings import default_timings
 
 PUMP_LEAST = 1.25
 """How many times larger (or smaller) a move must draw the graph to count as a move in or out."""
-PUMP_HOLD = 2.0
-"""How long (s) the view between a move and the one that undoes it must be held at least."""
+PUMP_HOLD = default_timings().camera_hold
+"""How long (s) the view between a move and the one that undoes it must be held at least: the
+theme's ``camera_hold``, which the walk's camera plan keeps (`scenes.render.camera_plan`)."""
 STILL = 0.004
 """A frame's change of scale (as a logarithm) under which the camera counts as still."""
 AGREE = 0.03

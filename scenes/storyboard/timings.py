@@ -27,7 +27,7 @@ checks' measure, and what a drawing that puts a mark out and back must outlast).
 
 @dataclass(frozen=True)
 class PlanTimings:
-    """Seconds. The first fifteen mirror scenes/theme.yaml ``timings``; the defaults equal it."""
+    """Seconds. The first sixteen mirror scenes/theme.yaml ``timings``; the defaults equal it."""
 
     node_appear: float = 0.6
     edge_grow: float = 0.5
@@ -40,6 +40,7 @@ class PlanTimings:
     focus_move: float = 0.8
     camera_move: float = 1.5
     camera_least: float = 0.6
+    camera_hold: float = 2.0
     phrase_gap: float = 0.25
     highlight_hold: float = 1.0
     rule_hold: float = 2.5
