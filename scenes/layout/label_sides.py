@@ -1,0 +1,107 @@
+"""Which side of its box a label goes (``v.grad = None``): where it stands by no other card.
+
+Why its own module: a note nearer its own card than any other (`label_spots.astray`) may still
+read as another's. missing_gradient's ``v.grad = None`` stood left of v's bucket, 5 px from it,
+and 10 px under x's card, more than half of it within x's width: where a card's own words go
+(its op name over it, AccumulateGrad under its bucket), so it read as x's (review 6 item 12). A
+label stands over, under or beside no card but its own and its kin (a leaf's card and bucket)
+nearer than its reach, and goes on its box's far side from the other cards first. The clip's
+frame check reads the same rule (`scenes.draw.label_reading`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from scenes.layout.place import Box, Layout, Point
+from scenes.theme import Rect
+
+
+def gap_between(a: Rect, b: Rect) -> float:
+    """The distance between two rectangles (left, bottom, right, top): 0 when they meet.
+
+    >>> gap_between((0, 0, 1, 1), (4, 5, 6, 6))
+    5.0
+    """
+    dx = max(0.0, b[0] - a[2], a[0] - b[2])
+    dy = max(0.0, b[1] - a[3], a[1] - b[3])
+    return math.hypot(dx, dy)
+
+
+
+
+BUCKET = "bucket:"
+"""How a leaf's bucket's id starts (``bucket:ID``, `scenes.layout.place`)."""
+LABEL_REACH = 2.0
+"""How near another card a label (``v.grad = None``) may not stand over, under or beside it, in
+its lines' heights (`faces_other`): 10 px under x's card read as x's at 16:9 (a line 14 px), 56
+px over w's did not."""
+
+
+def faces(label: Rect, card: Rect, reach: float) -> bool:
+    """Whether a label stands over or under a card (half its width or more within the card's,
+    nearer than ``reach``) or level beside it (half its height within the card's): where a
+    card's own words go (its op name over it, AccumulateGrad under its bucket, a badge beside).
+
+    >>> faces((0, 2, 4, 3), (1, 0, 6, 1.5), 1.0), faces((0, 2, 4, 3), (3, 0, 6, 1.5), 1.0)  # over; a corner
+    (True, False)
+    >>> faces((0, 0, 2, 1), (2.5, 0.2, 5, 2), 1.0), faces((0, 2, 4, 3), (1, 0, 6, 0.5), 1.0)  # beside; too far
+    (True, False)
+    """
+    across = min(label[2], card[2]) - max(label[0], card[0])
+    along = min(label[3], card[3]) - max(label[1], card[1])
+    if across >= (label[2] - label[0]) / 2 and along <= 0:
+        return -along < reach
+    if along >= (label[3] - label[1]) / 2 and across <= 0:
+        return -across < reach
+    return False
+
+
+def kin(box_id: str, other: str) -> bool:
+    """Whether ``other`` is ``box_id`` or its card or bucket: a leaf's card over its own bucket
+    (``bucket:ID`` and ``ID``).
+
+    >>> kin("bucket:v", "v"), kin("v", "bucket:v"), kin("v", "v"), kin("v", "note:v"), kin("v", "bucket:w")
+    (True, True, True, False, False)
+    """
+    return other in (box_id, BUCKET + box_id) or box_id == BUCKET + other
+
+
+def faces_other(lay: Layout, box: Box, label: Rect, reach: float) -> bool:
+    """Whether a label of ``box``'s (``v.grad = None``) stands over, under or beside another
+    card or bucket than ``box`` and its kin, nearer than ``reach`` (`faces`): it reads as that
+    one's wherever it also stands by its own (review 6 item 12: left of v's bucket, 5 px from
+    it, it stood 10 px under x's card and read as x's).
+
+    >>> from scenes.layout.detail import Detail
+    >>> x, v = Box("x", "leaf", 0.0, 1.0, 2.0, 0.8), Box("bucket:v", "bucket", 2.0, 0.4, 0.8, 0.5)
+    >>> lay = Layout("16:9", (-1.5, -0.6, 4.0, 1.6), "up", 1.0, Detail.FULL, {"x": x, "bucket:v": v}, (), (), {})
+    >>> [faces_other(lay, v, (x - 0.7, 0.25, x + 0.7, 0.55), 0.4) for x in (0.9, 3.1)]  # under x; past v
+    [True, False]
+    """
+    return any(faces(label, b.bounds, reach) for b in lay.boxes.values() if b.id != box.id and not kin(box.id, b.id))
+
+
+def far_side_first(lay: Layout, box: Box, size: Point, spots: list[Point], reach: float) -> list[Point]:
+    """A label's ``spots`` beside ``box``, those on its far side from the other cards first: by how
+    much nearer its own box and kin than the nearest other card it is, that card counted only
+    within twice ``reach`` (further off it does not pull the eye): nearest its own, else away
+    from the others.
+
+    >>> from scenes.layout.detail import Detail
+    >>> x, v = Box("x", "leaf", 0.0, 1.0, 2.0, 0.8), Box("bucket:v", "bucket", 2.0, 0.4, 0.8, 0.5)
+    >>> lay = Layout("16:9", (-1.5, -0.6, 4.0, 1.6), "up", 1.0, Detail.FULL, {"x": x, "bucket:v": v}, (), (), {})
+    >>> far_side_first(lay, v, (1.0, 0.3), [(0.9, 0.4), (3.1, 0.4)], 0.4)  # left of v is under x
+    [(3.1, 0.4), (0.9, 0.4)]
+    """
+    mine = [b for b in lay.boxes.values() if b.id == box.id or kin(box.id, b.id)]
+    others = [b for b in lay.boxes.values() if b not in mine]
+    w, h = size
+
+    def side(p: Point) -> float:
+        rect = (p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2)
+        own = min(gap_between(rect, b.bounds) for b in mine)
+        other = min((gap_between(rect, b.bounds) for b in others), default=2 * reach)
+        return own - min(other, 2 * reach)
+
+    return sorted(spots, key=side)
