@@ -71,10 +71,11 @@ class UnkeptGrads(View):
         badge = any(n in self.ctx.state.walk.badges for n in cue.ids[1:])  # kept at the card: the note keeps off
         tries = [self.note(tensor, said, size, rows) for size in (f.bucket_sum, f.min_readable_main) for rows in (1, 3, 2)]
         reach = LABEL_REACH * formula(" ".join(said), self.theme, size=f.bucket_sum).height  # a label's
-        def spot(block: VGroup, own: bool) -> Point | None:  # a label's, as near as a bucket's words
-            return self.notes.beside(block, box, avoid, own, badge, reach=reach, snug=NONE_WORDS_GAP)
+        def spot(block: VGroup, own: bool, by: float = reach) -> Point | None:  # a label's, as near as a bucket's words
+            return self.notes.beside(block, box, avoid, own, badge, reach=by, snug=NONE_WORDS_GAP)
 
-        found = next(((b, at) for b in tries if (at := spot(b, True)) is not None), None)
+        # by no other card (`label_spots.faces_other`), else nearer its card than any other (as `form_spot`)
+        found = next(((b, at) for by in (reach, 0.0) for b in tries if (at := spot(b, True, by)) is not None), None)
         block, at = found if found is not None else (tries[0], spot(tries[0], False))
         assert at is not None  # note_centre always finds a spot
         self.labels.keep_inside(block.move_to([at[0], at[1], 0]))

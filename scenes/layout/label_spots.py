@@ -271,7 +271,8 @@ def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Poi
     clip (a bucket's sums and its ``w.grad = None``: `scenes.draw.buckets`) and the article's
     figures (`scenes.publish.svg_unkept`), so that the page puts a note where the clip does.
     ``reach``: a label's (``v.grad = None``): it stands over, under or beside no other card
-    nearer than that (`faces_other`), so it goes on its own box's far side from them.
+    nearer than that (`faces_other`), so it goes on its own box's far side from them; where no
+    form has such a spot, the first with one nearer its box than any other card.
 
     >>> from scenes.layout.detail import Detail
     >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
@@ -280,12 +281,13 @@ def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Poi
     >>> form_spot(lay, b, [(1.5, 0.4), (0.4, 0.4)], lambda f: f, lambda: (0.2, 0.2), **kw)
     ((0.4, 0.4), (1.2, 0.0))
     """
-    avoid, prefer_off = list(avoid), list(prefer_off)
-    for form in forms:
-        at = own_note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
-                             prefer_off=prefer_off, reach=reach)
-        if at is not None:
-            return form, at
+    avoid, prefer_off, forms = list(avoid), list(prefer_off), list(forms)
+    for by in [reach, 0.0] if reach > 0 else [0.0]:  # a label by no other card, else by its own nearest
+        for form in forms:
+            at = own_note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within,
+                                 avoid=avoid, prefer_off=prefer_off, reach=by)
+            if at is not None:
+                return form, at
     form = last()
     return form, note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
                              prefer_off=prefer_off, reach=reach)
