@@ -5,15 +5,15 @@ read as another's. missing_gradient's ``v.grad = None`` stood left of v's bucket
 and 10 px under x's card, more than half of it within x's width: where a card's own words go
 (its op name over it, AccumulateGrad under its bucket), so it read as x's (review 6 item 12). A
 label stands over, under or beside no card but its own and its kin (a leaf's card and bucket)
-nearer than its reach, and goes on its box's far side from the other cards first. The clip's
-frame check reads the same rule (`scenes.draw.label_reading`).
+nearer than its reach: on its box's far side from them. The clip's frame check reads the same
+rule (`scenes.draw.label_reading`).
 """
 
 from __future__ import annotations
 
 import math
 
-from scenes.layout.place import Box, Layout, Point
+from scenes.layout.place import Box, Layout
 from scenes.theme import Rect
 
 
@@ -80,28 +80,3 @@ def faces_other(lay: Layout, box: Box, label: Rect, reach: float) -> bool:
     [True, False]
     """
     return any(faces(label, b.bounds, reach) for b in lay.boxes.values() if b.id != box.id and not kin(box.id, b.id))
-
-
-def far_side_first(lay: Layout, box: Box, size: Point, spots: list[Point], reach: float) -> list[Point]:
-    """A label's ``spots`` beside ``box``, those on its far side from the other cards first: by how
-    much nearer its own box and kin than the nearest other card it is, that card counted only
-    within twice ``reach`` (further off it does not pull the eye): nearest its own, else away
-    from the others.
-
-    >>> from scenes.layout.detail import Detail
-    >>> x, v = Box("x", "leaf", 0.0, 1.0, 2.0, 0.8), Box("bucket:v", "bucket", 2.0, 0.4, 0.8, 0.5)
-    >>> lay = Layout("16:9", (-1.5, -0.6, 4.0, 1.6), "up", 1.0, Detail.FULL, {"x": x, "bucket:v": v}, (), (), {})
-    >>> far_side_first(lay, v, (1.0, 0.3), [(0.9, 0.4), (3.1, 0.4)], 0.4)  # left of v is under x
-    [(3.1, 0.4), (0.9, 0.4)]
-    """
-    mine = [b for b in lay.boxes.values() if b.id == box.id or kin(box.id, b.id)]
-    others = [b for b in lay.boxes.values() if b not in mine]
-    w, h = size
-
-    def side(p: Point) -> float:
-        rect = (p[0] - w / 2, p[1] - h / 2, p[0] + w / 2, p[1] + h / 2)
-        own = min(gap_between(rect, b.bounds) for b in mine)
-        other = min((gap_between(rect, b.bounds) for b in others), default=2 * reach)
-        return own - min(other, 2 * reach)
-
-    return sorted(spots, key=side)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from scenes.layout.label_sides import faces_other, far_side_first, gap_between, kin
+from scenes.layout.label_sides import faces_other, gap_between, kin
 from scenes.layout.place import Box, Layout, Point
 from scenes.theme import Rect
 
@@ -301,8 +301,8 @@ def _note_search(lay: Layout, box: Box, size: Point, *, gap: float, clear: float
     not standing by another card (`faces_other`)."""
     avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
-    if reach > 0:  # a label: over and under its box too, on its far side from the other cards first
-        near = far_side_first(lay, box, size, near + _over_under(box, size, gap), reach)
+    if reach > 0:  # a label: first under or over its box, where a card's own words go (AccumulateGrad)
+        near = _over_under(box, size, gap) + near
     far = far_spots(box, size, within)
 
     def stray(p: Point) -> bool:

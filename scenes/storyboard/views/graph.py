@@ -177,9 +177,12 @@ def visit(b: Builder, ev: Event) -> None:
         arrived = b.value(ev, "grad_in", "grad_in_exact", None, "in")
         target_node = b.index.node_event.get(target)
         target_tensor = target_node.tensor if target_node is not None else None
-        # the target as its card is titled: an unnamed result by its code (``w1 * x: 1/2 × 1 =``),
-        # so that every rule line names where its product goes (review 6 item 12)
-        target_name = b.name_of(target_tensor, "target") or _code_name(b, target_tensor, "target")
+        # the target by its name; where the visit sends two or more, an unnamed result by its code as
+        # its card is titled (``w1 * x: 1/2 × 1 =`` beside ``b: 1/2 × 1 =``), so that each row says where
+        # its product goes (review 6 item 12); a lone row's arrow says it (backward_walk's
+        # ``pow: d² → × 2d`` over ``1 × 2 × 2/3 =``, not ``yh - y: 1 × 2 × 2/3 =`` again)
+        target_name = b.name_of(target_tensor, "target") or (_code_name(b, target_tensor, "target")
+                                                             if len(sent) > 1 else [])
         b.add("local_rule", b.tm.wavefront_step, (ev.node, target),
               [arrived, *factors[j], Shown(s.text, s.seq, s.field, "out"), *target_name],
               [ev.seq], at=t - b.tm.wavefront_step, advance=False)
