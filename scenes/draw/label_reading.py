@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from scenes.draw.collisions import CONTAINERS, NOTE, Collision, Item, visible
-from scenes.layout.label_sides import LABEL_REACH, faces, gap_between, kin
+from scenes.layout.label_sides import LABEL_REACH, gap_between, kin, stands_by
 
 NONE = repr(None)
 """What a label of a ``.grad`` that is None ends with (the log's words, ``v.grad = None``)."""
@@ -21,9 +21,10 @@ NONE = repr(None)
 
 def labels_astray(items: Iterable[Item]) -> list[Collision]:
     """Every visible ``.grad = None`` label (a note, its rows and the shapes drawn in it together)
-    that stands over, under or beside a card or bucket not its owner's nor its kin's (a leaf's
-    card and its bucket, `label_spots.kin`) nearer than `LABEL_REACH` of its lines' heights
-    (`label_spots.faces`), or lies nearer such a one than its own. ``a`` is the label's first
+    that stands by a card or bucket not its owner's nor its kin's (a leaf's card and its bucket,
+    `label_sides.kin`): over, under or beside it nearer than `LABEL_REACH` of its lines' heights
+    and than a line further than by its own (`label_sides.stands_by`); or that lies nearer such
+    a one than its own. ``a`` is the label's first
     row, ``b`` the card it reads as.
 
     >>> card = lambda i, x, y: {"kind": "shape", "role": "card", "text": None, "bbox": [x, y, x + 60, y + 20], "opacity": 1.0, "id": i}
@@ -53,11 +54,9 @@ def labels_astray(items: Iterable[Item]) -> list[Collision]:
             continue
         own = min(gap_between(box, tuple(b["bbox"])) for b in mine)
         reach = LABEL_REACH * max(r["bbox"][3] - r["bbox"][1] for r in rows if r["kind"] == "text")
-        for b in boxes:
-            if b in mine or b.get("id") == nid:
-                continue
-            other = tuple(b["bbox"])
-            if faces(box, other, reach) or gap_between(box, other) < own:
-                out.append(Collision("a None label reads as another card", rows[0], b))
-                break
+        others = [b for b in boxes if b not in mine and b.get("id") != nid]
+        by = stands_by(box, [tuple(b["bbox"]) for b in mine], [tuple(b["bbox"]) for b in others], reach)
+        near = next((b for b in others if tuple(b["bbox"]) == by or gap_between(box, tuple(b["bbox"])) < own), None)
+        if near is not None:
+            out.append(Collision("a None label reads as another card", rows[0], near))
     return out

@@ -48,13 +48,8 @@ def faces(label: Rect, card: Rect, reach: float) -> bool:
     >>> faces((0, 0, 2, 1), (2.5, 0.2, 5, 2), 1.0), faces((0, 2, 4, 3), (1, 0, 6, 0.5), 1.0)  # beside; too far
     (True, False)
     """
-    across = min(label[2], card[2]) - max(label[0], card[0])
-    along = min(label[3], card[3]) - max(label[1], card[1])
-    if across >= (label[2] - label[0]) / 2 and along <= 0:
-        return -along < reach
-    if along >= (label[3] - label[1]) / 2 and across <= 0:
-        return -across < reach
-    return False
+    gap = facing_gap(label, card)
+    return gap is not None and gap < reach
 
 
 def kin(box_id: str, other: str) -> bool:
@@ -67,11 +62,31 @@ def kin(box_id: str, other: str) -> bool:
     return other in (box_id, BUCKET + box_id) or box_id == BUCKET + other
 
 
+def facing_gap(label: Rect, card: Rect) -> float | None:
+    """How far a label stands over, under or beside a card (`faces`), None where it does not."""
+    across = min(label[2], card[2]) - max(label[0], card[0])
+    along = min(label[3], card[3]) - max(label[1], card[1])
+    if across >= (label[2] - label[0]) / 2 and along <= 0:
+        return -along
+    if along >= (label[3] - label[1]) / 2 and across <= 0:
+        return -across
+    return None
+
+
+def stands_by(label: Rect, mine: list[Rect], others: list[Rect], reach: float) -> Rect | None:
+    """The first of ``others`` a label stands by (`faces`) nearer than ``reach``, and no more
+    than a line (``reach`` / `LABEL_REACH`) further than it stands by one of ``mine``: level
+    beside its own card, 5 px off, a label 30 px over the card under it reads as its own's
+    (leaf_nodes' ``yh.grad = None``); 10 px under x, it read as x's. None: it reads as its own."""
+    line = reach / LABEL_REACH
+    own = min((g for g in (facing_gap(label, b) for b in mine) if g is not None), default=math.inf)
+    return next((o for o in others if (g := facing_gap(label, o)) is not None and g < min(reach, own + line)), None)
+
+
 def faces_other(lay: Layout, box: Box, label: Rect, reach: float) -> bool:
-    """Whether a label of ``box``'s (``v.grad = None``) stands over, under or beside another
-    card or bucket than ``box`` and its kin, nearer than ``reach`` (`faces`): it reads as that
-    one's wherever it also stands by its own (review 6 item 12: left of v's bucket, 5 px from
-    it, it stood 10 px under x's card and read as x's).
+    """Whether a label of ``box``'s (``v.grad = None``) stands by another card or bucket than
+    ``box`` and its kin (`stands_by`): it reads as that one's though it stands by its own too
+    (review 6 item 12: left of v's bucket, 5 px from it, it stood 10 px under x's card).
 
     >>> from scenes.layout.detail import Detail
     >>> x, v = Box("x", "leaf", 0.0, 1.0, 2.0, 0.8), Box("bucket:v", "bucket", 2.0, 0.4, 0.8, 0.5)
@@ -79,4 +94,6 @@ def faces_other(lay: Layout, box: Box, label: Rect, reach: float) -> bool:
     >>> [faces_other(lay, v, (x - 0.7, 0.25, x + 0.7, 0.55), 0.4) for x in (0.9, 3.1)]  # under x; past v
     [True, False]
     """
-    return any(faces(label, b.bounds, reach) for b in lay.boxes.values() if b.id != box.id and not kin(box.id, b.id))
+    mine = [b.bounds for b in lay.boxes.values() if b.id == box.id or kin(box.id, b.id)]
+    others = [b.bounds for b in lay.boxes.values() if b.id != box.id and not kin(box.id, b.id)]
+    return stands_by(label, mine, others, reach) is not None
