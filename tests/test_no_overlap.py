@@ -237,10 +237,6 @@ STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     ("backward_walk", "9:16"): ("1: the '8/3' for s (t5->t6) 38 px off its way at 35.40 s, as at 16:9: the rule now "
                                 "stands level with yh on its right (h/ruleB) and the token goes round its rows, "
                                 "crossing the '4/9' bound for w2 for a frame; found in the integration, not fixed"),
-    ("leaf_nodes", "16:9"): ("1: the '1/2' for w1 * x (t4->t5) 33 px off its way at 30.40 s: the add rule's middle row "
-                             "now names its target ('w1 * x: 1/2 × 1 = 1/2', review 6 item 12), so its product stands "
-                             "right of the 'b:' row's under it and the token goes round that row's end, as backward_walk's "
-                             "'8/3' does (h/noteC; the token's way is scenes/draw/rides.py's, not changed)"),
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up

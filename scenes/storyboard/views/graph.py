@@ -109,12 +109,12 @@ def expression_text(ev: Event, lines: list[str], tensors: Mapping[str, Event] | 
     return applied if 0 < len(applied) <= MAX_EXPRESSION_CHARS else None
 
 
-def _code_name(b: Builder, tensor: str | None, role: str = "name") -> list[Shown]:
+def _code_name(b: Builder, tensor: str | None) -> list[Shown]:
     """An unnamed result's card title, its code (`yh - y`), as `tensor` wrote it: the card keeps
     its name when it becomes its backward function (not renamed to its op, ``sub``)."""
     ev = b.index.tensor_event.get(tensor or "")
     expr = expression(b, ev) if ev is not None else None
-    return [Shown(expr, ev.seq, "span", role)] if ev is not None and expr is not None else []
+    return [Shown(expr, ev.seq, "span", "name")] if ev is not None and expr is not None else []
 
 
 def update(b: Builder, ev: Event) -> None:
@@ -177,14 +177,8 @@ def visit(b: Builder, ev: Event) -> None:
         arrived = b.value(ev, "grad_in", "grad_in_exact", None, "in")
         target_node = b.index.node_event.get(target)
         target_tensor = target_node.tensor if target_node is not None else None
-        # the target by its name; where the visit sends two or more, an unnamed result by its code as
-        # its card is titled (``w1 * x: 1/2 × 1 =`` beside ``b: 1/2 × 1 =``), so that each row says where
-        # its product goes (review 6 item 12); a lone row's arrow says it (backward_walk's
-        # ``pow: d² → × 2d`` over ``1 × 2 × 2/3 =``, not ``yh - y: 1 × 2 × 2/3 =`` again)
-        target_name = b.name_of(target_tensor, "target") or (_code_name(b, target_tensor, "target")
-                                                             if len(sent) > 1 else [])
         b.add("local_rule", b.tm.wavefront_step, (ev.node, target),
-              [arrived, *factors[j], Shown(s.text, s.seq, s.field, "out"), *target_name],
+              [arrived, *factors[j], Shown(s.text, s.seq, s.field, "out"), *b.name_of(target_tensor, "target")],
               [ev.seq], at=t - b.tm.wavefront_step, advance=False)
     for j, target, s in sent:  # then each product rides its edge
         b.add("grad_travel", b.tm.grad_travel, (ev.node, target), [s], [ev.seq], at=t)
