@@ -182,9 +182,6 @@ NOTED = ("backward_walk", "leaf_nodes", "missing_gradient", "dynamic_graph", "gr
 """The clips the notes check runs on, at every aspect: the six whose walks write rules beside
 their nodes' cards (mlp and reverse_mode draw a network, graph_build has no walk)."""
 STILL_ASTRAY: dict[tuple[str, str], str] = {
-    ("grad_accumulation", "1:1"): ("the second call's '3 + 3 = 6' (38.1-38.5 s), written at value size left of the "
-                                   "bucket, lies nearer y's card above it than the bucket (new with the pass's sum "
-                                   "written before the bucket's, h/meet7; not fixed)"),
     # (clip, aspect): which note still lies nearer another card than its own (reading.notes_astray).
     # A note with no spot beside its node that reads as its own (nearer it than any other card, off
     # the arrows) is set at the least readable size and looked for again (own_note_centre); where
@@ -192,10 +189,14 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
     # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py),
     # or, where no closer view does (a tall frame), moves the graph aside for it (camera._pan):
-    ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) lies nearer z - 1: z stands 79 px from the left safe edge, "
-                                   "L2 right of it; the spots nearer z are across its edges to w and x"),
+    ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) at 26.6-29.1 s lies nearer L1, right of it between "
+                                   "L1 and z - 1 over the checklist, two rows above z: z stands 79 px from the left "
+                                   "safe edge, L2 right of it, z - 1 over it; the spots nearer z are across its edges "
+                                   "to w and x"),
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
-                                  "checklist and legend fill the left of the graph, x and L2's arrows its right"),
+                                  "checklist and legend fill the left of the graph, x and L2's arrows its right; and "
+                                  "from 43 s z.grad = None (187 px) above L1 and L2, 119 px over z, from 51.2 s "
+                                  "v.grad = None (141 px) left of w's bucket, under x: the cards are 53-109 px wide"),
 }
 
 STILL_OP_TAGS: dict[tuple[str, str], str] = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from scenes.draw.collisions import CONTAINERS, TOUCH, Collision, Item, _copies, _overlap, visible
+from scenes.layout.label_sides import kin
 
 
 HEAD = "arrowhead"
@@ -135,10 +136,11 @@ def notes_astray(items: Iterable[Item]) -> list[Collision]:
         parts = rows + [b for b in boxes if b.get("id") == nid]  # a shape drawn in the note is part of it
         box = [min(r["bbox"][0] for r in parts), min(r["bbox"][1] for r in parts),
                max(r["bbox"][2] for r in parts), max(r["bbox"][3] for r in parts)]
-        own = [_gap(box, b["bbox"]) for b in boxes if b.get("id") == owner]
+        mine = [b for b in boxes if kin(owner, b.get("id") or "")]  # a bucket's note reads as its leaf's too
+        own = [_gap(box, b["bbox"]) for b in mine]
         if not own:
             continue
-        near = min((b for b in boxes if b.get("id") not in (owner, nid)), key=lambda b: _gap(box, b["bbox"]),
+        near = min((b for b in boxes if b not in mine and b.get("id") != nid), key=lambda b: _gap(box, b["bbox"]),
                    default=None)
         if near is not None and _gap(box, near["bbox"]) < min(own):
             out.append(Collision("a note nearer another card than its own", rows[0], near))
