@@ -1,5 +1,5 @@
 """Whose a ``.grad = None`` label reads as, in one inspected frame: a pure function over
-``render inspect``'s items, beside `scenes.draw.collisions.notes_astray`.
+``render inspect``'s items, beside `scenes.draw.reading.notes_astray`.
 
 Why its own check: a note may lie nearer its own card than any other and still read as
 another's. missing_gradient's ``v.grad = None`` stood left of v's bucket, 5 px from it, and 10 px
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scenes.draw.collisions import CONTAINERS, NOTE, Collision, Item, visible
+from scenes.draw.collisions import CONTAINERS, Collision, Item, visible
+from scenes.draw.reading import NOTE
 from scenes.layout.label_sides import LABEL_REACH, gap_between, kin, stands_by
 
 NONE = repr(None)
