@@ -71,6 +71,11 @@ class VisitNotes(View):
         seen = self.onscreen.shown_rects(exclude=going, extra=marks)
         avoid = [bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks() + seen
         avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
+        # a badge waiting by a card keeps a word space: a rule flush with the seed's `1` read as
+        # "11 × 2 × 1/4 = 1/2" (leaf_nodes 9:16, REVIEW7 3)
+        space = t.spacing.item_gap * self.lay.scale / 3
+        avoid += [(x0 - space, y0 - space, x1 + space, y1 + space)
+                  for x0, y0, x1, y1 in (bounds(b) for b in self.walk.badges.values())]
         # and, where there is room, off what the walk's camera took out of view: it shows again
         # where it was once the camera moves on, and the note, moved with it, would cover it
         hidden = [r for r in self.onscreen.shown_rects(exclude=going, extra=marks, away=True) if r not in seen]
