@@ -46,12 +46,12 @@ names at 11 px (``small_values``), the graph at half the frame at its largest (`
 third of the frame empty for over 3 s while the clip teaches (``empty``).
 
 The same pass finds a badge waiting on an arrowhead or a label, an op name such as ``mul`` or
-``** 2`` (`scenes.draw.collisions.waits_on_heads`: standing where it stood the frame before,
+``** 2`` (`scenes.draw.reading.waits_on_heads`: standing where it stood the frame before,
 over a visible head or label standing still too), or level with a card's value just past its
-end, where the two read as one number (`scenes.draw.collisions.waits_reading_on`: ``= 4 1``); a
+end, where the two read as one number (`scenes.draw.reading.waits_reading_on`: ``= 4 1``); a
 token riding over or past one is not counted. The cases that still do are listed in
 ``STILL_WAIT_ON_HEADS``. And a visit's or a
-bucket's note drawn nearer another card than its own (`scenes.draw.collisions.notes_astray`),
+bucket's note drawn nearer another card than its own (`scenes.draw.reading.notes_astray`),
 which reads as the other's: ``STILL_ASTRAY`` (``NOTED`` clips at every aspect).
 
 The same pass finds an op name level with a value on its right, where it reads as more of it
@@ -81,7 +81,7 @@ import pytest
 from scenes.storyboard import storyboard_path
 from tests.clips import ASPECTS, CLIPS
 from tests.frame_checks import FrameCheck, inspect_checks
-from tests.watchers.console import BeatPrintsKept, ConsoleReadable
+from tests.watchers.console import BeatPrintsKept, ConsoleReadable, PrintedWithLine
 from tests.watchers.continuity import Blinks, Drops, Flights, Jumps, LooseArrows, Pops, Pumps, Renames
 from tests.watchers.meaning import NamedLeaves, NoneUnsaid, OffColour, TakeawayShown, Untrue
 from tests.watchers.placement import (Collide, EmptyArea, GraphFill, MetInBucket, NearEdge, NotesAstray, OpTags,
@@ -173,7 +173,7 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # reads as more of a's sum once the fill writes it in a's bucket, empty until then (keeping the
     # rows off the level of the other bucket's value scattered a's five past b's bucket)
     ("micrograd_readme", "1:1"): "1: the badge '6.94' level with a's bucket's new '138.83' (97.0-97.6 s)",
-    # (clip, aspect): what badge still waits on an arrowhead or a label (collisions.waits_on_heads):
+    # (clip, aspect): what badge still waits on an arrowhead or a label (reading.waits_on_heads):
     # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
     # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off
     # what is shown, op names included (OnScreen.shown_rects; a token's rest is off the card it left)
@@ -182,20 +182,21 @@ NOTED = ("backward_walk", "leaf_nodes", "missing_gradient", "dynamic_graph", "gr
 """The clips the notes check runs on, at every aspect: the six whose walks write rules beside
 their nodes' cards (mlp and reverse_mode draw a network, graph_build has no walk)."""
 STILL_ASTRAY: dict[tuple[str, str], str] = {
-    ("grad_accumulation", "1:1"): ("the second call's '3 + 3 = 6' (38.1-38.5 s), written at value size left of the "
-                                   "bucket, lies nearer y's card above it than the bucket (new with the pass's sum "
-                                   "written before the bucket's, h/meet7; not fixed)"),
-    # (clip, aspect): which note still lies nearer another card than its own (collisions.notes_astray).
+    # (clip, aspect): which note still lies nearer another card than its own (reading.notes_astray).
     # A note with no spot beside its node that reads as its own (nearer it than any other card, off
     # the arrows) is set at the least readable size and looked for again (own_note_centre); where
     # there is still none, the graph leaves no room beside the node: the note goes to the nearest
     # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
     # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py),
     # or, where no closer view does (a tall frame), moves the graph aside for it (camera._pan):
-    ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) lies nearer z - 1: z stands 79 px from the left safe edge, "
-                                   "L2 right of it; the spots nearer z are across its edges to w and x"),
+    ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) at 26.6-29.1 s lies nearer L1, right of it between "
+                                   "L1 and z - 1 over the checklist, two rows above z: z stands 79 px from the left "
+                                   "safe edge, L2 right of it, z - 1 over it; the spots nearer z are across its edges "
+                                   "to w and x"),
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
-                                  "checklist and legend fill the left of the graph, x and L2's arrows its right"),
+                                  "checklist and legend fill the left of the graph, x and L2's arrows its right; and "
+                                  "from 43 s z.grad = None (187 px) above L1 and L2, 119 px over z, from 51.2 s "
+                                  "v.grad = None (141 px) left of w's bucket, under x: the cards are 53-109 px wide"),
 }
 
 STILL_OP_TAGS: dict[tuple[str, str], str] = {
@@ -220,10 +221,6 @@ STILL_UNSHOWN: dict[tuple[str, str], str] = {
 
 STILL_JUMPS: dict[tuple[str, str], str] = {
     # (clip, aspect): what still jumps (continuity.jumps), checked for the nine clips at 16:9 and 9:16
-    ("grad_accumulation", "16:9"): ("the code pane opens from its lit line to the whole program at 27.0 s in the "
-                                    "0.15 s of the code_line 'y = w * w' (fast pace), its foot 181 px a frame at "
-                                    "10 fps: a pane's change has only its cue's step (scenes/draw/scroll.reflow); "
-                                    "found since the check follows the pane (h/jmpB)"),
 }
 STILL_POPS: dict[tuple[str, str], str] = {
     # (clip, aspect): several cards shown in one frame (fades.pops), the nine clips at 16:9 and 9:16
@@ -235,13 +232,13 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
-    ("backward_walk", "16:9"): ("1: the '8/3' for s (t5->t6) 36 px off its way at 35.33 s: leaving the right end of "
-                                "yh's rule, it goes round the note's rows (h/tokB: a token crosses no row of its "
-                                "note where a way round is free), further than a card's height from the edge; found "
-                                "in the integration, not fixed"),
-    ("backward_walk", "9:16"): ("1: the '8/3' for s (t5->t6) 38 px off its way at 35.40 s, as at 16:9: the rule now "
-                                "stands level with yh on its right (h/ruleB) and the token goes round its rows, "
-                                "crossing the '4/9' bound for w2 for a frame; found in the integration, not fixed"),
+    ("backward_walk", "9:16"): ("1: the '4/9' for w2 (t2->t6) 38 px off its way at 35.33 s: it sets off from the end "
+                                "of yh's rule with the '8/3' for s and goes round the 8/3's way, under it (they "
+                                "rode over each other, '4/93'); the 8/3, boxed in by the rows, crosses the end of "
+                                "the row below ('1/8/34/9' for a frame); not fixed"),
+    ("leaf_nodes", "9:16"): ("1: the '1/2' for b (t3->t5) 36 px off its way at 30.33 s: it sets off from the end of "
+                             "yh's rule with the '1/2' for w1 * x and goes round that one's way, under it (they "
+                             "rode over each other, '1/2/2', at 30.40 s); not fixed"),
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up
@@ -272,6 +269,11 @@ STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
 }
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction)
+    ("missing_gradient", "16:9"): ("47 % at most (29.3 s, the walk's camera in; 50 % or more before): the pane stands "
+                                   "aside to `print(w.grad)` over `L1.backward()` so the `None` under them stands with "
+                                   "the line that printed it (h/paneC), a row more than the lit line alone, and the "
+                                   "camera keeps the cards under the pane's whole width (its backdrop), not only under "
+                                   f"its text: {_WALK_CAMERA}"),
     ("backward_walk", "16:9"): (f"39 % at most (63.5 s: grown after the walk and the recap, beside the recap board, "
                                 f"which stands in the code column at the graph's height; 51-55 % grown before it, "
                                 f"where the board then finds no room): {_WALK_CAMERA}"),
@@ -333,6 +335,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("small_values", ValuesTooSmall, STILL_VALUES_SMALL, applies=_clip_16_9_or_9_16),
     FrameCheck("fill", GraphFill, STILL_SMALL_GRAPH, applies=_clip_16_9_or_9_16),
     FrameCheck("empty", EmptyArea, STILL_EMPTY, applies=_clip_16_9_or_9_16),
+    FrameCheck("printed_with_line", PrintedWithLine, applies=_clip_16_9_or_9_16),
     FrameCheck("console", ConsoleReadable, applies=lambda name, aspect, lesson: not lesson and aspect == "16:9"),
     FrameCheck("prints_kept", BeatPrintsKept, applies=lambda name, aspect, lesson: not lesson and aspect != "16:9"),
 ]

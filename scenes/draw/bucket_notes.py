@@ -22,6 +22,7 @@ from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visuals import arrow_reach, formula, note_block
+from scenes.layout.label_sides import LABEL_REACH
 from scenes.layout.label_spots import NONE_WORDS_GAP, form_spot
 from scenes.layout.place import Box
 from scenes.storyboard.placeholders import Shown
@@ -63,9 +64,10 @@ class BucketNotes(View):
 
     def _placed_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
                      later: bool = False, wraps: tuple[bool | None, ...] = (None, False, True),
-                     snug: float = 1.0) -> tuple[VGroup, list[VGroup], int]:
+                     snug: float = 1.0, reach: float = 0.0) -> tuple[VGroup, list[VGroup], int]:
         """The note of ``rows`` beside the bucket ``box``, placed as `sums_note` says (``wraps``:
-        the forms tried, in order; ``snug``: its gap to the bucket, a share of the items' gap);
+        the forms tried, in order; ``snug``: its gap to the bucket, a share of the items' gap;
+        ``reach``: a label's, standing by no other card nearer, `label_spots.faces_other`);
         its lines and how many of them the first row took."""
         t = self.theme
         lo, _, hi, _ = self.frame.free_rect()
@@ -97,7 +99,7 @@ class BucketNotes(View):
             lay, box, forms(), lambda f: (f[2].width, f[2].height),
             lambda: made(None, t.font_sizes.note if wide else t.font_sizes.bucket_sum),
             gap=t.spacing.item_gap * lay.scale * snug, clear=arrow_reach(t, lay.scale, lay.zoom), beside=0.0,
-            within=self.frame.free_rect(), avoid=avoid)
+            within=self.frame.free_rect(), avoid=avoid, reach=reach)
         heads = len(split[0])  # the lines of the first row (what met in the bucket)
         self.labels.keep_inside(block.move_to([x, y, 0]))
         return block, lines, heads
@@ -114,7 +116,8 @@ class BucketNotes(View):
         self.ctx.record(after)
         said = f"{name.text}.grad {self.theme.labels.name_value} {after.text}"
         # two lines first, as yh's note; closer to the bucket than a sum (`NONE_WORDS_GAP`)
-        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None), snug=NONE_WORDS_GAP)
+        reach = LABEL_REACH * formula(said, self.theme, size=self.theme.font_sizes.bucket_sum).height  # a label's
+        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None), snug=NONE_WORDS_GAP, reach=reach)
         self.graph.none_words[leaf] = block
         return [FadeIn(block, rate_func=second_half)]
 

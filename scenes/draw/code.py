@@ -41,7 +41,7 @@ class CodePaneView(View):
     def code(self) -> CodeView:
         return self.ctx.state.code
 
-    def bar_to(self, line: int, step: StepScratch, walk: bool = False) -> Anims:
+    def bar_to(self, line: int, step: StepScratch, walk: bool = False, seconds: float | None = None) -> Anims:
         """Light the program line that caused what is shown now (``L.backward()`` during the walk).
         ``walk``: the backward walk starts here; where the aspect's graph lies under the pane
         (``walk_code: lit``) the pane steps aside, keeping only the lit line at its size, and the
@@ -50,21 +50,34 @@ class CodePaneView(View):
         and so does a pane stepped aside to a line that prints (`_prints`): what it prints hangs
         under the lit line, where the walk's output already does, and the pane does not open to
         the whole program and shut again around one line (dynamic_graph 16:9's ``print(w.grad)``
-        after each walk, review 6)."""
+        after each walk, review 6), unless lines other lines printed are on screen: each printed
+        line stands with the line that printed it (`_owned`), so the pane opens to show them.
+        ``seconds``: how long the cue lighting the line is; a pane that would open from its lit
+        line in less than a code line's time (``timings.code_highlight_move``) opens at the next
+        cue, lighting the line then (`give_way`): grad_accumulation 16:9's 0.15 s ``y = w * w``
+        opened it by 181 px a frame."""
         if self.code.pane is None:
             return []
         keeps = (self.code.aside and not walk and not self.ctx.layout.code_lit and not self._tall()
-                 and self._prints(line))  # a tall frame's walk legend is under the lit line
-        lit = self.ctx.layout.code_lit or keeps
+                 and self._prints(line) and self._owned({line}))  # a tall frame's walk legend is under the lit line
+        later = (self.code.aside and not walk and not keeps and not self.ctx.layout.code_lit and seconds is not None
+                 and seconds < self.theme.timings.code_highlight_move - 1e-9)  # too short to open in: at the next cue
+        pending = self.code.reopen and self.code.aside
+        self.code.reopen = later or (pending and line == self.code.bar_line)
+        lit = self.ctx.layout.code_lit or keeps or (walk and pending)  # a walk: the pane stays aside
         aside = walk and not lit and self.ctx.spec.walk_code == "lit" and not self.code.aside
         if line == self.code.bar_line and not aside:
+            return []
+        if later:  # the pane as it is for now (a line cut in and out again would blink), lit on opening
+            self.code.bar_line = line
             return []
         was_lit, self.code.bar_line = self.code.bar_line, line
         if aside or lit or not self.code.pane.shows(line):  # a long program: the window moves to the line
             old, was_aside = self.code.pane, self.code.aside
             first = line if aside or lit else (1 if was_aside else old.window_for(line))
-            self.code.aside = aside or keeps
-            self.code.pane = self._pane(first, line, max_rows=1 if aside or lit else None)
+            self.code.aside = aside or (lit and not self.ctx.layout.code_lit)
+            self.code.pane = (self._aside_pane(line, walk=True) if aside
+                              else self._pane(first, line, max_rows=1 if lit else None))
             shown = range(self.code.pane.window[0], self.code.pane.window[1] + 1)
             slide = scroll(old, self.code.pane, self.marks.riders()) if not (lit or aside or was_aside) else None
             rode: Collection[int] | None = shown if slide else None
@@ -94,8 +107,8 @@ class CodePaneView(View):
         line = self.code.bar_line
         if self.code.pane is None or line is None or self.ctx.layout.code_lit or aside == self.code.aside:
             return []
-        old, self.code.aside = self.code.pane, aside
-        self.code.pane = self._pane(line if aside else 1, line, max_rows=1 if aside else None)
+        old, self.code.aside, self.code.reopen = self.code.pane, aside, False
+        self.code.pane = self._aside_pane(line) if aside else self._pane(1, line)
         swap = reflow(old, self.code.pane, line, line, self.marks.riders())
         rode = set(range(old.window[0], old.window[1] + 1)) & set(range(self.code.pane.window[0],
                                                                          self.code.pane.window[1] + 1))
@@ -104,24 +117,52 @@ class CodePaneView(View):
     def _printed_aside(self, aside: bool, was_aside: bool, step: StepScratch, walk: bool = False) -> Anims:
         """The printed lines stay on screen with the pane stepping aside, sliding up under its lit
         line (the room it freed; the takeaways quote them), and back down under the whole pane as
-        it comes back (`CodeView.lines_foot`). For a tall frame's walk (``walk``, the pane over
-        the graph) they go with the pane and come back with it: the strip under the lit line is
-        the walk's legend's there (`FreeFrame.walk_legend`)."""
+        it comes back (`CodeView.lines_foot`). They go with the pane and come back with it where
+        the lit line alone did not print them all (`_owned`: a printed line without the line
+        that printed it, leaf_nodes' ``None`` under ``L.backward()``), and for a tall frame's walk
+        (``walk``, the pane over the graph): the strip under the lit line is the walk's legend's
+        there (`FreeFrame.walk_legend`)."""
         lines = self.ctx.state.console.lines
-        if lines is None or not len(lines) or aside == was_aside:
+        if lines is None or not len(lines) or (aside == was_aside and not aside and not self.code.printed_away):
             return []
-        if self.code.printed_away or (aside and walk and self._tall()):
-            self.code.printed_away = aside
-            if aside:
+        away = aside and ((walk and self._tall()) or (self.code.printed_away and was_aside and self._tall())
+                          or not self._owned())
+        if away != self.code.printed_away:
+            self.code.printed_away = away
+            if away:
                 return [FadeOut(lines, rate_func=first_half)]
+            lines.shift([0.0, self.code.printed_shift(lines, self.theme.sizes.code_pad), 0.0])  # unseen
             step.arriving.add(id(lines))
             return [FadeIn(lines, rate_func=second_half)]
-        dy = self.code.printed_shift(lines, self.theme.sizes.code_pad)
+        dy = 0.0 if away else self.code.printed_shift(lines, self.theme.sizes.code_pad)
         if abs(dy) < 1e-6:
             return []
         # with the pane's foot, at its pace (`reflow`): a row of code shows only above that foot,
         # so they are never over one, and they never leap the pane's height in a frame
         return [Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=pane_ease)]
+
+    def _owned(self, lines: Collection[int] | None = None) -> bool:
+        """Whether every printed line on screen was printed by a program line the pane shows
+        (``lines``, where given: those), so none stands without the line that printed it."""
+        pane = self.code.pane
+        shown = (lambda n: n in lines) if lines is not None else (lambda n: pane is not None and pane.shows(n))
+        return all(n is None or shown(n) for n in self.ctx.state.console.printers)
+
+    def _aside_pane(self, line: int, walk: bool = False) -> CodePane:
+        """The pane stepped aside to ``line``: that line alone, or with the lines just above it
+        that printed what the console shows, where those are all the lines from the first of
+        them down to ``line`` (missing_gradient's ``print(w.grad)`` over ``L1.backward()``, its
+        ``None`` under them): the printed lines then stay, each with its line, and fill the
+        column as before. Not for a tall frame's walk, whose printed lines go (`_printed_aside`)."""
+        printed = {n for n in self.ctx.state.console.printers if n is not None} | {line}
+        first = min(printed)
+        if (walk and self._tall()) or printed != set(range(first, line + 1)):
+            first = line
+        for rows in range(line - first + 1, 2 * (line - first + 1) + 2):  # a wrapped line takes more rows
+            pane = self._pane(first, line, max_rows=rows)
+            if pane.window[0] == first and pane.window[1] == line:
+                return pane
+        return self._pane(line, line, max_rows=1)
 
     def _tall(self) -> bool:
         """A tall frame whose code pane stands over the graph (9:16)."""
@@ -162,7 +203,7 @@ class CodePaneView(View):
             if self.code.centred is not None:
                 self.code.pane = self._pane(1, cue.line)
             return [FadeIn(self.code.pane)]
-        return self.bar_to(cue.line, step)
+        return self.bar_to(cue.line, step, seconds=cue.duration)
 
     def _centred(self, pane: CodePane, cue: Cue) -> tuple[Rect, float] | None:
         """Where and how large ``pane`` (the column's) is drawn in the middle of the frame,
@@ -190,6 +231,8 @@ class CodePaneView(View):
         then), its lines gliding and shrinking to their places (`reflow`): a cut would jump them
         across the frame (`scenes.render.continuity.jumps`). The bar goes to the line the cue
         lights."""
+        if self.code.reopen:
+            return self._reopen(cue, step)
         old = self.code.pane
         if self.code.centred is None or old is None or draws_only_code(cue):
             return []
@@ -204,6 +247,28 @@ class CodePaneView(View):
             m.rate_func = _by_half
         step.going.extend(moves)
         return moves
+
+    def _reopen(self, cue: Cue, step: StepScratch) -> Anims:
+        """The whole pane comes back, its lines sliding (`step_aside`), at the first cue after the
+        code line too short for it (`bar_to`) that is long enough, in a step where no cue lights
+        another line (that one's `bar_to` opens it); done by half time where the cue is twice
+        that long. A line printed in the step joins the printed lines coming back."""
+        pace = self.theme.timings.code_highlight_move
+        if cue.duration < pace - 1e-9 or any(abs(c.start - cue.start) < 1e-6 and self._moves_bar(c) for c in self.ctx.plan.cues):
+            return []
+        moves = self.step_aside(False, step)
+        if cue.duration >= 2 * pace:
+            for m in moves:
+                m.rate_func = (lambda f: lambda t: f(_by_half(t)))(m.rate_func)
+        return moves
+
+    def _moves_bar(self, cue: Cue) -> bool:
+        """Whether ``cue`` lights another program line than the lit one (its `bar_to` moves the
+        pane itself)."""
+        if cue.kind == "code_line":
+            return cue.line not in (None, self.code.bar_line)
+        return (cue_kind(cue.kind).follows_line and bool(cue.seqs)
+                and self.ctx.events[cue.seqs[0]].line not in (None, self.code.bar_line))
 
     def _code_rect(self) -> Rect:
         """The code pane's region (`code_rect`): the aspect's, less what printed lines need at its

@@ -51,11 +51,13 @@ class Console(View):
         return self._print(strings, colour, step, text=text)
 
     def _print(self, strings: list[Shown], colour: str, step: StepScratch, size: float | None = None,
-               record: bool = True, text: str | None = None, meaning: str | None = None) -> Anims:
+               record: bool = True, text: str | None = None, meaning: str | None = None,
+               printer: int | None = None) -> Anims:
         """Append a line (wrapped when long) under the code pane, or atop the graph region; never
         larger than the code above it (a long program's pane has shrunk its font). ``record``:
         False when the caller composed the line and records the strings it was made of; ``text``:
-        what to show when it is not the strings joined (a message's first sentence)."""
+        what to show when it is not the strings joined (a message's first sentence); ``printer``:
+        the program line that printed it (`ConsoleView.printers`: the pane keeps it shown)."""
         t, code, spec = self.theme, self.ctx.state.code, self.ctx.spec
         pane = code.pane
         code_size = min(t.font_sizes.code, pane.font_size) if pane is not None else t.font_sizes.code
@@ -76,6 +78,7 @@ class Console(View):
         floor = max(floor, self._legend_top(left, right, top) + gap)
         if pane is not None and code.aside and not code.printed_away and code.foot is not None:  # hanging under the lit line, the
             floor += code.foot - (code.lines_foot() or code.foot)  # column holds what the whole pane's does
+        self.console.printers.append(printer)
         if self.console.lines is None:
             foot = code.lines_foot() if pane is not None else None  # under the lit line where the pane stands aside
             y_top = (foot - gap) if foot is not None else top
@@ -129,6 +132,7 @@ class Console(View):
         count.move_to([edge, floor, 0], aligned_edge=[1, -1, 0])
         for old in leaving:
             column.remove(old)
+        del self.console.printers[:len(leaving)]
         column.add(m)
         moves = more is not None and abs(more.get_top()[1] - count.get_top()[1]) > 1e-6
         if more is None or moves:
@@ -197,12 +201,16 @@ class Console(View):
 
     @draws("output_line")
     def draw_output_line(self, cue: Cue, step: StepScratch) -> Anims:
-        return self._print(list(cue.strings), self.theme.colors.code_text, step)
+        return self._print(list(cue.strings), self.theme.colors.code_text, step, printer=self._line(cue))
 
     @draws("message")
     def draw_message(self, cue: Cue, step: StepScratch) -> Anims:
         """An error or warning as Python prints it (``UserWarning: ...``), its first sentence
         wrapped at the small card size (or the code's, if smaller)."""
         return self._print(list(cue.strings), self.theme.colour("error"), step, size=self.theme.font_sizes.card_fn,
-                           text=message_line(cue), meaning="error")
+                           text=message_line(cue), meaning="error", printer=self._line(cue))
+
+    def _line(self, cue: Cue) -> int | None:
+        """The program line that printed what ``cue`` shows."""
+        return self.ctx.events[cue.seqs[0]].line if cue.seqs else None
 

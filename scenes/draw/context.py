@@ -87,14 +87,18 @@ class StepScratch:
     ``going``, the fades of what this step takes away first (a title, the network giving way
     to the cards: what comes starts at half time);
     ``riding``, the routes tokens took in this step, each with its
-    cue's start (two paths at once take two edges); ``queued``, token id -> where a token that
-    rides to a leaf in this step goes on to wait beside its bucket (it is not there yet). Scratch, not state: a beat's key must not
-    hold when earlier tokens rode (:mod:`scenes.render.keys`)."""
+    cue's start (two paths at once take two edges); ``ways``, each token's way (corners) and
+    size, with its cue's start (tokens setting off together go round each other's ways where
+    they would ride over each other);
+    ``queued``, token id -> where a token that rides to a leaf in this step goes on to wait
+    beside its bucket (it is not there yet). Scratch, not state: a beat's key must not hold when
+    earlier tokens rode (:mod:`scenes.render.keys`)."""
 
     arriving: set[int] = field(default_factory=set)
     turning: dict[int, VGroup] = field(default_factory=dict)
     going: list[Animation] = field(default_factory=list)
     riding: list[tuple[Route, float]] = field(default_factory=list)
+    ways: list[tuple[float, list[tuple[float, float]], tuple[float, float]]] = field(default_factory=list)
     queued: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 

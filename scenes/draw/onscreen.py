@@ -18,13 +18,14 @@ from dataclasses import replace
 import numpy as np
 from manim import Mobject, VGroup, VMobject
 
-from scenes.draw.collisions import CONTAINERS, MIN_OPACITY, READS_ON
+from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
 from scenes.draw.context import DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.reading import READS_ON
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
-from scenes.layout.detour import hidden_spans, nearest_free, ride_path
+from scenes.layout.detour import dense, hidden_spans, nearest_free, ride_path
 from scenes.layout.label_spots import rect_around, route_ends
 from scenes.layout.place import Box, Layout
 from scenes.draw.visuals.edges import arrow_length
@@ -74,7 +75,7 @@ def _length(corners: Sequence[tuple[float, float]]) -> float:
 
 def reading_run(box: Rect) -> Rect:
     """``box`` (a value, a product pill) and the run right of it where another number level with
-    it reads as more of it, `READS_ON` of its heights (`collisions.reads_with`)."""
+    it reads as more of it, `READS_ON` of its heights (`reading.reads_with`)."""
     left, bottom, right, top = box
     return (left, bottom, right + READS_ON * (top - bottom), top)
 
@@ -191,7 +192,7 @@ class OnScreen(View):
         """Where a number beside the card of each of ``items`` (None: every card) would read as
         more of its value: level with it, up to `READS_ON` of its heights past its end (L1's
         ``= 4`` and its gradient ``1`` waiting beside the card read ``= 4 1``: issue 39, as
-        `collisions.waits_reading_on` sees it). A badge or a waiting token keeps off it."""
+        `reading.waits_reading_on` sees it). A badge or a waiting token keeps off it."""
         cards = self.graph.cards
         out = []
         for k in cards if items is None else items:
@@ -219,7 +220,8 @@ class OnScreen(View):
 
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
              settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
-             off: Sequence[Rect] = (), rest_off: Sequence[Rect] = ()) -> RideBehind:
+             off: Sequence[Rect] = (), rest_off: Sequence[Rect] = (),
+             along: Sequence[tuple[list[tuple[float, float]], tuple[float, float]]] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -230,7 +232,9 @@ class OnScreen(View):
         where it never waits. Tokens setting off together (from one note) may pass over each other.
         ``under``: the product it is a copy of, drawn over it: it comes out from under it
         (`RideBehind`). ``off``: more to keep off (the ways of tokens gliding with it); ``rest_off``:
-        more it may pass but not wait on (the ring of a node drawn with no card, at its visit)."""
+        more it may pass but not wait on (the ring of a node drawn with no card, at its visit);
+        ``along``: the ways (corners) and sizes of tokens setting off with it: where it would ride
+        over one of them at the same time, its way round its note goes round theirs too."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -262,7 +266,13 @@ class OnScreen(View):
             way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
             if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
                 corners, shown_over = way, keep_off
+            if along and hidden_spans(corners, size, [], grid["step"], list(along)):  # over one setting off with it
+                apart = [rect_around(x, y, s, 0.0) for w, s in along for x, y in dense(w, grid["step"])]
+                way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft + apart, **grid)
+                if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
+                    corners, shown_over = way, keep_off  # (4/9 over 8/3, from the end of yh's rule, read 4/93)
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
+        tok.way = corners
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
         hidden = hidden_spans(corners, size, shown_over, size[1] * t.proportions.ride_grid)

@@ -55,7 +55,7 @@ class Recap(View):
         super().__init__(ctx)
         self.frame, self.shown_rects, self.code = frame, shown_rects, code
         self._gone: list[Mobject] = []
-        self._before: tuple = (None, False, None)
+        self._before: tuple = (None, False, None, False)
         self._near: tuple[float, float] | None = None  # where what the board's first row names is drawn
         self._amid = False  # the board last placed stands at a free spot amid the picture, not in a corner
 
@@ -288,7 +288,7 @@ class Recap(View):
         the board finds none."""
         code = self.code.code
         pane, lines = code.pane, self.ctx.state.console.lines
-        self._before = (pane, code.aside, code.foot)
+        self._before = (pane, code.aside, code.foot, code.printed_away)
         self._gone = [m for m in (pane, lines) if m is not None]
         return self.code.step_aside(True, step)
 
@@ -314,14 +314,14 @@ class Recap(View):
         code, lines = self.code.code, self.ctx.state.console.lines
         if code.pane is None or (lines is not None and len(lines)) or code.marks:
             return []
-        self._before = (code.pane, code.aside, code.foot)
+        self._before = (code.pane, code.aside, code.foot, code.printed_away)
         self._gone = [code.pane]
         code.pane = None
         return [FadeOut(self._gone[0], rate_func=first_half)]
 
     def _pane_back(self) -> None:
         code = self.code.code
-        code.pane, code.aside, code.foot = self._before
+        code.pane, code.aside, code.foot, code.printed_away = self._before
 
     def _shown_elsewhere(self, cue: Cue) -> None:
         """No room for the board: a row whose every value the picture drew already (a card's

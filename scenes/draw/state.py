@@ -77,7 +77,9 @@ class CodeView:
     marks_at: dict[str, tuple[int, str]] = field(default_factory=dict)  # each mark's line and text: they move with the window
     aside: bool = False  # the pane has stepped aside for the walk: only its lit line shows
     foot: float | None = None  # the bottom of the whole pane, where printed lines start (not the aside one's)
-    printed_away: bool = False  # the printed lines faded with the pane stepping aside for a tall frame's walk
+    printed_away: bool = False  # the printed lines faded with the pane stepping aside: for a tall frame's walk, or
+    # to a line that printed none of them (scenes/draw/code.py's _printed_aside)
+    reopen: bool = False  # the pane, aside, opens whole at the next cue: its code_line was too short to open in
     centred: tuple[tuple[float, float, float, float], float] | None = None  # shown large in the middle before
     # the first picture: its rectangle and text size (scenes/draw/code.py's _centred)
 
@@ -103,6 +105,8 @@ class ConsoleView:
     lines: VGroup | None = None  # the count of lines scrolled away (``more``) first, then the lines
     more: VGroup | None = None  # "N earlier lines not shown", once the oldest lines have left
     earlier: int = 0  # how many lines have scrolled away
+    printers: list[int | None] = field(default_factory=list)  # the program line that printed each line shown,
+    # oldest first (None: not a print of the program's, a value the console shows for a view)
 
 
 @dataclass

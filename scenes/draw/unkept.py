@@ -26,7 +26,9 @@ from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.visit_note import VisitNotes
 from scenes.draw.visuals import bucket, formula, note_block
-from scenes.layout.place import Box
+from scenes.layout.label_sides import LABEL_REACH
+from scenes.layout.label_spots import NONE_WORDS_GAP
+from scenes.layout.place import Box, Point
 from scenes.storyboard.cues import Cue
 
 OWNER = "note:"
@@ -68,8 +70,13 @@ class UnkeptGrads(View):
         avoid = self.frame.pane_bounds() + self.frame.frame_marks() + self.onscreen.shown_rects()
         badge = any(n in self.ctx.state.walk.badges for n in cue.ids[1:])  # kept at the card: the note keeps off
         tries = [self.note(tensor, said, size, rows) for size in (f.bucket_sum, f.min_readable_main) for rows in (1, 3, 2)]
-        found = next(((b, at) for b in tries if (at := self.notes.beside(b, box, avoid, True, badge)) is not None), None)
-        block, at = found if found is not None else (tries[0], self.notes.beside(tries[0], box, avoid, False, badge))
+        reach = LABEL_REACH * formula(" ".join(said), self.theme, size=f.bucket_sum).height  # a label's
+        def spot(block: VGroup, own: bool, by: float = reach) -> Point | None:  # a label's, as near as a bucket's words
+            return self.notes.beside(block, box, avoid, own, badge, reach=by, snug=NONE_WORDS_GAP)
+
+        # by no other card (`label_spots.faces_other`), else nearer its card than any other (as `form_spot`)
+        found = next(((b, at) for by in (reach, 0.0) for b in tries if (at := spot(b, True, by)) is not None), None)
+        block, at = found if found is not None else (tries[0], spot(tries[0], False))
         assert at is not None  # note_centre always finds a spot
         self.labels.keep_inside(block.move_to([at[0], at[1], 0]))
         graph.unkept[tensor] = block

@@ -71,6 +71,11 @@ class VisitNotes(View):
         seen = self.onscreen.shown_rects(exclude=going, extra=marks)
         avoid = [bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks() + seen
         avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
+        # a badge waiting by a card keeps a word space: a rule flush with the seed's `1` read as
+        # "11 × 2 × 1/4 = 1/2" (leaf_nodes 9:16, REVIEW7 3)
+        space = t.spacing.item_gap * self.lay.scale / 3
+        avoid += [(x0 - space, y0 - space, x1 + space, y1 + space)
+                  for x0, y0, x1, y1 in (bounds(b) for b in self.walk.badges.values())]
         # and, where there is room, off what the walk's camera took out of view: it shows again
         # where it was once the camera moves on, and the note, moved with it, would cover it
         hidden = [r for r in self.onscreen.shown_rects(exclude=going, extra=marks, away=True) if r not in seen]
@@ -109,24 +114,27 @@ class VisitNotes(View):
         return [FadeIn(block, rate_func=second_half)]
 
     def beside(self, note: Mobject, box: Box, avoid: list[Rect], own: bool, badge: bool = True,
-               hidden: list[Rect] | None = None) -> Point | None:
+               hidden: list[Rect] | None = None, reach: float = 0.0, snug: float = 1.0) -> Point | None:
         """Where ``note`` goes beside ``box``, among the cards and arrows on screen now (`_shown`)
         and off ``avoid``: ``own``, only a spot that reads as ``box``'s (`own_note_centre`, else
         None); else wherever `note_centre` finds room (never None). ``badge``: on the right, past
         the room a badge at ``box`` takes (none waits there after the walk). ``hidden``: what the
-        walk's camera took out of view, kept off where there is room (`free_note_centre`)."""
+        walk's camera took out of view, kept off where there is room (`free_note_centre`).
+        ``reach``: a label's (``yh.grad = None``), standing by no other card nearer (`faces_other`);
+        ``snug``: its gap to ``box``, a share of the items' gap."""
         t = self.theme
         shown, size = self._shown(box), (note.width, note.height)
-        gap, clear = t.spacing.item_gap * self.lay.scale, arrow_reach(t, self.lay.scale, self.lay.zoom)
+        gap, clear = t.spacing.item_gap * self.lay.scale * snug, arrow_reach(t, self.lay.scale, self.lay.zoom)
         past = nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0] if badge else 0.0
         within, rests = self.frame.free_rect(), self.labels.all_rests()
         for keep_off in ([avoid + hidden] if hidden else []) + [avoid]:
             found = (own_note_centre if own else free_note_centre)(
-                shown, box, size, gap=gap, clear=clear, beside=past, within=within, avoid=keep_off, prefer_off=rests)
+                shown, box, size, gap=gap, clear=clear, beside=past, within=within, avoid=keep_off, prefer_off=rests,
+                reach=reach)
             if found is not None:
                 return found
         return None if own else note_centre(shown, box, size, gap=gap, clear=clear, beside=past, within=within,
-                                            avoid=avoid, prefer_off=rests)
+                                            avoid=avoid, prefer_off=rests, reach=reach)
 
     def _ringed(self, box: Box, gap: float) -> Rect:
         """What a note keeps off round its own card: the card and ``gap`` about it, and the walk's

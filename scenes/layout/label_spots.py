@@ -23,10 +23,10 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from scenes.layout.label_sides import faces_other, gap_between, kin
 from scenes.layout.place import Box, Layout, Point
 from scenes.theme import Rect
 
@@ -200,7 +200,7 @@ def note_spots(box: Box, size: Point, gap: float, beside: float) -> list[Point]:
 
 
 def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
-                within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point:
+                within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = (), reach: float = 0.0) -> Point:
     """The centre of a note beside ``box``: the first of `note_spots` ``within`` the rectangle
     given (the frame less the code and the caption) touching no other card and nothing in
     ``avoid``, nearer ``box`` than any other card (`astray`: a note nearer another reads as
@@ -209,9 +209,9 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
     in the way, for a gap between two things that the grid's pitch steps over); then the same
     spots where another card is nearer; all of that clear of arrows first, then crossing them;
     else the spot that covers least of the cards. All that is tried first off ``prefer_off``
-    too (where something may come later), then without it."""
+    too (where something may come later), then without it. ``reach``: a label's (`faces_other`)."""
     found = _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
-                         prefer_off=prefer_off, strict=False)
+                         prefer_off=prefer_off, strict=False, reach=reach)
     if found is not None:
         return found
     near = note_spots(box, size, gap, beside)
@@ -220,19 +220,22 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
 
 
 def free_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
-                     within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point | None:
+                     within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = (),
+                     reach: float = 0.0) -> Point | None:
     """The centre `note_centre` finds, but None where it finds only a spot that covers a card
     (its last resort): a caller may then look again with less to keep off."""
     return _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
-                        prefer_off=prefer_off, strict=False)
+                        prefer_off=prefer_off, strict=False, reach=reach)
 
 
 def own_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
-                    within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = ()) -> Point | None:
+                    within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = (),
+                    reach: float = 0.0) -> Point | None:
     """The centre of a note beside ``box`` as `note_centre` finds it, but only a spot that reads
     as ``box``'s: nearer it than any other card and clear of the arrows, touching no card and
     nothing in ``avoid`` (off ``prefer_off`` first); None where there is none (a note too wide
     for the room beside its card, which may then be set smaller and looked for again).
+    ``reach``: a label's (``v.grad = None``), which stands by no other card (`faces_other`).
 
     >>> from scenes.layout.detail import Detail
     >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
@@ -246,25 +249,30 @@ def own_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: fl
     (1.2, 0.0)
     """
     return _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
-                        prefer_off=prefer_off, strict=True)
+                        prefer_off=prefer_off, strict=True, reach=reach)
 
 
 NONE_WORDS_GAP = 1 / 3
-"""The gap between an empty bucket and its ``w.grad = None``, a share of the items' gap (a
-third of a sum's): the words read as that bucket's where a card stands close by (x's card over
-v's bucket in missing_gradient). The clip's and the article's figure's."""
+"""The gap between an empty bucket and its ``w.grad = None``, or a result's card and its
+``yh.grad = None``, a share of the items' gap (a third of a sum's): the words read as that
+bucket's or card's where another card stands close by (x's card by v's bucket in
+missing_gradient; z's ``z.grad = None`` fits left of z at 9:16). The clip's and the article's
+figure's."""
 
 F = TypeVar("F")
 
 
 def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Point], last: Callable[[], F], *,
               gap: float, clear: float, beside: float, within: Rect, avoid: Iterable[Rect] = (),
-              prefer_off: Iterable[Rect] = ()) -> tuple[F, Point]:
+              prefer_off: Iterable[Rect] = (), reach: float = 0.0) -> tuple[F, Point]:
     """Where a note beside ``box`` goes, and in which of its forms: the first of ``forms`` (the
     ways it may be set, best first, made as they are asked for) with a spot of its own
     (`own_note_centre`), else ``last()`` wherever `note_centre` finds room. One search for the
     clip (a bucket's sums and its ``w.grad = None``: `scenes.draw.buckets`) and the article's
     figures (`scenes.publish.svg_unkept`), so that the page puts a note where the clip does.
+    ``reach``: a label's (``v.grad = None``): it stands over, under or beside no other card
+    nearer than that (`faces_other`), so it goes on its own box's far side from them; where no
+    form has such a spot, the first with one nearer its box than any other card.
 
     >>> from scenes.layout.detail import Detail
     >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
@@ -273,28 +281,39 @@ def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Poi
     >>> form_spot(lay, b, [(1.5, 0.4), (0.4, 0.4)], lambda f: f, lambda: (0.2, 0.2), **kw)
     ((0.4, 0.4), (1.2, 0.0))
     """
-    avoid, prefer_off = list(avoid), list(prefer_off)
-    for form in forms:
-        at = own_note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
-                             prefer_off=prefer_off)
-        if at is not None:
-            return form, at
+    avoid, prefer_off, forms = list(avoid), list(prefer_off), list(forms)
+    for by in [reach, 0.0] if reach > 0 else [0.0]:  # a label by no other card, else by its own nearest
+        for form in forms:
+            at = own_note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within,
+                                 avoid=avoid, prefer_off=prefer_off, reach=by)
+            if at is not None:
+                return form, at
     form = last()
     return form, note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
-                             prefer_off=prefer_off)
+                             prefer_off=prefer_off, reach=reach)
 
 
 def _note_search(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float, within: Rect,
-                 avoid: Iterable[Rect], prefer_off: Iterable[Rect], strict: bool) -> Point | None:
+                 avoid: Iterable[Rect], prefer_off: Iterable[Rect], strict: bool,
+                 reach: float = 0.0) -> Point | None:
     """`note_centre`'s search, in its order of preference; ``strict``: only the spots nearer
-    ``box`` than any other card and clear of the arrows (`own_note_centre`)."""
+    ``box`` than any other card and clear of the arrows (`own_note_centre`); ``reach``: a label's,
+    not standing by another card (`faces_other`)."""
     avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
+    if reach > 0:  # a label: first under or over its box, where a card's own words go (AccumulateGrad)
+        near = _over_under(box, size, gap) + near
     far = far_spots(box, size, within)
+
+    def stray(p: Point) -> bool:
+        if reach <= 0:
+            return astray(lay, box, p, size)
+        return astray(lay, box, p, size, kin_too=True) or faces_other(lay, box, rect_around(*p, size), reach)
+
     for keep_off in ([avoid + prefer_off] if prefer_off else []) + [avoid]:
         flush = flush_spots(box, size, within, _obstacles(lay, box, keep_off), clear)
-        ours = [[p for p in spots if not astray(lay, box, p, size)] for spots in (near, far, flush)]
-        others = [] if strict else [[p for p in spots if astray(lay, box, p, size)] for spots in (near, far, flush)]
+        ours = [[p for p in spots if not stray(p)] for spots in (near, far, flush)]
+        others = [] if strict else [[p for p in spots if stray(p)] for spots in (near, far, flush)]
         for routes in (True,) if strict else (True, False):  # off the arrows first: a note over one is hard to read
             for spots in ours + others:
                 found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
@@ -303,24 +322,21 @@ def _note_search(lay: Layout, box: Box, size: Point, *, gap: float, clear: float
     return None
 
 
-def gap_between(a: Rect, b: Rect) -> float:
-    """The distance between two rectangles (left, bottom, right, top): 0 when they meet.
-
-    >>> gap_between((0, 0, 1, 1), (4, 5, 6, 6))
-    5.0
-    """
-    dx = max(0.0, b[0] - a[2], a[0] - b[2])
-    dy = max(0.0, b[1] - a[3], a[1] - b[3])
-    return math.hypot(dx, dy)
-
-
-def astray(lay: Layout, box: Box, at: Point, size: Point) -> bool:
+def astray(lay: Layout, box: Box, at: Point, size: Point, kin_too: bool = False) -> bool:
     """Whether a note of ``size`` centred ``at`` lies nearer another card or bucket of the
     layout than ``box``, whose note it is: it would read as the other's (issue 39: the rule of
-    yh drawn level with s and z, the multiply rule by b)."""
+    yh drawn level with s and z, the multiply rule by b). ``kin_too``: ``box``'s card or bucket
+    counts as its own (`kin`: ``v.grad = None`` reads as v's by v's card as by its bucket)."""
     rect = rect_around(at[0], at[1], size, 0.0)
-    own = gap_between(rect, box.bounds)
-    return any(gap_between(rect, b.bounds) < own for b in lay.boxes.values() if b.id != box.id)
+    mine = [b for b in lay.boxes.values() if b.id == box.id or (kin_too and kin(box.id, b.id))]
+    own = min(gap_between(rect, b.bounds) for b in mine + [box])
+    return any(gap_between(rect, b.bounds) < own for b in lay.boxes.values() if b not in mine and b.id != box.id)
+
+
+def _over_under(box: Box, size: Point, gap: float) -> list[Point]:
+    """A label's spots centred under and over its box, ``gap`` off it (AccumulateGrad's place)."""
+    dy = box.h / 2 + gap + size[1] / 2
+    return [(box.x, box.y - dy), (box.x, box.y + dy)]
 
 
 FAR_STEPS = (4, 2)

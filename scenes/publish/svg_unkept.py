@@ -19,6 +19,7 @@ from dataclasses import replace as _replace
 from html import escape
 
 from scenes.layout.compact import floored
+from scenes.layout.label_sides import LABEL_REACH
 from scenes.layout.label_spots import NONE_WORDS_GAP, form_spot
 from scenes.layout.place import Layout, Point
 from scenes.publish.figures import Picture
@@ -78,13 +79,13 @@ def place_unkept(pic: Picture, lay: Layout, shown: set[str], theme: Theme, em: f
         if bucket in seen.boxes:  # a leaf's bucket wears the words (`BucketNotes.none_words`)
             box, forms, snug = seen.boxes[bucket], [(two, False, False), (one, False, False)], NONE_WORDS_GAP
         elif tensor in seen.boxes:  # a result's note beside its card (`UnkeptGrads.draw_grad_none`)
-            box, forms, snug = seen.boxes[tensor], [(one, True, False), (two, True, True), (two, True, False)], 1.0
+            box, forms, snug = seen.boxes[tensor], [(one, True, False), (two, True, True), (two, True, False)], NONE_WORDS_GAP
         else:
             continue
         last = next(f for f in forms if f[0] == one)  # where none is its own: one row, as both do
         (lines, small, stacked), at = form_spot(seen, box, forms, lambda f: _size(*f, em, u), lambda: last,
                                                 gap=gap * snug, clear=clear, beside=0.0, within=within,
-                                                avoid=[*taken, box.bounds])  # off its own card too, as the clip's
+                                                avoid=[*taken, box.bounds], reach=LABEL_REACH * PITCH * em / u)  # as the clip's
         size = _size(lines, small, stacked, em, u)
         out.append(Unkept(tensor, lines, small, stacked, at, size))
         taken.append((at[0] - size[0] / 2, at[1] - size[1] / 2, at[0] + size[0] / 2, at[1] + size[1] / 2))

@@ -40,7 +40,7 @@ import math
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Set as AbstractSet
 
-from scenes.draw.collisions import READS_ON
+from scenes.draw.reading import READS_ON
 from scenes.layout.label_spots import meet
 
 SEEN = 0.05
@@ -206,12 +206,16 @@ def _way(track: _Track, frame_items: list[dict]) -> list[Box]:
 
 def _leaves(track: _Track, frame_items: list[dict]) -> list[Box]:
     """The boxes a token sets off toward from its start: the card it leaves (and the badge it
-    wears beside it, which the way goes round too) and its arrow. Its
-    lead from a note's product to the edge lies in their hull with the start (it may cut the
-    corner to the edge), not toward the card it reaches across the graph."""
+    wears beside it, which the way goes round too), its arrow, and the rows of the visit's note
+    it sets off from (from a product boxed in among them, its way goes round their ends, as
+    `scenes.layout.detour.ride_path` takes it round what it may cross: backward_walk's ``8/3``
+    from the middle row of yh's rule). Its lead from a note's product to the edge lies in their
+    hull with the start (it may cut the corner to the edge), not toward the card it reaches
+    across the graph."""
     left = track.id.split("->")[-1]
     return [_box(i) for i in frame_items if (i["role"] == "arrow" and i.get("id") == track.id)
-            or (i["role"] in ("card", "bucket", "badge") and i.get("id") == left)]
+            or (i["role"] in ("card", "bucket", "badge") and i.get("id") == left)
+            or (i["role"] == "note" and i.get("id") == f"note:{left}")]
 
 
 def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | None:
@@ -227,7 +231,7 @@ def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | No
 
 def _run(box: Box) -> Box:
     """``box`` and the run right of it where a number level with it reads as more of it
-    (`scenes.draw.collisions.READS_ON` of its heights): a copy setting off from its product is
+    (`scenes.draw.reading.READS_ON` of its heights): a copy setting off from its product is
     not drawn there yet, where the two would read as one number (``8/3 8/3``)."""
     return (box[0], box[1], box[2] + READS_ON * (box[3] - box[1]), box[3])
 
@@ -259,6 +263,12 @@ def flights(samples: Iterable[dict], reach: float, slack: float,
     >>> emerging = [[slot(1)], [tok(-40, 20, 0.0), slot(1)], [tok(-36, 21, 0.02), slot(1)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
     >>> run(emerging)  # a copy comes out from under its product (listed first: drawn under it), faint while over it
     []
+    >>> row = {"role": "note", "id": "note:t2", "text": "w2: 4/3 × 1/3 =", "bbox": [-100, 28, -45, 44], "opacity": 1.0}
+    >>> round_row = [[slot(1)], [slot(1), tok(-40, 20)], [slot(1), tok(-60, 50)], [slot(1), tok(10, 78)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
+    >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + [row] + f} for k, f in enumerate(round_row)), 20, 10)]
+    []
+    >>> run(round_row)  # round a row of a note of no card it leaves: off its way
+    ["token '4/3' (t1->t2) is 35 px off its way at 0.20 s"]
     >>> twice = lambda y: [[slot(1), tok(-40, y)] + f for f in ([], [tok(-40, 20), tok(-40, y)], [tok(-20, 40), tok(-10, 50)],
     ...                                                   [tok(30, 60), tok(30, 70)], [tok(30, 75), tok(30, 75)])]
     >>> run(twice(40))  # w * w: two products, one token from each

@@ -59,3 +59,32 @@ def test_branch_results_never_sit_by_another_line() -> None:
             assert rows and all(r["text"].lstrip().startswith("if ") for r in rows), (sample["time"], [r["text"] for r in rows])
             seen += 1
     assert seen  # the marks were looked at
+
+
+LOOKED_AT = RenderOptions(fps=10)
+"""The slowest rate a clip is looked at (a quick render): a move of a few frames there has the
+fewest steps, where a mark coming back beside a sliding line shows on one."""
+
+
+def test_a_mark_comes_back_once_the_lines_are_still() -> None:
+    """The pane opening from its lit line to the whole program slides its lines past the ``if``
+    line's row: the test's result comes back by its line once they are still, never drawn over a
+    line sliding past (dynamic_graph 16:9 at 67.4 s, 10 fps: ``→ False`` stood at its spot as
+    ``print(w.grad)`` slid over it). Every frame of every code line after the first test."""
+    checked, plan = load_and_plan(storyboard_path("dynamic_graph"))
+    first = min(c.start for c in plan.cues if c.kind == "branch_test")
+    fps = fps_of(LOOKED_AT)
+    frames = sorted({f for c in plan.cues if c.kind == "code_line" and c.start > first
+                     for f in range(round(c.start * fps), round((c.start + c.duration) * fps) + 2)})
+    marks = {default_theme().labels.branch_mark.format(taken=t) for t in ("True", "False")}
+    seen = 0
+    for sample in inspect_clip(checked, plan, LOOKED_AT, frames=frames):
+        items = sample["items"]
+        for shown in (i for i in items if i["text"] in marks and i["opacity"] > 0.1):
+            y0, y1 = shown["bbox"][1], shown["bbox"][3]
+            over = [i["text"] for i in items if i["role"] == "code" and i["opacity"] > 0.1
+                    and min(y1, i["bbox"][3]) - max(y0, i["bbox"][1]) > (y1 - y0) / 3
+                    and not i["text"].lstrip().startswith("if ")]
+            assert not over, (sample["time"], shown["text"], over)
+            seen += 1
+    assert seen

@@ -7,7 +7,8 @@ edge collides; what is faint (fading in from nothing) or only touching does not.
 
 from __future__ import annotations
 
-from scenes.draw.collisions import MIN_OPACITY, TOUCH, collisions, waits_reading_on
+from scenes.draw.collisions import MIN_OPACITY, TOUCH, collisions
+from scenes.draw.reading import waits_reading_on
 
 FRAME = (854, 480)
 

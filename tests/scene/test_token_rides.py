@@ -11,8 +11,9 @@ import math
 
 import pytest
 
-from scenes.draw.collisions import reads_with
+from scenes.draw.reading import reads_with
 from scenes.draw.shown_numbers import MIN_SHOWN
+from scenes.render.camera_plan import load_and_plan_at
 from scenes.render.inspect import inspect_clip
 from scenes.render.options import RenderOptions
 from scenes.storyboard import load_and_plan, storyboard_path
@@ -121,3 +122,33 @@ def test_a_token_leaving_a_rule_crosses_no_row_of_its_note(aspect: str, size: tu
     """... nor over the note's rows (REVIEW5 8: ``w: 1 × 3 3 3``)."""
     _, rows = _first_rides(aspect, size)
     assert rows == (), "\n".join(rows)
+
+
+@pytest.mark.parametrize("aspect,size", [("16:9", (854, 480)), ("9:16", (480, 854))])
+def test_tokens_setting_off_together_from_a_rule_ride_apart(aspect: str, size: tuple[int, int]) -> None:
+    """backward_walk's visit of yh: the 8/3 for s and the 4/9 for w2 leave the right end of its
+    rule together; each goes its own way, never over the other (they rode one over the other
+    round the note's rows, reading ``4/93``)."""
+    checked, p = load_and_plan_at(storyboard_path("backward_walk"), aspect=aspect)  # the walk camera's views
+    rides = [c for c in p.cues if c.kind == "grad_travel" and c.text("grad") in ("8/3", "4/9")]
+    starts = {c.start for c in rides}
+    assert len(rides) >= 2 and len(starts) < len(rides), "the two set off together"
+    first = min(c.start for c in rides if sum(d.start == c.start for d in rides) > 1)
+    pair = [c for c in rides if c.start == first]
+    texts = {c.text("grad") for c in pair}
+    times = [round(first + k / 15, 3) for k in range(int(max(c.duration for c in pair) * 15) + 1)]
+    samples = list(inspect_clip(checked, p, RenderOptions(aspect=aspect, size=size, fps=15), at=times))
+    still: set[tuple[float, ...]] = set()
+    met: list[str] = []
+    both = 0  # frames with both on their way
+    for n, s in enumerate(samples):
+        toks = [i for i in s["items"] if i["role"] == "badge" and i["text"] in texts and "->" in (i.get("id") or "")
+                and i["opacity"] >= MIN_SHOWN]
+        if n == 0:
+            still = {tuple(i["bbox"]) for i in toks}  # the products, in the rule
+            continue
+        moving = [i for i in toks if tuple(i["bbox"]) not in still]
+        both += len(moving) == 2
+        met += [f"{s['time']:.2f} s: {a['text']} {a['bbox']} over {b['text']} {b['bbox']}"
+                for k, a in enumerate(moving) for b in moving[k + 1:] if _over(a["bbox"], b["bbox"])]
+    assert both >= 4 and met == [], "\n".join(met)

@@ -107,3 +107,47 @@ class BeatPrintsKept(Spans, AtTimes):
     def found(self) -> list[str]:
         self.close()
         return self.lines()
+
+
+SETTLE = 0.5
+"""Seconds a printed line may stand without its code line, or two lines of the pane over each
+other, before it counts: the pane's own moves (a line fading in as it opens) take no longer."""
+
+
+class PrintedWithLine(Spans):
+    """A printed line under a pane of one line stands with the code line that printed it (issue
+    39 item 2: the console shows what the program prints, and where from): whenever the pane
+    shows its lit line alone (stepped aside) and a console line is shown, that line is one that
+    printed the console line's text (any, where several lines print the same text).
+    leaf_nodes 16:9's pane kept `print(w1.grad)` alone from 46 s and the `None` line 8 printed
+    stood under it; the walk's `L.backward()` had `None` under it from 20 s. Seen for over
+    `SETTLE` seconds: a pane opening fades its lines in after the printed lines move. (A long
+    program's window scrolled past a line that printed is not looked at here.)"""
+
+    def __init__(self, case: Case) -> None:
+        Spans.__init__(self, case)
+        events = case.checked.run.events
+        self.printers: dict[str, set[str]] = {}
+        for c in case.plan.cues:
+            if c.kind in CONSOLE_CUES and c.seqs and events[c.seqs[0]].line is not None:
+                self.printers.setdefault(_printed(c), set()).add(f"line {events[c.seqs[0]].line}")
+        self.since: dict[str, float] = {}
+
+    def see(self, sample: dict) -> None:
+        shown = {i["id"] for i in sample["items"] if i["role"] == "code" and i["opacity"] >= 0.5}
+        t = sample["time"]
+        alone = set()
+        for i in _console(sample) if len(shown) == 1 else []:
+            text = " ".join(i["text"].split())
+            lines = self.printers.get(text)
+            if lines is None or lines & shown:
+                continue
+            alone.add(text)
+            start = self.since.setdefault(text, t)
+            if t - start >= SETTLE - 1e-6:
+                self.add(("alone", text), t, f"{text!r} is printed with none of {sorted(lines)} shown (shown: {sorted(shown)})")
+        self.since = {k: v for k, v in self.since.items() if k in alone}
+
+    def found(self) -> list[str]:
+        return self.lines()
+

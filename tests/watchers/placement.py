@@ -4,8 +4,9 @@ graph fills or leaves empty."""
 
 from __future__ import annotations
 
-from scenes.draw.collisions import (CONTAINERS, READS_ON, TOUCH, collisions, notes_astray, too_small, visible,
-                                    waits_on_heads, waits_reading_on)
+from scenes.draw.collisions import CONTAINERS, TOUCH, collisions, too_small, visible
+from scenes.draw.label_reading import labels_astray
+from scenes.draw.reading import READS_ON, notes_astray, waits_on_heads, waits_reading_on
 from scenes.layout.label_spots import gap_between
 from scenes.render.bucket_sum import meetings, see as see_met, verdict as met_verdict
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
@@ -25,9 +26,9 @@ class Collide(Spans):
 
 
 class WaitsOnHead(Spans):
-    """No badge waits on an arrowhead or a label, an op name (`scenes.draw.collisions.waits_on_heads`),
+    """No badge waits on an arrowhead or a label, an op name (`scenes.draw.reading.waits_on_heads`),
     nor level with a value just past its end, where the two read as one number
-    (`scenes.draw.collisions.waits_reading_on`): compared with the frame looked at before, so a
+    (`scenes.draw.reading.waits_reading_on`): compared with the frame looked at before, so a
     token riding over or past one is not counted."""
 
     def __init__(self, case: Case) -> None:
@@ -117,10 +118,11 @@ class OpTags(Spans):
 
 
 class NotesAstray(Spans):
-    """No note lies nearer another card than its own (`scenes.draw.collisions.notes_astray`)."""
+    """No note lies nearer another card than its own (`scenes.draw.reading.notes_astray`), and
+    no ``.grad = None`` label stands by another card (`scenes.draw.label_reading.labels_astray`)."""
 
     def see(self, sample: dict) -> None:
-        for c in notes_astray(sample["items"]):
+        for c in notes_astray(sample["items"]) + labels_astray(sample["items"]):
             self.add((c.what, who(c.a), who(c.b)), sample["time"], c.describe())
 
     def found(self) -> list[str]:
