@@ -114,7 +114,7 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     ("tanh_sgd_lists", "16:9"): "4 collisions: 4 texts overlap (a badge over the next bucket's value)",
     ("dynamic_graph", "16:9"): ("1 collision: w's '= None' (its bucket's words, written in the close view at 90.2 s and "
                                 "carried down by the move out) under the two-line caption's top at 94.27-95.07 s: "
-                                _CAM_NOTES),
+                                + _CAM_NOTES),
     ("tanh_sgd_lists", "9:16"): "5 collisions: 4 texts overlap, 1 leaves the frame (an arrow)",
     ("tanh_sgd_lists", "1:1"): "3 collisions: 2 texts overlap, 1 leaves the frame (an arrow)",
     # the cubic fitted to three points: as in the trained network, a fill's badge beside its
