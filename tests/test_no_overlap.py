@@ -162,8 +162,6 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # (h/less9); these the extended check found in the integration, not fixed (most are a number's own
     # token waiting within three heights right of the product it left, so '= 3 3' may read as 33)
     ("dynamic_graph", "1:1"): "2: the top h's seed '1' right of '= 1/9' (112.0-115.3 s); '1/3' right of '= 1/27' (112.3 s)",
-    ("dynamic_graph", "9:16"): ("1: h's seed '1' (t10) 28 px right of the rule's '1/3' (79.9-82.9 s): found in the "
-                                "integration (h/flyC's rides with h/noteC's notes), not fixed"),
     ("tanh_sgd_lists", "16:9"): ("1 frame (24.6 s): two '0.5399' tokens of one step, one waiting level with the other's "
                                  "product: found in the integration, not fixed"),
     ("grad_accumulation", "16:9"): ("2 frames: the bucket's waiting '3' 77 px right of the rule's '= 3' (36.4 s, 62.6 s): "
