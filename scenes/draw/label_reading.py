@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scenes.draw.collisions import CONTAINERS, Collision, Item, visible
-from scenes.draw.reading import NOTE
+from scenes.draw.collisions import Collision, Item
+from scenes.draw.reading import notes_on
 from scenes.layout.label_sides import LABEL_REACH, gap_between, kin, stands_by
 
 NONE = repr(None)
@@ -36,12 +36,7 @@ def labels_astray(items: Iterable[Item]) -> list[Collision]:
     >>> labels_astray([card("x", 0, 0), card("v", 120, 0), bucket, label(72)])  # clear of x: v's
     []
     """
-    seen = visible(items)
-    boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
-    notes: dict[str, list[Item]] = {}
-    for i in seen:
-        if i["role"] == NOTE and i.get("id"):
-            notes.setdefault(i["id"], []).append(i)
+    boxes, notes = notes_on(items)
     out = []
     for nid, rows in notes.items():
         if not any((r.get("text") or "").rstrip().endswith(NONE) for r in rows):

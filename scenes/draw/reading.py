@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from scenes.draw.collisions import CONTAINERS, TOUCH, Collision, Item, _copies, _overlap, visible
-from scenes.layout.label_sides import kin
+from scenes.layout.label_sides import gap_between, kin
 
 
 HEAD = "arrowhead"
@@ -103,10 +103,19 @@ NOTE = "note"
 the note, such as the empty bucket of ``yh.grad = None``, has that id too)."""
 
 
+def notes_on(items: Iterable[Item]) -> tuple[list[Item], dict[str, list[Item]]]:
+    """The visible cards and buckets of ``items``, and the visible notes' rows by note id."""
+    seen = visible(items)
+    boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
+    notes: dict[str, list[Item]] = {}
+    for i in seen:
+        if i["role"] == NOTE and i.get("id"):
+            notes.setdefault(i["id"], []).append(i)
+    return boxes, notes
+
+
 def _gap(a: list[float], b: list[float]) -> float:
-    dx = max(0.0, b[0] - a[2], a[0] - b[2])
-    dy = max(0.0, b[1] - a[3], a[1] - b[3])
-    return (dx * dx + dy * dy) ** 0.5
+    return gap_between((a[0], a[1], a[2], a[3]), (b[0], b[1], b[2], b[3]))
 
 
 def notes_astray(items: Iterable[Item]) -> list[Collision]:
@@ -124,12 +133,7 @@ def notes_astray(items: Iterable[Item]) -> list[Collision]:
     >>> notes_astray([card("t1", 0), card("t2", 200), note, mark])
     []
     """
-    seen = visible(items)
-    boxes = [i for i in seen if i["kind"] == "shape" and i["role"] in CONTAINERS]
-    notes: dict[str, list[Item]] = {}
-    for i in seen:
-        if i["role"] == NOTE and i.get("id"):
-            notes.setdefault(i["id"], []).append(i)
+    boxes, notes = notes_on(items)
     out = []
     for nid, rows in notes.items():
         owner = nid.split(":", 1)[1]
