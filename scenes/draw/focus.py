@@ -25,6 +25,7 @@ from dataclasses import replace
 from manim import Animation, FadeOut, Mobject, Transform, VMobject
 from manim.utils.rate_functions import linear
 
+from scenes.draw.camera_shapes import floating, graph_shapes, owners, together
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
@@ -53,21 +54,6 @@ at 15 per second, while the graph under it has moved by less than a pixel or two
 def _before_the_move(t: float) -> float:
     """A fade done by `GONE_BY` of the move."""
     return min(1.0, t / GONE_BY)
-
-
-def _together(values: dict[int, float], owners: dict[int, list[Mobject]],
-              pick: Callable[[list[float]], float] = min) -> dict[int, float]:
-    """``values`` (shape id -> a share of a move: how far along its way it is seen, when a shape
-    that moves meets it, when it fades in) made one for a card and its marks, the least of
-    theirs (or the latest, as ``pick`` says): a mark takes its cards', then a card its marks'
-    (an arrow's two cards do not wait for it)."""
-    for _ in range(2):
-        for m in list(values):
-            own = [o for o in owners.get(m, []) if id(o) in values]
-            values[m] = pick([values[m], *(values[id(o)] for o in own)])
-            if len(own) == 1:
-                values[id(own[0])] = pick([values[id(own[0])], values[m]])
-    return values
 
 
 class CameraFocus(View):
@@ -130,75 +116,6 @@ class CameraFocus(View):
         else:
             self.ctx.layout = zoomed(self.clip, z)
 
-    def graph_shapes(self) -> list[Mobject]:
-        """Every shape of the graph and of the walk on it, once each."""
-        g, w = self.ctx.state.graph, self.ctx.state.walk
-        found: list[Mobject] = [*g.cards.values(), *g.tags.values(), *g.arrows.values(), *g.buckets.values(),
-                                *g.bucket_tags, *g.lit.values(), *g.unkept.values(),
-                                *g.none_words.values()]
-        if w.wave is not None:
-            found.append(w.wave)
-        found += [m for ms in w.tokens.values() for m in ms] + list(w.visit_marks) + list(w.badges.values())
-        # (a visit's products are pills in its note, which moves them: one kept for a later ride
-        # once its note is gone is not drawn, and a move would bring it back on screen)
-        found += [m for ms in w.fill_tokens.values() for m in ms]
-        seen: set[int] = set()
-        inner = {id(s) for m in found for s in m.get_family()[1:]}  # a tag inside its card moves with it
-        out = []
-        for m in found:
-            if id(m) not in seen and id(m) not in inner:
-                seen.add(id(m))
-                out.append(m)
-        return out
-
-    def _owners(self) -> dict[int, list[Mobject]]:
-        """Shape id -> the cards (or buckets) a mark drawn beside it belongs to: a node's badge,
-        op name and the tokens that rode to it, a bucket's waiting badge, the walk's glow and a
-        light's; an arrow's two cards; a bucket's card. While the camera is close a mark shows only where its
-        cards do: a badge left beside a card gone out of view would read as some other card's,
-        and an arrow from a card out of view floats in the frame."""
-        g, w = self.ctx.state.graph, self.ctx.state.walk
-
-        def card(some_id: str) -> Mobject | None:
-            item = self.ctx.item(some_id)  # a route's end may be a bucket's box, "bucket:<leaf>"
-            leaf = item[len("bucket:"):] if item.startswith("bucket:") else item
-            return g.cards.get(item) if item in g.cards else g.buckets.get(leaf)
-
-        pairs: list[tuple[Mobject, Mobject | None]] = [(m, g.cards.get(k)) for k, m in g.tags.items()]
-        pairs += [(m, card(k)) for k, m in w.badges.items()]
-        pairs += [(m, card(k)) for k, ms in w.tokens.items() for m in ms]
-        pairs += [(m, g.buckets.get(k) or card(k)) for k, ms in w.fill_tokens.items() for m in ms]
-        pairs += [(m, g.buckets.get(k[:-7]) if k.endswith("/bucket") else g.cards.get(k)) for k, m in g.lit.items()]
-        if w.wave is not None:  # the glow behind the card it lights: alone, its fill shows as a block
-            x, y = w.wave.get_center()[:2]
-            lit = [c for c in [*g.cards.values(), *g.buckets.values()] if inside((x, y, x, y), bounds(c))]
-            pairs.append((w.wave, min(lit, key=lambda c: c.width * c.height, default=None)))
-        pairs += [(a, card(k)) for r, a in g.arrows.items() for k in (r.src, r.dst)]
-        pairs += [(b, g.cards.get(k)) for k, b in g.buckets.items()]  # a weight's bucket shows with its card
-        out: dict[int, list[Mobject]] = {}
-        for m, o in pairs:
-            if o is not None and o is not m:
-                out.setdefault(id(m), []).append(o)
-        return out
-
-    def _floating(self, shown: set[int]) -> set[int]:
-        """The ids of the cards of ``shown`` (ids of shapes in the close view) whose every edge
-        of the graph leads to a card out of it: such a card would float
-        in the close-up with no arrow to anything (review 3: w2 and its bucket beside the loss's
-        visit, yh out of view), so it leaves the view with the cards it links to."""
-        g = self.ctx.state.graph
-        links: dict[str, set[str]] = {}
-        for r in self.ctx.layout.routes:
-            a, b = self.ctx.item(r.src), self.ctx.item(r.dst)
-            if a in g.cards and b in g.cards:  # a bucket's arrow to its card is no link to the rest
-                links.setdefault(a, set()).add(b)
-                links.setdefault(b, set()).add(a)
-        out: set[int] = set()
-        for k, near in links.items():
-            if id(g.cards[k]) in shown and not any(id(g.cards[o]) in shown for o in near):
-                out.add(id(g.cards[k]))  # its bucket goes with it (`_owners`)
-        return out
-
     def _rekey(self, new: Layout) -> None:
         """The arrows filed under ``new``'s routes: the layout's routes are the keys the cues look
         arrows up by, and the zoom makes new ones, in order."""
@@ -228,7 +145,7 @@ class CameraFocus(View):
         self._rekey(zoomed(self.ctx.layout, z))  # where tokens wait is read from the layout anew
         self.rec.faded = []
         out: Anims = []
-        shapes = self.graph_shapes()
+        shapes = graph_shapes(self.ctx.state)
         # the move places them: `fade_outside` must not judge them where the move starts (a
         # focused card at home may lie outside the close view's region, and would stay hidden)
         self.moving = {id(m) for m in shapes}
@@ -254,12 +171,12 @@ class CameraFocus(View):
             return
         region = self.ctx.layout.region
         seen = self.seen() or (lambda b: inside(b, region))
-        faded, owners = self.faded, self._owners()
-        shapes = [m for m in self.graph_shapes() if id(m) not in moving]
+        faded, owned = self.faded, owners(self.ctx)
+        shapes = [m for m in graph_shapes(self.ctx.state) if id(m) not in moving]
         out = {id(m) for m in shapes if id(m) in faded or not seen(bounds(m))}
         gone = out | faded.keys()
         for m in shapes:  # a mark beside a card out of view goes with it
-            if id(m) not in faded and (id(m) in out or any(id(o) in gone for o in owners.get(id(m), []))):
+            if id(m) not in faded and (id(m) in out or any(id(o) in gone for o in owned.get(id(m), []))):
                 self._fade(m)
                 m.set_opacity(0.0)
         hidden = {id(m): k for k, (m, _) in enumerate(self.rec.faded)}
@@ -290,7 +207,7 @@ class CameraFocus(View):
         walk = self.ctx.state.walk
         notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
         out: Anims = [FadeOut(m, rate_func=_before_the_move) for m in notes]
-        for m in self.graph_shapes():
+        for m in graph_shapes(self.ctx.state):
             target = self._moved(m, z)
             saved = faded.get(id(m))
             if saved is not None:
@@ -354,18 +271,18 @@ class CameraFocus(View):
             notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
         leaving, coming, moving = [], [], []
         faded: list[tuple[Mobject, Colours]] = []
-        was, owners = self.faded, self._owners()
-        shapes = self.graph_shapes()
+        was, owned = self.faded, owners(self.ctx)
+        shapes = graph_shapes(self.ctx.state)
         ids = {id(m) for m in shapes}
         # where each lands is judged from its box; a moved copy is made only for a shape that
         # fades or crosses (one that glides is carried there by `glide`, point by point)
         shown = {id(m) for m in shapes if z is None or seen(moved_bounds(m, rel))}
         if z is not None:
-            shown -= self._floating(shown)
+            shown -= floating(self.ctx, shown)
         for m in shapes:
             saved = was.get(id(m))
             shows = id(m) in shown and all(id(o) not in ids or id(o) in shown  # a mark beside a card
-                                           for o in owners.get(id(m), []))  # shows only with it
+                                           for o in owned.get(id(m), []))  # shows only with it
             if saved is None and not shows:  # leaves the view: faded where it is, first
                 faded.append((m, colours(m)))
                 leaving.append(m)
@@ -400,7 +317,7 @@ class CameraFocus(View):
         # (a mark, from where its cards are in view too: an arrow does not come in before them)
         starts = {id(m): shows_from(box[id(m)], way, seen) for m, _ in coming}
         for m, _ in coming:
-            for o in owners.get(id(m), []):
+            for o in owned.get(id(m), []):
                 if id(o) in starts and starts[id(m)] is not None:
                     so = starts[id(o)]
                     starts[id(m)] = None if so is None else max(so, starts[id(m)] or 0.0)
@@ -410,7 +327,7 @@ class CameraFocus(View):
         # pass over a pane or the caption, or out of the frame (it may cross the safe edge as it
         # goes, faded: a camera carries it off); a card and its marks on one curve, the soonest
         # of theirs (a badge goes with its card)
-        untils = _together({id(m): seen_until(box[id(m)], way, off) for m in leaving}, owners)
+        untils = together({id(m): seen_until(box[id(m)], way, off) for m in leaving}, owned)
         # (a moved copy only for what fades where it is: what glides out is carried point by point)
         hopping = [(m, self._moved(m, rel).set_opacity(0.0)) for m in leaving if untils[id(m)] <= 0.0]
         # the move takes most of the play, the fades `CAMERA_FADES` of it between them: a move
@@ -429,12 +346,12 @@ class CameraFocus(View):
         # (a card, and its marks with it; an arrow as its cards: the one that glides on covers it)
         g = self.ctx.state.graph
         cards = {id(c) for c in (*g.cards.values(), *g.buckets.values())}
-        met = _together({id(m): first_met(box[id(m)], way, rate, untils[id(m)], movers)
-                         if len(owners.get(id(m), [])) < 2 else 1.0 for m in leaving
+        met = together({id(m): first_met(box[id(m)], way, rate, untils[id(m)], movers)
+                         if len(owned.get(id(m), [])) < 2 else 1.0 for m in leaving
                          if 0.0 < untils[id(m)] and gone_by(rate, untils[id(m)]) < FADE_LEAST
-                         and (id(m) in cards or owners.get(id(m)))}, owners)
-        lands = _together({id(m): comes_from(back, last_met(bounds(t), way, rate, movers)) for m, t in coming},
-                          owners, max)
+                         and (id(m) in cards or owned.get(id(m)))}, owned)
+        lands = together({id(m): comes_from(back, last_met(bounds(t), way, rate, movers)) for m, t in coming},
+                          owned, max)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]
         out += [glide_out(m, way, rate, untils[id(m)], met.get(id(m), 0.0)) for m in leaving if untils[id(m)] > 0.0]

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from manim import Animation, Mobject, Transform, smooth
 
+from scenes.draw.camera_shapes import graph_shapes
 from scenes.draw.code import CodePaneView
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
@@ -28,7 +29,7 @@ from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.tag_room import tag_gap, tag_height
 from scenes.layout.camera import meets
-from scenes.layout.whole import Stretch, area, clear_view, extent, stretched
+from scenes.layout.whole import Stretch, Views, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
@@ -44,6 +45,7 @@ class WholeGraph(View):
         super().__init__(ctx)
         self.focus, self.frame, self.code = focus, frame, code
         self.clip = ctx.layout  # the clip's layout: the graph at home
+        self.seen: Views = {}  # its whole views worked out so far (`clear_view`: asked again and again)
 
     def restore(self) -> None:
         """The context's layout as the record says (after a stored state is loaded)."""
@@ -129,10 +131,13 @@ class WholeGraph(View):
         for _ in range(8):  # what reaches past its card (a bucket's name, a walk's note) keeps inside
             # the frame's side too, and off the pane, the legend and a board
             found = clear_view(self.clip, inner, keep, tag_reach(t, self.clip.scale),
-                               t.layout.whole_zoom, t.layout.whole_stretch)
+                               t.layout.whole_zoom, t.layout.whole_stretch, self.seen)
             if found is None:
                 return None
-            shapes = self._moved(found[0])
+            # the box of every shape of the graph once moved (a bucket's name, a walk's note reach
+            # past their cards' boxes); its moves, worked out once for every rectangle it keeps off
+            mappers = self._mappers(self.clip, found[0])
+            shapes = [_moved_rect(m, move) for m, move in mappers]
             r = (min(b[0] for b in shapes), min(b[1] for b in shapes), max(b[2] for b in shapes),
                  max(b[3] for b in shapes))
             # past any side: AccumulateGrad under the lowest bucket ran into the caption's box,
@@ -141,8 +146,7 @@ class WholeGraph(View):
                     max(0.0, r[3] - bounds_of[3]))
             arrows = {id(a) for a in self.ctx.state.graph.arrows.values()}
             # (against what is there, not the ``keep`` widened so far; an arrow's box is loose: its cards keep off)
-            hit = [(i, b) for i, k in enumerate(pane + marks)
-                   for (m, _), b in zip(self._mappers(self.clip, found[0]), shapes)
+            hit = [(i, b) for i, k in enumerate(pane + marks) for (m, _), b in zip(mappers, shapes)
                    if id(m) not in arrows and meets(b, _grown(k, gap))]
             if max(over) <= 1e-3 and not hit:
                 return found
@@ -164,7 +168,7 @@ class WholeGraph(View):
         own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.none_words.items() if f"bucket:{k}" in boxes})  # its words
         routes = {id(a): r for r, a in g.arrows.items()}
         out: list[tuple[Mobject, Mapper]] = []
-        for m in self.focus.graph_shapes():  # the camera's list of what the graph is
+        for m in graph_shapes(self.ctx.state):  # the camera's list of what the graph is
             r = routes.get(id(m))
             if r is not None and r.points:
                 a, b = _centre(boxes, r.src, r.points[0]), _centre(boxes, r.dst, r.points[-1])
@@ -204,11 +208,6 @@ class WholeGraph(View):
                     rects[id(m)] = [spot]
                     break
         return out
-
-    def _moved(self, s: Stretch) -> list[Rect]:
-        """The box of every shape of the graph once ``s`` has moved it (a bucket's name, a walk's
-        note reach past their cards' boxes)."""
-        return [_moved_rect(m, move) for m, move in self._mappers(self.clip, s)]
 
     def _move(self, lay: Layout, s: Stretch, to: Layout, first: bool) -> Anims:
         """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`); then

@@ -55,7 +55,11 @@ class Stretch:
         return Box(b.id, b.kind, x, y, b.w * self.k, b.h * self.k)
 
     def box_bounds(self, b: Box) -> Rect:
-        return self.box(b).bounds
+        """``box(b).bounds``, reckoned as `Box.bounds` reckons them, without making the Box (the
+        search for a view asks it of every card of thousands of views)."""
+        x, y = self.point((b.x, b.y))
+        w, h = b.w * self.k, b.h * self.k
+        return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
 
     def local(self, centre: Point, p: Point) -> Point:
         """Where ``p``, drawn on a card centred at ``centre``, goes with that card."""
@@ -86,7 +90,11 @@ def _minus(a: Point, b: Point) -> Point:
 
 def extent(boxes: Mapping[str, Box], s: Stretch) -> Rect:
     """The box around every card of ``boxes`` once ``s`` has moved them."""
-    bs = [s.box_bounds(b) for b in boxes.values()]
+    return _around([s.box_bounds(b) for b in boxes.values()])
+
+
+def _around(bs: Sequence[Rect]) -> Rect:
+    """The box around the rectangles ``bs``."""
     return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
 
 
@@ -159,8 +167,14 @@ TIE = 1e-6
 """How far (in frame units) a card's reach may overlap what it keeps off and still touch it only."""
 
 
+Views = dict[tuple[Rect, float, float, float], tuple[Stretch, list[Rect]]]
+"""The whole views of one layout `clear_view` has worked out (and their cards' bounds), by
+rectangle, reach, most and spread: asked again with the pane or the legend elsewhere, it tries
+many of the same rectangles."""
+
+
 def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, most: float,
-               stretch: float) -> tuple[Stretch, Rect] | None:
+               stretch: float, seen: Views | None = None) -> tuple[Stretch, Rect] | None:
     """The largest whole view of ``lay`` in ``free`` (`whole_view`) whose cards, ``reach``
     around each (an op name over it), meet none of ``keep_off`` (the lit line's pane, the
     legend): tried in each rectangle of ``free`` whose sides lie on its own or on the edges of
@@ -168,7 +182,8 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     card stands), each with its spread at most ``stretch`` or in `SPREADS` steps down to none (of
     two as large, the one in the larger rectangle: a graph the frame's height bounds is centred
     in the frame's width, not in a strip beside a board); the move and its rectangle, or None
-    where none draws the graph larger than it is.
+    where none draws the graph larger than it is. ``seen``: the views of ``lay`` worked out so
+    far, kept for the next call on it (the same answer, sooner).
 
     >>> from scenes.layout.place import Box
     >>> boxes = {k: Box(k, "op", 0.0, y, 1.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0))}
@@ -186,14 +201,16 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
             if best is not None and area(region) < best[0] - 1e-9:
                 continue  # a view fits in its region: none in this one is as large as the best
             for spread in (stretch - (stretch - 1.0) * i / SPREADS for i in range(SPREADS + 1)):
-                s = whole_view(lay, region, reach, most, spread)
+                key = (region, reach, most, spread)
+                s, cards = seen[key] if seen is not None and key in seen else _view_of(lay, key)
+                if seen is not None:
+                    seen[key] = (s, cards)
                 if s.k < 1.0 - 1e-6:
                     break
-                size = area(extent(lay.boxes, s))
+                size = area(_around(cards))
                 if best is not None and (size < best[0] - 1e-9 or (size <= best[0] + 1e-9
                                                                    and area(region) <= area(best[2]))):
                     continue  # as large in a larger rectangle: nearer the frame's middle, centred in it
-                cards = [s.box_bounds(b) for b in lay.boxes.values()]
                 # (less a hair: a top card's op name that `whole_view` set against the pane's foot
                 # touches it, and a rounding error is no overlap)
                 if not any(meets((c[0] - reach / 2 + TIE, c[1] - reach / 2 + TIE, c[2] + reach / 2 - TIE,
@@ -203,3 +220,10 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     if best is None or best[0] <= area(extent(lay.boxes, Stretch(1.0, 1.0, 1.0, (0.0, 0.0), (0.0, 0.0)))) * 1.01:
         return None
     return best[1], best[2]
+
+
+def _view_of(lay: Layout, key: tuple[Rect, float, float, float]) -> tuple[Stretch, list[Rect]]:
+    """`whole_view` of ``lay`` in a rectangle, with a reach, most and spread (``key``), and its
+    cards' bounds."""
+    s = whole_view(lay, *key)
+    return s, [s.box_bounds(b) for b in lay.boxes.values()]

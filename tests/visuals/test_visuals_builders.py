@@ -266,6 +266,22 @@ def test_token_wavefront_and_label_cache() -> None:
     assert a is not b and np.allclose(a.get_center(), b.get_center())
 
 
+def test_a_copy_of_a_label_makes_its_glyphs_and_not_the_svg_groups_of_them() -> None:
+    """A label's copy (every label is one, and so is every card, note or caption holding labels
+    when a move or a fade copies it) makes the Text, its glyphs and their ``chars`` group: not
+    the SVG's groups of them by id, four more per glyph, which Manim keeps and nothing draws or
+    reads (they made the copy four times dearer)."""
+    import copy
+
+    from manim import Mobject
+
+    text = label("x.grad = 2.0", THEME.fonts.mono, 20, THEME.colors.text)
+    made: dict[int, object] = {}
+    copy.deepcopy(text, made)
+    shapes = [m for m in made.values() if isinstance(m, Mobject)]
+    assert len(shapes) <= len(text.get_family()) + 1, len(shapes)
+
+
 def test_a_token_drawn_close_is_the_one_seen_back_home() -> None:
     """A camera drawing a layout ``zoom`` times larger draws its tokens, arrowheads and their
     placing size that much larger than at home, floored at home: a token made in a close view

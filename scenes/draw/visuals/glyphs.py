@@ -86,10 +86,15 @@ def _build(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
 def _without_paths(mob: VMobject) -> VMobject:
     """``mob`` without the parsed SVG path each glyph keeps: it is never read again, every copy
     deep-copies it (dropping it makes a copy several times cheaper), and a beat's saved state,
-    which may hold the text (a caption kept up across beats), cannot store it."""
+    which may hold the text (a caption kept up across beats), cannot store it. Nor the SVG's
+    groups by id (``id_to_vgroup_dict``: some four groups of every glyph, never drawn nor read
+    here), which made a copy of a 12-letter label four times dearer, and every copy of a card
+    or a note holding labels with it (a camera move copies the graph's shapes)."""
     for glyph in mob.get_family():
         if hasattr(glyph, "path_obj"):
             glyph.path_obj = None
+    if hasattr(mob, "id_to_vgroup_dict"):
+        mob.id_to_vgroup_dict = {}
     return mob
 
 
@@ -118,6 +123,20 @@ def label(text: str, font: str, size: float, colour: str) -> Text | MarkupText:
 def text_width(text: str, font: str, size: float) -> float:
     """Ink width of `text` in scene units (for wrapping without building every candidate line)."""
     return float(_master(text, font, round(float(size), 2), _MEASURE).width)
+
+
+def word_space(font: str, size: float) -> float:
+    """The advance of a space between two words of ``font`` at ``size``, in scene units (ink to
+    ink: ``a a`` less ``aa``), measured once at a reference size and scaled.
+
+    >>> round(word_space("DejaVu Sans Mono", 48.0) / word_space("DejaVu Sans Mono", 24.0), 6)
+    2.0
+    """
+    return (text_width("a a", font, SPACE_REF) - text_width("aa", font, SPACE_REF)) * size / SPACE_REF
+
+
+SPACE_REF = 48.0
+"""The font size `word_space` measures at (a measuring unit, not a visual)."""
 
 
 def shrink_to_fit(mob: VMobject, max_w: float, max_h: float, least: float = 0.0) -> float:
