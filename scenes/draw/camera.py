@@ -13,6 +13,7 @@ the beat's record), and the plan moves it back out where the walk with it ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from manim import Mobject
@@ -21,15 +22,19 @@ from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus, Sight
-from scenes.draw.record import opacity
+from scenes.draw.camera_shapes import graph_shapes
+from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
+from scenes.draw.record import opacity, tagged
+from scenes.draw.visit_note import explained_past
 from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, held, visit_view
+from scenes.draw.ways import moved_bounds
+from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, held, seen_in, visit_view
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.readable import value_px
-from scenes.storyboard.cues import BUILDS, Cue
+from scenes.storyboard.cues import BUILDS, CAMERA_MOVES, Cue, note_gives_way
 from scenes.theme import Rect
 
 
@@ -60,6 +65,30 @@ class WalkCamera(View):
 
     @draws("camera")
     def draw_camera(self, cue: Cue, step: StepScratch) -> Anims:
+        """The camera's move (`_move`), and the buckets' ``w.grad = None`` words placed for the view
+        it moves to (`BucketNotes.follow_view`)."""
+        g, was = self.ctx.state.graph, self.focus.zoom
+        back = {id(s) for m, _ in self.focus.rec.faded for s in m.get_family()} if g.none_words else set()
+        out = self._move(cue)
+        now = self.focus.zoom
+        if not g.none_words or (was is None and now is None):
+            return out
+        rel = now if was is None else was.inverse() if now is None else was.inverse().then(now)
+        assert rel is not None  # (one of the two is a close view)
+        gone = {id(s) for m, _ in self.focus.rec.faded for s in m.get_family()}  # out of view after it
+
+        def landed(m: Mobject) -> Rect | None:
+            return None if id(m) in gone else moved_bounds(m, rel)
+
+        words = {id(m) for m in g.none_words.values()}
+        shapes = graph_shapes(self.ctx.state)
+        seen = self.walk.onscreen.shown_rects(exclude=shapes)  # what the move leaves where it is
+        seen += [b for m, t in tagged([m for m in shapes if id(m) not in words])
+                 if (t.kind == "text" or t.role in CONTAINERS) and m.width > 0
+                 and (opacity(m) >= MIN_OPACITY or id(m) in back) and (b := landed(m)) is not None]
+        return self.walk.buckets.notes.follow_view(out, landed, seen)
+
+    def _move(self, cue: Cue) -> Anims:
         free, keep_off = self._room()
         region = clear_rect(free, keep_off)
         # a card's stroke may reach past the graph region's foot, over the caption's margin, and
@@ -86,34 +115,53 @@ class WalkCamera(View):
         # under the whole pane (a move before the walk's line is lit) the largest room, as the
         # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
         rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
-        best, at = self._best(home, items, visited, (note, least), rooms, free, sight)
+        most = self._most(cue)
+        best, at = self._best(home, items, visited, (note, least), rooms, free, sight, most)
         kept = self._kept(cue, items)  # what the caption up names, in view now: it stays (`kept_named`)
         if kept and best.factor > 1.0 and not self.focus.shows_whole(best, sight, kept):
-            wider, room = self._best(home, items | kept, visited, (note, least), rooms, free, sight)
+            wider, room = self._best(home, items | kept, visited, (note, least), rooms, free, sight, most)
             px = value_px(home.detail, home.scale, self.theme, wider.factor)
             if px is None or px >= self.theme.font_sizes.min_glyph_main_px - 1e-9:  # where it reads
                 best, at = wider, room
-        best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at))
+        best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at), most)
+        best, at = self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
         if best == WHOLE:  # the visit is seen from home
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(best, sight, at)
 
+    def _most(self, cue: Cue) -> float:
+        """How close the view ``cue`` moves to may come: the theme's ``camera_zoom``, but no closer
+        than the view now where the plan holds it under ``camera_hold`` before the camera moves on
+        (in and back out within a breath reads as the camera pumping: backward_walk 9:16 went in
+        1.46x on w2's bucket at 39.4 s and out to relu 1 s later). The plan keeps the walk's last
+        view from it (`scenes.render.camera_plan.too_short`), but knows not how close a view is:
+        a short view between two others is most often a pan (a lesson's walk visits a node
+        every 2.5 s)."""
+        end = cue.start + cue.duration
+        ahead = [c.start for c in self.ctx.plan.cues if c.kind in CAMERA_MOVES and c.start >= end - 1e-6]
+        most = self.theme.layout.camera_zoom
+        if ahead and min(ahead) - end < self.theme.timings.camera_hold - 1e-9:
+            return min(most, self.focus.zoom.factor if self.focus.zoom is not None else 1.0)
+        return most
+
     def _best(self, home: Layout, items: set[str], visited: list[str],
               notes: tuple[tuple[float, float], tuple[float, float]], rooms: list[Rect], free: Rect,
-              sight: Sight) -> tuple[Zoom, Rect]:
-        """The closest view of ``items`` (`_view`) of the ``rooms`` tried, or one moved aside for the
-        note (`_pan`; ``notes``: the note's size at the theme's and at the least size), and its room."""
+              sight: Sight, most: float) -> tuple[Zoom, Rect]:
+        """The closest view of ``items`` (`_view`, at most ``most`` times larger than home) of the
+        ``rooms`` tried, or one moved aside for the note (`_pan`; ``notes``: the note's size at
+        the theme's and at the least size), and its room."""
         best, at = WHOLE, rooms[0]
         for n, room in enumerate(rooms):  # the largest as it always was: one look (a closer view there
             z = self._view(home, (items, visited, self._note_room(free, items)), notes, room, sight,
-                           max(best.factor, NEAR) if n else best.factor, LOOKS if n else 1)  # crowds a lesson's notes)
+                           max(best.factor, NEAR) if n else best.factor, LOOKS if n else 1, most)  # crowds a
+            # lesson's notes)
             if z.factor > best.factor or (best == WHOLE and z != WHOLE):  # closer, or moved aside (`_pan`)
                 best, at = z, room
         return best, at
 
     def _on_drawn(self, home: Layout, items: set[str], visited: list[str],
                   notes: tuple[tuple[float, float], tuple[float, float]], rooms: list[Rect], free: Rect,
-                  sight: Sight, found: tuple[Zoom, Rect]) -> tuple[Zoom, Rect]:
+                  sight: Sight, found: tuple[Zoom, Rect], most: float) -> tuple[Zoom, Rect]:
         """``found`` (the visit's view, `_best`), or where it is less close than the view the camera
         is in now, the view of the visit's cards drawn now alone, where that is closer than
         ``found`` and not closer than now: a leaf's
@@ -127,10 +175,47 @@ class WalkCamera(View):
         mine = {k for k in items if k in drawn}
         if mine == items or not mine:
             return found
-        z, room = self._best(home, mine, visited, notes, rooms, free, sight)
+        z, room = self._best(home, mine, visited, notes, rooms, free, sight, most)
         # closer than home was, but no closer than now: the move is not to push in further either
         # (9:16's view on w came 1.7x closer, and its sum of four was written before its terms met)
         return (z, room) if found[0].factor + 1e-9 < z.factor <= now.factor + 1e-9 else found
+
+    def _explained(self, cue: Cue, home: Layout, seen: tuple[set[str], list[str]],
+                   notes: tuple[tuple[float, float], tuple[float, float]], rooms: list[Rect], free: Rect,
+                   sight: Sight, found: tuple[Zoom, Rect], most: float) -> tuple[Zoom, Rect]:
+        """``found`` (the visit's view), or where it leaves out the last visit's note while the
+        caption explaining it is still up as the move starts (`explained_past`), the view of
+        ``seen``'s items and that note, where it holds the note and the cards' values still read
+        (or read no smaller than now); else, where the view now holds both, that view (REVIEW7 item 4: backward_walk 9:16's mul rule went as the camera closed on w2 while
+        "and s gets the gradient times w2" ran)."""
+        marks = self._marks(lambda m: explained_past(m, cue.start) and not self._replaced(cue, m))
+
+        def holds(z: Zoom) -> bool:
+            return all(seen_in(z.point(b.bounds[:2]) + z.point(b.bounds[2:]), *sight) for b in marks.values())
+
+        if not marks or holds(found[0]):
+            return found
+        items, visited = seen
+        lay = replace(home, boxes={**home.boxes, **marks})
+        wider, room = self._best(lay, items | set(marks), visited, notes, rooms, free, sight, most)
+        px = value_px(home.detail, home.scale, self.theme, wider.factor)
+        now = self.focus.zoom  # (values that read, or no smaller than the view now shows them)
+        reads = px is None or px >= self.theme.font_sizes.min_glyph_main_px - 1e-9 or (
+            now is not None and wider.factor >= now.factor - 1e-9)
+        if reads and holds(wider):
+            return wider, room
+        # none closer holds it: the view stays where it is, where that holds the visit
+        if now is not None and self.focus.by_walk and holds(now) and self.focus.shows_whole(now, sight, items):
+            return now, self.focus.rec.region or found[1]
+        return found
+
+    def _replaced(self, cue: Cue, note: Mobject) -> bool:
+        """Whether ``note`` gives way to a cue (`note_gives_way`) after ``cue`` starts and before the
+        caption explaining it ends: it goes before then anyway, and the view is not widened for it
+        (dynamic_graph 9:16: the bucket's sum written in the wider view left with the way out)."""
+        end = getattr(note, "explained_until", 0.0)
+        cues = self.ctx.plan.cues
+        return any(cue.start + 1e-6 < c.start < end - 1e-6 and note_gives_way(cues, c) for c in cues)
 
     def _kept(self, cue: Cue, items: set[str]) -> set[str]:
         """The cards of ``cue``'s ids past its visits' (those a caption up during the move names,
@@ -173,18 +258,19 @@ class WalkCamera(View):
         part = drawn_part(home, keys)
         marks = self._marks()  # the last visit's note stays through the move: in view too
         part = replace(part, boxes={**part.boxes, **marks})
-        z = self._view(part, (keys | set(marks), [], None), ((0.0, 0.0), (0.0, 0.0)), room, out_sight, 1.0, LOOKS)
+        z = self._view(part, (keys | set(marks), [], None), ((0.0, 0.0), (0.0, 0.0)), room, out_sight, 1.0, LOOKS,
+                       self.theme.layout.camera_zoom)
         if z.factor <= 1.0:
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(z, out_sight, room, sight[1])  # the pane comes back whole after the move
 
-    def _marks(self) -> dict[str, Box]:
-        """The last visit's note and marks, as boxes where the layout at home has them (the
-        camera's move undone): a view out on the cards alone may leave the note out of the
-        frame while the caption still names its sum."""
+    def _marks(self, which: Callable[[Mobject], bool] = lambda m: True) -> dict[str, Box]:
+        """The last visit's note and marks (those ``which`` says), as boxes where the layout at
+        home has them (the camera's move undone): a view out on the cards alone may leave the
+        note out of the frame while the caption still names its sum."""
         z = self.focus.zoom.inverse() if self.focus.zoom is not None else None
         out: dict[str, Box] = {}
-        for n, m in enumerate(self.walk_marks()):
+        for n, m in enumerate(m for m in self.walk_marks() if which(m)):
             b = bounds(m)
             if z is not None:
                 b = z.point((b[0], b[1])) + z.point((b[2], b[3]))
@@ -245,16 +331,15 @@ class WalkCamera(View):
 
     def _view(self, home: Layout, seen: tuple[set[str], list[str], tuple[Rect, list[Rect]] | None],
               notes: tuple[tuple[float, float], tuple[float, float]], room: Rect, sight: Sight, beat: float,
-              looks: int) -> Zoom:
+              looks: int, most: float) -> Zoom:
         """The camera on ``seen``'s items (`held`) in ``room`` (`visit_view`) with the visit's ``note``
         beside its visited cards (``seen``'s second part) in its room (its third, `_note_room`),
         where it shows them whole (`CameraFocus.shows_whole`: a card drawn larger than its box, a
-        long name, may leave the view; then a little less close, up to ``looks`` times), and closer
-        than ``beat`` (a factor), or from home moved aside where home leaves the note no room
+        long name, may leave the view; then a little less close, up to ``looks`` times), at most
+        ``most`` times larger than home and closer than ``beat`` (a factor), or from home moved aside where home leaves the note no room
         (``notes``: its size and its least, `visit_view`); else `WHOLE`."""
         note, least = notes
         reach = tag_reach(self.theme)  # an op's name over a card, a badge beside it: kept in view
-        most = self.theme.layout.camera_zoom
         items, visited, note_room = seen
         past = nominal_token_size(self.theme, scale=home.scale)[0]  # the badge right of a card, before a note there
         cards = set(self.drawn(home).boxes)  # a move aside keeps the note off these only (cards drawn later may be

@@ -1,4 +1,4 @@
-"""When the parts of a walk camera's move happen: the glide's ease (`settled`), the fades of
+"""When the parts of a walk camera's move happen: the glide's pace (`settled`), the fades of
 what leaves and what comes back around it (`fades_by`, `comes_from`), as shares of the play.
 Pure functions of the play's clock; the animations are :mod:`scenes.draw.glide`'s, the ways
 the picture takes :mod:`scenes.draw.ways`'.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from manim import smooth
-from manim.utils.rate_functions import ease_in_out_sine
+from manim.utils.rate_functions import linear
 
 SETTLE = 0.05
 """The share of its part a move waits for: the frame after the end of a fade never shows a
@@ -29,9 +29,11 @@ def span(t0: float, t1: float, rate: Callable[[float], float] = smooth) -> Calla
 
 def settled(t0: float, t1: float) -> Callable[[float], float]:
     """The camera's glide from ``t0`` to ``t1`` of the play, begun `SETTLE` of that part into
-    it: eased by a sine, whose fastest frame is 1.6 times the mean (Manim's ``smooth``: 2.5),
-    so that a move fitted into a short pause carries no card further than its width in a frame."""
-    return span(t0 + SETTLE * (t1 - t0), t1, ease_in_out_sine)
+    it, at an even pace: the way eases itself, each of its parts over its own time
+    (`scenes.draw.ways.ease`, whose fastest frame is 1.6 times the mean), so that a move fitted
+    into a short pause carries no card further than its width in a frame, and none sets off at
+    speed."""
+    return span(t0 + SETTLE * (t1 - t0), t1, linear)
 
 
 def gone_by(rate: Callable[[float], float], until: float, steps: int = 96) -> float:

@@ -10,7 +10,8 @@ A move into a visit goes in the last pause at least ``camera_move`` long since t
 and the gradients it sent have ridden (a token leaves its product in the visit's note, which
 the move may take out of view), else in the longest of at least
 ``camera_least``, landing at its end, and not before the phrase up as that pause begins has
-been read, where that leaves ``camera_least`` (what it names may leave the view); with none,
+been read, where that leaves ``camera_least`` (what it names may leave the view); a move out
+likewise waits for the caption explaining the walk's last note to end (REVIEW7 item 4); with none,
 the move before (into the walk's visit before) shows this visit's cards too (its ``seqs`` list
 every visit it shows): the camera never stays on a view that leaves out the node visited, and
 a gradient never rides to a card out of view.
@@ -45,9 +46,9 @@ from scenes.layout.clip import clip_layout
 from scenes.layout.place import Layout
 from scenes.render.pauses import Span, beat_at, pauses, pick
 from scenes.storyboard.binding import caption_names
-from scenes.storyboard.caption_events import CaptionSpan
+from scenes.storyboard.caption_events import CaptionSpan, explaining
 from scenes.render.whole_plan import whole_cues
-from scenes.storyboard.cues import BUILDS, Cue
+from scenes.storyboard.cues import BUILDS, Cue, writes_note
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
@@ -81,6 +82,11 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             said = max([c.end - c.held for c in p.captions if c.said <= span[0] + 1e-9 < c.end - c.held],
                        default=span[0])  # read: from its words to its reading end (not its lead or hold)
             span = (max(span[0], min(said, span[1] - tm.camera_least)), span[1])
+        if span is not None and not ids:  # out: not while the walk's last note is explained (it goes as the
+            noted = [c for c in p.cues if c.kind == "visit" and c.start < span[0] and writes_note(p.cues, c)]
+            says = explaining(p.captions, noted[-1]) if noted else None  # camera leaves the close view)
+            if says is not None:
+                span = (max(span[0], min(says.end, span[1] - tm.camera_least)), span[1])
         if span is None:
             return None
         d = round(min(tm.camera_move, span[1] - span[0]), 3)

@@ -23,6 +23,13 @@ DRAWN = 0.25
 being drawn (or shrinking away) shows little of itself at full opacity."""
 
 
+def seen_cards(items: Iterable[dict]) -> dict[str, list[float]]:
+    """The boxes of an inspect sample's cards seen (opacity at least `SEEN`), by id: what a camera
+    move carries, read by `scenes.render.pumps` (their widths) and `scenes.render.ramps` (their corners)."""
+    return {it["id"]: it["bbox"] for it in items
+            if it.get("role") == "card" and it.get("id") is not None and it.get("bbox") and it["opacity"] >= SEEN}
+
+
 @dataclass(frozen=True)
 class Blink:
     role: str

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Iterable
 
-from scenes.render.continuity import SEEN
+from scenes.render.continuity import seen_cards
 from scenes.storyboard.timings import default_timings
 
 PUMP_LEAST = 1.25
@@ -44,8 +44,7 @@ class Pump:
 
 
 def _widths(items: Iterable[dict]) -> dict[str, float]:
-    return {it["id"]: it["bbox"][2] - it["bbox"][0] for it in items
-            if it.get("role") == "card" and it.get("id") is not None and it.get("bbox") and it["opacity"] >= SEEN}
+    return {k: b[2] - b[0] for k, b in seen_cards(items).items()}
 
 
 def scale_steps(samples: Iterable[dict]) -> list[tuple[float, float]]:
