@@ -21,7 +21,7 @@ from scenes.draw.crossfade import cut, first_half, second_half
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.record import tag as record_tag, tagged
+from scenes.draw.record import opacity, tag as record_tag, tagged
 from scenes.draw.rides import TokenRides, arrow_id
 from scenes.layout.detail import Detail
 from scenes.layout.label_spots import inside
@@ -29,9 +29,9 @@ from scenes.layout.place import Box
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.turn_round import TurnRound
-from scenes.draw.visit_note import VisitNotes
+from scenes.draw.visit_note import VisitNotes, explained_past
 from scenes.draw.visuals import edge_arrow
-from scenes.storyboard.cues import Cue, CueKind
+from scenes.storyboard.cues import Cue, CueKind, writes_note
 
 Z_GLOW = -1  # behind cards: the glow shows around them, never over their labels
 
@@ -50,6 +50,7 @@ class BackwardWalk(View):
                  onscreen: OnScreen, frame: FreeFrame, focus: CameraFocus) -> None:
         super().__init__(ctx)
         self.cards, self.buckets, self.labels, self.onscreen, self.frame = graph, buckets, labels, onscreen, frame
+        self.focus = focus
         self.notes = VisitNotes(ctx, labels, onscreen, frame, focus)
         self.rides = TokenRides(ctx, labels, onscreen, frame)
 
@@ -170,8 +171,14 @@ class BackwardWalk(View):
         waiting = self.walk.tokens.pop(node, [])  # what rode in; it becomes the badge of the sum
         rode = list(waiting)
         merging: tuple[list[VGroup], VGroup] | None = None
-        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]  # gone before the new note shows
-        going, self.walk.visit_marks = self.walk.visit_marks, []
+        # the last visit's marks go before the new note shows; a visit that writes none (a leaf's)
+        # leaves the last note up while the caption explaining it runs (`explained_past`)
+        # (and still shown: one the camera took out of view would come back stale with it)
+        kept = [] if writes_note(self.ctx.plan.cues, cue) else [
+            m for m in self.walk.visit_marks if explained_past(m, cue.start) and opacity(m) > 0
+            and id(m) not in self.focus.faded]
+        going, self.walk.visit_marks = [m for m in self.walk.visit_marks if m not in kept], kept
+        out += [FadeOut(m, rate_func=first_half) for m in going]
         tags = [self.graph.tags[item]] if item in self.graph.tags else []  # the op's name above its card
         for s in sorted(cue.strings, key=lambda s: s.role == "grad"):  # the badge keeps clear of tags
             if s.role == "grad_fn" and not self.onscreen.card_shows(item, s.text):

@@ -89,7 +89,7 @@ class StepScratch:
     ``riding``, the routes tokens took in this step, each with its
     cue's start (two paths at once take two edges); ``ways``, each token's way (corners) and
     size, with its cue's start (tokens setting off together go round each other's ways where
-    they would ride over each other);
+    they would ride over each other), and ``rides`` their rides (one may wait for another);
     ``queued``, token id -> where a token that rides to a leaf in this step goes on to wait
     beside its bucket (it is not there yet). Scratch, not state: a beat's key must not hold when
     earlier tokens rode (:mod:`scenes.render.keys`)."""
@@ -99,6 +99,7 @@ class StepScratch:
     going: list[Animation] = field(default_factory=list)
     riding: list[tuple[Route, float]] = field(default_factory=list)
     ways: list[tuple[float, list[tuple[float, float]], tuple[float, float]]] = field(default_factory=list)
+    rides: list[tuple[float, Animation]] = field(default_factory=list)
     queued: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 

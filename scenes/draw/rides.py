@@ -122,9 +122,12 @@ class TokenRides(View):
                   if p is not product and opacity(p) >= MIN_SHOWN and getattr(tag_of(p), "text", None) == text]
         # and not over the tokens setting off with it (from one rule: ``4/9`` over ``8/3`` read ``4/93``)
         along = [(way, size) for at, way, size in step.ways if at == cue.start]
+        ahead = [m for at, m in step.rides if at == cue.start]
         move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product, off=others,
-                                  rest_off=self.labels.unseen_rings(self.onscreen.shown_ids()), along=along)
+                                  rest_off=self.labels.unseen_rings(self.onscreen.shown_ids()), along=along,
+                                  ahead=ahead)
         step.ways.append((cue.start, list(tok.way), (tok.width, tok.height)))
+        step.rides.append((cue.start, move))
         tok.move_to(move.path.get_start())
         anims = self._on_to_bucket(tok, move, cue, dst, step)
         self.walk.tokens.setdefault(cue.ids[1], []).append(tok)

@@ -15,13 +15,14 @@ from scenes.draw.crossfade import second_half
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds, ink_bounds
 from scenes.draw.labels import Z_PRODUCT, CardLabels
-from scenes.draw.onscreen import OnScreen
+from scenes.draw.onscreen import OnScreen, reading_back
 from scenes.draw.record import tag_of
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
 from scenes.layout.label_spots import free_note_centre, note_centre, own_note_centre
 from scenes.layout.place import Box, Layout, Point
 from scenes.layout.readable import value_size
+from scenes.storyboard.caption_events import explaining
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
@@ -76,6 +77,9 @@ class VisitNotes(View):
         space = t.spacing.item_gap * self.lay.scale / 3
         avoid += [(x0 - space, y0 - space, x1 + space, y1 + space)
                   for x0, y0, x1, y1 in (bounds(b) for b in self.walk.badges.values())]
+        # nor does a row end in a product just left of one, level with it: the badge reads as more
+        # of the product (dynamic_graph 1:1: the top h's seed `1` right of `h: 1/3 × 1/3 = [1/9]`)
+        avoid += [reading_back(bounds(b)) for b in self.walk.badges.values()]
         # and, where there is room, off what the walk's camera took out of view: it shows again
         # where it was once the camera moves on, and the note, moved with it, would cover it
         hidden = [r for r in self.onscreen.shown_rects(exclude=going, extra=marks, away=True) if r not in seen]
@@ -107,6 +111,8 @@ class VisitNotes(View):
             at = spot(block, own=False)
         assert at is not None  # note_centre always finds a spot
         self.labels.keep_inside(block.move_to([at[0], at[1], 0]))
+        says = explaining(self.ctx.plan.captions, cue)  # what it explains stays while said (`explained_past`)
+        block.explained_until = says.end if says is not None else cue.start
         self.walk.visit_marks.append(block)
         self.walk.products = {(cue.ids[0], k): ps for k, ps in products.items()}
         for product in (p for ps in products.values() for p in ps):  # over the copies that ride off
@@ -234,3 +240,11 @@ class VisitNotes(View):
         if not rows:
             return None
         return note_block(rows, t, owner=owner).scale(closer), products
+
+
+def explained_past(m: Mobject, at: float) -> bool:
+    """Whether ``m`` is a visit's note whose caption (`VisitNotes.place`: the one up as the visit
+    started) is still up at ``at``: it stays shown through the walk's next steps until then, a
+    leaf's visit and the camera's move to it too (REVIEW7 item 4: backward_walk 9:16's mul rule
+    faded as the camera closed on w2 under "and s gets the gradient times w2")."""
+    return getattr(m, "explained_until", 0.0) > at + 1e-6

@@ -121,3 +121,9 @@ def naming(captions: Iterable[CaptionSpan], cue: Cue, roles: Iterable[str] = ("a
     seqs = {s.seq for s in cue.strings if s.role in set(roles) and s.seq is not None}
     return next((c for c in sorted(captions, key=lambda c: c.start)
                  if c.end > cue.start and any(s.seq in seqs for s in c.strings)), None)
+
+
+def explaining(captions: Iterable[CaptionSpan], cue: Cue) -> CaptionSpan | None:
+    """The caption up as ``cue`` starts (None: none is): what a visit writes beside its node,
+    that caption explains, and it stays shown while the caption runs (REVIEW7 item 4)."""
+    return next((c for c in captions if c.start <= cue.start + 1e-6 < c.end), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from scenes.render.grammar import Palette, off_colour
 from scenes.render.inspect import sample_frames
-from scenes.render.named_view import in_view, left_named
+from scenes.render.named_view import in_view, left_named, notes_shown, rules_gone
 from scenes.render.none_said import NoneSaid
 from scenes.render.options import fps_of
 from scenes.render.takeaway import one_size, takeaway_up, unshown
@@ -110,3 +110,19 @@ class NamedLeaves:
         names = caption_names(self.case.plan.captions, self.case.plan.cues, index)
         return [f"{self.case.name} {self.case.aspect}: {x.describe()}"
                 for x in left_named(self.case.plan, names, self.seen)]
+
+
+class RulesKept:
+    """A visit's rule stays shown until the caption explaining it ends (`named_view.rules_gone`):
+    the camera closing on the next node took the mul rule away under "and s gets the gradient
+    times w2" (backward_walk 9:16, REVIEW7 item 4)."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.seen: list[tuple[float, frozenset[str]]] = []
+
+    def see(self, sample: dict) -> None:
+        self.seen.append((sample["time"], notes_shown(sample)))
+
+    def found(self) -> list[str]:
+        return [f"{self.case.name} {self.case.aspect}: {x.describe()}" for x in rules_gone(self.case.plan, self.seen)]
