@@ -101,6 +101,8 @@ def _check_ranges(theme: Theme, path: Path) -> None:
                 raise _fail(path, f"{group}.{name}", f"expected a value in [0, 1], got {v}")
     if not theme.pronounce.pace > 0:
         raise _fail(path, "pronounce.pace", f"expected a length_scale above 0 (1 is the voice's own pace), got {theme.pronounce.pace}")
+    if not 0 <= theme.pronounce.sentence_pause <= 5:
+        raise _fail(path, "pronounce.sentence_pause", f"expected seconds in [0, 5], got {theme.pronounce.sentence_pause}")
     if theme.proportions.caption_shrink_step >= 1.0:
         raise _fail(path, "proportions.caption_shrink_step", "must be below 1 or captions never shrink")
     for group in ("font_sizes", "strokes", "radii", "sizes", "spacing", "timings"):

@@ -211,7 +211,7 @@ class Timings:
     focus_move: float  # the camera moving to a beat's focus: cards and back
     camera_move: float  # the walk's camera moving in on a visit, on to the next, or out for the whole: at most
     camera_least: float  # and at least (it moves only in a pause the plan has)
-    camera_hold: float  # a close view held less than this before the walk's way out is not gone in to: no pump
+    camera_hold: float  # a close view held less than this: not gone in to before the way out, no closer before the next: no pump
     phrase_gap: float  # silence after a spoken phrase (scenes/storyboard/phrases.py)
     highlight_hold: float  # the walk's glow on a node, at least
     rule_hold: float  # a visit's rule and products on screen, at least
@@ -264,6 +264,7 @@ class Pronounce:
     code: dict[str, str]
     symbols: dict[str, str]
     pace: float  # a piper voice's length_scale: 1 is the model's own pace, more is slower
+    sentence_pause: float  # seconds of silence at least between two sentences a neural voice says in one phrase
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,10 @@ the phrase starts (:mod:`.phrases` lays the beat out from these bindings):
   (``Mul``, ``Pow``); an author's cue mark
   (:mod:`.cuemarks`) overrides both. A phrase bound to nothing takes the next step of cues in
   order, so the picture still changes as it starts. Bindings only move forward in the beat.
+- with a voice, numbers on the move: a cue carrying a number from card to card (``carries``, a
+  gradient token) whose number the phrase says lands as the number is said; a visit's outgoing
+  tokens whose number it does not say ride with the visit's phrase, landing as a word names
+  where they go and after the rule's words (:func:`_sent_at`), not under the next phrase.
 - lights: a phrase about a thing already drawn (its cue mark names a tensor no cue still to come
   shows) lights its card, and ``[[from L]]`` the walk's path from L (:mod:`.lights`), so the
   picture points at what is said even when the beat has nothing left to draw.
@@ -23,12 +27,12 @@ from typing import Sequence
 
 from .caption_events import CaptionEvent, CaptionSpan
 from .cuemarks import LAYER, PATH, op_word
-from .cues import Cue
+from .cues import Cue, cue_kind
 from .lights import Levels, layer, light_times, path
 from .logindex import LogIndex
 from .phrase_timing import Phrase
 from .placeholders import Shown
-from .steps import Steps
+from .steps import DECOR, Steps
 
 TO_KINDS = frozenset({"grad_travel", "edge_grow", "local_rule"})
 """Cue kinds whose first id is where they come from: they show or light their other ids."""
@@ -48,23 +52,32 @@ def _lit(c: Cue) -> tuple[str, ...]:
     return c.ids[1:] if c.kind in TO_KINDS else c.ids
 
 
-def _bindings(ph: Phrase, steps: Steps, floor: int, index: LogIndex, made: int
+def _bindings(ph: Phrase, steps: Steps, floor: int, index: LogIndex, made: int, voiced: bool = False
               ) -> list[tuple[int, int]]:
-    """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order."""
+    """``(step, char)`` pairs phrase ``ph`` is bound to, past step ``floor``, in step order;
+    ``voiced``: also the step carrying each number it says (:func:`_rides`)."""
     ev = ph.event
     marked = [(at, name) for at, name in ev.marks if not name.startswith((PATH, LAYER))]  # a path or layer binds no cue
-    if marked:
-        named = [(_named(name, steps, floor, index, made), at) for at, name in marked]
-        return _monotone([(k, at) for k, at in named if k is not None])
-    found: list[tuple[int, int]] = []
+    said: list[tuple[str, int]] = []
     pos = 0
-    for s in ev.strings:  # numbers: the first cue of the beat showing them, when it is still to come
+    for s in ev.strings:  # the numbers, where the phrase says them
         where = ev.text.find(s.text, pos)
         pos = where + len(s.text) if where >= 0 else pos
+        said.append((s.text, where))
+    rides: list[tuple[int, int]] = []
+    for text, where in said if voiced else []:
+        if where >= 0:
+            rides += [(k, where) for k in _rides(steps, text, floor, {k for k, _ in rides})]
+    if marked:
+        named = [(_named(name, steps, floor, index, made), at) for at, name in marked]
+        return _monotone([(k, at) for k, at in named if k is not None] + rides)
+    found: list[tuple[int, int]] = []
+    for text, where in said:  # numbers: the first cue of the beat showing them, when it is still to come
         hit = [steps.step[i] for i, c in enumerate(steps.cues)
-               if steps.step[i] >= 0 and any(x.text == s.text for x in c.strings)]
+               if steps.step[i] >= 0 and any(x.text == text for x in c.strings)]
         if hit and min(hit) > floor:
             found.append((min(hit), max(where, 0)))
+    found += rides
     if found:
         return sorted(found)
     for m in _WORD.finditer(ev.text):  # else the first tensor or op it names that is still to come
@@ -78,6 +91,38 @@ def _bindings(ph: Phrase, steps: Steps, floor: int, index: LogIndex, made: int
         if k is not None:
             return [(k, m.start())]
     return []
+
+
+def _rides(steps: Steps, number: str, floor: int, taken: set[int]) -> list[int]:
+    """The first step past ``floor`` and not ``taken`` that carries ``number`` from one card to
+    another (``carries``), as a list: said, the number rides as it is said (REVIEW7 7: the
+    ``8/3`` rode s -> z under "ReLU: z was positive", 3 s before "passes 8/3 through")."""
+    hits = [k for c, k in zip(steps.cues, steps.step) if k > floor and k not in taken
+            and cue_kind(c.kind).carries and any(x.text == number for x in c.strings)]
+    return [min(hits)] if hits else []
+
+
+def _leaving(steps: Steps, k: int, visit: int) -> bool:
+    """Whether step ``k`` only carries gradients away from the node step ``visit`` visits: the
+    visit's own consequence, said with the visit's words."""
+    nodes = {c.ids[0] for c in steps.in_step(visit) if c.kind == "visit"}
+    moving = [c for c in steps.in_step(k) if c.kind not in DECOR]
+    return bool(nodes and moving) and all(cue_kind(c.kind).carries and c.ids[0] in nodes for c in moving)
+
+
+def _sent_at(ph: Phrase, steps: Steps, k: int, after: int, index: LogIndex, made: int) -> float | None:
+    """Seconds into phrase ``ph`` a visit's outgoing gradients (step ``k``) ride when it does not
+    say their number: landing as a word after char ``after`` names where they go ("with respect
+    to yh", "b receives"), and not before the rule's words (``pow: d² → × 2d``) are said, since
+    they carry what the rule makes; None when neither is said (right after the visit)."""
+    ev, timing = ph.event, ph.timing
+    rules = [(a, a + len(s.text)) for s in ev.strings if s.field == "rule" for a in [ev.text.find(s.text)] if a >= 0]
+    to = {c.ids[1] for c in steps.in_step(k) if len(c.ids) > 1}
+    named = [m.start() for m in _TOKEN.finditer(ev.text.replace("`", " ")) if m.start() >= after
+             and not any(a <= m.start() < b for a, b in rules) and _names(m.group(0), to, set(), index, made)]
+    options = [timing.start_of(named[0]) - steps.arrival(k)] if named else []
+    options += [timing.start_of(b - 1) for a, b in rules if a >= after]
+    return max(options) if options else None
 
 
 def _named(name: str, steps: Steps, floor: int, index: LogIndex, made: int, loose: bool = False) -> int | None:
@@ -250,14 +295,14 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
     when a later phrase names what that step shows; so do a beat's first words that name
     nothing, so that they are not said under the last beat's line."""
     steps = Steps.of(cues)
-    bound = _bound(phrases, steps, index, made)
+    bound = _bound(phrases, steps, index, made, voiced)
     title = [k for k, ph in enumerate(phrases) if ph.event.style == "title" and not bound[k]]
     opens = [0] if phrases and not bound[0] and 0 not in title else []  # the beat's first words
     first = (title or opens)[:1]
     if first and steps.times and any(g and g[0][0] == 0 for g in bound[first[0] + 1:]):
         own = Steps.of(cues, own_first=True)
         if len(own.times) > len(steps.times):
-            steps, bound = own, _bound(phrases, own, index, made)
+            steps, bound = own, _bound(phrases, own, index, made, voiced)
             title += opens  # they take the code line leading into what a later phrase names
             # (backward_graph's "Each operation becomes its backward function:" was said
             # under the last beat's line, review 2)
@@ -283,7 +328,19 @@ def bind(phrases: list[Phrase], cues: list[Cue], index: LogIndex, made: int, voi
         elif voiced:
             got, by_name = _on_names(ph.event, got, steps, index, made)
             got = _monotone(got)
-            out.append([(s, ph.timing.start_of(at) - (0.0 if s in by_name else steps.reveal(s))) for s, at in got])
+            anchors = [(s, ph.timing.start_of(at) - (0.0 if s in by_name else max(steps.reveal(s), steps.arrival(s))))
+                       for s, at in got]
+            for j in range(len(got) - 2, -1, -1):  # a number shown, then carried on: shown as long before
+                (s, at), (ride, then) = got[j], got[j + 1]
+                if at == then and s not in by_name and steps.arrival(ride) > 0 and steps.arrival(s) == 0:
+                    anchors[j] = (s, anchors[j + 1][1] - (steps.times[ride] - steps.times[s]))
+            taken = {s for g in bound for s, _ in g}
+            while got[-1][0] + 1 < len(steps.times) and got[-1][0] + 1 not in taken \
+                    and _leaving(steps, got[-1][0] + 1, got[-1][0]):  # the visit's gradient leaves with its words
+                got.append((got[-1][0] + 1, got[-1][1]))  # (REVIEW7 7: sub's 4/3 rode to yh under the next phrase)
+                sent = _sent_at(ph, steps, got[-1][0], got[-2][1], index, made)
+                anchors.append((got[-1][0], anchors[-1][1] if sent is None else sent))
+            out.append(anchors)
         else:  # its first number as long before it as the Builder had it before the last
             lead = steps.times[got[-1][0]] - steps.times[got[0][0]]
             whole = steps.reveal(got[-1][0])
@@ -297,12 +354,13 @@ def lit_at(phrases: Sequence[Phrase], voiced: bool) -> list[float]:
     return light_times([ph.timing for ph in phrases], [ph.event.marks for ph in phrases], voiced)
 
 
-def _bound(phrases: list[Phrase], steps: Steps, index: LogIndex, made: int) -> list[list[tuple[int, int]]]:
+def _bound(phrases: list[Phrase], steps: Steps, index: LogIndex, made: int, voiced: bool = False
+           ) -> list[list[tuple[int, int]]]:
     """Each phrase's bindings ``(step, char)``, each phrase's past the one's before."""
     floor = -1
     out: list[list[tuple[int, int]]] = []
     for ph in phrases:
-        got = _bindings(ph, steps, floor, index, made)
+        got = _bindings(ph, steps, floor, index, made, voiced)
         out.append(got)
         if got:
             floor = got[-1][0]

@@ -11,6 +11,7 @@ from; ``network*`` cues name the unit or weight (tensor id) an autograd node bel
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Literal
 
 from .placeholders import Shown
@@ -55,7 +56,9 @@ class CueKind:
     named, so that it is readable when said. ``camera``: how it moves the camera, if it does:
     ``"glide"``, the graph glides to a new view and what the view leaves fades with the move
     (`scenes.draw.glide`); ``"frame"``, the whole graph grows into (or shrinks from) the room the
-    code pane frees.
+    code pane frees. ``carries``: it moves the number it shows from one card to another (a gradient
+    token riding an arrow); with a voice, a phrase saying that number starts it so that it lands as
+    the number is said, and a visit's phrase that does not say it takes it along after the visit.
     """
 
     name: str
@@ -68,6 +71,7 @@ class CueKind:
     walk_line: bool = False
     reveals: float = 0.0
     camera: Literal["", "glide", "frame"] = ""
+    carries: bool = False
 
 
 CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
@@ -84,7 +88,7 @@ CUE_KINDS: dict[str, CueKind] = {k.name: k for k in (
             "grad_fn, grad (grad_in; none at a bucket two or more met at), part (each gradient that met "
             "there, when two or more and not a bucket), rule (its words)",
             follows_line=True, walk_line=True),
-    CueKind("grad_travel", "(from node, to node)", "grad (grads_out[j])"),
+    CueKind("grad_travel", "(from node, to node)", "grad (grads_out[j])", carries=True),
     CueKind("local_rule", "(node, to node)",
             "in (grad_in), factor (each factor of the local derivative), out (grads_out[j]), target (name)"),
     CueKind("bucket_fill", "(accumulate node, leaf)",
@@ -166,3 +170,22 @@ GLIDES = frozenset(k.name for k in CUE_KINDS.values() if k.camera == "glide")
 
 BUILDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "bucket_appear"})
 """Cue kinds that draw a part of the graph: the graph is built once the last of them is done."""
+
+
+def writes_note(cues: Iterable[Cue], visit: Cue) -> bool:
+    """Whether ``visit`` writes a note beside its node: its rule's words, the gradients that met
+    there, a product (its ``local_rule`` cues, among ``cues``, start with it); a leaf's visit
+    writes none (its gradient waits by its bucket)."""
+    return any(s.role in ("rule", "part") for s in visit.strings) or any(
+        c.kind == "local_rule" and c.ids[0] == visit.ids[0] and abs(c.start - visit.start) < 1e-6 for c in cues)
+
+
+NOTE_STAYS = frozenset({"visit", "local_rule", "grad_travel", "camera", "emphasis", "dim", "light"})
+"""Cue kinds a visit's note stays through while the caption explaining it runs: the walk going on
+(a visit that writes no note of its own), its tokens riding, the camera, the lights."""
+
+
+def note_gives_way(cues: Iterable[Cue], c: Cue) -> bool:
+    """Whether the last visit's note gives way to cue ``c`` (of ``cues``): one about something
+    else than the walk (a bucket's fill, the code, a print), or a visit writing a note of its own."""
+    return c.kind not in NOTE_STAYS or (c.kind == "visit" and writes_note(cues, c))

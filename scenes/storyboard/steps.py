@@ -69,6 +69,15 @@ class Steps:
         return max([0.0] + [c.start - self.times[k] + cue_kind(c.kind).reveals * c.duration
                             for c in self.in_step(k) if cue_kind(c.kind).reveals > 0])
 
+    def carried(self, k: int) -> set[str]:
+        """The numbers step k's carrying cues (``carries``) move from one card to another."""
+        return {x.text for c in self.in_step(k) if cue_kind(c.kind).carries for x in c.strings}
+
+    def arrival(self, k: int) -> float:
+        """How long after ``times[k]`` the numbers step k carries have landed: a phrase saying
+        one starts the step that much before it says it."""
+        return max([0.0] + [c.start - self.times[k] + c.duration for c in self.in_step(k) if cue_kind(c.kind).carries])
+
     def length(self, k: int) -> float:
         """From ``times[k]`` to the end of step k's last cue."""
         return max([0.0] + [c.start + c.duration - self.times[k] for c in self.in_step(k)])

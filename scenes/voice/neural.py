@@ -119,15 +119,46 @@ def _load(model: str, digest: str) -> Any:
     return PiperVoice(config=PiperConfig.from_dict(config), session=_SeededSession(session, noise))  # type: ignore[arg-type]
 
 
-def phoneme_times(chunks: list[Any]) -> list[tuple[str, int, int]] | None:
+QUIET_DB = -50.0
+"""A 10 ms window under this RMS (dBFS) is silence: where a sentence's sound ends and begins."""
+
+
+def _quiet(samples: np.ndarray, rate: int, from_end: bool) -> int:
+    """How many samples at the start (or end) of ``samples`` are silence: whole 10 ms windows
+    under :data:`QUIET_DB`."""
+    hop = max(1, rate // 100)
+    x = samples[::-1] if from_end else samples
+    n = len(x) // hop
+    if n == 0:
+        return len(x)
+    rms = np.sqrt((x[:n * hop].reshape(n, hop).astype(np.float64) ** 2).mean(axis=1))
+    loud = np.flatnonzero(rms >= 10 ** (QUIET_DB / 20))
+    return int(loud[0]) * hop if len(loud) else len(x)
+
+
+def pauses(chunks: list[Any], rate: int, pause: float) -> list[int]:
+    """Samples of silence put before each chunk (a sentence) so that at least ``pause`` seconds
+    pass between the last sound of one sentence and the first of the next (piper ends one and
+    starts the next 0.25-0.48 s apart, under a comma's pause: a learner hears one run-on
+    sentence, REVIEW7 6); none before the first."""
+    out = [0] * len(chunks)
+    for k in range(1, len(chunks)):
+        was = _quiet(chunks[k - 1].audio_float_array, rate, True) + _quiet(chunks[k].audio_float_array, rate, False)
+        out[k] = max(0, int(round(pause * rate)) - was)
+    return out
+
+
+def phoneme_times(chunks: list[Any], before: list[int] | None = None) -> list[tuple[str, int, int]] | None:
     """Each sounded phoneme of the phrase with its first and past-last sample, and a ``" "``
     entry at each word boundary, from piper's per-phoneme sample counts; None when a chunk has no
-    alignments. A chunk (a sentence) starts where the last one's samples end."""
+    alignments. A chunk (a sentence) starts where the last one's samples end, after the
+    ``before`` samples of silence put in front of it (:func:`pauses`)."""
     out: list[tuple[str, int, int]] = []
     base = 0
-    for chunk in chunks:
+    for k, chunk in enumerate(chunks):
         if chunk.phoneme_alignments is None:
             return None
+        base += before[k] if before else 0
         at = base
         for a in chunk.phoneme_alignments:
             p, n = a.phoneme, int(a.num_samples)
@@ -141,7 +172,7 @@ def phoneme_times(chunks: list[Any]) -> list[tuple[str, int, int]] | None:
 
 
 def word_spans(chunks: list[Any], words: list[str], phonemize: Callable[[str], list[str]],
-               rate: int) -> tuple[tuple[float, float], ...] | None:
+               rate: int, before: list[int] | None = None) -> tuple[tuple[float, float], ...] | None:
     """Each of ``words`` (the spoken text split on spaces) timed by piper's alignments.
 
     When piper's words are the words given (one phoneme group between spaces each), each group
@@ -149,7 +180,7 @@ def word_spans(chunks: list[Any], words: list[str], phonemize: Callable[[str], l
     two letters): then each word is phonemised alone and the phrase's phonemes are matched to
     those (difflib), so a phoneme's samples go to the word it came from; a word that got none
     takes no time where the word before it ended."""
-    times = phoneme_times(chunks)
+    times = phoneme_times(chunks, before)
     if times is None:
         return None
     groups: list[list[tuple[str, int, int]]] = [[]]
@@ -186,10 +217,11 @@ class NeuralVoice(Voice):
     """A piper model said through :func:`_load`; the model is loaded at the first miss of the cache."""
 
     def __init__(self, name: str, model: Path, pronunciation: Pronunciation, cache: SpeechCache | None = None,
-                 length_scale: float | None = None) -> None:
+                 length_scale: float | None = None, sentence_pause: float = 0.0) -> None:
         super().__init__(name, pronunciation, cache)
         self.model = model
         self.length_scale = length_scale
+        self.sentence_pause = sentence_pause
 
     def model_digest(self) -> str:
         return file_digest(self.model) + file_digest(Path(f"{self.model}.json"))
@@ -198,7 +230,7 @@ class NeuralVoice(Voice):
         import piper
 
         return {"engine": "piper-tts " + getattr(piper, "__version__", "1.8"), "length_scale": self.length_scale,
-                "noise": "numpy default_rng seeded by phoneme ids"}
+                "noise": "numpy default_rng seeded by phoneme ids", "sentence_pause": self.sentence_pause}
 
     def warm(self) -> None:
         """The model loaded (a second or more), once per process."""
@@ -216,9 +248,18 @@ class NeuralVoice(Voice):
             chunks = list(voice.synthesize(text, SynthesisConfig(length_scale=self.length_scale),
                                            include_alignments=True))
             rate = chunks[0].sample_rate if chunks else voice.config.sample_rate
-            spans = word_spans(chunks, text.split(" "), phonemize, rate)
-        samples = np.concatenate([c.audio_float_array for c in chunks]) if chunks else np.zeros(0, np.float32)
+            before = pauses(chunks, rate, self.sentence_pause)
+            spans = word_spans(chunks, text.split(" "), phonemize, rate, before)
+        parts = [p for c, n in zip(chunks, before) for p in (np.zeros(n, np.float32), c.audio_float_array)]
+        samples = np.concatenate(parts) if parts else np.zeros(0, np.float32)
         return Said(samples.astype(np.float32), rate, spans)
+
+
+def sentence_pause() -> float:
+    """The theme's least silence between two sentences a piper voice says in one phrase."""
+    from scenes.theme import load_theme
+
+    return load_theme().pronounce.sentence_pause
 
 
 def pace() -> float:
@@ -231,10 +272,11 @@ def pace() -> float:
 
 
 def joe(pronunciation: Pronunciation, cache: SpeechCache | None = None) -> NeuralVoice:
-    """The ``neural`` voice: joe (US English, medium quality), at the theme's pace."""
-    return NeuralVoice("neural", joe_model(), pronunciation, cache, length_scale=pace())
+    """The ``neural`` voice: joe (US English, medium quality), at the theme's pace and sentence pause."""
+    return NeuralVoice("neural", joe_model(), pronunciation, cache, length_scale=pace(), sentence_pause=sentence_pause())
 
 
 def own(model: Path, pronunciation: Pronunciation, cache: SpeechCache | None = None) -> NeuralVoice:
     """An author's own piper model (its sha256 is part of the voice's key), at the theme's pace."""
-    return NeuralVoice(f"model:{model.name}", model, pronunciation, cache, length_scale=pace())
+    return NeuralVoice(f"model:{model.name}", model, pronunciation, cache, length_scale=pace(),
+                       sentence_pause=sentence_pause())

@@ -223,3 +223,36 @@ def visits_off_names(p: Plan, said: Callable[[str], Timing], index: LogIndex, ne
         if abs(c.start - word) > near + EPS:
             out.append(f"{c.text('grad_fn')} visit at {c.start:.2f}, named at {word:.2f} in '{s.text}'")
     return checked, out
+
+
+def rides_off_words(p: Plan, said: Callable[[str], Timing], near: float = 0.3) -> tuple[int, list[str]]:
+    """The cues that carry a number from one card to another (``carries``: a gradient token)
+    whose number a caption of their beat says, and which neither start within ``near`` s of
+    such a word nor land there: each must start at the word or at most its own length before
+    it (it lands as the number is heard), each phrase timed by ``said``; and how many were
+    measured (REVIEW7 7: backward_walk's ``8/3`` rode s -> z under "ReLU: z was positive", 3 s
+    before "passes 8/3 through")."""
+    from scenes.storyboard.cues import cue_kind
+
+    out, checked = [], 0
+    for c in p.cues:
+        if not cue_kind(c.kind).carries:
+            continue
+        numbers = {x.text for x in c.strings}
+        words = [s.said + said(s.text).start_of(at) for s in p.captions if s.beat == c.beat
+                 for x in s.strings if x.field != "rule" and x.text in numbers
+                 for at in _places(s.text, x.text)]
+        if not words:
+            continue
+        checked += 1
+        if not any(w - c.duration - near - EPS <= c.start <= w + near + EPS for w in words):
+            out.append(f"{c.kind} {'/'.join(numbers)} {'->'.join(c.ids)} at {c.start:.2f}, said at "
+                       + ", ".join(f"{w:.2f}" for w in sorted(set(words))))
+    return checked, out
+
+
+def _places(text: str, token: str) -> list[int]:
+    """Where ``token`` stands in ``text`` as a word of its own (not inside ``14/3``)."""
+    import re
+
+    return [m.start() for m in re.finditer(rf"(?<![\w/.]){re.escape(token)}(?![\w/])", text)]

@@ -14,8 +14,8 @@ from scenes.storyboard.timings import PlanTimings
 from scenes.voice.speech import Timing, Word
 from tests.clips import CLIPS
 from scenes.storyboard.timings import BLINK
-from tests.storyboard.phrase_metrics import (Follow, follow, held_long, rules_apart, still_stretches, uncaptioned,
-                                            visits_off_names)
+from tests.storyboard.phrase_metrics import (Follow, follow, held_long, rides_off_words, rules_apart,
+                                            still_stretches, uncaptioned, visits_off_names)
 
 TM = PlanTimings()
 
@@ -139,6 +139,38 @@ def test_with_a_voice_a_visit_comes_as_its_node_is_named(name: str) -> None:
     assert off == []
     assert rules_apart(p, said=_said) == []
     assert measured >= 3
+
+
+def test_with_a_voice_a_number_rides_as_it_is_said() -> None:
+    """Voiced, a cue carrying a number from card to card (a gradient token) whose number a
+    caption of its beat says starts on that word, or at most its own length before it, so that
+    it lands as the number is heard (before, with the neural voice: backward_walk's ``8/3`` rode
+    s -> z under "ReLU: z was positive", 3 s before "passes 8/3 through"; the ``4/9`` reached w2
+    2.5 s before "w2 gets 4/9"). Over the nine clips' plans, each phrase timed by ``_said``."""
+    checked, off = 0, []
+    for name in CLIPS:
+        n, bad = rides_off_words(_plan(name, speak=_said), _said)
+        checked, off = checked + n, off + [f"{name}: {b}" for b in bad]
+    assert off == []
+    assert checked >= 5
+
+
+def test_with_a_voice_a_visits_gradient_leaves_with_its_words() -> None:
+    """Voiced, the gradient a visit sends on, its number unsaid, rides while the visit's phrase
+    is said, not under the next phrase, landing as the words name where it goes, and not before
+    the phrase has said the rule that made it (before, with the neural voice: backward_walk's
+    ``4/3`` rode sub -> yh under "The path to y is skipped")."""
+    p = _plan("backward_walk", speak=_said)
+    sub = next(s for s in p.captions if s.text.startswith("Sub:"))
+    travel = next(c for c in p.cues if c.kind == "grad_travel" and c.beat == sub.beat)
+    assert sub.said <= travel.start and travel.start + travel.duration <= sub.said + _said(sub.text).duration
+    yh = sub.said + _said(sub.text).start_of(sub.text.index("yh"))
+    assert travel.start + travel.duration == pytest.approx(yh, abs=1e-3)
+    p = _plan("leaf_nodes", speak=_said)
+    pow_ = next(s for s in p.captions if "pow: d²" in s.text)
+    visit = next(c for c in p.cues if c.kind == "visit" and c.text("grad_fn") == "PowBackward0")
+    travel = next(c for c in p.cues if c.kind == "grad_travel" and c.ids[0] == visit.ids[0])
+    assert travel.start >= pow_.said + _said(pow_.text).start_of(pow_.text.index("2d")) - 1e-3
 
 
 def test_a_visits_rule_stays_while_it_is_read_and_the_glow_is_no_flash(plans: dict[str, Plan]) -> None:
