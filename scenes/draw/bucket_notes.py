@@ -9,7 +9,7 @@ going as a gradient sets off for the bucket (`gradient_coming`). Nothing here ca
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property
 
 from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
@@ -17,15 +17,20 @@ from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.drop import DROP, FADE_LEAD
+from scenes.draw.fade_times import span
 from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.glide import Beside
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
+from scenes.draw.record import tag_of
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visuals import arrow_reach, formula, note_block
 from scenes.layout.label_sides import LABEL_REACH
+from scenes.layout.focus import inside
 from scenes.layout.label_spots import NONE_WORDS_GAP, form_spot
 from scenes.layout.place import Box
 from scenes.storyboard.placeholders import Shown
+from scenes.theme import Rect
 
 
 class BucketNotes(View):
@@ -64,15 +69,18 @@ class BucketNotes(View):
 
     def _placed_note(self, box: Box, rows: list[str], going: list[Mobject], coming: list[Mobject],
                      later: bool = False, wraps: tuple[bool | None, ...] = (None, False, True),
-                     snug: float = 1.0, reach: float = 0.0) -> tuple[VGroup, list[VGroup], int]:
+                     snug: float = 1.0, reach: float = 0.0,
+                     seen: list[Rect] | None = None) -> tuple[VGroup, list[VGroup], int]:
         """The note of ``rows`` beside the bucket ``box``, placed as `sums_note` says (``wraps``:
         the forms tried, in order; ``snug``: its gap to the bucket, a share of the items' gap;
-        ``reach``: a label's, standing by no other card nearer, `label_spots.faces_other`);
-        its lines and how many of them the first row took."""
+        ``reach``: a label's, standing by no other card nearer, `label_spots.faces_other`;
+        ``seen``: what it keeps off, where that is not what is shown now: as a camera's move
+        will show it, `follow_view`); its lines and how many of them the first row took."""
         t = self.theme
         lo, _, hi, _ = self.frame.free_rect()
         lay = self.onscreen.shown_layout(box)  # judged by the cards drawn, not a freed graph's places
-        avoid = self.frame.pane_bounds() + self.frame.frame_marks() + self.onscreen.shown_rects(exclude=going, extra=coming)
+        shown = self.onscreen.shown_rects(exclude=going, extra=coming) if seen is None else seen
+        avoid = self.frame.pane_bounds() + self.frame.frame_marks() + shown
         if later and self.ctx.state.code.pane is not None:
             avoid += [self.ctx.spec.code] + self.frame.console_reach()
         if self.walk.wave is not None:  # the glow round the bucket as it fills: the sum starts clear of it
@@ -115,11 +123,47 @@ class BucketNotes(View):
         self.ctx.record(name)
         self.ctx.record(after)
         said = f"{name.text}.grad {self.theme.labels.name_value} {after.text}"
-        # two lines first, as yh's note; closer to the bucket than a sum (`NONE_WORDS_GAP`)
-        reach = LABEL_REACH * formula(said, self.theme, size=self.theme.font_sizes.bucket_sum).height  # a label's
-        block, _, _ = self._placed_note(box, [said], [], [], wraps=(False, None), snug=NONE_WORDS_GAP, reach=reach)
+        block = self._words(box, said)
         self.graph.none_words[leaf] = block
         return [FadeIn(block, rate_func=second_half)]
+
+    def _words(self, box: Box, said: str, wraps: tuple[bool | None, ...] = (False, None),
+               seen: list[Rect] | None = None) -> VGroup:
+        """The words ``said`` (``w.grad = None``) placed beside the bucket ``box``: two lines first, as
+        yh's note; closer to the bucket than a sum (`NONE_WORDS_GAP`); ``seen``: as `_placed_note`."""
+        reach = LABEL_REACH * formula(said, self.theme, size=self.theme.font_sizes.bucket_sum).height  # a label's
+        block, _, _ = self._placed_note(box, [said], [], [], wraps=wraps, snug=NONE_WORDS_GAP, reach=reach, seen=seen)
+        return block
+
+    def follow_view(self, anims: Anims, landed: Callable[[Mobject], Rect | None], seen: list[Rect]) -> Anims:
+        """``anims`` (a walk camera's move) with the buckets' ``w.grad = None`` words placed for the
+        view it moves to (``landed``: where the move puts a shape of the graph, None where it
+        leaves the view; ``seen``: what shows once it is over, the words but). They were set beside
+        their bucket for the view they were written in: carried with a move that scales the graph,
+        they are scaled too, and may be carried over the caption (dynamic_graph: written in the
+        close view on w at 90.5 s, under its bucket, and carried with it as the camera drew back
+        home at 92.7 s, over the caption's top at 16:9, under 9 px at 9:16). Where the move scales
+        them or carries them out of the free frame, they are placed anew beside where their bucket
+        lands, at their size, and go there beside it (`Beside`)."""
+        out = list(anims)
+        free = self.frame.free_rect()
+        for leaf, words in list(self.graph.none_words.items()):
+            bucket, box = self.graph.buckets.get(leaf), self.ctx.layout.boxes.get(f"bucket:{leaf}")
+            to, at, now = landed(words), (landed(bucket) if bucket is not None else None), bounds(words)
+            if box is None or bucket is None or to is None or at is None or now[3] <= now[1]:
+                continue  # (out of view after the move: they go with their bucket)
+            if abs((to[3] - to[1]) / (now[3] - now[1]) - 1.0) < 1e-3 and inside(to, free):
+                continue  # a pan carries them as they are
+            rows = [_said(r) for r in words.submobjects]
+            form = (False, None) if len(rows) > 1 else (None, False)  # the form they have first
+            block = self._words(box, " ".join(rows), form, seen)
+            out = [a for a in out if a.mobject is not words]
+            if [_said(r) for r in block.submobjects] == rows:  # the same lines: each glyph goes to itself
+                out.append(Beside(words, block, bucket, at))
+            else:  # set otherwise there: the one fades where it is as the other comes in where it lands
+                out += [FadeOut(words, rate_func=span(0.0, 0.6)), FadeIn(block, rate_func=span(0.4, 1.0))]
+                self.graph.none_words[leaf] = block
+        return out
 
     @cached_property
     def leaf_of_node(self) -> dict[str, str]:
@@ -135,6 +179,12 @@ class BucketNotes(View):
         """The ``w.grad = None`` words go as a number is written in the bucket."""
         words = self.graph.none_words.pop(leaf, None)
         return [FadeOut(words)] if words is not None else []
+
+
+def _said(row: VGroup) -> str:
+    """The words of a note's row (its first part's text)."""
+    t = tag_of(row.submobjects[0]) if row.submobjects else None
+    return t.text or "" if t is not None else ""
 
 
 def wrapped(row: str, tall: bool = False) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from manim import Animation, Mobject, UpdateFromAlphaFunc, smooth
+from manim import Animation, Mobject, Transform, UpdateFromAlphaFunc, smooth
 from manim.utils.rate_functions import linear
 
 from scenes.draw.fade_times import fades_by, gone_by, span
@@ -154,6 +154,59 @@ def glide_out(m: Mobject, way: Way, rate: Callable[[float], float], until: float
         _carry(at, way(rate(alpha) if faded >= 1.0 else min(rate(alpha), until)))
 
     return Driven(m, step, rate_func=linear)
+
+
+class Beside(Transform):
+    """``m`` carried beside ``anchor`` through a camera move, turning into ``target`` (``m``'s
+    words placed anew beside where the move puts ``anchor``; ``landed``: its box there): its
+    offset from the anchor's centre, read on every frame after the anchor's own step (the play
+    steps its animations in order: this one comes after the move's), and its size go smoothly
+    from what they are to ``target``'s, never over the anchor: where the way between the two
+    offsets would cross it (from under a bucket to its left), further out along it, as far off
+    as the nearer of the two ends (`_clear_of`). The same words at another size and place keep
+    their glyphs, each taken to itself."""
+
+    def __init__(self, m: Mobject, target: Mobject, anchor: Mobject, landed: tuple[float, float, float, float]) -> None:
+        self.anchor = anchor
+        self.was = m.get_center()[:2] - anchor.get_center()[:2]
+        self.will = target.get_center()[:2] - np.array([(landed[0] + landed[2]) / 2, (landed[1] + landed[3]) / 2])
+        self.gap = min(_gap_off(self.was, (m.width, m.height), (anchor.width, anchor.height)),
+                       _gap_off(self.will, (target.width, target.height), (landed[2] - landed[0], landed[3] - landed[1])))
+        super().__init__(m, target, rate_func=smooth)
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        super().interpolate_mobject(alpha)
+        r = self.rate_func(alpha)
+        off = _clear_of(self.was + (self.will - self.was) * r, (self.mobject.width, self.mobject.height),
+                        (self.anchor.width, self.anchor.height), max(0.0, self.gap))
+        at = self.anchor.get_center()[:2] + off
+        self.mobject.shift(np.array([*at, 0.0]) - self.mobject.get_center())
+
+
+def _gap_off(off: np.ndarray, size: tuple[float, float], other: tuple[float, float]) -> float:
+    """How far a box of ``size`` centred ``off`` from the centre of a box of size ``other`` stands
+    clear of it (its larger gap across or up; under 0: they overlap).
+
+    >>> float(_gap_off(np.array([0.0, -2.0]), (1.0, 1.0), (2.0, 2.0)))
+    0.5
+    """
+    return float(max(abs(off[0]) - (size[0] + other[0]) / 2, abs(off[1]) - (size[1] + other[1]) / 2))
+
+
+def _clear_of(off: np.ndarray, size: tuple[float, float], other: tuple[float, float], gap: float) -> np.ndarray:
+    """``off`` taken out along itself, as little as needed, for a box of ``size`` centred there to
+    stand ``gap`` clear of a box of size ``other`` centred at the origin (`_gap_off`).
+
+    >>> [float(v) for v in _clear_of(np.array([-1.0, -1.0]), (1.0, 1.0), (2.0, 2.0), 0.5)]
+    [-2.0, -2.0]
+    >>> [float(v) for v in _clear_of(np.array([0.0, -3.0]), (1.0, 1.0), (2.0, 2.0), 0.5)]
+    [0.0, -3.0]
+    """
+    if _gap_off(off, size, other) >= gap - 1e-9:
+        return off
+    need = [(s + o) / 2 + gap for s, o in zip(size, other)]
+    k = min((n / abs(v) for n, v in zip(need, off) if abs(v) > 1e-9), default=1.0)
+    return off * max(1.0, k)
 
 
 def colours(m: Mobject) -> Colours:

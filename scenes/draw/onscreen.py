@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
-from manim import Mobject, VGroup, VMobject
+from manim import Animation, Mobject, VGroup, VMobject, smooth
 
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
 from scenes.draw.context import DrawContext, StepScratch, View
@@ -25,7 +25,7 @@ from scenes.draw.reading import READS_ON
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
-from scenes.layout.detour import dense, hidden_spans, nearest_free, ride_path
+from scenes.layout.detour import dense, hidden_spans, nearest_free, ride_path, set_off_after
 from scenes.layout.label_spots import rect_around, route_ends
 from scenes.layout.place import Box, Layout
 from scenes.draw.visuals.edges import arrow_length
@@ -78,6 +78,18 @@ def reading_run(box: Rect) -> Rect:
     it reads as more of it, `READS_ON` of its heights (`reading.reads_with`)."""
     left, bottom, right, top = box
     return (left, bottom, right + READS_ON * (top - bottom), top)
+
+
+def reading_back(box: Rect) -> Rect:
+    """``box`` (a badge waiting) and the run left of it where a number ending there, level with it,
+    reads it as more of that number, `READS_ON` of its heights (`reading.reads_with`, the other
+    way round from `reading_run`).
+
+    >>> reading_back((10.0, 0.0, 20.0, 5.0))
+    (-10.0, 0.0, 20.0, 5.0)
+    """
+    left, bottom, right, top = box
+    return (left - READS_ON * (top - bottom), bottom, right, top)
 
 
 def at_end(t: float) -> float:
@@ -201,12 +213,13 @@ class OnScreen(View):
                 out.append(reading_run(bounds(value)))
         return out
 
-    def result_runs(self) -> list[Rect]:
+    def result_runs(self, but: Mobject | None = None) -> list[Rect]:
         """Where a number would read as more of a visible rule's result, the product pill ending a
-        row of a visit's note (`reading_run`): a token waits off them, as off a card's value
-        (`value_runs`; grad_accumulation's waiting 3 beside the rule's ``= 3``)."""
+        row of a visit's note (`reading_run`), but the product ``but`` (the one a token leaves: it
+        sets off inside its run): a token waits off them, as off a card's value (`value_runs`;
+        grad_accumulation's waiting 3 beside the rule's ``= 3``, the other row's product)."""
         return [reading_run(bounds(p)) for ps in self.walk.products.values() for p in ps
-                if p.width > 0 and opacity(p) >= MIN_OPACITY]
+                if p is not but and p.width > 0 and opacity(p) >= MIN_OPACITY]
 
     def card_shows(self, item: str, text: str) -> bool:
         """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
@@ -221,7 +234,8 @@ class OnScreen(View):
     def ride(self, tok: VGroup, start: np.ndarray, ride: VMobject, exclude: Sequence[Mobject], step: StepScratch,
              settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
              off: Sequence[Rect] = (), rest_off: Sequence[Rect] = (),
-             along: Sequence[tuple[list[tuple[float, float]], tuple[float, float]]] = ()) -> RideBehind:
+             along: Sequence[tuple[list[tuple[float, float]], tuple[float, float]]] = (),
+             ahead: Sequence[Animation] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -234,7 +248,9 @@ class OnScreen(View):
         (`RideBehind`). ``off``: more to keep off (the ways of tokens gliding with it); ``rest_off``:
         more it may pass but not wait on (the ring of a node drawn with no card, at its visit);
         ``along``: the ways (corners) and sizes of tokens setting off with it: where it would ride
-        over one of them at the same time, its way round its note goes round theirs too."""
+        over one of them at the same time, it waits under its product for them to pass, or where
+        one token sets off with it (``ahead``: its ride) that one waits for it, each then riding
+        its own way; else its way round its note goes round theirs too."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -254,11 +270,12 @@ class OnScreen(View):
                     clear=t.spacing.edge_clearance / 2, settle=settle,
                     rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
                     + self.arrowheads() + self._heads() + self.value_runs()
-                    + (self.result_runs() if under is None else [])  # a token waiting by a bucket
+                    + self.result_runs(but=under)
                     + waits + list(rest_off))
         plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
                         and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
         corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
+        wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
         shown_over = keep_off + waits
         if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
             # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
@@ -267,16 +284,25 @@ class OnScreen(View):
             if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
                 corners, shown_over = way, keep_off
             if along and hidden_spans(corners, size, [], grid["step"], list(along)):  # over one setting off with it
+                # (4/9 over 8/3, from the end of yh's rule, read 4/93): it waits under its product for them to
+                # pass, then rides its own way; where no wait clears them, it goes round their ways
+                wait = set_off_after(corners, size, list(along), grid["step"], smooth)
+                if wait is None and len(ahead) == 1 == len(along):  # (one in front, in the same lane, lets it pass)
+                    theirs = set_off_after(along[0][0], along[0][1], [(corners, size)], grid["step"], smooth)
+                    if theirs is not None:
+                        ahead[0].rate_func, wait = _after(theirs), 0.0
                 apart = [rect_around(x, y, s, 0.0) for w, s in along for x, y in dense(w, grid["step"])]
                 way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft + apart, **grid)
-                if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
-                    corners, shown_over = way, keep_off  # (4/9 over 8/3, from the end of yh's rule, read 4/93)
+                if wait is None and _length(way) <= LONG_WAY * _length(corners) and not _backs_away(
+                        way, BACK_OFF * size[1]):
+                    corners, shown_over = way, keep_off
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         tok.way = corners
         path = VMobject()
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
         hidden = hidden_spans(corners, size, shown_over, size[1] * t.proportions.ride_grid)
-        return RideBehind(tok, path, hidden, under=reading_run(bounds(under)) if under is not None else None)
+        return RideBehind(tok, path, hidden, under=reading_run(bounds(under)) if under is not None else None,
+                          rate_func=_after(wait))
 
     def _crossed(self, leaves: Sequence[Mobject], under: Mobject | None) -> list[Rect]:
         """Where each of ``leaves`` shows, a token may cross it but goes round it where it can:
@@ -308,3 +334,13 @@ class OnScreen(View):
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
         return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves, under=under, off=off)
+
+
+def _after(wait: float | None) -> Callable[[float], float]:
+    """A ride's rate (Manim's ``smooth``) that first waits ``wait`` of its time (None: none).
+
+    >>> [float(_after(w)(t)) for w, t in ((0.5, 0.25), (0.5, 1.0), (None, 0.5))]
+    [0.0, 1.0, 0.5]
+    """
+    w = wait or 0.0
+    return lambda t: smooth(min(1.0, max(0.0, (t - w) / (1.0 - w))))

@@ -90,16 +90,22 @@ def test_the_grown_layout_is_larger_and_keeps_its_arrows_on_their_cards(name: st
             assert off1 == pytest.approx((off0[0] * s.k, off0[1] * s.k)), (r0.src, r0.dst)
 
 
+def _home_and_free(name: str, aspect: str):  # type: ignore[no-untyped-def]
+    """The theme, the clip's layout at home as the render draws it, and the frame the whole view
+    may take: the safe frame above the caption's margin."""
+    theme = load_theme()
+    checked = load(storyboard_path(name))
+    spec = theme.aspect(aspect)
+    _, home = laid_out_at(checked, plan_of(checked), aspect)
+    safe = theme.safe_rect(spec)
+    return theme, home, (safe[0], spec.caption[3] + spec.margin, safe[2], safe[3])
+
+
 def test_a_pane_at_any_height_over_the_graph_leaves_it_room_to_grow() -> None:
     """A tall graph under the lit line's pane grows until its top card's op name touches the
     pane's foot: touching is no overlap, wherever the foot lies (once, at 9:16, grad_accumulation's
     graph did not grow at all where a rounding error put that touch a hair into the pane)."""
-    theme = load_theme()
-    checked = load(storyboard_path("grad_accumulation"))
-    spec = theme.aspect("9:16")
-    _, home = laid_out_at(checked, plan_of(checked), "9:16")
-    safe = theme.safe_rect(spec)
-    free = (safe[0], spec.caption[3] + spec.margin, safe[2], safe[3])
+    theme, home, free = _home_and_free("grad_accumulation", "9:16")
     top = graph_bounds(home)[3] + tag_reach(theme, home.scale)
     stuck = []
     for i in range(60):  # pane feet from just over the graph to the frame's top
@@ -109,6 +115,44 @@ def test_a_pane_at_any_height_over_the_graph_leaves_it_room_to_grow() -> None:
                       theme.layout.whole_stretch) is None and foot - top > 0.1 * (free[3] - free[1]):
             stuck.append(round(foot, 3))
     assert not stuck
+
+
+def test_the_views_kept_from_one_search_give_the_next_its_own_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`clear_view` handed the views it worked out before (``seen``, as the whole cue's search asks
+    again and again with the pane and the legend elsewhere) answers, to the last bit, as it does
+    afresh, with the lit line's pane over parts of the frame's top and a legend low on either
+    side or none; and works out fewer views."""
+    import scenes.layout.whole as whole
+
+    theme, home, free = _home_and_free("backward_walk", "16:9")
+    worked = {"afresh": 0, "kept": 0}
+    counting = ["afresh"]
+    view = whole.whole_view
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        worked[counting[0]] += 1
+        return view(*args)
+    monkeypatch.setattr(whole, "whole_view", counted)
+    seen: whole.Views = {}
+    answers = set()
+    w, h = free[2] - free[0], free[3] - free[1]
+    for i in range(4):  # a pane of the lit line across part of the frame's top, a legend low on a side
+        for j in range(4):
+            pane = (free[0], free[3] - h * (0.15 + 0.1 * i), free[0] + w * (0.3 + 0.15 * j), free[3])
+            low_left = (free[0], free[1], free[0] + w * 0.2, free[1] + h * 0.3)
+            low_right = (free[2] - w * 0.2, free[1], free[2], free[1] + h * 0.3)
+            for keep in ([pane], [pane, low_left], [pane, low_right]):
+                args = (home, free, keep, tag_reach(theme, home.scale), theme.layout.whole_zoom,
+                        theme.layout.whole_stretch)
+                counting[0] = "afresh"
+                fresh = clear_view(*args)
+                counting[0] = "kept"
+                kept = clear_view(*args, seen)
+                assert (kept is None) == (fresh is None)
+                if fresh is not None and kept is not None:
+                    assert (vars(kept[0]), kept[1]) == (vars(fresh[0]), fresh[1])
+                    answers.add(fresh[1])
+    assert len(answers) > 1 and 0 < worked["kept"] < worked["afresh"] / 2, (answers, worked)
 
 
 def _spread_by_extent(boxes, k: float, axis: int, room: float, most: float) -> float:
