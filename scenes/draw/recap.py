@@ -30,6 +30,7 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import opacity, tag
 from scenes.draw.visuals import label
 from scenes.draw.visuals.baseline import baseline, on_baseline
+from scenes.draw.visuals.glyphs import word_space
 from scenes.layout.detour import clear_of, nearest_free
 from scenes.layout.label_spots import rect_around
 from scenes.layout.readable import value_size
@@ -69,9 +70,12 @@ class Recap(View):
         big = size if value_size is None else value_size
         for text in texts:
             parts += [label("=", t.fonts.mono, size, t.colors.text_muted), label(text, t.fonts.mono, big, t.colors.text)]
-        values = VGroup(*parts).arrange(buff=t.sizes.token_pad * 2)
+        # a word space each side of every =, as the code writes it: at a gap of a pad, ``grad=-0.0754``
+        # read as one operator and ``2 =12`` as one word (REVIEW7 11)
+        space = word_space(t.fonts.mono, size)
+        values = VGroup(*parts).arrange(buff=space)
         said = label(name, t.fonts.mono, size, t.colors.text_muted)
-        row = VGroup(said, values).arrange(buff=t.sizes.token_pad * 2)
+        row = VGroup(said, values).arrange(buff=space)
         # one line: every text on the values' baseline, each = at mid x-height of the names' size
         # (centred on their ink, a name smaller than its numbers stood above their foot: review 5,
         # grad_accumulation's `w.grad after call 2 =` beside its large 12)

@@ -126,7 +126,7 @@ class Truth:
             allowed = history.at(time)
             folded = {t for src in self.feeds.get(owner, []) if src in self.values
                       for t in self.values[src].at(time)}
-            if text not in allowed | folded:
+            if not written_as(text, allowed | folded):
                 out.append(Untrue(time, "card", owner, text, said_texts(allowed)))
         shown_buckets = {_bucket_of(it.get("id") or "") for it in seen
                          if it["kind"] == "shape" and it["role"] in ("bucket", "arrow")} - {""}
@@ -186,6 +186,18 @@ def _bucket_of(owner: str) -> str:
     if not owner.startswith("bucket:"):
         return ""
     return owner[len("bucket:"):].split("->", 1)[0]
+
+
+def written_as(text: str, allowed: Iterable[str | None]) -> bool:
+    """Whether ``text`` is one of ``allowed``, or one of their decimals with zeros after it: the
+    same value at a finer precision, as numbers read together are written (a unit's products and
+    their sum, `scenes.storyboard.numfmt.one_precision`).
+
+    >>> written_as("0.37500", {"0.3750"}), written_as("0.37501", {"0.3750"}), written_as("10", {"1"})
+    (True, False, False)
+    """
+    return any(text == a or (a is not None and "." in a and text.startswith(a) and set(text[len(a):]) <= {"0"})
+               for a in allowed)
 
 
 def _one_number(text: str) -> bool:

@@ -27,6 +27,7 @@ gradient) is written with ``digits`` significant digits, never as ``0.0000``:
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 from engine.numbers import format_value, tensor_str
@@ -88,6 +89,27 @@ def decimal(value: Value, places: int, digits: int = 3) -> str:
         longer = (f"{v:.{places + more}f}" for more in range(1, EXACT_MORE + 1))
         return next((t for t in longer if Fraction(t) == exact), text)
     return text
+
+
+def one_precision(texts: list[str]) -> list[str]:
+    """Numbers that are read together (a unit's products and the sum they make) at one
+    precision: each plain decimal with trailing zeros to the most places any of them is written
+    with (`decimal` writes a value exact at one place more so, ``0.09375``). The same values,
+    not rounded: mixed, ``= 0.3750``, ``= 0.09375`` and ``Σ = 1.40625`` on one unit read as
+    numbers of different precision (REVIEW7 11). Any other text (``5.52e-06``, ``8/3``) as it is.
+
+    >>> one_precision(["0.3750", "0.1875", "0.09375", "0.7500", "1.40625"])
+    ['0.37500', '0.18750', '0.09375', '0.75000', '1.40625']
+    >>> one_precision(["-0.5000", "2", "5.52e-06", "0.25"])
+    ['-0.5000', '2', '5.52e-06', '0.2500']
+    """
+    places = [len(t.split(".")[1]) if _PLAIN.fullmatch(t) else None for t in texts]
+    most = max((p for p in places if p is not None), default=0)
+    return [t + "0" * (most - p) if p is not None else t for t, p in zip(texts, places)]
+
+
+_PLAIN = re.compile(r"-?\d+\.\d+")
+"""A number written with a point and digits after it (not scientific: ``5.52e-06``)."""
 
 
 def significant(value: Value, digits: int) -> str:

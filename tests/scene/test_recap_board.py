@@ -139,3 +139,25 @@ def test_a_row_s_name_and_equals_sit_on_its_values_line() -> None:
     name, (sign, value) = row[0], row.values
     assert baseline(name) == pytest.approx(baseline(value), abs=1e-3)
     assert baseline(value) < sign.get_y() < baseline(value) + name.height / 2
+
+
+def test_a_negative_value_stands_on_its_name_s_line_a_word_space_from_its_equals() -> None:
+    """A value with a minus stands on the name's baseline, its digits' foot, not the minus's
+    (REVIEW7 11: reverse_mode's ``-0.0754`` sat ~8 px under ``w1_0_0.grad`` at 1080p), and each
+    ``=`` keeps a word space from its neighbours (``grad=-0.0754`` read as one operator, ``2 =12``
+    as one word)."""
+    from types import SimpleNamespace
+
+    from scenes.draw.recap import Recap
+    from scenes.draw.visuals.glyphs import word_space
+    from scenes.theme import default_theme
+
+    theme = default_theme()
+    me = SimpleNamespace(theme=theme)
+    row = Recap._row(me, "w1_0_0.grad", ["-0.0754"], 18.5)  # type: ignore[arg-type]
+    name, (sign, value) = row[0], row.values
+    w, digit = name.submobjects[0], value.submobjects[1]  # 'w' and the first '0' sit on the line
+    assert float(digit.get_bottom()[1]) == pytest.approx(float(w.get_bottom()[1]), abs=0.05 * name.height)  # a round glyph overshoots
+    space = word_space(theme.fonts.mono, 18.5)
+    assert float(sign.get_left()[0] - name.get_right()[0]) == pytest.approx(space, rel=1e-3)
+    assert float(value.get_left()[0] - sign.get_right()[0]) == pytest.approx(space, rel=1e-3)

@@ -18,6 +18,7 @@ from scenes.render.options import RenderOptions
 from scenes.storyboard import load_and_plan, storyboard_path
 from scenes.storyboard.narration import _shown
 from scenes.storyboard.network import read_network
+from scenes.storyboard.numfmt import one_precision
 
 NAME, UNIT = "mlp", "h1_0"
 
@@ -92,11 +93,14 @@ def test_what_the_sum_adds_is_drawn_each_product_on_its_line_each_input_at_its_c
     items = [i for i in sample["items"] if i["opacity"] > 0.5]
     values = {i["id"]: i for i in items if i["kind"] == "text" and i["role"] == "value" and i.get("id")}
     products = {l.weight: product[l.seq] for l in links}
+    # the products and their sum are written at one precision, the log's values padded with zeros
+    terms = [*products.values(), summed]
+    written = dict(zip(terms, one_precision([_text(checked, p) for p in terms])))
     assert {p: values[p]["text"] if p in values else None for p in products.values()} == \
-        {p: _text(checked, p) for p in products.values()}, said.text
+        {p: written[p] for p in products.values()}, said.text
     assert {l.src: values[l.src]["text"] if l.src in values else None for l in links} == \
         {l.src: _text(checked, l.src) for l in links}, said.text
-    assert values[summed]["text"] == _text(checked, summed)
+    assert values[summed]["text"] == written[summed]
 
     names = {net.units[u].name: u for u in net.units}
     centre = {names[i["text"]]: _centre(i["bbox"]) for i in items

@@ -192,3 +192,17 @@ def test_the_second_forward_pass_is_counted_as_the_caption_says_it_starts() -> N
     says = next(s for s in p.captions if "next pass starts" in s.text)
     second = next(c for c in p.cues if c.kind == "pass_count" and c.text("total") and c.text("count") != "1")
     assert says.start <= second.start < says.end, (second.start, says.start, says.text)
+
+
+def test_a_unit_s_products_and_sum_are_written_at_one_precision() -> None:
+    """The products on a unit's lines and the sum beside it read together: one number of places
+    for all of them (REVIEW7 11: ``= 0.3750``, ``= 0.09375`` and ``Σ = 1.40625`` on one unit),
+    each the log's value."""
+    checked, p = _checked("mlp")
+    sums = [c for c in p.cues if c.kind == "unit_sum"]
+    assert sums
+    values = {e.seq: e.value for e in checked.run.events if isinstance(e, Tensor)}
+    for c in sums:
+        shown = [s for s in c.strings if s.role in ("product", "value")]
+        assert len({len(s.text.split(".")[-1]) for s in shown}) == 1, [s.text for s in shown]
+        assert all(float(s.text) == pytest.approx(values[s.seq], abs=1e-7) for s in shown)

@@ -13,14 +13,19 @@ from manim import Mobject
 
 LOW = frozenset("gjpqy,;_()[]{}|")
 """Glyphs that reach below the baseline (`scenes.draw.collisions.LOW`)."""
+HIGH = frozenset("-−–—+=×÷*~^'\"`°·<>")
+"""Glyphs drawn above the baseline, off it (a minus, an operator, a quote): the foot of a value
+``-0.0754`` is its digits', not its minus's (REVIEW7 11: the recap's value sat ~8 px under its
+name, on the minus's foot)."""
 
 
 def baseline(text: Mobject) -> float:
     """The y of ``text``'s baseline: the bottom of its glyphs that sit on it (one per character
-    but spaces, as Manim builds a `Text`); its bottom where every glyph hangs below."""
+    but spaces, as Manim builds a `Text`; not those that hang below it nor those drawn above it,
+    `HIGH`); its bottom where every glyph hangs below."""
     chars = getattr(text, "text", "").replace(" ", "")
     glyphs = text.submobjects if len(text.submobjects) == len(chars) else []
-    sitting = [g for g, c in zip(glyphs, chars) if c not in LOW]
+    sitting = [g for g, c in zip(glyphs, chars) if c not in LOW and c not in HIGH]
     return max(float(g.get_bottom()[1]) for g in sitting) if sitting else float(text.get_bottom()[1])
 
 

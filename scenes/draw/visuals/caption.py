@@ -11,7 +11,7 @@ from scenes.theme import Rect, Theme
 import re
 
 from scenes.draw.visuals.glyphs import (_MEASURE, STRUT, label, line_pitch, markup_label, shrink_to_fit,
-                                        text_rows, text_width)
+                                        text_rows, text_width, word_space)
 
 _REF = 48.0  # font size at which words are measured (a measuring unit, not a visual)
 
@@ -23,7 +23,7 @@ def wrap_words(text: str, font: str, size: float, max_width: float) -> list[str]
     if not words:
         return [""]
     k = size / _REF
-    space = (text_width("a a", font, _REF) - text_width("aa", font, _REF)) * k
+    space = word_space(font, size)
     lines, cur, cur_w = [], [words[0]], text_width(words[0], font, _REF) * k
     for w in words[1:]:
         ww = text_width(w, font, _REF) * k

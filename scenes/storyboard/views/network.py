@@ -8,7 +8,7 @@ owners the reverse sweep has lit, which ones a forward pass has reached so far.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.optable import UNIT_OPS
 from engine.records import (
@@ -23,6 +23,7 @@ from engine.records import (
 
 from ..builder import Builder
 from ..logindex import Event, LogIndex
+from ..numfmt import one_precision
 from ..placeholders import Shown
 from ..network import Network, read_network
 
@@ -111,9 +112,12 @@ def _unit_math(b: Builder, uid: str) -> None:
     act = unit.op in UNIT_OPS and len(ins) == 1 and ins[0] in ev
     total = ev[ins[0]] if act else unit
     products = [ev[l.product] for l in links if l.product in ev]
-    b.add("unit_sum", tm.node_appear, (uid, total.id, *(e.id for e in products)),
-          [b.value(e, "value", "exact", None, "product") for e in products]
-          + [b.value(total, "value", "exact", None, "value")], [e.seq for e in products] + [total.seq])
+    # the products and their sum read together: at one precision (`numfmt.one_precision`)
+    terms = [b.value(e, "value", "exact", None, "product") for e in products] + [b.value(total, "value", "exact", None,
+                                                                                           "value")]
+    terms = [replace(s, text=t) for s, t in zip(terms, one_precision([s.text for s in terms]))]
+    b.add("unit_sum", tm.node_appear, (uid, total.id, *(e.id for e in products)), terms,
+          [e.seq for e in products] + [total.seq])
     if act:
         b.add("unit_act", tm.node_appear, (uid, total.id),
               [Shown(unit.op or "", unit.seq, "op", "op"), b.value(unit, "value", "exact", None, "value")], [unit.seq])
