@@ -30,6 +30,7 @@ import numpy as np
 
 from .base import Voice, file_digest
 from .cache import Said, SpeechCache
+from .sentences import joined, pauses, sentence_pause
 from .spoken import Pronunciation
 
 PUNCTUATION = frozenset(",.;:!?¡¿—…\"«»“”()")
@@ -119,40 +120,11 @@ def _load(model: str, digest: str) -> Any:
     return PiperVoice(config=PiperConfig.from_dict(config), session=_SeededSession(session, noise))  # type: ignore[arg-type]
 
 
-QUIET_DB = -50.0
-"""A 10 ms window under this RMS (dBFS) is silence: where a sentence's sound ends and begins."""
-
-
-def _quiet(samples: np.ndarray, rate: int, from_end: bool) -> int:
-    """How many samples at the start (or end) of ``samples`` are silence: whole 10 ms windows
-    under :data:`QUIET_DB`."""
-    hop = max(1, rate // 100)
-    x = samples[::-1] if from_end else samples
-    n = len(x) // hop
-    if n == 0:
-        return len(x)
-    rms = np.sqrt((x[:n * hop].reshape(n, hop).astype(np.float64) ** 2).mean(axis=1))
-    loud = np.flatnonzero(rms >= 10 ** (QUIET_DB / 20))
-    return int(loud[0]) * hop if len(loud) else len(x)
-
-
-def pauses(chunks: list[Any], rate: int, pause: float) -> list[int]:
-    """Samples of silence put before each chunk (a sentence) so that at least ``pause`` seconds
-    pass between the last sound of one sentence and the first of the next (piper ends one and
-    starts the next 0.25-0.48 s apart, under a comma's pause: a learner hears one run-on
-    sentence, REVIEW7 6); none before the first."""
-    out = [0] * len(chunks)
-    for k in range(1, len(chunks)):
-        was = _quiet(chunks[k - 1].audio_float_array, rate, True) + _quiet(chunks[k].audio_float_array, rate, False)
-        out[k] = max(0, int(round(pause * rate)) - was)
-    return out
-
-
 def phoneme_times(chunks: list[Any], before: list[int] | None = None) -> list[tuple[str, int, int]] | None:
     """Each sounded phoneme of the phrase with its first and past-last sample, and a ``" "``
     entry at each word boundary, from piper's per-phoneme sample counts; None when a chunk has no
     alignments. A chunk (a sentence) starts where the last one's samples end, after the
-    ``before`` samples of silence put in front of it (:func:`pauses`)."""
+    ``before`` samples of silence put in front of it (:func:`.sentences.pauses`)."""
     out: list[tuple[str, int, int]] = []
     base = 0
     for k, chunk in enumerate(chunks):
@@ -248,18 +220,10 @@ class NeuralVoice(Voice):
             chunks = list(voice.synthesize(text, SynthesisConfig(length_scale=self.length_scale),
                                            include_alignments=True))
             rate = chunks[0].sample_rate if chunks else voice.config.sample_rate
-            before = pauses(chunks, rate, self.sentence_pause)
+            sounds = [c.audio_float_array for c in chunks]
+            before = pauses(sounds, rate, self.sentence_pause)
             spans = word_spans(chunks, text.split(" "), phonemize, rate, before)
-        parts = [p for c, n in zip(chunks, before) for p in (np.zeros(n, np.float32), c.audio_float_array)]
-        samples = np.concatenate(parts) if parts else np.zeros(0, np.float32)
-        return Said(samples.astype(np.float32), rate, spans)
-
-
-def sentence_pause() -> float:
-    """The theme's least silence between two sentences a piper voice says in one phrase."""
-    from scenes.theme import load_theme
-
-    return load_theme().pronounce.sentence_pause
+        return Said(joined(sounds, before), rate, spans)
 
 
 def pace() -> float:

@@ -1,5 +1,6 @@
 """The voices: the same bytes for the same phrase, word times in order, one Word per written
-token, a cache hit that synthesises nothing, an author's own model, and unknown names refused."""
+token, a cache hit that synthesises nothing, an author's own model, unknown names refused, and
+two sentences of a phrase a pause apart."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from scenes.voice.base import Voice, pronunciation
 from scenes.voice.cache import SpeechCache
 from scenes.voice.neural import joe_model
 from scenes.voice.registry import VoiceError, voice_for
+from scenes.voice.sentences import QUIET_DB, joined, pauses, sentence_pause
+from scenes.voice.speech import Speech
 
 # one worker under pytest-xdist: the tests share the session's loaded voices (the model takes seconds)
 pytestmark = pytest.mark.xdist_group("voice")
@@ -126,19 +129,14 @@ def test_drawing_more_noise_changes_nothing() -> None:
     assert a[0].tobytes() != a[1].tobytes()  # the two inputs draw apart
 
 
-def test_two_sentences_of_a_phrase_are_a_pause_apart_and_their_words_keep_their_time(neural: Voice) -> None:
-    """The neural voice leaves at least the theme's ``sentence_pause`` of silence between two
-    sentences of one phrase (10 ms RMS under -50 dBFS; before: 0.27 s, under a comma's 0.32 s,
-    REVIEW7 6), and the word times still fall on the sound: the first sentence's last word ends
-    where the silence starts, the second's first word starts within 0.1 s of its end."""
-    from scenes.theme import load_theme
-
-    speech = neural.speech("Mul: w1 gets 8/3. The path to x is skipped.")
-    words, rate, hop = speech.timing.words, speech.rate, speech.rate // 100
-    end, start = words[3].end, words[4].start  # "8/3." and "The"
-    a = int((end - 0.2) * rate) // hop
-    x = speech.samples[a * hop:int((start + 0.2) * rate) // hop * hop].astype(np.float64).reshape(-1, hop)
-    quiet = 20 * np.log10(np.sqrt((x ** 2).mean(axis=1)) + 1e-12) < -50.0
+def _silence(speech: Speech, lo: float, hi: float) -> tuple[float, float]:
+    """The longest silence between ``lo`` and ``hi`` seconds: a run of 10 ms windows whose RMS is
+    under -50 dBFS (the quiet of :mod:`scenes.voice.sentences`), as (start, end) seconds."""
+    rate = speech.rate
+    hop = rate // 100
+    a, b = max(0, int(lo * rate) // hop), int(hi * rate) // hop
+    x = speech.samples[a * hop:b * hop].astype(np.float64).reshape(-1, hop)
+    quiet = 20 * np.log10(np.sqrt((x ** 2).mean(axis=1)) + 1e-12) < QUIET_DB
     runs, k = [], 0  # (first window, windows) of each quiet run
     while k < len(quiet):
         j = k
@@ -147,6 +145,28 @@ def test_two_sentences_of_a_phrase_are_a_pause_apart_and_their_words_keep_their_
         runs += [(k, j - k)] if quiet[k] else []
         k = j
     k, n = max(runs, key=lambda r: r[1])
-    gap_from, gap_to = (a + k) * hop / rate, (a + k + n) * hop / rate
-    assert gap_to - gap_from >= load_theme().pronounce.sentence_pause - 0.02, (gap_from, gap_to)
+    return (a + k) * hop / rate, (a + k + n) * hop / rate
+
+
+def test_two_sentences_of_a_phrase_are_a_pause_apart_and_their_words_keep_their_time(neural: Voice) -> None:
+    """The neural voice leaves at least the theme's ``sentence_pause`` of silence between two
+    sentences of one phrase (10 ms RMS under -50 dBFS; before: 0.27 s, under a comma's 0.32 s,
+    REVIEW7 6), and the word times still fall on the sound: the first sentence's last word ends
+    where the silence starts, the second's first word starts within 0.1 s of its end."""
+    speech = neural.speech("Mul: w1 gets 8/3. The path to x is skipped.")
+    words = speech.timing.words
+    end, start = words[3].end, words[4].start  # "8/3." and "The"
+    gap_from, gap_to = _silence(speech, end - 0.2, start + 0.2)
+    assert gap_to - gap_from >= sentence_pause() - 0.02, (gap_from, gap_to)
     assert abs(gap_from - end) <= 0.05 and abs(gap_to - start) <= 0.1, (end, start, gap_from, gap_to)
+
+
+def test_a_pause_counts_the_silence_already_there() -> None:
+    """Two sentences with 0.1 s of silence after the first and 0.05 s before the second get
+    0.5 s more for 0.65 s; none goes before the first, nor where the silence is long enough."""
+    rate, tone = 1000, np.full(200, 0.5, np.float32)
+    quiet = np.zeros(1000, np.float32)
+    first, second = np.concatenate([tone, quiet[:100]]), np.concatenate([quiet[:50], tone])
+    assert pauses([first, second], rate, 0.65) == [0, 500]
+    assert pauses([np.concatenate([tone, quiet]), second], rate, 0.65) == [0, 0]
+    assert len(joined([first, second], [0, 500])) == len(first) + 500 + len(second)
