@@ -264,7 +264,7 @@ class Pronounce:
     code: dict[str, str]
     symbols: dict[str, str]
     pace: float  # a piper voice's length_scale: 1 is the model's own pace, more is slower
-    sentence_pause: float  # seconds of silence at least between two sentences a neural voice says in one phrase
+    sentence_pause: float  # seconds of silence at least between two sentences a voice (neural, draft) says in one phrase
 
 
 @dataclass(frozen=True)

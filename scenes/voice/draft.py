@@ -3,7 +3,10 @@
 Word times are espeak's own: its C API (``libespeak-ng.so.1`` through ctypes) in synchronous
 mode calls back with the samples and an ``espeakEVENT_WORD`` for each word, giving the word's
 character position in the text and its sample position; a word ends where the next begins (or
-at the end of its sentence, or of the audio).
+at the end of its sentence, or of the audio). Its sentences are at least the theme's
+``pronounce.sentence_pause`` apart (:mod:`.sentences`): the samples are cut where espeak's
+``espeakEVENT_SENTENCE`` says a sentence starts, silence is put before each sentence but the
+first, and the sentence's events move by it (:func:`paused`).
 
 Same input, same bytes: espeak keeps state from one utterance to the next (measured: the same
 text said four times in one process gave four different sample counts; ``espeak_Cancel`` and a
@@ -27,6 +30,7 @@ import numpy as np
 from .base import Voice
 from .cache import Said, SpeechCache
 from .registry import VoiceError
+from .sentences import joined, pauses, sentence_pause
 from .spoken import Pronunciation
 
 LIBRARY = "libespeak-ng.so.1"
@@ -35,7 +39,9 @@ RATE_WPM = 165
 """espeak's words a minute (its default 175 is quick for numbers read digit by digit)."""
 
 _SYNCHRONOUS, _DONT_EXIT, _CHARS_UTF8, _POS_CHARACTER = 2, 0x8000, 1, 1
-_EVENT_END_LIST, _EVENT_WORD, _EVENT_SENTENCE_END, _RATE_PARAM = 0, 1, 5, 1
+_EVENT_END_LIST, _EVENT_WORD, _EVENT_SENTENCE, _EVENT_SENTENCE_END, _RATE_PARAM = 0, 1, 2, 5, 1
+Event = tuple[int, int, int, int]
+"""An espeak event: type, text position from 1, length, sample."""
 
 
 class _Id(ctypes.Union):
@@ -68,7 +74,7 @@ def library() -> ctypes.CDLL:
                          "or choose voice: neural") from None
 
 
-def _say(text: str, rate_wpm: int) -> tuple[int, bytes, list[tuple[int, int, int, int]]]:
+def _say(text: str, rate_wpm: int) -> tuple[int, bytes, list[Event]]:
     """In this process: espeak's sample rate, its 16-bit samples and its events (type,
     text position from 1, length, sample)."""
     lib = library()
@@ -77,7 +83,7 @@ def _say(text: str, rate_wpm: int) -> tuple[int, bytes, list[tuple[int, int, int
         raise VoiceError("espeak-ng could not start (is espeak-ng-data installed?)")
     lib.espeak_SetParameter(_RATE_PARAM, rate_wpm, 0)
     pcm: list[bytes] = []
-    events: list[tuple[int, int, int, int]] = []
+    events: list[Event] = []
 
     def heard(wav: Any, n: int, ev: Any) -> int:
         if n > 0:
@@ -96,7 +102,7 @@ def _say(text: str, rate_wpm: int) -> tuple[int, bytes, list[tuple[int, int, int
     return rate, b"".join(pcm), events
 
 
-def say_fresh(text: str, rate_wpm: int) -> tuple[int, bytes, list[tuple[int, int, int, int]]]:
+def say_fresh(text: str, rate_wpm: int) -> tuple[int, bytes, list[Event]]:
     """:func:`_say` in a forked child, so espeak starts from the same state for every phrase."""
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -127,7 +133,7 @@ def say_fresh(text: str, rate_wpm: int) -> tuple[int, bytes, list[tuple[int, int
 
 
 def word_spans(text: str, rate: int, total: int,
-               events: list[tuple[int, int, int, int]]) -> tuple[tuple[float, float], ...] | None:
+               events: list[Event]) -> tuple[tuple[float, float], ...] | None:
     """Each word of ``text`` (split on spaces) timed by espeak's word events, matched by their
     character position. espeak says some words as one ("from the"): a word without an event of
     its own shares its predecessor's, split by characters. None when the first word has none."""
@@ -155,13 +161,31 @@ def word_spans(text: str, rate: int, total: int,
     return tuple(spans)
 
 
+def paused(samples: np.ndarray, rate: int, events: list[Event], pause: float) -> tuple[np.ndarray, list[Event]]:
+    """``samples`` with each sentence (from each ``espeakEVENT_SENTENCE`` but the first) put after
+    enough silence for ``pause`` seconds between sentences (:func:`.sentences.pauses`), and the
+    events moved with their sentence: an event belongs to the last sentence started before it in
+    espeak's order, so the end of a sentence stays where its sound ends, before the silence."""
+    starts = [e[3] for e in events if e[0] == _EVENT_SENTENCE][1:]
+    cuts = [0, *starts, len(samples)]
+    chunks = [samples[a:b] for a, b in zip(cuts, cuts[1:])]
+    gaps = pauses(chunks, rate, pause)
+    shift = np.cumsum(gaps).tolist()
+    moved, k = list[Event](), 0
+    for kind, pos, length, sample in events:
+        k += kind == _EVENT_SENTENCE
+        moved.append((kind, pos, length, sample + int(shift[max(k - 1, 0)])))
+    return joined(chunks, gaps), moved
+
+
 class DraftVoice(Voice):
-    """espeak-ng through :func:`say_fresh`."""
+    """espeak-ng through :func:`say_fresh`, its sentences :func:`paused` apart."""
 
     def __init__(self, pronunciation: Pronunciation, cache: SpeechCache | None = None,
-                 rate_wpm: int = RATE_WPM) -> None:
+                 rate_wpm: int = RATE_WPM, sentence_pause: float = 0.0) -> None:
         super().__init__("draft", pronunciation, cache)
         self.rate_wpm = rate_wpm
+        self.sentence_pause = sentence_pause
 
     def model_digest(self) -> str:
         lib = library()
@@ -170,14 +194,15 @@ class DraftVoice(Voice):
         return f"espeak-ng {version} {Path(library_name()).name}"
 
     def settings(self) -> dict[str, Any]:
-        return {"voice": VOICE, "rate_wpm": self.rate_wpm}
+        return {"voice": VOICE, "rate_wpm": self.rate_wpm, "sentence_pause": self.sentence_pause}
 
     def synth(self, text: str) -> Said:
         rate, pcm, events = say_fresh(text, self.rate_wpm)
         samples = np.frombuffer(pcm, dtype="<i2").astype(np.float32) / np.float32(32767)
-        return Said(samples.astype(np.float32), rate, word_spans(text, rate, len(samples), events))
+        samples, events = paused(samples, rate, events, self.sentence_pause)
+        return Said(samples, rate, word_spans(text, rate, len(samples), events))
 
 
 def draft(pronunciation: Pronunciation, cache: SpeechCache | None = None) -> DraftVoice:
-    """The ``draft`` voice."""
-    return DraftVoice(pronunciation, cache)
+    """The ``draft`` voice, at the theme's sentence pause."""
+    return DraftVoice(pronunciation, cache, sentence_pause=sentence_pause())
