@@ -6,7 +6,8 @@ Why a view of its own: the plan at an aspect (`scenes.render.camera_plan`) gives
 looks is pure (:mod:`scenes.layout.camera`), how the graph's shapes follow is `CameraFocus`'s
 (what leaves fades, the rest moves, the scene reads the layout as seen from there). Only the
 graph layer moves: the code pane, the captions, the legend and the titles stay. Where the whole
-graph reads well already (`dense` says no) the plan has no camera cue: the camera stays home.
+graph reads well already (`dense` says no) the camera comes no closer: it stays home, or moves
+the graph aside for a note with no room by its card at home (`pans_only`).
 A move never takes time of its own: every aspect's clip keeps the shared plan's times. The camera stays in from one walk beat to the next (it is in
 the beat's record), and the plan moves it back out where the walk with it ends.
 """

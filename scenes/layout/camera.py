@@ -1,5 +1,6 @@
 """Where the walk's camera looks: in on the node being visited where the graph is dense, out
-on the whole graph otherwise.
+on the whole graph otherwise (moved aside, no closer, where a visit's note has no room by its
+card: `pans_only`).
 
 Why: in the backward walk the code pane keeps only its lit line (``walk_code: lit``), and the
 column it leaves is free; a graph laid out beside the whole pane stays small in its region while
