@@ -177,11 +177,8 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # there is still none, the graph leaves no room beside the node: the note goes to the nearest
     # free spot. Widths in pixels at 854x480 (at the theme's size / at the least readable size).
     # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py),
-    # or, where no closer view does (a tall frame), moves the graph aside for it (camera._pan):
-    ("missing_gradient", "9:16"): ("mul's rule (157 / 138 px) at 26.6-29.1 s lies nearer L1, right of it between "
-                                   "L1 and z - 1 over the checklist, two rows above z: z stands 79 px from the left "
-                                   "safe edge, L2 right of it, z - 1 over it; the spots nearer z are across its edges "
-                                   "to w and x"),
+    # or, where no closer view does (a tall frame), moves the graph aside for it (camera._pan; where
+    # the whole graph reads well, only that: camera.pans_only, missing_gradient 9:16's mul rule):
     ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
                                   "checklist and legend fill the left of the graph, x and L2's arrows its right; and "
                                   "from 43 s z.grad = None (187 px) above L1 and L2, 119 px over z, from 51.2 s "
@@ -237,6 +234,12 @@ STILL_RULE_GONE: dict[tuple[str, str], str] = {
                                 "is not widened for a note that goes before its caption ends (camera._replaced)"),
     ("dynamic_graph", "9:16"): ("as at 16:9 (119.33 s); widened for it, the bucket's sum was written in the wider view "
                                 "and went with the way out at 124.47 s while its caption was up (met)"),
+    ("missing_gradient", "9:16"): ("sub's rule (its caption up to 26.27 s) leaves from 25.87 s as the graph moves 99 px "
+                                   "right for mul's rule, visited at 26.27 s: z stands 79 px from the frame's left "
+                                   "edge, L2 17 px right of it, and mul's rule (157 px) has no spot nearer z at home "
+                                   "(it lay by L1 for 2.5 s); moved aside, sub's rule right of z - 1 leaves the frame. "
+                                   "The lesser wrong: a rule gone for its caption's last 0.4 s (camera._explained, "
+                                   "pans_only)"),
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
     # (clip, aspect): a card that blinks out in a camera move (fades.drops), the nine clips at 16:9 and 9:16

@@ -6,7 +6,8 @@ Why a view of its own: the plan at an aspect (`scenes.render.camera_plan`) gives
 looks is pure (:mod:`scenes.layout.camera`), how the graph's shapes follow is `CameraFocus`'s
 (what leaves fades, the rest moves, the scene reads the layout as seen from there). Only the
 graph layer moves: the code pane, the captions, the legend and the titles stay. Where the whole
-graph reads well already (`dense` says no) the plan has no camera cue: the camera stays home.
+graph reads well already (`dense` says no) the camera comes no closer: it stays home, or moves
+the graph aside for a note with no room by its card at home (`pans_only`).
 A move never takes time of its own: every aspect's clip keeps the shared plan's times. The camera stays in from one walk beat to the next (it is in
 the beat's record), and the plan moves it back out where the walk with it ends.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 
 from manim import Mobject
 
@@ -29,7 +31,7 @@ from scenes.draw.visit_note import explained_past
 from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.ways import moved_bounds
-from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, held, seen_in, visit_view
+from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, held, pans_only, seen_in, visit_view
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Box, Layout, tag_reach
@@ -112,6 +114,8 @@ class WalkCamera(View):
         visited = [self.ctx.item(v.ids[0]) for v in visits] or [self.ctx.item(cue.ids[0])]
         items = {k for v in visited for k in held(home, v)}
         note, least = (_widest([self.walk.notes.size(v, home.scale, small) for v in visits]) for small in (False, True))
+        if self.pans_only:  # moved aside for the notes written: beside the cards whose visits write one
+            visited = [self.ctx.item(v.ids[0]) for v in visits if self.walk.notes.size(v, home.scale)[0] > 0] or visited
         # under the whole pane (a move before the walk's line is lit) the largest room, as the
         # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
         rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
@@ -129,8 +133,16 @@ class WalkCamera(View):
             return self.focus.view_to(None, sight, region)
         return self.focus.view_to(best, sight, at)
 
+    @cached_property
+    def pans_only(self) -> bool:
+        """Whether the camera only moves the graph aside for a note, never closer (`pans_only`:
+        the whole graph reads well already)."""
+        home = self.focus.home or self.ctx.layout
+        return pans_only(self.ctx.plan, home, self.ctx.source, self.ctx.spec, self.theme)
+
     def _most(self, cue: Cue) -> float:
-        """How close the view ``cue`` moves to may come: the theme's ``camera_zoom``, but no closer
+        """How close the view ``cue`` moves to may come: the theme's ``camera_zoom`` (1: moved aside
+        at most, where the whole graph reads well, `pans_only`), but no closer
         than the view now where the plan holds it under ``camera_hold`` before the camera moves on
         (in and back out within a breath reads as the camera pumping: backward_walk 9:16 went in
         1.46x on w2's bucket at 39.4 s and out to relu 1 s later). The plan keeps the walk's last
@@ -139,7 +151,7 @@ class WalkCamera(View):
         every 2.5 s)."""
         end = cue.start + cue.duration
         ahead = [c.start for c in self.ctx.plan.cues if c.kind in CAMERA_MOVES and c.start >= end - 1e-6]
-        most = self.theme.layout.camera_zoom
+        most = 1.0 if self.pans_only else self.theme.layout.camera_zoom
         if ahead and min(ahead) - end < self.theme.timings.camera_hold - 1e-9:
             return min(most, self.focus.zoom.factor if self.focus.zoom is not None else 1.0)
         return most
@@ -187,7 +199,12 @@ class WalkCamera(View):
         caption explaining it is still up as the move starts (`explained_past`), the view of
         ``seen``'s items and that note, where it holds the note and the cards' values still read
         (or read no smaller than now); else, where the view now holds both, that view (REVIEW7 item 4: backward_walk 9:16's mul rule went as the camera closed on w2 while
-        "and s gets the gradient times w2" ran)."""
+        "and s gets the gradient times w2" ran). Where the camera only moves aside (`pans_only`),
+        ``found`` all the same: the move gives the visit's note a spot by its own card, without
+        which it reads as another's while its own caption runs (missing_gradient 9:16: sub's rule
+        goes in the move, 0.6 s before its caption ends; mul's reads as z's, not L1's)."""
+        if self.pans_only and found[0] != WHOLE:
+            return found
         marks = self._marks(lambda m: explained_past(m, cue.start) and not self._replaced(cue, m))
 
         def holds(z: Zoom) -> bool:
@@ -252,7 +269,7 @@ class WalkCamera(View):
             if c.kind in BUILDS and cue.start <= c.start < until and c.ids:
                 k = self.ctx.item(c.ids[0])
                 keys |= {k, f"bucket:{k}"} & set(home.boxes)
-        if not keys or keys >= set(home.boxes):
+        if not keys or keys >= set(home.boxes) or self.pans_only:
             return self.focus.view_to(None, sight, region)
         room = clear_rect(free, list(out_sight[1]))
         part = drawn_part(home, keys)

@@ -155,7 +155,8 @@ class FreeFrame(View):
         g = self.graph
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
-            return [FadeOut(gone, rate_func=before_the_pane)] if gone is not None else []
+            back = self._list_back()
+            return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
         if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
             return []
         if not self.legend_goes_aside():
@@ -177,8 +178,42 @@ class FreeFrame(View):
             if found is not None:
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend = m, True
-                return [FadeIn(m, rate_func=after_the_pane)]
+                return [FadeIn(m, rate_func=after_the_pane)] + self._list_aside(m, keep_off)
         return []
+
+    def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
+        """The checklist, where one is shown, moved with the walk's legend into the strip the pane
+        frees, under the legend, where that is free (of ``keep_off`` but the list itself, and of
+        the cards and arrows): beside the graph, where it stood, it takes the room a visit's note
+        has beside its card (missing_gradient 9:16: the list right of z - 1 left mul's rule no room
+        by z). It goes back with the legend (`_list_back`)."""
+        st = self.ctx.state.checklist
+        if not st.rows or st.aside is not None:
+            return []
+        block = VGroup(*st.rows)
+        x0, y0, x1, y1 = bounds(block)
+        lx0, ly0, lx1, _ = bounds(legend)
+        gap = self.theme.spacing.item_gap
+        w, h = x1 - x0, y1 - y0
+        spots = [(lx0 + w / 2, ly0 - gap - h / 2), (lx1 - w / 2, ly0 - gap - h / 2)]
+        mine = [bounds(r) for r in st.rows]
+        left, bottom, right, top = self.free_rect()
+        found = first_clear(self.ctx.layout, Box("corner", "corner", 0.0, 0.0, 0.0, 0.0), (w + gap, h + gap), spots,
+                            gap, [r for r in keep_off if r not in mine] + [bounds(legend)],
+                            within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
+        if found is None:
+            return []
+        d = (spots[found][0] - (x0 + x1) / 2, spots[found][1] - (y0 + y1) / 2)
+        st.aside = d
+        return [r.animate(rate_func=after_the_pane).shift([d[0], d[1], 0]) for r in st.rows]
+
+    def _list_back(self) -> Anims:
+        """The checklist back where it stood, as the walk's legend goes (`_list_aside`)."""
+        st = self.ctx.state.checklist
+        if st.aside is None:
+            return []
+        d, st.aside = st.aside, None
+        return [r.animate(rate_func=before_the_pane).shift([-d[0], -d[1], 0]) for r in st.rows]
 
     def legend_goes_aside(self) -> bool:
         """Whether the legend comes into the strip the code pane frees when it steps aside for the

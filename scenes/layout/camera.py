@@ -1,5 +1,6 @@
 """Where the walk's camera looks: in on the node being visited where the graph is dense, out
-on the whole graph otherwise.
+on the whole graph otherwise (moved aside, no closer, where a visit's note has no room by its
+card: `pans_only`).
 
 Why: in the backward walk the code pane keeps only its lit line (``walk_code: lit``), and the
 column it leaves is free; a graph laid out beside the whole pane stays small in its region while
@@ -382,19 +383,27 @@ def walk_region(plan: Any, source: str | None, spec: Any, theme: Any) -> Rect:
     return clear_rect(free, [code_rect(spec, theme, True, source)] if shows_code(plan, source) else [])
 
 
+def pans_only(plan: Any, home: Layout, source: str | None, spec: Any, theme: Any) -> bool:
+    """Whether the walk's camera at the aspect of ``spec`` only moves the graph aside for a
+    visit's note (`_pan`), never closer: the whole graph, laid out as ``home``, reads well in the
+    `walk_region` already (not `dense`). Where a visited card stands at the frame's side, another
+    beside it, its note has no room of its own there at home (missing_gradient 9:16: z 79 px from
+    the left edge, L2 17 px right of it; mul's rule went over the checklist, by L1)."""
+    t = theme.layout
+    return not dense(home, walk_region(plan, source, spec, theme), value_px(home.detail, home.scale, theme),
+                     t.camera_text_px, t.camera_share)
+
+
 def camera_visits(plan: Any, home: Layout, source: str | None, spec: Any, theme: Any,
                   asked: str = "visits") -> frozenset[int]:
     """The seqs of the visits of ``plan`` (one planned without camera moves) the walk's camera
-    moves in on at the aspect of ``spec``, where the clip is laid out as ``home``: every visit
-    where the graph is `dense` in the `walk_region`, none elsewhere, nor where the storyboard
-    asks for none (``asked``, its ``camera:``, is ``home``) or the aspect has none (its
-    ``walk_camera`` is ``home``): the one place the camera is gated. The camera's moves take no
-    time of their own: `scenes.render.camera_plan` lays them into the plan's pauses."""
+    moves on at the aspect of ``spec``, where the clip is laid out as ``home``: every visit, in
+    where the graph is `dense` in the `walk_region`, elsewhere only aside for a note with no
+    room at home (`pans_only`; the scene finds which: most visits stay home); none where the
+    storyboard asks for none (``asked``, its ``camera:``, is ``home``) or the aspect has none
+    (its ``walk_camera`` is ``home``): the one place the camera is gated. The camera's moves
+    take no time of their own: `scenes.render.camera_plan` lays them into the plan's pauses."""
     seqs = frozenset(c.seqs[0] for c in plan.cues if c.kind == "visit" and c.seqs)
-    t = theme.layout
     if asked != "visits" or spec.walk_camera != "visits" or not seqs or not home.boxes:
-        return frozenset()
-    if not dense(home, walk_region(plan, source, spec, theme), value_px(home.detail, home.scale, theme),
-                 t.camera_text_px, t.camera_share):
         return frozenset()
     return seqs
