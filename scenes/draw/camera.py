@@ -126,7 +126,7 @@ class WalkCamera(View):
         best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at), most)
         best, at = self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
         if best == WHOLE:  # the visit is seen from home
-            return self.focus.view_to(None, sight, region)
+            return self.focus.view_to(None, sight, region, at=cue.start)
         return self.focus.view_to(best, sight, at)
 
     def _most(self, cue: Cue) -> float:
@@ -245,7 +245,7 @@ class WalkCamera(View):
         later = [c for c in self.ctx.plan.cues if c.start > cue.start + 1e-6 and c.kind in ("camera", "whole")]
         ahead = min(later, key=lambda c: c.start, default=None)
         if ahead is not None and ahead.kind == "whole":
-            return self.focus.view_to(None, sight, region)  # the whole graph grows from home
+            return self.focus.view_to(None, sight, region, at=cue.start)  # the whole graph grows from home
         until = ahead.start if ahead is not None else self.ctx.plan.duration
         keys = set(self.drawn(home).boxes)
         for c in self.ctx.plan.cues:
@@ -253,7 +253,7 @@ class WalkCamera(View):
                 k = self.ctx.item(c.ids[0])
                 keys |= {k, f"bucket:{k}"} & set(home.boxes)
         if not keys or keys >= set(home.boxes):
-            return self.focus.view_to(None, sight, region)
+            return self.focus.view_to(None, sight, region, at=cue.start)
         room = clear_rect(free, list(out_sight[1]))
         part = drawn_part(home, keys)
         marks = self._marks()  # the last visit's note stays through the move: in view too
@@ -261,7 +261,7 @@ class WalkCamera(View):
         z = self._view(part, (keys | set(marks), [], None), ((0.0, 0.0), (0.0, 0.0)), room, out_sight, 1.0, LOOKS,
                        self.theme.layout.camera_zoom)
         if z.factor <= 1.0:
-            return self.focus.view_to(None, sight, region)
+            return self.focus.view_to(None, sight, region, at=cue.start)
         return self.focus.view_to(z, out_sight, room, sight[1])  # the pane comes back whole after the move
 
     def _marks(self, which: Callable[[Mobject], bool] = lambda m: True) -> dict[str, Box]:
