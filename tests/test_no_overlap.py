@@ -229,13 +229,6 @@ STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
 STILL_RULE_GONE: dict[tuple[str, str], str] = {
     # (clip, aspect): a visit's rule that goes while the caption explaining it runs (named_view.rules_gone),
     # the nine clips at 16:9 and 9:16
-    ("missing_gradient", "16:9"): ("pow's rule (its caption up to 20.50 s) leaves at 19.93 s as the camera closes on "
-                                   "sub, visited at 20.50 s: the move lies as late as it may (camera_least before the "
-                                   "visit) and no view as close holds the rule too; not fixed"),
-    ("dynamic_graph", "9:16"): ("the first h's mul rule (\"The first h is w times w ...\", to 121.17 s) leaves at 119.33 s "
-                                "as the camera goes home for w's bucket, whose fill replaces it at 120.37 s anyway: home "
-                                "does not show it, and the view is not widened for a note that goes before its caption "
-                                "ends (camera._replaced)"),
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
     # (clip, aspect): a card that blinks out in a camera move (fades.drops), the nine clips at 16:9 and 9:16
