@@ -226,14 +226,6 @@ STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
 STILL_RULE_GONE: dict[tuple[str, str], str] = {
     # (clip, aspect): a visit's rule that goes while the caption explaining it runs (named_view.rules_gone),
     # the nine clips at 16:9 and 9:16
-    ("missing_gradient", "16:9"): ("pow's rule (its caption up to 20.50 s) leaves at 19.93 s as the camera closes on "
-                                   "sub, visited at 20.50 s: the move lies as late as it may (camera_least before the "
-                                   "visit) and no view as close holds the rule too; not fixed"),
-    ("dynamic_graph", "16:9"): ("the first h's mul rule (\"The first h is w times w ...\", to 121.17 s) leaves at 119.33 s "
-                                "as the camera closes on w's bucket, whose fill replaces it at 120.37 s anyway: the view "
-                                "is not widened for a note that goes before its caption ends (camera._replaced)"),
-    ("dynamic_graph", "9:16"): ("as at 16:9 (119.33 s); widened for it, the bucket's sum was written in the wider view "
-                                "and went with the way out at 124.47 s while its caption was up (met)"),
     ("missing_gradient", "9:16"): ("sub's rule (its caption up to 26.27 s) leaves from 25.87 s as the graph moves 99 px "
                                    "right for mul's rule, visited at 26.27 s: z stands 79 px from the frame's left "
                                    "edge, L2 17 px right of it, and mul's rule (157 px) has no spot nearer z at home "

@@ -31,12 +31,12 @@ from scenes.draw.visit_note import explained_past
 from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.ways import moved_bounds
-from scenes.layout.camera import WHOLE, clear_rect, clear_rects, drawn_part, held, pans_only, seen_in, visit_view
+from scenes.layout.camera import WHOLE, around, clear_rect, clear_rects, drawn_part, held, pans_only, seen_in, visit_view
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.readable import value_px
-from scenes.storyboard.cues import BUILDS, CAMERA_MOVES, Cue, note_gives_way
+from scenes.storyboard.cues import BUILDS, CAMERA_MOVES, Cue
 from scenes.theme import Rect
 
 
@@ -130,7 +130,7 @@ class WalkCamera(View):
         best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at), most)
         best, at = self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
         if best == WHOLE:  # the visit is seen from home
-            return self.focus.view_to(None, sight, region)
+            return self.focus.view_to(None, sight, region, at=cue.start)
         return self.focus.view_to(best, sight, at)
 
     @cached_property
@@ -198,14 +198,18 @@ class WalkCamera(View):
         """``found`` (the visit's view), or where it leaves out the last visit's note while the
         caption explaining it is still up as the move starts (`explained_past`), the view of
         ``seen``'s items and that note, where it holds the note and the cards' values still read
-        (or read no smaller than now); else, where the view now holds both, that view (REVIEW7 item 4: backward_walk 9:16's mul rule went as the camera closed on w2 while
-        "and s gets the gradient times w2" ran). Where the camera only moves aside (`pans_only`),
-        ``found`` all the same: the move gives the visit's note a spot by its own card, without
-        which it reads as another's while its own caption runs (missing_gradient 9:16: sub's rule
-        goes in the move, 0.6 s before its caption ends; mul's reads as z's, not L1's)."""
+        (or read no smaller than now); else, where the view now holds both, that view: the visit's
+        own cards at least (`_own_seen`; REVIEW7 item 4: backward_walk 9:16's mul rule went as the
+        camera closed on w2 while "and s gets the gradient times w2" ran). A note the walk replaces
+        before that caption ends (a bucket's fill) is kept in view too: it shows until then
+        (`scenes.render.named_view.rules_gone`; dynamic_graph 9:16, the first h's rule). Where the
+        camera only moves aside (`pans_only`), ``found`` all the same: the move gives the visit's
+        note a spot by its own card, without which it reads as another's while its own caption runs
+        (missing_gradient 9:16: sub's rule goes in the move, 0.4 s before its caption ends; mul's
+        reads as z's, not L1's)."""
         if self.pans_only and found[0] != WHOLE:
             return found
-        marks = self._marks(lambda m: explained_past(m, cue.start) and not self._replaced(cue, m))
+        marks = self._marks(lambda m: explained_past(m, cue.start))
 
         def holds(z: Zoom) -> bool:
             return all(seen_in(z.point(b.bounds[:2]) + z.point(b.bounds[2:]), *sight) for b in marks.values())
@@ -222,17 +226,28 @@ class WalkCamera(View):
         if reads and holds(wider):
             return wider, room
         # none closer holds it: the view stays where it is, where that holds the visit
-        if now is not None and self.focus.by_walk and holds(now) and self.focus.shows_whole(now, sight, items):
+        if now is not None and self.focus.by_walk and holds(now) and self._own_seen(now, home, visited, sight):
             return now, self.focus.rec.region or found[1]
         return found
 
-    def _replaced(self, cue: Cue, note: Mobject) -> bool:
-        """Whether ``note`` gives way to a cue (`note_gives_way`) after ``cue`` starts and before the
-        caption explaining it ends: it goes before then anyway, and the view is not widened for it
-        (dynamic_graph 9:16: the bucket's sum written in the wider view left with the way out)."""
-        end = getattr(note, "explained_until", 0.0)
-        cues = self.ctx.plan.cues
-        return any(cue.start + 1e-6 < c.start < end - 1e-6 and note_gives_way(cues, c) for c in cues)
+    def _own_seen(self, z: Zoom, home: Layout, visited: list[str], sight: Sight) -> bool:
+        """Whether the view ``z`` shows whole the cards of the ``visited`` cards' visits (`around`:
+        each, what its gradient came from and the inputs it sends it to), each of them with all
+        its inputs shown or none: a view that keeps the last visit's rule up while its caption
+        runs may leave out the inputs' own inputs (`held`), as long as no card reads as made from
+        some of its inputs alone (missing_gradient 16:9: pow's rule, "... pow: d² → × 2d" up to
+        20.50 s, lies over the code pane at home, where the camera went for sub at 19.90 s; the
+        view on pow shows sub's visit, z without its inputs w and x)."""
+        own = {k for v in visited for k in around(home, v)}
+        if not self.focus.shows_whole(z, sight, own):
+            return False
+        g, faded = self.ctx.state.graph, self.focus.faded
+        shown = {k for k, m in g.cards.items() if opacity(m) > 0 and id(m) not in faded}
+        made_of: dict[str, set[str]] = {}
+        for r in home.routes:
+            if r.src in g.cards and r.dst in own:
+                made_of.setdefault(r.dst, set()).add(r.src)
+        return all(not (ins & shown) or ins <= shown for ins in made_of.values())
 
     def _kept(self, cue: Cue, items: set[str]) -> set[str]:
         """The cards of ``cue``'s ids past its visits' (those a caption up during the move names,
@@ -262,7 +277,7 @@ class WalkCamera(View):
         later = [c for c in self.ctx.plan.cues if c.start > cue.start + 1e-6 and c.kind in ("camera", "whole")]
         ahead = min(later, key=lambda c: c.start, default=None)
         if ahead is not None and ahead.kind == "whole":
-            return self.focus.view_to(None, sight, region)  # the whole graph grows from home
+            return self.focus.view_to(None, sight, region, at=cue.start)  # the whole graph grows from home
         until = ahead.start if ahead is not None else self.ctx.plan.duration
         keys = set(self.drawn(home).boxes)
         for c in self.ctx.plan.cues:
@@ -270,7 +285,7 @@ class WalkCamera(View):
                 k = self.ctx.item(c.ids[0])
                 keys |= {k, f"bucket:{k}"} & set(home.boxes)
         if not keys or keys >= set(home.boxes) or self.pans_only:
-            return self.focus.view_to(None, sight, region)
+            return self.focus.view_to(None, sight, region, at=cue.start)
         room = clear_rect(free, list(out_sight[1]))
         part = drawn_part(home, keys)
         marks = self._marks()  # the last visit's note stays through the move: in view too
@@ -278,7 +293,7 @@ class WalkCamera(View):
         z = self._view(part, (keys | set(marks), [], None), ((0.0, 0.0), (0.0, 0.0)), room, out_sight, 1.0, LOOKS,
                        self.theme.layout.camera_zoom)
         if z.factor <= 1.0:
-            return self.focus.view_to(None, sight, region)
+            return self.focus.view_to(None, sight, region, at=cue.start)
         return self.focus.view_to(z, out_sight, room, sight[1])  # the pane comes back whole after the move
 
     def _marks(self, which: Callable[[Mobject], bool] = lambda m: True) -> dict[str, Box]:

@@ -56,6 +56,18 @@ def _before_the_move(t: float) -> float:
     return min(1.0, t / GONE_BY)
 
 
+def _still_said(m: Mobject, at: float | None) -> bool:
+    """Whether the walk's mark ``m`` is still explained at ``at`` (a move's start; None: never): a
+    visit's note whose caption is still up (its ``explained_until``, `visit_note.explained_past`),
+    or a bucket's sum that a caption up then or later names (its ``named_until``,
+    `BucketNotes.sums_note`). Going home, the walk's camera moves such a mark with the graph
+    where it shows there, rather than fading it as the move starts: the walk draws a note as much
+    larger as its camera draws the graph (`VisitNotes.place`), so at home it reads as one the walk
+    writes there (dynamic_graph 16:9: the first h's rule went at 119.33 s, under "The first h is
+    w times w ..." up to 121.17 s, as the camera went home for w's bucket)."""
+    return at is not None and max(getattr(m, "explained_until", 0.0), getattr(m, "named_until", 0.0)) > at + 1e-6
+
+
 class CameraFocus(View):
     """Draws focus and unfocus; builds a shape at home and moves it as the camera is
     (``drawn_at_home``); fades what a cue drew outside the region while close (``fade_outside``)."""
@@ -244,13 +256,15 @@ class CameraFocus(View):
         x, y, far = w / 2 - e * w, h / 2 - e * h, 4.0 * (w + h)
         return [(-far, -far, -x, far), (x, -far, far, far), (-far, -far, far, -y), (-far, y, far, far)]
 
-    def view_to(self, z: Zoom | None, sight: Sight, region: Rect, via: Sequence[Rect] | None = None) -> Anims:
+    def view_to(self, z: Zoom | None, sight: Sight, region: Rect, via: Sequence[Rect] | None = None,
+                at: float | None = None) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
         in up to three parts, so that a shape that moves never passes over one that fades: what
         leaves the view (``seen`` says where a shape may show) glides with the rest and fades
         out over the glide, gone before it would pass over a pane, the caption or out of the
         frame (`glide_out`; one out of view where it starts, and going home the last visit's
-        note, as at an `unfocus`, fade where they are, first); the rest moves; what comes back
+        note, as at an `unfocus`, fade where they are, first, but for a walk's mark still
+        explained as the move starts at ``at``, `_still_said`); the rest moves; what comes back
         fades in over the glide or where it landed. ``region``: where the cues place things
         while close; ``via``: what the glide keeps off, where that is not yet what ``sight`` keeps
         off (a pane that comes back whole after the move; None: ``sight``'s)."""
@@ -268,7 +282,10 @@ class CameraFocus(View):
         notes: list[Mobject] = []
         if z is None:  # the note was made for the close view: it goes where it is (`draw_unfocus`)
             walk = self.ctx.state.walk
-            notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
+            kept = [m for m in walk.visit_marks if _still_said(m, at) and seen(moved_bounds(m, rel))]
+            if not kept or kept[-1] is not walk.visit_marks[-1]:
+                walk.products = {}  # the products are pills in the last visit's note
+            notes, walk.visit_marks = [m for m in walk.visit_marks if m not in kept], kept
         leaving, coming, moving = [], [], []
         faded: list[tuple[Mobject, Colours]] = []
         was, owned = self.faded, owners(self.ctx)

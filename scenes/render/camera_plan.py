@@ -11,7 +11,10 @@ and the gradients it sent have ridden (a token leaves its product in the visit's
 the move may take out of view), else in the longest of at least
 ``camera_least``, landing at its end, and not before the phrase up as that pause begins has
 been read, where that leaves ``camera_least`` (what it names may leave the view); a move out
-likewise waits for the caption explaining the walk's last note to end (REVIEW7 item 4); with none,
+likewise waits for the caption explaining the walk's last note to end (REVIEW7 item 4), and for
+the one naming the sum its last fill wrote, where that is up in the pause (dynamic_graph 9:16: the
+sum ``1/27 + ... = 4/27``, written in a close view, went with the way out under "w.grad is
+4/27", `scenes.render.bucket_sum`); with none,
 the move before (into the walk's visit before) shows this visit's cards too (its ``seqs`` list
 every visit it shows): the camera never stays on a view that leaves out the node visited, and
 a gradient never rides to a card out of view.
@@ -46,9 +49,9 @@ from scenes.layout.clip import clip_layout
 from scenes.layout.place import Layout
 from scenes.render.pauses import Span, beat_at, pauses, pick
 from scenes.storyboard.binding import caption_names
-from scenes.storyboard.caption_events import CaptionSpan, explaining
+from scenes.storyboard.caption_events import CaptionSpan, explaining, naming
 from scenes.render.whole_plan import whole_cues
-from scenes.storyboard.cues import BUILDS, Cue, writes_note
+from scenes.storyboard.cues import BUILDS, Cue, writes_note, writes_sum
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
@@ -82,11 +85,18 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             said = max([c.end - c.held for c in p.captions if c.said <= span[0] + 1e-9 < c.end - c.held],
                        default=span[0])  # read: from its words to its reading end (not its lead or hold)
             span = (max(span[0], min(said, span[1] - tm.camera_least)), span[1])
-        if span is not None and not ids:  # out: not while the walk's last note is explained (it goes as the
+        if span is not None and not ids:
+            # out: not while the walk's last note is explained, nor while the sum the walk's last
+            # fill wrote is named by a caption up in the pause (they may go as the camera leaves
+            # the close view they were written in)
             noted = [c for c in p.cues if c.kind == "visit" and c.start < span[0] and writes_note(p.cues, c)]
-            says = explaining(p.captions, noted[-1]) if noted else None  # camera leaves the close view)
-            if says is not None:
-                span = (max(span[0], min(says.end, span[1] - tm.camera_least)), span[1])
+            says = explaining(p.captions, noted[-1]) if noted else None
+            summed = [c for c in p.cues if c.kind == "bucket_fill" and c.beat in walks and c.start < span[0]
+                      and writes_sum(c)]
+            named = naming(p.captions, summed[-1]) if summed else None
+            ends = [c.end for c in (says, named) if c is not None and c.start < span[1]]
+            if ends:
+                span = (max(span[0], min(max(ends), span[1] - tm.camera_least)), span[1])
         if span is None:
             return None
         d = round(min(tm.camera_move, span[1] - span[0]), 3)

@@ -186,6 +186,21 @@ def writes_note(cues: Iterable[Cue], visit: Cue) -> bool:
         c.kind == "local_rule" and c.ids[0] == visit.ids[0] and abs(c.start - visit.start) < 1e-6 for c in cues)
 
 
+def writes_sum(fill: Cue) -> bool:
+    """Whether the ``bucket_fill`` cue ``fill`` writes a sum beside its bucket: the gradients that
+    met there (``3 + 3 = 6``, two or more ``part`` strings and the ``add``), or what ``.grad``
+    held plus what arrives (``6 + 6 = 12``: ``before``, ``add``, ``after``)
+    (`scenes.draw.buckets.Buckets`, `scenes.draw.bucket_notes.BucketNotes.sums_note`).
+
+    >>> from scenes.storyboard.placeholders import Shown
+    >>> def fill(*roles): return Cue(0.0, 0.8, "bucket_fill", 1, ("n0", "t0"), tuple(Shown("1", None, r, r) for r in roles))
+    >>> writes_sum(fill("part", "part", "add")), writes_sum(fill("part", "add", "after")), writes_sum(fill("before", "add", "after"))
+    (True, False, True)
+    """
+    roles = [s.role for s in fill.strings]
+    return "add" in roles and (roles.count("part") > 1 or {"before", "after"} <= set(roles))
+
+
 NOTE_STAYS = frozenset({"visit", "local_rule", "grad_travel", "camera", "emphasis", "dim", "light"})
 """Cue kinds a visit's note stays through while the caption explaining it runs: the walk going on
 (a visit that writes no note of its own), its tokens riding, the camera, the lights."""

@@ -74,6 +74,23 @@ def test_walk_camera_moves_in_on_the_visited_card_and_back_out() -> None:
 
 
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_the_way_out_waits_for_the_caption_naming_the_walks_sum(aspect: str) -> None:
+    """dynamic_graph (the loop of three): the walk's last fill writes ``1/27 + ... = 4/27`` in the
+    close view, and "w.grad is 4/27" names it in the pause after the walk: the camera's move out
+    starts once that caption is gone (the sum goes as the camera leaves the view it was written
+    in: 9:16 took it at 124.47 s, the caption up to 124.93 s)."""
+    from scenes.storyboard.caption_events import naming
+    from scenes.storyboard.cues import writes_sum
+
+    _, plan = load_and_plan_at(storyboard_path("dynamic_graph"), aspect=aspect)
+    fill = [c for c in plan.cues if c.kind == "bucket_fill" and writes_sum(c)][-1]
+    says = naming(plan.captions, fill)
+    assert says is not None and says.start > fill.start  # named after the fill, in the pause
+    out = next(c for c in plan.cues if c.kind == "camera" and not c.ids and c.start > fill.start)
+    assert out.start >= says.end - 1e-6, (out.start, says.end)
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
 def test_the_walk_camera_shows_the_loss_visit_with_both_inputs_of_d(aspect: str) -> None:
     """backward_walk (review 4 item 1): while the walk's first visit (the loss, L = d ** 2) is
     explained, the view holds d = yh - y and both its inputs, yh and y, whole in the frame,
