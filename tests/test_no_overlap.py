@@ -130,8 +130,6 @@ STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
     # (distinct texts). Every case is clean: the nine clips, and the lessons' cards (a deep
     # graph's one-row cards keep 9 px) and code panes (long lines wrap).
-    ("tanh_sgd_lists", "16:9"): ("2 texts: the console's update lines 'W2[0] = ... = 0.5463' under 9 px for one frame "
-                                 "(109.8 s): found in the integration (h/paneC's console with its printing lines), not fixed"),
 }
 STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.
