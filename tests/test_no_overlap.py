@@ -130,12 +130,6 @@ STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
     # (distinct texts). Every case is clean: the nine clips, and the lessons' cards (a deep
     # graph's one-row cards keep 9 px) and code panes (long lines wrap).
-    ("backward_graph", "1:1"): ("1 text: recap 'L.grad_fn = PowBackward0' under 9 px (51.4-60.5 s): the takeaway "
-                                "board now stands near what it names (h/takB) in the whole view whose labels keep a "
-                                "word space off the panes (h/bgB); at 1:1 the room beside L takes it at under 9 px "
-                                "(found in the integration, not fixed)"),
-    ("tanh_sgd_lists", "16:9"): ("2 texts: the console's update lines 'W2[0] = ... = 0.5463' under 9 px for one frame "
-                                 "(109.8 s): found in the integration (h/paneC's console with its printing lines), not fixed"),
 }
 STILL_UNTRUE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N untrue: what", N as found_untrue counts them (distinct texts). None.

@@ -139,7 +139,9 @@ class CodePaneView(View):
             return []
         # with the pane's foot, at its pace (`reflow`): a row of code shows only above that foot,
         # so they are never over one, and they never leap the pane's height in a frame
-        return [Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=pane_ease)]
+        slide = Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=pane_ease)
+        step.sliding[id(lines)] = (slide, dy)  # a line printed in this step joins it (`Console._print`)
+        return [slide]
 
     def _owned(self, lines: Collection[int] | None = None) -> bool:
         """Whether every printed line on screen was printed by a program line the pane shows

@@ -22,7 +22,7 @@ from scenes.theme_model import Aspect
 if TYPE_CHECKING:
     from engine.records import Event
     from engine.records import Tensor as TensorEvent
-    from manim import Animation, VGroup
+    from manim import Animation, Transform, VGroup
 
     from scenes.draw.visuals.wavefront import Rings
     from scenes.layout.place import Layout
@@ -91,8 +91,10 @@ class StepScratch:
     size, with its cue's start (tokens setting off together go round each other's ways where
     they would ride over each other), and ``rides`` their rides (one may wait for another);
     ``queued``, token id -> where a token that rides to a leaf in this step goes on to wait
-    beside its bucket (it is not there yet). Scratch, not state: a beat's key must not hold when
-    earlier tokens rode (:mod:`scenes.render.keys`)."""
+    beside its bucket (it is not there yet); ``sliding``, id of the console's column -> the
+    Transform that slides it with the code pane in this step, and how far (a line printed in
+    the same step joins that slide: `Console._print`). Scratch, not state: a beat's key must
+    not hold when earlier tokens rode (:mod:`scenes.render.keys`)."""
 
     arriving: set[int] = field(default_factory=set)
     turning: dict[int, VGroup] = field(default_factory=dict)
@@ -101,6 +103,7 @@ class StepScratch:
     ways: list[tuple[float, list[tuple[float, float]], tuple[float, float]]] = field(default_factory=list)
     rides: list[tuple[float, Animation]] = field(default_factory=list)
     queued: dict[int, tuple[float, float]] = field(default_factory=dict)
+    sliding: dict[int, tuple[Transform, float]] = field(default_factory=dict)
 
 
 class View:

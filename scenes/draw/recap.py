@@ -212,8 +212,10 @@ class Recap(View):
         self._near = self._named_at(cue)
         shown = self.shown_rects() + self.frame.frame_marks()
         later = any(c.kind == "output_line" and c.start >= cue.start for c in self.ctx.plan.cues)
-        lay = self.ctx.layout  # the cards' values as drawn (never under the least readable size)
-        value = value_size(lay.detail, lay.scale, t) or t.font_sizes.card_value * lay.scale
+        lay = self.ctx.layout  # the cards' values as drawn, never under the least readable size (cards
+        # of names only at a 1:1 scale of 0.48 gave 12.4: backward_graph's board at 8 px)
+        value = max(value_size(lay.detail, lay.scale, t) or t.font_sizes.card_value * lay.scale,
+                    t.font_sizes.min_readable)
         # the numbers at the cards' value size at least: the whole board, else its names smaller,
         # else with the code pane stepped aside to its lit line (its room is the board's); only
         # then all of it smaller (review 4: at 9:16 the takeaway's 12 and 6 were the smallest

@@ -81,3 +81,39 @@ def test_the_count_of_lines_scrolled_away_reads_as_plain_words() -> None:
     one, four = earlier_words(1, labels), earlier_words(4, labels)
     assert ":" not in one and ":" not in four
     assert one.startswith("1 ") and " line " in one and four.startswith("4 ") and " lines " in four
+
+
+@pytest.mark.slow  # plays one lesson without drawing, looking through two update steps
+def test_a_line_printed_as_the_pane_comes_back_slides_in_with_the_column() -> None:
+    """tanh_sgd_lists at 16:9: an update step prints its arithmetic in the step the code pane
+    comes back whole from its lit line (``print(loss)``), the printed lines sliding down under
+    it. Placed beside the lines where they stood, the new line stayed over the pane's rows
+    (the later steps' lines too, for the rest of the lesson), and the column's Transform to a
+    copy without it morphed its lines into each other, under 9 px (109.8 s). Through the step
+    every console line keeps its size, and once the pane is back none lies over its code."""
+    from pathlib import Path
+
+    from scenes.draw.collisions import too_small
+    from scenes.render.camera_plan import load_and_plan_at
+
+    path = Path(__file__).parents[1] / "storyboard" / "lessons" / "tanh_sgd_lists.yaml"
+    checked, plan = load_and_plan_at(str(path), aspect="16:9")
+    ups = [c for c in plan.cues if c.kind == "update_step"]
+    firsts = [u for n, u in enumerate(ups) if n == 0 or u.start - ups[n - 1].start > 1.0][1:]  # after print(loss)
+    assert firsts
+    fps = 15
+    during = [round(u.start + k / fps, 3) for u in firsts for k in range(8)]
+    after = [round(u.start + 0.44, 3) for u in firsts]
+    theme = load_theme()
+    for s in inspect_clip(checked, plan, RenderOptions(aspect="16:9", fps=fps), at=sorted(set(during + after))):
+        items = [i for i in s["items"] if i["role"] == "console"]
+        small = [c.describe() for c in too_small(items, s["frame"], theme.font_sizes.min_glyph_px)]
+        assert small == [], f"{s['time']:.2f} s: {small}"
+        if round(s["time"], 3) in after or any(abs(s["time"] - a) < 0.5 / fps for a in after):
+            code = [i["bbox"] for i in s["items"] if i["role"] == "code" and i["opacity"] >= 0.5]
+            over = [i["text"] for i in items if i["opacity"] >= 0.5 for b in code if _meet(i["bbox"], b)]
+            assert over == [], f"{s['time']:.2f} s: over the code: {over}"
+
+
+def _meet(a: list[float], b: list[float]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
