@@ -24,6 +24,7 @@ from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import opacity, tag as record_tag, tagged
 from scenes.draw.rides import TokenRides, arrow_id
 from scenes.layout.detail import Detail
+from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import inside
 from scenes.layout.place import Box
 from scenes.draw.drawers import draws
@@ -200,6 +201,13 @@ class BackwardWalk(View):
                 avoid = [bounds(m) for m in tags] + self.onscreen.value_runs() + self.onscreen.shown_rects(
                     exclude=going + rode + self.onscreen.own_shapes(item), away=True)  # and what the camera hid: it shows again there
                 x, y = self.labels.badge_spot(box, tok, avoid, low=True)
+                shade = (self.onscreen.below_value_run(item, box)  # (tokens in its row: the badge is where they wait)
+                         if is_acc and rode and not any(self.rides.in_row(m, item) for m in rode) else None)
+                if shade is not None and not clear_of((x, y), (tok.width, tok.height), [shade]):
+                    # the tokens coming on from the card wait on the side away from its value's run
+                    other = self.labels.badge_spot(box, tok, [*avoid, shade], low=True)
+                    if clear_of(other, (tok.width, tok.height), [*avoid, shade]):
+                        x, y = other
                 if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)) and inside(
                         bounds(waiting[0]), self.ctx.frame_rect()):  # one path in: the badge is the token,
                     x, y = waiting[0].get_center()[:2]  # where it waits (beside the card, or in its

@@ -213,6 +213,18 @@ class OnScreen(View):
                 out.append(reading_run(bounds(value)))
         return out
 
+    def below_value_run(self, item: str, box: Box) -> Rect | None:
+        """The band under the run right of the value of ``item``'s card (`reading_run`, past the
+        value's end) down to the foot of ``box`` (its bucket, under it): a badge waiting there is
+        reached from the card down its end level with the value, where the token reads as more
+        of it (backward_walk 9:16's ``w2 = 2 4/9``), or round the card's words. None when the
+        card shows no value."""
+        value = getattr(self.graph.cards.get(item), "value", None)
+        if not isinstance(value, Mobject) or value.width <= 0 or opacity(value) < MIN_OPACITY:
+            return None
+        _, bottom, end, top = bounds(value)
+        return (end, min(box.bounds[1], bottom), reading_run(bounds(value))[2], top)
+
     def result_runs(self, but: Mobject | None = None) -> list[Rect]:
         """Where a number would read as more of a visible rule's result, the product pill ending a
         row of a visit's note (`reading_run`), but the product ``but`` (the one a token leaves: it
@@ -272,15 +284,19 @@ class OnScreen(View):
                     + self.arrowheads() + self._heads() + self.value_runs()
                     + self.result_runs(but=under)
                     + waits + list(rest_off))
-        plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
-                        and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
-        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
+        # over all but a value, nor level with it just past its end, where it reads as more of it
+        # (`value_runs`: backward_walk 9:16's 4/9 going on from w2's card down its right end read
+        # ``w2 = 2 4/9``); where no way keeps off one, it passes (it is not hidden there)
+        runs = self.value_runs([k for k, m in self.graph.cards.items() if any(m is n for n in leaves)])
+        # a glide on from a card (to its bucket's badge or row) has no way round to try: it keeps off its words too
+        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + runs + (values if under is None else []),
+                            **grid)
         wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
         shown_over = keep_off + waits
         if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
             # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
             # or first backs away from the edge (`scenes.render.flight`)
-            way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
+            way = ride_path(here, edge[-1], edge, size, keep_off + values + runs, soft=soft, **grid)
             if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
                 corners, shown_over = way, keep_off
             if along and hidden_spans(corners, size, [], grid["step"], list(along)):  # over one setting off with it
@@ -292,7 +308,7 @@ class OnScreen(View):
                     if theirs is not None:
                         ahead[0].rate_func, wait = _after(theirs), 0.0
                 apart = [rect_around(x, y, s, 0.0) for w, s in along for x, y in dense(w, grid["step"])]
-                way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft + apart, **grid)
+                way = ride_path(here, edge[-1], edge, size, keep_off + values + runs, soft=soft + apart, **grid)
                 if wait is None and _length(way) <= LONG_WAY * _length(corners) and not _backs_away(
                         way, BACK_OFF * size[1]):
                     corners, shown_over = way, keep_off
