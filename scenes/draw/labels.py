@@ -20,7 +20,7 @@ from scenes.draw.visuals import arrow_length, arrow_reach, card_tag, grad_token,
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import badge_centre, rect_around, tag_centre
 from scenes.layout.place import Box, Layout
-from scenes.layout.tag_room import badge_gap, ring_reach, tag_gap
+from scenes.layout.tag_room import badge_gap, op_tag_gap, ring_reach
 from scenes.theme import Rect
 
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
@@ -71,7 +71,8 @@ class CardLabels(View):
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
         # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
-        x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=lay.zoom * tag_gap(t, lay.scale / lay.zoom),
+        gap = lay.zoom * op_tag_gap(t, lay.scale / lay.zoom)  # off the card's border and its ring at its visit
+        x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=gap,
                           clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
         self.keep_inside(m.move_to([x, y, 0]))
