@@ -284,19 +284,19 @@ class OnScreen(View):
                     + self.arrowheads() + self._heads() + self.value_runs()
                     + self.result_runs(but=under)
                     + waits + list(rest_off))
-        # over all but a value, nor level with it just past its end, where it reads as more of it
-        # (`value_runs`: backward_walk 9:16's 4/9 going on from w2's card down its right end read
-        # ``w2 = 2 4/9``); where no way keeps off one, it passes (it is not hidden there)
-        runs = self.value_runs([k for k, m in self.graph.cards.items() if any(m is n for n in leaves)])
-        # a glide on from a card (to its bucket's badge or row) has no way round to try: it keeps off its words too
-        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + runs + (values if under is None else []),
-                            **grid)
+        plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
+                        and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
+        if under is None:  # a glide on from a card (to its bucket's badge or row), with no way round to try:
+            # off the card's words, and off its value's run, where it reads as more of it (`value_runs`:
+            # backward_walk 9:16's 4/9 going on from w2's card down its right end read ``w2 = 2 4/9``)
+            plain_values = values + self.value_runs([k for k, m in self.graph.cards.items() if any(m is n for n in leaves)])
+        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
         wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
         shown_over = keep_off + waits
         if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
             # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
             # or first backs away from the edge (`scenes.render.flight`)
-            way = ride_path(here, edge[-1], edge, size, keep_off + values + runs, soft=soft, **grid)
+            way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
             if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
                 corners, shown_over = way, keep_off
             if along and hidden_spans(corners, size, [], grid["step"], list(along)):  # over one setting off with it
@@ -308,7 +308,7 @@ class OnScreen(View):
                     if theirs is not None:
                         ahead[0].rate_func, wait = _after(theirs), 0.0
                 apart = [rect_around(x, y, s, 0.0) for w, s in along for x, y in dense(w, grid["step"])]
-                way = ride_path(here, edge[-1], edge, size, keep_off + values + runs, soft=soft + apart, **grid)
+                way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft + apart, **grid)
                 if wait is None and _length(way) <= LONG_WAY * _length(corners) and not _backs_away(
                         way, BACK_OFF * size[1]):
                     corners, shown_over = way, keep_off
