@@ -289,7 +289,8 @@ class OnScreen(View):
         if under is None:  # a glide on from a card (to its bucket's badge or row), with no way round to try:
             # off the card's words, and off its value's run, where it reads as more of it (`value_runs`:
             # backward_walk 9:16's 4/9 going on from w2's card down its right end read ``w2 = 2 4/9``)
-            plain_values = values + self.value_runs([k for k, m in self.graph.cards.items() if any(m is n for n in leaves)])
+            crossed = [k for k, m in self.graph.cards.items() if any(m is n for n in leaves)]
+            plain_values = values + self.value_runs(crossed)
         corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
         wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
         shown_over = keep_off + waits

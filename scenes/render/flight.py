@@ -271,7 +271,8 @@ def flights(samples: Iterable[dict], reach: float, slack: float,
     >>> drop = lambda x, y: dict(tok(x, y), id="bucket:t2->t2")  # on from t2's card down to its bucket
     >>> down = [[drop(30, 10)], [drop(30, 10)], [drop(25, 35)], [drop(20, 60)], [drop(20, 80)], [drop(20, 80)]]
     >>> beside = dict(five, bbox=[-10, 55, 10, 65])  # it passes 1 px past the value's end, level with it
-    >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + [beside] + f} for k, f in enumerate(down)), 20, 10)]
+    >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + [beside] + f}
+    ...                                 for k, f in enumerate(down)), 20, 10)]
     ["token '4/3' (bucket:t2->t2) passes level with the value '5/4' (t2) at 0.30 s"]
     >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + [dict(beside, id="t3")] + f}
     ...                                 for k, f in enumerate(down)), 20, 10)]  # another card's: it passes by
