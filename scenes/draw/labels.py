@@ -20,7 +20,7 @@ from scenes.draw.visuals import arrow_length, arrow_reach, card_tag, grad_token,
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import badge_centre, rect_around, tag_centre
 from scenes.layout.place import Box, Layout
-from scenes.layout.tag_room import badge_gap, op_tag_gap, ring_reach
+from scenes.layout.tag_room import badge_gap, op_tag_gap, ring_reach, tag_gap
 from scenes.theme import Rect
 
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
@@ -72,6 +72,10 @@ class CardLabels(View):
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
         # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
         gap = lay.zoom * op_tag_gap(t, lay.scale / lay.zoom)  # off the card's border and its ring at its visit
+        if not above:  # under its box, no nearer the caption's box than it came at `tag_gap` or by a clearance:
+            # backward_graph 16:9's AccumulateGrad under its bucket stood at the caption's box (review 6 item 6)
+            room = box.y - box.h / 2 - m.height - self.ctx.spec.caption[3] - t.spacing.edge_clearance
+            gap = max(lay.zoom * tag_gap(t, lay.scale / lay.zoom), min(gap, room))
         x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=gap,
                           clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())

@@ -276,6 +276,9 @@ class OnScreen(View):
         # ``y3 = 9``, ``3ulBackward0``); where no way passes beside them, it is not hidden there
         values = [bounds(v) for m in leaves for row in ("name", "value", "sub") if (v := getattr(m, row, None))
                   is not None and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
+        # and its op name, drawn with it (grad_accumulation 9:16's 3 leaving y's rule went over its ``mul``)
+        values += [bounds(g) for k, g in self.graph.tags.items() if any(self.graph.cards.get(k) is m for m in leaves)
+                   and g.width > 0 and opacity(g) >= MIN_OPACITY]
         # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
         soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
         grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,

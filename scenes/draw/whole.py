@@ -27,7 +27,7 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import tag_of
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
-from scenes.layout.tag_room import op_tag_gap, ring_reach, tag_height
+from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
 from scenes.layout.camera import meets
 from scenes.layout.whole import Stretch, Views, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue
@@ -201,7 +201,7 @@ class WholeGraph(View):
             if b is None or b.kind != "bucket" or (y0 + y1) / 2 > b.y + b.h / 2 or abs((x0 + x1) / 2 - b.x) <= b.w / 2:
                 continue  # (a bucket's name over it, AccumulateGrad under it already)
             w, h = (x1 - x0) * s.k, (y1 - y0) * s.k
-            gap, apart = s.k * op_tag_gap(t, lay.scale), h * (1 + t.proportions.tag_apart)
+            gap, apart = s.k * tag_gap(t, lay.scale), h * (1 + t.proportions.tag_apart)
             moved = s.box(b)
             others = ([s.box_bounds(o) for o in lay.boxes.values() if o.id != b.id]
                       + [r for k, rs in rects.items() if k != id(m) for r in rs])
