@@ -72,10 +72,12 @@ class CardLabels(View):
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
         # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
         gap = lay.zoom * op_tag_gap(t, lay.scale / lay.zoom)  # off the card's border and its ring at its visit
-        if not above:  # under its box, no nearer the caption's box than it came at `tag_gap` or by a clearance:
-            # backward_graph 16:9's AccumulateGrad under its bucket stood at the caption's box (review 6 item 6)
-            room = box.y - box.h / 2 - m.height - self.ctx.spec.caption[3] - t.spacing.edge_clearance
-            gap = max(lay.zoom * tag_gap(t, lay.scale / lay.zoom), min(gap, room))
+        least = lay.zoom * tag_gap(t, lay.scale / lay.zoom)
+        room = box.y - box.h / 2 - m.height - self.ctx.spec.caption[3] - t.spacing.edge_clearance
+        if not above and room >= least:  # under its box, a clearance off the caption's box where it kept one at
+            # `tag_gap` (backward_graph 16:9's AccumulateGrad came 1.7 px from it); where it kept none even so
+            # (grad_accumulation's), off the ring, a pixel nearer the box
+            gap = max(least, min(gap, room))
         x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=gap,
                           clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
