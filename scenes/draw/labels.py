@@ -71,13 +71,9 @@ class CardLabels(View):
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
         # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
-        gap = lay.zoom * op_tag_gap(t, lay.scale / lay.zoom)  # off the card's border and its ring at its visit
-        least = lay.zoom * tag_gap(t, lay.scale / lay.zoom)
-        room = box.y - box.h / 2 - m.height - self.ctx.spec.caption[3] - t.spacing.edge_clearance
-        if not above and room >= least:  # under its box, a clearance off the caption's box where it kept one at
-            # `tag_gap` (backward_graph 16:9's AccumulateGrad came 1.7 px from it); where it kept none even so
-            # (grad_accumulation's), off the ring, a pixel nearer the box
-            gap = max(least, min(gap, room))
+        # off the card's border, and off the ring a box the walk visits gets then (a box never visited keeps
+        # its place: backward_graph 16:9's AccumulateGrad, a pixel lower, came 1.7 px from the caption's box)
+        gap = lay.zoom * (op_tag_gap if box.id in self.visited() else tag_gap)(t, lay.scale / lay.zoom)
         x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=gap,
                           clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
@@ -85,6 +81,12 @@ class CardLabels(View):
         if or_none is not None and not clear_of(tuple(m.get_center()[:2]), (m.width, m.height), keep_off + or_none):
             return None
         return m
+
+    def visited(self) -> set[str]:
+        """The boxes the walk rings at a visit: a node's card, an AccumulateGrad's bucket (as
+        `BackwardWalk.draw_visit` finds them)."""
+        return {f"bucket:{self.ctx.item(c.ids[0])}" if c.text("grad_fn") == "AccumulateGrad" else self.ctx.item(c.ids[0])
+                for c in self.ctx.plan.cues if c.kind == "visit" and c.ids}
 
     def badge_spot(self, box: Box, tok: Mobject, avoid: Sequence[Rect], low: bool = False) -> tuple[float, float]:
         """Where ``tok`` waits beside ``box`` (`badge_centre`, placed by a token's nominal size), off
