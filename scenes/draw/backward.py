@@ -25,7 +25,7 @@ from scenes.draw.record import opacity, tag as record_tag, tagged
 from scenes.draw.rides import TokenRides, arrow_id
 from scenes.layout.detail import Detail
 from scenes.layout.detour import clear_of
-from scenes.layout.label_spots import inside
+from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
@@ -204,9 +204,10 @@ class BackwardWalk(View):
                 shade = (self.onscreen.below_value_run(item, box)  # (tokens in its row: the badge is where they wait)
                          if is_acc and rode and not any(self.rides.in_row(m, item) for m in rode) else None)
                 if shade is not None and not clear_of((x, y), (tok.width, tok.height), [shade]):
-                    # the tokens coming on from the card wait on the side away from its value's run
-                    other = self.labels.badge_spot(box, tok, [*avoid, shade], low=True)
-                    if clear_of(other, (tok.width, tok.height), [*avoid, shade]):
+                    # the tokens coming on from the card wait level with it on its other side, where that is free
+                    other = (2 * box.x - x, y)
+                    if clear_of(other, (tok.width, tok.height), [*avoid, shade, *self.labels.rings()]) and inside(
+                            rect_around(other[0], other[1], (tok.width, tok.height)), self.frame.free_rect()):
                         x, y = other
                 if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)) and inside(
                         bounds(waiting[0]), self.ctx.frame_rect()):  # one path in: the badge is the token,
