@@ -193,6 +193,7 @@ class Proportions:
     title_height: float
     tag_slide_step: float
     tag_gap: float  # a tag's halo keeps this much of its height off its card's border (`tag_room.tag_gap`)
+    ring_tag_gap: float  # ... and this much off the ink of its card's ring (`tag_room.op_tag_gap`)
     tag_apart: float
     token_wait_min: float
     ride_grid: float

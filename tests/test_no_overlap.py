@@ -125,6 +125,11 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # the README's graph at 9:16, one frame: two tokens riding on from their leaves' cards to the
     # rows beside a's and b's buckets pass over each other (a route, not where they wait)
     ("micrograd_readme", "9:16"): "1 collision: badges '6.94' and '-6.94' riding to their rows overlap (52.6 s)",
+    # the 8/3 gliding on from w1's card to its badge above x keeps off w1's words and its value's
+    # run (h/badgeB): its way goes up round the card over the end of the visit's note, which a
+    # glide onto a badge may cross (one frame); before, it crossed w1's name (not fixed)
+    ("backward_walk", "1:1"): ("1 collision: 1 texts overlap (badge '8/3' over the note 'mul: × the other input', "
+                               "50.67 s, one frame)"),
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
@@ -212,6 +217,13 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
+    # two tokens meeting in a bucket's mouth (bucket_mouth.meet_in_mouth) go straight down over
+    # their card beside its words, the right one past the end of its value, level with it (the
+    # value's run, found when the check learnt it on h/badgeB; a way round the run takes it a
+    # card's width out past the card's side, and two cannot share the column left of the words):
+    ("grad_accumulation", "9:16"): "w * w's 3 (bucket:t0->t0) level with w's '3' at 20.60 s, into the mouth",
+    ("dynamic_graph", "16:9"): "the second h's 1/3 (bucket:t0->t0) level with w's '1/3' at 82.93 s, into the mouth",
+    ("dynamic_graph", "9:16"): "the second h's 1/3 (bucket:t0->t0) level with w's '1/3' at 82.93 s, into the mouth",
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up
@@ -249,6 +261,10 @@ _FILL_16_9 = ("; at 16:9 the free frame is 803x404 px (inside the 3 % edge, abov
               "reaches 50 % only where its box is 1.26 times as wide as tall or more")
 STILL_NEAR_EDGE: dict[tuple[str, str], str] = {
     # (clip, aspect): what still sits within layout.safe_edge of the frame's edge (fill.near_edge)
+    # a ring counts since h/badgeB (the whole view leaves its reach); the walk camera keeps a visit's
+    # cards inside the free frame, not their rings' reach (not fixed):
+    ("dynamic_graph", "9:16"): ("the walk camera's views hold t4 and t2 at the free frame's right side (26.4-34.1 s) "
+                                "and t7 at its left (57.2-60.8 s): their rings reach 0.9 px into the 3 % margin"),
 }
 STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): the values and names still under font_sizes.min_glyph_main_px

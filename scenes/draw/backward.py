@@ -24,7 +24,8 @@ from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import opacity, tag as record_tag, tagged
 from scenes.draw.rides import TokenRides, arrow_id
 from scenes.layout.detail import Detail
-from scenes.layout.label_spots import inside
+from scenes.layout.detour import clear_of
+from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
@@ -200,6 +201,14 @@ class BackwardWalk(View):
                 avoid = [bounds(m) for m in tags] + self.onscreen.value_runs() + self.onscreen.shown_rects(
                     exclude=going + rode + self.onscreen.own_shapes(item), away=True)  # and what the camera hid: it shows again there
                 x, y = self.labels.badge_spot(box, tok, avoid, low=True)
+                shade = (self.onscreen.below_value_run(item, box)  # (tokens in its row: the badge is where they wait)
+                         if is_acc and rode and not any(self.rides.in_row(m, item) for m in rode) else None)
+                if shade is not None and not clear_of((x, y), (tok.width, tok.height), [shade]):
+                    # the tokens coming on from the card wait level with it on its other side, where that is free
+                    other = (2 * box.x - x, y)
+                    if clear_of(other, (tok.width, tok.height), [*avoid, shade, *self.labels.rings()]) and inside(
+                            rect_around(other[0], other[1], (tok.width, tok.height)), self.frame.free_rect()):
+                        x, y = other
                 if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)) and inside(
                         bounds(waiting[0]), self.ctx.frame_rect()):  # one path in: the badge is the token,
                     x, y = waiting[0].get_center()[:2]  # where it waits (beside the card, or in its

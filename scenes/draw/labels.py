@@ -20,7 +20,7 @@ from scenes.draw.visuals import arrow_length, arrow_reach, card_tag, grad_token,
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import badge_centre, rect_around, tag_centre
 from scenes.layout.place import Box, Layout
-from scenes.layout.tag_room import badge_gap, ring_reach, tag_gap
+from scenes.layout.tag_room import badge_gap, op_tag_gap, ring_reach, tag_gap
 from scenes.theme import Rect
 
 # Drawing order (Cairo sorts by z_index): code pane backdrop and the running-line bar (Z_PANE,
@@ -71,13 +71,22 @@ class CardLabels(View):
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid)
         # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
-        x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=lay.zoom * tag_gap(t, lay.scale / lay.zoom),
+        # off the card's border, and off the ring a box the walk visits gets then (a box never visited keeps
+        # its place: backward_graph 16:9's AccumulateGrad, a pixel lower, came 1.7 px from the caption's box)
+        gap = lay.zoom * (op_tag_gap if box.id in self.visited() else tag_gap)(t, lay.scale / lay.zoom)
+        x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=gap,
                           clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
                           avoid=keep_off, beside=beside, within=self.ctx.frame_rect())
         self.keep_inside(m.move_to([x, y, 0]))
         if or_none is not None and not clear_of(tuple(m.get_center()[:2]), (m.width, m.height), keep_off + or_none):
             return None
         return m
+
+    def visited(self) -> set[str]:
+        """The boxes the walk rings at a visit: a node's card, an AccumulateGrad's bucket (as
+        `BackwardWalk.draw_visit` finds them)."""
+        return {f"bucket:{self.ctx.item(c.ids[0])}" if c.text("grad_fn") == "AccumulateGrad" else self.ctx.item(c.ids[0])
+                for c in self.ctx.plan.cues if c.kind == "visit" and c.ids}
 
     def badge_spot(self, box: Box, tok: Mobject, avoid: Sequence[Rect], low: bool = False) -> tuple[float, float]:
         """Where ``tok`` waits beside ``box`` (`badge_centre`, placed by a token's nominal size), off

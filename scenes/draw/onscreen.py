@@ -213,6 +213,18 @@ class OnScreen(View):
                 out.append(reading_run(bounds(value)))
         return out
 
+    def below_value_run(self, item: str, box: Box) -> Rect | None:
+        """The band under the run right of the value of ``item``'s card (`reading_run`, past the
+        value's end) down to the foot of ``box`` (its bucket, under it): a badge waiting there is
+        reached from the card down its end level with the value, where the token reads as more
+        of it (backward_walk 9:16's ``w2 = 2 4/9``), or round the card's words. None when the
+        card shows no value."""
+        value = getattr(self.graph.cards.get(item), "value", None)
+        if not isinstance(value, Mobject) or value.width <= 0 or opacity(value) < MIN_OPACITY:
+            return None
+        _, bottom, end, top = bounds(value)
+        return (end, min(box.bounds[1], bottom), reading_run(bounds(value))[2], top)
+
     def result_runs(self, but: Mobject | None = None) -> list[Rect]:
         """Where a number would read as more of a visible rule's result, the product pill ending a
         row of a visit's note (`reading_run`), but the product ``but`` (the one a token leaves: it
@@ -264,6 +276,9 @@ class OnScreen(View):
         # ``y3 = 9``, ``3ulBackward0``); where no way passes beside them, it is not hidden there
         values = [bounds(v) for m in leaves for row in ("name", "value", "sub") if (v := getattr(m, row, None))
                   is not None and isinstance(v, Mobject) and v.width > 0 and opacity(v) >= MIN_OPACITY]
+        # and its op name, drawn with it (grad_accumulation 9:16's 3 leaving y's rule went over its ``mul``)
+        values += [bounds(g) for k, g in self.graph.tags.items() if any(self.graph.cards.get(k) is m for m in leaves)
+                   and g.width > 0 and opacity(g) >= MIN_OPACITY]
         # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
         soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
         grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,
@@ -274,6 +289,11 @@ class OnScreen(View):
                     + waits + list(rest_off))
         plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
                         and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
+        if under is None:  # a glide on from a card (to its bucket's badge or row), with no way round to try:
+            # off the card's words, and off its value's run, where it reads as more of it (`value_runs`:
+            # backward_walk 9:16's 4/9 going on from w2's card down its right end read ``w2 = 2 4/9``)
+            crossed = [k for k, m in self.graph.cards.items() if any(m is n for n in leaves)]
+            plain_values = values + self.value_runs(crossed)
         corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
         wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
         shown_over = keep_off + waits

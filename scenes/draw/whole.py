@@ -27,7 +27,7 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import tag_of
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
-from scenes.layout.tag_room import tag_gap, tag_height
+from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
 from scenes.layout.camera import meets
 from scenes.layout.whole import Stretch, Views, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue
@@ -139,8 +139,14 @@ class WholeGraph(View):
             # past their cards' boxes); its moves, worked out once for every rectangle it keeps off
             mappers = self._mappers(self.clip, found[0])
             shapes = [_moved_rect(m, move) for m, move in mappers]
-            r = (min(b[0] for b in shapes), min(b[1] for b in shapes), max(b[2] for b in shapes),
-                 max(b[3] for b in shapes))
+            # and the ring a card gets where a caption lights it, or at a visit (backward_graph 9:16's
+            # skipped y, ringed by the takeaway at the frame's side, reached 3 px into the margin at 1080p)
+            boxed = {id(m) for m in [*self.ctx.state.graph.cards.values(), *self.ctx.state.graph.buckets.values()]}
+            ring = ring_reach(t, self.clip.scale * found[0].k)
+            ringed = [(b[0] - ring, b[1] - ring, b[2] + ring, b[3] + ring)
+                      for (m, _), b in zip(mappers, shapes) if id(m) in boxed]
+            r = (min(b[0] for b in shapes + ringed), min(b[1] for b in shapes + ringed),
+                 max(b[2] for b in shapes + ringed), max(b[3] for b in shapes + ringed))
             # past any side: AccumulateGrad under the lowest bucket ran into the caption's box,
             # L's ``** 2`` over the top card against the printed line (9:16, review 6 item 6)
             over = (max(0.0, bounds_of[0] - r[0]), max(0.0, bounds_of[1] - r[1]), max(0.0, r[2] - bounds_of[2]),

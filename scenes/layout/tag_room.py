@@ -16,6 +16,8 @@ True
 True
 >>> badge_gap(t, 0.5) == t.spacing.edge_clearance, badge_gap(t, 1.8) == ring_reach(t, 1.8) > t.spacing.edge_clearance
 (True, True)
+>>> all(op_tag_gap(t, k) > ring_reach(t, k) and op_tag_gap(t, k) >= tag_gap(t, k) for k in (0.3, 0.8, 1.0, 1.8))
+True
 """
 
 from __future__ import annotations
@@ -68,3 +70,14 @@ def badge_gap(theme: Theme, scale: float = 1.0) -> float:
     and no less than the ring the box gets at its visit reaches (`ring_reach`): a badge on the
     ring reads as cut by it (detach_stop's ``12.00`` beside ``a``'s bucket at scale 1.06)."""
     return max(theme.spacing.edge_clearance, ring_reach(theme, scale))
+
+
+def op_tag_gap(theme: Theme, scale: float = 1.0) -> float:
+    """The gap at which a tag is drawn by its card at ``scale``: `tag_gap`, and no less than the
+    ring the card gets at its visit reaches (`ring_reach`) and ``proportions.ring_tag_gap`` of
+    the tag's height past it. At `tag_gap` alone the ring's ink ran along the foot of the word,
+    its halo cutting the ring there (backward_walk's ``mul`` over yh and z read struck through).
+    The layout's room for a tag (`tag_reach`) keeps `tag_gap`: the few pixels more come out of
+    the clearance past the tag, whose glyph box is lower than `tag_height` besides."""
+    ringed = ring_reach(theme, scale) + theme.proportions.ring_tag_gap * tag_height(theme, scale)
+    return max(tag_gap(theme, scale), ringed)

@@ -22,9 +22,12 @@ moves, from where it stood before (its start) to where it stops (its landing). I
   ``slack`` pixels over the nearest it has been;
 - the product it left keeps its number (``slot empty``): a badge of the same id and text that
   stood at the start the frame before the flight stays drawn there through it;
-- it passes over no card's value (``value``): a number riding over another reads as one
-  with it, or hides it (leaf_nodes' 1/2 leaving yh over its ``5/4``); the value of the card
-  it lands on (its bucket's, as it drops in) is where it arrives;
+- it passes over no card's value (``value``), nor, riding on from a leaf's card to its bucket
+  (``bucket:X->X``), level with that card's value just past its end (`_run`): a number riding
+  over another reads as one with it, or hides it (leaf_nodes' 1/2 leaving yh over its ``5/4``),
+  and one crossing the card by the value's end reads as more of it (backward_walk 9:16's
+  ``4/9`` going on from w2's card down its right end to the bucket's badge: ``w2 = 2 4/9``);
+  the value of the card it lands on (its bucket's, as it drops in) is where it arrives;
 - it leaves from a product of its own (``shared``): two tokens of one id and text setting off
   in one frame start from two places (``w * w``'s rule row has a product per input slot, and
   both tokens leaving the lower 3 read as one number sent twice).
@@ -219,12 +222,17 @@ def _leaves(track: _Track, frame_items: list[dict]) -> list[Box]:
 
 
 def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | None:
-    """The first value drawn under the token's ``box`` (more than touching) but the one of the
-    card or bucket it lands on (``SRC`` of its ``SRC->DST``, its bucket's too)."""
-    src = track.id.split("->")[0]
+    """The first value drawn under the token's ``box`` (more than touching), or, for a token
+    riding a bucket's arrow (``bucket:X->X``: from the card X, which it crosses, to the bucket it
+    lands on), X's value with the token level with it just past its end (`_run`); but the one
+    of the card or bucket it lands on (``SRC`` of its ``SRC->DST``, its bucket's too)."""
+    src, left = track.id.split("->")[0], track.id.split("->")[-1]
     lands = {src, f"bucket:{src}"}
+    left = left if src == f"bucket:{left}" else None
     for i in frame_items:
-        if i["role"] == "value" and i.get("id") not in lands and float(i["opacity"]) >= SEEN and meet(box, _box(i)):
+        if i["role"] != "value" or i.get("id") in lands or float(i["opacity"]) < SEEN:
+            continue
+        if meet(box, _run(_box(i)) if i.get("id") == left else _box(i)):
             return i
     return None
 
@@ -260,6 +268,15 @@ def flights(samples: Iterable[dict], reach: float, slack: float,
     >>> five = {"role": "value", "id": "t2", "text": "5/4", "bbox": [20, 55, 40, 65], "opacity": 1.0}
     >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + [five] + f} for k, f in enumerate(good)), 20, 10)]
     ["token '4/3' (t1->t2) passes over the value '5/4' (t2) at 0.30 s"]
+    >>> drop = lambda x, y: dict(tok(x, y), id="bucket:t2->t2")  # on from t2's card down to its bucket
+    >>> down = [[drop(30, 10)], [drop(30, 10)], [drop(25, 35)], [drop(20, 60)], [drop(20, 80)], [drop(20, 80)]]
+    >>> beside = dict(five, bbox=[-10, 55, 10, 65])  # it passes 1 px past the value's end, level with it
+    >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + [beside] + f}
+    ...                                 for k, f in enumerate(down)), 20, 10)]
+    ["token '4/3' (bucket:t2->t2) passes level with the value '5/4' (t2) at 0.30 s"]
+    >>> [a.describe() for a in flights(({"time": k / 10, "items": graph + [dict(beside, id="t3")] + f}
+    ...                                 for k, f in enumerate(down)), 20, 10)]  # another card's: it passes by
+    []
     >>> emerging = [[slot(1)], [tok(-40, 20, 0.0), slot(1)], [tok(-36, 21, 0.02), slot(1)], [slot(1), tok(-20, 45)], [slot(1), tok(30, 75)], [slot(1), tok(30, 75)]]
     >>> run(emerging)  # a copy comes out from under its product (listed first: drawn under it), faint while over it
     []
@@ -374,7 +391,8 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
                 add(k, "astray", f"is {off:.0f} px off its way")
             crossed = _values_under(tr, tr.boxes[k], frames[f])
             if crossed is not None:
-                add(k, "value", f"passes over the value {crossed['text']!r} ({crossed.get('id')})")
+                how = "over" if meet(tr.boxes[k], _box(crossed)) else "level with"
+                add(k, "value", f"passes {how} the value {crossed['text']!r} ({crossed.get('id')})")
             if slot and not any(any(g == f and math.dist(c, start) <= STILL and o >= SEEN for g, c, o in s.seen)
                                 for s in slot):
                 add(k, "slot", "leaves its slot empty")

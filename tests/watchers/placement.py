@@ -86,8 +86,10 @@ def frame_marks(before: list[dict], items: list[dict]) -> list[dict]:
 
 class OpTags(Spans):
     """No op name reads as more of a value level with it (`reads_level`), and each keeps
-    `TAG_CLEAR` of its height off its own card (`op_tags`) and off the frame's marks, the
-    checklist and the legend (`frame_marks`: missing_gradient's ``** 2`` on "3. which loss?")."""
+    `TAG_CLEAR` of its height off its own card (`op_tags`), off the ring round that card while
+    it shows (the walk's at its visit, a light's: backward_walk's ``mul`` stood on yh's and z's
+    rings, struck through), and off the frame's marks, the checklist and the legend
+    (`frame_marks`: missing_gradient's ``** 2`` on "3. which loss?")."""
 
     def __init__(self, case: Case) -> None:
         super().__init__(case)
@@ -95,6 +97,7 @@ class OpTags(Spans):
 
     def see(self, sample: dict) -> None:
         values = [v for v in visible(sample["items"]) if v["role"] == "value"]
+        rings = [r for r in visible(sample["items"]) if r["role"] == "ring" and r.get("id")]
         marks = frame_marks(self.before, sample["items"])
         tags, self.before = op_tags(self.before, sample["items"]), sample["items"]
         for tag, box in tags:
@@ -112,6 +115,12 @@ class OpTags(Spans):
                 self.add(("an op name on its card's border", who(tag)), sample["time"],
                          f"{who(tag)} {tag['bbox']} {gap:.1f} px from its {box['role']} {box['bbox']}, "
                          f"under {TAG_CLEAR:g} of its height {height:.1f} px")
+            for ring in rings:  # (its box is the ring's outline: its ink reaches half its stroke further)
+                gap = gap_between(tuple(tag["bbox"]), tuple(ring["bbox"]))
+                if ring["id"] == box["id"] and gap < TAG_CLEAR * height:
+                    self.add(("an op name on its card's ring", who(tag)), sample["time"],
+                             f"{who(tag)} {tag['bbox']} {gap:.1f} px from its ring {ring['bbox']}, "
+                             f"under {TAG_CLEAR:g} of its height {height:.1f} px")
 
     def found(self) -> list[str]:
         return self.lines()
