@@ -226,9 +226,9 @@ def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | No
     riding a bucket's arrow (``bucket:X->X``: from the card X, which it crosses, to the bucket it
     lands on), X's value with the token level with it just past its end (`_run`); but the one
     of the card or bucket it lands on (``SRC`` of its ``SRC->DST``, its bucket's too)."""
-    src, left = track.id.split("->")[0], track.id.split("->")[-1]
+    src, to = track.id.split("->")[0], track.id.split("->")[-1]
     lands = {src, f"bucket:{src}"}
-    left = left if src == f"bucket:{left}" else None
+    left = to if src == f"bucket:{to}" else None
     for i in frame_items:
         if i["role"] != "value" or i.get("id") in lands or float(i["opacity"]) < SEEN:
             continue
