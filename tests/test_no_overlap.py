@@ -155,6 +155,7 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     ("mlp_lists", "16:9"): "1: '0' (t14) right of the rule's '0' (t13->t14) (46.8-48.0 s)",
     ("sigmoid_logloss", "1:1"): "2: '-1.000' (t14) right of the rule's '-1.000' (t12->t14) (35.0-37.2 s)",
     ("weighted_sum4", "1:1"): "1: '1' (t12) right of the rule's '1' (t10->t12) (25.6-27.6 s)",
+    ("tanh_sgd_lists", "16:9"): ("2, 26.4-27.0 s (4 frames): the first step's '-0.2899' (t3->t9) and '-0.2699' (t7->t9) waiting on the next unit's 'out' and 'AddBackward0' (t10): found in the integration (h/intK: h/ruleK, h/astrayM and h/smallR merged; each alone clean, and so is main; h/emptyE alone shows it too), not fixed"),
     ("tanh_sgd_lists", "1:1"): ("6, one frame each (73.0, 73.8, 100.6, 101.4 s): a step's tokens waiting in the row of "
                                 "the two buckets level with a card's value, one on b's bucket's arrowhead"),
     # b's first token, waiting in the row beside b's bucket left of it, between the two buckets,
