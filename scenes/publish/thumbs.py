@@ -158,6 +158,31 @@ INK = 24
 """How far (the sum over R, G and B) a pixel is from the background to count as drawn: a
 video's colours wander a few steps from the theme's around what is drawn."""
 
+STRONG = 2 * INK
+"""A patch of pixels past :data:`INK` counts as drawn only where one of them is this far from the
+background: a panel's fill (a recap board's, 20 to 23 from the frame's) sits at :data:`INK`,
+and the video's noise lifts strips of its edge over it, which would join the board to the graph."""
+
+
+def drawn(pixels: Any, background: Any) -> Any:
+    """Which of ``pixels`` (rows by columns by RGB) are drawn: past :data:`INK` from
+    ``background``, in a patch holding a pixel past :data:`STRONG`.
+
+    >>> import numpy as np
+    >>> px = np.zeros((4, 8, 3), int); px[1, 1] = 10; px[1, 2] = 30; px[1, 6] = 10  # a glyph's edge, its core, noise
+    >>> drawn(px, np.zeros(3, int))[1].tolist()
+    [False, True, True, False, False, False, False, False]
+    """
+    import numpy as np
+    from scipy import ndimage
+
+    far = np.abs(pixels - background).sum(axis=2)
+    patches, n = ndimage.label(far > INK, np.ones((3, 3), bool))
+    strong = np.zeros(n + 1, bool)
+    strong[np.unique(patches[far > STRONG])] = True
+    strong[0] = False
+    return strong[patches]
+
 
 def thumbnail(poster: Path, checked: Any, plan: Any, theme: Theme) -> tuple[bytes, tuple[int, int]]:
     """The thumbnail of the clip whose poster is ``poster``, as PNG bytes, and its size."""
@@ -175,7 +200,7 @@ def thumbnail(poster: Path, checked: Any, plan: Any, theme: Theme) -> tuple[byte
     subject = subject_box(checked, plan, theme, frame.size, noted)
     if subject is not None:  # only the graph: a sliver of the code pane or of a board reads as a cut word
         pixels = np.asarray(frame, dtype=np.int16)
-        ink = np.abs(pixels - np.array(background, dtype=np.int16)).sum(axis=2) > INK
+        ink = drawn(pixels, np.array(background, dtype=np.int16))
         box = tuple(round(v) for v in subject)
         reach = round(theme.spacing.item_gap * frame.size[1] / theme.aspect(_aspect_of(frame.size)).frame_height)
         kept = whole_things(ink, (box[0], box[1], box[2], box[3]), reach)
