@@ -235,7 +235,7 @@ STILL_RULE_GONE: dict[tuple[str, str], str] = {
     # the nine clips at 16:9 and 9:16
     # (missing_gradient 9:16's sub's rule left the frame as the graph moved aside for mul's, 0.4 s
     # before its caption ended: the graph moves aside once for the walk's notes to come, and a
-    # note keeps where that move leaves it in view, `WalkCamera._walk_ahead` and `stays`)
+    # note keeps where that move leaves it in view, `camera_ahead`)
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
     # (clip, aspect): a card that blinks out in a camera move (fades.drops), the nine clips at 16:9 and 9:16

@@ -24,6 +24,7 @@ from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus, Sight
+from scenes.draw.camera_ahead import kept_in_view, walk_ahead
 from scenes.draw.camera_shapes import graph_shapes
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
 from scenes.draw.record import opacity, tagged
@@ -106,34 +107,19 @@ class WalkCamera(View):
     def stays(self, visit: Cue) -> Rect | None:
         """Where a note written at ``visit`` stays in view through the moves the camera makes
         while the caption explaining it runs, where it only moves the graph aside (`pans_only`:
-        each such move, a pan, is known now): the part of the frame every one of them keeps in
-        view. None: anywhere (no such move; or one that comes closer, which keeps the note in
-        view itself, `_explained`). A move between two visits runs under the caption explaining
-        the earlier one's note, to the next visit's start (no pause after it): moved aside
-        there, the graph took that note out of the frame while it was read (missing_gradient
-        9:16, sub's rule right of z - 1 as the graph moved 99 px right for mul's)."""
+        each such move, a pan, is known now, `kept_in_view`); None: anywhere."""
         says = explaining(self.ctx.plan.captions, visit)
         if not self.pans_only or says is None:
             return None
-        moves = [c for c in self.ctx.plan.cues if c.kind == "camera" and c.ids
-                 and visit.start + 1e-6 < c.start < says.end - 1e-6]
         free, keep_off, region, sight = self._sight(settled=True)  # as the moves will find it
-        x0, y0, x1, y1 = shown = sight[0]
         now = self.focus.zoom
-        for c in moves:
-            z, _ = self._aim(c, free, keep_off, sight, region)
-            if z == WHOLE:
-                rel = None if now is None else now.inverse()
-            else:
-                rel = z if now is None else now.inverse().then(z)
-            if rel is None:
-                continue
-            if abs(rel.factor - 1.0) > 1e-9:
-                return None  # closer: not a pan (`_explained` keeps the note in view)
-            dx, dy = rel.point((0.0, 0.0))  # what lands in view: the frame it shows, moved back
-            x0, y0 = max(x0, shown[0] - dx), max(y0, shown[1] - dy)
-            x1, y1 = min(x1, shown[2] - dx), min(y1, shown[3] - dy)
-        return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 and (x0, y0, x1, y1) != shown else None
+        rels: list[Zoom | None] = []
+        for c in self.ctx.plan.cues:
+            if c.kind == "camera" and c.ids and visit.start + 1e-6 < c.start < says.end - 1e-6:
+                z, _ = self._aim(c, free, keep_off, sight, region)
+                rels.append((None if now is None else now.inverse()) if z == WHOLE
+                            else z if now is None else now.inverse().then(z))
+        return kept_in_view(sight[0], rels)
 
     def _move(self, cue: Cue) -> Anims:
         free, keep_off, region, sight = self._sight()
@@ -156,8 +142,8 @@ class WalkCamera(View):
         # frame's edge and a rule's note; the move out frames the cards drawn, `_out`)
         visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
                   and c.start >= cue.start + cue.duration - 1e-6]
-        if self.pans_only:  # moved aside once for the walk's notes to come, not for each (`_walk_ahead`)
-            visits = self._walk_ahead(cue) or visits
+        if self.pans_only:  # moved aside once for the walk's notes to come, not for each (`walk_ahead`)
+            visits = walk_ahead(self.ctx.plan.cues, cue, self.ctx.plan.duration) or visits
         visited = [self.ctx.item(v.ids[0]) for v in visits] or [self.ctx.item(cue.ids[0])]
         items = {k for v in visited for k in held(home, v)}
         note, least = (_widest([self.walk.notes.size(v, home.scale, small) for v in visits]) for small in (False, True))
@@ -176,20 +162,6 @@ class WalkCamera(View):
                 best, at = wider, room
         best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at), most)
         return self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
-
-    def _walk_ahead(self, cue: Cue) -> list[Cue]:
-        """The visits of the walk from the move ``cue`` on, to the move that takes the camera out:
-        where the camera only moves the graph aside (`pans_only`), each move goes aside for the
-        notes of all of them, so the first (as the walk starts, before any note is written) goes
-        as far as the last needs and the rest stay. A move between two visits runs under the
-        caption explaining the earlier one's note, to the next visit's start (no pause after
-        it): moved aside there for the next note, the graph took the note before out of the
-        frame while it was read (missing_gradient 9:16: 99 px right for mul's rule, left of z,
-        0.6 s before "Sub's derivative ... unchanged" ended; sub's rule, right of z - 1, left)."""
-        end = cue.start + cue.duration - 1e-6
-        out = min((c.start for c in self.ctx.plan.cues if c.kind == "camera" and not c.ids and c.start >= end),
-                  default=self.ctx.plan.duration)
-        return [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and end <= c.start < out]
 
     @cached_property
     def pans_only(self) -> bool:
