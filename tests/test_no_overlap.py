@@ -233,12 +233,9 @@ STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
 STILL_RULE_GONE: dict[tuple[str, str], str] = {
     # (clip, aspect): a visit's rule that goes while the caption explaining it runs (named_view.rules_gone),
     # the nine clips at 16:9 and 9:16
-    ("missing_gradient", "9:16"): ("sub's rule (its caption up to 26.27 s) leaves from 25.87 s as the graph moves 99 px "
-                                   "right for mul's rule, visited at 26.27 s: z stands 79 px from the frame's left "
-                                   "edge, L2 17 px right of it, and mul's rule (157 px) has no spot nearer z at home "
-                                   "(it lay by L1 for 2.5 s); moved aside, sub's rule right of z - 1 leaves the frame. "
-                                   "The lesser wrong: a rule gone for its caption's last 0.4 s (camera._explained, "
-                                   "pans_only)"),
+    # (missing_gradient 9:16's sub's rule left the frame as the graph moved aside for mul's, 0.4 s
+    # before its caption ended: the graph moves aside once for the walk's notes to come, and a
+    # note keeps where that move leaves it in view, `camera_ahead`)
 }
 STILL_DROPS: dict[tuple[str, str], str] = {
     # (clip, aspect): a card that blinks out in a camera move (fades.drops), the nine clips at 16:9 and 9:16

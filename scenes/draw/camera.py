@@ -24,10 +24,12 @@ from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus, Sight
+from scenes.draw.camera_ahead import kept_in_view, walk_ahead
 from scenes.draw.camera_shapes import graph_shapes
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
 from scenes.draw.record import opacity, tagged
 from scenes.draw.visit_note import explained_past
+from scenes.storyboard.caption_events import explaining
 from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.ways import moved_bounds
@@ -60,10 +62,11 @@ class WalkCamera(View):
         super().__init__(ctx)
         self.focus, self.frame, self.walk = focus, frame, walk
 
-    def _room(self) -> tuple[Rect, list[Rect]]:
+    def _room(self, settled: bool = False) -> tuple[Rect, list[Rect]]:
         """The frame the graph may use while close, and what it keeps off there: the code pane
-        (its lit line in the walk) and what it prints, the legend, the checklist."""
-        return self.frame.free_rect(), self.frame.pane_bounds() + self.frame.frame_marks()
+        (its lit line in the walk) and what it prints, the legend, the checklist (``settled``:
+        where a move under way lands, `FreeFrame.frame_marks`)."""
+        return self.frame.free_rect(), self.frame.pane_bounds() + self.frame.frame_marks(settled)
 
     @draws("camera")
     def draw_camera(self, cue: Cue, step: StepScratch) -> Anims:
@@ -90,20 +93,48 @@ class WalkCamera(View):
                  and (opacity(m) >= MIN_OPACITY or id(m) in back) and (b := landed(m)) is not None]
         return self.walk.buckets.notes.follow_view(out, landed, seen)
 
-    def _move(self, cue: Cue) -> Anims:
-        free, keep_off = self._room()
+    def _sight(self, settled: bool = False) -> tuple[Rect, list[Rect], Rect, Sight]:
+        """The free frame, what the graph keeps off there (`_room`), the largest clear part of it,
+        and where a shape may show while close (a card's stroke may reach past the graph region's
+        foot, over the caption's margin, and show at home; never into the frame's safe edge)."""
+        free, keep_off = self._room(settled)
         region = clear_rect(free, keep_off)
-        # a card's stroke may reach past the graph region's foot, over the caption's margin, and
-        # show at home; never into the frame's safe edge
         slack, safe = self.theme.spacing.edge_clearance, self.theme.safe_rect(self.ctx.spec)
         shown = (max(free[0], safe[0] + slack), max(free[1], safe[1] + slack),
                  min(free[2], safe[2] - slack), min(free[3], safe[3] - slack))
+        return free, keep_off, region, (shown, tuple(keep_off), slack)
 
-        sight = (shown, tuple(keep_off), slack)
+    def stays(self, visit: Cue) -> Rect | None:
+        """Where a note written at ``visit`` stays in view through the moves the camera makes
+        while the caption explaining it runs, where it only moves the graph aside (`pans_only`:
+        each such move, a pan, is known now, `kept_in_view`); None: anywhere."""
+        says = explaining(self.ctx.plan.captions, visit)
+        if not self.pans_only or says is None:
+            return None
+        free, keep_off, region, sight = self._sight(settled=True)  # as the moves will find it
+        now = self.focus.zoom
+        rels: list[Zoom | None] = []
+        for c in self.ctx.plan.cues:
+            if c.kind == "camera" and c.ids and visit.start + 1e-6 < c.start < says.end - 1e-6:
+                z, _ = self._aim(c, free, keep_off, sight, region)
+                rels.append((None if now is None else now.inverse()) if z == WHOLE
+                            else z if now is None else now.inverse().then(z))
+        return kept_in_view(sight[0], rels)
+
+    def _move(self, cue: Cue) -> Anims:
+        free, keep_off, region, sight = self._sight()
         if not cue.ids:
-            return self._out(cue, free, (shown, (*keep_off, *self._whole_pane()), slack), sight, region)
+            return self._out(cue, free, (sight[0], (*keep_off, *self._whole_pane()), sight[2]), sight, region)
         if self.focus.walk_holds():
             return []  # a beat's `focus:` chose what the camera shows
+        best, at = self._aim(cue, free, keep_off, sight, region)
+        if best == WHOLE:  # the visit is seen from home
+            return self.focus.view_to(None, sight, region, at=cue.start)
+        return self.focus.view_to(best, sight, at)
+
+    def _aim(self, cue: Cue, free: Rect, keep_off: list[Rect], sight: Sight, region: Rect) -> tuple[Zoom, Rect]:
+        """Where the move ``cue`` into a visit takes the camera (`WHOLE`: home), and the room it
+        frames the visit in; it moves nothing (`stays` asks it of a move to come)."""
         home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
         # the graph is dense (`camera_visits`); the visits it leads into: the next, and those after
         # it the plan found no pause for (a visit's view is framed on the clip's layout: framed on
@@ -111,6 +142,8 @@ class WalkCamera(View):
         # frame's edge and a rule's note; the move out frames the cards drawn, `_out`)
         visits = [c for c in self.ctx.plan.cues if c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
                   and c.start >= cue.start + cue.duration - 1e-6]
+        if self.pans_only:  # moved aside once for the walk's notes to come, not for each (`walk_ahead`)
+            visits = walk_ahead(self.ctx.plan.cues, cue, self.ctx.plan.duration) or visits
         visited = [self.ctx.item(v.ids[0]) for v in visits] or [self.ctx.item(cue.ids[0])]
         items = {k for v in visited for k in held(home, v)}
         note, least = (_widest([self.walk.notes.size(v, home.scale, small) for v in visits]) for small in (False, True))
@@ -128,10 +161,7 @@ class WalkCamera(View):
             if px is None or px >= self.theme.font_sizes.min_glyph_main_px - 1e-9:  # where it reads
                 best, at = wider, room
         best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at), most)
-        best, at = self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
-        if best == WHOLE:  # the visit is seen from home
-            return self.focus.view_to(None, sight, region, at=cue.start)
-        return self.focus.view_to(best, sight, at)
+        return self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
 
     @cached_property
     def pans_only(self) -> bool:
@@ -205,8 +235,8 @@ class WalkCamera(View):
         (`scenes.render.named_view.rules_gone`; dynamic_graph 9:16, the first h's rule). Where the
         camera only moves aside (`pans_only`), ``found`` all the same: the move gives the visit's
         note a spot by its own card, without which it reads as another's while its own caption runs
-        (missing_gradient 9:16: sub's rule goes in the move, 0.4 s before its caption ends; mul's
-        reads as z's, not L1's)."""
+        (missing_gradient 9:16: mul's reads as z's, not L1's); the notes written before it keep to
+        where it leaves them in view (`stays`)."""
         if self.pans_only and found[0] != WHOLE:
             return found
         marks = self._marks(lambda m: explained_past(m, cue.start))

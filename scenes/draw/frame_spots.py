@@ -25,6 +25,10 @@ from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
 from scenes.theme_model import KIND_MEANING
 
+SWEEP = 8
+"""At how many points of its way a checklist's move is looked at (`FreeFrame.list_sweep`)."""
+
+
 def after_the_pane(t: float) -> float:
     """The walk's legend coming in where the code pane stepped aside from: still while the pane's
     lines slide up through its place and the backdrop closes up over it (`scroll.reflow`, over the
@@ -92,11 +96,35 @@ class FreeFrame(View):
             out.append((b[0], b[1] + dy, b[2], b[3] + dy))
         return out
 
-    def frame_marks(self) -> list[Rect]:
-        """The legend and the checklist, as rectangles a note keeps off."""
-        rows = list(self.ctx.state.checklist.rows)
-        mobs = [m for m in [self.graph.legend, *rows] if m is not None and len(m.get_family()) and m.width > 0]
-        return [bounds(m) for m in mobs]
+    def frame_marks(self, settled: bool = False) -> list[Rect]:
+        """The legend and the checklist, as rectangles a note keeps off; ``settled``: the checklist
+        where its move with the walk's legend lands (`_list_aside`), which the step it starts in
+        plays only at its end (the camera's moves to come, `WalkCamera.stays`)."""
+        out = [bounds(m) for m in [self.graph.legend] if m is not None and len(m.get_family()) and m.width > 0]
+        way = self._list_on_way(1)
+        return out + (way[-1] if settled else way[0])
+
+    def list_sweep(self, steps: int = SWEEP) -> list[Rect]:
+        """Where the checklist's rows pass on their move with the walk's legend, where one is under
+        way (`_list_aside`: played at the end of the step it starts in): their rectangles at
+        ``steps`` even points of the way, the landing too. A note written in that step keeps off
+        them (missing_gradient 9:16: pow's rule above L1 lay on the way of "3. which loss?")."""
+        return [r for rows in self._list_on_way(steps)[1:] for r in rows]
+
+    def _list_on_way(self, steps: int) -> list[list[Rect]]:
+        """The checklist's rows where they stand now, then at ``steps`` even points of the way to
+        where their move lands (`ChecklistView.lands`); only the first where they stay."""
+        st = self.ctx.state.checklist
+        rows = [bounds(m) for m in st.rows if len(m.get_family()) and m.width > 0]
+        d = (0.0, 0.0)
+        if rows and st.lands is not None:
+            mid = ((min(b[0] for b in rows) + max(b[2] for b in rows)) / 2,
+                   (min(b[1] for b in rows) + max(b[3] for b in rows)) / 2)
+            d = (st.lands[0] - mid[0], st.lands[1] - mid[1])
+        if abs(d[0]) + abs(d[1]) < 1e-6:
+            return [rows]
+        return [[(b[0] + d[0] * k / steps, b[1] + d[1] * k / steps, b[2] + d[0] * k / steps, b[3] + d[1] * k / steps)
+                 for b in rows] for k in range(steps + 1)]
 
     def console_reach(self) -> list[Rect]:
         """Where the clip's printed lines will go under the code pane: a code line's height per
@@ -204,7 +232,7 @@ class FreeFrame(View):
         if found is None:
             return []
         d = (spots[found][0] - (x0 + x1) / 2, spots[found][1] - (y0 + y1) / 2)
-        st.aside = d
+        st.aside, st.lands = d, spots[found]
         return [r.animate(rate_func=after_the_pane).shift([d[0], d[1], 0]) for r in st.rows]
 
     def _list_back(self) -> Anims:
@@ -213,6 +241,8 @@ class FreeFrame(View):
         if st.aside is None:
             return []
         d, st.aside = st.aside, None
+        x0, y0, x1, y1 = bounds(VGroup(*st.rows))
+        st.lands = ((x0 + x1) / 2 - d[0], (y0 + y1) / 2 - d[1])
         return [r.animate(rate_func=before_the_pane).shift([-d[0], -d[1], 0]) for r in st.rows]
 
     def legend_goes_aside(self) -> bool:

@@ -146,6 +146,7 @@ class ChecklistView:
     rows: list[Mobject] = field(default_factory=list)  # one per item, in order
     ticked: list[int] = field(default_factory=list)  # 1-based items ticked so far
     aside: tuple[float, float] | None = None  # how far it moved with the walk's legend (`FreeFrame.walk_legend`)
+    lands: tuple[float, float] | None = None  # where the rows' block's centre goes in that move (or back)
 
 
 @dataclass

@@ -78,8 +78,10 @@ class Views:
         graph = GraphCards(ctx, focus, frame, labels, console)
         buckets = Buckets(ctx, labels, onscreen, frame, focus)
         walk = BackwardWalk(ctx, graph, buckets, labels, onscreen, frame, focus)
+        camera = WalkCamera(ctx, focus, frame, walk)
+        walk.notes.stays = camera.stays  # a note keeps where a move aside to come leaves it in view
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
-                   walk=walk, camera=WalkCamera(ctx, focus, frame, walk), checklist=Checklist(ctx, frame, onscreen.shown_rects),
+                   walk=walk, camera=camera, checklist=Checklist(ctx, frame, onscreen.shown_rects),
                    curve=LossCurve(ctx), network=network, passes=PassCounts(ctx, network), loops=loops,
                    code=code, console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),

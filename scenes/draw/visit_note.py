@@ -7,6 +7,8 @@ readable size where room is short) is one idea apart from the walk's order of vi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from manim import FadeIn, Mobject, VGroup
 
 from scenes.draw.collisions import SHORT_SIDE, glyph_height
@@ -41,6 +43,9 @@ class VisitNotes(View):
                  focus: CameraFocus) -> None:
         super().__init__(ctx)
         self.labels, self.onscreen, self.frame, self.focus = labels, onscreen, frame, focus
+        self.stays: Callable[[Cue], Rect | None] = lambda visit: None
+        """Where a visit's note stays in view through the camera's moves while its caption runs
+        (`scenes.draw.camera.WalkCamera.stays`, which the scene's views hand in; None: anywhere)."""
 
     @property
     def walk(self) -> WalkView:
@@ -59,7 +64,8 @@ class VisitNotes(View):
         beside the node reads as its own (nearer it than any other card, clear of the arrows:
         `own_note_centre`), the note is set at the least readable size
         (`_least_size`) and looked for again; where there is still none, it goes where
-        `note_centre` finds room."""
+        `note_centre` finds room. All that is tried first where the camera's moves aside while
+        the visit's caption runs keep the note in view (`stays`), then anywhere."""
         t = self.theme
         rules = self._rules(cue)
         for s in cue.strings:
@@ -71,6 +77,7 @@ class VisitNotes(View):
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
         seen = self.onscreen.shown_rects(exclude=going, extra=marks)
         avoid = [bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks() + seen
+        avoid += self.frame.list_sweep()  # and off the checklist's way, where it moves in this step
         avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
         # a badge waiting by a card keeps a word space: a rule flush with the seed's `1` read as
         # "11 × 2 × 1/4 = 1/2" (leaf_nodes 9:16, REVIEW7 3)
@@ -84,29 +91,21 @@ class VisitNotes(View):
         # where it was once the camera moves on, and the note, moved with it, would cover it
         hidden = [r for r in self.onscreen.shown_rects(exclude=going, extra=marks, away=True) if r not in seen]
 
-        def spot(note: VGroup, own: bool) -> Point | None:
-            return self.beside(note, box, avoid, own, hidden=hidden)
+        kept = self.stays(cue)  # where the camera's moves aside while its caption runs keep it in view
+
+        def spot(note: VGroup, own: bool, inside: Rect | None = None) -> Point | None:
+            return self.beside(note, box, avoid, own, hidden=hidden, inside=inside)
 
         block, products = made
         at = None
-        for size in self._value_sizes():  # cards drawn large: the note as large as their values, room allowing
-            large = self._rows(cue, rules, box.id, size)
-            assert large is not None  # the same rows as ``made``, larger
-            at = spot(large[0], own=True)
-            # level with its card only: over or under it the larger rows stand in its edges' way,
-            # and the products leaving them cross the card's words (grad_accumulation 9:16)
-            if at is not None and abs(at[1] - box.y) < (large[0].height + box.h) / 2:
-                block, products = large
+        for inside in ([kept] if kept is not None else []) + [None]:  # first where it stays in view
+            def own(note: VGroup, where: Rect | None = inside) -> Point | None:
+                return spot(note, True, where)
+
+            found = self._own_spot(cue, rules, box, own)
+            if found is not None:
+                at, (block, products) = found
                 break
-            at = None
-        if at is None:
-            at = spot(block, own=True)
-        least = self._least_size(cue, rules, box.id) if at is None else None
-        if least is not None and least < min(t.font_sizes.note, t.font_sizes.card_flag):
-            small = self._rows(cue, rules, box.id, least)
-            assert small is not None  # the same rows as ``made``, smaller
-            at = spot(small[0], own=True)
-            block, products = small if at is not None else made
         if at is None:
             at = spot(block, own=False)
         assert at is not None  # note_centre always finds a spot
@@ -119,20 +118,54 @@ class VisitNotes(View):
             product.set_z_index(Z_PRODUCT)
         return [FadeIn(block, rate_func=second_half)]
 
+    def _own_spot(self, cue: Cue, rules: list[Cue], box: Box, spot: Callable[[VGroup], Point | None]
+                  ) -> tuple[Point, tuple[VGroup, dict[str, list[Mobject]]]] | None:
+        """The spot of the visit's note that reads as ``box``'s (``spot`` finds one or None), and the
+        note as set there: as large as the cards' values where they are drawn large, level with
+        its card (`_value_sizes`), else at the theme's size, else at the least (`_least_size`);
+        None where none of them finds one."""
+        t = self.theme
+        for size in self._value_sizes():  # cards drawn large: the note as large as their values, room allowing
+            large = self._rows(cue, rules, box.id, size)
+            assert large is not None  # the same rows as the theme's, larger
+            at = spot(large[0])
+            # level with its card only: over or under it the larger rows stand in its edges' way,
+            # and the products leaving them cross the card's words (grad_accumulation 9:16)
+            if at is not None and abs(at[1] - box.y) < (large[0].height + box.h) / 2:
+                return at, large
+        made = self._rows(cue, rules, box.id, None)
+        assert made is not None
+        at = spot(made[0])
+        if at is not None:
+            return at, made
+        least = self._least_size(cue, rules, box.id)
+        if least < min(t.font_sizes.note, t.font_sizes.card_flag):
+            small = self._rows(cue, rules, box.id, least)
+            assert small is not None  # the same rows, smaller
+            at = spot(small[0])
+            if at is not None:
+                return at, small
+        return None
+
     def beside(self, note: Mobject, box: Box, avoid: list[Rect], own: bool, badge: bool = True,
-               hidden: list[Rect] | None = None, reach: float = 0.0, snug: float = 1.0) -> Point | None:
+               hidden: list[Rect] | None = None, reach: float = 0.0, snug: float = 1.0,
+               inside: Rect | None = None) -> Point | None:
         """Where ``note`` goes beside ``box``, among the cards and arrows on screen now (`_shown`)
         and off ``avoid``: ``own``, only a spot that reads as ``box``'s (`own_note_centre`, else
         None); else wherever `note_centre` finds room (never None). ``badge``: on the right, past
         the room a badge at ``box`` takes (none waits there after the walk). ``hidden``: what the
         walk's camera took out of view, kept off where there is room (`free_note_centre`).
         ``reach``: a label's (``yh.grad = None``), standing by no other card nearer (`faces_other`);
-        ``snug``: its gap to ``box``, a share of the items' gap."""
+        ``snug``: its gap to ``box``, a share of the items' gap; ``inside``: a part of the free
+        frame it keeps to (`stays`)."""
         t = self.theme
         shown, size = self._shown(box), (note.width, note.height)
         gap, clear = t.spacing.item_gap * self.lay.scale * snug, arrow_reach(t, self.lay.scale, self.lay.zoom)
         past = nominal_token_size(t, scale=self.lay.scale, zoom=self.lay.zoom)[0] if badge else 0.0
         within, rests = self.frame.free_rect(), self.labels.all_rests()
+        if inside is not None:
+            within = (max(within[0], inside[0]), max(within[1], inside[1]), min(within[2], inside[2]),
+                      min(within[3], inside[3]))
         for keep_off in ([avoid + hidden] if hidden else []) + [avoid]:
             found = (own_note_centre if own else free_note_centre)(
                 shown, box, size, gap=gap, clear=clear, beside=past, within=within, avoid=keep_off, prefer_off=rests,
