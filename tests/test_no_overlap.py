@@ -304,9 +304,6 @@ _SLID = ("a graph moved sideways into the column at 1x where the walk's camera w
          "move out planned before the pane comes back")
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("leaf_nodes", "16:9"): ("38.2-46.4 s, 40 %: the code column under the lit line after the walk: its move out "
-                             "(37.5 s) takes the graph home, right of where the whole pane comes back at 46.5 s, and "
-                             f"the pane keeps `print(w1.grad)`, `L.backward()` and its `None` until then; {_SLID}"),
     # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
     ("dynamic_graph", "16:9"): ("26.6-40.0 s (53 %), 104.0-112.4 s (47 %), 121.0-125.6 s (34 %): the code column "

@@ -61,7 +61,7 @@ class WholeGraph(View):
         if rec.whole is None:
             return []
         stretch, _, lift = rec.whole
-        out = self._move(self.ctx.layout, stretch.inverse(), self.clip, first=True)
+        out = self._move(self.ctx.layout, stretch.inverse(), self.clip, _first_part)
         out += self._lift(-lift, _first_part)
         rec.whole = None
         return out + [_within(a, 0.6, 1.0) for a in self.code.step_aside(False, step)]
@@ -78,8 +78,9 @@ class WholeGraph(View):
         pane = self.code.step_aside(True, step)
         s, region, lift = self._best(self.frame.pane_bounds()) or found
         rec.whole = (s, region, lift)
-        out = [_within(a, 0.0, 0.4) for a in pane] + self._lift(lift, _second_part)
-        return out + self._move(self.clip, s, stretched(self.clip, s, region), first=False)
+        rate = _second_part if pane else smooth  # with no pane to step aside first, over the whole cue
+        out = [_within(a, 0.0, 0.4) for a in pane] + self._lift(lift, rate)
+        return out + self._move(self.clip, s, stretched(self.clip, s, region), rate)
 
     def _best(self, pane: list[Rect]) -> tuple[Stretch, Rect, float] | None:
         """The largest of the whole graph's moves with the code pane at ``pane`` (`_view`): with
@@ -215,15 +216,15 @@ class WholeGraph(View):
                     break
         return out
 
-    def _move(self, lay: Layout, s: Stretch, to: Layout, first: bool) -> Anims:
-        """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`); then
-        the layout the cues read is ``to``, its arrows filed under its routes."""
+    def _move(self, lay: Layout, s: Stretch, to: Layout, rate: Callable[[float], float]) -> Anims:
+        """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`), at
+        ``rate``; then the layout the cues read is ``to``, its arrows filed under its routes."""
         out: Anims = []
         for m, move in self._mappers(lay, s):
             target = m.copy()
             _warp(target, move)
             _head_kept(target, m, s.k)
-            out.append(Transform(m, target, rate_func=_first_part if first else _second_part))
+            out.append(Transform(m, target, rate_func=rate))
         g = self.ctx.state.graph
         to_routes = dict(zip(lay.routes, to.routes))
         g.arrows = {to_routes.get(r, r): a for r, a in g.arrows.items()}
