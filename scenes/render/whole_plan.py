@@ -16,7 +16,9 @@ and the camera is back out for the whole (``moves``, the camera's cues), and the
 recap is on screen (the grown graph keeps off its board): the graph grows in the first pause
 after that at least ``camera_least`` long (not the clip's last), and stays; what the program
 printed stays on screen under the lit line (`CodeView.lines_foot`: the takeaways quote it,
-grad_accumulation's 12 then 6, missing_gradient's None). A graph that fills
+grad_accumulation's 12 then 6, missing_gradient's None). Before that, where the pane stands aside
+beside the graph after a walk until a cue lights another line, the graph grows into the column it
+frees and goes back with the pane before that cue (`_after_walks`). A graph that fills
 ``layout.fill_graph`` of the frame at home, or an aspect whose ``whole_graph`` is ``home``, has
 no move.
 """
