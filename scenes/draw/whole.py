@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from manim import Animation, Mobject, Transform, smooth
 
-from scenes.draw.camera_shapes import graph_shapes
+from scenes.draw.camera_shapes import graph_shapes, owners
 from scenes.draw.code import CodePaneView
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
@@ -166,13 +166,19 @@ class WholeGraph(View):
     def _mappers(self, lay: Layout, s: Stretch) -> list[tuple[Mobject, Mapper]]:
         """Each shape of the graph and how ``s`` moves its points from where ``lay`` has it: a
         card (or bucket) with its box, an arrow along its route (its ends with its cards),
-        anything else drawn on a card (an op name, a bucket's name, a glow) with the card it
-        lies on."""
+        a walk's badge or token with the card it waits by (`owners`), anything else drawn on a
+        card (an op name, a bucket's name, a glow) with the card it lies on."""
         g = self.ctx.state.graph
         boxes = lay.boxes
         own: dict[int, Box] = {id(m): boxes[k] for k, m in g.cards.items() if k in boxes}
         own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.buckets.items() if f"bucket:{k}" in boxes})
         own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.none_words.items() if f"bucket:{k}" in boxes})  # its words
+        # a walk's badge or token goes with the card it waits by, not the nearest: leaf_nodes 16:9's
+        # 1/2 over w1 * x, a hair nearer yh, went with yh, 31 px short, onto w1 * x's ``mul``
+        w, by = self.ctx.state.walk, owners(self.ctx)
+        marks = [*w.badges.values(), *(m for ms in w.tokens.values() for m in ms),
+                 *(m for ms in w.fill_tokens.values() for m in ms)]
+        own.update({id(m): own[id(o[0])] for m in marks if (o := by.get(id(m))) and id(o[0]) in own})
         routes = {id(a): r for r, a in g.arrows.items()}
         out: list[tuple[Mobject, Mapper]] = []
         for m in graph_shapes(self.ctx.state):  # the camera's list of what the graph is
