@@ -301,15 +301,16 @@ _SLID = ("a graph moved sideways into the column at 1x where the walk's camera w
          "move out planned before the pane comes back")
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
-    ("leaf_nodes", "16:9"): ("38.2-46.4 s, 40 %: the code column under the lit line after the walk: its move out "
-                             "(37.5 s) takes the graph home, right of where the whole pane comes back at 46.5 s, and "
-                             f"the pane keeps `print(w1.grad)`, `L.backward()` and its `None` until then; {_SLID}"),
     # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
     ("dynamic_graph", "16:9"): ("26.6-40.0 s (53 %), 104.0-112.4 s (47 %), 121.0-125.6 s (34 %): the code column "
                                 "under the lit line, the graph home right of the whole pane: the walks' first moves "
                                 "(24.7 s, 102.9 s) are made under the whole pane and their views are no closer than "
-                                f"home (the graph is as tall as the free frame); {_SLID}"),
+                                "home (the graph is as tall as the free frame); leaf_nodes' fix, the whole graph grown "
+                                "into the column between a walk's move out and the pane's return (whole_plan._after_walks), "
+                                "does not reach them: they lie in the walks (the pane aside from backward_start, the "
+                                "camera's views at home), and a grow wants the graph built (the loops' cards come after "
+                                f"the first walks); {_SLID}"),
 }
 
 

@@ -165,6 +165,8 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
         bar_line = lit if pane is new else (was_lit if was_lit is not None else 0)
         same = was_lit == lit and lit in offsets
         how = ("keep" if same else "in") if pane is new else ("hide" if same else "out")
+        if how == "keep" and not _shows(old.bar_slot):  # the same line's bar, unseen in old (a pane stepped
+            how = "rise"  # aside for the walk shows none): it fades in where it slides, not cut in at once
         return out + [(m, lines.get(bar_line, zero), how) for m in pane.bar_slot.submobjects]
 
     sources: dict[int, Mobject] = {}  # id of a new part -> the old part it grows from (``grow``)
@@ -191,6 +193,8 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
                         m.interpolate(a, b, move(alpha))
                 if how in ("keep", "hide"):
                     factor = 1.0 if how == "keep" else 0.0
+                elif how == "rise":
+                    factor = second_half(alpha)
                 else:
                     rate = 1.0 - first_half(alpha) if how == "out" else second_half(alpha)
                     factor = rate * clear(y, alpha, how == "in") * on_pane(y, alpha)
@@ -249,3 +253,8 @@ def pane_ease(t: float) -> float:
     [0.0, 0.235, 0.5, 1.0]
     """
     return float(smooth(t, inflection=2.0))
+
+
+def _shows(m: Mobject) -> bool:
+    """Whether any part of ``m`` is drawn with some opacity (its fill or its stroke)."""
+    return any(p.get_fill_opacity() > 0.01 or p.get_stroke_opacity() > 0.01 for p in m.family_members_with_points())

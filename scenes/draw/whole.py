@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from manim import Animation, Mobject, Transform, smooth
 
-from scenes.draw.camera_shapes import graph_shapes
+from scenes.draw.camera_shapes import graph_shapes, owners
 from scenes.draw.code import CodePaneView
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
@@ -61,7 +61,7 @@ class WholeGraph(View):
         if rec.whole is None:
             return []
         stretch, _, lift = rec.whole
-        out = self._move(self.ctx.layout, stretch.inverse(), self.clip, first=True)
+        out = self._move(self.ctx.layout, stretch.inverse(), self.clip, _first_part)
         out += self._lift(-lift, _first_part)
         rec.whole = None
         return out + [_within(a, 0.6, 1.0) for a in self.code.step_aside(False, step)]
@@ -78,8 +78,9 @@ class WholeGraph(View):
         pane = self.code.step_aside(True, step)
         s, region, lift = self._best(self.frame.pane_bounds()) or found
         rec.whole = (s, region, lift)
-        out = [_within(a, 0.0, 0.4) for a in pane] + self._lift(lift, _second_part)
-        return out + self._move(self.clip, s, stretched(self.clip, s, region), first=False)
+        rate = _second_part if pane else smooth  # with no pane to step aside first, over the whole cue
+        out = [_within(a, 0.0, 0.4) for a in pane] + self._lift(lift, rate)
+        return out + self._move(self.clip, s, stretched(self.clip, s, region), rate)
 
     def _best(self, pane: list[Rect]) -> tuple[Stretch, Rect, float] | None:
         """The largest of the whole graph's moves with the code pane at ``pane`` (`_view`): with
@@ -165,13 +166,19 @@ class WholeGraph(View):
     def _mappers(self, lay: Layout, s: Stretch) -> list[tuple[Mobject, Mapper]]:
         """Each shape of the graph and how ``s`` moves its points from where ``lay`` has it: a
         card (or bucket) with its box, an arrow along its route (its ends with its cards),
-        anything else drawn on a card (an op name, a bucket's name, a glow) with the card it
-        lies on."""
+        a walk's badge or token with the card it waits by (`owners`), anything else drawn on a
+        card (an op name, a bucket's name, a glow) with the card it lies on."""
         g = self.ctx.state.graph
         boxes = lay.boxes
         own: dict[int, Box] = {id(m): boxes[k] for k, m in g.cards.items() if k in boxes}
         own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.buckets.items() if f"bucket:{k}" in boxes})
         own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.none_words.items() if f"bucket:{k}" in boxes})  # its words
+        # a walk's badge or token goes with the card it waits by, not the nearest: leaf_nodes 16:9's
+        # 1/2 over w1 * x, a hair nearer yh, went with yh, 31 px short, onto w1 * x's ``mul``
+        w, by = self.ctx.state.walk, owners(self.ctx)
+        marks = [*w.badges.values(), *(m for ms in w.tokens.values() for m in ms),
+                 *(m for ms in w.fill_tokens.values() for m in ms)]
+        own.update({id(m): own[id(o[0])] for m in marks if (o := by.get(id(m))) and id(o[0]) in own})
         routes = {id(a): r for r, a in g.arrows.items()}
         out: list[tuple[Mobject, Mapper]] = []
         for m in graph_shapes(self.ctx.state):  # the camera's list of what the graph is
@@ -215,15 +222,15 @@ class WholeGraph(View):
                     break
         return out
 
-    def _move(self, lay: Layout, s: Stretch, to: Layout, first: bool) -> Anims:
-        """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`); then
-        the layout the cues read is ``to``, its arrows filed under its routes."""
+    def _move(self, lay: Layout, s: Stretch, to: Layout, rate: Callable[[float], float]) -> Anims:
+        """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`), at
+        ``rate``; then the layout the cues read is ``to``, its arrows filed under its routes."""
         out: Anims = []
         for m, move in self._mappers(lay, s):
             target = m.copy()
             _warp(target, move)
             _head_kept(target, m, s.k)
-            out.append(Transform(m, target, rate_func=_first_part if first else _second_part))
+            out.append(Transform(m, target, rate_func=rate))
         g = self.ctx.state.graph
         to_routes = dict(zip(lay.routes, to.routes))
         g.arrows = {to_routes.get(r, r): a for r, a in g.arrows.items()}

@@ -224,7 +224,7 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
     camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]
     moves = camera_cues(p, camera, holds, home, checked.index) if camera else []
-    moves += whole_cues(p, home, checked.index.source, spec, theme, moves)
+    moves += whole_cues(p, home, checked.index.source, spec, theme, moves, checked.index.events)
     if not moves:
         return p, home
     cues = sorted([*p.cues, *moves], key=lambda c: c.start)

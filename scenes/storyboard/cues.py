@@ -172,6 +172,12 @@ BUILDS = frozenset({"node_appear", "edge_grow", "grad_fn_appear", "bucket_appear
 """Cue kinds that draw a part of the graph: the graph is built once the last of them is done."""
 
 
+def needs_pane(c: Cue) -> bool:
+    """Whether cue ``c`` needs the whole code pane: it lights a line, or prints under it (a pane
+    stepped aside to its lit line comes back whole for it, unless that line printed all it shows)."""
+    return c.kind == "code_line" or c.kind in CONSOLE_KINDS or cue_kind(c.kind).follows_line
+
+
 def writes_note(cues: Iterable[Cue], visit: Cue) -> bool:
     """Whether ``visit`` writes a note beside its node: its rule's words, the gradients that met
     there, a product (its ``local_rule`` cues, among ``cues``, start with it); a leaf's visit

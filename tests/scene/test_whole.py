@@ -50,15 +50,16 @@ WALKS = ("backward_walk", "grad_accumulation", "leaf_nodes", "dynamic_graph", "m
 @pytest.mark.parametrize("name", WALKS)
 @pytest.mark.parametrize("aspect", ["16:9", "9:16"])
 def test_a_walk_clip_grows_the_graph_once_the_walk_is_over(name: str, aspect: str) -> None:
-    """A walk clip's graph grows once, after the last visit, the camera's move back out, the
-    last line printed (which stays on screen under the lit line: the takeaways quote it) and the
-    takeaway's recap (whose board it keeps off), and stays."""
+    """A walk clip's graph grows for good once, after the last visit, the camera's move back out,
+    the last line printed (which stays on screen under the lit line: the takeaways quote it) and
+    the takeaway's recap (whose board it keeps off), and stays. Before that it grows only to go
+    back, between a walk and the pane's coming back whole (leaf_nodes 16:9, `_after_walks`)."""
     checked = load(storyboard_path(name))
     p, _ = laid_out_at(checked, plan_of(checked), aspect)
     moves = [c for c in p.cues if c.kind.startswith("whole")]
-    assert [c.kind for c in moves] == ["whole"]
+    assert [c.kind for c in moves] == ["whole", "whole_back"] * ((len(moves) - 1) // 2) + ["whole"]
     over = max(c.start + c.duration for c in p.cues if c.kind in ("visit", "camera", "recap", *CONSOLE_KINDS))
-    assert over <= moves[0].start and moves[0].start + moves[0].duration < p.duration
+    assert over <= moves[-1].start and moves[-1].start + moves[-1].duration < p.duration
 
 
 @pytest.mark.parametrize(("name", "aspect"), [("graph_build", "16:9"), ("graph_build", "9:16"),
@@ -198,3 +199,27 @@ def test_the_whole_view_spreads_the_cards_as_their_moved_extent_says() -> None:
         assert s.ky == _spread_by_extent(boxes, s.k, 1, h, s.k * stretch)
 
     check()
+
+
+@pytest.mark.slow  # plays the clip's scene up to the frames looked at
+def test_a_waiting_badge_goes_with_the_card_it_waits_by_as_the_graph_grows() -> None:
+    """leaf_nodes 16:9 grows its graph after the walk (`_after_walks`) with the walk's badges on
+    screen: each moves as the card it waits by (`owners`), keeping its place by it. The 1/2 over
+    ``w1 * x``, a hair nearer ``yh``, went with ``yh`` 31 px short, 1 px into ``w1 * x``'s ``mul``."""
+    from scenes.render.inspect import inspect_clip
+    from scenes.render.options import RenderOptions, fps_of
+
+    checked = load(storyboard_path("leaf_nodes"))
+    p, _ = laid_out_at(checked, plan_of(checked), "16:9")
+    grow = next(c for c in p.cues if c.kind == "whole")
+    opts = RenderOptions(aspect="16:9")
+    fps = fps_of(opts)
+    frames = [round((grow.start - 0.2) * fps), round((grow.start + grow.duration + 0.3) * fps)]
+    before, after = ({(i["role"], i["id"]): i["bbox"] for i in s["items"]}
+                     for s in inspect_clip(checked, p, opts, frames=frames))
+    badges = [k for k in before if k[0] == "badge" and k in after and ("card", k[1]) in before]
+    assert len(badges) >= 3
+    for k in badges:
+        card = after[("card", k[1])][0] - before[("card", k[1])][0]
+        assert card > 1.0 or card < -1.0, k  # the cards spread
+        assert abs(after[k][0] - before[k][0] - card) < 0.5, k

@@ -405,3 +405,28 @@ def test_every_aspect_plays_the_plan_every_aspect_shares(name: str) -> None:
     moves = {a: [c for c in plan_at(checked, shared, a).cues if c.kind == "camera"] for a in ASPECTS}
     if name == "backward_walk":  # the camera does move in this one, where the graph is dense
         assert moves["9:16"]
+
+
+def test_after_a_walk_the_graph_grows_into_the_column_the_pane_stepped_aside_frees() -> None:
+    """leaf_nodes 16:9: the pane, beside the graph, stands aside to ``L.backward()`` after the walk
+    until ``print(w1.grad)`` lights another line (46.4 s), and the graph at home left the column
+    empty meanwhile (38.2-46.4 s, a strict xfail of STILL_EMPTY). The whole graph grows into it
+    in the first pause after the walk's move out and goes back, the pane with it, before that
+    line, held grown at least ``camera_hold``. No other aspect's plan has those moves."""
+    from scenes.render.camera_plan import plan_at
+    from scenes.storyboard import plan_of
+    from scenes.storyboard.timings import default_timings
+
+    checked = load(storyboard_path("leaf_nodes"))
+    shared = plan_of(checked)
+    back = min(c.start for c in shared.cues if c.kind == "code_line" and c.line == 10)
+    walk = max(c.start for c in shared.cues if c.kind == "visit")
+    for aspect, wanted in (("16:9", ["whole", "whole_back"]), ("9:16", [])):
+        p = plan_at(checked, shared, aspect)
+        out = [c for c in p.cues if c.kind == "camera" and not c.ids and c.start > walk]
+        moves = [c for c in p.cues if c.kind in ("whole", "whole_back") and walk < c.start < back]
+        assert [c.kind for c in moves] == wanted, aspect
+        if moves:
+            grow, home = moves
+            assert out[0].start + out[0].duration <= grow.start + 1e-9 and home.start + home.duration <= back + 1e-9
+            assert home.start - (grow.start + grow.duration) >= default_timings().camera_hold - 1e-9

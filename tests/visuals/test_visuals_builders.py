@@ -385,3 +385,25 @@ def test_a_large_pane_shrinks_to_its_column_line_by_line() -> None:
         for a in anims:
             a.interpolate(alpha)
         assert all(np.allclose(bbox(line), box, atol=1e-3) for line, box in zip(small.lines, want)), alpha
+
+
+def test_a_bar_unseen_in_the_pane_before_fades_in_as_the_pane_comes_back_whole() -> None:
+    """A pane stepped aside for the walk shows its lit line without a bar; coming back whole on
+    the same line (`reflow`, as the whole graph goes home: leaf_nodes 16:9 at 44.1 s), the
+    whole pane's bar fades in with the lines that come, not cut in at full as the move starts."""
+    from scenes.draw.scroll import reflow
+
+    rect = THEME.aspect("16:9").code
+    aside = CodePane(SEED_SOURCE, rect, THEME, first=4, max_rows=1)
+    aside.highlight(4)
+    aside.bar_slot.set_opacity(0.0)  # as the walk's step aside leaves it
+    whole = CodePane(SEED_SOURCE, rect, THEME)
+    whole.highlight(4)
+    anims = reflow(aside, whole, 4, 4)
+
+    def seen(alpha: float) -> float:
+        for a in anims:
+            a.interpolate(alpha)
+        return max(p.get_fill_opacity() for p in whole.bar_slot.family_members_with_points())
+
+    assert seen(0.0) < 0.01 and seen(1.0) > 0.1
