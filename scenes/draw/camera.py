@@ -272,7 +272,9 @@ class WalkCamera(View):
         cards drawn now and those the cues until the next camera move build, as large as they fit
         the frame the whole code pane leaves (`_view`), where that is closer than home and leaves
         some card of the clip out; else home. The clip's layout places every card it will ever
-        draw: home shows the two cards of a loop's graph small in a corner (issue 39 item 4)."""
+        draw: home shows the two cards of a loop's graph small in a corner (issue 39 item 4).
+        Where the plan moves the camera home before the pane is back whole (``lit``), the cards
+        drawn, all of them too, as large as they fit the room the lit line leaves."""
         home = self.focus.home or self.ctx.layout
         later = [c for c in self.ctx.plan.cues if c.start > cue.start + 1e-6 and c.kind in ("camera", "whole")]
         ahead = min(later, key=lambda c: c.start, default=None)

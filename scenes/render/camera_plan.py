@@ -33,7 +33,11 @@ none), one move with no ids takes it back out, in such a pause before the next b
 on what is drawn (`scenes.draw.camera.WalkCamera`: the clip's layout places every card the clip
 will draw, and a loop's two cards would shrink into a corner of it); where a card is drawn before
 the next walk, a second move out, in a pause before that, takes the camera out on it too (where
-the first found no pause, the second takes the camera out all the same).
+the first found no pause, the second takes the camera out all the same). Where no card is drawn
+first and the code pane keeps its lit line alone until a later cue lights another line or
+prints (`opens_pane`), a move home goes in the last pause before that cue, ``camera_hold`` at
+least after the way out lands: until then the way out may frame the whole graph in the room the
+lit line leaves (`home_before_pane`; leaf_nodes 9:16 after its walk).
 
 The pauses and the pick are `scenes.render.pauses`, which the whole graph's move
 (`scenes.render.whole_plan`) lays its cue into too.
