@@ -23,7 +23,7 @@ from manim import Mobject
 from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
-from scenes.draw.focus import CameraFocus, Sight
+from scenes.draw.focus import CameraFocus, Sight, still_said
 from scenes.draw.camera_ahead import kept_in_view, walk_ahead
 from scenes.draw.camera_shapes import graph_shapes
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
@@ -38,7 +38,7 @@ from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.readable import value_px
-from scenes.storyboard.cues import BUILDS, CAMERA_MOVES, Cue
+from scenes.storyboard.cues import BUILDS, CAMERA_MOVES, Cue, opens_pane
 from scenes.theme import Rect
 
 
@@ -302,28 +302,42 @@ class WalkCamera(View):
         cards drawn now and those the cues until the next camera move build, as large as they fit
         the frame the whole code pane leaves (`_view`), where that is closer than home and leaves
         some card of the clip out; else home. The clip's layout places every card it will ever
-        draw: home shows the two cards of a loop's graph small in a corner (issue 39 item 4)."""
+        draw: home shows the two cards of a loop's graph small in a corner (issue 39 item 4).
+        Where the plan moves the camera home before the pane is back whole (``lit``), the cards
+        drawn, all of them too, as large as they fit the room the lit line leaves."""
         home = self.focus.home or self.ctx.layout
         later = [c for c in self.ctx.plan.cues if c.start > cue.start + 1e-6 and c.kind in ("camera", "whole")]
         ahead = min(later, key=lambda c: c.start, default=None)
         if ahead is not None and ahead.kind == "whole":
             return self.focus.view_to(None, sight, region, at=cue.start)  # the whole graph grows from home
         until = ahead.start if ahead is not None else self.ctx.plan.duration
+        # a move home comes before the pane is back whole (`scenes.render.camera_plan`'s
+        # home_before_pane): until then the whole graph may grow into the room the lit line leaves,
+        # the walk's notes going as they go home, but for one still explained
+        lit = (ahead is not None and not ahead.ids and self.frame.code.aside
+               and not any(opens_pane(c) for c in self.ctx.plan.cues if cue.start <= c.start < ahead.start))
         keys = set(self.drawn(home).boxes)
         for c in self.ctx.plan.cues:
             if c.kind in BUILDS and cue.start <= c.start < until and c.ids:
                 k = self.ctx.item(c.ids[0])
                 keys |= {k, f"bucket:{k}"} & set(home.boxes)
-        if not keys or keys >= set(home.boxes) or self.pans_only:
+        if not keys or (keys >= set(home.boxes) and not lit) or self.pans_only:
             return self.focus.view_to(None, sight, region, at=cue.start)
+        out_sight = sight if lit else out_sight
         room = clear_rect(free, list(out_sight[1]))
+        if lit:  # the whole graph: nothing reaches under its foot but a bucket's name, into the
+            # caption's margin as at home (`_view` keeps a tag's reach off every side of its room)
+            room = (room[0], room[1] - tag_reach(self.theme), room[2], room[3])
         part = drawn_part(home, keys)
-        marks = self._marks()  # the last visit's note stays through the move: in view too
+        # the last visit's note stays through the move: in view too
+        marks = self._marks((lambda m: still_said(m, cue.start)) if lit else (lambda m: True))
         part = replace(part, boxes={**part.boxes, **marks})
         z = self._view(part, (keys | set(marks), [], None), ((0.0, 0.0), (0.0, 0.0)), room, out_sight, 1.0, LOOKS,
                        self.theme.layout.camera_zoom)
         if z.factor <= 1.0:
             return self.focus.view_to(None, sight, region, at=cue.start)
+        if lit:
+            return self.focus.view_to(z, out_sight, room, at=cue.start, notes_go=True)
         return self.focus.view_to(z, out_sight, room, sight[1])  # the pane comes back whole after the move
 
     def _marks(self, which: Callable[[Mobject], bool] = lambda m: True) -> dict[str, Box]:

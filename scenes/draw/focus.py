@@ -56,7 +56,7 @@ def _before_the_move(t: float) -> float:
     return min(1.0, t / GONE_BY)
 
 
-def _still_said(m: Mobject, at: float | None) -> bool:
+def still_said(m: Mobject, at: float | None) -> bool:
     """Whether the walk's mark ``m`` is still explained at ``at`` (a move's start; None: never): a
     visit's note whose caption is still up (its ``explained_until``, `visit_note.explained_past`),
     or a bucket's sum that a caption up then or later names (its ``named_until``,
@@ -257,17 +257,18 @@ class CameraFocus(View):
         return [(-far, -far, -x, far), (x, -far, far, far), (-far, -far, far, -y), (-far, y, far, far)]
 
     def view_to(self, z: Zoom | None, sight: Sight, region: Rect, via: Sequence[Rect] | None = None,
-                at: float | None = None) -> Anims:
+                at: float | None = None, notes_go: bool = False) -> Anims:
         """The walk's camera from where it is to ``z`` (a move of the layout at home; None: home),
         in up to three parts, so that a shape that moves never passes over one that fades: what
         leaves the view (``seen`` says where a shape may show) glides with the rest and fades
         out over the glide, gone before it would pass over a pane, the caption or out of the
         frame (`glide_out`; one out of view where it starts, and going home the last visit's
         note, as at an `unfocus`, fade where they are, first, but for a walk's mark still
-        explained as the move starts at ``at``, `_still_said`); the rest moves; what comes back
+        explained as the move starts at ``at``, `still_said`); the rest moves; what comes back
         fades in over the glide or where it landed. ``region``: where the cues place things
         while close; ``via``: what the glide keeps off, where that is not yet what ``sight`` keeps
-        off (a pane that comes back whole after the move; None: ``sight``'s)."""
+        off (a pane that comes back whole after the move; None: ``sight``'s). ``notes_go``: the
+        notes go as going home, on a way out to the whole graph grown (`WalkCamera._out`)."""
         def seen(b: Rect) -> bool:
             return seen_in(b, sight[0], sight[1], sight[2])
 
@@ -280,9 +281,9 @@ class CameraFocus(View):
         else:
             rel = self.zoom.inverse() if z is None else self.zoom.inverse().then(z)
         notes: list[Mobject] = []
-        if z is None:  # the note was made for the close view: it goes where it is (`draw_unfocus`)
+        if z is None or notes_go:  # the note was made for the close view: it goes where it is (`draw_unfocus`)
             walk = self.ctx.state.walk
-            kept = [m for m in walk.visit_marks if _still_said(m, at) and seen(moved_bounds(m, rel))]
+            kept = [m for m in walk.visit_marks if still_said(m, at) and seen(moved_bounds(m, rel))]
             if not kept or kept[-1] is not walk.visit_marks[-1]:
                 walk.products = {}  # the products are pills in the last visit's note
             notes, walk.visit_marks = [m for m in walk.visit_marks if m not in kept], kept

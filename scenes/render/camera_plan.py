@@ -33,7 +33,11 @@ none), one move with no ids takes it back out, in such a pause before the next b
 on what is drawn (`scenes.draw.camera.WalkCamera`: the clip's layout places every card the clip
 will draw, and a loop's two cards would shrink into a corner of it); where a card is drawn before
 the next walk, a second move out, in a pause before that, takes the camera out on it too (where
-the first found no pause, the second takes the camera out all the same).
+the first found no pause, the second takes the camera out all the same). Where no card is drawn
+first and the code pane keeps its lit line alone until a later cue lights another line or
+prints (`opens_pane`), a move home goes in the last pause before that cue, ``camera_hold`` at
+least after the way out lands: until then the way out may frame the whole graph in the room the
+lit line leaves (`home_before_pane`; leaf_nodes 9:16 after its walk).
 
 The pauses and the pick are `scenes.render.pauses`, which the whole graph's move
 (`scenes.render.whole_plan`) lays its cue into too.
@@ -51,7 +55,7 @@ from scenes.render.pauses import Span, beat_at, pauses, pick
 from scenes.storyboard.binding import caption_names
 from scenes.storyboard.caption_events import CaptionSpan, explaining, naming
 from scenes.render.whole_plan import whole_cues
-from scenes.storyboard.cues import BUILDS, Cue, writes_note, writes_sum
+from scenes.storyboard.cues import BUILDS, Cue, opens_pane, writes_note, writes_sum
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
@@ -116,6 +120,20 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             out.append(cue)
         return cue is not None
 
+    def home_before_pane(beat: int, end: float, ahead: list[float]) -> None:
+        """After the way out at ``end`` (the walk of ``beat`` over), a move home in the last pause
+        before the first cue that needs the whole code pane, where that comes before the next walk
+        and leaves the way out's view held ``camera_hold`` at least, in beats the camera has: the
+        pane keeps its lit line alone until then, and the way out grows the graph into the room
+        it leaves (`scenes.draw.camera.WalkCamera._out`: leaf_nodes 9:16, the leaves' buckets
+        filled under "Each leaf receives its gradient" by a graph a third of the frame, under an
+        empty band)."""
+        needs = [c for c in p.cues if c.start >= end - 1e-9 and opens_pane(c)]
+        first = min(needs, key=lambda c: c.start, default=None)
+        if first is None or (ahead and ahead[0] <= first.start) or any(holds[b] for b in range(beat + 1, first.beat + 1)):
+            return
+        move(end + tm.camera_hold, first.start, (), ())
+
     after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
     last: int | None = None  # the move in the walk made last, in ``out``
     before: int | None = None  # the move in the walk made before that one
@@ -144,12 +162,14 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
                     out[before] = replace(out[before], seqs=out[before].seqs + gone.seqs)
                 else:
                     out.pop()  # the way out of a view never gone in to
-                    end = then
+                    end, went = then, False
                 last = before = None
             builds = [c.start for c in p.cues if c.kind in BUILDS and c.start >= end]
             ahead = [c.start for c in visits if c.start > v.start]
             if builds and (not ahead or min(builds) < min(ahead)):
                 move(end, min(builds), (), ())
+            elif went:
+                home_before_pane(v.beat, end, [min(ahead)] if ahead else [])
     return out
 
 

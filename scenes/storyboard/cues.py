@@ -178,6 +178,14 @@ def needs_pane(c: Cue) -> bool:
     return c.kind == "code_line" or c.kind in CONSOLE_KINDS or cue_kind(c.kind).follows_line
 
 
+def opens_pane(c: Cue) -> bool:
+    """Whether cue ``c`` may bring a code pane stepped aside to the walk's lit line back whole: it
+    prints under the pane, lights a program line, or follows one that may not be the walk's
+    (`scenes.draw.code`'s ``bar_to``); a walk's cue keeps the walk's line lit."""
+    k = cue_kind(c.kind)
+    return k.console or (c.kind == "code_line" and c.line is not None) or (k.follows_line and not k.walk_line)
+
+
 def writes_note(cues: Iterable[Cue], visit: Cue) -> bool:
     """Whether ``visit`` writes a note beside its node: its rule's words, the gradients that met
     there, a product (its ``local_rule`` cues, among ``cues``, start with it); a leaf's visit
