@@ -54,7 +54,7 @@ from scenes.layout.place import Layout
 from scenes.render.pauses import Span, beat_at, pauses, pick
 from scenes.storyboard.binding import caption_names
 from scenes.storyboard.caption_events import CaptionSpan, explaining, naming
-from scenes.render.whole_plan import whole_cues
+from scenes.render.whole_plan import pane_beside, whole_cues
 from scenes.storyboard.cues import BUILDS, Cue, opens_pane, writes_note, writes_sum
 from scenes.storyboard.logindex import LogIndex
 from scenes.storyboard.plan import Plan
@@ -63,12 +63,14 @@ from scenes.storyboard.validate import Checked
 from scenes.theme import Theme, load_theme
 
 def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: Layout | None = None,
-                index: LogIndex | None = None) -> list[Cue]:
+                index: LogIndex | None = None, grow_out: bool = True) -> list[Cue]:
     """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
     its pauses (the module's doc); ``holds[i]``: beat i has a ``focus:``, which the walk's
     camera leaves be. ``home`` (the clip's layout) and ``index`` (its log's): what a visit's
     close view holds and what each caption names; without them a move does not wait for, nor
-    keep in view, a card a caption up names."""
+    keep in view, a card a caption up names. ``grow_out``: the way out may frame the whole graph
+    in the room the lit line leaves (`home_before_pane`); not where the pane stands aside beside
+    the graph, whose freed column the whole graph's move grows into (`whole_plan.pane_beside`)."""
     tm = default_timings()
     named = {k: {home.card_of(t) for t in ts} for k, ts in caption_names(p.captions, p.cues, index).items()} \
         if home is not None and index is not None else {}
@@ -168,7 +170,7 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             ahead = [c.start for c in visits if c.start > v.start]
             if builds and (not ahead or min(builds) < min(ahead)):
                 move(end, min(builds), (), ())
-            elif went:
+            elif went and grow_out:
                 home_before_pane(v.beat, end, [min(ahead)] if ahead else [])
     return out
 
@@ -243,7 +245,7 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
     spec = theme.aspect(aspect)
     camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]
-    moves = camera_cues(p, camera, holds, home, checked.index) if camera else []
+    moves = camera_cues(p, camera, holds, home, checked.index, not pane_beside(spec, home)) if camera else []
     moves += whole_cues(p, home, checked.index.source, spec, theme, moves, checked.index.events)
     if not moves:
         return p, home

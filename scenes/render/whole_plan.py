@@ -69,11 +69,17 @@ def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Them
         d = round(min(tm.camera_move, span[1] - span[0]), 3)
         start = round(span[1] - d, 3)
         final = [Cue(start, d, "whole", beat_at(p, start))]
-    beside = spec.walk_code == "lit" and not home.code_lit and spec.code[2] <= spec.graph[0]
-    if not beside or not events:
+    if not pane_beside(spec, home) or not events:
         return final
     until = final[0].start if final else p.duration
     return _after_walks(p, busy, moves, last.start + last.duration, until, events) + final
+
+
+def pane_beside(spec: Any, home: Layout) -> bool:
+    """Whether the code pane, stepped aside to the walk's lit line, stands beside the graph (left
+    of it, at the aspect of ``spec``, the clip laid out as ``home``): the column it frees is the
+    whole graph's to grow into after a walk (`_after_walks`)."""
+    return spec.walk_code == "lit" and not home.code_lit and spec.code[2] <= spec.graph[0]
 
 
 def _after_walks(p: Plan, busy: list[tuple[float, float]], moves: Sequence[Cue], built: float, until: float,
