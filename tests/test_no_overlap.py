@@ -125,11 +125,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # the README's graph at 9:16, one frame: two tokens riding on from their leaves' cards to the
     # rows beside a's and b's buckets pass over each other (a route, not where they wait)
     ("micrograd_readme", "9:16"): "1 collision: badges '6.94' and '-6.94' riding to their rows overlap (52.6 s)",
-    # the 8/3 gliding on from w1's card to its badge above x keeps off w1's words and its value's
-    # run (h/badgeB): its way goes up round the card over the end of the visit's note, which a
-    # glide onto a badge may cross (one frame); before, it crossed w1's name (not fixed)
-    ("backward_walk", "1:1"): ("1 collision: 1 texts overlap (badge '8/3' over the note 'mul: × the other input', "
-                               "50.67 s, one frame)"),
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them

@@ -13,6 +13,7 @@ import numpy as np
 
 from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup, VMobject
 
+from scenes.draw.collisions import MIN_OPACITY
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.grow_in import GrowIn
@@ -62,7 +63,8 @@ class TokenRides(View):
         screen (``glide``) and is gone once it has landed, when the badge shows. ``into``: the
         leaf whose bucket the badge waits by: the tokens ride its bucket's arrow from the leaf's
         card, which their way may cross (it is boxed in by its neighbours). ``passing``: what else
-        their way may cross (the words of the visit's note, not its products)."""
+        their way may cross, behind it (the words of the visit's note, not its products: `OnScreen.ride`'s
+        ``behind``)."""
         if not waiting:
             return [GrowIn(badge)]
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
@@ -80,11 +82,13 @@ class TokenRides(View):
         # hidden for a frame on its way, and blinked)
         leaves = [m for m in (self.cards.get(into or ""), self.ctx.state.graph.buckets.get(into or "")) if m is not None]
         taken: list[Rect] = []  # the ways of those gliding before: each keeps off them (side by side they overlap)
+        words = [bounds(m) for m in passing or [] if m.width > 0 and opacity(m) >= MIN_OPACITY]  # passed behind
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
             if into is not None:
                 record_tag(token, "badge", id=arrow_id(f"bucket:{into}", into))
-            glide = self.onscreen.glide(token, to, waiting + [badge] + (passing or []), step, leaves=leaves, off=taken)
+            glide = self.onscreen.glide(token, to, waiting + [badge] + (passing or []), step, leaves=leaves, off=taken,
+                                        behind=words)
             taken += _way(glide.path, (token.width, token.height))
             out.append(Succession(glide, FadeOut(token, run_time=1e-3)))
         return out
