@@ -51,10 +51,6 @@ STILL_FAILING: dict[tuple[int, str], str] = {
     (10, "16:9"): "1 collision, 3 frames: a gradient badge beside the bucket over its value '-0.7200'",
     # found once rings joined the record and badges gained their own checks (session 7, not fixed):
     (5, "16:9"): "1 collision, 43.4-44.2 s: t14's note '-0.0925 × 1 =' over t8's op name 'add'",
-    # found in session 10's integration (token rides that start at the badge and go round the card
-    # they leave, h/tokB), not fixed:
-    **{(3, a): "1 collision, one frame (23.2 s): the badge '-1.0000' (t2->t4) leaving t2 touches its ring by 2 px"
-       for a in ("16:9", "9:16")},
 }
 
 

@@ -125,11 +125,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # the README's graph at 9:16, one frame: two tokens riding on from their leaves' cards to the
     # rows beside a's and b's buckets pass over each other (a route, not where they wait)
     ("micrograd_readme", "9:16"): "1 collision: badges '6.94' and '-6.94' riding to their rows overlap (52.6 s)",
-    # the 8/3 gliding on from w1's card to its badge above x keeps off w1's words and its value's
-    # run (h/badgeB): its way goes up round the card over the end of the visit's note, which a
-    # glide onto a badge may cross (one frame); before, it crossed w1's name (not fixed)
-    ("backward_walk", "1:1"): ("1 collision: 1 texts overlap (badge '8/3' over the note 'mul: × the other input', "
-                               "50.67 s, one frame)"),
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
@@ -259,10 +254,9 @@ _FILL_16_9 = ("; at 16:9 the free frame is 803x404 px (inside the 3 % edge, abov
               "reaches 50 % only where its box is 1.26 times as wide as tall or more")
 STILL_NEAR_EDGE: dict[tuple[str, str], str] = {
     # (clip, aspect): what still sits within layout.safe_edge of the frame's edge (fill.near_edge)
-    # a ring counts since h/badgeB (the whole view leaves its reach); the walk camera keeps a visit's
-    # cards inside the free frame, not their rings' reach (not fixed):
-    ("dynamic_graph", "9:16"): ("the walk camera's views hold t4 and t2 at the free frame's right side (26.4-34.1 s) "
-                                "and t7 at its left (57.2-60.8 s): their rings reach 0.9 px into the 3 % margin"),
+    # a ring counts since h/badgeB (the whole view leaves its reach); the walk camera moves a view as
+    # little as holds the visits' rings inside the free frame (h/edgeG: dynamic_graph 9:16's t4, t2
+    # and t7 at home reached 0.9 px into the margin). None.
 }
 STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): the values and names still under font_sizes.min_glyph_main_px
@@ -285,9 +279,10 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("dynamic_graph", "16:9"): ("38 % at most (57.2 s: 422x372 px, 1.13 times as wide as tall, scaled whole 45.2 %; "
                                 "50 % or more measured with the freed graphs left on screen beside the live one to the "
                                 f"clip's end; they go now, review 4 item 8){_FILL_16_9}: {_WALK_CAMERA}"),
-    ("dynamic_graph", "9:16"): (f"49 % at most (57.2 s: 451x450 px, the freed graph dimmed beside the live one, as wide as "
-                                f"the free frame; 47 % before the walk's camera; 50 % measured with a freed product left on "
-                                f"screen); every walk's way out (42.3, 61.8, 83.8, 124.9 s) lands as a line is lit, so no "
+    ("dynamic_graph", "9:16"): (f"49 % at most (46.5 s; 49.5 % at 57.2 s, 451x450 px, with the freed graph dimmed beside "
+                                f"the live one, as wide as the free frame, until the walk's first view, which keeps the "
+                                f"rings of its cards inside the frame, moves it out at 56.3 s, h/edgeG; 47 % before the "
+                                f"walk's camera); every walk's way out (42.3, 61.8, 83.8, 124.9 s) lands as a line is lit, so no "
                                 f"view grown into the lit line's room has time (camera_plan.home_before_pane; h/fillG): "
                                 f"{_WALK_CAMERA}"),
 }

@@ -26,7 +26,7 @@ from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus, Sight, still_said
 from scenes.draw.camera_ahead import kept_in_view, walk_ahead
 from scenes.draw.camera_shapes import graph_shapes
-from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
+from scenes.draw.collisions import CONTAINERS, MIN_OPACITY, RING
 from scenes.draw.record import opacity, tagged
 from scenes.draw.visit_note import explained_past
 from scenes.storyboard.caption_events import explaining
@@ -35,9 +35,11 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.ways import moved_bounds
 from scenes.layout.camera import WHOLE, around, clear_rect, clear_rects, drawn_part, held, pans_only, seen_in, visit_view
 from scenes.layout.clip import code_rect
-from scenes.layout.focus import Zoom
+from scenes.layout.focus import Zoom, shifted_in
+from scenes.layout.label_spots import rect_around
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.readable import value_px
+from scenes.layout.tag_room import ring_reach
 from scenes.storyboard.cues import BUILDS, CAMERA_MOVES, Cue, opens_pane
 from scenes.theme import Rect
 
@@ -161,7 +163,8 @@ class WalkCamera(View):
             if px is None or px >= self.theme.font_sizes.min_glyph_main_px - 1e-9:  # where it reads
                 best, at = wider, room
         best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at), most)
-        return self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
+        best, at = self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
+        return self._rings_in(best, home, self._ringed(visits, home), sight), at
 
     @cached_property
     def pans_only(self) -> bool:
@@ -278,6 +281,39 @@ class WalkCamera(View):
             if r.src in g.cards and r.dst in own:
                 made_of.setdefault(r.dst, set()).add(r.src)
         return all(not (ins & shown) or ins <= shown for ins in made_of.values())
+
+    def _ringed(self, visits: list[Cue], home: Layout) -> set[str]:
+        """The boxes the walk rings while the view it moves to for ``visits`` shows: each visit's
+        own (a leaf's bucket at its AccumulateGrad, as `BackwardWalk` rings it), and the one
+        ringed now, whose ring stays through the move until the next visit."""
+        out: set[str] = set()
+        for v in visits:
+            item = self.ctx.item(v.ids[0])
+            acc = f"bucket:{item}"
+            out.add(acc if v.text("grad_fn") == "AccumulateGrad" and acc in home.boxes else item)
+        wave = self.ctx.state.walk.wave
+        if wave is not None and opacity(wave) > 0:
+            out |= {t.id for _, t in tagged([wave]) if t.role == RING and t.id is not None}
+        return out
+
+    def _rings_in(self, z: Zoom, home: Layout, ringed: set[str], sight: Sight) -> Zoom:
+        """``z`` (a view, `WHOLE` too) moved as little as holds the ring round each card of
+        ``ringed`` (`ring_reach` past its box, as drawn in the view) inside the frame the cards
+        may use (``sight``'s, by its slack): the views fit the cards, and a ring round a card at
+        the frame's side reached into its margin (dynamic_graph 9:16: at home, t4 and t2 at its
+        right, t7 at its left, 0.9 px past the 3 % edge). ``z`` where no move holds them, or where
+        the move would take a card ``z`` shows whole out of view, but for a freed graph kept beside
+        the new one, which goes as the walk starts (`FreedGraphs.retire_ghost`)."""
+        reach = ring_reach(self.theme, home.scale * z.factor)
+        rings = [rect_around(*z.point((b.x, b.y)), (b.w * z.factor, b.h * z.factor), reach)
+                 for k in ringed if (b := home.boxes.get(k)) is not None]
+        shown, _, slack = sight
+        moved = shifted_in(z, rings, (shown[0] - slack, shown[1] - slack, shown[2] + slack, shown[3] + slack))
+        if moved is None or moved is z:
+            return z
+        going = self.ctx.state.graph.ghost
+        whole = [k for k in self.drawn(home).boxes if k not in going and self.focus.shows_whole(z, sight, [k])]
+        return moved if self.focus.shows_whole(moved, sight, whole) else z
 
     def _kept(self, cue: Cue, items: set[str]) -> set[str]:
         """The cards of ``cue``'s ids past its visits' (those a caption up during the move names,

@@ -247,7 +247,8 @@ class OnScreen(View):
              settle: bool = True, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
              off: Sequence[Rect] = (), rest_off: Sequence[Rect] = (),
              along: Sequence[tuple[list[tuple[float, float]], tuple[float, float]]] = (),
-             ahead: Sequence[Animation] = ()) -> RideBehind:
+             ahead: Sequence[Animation] = (), behind: Sequence[Rect] = (),
+             skirt: Sequence[Rect] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -262,7 +263,13 @@ class OnScreen(View):
         ``along``: the ways (corners) and sizes of tokens setting off with it: where it would ride
         over one of them at the same time, it waits under its product for them to pass, or where
         one token sets off with it (``ahead``: its ride) that one waits for it, each then riding
-        its own way; else its way round its note goes round theirs too."""
+        its own way; else its way round its note goes round theirs too. ``behind``: words of
+        ``exclude`` it may cross on a glide (a visit's note, the way to a badge boxed in by cards
+        may have no other), going round them where that is not far longer, and hidden where it
+        crosses them, as behind what it has no way past: a number over words reads as more of
+        them (backward_walk 1:1's 8/3 gliding on to w1's badge went over the end of z's note,
+        ``mul: × the other input``). ``skirt``: what a glide goes round where it can, shown over it
+        where it cannot (the ring its visit puts round the box whose badge it glides onto)."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -294,15 +301,15 @@ class OnScreen(View):
             # backward_walk 9:16's 4/9 going on from w2's card down its right end read ``w2 = 2 4/9``)
             crossed = [k for k, m in self.graph.cards.items() if any(m is n for n in leaves)]
             plain_values = values + self.value_runs(crossed)
-        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, **grid)
+        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, soft=[*behind, *skirt], **grid)
         wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
-        shown_over = keep_off + waits
+        shown_over = keep_off + waits + list(behind)
         if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
             # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
             # or first backs away from the edge (`scenes.render.flight`)
             way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
             if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
-                corners, shown_over = way, keep_off
+                corners, shown_over = way, keep_off + list(behind)
             if along and hidden_spans(corners, size, [], grid["step"], list(along)):  # over one setting off with it
                 # (4/9 over 8/3, from the end of yh's rule, read 4/93): it waits under its product for them to
                 # pass, then rides its own way; where no wait clears them, it goes round their ways
@@ -315,7 +322,7 @@ class OnScreen(View):
                 way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft + apart, **grid)
                 if wait is None and _length(way) <= LONG_WAY * _length(corners) and not _backs_away(
                         way, BACK_OFF * size[1]):
-                    corners, shown_over = way, keep_off
+                    corners, shown_over = way, keep_off + list(behind)
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
         tok.way = corners
         path = VMobject()
@@ -346,14 +353,16 @@ class OnScreen(View):
 
     def glide(self, tok: VGroup, to: Sequence[float], exclude: Sequence[Mobject], step: StepScratch,
               settle: bool = False, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
-              off: Sequence[Rect] = ()) -> RideBehind:
+              off: Sequence[Rect] = (), behind: Sequence[Rect] = (), skirt: Sequence[Rect] = ()) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way;
         ``settle``: it waits at the nearest free spot when ``to`` is not free; ``leaves``,
-        ``under``: what it may cross, what it comes out from under (see ``ride``)."""
+        ``under``, ``behind``, ``skirt``: what it may cross, what it comes out from under, what it
+        passes behind, what it goes round where it can (see ``ride``)."""
         here = tok.get_center()
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
-        return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves, under=under, off=off)
+        return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves, under=under, off=off,
+                         behind=behind, skirt=skirt)
 
 
 def _after(wait: float | None) -> Callable[[float], float]:

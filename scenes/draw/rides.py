@@ -13,6 +13,7 @@ import numpy as np
 
 from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup, VMobject
 
+from scenes.draw.collisions import MIN_OPACITY
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.grow_in import GrowIn
@@ -62,17 +63,23 @@ class TokenRides(View):
         screen (``glide``) and is gone once it has landed, when the badge shows. ``into``: the
         leaf whose bucket the badge waits by: the tokens ride its bucket's arrow from the leaf's
         card, which their way may cross (it is boxed in by its neighbours). ``passing``: what else
-        their way may cross (the words of the visit's note, not its products)."""
+        their way may cross, behind it (the words of the visit's note, not its products: `OnScreen.ride`'s
+        ``behind``)."""
         if not waiting:
             return [GrowIn(badge)]
         if len(waiting) == 1 and np.allclose(waiting[0].get_center(), badge.get_center()):
             return [ReplacementTransform(waiting[0], badge)]  # it waits where the badge is: it is the badge
         out: Anims = [FadeIn(badge, rate_func=at_end)]
         # in a row from where the badge shows, away from its box: not over each other nor over
-        # the box
-        wide = max(w.width for w in waiting) + self.theme.spacing.edge_clearance
+        # the box; each lands as the badge sits (`badge_centre`), its inner edge where the badge's
+        # is, off the ring the box gets at the visit (lesson 3's -1.0000, wider than the 2.0000 it
+        # lands on beside a's card, went 2 px over a's ring)
+        widest = max(w.width for w in waiting)
+        wide = widest + self.theme.spacing.edge_clearance
         x, y = badge.get_center()[:2]
         out_x = 1.0 if box is None or x >= box.x else -1.0
+        if box is not None and not box.x - box.w / 2 < x < box.x + box.w / 2:  # beside the box, not over or under it
+            x += out_x * max(0.0, (widest - badge.width) / 2)
         half = self.ctx.spec.frame_width / 2
         if abs(x + out_x * ((len(waiting) - 1) * wide + wide / 2)) > half:  # the row would leave the frame
             out_x = -out_x
@@ -80,11 +87,15 @@ class TokenRides(View):
         # hidden for a frame on its way, and blinked)
         leaves = [m for m in (self.cards.get(into or ""), self.ctx.state.graph.buckets.get(into or "")) if m is not None]
         taken: list[Rect] = []  # the ways of those gliding before: each keeps off them (side by side they overlap)
+        # the visit's ring round the box: gone round where it can (but round a leaf's bucket, whose arrow they ride)
+        ring = [self.labels.ring(box)] if box is not None and into is None else []
+        words = [bounds(m) for m in passing or [] if m.width > 0 and opacity(m) >= MIN_OPACITY]  # passed behind
         for i, token in enumerate(sorted(waiting, key=lambda m: out_x * m.get_center()[0])):
             to = (x + out_x * i * wide, y)
             if into is not None:
                 record_tag(token, "badge", id=arrow_id(f"bucket:{into}", into))
-            glide = self.onscreen.glide(token, to, waiting + [badge] + (passing or []), step, leaves=leaves, off=taken)
+            glide = self.onscreen.glide(token, to, waiting + [badge] + (passing or []), step, leaves=leaves, off=taken,
+                                        behind=words, skirt=ring)
             taken += _way(glide.path, (token.width, token.height))
             out.append(Succession(glide, FadeOut(token, run_time=1e-3)))
         return out

@@ -91,7 +91,9 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     it stays ``within`` (left, bottom, right, top). ``step``: the grid's pitch. Where a pill at
     ``end`` would touch an obstacle, or one of ``rest_off`` (what shows again once the token has
     left it: the product pill it set off from), the way ends at the nearest spot where it
-    touches none (unless ``settle`` is false: a badge's spot is already chosen)."""
+    touches none (unless ``settle`` is false: a badge's spot is already chosen; then, where the
+    straight way touches something, a way along the axes to it that touches nothing is taken
+    before the grid's, `square_way`)."""
     w, h = size
     soft = [o for o in soft if not inside(rect_around(start[0], start[1], (0.0, 0.0)), o)]  # what it sets off from
     edge = joined(start, edge, step)
@@ -141,9 +143,36 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     for way in ([start, end], [start, *(p for p in upto if clear_of(p, size, both)), end]):
         if _keeps_to(way, [start, *edge], size, both, step):  # no search: its grid may miss a narrow gap
             return _simplify(way, size, both, 0.0, step)
+    square = None if settle else square_way(start, end, size, both, step, within)
+    if square is not None:
+        return square
     came = _search(cell(start), cell(end), weight)
     corners = [(float(xs[i]), float(ys[j])) for i, j in came]
     return _simplify([start, *corners[1:-1], end], size, both, clear, step)
+
+
+def square_way(start: Point, end: Point, size: Point, obstacles: list[Rect], step: float,
+               within: Rect) -> list[Point] | None:
+    """A way from ``start`` to a spot ``end`` already chosen with one turn, across then along
+    or along then across, where a pill of ``size`` on it touches none of ``obstacles`` and stays
+    ``within`` (or no further out than at ``end``); None where neither does. The grid runs
+    through the start, and a gap no wider than the pill down to the spot (a badge beside a card
+    at the frame's edge: lesson 3's -1.0000 going down a's side to 2.0000) has no column of it:
+    the grid's way went half a step off, over the card's ring.
+
+    >>> square_way((0.0, 2.0), (1.0, 0.0), (0.4, 0.2), [(-0.5, -0.5, 0.75, 1.5)], 0.3, (-2.0, -2.0, 1.2, 3.0))
+    [(0.0, 2.0), (1.0, 2.0), (1.0, 0.0)]
+    >>> square_way((0.0, 2.0), (1.0, 0.0), (0.4, 0.2), [(-0.5, -0.5, 0.85, 1.5)], 0.3, (-2.0, -2.0, 1.2, 3.0)) is None
+    True
+    """
+    pill = rect_around(end[0], end[1], size)
+    room = (min(within[0], pill[0]), min(within[1], pill[1]), max(within[2], pill[2]), max(within[3], pill[3]))
+    for turn in ((end[0], start[1]), (start[0], end[1])):
+        way = [start, turn, end]
+        pts = dense(way, step / 4)
+        if all(clear_of(p, size, obstacles) and inside(rect_around(p[0], p[1], size), room) for p in pts):
+            return way
+    return None
 
 
 def joined(start: Point, edge: list[Point], step: float) -> list[Point]:

@@ -72,3 +72,30 @@ def inside(bounds: tuple[float, float, float, float], region: tuple[float, float
     eps = 1e-6
     return (bounds[0] >= region[0] - eps and bounds[1] >= region[1] - eps
             and bounds[2] <= region[2] + eps and bounds[3] <= region[3] + eps)
+
+
+def shifted_in(z: Zoom, rects: Iterable[tuple[float, float, float, float]],
+               room: tuple[float, float, float, float]) -> Zoom | None:
+    """``z`` moved sideways and up or down, as little as brings every one of ``rects`` (as ``z``
+    shows them) inside ``room``: ``z`` itself where they lie inside already, None where together
+    they are wider or taller than ``room``.
+
+    >>> z = Zoom(1.0, (0.0, 0.0), (0.0, 0.0))
+    >>> shifted_in(z, [(0.0, 0.0, 2.5, 1.0)], (-1.0, -1.0, 2.0, 2.0)).to, shifted_in(z, [(0.0, 0.0, 1.0, 1.0)], (-1.0, -1.0, 2.0, 2.0)) is z
+    ((-0.5, 0.0), True)
+    >>> shifted_in(z, [(-1.5, 0.0, 0.0, 1.0), (0.0, 0.0, 2.5, 1.0)], (-1.0, -1.0, 2.0, 2.0)) is None
+    True
+    """
+    rs = list(rects)
+    if not rs:
+        return z
+    shift = []
+    for lo_side, hi_side in ((0, 2), (1, 3)):
+        lo = max(room[lo_side] - r[lo_side] for r in rs)  # the least move that brings every low side in
+        hi = min(room[hi_side] - r[hi_side] for r in rs)  # the most that keeps every high side in
+        if lo > hi + 1e-9:
+            return None
+        shift.append(min(max(0.0, lo), hi))
+    if shift == [0.0, 0.0]:
+        return z
+    return Zoom(z.factor, z.about, (z.to[0] + shift[0], z.to[1] + shift[1]))
