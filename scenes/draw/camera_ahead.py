@@ -38,7 +38,7 @@ def kept_in_view(shown: Rect, moves: Iterable[Zoom | None]) -> Rect | None:
     """The part of ``shown`` (where a shape shows) that each of ``moves`` (a move of the graph
     from where it stands now; None: it stays) keeps in view: a note there stays through them.
     None where that is all of ``shown``, or where a move comes closer or farther (not a pan: the
-    camera keeps the note in view itself, `WalkCamera._explained`), or where no part is kept.
+    camera keeps the note in view itself, `VisitViews._explained`), or where no part is kept.
 
     >>> kept_in_view((-3.7, -4.9, 3.7, 6.6), [None, Zoom(1.0, (0.0, 0.0), (1.65, 0.0))])
     (-3.7, -4.9, 2.05, 6.6)
