@@ -255,24 +255,24 @@ class ClipKeys:
 
         return ends_on(self.fixed, digest, self.shapes[k])
 
-    def stale(self) -> list[bool]:
+    def stale(self, guess: bool = False) -> list[bool]:
         """Which segments a render will draw, as far as can be told without Manim: those whose
-        file is missing, and those whose starting picture is neither known nor guessed (all of
-        them with --force). A start not known (a beat before it changed) is guessed as the
-        picture a beat of the same shape from the same start ended on last time: a narration
-        edit changes a beat's captions and times, so the later beats are found in the cache and
-        no worker is started for them. The parent uses this to share out only the beats that
-        need drawing; a wrong guess costs only how the work is shared, never a frame, since
-        each process finds every beat's start itself."""
+        file is missing, and those whose starting picture is not known (all of them with
+        --force). The parent uses this to share out only the beats that need drawing.
+        ``guess``: a start not known (a beat before it changed) is guessed as the picture a beat
+        of the same shape from the same start ended on last time; a narration edit changes a
+        beat's captions and times, so the later beats count as cached and no worker is started
+        for them. For processes that each find every beat's start themselves (the local pool):
+        a wrong guess then only shares the work otherwise, never changes a frame."""
         if self.opts.force:
             return [True] * len(self.segs)
         out: list[bool] = []
-        before = guess = None
+        before = ends = None
         for k in range(len(self.segs)):
-            digest = self.known_digest(k, before) or guess
+            digest = self.known_digest(k, before) or ends
             before = None if digest is None else self.key(k, digest)
             out.append(before is None or not segment_path(Path(self.opts.out), before).exists())
-            guess = None if digest is None else self.states.digest(self.ends(k, digest))
+            ends = self.states.digest(self.ends(k, digest)) if guess and digest is not None else None
         return out
 
 

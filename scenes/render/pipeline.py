@@ -232,7 +232,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     if farm is not None:
         return farm.draw_clip(storyboard_file, name, opts, loaded, keys, log)
     segs = keys.segs
-    stale = keys.stale() if opts.jobs > 1 else None
+    stale = keys.stale(guess=True) if opts.jobs > 1 else None
     planned_from = text_sha256(loaded.checked)
     jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from, timings=loaded.timings)
             for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
