@@ -135,6 +135,7 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: Loaded | None
             return walk
 
         before = None if opts.force or job.first == 0 else keys.known_keys()[job.first - 1]
+        start = None  # the picture the segment before started from, once known here
         for k in range(job.first, job.last + 1):
             digest = None if opts.force else keys.known_digest(k, before)
             if digest is None:
@@ -142,6 +143,9 @@ def render_range(job: BeatJob, log: Callable[[str], None], loaded: Loaded | None
             states.put_digest(pre[k], digest)
             if before is not None:  # where the segment before leads: found again after an edit before it
                 states.put_digest(after(before), digest)
+            if start is not None:  # and where its shape from its start leads (ClipKeys.stale's guess)
+                states.put_digest(keys.ends(k - 1, start), digest)
+            start = digest
             key = before = keys.key(k, digest)
             target = segment_path(Path(opts.out), key)
             beat = p.beats[segs[k].beat].visual if segs[k].beat < len(p.beats) else ""
@@ -195,7 +199,7 @@ class ClipKeys:
         from scenes.layout.bucket_level import fill_scales
         from scenes.layout.clip import clip_layout
         from scenes.layout.unshown import nothing_shown
-        from scenes.render.keys import clip_digest, prefixes, segment_description
+        from scenes.render.keys import clip_digest, prefixes, segment_description, segment_shape
         from scenes.video.timeline import clip_segments
         from scenes.render.code_version import code_digest
         from scenes.theme import load_theme, theme_file
@@ -212,6 +216,7 @@ class ClipKeys:
         self.segs = clip_segments(p, opts.captions, theme.timings.caption_fade, self.fps)
         fill_max = fill_scales(p)
         self.descs = [segment_description(seg, fill_max, self.fps) for seg in self.segs]
+        self.shapes = [segment_shape(seg, fill_max) for seg in self.segs]
         self.fixed = clip_digest(layout, opts.aspect, opts.captions, self.size, self.fps, self.encoder, code_digest(),
                                  theme_file().read_bytes(), checked.run.jsonl, opts.voice_key or "off")
         self.pre = prefixes(self.fixed, checked.run.jsonl, self.descs)
@@ -243,14 +248,32 @@ class ClipKeys:
             out.append(before)
         return out
 
-    def stale(self) -> list[bool]:
-        """Which segments a render will draw, as far as is known without Manim: those whose file
-        is missing, and those whose starting picture was never digested (all of them with
-        --force). The parent uses this to share out only the beats that need drawing (a
-        last-beat edit stays in one process)."""
+    def ends(self, k: int, digest: str) -> str:
+        """Where the picture segment k ends on is noted, given the picture it starts from
+        (:func:`scenes.render.keys.ends_on`): for :meth:`stale`'s guesses."""
+        from scenes.render.keys import ends_on
+
+        return ends_on(self.fixed, digest, self.shapes[k])
+
+    def stale(self, guess: bool = False) -> list[bool]:
+        """Which segments a render will draw, as far as can be told without Manim: those whose
+        file is missing, and those whose starting picture is not known (all of them with
+        --force). The parent uses this to share out only the beats that need drawing.
+        ``guess``: a start not known (a beat before it changed) is guessed as the picture a beat
+        of the same shape from the same start ended on last time; a narration edit changes a
+        beat's captions and times, so the later beats count as cached and no worker is started
+        for them. For processes that each find every beat's start themselves (the local pool):
+        a wrong guess then only shares the work otherwise, never changes a frame."""
         if self.opts.force:
             return [True] * len(self.segs)
-        return [key is None or not segment_path(Path(self.opts.out), key).exists() for key in self.known_keys()]
+        out: list[bool] = []
+        before = ends = None
+        for k in range(len(self.segs)):
+            digest = self.known_digest(k, before) or ends
+            before = None if digest is None else self.key(k, digest)
+            out.append(before is None or not segment_path(Path(self.opts.out), before).exists())
+            ends = self.states.digest(self.ends(k, digest)) if guess and digest is not None else None
+        return out
 
 
 def after(key: str) -> str:

@@ -55,6 +55,23 @@ def segment_description(seg: Segment, fill_max: dict[str, float], fps: int) -> s
     return json.dumps([seg.frames, steps], default=repr, separators=(",", ":"))
 
 
+def segment_shape(seg: Segment, fill_max: dict[str, float]) -> str:
+    """What a segment's cues draw, without when: each cue as its description has it but with
+    its times at 0, captions left out. A narration edit changes a beat's captions and times, not
+    its shape; the picture a beat ends on follows from its start and (nearly always) its shape,
+    which lets the parent guess, before anything is drawn, which later beats an edit leaves
+    in the cache (:meth:`scenes.render.beats.ClipKeys.stale`). Never part of a key."""
+    cues = [[a.kind, canonical(replace(a.payload, start=0.0, duration=0.0)), canonical(action_extras(a, fill_max))]
+            for st in seg.steps for a in st.actions if isinstance(a.payload, Cue)]
+    return json.dumps(cues, default=repr, separators=(",", ":"))
+
+
+def ends_on(fixed: str, digest: str, shape: str) -> str:
+    """The name the picture is stored under that a segment of ``shape`` (:func:`segment_shape`),
+    started from the picture ``digest``, last ended on."""
+    return hashlib.sha256(f"ends:{fixed}:{digest}:{shape}".encode()).hexdigest()
+
+
 def clip_digest(layout: Any, aspect: str, captions: str, size: tuple[int, int], fps: int,
                 encoder: dict[str, str], code: str, theme_bytes: bytes, log_text: str, voice: str = "off") -> str:
     """The part of every segment key that is the same for the whole clip: size, rate, encoder,

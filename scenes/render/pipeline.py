@@ -232,7 +232,7 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     if farm is not None:
         return farm.draw_clip(storyboard_file, name, opts, loaded, keys, log)
     segs = keys.segs
-    stale = keys.stale() if opts.jobs > 1 else None
+    stale = keys.stale(guess=True) if opts.jobs > 1 else None
     planned_from = text_sha256(loaded.checked)
     jobs = [BeatJob(storyboard_file, name, opts.to_json(), a, b, planned_from, timings=loaded.timings)
             for a, b in split_beats(segs, opts.jobs, fps_of(opts), stale)]
@@ -315,10 +315,23 @@ def _poster(parts: list[Path], frames: list[int], p: Plan, opts: RenderOptions, 
     for part, n in zip(parts, frames):
         if at < n:
             known, box = poster_box.load(part, at)
-            extract_frame(part, at / fps_of(opts), png, {poster_box.CHUNK: poster_box.chunk_text(box)} if known else {})
+            text = {poster_box.CHUNK: poster_box.chunk_text(box)} if known else {}
+            memo = (str(part.resolve()), at, json.dumps(text, sort_keys=True))
+            if memo not in _POSTER:
+                extract_frame(part, at / fps, png, text)
+                _POSTER.clear()
+                _POSTER[memo] = png.read_bytes()
+            else:
+                png.write_bytes(_POSTER[memo])
             return
         at -= n
     extract_frame(parts[-1], frames[-1], png)
+
+
+_POSTER: dict[tuple[str, int, str], bytes] = {}
+"""The last poster made in this process, by its segment (whose name is its key), frame and text:
+a ``render watch`` edit that leaves the poster's beat alone (a narration edit before it) writes
+the same PNG again without decoding the segment up to it."""
 
 
 def trim_segments(folder: Path, keep: set[Path], budget: int = 2 << 30) -> None:

@@ -214,6 +214,42 @@ def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> N
     assert render(tmp_path, edited, jobs=2).beats_drawn == [7]
 
 
+@pytest.mark.slow
+def test_a_narration_edit_shares_out_only_its_own_beat(tmp_path: Path, monkeypatch) -> None:
+    """A phrase of the fifth beat saying more moves every later beat and changes their prefixes,
+    so their starting pictures are not known before the fifth is drawn; the parent guesses them
+    (the fifth beat's shape, from the same start, ended on that picture before) and starts no
+    worker for beats the cache holds; nor is the poster, in the last beat, decoded again."""
+    import scenes.render.pipeline
+    import scenes.render.pool
+    from scenes.render.beats import ClipKeys
+    from scenes.render.camera_plan import plan_at
+    from scenes.storyboard import load, plan_of
+
+    render(tmp_path)
+    text = Path(storyboard_path(NAME)).read_text()
+    (tmp_path / "edited").mkdir()
+    edited = tmp_path / "edited" / f"{NAME}.yaml"
+    edited.write_text(text.replace("so the gate is open and passes", "so the gate stays wide open and passes"))
+    checked = load(str(edited), name=NAME)
+    p = plan_at(checked, plan_of(checked), RenderOptions(**TINY).aspect)
+    keys = ClipKeys(RenderOptions(out=str(tmp_path), **TINY), checked, p)
+    assert keys.stale(guess=True) == [False] * 4 + [True] + [False] * 3
+    assert keys.stale() == [False] * 4 + [True] * 4  # what is known: the cluster cuts its tasks by it
+
+    def no_workers(*args: object) -> None:
+        raise AssertionError("a worker was started for beats the cache holds")
+
+    def no_decoding(*args: object) -> None:
+        raise AssertionError("the poster's beat is cached and its poster made already: nothing to decode")
+
+    monkeypatch.setattr(scenes.render.pool, "local_pool", no_workers)
+    poster = (tmp_path / f"{NAME}.png").read_bytes()  # in the last beat, which the edit leaves alone
+    monkeypatch.setattr(scenes.render.pipeline, "extract_frame", no_decoding)
+    assert render(tmp_path, str(edited), jobs=2).beats_drawn == [4]
+    assert (tmp_path / f"{NAME}.png").read_bytes() == poster
+
+
 def test_beats_are_split_by_the_work_left_to_do() -> None:
     from scenes.render.pipeline import _segments_of, split_beats
     from scenes.storyboard import load, plan_of
