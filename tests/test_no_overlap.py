@@ -222,9 +222,6 @@ STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # their card beside its words, the right one past the end of its value, level with it (the
     # value's run, found when the check learnt it on h/badgeB; a way round the run takes it a
     # card's width out past the card's side, and two cannot share the column left of the words):
-    ("grad_accumulation", "9:16"): "w * w's 3 (bucket:t0->t0) level with w's '3' at 20.60 s, into the mouth",
-    ("dynamic_graph", "16:9"): "the second h's 1/3 (bucket:t0->t0) level with w's '1/3' at 82.93 s, into the mouth",
-    ("dynamic_graph", "9:16"): "the second h's 1/3 (bucket:t0->t0) level with w's '1/3' at 82.93 s, into the mouth",
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up
