@@ -10,6 +10,7 @@ from the buckets (``made``); nothing here calls them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from manim import Mobject, VGroup, VMobject, smooth
@@ -71,18 +72,18 @@ class BucketMouths(View):
             # nor level with its value just past its end, where the token reads as more of it (``3 3``)
             past = words + self.onscreen.value_runs([leaf])
             keep_off = past + ([bounds(old)] if beside else [])  # flanking it: not down through it
-            downs = [self._column(m, to, keep_off, past, box.x if beside else None, card) for m, to in zip(toks, spots)]
-            order, spots = _single_file(toks, downs, spots, gap)
+            above = max(r[3] for r in past)  # the top of the words: a token stepping aside keeps above it
+            downs = [self._column(m, to, keep_off, past, box.x if beside else None, card, above) for m, to in zip(toks, spots)]
+            order, spots = _single_file(toks, downs, spots, gap, box.x)
             if all(self.clear_way(leaf, m, to, toks) for m, to in zip(toks, spots)):
                 break
         else:
             return []
-        above = max(r[3] for r in keep_off)  # the top of the words: a token stepping across keeps above it
         out: Anims = []
         for m, (x, y), down, (nth, of) in zip(toks, spots, downs, order):
             here = m.get_center()
-            across = min(float(here[1]), above + m.height / 2 + gap) if nth else float(here[1])
-            way = VMobject()  # one after another: the later ones go down aslant, nearing where they land
+            across = min(float(here[1]), above + m.height / 2 + gap)  # aslant to its column, nearing where it lands
+            way = VMobject()
             way.set_points_as_corners([[here[0], here[1], 0.0], [down, across, 0.0], [down, y, 0.0], [x, y, 0.0]])
             record_tag(m, "badge", id=f"{box.id}->{leaf}")  # the bucket's arrow's (`BackwardWalk._to_row`)
             m.in_mouth = True
@@ -91,19 +92,23 @@ class BucketMouths(View):
         return out
 
     def _column(self, tok: Mobject, to: tuple[float, float], keep_off: list[Box], past: list[Box],
-                middle: float | None, card: Mobject) -> float:
+                middle: float | None, card: Mobject, above: float) -> float:
         """The x at which ``tok`` goes down past its card's words to ``to`` (its way down meets
         none of ``keep_off``): the shortest way there of its own x, the spot's, just past the
-        card's sides or either end of one of ``past`` (its words, its value's run). ``middle``:
-        flanking the bucket, the bucket's x, which the column keeps on the spot's side of."""
+        card's sides or either end of one of ``past`` (its words, its value's run), of those
+        not farther from ``to`` than it starts (stepping aside aslant to just over ``above``,
+        the words' top), where there is one: a step away is a detour (`scenes.render.flight`).
+        ``middle``: flanking the bucket, the bucket's x, which the column keeps on the spot's side of."""
         gap, w = self.theme.spacing.edge_clearance, tok.width / 2
-        here = tok.get_center()
+        x, y = float(tok.get_center()[0]), float(tok.get_center()[1])
         left, _, right, _ = bounds(card)
-        clear = [float(here[0]), to[0], left - w - gap, right + w + gap]
+        clear = [x, to[0], left - w - gap, right + w + gap]
         clear += [e for r in past for e in (r[0] - w - gap, r[2] + w + gap)]
-        return min((c for c in clear if not any(meet((c - w, to[1], c + w, float(here[1])), r) for r in keep_off)
-                    and (middle is None or (c - middle) * (to[0] - middle) > 0)),
-                   key=lambda c: abs(c - here[0]) + abs(c - to[0]), default=to[0])  # the shortest way past the words
+        ok = [c for c in clear if not any(meet((c - w, to[1], c + w, y), r) for r in keep_off)
+              and (middle is None or (c - middle) * (to[0] - middle) > 0)]
+        across = min(y, above + tok.height / 2 + gap)
+        nearer = [c for c in ok if math.dist((c, across), to) <= math.dist((x, y), to)]
+        return min(nearer or ok, key=lambda c: abs(c - x) + abs(c - to[0]), default=to[0])  # the shortest way past the words
 
     def mouth_row(self, box: Box, toks: list[VGroup], values: list[Mobject | None],
                   beside: bool = False) -> list[tuple[float, float]] | None:
@@ -170,23 +175,26 @@ def waits_beside(tok: Mobject) -> bool:
 
 
 def _single_file(toks: Sequence[Mobject], downs: list[float], spots: list[tuple[float, float]],
-                 gap: float) -> tuple[list[tuple[int, int]], list[tuple[float, float]]]:
+                 gap: float, middle: float) -> tuple[list[tuple[int, int]], list[tuple[float, float]]]:
     """Who goes when, and where to: (the turn of each of ``toks``, of how many) and their spots.
     Side by side (all at once, in the spots given) where their columns ``downs`` are a token's
-    width apart; where two share one (the room left of a card's words, ``w * w``'s two 3 past
-    its value), they go one after another, the one nearest its column first, each to the spot
-    farthest from its column still free: none crosses another that has landed.
+    width apart, each on its spot's side of the bucket's ``middle``; where two share one side
+    (the room left of a card's words, ``w * w``'s two 3 past its value), they go one after
+    another, the one nearest its column first, each to the spot farthest from its column still
+    free: none crosses another that has landed, nor one on its way under the card.
 
     >>> tok = lambda x: type("T", (), {"width": 1.0, "get_center": lambda self: (x, 5.0, 0.0)})()
-    >>> _single_file([tok(0), tok(3)], [0.0, 3.0], [(1.0, 0.0), (2.0, 0.0)], 0.1)
+    >>> _single_file([tok(0), tok(3)], [0.0, 3.0], [(1.0, 0.0), (2.0, 0.0)], 0.1, 1.5)
     ([(0, 1), (0, 1)], [(1.0, 0.0), (2.0, 0.0)])
-    >>> _single_file([tok(0), tok(3)], [0.0, 0.2], [(1.0, 0.0), (2.0, 0.0)], 0.1)
+    >>> _single_file([tok(0), tok(3)], [0.0, 0.2], [(1.0, 0.0), (2.0, 0.0)], 0.1, 1.5)
+    ([(0, 2), (1, 2)], [(2.0, 0.0), (1.0, 0.0)])
+    >>> _single_file([tok(0), tok(3)], [0.0, 1.2], [(1.0, 0.0), (2.0, 0.0)], 0.1, 1.5)  # both left of the middle
     ([(0, 2), (1, 2)], [(2.0, 0.0), (1.0, 0.0)])
     """
     n = len(toks)
     apart = all(abs(downs[i] - downs[j]) >= (toks[i].width + toks[j].width) / 2 + gap
                 for i in range(n) for j in range(i + 1, n))
-    if apart:
+    if apart and all((d - middle) * (s[0] - middle) > 0 for d, s in zip(downs, spots)):
         return [(0, 1)] * n, list(spots)
     go = sorted(range(n), key=lambda i: abs(downs[i] - float(toks[i].get_center()[0])))
     free, out = list(spots), list(spots)
