@@ -213,13 +213,10 @@ STILL_LOOSE: dict[tuple[str, str], str] = {
 STILL_ASTRAY_FLIGHT: dict[tuple[str, str], str] = {
     # (clip, aspect): a gradient token that vanishes, strays or backs away on its way, or leaves
     # its product's slot empty (flight.flights), the nine clips at 16:9 and 9:16
-    # two tokens meeting in a bucket's mouth (bucket_mouth.meet_in_mouth) go straight down over
-    # their card beside its words, the right one past the end of its value, level with it (the
-    # value's run, found when the check learnt it on h/badgeB; a way round the run takes it a
-    # card's width out past the card's side, and two cannot share the column left of the words):
-    ("grad_accumulation", "9:16"): "w * w's 3 (bucket:t0->t0) level with w's '3' at 20.60 s, into the mouth",
-    ("dynamic_graph", "16:9"): "the second h's 1/3 (bucket:t0->t0) level with w's '1/3' at 82.93 s, into the mouth",
-    ("dynamic_graph", "9:16"): "the second h's 1/3 (bucket:t0->t0) level with w's '1/3' at 82.93 s, into the mouth",
+    # two tokens meeting in a bucket's mouth (bucket_mouth.meet_in_mouth) keep off their card's
+    # value's run going down (the right one went level with it past its end: grad_accumulation
+    # 9:16, dynamic_graph 16:9 and 9:16); where that leaves them one column, left of the words,
+    # they take it one after another (bucket_mouth._single_file)
 }
 STILL_NAMED_LEFT: dict[tuple[str, str], str] = {
     # (clip, aspect): a card the camera takes out of view while a caption naming it is up

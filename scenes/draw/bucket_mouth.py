@@ -10,9 +10,10 @@ from the buckets (``made``); nothing here calls them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
-from manim import Mobject, VGroup, VMobject
+from manim import Mobject, VGroup, VMobject, smooth
 
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.frame_spots import FreeFrame, bounds
@@ -48,7 +49,10 @@ class BucketMouths(View):
         card's arrowheads) go on down into its bucket's mouth, side by side, where the fill sums
         them: seed 004, "the two contributions meet in w's bucket and add up". Each goes straight
         down over its card's body beside its words (a step aside first where they are in the
-        way), then in under the card: hardly ever away from where it lands (`scenes.render.flight`). They ride on as
+        way), then in under the card: hardly ever away from where it lands (`scenes.render.flight`).
+        None goes down level with the value just past its end, where it reads as more of it (``w = 3 3``):
+        where that leaves one column for two (left of the words), they go down it one after
+        another (`_single_file`), a later one aslant, above the words. They ride on as
         the bucket's arrow's, as its row does. Nothing where the mouth has no room for them all,
         or their way passes something else: they wait where they are and fade as it fills."""
         box = self.ctx.layout.boxes.get(f"bucket:{leaf}")
@@ -59,31 +63,52 @@ class BucketMouths(View):
                      and len(c.ids) > 1 and c.ids[1] == leaf), None)
         after = fill.text("after") if fill is not None else None
         value = self.made(box, 0.0, after).value if after is not None else None
+        gap = self.theme.spacing.edge_clearance
+        words = [bounds(w) for w in (getattr(card, r, None) for r in ("name", "sep", "value", "sub")) if w is not None]
         for beside in (False, True):  # in its mouth, or where they do not fit there, flanking it
             spots = self.mouth_row(box, toks, [old.value, value], beside)
-            if spots is not None and all(self.clear_way(leaf, m, to, toks) for m, to in zip(toks, spots)):
+            if spots is None:
+                continue
+            # nor level with its value just past its end, where the token reads as more of it (``3 3``)
+            past = words + self.onscreen.value_runs([leaf])
+            keep_off = past + ([bounds(old)] if beside else [])  # flanking it: not down through it
+            above = max(r[3] for r in past)  # the top of the words: a token stepping aside keeps above it
+            downs = [self._column(m, to, keep_off, past, box.x if beside else None, card, above) for m, to in zip(toks, spots)]
+            order, spots = _single_file(toks, downs, spots, gap, box.x)
+            if all(self.clear_way(leaf, m, to, toks) for m, to in zip(toks, spots)):
                 break
         else:
             return []
-        gap = self.theme.spacing.edge_clearance
-        words = [bounds(w) for w in (getattr(card, r, None) for r in ("name", "value", "sub")) if w is not None]
-        keep_off = words + ([bounds(old)] if beside else [])  # flanking it: not down through it
-        left, _, right, _ = bounds(card)
         out: Anims = []
-        for m, (x, y) in zip(toks, spots):
+        for m, (x, y), down, (nth, of) in zip(toks, spots, downs, order):
             here = m.get_center()
-            clear = [float(here[0]), x, left - m.width / 2 - gap, right + m.width / 2 + gap]
-            clear += [e for r in words for e in (r[0] - m.width / 2 - gap, r[2] + m.width / 2 + gap)]
-            down = min((c for c in clear if not any(meet((c - m.width / 2, y, c + m.width / 2, float(here[1])), r)
-                                                    for r in keep_off) and (not beside or (c - box.x) * (x - box.x) > 0)),
-                       key=lambda c: abs(c - here[0]) + abs(c - x), default=x)  # the shortest way past the words
+            across = min(float(here[1]), above + m.height / 2 + gap)  # aslant to its column, nearing where it lands
             way = VMobject()
-            way.set_points_as_corners([[here[0], here[1], 0.0], [down, here[1], 0.0], [down, y, 0.0], [x, y, 0.0]])
+            way.set_points_as_corners([[here[0], here[1], 0.0], [down, across, 0.0], [down, y, 0.0], [x, y, 0.0]])
             record_tag(m, "badge", id=f"{box.id}->{leaf}")  # the bucket's arrow's (`BackwardWalk._to_row`)
             m.in_mouth = True
             m.rests = rect_around(x, y, (m.width, m.height))
-            out.append(RideBehind(m, way))
+            out.append(RideBehind(m, way, rate_func=_in_turn(nth, of)))
         return out
+
+    def _column(self, tok: Mobject, to: tuple[float, float], keep_off: list[Box], past: list[Box],
+                middle: float | None, card: Mobject, above: float) -> float:
+        """The x at which ``tok`` goes down past its card's words to ``to`` (its way down meets
+        none of ``keep_off``): the shortest way there of its own x, the spot's, just past the
+        card's sides or either end of one of ``past`` (its words, its value's run), of those
+        not farther from ``to`` than it starts (stepping aside aslant to just over ``above``,
+        the words' top), where there is one: a step away is a detour (`scenes.render.flight`).
+        ``middle``: flanking the bucket, the bucket's x, which the column keeps on the spot's side of."""
+        gap, w = self.theme.spacing.edge_clearance, tok.width / 2
+        x, y = float(tok.get_center()[0]), float(tok.get_center()[1])
+        left, _, right, _ = bounds(card)
+        clear = [x, to[0], left - w - gap, right + w + gap]
+        clear += [e for r in past for e in (r[0] - w - gap, r[2] + w + gap)]
+        ok = [c for c in clear if not any(meet((c - w, to[1], c + w, y), r) for r in keep_off)
+              and (middle is None or (c - middle) * (to[0] - middle) > 0)]
+        across = min(y, above + tok.height / 2 + gap)
+        nearer = [c for c in ok if math.dist((c, across), to) <= math.dist((x, y), to)]
+        return min(nearer or ok, key=lambda c: abs(c - x) + abs(c - to[0]), default=to[0])  # the shortest way past the words
 
     def mouth_row(self, box: Box, toks: list[VGroup], values: list[Mobject | None],
                   beside: bool = False) -> list[tuple[float, float]] | None:
@@ -147,3 +172,53 @@ def waits_beside(tok: Mobject) -> bool:
     it landed at its leaf's card, with the card between it and the bucket."""
     found = tag_of(tok)
     return found is None or found.id is None or found.id.startswith("bucket:")
+
+
+def _single_file(toks: Sequence[Mobject], downs: list[float], spots: list[tuple[float, float]],
+                 gap: float, middle: float) -> tuple[list[tuple[int, int]], list[tuple[float, float]]]:
+    """Who goes when, and where to: (the turn of each of ``toks``, of how many) and their spots.
+    Side by side (all at once, in the spots given) where their columns ``downs`` are a token's
+    width apart, each on its spot's side of the bucket's ``middle``; where two share one side
+    (the room left of a card's words, ``w * w``'s two 3 past its value), they go one after
+    another, the one nearest its column first, each to the spot farthest from its column still
+    free: none crosses another that has landed, nor one on its way under the card.
+
+    >>> tok = lambda x: type("T", (), {"width": 1.0, "get_center": lambda self: (x, 5.0, 0.0)})()
+    >>> _single_file([tok(0), tok(3)], [0.0, 3.0], [(1.0, 0.0), (2.0, 0.0)], 0.1, 1.5)
+    ([(0, 1), (0, 1)], [(1.0, 0.0), (2.0, 0.0)])
+    >>> _single_file([tok(0), tok(3)], [0.0, 0.2], [(1.0, 0.0), (2.0, 0.0)], 0.1, 1.5)
+    ([(0, 2), (1, 2)], [(2.0, 0.0), (1.0, 0.0)])
+    >>> _single_file([tok(0), tok(3)], [0.0, 1.2], [(1.0, 0.0), (2.0, 0.0)], 0.1, 1.5)  # both left of the middle
+    ([(0, 2), (1, 2)], [(2.0, 0.0), (1.0, 0.0)])
+    """
+    n = len(toks)
+    apart = all(abs(downs[i] - downs[j]) >= (toks[i].width + toks[j].width) / 2 + gap
+                for i in range(n) for j in range(i + 1, n))
+    if apart and all((d - middle) * (s[0] - middle) > 0 for d, s in zip(downs, spots)):
+        return [(0, 1)] * n, list(spots)
+    go = sorted(range(n), key=lambda i: abs(downs[i] - float(toks[i].get_center()[0])))
+    free, out = list(spots), list(spots)
+    order = [(0, n)] * n
+    for nth, i in enumerate(go):
+        far = max(free, key=lambda s: abs(s[0] - downs[i]))
+        free.remove(far)
+        out[i], order[i] = far, (nth, n)
+    return order, out
+
+
+LAG = 0.4
+"""The share of the glide's time one token going into the mouth in single file waits for the one
+before it (`_single_file`): it is down its column and across the mouth before the next comes."""
+
+
+def _in_turn(nth: int, of: int) -> Callable[[float], float]:
+    """A glide's rate (Manim's ``smooth``) for the ``nth`` of ``of`` going one after another:
+    each waits ``nth`` lags (`LAG`), then rides in the time left but the later ones' lags.
+
+    >>> [round(float(_in_turn(k, 2)(t)), 3) for k, t in ((0, 0.6), (1, 0.4), (1, 1.0), (0, 0.3))]
+    [1.0, 0.0, 1.0, 0.5]
+    """
+    if of < 2:
+        return smooth
+    share = 1.0 - (of - 1) * LAG
+    return lambda t: smooth(min(1.0, max(0.0, (t - nth * LAG) / share)))
