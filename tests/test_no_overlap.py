@@ -117,7 +117,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it
     ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
     ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
-    ("sigmoid_logloss", "16:9"): "5 collisions: the badge '-1.000' (t13) sent to the loss waits on the loss card's name and value at the top edge (34.6-62 s): a regression of h/cam9's close-ups (held cards, note slot), not fixed",
     # the second bucket's five-term sum kept up through the caption that names it (h/sum9) is as wide
     # as the row of both buckets and covers the first bucket's value (not fixed)
     ("micrograd_readme", "16:9"): ("3 collisions: the sums '... = 138.83' and '... = 645.58' over the other bucket's badge "
