@@ -24,6 +24,7 @@ from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visuals import arrow_length
 from scenes.layout.label_spots import meet, rect_around
 from scenes.layout.place import Box
+from scenes.theme import Rect
 
 
 class BucketMouths(View):
@@ -91,7 +92,7 @@ class BucketMouths(View):
             out.append(RideBehind(m, way, rate_func=_in_turn(nth, of)))
         return out
 
-    def _column(self, tok: Mobject, to: tuple[float, float], keep_off: list[Box], past: list[Box],
+    def _column(self, tok: Mobject, to: tuple[float, float], keep_off: list[Rect], past: list[Rect],
                 middle: float | None, card: Mobject, above: float) -> float:
         """The x at which ``tok`` goes down past its card's words to ``to`` (its way down meets
         none of ``keep_off``): the shortest way there of its own x, the spot's, just past the
