@@ -374,30 +374,35 @@ def test_a_lone_worker_killed_mid_task_has_its_task_drawn_by_the_one_restarted(t
 
 
 @pytest.mark.slow
-def test_ctrl_c_in_render_all_cancels_every_clip_s_tasks(cluster, tmp_path: Path) -> None:
+@alone
+def test_ctrl_c_in_render_all_cancels_every_clip_s_tasks(tmp_path: Path) -> None:
     """`render all` hands out the tasks of every clip at once, from a thread per clip: Ctrl-C
     leaves the scheduler with none of them, the workers' folders empty, and no clip in place
-    but those finished before it."""
-    from distributed import Client
+    but those finished before it. On a cluster of its own: the module's cluster has had a worker
+    killed by an earlier test."""
+    from distributed import Client, LocalCluster
 
-    lc, folder = cluster
-    proc = subprocess.Popen([*RENDER, "all", "graph_build", "mlp", LONG, "--out", str(tmp_path / "out"), *TINY,
-                             "--scheduler", lc.scheduler_address], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    first_state(folder, proc)
-    os.kill(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
-    assert err.strip().splitlines()[-1] == "render: interrupted; the clips already in place were left as they were"
-    with Client(lc.scheduler_address, timeout=30) as client:
-        for _ in range(600):  # each running task ends at its next beat and clears its folder
-            left = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
-            if not left and not list(folder.rglob("gradreel-task-*")):
-                break
-            time.sleep(0.1)
-    assert not left, "tasks left on the scheduler"
-    assert not list(folder.rglob("gradreel-task-*")), "a task went on drawing"
+    folder = tmp_path / "w"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, local_directory=str(folder)) as lc:
+        wait_for_workers(lc.scheduler_address, 2)
+        proc = subprocess.Popen([*RENDER, "all", "graph_build", "mlp", LONG, "--out", str(tmp_path / "out"), *TINY,
+                                 "--scheduler", lc.scheduler_address], cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        first_state(folder, proc)
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, err
+        assert err.strip().splitlines()[-1] == "render: interrupted; the clips already in place were left as they were"
+        with Client(lc.scheduler_address, timeout=30) as client:
+            for _ in range(600):  # each running task ends at its next beat and clears its folder
+                left = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+                if not left and not list(folder.rglob("gradreel-task-*")):
+                    break
+                time.sleep(0.1)
+        assert not left, "tasks left on the scheduler"
+        assert not list(folder.rglob("gradreel-task-*")), "a task went on drawing"
     # a short clip whose every beat was drawn before Ctrl-C is put in place, as the message says;
     # every clip in place is one the render said it finished, and the long one is not among them
     done = {line.split(":")[0] for line in err.splitlines() if " beats drawn, " in line}
