@@ -28,6 +28,11 @@ from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 
 
+_ASTRAY = 1e-3
+"""How far (scene units, a twentieth of a pixel at 854x480) the count may stand off the column's
+floor before it is put back there: more than the rounding of the shifts the column takes."""
+
+
 class Console(View):
     """Draws output_line and message; prints a line for the views that show one
     there (``print_line``, ``print_values``: the training step's arithmetic, a value too wide for
@@ -77,7 +82,8 @@ class Console(View):
             floor = max(floor, graph_top + self._tag_room())
         floor = max(floor, self._legend_top(left, right, top) + gap)
         if pane is not None and code.aside and not code.printed_away and code.foot is not None:  # hanging under the lit line, the
-            floor += code.foot - (code.lines_foot() or code.foot)  # column holds what the whole pane's does
+            floor += (code.lines_foot() or code.foot) - code.foot  # column holds what the whole pane's does: its floor
+            # rises as far as the lines did (`CodeView.printed_shift`), and the count with them
         self.console.printers.append(printer)
         if self.console.lines is None:
             foot = code.lines_foot() if pane is not None else None  # under the lit line where the pane stands aside
@@ -123,7 +129,11 @@ class Console(View):
             probe = self._earlier(self.console.earlier + len(leaving))
             if not clear(probe, leaving, rise):
                 leaving, rise = scroll(probe.height + gap / 2)
-        if not leaving:
+        # a count standing elsewhere than the corner (the floor moved since it was placed: the
+        # column's bottom while the pane stood aside) goes there, as when lines leave: the test
+        # above keeps the corner clear, not where the count stood (the last line ran over it)
+        astray = more is not None and abs(float(more.get_bottom()[1]) - floor) > _ASTRAY
+        if not leaving and not astray:
             column.add(m)
             if slide is None:
                 return [] if id(column) in step.arriving else [FadeIn(m)]
@@ -144,7 +154,7 @@ class Console(View):
             column.remove(old)
         del self.console.printers[:len(leaving)]
         column.add(m)
-        moves = more is not None and (slide is not None or abs(more.get_top()[1] - count.get_top()[1]) > 1e-6)
+        moves = more is not None and (slide is not None or astray or abs(more.get_top()[1] - count.get_top()[1]) > 1e-6)
         if more is None or moves:
             self.console.more = count
             column.add_to_back(count)
