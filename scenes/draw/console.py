@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, LEFT, FadeIn, FadeOut, Transform, VGroup
 
-from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.context import Anims, DrawContext, Slide, StepScratch, View
 from scenes.draw.crossfade import phase
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
@@ -95,7 +95,7 @@ class Console(View):
             return [FadeIn(self.console.lines)]
         column = self.console.lines
         slide = step.sliding.get(id(column))
-        was = self._slid_home(column, slide[1]) if slide is not None else {}
+        was = slide_home(column, slide) if slide is not None else {}
         more = self.console.more  # the count of lines scrolled away: first in the column
         shown = list(column.submobjects[1:] if more is not None else column.submobjects)
         m.next_to(shown[-1], DOWN, buff=gap / 2, aligned_edge=LEFT)
@@ -138,12 +138,12 @@ class Console(View):
             if slide is None:
                 return [] if id(column) in step.arriving else [FadeIn(m)]
             if more is None:
-                return self._join_slide(column, slide[0], was, [])
-            count = self._earlier(self.console.earlier).move_to(more)  # anew: see `_join_slide`
+                return join_slide(column, slide.move, was, [])
+            count = self._earlier(self.console.earlier).move_to(more)  # anew: see `join_slide`
             column.remove(more)
             column.add_to_back(count)
             self.console.more = count
-            return self._join_slide(column, slide[0], was, [more])
+            return join_slide(column, slide.move, was, [more])
         staying = shown[len(leaving):]
         self.console.earlier += len(leaving)
         count = self._earlier(self.console.earlier)
@@ -163,7 +163,7 @@ class Console(View):
         if slide is not None:  # one move with the pane: the lines rise as they slide
             for line in staying:
                 line.shift(up)
-            return self._join_slide(column, slide[0], was, [*leaving, *([more] if more is not None else [])])
+            return join_slide(column, slide.move, was, [*leaving, *([more] if more is not None else [])])
         if id(column) in step.arriving:
             # the column comes back with the code pane in this step (`_printed_aside`): the new
             # line joins it where it will be, and the column's one fade brings it in
@@ -189,36 +189,6 @@ class Console(View):
         return ([FadeOut(old, rate_func=phase(0, 3)) for old in leaving]
                 + [line.animate(rate_func=phase(1, 3)).shift(up) for line in staying]
                 + counted + [FadeIn(m, rate_func=phase(2, 3))])
-
-    @staticmethod
-    def _slid_home(column: VGroup, dy: float) -> dict[int, np.ndarray]:
-        """The column moved now to where the code pane's slide of this step takes it, so that a
-        line printed in the same step is placed (and the column scrolled) as it will stand; the
-        centres it slides from, by part. Why: the pane coming back for an update step slides the
-        column down in the step that prints the step's line; placed beside the lines where they
-        stood, the line stayed over the pane, and Manim's Transform of the column to a copy
-        without it morphed the lines into each other (tanh_sgd_lists, under 9 px for a frame)."""
-        was = {id(p): p.get_center().copy() for p in column.submobjects}
-        column.shift([0.0, dy, 0.0])
-        return was
-
-    @staticmethod
-    def _join_slide(column: VGroup, slide: Transform, was: dict[int, np.ndarray], gone: list[VGroup]) -> Anims:
-        """The column as it now ends (where it slides to, with the new line and count) made the
-        target of the pane's slide, and put back where the slide starts: the parts that were
-        there at their centres, what is new faded, to come in with the slide; one animation
-        drives the column. What leaves it (``gone``: its oldest lines, the count) fades where it
-        stood, in the first third: sliding, the oldest lines ran into the lines that rise less
-        far, and the count, in the column's foot, across the new line waiting at its place."""
-        slide.target_mobject = column.copy()
-        for part in column.submobjects:
-            if id(part) in was:
-                part.move_to(was[id(part)])
-            else:
-                part.set_opacity(0.0)
-        for old in gone:
-            old.move_to(was[id(old)])
-        return [FadeOut(old, rate_func=phase(0, 3)) for old in gone]
 
     def _earlier(self, n: int) -> VGroup:
         """The words that say how many of the console's oldest lines have scrolled away
@@ -268,3 +238,41 @@ class Console(View):
         """The program line that printed what ``cue`` shows."""
         return self.ctx.events[cue.seqs[0]].line if cue.seqs else None
 
+
+def slide_home(column: VGroup, slide: Slide) -> dict[int, np.ndarray]:
+    """The column moved now to where the code pane's slide of this step takes it, so that a
+    line printed in the same step is placed (and the column scrolled) as it will stand; the
+    centres it slides from, by part (``slide.was``, kept for the step). Why: the pane coming back
+    for an update step slides the column down in the step that prints the step's line; placed
+    beside the lines where they stood, the line stayed over the pane, and Manim's Transform of
+    the column to a copy without it morphed the lines into each other (tanh_sgd_lists, under
+    9 px for a frame). A line printed earlier in the step (`join_slide` left it faded where it
+    ends) stays there and shows again: shifted with the rest, it ended a slide too far."""
+    if not slide.was:
+        slide.was.update({id(p): p.get_center().copy() for p in column.submobjects})
+    for part in column.submobjects:
+        if id(part) in slide.was:
+            part.move_to(slide.was[id(part)] + np.array([0.0, slide.dy, 0.0]))
+        else:
+            part.set_opacity(1.0)
+    return slide.was
+
+
+def join_slide(column: VGroup, slide: Transform, was: dict[int, np.ndarray], gone: list[VGroup]) -> Anims:
+    """The column as it now ends (where it slides to, with the new line and count) made the
+    target of the pane's slide, and put back where the slide starts: the parts that were
+    there at their centres (``was``), what is new faded, to come in with the slide; one animation
+    drives the column. What leaves it (``gone``: its oldest lines, the count) fades where it
+    stood, in the first third: sliding, the oldest lines ran into the lines that rise less
+    far, and the count, in the column's foot, across the new line waiting at its place; a part
+    that came in the same step and leaves again was never seen, and goes unseen."""
+    slide.target_mobject = column.copy()
+    for part in column.submobjects:
+        if id(part) in was:
+            part.move_to(was[id(part)])
+        else:
+            part.set_opacity(0.0)
+    seen = [old for old in gone if id(old) in was]
+    for old in seen:
+        old.move_to(was[id(old)])
+    return [FadeOut(old, rate_func=phase(0, 3)) for old in seen]

@@ -144,5 +144,30 @@ def test_the_count_of_lines_scrolled_away_is_never_under_a_line(aspect: str) -> 
     assert counted, "no count of lines scrolled away was looked at: the test no longer looks at what it means to"
 
 
+def test_two_lines_printed_as_the_pane_comes_back_both_slide_in_where_they_end() -> None:
+    """The column slides with the pane coming back (`Slide`); each line printed in that step joins
+    the slide (`slide_home`, then `join_slide`). Joining a second time shifted the column again,
+    the first new line with it: it ended a slide's length under its place, faded for good (the
+    slide's target copied it faded). Both new lines end under the old ones, in order, shown."""
+    from manim import DOWN, LEFT, Square, Transform, VGroup
+
+    from scenes.draw.console import join_slide, slide_home
+    from scenes.draw.context import Slide
+
+    gap, dy = 0.1, -1.0
+    column = VGroup(*[Square(0.2, fill_opacity=1.0).move_to([0.0, -0.3 * k, 0.0]) for k in range(2)])
+    start = [float(p.get_center()[1]) for p in column.submobjects]
+    slide = Slide(Transform(column, column.copy().shift([0.0, dy, 0.0])), dy)
+    for _ in range(2):  # two prints in the one step
+        was = slide_home(column, slide)
+        column.add(Square(0.2, fill_opacity=1.0).next_to(column.submobjects[-1], DOWN, buff=gap, aligned_edge=LEFT))
+        join_slide(column, slide.move, was, [])
+    ends = [round(float(p.get_center()[1]), 6) for p in slide.move.target_mobject.submobjects]
+    assert ends == [round(y, 6) for y in [start[0] + dy, start[1] + dy, start[1] + dy - 0.3, start[1] + dy - 0.6]]
+    assert [float(p.get_fill_opacity()) for p in slide.move.target_mobject.submobjects] == [1.0] * 4
+    assert [round(float(p.get_center()[1]), 6) for p in column.submobjects[:2]] == [round(y, 6) for y in start]
+    assert [float(p.get_fill_opacity()) for p in column.submobjects[2:]] == [0.0, 0.0]  # they come in with the slide
+
+
 def _meet(a: list[float], b: list[float]) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
