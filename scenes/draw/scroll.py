@@ -171,7 +171,7 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
         if pane is old:
             return out + [(m, zero, "hide" if glides else "out") for m in old.bar_slot.submobjects]
         if glides:  # riding its line's slide, and catching it up from old's bar by half time
-            row = lines.get(lit, zero)
+            row = lines.get(lit, zero) * [0.0, 1.0, 0.0]  # up or down with it: across, it spans the pane
             catch = old.bar_slot.get_center() - new.bar_slot.get_center() - row
             return out + [(m, (row, catch), "glide") for m in new.bar_slot.submobjects]
         return out + [(m, lines.get(lit, zero), "rise" if lit in offsets else "in") for m in new.bar_slot.submobjects]
