@@ -11,7 +11,7 @@ from collections.abc import Collection
 
 from manim import FadeIn, FadeOut, Transform
 
-from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.context import Anims, DrawContext, Slide, StepScratch, View
 from scenes.draw.crossfade import at_half, cut, first_half, second_half
 from scenes.draw.scroll import pane_ease, reflow, scroll
 from scenes.draw.drawers import draws
@@ -140,7 +140,7 @@ class CodePaneView(View):
         # with the pane's foot, at its pace (`reflow`): a row of code shows only above that foot,
         # so they are never over one, and they never leap the pane's height in a frame
         slide = Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=pane_ease)
-        step.sliding[id(lines)] = (slide, dy)  # a line printed in this step joins it (`Console._print`)
+        step.sliding[id(lines)] = Slide(slide, dy)  # the lines printed in this step join it (`Console._print`)
         return [slide]
 
     def _owned(self, lines: Collection[int] | None = None) -> bool:

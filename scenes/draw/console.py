@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, LEFT, FadeIn, FadeOut, Transform, VGroup
 
-from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.context import Anims, DrawContext, Slide, StepScratch, View
 from scenes.draw.crossfade import phase
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import bounds
@@ -26,6 +26,11 @@ from scenes.draw.visuals.glyphs import shrink_to_fit
 from scenes.layout.clip import earlier_words, message_line, shows_code
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
+
+
+_ASTRAY = 1e-3
+"""How far (scene units, a twentieth of a pixel at 854x480) the count may stand off the column's
+floor before it is put back there: more than the rounding of the shifts the column takes."""
 
 
 class Console(View):
@@ -77,7 +82,8 @@ class Console(View):
             floor = max(floor, graph_top + self._tag_room())
         floor = max(floor, self._legend_top(left, right, top) + gap)
         if pane is not None and code.aside and not code.printed_away and code.foot is not None:  # hanging under the lit line, the
-            floor += code.foot - (code.lines_foot() or code.foot)  # column holds what the whole pane's does
+            floor += (code.lines_foot() or code.foot) - code.foot  # column holds what the whole pane's does: its floor
+            # rises as far as the lines did (`CodeView.printed_shift`), and the count with them
         self.console.printers.append(printer)
         if self.console.lines is None:
             foot = code.lines_foot() if pane is not None else None  # under the lit line where the pane stands aside
@@ -89,7 +95,7 @@ class Console(View):
             return [FadeIn(self.console.lines)]
         column = self.console.lines
         slide = step.sliding.get(id(column))
-        was = self._slid_home(column, slide[1]) if slide is not None else {}
+        was = slide_home(column, slide) if slide is not None else {}
         more = self.console.more  # the count of lines scrolled away: first in the column
         shown = list(column.submobjects[1:] if more is not None else column.submobjects)
         m.next_to(shown[-1], DOWN, buff=gap / 2, aligned_edge=LEFT)
@@ -123,17 +129,21 @@ class Console(View):
             probe = self._earlier(self.console.earlier + len(leaving))
             if not clear(probe, leaving, rise):
                 leaving, rise = scroll(probe.height + gap / 2)
-        if not leaving:
+        # a count standing elsewhere than the corner (the floor moved since it was placed: the
+        # column's bottom while the pane stood aside) goes there, as when lines leave: the test
+        # above keeps the corner clear, not where the count stood (the last line ran over it)
+        astray = more is not None and abs(float(more.get_bottom()[1]) - floor) > _ASTRAY
+        if not leaving and not astray:
             column.add(m)
             if slide is None:
                 return [] if id(column) in step.arriving else [FadeIn(m)]
             if more is None:
-                return self._join_slide(column, slide[0], was, [])
-            count = self._earlier(self.console.earlier).move_to(more)  # anew: see `_join_slide`
+                return join_slide(column, slide.move, was, [])
+            count = self._earlier(self.console.earlier).move_to(more)  # anew: see `join_slide`
             column.remove(more)
             column.add_to_back(count)
             self.console.more = count
-            return self._join_slide(column, slide[0], was, [more])
+            return join_slide(column, slide.move, was, [more])
         staying = shown[len(leaving):]
         self.console.earlier += len(leaving)
         count = self._earlier(self.console.earlier)
@@ -144,7 +154,7 @@ class Console(View):
             column.remove(old)
         del self.console.printers[:len(leaving)]
         column.add(m)
-        moves = more is not None and (slide is not None or abs(more.get_top()[1] - count.get_top()[1]) > 1e-6)
+        moves = more is not None and (slide is not None or astray or abs(more.get_top()[1] - count.get_top()[1]) > 1e-6)
         if more is None or moves:
             self.console.more = count
             column.add_to_back(count)
@@ -153,7 +163,7 @@ class Console(View):
         if slide is not None:  # one move with the pane: the lines rise as they slide
             for line in staying:
                 line.shift(up)
-            return self._join_slide(column, slide[0], was, [*leaving, *([more] if more is not None else [])])
+            return join_slide(column, slide.move, was, [*leaving, *([more] if more is not None else [])])
         if id(column) in step.arriving:
             # the column comes back with the code pane in this step (`_printed_aside`): the new
             # line joins it where it will be, and the column's one fade brings it in
@@ -179,36 +189,6 @@ class Console(View):
         return ([FadeOut(old, rate_func=phase(0, 3)) for old in leaving]
                 + [line.animate(rate_func=phase(1, 3)).shift(up) for line in staying]
                 + counted + [FadeIn(m, rate_func=phase(2, 3))])
-
-    @staticmethod
-    def _slid_home(column: VGroup, dy: float) -> dict[int, np.ndarray]:
-        """The column moved now to where the code pane's slide of this step takes it, so that a
-        line printed in the same step is placed (and the column scrolled) as it will stand; the
-        centres it slides from, by part. Why: the pane coming back for an update step slides the
-        column down in the step that prints the step's line; placed beside the lines where they
-        stood, the line stayed over the pane, and Manim's Transform of the column to a copy
-        without it morphed the lines into each other (tanh_sgd_lists, under 9 px for a frame)."""
-        was = {id(p): p.get_center().copy() for p in column.submobjects}
-        column.shift([0.0, dy, 0.0])
-        return was
-
-    @staticmethod
-    def _join_slide(column: VGroup, slide: Transform, was: dict[int, np.ndarray], gone: list[VGroup]) -> Anims:
-        """The column as it now ends (where it slides to, with the new line and count) made the
-        target of the pane's slide, and put back where the slide starts: the parts that were
-        there at their centres, what is new faded, to come in with the slide; one animation
-        drives the column. What leaves it (``gone``: its oldest lines, the count) fades where it
-        stood, in the first third: sliding, the oldest lines ran into the lines that rise less
-        far, and the count, in the column's foot, across the new line waiting at its place."""
-        slide.target_mobject = column.copy()
-        for part in column.submobjects:
-            if id(part) in was:
-                part.move_to(was[id(part)])
-            else:
-                part.set_opacity(0.0)
-        for old in gone:
-            old.move_to(was[id(old)])
-        return [FadeOut(old, rate_func=phase(0, 3)) for old in gone]
 
     def _earlier(self, n: int) -> VGroup:
         """The words that say how many of the console's oldest lines have scrolled away
@@ -258,3 +238,41 @@ class Console(View):
         """The program line that printed what ``cue`` shows."""
         return self.ctx.events[cue.seqs[0]].line if cue.seqs else None
 
+
+def slide_home(column: VGroup, slide: Slide) -> dict[int, np.ndarray]:
+    """The column moved now to where the code pane's slide of this step takes it, so that a
+    line printed in the same step is placed (and the column scrolled) as it will stand; the
+    centres it slides from, by part (``slide.was``, kept for the step). Why: the pane coming back
+    for an update step slides the column down in the step that prints the step's line; placed
+    beside the lines where they stood, the line stayed over the pane, and Manim's Transform of
+    the column to a copy without it morphed the lines into each other (tanh_sgd_lists, under
+    9 px for a frame). A line printed earlier in the step (`join_slide` left it faded where it
+    ends) stays there and shows again: shifted with the rest, it ended a slide too far."""
+    if not slide.was:
+        slide.was.update({id(p): p.get_center().copy() for p in column.submobjects})
+    for part in column.submobjects:
+        if id(part) in slide.was:
+            part.move_to(slide.was[id(part)] + np.array([0.0, slide.dy, 0.0]))
+        else:
+            part.set_opacity(1.0)
+    return slide.was
+
+
+def join_slide(column: VGroup, slide: Transform, was: dict[int, np.ndarray], gone: list[VGroup]) -> Anims:
+    """The column as it now ends (where it slides to, with the new line and count) made the
+    target of the pane's slide, and put back where the slide starts: the parts that were
+    there at their centres (``was``), what is new faded, to come in with the slide; one animation
+    drives the column. What leaves it (``gone``: its oldest lines, the count) fades where it
+    stood, in the first third: sliding, the oldest lines ran into the lines that rise less
+    far, and the count, in the column's foot, across the new line waiting at its place; a part
+    that came in the same step and leaves again was never seen, and goes unseen."""
+    slide.target_mobject = column.copy()
+    for part in column.submobjects:
+        if id(part) in was:
+            part.move_to(was[id(part)])
+        else:
+            part.set_opacity(0.0)
+    seen = [old for old in gone if id(old) in was]
+    for old in seen:
+        old.move_to(was[id(old)])
+    return [FadeOut(old, rate_func=phase(0, 3)) for old in seen]

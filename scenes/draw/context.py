@@ -79,6 +79,18 @@ class DrawContext:
 
 
 @dataclass
+class Slide:
+    """The console's column sliding with the code pane in one step: the ``move`` that does it,
+    how far (``dy``), and where each part of the column stood as the step began (``was``, by id:
+    set by the first line printed in the step, `scenes.draw.console.slide_home`). Why kept: a
+    second line printed in the same step must find the first where it ends, not a slide further."""
+
+    move: Transform
+    dy: float
+    was: dict[int, Any] = field(default_factory=dict)
+
+
+@dataclass
 class StepScratch:
     """What the drawers of one step (the cues starting on one frame) tell each other. Two of its
     cues may reach one shape, and Manim cannot drive one shape with two animations: ``arriving``,
@@ -91,9 +103,9 @@ class StepScratch:
     size, with its cue's start (tokens setting off together go round each other's ways where
     they would ride over each other), and ``rides`` their rides (one may wait for another);
     ``queued``, token id -> where a token that rides to a leaf in this step goes on to wait
-    beside its bucket (it is not there yet); ``sliding``, id of the console's column -> the
-    Transform that slides it with the code pane in this step, and how far (a line printed in
-    the same step joins that slide: `Console._print`). Scratch, not state: a beat's key must
+    beside its bucket (it is not there yet); ``sliding``, id of the console's column -> its
+    `Slide` with the code pane in this step (the lines printed in the same step join that
+    slide: `Console._print`). Scratch, not state: a beat's key must
     not hold when earlier tokens rode (:mod:`scenes.render.keys`)."""
 
     arriving: set[int] = field(default_factory=set)
@@ -103,7 +115,7 @@ class StepScratch:
     ways: list[tuple[float, list[tuple[float, float]], tuple[float, float]]] = field(default_factory=list)
     rides: list[tuple[float, Animation]] = field(default_factory=list)
     queued: dict[int, tuple[float, float]] = field(default_factory=dict)
-    sliding: dict[int, tuple[Transform, float]] = field(default_factory=dict)
+    sliding: dict[int, Slide] = field(default_factory=dict)
 
 
 class View:

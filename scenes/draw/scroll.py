@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 from manim import Mobject, UpdateFromAlphaFunc, smooth
+from manim.utils.bezier import interpolate
 
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.visuals.code_pane import CodePane
@@ -118,8 +119,10 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
     line (`clear`), which would be drawn over them, and nowhere past the backdrop's foot as it
     moves (`on_pane`): the lines printed under the pane ride that foot (`CodePaneView`), and a
     row the pane has closed over, or not yet opened to, would be drawn over them. ``was_lit``/``lit``: the line each pane's
-    bar is on; the same line's bar slides with it, another's fades with the lines that go or
-    come. ``riders``: marks beside rows of ``old`` (``→ False`` by its if line), each with the
+    bar is on: the bar old shows glides to new's lit line as the lines slide, from its place and
+    shape in old to its own in new (the walk's ``L.backward()`` lit as the pane steps aside to
+    it), and a bar old does not show fades in, riding its line where both panes show it.
+    ``riders``: marks beside rows of ``old`` (``→ False`` by its if line), each with the
     line it marks: one whose line both panes show slides with it; another fades as its row
     does (a line sliding past would be drawn over a mark left in place) and is gone at the end
     (the caller places it anew). ``grow``: the panes' text sizes differ (a pane shown large
@@ -155,44 +158,62 @@ def reflow(old: CodePane, new: CodePane, was_lit: int | None, lit: int,
 
     def parts(pane: CodePane, lines: dict[int, Any]) -> list[tuple[Mobject, Any, str]]:
         """Each row of ``pane``: with the offset it starts at and how it shows (``keep``: whole,
-        ``hide``: never, ``in``/``out``: faded)."""
+        ``hide``: never, ``in``/``out``: faded, ``rise``: faded in where it slides), then its
+        bar: new's glides from old's (`glides`: whole, at its line's offset and one it has
+        caught up by half time), which is hidden; else it rises with its row, or fades in with
+        the rows that come where its line is not old's."""
         out: list[tuple[Mobject, Any, str]] = []
         for i, line in enumerate(pane.lines):
             n = pane.window[0] + i
             shared = n in offsets
             how = ("keep" if shared else "in") if pane is new else ("hide" if shared else "out")
             out += [(row, lines.get(n, zero), how) for row in line.submobjects]
-        bar_line = lit if pane is new else (was_lit if was_lit is not None else 0)
-        same = was_lit == lit and lit in offsets
-        how = ("keep" if same else "in") if pane is new else ("hide" if same else "out")
-        if how == "keep" and not _shows(old.bar_slot):  # the same line's bar, unseen in old (a pane stepped
-            how = "rise"  # aside for the walk shows none): it fades in where it slides, not cut in at once
-        return out + [(m, lines.get(bar_line, zero), how) for m in pane.bar_slot.submobjects]
+        if pane is old:
+            return out + [(m, zero, "hide" if glides else "out") for m in old.bar_slot.submobjects]
+        if glides:  # riding its line's slide, and catching it up from old's bar by half time
+            row = lines.get(lit, zero) * [0.0, 1.0, 0.0]  # up or down with it: across, it spans the pane
+            catch = old.bar_slot.get_center() - new.bar_slot.get_center() - row
+            return out + [(m, (row, catch), "glide") for m in new.bar_slot.submobjects]
+        return out + [(m, lines.get(lit, zero), "rise" if lit in offsets else "in") for m in new.bar_slot.submobjects]
 
+    # the bar shown in old goes to the lit line in new, riding the slide (its place, and its shape where
+    # the two match): never faded as a row near the sliding lines is (`clear`), which hid it on its own
+    # line, the walk's ``L.backward()`` with the pane aside; nor gone between two lines
+    glides = was_lit is not None and len(new.bar_slot.submobjects) > 0 and _shows(old.bar_slot)
     sources: dict[int, Mobject] = {}  # id of a new part -> the old part it grows from (``grow``)
     if grow:
         for i, line in enumerate(new.lines):
             if (n := new.window[0] + i) in offsets:
                 sources.update(_shapes(at[n].submobjects, line.submobjects))
-        if was_lit == lit and lit in offsets:
-            sources.update(_shapes(old.bar_slot.submobjects, new.bar_slot.submobjects))
+    if glides:
+        sources.update(_shapes(old.bar_slot.submobjects, new.bar_slot.submobjects))
 
     def animate(pane: CodePane, items: list[tuple[Mobject, Any, str]], leaving: bool) -> Any:
         copies = [(part, part.copy(), offset, how) for part, offset, how in items]
         rest = [(part, still, offset, how, sources[id(part)].copy() if id(part) in sources else None,
                  _Still(part, still), float(still.get_center()[1])) for part, still, offset, how in copies]
         bg = None if leaving else (old.bg.copy(), new.bg.copy())
+        bar = new.bar_slot.get_center() if len(new.bar_slot.submobjects) else zero  # the lit line's bar, at rest
+        was = old.bar_slot.get_center() if glides else zero
 
         def update(_: Mobject, alpha: float) -> None:
             left = 1.0 - move(alpha)  # the share of its offset a sliding line still has
             for part, still, offset, how, source, back, y in rest:
-                back(offset * left)
-                if source is not None:  # from its old shape to its new one
+                if how == "glide":  # the bar: its line's offset, and the rest of the way from old's bar
+                    shift = offset[0] * left + offset[1] * (1.0 - first_half(alpha))
+                    back(shift)
+                    if source is not None:  # from its old shape to its new one, by half time, where it is
+                        for m, a, b in zip(part.family_members_with_points(), source.family_members_with_points(),
+                                           still.family_members_with_points()):
+                            m.points = interpolate(a.points - was, b.points - bar, first_half(alpha)) + bar + shift
+                else:
+                    back(offset * left)
+                if source is not None and how != "glide":  # from its old shape to its new one
                     for m, a, b in zip(part.family_members_with_points(), source.family_members_with_points(),
                                        still.family_members_with_points()):
                         m.interpolate(a, b, move(alpha))
-                if how in ("keep", "hide"):
-                    factor = 1.0 if how == "keep" else 0.0
+                if how in ("keep", "hide", "glide"):
+                    factor = 0.0 if how == "hide" else 1.0
                 elif how == "rise":
                     factor = second_half(alpha)
                 else:

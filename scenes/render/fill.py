@@ -24,8 +24,8 @@ Item = dict[str, Any]
 
 GRAPH_ROLES = frozenset({"card", "bucket", "arrow", "badge", "unit"})
 """Shapes that are the graph (or the network) itself."""
-CHROME = frozenset({"code", "pane", "console", "caption", "title", "takeaway", "panel"})
-"""Roles that are not the graph: the code pane (its lines and backdrop), what it prints, the
+CHROME = frozenset({"code", "code_bar", "pane", "console", "caption", "title", "takeaway", "panel"})
+"""Roles that are not the graph: the code pane (its lines, bar and backdrop), what it prints, the
 captions and titles."""
 OUTSIDE_TEACHING = frozenset({"title", "takeaway"})
 """Roles whose presence says the clip is opening or closing, not teaching."""

@@ -140,3 +140,41 @@ def test_a_pane_of_the_lit_line_alone_shows_a_line_on_every_frame() -> None:
            for s in inspect_clip(checked, plan, opts, frames=list(frames))]
     bad = [(t, shown) for t, shown in bad if len(shown) != 1]
     assert not bad, bad[:10]
+
+
+@functools.lru_cache(maxsize=None)
+def _stepping_aside(aspect: str) -> tuple[str, list[list[dict]]]:
+    """The lit line of sgd_loop's first walk and what is on screen on every frame of the cue
+    that lights it (the pane stepping aside to it) and a little after."""
+    from scenes.storyboard.cues import cue_kind
+
+    checked, plan = load_and_plan(str(SGD))
+    start = next(c for c in plan.cues if cue_kind(c.kind).walk_line and c.seqs)
+    opts = RenderOptions(aspect=aspect)
+    fps = fps_of(opts)
+    frames = list(range(round(start.start * fps), round((start.start + start.duration) * fps) + 3))
+    line = checked.index.source.splitlines()[checked.run.events[start.seqs[0]].line - 1].strip()
+    return line, [s["items"] for s in inspect_clip(checked, plan, opts, frames=frames)]
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16"])
+def test_the_bar_goes_with_the_lit_line_as_the_pane_steps_aside(aspect: str) -> None:
+    """The walk lights ``loss.backward()`` as the pane steps aside to it: the bar (`code_bar`)
+    goes from the line lit before to that one as the lines slide, whole on every frame, nearer
+    it each frame, and stays on it, so the pane standing aside says which line runs. Once it
+    was faded as a row near the sliding lines is, on its own line too: the pane stood aside
+    with no bar at all, through every walk (dynamic_graph 16:9 at 26-35 s)."""
+    line, frames = _stepping_aside(aspect)
+    assert line == "loss.backward()" and len(frames) > 3
+
+    def centre(i: dict) -> float:
+        return (i["bbox"][1] + i["bbox"][3]) / 2
+
+    gaps = []
+    for items in frames:
+        bars = [i for i in items if i["role"] == "code_bar" and i["opacity"] >= MIN_OPACITY]
+        here = [i for i in items if i["role"] == "code" and i["opacity"] >= 0.5 and i["text"].strip() == line]
+        assert len(bars) == 1 and bars[0]["opacity"] > 0.9 and len(here) == 1, (bars, here)  # no blink
+        gaps.append(abs(centre(bars[0]) - centre(here[0])))
+    assert all(b <= a + 1.0 for a, b in zip(gaps, gaps[1:])), gaps
+    assert gaps[-1] <= 3.0, gaps  # on it: a bar's height is a row's

@@ -115,5 +115,59 @@ def test_a_line_printed_as_the_pane_comes_back_slides_in_with_the_column() -> No
             assert over == [], f"{s['time']:.2f} s: over the code: {over}"
 
 
+@pytest.mark.slow  # plays one lesson twice without drawing, looking as each printed line is done
+@pytest.mark.parametrize("aspect", ["16:9", "1:1"])
+def test_the_count_of_lines_scrolled_away_is_never_under_a_line(aspect: str) -> None:
+    """tanh_sgd_lists prints each step's loss with the code pane stepped aside to ``print(loss)``,
+    the printed lines (and their count, "2 earlier lines not shown") hanging under its lit line.
+    The column's floor was moved down, not up, by as far as the lines rose: the loss printed
+    there went into the count's row, over its words (80.5 s at 16:9, 108 s at 1:1), and stayed
+    until the pane came back. Whenever a printed line is done, and as the pane slides back,
+    no console item lies over another."""
+    from pathlib import Path
+
+    from scenes.render.camera_plan import load_and_plan_at
+
+    path = Path(__file__).parents[1] / "storyboard" / "lessons" / "tanh_sgd_lists.yaml"
+    checked, plan = load_and_plan_at(str(path), aspect=aspect)
+    prints = [c for c in plan.cues if c.kind in ("output_line", "update_step", "message")]
+    assert any(c.kind == "output_line" for c in prints)
+    fps = 10
+    at = sorted({round(c.start + c.duration + k / fps, 3) for c in prints for k in range(4)} - {round(plan.duration, 3)})
+    said = {earlier_words(n, load_theme().labels) for n in range(1, 200)}
+    counted = 0
+    for s in inspect_clip(checked, plan, RenderOptions(aspect=aspect, fps=fps), at=at):
+        shown = [i for i in s["items"] if i["role"] == "console" and i["opacity"] >= 0.5]
+        counted += any(i["text"] in said for i in shown)
+        over = [(a["text"], b["text"]) for n, a in enumerate(shown) for b in shown[n + 1:] if _meet(a["bbox"], b["bbox"])]
+        assert over == [], f"{s['time']:.2f} s: console items over each other: {over}"
+    assert counted, "no count of lines scrolled away was looked at: the test no longer looks at what it means to"
+
+
+def test_two_lines_printed_as_the_pane_comes_back_both_slide_in_where_they_end() -> None:
+    """The column slides with the pane coming back (`Slide`); each line printed in that step joins
+    the slide (`slide_home`, then `join_slide`). Joining a second time shifted the column again,
+    the first new line with it: it ended a slide's length under its place, faded for good (the
+    slide's target copied it faded). Both new lines end under the old ones, in order, shown."""
+    from manim import DOWN, LEFT, Square, Transform, VGroup
+
+    from scenes.draw.console import join_slide, slide_home
+    from scenes.draw.context import Slide
+
+    gap, dy = 0.1, -1.0
+    column = VGroup(*[Square(0.2, fill_opacity=1.0).move_to([0.0, -0.3 * k, 0.0]) for k in range(2)])
+    start = [float(p.get_center()[1]) for p in column.submobjects]
+    slide = Slide(Transform(column, column.copy().shift([0.0, dy, 0.0])), dy)
+    for _ in range(2):  # two prints in the one step
+        was = slide_home(column, slide)
+        column.add(Square(0.2, fill_opacity=1.0).next_to(column.submobjects[-1], DOWN, buff=gap, aligned_edge=LEFT))
+        join_slide(column, slide.move, was, [])
+    ends = [round(float(p.get_center()[1]), 6) for p in slide.move.target_mobject.submobjects]
+    assert ends == [round(y, 6) for y in [start[0] + dy, start[1] + dy, start[1] + dy - 0.3, start[1] + dy - 0.6]]
+    assert [float(p.get_fill_opacity()) for p in slide.move.target_mobject.submobjects] == [1.0] * 4
+    assert [round(float(p.get_center()[1]), 6) for p in column.submobjects[:2]] == [round(y, 6) for y in start]
+    assert [float(p.get_fill_opacity()) for p in column.submobjects[2:]] == [0.0, 0.0]  # they come in with the slide
+
+
 def _meet(a: list[float], b: list[float]) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])

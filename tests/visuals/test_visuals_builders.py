@@ -388,15 +388,15 @@ def test_a_large_pane_shrinks_to_its_column_line_by_line() -> None:
 
 
 def test_a_bar_unseen_in_the_pane_before_fades_in_as_the_pane_comes_back_whole() -> None:
-    """A pane stepped aside for the walk shows its lit line without a bar; coming back whole on
-    the same line (`reflow`, as the whole graph goes home: leaf_nodes 16:9 at 44.1 s), the
-    whole pane's bar fades in with the lines that come, not cut in at full as the move starts."""
+    """A pane whose lit line shows no bar, coming back whole on the same line (`reflow`, as the
+    whole graph goes home: leaf_nodes 16:9 at 44.1 s): the whole pane's bar fades in with the
+    lines that come, not cut in at full as the move starts."""
     from scenes.draw.scroll import reflow
 
     rect = THEME.aspect("16:9").code
     aside = CodePane(SEED_SOURCE, rect, THEME, first=4, max_rows=1)
     aside.highlight(4)
-    aside.bar_slot.set_opacity(0.0)  # as the walk's step aside leaves it
+    aside.bar_slot.set_opacity(0.0)  # unseen
     whole = CodePane(SEED_SOURCE, rect, THEME)
     whole.highlight(4)
     anims = reflow(aside, whole, 4, 4)
@@ -407,3 +407,39 @@ def test_a_bar_unseen_in_the_pane_before_fades_in_as_the_pane_comes_back_whole()
         return max(p.get_fill_opacity() for p in whole.bar_slot.family_members_with_points())
 
     assert seen(0.0) < 0.01 and seen(1.0) > 0.1
+
+
+@pytest.mark.parametrize("stepping_aside", [True, False])
+def test_the_bar_glides_to_a_newly_lit_line_as_the_pane_changes_size(stepping_aside: bool) -> None:
+    """The pane stepping aside to the walk's lit line from another lit line (`reflow`: 16:9's
+    ``L.backward()`` after ``L = ...``), or coming back whole to light a line the stepped-aside
+    pane showed (missing_gradient's ``print(w.grad)`` over ``L1.backward()``): the bar goes from
+    the old lit line to the new one as the lines slide, whole on every frame, nearer its line
+    each frame and on it at the end. Once the new bar was faded as a row near the sliding lines
+    is, its own line too: the pane stood aside with no bar at all, never showing which line ran."""
+    from scenes.draw.scroll import reflow
+
+    rect = THEME.aspect("16:9").code
+    whole = CodePane(SEED_SOURCE, rect, THEME)
+    aside = CodePane(SEED_SOURCE, rect, THEME, first=8, max_rows=2)
+    assert aside.window == (8, 9)
+    old, new, was_lit, lit = (whole, aside, 7, 9) if stepping_aside else (aside, whole, 9, 8)
+    old.highlight(was_lit)
+    new.highlight(lit)
+    y = lambda m: float(m.get_center()[1])  # noqa: E731
+    row = new.lines[lit - new.window[0]]
+    under = y(new.bar_slot) - y(row)  # the bar to its line's glyphs, at rest
+    start = y(old.bar_slot)
+    anims = reflow(old, new, was_lit, lit)
+    shown, off, at = [], [], []
+    for alpha in np.linspace(0.0, 1.0, 11):
+        for a in anims:
+            a.interpolate(alpha)
+        bars = [m for p in (old, new) for m in p.bar_slot.family_members_with_points() if m.get_fill_opacity() > 0.01]
+        assert len(bars) == 1, alpha  # one bar, never two, never none
+        shown.append(bars[0].get_fill_opacity())
+        off.append(abs(y(bars[0]) - y(row) - under))
+        at.append(y(bars[0]))
+    assert abs(at[0] - start) < EPS  # from the old lit line's place
+    assert min(shown) > 0.99 and off[-1] < EPS, (shown, off)
+    assert all(b <= a + EPS for a, b in zip(off, off[1:])), off  # nearer its line each frame

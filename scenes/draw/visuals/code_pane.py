@@ -69,6 +69,7 @@ class CodePane(VGroup):
                                    stroke_width=0, fill_color=theme.colors.code_bg, fill_opacity=theme.opacity.code_bg)
         tag(self.bg, "pane")  # what of the frame the pane takes (scenes/render/fill.py), its short lines' ends too
         self.bar_slot = VGroup()  # the highlight lives between background and text
+        tag(self.bar_slot, "code_bar")  # which line runs (`render inspect`)
         self.add(self.bg, self.bar_slot)
         shown = [(n, start, text) for n in range(a, b + 1) for start, text in parts[n - 1][:self._rows[n - 1]]]
         rows, struts, _ = text_rows([text for _, _, text in shown], font, size, theme.colors.code_text,
@@ -155,6 +156,7 @@ class CodePane(VGroup):
                         fill_color=c.code_highlight, fill_opacity=1.0)
         bar.move_to([self.bg.get_center()[0], (b + t) / 2, 0])
         group = VGroup(bar)
+        tag(group, "code_bar")  # a Transform gives the slot its target's tag (`carry_tags`)
         if span is None:
             return group
         c0, c1 = span[0], max(span[1], span[0] + 1)
