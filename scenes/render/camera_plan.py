@@ -235,7 +235,7 @@ def plan_at(checked: Checked, p: Plan, aspect: str | None, theme: Theme | None =
 def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
                 theme: Theme | None = None) -> tuple[Plan, Layout | None]:
     """`plan_at`, and the clip's layout at ``aspect`` it planned the camera on (None: no aspect).
-    A render hands that one layout on to its keys and its scene (`scenes.render.beats.ClipKeys`):
+    A render hands that one layout on to its keys and its scene (`scenes.render.clip_keys.ClipKeys`):
     laying the graph out is the dearest part of planning, and the camera's cues change nothing
     `clip_layout` reads (which cue kinds there are, whether code shows)."""
     if aspect is None:

@@ -30,7 +30,8 @@ from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
 from functools import partial
 from typing import Any, Callable, TypeVar
 
-from scenes.render.beats import BeatJob, BeatOutcome, ClipKeys, Loaded, render_range, text_sha256
+from scenes.render.beats import BeatJob, BeatOutcome, Loaded, render_range, text_sha256
+from scenes.render.clip_keys import ClipKeys
 from scenes.render.cluster_security import ClusterError, Unloadable, UnpicklingGuard, printable, said
 from scenes.render.cluster_tasks import draw_remote, receive, task_for
 from scenes.render.code_version import code_digest

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from scenes.atomic import write_atomic
-from scenes.render.beats import BeatJob, BeatOutcome, ClipKeys, after, render_range
+from scenes.render.beats import BeatJob, BeatOutcome, render_range
+from scenes.render.clip_keys import ClipKeys, after
 from scenes.render.cluster_security import ClusterError, printable, said
 from scenes.render.code_version import code_digest
 from scenes.render.options import SEGMENTS, RenderOptions, segment_path

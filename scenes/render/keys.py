@@ -60,7 +60,7 @@ def segment_shape(seg: Segment, fill_max: dict[str, float]) -> str:
     its times at 0, captions left out. A narration edit changes a beat's captions and times, not
     its shape; the picture a beat ends on follows from its start and (nearly always) its shape,
     which lets the parent guess, before anything is drawn, which later beats an edit leaves
-    in the cache (:meth:`scenes.render.beats.ClipKeys.stale`). Never part of a key."""
+    in the cache (:meth:`scenes.render.clip_keys.ClipKeys.stale`). Never part of a key."""
     cues = [[a.kind, canonical(replace(a.payload, start=0.0, duration=0.0)), canonical(action_extras(a, fill_max))]
             for st in seg.steps for a in st.actions if isinstance(a.payload, Cue)]
     return json.dumps(cues, default=repr, separators=(",", ":"))

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
     from scenes.render.sound import Voice
     from scenes.video.audio import Encoded
-    from scenes.render.beats import BeatOutcome, ClipKeys, Loaded
+    from scenes.render.beats import BeatOutcome, Loaded
+    from scenes.render.clip_keys import ClipKeys
     from scenes.storyboard.plan import Plan
     from scenes.video.timeline import Segment
 
@@ -226,7 +227,8 @@ def _render_beats(storyboard_file: str, name: str, opts: RenderOptions, loaded: 
     the first range (it has the storyboard loaded, and saves a worker's start), the pool's
     workers (each loading the storyboard again) the others; or, given a ``farm``, all on the
     cluster. ``loaded`` is the checked storyboard and its plan."""
-    from scenes.render.beats import BeatJob, ClipKeys, render_range, text_sha256
+    from scenes.render.beats import BeatJob, render_range, text_sha256
+    from scenes.render.clip_keys import ClipKeys
 
     keys = ClipKeys(opts, loaded.checked, loaded.plan, loaded.layout)
     if farm is not None:

@@ -194,7 +194,7 @@ def test_only_the_beats_to_draw_are_shared_out(tmp_path: Path, monkeypatch) -> N
     """With two processes asked for, a last-beat edit is drawn here: one beat is not worth a
     worker's start and Manim's import, and the cached beats are no work at all."""
     import scenes.render.pool
-    from scenes.render.beats import ClipKeys
+    from scenes.render.clip_keys import ClipKeys
     from scenes.storyboard import load, plan_of
 
     render(tmp_path)
@@ -222,7 +222,7 @@ def test_a_narration_edit_shares_out_only_its_own_beat(tmp_path: Path, monkeypat
     worker for beats the cache holds; nor is the poster, in the last beat, decoded again."""
     import scenes.render.pipeline
     import scenes.render.pool
-    from scenes.render.beats import ClipKeys
+    from scenes.render.clip_keys import ClipKeys
     from scenes.render.camera_plan import plan_at
     from scenes.storyboard import load, plan_of
 

@@ -182,7 +182,8 @@ def test_a_task_carries_where_each_held_segment_ends(tmp_path: Path) -> None:
     """After an edit before them, the later beats' starts are known here only by the segment
     before each (the digest of the picture it ends on): the task carries those digests, so the
     worker finds the beats cached without walking there with Manim."""
-    from scenes.render.beats import BeatJob, ClipKeys, after
+    from scenes.render.beats import BeatJob
+    from scenes.render.clip_keys import ClipKeys, after
     from scenes.render.cluster_tasks import task_for
     from scenes.render.options import SEGMENTS, RenderOptions
     from scenes.storyboard import load_and_plan
