@@ -263,9 +263,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("missing_gradient", "16:9"): ("40 % at most (25.9 s, the walk's camera in); its box at its largest is 434x372 px, "
                                    "1.17 times as wide as tall: scaled whole to fill the free frame it would take 46.5 %"
                                    f"{_FILL_16_9}: {_WALK_CAMERA}"),
-    ("backward_walk", "16:9"): ("45 % at most (39.5 s, the walk's camera in; 529x345 px at 35.0 s, scaled whole 61 %): "
-                                "grown after the walk and the recap it stands beside the recap board, which takes the "
-                                f"code column at the graph's height: {_WALK_CAMERA}"),
     ("grad_accumulation", "16:9"): ("40 % at most (20.5 s, the walk's camera in): its five cards stand in one column "
                                     "(the three passes' y at one place), so a spread adds no width: 446x369 px at its "
                                     f"largest, 1.21 times as wide as tall, scaled whole 47.8 %{_FILL_16_9}"),

@@ -13,8 +13,10 @@ the one the graph grew in, it grows in its first half; no room for both, or
 for the graph to stay grown as long as a move takes: no move).
 In a clip with a backward walk, the walk's camera has the graph until the last walk is over
 and the camera is back out for the whole (``moves``, the camera's cues), and the takeaway's
-recap is on screen (the grown graph keeps off its board): the graph grows in the first pause
-after that at least ``camera_least`` long (not the clip's last), and stays; what the program
+recap is on screen (the grown graph keeps off its board; or before the recap, where the pane
+stands beside the graph and nothing prints after the walk, `_before_recap`: the board then finds
+its room in what the grown graph leaves): the graph grows in the first pause after that at least
+``camera_least`` long (not the clip's last), and stays; what the program
 printed stays on screen under the lit line (`CodeView.lines_foot`: the takeaways quote it,
 grad_accumulation's 12 then 6, missing_gradient's None). Before that, where the pane stands aside
 beside the graph after a walk until a cue lights another line, the graph grows into the column it
@@ -33,7 +35,7 @@ from scenes.layout.clip import shows_code
 from scenes.layout.place import Layout
 from scenes.layout.whole import area
 from scenes.render.pauses import beat_at, pauses, pick
-from scenes.storyboard.cues import BUILDS, Cue, cue_kind, needs_pane
+from scenes.storyboard.cues import BUILDS, CONSOLE_KINDS, Cue, cue_kind, needs_pane
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
 from scenes.theme import Theme
@@ -59,8 +61,10 @@ def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Them
     if not walks:
         return _grow_from(p, busy, built, beat)
     # the camera's until the last walk is over and the camera is back out, and past the recap
-    # (its board then on screen, the grown graph keeps off it): in the first pause then, and stays
-    after = [*walks, *moves, *(c for c in p.cues if needs_pane(c) or c.kind == "recap")]
+    # (its board then on screen, the grown graph keeps off it; or before it, `_before_recap`):
+    # in the first pause then, and stays
+    early = _before_recap(p, spec, home, walks)
+    after = [*walks, *moves, *(c for c in p.cues if needs_pane(c) or (c.kind == "recap" and not early))]
     built = max([built, *(c.start + c.duration for c in after)])
     tm = default_timings()
     span = next((s for s in pauses(busy, built, p.duration) if s[1] - s[0] >= tm.camera_least - 1e-9), None)
@@ -73,6 +77,21 @@ def whole_cues(p: Plan, home: Layout, source: str | None, spec: Any, theme: Them
         return final
     until = final[0].start if final else p.duration
     return _after_walks(p, busy, moves, last.start + last.duration, until, events) + final
+
+
+def _before_recap(p: Plan, spec: Any, home: Layout, walks: Sequence[Cue]) -> bool:
+    """Whether the whole graph grows before the takeaway's recap, not after it: where the pane
+    stands aside beside the graph (`pane_beside`) and nothing prints after the last walk. The
+    board then finds its room in what the grown graph leaves (the top of the column the pane
+    frees, under the lit line and the legend lifted there), set at the grown cards' value size:
+    set first, amid the column, it kept the graph beside it (backward_walk 16:9: 45 % of the
+    frame, 55 % grown first). Not where a line prints after the walk (the pane's step aside for
+    the grow took missing_gradient 16:9's printed None while its caption was up), nor where the
+    pane stands over the graph (backward_walk 9:16: the grown graph left the board no room)."""
+    if not pane_beside(spec, home) or not walks:
+        return False
+    end = max(c.start + c.duration for c in walks)
+    return not any(c.kind in CONSOLE_KINDS for c in p.cues if c.start >= end - 1e-9)
 
 
 def pane_beside(spec: Any, home: Layout) -> bool:
