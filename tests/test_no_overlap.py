@@ -173,10 +173,10 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py),
     # or, where no closer view does (a tall frame), moves the graph aside for it (camera._pan; where
     # the whole graph reads well, only that: camera.pans_only, missing_gradient 9:16's mul rule):
-    ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
-                                  "checklist and legend fill the left of the graph, x and L2's arrows its right; and "
-                                  "from 43 s z.grad = None (187 px) above L1 and L2, 119 px over z, from 51.2 s "
-                                  "v.grad = None (141 px) left of w's bucket, under x: the cards are 53-109 px wide"),
+    # (the rules of z - 1 and z, and z.grad = None, have theirs since the legend leaves the checklist's
+    # column beside the graph for the walk, FreeFrame.legend_in_list_column)
+    ("missing_gradient", "1:1"): ("from 51.2 s v.grad = None (141 px) left of w's bucket, under x: v and its bucket "
+                                  "stand at the frame's right edge (6 px to spare), x and L2's arrows at their left"),
 }
 
 STILL_OP_TAGS: dict[tuple[str, str], str] = {

@@ -178,16 +178,25 @@ class FreeFrame(View):
         it), and goes when the whole pane comes back. Only in a tall frame (9:16), where the pane
         stands over the graph: beside it (16:9) the column it frees is where the walk's camera
         moves the graph (a legend there cut dynamic_graph's close-ups to 39 % of the frame); a
-        square frame's strip is short, and its visits' notes need it (sigmoid_logloss 1:1). Called for every cue: it keeps the legend
+        square frame's strip is short, and its visits' notes need it (sigmoid_logloss 1:1). But a
+        legend placed with the first card in the column a square frame keeps for the checklist
+        (`legend_in_list_column`) goes from there, into the strip where there is room: the column
+        is beside the visited cards, where their notes go. Called for every cue: it keeps the legend
         in step with the pane, and does nothing while they agree."""
         g = self.graph
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
             back = self._list_back()
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
-        if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
+        if g.walk_legend or not self.code.aside or g.legend is None or self.code.pane is None:
             return []
-        if not self.legend_goes_aside():
+        went: Anims = []
+        if len(g.legend):  # placed with the first card: it stays, but where it stands in the checklist's column
+            if not self.legend_in_list_column():
+                return []
+            went = [FadeOut(g.legend, rate_func=before_the_pane)] + self._list_down(bounds(g.legend))
+            g.legend = VGroup()
+        elif not self.legend_goes_aside():
             return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
         spec = self.ctx.spec
         left, bottom, right, top = self.free_rect()
@@ -206,8 +215,8 @@ class FreeFrame(View):
             if found is not None:
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend = m, True
-                return [FadeIn(m, rate_func=after_the_pane)] + self._list_aside(m, keep_off)
-        return []
+                return went + [FadeIn(m, rate_func=after_the_pane)] + (self._list_aside(m, keep_off) if not went else [])
+        return went
 
     def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
         """The checklist, where one is shown, moved with the walk's legend into the strip the pane
@@ -235,6 +244,22 @@ class FreeFrame(View):
         st.aside, st.lands = d, spots[found]
         return [r.animate(rate_func=after_the_pane).shift([d[0], d[1], 0]) for r in st.rows]
 
+    def _list_down(self, legend: Rect) -> Anims:
+        """The checklist, standing over the legend in the column kept at the graph's left
+        (`legend_in_list_column`), moved down to where the legend stood (``legend``: its bottom
+        left), as the legend goes for the walk: the column's upper part, level with the visited
+        cards, is then free for their notes. It goes back with the walk's legend (`_list_back`)."""
+        st = self.ctx.state.checklist
+        if not st.rows or st.aside is not None:
+            return []
+        x0, y0, x1, y1 = bounds(VGroup(*st.rows))
+        to = (legend[0] + (x1 - x0) / 2, legend[1] + (y1 - y0) / 2)
+        d = (to[0] - (x0 + x1) / 2, to[1] - (y0 + y1) / 2)
+        if d[1] >= 0.0:
+            return []  # the list stands under the legend already
+        st.aside, st.lands = d, to
+        return [r.animate(rate_func=after_the_pane).shift([d[0], d[1], 0]) for r in st.rows]
+
     def _list_back(self) -> Anims:
         """The checklist back where it stood, as the walk's legend goes (`_list_aside`)."""
         st = self.ctx.state.checklist
@@ -250,6 +275,16 @@ class FreeFrame(View):
         walk (`walk_legend`): in a tall frame, whose pane stands over the graph."""
         spec = self.ctx.spec
         return spec.code[1] >= spec.graph[3] and spec.frame_width < spec.frame_height
+
+    def legend_in_list_column(self) -> bool:
+        """Whether the legend stands in the column the aspect keeps at the graph's left for the
+        checklist (``checklist: aside``, a square frame: `scenes.layout.clip.checklist_room`), with
+        the list: the column is level with the graph's cards, and the visits' notes need its room
+        beside them (missing_gradient 1:1: sub's and mul's rules, with the legend under the list,
+        went above L1). As the code pane steps aside for the walk, the legend goes into the strip
+        the pane frees, where there is room, and the list moves down to where the legend stood
+        (`walk_legend`)."""
+        return self.ctx.spec.checklist == "aside" and bool(self.ctx.state.checklist.rows)
 
     def to_free_corner(self, mob: Mobject, only_free: bool = False, avoid: Sequence[Rect] = ()) -> bool:
         """Move ``mob`` to the first corner of the free frame that no card, arrow, op name, code,
