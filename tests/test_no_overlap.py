@@ -175,8 +175,13 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # the whole graph reads well, only that: camera.pans_only, missing_gradient 9:16's mul rule):
     # (the rules of z - 1 and z, and z.grad = None, have theirs since the legend leaves the checklist's
     # column beside the graph for the walk, FreeFrame.legend_in_list_column)
-    ("missing_gradient", "1:1"): ("from 51.2 s v.grad = None (141 px) left of w's bucket, under x: v and its bucket "
-                                  "stand at the frame's right edge (6 px to spare), x and L2's arrows at their left"),
+    ("missing_gradient", "1:1"): ("from 51.2 s v.grad = None (141 px on a row, 67 on two) left of w's bucket, under x: "
+                                  "v and its bucket stand 17 px from the free frame's right edge, x 27 px at their "
+                                  "left, the arrows into L2 20 px apart above v, the buckets on the frame's floor; the "
+                                  "cards' values are at 9.3 px (no smaller graph reads): it wants a layout with room "
+                                  "by v (laid out with the checklist's column kept at no aside, the graph centred, "
+                                  "v.grad went right of its bucket, but the legend found no corner and the list lay "
+                                  "over L2's arrows)"),
 }
 
 STILL_OP_TAGS: dict[tuple[str, str], str] = {
