@@ -15,9 +15,10 @@ from collections.abc import Sequence
 import numpy as np
 from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
 
+from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, View
 from scenes.draw.state import CodeView, ConsoleView, GraphView
-from scenes.draw.visuals import legend
+from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
 from scenes.layout.label_spots import first_clear, note_centre
 from scenes.layout.place import Box
@@ -178,25 +179,21 @@ class FreeFrame(View):
         it), and goes when the whole pane comes back. Only in a tall frame (9:16), where the pane
         stands over the graph: beside it (16:9) the column it frees is where the walk's camera
         moves the graph (a legend there cut dynamic_graph's close-ups to 39 % of the frame); a
-        square frame's strip is short, and its visits' notes need it (sigmoid_logloss 1:1). But a
-        legend placed with the first card in the column a square frame keeps for the checklist
-        (`legend_in_list_column`) goes from there, into the strip where there is room: the column
-        is beside the visited cards, where their notes go. Called for every cue: it keeps the legend
-        in step with the pane, and does nothing while they agree."""
+        square frame's strip is short, and its visits' notes need it (sigmoid_logloss 1:1), but
+        where the frame keeps a column for a checklist (`list_column`): there the list and the
+        visits' notes share the column, the legend has no corner, and comes into the strip for
+        the walk, at the least readable size where the theme's does not fit (missing_gradient 1:1:
+        two columns under the lit line, beside the printed ``None``). Called for every cue: it keeps
+        the legend in step with the pane, and does nothing while they agree."""
         g = self.graph
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
             back = self._list_back()
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
-        if g.walk_legend or not self.code.aside or g.legend is None or self.code.pane is None:
+        if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
             return []
-        went: Anims = []
-        if len(g.legend):  # placed with the first card: it stays, but where it stands in the checklist's column
-            if not self.legend_in_list_column():
-                return []
-            went = [FadeOut(g.legend, rate_func=before_the_pane)] + self._list_down(bounds(g.legend))
-            g.legend = VGroup()
-        elif not self.legend_goes_aside():
+        column = self.list_column()
+        if not self.legend_goes_aside() and not column:
             return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
         spec = self.ctx.spec
         left, bottom, right, top = self.free_rect()
@@ -205,8 +202,10 @@ class FreeFrame(View):
         unders = sorted({float(self.code.pane.bg.get_bottom()[1]) - gap, min(r[1] for r in panes) - gap}, reverse=True)
         keep_off = panes + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
-        for under, columns in ((u, c) for u in unders for c in (2, 1)):  # beside the lines, else under them
-            m = legend(self._legend_entries(), self.theme, columns=columns)
+        f = self.theme.font_sizes
+        sizes = (f.card_flag, self._least_legend_size()) if column else (f.card_flag,)  # a square frame's strip is short
+        for size, under, columns in ((s, u, c) for s in sizes for u in unders for c in (2, 1)):  # beside the
+            m = legend(self._legend_entries(), self.theme, columns=columns, size=size)  # lines, else under them
             w2 = m.width / 2 + gap
             y = under - m.height / 2
             spots = [(left + w2, y), (right - w2, y), ((left + right) / 2, y)]
@@ -215,8 +214,8 @@ class FreeFrame(View):
             if found is not None:
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend = m, True
-                return went + [FadeIn(m, rate_func=after_the_pane)] + (self._list_aside(m, keep_off) if not went else [])
-        return went
+                return [FadeIn(m, rate_func=after_the_pane)] + ([] if column else self._list_aside(m, keep_off))
+        return []
 
     def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
         """The checklist, where one is shown, moved with the walk's legend into the strip the pane
@@ -244,22 +243,6 @@ class FreeFrame(View):
         st.aside, st.lands = d, spots[found]
         return [r.animate(rate_func=after_the_pane).shift([d[0], d[1], 0]) for r in st.rows]
 
-    def _list_down(self, legend: Rect) -> Anims:
-        """The checklist, standing over the legend in the column kept at the graph's left
-        (`legend_in_list_column`), moved down to where the legend stood (``legend``: its bottom
-        left), as the legend goes for the walk: the column's upper part, level with the visited
-        cards, is then free for their notes. It goes back with the walk's legend (`_list_back`)."""
-        st = self.ctx.state.checklist
-        if not st.rows or st.aside is not None:
-            return []
-        x0, y0, x1, y1 = bounds(VGroup(*st.rows))
-        to = (legend[0] + (x1 - x0) / 2, legend[1] + (y1 - y0) / 2)
-        d = (to[0] - (x0 + x1) / 2, to[1] - (y0 + y1) / 2)
-        if d[1] >= 0.0:
-            return []  # the list stands under the legend already
-        st.aside, st.lands = d, to
-        return [r.animate(rate_func=after_the_pane).shift([d[0], d[1], 0]) for r in st.rows]
-
     def _list_back(self) -> Anims:
         """The checklist back where it stood, as the walk's legend goes (`_list_aside`)."""
         st = self.ctx.state.checklist
@@ -276,14 +259,23 @@ class FreeFrame(View):
         spec = self.ctx.spec
         return spec.code[1] >= spec.graph[3] and spec.frame_width < spec.frame_height
 
-    def legend_in_list_column(self) -> bool:
-        """Whether the legend stands in the column the aspect keeps at the graph's left for the
-        checklist (``checklist: aside``, a square frame: `scenes.layout.clip.checklist_room`), with
-        the list: the column is level with the graph's cards, and the visits' notes need its room
-        beside them (missing_gradient 1:1: sub's and mul's rules, with the legend under the list,
-        went above L1). As the code pane steps aside for the walk, the legend goes into the strip
-        the pane frees, where there is room, and the list moves down to where the legend stood
-        (`walk_legend`)."""
+    def _least_legend_size(self) -> float:
+        """The least size the legend's words are set at: ``min_readable``, or more where an entry's
+        box measures its glyphs under ``min_glyph_px`` there (`collisions.glyph_height`, as the
+        too_small check reads it: "backward() starts here", whose brackets reach below the line)."""
+        t, spec = self.theme, self.ctx.spec
+        f = t.font_sizes
+        px = SHORT_SIDE / min(spec.frame_width, spec.frame_height)  # pixels a unit at 854x480
+        short = 1.0
+        for _, words in self._legend_entries():
+            box = label(words, t.fonts.sans, f.min_readable, t.colors.text_muted).height * px - BOX_ROUNDING
+            short = max(short, f.min_glyph_px / max(glyph_height({"bbox": [0.0, 0.0, 0.0, box], "text": words}), 1e-9))
+        return f.min_readable * short
+
+    def list_column(self) -> bool:
+        """Whether the frame keeps a column at the graph's left for the checklist (``checklist:
+        aside``, a square frame: `scenes.layout.clip.checklist_room`) and one is shown: the list
+        stands in it under the level of the visited cards, whose notes take the rest of it."""
         return self.ctx.spec.checklist == "aside" and bool(self.ctx.state.checklist.rows)
 
     def to_free_corner(self, mob: Mobject, only_free: bool = False, avoid: Sequence[Rect] = ()) -> bool:
