@@ -173,15 +173,12 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py),
     # or, where no closer view does (a tall frame), moves the graph aside for it (camera._pan; where
     # the whole graph reads well, only that: camera.pans_only, missing_gradient 9:16's mul rule):
-    # (the rules of z - 1 and z, and z.grad = None, have theirs since the legend leaves the checklist's
-    # column beside the graph for the walk, FreeFrame.legend_in_list_column)
-    ("missing_gradient", "1:1"): ("from 51.2 s v.grad = None (141 px on a row, 67 on two) left of w's bucket, under x: "
-                                  "v and its bucket stand 17 px from the free frame's right edge, x 27 px at their "
-                                  "left, the arrows into L2 20 px apart above v, the buckets on the frame's floor; the "
-                                  "cards' values are at 9.3 px (no smaller graph reads): it wants a layout with room "
-                                  "by v (laid out with the checklist's column kept at no aside, the graph centred, "
-                                  "v.grad went right of its bucket, but the legend found no corner and the list lay "
-                                  "over L2's arrows)"),
+    # missing_gradient 1:1 passes since its checklist's column is kept as wide as the list is drawn
+    # (clip.checklist_room, the theme's glyph_advance_words; the names' advance kept it 0.7 units
+    # wider): the graph stands 0.29 units further left, the list under the visited cards' level at
+    # the bottom left, and every note by its card (v.grad = None on two rows right of the arrow from
+    # v to L2); the legend, with no corner then, comes into the strip under the lit line for the walk
+    # (FreeFrame.walk_legend, tests/scene/test_list_column.py)
 }
 
 STILL_OP_TAGS: dict[tuple[str, str], str] = {
