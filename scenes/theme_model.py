@@ -281,6 +281,7 @@ class LayoutRules:
     value_chars: int
     glyph_advance_sans: float
     glyph_advance_mono: float
+    glyph_advance_words: float  # a prose character's width, on average (a checklist's items: clip.checklist_room)
     glyph_height: float
     focus_zoom: float
     camera_zoom: float  # the walk's camera (scenes/layout/camera.py): at most this much larger

@@ -173,10 +173,12 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # The walk's camera keeps room for the note at the visited node's left (scenes/layout/camera.py),
     # or, where no closer view does (a tall frame), moves the graph aside for it (camera._pan; where
     # the whole graph reads well, only that: camera.pans_only, missing_gradient 9:16's mul rule):
-    ("missing_gradient", "1:1"): ("the rules of z - 1 (sub, 131 px) and z (mul, 157 px) lie above L1 and L2: the "
-                                  "checklist and legend fill the left of the graph, x and L2's arrows its right; and "
-                                  "from 43 s z.grad = None (187 px) above L1 and L2, 119 px over z, from 51.2 s "
-                                  "v.grad = None (141 px) left of w's bucket, under x: the cards are 53-109 px wide"),
+    # missing_gradient 1:1 passes since its checklist's column is kept as wide as the list is drawn
+    # (clip.checklist_room, the theme's glyph_advance_words; the names' advance kept it 0.7 units
+    # wider): the graph stands 0.29 units further left, the list under the visited cards' level at
+    # the bottom left, and every note by its card (v.grad = None on two rows right of the arrow from
+    # v to L2); the legend, with no corner then, comes into the strip under the lit line for the walk
+    # (FreeFrame.walk_legend, tests/scene/test_list_column.py)
 }
 
 STILL_OP_TAGS: dict[tuple[str, str], str] = {

@@ -80,6 +80,9 @@ GROWING = 1.0
 one) in its first or last frame, not a text drawn small."""
 SHORT_SIDE = 480
 """The frame side the minimum is given for: 854x480 (and 480x854, 480x480); 1080p needs 2.25x."""
+BOX_ROUNDING = 0.2
+"""Pixels a text's box may read shorter in the record than it is drawn: `record.Frame.box`
+rounds each edge to 0.1 px (a text at the least size must still measure its glyphs there)."""
 
 
 def glyph_height(item: Item) -> float:

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 import numpy as np
 from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
 
+from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, View
 from scenes.draw.state import CodeView, ConsoleView, GraphView
-from scenes.draw.visuals import legend
+from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
 from scenes.layout.label_spots import first_clear, note_centre
 from scenes.layout.place import Box
@@ -178,8 +179,12 @@ class FreeFrame(View):
         it), and goes when the whole pane comes back. Only in a tall frame (9:16), where the pane
         stands over the graph: beside it (16:9) the column it frees is where the walk's camera
         moves the graph (a legend there cut dynamic_graph's close-ups to 39 % of the frame); a
-        square frame's strip is short, and its visits' notes need it (sigmoid_logloss 1:1). Called for every cue: it keeps the legend
-        in step with the pane, and does nothing while they agree."""
+        square frame's strip is short, and its visits' notes need it (sigmoid_logloss 1:1), but
+        where the frame keeps a column for a checklist (`list_column`): there the list and the
+        visits' notes share the column, the legend has no corner, and comes into the strip for
+        the walk, at the least readable size where the theme's does not fit (missing_gradient 1:1:
+        two columns under the lit line, beside the printed ``None``). Called for every cue: it keeps
+        the legend in step with the pane, and does nothing while they agree."""
         g = self.graph
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
@@ -187,7 +192,8 @@ class FreeFrame(View):
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
         if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
             return []
-        if not self.legend_goes_aside():
+        column = self.list_column()
+        if not self.legend_goes_aside() and not column:
             return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
         spec = self.ctx.spec
         left, bottom, right, top = self.free_rect()
@@ -196,8 +202,10 @@ class FreeFrame(View):
         unders = sorted({float(self.code.pane.bg.get_bottom()[1]) - gap, min(r[1] for r in panes) - gap}, reverse=True)
         keep_off = panes + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
-        for under, columns in ((u, c) for u in unders for c in (2, 1)):  # beside the lines, else under them
-            m = legend(self._legend_entries(), self.theme, columns=columns)
+        f = self.theme.font_sizes
+        sizes = (f.card_flag, self._least_legend_size()) if column else (f.card_flag,)  # a square frame's strip is short
+        for size, under, columns in ((s, u, c) for s in sizes for u in unders for c in (2, 1)):  # beside the
+            m = legend(self._legend_entries(), self.theme, columns=columns, size=size)  # lines, else under them
             w2 = m.width / 2 + gap
             y = under - m.height / 2
             spots = [(left + w2, y), (right - w2, y), ((left + right) / 2, y)]
@@ -206,7 +214,7 @@ class FreeFrame(View):
             if found is not None:
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend = m, True
-                return [FadeIn(m, rate_func=after_the_pane)] + self._list_aside(m, keep_off)
+                return [FadeIn(m, rate_func=after_the_pane)] + ([] if column else self._list_aside(m, keep_off))
         return []
 
     def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
@@ -250,6 +258,25 @@ class FreeFrame(View):
         walk (`walk_legend`): in a tall frame, whose pane stands over the graph."""
         spec = self.ctx.spec
         return spec.code[1] >= spec.graph[3] and spec.frame_width < spec.frame_height
+
+    def _least_legend_size(self) -> float:
+        """The least size the legend's words are set at: ``min_readable``, or more where an entry's
+        box measures its glyphs under ``min_glyph_px`` there (`collisions.glyph_height`, as the
+        too_small check reads it: "backward() starts here", whose brackets reach below the line)."""
+        t, spec = self.theme, self.ctx.spec
+        f = t.font_sizes
+        px = SHORT_SIDE / min(spec.frame_width, spec.frame_height)  # pixels a unit at 854x480
+        short = 1.0
+        for _, words in self._legend_entries():
+            box = label(words, t.fonts.sans, f.min_readable, t.colors.text_muted).height * px - BOX_ROUNDING
+            short = max(short, f.min_glyph_px / max(glyph_height({"bbox": [0.0, 0.0, 0.0, box], "text": words}), 1e-9))
+        return f.min_readable * short
+
+    def list_column(self) -> bool:
+        """Whether the frame keeps a column at the graph's left for the checklist (``checklist:
+        aside``, a square frame: `scenes.layout.clip.checklist_room`) and one is shown: the list
+        stands in it under the level of the visited cards, whose notes take the rest of it."""
+        return self.ctx.spec.checklist == "aside" and bool(self.ctx.state.checklist.rows)
 
     def to_free_corner(self, mob: Mobject, only_free: bool = False, avoid: Sequence[Rect] = ()) -> bool:
         """Move ``mob`` to the first corner of the free frame that no card, arrow, op name, code,

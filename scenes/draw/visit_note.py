@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from manim import FadeIn, Mobject, VGroup
 
-from scenes.draw.collisions import SHORT_SIDE, glyph_height
+from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, DrawContext, View
 from scenes.draw.crossfade import second_half
 from scenes.draw.focus import CameraFocus
@@ -27,11 +27,6 @@ from scenes.layout.readable import value_size
 from scenes.storyboard.caption_events import explaining
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
-
-BOX_ROUNDING = 0.2
-"""Pixels a text's box may read shorter in the record than it is drawn: `record.Frame.box`
-rounds each edge to 0.1 px (a note at the least size must still measure its glyphs there)."""
-
 
 class VisitNotes(View):
     """Writes a visit's note and hands the walk its products; keeps no record of its own (the

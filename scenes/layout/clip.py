@@ -85,12 +85,15 @@ def printed_rows(plan: Any, spec: Any, theme: Any) -> int:
 def checklist_room(plan: Any, spec: Any, theme: Any) -> float:
     """The width kept at the graph region's left for the storyboard's checklist, where the
     aspect keeps room for it (``aspects.A.checklist: aside``: a square frame's graph leaves no
-    corner free): its longest item at the note size, estimated from the theme's glyph advance,
-    with its tick and a gap. Nothing where the list goes to a free corner, or there is none."""
+    corner free): its longest item at the note size, estimated from the theme's advance of a
+    prose glyph (on average: the names' at most kept a column 0.7 units wider than the list, and
+    the graph beside it stood against the frame's right edge, where missing_gradient 1:1's
+    ``v.grad = None`` found no room by v's bucket), with its tick and a gap each side. Nothing
+    where the list goes to a free corner, or there is none."""
     items = [s.text for c in plan.cues if c.kind == "check" for s in c.strings if s.role == "item"]
     if spec.checklist != "aside" or not items:
         return 0.0
-    width = (max(map(len, items)) + 2) * theme.layout.glyph_advance_sans * theme.font_sizes.note
+    width = (max(map(len, items)) + 2) * theme.layout.glyph_advance_words * theme.font_sizes.note
     return width + 2 * theme.spacing.item_gap
 
 

@@ -21,7 +21,7 @@ def test_a_square_frame_keeps_room_for_the_checklist_beside_the_graph() -> None:
     square, wide = THEME.aspect("1:1"), THEME.aspect("16:9")
     room = checklist_room(plan, square, THEME)
     longest = max(len(s.text) for c in plan.cues if c.kind == "check" for s in c.strings if s.role == "item")
-    assert room >= longest * THEME.layout.glyph_advance_sans * THEME.font_sizes.note
+    assert room >= longest * THEME.layout.glyph_advance_words * THEME.font_sizes.note
     assert graph_region(plan, checked.index.source, square, THEME)[0] >= square.graph[0] + room - 1e-9
     assert checklist_room(plan, wide, THEME) == 0.0  # a wide frame's list goes to a free corner
 

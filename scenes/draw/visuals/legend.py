@@ -13,12 +13,14 @@ from scenes.theme import Theme
 from scenes.draw.visuals.glyphs import label
 
 
-def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False, columns: int = 1) -> VGroup:
+def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False, columns: int = 1,
+           size: float | None = None) -> VGroup:
     """(colour, words) entries as swatch-and-words rows, stacked (or side by side when
     ``across``; or, with ``columns`` over 1, in that many columns, read row by row: short and
-    wide, for the strip the code pane frees in a tall frame), centred at the origin."""
+    wide, for the strip the code pane frees in a tall frame), centred at the origin; its words at
+    ``size`` (None: the theme's ``card_flag``)."""
     t = theme
-    size = t.font_sizes.card_flag
+    size = t.font_sizes.card_flag if size is None else size
     rows = []
     # one swatch size for every row, from a line's full height (ascender to descender): sized by
     # each row's own words ("loss" against "weight (requires_grad)"), the swatches differed in
