@@ -101,8 +101,9 @@ class VisitViews:
         """Whether ``cue`` makes the walk's first view again, its visits begun (the plan's move
         once the pane has stepped aside, `scenes.render.camera_plan`'s ``_in_column``): it only
         slides the graph into the column the pane freed (`slide`)."""
-        return bool(cue.ids) and not any(c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs
-                                         and c.start >= cue.start - 1e-6 for c in self.ctx.plan.cues)
+        return bool(cue.ids) and cue.beat in self.column_walks and not any(
+            c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs and c.start >= cue.start - 1e-6
+            for c in self.ctx.plan.cues)
 
     def slide(self, cue: Cue, sight: Sight, now: Zoom = WHOLE) -> Zoom | None:
         """The graph seen no closer than home (``now``, the view found: home, or moved at its
