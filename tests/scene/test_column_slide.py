@@ -6,12 +6,10 @@ makes the walk's first view again once the pane has stepped aside (`scenes.rende
 from __future__ import annotations
 
 from scenes.layout.camera import walk_region
-from scenes.layout.column import column_walks
 from scenes.layout.place import tag_reach
 from scenes.render.camera_plan import laid_out_at
 from scenes.storyboard import load, plan_of, storyboard_path
 from scenes.storyboard.cues import Cue
-from scenes.storyboard.pane_back import back_whole, out_before_pane
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
 from scenes.theme import load_theme
@@ -32,6 +30,8 @@ def _walks(p: Plan) -> list[list[Cue]]:
 def test_dynamic_graph_walks_slide_at_16_9_only() -> None:
     """Its first and last walks, the graph as tall as the frame, are column walks at 16:9; no
     walk of leaf_nodes (its close views come nearer) is, nor any at 9:16."""
+    from scenes.layout.column import column_walks
+
     theme = load_theme()
     for name, aspect, beats in (("dynamic_graph", "16:9", {3, 16}), ("dynamic_graph", "9:16", set()),
                                 ("leaf_nodes", "16:9", set())):
@@ -50,6 +50,8 @@ def test_the_way_out_lands_before_the_pane_comes_back_whole() -> None:
     """dynamic_graph 16:9's first walk: the pane keeps ``print(w.grad)`` alone (nothing printed
     before) and comes back whole at ``w.grad = None`` (40.0 s); a way out lands by then, from a
     view made in the walk, in a pause (the move at 42.3 s alone left the slid graph under it)."""
+    from scenes.storyboard.pane_back import back_whole, out_before_pane
+
     checked = load(storyboard_path("dynamic_graph"))
     shared = plan_of(checked)
     p, _ = laid_out_at(checked, shared, "16:9")
