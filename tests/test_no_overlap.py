@@ -271,7 +271,7 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("leaf_nodes", "16:9"): ("44 % at most (66.3 s, grown after the walk beside the recap board: 485x372 px, scaled "
                              "whole 51.9 %, where the board leaves it no room); 34-35 % through the walk (30-36 s, "
                              f"1.03-1.18x in the room under the lit line){_FILL_16_9}: {_WALK_CAMERA}"),
-    ("dynamic_graph", "16:9"): ("38 % at most (57.2 s: 422x372 px, 1.13 times as wide as tall, scaled whole 45.2 %; "
+    ("dynamic_graph", "16:9"): ("40 % at most (115.5 s, the last walk's close view on the first h); 38 % at 57.2 s (422x372 px, 1.13 times as wide as tall, scaled whole 45.2 %; "
                                 "50 % or more measured with the freed graphs left on screen beside the live one to the "
                                 f"clip's end; they go now, review 4 item 8){_FILL_16_9}: {_WALK_CAMERA}"),
     ("dynamic_graph", "9:16"): (f"49 % at most (46.5 s; 49.5 % at 57.2 s, 451x450 px, with the freed graph dimmed beside "
@@ -281,23 +281,17 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
                                 f"view grown into the lit line's room has time (camera_plan.home_before_pane; h/fillG): "
                                 f"{_WALK_CAMERA}"),
 }
-_SLID = ("a graph moved sideways into the column at 1x where the walk's camera would stay home (tried on h/fillD, "
-         "not kept) stood under the pane as it came back whole before the walk's move out (dynamic_graph "
-         "16:9: the pane at 40.0 s, the move out at 42.3 s; w hidden 41-43.5 s), and the move home from it fades the "
-         "last visit's note while its caption is up (w's `1/27 + 1/27 + 1/27 + 1/27 = 4/27` at 124.5 s): it needs a "
-         "move out planned before the pane comes back")
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
     # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
-    ("dynamic_graph", "16:9"): ("26.6-40.0 s (53 %), 104.0-112.4 s (47 %), 121.0-125.6 s (34 %): the code column "
-                                "under the lit line, the graph home right of the whole pane: the walks' first moves "
-                                "(24.7 s, 102.9 s) are made under the whole pane and their views are no closer than "
-                                "home (the graph is as tall as the free frame); leaf_nodes' fix, the whole graph grown "
-                                "into the column between a walk's move out and the pane's return (whole_plan._after_walks), "
-                                "does not reach them: they lie in the walks (the pane aside from backward_start, the "
-                                "camera's views at home), and a grow wants the graph built (the loops' cards come after "
-                                f"the first walks); {_SLID}"),
+    ("dynamic_graph", "16:9"): ("26.6-29.8 s (47 %): the code column under the lit line as the first walk starts; "
+                                "its views slide the graph into it (camera_views.VisitViews.slide, layout.column), "
+                                "but the first slide, at 29.1 s, stops short: mul's note, left of the top card "
+                                "and explained until 29.7 s, meets the lit line's pane (394 px), so the w card "
+                                "stays at 453 px and the one-line caption leaves 34.5 % (26-427 x 71-423 px); "
+                                "the pauses after the pane steps aside (26.7-27.2 s, 28.6-29.1 s) are under "
+                                "camera_least, and the two-line caption from 29.7 s leaves 30 %"),
 }
 
 

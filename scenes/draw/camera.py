@@ -114,6 +114,9 @@ class WalkCamera(View):
             return self._out(cue, free, (sight[0], (*keep_off, *self._whole_pane()), sight[2]), sight, region)
         if self.focus.walk_holds():
             return []  # a beat's `focus:` chose what the camera shows
+        if self.views.again(cue):  # the walk's first view, from home, made again once the pane stepped aside
+            slid = self.views.slide(cue, sight) if self.focus.zoom is None else None
+            return [] if slid is None else self.focus.view_to(slid, sight, free)
         best, at = self.views.aim(cue, free, keep_off, sight, region)
         if best == WHOLE:  # the visit is seen from home
             return self.focus.view_to(None, sight, region, at=cue.start)

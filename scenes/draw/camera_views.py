@@ -24,7 +24,9 @@ from scenes.draw.record import opacity, tagged
 from scenes.draw.visit_note import explained_past
 from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.layout.camera import WHOLE, around, clear_rects, drawn_part, held, pans_only, seen_in, visit_view
+from scenes.layout.camera import (WHOLE, around, clear_rects, drawn_part, held, pans_only, seen_in, visit_view,
+                                   walk_region)
+from scenes.layout.column import column_walks, slid_left
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom, shifted_in
 from scenes.layout.label_spots import rect_around
@@ -32,6 +34,7 @@ from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.readable import value_px
 from scenes.layout.tag_room import ring_reach
 from scenes.storyboard.cues import CAMERA_MOVES, Cue
+from scenes.storyboard.pane_back import out_before_pane
 from scenes.theme import Rect, Theme
 
 
@@ -90,7 +93,52 @@ class VisitViews:
                 best, at = wider, room
         best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at), most)
         best, at = self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
-        return self._rings_in(best, home, self._ringed(visits, home), sight), at
+        best = self._rings_in(best, home, self._ringed(visits, home), sight)
+        slid = self.slide(cue, sight, best)
+        return (slid, free) if slid is not None else (best, at)
+
+    def again(self, cue: Cue) -> bool:
+        """Whether ``cue`` makes the walk's first view again, its visits begun (the plan's move
+        once the pane has stepped aside, `scenes.render.camera_plan`'s ``_in_column``): it only
+        slides the graph into the column the pane freed (`slide`)."""
+        return bool(cue.ids) and cue.beat in self.column_walks and not any(
+            c.kind == "visit" and c.seqs and c.seqs[0] in cue.seqs and c.start >= cue.start - 1e-6
+            for c in self.ctx.plan.cues)
+
+    def slide(self, cue: Cue, sight: Sight, now: Zoom = WHOLE) -> Zoom | None:
+        """The graph seen no closer than home (``now``, the view found: home, or moved at its
+        size) moved left at its size, its cards to the middle of the frame or as far as they
+        and what reaches past them (a tag, the last visit's note) show whole there, clear of the
+        pane and what it printed: into the column the code pane freed stepping aside to the
+        walk's lit line beside the graph, where home leaves it ``layout.fill_empty`` of the frame
+        empty at least, in a walk whose graph is as tall as the frame it may use
+        (`column_walks`) and that the plan takes out before the pane comes back whole over the
+        column (`out_before_pane`). None: ``now``."""
+        code, spec = self.frame.code, self.ctx.spec
+        if now.factor > 1.0 + 1e-9 or cue.beat not in self.column_walks or not code.aside or code.pane is None \
+                or not out_before_pane(self.ctx.plan.cues, cue):
+            return None
+        home = self.focus.home or self.ctx.layout
+        drawn = self.drawn(home)
+        if not drawn.boxes:
+            return None
+        reach, x0, y0 = tag_reach(self.theme), *now.point((0.0, 0.0))
+        cards = [(b.bounds[0] - reach + x0, b.bounds[1] - reach + y0, b.bounds[2] + reach + x0, b.bounds[3] + reach + y0)
+                 for b in drawn.boxes.values()]
+        notes = [(b.bounds[0] + x0, b.bounds[1] + y0, b.bounds[2] + x0, b.bounds[3] + y0) for b in self.marks().values()]
+        if bounds(code.pane.bg)[2] > min(r[0] for r in cards) + 1e-9:
+            return None
+        dx = slid_left(cards, notes, sight, self.theme.layout.fill_empty * spec.frame_width * spec.frame_height)
+        z = Zoom(1.0, (0.0, 0.0), (x0 - dx, y0))
+        return z if dx > reach and self.focus.shows_whole(z, sight, drawn.boxes) else None
+
+    @cached_property
+    def column_walks(self) -> frozenset[int]:
+        """The beats of the walks whose graph may slide into the column (`column_walks`)."""
+        home, plan, spec = self.focus.home or self.ctx.layout, self.ctx.plan, self.ctx.spec
+        seqs = frozenset(c.seqs[0] for c in plan.cues if c.kind == "visit" and c.seqs)
+        return column_walks(plan, seqs, home, walk_region(plan, self.ctx.source, spec, self.theme), tag_reach(self.theme),
+                            self.theme.layout.fill_empty * spec.frame_width * spec.frame_height)
 
     @cached_property
     def pans_only(self) -> bool:

@@ -37,7 +37,11 @@ the first found no pause, the second takes the camera out all the same). Where n
 first and the code pane keeps its lit line alone until a later cue lights another line or
 prints (`opens_pane`), a move home goes in the last pause before that cue, ``camera_hold`` at
 least after the way out lands: until then the way out may frame the whole graph in the room the
-lit line leaves (`home_before_pane`; leaf_nodes 9:16 after its walk).
+lit line leaves (`home_before_pane`; leaf_nodes 9:16 after its walk). Where the pane stands
+aside beside the graph (16:9) and a walk's graph is as tall as the frame it may use
+(`scenes.layout.column`), its views slide the graph into the column the pane frees: the way out
+goes before the pane comes back whole over it (`scenes.storyboard.pane_back`), and the walk's
+first view, made under the whole pane, is made again once the pane has stepped aside.
 
 The pauses and the pick are `scenes.render.pauses`, which the whole graph's move
 (`scenes.render.whole_plan`) lays its cue into too.
@@ -47,30 +51,47 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
-from scenes.layout.camera import camera_visits, held
+from scenes.layout.camera import camera_visits, held, walk_region
 from scenes.layout.clip import clip_layout
-from scenes.layout.place import Layout
+from scenes.layout.column import column_walks
+from scenes.layout.place import Layout, tag_reach
 from scenes.render.pauses import Span, beat_at, pauses, pick
 from scenes.storyboard.binding import caption_names
 from scenes.storyboard.caption_events import CaptionSpan, explaining, naming
 from scenes.render.whole_plan import pane_beside, whole_cues
 from scenes.storyboard.cues import BUILDS, Cue, opens_pane, writes_note, writes_sum
 from scenes.storyboard.logindex import LogIndex
+from scenes.storyboard.pane_back import back_whole
 from scenes.storyboard.plan import Plan
 from scenes.storyboard.timings import default_timings
 from scenes.storyboard.validate import Checked
 from scenes.theme import Theme, load_theme
 
+
+class Column(NamedTuple):
+    """Where the code pane stands aside beside the graph, the column it frees (`camera_cues`):
+    the beats of the walks whose graph may slide into it (`column_walks`), and how long a view
+    is held at least for a move to it to be worth it (``layout.fill_empty_seconds``)."""
+
+    beats: frozenset[int]
+    seconds: float
+
+
 def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: Layout | None = None,
-                index: LogIndex | None = None, grow_out: bool = True) -> list[Cue]:
+                index: LogIndex | None = None, grow_out: bool = True, column: Column | None = None) -> list[Cue]:
     """The ``camera`` cues of ``p`` (an aspect-free plan) for the visits of ``camera``, laid in
     its pauses (the module's doc); ``holds[i]``: beat i has a ``focus:``, which the walk's
     camera leaves be. ``home`` (the clip's layout) and ``index`` (its log's): what a visit's
     close view holds and what each caption names; without them a move does not wait for, nor
     keep in view, a card a caption up names. ``grow_out``: the way out may frame the whole graph
     in the room the lit line leaves (`home_before_pane`); not where the pane stands aside beside
-    the graph, whose freed column the whole graph's move grows into (`whole_plan.pane_beside`)."""
+    the graph, whose freed column the whole graph's move grows into (`whole_plan.pane_beside`).
+    ``column``: there (the pane beside the graph), a view no closer than home may slide the graph
+    into that column (`scenes.draw.camera_views`): in a walk whose first visit's view is such, its
+    way out goes before the pane comes back whole over the column (`back_whole`), and that first
+    view, made under the whole pane, is made again once the pane has stepped aside (`_in_column`)."""
     tm = default_timings()
     named = {k: {home.card_of(t) for t in ts} for k, ts in caption_names(p.captions, p.cues, index).items()} \
         if home is not None and index is not None else {}
@@ -136,6 +157,7 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             return
         move(end + tm.camera_hold, first.start, (), ())
 
+    slid = False  # the walk's first visit is seen no closer than home: its graph may slide into the column
     after = 0.0  # a move starts once the visit before has started (or the beat before the walk's)
     last: int | None = None  # the move in the walk made last, in ``out``
     before: int | None = None  # the move in the walk made before that one
@@ -143,6 +165,7 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
         if v.beat - 1 not in walks and not any(c.beat == v.beat and c.start < v.start for c in visits):
             after = p.beats[v.beat - 1].start if v.beat > 0 else 0.0  # the walk starts
             last = before = None
+            slid = column is not None and v.beat in column.beats
         rode = max((c.start + c.duration for c in rides if after <= c.start < v.start), default=after)
         was = holds_of(out[last].seqs) if last is not None and named else None  # the view before
         if move(max(after, rode), v.start, v.ids, v.seqs[:1], last is None, was):
@@ -154,6 +177,7 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
             then = min([c.start for c in p.cues if c.beat > v.beat], default=p.duration)
             # out on what is drawn (`WalkCamera`), and again before the next card is drawn, on it
             # too; where the first finds no pause, the second takes the camera out all the same
+            had = {id(c) for c in out}
             went = move(after, then, (), ())
             end = out[-1].start + out[-1].duration if went else then
             if went and last is not None and last == len(out) - 2 and too_short(out[last], out[-1], tm.camera_hold):
@@ -172,6 +196,42 @@ def camera_cues(p: Plan, camera: frozenset[int], holds: Sequence[bool], home: La
                 move(end, min(builds), (), ())
             elif went and grow_out:
                 home_before_pane(v.beat, end, [min(ahead)] if ahead else [])
+            if slid:
+                # the way out before the pane comes back whole over the column; one after, kept
+                # (out on cards drawn since), goes from home then
+                outs = [c.start + c.duration for c in out if id(c) not in had and not c.ids]
+                back = back_whole(p.cues, after)
+                if outs and min(outs) > back + 1e-9:
+                    move(after, back, (), ())
+    if column is not None:
+        out += _in_column(p, out, [c for c in visits if c.beat in walks], column)
+    return out
+
+
+def _in_column(p: Plan, moves: Sequence[Cue], visits: Sequence[Cue], column: Column) -> list[Cue]:
+    """A ``camera`` cue, like the walk's first move in (its ids and seqs), in the first pause at
+    least ``camera_least`` long after the walk's first visit, in the walks of ``column``, where the
+    next move comes more than its ``seconds`` after that visit: that move was made under the whole pane, which the walk
+    then stepped aside from; from the view it made, the scene slides the graph into the column
+    the pane freed where the view is no closer than home (`scenes.draw.camera_views`; the move
+    goes at the start of the pause, not landing at its end: dynamic_graph 16:9's last walk, its
+    graph as tall as the frame, left the column empty 104.0-112.4 s)."""
+    tm = default_timings()
+    busy = [(c.start, c.start + c.duration) for c in (*p.cues, *moves)]
+    out: list[Cue] = []
+    walks = {v.beat for v in visits}
+    starts = [v for n, v in enumerate(visits) if v.beat - 1 not in walks and (n == 0 or visits[n - 1].beat != v.beat)]
+    for first in starts:
+        inn = [m for m in moves if m.ids and m.start < first.start and m.seqs[:1] == first.seqs[:1]]
+        ahead = [m.start for m in moves if m.start > first.start]
+        if first.beat not in column.beats or not inn or not ahead or min(ahead) - first.start <= column.seconds + 1e-9:
+            continue
+        own = max(c.start + c.duration for c in p.cues if c.beat == first.beat and abs(c.start - first.start) < 1e-9)
+        found = [s for s in pauses(busy, own, min(ahead)) if s[1] - s[0] >= tm.camera_least - 1e-9]
+        if found:
+            start = round(found[0][0], 3)
+            out.append(Cue(start, round(min(tm.camera_move, found[0][1] - found[0][0]), 3), "camera",
+                           beat_at(p, start), inn[-1].ids, (), None, inn[-1].seqs))
     return out
 
 
@@ -245,7 +305,11 @@ def laid_out_at(checked: Checked, p: Plan, aspect: str | None,
     spec = theme.aspect(aspect)
     camera = camera_visits(p, home, checked.index.source, spec, theme, checked.storyboard.camera)
     holds = [bool(b.focus) for b in checked.storyboard.beats]
-    moves = camera_cues(p, camera, holds, home, checked.index, not pane_beside(spec, home)) if camera else []
+    beside = pane_beside(spec, home)
+    column = Column(column_walks(p, camera, home, walk_region(p, checked.index.source, spec, theme), tag_reach(theme),
+                                 theme.layout.fill_empty * spec.frame_width * spec.frame_height),
+                    theme.layout.fill_empty_seconds) if beside and camera else None
+    moves = camera_cues(p, camera, holds, home, checked.index, not beside, column) if camera else []
     moves += whole_cues(p, home, checked.index.source, spec, theme, moves, checked.index.events)
     if not moves:
         return p, home
