@@ -328,7 +328,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),
     FrameCheck("grammar", OffColour),
     FrameCheck("takeaway", TakeawayShown, STILL_UNSHOWN),
-    FrameCheck("met", MetInBucket, STILL_UNMET),
+    FrameCheck("met", MetInBucket, STILL_UNMET, also=MetInBucket.frames),
     FrameCheck("edge", NearEdge, STILL_NEAR_EDGE, applies=_clip_16_9_or_9_16),
     FrameCheck("small_values", ValuesTooSmall, STILL_VALUES_SMALL, applies=_clip_16_9_or_9_16),
     FrameCheck("fill", GraphFill, STILL_SMALL_GRAPH, applies=_clip_16_9_or_9_16),
