@@ -73,6 +73,10 @@ class FrameCheck:
     watcher: Callable[[Case], Watcher]
     still: dict[tuple[str, str], str] = field(default_factory=dict)
     applies: Callable[[str, str, bool], bool] = lambda name, aspect, lesson: True
+    also: Callable[[Any, int], set[int]] = lambda plan, fps: set()
+    """The frames (of the plan, at fps) the check reads besides every ``every``-th: a lesson's
+    bucket fill, 0.4 s, is seen twice at every 3rd frame and may be seen at neither of its
+    moments (`scenes.render.bucket_sum.fill_frames`)."""
 
 
 def inspect_checks(path: str, name: str, aspect: str, checks: list[FrameCheck], every: int) -> dict[str, list[str]]:
@@ -85,9 +89,12 @@ def inspect_checks(path: str, name: str, aspect: str, checks: list[FrameCheck], 
     fps = fps_of(opts)
     truth = set(sample_frames(plan.duration, fps, every=TRUTH_EVERY))
     looked = set(range(0, round(plan.duration * fps), every))
-    for sample in inspect_clip(checked, plan, opts, frames=sorted(looked | truth)):
-        on_step = round(sample["time"] * fps) in looked
+    last = max(0, round(plan.duration * fps) - 1)
+    also = {c.name: {min(f, last) for f in c.also(plan, fps)} for c in checks}
+    wanted = looked | truth | set().union(*also.values())
+    for sample in inspect_clip(checked, plan, opts, frames=sorted(wanted)):
+        frame = round(sample["time"] * fps)
         for c in checks:
-            if on_step or c.name == "truth":
+            if frame in looked or c.name == "truth" or frame in also[c.name]:
                 watchers[c.name].see(sample)
     return {n: w.found() for n, w in watchers.items()}

@@ -189,12 +189,12 @@ STILL_OP_TAGS: dict[tuple[str, str], str] = {
 
 STILL_UNMET: dict[tuple[str, str], str] = {
     # (lesson, aspect): why the terms of a bucket's sum are not at the bucket as it is written
-    ("cubic_fit3", "16:9"): "no term waits at its bucket as a token when the sum is written (render inspect at 41.5-41.8 s: the only badge by bucket:t3 is the fill's one token of the sum, 2.3750); why the paths' tokens do not reach the buckets of this row of four leaves is not traced yet",
-    ("cubic_fit3", "9:16"): "no term waits at its bucket as a token when the sum is written (render inspect at 41.5-41.8 s: the only badge by bucket:t3 is the fill's one token of the sum, 2.3750); why the paths' tokens do not reach the buckets of this row of four leaves is not traced yet",
-    ("cubic_fit3", "1:1"): "no term waits at its bucket as a token when the sum is written (render inspect at 41.5-41.8 s: the only badge by bucket:t3 is the fill's one token of the sum, 2.3750); why the paths' tokens do not reach the buckets of this row of four leaves is not traced yet",
-    ("micrograd_readme", "16:9"): "bucket:t1's five-term sum (6.94 + 0.00 + 999.60 + -333.20 + -27.77 = 645.58, fill at 97.62 s for 0.4 s): at the one 0.2 s sample while it is written (97.80) none of its terms is found at the bucket; bucket:t0's sum passes. Not traced yet: the row of five reaching past bucket:t0, or the bucket's record during its refill",
-    ("micrograd_readme", "9:16"): "bucket:t1's five-term sum (6.94 + 0.00 + 999.60 + -333.20 + -27.77 = 645.58, fill at 97.62 s for 0.4 s): at the one 0.2 s sample while it is written (97.80) none of its terms is found at the bucket; bucket:t0's sum passes. Not traced yet: the row of five reaching past bucket:t0, or the bucket's record during its refill",
-    ("micrograd_readme", "1:1"): "bucket:t1's five-term sum (6.94 + 0.00 + 999.60 + -333.20 + -27.77 = 645.58, fill at 97.62 s for 0.4 s): at the one 0.2 s sample while it is written (97.80) none of its terms is found at the bucket; bucket:t0's sum passes. Not traced yet: the row of five reaching past bucket:t0, or the bucket's record during its refill",
+    ("cubic_fit3", "16:9"): "the walk into the row of four leaves is not drawn (the accumulate beat follows a wavefront of 3 steps), so no token rides to them: each fill shows its terms by its bucket first (buckets._terms_arrive), but only on a free spot not nearer another leaf (nearer_other_leaf), and b and c, each between two neighbours, have none: their sum is written alone; and d's sum goes at c's fill (41.9 s) while the caption naming it is up (43.10-46.27 s: a fill takes the sum before it away; keeping it pushed a's sum over the buckets at 1:1, 9 collisions)",
+    ("cubic_fit3", "9:16"): "the walk into the row of four leaves is not drawn (the accumulate beat follows a wavefront of 3 steps), so no token rides to them: each fill shows its terms by its bucket first (buckets._terms_arrive), but only on a free spot not nearer another leaf (nearer_other_leaf), and a, b and c have none: their sum is written alone; and d's sum goes at c's fill (41.9 s) while the caption naming it is up (43.10-46.27 s: a fill takes the sum before it away; keeping it pushed a's sum over the buckets at 1:1, 9 collisions)",
+    ("cubic_fit3", "1:1"): "the walk into the row of four leaves is not drawn (the accumulate beat follows a wavefront of 3 steps), so no token rides to them: each fill shows its terms by its bucket first (buckets._terms_arrive), but only on a free spot not nearer another leaf (nearer_other_leaf), and b, between a and c, has none: its sum is written alone; and d's sum goes at c's fill (41.9 s) while the caption naming it is up (43.10-46.27 s: a fill takes the sum before it away; keeping it pushed a's sum over the buckets at 1:1, 9 collisions)",
+    ("micrograd_readme", "16:9"): "the terms now meet at the buckets as the sums are written (a caption's fade cut b's fill to 2 frames, and the check read every 3rd); left: bucket:t0's and bucket:t1's sums gone at 99.40 s while the caption naming it is up (99.00-104.57 s): t1's goes in the walk's camera move out (98.02-99.00 s), t0's at t1's fill (97.62 s)",
+    ("micrograd_readme", "9:16"): "the terms now meet at the buckets as the sums are written (a caption's fade cut b's fill to 2 frames, and the check read every 3rd); left: bucket:t0's sum gone at 99.40 s while the caption naming it is up (99.00-104.57 s), taken at t1's fill (97.62 s): a fill takes the sum before it away",
+    ("micrograd_readme", "1:1"): "the terms now meet at the buckets as the sums are written (a caption's fade cut b's fill to 2 frames, and the check read every 3rd); left: bucket:t0's sum gone at 99.40 s while the caption naming it is up (99.00-104.57 s), taken at t1's fill (97.62 s): a fill takes the sum before it away",
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {
@@ -321,7 +321,7 @@ CHECKS: list[FrameCheck] = [
     FrameCheck("flight", Flights, STILL_ASTRAY_FLIGHT, applies=_clip_16_9_or_9_16),
     FrameCheck("grammar", OffColour),
     FrameCheck("takeaway", TakeawayShown, STILL_UNSHOWN),
-    FrameCheck("met", MetInBucket, STILL_UNMET),
+    FrameCheck("met", MetInBucket, STILL_UNMET, also=MetInBucket.frames),
     FrameCheck("edge", NearEdge, STILL_NEAR_EDGE, applies=_clip_16_9_or_9_16),
     FrameCheck("small_values", ValuesTooSmall, STILL_VALUES_SMALL, applies=_clip_16_9_or_9_16),
     FrameCheck("fill", GraphFill, STILL_SMALL_GRAPH, applies=_clip_16_9_or_9_16),

@@ -12,9 +12,10 @@ drop into its mouth, :mod:`scenes.draw.bucket_mouth`'s.
 
 from __future__ import annotations
 
+import math
 from functools import cached_property
 
-from manim import FadeIn, FadeOut, VGroup, smooth
+from manim import DOWN, RIGHT, FadeIn, FadeOut, VGroup, smooth
 
 from scenes.draw.bucket_mouth import BucketMouths, waits_beside, waits_in_mouth
 from scenes.draw.bucket_notes import BucketNotes
@@ -23,7 +24,7 @@ from scenes.draw.crossfade import first_half
 from scenes.draw.drawers import draws
 from scenes.draw.drop import DROP, FADE_LEAD, SINK, DropIn
 from scenes.draw.focus import CameraFocus
-from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import tag as record_tag
@@ -31,7 +32,10 @@ from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.storyboard.views.graph import NONE_TEXT
-from scenes.layout.place import Box
+from scenes.layout.label_sides import BUCKET, gap_between, kin
+from scenes.layout.label_spots import rect_around
+from scenes.layout.place import Box, Layout
+from scenes.theme import Rect
 from scenes.draw.visuals import bucket, edge_arrow
 from scenes.storyboard.caption_events import naming
 from scenes.storyboard.cues import Cue
@@ -145,7 +149,13 @@ class Buckets(View):
         add = shown.get("add")
         waiting = self.walk.fill_tokens.pop(leaf, [])
         keep: list[VGroup] = []  # the tokens waiting there that go in (the others fade)
-        if add is not None:
+        arriving = (self._terms_arrive(box, leaf, parts, [old, new])  # no token rode to it: its terms show first
+                    if add is not None and len(parts) > 1 and not waiting else [])
+        if arriving and add is not None:  # they show by the bucket, the sum is written over them, they go in
+            self.ctx.record(add)
+            keep = arriving
+            out += [DropIn(m, m.get_center()[:2], SINK, fade_in=True) for m in arriving]
+        elif add is not None:
             # the badge of the visit to AccumulateGrad, waiting beside the bucket, drops into it:
             # it glides into the middle and fades there as the level rises, and the bucket's
             # number shows once it is gone (`scenes.draw.drop`); with no badge there, one shows
@@ -182,7 +192,7 @@ class Buckets(View):
         marks = [] if early else self.walk.visit_marks  # as the visit's marks go, so keeps off them
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
         going, self.walk.visit_marks = marks + [m for m in waiting if m not in keep], []
-        coming = [new.value] if new.value is not None else []
+        coming = ([new.value] if new.value is not None else []) + arriving  # the note keeps off the terms coming
         rows = []
         if len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6 (this pass's,
             rows.append(f"{' + '.join(s.text for s in parts)} = {add.text}")  # summed before AccumulateGrad)
@@ -198,6 +208,30 @@ class Buckets(View):
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
+
+    def _terms_arrive(self, box: Box, leaf: str, parts: list[Shown], buckets: list[VGroup]) -> list[VGroup]:
+        """The terms of a fill whose gradients met, where none rode to it (the walk to the leaf not
+        drawn: an ``accumulate`` beat, a walk cut short by its ``steps``): a token each, in a row or
+        one over another, whichever free spot is nearer the bucket (clear of what is shown and of
+        ``buckets``, its old and new state) and not nearer another leaf, tagged as its arrow's as a
+        row that rode there is; none where no such spot is free (`nearer_other_leaf`). cubic_fit3's
+        ``d``: its sum ``5.0000 + -1.1250 + -1.5000 = 2.3750`` was written with no term ever shown."""
+        own = [bounds(m) for m in self.onscreen.own_shapes(leaf) + buckets]
+        avoid = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf), away=True) + own
+        lay = self.onscreen.shown_layout(box)
+        placed = []
+        for way in (RIGHT, DOWN):  # a row, or one over another where that stands nearer (a crowded 9:16 graph)
+            toks = [self.labels.token(s.text) for s in parts]
+            group = VGroup(*toks).arrange(way, buff=self.theme.spacing.edge_clearance)
+            x, y = self.labels.badge_spot(box, group, avoid, low=True)
+            x, y = self.onscreen.free_spot((x, y), group, avoid)
+            if not nearer_other_leaf(lay, box, rect_around(x, y, (group.width, group.height), 0.0)):
+                placed.append((math.dist((x, y), (box.x, box.y)), group, toks, (x, y)))
+        if not placed:  # no room by its own leaf (one between two others in a crowded row): the sum alone
+            return []
+        _, group, toks, (x, y) = min(placed, key=lambda p: p[0])
+        self.labels.keep_inside(group.move_to([x, y, 0]))
+        return [record_tag(m, "badge", id=f"{box.id}->{leaf}") for m in toks]
 
     @draws("bucket_reset")
     def draw_bucket_reset(self, cue: Cue, step: StepScratch) -> Anims:
@@ -225,3 +259,17 @@ class Buckets(View):
             out += self.notes.none_words(leaf, shown["name"], after)
         return out
 
+
+def nearer_other_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
+    """Whether ``rect`` lies nearer another leaf's card or bucket than to the bucket ``box`` or
+    its leaf's card: gradients waiting there read as that leaf's (cubic_fit3's c, between b and d).
+
+    >>> lay = type("L", (), {"boxes": {i: Box(i, "leaf", x, 0.0, 1.0, 1.0) for i, x in
+    ...                                (("bucket:a", 0.0), ("a", 0.0), ("bucket:b", 3.0), ("b", 3.0))}})()
+    >>> nearer_other_leaf(lay, lay.boxes["bucket:a"], (0.6, 0.0, 1.0, 0.5)), nearer_other_leaf(lay, lay.boxes["bucket:a"], (2.0, 0.0, 2.4, 0.5))
+    (False, True)
+    """
+    leaves = {b.id for b in lay.boxes.values() if b.id.startswith(BUCKET)}
+    leaves |= {i[len(BUCKET):] for i in leaves}
+    own = min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id))
+    return any(gap_between(rect, b.bounds) < own for b in lay.boxes.values() if b.id in leaves and not kin(box.id, b.id))

@@ -131,15 +131,16 @@ class ClipScene(QuickLists, Scene):
         Manim cannot drive one shape with two animations, so the dims come last and fade what
         the step's turns make (``StepScratch.turning``) instead of animating it again."""
         step = StepScratch()
-        # the walk's camera moves in a pause the plan has, and the caption fades starting while
-        # it moves join its step (scenes.video.timeline.CARRIERS): each at its own time and length
-        camera = next((a for a in actions if a.kind == "cue" and a.payload.kind in CARRIERS), None)
+        # the walk's camera moves in a pause the plan has (and a bucket fills), and the caption
+        # fades starting meanwhile join its step (scenes.video.timeline.CARRIERS): each at its own
+        # time and length
+        carrier = next((a for a in actions if a.kind == "cue" and a.payload.kind in CARRIERS), None)
         anims = []
         for a in sorted(actions, key=_is_dim):
             made = self._draw(a, step)
-            if camera is not None and a.kind != "cue":
+            if carrier is not None and a.kind != "cue":
                 for m in made:
-                    m.rate_func = within(a.start - camera.start, a.duration, camera.duration, m.rate_func)
+                    m.rate_func = within(a.start - carrier.start, a.duration, carrier.duration, m.rate_func)
             anims += made
         self.views.camera.see_now()
         self.views.focus.fade_outside(anims)

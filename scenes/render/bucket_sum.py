@@ -16,6 +16,7 @@ REVIEW5 item 6). Numbers are the plan's strings.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -64,6 +65,19 @@ def meetings(plan: Plan) -> list[Met]:
         out.append(Met(f"bucket:{c.ids[1]}", parts, f"{' + '.join(parts)} = {c.text('add')}", then,
                        c.start, c.start + c.duration, (says.start, says.end) if says is not None else None))
     return out
+
+
+def fill_frames(mets: Sequence[Met], fps: int) -> set[int]:
+    """Every frame (at ``fps``) of each of ``mets``' fills, and of the second after it (`LATE`):
+    where the terms and their sum share the screen. A lesson read every 3rd frame (0.2 s) sees a
+    0.4 s fill twice, and may see it just as it starts (nothing written yet) and as the terms
+    have gone (micrograd_readme's b at 15 fps: frames 0 and 3 of its 6; in 1 and 2 the five terms
+    wait by the bucket under their sum).
+
+    >>> sorted(fill_frames([Met("bucket:t0", ("3", "3"), "3 + 3 = 6", None, 1.0, 1.2)], 10))
+    [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22]
+    """
+    return {f for m in mets for f in range(math.floor(m.start * fps), math.ceil((m.end + LATE) * fps) + 1)}
 
 
 def _near(a: Sequence[float], b: Sequence[float], reach: float) -> bool:

@@ -50,11 +50,14 @@ def frame_at(t: float, fps: int) -> int:
     return math.ceil(round(t * fps, 6) - 0.5)
 
 
-CARRIERS = frozenset({"camera", "whole", "whole_back"})
+CARRIERS = frozenset({"camera", "whole", "whole_back", "bucket_fill"})
 """Cue kinds that carry the caption fades starting while they play: the walk's camera moves in a
 pause the plan has (scenes.render.camera_plan), and a caption coming, going or changing then
 joins its step (the scene plays the fade at its own time and length in it) instead of cutting
-the move short."""
+the move short. And a bucket's fill, timed within its play (the sum written while the terms that
+met are there, then they drop in and the level rises: `scenes.draw.drop`): cut short by the
+caption's end, it came all at once (micrograd_readme: b's five terms gone and their sum up in one
+frame of 15, the fill played in 2 of its 6)."""
 
 
 def _carrier(a: Action) -> bool:

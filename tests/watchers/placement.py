@@ -4,11 +4,13 @@ graph fills or leaves empty."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from scenes.draw.collisions import CONTAINERS, TOUCH, collisions, too_small, visible
 from scenes.draw.label_reading import labels_astray
 from scenes.draw.reading import READS_ON, notes_astray, waits_on_heads, waits_reading_on
 from scenes.layout.label_spots import gap_between
-from scenes.render.bucket_sum import meetings, see as see_met, verdict as met_verdict
+from scenes.render.bucket_sum import fill_frames, meetings, see as see_met, verdict as met_verdict
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from scenes.storyboard.cues import GLIDES
 from tests.frame_checks import Case, Spans, who
@@ -254,6 +256,12 @@ class MetInBucket:
 
     def __init__(self, case: Case) -> None:
         self.case, self.met = case, meetings(case.plan)
+
+    @staticmethod
+    def frames(plan: Any, fps: int) -> set[int]:
+        """Every frame of each fill whose gradients met (`fill_frames`): read at every 3rd, a
+        lesson's 0.4 s fill may be seen only as it starts and once its terms have gone."""
+        return fill_frames(meetings(plan), fps)
 
     def see(self, sample: dict) -> None:
         for m in self.met:
