@@ -28,7 +28,7 @@ from scenes.draw.views import VIEW_CLASSES, Views
 from scenes.draw.drawers import Drawer, drawer_table
 from scenes.draw.state import CodeView, GraphView, SceneState, WalkView
 from scenes.video.scene_lists import QuickLists
-from scenes.video.timeline import CARRIERS, Action
+from scenes.video.timeline import Action
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import cue_kind
 from scenes.storyboard.plan import Plan
@@ -129,18 +129,24 @@ class ClipScene(QuickLists, Scene):
         """The animations of one step (actions that start on the same frame). Two of its cues
         may reach one shape: a dim may fade an arrow that a visit in the same step turns round.
         Manim cannot drive one shape with two animations, so the dims come last and fade what
-        the step's turns make (``StepScratch.turning``) instead of animating it again."""
+        the step's turns make (``StepScratch.turning``) instead of animating it again.
+
+        The caption fades that start while the step's cues play join the step
+        (``scenes.video.timeline.schedule``): each runs at its own time and length in it, and a
+        fade that outlasts the cues makes the play longer, the cues done in their own time."""
         step = StepScratch()
-        # the walk's camera moves in a pause the plan has (and a bucket fills), and the caption
-        # fades starting meanwhile join its step (scenes.video.timeline.CARRIERS): each at its own
-        # time and length
-        carrier = next((a for a in actions if a.kind == "cue" and a.payload.kind in CARRIERS), None)
+        first = next((a for a in actions if a.kind == "cue"), None)
+        t0 = first.start if first is not None else 0.0
+        own = max((a.duration for a in actions if not a.carried), default=0.0)  # the step's play
+        play = max([own] + [a.start - t0 + a.duration for a in actions if a.carried])
         anims = []
         for a in sorted(actions, key=_is_dim):
             made = self._draw(a, step)
-            if carrier is not None and a.kind != "cue":
-                for m in made:
-                    m.rate_func = within(a.start - carrier.start, a.duration, carrier.duration, m.rate_func)
+            for m in made:
+                if first is not None and a.kind != "cue":  # a fade at its own time and length
+                    m.rate_func = within(a.start - t0, a.duration, play, m.rate_func)
+                elif play > own:  # a fade outlasts the cues: they are done in their own time
+                    m.rate_func = within(0.0, own, play, m.rate_func)
             anims += made
         self.views.camera.see_now()
         self.views.focus.fade_outside(anims)

@@ -5,7 +5,8 @@ Why no time of its own: the course site plays the 9:16 clip on phones with the 1
 caption track, so every aspect's clip keeps the aspect-free plan's duration and every cue's
 and caption's start. Where the walk's camera moves at an aspect (`camera_visits`: the graph is
 dense there), each move is a ``camera`` cue in a pause: a time when no cue animates (a caption
-coming, going or changing meanwhile joins the move's step: `scenes.video.timeline.CARRIERS`).
+coming, going or changing meanwhile joins the move's step, as it joins any cue's:
+`scenes.video.timeline.schedule`).
 A move into a visit goes in the last pause at least ``camera_move`` long since the visit before
 and the gradients it sent have ridden (a token leaves its product in the visit's note, which
 the move may take out of view), else in the longest of at least

@@ -9,7 +9,7 @@ makes the clip exactly ``round(plan.duration * fps)`` frames long, which the tes
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -17,7 +17,9 @@ from typing import Any
 class Action:
     """Something that starts at ``start`` seconds and animates for ``duration`` seconds.
 
-    ``payload`` is what the scene draws: a plan Cue, or a caption-in / caption-out marker."""
+    ``payload`` is what the scene draws: a plan Cue, or a caption-in / caption-out marker.
+    ``carried``: a caption action that joined the step of a cue playing as it starts
+    (`schedule`), to be played at its own time in it."""
 
     start: float
     duration: float
@@ -25,6 +27,7 @@ class Action:
     payload: Any
     beat: int
     order: int = 0
+    carried: bool = False
 
 
 @dataclass
@@ -50,48 +53,47 @@ def frame_at(t: float, fps: int) -> int:
     return math.ceil(round(t * fps, 6) - 0.5)
 
 
-CARRIERS = frozenset({"camera", "whole", "whole_back", "bucket_fill"})
-"""Cue kinds that carry the caption fades starting while they play: the walk's camera moves in a
-pause the plan has (scenes.render.camera_plan), and a caption coming, going or changing then
-joins its step (the scene plays the fade at its own time and length in it) instead of cutting
-the move short. And a bucket's fill, timed within its play (the sum written while the terms that
-met are there, then they drop in and the level rises: `scenes.draw.drop`): cut short by the
-caption's end, it came all at once (micrograd_readme: b's five terms gone and their sum up in one
-frame of 15, the fill played in 2 of its 6)."""
-
-
-def _carrier(a: Action) -> bool:
-    return a.kind == "cue" and getattr(a.payload, "kind", None) in CARRIERS
-
-
 def schedule(actions: list[Action], duration: float, fps: int) -> tuple[list[Step], int]:
-    """Group actions by start frame; each group plays until the next group starts (or for its
-    longest action, whichever is shorter). Returns the steps and the closing hold in frames.
-    Caption actions starting while a `CARRIERS` cue plays join its group.
+    """Group actions by start frame; each group plays until the next group starts (or until its
+    last action ends, whichever is sooner). Returns the steps and the closing hold in frames.
 
-    >>> cam = Action(1.0, 1.0, "cue", type("C", (), {"kind": "camera"})(), 0)
-    >>> st, tail = schedule([cam, Action(1.5, 0.3, "caption_in", None, 0), Action(3.0, 0.5, "cue", None, 0)], 4.0, 10)
+    A caption action (a fade in, out or clear) starting while a cue's step plays joins that step
+    (the scene plays it at its own time and length in it: ``ClipScene.step_animations``), and the
+    step lasts until the fade is done too. A fade of its own would start a step and cut the cue
+    short: the rest of its animation came in one frame, a jump (mlp's unit_appear played 3 of its
+    6 frames at 10 fps, reverse_mode's jvp_fill 5 of 8). Any cue carries: the walk's camera move,
+    a bucket's fill, a node appearing alike. A cue starting while another plays still starts a
+    step of its own (the plan does not make two cues overlap).
+
+    >>> cue = Action(1.0, 1.0, "cue", None, 0)
+    >>> st, tail = schedule([cue, Action(1.5, 0.3, "caption_in", None, 0), Action(3.0, 0.5, "cue", None, 0)], 4.0, 10)
     >>> [(s.frame, s.frames, len(s.actions)) for s in st]
     [(10, 10, 2), (30, 5, 1)]
+    >>> st, tail = schedule([cue, Action(1.9, 0.3, "caption_clear", None, 0)], 4.0, 10)  # outlasts the cue
+    >>> [(s.frame, s.frames, len(s.actions)) for s in st], tail
+    ([(10, 12, 2)], 18)
     """
     total = max(1, round(duration * fps))
     groups: dict[int, list[Action]] = {}
-    carried_until, carrier = -1, -1
+    ends: dict[int, int] = {}  # group's frame -> the frame its last action ends on
+    carrier = -1  # the frame of the last group a cue starts
     for a in sorted(actions, key=lambda a: (a.start, a.order)):
         f = min(max(0, frame_at(a.start, fps)), total - 1)
-        if a.kind != "cue" and carrier < f < carried_until:
-            groups[carrier].append(a)
+        end = f + max(1, round(a.duration * fps))
+        if a.kind != "cue" and carrier >= 0 and carrier < f < ends[carrier]:
+            groups[carrier].append(replace(a, carried=True))
+            ends[carrier] = max(ends[carrier], end)
             continue
         groups.setdefault(f, []).append(a)
-        if _carrier(a):
-            carrier, carried_until = f, f + round(a.duration * fps)
+        ends[f] = max(ends.get(f, end), end)
+        if a.kind == "cue":
+            carrier = f
     frames = sorted(groups)
     steps: list[Step] = []
     cur = 0
     for i, f in enumerate(frames):
         nxt = frames[i + 1] if i + 1 < len(frames) else total
-        want = max(1, round(max(a.duration for a in groups[f]) * fps))
-        n = max(1, min(want, nxt - f))
+        n = max(1, min(ends[f] - f, nxt - f))
         steps.append(Step(f, f - cur, n, groups[f]))
         cur = f + n
     return steps, total - cur

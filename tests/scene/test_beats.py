@@ -148,6 +148,23 @@ def test_segments_cut_at_beats_and_never_inside_a_play() -> None:
         assert all(s.first <= st.frame <= s.first + s.frames for st in s.steps)
 
 
+def test_a_caption_fade_never_cuts_a_cue_short() -> None:
+    """A caption clear starting while a unit appears (mlp, 36.93 s: 0.6 s, the clear 0.3 s in)
+    joins the unit's step, which plays all its frames; a fade outlasting the cue lengthens the
+    step, so the fade is whole too."""
+    from scenes.storyboard.cues import Cue
+
+    unit = Action(1.0, 0.6, "cue", Cue(1.0, 0.6, "unit_appear", 0), 0)
+    clear = Action(1.3, 0.3, "caption_clear", None, 0, 1)
+    steps, tail = schedule([unit, clear, Action(3.0, 0.5, "cue", None, 0, 2)], 4.0, 10)
+    assert [(s.frame, s.frames, [a.kind for a in s.actions]) for s in steps] == [
+        (10, 6, ["cue", "caption_clear"]), (30, 5, ["cue"])]
+    assert steps[0].actions[1].carried and not steps[0].actions[0].carried
+    late = Action(1.5, 0.3, "caption_clear", None, 0, 1)
+    steps, tail = schedule([unit, late], 4.0, 10)
+    assert [(s.frame, s.frames, len(s.actions)) for s in steps] == [(10, 8, 2)] and tail == 22
+
+
 def test_a_beat_moved_by_whole_frames_keeps_its_description() -> None:
     """A segment's key holds its own timing, not when it comes: the second beat, moved later by
     an edit of the first (by 0.6 s, three frames at 5 fps), is described as before; moved by a
