@@ -178,7 +178,10 @@ class TokenRides(View):
             out_x = 1.0 if landed[0][0] >= box.x else -1.0
             at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
         own = [m for m in (self.cards[leaf], self.ctx.state.graph.buckets.get(leaf)) if m is not None]
-        glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=own)  # its way may graze its bucket
+        # its way may graze its bucket, and pass by the row standing (round the spots of the last
+        # two, it went up and dropped in: 33 px off its way, dynamic_graph 16:9 at 117.13 s)
+        glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=own,
+                                    joins=[m for m in row if id(m) not in step.queued])
         rest = getattr(tok, "rests", None)
         return glide, (((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at)
 
