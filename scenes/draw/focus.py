@@ -35,7 +35,7 @@ from scenes.draw.glide import Colours, colours, glide, glide_in, glide_out, hop,
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.draw.ways import (CALM, carried_off, crosses, first_met, last_met, moved_bounds, seen_until, shows_from,
-                              stride, ways, zoom_shape)
+                              stride, ways, zoom_shape, carry_rests)
 from scenes.layout.camera import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
@@ -158,6 +158,7 @@ class CameraFocus(View):
         self.rec.faded = []
         out: Anims = []
         shapes = graph_shapes(self.ctx.state)
+        carry_rests(shapes, z)
         # the move places them: `fade_outside` must not judge them where the move starts (a
         # focused card at home may lie outside the close view's region, and would stay hidden)
         self.moving = {id(m) for m in shapes}
@@ -219,6 +220,7 @@ class CameraFocus(View):
         walk = self.ctx.state.walk
         notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
         out: Anims = [FadeOut(m, rate_func=_before_the_move) for m in notes]
+        carry_rests(graph_shapes(self.ctx.state), z)
         for m in graph_shapes(self.ctx.state):
             target = self._moved(m, z)
             saved = faded.get(id(m))
@@ -291,6 +293,7 @@ class CameraFocus(View):
         faded: list[tuple[Mobject, Colours]] = []
         was, owned = self.faded, owners(self.ctx)
         shapes = graph_shapes(self.ctx.state)
+        carry_rests(shapes, rel)
         ids = {id(m) for m in shapes}
         # where each lands is judged from its box; a moved copy is made only for a shape that
         # fades or crosses (one that glides is carried there by `glide`, point by point)

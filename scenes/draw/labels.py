@@ -88,16 +88,18 @@ class CardLabels(View):
         return {f"bucket:{self.ctx.item(c.ids[0])}" if c.text("grad_fn") == "AccumulateGrad" else self.ctx.item(c.ids[0])
                 for c in self.ctx.plan.cues if c.kind == "visit" and c.ids}
 
-    def badge_spot(self, box: Box, tok: Mobject, avoid: Sequence[Rect], low: bool = False) -> tuple[float, float]:
+    def badge_spot(self, box: Box, tok: Mobject, avoid: Sequence[Rect], low: bool = False,
+                   top: bool = False) -> tuple[float, float]:
         """Where ``tok`` waits beside ``box`` (`badge_centre`, placed by a token's nominal size), off
         the arrows, their heads and ``avoid``, and off the ring the box gets at its visit (`badge_gap`)
-        and every other box's (`rings`): a badge touching another card was under its ring at its visit."""
+        and every other box's (`rings`): a badge touching another card was under its ring at its visit.
+        ``low``, ``top``: the spots tried first (`badge_spots`)."""
         t, lay = self.theme, self.ctx.layout
         k, z = lay.scale, lay.zoom
         rings = [self.ring(b) for b in lay.boxes.values() if b.id != box.id]
         return badge_centre(lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
                             gap=badge_gap(t, k), clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
-                            avoid=[*avoid, *rings], low=low)
+                            avoid=[*avoid, *rings], low=low, top=top)
 
     def ring(self, box: Box) -> Rect:
         """Where the walk's ring round ``box`` stands at its visit (`ring_reach`)."""

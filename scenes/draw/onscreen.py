@@ -248,7 +248,7 @@ class OnScreen(View):
              off: Sequence[Rect] = (), rest_off: Sequence[Rect] = (),
              along: Sequence[tuple[list[tuple[float, float]], tuple[float, float]]] = (),
              ahead: Sequence[Animation] = (), behind: Sequence[Rect] = (),
-             skirt: Sequence[Rect] = ()) -> RideBehind:
+             skirt: Sequence[Rect] = (), joins: Sequence[Mobject] = ()) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -269,14 +269,16 @@ class OnScreen(View):
         crosses them, as behind what it has no way past: a number over words reads as more of
         them (backward_walk 1:1's 8/3 gliding on to w1's badge went over the end of z's note,
         ``mul: × the other input``). ``skirt``: what a glide goes round where it can, shown over it
-        where it cannot (the ring its visit puts round the box whose badge it glides onto)."""
+        where it cannot (the ring its visit puts round the box whose badge it glides onto).
+        ``joins``: the tokens of the row it joins, standing where they wait: it passes by them
+        and does not go round where they rest (beside a bucket, `scenes.draw.rides`)."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
         edge = [here] + [tuple(ride.point_from_proportion(i / RIDE_SAMPLES)[:2]) for i in range(RIDE_SAMPLES + 1)]
         extra = [*self.walk.visit_marks, *self.walk.badges.values(), *self.graph.tags.values()]
         waits = [r for toks in self.walk.tokens.values() for m in toks  # where others will wait too (w * w)
-                 if m is not tok and (r := getattr(m, "rests", None))]
+                 if m is not tok and not any(m is j for j in joins) and (r := getattr(m, "rests", None))]
         keep_off = self.shown_rects(exclude=[*exclude, *leaves], extra=extra, away=True) + list(off)
         # the card it leaves it may cross, but not over its words: a number riding over another
         # reads as one with it (issue 39), over a name or a grad_fn as more of it (REVIEW5 8:
@@ -353,16 +355,17 @@ class OnScreen(View):
 
     def glide(self, tok: VGroup, to: Sequence[float], exclude: Sequence[Mobject], step: StepScratch,
               settle: bool = False, leaves: Sequence[Mobject] = (), under: Mobject | None = None,
-              off: Sequence[Rect] = (), behind: Sequence[Rect] = (), skirt: Sequence[Rect] = ()) -> RideBehind:
+              off: Sequence[Rect] = (), behind: Sequence[Rect] = (), skirt: Sequence[Rect] = (),
+              joins: Sequence[Mobject] = ()) -> RideBehind:
         """A straight move of ``tok`` to ``to``, stepping around what is on screen on the way;
         ``settle``: it waits at the nearest free spot when ``to`` is not free; ``leaves``,
-        ``under``, ``behind``, ``skirt``: what it may cross, what it comes out from under, what it
-        passes behind, what it goes round where it can (see ``ride``)."""
+        ``under``, ``behind``, ``skirt``, ``joins``: what it may cross, what it comes out from under,
+        what it passes behind, what it goes round where it can, the row it joins (see ``ride``)."""
         here = tok.get_center()
         seg = VMobject()
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
         return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves, under=under, off=off,
-                         behind=behind, skirt=skirt)
+                         behind=behind, skirt=skirt, joins=joins)
 
 
 def _after(wait: float | None) -> Callable[[float], float]:

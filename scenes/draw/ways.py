@@ -7,7 +7,7 @@ boxes and points only: the animations are :mod:`scenes.draw.glide`'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import math
 
@@ -265,3 +265,15 @@ def moved_bounds(m: Mobject, z: Zoom) -> Rect:
     dx, dy = tx - ax, ty - ay
     return (((box[0] + dx) - tx) * k + tx, ((box[1] + dy) - ty) * k + ty,
             ((box[2] + dx) - tx) * k + tx, ((box[3] + dy) - ty) * k + ty)
+
+
+def carry_rests(shapes: Iterable[Mobject], z: Zoom) -> None:
+    """Where each of ``shapes`` that waits for a later cue rests (a token's ``rests``, which the
+    ways of the tokens after it keep off: `scenes.draw.onscreen.OnScreen.ride`) moved as the camera's
+    move ``z`` moves it: left where it stood before the move, it pushed the next tokens off their
+    row (dynamic_graph 16:9's last walk: two 1/27 settled lower by w's bucket, one looped round)."""
+    for m in shapes:
+        r = getattr(m, "rests", None)
+        if r is not None:
+            (x0, y0), (x1, y1) = z.point((r[0], r[1])), z.point((r[2], r[3]))
+            m.rests = (x0, y0, x1, y1)

@@ -75,33 +75,36 @@ def _edge_spots(box: Box, size: Point, gap: float, step: float, above: bool, rea
     return spots
 
 
-def badge_spots(box: Box, size: Point, gap: float, low: bool = False) -> list[Point]:
+def badge_spots(box: Box, size: Point, gap: float, low: bool = False, top: bool = False) -> list[Point]:
     """Where a badge of ``size`` may go, best first: just outside the box's right side, its left
     side (``low``: each side then level with its bottom edge too, beside a card's lower row), then
     off its corners (top right, top left, bottom right, bottom left: touching the box at most at
     a corner, never over it), then just over and just under the box (a bucket, the last node,
-    has nothing below it)."""
+    has nothing below it). ``top``: off its top corners first (the highest spots beside it)."""
     w, h = size
-    left, bottom, right, top = box.bounds
+    left, bottom, right, up = box.bounds
     ox, oy = gap + w / 2, gap + h / 2
     sides = [(right + ox, box.y), (left - ox, box.y)]
     if low:
         sides = [sides[0], (right + ox, bottom + h / 2), sides[1], (left - ox, bottom + h / 2)]
-    return sides + [(right + ox, top + oy), (left - ox, top + oy), (right + ox, bottom - oy), (left - ox, bottom - oy),
-                    (box.x, top + oy), (box.x, bottom - oy)]
+    high = [(right + ox, up + oy), (left - ox, up + oy)]
+    if top:
+        sides, high = high, sides
+    return sides + high + [(right + ox, bottom - oy), (left - ox, bottom - oy), (box.x, up + oy), (box.x, bottom - oy)]
 
 
 def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: float, clear: float,
-                 head: float, avoid: Iterable[Rect] = (), low: bool = False) -> Point:
+                 head: float, avoid: Iterable[Rect] = (), low: bool = False, top: bool = False) -> Point:
     """The centre of a badge of ``size`` beside ``box``. The spot is chosen for a badge of the
     ``nominal`` size (so that it does not depend on the number shown): the first of
     `badge_spots` ``clear`` of arrows that touches no other card, no ``avoid`` rectangle (the
     box's own tags) and stays inside the layout's region (never over the code), off every
     arrowhead (`route_ends`, ``head`` its length) first; else the first that only crosses an arrow; else the one
     that covers least of other cards. The badge then sits at that spot with its inner edge where a nominal badge's would be.
-    ``low``: beside the box level with its bottom edge too, before its corners (`badge_spots`)."""
+    ``low``: beside the box level with its bottom edge too, before its corners; ``top``: off its
+    top corners first (`badge_spots`)."""
     avoid = list(avoid)
-    spots = badge_spots(box, nominal, gap, low)
+    spots = badge_spots(box, nominal, gap, low, top)
     found = first_clear(lay, box, nominal, spots, clear, avoid + route_ends(lay, head), within=lay.region)
     if found is None:
         found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region)
@@ -110,7 +113,7 @@ def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: flo
     if found is None:
         others = _obstacles(lay, box, avoid)
         found = min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], nominal, 0.0), others, lay.region))
-    return badge_spots(box, size, gap, low)[found]
+    return badge_spots(box, size, gap, low, top)[found]
 
 
 def route_ends(lay: Layout, head: float) -> list[Rect]:
