@@ -82,11 +82,11 @@ class VisitNotes(View):
         # a badge waiting by a card keeps a word space: a rule flush with the seed's `1` read as
         # "11 × 2 × 1/4 = 1/2" (leaf_nodes 9:16, REVIEW7 3)
         space = t.spacing.item_gap * self.lay.scale / 3
-        avoid += [(x0 - space, y0 - space, x1 + space, y1 + space)
-                  for x0, y0, x1, y1 in (bounds(b) for b in self.walk.badges.values())]
+        waiting = self._waiting(marks, going)
+        avoid += [(x0 - space, y0 - space, x1 + space, y1 + space) for x0, y0, x1, y1 in waiting]
         # nor does a row end in a product just left of one, level with it: the badge reads as more
         # of the product (dynamic_graph 1:1: the top h's seed `1` right of `h: 1/3 × 1/3 = [1/9]`)
-        avoid += [reading_back(bounds(b)) for b in self.walk.badges.values()]
+        avoid += [reading_back(r) for r in waiting]
         # and, where there is room, off what the walk's camera took out of view: it shows again
         # where it was once the camera moves on, and the note, moved with it, would cover it
         hidden = [r for r in self.onscreen.shown_rects(exclude=going, extra=marks, away=True) if r not in seen]
@@ -174,6 +174,23 @@ class VisitNotes(View):
                 return found
         return None if own else note_centre(shown, box, size, gap=gap, clear=clear, beside=past, within=within,
                                             avoid=avoid, prefer_off=rests, reach=reach)
+
+    def _waiting(self, marks: list[Mobject], going: list[Mobject]) -> list[Rect]:
+        """Where a number waits beside a node as the note is placed: the nodes' badges, one that
+        goes with the visit's marks (a packed graph's, among ``marks``), a token waiting for its
+        node's visit or for its bucket's fill; not one of ``going``. A row
+        ending in a product just left of one, level with it, reads ``= 0 0`` (mlp_lists 16:9:
+        t14's seed ``0`` beside ``0 × 1 = [0]``, a packed graph's badge)."""
+        gone = {id(m) for m in going}
+        found = [*self.walk.badges.values(),
+                 *(m for m in marks if getattr(tag_of(m), "role", None) == "badge"),
+                 *(m for ms in self.walk.tokens.values() for m in ms),
+                 *(m for ms in self.walk.fill_tokens.values() for m in ms)]
+        out: list[Rect] = []
+        for m in found:
+            if id(m) not in gone and m.width > 0 and bounds(m) not in out:
+                out.append(bounds(m))
+        return out
 
     def _ringed(self, box: Box, gap: float) -> Rect:
         """What a note keeps off round its own card: the card and ``gap`` about it, and the walk's
