@@ -225,13 +225,14 @@ class OnScreen(View):
         _, bottom, end, top = bounds(value)
         return (end, min(box.bounds[1], bottom), reading_run(bounds(value))[2], top)
 
-    def result_runs(self, but: Mobject | None = None) -> list[Rect]:
+    def result_runs(self) -> list[Rect]:
         """Where a number would read as more of a visible rule's result, the product pill ending a
-        row of a visit's note (`reading_run`), but the product ``but`` (the one a token leaves: it
-        sets off inside its run): a token waits off them, as off a card's value (`value_runs`;
-        grad_accumulation's waiting 3 beside the rule's ``= 3``, the other row's product)."""
+        row of a visit's note (`reading_run`): a token waits off them, as off a card's value
+        (`value_runs`; grad_accumulation's waiting 3 beside the rule's ``= 3``, the other row's
+        product), the one it left too, though it sets off inside its run (micrograd_readme
+        9:16's ``-6.94 × 1 = -6.94`` and its copy waiting just past it read as one number)."""
         return [reading_run(bounds(p)) for ps in self.walk.products.values() for p in ps
-                if p is not but and p.width > 0 and opacity(p) >= MIN_OPACITY]
+                if p.width > 0 and opacity(p) >= MIN_OPACITY]
 
     def card_shows(self, item: str, text: str) -> bool:
         """Whether the card of ``item`` shows ``text`` (as its name, value or grad_fn, or the tag
@@ -292,7 +293,7 @@ class OnScreen(View):
                     clear=t.spacing.edge_clearance / 2, settle=settle,
                     rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
                     + self.arrowheads() + self._heads() + self.value_runs()
-                    + self.result_runs(but=under)
+                    + self.result_runs()
                     + waits + list(rest_off))
         plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
                         and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
