@@ -183,13 +183,13 @@ class VisitNotes(View):
 
     def _waiting(self, marks: list[Mobject], going: list[Mobject], kept: bool) -> list[Rect]:
         """Where a number waits beside a node as the note is placed, but ``going``: ``kept``, the
-        nodes' badges, and one that goes with the visit's marks (a packed graph's, among
-        ``marks``: mlp_lists 16:9's seed ``0`` right of t14's ``0 × 1 = [0]`` read ``= 0 0``);
-        else the tokens waiting for their node's visit or their bucket's fill."""
+        nodes' badges; else one that goes with the visit's marks (a packed graph's, among
+        ``marks``: mlp_lists 16:9's seed ``0`` right of t14's ``0 × 1 = [0]`` read ``= 0 0``) and
+        the tokens waiting for their node's visit or their bucket's fill."""
         gone = {id(m) for m in going}
-        found = [*self.walk.badges.values(), *(m for m in marks if getattr(tag_of(m), "role", None) == "badge")] if (
-            kept) else [*(m for ms in self.walk.tokens.values() for m in ms),
-                        *(m for ms in self.walk.fill_tokens.values() for m in ms)]
+        found = list(self.walk.badges.values()) if kept else [
+            *(m for m in marks if _node_badge(m)), *(m for ms in self.walk.tokens.values() for m in ms),
+            *(m for ms in self.walk.fill_tokens.values() for m in ms)]
         out: list[Rect] = []
         for m in found:
             if id(m) not in gone and m.width > 0 and bounds(m) not in out:
@@ -294,6 +294,13 @@ class VisitNotes(View):
         if not rows:
             return None
         return note_block(rows, t, owner=owner).scale(closer), products
+
+
+def _node_badge(m: Mobject) -> bool:
+    """Whether ``m`` is a node's badge (tagged with the node's id), not a token on its way (an
+    arrow's id) nor one waiting for its bucket's fill."""
+    found = tag_of(m)
+    return found is not None and found.role == "badge" and found.id is not None and "->" not in found.id
 
 
 def explained_past(m: Mobject, at: float) -> bool:
