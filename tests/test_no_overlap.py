@@ -142,13 +142,23 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # a waiting badge level with a rule's result (REVIEW5 item 5): missing_gradient's and dynamic_graph's
     # 16:9 cases pass since the close-ups hold a visit's child's inputs (h/cam9) and badges keep off rings
     # (h/less9), dynamic_graph 1:1's and sigmoid_logloss 9:16's since a visit's note keeps its rows' products
-    # off the run left of a waiting badge (visit_note); these the extended check found in the integration, not fixed (most are a number's own
-    # token waiting within three heights right of the product it left, so '= 3 3' may read as 33)
-    ("micrograd_readme", "16:9"): "5: tokens waiting level with a rule's product (55.6-57.8, 73.8-74.2, 75.6-76.6, 85.8-86.4, 94.8-95.0 s)",
-    ("micrograd_readme", "9:16"): "1: '-6.94' (t11) right of the rule's '-6.94' (t9->t11) (73.2-74.2 s)",
-    ("mlp_lists", "16:9"): "1: '0' (t14) right of the rule's '0' (t13->t14) (46.8-48.0 s)",
-    ("sigmoid_logloss", "1:1"): "2: '-1.000' (t14) right of the rule's '-1.000' (t12->t14) (35.0-37.2 s)",
-    ("weighted_sum4", "1:1"): "1: '1' (t12) right of the rule's '1' (t10->t12) (25.6-27.6 s)",
+    # off the run left of a waiting badge (visit_note); sigmoid_logloss 1:1's since, where it has room, it keeps
+    # off a packed graph's badge (one of the visit's marks) too, and off tokens waiting for their node's visit
+    # or their bucket's fill (h/headsQ; weighted_sum4 1:1's
+    # since a token riding past a row's end is not counted as its result). A token's copy waiting just past the
+    # product it left (not counted here: `collisions._copies`) keeps off its run where that way is no longer nor
+    # hidden more (OnScreen._apart; tests/scene/test_token_rides.py). These are not fixed:
+    # (where a note finds no spot of its own off the runs of the numbers waiting, it keeps off the nodes'
+    # badges' only, `VisitNotes._waiting`: kept off always, t5's note at 16:9 went over t6's and t7's cards)
+    ("micrograd_readme", "16:9"): ("1: '-6.94' (t11->t22), waiting for t11's visit, right of t18's later rule's '6.94' "
+                                   "(t16->t18) (55.6-57.8 s)"),
+    # and a's bucket's row of tokens, its next place left of the frame, waits at the nearest free spot,
+    # 200 px up, where t8's card shows later ('c + 1 = -2.00 0.00'): the row does not wrap yet
+    ("micrograd_readme", "9:16"): ("2: '-6.94' (t11) right of the rule's '-6.94' (t9->t11) (73.2-75.4 s); '0.00' "
+                                   "(bucket:t0->t0) right of t8's value '-2.00' (67.8-96.6 s)"),
+    # t14's seed right of t14's note (46.8 s) keeps off it now (a packed graph's badge, the visit's mark);
+    # t15's note, with no spot of its own off the run of the token waiting for t14, ends left of it
+    ("mlp_lists", "16:9"): "1: '0' (t14->t16), waiting for t14's visit, right of t15's rule's '0' (t3->t15) (43.2-45.8 s)",
     ("tanh_sgd_lists", "16:9"): ("2, 26.4-27.0 s (4 frames): the first step's '-0.2899' (t3->t9) and '-0.2699' (t7->t9) waiting on the next unit's 'out' and 'AddBackward0' (t10): found in the integration (h/intK: h/ruleK, h/astrayM and h/smallR merged; each alone clean, and so is main; h/emptyE alone shows it too), not fixed"),
     ("tanh_sgd_lists", "1:1"): ("6, one frame each (73.0, 73.8, 100.6, 101.4 s): a step's tokens waiting in the row of "
                                 "the two buckets level with a card's value, one on b's bucket's arrowhead"),

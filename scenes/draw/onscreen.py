@@ -12,6 +12,7 @@ checklist and the training step ask; it owns no record.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -67,6 +68,11 @@ def _backs_away(corners: Sequence[tuple[float, float]], slack: float) -> bool:
                 return True
             near = min(near, d)
     return False
+
+
+def _hidden(corners: list[tuple[float, float]], size: tuple[float, float], over: list[Rect], step: float) -> float:
+    """How long a stretch of the way ``corners`` a token of ``size`` is hidden behind ``over`` (`hidden_spans`)."""
+    return _length(corners) * sum(hi - lo for lo, hi in hidden_spans(corners, size, over, step))
 
 
 def _length(corners: Sequence[tuple[float, float]]) -> float:
@@ -228,8 +234,9 @@ class OnScreen(View):
     def result_runs(self, but: Mobject | None = None) -> list[Rect]:
         """Where a number would read as more of a visible rule's result, the product pill ending a
         row of a visit's note (`reading_run`), but the product ``but`` (the one a token leaves: it
-        sets off inside its run): a token waits off them, as off a card's value (`value_runs`;
-        grad_accumulation's waiting 3 beside the rule's ``= 3``, the other row's product)."""
+        sets off inside its run; `_apart` keeps it off that run where it can): a token waits off
+        them, as off a card's value (`value_runs`; grad_accumulation's waiting 3 beside the
+        rule's ``= 3``, the other row's product)."""
         return [reading_run(bounds(p)) for ps in self.walk.products.values() for p in ps
                 if p is not but and p.width > 0 and opacity(p) >= MIN_OPACITY]
 
@@ -290,12 +297,11 @@ class OnScreen(View):
                    and g.width > 0 and opacity(g) >= MIN_OPACITY]
         # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
         soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
-        grid = dict(within=self.frame.free_rect(), step=size[1] * t.proportions.ride_grid,
-                    clear=t.spacing.edge_clearance / 2, settle=settle,
-                    rest_off=[bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
-                    + self.arrowheads() + self._heads() + self.value_runs()
-                    + self.result_runs(but=under)
-                    + waits + list(rest_off))
+        pitch, clear = size[1] * t.proportions.ride_grid, t.spacing.edge_clearance / 2
+        rests = ([bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
+                 + self.arrowheads() + self._heads() + self.value_runs()
+                 + self.result_runs(but=under)
+                 + waits + list(rest_off))
         plain_values = [bounds(v) for m in leaves if isinstance(v := getattr(m, "value", None), Mobject)
                         and v.width > 0 and opacity(v) >= MIN_OPACITY]  # over all but a value
         if under is None:  # a glide on from a card (to its bucket's badge or row), with no way round to try:
@@ -303,15 +309,36 @@ class OnScreen(View):
             # backward_walk 9:16's 4/9 going on from w2's card down its right end read ``w2 = 2 4/9``)
             crossed = [k for k, m in self.graph.cards.items() if any(m is n for n in leaves)]
             plain_values = values + self.value_runs(crossed)
-        corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, soft=[*behind, *skirt], **grid)
+
+        def plan(rest: list[Rect]) -> tuple[list[tuple[float, float]], list[Rect]]:
+            """Its way to a rest off ``rest``, and what it is hidden behind on it."""
+            within = self.frame.free_rect()
+            corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, soft=[*behind, *skirt],
+                                within=within, step=pitch, clear=clear, settle=settle, rest_off=rest)
+            shown_over = keep_off + waits + list(behind)
+            if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
+                # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
+                # or first backs away from the edge (`scenes.render.flight`)
+                way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, within=within, step=pitch,
+                                clear=clear, settle=settle, rest_off=rest)
+                if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
+                    corners, shown_over = way, keep_off + list(behind)
+            return corners, shown_over
+
+        # and off the run of the product it left (``= -6.94 -6.94``), where that way is no longer nor
+        # hidden more (backward_walk 16:9's 4/3 between L and yh - y, level with L's rule, has no room
+        # above or below it: pushed along, it went behind yh - y's ``sub`` and vanished)
+        own = self._apart(under, edge[-1], size, keep_off + waits + plain_values + rests, pitch, clear) if (
+            under is not None and settle) else []
+        corners, shown_over = plan(rests + own)
+        if own and not along:
+            near, near_over = plan(rests)
+            if _length(corners) > LONG_WAY * _length(near) or _hidden(corners, size, shown_over, pitch) > _hidden(
+                    near, size, near_over, pitch) + 1e-9:
+                corners, shown_over = near, near_over
+        grid = dict(within=self.frame.free_rect(), step=pitch, clear=clear, settle=settle, rest_off=rests + own)
         wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
-        shown_over = keep_off + waits + list(behind)
-        if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
-            # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
-            # or first backs away from the edge (`scenes.render.flight`)
-            way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, **grid)
-            if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
-                corners, shown_over = way, keep_off + list(behind)
+        if under is not None and leaves:
             if along and hidden_spans(corners, size, [], grid["step"], list(along)):  # over one setting off with it
                 # (4/9 over 8/3, from the end of yh's rule, read 4/93): it waits under its product for them to
                 # pass, then rides its own way; where no wait clears them, it goes round their ways
@@ -332,6 +359,18 @@ class OnScreen(View):
         hidden = hidden_spans(corners, size, shown_over, size[1] * t.proportions.ride_grid)
         return RideBehind(tok, path, hidden, under=reading_run(bounds(under)) if under is not None else None,
                           rate_func=_after(wait))
+
+    def _apart(self, under: Mobject, end: tuple[float, float], size: tuple[float, float], taken: list[Rect],
+               step: float, clear: float) -> list[Rect]:
+        """The run of the product ``under`` a token leaves (`reading_run`), as a spot it does not
+        wait on, where keeping off it moves where it waits (near ``end``, off ``taken``): waiting
+        level with it, just past it, the copy reads as more of it (micrograd_readme 9:16:
+        ``-6.94 × 1 = -6.94 -6.94``); none where it does not."""
+        run = reading_run(bounds(under))
+        within = self.frame.free_rect()
+        near = nearest_free(end, size, taken, within=within, step=step, clear=clear)
+        apart = nearest_free(end, size, taken + [run], within=within, step=step, clear=clear)
+        return [run] if math.dist(near, apart) > 1e-9 else []
 
     def _crossed(self, leaves: Sequence[Mobject], under: Mobject | None) -> list[Rect]:
         """Where each of ``leaves`` shows, a token may cross it but goes round it where it can:

@@ -76,7 +76,9 @@ def waits_reading_on(before: Iterable[Item], items: Iterable[Item]) -> list[Coll
     """Every visible badge standing where it stood in the frame ``before`` (waiting, as
     `waits_on_heads` tells) that reads as more of a visible value (`reads_with`), or of a rule's
     result: the product pill ending a note's row ``... =`` (REVIEW5: the seed ``1`` beside
-    ``1 × 2 × 2 = 4`` read ``= 4 1``).
+    ``1 × 2 × 2 = 4`` read ``= 4 1``), standing where it stood too: a token riding off from its
+    product, passing the end of the next row a moment, is on its way, not that row's result
+    (weighted_sum4 1:1: the ``1`` leaving t12's first row, past the second's ``1 × 1 = 1``).
 
     >>> four = {"kind": "text", "role": "value", "text": "4", "bbox": [708, 110, 720, 127], "opacity": 1.0, "id": "t5"}
     >>> one = {"kind": "text", "role": "badge", "text": "1", "bbox": [771, 118, 786, 140], "opacity": 1.0, "id": "t5"}
@@ -87,11 +89,14 @@ def waits_reading_on(before: Iterable[Item], items: Iterable[Item]) -> list[Coll
     >>> seed = dict(one, bbox=[586, 122, 606, 149])
     >>> [c.what for c in waits_reading_on([seed, pill], [row, pill, seed])]
     ["badge reads as more of a rule's result"]
+    >>> waits_reading_on([seed], [row, pill, seed])  # the pill riding past the row's end
+    []
     """
     still = {(b["text"], tuple(b["bbox"])) for b in before if b["role"] == "badge"}
     seen = visible(items)
     rows = [n for n in seen if n["role"] == NOTE and (n.get("text") or "").rstrip().endswith("=")]
-    results = [p for p in seen if p["role"] == "badge" and any(reads_with(n, p) for n in rows)]
+    results = [p for p in seen if p["role"] == "badge" and (p["text"], tuple(p["bbox"])) in still
+               and any(reads_with(n, p) for n in rows)]
     values = [(v, "value") for v in seen if v["role"] == "value"] + [(p, "rule's result") for p in results]
     return [Collision(f"badge reads as more of a {what}", b, v) for b in seen
             if b["role"] == "badge" and (b["text"], tuple(b["bbox"])) in still

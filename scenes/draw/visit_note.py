@@ -77,25 +77,31 @@ class VisitNotes(View):
         # a badge waiting by a card keeps a word space: a rule flush with the seed's `1` read as
         # "11 × 2 × 1/4 = 1/2" (leaf_nodes 9:16, REVIEW7 3)
         space = t.spacing.item_gap * self.lay.scale / 3
-        avoid += [(x0 - space, y0 - space, x1 + space, y1 + space)
-                  for x0, y0, x1, y1 in (bounds(b) for b in self.walk.badges.values())]
+        badges = self._waiting(marks, going, kept=True)
+        avoid += [(x0 - space, y0 - space, x1 + space, y1 + space) for x0, y0, x1, y1 in badges]
         # nor does a row end in a product just left of one, level with it: the badge reads as more
-        # of the product (dynamic_graph 1:1: the top h's seed `1` right of `h: 1/3 × 1/3 = [1/9]`)
-        avoid += [reading_back(bounds(b)) for b in self.walk.badges.values()]
+        # of the product (dynamic_graph 1:1: the top h's seed `1` right of `h: 1/3 × 1/3 = [1/9]`);
+        # nor of any number waiting, where the note has room for it (`_waiting`)
+        avoid += [reading_back(r) for r in badges]
+        waiting = [r for r in self._waiting(marks, going, kept=False) if r not in badges]
+        apart = [(x0 - space, y0 - space, x1 + space, y1 + space) for x0, y0, x1, y1 in waiting]
+        apart += [reading_back(r) for r in waiting]
         # and, where there is room, off what the walk's camera took out of view: it shows again
         # where it was once the camera moves on, and the note, moved with it, would cover it
         hidden = [r for r in self.onscreen.shown_rects(exclude=going, extra=marks, away=True) if r not in seen]
 
         kept = self.stays(cue)  # where the camera's moves aside while its caption runs keep it in view
 
-        def spot(note: VGroup, own: bool, inside: Rect | None = None) -> Point | None:
-            return self.beside(note, box, avoid, own, hidden=hidden, inside=inside)
+        def spot(note: VGroup, own: bool, inside: Rect | None = None, more: list[Rect] | None = None) -> Point | None:
+            return self.beside(note, box, avoid + (more or []), own, hidden=hidden, inside=inside)
 
         block, products = made
         at = None
-        for inside in ([kept] if kept is not None else []) + [None]:  # first where it stays in view
-            def own(note: VGroup, where: Rect | None = inside) -> Point | None:
-                return spot(note, True, where)
+        tries = [(inside, more) for more in ([apart] if apart else []) + [[]]
+                 for inside in ([kept] if kept is not None else []) + [None]]
+        for inside, more in tries:  # first where it stays in view, apart from the numbers waiting
+            def own(note: VGroup, where: Rect | None = inside, off: list[Rect] = more) -> Point | None:
+                return spot(note, True, where, off)
 
             found = self._own_spot(cue, rules, box, own)
             if found is not None:
@@ -169,6 +175,21 @@ class VisitNotes(View):
                 return found
         return None if own else note_centre(shown, box, size, gap=gap, clear=clear, beside=past, within=within,
                                             avoid=avoid, prefer_off=rests, reach=reach)
+
+    def _waiting(self, marks: list[Mobject], going: list[Mobject], kept: bool) -> list[Rect]:
+        """Where a number waits beside a node as the note is placed, but ``going``: ``kept``, the
+        nodes' badges; else one that goes with the visit's marks (a packed graph's, among
+        ``marks``: mlp_lists 16:9's seed ``0`` right of t14's ``0 × 1 = [0]`` read ``= 0 0``) and
+        the tokens waiting for their node's visit or their bucket's fill."""
+        gone = {id(m) for m in going}
+        found = list(self.walk.badges.values()) if kept else [
+            *(m for m in marks if _node_badge(m)), *(m for ms in self.walk.tokens.values() for m in ms),
+            *(m for ms in self.walk.fill_tokens.values() for m in ms)]
+        out: list[Rect] = []
+        for m in found:
+            if id(m) not in gone and m.width > 0 and bounds(m) not in out:
+                out.append(bounds(m))
+        return out
 
     def _ringed(self, box: Box, gap: float) -> Rect:
         """What a note keeps off round its own card: the card and ``gap`` about it, and the walk's
@@ -268,6 +289,13 @@ class VisitNotes(View):
         if not rows:
             return None
         return note_block(rows, t, owner=owner).scale(closer), products
+
+
+def _node_badge(m: Mobject) -> bool:
+    """Whether ``m`` is a node's badge (tagged with the node's id), not a token on its way (an
+    arrow's id) nor one waiting for its bucket's fill."""
+    found = tag_of(m)
+    return found is not None and found.role == "badge" and found.id is not None and "->" not in found.id
 
 
 def explained_past(m: Mobject, at: float) -> bool:

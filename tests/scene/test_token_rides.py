@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +153,28 @@ def test_tokens_setting_off_together_from_a_rule_ride_apart(aspect: str, size: t
         met += [f"{s['time']:.2f} s: {a['text']} {a['bbox']} over {b['text']} {b['bbox']}"
                 for k, a in enumerate(moving) for b in moving[k + 1:] if _over(a["bbox"], b["bbox"])]
     assert both >= 4 and met == [], "\n".join(met)
+
+
+def test_a_token_waits_apart_from_the_product_it_left() -> None:
+    """The README lesson at 9:16 (tests/storyboard/lessons/micrograd_readme.yaml): where each token
+    waits after its ride, it does not stand level with the product it left in its note, just past
+    it (``-6.94 × 1 = -6.94 -6.94`` read as one number, `reading.reads_with`): the product's run
+    is kept off as another rule's is (`OnScreen.result_runs`)."""
+    path = str(Path(__file__).parent.parent / "storyboard" / "lessons" / "micrograd_readme.yaml")
+    checked, p = load_and_plan_at(path, aspect="9:16")
+    rides = [c for c in p.cues if c.kind == "grad_travel"]
+    times = sorted({round(c.start + c.duration + d, 3) for c in rides for d in (0.0, 0.1)})
+    samples = list(inspect_clip(checked, p, RenderOptions(aspect="9:16", size=(480, 854), fps=10), at=times))
+    twins: list[str] = []
+    for before, s in zip(samples, samples[1:]):
+        if s["time"] - before["time"] > 0.15:
+            continue
+        still = {(i["text"], tuple(i["bbox"])) for i in before["items"] if i["role"] == "badge"}
+        pills = [i for i in s["items"] if i["role"] == "badge" and "->" in (i.get("id") or "")
+                 and i["opacity"] >= MIN_SHOWN and (i["text"], tuple(i["bbox"])) in still]
+        rows = [n for n in s["items"] if n["role"] == "note" and (n["text"] or "").rstrip().endswith("=")
+                and n["opacity"] >= MIN_SHOWN]
+        products = [a for a in pills if any(reads_with(n, a) for n in rows)]  # each ends a row ``... =``
+        twins += [f"{s['time']:.1f} s: {b['text']} ({b['id']}) {b['bbox']} waits just past its product {a['bbox']}"
+                  for a in products for b in pills if a is not b and a["id"] == b["id"] and reads_with(a, b)]
+    assert twins == [], "\n".join(twins)
