@@ -30,6 +30,7 @@ from scenes.draw.record import tag as record_tag
 from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
+from scenes.layout.detour import clear_of
 from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.place import Box
 from scenes.draw.visuals import bucket, edge_arrow
@@ -156,8 +157,12 @@ class Buckets(View):
             drops = keep
             if not keep:
                 tok = self.labels.token(add.text)
-                x, y = self.labels.badge_spot(box, tok, self.onscreen.shown_rects(
-                    exclude=self.onscreen.own_shapes(leaf) + self.walk.visit_marks))
+                seen = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf) + self.walk.visit_marks)
+                x, y = self.labels.badge_spot(box, tok, seen)
+                if not clear_of((x, y), (tok.width, tok.height), seen):  # no room beside it (a row of leaves'
+                    # buckets, cards close above: a 7-digit badge covered the next bucket's value): it shows
+                    # in the mouth it drops into, on the side of that spot
+                    x, y = self.mouths.mouth(box, tok.move_to([x, y, 0]), [old.value, new.value])
                 drops = [self.labels.keep_inside(tok.move_to([x, y, 0]))]
             far = [m for m in drops if not waits_beside(m)]  # at the leaf's arrowheads (w * w): they go there
             out += [FadeOut(m, rate_func=first_half) for m in far]
