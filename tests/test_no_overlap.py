@@ -109,9 +109,16 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # 'weights reached:'. Narrowing the units' region for a nominal value squeezed reverse_mode's
     # units at 1:1 (their names overlapped): not done
     ("net221_pass2", "16:9"): "1 collision: 1 texts overlap (value '1.0055' over 'weights reached:')",
-    ("tanh_sgd_lists", "16:9"): "4 collisions: 4 texts overlap (a badge over the next bucket's value)",
-    ("tanh_sgd_lists", "9:16"): "5 collisions: 4 texts overlap, 1 leaves the frame (an arrow)",
-    ("tanh_sgd_lists", "1:1"): "3 collisions: 2 texts overlap, 1 leaves the frame (an arrow)",
+    # the trained network (h/collideQ): a fill's badge shown beside its bucket in the leaves' row no longer
+    # covers the next bucket (it shows where its value will, or in the mouth: Buckets._first_shown_at), 9:16
+    # is clean; left: each bucket's `W2[0].grad = None` (187 px) with no room beside it in the row of four
+    # (buckets 93 px apart, their cards 12 px above) goes over the cards' values and the next buckets
+    # (16:9 58.6-61.8 and 88.2-90.0 s; 1:1 57.0-90.0 s), at 16:9 the first step's tokens at the t9 visit
+    # over `out`/AddBackward0 and its note over `mul` (26.4-28.0 s, as STILL_WAIT_ON_HEADS says), and the
+    # update's badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
+    ("tanh_sgd_lists", "16:9"): ("37 collisions: 20 of the `.grad = None` words on the next cards and buckets, "
+                                 "9 at the t9 visit (26.4-28.0 s), 8 of the update's badge over the console"),
+    ("tanh_sgd_lists", "1:1"): "42 collisions: the `.grad = None` words on the next cards, buckets and each other",
     # the cubic fitted to three points: as in the trained network, a fill's badge beside its
     # bucket covers the next bucket (one frame each, the leaves' buckets side by side in one row);
     # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it
@@ -150,8 +157,6 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     ("sigmoid_logloss", "1:1"): "2: '-1.000' (t14) right of the rule's '-1.000' (t12->t14) (35.0-37.2 s)",
     ("weighted_sum4", "1:1"): "1: '1' (t12) right of the rule's '1' (t10->t12) (25.6-27.6 s)",
     ("tanh_sgd_lists", "16:9"): ("2, 26.4-27.0 s (4 frames): the first step's '-0.2899' (t3->t9) and '-0.2699' (t7->t9) waiting on the next unit's 'out' and 'AddBackward0' (t10): found in the integration (h/intK: h/ruleK, h/astrayM and h/smallR merged; each alone clean, and so is main; h/emptyE alone shows it too), not fixed"),
-    ("tanh_sgd_lists", "1:1"): ("6, one frame each (73.0, 73.8, 100.6, 101.4 s): a step's tokens waiting in the row of "
-                                "the two buckets level with a card's value, one on b's bucket's arrowhead"),
     # b's first token, waiting in the row beside b's bucket left of it, between the two buckets,
     # reads as more of a's sum once the fill writes it in a's bucket, empty until then (keeping the
     # rows off the level of the other bucket's value scattered a's five past b's bucket)
