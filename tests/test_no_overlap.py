@@ -110,15 +110,14 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # units at 1:1 (their names overlapped): not done
     ("net221_pass2", "16:9"): "1 collision: 1 texts overlap (value '1.0055' over 'weights reached:')",
     # the trained network (h/collideQ): a fill's badge shown beside its bucket in the leaves' row no longer
-    # covers the next bucket (it shows where its value will, or in the mouth: Buckets._first_shown_at), 9:16
-    # is clean; left: each bucket's `W2[0].grad = None` (187 px) with no room beside it in the row of four
-    # (buckets 93 px apart, their cards 12 px above) goes over the cards' values and the next buckets
-    # (16:9 58.6-61.8 and 88.2-90.0 s; 1:1 57.0-90.0 s), at 16:9 the first step's tokens at the t9 visit
-    # over `out`/AddBackward0 and its note over `mul` (26.4-28.0 s, as STILL_WAIT_ON_HEADS says), and the
-    # update's badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
-    ("tanh_sgd_lists", "16:9"): ("37 collisions: 20 of the `.grad = None` words on the next cards and buckets, "
-                                 "9 at the t9 visit (26.4-28.0 s), 8 of the update's badge over the console"),
-    ("tanh_sgd_lists", "1:1"): "42 collisions: the `.grad = None` words on the next cards, buckets and each other",
+    # covers the next bucket (it shows where its value will, or in the mouth: Buckets._first_shown_at), and
+    # each bucket's `W2[0].grad = None` (187 px), with no room beside it in the row of four (buckets 93 px
+    # apart, their cards 12 px above), goes where some form of it is clear of the cards (form_spot), not over
+    # the next ones: 9:16 and 1:1 are clean. Left at 16:9: the first step's tokens at the t9 visit over
+    # `out`/AddBackward0 and its note over `mul` (26.4-28.0 s, as STILL_WAIT_ON_HEADS says), and the
+    # update's riding badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
+    ("tanh_sgd_lists", "16:9"): ("17 collisions: 9 at the t9 visit (26.4-28.0 s: 2 badges on t10's words and card, "
+                                 "its note on `mul`), 8 of the update's badge over the console (one frame each)"),
     # the cubic fitted to three points: as in the trained network, a fill's badge beside its
     # bucket covers the next bucket (one frame each, the leaves' buckets side by side in one row);
     # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it

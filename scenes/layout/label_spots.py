@@ -291,7 +291,8 @@ def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Poi
     figures (`scenes.publish.svg_unkept`), so that the page puts a note where the clip does.
     ``reach``: a label's (``v.grad = None``): it stands over, under or beside no other card
     nearer than that (`faces_other`), so it goes on its own box's far side from them; where no
-    form has such a spot, the first with one nearer its box than any other card.
+    form has such a spot, the first with one nearer its box than any other card. Where ``last()``
+    finds no spot clear of the cards, the first of ``forms`` that does, before it covers some.
 
     >>> from scenes.layout.detail import Detail
     >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
@@ -308,6 +309,13 @@ def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Poi
             if at is not None:
                 return form, at
     form = last()
+    # where ``last()`` finds no room clear of the cards anywhere, the first of the other forms that does
+    # (four buckets' ``W2[0].grad = None`` at 187 px, a row of them 93 px apart: each went over the next)
+    for f in [form, *forms]:
+        at = free_note_centre(lay, box, size(f), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
+                              prefer_off=prefer_off, reach=reach)
+        if at is not None:
+            return f, at
     return form, note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
                              prefer_off=prefer_off, reach=reach)
 
