@@ -118,11 +118,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # update's riding badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
     ("tanh_sgd_lists", "16:9"): ("17 collisions: 9 at the t9 visit (26.4-28.0 s: 2 badges on t10's words and card, "
                                  "its note on `mul`), 8 of the update's badge over the console (one frame each)"),
-    # the cubic fitted to three points: as in the trained network, a fill's badge beside its
-    # bucket covers the next bucket (one frame each, the leaves' buckets side by side in one row);
-    # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it
-    ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
-    ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
     # the second bucket's five-term sum kept up through the caption that names it (h/sum9) is as wide
     # as the row of both buckets and covers the first bucket's value (not fixed)
     ("micrograd_readme", "16:9"): ("3 collisions: the sums '... = 138.83' and '... = 645.58' over the other bucket's badge "

@@ -40,7 +40,7 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     left; else such a spot on the other edge (a bucket
     squeezed between two cards in 1:1 has no room below for AccumulateGrad beside the op name
     of the card under it); else the nearest spot on its own edge that only touches ``avoid``;
-    else centred. ``beside``: first level with the box, right of it or left (a tag wider than
+    else the first of those that crosses an arrow but touches no other card; else centred. ``beside``: first level with the box, right of it or left (a tag wider than
     its card, slid along a short gap between layers, would sit level with the card above and
     read as that card's). Every spot but the last resort stays ``within`` (the frame, so that
     an op name beside a card at its edge is not cut off)."""
@@ -56,10 +56,14 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     # slid aside, stood level with the op name of the card below and read as that card's
     # (backward_graph 9:16, review 6 item 6)
     then = sides if not beside else []
-    for where, rects in ((level, avoid), (spots, avoid), (then, avoid), (other, avoid), (outer, avoid), (spots, [])):
-        found = first_clear(lay, box, size, where, clear, rects, within=within)
-        if found is not None:
-            return where[found]
+    tiers = ((level, avoid), (spots, avoid), (then, avoid), (other, avoid), (outer, avoid), (spots, []))
+    # where every spot clear of the cards crosses an arrow, the first of them before one on a card: cubic_fit3's
+    # `add` centred over `a * x + b`, its layers closer than a tag's room, lay on the card above (1:1, 9:16)
+    for routes in (True, False):
+        for where, rects in tiers:
+            found = first_clear(lay, box, size, where, clear, rects, within=within, routes=routes)
+            if found is not None:
+                return where[found]
     return spots[0]
 
 
