@@ -56,7 +56,8 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     # slid aside, stood level with the op name of the card below and read as that card's
     # (backward_graph 9:16, review 6 item 6)
     then = sides if not beside else []
-    tiers = ((level, avoid), (spots, avoid), (then, avoid), (other, avoid), (outer, avoid), (spots, []))
+    tiers: list[tuple[list[Point], list[Rect]]] = [(level, avoid), (spots, avoid), (then, avoid), (other, avoid),
+                                                   (outer, avoid), (spots, [])]
     # where every spot clear of the cards crosses an arrow, the first of them before one on a card: cubic_fit3's
     # `add` centred over `a * x + b`, its layers closer than a tag's room, lay on the card above (1:1, 9:16)
     for routes in (True, False):
