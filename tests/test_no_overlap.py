@@ -118,10 +118,6 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # update's riding badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
     ("tanh_sgd_lists", "16:9"): ("17 collisions: 9 at the t9 visit (26.4-28.0 s: 2 badges on t10's words and card, "
                                  "its note on `mul`), 8 of the update's badge over the console (one frame each)"),
-    # the second bucket's five-term sum kept up through the caption that names it (h/sum9) is as wide
-    # as the row of both buckets and covers the first bucket's value (not fixed)
-    ("micrograd_readme", "16:9"): ("3 collisions: the sums '... = 138.83' and '... = 645.58' over the other bucket's badge "
-                                   "and value (96.8-97.4 s, 97.8-105.0 s)"),
     # the README's graph at 9:16, one frame: two tokens riding on from their leaves' cards to the
     # rows beside a's and b's buckets pass over each other (a route, not where they wait)
     ("micrograd_readme", "9:16"): "1 collision: badges '6.94' and '-6.94' riding to their rows overlap (52.6 s)",
