@@ -100,15 +100,10 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
     # (distinct pairs of items, each lasting one frame or more). Every case is clean: the nine
     # clips and the lessons at every aspect (the deep lessons at 1:1 fold results into the
-    # cards they feed, scenes/layout/collapse.py), but the trained network's: a gradient's badge
-    # waiting beside its bucket covers the next bucket's value (its buckets stand close, their
-    # 7-character values overhanging), and at 9:16 and 1:1 an arrow from one pass's graph
-    # to the next bends out of the frame.
-    # the two-input network's second pass at 16:9: a unit's value beside the rightmost unit
-    # (units are placed without room for it) reaches 3 px into the tallies' column, over
-    # 'weights reached:'. Narrowing the units' region for a nominal value squeezed reverse_mode's
-    # units at 1:1 (their names overlapped): not done
-    ("net221_pass2", "16:9"): "1 collision: 1 texts overlap (value '1.0055' over 'weights reached:')",
+    # cards they feed, scenes/layout/collapse.py), but the two below. A badge wider than the nominal
+    # one it is placed by keeps off the next card (badge_centre); a fill's badge with no room beside
+    # its bucket shows where it goes in; a note, a tag and a network's value with no room beside
+    # their own keep off the others' (form_spot, tag_centre, NetworkDiagram._value_label: h/collideQ).
     # the trained network (h/collideQ): a fill's badge shown beside its bucket in the leaves' row no longer
     # covers the next bucket (it shows where its value will, or in the mouth: Buckets._first_shown_at), and
     # each bucket's `W2[0].grad = None` (187 px), with no room beside it in the row of four (buckets 93 px
