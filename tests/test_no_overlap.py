@@ -113,12 +113,11 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # update's riding badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
     ("tanh_sgd_lists", "16:9"): ("17 collisions: 9 at the t9 visit (26.4-28.0 s: 2 badges on t10's words and card, "
                                  "its note on `mul`), 8 of the update's badge over the console (one frame each)"),
-    # the README's graph at 9:16 (measured on h/collideQ, as on main): the op name `+ 1` beside t8 at the
-    # frame's left edge on t9's card for one frame (33.6 s), and the visit note of n25 ('mul: × the other
-    # input', '1.00 × 10 =') on n25's ring and under the badge '-0.00416' riding to it (40.2-41.0 s); the
-    # two tokens riding to the rows beside a's and b's buckets no longer pass over each other (52.6 s)
-    ("micrograd_readme", "9:16"): ("4 collisions: `+ 1` on t9's card (33.6 s, one frame); n25's note on its ring and "
-                                   "under the badge '-0.00416' (40.2-41.0 s)"),
+    # the README's graph at 9:16 (measured on h/collideQ): the op name `+ 1` beside t8, at the frame's left
+    # edge, on t9's card for one frame (33.6 s); t25's visit note keeps off n25's ring (drawn with no card,
+    # ringed at its visit: VisitNote.place), and the two tokens riding to the rows beside a's and b's
+    # buckets no longer pass over each other (52.6 s)
+    ("micrograd_readme", "9:16"): "1 collision: `+ 1` on t9's card (33.6 s, one frame)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
