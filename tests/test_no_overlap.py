@@ -100,30 +100,24 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
     # (distinct pairs of items, each lasting one frame or more). Every case is clean: the nine
     # clips and the lessons at every aspect (the deep lessons at 1:1 fold results into the
-    # cards they feed, scenes/layout/collapse.py), but the trained network's: a gradient's badge
-    # waiting beside its bucket covers the next bucket's value (its buckets stand close, their
-    # 7-character values overhanging), and at 9:16 and 1:1 an arrow from one pass's graph
-    # to the next bends out of the frame.
-    # the two-input network's second pass at 16:9: a unit's value beside the rightmost unit
-    # (units are placed without room for it) reaches 3 px into the tallies' column, over
-    # 'weights reached:'. Narrowing the units' region for a nominal value squeezed reverse_mode's
-    # units at 1:1 (their names overlapped): not done
-    ("net221_pass2", "16:9"): "1 collision: 1 texts overlap (value '1.0055' over 'weights reached:')",
-    ("tanh_sgd_lists", "16:9"): "4 collisions: 4 texts overlap (a badge over the next bucket's value)",
-    ("tanh_sgd_lists", "9:16"): "5 collisions: 4 texts overlap, 1 leaves the frame (an arrow)",
-    ("tanh_sgd_lists", "1:1"): "3 collisions: 2 texts overlap, 1 leaves the frame (an arrow)",
-    # the cubic fitted to three points: as in the trained network, a fill's badge beside its
-    # bucket covers the next bucket (one frame each, the leaves' buckets side by side in one row);
-    # at 1:1 the op name `add` over `a * x + b` (pass 2) lies on the card above it
-    ("cubic_fit3", "9:16"): "4 collisions: 3 texts overlap, 1 text on a bucket (a badge over the next bucket)",
-    ("cubic_fit3", "1:1"): "5 collisions: 2 texts overlap, 2 texts on a bucket, 1 text on a card (add)",
-    # the second bucket's five-term sum kept up through the caption that names it (h/sum9) is as wide
-    # as the row of both buckets and covers the first bucket's value (not fixed)
-    ("micrograd_readme", "16:9"): ("3 collisions: the sums '... = 138.83' and '... = 645.58' over the other bucket's badge "
-                                   "and value (96.8-97.4 s, 97.8-105.0 s)"),
-    # the README's graph at 9:16, one frame: two tokens riding on from their leaves' cards to the
-    # rows beside a's and b's buckets pass over each other (a route, not where they wait)
-    ("micrograd_readme", "9:16"): "1 collision: badges '6.94' and '-6.94' riding to their rows overlap (52.6 s)",
+    # cards they feed, scenes/layout/collapse.py), but the two below. A badge wider than the nominal
+    # one it is placed by keeps off the next card (badge_centre); a fill's badge with no room beside
+    # its bucket shows where it goes in; a note, a tag and a network's value with no room beside
+    # their own keep off the others' (form_spot, tag_centre, NetworkDiagram._value_label: h/collideQ).
+    # the trained network (h/collideQ): a fill's badge shown beside its bucket in the leaves' row no longer
+    # covers the next bucket (it shows where its value will, or in the mouth: Buckets._first_shown_at), and
+    # each bucket's `W2[0].grad = None` (187 px), with no room beside it in the row of four (buckets 93 px
+    # apart, their cards 12 px above), goes where some form of it is clear of the cards (form_spot), not over
+    # the next ones: 9:16 and 1:1 are clean. Left at 16:9: the first step's tokens at the t9 visit over
+    # `out`/AddBackward0 and its note over `mul` (26.4-28.0 s, as STILL_WAIT_ON_HEADS says), and the
+    # update's riding badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
+    ("tanh_sgd_lists", "16:9"): ("17 collisions: 9 at the t9 visit (26.4-28.0 s: 2 badges on t10's words and card, "
+                                 "its note on `mul`), 8 of the update's badge over the console (one frame each)"),
+    # the README's graph at 9:16 (measured on h/collideQ): the op name `+ 1` beside t8, at the frame's left
+    # edge, on t9's card for one frame (33.6 s); t25's visit note keeps off n25's ring (drawn with no card,
+    # ringed at its visit: VisitNote.place), and the two tokens riding to the rows beside a's and b's
+    # buckets no longer pass over each other (52.6 s)
+    ("micrograd_readme", "9:16"): "1 collision: `+ 1` on t9's card (33.6 s, one frame)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them
@@ -160,8 +154,6 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # t15's note, with no spot of its own off the run of the token waiting for t14, ends left of it
     ("mlp_lists", "16:9"): "1: '0' (t14->t16), waiting for t14's visit, right of t15's rule's '0' (t3->t15) (43.2-45.8 s)",
     ("tanh_sgd_lists", "16:9"): ("2, 26.4-27.0 s (4 frames): the first step's '-0.2899' (t3->t9) and '-0.2699' (t7->t9) waiting on the next unit's 'out' and 'AddBackward0' (t10): found in the integration (h/intK: h/ruleK, h/astrayM and h/smallR merged; each alone clean, and so is main; h/emptyE alone shows it too), not fixed"),
-    ("tanh_sgd_lists", "1:1"): ("6, one frame each (73.0, 73.8, 100.6, 101.4 s): a step's tokens waiting in the row of "
-                                "the two buckets level with a card's value, one on b's bucket's arrowhead"),
     # b's first token, waiting in the row beside b's bucket left of it, between the two buckets,
     # reads as more of a's sum once the fill writes it in a's bucket, empty until then (keeping the
     # rows off the level of the other bucket's value scattered a's five past b's bucket)

@@ -31,6 +31,7 @@ from scenes.draw.record import tag as record_tag
 from scenes.draw.refill import refill
 from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
+from scenes.layout.detour import clear_of
 from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_sides import BUCKET, gap_between, kin
 from scenes.layout.label_spots import rect_around
@@ -149,6 +150,7 @@ class Buckets(View):
         add = shown.get("add")
         waiting = self.walk.fill_tokens.pop(leaf, [])
         keep: list[VGroup] = []  # the tokens waiting there that go in (the others fade)
+        settled: set[int] = set()  # tokens shown where they go in (no room beside the bucket)
         arriving = (self._terms_arrive(box, leaf, parts, [old, new])  # no token rode to it: its terms show first
                     if add is not None and len(parts) > 1 and not waiting else [])
         if arriving and add is not None:  # they show by the bucket, the sum is written over them, they go in
@@ -166,8 +168,9 @@ class Buckets(View):
             drops = keep
             if not keep:
                 tok = self.labels.token(add.text)
-                x, y = self.labels.badge_spot(box, tok, self.onscreen.shown_rects(
-                    exclude=self.onscreen.own_shapes(leaf) + self.walk.visit_marks))
+                (x, y), inside = self._first_shown_at(leaf, box, tok, old, new)
+                if inside:  # it goes in where it shows
+                    settled.add(id(tok))
                 drops = [self.labels.keep_inside(tok.move_to([x, y, 0]))]
             far = [m for m in drops if not waits_beside(m)]  # at the leaf's arrowheads (w * w): they go there
             out += [FadeOut(m, rate_func=first_half) for m in far]
@@ -180,7 +183,7 @@ class Buckets(View):
                         for m in near]  # paths before AccumulateGrad; dropped together they would meet in
                 near = []  # the mouth, one over another
             for m in near:  # in its bucket, it is the bucket's
-                to = self.mouths.mouth(box, m, [old.value, new.value])
+                to = tuple(m.get_center()[:2]) if id(m) in settled else self.mouths.mouth(box, m, [old.value, new.value])
                 if not self.mouths.clear_way(leaf, m, to):  # a neighbour in the way: it goes in where it waits
                     out.append(FadeOut(m, rate_func=first_half))
                     continue
@@ -232,6 +235,24 @@ class Buckets(View):
         _, group, toks, (x, y) = min(placed, key=lambda p: p[0])
         self.labels.keep_inside(group.move_to([x, y, 0]))
         return [record_tag(m, "badge", id=f"{box.id}->{leaf}") for m in toks]
+
+    def _first_shown_at(self, leaf: str, box: Box, tok: VGroup, old: VGroup,
+                        new: VGroup) -> tuple[tuple[float, float], bool]:
+        """Where the fill's badge ``tok`` of ``leaf``, shown first (no token waits there), comes in:
+        beside the bucket (`badge_spot`) where it covers nothing shown there; else, the bucket
+        empty, where its new value will show (it fades there before the value comes in); else in
+        the mouth it drops into, on that side. In a row of leaves' buckets with cards close above, a
+        7-digit badge beside one covered the next bucket's value (tanh_sgd_lists, issue 39).
+        Where none is clear, beside it as placed. And whether it shows in the bucket (it stays there to go in)."""
+        seen = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf) + self.walk.visit_marks)
+        size = (tok.width, tok.height)
+        beside = self.labels.badge_spot(box, tok, seen)
+        spots = [beside]
+        if old.value is None and new.value is not None:
+            spots.append((float(new.value.get_center()[0]), float(new.value.get_center()[1])))
+        spots.append(self.mouths.mouth(box, tok.move_to([beside[0], beside[1], 0]), [old.value, new.value]))
+        found = next((k for k, p in enumerate(spots) if clear_of(p, size, seen)), 0)
+        return spots[found], found > 0
 
     @draws("bucket_reset")
     def draw_bucket_reset(self, cue: Cue, step: StepScratch) -> Anims:

@@ -21,6 +21,8 @@ from scenes.draw.crossfade import cut, first_half
 from scenes.draw.curve import graph_backdrop
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
+from scenes.draw.frame_spots import bounds
+from scenes.layout.label_spots import meet
 from scenes.draw.state import NetworkView
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
@@ -194,7 +196,8 @@ class NetworkDiagram(View):
         self.ctx.record(name)
         unit.value = None
         if value is not None:  # the network's result, or the loss: its value beside its circle
-            unit.value = self._value_label(unit, value.text, cue.ids[-1])
+            has_targets = any(s.role == "target" for s in cue.strings)  # (they take its left)
+            unit.value = self._value_label(unit, value.text, cue.ids[-1], None if not has_targets else 1.0)
             unit.add(unit.value)
             self.ctx.record(value)
         names = [s for s in cue.strings if s.role == "target_name"]
@@ -222,11 +225,23 @@ class NetworkDiagram(View):
         labels = [a for layer in self.geometry.net.layers if layer for a in self._layer_label(layer[0])]
         return [FadeIn(m) for m in st.ghosts.values()] + labels
 
-    def _value_label(self, unit: Mobject, text: str, owner: str) -> Mobject:
-        """A unit's value, beside its circle on the right, tagged with its tensor's id."""
+    def _value_label(self, unit: Mobject, text: str, owner: str, side: float | None = None) -> Mobject:
+        """A unit's value, beside its circle on the right (``side`` 1.0) or left (-1.0), tagged with its
+        tensor's id. ``side`` None: on the right, but where that reaches past the units' box (into the
+        tallies' column beside it: net221_pass2 16:9's '1.0055' under the count '2', the units placed
+        without room for it) on the left, where that keeps off the layers' names and the other units."""
         t = self.theme
         m = tag(label(text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value", id=owner)
-        return m.next_to(unit.ring, [1, 0, 0], buff=self._beside())
+        m.next_to(unit.ring, [1, 0, 0] if side is None else [side, 0, 0], buff=self._beside())
+        regions, st = self.geometry.regions, self.network
+        if side is None and m.get_right()[0] > regions.units[2]:
+            left = m.copy().next_to(unit.ring, [-1, 0, 0], buff=self._beside())
+            gap = t.spacing.edge_clearance  # (a word space off the layer's name, as the value is off its ring)
+            x0, y0, x1, y1 = bounds(left)
+            near = [bounds(o) for o in [*st.layer_labels.values(), *(u.ring for u in st.units.values() if u is not unit)]]
+            if x0 >= regions.names_x and not any(meet((x0 - gap, y0, x1, y1), r) for r in near):
+                m.move_to(left.get_center())
+        return m
 
     def _beside(self) -> float:
         """The gap between a unit's circle and its value or target: past the ring a lit unit
@@ -239,7 +254,8 @@ class NetworkDiagram(View):
         old = getattr(unit, "value", None)
         if value is None or old is None:
             return []
-        new = self._value_label(unit, value.text, owner)
+        new = self._value_label(unit, value.text, owner,  # on the side it was (a number does not jump)
+                                1.0 if old.get_center()[0] >= unit.ring.get_center()[0] else -1.0)
         unit.remove(old)
         unit.add(new)
         unit.value = new

@@ -74,6 +74,9 @@ class VisitNotes(View):
         avoid = [bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks() + seen
         avoid += self.frame.list_sweep()  # and off the checklist's way, where it moves in this step
         avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
+        # and off the rings of the nodes drawn with no card, which the walk rings at their visit while the
+        # note may still be up (micrograd_readme 9:16: t25's rule under n25's ring, 40.2-41.0 s)
+        avoid += self.labels.unseen_rings(self.onscreen.shown_ids())
         # a badge waiting by a card keeps a word space: a rule flush with the seed's `1` read as
         # "11 × 2 × 1/4 = 1/2" (leaf_nodes 9:16, REVIEW7 3)
         space = t.spacing.item_gap * self.lay.scale / 3

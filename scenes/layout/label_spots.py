@@ -40,7 +40,7 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     left; else such a spot on the other edge (a bucket
     squeezed between two cards in 1:1 has no room below for AccumulateGrad beside the op name
     of the card under it); else the nearest spot on its own edge that only touches ``avoid``;
-    else centred. ``beside``: first level with the box, right of it or left (a tag wider than
+    else the first of those that crosses an arrow but touches no other card; else centred. ``beside``: first level with the box, right of it or left (a tag wider than
     its card, slid along a short gap between layers, would sit level with the card above and
     read as that card's). Every spot but the last resort stays ``within`` (the frame, so that
     an op name beside a card at its edge is not cut off)."""
@@ -56,10 +56,15 @@ def tag_centre(lay: Layout, box: Box, size: Point, *, above: bool, gap: float, c
     # slid aside, stood level with the op name of the card below and read as that card's
     # (backward_graph 9:16, review 6 item 6)
     then = sides if not beside else []
-    for where, rects in ((level, avoid), (spots, avoid), (then, avoid), (other, avoid), (outer, avoid), (spots, [])):
-        found = first_clear(lay, box, size, where, clear, rects, within=within)
-        if found is not None:
-            return where[found]
+    tiers: list[tuple[list[Point], list[Rect]]] = [(level, avoid), (spots, avoid), (then, avoid), (other, avoid),
+                                                   (outer, avoid), (spots, [])]
+    # where every spot clear of the cards crosses an arrow, the first of them before one on a card: cubic_fit3's
+    # `add` centred over `a * x + b`, its layers closer than a tag's room, lay on the card above (1:1, 9:16)
+    for routes in (True, False):
+        for where, rects in tiers:
+            found = first_clear(lay, box, size, where, clear, rects, within=within, routes=routes)
+            if found is not None:
+                return where[found]
     return spots[0]
 
 
@@ -101,19 +106,27 @@ def badge_centre(lay: Layout, box: Box, size: Point, *, nominal: Point, gap: flo
     box's own tags) and stays inside the layout's region (never over the code), off every
     arrowhead (`route_ends`, ``head`` its length) first; else the first that only crosses an arrow; else the one
     that covers least of other cards. The badge then sits at that spot with its inner edge where a nominal badge's would be.
+    Of those spots, one where the badge as drawn, ``size``, touches no other card nor ``avoid`` either
+    is taken first (a wider badge moves only where it would cover something); where none is, the
+    one of the first tier with a clear spot whose badge as drawn covers least.
     ``low``: beside the box level with its bottom edge too, before its corners; ``top``: off its
     top corners first (`badge_spots`)."""
     avoid = list(avoid)
-    spots = badge_spots(box, nominal, gap, low, top)
-    found = first_clear(lay, box, nominal, spots, clear, avoid + route_ends(lay, head), within=lay.region)
-    if found is None:
-        found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region)
-    if found is None:
-        found = first_clear(lay, box, nominal, spots, clear, avoid, within=lay.region, routes=False)
-    if found is None:
-        others = _obstacles(lay, box, avoid)
-        found = min(range(len(spots)), key=lambda i: _covered(rect_around(*spots[i], nominal, 0.0), others, lay.region))
-    return badge_spots(box, size, gap, low, top)[found]
+    spots, drawn = badge_spots(box, nominal, gap, low, top), badge_spots(box, size, gap, low, top)
+    # the badge as drawn touches no other card nor ``avoid`` either, where a spot allows: wider than the
+    # nominal (a 7-character number), beside a bucket in a row of them it covered the next one's value (issue 39)
+    others = _obstacles(lay, box, avoid)
+    over = [_covered(rect_around(x, y, size, 0.0), others, None) for x, y in drawn]
+    tiers = [(avoid + route_ends(lay, head), True), (avoid, True), (avoid, False)]
+    for fits in (True, False):  # one that fits as drawn, by the tiers; else the one that covers least in a tier
+        for rects, routes in tiers:
+            found = clear_spots(lay, box, nominal, spots, clear, rects, within=lay.region, routes=routes)
+            found = [i for i in found if over[i] == 0.0] if fits else found
+            if found:
+                return drawn[min(found, key=lambda i: (over[i], i))]
+    best = min(range(len(spots)), key=lambda i: (_covered(rect_around(*spots[i], nominal, 0.0), others, lay.region),
+                                                 over[i], i))
+    return drawn[best]
 
 
 def route_ends(lay: Layout, head: float) -> list[Rect]:
@@ -130,8 +143,17 @@ def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: f
     """The index of the first spot where a rectangle of ``size`` touches no card but ``box`` and
     nothing in ``avoid``, stays ``within``, and, grown by ``clear``, meets no route (unless
     ``routes`` is false); None if there is none."""
+    found = clear_spots(lay, box, size, spots, clear, avoid, within, routes, first=True)
+    return found[0] if found else None
+
+
+def clear_spots(lay: Layout, box: Box, size: Point, spots: list[Point], clear: float, avoid: Iterable[Rect] = (),
+                within: Rect | None = None, routes: bool = True, first: bool = False) -> list[int]:
+    """The indices of the spots that are clear as `first_clear` says, in order (``first``: only
+    the first of them)."""
     segments = [(p, q) for r in lay.routes for p, q in zip(r.points, r.points[1:])] if routes else []
     others = _obstacles(lay, box, avoid)
+    out: list[int] = []
     for i, (x, y) in enumerate(spots):
         rect = rect_around(x, y, size, 0.0)
         if within is not None and not inside(rect, within):
@@ -140,8 +162,10 @@ def first_clear(lay: Layout, box: Box, size: Point, spots: list[Point], clear: f
             continue
         grown = rect_around(x, y, size, clear)
         if not any(crosses(grown, p, q) for p, q in segments):
-            return i
-    return None
+            out.append(i)
+            if first:
+                break
+    return out
 
 
 def _obstacles(lay: Layout, box: Box, avoid: Iterable[Rect]) -> list[Rect]:
@@ -149,9 +173,9 @@ def _obstacles(lay: Layout, box: Box, avoid: Iterable[Rect]) -> list[Rect]:
     return [b.bounds for b in lay.boxes.values() if b.id != box.id] + list(avoid)
 
 
-def _covered(rect: Rect, others: list[Rect], region: Rect) -> float:
-    """How much of ``others`` the rectangle covers; leaving the region counts as covering all."""
-    if not inside(rect, region):
+def _covered(rect: Rect, others: list[Rect], region: Rect | None) -> float:
+    """How much of ``others`` the rectangle covers; leaving the region (if given) counts as covering all."""
+    if region is not None and not inside(rect, region):
         return float("inf")
     return sum(max(0.0, min(rect[2], o[2]) - max(rect[0], o[0])) * max(0.0, min(rect[3], o[3]) - max(rect[1], o[1]))
                for o in others)
@@ -275,7 +299,8 @@ def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Poi
     figures (`scenes.publish.svg_unkept`), so that the page puts a note where the clip does.
     ``reach``: a label's (``v.grad = None``): it stands over, under or beside no other card
     nearer than that (`faces_other`), so it goes on its own box's far side from them; where no
-    form has such a spot, the first with one nearer its box than any other card.
+    form has such a spot, the first with one nearer its box than any other card. Where ``last()``
+    finds no spot clear of the cards, the first of ``forms`` that does, before it covers some.
 
     >>> from scenes.layout.detail import Detail
     >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
@@ -292,6 +317,13 @@ def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Poi
             if at is not None:
                 return form, at
     form = last()
+    # where ``last()`` finds no room clear of the cards anywhere, the first of the other forms that does
+    # (four buckets' ``W2[0].grad = None`` at 187 px, a row of them 93 px apart: each went over the next)
+    for f in [form, *forms]:
+        at = free_note_centre(lay, box, size(f), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
+                              prefer_off=prefer_off, reach=reach)
+        if at is not None:
+            return f, at
     return form, note_centre(lay, box, size(form), gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
                              prefer_off=prefer_off, reach=reach)
 
