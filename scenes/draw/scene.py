@@ -131,21 +131,22 @@ class ClipScene(QuickLists, Scene):
         Manim cannot drive one shape with two animations, so the dims come last and fade what
         the step's turns make (``StepScratch.turning``) instead of animating it again.
 
-        The caption fades that start while the step's cues play join the step
-        (``scenes.video.timeline.schedule``): each runs at its own time and length in it, and a
-        fade that outlasts the cues makes the play longer, the cues done in their own time."""
+        What starts while the step plays joins it (``scenes.video.timeline.schedule``: a caption
+        fade while a cue plays, a cue while a fade plays): each runs at its own time and length in
+        it, and one that outlasts the rest makes the play longer, those done in their own time."""
         step = StepScratch()
-        first = next((a for a in actions if a.kind == "cue"), None)
+        lead = [a for a in actions if not a.carried]  # what starts on the step's frame
+        first = next((a for a in lead if a.kind == "cue"), lead[0] if lead else None)
         t0 = first.start if first is not None else 0.0
-        own = max((a.duration for a in actions if not a.carried), default=0.0)  # the step's play
+        own = max((a.duration for a in lead), default=0.0)  # the step's play
         play = max([own] + [a.start - t0 + a.duration for a in actions if a.carried])
         anims = []
         for a in sorted(actions, key=_is_dim):
             made = self._draw(a, step)
             for m in made:
-                if first is not None and a.kind != "cue":  # a fade at its own time and length
-                    m.rate_func = within(a.start - t0, a.duration, play, m.rate_func)
-                elif play > own:  # a fade outlasts the cues: they are done in their own time
+                if a.carried or (first is not None and first.kind == "cue" and a.kind != "cue"):
+                    m.rate_func = within(a.start - t0, a.duration, play, m.rate_func)  # its own time
+                elif play > own:  # what joined outlasts the rest: those done in their own time
                     m.rate_func = within(0.0, own, play, m.rate_func)
             anims += made
         self.views.camera.see_now()
