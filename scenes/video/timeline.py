@@ -94,7 +94,7 @@ def schedule(actions: list[Action], duration: float, fps: int) -> tuple[list[Ste
             last = f
             groups.setdefault(f, []).append(a)
             ends[f] = max(ends.get(f, end), end)
-        if cue:  # playing until the frame its end time falls on, as a start does
+        if cue:  # its frames, for a cue starting while it plays
             cues.setdefault(last, []).append((f, end))
     frames = sorted(groups)
     steps: list[Step] = []
