@@ -15,7 +15,8 @@ from __future__ import annotations
 from types import MethodType
 from typing import Any, Callable, ClassVar
 
-from manim import Mobject, Scene
+from manim import Animation, Mobject, Scene
+from manim.animation.animation import prepare_animation
 
 from engine.records import Event
 from engine.records import Node as NodeEvent
@@ -131,23 +132,36 @@ class ClipScene(QuickLists, Scene):
         Manim cannot drive one shape with two animations, so the dims come last and fade what
         the step's turns make (``StepScratch.turning``) instead of animating it again.
 
-        The caption fades that start while the step's cues play join the step
-        (``scenes.video.timeline.schedule``): each runs at its own time and length in it, and a
-        fade that outlasts the cues makes the play longer, the cues done in their own time."""
+        What starts while the step plays joins it (``scenes.video.timeline.schedule``: a caption
+        fade while a cue plays, a cue while a fade plays): each runs at its own time and length in
+        it, and one that outlasts the rest makes the play longer, those done in their own time
+        (the cues starting with the step run over the longest of them, a fade too). Manim gives
+        each animation of a play its ``run_time``'s share of it: a fade or a joined cue takes the
+        step's cues' longest run_time, as their rate alone times them (a forward sweep's lagged
+        marks ran 2.5 times a caption fade's, which came in at once with them)."""
         step = StepScratch()
-        first = next((a for a in actions if a.kind == "cue"), None)
+        lead = [a for a in actions if not a.carried]  # what starts on the step's frame
+        first = next((a for a in lead if a.kind == "cue"), lead[0] if lead else None)
         t0 = first.start if first is not None else 0.0
-        own = max((a.duration for a in actions if not a.carried), default=0.0)  # the step's play
+        own = max((a.duration for a in lead), default=0.0)  # the step's play
         play = max([own] + [a.start - t0 + a.duration for a in actions if a.carried])
-        anims = []
+        anims: Anims = []
+        led: list[list[Animation]] = []  # each cue's starting on the step's frame
+        timed: list[list[Animation]] = []  # each fade's and joined cue's
         for a in sorted(actions, key=_is_dim):
-            made = self._draw(a, step)
+            made = [prepare_animation(m) for m in self._draw(a, step)]  # ``.animate`` built now
             for m in made:
-                if first is not None and a.kind != "cue":  # a fade at its own time and length
-                    m.rate_func = within(a.start - t0, a.duration, play, m.rate_func)
-                elif play > own:  # a fade outlasts the cues: they are done in their own time
+                if a.carried or (first is not None and first.kind == "cue" and a.kind != "cue"):
+                    m.rate_func = within(a.start - t0, a.duration, play, m.rate_func)  # its own time
+                elif play > own:  # what joined outlasts the rest: those done in their own time
                     m.rate_func = within(0.0, own, play, m.rate_func)
             anims += made
+            (timed if a.carried or a.kind != "cue" else led).append(made)
+        span = max((m.run_time for made in led for m in made), default=1.0)
+        for made in timed:  # timed by its rate alone, so its longest animation spans the play
+            longest = max((m.run_time for m in made), default=0.0)
+            for m in made if longest > 0 else []:
+                m.run_time *= span / longest
         self.views.camera.see_now()
         self.views.focus.fade_outside(anims)
         if step.going:  # a title (or the network) is gone by half time and what comes

@@ -18,8 +18,8 @@ class Action:
     """Something that starts at ``start`` seconds and animates for ``duration`` seconds.
 
     ``payload`` is what the scene draws: a plan Cue, or a caption-in / caption-out marker.
-    ``carried``: a caption action that joined the step of a cue playing as it starts
-    (`schedule`), to be played at its own time in it."""
+    ``carried``: an action that joined the step playing as it starts (`schedule`: a caption
+    fade while a cue plays, a cue while a fade plays), to be played at its own time in it."""
 
     start: float
     duration: float
@@ -57,13 +57,15 @@ def schedule(actions: list[Action], duration: float, fps: int) -> tuple[list[Ste
     """Group actions by start frame; each group plays until the next group starts (or until its
     last action ends, whichever is sooner). Returns the steps and the closing hold in frames.
 
-    A caption action (a fade in, out or clear) starting while a cue's step plays joins that step
-    (the scene plays it at its own time and length in it: ``ClipScene.step_animations``), and the
-    step lasts until the fade is done too. A fade of its own would start a step and cut the cue
-    short: the rest of its animation came in one frame, a jump (mlp's unit_appear played 3 of its
-    6 frames at 10 fps, reverse_mode's jvp_fill 5 of 8). Any cue carries: the walk's camera move,
-    a bucket's fill, a node appearing alike. A cue starting while another plays still starts a
-    step of its own (the plan does not make two cues overlap).
+    An action starting while a step plays joins it (``Action.carried``; the scene plays it at
+    its own time and length in it: ``ClipScene.step_animations``), and the step lasts until it is
+    done too; only a cue starting while one of the step's cues plays starts a step of its own (the
+    plan does not make two cues overlap). A step of its own would cut the step playing short: the
+    rest of its animations came in one frame. So a caption fade starting while a cue plays rides
+    in the cue's step (mlp's unit_appear played 3 of its 6 frames at 10 fps, reverse_mode's
+    jvp_fill 5 of 8), and a cue starting while a caption fades in or out rides in the fade's step:
+    a clip's first node 0.15 s after its first caption came in halved the 0.3 s fade (at 10 fps,
+    1 frame of 3: the caption popped in), a camera move cut a clear 2 frames short.
 
     >>> cue = Action(1.0, 1.0, "cue", None, 0)
     >>> st, tail = schedule([cue, Action(1.5, 0.3, "caption_in", None, 0), Action(3.0, 0.5, "cue", None, 0)], 4.0, 10)
@@ -72,22 +74,28 @@ def schedule(actions: list[Action], duration: float, fps: int) -> tuple[list[Ste
     >>> st, tail = schedule([cue, Action(1.9, 0.3, "caption_clear", None, 0)], 4.0, 10)  # outlasts the cue
     >>> [(s.frame, s.frames, len(s.actions)) for s in st], tail
     ([(10, 12, 2)], 18)
+    >>> st, tail = schedule([Action(1.0, 0.3, "caption_in", None, 0), Action(1.1, 0.5, "cue", None, 0)], 4.0, 10)
+    >>> [(s.frame, s.frames, [a.carried for a in s.actions]) for s in st]  # the cue rides in the fade's step
+    [(10, 6, [False, True])]
     """
     total = max(1, round(duration * fps))
     groups: dict[int, list[Action]] = {}
     ends: dict[int, int] = {}  # group's frame -> the frame its last action ends on
-    carrier = -1  # the frame of the last group a cue starts
+    cues: dict[int, list[tuple[int, int]]] = {}  # group's frame -> its cues' first and end frames
+    last = -1  # the frame of the last group: the step playing as an action starts
     for a in sorted(actions, key=lambda a: (a.start, a.order)):
         f = min(max(0, frame_at(a.start, fps)), total - 1)
         end = f + max(1, round(a.duration * fps))
-        if a.kind != "cue" and carrier >= 0 and carrier < f < ends[carrier]:
-            groups[carrier].append(replace(a, carried=True))
-            ends[carrier] = max(ends[carrier], end)
-            continue
-        groups.setdefault(f, []).append(a)
-        ends[f] = max(ends.get(f, end), end)
-        if a.kind == "cue":
-            carrier = f
+        cue = a.kind == "cue"
+        if 0 <= last < f < ends[last] and not (cue and any(s < f < e for s, e in cues.get(last, []))):
+            groups[last].append(replace(a, carried=True))
+            ends[last] = max(ends[last], end)
+        else:
+            last = f
+            groups.setdefault(f, []).append(a)
+            ends[f] = max(ends.get(f, end), end)
+        if cue:  # its frames, for a cue starting while it plays
+            cues.setdefault(last, []).append((f, end))
     frames = sorted(groups)
     steps: list[Step] = []
     cur = 0

@@ -165,6 +165,25 @@ def test_a_caption_fade_never_cuts_a_cue_short() -> None:
     assert [(s.frame, s.frames, len(s.actions)) for s in steps] == [(10, 8, 2)] and tail == 22
 
 
+def test_a_cue_never_cuts_a_caption_fade_short() -> None:
+    """A clip's first caption comes in (0.3 s) with its first code line (0.15 s) and the first
+    node appears when the line is done (leaf_nodes, 0.15 s): the node joins the fade's step, at
+    its own time and length, so the fade plays all its 18 frames at 60 fps (it had 9: the caption
+    popped in). A cue starting while another cue plays still starts a step of its own."""
+    from scenes.storyboard.cues import Cue
+
+    line = Action(0.0, 0.15, "cue", Cue(0.0, 0.15, "code_line", 0), 0, 0)
+    node = Action(0.15, 0.3, "cue", Cue(0.15, 0.3, "node_appear", 0), 0, 1)
+    cap = Action(0.0, 0.3, "caption_in", None, 0, 2)
+    steps, tail = schedule([line, node, cap], 2.0, 60)
+    assert [(s.frame, s.frames, [(a.kind, a.carried) for a in s.actions]) for s in steps] == [
+        (0, 27, [("cue", False), ("caption_in", False), ("cue", True)])]
+    assert tail == 120 - 27
+    over = Action(0.1, 0.3, "cue", Cue(0.1, 0.3, "node_appear", 0), 0, 1)  # while the line plays
+    steps, tail = schedule([line, over, cap], 2.0, 60)
+    assert [(s.frame, [a.carried for a in s.actions]) for s in steps] == [(0, [False, False]), (6, [False])]
+
+
 def test_a_beat_moved_by_whole_frames_keeps_its_description() -> None:
     """A segment's key holds its own timing, not when it comes: the second beat, moved later by
     an edit of the first (by 0.6 s, three frames at 5 fps), is described as before; moved by a
