@@ -152,14 +152,17 @@ class TokenRides(View):
         return found is not None and found.id == arrow_id(f"bucket:{leaf}", leaf)
 
     def _to_row(self, tok: VGroup, row: list[VGroup], leaf: str, count: int, step: StepScratch,
-                landed: list[tuple[float, float]]) -> tuple[Animation, tuple[float, float]]:
+                landed: list[tuple[float, float]], top: bool = True) -> tuple[Animation, tuple[float, float]]:
         """``tok``'s way from where it is to the next place in the row of tokens waiting beside
         the bucket of ``leaf`` (``row``, standing at ``landed``: where each is, or lands in this
         step), and that place. The row runs from beside the bucket out, as `merge` rows tokens,
-        on the side where all ``count`` fit, level with the bucket's top where it can: the walk's
-        closer views of the nodes above carry a row level with the bucket's middle out of the
-        frame first (dynamic_graph 16:9's last walk, its graph slid at home size: two 1/27 went out
-        of sight, the next two settled apart at other heights); its way may cross the leaf's
+        on the side where all ``count`` fit, level with the bucket's top where it can and ``top``
+        (the camera moves before the fill, `_camera_before_fill`): the walk's closer views of the
+        nodes above carry a row level with the bucket's middle out of the frame first
+        (dynamic_graph 16:9's last walk, its graph slid at home size: two 1/27 went out of sight,
+        the next two settled apart at other heights); where no view moves, level with its middle,
+        leaving the room above it to the fill's sum (at 1:1 a row at the top took it, and the
+        sum went off to the top card, nearer h's than w's); its way may cross the leaf's
         card and bucket (hidden one frame for grazing the bucket's corner, it blinked), and it
         settles on the nearest free spot, never hidden where it waits."""
         box = self.lay.boxes[f"bucket:{leaf}"]
@@ -167,7 +170,7 @@ class TokenRides(View):
         if not landed:
             x0, y0 = self.labels.badge_spot(box, tok,
                                             self.onscreen.shown_rects(exclude=[tok, *self.onscreen.own_shapes(leaf)]),
-                                            top=True)
+                                            top=top)
             out_x = 1.0 if x0 >= box.x else -1.0
             lo, _, hi, _ = self.frame.free_rect()
             reach = x0 + out_x * ((count - 1) * wide + wide / 2)
@@ -202,11 +205,19 @@ class TokenRides(View):
         landed = [step.queued.get(id(m)) or (float(m.get_center()[0]), float(m.get_center()[1])) for m in row]
         start = tok.get_center().copy()
         tok.move_to(move.path.get_end())
-        glide, at = self._to_row(tok, row, leaf, len(row) + 1 + len(coming), step, landed)
+        glide, at = self._to_row(tok, row, leaf, len(row) + 1 + len(coming), step, landed,
+                                 top=self._camera_before_fill(cue, leaf))
         tok.move_to(start)
         step.queued[id(tok)] = at
         move.run_time, glide.run_time = 2.0, 1.0  # the ride down the edge, then the short way on
         return [Succession(move, _Retag(tok, arrow_id(f"bucket:{leaf}", leaf)), glide)]
+
+    def _camera_before_fill(self, cue: Cue, leaf: str) -> bool:
+        """Whether the walk's camera moves from ``cue`` on until ``leaf``'s bucket fills: its
+        views may then carry a row waiting by the bucket out of the frame (`_to_row`)."""
+        fill = min((c.start for c in self.ctx.plan.cues if c.kind == "bucket_fill" and leaf in c.ids
+                    and c.start >= cue.start), default=float("inf"))
+        return any(c.kind == "camera" and cue.start <= c.start < fill for c in self.ctx.plan.cues)
 
     def _coming(self, cue: Cue) -> list[Cue]:
         """The other gradients riding to the node of ``cue`` from its start on, until that node is
