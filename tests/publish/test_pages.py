@@ -101,8 +101,9 @@ def test_a_thumbnail_is_the_graph_not_the_whole_frame(course: Path) -> None:
     shape for every clip, linked at its own size, with nothing of the code pane left in it."""
     import numpy as np
     from PIL import Image
+    from scipy import ndimage
 
-    from scenes.publish.thumbs import THUMB_SHAPE, subject_box
+    from scenes.publish.thumbs import THUMB_SHAPE, crop_box, subject_box
     from scenes.render import poster_box
     from scenes.theme import load_theme
 
@@ -117,12 +118,23 @@ def test_a_thumbnail_is_the_graph_not_the_whole_frame(course: Path) -> None:
         assert abs(thumb.width / thumb.height - THUMB_SHAPE) < 0.01 and thumb.width < poster.width
     with Image.open(out / "walk.png") as poster:
         noted = poster_box.read_chunk(poster.text.get(poster_box.CHUNK))
-    x0 = round(subject_box(board, p, load_theme(), (frame.shape[1], frame.shape[0]), noted)[0])
+    theme, size = load_theme(), (frame.shape[1], frame.shape[0])
+    subject = subject_box(board, p, theme, size, noted)
+    x0, crop = round(subject[0]), crop_box(subject, size)
+    gap = theme.spacing.item_gap * size[1] / theme.aspect("16:9").frame_height  # subject_box's, round the graph
     ink = lambda a: int((np.abs(a - frame[0, 0]).sum(axis=2) > 24).sum())  # noqa: E731  (drawn pixels)
     assert ink(frame[:, : x0 // 2]) > 0.05 * frame[:, : x0 // 2, 0].size  # left of the graph: the code pane...
-    assert ink(small[:, : small.shape[1] // 8]) == 0  # ...of which the thumbnail's edge shows nothing
-    assert ink(small) >= 0.95 * ink(frame[:, x0:])  # the whole graph, on half the frame or less:
-    assert small[..., 0].size <= 0.6 * frame[..., 0].size  # larger, at the same width on the page
+    # ...of which the thumbnail shows nothing left of the graph's cards (a graph wider than the
+    # thumbnail's shape is cropped at its box: then only the gap round it)
+    left = max(1, round((x0 + gap / 2 - crop[0]) * small.shape[1] / (crop[2] - crop[0])))
+    assert ink(small[:, :left]) == 0
+    drawn = np.abs(frame - frame[0, 0]).sum(axis=2) > 24
+    things, _ = ndimage.label(ndimage.binary_dilation(drawn, np.ones((5, 13), bool)))  # a line of words: one
+    beside = np.setdiff1d(np.unique(things[:, :x0]), [0])  # what reaches left of the graph's box (a board)
+    assert ink(small) >= 0.95 * int((drawn & ~np.isin(things, beside)).sum())  # the whole graph,
+    # larger, at the same width on the page (the graph grown before the recap spans three quarters of
+    # the frame: 74 % of its area at the poster, from half or less when it stood beside the board)
+    assert small[..., 0].size <= 0.8 * frame[..., 0].size
 
 
 def test_the_render_notes_in_the_poster_where_it_draws_the_graph(course: Path) -> None:
