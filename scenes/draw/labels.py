@@ -70,9 +70,11 @@ class CardLabels(View):
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
         # and off the ring every other box the walk visits gets then (micrograd_readme 16:9's `+ 1` beside
-        # t8 lay on t9's ring at its visit, 78.0-80.4 s)
+        # t8 lay on t9's ring at its visit, 78.0-80.4 s); not the ring of a box at its own place, another pass's
+        # result in the same card (a generated lesson's second-pass `** 2` was pushed over the console line)
         visited = self.visited()
-        rings = [self.ring(b) for b in lay.boxes.values() if b.id != box.id and b.id in visited]
+        rings = [self.ring(b) for b in lay.boxes.values()
+                 if b.id != box.id and b.id in visited and (b.x, b.y) != (box.x, box.y)]
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid) + rings
         # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
         # off the card's border, and off the ring a box the walk visits gets then (a box never visited keeps
