@@ -69,16 +69,13 @@ class CardLabels(View):
         apart = m.height * (1 + t.proportions.tag_apart)
         placed = [(x0 - apart, y0, x1 + apart, y1) for x0, y0, x1, y1 in
                   (bounds(tag) for tag in [*graph.tags.values(), *graph.bucket_tags])]
-        # and off the ring every other box the walk visits gets then (micrograd_readme 16:9's `+ 1` beside
-        # t8 lay on t9's ring at its visit, 78.0-80.4 s); not the ring of a box at its own place, another pass's
-        # result in the same card (a generated lesson's second-pass `** 2` was pushed over the console line)
-        visited = self.visited()
-        rings = [self.ring(b) for b in lay.boxes.values()
-                 if b.id != box.id and b.id in visited and (b.x, b.y) != (box.x, box.y)]
+        # and off the ring every other box the walk visits gets then, but not a ring at its own card's place
+        # (another pass's result drawn in the same card)
+        rings = self.rings(but=box, visited=True)
         keep_off = self.token_rests(box) + placed + self.frame.pane_bounds() + list(avoid) + rings
         # the tag and the card are made at home and drawn ``zoom`` times larger: so is their gap
         # off the card's border, and off the ring a box the walk visits gets then (a box never visited keeps
-        # its place: backward_graph 16:9's AccumulateGrad, a pixel lower, came 1.7 px from the caption's box)
+        # the tag's usual gap, and its place)
         gap = lay.zoom * (op_tag_gap if box.id in self.visited() else tag_gap)(t, lay.scale / lay.zoom)
         x, y = tag_centre(lay, box, (m.width, m.height), above=above, gap=gap,
                           clear=arrow_reach(t, lay.scale, lay.zoom), step=t.proportions.tag_slide_step,
@@ -102,7 +99,7 @@ class CardLabels(View):
         ``low``, ``top``: the spots tried first (`badge_spots`)."""
         t, lay = self.theme, self.ctx.layout
         k, z = lay.scale, lay.zoom
-        rings = [self.ring(b) for b in lay.boxes.values() if b.id != box.id]
+        rings = self.rings(but=box)
         return badge_centre(lay, box, (tok.width, tok.height), nominal=nominal_token_size(t, scale=k, zoom=z),
                             gap=badge_gap(t, k), clear=arrow_reach(t, k, z), head=arrow_length(t, k, z),
                             avoid=[*avoid, *rings], low=low, top=top)
@@ -118,9 +115,14 @@ class CardLabels(View):
         screen keeps a token off its box, yet the walk visits it and rings it."""
         return [self.ring(b) for b in self.ctx.layout.boxes.values() if b.kind == "internal" and b.id not in shown]
 
-    def rings(self) -> list[Rect]:
-        """`ring` of every box: where a badge that waits does not stand (a walk's later visit rings it)."""
-        return [self.ring(b) for b in self.ctx.layout.boxes.values()]
+    def rings(self, but: Box | None = None, visited: bool = False) -> list[Rect]:
+        """`ring` of every box: where a badge that waits does not stand (a walk's later visit rings it).
+        ``but``: not that box's own; ``visited``: only the boxes the walk visits (`visited`), and none
+        standing at ``but``'s place."""
+        seen = self.visited() if visited else None
+        return [self.ring(b) for b in self.ctx.layout.boxes.values()
+                if (but is None or b.id != but.id)
+                and (seen is None or (b.id in seen and (but is None or (b.x, b.y) != (but.x, but.y))))]
 
     def op_tag(self, text: str, box: Box, beside: bool = False) -> VGroup:
         """An op name by ``box`` (``tag``, which always finds a place unless asked ``or_none``)."""

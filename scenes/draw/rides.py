@@ -9,6 +9,8 @@ walk's (``WalkView.tokens``).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import numpy as np
 
 from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Succession, VGroup, VMobject
@@ -37,6 +39,8 @@ class TokenRides(View):
     def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame) -> None:
         super().__init__(ctx)
         self.labels, self.onscreen, self.frame = labels, onscreen, frame
+        self._timings_of: object = None  # the plan `_timings` was read from
+        self._timings_cache: tuple[list[float], list[tuple[float, tuple[str, ...]]]] = ([], [])
 
     @property
     def walk(self) -> WalkView:
@@ -156,15 +160,11 @@ class TokenRides(View):
         """``tok``'s way from where it is to the next place in the row of tokens waiting beside
         the bucket of ``leaf`` (``row``, standing at ``landed``: where each is, or lands in this
         step), and that place. The row runs from beside the bucket out, as `merge` rows tokens,
-        on the side where all ``count`` fit, level with the bucket's top where it can and ``top``
-        (the camera moves before the fill, `_camera_before_fill`): the walk's closer views of the
-        nodes above carry a row level with the bucket's middle out of the frame first
-        (dynamic_graph 16:9's last walk, its graph slid at home size: two 1/27 went out of sight,
-        the next two settled apart at other heights); where no view moves, level with its middle,
-        leaving the room above it to the fill's sum (at 1:1 a row at the top took it, and the
-        sum went off to the top card, nearer h's than w's); its way may cross the leaf's
-        card and bucket (hidden one frame for grazing the bucket's corner, it blinked), and it
-        settles on the nearest free spot, never hidden where it waits."""
+        on the side where all ``count`` fit. Where the camera moves before the fill (``top``,
+        `_camera_before_fill`) it stands level with the bucket's top, which closer views of the
+        nodes above keep in the frame longest; elsewhere level with its middle, leaving the room
+        above to the fill's sum. Its way may cross the leaf's card and bucket, and it settles on
+        the nearest free spot, never hidden where it waits."""
         box = self.lay.boxes[f"bucket:{leaf}"]
         wide = max([tok.width] + [m.width for m in row]) + self.theme.spacing.edge_clearance
         if not landed:
@@ -215,9 +215,20 @@ class TokenRides(View):
     def _camera_before_fill(self, cue: Cue, leaf: str) -> bool:
         """Whether the walk's camera moves from ``cue`` on until ``leaf``'s bucket fills: its
         views may then carry a row waiting by the bucket out of the frame (`_to_row`)."""
-        fill = min((c.start for c in self.ctx.plan.cues if c.kind == "bucket_fill" and leaf in c.ids
-                    and c.start >= cue.start), default=float("inf"))
-        return any(c.kind == "camera" and cue.start <= c.start < fill for c in self.ctx.plan.cues)
+        cameras, fills = self._timings()
+        fill = min((t for t, ids in fills if leaf in ids and t >= cue.start), default=float("inf"))
+        at = bisect_left(cameras, cue.start)
+        return at < len(cameras) and cameras[at] < fill
+
+    def _timings(self) -> tuple[list[float], list[tuple[float, tuple[str, ...]]]]:
+        """The plan's camera moves' starts (sorted) and its bucket fills (start, ids), read once
+        per plan."""
+        plan = self.ctx.plan
+        if self._timings_of is not plan:
+            cameras = sorted(c.start for c in plan.cues if c.kind == "camera")
+            fills = [(c.start, tuple(c.ids)) for c in plan.cues if c.kind == "bucket_fill"]
+            self._timings_of, self._timings_cache = plan, (cameras, fills)
+        return self._timings_cache
 
     def _coming(self, cue: Cue) -> list[Cue]:
         """The other gradients riding to the node of ``cue`` from its start on, until that node is
