@@ -144,3 +144,17 @@ def test_an_op_s_rule_reads_the_same_in_every_clip() -> None:
                     assert any("square of d" in s.text for s in plan.captions), Path(path).stem
     assert texts["PowBackward0"] == {"pow: d² → × 2d"}
     assert all(len(t) == 1 for t in texts.values()), texts
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: Path(p).stem)
+def test_a_name_for_a_result_is_said_with_what_it_stands_for_when_first_used(path: str) -> None:
+    """A name a storyboard gives an unnamed result (``names: {"yh - y": d}``) is not on any card:
+    the first caption that says it also says what it stands for, or a viewer reads "the square of
+    d" with nothing on screen or in words called d."""
+    import re
+
+    checked, plan = load_and_plan(path)
+    for expr, name in checked.storyboard.names.items():
+        said = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w(]|\.\w)")  # not d.grad nor d(
+        first = next((" ".join(c.lines) for c in plan.captions if said.search(" ".join(c.lines))), None)
+        assert first is None or expr in first, (name, first)
