@@ -122,14 +122,16 @@ class WalkCamera(View):
         out: list[Rect] = []
         for c in self.ctx.plan.cues:
             if c.kind == "camera" and c.ids and visit.start + 1e-6 < c.start < says.end - 1e-6:
-                z, _ = self.views.aim(c, free, keep_off, sight, region)
-                rel = (None if now is None else now.inverse()) if z == WHOLE \
-                    else z if now is None else now.inverse().then(z)
+                # as `_move` makes it: the walk's first view made again slides from home
+                base = WHOLE if self.views.again(c) else self.views.framed(c, free, keep_off, sight, region)[0]
+                z = self.views.slide(c, sight, base)
+                rel = None if z is None else z if now is None else now.inverse().then(z)
                 if rel is None or abs(rel.factor - 1.0) > 1e-9:
-                    continue
+                    continue  # no slide (a move closer keeps its note in view itself)
                 dx, dy = rel.point((0.0, 0.0))
-                if abs(dx) > 1e-9 or abs(dy) > 1e-9:
-                    out += [(r[0] - dx, r[1] - dy, r[2] - dx, r[3] - dy) for r in keep_off]
+                if abs(dx) < 1e-9 and abs(dy) < 1e-9:
+                    continue  # the graph stays where it is
+                out += [m for r in keep_off if (m := (r[0] - dx, r[1] - dy, r[2] - dx, r[3] - dy)) not in out]
         return out
 
     def _move(self, cue: Cue) -> Anims:
