@@ -287,13 +287,6 @@ STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)
     # the walks' notes used to stand in this room, far from their nodes (kept off the cards of
     # graphs not yet drawn or already gone); beside their nodes they leave it empty
-    ("dynamic_graph", "16:9"): ("26.6-29.8 s (47 %): the code column under the lit line as the first walk starts; "
-                                "its views slide the graph into it (camera_views.VisitViews.slide, layout.column), "
-                                "but the first slide, at 29.1 s, stops short: mul's note, left of the top card "
-                                "and explained until 29.7 s, meets the lit line's pane (394 px), so the w card "
-                                "stays at 453 px and the one-line caption leaves 34.5 % (26-427 x 71-423 px); "
-                                "the pauses after the pane steps aside (26.7-27.2 s, 28.6-29.1 s) are under "
-                                "camera_least, and the two-line caption from 29.7 s leaves 30 %"),
 }
 
 

@@ -108,6 +108,32 @@ class WalkCamera(View):
                             else z if now is None else now.inverse().then(z))
         return kept_in_view(sight[0], rels)
 
+    def slid_past(self, visit: Cue) -> list[Rect]:
+        """What a note written at ``visit`` keeps off so that the camera's slides into the column
+        the pane freed (`VisitViews.slide`) while the caption explaining it runs take it clear of
+        the pane stepped aside and what it keeps off: those, each moved back by each slide. A note
+        beside the top card stopped the slide short at the lit line, and the column stayed a third
+        of the frame empty (dynamic_graph 16:9's first walk, 26.6-29.8 s)."""
+        says = explaining(self.ctx.plan.captions, visit)
+        if says is None or visit.beat not in self.views.column_walks or not self.frame.code.aside:
+            return []
+        free, keep_off, region, sight = self._sight(settled=True)  # as the moves will find it
+        now = self.focus.zoom
+        out: list[Rect] = []
+        for c in self.ctx.plan.cues:
+            if c.kind == "camera" and c.ids and visit.start + 1e-6 < c.start < says.end - 1e-6:
+                # as `_move` makes it: the walk's first view made again slides from home
+                base = WHOLE if self.views.again(c) else self.views.framed(c, free, keep_off, sight, region)[0]
+                z = self.views.slide(c, sight, base)
+                rel = None if z is None else z if now is None else now.inverse().then(z)
+                if rel is None or abs(rel.factor - 1.0) > 1e-9:
+                    continue  # no slide (a move closer keeps its note in view itself)
+                dx, dy = rel.point((0.0, 0.0))
+                if abs(dx) < 1e-9 and abs(dy) < 1e-9:
+                    continue  # the graph stays where it is
+                out += [m for r in keep_off if (m := (r[0] - dx, r[1] - dy, r[2] - dx, r[3] - dy)) not in out]
+        return out
+
     def _move(self, cue: Cue) -> Anims:
         free, keep_off, region, sight = self._sight()
         if not cue.ids:

@@ -66,6 +66,13 @@ class VisitViews:
     def aim(self, cue: Cue, free: Rect, keep_off: list[Rect], sight: Sight, region: Rect) -> tuple[Zoom, Rect]:
         """Where the move ``cue`` into a visit takes the camera (`WHOLE`: home), and the room it
         frames the visit in; it moves nothing (`stays` asks it of a move to come)."""
+        best, at = self.framed(cue, free, keep_off, sight, region)
+        slid = self.slide(cue, sight, best)
+        return (slid, free) if slid is not None else (best, at)
+
+    def framed(self, cue: Cue, free: Rect, keep_off: list[Rect], sight: Sight, region: Rect) -> tuple[Zoom, Rect]:
+        """`aim`'s view before it slides the graph into the column the pane freed (`slide`), and
+        its room: `WalkCamera.slid_past` asks which moves to come slide."""
         home = self.focus.home or self.ctx.layout  # the plan leads a visit with a camera cue only where
         # the graph is dense (`camera_visits`); the visits it leads into: the next, and those after
         # it the plan found no pause for (a visit's view is framed on the clip's layout: framed on
@@ -93,9 +100,7 @@ class VisitViews:
                 best, at = wider, room
         best, at = self._on_drawn(home, items, visited, (note, least), rooms, free, sight, (best, at), most)
         best, at = self._explained(cue, home, (items, visited), (note, least), rooms, free, sight, (best, at), most)
-        best = self._rings_in(best, home, self._ringed(visits, home), sight)
-        slid = self.slide(cue, sight, best)
-        return (slid, free) if slid is not None else (best, at)
+        return self._rings_in(best, home, self._ringed(visits, home), sight), at
 
     def again(self, cue: Cue) -> bool:
         """Whether ``cue`` makes the walk's first view again, its visits begun (the plan's move

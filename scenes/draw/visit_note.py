@@ -41,6 +41,9 @@ class VisitNotes(View):
         self.stays: Callable[[Cue], Rect | None] = lambda visit: None
         """Where a visit's note stays in view through the camera's moves while its caption runs
         (`scenes.draw.camera.WalkCamera.stays`, which the scene's views hand in; None: anywhere)."""
+        self.slid_past: Callable[[Cue], list[Rect]] = lambda visit: []
+        """What a visit's note keeps off, where there is room, for the camera's slides into the
+        column the pane freed while its caption runs (`scenes.draw.camera.WalkCamera.slid_past`)."""
 
     @property
     def walk(self) -> WalkView:
@@ -100,7 +103,11 @@ class VisitNotes(View):
 
         block, products = made
         at = None
-        tries = [(inside, more) for more in ([apart] if apart else []) + [[]]
+        # and, where there is room, off where the pane stands once a slide to come moves the graph
+        # into its column: a note there stops the slide short (`slid_past`)
+        slid = self.slid_past(cue)
+        mores = [[*apart, *slid], slid] if slid else []
+        tries = [(inside, more) for more in [m for m in mores if m] + ([apart] if apart else []) + [[]]
                  for inside in ([kept] if kept is not None else []) + [None]]
         for inside, more in tries:  # first where it stays in view, apart from the numbers waiting
             def own(note: VGroup, where: Rect | None = inside, off: list[Rect] = more) -> Point | None:

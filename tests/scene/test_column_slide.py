@@ -5,6 +5,8 @@ makes the walk's first view again once the pane has stepped aside (`scenes.rende
 
 from __future__ import annotations
 
+import pytest
+
 from scenes.layout.camera import walk_region
 from scenes.layout.place import tag_reach
 from scenes.render.camera_plan import laid_out_at
@@ -86,3 +88,33 @@ def test_the_first_view_is_made_again_once_the_pane_stepped_aside() -> None:
     assert again.start - walk[0].start < 1.0
     assert not any(c.start < again.start + again.duration - 1e-6 and again.start < c.start + c.duration - 1e-6
                    for c in shared.cues)
+
+
+@pytest.mark.slow  # plays the clip's scene up to the frame looked at
+def test_the_first_walks_note_leaves_the_slide_room_to_fill_the_column() -> None:
+    """dynamic_graph 16:9's first walk: mul's note at s (the top card), written at the first visit
+    and explained until the next move lands, stands where the pane stepped aside to its lit line
+    leaves it once that move slides the graph into the column (`WalkCamera.slid_past`): beside
+    the card, under the lit line's band. Left of the card in that band, it stopped the slide at
+    the pane (394 px), and the column stayed a third of the frame empty 26.6-29.8 s (36.7 % as
+    the move landed)."""
+    from scenes.render.fill import largest_empty
+    from scenes.render.inspect import inspect_clip
+    from scenes.render.options import RenderOptions, fps_of
+
+    theme = load_theme()
+    checked = load(storyboard_path("dynamic_graph"))
+    p, _ = laid_out_at(checked, plan_of(checked), "16:9")
+    first = _walks(p)[0]
+    slide = next(c for c in p.cues if c.kind == "camera" and c.ids and first[0].start < c.start < first[1].start)
+    opts = RenderOptions(aspect="16:9")
+    (sample,) = inspect_clip(checked, p, opts, frames=[round((slide.start + slide.duration - 0.1) * fps_of(opts))])
+    shown = [i for i in sample["items"] if i["opacity"] > 0]
+    pane = next(i["bbox"] for i in shown if i["role"] == "pane")
+    card = next(i["bbox"] for i in shown if i["role"] == "card" and i["id"] == "t4")
+    note = [i["bbox"] for i in shown if i["role"] == "note" and i["id"] == "note:t4"]
+    assert note
+    assert all(b[1] >= pane[3] or b[0] >= pane[2] for b in note)  # clear of the pane
+    assert max(b[2] for b in note) < card[0] and min(b[1] for b in note) < card[3]  # beside its card
+    share, _ = largest_empty(sample["items"], sample["frame"], theme.layout.safe_edge)
+    assert share <= theme.layout.fill_empty
