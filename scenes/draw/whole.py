@@ -29,7 +29,7 @@ from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
 from scenes.layout.camera import meets
-from scenes.layout.whole import Stretch, Views, area, clear_view, extent, stretched
+from scenes.layout.whole import SIDES, Stretch, Views, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
@@ -86,22 +86,35 @@ class WholeGraph(View):
         """The largest of the whole graph's moves with the code pane at ``pane`` (`_view`): with
         the legend where it is, or lifted to just under the pane (a corner of the frame the
         graph has no card in, where beside the whole pane it stood in the graph's way); and how
-        far up it goes."""
-        recap = self.ctx.state.titles.recap  # a recap board on screen keeps its place, as the legend does
-        marks = self.frame.frame_marks() + ([bounds(recap)] if recap is not None and len(recap) else [])
-        options = [(0.0, self._view(pane, marks))]
+        far up it goes. A recap board on screen keeps its place, as the legend does (it is what
+        the caption reads out); where the graph beside it stays under ``layout.fill_graph`` of
+        the frame, the graph may stand off the frame's middle, its cards passing beside the
+        board (`clear_view`'s ``sides``: leaf_nodes 16:9 grew to 44 % of the frame beside the
+        board at the frame's bottom left, 50 % with x's card beside it)."""
+        recap = self.ctx.state.titles.recap
+        board = [bounds(recap)] if recap is not None and len(recap) else []
+        found = self._options(pane, board, 0)
+        least = self.theme.layout.fill_graph * self.ctx.spec.frame_width * self.ctx.spec.frame_height
+        if board and (not found or max(f[0] for f in found) < least):
+            found = self._options(pane, board, SIDES) or found
+        if not found:
+            return None
+        _, lift, (s, region) = max(found, key=lambda f: f[0])
+        return s, region, lift
+
+    def _options(self, pane: list[Rect], board: list[Rect], sides: int) -> list[tuple[float, float, tuple[Stretch, Rect]]]:
+        """`_best`'s moves (the legend where it is, or lifted), each with its cards' area and the
+        legend's lift, kept off the recap board at ``board`` (`clear_view`'s ``sides``)."""
+        marks = self.frame.frame_marks() + board
+        options = [(0.0, self._view(pane, marks, sides))]
         legend = self.ctx.state.graph.legend
         if legend is not None and len(legend) and pane:
             b, gap = bounds(legend), self.theme.spacing.item_gap
             lift = min(r[1] for r in pane) - gap - b[3]
             if lift > 0:
                 moved = (b[0], b[1] + lift, b[2], b[3] + lift)
-                options.append((lift, self._view(pane, [m for m in marks if m != b] + [moved])))
-        found = [(area(extent(self.clip.boxes, v[0])), lift, v) for lift, v in options if v is not None]
-        if not found:
-            return None
-        _, lift, (s, region) = max(found, key=lambda f: f[0])
-        return s, region, lift
+                options.append((lift, self._view(pane, [m for m in marks if m != b] + [moved], sides)))
+        return [(area(extent(self.clip.boxes, v[0])), lift, v) for lift, v in options if v is not None]
 
     def _lift(self, dy: float, rate: Callable[[float], float]) -> Anims:
         """The legend moved up by ``dy`` (down, where negative), at ``rate``."""
@@ -110,16 +123,17 @@ class WholeGraph(View):
             return []
         return [Transform(legend, legend.copy().shift([0.0, dy, 0.0]), rate_func=rate)]
 
-    def _view(self, pane: list[Rect], marks: list[Rect]) -> tuple[Stretch, Rect] | None:
+    def _view(self, pane: list[Rect], marks: list[Rect], sides: int = 0) -> tuple[Stretch, Rect] | None:
         """The whole graph's move and region with the code pane at ``pane`` and the legend and
         checklist at ``marks`` (`_view_apart`): what reaches past the cards a word space off
         them and the caption's box (two tags side by side keep as much: L's ``** 2`` touched the
         printed line at 9:16), else touching at most, where a graph at home already reaches
         that near the caption (16:9's AccumulateGrad)."""
         word = self.theme.proportions.tag_apart * tag_height(self.theme, self.clip.scale)
-        return self._view_apart(pane, marks, word) or self._view_apart(pane, marks, 0.0)
+        return self._view_apart(pane, marks, word, sides) or self._view_apart(pane, marks, 0.0, sides)
 
-    def _view_apart(self, pane: list[Rect], marks: list[Rect], gap: float) -> tuple[Stretch, Rect] | None:
+    def _view_apart(self, pane: list[Rect], marks: list[Rect], gap: float,
+                    sides: int = 0) -> tuple[Stretch, Rect] | None:
         """The whole graph's move and region (`clear_view`): inside the safe frame above the
         caption, clear of ``pane`` and ``marks``; what reaches past its card inside the frame's
         sides and ``gap`` off them and the caption's box."""
@@ -132,7 +146,7 @@ class WholeGraph(View):
         for _ in range(8):  # what reaches past its card (a bucket's name, a walk's note) keeps inside
             # the frame's side too, and off the pane, the legend and a board
             found = clear_view(self.clip, inner, keep, tag_reach(t, self.clip.scale),
-                               t.layout.whole_zoom, t.layout.whole_stretch, self.seen)
+                               t.layout.whole_zoom, t.layout.whole_stretch, self.seen, sides)
             if found is None:
                 return None
             # the box of every shape of the graph once moved (a bucket's name, a walk's note reach

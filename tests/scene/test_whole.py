@@ -8,7 +8,7 @@ import pytest
 from scenes.layout.camera import graph_bounds
 from scenes.layout.clip import code_rect
 from scenes.layout.place import tag_reach
-from scenes.layout.whole import area, clear_view, extent, stretched
+from scenes.layout.whole import SIDES, area, clear_view, extent, stretched
 from scenes.render.camera_plan import laid_out_at
 from scenes.render.whole_plan import BUILDS
 from scenes.storyboard.cues import CONSOLE_KINDS
@@ -138,6 +138,27 @@ def test_a_pane_at_any_height_over_the_graph_leaves_it_room_to_grow() -> None:
                       theme.layout.whole_stretch) is None and foot - top > 0.1 * (free[3] - free[1]):
             stuck.append(round(foot, 3))
     assert not stuck
+
+
+def test_a_graph_kept_off_a_recap_board_may_stand_off_the_frames_middle() -> None:
+    """With more sides across the frame (``sides``), the whole graph kept off the lit line's pane
+    and a recap board at the frame's bottom left (where leaf_nodes 16:9's board stands, 180x68 px
+    at 854x480, amid the column the pane frees) grows past the board's right side, its x card
+    beside the board, not wholly right of it: a larger graph, still clear of both. Centred in a
+    rectangle on the board's edges it stayed beside it, 44 % of the frame (issue 39 item 4)."""
+    theme, home, free = _home_and_free("leaf_nodes", "16:9")
+    spec = theme.aspect("16:9")
+    pane = code_rect(spec, theme, True, load(storyboard_path("leaf_nodes")).index.source)
+    board = (-4.475, -2.25, -1.488, -1.127)
+    reach = tag_reach(theme, home.scale)
+    args = (home, free, [pane, board], reach, theme.layout.whole_zoom, theme.layout.whole_stretch)
+    beside, across = clear_view(*args), clear_view(*args, sides=SIDES)
+    assert beside is not None and across is not None
+    assert beside[1][0] == pytest.approx(board[2])  # the rectangle on the board's right side
+    assert across[1][0] < board[2] - 0.5
+    assert area(extent(home.boxes, across[0])) > 1.08 * area(extent(home.boxes, beside[0]))
+    cards = [across[0].box_bounds(b) for b in home.boxes.values()]
+    assert not any(c[0] < r[2] and r[0] < c[2] and c[1] < r[3] and r[1] < c[3] for c in cards for r in (pane, board))
 
 
 def test_the_views_kept_from_one_search_give_the_next_its_own_answer(monkeypatch: pytest.MonkeyPatch) -> None:
