@@ -90,7 +90,7 @@ class WholeGraph(View):
         the caption reads out); where the graph beside it stays under ``layout.fill_graph`` of
         the frame, the graph may stand off the frame's middle, its cards passing beside the
         board (`clear_view`'s ``sides``: leaf_nodes 16:9 grew to 44 % of the frame beside the
-        board at the frame's bottom left, 50 % with x's card beside it)."""
+        board at the frame's bottom left, 47 % with x's card beside it)."""
         recap = self.ctx.state.titles.recap
         board = [bounds(recap)] if recap is not None and len(recap) else []
         found = self._options(pane, board, 0)

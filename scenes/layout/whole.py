@@ -191,7 +191,7 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     steps across ``free`` give its rectangles more left and right sides, so a graph centred in
     one may stand off the frame's middle, its cards passing beside what it keeps off (a board
     in a corner), where a rectangle on their edges sets it wholly beside them (leaf_nodes 16:9,
-    beside its recap board: 46 % of the frame, 53 % across it).
+    beside its recap board: 44 % of the frame, 47 % across it).
 
     >>> from scenes.layout.place import Box
     >>> boxes = {k: Box(k, "op", 0.0, y, 1.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0))}
