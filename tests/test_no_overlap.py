@@ -270,13 +270,6 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("grad_accumulation", "16:9"): ("40 % at most (20.5 s, the walk's camera in): its five cards stand in one column "
                                     "(the three passes' y at one place), so a spread adds no width: 446x369 px at its "
                                     f"largest, 1.21 times as wide as tall, scaled whole 47.8 %{_FILL_16_9}"),
-    ("leaf_nodes", "16:9"): ("47 % at most (66.3 s, grown after the walk, its x card beside the recap board: 519x373 px; "
-                             "44 % wholly beside the board, h/leafF); its cards cannot grow (at home it spans the free "
-                             "frame's height), only spread across, and the spread stops at 2.8x, its L card (left of its "
-                             "middle) against the lit line's pane (26-394 px at the top) and the yh.grad note against the "
-                             "frame's right side: with no pane and no board, whole_stretch's 3x would take it to about "
-                             "50 %; 34-35 % through the walk (30-36 s, "
-                             f"1.03-1.18x in the room under the lit line){_FILL_16_9}: {_WALK_CAMERA}"),
     ("dynamic_graph", "16:9"): ("40 % at most (115.5 s, the last walk's close view on the first h); 38 % at 57.2 s (422x372 px, 1.13 times as wide as tall, scaled whole 45.2 %; "
                                 "50 % or more measured with the freed graphs left on screen beside the live one to the "
                                 f"clip's end; they go now, review 4 item 8){_FILL_16_9}: {_WALK_CAMERA}"),

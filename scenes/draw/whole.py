@@ -8,7 +8,9 @@ each arrow keeps its ends on its cards (:mod:`scenes.layout.whole`). The next ``
 both back. Where it goes is read from what is on screen (the pane as it stepped aside, the
 legend), as the walk's camera reads it (`FreeFrame`). While the graph is grown the scene reads
 the layout as seen then, so that a light or a recap lands on the moved cards; the camera's record
-(`CameraView.whole`) keeps the move, so a stored state restores it.
+(`CameraView.whole`) keeps the move, so a stored state restores it. At the takeaway, where the
+graph grown beside the pane aside and the recap board stays small and nothing needs the pane
+again, the pane goes instead and the board slides to the frame's side (`WholeGraph._pane_away`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import numpy as np
-from manim import Animation, Mobject, Transform, smooth
+from manim import Animation, FadeOut, Mobject, Transform, smooth
 
 from scenes.draw.camera_shapes import graph_shapes, owners
 from scenes.draw.code import CodePaneView
@@ -29,8 +31,8 @@ from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
 from scenes.layout.camera import meets
-from scenes.layout.whole import SIDES, Stretch, Views, area, clear_view, extent, stretched
-from scenes.storyboard.cues import Cue
+from scenes.layout.whole import SIDES, Point, Stretch, Views, area, clear_view, extent, stretched
+from scenes.storyboard.cues import Cue, needs_pane
 from scenes.theme import Rect
 
 Mapper = Callable[[tuple[float, float]], tuple[float, float]]
@@ -75,6 +77,9 @@ class WholeGraph(View):
         found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
         if found is None:
             return []
+        away = self._pane_away(cue, found)
+        if away is not None:
+            return self._without_pane(*away)
         pane = self.code.step_aside(True, step)
         s, region, lift = self._best(self.frame.pane_bounds()) or found
         rec.whole = (s, region, lift)
@@ -101,6 +106,57 @@ class WholeGraph(View):
             return None
         _, lift, (s, region) = max(found, key=lambda f: f[0])
         return s, region, lift
+
+    def _pane_away(self, cue: Cue, aside: tuple[Stretch, Rect, float]) -> tuple[Stretch, Rect, Point] | None:
+        """The whole graph's move where the code pane goes instead of stepping aside, and the
+        recap board slides along its row to a side of the free frame; and that slide. Only for
+        the last grow, with the pane beside the graph (its column left of the graph's), where no
+        later cue needs the pane and it shows no mark (a takeaway quotes those), where the graph
+        grown beside the pane aside (``aside``) stays under ``layout.fill_graph`` of the frame and
+        this move is larger; else None. Why: at the takeaway the board's numbers are what the
+        caption reads, not the line last run; beside the lit line's pane and the board,
+        leaf_nodes 16:9's graph, as tall as the free frame, spread to 47 % of it at most (its
+        L against the pane), 50 % with the frame's width to spread in."""
+        code, recap = self.code.code, self.ctx.state.titles.recap
+        spec = self.ctx.spec
+        if code.pane is None or code.marks or recap is None or not len(recap) or spec.code[2] > spec.graph[0]:
+            return None
+        if any(c.start > cue.start and (needs_pane(c) or c.kind.startswith("whole")) for c in self.ctx.plan.cues):
+            return None
+        had = area(extent(self.clip.boxes, aside[0]))
+        if had >= self.theme.layout.fill_graph * spec.frame_width * spec.frame_height:
+            return None
+        b, gap = bounds(recap), self.theme.spacing.item_gap
+        left, _, right, _ = self.frame.free_rect()
+        options: list[tuple[float, tuple[Stretch, Rect], Point]] = []
+        for dx in (left + gap - b[0], right - gap - b[2]):
+            moved = (b[0] + dx, b[1], b[2] + dx, b[3])
+            way = (min(b[0], moved[0]), b[1], max(b[2], moved[2]), b[3])
+            if any(meets(way, c.bounds) for c in self.clip.boxes.values()):
+                continue  # its slide, before the graph moves, keeps off the cards at home
+            v = self._view([], self.frame.frame_marks() + [moved], SIDES)
+            if v is not None:
+                options.append((area(extent(self.clip.boxes, v[0])), v, (dx, 0.0)))
+        if not options:
+            return None
+        size, (s, region), d = max(options, key=lambda o: o[0])
+        return (s, region, d) if size > had else None
+
+    def _without_pane(self, s: Stretch, region: Rect, d: Point) -> Anims:
+        """The code pane (and its printed lines, where on screen) fades and the recap board slides
+        by ``d`` in the cue's first 40 %, then the graph grows by ``s`` into ``region``
+        (`_pane_away`): the board is at its place before a card comes near it."""
+        code, lines, recap = self.code.code, self.ctx.state.console.lines, self.ctx.state.titles.recap
+        out: Anims = []
+        if code.pane is not None:
+            out.append(_within(FadeOut(code.pane), 0.0, 0.4))
+        if lines is not None and len(lines) and not code.printed_away:
+            out.append(_within(FadeOut(lines), 0.0, 0.4))
+        code.pane, code.printed_away = None, True
+        if recap is not None and d != (0.0, 0.0):
+            out.append(_within(Transform(recap, recap.copy().shift([d[0], d[1], 0.0])), 0.0, 0.4))
+        self.ctx.state.camera.whole = (s, region, 0.0)
+        return out + self._move(self.clip, s, stretched(self.clip, s, region), _second_part)
 
     def _options(self, pane: list[Rect], board: list[Rect], sides: int) -> list[tuple[float, float, tuple[Stretch, Rect]]]:
         """`_best`'s moves (the legend where it is, or lifted), each with its cards' area and the
