@@ -264,9 +264,6 @@ STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction);
     # "scaled whole": its box (fill.graph_box) at its largest, every 0.25 s, scaled to fill the free frame
-    ("missing_gradient", "16:9"): ("40 % at most (25.9 s, the walk's camera in); its box at its largest is 434x372 px, "
-                                   "1.17 times as wide as tall: scaled whole to fill the free frame it would take 46.5 %"
-                                   f"{_FILL_16_9}: {_WALK_CAMERA}"),
     ("grad_accumulation", "16:9"): ("40 % at most (20.5 s, the walk's camera in): its five cards stand in one column "
                                     "(the three passes' y at one place), so a spread adds no width: 446x369 px at its "
                                     f"largest, 1.21 times as wide as tall, scaled whole 47.8 %{_FILL_16_9}"),

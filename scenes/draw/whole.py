@@ -111,7 +111,8 @@ class WholeGraph(View):
         """The whole graph's move where the code pane goes instead of stepping aside, and the
         recap board slides along its row to a side of the free frame; and that slide. Only for
         the last grow, with the pane beside the graph (its column left of the graph's), where no
-        later cue needs the pane and it shows no mark (a takeaway quotes those), where the graph
+        later cue needs the pane and it shows no mark or printed line it would keep aside (a
+        takeaway quotes those: missing_gradient's ``None``), where the graph
         grown beside the pane aside (``aside``) stays under ``layout.fill_graph`` of the frame and
         this move is larger; else None. Why: at the takeaway the board's numbers are what the
         caption reads, not the line last run; beside the lit line's pane and the board,
@@ -119,7 +120,8 @@ class WholeGraph(View):
         L against the pane), 50 % with the frame's width to spread in."""
         code, recap = self.code.code, self.ctx.state.titles.recap
         spec = self.ctx.spec
-        if code.pane is None or code.marks or recap is None or not len(recap) or spec.code[2] > spec.graph[0]:
+        if (code.pane is None or code.marks or recap is None or not len(recap) or spec.code[2] > spec.graph[0]
+                or self.code.keeps_printed()):
             return None
         if any(c.start > cue.start and (needs_pane(c) or c.kind.startswith("whole")) for c in self.ctx.plan.cues):
             return None
