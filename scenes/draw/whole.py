@@ -15,9 +15,8 @@ again, the pane goes instead and the board slides to the frame's side (`WholeGra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-import numpy as np
 from manim import Animation, FadeOut, Mobject, Transform, smooth
 
 from scenes.draw.camera_shapes import graph_shapes, owners
@@ -27,6 +26,8 @@ from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import tag_of
+from scenes.draw.whole_moves import (Mapper, along, centre_of, head_kept, moved_rect, named, nearest, on_card,
+                                      to_centre, warp)
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
@@ -35,7 +36,6 @@ from scenes.layout.whole import SIDES, Point, Stretch, Views, area, clear_view, 
 from scenes.storyboard.cues import Cue, needs_pane
 from scenes.theme import Rect
 
-Mapper = Callable[[tuple[float, float]], tuple[float, float]]
 _NO = type("NoTag", (), {"role": None})()  # what `tag_of` stands for where a shape has no tag
 
 
@@ -210,7 +210,7 @@ class WholeGraph(View):
             # the box of every shape of the graph once moved (a bucket's name, a walk's note reach
             # past their cards' boxes); its moves, worked out once for every rectangle it keeps off
             mappers = self._mappers(self.clip, found[0])
-            shapes = [_moved_rect(m, move) for m, move in mappers]
+            shapes = [moved_rect(m, move) for m, move in mappers]
             # and the ring a card gets where a caption lights it, or at a visit (backward_graph 9:16's
             # skipped y, ringed by the takeaway at the frame's side, reached 3 px into the margin at 1080p)
             boxed = {id(m) for m in [*self.ctx.state.graph.cards.values(), *self.ctx.state.graph.buckets.values()]}
@@ -256,12 +256,12 @@ class WholeGraph(View):
         for m in graph_shapes(self.ctx.state):  # the camera's list of what the graph is
             r = routes.get(id(m))
             if r is not None and r.points:
-                a, b = _centre(boxes, r.src, r.points[0]), _centre(boxes, r.dst, r.points[-1])
-                out.append((m, _along(s, a, b, r.points[0], r.points[-1])))
+                a, b = centre_of(boxes, r.src, r.points[0]), centre_of(boxes, r.dst, r.points[-1])
+                out.append((m, along(s, a, b, r.points[0], r.points[-1])))
                 continue
-            box = own.get(id(m)) or _named(boxes, m) or _nearest(boxes, bounds(m))
+            box = own.get(id(m)) or named(boxes, m) or nearest(boxes, bounds(m))
             if box is not None:
-                out.append((m, _on_card(s, (box.x, box.y))))
+                out.append((m, on_card(s, (box.x, box.y))))
         return self._under_buckets(lay, s, out)
 
     def _under_buckets(self, lay: Layout, s: Stretch, out: list[tuple[Mobject, Mapper]]) -> list[tuple[Mobject, Mapper]]:
@@ -272,10 +272,10 @@ class WholeGraph(View):
         (backward_graph 9:16: the legend then found no room by L)."""
         g, t = self.ctx.state.graph, self.theme
         # every label of the graph where it goes (an op name drawn in its card's group, too)
-        rects = {id(m): [_moved_rect(p, move) for p in m.get_family() if (tag_of(p) or _NO).role == "label"]
+        rects = {id(m): [moved_rect(p, move) for p in m.get_family() if (tag_of(p) or _NO).role == "label"]
                  for m, move in out}
         for n, (m, move) in enumerate(out):
-            b = _named(lay.boxes, m) if any(m is tag for tag in g.bucket_tags) else None
+            b = named(lay.boxes, m) if any(m is tag for tag in g.bucket_tags) else None
             x0, y0, x1, y1 = bounds(m)
             if b is None or b.kind != "bucket" or (y0 + y1) / 2 > b.y + b.h / 2 or abs((x0 + x1) / 2 - b.x) <= b.w / 2:
                 continue  # (a bucket's name over it, AccumulateGrad under it already)
@@ -289,7 +289,7 @@ class WholeGraph(View):
             for x in [moved.x + k * step * sign for k in range(int(moved.w / 2 / step) + 1) for sign in (1, -1)]:
                 spot = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
                 if not any(meets((spot[0] - apart, spot[1] - gap, spot[2] + apart, spot[3] + gap), r) for r in others):
-                    out[n] = (m, _to(((x0 + x1) / 2, (y0 + y1) / 2), (x, y), s.k))
+                    out[n] = (m, to_centre(((x0 + x1) / 2, (y0 + y1) / 2), (x, y), s.k))
                     rects[id(m)] = [spot]
                     break
         return out
@@ -300,8 +300,8 @@ class WholeGraph(View):
         out: Anims = []
         for m, move in self._mappers(lay, s):
             target = m.copy()
-            _warp(target, move)
-            _head_kept(target, m, s.k)
+            warp(target, move)
+            head_kept(target, m, s.k)
             out.append(Transform(m, target, rate_func=rate))
         g = self.ctx.state.graph
         to_routes = dict(zip(lay.routes, to.routes))
@@ -350,100 +350,3 @@ def _first_part(t: float) -> float:
 def _second_part(t: float) -> float:
     """The graph's move out, from 40 % of the cue, once the pane's lines have slid up."""
     return smooth(max(0.0, (t - 0.4) / 0.6))
-
-
-def _centre(boxes: Mapping[str, Box], item: str, at: tuple[float, float]) -> tuple[float, float]:
-    """The centre of ``item``'s box (``at`` where it has none)."""
-    b = boxes.get(item)
-    return (b.x, b.y) if b is not None else at
-
-
-def _on_card(s: Stretch, centre: tuple[float, float]) -> Mapper:
-    """A point drawn on the card centred at ``centre``, moved with it (`Stretch.local`)."""
-    return lambda p: s.local(centre, p)
-
-
-def _along(s: Stretch, a: tuple[float, float], b: tuple[float, float], p0: tuple[float, float],
-           p1: tuple[float, float]) -> Mapper:
-    """A point of an arrow from ``p0`` (on the card centred at ``a``) to ``p1`` (on ``b``'s),
-    moved as `Stretch.along` moves a route's points, by where it lies between the two ends."""
-    d0 = s.local(a, p0)
-    d1 = s.local(b, p1)
-    q0, q1 = s.point(p0), s.point(p1)
-    e0, e1 = (d0[0] - q0[0], d0[1] - q0[1]), (d1[0] - q1[0], d1[1] - q1[1])
-    vx, vy = p1[0] - p0[0], p1[1] - p0[1]
-    n = vx * vx + vy * vy
-
-    def move(p: tuple[float, float]) -> tuple[float, float]:
-        t = min(1.0, max(0.0, ((p[0] - p0[0]) * vx + (p[1] - p0[1]) * vy) / n)) if n > 1e-12 else 0.0
-        q = s.point(p)
-        return (q[0] + (1 - t) * e0[0] + t * e1[0], q[1] + (1 - t) * e0[1] + t * e1[1])
-    return move
-
-
-def _warp(m: Mobject, move: Mapper) -> None:
-    """Every point of ``m`` and its parts moved by ``move``."""
-    for part in m.get_family():
-        if len(part.points):
-            pts = part.points
-            moved = np.array([[*move((float(x), float(y))), z] for x, y, z in pts])
-            part.points = moved
-
-
-def _head_kept(arrow: Mobject, was: Mobject, k: float) -> None:
-    """``arrow``'s head (an `edge_arrow`'s ``tip``, its apex then its base's corners) warped with
-    it, drawn again in its shape: ``was``'s head ``k`` times larger, its apex where the warp took
-    it, along the warped head's axis. The spread moves the cards apart more than it grows them,
-    and warped with them a head's corners spread as far: at 9:16 grad_accumulation's takeaway
-    drew 16x17 px heads as 48x18 px wedges (review 6)."""
-    tip, old = getattr(arrow, "tip", None), getattr(was, "tip", None)
-    if tip is None or old is None or len(old.get_vertices()) != 3 or len(tip.get_vertices()) != 3:
-        return
-    a0, *corners0 = old.get_vertices()
-    a1, *corners1 = tip.get_vertices()
-    axis0, axis1 = a0 - (corners0[0] + corners0[1]) / 2, a1 - (corners1[0] + corners1[1]) / 2
-    n0, n1 = float(np.linalg.norm(axis0)), float(np.linalg.norm(axis1))
-    if n0 < 1e-9 or n1 < 1e-9:
-        return
-    d0, d1 = axis0 / n0, axis1 / n1
-    side0, side1 = np.array([-d0[1], d0[0], 0.0]), np.array([-d1[1], d1[0], 0.0])
-    # each corner as far along and across the axis as it was, k times
-    kept = [a1 + k * (float(np.dot(c - a0, d0)) * d1 + float(np.dot(c - a0, side0)) * side1) for c in corners0]
-    tip.set_points_as_corners([a1, *kept, a1])
-
-
-def _moved_rect(m: Mobject, move: Mapper) -> Rect:
-    """The box of ``m`` once ``move`` has moved its corners."""
-    b = bounds(m)
-    (x0, y0), (x1, y1) = move((b[0], b[1])), move((b[2], b[3]))
-    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-
-
-def _to(centre: tuple[float, float], at: tuple[float, float], k: float) -> Mapper:
-    """A point of a shape centred at ``centre``, the shape grown ``k`` times and centred at ``at``."""
-    return lambda p: (at[0] + k * (p[0] - centre[0]), at[1] + k * (p[1] - centre[1]))
-
-
-def _named(boxes: Mapping[str, Box], m: Mobject) -> Box | None:
-    """The box a label drawn by a card names as its own (`card_tag` tags it with the box's id: an
-    op name, a bucket's AccumulateGrad), where it has one: AccumulateGrad set level with its
-    bucket, beside it, lay nearer another card and went with that one."""
-    for part in m.get_family():
-        t = tag_of(part)
-        if t is not None and t.role == "label" and t.id is not None and t.id in boxes:
-            return boxes[t.id]
-    return None
-
-
-def _nearest(boxes: Mapping[str, Box], b: Rect) -> Box | None:
-    """The box ``b``'s centre lies in, else the nearest to it."""
-    items = list(boxes.values())
-    if not items:
-        return None
-    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-
-    def gap(x: Box) -> float:
-        x0, y0, x1, y1 = x.bounds
-        dx, dy = max(x0 - cx, 0.0, cx - x1), max(y0 - cy, 0.0, cy - y1)
-        return dx * dx + dy * dy
-    return min(items, key=gap)
