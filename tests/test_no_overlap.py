@@ -264,17 +264,9 @@ STILL_VALUES_SMALL: dict[tuple[str, str], str] = {
 STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     # (clip, aspect): the graph's largest share of the frame, under layout.fill_graph (fill.graph_fraction);
     # "scaled whole": its box (fill.graph_box) at its largest, every 0.25 s, scaled to fill the free frame
-    ("missing_gradient", "16:9"): ("45 % at most (61.3 s, grown after the walk on the cards drawn, slid off what it "
-                                   "keeps off, h/fillF: its box 493x374 px, 1.32 times as wide as tall, the frame's "
-                                   "height bounds it); 40 % at 25.9 s, the walk's camera in"
-                                   f"{_FILL_16_9}: {_WALK_CAMERA}"),
     ("grad_accumulation", "16:9"): ("40 % at most (20.5 s, the walk's camera in): its five cards stand in one column "
                                     "(the three passes' y at one place), so a spread adds no width: 446x369 px at its "
                                     f"largest, 1.21 times as wide as tall, scaled whole 47.8 %{_FILL_16_9}"),
-    ("leaf_nodes", "16:9"): ("47 % at most (41.7 s, grown after the walk into the column the pane frees, 517x375 px; "
-                             "47 % at 66.9 s grown beside the recap board, h/fillF: the frame's height bounds both); "
-                             f"34-35 % through the walk (30-36 s, 1.03-1.18x in the room under the lit line){_FILL_16_9}: "
-                             f"{_WALK_CAMERA}"),
     ("dynamic_graph", "16:9"): ("45 % at most (132.5 s, the last graph, w and its three h, grown on its own cards, "
                                 "h/fillF: 492x374 px, the frame's height bounds it, its cards spread across no larger); "
                                 "40 % at 115.5 s (the last walk's close view on the first h); 38 % at 57.2 s (422x372 px, "

@@ -143,6 +143,16 @@ class CodePaneView(View):
         step.sliding[id(lines)] = Slide(slide, dy)  # the lines printed in this step join it (`Console._print`)
         return [slide]
 
+    def keeps_printed(self) -> bool:
+        """Whether printed lines on screen stay with the pane as it steps aside to its lit line
+        (`_printed_aside`: the takeaways quote them, missing_gradient's ``None``), rather than
+        going with it (leaf_nodes' ``None`` under ``L.backward()``)."""
+        lines, line = self.ctx.state.console.lines, self.code.bar_line
+        if lines is None or not len(lines) or line is None or self.code.printed_away:
+            return False
+        first, last = self._aside_pane(line).window
+        return self._owned(range(first, last + 1))
+
     def _owned(self, lines: Collection[int] | None = None) -> bool:
         """Whether every printed line on screen was printed by a program line the pane shows
         (``lines``, where given: those), so none stands without the line that printed it."""

@@ -8,15 +8,16 @@ each arrow keeps its ends on its cards (:mod:`scenes.layout.whole`). The next ``
 both back. Where it goes is read from what is on screen (the pane as it stepped aside, the
 legend), as the walk's camera reads it (`FreeFrame`). While the graph is grown the scene reads
 the layout as seen then, so that a light or a recap lands on the moved cards; the camera's record
-(`CameraView.whole`) keeps the move, so a stored state restores it.
+(`CameraView.whole`) keeps the move, so a stored state restores it. At the takeaway, where the
+graph grown beside the pane aside and the recap board stays small and nothing needs the pane
+again, the pane goes instead and the board slides to the frame's side (`WholeGraph._pane_away`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-import numpy as np
-from manim import Animation, Mobject, Transform, smooth
+from manim import Animation, FadeOut, Mobject, Transform, smooth
 
 from scenes.draw.camera_shapes import graph_shapes, owners
 from scenes.draw.code import CodePaneView
@@ -25,15 +26,16 @@ from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.record import opacity, tag_of
+from scenes.draw.whole_moves import (Mapper, along, centre_of, head_kept, moved_path, moved_rect, named, nearest, on_card,
+                                      to_centre, warp)
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
 from scenes.layout.camera import drawn_part, meets
-from scenes.layout.whole import Stretch, Views, area, clear_view, extent, stretched
-from scenes.storyboard.cues import Cue
+from scenes.layout.whole import SIDES, Point, Stretch, Views, area, clear_view, extent, stretched
+from scenes.storyboard.cues import Cue, needs_pane
 from scenes.theme import Rect
 
-Mapper = Callable[[tuple[float, float]], tuple[float, float]]
 _NO = type("NoTag", (), {"role": None})()  # what `tag_of` stands for where a shape has no tag
 
 
@@ -76,6 +78,9 @@ class WholeGraph(View):
         found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
         if found is None:
             return []
+        away = self._pane_away(cue, found)
+        if away is not None:
+            return self._without_pane(*away)
         pane = self.code.step_aside(True, step)
         s, region, lift = self._best(self.frame.pane_bounds()) or found
         rec.whole = (s, region, lift)
@@ -87,23 +92,89 @@ class WholeGraph(View):
         """The largest of the whole graph's moves with the code pane at ``pane`` (`_view`): with
         the legend where it is, or lifted to just under the pane (a corner of the frame the
         graph has no card in, where beside the whole pane it stood in the graph's way); and how
-        far up it goes."""
-        recap = self.ctx.state.titles.recap  # a recap board on screen keeps its place, as the legend does
-        marks = self.frame.frame_marks() + ([bounds(recap)] if recap is not None and len(recap) else [])
-        options = [(0.0, self._view(pane, marks))]
+        far up it goes. A recap board on screen keeps its place, as the legend does (it is what
+        the caption reads out); where the graph beside it stays under ``layout.fill_graph`` of
+        the frame, the graph may stand off the frame's middle, its cards passing beside the
+        board (`clear_view`'s ``sides``: leaf_nodes 16:9 grew to 44 % of the frame beside the
+        board at the frame's bottom left, 47 % with x's card beside it)."""
+        recap = self.ctx.state.titles.recap
+        board = [bounds(recap)] if recap is not None and len(recap) else []
+        found = self._options(pane, board, 0)
+        least = self.theme.layout.fill_graph * self.ctx.spec.frame_width * self.ctx.spec.frame_height
+        if board and (not found or max(f[0] for f in found) < least):
+            found = self._options(pane, board, SIDES) or found
+        if not found:
+            return None
+        _, lift, (s, region) = max(found, key=lambda f: f[0])
+        return s, region, lift
+
+    def _pane_away(self, cue: Cue, aside: tuple[Stretch, Rect, float]) -> tuple[Stretch, Rect, Point] | None:
+        """The whole graph's move where the code pane goes instead of stepping aside, and the
+        recap board slides along its row to a side of the free frame; and that slide. Only for
+        the last grow, with the pane beside the graph (its column left of the graph's), where no
+        later cue needs the pane and it shows no mark or printed line it would keep aside (a
+        takeaway quotes those: missing_gradient's ``None``), where the graph
+        grown beside the pane aside (``aside``) stays under ``layout.fill_graph`` of the frame and
+        this move is larger; else None. Why: at the takeaway the board's numbers are what the
+        caption reads, not the line last run; beside the lit line's pane and the board,
+        leaf_nodes 16:9's graph, as tall as the free frame, spread to 47 % of it at most (its
+        L against the pane), 50 % with the frame's width to spread in."""
+        code, recap = self.code.code, self.ctx.state.titles.recap
+        spec = self.ctx.spec
+        if (code.pane is None or code.marks or recap is None or not len(recap) or spec.code[2] > spec.graph[0]
+                or self.code.keeps_printed()):
+            return None
+        if any(c.start > cue.start and (needs_pane(c) or c.kind.startswith("whole")) for c in self.ctx.plan.cues):
+            return None
+        had = area(extent(self.clip.boxes, aside[0]))
+        if had >= self.theme.layout.fill_graph * spec.frame_width * spec.frame_height:
+            return None
+        b, gap = bounds(recap), self.theme.spacing.item_gap
+        left, _, right, _ = self.frame.free_rect()
+        options: list[tuple[float, tuple[Stretch, Rect], Point]] = []
+        for dx in (left + gap - b[0], right - gap - b[2]):
+            moved = (b[0] + dx, b[1], b[2] + dx, b[3])
+            way = (min(b[0], moved[0]), b[1], max(b[2], moved[2]), b[3])
+            if any(meets(way, c.bounds) for c in self.clip.boxes.values()):
+                continue  # its slide, before the graph moves, keeps off the cards at home
+            v = self._view([], self.frame.frame_marks() + [moved], SIDES)
+            if v is not None:
+                options.append((area(extent(self.clip.boxes, v[0])), v, (dx, 0.0)))
+        if not options:
+            return None
+        size, (s, region), d = max(options, key=lambda o: o[0])
+        return (s, region, d) if size > had else None
+
+    def _without_pane(self, s: Stretch, region: Rect, d: Point) -> Anims:
+        """The code pane (and its printed lines, where on screen) fades and the recap board slides
+        by ``d`` in the cue's first 40 %, then the graph grows by ``s`` into ``region``
+        (`_pane_away`): the board is at its place before a card comes near it."""
+        code, lines, recap = self.code.code, self.ctx.state.console.lines, self.ctx.state.titles.recap
+        out: Anims = []
+        if code.pane is not None:
+            out.append(_within(FadeOut(code.pane), 0.0, 0.4))
+        if lines is not None and len(lines) and not code.printed_away:
+            out.append(_within(FadeOut(lines), 0.0, 0.4))
+        code.pane, code.printed_away = None, True
+        if recap is not None and d != (0.0, 0.0):
+            out.append(_within(Transform(recap, recap.copy().shift([d[0], d[1], 0.0])), 0.0, 0.4))
+        self.ctx.state.camera.whole = (s, region, 0.0)
+        return out + self._move(self.clip, s, stretched(self.clip, s, region), _second_part)
+
+    def _options(self, pane: list[Rect], board: list[Rect], sides: int) -> list[tuple[float, float, tuple[Stretch, Rect]]]:
+        """`_best`'s moves (the legend where it is, or lifted), each with its cards' area and the
+        legend's lift, kept off the recap board at ``board`` (`clear_view`'s ``sides``)."""
+        marks = self.frame.frame_marks() + board
+        options = [(0.0, self._view(pane, marks, sides))]
         legend = self.ctx.state.graph.legend
         if legend is not None and len(legend) and pane:
             b, gap = bounds(legend), self.theme.spacing.item_gap
             lift = min(r[1] for r in pane) - gap - b[3]
             if lift > 0:
                 moved = (b[0], b[1] + lift, b[2], b[3] + lift)
-                options.append((lift, self._view(pane, [m for m in marks if m != b] + [moved])))
+                options.append((lift, self._view(pane, [m for m in marks if m != b] + [moved], sides)))
         shown = self._shown().boxes
-        found = [(area(extent(shown, v[0])), lift, v) for lift, v in options if v is not None]
-        if not found:
-            return None
-        _, lift, (s, region) = max(found, key=lambda f: f[0])
-        return s, region, lift
+        return [(area(extent(shown, v[0])), lift, v) for lift, v in options if v is not None]
 
     def _lift(self, dy: float, rate: Callable[[float], float]) -> Anims:
         """The legend moved up by ``dy`` (down, where negative), at ``rate``."""
@@ -112,16 +183,17 @@ class WholeGraph(View):
             return []
         return [Transform(legend, legend.copy().shift([0.0, dy, 0.0]), rate_func=rate)]
 
-    def _view(self, pane: list[Rect], marks: list[Rect]) -> tuple[Stretch, Rect] | None:
+    def _view(self, pane: list[Rect], marks: list[Rect], sides: int = 0) -> tuple[Stretch, Rect] | None:
         """The whole graph's move and region with the code pane at ``pane`` and the legend and
         checklist at ``marks`` (`_view_apart`): what reaches past the cards a word space off
         them and the caption's box (two tags side by side keep as much: L's ``** 2`` touched the
         printed line at 9:16), else touching at most, where a graph at home already reaches
         that near the caption (16:9's AccumulateGrad)."""
         word = self.theme.proportions.tag_apart * tag_height(self.theme, self.clip.scale)
-        return self._view_apart(pane, marks, word) or self._view_apart(pane, marks, 0.0)
+        return self._view_apart(pane, marks, word, sides) or self._view_apart(pane, marks, 0.0, sides)
 
-    def _view_apart(self, pane: list[Rect], marks: list[Rect], gap: float) -> tuple[Stretch, Rect] | None:
+    def _view_apart(self, pane: list[Rect], marks: list[Rect], gap: float,
+                    sides: int = 0) -> tuple[Stretch, Rect] | None:
         """The whole graph's move and region (`clear_view`): inside the safe frame above the
         caption, clear of ``pane`` and ``marks``; what reaches past its card inside the frame's
         sides and ``gap`` off them and the caption's box."""
@@ -136,7 +208,7 @@ class WholeGraph(View):
         for _ in range(8):  # what reaches past its card (a bucket's name, a walk's note) keeps inside
             # the frame's side too, and off the pane, the legend and a board
             found = clear_view(part, inner, keep, tag_reach(t, self.clip.scale),
-                               t.layout.whole_zoom, t.layout.whole_stretch, seen)
+                               t.layout.whole_zoom, t.layout.whole_stretch, seen, sides)
             if found is None:
                 return None
             # the box of every shape of the graph once moved (a bucket's name, a walk's note reach
@@ -144,7 +216,7 @@ class WholeGraph(View):
             # (those on screen: a freed graph's cards, gone, may be moved off the frame)
             mappers = [(m, move) for m, move in self._mappers(self.clip, found[0]) if opacity(m) > 0]
             arrows = {id(a) for a in self.ctx.state.graph.arrows.values()}
-            shapes = [_moved_path(m, move) if id(m) in arrows else _moved_rect(m, move) for m, move in mappers]
+            shapes = [moved_path(m, move) if id(m) in arrows else moved_rect(m, move) for m, move in mappers]
             # and the ring a card gets where a caption lights it, or at a visit (backward_graph 9:16's
             # skipped y, ringed by the takeaway at the frame's side, reached 3 px into the margin at 1080p)
             boxed = {id(m) for m in [*self.ctx.state.graph.cards.values(), *self.ctx.state.graph.buckets.values()]}
@@ -172,8 +244,7 @@ class WholeGraph(View):
         """The clip's layout with only the cards and buckets on screen now (`drawn_part`): the
         view is framed on them, as the walk's way out is (`scenes.draw.camera.WalkCamera`). The
         clip's layout places every card the clip will draw; framed on a freed graph gone from
-        the screen too, dynamic_graph's last graph (w and its three h) grew taller only, its
-        cards no larger, 250 px wide in a frame 450 px wide (9:16, 36 % of the frame)."""
+        the screen too, a later graph grew taller only, its cards no larger."""
         g = self.ctx.state.graph
 
         def shows(key: str) -> bool:
@@ -204,12 +275,12 @@ class WholeGraph(View):
         for m in graph_shapes(self.ctx.state):  # the camera's list of what the graph is
             r = routes.get(id(m))
             if r is not None and r.points:
-                a, b = _centre(boxes, r.src, r.points[0]), _centre(boxes, r.dst, r.points[-1])
-                out.append((m, _along(s, a, b, r.points[0], r.points[-1])))
+                a, b = centre_of(boxes, r.src, r.points[0]), centre_of(boxes, r.dst, r.points[-1])
+                out.append((m, along(s, a, b, r.points[0], r.points[-1])))
                 continue
-            box = own.get(id(m)) or _named(boxes, m) or _nearest(boxes, bounds(m))
+            box = own.get(id(m)) or named(boxes, m) or nearest(boxes, bounds(m))
             if box is not None:
-                out.append((m, _on_card(s, (box.x, box.y))))
+                out.append((m, on_card(s, (box.x, box.y))))
         return self._under_buckets(lay, s, out)
 
     def _under_buckets(self, lay: Layout, s: Stretch, out: list[tuple[Mobject, Mapper]]) -> list[tuple[Mobject, Mapper]]:
@@ -220,10 +291,10 @@ class WholeGraph(View):
         (backward_graph 9:16: the legend then found no room by L)."""
         g, t = self.ctx.state.graph, self.theme
         # every label of the graph where it goes (an op name drawn in its card's group, too)
-        rects = {id(m): [_moved_rect(p, move) for p in m.get_family() if (tag_of(p) or _NO).role == "label"]
+        rects = {id(m): [moved_rect(p, move) for p in m.get_family() if (tag_of(p) or _NO).role == "label"]
                  for m, move in out}
         for n, (m, move) in enumerate(out):
-            b = _named(lay.boxes, m) if any(m is tag for tag in g.bucket_tags) else None
+            b = named(lay.boxes, m) if any(m is tag for tag in g.bucket_tags) else None
             x0, y0, x1, y1 = bounds(m)
             if b is None or b.kind != "bucket" or (y0 + y1) / 2 > b.y + b.h / 2 or abs((x0 + x1) / 2 - b.x) <= b.w / 2:
                 continue  # (a bucket's name over it, AccumulateGrad under it already)
@@ -237,7 +308,7 @@ class WholeGraph(View):
             for x in [moved.x + k * step * sign for k in range(int(moved.w / 2 / step) + 1) for sign in (1, -1)]:
                 spot = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
                 if not any(meets((spot[0] - apart, spot[1] - gap, spot[2] + apart, spot[3] + gap), r) for r in others):
-                    out[n] = (m, _to(((x0 + x1) / 2, (y0 + y1) / 2), (x, y), s.k))
+                    out[n] = (m, to_centre(((x0 + x1) / 2, (y0 + y1) / 2), (x, y), s.k))
                     rects[id(m)] = [spot]
                     break
         return out
@@ -248,8 +319,8 @@ class WholeGraph(View):
         out: Anims = []
         for m, move in self._mappers(lay, s):
             target = m.copy()
-            _warp(target, move)
-            _head_kept(target, m, s.k)
+            warp(target, move)
+            head_kept(target, m, s.k)
             out.append(Transform(m, target, rate_func=rate))
         g = self.ctx.state.graph
         to_routes = dict(zip(lay.routes, to.routes))
@@ -298,111 +369,3 @@ def _first_part(t: float) -> float:
 def _second_part(t: float) -> float:
     """The graph's move out, from 40 % of the cue, once the pane's lines have slid up."""
     return smooth(max(0.0, (t - 0.4) / 0.6))
-
-
-def _centre(boxes: Mapping[str, Box], item: str, at: tuple[float, float]) -> tuple[float, float]:
-    """The centre of ``item``'s box (``at`` where it has none)."""
-    b = boxes.get(item)
-    return (b.x, b.y) if b is not None else at
-
-
-def _on_card(s: Stretch, centre: tuple[float, float]) -> Mapper:
-    """A point drawn on the card centred at ``centre``, moved with it (`Stretch.local`)."""
-    return lambda p: s.local(centre, p)
-
-
-def _along(s: Stretch, a: tuple[float, float], b: tuple[float, float], p0: tuple[float, float],
-           p1: tuple[float, float]) -> Mapper:
-    """A point of an arrow from ``p0`` (on the card centred at ``a``) to ``p1`` (on ``b``'s),
-    moved as `Stretch.along` moves a route's points, by where it lies between the two ends."""
-    d0 = s.local(a, p0)
-    d1 = s.local(b, p1)
-    q0, q1 = s.point(p0), s.point(p1)
-    e0, e1 = (d0[0] - q0[0], d0[1] - q0[1]), (d1[0] - q1[0], d1[1] - q1[1])
-    vx, vy = p1[0] - p0[0], p1[1] - p0[1]
-    n = vx * vx + vy * vy
-
-    def move(p: tuple[float, float]) -> tuple[float, float]:
-        t = min(1.0, max(0.0, ((p[0] - p0[0]) * vx + (p[1] - p0[1]) * vy) / n)) if n > 1e-12 else 0.0
-        q = s.point(p)
-        return (q[0] + (1 - t) * e0[0] + t * e1[0], q[1] + (1 - t) * e0[1] + t * e1[1])
-    return move
-
-
-def _warp(m: Mobject, move: Mapper) -> None:
-    """Every point of ``m`` and its parts moved by ``move``."""
-    for part in m.get_family():
-        if len(part.points):
-            pts = part.points
-            moved = np.array([[*move((float(x), float(y))), z] for x, y, z in pts])
-            part.points = moved
-
-
-def _head_kept(arrow: Mobject, was: Mobject, k: float) -> None:
-    """``arrow``'s head (an `edge_arrow`'s ``tip``, its apex then its base's corners) warped with
-    it, drawn again in its shape: ``was``'s head ``k`` times larger, its apex where the warp took
-    it, along the warped head's axis. The spread moves the cards apart more than it grows them,
-    and warped with them a head's corners spread as far: at 9:16 grad_accumulation's takeaway
-    drew 16x17 px heads as 48x18 px wedges (review 6)."""
-    tip, old = getattr(arrow, "tip", None), getattr(was, "tip", None)
-    if tip is None or old is None or len(old.get_vertices()) != 3 or len(tip.get_vertices()) != 3:
-        return
-    a0, *corners0 = old.get_vertices()
-    a1, *corners1 = tip.get_vertices()
-    axis0, axis1 = a0 - (corners0[0] + corners0[1]) / 2, a1 - (corners1[0] + corners1[1]) / 2
-    n0, n1 = float(np.linalg.norm(axis0)), float(np.linalg.norm(axis1))
-    if n0 < 1e-9 or n1 < 1e-9:
-        return
-    d0, d1 = axis0 / n0, axis1 / n1
-    side0, side1 = np.array([-d0[1], d0[0], 0.0]), np.array([-d1[1], d1[0], 0.0])
-    # each corner as far along and across the axis as it was, k times
-    kept = [a1 + k * (float(np.dot(c - a0, d0)) * d1 + float(np.dot(c - a0, side0)) * side1) for c in corners0]
-    tip.set_points_as_corners([a1, *kept, a1])
-
-
-def _moved_rect(m: Mobject, move: Mapper) -> Rect:
-    """The box of ``m`` once ``move`` has moved its corners."""
-    b = bounds(m)
-    (x0, y0), (x1, y1) = move((b[0], b[1])), move((b[2], b[3]))
-    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-
-
-def _moved_path(m: Mobject, move: Mapper) -> Rect:
-    """The box of ``m`` (an arrow) once ``move`` has moved every point of it, as `_warp` does: the spread
-    bends a route between its ends (`Stretch.along`), so its middle may go past where its box's
-    corners go (dynamic_graph 9:16's last w to h, routed round the others, went 3 px into the
-    frame's margin)."""
-    pts = [move((float(x), float(y))) for part in m.get_family() for x, y, _ in part.points]
-    if not pts:  # (its handles too: `bounds` reads the anchors, and a bent route's handles reach past them)
-        return _moved_rect(m, move)
-    return (min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts))
-
-
-def _to(centre: tuple[float, float], at: tuple[float, float], k: float) -> Mapper:
-    """A point of a shape centred at ``centre``, the shape grown ``k`` times and centred at ``at``."""
-    return lambda p: (at[0] + k * (p[0] - centre[0]), at[1] + k * (p[1] - centre[1]))
-
-
-def _named(boxes: Mapping[str, Box], m: Mobject) -> Box | None:
-    """The box a label drawn by a card names as its own (`card_tag` tags it with the box's id: an
-    op name, a bucket's AccumulateGrad), where it has one: AccumulateGrad set level with its
-    bucket, beside it, lay nearer another card and went with that one."""
-    for part in m.get_family():
-        t = tag_of(part)
-        if t is not None and t.role == "label" and t.id is not None and t.id in boxes:
-            return boxes[t.id]
-    return None
-
-
-def _nearest(boxes: Mapping[str, Box], b: Rect) -> Box | None:
-    """The box ``b``'s centre lies in, else the nearest to it."""
-    items = list(boxes.values())
-    if not items:
-        return None
-    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-
-    def gap(x: Box) -> float:
-        x0, y0, x1, y1 = x.bounds
-        dx, dy = max(x0 - cx, 0.0, cx - x1), max(y0 - cy, 0.0, cy - y1)
-        return dx * dx + dy * dy
-    return min(items, key=gap)

@@ -160,6 +160,10 @@ def area(r: Rect) -> float:
     return max(0.0, r[2] - r[0]) * max(0.0, r[3] - r[1])
 
 
+SIDES = 32
+"""The equal steps across the free frame `clear_view` adds to its rectangles' sides where asked
+(``sides``): a graph kept off a recap board may stand off the frame's middle."""
+
 SPREADS = 8
 """The steps from the most spread to none that `clear_view` tries in each rectangle."""
 
@@ -174,7 +178,7 @@ many of the same rectangles."""
 
 
 def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, most: float,
-               stretch: float, seen: Views | None = None) -> tuple[Stretch, Rect] | None:
+               stretch: float, seen: Views | None = None, sides: int = 0) -> tuple[Stretch, Rect] | None:
     """The largest whole view of ``lay`` in ``free`` (`whole_view`) whose cards, ``reach``
     around each (an op name over it), meet none of ``keep_off`` (the lit line's pane, the
     legend): tried in each rectangle of ``free`` whose sides lie on its own or on the edges of
@@ -184,7 +188,11 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     two as large, the one in the larger rectangle: a graph the frame's height bounds is centred
     in the frame's width, not in a strip beside a board); the move and its rectangle, or None
     where none draws the graph larger than it is. ``seen``: the views of ``lay`` worked out so
-    far, kept for the next call on it (the same answer, sooner).
+    far, kept for the next call on it (the same answer, sooner). ``sides``: that many equal
+    steps across ``free`` give its rectangles more left and right sides, so a graph centred in
+    one may stand off the frame's middle, its cards passing beside what it keeps off (a board
+    in a corner), where a rectangle on their edges sets it wholly beside them (leaf_nodes 16:9,
+    beside its recap board: 44 % of the frame, 47 % across it).
 
     >>> from scenes.layout.place import Box
     >>> boxes = {k: Box(k, "op", 0.0, y, 1.0, 1.0) for k, y in (("a", 0.0), ("b", 2.0))}
@@ -193,7 +201,8 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     >>> s.k, room
     (2.0, (-4.0, -1.0, 4.0, 5.0))
     """
-    xs = sorted({free[0], free[2], *(v for r in keep_off for v in (r[0], r[2]) if free[0] < v < free[2])})
+    xs = sorted({free[0], free[2], *(v for r in keep_off for v in (r[0], r[2]) if free[0] < v < free[2]),
+                 *(free[0] + (free[2] - free[0]) * i / sides for i in range(1, sides))})
     ys = sorted({free[1], free[3], *(v for r in keep_off for v in (r[1], r[3]) if free[1] < v < free[3])})
     best: tuple[float, Stretch, Rect] | None = None
     for x0, x1 in combinations(xs, 2):

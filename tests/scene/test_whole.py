@@ -8,11 +8,15 @@ import pytest
 from scenes.layout.camera import graph_bounds, meets
 from scenes.layout.clip import code_rect
 from scenes.layout.place import tag_reach
-from scenes.layout.whole import area, clear_view, extent, stretched
-from scenes.render.camera_plan import laid_out_at
+from scenes.layout.whole import SIDES, area, clear_view, extent, stretched
+from scenes.draw.shown_numbers import MIN_SHOWN
+from scenes.render.camera_plan import laid_out_at, plan_at
+from scenes.render.fill import graph_fraction
+from scenes.render.inspect import inspect_clip
+from scenes.render.options import RenderOptions
 from scenes.render.whole_plan import BUILDS
 from scenes.storyboard.cues import CONSOLE_KINDS
-from scenes.storyboard import load, plan_of, storyboard_path
+from scenes.storyboard import load, load_and_plan, plan_of, storyboard_path
 from scenes.theme import load_theme
 
 WITHOUT_WALK = ("graph_build", "backward_graph")
@@ -138,6 +142,51 @@ def test_a_pane_at_any_height_over_the_graph_leaves_it_room_to_grow() -> None:
                       theme.layout.whole_stretch) is None and foot - top > 0.1 * (free[3] - free[1]):
             stuck.append(round(foot, 3))
     assert not stuck
+
+
+def test_a_graph_kept_off_a_recap_board_may_stand_off_the_frames_middle() -> None:
+    """With more sides across the frame (``sides``), the whole graph kept off the lit line's pane
+    and a recap board at the frame's bottom left (where leaf_nodes 16:9's board stands, 180x68 px
+    at 854x480, amid the column the pane frees) grows past the board's right side, its x card
+    beside the board, not wholly right of it: a larger graph, still clear of both. Centred in a
+    rectangle on the board's edges it stayed beside it, 44 % of the frame (issue 39 item 4)."""
+    theme, home, free = _home_and_free("leaf_nodes", "16:9")
+    spec = theme.aspect("16:9")
+    pane = code_rect(spec, theme, True, load(storyboard_path("leaf_nodes")).index.source)
+    board = (-4.475, -2.25, -1.488, -1.127)
+    reach = tag_reach(theme, home.scale)
+    args = (home, free, [pane, board], reach, theme.layout.whole_zoom, theme.layout.whole_stretch)
+    beside, across = clear_view(*args), clear_view(*args, sides=SIDES)
+    assert beside is not None and across is not None
+    assert beside[1][0] == pytest.approx(board[2])  # the rectangle on the board's right side
+    assert across[1][0] < board[2] - 0.5
+    assert area(extent(home.boxes, across[0])) > 1.08 * area(extent(home.boxes, beside[0]))
+    cards = [across[0].box_bounds(b) for b in home.boxes.values()]
+    assert not any(c[0] < r[2] and r[0] < c[2] and c[1] < r[3] and r[1] < c[3] for c in cards for r in (pane, board))
+
+
+@pytest.mark.slow  # plays the clip's scene up to its last grow
+def test_at_the_takeaway_the_pane_goes_and_the_graph_fills_half_the_frame() -> None:
+    """leaf_nodes 16:9's last grow comes after the recap, with nothing needing the code pane again
+    and no printed line it would keep: the pane goes, the board slides to the frame's left side,
+    and the graph, as tall as the free frame, spreads across it to ``layout.fill_graph`` of the
+    frame, its cards clear of the board. Beside the lit line's pane it spread to 47 % at most (its
+    L against the pane; issue 39 item 4)."""
+    theme = load_theme()
+    checked, plan = load_and_plan(storyboard_path("leaf_nodes"))
+    plan = plan_at(checked, plan, "16:9")
+    grow = [c for c in plan.cues if c.kind == "whole"][-1]
+    assert any(c.kind == "recap" and c.start < grow.start for c in plan.cues)
+    (grown,) = inspect_clip(checked, plan, RenderOptions(aspect="16:9"), at=[grow.start + grow.duration + 0.2])
+    shown = [i for i in grown["items"] if i["opacity"] >= MIN_SHOWN]
+    assert not [i["role"] for i in shown if i["role"] in ("code", "code_bar", "pane", "console")]
+    assert graph_fraction(grown["items"], grown["frame"]) >= theme.layout.fill_graph
+    boards = [i["bbox"] for i in shown if i["role"] == "recap"]
+    cards = [i["bbox"] for i in shown if i["role"] in ("card", "bucket")]
+    assert boards and cards
+    board = (min(b[0] for b in boards), min(b[1] for b in boards), max(b[2] for b in boards), max(b[3] for b in boards))
+    assert board[0] < 0.1 * grown["frame"][0]  # at the frame's left side (its rows inside its backdrop)
+    assert not [c for c in cards if c[0] < board[2] and board[0] < c[2] and c[1] < board[3] and board[1] < c[3]]
 
 
 def test_the_views_kept_from_one_search_give_the_next_its_own_answer(monkeypatch: pytest.MonkeyPatch) -> None:
