@@ -149,37 +149,51 @@ class TokenRides(View):
             self.ctx.record(s)
         return anims
 
-    def make_way(self, products: list[Mobject], going: list[Mobject], step: StepScratch) -> Anims:
+    def make_way(self, products: list[Mobject], going: list[Mobject], step: StepScratch,
+                 badge: VGroup | None = None) -> Anims:
         """Each token waiting for its node's visit (standing where it waits, not in a bucket's
         row) that a rule's result just written, ``products``, reads on, the two level, the token
         just past the result (`reading_run`): it glides to the nearest spot off every result's
         and value's run and off what is shown (the note, ``going`` gone). A note with no spot of
         its own off the numbers waiting ends left of one (micrograd_readme 16:9: t18's
         ``d: 6.94 × 1 = [6.94]`` read on into the ``-6.94`` waiting for t11), and a reader reads
-        on along a line: the number, not the note, gives way."""
+        on along a line: the number, not the note, gives way. ``badge``: the visited node's new
+        badge, not shown yet (the tokens that rode in glide onto it after): it moves there too
+        (micrograd_readme 9:16: t11's ``-6.94``, where its one token waited, right of its own
+        note's ``-6.94``)."""
         runs = [reading_run(bounds(p)) for p in products if p.width > 0]
         if not runs:
             return []
+        if badge is not None:
+            to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())), runs, going)
+            if to is not None:
+                badge.move_to([to[0], to[1], 0.0])
         out: Anims = []
         for node, toks in self.walk.tokens.items():
             for tok in toks:
                 rest = getattr(tok, "rests", None) or bounds(tok)
                 here = ((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2)
-                size = (tok.width, tok.height)
-                if (self.in_row(tok, self.ctx.item(node)) or not np.allclose(tok.get_center()[:2], here)
-                        or clear_of(here, size, runs)):
-                    continue  # on its way in this step, in a row, or clear of the new results
-                marks = [*self.walk.visit_marks, *self.walk.badges.values(), *self.ctx.state.graph.tags.values()]
-                waits = [r for ms in self.walk.tokens.values() for m in ms
-                         if m is not tok and (r := getattr(m, "rests", None))]
-                avoid = (self.onscreen.shown_rects(exclude=[tok, *going], extra=marks, away=True) + runs
-                         + self.onscreen.result_runs() + self.onscreen.value_runs() + self.onscreen.arrowheads()
-                         + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
-                to = self.onscreen.free_spot(here, tok, avoid)
-                if math.dist(to, here) < 1e-9:
-                    continue  # no free spot near: it stays
-                out.append(self.onscreen.glide(tok, to, [tok, *going], step))
+                if self.in_row(tok, self.ctx.item(node)) or not np.allclose(tok.get_center()[:2], here):
+                    continue  # in a row, or on its way in this step
+                to = self._off_runs(tok, here, runs, going)
+                if to is not None:
+                    out.append(self.onscreen.glide(tok, to, [tok, *going], step))
         return out
+
+    def _off_runs(self, tok: VGroup, here: tuple[float, float], runs: list[Rect], going: list[Mobject]
+                  ) -> tuple[float, float] | None:
+        """Where ``tok``, waiting at ``here`` on one of ``runs``, waits instead: the nearest spot off
+        them, off every result's and value's run, and off what is shown, ``going`` gone, as a ride
+        settles (`OnScreen.ride`'s rests); None where it is clear of ``runs`` or no spot is free."""
+        if clear_of(here, (tok.width, tok.height), runs):
+            return None
+        marks = [*self.walk.visit_marks, *self.walk.badges.values(), *self.ctx.state.graph.tags.values()]
+        waits = [r for ms in self.walk.tokens.values() for m in ms if m is not tok and (r := getattr(m, "rests", None))]
+        avoid = (self.onscreen.shown_rects(exclude=[tok, *going], extra=[m for m in marks if m is not tok], away=True)
+                 + runs + self.onscreen.result_runs() + self.onscreen.value_runs() + self.onscreen.arrowheads()
+                 + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
+        to = self.onscreen.free_spot(here, tok, avoid)
+        return None if math.dist(to, here) < 1e-9 else to
 
     def in_row(self, tok: Mobject, leaf: str) -> bool:
         """Whether ``tok`` waits in the row beside the bucket of ``leaf`` (`_to_row`)."""
@@ -213,8 +227,7 @@ class TokenRides(View):
                 x0, out_x = 2 * box.x - x0, -out_x
             at = (x0, y0)
         else:
-            out_x = 1.0 if landed[0][0] >= box.x else -1.0
-            at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
+            at = self._next_in_row(tok, box, wide, landed)
         own = [m for m in (self.cards[leaf], self.ctx.state.graph.buckets.get(leaf)) if m is not None]
         # its way may graze its bucket, and pass by the row standing (round the spots of the last
         # two, it went up and dropped in: 33 px off its way, dynamic_graph 16:9 at 117.13 s)
@@ -222,6 +235,30 @@ class TokenRides(View):
                                     joins=[m for m in row if id(m) not in step.queued])
         rest = getattr(tok, "rests", None)
         return glide, (((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at)
+
+    def _next_in_row(self, tok: VGroup, box: Box, wide: float, landed: list[tuple[float, float]]
+                     ) -> tuple[float, float]:
+        """The next place in the row beside ``box`` (a bucket) of the tokens standing at ``landed``,
+        ``wide`` apart: on from the last, out from the bucket; where that leaves the frame, the row
+        goes on on the bucket's other side, mirrored, at the first place none stands on
+        (micrograd_readme 9:16: a's fifth token, its place left of the frame, settled at the
+        nearest free spot, 200 px up, where t8's card showed later: ``c + 1 = -2.00 0.00``)."""
+        x0, y0 = landed[0]
+        out_x = 1.0 if x0 >= box.x else -1.0
+        lo, _, hi, _ = self.ctx.frame_rect()
+        half = tok.width / 2
+
+        def fits(x: float) -> bool:
+            return lo <= x - half and x + half <= hi and all(abs(x - lx) >= wide - 1e-9 for lx, _ in landed)
+
+        ahead = x0 + out_x * len(landed) * wide
+        if lo <= ahead - half and ahead + half <= hi:
+            return (ahead, y0)
+        for j in range(len(landed) + 1):
+            x = 2 * box.x - x0 - out_x * j * wide
+            if fits(x):
+                return (x, y0)
+        return (ahead, y0)
 
     def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
         """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
