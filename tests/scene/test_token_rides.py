@@ -180,13 +180,15 @@ def test_a_token_waits_apart_from_the_product_it_left() -> None:
     assert twins == [], "\n".join(twins)
 
 
-@pytest.mark.parametrize("lesson, aspect, size", [("micrograd_readme", "16:9", (854, 480))])
+@pytest.mark.parametrize("lesson, aspect, size", [("micrograd_readme", "16:9", (854, 480)),
+                                                   ("micrograd_readme", "9:16", (480, 854))])
 def test_a_token_waiting_gives_way_to_a_rule_written_beside_it(lesson: str, aspect: str, size: tuple[int, int]) -> None:
     """The README lesson at 16:9: a token waiting for its node's visit (``-6.94``, t11's) where a
     later visit's note, finding no spot of its own off it, ends a row just left of it
     (t18's ``d: 6.94 × 1 = [6.94]``) reads as more of that rule's result: once the visit's
     note is up, it has glided off the result's run (`TokenRides.make_way`), as
-    `reading.waits_reading_on` sees it."""
+    `reading.waits_reading_on` sees it. At 9:16, t11's new badge, where its one token waited,
+    gives way to its own note's ``-6.94`` as much."""
     path = str(Path(__file__).parent.parent / "storyboard" / "lessons" / f"{lesson}.yaml")
     checked, p = load_and_plan_at(path, aspect=aspect)
     visits = [c for c in p.cues if c.kind == "visit"]
