@@ -227,7 +227,8 @@ class TokenRides(View):
                 x0, out_x = 2 * box.x - x0, -out_x
             at = (x0, y0)
         else:
-            at = self._next_in_row(tok, box, wide, landed)
+            out_x = 1.0 if landed[0][0] >= box.x else -1.0
+            at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
         own = [m for m in (self.cards[leaf], self.ctx.state.graph.buckets.get(leaf)) if m is not None]
         # its way may graze its bucket, and pass by the row standing (round the spots of the last
         # two, it went up and dropped in: 33 px off its way, dynamic_graph 16:9 at 117.13 s)
@@ -235,13 +236,6 @@ class TokenRides(View):
                                     joins=[m for m in row if id(m) not in step.queued])
         rest = getattr(tok, "rests", None)
         return glide, (((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at)
-
-    def _next_in_row(self, tok: VGroup, box: Box, wide: float, landed: list[tuple[float, float]]
-                     ) -> tuple[float, float]:
-        """The next place in the row beside ``box`` (a bucket) of the tokens standing at ``landed``
-        (`next_in_row`, inside the frame)."""
-        lo, _, hi, _ = self.ctx.frame_rect()
-        return next_in_row(landed, box.x, wide, tok.width / 2, (lo, hi))
 
     def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
         """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
@@ -338,36 +332,6 @@ def _way(path: VMobject, size: tuple[float, float]) -> list[Rect]:
     """The boxes a token of ``size`` covers along ``path`` between its ends (`RIDE_SAMPLES` points)."""
     pts = [path.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(1, RIDE_SAMPLES)]
     return [rect_around(float(x), float(y), size, 0.0) for x, y in pts]
-
-
-def next_in_row(landed: list[tuple[float, float]], centre: float, wide: float, half: float,
-                span: tuple[float, float]) -> tuple[float, float]:
-    """The next place in the row of tokens standing at ``landed`` (the first beside a bucket whose
-    middle is at x ``centre``), ``wide`` apart, for a token ``half`` as wide either side: on from
-    the last, out from the bucket; where that leaves ``span`` (the frame's left and right), the
-    row goes on on the bucket's other side, mirrored, at the first place none stands on
-    (micrograd_readme 9:16: a's fifth token, its place left of the frame, settled at the nearest
-    free spot, 200 px up, where t8's card showed later: ``c + 1 = -2.00 0.00``).
-
-    >>> next_in_row([(-1.0, 0.0), (-2.0, 0.0)], 0.0, 1.0, 0.4, (-3.5, 3.0))
-    (-3.0, 0.0)
-    >>> next_in_row([(-1.0, 0.0), (-2.0, 0.0), (-3.0, 0.0)], 0.0, 1.0, 0.4, (-3.5, 3.0))  # past the left edge
-    (1.0, 0.0)
-    """
-    (x0, y0), (lo, hi) = landed[0], span
-    out_x = 1.0 if x0 >= centre else -1.0
-
-    def fits(x: float) -> bool:
-        return lo <= x - half and x + half <= hi
-
-    ahead = x0 + out_x * len(landed) * wide
-    if fits(ahead):
-        return (ahead, y0)
-    for j in range(len(landed) + 1):
-        x = 2 * centre - x0 - out_x * j * wide
-        if fits(x) and all(abs(x - lx) >= wide - 1e-9 for lx, _ in landed):
-            return (x, y0)
-    return (ahead, y0)
 
 
 def arrow_id(src: str, dst: str) -> str:
