@@ -9,6 +9,7 @@ walk's (``WalkView.tokens``).
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 
 import numpy as np
@@ -20,11 +21,12 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.labels import CardLabels
-from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen, at_end
+from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen, at_end, reading_run
 from scenes.draw.record import opacity, tag as record_tag, tag_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import nominal_token_size, token_ride
+from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import rect_around
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
@@ -149,6 +151,52 @@ class TokenRides(View):
         for s in cue.strings:
             self.ctx.record(s)
         return anims
+
+    def make_way(self, products: list[Mobject], going: list[Mobject], step: StepScratch,
+                 badge: VGroup | None = None) -> Anims:
+        """Each token waiting for its node's visit (standing where it waits, not in a bucket's
+        row) that a rule's result just written, ``products``, reads on, the two level, the token
+        just past the result (`reading_run`): it glides to the nearest spot off every result's
+        and value's run and off what is shown (the note, ``going`` gone). A note with no spot of
+        its own off the numbers waiting ends left of one (micrograd_readme 16:9: t18's
+        ``d: 6.94 × 1 = [6.94]`` read on into the ``-6.94`` waiting for t11), and a reader reads
+        on along a line: the number, not the note, gives way. ``badge``: the visited node's new
+        badge, not shown yet (the tokens that rode in glide onto it after): it moves there too
+        (micrograd_readme 9:16: t11's ``-6.94``, where its one token waited, right of its own
+        note's ``-6.94``)."""
+        runs = [reading_run(bounds(p)) for p in products if p.width > 0]
+        if not runs:
+            return []
+        if badge is not None:
+            to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())), runs, going)
+            if to is not None:
+                badge.move_to([to[0], to[1], 0.0])
+        out: Anims = []
+        for node, toks in self.walk.tokens.items():
+            for tok in toks:
+                rest = getattr(tok, "rests", None) or bounds(tok)
+                here = ((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2)
+                if self.in_row(tok, self.ctx.item(node)) or not np.allclose(tok.get_center()[:2], here):
+                    continue  # in a row, or on its way in this step
+                to = self._off_runs(tok, here, runs, going)
+                if to is not None:
+                    out.append(self.onscreen.glide(tok, to, [tok, *going], step))
+        return out
+
+    def _off_runs(self, tok: VGroup, here: tuple[float, float], runs: list[Rect], going: list[Mobject]
+                  ) -> tuple[float, float] | None:
+        """Where ``tok``, waiting at ``here`` on one of ``runs``, waits instead: the nearest spot off
+        them, off every result's and value's run, and off what is shown, ``going`` gone, as a ride
+        settles (`OnScreen.ride`'s rests); None where it is clear of ``runs`` or no spot is free."""
+        if clear_of(here, (tok.width, tok.height), runs):
+            return None
+        marks = [*self.walk.visit_marks, *self.walk.badges.values(), *self.ctx.state.graph.tags.values()]
+        waits = [r for ms in self.walk.tokens.values() for m in ms if m is not tok and (r := getattr(m, "rests", None))]
+        avoid = (self.onscreen.shown_rects(exclude=[tok, *going], extra=[m for m in marks if m is not tok], away=True)
+                 + runs + self.onscreen.result_runs() + self.onscreen.value_runs() + self.onscreen.arrowheads()
+                 + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
+        to = self.onscreen.free_spot(here, tok, avoid)
+        return None if math.dist(to, here) < 1e-9 else to
 
     def in_row(self, tok: Mobject, leaf: str) -> bool:
         """Whether ``tok`` waits in the row beside the bucket of ``leaf`` (`_to_row`)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scenes.draw.reading import reads_with
+from scenes.draw.reading import reads_with, waits_reading_on
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.render.camera_plan import load_and_plan_at
 from scenes.render.inspect import inspect_clip
@@ -178,3 +178,23 @@ def test_a_token_waits_apart_from_the_product_it_left() -> None:
         twins += [f"{s['time']:.1f} s: {b['text']} ({b['id']}) {b['bbox']} waits just past its product {a['bbox']}"
                   for a in products for b in pills if a is not b and a["id"] == b["id"] and reads_with(a, b)]
     assert twins == [], "\n".join(twins)
+
+
+@pytest.mark.parametrize("lesson, aspect, size", [("micrograd_readme", "16:9", (854, 480)),
+                                                   ("micrograd_readme", "9:16", (480, 854))])
+def test_a_token_waiting_gives_way_to_a_rule_written_beside_it(lesson: str, aspect: str, size: tuple[int, int]) -> None:
+    """The README lesson at 16:9: a token waiting for its node's visit (``-6.94``, t11's) where a
+    later visit's note, finding no spot of its own off it, ends a row just left of it
+    (t18's ``d: 6.94 × 1 = [6.94]``) reads as more of that rule's result: once the visit's
+    note is up, it has glided off the result's run (`TokenRides.make_way`), as
+    `reading.waits_reading_on` sees it. At 9:16, t11's new badge, where its one token waited,
+    gives way to its own note's ``-6.94`` as much."""
+    path = str(Path(__file__).parent.parent / "storyboard" / "lessons" / f"{lesson}.yaml")
+    checked, p = load_and_plan_at(path, aspect=aspect)
+    visits = [c for c in p.cues if c.kind == "visit"]
+    times = sorted({round(c.start + c.duration + d, 3) for c in visits for d in (0.0, 0.1)})
+    samples = list(inspect_clip(checked, p, RenderOptions(aspect=aspect, size=size, fps=10), at=times))
+    found = [f"{s['time']:.1f} s: {c.a['text']} ({c.a['id']}) {c.a['bbox']} reads on {c.b['text']} ({c.b['id']})"
+             for before, s in zip(samples, samples[1:]) if s["time"] - before["time"] <= 0.15
+             for c in waits_reading_on(before["items"], s["items"]) if c.what.endswith("rule's result")]
+    assert found == [], "\n".join(found)
