@@ -26,7 +26,8 @@ from scenes.draw.reading import READS_ON
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
-from scenes.layout.detour import dense, hidden_spans, nearest_free, ride_path, set_off_after
+from scenes.layout.detour import dense, nearest_free, ride_path
+from scenes.layout.ride_cover import hidden_spans, set_off_after
 from scenes.layout.label_spots import rect_around, route_ends
 from scenes.layout.place import Box, Layout
 from scenes.draw.visuals.edges import arrow_length

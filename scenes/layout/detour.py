@@ -22,7 +22,7 @@ False
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 import math
 
 import numpy as np
@@ -273,73 +273,6 @@ def _covers(gx: np.ndarray, gy: np.ndarray, size: Point, rect: Rect, grown: floa
             & (gy > bottom - h / 2 - grown) & (gy < top + h / 2 + grown))
 
 
-def _along(path: list[Point]) -> np.ndarray:
-    """How far along ``path`` each of its points is, from 0 to its length."""
-    return np.concatenate([[0.0], np.cumsum([math.dist(a, b) for a, b in zip(path, path[1:])])])
-
-
-def points_at(path: list[Point], done: np.ndarray) -> np.ndarray:
-    """The points ``done`` (fractions of its length) along ``path``, as `MoveAlongPath` takes
-    them: an (n, 2) array."""
-    at = _along(path)
-    way = np.asarray(path, dtype=float)
-    if at[-1] <= 0.0:
-        return np.repeat(way[:1], len(done), axis=0)
-    d = np.clip(done, 0.0, 1.0) * at[-1]
-    return np.column_stack([np.interp(d, at, way[:, 0]), np.interp(d, at, way[:, 1])])
-
-
-def _pills_meet(centres: np.ndarray, size: Point, rects: np.ndarray) -> np.ndarray:
-    """For each centre (n, 2), whether a pill of ``size`` there overlaps its row of ``rects``
-    (n, m, 4): `meet` of `rect_around`, for every sample at once."""
-    w, h = size
-    x, y = centres[:, None, 0], centres[:, None, 1]
-    return ((np.minimum(x + w / 2, rects[..., 2]) > np.maximum(x - w / 2, rects[..., 0]))
-            & (np.minimum(y + h / 2, rects[..., 3]) > np.maximum(y - h / 2, rects[..., 1]))).any(axis=1)
-
-
-def hidden_spans(path: list[Point], size: Point, obstacles: list[Rect], step: float,
-                 alongside: list[tuple[list[Point], Point]] = ()) -> list[tuple[float, float]]:
-    """The parts of ``path`` (as fractions of its length, in order) where a pill of ``size``
-    covers an obstacle, or a pill riding one of ``alongside`` (way and size) at the same time
-    (the same fraction of its own way: tokens that set off together): a token riding it is
-    hidden there, as if it passed behind; by `GRAZE` of a ``step`` or less it is not. Sampled
-    every quarter ``step``; each span is widened by one sample on each side, so that the pill is
-    shown only where it is clear.
-
-    >>> hidden_spans([(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [(1.8, -0.2, 2.2, 0.2)], step=0.1)
-    [(0.4, 0.6)]
-
-    Past a word it grazes by a hundredth of a step, it is shown.
-
-    >>> hidden_spans([(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [(1.8, 0.099, 2.2, 0.3)], step=0.1)
-    []
-    >>> hidden_spans([(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [], 0.1, [([(4.0, 0.0), (0.0, 0.0)], (0.4, 0.2))])
-    [(0.45, 0.55)]
-    """
-    pts = dense(path, step / 4)
-    along = _along(pts)
-    total = float(along[-1])
-    if total <= 0.0:
-        return []
-    done, centres = along / total, np.asarray(pts, dtype=float)
-    rects = np.broadcast_to(np.asarray(obstacles, dtype=float).reshape(1, -1, 4), (len(pts), len(obstacles), 4))
-    for way, (w, h) in alongside:  # where each token setting off with it is at the same time
-        at = points_at(way, done)
-        rects = np.concatenate([rects, np.column_stack([at[:, 0] - w / 2, at[:, 1] - h / 2,
-                                                        at[:, 0] + w / 2, at[:, 1] + h / 2])[:, None, :]], axis=1)
-    inner = (size[0] - 2 * GRAZE * step, size[1] - 2 * GRAZE * step)
-    covered = _pills_meet(centres, inner, rects) if rects.shape[1] else np.zeros(len(pts), dtype=bool)
-    spans: list[tuple[float, float]] = []
-    for k in np.flatnonzero(covered):
-        lo, hi = float(along[max(k - 1, 0)]) / total, float(along[min(k + 1, len(pts) - 1)]) / total
-        if spans and lo <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], hi)
-        else:
-            spans.append((lo, hi))
-    return [(round(a, 6), round(b, 6)) for a, b in spans]
-
-
 def _search(a: tuple[int, int], b: tuple[int, int], weight: np.ndarray) -> list[tuple[int, int]]:
     """The cheapest 8-connected way from cell ``a`` to cell ``b`` (A*, a step costing its length
     times the mean weight of its two cells)."""
@@ -379,34 +312,3 @@ def _simplify(path: list[Point], size: Point, obstacles: list[Rect], clear: floa
     if far[k] <= step and all(clear_of(p, size, obstacles, clear) for p in dense(seg, step / 2)):
         return seg
     return _simplify(path[:k + 2], size, obstacles, clear, step)[:-1] + _simplify(path[k + 1:], size, obstacles, clear, step)
-
-
-SET_OFF_WAITS = (0.1, 0.2, 0.3, 0.4, 0.5)
-"""The shares of a ride a token may wait on its product before it sets off (`set_off_after`)."""
-
-
-def set_off_after(path: list[Point], size: Point, alongside: list[tuple[list[Point], Point]], step: float,
-                  rate: Callable[[float], float]) -> float | None:
-    """The least of `SET_OFF_WAITS` a token riding ``path`` waits before setting off, so that it
-    never rides over one of the tokens setting off with it (``alongside``: their ways and sizes,
-    ridden over the same time at ``rate``: the share of the time -> the share of the way), riding
-    its own way the rest of the time (waiting, it lies under its product, which is drawn over
-    it: what passes there meets the product, not it); None where no wait does. Tokens of one rule leave the ends
-    of its rows, one above the other: round the other's whole way, backward_walk 9:16's 4/9 rode
-    38 px off its own, under the 8/3's.
-
-    >>> line = lambda t: t
-    >>> set_off_after([(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [([(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2))], 0.1, line)
-    >>> set_off_after([(0.0, 0.3), (4.0, 0.3)], (0.4, 0.2), [([(0.0, 0.5), (4.0, -1.0)], (0.4, 0.2))], 0.1, line)
-    0.2
-    """
-    times = np.linspace(0.0, 1.0, 97)
-    theirs = [(points_at(way, np.array([rate(float(t)) for t in times])), wh) for way, wh in alongside]
-    inner = (size[0] - 2 * GRAZE * step, size[1] - 2 * GRAZE * step)
-    for wait in SET_OFF_WAITS:
-        ours = points_at(path, np.array([rate(min(1.0, max(0.0, (float(t) - wait) / (1.0 - wait)))) for t in times]))
-        gone = times >= wait
-        if not any(bool(np.any(gone & (np.abs(ours[:, 0] - at[:, 0]) < (inner[0] + w) / 2)
-                               & (np.abs(ours[:, 1] - at[:, 1]) < (inner[1] + h) / 2))) for at, (w, h) in theirs):
-            return wait
-    return None

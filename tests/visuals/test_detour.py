@@ -8,7 +8,8 @@ import math
 
 import pytest
 
-from scenes.layout.detour import clear_of, dense, hidden_spans, ride_path
+from scenes.layout.detour import clear_of, dense, ride_path
+from scenes.layout.ride_cover import hidden_spans
 
 SIZE = (0.4, 0.2)
 WITHIN = (-3.0, -3.0, 7.0, 3.0)
