@@ -192,9 +192,10 @@ class Buckets(View):
         else:
             out += [FadeOut(m) for m in waiting]
         early = len(parts) > 1 and bool(keep)  # what met is summed while it is there: the note comes
-        marks = [] if early else self.walk.visit_marks  # as the visit's marks go, so keeps off them
-        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
-        going, self.walk.visit_marks = marks + [m for m in waiting if m not in keep], []
+        named = [m for m in self.walk.visit_marks if named_past(m, cue.start)]  # an earlier sum a caption names
+        marks = [] if early else [m for m in self.walk.visit_marks if m not in named]  # as the visit's marks
+        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks if m not in named]  # go, so
+        going, self.walk.visit_marks = marks + [m for m in waiting if m not in keep], named  # keeps off them
         coming = ([new.value] if new.value is not None else []) + arriving  # the note keeps off the terms coming
         rows = []
         if len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6 (this pass's,
@@ -279,6 +280,19 @@ class Buckets(View):
         if told and after is not None:
             out += self.notes.none_words(leaf, shown["name"], after)
         return out
+
+
+def named_past(mark: object, at: float) -> bool:
+    """Whether ``mark`` is a bucket's sum that a caption up at ``at`` or later names (its
+    ``named_until``, `BucketNotes.sums_note`): a later fill leaves it, and writes its own clear of
+    it. micrograd_readme's a.grad sum went at b's fill (97.62 s), just before "a.grad is 138.83
+    and b.grad is 645.58" came up (99.00 s); cubic_fit3's d's at c's, under "d.grad is 2.3750".
+
+    >>> sum_note = type("N", (), {"named_until": 46.27})()
+    >>> named_past(sum_note, 41.9), named_past(sum_note, 46.5), named_past(object(), 41.9)
+    (True, False, False)
+    """
+    return float(getattr(mark, "named_until", 0.0) or 0.0) > at + 1e-6
 
 
 def nearer_other_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
