@@ -18,7 +18,7 @@ from functools import cached_property
 from manim import DOWN, RIGHT, FadeIn, FadeOut, VGroup, smooth
 
 from scenes.draw.bucket_mouth import BucketMouths, waits_beside, waits_in_mouth
-from scenes.draw.bucket_notes import BucketNotes
+from scenes.draw.bucket_notes import BucketNotes, named_past
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half
 from scenes.draw.drawers import draws
@@ -280,19 +280,6 @@ class Buckets(View):
         if told and after is not None:
             out += self.notes.none_words(leaf, shown["name"], after)
         return out
-
-
-def named_past(mark: object, at: float) -> bool:
-    """Whether ``mark`` is a bucket's sum that a caption up at ``at`` or later names (its
-    ``named_until``, `BucketNotes.sums_note`): a later fill leaves it, and writes its own clear of
-    it. micrograd_readme's a.grad sum went at b's fill (97.62 s), just before "a.grad is 138.83
-    and b.grad is 645.58" came up (99.00 s); cubic_fit3's d's at c's, under "d.grad is 2.3750".
-
-    >>> sum_note = type("N", (), {"named_until": 46.27})()
-    >>> named_past(sum_note, 41.9), named_past(sum_note, 46.5), named_past(object(), 41.9)
-    (True, False, False)
-    """
-    return float(getattr(mark, "named_until", 0.0) or 0.0) > at + 1e-6
 
 
 def nearer_other_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
