@@ -186,9 +186,10 @@ class BucketNotes(View):
     def _sums_follow(self, out: Anims, landed: Callable[[Mobject], Rect | None], seen: list[Rect],
                      free: Rect) -> Anims:
         """`follow_view` for the buckets' sums a caption still names (`named_sums`): where the
-        move scales one or carries it out of the free frame, it is placed anew at its size beside
-        where its bucket lands: the one there fades as the move starts, the new one as it ends
-        (`SUM_GOES`; micrograd_readme
+        move shrinks one (its text would go under the readable size) or carries it out of the free frame, it is
+        placed anew at its size beside where its bucket lands: the one there fades as the move
+        starts, the new one as it ends (`SUM_GOES`; carried with `Beside`, the two sums crossed
+        the graph to each other's side; micrograd_readme
         16:9: b.grad's five-term sum went as the walk's camera drew out at 98.0 s, carried past the
         frame's right edge, under "a.grad is 138.83 and b.grad is 645.58" from 99.0 s)."""
         seen = list(seen)
@@ -201,9 +202,9 @@ class BucketNotes(View):
             to, at, now = landed(m), (landed(bucket) if bucket is not None else None), bounds(m)
             if box is None or at is None or now[3] <= now[1]:
                 continue
-            if to is not None and abs((to[3] - to[1]) / (now[3] - now[1]) - 1.0) < 1e-3 and inside(to, free):
+            if to is not None and (to[3] - to[1]) / (now[3] - now[1]) > 1.0 - 1e-3 and inside(to, free):
                 seen.append(to)
-                continue  # a pan carries it as it is
+                continue  # a pan, or a move in, carries it as it is (placed anew, it would blink)
             block, _, _ = self._placed_note(box, list(rows), [], [], seen=seen)
             block.named_until, block.sums = m.named_until, kept
             seen.append(bounds(block))
