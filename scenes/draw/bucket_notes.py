@@ -186,7 +186,7 @@ class BucketNotes(View):
     def _sums_follow(self, out: Anims, landed: Callable[[Mobject], Rect | None], seen: list[Rect],
                      free: Rect) -> Anims:
         """`follow_view` for the buckets' sums a caption still names (`named_sums`): where the
-        move shrinks one (its text would go under the readable size) or carries it out of the free frame, it is
+        move shrinks one under the least readable size (`min_readable`) or carries it out of the free frame, it is
         placed anew at its size beside where its bucket lands: the one there fades as the move
         starts, the new one as it ends (`SUM_GOES`; carried with `Beside`, the two sums crossed
         the graph to each other's side; micrograd_readme
@@ -202,9 +202,11 @@ class BucketNotes(View):
             to, at, now = landed(m), (landed(bucket) if bucket is not None else None), bounds(m)
             if box is None or at is None or now[3] <= now[1]:
                 continue
-            if to is not None and (to[3] - to[1]) / (now[3] - now[1]) > 1.0 - 1e-3 and inside(to, free):
+            row = m.submobjects[0]  # its first line: carried, as high as the least readable size's?
+            least = formula(_said(row) or "0", self.theme, size=self.theme.font_sizes.min_readable).height
+            if to is not None and inside(to, free) and row.height * (to[3] - to[1]) / (now[3] - now[1]) >= least - 1e-9:
                 seen.append(to)
-                continue  # a pan, or a move in, carries it as it is (placed anew, it would blink)
+                continue  # the move carries it as it is, readable (placed anew, it would blink)
             block, _, _ = self._placed_note(box, list(rows), [], [], seen=seen)
             block.named_until, block.sums = m.named_until, kept
             seen.append(bounds(block))
