@@ -13,7 +13,7 @@ from __future__ import annotations
 from manim import FadeIn, FadeOut, Mobject, VGroup
 
 from scenes.draw.buckets import Buckets
-from scenes.draw.focus import CameraFocus
+from scenes.draw.focus import CameraFocus, still_said
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.forward import GraphCards
 from scenes.draw.collisions import RING
@@ -30,7 +30,7 @@ from scenes.layout.place import Box
 from scenes.draw.drawers import draws
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.turn_round import TurnRound
-from scenes.draw.visit_note import VisitNotes, explained_past
+from scenes.draw.visit_note import VisitNotes
 from scenes.draw.visuals import edge_arrow
 from scenes.storyboard.cues import Cue, CueKind, writes_note
 
@@ -173,10 +173,12 @@ class BackwardWalk(View):
         rode = list(waiting)
         merging: tuple[list[VGroup], VGroup] | None = None
         # the last visit's marks go before the new note shows; a visit that writes none (a leaf's)
-        # leaves the last note up while the caption explaining it runs (`explained_past`)
+        # leaves the last note up while the caption explaining it runs, and a bucket's sum while
+        # the caption naming it is up or to come (`still_said`: micrograd_readme's a.grad sum went
+        # at the visit to b's AccumulateGrad, before "a.grad is 138.83 and ...")
         # (and still shown: one the camera took out of view would come back stale with it)
         kept = [] if writes_note(self.ctx.plan.cues, cue) else [
-            m for m in self.walk.visit_marks if explained_past(m, cue.start) and opacity(m) > 0
+            m for m in self.walk.visit_marks if still_said(m, cue.start) and opacity(m) > 0
             and id(m) not in self.focus.faded]
         going, self.walk.visit_marks = [m for m in self.walk.visit_marks if m not in kept], kept
         out += [FadeOut(m, rate_func=first_half) for m in going]

@@ -33,6 +33,12 @@ from scenes.storyboard.placeholders import Shown
 from scenes.theme import Rect
 
 
+SUM_GOES = 0.15
+"""The share of a camera's move by which a bucket's sum placed anew for its view has faded where it
+was (the graph starts to move under it), and over which, at the end, it fades in where it lands
+(the graph there): `BucketNotes.follow_view`."""
+
+
 class BucketNotes(View):
     """Writes a bucket's sums and its ``w.grad = None`` words, and takes the words away. Asks
     ``labels`` to keep them inside the frame, ``onscreen`` what is shown, ``frame`` what they
@@ -62,6 +68,7 @@ class BucketNotes(View):
         block, lines, heads = self._placed_note(box, rows, going, coming, later)
         if until is not None:
             block.named_until = until  # kept past the walk (`BackwardWalk.give_way`)
+            block.sums = (box.id, tuple(rows))  # placed anew where a camera's move would lose it (`follow_view`)
         self.walk.visit_marks.append(block)
         written = DROP.arrive - FADE_LEAD  # the terms start to go in then
         return [FadeIn(m, rate_func=(lambda a: smooth(DROP.window(a, 0.0, written))) if early and k < heads
@@ -147,6 +154,7 @@ class BucketNotes(View):
         lands, at their size, and go there beside it (`Beside`)."""
         out = list(anims)
         free = self.frame.free_rect()
+        out = self._sums_follow(out, landed, seen, free)
         for leaf, words in list(self.graph.none_words.items()):
             bucket, box = self.graph.buckets.get(leaf), self.ctx.layout.boxes.get(f"bucket:{leaf}")
             to, at, now = landed(words), (landed(bucket) if bucket is not None else None), bounds(words)
@@ -165,6 +173,48 @@ class BucketNotes(View):
                 self.graph.none_words[leaf] = block
         return out
 
+    def named_sums(self, at: float) -> list[Mobject]:
+        """The buckets' sums among the walk's marks that a caption up at ``at`` or later names."""
+        return [m for m in self.walk.visit_marks if getattr(m, "sums", None) and named_past(m, at)]
+
+    def keep_named(self, sums: list[Mobject]) -> None:
+        """``sums`` (`named_sums` before a camera's move) stay among the walk's marks, where the
+        move let them go (going home, one that would land out of view): `follow_view` places
+        them anew."""
+        self.walk.visit_marks += [m for m in sums if m not in self.walk.visit_marks]
+
+    def _sums_follow(self, out: Anims, landed: Callable[[Mobject], Rect | None], seen: list[Rect],
+                     free: Rect) -> Anims:
+        """`follow_view` for the buckets' sums a caption still names (`named_sums`): where the
+        move shrinks one under the least readable size (`min_readable`) or carries it out of the free frame, it is
+        placed anew at its size beside where its bucket lands: the one there fades as the move
+        starts, the new one as it ends (`SUM_GOES`; carried with `Beside`, the two sums crossed
+        the graph to each other's side; micrograd_readme
+        16:9: b.grad's five-term sum went as the walk's camera drew out at 98.0 s, carried past the
+        frame's right edge, under "a.grad is 138.83 and b.grad is 645.58" from 99.0 s)."""
+        seen = list(seen)
+        for k, m in enumerate(list(self.walk.visit_marks)):
+            kept = getattr(m, "sums", None)
+            if not kept or not getattr(m, "named_until", 0.0):
+                continue
+            bucket_id, rows = kept
+            box, bucket = self.ctx.layout.boxes.get(bucket_id), self.graph.buckets.get(bucket_id[len("bucket:"):])
+            to, at, now = landed(m), (landed(bucket) if bucket is not None else None), bounds(m)
+            if box is None or at is None or now[3] <= now[1]:
+                continue
+            row = m.submobjects[0]  # its first line: carried, as high as the least readable size's?
+            least = formula(_said(row) or "0", self.theme, size=self.theme.font_sizes.min_readable).height
+            if to is not None and inside(to, free) and row.height * (to[3] - to[1]) / (now[3] - now[1]) >= least - 1e-9:
+                seen.append(to)
+                continue  # the move carries it as it is, readable (placed anew, it would blink)
+            block, _, _ = self._placed_note(box, list(rows), [], [], seen=seen)
+            block.named_until, block.sums = m.named_until, kept
+            seen.append(bounds(block))
+            out = [a for a in out if a.mobject is not m]
+            out += [FadeOut(m, rate_func=span(0.0, SUM_GOES)), FadeIn(block, rate_func=span(1.0 - SUM_GOES, 1.0))]
+            self.walk.visit_marks[k] = block
+        return out
+
     @cached_property
     def leaf_of_node(self) -> dict[str, str]:
         """Each AccumulateGrad node the plan fills by -> its leaf."""
@@ -179,6 +229,19 @@ class BucketNotes(View):
         """The ``w.grad = None`` words go as a number is written in the bucket."""
         words = self.graph.none_words.pop(leaf, None)
         return [FadeOut(words)] if words is not None else []
+
+
+def named_past(mark: object, at: float) -> bool:
+    """Whether ``mark`` is a bucket's sum that a caption up at ``at`` or later names (its
+    ``named_until``, `BucketNotes.sums_note`): a later fill leaves it, and writes its own clear of
+    it. micrograd_readme's a.grad sum went at b's fill (97.62 s), just before "a.grad is 138.83
+    and b.grad is 645.58" came up (99.00 s); cubic_fit3's d's at c's, under "d.grad is 2.3750".
+
+    >>> sum_note = type("N", (), {"named_until": 46.27})()
+    >>> named_past(sum_note, 41.9), named_past(sum_note, 46.5), named_past(object(), 41.9)
+    (True, False, False)
+    """
+    return float(getattr(mark, "named_until", 0.0) or 0.0) > at + 1e-6
 
 
 def _said(row: VGroup) -> str:

@@ -18,7 +18,7 @@ from functools import cached_property
 from manim import DOWN, RIGHT, FadeIn, FadeOut, VGroup, smooth
 
 from scenes.draw.bucket_mouth import BucketMouths, waits_beside, waits_in_mouth
-from scenes.draw.bucket_notes import BucketNotes
+from scenes.draw.bucket_notes import BucketNotes, named_past
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half
 from scenes.draw.drawers import draws
@@ -192,9 +192,10 @@ class Buckets(View):
         else:
             out += [FadeOut(m) for m in waiting]
         early = len(parts) > 1 and bool(keep)  # what met is summed while it is there: the note comes
-        marks = [] if early else self.walk.visit_marks  # as the visit's marks go, so keeps off them
-        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks]
-        going, self.walk.visit_marks = marks + [m for m in waiting if m not in keep], []
+        named = [m for m in self.walk.visit_marks if named_past(m, cue.start)]  # an earlier sum a caption names
+        marks = [] if early else [m for m in self.walk.visit_marks if m not in named]  # as the visit's marks
+        out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks if m not in named]  # go, so
+        going, self.walk.visit_marks = marks + [m for m in waiting if m not in keep], named  # keeps off them
         coming = ([new.value] if new.value is not None else []) + arriving  # the note keeps off the terms coming
         rows = []
         if len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6 (this pass's,

@@ -58,13 +58,16 @@ class WalkCamera(View):
     @draws("camera")
     def draw_camera(self, cue: Cue, step: StepScratch) -> Anims:
         """The camera's move (`_move`), and the buckets' ``w.grad = None`` words placed for the view
-        it moves to (`BucketNotes.follow_view`)."""
+        it moves to, and the sums a caption still names (`BucketNotes.follow_view`)."""
         g, was = self.ctx.state.graph, self.focus.zoom
-        back = {id(s) for m, _ in self.focus.rec.faded for s in m.get_family()} if g.none_words else set()
+        notes = self.walk.buckets.notes
+        sums = notes.named_sums(cue.start)  # a bucket's sum a caption names: placed anew too
+        back = {id(s) for m, _ in self.focus.rec.faded for s in m.get_family()} if g.none_words or sums else set()
         out = self._move(cue)
         now = self.focus.zoom
-        if not g.none_words or (was is None and now is None):
+        if (not g.none_words and not sums) or (was is None and now is None):
             return out
+        notes.keep_named(sums)
         rel = now if was is None else was.inverse() if now is None else was.inverse().then(now)
         assert rel is not None  # (one of the two is a close view)
         gone = {id(s) for m, _ in self.focus.rec.faded for s in m.get_family()}  # out of view after it
@@ -72,7 +75,7 @@ class WalkCamera(View):
         def landed(m: Mobject) -> Rect | None:
             return None if id(m) in gone else moved_bounds(m, rel)
 
-        words = {id(m) for m in g.none_words.values()}
+        words = {id(m) for m in [*g.none_words.values(), *sums]}
         shapes = graph_shapes(self.ctx.state)
         seen = self.walk.onscreen.shown_rects(exclude=shapes)  # what the move leaves where it is
         seen += [b for m, t in tagged([m for m in shapes if id(m) not in words])

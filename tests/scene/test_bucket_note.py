@@ -47,3 +47,19 @@ def test_the_sum_is_written_by_its_bucket(aspect: str) -> None:
         (own, [(c["id"], _gap(note, c["bbox"])) for c in cards])
     width, height = pixel_size(opts, (spec.pixel_width, spec.pixel_height))
     assert own < 0.1 * max(width, height)  # beside it, not across the frame
+
+
+def test_a_named_sum_stays_through_the_next_fills() -> None:
+    """cubic_fit3 fills d's bucket, then c's, b's and a's, one after another; "`a.grad` is
+    41.3594 and `d.grad` is 2.3750." comes up after them. Each fill took the sum before it away,
+    so d's ``5.0000 + -1.1250 + -1.5000 = 2.3750`` was gone by the time the caption named it: a
+    sum a caption names stays until that caption ends (`bucket_notes.named_past`), and a's is
+    written beside it."""
+    checked, plan = load_and_plan("tests/storyboard/lessons/cubic_fit3.yaml")
+    named = [m for m in meetings(plan) if m.named is not None]
+    assert len(named) == 2  # d's and a's
+    opts = RenderOptions(aspect="1:1")
+    at = (named[0].named[0] + named[0].named[1]) / 2
+    (smp,) = list(inspect_clip(checked, plan, opts, frames=[round(at * fps_of(opts))]))
+    for met in named:
+        assert met.text in written(met.bucket, smp["items"]), (met.bucket, at)
