@@ -109,10 +109,12 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # each bucket's `W2[0].grad = None` (187 px), with no room beside it in the row of four (buckets 93 px
     # apart, their cards 12 px above), goes where some form of it is clear of the cards (form_spot), not over
     # the next ones: 9:16 and 1:1 are clean. Left at 16:9: the first step's tokens at the t9 visit over
-    # `out`/AddBackward0 and its note over `mul` (26.4-28.0 s, as STILL_WAIT_ON_HEADS says), and the
-    # update's riding badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
-    ("tanh_sgd_lists", "16:9"): ("17 collisions: 9 at the t9 visit (26.4-28.0 s: 2 badges on t10's words and card, "
-                                 "its note on `mul`), 8 of the update's badge over the console (one frame each)"),
+    # `out`/AddBackward0 and its note over `mul` (26.4-28.0 s, as STILL_WAIT_ON_HEADS says): the note (394 px at
+    # the walk camera's 1.45x) has no free spot in the frame, the least size (358 px) none either, left of the
+    # badges waiting at 372 px. The update's riding badge `0.5000 × (-0.0643)` no longer goes over the console's
+    # lines (82.2-82.4, 109.8-110.0 s): it keeps off where they end as they slide in (StepScratch.printed, h/collideF)
+    ("tanh_sgd_lists", "16:9"): ("7 collisions, all at the t9 visit (26.4-28.0 s: 2 badges on t10's words and card, "
+                                 "its note on `mul`)"),
     # the README's graph at 9:16 (measured on h/collideQ): the op name `+ 1` beside t8, at the frame's left
     # edge, on t9's card for one frame (33.6 s); t25's visit note keeps off n25's ring (drawn with no card,
     # ringed at its visit: VisitNote.place), and the two tokens riding to the rows beside a's and b's
