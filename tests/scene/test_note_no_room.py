@@ -25,12 +25,13 @@ LESSON = Path(__file__).parents[1] / "storyboard" / "lessons" / "tanh_sgd_lists.
 
 
 def test_a_note_with_no_room_of_its_own_keeps_off_the_cards() -> None:
-    """While the t9 visit's note is up (and before its products ride off), no row of it and no
-    product pill lies over another card or its words."""
+    """From the t9 visit to the next, no row of its note and no product of it (the tokens for
+    t3 and t7, waiting there or riding off) lies over another card or its words."""
     checked, plan = load_and_plan_at(str(LESSON), aspect="16:9")
-    visit = next(c for c in plan.cues if c.kind == "visit" and c.ids[0] == "t9")
-    ride = min(c.start for c in plan.cues if c.kind == "grad_travel" and c.start > visit.start)
-    at = [round(visit.start + k * 0.2, 3) for k in range(int((ride - visit.start) / 0.2) + 1)]
+    visits = [c for c in plan.cues if c.kind == "visit"]
+    n = next(k for k, c in enumerate(visits) if c.ids[1] == "t9")
+    start, end = visits[n].start, visits[n + 1].start
+    at = [round(start + k / 15, 3) for k in range(int((end - start) * 15))]
     looked = 0
     for s in inspect_clip(checked, plan, RenderOptions(aspect="16:9", fps=15), at=at):
         mine = [i for i in s["items"] if i.get("id") == "note:t9" or str(i.get("id", "")).endswith("->t9")]
