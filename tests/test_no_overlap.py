@@ -100,7 +100,7 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
     # (distinct pairs of items, each lasting one frame or more). Every case is clean: the nine
     # clips and the lessons at every aspect (the deep lessons at 1:1 fold results into the
-    # cards they feed, scenes/layout/collapse.py), but the two below. A badge wider than the nominal
+    # cards they feed, scenes/layout/collapse.py), but the one below. A badge wider than the nominal
     # one it is placed by keeps off the next card (badge_centre); a fill's badge with no room beside
     # its bucket shows where it goes in; a note, a tag and a network's value with no room beside
     # their own keep off the others' (form_spot, tag_centre, NetworkDiagram._value_label: h/collideQ).
@@ -108,11 +108,11 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # covers the next bucket (it shows where its value will, or in the mouth: Buckets._first_shown_at), and
     # each bucket's `W2[0].grad = None` (187 px), with no room beside it in the row of four (buckets 93 px
     # apart, their cards 12 px above), goes where some form of it is clear of the cards (form_spot), not over
-    # the next ones: 9:16 and 1:1 are clean. Left at 16:9: the first step's tokens at the t9 visit over
-    # `out`/AddBackward0 and its note over `mul` (26.4-28.0 s, as STILL_WAIT_ON_HEADS says), and the
-    # update's riding badge `0.5000 × (-0.0643)` over the console's lines (82.2-82.4, 109.8-110.0 s)
-    ("tanh_sgd_lists", "16:9"): ("17 collisions: 9 at the t9 visit (26.4-28.0 s: 2 badges on t10's words and card, "
-                                 "its note on `mul`), 8 of the update's badge over the console (one frame each)"),
+    # the next ones: 9:16 and 1:1 are clean. 16:9 is clean since h/collideF: the update's riding badge
+    # `0.5000 × (-0.0643)` keeps off where the console's lines end as they slide in (StepScratch.printed; it went
+    # over them at 82.2-82.4 and 109.8-110.0 s), and the t9 visit's note (394 px at the walk camera's 1.45x), with
+    # no spot of its own nor a free one but for the runs left of the badges waiting, goes there, not over
+    # `out`/AddBackward0 and `mul` (26.4-28.0 s)
     # the README's graph at 9:16 (measured on h/collideQ): the op name `+ 1` beside t8, at the frame's left
     # edge, on t9's card for one frame (33.6 s); t25's visit note keeps off n25's ring (drawn with no card,
     # ringed at its visit: VisitNote.place), and the two tokens riding to the rows beside a's and b's
@@ -152,7 +152,8 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # h/headsF: going on on the bucket's other side passes the checks but sets a's token by b's row, 150 px
     # off; a second line under the first settles beside c's '-2.00'; /tmp/headsF_rides_all.patch)
     ("micrograd_readme", "9:16"): "1: '0.00' (bucket:t0->t0) right of t8's value '-2.00' (67.8-96.6 s)",
-    ("tanh_sgd_lists", "16:9"): ("2, 26.4-27.0 s (4 frames): the first step's '-0.2899' (t3->t9) and '-0.2699' (t7->t9) waiting on the next unit's 'out' and 'AddBackward0' (t10): found in the integration (h/intK: h/ruleK, h/astrayM and h/smallR merged; each alone clean, and so is main; h/emptyE alone shows it too), not fixed"),
+    # (tanh_sgd_lists 16:9's first step's '-0.2899' and '-0.2699' waiting on `out` and AddBackward0 at the t9
+    # visit, 26.4-27.0 s, pass since h/collideF: the note they are the products of goes where it covers no card)
     # b's first token, waiting in the row beside b's bucket left of it, between the two buckets,
     # reads as more of a's sum once the fill writes it in a's bucket, empty until then (keeping the
     # rows off the level of the other bucket's value scattered a's five past b's bucket)

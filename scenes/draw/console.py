@@ -26,6 +26,7 @@ from scenes.draw.visuals.glyphs import shrink_to_fit
 from scenes.layout.clip import earlier_words, message_line, shows_code
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
+from scenes.theme import Rect
 
 
 _ASTRAY = 1e-3
@@ -92,6 +93,7 @@ class Console(View):
             anchor = [left + t.sizes.code_pad, y_top, 0]
             m.move_to(anchor, aligned_edge=[-1, 1, 0])
             self.console.lines.add(m)
+            step.printed = [bounds(m)]
             return [FadeIn(self.console.lines)]
         column = self.console.lines
         slide = step.sliding.get(id(column))
@@ -136,14 +138,15 @@ class Console(View):
         if not leaving and not astray:
             column.add(m)
             if slide is None:
+                step.printed = _parts(column)
                 return [] if id(column) in step.arriving else [FadeIn(m)]
             if more is None:
-                return join_slide(column, slide.move, was, [])
+                return _slid(step, slide, join_slide(column, slide.move, was, []))
             count = self._earlier(self.console.earlier).move_to(more)  # anew: see `join_slide`
             column.remove(more)
             column.add_to_back(count)
             self.console.more = count
-            return join_slide(column, slide.move, was, [more])
+            return _slid(step, slide, join_slide(column, slide.move, was, [more]))
         staying = shown[len(leaving):]
         self.console.earlier += len(leaving)
         count = self._earlier(self.console.earlier)
@@ -163,7 +166,7 @@ class Console(View):
         if slide is not None:  # one move with the pane: the lines rise as they slide
             for line in staying:
                 line.shift(up)
-            return join_slide(column, slide.move, was, [*leaving, *([more] if more is not None else [])])
+            return _slid(step, slide, join_slide(column, slide.move, was, [*leaving, *([more] if more is not None else [])]))
         if id(column) in step.arriving:
             # the column comes back with the code pane in this step (`_printed_aside`): the new
             # line joins it where it will be, and the column's one fade brings it in
@@ -173,6 +176,7 @@ class Console(View):
                 words = tag_of(count)
                 more.become(count)
                 tag(more, "console", text=words.text if words is not None else None, id="earlier")
+            step.printed = _parts(column)
             return []
         # the oldest lines fade where they are, then the column slides up as one, then the new
         # line fades in: a line fading as it rose crossed the code above, one fading in place of
@@ -186,6 +190,7 @@ class Console(View):
             counted = [FadeOut(more, rate_func=phase(0, 3)), FadeIn(count, rate_func=phase(2, 3))]
         else:
             counted = [Transform(more, count, rate_func=phase(1, 3))]
+        step.printed = [_shifted(bounds(line), rise) for line in staying] + [bounds(m), bounds(count)]
         return ([FadeOut(old, rate_func=phase(0, 3)) for old in leaving]
                 + [line.animate(rate_func=phase(1, 3)).shift(up) for line in staying]
                 + counted + [FadeIn(m, rate_func=phase(2, 3))])
@@ -237,6 +242,23 @@ class Console(View):
     def _line(self, cue: Cue) -> int | None:
         """The program line that printed what ``cue`` shows."""
         return self.ctx.events[cue.seqs[0]].line if cue.seqs else None
+
+
+def _parts(column: VGroup) -> list[Rect]:
+    """Where each part of the console's ``column`` (a line, the count) stands now."""
+    return [bounds(p) for p in column.submobjects if p.width > 0]
+
+
+def _shifted(box: Rect, dy: float) -> Rect:
+    """``box`` moved ``dy`` up."""
+    return (box[0], box[1] + dy, box[2], box[3] + dy)
+
+
+def _slid(step: StepScratch, slide: Slide, anims: Anims) -> Anims:
+    """``anims`` (`join_slide`'s), with where the column's parts end the slide kept as this step's
+    ``printed``: the slide's target, the column as it ends (`join_slide` set it)."""
+    step.printed = _parts(slide.move.target_mobject)
+    return anims
 
 
 def slide_home(column: VGroup, slide: Slide) -> dict[int, np.ndarray]:

@@ -105,7 +105,9 @@ class StepScratch:
     ``queued``, token id -> where a token that rides to a leaf in this step goes on to wait
     beside its bucket (it is not there yet); ``sliding``, id of the console's column -> its
     `Slide` with the code pane in this step (the lines printed in the same step join that
-    slide: `Console._print`). Scratch, not state: a beat's key must
+    slide: `Console._print`); ``printed``, where the console's lines stand as this step ends, once
+    a line is printed in it (they slide or scroll there as it plays: a token riding in the same
+    step keeps off them, the training step's ``lr × grad``). Scratch, not state: a beat's key must
     not hold when earlier tokens rode (:mod:`scenes.render.keys`)."""
 
     arriving: set[int] = field(default_factory=set)
@@ -116,6 +118,7 @@ class StepScratch:
     rides: list[tuple[float, Animation]] = field(default_factory=list)
     queued: dict[int, tuple[float, float]] = field(default_factory=dict)
     sliding: dict[int, Slide] = field(default_factory=dict)
+    printed: list[Rect] = field(default_factory=list)
 
 
 class View:

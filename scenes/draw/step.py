@@ -43,6 +43,12 @@ class TrainingStep(View):
         amount = (f"{s['factor'].text} × {_bracketed(s['grad'].text)}" if "factor" in s
                   else _bracketed(s["operand"].text))
         tid = cue.ids[0]
+        name = f"{s['name'].text} = " if "name" in s else ""
+        line = replace(after, text=f"{name}{before.text} {op.text} {amount} = {after.text}")
+        # printed first: the column slides (the pane coming back) or scrolls as the token rides,
+        # and the token keeps off where its lines end (`StepScratch.printed`), not only off where
+        # they stand now (tanh_sgd_lists: it set off and waited on the lines sliding down to it)
+        printed = self.console.print_line(line, self.theme.colors.code_text, step)
         out: Anims = []
         cards = self.ctx.state.graph
         card, box = cards.cards.get(tid), self.ctx.layout.boxes.get(tid)
@@ -58,16 +64,16 @@ class TrainingStep(View):
             self.labels.keep_inside(tok)
             # towards the card, waiting at the nearest spot beside it that shows nothing (over
             # the card it would hide the value that changes), hidden where it can only pass behind
-            out.append(Succession(self.onscreen.glide(tok, (box.x, box.y), [], step, settle=True), FadeOut(tok)))
+            # (where it sets off too: the printed lines may end there)
+            out.append(Succession(self.onscreen.glide(tok, (box.x, box.y), [], step, settle=True, off=step.printed),
+                                  FadeOut(tok)))
         shown = tuple(v for v in (s.get("name"), replace(after, role="value")) if v is not None)
         # over the network picture a weight is a line between units, not a card: a card drawn
         # for it now would land on the units (the graph's layout is not what is on screen)
         over_network = card is None and bool(self.ctx.state.network.units)
         on_card = [] if over_network else self.graph.update_value(replace(cue, strings=shown))
         out += on_card  # the card records its name and value rows; without a card the line does
-        name = f"{s['name'].text} = " if "name" in s else ""
-        line = replace(after, text=f"{name}{before.text} {op.text} {amount} = {after.text}")
         for x in cue.strings:
             if x.role not in ("after", "name") or not on_card:
                 self.ctx.record(x)
-        return out + self.console.print_line(line, self.theme.colors.code_text, step)
+        return out + printed

@@ -62,8 +62,10 @@ class VisitNotes(View):
         beside the node reads as its own (nearer it than any other card, clear of the arrows:
         `own_note_centre`), the note is set at the least readable size
         (`_least_size`) and looked for again; where there is still none, it goes where
-        `note_centre` finds room. All that is tried first where the camera's moves aside while
-        the visit's caption runs keep the note in view (`stays`), then anywhere."""
+        `note_centre` finds room: a free spot, else one free but for the runs left of the badges
+        waiting (`reading_back`: kept off first, they are not worth a spot over the cards). All
+        that is tried first where the camera's moves aside while the visit's caption runs keep
+        the note in view (`stays`), then anywhere."""
         t = self.theme
         rules = self._rules(cue)
         for s in cue.strings:
@@ -88,7 +90,8 @@ class VisitNotes(View):
         # nor does a row end in a product just left of one, level with it: the badge reads as more
         # of the product (dynamic_graph 1:1: the top h's seed `1` right of `h: 1/3 × 1/3 = [1/9]`);
         # nor of any number waiting, where the note has room for it (`_waiting`)
-        avoid += [reading_back(r) for r in badges]
+        runs = [reading_back(r) for r in badges]
+        avoid += runs
         waiting = [r for r in self._waiting(marks, going, kept=False) if r not in badges]
         apart = [(x0 - space, y0 - space, x1 + space, y1 + space) for x0, y0, x1, y1 in waiting]
         apart += [reading_back(r) for r in waiting]
@@ -117,6 +120,11 @@ class VisitNotes(View):
             if found is not None:
                 at, (block, products) = found
                 break
+        if at is None:  # no spot of its own: a free one, else one free but for the runs left of the badges
+            at = self.beside(block, box, avoid, False, hidden=hidden, last=False)
+        if at is None and runs:  # (a row's product would read level with one only there: 394 px beside
+            # 372 px of room left of tanh_sgd_lists 16:9's 0.5399 badges, over `out` at the walk's 1.45x)
+            at = self.beside(block, box, [r for r in avoid if r not in runs], False, hidden=hidden, last=False)
         if at is None:
             at = spot(block, own=False)
         assert at is not None  # note_centre always finds a spot
@@ -160,7 +168,7 @@ class VisitNotes(View):
 
     def beside(self, note: Mobject, box: Box, avoid: list[Rect], own: bool, badge: bool = True,
                hidden: list[Rect] | None = None, reach: float = 0.0, snug: float = 1.0,
-               inside: Rect | None = None) -> Point | None:
+               inside: Rect | None = None, last: bool = True) -> Point | None:
         """Where ``note`` goes beside ``box``, among the cards and arrows on screen now (`_shown`)
         and off ``avoid``: ``own``, only a spot that reads as ``box``'s (`own_note_centre`, else
         None); else wherever `note_centre` finds room (never None). ``badge``: on the right, past
@@ -168,7 +176,8 @@ class VisitNotes(View):
         walk's camera took out of view, kept off where there is room (`free_note_centre`).
         ``reach``: a label's (``yh.grad = None``), standing by no other card nearer (`faces_other`);
         ``snug``: its gap to ``box``, a share of the items' gap; ``inside``: a part of the free
-        frame it keeps to (`stays`)."""
+        frame it keeps to (`stays`); ``last``: where no spot is free, the one `note_centre`
+        covers least with (else None: the caller looks again with less to keep off)."""
         t = self.theme
         shown, size = self._shown(box), (note.width, note.height)
         gap, clear = t.spacing.item_gap * self.lay.scale * snug, arrow_reach(t, self.lay.scale, self.lay.zoom)
@@ -183,6 +192,8 @@ class VisitNotes(View):
                 reach=reach)
             if found is not None:
                 return found
+        if not last:
+            return None
         return None if own else note_centre(shown, box, size, gap=gap, clear=clear, beside=past, within=within,
                                             avoid=avoid, prefer_off=rests, reach=reach)
 

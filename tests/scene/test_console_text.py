@@ -169,5 +169,34 @@ def test_two_lines_printed_as_the_pane_comes_back_both_slide_in_where_they_end()
     assert [float(p.get_fill_opacity()) for p in column.submobjects[2:]] == [0.0, 0.0]  # they come in with the slide
 
 
+@pytest.mark.slow  # plays one lesson without drawing, looking at every frame of its update steps
+def test_an_update_steps_token_keeps_off_the_printed_lines() -> None:
+    """tanh_sgd_lists at 16:9: each update step's ``lr × grad`` token rides from beside the
+    weight's bucket to its card as the step prints its arithmetic, the column sliding down under
+    the code pane coming back (or scrolling). Kept off the lines only where they stood as it set
+    off, it waited beside W1[0]'s card on the lines slid there (82.4 s, 110.0 s) and set off over
+    the new line and the count coming in (82.2 s, 109.8 s). It keeps off where they end
+    (`StepScratch.printed`): at no frame of a step is a token over a printed line."""
+    from pathlib import Path
+
+    from scenes.draw.collisions import MIN_OPACITY
+    from scenes.render.camera_plan import load_and_plan_at
+
+    path = Path(__file__).parents[1] / "storyboard" / "lessons" / "tanh_sgd_lists.yaml"
+    checked, plan = load_and_plan_at(str(path), aspect="16:9")
+    ups = [c for c in plan.cues if c.kind == "update_step"]
+    fps = 15
+    at = sorted({round(u.start + k / fps, 3) for u in ups for k in range(int(u.duration * fps) + 2)})
+    seen = 0
+    for s in inspect_clip(checked, plan, RenderOptions(aspect="16:9", fps=fps), at=at):
+        shown = [i for i in s["items"] if i["opacity"] >= MIN_OPACITY]
+        tokens = [i for i in shown if i["role"] == "badge"]
+        seen += len(tokens)
+        over = [(t["text"], c["text"]) for t in tokens for c in shown if c["role"] == "console"
+                and _meet(t["bbox"], c["bbox"])]
+        assert over == [], f"{s['time']:.2f} s: a token over the printed lines: {over}"
+    assert seen, "no token was looked at: the test no longer looks at what it means to"
+
+
 def _meet(a: list[float], b: list[float]) -> bool:
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
