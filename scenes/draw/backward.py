@@ -174,8 +174,7 @@ class BackwardWalk(View):
         merging: tuple[list[VGroup], VGroup] | None = None
         # the last visit's marks go before the new note shows; a visit that writes none (a leaf's)
         # leaves the last note up while the caption explaining it runs, and a bucket's sum while
-        # the caption naming it is up or to come (`still_said`: micrograd_readme's a.grad sum went
-        # at the visit to b's AccumulateGrad, before "a.grad is 138.83 and ...")
+        # the caption naming it is up or to come (`still_said`)
         # (and still shown: one the camera took out of view would come back stale with it)
         kept = [] if writes_note(self.ctx.plan.cues, cue) else [
             m for m in self.walk.visit_marks if still_said(m, cue.start) and opacity(m) > 0

@@ -188,10 +188,8 @@ class BucketNotes(View):
         """`follow_view` for the buckets' sums a caption still names (`named_sums`): where the
         move shrinks one under the least readable size (`min_readable`) or carries it out of the free frame, it is
         placed anew at its size beside where its bucket lands: the one there fades as the move
-        starts, the new one as it ends (`SUM_GOES`; carried with `Beside`, the two sums crossed
-        the graph to each other's side; micrograd_readme
-        16:9: b.grad's five-term sum went as the walk's camera drew out at 98.0 s, carried past the
-        frame's right edge, under "a.grad is 138.83 and b.grad is 645.58" from 99.0 s)."""
+        starts, the new one as it ends (`SUM_GOES`; carried with `Beside`, two sums may cross the
+        graph to each other's side)."""
         seen = list(seen)
         for k, m in enumerate(list(self.walk.visit_marks)):
             kept = getattr(m, "sums", None)
@@ -234,8 +232,7 @@ class BucketNotes(View):
 def named_past(mark: object, at: float) -> bool:
     """Whether ``mark`` is a bucket's sum that a caption up at ``at`` or later names (its
     ``named_until``, `BucketNotes.sums_note`): a later fill leaves it, and writes its own clear of
-    it. micrograd_readme's a.grad sum went at b's fill (97.62 s), just before "a.grad is 138.83
-    and b.grad is 645.58" came up (99.00 s); cubic_fit3's d's at c's, under "d.grad is 2.3750".
+    it, so a caption comparing two sums finds both.
 
     >>> sum_note = type("N", (), {"named_until": 46.27})()
     >>> named_past(sum_note, 41.9), named_past(sum_note, 46.5), named_past(object(), 41.9)

@@ -115,8 +115,7 @@ class WalkCamera(View):
         """What a note written at ``visit`` keeps off so that the camera's slides into the column
         the pane freed (`VisitViews.slide`) while the caption explaining it runs take it clear of
         the pane stepped aside and what it keeps off: those, each moved back by each slide. A note
-        beside the top card stopped the slide short at the lit line, and the column stayed a third
-        of the frame empty (dynamic_graph 16:9's first walk, 26.6-29.8 s)."""
+        in the way stops the slide short at the lit line, and leaves the column empty."""
         says = explaining(self.ctx.plan.captions, visit)
         if says is None or visit.beat not in self.views.column_walks or not self.frame.code.aside:
             return []

@@ -158,12 +158,10 @@ class TokenRides(View):
         row) that a rule's result just written, ``products``, reads on, the two level, the token
         just past the result (`reading_run`): it glides to the nearest spot off every result's
         and value's run and off what is shown (the note, ``going`` gone). A note with no spot of
-        its own off the numbers waiting ends left of one (micrograd_readme 16:9: t18's
-        ``d: 6.94 × 1 = [6.94]`` read on into the ``-6.94`` waiting for t11), and a reader reads
-        on along a line: the number, not the note, gives way. ``badge``: the visited node's new
-        badge, not shown yet (the tokens that rode in glide onto it after): it moves there too
-        (micrograd_readme 9:16: t11's ``-6.94``, where its one token waited, right of its own
-        note's ``-6.94``)."""
+        its own off the numbers waiting may end left of one, and a reader reads on along a line:
+        the number, not the note, gives way. ``badge``: the visited node's new badge, not shown
+        yet (the tokens that rode in glide onto it after), may stand where its token waited,
+        just past its own note's result: it moves there too."""
         runs = [reading_run(bounds(p)) for p in products if p.width > 0]
         if not runs:
             return []

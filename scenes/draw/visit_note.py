@@ -122,8 +122,7 @@ class VisitNotes(View):
                 break
         if at is None:  # no spot of its own: a free one, else one free but for the runs left of the badges
             at = self.beside(block, box, avoid, False, hidden=hidden, last=False)
-        if at is None and runs:  # (a row's product would read level with one only there: 394 px beside
-            # 372 px of room left of tanh_sgd_lists 16:9's 0.5399 badges, over `out` at the walk's 1.45x)
+        if at is None and runs:  # (a row's product may read level with a badge there: better than over a card)
             at = self.beside(block, box, [r for r in avoid if r not in runs], False, hidden=hidden, last=False)
         if at is None:
             at = spot(block, own=False)
