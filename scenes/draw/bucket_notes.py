@@ -27,7 +27,7 @@ from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visuals import arrow_reach, formula, note_block
 from scenes.layout.label_sides import LABEL_REACH
 from scenes.layout.focus import inside
-from scenes.layout.label_spots import NONE_WORDS_GAP, form_spot
+from scenes.layout.note_spots import NONE_WORDS_GAP, form_spot
 from scenes.layout.place import Box
 from scenes.storyboard.placeholders import Shown
 from scenes.theme import Rect

@@ -29,7 +29,8 @@ from scenes.draw.record import opacity, tagged
 from scenes.storyboard.caption_events import explaining
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.ways import moved_bounds
-from scenes.layout.camera import WHOLE, clear_rect, drawn_part
+from scenes.layout.camera import WHOLE, drawn_part
+from scenes.layout.clear_rects import clear_rect
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom
 from scenes.layout.place import tag_reach

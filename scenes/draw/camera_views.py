@@ -24,8 +24,8 @@ from scenes.draw.record import opacity, tagged
 from scenes.draw.visit_note import explained_past
 from scenes.draw.visuals.token import nominal_token_size
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.layout.camera import (WHOLE, around, clear_rects, drawn_part, held, pans_only, seen_in, visit_view,
-                                   walk_region)
+from scenes.layout.camera import WHOLE, around, drawn_part, held, pans_only, visit_view, walk_region
+from scenes.layout.clear_rects import largest_rooms, seen_in
 from scenes.layout.column import column_walks, slid_left
 from scenes.layout.clip import code_rect
 from scenes.layout.focus import Zoom, shifted_in
@@ -38,11 +38,10 @@ from scenes.storyboard.pane_back import out_before_pane
 from scenes.theme import Rect, Theme
 
 
-
-
 ROOMS = 0.5
 """A clear rectangle of the free frame at least this share of the largest's area is tried as the
-room a visit is seen in (`VisitViews._rooms`)."""
+room a visit is seen in (`largest_rooms`): beside a legend in a corner, the tall one beside it
+may show a visit of stacked cards larger than the wide one under it."""
 LOOKS = 4
 """How many views, each `CLOSER` as close as the one before, the camera tries in a room other than
 the largest (in the largest, one: micrograd_readme 16:9's notes crowd a closer view there)."""
@@ -89,7 +88,7 @@ class VisitViews:
             visited = [self.ctx.item(v.ids[0]) for v in visits if self.walk.notes.size(v, home.scale)[0] > 0] or visited
         # under the whole pane (a move before the walk's line is lit) the largest room, as the
         # view stays once the pane has stepped aside: a smaller one there leaves it low in the frame
-        rooms = self._rooms(free, keep_off) if self.frame.code.aside else [region]
+        rooms = largest_rooms(free, keep_off, ROOMS) if self.frame.code.aside else [region]
         most = self._most(cue)
         best, at = self._best(home, items, visited, (note, least), rooms, free, sight, most)
         kept = self._kept(cue, items)  # what the caption up names, in view now: it stays (`kept_named`)
@@ -347,16 +346,6 @@ class VisitViews:
         if all(k in items for k, m in self.ctx.state.graph.cards.items() if opacity(m) > 0):
             return None
         return free, [code_rect(self.ctx.spec, self.theme, True, self.ctx.source)] + self.frame.frame_marks()
-
-    @staticmethod
-    def _rooms(free: Rect, keep_off: list[Rect]) -> list[Rect]:
-        """The rectangles of the free frame clear of ``keep_off`` a visit may be seen in while the
-        pane stands aside for the walk: the largest, and any other at least half as large: beside
-        a legend in a corner, the tall one beside it may show a visit of stacked cards larger than
-        the wide one under it (missing_gradient 16:9)."""
-        found = clear_rects(free, keep_off)
-        area = (found[0][2] - found[0][0]) * (found[0][3] - found[0][1])
-        return [r for r in found if (r[2] - r[0]) * (r[3] - r[1]) >= area * ROOMS]
 
     def view(self, home: Layout, seen: tuple[set[str], list[str], tuple[Rect, list[Rect]] | None],
               notes: tuple[tuple[float, float], tuple[float, float]], room: Rect, sight: Sight, beat: float,

@@ -61,3 +61,18 @@ def phase(i: int, n: int) -> Callable[[float], float]:
     """A rate that runs smoothly in the ``i``-th of ``n`` equal parts of the play (0-based) and
     is still before and done after: steps that must not overlap, in one play."""
     return lambda t: smooth(min(1.0, max(0.0, n * t - i)))
+
+
+def at_end(t: float) -> float:
+    """Nothing until the animation's last instant, then all: a badge shown as its token lands."""
+    return 1.0 if t >= 1.0 - 1e-9 else 0.0
+
+
+def after_wait(wait: float | None) -> Callable[[float], float]:
+    """A ride's rate (Manim's ``smooth``) that first waits ``wait`` of its time (None: none).
+
+    >>> [float(after_wait(w)(t)) for w, t in ((0.5, 0.25), (0.5, 1.0), (None, 0.5))]
+    [0.0, 1.0, 0.5]
+    """
+    w = wait or 0.0
+    return lambda t: smooth(min(1.0, max(0.0, (t - w) / (1.0 - w))))

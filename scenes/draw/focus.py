@@ -36,7 +36,7 @@ from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
 from scenes.draw.ways import (CALM, carried_off, crosses, first_met, last_met, moved_bounds, seen_until, shows_from,
                               stride, ways, zoom_shape, carry_rests)
-from scenes.layout.camera import seen_in
+from scenes.layout.clear_rects import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
 from scenes.storyboard.cues import Cue

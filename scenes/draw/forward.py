@@ -11,14 +11,13 @@ from manim import (Create, FadeIn, FadeOut, Mobject, ReplacementTransform, Succe
 
 from scenes.draw.console import Console
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import first_half, within
+from scenes.draw.crossfade import at_end, first_half, within
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.freed import FreedGraphs
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.labels import CardLabels
-from scenes.draw.onscreen import at_end
 from scenes.draw.state import GraphView
 from scenes.draw.visuals import edge_arrow, node_card
 from scenes.layout.clip import printed_value

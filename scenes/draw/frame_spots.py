@@ -20,7 +20,8 @@ from scenes.draw.context import Anims, View
 from scenes.draw.state import CodeView, ConsoleView, GraphView
 from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
-from scenes.layout.label_spots import first_clear, note_centre
+from scenes.layout.label_spots import first_clear
+from scenes.layout.note_spots import note_centre
 from scenes.layout.place import Box
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect

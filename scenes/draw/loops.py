@@ -14,9 +14,8 @@ from collections.abc import Collection
 from manim import FadeIn, FadeOut, VGroup, smooth
 
 from scenes.draw.context import Anims, StepScratch, View
-from scenes.draw.crossfade import first_half, second_half
+from scenes.draw.crossfade import at_end, first_half, second_half
 from scenes.draw.drawers import draws
-from scenes.draw.onscreen import at_end
 from scenes.draw.state import CodeView
 from scenes.draw.visuals import pass_mark
 from scenes.storyboard.cues import Cue

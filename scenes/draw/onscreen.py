@@ -20,14 +20,15 @@ import numpy as np
 from manim import Animation, Mobject, VGroup, VMobject, smooth
 
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY
+from scenes.draw.crossfade import after_wait
 from scenes.draw.context import DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.draw.reading import READS_ON
+from scenes.draw.reading import reading_run
 from scenes.draw.record import opacity, tag_of, tagged
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.ride_behind import RideBehind
 from scenes.layout.detour import dense, nearest_free, ride_path
-from scenes.layout.ride_cover import hidden_spans, set_off_after
+from scenes.layout.ride_cover import backs_away, hidden_length, hidden_spans, set_off_after, way_length
 from scenes.layout.label_spots import rect_around, route_ends
 from scenes.layout.place import Box, Layout
 from scenes.draw.visuals.edges import arrow_length
@@ -55,53 +56,6 @@ the way round would tour the graph (REVIEW5 8)."""
 
 BACK_OFF = 0.3
 """How far (in token heights) a way round may go back from the nearest it has come to its end."""
-
-
-def _backs_away(corners: Sequence[tuple[float, float]], slack: float) -> bool:
-    """Whether a way, walked densely, ever gets further from its end than ``slack`` past the
-    nearest it has been."""
-    end, near = corners[-1], float("inf")
-    for (ax, ay), (bx, by) in zip(corners, corners[1:]):
-        n = max(1, int(np.hypot(bx - ax, by - ay) / max(slack, 1e-9)) * 2)
-        for k in range(n + 1):
-            d = float(np.hypot(ax + (bx - ax) * k / n - end[0], ay + (by - ay) * k / n - end[1]))
-            if d > near + slack:
-                return True
-            near = min(near, d)
-    return False
-
-
-def _hidden(corners: list[tuple[float, float]], size: tuple[float, float], over: list[Rect], step: float) -> float:
-    """How long a stretch of the way ``corners`` a token of ``size`` is hidden behind ``over`` (`hidden_spans`)."""
-    return _length(corners) * sum(hi - lo for lo, hi in hidden_spans(corners, size, over, step))
-
-
-def _length(corners: Sequence[tuple[float, float]]) -> float:
-    return float(sum(np.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, corners[1:])))
-
-
-def reading_run(box: Rect) -> Rect:
-    """``box`` (a value, a product pill) and the run right of it where another number level with
-    it reads as more of it, `READS_ON` of its heights (`reading.reads_with`)."""
-    left, bottom, right, top = box
-    return (left, bottom, right + READS_ON * (top - bottom), top)
-
-
-def reading_back(box: Rect) -> Rect:
-    """``box`` (a badge waiting) and the run left of it where a number ending there, level with it,
-    reads it as more of that number, `READS_ON` of its heights (`reading.reads_with`, the other
-    way round from `reading_run`).
-
-    >>> reading_back((10.0, 0.0, 20.0, 5.0))
-    (-10.0, 0.0, 20.0, 5.0)
-    """
-    left, bottom, right, top = box
-    return (left - READS_ON * (top - bottom), bottom, right, top)
-
-
-def at_end(t: float) -> float:
-    """Nothing until the animation's last instant, then all: a badge shown as its token lands."""
-    return 1.0 if t >= 1.0 - 1e-9 else 0.0
 
 
 class OnScreen(View):
@@ -322,7 +276,7 @@ class OnScreen(View):
                 # or first backs away from the edge (`scenes.render.flight`)
                 way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, within=within, step=pitch,
                                 clear=clear, settle=settle, rest_off=rest)
-                if _length(way) <= LONG_WAY * _length(corners) and not _backs_away(way, BACK_OFF * size[1]):
+                if way_length(way) <= LONG_WAY * way_length(corners) and not backs_away(way, BACK_OFF * size[1]):
                     corners, shown_over = way, keep_off + list(behind)
             return corners, shown_over
 
@@ -334,8 +288,8 @@ class OnScreen(View):
         corners, shown_over = plan(rests + own)
         if own and not along:
             near, near_over = plan(rests)
-            if _length(corners) > LONG_WAY * _length(near) or _hidden(corners, size, shown_over, pitch) > _hidden(
-                    near, size, near_over, pitch) + 1e-9:
+            if way_length(corners) > LONG_WAY * way_length(near) or hidden_length(
+                    corners, size, shown_over, pitch) > hidden_length(near, size, near_over, pitch) + 1e-9:
                 corners, shown_over = near, near_over
         grid = dict(within=self.frame.free_rect(), step=pitch, clear=clear, settle=settle, rest_off=rests + own)
         wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
@@ -347,10 +301,10 @@ class OnScreen(View):
                 if wait is None and len(ahead) == 1 == len(along):  # (one in front, in the same lane, lets it pass)
                     theirs = set_off_after(along[0][0], along[0][1], [(corners, size)], grid["step"], smooth)
                     if theirs is not None:
-                        ahead[0].rate_func, wait = _after(theirs), 0.0
+                        ahead[0].rate_func, wait = after_wait(theirs), 0.0
                 apart = [rect_around(x, y, s, 0.0) for w, s in along for x, y in dense(w, grid["step"])]
                 way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft + apart, **grid)
-                if wait is None and _length(way) <= LONG_WAY * _length(corners) and not _backs_away(
+                if wait is None and way_length(way) <= LONG_WAY * way_length(corners) and not backs_away(
                         way, BACK_OFF * size[1]):
                     corners, shown_over = way, keep_off + list(behind)
         tok.rests = rect_around(corners[-1][0], corners[-1][1], size, 0.0)
@@ -359,7 +313,7 @@ class OnScreen(View):
         path.set_points_as_corners([[x, y, 0.0] for x, y in corners])
         hidden = hidden_spans(corners, size, shown_over, size[1] * t.proportions.ride_grid)
         return RideBehind(tok, path, hidden, under=reading_run(bounds(under)) if under is not None else None,
-                          rate_func=_after(wait))
+                          rate_func=after_wait(wait))
 
     def _apart(self, under: Mobject, end: tuple[float, float], size: tuple[float, float], taken: list[Rect],
                step: float, clear: float) -> list[Rect]:
@@ -406,13 +360,3 @@ class OnScreen(View):
         seg.set_points_as_corners([here, [float(to[0]), float(to[1]), 0.0]])
         return self.ride(tok, here, seg, exclude, step, settle=settle, leaves=leaves, under=under, off=off,
                          behind=behind, skirt=skirt, joins=joins)
-
-
-def _after(wait: float | None) -> Callable[[float], float]:
-    """A ride's rate (Manim's ``smooth``) that first waits ``wait`` of its time (None: none).
-
-    >>> [float(_after(w)(t)) for w, t in ((0.5, 0.25), (0.5, 1.0), (None, 0.5))]
-    [0.0, 1.0, 0.5]
-    """
-    w = wait or 0.0
-    return lambda t: smooth(min(1.0, max(0.0, (t - w) / (1.0 - w))))

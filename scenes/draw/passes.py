@@ -12,9 +12,8 @@ from __future__ import annotations
 from manim import DOWN, LEFT, Create, FadeIn, FadeOut, LaggedStart, Mobject, VGroup
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
-from scenes.draw.crossfade import cut
+from scenes.draw.crossfade import at_end, cut
 from scenes.draw.drawers import draws
-from scenes.draw.onscreen import at_end
 from scenes.draw.network import Z_DONE, Z_UNIT, NetworkDiagram
 from scenes.draw.record import tag, tag_of
 from scenes.draw.state import NetworkView

@@ -13,6 +13,7 @@ from typing import Iterable
 
 from scenes.draw.collisions import CONTAINERS, TOUCH, Collision, Item, _copies, _overlap, visible
 from scenes.layout.label_sides import gap_between, kin
+from scenes.theme import Rect
 
 
 HEAD = "arrowhead"
@@ -154,3 +155,22 @@ def notes_astray(items: Iterable[Item]) -> list[Collision]:
         if near is not None and _gap(box, near["bbox"]) < min(own):
             out.append(Collision("a note nearer another card than its own", rows[0], near))
     return out
+
+
+def reading_run(box: Rect) -> Rect:
+    """``box`` (a value, a product pill) and the run right of it where another number level with
+    it reads as more of it, `READS_ON` of its heights (`reading.reads_with`)."""
+    left, bottom, right, top = box
+    return (left, bottom, right + READS_ON * (top - bottom), top)
+
+
+def reading_back(box: Rect) -> Rect:
+    """``box`` (a badge waiting) and the run left of it where a number ending there, level with it,
+    reads it as more of that number, `READS_ON` of its heights (`reading.reads_with`, the other
+    way round from `reading_run`).
+
+    >>> reading_back((10.0, 0.0, 20.0, 5.0))
+    (-10.0, 0.0, 20.0, 5.0)
+    """
+    left, bottom, right, top = box
+    return (left - READS_ON * (top - bottom), bottom, right, top)

@@ -18,10 +18,12 @@ from manim import Animation, FadeIn, FadeOut, Mobject, ReplacementTransform, Suc
 
 from scenes.draw.collisions import MIN_OPACITY
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
+from scenes.draw.crossfade import at_end
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.labels import CardLabels
-from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen, at_end, reading_run
+from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen
+from scenes.draw.reading import reading_run
 from scenes.draw.record import opacity, tag as record_tag, tag_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.draw.state import WalkView

@@ -27,7 +27,7 @@ from scenes.draw.onscreen import OnScreen
 from scenes.draw.visit_note import VisitNotes
 from scenes.draw.visuals import bucket, formula, note_block
 from scenes.layout.label_sides import LABEL_REACH
-from scenes.layout.label_spots import NONE_WORDS_GAP
+from scenes.layout.note_spots import NONE_WORDS_GAP
 from scenes.layout.place import Box, Point
 from scenes.storyboard.cues import Cue
 

@@ -17,11 +17,12 @@ from scenes.draw.crossfade import second_half
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds, ink_bounds
 from scenes.draw.labels import Z_PRODUCT, CardLabels
-from scenes.draw.onscreen import OnScreen, reading_back
+from scenes.draw.onscreen import OnScreen
+from scenes.draw.reading import reading_back
 from scenes.draw.record import tag_of
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
-from scenes.layout.label_spots import free_note_centre, note_centre, own_note_centre
+from scenes.layout.note_spots import free_note_centre, note_centre, own_note_centre
 from scenes.layout.place import Box, Layout, Point
 from scenes.layout.readable import value_size
 from scenes.storyboard.caption_events import explaining

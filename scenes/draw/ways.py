@@ -15,7 +15,7 @@ import numpy as np
 from manim import Mobject
 
 from scenes.draw.frame_spots import bounds
-from scenes.layout.camera import meets, seen_in
+from scenes.layout.clear_rects import meets, seen_in
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Point
 from scenes.theme import Rect

@@ -31,7 +31,7 @@ from scenes.draw.whole_moves import (Mapper, along, centre_of, head_kept, moved_
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
-from scenes.layout.camera import meets
+from scenes.layout.clear_rects import meets
 from scenes.layout.whole import SIDES, Point, Stretch, Views, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue, needs_pane
 from scenes.theme import Rect

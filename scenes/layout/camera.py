@@ -9,19 +9,15 @@ only (captions, code, legend and titles stay), so a visit's node, the node its g
 from and the nodes it sends to fill the free frame, larger, with room for the visit's note at
 their left. Pure: rectangles and `Zoom` maps (:mod:`scenes.layout.focus`), no Manim; the scene's
 `CameraFocus` applies them to the shapes.
-
->>> clear_rect((0.0, 0.0, 10.0, 6.0), [(0.0, 5.0, 4.0, 6.0), (0.0, 0.0, 2.0, 2.0)])
-(2.0, 0.0, 10.0, 5.0)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import is_dataclass, replace
-from itertools import combinations_with_replacement
-
 from typing import Any
 
+from scenes.layout.clear_rects import clear_rect, meets, seen_in
 from scenes.layout.clip import code_rect, shows_code
 from scenes.layout.focus import Zoom
 from scenes.layout.place import Layout
@@ -30,53 +26,6 @@ from scenes.layout.readable import value_px
 Rect = tuple[float, float, float, float]
 WHOLE = Zoom(1.0, (0.0, 0.0), (0.0, 0.0))
 """The camera at home: the whole graph as laid out."""
-
-
-def meets(a: Rect, b: Rect) -> bool:
-    """Whether two rectangles (left, bottom, right, top) overlap by more than touching."""
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def clear_rect(free: Rect, keep_off: Sequence[Rect]) -> Rect:
-    """The largest rectangle inside ``free`` that meets none of ``keep_off`` (the code pane,
-    the legend): its sides lie on ``free``'s or on a rectangle's edges (a few rectangles: every
-    choice of sides is tried)."""
-    return clear_rects(free, keep_off)[0]
-
-
-def clear_rects(free: Rect, keep_off: Sequence[Rect]) -> list[Rect]:
-    """Every rectangle inside ``free`` that meets none of ``keep_off`` and lies in no larger
-    one that meets none, largest first (`clear_rect`'s sides): beside a legend in a corner, the
-    wide one under it and the tall one beside it.
-
-    >>> clear_rects((0.0, 0.0, 10.0, 6.0), [(8.0, 5.0, 10.0, 6.0)])
-    [(0.0, 0.0, 10.0, 5.0), (0.0, 0.0, 8.0, 6.0)]
-    """
-    xs = sorted({free[0], free[2], *(v for r in keep_off for v in (r[0], r[2]) if free[0] < v < free[2])})
-    ys = sorted({free[1], free[3], *(v for r in keep_off for v in (r[1], r[3]) if free[1] < v < free[3])})
-    found = [(x0, y0, x1, y1) for x0, x1 in combinations_with_replacement(xs, 2)
-             for y0, y1 in combinations_with_replacement(ys, 2)
-             if x0 < x1 and y0 < y1 and not any(meets((x0, y0, x1, y1), r) for r in keep_off)]
-    found.sort(key=lambda r: -(r[2] - r[0]) * (r[3] - r[1]))  # stable: of equals, the first as before
-    out: list[Rect] = []
-    for r in found:
-        if not any(o[0] <= r[0] and o[1] <= r[1] and r[2] <= o[2] and r[3] <= o[3] for o in out):
-            out.append(r)
-    return out or [free]
-
-
-def seen_in(bounds: Rect, free: Rect, keep_off: Iterable[Rect], slack: float = 0.0) -> bool:
-    """Whether a shape at ``bounds`` may show while the camera is close: inside ``free`` (by
-    ``slack``: a card's stroke at the graph region's edge, where it shows at home) and over
-    none of ``keep_off``.
-
-    >>> seen_in((0.0, -0.02, 1.0, 1.0), (0.0, 0.0, 5.0, 5.0), [], 0.05), seen_in((0.0, 0.0, 1.0, 1.0), (0.0, 0.0, 5.0, 5.0), [(0.5, 0.5, 2.0, 2.0)])
-    (True, False)
-    """
-    eps = 1e-6 + slack
-    inside = (bounds[0] >= free[0] - eps and bounds[1] >= free[1] - eps
-              and bounds[2] <= free[2] + eps and bounds[3] <= free[3] + eps)
-    return inside and not any(meets(bounds, r) for r in keep_off)
 
 
 def graph_bounds(lay: Layout) -> Rect:

@@ -1,6 +1,6 @@
 """Which side of its box a label goes (``v.grad = None``): where it stands by no other card.
 
-Why its own module: a note nearer its own card than any other (`label_spots.astray`) may still
+Why its own module: a note nearer its own card than any other (`note_spots.astray`) may still
 read as another's. missing_gradient's ``v.grad = None`` stood left of v's bucket, 5 px from it,
 and 10 px under x's card, more than half of it within x's width: where a card's own words go
 (its op name over it, AccumulateGrad under its bucket), so it read as x's (review 6 item 12). A

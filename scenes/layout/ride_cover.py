@@ -1,6 +1,7 @@
 """Where a riding token's pill covers something on its way: the parts of its way where it is
 hidden (`hidden_spans`), and how long it waits on its product so that it never rides over a
-token setting off with it (`set_off_after`).
+token setting off with it (`set_off_after`); a way's length, how long of it is hidden, and
+whether it backs away from its end (what a way round is judged by).
 
 Why apart from the way itself (:mod:`scenes.layout.detour`): the way is searched once, on a
 grid; these read a way already found, sampled along its length, against what is on screen and
@@ -10,7 +11,7 @@ against the other tokens riding at the same time. Pure geometry, like the layout
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -114,3 +115,27 @@ def set_off_after(path: list[Point], size: Point, alongside: list[tuple[list[Poi
                                & (np.abs(ours[:, 1] - at[:, 1]) < (inner[1] + h) / 2))) for at, (w, h) in theirs):
             return wait
     return None
+
+
+def backs_away(corners: Sequence[tuple[float, float]], slack: float) -> bool:
+    """Whether a way, walked densely, ever gets further from its end than ``slack`` past the
+    nearest it has been."""
+    end, near = corners[-1], float("inf")
+    for (ax, ay), (bx, by) in zip(corners, corners[1:]):
+        n = max(1, int(np.hypot(bx - ax, by - ay) / max(slack, 1e-9)) * 2)
+        for k in range(n + 1):
+            d = float(np.hypot(ax + (bx - ax) * k / n - end[0], ay + (by - ay) * k / n - end[1]))
+            if d > near + slack:
+                return True
+            near = min(near, d)
+    return False
+
+
+def hidden_length(corners: list[tuple[float, float]], size: tuple[float, float], over: list[Rect], step: float) -> float:
+    """How long a stretch of the way ``corners`` a token of ``size`` is hidden behind ``over`` (`hidden_spans`)."""
+    return way_length(corners) * sum(hi - lo for lo, hi in hidden_spans(corners, size, over, step))
+
+
+def way_length(corners: Sequence[tuple[float, float]]) -> float:
+    """The length of the way through ``corners``."""
+    return float(sum(np.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, corners[1:])))

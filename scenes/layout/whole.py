@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from dataclasses import dataclass, replace
 
-from scenes.layout.camera import meets
+from scenes.layout.clear_rects import meets
 from scenes.layout.place import Box, Layout
 from scenes.layout.routes import Route
 

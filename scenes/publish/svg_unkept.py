@@ -3,7 +3,7 @@ a result's ``yh.grad = None`` (after a small empty bucket, yh having none of its
 card, as the clip places them.
 
 Why its own module: the clip places these words with one search over the layout
-(`scenes.layout.label_spots.form_spot`: the first of a note's forms with a spot that reads as
+(`scenes.layout.note_spots.form_spot`: the first of a note's forms with a spot that reads as
 its card's or bucket's, else the last where there is room), in the same forms and order as
 `scenes.draw.bucket_notes.BucketNotes.none_words` (two lines, then one row; a third of a sum's gap off
 the bucket) and `scenes.draw.unkept.UnkeptGrads` (one row, then bucket over words, then two
@@ -20,7 +20,7 @@ from html import escape
 
 from scenes.layout.compact import floored
 from scenes.layout.label_sides import LABEL_REACH
-from scenes.layout.label_spots import NONE_WORDS_GAP, form_spot
+from scenes.layout.note_spots import NONE_WORDS_GAP, form_spot
 from scenes.layout.place import Layout, Point
 from scenes.publish.figures import Picture
 from scenes.publish.svg_paths import SANS_ADVANCE, svg_rect, svg_text

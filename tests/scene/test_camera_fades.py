@@ -11,7 +11,7 @@ from scenes.draw.frame_spots import bounds
 from scenes.draw.fade_times import FADE_LEAST, comes_from, settled
 from scenes.draw.glide import glide_in, glide_out, hop
 from scenes.draw.ways import first_met, seen_until, ways
-from scenes.layout.camera import meets
+from scenes.layout.clear_rects import meets
 from scenes.layout.focus import Zoom
 
 FRAMES = 9

@@ -1,5 +1,5 @@
 """A visit's note with no spot of its own nor any free spot in the frame but left of the badges
-waiting, where only the run a number would read on (`onscreen.reading_back`) is taken.
+waiting, where only the run a number would read on (`reading.reading_back`) is taken.
 
 tanh_sgd_lists 16:9, the first walk's visit of ``W2[1] * h[1]`` (t9) at the right edge, the walk's
 camera 1.45x closer: its note (394 px wide) had no spot beside it, and none free in the frame,

@@ -9,7 +9,7 @@ from typing import Any
 from scenes.draw.collisions import CONTAINERS, TOUCH, collisions, too_small, visible
 from scenes.draw.label_reading import labels_astray
 from scenes.draw.reading import READS_ON, notes_astray, waits_on_heads, waits_reading_on
-from scenes.layout.label_spots import gap_between
+from scenes.layout.label_sides import gap_between
 from scenes.render.bucket_sum import fill_frames, meetings, see as see_met, verdict as met_verdict
 from scenes.render.fill import graph_fraction, largest_empty, near_edge, teaching
 from scenes.storyboard.cues import GLIDES
