@@ -139,8 +139,11 @@ class Recap(View):
         start = (left + size[0] / 2 + gap, bottom + size[1] / 2 + gap)
         if near is not None and self._near is not None:
             start = self._near
+        # (near what it names, the grid has the lines flush against what it keeps off too: a room
+        # beside the named card barely wider than the board, narrower than the grid's pitch, was
+        # missed wherever the pitch fell: graph_build 9:16's L, its graph grown a little wider)
         spot = nearest_free(start, size, keep_off, within=(left, bottom, right, top),
-                            step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
+                            step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2, flush=near is not None)
         if not clear_of(spot, size, keep_off, gap / 2) or (near is not None and math.dist(spot, start) > near):
             return False
         board.move_to([spot[0], spot[1], 0])

@@ -237,14 +237,22 @@ def _keeps_to(way: list[Point], guide: list[Point], size: Point, obstacles: list
             and all(far[k] <= min(far[:k]) + step for k in range(1, len(far))))
 
 
-def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, step: float, clear: float) -> Point:
+def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, step: float, clear: float,
+                 flush: bool = False) -> Point:
     """``p`` if a pill of ``size`` there, grown by ``clear``, touches none of ``obstacles``; else
     the nearest point of a grid of pitch ``step`` through ``p`` where it touches none, the pill
     inside ``within`` (``p`` too: a badge moved back inside the frame may land on a card);
-    ``p`` itself when there is none. Where a token or a badge waits.
+    ``p`` itself when there is none. Where a token or a badge waits. ``flush``: the grid also
+    has the lines where the pill stands against an obstacle's side or ``within``'s (`_flush`),
+    so a gap barely wider than the pill is found wherever the grid's pitch falls.
 
     >>> nearest_free((0.0, 0.0), (0.4, 0.2), [(-0.5, -0.15, 0.5, 0.15)], within=(-2.0, -2.0, 2.0, 2.0), step=0.05, clear=0.0)
     (0.0, -0.25)
+    >>> gap = [(-2.0, -1.0, 0.0, 1.0), (0.45, -1.0, 2.0, 1.0)]  # 0.45 wide, between two grid lines
+    >>> nearest_free((-1.1, 0.0), (0.4, 0.2), gap, within=(-2.0, -1.0, 2.0, 1.0), step=0.3, clear=0.0)
+    (-1.1, 0.0)
+    >>> nearest_free((-1.1, 0.0), (0.4, 0.2), gap, within=(-2.0, -1.0, 2.0, 1.0), step=0.3, clear=0.0, flush=True)
+    (0.200001, 0.0)
     """
     if clear_of(p, size, obstacles, clear) and inside(rect_around(p[0], p[1], size), within):
         return p
@@ -253,6 +261,9 @@ def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, 
     lo_y, hi_y = (within[1] + h / 2 - p[1]) // step, (within[3] - h / 2 - p[1]) // step
     xs = p[0] + np.arange(int(lo_x) + 1, int(hi_x) + 1) * step
     ys = p[1] + np.arange(int(lo_y) + 1, int(hi_y) + 1) * step
+    if flush:
+        xs = _flush(xs, [(o[0], o[2]) for o in obstacles], (within[0], within[2]), w / 2 + clear, w / 2)
+        ys = _flush(ys, [(o[1], o[3]) for o in obstacles], (within[1], within[3]), h / 2 + clear, h / 2)
     if not len(xs) or not len(ys):
         return p
     gx, gy = np.meshgrid(xs, ys, indexing="ij")
@@ -264,6 +275,21 @@ def nearest_free(p: Point, size: Point, obstacles: list[Rect], *, within: Rect, 
     d = np.where(blocked, np.inf, np.hypot(gx - p[0], gy - p[1]))
     i, j = np.unravel_index(int(np.argmin(d)), d.shape)
     return (round(float(xs[i]), 9), round(float(ys[j]), 9))
+
+
+FLUSH = 1e-6
+"""How far off an obstacle's side (grown) `_flush` stands a pill: touching, less a rounding error."""
+
+
+def _flush(grid: np.ndarray, sides: list[tuple[float, float]], within: tuple[float, float], off: float,
+           half: float) -> np.ndarray:
+    """The coordinates of ``grid`` along one axis and those where a pill (``half`` its size that
+    way) stands ``off`` outside an obstacle's ``sides`` or against ``within``'s, those that keep
+    it inside ``within``."""
+    lo, hi = within[0] + half, within[1] - half
+    at = [a - off - FLUSH for a, _ in sides] + [b + off + FLUSH for _, b in sides] + [lo, hi]
+    more = [v for v in at if lo <= v <= hi]
+    return np.unique(np.concatenate([grid, np.array(more, dtype=float)]))
 
 
 def _covers(gx: np.ndarray, gy: np.ndarray, size: Point, rect: Rect, grown: float) -> np.ndarray:
