@@ -264,15 +264,12 @@ STILL_SMALL_GRAPH: dict[tuple[str, str], str] = {
     ("grad_accumulation", "16:9"): ("40 % at most (20.5 s, the walk's camera in): its five cards stand in one column "
                                     "(the three passes' y at one place), so a spread adds no width: 446x369 px at its "
                                     f"largest, 1.21 times as wide as tall, scaled whole 47.8 %{_FILL_16_9}"),
-    ("dynamic_graph", "16:9"): ("40 % at most (115.5 s, the last walk's close view on the first h); 38 % at 57.2 s (422x372 px, 1.13 times as wide as tall, scaled whole 45.2 %; "
+    ("dynamic_graph", "16:9"): ("45 % at most (132.5 s, the last graph, w and its three h, grown on its own cards, "
+                                "h/fillF: 492x374 px, the frame's height bounds it, its cards spread across no larger); "
+                                "40 % at 115.5 s (the last walk's close view on the first h); 38 % at 57.2 s (422x372 px, "
+                                "1.13 times as wide as tall, scaled whole 45.2 %; "
                                 "50 % or more measured with the freed graphs left on screen beside the live one to the "
                                 f"clip's end; they go now, review 4 item 8){_FILL_16_9}: {_WALK_CAMERA}"),
-    ("dynamic_graph", "9:16"): (f"49 % at most (46.5 s; 49.5 % at 57.2 s, 451x450 px, with the freed graph dimmed beside "
-                                f"the live one, as wide as the free frame, until the walk's first view, which keeps the "
-                                f"rings of its cards inside the frame, moves it out at 56.3 s, h/edgeG; 47 % before the "
-                                f"walk's camera); every walk's way out (42.3, 61.8, 83.8, 124.9 s) lands as a line is lit, so no "
-                                f"view grown into the lit line's room has time (camera_plan.home_before_pane; h/fillG): "
-                                f"{_WALK_CAMERA}"),
 }
 STILL_EMPTY: dict[tuple[str, str], str] = {
     # (clip, aspect): the spans a third of the frame stays empty while teaching (fill.largest_empty)

@@ -25,12 +25,13 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
-from scenes.draw.record import tag_of
-from scenes.draw.whole_moves import (Mapper, along, centre_of, head_kept, moved_rect, named, nearest, on_card,
+from scenes.draw.record import opacity, tag_of
+from scenes.draw.whole_moves import (Mapper, along, centre_of, head_kept, moved_path, moved_rect, named, nearest, on_card,
                                       to_centre, warp)
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
+from scenes.layout.camera import drawn_part
 from scenes.layout.clear_rects import meets
 from scenes.layout.whole import SIDES, Point, Stretch, Views, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue, needs_pane
@@ -47,7 +48,8 @@ class WholeGraph(View):
         super().__init__(ctx)
         self.focus, self.frame, self.code = focus, frame, code
         self.clip = ctx.layout  # the clip's layout: the graph at home
-        self.seen: Views = {}  # its whole views worked out so far (`clear_view`: asked again and again)
+        # the whole views worked out so far of each part of it drawn (`clear_view`: asked again and again)
+        self.seen: dict[frozenset[str], Views] = {}
 
     def restore(self) -> None:
         """The context's layout as the record says (after a stored state is loaded)."""
@@ -172,7 +174,8 @@ class WholeGraph(View):
             if lift > 0:
                 moved = (b[0], b[1] + lift, b[2], b[3] + lift)
                 options.append((lift, self._view(pane, [m for m in marks if m != b] + [moved], sides)))
-        return [(area(extent(self.clip.boxes, v[0])), lift, v) for lift, v in options if v is not None]
+        shown = self._shown().boxes
+        return [(area(extent(shown, v[0])), lift, v) for lift, v in options if v is not None]
 
     def _lift(self, dy: float, rate: Callable[[float], float]) -> Anims:
         """The legend moved up by ``dy`` (down, where negative), at ``rate``."""
@@ -201,16 +204,20 @@ class WholeGraph(View):
         inner, keep = room, pane + marks
         # a bucket's name under it may reach into the margin over the caption's box, not to the box
         bounds_of = (room[0], self.ctx.spec.caption[3] + gap, room[2], room[3])
+        part = self._shown()
+        seen = self.seen.setdefault(frozenset(part.boxes), {})
         for _ in range(8):  # what reaches past its card (a bucket's name, a walk's note) keeps inside
             # the frame's side too, and off the pane, the legend and a board
-            found = clear_view(self.clip, inner, keep, tag_reach(t, self.clip.scale),
-                               t.layout.whole_zoom, t.layout.whole_stretch, self.seen, sides)
+            found = clear_view(part, inner, keep, tag_reach(t, self.clip.scale),
+                               t.layout.whole_zoom, t.layout.whole_stretch, seen, sides)
             if found is None:
                 return None
             # the box of every shape of the graph once moved (a bucket's name, a walk's note reach
             # past their cards' boxes); its moves, worked out once for every rectangle it keeps off
-            mappers = self._mappers(self.clip, found[0])
-            shapes = [moved_rect(m, move) for m, move in mappers]
+            # (those on screen: a freed graph's cards, gone, may be moved off the frame)
+            mappers = [(m, move) for m, move in self._mappers(self.clip, found[0]) if opacity(m) > 0]
+            arrows = {id(a) for a in self.ctx.state.graph.arrows.values()}
+            shapes = [moved_path(m, move) if id(m) in arrows else moved_rect(m, move) for m, move in mappers]
             # and the ring a card gets where a caption lights it, or at a visit (backward_graph 9:16's
             # skipped y, ringed by the takeaway at the frame's side, reached 3 px into the margin at 1080p)
             boxed = {id(m) for m in [*self.ctx.state.graph.cards.values(), *self.ctx.state.graph.buckets.values()]}
@@ -223,7 +230,6 @@ class WholeGraph(View):
             # L's ``** 2`` over the top card against the printed line (9:16, review 6 item 6)
             over = (max(0.0, bounds_of[0] - r[0]), max(0.0, bounds_of[1] - r[1]), max(0.0, r[2] - bounds_of[2]),
                     max(0.0, r[3] - bounds_of[3]))
-            arrows = {id(a) for a in self.ctx.state.graph.arrows.values()}
             # (against what is there, not the ``keep`` widened so far; an arrow's box is loose: its cards keep off)
             hit = [(i, b) for i, k in enumerate(pane + marks) for (m, _), b in zip(mappers, shapes)
                    if id(m) not in arrows and meets(b, _grown(k, gap))]
@@ -234,6 +240,20 @@ class WholeGraph(View):
             for i, b in hit:  # the cards keep as much further off it as the shape reached into it
                 keep[i] = _widened(keep[i], b, gap, against=(pane + marks)[i])
         return None
+
+    def _shown(self) -> Layout:
+        """The clip's layout with only the cards and buckets on screen now (`drawn_part`): the
+        view is framed on them, as the walk's way out is (`scenes.draw.camera.WalkCamera`). The
+        clip's layout places every card the clip will draw; framed on a freed graph gone from
+        the screen too, a later graph grew taller only, its cards no larger."""
+        g = self.ctx.state.graph
+
+        def shows(key: str) -> bool:
+            m = g.buckets.get(key[len("bucket:"):]) if key.startswith("bucket:") else g.cards.get(key)
+            return m is not None and opacity(m) > 0
+
+        keys = [k for k in self.clip.boxes if shows(k)]
+        return drawn_part(self.clip, keys) if keys else self.clip
 
     def _mappers(self, lay: Layout, s: Stretch) -> list[tuple[Mobject, Mapper]]:
         """Each shape of the graph and how ``s`` moves its points from where ``lay`` has it: a

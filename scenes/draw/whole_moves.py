@@ -87,6 +87,16 @@ def moved_rect(m: Mobject, move: Mapper) -> Rect:
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
+def moved_path(m: Mobject, move: Mapper) -> Rect:
+    """The box of ``m`` (an arrow) once ``move`` has moved every point of it, handles too, as
+    `warp` does: the spread bends a route between its ends (`Stretch.along`), so its middle may
+    go past where its box's corners go (`bounds` reads the anchors only)."""
+    pts = [move((float(x), float(y))) for part in m.get_family() for x, y, _ in part.points]
+    if not pts:
+        return moved_rect(m, move)
+    return (min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts))
+
+
 def to_centre(centre: tuple[float, float], at: tuple[float, float], k: float) -> Mapper:
     """A point of a shape centred at ``centre``, the shape grown ``k`` times and centred at ``at``."""
     return lambda p: (at[0] + k * (p[0] - centre[0]), at[1] + k * (p[1] - centre[1]))

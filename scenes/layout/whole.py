@@ -183,7 +183,8 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
     around each (an op name over it), meet none of ``keep_off`` (the lit line's pane, the
     legend): tried in each rectangle of ``free`` whose sides lie on its own or on the edges of
     ``keep_off`` (one may take in a short pane of one line over a corner of the graph where no
-    card stands), each with its spread at most ``stretch`` or in `SPREADS` steps down to none (of
+    card stands, or a board low beside the graph's foot, slid off it: `_clear_of`), each with its
+    spread at most ``stretch`` or in `SPREADS` steps down to none (of
     two as large, the one in the larger rectangle: a graph the frame's height bounds is centred
     in the frame's width, not in a strip beside a board); the move and its rectangle, or None
     where none draws the graph larger than it is. ``seen``: the views of ``lay`` worked out so
@@ -220,15 +221,49 @@ def clear_view(lay: Layout, free: Rect, keep_off: Sequence[Rect], reach: float, 
                 if best is not None and (size < best[0] - 1e-9 or (size <= best[0] + 1e-9
                                                                    and area(region) <= area(best[2]))):
                     continue  # as large in a larger rectangle: nearer the frame's middle, centred in it
-                # (less a hair: a top card's op name that `whole_view` set against the pane's foot
-                # touches it, and a rounding error is no overlap)
-                if not any(meets((c[0] - reach / 2 + TIE, c[1] - reach / 2 + TIE, c[2] + reach / 2 - TIE,
-                                  c[3] + reach - TIE), r)
-                           for c in cards for r in keep_off):
-                    best = (size, s, region)
+                clear = _clear_of(s, cards, region, keep_off, reach)
+                if clear is not None:
+                    best = (size, clear, region)
     if best is None or best[0] <= area(extent(lay.boxes, Stretch(1.0, 1.0, 1.0, (0.0, 0.0), (0.0, 0.0)))) * 1.01:
         return None
     return best[1], best[2]
+
+
+SLIDES = 8
+"""The steps, each way along each axis, in which `_clear_of` slides a view inside its rectangle."""
+
+
+def _clear_of(s: Stretch, cards: Sequence[Rect], region: Rect, keep_off: Sequence[Rect], reach: float) -> Stretch | None:
+    """The view ``s`` (its cards' bounds ``cards``, centred in ``region`` by `whole_view`) where
+    its cards, ``reach`` around each, meet none of ``keep_off``: as it is, else slid across or up
+    and down inside ``region`` as little as clears them (in `SLIDES` steps each way); None where
+    none does. A board beside the bucket of a tall graph's foot kept the graph, centred, out of
+    the frame's width for a few pixels' overlap (dynamic_graph 9:16's recap, w.grad = 4/27).
+
+    >>> s = Stretch(1.0, 1.0, 1.0, (0.0, 0.0), (0.0, 0.0))
+    >>> _clear_of(s, [(-1.0, -1.0, 1.0, 1.0)], (-3.0, -1.0, 3.0, 1.0), [(0.5, -1.0, 3.0, 1.0)], 0.0).to
+    (-0.5, 0.0)
+    """
+    def clear(dx: float, dy: float) -> bool:
+        # (less a hair: a top card's op name that `whole_view` set against the pane's foot
+        # touches it, and a rounding error is no overlap)
+        return not any(meets((c[0] + dx - reach / 2 + TIE, c[1] + dy - reach / 2 + TIE, c[2] + dx + reach / 2 - TIE,
+                              c[3] + dy + reach - TIE), r) for c in cards for r in keep_off)
+
+    if clear(0.0, 0.0):
+        return s
+    e = _around(cards)
+    ways = [(d, 0.0) for d in _steps(region[0] - e[0], region[2] - e[2])]
+    ways += [(0.0, d) for d in _steps(region[1] - e[1], region[3] - reach - e[3])]
+    for dx, dy in sorted(ways, key=lambda w: abs(w[0]) + abs(w[1])):
+        if clear(dx, dy):
+            return replace(s, to=(s.to[0] + dx, s.to[1] + dy))
+    return None
+
+
+def _steps(lo: float, hi: float) -> list[float]:
+    """The slides from ``lo`` to ``hi`` (0 between them) in `SLIDES` steps each way from 0."""
+    return [f * v / SLIDES for v in (lo, hi) if abs(v) > 1e-9 for f in range(1, SLIDES + 1)]
 
 
 def _view_of(lay: Layout, key: tuple[Rect, float, float, float]) -> tuple[Stretch, list[Rect]]:
