@@ -100,7 +100,7 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # (clip, aspect): "N collisions: how many of each kind", N as found_collisions counts them
     # (distinct pairs of items, each lasting one frame or more). Every case is clean: the nine
     # clips and the lessons at every aspect (the deep lessons at 1:1 fold results into the
-    # cards they feed, scenes/layout/collapse.py), but the one below. A badge wider than the nominal
+    # cards they feed, scenes/layout/collapse.py). A badge wider than the nominal
     # one it is placed by keeps off the next card (badge_centre); a fill's badge with no room beside
     # its bucket shows where it goes in; a note, a tag and a network's value with no room beside
     # their own keep off the others' (form_spot, tag_centre, NetworkDiagram._value_label: h/collideQ).
@@ -112,12 +112,12 @@ STILL_COLLIDE: dict[tuple[str, str], str] = {
     # `0.5000 × (-0.0643)` keeps off where the console's lines end as they slide in (StepScratch.printed; it went
     # over them at 82.2-82.4 and 109.8-110.0 s), and the t9 visit's note (394 px at the walk camera's 1.45x), with
     # no spot of its own nor a free one but for the runs left of the badges waiting, goes there, not over
-    # `out`/AddBackward0 and `mul` (26.4-28.0 s)
-    # the README's graph at 9:16 (measured on h/collideQ): the op name `+ 1` beside t8, at the frame's left
-    # edge, on t9's card for one frame (33.6 s); t25's visit note keeps off n25's ring (drawn with no card,
-    # ringed at its visit: VisitNote.place), and the two tokens riding to the rows beside a's and b's
+    # `out`/AddBackward0 and `mul` (26.4-28.0 s). The README's graph at 9:16 is clean since h/tagG: the op
+    # name `+ 1` over t8, at the frame's left edge, flush with t9's card in the row above, ran into it as the
+    # move at 33.6 s held t8 to fade it and t9 glided on (their boxes met where no parts did, so the fade's
+    # timing skipped t9: scenes.draw.ways.first_met); t25's visit note keeps off n25's ring (drawn with no
+    # card, ringed at its visit: VisitNote.place), and the two tokens riding to the rows beside a's and b's
     # buckets no longer pass over each other (52.6 s)
-    ("micrograd_readme", "9:16"): "1 collision: `+ 1` on t9's card (33.6 s, one frame)",
 }
 STILL_TOO_SMALL: dict[tuple[str, str], str] = {
     # (clip, aspect): "N texts: how many of each role", N as found_too_small counts them

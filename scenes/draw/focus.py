@@ -34,8 +34,8 @@ from scenes.draw.frame_spots import bounds
 from scenes.draw.glide import Colours, colours, glide, glide_in, glide_out, hop, restore, through
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
-from scenes.draw.ways import (CALM, carried_off, crosses, first_met, last_met, moved_bounds, seen_until, shows_from,
-                              stride, ways, zoom_shape, carry_rests)
+from scenes.draw.ways import (CALM, carried_off, crosses, first_met, last_met, moved_bounds, parts, seen_until,
+                              shows_from, stride, ways, zoom_shape, carry_rests)
 from scenes.layout.clear_rects import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
@@ -362,16 +362,19 @@ class CameraFocus(View):
         # (`glide_out`), gone before a shape that glides on (or leaves by a longer way) meets it
         # there (a visit's note fades as it goes); what comes back where it lands fades in there
         # once none passes over it
-        movers = [(box[id(m)], 1.0, 1.0) for m in [*moving, *(m for m, _, _ in entering)]]
-        movers += [(box[id(m)], u, gone_by(rate, u)) for m in leaving if (u := untils[id(m)]) > 0.0]
+        # (each by its parts: a card's op name reaches over the gap to the next row, whose card
+        # its box meets where none of its parts does)
+        part = {id(m): parts(m) for m in [*moving, *leaving, *(m for m, _, _ in entering)]}
+        movers = [(part[id(m)], 1.0, 1.0) for m in [*moving, *(m for m, _, _ in entering)]]
+        movers += [(part[id(m)], u, gone_by(rate, u)) for m in leaving if (u := untils[id(m)]) > 0.0]
         # (a card, and its marks with it; an arrow as its cards: the one that glides on covers it)
         g = self.ctx.state.graph
         cards = {id(c) for c in (*g.cards.values(), *g.buckets.values())}
-        met = together({id(m): first_met(box[id(m)], way, rate, untils[id(m)], movers)
+        met = together({id(m): first_met(part[id(m)], way, rate, untils[id(m)], movers)
                          if len(owned.get(id(m), [])) < 2 else 1.0 for m in leaving
                          if 0.0 < untils[id(m)] and gone_by(rate, untils[id(m)]) < FADE_LEAST
                          and (id(m) in cards or owned.get(id(m)))}, owned)
-        lands = together({id(m): comes_from(back, last_met(bounds(t), way, rate, movers)) for m, t in coming},
+        lands = together({id(m): comes_from(back, last_met(parts(t), way, rate, movers)) for m, t in coming},
                           owned, max)
         out: Anims = [FadeOut(m, rate_func=span(0.0, gone)) for m in notes]
         out += [hop(m, target, 0.0, gone, out=True) for m, target in hopping]

@@ -190,10 +190,31 @@ def carried_off(width: float, height: float, foot: float, keep_off: Sequence[Rec
     return lambda b: seen_in(b, frame, keep_off)
 
 
-Mover = tuple[Rect, float, float]
-"""A shape a camera move carries, as `first_met` and `last_met` read it: its box where the move
-starts, the share of the way at which it is held (1: it glides all the way) and the share of
-the play until which it shows (1: to the end)."""
+Parts = tuple[Rect, ...]
+"""A shape as the boxes of its parts (`parts`): a card's frame, its texts, the op's name over
+it. Two shapes whose boxes already meet may have no parts that do: an op's name over one card
+reaches into the gap between two rows, and the boxes of that card and of the next row's card
+overlap where none of their parts do (`first_met`, `last_met`)."""
+
+
+def parts(m: Mobject) -> Parts:
+    """The boxes of ``m``'s parts (`Parts`): of each of its shapes with points, where it has no
+    points of its own (a card, a group); else ``m``'s box, one part (an arrow and its tip)."""
+    if len(m.points) or not m.submobjects:
+        return (bounds(m),)
+    found = tuple(bounds(s) for s in m.submobjects if any(len(f.points) for f in s.get_family()))
+    return found or (bounds(m),)
+
+
+def _hull(ps: Parts) -> Rect:
+    """The box round all of ``ps``."""
+    return (min(p[0] for p in ps), min(p[1] for p in ps), max(p[2] for p in ps), max(p[3] for p in ps))
+
+
+Mover = tuple[Parts, float, float]
+"""A shape a camera move carries, as `first_met` and `last_met` read it: its parts' boxes where
+the move starts, the share of the way at which it is held (1: it glides all the way) and the
+share of the play until which it shows (1: to the end)."""
 
 
 def _moved(way: Way, b: Rect, s: float) -> Rect:
@@ -203,42 +224,75 @@ def _moved(way: Way, b: Rect, s: float) -> Rect:
     return (lo[0], lo[1], hi[0], hi[1])
 
 
-def first_met(box: Rect, way: Way, rate: Callable[[float], float], until: float, movers: Sequence[Mover],
+def _touch(way: Way, a: Parts, sa: float | None, b: Parts, sb: float | None) -> bool:
+    """Whether a part of ``a`` (where ``way`` has it at ``sa`` of the way; None: where it is)
+    meets a part of ``b`` (at ``sb``): the parts are looked at only where the boxes round them
+    meet (the way moves and scales a box as it does its parts)."""
+    def at(r: Rect, s: float | None) -> Rect:
+        return r if s is None else _moved(way, r, s)
+
+    if not meets(at(_hull(a), sa), at(_hull(b), sb)):
+        return False
+    there = [at(q, sb) for q in b]
+    return any(meets(at(p, sa), q) for p in a for q in there)
+
+
+def _judged(way: Way, box: Parts, sa: float | None, movers: Sequence[Mover],
+            sb: Callable[[Mover], float | None]) -> list[tuple[Parts, Parts, float, float]]:
+    """The movers counted as meeting ``box`` (at ``sa`` of ``way``) only later, each with the
+    parts it and ``box`` are judged by: their boxes, where those do not meet at ``sa`` and ``sb``
+    (as ever), or their parts, where the boxes meet but no parts do (`Parts`); a mover a part of
+    which meets one of ``box``'s there is not counted (an arrow's card, itself)."""
+    whole = (_hull(box),)
+    out = []
+    for b, u, t in movers:
+        if not _touch(way, whole, sa, (_hull(b),), sb((b, u, t))):
+            out.append(((_hull(b),), whole, u, t))
+        elif not _touch(way, box, sa, b, sb((b, u, t))):
+            out.append((b, box, u, t))
+    return out
+
+
+def first_met(box: Parts, way: Way, rate: Callable[[float], float], until: float, movers: Sequence[Mover],
               steps: int = 48) -> float:
     """The first share of the play at which one of ``movers`` (carried along ``way`` as ``rate``
-    says, while it shows) meets ``box`` as `glide_out` carries it (held at ``until`` of the way);
-    1 where none does. A mover that meets it where both start (an arrow's card, itself) is not
-    counted.
+    says, while it shows) meets ``box`` (a shape's parts) as `glide_out` carries it (held at
+    ``until`` of the way); 1 where none does. A mover that meets it where both start (an
+    arrow's card, itself) is not counted; one whose box meets its box there but none of whose
+    parts meets one of its parts is, by those parts (`_judged`: an op's name at the frame's
+    edge, flush with the next row's card, was not, and the two met as the move carried them).
 
     >>> from manim.utils.rate_functions import linear
     >>> from scenes.draw.fade_times import span
     >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
-    >>> first_met((2.0, 0.0, 3.0, 1.0), right, span(0.0, 1.0, linear), 0.0, [((0.0, 0.0, 1.5, 1.0), 1.0, 1.0), ((2.5, 0.0, 2.9, 0.5), 1.0, 1.0)], 8)
+    >>> first_met(((2.0, 0.0, 3.0, 1.0),), right, span(0.0, 1.0, linear), 0.0, [(((0.0, 0.0, 1.5, 1.0),), 1.0, 1.0), (((2.5, 0.0, 2.9, 0.5),), 1.0, 1.0)], 8)
     0.25
     """
-    apart = [m for m in movers if not meets(box, m[0])]
+    apart = _judged(way, box, None, movers, lambda m: None)
     for k in range(steps + 1):
         r = rate(k / steps)
-        if any(k / steps < t and meets(_moved(way, box, min(r, until)), _moved(way, b, min(r, u))) for b, u, t in apart):
+        if any(k / steps < t and _touch(way, mine, min(r, until), b, min(r, u)) for b, mine, u, t in apart):
             return k / steps
     return 1.0
 
 
-def last_met(box: Rect, way: Way, rate: Callable[[float], float], movers: Sequence[Mover], steps: int = 48) -> float:
+def last_met(box: Parts, way: Way, rate: Callable[[float], float], movers: Sequence[Mover], steps: int = 48) -> float:
     """The last share of the play at which one of ``movers`` (carried along ``way`` as ``rate``
-    says, while it shows) meets ``box``, where the move lands a shape (`hop`: it fades in there);
-    0 where none does. A mover that meets it where both land is not counted.
+    says, while it shows) meets ``box`` (a shape's parts, where the move lands it: `hop`, it
+    fades in there); 0 where none does. A mover that meets it where both land is not counted;
+    one whose box meets its box there but none of whose parts meets one of its parts is, by
+    those parts (`_judged`).
 
     >>> from manim.utils.rate_functions import linear
     >>> from scenes.draw.fade_times import span
     >>> right = ways(Zoom(1.0, (0.0, 0.0), (4.0, 0.0)))[0]
-    >>> last_met((3.0, 0.0, 4.0, 1.0), right, span(0.0, 1.0, linear), [((1.0, 0.0, 1.5, 1.0), 1.0, 1.0)], 8)
+    >>> last_met(((3.0, 0.0, 4.0, 1.0),), right, span(0.0, 1.0, linear), [(((1.0, 0.0, 1.5, 1.0),), 1.0, 1.0)], 8)
     0.625
     """
-    apart = [m for m in movers if not meets(box, _moved(way, m[0], m[1]))]
+    apart = _judged(way, box, None, movers, lambda m: m[1])
     for k in range(steps, -1, -1):
         r = rate(k / steps)
-        if any(k / steps < t and meets(box, _moved(way, b, min(r, u))) for b, u, t in apart):
+        if any(k / steps < t and _touch(way, mine, None, b, min(r, u)) for b, mine, u, t in apart):
             return k / steps
     return 0.0
 
