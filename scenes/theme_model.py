@@ -249,8 +249,7 @@ class Labels:
     op_symbols: dict[str, str]
     legend_input: str
     legend_result: str
-    legend_loss: str
-    legend_start: str  # the graph legend's words for the red: what backward() runs from
+    legend_loss: str  # the legend's words for the red: its meaning, the loss (not "where backward() starts")
     legend_grad: str
     console_earlier: str  # with {n}: how many printed lines scrolled out of the console
     console_earlier_one: str  # the same when one line did

@@ -58,22 +58,29 @@ class Console(View):
 
     def _print(self, strings: list[Shown], colour: str, step: StepScratch, size: float | None = None,
                record: bool = True, text: str | None = None, meaning: str | None = None,
-               printer: int | None = None) -> Anims:
+               printer: int | None = None, least: float | None = None) -> Anims:
         """Append a line (wrapped when long) under the code pane, or atop the graph region; never
         larger than the code above it (a long program's pane has shrunk its font). ``record``:
         False when the caller composed the line and records the strings it was made of; ``text``:
         what to show when it is not the strings joined (a message's first sentence); ``printer``:
-        the program line that printed it (`ConsoleView.printers`: the pane keeps it shown)."""
+        the program line that printed it (`ConsoleView.printers`: the pane keeps it shown); ``least``:
+        the least size it is set at, over the code's where that is smaller (None: ``min_readable``)."""
         t, code, spec = self.theme, self.ctx.state.code, self.ctx.spec
         pane = code.pane
         code_size = min(t.font_sizes.code, pane.font_size) if pane is not None else t.font_sizes.code
-        size = max(min(size or code_size, code_size), t.font_sizes.min_readable)  # wrapped, never smaller
+        least = t.font_sizes.min_readable if least is None else least
+        size = max(min(size or code_size, code_size), least)  # wrapped, never smaller
         text = "  ".join(s.text for s in strings) if text is None else text
         left, bottom, right, top = spec.code if self.has_code else self.ctx.graph_region()
         width = right - left - 2 * t.sizes.code_pad
         lines = wrap_words(text, t.fonts.mono, size, width)
         m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console", meaning=meaning)
-        shrink_to_fit(m, width, (top - bottom) / 2, least=t.font_sizes.min_readable / size)
+        wrap = width  # the words' measured widths sum a little under the line drawn (missing_gradient
+        while m.width > width and len(lines) < len(text.split()):  # 9:16's warning 7 px past its column):
+            wrap *= 0.95  # wrapped narrower, where it may not shrink to fit (at ``least`` already)
+            lines = wrap_words(text, t.fonts.mono, size, wrap)
+            m = tag(label("\n".join(lines), t.fonts.mono, size, colour), "console", meaning=meaning)
+        shrink_to_fit(m, width, (top - bottom) / 2, least=least / size)
         for s in strings if record else []:
             self.ctx.record(s)
         gap = t.sizes.code_pad
@@ -235,9 +242,13 @@ class Console(View):
     @draws("message")
     def draw_message(self, cue: Cue, step: StepScratch) -> Anims:
         """An error or warning as Python prints it (``UserWarning: ...``), its first sentence
-        wrapped at the small card size (or the code's, if smaller)."""
-        return self._print(list(cue.strings), self.theme.colour("error"), step, size=self.theme.font_sizes.card_fn,
-                           text=message_line(cue), meaning="error", printer=self._line(cue))
+        wrapped at the small card size (or the code's, if smaller), never under a value's size
+        (``min_readable_main``: 11 px glyphs): it is what the caption speaks of, and at the
+        code's size (missing_gradient's warning, 10.3 px at 16:9) it read smaller than a value."""
+        f = self.theme.font_sizes
+        return self._print(list(cue.strings), self.theme.colour("error"), step, size=f.card_fn,
+                           text=message_line(cue), meaning="error", printer=self._line(cue),
+                           least=f.min_readable_main)
 
     def _line(self, cue: Cue) -> int | None:
         """The program line that printed what ``cue`` shows."""

@@ -147,8 +147,9 @@ class FreeFrame(View):
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
         free frame that no card, arrow, code or printout can reach (a column, else a row); none
-        if no corner is free. Its red is "backward() starts here" (``labels.legend_start``): red
-        marks what backward() runs from, which may be no loss by name (an ``s.backward()``)."""
+        if no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
+        true of a loss backward() never ran from too (missing_gradient's L2), as "backward() starts
+        here" was not; a red card that is no loss by name says so in a caption."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
         entries = self._legend_entries()
@@ -167,7 +168,7 @@ class FreeFrame(View):
         kinds = {b.kind for b in self.ctx.layout.boxes.values()}
         entries = [(t.colour(KIND_MEANING[kind]), words) for kind, words in (
             ("leaf_grad", w.legend_weight), ("leaf_nograd", w.legend_input), ("op", w.legend_result),
-            ("loss", w.legend_start)) if kind in kinds]
+            ("loss", w.legend_loss)) if kind in kinds]
         if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.ctx.plan.cues):
             entries.append((t.colour("gradient"), w.legend_grad))
         return entries
@@ -175,7 +176,7 @@ class FreeFrame(View):
     def walk_legend(self) -> Anims:
         """Where the legend found no corner with the first card (a tall frame, whose code pane
         stands over the graph), it comes in when the pane steps aside for the backward walk
-        (``CodeView.aside``): as backward() starts, where red first means "starts here", in the
+        (``CodeView.aside``): as backward() starts, where red first matters, in the
         strip the pane frees under its lit line (in two columns, short: the camera keeps off
         it), and goes when the whole pane comes back. Only in a tall frame (9:16), where the pane
         stands over the graph: beside it (16:9) the column it frees is where the walk's camera
@@ -263,7 +264,7 @@ class FreeFrame(View):
     def _least_legend_size(self) -> float:
         """The least size the legend's words are set at: ``min_readable``, or more where an entry's
         box measures its glyphs under ``min_glyph_px`` there (`collisions.glyph_height`, as the
-        too_small check reads it: "backward() starts here", whose brackets reach below the line)."""
+        too_small check reads it: "weight (requires_grad)", whose brackets reach below the line)."""
         t, spec = self.theme, self.ctx.spec
         f = t.font_sizes
         px = SHORT_SIDE / min(spec.frame_width, spec.frame_height)  # pixels a unit at 854x480

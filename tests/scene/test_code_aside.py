@@ -66,15 +66,17 @@ def test_the_pane_keeps_only_the_lit_line_in_the_walk(aspect: str) -> None:
 
 def test_a_tall_frame_gets_the_legend_as_the_pane_steps_aside_for_the_walk() -> None:
     """Issue 39 item 5: at 9:16 the legend found no corner with the first card (the code pane
-    stands over the graph), so red ("backward() starts here") was never explained there. As the
+    stands over the graph), so red ("loss") was never explained there. As the
     pane steps aside for the walk the legend comes into the room it freed, under the lit line
     and over every card, and goes with the pane coming back for the update step."""
     from scenes.theme import load_theme
 
     walk, update, build = _times()
     seen = _seen("9:16", (build, walk, update))  # the inspection the pane's test at 9:16 made
-    words = load_theme().labels.legend_start
-    legend = [[i for i in items if i["role"] == "label" and i["text"] == words] for items in seen]
+    words = load_theme().labels.legend_loss
+    # the legend's words, not the card named ``loss`` (its name has the loss's meaning; the legend's words none)
+    legend = [[i for i in items if i["role"] == "label" and i["text"] == words and not i.get("meaning")]
+              for items in seen]
     assert legend[0] == [] and legend[2] == [], legend  # no corner with the first card; gone with the pane back
     assert len(legend[1]) == 1, [i["text"] for i in seen[1]]
     top = legend[1][0]["bbox"][1]

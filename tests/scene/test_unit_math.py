@@ -29,6 +29,18 @@ def _text(checked, tensor: str) -> str:
                   checked.storyboard.number_style).text
 
 
+def _figure(checked, net, uid: str) -> dict[str, str]:
+    """What the unit's figure writes for each tensor: its weights, the inputs they multiply, the
+    products, their sum and the unit's output, the log's values at one precision (the places
+    the sum needs: ``numfmt.one_precision``)."""
+    links = [l for l in net.links.values() if l.dst == uid]
+    product = {e.seq: e.id for e in checked.index.tensor_event.values()}  # a link's seq is its product's event
+    summed = next(i for i in checked.index.tensor_event[uid].inputs if isinstance(i, str))
+    ids = list(dict.fromkeys([*(l.weight for l in links), *(l.src for l in links),
+                              *(product[l.seq] for l in links), summed, uid]))
+    return dict(zip(ids, one_precision([_text(checked, i) for i in ids])))
+
+
 def _values(sample) -> dict[str, str]:
     return {i["id"]: i["text"] for i in sample["items"]
             if i["kind"] == "text" and i["role"] == "value" and i["opacity"] > 0.5 and i.get("id")}
@@ -50,14 +62,15 @@ def test_the_unit_s_weights_sum_and_relu_are_drawn_while_the_captions_name_them(
     samples = list(inspect_clip(checked, plan, opts, at=times))  # one per frame: times in one frame share it
     weighted, summing, relu, back = (min(samples, key=lambda s: abs(s["time"] - t)) for t in times)
 
+    figure = _figure(checked, net, uid)
     shown = _values(weighted)
-    assert {w: shown.get(w) for w in weights} == {w: _text(checked, w) for w in weights}, said["its own weight"].text
+    assert {w: shown.get(w) for w in weights} == {w: figure[w] for w in weights}, said["its own weight"].text
     lit = [i for i in weighted["items"] if i["role"] == "mark" and i.get("meaning") == "weight" and i["opacity"] > 0.5]
     assert len(lit) == len(weights)  # each of its lines lit in the weight's colour
 
-    assert _values(summing).get(summed) == _text(checked, summed), said["sum"].text
-    assert _values(relu).get(summed) == _text(checked, summed)  # the sum stays as the activation comes
-    assert _values(relu).get(uid) == _text(checked, uid), said["ReLU"].text
+    assert _values(summing).get(summed) == figure[summed], said["sum"].text
+    assert _values(relu).get(summed) == figure[summed]  # the sum stays as the activation comes
+    assert _values(relu).get(uid) == figure[uid], said["ReLU"].text
     op = checked.index.tensor_event[uid].op
     assert any(i["role"] == "label" and op in (i.get("text") or "") and i["opacity"] > 0.5 for i in relu["items"])
 
@@ -93,13 +106,12 @@ def test_what_the_sum_adds_is_drawn_each_product_on_its_line_each_input_at_its_c
     items = [i for i in sample["items"] if i["opacity"] > 0.5]
     values = {i["id"]: i for i in items if i["kind"] == "text" and i["role"] == "value" and i.get("id")}
     products = {l.weight: product[l.seq] for l in links}
-    # the products and their sum are written at one precision, the log's values padded with zeros
-    terms = [*products.values(), summed]
-    written = dict(zip(terms, one_precision([_text(checked, p) for p in terms])))
+    # the figure is written at one precision, the log's values padded with zeros
+    written = _figure(checked, net, uid)
     assert {p: values[p]["text"] if p in values else None for p in products.values()} == \
         {p: written[p] for p in products.values()}, said.text
     assert {l.src: values[l.src]["text"] if l.src in values else None for l in links} == \
-        {l.src: _text(checked, l.src) for l in links}, said.text
+        {l.src: written[l.src] for l in links}, said.text
     assert values[summed]["text"] == written[summed]
 
     names = {net.units[u].name: u for u in net.units}

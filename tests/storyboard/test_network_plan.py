@@ -206,3 +206,24 @@ def test_a_unit_s_products_and_sum_are_written_at_one_precision() -> None:
         shown = [s for s in c.strings if s.role in ("product", "value")]
         assert len({len(s.text.split(".")[-1]) for s in shown}) == 1, [s.text for s in shown]
         assert all(float(s.text) == pytest.approx(values[s.seq], abs=1e-7) for s in shown)
+
+
+def test_a_unit_s_whole_figure_is_written_at_one_precision() -> None:
+    """Everything one unit's figure writes, its weights and the inputs they multiply, then the
+    products, their sum and the unit's output, at one number of places (a first-viewer review:
+    ``× 0.3750`` on h1_0's lines turned into ``= 0.37500``: two notations in one figure), each
+    the log's value, and the sum still the products' sum as written."""
+    checked, p = _checked("mlp")
+    values = {e.seq: e.value for e in checked.run.events if isinstance(e, Tensor)}
+    kinds = ("unit_weights", "unit_sum", "unit_act")
+    units = {c.ids[0] for c in p.cues if c.kind == "unit_sum"}
+    assert units
+    for uid in units:
+        shown = [s for c in p.cues if c.kind in kinds and c.ids[0] == uid for s in c.strings if s.role != "op"]
+        assert {s.role for s in shown} == {"weight", "input", "product", "value"}
+        assert len({len(s.text.split(".")[-1]) for s in shown}) == 1, [s.text for s in shown]
+        assert all(float(s.text) == pytest.approx(values[s.seq], abs=1e-7) for s in shown)
+        products = [float(s.text) for s in shown if s.role == "product"]
+        total = next(s for c in p.cues if c.kind == "unit_sum" and c.ids[0] == uid for s in c.strings
+                     if s.role == "value")
+        assert sum(products) == pytest.approx(float(total.text), abs=1e-9)

@@ -2,8 +2,8 @@
 
 Review 4, item 10: dynamic_graph said "backward() starts at s, the red card" as the walk began,
 while the wavefront's glow ringed s and left its red a thin inner line: the card called red was
-not red. The red is named before the walk rings it (docs/visual-grammar.md, "Red is where
-backward() starts"): no caption naming it overlaps a walk, from its ``backward_start`` to the
+not red. The red is named before the walk rings it (docs/visual-grammar.md, "Red is the
+loss"): no caption naming it overlaps a walk, from its ``backward_start`` to the
 end of its beat.
 """
 

@@ -103,24 +103,27 @@ def _unit_math(b: Builder, uid: str) -> None:
         return
     ev = b.index.tensor_event
     leaves, sources = [ev[l.weight] for l in links], [ev[l.src] for l in links]
-    b.add("unit_weights", tm.node_appear, (uid, *(l.weight for l in links)),
-          [b.value(e, "value", "exact", None, "weight") for e in leaves]
-          + [b.value(e, "value", "exact", None, "input") for e in sources],
-          [e.seq for e in leaves + sources])
     unit = ev[uid]
     ins = [i for i in unit.inputs or [] if isinstance(i, str)]
     act = unit.op in UNIT_OPS and len(ins) == 1 and ins[0] in ev
     total = ev[ins[0]] if act else unit
     products = [ev[l.product] for l in links if l.product in ev]
-    # the products and their sum read together: at one precision (`numfmt.one_precision`)
+    # one figure, one precision (`numfmt.one_precision`): the weights and the inputs they multiply
+    # at the places the products and their sum need (``0.37500``, not ``0.3750``, beside ``0.09375``
+    # and ``Σ = 1.40625``), and the unit's output with them: the same values, never rounded
+    given = ([b.value(e, "value", "exact", None, "weight") for e in leaves]
+             + [b.value(e, "value", "exact", None, "input") for e in sources])
     terms = [b.value(e, "value", "exact", None, "product") for e in products] + [b.value(total, "value", "exact", None,
                                                                                            "value")]
-    terms = [replace(s, text=t) for s, t in zip(terms, one_precision([s.text for s in terms]))]
+    out = [b.value(unit, "value", "exact", None, "value")] if act else []
+    figure = given + terms + out
+    figure = [replace(s, text=t) for s, t in zip(figure, one_precision([s.text for s in figure]))]
+    given, terms, out = figure[:len(given)], figure[len(given):len(given) + len(terms)], figure[len(given) + len(terms):]
+    b.add("unit_weights", tm.node_appear, (uid, *(l.weight for l in links)), given, [e.seq for e in leaves + sources])
     b.add("unit_sum", tm.node_appear, (uid, total.id, *(e.id for e in products)), terms,
           [e.seq for e in products] + [total.seq])
     if act:
-        b.add("unit_act", tm.node_appear, (uid, total.id),
-              [Shown(unit.op or "", unit.seq, "op", "op"), b.value(unit, "value", "exact", None, "value")], [unit.seq])
+        b.add("unit_act", tm.node_appear, (uid, total.id), [Shown(unit.op or "", unit.seq, "op", "op"), *out], [unit.seq])
     b.add("unit_done", tm.node_appear, (uid,), (), [unit.seq])
 
 
