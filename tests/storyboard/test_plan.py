@@ -430,20 +430,3 @@ def test_after_a_walk_the_graph_grows_into_the_column_the_pane_stepped_aside_fre
             grow, home = moves
             assert out[0].start + out[0].duration <= grow.start + 1e-9 and home.start + home.duration <= back + 1e-9
             assert home.start - (grow.start + grow.duration) >= default_timings().camera_hold - 1e-9
-
-
-def test_a_negative_grad_fills_its_bucket_to_its_size_unlike_a_cleared_one() -> None:
-    """A negative .grad is a sign, not a level (a first-viewer review): dynamic_graph's ``w.grad``
-    of -1 was drawn as an empty bucket, as the cleared ``None`` beside it is. Its bucket fills to
-    |-1| out of the largest size w's bucket holds (2), half full; a reset to None stays empty."""
-    from scenes.layout.bucket_level import fill_level, fill_scales
-
-    p, _ = _plan(storyboard_path("dynamic_graph"))
-    top = fill_scales(p)
-    fills = [(c.ids[1], c.number("after")) for c in p.cues if c.kind == "bucket_fill"]
-    negative = [(leaf, n) for leaf, n in fills if n is not None and n < 0]
-    assert negative, fills
-    for leaf, n in negative:
-        assert fill_level(n, top[leaf]) == pytest.approx(abs(n) / top[leaf]) and fill_level(n, top[leaf]) > 0
-    resets = [c for c in p.cues if c.kind == "bucket_reset"]
-    assert resets and all(fill_level(c.number("after"), top.get(c.ids[0])) == 0.0 for c in resets)
