@@ -22,7 +22,7 @@ from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
 from scenes.layout.label_spots import first_clear
 from scenes.layout.note_spots import note_centre
-from scenes.layout.place import Box
+from scenes.layout.place import Box, tag_reach
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
 from scenes.theme_model import KIND_MEANING
@@ -146,8 +146,9 @@ class FreeFrame(View):
 
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
-        free frame that no card, arrow, code or printout can reach (a column, else a row); none
-        if no corner is free. Its red is "backward() starts here" (``labels.legend_start``): red
+        free frame that no card, arrow, code or printout can reach (a column, else a row), else
+        (a tall frame) beside the graph's top under the code pane (`_under_the_pane`); none if
+        no corner is free. Its red is "backward() starts here" (``labels.legend_start``): red
         marks what backward() runs from, which may be no loss by name (an ``s.backward()``)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
@@ -157,8 +158,40 @@ class FreeFrame(View):
             if self.to_free_corner(m, only_free=True):
                 self.graph.legend = m
                 return [FadeIn(m)]
+        if self.legend_goes_aside() and self.code.pane is not None:
+            for size in (self.theme.font_sizes.card_flag, self._least_legend_size()):
+                m = legend(entries, self.theme, size=size)
+                if self._under_the_pane(m):
+                    self.graph.legend = m
+                    return [FadeIn(m)]
         self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
         return []
+
+    def _under_the_pane(self, mob: Mobject) -> bool:
+        """Move ``mob`` to the graph region's top corner, right then left, just under the code
+        pane and what it will print (`console_reach`), where no card, arrow or op name over a
+        card (`tag_reach` over its whole top: drawn or to come, a name slides along it) reaches;
+        True if one is clear. Why: in a tall frame the frame's own top corners are the pane's,
+        and the graph spans the frame's width at its foot, but a graph narrower at its top (the
+        loss alone on its top layer) leaves a corner beside it, where the legend stays while the
+        graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew)."""
+        left, bottom, right, _ = self.free_rect()
+        gap = self.theme.spacing.item_gap
+        above = self.pane_bounds() + self.console_reach()
+        under = min(r[1] for r in above) - gap
+        reach = tag_reach(self.theme, self.ctx.layout.scale)
+        keep_off = (above + [bounds(m) for m in self.graph.tags.values()]
+                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())])
+        w2, h2 = mob.width / 2, mob.height / 2
+        spots = [(right - w2, under - h2), (left + w2, under - h2)]
+        nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
+        edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
+        found = first_clear(self.ctx.layout, nobody, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
+                            within=(left - edge, bottom - edge, right + edge, under + edge))
+        if found is None:
+            return False
+        mob.move_to([*spots[found], 0])
+        return True
 
     def _legend_entries(self) -> list[tuple[str, str]]:
         """(colour, words) for each meaning the clip's graph draws: its cards' kinds, and the
@@ -184,7 +217,8 @@ class FreeFrame(View):
         where the frame keeps a column for a checklist (`list_column`): there the list and the
         visits' notes share the column, the legend has no corner, and comes into the strip for
         the walk, at the least readable size where the theme's does not fit (missing_gradient 1:1:
-        two columns under the lit line, beside the printed ``None``). Called for every cue: it keeps
+        two columns under the lit line, beside the printed ``None``). Not once the takeaway's
+        board has taken the legend's room (``GraphView.legend_away``). Called for every cue: it keeps
         the legend in step with the pane, and does nothing while they agree."""
         g = self.graph
         if g.walk_legend and not self.code.aside:
@@ -193,6 +227,8 @@ class FreeFrame(View):
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
         if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
             return []
+        if g.legend_away:
+            return []  # the takeaway's board took the legend's room (`Recap._legend_away`): it stays away
         column = self.list_column()
         if not self.legend_goes_aside() and not column:
             return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'

@@ -43,6 +43,7 @@ class GraphView:
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
     walk_legend: bool = False  # the legend is the walk's, in the room the code pane freed (`FreeFrame.walk_legend`)
+    legend_away: bool = False  # the takeaway's board took the legend's room (`Recap._legend_away`): it stays away
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
     lit: dict[str, Mobject] = field(default_factory=dict)  # item (item/bucket, unit/net) -> the glow a light cue put round it
     unkept: dict[str, VGroup] = field(default_factory=dict)  # result's tensor id -> its `yh.grad = None` note (scenes/draw/unkept.py)
