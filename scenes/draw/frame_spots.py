@@ -22,7 +22,8 @@ from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
 from scenes.layout.label_spots import first_clear
 from scenes.layout.note_spots import note_centre
-from scenes.layout.place import Box, tag_reach
+from scenes.layout.place import Box
+from scenes.layout.tag_room import tag_reach
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
 from scenes.theme_model import KIND_MEANING
