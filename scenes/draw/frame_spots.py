@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
+from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup, smooth
 
 from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, View
@@ -26,6 +26,7 @@ from scenes.layout.place import Box
 from scenes.layout.tag_room import tag_reach
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
+from scenes.storyboard.cues import Cue
 from scenes.theme_model import KIND_MEANING
 
 SWEEP = 8
@@ -163,7 +164,7 @@ class FreeFrame(View):
             for size in (self.theme.font_sizes.card_flag, self._least_legend_size()):
                 m = legend(entries, self.theme, size=size)
                 if self._under_the_pane(m):
-                    self.graph.legend = m
+                    self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
         self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
         return []
@@ -218,18 +219,25 @@ class FreeFrame(View):
         where the frame keeps a column for a checklist (`list_column`): there the list and the
         visits' notes share the column, the legend has no corner, and comes into the strip for
         the walk, at the least readable size where the theme's does not fit (missing_gradient 1:1:
-        two columns under the lit line, beside the printed ``None``). Not once the takeaway's
-        board has taken the legend's room (``GraphView.legend_away``). Called for every cue: it keeps
-        the legend in step with the pane, and does nothing while they agree."""
+        two columns under the lit line, beside the printed ``None``). A legend beside the graph's
+        top under the whole pane (`_under_the_pane`) moves into that strip, as the walk's camera
+        has the room it leaves, but where the whole graph's grow lifted it or the takeaway's board
+        stands. Not once the takeaway's board has taken the legend's room (``legend_away``).
+        Called for every cue: it keeps the legend in step with the pane, and does nothing while
+        they agree."""
         g = self.graph
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
             back = self._list_back()
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
-        if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
+        was = g.legend if g.legend_under and g.legend is not None and len(g.legend) else None
+        if g.walk_legend or not self.code.aside or g.legend is None or (len(g.legend) and was is None) \
+                or self.code.pane is None:
             return []
-        if g.legend_away:
-            return []  # the takeaway's board took the legend's room (`Recap._legend_away`): it stays away
+        board = self.ctx.state.titles.recap
+        if g.legend_away or (was is not None and (self.ctx.state.camera.whole is not None
+                                                  or (board is not None and len(board)))):
+            return []  # the takeaway's board took its room (`Recap._legend_away`), or the whole graph's grow moved it
         column = self.list_column()
         if not self.legend_goes_aside() and not column:
             return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
@@ -238,6 +246,8 @@ class FreeFrame(View):
         gap = self.theme.spacing.item_gap
         panes = self.pane_bounds()  # under the lit line, else under the printed lines hanging there
         unders = sorted({float(self.code.pane.bg.get_bottom()[1]) - gap, min(r[1] for r in panes) - gap}, reverse=True)
+        if was is not None:
+            g.legend = VGroup()  # its place under the whole pane is none to keep off: it leaves it
         keep_off = panes + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         f = self.theme.font_sizes
@@ -251,9 +261,24 @@ class FreeFrame(View):
                                 within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
             if found is not None:
                 m.move_to([*spots[found], 0])
-                g.legend, g.walk_legend = m, True
-                return [FadeIn(m, rate_func=after_the_pane)] + ([] if column else self._list_aside(m, keep_off))
+                g.legend, g.walk_legend, g.legend_under = m, True, False
+                come = (ReplacementTransform(was, m, rate_func=after_the_pane) if was is not None
+                        else FadeIn(m, rate_func=after_the_pane))
+                return [come] + ([] if column else self._list_aside(m, keep_off))
+        if was is not None:
+            g.legend = was
         return []
+
+    def give_way(self, cue: Cue) -> Anims:
+        """A legend beside the graph's top under the whole pane (`_under_the_pane`) goes as the
+        walk's camera moves in before the pane steps aside (a ``camera`` cue with ids): the close
+        view has the corner it took (backward_walk 9:16: its first view of L a third smaller
+        beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`)."""
+        g = self.graph
+        if cue.kind != "camera" or not cue.ids or not g.legend_under or g.legend is None or not len(g.legend):
+            return []
+        gone, g.legend, g.legend_under = g.legend, VGroup(), False
+        return [FadeOut(gone, rate_func=before_the_pane)]
 
     def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
         """The checklist, where one is shown, moved with the walk's legend into the strip the pane
