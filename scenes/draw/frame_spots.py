@@ -222,13 +222,18 @@ class FreeFrame(View):
         two columns under the lit line, beside the printed ``None``). A legend beside the graph's
         top under the whole pane (`_under_the_pane`) moves into that strip, as the walk's camera
         has the room it leaves, but where the whole graph's grow lifted it or the takeaway's board
-        stands. Not once the takeaway's board has taken the legend's room (``legend_away``).
+        stands; it goes back there with the whole pane, where that is still clear (`_home_clear`).
+        Not once the takeaway's board has taken the legend's room (``legend_away``).
         Called for every cue: it keeps the legend in step with the pane, and does nothing while
         they agree."""
         g = self.graph
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
             back = self._list_back()
+            home, g.legend_home = g.legend_home, None
+            if home is not None and gone is not None and len(gone) and self._home_clear(home):
+                g.legend, g.legend_under = home, True  # back beside the graph's top, under the whole pane
+                return back + [ReplacementTransform(gone, home, rate_func=before_the_pane)]
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
         was = g.legend if g.legend_under and g.legend is not None and len(g.legend) else None
         if g.walk_legend or not self.code.aside or g.legend is None or (len(g.legend) and was is None) \
@@ -262,6 +267,7 @@ class FreeFrame(View):
             if found is not None:
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend, g.legend_under = m, True, False
+                g.legend_home = was if was is not None else g.legend_home
                 come = (ReplacementTransform(was, m, rate_func=after_the_pane) if was is not None
                         else FadeIn(m, rate_func=after_the_pane))
                 return [come] + ([] if column else self._list_aside(m, keep_off))
@@ -273,12 +279,24 @@ class FreeFrame(View):
         """A legend beside the graph's top under the whole pane (`_under_the_pane`) goes as the
         walk's camera moves in before the pane steps aside (a ``camera`` cue with ids): the close
         view has the corner it took (backward_walk 9:16: its first view of L a third smaller
-        beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`)."""
+        beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
+        and goes back there with the whole pane where it is still clear."""
         g = self.graph
         if cue.kind != "camera" or not cue.ids or not g.legend_under or g.legend is None or not len(g.legend):
             return []
-        gone, g.legend, g.legend_under = g.legend, VGroup(), False
+        gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, g.legend
         return [FadeOut(gone, rate_func=before_the_pane)]
+
+    def _home_clear(self, home: Mobject) -> bool:
+        """Whether the legend's place beside the graph's top (``home``, `_under_the_pane`) is still
+        clear as the whole pane comes back: of the pane and what it prints, the op names, the
+        checklist, and the cards and arrows at home (the walk's camera is home by then)."""
+        gap = self.theme.spacing.item_gap
+        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
+                    + self.frame_marks())
+        x0, y0, x1, y1 = bounds(home)
+        return first_clear(self.ctx.layout, Box("corner", "corner", 0.0, 0.0, 0.0, 0.0), (x1 - x0 + gap, y1 - y0 + gap),
+                           [((x0 + x1) / 2, (y0 + y1) / 2)], gap, keep_off) is not None
 
     def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
         """The checklist, where one is shown, moved with the walk's legend into the strip the pane
