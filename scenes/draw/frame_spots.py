@@ -160,7 +160,8 @@ class FreeFrame(View):
             if self.to_free_corner(m, only_free=True):
                 self.graph.legend = m
                 return [FadeIn(m)]
-        if self.legend_goes_aside() and self.code.pane is not None:
+        listed = any(c.kind == "check" for c in self.ctx.plan.cues)
+        if self.legend_goes_aside() and self.code.pane is not None and not listed:
             for size in (self.theme.font_sizes.card_flag, self._least_legend_size()):
                 m = legend(entries, self.theme, size=size)
                 if self._under_the_pane(m):
@@ -176,7 +177,10 @@ class FreeFrame(View):
         True if one is clear. Why: in a tall frame the frame's own top corners are the pane's,
         and the graph spans the frame's width at its foot, but a graph narrower at its top (the
         loss alone on its top layer) leaves a corner beside it, where the legend stays while the
-        graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew)."""
+        graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew).
+        Not in a clip with a checklist (`legend_in`): the list, which the captions read item by
+        item, takes that corner (missing_gradient 9:16: beside the legend there, it went among
+        the arrows between z, L2 and x, crossed by them)."""
         left, bottom, right, _ = self.free_rect()
         gap = self.theme.spacing.item_gap
         above = self.pane_bounds() + self.console_reach()
