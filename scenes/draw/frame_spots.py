@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from manim import FadeIn, FadeOut, Mobject, VGroup, smooth
+from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup, smooth
 
 from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, View
@@ -23,8 +23,10 @@ from scenes.draw.visuals.bucket import STROKE_UNIT
 from scenes.layout.label_spots import first_clear
 from scenes.layout.note_spots import note_centre
 from scenes.layout.place import Box
+from scenes.layout.tag_room import tag_reach
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
+from scenes.storyboard.cues import Cue
 from scenes.theme_model import KIND_MEANING
 
 SWEEP = 8
@@ -146,10 +148,10 @@ class FreeFrame(View):
 
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
-        free frame that no card, arrow, code or printout can reach (a column, else a row); none
-        if no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
-        true of a loss backward() never ran from too (missing_gradient's L2), as "backward() starts
-        here" was not; a red card that is no loss by name says so in a caption."""
+        free frame that no card, arrow, code or printout can reach (a column, else a row), else
+        (a tall frame) beside the graph's top under the code pane (`_under_the_pane`); none if
+        no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
+        true of a loss backward() never ran from too (missing_gradient's L2)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
         entries = self._legend_entries()
@@ -158,8 +160,44 @@ class FreeFrame(View):
             if self.to_free_corner(m, only_free=True):
                 self.graph.legend = m
                 return [FadeIn(m)]
+        listed = any(c.kind == "check" for c in self.ctx.plan.cues)
+        if self.legend_goes_aside() and self.code.pane is not None and not listed:
+            for size in (self.theme.font_sizes.card_flag, self._least_legend_size()):
+                m = legend(entries, self.theme, size=size)
+                if self._under_the_pane(m):
+                    self.graph.legend, self.graph.legend_under = m, True
+                    return [FadeIn(m)]
         self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
         return []
+
+    def _under_the_pane(self, mob: Mobject) -> bool:
+        """Move ``mob`` to the graph region's top corner, right then left, just under the code
+        pane and what it will print (`console_reach`), where no card, arrow or op name over a
+        card (`tag_reach` over its whole top: drawn or to come, a name slides along it) reaches;
+        True if one is clear. Why: in a tall frame the frame's own top corners are the pane's,
+        and the graph spans the frame's width at its foot, but a graph narrower at its top (the
+        loss alone on its top layer) leaves a corner beside it, where the legend stays while the
+        graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew).
+        Not in a clip with a checklist (`legend_in`): the list, which the captions read item by
+        item, takes that corner (missing_gradient 9:16: beside the legend there, it went among
+        the arrows between z, L2 and x, crossed by them)."""
+        left, bottom, right, _ = self.free_rect()
+        gap = self.theme.spacing.item_gap
+        above = self.pane_bounds() + self.console_reach()
+        under = min(r[1] for r in above) - gap
+        reach = tag_reach(self.theme, self.ctx.layout.scale)
+        keep_off = (above + [bounds(m) for m in self.graph.tags.values()]
+                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())])
+        w2, h2 = mob.width / 2, mob.height / 2
+        spots = [(right - w2, under - h2), (left + w2, under - h2)]
+        nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
+        edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
+        found = first_clear(self.ctx.layout, nobody, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
+                            within=(left - edge, bottom - edge, right + edge, under + edge))
+        if found is None:
+            return False
+        mob.move_to([*spots[found], 0])
+        return True
 
     def _legend_entries(self) -> list[tuple[str, str]]:
         """(colour, words) for each meaning the clip's graph draws: its cards' kinds, and the
@@ -185,15 +223,30 @@ class FreeFrame(View):
         where the frame keeps a column for a checklist (`list_column`): there the list and the
         visits' notes share the column, the legend has no corner, and comes into the strip for
         the walk, at the least readable size where the theme's does not fit (missing_gradient 1:1:
-        two columns under the lit line, beside the printed ``None``). Called for every cue: it keeps
-        the legend in step with the pane, and does nothing while they agree."""
+        two columns under the lit line, beside the printed ``None``). A legend beside the graph's
+        top under the whole pane (`_under_the_pane`) moves into that strip, as the walk's camera
+        has the room it leaves, but where the whole graph's grow lifted it or the takeaway's board
+        stands; it goes back there with the whole pane, where that is still clear (`_home_clear`).
+        Not once the takeaway's board has taken the legend's room (``legend_away``).
+        Called for every cue: it keeps the legend in step with the pane, and does nothing while
+        they agree."""
         g = self.graph
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
             back = self._list_back()
+            home, g.legend_home = g.legend_home, None
+            if home is not None and gone is not None and len(gone) and self._home_clear(home):
+                g.legend, g.legend_under = home, True  # back beside the graph's top, under the whole pane
+                return back + [ReplacementTransform(gone, home, rate_func=before_the_pane)]
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
-        if g.walk_legend or not self.code.aside or g.legend is None or len(g.legend) or self.code.pane is None:
+        was = g.legend if g.legend_under and g.legend is not None and len(g.legend) else None
+        if g.walk_legend or not self.code.aside or g.legend is None or (len(g.legend) and was is None) \
+                or self.code.pane is None:
             return []
+        board = self.ctx.state.titles.recap
+        if g.legend_away or (was is not None and (self.ctx.state.camera.whole is not None
+                                                  or (board is not None and len(board)))):
+            return []  # the takeaway's board took its room (`Recap._legend_away`), or the whole graph's grow moved it
         column = self.list_column()
         if not self.legend_goes_aside() and not column:
             return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
@@ -202,6 +255,8 @@ class FreeFrame(View):
         gap = self.theme.spacing.item_gap
         panes = self.pane_bounds()  # under the lit line, else under the printed lines hanging there
         unders = sorted({float(self.code.pane.bg.get_bottom()[1]) - gap, min(r[1] for r in panes) - gap}, reverse=True)
+        if was is not None:
+            g.legend = VGroup()  # its place under the whole pane is none to keep off: it leaves it
         keep_off = panes + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
         nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         f = self.theme.font_sizes
@@ -215,9 +270,37 @@ class FreeFrame(View):
                                 within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
             if found is not None:
                 m.move_to([*spots[found], 0])
-                g.legend, g.walk_legend = m, True
-                return [FadeIn(m, rate_func=after_the_pane)] + ([] if column else self._list_aside(m, keep_off))
+                g.legend, g.walk_legend, g.legend_under = m, True, False
+                g.legend_home = was if was is not None else g.legend_home
+                come = (ReplacementTransform(was, m, rate_func=after_the_pane) if was is not None
+                        else FadeIn(m, rate_func=after_the_pane))
+                return [come] + ([] if column else self._list_aside(m, keep_off))
+        if was is not None:
+            g.legend = was
         return []
+
+    def give_way(self, cue: Cue) -> Anims:
+        """A legend beside the graph's top under the whole pane (`_under_the_pane`) goes as the
+        walk's camera moves in before the pane steps aside (a ``camera`` cue with ids): the close
+        view has the corner it took (backward_walk 9:16: its first view of L a third smaller
+        beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
+        and goes back there with the whole pane where it is still clear."""
+        g = self.graph
+        if cue.kind != "camera" or not cue.ids or not g.legend_under or g.legend is None or not len(g.legend):
+            return []
+        gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, g.legend
+        return [FadeOut(gone, rate_func=before_the_pane)]
+
+    def _home_clear(self, home: Mobject) -> bool:
+        """Whether the legend's place beside the graph's top (``home``, `_under_the_pane`) is still
+        clear as the whole pane comes back: of the pane and what it prints, the op names, the
+        checklist, and the cards and arrows at home (the walk's camera is home by then)."""
+        gap = self.theme.spacing.item_gap
+        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
+                    + self.frame_marks())
+        x0, y0, x1, y1 = bounds(home)
+        return first_clear(self.ctx.layout, Box("corner", "corner", 0.0, 0.0, 0.0, 0.0), (x1 - x0 + gap, y1 - y0 + gap),
+                           [((x0 + x1) / 2, (y0 + y1) / 2)], gap, keep_off) is not None
 
     def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
         """The checklist, where one is shown, moved with the walk's legend into the strip the pane

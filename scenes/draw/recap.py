@@ -169,6 +169,7 @@ class Recap(View):
         nearer = self._fit(rows, shown, later, least=value, near=far) or self._fit(rows, shown, later, near=far)
         if nearer is None:
             self.ctx.state.graph.legend, self._gone = self._gone[0], before
+            self.ctx.state.graph.legend_away = False
             return board, []
         return nearer, out
 
@@ -240,7 +241,7 @@ class Recap(View):
                 board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks(), later,
                                   value_size=value)
                 if board is None:
-                    self.ctx.state.graph.legend = self._gone[0]
+                    self.ctx.state.graph.legend, self.ctx.state.graph.legend_away = self._gone[0], False
                     out = []
         if board is None:
             board = self._fit(rows, shown, later, rooms=(True, False))
@@ -309,7 +310,7 @@ class Recap(View):
         g = self.ctx.state.graph
         if g.legend is None or not len(g.legend):
             return []
-        self._gone, g.legend = [g.legend], VGroup()
+        self._gone, g.legend, g.legend_away = [g.legend], VGroup(), True
         return [FadeOut(self._gone[0], rate_func=first_half)]
 
     def _pane_away(self) -> Anims:

@@ -43,6 +43,10 @@ class GraphView:
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
     walk_legend: bool = False  # the legend is the walk's, in the room the code pane freed (`FreeFrame.walk_legend`)
+    legend_under: bool = False  # the legend stands beside the graph's top under the whole code pane (a tall
+    # frame: `FreeFrame._under_the_pane`), and moves into the strip the pane frees for the walk
+    legend_home: VGroup | None = None  # that legend at its place while the walk's stands in the strip: back with the pane
+    legend_away: bool = False  # the takeaway's board took the legend's room (`Recap._legend_away`): it stays away
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
     lit: dict[str, Mobject] = field(default_factory=dict)  # item (item/bucket, unit/net) -> the glow a light cue put round it
     unkept: dict[str, VGroup] = field(default_factory=dict)  # result's tensor id -> its `yh.grad = None` note (scenes/draw/unkept.py)

@@ -1,0 +1,82 @@
+"""A tall frame's colour legend stays up while the graph's colours are read (issue 39).
+
+What must hold: at 9:16 the code pane takes the frame's top corners and the graph spans the
+frame's width at its foot, so the legend found no corner with the first card and came only with
+the backward walk, or the whole graph's grow: graph_build showed it for 0.4 s, backward_graph for
+1.4 s, at the takeaway, long after the captions that read the colours ("the two weights, which
+ask for gradients", "x and y did not"). Where the graph is narrower at its top, the legend stands
+beside it under the pane (`FreeFrame._under_the_pane`): on screen at the middle of every caption
+from the first card to the takeaway, its words at least ``min_glyph_px`` high, inside the frame's
+safe edge and over nothing else drawn.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from scenes.draw.collisions import MIN_OPACITY, SHORT_SIDE, glyph_height
+from scenes.render.inspect import inspect_clip
+from scenes.render.options import RenderOptions, fps_of
+from scenes.storyboard import load_and_plan, storyboard_path
+from scenes.render.camera_plan import plan_at
+from scenes.theme import load_theme
+
+pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked at
+
+ASPECT = "9:16"
+CLIPS = ["graph_build", "backward_graph", "backward_walk"]
+"""The clips whose graph leaves a corner beside its top under the pane at 9:16 (the others'
+legend comes with the walk: grad_accumulation's two cards and dynamic_graph's graphs side by side
+fill the width, leaf_nodes' arrows cross the corner, missing_gradient's checklist takes it)."""
+
+
+def _legend_words() -> set[str]:
+    w = load_theme().labels
+    return {w.legend_weight, w.legend_input, w.legend_result, w.legend_loss, w.legend_grad}
+
+
+def _times(clip: str) -> list[float]:
+    """The middle of each caption (not a title) from the first card's to the takeaway's beat."""
+    checked, plan = load_and_plan(storyboard_path(clip))
+    plan = plan_at(checked, plan, ASPECT)
+    first = min(c.start for c in plan.cues if c.kind == "node_appear")
+    takeaway = min((b.start for b in plan.beats if b.visual == "takeaway"), default=plan.duration)
+    return [round((s.start + s.end) / 2, 2) for s in plan.captions
+            if s.style == "caption" and s.start >= first and s.end <= takeaway + 1e-6]
+
+
+@functools.lru_cache(maxsize=None)
+def _seen(clip: str) -> tuple[tuple[float, tuple[float, float], list[dict]], ...]:
+    """(time, frame size, what is on screen, opaque enough to see) at each of `_times`: one inspection."""
+    checked, plan = load_and_plan(storyboard_path(clip))
+    plan = plan_at(checked, plan, ASPECT)
+    opts = RenderOptions(aspect=ASPECT)
+    times = _times(clip)
+    frames = [round(t * fps_of(opts)) for t in times]
+    return tuple((t, tuple(s["frame"]), [i for i in s["items"] if i["opacity"] >= MIN_OPACITY])
+                 for t, s in zip(times, inspect_clip(checked, plan, opts, frames=frames)))
+
+
+def _meet(a: list[float], b: list[float]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+@pytest.mark.parametrize("clip", CLIPS)
+def test_the_legend_stays_through_the_captions_at_9_16(clip: str) -> None:
+    words, theme = _legend_words(), load_theme()
+    seen = _seen(clip)
+    assert len(seen) >= 5, seen
+    missing = [t for t, _, items in seen if not any(i.get("text") in words for i in items)]
+    assert not missing, f"{clip} 9:16: no legend at the captions' middles {missing}"
+    edge = theme.layout.safe_edge
+    for t, (w, h), items in seen:
+        legend = [i for i in items if i["kind"] == "text" and i.get("text") in words]
+        px = theme.font_sizes.min_glyph_px * min(w, h) / SHORT_SIDE
+        assert all(glyph_height(i) >= px for i in legend), (t, legend)
+        assert all(i["bbox"][0] >= edge * w and i["bbox"][2] <= (1 - edge) * w and i["bbox"][1] >= edge * h
+                   and i["bbox"][3] <= (1 - edge) * h for i in legend), (t, legend)
+        others = [i for i in items if i not in legend and i["role"] not in ("pane",)]
+        hits = [(i["text"], o["role"], o.get("text")) for i in legend for o in others if _meet(i["bbox"], o["bbox"])]
+        assert not hits, (t, hits)
