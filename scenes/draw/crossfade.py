@@ -76,3 +76,16 @@ def after_wait(wait: float | None) -> Callable[[float], float]:
     """
     w = wait or 0.0
     return lambda t: smooth(min(1.0, max(0.0, (t - w) / (1.0 - w))))
+
+
+def after_the_pane(t: float) -> float:
+    """The walk's legend coming in where the code pane stepped aside from: still while the pane's
+    lines slide up through its place and the backdrop closes up over it (`scroll.reflow`, over the
+    whole step), then a quick fade in the step's last quarter."""
+    return float(smooth(max(0.0, (t - 0.75) / 0.25)))
+
+
+def before_the_pane(t: float) -> float:
+    """The walk's legend going as the whole pane comes back: gone in the step's first tenth,
+    before the backdrop opens out and the lit line slides down over its place."""
+    return float(smooth(min(1.0, t / 0.1)))

@@ -13,10 +13,11 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup, smooth
+from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup
 
 from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims, View
+from scenes.draw.crossfade import after_the_pane, before_the_pane
 from scenes.draw.state import CodeView, ConsoleView, GraphView
 from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
@@ -31,19 +32,6 @@ from scenes.theme_model import KIND_MEANING
 
 SWEEP = 8
 """At how many points of its way a checklist's move is looked at (`FreeFrame.list_sweep`)."""
-
-
-def after_the_pane(t: float) -> float:
-    """The walk's legend coming in where the code pane stepped aside from: still while the pane's
-    lines slide up through its place and the backdrop closes up over it (`scroll.reflow`, over the
-    whole step), then a quick fade in the step's last quarter."""
-    return float(smooth(max(0.0, (t - 0.75) / 0.25)))
-
-
-def before_the_pane(t: float) -> float:
-    """The walk's legend going as the whole pane comes back: gone in the step's first tenth,
-    before the backdrop opens out and the lit line slides down over its place."""
-    return float(smooth(min(1.0, t / 0.1)))
 
 
 def bounds(mob: Mobject) -> Rect:
