@@ -243,8 +243,8 @@ def _judged(way: Way, box: Parts, sa: float | None, movers: Sequence[Mover],
     parts it and ``box`` are judged by: their boxes, where those do not meet at ``sa`` and ``sb``
     (as ever), or their parts, where the boxes meet but no parts do (`Parts`); a mover a part of
     which meets one of ``box``'s there is not counted (an arrow's card, itself)."""
-    whole = (_hull(box),)
-    out = []
+    whole: Parts = (_hull(box),)
+    out: list[tuple[Parts, Parts, float, float]] = []
     for b, u, t in movers:
         if not _touch(way, whole, sa, (_hull(b),), sb((b, u, t))):
             out.append(((_hull(b),), whole, u, t))
