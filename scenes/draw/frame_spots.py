@@ -32,6 +32,8 @@ from scenes.theme_model import KIND_MEANING
 
 SWEEP = 8
 """At how many points of its way a checklist's move is looked at (`FreeFrame.list_sweep`)."""
+NOBODY = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
+"""The box a legend's search (`first_clear`) belongs to: no card, so every card is kept off."""
 
 
 def bounds(mob: Mobject) -> Rect:
@@ -178,9 +180,8 @@ class FreeFrame(View):
                     + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())])
         w2, h2 = mob.width / 2, mob.height / 2
         spots = [(right - w2, under - h2), (left + w2, under - h2)]
-        nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
-        found = first_clear(self.ctx.layout, nobody, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
+        found = first_clear(self.ctx.layout, NOBODY, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
                             within=(left - edge, bottom - edge, right + edge, under + edge))
         if found is None:
             return False
@@ -246,7 +247,6 @@ class FreeFrame(View):
         if was is not None:
             g.legend = VGroup()  # its place under the whole pane is none to keep off: it leaves it
         keep_off = panes + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
-        nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         f = self.theme.font_sizes
         sizes = (f.card_flag, self._least_legend_size()) if column else (f.card_flag,)  # a square frame's strip is short
         for size, under, columns in ((s, u, c) for s in sizes for u in unders for c in (2, 1)):  # beside the
@@ -254,7 +254,7 @@ class FreeFrame(View):
             w2 = m.width / 2 + gap
             y = under - m.height / 2
             spots = [(left + w2, y), (right - w2, y), ((left + right) / 2, y)]
-            found = first_clear(self.ctx.layout, nobody, (m.width + gap, m.height + gap), spots, gap, keep_off,
+            found = first_clear(self.ctx.layout, NOBODY, (m.width + gap, m.height + gap), spots, gap, keep_off,
                                 within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
             if found is not None:
                 m.move_to([*spots[found], 0])
@@ -287,7 +287,7 @@ class FreeFrame(View):
         keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
                     + self.frame_marks())
         x0, y0, x1, y1 = bounds(home)
-        return first_clear(self.ctx.layout, Box("corner", "corner", 0.0, 0.0, 0.0, 0.0), (x1 - x0 + gap, y1 - y0 + gap),
+        return first_clear(self.ctx.layout, NOBODY, (x1 - x0 + gap, y1 - y0 + gap),
                            [((x0 + x1) / 2, (y0 + y1) / 2)], gap, keep_off) is not None
 
     def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
@@ -307,7 +307,7 @@ class FreeFrame(View):
         spots = [(lx0 + w / 2, ly0 - gap - h / 2), (lx1 - w / 2, ly0 - gap - h / 2)]
         mine = [bounds(r) for r in st.rows]
         left, bottom, right, top = self.free_rect()
-        found = first_clear(self.ctx.layout, Box("corner", "corner", 0.0, 0.0, 0.0, 0.0), (w + gap, h + gap), spots,
+        found = first_clear(self.ctx.layout, NOBODY, (w + gap, h + gap), spots,
                             gap, [r for r in keep_off if r not in mine] + [bounds(legend)],
                             within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
         if found is None:
@@ -359,7 +359,6 @@ class FreeFrame(View):
         keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
                     + list(avoid))
         gap = self.theme.spacing.item_gap
-        nobody = Box("corner", "corner", 0.0, 0.0, 0.0, 0.0)
         w2, h2 = mob.width / 2 + gap, mob.height / 2 + gap
         spots = [(left + w2, bottom + h2), (right - w2, bottom + h2), (right - w2, top - h2), (left + w2, top - h2)]
         if self.graph.legend is not None and len(self.graph.legend):  # or just under the legend, or over it
@@ -367,7 +366,7 @@ class FreeFrame(View):
             keep_off.append((x0, y0, x1, y1))
             spots += [(x0 + mob.width / 2, y0 - gap - mob.height / 2), (x1 - mob.width / 2, y0 - gap - mob.height / 2),
                       (x0 + mob.width / 2, y1 + gap + mob.height / 2)]
-        found = first_clear(self.ctx.layout, nobody, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
+        found = first_clear(self.ctx.layout, NOBODY, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
                             within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
         if found is None and only_free:
             return False

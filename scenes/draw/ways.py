@@ -224,32 +224,40 @@ def _moved(way: Way, b: Rect, s: float) -> Rect:
     return (lo[0], lo[1], hi[0], hi[1])
 
 
-def _touch(way: Way, a: Parts, sa: float | None, b: Parts, sb: float | None) -> bool:
+def _touch(way: Way, a: Parts, ha: Rect, sa: float | None, b: Parts, hb: Rect, sb: float | None) -> bool:
     """Whether a part of ``a`` (where ``way`` has it at ``sa`` of the way; None: where it is)
     meets a part of ``b`` (at ``sb``): the parts are looked at only where the boxes round them
-    meet (the way moves and scales a box as it does its parts)."""
+    (``ha``, ``hb``: `_hull`, taken once per shape, not per step) meet (the way moves and scales
+    a box as it does its parts)."""
     def at(r: Rect, s: float | None) -> Rect:
         return r if s is None else _moved(way, r, s)
 
-    if not meets(at(_hull(a), sa), at(_hull(b), sb)):
+    if not meets(at(ha, sa), at(hb, sb)):
         return False
     there = [at(q, sb) for q in b]
     return any(meets(at(p, sa), q) for p in a for q in there)
 
 
-def _judged(way: Way, box: Parts, sa: float | None, movers: Sequence[Mover],
-            sb: Callable[[Mover], float | None]) -> list[tuple[Parts, Parts, float, float]]:
-    """The movers counted as meeting ``box`` (at ``sa`` of ``way``) only later, each with the
-    parts it and ``box`` are judged by: their boxes, where those do not meet at ``sa`` and ``sb``
-    (as ever), or their parts, where the boxes meet but no parts do (`Parts`); a mover a part of
+Judged = tuple[Parts, Rect, Parts, Rect, float, float]
+"""A mover as `first_met` and `last_met` judge it against a shape: its parts and their hull, the
+shape's parts and their hull, the share of the way at which it is held and of the play until
+which it shows."""
+
+
+def _judged(way: Way, box: Parts, movers: Sequence[Mover], sb: Callable[[Mover], float | None]) -> list[Judged]:
+    """The movers counted as meeting ``box`` (where it stands) only later, each with the parts it
+    and ``box`` are judged by: their boxes, where those do not meet there and at ``sb`` (as
+    ever), or their parts, where the boxes meet but no parts do (`Parts`); a mover a part of
     which meets one of ``box``'s there is not counted (an arrow's card, itself)."""
-    whole: Parts = (_hull(box),)
-    out: list[tuple[Parts, Parts, float, float]] = []
+    hull = _hull(box)
+    whole: Parts = (hull,)
+    out: list[Judged] = []
     for b, u, t in movers:
-        if not _touch(way, whole, sa, (_hull(b),), sb((b, u, t))):
-            out.append(((_hull(b),), whole, u, t))
-        elif not _touch(way, box, sa, b, sb((b, u, t))):
-            out.append((b, box, u, t))
+        hb = _hull(b)
+        if not _touch(way, whole, hull, None, (hb,), hb, sb((b, u, t))):
+            out.append(((hb,), hb, whole, hull, u, t))
+        elif not _touch(way, box, hull, None, b, hb, sb((b, u, t))):
+            out.append((b, hb, box, hull, u, t))
     return out
 
 
@@ -268,10 +276,11 @@ def first_met(box: Parts, way: Way, rate: Callable[[float], float], until: float
     >>> first_met(((2.0, 0.0, 3.0, 1.0),), right, span(0.0, 1.0, linear), 0.0, [(((0.0, 0.0, 1.5, 1.0),), 1.0, 1.0), (((2.5, 0.0, 2.9, 0.5),), 1.0, 1.0)], 8)
     0.25
     """
-    apart = _judged(way, box, None, movers, lambda m: None)
+    apart = _judged(way, box, movers, lambda m: None)
     for k in range(steps + 1):
         r = rate(k / steps)
-        if any(k / steps < t and _touch(way, mine, min(r, until), b, min(r, u)) for b, mine, u, t in apart):
+        if any(k / steps < t and _touch(way, mine, hm, min(r, until), b, hb, min(r, u))
+               for b, hb, mine, hm, u, t in apart):
             return k / steps
     return 1.0
 
@@ -289,10 +298,10 @@ def last_met(box: Parts, way: Way, rate: Callable[[float], float], movers: Seque
     >>> last_met(((3.0, 0.0, 4.0, 1.0),), right, span(0.0, 1.0, linear), [(((1.0, 0.0, 1.5, 1.0),), 1.0, 1.0)], 8)
     0.625
     """
-    apart = _judged(way, box, None, movers, lambda m: m[1])
+    apart = _judged(way, box, movers, lambda m: m[1])
     for k in range(steps, -1, -1):
         r = rate(k / steps)
-        if any(k / steps < t and _touch(way, mine, None, b, min(r, u)) for b, mine, u, t in apart):
+        if any(k / steps < t and _touch(way, mine, hm, None, b, hb, min(r, u)) for b, hb, mine, hm, u, t in apart):
             return k / steps
     return 0.0
 
