@@ -22,7 +22,8 @@ from scenes.draw.record import tag as record_tag, tag_of
 from scenes.draw.ride_behind import RideBehind
 from scenes.draw.state import GraphView, WalkView
 from scenes.draw.visuals import arrow_length
-from scenes.layout.label_spots import meet, rect_around
+from scenes.layout.clear_rects import meets
+from scenes.layout.label_spots import rect_around
 from scenes.layout.place import Box
 from scenes.theme import Rect
 
@@ -105,7 +106,7 @@ class BucketMouths(View):
         left, _, right, _ = bounds(card)
         clear = [x, to[0], left - w - gap, right + w + gap]
         clear += [e for r in past for e in (r[0] - w - gap, r[2] + w + gap)]
-        ok = [c for c in clear if not any(meet((c - w, to[1], c + w, y), r) for r in keep_off)
+        ok = [c for c in clear if not any(meets((c - w, to[1], c + w, y), r) for r in keep_off)
               and (middle is None or (c - middle) * (to[0] - middle) > 0)]
         across = min(y, above + tok.height / 2 + gap)
         nearer = [c for c in ok if math.dist((c, across), to) <= math.dist((x, y), to)]
@@ -144,7 +145,7 @@ class BucketMouths(View):
         x, y = tok.get_center()[0], tok.get_center()[1]
         swept = (min(x, to[0]) - w, min(y, to[1]) - h, max(x, to[0]) + w, max(y, to[1]) + h)
         others = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf) + [tok, *going] + self.walk.visit_marks)
-        return not any(meet(swept, r) for r in others)
+        return not any(meets(swept, r) for r in others)
 
     def mouth(self, box: Box, tok: Mobject, values: list[Mobject | None]) -> tuple[float, float]:
         """Where ``tok`` fades as it drops into the bucket ``box``: in its mouth, just above its

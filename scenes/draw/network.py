@@ -22,8 +22,8 @@ from scenes.draw.curve import graph_backdrop
 from scenes.draw.drawers import draws
 from scenes.draw.record import tag
 from scenes.draw.frame_spots import bounds
-from scenes.layout.label_spots import meet
 from scenes.draw.state import NetworkView
+from scenes.layout.clear_rects import meets
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 from scenes.storyboard.network import Network, read_network
@@ -239,7 +239,7 @@ class NetworkDiagram(View):
             gap = t.spacing.edge_clearance  # (a word space off the layer's name, as the value is off its ring)
             x0, y0, x1, y1 = bounds(left)
             near = [bounds(o) for o in [*st.layer_labels.values(), *(u.ring for u in st.units.values() if u is not unit)]]
-            if x0 >= regions.names_x and not any(meet((x0 - gap, y0, x1, y1), r) for r in near):
+            if x0 >= regions.names_x and not any(meets((x0 - gap, y0, x1, y1), r) for r in near):
                 m.move_to(left.get_center())
         return m
 

@@ -22,7 +22,8 @@ from scenes.draw.frame_spots import bounds
 from scenes.draw.network import Z_UNIT, NetworkDiagram
 from scenes.draw.record import tag, tag_of
 from scenes.draw.visuals.glyphs import label
-from scenes.layout.label_spots import crosses, inside, meet, rect_around
+from scenes.layout.clear_rects import meets
+from scenes.layout.label_spots import crosses, inside, rect_around
 from scenes.storyboard.cues import Cue
 from scenes.storyboard.placeholders import Shown
 from scenes.theme import Rect
@@ -197,7 +198,7 @@ class UnitMath(View):
             line = [(sx + (dx - sx) * d / n, sy + (dy - sy) * d / n)
                     for d in (r + k * (n - 2 * r) / steps for k in range(steps + 1))]
             beside = [(x + side * (box[0] / 2 + grow), y) for side in (-1, 1) for x, y in line]  # touching it
-            options.append([p for p in line + beside if not any(meet(rect_around(*p, box, grow), o) for o in taken)
+            options.append([p for p in line + beside if not any(meets(rect_around(*p, box, grow), o) for o in taken)
                             and not any(crosses(rect_around(*p, box), a, b) for a, b in others)])
 
         budget = [5000]  # tries: a crowded frame gives up early and goes down a size
@@ -210,7 +211,7 @@ class UnitMath(View):
                 if budget[0] < 0:
                     return None
                 rect = rect_around(*p, boxes[k], grow)
-                if any(meet(rect, o) for o in chosen):
+                if any(meets(rect, o) for o in chosen):
                     continue
                 rest = place(k + 1, chosen + [rect])
                 if rest is not None:
@@ -307,7 +308,7 @@ class UnitMath(View):
             rect = rect_around(at[0], at[1], (w, h), self._gap() / 2)
             if not inside(rect_around(at[0], at[1], (w, h)), within):
                 return float("inf")
-            return sum(meet(rect, o) for o in taken) + sum(crosses(rect, a, b) for a, b in lines)
+            return sum(meets(rect, o) for o in taken) + sum(crosses(rect, a, b) for a, b in lines)
 
         return min(spots, key=cost)
 

@@ -217,7 +217,7 @@ class VisitNotes(View):
         ring round it as far as its ink reaches (the spots beside the card keep ``gap`` already;
         one found flush with what is in the way, or on the grid, would touch the card and lie
         under its ring, its first letters hidden: issue 39, leaf_nodes' ``w1: 1/2 × 2 =``).
-        Touching it is allowed (`label_spots.meet`), so the spots ``gap`` beside the card stay."""
+        Touching it is allowed (`clear_rects.meets`), so the spots ``gap`` beside the card stay."""
         edge = gap * (1 - 1e-6)
         left, bottom, right, top = box.bounds
         near = (left - edge, bottom - edge, right + edge, top + edge)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations_with_replacement
 
-Rect = tuple[float, float, float, float]
+from scenes.theme import Rect
 
 
 def meets(a: Rect, b: Rect) -> bool:

@@ -13,7 +13,7 @@ the layout.
 
 >>> p = ride_path((0.0, 0.0), (4.0, 0.0), [(0.0, 0.0), (4.0, 0.0)], (0.4, 0.2), [(1.8, -0.2, 2.2, 0.2)],
 ...               within=(-1.0, -2.0, 5.0, 2.0), step=0.1, clear=0.02)
->>> any(meet(rect_around(x, y, (0.4, 0.2)), (1.8, -0.2, 2.2, 0.2)) for x, y in dense(p, 0.05))
+>>> any(meets(rect_around(x, y, (0.4, 0.2)), (1.8, -0.2, 2.2, 0.2)) for x, y in dense(p, 0.05))
 False
 >>> p[0], p[-1]
 ((0.0, 0.0), (4.0, 0.0))
@@ -27,7 +27,8 @@ import math
 
 import numpy as np
 
-from scenes.layout.label_spots import inside, meet, rect_around
+from scenes.layout.clear_rects import meets
+from scenes.layout.label_spots import inside, rect_around
 from scenes.theme import Rect
 
 Point = tuple[float, float]
@@ -79,7 +80,7 @@ def dense(path: list[Point], step: float) -> list[Point]:
 def clear_of(p: Point, size: Point, obstacles: list[Rect], grown: float = 0.0) -> bool:
     """Whether a pill of ``size`` centred on ``p`` (grown by ``grown``) touches no obstacle."""
     r = rect_around(p[0], p[1], size, grown)
-    return not any(meet(r, o) for o in obstacles)
+    return not any(meets(r, o) for o in obstacles)
 
 
 def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacles: list[Rect], *,
@@ -164,7 +165,7 @@ def _off_sliver(p: Point, size: Point, obstacles: Sequence[Rect], depth: float) 
     """
     eps = depth * 1e-4
     pill = rect_around(p[0], p[1], size)
-    met = [o for o in obstacles if meet(pill, o)]
+    met = [o for o in obstacles if meets(pill, o)]
     for o in met:
         over_x, over_y = min(pill[2], o[2]) - max(pill[0], o[0]), min(pill[3], o[3]) - max(pill[1], o[1])
         if over_y <= depth and over_y < over_x:
@@ -174,7 +175,7 @@ def _off_sliver(p: Point, size: Point, obstacles: Sequence[Rect], depth: float) 
         else:
             continue
         moved = rect_around(q[0], q[1], size)
-        if all(any(r is m for m in met) for r in obstacles if meet(moved, r)) and not meet(moved, o):
+        if all(any(r is m for m in met) for r in obstacles if meets(moved, r)) and not meets(moved, o):
             return (round(float(q[0]), 9), round(float(q[1]), 9))
     return p
 

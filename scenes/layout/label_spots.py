@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from scenes.layout.clear_rects import meets
 from scenes.layout.label_sides import gap_between
 from scenes.layout.place import Box, Layout, Point
 from scenes.theme import Rect
@@ -157,7 +158,7 @@ def clear_spots(lay: Layout, box: Box, size: Point, spots: list[Point], clear: f
         rect = rect_around(x, y, size, 0.0)
         if within is not None and not inside(rect, within):
             continue
-        if any(meet(rect, o) for o in others):
+        if any(meets(rect, o) for o in others):
             continue
         grown = rect_around(x, y, size, clear)
         if not any(crosses(grown, p, q) for p, q in segments):
@@ -188,11 +189,6 @@ def inside(rect: Rect, within: Rect) -> bool:
 def rect_around(x: float, y: float, size: Point, grown: float = 0.0) -> Rect:
     """The rectangle (left, bottom, right, top) of ``size`` centred on (x, y), grown on every side."""
     return (x - size[0] / 2 - grown, y - size[1] / 2 - grown, x + size[0] / 2 + grown, y + size[1] / 2 + grown)
-
-
-def meet(a: Rect, b: Rect) -> bool:
-    """Whether two rectangles (left, bottom, right, top) overlap; touching is not overlapping."""
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def crosses(rect: Rect, p: Point, q: Point) -> bool:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from collections.abc import Iterable, Set as AbstractSet
 
 from scenes.draw.reading import READS_ON
-from scenes.layout.label_spots import meet
+from scenes.layout.clear_rects import meets
 
 SEEN = 0.05
 """Opacity below which an item counts as not drawn (as `continuity.SEEN`)."""
@@ -232,7 +232,7 @@ def _values_under(track: _Track, box: Box, frame_items: list[dict]) -> dict | No
     for i in frame_items:
         if i["role"] != "value" or i.get("id") in lands or float(i["opacity"]) < SEEN:
             continue
-        if meet(box, _run(_box(i)) if i.get("id") == left else _box(i)):
+        if meets(box, _run(_box(i)) if i.get("id") == left else _box(i)):
             return i
     return None
 
@@ -380,7 +380,7 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
         nearest = math.dist(start, landing)
         for k in range(a, b + 1):
             f, at, op = tr.seen[k]
-            if op < SEEN and not (slot and meet(tr.boxes[k], _run(tr.boxes[a]))):  # not out of its product's run yet
+            if op < SEEN and not (slot and meets(tr.boxes[k], _run(tr.boxes[a]))):  # not out of its product's run yet
                 add(k, "hidden", "vanishes on its way")
             d = math.dist(at, landing)
             if d > nearest + slack:
@@ -391,7 +391,7 @@ def _check(tr: _Track, tracks: list[_Track], frames: list[list[dict]], times: li
                 add(k, "astray", f"is {off:.0f} px off its way")
             crossed = _values_under(tr, tr.boxes[k], frames[f])
             if crossed is not None:
-                how = "over" if meet(tr.boxes[k], _box(crossed)) else "level with"
+                how = "over" if meets(tr.boxes[k], _box(crossed)) else "level with"
                 add(k, "value", f"passes {how} the value {crossed['text']!r} ({crossed.get('id')})")
             if slot and not any(any(g == f and math.dist(c, start) <= STILL and o >= SEEN for g, c, o in s.seen)
                                 for s in slot):

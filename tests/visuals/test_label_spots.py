@@ -10,7 +10,8 @@ import pytest
 pytest.importorskip("manim")
 
 from graph_fixtures import seed_events_by_hand  # noqa: E402
-from scenes.layout.label_spots import (Rect, badge_centre, badge_spots, crosses, inside, meet, route_ends,  # noqa: E402
+from scenes.layout.clear_rects import meets  # noqa: E402
+from scenes.layout.label_spots import (Rect, badge_centre, badge_spots, crosses, inside, route_ends,  # noqa: E402
                                       tag_centre)
 from scenes.layout.place import Box, Layout, layout_events  # noqa: E402
 from scenes.theme import default_theme  # noqa: E402
@@ -37,8 +38,8 @@ def _hits(lay: Layout, box: Box, rect: Rect, reach: float, avoid: list[Rect] = (
     grown = (rect[0] - reach, rect[1] - reach, rect[2] + reach, rect[3] + reach)
     out = [f"route {r.src}->{r.dst}" for r in lay.routes
            if any(_sampled_cross(grown, p, q) for p, q in zip(r.points, r.points[1:]))]
-    out += [f"card {b.id}" for b in lay.boxes.values() if b.id != box.id and meet(rect, b.bounds)]
-    return out + [f"tag {a}" for a in avoid if meet(rect, a)]
+    out += [f"card {b.id}" for b in lay.boxes.values() if b.id != box.id and meets(rect, b.bounds)]
+    return out + [f"tag {a}" for a in avoid if meets(rect, a)]
 
 
 def _tag_rect(lay: Layout, box: Box, text: str, above: bool) -> Rect:
@@ -94,12 +95,12 @@ def test_visit_badges_sit_beside_cards_clear_of_arrows_tags_and_the_code(aspect:
         assert left <= rect[0] and rect[2] <= right and bottom <= rect[1] and rect[3] <= top, (aspect, box.id)
         hits = [h for h in _hits(lay, box, rect, reach, tags) if lay.flow == "down" or not h.startswith("route")]
         assert not hits, (aspect, box.id, hits)
-        assert not any(meet(rect, h) for h in route_ends(lay, head)), (aspect, box.id, "on an arrowhead")
+        assert not any(meets(rect, h) for h in route_ends(lay, head)), (aspect, box.id, "on an arrowhead")
 
 
 def _covers(lay: Layout, box: Box, centre: tuple[float, float], size: tuple[float, float]) -> list[str]:
     """The other cards a badge of ``size`` at ``centre`` beside ``box`` touches."""
-    return [b.id for b in lay.boxes.values() if b.id != box.id and meet(_rect(*centre, *size), b.bounds)]
+    return [b.id for b in lay.boxes.values() if b.id != box.id and meets(_rect(*centre, *size), b.bounds)]
 
 
 @pytest.mark.parametrize("aspect", ASPECTS)
@@ -168,7 +169,7 @@ def test_no_waiting_token_hides_a_tag(aspect: str) -> None:
     hidden = []
     for box in lay.boxes.values():
         tags = [(OPS[box.id], True)] if box.id in OPS else [("AccumulateGrad", False)] if box.kind == "bucket" else []
-        hidden += [f"{text} of {box.id}" for text, above in tags if any(meet(_tag_rect(lay, box, text, above), r) for r in rests)]
+        hidden += [f"{text} of {box.id}" for text, above in tags if any(meets(_tag_rect(lay, box, text, above), r) for r in rests)]
     assert not hidden
 
 
