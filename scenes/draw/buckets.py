@@ -13,6 +13,7 @@ drop into its mouth, :mod:`scenes.draw.bucket_mouth`'s.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cached_property
 
 from manim import DOWN, RIGHT, FadeIn, FadeOut, VGroup, smooth
@@ -251,25 +252,37 @@ class Buckets(View):
         over the leaf's card (its own: its value hides a moment), so they go down into the mouth
         as the sum is written. Clear of all else shown (``avoid``) and of the card's name where
         one such place is (`column_x`); else over the name (a tall card's name over its value,
-        9:16), still straight over the leaf's card and bucket alone. cubic_fit3's b and c,
+        9:16), still straight over the leaf's card and bucket alone; over all of its value or
+        none of it. One width, each pill's pad under the next's: a block through which the
+        value shows in no slice, low enough under 1:1's close layer above. cubic_fit3's b and c,
         between two neighbours in the row of four, had their sums written alone (issue 39).
         None where no such place is inside the free frame."""
         toks = [self.labels.token(s.text) for s in parts]
         gap = self.theme.spacing.edge_clearance
-        col = VGroup(*toks).arrange(DOWN, buff=gap)
+        wide = max(m.width for m in toks)
+        for m in toks:  # one width, each pill's pad under the next one's: a block with no gap
+            m.pill.stretch_to_fit_width(wide)  # through which the card's value shows in slices
+        pad = min((m.pill.height - m.text.height) / 2 for m in toks)
+        col = VGroup(*toks).arrange(DOWN, buff=-0.9 * pad)
         card = self.graph.cards.get(leaf)
-        name = getattr(card, "name", None) if card is not None else None
-        y = box.y + (col.height - toks[-1].height) / 2  # the last where the new value will show
+        words = {k: getattr(card, k, None) if card is not None else None for k in ("name", "value")}
+        whole = [bounds(words["value"])] if words["value"] is not None else []
         lo_x, lo_y, hi_x, hi_y = self.frame.free_rect()
-        if y - col.height / 2 < lo_y or y + col.height / 2 > hi_y:
-            return []
-        size = (col.width, col.height)
-        for keep in ([bounds(name)] if name is not None else [], []):  # its name stays readable where it can
-            x = column_x(box.x, y, size, [*avoid, *keep], (lo_x, hi_x), gap)
-            if x is not None:
+        at = box.y + (col.height - toks[-1].height) / 2  # the last where the new value will show
+        found = None
+        for y in (at, max(lo_y + col.height / 2, at - toks[-1].height / 2)):  # or down to the free frame's foot
+            if y - col.height / 2 < lo_y - 1e-9 or y + col.height / 2 > hi_y:
+                continue
+            for keep in ([bounds(words["name"])] if words["name"] is not None else [], []):  # its name readable where it can be
+                x = column_x(box.x, y, (col.width, col.height), [*avoid, *keep], (lo_x, hi_x), gap, whole)
+                if x is not None:
+                    found = (x, y)
+                    break
+            if found is not None:
                 break
-        else:
+        if found is None:
             return []
+        x, y = found
         col.move_to([x, y, 0])
         for m in toks:  # down into the mouth, where the last waits
             m.sinks_to = (float(x), float(box.y))
@@ -347,19 +360,29 @@ def by_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
 
 
 def column_x(middle: float, y: float, size: tuple[float, float], avoid: list[Rect], span: tuple[float, float],
-             gap: float) -> float | None:
+             gap: float, whole: Sequence[Rect] = ()) -> float | None:
     """The x nearest ``middle`` at which a column of ``size`` centred at height ``y`` meets none
-    of ``avoid`` and stays within ``span`` (left, right), still over ``middle`` (a bucket's middle:
-    the column is that bucket's); tried at ``middle`` and just past either side of each of
-    ``avoid`` (``gap`` off it). None where no such x is.
+    of ``avoid``, covers each of ``whole`` it meets all over (a card's value: a digit showing past
+    the column reads as more of its number, ``20.0000`` and ``0`` as ``20.00000``) and stays
+    within ``span`` (left, right), still over ``middle`` (a bucket's middle: the column is that
+    bucket's); tried at ``middle``, just past either side of each of ``avoid`` (``gap`` off it)
+    and flush with either side of each of ``whole``. None where no such x is.
 
     >>> column_x(0.0, 0.0, (2.0, 3.0), [(-1.5, -1.0, -0.5, 1.0)], (-9.0, 9.0), 0.1)
     0.6
     >>> column_x(0.0, 0.0, (2.0, 3.0), [(-1.5, -1.0, -0.5, 1.0), (0.8, -1.0, 1.5, 1.0)], (-9.0, 9.0), 0.1) is None
     True
+    >>> column_x(0.0, 0.0, (2.0, 3.0), [], (-9.0, 9.0), 0.1, [(-0.5, -0.2, 1.5, 0.2)])
+    0.5
     """
     w, h = size
     xs = [middle] + [e for o in avoid for e in (o[2] + gap + w / 2, o[0] - gap - w / 2)]
+    xs += [e for o in whole for e in (o[0] + w / 2, o[2] - w / 2)]
+
+    def fits(r: Rect) -> bool:
+        return not any(meet(r, o) for o in avoid) and all(
+            not meet(r, o) or (r[0] <= o[0] and o[2] <= r[2] and r[1] <= o[1] and o[3] <= r[3]) for o in whole)
+
     ok = [x for x in xs if abs(x - middle) < w / 2 and span[0] <= x - w / 2 and x + w / 2 <= span[1]
-          and not any(meet(rect_around(x, y, size), o) for o in avoid)]
+          and fits(rect_around(x, y, size))]
     return min(ok, key=lambda x: abs(x - middle), default=None)
