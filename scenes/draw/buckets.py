@@ -259,9 +259,11 @@ class Buckets(View):
         None where no such place is inside the free frame."""
         toks = [self.labels.token(s.text) for s in parts]
         gap = self.theme.spacing.edge_clearance
+        # one width, each pill's pad under the next one's: a block, with no gap through which
+        # the card's value would show in slices
         wide = max(m.width for m in toks)
-        for m in toks:  # one width, each pill's pad under the next one's: a block with no gap
-            m.pill.stretch_to_fit_width(wide)  # through which the card's value shows in slices
+        for m in toks:
+            m.pill.stretch_to_fit_width(wide)
         pad = min((m.pill.height - m.text.height) / 2 for m in toks)
         col = VGroup(*toks).arrange(DOWN, buff=-0.9 * pad)
         card = self.graph.cards.get(leaf)
@@ -273,7 +275,7 @@ class Buckets(View):
         for y in (at, max(lo_y + col.height / 2, at - toks[-1].height / 2)):  # or down to the free frame's foot
             if y - col.height / 2 < lo_y - 1e-9 or y + col.height / 2 > hi_y:
                 continue
-            for keep in ([bounds(words["name"])] if words["name"] is not None else [], []):  # its name readable where it can be
+            for keep in ([bounds(words["name"])] if words["name"] is not None else [], []):  # its name readable if it can
                 x = column_x(box.x, y, (col.width, col.height), [*avoid, *keep], (lo_x, hi_x), gap, whole)
                 if x is not None:
                     found = (x, y)
@@ -375,7 +377,7 @@ def column_x(middle: float, y: float, size: tuple[float, float], avoid: list[Rec
     >>> column_x(0.0, 0.0, (2.0, 3.0), [], (-9.0, 9.0), 0.1, [(-0.5, -0.2, 1.5, 0.2)])
     0.5
     """
-    w, h = size
+    w = size[0]
     xs = [middle] + [e for o in avoid for e in (o[2] + gap + w / 2, o[0] - gap - w / 2)]
     xs += [e for o in whole for e in (o[0] + w / 2, o[2] - w / 2)]
 

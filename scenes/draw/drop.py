@@ -42,8 +42,8 @@ SINK = DropTiming(appear=DROP.appear, arrive=DROP.arrive, gone=DROP.swap, swap=D
 fade as the level rises until the new value shows: never an empty bucket between."""
 COLUMN = DropTiming(appear=DROP.appear, arrive=0.6, gone=DROP.swap, swap=DROP.swap)
 """Terms shown one over another over their leaf's card (no room beside its bucket,
-`scenes.draw.buckets.Buckets._terms_over_mouth`): they stand there, going down into the mouth
-(``steady``) most of the fill, and are gone as the new value shows."""
+`scenes.draw.buckets.Buckets._terms_over_mouth`): shown, they go down into the mouth at one
+pace (``steady``) for most of the fill, and are gone as the new value shows."""
 FADE_LEAD = 0.1
 """The token starts fading this much (of the cue) before it arrives: still drawn while it moves,
 as `scenes.render.flight` wants, and half gone as it stops."""
