@@ -191,9 +191,7 @@ STILL_OP_TAGS: dict[tuple[str, str], str] = {
 
 STILL_UNMET: dict[tuple[str, str], str] = {
     # (lesson, aspect): why the terms of a bucket's sum are not at the bucket as it is written
-    ("cubic_fit3", "16:9"): "the walk into the row of four leaves is not drawn (the accumulate beat follows a wavefront of 3 steps), so no token rides to them: each fill shows its terms by its bucket first (buckets._terms_arrive), but only on a free spot not nearer another leaf (nearer_other_leaf), and b and c, each between two neighbours, have none: their sums are written alone",
-    ("cubic_fit3", "9:16"): "the walk into the row of four leaves is not drawn (the accumulate beat follows a wavefront of 3 steps), so no token rides to them: each fill shows its terms by its bucket first (buckets._terms_arrive), but only on a free spot not nearer another leaf (nearer_other_leaf), and b and c, each between two neighbours, have none: their sums are written alone",
-    ("cubic_fit3", "1:1"): "the walk into the row of four leaves is not drawn (the accumulate beat follows a wavefront of 3 steps), so no token rides to them: each fill shows its terms by its bucket first (buckets._terms_arrive), but only on a free spot not nearer another leaf (nearer_other_leaf), and b, between a and c, has none: its sum is written alone",
+    ("cubic_fit3", "1:1"): "no token rides to the row of four leaves (the accumulate beat follows a wavefront of 3 steps) and b, between a and c, has no free spot by its bucket, so its terms stand one over another over its card (buckets._terms_over_mouth), covering its value -1.0000 whole or not at all (a digit showing past them reads as more of 20.0000); at 1:1 the block (67 px wide, 42 px under the layer above) covers the value (53 px) only where it meets the op name `× 2` beside the bucket: b's sum is written alone",
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {

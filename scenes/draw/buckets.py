@@ -13,6 +13,7 @@ drop into its mouth, :mod:`scenes.draw.bucket_mouth`'s.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cached_property
 
 from manim import DOWN, RIGHT, FadeIn, FadeOut, VGroup, smooth
@@ -22,7 +23,7 @@ from scenes.draw.bucket_notes import BucketNotes, named_past
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half
 from scenes.draw.drawers import draws
-from scenes.draw.drop import DROP, FADE_LEAD, SINK, DropIn
+from scenes.draw.drop import COLUMN, DROP, FADE_LEAD, SINK, DropIn
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
@@ -34,7 +35,7 @@ from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.layout.detour import clear_of
 from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_sides import BUCKET, gap_between, kin
-from scenes.layout.label_spots import rect_around
+from scenes.layout.label_spots import meet, rect_around
 from scenes.layout.place import Box, Layout
 from scenes.theme import Rect
 from scenes.draw.visuals import bucket, edge_arrow
@@ -156,7 +157,8 @@ class Buckets(View):
         if arriving and add is not None:  # they show by the bucket, the sum is written over them, they go in
             self.ctx.record(add)
             keep = arriving
-            out += [DropIn(m, m.get_center()[:2], SINK, fade_in=True) for m in arriving]
+            out += [DropIn(m, m.sinks_to, COLUMN, fade_in=True, steady=True) if hasattr(m, "sinks_to")
+                    else DropIn(m, m.get_center()[:2], SINK, fade_in=True) for m in arriving]
         elif add is not None:
             # the badge of the visit to AccumulateGrad, waiting beside the bucket, drops into it:
             # it glides into the middle and fades there as the level rises, and the bucket's
@@ -218,10 +220,14 @@ class Buckets(View):
         drawn: an ``accumulate`` beat, a walk cut short by its ``steps``): a token each, in a row or
         one over another, whichever free spot is nearer the bucket (clear of what is shown and of
         ``buckets``, its old and new state) and not nearer another leaf, tagged as its arrow's as a
-        row that rode there is; none where no such spot is free (`nearer_other_leaf`). cubic_fit3's
-        ``d``: its sum ``5.0000 + -1.1250 + -1.5000 = 2.3750`` was written with no term ever shown."""
+        row that rode there is. cubic_fit3's ``d``: its sum ``5.0000 + -1.1250 + -1.5000 = 2.3750``
+        was written with no term ever shown. Where that spot is not by the leaf (`by_leaf`: at
+        9:16 c's terms stood by the sums at the frame's top) or none is free (one between two others
+        in a crowded row, `nearer_other_leaf`), one over another over the leaf (`_terms_over_mouth`);
+        where that has no room either, at the far spot; none where there is none."""
         own = [bounds(m) for m in self.onscreen.own_shapes(leaf) + buckets]
-        avoid = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf), away=True) + own
+        others = self.onscreen.shown_rects(exclude=self.onscreen.own_shapes(leaf), away=True)
+        avoid = others + own
         lay = self.onscreen.shown_layout(box)
         placed = []
         for way in (RIGHT, DOWN):  # a row, or one over another where that stands nearer (a crowded 9:16 graph)
@@ -229,12 +235,59 @@ class Buckets(View):
             group = VGroup(*toks).arrange(way, buff=self.theme.spacing.edge_clearance)
             x, y = self.labels.badge_spot(box, group, avoid, low=True)
             x, y = self.onscreen.free_spot((x, y), group, avoid)
-            if not nearer_other_leaf(lay, box, rect_around(x, y, (group.width, group.height), 0.0)):
-                placed.append((math.dist((x, y), (box.x, box.y)), group, toks, (x, y)))
-        if not placed:  # no room by its own leaf (one between two others in a crowded row): the sum alone
-            return []
-        _, group, toks, (x, y) = min(placed, key=lambda p: p[0])
+            spot = rect_around(x, y, (group.width, group.height), 0.0)
+            if not nearer_other_leaf(lay, box, spot):
+                placed.append((not by_leaf(lay, box, spot), math.dist((x, y), (box.x, box.y)), group, toks, (x, y)))
+        if not placed or min(placed, key=lambda p: p[:2])[0]:
+            over = self._terms_over_mouth(box, leaf, parts, others)
+            if over or not placed:
+                return over
+        _, _, group, toks, (x, y) = min(placed, key=lambda p: p[:2])
         self.labels.keep_inside(group.move_to([x, y, 0]))
+        return [record_tag(m, "badge", id=f"{box.id}->{leaf}") for m in toks]
+
+    def _terms_over_mouth(self, box: Box, leaf: str, parts: list[Shown], avoid: list[Rect]) -> list[VGroup]:
+        """The terms of a fill with no free spot beside its bucket (`_terms_arrive`), one over
+        another over its own leaf: the last where its new value will show, the others above it
+        over the leaf's card (its own: its value hides a moment), so they go down into the mouth
+        as the sum is written. Clear of all else shown (``avoid``) and of the card's name where
+        one such place is (`column_x`); else over the name (a tall card's name over its value,
+        9:16), still straight over the leaf's card and bucket alone; over all of its value or
+        none of it. One width, each pill's pad under the next's: a block through which the
+        value shows in no slice, low enough under 1:1's close layer above. cubic_fit3's b and c,
+        between two neighbours in the row of four, had their sums written alone (issue 39).
+        None where no such place is inside the free frame."""
+        toks = [self.labels.token(s.text) for s in parts]
+        gap = self.theme.spacing.edge_clearance
+        # one width, each pill's pad under the next one's: a block, with no gap through which
+        # the card's value would show in slices
+        wide = max(m.width for m in toks)
+        for m in toks:
+            m.pill.stretch_to_fit_width(wide)
+        pad = min((m.pill.height - m.text.height) / 2 for m in toks)
+        col = VGroup(*toks).arrange(DOWN, buff=-0.9 * pad)
+        card = self.graph.cards.get(leaf)
+        words = {k: getattr(card, k, None) if card is not None else None for k in ("name", "value")}
+        whole = [bounds(words["value"])] if words["value"] is not None else []
+        lo_x, lo_y, hi_x, hi_y = self.frame.free_rect()
+        at = box.y + (col.height - toks[-1].height) / 2  # the last where the new value will show
+        found = None
+        for y in (at, max(lo_y + col.height / 2, at - toks[-1].height / 2)):  # or down to the free frame's foot
+            if y - col.height / 2 < lo_y - 1e-9 or y + col.height / 2 > hi_y:
+                continue
+            for keep in ([bounds(words["name"])] if words["name"] is not None else [], []):  # its name readable if it can
+                x = column_x(box.x, y, (col.width, col.height), [*avoid, *keep], (lo_x, hi_x), gap, whole)
+                if x is not None:
+                    found = (x, y)
+                    break
+            if found is not None:
+                break
+        if found is None:
+            return []
+        x, y = found
+        col.move_to([x, y, 0])
+        for m in toks:  # down into the mouth, where the last waits
+            m.sinks_to = (float(x), float(box.y))
         return [record_tag(m, "badge", id=f"{box.id}->{leaf}") for m in toks]
 
     def _first_shown_at(self, leaf: str, box: Box, tok: VGroup, old: VGroup,
@@ -295,3 +348,43 @@ def nearer_other_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
     leaves |= {i[len(BUCKET):] for i in leaves}
     own = min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id))
     return any(gap_between(rect, b.bounds) < own for b in lay.boxes.values() if b.id in leaves and not kin(box.id, b.id))
+
+
+def by_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
+    """Whether ``rect`` lies by the bucket ``box`` or its leaf's card: within the bucket's width
+    of one of them (terms farther off, by the sums at the frame's top, read as no leaf's).
+
+    >>> lay = type("L", (), {"boxes": {i: Box(i, "leaf", 0.0, y, 1.0, 1.0) for i, y in (("bucket:a", 0.0), ("a", 2.0))}})()
+    >>> by_leaf(lay, lay.boxes["bucket:a"], (0.6, 2.0, 1.4, 2.5)), by_leaf(lay, lay.boxes["bucket:a"], (3.0, 5.0, 4.0, 5.5))
+    (True, False)
+    """
+    return min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id)) <= box.w
+
+
+def column_x(middle: float, y: float, size: tuple[float, float], avoid: list[Rect], span: tuple[float, float],
+             gap: float, whole: Sequence[Rect] = ()) -> float | None:
+    """The x nearest ``middle`` at which a column of ``size`` centred at height ``y`` meets none
+    of ``avoid``, covers each of ``whole`` it meets all over (a card's value: a digit showing past
+    the column reads as more of its number, ``20.0000`` and ``0`` as ``20.00000``) and stays
+    within ``span`` (left, right), still over ``middle`` (a bucket's middle: the column is that
+    bucket's); tried at ``middle``, just past either side of each of ``avoid`` (``gap`` off it)
+    and flush with either side of each of ``whole``. None where no such x is.
+
+    >>> column_x(0.0, 0.0, (2.0, 3.0), [(-1.5, -1.0, -0.5, 1.0)], (-9.0, 9.0), 0.1)
+    0.6
+    >>> column_x(0.0, 0.0, (2.0, 3.0), [(-1.5, -1.0, -0.5, 1.0), (0.8, -1.0, 1.5, 1.0)], (-9.0, 9.0), 0.1) is None
+    True
+    >>> column_x(0.0, 0.0, (2.0, 3.0), [], (-9.0, 9.0), 0.1, [(-0.5, -0.2, 1.5, 0.2)])
+    0.5
+    """
+    w = size[0]
+    xs = [middle] + [e for o in avoid for e in (o[2] + gap + w / 2, o[0] - gap - w / 2)]
+    xs += [e for o in whole for e in (o[0] + w / 2, o[2] - w / 2)]
+
+    def fits(r: Rect) -> bool:
+        return not any(meet(r, o) for o in avoid) and all(
+            not meet(r, o) or (r[0] <= o[0] and o[2] <= r[2] and r[1] <= o[1] and o[3] <= r[3]) for o in whole)
+
+    ok = [x for x in xs if abs(x - middle) < w / 2 and span[0] <= x - w / 2 and x + w / 2 <= span[1]
+          and fits(rect_around(x, y, size))]
+    return min(ok, key=lambda x: abs(x - middle), default=None)

@@ -40,6 +40,10 @@ DROP = DropTiming(appear=0.15, arrive=0.45, gone=0.6, swap=0.72)
 SINK = DropTiming(appear=DROP.appear, arrive=DROP.arrive, gone=DROP.swap, swap=DROP.swap)
 """Tokens already in the bucket's mouth (what met there, `BucketMouths.meet_in_mouth`) stay, and
 fade as the level rises until the new value shows: never an empty bucket between."""
+COLUMN = DropTiming(appear=DROP.appear, arrive=0.6, gone=DROP.swap, swap=DROP.swap)
+"""Terms shown one over another over their leaf's card (no room beside its bucket,
+`scenes.draw.buckets.Buckets._terms_over_mouth`): shown, they go down into the mouth at one
+pace (``steady``) for most of the fill, and are gone as the new value shows."""
 FADE_LEAD = 0.1
 """The token starts fading this much (of the cue) before it arrives: still drawn while it moves,
 as `scenes.render.flight` wants, and half gone as it stops."""
@@ -50,12 +54,14 @@ class DropIn(Animation):
     ``timing.appear`` where ``fade_in``), then fades out there by ``timing.gone`` (not shrunk: a badge's
     number is never drawn under the least readable size, `scenes.draw.collisions.too_small`);
     removed at the end. Placed from where it started at every frame (as `RideBehind`), so a beat
-    taken to its end without drawing leaves it where drawing does."""
+    taken to its end without drawing leaves it where drawing does. ``steady``: down and across
+    at one pace all the way to ``timing.arrive`` (terms one over another over the leaf's card,
+    `COLUMN`: none stands still on the bucket's arrowhead, nor sits on another before it lands)."""
 
     def __init__(self, token: Mobject, to: Sequence[float], timing: DropTiming = DROP, *,
-                 fade_in: bool = False, **kwargs: Any) -> None:
+                 fade_in: bool = False, steady: bool = False, **kwargs: Any) -> None:
         self.to = np.array([float(to[0]), float(to[1]), 0.0])
-        self.timing, self.fade_in = timing, fade_in
+        self.timing, self.fade_in, self.steady = timing, fade_in, steady
         super().__init__(token, rate_func=linear, remover=True, **kwargs)
 
     def begin(self) -> None:
@@ -70,7 +76,7 @@ class DropIn(Animation):
         # up or down to the mouth's height first, then across: from a row level with the leaf's
         # card it goes under the card's corner, not across it
         moved = np.array([smooth(tm.window(alpha, off, tm.arrive)),
-                          smooth(tm.window(alpha, off, (off + tm.arrive) / 2)), 0.0])
+                          smooth(tm.window(alpha, off, tm.arrive if self.steady else (off + tm.arrive) / 2)), 0.0])
         fading = tm.window(alpha, tm.arrive - FADE_LEAD, tm.gone)
         shown = (tm.window(alpha, 0.0, tm.appear) if self.fade_in else 1.0) * (1.0 - fading)
         shift = (self.to - start) * moved
