@@ -29,7 +29,7 @@ from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.recap import FAR
 from scenes.draw.record import opacity, tag_of
-from scenes.draw.whole_board import clear_of_marks, reads_as_its, side_spots
+from scenes.draw.whole_board import clear_of_marks, reads_as_its, side_spots, within_reach
 from scenes.draw.whole_moves import (Mapper, along, centre_of, head_kept, moved_path, moved_rect, named, nearest, on_card,
                                       to_centre, warp)
 from scenes.layout.clip import code_rect
@@ -149,23 +149,26 @@ class WholeGraph(View):
             if v is not None:
                 options.append((area(extent(self.clip.boxes, v[0])), v, (dx, 0.0)))
         slide = max(options, key=lambda o: o[0]) if options else None
-        if slide is not None and slide[0] > had and self._reads_as_its(slide[1][0], _shifted(b, slide[2])):
+        if slide is not None and slide[0] > had and self._reads_as_its(slide[1][0], _shifted(b, slide[2]),
+                                                                       within_reach):
             return slide[1][0], slide[1][1], slide[2], False
-        # across the frame from all it names: to a side where it reads as its note, the graph grown round it
+        # out of reach of all it names: to a side where it reads as its note, the graph grown round it
         near = self._board_near(b, had) if (BACK - 0.4) * cue.duration >= BLINK else None
         if near is not None:
             return near
         return (slide[1][0], slide[1][1], slide[2], False) if slide is not None and slide[0] > had else None
 
-    def _reads_as_its(self, s: Stretch, board: Rect) -> bool:
+    def _reads_as_its(self, s: Stretch, board: Rect,
+                      test: Callable[[Rect, dict[str, Rect], list[list[str]], float], bool] = reads_as_its) -> bool:
         """Whether the recap board at ``board`` reads as the note of what one of its rows names
-        once the graph has grown by ``s`` (`whole_board.reads_as_its`, within ``FAR`` of the
-        frame's height); True where the rows name nothing drawn (nothing to stand by)."""
+        once the graph has grown by ``s`` (``test``: `whole_board.reads_as_its`, within ``FAR``
+        of the frame's height, else as `whole_board.within_reach` has it); True where the rows
+        name nothing drawn (nothing to stand by)."""
         rows = [row for row in self.ctx.state.titles.recap_of if any(k in self.clip.boxes for k in row)]
         if not rows:
             return True
         boxes = {k: s.box_bounds(bx) for k, bx in self._shown().boxes.items()}
-        return reads_as_its(board, boxes, rows, FAR * self.ctx.spec.frame_height)
+        return test(board, boxes, rows, FAR * self.ctx.spec.frame_height)
 
     def _board_near(self, b: Rect, had: float) -> tuple[Stretch, Rect, Point, bool] | None:
         """The largest whole graph's move (over ``had``) with the recap board, now at ``b``, at a

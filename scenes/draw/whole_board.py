@@ -4,8 +4,9 @@ Why: at the takeaway's last grow the code pane goes (`WholeGraph._pane_away`) an
 along its row to a side of the frame; where that left it across the frame from everything it
 names, it read as nobody's note (issue 39 item 6: missing_gradient 16:9's ``w.grad = 8`` under
 the checklist, top right, w's bucket bottom left, once the warning's three rows left it no room
-under the printed lines). A board reads as the note of the card nearest it: here, spots along
-the free frame's sides, each the graph grows round (`reads_as_its`).
+under the printed lines). A board slid to within reach of something it names stays there
+(`within_reach`); else it goes where it reads as the note of what it names, the card nearest it
+(`reads_as_its`): a spot along the free frame's sides, the graph grown round it.
 """
 
 from __future__ import annotations
@@ -56,6 +57,18 @@ def reads_as_its(board: Rect, boxes: Mapping[str, Rect], rows: Sequence[Sequence
         return False
     nearest = min(boxes, key=lambda k: gap_between(board, boxes[k]))
     return gap_between(board, boxes[nearest]) <= far and any(nearest in row for row in rows)
+
+
+def within_reach(board: Rect, boxes: Mapping[str, Rect], rows: Sequence[Sequence[str]], far: float) -> bool:
+    """Whether something one of ``board``'s rows names (``rows``, as `reads_as_its` has them)
+    stands within ``far`` of it, nearest or not: a board slid there is left as it is (leaf_nodes
+    16:9's, by b's bucket, x's card nearer).
+
+    >>> boxes = {"bucket:w": (0.0, 0.0, 1.0, 1.0), "x": (3.0, 0.0, 4.0, 1.0)}
+    >>> [within_reach((2.1, 0.0, 2.9, 1.0), boxes, [["bucket:w"]], far) for far in (1.5, 1.0)]
+    [True, False]
+    """
+    return any(gap_between(board, boxes[k]) <= far for row in rows for k in row if k in boxes)
 
 
 def clear_of_marks(board: Rect, marks: Sequence[Rect], gap: float) -> bool:

@@ -109,8 +109,8 @@ def _gap(a: list[float], b: list[float]) -> float:
     return math.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3]))
 
 
-@pytest.mark.parametrize(("name", "aspect", "named", "after"), [("graph_build", "9:16", {"t8"}, 2.0),
-                                                                  ("missing_gradient", "16:9", {"t1", "bucket:t1"}, None)])
+@pytest.mark.parametrize(("name", "aspect", "named", "after"),
+                         [("graph_build", "9:16", {"t8"}, 2.0), ("missing_gradient", "16:9", {"t1", "bucket:t1"}, None)])
 def test_the_board_stands_near_what_it_names(name: str, aspect: str, named: set[str], after: float | None) -> None:
     """The board stands by what it names, within a quarter of the frame's height of it, and no
     other card or bucket is nearer it (a board reads as the note of the card nearest it).
