@@ -174,21 +174,40 @@ class Recap(View):
         return nearer, out
 
     def _named_at(self, cue: Cue) -> tuple[float, float] | None:
-        """The centre of what the board's first row names, as drawn: its bucket for a gradient
-        (``w1.grad``), else its card (``L``); None where it is not drawn."""
-        name = next((s for s in cue.strings if s.role == NAME), None)
-        value = next((s for s in cue.strings if s.role != NAME and s.seq is not None), None)
-        if name is None or value is None or value.seq is None or not 0 <= value.seq < len(self.ctx.events):
-            return None
-        ev = self.ctx.events[value.seq]
-        tid = getattr(ev, "tensor", None) or getattr(ev, "id", None)
-        if not isinstance(tid, str):
-            return None
-        g, item = self.ctx.state.graph, self.ctx.item(tid)
-        mob = (g.buckets.get(item) if name.text.endswith(".grad") else None) or g.cards.get(item)
-        if mob is None or opacity(mob) < MIN_OPACITY:
-            return None
-        return float(mob.get_x()), float(mob.get_y())
+        """The centre of what the board's first row names, as drawn (`_named`); None where it is
+        not drawn."""
+        found = self._named(cue)
+        return None if found is None else (float(found[1].get_x()), float(found[1].get_y()))
+
+    def _named(self, cue: Cue) -> tuple[str, Mobject] | None:
+        """What the board's first row names, as drawn, and its layout key: its bucket for a
+        gradient (``w1.grad``, ``bucket:t1``), else its card (``L``); None where it is not drawn."""
+        rows = self._rows_named(cue)
+        return rows[0][0] if rows and rows[0] else None
+
+    def _rows_named(self, cue: Cue) -> list[list[tuple[str, Mobject]]]:
+        """Per row of the board, what it names as drawn, with their layout keys: a gradient's
+        bucket then its card (``w1.grad``: ``bucket:t1``, ``t1``), else the card (``L``); none
+        where it is not drawn."""
+        out: list[list[tuple[str, Mobject]]] = []
+        strings = list(cue.strings)
+        for n, name in enumerate(strings):
+            if name.role != NAME:
+                continue
+            value = next((s for s in strings[n + 1:] if s.role != NAME and s.seq is not None), None)
+            row: list[tuple[str, Mobject]] = []
+            out.append(row)
+            if value is None or value.seq is None or not 0 <= value.seq < len(self.ctx.events):
+                continue
+            ev = self.ctx.events[value.seq]
+            tid = getattr(ev, "tensor", None) or getattr(ev, "id", None)
+            if not isinstance(tid, str):
+                continue
+            g, item = self.ctx.state.graph, self.ctx.item(tid)
+            found = [(f"bucket:{item}", g.buckets.get(item) if name.text.endswith(".grad") else None),
+                     (item, g.cards.get(item))]
+            row += [(k, m) for k, m in found if m is not None and opacity(m) >= MIN_OPACITY]
+        return out
 
     def _rulers(self) -> list[Rect]:
         """A network's layer names (input, hidden 1, ..., loss) as one column, top to bottom, with
@@ -214,6 +233,7 @@ class Recap(View):
         if not rows:
             return []
         self._near = self._named_at(cue)
+        self.ctx.state.titles.recap_of = [[k for k, _ in row] for row in self._rows_named(cue)]
         shown = self.shown_rects() + self.frame.frame_marks()
         later = any(c.kind == "output_line" and c.start >= cue.start for c in self.ctx.plan.cues)
         lay = self.ctx.layout  # the cards' values as drawn, never under the least readable size (cards

@@ -120,6 +120,8 @@ class TitleView:
     caption: VGroup | None = None
     overlay: VGroup | None = None
     recap: VGroup | None = None  # the takeaway's numbers side by side (scenes/draw/recap.py)
+    recap_of: list[list[str]] = field(default_factory=list)  # per row, the layout keys of what it names
+    # (a gradient's bucket and card, else a card: `Recap._rows_named`)
 
 
 @dataclass

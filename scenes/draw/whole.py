@@ -10,14 +10,16 @@ legend), as the walk's camera reads it (`FreeFrame`). While the graph is grown t
 the layout as seen then, so that a light or a recap lands on the moved cards; the camera's record
 (`CameraView.whole`) keeps the move, so a stored state restores it. At the takeaway, where the
 graph grown beside the pane aside and the recap board stays small and nothing needs the pane
-again, the pane goes instead and the board slides to the frame's side (`WholeGraph._pane_away`).
+again, the pane goes instead and the board slides to the frame's side (`WholeGraph._pane_away`);
+where that leaves it by nothing it names, it goes to a side of the frame where it does, the graph
+growing round it (`WholeGraph._board_near`, :mod:`scenes.draw.whole_board`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from manim import Animation, FadeOut, Mobject, Transform, smooth
+from manim import Animation, FadeIn, FadeOut, Mobject, Transform, smooth
 
 from scenes.draw.camera_shapes import graph_shapes, owners
 from scenes.draw.code import CodePaneView
@@ -25,7 +27,9 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.recap import FAR
 from scenes.draw.record import opacity, tag_of
+from scenes.draw.whole_board import clear_of_marks, reads_as_its, side_spots, within_reach
 from scenes.draw.whole_moves import (Mapper, along, centre_of, head_kept, moved_path, moved_rect, named, nearest, on_card,
                                       to_centre, warp)
 from scenes.layout.clip import code_rect
@@ -35,6 +39,7 @@ from scenes.layout.camera import drawn_part
 from scenes.layout.clear_rects import meets
 from scenes.layout.whole import SIDES, Point, Stretch, Views, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue, needs_pane
+from scenes.storyboard.timings import BLINK
 from scenes.theme import Rect
 
 _NO = type("NoTag", (), {"role": None})()  # what `tag_of` stands for where a shape has no tag
@@ -109,9 +114,11 @@ class WholeGraph(View):
         _, lift, (s, region) = max(found, key=lambda f: f[0])
         return s, region, lift
 
-    def _pane_away(self, cue: Cue, aside: tuple[Stretch, Rect, float]) -> tuple[Stretch, Rect, Point] | None:
+    def _pane_away(self, cue: Cue, aside: tuple[Stretch, Rect, float]) -> tuple[Stretch, Rect, Point, bool] | None:
         """The whole graph's move where the code pane goes instead of stepping aside, and the
-        recap board slides along its row to a side of the free frame; and that slide. Only for
+        recap board slides along its row to a side of the free frame (else, where that leaves it
+        by nothing it names, goes where it reads as its note: `_board_near`); and that move, and
+        whether it goes across the graph. Only for
         the last grow, with the pane beside the graph (its column left of the graph's), where no
         later cue needs the pane and it shows no mark or printed line it would keep aside (a
         takeaway quotes those: missing_gradient's ``None``), where the graph
@@ -141,15 +148,60 @@ class WholeGraph(View):
             v = self._view([], self.frame.frame_marks() + [moved], SIDES)
             if v is not None:
                 options.append((area(extent(self.clip.boxes, v[0])), v, (dx, 0.0)))
-        if not options:
-            return None
-        size, (s, region), d = max(options, key=lambda o: o[0])
-        return (s, region, d) if size > had else None
+        slide = max(options, key=lambda o: o[0]) if options else None
+        if slide is not None and slide[0] > had and self._reads_as_its(slide[1][0], _shifted(b, slide[2]),
+                                                                       within_reach):
+            return slide[1][0], slide[1][1], slide[2], False
+        # out of reach of all it names: to a side where it reads as its note, the graph grown round it
+        near = self._board_near(b, had) if (BACK - 0.4) * cue.duration >= BLINK else None
+        if near is not None:
+            return near
+        return (slide[1][0], slide[1][1], slide[2], False) if slide is not None and slide[0] > had else None
 
-    def _without_pane(self, s: Stretch, region: Rect, d: Point) -> Anims:
+    def _reads_as_its(self, s: Stretch, board: Rect,
+                      test: Callable[[Rect, dict[str, Rect], list[list[str]], float], bool] = reads_as_its) -> bool:
+        """Whether the recap board at ``board`` reads as the note of what one of its rows names
+        once the graph has grown by ``s`` (``test``: `whole_board.reads_as_its`, within ``FAR``
+        of the frame's height, else as `whole_board.within_reach` has it); True where the rows
+        name nothing drawn (nothing to stand by)."""
+        rows = [row for row in self.ctx.state.titles.recap_of if any(k in self.clip.boxes for k in row)]
+        if not rows:
+            return True
+        boxes = {k: s.box_bounds(bx) for k, bx in self._shown().boxes.items()}
+        return test(board, boxes, rows, FAR * self.ctx.spec.frame_height)
+
+    def _board_near(self, b: Rect, had: float) -> tuple[Stretch, Rect, Point, bool] | None:
+        """The largest whole graph's move (over ``had``) with the recap board, now at ``b``, at a
+        spot along a side of the free frame (`side_spots`) where it reads as the note of what it
+        names (`_reads_as_its`), the graph grown round it, and the board's move there; None
+        where no spot does. The board goes across the graph: it fades and fades in there
+        (`_without_pane`), only where the cue is long enough for it to be gone a blink's length
+        (``BLINK``) between (a shorter absence reads as a flicker)."""
+        t, spec = self.theme, self.ctx.spec
+        safe, free = t.safe_rect(spec), self.frame.free_rect()
+        room = (max(free[0], safe[0]), max(free[1], safe[1]), min(free[2], safe[2]), min(free[3], safe[3]))
+        marks = self.frame.frame_marks()
+        found: list[tuple[float, tuple[Stretch, Rect], Rect]] = []
+        for spot in side_spots(room, (b[2] - b[0], b[3] - b[1])):
+            if not clear_of_marks(spot, marks, t.spacing.item_gap / 2):
+                continue
+            v = self._view([], marks + [spot], SIDES)
+            if v is None:
+                continue
+            size = area(extent(self.clip.boxes, v[0]))
+            if size > had and self._reads_as_its(v[0], spot):
+                found.append((size, v, spot))
+        if not found:
+            return None
+        _, (s, region), spot = max(found, key=lambda f: f[0])
+        return s, region, (spot[0] - b[0], spot[1] - b[1]), True
+
+    def _without_pane(self, s: Stretch, region: Rect, d: Point, across: bool) -> Anims:
         """The code pane (and its printed lines, where on screen) fades and the recap board slides
         by ``d`` in the cue's first 40 %, then the graph grows by ``s`` into ``region``
-        (`_pane_away`): the board is at its place before a card comes near it."""
+        (`_pane_away`): the board is at its place before a card comes near it. ``across``: the
+        board goes across the graph to what it names (`_board_near`): it fades with the pane and
+        fades in by ``d`` as the graph lands (from ``BACK`` of the cue)."""
         code, lines, recap = self.code.code, self.ctx.state.console.lines, self.ctx.state.titles.recap
         out: Anims = []
         if code.pane is not None:
@@ -157,7 +209,11 @@ class WholeGraph(View):
         if lines is not None and len(lines) and not code.printed_away:
             out.append(_within(FadeOut(lines), 0.0, 0.4))
         code.pane, code.printed_away = None, True
-        if recap is not None and d != (0.0, 0.0):
+        if recap is not None and d != (0.0, 0.0) and across:
+            there = recap.copy().shift([d[0], d[1], 0.0])
+            out += [_within(FadeOut(recap), 0.0, 0.4), _within(FadeIn(there), BACK, 1.0)]
+            self.ctx.state.titles.recap = there
+        elif recap is not None and d != (0.0, 0.0):
             out.append(_within(Transform(recap, recap.copy().shift([d[0], d[1], 0.0])), 0.0, 0.4))
         self.ctx.state.camera.whole = (s, region, 0.0)
         return out + self._move(self.clip, s, stretched(self.clip, s, region), _second_part)
@@ -330,6 +386,11 @@ class WholeGraph(View):
         return out
 
 
+def _shifted(r: Rect, d: Point) -> Rect:
+    """``r`` moved by ``d``."""
+    return (r[0] + d[0], r[1] + d[1], r[2] + d[0], r[3] + d[1])
+
+
 def _grown(k: Rect, by: float) -> Rect:
     """``k`` grown by ``by`` on every side."""
     return (k[0] - by, k[1] - by, k[2] + by, k[3] + by)
@@ -360,6 +421,11 @@ def _within(a: Animation, t0: float, t1: float) -> Animation:
     rate = a.rate_func
     a.rate_func = lambda t: rate(min(1.0, max(0.0, (t - t0) / (t1 - t0))))
     return a
+
+
+BACK = 0.85
+"""When, in the whole cue, a board going across the graph to what it names fades in: as the
+graph lands (`WholeGraph._without_pane`)."""
 
 
 def _first_part(t: float) -> float:

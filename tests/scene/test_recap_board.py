@@ -6,6 +6,8 @@ the lines from x0 to the first hidden layer)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from scenes.render.inspect import inspect_clip
@@ -102,25 +104,38 @@ def test_a_square_frame_s_recap_takes_the_code_pane_s_band() -> None:
         assert b["bbox"][3] < min(o["bbox"][1] for o in others if o["role"] in ("card", "badge"))
 
 
-def test_the_board_stands_near_what_it_names() -> None:
-    """graph_build at 9:16: the board naming L (`L = 4/9`, `L.grad_fn = PowBackward0`) stood
+def _gap(a: list[float], b: list[float]) -> float:
+    """The shortest way between boxes ``a`` and ``b`` (0 where they meet)."""
+    return math.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3]))
+
+
+@pytest.mark.parametrize(("name", "aspect", "named", "after"),
+                         [("graph_build", "9:16", {"t8"}, 2.0), ("missing_gradient", "16:9", {"t1", "bucket:t1"}, None)])
+def test_the_board_stands_near_what_it_names(name: str, aspect: str, named: set[str], after: float | None) -> None:
+    """The board stands by what it names, within a quarter of the frame's height of it, and no
+    other card or bucket is nearer it (a board reads as the note of the card nearest it).
+    graph_build at 9:16: the board naming L (`L = 4/9`, `L.grad_fn = PowBackward0`) stood
     between w2 and z, 350 px from L, and read as their note (review 5); the legend beside L now
-    gives way and the board stands there, within a quarter of the frame's height of L, 2 s into
-    the takeaway."""
+    gives way and the board stands there, 2 s into the takeaway. missing_gradient at 16:9, once
+    the whole graph has grown (its last frame): `w.grad = 8` stood under the checklist, top
+    right, w's bucket bottom left (issue 39 item 6); it now goes by w's bucket as the graph
+    grows round it."""
     from scenes.render.camera_plan import load_and_plan_at
 
-    checked, plan = load_and_plan_at(storyboard_path("graph_build"), aspect="9:16")  # with its camera, as rendered
-    opts = RenderOptions(aspect="9:16")
+    checked, plan = load_and_plan_at(storyboard_path(name), aspect=aspect)  # with its camera, as rendered
+    opts = RenderOptions(aspect=aspect)
     recap = next(c for c in plan.cues if c.kind == "recap")
-    (sample,) = inspect_clip(checked, plan, opts, frames=[round((recap.start + 2.0) * fps_of(opts))])
+    at = plan.duration - 1 / fps_of(opts) if after is None else recap.start + after
+    (sample,) = inspect_clip(checked, plan, opts, frames=[round(at * fps_of(opts))])
     items = [i for i in sample["items"] if i["opacity"] >= 0.1]
     boards = [i for i in items if i["role"] == "recap"]
     assert boards
-    (card,) = [i["bbox"] for i in items if i["role"] == "card" and i["id"] == "t8"]  # L
-    centre = lambda b: ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)  # noqa: E731
+    boxes = {i["id"]: i["bbox"] for i in items if i["role"] in ("card", "bucket") and i["id"]}
+    assert named <= boxes.keys()
     for b in boards:
-        (bx, by), (cx, cy) = centre(b["bbox"]), centre(card)
-        assert ((bx - cx) ** 2 + (by - cy) ** 2) ** 0.5 <= 0.25 * 854, (b["text"], b["bbox"], card)
+        nearest = min(boxes, key=lambda k: _gap(b["bbox"], boxes[k]))
+        assert nearest in named, (b["text"], b["bbox"], nearest, boxes[nearest])
+        assert _gap(b["bbox"], boxes[nearest]) <= 0.25 * sample["frame"][1], (b["text"], b["bbox"], nearest)
 
 
 def test_a_row_s_name_and_equals_sit_on_its_values_line() -> None:
