@@ -35,7 +35,8 @@ from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.layout.detour import clear_of
 from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_sides import BUCKET, gap_between, kin
-from scenes.layout.label_spots import meet, rect_around
+from scenes.layout.clear_rects import meets
+from scenes.layout.label_spots import rect_around
 from scenes.layout.place import Box, Layout
 from scenes.theme import Rect
 from scenes.draw.visuals import bucket, edge_arrow
@@ -382,8 +383,8 @@ def column_x(middle: float, y: float, size: tuple[float, float], avoid: list[Rec
     xs += [e for o in whole for e in (o[0] + w / 2, o[2] - w / 2)]
 
     def fits(r: Rect) -> bool:
-        return not any(meet(r, o) for o in avoid) and all(
-            not meet(r, o) or (r[0] <= o[0] and o[2] <= r[2] and r[1] <= o[1] and o[3] <= r[3]) for o in whole)
+        return not any(meets(r, o) for o in avoid) and all(
+            not meets(r, o) or (r[0] <= o[0] and o[2] <= r[2] and r[1] <= o[1] and o[3] <= r[3]) for o in whole)
 
     ok = [x for x in xs if abs(x - middle) < w / 2 and span[0] <= x - w / 2 and x + w / 2 <= span[1]
           and fits(rect_around(x, y, size))]
