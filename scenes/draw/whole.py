@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from manim import Animation, FadeIn, FadeOut, Mobject, Transform, smooth
+from manim import FadeIn, FadeOut, Mobject, Transform, smooth
 
 from scenes.draw.camera_shapes import graph_shapes, owners
 from scenes.draw.code import CodePaneView
@@ -30,8 +30,9 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.recap import FAR
 from scenes.draw.record import opacity, tag_of
 from scenes.draw.whole_board import clear_of_marks, reads_as_its, side_spots, within_reach
-from scenes.draw.whole_moves import (Mapper, along, centre_of, head_kept, moved_path, moved_rect, named, nearest, on_card,
-                                      to_centre, warp)
+from scenes.draw.whole_moves import (BACK, Mapper, along, centre_of, during, first_part, grown, head_kept, moved_path,
+                                      moved_rect, named, nearest, on_card, second_part, shifted, to_centre, warp,
+                                      widened)
 from scenes.layout.clip import code_rect
 from scenes.layout.place import Box, Layout, tag_reach
 from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
@@ -70,10 +71,10 @@ class WholeGraph(View):
         if rec.whole is None:
             return []
         stretch, _, lift = rec.whole
-        out = self._move(self.ctx.layout, stretch.inverse(), self.clip, _first_part)
-        out += self._lift(-lift, _first_part)
+        out = self._move(self.ctx.layout, stretch.inverse(), self.clip, first_part)
+        out += self._lift(-lift, first_part)
         rec.whole = None
-        return out + [_within(a, 0.6, 1.0) for a in self.code.step_aside(False, step)]
+        return out + [during(a, 0.6, 1.0) for a in self.code.step_aside(False, step)]
 
     @draws("whole")
     def draw_whole(self, cue: Cue, step: StepScratch) -> Anims:
@@ -90,8 +91,8 @@ class WholeGraph(View):
         pane = self.code.step_aside(True, step)
         s, region, lift = self._best(self.frame.pane_bounds()) or found
         rec.whole = (s, region, lift)
-        rate = _second_part if pane else smooth  # with no pane to step aside first, over the whole cue
-        out = [_within(a, 0.0, 0.4) for a in pane] + self._lift(lift, rate)
+        rate = second_part if pane else smooth  # with no pane to step aside first, over the whole cue
+        out = [during(a, 0.0, 0.4) for a in pane] + self._lift(lift, rate)
         return out + self._move(self.clip, s, stretched(self.clip, s, region), rate)
 
     def _best(self, pane: list[Rect]) -> tuple[Stretch, Rect, float] | None:
@@ -149,7 +150,7 @@ class WholeGraph(View):
             if v is not None:
                 options.append((area(extent(self.clip.boxes, v[0])), v, (dx, 0.0)))
         slide = max(options, key=lambda o: o[0]) if options else None
-        if slide is not None and slide[0] > had and self._reads_as_its(slide[1][0], _shifted(b, slide[2]),
+        if slide is not None and slide[0] > had and self._reads_as_its(slide[1][0], shifted(b, slide[2]),
                                                                        within_reach):
             return slide[1][0], slide[1][1], slide[2], False
         # out of reach of all it names: to a side where it reads as its note, the graph grown round it
@@ -205,18 +206,18 @@ class WholeGraph(View):
         code, lines, recap = self.code.code, self.ctx.state.console.lines, self.ctx.state.titles.recap
         out: Anims = []
         if code.pane is not None:
-            out.append(_within(FadeOut(code.pane), 0.0, 0.4))
+            out.append(during(FadeOut(code.pane), 0.0, 0.4))
         if lines is not None and len(lines) and not code.printed_away:
-            out.append(_within(FadeOut(lines), 0.0, 0.4))
+            out.append(during(FadeOut(lines), 0.0, 0.4))
         code.pane, code.printed_away = None, True
         if recap is not None and d != (0.0, 0.0) and across:
             there = recap.copy().shift([d[0], d[1], 0.0])
-            out += [_within(FadeOut(recap), 0.0, 0.4), _within(FadeIn(there), BACK, 1.0)]
+            out += [during(FadeOut(recap), 0.0, 0.4), during(FadeIn(there), BACK, 1.0)]
             self.ctx.state.titles.recap = there
         elif recap is not None and d != (0.0, 0.0):
-            out.append(_within(Transform(recap, recap.copy().shift([d[0], d[1], 0.0])), 0.0, 0.4))
+            out.append(during(Transform(recap, recap.copy().shift([d[0], d[1], 0.0])), 0.0, 0.4))
         self.ctx.state.camera.whole = (s, region, 0.0)
-        return out + self._move(self.clip, s, stretched(self.clip, s, region), _second_part)
+        return out + self._move(self.clip, s, stretched(self.clip, s, region), second_part)
 
     def _options(self, pane: list[Rect], board: list[Rect], sides: int) -> list[tuple[float, float, tuple[Stretch, Rect]]]:
         """`_best`'s moves (the legend where it is, or lifted), each with its cards' area and the
@@ -288,13 +289,13 @@ class WholeGraph(View):
                     max(0.0, r[3] - bounds_of[3]))
             # (against what is there, not the ``keep`` widened so far; an arrow's box is loose: its cards keep off)
             hit = [(i, b) for i, k in enumerate(pane + marks) for (m, _), b in zip(mappers, shapes)
-                   if id(m) not in arrows and meets(b, _grown(k, gap))]
+                   if id(m) not in arrows and meets(b, grown(k, gap))]
             if max(over) <= 1e-3 and not hit:
                 return found
             inner = (inner[0] + over[0], inner[1] + over[1], inner[2] - over[2], inner[3] - over[3])
             keep = list(keep)
             for i, b in hit:  # the cards keep as much further off it as the shape reached into it
-                keep[i] = _widened(keep[i], b, gap, against=(pane + marks)[i])
+                keep[i] = widened(keep[i], b, gap, against=(pane + marks)[i])
         return None
 
     def _shown(self) -> Layout:
@@ -384,55 +385,3 @@ class WholeGraph(View):
         g.arrows = {to_routes.get(r, r): a for r, a in g.arrows.items()}
         self.ctx.layout = to
         return out
-
-
-def _shifted(r: Rect, d: Point) -> Rect:
-    """``r`` moved by ``d``."""
-    return (r[0] + d[0], r[1] + d[1], r[2] + d[0], r[3] + d[1])
-
-
-def _grown(k: Rect, by: float) -> Rect:
-    """``k`` grown by ``by`` on every side."""
-    return (k[0] - by, k[1] - by, k[2] + by, k[3] + by)
-
-
-def _widened(k: Rect, b: Rect, gap: float = 0.0, against: Rect | None = None) -> Rect:
-    """``k`` widened, on the side ``b`` reaches into ``against`` (``k`` unless given) grown by
-    ``gap`` from, by as far as it reaches in (the least of the four ways out of it): ``k``, what
-    the cards keep off, widened again each time a shape still reaches into what is there.
-
-    >>> _widened((0.0, 0.0, 4.0, 2.0), (1.0, -1.0, 2.0, 0.5))
-    (0.0, -0.5, 4.0, 2.0)
-    >>> _widened((0.0, 0.0, 4.0, 2.0), (1.0, -1.0, 2.0, -0.1), 0.25)
-    (0.0, -0.15, 4.0, 2.0)
-    >>> _widened((0.0, -0.25, 4.0, 2.0), (1.0, -1.0, 2.0, -0.125), 0.25, against=(0.0, 0.0, 4.0, 2.0))
-    (0.0, -0.375, 4.0, 2.0)
-    """
-    g = _grown(k if against is None else against, gap)
-    ways = [(b[2] - g[0], 0), (g[2] - b[0], 2), (b[3] - g[1], 1), (g[3] - b[1], 3)]
-    d, side = min(ways)
-    out = list(k)
-    out[side] += -d if side < 2 else d
-    return (out[0], out[1], out[2], out[3])
-
-
-def _within(a: Animation, t0: float, t1: float) -> Animation:
-    """``a`` played between ``t0`` and ``t1`` of the cue, at its own pace there."""
-    rate = a.rate_func
-    a.rate_func = lambda t: rate(min(1.0, max(0.0, (t - t0) / (t1 - t0))))
-    return a
-
-
-BACK = 0.85
-"""When, in the whole cue, a board going across the graph to what it names fades in: as the
-graph lands (`WholeGraph._without_pane`)."""
-
-
-def _first_part(t: float) -> float:
-    """The graph's move back, done by 60 % of the cue: the pane then slides back whole."""
-    return smooth(min(1.0, t / 0.6))
-
-
-def _second_part(t: float) -> float:
-    """The graph's move out, from 40 % of the cue, once the pane's lines have slid up."""
-    return smooth(max(0.0, (t - 0.4) / 0.6))

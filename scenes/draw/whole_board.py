@@ -11,10 +11,10 @@ under the printed lines). A board slid to within reach of something it names sta
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from scenes.layout.clear_rects import meets
+from scenes.layout.label_sides import gap_between
 from scenes.theme import Rect
 
 SPOTS = 5
@@ -29,17 +29,6 @@ def side_spots(room: Rect, size: tuple[float, float]) -> list[Rect]:
     ys = [room[1] + h / 2 + (room[3] - room[1] - h) * i / (SPOTS - 1) for i in range(SPOTS)]
     centres = [(x, y) for x in xs for y in (ys[0], ys[-1])] + [(x, y) for y in ys[1:-1] for x in (xs[0], xs[-1])]
     return [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y in centres]
-
-
-def gap_between(a: Rect, b: Rect) -> float:
-    """The shortest way from rectangle ``a`` to ``b`` (0 where they meet).
-
-    >>> gap_between((0.0, 0.0, 1.0, 1.0), (4.0, 5.0, 6.0, 6.0))
-    5.0
-    """
-    dx = max(0.0, b[0] - a[2], a[0] - b[2])
-    dy = max(0.0, b[1] - a[3], a[1] - b[3])
-    return math.hypot(dx, dy)
 
 
 def reads_as_its(board: Rect, boxes: Mapping[str, Rect], rows: Sequence[Sequence[str]], far: float) -> bool:

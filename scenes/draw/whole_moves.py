@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 import numpy as np
-from manim import Mobject
+from manim import Animation, Mobject, smooth
 
+from scenes.draw.crossfade import within
 from scenes.draw.frame_spots import bounds
 from scenes.draw.record import tag_of
 from scenes.layout.place import Box
-from scenes.layout.whole import Stretch
+from scenes.layout.whole import Point, Stretch
 from scenes.theme import Rect
 
 Mapper = Callable[[tuple[float, float]], tuple[float, float]]
@@ -125,3 +126,54 @@ def nearest(boxes: Mapping[str, Box], b: Rect) -> Box | None:
         dx, dy = max(x0 - cx, 0.0, cx - x1), max(y0 - cy, 0.0, cy - y1)
         return dx * dx + dy * dy
     return min(items, key=gap)
+
+
+def shifted(r: Rect, d: Point) -> Rect:
+    """``r`` moved by ``d``."""
+    return (r[0] + d[0], r[1] + d[1], r[2] + d[0], r[3] + d[1])
+
+
+def grown(k: Rect, by: float) -> Rect:
+    """``k`` grown by ``by`` on every side."""
+    return (k[0] - by, k[1] - by, k[2] + by, k[3] + by)
+
+
+def widened(k: Rect, b: Rect, gap: float = 0.0, against: Rect | None = None) -> Rect:
+    """``k`` widened, on the side ``b`` reaches into ``against`` (``k`` unless given) grown by
+    ``gap`` from, by as far as it reaches in (the least of the four ways out of it): ``k``, what
+    the cards keep off, widened again each time a shape still reaches into what is there.
+
+    >>> widened((0.0, 0.0, 4.0, 2.0), (1.0, -1.0, 2.0, 0.5))
+    (0.0, -0.5, 4.0, 2.0)
+    >>> widened((0.0, 0.0, 4.0, 2.0), (1.0, -1.0, 2.0, -0.1), 0.25)
+    (0.0, -0.15, 4.0, 2.0)
+    >>> widened((0.0, -0.25, 4.0, 2.0), (1.0, -1.0, 2.0, -0.125), 0.25, against=(0.0, 0.0, 4.0, 2.0))
+    (0.0, -0.375, 4.0, 2.0)
+    """
+    g = grown(k if against is None else against, gap)
+    ways = [(b[2] - g[0], 0), (g[2] - b[0], 2), (b[3] - g[1], 1), (g[3] - b[1], 3)]
+    d, side = min(ways)
+    out = list(k)
+    out[side] += -d if side < 2 else d
+    return (out[0], out[1], out[2], out[3])
+
+
+def during(a: Animation, t0: float, t1: float) -> Animation:
+    """``a`` played between ``t0`` and ``t1`` of the cue (shares of it), at its own pace there."""
+    a.rate_func = within(t0, t1 - t0, 1.0, a.rate_func)
+    return a
+
+
+BACK = 0.85
+"""When, in the whole cue, a board going across the graph to what it names fades in: as the
+graph lands (`WholeGraph._without_pane`)."""
+
+
+def first_part(t: float) -> float:
+    """The graph's move back, done by 60 % of the cue: the pane then slides back whole."""
+    return smooth(min(1.0, t / 0.6))
+
+
+def second_part(t: float) -> float:
+    """The graph's move out, from 40 % of the cue, once the pane's lines have slid up."""
+    return smooth(max(0.0, (t - 0.4) / 0.6))
