@@ -139,8 +139,9 @@ class FreeFrame(View):
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
         free frame that no card, arrow, code or printout can reach (a column, else a row), else
-        (a tall frame) beside the graph's top under the code pane (`_under_the_pane`); none if
-        no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
+        (a tall frame) beside the graph's top under the code pane (`_under_the_pane`), else (a
+        wide frame) in a corner in a shorter or smaller shape (`_smaller_legends`), one that gives
+        way to the walk's camera (`give_way`); none if no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
         true of a loss backward() never ran from too (missing_gradient's L2)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
@@ -157,8 +158,30 @@ class FreeFrame(View):
                 if self._under_the_pane(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
+        spec = self.ctx.spec
+        if spec.frame_width > spec.frame_height and not listed:  # beside the pane (16:9): a corner for a shorter
+            # or smaller legend; not where a checklist comes: the list takes the corner (`_smaller_legends`)
+            for m in self._smaller_legends(entries):
+                if self.to_free_corner(m, only_free=True):
+                    self.graph.legend, self.graph.legend_yields = m, True
+                    return [FadeIn(m)]
         self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
         return []
+
+    def _smaller_legends(self, entries: list[tuple[str, str]]) -> list[VGroup]:
+        """The legend's shapes tried where neither its column nor its row at the theme's size finds
+        a corner, in order: in two columns (short: under the printout, in the code's column), at
+        that size, then at the least readable one (`_least_legend_size`); a column at that size;
+        three columns, then a row, wide enough to reach into the graph's region (three columns
+        at the theme's size there, across leaf_nodes' foot, kept the whole graph's grow at the
+        takeaway to 35 % of the frame). Why: beside the pane (16:9) leaf_nodes' graph and printout
+        leave a corner only a little too short, and the captions read the colours from the first
+        card on. Not in a clip with a checklist (`legend_in`): the list would go under the legend,
+        in the walk camera's way (missing_gradient 16:9: its close views at 39 % of the frame)."""
+        f, least = self.theme.font_sizes.card_flag, self._least_legend_size()
+        shapes = [(f, 2), (least, 2), (least, 1), (f, 3), (least, 3)]
+        out = [legend(entries, self.theme, columns=c, size=size) for size, c in shapes]
+        return out + [legend(entries, self.theme, across=True, size=least)]
 
     def _under_the_pane(self, mob: Mobject) -> bool:
         """Move ``mob`` to the graph region's top corner, right then left, just under the code
@@ -220,6 +243,8 @@ class FreeFrame(View):
         Called for every cue: it keeps the legend in step with the pane, and does nothing while
         they agree."""
         g = self.graph
+        if g.legend_yields:
+            return self._yielded_back()
         if g.walk_legend and not self.code.aside:
             gone, g.legend, g.walk_legend = g.legend, VGroup(), False
             back = self._list_back()
@@ -272,12 +297,35 @@ class FreeFrame(View):
         walk's camera moves in before the pane steps aside (a ``camera`` cue with ids): the close
         view has the corner it took (backward_walk 9:16: its first view of L a third smaller
         beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
-        and goes back there with the whole pane where it is still clear."""
+        and goes back there with the whole pane where it is still clear. A legend that found a
+        corner only shorter or smaller (``legend_yields``, 16:9: in the code's column under the
+        printout, or in a corner of the graph's region) goes as the walk's camera moves in, as the
+        whole graph grows and for the takeaway's board: they take the room it stood in as they do
+        where there is no legend (missing_gradient 16:9: beside L1, it kept the close views to
+        39 % of the frame and pushed pow's rule nearer L2's card); it comes back with the camera
+        (`_yielded_back`)."""
         g = self.graph
+        if g.legend_yields and g.legend is not None and len(g.legend) and (
+                cue.kind in ("whole", "recap") or (cue.kind == "camera" and cue.ids)):
+            gone, g.legend, g.legend_home = g.legend, VGroup(), g.legend
+            g.legend_away = g.legend_away or cue.kind == "recap"
+            return [FadeOut(gone, rate_func=before_the_pane)]
         if cue.kind != "camera" or not cue.ids or not g.legend_under or g.legend is None or not len(g.legend):
             return []
         gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, g.legend
         return [FadeOut(gone, rate_func=before_the_pane)]
+
+    def _yielded_back(self) -> Anims:
+        """A legend that gave way (`give_way`, ``legend_yields``) back at its place once the camera
+        is home and the whole graph back, where that is still clear (`_home_clear`); never after the
+        takeaway's board took its room (``legend_away``)."""
+        g, cam = self.graph, self.ctx.state.camera
+        home = g.legend_home
+        if home is None or g.legend_away or (g.legend is not None and len(g.legend)) or cam.zoom is not None \
+                or cam.whole is not None or not self._home_clear(home):
+            return []
+        g.legend, g.legend_home = home, None
+        return [FadeIn(home, rate_func=after_the_pane)]
 
     def _home_clear(self, home: Mobject) -> bool:
         """Whether the legend's place beside the graph's top (``home``, `_under_the_pane`) is still
