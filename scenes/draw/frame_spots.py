@@ -141,7 +141,7 @@ class FreeFrame(View):
         free frame that no card, arrow, code or printout can reach (a column, else a row), else
         (a tall frame) beside the graph's top under the code pane (`_under_the_pane`), else (a
         wide frame) in a corner in a shorter or smaller shape (`_smaller_legends`), one that gives
-        way to the walk's camera (`give_way`); none if no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
+        way to the whole graph's grow (`give_way`); none if no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
         true of a loss backward() never ran from too (missing_gradient's L2)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
@@ -299,14 +299,12 @@ class FreeFrame(View):
         beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
         and goes back there with the whole pane where it is still clear. A legend that found a
         corner only shorter or smaller (``legend_yields``, 16:9: in the code's column under the
-        printout, or in a corner of the graph's region) goes as the walk's camera moves in, as the
-        whole graph grows and for the takeaway's board: they take the room it stood in as they do
-        where there is no legend (missing_gradient 16:9: beside L1, it kept the close views to
-        39 % of the frame and pushed pow's rule nearer L2's card); it comes back with the camera
-        (`_yielded_back`)."""
+        printout) goes as the whole graph grows and for the takeaway's board: they take the room
+        it stood in as they do where there is no legend (leaf_nodes 16:9: kept, it held the grown
+        graph to 47 % of the frame, and the board's rows went side by side over the printed
+        lines); it comes back as the graph goes home (`_yielded_back`)."""
         g = self.graph
-        if g.legend_yields and g.legend is not None and len(g.legend) and (
-                cue.kind in ("whole", "recap") or (cue.kind == "camera" and cue.ids)):
+        if g.legend_yields and g.legend is not None and len(g.legend) and cue.kind in ("whole", "recap"):
             gone, g.legend, g.legend_home = g.legend, VGroup(), g.legend
             g.legend_away = g.legend_away or cue.kind == "recap"
             return [FadeOut(gone, rate_func=before_the_pane)]
@@ -316,8 +314,8 @@ class FreeFrame(View):
         return [FadeOut(gone, rate_func=before_the_pane)]
 
     def _yielded_back(self) -> Anims:
-        """A legend that gave way (`give_way`, ``legend_yields``) back at its place once the camera
-        is home and the whole graph back, where that is still clear (`_home_clear`); never after the
+        """A legend that gave way (`give_way`, ``legend_yields``) back at its place once the whole
+        graph is back (and the camera home), where that is still clear (`_home_clear`); never after the
         takeaway's board took its room (``legend_away``)."""
         g, cam = self.graph, self.ctx.state.camera
         home = g.legend_home

@@ -42,19 +42,19 @@ def _legend_words() -> set[str]:
 
 def _times(clip: str, aspect: str) -> list[float]:
     """The middle of each caption (not a title) from the first card's to the takeaway's beat; in a
-    wide frame, where its legend gives way to the walk's close view and the whole graph's grow
-    (`FreeFrame.give_way`), only those the camera reads at home, the graph at its place."""
+    wide frame, where its legend gives way to the whole graph's grow (`FreeFrame.give_way`), only
+    those read with the graph at its place."""
     checked, plan = load_and_plan(storyboard_path(clip))
     plan = plan_at(checked, plan, aspect)
     first = min(c.start for c in plan.cues if c.kind == "node_appear")
     takeaway = min((b.start for b in plan.beats if b.visual == "takeaway"), default=plan.duration)
-    apart: list[tuple[float, float]] = []  # from a close view or grow to the cue that ends it
-    moves = sorted((c for c in plan.cues if c.kind in ("camera", "whole", "whole_back")), key=lambda c: c.start)
+    apart: list[tuple[float, float]] = []  # from a grow to the cue that takes it back
+    moves = sorted((c for c in plan.cues if c.kind in ("whole", "whole_back")), key=lambda c: c.start)
     for c in moves if aspect == "16:9" else []:
         opened = bool(apart) and apart[-1][1] == plan.duration
-        if (c.kind == "whole" or c.ids) and not opened:
+        if c.kind == "whole" and not opened:
             apart.append((c.start, plan.duration))
-        elif opened and c.kind != "whole" and not c.ids:
+        elif opened and c.kind == "whole_back":
             apart[-1] = (apart[-1][0], c.start + c.duration)
     return [round((s.start + s.end) / 2, 2) for s in plan.captions
             if s.style == "caption" and s.start >= first and s.end <= takeaway + 1e-6
