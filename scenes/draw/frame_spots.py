@@ -153,9 +153,10 @@ class FreeFrame(View):
                 return [FadeIn(m)]
         listed = any(c.kind == "check" for c in self.ctx.plan.cues)
         if self.legend_goes_aside() and self.code.pane is not None and not listed:
-            for size in (self.theme.font_sizes.card_flag, self._least_legend_size()):
+            gap, least = self.theme.spacing.item_gap, self._least_legend_size()
+            for size, clear in ((self.theme.font_sizes.card_flag, gap), (least, gap), (least, gap / 2)):
                 m = legend(entries, self.theme, size=size)
-                if self._under_the_pane(m):
+                if self._under_the_pane(m, clear):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
         spec = self.ctx.spec
@@ -183,7 +184,7 @@ class FreeFrame(View):
         out = [legend(entries, self.theme, columns=c, size=size) for size, c in shapes]
         return out + [legend(entries, self.theme, across=True, size=least)]
 
-    def _under_the_pane(self, mob: Mobject) -> bool:
+    def _under_the_pane(self, mob: Mobject, clear: float) -> bool:
         """Move ``mob`` to the graph region's top corner, right then left, just under the code
         pane and what it will print (`console_reach`), where no card, arrow or op name over a
         card (`tag_reach` over its whole top: drawn or to come, a name slides along it) reaches;
@@ -193,7 +194,9 @@ class FreeFrame(View):
         graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew).
         Not in a clip with a checklist (`legend_in`): the list, which the captions read item by
         item, takes that corner (missing_gradient 9:16: beside the legend there, it went among
-        the arrows between z, L2 and x, crossed by them)."""
+        the arrows between z, L2 and x, crossed by them). ``clear``: how far it keeps off the
+        arrows, past its gap: a gap, else half of one at the least size (leaf_nodes 9:16: the
+        arrow from yh up to yh - y clipped the corner of that margin, two gaps off its words)."""
         left, bottom, right, _ = self.free_rect()
         gap = self.theme.spacing.item_gap
         above = self.pane_bounds() + self.console_reach()
@@ -204,7 +207,7 @@ class FreeFrame(View):
         w2, h2 = mob.width / 2, mob.height / 2
         spots = [(right - w2, under - h2), (left + w2, under - h2)]
         edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
-        found = first_clear(self.ctx.layout, NOBODY, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
+        found = first_clear(self.ctx.layout, NOBODY, (mob.width + gap, mob.height + gap), spots, clear, keep_off,
                             within=(left - edge, bottom - edge, right + edge, under + edge))
         if found is None:
             return False
@@ -328,13 +331,15 @@ class FreeFrame(View):
     def _home_clear(self, home: Mobject) -> bool:
         """Whether the legend's place beside the graph's top (``home``, `_under_the_pane`) is still
         clear as the whole pane comes back: of the pane and what it prints, the op names, the
-        checklist, and the cards and arrows at home (the walk's camera is home by then)."""
+        checklist, and the cards and arrows at home (the walk's camera is home by then). The
+        arrows, where they were at its place, kept half a gap off at least, as `_under_the_pane`
+        may have kept them (leaf_nodes 9:16: held a gap off, it never came back)."""
         gap = self.theme.spacing.item_gap
         keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
                     + self.frame_marks())
         x0, y0, x1, y1 = bounds(home)
         return first_clear(self.ctx.layout, NOBODY, (x1 - x0 + gap, y1 - y0 + gap),
-                           [((x0 + x1) / 2, (y0 + y1) / 2)], gap, keep_off) is not None
+                           [((x0 + x1) / 2, (y0 + y1) / 2)], gap / 2, keep_off) is not None
 
     def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
         """The checklist, where one is shown, moved with the walk's legend into the strip the pane
