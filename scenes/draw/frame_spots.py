@@ -21,6 +21,7 @@ from scenes.draw.crossfade import after_the_pane, before_the_pane
 from scenes.draw.state import CodeView, ConsoleView, GraphView
 from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
+from scenes.draw.visuals.checklist import check_block, check_row
 from scenes.layout.label_spots import first_clear
 from scenes.layout.note_spots import note_centre
 from scenes.layout.place import Box
@@ -140,8 +141,8 @@ class FreeFrame(View):
         """With the graph's first card, the legend of its colours, in the first corner of the
         free frame that no card, arrow, code or printout can reach (a column, else a row), else
         (a tall frame) beside the graph's top under the code pane (`_under_the_pane`), else (a
-        wide frame) in a corner in a shorter or smaller shape (`_smaller_legends`), one that gives
-        way to the whole graph's grow (`give_way`); none if no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
+        wide frame) in a corner in a shorter or smaller shape (`_smaller_legends`), off the
+        checklist's (`_corner_by_list`), one that gives way to the whole graph's grow (`give_way`); none if no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
         true of a loss backward() never ran from too (missing_gradient's L2)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
@@ -160,14 +161,37 @@ class FreeFrame(View):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
         spec = self.ctx.spec
-        if spec.frame_width > spec.frame_height and not listed:  # beside the pane (16:9): a corner for a shorter
-            # or smaller legend; not where a checklist comes: the list takes the corner (`_smaller_legends`)
+        if spec.frame_width > spec.frame_height:  # beside the pane (16:9): a corner for a shorter or smaller
+            # legend, off the corner the checklist to come takes (`_corner_by_list`)
             for m in self._smaller_legends(entries):
-                if self.to_free_corner(m, only_free=True):
-                    self.graph.legend, self.graph.legend_yields = m, True
+                if self._corner_by_list(m):
+                    beside = bounds(m)[0] >= spec.code[2]  # in the graph's region: the walk's close view's too
+                    self.graph.legend = m
+                    self.graph.legend_yields = ("camera", "whole", "recap") if beside else ("whole", "recap")
                     return [FadeIn(m)]
         self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
         return []
+
+    def _corner_by_list(self, mob: Mobject) -> bool:
+        """`to_free_corner` for the legend ``mob`` (True if found), off the corner the clip's
+        checklist will take (its first ``check`` cue's items, placed as the list's view places
+        them, the op names over the cards, `tag_reach`, drawn by then kept off), or just under or
+        over the list: the list has the corner it has without a legend (missing_gradient 16:9:
+        under a legend in its corner, it held the walk's close views to 39 % of the frame)."""
+        cue = next((c for c in self.ctx.plan.cues if c.kind == "check"), None)
+        items = [s.text for s in cue.strings if s.role == "item"] if cue is not None else []
+        if not items:
+            return self.to_free_corner(mob, only_free=True)
+        block = check_block([check_row(text, False, self.theme) for text in items], self.theme)
+        reach = tag_reach(self.theme, self.ctx.layout.scale)
+        names = [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())]
+        if not self.to_free_corner(block, only_free=True, avoid=names):
+            return self.to_free_corner(mob, only_free=True)
+        was, self.graph.legend = self.graph.legend, block  # as the list does beside the legend
+        try:
+            return self.to_free_corner(mob, only_free=True)
+        finally:
+            self.graph.legend = was
 
     def _smaller_legends(self, entries: list[tuple[str, str]]) -> list[VGroup]:
         """The legend's shapes tried where neither its column nor its row at the theme's size finds
@@ -177,8 +201,8 @@ class FreeFrame(View):
         at the theme's size there, across leaf_nodes' foot, kept the whole graph's grow at the
         takeaway to 35 % of the frame). Why: beside the pane (16:9) leaf_nodes' graph and printout
         leave a corner only a little too short, and the captions read the colours from the first
-        card on. Not in a clip with a checklist (`legend_in`): the list would go under the legend,
-        in the walk camera's way (missing_gradient 16:9: its close views at 39 % of the frame)."""
+        card on; missing_gradient's checklist and graph leave a corner under the list a little
+        too narrow."""
         f, least = self.theme.font_sizes.card_flag, self._least_legend_size()
         shapes = [(f, 2), (least, 2), (least, 1), (f, 3), (least, 3)]
         out = [legend(entries, self.theme, columns=c, size=size) for size, c in shapes]
@@ -302,12 +326,14 @@ class FreeFrame(View):
         beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
         and goes back there with the whole pane where it is still clear. A legend that found a
         corner only shorter or smaller (``legend_yields``, 16:9: in the code's column under the
-        printout) goes as the whole graph grows and for the takeaway's board: they take the room
-        it stood in as they do where there is no legend (leaf_nodes 16:9: kept, it held the grown
-        graph to 47 % of the frame, and the board's rows went side by side over the printed
-        lines); it comes back as the graph goes home (`_yielded_back`)."""
+        printout) goes as the whole graph grows and for the takeaway's board, and one in the
+        graph's region as the walk's camera moves in too: they take the room it stood in as they
+        do where there is no legend (leaf_nodes 16:9: kept, it held the grown graph to 47 % of
+        the frame, and the board's rows went side by side over the printed lines; missing_gradient
+        16:9's, under its checklist, held the close views to 39 %); it comes back as the graph
+        goes home (`_yielded_back`)."""
         g = self.graph
-        if g.legend_yields and g.legend is not None and len(g.legend) and cue.kind in ("whole", "recap"):
+        if g.legend is not None and len(g.legend) and cue.kind in g.legend_yields and (cue.kind != "camera" or cue.ids):
             gone, g.legend, g.legend_home = g.legend, VGroup(), g.legend
             g.legend_away = g.legend_away or cue.kind == "recap"
             return [FadeOut(gone, rate_func=before_the_pane)]

@@ -8,8 +8,9 @@ ask for gradients", "x and y did not"). Where the graph is narrower at its top, 
 beside it under the pane (`FreeFrame._under_the_pane`): on screen at the middle of every caption
 from the first card to the takeaway, its words at least ``min_glyph_px`` high, inside the frame's
 safe edge and over nothing else drawn. Beside the pane (16:9), where neither the legend's column
-nor its row found a corner (leaf_nodes' graph and printout), it takes one
-in more columns or at the least readable size (`FreeFrame._smaller_legends`), and holds as well.
+nor its row found a corner (leaf_nodes' graph and printout, missing_gradient's and its list), it
+takes one in more columns or at the least readable size (`FreeFrame._smaller_legends`), and holds
+as well, but while it gives way (`GIVES_WAY`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ CLIPS = ["graph_build", "backward_graph", "backward_walk", "leaf_nodes"]
 legend comes with the walk: grad_accumulation's two cards and dynamic_graph's graphs side by side
 fill the width, missing_gradient's checklist takes it); leaf_nodes' at the least readable size,
 half a gap off the arrow that passes under it."""
-CASES = [(clip, "9:16") for clip in CLIPS] + [("leaf_nodes", "16:9")]
+GIVES_WAY = {"leaf_nodes": ("whole",), "missing_gradient": ("camera", "whole")}
+"""In a wide frame, what each clip's legend gives way to (`FreeFrame.give_way`): the whole graph's
+grow, and the walk's close view where it stands in the graph's region (missing_gradient's, under
+its checklist)."""
+CASES = [(clip, "9:16") for clip in CLIPS] + [(clip, "16:9") for clip in GIVES_WAY]
 """(clip, aspect) checked."""
 
 
@@ -43,19 +48,21 @@ def _legend_words() -> set[str]:
 
 def _times(clip: str, aspect: str) -> list[float]:
     """The middle of each caption (not a title) from the first card's to the takeaway's beat; in a
-    wide frame, where its legend gives way to the whole graph's grow (`FreeFrame.give_way`), only
-    those read with the graph at its place."""
+    wide frame, where its legend gives way (`GIVES_WAY`), only those read while it is not away."""
     checked, plan = load_and_plan(storyboard_path(clip))
     plan = plan_at(checked, plan, aspect)
     first = min(c.start for c in plan.cues if c.kind == "node_appear")
     takeaway = min((b.start for b in plan.beats if b.visual == "takeaway"), default=plan.duration)
-    apart: list[tuple[float, float]] = []  # from a grow to the cue that takes it back
-    moves = sorted((c for c in plan.cues if c.kind in ("whole", "whole_back")), key=lambda c: c.start)
-    for c in moves if aspect == "16:9" else []:
+    apart: list[tuple[float, float]] = []  # from a grow or close view to the cue that takes it back
+    kinds = GIVES_WAY.get(clip, ()) if aspect == "16:9" else ()
+    moves = sorted((c for c in plan.cues if c.kind in ("whole", "whole_back", "camera")), key=lambda c: c.start)
+    for c in moves:
         opened = bool(apart) and apart[-1][1] == plan.duration
-        if c.kind == "whole" and not opened:
+        away = (c.kind == "whole" and "whole" in kinds) or (c.kind == "camera" and bool(c.ids) and "camera" in kinds)
+        back = c.kind == "whole_back" or (c.kind == "camera" and not c.ids)
+        if away and not opened:
             apart.append((c.start, plan.duration))
-        elif opened and c.kind == "whole_back":
+        elif opened and back:
             apart[-1] = (apart[-1][0], c.start + c.duration)
     return [round((s.start + s.end) / 2, 2) for s in plan.captions
             if s.style == "caption" and s.start >= first and s.end <= takeaway + 1e-6
