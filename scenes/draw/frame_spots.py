@@ -21,7 +21,8 @@ from scenes.draw.crossfade import after_the_pane, before_the_pane
 from scenes.draw.state import CodeView, ConsoleView, GraphView
 from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
-from scenes.draw.visuals.checklist import check_block, check_row
+from scenes.draw.visuals.checklist import unticked_list
+from scenes.draw.visuals.legend import smaller_legends
 from scenes.layout.label_spots import first_clear
 from scenes.layout.note_spots import note_centre
 from scenes.layout.place import Box
@@ -141,9 +142,10 @@ class FreeFrame(View):
         """With the graph's first card, the legend of its colours, in the first corner of the
         free frame that no card, arrow, code or printout can reach (a column, else a row), else
         (a tall frame) beside the graph's top under the code pane (`_under_the_pane`), else (a
-        wide frame) in a corner in a shorter or smaller shape (`_smaller_legends`), off the
-        checklist's (`_corner_by_list`), one that gives way to the whole graph's grow (`give_way`); none if no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
-        true of a loss backward() never ran from too (missing_gradient's L2)."""
+        wide frame) in a corner in a shorter or smaller shape (`smaller_legends`), off the
+        checklist's (`_corner_by_list`), one that gives way to the whole graph's grow (`give_way`);
+        none if no corner is free. Each colour is named by its meaning: red is "loss"
+        (``labels.legend_loss``), true of a loss backward() never ran from too (missing_gradient's L2)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
         entries = self._legend_entries()
@@ -163,7 +165,7 @@ class FreeFrame(View):
         spec = self.ctx.spec
         if spec.frame_width > spec.frame_height:  # beside the pane (16:9): a corner for a shorter or smaller
             # legend, off the corner the checklist to come takes (`_corner_by_list`)
-            for m in self._smaller_legends(entries):
+            for m in smaller_legends(entries, self.theme, self._least_legend_size()):
                 if self._corner_by_list(m):
                     beside = bounds(m)[0] >= spec.code[2]  # in the graph's region: the walk's close view's too
                     self.graph.legend = m
@@ -179,10 +181,9 @@ class FreeFrame(View):
         over the list: the list has the corner it has without a legend (missing_gradient 16:9:
         under a legend in its corner, it held the walk's close views to 39 % of the frame)."""
         cue = next((c for c in self.ctx.plan.cues if c.kind == "check"), None)
-        items = [s.text for s in cue.strings if s.role == "item"] if cue is not None else []
-        if not items:
+        block = unticked_list([s.text for s in cue.strings if s.role == "item"] if cue is not None else [], self.theme)
+        if block is None:
             return self.to_free_corner(mob, only_free=True)
-        block = check_block([check_row(text, False, self.theme) for text in items], self.theme)
         reach = tag_reach(self.theme, self.ctx.layout.scale)
         names = [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())]
         if not self.to_free_corner(block, only_free=True, avoid=names):
@@ -192,21 +193,6 @@ class FreeFrame(View):
             return self.to_free_corner(mob, only_free=True)
         finally:
             self.graph.legend = was
-
-    def _smaller_legends(self, entries: list[tuple[str, str]]) -> list[VGroup]:
-        """The legend's shapes tried where neither its column nor its row at the theme's size finds
-        a corner, in order: in two columns (short: under the printout, in the code's column), at
-        that size, then at the least readable one (`_least_legend_size`); a column at that size;
-        three columns, then a row, wide enough to reach into the graph's region (three columns
-        at the theme's size there, across leaf_nodes' foot, kept the whole graph's grow at the
-        takeaway to 35 % of the frame). Why: beside the pane (16:9) leaf_nodes' graph and printout
-        leave a corner only a little too short, and the captions read the colours from the first
-        card on; missing_gradient's checklist and graph leave a corner under the list a little
-        too narrow."""
-        f, least = self.theme.font_sizes.card_flag, self._least_legend_size()
-        shapes = [(f, 2), (least, 2), (least, 1), (f, 3), (least, 3)]
-        out = [legend(entries, self.theme, columns=c, size=size) for size, c in shapes]
-        return out + [legend(entries, self.theme, across=True, size=least)]
 
     def _under_the_pane(self, mob: Mobject, clear: float) -> bool:
         """Move ``mob`` to the graph region's top corner, right then left, just under the code

@@ -47,7 +47,7 @@ class GraphView:
     # frame: `FreeFrame._under_the_pane`), and moves into the strip the pane frees for the walk
     legend_home: VGroup | None = None  # that legend at its place while the walk's stands in the strip: back with the pane
     legend_away: bool = False  # the takeaway's board took the legend's room (`Recap._legend_away`): it stays away
-    legend_yields: tuple[str, ...] = ()  # the legend found a corner only shorter or smaller (`FreeFrame._smaller_legends`):
+    legend_yields: tuple[str, ...] = ()  # the legend found a corner only shorter or smaller (`smaller_legends`):
     # the cue kinds it gives room to (`FreeFrame.give_way`): the whole graph's grow, the takeaway's
     # board, and where it stands in the graph's region the walk's close view (``camera``)
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value

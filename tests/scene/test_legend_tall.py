@@ -9,7 +9,7 @@ beside it under the pane (`FreeFrame._under_the_pane`): on screen at the middle 
 from the first card to the takeaway, its words at least ``min_glyph_px`` high, inside the frame's
 safe edge and over nothing else drawn. Beside the pane (16:9), where neither the legend's column
 nor its row found a corner (leaf_nodes' graph and printout, missing_gradient's and its list), it
-takes one in more columns or at the least readable size (`FreeFrame._smaller_legends`), and holds
+takes one in more columns or at the least readable size (`smaller_legends`), and holds
 as well, but while it gives way (`GIVES_WAY`).
 """
 

@@ -24,3 +24,9 @@ def check_row(text: str, ticked: bool, theme: Theme) -> VGroup:
 def check_block(rows: list[VGroup], theme: Theme) -> VGroup:
     """The rows one under another, their left edges aligned."""
     return VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=theme.sizes.token_pad * 2)
+
+
+def unticked_list(items: list[str], theme: Theme) -> VGroup | None:
+    """The checklist of ``items`` as it comes in, none ticked, at the origin; None for no items:
+    what the legend, drawn before it, leaves room for."""
+    return check_block([check_row(text, False, theme) for text in items], theme) if items else None
