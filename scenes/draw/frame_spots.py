@@ -10,6 +10,7 @@ console's, the graph's and the checklist's records, and writes the graph's legen
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,8 +24,9 @@ from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
 from scenes.draw.visuals.checklist import unticked_list
 from scenes.draw.visuals.legend import smaller_legends
-from scenes.layout.label_spots import first_clear
+from scenes.layout.label_spots import first_clear, meet
 from scenes.layout.note_spots import note_centre
+from scenes.layout.boxes import Layout
 from scenes.layout.place import Box
 from scenes.layout.tag_room import tag_reach
 from scenes.layout.clip import printed_lines, printed_texts
@@ -162,6 +164,12 @@ class FreeFrame(View):
                 if self._under_the_pane(m, clear):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
+            first = self._before_the_walk()
+            for size in (self.theme.font_sizes.card_flag, least) if first is not None else ():
+                m = legend(entries, self.theme, size=size)
+                if self._under_the_pane(m, gap, first):
+                    self.graph.legend, self.graph.legend_under = m, True
+                    return [FadeIn(m)]
         spec = self.ctx.spec
         if spec.frame_width > spec.frame_height:  # beside the pane (16:9): a corner for a shorter or smaller
             # legend, off the corner the checklist to come takes (`_corner_by_list`)
@@ -194,7 +202,30 @@ class FreeFrame(View):
         finally:
             self.graph.legend = was
 
-    def _under_the_pane(self, mob: Mobject, clear: float) -> bool:
+    def _before_the_walk(self) -> Layout | None:
+        """The clip's layout with only the cards drawn before the walk starts (the walk's first
+        close view, else backward()), their buckets and the arrows between them; None where no
+        card is left out. Why: dynamic_graph records a graph per step side by side, and the layout holds
+        them all, so no corner is free of them, but the first graph's leaves one under the pane
+        until its walk, where the captions read its red (`legend_in`); the legend there goes with
+        the walk's close view (`give_way`) and comes back only where the whole layout leaves it
+        room (`_home_clear`)."""
+        cues, lay = self.ctx.plan.cues, self.ctx.layout
+        walk = min((c.start for c in cues if c.kind == "backward_start" or (c.kind == "camera" and c.ids)), default=None)
+        if walk is None:
+            return None
+        first: dict[str, float] = {}
+        for c in cues:
+            for i in c.ids if c.kind == "node_appear" else ():
+                first.setdefault(i, c.start)
+        drawn = {i for i, t in first.items() if t <= walk}
+        drawn |= {f"bucket:{i}" for i in drawn}
+        boxes = {k: b for k, b in lay.boxes.items() if k in drawn}
+        if len(boxes) == len(lay.boxes):
+            return None
+        return replace(lay, boxes=boxes, routes=tuple(r for r in lay.routes if r.src in drawn and r.dst in drawn))
+
+    def _under_the_pane(self, mob: Mobject, clear: float, lay: Layout | None = None) -> bool:
         """Move ``mob`` to the graph region's top corner, right then left, just under the code
         pane and what it will print (`console_reach`), where no card, arrow or op name over a
         card (`tag_reach` over its whole top: drawn or to come, a name slides along it) reaches;
@@ -206,18 +237,20 @@ class FreeFrame(View):
         item, takes that corner (missing_gradient 9:16: beside the legend there, it went among
         the arrows between z, L2 and x, crossed by them). ``clear``: how far it keeps off the
         arrows, past its gap: a gap, else half of one at the least size (leaf_nodes 9:16: the
-        arrow from yh up to yh - y clipped the corner of that margin, two gaps off its words)."""
+        arrow from yh up to yh - y clipped the corner of that margin, two gaps off its words).
+        ``lay``: the cards and arrows kept off (default: the clip's layout, all of them)."""
+        lay = self.ctx.layout if lay is None else lay
         left, bottom, right, _ = self.free_rect()
         gap = self.theme.spacing.item_gap
         above = self.pane_bounds() + self.console_reach()
         under = min(r[1] for r in above) - gap
-        reach = tag_reach(self.theme, self.ctx.layout.scale)
+        reach = tag_reach(self.theme, lay.scale)
         keep_off = (above + [bounds(m) for m in self.graph.tags.values()]
-                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())])
+                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())])
         w2, h2 = mob.width / 2, mob.height / 2
         spots = [(right - w2, under - h2), (left + w2, under - h2)]
         edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
-        found = first_clear(self.ctx.layout, NOBODY, (mob.width + gap, mob.height + gap), spots, clear, keep_off,
+        found = first_clear(lay, NOBODY, (mob.width + gap, mob.height + gap), spots, clear, keep_off,
                             within=(left - edge, bottom - edge, right + edge, under + edge))
         if found is None:
             return False
@@ -323,6 +356,10 @@ class FreeFrame(View):
             gone, g.legend, g.legend_home = g.legend, VGroup(), g.legend
             g.legend_away = g.legend_away or cue.kind == "recap"
             return [FadeOut(gone, rate_func=before_the_pane)]
+        if cue.kind == "node_appear" and g.legend is not None and len(g.legend) and any(
+                meet(bounds(g.legend), self.ctx.layout.boxes[i].bounds) for i in cue.ids if i in self.ctx.layout.boxes):
+            gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, None
+            return [FadeOut(gone, rate_func=before_the_pane)]  # a card comes where it stands (`_before_the_walk`)
         if cue.kind != "camera" or not cue.ids or not g.legend_under or g.legend is None or not len(g.legend):
             return []
         gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, g.legend

@@ -37,7 +37,10 @@ GIVES_WAY = {"leaf_nodes": ("whole",), "missing_gradient": ("camera", "whole")}
 """In a wide frame, what each clip's legend gives way to (`FreeFrame.give_way`): the whole graph's
 grow, and the walk's close view where it stands in the graph's region (missing_gradient's, under
 its checklist)."""
-CASES = [(clip, "9:16") for clip in CLIPS] + [(clip, "16:9") for clip in GIVES_WAY]
+UNTIL_WALK = ["dynamic_graph"]
+"""Clips whose legend stands beside their first graph only until its walk (`FreeFrame._before_the_walk`:
+the graphs recorded later take its place): checked up to the walk's first close view."""
+CASES = ([(clip, "9:16") for clip in CLIPS + UNTIL_WALK] + [(clip, "16:9") for clip in GIVES_WAY])
 """(clip, aspect) checked."""
 
 
@@ -64,6 +67,10 @@ def _times(clip: str, aspect: str) -> list[float]:
             apart.append((c.start, plan.duration))
         elif opened and back:
             apart[-1] = (apart[-1][0], c.start + c.duration)
+    if clip in UNTIL_WALK:  # the captions read before the walk's first close view, by their middle
+        walk = min(c.start for c in plan.cues if c.kind == "backward_start" or (c.kind == "camera" and c.ids))
+        return [round((s.start + s.end) / 2, 2) for s in plan.captions
+                if s.style == "caption" and s.start >= first and (s.start + s.end) / 2 <= walk]
     return [round((s.start + s.end) / 2, 2) for s in plan.captions
             if s.style == "caption" and s.start >= first and s.end <= takeaway + 1e-6
             and not any(a <= (s.start + s.end) / 2 <= b for a, b in apart)]
