@@ -145,8 +145,9 @@ class FreeFrame(View):
         free frame that no card, arrow, code or printout can reach (a column, else a row), else
         (a tall frame) beside the graph's top under the code pane (`_under_the_pane`), else (a
         wide frame) in a corner in a shorter or smaller shape (`smaller_legends`), off the
-        checklist's (`_corner_by_list`), one that gives way to the whole graph's grow (`give_way`);
-        none if no corner is free. Each colour is named by its meaning: red is "loss"
+        checklist's (`_corner_by_list`), one that gives way to the whole graph's grow (`give_way`),
+        else in a corner of the graph's region the cards drawn before the walk leave
+        (`_graph_corner`); none if no corner is free. Each colour is named by its meaning: red is "loss"
         (``labels.legend_loss``), true of a loss backward() never ran from too (missing_gradient's L2)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
@@ -179,6 +180,12 @@ class FreeFrame(View):
                     self.graph.legend = m
                     self.graph.legend_yields = ("camera", "whole", "recap") if beside else ("whole", "recap")
                     return [FadeIn(m)]
+            first = self._before_the_walk()
+            shapes = [legend(entries, self.theme)] + smaller_legends(entries, self.theme, self._least_legend_size())
+            for m in shapes if first is not None else []:
+                if self._graph_corner(m, first):
+                    self.graph.legend, self.graph.legend_yields = m, ("camera", "whole", "recap")
+                    return [FadeIn(m)]
         self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
         return []
 
@@ -201,6 +208,30 @@ class FreeFrame(View):
             return self.to_free_corner(mob, only_free=True)
         finally:
             self.graph.legend = was
+
+    def _graph_corner(self, mob: Mobject, lay: Layout | None) -> bool:
+        """Move ``mob`` to the first corner of the graph's region (top left, top right, bottom
+        left, bottom right) that no card or arrow of ``lay``, op name over its cards (`tag_reach`),
+        code or printout reaches; True if one is clear. For a wide frame whose graphs, all laid
+        out at once, leave no corner of the frame (dynamic_graph 16:9): ``lay`` holds the cards
+        drawn before the walk (`_before_the_walk`), and a card drawn later where the legend
+        stands takes its place (`give_way`)."""
+        if lay is None:
+            return False
+        left, bottom, right, top = self.free_rect()
+        g0, g1, g2, g3 = self.ctx.spec.graph
+        gap = self.theme.spacing.item_gap
+        reach = tag_reach(self.theme, lay.scale)
+        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
+                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())])
+        w2, h2 = mob.width / 2 + gap / 2, mob.height / 2 + gap / 2
+        spots = [(g0 + w2, g3 - h2), (g2 - w2, g3 - h2), (g0 + w2, g1 + h2), (g2 - w2, g1 + h2)]
+        found = first_clear(lay, NOBODY, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
+                            within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
+        if found is None:
+            return False
+        mob.move_to([*spots[found], 0])
+        return True
 
     def _before_the_walk(self) -> Layout | None:
         """The clip's layout with only the cards drawn before the walk starts (the walk's first

@@ -38,9 +38,10 @@ GIVES_WAY = {"leaf_nodes": ("whole",), "missing_gradient": ("camera", "whole")}
 grow, and the walk's close view where it stands in the graph's region (missing_gradient's, under
 its checklist)."""
 UNTIL_WALK = ["dynamic_graph"]
-"""Clips whose legend stands beside their first graph only until its walk (`FreeFrame._before_the_walk`:
-the graphs recorded later take its place): checked up to the walk's first close view."""
-CASES = ([(clip, "9:16") for clip in CLIPS + UNTIL_WALK] + [(clip, "16:9") for clip in GIVES_WAY])
+"""Clips whose legend stands beside their first graph only until its walk (`FreeFrame._before_the_walk`,
+at 16:9 in a corner of the graph's region, `FreeFrame._graph_corner`: the graphs recorded later
+take its place): checked up to the walk's first close view."""
+CASES = [(clip, "9:16") for clip in CLIPS + UNTIL_WALK] + [(clip, "16:9") for clip in [*GIVES_WAY, *UNTIL_WALK]]
 """(clip, aspect) checked."""
 
 
