@@ -304,7 +304,7 @@ class Recap(View):
 
     def _on_screen(self, exclude: list[Mobject] | None = None) -> list[Rect]:
         """`shown_rects` but ``exclude`` and a legend fading out for the board (one that gives way,
-        ``legend_yields``: `FreeFrame.give_way`): the board may take its room, as it would with no
+        ``legend_yields``: `LegendFrame.give_way`): the board may take its room, as it would with no
         legend (leaf_nodes 16:9: kept off it, the board's rows went side by side over the printed lines)."""
         g = self.ctx.state.graph
         fading = [g.legend_home] if g.legend_yields and g.legend_away and g.legend_home is not None else []
