@@ -180,7 +180,7 @@ STILL_ASTRAY: dict[tuple[str, str], str] = {
     # wider): the graph stands 0.29 units further left, the list under the visited cards' level at
     # the bottom left, and every note by its card (v.grad = None on two rows right of the arrow from
     # v to L2); the legend, with no corner then, comes into the strip under the lit line for the walk
-    # (FreeFrame.walk_legend, tests/scene/test_list_column.py)
+    # (LegendFrame.walk_legend, tests/scene/test_list_column.py)
 }
 
 STILL_OP_TAGS: dict[tuple[str, str], str] = {

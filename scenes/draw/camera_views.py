@@ -335,7 +335,7 @@ class VisitViews:
         the whole code pane, before the walk's line is lit, keeps the cards off it, but the note
         is written at the visit, once the pane has stepped aside to its lit line (16:9: the
         column beside the graph). None: where the cards may (in a tall frame the legend comes
-        into the strip the pane frees, `FreeFrame.walk_legend`; and where the visit's ``items``
+        into the strip the pane frees, `LegendFrame.walk_legend`; and where the visit's ``items``
         are every card on screen: that is no close-up, but the whole graph drawn larger, which
         the walk's later calls, moved in under the stepped-aside pane, would not be:
         grad_accumulation's two cards)."""

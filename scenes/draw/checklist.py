@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from manim import DOWN, LEFT, FadeIn, Transform, VGroup
+from manim import LEFT, FadeIn, Transform
 
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.frame_spots import FreeFrame
 from scenes.draw.state import ChecklistView
-from scenes.draw.visuals import label
+from scenes.draw.visuals.checklist import check_block, check_row
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 
@@ -35,14 +35,6 @@ class Checklist(View):
     def checklist(self) -> ChecklistView:
         return self.ctx.state.checklist
 
-    def _check_row(self, text: str, ticked: bool) -> VGroup:
-        t = self.theme
-        mark = label("\u2713" if ticked else "\u2610", t.fonts.sans, t.font_sizes.note, t.colors.text if ticked
-                     else t.colors.text_muted)
-        words = label(text, t.fonts.sans, t.font_sizes.note, t.colors.text if ticked else t.colors.text_muted)
-        row = VGroup(mark, words).arrange(buff=t.sizes.token_pad * 2)
-        return row
-
     @draws("check")
     def draw_check(self, cue: Cue, step: StepScratch) -> Anims:
         """The list (all its items) comes in as the first check is asked (a cue with no
@@ -56,8 +48,8 @@ class Checklist(View):
         out: Anims = []
         self.ctx.record_all(cue.strings)
         if not st.rows:
-            rows = [self._check_row(s.text, n + 1 == k) for n, s in enumerate(items)]
-            block = VGroup(*rows).arrange(DOWN, aligned_edge=LEFT, buff=self.theme.sizes.token_pad * 2)
+            rows = [check_row(s.text, n + 1 == k, self.theme) for n, s in enumerate(items)]
+            block = check_block(rows, self.theme)
             if not self.frame.to_free_corner(block, only_free=True):
                 self.frame.to_free_spot(block, self.shown_rects())
             for r in rows:
@@ -68,7 +60,7 @@ class Checklist(View):
         if ticked is not None and k not in st.ticked:
             st.ticked.append(k)
             old = st.rows[k - 1]
-            new = self._check_row(ticked.text, True).set_z_index(Z_LIST)
+            new = check_row(ticked.text, True, self.theme).set_z_index(Z_LIST)
             new.move_to(old, aligned_edge=LEFT)
             out.append(Transform(old, new))
         return out

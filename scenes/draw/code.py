@@ -121,7 +121,7 @@ class CodePaneView(View):
         the lit line alone did not print them all (`_owned`: a printed line without the line
         that printed it, leaf_nodes' ``None`` under ``L.backward()``), and for a tall frame's walk
         (``walk``, the pane over the graph): the strip under the lit line is the walk's legend's
-        there (`FreeFrame.walk_legend`)."""
+        there (`LegendFrame.walk_legend`)."""
         lines = self.ctx.state.console.lines
         if lines is None or not len(lines) or (aside == was_aside and not aside and not self.code.printed_away):
             return []

@@ -215,7 +215,7 @@ class Console(View):
     def _legend_top(self, left: float, right: float, top: float) -> float:
         """The top of the graph's legend where it lies in the console's column, under its first
         row (``top``), else -inf. Why: the legend is placed with the graph's first card, in a
-        corner no printout is expected to reach (`FreeFrame.legend_in`), but lines the plan
+        corner no printout is expected to reach (`LegendFrame.legend_in`), but lines the plan
         cannot foretell (a value its card had no room for, a training step's arithmetic) may
         follow: they scroll sooner rather than run over the legend's words."""
         legend = self.ctx.state.graph.legend

@@ -14,7 +14,7 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import at_end, first_half, within
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
-from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.legend_spots import LegendFrame
 from scenes.draw.freed import FreedGraphs
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.labels import CardLabels
@@ -28,7 +28,7 @@ class GraphCards(View):
     """Draws node_appear, edge_grow, value_update, emphasis and dim; makes a tensor's card
     (``card``) and records its rows (``record_card``) for the walk's grad_fn cards too."""
 
-    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: FreeFrame, labels: CardLabels,
+    def __init__(self, ctx: DrawContext, focus: CameraFocus, frame: LegendFrame, labels: CardLabels,
                  console: Console) -> None:
         super().__init__(ctx)
         self.focus, self.frame, self.labels, self.console = focus, frame, labels, console

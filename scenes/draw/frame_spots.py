@@ -1,10 +1,11 @@
-"""Where the clip's fixed extras go: the free frame, what to keep off, the colour legend.
+"""Where the clip's fixed extras go: the free frame, what to keep off.
 
 Why a view of its own: the legend and the checklist both take a corner of the frame that no
 card, arrow, code or printout reaches, and a visit's note keeps off the code pane too; this view
 says where that is, from the layout, the plan and the code pane, so ``scenes.draw.scene`` stays
 one idea (mapping cues to drawers). It draws no cue kind; it reads the code pane's, the
-console's, the graph's and the checklist's records, and writes the graph's legend.
+console's, the graph's and the checklist's records; the legend's view (`scenes.draw.legend_spots`)
+places the graph's legend with it.
 """
 
 from __future__ import annotations
@@ -13,22 +14,16 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup
+from manim import Mobject
 
-from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
-from scenes.draw.context import Anims, View
-from scenes.draw.crossfade import after_the_pane, before_the_pane
+from scenes.draw.context import View
 from scenes.draw.state import CodeView, ConsoleView, GraphView
-from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.bucket import STROKE_UNIT
 from scenes.layout.label_spots import first_clear
 from scenes.layout.note_spots import note_centre
 from scenes.layout.place import Box
-from scenes.layout.tag_room import tag_reach
 from scenes.layout.clip import printed_lines, printed_texts
 from scenes.theme import Rect
-from scenes.storyboard.cues import Cue
-from scenes.theme_model import KIND_MEANING
 
 SWEEP = 8
 """At how many points of its way a checklist's move is looked at (`FreeFrame.list_sweep`)."""
@@ -57,8 +52,9 @@ def ink_bounds(mob: Mobject) -> Rect:
 
 
 class FreeFrame(View):
-    """Where the frame is free (``free_rect``, ``to_free_corner``), what a note keeps off
-    (``pane_bounds``, ``console_reach``, ``frame_marks``), and the colour legend (``legend_in``)."""
+    """Where the frame is free (``free_rect``, ``to_free_corner``), and what a note keeps off
+    (``pane_bounds``, ``console_reach``, ``frame_marks``); the legend's view builds on it
+    (`scenes.draw.legend_spots.LegendFrame`)."""
 
     @property
     def graph(self) -> GraphView:
@@ -136,214 +132,11 @@ class FreeFrame(View):
         floor = spec.caption[3] + spec.margin
         return [(left, max(floor, top - max(rows, n) * pane.row_height - t_.sizes.code_pad), right, top)]
 
-    def legend_in(self) -> Anims:
-        """With the graph's first card, the legend of its colours, in the first corner of the
-        free frame that no card, arrow, code or printout can reach (a column, else a row), else
-        (a tall frame) beside the graph's top under the code pane (`_under_the_pane`); none if
-        no corner is free. Each colour is named by its meaning: red is "loss" (``labels.legend_loss``),
-        true of a loss backward() never ran from too (missing_gradient's L2)."""
-        if self.graph.legend is not None or not self.ctx.layout.boxes:
-            return []
-        entries = self._legend_entries()
-        for across in (False, True):
-            m = legend(entries, self.theme, across=across)
-            if self.to_free_corner(m, only_free=True):
-                self.graph.legend = m
-                return [FadeIn(m)]
-        listed = any(c.kind == "check" for c in self.ctx.plan.cues)
-        if self.legend_goes_aside() and self.code.pane is not None and not listed:
-            for size in (self.theme.font_sizes.card_flag, self._least_legend_size()):
-                m = legend(entries, self.theme, size=size)
-                if self._under_the_pane(m):
-                    self.graph.legend, self.graph.legend_under = m, True
-                    return [FadeIn(m)]
-        self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
-        return []
-
-    def _under_the_pane(self, mob: Mobject) -> bool:
-        """Move ``mob`` to the graph region's top corner, right then left, just under the code
-        pane and what it will print (`console_reach`), where no card, arrow or op name over a
-        card (`tag_reach` over its whole top: drawn or to come, a name slides along it) reaches;
-        True if one is clear. Why: in a tall frame the frame's own top corners are the pane's,
-        and the graph spans the frame's width at its foot, but a graph narrower at its top (the
-        loss alone on its top layer) leaves a corner beside it, where the legend stays while the
-        graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew).
-        Not in a clip with a checklist (`legend_in`): the list, which the captions read item by
-        item, takes that corner (missing_gradient 9:16: beside the legend there, it went among
-        the arrows between z, L2 and x, crossed by them)."""
-        left, bottom, right, _ = self.free_rect()
-        gap = self.theme.spacing.item_gap
-        above = self.pane_bounds() + self.console_reach()
-        under = min(r[1] for r in above) - gap
-        reach = tag_reach(self.theme, self.ctx.layout.scale)
-        keep_off = (above + [bounds(m) for m in self.graph.tags.values()]
-                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())])
-        w2, h2 = mob.width / 2, mob.height / 2
-        spots = [(right - w2, under - h2), (left + w2, under - h2)]
-        edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
-        found = first_clear(self.ctx.layout, NOBODY, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
-                            within=(left - edge, bottom - edge, right + edge, under + edge))
-        if found is None:
-            return False
-        mob.move_to([*spots[found], 0])
-        return True
-
-    def _legend_entries(self) -> list[tuple[str, str]]:
-        """(colour, words) for each meaning the clip's graph draws: its cards' kinds, and the
-        gradient where a walk, a grad_fn or a bucket shows one."""
-        t, w = self.theme, self.theme.labels
-        kinds = {b.kind for b in self.ctx.layout.boxes.values()}
-        entries = [(t.colour(KIND_MEANING[kind]), words) for kind, words in (
-            ("leaf_grad", w.legend_weight), ("leaf_nograd", w.legend_input), ("op", w.legend_result),
-            ("loss", w.legend_loss)) if kind in kinds]
-        if any(k.kind in ("visit", "grad_fn_appear", "bucket_fill") for k in self.ctx.plan.cues):
-            entries.append((t.colour("gradient"), w.legend_grad))
-        return entries
-
-    def walk_legend(self) -> Anims:
-        """Where the legend found no corner with the first card (a tall frame, whose code pane
-        stands over the graph), it comes in when the pane steps aside for the backward walk
-        (``CodeView.aside``): as backward() starts, where red first matters, in the
-        strip the pane frees under its lit line (in two columns, short: the camera keeps off
-        it), and goes when the whole pane comes back. Only in a tall frame (9:16), where the pane
-        stands over the graph: beside it (16:9) the column it frees is where the walk's camera
-        moves the graph (a legend there cut dynamic_graph's close-ups to 39 % of the frame); a
-        square frame's strip is short, and its visits' notes need it (sigmoid_logloss 1:1), but
-        where the frame keeps a column for a checklist (`list_column`): there the list and the
-        visits' notes share the column, the legend has no corner, and comes into the strip for
-        the walk, at the least readable size where the theme's does not fit (missing_gradient 1:1:
-        two columns under the lit line, beside the printed ``None``). A legend beside the graph's
-        top under the whole pane (`_under_the_pane`) moves into that strip, as the walk's camera
-        has the room it leaves, but where the whole graph's grow lifted it or the takeaway's board
-        stands; it goes back there with the whole pane, where that is still clear (`_home_clear`).
-        Not once the takeaway's board has taken the legend's room (``legend_away``).
-        Called for every cue: it keeps the legend in step with the pane, and does nothing while
-        they agree."""
-        g = self.graph
-        if g.walk_legend and not self.code.aside:
-            gone, g.legend, g.walk_legend = g.legend, VGroup(), False
-            back = self._list_back()
-            home, g.legend_home = g.legend_home, None
-            if home is not None and gone is not None and len(gone) and self._home_clear(home):
-                g.legend, g.legend_under = home, True  # back beside the graph's top, under the whole pane
-                return back + [ReplacementTransform(gone, home, rate_func=before_the_pane)]
-            return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
-        was = g.legend if g.legend_under and g.legend is not None and len(g.legend) else None
-        if g.walk_legend or not self.code.aside or g.legend is None or (len(g.legend) and was is None) \
-                or self.code.pane is None:
-            return []
-        board = self.ctx.state.titles.recap
-        if g.legend_away or (was is not None and (self.ctx.state.camera.whole is not None
-                                                  or (board is not None and len(board)))):
-            return []  # the takeaway's board took its room (`Recap._legend_away`), or the whole graph's grow moved it
-        column = self.list_column()
-        if not self.legend_goes_aside() and not column:
-            return []  # beside the graph (16:9) the camera takes its column; a square frame's strip is the notes'
-        spec = self.ctx.spec
-        left, bottom, right, top = self.free_rect()
-        gap = self.theme.spacing.item_gap
-        panes = self.pane_bounds()  # under the lit line, else under the printed lines hanging there
-        unders = sorted({float(self.code.pane.bg.get_bottom()[1]) - gap, min(r[1] for r in panes) - gap}, reverse=True)
-        if was is not None:
-            g.legend = VGroup()  # its place under the whole pane is none to keep off: it leaves it
-        keep_off = panes + self.frame_marks() + [bounds(m) for m in self.graph.tags.values()]
-        f = self.theme.font_sizes
-        sizes = (f.card_flag, self._least_legend_size()) if column else (f.card_flag,)  # a square frame's strip is short
-        for size, under, columns in ((s, u, c) for s in sizes for u in unders for c in (2, 1)):  # beside the
-            m = legend(self._legend_entries(), self.theme, columns=columns, size=size)  # lines, else under them
-            w2 = m.width / 2 + gap
-            y = under - m.height / 2
-            spots = [(left + w2, y), (right - w2, y), ((left + right) / 2, y)]
-            found = first_clear(self.ctx.layout, NOBODY, (m.width + gap, m.height + gap), spots, gap, keep_off,
-                                within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
-            if found is not None:
-                m.move_to([*spots[found], 0])
-                g.legend, g.walk_legend, g.legend_under = m, True, False
-                g.legend_home = was if was is not None else g.legend_home
-                come = (ReplacementTransform(was, m, rate_func=after_the_pane) if was is not None
-                        else FadeIn(m, rate_func=after_the_pane))
-                return [come] + ([] if column else self._list_aside(m, keep_off))
-        if was is not None:
-            g.legend = was
-        return []
-
-    def give_way(self, cue: Cue) -> Anims:
-        """A legend beside the graph's top under the whole pane (`_under_the_pane`) goes as the
-        walk's camera moves in before the pane steps aside (a ``camera`` cue with ids): the close
-        view has the corner it took (backward_walk 9:16: its first view of L a third smaller
-        beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
-        and goes back there with the whole pane where it is still clear."""
-        g = self.graph
-        if cue.kind != "camera" or not cue.ids or not g.legend_under or g.legend is None or not len(g.legend):
-            return []
-        gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, g.legend
-        return [FadeOut(gone, rate_func=before_the_pane)]
-
-    def _home_clear(self, home: Mobject) -> bool:
-        """Whether the legend's place beside the graph's top (``home``, `_under_the_pane`) is still
-        clear as the whole pane comes back: of the pane and what it prints, the op names, the
-        checklist, and the cards and arrows at home (the walk's camera is home by then)."""
-        gap = self.theme.spacing.item_gap
-        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
-                    + self.frame_marks())
-        x0, y0, x1, y1 = bounds(home)
-        return first_clear(self.ctx.layout, NOBODY, (x1 - x0 + gap, y1 - y0 + gap),
-                           [((x0 + x1) / 2, (y0 + y1) / 2)], gap, keep_off) is not None
-
-    def _list_aside(self, legend: Mobject, keep_off: list[Rect]) -> Anims:
-        """The checklist, where one is shown, moved with the walk's legend into the strip the pane
-        frees, under the legend, where that is free (of ``keep_off`` but the list itself, and of
-        the cards and arrows): beside the graph, where it stood, it takes the room a visit's note
-        has beside its card (missing_gradient 9:16: the list right of z - 1 left mul's rule no room
-        by z). It goes back with the legend (`_list_back`)."""
-        st = self.ctx.state.checklist
-        if not st.rows or st.aside is not None:
-            return []
-        block = VGroup(*st.rows)
-        x0, y0, x1, y1 = bounds(block)
-        lx0, ly0, lx1, _ = bounds(legend)
-        gap = self.theme.spacing.item_gap
-        w, h = x1 - x0, y1 - y0
-        spots = [(lx0 + w / 2, ly0 - gap - h / 2), (lx1 - w / 2, ly0 - gap - h / 2)]
-        mine = [bounds(r) for r in st.rows]
-        left, bottom, right, top = self.free_rect()
-        found = first_clear(self.ctx.layout, NOBODY, (w + gap, h + gap), spots,
-                            gap, [r for r in keep_off if r not in mine] + [bounds(legend)],
-                            within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
-        if found is None:
-            return []
-        d = (spots[found][0] - (x0 + x1) / 2, spots[found][1] - (y0 + y1) / 2)
-        st.aside, st.lands = d, spots[found]
-        return [r.animate(rate_func=after_the_pane).shift([d[0], d[1], 0]) for r in st.rows]
-
-    def _list_back(self) -> Anims:
-        """The checklist back where it stood, as the walk's legend goes (`_list_aside`)."""
-        st = self.ctx.state.checklist
-        if st.aside is None:
-            return []
-        d, st.aside = st.aside, None
-        x0, y0, x1, y1 = bounds(VGroup(*st.rows))
-        st.lands = ((x0 + x1) / 2 - d[0], (y0 + y1) / 2 - d[1])
-        return [r.animate(rate_func=before_the_pane).shift([-d[0], -d[1], 0]) for r in st.rows]
-
     def legend_goes_aside(self) -> bool:
         """Whether the legend comes into the strip the code pane frees when it steps aside for the
         walk (`walk_legend`): in a tall frame, whose pane stands over the graph."""
         spec = self.ctx.spec
         return spec.code[1] >= spec.graph[3] and spec.frame_width < spec.frame_height
-
-    def _least_legend_size(self) -> float:
-        """The least size the legend's words are set at: ``min_readable``, or more where an entry's
-        box measures its glyphs under ``min_glyph_px`` there (`collisions.glyph_height`, as the
-        too_small check reads it: "weight (requires_grad)", whose brackets reach below the line)."""
-        t, spec = self.theme, self.ctx.spec
-        f = t.font_sizes
-        px = SHORT_SIDE / min(spec.frame_width, spec.frame_height)  # pixels a unit at 854x480
-        short = 1.0
-        for _, words in self._legend_entries():
-            box = label(words, t.fonts.sans, f.min_readable, t.colors.text_muted).height * px - BOX_ROUNDING
-            short = max(short, f.min_glyph_px / max(glyph_height({"bbox": [0.0, 0.0, 0.0, box], "text": words}), 1e-9))
-        return f.min_readable * short
 
     def list_column(self) -> bool:
         """Whether the frame keeps a column at the graph's left for the checklist (``checklist:

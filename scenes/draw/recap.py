@@ -165,7 +165,7 @@ class Recap(View):
         out = self._legend_away()
         if not out:
             return board, []
-        shown = self.shown_rects(exclude=before + self._gone) + self.frame.frame_marks() + self.frame.pane_bounds()
+        shown = self._on_screen(before + self._gone) + self.frame.frame_marks() + self.frame.pane_bounds()
         nearer = self._fit(rows, shown, later, least=value, near=far) or self._fit(rows, shown, later, near=far)
         if nearer is None:
             self.ctx.state.graph.legend, self._gone = self._gone[0], before
@@ -234,7 +234,7 @@ class Recap(View):
             return []
         self._near = self._named_at(cue)
         self.ctx.state.titles.recap_of = [[k for k, _ in row] for row in self._rows_named(cue)]
-        shown = self.shown_rects() + self.frame.frame_marks()
+        shown = self._on_screen() + self.frame.frame_marks()
         later = any(c.kind == "output_line" and c.start >= cue.start for c in self.ctx.plan.cues)
         lay = self.ctx.layout  # the cards' values as drawn, never under the least readable size (cards
         # of names only at a 1:1 scale of 0.48 gave 12.4: backward_graph's board at 8 px)
@@ -250,7 +250,7 @@ class Recap(View):
             out = self._pane_aside(step)
             if out:
                 # (the printed lines stay, under the lit line: `pane_bounds` has them where they go)
-                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks()
+                board = self._fit(rows, self._on_screen(self._gone) + self.frame.frame_marks()
                                   + self.frame.pane_bounds(), later, value_size=value)
                 if board is None:
                     self._pane_back()
@@ -258,7 +258,7 @@ class Recap(View):
         if board is None:
             out = self._legend_away()
             if out:
-                board = self._fit(rows, self.shown_rects(exclude=self._gone) + self.frame.frame_marks(), later,
+                board = self._fit(rows, self._on_screen(self._gone) + self.frame.frame_marks(), later,
                                   value_size=value)
                 if board is None:
                     self.ctx.state.graph.legend, self.ctx.state.graph.legend_away = self._gone[0], False
@@ -271,7 +271,7 @@ class Recap(View):
         if board is None:
             out = self._pane_away()
             if out:
-                shown = self.shown_rects(exclude=self._gone) + self.frame.frame_marks()
+                shown = self._on_screen(self._gone) + self.frame.frame_marks()
                 board = self._fit(rows, shown, later, least=value, band=True)
                 if board is None:
                     self._pane_back()
@@ -321,6 +321,14 @@ class Recap(View):
         self._before = (pane, code.aside, code.foot, code.printed_away)
         self._gone = [m for m in (pane, lines) if m is not None]
         return self.code.step_aside(True, step)
+
+    def _on_screen(self, exclude: list[Mobject] | None = None) -> list[Rect]:
+        """`shown_rects` but ``exclude`` and a legend fading out for the board (one that gives way,
+        ``legend_yields``: `LegendFrame.give_way`): the board may take its room, as it would with no
+        legend (leaf_nodes 16:9: kept off it, the board's rows went side by side over the printed lines)."""
+        g = self.ctx.state.graph
+        fading = [g.legend_home] if g.legend_yields and g.legend_away and g.legend_home is not None else []
+        return self.shown_rects(exclude=(exclude or []) + fading)
 
     def _legend_away(self) -> Anims:
         """The legend fades and gives the board its room (a tall frame whose pane stands aside

@@ -42,11 +42,14 @@ class GraphView:
     dimmed: set[str] = field(default_factory=set)  # items a dim cue faded: an arrow turned later stays faded
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
-    walk_legend: bool = False  # the legend is the walk's, in the room the code pane freed (`FreeFrame.walk_legend`)
+    walk_legend: bool = False  # the legend is the walk's, in the room the code pane freed (`LegendFrame.walk_legend`)
     legend_under: bool = False  # the legend stands beside the graph's top under the whole code pane (a tall
-    # frame: `FreeFrame._under_the_pane`), and moves into the strip the pane frees for the walk
+    # frame: `LegendFrame._under_the_pane`), and moves into the strip the pane frees for the walk
     legend_home: VGroup | None = None  # that legend at its place while the walk's stands in the strip: back with the pane
     legend_away: bool = False  # the takeaway's board took the legend's room (`Recap._legend_away`): it stays away
+    legend_yields: tuple[str, ...] = ()  # the legend found a corner only shorter or smaller (`smaller_legends`):
+    # the cue kinds it gives room to (`LegendFrame.give_way`): the whole graph's grow, the takeaway's
+    # board, and where it stands in the graph's region the walk's close view (``camera``)
     waiting: set[str] = field(default_factory=set)  # cards grown with their name alone, waiting for their value
     lit: dict[str, Mobject] = field(default_factory=dict)  # item (item/bucket, unit/net) -> the glow a light cue put round it
     unkept: dict[str, VGroup] = field(default_factory=dict)  # result's tensor id -> its `yh.grad = None` note (scenes/draw/unkept.py)
@@ -151,7 +154,7 @@ class ChecklistView:
 
     rows: list[Mobject] = field(default_factory=list)  # one per item, in order
     ticked: list[int] = field(default_factory=list)  # 1-based items ticked so far
-    aside: tuple[float, float] | None = None  # how far it moved with the walk's legend (`FreeFrame.walk_legend`)
+    aside: tuple[float, float] | None = None  # how far it moved with the walk's legend (`LegendFrame.walk_legend`)
     lands: tuple[float, float] | None = None  # where the rows' block's centre goes in that move (or back)
 
 

@@ -21,7 +21,7 @@ from scenes.draw.context import DrawContext, View
 from scenes.draw.curve import LossCurve
 from scenes.draw.focus import CameraFocus
 from scenes.draw.forward import GraphCards
-from scenes.draw.frame_spots import FreeFrame
+from scenes.draw.legend_spots import LegendFrame
 from scenes.draw.labels import CardLabels
 from scenes.draw.lights import Lights
 from scenes.draw.loops import PassMark
@@ -36,7 +36,7 @@ from scenes.draw.unkept import UnkeptGrads
 from scenes.draw.whole import WholeGraph
 
 VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, CameraFocus, CardLabels, Checklist, CodePaneView,
-                                         Console, FreeFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen,
+                                         Console, LegendFrame, GraphCards, Lights, LossCurve, NetworkDiagram, OnScreen,
                                          PassCounts, PassMark, Recap, Titles, TrainingStep, UnitMath, UnkeptGrads,
                                          WholeGraph)
 """Every view class, whose ``@draws`` methods join the scene's drawer table."""
@@ -46,7 +46,7 @@ VIEW_CLASSES: tuple[type[View], ...] = (BackwardWalk, Buckets, WalkCamera, Camer
 class Views:
     """One of each view, sharing ``ctx``; a view that asks another is given it here."""
 
-    frame: FreeFrame
+    frame: LegendFrame
     focus: CameraFocus
     labels: CardLabels
     onscreen: OnScreen
@@ -72,7 +72,7 @@ class Views:
     @classmethod
     def of(cls, ctx: DrawContext, drawn: Callable[[], list[Mobject]]) -> Views:
         """``drawn``: the scene's display list."""
-        frame, network, loops, focus = FreeFrame(ctx), NetworkDiagram(ctx), PassMark(ctx), CameraFocus(ctx)
+        frame, network, loops, focus = LegendFrame(ctx), NetworkDiagram(ctx), PassMark(ctx), CameraFocus(ctx)
         console, code = Console(ctx), CodePaneView(ctx, loops)
         labels, onscreen = CardLabels(ctx, focus, frame), OnScreen(ctx, frame, drawn)
         graph = GraphCards(ctx, focus, frame, labels, console)

@@ -2,7 +2,7 @@
 graph's left for the list (``checklist: aside``) is as wide as the list is drawn
 (`scenes.layout.clip.checklist_room`, the theme's ``glyph_advance_words``), the list stands under
 the visited cards' level, and the legend, with no corner beside the graph, comes into the strip
-under the lit line for the walk (`scenes.draw.frame_spots.FreeFrame.walk_legend`). Before, the
+under the lit line for the walk (`scenes.draw.legend_spots.LegendFrame.walk_legend`). Before, the
 column was kept 0.7 units wider than the list, the legend stood in it under the list, and
 missing_gradient 1:1's rules of z - 1 and z and its ``z.grad = None`` went above L1, its
 ``v.grad = None`` left of w's bucket: nearer another card than their own (issue 39)."""

@@ -41,3 +41,18 @@ def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False
     else:
         group.arrange(RIGHT if across else DOWN, aligned_edge=DOWN if across else LEFT, buff=pad * (2 if across else 0.6))
     return group.move_to([0.0, 0.0, 0.0])
+
+
+def smaller_legends(entries: list[tuple[str, str]], theme: Theme, least: float) -> list[VGroup]:
+    """The legend's shapes a frame tries where neither its column nor its row at the theme's size
+    finds a corner, in order: in two columns (short: under the printout, in the code's column), at
+    that size, then at ``least`` (the least readable size); a column at ``least``; three columns,
+    then a row, wide enough to reach into the graph's region (three columns at the theme's size
+    there, across leaf_nodes 16:9's foot, kept the whole graph's grow at the takeaway to 35 % of
+    the frame). Why: beside the pane (16:9) leaf_nodes' graph and printout leave a corner only a
+    little too short, missing_gradient's graph and checklist one a little too narrow, and the
+    captions read the colours from the first card on."""
+    size = theme.font_sizes.card_flag
+    shapes = [(size, 2), (least, 2), (least, 1), (size, 3), (least, 3)]
+    out = [legend(entries, theme, columns=c, size=s) for s, c in shapes]
+    return out + [legend(entries, theme, across=True, size=least)]
