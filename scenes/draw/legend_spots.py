@@ -21,7 +21,8 @@ from scenes.draw.visuals import label, legend
 from scenes.draw.visuals.checklist import unticked_list
 from scenes.draw.visuals.legend import smaller_legends
 from scenes.layout.boxes import Layout
-from scenes.layout.label_spots import first_clear, meet
+from scenes.layout.clear_rects import meets
+from scenes.layout.label_spots import first_clear
 from scenes.layout.tag_room import tag_reach
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
@@ -280,7 +281,7 @@ class LegendFrame(FreeFrame):
             g.legend_away = g.legend_away or cue.kind == "recap"
             return [FadeOut(gone, rate_func=before_the_pane)]
         if cue.kind == "node_appear" and g.legend is not None and len(g.legend) and any(
-                meet(bounds(g.legend), self.ctx.layout.boxes[i].bounds) for i in cue.ids if i in self.ctx.layout.boxes):
+                meets(bounds(g.legend), self.ctx.layout.boxes[i].bounds) for i in cue.ids if i in self.ctx.layout.boxes):
             gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, None
             return [FadeOut(gone, rate_func=before_the_pane)]  # a card comes where it stands (`_before_the_walk`)
         if cue.kind != "camera" or not cue.ids or not g.legend_under or g.legend is None or not len(g.legend):
