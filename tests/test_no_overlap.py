@@ -154,10 +154,6 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     ("micrograd_readme", "9:16"): "1: '0.00' (bucket:t0->t0) right of t8's value '-2.00' (67.8-96.6 s)",
     # (tanh_sgd_lists 16:9's first step's '-0.2899' and '-0.2699' waiting on `out` and AddBackward0 at the t9
     # visit, 26.4-27.0 s, pass since h/collideF: the note they are the products of goes where it covers no card)
-    # b's first token, waiting in the row beside b's bucket left of it, between the two buckets,
-    # reads as more of a's sum once the fill writes it in a's bucket, empty until then (keeping the
-    # rows off the level of the other bucket's value scattered a's five past b's bucket)
-    ("micrograd_readme", "1:1"): "1: the badge '6.94' level with a's bucket's new '138.83' (97.0-97.6 s)",
     # (clip, aspect): what badge still waits on an arrowhead or a label (reading.waits_on_heads):
     # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
     # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off

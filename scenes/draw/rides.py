@@ -183,6 +183,28 @@ class TokenRides(View):
                     out.append(self.onscreen.glide(tok, to, [tok, *going], step))
         return out
 
+    def clear_sum(self, value: Mobject, leaf: str, going: list[Mobject], step: StepScratch) -> Anims:
+        """Each token waiting in the row of another bucket than ``leaf``'s (`_to_row`), level with
+        the sum ``value`` the fill of ``leaf``'s bucket writes, just past it (`reading_run`), glides
+        to the nearest spot off its run, as `make_way` moves one off a rule's result: the bucket
+        is empty until then, and the token, set beside its own bucket between the two, then reads
+        as more of the sum (micrograd_readme 1:1: b's first token read ``138.83 6.94``)."""
+        if value.width <= 0:
+            return []
+        runs = [reading_run(bounds(value))]
+        out: Anims = []
+        for node, toks in self.walk.tokens.items():
+            item = self.ctx.item(node)
+            for tok in toks if item != leaf else []:
+                rest = getattr(tok, "rests", None) or bounds(tok)
+                here = ((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2)
+                if not self.in_row(tok, item) or not np.allclose(tok.get_center()[:2], here):
+                    continue  # not in a row, or on its way in this step
+                to = self._off_runs(tok, here, runs, going)
+                if to is not None:
+                    out.append(self.onscreen.glide(tok, to, [tok, *going], step))
+        return out
+
     def _off_runs(self, tok: VGroup, here: tuple[float, float], runs: list[Rect], going: list[Mobject]
                   ) -> tuple[float, float] | None:
         """Where ``tok``, waiting at ``here`` on one of ``runs``, waits instead: the nearest spot off
