@@ -29,7 +29,7 @@ from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import nominal_token_size, token_ride
 from scenes.layout.detour import clear_of
-from scenes.layout.label_spots import rect_around
+from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import Cue
@@ -212,13 +212,18 @@ class TokenRides(View):
         settles (`OnScreen.ride`'s rests); None where it is clear of ``runs`` or no spot is free."""
         if clear_of(here, (tok.width, tok.height), runs):
             return None
+        to = self.onscreen.free_spot(here, tok, runs + self._kept_off(tok, going, hidden=False))
+        return None if math.dist(to, here) < 1e-9 else to
+
+    def _kept_off(self, tok: VGroup, going: list[Mobject], hidden: bool = True) -> list[Rect]:
+        """What ``tok`` waits off: what is shown (and what the camera hid: it shows again), ``going``
+        gone, the visit's marks, every result's and value's run (``hidden``: the values' the camera
+        hid too), the arrowheads, where the other tokens wait and the rings of nodes drawn with no card."""
         marks = [*self.walk.visit_marks, *self.walk.badges.values(), *self.ctx.state.graph.tags.values()]
         waits = [r for ms in self.walk.tokens.values() for m in ms if m is not tok and (r := getattr(m, "rests", None))]
-        avoid = (self.onscreen.shown_rects(exclude=[tok, *going], extra=[m for m in marks if m is not tok], away=True)
-                 + runs + self.onscreen.result_runs() + self.onscreen.value_runs() + self.onscreen.arrowheads()
-                 + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
-        to = self.onscreen.free_spot(here, tok, avoid)
-        return None if math.dist(to, here) < 1e-9 else to
+        return (self.onscreen.shown_rects(exclude=[tok, *going], extra=[m for m in marks if m is not tok], away=True)
+                + self.onscreen.result_runs() + self.onscreen.value_runs(away=hidden) + self.onscreen.arrowheads()
+                + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
 
     def in_row(self, tok: Mobject, leaf: str) -> bool:
         """Whether ``tok`` waits in the row beside the bucket of ``leaf`` (`_to_row`)."""
@@ -248,15 +253,52 @@ class TokenRides(View):
                 x0, out_x = 2 * box.x - x0, -out_x
             at = (x0, y0)
         else:
-            out_x = 1.0 if landed[0][0] >= box.x else -1.0
-            at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
+            at = _row_place(landed[0], box.x, wide, len(landed))
+        place = at
+        if landed and not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
+            # its place is out of the frame (the camera's view cut the row): it waits at the nearest
+            # spot free of all a waiting token keeps off, the values the camera hid included (they
+            # show again), until a view has room for it there (`rejoin`)
+            at = self.onscreen.free_spot(at, tok, self._kept_off(tok, []))
         own = [m for m in (self.cards[leaf], self.ctx.state.graph.buckets.get(leaf)) if m is not None]
         # its way may graze its bucket, and pass by the row standing (round the spots of the last
         # two, it went up and dropped in: 33 px off its way, dynamic_graph 16:9 at 117.13 s)
         glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=own,
                                     joins=[m for m in row if id(m) not in step.queued])
         rest = getattr(tok, "rests", None)
-        return glide, (((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at)
+        to = _middle(rest) if rest else at
+        tok.row_place = len(landed) if landed and math.dist(to, place) > 1e-9 else None  # `rejoin` takes it there
+        return glide, to
+
+    def rejoin(self, going: list[Mobject], step: StepScratch, but: str | None = None) -> Anims:
+        """Each token of a row beside a bucket that waits off its place in it (`_to_row`: where it
+        joined, its place was out of the frame, or taken) glides there once it is in the frame
+        and free of all a waiting token keeps off (as `_off_runs` sees it, ``going`` gone): the
+        camera's move had taken the row to the frame's edge (micrograd_readme 9:16: a's second
+        token, its place left of the frame, waited 200 px up, where t8's card showed later, and
+        read ``c + 1 = -2.00 0.00``), and a later view has room for it. ``but``: the node
+        visited, whose tokens go on to its badge."""
+        out: Anims = []
+        for node, toks in self.walk.tokens.items():
+            leaf = self.ctx.item(node)
+            row = [m for m in toks if self.in_row(m, leaf)] if node != but else []
+            for tok in row[1:]:
+                nth, rest = getattr(tok, "row_place", None), getattr(tok, "rests", None)
+                if nth is None or rest is None or not np.allclose(tok.get_center()[:2], _middle(rest)):
+                    continue  # at its place, or on its way in this step
+                box = self.lay.boxes.get(f"bucket:{leaf}")
+                first = getattr(row[0], "rests", None) or bounds(row[0])
+                if box is None:
+                    continue
+                wide = max(m.width for m in row) + self.theme.spacing.edge_clearance
+                at = _row_place(_middle(first), box.x, wide, nth)
+                if not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
+                    continue
+                if not clear_of(at, (tok.width, tok.height), self._kept_off(tok, going)):
+                    continue
+                out.append(self.onscreen.glide(tok, at, [tok, *going], step))
+                tok.row_place = None
+        return out
 
     def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
         """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
@@ -364,6 +406,22 @@ def _way(path: VMobject, size: tuple[float, float]) -> list[Rect]:
     """The boxes a token of ``size`` covers along ``path`` between its ends (`RIDE_SAMPLES` points)."""
     pts = [path.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(1, RIDE_SAMPLES)]
     return [rect_around(float(x), float(y), size, 0.0) for x, y in pts]
+
+
+def _middle(r: Rect) -> tuple[float, float]:
+    """The centre of the rectangle ``r``."""
+    return ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
+
+
+def _row_place(first: tuple[float, float], middle: float, wide: float, nth: int) -> tuple[float, float]:
+    """The ``nth`` place (from 0) of a row of tokens ``wide`` apart whose first stands at ``first``
+    beside a bucket whose middle is at x ``middle``: on from the first, out from the bucket.
+
+    >>> _row_place((-1.0, 2.0), 0.0, 0.5, 2), _row_place((1.0, 2.0), 0.0, 0.5, 1)
+    ((-2.0, 2.0), (1.5, 2.0))
+    """
+    out_x = 1.0 if first[0] >= middle else -1.0
+    return (first[0] + out_x * nth * wide, first[1])
 
 
 def arrow_id(src: str, dst: str) -> str:
