@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Callable
 
 import numpy as np
 
@@ -171,17 +172,7 @@ class TokenRides(View):
             to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())), runs, going)
             if to is not None:
                 badge.move_to([to[0], to[1], 0.0])
-        out: Anims = []
-        for node, toks in self.walk.tokens.items():
-            for tok in toks:
-                rest = getattr(tok, "rests", None) or bounds(tok)
-                here = ((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2)
-                if self.in_row(tok, self.ctx.item(node)) or not np.allclose(tok.get_center()[:2], here):
-                    continue  # in a row, or on its way in this step
-                to = self._off_runs(tok, here, runs, going)
-                if to is not None:
-                    out.append(self.onscreen.glide(tok, to, [tok, *going], step))
-        return out
+        return self._give_way(runs, going, step, lambda item, tok: not self.in_row(tok, item))
 
     def clear_sum(self, value: Mobject, leaf: str, going: list[Mobject], step: StepScratch) -> Anims:
         """Each token waiting in the row of another bucket than ``leaf``'s (`_to_row`), level with
@@ -191,15 +182,19 @@ class TokenRides(View):
         as more of the sum (micrograd_readme 1:1: b's first token read ``138.83 6.94``)."""
         if value.width <= 0:
             return []
-        runs = [reading_run(bounds(value))]
+        return self._give_way([reading_run(bounds(value))], going, step,
+                              lambda item, tok: item != leaf and self.in_row(tok, item))
+
+    def _give_way(self, runs: list[Rect], going: list[Mobject], step: StepScratch,
+                  which: Callable[[str, Mobject], bool]) -> Anims:
+        """The glides of the walk's tokens ``which`` picks (by their node's item), standing where
+        they wait (not on their way in this step), off ``runs`` (`_off_runs`)."""
         out: Anims = []
         for node, toks in self.walk.tokens.items():
-            item = self.ctx.item(node)
-            for tok in toks if item != leaf else []:
-                rest = getattr(tok, "rests", None) or bounds(tok)
-                here = ((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2)
-                if not self.in_row(tok, item) or not np.allclose(tok.get_center()[:2], here):
-                    continue  # not in a row, or on its way in this step
+            for tok in toks:
+                here = _middle(getattr(tok, "rests", None) or bounds(tok))
+                if not which(self.ctx.item(node), tok) or not np.allclose(tok.get_center()[:2], here):
+                    continue
                 to = self._off_runs(tok, here, runs, going)
                 if to is not None:
                     out.append(self.onscreen.glide(tok, to, [tok, *going], step))
@@ -267,7 +262,8 @@ class TokenRides(View):
                                     joins=[m for m in row if id(m) not in step.queued])
         rest = getattr(tok, "rests", None)
         to = _middle(rest) if rest else at
-        tok.row_place = len(landed) if landed and math.dist(to, place) > 1e-9 else None  # `rejoin` takes it there
+        off = landed and math.dist(to, place) > self.theme.spacing.edge_clearance  # (a nudge is at its place)
+        tok.row_place = len(landed) if off else None  # `rejoin` takes it there
         return glide, to
 
     def rejoin(self, going: list[Mobject], step: StepScratch, but: str | None = None) -> Anims:
