@@ -25,6 +25,7 @@ from scenes.draw.grow_in import GrowIn
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen
 from scenes.draw.reading import reading_run
+from scenes.draw.retag import Retag
 from scenes.draw.record import opacity, tag as record_tag, tag_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.draw.state import WalkView
@@ -32,6 +33,7 @@ from scenes.draw.visuals import nominal_token_size, token_ride
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
+from scenes.layout.ride_cover import row_place
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
@@ -248,7 +250,7 @@ class TokenRides(View):
                 x0, out_x = 2 * box.x - x0, -out_x
             at = (x0, y0)
         else:
-            at = _row_place(landed[0], box.x, wide, len(landed))
+            at = row_place(landed[0], box.x, wide, len(landed))
         place = at
         if landed and not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
             # its place is out of the frame (the camera's view cut the row): it waits at the nearest
@@ -287,7 +289,7 @@ class TokenRides(View):
                 if box is None:
                     continue
                 wide = max(m.width for m in row) + self.theme.spacing.edge_clearance
-                at = _row_place(_middle(first), box.x, wide, nth)
+                at = row_place(_middle(first), box.x, wide, nth)
                 if not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
                     continue
                 if not clear_of(at, (tok.width, tok.height), self._kept_off(tok, going)):
@@ -318,7 +320,7 @@ class TokenRides(View):
         tok.move_to(start)
         step.queued[id(tok)] = at
         move.run_time, glide.run_time = 2.0, 1.0  # the ride down the edge, then the short way on
-        return [Succession(move, _Retag(tok, arrow_id(f"bucket:{leaf}", leaf)), glide)]
+        return [Succession(move, Retag(tok, arrow_id(f"bucket:{leaf}", leaf)), glide)]
 
     def _camera_before_fill(self, cue: Cue, leaf: str) -> bool:
         """Whether the walk's camera moves from ``cue`` on until ``leaf``'s bucket fills: its
@@ -382,22 +384,6 @@ class TokenRides(View):
         return [move]
 
 
-class _Retag(Animation):
-    """Re-tags a token as it starts the next part of its way (`Succession`): the record follows
-    it as the arrow it rides on, not the one it came down."""
-
-    def __init__(self, tok: Mobject, ident: str) -> None:
-        self.ident = ident
-        super().__init__(tok, run_time=1e-3)
-
-    def begin(self) -> None:
-        record_tag(self.mobject, "badge", id=self.ident)
-        super().begin()
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        pass
-
-
 def _way(path: VMobject, size: tuple[float, float]) -> list[Rect]:
     """The boxes a token of ``size`` covers along ``path`` between its ends (`RIDE_SAMPLES` points)."""
     pts = [path.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(1, RIDE_SAMPLES)]
@@ -407,17 +393,6 @@ def _way(path: VMobject, size: tuple[float, float]) -> list[Rect]:
 def _middle(r: Rect) -> tuple[float, float]:
     """The centre of the rectangle ``r``."""
     return ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
-
-
-def _row_place(first: tuple[float, float], middle: float, wide: float, nth: int) -> tuple[float, float]:
-    """The ``nth`` place (from 0) of a row of tokens ``wide`` apart whose first stands at ``first``
-    beside a bucket whose middle is at x ``middle``: on from the first, out from the bucket.
-
-    >>> _row_place((-1.0, 2.0), 0.0, 0.5, 2), _row_place((1.0, 2.0), 0.0, 0.5, 1)
-    ((-2.0, 2.0), (1.5, 2.0))
-    """
-    out_x = 1.0 if first[0] >= middle else -1.0
-    return (first[0] + out_x * nth * wide, first[1])
 
 
 def arrow_id(src: str, dst: str) -> str:
