@@ -146,18 +146,13 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # (`VisitNotes._waiting`) ends a row left of, glides off that result's run (`TokenRides.make_way`), and
     # micrograd_readme 9:16's '-6.94' (t11), the badge where t11's one token waited, just past t11's own
     # note's result, since a new badge gives way to its note's results too (`make_way`'s ``badge``).
-    # These are not fixed:
-    # a's bucket's row of tokens, its next place left of the frame, waits at the nearest free spot,
-    # 200 px up, where t8's card shows later ('c + 1 = -2.00 0.00'): the row does not wrap yet (tried on
-    # h/headsF: going on on the bucket's other side passes the checks but sets a's token by b's row, 150 px
-    # off; a second line under the first settles beside c's '-2.00'; /tmp/headsF_rides_all.patch)
-    ("micrograd_readme", "9:16"): "1: '0.00' (bucket:t0->t0) right of t8's value '-2.00' (67.8-96.6 s)",
+    # micrograd_readme 9:16's '0.00' (a's second token) since a row's token whose place the camera's view
+    # left out of the frame waits off the values it hid too, and goes to its place at the first visit
+    # whose view has it free (`TokenRides.rejoin`; it waited 200 px up, right of t8's '-2.00', until the
+    # fill, h/readmeH); micrograd_readme 1:1's '6.94' (b's first token, left of b's bucket between the two)
+    # since a fill's sum moves a token of another bucket's row off its run (`TokenRides.clear_sum`).
     # (tanh_sgd_lists 16:9's first step's '-0.2899' and '-0.2699' waiting on `out` and AddBackward0 at the t9
     # visit, 26.4-27.0 s, pass since h/collideF: the note they are the products of goes where it covers no card)
-    # b's first token, waiting in the row beside b's bucket left of it, between the two buckets,
-    # reads as more of a's sum once the fill writes it in a's bucket, empty until then (keeping the
-    # rows off the level of the other bucket's value scattered a's five past b's bucket)
-    ("micrograd_readme", "1:1"): "1: the badge '6.94' level with a's bucket's new '138.83' (97.0-97.6 s)",
     # (clip, aspect): what badge still waits on an arrowhead or a label (reading.waits_on_heads):
     # a badge placed beside its node or bucket (badge_centre, free_spot), not a riding token. None:
     # badges and waiting tokens keep off both ends of every route (label_spots.route_ends) and off

@@ -242,6 +242,7 @@ class BackwardWalk(View):
         mine = [p for (at, _), ps in self.walk.products.items() if at == node for p in ps]
         # a number its rules' results read on gives way (the new badge too, before its tokens glide onto it)
         note += self.rides.make_way(mine, going + rode, step, badge=merging[1] if merging is not None else None)
+        note += self.rides.rejoin(going + rode, step, but=node)  # a row's token waiting off its place goes there
         for (at, to), products in self.walk.products.items():  # its token rides the arrow to ``to``:
             for product in products if at == node else []:  # (this visit's: one with nothing to write keeps the last one's)
                 record_tag(product, "badge", id=arrow_id(self.ctx.item(to), item))  # the record follows both

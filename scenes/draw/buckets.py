@@ -13,10 +13,10 @@ drop into its mouth, :mod:`scenes.draw.bucket_mouth`'s.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 
-from manim import DOWN, RIGHT, FadeIn, FadeOut, VGroup, smooth
+from manim import DOWN, RIGHT, FadeIn, FadeOut, Mobject, VGroup, smooth
 
 from scenes.draw.bucket_mouth import BucketMouths, waits_beside, waits_in_mouth
 from scenes.draw.bucket_notes import BucketNotes, named_past
@@ -55,6 +55,9 @@ class Buckets(View):
         self.labels, self.onscreen, self.frame, self.focus = labels, onscreen, frame, focus
         self.notes = BucketNotes(ctx, labels, onscreen, frame)
         self.mouths = BucketMouths(ctx, onscreen, frame, self._bucket)
+        self.sum_written: Callable[[Mobject, str, list[Mobject], StepScratch], Anims] = lambda *_: []
+        """What gives way to a fill's new sum (its value, the leaf, what goes in the step): the
+        walk's tokens waiting in another bucket's row level with it (`TokenRides.clear_sum`)."""
 
     def _bucket(self, box: Box, level: float, value: str | None) -> VGroup:
         """The bucket of ``box`` at ``level`` showing ``value``, built at home and moved as the
@@ -200,6 +203,8 @@ class Buckets(View):
         out += [FadeOut(m, rate_func=first_half) for m in self.walk.visit_marks if m not in named]  # go, so
         going, self.walk.visit_marks = marks + [m for m in waiting if m not in keep], named  # keeps off them
         coming = ([new.value] if new.value is not None else []) + arriving  # the note keeps off the terms coming
+        if new.value is not None:  # a token of another bucket's row waiting level with the sum, past it, moves
+            out += self.sum_written(new.value, leaf, going, step)
         rows = []
         if len(parts) > 1 and add is not None:  # the paths' gradients meet in it: 3 + 3 = 6 (this pass's,
             rows.append(f"{' + '.join(s.text for s in parts)} = {add.text}")  # summed before AccumulateGrad)

@@ -161,16 +161,18 @@ class OnScreen(View):
         keeps it off their text)."""
         return [m for m in (self.graph.cards.get(item), self.graph.buckets.get(item)) if m is not None]
 
-    def value_runs(self, items: Sequence[str] | None = None) -> list[Rect]:
+    def value_runs(self, items: Sequence[str] | None = None, away: bool = False) -> list[Rect]:
         """Where a number beside the card of each of ``items`` (None: every card) would read as
         more of its value: level with it, up to `READS_ON` of its heights past its end (L1's
         ``= 4`` and its gradient ``1`` waiting beside the card read ``= 4 1``: issue 39, as
-        `reading.waits_reading_on` sees it). A badge or a waiting token keeps off it."""
+        `reading.waits_reading_on` sees it). A badge or a waiting token keeps off it. ``away``:
+        and of the values the camera faded out of view (`away`), which show again once it moves on."""
         cards = self.graph.cards
+        gone = self.away() if away else set()
         out = []
         for k in cards if items is None else items:
             value = getattr(cards.get(k), "value", None)
-            if isinstance(value, Mobject) and value.width > 0 and opacity(value) >= MIN_OPACITY:
+            if isinstance(value, Mobject) and value.width > 0 and (opacity(value) >= MIN_OPACITY or id(value) in gone):
                 out.append(reading_run(bounds(value)))
         return out
 

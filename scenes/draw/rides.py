@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Callable
 
 import numpy as np
 
@@ -24,13 +25,15 @@ from scenes.draw.grow_in import GrowIn
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen
 from scenes.draw.reading import reading_run
+from scenes.draw.retag import Retag
 from scenes.draw.record import opacity, tag as record_tag, tag_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import nominal_token_size, token_ride
 from scenes.layout.detour import clear_of
-from scenes.layout.label_spots import rect_around
+from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
+from scenes.layout.ride_cover import row_place
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
@@ -171,13 +174,29 @@ class TokenRides(View):
             to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())), runs, going)
             if to is not None:
                 badge.move_to([to[0], to[1], 0.0])
+        return self._give_way(runs, going, step, lambda item, tok: not self.in_row(tok, item))
+
+    def clear_sum(self, value: Mobject, leaf: str, going: list[Mobject], step: StepScratch) -> Anims:
+        """Each token waiting in the row of another bucket than ``leaf``'s (`_to_row`), level with
+        the sum ``value`` the fill of ``leaf``'s bucket writes, just past it (`reading_run`), glides
+        to the nearest spot off its run, as `make_way` moves one off a rule's result: the bucket
+        is empty until then, and the token, set beside its own bucket between the two, then reads
+        as more of the sum (micrograd_readme 1:1: b's first token read ``138.83 6.94``)."""
+        if value.width <= 0:
+            return []
+        return self._give_way([reading_run(bounds(value))], going, step,
+                              lambda item, tok: item != leaf and self.in_row(tok, item))
+
+    def _give_way(self, runs: list[Rect], going: list[Mobject], step: StepScratch,
+                  which: Callable[[str, Mobject], bool]) -> Anims:
+        """The glides of the walk's tokens ``which`` picks (by their node's item), standing where
+        they wait (not on their way in this step), off ``runs`` (`_off_runs`)."""
         out: Anims = []
         for node, toks in self.walk.tokens.items():
             for tok in toks:
-                rest = getattr(tok, "rests", None) or bounds(tok)
-                here = ((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2)
-                if self.in_row(tok, self.ctx.item(node)) or not np.allclose(tok.get_center()[:2], here):
-                    continue  # in a row, or on its way in this step
+                here = _middle(getattr(tok, "rests", None) or bounds(tok))
+                if not which(self.ctx.item(node), tok) or not np.allclose(tok.get_center()[:2], here):
+                    continue
                 to = self._off_runs(tok, here, runs, going)
                 if to is not None:
                     out.append(self.onscreen.glide(tok, to, [tok, *going], step))
@@ -190,13 +209,18 @@ class TokenRides(View):
         settles (`OnScreen.ride`'s rests); None where it is clear of ``runs`` or no spot is free."""
         if clear_of(here, (tok.width, tok.height), runs):
             return None
+        to = self.onscreen.free_spot(here, tok, runs + self._kept_off(tok, going, hidden=False))
+        return None if math.dist(to, here) < 1e-9 else to
+
+    def _kept_off(self, tok: VGroup, going: list[Mobject], hidden: bool = True) -> list[Rect]:
+        """What ``tok`` waits off: what is shown (and what the camera hid: it shows again), ``going``
+        gone, the visit's marks, every result's and value's run (``hidden``: the values' the camera
+        hid too), the arrowheads, where the other tokens wait and the rings of nodes drawn with no card."""
         marks = [*self.walk.visit_marks, *self.walk.badges.values(), *self.ctx.state.graph.tags.values()]
         waits = [r for ms in self.walk.tokens.values() for m in ms if m is not tok and (r := getattr(m, "rests", None))]
-        avoid = (self.onscreen.shown_rects(exclude=[tok, *going], extra=[m for m in marks if m is not tok], away=True)
-                 + runs + self.onscreen.result_runs() + self.onscreen.value_runs() + self.onscreen.arrowheads()
-                 + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
-        to = self.onscreen.free_spot(here, tok, avoid)
-        return None if math.dist(to, here) < 1e-9 else to
+        return (self.onscreen.shown_rects(exclude=[tok, *going], extra=[m for m in marks if m is not tok], away=True)
+                + self.onscreen.result_runs() + self.onscreen.value_runs(away=hidden) + self.onscreen.arrowheads()
+                + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
 
     def in_row(self, tok: Mobject, leaf: str) -> bool:
         """Whether ``tok`` waits in the row beside the bucket of ``leaf`` (`_to_row`)."""
@@ -226,15 +250,53 @@ class TokenRides(View):
                 x0, out_x = 2 * box.x - x0, -out_x
             at = (x0, y0)
         else:
-            out_x = 1.0 if landed[0][0] >= box.x else -1.0
-            at = (landed[0][0] + out_x * len(landed) * wide, landed[0][1])
+            at = row_place(landed[0], box.x, wide, len(landed))
+        place = at
+        if landed and not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
+            # its place is out of the frame (the camera's view cut the row): it waits at the nearest
+            # spot free of all a waiting token keeps off, the values the camera hid included (they
+            # show again), until a view has room for it there (`rejoin`)
+            at = self.onscreen.free_spot(at, tok, self._kept_off(tok, []))
         own = [m for m in (self.cards[leaf], self.ctx.state.graph.buckets.get(leaf)) if m is not None]
         # its way may graze its bucket, and pass by the row standing (round the spots of the last
         # two, it went up and dropped in: 33 px off its way, dynamic_graph 16:9 at 117.13 s)
         glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=own,
                                     joins=[m for m in row if id(m) not in step.queued])
         rest = getattr(tok, "rests", None)
-        return glide, (((rest[0] + rest[2]) / 2, (rest[1] + rest[3]) / 2) if rest else at)
+        to = _middle(rest) if rest else at
+        off = landed and math.dist(to, place) > self.theme.spacing.edge_clearance  # (a nudge is at its place)
+        tok.row_place = len(landed) if off else None  # `rejoin` takes it there
+        return glide, to
+
+    def rejoin(self, going: list[Mobject], step: StepScratch, but: str | None = None) -> Anims:
+        """Each token of a row beside a bucket that waits off its place in it (`_to_row`: where it
+        joined, its place was out of the frame, or taken) glides there once it is in the frame
+        and free of all a waiting token keeps off (as `_off_runs` sees it, ``going`` gone): the
+        camera's move had taken the row to the frame's edge (micrograd_readme 9:16: a's second
+        token, its place left of the frame, waited 200 px up, where t8's card showed later, and
+        read ``c + 1 = -2.00 0.00``), and a later view has room for it. ``but``: the node
+        visited, whose tokens go on to its badge."""
+        out: Anims = []
+        for node, toks in self.walk.tokens.items():
+            leaf = self.ctx.item(node)
+            row = [m for m in toks if self.in_row(m, leaf)] if node != but else []
+            for tok in row[1:]:
+                nth, rest = getattr(tok, "row_place", None), getattr(tok, "rests", None)
+                if nth is None or rest is None or not np.allclose(tok.get_center()[:2], _middle(rest)):
+                    continue  # at its place, or on its way in this step
+                box = self.lay.boxes.get(f"bucket:{leaf}")
+                first = getattr(row[0], "rests", None) or bounds(row[0])
+                if box is None:
+                    continue
+                wide = max(m.width for m in row) + self.theme.spacing.edge_clearance
+                at = row_place(_middle(first), box.x, wide, nth)
+                if not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
+                    continue
+                if not clear_of(at, (tok.width, tok.height), self._kept_off(tok, going)):
+                    continue
+                out.append(self.onscreen.glide(tok, at, [tok, *going], step))
+                tok.row_place = None
+        return out
 
     def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
         """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
@@ -258,7 +320,7 @@ class TokenRides(View):
         tok.move_to(start)
         step.queued[id(tok)] = at
         move.run_time, glide.run_time = 2.0, 1.0  # the ride down the edge, then the short way on
-        return [Succession(move, _Retag(tok, arrow_id(f"bucket:{leaf}", leaf)), glide)]
+        return [Succession(move, Retag(tok, arrow_id(f"bucket:{leaf}", leaf)), glide)]
 
     def _camera_before_fill(self, cue: Cue, leaf: str) -> bool:
         """Whether the walk's camera moves from ``cue`` on until ``leaf``'s bucket fills: its
@@ -322,26 +384,15 @@ class TokenRides(View):
         return [move]
 
 
-class _Retag(Animation):
-    """Re-tags a token as it starts the next part of its way (`Succession`): the record follows
-    it as the arrow it rides on, not the one it came down."""
-
-    def __init__(self, tok: Mobject, ident: str) -> None:
-        self.ident = ident
-        super().__init__(tok, run_time=1e-3)
-
-    def begin(self) -> None:
-        record_tag(self.mobject, "badge", id=self.ident)
-        super().begin()
-
-    def interpolate_mobject(self, alpha: float) -> None:
-        pass
-
-
 def _way(path: VMobject, size: tuple[float, float]) -> list[Rect]:
     """The boxes a token of ``size`` covers along ``path`` between its ends (`RIDE_SAMPLES` points)."""
     pts = [path.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(1, RIDE_SAMPLES)]
     return [rect_around(float(x), float(y), size, 0.0) for x, y in pts]
+
+
+def _middle(r: Rect) -> tuple[float, float]:
+    """The centre of the rectangle ``r``."""
+    return ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
 
 
 def arrow_id(src: str, dst: str) -> str:

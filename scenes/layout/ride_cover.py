@@ -5,7 +5,8 @@ whether it backs away from its end (what a way round is judged by).
 
 Why apart from the way itself (:mod:`scenes.layout.detour`): the way is searched once, on a
 grid; these read a way already found, sampled along its length, against what is on screen and
-against the other tokens riding at the same time. Pure geometry, like the layout.
+against the other tokens riding at the same time; and where the nth token of a bucket's row
+waits (`row_place`). Pure geometry, like the layout.
 """
 
 from __future__ import annotations
@@ -139,3 +140,14 @@ def hidden_length(corners: list[tuple[float, float]], size: tuple[float, float],
 def way_length(corners: Sequence[tuple[float, float]]) -> float:
     """The length of the way through ``corners``."""
     return float(sum(np.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, corners[1:])))
+
+
+def row_place(first: tuple[float, float], middle: float, wide: float, nth: int) -> tuple[float, float]:
+    """The ``nth`` place (from 0) of a row of tokens ``wide`` apart whose first stands at ``first``
+    beside a bucket whose middle is at x ``middle``: on from the first, out from the bucket.
+
+    >>> row_place((-1.0, 2.0), 0.0, 0.5, 2), row_place((1.0, 2.0), 0.0, 0.5, 1)
+    ((-2.0, 2.0), (1.5, 2.0))
+    """
+    out_x = 1.0 if first[0] >= middle else -1.0
+    return (first[0] + out_x * nth * wide, first[1])

@@ -10,6 +10,8 @@ heights (112-119 s). The row stands level with the bucket's top
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scenes.draw.collisions import MIN_OPACITY
@@ -48,3 +50,32 @@ def test_the_tokens_wait_in_one_row_by_the_bucket() -> None:
         assert max(heights) - min(heights) <= 1.0, (t, toks)
         assert all(a[2] <= b[0] + 1.0 for a, b in zip(toks, toks[1:])), (t, toks)  # side by side, not over each other
 
+
+
+LESSONS = Path(__file__).parent.parent / "storyboard" / "lessons"
+
+
+def test_a_token_whose_place_was_out_of_view_joins_its_row() -> None:
+    """micrograd_readme 9:16: a's second token (the 0.00 from ``b + a``) came to a's row while the
+    camera's view had taken the row to the frame's left edge, its place past it; it waited 200 px
+    up until the fill, right of t8's ``-2.00`` once the camera moved on. It waits off the values the
+    camera hid, and from the visit after (whose view has its place free) stands in a's row, level
+    with the first token (1 px), beside it (`TokenRides.rejoin`)."""
+    checked, shared = load_and_plan(str(LESSONS / "micrograd_readme.yaml"))
+    plan = plan_at(checked, shared, "9:16")
+    rides = [c for c in plan.cues if c.kind == "grad_travel" and c.ids[1] == "n0"]
+    second = rides[1]  # the second gradient to a
+    visit = next(c for c in plan.cues if c.kind == "visit" and c.start > second.start + RIDE)
+    fill = next(c for c in plan.cues if c.kind == "bucket_fill" and c.ids[1] == "t0")
+    opts = RenderOptions(aspect="9:16")
+    fps = fps_of(opts)
+    times = [visit.start + 1.0 + 4.0 * k for k in range(int((fill.start - 0.5 - visit.start - 1.0) / 4.0) + 1)]
+    assert len(times) >= 2, times
+    for smp, t in zip(inspect_clip(checked, plan, opts, frames=[round(t * fps) for t in times]), times):
+        row = [i for i in smp["items"] if i["role"] == "badge" and i.get("id") == arrow_id("bucket:t0", "t0")
+               and i["opacity"] >= MIN_OPACITY]
+        first = next(i["bbox"] for i in row if i["text"] == "-6.94")
+        mine = next(i["bbox"] for i in row if i["text"] == "0.00")
+        assert abs((first[1] + first[3]) / 2 - (mine[1] + mine[3]) / 2) <= 1.0, (t, first, mine)
+        gap = first[0] - mine[2] if mine[0] < first[0] else mine[0] - first[2]
+        assert 0.0 <= gap <= mine[3] - mine[1], (t, first, mine)  # beside it, a token's height at most
