@@ -36,7 +36,7 @@ from scenes.layout.detour import clear_of
 from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_sides import BUCKET, gap_between, kin
 from scenes.layout.clear_rects import meets
-from scenes.layout.label_spots import rect_around
+from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box, Layout
 from scenes.theme import Rect
 from scenes.draw.visuals import bucket, edge_arrow
@@ -244,11 +244,12 @@ class Buckets(View):
             spot = rect_around(x, y, (group.width, group.height), 0.0)
             if not nearer_other_leaf(lay, box, spot):
                 placed.append((not by_leaf(lay, box, spot), math.dist((x, y), (box.x, box.y)), group, toks, (x, y)))
-        if not placed or min(placed, key=lambda p: p[:2])[0]:
+        best = min(placed, key=lambda p: p[:2], default=None)
+        if best is None or best[0]:
             over = self._terms_over_mouth(box, leaf, parts, others)
-            if over or not placed:
+            if over or best is None:
                 return over
-        _, _, group, toks, (x, y) = min(placed, key=lambda p: p[:2])
+        _, _, group, toks, (x, y) = best
         self.labels.keep_inside(group.move_to([x, y, 0]))
         return [record_tag(m, "badge", id=f"{box.id}->{leaf}") for m in toks]
 
@@ -273,21 +274,16 @@ class Buckets(View):
         pad = min((m.pill.height - m.text.height) / 2 for m in toks)
         col = VGroup(*toks).arrange(DOWN, buff=-0.9 * pad)
         card = self.graph.cards.get(leaf)
-        words = {k: getattr(card, k, None) if card is not None else None for k in ("name", "value")}
-        whole = [bounds(words["value"])] if words["value"] is not None else []
+        name, value = getattr(card, "name", None), getattr(card, "value", None)
+        whole = [bounds(value)] if value is not None else []
+        named = [bounds(name)] if name is not None else []
         lo_x, lo_y, hi_x, hi_y = self.frame.free_rect()
         at = box.y + (col.height - toks[-1].height) / 2  # the last where the new value will show
-        found = None
-        for y in (at, max(lo_y + col.height / 2, at - toks[-1].height / 2)):  # or down to the free frame's foot
-            if y - col.height / 2 < lo_y - 1e-9 or y + col.height / 2 > hi_y:
-                continue
-            for keep in ([bounds(words["name"])] if words["name"] is not None else [], []):  # its name readable if it can
-                x = column_x(box.x, y, (col.width, col.height), [*avoid, *keep], (lo_x, hi_x), gap, whole)
-                if x is not None:
-                    found = (x, y)
-                    break
-            if found is not None:
-                break
+        ys = [y for y in (at, max(lo_y + col.height / 2, at - toks[-1].height / 2))  # or down to the frame's foot
+              if y - col.height / 2 >= lo_y - 1e-9 and y + col.height / 2 <= hi_y]
+        found = next(((x, y) for y in ys for keep in (named, [])  # its name readable if it can
+                      if (x := column_x(box.x, y, (col.width, col.height), [*avoid, *keep], (lo_x, hi_x), gap,
+                                        whole)) is not None), None)
         if found is None:
             return []
         x, y = found
@@ -388,8 +384,7 @@ def column_x(middle: float, y: float, size: tuple[float, float], avoid: list[Rec
     xs += [e for o in whole for e in (o[0] + w / 2, o[2] - w / 2)]
 
     def fits(r: Rect) -> bool:
-        return not any(meets(r, o) for o in avoid) and all(
-            not meets(r, o) or (r[0] <= o[0] and o[2] <= r[2] and r[1] <= o[1] and o[3] <= r[3]) for o in whole)
+        return not any(meets(r, o) for o in avoid) and all(not meets(r, o) or inside(o, r) for o in whole)
 
     ok = [x for x in xs if abs(x - middle) < w / 2 and span[0] <= x - w / 2 and x + w / 2 <= span[1]
           and fits(rect_around(x, y, size))]

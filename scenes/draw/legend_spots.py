@@ -10,6 +10,7 @@ step with the pane, the camera and the board. It draws no cue kind; it writes th
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import chain
 
 from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup
 
@@ -51,8 +52,9 @@ class LegendFrame(FreeFrame):
                 self.graph.legend = m
                 return [FadeIn(m)]
         listed = any(c.kind == "check" for c in self.ctx.plan.cues)
+        least = self._least_legend_size()
         if self.legend_goes_aside() and self.code.pane is not None and not listed:
-            gap, least = self.theme.spacing.item_gap, self._least_legend_size()
+            gap = self.theme.spacing.item_gap
             for size, clear in ((self.theme.font_sizes.card_flag, gap), (least, gap), (least, gap / 2)):
                 m = legend(entries, self.theme, size=size)
                 if self._under_the_pane(m, clear):
@@ -67,15 +69,15 @@ class LegendFrame(FreeFrame):
         spec = self.ctx.spec
         if spec.frame_width > spec.frame_height:  # beside the pane (16:9): a corner for a shorter or smaller
             # legend, off the corner the checklist to come takes (`_corner_by_list`)
-            for m in smaller_legends(entries, self.theme, self._least_legend_size()):
+            for m in smaller_legends(entries, self.theme, least):
                 if self._corner_by_list(m):
                     beside = bounds(m)[0] >= spec.code[2]  # in the graph's region: the walk's close view's too
                     self.graph.legend = m
                     self.graph.legend_yields = ("camera", "whole", "recap") if beside else ("whole", "recap")
                     return [FadeIn(m)]
             first = self._before_the_walk()
-            shapes = [legend(entries, self.theme)] + smaller_legends(entries, self.theme, self._least_legend_size())
-            for m in shapes if first is not None else []:
+            shapes = chain([legend(entries, self.theme)], smaller_legends(entries, self.theme, least))
+            for m in shapes if first is not None else ():
                 if self._graph_corner(m, first):
                     self.graph.legend, self.graph.legend_yields = m, ("camera", "whole", "recap")
                     return [FadeIn(m)]
@@ -276,17 +278,24 @@ class LegendFrame(FreeFrame):
         16:9's, under its checklist, held the close views to 39 %); it comes back as the graph
         goes home (`_yielded_back`)."""
         g = self.graph
-        if g.legend is not None and len(g.legend) and cue.kind in g.legend_yields and (cue.kind != "camera" or cue.ids):
-            gone, g.legend, g.legend_home = g.legend, VGroup(), g.legend
-            g.legend_away = g.legend_away or cue.kind == "recap"
-            return [FadeOut(gone, rate_func=before_the_pane)]
-        if cue.kind == "node_appear" and g.legend is not None and len(g.legend) and any(
-                meets(bounds(g.legend), self.ctx.layout.boxes[i].bounds) for i in cue.ids if i in self.ctx.layout.boxes):
-            gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, None
-            return [FadeOut(gone, rate_func=before_the_pane)]  # a card comes where it stands (`_before_the_walk`)
-        if cue.kind != "camera" or not cue.ids or not g.legend_under or g.legend is None or not len(g.legend):
+        if g.legend is None or not len(g.legend):
             return []
-        gone, g.legend, g.legend_under, g.legend_home = g.legend, VGroup(), False, g.legend
+        if cue.kind in g.legend_yields and (cue.kind != "camera" or cue.ids):
+            g.legend_away = g.legend_away or cue.kind == "recap"
+            return self._step_out(back=True)
+        if cue.kind == "node_appear" and any(meets(bounds(g.legend), self.ctx.layout.boxes[i].bounds)
+                                             for i in cue.ids if i in self.ctx.layout.boxes):
+            return self._step_out(back=False)  # a card comes where it stands (`_before_the_walk`)
+        if cue.kind == "camera" and cue.ids and g.legend_under:
+            return self._step_out(back=True)
+        return []
+
+    def _step_out(self, back: bool) -> Anims:
+        """The legend fades out of its place, kept to come back there (``back``: `_yielded_back`,
+        `walk_legend`) or not."""
+        g = self.graph
+        gone, g.legend, g.legend_under = g.legend, VGroup(), False
+        g.legend_home = gone if back else None
         return [FadeOut(gone, rate_func=before_the_pane)]
 
     def _yielded_back(self) -> Anims:

@@ -121,7 +121,7 @@ class Recap(View):
         ``band``: the code pane has gone (`_pane_away`) and the board may take the top band it
         held, centred under the frame's top margin (the grid of the nearest free spot may miss a
         band barely taller than the board). ``near``: only a free spot this near what the board
-        names (`_named_at`), the nearest to it."""
+        names (`_rows_named`: its first row's), the nearest to it."""
         shown = shown + self._rulers()
         self._amid = False
         if near is None and self.frame.to_free_corner(board, only_free=True, avoid=shown):
@@ -173,18 +173,6 @@ class Recap(View):
             return board, []
         return nearer, out
 
-    def _named_at(self, cue: Cue) -> tuple[float, float] | None:
-        """The centre of what the board's first row names, as drawn (`_named`); None where it is
-        not drawn."""
-        found = self._named(cue)
-        return None if found is None else (float(found[1].get_x()), float(found[1].get_y()))
-
-    def _named(self, cue: Cue) -> tuple[str, Mobject] | None:
-        """What the board's first row names, as drawn, and its layout key: its bucket for a
-        gradient (``w1.grad``, ``bucket:t1``), else its card (``L``); None where it is not drawn."""
-        rows = self._rows_named(cue)
-        return rows[0][0] if rows and rows[0] else None
-
     def _rows_named(self, cue: Cue) -> list[list[tuple[str, Mobject]]]:
         """Per row of the board, what it names as drawn, with their layout keys: a gradient's
         bucket then its card (``w1.grad``: ``bucket:t1``, ``t1``), else the card (``L``); none
@@ -232,8 +220,10 @@ class Recap(View):
         rows = recap_rows(cue.strings)
         if not rows:
             return []
-        self._near = self._named_at(cue)
-        self.ctx.state.titles.recap_of = [[k for k, _ in row] for row in self._rows_named(cue)]
+        named = self._rows_named(cue)  # the first row's first: the centre the board stands near
+        first = named[0][0][1] if named and named[0] else None
+        self._near = None if first is None else (float(first.get_x()), float(first.get_y()))
+        self.ctx.state.titles.recap_of = [[k for k, _ in row] for row in named]
         shown = self._on_screen() + self.frame.frame_marks()
         later = any(c.kind == "output_line" and c.start >= cue.start for c in self.ctx.plan.cues)
         lay = self.ctx.layout  # the cards' values as drawn, never under the least readable size (cards

@@ -280,16 +280,16 @@ class TokenRides(View):
         for node, toks in self.walk.tokens.items():
             leaf = self.ctx.item(node)
             row = [m for m in toks if self.in_row(m, leaf)] if node != but else []
+            box = self.lay.boxes.get(f"bucket:{leaf}")
+            if len(row) < 2 or box is None:
+                continue
+            first = _middle(getattr(row[0], "rests", None) or bounds(row[0]))
+            wide = max(m.width for m in row) + self.theme.spacing.edge_clearance
             for tok in row[1:]:
                 nth, rest = getattr(tok, "row_place", None), getattr(tok, "rests", None)
                 if nth is None or rest is None or not np.allclose(tok.get_center()[:2], _middle(rest)):
                     continue  # at its place, or on its way in this step
-                box = self.lay.boxes.get(f"bucket:{leaf}")
-                first = getattr(row[0], "rests", None) or bounds(row[0])
-                if box is None:
-                    continue
-                wide = max(m.width for m in row) + self.theme.spacing.edge_clearance
-                at = row_place(_middle(first), box.x, wide, nth)
+                at = row_place(first, box.x, wide, nth)
                 if not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
                     continue
                 if not clear_of(at, (tok.width, tok.height), self._kept_off(tok, going)):

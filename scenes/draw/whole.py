@@ -149,15 +149,13 @@ class WholeGraph(View):
             v = self._view([], self.frame.frame_marks() + [moved], SIDES)
             if v is not None:
                 options.append((area(extent(self.clip.boxes, v[0])), v, (dx, 0.0)))
-        slide = max(options, key=lambda o: o[0]) if options else None
-        if slide is not None and slide[0] > had and self._reads_as_its(slide[1][0], shifted(b, slide[2]),
-                                                                       within_reach):
-            return slide[1][0], slide[1][1], slide[2], False
+        best = max(options, key=lambda o: o[0], default=None)
+        slide = (best[1][0], best[1][1], best[2], False) if best is not None and best[0] > had else None
+        if slide is not None and self._reads_as_its(slide[0], shifted(b, slide[2]), within_reach):
+            return slide
         # out of reach of all it names: to a side where it reads as its note, the graph grown round it
         near = self._board_near(b, had) if (BACK - 0.4) * cue.duration >= BLINK else None
-        if near is not None:
-            return near
-        return (slide[1][0], slide[1][1], slide[2], False) if slide is not None and slide[0] > had else None
+        return near if near is not None else slide
 
     def _reads_as_its(self, s: Stretch, board: Rect,
                       test: Callable[[Rect, dict[str, Rect], list[list[str]], float], bool] = reads_as_its) -> bool:

@@ -7,6 +7,8 @@ a gradient flowing) and a legend that names each colour say it once, large enoug
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from manim import DOWN, LEFT, RIGHT, RoundedRectangle, VGroup
 
 from scenes.theme import Theme
@@ -43,7 +45,7 @@ def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False
     return group.move_to([0.0, 0.0, 0.0])
 
 
-def smaller_legends(entries: list[tuple[str, str]], theme: Theme, least: float) -> list[VGroup]:
+def smaller_legends(entries: list[tuple[str, str]], theme: Theme, least: float) -> Iterator[VGroup]:
     """The legend's shapes a frame tries where neither its column nor its row at the theme's size
     finds a corner, in order: in two columns (short: under the printout, in the code's column), at
     that size, then at ``least`` (the least readable size); a column at ``least``; three columns,
@@ -51,8 +53,8 @@ def smaller_legends(entries: list[tuple[str, str]], theme: Theme, least: float) 
     there, across leaf_nodes 16:9's foot, kept the whole graph's grow at the takeaway to 35 % of
     the frame). Why: beside the pane (16:9) leaf_nodes' graph and printout leave a corner only a
     little too short, missing_gradient's graph and checklist one a little too narrow, and the
-    captions read the colours from the first card on."""
+    captions read the colours from the first card on. Built one at a time, as they are tried."""
     size = theme.font_sizes.card_flag
-    shapes = [(size, 2), (least, 2), (least, 1), (size, 3), (least, 3)]
-    out = [legend(entries, theme, columns=c, size=s) for s, c in shapes]
-    return out + [legend(entries, theme, across=True, size=least)]
+    for s, c in ((size, 2), (least, 2), (least, 1), (size, 3), (least, 3)):
+        yield legend(entries, theme, columns=c, size=s)
+    yield legend(entries, theme, across=True, size=least)
