@@ -52,9 +52,11 @@ class Recap(View):
     where every visible text, card and bucket is now."""
 
     def __init__(self, ctx: DrawContext, frame: FreeFrame, shown_rects: Callable[..., list[Rect]],
-                 code: CodePaneView) -> None:
+                 code: CodePaneView, across: Callable[[Cue], bool] = lambda cue: False) -> None:
         super().__init__(ctx)
         self.frame, self.shown_rects, self.code = frame, shown_rects, code
+        # whether a later grow of the whole graph takes the board, as placed, across it (`WholeGraph.takes_across`)
+        self.across = across
         self._gone: list[Mobject] = []
         self._before: tuple = (None, False, None, False)
         self._near: tuple[float, float] | None = None  # where what the board's first row names is drawn
@@ -271,6 +273,9 @@ class Recap(View):
             return []
         self.ctx.record_all(cue.strings)
         self.ctx.state.titles.recap = board
+        if self.across(cue):  # it first shows where that grow takes it, by what it names
+            self.ctx.state.titles.recap_waits = True
+            return out
         lines = self.ctx.state.console.lines
         risen = bool(out) and self.code.code.aside and lines is not None and len(lines) > 0
         return out + [FadeIn(board, rate_func=_after_lines if risen else second_half if out else smooth)]
