@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, VGroup, smooth
+from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, Transform, VGroup, smooth
 
 from scenes.draw.code import CodePaneView
 
@@ -166,7 +166,7 @@ class Recap(View):
         before = list(self._gone)  # the code pane's, where it stepped aside for the board
         out = self._legend_away()
         if not out:
-            return board, []
+            return self._list_gives_way(board, rows, later, value, far)
         shown = self._on_screen(before + self._gone) + self.frame.frame_marks() + self.frame.pane_bounds()
         nearer = self._fit(rows, shown, later, least=value, near=far) or self._fit(rows, shown, later, near=far)
         if nearer is None:
@@ -174,6 +174,43 @@ class Recap(View):
             self.ctx.state.graph.legend_away = False
             return board, []
         return nearer, out
+
+    def _list_gives_way(self, board: VGroup, rows: list[tuple[str, list[str]]], later: bool, value: float,
+                        far: float) -> tuple[VGroup, Anims]:
+        """Where no legend gives way: the checklist, if the board stands near what it names in its
+        room, changes places with it, the list dissolving to where the board was found (the list
+        names no card: it reads anywhere). Else the board stays where it was found. Why: at 1:1
+        missing_gradient's ``w.grad = 8`` stood over z's note, 0.26 of the frame's height from
+        w's bucket, the list of checks beside w, and no spot nearer w was free."""
+        st = self.ctx.state.checklist
+        marks = [m for m in st.rows if len(m.get_family()) and m.width > 0 and opacity(m) >= MIN_OPACITY]
+        if not marks:
+            return board, []
+        block = VGroup(*marks)
+        x0, y0, x1, y1 = bounds(block)
+        pad = self.theme.spacing.item_gap / 4  # what lies in the list's box is the list's
+
+        def not_list(r: Rect) -> bool:
+            return not (r[0] >= x0 - pad and r[1] >= y0 - pad and r[2] <= x1 + pad and r[3] <= y1 + pad)
+        shown = [r for r in self._on_screen(self._gone) + self.frame.frame_marks() + self.frame.pane_bounds()
+                 if not_list(r)]
+        nearer = self._fit(rows, shown, later, least=value, near=far)
+        if nearer is None:
+            return board, []
+        gap = self.theme.spacing.item_gap
+        size, spot = (x1 - x0, y1 - y0), (float(board.get_x()), float(board.get_y()))
+        keep_off = shown + [bounds(nearer)] + (self.frame.console_reach() if later else [])
+        left, bottom, right, top = self.frame.free_rect()
+        to = nearest_free(spot, size, keep_off, within=(left, bottom, right, top),
+                          step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
+        if not clear_of(to, size, keep_off, gap / 2):
+            return board, []
+        moved = [m.copy().shift([to[0] - (x0 + x1) / 2, to[1] - (y0 + y1) / 2, 0.0]) for m in marks]
+        # it dissolves there, never gone, off the board's spot before the board fades in (`second_half`):
+        # a glide there crossed the notes between (1:1: z's ``z.grad = None``)
+        there = {id(m): t for m, t in zip(marks, moved)}
+        st.rows = [there.get(id(m), m) for m in st.rows]
+        return nearer, [FadeOut(m, rate_func=first_half) for m in marks] + [FadeIn(m) for m in moved]
 
     def _rows_named(self, cue: Cue) -> list[list[tuple[str, Mobject]]]:
         """Per row of the board, what it names as drawn, with their layout keys: a gradient's
