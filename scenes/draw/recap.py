@@ -8,9 +8,11 @@ a free corner of the frame (else the free spot nearest its bottom left, as the c
 its numbers at the cards' value size as drawn at least: where no spot is free for that, the code
 pane steps aside to its lit line, else the legend gives way, and only then is it set smaller
 (review 4 item 9); where even the least readable size finds no spot, the code pane goes and the
-board takes the band it held (1:1's backward_walk); and it adds to the picture: nothing the walk
-left (a badge, a bucket's value) is taken away, and nothing on screen is covered. A view
-of ``ClipScene``, owning ``state.titles.recap``.
+board takes the band it held (1:1's backward_walk). Set far from what it names, the legend gives
+way, else the checklist changes places with it; where a later grow of the whole graph takes it
+across to what it names, it first shows there (`WholeGraph.takes_across`). It adds to the
+picture: nothing the walk left (a badge, a bucket's value) is taken away, and nothing on screen
+is covered. A view of ``ClipScene``, owning ``state.titles.recap``.
 """
 
 from __future__ import annotations

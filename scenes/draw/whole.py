@@ -12,7 +12,8 @@ the layout as seen then, so that a light or a recap lands on the moved cards; th
 graph grown beside the pane aside and the recap board stays small and nothing needs the pane
 again, the pane goes instead and the board slides to the frame's side (`WholeGraph._pane_away`);
 where that leaves it by nothing it names, it goes to a side of the frame where it does, the graph
-growing round it (`WholeGraph._board_near`, :mod:`scenes.draw.whole_board`).
+growing round it (`WholeGraph._board_near`, :mod:`scenes.draw.whole_board`), and first shows there:
+the recap keeps it back till then (`WholeGraph.takes_across`).
 """
 
 from __future__ import annotations
