@@ -8,9 +8,11 @@ a free corner of the frame (else the free spot nearest its bottom left, as the c
 its numbers at the cards' value size as drawn at least: where no spot is free for that, the code
 pane steps aside to its lit line, else the legend gives way, and only then is it set smaller
 (review 4 item 9); where even the least readable size finds no spot, the code pane goes and the
-board takes the band it held (1:1's backward_walk); and it adds to the picture: nothing the walk
-left (a badge, a bucket's value) is taken away, and nothing on screen is covered. A view
-of ``ClipScene``, owning ``state.titles.recap``.
+board takes the band it held (1:1's backward_walk). Set far from what it names, the legend gives
+way, else the checklist changes places with it; where a later grow of the whole graph takes it
+across to what it names, it first shows there (`WholeGraph.takes_across`). It adds to the
+picture: nothing the walk left (a badge, a bucket's value) is taken away, and nothing on screen
+is covered. A view of ``ClipScene``, owning ``state.titles.recap``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, VGroup, smooth
+from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, Transform, VGroup, smooth
 
 from scenes.draw.code import CodePaneView
 
@@ -52,9 +54,11 @@ class Recap(View):
     where every visible text, card and bucket is now."""
 
     def __init__(self, ctx: DrawContext, frame: FreeFrame, shown_rects: Callable[..., list[Rect]],
-                 code: CodePaneView) -> None:
+                 code: CodePaneView, across: Callable[[Cue], bool] = lambda cue: False) -> None:
         super().__init__(ctx)
         self.frame, self.shown_rects, self.code = frame, shown_rects, code
+        # whether a later grow of the whole graph takes the board, as placed, across it (`WholeGraph.takes_across`)
+        self.across = across
         self._gone: list[Mobject] = []
         self._before: tuple = (None, False, None, False)
         self._near: tuple[float, float] | None = None  # where what the board's first row names is drawn
@@ -164,7 +168,7 @@ class Recap(View):
         before = list(self._gone)  # the code pane's, where it stepped aside for the board
         out = self._legend_away()
         if not out:
-            return board, []
+            return self._list_gives_way(board, rows, later, value, far)
         shown = self._on_screen(before + self._gone) + self.frame.frame_marks() + self.frame.pane_bounds()
         nearer = self._fit(rows, shown, later, least=value, near=far) or self._fit(rows, shown, later, near=far)
         if nearer is None:
@@ -172,6 +176,43 @@ class Recap(View):
             self.ctx.state.graph.legend_away = False
             return board, []
         return nearer, out
+
+    def _list_gives_way(self, board: VGroup, rows: list[tuple[str, list[str]]], later: bool, value: float,
+                        far: float) -> tuple[VGroup, Anims]:
+        """Where no legend gives way: the checklist, if the board stands near what it names in its
+        room, changes places with it, the list dissolving to where the board was found (the list
+        names no card: it reads anywhere). Else the board stays where it was found. Why: at 1:1
+        missing_gradient's ``w.grad = 8`` stood over z's note, 0.26 of the frame's height from
+        w's bucket, the list of checks beside w, and no spot nearer w was free."""
+        st = self.ctx.state.checklist
+        marks = [m for m in st.rows if len(m.get_family()) and m.width > 0 and opacity(m) >= MIN_OPACITY]
+        if not marks:
+            return board, []
+        block = VGroup(*marks)
+        x0, y0, x1, y1 = bounds(block)
+        pad = self.theme.spacing.item_gap / 4  # what lies in the list's box is the list's
+
+        def not_list(r: Rect) -> bool:
+            return not (r[0] >= x0 - pad and r[1] >= y0 - pad and r[2] <= x1 + pad and r[3] <= y1 + pad)
+        shown = [r for r in self._on_screen(self._gone) + self.frame.frame_marks() + self.frame.pane_bounds()
+                 if not_list(r)]
+        nearer = self._fit(rows, shown, later, least=value, near=far)
+        if nearer is None:
+            return board, []
+        gap = self.theme.spacing.item_gap
+        size, spot = (x1 - x0, y1 - y0), (float(board.get_x()), float(board.get_y()))
+        keep_off = shown + [bounds(nearer)] + (self.frame.console_reach() if later else [])
+        left, bottom, right, top = self.frame.free_rect()
+        to = nearest_free(spot, size, keep_off, within=(left, bottom, right, top),
+                          step=size[1] * self.theme.proportions.ride_grid, clear=gap / 2)
+        if not clear_of(to, size, keep_off, gap / 2):
+            return board, []
+        moved = [m.copy().shift([to[0] - (x0 + x1) / 2, to[1] - (y0 + y1) / 2, 0.0]) for m in marks]
+        # it dissolves there, never gone, off the board's spot before the board fades in (`second_half`):
+        # a glide there crossed the notes between (1:1: z's ``z.grad = None``)
+        there = {id(m): t for m, t in zip(marks, moved)}
+        st.rows = [there.get(id(m), m) for m in st.rows]
+        return nearer, [FadeOut(m, rate_func=first_half) for m in marks] + [FadeIn(m) for m in moved]
 
     def _rows_named(self, cue: Cue) -> list[list[tuple[str, Mobject]]]:
         """Per row of the board, what it names as drawn, with their layout keys: a gradient's
@@ -271,6 +312,9 @@ class Recap(View):
             return []
         self.ctx.record_all(cue.strings)
         self.ctx.state.titles.recap = board
+        if self.across(cue):  # it first shows where that grow takes it, by what it names
+            self.ctx.state.titles.recap_waits = True
+            return out
         lines = self.ctx.state.console.lines
         risen = bool(out) and self.code.code.aside and lines is not None and len(lines) > 0
         return out + [FadeIn(board, rate_func=_after_lines if risen else second_half if out else smooth)]

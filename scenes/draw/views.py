@@ -82,15 +82,17 @@ class Views:
         walk.notes.stays = camera.stays  # a note keeps where a move aside to come leaves it in view
         walk.notes.slid_past = camera.slid_past  # and clear of the pane a slide to come takes it past
         buckets.sum_written = walk.rides.clear_sum  # a token waiting level with a fill's sum gives way
+        whole = WholeGraph(ctx, focus, frame, code)
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
                    walk=walk, camera=camera, checklist=Checklist(ctx, frame, onscreen.shown_rects),
                    curve=LossCurve(ctx), network=network, passes=PassCounts(ctx, network), loops=loops,
                    code=code, console=console,
                    titles=Titles(ctx, network), step=TrainingStep(ctx, labels, graph, onscreen, console),
-                   recap=Recap(ctx, frame, lambda exclude=(): onscreen.shown_rects(exclude) + onscreen.line_rects(), code),
+                   recap=Recap(ctx, frame, lambda exclude=(): onscreen.shown_rects(exclude) + onscreen.line_rects(), code,
+                               whole.takes_across),
                    lights=Lights(ctx, network), unit_math=UnitMath(ctx, network),
                    unkept=UnkeptGrads(ctx, labels, onscreen, frame, focus, buckets),
-                   whole=WholeGraph(ctx, focus, frame, code))
+                   whole=whole)
 
     def all(self) -> list[View]:
         return [getattr(self, f.name) for f in fields(self)]

@@ -12,7 +12,8 @@ the layout as seen then, so that a light or a recap lands on the moved cards; th
 graph grown beside the pane aside and the recap board stays small and nothing needs the pane
 again, the pane goes instead and the board slides to the frame's side (`WholeGraph._pane_away`);
 where that leaves it by nothing it names, it goes to a side of the frame where it does, the graph
-growing round it (`WholeGraph._board_near`, :mod:`scenes.draw.whole_board`).
+growing round it (`WholeGraph._board_near`, :mod:`scenes.draw.whole_board`), and first shows there:
+the recap keeps it back till then (`WholeGraph.takes_across`).
 """
 
 from __future__ import annotations
@@ -80,20 +81,47 @@ class WholeGraph(View):
     def draw_whole(self, cue: Cue, step: StepScratch) -> Anims:
         rec = self.ctx.state.camera
         if rec.whole is not None or self.focus.home is not None or not self.clip.boxes:
-            return []
+            return self._board_in((0.0, 0.0))
         # where the pane of its lit line alone will stand (`code_rect`), and then where it does
         found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
         if found is None:
-            return []
+            return self._board_in((0.0, 0.0))
         away = self._pane_away(cue, found)
         if away is not None:
             return self._without_pane(*away)
+        out = self._board_in((0.0, 0.0))
         pane = self.code.step_aside(True, step)
         s, region, lift = self._best(self.frame.pane_bounds()) or found
         rec.whole = (s, region, lift)
         rate = second_part if pane else smooth  # with no pane to step aside first, over the whole cue
-        out = [during(a, 0.0, 0.4) for a in pane] + self._lift(lift, rate)
+        out += [during(a, 0.0, 0.4) for a in pane] + self._lift(lift, rate)
         return out + self._move(self.clip, s, stretched(self.clip, s, region), rate)
+
+    def takes_across(self, recap: Cue) -> bool:
+        """Whether the graph's grow at the next ``whole`` cue after ``recap`` takes the recap board,
+        as placed now, across the graph to what it names (`_pane_away`, `_board_near`): the board
+        then first shows there, as the graph lands, not here a few seconds before (missing_gradient
+        16:9: ``w.grad = 8`` stood by sub's card 55.8-59.5 s, faded, and came in by w's bucket at
+        60.8 s, read first where it named nothing). Asked as the board is placed; the grow works
+        it out again (`_board_in` shows a board the prediction kept back, whatever it finds)."""
+        cue = min((c for c in self.ctx.plan.cues if c.kind == "whole" and c.start > recap.start),
+                  key=lambda c: c.start, default=None)
+        if cue is None or self.ctx.state.camera.whole is not None or self.focus.home is not None or not self.clip.boxes:
+            return False
+        found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
+        away = self._pane_away(cue, found) if found is not None else None
+        return away is not None and away[3] and away[2] != (0.0, 0.0)
+
+    def _board_in(self, d: Point, at: float = BACK) -> Anims:
+        """The recap board kept back for this grow (``recap_waits``: `takes_across`) fading in
+        moved by ``d``, from ``at`` of the cue (as the graph lands); none where no board waits."""
+        titles = self.ctx.state.titles
+        if not titles.recap_waits or titles.recap is None:
+            return []
+        titles.recap_waits = False
+        there = titles.recap.copy().shift([d[0], d[1], 0.0]) if d != (0.0, 0.0) else titles.recap
+        titles.recap = there
+        return [during(FadeIn(there), at, 1.0)]
 
     def _best(self, pane: list[Rect]) -> tuple[Stretch, Rect, float] | None:
         """The largest of the whole graph's moves with the code pane at ``pane`` (`_view`): with
@@ -208,7 +236,9 @@ class WholeGraph(View):
         if lines is not None and len(lines) and not code.printed_away:
             out.append(during(FadeOut(lines), 0.0, 0.4))
         code.pane, code.printed_away = None, True
-        if recap is not None and d != (0.0, 0.0) and across:
+        if self.ctx.state.titles.recap_waits:  # not shown yet: it first comes in there
+            out += self._board_in(d)
+        elif recap is not None and d != (0.0, 0.0) and across:
             there = recap.copy().shift([d[0], d[1], 0.0])
             out += [during(FadeOut(recap), 0.0, 0.4), during(FadeIn(there), BACK, 1.0)]
             self.ctx.state.titles.recap = there

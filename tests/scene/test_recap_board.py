@@ -110,32 +110,42 @@ def _gap(a: list[float], b: list[float]) -> float:
 
 
 @pytest.mark.parametrize(("name", "aspect", "named", "after"),
-                         [("graph_build", "9:16", {"t8"}, 2.0), ("missing_gradient", "16:9", {"t1", "bucket:t1"}, None)])
+                         [("graph_build", "9:16", {"t8"}, 2.0), ("missing_gradient", "16:9", {"t1", "bucket:t1"}, None),
+                          ("missing_gradient", "1:1", {"t1", "bucket:t1"}, None)])
 def test_the_board_stands_near_what_it_names(name: str, aspect: str, named: set[str], after: float | None) -> None:
     """The board stands by what it names, within a quarter of the frame's height of it, and no
     other card or bucket is nearer it (a board reads as the note of the card nearest it).
     graph_build at 9:16: the board naming L (`L = 4/9`, `L.grad_fn = PowBackward0`) stood
     between w2 and z, 350 px from L, and read as their note (review 5); the legend beside L now
-    gives way and the board stands there, 2 s into the takeaway. missing_gradient at 16:9, once
-    the whole graph has grown (its last frame): `w.grad = 8` stood under the checklist, top
-    right, w's bucket bottom left (issue 39 item 6); it now goes by w's bucket as the graph
-    grows round it."""
+    gives way and the board stands there, 2 s into the takeaway. missing_gradient at 16:9
+    (``after`` None: the first frame the board is up, and the last): `w.grad = 8` stood under
+    the checklist, top right, w's bucket bottom left (issue 39 item 6); it went by w's bucket as
+    the graph grew round it, but first stood 4 s by sub's card, read there as sub's note, then
+    faded and came in again by w's bucket; it now first comes in by w's bucket, as the graph
+    lands. At 1:1 (no grow) it stood over z's note, 0.26 of the frame from w's bucket, the list
+    of checks beside w: the list now gives it that room and goes where the board was found."""
     from scenes.render.camera_plan import load_and_plan_at
 
     checked, plan = load_and_plan_at(storyboard_path(name), aspect=aspect)  # with its camera, as rendered
     opts = RenderOptions(aspect=aspect)
+    fps = fps_of(opts)
     recap = next(c for c in plan.cues if c.kind == "recap")
-    at = plan.duration - 1 / fps_of(opts) if after is None else recap.start + after
-    (sample,) = inspect_clip(checked, plan, opts, frames=[round(at * fps_of(opts))])
-    items = [i for i in sample["items"] if i["opacity"] >= 0.1]
-    boards = [i for i in items if i["role"] == "recap"]
-    assert boards
-    boxes = {i["id"]: i["bbox"] for i in items if i["role"] in ("card", "bucket") and i["id"]}
-    assert named <= boxes.keys()
-    for b in boards:
-        nearest = min(boxes, key=lambda k: _gap(b["bbox"], boxes[k]))
-        assert nearest in named, (b["text"], b["bbox"], nearest, boxes[nearest])
-        assert _gap(b["bbox"], boxes[nearest]) <= 0.25 * sample["frame"][1], (b["text"], b["bbox"], nearest)
+    last = round(plan.duration * fps) - 1
+    # every other frame from the recap on (a fade in takes several), and the last
+    frames = ([round((recap.start + after) * fps)] if after is not None
+              else [*range(round(recap.start * fps), last, 2), last])
+    samples = inspect_clip(checked, plan, opts, frames=frames)
+    up = [s for s in samples if any(i["role"] == "recap" and i["opacity"] >= 0.1 for i in s["items"])]
+    assert up
+    for sample in {id(s): s for s in (up[0], up[-1])}.values():
+        items = [i for i in sample["items"] if i["opacity"] >= 0.1]
+        boards = [i for i in items if i["role"] == "recap"]
+        boxes = {i["id"]: i["bbox"] for i in items if i["role"] in ("card", "bucket") and i["id"]}
+        assert named <= boxes.keys()
+        for b in boards:
+            nearest = min(boxes, key=lambda k: _gap(b["bbox"], boxes[k]))
+            assert nearest in named, (sample["time"], b["text"], b["bbox"], nearest, boxes[nearest])
+            assert _gap(b["bbox"], boxes[nearest]) <= 0.25 * sample["frame"][1], (sample["time"], b["text"], b["bbox"])
 
 
 def test_a_row_s_name_and_equals_sit_on_its_values_line() -> None:
