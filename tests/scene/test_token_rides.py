@@ -29,9 +29,6 @@ def _gap(a: list[float], b: list[float]) -> float:
     return max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
 
 
-@pytest.mark.xfail(strict=True, reason="the 4/9 leaving yh across its card passes 3 px (under a quarter pill) from "
-                   "s's top-right corner onto its edge to w2: no detour (the flight check), but closer than this test's "
-                   "clearance; a way keeping that clearance there is not done")
 def test_a_token_keeps_off_the_cards_its_edge_does_not_join() -> None:
     checked, p = load_and_plan(storyboard_path("backward_walk"))
     tensor = {c.ids[1]: c.ids[0] for c in p.cues if c.kind == "node_appear" and len(c.ids) > 1}
