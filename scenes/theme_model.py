@@ -197,6 +197,7 @@ class Proportions:
     tag_apart: float
     token_wait_min: float
     ride_grid: float
+    ride_apart: float
 
 
 @dataclass(frozen=True)

@@ -212,7 +212,8 @@ class OnScreen(View):
              off: Sequence[Rect] = (), rest_off: Sequence[Rect] = (),
              along: Sequence[tuple[list[tuple[float, float]], tuple[float, float]]] = (),
              ahead: Sequence[Animation] = (), behind: Sequence[Rect] = (),
-             skirt: Sequence[Rect] = (), joins: Sequence[Mobject] = ()) -> RideBehind:
+             skirt: Sequence[Rect] = (), joins: Sequence[Mobject] = (), apart_from: Sequence[Rect] = ()
+             ) -> RideBehind:
         """``tok``'s move from ``start`` along the edge part ``ride`` to where it waits: from
         ``start`` to the line, then along it, stepping beside it wherever it passes something
         on screen (`ride_path`), hidden only where no way passes clear (`hidden_spans`).
@@ -235,7 +236,9 @@ class OnScreen(View):
         ``mul: × the other input``). ``skirt``: what a glide goes round where it can, shown over it
         where it cannot (the ring its visit puts round the box whose badge it glides onto).
         ``joins``: the tokens of the row it joins, standing where they wait: it passes by them
-        and does not go round where they rest (beside a bucket, `scenes.draw.rides`)."""
+        and does not go round where they rest (beside a bucket, `scenes.draw.rides`). ``apart_from``:
+        the cards its edge does not join, which it keeps ``ride_apart`` of its height off where it
+        can (`ride_path`'s ``apart``): skimming one, it reads as touching it."""
         t = self.theme
         size = (tok.width, tok.height)  # its own: it starts on its product's pill, beside the note's words
         here = (float(start[0]), float(start[1]))
@@ -255,6 +258,7 @@ class OnScreen(View):
         # and it goes round what it may cross where it can (it waits off a rule's result: ``= 3 3``)
         soft = self._crossed(leaves, under) + waits  # (it may pass where another will wait, as it arrives)
         pitch, clear = size[1] * t.proportions.ride_grid, t.spacing.edge_clearance / 2
+        spaced = dict(apart=list(apart_from), gap=size[1] * t.proportions.ride_apart)
         rests = ([bounds(m) for m in [*exclude, *leaves] if opacity(m) >= MIN_OPACITY]
                  + self.arrowheads() + self._heads() + self.value_runs()
                  + self.result_runs(but=under)
@@ -271,13 +275,13 @@ class OnScreen(View):
             """Its way to a rest off ``rest``, and what it is hidden behind on it."""
             within = self.frame.free_rect()
             corners = ride_path(here, edge[-1], edge, size, keep_off + waits + plain_values, soft=[*behind, *skirt],
-                                within=within, step=pitch, clear=clear, settle=settle, rest_off=rest)
+                                within=within, step=pitch, clear=clear, settle=settle, rest_off=rest, **spaced)
             shown_over = keep_off + waits + list(behind)
             if under is not None and leaves:  # a copy leaving its note: round its card and note where that is a
                 # step aside, across where the way round is far longer (backward_walk's 8/3 went all round z)
                 # or first backs away from the edge (`scenes.render.flight`)
                 way = ride_path(here, edge[-1], edge, size, keep_off + values, soft=soft, within=within, step=pitch,
-                                clear=clear, settle=settle, rest_off=rest)
+                                clear=clear, settle=settle, rest_off=rest, **spaced)
                 if way_length(way) <= LONG_WAY * way_length(corners) and not backs_away(way, BACK_OFF * size[1]):
                     corners, shown_over = way, keep_off + list(behind)
             return corners, shown_over
@@ -293,7 +297,8 @@ class OnScreen(View):
             if way_length(corners) > LONG_WAY * way_length(near) or hidden_length(
                     corners, size, shown_over, pitch) > hidden_length(near, size, near_over, pitch) + 1e-9:
                 corners, shown_over = near, near_over
-        grid = dict(within=self.frame.free_rect(), step=pitch, clear=clear, settle=settle, rest_off=rests + own)
+        grid = dict(within=self.frame.free_rect(), step=pitch, clear=clear, settle=settle, rest_off=rests + own,
+                    **spaced)
         wait: float | None = 0.0  # the share of the ride it waits under its product before it sets off
         if under is not None and leaves:
             if along and hidden_spans(corners, size, [], grid["step"], list(along)):  # over one setting off with it

@@ -145,9 +145,10 @@ class TokenRides(View):
         # and not over the tokens setting off with it (from one rule: ``4/9`` over ``8/3`` read ``4/93``)
         along = [(way, size) for at, way, size in step.ways if at == cue.start]
         ahead = [m for at, m in step.rides if at == cue.start]
+        apart = [bounds(m) for k, m in self.cards.items() if k not in (r.src, r.dst) and opacity(m) >= MIN_SHOWN]
         move = self.onscreen.ride(tok, start, ride, exclude, step, leaves=leaves, under=product, off=others,
                                   rest_off=self.labels.unseen_rings(self.onscreen.shown_ids()), along=along,
-                                  ahead=ahead)
+                                  ahead=ahead, apart_from=apart)
         step.ways.append((cue.start, list(tok.way), (tok.width, tok.height)))
         step.rides.append((cue.start, move))
         tok.move_to(move.path.get_start())

@@ -56,6 +56,11 @@ where no way goes round (the card it leaves, its visit's note), but goes round w
 token crossing y's card read ``3ulBackward0`` and ``y3 = 9 3`` (REVIEW5 8). Far below `BLOCKED`,
 so crossing it is still taken rather than covering anything else."""
 
+APART = 2 * CROSS
+"""What a grid step costs, in steps, where the pill comes within ``gap`` of one of ``apart`` (the
+cards a token's edge does not join): crossing the card it leaves is taken rather than skimming
+another (backward_walk 16:9's 8/3 rode 2 px under yh - y, its 4/9 3 px past s's corner)."""
+
 
 def _to_polyline(p: Point, line: list[Point]) -> float:
     """The distance from ``p`` to the polyline ``line``."""
@@ -85,7 +90,8 @@ def clear_of(p: Point, size: Point, obstacles: list[Rect], grown: float = 0.0) -
 
 def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacles: list[Rect], *,
               within: Rect, step: float, clear: float, settle: bool = True,
-              rest_off: list[Rect] = (), soft: Sequence[Rect] = ()) -> list[Point]:
+              rest_off: list[Rect] = (), soft: Sequence[Rect] = (), apart: Sequence[Rect] = (),
+              gap: float = 0.0) -> list[Point]:
     """Corners of a way from ``start`` to ``end`` for a pill of ``size`` (w, h) that keeps near
     the polyline ``edge`` (from where it joins it without going back, `joined`) and, grown by ``clear``, touches none of ``obstacles`` where it can;
     it goes round ``soft`` rectangles too where a way round is not far longer (`CROSS`);
@@ -94,7 +100,8 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     left it: the product pill it set off from), the way ends at the nearest spot where it
     touches none (unless ``settle`` is false: a badge's spot is already chosen; then, where the
     straight way touches something, a way along the axes to it that touches nothing is taken
-    before the grid's, `square_way`)."""
+    before the grid's, `square_way`). ``apart``: what it keeps ``gap`` off where it can
+    (`APART`), besides ``clear``."""
     w, h = size
     soft = [o for o in soft if not inside(rect_around(start[0], start[1], (0.0, 0.0)), o)]  # what it sets off from
     edge = joined(start, edge, step)
@@ -120,6 +127,9 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     crossed = np.zeros((nx, ny), dtype=bool)  # the pill covers something it may cross
     for o in soft:
         crossed |= _covers(gx, gy, size, o, 0.0)
+    near = np.zeros((nx, ny), dtype=bool)  # the pill, grown by ``gap``, touches what it keeps apart from
+    for o in apart:
+        near |= _covers(gx, gy, size, o, gap)
     away = np.full((nx, ny), np.inf)
     for (ax, ay), (bx, by) in zip(edge, edge[1:] or edge):
         dx, dy = bx - ax, by - ay
@@ -131,7 +141,7 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
     # away reads as the token going the wrong way (`scenes.render.flight`)
     back = np.maximum(np.hypot(gx - end[0], gy - end[1]) - math.dist(start, end), 0.0)
     weight = (1.0 + AWAY * away / max(h, 1e-6) + BACK * back / max(h, 1e-6) + NEAR * blocked + BLOCKED * hard
-              + CROSS * (crossed & ~hard))
+              + CROSS * (crossed & ~hard) + APART * (near & ~hard))
 
     def cell(p: Point) -> tuple[int, int]:
         return (min(nx - 1, max(0, round((p[0] - x0) / step))), min(ny - 1, max(0, round((p[1] - y0) / step))))
@@ -141,15 +151,38 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
                            step=step, clear=clear)
     upto = edge[:min(range(len(edge)), key=lambda k: math.dist(edge[k], end)) + 1]  # not past where it waits
     both = [*obstacles, *soft]
+    spaced = (list(apart), gap)
     for way in ([start, end], [start, *(p for p in upto if clear_of(p, size, both)), end]):
-        if _keeps_to(way, [start, *edge], size, both, step):  # no search: its grid may miss a narrow gap
-            return _simplify(way, size, both, 0.0, step)
+        if _keeps_to(way, [start, *edge], size, both, step) and _spaced(way, size, spaced, step):
+            return _simplify(way, size, both, 0.0, step, spaced)  # no search: its grid may miss a narrow gap
     square = None if settle else square_way(start, end, size, both, step, within)
-    if square is not None:
+    if square is not None and _spaced(square, size, spaced, step):
         return square
     came = _search(cell(start), cell(end), weight)
     corners = [_off_sliver((float(xs[i]), float(ys[j])), size, both, GRAZE * step) for i, j in came]
-    return _simplify([start, *corners[1:-1], end], size, both, clear, step)
+    return _simplify([start, *corners[1:-1], end], size, both, clear, step, spaced)
+
+
+def _spaced(way: list[Point], size: Point, spaced: tuple[list[Rect], float], step: float) -> bool:
+    """Whether a pill of ``size`` along ``way`` keeps the gap of ``spaced`` (what, how far) off what
+    it keeps apart from (`ride_path`'s ``apart``)."""
+    return _spacing(way, size, spaced, step) >= spaced[1]
+
+
+def _spacing(way: list[Point], size: Point, spaced: tuple[list[Rect], float], step: float) -> float:
+    """How near a pill of ``size`` along ``way`` comes to what ``spaced`` keeps it apart from (its
+    gap where nothing is nearer; below 0 where it covers one): straightening a run of a way
+    (`_simplify`) brings it no nearer than the run came.
+
+    >>> round(_spacing([(0.0, 0.0), (2.0, 0.0)], (0.4, 0.2), ([(1.0, 0.15, 1.2, 0.5)], 0.1), 0.1), 6)
+    0.05
+    """
+    apart, gap = spaced
+    near = gap
+    for x, y in dense(way, step / 2) if apart else []:
+        pill = rect_around(x, y, size)
+        near = min(near, *(max(o[0] - pill[2], pill[0] - o[2], o[1] - pill[3], pill[1] - o[3]) for o in apart))
+    return near
 
 
 def _off_sliver(p: Point, size: Point, obstacles: Sequence[Rect], depth: float) -> Point:
@@ -327,15 +360,19 @@ def _search(a: tuple[int, int], b: tuple[int, int], weight: np.ndarray) -> list[
     return way[::-1] if way[-1] == a else [a, b]
 
 
-def _simplify(path: list[Point], size: Point, obstacles: list[Rect], clear: float, step: float) -> list[Point]:
+def _simplify(path: list[Point], size: Point, obstacles: list[Rect], clear: float, step: float,
+              spaced: tuple[list[Rect], float] = ([], 0.0)) -> list[Point]:
     """Fewer corners (Ramer-Douglas-Peucker): a run of the way becomes one straight segment when
     every point of it is within a step of the segment and the pill on the segment touches
-    nothing; else it is split at its furthest point (down to the grid's own steps)."""
+    nothing, nor comes nearer what ``spaced`` keeps it apart from than the run did (`_spacing`,
+    up to its gap); else it is split at its furthest point (down to the grid's own steps)."""
     if len(path) <= 2:
         return list(path)
     seg = [path[0], path[-1]]
     far = [_to_polyline(p, seg) for p in path[1:-1]]
     k = max(range(len(far)), key=far.__getitem__)
-    if far[k] <= step and all(clear_of(p, size, obstacles, clear) for p in dense(seg, step / 2)):
+    if far[k] <= step and all(clear_of(p, size, obstacles, clear) for p in dense(seg, step / 2)) and (
+            _spacing(seg, size, spaced, step) >= min(spaced[1], _spacing(path, size, spaced, step)) - 1e-9):
         return seg
-    return _simplify(path[:k + 2], size, obstacles, clear, step)[:-1] + _simplify(path[k + 1:], size, obstacles, clear, step)
+    return (_simplify(path[:k + 2], size, obstacles, clear, step, spaced)[:-1]
+            + _simplify(path[k + 1:], size, obstacles, clear, step, spaced))

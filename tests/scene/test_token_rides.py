@@ -29,9 +29,6 @@ def _gap(a: list[float], b: list[float]) -> float:
     return max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
 
 
-@pytest.mark.xfail(strict=True, reason="the 4/9 leaving yh across its card passes 3 px (under a quarter pill) from "
-                   "s's top-right corner onto its edge to w2: no detour (the flight check), but closer than this test's "
-                   "clearance; a way keeping that clearance there is not done")
 def test_a_token_keeps_off_the_cards_its_edge_does_not_join() -> None:
     checked, p = load_and_plan(storyboard_path("backward_walk"))
     tensor = {c.ids[1]: c.ids[0] for c in p.cues if c.kind == "node_appear" and len(c.ids) > 1}
@@ -118,7 +115,9 @@ def test_a_token_leaving_a_rule_crosses_no_card_words_and_reads_as_no_twin(aspec
     "9:16", (480, 854), marks=pytest.mark.xfail(strict=True, reason=(
         "the note stands between the legend and y with both products at its right end: the 3 for the left "
         "edge crosses its own row and the one below (19.7-19.8 s) on its way round y's left side; the way "
-        "over the note's heading backs away from its edge (the flight check), and no way round is shorter")))])
+        "over the note's heading backs away from its edge (the flight check); the way round y's right side "
+        "and under it (1.75 times as long, past y's badge) passes level with the other product just past it "
+        "(19.8 s: ``= 3 3``): that product's reading run (4 heights, 144 px) spans the lane right of it")))])
 def test_a_token_leaving_a_rule_crosses_no_row_of_its_note(aspect: str, size: tuple[int, int]) -> None:
     """... nor over the note's rows (REVIEW5 8: ``w: 1 × 3 3 3``)."""
     _, rows = _first_rides(aspect, size)

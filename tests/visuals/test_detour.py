@@ -65,6 +65,20 @@ def test_a_card_it_may_cross_is_gone_round_where_a_way_round_is_free() -> None:
     assert all(clear_of(p, touching, walls) for p in dense(way, 0.01))
 
 
+def test_a_way_keeps_its_gap_off_a_card_its_edge_does_not_join_where_it_can() -> None:
+    """A card beside the edge, clear of the pill riding it by less than the gap (backward_walk
+    16:9's 4/9 passed 3 px from s's corner): the way steps aside to keep the gap, straightened
+    no nearer; where a wall on the far side leaves no room for the gap, it still gets through."""
+    edge = [(0.0, 0.0), (4.0, 0.0)]
+    card, gap = (1.5, 0.12, 2.5, 0.6), 0.06  # 0.02 above the pill riding the line
+    way = ride_path(edge[0], edge[-1], edge, SIZE, [card], within=WITHIN, step=0.05, clear=0.0, apart=[card], gap=gap)
+    assert all(clear_of(p, SIZE, [card], gap - 1e-6) for p in dense(way, 0.01))
+    wall = (1.5, -0.6, 2.5, -0.13)  # 0.25 between the two: the pill's 0.2 fits, with no room for the gap
+    way = ride_path(edge[0], edge[-1], edge, SIZE, [card, wall], within=WITHIN, step=0.05, clear=0.0,
+                    apart=[card], gap=gap)
+    assert way[-1] == edge[-1] and all(clear_of(p, SIZE, [card, wall]) for p in dense(way, 0.01))
+
+
 def test_a_ride_is_hidden_inside_its_spans_and_shown_as_it_was_outside() -> None:
     pytest.importorskip("manim")
     from manim import RoundedRectangle, Text, VGroup, VMobject, linear
