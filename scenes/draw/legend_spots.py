@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import chain
+from typing import Callable
 
 from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup
 
@@ -64,6 +65,11 @@ class LegendFrame(FreeFrame):
             for size in (self.theme.font_sizes.card_flag, least) if first is not None else ():
                 m = legend(entries, self.theme, size=size)
                 if self._under_the_pane(m, gap, first):
+                    self.graph.legend, self.graph.legend_under = m, True
+                    return [FadeIn(m)]
+            sizes = (self.theme.font_sizes.card_flag, least)
+            for m in chain((legend(entries, self.theme, size=s) for s in sizes), smaller_legends(entries, self.theme, least)):
+                if self._between_cards(m, gap):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
         spec = self.ctx.spec
@@ -166,15 +172,47 @@ class LegendFrame(FreeFrame):
         arrow from yh up to yh - y clipped the corner of that margin, two gaps off its words).
         ``lay``: the cards and arrows kept off (default: the clip's layout, all of them)."""
         lay = self.ctx.layout if lay is None else lay
+        left, _, right, _ = self.free_rect()
+        under = self._pane_foot()
+        w2, h2 = mob.width / 2, mob.height / 2
+        return self._clear_spot(mob, [(right - w2, under - h2), (left + w2, under - h2)], clear, lay)
+
+    def _between_cards(self, mob: Mobject, clear: float) -> bool:
+        """Move ``mob`` into the room between two rows of cards, at its middle height (from the
+        lower row's op names, `tag_reach`, to the upper row's foot), at the free frame's left edge,
+        right edge, else its middle, where `_clear_spot` finds it clear; True if one is. Why: a
+        graph whose top spans the frame's width leaves no corner beside it under the pane
+        (grad_accumulation 9:16: y over w, each card 4.3 of the frame's 8 units wide), but beside
+        the arrows its rows' room holds a narrow legend (`smaller_legends`, its widest entry wrapped)."""
+        lay = self.ctx.layout
+        left, _, right, _ = self.free_rect()
+        reach = tag_reach(self.theme, lay.scale)
+        bands: list[tuple[float, float]] = []  # the heights the cards and their op names take, merged
+        for lo, hi in sorted((b[1], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())):
+            if bands and lo <= bands[-1][1]:
+                bands[-1] = (bands[-1][0], max(bands[-1][1], hi))
+            else:
+                bands.append((lo, hi))
+        w2 = mob.width / 2
+        spots = [(x, (low[1] + high[0]) / 2) for low, high in zip(bands, bands[1:])
+                 for x in (left + w2, right - w2, (left + right) / 2)]
+        return self._clear_spot(mob, spots, clear, lay)
+
+    def _pane_foot(self) -> float:
+        """The height a gap under the code pane and what it will print (`console_reach`)."""
+        return min(r[1] for r in self.pane_bounds() + self.console_reach()) - self.theme.spacing.item_gap
+
+    def _clear_spot(self, mob: Mobject, spots: list[tuple[float, float]], clear: float, lay: Layout) -> bool:
+        """Move ``mob`` to the first of ``spots`` (its centre) inside the free frame under the pane
+        (`_pane_foot`) where no card, arrow (kept ``clear`` off past its gap) or op name over a
+        card of ``lay`` (`tag_reach` over its whole top: drawn or to come, a name slides along
+        it), nor the pane or what it prints, reaches; True if one is clear."""
         left, bottom, right, _ = self.free_rect()
         gap = self.theme.spacing.item_gap
-        above = self.pane_bounds() + self.console_reach()
-        under = min(r[1] for r in above) - gap
+        under = self._pane_foot()
         reach = tag_reach(self.theme, lay.scale)
-        keep_off = (above + [bounds(m) for m in self.graph.tags.values()]
+        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
                     + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())])
-        w2, h2 = mob.width / 2, mob.height / 2
-        spots = [(right - w2, under - h2), (left + w2, under - h2)]
         edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
         found = first_clear(lay, NOBODY, (mob.width + gap, mob.height + gap), spots, clear, keep_off,
                             within=(left - edge, bottom - edge, right + edge, under + edge))
@@ -256,7 +294,7 @@ class LegendFrame(FreeFrame):
             if found is not None:
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend, g.legend_under = m, True, False
-                g.legend_home = was if was is not None else g.legend_home
+                g.legend_home = was.copy() if was is not None else g.legend_home  # (the move reshapes ``was``)
                 come = (ReplacementTransform(was, m, rate_func=after_the_pane) if was is not None
                         else FadeIn(m, rate_func=after_the_pane))
                 return [come] + ([] if column else self._list_aside(m, keep_off))
@@ -264,12 +302,14 @@ class LegendFrame(FreeFrame):
             g.legend = was
         return []
 
-    def give_way(self, cue: Cue) -> Anims:
+    def give_way(self, cue: Cue, stays_home: Callable[[Cue], bool]) -> Anims:
         """A legend beside the graph's top under the whole pane (`_under_the_pane`) goes as the
         walk's camera moves in before the pane steps aside (a ``camera`` cue with ids): the close
         view has the corner it took (backward_walk 9:16: its first view of L a third smaller
         beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
-        and goes back there with the whole pane where it is still clear. A legend that found a
+        and goes back there with the whole pane where it is still clear; it stays where the
+        camera stays home (``stays_home``: grad_accumulation 9:16's, between its cards, gone for
+        nothing, was off screen 0.5-2.5 s before each walk's legend came). A legend that found a
         corner only shorter or smaller (``legend_yields``, 16:9: in the code's column under the
         printout) goes as the whole graph grows and for the takeaway's board, and one in the
         graph's region as the walk's camera moves in too: they take the room it stood in as they
@@ -286,7 +326,7 @@ class LegendFrame(FreeFrame):
         if cue.kind == "node_appear" and any(meets(bounds(g.legend), self.ctx.layout.boxes[i].bounds)
                                              for i in cue.ids if i in self.ctx.layout.boxes):
             return self._step_out(back=False)  # a card comes where it stands (`_before_the_walk`)
-        if cue.kind == "camera" and cue.ids and g.legend_under:
+        if cue.kind == "camera" and cue.ids and g.legend_under and not stays_home(cue):
             return self._step_out(back=True)
         return []
 

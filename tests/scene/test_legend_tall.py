@@ -28,11 +28,12 @@ from scenes.theme import load_theme
 
 pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked at
 
-CLIPS = ["graph_build", "backward_graph", "backward_walk", "leaf_nodes"]
-"""The clips whose graph leaves a corner beside its top under the pane at 9:16 (the others'
-legend comes with the walk: grad_accumulation's two cards and dynamic_graph's graphs side by side
-fill the width, missing_gradient's checklist takes it); leaf_nodes' at the least readable size,
-half a gap off the arrow that passes under it."""
+CLIPS = ["graph_build", "backward_graph", "backward_walk", "leaf_nodes", "grad_accumulation"]
+"""The clips whose graph leaves a corner beside its top under the pane at 9:16 (dynamic_graph's
+graphs side by side fill the width but its first's, missing_gradient's checklist takes it);
+leaf_nodes' at the least readable size, half a gap off the arrow that passes under it;
+grad_accumulation's two cards fill the width: between them, beside their arrows, its widest entry
+on two lines (`LegendFrame._between_cards`)."""
 GIVES_WAY = {"leaf_nodes": ("whole",), "missing_gradient": ("camera", "whole")}
 """In a wide frame, what each clip's legend gives way to (`LegendFrame.give_way`): the whole graph's
 grow, and the walk's close view where it stands in the graph's region (missing_gradient's, under
@@ -46,8 +47,10 @@ CASES = [(clip, "9:16") for clip in CLIPS + UNTIL_WALK] + [(clip, "16:9") for cl
 
 
 def _legend_words() -> set[str]:
+    """The legend's entries, and each one's lines where it wraps at a space (`legend`'s ``wrap``)."""
     w = load_theme().labels
-    return {w.legend_weight, w.legend_input, w.legend_result, w.legend_loss, w.legend_grad}
+    words = {w.legend_weight, w.legend_input, w.legend_result, w.legend_loss, w.legend_grad}
+    return words | {part for e in words for i, ch in enumerate(e) if ch == " " for part in (e[:i], e[i + 1:])}
 
 
 def _times(clip: str, aspect: str) -> list[float]:
