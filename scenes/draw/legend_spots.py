@@ -261,7 +261,7 @@ class LegendFrame(FreeFrame):
             home, g.legend_home = g.legend_home, None
             if home is not None and gone is not None and len(gone) and self._home_clear(home):
                 g.legend, g.legend_under = home, True  # back beside the graph's top, under the whole pane
-                return back + [ReplacementTransform(gone, home, rate_func=before_the_pane)]
+                return back + _moved(gone, home, before_the_pane)
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
         was = g.legend if g.legend_under and g.legend is not None and len(g.legend) else None
         if g.walk_legend or not self.code.aside or g.legend is None or (len(g.legend) and was is None) \
@@ -295,9 +295,8 @@ class LegendFrame(FreeFrame):
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend, g.legend_under = m, True, False
                 g.legend_home = was.copy() if was is not None else g.legend_home  # (the move reshapes ``was``)
-                come = (ReplacementTransform(was, m, rate_func=after_the_pane) if was is not None
-                        else FadeIn(m, rate_func=after_the_pane))
-                return [come] + ([] if column else self._list_aside(m, keep_off))
+                come = _moved(was, m, after_the_pane) if was is not None else [FadeIn(m, rate_func=after_the_pane)]
+                return come + ([] if column else self._list_aside(m, keep_off))
         if was is not None:
             g.legend = was
         return []
@@ -411,3 +410,13 @@ class LegendFrame(FreeFrame):
             box = label(words, t.fonts.sans, f.min_readable, t.colors.text_muted).height * px - BOX_ROUNDING
             short = max(short, f.min_glyph_px / max(glyph_height({"bbox": [0.0, 0.0, 0.0, box], "text": words}), 1e-9))
         return f.min_readable * short
+
+
+def _moved(old: Mobject, new: Mobject, rate: Callable[[float], float]) -> Anims:
+    """The legend ``old`` moved to ``new`` (its place and shape) at ``rate``; where their rows'
+    words differ in lines (one wrapped, `legend`'s ``wrap``), one fading out as the other fades in
+    instead: a move morphed "weight" and "(requires_grad)" into one line glyph by glyph, drawn
+    over each other, and carried them over the card in its way (grad_accumulation 9:16)."""
+    if [type(r[1]) for r in old] == [type(r[1]) for r in new]:
+        return [ReplacementTransform(old, new, rate_func=rate)]
+    return [FadeOut(old, rate_func=rate), FadeIn(new, rate_func=rate)]
