@@ -52,24 +52,29 @@ class LegendFrame(FreeFrame):
             if self.to_free_corner(m, only_free=True):
                 self.graph.legend = m
                 return [FadeIn(m)]
-        listed = any(c.kind == "check" for c in self.ctx.plan.cues)
         least = self._least_legend_size()
-        if self.legend_goes_aside() and self.code.pane is not None and not listed:
+        if self.legend_goes_aside() and self.code.pane is not None:  # (where the checklist to come still fits)
             gap = self.theme.spacing.item_gap
-            for size, clear in ((self.theme.font_sizes.card_flag, gap), (least, gap), (least, gap / 2)):
-                m = legend(entries, self.theme, size=size)
-                if self._under_the_pane(m, clear):
+            columns = ((legend(entries, self.theme, size=s), clear) for s, clear in (
+                (self.theme.font_sizes.card_flag, gap), (least, gap), (least, gap / 2)))
+            for m, clear in chain(columns, ((m, gap) for m in smaller_legends(entries, self.theme, least))):
+                if self._under_the_pane(m, clear) and self._list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
             first = self._before_the_walk()
             for size in (self.theme.font_sizes.card_flag, least) if first is not None else ():
                 m = legend(entries, self.theme, size=size)
-                if self._under_the_pane(m, gap, first):
+                if self._under_the_pane(m, gap, first) and self._list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
             sizes = (self.theme.font_sizes.card_flag, least)
             for m in chain((legend(entries, self.theme, size=s) for s in sizes), smaller_legends(entries, self.theme, least)):
-                if self._between_cards(m, gap):
+                if self._between_cards(m, gap) and self._list_fits(m):
+                    self.graph.legend, self.graph.legend_under = m, True
+                    return [FadeIn(m)]
+            for size in (self.theme.font_sizes.card_flag, least):  # as far under the pane as the console prints
+                m = legend(entries, self.theme, size=size)
+                if self._under_the_pane(m, gap, floor=True) and self._list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
         spec = self.ctx.spec
@@ -96,17 +101,37 @@ class LegendFrame(FreeFrame):
         them, the op names over the cards, `tag_reach`, drawn by then kept off), or just under or
         over the list: the list has the corner it has without a legend (missing_gradient 16:9:
         under a legend in its corner, it held the walk's close views to 39 % of the frame)."""
-        cue = next((c for c in self.ctx.plan.cues if c.kind == "check"), None)
-        block = unticked_list([s.text for s in cue.strings if s.role == "item"] if cue is not None else [], self.theme)
+        block, names = self._list_to_come()
         if block is None:
             return self.to_free_corner(mob, only_free=True)
-        reach = tag_reach(self.theme, self.ctx.layout.scale)
-        names = [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())]
         if not self.to_free_corner(block, only_free=True, avoid=names):
             return self.to_free_corner(mob, only_free=True)
         was, self.graph.legend = self.graph.legend, block  # as the list does beside the legend
         try:
             return self.to_free_corner(mob, only_free=True)
+        finally:
+            self.graph.legend = was
+
+    def _list_to_come(self) -> tuple[Mobject | None, list[Rect]]:
+        """The clip's checklist as it comes (its first ``check`` cue's items, none ticked; None
+        where none comes), and the op names over the cards (`tag_reach`), drawn by then."""
+        cue = next((c for c in self.ctx.plan.cues if c.kind == "check"), None)
+        block = unticked_list([s.text for s in cue.strings if s.role == "item"] if cue is not None else [], self.theme)
+        reach = tag_reach(self.theme, self.ctx.layout.scale)
+        return block, [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())]
+
+    def _list_fits(self, mob: Mobject) -> bool:
+        """Whether the clip's checklist to come (`_list_to_come`) finds a corner, or the spot
+        under or over the legend at ``mob`` (`to_free_corner`, as the list's view places it),
+        clear of the op names too; yes where none comes. Why: the list, which the captions read
+        item by item, goes before the legend (missing_gradient 9:16: where it found no such
+        place, it went among the arrows between z, L2 and x)."""
+        block, names = self._list_to_come()
+        if block is None:
+            return True
+        was, self.graph.legend = self.graph.legend, mob
+        try:
+            return self.to_free_corner(block, only_free=True, avoid=names)
         finally:
             self.graph.legend = was
 
@@ -157,7 +182,7 @@ class LegendFrame(FreeFrame):
             return None
         return replace(lay, boxes=boxes, routes=tuple(r for r in lay.routes if r.src in drawn and r.dst in drawn))
 
-    def _under_the_pane(self, mob: Mobject, clear: float, lay: Layout | None = None) -> bool:
+    def _under_the_pane(self, mob: Mobject, clear: float, lay: Layout | None = None, floor: bool = False) -> bool:
         """Move ``mob`` to the graph region's top corner, right then left, just under the code
         pane and what it will print (`console_reach`), where no card, arrow or op name over a
         card (`tag_reach` over its whole top: drawn or to come, a name slides along it) reaches;
@@ -170,12 +195,13 @@ class LegendFrame(FreeFrame):
         the arrows between z, L2 and x, crossed by them). ``clear``: how far it keeps off the
         arrows, past its gap: a gap, else half of one at the least size (leaf_nodes 9:16: the
         arrow from yh up to yh - y clipped the corner of that margin, two gaps off its words).
-        ``lay``: the cards and arrows kept off (default: the clip's layout, all of them)."""
+        ``lay``: the cards and arrows kept off (default: the clip's layout, all of them);
+        ``floor``: the printout kept off only as far as the console lets it run (`_printed`)."""
         lay = self.ctx.layout if lay is None else lay
         left, _, right, _ = self.free_rect()
-        under = self._pane_foot()
+        under = self._pane_foot(floor)
         w2, h2 = mob.width / 2, mob.height / 2
-        return self._clear_spot(mob, [(right - w2, under - h2), (left + w2, under - h2)], clear, lay)
+        return self._clear_spot(mob, [(right - w2, under - h2), (left + w2, under - h2)], clear, lay, floor)
 
     def _between_cards(self, mob: Mobject, clear: float) -> bool:
         """Move ``mob`` into the room between two rows of cards, at its middle height (from the
@@ -198,20 +224,34 @@ class LegendFrame(FreeFrame):
                  for x in (left + w2, right - w2, (left + right) / 2)]
         return self._clear_spot(mob, spots, clear, lay)
 
-    def _pane_foot(self) -> float:
-        """The height a gap under the code pane and what it will print (`console_reach`)."""
-        return min(r[1] for r in self.pane_bounds() + self.console_reach()) - self.theme.spacing.item_gap
+    def _pane_foot(self, floor: bool = False) -> float:
+        """The height a gap under the code pane and what it will print (`_printed`)."""
+        return min(r[1] for r in self.pane_bounds() + self._printed(floor)) - self.theme.spacing.item_gap
 
-    def _clear_spot(self, mob: Mobject, spots: list[tuple[float, float]], clear: float, lay: Layout) -> bool:
+    def _printed(self, floor: bool = True) -> list[Rect]:
+        """Where the clip's printed lines will go (`console_reach`); with ``floor``, where the
+        graph stands under the code, no lower than the graph region's top and an op name's reach
+        over it (`tag_reach`): the console's lines scroll rather than run further (`Console._print`,
+        and over a legend's top). Why: reckoned at its whole length, missing_gradient 9:16's
+        warning reached 70 px under the lines the console shows, over the room its legend has."""
+        reach, spec = self.console_reach(), self.ctx.spec
+        top = self.ctx.graph_region()[3]
+        if not floor or top > spec.code[1]:
+            return reach
+        least = top + tag_reach(self.theme, self.ctx.layout.scale)
+        return [(r[0], max(r[1], least), r[2], r[3]) for r in reach if r[3] > least]
+
+    def _clear_spot(self, mob: Mobject, spots: list[tuple[float, float]], clear: float, lay: Layout,
+                    floor: bool = False) -> bool:
         """Move ``mob`` to the first of ``spots`` (its centre) inside the free frame under the pane
         (`_pane_foot`) where no card, arrow (kept ``clear`` off past its gap) or op name over a
         card of ``lay`` (`tag_reach` over its whole top: drawn or to come, a name slides along
-        it), nor the pane or what it prints, reaches; True if one is clear."""
+        it), nor the pane or what it prints (`_printed`, ``floor``), reaches; True if one is clear."""
         left, bottom, right, _ = self.free_rect()
         gap = self.theme.spacing.item_gap
-        under = self._pane_foot()
+        under = self._pane_foot(floor)
         reach = tag_reach(self.theme, lay.scale)
-        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
+        keep_off = (self.pane_bounds() + self._printed(floor) + [bounds(m) for m in self.graph.tags.values()]
                     + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())])
         edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
         found = first_clear(lay, NOBODY, (mob.width + gap, mob.height + gap), spots, clear, keep_off,
@@ -356,7 +396,7 @@ class LegendFrame(FreeFrame):
         arrows, where they were at its place, kept half a gap off at least, as `_under_the_pane`
         may have kept them (leaf_nodes 9:16: held a gap off, it never came back)."""
         gap = self.theme.spacing.item_gap
-        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
+        keep_off = (self.pane_bounds() + self._printed() + [bounds(m) for m in self.graph.tags.values()]
                     + self.frame_marks())
         x0, y0, x1, y1 = bounds(home)
         return first_clear(self.ctx.layout, NOBODY, (x1 - x0 + gap, y1 - y0 + gap),

@@ -28,12 +28,13 @@ from scenes.theme import load_theme
 
 pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked at
 
-CLIPS = ["graph_build", "backward_graph", "backward_walk", "leaf_nodes", "grad_accumulation"]
+CLIPS = ["graph_build", "backward_graph", "backward_walk", "leaf_nodes", "grad_accumulation", "missing_gradient"]
 """The clips whose graph leaves a corner beside its top under the pane at 9:16 (dynamic_graph's
-graphs side by side fill the width but its first's, missing_gradient's checklist takes it);
-leaf_nodes' at the least readable size, half a gap off the arrow that passes under it;
-grad_accumulation's two cards fill the width: between them, beside their arrows, its widest entry
-on two lines (`LegendFrame._between_cards`)."""
+graphs side by side fill the width but its first's); leaf_nodes' at the least readable size, half
+a gap off the arrow that passes under it; grad_accumulation's two cards fill the width: between
+them, beside their arrows, its widest entry on two lines (`LegendFrame._between_cards`);
+missing_gradient's with its checklist under it, as far under the pane as the console prints
+(`LegendFrame._printed`)."""
 GIVES_WAY = {"leaf_nodes": ("whole",), "missing_gradient": ("camera", "whole")}
 """In a wide frame, what each clip's legend gives way to (`LegendFrame.give_way`): the whole graph's
 grow, and the walk's close view where it stands in the graph's region (missing_gradient's, under
