@@ -2,14 +2,13 @@
 
 Why a view of its own: where the legend stands depends on the aspect and on everything else the
 frame holds (the code pane and what it prints, the checklist, the graph and the cards to come,
-the walk's strip and camera, the whole graph's grow, the takeaway's board); `FreeFrame` says
+the walk's strip and camera, the whole graph's grow, the takeaway's board); `LegendRoom` says
 where the frame is free, and this view, one of its kind, places the legend there and keeps it in
 step with the pane, the camera and the board. It draws no cue kind; it writes the graph's legend.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import chain
 from typing import Callable
 
@@ -18,31 +17,29 @@ from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup
 from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims
 from scenes.draw.crossfade import after_the_pane, before_the_pane
-from scenes.draw.frame_spots import NOBODY, FreeFrame, bounds
+from scenes.draw.frame_spots import NOBODY, bounds
+from scenes.draw.legend_room import LegendRoom
 from scenes.draw.visuals import label, legend
-from scenes.draw.visuals.checklist import unticked_list
 from scenes.draw.visuals.legend import smaller_legends
-from scenes.layout.boxes import Layout
 from scenes.layout.clear_rects import meets
 from scenes.layout.label_spots import first_clear
-from scenes.layout.tag_room import tag_reach
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 from scenes.theme_model import KIND_MEANING
 
 
-class LegendFrame(FreeFrame):
+class LegendFrame(LegendRoom):
     """`FreeFrame` with the colour legend: with the first card (``legend_in``), in the walk's
     strip (``walk_legend``), out of the way of a close view, a grow or a board (``give_way``)."""
 
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
         free frame that no card, arrow, code or printout can reach (a column, else a row), else
-        (a tall frame) beside the graph's top under the code pane (`_under_the_pane`), else (a
+        (a tall frame) beside the graph's top under the code pane (`under_the_pane`), else (a
         wide frame) in a corner in a shorter or smaller shape (`smaller_legends`), off the
-        checklist's (`_corner_by_list`), one that gives way to the whole graph's grow (`give_way`),
+        checklist's (`corner_by_list`), one that gives way to the whole graph's grow (`give_way`),
         else in a corner of the graph's region the cards drawn before the walk leave
-        (`_graph_corner`); none if no corner is free. Each colour is named by its meaning: red is "loss"
+        (`graph_corner`); none if no corner is free. Each colour is named by its meaning: red is "loss"
         (``labels.legend_loss``), true of a loss backward() never ran from too (missing_gradient's L2)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
@@ -58,208 +55,42 @@ class LegendFrame(FreeFrame):
             columns = ((legend(entries, self.theme, size=s), clear) for s, clear in (
                 (self.theme.font_sizes.card_flag, gap), (least, gap), (least, gap / 2)))
             for m, clear in chain(columns, ((m, gap) for m in smaller_legends(entries, self.theme, least))):
-                if self._under_the_pane(m, clear) and self._list_fits(m):
+                if self.under_the_pane(m, clear) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
-            first = self._before_the_walk()
+            first = self.before_the_walk()
             for size in (self.theme.font_sizes.card_flag, least) if first is not None else ():
                 m = legend(entries, self.theme, size=size)
-                if self._under_the_pane(m, gap, first) and self._list_fits(m):
+                if self.under_the_pane(m, gap, first) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
             sizes = (self.theme.font_sizes.card_flag, least)
             for m in chain((legend(entries, self.theme, size=s) for s in sizes), smaller_legends(entries, self.theme, least)):
-                if self._between_cards(m, gap) and self._list_fits(m):
+                if self.between_cards(m, gap) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
             for size in (self.theme.font_sizes.card_flag, least):  # as far under the pane as the console prints
                 m = legend(entries, self.theme, size=size)
-                if self._under_the_pane(m, gap, floor=True) and self._list_fits(m):
+                if self.under_the_pane(m, gap, floor=True) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
         spec = self.ctx.spec
         if spec.frame_width > spec.frame_height:  # beside the pane (16:9): a corner for a shorter or smaller
-            # legend, off the corner the checklist to come takes (`_corner_by_list`)
+            # legend, off the corner the checklist to come takes (`corner_by_list`)
             for m in smaller_legends(entries, self.theme, least):
-                if self._corner_by_list(m):
+                if self.corner_by_list(m):
                     beside = bounds(m)[0] >= spec.code[2]  # in the graph's region: the walk's close view's too
                     self.graph.legend = m
                     self.graph.legend_yields = ("camera", "whole", "recap") if beside else ("whole", "recap")
                     return [FadeIn(m)]
-            first = self._before_the_walk()
+            first = self.before_the_walk()
             shapes = chain([legend(entries, self.theme)], smaller_legends(entries, self.theme, least))
             for m in shapes if first is not None else ():
-                if self._graph_corner(m, first):
+                if self.graph_corner(m, first):
                     self.graph.legend, self.graph.legend_yields = m, ("camera", "whole", "recap")
                     return [FadeIn(m)]
         self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
         return []
-
-    def _corner_by_list(self, mob: Mobject) -> bool:
-        """`to_free_corner` for the legend ``mob`` (True if found), off the corner the clip's
-        checklist will take (its first ``check`` cue's items, placed as the list's view places
-        them, the op names over the cards, `tag_reach`, drawn by then kept off), or just under or
-        over the list: the list has the corner it has without a legend (missing_gradient 16:9:
-        under a legend in its corner, it held the walk's close views to 39 % of the frame)."""
-        block, names = self._list_to_come()
-        if block is None:
-            return self.to_free_corner(mob, only_free=True)
-        if not self.to_free_corner(block, only_free=True, avoid=names):
-            return self.to_free_corner(mob, only_free=True)
-        was, self.graph.legend = self.graph.legend, block  # as the list does beside the legend
-        try:
-            return self.to_free_corner(mob, only_free=True)
-        finally:
-            self.graph.legend = was
-
-    def _list_to_come(self) -> tuple[Mobject | None, list[Rect]]:
-        """The clip's checklist as it comes (its first ``check`` cue's items, none ticked; None
-        where none comes), and the op names over the cards (`tag_reach`), drawn by then."""
-        cue = next((c for c in self.ctx.plan.cues if c.kind == "check"), None)
-        block = unticked_list([s.text for s in cue.strings if s.role == "item"] if cue is not None else [], self.theme)
-        reach = tag_reach(self.theme, self.ctx.layout.scale)
-        return block, [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())]
-
-    def _list_fits(self, mob: Mobject) -> bool:
-        """Whether the clip's checklist to come (`_list_to_come`) finds a corner, or the spot
-        under or over the legend at ``mob`` (`to_free_corner`, as the list's view places it),
-        clear of the op names too; yes where none comes. Why: the list, which the captions read
-        item by item, goes before the legend (missing_gradient 9:16: where it found no such
-        place, it went among the arrows between z, L2 and x)."""
-        block, names = self._list_to_come()
-        if block is None:
-            return True
-        was, self.graph.legend = self.graph.legend, mob
-        try:
-            return self.to_free_corner(block, only_free=True, avoid=names)
-        finally:
-            self.graph.legend = was
-
-    def _graph_corner(self, mob: Mobject, lay: Layout | None) -> bool:
-        """Move ``mob`` to the first corner of the graph's region (top left, top right, bottom
-        left, bottom right) that no card or arrow of ``lay``, op name over its cards (`tag_reach`),
-        code or printout reaches; True if one is clear. For a wide frame whose graphs, all laid
-        out at once, leave no corner of the frame (dynamic_graph 16:9): ``lay`` holds the cards
-        drawn before the walk (`_before_the_walk`), and a card drawn later where the legend
-        stands takes its place (`give_way`)."""
-        if lay is None:
-            return False
-        left, bottom, right, top = self.free_rect()
-        g0, g1, g2, g3 = self.ctx.spec.graph
-        gap = self.theme.spacing.item_gap
-        reach = tag_reach(self.theme, lay.scale)
-        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
-                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())])
-        w2, h2 = mob.width / 2 + gap / 2, mob.height / 2 + gap / 2
-        spots = [(g0 + w2, g3 - h2), (g2 - w2, g3 - h2), (g0 + w2, g1 + h2), (g2 - w2, g1 + h2)]
-        found = first_clear(lay, NOBODY, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
-                            within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
-        if found is None:
-            return False
-        mob.move_to([*spots[found], 0])
-        return True
-
-    def _before_the_walk(self) -> Layout | None:
-        """The clip's layout with only the cards drawn before the walk starts (the walk's first
-        close view, else backward()), their buckets and the arrows between them; None where no
-        card is left out. Why: dynamic_graph records a graph per step side by side, and the layout holds
-        them all, so no corner is free of them, but the first graph's leaves one under the pane
-        until its walk, where the captions read its red (`legend_in`); the legend there goes with
-        the walk's close view (`give_way`) and comes back only where the whole layout leaves it
-        room (`_home_clear`)."""
-        cues, lay = self.ctx.plan.cues, self.ctx.layout
-        walk = min((c.start for c in cues if c.kind == "backward_start" or (c.kind == "camera" and c.ids)), default=None)
-        if walk is None:
-            return None
-        first: dict[str, float] = {}
-        for c in cues:
-            for i in c.ids if c.kind == "node_appear" else ():
-                first.setdefault(i, c.start)
-        drawn = {i for i, t in first.items() if t <= walk}
-        drawn |= {f"bucket:{i}" for i in drawn}
-        boxes = {k: b for k, b in lay.boxes.items() if k in drawn}
-        if len(boxes) == len(lay.boxes):
-            return None
-        return replace(lay, boxes=boxes, routes=tuple(r for r in lay.routes if r.src in drawn and r.dst in drawn))
-
-    def _under_the_pane(self, mob: Mobject, clear: float, lay: Layout | None = None, floor: bool = False) -> bool:
-        """Move ``mob`` to the graph region's top corner, right then left, just under the code
-        pane and what it will print (`console_reach`), where no card, arrow or op name over a
-        card (`tag_reach` over its whole top: drawn or to come, a name slides along it) reaches;
-        True if one is clear. Why: in a tall frame the frame's own top corners are the pane's,
-        and the graph spans the frame's width at its foot, but a graph narrower at its top (the
-        loss alone on its top layer) leaves a corner beside it, where the legend stays while the
-        graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew).
-        Not in a clip with a checklist (`legend_in`): the list, which the captions read item by
-        item, takes that corner (missing_gradient 9:16: beside the legend there, it went among
-        the arrows between z, L2 and x, crossed by them). ``clear``: how far it keeps off the
-        arrows, past its gap: a gap, else half of one at the least size (leaf_nodes 9:16: the
-        arrow from yh up to yh - y clipped the corner of that margin, two gaps off its words).
-        ``lay``: the cards and arrows kept off (default: the clip's layout, all of them);
-        ``floor``: the printout kept off only as far as the console lets it run (`_printed`)."""
-        lay = self.ctx.layout if lay is None else lay
-        left, _, right, _ = self.free_rect()
-        under = self._pane_foot(floor)
-        w2, h2 = mob.width / 2, mob.height / 2
-        return self._clear_spot(mob, [(right - w2, under - h2), (left + w2, under - h2)], clear, lay, floor)
-
-    def _between_cards(self, mob: Mobject, clear: float) -> bool:
-        """Move ``mob`` into the room between two rows of cards, at its middle height (from the
-        lower row's op names, `tag_reach`, to the upper row's foot), at the free frame's left edge,
-        right edge, else its middle, where `_clear_spot` finds it clear; True if one is. Why: a
-        graph whose top spans the frame's width leaves no corner beside it under the pane
-        (grad_accumulation 9:16: y over w, each card 4.3 of the frame's 8 units wide), but beside
-        the arrows its rows' room holds a narrow legend (`smaller_legends`, its widest entry wrapped)."""
-        lay = self.ctx.layout
-        left, _, right, _ = self.free_rect()
-        reach = tag_reach(self.theme, lay.scale)
-        bands: list[tuple[float, float]] = []  # the heights the cards and their op names take, merged
-        for lo, hi in sorted((b[1], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())):
-            if bands and lo <= bands[-1][1]:
-                bands[-1] = (bands[-1][0], max(bands[-1][1], hi))
-            else:
-                bands.append((lo, hi))
-        w2 = mob.width / 2
-        spots = [(x, (low[1] + high[0]) / 2) for low, high in zip(bands, bands[1:])
-                 for x in (left + w2, right - w2, (left + right) / 2)]
-        return self._clear_spot(mob, spots, clear, lay)
-
-    def _pane_foot(self, floor: bool = False) -> float:
-        """The height a gap under the code pane and what it will print (`_printed`)."""
-        return min(r[1] for r in self.pane_bounds() + self._printed(floor)) - self.theme.spacing.item_gap
-
-    def _printed(self, floor: bool = True) -> list[Rect]:
-        """Where the clip's printed lines will go (`console_reach`); with ``floor``, where the
-        graph stands under the code, no lower than the graph region's top and an op name's reach
-        over it (`tag_reach`): the console's lines scroll rather than run further (`Console._print`,
-        and over a legend's top). Why: reckoned at its whole length, missing_gradient 9:16's
-        warning reached 70 px under the lines the console shows, over the room its legend has."""
-        reach, spec = self.console_reach(), self.ctx.spec
-        top = self.ctx.graph_region()[3]
-        if not floor or top > spec.code[1]:
-            return reach
-        least = top + tag_reach(self.theme, self.ctx.layout.scale)
-        return [(r[0], max(r[1], least), r[2], r[3]) for r in reach if r[3] > least]
-
-    def _clear_spot(self, mob: Mobject, spots: list[tuple[float, float]], clear: float, lay: Layout,
-                    floor: bool = False) -> bool:
-        """Move ``mob`` to the first of ``spots`` (its centre) inside the free frame under the pane
-        (`_pane_foot`) where no card, arrow (kept ``clear`` off past its gap) or op name over a
-        card of ``lay`` (`tag_reach` over its whole top: drawn or to come, a name slides along
-        it), nor the pane or what it prints (`_printed`, ``floor``), reaches; True if one is clear."""
-        left, bottom, right, _ = self.free_rect()
-        gap = self.theme.spacing.item_gap
-        under = self._pane_foot(floor)
-        reach = tag_reach(self.theme, lay.scale)
-        keep_off = (self.pane_bounds() + self._printed(floor) + [bounds(m) for m in self.graph.tags.values()]
-                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())])
-        edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
-        found = first_clear(lay, NOBODY, (mob.width + gap, mob.height + gap), spots, clear, keep_off,
-                            within=(left - edge, bottom - edge, right + edge, under + edge))
-        if found is None:
-            return False
-        mob.move_to([*spots[found], 0])
-        return True
 
     def _legend_entries(self) -> list[tuple[str, str]]:
         """(colour, words) for each meaning the clip's graph draws: its cards' kinds, and the
@@ -286,7 +117,7 @@ class LegendFrame(FreeFrame):
         visits' notes share the column, the legend has no corner, and comes into the strip for
         the walk, at the least readable size where the theme's does not fit (missing_gradient 1:1:
         two columns under the lit line, beside the printed ``None``). A legend beside the graph's
-        top under the whole pane (`_under_the_pane`) moves into that strip, as the walk's camera
+        top under the whole pane (`under_the_pane`) moves into that strip, as the walk's camera
         has the room it leaves, but where the whole graph's grow lifted it or the takeaway's board
         stands; it goes back there with the whole pane, where that is still clear (`_home_clear`).
         Not once the takeaway's board has taken the legend's room (``legend_away``).
@@ -342,7 +173,7 @@ class LegendFrame(FreeFrame):
         return []
 
     def give_way(self, cue: Cue, stays_home: Callable[[Cue], bool]) -> Anims:
-        """A legend beside the graph's top under the whole pane (`_under_the_pane`) goes as the
+        """A legend beside the graph's top under the whole pane (`under_the_pane`) goes as the
         walk's camera moves in before the pane steps aside (a ``camera`` cue with ids): the close
         view has the corner it took (backward_walk 9:16: its first view of L a third smaller
         beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
@@ -364,7 +195,7 @@ class LegendFrame(FreeFrame):
             return self._step_out(back=True)
         if cue.kind == "node_appear" and any(meets(bounds(g.legend), self.ctx.layout.boxes[i].bounds)
                                              for i in cue.ids if i in self.ctx.layout.boxes):
-            return self._step_out(back=False)  # a card comes where it stands (`_before_the_walk`)
+            return self._step_out(back=False)  # a card comes where it stands (`before_the_walk`)
         if cue.kind == "camera" and cue.ids and g.legend_under and not stays_home(cue):
             return self._step_out(back=True)
         return []
@@ -390,13 +221,13 @@ class LegendFrame(FreeFrame):
         return [FadeIn(home, rate_func=after_the_pane)]
 
     def _home_clear(self, home: Mobject) -> bool:
-        """Whether the legend's place beside the graph's top (``home``, `_under_the_pane`) is still
+        """Whether the legend's place beside the graph's top (``home``, `under_the_pane`) is still
         clear as the whole pane comes back: of the pane and what it prints, the op names, the
         checklist, and the cards and arrows at home (the walk's camera is home by then). The
-        arrows, where they were at its place, kept half a gap off at least, as `_under_the_pane`
+        arrows, where they were at its place, kept half a gap off at least, as `under_the_pane`
         may have kept them (leaf_nodes 9:16: held a gap off, it never came back)."""
         gap = self.theme.spacing.item_gap
-        keep_off = (self.pane_bounds() + self._printed() + [bounds(m) for m in self.graph.tags.values()]
+        keep_off = (self.pane_bounds() + self.printed_reach() + [bounds(m) for m in self.graph.tags.values()]
                     + self.frame_marks())
         x0, y0, x1, y1 = bounds(home)
         return first_clear(self.ctx.layout, NOBODY, (x1 - x0 + gap, y1 - y0 + gap),
