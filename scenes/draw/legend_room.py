@@ -119,9 +119,8 @@ class LegendRoom(FreeFrame):
         and the graph spans the frame's width at its foot, but a graph narrower at its top (the
         loss alone on its top layer) leaves a corner beside it, where the legend stays while the
         graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew).
-        Not in a clip with a checklist (`LegendFrame.legend_in`): the list, which the captions read item by
-        item, takes that corner (missing_gradient 9:16: beside the legend there, it went among
-        the arrows between z, L2 and x, crossed by them). ``clear``: how far it keeps off the
+        In a clip with a checklist, only where the list still finds its place (`list_fits`,
+        asked by `LegendFrame.legend_in`). ``clear``: how far it keeps off the
         arrows, past its gap: a gap, else half of one at the least size (leaf_nodes 9:16: the
         arrow from yh up to yh - y clipped the corner of that margin, two gaps off its words).
         ``lay``: the cards and arrows kept off (default: the clip's layout, all of them);
@@ -171,7 +170,7 @@ class LegendRoom(FreeFrame):
         return [(r[0], max(r[1], least), r[2], r[3]) for r in reach if r[3] > least]
 
     def clear_spot(self, mob: Mobject, spots: list[tuple[float, float]], clear: float, lay: Layout,
-                    floor: bool = False) -> bool:
+                   floor: bool = False) -> bool:
         """Move ``mob`` to the first of ``spots`` (its centre) inside the free frame under the pane
         (`pane_foot`) where no card, arrow (kept ``clear`` off past its gap) or op name over a
         card of ``lay`` (`tag_reach` over its whole top: drawn or to come, a name slides along

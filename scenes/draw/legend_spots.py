@@ -35,7 +35,10 @@ class LegendFrame(LegendRoom):
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
         free frame that no card, arrow, code or printout can reach (a column, else a row), else
-        (a tall frame) beside the graph's top under the code pane (`under_the_pane`), else (a
+        (a tall frame) beside the graph's top under the code pane (`under_the_pane`), between
+        two rows of cards (`between_cards`, in a shorter or smaller shape too), else under the
+        pane only as far as the console prints (`printed_reach`), each where the checklist to
+        come still finds its place (`list_fits`), else (a
         wide frame) in a corner in a shorter or smaller shape (`smaller_legends`), off the
         checklist's (`corner_by_list`), one that gives way to the whole graph's grow (`give_way`),
         else in a corner of the graph's region the cards drawn before the walk leave
@@ -50,11 +53,10 @@ class LegendFrame(LegendRoom):
                 self.graph.legend = m
                 return [FadeIn(m)]
         least = self._least_legend_size()
-        if self.legend_goes_aside() and self.code.pane is not None:  # (where the checklist to come still fits)
+        if self.legend_goes_aside() and self.code.pane is not None:
             gap = self.theme.spacing.item_gap
-            columns = ((legend(entries, self.theme, size=s), clear) for s, clear in (
-                (self.theme.font_sizes.card_flag, gap), (least, gap), (least, gap / 2)))
-            for m, clear in chain(columns, ((m, gap) for m in smaller_legends(entries, self.theme, least))):
+            for size, clear in ((self.theme.font_sizes.card_flag, gap), (least, gap), (least, gap / 2)):
+                m = legend(entries, self.theme, size=size)
                 if self.under_the_pane(m, clear) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
@@ -64,8 +66,8 @@ class LegendFrame(LegendRoom):
                 if self.under_the_pane(m, gap, first) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
-            sizes = (self.theme.font_sizes.card_flag, least)
-            for m in chain((legend(entries, self.theme, size=s) for s in sizes), smaller_legends(entries, self.theme, least)):
+            columns = (legend(entries, self.theme, size=s) for s in (self.theme.font_sizes.card_flag, least))
+            for m in chain(columns, smaller_legends(entries, self.theme, least)):
                 if self.between_cards(m, gap) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
