@@ -14,9 +14,10 @@ the beat's record), and the plan moves it back out where the walk with it ends.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
-from manim import Mobject
+from manim import Mobject, VGroup
 
 from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
@@ -136,6 +137,27 @@ class WalkCamera(View):
                     continue  # the graph stays where it is
                 out += [m for r in keep_off if (m := (r[0] - dx, r[1] - dy, r[2] - dx, r[3] - dy)) not in out]
         return out
+
+    def stays_home(self, cue: Cue) -> bool:
+        """Whether the move ``cue`` into a visit leaves the graph at home, with no legend kept off
+        (it moves nothing): no closer, moved under half the gap a legend keeps off the graph. A
+        legend beside the graph steps out only for a view that comes closer or moves it aside
+        (`LegendFrame.give_way`; grad_accumulation 9:16's views: home moved 0.8 px)."""
+        if self.focus.walk_holds():
+            return True  # a beat's `focus:` holds the camera (`_move`)
+        if self.focus.zoom is not None:
+            return False
+        g = self.ctx.state.graph
+        was, g.legend = g.legend, VGroup()
+        try:
+            free, keep_off, region, sight = self._sight()
+            if self.views.again(cue):
+                return self.views.slide(cue, sight) is None
+            z = self.views.aim(cue, free, keep_off, sight, region)[0]
+            dx, dy = z.point((0.0, 0.0))
+            return abs(z.factor - 1.0) < 1e-9 and math.hypot(dx, dy) < self.theme.spacing.item_gap / 2
+        finally:
+            g.legend = was
 
     def _move(self, cue: Cue) -> Anims:
         free, keep_off, region, sight = self._sight()

@@ -2,46 +2,47 @@
 
 Why a view of its own: where the legend stands depends on the aspect and on everything else the
 frame holds (the code pane and what it prints, the checklist, the graph and the cards to come,
-the walk's strip and camera, the whole graph's grow, the takeaway's board); `FreeFrame` says
+the walk's strip and camera, the whole graph's grow, the takeaway's board); `LegendRoom` says
 where the frame is free, and this view, one of its kind, places the legend there and keeps it in
 step with the pane, the camera and the board. It draws no cue kind; it writes the graph's legend.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import chain
+from typing import Callable
 
 from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup
 
 from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims
 from scenes.draw.crossfade import after_the_pane, before_the_pane
-from scenes.draw.frame_spots import NOBODY, FreeFrame, bounds
+from scenes.draw.frame_spots import NOBODY, bounds
+from scenes.draw.legend_room import LegendRoom
 from scenes.draw.visuals import label, legend
-from scenes.draw.visuals.checklist import unticked_list
 from scenes.draw.visuals.legend import smaller_legends
-from scenes.layout.boxes import Layout
 from scenes.layout.clear_rects import meets
 from scenes.layout.label_spots import first_clear
-from scenes.layout.tag_room import tag_reach
 from scenes.storyboard.cues import Cue
 from scenes.theme import Rect
 from scenes.theme_model import KIND_MEANING
 
 
-class LegendFrame(FreeFrame):
+class LegendFrame(LegendRoom):
     """`FreeFrame` with the colour legend: with the first card (``legend_in``), in the walk's
     strip (``walk_legend``), out of the way of a close view, a grow or a board (``give_way``)."""
 
     def legend_in(self) -> Anims:
         """With the graph's first card, the legend of its colours, in the first corner of the
         free frame that no card, arrow, code or printout can reach (a column, else a row), else
-        (a tall frame) beside the graph's top under the code pane (`_under_the_pane`), else (a
+        (a tall frame) beside the graph's top under the code pane (`under_the_pane`), between
+        two rows of cards (`between_cards`, in a shorter or smaller shape too), else under the
+        pane only as far as the console prints (`printed_reach`), each where the checklist to
+        come still finds its place (`list_fits`), else (a
         wide frame) in a corner in a shorter or smaller shape (`smaller_legends`), off the
-        checklist's (`_corner_by_list`), one that gives way to the whole graph's grow (`give_way`),
+        checklist's (`corner_by_list`), one that gives way to the whole graph's grow (`give_way`),
         else in a corner of the graph's region the cards drawn before the walk leave
-        (`_graph_corner`); none if no corner is free. Each colour is named by its meaning: red is "loss"
+        (`graph_corner`); none if no corner is free. Each colour is named by its meaning: red is "loss"
         (``labels.legend_loss``), true of a loss backward() never ran from too (missing_gradient's L2)."""
         if self.graph.legend is not None or not self.ctx.layout.boxes:
             return []
@@ -51,137 +52,47 @@ class LegendFrame(FreeFrame):
             if self.to_free_corner(m, only_free=True):
                 self.graph.legend = m
                 return [FadeIn(m)]
-        listed = any(c.kind == "check" for c in self.ctx.plan.cues)
         least = self._least_legend_size()
-        if self.legend_goes_aside() and self.code.pane is not None and not listed:
+        if self.legend_goes_aside() and self.code.pane is not None:
             gap = self.theme.spacing.item_gap
             for size, clear in ((self.theme.font_sizes.card_flag, gap), (least, gap), (least, gap / 2)):
                 m = legend(entries, self.theme, size=size)
-                if self._under_the_pane(m, clear):
+                if self.under_the_pane(m, clear) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
-            first = self._before_the_walk()
+            first = self.before_the_walk()
             for size in (self.theme.font_sizes.card_flag, least) if first is not None else ():
                 m = legend(entries, self.theme, size=size)
-                if self._under_the_pane(m, gap, first):
+                if self.under_the_pane(m, gap, first) and self.list_fits(m):
+                    self.graph.legend, self.graph.legend_under = m, True
+                    return [FadeIn(m)]
+            columns = (legend(entries, self.theme, size=s) for s in (self.theme.font_sizes.card_flag, least))
+            for m in chain(columns, smaller_legends(entries, self.theme, least)):
+                if self.between_cards(m, gap) and self.list_fits(m):
+                    self.graph.legend, self.graph.legend_under = m, True
+                    return [FadeIn(m)]
+            for size in (self.theme.font_sizes.card_flag, least):  # as far under the pane as the console prints
+                m = legend(entries, self.theme, size=size)
+                if self.under_the_pane(m, gap, floor=True) and self.list_fits(m):
                     self.graph.legend, self.graph.legend_under = m, True
                     return [FadeIn(m)]
         spec = self.ctx.spec
         if spec.frame_width > spec.frame_height:  # beside the pane (16:9): a corner for a shorter or smaller
-            # legend, off the corner the checklist to come takes (`_corner_by_list`)
+            # legend, off the corner the checklist to come takes (`corner_by_list`)
             for m in smaller_legends(entries, self.theme, least):
-                if self._corner_by_list(m):
+                if self.corner_by_list(m):
                     beside = bounds(m)[0] >= spec.code[2]  # in the graph's region: the walk's close view's too
                     self.graph.legend = m
                     self.graph.legend_yields = ("camera", "whole", "recap") if beside else ("whole", "recap")
                     return [FadeIn(m)]
-            first = self._before_the_walk()
+            first = self.before_the_walk()
             shapes = chain([legend(entries, self.theme)], smaller_legends(entries, self.theme, least))
             for m in shapes if first is not None else ():
-                if self._graph_corner(m, first):
+                if self.graph_corner(m, first):
                     self.graph.legend, self.graph.legend_yields = m, ("camera", "whole", "recap")
                     return [FadeIn(m)]
         self.graph.legend = VGroup()  # no room: the colours alone, until the walk frees the pane's
         return []
-
-    def _corner_by_list(self, mob: Mobject) -> bool:
-        """`to_free_corner` for the legend ``mob`` (True if found), off the corner the clip's
-        checklist will take (its first ``check`` cue's items, placed as the list's view places
-        them, the op names over the cards, `tag_reach`, drawn by then kept off), or just under or
-        over the list: the list has the corner it has without a legend (missing_gradient 16:9:
-        under a legend in its corner, it held the walk's close views to 39 % of the frame)."""
-        cue = next((c for c in self.ctx.plan.cues if c.kind == "check"), None)
-        block = unticked_list([s.text for s in cue.strings if s.role == "item"] if cue is not None else [], self.theme)
-        if block is None:
-            return self.to_free_corner(mob, only_free=True)
-        reach = tag_reach(self.theme, self.ctx.layout.scale)
-        names = [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in self.ctx.layout.boxes.values())]
-        if not self.to_free_corner(block, only_free=True, avoid=names):
-            return self.to_free_corner(mob, only_free=True)
-        was, self.graph.legend = self.graph.legend, block  # as the list does beside the legend
-        try:
-            return self.to_free_corner(mob, only_free=True)
-        finally:
-            self.graph.legend = was
-
-    def _graph_corner(self, mob: Mobject, lay: Layout | None) -> bool:
-        """Move ``mob`` to the first corner of the graph's region (top left, top right, bottom
-        left, bottom right) that no card or arrow of ``lay``, op name over its cards (`tag_reach`),
-        code or printout reaches; True if one is clear. For a wide frame whose graphs, all laid
-        out at once, leave no corner of the frame (dynamic_graph 16:9): ``lay`` holds the cards
-        drawn before the walk (`_before_the_walk`), and a card drawn later where the legend
-        stands takes its place (`give_way`)."""
-        if lay is None:
-            return False
-        left, bottom, right, top = self.free_rect()
-        g0, g1, g2, g3 = self.ctx.spec.graph
-        gap = self.theme.spacing.item_gap
-        reach = tag_reach(self.theme, lay.scale)
-        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
-                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())])
-        w2, h2 = mob.width / 2 + gap / 2, mob.height / 2 + gap / 2
-        spots = [(g0 + w2, g3 - h2), (g2 - w2, g3 - h2), (g0 + w2, g1 + h2), (g2 - w2, g1 + h2)]
-        found = first_clear(lay, NOBODY, (mob.width + gap, mob.height + gap), spots, gap, keep_off,
-                            within=(left - gap / 2, bottom - gap / 2, right + gap / 2, top + gap / 2))
-        if found is None:
-            return False
-        mob.move_to([*spots[found], 0])
-        return True
-
-    def _before_the_walk(self) -> Layout | None:
-        """The clip's layout with only the cards drawn before the walk starts (the walk's first
-        close view, else backward()), their buckets and the arrows between them; None where no
-        card is left out. Why: dynamic_graph records a graph per step side by side, and the layout holds
-        them all, so no corner is free of them, but the first graph's leaves one under the pane
-        until its walk, where the captions read its red (`legend_in`); the legend there goes with
-        the walk's close view (`give_way`) and comes back only where the whole layout leaves it
-        room (`_home_clear`)."""
-        cues, lay = self.ctx.plan.cues, self.ctx.layout
-        walk = min((c.start for c in cues if c.kind == "backward_start" or (c.kind == "camera" and c.ids)), default=None)
-        if walk is None:
-            return None
-        first: dict[str, float] = {}
-        for c in cues:
-            for i in c.ids if c.kind == "node_appear" else ():
-                first.setdefault(i, c.start)
-        drawn = {i for i, t in first.items() if t <= walk}
-        drawn |= {f"bucket:{i}" for i in drawn}
-        boxes = {k: b for k, b in lay.boxes.items() if k in drawn}
-        if len(boxes) == len(lay.boxes):
-            return None
-        return replace(lay, boxes=boxes, routes=tuple(r for r in lay.routes if r.src in drawn and r.dst in drawn))
-
-    def _under_the_pane(self, mob: Mobject, clear: float, lay: Layout | None = None) -> bool:
-        """Move ``mob`` to the graph region's top corner, right then left, just under the code
-        pane and what it will print (`console_reach`), where no card, arrow or op name over a
-        card (`tag_reach` over its whole top: drawn or to come, a name slides along it) reaches;
-        True if one is clear. Why: in a tall frame the frame's own top corners are the pane's,
-        and the graph spans the frame's width at its foot, but a graph narrower at its top (the
-        loss alone on its top layer) leaves a corner beside it, where the legend stays while the
-        graph is built and read (graph_build 9:16 had it for 0.4 s, as the whole graph grew).
-        Not in a clip with a checklist (`legend_in`): the list, which the captions read item by
-        item, takes that corner (missing_gradient 9:16: beside the legend there, it went among
-        the arrows between z, L2 and x, crossed by them). ``clear``: how far it keeps off the
-        arrows, past its gap: a gap, else half of one at the least size (leaf_nodes 9:16: the
-        arrow from yh up to yh - y clipped the corner of that margin, two gaps off its words).
-        ``lay``: the cards and arrows kept off (default: the clip's layout, all of them)."""
-        lay = self.ctx.layout if lay is None else lay
-        left, bottom, right, _ = self.free_rect()
-        gap = self.theme.spacing.item_gap
-        above = self.pane_bounds() + self.console_reach()
-        under = min(r[1] for r in above) - gap
-        reach = tag_reach(self.theme, lay.scale)
-        keep_off = (above + [bounds(m) for m in self.graph.tags.values()]
-                    + [(b[0], b[3], b[2], b[3] + reach) for b in (box.bounds for box in lay.boxes.values())])
-        w2, h2 = mob.width / 2, mob.height / 2
-        spots = [(right - w2, under - h2), (left + w2, under - h2)]
-        edge = gap / 2 + 1e-6  # the legend's own edge on the frame's safe one: its gap lies past it
-        found = first_clear(lay, NOBODY, (mob.width + gap, mob.height + gap), spots, clear, keep_off,
-                            within=(left - edge, bottom - edge, right + edge, under + edge))
-        if found is None:
-            return False
-        mob.move_to([*spots[found], 0])
-        return True
 
     def _legend_entries(self) -> list[tuple[str, str]]:
         """(colour, words) for each meaning the clip's graph draws: its cards' kinds, and the
@@ -208,7 +119,7 @@ class LegendFrame(FreeFrame):
         visits' notes share the column, the legend has no corner, and comes into the strip for
         the walk, at the least readable size where the theme's does not fit (missing_gradient 1:1:
         two columns under the lit line, beside the printed ``None``). A legend beside the graph's
-        top under the whole pane (`_under_the_pane`) moves into that strip, as the walk's camera
+        top under the whole pane (`under_the_pane`) moves into that strip, as the walk's camera
         has the room it leaves, but where the whole graph's grow lifted it or the takeaway's board
         stands; it goes back there with the whole pane, where that is still clear (`_home_clear`).
         Not once the takeaway's board has taken the legend's room (``legend_away``).
@@ -223,7 +134,7 @@ class LegendFrame(FreeFrame):
             home, g.legend_home = g.legend_home, None
             if home is not None and gone is not None and len(gone) and self._home_clear(home):
                 g.legend, g.legend_under = home, True  # back beside the graph's top, under the whole pane
-                return back + [ReplacementTransform(gone, home, rate_func=before_the_pane)]
+                return back + _moved(gone, home, before_the_pane)
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
         was = g.legend if g.legend_under and g.legend is not None and len(g.legend) else None
         if g.walk_legend or not self.code.aside or g.legend is None or (len(g.legend) and was is None) \
@@ -256,20 +167,21 @@ class LegendFrame(FreeFrame):
             if found is not None:
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend, g.legend_under = m, True, False
-                g.legend_home = was if was is not None else g.legend_home
-                come = (ReplacementTransform(was, m, rate_func=after_the_pane) if was is not None
-                        else FadeIn(m, rate_func=after_the_pane))
-                return [come] + ([] if column else self._list_aside(m, keep_off))
+                g.legend_home = was.copy() if was is not None else g.legend_home  # (the move reshapes ``was``)
+                come = _moved(was, m, after_the_pane) if was is not None else [FadeIn(m, rate_func=after_the_pane)]
+                return come + ([] if column else self._list_aside(m, keep_off))
         if was is not None:
             g.legend = was
         return []
 
-    def give_way(self, cue: Cue) -> Anims:
-        """A legend beside the graph's top under the whole pane (`_under_the_pane`) goes as the
+    def give_way(self, cue: Cue, stays_home: Callable[[Cue], bool]) -> Anims:
+        """A legend beside the graph's top under the whole pane (`under_the_pane`) goes as the
         walk's camera moves in before the pane steps aside (a ``camera`` cue with ids): the close
         view has the corner it took (backward_walk 9:16: its first view of L a third smaller
         beside it), and the walk's legend comes into the strip the pane frees (`walk_legend`),
-        and goes back there with the whole pane where it is still clear. A legend that found a
+        and goes back there with the whole pane where it is still clear; it stays where the
+        camera stays home (``stays_home``: grad_accumulation 9:16's, between its cards, gone for
+        nothing, was off screen 0.5-2.5 s before each walk's legend came). A legend that found a
         corner only shorter or smaller (``legend_yields``, 16:9: in the code's column under the
         printout) goes as the whole graph grows and for the takeaway's board, and one in the
         graph's region as the walk's camera moves in too: they take the room it stood in as they
@@ -285,8 +197,8 @@ class LegendFrame(FreeFrame):
             return self._step_out(back=True)
         if cue.kind == "node_appear" and any(meets(bounds(g.legend), self.ctx.layout.boxes[i].bounds)
                                              for i in cue.ids if i in self.ctx.layout.boxes):
-            return self._step_out(back=False)  # a card comes where it stands (`_before_the_walk`)
-        if cue.kind == "camera" and cue.ids and g.legend_under:
+            return self._step_out(back=False)  # a card comes where it stands (`before_the_walk`)
+        if cue.kind == "camera" and cue.ids and g.legend_under and not stays_home(cue):
             return self._step_out(back=True)
         return []
 
@@ -311,13 +223,13 @@ class LegendFrame(FreeFrame):
         return [FadeIn(home, rate_func=after_the_pane)]
 
     def _home_clear(self, home: Mobject) -> bool:
-        """Whether the legend's place beside the graph's top (``home``, `_under_the_pane`) is still
+        """Whether the legend's place beside the graph's top (``home``, `under_the_pane`) is still
         clear as the whole pane comes back: of the pane and what it prints, the op names, the
         checklist, and the cards and arrows at home (the walk's camera is home by then). The
-        arrows, where they were at its place, kept half a gap off at least, as `_under_the_pane`
+        arrows, where they were at its place, kept half a gap off at least, as `under_the_pane`
         may have kept them (leaf_nodes 9:16: held a gap off, it never came back)."""
         gap = self.theme.spacing.item_gap
-        keep_off = (self.pane_bounds() + self.console_reach() + [bounds(m) for m in self.graph.tags.values()]
+        keep_off = (self.pane_bounds() + self.printed_reach() + [bounds(m) for m in self.graph.tags.values()]
                     + self.frame_marks())
         x0, y0, x1, y1 = bounds(home)
         return first_clear(self.ctx.layout, NOBODY, (x1 - x0 + gap, y1 - y0 + gap),
@@ -371,3 +283,13 @@ class LegendFrame(FreeFrame):
             box = label(words, t.fonts.sans, f.min_readable, t.colors.text_muted).height * px - BOX_ROUNDING
             short = max(short, f.min_glyph_px / max(glyph_height({"bbox": [0.0, 0.0, 0.0, box], "text": words}), 1e-9))
         return f.min_readable * short
+
+
+def _moved(old: Mobject, new: Mobject, rate: Callable[[float], float]) -> Anims:
+    """The legend ``old`` moved to ``new`` (its place and shape) at ``rate``; where their rows'
+    words differ in lines (one wrapped, `legend`'s ``wrap``), one fading out as the other fades in
+    instead: a move morphed "weight" and "(requires_grad)" into one line glyph by glyph, drawn
+    over each other, and carried them over the card in its way (grad_accumulation 9:16)."""
+    if [type(r[1]) for r in old] == [type(r[1]) for r in new]:
+        return [ReplacementTransform(old, new, rate_func=rate)]
+    return [FadeOut(old, rate_func=rate), FadeIn(new, rate_func=rate)]

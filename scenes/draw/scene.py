@@ -186,7 +186,7 @@ class ClipScene(QuickLists, Scene):
             out += self.views.code.bar_to(self.events[cue.seqs[0]].line, step, walk=kind.walk_line)
         # the walk's legend with the pane stepping aside (before the drawer: its notes keep off
         # the legend) or back (a code_line's drawer brings the pane back itself)
-        out += self.views.frame.walk_legend() + self.views.frame.give_way(cue)
+        out += self.views.frame.walk_legend() + self.views.frame.give_way(cue, self.views.camera.stays_home)
         out += self._drawers[cue.kind](cue, step)
         return out + self.views.frame.walk_legend()
 

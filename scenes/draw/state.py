@@ -43,8 +43,9 @@ class GraphView:
     ghost: set[str] = field(default_factory=set)  # the freed graph kept, faded, beside the next one
     legend: VGroup | None = None  # what each colour means, drawn with the first card (empty: no room)
     walk_legend: bool = False  # the legend is the walk's, in the room the code pane freed (`LegendFrame.walk_legend`)
-    legend_under: bool = False  # the legend stands beside the graph's top under the whole code pane (a tall
-    # frame: `LegendFrame._under_the_pane`), and moves into the strip the pane frees for the walk
+    legend_under: bool = False  # the legend stands beside the graph's top under the whole code pane, or
+    # between its cards (a tall frame: `LegendRoom.under_the_pane`, `between_cards`), and moves into
+    # the strip the pane frees for the walk
     legend_home: VGroup | None = None  # that legend at its place while the walk's stands in the strip: back with the pane
     legend_away: bool = False  # the takeaway's board took the legend's room (`Recap._legend_away`): it stays away
     legend_yields: tuple[str, ...] = ()  # the legend found a corner only shorter or smaller (`smaller_legends`):

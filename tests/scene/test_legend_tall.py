@@ -5,7 +5,7 @@ frame's width at its foot, so the legend found no corner with the first card and
 the backward walk, or the whole graph's grow: graph_build showed it for 0.4 s, backward_graph for
 1.4 s, at the takeaway, long after the captions that read the colours ("the two weights, which
 ask for gradients", "x and y did not"). Where the graph is narrower at its top, the legend stands
-beside it under the pane (`LegendFrame._under_the_pane`): on screen at the middle of every caption
+beside it under the pane (`LegendRoom.under_the_pane`): on screen at the middle of every caption
 from the first card to the takeaway, its words at least ``min_glyph_px`` high, inside the frame's
 safe edge and over nothing else drawn. Beside the pane (16:9), where neither the legend's column
 nor its row found a corner (leaf_nodes' graph and printout, missing_gradient's and its list), it
@@ -28,26 +28,30 @@ from scenes.theme import load_theme
 
 pytestmark = pytest.mark.slow  # plays the clip's scene up to the frames looked at
 
-CLIPS = ["graph_build", "backward_graph", "backward_walk", "leaf_nodes"]
-"""The clips whose graph leaves a corner beside its top under the pane at 9:16 (the others'
-legend comes with the walk: grad_accumulation's two cards and dynamic_graph's graphs side by side
-fill the width, missing_gradient's checklist takes it); leaf_nodes' at the least readable size,
-half a gap off the arrow that passes under it."""
+CLIPS = ["graph_build", "backward_graph", "backward_walk", "leaf_nodes", "grad_accumulation", "missing_gradient"]
+"""The clips whose graph leaves a corner beside its top under the pane at 9:16 (dynamic_graph's
+graphs side by side fill the width but its first's); leaf_nodes' at the least readable size, half
+a gap off the arrow that passes under it; grad_accumulation's two cards fill the width: between
+them, beside their arrows, its widest entry on two lines (`LegendRoom.between_cards`);
+missing_gradient's with its checklist under it, as far under the pane as the console prints
+(`LegendRoom.printed_reach`)."""
 GIVES_WAY = {"leaf_nodes": ("whole",), "missing_gradient": ("camera", "whole")}
 """In a wide frame, what each clip's legend gives way to (`LegendFrame.give_way`): the whole graph's
 grow, and the walk's close view where it stands in the graph's region (missing_gradient's, under
 its checklist)."""
 UNTIL_WALK = ["dynamic_graph"]
-"""Clips whose legend stands beside their first graph only until its walk (`LegendFrame._before_the_walk`,
-at 16:9 in a corner of the graph's region, `LegendFrame._graph_corner`: the graphs recorded later
+"""Clips whose legend stands beside their first graph only until its walk (`LegendRoom.before_the_walk`,
+at 16:9 in a corner of the graph's region, `LegendRoom.graph_corner`: the graphs recorded later
 take its place): checked up to the walk's first close view."""
 CASES = [(clip, "9:16") for clip in CLIPS + UNTIL_WALK] + [(clip, "16:9") for clip in [*GIVES_WAY, *UNTIL_WALK]]
 """(clip, aspect) checked."""
 
 
 def _legend_words() -> set[str]:
+    """The legend's entries, and each one's lines where it wraps at a space (`legend`'s ``wrap``)."""
     w = load_theme().labels
-    return {w.legend_weight, w.legend_input, w.legend_result, w.legend_loss, w.legend_grad}
+    words = {w.legend_weight, w.legend_input, w.legend_result, w.legend_loss, w.legend_grad}
+    return words | {part for e in words for i, ch in enumerate(e) if ch == " " for part in (e[:i], e[i + 1:])}
 
 
 def _times(clip: str, aspect: str) -> list[float]:

@@ -357,6 +357,22 @@ def test_legend_swatches_and_words_line_up_in_a_column() -> None:
     assert max(r[1].get_left()[0] for r in m.submobjects) - min(r[1].get_left()[0] for r in m.submobjects) < EPS
 
 
+def test_a_wrapped_legend_puts_its_widest_entry_on_two_lines_by_its_swatch() -> None:
+    """``wrap``: "weight (requires_grad)", a third wider than the next entry, goes on two lines
+    (grad_accumulation 9:16's legend fits between its cards only so), the legend narrower; its
+    swatch stands by the first line, as a one-line entry's does; the other entries keep one line."""
+    from scenes.draw.visuals import legend
+
+    c, w = THEME.colors, THEME.labels
+    entries = [(c.leaf_grad, w.legend_weight), (c.loss, w.legend_loss), (c.grad, w.legend_grad)]
+    flat, wrapped = legend(entries, THEME, size=15), legend(entries, THEME, size=15, wrap=True)
+    assert wrapped.width < flat.width * 0.8
+    swatch, lines = wrapped[0][0], wrapped[0][1]
+    assert [line.text for line in lines] == w.legend_weight.split(" ", 1)
+    assert abs(swatch.get_y() - lines[0].get_y()) < EPS and lines[1].get_top()[1] < swatch.get_bottom()[1]
+    assert [r[1].text for r in wrapped[1:]] == [w.legend_loss, w.legend_grad]
+
+
 def test_a_unit_still_to_come_is_recorded_as_a_dimmed_unit() -> None:
     """The dimmed outline of a unit not yet computed is drawn, so `render inspect` lists it (role
     ``unit``, meaning ``skipped``, the dimmed colour): the frame checks see the network's shape."""

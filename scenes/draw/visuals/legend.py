@@ -16,11 +16,12 @@ from scenes.draw.visuals.glyphs import label
 
 
 def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False, columns: int = 1,
-           size: float | None = None) -> VGroup:
+           size: float | None = None, wrap: bool = False) -> VGroup:
     """(colour, words) entries as swatch-and-words rows, stacked (or side by side when
     ``across``; or, with ``columns`` over 1, in that many columns, read row by row: short and
     wide, for the strip the code pane frees in a tall frame), centred at the origin; its words at
-    ``size`` (None: the theme's ``card_flag``)."""
+    ``size`` (None: the theme's ``card_flag``). ``wrap``: an entry wider than the others need
+    (`_wrapped`) on two lines, its swatch by the first."""
     t = theme
     size = t.font_sizes.card_flag if size is None else size
     rows = []
@@ -28,12 +29,15 @@ def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False
     # each row's own words ("loss" against "weight (requires_grad)"), the swatches differed in
     # width and the words started 2-5 px apart at 480p
     high = label("Ag(", t.fonts.sans, size, t.colors.text_muted).height
-    for colour, words in entries:
-        text = label(words, t.fonts.sans, size, t.colors.text_muted)
+    lines = _wrapped([words for _, words in entries], theme, size) if wrap else [(w,) for _, w in entries]
+    for (colour, _), words in zip(entries, lines):
+        said = [label(w, t.fonts.sans, size, t.colors.text_muted) for w in words]
+        text = said[0] if len(said) == 1 else VGroup(*said).arrange(DOWN, aligned_edge=LEFT, buff=t.sizes.token_pad)
         swatch = RoundedRectangle(width=high * 1.4, height=high, corner_radius=t.radii.token / 2,
                                   stroke_color=colour, stroke_width=t.strokes.card * 0.6,
                                   fill_color=t.colors.card_fill, fill_opacity=1.0)
         rows.append(VGroup(swatch, text).arrange(RIGHT, buff=t.sizes.token_pad * 1.5))
+        swatch.set_y(said[0].get_y())  # by its first line, as an entry on one line has it
     pad = t.sizes.token_pad * 3
     # a row's entries share a baseline; a column's start at one left edge (aligned_edge=LEFT in a
     # row would put every entry's left edge on the first's, drawing the words over each other)
@@ -43,6 +47,28 @@ def legend(entries: list[tuple[str, str]], theme: Theme, *, across: bool = False
     else:
         group.arrange(RIGHT if across else DOWN, aligned_edge=DOWN if across else LEFT, buff=pad * (2 if across else 0.6))
     return group.move_to([0.0, 0.0, 0.0])
+
+
+def _wrapped(words: list[str], theme: Theme, size: float) -> list[tuple[str, ...]]:
+    """Each entry's lines: on two (split at the space that leaves its longer line shortest) where
+    it is wider on one than the widest line any entry needs (one split, or the entry itself where
+    it has no space); else on one. Why: "weight (requires_grad)" alone sets the legend's width,
+    a third wider than its next entry ("weight" over "(requires_grad)": grad_accumulation 9:16)."""
+    t = theme
+
+    def wide(text: str) -> float:
+        return float(label(text, t.fonts.sans, size, t.colors.text_muted).width)
+
+    def split(text: str) -> tuple[str, ...]:
+        cuts = [i for i, ch in enumerate(text) if ch == " "]
+        if not cuts:
+            return (text,)
+        i = min(cuts, key=lambda i: max(wide(text[:i]), wide(text[i + 1:])))
+        return (text[:i], text[i + 1:])
+
+    splits = [split(w) for w in words]
+    need = max(max(wide(line) for line in lines) for lines in splits)
+    return [lines if wide(w) > need + 1e-9 else (w,) for w, lines in zip(words, splits)]
 
 
 def smaller_legends(entries: list[tuple[str, str]], theme: Theme, least: float) -> Iterator[VGroup]:
@@ -58,3 +84,4 @@ def smaller_legends(entries: list[tuple[str, str]], theme: Theme, least: float) 
     for s, c in ((size, 2), (least, 2), (least, 1), (size, 3), (least, 3)):
         yield legend(entries, theme, columns=c, size=s)
     yield legend(entries, theme, across=True, size=least)
+    yield legend(entries, theme, size=least, wrap=True)
