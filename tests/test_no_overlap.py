@@ -151,11 +151,10 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # whose view has it free (`TokenRides.rejoin`; it waited 200 px up, right of t8's '-2.00', until the
     # fill, h/readmeH); micrograd_readme 1:1's '6.94' (b's first token, left of b's bucket between the two)
     # since a fill's sum moves a token of another bucket's row off its run (`TokenRides.clear_sum`).
-    # micrograd_readme 16:9 (clean on 96d5b1a) since h/legendH: the legend, in two columns under the printed
-    # lines (`LegendFrame.legend_in`'s wide-frame shapes, 68-227 x 341-355 px), stays up through the lesson,
-    # and the walk's views, which keep off it, frame the graph otherwise: t17's token waits past t8's value.
-    # Making the legend give way to the close views too left it blinking in and out at each move home.
-    ("micrograd_readme", "16:9"): "2: '6.94' (t17) right of t8's value '-2.00' (58.0-60.4 s)",
+    # micrograd_readme 16:9's '6.94' (t17), the badge where t17's one token waited, since a new badge gives way
+    # to the cards' values too (`make_way`'s ``badge``): the token settled left of t17's card while the close
+    # view on t18 hid t8, and the move home for t17's visit showed t8's '-2.00' just left of it (58.0-60.4 s,
+    # since h/legendH's legend: the views keep off it and frame the graph otherwise).
     # (tanh_sgd_lists 16:9's first step's '-0.2899' and '-0.2699' waiting on `out` and AddBackward0 at the t9
     # visit, 26.4-27.0 s, pass since h/collideF: the note they are the products of goes where it covers no card)
     # (clip, aspect): what badge still waits on an arrowhead or a label (reading.waits_on_heads):

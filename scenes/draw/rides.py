@@ -166,14 +166,17 @@ class TokenRides(View):
         its own off the numbers waiting may end left of one, and a reader reads on along a line:
         the number, not the note, gives way. ``badge``: the visited node's new badge, not shown
         yet (the tokens that rode in glide onto it after), may stand where its token waited,
-        just past its own note's result: it moves there too."""
+        just past its own note's result, or past a card's value (`OnScreen.value_runs`: its
+        token waited by its node while the camera's close view hid that card, which the move for
+        the visit showed again): it moves there too."""
         runs = [reading_run(bounds(p)) for p in products if p.width > 0]
-        if not runs:
-            return []
         if badge is not None:
-            to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())), runs, going)
+            to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())),
+                                runs + self.onscreen.value_runs(), going)
             if to is not None:
                 badge.move_to([to[0], to[1], 0.0])
+        if not runs:
+            return []
         return self._give_way(runs, going, step, lambda item, tok: not self.in_row(tok, item))
 
     def clear_sum(self, value: Mobject, leaf: str, going: list[Mobject], step: StepScratch) -> Anims:
