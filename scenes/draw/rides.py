@@ -301,6 +301,29 @@ class TokenRides(View):
                 tok.row_place = None
         return out
 
+    def gather(self, leaf: str, row: list[VGroup], going: list[Mobject], step: StepScratch,
+               away: set[int]) -> list[tuple[VGroup, Animation]]:
+        """At the visit to ``leaf``'s AccumulateGrad, each token of the row beside its bucket
+        (``row``) that waits out of the frame (``away``: faded by the camera's move that carried
+        it there) glides to the nearest spot in the frame free of all a waiting token keeps off
+        (``going`` gone), coming out from where it waited as it goes: the fill sums the row,
+        and a term out of view as its sum is written is not there (micrograd_readme 16:9: b's
+        999.60 and -333.20, carried past the frame's right side by the view before the fill).
+        Each with its glide; the caller brings it back into view (`CameraFocus.bring_back`)."""
+        free, out = self.frame.free_rect(), []
+        for tok in row:
+            if getattr(tok, "in_mouth", False) or not self.in_row(tok, leaf) or tok.width <= 0:
+                continue
+            was = getattr(tok, "rests", None) or bounds(tok)
+            if id(tok) not in away and inside(was, free):
+                continue
+            to = self.onscreen.free_spot(_middle(was), tok, self._kept_off(tok, going))
+            glide = self.onscreen.glide(tok, to, [tok, *going], step)
+            glide.under = bounds(tok)  # unseen where it waited, as opaque as it is clear of there
+            tok.row_place = None
+            out.append((tok, glide))
+        return out
+
     def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
         """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
         bucket that gradients reach at different times (dynamic_graph's four 1/27, one per use
