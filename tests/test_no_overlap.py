@@ -151,11 +151,10 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # whose view has it free (`TokenRides.rejoin`; it waited 200 px up, right of t8's '-2.00', until the
     # fill, h/readmeH); micrograd_readme 1:1's '6.94' (b's first token, left of b's bucket between the two)
     # since a fill's sum moves a token of another bucket's row off its run (`TokenRides.clear_sum`).
-    # micrograd_readme 16:9 (clean on 96d5b1a) since h/legendH: the legend, in two columns under the printed
-    # lines (`LegendFrame.legend_in`'s wide-frame shapes, 68-227 x 341-355 px), stays up through the lesson,
-    # and the walk's views, which keep off it, frame the graph otherwise: t17's token waits past t8's value.
-    # Making the legend give way to the close views too left it blinking in and out at each move home.
-    ("micrograd_readme", "16:9"): "2: '6.94' (t17) right of t8's value '-2.00' (58.0-60.4 s)",
+    # micrograd_readme 16:9's '6.94' (t17), the badge where t17's one token waited, since a new badge gives way
+    # to the cards' values too (`make_way`'s ``badge``): the token settled left of t17's card while the close
+    # view on t18 hid t8, and the move home for t17's visit showed t8's '-2.00' just left of it (58.0-60.4 s,
+    # since h/legendH's legend: the views keep off it and frame the graph otherwise).
     # (tanh_sgd_lists 16:9's first step's '-0.2899' and '-0.2699' waiting on `out` and AddBackward0 at the t9
     # visit, 26.4-27.0 s, pass since h/collideF: the note they are the products of goes where it covers no card)
     # (clip, aspect): what badge still waits on an arrowhead or a label (reading.waits_on_heads):
@@ -191,7 +190,9 @@ STILL_OP_TAGS: dict[tuple[str, str], str] = {
 
 STILL_UNMET: dict[tuple[str, str], str] = {
     # (lesson, aspect): why the terms of a bucket's sum are not at the bucket as it is written
-    ("micrograd_readme", "16:9"): "b's sum '6.94 + 0.00 + 999.60 + -333.20 + -27.77 = 645.58' is written at 97.67 s before 999.60 and -333.20 reach bucket:t1: since h/legendH the legend under the printed lines stays up through the lesson and the walk's views, kept off it, frame the graph otherwise (clean on 96d5b1a, without the legend)",
+    # micrograd_readme 16:9's b since a row's term the camera's view carried out of the frame comes back
+    # into it at its bucket's visit (`TokenRides.gather`): 999.60 and -333.20 were past its right side
+    # (faded) as '6.94 + 0.00 + 999.60 + -333.20 + -27.77 = 645.58' was written at 97.67 s
     ("cubic_fit3", "1:1"): "no token rides to the row of four leaves (the accumulate beat follows a wavefront of 3 steps) and b, between a and c, has no free spot by its bucket, so its terms stand one over another over its card (buckets._terms_over_mouth), covering its value -1.0000 whole or not at all (a digit showing past them reads as more of 20.0000); at 1:1 the block (67 px wide, 42 px under the layer above) covers the value (53 px) only where it meets the op name `× 2` beside the bucket: b's sum is written alone",
 }
 

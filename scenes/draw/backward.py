@@ -235,6 +235,9 @@ class BackwardWalk(View):
         if is_acc and waiting:  # no badge (they met at the bucket): they wait for the fill, in its mouth
             out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
             out += self.buckets.mouths.meet_in_mouth(item, waiting, cue.start)
+            for tok, glide in self.rides.gather(item, waiting, going, step, set(self.focus.faded)):
+                self.focus.bring_back(tok)  # a term out of view comes into the frame for the fill
+                out.append(glide)
             self.walk.fill_tokens[item], waiting = waiting, []
             rode = []  # they stay: not going
         marks = tags + self.walk.fill_tokens.get(item, [])

@@ -105,6 +105,17 @@ class CameraFocus(View):
         """``m`` kept as faded out of view, with its colours now (before it is faded)."""
         self.rec.faded.append((m, colours(m)))
 
+    def bring_back(self, m: Mobject) -> None:
+        """``m``, faded out of view by a move, drawn again with its colours from before: a cue
+        moves it into view itself (`TokenRides.gather`), so `fade_outside` leaves it where it
+        starts this step."""
+        for k, (shape, saved) in enumerate(self.rec.faded):
+            if shape is m:
+                del self.rec.faded[k]
+                restore(m, saved)
+                break
+        self.moving.add(id(m))
+
     def seen(self) -> Callable[[Rect], bool] | None:
         """While the walk's camera is close: where a shape may show."""
         sight = self.rec.sight

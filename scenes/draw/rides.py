@@ -167,14 +167,17 @@ class TokenRides(View):
         its own off the numbers waiting may end left of one, and a reader reads on along a line:
         the number, not the note, gives way. ``badge``: the visited node's new badge, not shown
         yet (the tokens that rode in glide onto it after), may stand where its token waited,
-        just past its own note's result: it moves there too."""
+        just past its own note's result, or past a card's value (`OnScreen.value_runs`: its
+        token waited by its node while the camera's close view hid that card, which the move for
+        the visit showed again): it moves there too."""
         runs = [reading_run(bounds(p)) for p in products if p.width > 0]
-        if not runs:
-            return []
         if badge is not None:
-            to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())), runs, going)
+            to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())),
+                                runs + self.onscreen.value_runs(), going)
             if to is not None:
                 badge.move_to([to[0], to[1], 0.0])
+        if not runs:
+            return []
         return self._give_way(runs, going, step, lambda item, tok: not self.in_row(tok, item))
 
     def clear_sum(self, value: Mobject, leaf: str, going: list[Mobject], step: StepScratch) -> Anims:
@@ -297,6 +300,29 @@ class TokenRides(View):
                     continue
                 out.append(self.onscreen.glide(tok, at, [tok, *going], step))
                 tok.row_place = None
+        return out
+
+    def gather(self, leaf: str, row: list[VGroup], going: list[Mobject], step: StepScratch,
+               away: set[int]) -> list[tuple[VGroup, Animation]]:
+        """At the visit to ``leaf``'s AccumulateGrad, each token of the row beside its bucket
+        (``row``) that waits out of the frame (``away``: faded by the camera's move that carried
+        it there) glides to the nearest spot in the frame free of all a waiting token keeps off
+        (``going`` gone), coming out from where it waited as it goes: the fill sums the row,
+        and a term out of view as its sum is written is not there (micrograd_readme 16:9: b's
+        999.60 and -333.20, carried past the frame's right side by the view before the fill).
+        Each with its glide; the caller brings it back into view (`CameraFocus.bring_back`)."""
+        free, out = self.frame.free_rect(), []
+        for tok in row:
+            if getattr(tok, "in_mouth", False) or not self.in_row(tok, leaf) or tok.width <= 0:
+                continue
+            was = getattr(tok, "rests", None) or bounds(tok)
+            if id(tok) not in away and inside(was, free):
+                continue
+            to = self.onscreen.free_spot(_middle(was), tok, self._kept_off(tok, going))
+            glide = self.onscreen.glide(tok, to, [tok, *going], step)
+            glide.under = bounds(tok)  # unseen where it waited, as opaque as it is clear of there
+            tok.row_place = None
+            out.append((tok, glide))
         return out
 
     def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:

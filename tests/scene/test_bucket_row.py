@@ -79,3 +79,20 @@ def test_a_token_whose_place_was_out_of_view_joins_its_row() -> None:
         assert abs((first[1] + first[3]) / 2 - (mine[1] + mine[3]) / 2) <= 1.0, (t, first, mine)
         gap = first[0] - mine[2] if mine[0] < first[0] else mine[0] - first[2]
         assert 0.0 <= gap <= mine[3] - mine[1], (t, first, mine)  # beside it, a token's height at most
+
+
+def test_a_term_the_camera_carried_out_of_view_is_there_as_its_sum_is_written() -> None:
+    """micrograd_readme 16:9: the view before the fills (the walk's last, on ``c + c``'s sum) carried the
+    end of b's row past the frame's right side, and b's ``6.94 + 0.00 + 999.60 + -333.20 + -27.77 =
+    645.58`` was written with 999.60 and -333.20 out of view (faded). At b's AccumulateGrad visit each
+    term out of view comes into the frame by the row (`TokenRides.gather`): in some frame of the fill
+    the sum is written with all five terms seen by the bucket (`scenes.render.bucket_sum`)."""
+    from scenes.render.bucket_sum import fill_frames, see, verdict
+
+    checked, shared = load_and_plan(str(LESSONS / "micrograd_readme.yaml"))
+    plan = plan_at(checked, shared, "16:9")
+    met = next(m for m in meetings(plan) if m.bucket == "bucket:t1")
+    opts = RenderOptions(aspect="16:9")
+    for smp in inspect_clip(checked, plan, opts, frames=sorted(fill_frames([met], fps_of(opts)))):
+        see(met, smp["time"], smp["items"])
+    assert verdict(met) == [], verdict(met)

@@ -197,3 +197,20 @@ def test_a_token_waiting_gives_way_to_a_rule_written_beside_it(lesson: str, aspe
              for before, s in zip(samples, samples[1:]) if s["time"] - before["time"] <= 0.15
              for c in waits_reading_on(before["items"], s["items"]) if c.what.endswith("rule's result")]
     assert found == [], "\n".join(found)
+
+
+def test_a_new_badge_gives_way_to_a_value_shown_again() -> None:
+    """The README lesson at 16:9: t17's one token settled left of t17's card while the close view on
+    t18 hid t8; the move home for t17's visit showed t8's ``-2.00`` just left of it, and the badge
+    made where the token waited read ``c + 1 = -2.00 6.94`` (58.0-60.4 s). Once the visit's note is
+    up, no badge stands level with a card's value just past its end (`TokenRides.make_way`'s
+    ``badge``, `reading.waits_reading_on`)."""
+    path = str(Path(__file__).parent.parent / "storyboard" / "lessons" / "micrograd_readme.yaml")
+    checked, p = load_and_plan_at(path, aspect="16:9")
+    visits = [c for c in p.cues if c.kind == "visit"]
+    times = sorted({round(c.start + c.duration + d, 3) for c in visits for d in (0.5, 0.6)})
+    samples = list(inspect_clip(checked, p, RenderOptions(aspect="16:9", size=(854, 480), fps=10), at=times))
+    found = [f"{s['time']:.1f} s: {c.a['text']} ({c.a['id']}) {c.a['bbox']} reads on {c.b['text']} ({c.b['id']})"
+             for before, s in zip(samples, samples[1:]) if s["time"] - before["time"] <= 0.15
+             for c in waits_reading_on(before["items"], s["items"]) if c.what.endswith("value")]
+    assert found == [], "\n".join(found)
