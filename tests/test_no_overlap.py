@@ -143,14 +143,14 @@ STILL_WAIT_ON_HEADS: dict[tuple[str, str], str] = {
     # product it left (not counted here: `collisions._copies`) keeps off its run where that way is no longer nor
     # hidden more (OnScreen._apart; tests/scene/test_token_rides.py). micrograd_readme's and mlp_lists' 16:9
     # cases pass since a token waiting for its node's visit, that a later note with no spot of its own off it
-    # (`VisitNotes._waiting`) ends a row left of, glides off that result's run (`TokenRides.make_way`), and
+    # (`VisitNotes._waiting`) ends a row left of, glides off that result's run (`WaitingTokens.make_way`), and
     # micrograd_readme 9:16's '-6.94' (t11), the badge where t11's one token waited, just past t11's own
     # note's result, since a new badge gives way to its note's results too (`make_way`'s ``badge``).
     # micrograd_readme 9:16's '0.00' (a's second token) since a row's token whose place the camera's view
     # left out of the frame waits off the values it hid too, and goes to its place at the first visit
-    # whose view has it free (`TokenRides.rejoin`; it waited 200 px up, right of t8's '-2.00', until the
+    # whose view has it free (`WaitingTokens.rejoin`; it waited 200 px up, right of t8's '-2.00', until the
     # fill, h/readmeH); micrograd_readme 1:1's '6.94' (b's first token, left of b's bucket between the two)
-    # since a fill's sum moves a token of another bucket's row off its run (`TokenRides.clear_sum`).
+    # since a fill's sum moves a token of another bucket's row off its run (`WaitingTokens.clear_sum`).
     # micrograd_readme 16:9's '6.94' (t17), the badge where t17's one token waited, since a new badge gives way
     # to the cards' values too (`make_way`'s ``badge``): the token settled left of t17's card while the close
     # view on t18 hid t8, and the move home for t17's visit showed t8's '-2.00' just left of it (58.0-60.4 s,
@@ -191,7 +191,7 @@ STILL_OP_TAGS: dict[tuple[str, str], str] = {
 STILL_UNMET: dict[tuple[str, str], str] = {
     # (lesson, aspect): why the terms of a bucket's sum are not at the bucket as it is written
     # micrograd_readme 16:9's b since a row's term the camera's view carried out of the frame comes back
-    # into it at its bucket's visit (`TokenRides.gather`): 999.60 and -333.20 were past its right side
+    # into it at its bucket's visit (`WaitingTokens.gather`): 999.60 and -333.20 were past its right side
     # (faded) as '6.94 + 0.00 + 999.60 + -333.20 + -27.77 = 645.58' was written at 97.67 s
     ("cubic_fit3", "1:1"): "no token rides to the row of four leaves (the accumulate beat follows a wavefront of 3 steps) and b, between a and c, has no free spot by its bucket, so its terms stand one over another over its card (buckets._terms_over_mouth), covering its value -1.0000 whole or not at all (a digit showing past them reads as more of 20.0000); at 1:1 the block (67 px wide, 42 px under the layer above) covers the value (53 px) only where it meets the op name `× 2` beside the bucket: b's sum is written alone",
 }

@@ -22,7 +22,8 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.record import opacity, tag as record_tag, tagged
-from scenes.draw.rides import TokenRides, arrow_id
+from scenes.draw.rides import TokenRides
+from scenes.draw.waiting import WaitingTokens, arrow_id
 from scenes.layout.detail import Detail
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import inside, rect_around
@@ -53,7 +54,8 @@ class BackwardWalk(View):
         self.cards, self.buckets, self.labels, self.onscreen, self.frame = graph, buckets, labels, onscreen, frame
         self.focus = focus
         self.notes = VisitNotes(ctx, labels, onscreen, frame, focus)
-        self.rides = TokenRides(ctx, labels, onscreen, frame)
+        self.waiting = WaitingTokens(ctx, labels, onscreen, frame)  # where tokens wait, and give way
+        self.rides = TokenRides(ctx, labels, onscreen, frame, self.waiting)
 
     @property
     def graph(self) -> GraphView:
@@ -203,14 +205,14 @@ class BackwardWalk(View):
                     exclude=going + rode + self.onscreen.own_shapes(item), away=True)  # and what the camera hid: it shows again there
                 x, y = self.labels.badge_spot(box, tok, avoid, low=True)
                 shade = (self.onscreen.below_value_run(item, box)  # (tokens in its row: the badge is where they wait)
-                         if is_acc and rode and not any(self.rides.in_row(m, item) for m in rode) else None)
+                         if is_acc and rode and not any(self.waiting.in_row(m, item) for m in rode) else None)
                 if shade is not None and not clear_of((x, y), (tok.width, tok.height), [shade]):
                     # the tokens coming on from the card wait level with it on its other side, where that is free
                     other = (2 * box.x - x, y)
                     if clear_of(other, (tok.width, tok.height), [*avoid, shade, *self.labels.rings()]) and inside(
                             rect_around(other[0], other[1], (tok.width, tok.height)), self.frame.free_rect()):
                         x, y = other
-                if len(waiting) == 1 and (not is_acc or self.rides.in_row(waiting[0], item)) and inside(
+                if len(waiting) == 1 and (not is_acc or self.waiting.in_row(waiting[0], item)) and inside(
                         bounds(waiting[0]), self.ctx.frame_rect()):  # one path in: the badge is the token,
                     x, y = waiting[0].get_center()[:2]  # where it waits (beside the card, or in its
                     # bucket's row: a glide beside the card may cross its corner); not where the camera's
@@ -235,7 +237,7 @@ class BackwardWalk(View):
         if is_acc and waiting:  # no badge (they met at the bucket): they wait for the fill, in its mouth
             out += [FadeOut(m) for m in self.walk.fill_tokens.pop(item, [])]
             out += self.buckets.mouths.meet_in_mouth(item, waiting, cue.start)
-            for tok, glide in self.rides.gather(item, waiting, going, step, set(self.focus.faded)):
+            for tok, glide in self.waiting.gather(item, waiting, going, step, set(self.focus.faded)):
                 self.focus.bring_back(tok)  # a term out of view comes into the frame for the fill
                 out.append(glide)
             self.walk.fill_tokens[item], waiting = waiting, []
@@ -244,8 +246,8 @@ class BackwardWalk(View):
         note = self.notes.place(cue, box, avoid_marks=marks, going=going + rode)
         mine = [p for (at, _), ps in self.walk.products.items() if at == node for p in ps]
         # a number its rules' results read on gives way (the new badge too, before its tokens glide onto it)
-        note += self.rides.make_way(mine, going + rode, step, badge=merging[1] if merging is not None else None)
-        note += self.rides.rejoin(going + rode, step, but=node)  # a row's token waiting off its place goes there
+        note += self.waiting.make_way(mine, going + rode, step, badge=merging[1] if merging is not None else None)
+        note += self.waiting.rejoin(going + rode, step, but=node)  # a row's token waiting off its place goes there
         for (at, to), products in self.walk.products.items():  # its token rides the arrow to ``to``:
             for product in products if at == node else []:  # (this visit's: one with nothing to write keeps the last one's)
                 record_tag(product, "badge", id=arrow_id(self.ctx.item(to), item))  # the record follows both

@@ -57,7 +57,7 @@ class Buckets(View):
         self.mouths = BucketMouths(ctx, onscreen, frame, self._bucket)
         self.sum_written: Callable[[Mobject, str, list[Mobject], StepScratch], Anims] = lambda *_: []
         """What gives way to a fill's new sum (its value, the leaf, what goes in the step): the
-        walk's tokens waiting in another bucket's row level with it (`TokenRides.clear_sum`)."""
+        walk's tokens waiting in another bucket's row level with it (`WaitingTokens.clear_sum`)."""
 
     def _bucket(self, box: Box, level: float, value: str | None) -> VGroup:
         """The bucket of ``box`` at ``level`` showing ``value``, built at home and moved as the

@@ -107,7 +107,7 @@ class CameraFocus(View):
 
     def bring_back(self, m: Mobject) -> None:
         """``m``, faded out of view by a move, drawn again with its colours from before: a cue
-        moves it into view itself (`TokenRides.gather`), so `fade_outside` leaves it where it
+        moves it into view itself (`WaitingTokens.gather`), so `fade_outside` leaves it where it
         starts this step."""
         for k, (shape, saved) in enumerate(self.rec.faded):
             if shape is m:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Callable
 
 import numpy as np
 
@@ -24,28 +23,30 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.grow_in import GrowIn
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import RIDE_SAMPLES, OnScreen
-from scenes.draw.reading import reading_run
 from scenes.draw.retag import Retag
 from scenes.draw.record import opacity, tag as record_tag, tag_of
 from scenes.draw.shown_numbers import MIN_SHOWN
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import nominal_token_size, token_ride
-from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
 from scenes.layout.ride_cover import row_place
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import Cue
+from scenes.draw.waiting import WaitingTokens, arrow_id, middle
 from scenes.theme import Rect
 
 
 class TokenRides(View):
     """Moves the walk's gradient tokens (`travel`, `merge`); asks ``labels`` for tokens,
-    ``onscreen`` for what is shown and the ways tokens take, ``frame`` where a row of them fits."""
+    ``onscreen`` for what is shown and the ways tokens take, ``frame`` where a row of them fits,
+    ``waiting`` which row a token waits in and what it keeps off there."""
 
-    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame) -> None:
+    def __init__(self, ctx: DrawContext, labels: CardLabels, onscreen: OnScreen, frame: FreeFrame,
+                 waiting: WaitingTokens) -> None:
         super().__init__(ctx)
         self.labels, self.onscreen, self.frame = labels, onscreen, frame
+        self.waiting = waiting  # where the tokens wait, and what they keep off there
         self._timings_of: object = None  # the plan `_timings` was read from
         self._timings_cache: tuple[list[float], list[tuple[float, tuple[str, ...]]]] = ([], [])
 
@@ -158,79 +159,6 @@ class TokenRides(View):
             self.ctx.record(s)
         return anims
 
-    def make_way(self, products: list[Mobject], going: list[Mobject], step: StepScratch,
-                 badge: VGroup | None = None) -> Anims:
-        """Each token waiting for its node's visit (standing where it waits, not in a bucket's
-        row) that a rule's result just written, ``products``, reads on, the two level, the token
-        just past the result (`reading_run`): it glides to the nearest spot off every result's
-        and value's run and off what is shown (the note, ``going`` gone). A note with no spot of
-        its own off the numbers waiting may end left of one, and a reader reads on along a line:
-        the number, not the note, gives way. ``badge``: the visited node's new badge, not shown
-        yet (the tokens that rode in glide onto it after), may stand where its token waited,
-        just past its own note's result, or past a card's value (`OnScreen.value_runs`: its
-        token waited by its node while the camera's close view hid that card, which the move for
-        the visit showed again): it moves there too."""
-        runs = [reading_run(bounds(p)) for p in products if p.width > 0]
-        if badge is not None:
-            to = self._off_runs(badge, (float(badge.get_x()), float(badge.get_y())),
-                                runs + self.onscreen.value_runs(), going)
-            if to is not None:
-                badge.move_to([to[0], to[1], 0.0])
-        if not runs:
-            return []
-        return self._give_way(runs, going, step, lambda item, tok: not self.in_row(tok, item))
-
-    def clear_sum(self, value: Mobject, leaf: str, going: list[Mobject], step: StepScratch) -> Anims:
-        """Each token waiting in the row of another bucket than ``leaf``'s (`_to_row`), level with
-        the sum ``value`` the fill of ``leaf``'s bucket writes, just past it (`reading_run`), glides
-        to the nearest spot off its run, as `make_way` moves one off a rule's result: the bucket
-        is empty until then, and the token, set beside its own bucket between the two, then reads
-        as more of the sum (micrograd_readme 1:1: b's first token read ``138.83 6.94``)."""
-        if value.width <= 0:
-            return []
-        return self._give_way([reading_run(bounds(value))], going, step,
-                              lambda item, tok: item != leaf and self.in_row(tok, item))
-
-    def _give_way(self, runs: list[Rect], going: list[Mobject], step: StepScratch,
-                  which: Callable[[str, Mobject], bool]) -> Anims:
-        """The glides of the walk's tokens ``which`` picks (by their node's item), standing where
-        they wait (not on their way in this step), off ``runs`` (`_off_runs`)."""
-        out: Anims = []
-        for node, toks in self.walk.tokens.items():
-            for tok in toks:
-                here = _middle(getattr(tok, "rests", None) or bounds(tok))
-                if not which(self.ctx.item(node), tok) or not np.allclose(tok.get_center()[:2], here):
-                    continue
-                to = self._off_runs(tok, here, runs, going)
-                if to is not None:
-                    out.append(self.onscreen.glide(tok, to, [tok, *going], step))
-        return out
-
-    def _off_runs(self, tok: VGroup, here: tuple[float, float], runs: list[Rect], going: list[Mobject]
-                  ) -> tuple[float, float] | None:
-        """Where ``tok``, waiting at ``here`` on one of ``runs``, waits instead: the nearest spot off
-        them, off every result's and value's run, and off what is shown, ``going`` gone, as a ride
-        settles (`OnScreen.ride`'s rests); None where it is clear of ``runs`` or no spot is free."""
-        if clear_of(here, (tok.width, tok.height), runs):
-            return None
-        to = self.onscreen.free_spot(here, tok, runs + self._kept_off(tok, going, hidden=False))
-        return None if math.dist(to, here) < 1e-9 else to
-
-    def _kept_off(self, tok: VGroup, going: list[Mobject], hidden: bool = True) -> list[Rect]:
-        """What ``tok`` waits off: what is shown (and what the camera hid: it shows again), ``going``
-        gone, the visit's marks, every result's and value's run (``hidden``: the values' the camera
-        hid too), the arrowheads, where the other tokens wait and the rings of nodes drawn with no card."""
-        marks = [*self.walk.visit_marks, *self.walk.badges.values(), *self.ctx.state.graph.tags.values()]
-        waits = [r for ms in self.walk.tokens.values() for m in ms if m is not tok and (r := getattr(m, "rests", None))]
-        return (self.onscreen.shown_rects(exclude=[tok, *going], extra=[m for m in marks if m is not tok], away=True)
-                + self.onscreen.result_runs() + self.onscreen.value_runs(away=hidden) + self.onscreen.arrowheads()
-                + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
-
-    def in_row(self, tok: Mobject, leaf: str) -> bool:
-        """Whether ``tok`` waits in the row beside the bucket of ``leaf`` (`_to_row`)."""
-        found = tag_of(tok)
-        return found is not None and found.id == arrow_id(f"bucket:{leaf}", leaf)
-
     def _to_row(self, tok: VGroup, row: list[VGroup], leaf: str, count: int, step: StepScratch,
                 landed: list[tuple[float, float]], top: bool = True) -> tuple[Animation, tuple[float, float]]:
         """``tok``'s way from where it is to the next place in the row of tokens waiting beside
@@ -260,70 +188,17 @@ class TokenRides(View):
             # its place is out of the frame (the camera's view cut the row): it waits at the nearest
             # spot free of all a waiting token keeps off, the values the camera hid included (they
             # show again), until a view has room for it there (`rejoin`)
-            at = self.onscreen.free_spot(at, tok, self._kept_off(tok, []))
+            at = self.onscreen.free_spot(at, tok, self.waiting.kept_off(tok, []))
         own = [m for m in (self.cards[leaf], self.ctx.state.graph.buckets.get(leaf)) if m is not None]
         # its way may graze its bucket, and pass by the row standing (round the spots of the last
         # two, it went up and dropped in: 33 px off its way, dynamic_graph 16:9 at 117.13 s)
         glide = self.onscreen.glide(tok, at, row, step, settle=True, leaves=own,
                                     joins=[m for m in row if id(m) not in step.queued])
         rest = getattr(tok, "rests", None)
-        to = _middle(rest) if rest else at
+        to = middle(rest) if rest else at
         off = landed and math.dist(to, place) > self.theme.spacing.edge_clearance  # (a nudge is at its place)
         tok.row_place = len(landed) if off else None  # `rejoin` takes it there
         return glide, to
-
-    def rejoin(self, going: list[Mobject], step: StepScratch, but: str | None = None) -> Anims:
-        """Each token of a row beside a bucket that waits off its place in it (`_to_row`: where it
-        joined, its place was out of the frame, or taken) glides there once it is in the frame
-        and free of all a waiting token keeps off (as `_off_runs` sees it, ``going`` gone): the
-        camera's move had taken the row to the frame's edge (micrograd_readme 9:16: a's second
-        token, its place left of the frame, waited 200 px up, where t8's card showed later, and
-        read ``c + 1 = -2.00 0.00``), and a later view has room for it. ``but``: the node
-        visited, whose tokens go on to its badge."""
-        out: Anims = []
-        for node, toks in self.walk.tokens.items():
-            leaf = self.ctx.item(node)
-            row = [m for m in toks if self.in_row(m, leaf)] if node != but else []
-            box = self.lay.boxes.get(f"bucket:{leaf}")
-            if len(row) < 2 or box is None:
-                continue
-            first = _middle(getattr(row[0], "rests", None) or bounds(row[0]))
-            wide = max(m.width for m in row) + self.theme.spacing.edge_clearance
-            for tok in row[1:]:
-                nth, rest = getattr(tok, "row_place", None), getattr(tok, "rests", None)
-                if nth is None or rest is None or not np.allclose(tok.get_center()[:2], _middle(rest)):
-                    continue  # at its place, or on its way in this step
-                at = row_place(first, box.x, wide, nth)
-                if not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
-                    continue
-                if not clear_of(at, (tok.width, tok.height), self._kept_off(tok, going)):
-                    continue
-                out.append(self.onscreen.glide(tok, at, [tok, *going], step))
-                tok.row_place = None
-        return out
-
-    def gather(self, leaf: str, row: list[VGroup], going: list[Mobject], step: StepScratch,
-               away: set[int]) -> list[tuple[VGroup, Animation]]:
-        """At the visit to ``leaf``'s AccumulateGrad, each token of the row beside its bucket
-        (``row``) that waits out of the frame (``away``: faded by the camera's move that carried
-        it there) glides to the nearest spot in the frame free of all a waiting token keeps off
-        (``going`` gone), coming out from where it waited as it goes: the fill sums the row,
-        and a term out of view as its sum is written is not there (micrograd_readme 16:9: b's
-        999.60 and -333.20, carried past the frame's right side by the view before the fill).
-        Each with its glide; the caller brings it back into view (`CameraFocus.bring_back`)."""
-        free, out = self.frame.free_rect(), []
-        for tok in row:
-            if getattr(tok, "in_mouth", False) or not self.in_row(tok, leaf) or tok.width <= 0:
-                continue
-            was = getattr(tok, "rests", None) or bounds(tok)
-            if id(tok) not in away and inside(was, free):
-                continue
-            to = self.onscreen.free_spot(_middle(was), tok, self._kept_off(tok, going))
-            glide = self.onscreen.glide(tok, to, [tok, *going], step)
-            glide.under = bounds(tok)  # unseen where it waited, as opaque as it is clear of there
-            tok.row_place = None
-            out.append((tok, glide))
-        return out
 
     def _on_to_bucket(self, tok: VGroup, move: Animation, cue: Cue, leaf: str, step: StepScratch) -> Anims:
         """``move`` (``tok`` riding to the node of ``cue``), and, where that node is a leaf with a
@@ -336,7 +211,7 @@ class TokenRides(View):
         row = self.walk.tokens.get(node, [])
         coming = self._coming(cue)
         if f"bucket:{leaf}" not in self.lay.boxes or leaf not in self.cards or not (
-                any(self.in_row(m, leaf) or id(m) in step.queued for m in row)
+                any(self.waiting.in_row(m, leaf) or id(m) in step.queued for m in row)
                 or any(c.start > cue.start for c in coming)):
             return [move]
         landed = [step.queued.get(id(m)) or (float(m.get_center()[0]), float(m.get_center()[1])) for m in row]
@@ -415,14 +290,3 @@ def _way(path: VMobject, size: tuple[float, float]) -> list[Rect]:
     """The boxes a token of ``size`` covers along ``path`` between its ends (`RIDE_SAMPLES` points)."""
     pts = [path.point_from_proportion(i / RIDE_SAMPLES)[:2] for i in range(1, RIDE_SAMPLES)]
     return [rect_around(float(x), float(y), size, 0.0) for x, y in pts]
-
-
-def _middle(r: Rect) -> tuple[float, float]:
-    """The centre of the rectangle ``r``."""
-    return ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
-
-
-def arrow_id(src: str, dst: str) -> str:
-    """The record's id of the arrow src -> dst (forward), as `edge_arrow` tags it: a token riding
-    it, and the product it leaves, carry it too, so `scenes.render.flight` follows its way."""
-    return f"{src}->{dst}"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scenes.draw.collisions import MIN_OPACITY
-from scenes.draw.rides import arrow_id
+from scenes.draw.waiting import arrow_id
 from scenes.render.bucket_sum import meetings
 from scenes.render.camera_plan import plan_at
 from scenes.render.inspect import inspect_clip
@@ -60,7 +60,7 @@ def test_a_token_whose_place_was_out_of_view_joins_its_row() -> None:
     camera's view had taken the row to the frame's left edge, its place past it; it waited 200 px
     up until the fill, right of t8's ``-2.00`` once the camera moved on. It waits off the values the
     camera hid, and from the visit after (whose view has its place free) stands in a's row, level
-    with the first token (1 px), beside it (`TokenRides.rejoin`)."""
+    with the first token (1 px), beside it (`WaitingTokens.rejoin`)."""
     checked, shared = load_and_plan(str(LESSONS / "micrograd_readme.yaml"))
     plan = plan_at(checked, shared, "9:16")
     rides = [c for c in plan.cues if c.kind == "grad_travel" and c.ids[1] == "n0"]
@@ -85,7 +85,7 @@ def test_a_term_the_camera_carried_out_of_view_is_there_as_its_sum_is_written() 
     """micrograd_readme 16:9: the view before the fills (the walk's last, on ``c + c``'s sum) carried the
     end of b's row past the frame's right side, and b's ``6.94 + 0.00 + 999.60 + -333.20 + -27.77 =
     645.58`` was written with 999.60 and -333.20 out of view (faded). At b's AccumulateGrad visit each
-    term out of view comes into the frame by the row (`TokenRides.gather`): in some frame of the fill
+    term out of view comes into the frame by the row (`WaitingTokens.gather`): in some frame of the fill
     the sum is written with all five terms seen by the bucket (`scenes.render.bucket_sum`)."""
     from scenes.render.bucket_sum import fill_frames, see, verdict
 

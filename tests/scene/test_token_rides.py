@@ -185,7 +185,7 @@ def test_a_token_waiting_gives_way_to_a_rule_written_beside_it(lesson: str, aspe
     """The README lesson at 16:9: a token waiting for its node's visit (``-6.94``, t11's) where a
     later visit's note, finding no spot of its own off it, ends a row just left of it
     (t18's ``d: 6.94 × 1 = [6.94]``) reads as more of that rule's result: once the visit's
-    note is up, it has glided off the result's run (`TokenRides.make_way`), as
+    note is up, it has glided off the result's run (`WaitingTokens.make_way`), as
     `reading.waits_reading_on` sees it. At 9:16, t11's new badge, where its one token waited,
     gives way to its own note's ``-6.94`` as much."""
     path = str(Path(__file__).parent.parent / "storyboard" / "lessons" / f"{lesson}.yaml")
@@ -203,7 +203,7 @@ def test_a_new_badge_gives_way_to_a_value_shown_again() -> None:
     """The README lesson at 16:9: t17's one token settled left of t17's card while the close view on
     t18 hid t8; the move home for t17's visit showed t8's ``-2.00`` just left of it, and the badge
     made where the token waited read ``c + 1 = -2.00 6.94`` (58.0-60.4 s). Once the visit's note is
-    up, no badge stands level with a card's value just past its end (`TokenRides.make_way`'s
+    up, no badge stands level with a card's value just past its end (`WaitingTokens.make_way`'s
     ``badge``, `reading.waits_reading_on`)."""
     path = str(Path(__file__).parent.parent / "storyboard" / "lessons" / "micrograd_readme.yaml")
     checked, p = load_and_plan_at(path, aspect="16:9")
