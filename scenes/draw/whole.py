@@ -13,7 +13,9 @@ graph grown beside the pane aside and the recap board stays small and nothing ne
 again, the pane goes instead and the board slides to the frame's side (`WholeGraph._pane_away`);
 where that leaves it by nothing it names, it goes to a side of the frame where it does, the graph
 growing round it (`WholeGraph._board_near`, :mod:`scenes.draw.whole_board`), and first shows there:
-the recap keeps it back till then (`WholeGraph.takes_across`).
+the recap keeps it back till then (`WholeGraph.takes_across`). Where no grow is found (a graph as
+wide as a tall frame), the pane still steps aside and the graph moves up, not grown, into the band
+it frees, the board coming in by what it names (`WholeGraph._up`, :mod:`scenes.draw.whole_shift`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.recap import FAR
 from scenes.draw.record import opacity
 from scenes.draw.whole_board import clear_of_marks, reads_as_its, side_spots, within_reach
+from scenes.draw.whole_shift import rise, shift_up
 from scenes.draw.whole_shapes import mappers
 from scenes.draw.whole_moves import (BACK, during, first_part, grown, head_kept, moved_path, moved_rect, second_part,
                                       shifted, warp, widened)
@@ -81,7 +84,8 @@ class WholeGraph(View):
         # where the pane of its lit line alone will stand (`code_rect`), and then where it does
         found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
         if found is None:
-            return self._board_in((0.0, 0.0))
+            up = self._up(cue)
+            return self._moved_up(step, *up) if up is not None else self._board_in((0.0, 0.0))
         away = self._pane_away(cue, found)
         if away is not None:
             return self._without_pane(*away)
@@ -105,7 +109,9 @@ class WholeGraph(View):
         if cue is None or self.ctx.state.camera.whole is not None or self.focus.home is not None or not self.clip.boxes:
             return False
         found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
-        away = self._pane_away(cue, found) if found is not None else None
+        if found is None:
+            return self._up(cue) is not None
+        away = self._pane_away(cue, found)
         return away is not None and away[3] and away[2] != (0.0, 0.0)
 
     def _board_in(self, d: Point, at: float = BACK) -> Anims:
@@ -157,7 +163,7 @@ class WholeGraph(View):
         if (code.pane is None or code.marks or recap is None or not len(recap) or spec.code[2] > spec.graph[0]
                 or self.code.keeps_printed()):
             return None
-        if any(c.start > cue.start and (needs_pane(c) or c.kind.startswith("whole")) for c in self.ctx.plan.cues):
+        if not self._last(cue):
             return None
         had = area(extent(self.clip.boxes, aside[0]))
         if had >= self.theme.layout.fill_graph * spec.frame_width * spec.frame_height:
@@ -180,6 +186,47 @@ class WholeGraph(View):
         # out of reach of all it names: to a side where it reads as its note, the graph grown round it
         near = self._board_near(b, had) if (BACK - 0.4) * cue.duration >= BLINK else None
         return near if near is not None else slide
+
+    def _last(self, cue: Cue) -> bool:
+        """Whether ``cue`` is the graph's last grow, and no later cue needs the whole pane."""
+        return not any(c.start > cue.start and (needs_pane(c) or c.kind.startswith("whole")) for c in self.ctx.plan.cues)
+
+    def _up(self, cue: Cue) -> tuple[float, Rect, Rect] | None:
+        """Where no grow is found (a graph as wide as a tall frame), the graph's move up into the
+        band the pane frees stepping aside over it, as little as sets the recap board, placed far
+        from what it names, by it (`whole_shift.shift_up`): how far, the graph's region, the
+        board's spot. Only for the last grow; else None."""
+        recap, spec, t = self.ctx.state.titles.recap, self.ctx.spec, self.theme
+        aside, pane = self.code.aside_bounds(), self.frame.pane_bounds()
+        if (recap is None or not len(recap) or not aside or not pane or spec.code[1] < spec.graph[3]
+                or not self._last(cue) or self._reads_as_its(rise(0.0), bounds(recap), within_reach)):
+            return None
+        arrows, b = {id(a) for a in self.ctx.state.graph.arrows.values()}, bounds(recap)
+        free, gap = self.frame.free_rect(), t.spacing.item_gap
+        room = (free[0], free[1], free[2], min(r[1] for r in aside) - gap)
+        rows = [row for row in self.ctx.state.titles.recap_of if any(k in self.clip.boxes for k in row)]
+        found = shift_up(room, (b[2] - b[0], b[3] - b[1]), min(r[1] for r in aside) - min(r[1] for r in pane),
+                         lambda dy: [moved_path(m, mv) if id(m) in arrows else moved_rect(m, mv)
+                                     for m, mv in mappers(self.ctx, self.clip, rise(dy)) if opacity(m) > 0]
+                         + [shifted(r, (0.0, dy)) for r in self.frame.frame_marks()],
+                         lambda dy: {k: rise(dy).box_bounds(bx) for k, bx in self._shown().boxes.items()},
+                         rows, FAR * spec.frame_height, gap)
+        return None if found is None else (found[0], shifted(self.clip.region, (0.0, found[0])), found[1])
+
+    def _moved_up(self, step: StepScratch, dy: float, region: Rect, spot: Rect) -> Anims:
+        """The pane steps aside (`_up`) in the cue's first 40 %, then the graph, the legend and
+        the checklist move up by ``dy``, the graph into ``region``; the recap board comes in at
+        ``spot`` as they land (faded from where it stood, if shown). The board takes the room
+        freed: no legend comes into the strip under the lit line (`LegendFrame.walk_legend`)."""
+        s, titles, b = rise(dy), self.ctx.state.titles, bounds(self.ctx.state.titles.recap)
+        out = [during(a, 0.0, 0.4) for a in self.code.step_aside(True, step)]
+        out += [Transform(r, r.copy().shift([0.0, dy, 0.0]), rate_func=second_part)
+                for r in self.ctx.state.checklist.rows]
+        if not titles.recap_waits:  # shown already: it goes, and comes in there
+            out, titles.recap_waits = out + [during(FadeOut(titles.recap), 0.0, 0.4)], True
+        out += self._board_in((spot[0] - b[0], spot[1] - b[1])) + self._lift(dy, second_part)
+        self.ctx.state.camera.whole, self.ctx.state.graph.legend_away = (s, region, dy), True
+        return out + self._move(self.clip, s, stretched(self.clip, s, region), second_part)
 
     def _reads_as_its(self, s: Stretch, board: Rect,
                       test: Callable[[Rect, dict[str, Rect], list[list[str]], float], bool] = reads_as_its) -> bool:
