@@ -15,6 +15,7 @@ from scenes.draw.context import Anims, DrawContext, Slide, StepScratch, View
 from scenes.draw.crossfade import at_half, cut, first_half, second_half
 from scenes.draw.scroll import pane_ease, reflow, scroll
 from scenes.draw.drawers import draws
+from scenes.draw.frame_spots import bounds
 from scenes.draw.loops import PassMark
 from scenes.draw.state import CodeView
 from scenes.draw.visuals import CodePane
@@ -142,6 +143,21 @@ class CodePaneView(View):
         slide = Transform(lines, lines.copy().shift([0.0, dy, 0.0]), rate_func=pane_ease)
         step.sliding[id(lines)] = Slide(slide, dy)  # the lines printed in this step join it (`Console._print`)
         return [slide]
+
+    def aside_bounds(self) -> list[Rect]:
+        """Where the pane stepped aside to its lit line (`step_aside`) and the printed lines it
+        keeps under it (`keeps_printed`) would stand, as `FreeFrame.pane_bounds` reads them once
+        it has stepped: asked before the step (the whole graph moved up into the band it frees,
+        :mod:`scenes.draw.whole_shift`); none where it would not step aside."""
+        line, lines = self.code.bar_line, self.ctx.state.console.lines
+        if self.code.pane is None or line is None or self.ctx.layout.code_lit or self.code.aside:
+            return []
+        bg = bounds(self._aside_pane(line).bg)
+        if lines is None or not len(lines) or not self.keeps_printed():
+            return [bg]
+        dy = bg[1] - self.theme.sizes.code_pad - float(lines.get_top()[1])
+        b = bounds(lines)
+        return [bg, (b[0], b[1] + dy, b[2], b[3] + dy)]
 
     def keeps_printed(self) -> bool:
         """Whether printed lines on screen stay with the pane as it steps aside to its lit line

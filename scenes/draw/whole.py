@@ -13,39 +13,38 @@ graph grown beside the pane aside and the recap board stays small and nothing ne
 again, the pane goes instead and the board slides to the frame's side (`WholeGraph._pane_away`);
 where that leaves it by nothing it names, it goes to a side of the frame where it does, the graph
 growing round it (`WholeGraph._board_near`, :mod:`scenes.draw.whole_board`), and first shows there:
-the recap keeps it back till then (`WholeGraph.takes_across`).
+the recap keeps it back till then (`WholeGraph.takes_across`). Where no grow is found (a graph as
+wide as a tall frame), the pane still steps aside and the graph moves up, not grown, into the band
+it frees, the board coming in by what it names (`WholeGraph._up`, :mod:`scenes.draw.whole_shift`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from manim import FadeIn, FadeOut, Mobject, Transform, smooth
+from manim import FadeIn, FadeOut, Transform, smooth
 
-from scenes.draw.camera_shapes import graph_shapes, owners
 from scenes.draw.code import CodePaneView
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
 from scenes.draw.focus import CameraFocus
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.recap import FAR
-from scenes.draw.record import opacity, tag_of
+from scenes.draw.record import opacity
 from scenes.draw.whole_board import clear_of_marks, reads_as_its, side_spots, within_reach
-from scenes.draw.whole_moves import (BACK, Mapper, along, centre_of, during, first_part, grown, head_kept, moved_path,
-                                      moved_rect, named, nearest, on_card, second_part, shifted, to_centre, warp,
-                                      widened)
+from scenes.draw.whole_shift import rise, shift_up
+from scenes.draw.whole_shapes import mappers
+from scenes.draw.whole_moves import (BACK, during, first_part, grown, head_kept, moved_path, moved_rect, second_part,
+                                      shifted, warp, widened)
 from scenes.layout.clip import code_rect
-from scenes.layout.place import Box, Layout, tag_reach
-from scenes.layout.tag_room import ring_reach, tag_gap, tag_height
+from scenes.layout.place import Layout, tag_reach
+from scenes.layout.tag_room import ring_reach, tag_height
 from scenes.layout.camera import drawn_part
 from scenes.layout.clear_rects import meets
 from scenes.layout.whole import SIDES, Point, Stretch, Views, area, clear_view, extent, stretched
 from scenes.storyboard.cues import Cue, needs_pane
 from scenes.storyboard.timings import BLINK
 from scenes.theme import Rect
-
-_NO = type("NoTag", (), {"role": None})()  # what `tag_of` stands for where a shape has no tag
-
 
 class WholeGraph(View):
     """Draws ``whole``: asks ``code`` to step aside (or back), ``frame`` where the graph may go,
@@ -85,7 +84,8 @@ class WholeGraph(View):
         # where the pane of its lit line alone will stand (`code_rect`), and then where it does
         found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
         if found is None:
-            return self._board_in((0.0, 0.0))
+            up = self._up(cue)
+            return self._moved_up(step, *up) if up is not None else self._board_in((0.0, 0.0))
         away = self._pane_away(cue, found)
         if away is not None:
             return self._without_pane(*away)
@@ -109,7 +109,9 @@ class WholeGraph(View):
         if cue is None or self.ctx.state.camera.whole is not None or self.focus.home is not None or not self.clip.boxes:
             return False
         found = self._best([code_rect(self.ctx.spec, self.theme, True, self.ctx.source)])
-        away = self._pane_away(cue, found) if found is not None else None
+        if found is None:
+            return self._up(cue) is not None
+        away = self._pane_away(cue, found)
         return away is not None and away[3] and away[2] != (0.0, 0.0)
 
     def _board_in(self, d: Point, at: float = BACK) -> Anims:
@@ -161,7 +163,7 @@ class WholeGraph(View):
         if (code.pane is None or code.marks or recap is None or not len(recap) or spec.code[2] > spec.graph[0]
                 or self.code.keeps_printed()):
             return None
-        if any(c.start > cue.start and (needs_pane(c) or c.kind.startswith("whole")) for c in self.ctx.plan.cues):
+        if not self._last(cue):
             return None
         had = area(extent(self.clip.boxes, aside[0]))
         if had >= self.theme.layout.fill_graph * spec.frame_width * spec.frame_height:
@@ -184,6 +186,47 @@ class WholeGraph(View):
         # out of reach of all it names: to a side where it reads as its note, the graph grown round it
         near = self._board_near(b, had) if (BACK - 0.4) * cue.duration >= BLINK else None
         return near if near is not None else slide
+
+    def _last(self, cue: Cue) -> bool:
+        """Whether ``cue`` is the graph's last grow, and no later cue needs the whole pane."""
+        return not any(c.start > cue.start and (needs_pane(c) or c.kind.startswith("whole")) for c in self.ctx.plan.cues)
+
+    def _up(self, cue: Cue) -> tuple[float, Rect, Rect] | None:
+        """Where no grow is found (a graph as wide as a tall frame), the graph's move up into the
+        band the pane frees stepping aside over it, as little as sets the recap board, placed far
+        from what it names, by it (`whole_shift.shift_up`): how far, the graph's region, the
+        board's spot. Only for the last grow; else None."""
+        recap, spec, t = self.ctx.state.titles.recap, self.ctx.spec, self.theme
+        aside, pane = self.code.aside_bounds(), self.frame.pane_bounds()
+        if (recap is None or not len(recap) or not aside or not pane or spec.code[1] < spec.graph[3]
+                or not self._last(cue) or self._reads_as_its(rise(0.0), bounds(recap), within_reach)):
+            return None
+        arrows, b = {id(a) for a in self.ctx.state.graph.arrows.values()}, bounds(recap)
+        free, gap = self.frame.free_rect(), t.spacing.item_gap
+        room = (free[0], free[1], free[2], min(r[1] for r in aside) - gap)
+        rows = [row for row in self.ctx.state.titles.recap_of if any(k in self.clip.boxes for k in row)]
+        found = shift_up(room, (b[2] - b[0], b[3] - b[1]), min(r[1] for r in aside) - min(r[1] for r in pane),
+                         lambda dy: [moved_path(m, mv) if id(m) in arrows else moved_rect(m, mv)
+                                     for m, mv in mappers(self.ctx, self.clip, rise(dy)) if opacity(m) > 0]
+                         + [shifted(r, (0.0, dy)) for r in self.frame.frame_marks()],
+                         lambda dy: {k: rise(dy).box_bounds(bx) for k, bx in self._shown().boxes.items()},
+                         rows, FAR * spec.frame_height, gap)
+        return None if found is None else (found[0], shifted(self.clip.region, (0.0, found[0])), found[1])
+
+    def _moved_up(self, step: StepScratch, dy: float, region: Rect, spot: Rect) -> Anims:
+        """The pane steps aside (`_up`) in the cue's first 40 %, then the graph, the legend and
+        the checklist move up by ``dy``, the graph into ``region``; the recap board comes in at
+        ``spot`` as they land (faded from where it stood, if shown). The board takes the room
+        freed: no legend comes into the strip under the lit line (`LegendFrame.walk_legend`)."""
+        s, titles, b = rise(dy), self.ctx.state.titles, bounds(self.ctx.state.titles.recap)
+        out = [during(a, 0.0, 0.4) for a in self.code.step_aside(True, step)]
+        out += [Transform(r, r.copy().shift([0.0, dy, 0.0]), rate_func=second_part)
+                for r in self.ctx.state.checklist.rows]
+        if not titles.recap_waits:  # shown already: it goes, and comes in there
+            out, titles.recap_waits = out + [during(FadeOut(titles.recap), 0.0, 0.4)], True
+        out += self._board_in((spot[0] - b[0], spot[1] - b[1])) + self._lift(dy, second_part)
+        self.ctx.state.camera.whole, self.ctx.state.graph.legend_away = (s, region, dy), True
+        return out + self._move(self.clip, s, stretched(self.clip, s, region), second_part)
 
     def _reads_as_its(self, s: Stretch, board: Rect,
                       test: Callable[[Rect, dict[str, Rect], list[list[str]], float], bool] = reads_as_its) -> bool:
@@ -300,15 +343,15 @@ class WholeGraph(View):
             # the box of every shape of the graph once moved (a bucket's name, a walk's note reach
             # past their cards' boxes); its moves, worked out once for every rectangle it keeps off
             # (those on screen: a freed graph's cards, gone, may be moved off the frame)
-            mappers = [(m, move) for m, move in self._mappers(self.clip, found[0]) if opacity(m) > 0]
+            moves = [(m, move) for m, move in mappers(self.ctx, self.clip, found[0]) if opacity(m) > 0]
             arrows = {id(a) for a in self.ctx.state.graph.arrows.values()}
-            shapes = [moved_path(m, move) if id(m) in arrows else moved_rect(m, move) for m, move in mappers]
+            shapes = [moved_path(m, move) if id(m) in arrows else moved_rect(m, move) for m, move in moves]
             # and the ring a card gets where a caption lights it, or at a visit (backward_graph 9:16's
             # skipped y, ringed by the takeaway at the frame's side, reached 3 px into the margin at 1080p)
             boxed = {id(m) for m in [*self.ctx.state.graph.cards.values(), *self.ctx.state.graph.buckets.values()]}
             ring = ring_reach(t, self.clip.scale * found[0].k)
             ringed = [(b[0] - ring, b[1] - ring, b[2] + ring, b[3] + ring)
-                      for (m, _), b in zip(mappers, shapes) if id(m) in boxed]
+                      for (m, _), b in zip(moves, shapes) if id(m) in boxed]
             r = (min(b[0] for b in shapes + ringed), min(b[1] for b in shapes + ringed),
                  max(b[2] for b in shapes + ringed), max(b[3] for b in shapes + ringed))
             # past any side: AccumulateGrad under the lowest bucket ran into the caption's box,
@@ -316,7 +359,7 @@ class WholeGraph(View):
             over = (max(0.0, bounds_of[0] - r[0]), max(0.0, bounds_of[1] - r[1]), max(0.0, r[2] - bounds_of[2]),
                     max(0.0, r[3] - bounds_of[3]))
             # (against what is there, not the ``keep`` widened so far; an arrow's box is loose: its cards keep off)
-            hit = [(i, b) for i, k in enumerate(pane + marks) for (m, _), b in zip(mappers, shapes)
+            hit = [(i, b) for i, k in enumerate(pane + marks) for (m, _), b in zip(moves, shapes)
                    if id(m) not in arrows and meets(b, grown(k, gap))]
             if max(over) <= 1e-3 and not hit:
                 return found
@@ -340,70 +383,11 @@ class WholeGraph(View):
         keys = [k for k in self.clip.boxes if shows(k)]
         return drawn_part(self.clip, keys) if keys else self.clip
 
-    def _mappers(self, lay: Layout, s: Stretch) -> list[tuple[Mobject, Mapper]]:
-        """Each shape of the graph and how ``s`` moves its points from where ``lay`` has it: a
-        card (or bucket) with its box, an arrow along its route (its ends with its cards),
-        a walk's badge or token with the card it waits by (`owners`), anything else drawn on a
-        card (an op name, a bucket's name, a glow) with the card it lies on."""
-        g = self.ctx.state.graph
-        boxes = lay.boxes
-        own: dict[int, Box] = {id(m): boxes[k] for k, m in g.cards.items() if k in boxes}
-        own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.buckets.items() if f"bucket:{k}" in boxes})
-        own.update({id(m): boxes[f"bucket:{k}"] for k, m in g.none_words.items() if f"bucket:{k}" in boxes})  # its words
-        # a walk's badge or token goes with the card it waits by, not the nearest: leaf_nodes 16:9's
-        # 1/2 over w1 * x, a hair nearer yh, went with yh, 31 px short, onto w1 * x's ``mul``
-        w, by = self.ctx.state.walk, owners(self.ctx)
-        marks = [*w.badges.values(), *(m for ms in w.tokens.values() for m in ms),
-                 *(m for ms in w.fill_tokens.values() for m in ms)]
-        own.update({id(m): own[id(o[0])] for m in marks if (o := by.get(id(m))) and id(o[0]) in own})
-        routes = {id(a): r for r, a in g.arrows.items()}
-        out: list[tuple[Mobject, Mapper]] = []
-        for m in graph_shapes(self.ctx.state):  # the camera's list of what the graph is
-            r = routes.get(id(m))
-            if r is not None and r.points:
-                a, b = centre_of(boxes, r.src, r.points[0]), centre_of(boxes, r.dst, r.points[-1])
-                out.append((m, along(s, a, b, r.points[0], r.points[-1])))
-                continue
-            box = own.get(id(m)) or named(boxes, m) or nearest(boxes, bounds(m))
-            if box is not None:
-                out.append((m, on_card(s, (box.x, box.y))))
-        return self._under_buckets(lay, s, out)
-
-    def _under_buckets(self, lay: Layout, s: Stretch, out: list[tuple[Mobject, Mapper]]) -> list[tuple[Mobject, Mapper]]:
-        """``out`` with each AccumulateGrad that had no room under its bucket at home (set level
-        with it, `tag_centre`) put back under it where the spread made room: centred, or slid
-        along the bucket's width, off every other box and tag (two tags side by side keeping a
-        word space, ``tag_apart``). Beside its bucket it took the width of a tall frame's graph
-        (backward_graph 9:16: the legend then found no room by L)."""
-        g, t = self.ctx.state.graph, self.theme
-        # every label of the graph where it goes (an op name drawn in its card's group, too)
-        rects = {id(m): [moved_rect(p, move) for p in m.get_family() if (tag_of(p) or _NO).role == "label"]
-                 for m, move in out}
-        for n, (m, move) in enumerate(out):
-            b = named(lay.boxes, m) if any(m is tag for tag in g.bucket_tags) else None
-            x0, y0, x1, y1 = bounds(m)
-            if b is None or b.kind != "bucket" or (y0 + y1) / 2 > b.y + b.h / 2 or abs((x0 + x1) / 2 - b.x) <= b.w / 2:
-                continue  # (a bucket's name over it, AccumulateGrad under it already)
-            w, h = (x1 - x0) * s.k, (y1 - y0) * s.k
-            gap, apart = s.k * tag_gap(t, lay.scale), h * (1 + t.proportions.tag_apart)
-            moved = s.box(b)
-            others = ([s.box_bounds(o) for o in lay.boxes.values() if o.id != b.id]
-                      + [r for k, rs in rects.items() if k != id(m) for r in rs])
-            y = moved.bounds[1] - gap - h / 2
-            step = w * t.proportions.tag_slide_step
-            for x in [moved.x + k * step * sign for k in range(int(moved.w / 2 / step) + 1) for sign in (1, -1)]:
-                spot = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-                if not any(meets((spot[0] - apart, spot[1] - gap, spot[2] + apart, spot[3] + gap), r) for r in others):
-                    out[n] = (m, to_centre(((x0 + x1) / 2, (y0 + y1) / 2), (x, y), s.k))
-                    rects[id(m)] = [spot]
-                    break
-        return out
-
     def _move(self, lay: Layout, s: Stretch, to: Layout, rate: Callable[[float], float]) -> Anims:
-        """Every shape of the graph moved by ``s`` from where ``lay`` has it (`_mappers`), at
+        """Every shape of the graph moved by ``s`` from where ``lay`` has it (`mappers`), at
         ``rate``; then the layout the cues read is ``to``, its arrows filed under its routes."""
         out: Anims = []
-        for m, move in self._mappers(lay, s):
+        for m, move in mappers(self.ctx, lay, s):
             target = m.copy()
             warp(target, move)
             head_kept(target, m, s.k)

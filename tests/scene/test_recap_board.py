@@ -111,7 +111,8 @@ def _gap(a: list[float], b: list[float]) -> float:
 
 @pytest.mark.parametrize(("name", "aspect", "named", "after"),
                          [("graph_build", "9:16", {"t8"}, 2.0), ("missing_gradient", "16:9", {"t1", "bucket:t1"}, None),
-                          ("missing_gradient", "1:1", {"t1", "bucket:t1"}, None)])
+                          ("missing_gradient", "1:1", {"t1", "bucket:t1"}, None),
+                          ("missing_gradient", "9:16", {"t1", "bucket:t1"}, None)])
 def test_the_board_stands_near_what_it_names(name: str, aspect: str, named: set[str], after: float | None) -> None:
     """The board stands by what it names, within a quarter of the frame's height of it, and no
     other card or bucket is nearer it (a board reads as the note of the card nearest it).
@@ -123,7 +124,10 @@ def test_the_board_stands_near_what_it_names(name: str, aspect: str, named: set[
     the graph grew round it, but first stood 4 s by sub's card, read there as sub's note, then
     faded and came in again by w's bucket; it now first comes in by w's bucket, as the graph
     lands. At 1:1 (no grow) it stood over z's note, 0.26 of the frame from w's bucket, the list
-    of checks beside w: the list now gives it that room and goes where the board was found."""
+    of checks beside w: the list now gives it that room and goes where the board was found. At
+    9:16 (a graph as wide as the frame: no grow) it stood by sub's card, 0.41 of the frame's
+    height from w's bucket, no room near w: the pane now steps aside at the last ``whole`` cue
+    and the graph moves up into the band it frees, the board coming in under w's bucket."""
     from scenes.render.camera_plan import load_and_plan_at
 
     checked, plan = load_and_plan_at(storyboard_path(name), aspect=aspect)  # with its camera, as rendered
