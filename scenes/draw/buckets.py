@@ -262,8 +262,9 @@ class Buckets(View):
         9:16), still straight over the leaf's card and bucket alone; over all of its value or
         none of it. One width, each pill's pad under the next's: a block through which the
         value shows in no slice, low enough under 1:1's close layer above. cubic_fit3's b and c,
-        between two neighbours in the row of four, had their sums written alone (issue 39).
-        None where no such place is inside the free frame."""
+        between two neighbours in the row of four, had their sums written alone (issue 39). Where
+        no one x holds it (b at 1:1: its op name ``× 2`` level with the lowest pill), one a pill
+        (`_stepped`). None where no such place is inside the free frame."""
         toks = [self.labels.token(s.text) for s in parts]
         gap = self.theme.spacing.edge_clearance
         # one width, each pill's pad under the next one's: a block, with no gap through which
@@ -285,7 +286,8 @@ class Buckets(View):
                       if (x := column_x(box.x, y, (col.width, col.height), [*avoid, *keep], (lo_x, hi_x), gap,
                                         whole)) is not None), None)
         if found is None:  # one x a pill, its own width where the column's meets a label beside the bucket
-            ys += [h for y in ys[:1] for h in under(y, (col.width, col.height), box.x, avoid) if h - col.height / 2 >= lo_y]
+            ys += [h for y in ys[:1] for h in under(y, (col.width, col.height), box.x, avoid)
+                   if h - col.height / 2 >= lo_y]
             return self._stepped(box, leaf, toks, own, ys, [[*avoid, *keep] for keep in (named, [])], whole)
         x, y = found
         col.move_to([x, y, 0])

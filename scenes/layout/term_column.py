@@ -65,13 +65,13 @@ def covered(rect: Rect, by: Sequence[Rect]) -> bool:
 
 
 def stepped_column(middle: float, pills: Sequence[tuple[float, float, float]], wide: float, avoid: list[Rect],
-                   span: tuple[float, float], gap: float, whole: Sequence[Rect] = ()) -> list[tuple[float, float]] | None:
+                   span: tuple[float, float], gap: float,
+                   whole: Sequence[Rect] = ()) -> list[tuple[float, float]] | None:
     """Each pill's (x, width) in a column whose pills need not share one x: ``pills`` are (height
     it is centred at, its own width, its height), top to bottom; each is ``wide`` (the column's
     width) or its own, meets none of ``avoid`` (``gap`` beside it where all can), stays within
-    ``span`` and over ``middle``, and one
-    it meets of ``whole`` is covered by the pills all over (`covered`): a pill level with it covers
-    its width. Of those, the column whose pills' edges step least (each pill's left or right edge
+    ``span`` and over ``middle``, and one it meets of ``whole`` is covered by the pills all over
+    (`covered`): a pill level with it covers its width. Of those, the column whose pills' edges step least (each pill's left or right edge
     against the one above's), then nearest ``middle``. None where a pill has no place.
 
     A label at the right level with the lowest pill only, a value above it: the lowest steps left.
@@ -85,7 +85,8 @@ def stepped_column(middle: float, pills: Sequence[tuple[float, float, float]], w
     edges = [middle - wide / 2, middle + wide / 2] + [e for o in avoid for e in (o[2] + gap, o[0] - gap)]
     edges += [e for o in whole for e in (o[0], o[2])]
     cands: list[list[tuple[float, float]]] = []
-    for keep in ([(o[0] - gap, o[1], o[2] + gap, o[3]) for o in avoid], avoid):  # a gap beside what is level with it, if it can
+    beside = [(o[0] - gap, o[1], o[2] + gap, o[3]) for o in avoid]
+    for keep in (beside, avoid):  # a gap beside what is level with a pill, where every pill can keep it
         for _ in range(2):
             cands = [fitting(middle, pill, (wide, pill[1]), edges, keep, span, whole) for pill in pills]
             edges += [x + side * w / 2 for opts in cands for x, w in opts for side in (-1, 1)]
