@@ -192,8 +192,9 @@ STILL_UNMET: dict[tuple[str, str], str] = {
     # (lesson, aspect): why the terms of a bucket's sum are not at the bucket as it is written
     # micrograd_readme 16:9's b since a row's term the camera's view carried out of the frame comes back
     # into it at its bucket's visit (`WaitingTokens.gather`): 999.60 and -333.20 were past its right side
-    # (faded) as '6.94 + 0.00 + 999.60 + -333.20 + -27.77 = 645.58' was written at 97.67 s
-    ("cubic_fit3", "1:1"): "no token rides to the row of four leaves (the accumulate beat follows a wavefront of 3 steps) and b, between a and c, has no free spot by its bucket, so its terms stand one over another over its card (buckets._terms_over_mouth), covering its value -1.0000 whole or not at all (a digit showing past them reads as more of 20.0000); at 1:1 the block (67 px wide, 42 px under the layer above) covers the value (53 px) only where it meets the op name `× 2` beside the bucket: b's sum is written alone",
+    # (faded) as '6.94 + 0.00 + 999.60 + -333.20 + -27.77 = 645.58' was written at 97.67 s. cubic_fit3 1:1's
+    # b since terms over a crowded bucket's card step round a label level with them
+    # (`term_column.stepped_column`): its lowest term met the op name `× 2` (h/cubicX)
 }
 
 STILL_UNSHOWN: dict[tuple[str, str], str] = {

@@ -35,8 +35,8 @@ from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.layout.detour import clear_of
 from scenes.storyboard.views.graph import NONE_TEXT
 from scenes.layout.label_sides import BUCKET, gap_between, kin
-from scenes.layout.clear_rects import meets
-from scenes.layout.label_spots import inside, rect_around
+from scenes.layout.label_spots import rect_around
+from scenes.layout.term_column import column_x, stepped_column, under
 from scenes.layout.place import Box, Layout
 from scenes.theme import Rect
 from scenes.draw.visuals import bucket, edge_arrow
@@ -262,13 +262,14 @@ class Buckets(View):
         9:16), still straight over the leaf's card and bucket alone; over all of its value or
         none of it. One width, each pill's pad under the next's: a block through which the
         value shows in no slice, low enough under 1:1's close layer above. cubic_fit3's b and c,
-        between two neighbours in the row of four, had their sums written alone (issue 39).
-        None where no such place is inside the free frame."""
+        between two neighbours in the row of four, had their sums written alone (issue 39). Where
+        no one x holds it (b at 1:1: its op name ``× 2`` level with the lowest pill), one a pill
+        (`_stepped`). None where no such place is inside the free frame."""
         toks = [self.labels.token(s.text) for s in parts]
         gap = self.theme.spacing.edge_clearance
         # one width, each pill's pad under the next one's: a block, with no gap through which
         # the card's value would show in slices
-        wide = max(m.width for m in toks)
+        wide, own = max(m.width for m in toks), [m.width for m in toks]
         for m in toks:
             m.pill.stretch_to_fit_width(wide)
         pad = min((m.pill.height - m.text.height) / 2 for m in toks)
@@ -284,12 +285,39 @@ class Buckets(View):
         found = next(((x, y) for y in ys for keep in (named, [])  # its name readable if it can
                       if (x := column_x(box.x, y, (col.width, col.height), [*avoid, *keep], (lo_x, hi_x), gap,
                                         whole)) is not None), None)
-        if found is None:
-            return []
+        if found is None:  # one x a pill, its own width where the column's meets a label beside the bucket
+            ys += [h for y in ys[:1] for h in under(y, (col.width, col.height), box.x, avoid)
+                   if h - col.height / 2 >= lo_y]
+            return self._stepped(box, leaf, toks, own, ys, [[*avoid, *keep] for keep in (named, [])], whole)
         x, y = found
         col.move_to([x, y, 0])
         for m in toks:  # down into the mouth, where the last waits
             m.sinks_to = (float(x), float(box.y))
+        return [record_tag(m, "badge", id=f"{box.id}->{leaf}") for m in toks]
+
+    def _stepped(self, box: Box, leaf: str, toks: list[VGroup], own: list[float], ys: list[float],
+                 avoids: list[list[Rect]], whole: list[Rect]) -> list[VGroup]:
+        """`_terms_over_mouth`'s column (``toks`` one over another, centred at one of ``ys``) where
+        no one x holds it: each pill its own x, its own width (``own``) where the column's meets a
+        label by the bucket (`stepped_column`), clear of the first of ``avoids`` it can be. Each goes
+        across, then down into the mouth, flush right with the last where it meets nothing there,
+        else as near as it can (`column_x`), else where the last waits. None where no place is."""
+        lo_x, _, hi_x, _ = self.frame.free_rect()
+        gap, wide, mid = self.theme.spacing.edge_clearance, toks[0].width, VGroup(*toks).get_center()[1]
+        offs = [float(m.get_center()[1] - mid) for m in toks]
+        found = next(((y, avoid, xs) for avoid in avoids for y in ys if (xs := stepped_column(
+            box.x, [(y + o, w, m.height) for o, w, m in zip(offs, own, toks)], wide, avoid, (lo_x, hi_x), gap,
+            whole)) is not None), None)
+        if found is None:
+            return []
+        y, avoid, xs = found
+        for m, o, (x, w) in zip(toks, offs, xs):
+            m.pill.stretch_to_fit_width(w)
+            m.move_to([x, y + o, 0])
+        last, right = xs[-1][0], xs[-1][0] + xs[-1][1] / 2
+        for m, (x, w) in zip(toks, xs):  # into the mouth, flush right with the last (digits under digits)
+            land = column_x(right - w / 2, box.y, (w, m.height), avoid, (lo_x, hi_x), gap)  # or nearest that
+            m.sinks_to = (float(last if land is None else land), float(box.y))
         return [record_tag(m, "badge", id=f"{box.id}->{leaf}") for m in toks]
 
     def _first_shown_at(self, leaf: str, box: Box, tok: VGroup, old: VGroup,
@@ -362,30 +390,3 @@ def by_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
     """
     return min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id)) <= box.w
 
-
-def column_x(middle: float, y: float, size: tuple[float, float], avoid: list[Rect], span: tuple[float, float],
-             gap: float, whole: Sequence[Rect] = ()) -> float | None:
-    """The x nearest ``middle`` at which a column of ``size`` centred at height ``y`` meets none
-    of ``avoid``, covers each of ``whole`` it meets all over (a card's value: a digit showing past
-    the column reads as more of its number, ``20.0000`` and ``0`` as ``20.00000``) and stays
-    within ``span`` (left, right), still over ``middle`` (a bucket's middle: the column is that
-    bucket's); tried at ``middle``, just past either side of each of ``avoid`` (``gap`` off it)
-    and flush with either side of each of ``whole``. None where no such x is.
-
-    >>> column_x(0.0, 0.0, (2.0, 3.0), [(-1.5, -1.0, -0.5, 1.0)], (-9.0, 9.0), 0.1)
-    0.6
-    >>> column_x(0.0, 0.0, (2.0, 3.0), [(-1.5, -1.0, -0.5, 1.0), (0.8, -1.0, 1.5, 1.0)], (-9.0, 9.0), 0.1) is None
-    True
-    >>> column_x(0.0, 0.0, (2.0, 3.0), [], (-9.0, 9.0), 0.1, [(-0.5, -0.2, 1.5, 0.2)])
-    0.5
-    """
-    w = size[0]
-    xs = [middle] + [e for o in avoid for e in (o[2] + gap + w / 2, o[0] - gap - w / 2)]
-    xs += [e for o in whole for e in (o[0] + w / 2, o[2] - w / 2)]
-
-    def fits(r: Rect) -> bool:
-        return not any(meets(r, o) for o in avoid) and all(not meets(r, o) or inside(o, r) for o in whole)
-
-    ok = [x for x in xs if abs(x - middle) < w / 2 and span[0] <= x - w / 2 and x + w / 2 <= span[1]
-          and fits(rect_around(x, y, size))]
-    return min(ok, key=lambda x: abs(x - middle), default=None)

@@ -54,9 +54,11 @@ class DropIn(Animation):
     ``timing.appear`` where ``fade_in``), then fades out there by ``timing.gone`` (not shrunk: a badge's
     number is never drawn under the least readable size, `scenes.draw.collisions.too_small`);
     removed at the end. Placed from where it started at every frame (as `RideBehind`), so a beat
-    taken to its end without drawing leaves it where drawing does. ``steady``: down and across
+    taken to its end without drawing leaves it where drawing does. ``steady``: across, then down,
     at one pace all the way to ``timing.arrive`` (terms one over another over the leaf's card,
-    `COLUMN`: none stands still on the bucket's arrowhead, nor sits on another before it lands)."""
+    `COLUMN`: none stands still on the bucket's arrowhead, nor sits on another before it lands; one
+    stepped out of the column's line over a label beside the bucket, `scenes.layout.term_column`,
+    steps back in above it first)."""
 
     def __init__(self, token: Mobject, to: Sequence[float], timing: DropTiming = DROP, *,
                  fade_in: bool = False, steady: bool = False, **kwargs: Any) -> None:
@@ -76,7 +78,9 @@ class DropIn(Animation):
         # up or down to the mouth's height first, then across: from a row level with the leaf's
         # card it goes under the card's corner, not across it
         moved = np.array([smooth(tm.window(alpha, off, tm.arrive)),
-                          smooth(tm.window(alpha, off, tm.arrive if self.steady else (off + tm.arrive) / 2)), 0.0])
+                          smooth(tm.window(alpha, off, (off + tm.arrive) / 2)), 0.0])
+        if self.steady:  # across, then down, at one pace along the way (straight down where it is over it)
+            moved = along_l(self.to - start, smooth(tm.window(alpha, off, tm.arrive)))
         fading = tm.window(alpha, tm.arrive - FADE_LEAD, tm.gone)
         shown = (tm.window(alpha, 0.0, tm.appear) if self.fade_in else 1.0) * (1.0 - fading)
         shift = (self.to - start) * moved
@@ -85,3 +89,18 @@ class DropIn(Animation):
         for m, arrays in self._alphas:
             for name, first in arrays:
                 getattr(m, name)[:, 3] = first * shown
+
+
+def along_l(way: np.ndarray, s: float) -> np.ndarray:
+    """How far across and down (each 0 to 1) a drop ``way`` (x, y) is, ``s`` of the way along it
+    at one pace, across first: straight down where it has no way across.
+
+    >>> [along_l(np.array([1.0, -3.0, 0.0]), s)[:2].tolist() for s in (0.25, 0.5, 1.0)]
+    [[1.0, 0.0], [1.0, 0.3333333333333333], [1.0, 1.0]]
+    >>> along_l(np.array([0.0, -2.0, 0.0]), 0.5)[:2].tolist()
+    [1.0, 0.5]
+    """
+    across, down = abs(float(way[0])), abs(float(way[1]))
+    share = across / (across + down) if across + down > 1e-12 else 1.0
+    return np.array([min(1.0, s / share) if share > 0 else 1.0,
+                     max(0.0, (s - share) / (1.0 - share)) if share < 1.0 else 1.0, 0.0])
