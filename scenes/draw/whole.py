@@ -195,20 +195,31 @@ class WholeGraph(View):
         """Where no grow is found (a graph as wide as a tall frame), the graph's move up into the
         band the pane frees stepping aside over it, as little as sets the recap board, placed far
         from what it names, by it (`whole_shift.shift_up`): how far, the graph's region, the
-        board's spot. Only for the last grow; else None."""
+        board's spot. Only for the last grow; else None. Where the pane stepped aside already
+        (the recap's, to find the board room), the band is the one between it and the graph."""
         recap, spec, t = self.ctx.state.titles.recap, self.ctx.spec, self.theme
         aside, pane = self.code.aside_bounds(), self.frame.pane_bounds()
-        if (recap is None or not len(recap) or not aside or not pane or spec.code[1] < spec.graph[3]
+        stepped = not aside and self.code.code.aside  # aside already: the recap's room for the board
+        if (recap is None or not len(recap) or not pane or not (aside or stepped) or spec.code[1] < spec.graph[3]
                 or not self._last(cue) or self._reads_as_its(rise(0.0), bounds(recap), within_reach)):
             return None
         arrows, b = {id(a) for a in self.ctx.state.graph.arrows.values()}, bounds(recap)
         free, gap = self.frame.free_rect(), t.spacing.item_gap
+
+        def shapes(dy: float) -> list[Rect]:
+            return [moved_path(m, mv) if id(m) in arrows else moved_rect(m, mv)
+                    for m, mv in mappers(self.ctx, self.clip, rise(dy)) if opacity(m) > 0] + [
+                shifted(r, (0.0, dy)) for r in self.frame.frame_marks()]
+        if stepped:  # the band it freed is between it and what stands under it
+            aside = pane
+            most = min(r[1] for r in pane) - gap - max(r[3] for r in shapes(0.0))
+        else:
+            most = min(r[1] for r in aside) - min(r[1] for r in pane)
+        if most <= 0:
+            return None
         room = (free[0], free[1], free[2], min(r[1] for r in aside) - gap)
         rows = [row for row in self.ctx.state.titles.recap_of if any(k in self.clip.boxes for k in row)]
-        found = shift_up(room, (b[2] - b[0], b[3] - b[1]), min(r[1] for r in aside) - min(r[1] for r in pane),
-                         lambda dy: [moved_path(m, mv) if id(m) in arrows else moved_rect(m, mv)
-                                     for m, mv in mappers(self.ctx, self.clip, rise(dy)) if opacity(m) > 0]
-                         + [shifted(r, (0.0, dy)) for r in self.frame.frame_marks()],
+        found = shift_up(room, (b[2] - b[0], b[3] - b[1]), most, shapes,
                          lambda dy: {k: rise(dy).box_bounds(bx) for k, bx in self._shown().boxes.items()},
                          rows, FAR * spec.frame_height, gap)
         return None if found is None else (found[0], shifted(self.clip.region, (0.0, found[0])), found[1])
