@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, Transform, VGroup, smooth
+from manim import DOWN, LEFT, RIGHT, FadeIn, FadeOut, Mobject, RoundedRectangle, VGroup, smooth
 
 from scenes.draw.code import CodePaneView
 
@@ -29,6 +29,7 @@ from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
 from scenes.draw.collisions import MIN_OPACITY
 from scenes.draw.frame_spots import FreeFrame, bounds
+from scenes.draw.recap_named import rows_named, rulers
 from scenes.draw.record import opacity, tag
 from scenes.draw.visuals import label
 from scenes.draw.visuals.baseline import baseline, on_baseline
@@ -125,8 +126,8 @@ class Recap(View):
         ``band``: the code pane has gone (`_pane_away`) and the board may take the top band it
         held, centred under the frame's top margin (the grid of the nearest free spot may miss a
         band barely taller than the board). ``near``: only a free spot this near what the board
-        names (`_rows_named`: its first row's), the nearest to it."""
-        shown = shown + self._rulers()
+        names (`rows_named`: its first row's), the nearest to it."""
+        shown = shown + rulers(self.ctx)
         self._amid = False
         if near is None and self.frame.to_free_corner(board, only_free=True, avoid=shown):
             return True
@@ -214,43 +215,6 @@ class Recap(View):
         st.rows = [there.get(id(m), m) for m in st.rows]
         return nearer, [FadeOut(m, rate_func=first_half) for m in marks] + [FadeIn(m) for m in moved]
 
-    def _rows_named(self, cue: Cue) -> list[list[tuple[str, Mobject]]]:
-        """Per row of the board, what it names as drawn, with their layout keys: a gradient's
-        bucket then its card (``w1.grad``: ``bucket:t1``, ``t1``), else the card (``L``); none
-        where it is not drawn."""
-        out: list[list[tuple[str, Mobject]]] = []
-        strings = list(cue.strings)
-        for n, name in enumerate(strings):
-            if name.role != NAME:
-                continue
-            value = next((s for s in strings[n + 1:] if s.role != NAME and s.seq is not None), None)
-            row: list[tuple[str, Mobject]] = []
-            out.append(row)
-            if value is None or value.seq is None or not 0 <= value.seq < len(self.ctx.events):
-                continue
-            ev = self.ctx.events[value.seq]
-            tid = getattr(ev, "tensor", None) or getattr(ev, "id", None)
-            if not isinstance(tid, str):
-                continue
-            g, item = self.ctx.state.graph, self.ctx.item(tid)
-            found = [(f"bucket:{item}", g.buckets.get(item) if name.text.endswith(".grad") else None),
-                     (item, g.cards.get(item))]
-            row += [(k, m) for k, m in found if m is not None and opacity(m) >= MIN_OPACITY]
-        return out
-
-    def _rulers(self) -> list[Rect]:
-        """A network's layer names (input, hidden 1, ..., loss) as one column, top to bottom, with
-        a gap round it: the board keeps out of the column, not only off each name. Why: set in
-        the room between two names, reverse_mode's ``w1_0_0.grad = -0.0754`` read as a row of
-        the network, squeezed between "loss" and "output" (issue 39, items 6 and 7)."""
-        names = [m for m in self.ctx.state.network.layer_labels.values() if opacity(m) >= MIN_OPACITY and m.width > 0]
-        if not names:
-            return []
-        gap = self.theme.spacing.item_gap
-        boxes = [bounds(m) for m in names]
-        return [(min(b[0] for b in boxes) - gap, min(b[1] for b in boxes) - gap,
-                 max(b[2] for b in boxes) + gap, max(b[3] for b in boxes) + gap)]
-
     @draws("recap")
     def draw_recap(self, cue: Cue, step: StepScratch) -> Anims:
         """The board fading in where nothing on screen is, at the card value's size (its rows one
@@ -261,7 +225,7 @@ class Recap(View):
         rows = recap_rows(cue.strings)
         if not rows:
             return []
-        named = self._rows_named(cue)  # the first row's first: the centre the board stands near
+        named = rows_named(self.ctx, cue)  # the first row's first: the centre the board stands near
         first = named[0][0][1] if named and named[0] else None
         self._near = None if first is None else (float(first.get_x()), float(first.get_y()))
         self.ctx.state.titles.recap_of = [[k for k, _ in row] for row in named]

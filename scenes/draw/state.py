@@ -125,7 +125,7 @@ class TitleView:
     overlay: VGroup | None = None
     recap: VGroup | None = None  # the takeaway's numbers side by side (scenes/draw/recap.py)
     recap_of: list[list[str]] = field(default_factory=list)  # per row, the layout keys of what it names
-    # (a gradient's bucket and card, else a card: `Recap._rows_named`)
+    # (a gradient's bucket and card, else a card: `recap_named.rows_named`)
     recap_waits: bool = False  # the board is placed, not shown: it first fades in where the whole
     # graph's last grow takes it, by what it names (`WholeGraph.takes_across`)
 
