@@ -67,10 +67,14 @@ def emerging(tok: Rect, under: Rect) -> float:
     under it) to 1 (out): the cut-off part out from under (``/3`` of a 4/3) stays faint until
     the whole pill is nearly out, and reads as the copy's motion, not as a number.
 
-    >>> emerging((0, 0, 2, 1), (0, 0, 2, 1)), emerging((1, 0, 3, 1), (0, 0, 2, 1)), emerging((2, 0, 4, 1), (0, 0, 2, 1))
-    (0.0, 0.25, 1.0)
+    >>> emerging((0, 0, 2, 1), (0, 0, 2, 1)), emerging((0, -0.75, 2, 0.25), (0, 0, 2, 1)), emerging((2, 0, 4, 1), (0, 0, 2, 1))
+    (0.0, 0.5625, 1.0)
+    >>> emerging((1.8, 0.5, 2.8, 1.5), (0, 0, 2, 1)), emerging((1.8, 0.8, 2.8, 1.8), (0, 0, 2, 1))  # level; not
+    (0.0, 0.9216)
     """
     dx = max(0.0, min(tok[2], under[2]) - max(tok[0], under[0]))
     dy = max(0.0, min(tok[3], under[3]) - max(tok[1], under[1]))
+    if dy >= (under[3] - under[1]) / 3 and tok[0] < under[2]:
+        return 0.0
     area = max((tok[2] - tok[0]) * (tok[3] - tok[1]), 1e-12)
     return max(0.0, 1.0 - dx * dy / area) ** 2
