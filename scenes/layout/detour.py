@@ -90,7 +90,7 @@ def clear_of(p: Point, size: Point, obstacles: list[Rect], grown: float = 0.0) -
 
 def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacles: list[Rect], *,
               within: Rect, step: float, clear: float, settle: bool = True,
-              rest_off: list[Rect] = (), soft: Sequence[Rect] = (), apart: Sequence[Rect] = (),
+              rest_off: Sequence[Rect] = (), soft: Sequence[Rect] = (), apart: Sequence[Rect] = (),
               gap: float = 0.0) -> list[Point]:
     """Corners of a way from ``start`` to ``end`` for a pill of ``size`` (w, h) that keeps near
     the polyline ``edge`` (from where it joins it without going back, `joined`) and, grown by ``clear``, touches none of ``obstacles`` where it can;
