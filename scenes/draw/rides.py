@@ -30,7 +30,6 @@ from scenes.draw.state import WalkView
 from scenes.draw.visuals import nominal_token_size, token_ride
 from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
-from scenes.layout.ride_cover import row_place
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import Cue
 from scenes.draw.waiting import WaitingTokens, arrow_id, middle
@@ -182,7 +181,8 @@ class TokenRides(View):
                 x0, out_x = 2 * box.x - x0, -out_x
             at = (x0, y0)
         else:
-            at = row_place(landed[0], box.x, wide, len(landed))
+            tall = max([tok.height] + [m.height for m in row]) + self.theme.spacing.edge_clearance
+            at = self.waiting.row_spot(landed[0], box, wide, tall, len(landed))
         place = at
         if landed and not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
             # its place is out of the frame (the camera's view cut the row): it waits at the nearest

@@ -142,12 +142,29 @@ def way_length(corners: Sequence[tuple[float, float]]) -> float:
     return float(sum(np.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, corners[1:])))
 
 
-def row_place(first: tuple[float, float], middle: float, wide: float, nth: int) -> tuple[float, float]:
+def row_place(first: tuple[float, float], middle: float, wide: float, nth: int,
+              span: tuple[float, float] | None = None, tall: float = 0.0,
+              toward: float | None = None) -> tuple[float, float]:
     """The ``nth`` place (from 0) of a row of tokens ``wide`` apart whose first stands at ``first``
-    beside a bucket whose middle is at x ``middle``: on from the first, out from the bucket.
+    beside a bucket whose middle is at x ``middle``: on from the first, out from the bucket. Where
+    the row would leave ``span`` (the free frame's left and right), it wraps: the places past the
+    last that fits start again under the first, ``tall`` apart, the rows stacking toward the
+    height ``toward`` (the bucket's middle: every row stays by its own bucket, not out past the
+    frame's edge nor back past the bucket).
 
     >>> row_place((-1.0, 2.0), 0.0, 0.5, 2), row_place((1.0, 2.0), 0.0, 0.5, 1)
     ((-2.0, 2.0), (1.5, 2.0))
+
+    Two fit between 1.0 and 2.0: the third starts a row under the first, the fifth a third row.
+
+    >>> [row_place((1.0, 2.0), 0.0, 0.5, n, (-2.0, 2.0), 0.3, 0.0) for n in (1, 2, 3, 4)]
+    [(1.5, 2.0), (1.0, 1.7), (1.5, 1.7), (1.0, 1.4)]
     """
     out_x = 1.0 if first[0] >= middle else -1.0
-    return (first[0] + out_x * nth * wide, first[1])
+    per = nth + 1
+    if span is not None:
+        room = span[1] - first[0] if out_x > 0 else first[0] - span[0]
+        per = max(1, int(math.floor((room - wide / 2) / wide + 1e-9)) + 1)
+    line, col = divmod(nth, per)
+    up = 1.0 if toward is not None and toward > first[1] else -1.0
+    return (first[0] + out_x * col * wide, first[1] + up * line * tall)
