@@ -27,7 +27,7 @@ from scenes.draw.state import WalkView
 from scenes.layout.detour import clear_of
 from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
-from scenes.layout.ride_cover import row_place
+from scenes.layout.ride_cover import row_places
 from scenes.theme import Rect
 
 
@@ -136,13 +136,11 @@ class WaitingTokens(View):
             if len(row) < 2 or box is None:
                 continue
             first = middle(getattr(row[0], "rests", None) or bounds(row[0]))
-            gap = self.theme.spacing.edge_clearance
-            wide, tall = max(m.width for m in row) + gap, max(m.height for m in row) + gap
-            for tok in row[1:]:
+            places = self.row_spots(first, box, row, going=going)
+            for tok, at in zip(row[1:], places[1:]):
                 nth, rest = getattr(tok, "row_place", None), getattr(tok, "rests", None)
                 if nth is None or rest is None or not np.allclose(tok.get_center()[:2], middle(rest)):
                     continue  # at its place, or on its way in this step
-                at = self.row_spot(first, box, wide, tall, nth)
                 if not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
                     continue
                 if not clear_of(at, (tok.width, tok.height), self.kept_off(tok, going)):
@@ -151,16 +149,18 @@ class WaitingTokens(View):
                 tok.row_place = None
         return out
 
-    def row_spot(self, first: tuple[float, float], box: Box, wide: float, tall: float, nth: int,
-                 toward: float | None = None) -> tuple[float, float]:
-        """The ``nth`` place of the row beside the bucket ``box`` whose first stands at ``first``,
-        tokens ``wide`` apart, wrapped into rows ``tall`` apart where it would leave the free frame
-        (`row_place`): a row running on past the frame's edge had its last tokens stacked there
+    def row_spots(self, first: tuple[float, float], box: Box, row: Sequence[Mobject],
+                  toward: float | None = None, going: Sequence[Mobject] = ()) -> list[tuple[float, float]]:
+        """The places of the tokens ``row`` in the row beside the bucket ``box`` whose first stands
+        at ``first``, wrapped into rows one over another where it would leave the free frame
+        (`row_places`): a row running on past the frame's edge had its last tokens stacked there
         (micrograd_readme 9:16, a's last two at the left edge). The rows stack toward the height
-        ``toward`` (the bucket's middle unless told)."""
-        free = self.frame.free_rect()
-        return row_place(first, box.x, wide, nth, span=(free[0], free[2]), tall=tall,
-                         toward=box.y if toward is None else toward)
+        ``toward`` (the bucket's middle unless told), on past all a waiting token keeps off
+        (``going`` gone; 9:16: t4's ``** 3`` where b's second row starts)."""
+        gap = self.theme.spacing.edge_clearance
+        taken = self.kept_off(row[-1], [*going, *row], but=row)
+        return row_places(first, box.x, [m.width for m in row], gap, self.frame.free_rect(),
+                          max(m.height for m in row) + gap, box.y if toward is None else toward, taken)
 
     def gather(self, leaf: str, row: list[VGroup], going: list[Mobject], step: StepScratch,
                away: set[int]) -> list[tuple[VGroup, Animation]]:
@@ -184,23 +184,22 @@ class WaitingTokens(View):
             return id(m) not in away and inside(getattr(m, "rests", None) or bounds(m), free)
 
         gap = self.theme.spacing.edge_clearance
-        wide, tall = max(m.width for m in mine) + gap, max(m.height for m in mine) + gap
         # from where the first waits, or from beside the bucket where fewer rows take them all (a
         # view carried b's first two 1.9 token widths out from it: one a row, by the frame's edge)
         starts = [middle(getattr(mine[0], "rests", None) or bounds(mine[0]))] if seen(mine[0]) else []
-        starts.append(self.labels.badge_spot(box, mine[0], self.kept_off(mine[0], going + mine), top=True))
-        first = min(starts, key=lambda at: abs(self.row_spot(at, box, wide, tall, len(mine) - 1)[1] - at[1]))
+        spot = self.labels.badge_spot(box, mine[0], self.kept_off(mine[0], going + mine), top=True)
+        if not starts or (spot[0] - box.x) * (starts[0][0] - box.x) > 0:  # on its side (1:1: not toward b's)
+            starts.append(spot)
+        first = min(starts, key=lambda at: abs(self.row_spots(at, box, mine, going=going)[-1][1] - at[1]))
         # the rows stack toward the bucket's middle, or away where fewer places are taken (16:9: a's
         # sum, written under the buckets, ran between b's rows)
         taken = self.kept_off(mine[0], going + mine, but=mine)
-        options = [[self.row_spot(first, box, wide, tall, nth, toward) for nth in range(len(mine))]
-                   for toward in (box.y, 2 * first[1] - box.y)]
-        places = min(options, key=lambda ats: sum(
+        options = [self.row_spots(first, box, mine, toward, going) for toward in (box.y, 2 * first[1] - box.y)]
+        places = min(options, key=lambda ats: (sum(
             not inside(rect_around(x, y, (m.width, m.height)), free) or not clear_of((x, y), (m.width, m.height), taken)
-            for m, (x, y) in zip(mine, ats)))
+            for m, (x, y) in zip(mine, ats)), max(abs(y - first[1]) for _, y in ats)))  # and the fewest rows
         was = [getattr(m, "rests", None) or bounds(m) for m in mine]
-        stay = [seen(m) and abs(middle(r)[0] - at[0]) <= wide / 2 and abs(middle(r)[1] - at[1]) <= gap
-                for m, r, at in zip(mine, was, places)]  # at its place (the row's places drew apart as it grew)
+        stay = [seen(m) and math.dist(middle(r), at) <= gap for m, r, at in zip(mine, was, places)]  # at its place
         placed = [r for r, kept in zip(was, stay) if kept]  # where the others wait
         for tok, at, kept_here in zip(mine, places, stay):
             if kept_here:

@@ -105,7 +105,7 @@ def _reach(bbox: list[float], box: list[float]) -> float:
     return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
 
 
-@pytest.mark.parametrize("aspect", ["16:9"])  # 9:16 and 1:1: a's rows, laid as it came, are not yet
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
 def test_a_bucket_s_terms_wait_in_rows_by_it_as_its_fill_starts(aspect: str) -> None:
     """micrograd_readme's buckets each get five terms, a row wider than the room beside them. As
     each fill starts, its five terms are all seen, each nearer its own bucket than any other, in
@@ -138,9 +138,9 @@ def test_a_bucket_s_terms_wait_in_rows_by_it_as_its_fill_starts(aspect: str) -> 
             row.sort(key=lambda b: b[0])
             # side by side, no room for another between (places are the widest token apart)
             assert all(0.0 <= b[0] - a[2] < wide for a, b in zip(row, row[1:])), (met.bucket, smp["time"], row)
-        # one over another (a row may step past a line of text between: 16:9, a's sum under the buckets)
-        assert all(0.0 < b[0][1] - a[0][1] <= 3 * tall for a, b in zip(rows, rows[1:])), (met.bucket, smp["time"], rows)
+        # one over another (a row may step past what runs across between: 16:9, a's sum under the buckets)
+        assert all(0.0 < b[0][1] - a[0][1] <= 4 * tall for a, b in zip(rows, rows[1:])), (met.bucket, smp["time"], rows)
         box = buckets[met.bucket]
         right = (box[0] + box[2]) / 2 > (toks[0][0] + toks[0][2]) / 2  # the bucket is right of its row
-        ends = [row[-1][2] if right else row[0][0] for row in rows]  # each row starts by the bucket
-        assert max(ends) - min(ends) <= tall, (met.bucket, smp["time"], rows)
+        ends = [row[-1][2] if right else row[0][0] for row in rows]  # each row starts by the bucket, or
+        assert max(ends) - min(ends) < wide, (met.bucket, smp["time"], rows)  # past what has no room for one
