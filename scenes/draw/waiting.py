@@ -110,7 +110,8 @@ class WaitingTokens(View):
         hid too), the arrowheads, where the other tokens wait (but ``but``, moving elsewhere) and the
         rings of nodes drawn with no card."""
         marks = [*self.walk.visit_marks, *self.walk.badges.values(), *self.ctx.state.graph.tags.values()]
-        waits = [r for ms in self.walk.tokens.values() for m in ms if m is not tok and m not in but and (r := getattr(m, "rests", None))]
+        waits = [r for ms in self.walk.tokens.values() for m in ms
+                 if m is not tok and m not in but and (r := getattr(m, "rests", None))]
         return (self.onscreen.shown_rects(exclude=[tok, *going], extra=[m for m in marks if m is not tok], away=True)
                 + self.onscreen.result_runs() + self.onscreen.value_runs(away=hidden) + self.onscreen.arrowheads()
                 + waits + self.labels.unseen_rings(self.onscreen.shown_ids()))
@@ -166,7 +167,7 @@ class WaitingTokens(View):
                away: set[int]) -> list[tuple[VGroup, Animation]]:
         """At the visit to ``leaf``'s AccumulateGrad, each token of the row beside its bucket
         (``row``) that waits out of the frame (``away``: faded by the camera's move that carried
-        it there) or off its place glides to its place in the row (`row_spot`: wrapped where the
+        it there) or off its place glides to its place in the row (`row_spots`: wrapped where the
         frame ends), or the nearest spot to it free of all a waiting token keeps off (``going``
         gone), coming out from where it waited as it goes: the fill sums the row, and a term out
         of view as its sum is written is not there (micrograd_readme 16:9: b's 999.60 and -333.20,
