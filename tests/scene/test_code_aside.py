@@ -65,10 +65,11 @@ def test_the_pane_keeps_only_the_lit_line_in_the_walk(aspect: str) -> None:
 
 
 def test_a_tall_frame_gets_the_legend_as_the_pane_steps_aside_for_the_walk() -> None:
-    """Issue 39 item 5: at 9:16 the legend found no corner with the first card (the code pane
-    stands over the graph), so red ("loss") was never explained there. As the
-    pane steps aside for the walk the legend comes into the room it freed, under the lit line
-    and over every card, and goes with the pane coming back for the update step."""
+    """Issue 39 item 5: at 9:16 the code pane stands over the graph, so the legend found no
+    corner with the first card and red ("loss") went unexplained until the walk. It now stands
+    with the first card in a gap between the cards (`legend_room.between_cards`); as the pane
+    steps aside for the walk it comes into the room that freed, under the lit line and over
+    every card, and goes back to its place with the pane coming back for the update step."""
     from scenes.theme import load_theme
 
     walk, update, build = _times()
@@ -77,7 +78,8 @@ def test_a_tall_frame_gets_the_legend_as_the_pane_steps_aside_for_the_walk() -> 
     # the legend's words, not the card named ``loss`` (its name has the loss's meaning; the legend's words none)
     legend = [[i for i in items if i["role"] == "label" and i["text"] == words and not i.get("meaning")]
               for items in seen]
-    assert legend[0] == [] and legend[2] == [], legend  # no corner with the first card; gone with the pane back
+    assert len(legend[0]) == 1 and len(legend[2]) == 1, legend  # with the first card; back with the pane
+    assert legend[0][0]["bbox"] == legend[2][0]["bbox"]  # at its place both times
     assert len(legend[1]) == 1, [i["text"] for i in seen[1]]
     top = legend[1][0]["bbox"][1]
     code = [i for i in seen[1] if i["role"] == "code"]
