@@ -42,6 +42,7 @@ from scenes.theme import Rect
 from scenes.draw.visuals import bucket, edge_arrow
 from scenes.storyboard.caption_events import naming
 from scenes.storyboard.cues import Cue
+from scenes.storyboard.pane_back import last_out_before_pane
 from scenes.storyboard.placeholders import Shown
 
 class Buckets(View):
@@ -215,11 +216,21 @@ class Buckets(View):
         if rows:
             says = naming(self.ctx.plan.captions, cue)
             out += self.notes.sums_note(box, rows, going, coming, early=early, until=says.end if says is not None else None,
-                                     later=says is not None and says.beat != cue.beat)
+                                     later=says is not None and says.beat != cue.beat and not self._framed_out(cue))
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
 
+
+    def _framed_out(self, cue: Cue) -> bool:
+        """Whether a sum the fill ``cue`` writes need not keep off the code pane as it comes back
+        whole where it is now: the walk's camera is closer than home, and its way out frames the
+        walk's last note clear of the whole pane and its printed lines (`WalkCamera._out`,
+        `last_out_before_pane`). Kept off them in the close view, the sum went to the bucket's far
+        side from the cards, and the view out, holding it, came less close (dynamic_graph 16:9)."""
+        z = self.focus.zoom
+        return self.focus.by_walk and z is not None and z.factor > 1.0 + 1e-9 and last_out_before_pane(
+            self.ctx.plan.cues, cue)
 
     def _terms_arrive(self, box: Box, leaf: str, parts: list[Shown], buckets: list[VGroup]) -> list[VGroup]:
         """The terms of a fill whose gradients met, where none rode to it (the walk to the leaf not

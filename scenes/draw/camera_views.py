@@ -187,10 +187,10 @@ class VisitViews:
                   sight: Sight, found: tuple[Zoom, Rect], most: float) -> tuple[Zoom, Rect]:
         """``found`` (the visit's view, `_best`), or where it is less close than the view the camera
         is in now, the view of the visit's cards drawn now alone, where that is closer than
-        ``found`` and not closer than now: a leaf's
-        visit holds every card it feeds in the clip's layout, those of loops not yet run too, and
-        its view drew back to home for the bucket's fill, to push in again 1 s later (REVIEW6 item
-        11: dynamic_graph 82.2-84.4 s, the camera pumps)."""
+        ``found`` (at most ``most``): a visit's view holds every card its node feeds in the clip's
+        layout, those of loops not yet run too, so the view drew back from the cards drawn as the
+        walk began (dynamic_graph 16:9's one-node walk: h and w shrank x0.79 from the view before)
+        and, for a leaf's bucket fill, to push in again 1 s later (the camera pumps)."""
         now = self.focus.zoom
         if not self.focus.by_walk or now is None or found[0].factor >= now.factor - 1e-9:
             return found
@@ -199,9 +199,7 @@ class VisitViews:
         if mine == items or not mine:
             return found
         z, room = self._best(home, mine, visited, notes, rooms, free, sight, most)
-        # closer than home was, but no closer than now: the move is not to push in further either
-        # (9:16's view on w came 1.7x closer, and its sum of four was written before its terms met)
-        return (z, room) if found[0].factor + 1e-9 < z.factor <= now.factor + 1e-9 else found
+        return (z, room) if found[0].factor + 1e-9 < z.factor else found
 
     def _explained(self, cue: Cue, home: Layout, seen: tuple[set[str], list[str]],
                    notes: tuple[tuple[float, float], tuple[float, float]], rooms: list[Rect], free: Rect,

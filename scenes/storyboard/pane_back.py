@@ -49,3 +49,21 @@ def out_before_pane(cues: Sequence[Cue], cue: Cue) -> bool:
     whole (`back_whole`): a view made at ``cue`` may stand in the column the pane freed."""
     out = way_out(cues, cue)
     return out is not None and out.start + out.duration <= back_whole(cues, cue.start) + 1e-9
+
+
+def last_out_before_pane(cues: Sequence[Cue], cue: Cue) -> bool:
+    """Whether the walk's way out after ``cue`` (`way_out`) lands before the pane comes back whole
+    (`out_before_pane`) and no other camera move comes between: the view it moves to is the one
+    the pane comes back beside (a move home after it would carry the graph on).
+
+    >>> walk, out = Cue(79.0, 0.6, "camera", 12, ids=("h",)), Cue(83.8, 0.6, "camera", 12)
+    >>> home = Cue(84.5, 0.6, "camera", 12)
+    >>> back = Cue(85.2, 0.15, "code_line", 13, line=21)
+    >>> last_out_before_pane([walk, out, back], walk), last_out_before_pane([walk, out, home, back], walk)
+    (True, False)
+    """
+    out = way_out(cues, cue)
+    if out is None or not out_before_pane(cues, cue):
+        return False
+    back = back_whole(cues, cue.start)
+    return not any(c.kind == "camera" and out.start + 1e-9 < c.start < back - 1e-9 for c in cues)
