@@ -134,7 +134,7 @@ class LegendFrame(LegendRoom):
             home, g.legend_home = g.legend_home, None
             if home is not None and gone is not None and len(gone) and self._home_clear(home):
                 g.legend, g.legend_under = home, True  # back beside the graph's top, under the whole pane
-                return back + _moved(gone, home, before_the_pane)
+                return back + legend_move(gone, home, before_the_pane)
             return back + ([FadeOut(gone, rate_func=before_the_pane)] if gone is not None else [])
         was = g.legend if g.legend_under and g.legend is not None and len(g.legend) else None
         if g.walk_legend or not self.code.aside or g.legend is None or (len(g.legend) and was is None) \
@@ -168,7 +168,7 @@ class LegendFrame(LegendRoom):
                 m.move_to([*spots[found], 0])
                 g.legend, g.walk_legend, g.legend_under = m, True, False
                 g.legend_home = was.copy() if was is not None else g.legend_home  # (the move reshapes ``was``)
-                come = _moved(was, m, after_the_pane) if was is not None else [FadeIn(m, rate_func=after_the_pane)]
+                come = legend_move(was, m, after_the_pane) if was is not None else [FadeIn(m, rate_func=after_the_pane)]
                 return come + ([] if column else self._list_aside(m, keep_off))
         if was is not None:
             g.legend = was
@@ -285,11 +285,32 @@ class LegendFrame(LegendRoom):
         return f.min_readable * short
 
 
-def _moved(old: Mobject, new: Mobject, rate: Callable[[float], float]) -> Anims:
-    """The legend ``old`` moved to ``new`` (its place and shape) at ``rate``; where their rows'
-    words differ in lines (one wrapped, `legend`'s ``wrap``), one fading out as the other fades in
-    instead: a move morphed "weight" and "(requires_grad)" into one line glyph by glyph, drawn
-    over each other, and carried them over the card in its way (grad_accumulation 9:16)."""
-    if [type(r[1]) for r in old] == [type(r[1]) for r in new]:
+def legend_move(old: Mobject, new: Mobject, rate: Callable[[float], float]) -> Anims:
+    """The legend ``old`` moved to ``new`` (its place and size) at ``rate`` where both have one
+    shape (`same_shape`); else one fading out as the other fades in: a move morphed a wrapped
+    entry into one line glyph by glyph, drawn over each other (grad_accumulation 9:16), and a
+    column's rows sliding into two columns passed through each other (leaf_nodes 9:16)."""
+    if same_shape(old, new):
         return [ReplacementTransform(old, new, rate_func=rate)]
     return [FadeOut(old, rate_func=rate), FadeIn(new, rate_func=rate)]
+
+
+def same_shape(old: Mobject, new: Mobject) -> bool:
+    """Whether the legends ``old`` and ``new`` are one arrangement, at any size: as many rows, each
+    entry's words on as many lines, and each row beside, above or level with each other one in
+    both alike (their starts and middles compared to within half a row's height), so that a move
+    between them keeps each row apart from the others throughout."""
+    if len(old) != len(new) or [type(r[1]) for r in old] != [type(r[1]) for r in new]:
+        return False
+
+    def sides(m: Mobject) -> list[tuple[int, int]]:
+        tol = min(r.height for r in m) / 2
+        at = [(float(r.get_left()[0]), float(r.get_y())) for r in m]
+        return [(_side(a[0] - b[0], tol), _side(a[1] - b[1], tol)) for a in at for b in at]
+
+    return sides(old) == sides(new)
+
+
+def _side(d: float, tol: float) -> int:
+    """-1, 0 or 1: which way ``d`` goes, 0 within ``tol``."""
+    return 0 if abs(d) <= tol else 1 if d > 0 else -1

@@ -119,21 +119,43 @@ class UnitMath(View):
 
     def _inputs(self, weights: list[str], values: list[Shown]) -> Anims:
         """The value of the unit each line comes from (``1.0000`` by ``x0``), at its circle: under
-        it, else beside or over it, where it touches no circle and crosses no line."""
-        net, t = self.diagram.geometry.net, self.theme
-        out: Anims = []
-        seen: set[str] = set()
+        it, else beside or over it, where it touches no circle and crosses no line, a character's
+        width off the others (4 px apart, "1.00000" and "0.50000" read as "1.000000.50000": mlp
+        9:16); all centred under their circles at the value size, else at a name's least size,
+        else each where it finds room at the value size (a value off centre read as the next
+        input's)."""
+        net, t, centre = self.diagram.geometry.net, self.theme, self.diagram.geometry.places.centre
+        firsts: dict[str, Shown] = {}
         for weight, value in zip(weights, values):
-            src = net.links[weight].src
-            if src in seen:
-                continue
-            seen.add(src)
-            m = tag(self._text(value.text, t.colors.text), "value", id=src).set_z_index(Z_UNIT)
-            m.move_to([*self._beside(src, m, under=True), 0])
-            self.drawn.append(m)
+            firsts.setdefault(net.links[weight].src, value)
+        tries: list[list[Mobject]] = []
+        for size in (t.font_sizes.card_value, t.font_sizes.unit_name_least):
+            placed: list[Mobject] = []
+            for src, value in firsts.items():
+                m = tag(label(value.text, t.fonts.mono, size, t.colors.text), "value", id=src).set_z_index(Z_UNIT)
+                at, met = self._beside(src, m, under=True, apart=m.width / max(1, len(value.text)), more=placed)
+                placed.append(m.move_to([*at, 0]))
+                if met or abs(at[0] - centre[src][0]) > 1e-9:
+                    break
+            else:
+                break
+            tries.append(placed)
+        else:  # nowhere all under their circles: each where it finds room, at the value size
+            placed = tries[0] + self._rest(firsts, tries[0])
+        self.drawn.extend(placed)
+        for value in firsts.values():
             self.ctx.record(value)
-            out.append(FadeIn(m))
-        return out
+        return [FadeIn(m) for m in placed]
+
+    def _rest(self, firsts: dict[str, Shown], placed: list[Mobject]) -> list[Mobject]:
+        """The values of ``firsts`` after those ``placed``, each where `_beside` finds it room."""
+        t, out = self.theme, list(placed)
+        for src, value in list(firsts.items())[len(placed):]:
+            m = tag(label(value.text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value",
+                    id=src).set_z_index(Z_UNIT)
+            at, _ = self._beside(src, m, under=True, apart=m.width / max(1, len(value.text)), more=out)
+            out.append(m.move_to([*at, 0]))
+        return out[len(placed):]
 
     def _weight_rows(self, weights: list[str], texts: list[str], products: list[str], size: float, sign: str,
                      ghosts: bool, apart: bool = True) -> tuple[list[list[Mobject]], bool]:
@@ -232,7 +254,7 @@ class UnitMath(View):
         row = self._row(f"Σ {self.theme.labels.name_value}", value.text, cue.ids[1])
         space = self._text("0", self.theme.colors.text).width
         room = VGroup(row.copy(), self._row("→ relu →", value.text, cue.ids[0])).arrange(buff=space)
-        room.move_to([*self._beside(cue.ids[0], room), 0])
+        room.move_to([*self._beside(cue.ids[0], room)[0], 0])
         row.move_to(room[0])
         self.drawn.append(row)
         self.ctx.record(value)
@@ -270,7 +292,7 @@ class UnitMath(View):
         if before is not None:
             row.next_to(before, [1, 0, 0], buff=self._text("0", self.theme.colors.text).width)
         else:
-            row.move_to([*self._beside(cue.ids[0], row), 0])
+            row.move_to([*self._beside(cue.ids[0], row)[0], 0])
         self.drawn.append(row)
         self.ctx.record(value)
         self.ctx.record_all([s for s in cue.strings if s.role == "op"])
@@ -284,13 +306,14 @@ class UnitMath(View):
         space = self._text("0", t.colors.text).width  # a mono space: the row reads as one line of text
         return VGroup(said, value).arrange(buff=space).set_z_index(Z_UNIT)
 
-    def _beside(self, uid: str, block: Mobject, under: bool = False) -> tuple[float, float]:
+    def _beside(self, uid: str, block: Mobject, under: bool = False, apart: float = 0.0,
+                more: list[Mobject] | None = None) -> tuple[tuple[float, float], int]:
         """The centre of ``block`` beside unit ``uid``: level with it on its right, then in the
         band over it (from its left edge, its middle, centred, to its right edge), under it, then
         level on its left (``under``: centred under it first, where no line leaves an input):
         the first inside the network's region that touches no circle, no layer's name and
-        nothing written, and that no drawn line crosses; else the one inside the region that
-        meets the fewest."""
+        nothing written (nor, by ``apart`` at least, ``more``), and that no drawn line crosses;
+        else the one inside the region that meets the fewest. With how many it meets there."""
         p = self.diagram.geometry.places
         x, y = p.centre[uid]
         w, h = block.width, block.height
@@ -303,14 +326,19 @@ class UnitMath(View):
         if under:
             spots.insert(0, (x, down))
         within, taken, lines = self._within(), self._taken(), self._lines()
+        near = [bounds(m) for m in more or []]
 
         def cost(at: tuple[float, float]) -> float:
             rect = rect_around(at[0], at[1], (w, h), self._gap() / 2)
             if not inside(rect_around(at[0], at[1], (w, h)), within):
                 return float("inf")
-            return sum(meets(rect, o) for o in taken) + sum(crosses(rect, a, b) for a, b in lines)
+            wide = rect_around(at[0], at[1], (w, h), max(self._gap() / 2, apart))
+            return (sum(meets(rect, o) for o in taken) + sum(meets(wide, o) for o in near)
+                    + sum(crosses(rect, a, b) for a, b in lines))
 
-        return min(spots, key=cost)
+        best = min(spots, key=cost)
+        met = cost(best)
+        return best, int(met) if met != float("inf") else len(taken) + len(lines) + 1
 
     # ----- back to the whole network ----------------------------------------------------------
     @draws("unit_done")

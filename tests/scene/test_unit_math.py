@@ -90,7 +90,8 @@ def test_what_the_sum_adds_is_drawn_each_product_on_its_line_each_input_at_its_c
     9:16 the four labels stacked over each other's lines. While the sum's words are on screen:
     each input's value (the log's) is drawn nearer its own circle than any other unit's, each
     product ``w * x`` the sum adds (the log's) is drawn touching its own line and crossed by no
-    other line of the unit, and the sum is the log's."""
+    other line of the unit, and the sum is the log's; each input's value stands under its circle,
+    a character's width or more off the next."""
     from scenes.layout.label_spots import crosses
 
     checked, plan = load_and_plan(storyboard_path(NAME))
@@ -121,6 +122,14 @@ def test_what_the_sum_adds_is_drawn_each_product_on_its_line_each_input_at_its_c
         x, y = _centre(values[l.src]["bbox"])
         near = min(centre, key=lambda u: (centre[u][0] - x) ** 2 + (centre[u][1] - y) ** 2)
         assert near == l.src, (net.units[l.src].name, values[l.src]["bbox"])
+    # each input's value under its circle, a character's width or more from the next: 4 px apart,
+    # "1.00000" and "0.50000" read as one number, "1.000000.50000", and x3's stood over its right
+    ins = sorted(((values[s]["bbox"], values[s]["text"], s) for s in {l.src for l in links}), key=lambda v: v[0][0])
+    for box, text, src in ins:
+        char = (box[2] - box[0]) / len(text)
+        assert abs(_centre(box)[0] - centre[src][0]) < char and box[1] > centre[src][1], (text, box)
+    for (a, text, _), (b, _, _) in zip(ins, ins[1:]):
+        assert b[0] - a[2] >= (a[2] - a[0]) / len(text), (text, a, b)
     pad = 0.02 * min(sample["frame"])  # a backdrop's margin: a value beside its line touches it
     for l in links:
         box = values[products[l.weight]]["bbox"]
