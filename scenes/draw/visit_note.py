@@ -112,10 +112,15 @@ class VisitNotes(View):
         words = [bounds(g) for k, g in self.ctx.state.graph.tags.items() if k == box.id and g.width > 0]
 
         def spot(note: VGroup, own: bool, inside: Rect | None = None, more: list[Rect] | None = None) -> Point | None:
-            # first where its products' tokens leave for their edges crossing none of its rows (`ways_out`)
+            found = self.beside(note, box, avoid + (more or []), own, hidden=hidden, inside=inside)
+            if found is None or not _over(found, note, box):
+                return found
+            # over its card: first a spot over it where its products' tokens leave for their edges crossing
+            # none of its rows (`ways_out`); not one under or by the card for that, where the next visits'
+            # tokens come (micrograd_readme 9:16's t25 went by f, and f's -0.00416 rode over its rows)
             fits = self._ways_out(note, cue.ids[0], box, words)
-            found = self.beside(note, box, avoid + (more or []), own, hidden=hidden, inside=inside, fits=fits)
-            return found or self.beside(note, box, avoid + (more or []), own, hidden=hidden, inside=inside)
+            return self.beside(note, box, avoid + (more or []), own, hidden=hidden, inside=inside,
+                               fits=lambda p: _over(p, note, box) and fits(p)) or found
 
         block, products = made
         at = None
@@ -366,6 +371,11 @@ class VisitNotes(View):
         block = note_block(rows, t, owner=owner).scale(closer)
         block.products = products  # by the edges' target, for the spot's ways out (`_ways_out`)
         return block, products
+
+
+def _over(at: Point, note: Mobject, box: Box) -> bool:
+    """Whether ``note`` centred ``at`` lies wholly above ``box``, over its card."""
+    return at[1] - note.height / 2 >= box.bounds[3]
 
 
 def _node_badge(m: Mobject) -> bool:
