@@ -349,7 +349,15 @@ def back_inside(tok: Mobject, target: Mobject, taken: list[Rect], within: Rect, 
     moved copy), set instead at the nearest spot inside ``within`` clear of ``taken`` (on a grid
     of pitch ``step``, `nearest_free`) where the move takes it out, its ``rests`` with it: it
     settled in the free frame of the close view, and the move back carried it past the frame's
-    top (cubic_fit3 16:9: the 5.0000 bound for p - y, 39.0-46.6 s)."""
+    top (cubic_fit3 16:9: the 5.0000 bound for p - y, 39.0-46.6 s).
+
+    >>> from manim import Rectangle
+    >>> tok = Rectangle(width=1.0, height=0.5)
+    >>> to = tok.copy().move_to([0.0, 2.0, 0.0])  # its top past the frame's, at 2; a card under
+    >>> back_inside(tok, to, [(-0.2, 1.0, 0.2, 1.8)], (-3.0, -2.0, 3.0, 2.0), 0.1)
+    >>> [round(float(c), 2) for c in to.get_center()[:2]], [round(float(c), 2) for c in tok.rests]
+    ([-0.7, 1.7], [-1.2, 1.45, -0.2, 1.95])
+    """
     b = bounds(target)
     if inside(b, within):
         return
