@@ -32,10 +32,11 @@ from scenes.draw.drawers import draws
 from scenes.draw.fade_times import CAMERA_FADES, FADE_LEAST, comes_from, gone_by, settled, span
 from scenes.draw.frame_spots import bounds
 from scenes.draw.glide import Colours, colours, glide, glide_in, glide_out, hop, restore, through
+from scenes.draw.reading import reading_run
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
-from scenes.draw.ways import (CALM, carried_off, crosses, first_met, last_met, moved_bounds, parts, seen_until,
-                              shows_from, stride, ways, zoom_shape, carry_rests)
+from scenes.draw.ways import (CALM, back_inside, carried_off, crosses, first_met, last_met, moved_bounds, parts,
+                              seen_until, shows_from, stride, ways, zoom_shape, carry_rests)
 from scenes.layout.clear_rects import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
@@ -231,9 +232,12 @@ class CameraFocus(View):
         walk = self.ctx.state.walk
         notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
         out: Anims = [FadeOut(m, rate_func=_before_the_move) for m in notes]
-        carry_rests(graph_shapes(self.ctx.state), z)
-        for m in graph_shapes(self.ctx.state):
-            target = self._moved(m, z)
+        shapes = graph_shapes(self.ctx.state)
+        carry_rests(shapes, z)
+        targets = {id(m): self._moved(m, z) for m in shapes}
+        self._waiting_in_frame(targets, z)
+        for m in shapes:
+            target = targets[id(m)]
             saved = faded.get(id(m))
             if saved is not None:
                 restore(target, saved)
@@ -241,6 +245,25 @@ class CameraFocus(View):
                        else Transform(m, target, rate_func=first_half))
         self.rec.faded = []
         return out
+
+    def _waiting_in_frame(self, targets: dict[int, Mobject], z: Zoom) -> None:
+        """Each token waiting for its node's visit that the move ``z`` takes out of the frame (inside
+        its safe edges) set at the nearest spot in it instead (`back_inside`), off where the other
+        shapes land (``targets``, by shape id; not the arrows, which it may pass) and off the runs
+        of the cards' values (`reading_run`: level just past one, it reads as more of it)."""
+        g = self.ctx.state.graph
+        waiting = [m for ms in self.ctx.state.walk.tokens.values() for m in ms if id(m) in targets]
+        if not waiting:
+            return
+        skip = {id(a) for a in g.arrows.values()} | {id(m) for m in waiting}
+        taken = [bounds(t) for k, t in targets.items() if k not in skip]
+        taken += [reading_run(moved_bounds(v, z)) for c in g.cards.values()
+                  if isinstance(v := getattr(c, "value", None), Mobject) and v.width > 0]
+        w, h, e = self.ctx.spec.frame_width, self.ctx.spec.frame_height, self.theme.layout.safe_edge
+        frame = (-w / 2 + e * w, -h / 2 + e * h, w / 2 - e * w, h / 2 - e * h)
+        for tok in waiting:
+            back_inside(tok, targets[id(tok)], taken, frame, self.theme.proportions.ride_grid * tok.height)
+            taken.append(bounds(targets[id(tok)]))
 
     def walk_closer(self) -> float:
         """How much larger the walk's camera draws the graph now (1: home, or a beat's `focus:`):

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 import numpy as np
 from manim import Mobject, MoveAlongPath, VMobject
 
+from scenes.draw.collisions import TOUCH
 from scenes.draw.frame_spots import bounds
+from scenes.draw.reading import READS_ON
 from scenes.theme import Rect
 
 _ALPHAS = ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas")
@@ -65,12 +67,21 @@ def emerging(tok: Rect, under: Rect) -> float:
     """How opaque a token with the rectangle ``tok`` is drawn coming out from under ``under``
     (left, bottom, right, top): the square of the share of it that is clear, from 0 (right
     under it) to 1 (out): the cut-off part out from under (``/3`` of a 4/3) stays faint until
-    the whole pill is nearly out, and reads as the copy's motion, not as a number.
+    the whole pill is nearly out, and reads as the copy's motion, not as a number. ``under``
+    being a product's reading run (`reading.reading_run`): not drawn at all while it starts past
+    the product within the run, level with it (a third of its height), where `reading.reads_with`
+    reads the two as one number (grad_accumulation 16:9's 3 rising off its row's end, ``= 3 3``).
 
-    >>> emerging((0, 0, 2, 1), (0, 0, 2, 1)), emerging((1, 0, 3, 1), (0, 0, 2, 1)), emerging((2, 0, 4, 1), (0, 0, 2, 1))
-    (0.0, 0.25, 1.0)
+    >>> run = (0, 0, 5, 1)  # a product 1 wide and high, and the run right of it
+    >>> emerging((0, 0, 1, 1), run), emerging((0, -0.75, 1, 0.25), run), emerging((5, 0, 6, 1), run)
+    (0.0, 0.5625, 1.0)
+    >>> emerging((1.5, 0, 2.5, 1), run), emerging((1.5, -0.75, 2.5, 0.25), run)  # level past it; below
+    (0.0, 0.5625)
     """
     dx = max(0.0, min(tok[2], under[2]) - max(tok[0], under[0]))
     dy = max(0.0, min(tok[3], under[3]) - max(tok[1], under[1]))
+    h = under[3] - under[1]
+    if dy >= h / 3 and under[2] - READS_ON * h - TOUCH <= tok[0] < under[2]:  # past the product, level with it
+        return 0.0
     area = max((tok[2] - tok[0]) * (tok[3] - tok[1]), 1e-12)
     return max(0.0, 1.0 - dx * dy / area) ** 2

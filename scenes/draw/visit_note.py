@@ -19,11 +19,13 @@ from scenes.draw.frame_spots import FreeFrame, bounds, ink_bounds
 from scenes.draw.labels import Z_PRODUCT, CardLabels
 from scenes.draw.onscreen import OnScreen
 from scenes.draw.reading import reading_back
-from scenes.draw.record import tag_of
+from scenes.draw.record import tag_of, tagged
 from scenes.draw.state import WalkView
 from scenes.draw.visuals import arrow_reach, formula, nominal_token_size, note_block
-from scenes.layout.note_spots import free_note_centre, note_centre, own_note_centre
+from scenes.layout.label_spots import inside as lies_in
+from scenes.layout.note_spots import free_note_centre, note_centre, own_note_centre, ways_out
 from scenes.layout.place import Box, Layout, Point
+from scenes.layout.routes import Route
 from scenes.layout.readable import value_size
 from scenes.storyboard.caption_events import explaining
 from scenes.storyboard.cues import Cue
@@ -76,7 +78,12 @@ class VisitNotes(View):
         if made is None:
             return []
         marks = avoid_marks + self.walk.visit_marks + list(self.walk.badges.values())  # kept badges too
-        seen = self.onscreen.shown_rects(exclude=going, extra=marks)
+        # (not the code lines the pane no longer holds: it shrinks to the walk's line as the walk sets off,
+        # and they go with it; grad_accumulation 9:16's note was kept right of them, over y's op name)
+        panes = self.frame.pane_bounds()
+        shrunk = [m for m, tg in tagged(self.onscreen.drawn()) if tg.role == "code"
+                  and not any(lies_in(bounds(m), p) for p in panes)]
+        seen = self.onscreen.shown_rects(exclude=going + shrunk, extra=marks)
         avoid = [bounds(m) for m in marks] + self.frame.pane_bounds() + self.frame.frame_marks() + seen
         avoid += self.frame.list_sweep()  # and off the checklist's way, where it moves in this step
         avoid.append(self._ringed(box, t.spacing.item_gap * self.lay.scale))
@@ -102,8 +109,18 @@ class VisitNotes(View):
 
         kept = self.stays(cue)  # where the camera's moves aside while its caption runs keep it in view
 
+        words = [bounds(g) for k, g in self.ctx.state.graph.tags.items() if k == box.id and g.width > 0]
+
         def spot(note: VGroup, own: bool, inside: Rect | None = None, more: list[Rect] | None = None) -> Point | None:
-            return self.beside(note, box, avoid + (more or []), own, hidden=hidden, inside=inside)
+            found = self.beside(note, box, avoid + (more or []), own, hidden=hidden, inside=inside)
+            if found is None or not _over(found, note, box):
+                return found
+            # over its card: first a spot over it where its products' tokens leave for their edges crossing
+            # none of its rows (`ways_out`); not one under or by the card for that, where the next visits'
+            # tokens come (micrograd_readme 9:16's t25 went by f, and f's -0.00416 rode over its rows)
+            fits = self._ways_out(note, cue.ids[0], box, words)
+            return self.beside(note, box, avoid + (more or []), own, hidden=hidden, inside=inside,
+                               fits=lambda p: _over(p, note, box) and fits(p)) or found
 
         block, products = made
         at = None
@@ -132,7 +149,9 @@ class VisitNotes(View):
         says = explaining(self.ctx.plan.captions, cue)  # what it explains stays while said (`explained_past`)
         block.explained_until = says.end if says is not None else cue.start
         self.walk.visit_marks.append(block)
-        self.walk.products = {(cue.ids[0], k): ps for k, ps in products.items()}
+        over = bounds(block)[1] >= box.bounds[3]  # over its card: its rows lie between its products and edges
+        self.walk.products = {(cue.ids[0], k): self._by_route(cue.ids[0], k, box, ps) if over else ps
+                              for k, ps in products.items()}
         for product in (p for ps in products.values() for p in ps):  # over the copies that ride off
             product.set_z_index(Z_PRODUCT)
         return [FadeIn(block, rate_func=second_half)]
@@ -168,7 +187,8 @@ class VisitNotes(View):
 
     def beside(self, note: Mobject, box: Box, avoid: list[Rect], own: bool, badge: bool = True,
                hidden: list[Rect] | None = None, reach: float = 0.0, snug: float = 1.0,
-               inside: Rect | None = None, last: bool = True) -> Point | None:
+               inside: Rect | None = None, last: bool = True,
+               fits: Callable[[Point], bool] | None = None) -> Point | None:
         """Where ``note`` goes beside ``box``, among the cards and arrows on screen now (`_shown`)
         and off ``avoid``: ``own``, only a spot that reads as ``box``'s (`own_note_centre`, else
         None); else wherever `note_centre` finds room (never None). ``badge``: on the right, past
@@ -177,7 +197,8 @@ class VisitNotes(View):
         ``reach``: a label's (``yh.grad = None``), standing by no other card nearer (`faces_other`);
         ``snug``: its gap to ``box``, a share of the items' gap; ``inside``: a part of the free
         frame it keeps to (`stays`); ``last``: where no spot is free, the one `note_centre`
-        covers least with (else None: the caller looks again with less to keep off)."""
+        covers least with (else None: the caller looks again with less to keep off). ``fits``: only
+        the spots it says yes to (then never `note_centre`'s last resort)."""
         t = self.theme
         shown, size = self._shown(box), (note.width, note.height)
         gap, clear = t.spacing.item_gap * self.lay.scale * snug, arrow_reach(t, self.lay.scale, self.lay.zoom)
@@ -189,13 +210,51 @@ class VisitNotes(View):
         for keep_off in ([avoid + hidden] if hidden else []) + [avoid]:
             found = (own_note_centre if own else free_note_centre)(
                 shown, box, size, gap=gap, clear=clear, beside=past, within=within, avoid=keep_off, prefer_off=rests,
-                reach=reach)
+                reach=reach, fits=fits)
             if found is not None:
                 return found
-        if not last:
+        if not last or fits is not None:
             return None
         return None if own else note_centre(shown, box, size, gap=gap, clear=clear, beside=past, within=within,
                                             avoid=avoid, prefer_off=rests, reach=reach)
+
+    def _routes(self, node: str, to: str) -> list[Route]:
+        """The edges from ``to`` into ``node`` (ids: their layout items' routes) whose tokens a visit
+        of ``node`` sends, left to right where they leave its card (backward: their last point)."""
+        src, dst = self.ctx.item(to), self.ctx.item(node)
+        return sorted((r for r in self.lay.routes if r.src == src and r.dst == dst), key=lambda r: r.points[-1][0])
+
+    def _by_route(self, node: str, to: str, box: Box, products: list[Mobject]) -> list[Mobject]:
+        """``products`` of a note over its card for the edges to ``to`` in the layout's order of them
+        (the walk's rides take them so): the one nearest the card for the edge leaving it furthest
+        left, and so on. Its row's words lie left of it: the token for an edge on the left passes
+        under no other row (grad_accumulation 9:16's ``w * w``, the note over y: `ways_out`)."""
+        routes = self._routes(node, to)
+        if len(products) < 2 or len(routes) != len(products):
+            return products
+        nearest = sorted(products, key=lambda p: abs(p.get_center()[1] - box.y))
+        left = {id(r): k for k, r in enumerate(routes)}
+        return [nearest[left[id(r)]] for r in self.lay.routes if id(r) in left]
+
+    def _ways_out(self, note: VGroup, node: str, box: Box, words: list[Rect]) -> Callable[[Point], bool]:
+        """Whether a spot for ``note`` of ``node``'s (its card ``box``; the note centred at the origin,
+        as `_rows` makes it) lets its products' tokens leave for their edges crossing none of its
+        rows, nor ``words`` (`ways_out`; paired with the edges as `_by_route` pairs them)."""
+        size = (note.width, note.height)
+        groups: dict[str, list[Mobject]] = getattr(note, "products", {})
+        others = [bounds(p) for ps in groups.values() for p in ps]
+        token = nominal_token_size(self.theme, scale=self.lay.scale, zoom=self.lay.zoom)
+
+        def fits(at: Point) -> bool:
+            leaving: list[tuple[Rect, float]] = []
+            for to, ps in groups.items():
+                routes = [r for r in self._routes(node, to) if r.points[-1][1] <= box.bounds[1] + 1e-6]
+                nearest = sorted(ps, key=lambda p: abs(at[1] + p.get_center()[1] - box.y))
+                leaving += [(bounds(p), r.points[-1][0]) for p, r in zip(nearest, routes)]
+            return all(ways_out(at, size, box, [(rect, x)], token, words + [
+                (at[0] + o[0], at[1] + o[1], at[0] + o[2], at[1] + o[3]) for o in others if o != rect])
+                for rect, x in leaving)
+        return fits
 
     def _waiting(self, marks: list[Mobject], going: list[Mobject], kept: bool) -> list[Rect]:
         """Where a number waits beside a node as the note is placed, but ``going``: ``kept``, the
@@ -309,7 +368,14 @@ class VisitNotes(View):
             products.setdefault(r.ids[1], []).append(row.product)
         if not rows:
             return None
-        return note_block(rows, t, owner=owner).scale(closer), products
+        block = note_block(rows, t, owner=owner).scale(closer)
+        block.products = products  # by the edges' target, for the spot's ways out (`_ways_out`)
+        return block, products
+
+
+def _over(at: Point, note: Mobject, box: Box) -> bool:
+    """Whether ``note`` centred ``at`` lies wholly above ``box``, over its card."""
+    return at[1] - note.height / 2 >= box.bounds[3]
 
 
 def _node_badge(m: Mobject) -> bool:

@@ -16,7 +16,9 @@ from manim import Mobject
 
 from scenes.draw.frame_spots import bounds
 from scenes.layout.clear_rects import meets, seen_in
+from scenes.layout.detour import nearest_free
 from scenes.layout.focus import Zoom
+from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Point
 from scenes.theme import Rect
 
@@ -340,3 +342,26 @@ def carry_rests(shapes: Iterable[Mobject], z: Zoom) -> None:
         if r is not None:
             (x0, y0), (x1, y1) = z.point((r[0], r[1])), z.point((r[2], r[3]))
             m.rests = (x0, y0, x1, y1)
+
+
+def back_inside(tok: Mobject, target: Mobject, taken: list[Rect], within: Rect, step: float) -> None:
+    """Where a camera's move takes ``tok``, a token waiting for its node's visit (``target``, its
+    moved copy), set instead at the nearest spot inside ``within`` clear of ``taken`` (on a grid
+    of pitch ``step``, `nearest_free`) where the move takes it out, its ``rests`` with it: it
+    settled in the free frame of the close view, and the move back carried it past the frame's
+    top (cubic_fit3 16:9: the 5.0000 bound for p - y, 39.0-46.6 s).
+
+    >>> from manim import Rectangle
+    >>> tok = Rectangle(width=1.0, height=0.5)
+    >>> to = tok.copy().move_to([0.0, 2.0, 0.0])  # its top past the frame's, at 2; a card under
+    >>> back_inside(tok, to, [(-0.2, 1.0, 0.2, 1.8)], (-3.0, -2.0, 3.0, 2.0), 0.1)
+    >>> [round(float(c), 2) for c in to.get_center()[:2]], [round(float(c), 2) for c in tok.rests]
+    ([-0.7, 1.7], [-1.2, 1.45, -0.2, 1.95])
+    """
+    b = bounds(target)
+    if inside(b, within):
+        return
+    size = (b[2] - b[0], b[3] - b[1])
+    x, y = nearest_free(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), size, taken, within=within, step=step, clear=0.0)
+    target.move_to([x, y, 0.0])
+    tok.rests = rect_around(x, y, size, 0.0)

@@ -160,7 +160,32 @@ def ride_path(start: Point, end: Point, edge: list[Point], size: Point, obstacle
         return square
     came = _search(cell(start), cell(end), weight)
     corners = [_off_sliver((float(xs[i]), float(ys[j])), size, both, GRAZE * step) for i, j in came]
+    corners = _round_corners(corners, size, list(obstacles))
     return _simplify([start, *corners[1:-1], end], size, both, clear, step, spaced)
+
+
+def _round_corners(way: list[Point], size: Point, obstacles: list[Rect]) -> list[Point]:
+    """``way`` with each diagonal step whose pill, midway, covers one of ``obstacles`` that
+    neither end of the step covers taken round that corner instead (along the axes, by the
+    corner where the pill covers none of them): a grid's ends of a step clear of an op name,
+    its middle cut past its corner and the pill went over the name's end (grad_accumulation
+    9:16's 3 past ``mul``, 19.8 s).
+
+    >>> _round_corners([(0.0, 1.0), (1.0, 0.0)], (0.8, 0.8), [(0.7, 0.7, 1.5, 1.5)])
+    [(0.0, 1.0), (0.0, 0.0), (1.0, 0.0)]
+    >>> _round_corners([(0.0, 1.0), (1.0, 0.0)], (0.8, 0.8), [(2.0, 2.0, 3.0, 3.0)])
+    [(0.0, 1.0), (1.0, 0.0)]
+    """
+    out = way[:1]
+    for a, b in zip(way, way[1:]):
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        cut = [o for o in obstacles if not clear_of(mid, size, [o]) and clear_of(a, size, [o]) and clear_of(b, size, [o])]
+        if a[0] != b[0] and a[1] != b[1] and cut:
+            corner = next((c for c in ((a[0], b[1]), (b[0], a[1])) if clear_of(c, size, obstacles)), None)
+            if corner is not None:
+                out.append(corner)
+        out.append(b)
+    return out
 
 
 def _spaced(way: list[Point], size: Point, spaced: tuple[list[Rect], float], step: float) -> bool:

@@ -7,7 +7,7 @@ nearer its own card than any other (`astray`), in the forms it may be set (`form
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from scenes.layout.label_sides import faces_other, gap_between, kin
@@ -54,21 +54,23 @@ def note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float,
 
 def free_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
                      within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = (),
-                     reach: float = 0.0) -> Point | None:
+                     reach: float = 0.0, fits: Callable[[Point], bool] | None = None) -> Point | None:
     """The centre `note_centre` finds, but None where it finds only a spot that covers a card
-    (its last resort): a caller may then look again with less to keep off."""
+    (its last resort): a caller may then look again with less to keep off. ``fits``: only the
+    spots it says yes to (as `own_note_centre`)."""
     return _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
-                        prefer_off=prefer_off, strict=False, reach=reach)
+                        prefer_off=prefer_off, strict=False, reach=reach, fits=fits)
 
 
 def own_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float,
                     within: Rect, avoid: Iterable[Rect] = (), prefer_off: Iterable[Rect] = (),
-                    reach: float = 0.0) -> Point | None:
+                    reach: float = 0.0, fits: Callable[[Point], bool] | None = None) -> Point | None:
     """The centre of a note beside ``box`` as `note_centre` finds it, but only a spot that reads
     as ``box``'s: nearer it than any other card and clear of the arrows, touching no card and
     nothing in ``avoid`` (off ``prefer_off`` first); None where there is none (a note too wide
     for the room beside its card, which may then be set smaller and looked for again).
     ``reach``: a label's (``v.grad = None``), which stands by no other card (`faces_other`).
+    ``fits``: only the spots it says yes to (a visit's note: its tokens' ways out, `scenes.draw.visit_note`).
 
     >>> from scenes.layout.detail import Detail
     >>> a, b = Box("a", "op", -0.5, 0.0, 2.0, 1.0), Box("b", "op", 2.5, 0.0, 2.0, 1.0)
@@ -82,7 +84,7 @@ def own_note_centre(lay: Layout, box: Box, size: Point, *, gap: float, clear: fl
     (1.2, 0.0)
     """
     return _note_search(lay, box, size, gap=gap, clear=clear, beside=beside, within=within, avoid=avoid,
-                        prefer_off=prefer_off, strict=True, reach=reach)
+                        prefer_off=prefer_off, strict=True, reach=reach, fits=fits)
 
 
 NONE_WORDS_GAP = 1 / 3
@@ -136,10 +138,10 @@ def form_spot(lay: Layout, box: Box, forms: Iterable[F], size: Callable[[F], Poi
 
 def _note_search(lay: Layout, box: Box, size: Point, *, gap: float, clear: float, beside: float, within: Rect,
                  avoid: Iterable[Rect], prefer_off: Iterable[Rect], strict: bool,
-                 reach: float = 0.0) -> Point | None:
+                 reach: float = 0.0, fits: Callable[[Point], bool] | None = None) -> Point | None:
     """`note_centre`'s search, in its order of preference; ``strict``: only the spots nearer
     ``box`` than any other card and clear of the arrows (`own_note_centre`); ``reach``: a label's,
-    not standing by another card (`faces_other`)."""
+    not standing by another card (`faces_other`); ``fits``: only the spots it says yes to."""
     avoid, prefer_off = list(avoid), list(prefer_off)
     near = note_spots(box, size, gap, beside)
     if reach > 0:  # a label: first under or over its box, where a card's own words go (AccumulateGrad)
@@ -153,8 +155,9 @@ def _note_search(lay: Layout, box: Box, size: Point, *, gap: float, clear: float
 
     for keep_off in ([avoid + prefer_off] if prefer_off else []) + [avoid]:
         flush = flush_spots(box, size, within, obstacles(lay, box, keep_off), clear)
-        ours = [[p for p in spots if not stray(p)] for spots in (near, far, flush)]
-        others = [] if strict else [[p for p in spots if stray(p)] for spots in (near, far, flush)]
+        ours = [[p for p in spots if not stray(p) and (fits is None or fits(p))] for spots in (near, far, flush)]
+        others = [] if strict else [[p for p in spots if stray(p) and (fits is None or fits(p))]
+                                    for spots in (near, far, flush)]
         for routes in (True,) if strict else (True, False):  # off the arrows first: a note over one is hard to read
             for spots in ours + others:
                 found = first_clear(lay, box, size, spots, clear, keep_off, within=within, routes=routes)
@@ -207,3 +210,33 @@ def far_spots(box: Box, size: Point, within: Rect) -> list[Point]:
     nx, ny = int(max(0.0, right - left - w) / dx) + 1, int(max(0.0, top - bottom - h) / dy) + 1
     spots = [(left + w / 2 + i * dx, bottom + h / 2 + j * dy) for i in range(nx) for j in range(ny)]
     return sorted(spots, key=lambda p: (p[0] - box.x) ** 2 + (p[1] - box.y) ** 2)
+
+
+def ways_out(at: Point, size: Point, box: Box, products: Sequence[tuple[Rect, float]], token: Point,
+             words: Sequence[Rect]) -> bool:
+    """Whether a note of ``size`` centred ``at`` over ``box`` (wholly above it; any other spot: yes)
+    lets the tokens leaving its products reach their edges without crossing its rows: a product
+    ends its row, the row's words left of it, so a token bound for an edge leaving the card left
+    of the product first goes down, under its row, then left round the card; the band a
+    ``token`` high under the product, from the product to past the card's left side, touches
+    none of ``words`` (the card's op name, the note's other products: grad_accumulation 9:16's
+    3 for the left edge crossed its rows above ``mul``). ``products``: each product's box as the
+    note is set centred at the origin, and the x where its edge leaves the card, below it.
+
+    >>> b = Box("y", "op", 0.0, 0.0, 2.0, 1.0)
+    >>> left = [((0.4, -0.2, 0.6, 0.0), -0.5)]  # a product at the note's right end, bound left
+    >>> ways_out((0.0, 1.0), (1.2, 0.6), b, left, (0.2, 0.3), [(-0.2, 0.55, 0.2, 0.65)])  # over the op name
+    False
+    >>> ways_out((-0.8, 1.0), (1.2, 0.6), b, left, (0.2, 0.3), [(-0.2, 0.55, 0.2, 0.65)])  # left of it
+    True
+    """
+    if at[1] - size[1] / 2 < box.bounds[3]:
+        return True
+    tw, th = token
+    for (x0, y0, x1, _), leaves in products:
+        if leaves >= at[0] + x0:
+            continue
+        band = (min(leaves, box.bounds[0]) - tw, at[1] + y0 - th, at[0] + x1, at[1] + y0)
+        if any(min(band[2], w[2]) > max(band[0], w[0]) and min(band[3], w[3]) > max(band[1], w[1]) for w in words):
+            return False
+    return True

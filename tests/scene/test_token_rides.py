@@ -111,13 +111,7 @@ def test_a_token_leaving_a_rule_crosses_no_card_words_and_reads_as_no_twin(aspec
     assert words == (), "\n".join(words)
 
 
-@pytest.mark.parametrize("aspect,size", [("16:9", (854, 480)), pytest.param(
-    "9:16", (480, 854), marks=pytest.mark.xfail(strict=True, reason=(
-        "the note stands between the legend and y with both products at its right end: the 3 for the left "
-        "edge crosses its own row and the one below (19.7-19.8 s) on its way round y's left side; the way "
-        "over the note's heading backs away from its edge (the flight check); the way round y's right side "
-        "and under it (1.75 times as long, past y's badge) passes level with the other product just past it "
-        "(19.8 s: ``= 3 3``): that product's reading run (4 heights, 144 px) spans the lane right of it")))])
+@pytest.mark.parametrize("aspect,size", [("16:9", (854, 480)), ("9:16", (480, 854))])
 def test_a_token_leaving_a_rule_crosses_no_row_of_its_note(aspect: str, size: tuple[int, int]) -> None:
     """... nor over the note's rows (REVIEW5 8: ``w: 1 × 3 3 3``)."""
     _, rows = _first_rides(aspect, size)
