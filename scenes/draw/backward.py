@@ -13,7 +13,8 @@ from __future__ import annotations
 from manim import FadeIn, FadeOut, Mobject, VGroup
 
 from scenes.draw.buckets import Buckets
-from scenes.draw.focus import CameraFocus, still_said
+from scenes.draw.fade_times import still_said
+from scenes.draw.focus import CameraFocus
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.forward import GraphCards
 from scenes.draw.collisions import RING

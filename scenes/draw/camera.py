@@ -22,7 +22,8 @@ from manim import Mobject, VGroup
 from scenes.draw.backward import BackwardWalk
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.drawers import draws
-from scenes.draw.focus import CameraFocus, Sight, still_said
+from scenes.draw.fade_times import still_said
+from scenes.draw.focus import CameraFocus, Sight
 from scenes.draw.camera_ahead import kept_in_view
 from scenes.draw.camera_shapes import graph_shapes
 from scenes.draw.collisions import CONTAINERS, MIN_OPACITY

@@ -1,14 +1,15 @@
 """When the parts of a walk camera's move happen: the glide's pace (`settled`), the fades of
 what leaves and what comes back around it (`fades_by`, `comes_from`), as shares of the play.
 Pure functions of the play's clock; the animations are :mod:`scenes.draw.glide`'s, the ways
-the picture takes :mod:`scenes.draw.ways`'.
+the picture takes :mod:`scenes.draw.ways`'. And whether the walk's notes go as a move starts
+(`before_the_move`) or move with the graph, still explained then (`still_said`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from manim import smooth
+from manim import Mobject, smooth
 from manim.utils.rate_functions import linear
 
 SETTLE = 0.05
@@ -80,3 +81,25 @@ def comes_from(back: float, met: float) -> float:
     (0.5, 0.6, 0.6666666666666666)
     """
     return min(back, max(1.0 - FADE_LEAST, met))
+
+
+GONE_BY = 1 / 12
+"""The part of the camera's move back by which the last visit's note has faded out: one frame
+at 15 per second, while the graph under it has moved by less than a pixel or two."""
+
+
+def before_the_move(t: float) -> float:
+    """A fade done by `GONE_BY` of the move."""
+    return min(1.0, t / GONE_BY)
+
+
+def still_said(m: Mobject, at: float | None) -> bool:
+    """Whether the walk's mark ``m`` is still explained at ``at`` (a move's start; None: never): a
+    visit's note whose caption is still up (its ``explained_until``, `visit_note.explained_past`),
+    or a bucket's sum that a caption up then or later names (its ``named_until``,
+    `BucketNotes.sums_note`). Going home, the walk's camera moves such a mark with the graph
+    where it shows there, rather than fading it as the move starts: the walk draws a note as much
+    larger as its camera draws the graph (`VisitNotes.place`), so at home it reads as one the walk
+    writes there (dynamic_graph 16:9: the first h's rule went at 119.33 s, under "The first h is
+    w times w ..." up to 121.17 s, as the camera went home for w's bucket)."""
+    return at is not None and max(getattr(m, "explained_until", 0.0), getattr(m, "named_until", 0.0)) > at + 1e-6

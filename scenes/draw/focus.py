@@ -29,14 +29,14 @@ from scenes.draw.camera_shapes import floating, graph_shapes, owners, together
 from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.crossfade import first_half, second_half
 from scenes.draw.drawers import draws
-from scenes.draw.fade_times import CAMERA_FADES, FADE_LEAST, comes_from, gone_by, settled, span
+from scenes.draw.fade_times import (CAMERA_FADES, FADE_LEAST, before_the_move, comes_from, gone_by, settled, span,
+                                    still_said)
 from scenes.draw.frame_spots import bounds
 from scenes.draw.glide import Colours, colours, glide, glide_in, glide_out, hop, restore, through
-from scenes.draw.reading import reading_run
 from scenes.draw.state import CameraView
 from scenes.draw.turn_round import TurnRound
-from scenes.draw.ways import (CALM, back_inside, carried_off, crosses, first_met, last_met, moved_bounds, parts,
-                              seen_until, shows_from, stride, ways, zoom_shape, carry_rests)
+from scenes.draw.ways import (CALM, carried_off, crosses, first_met, last_met, moved_bounds, parts,
+                              keep_in_frame, seen_until, shows_from, stride, ways, zoom_shape, carry_rests)
 from scenes.layout.clear_rects import seen_in
 from scenes.layout.focus import Zoom, focus_zoom, inside, zoomed
 from scenes.layout.place import Layout
@@ -46,28 +46,6 @@ from scenes.theme import Rect
 Sight = tuple[Rect, tuple[Rect, ...], float]
 """Where a shape may show while the walk's camera is close: inside a rectangle (by a slack),
 over none of the rectangles kept off (`scenes.layout.camera.seen_in`)."""
-
-GONE_BY = 1 / 12
-"""The part of the camera's move back by which the last visit's note has faded out: one frame
-at 15 per second, while the graph under it has moved by less than a pixel or two."""
-
-
-def _before_the_move(t: float) -> float:
-    """A fade done by `GONE_BY` of the move."""
-    return min(1.0, t / GONE_BY)
-
-
-def still_said(m: Mobject, at: float | None) -> bool:
-    """Whether the walk's mark ``m`` is still explained at ``at`` (a move's start; None: never): a
-    visit's note whose caption is still up (its ``explained_until``, `visit_note.explained_past`),
-    or a bucket's sum that a caption up then or later names (its ``named_until``,
-    `BucketNotes.sums_note`). Going home, the walk's camera moves such a mark with the graph
-    where it shows there, rather than fading it as the move starts: the walk draws a note as much
-    larger as its camera draws the graph (`VisitNotes.place`), so at home it reads as one the walk
-    writes there (dynamic_graph 16:9: the first h's rule went at 119.33 s, under "The first h is
-    w times w ..." up to 121.17 s, as the camera went home for w's bucket)."""
-    return at is not None and max(getattr(m, "explained_until", 0.0), getattr(m, "named_until", 0.0)) > at + 1e-6
-
 
 class CameraFocus(View):
     """Draws focus and unfocus; builds a shape at home and moves it as the camera is
@@ -231,7 +209,7 @@ class CameraFocus(View):
         # graph has moved from under them
         walk = self.ctx.state.walk
         notes, walk.visit_marks, walk.products = walk.visit_marks, [], {}
-        out: Anims = [FadeOut(m, rate_func=_before_the_move) for m in notes]
+        out: Anims = [FadeOut(m, rate_func=before_the_move) for m in notes]
         shapes = graph_shapes(self.ctx.state)
         carry_rests(shapes, z)
         targets = {id(m): self._moved(m, z) for m in shapes}
@@ -247,23 +225,15 @@ class CameraFocus(View):
         return out
 
     def _waiting_in_frame(self, targets: dict[int, Mobject], z: Zoom) -> None:
-        """Each token waiting for its node's visit that the move ``z`` takes out of the frame (inside
-        its safe edges) set at the nearest spot in it instead (`back_inside`), off where the other
-        shapes land (``targets``, by shape id; not the arrows, which it may pass) and off the runs
-        of the cards' values (`reading_run`: level just past one, it reads as more of it)."""
-        g = self.ctx.state.graph
+        """Each token waiting for its node's visit that the move ``z`` takes out of the frame set
+        inside it instead (`keep_in_frame`), off where the other shapes land (``targets``, by
+        shape id; not the arrows, which it may pass) and off the runs of the cards' values."""
+        g, w, h = self.ctx.state.graph, self.ctx.spec.frame_width, self.ctx.spec.frame_height
         waiting = [m for ms in self.ctx.state.walk.tokens.values() for m in ms if id(m) in targets]
-        if not waiting:
-            return
-        skip = {id(a) for a in g.arrows.values()} | {id(m) for m in waiting}
-        taken = [bounds(t) for k, t in targets.items() if k not in skip]
-        taken += [reading_run(moved_bounds(v, z)) for c in g.cards.values()
-                  if isinstance(v := getattr(c, "value", None), Mobject) and v.width > 0]
-        w, h, e = self.ctx.spec.frame_width, self.ctx.spec.frame_height, self.theme.layout.safe_edge
-        frame = (-w / 2 + e * w, -h / 2 + e * h, w / 2 - e * w, h / 2 - e * h)
-        for tok in waiting:
-            back_inside(tok, targets[id(tok)], taken, frame, self.theme.proportions.ride_grid * tok.height)
-            taken.append(bounds(targets[id(tok)]))
+        values = [v for c in g.cards.values() if isinstance(v := getattr(c, "value", None), Mobject) and v.width > 0]
+        e, skip = self.theme.layout.safe_edge, {id(a) for a in g.arrows.values()}
+        keep_in_frame(waiting, targets, skip, values, z, (-w / 2 + e * w, -h / 2 + e * h, w / 2 - e * w, h / 2 - e * h),
+                      self.theme.proportions.ride_grid)
 
     def walk_closer(self) -> float:
         """How much larger the walk's camera draws the graph now (1: home, or a beat's `focus:`):

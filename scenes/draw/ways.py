@@ -15,6 +15,7 @@ import numpy as np
 from manim import Mobject
 
 from scenes.draw.frame_spots import bounds
+from scenes.draw.reading import reading_run
 from scenes.layout.clear_rects import meets, seen_in
 from scenes.layout.detour import nearest_free
 from scenes.layout.focus import Zoom
@@ -365,3 +366,20 @@ def back_inside(tok: Mobject, target: Mobject, taken: list[Rect], within: Rect, 
     x, y = nearest_free(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), size, taken, within=within, step=step, clear=0.0)
     target.move_to([x, y, 0.0])
     tok.rests = rect_around(x, y, size, 0.0)
+
+
+def keep_in_frame(waiting: list[Mobject], targets: dict[int, Mobject], skip: set[int], values: list[Mobject],
+                  z: Zoom, frame: Rect, grid: float) -> None:
+    """Each of the ``waiting`` tokens that a camera's move ``z`` takes out of ``frame`` (its
+    moved copy in ``targets``, by shape id) set back inside at the nearest spot (`back_inside`,
+    on a grid of ``grid`` times its height) off where the other shapes land (but those in
+    ``skip``: the arrows, which it may pass) and off the runs of the cards' ``values``
+    (`reading_run`: level just past a value, it reads as more of it), one after the other."""
+    if not waiting:
+        return
+    skip = skip | {id(m) for m in waiting}
+    taken = [bounds(t) for k, t in targets.items() if k not in skip]
+    taken += [reading_run(moved_bounds(v, z)) for v in values]
+    for tok in waiting:
+        back_inside(tok, targets[id(tok)], taken, frame, grid * tok.height)
+        taken.append(bounds(targets[id(tok)]))
