@@ -10,6 +10,7 @@ heights (112-119 s). The row stands level with the bucket's top
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,51 @@ def test_a_term_the_camera_carried_out_of_view_is_there_as_its_sum_is_written() 
     for smp in inspect_clip(checked, plan, opts, frames=sorted(fill_frames([met], fps_of(opts)))):
         see(met, smp["time"], smp["items"])
     assert verdict(met) == [], verdict(met)
+
+
+def _reach(bbox: list[float], box: list[float]) -> float:
+    """How far the centre of ``bbox`` is from the rectangle ``box`` (0 inside it)."""
+    x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+    return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
+def test_a_bucket_s_terms_wait_in_rows_by_it_as_its_fill_starts(aspect: str) -> None:
+    """micrograd_readme's buckets each get five terms, a row wider than the room beside them. As
+    each fill starts, its five terms are all seen, each nearer its own bucket than any other, in
+    rows (1 px) side by side, the rows one over another and starting by the bucket
+    (`WaitingTokens.row_spot`, `WaitingTokens.gather`): the terms the view carried out of the
+    frame came back in to the nearest free spots near the right edge, one over another (16:9,
+    b's at its fill, its row's first 1.9 token widths out from the bucket)."""
+    checked, shared = load_and_plan(str(LESSONS / "micrograd_readme.yaml"))
+    plan = plan_at(checked, shared, aspect)
+    mets = [m for m in meetings(plan) if len(m.terms) > 2]
+    assert len(mets) == 2, mets
+    opts = RenderOptions(aspect=aspect)
+    fps = fps_of(opts)
+    for met, smp in zip(mets, inspect_clip(checked, plan, opts, frames=[math.floor(m.start * fps) for m in mets])):
+        buckets = {i["id"]: i["bbox"] for i in smp["items"] if i["role"] == "bucket"}
+        toks = [i["bbox"] for i in smp["items"] if i["role"] == "badge" and i["opacity"] >= MIN_OPACITY
+                and i.get("id") == arrow_id(met.bucket, met.bucket.split(":", 1)[1])]
+        assert len(toks) == len(met.terms), (met.bucket, smp["time"], toks)
+        for b in toks:
+            near = min(buckets, key=lambda k: _reach(b, buckets[k]))
+            assert near == met.bucket, (met.bucket, smp["time"], b, near)
+        tall, wide = max(b[3] - b[1] for b in toks), max(b[2] - b[0] for b in toks)
+        rows: list[list[list[float]]] = []
+        for b in sorted(toks, key=lambda b: b[1]):
+            if rows and abs(rows[-1][0][1] - b[1]) <= 1.0:
+                rows[-1].append(b)
+            else:
+                rows.append([b])
+        for row in rows:
+            row.sort(key=lambda b: b[0])
+            # side by side, no room for another between (places are the widest token apart)
+            assert all(0.0 <= b[0] - a[2] < wide for a, b in zip(row, row[1:])), (met.bucket, smp["time"], row)
+        # one over another (a row may step past what runs across between: 16:9, a's sum under the buckets)
+        assert all(0.0 < b[0][1] - a[0][1] <= 4 * tall for a, b in zip(rows, rows[1:])), (met.bucket, smp["time"], rows)
+        box = buckets[met.bucket]
+        right = (box[0] + box[2]) / 2 > (toks[0][0] + toks[0][2]) / 2  # the bucket is right of its row
+        ends = [row[-1][2] if right else row[0][0] for row in rows]  # each row starts by the bucket, or
+        side = box[0] if right else box[2]  # past what has no room for one (16:9: b's was 92 px out)
+        assert all(abs(end - side) < wide for end in ends), (met.bucket, smp["time"], box, rows)
