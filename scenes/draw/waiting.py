@@ -21,7 +21,7 @@ from scenes.draw.context import Anims, DrawContext, StepScratch, View
 from scenes.draw.frame_spots import FreeFrame, bounds
 from scenes.draw.labels import CardLabels
 from scenes.draw.onscreen import OnScreen
-from scenes.draw.reading import reading_run
+from scenes.draw.reading import reading_over, reading_run
 from scenes.draw.record import tag_of
 from scenes.draw.state import WalkView
 from scenes.layout.detour import clear_of
@@ -77,6 +77,19 @@ class WaitingTokens(View):
             return []
         return self._give_way([reading_run(bounds(value))], going, step,
                               lambda item, tok: item != leaf and self.in_row(tok, item))
+
+    def clear_note(self, lines: Sequence[Mobject], leaf: str, going: list[Mobject], step: StepScratch) -> Anims:
+        """Each token waiting in the row of another bucket than ``leaf``'s standing just over or
+        under a line of the sums the fill of ``leaf``'s bucket writes, ``lines`` (`reading_over`),
+        glides to the nearest spot off there, as `clear_sum` moves one off the sum's run: the note
+        keeps off the token, and the two may stand one just over the other, the token reading as
+        one of the sum's (micrograd_readme 16:9: b's ``-27.77``, its row's place out past its first
+        two, waited 6 px over the end of a's ``... = 138.83``). A token `clear_sum` moved in this
+        step stays."""
+        runs = [reading_over(bounds(m)) for m in lines if m.width > 0]
+        if not runs:
+            return []
+        return self._give_way(runs, going, step, lambda item, tok: item != leaf and self.in_row(tok, item))
 
     def _give_way(self, runs: list[Rect], going: list[Mobject], step: StepScratch,
                   which: Callable[[str, Mobject], bool]) -> Anims:

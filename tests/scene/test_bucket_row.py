@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from scenes.draw.collisions import MIN_OPACITY
+from scenes.draw.reading import reading_over
 from scenes.draw.waiting import arrow_id
 from scenes.render.bucket_sum import meetings
 from scenes.render.camera_plan import plan_at
@@ -145,3 +146,27 @@ def test_a_bucket_s_terms_wait_in_rows_by_it_as_its_fill_starts(aspect: str) -> 
         ends = [row[-1][2] if right else row[0][0] for row in rows]  # each row starts by the bucket, or
         side = box[0] if right else box[2]  # past what has no room for one (16:9: b's was 92 px out)
         assert all(abs(end - side) < wide for end in ends), (met.bucket, smp["time"], box, rows)
+
+
+def test_no_term_of_another_bucket_stands_on_a_fill_s_sum() -> None:
+    """micrograd_readme 16:9: b's ``-27.77`` (its row's place out past its first two, which the view
+    had carried out of the frame) waited 6 px over the end of a's ``... = 138.83`` as a's fill wrote
+    it, and read as one of its numbers. From a's sum written to b's fill, no term of b's row stands
+    over or under a line of it, `STACKS_ON` of its heights or nearer (`WaitingTokens.clear_note`)."""
+    checked, shared = load_and_plan(str(LESSONS / "micrograd_readme.yaml"))
+    plan = plan_at(checked, shared, "16:9")
+    first, second = [m for m in meetings(plan) if len(m.terms) > 2]
+    opts = RenderOptions(aspect="16:9")
+    fps = fps_of(opts)
+    times = [first.start + 0.6 + 0.2 * k for k in range(int((second.start - 0.1 - first.start - 0.6) / 0.2) + 1)]
+    assert len(times) >= 2, times
+    owner = arrow_id(second.bucket, second.bucket.split(":", 1)[1])
+    for smp, t in zip(inspect_clip(checked, plan, opts, frames=[round(t * fps) for t in times]), times):
+        seen = [i for i in smp["items"] if i["opacity"] >= MIN_OPACITY]
+        sums = [i["bbox"] for i in seen if i["role"] == "note" and i.get("id") == f"note:{first.bucket}"
+                and "=" in (i.get("text") or "")]
+        assert sums, (t, first.bucket)
+        for tok in (i["bbox"] for i in seen if i["role"] == "badge" and i.get("id") == owner):
+            for line in sums:
+                x0, y0, x1, y1 = reading_over(line)
+                assert not (tok[0] < x1 and x0 < tok[2] and tok[1] < y1 and y0 < tok[3]), (t, tok, line)
