@@ -59,6 +59,10 @@ class Buckets(View):
         self.sum_written: Callable[[Mobject, str, list[Mobject], StepScratch], Anims] = lambda *_: []
         """What gives way to a fill's new sum (its value, the leaf, what goes in the step): the
         walk's tokens waiting in another bucket's row level with it (`WaitingTokens.clear_sum`)."""
+        self.note_written: Callable[[list[Mobject], str, list[Mobject], StepScratch], Anims] = lambda *_: []
+        """What gives way to the lines of a fill's sums note (the lines, the leaf, what goes in the
+        step): the walk's tokens waiting in another bucket's row just over or under them
+        (`WaitingTokens.clear_note`)."""
 
     def _bucket(self, box: Box, level: float, value: str | None) -> VGroup:
         """The bucket of ``box`` at ``level`` showing ``value``, built at home and moved as the
@@ -215,12 +219,15 @@ class Buckets(View):
             rows.append(f"{before.text} + {add.text} = {after.text}")
         if rows:
             says = naming(self.ctx.plan.captions, cue)
-            out += self.notes.sums_note(box, rows, going, coming, early=early, until=says.end if says is not None else None,
-                                     later=says is not None and says.beat != cue.beat and not self._framed_out(cue))
+            written = self.notes.sums_note(box, rows, going, coming, early=early,
+                                           until=says.end if says is not None else None,
+                                           later=says is not None and says.beat != cue.beat
+                                           and not self._framed_out(cue))
+            out += written  # (its lines' fade-ins) a token of another row just over or under a line moves
+            out += self.note_written([a.mobject for a in written], leaf, going, step)
         out.append(refill(old, new, DROP) if add is not None else refill(old, new, rate_func=smooth))
         self.graph.bucket_text[leaf] = after.text if after is not None and new.value is not None else None
         return out
-
 
     def _framed_out(self, cue: Cue) -> bool:
         """Whether a sum the fill ``cue`` writes need not keep off the code pane as it comes back
@@ -400,4 +407,3 @@ def by_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
     (True, False)
     """
     return min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id)) <= box.w
-

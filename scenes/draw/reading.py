@@ -164,6 +164,25 @@ def reading_run(box: Rect) -> Rect:
     return (left, bottom, right + READS_ON * (top - bottom), top)
 
 
+def reading_over(box: Rect) -> Rect:
+    """``box`` (a written line: a fill's sum, ``... = 138.83``) and `STACKS_ON` of its heights over
+    and under it: a number standing there reads as one of the line's, a term or its result
+    (micrograd_readme 16:9: b's ``-27.77``, waiting for its bucket's fill, stood 6 px over the end
+    of a's sum as it was written; moved off a band of a height, 12 px over, it still read so, and
+    moved off the end only, it stood over a's own ``-27.77``).
+
+    >>> reading_over((0.0, 10.0, 100.0, 15.0))
+    (0.0, 0.0, 100.0, 25.0)
+    """
+    left, bottom, right, top = box
+    h = top - bottom
+    return (left, bottom - STACKS_ON * h, right, top + STACKS_ON * h)
+
+
+STACKS_ON = 2.0
+"""How many of a line's heights over or under it a number reads as stacked on it (`reading_over`)."""
+
+
 def reading_back(box: Rect) -> Rect:
     """``box`` (a badge waiting) and the run left of it where a number ending there, level with it,
     reads it as more of that number, `READS_ON` of its heights (`reading.reads_with`, the other

@@ -30,7 +30,6 @@ from scenes.draw.state import WalkView
 from scenes.draw.visuals import nominal_token_size, token_ride
 from scenes.layout.label_spots import inside, rect_around
 from scenes.layout.place import Box
-from scenes.layout.ride_cover import row_place
 from scenes.layout.routes import Route
 from scenes.storyboard.cues import Cue
 from scenes.draw.waiting import WaitingTokens, arrow_id, middle
@@ -180,9 +179,15 @@ class TokenRides(View):
             reach = x0 + out_x * ((count - 1) * wide + wide / 2)
             if not lo <= reach <= hi and lo <= 2 * box.x - reach <= hi:  # the row fits on the other side only
                 x0, out_x = 2 * box.x - x0, -out_x
+            # nor toward another bucket level with it, where it reads as that one's as it grows (micrograd_readme
+            # 1:1: b's row ran on past a's bucket): it wraps where the frame ends (`WaitingTokens.row_spots`)
+            near = [b.x - box.x for k, b in self.lay.boxes.items() if k.startswith("bucket:") and k != box.id
+                    and abs(b.y - box.y) < box.h and lo <= b.x <= hi]
+            if any(out_x * d > 0 for d in near) and not any(out_x * d < 0 for d in near) and lo <= 2 * box.x - x0 <= hi:
+                x0, out_x = 2 * box.x - x0, -out_x
             at = (x0, y0)
         else:
-            at = row_place(landed[0], box.x, wide, len(landed))
+            at = self.waiting.row_spots(landed[0], box, [*row, tok])[-1]
         place = at
         if landed and not inside(rect_around(at[0], at[1], (tok.width, tok.height)), self.frame.free_rect()):
             # its place is out of the frame (the camera's view cut the row): it waits at the nearest

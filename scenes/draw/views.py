@@ -82,6 +82,7 @@ class Views:
         walk.notes.stays = camera.stays  # a note keeps where a move aside to come leaves it in view
         walk.notes.slid_past = camera.slid_past  # and clear of the pane a slide to come takes it past
         buckets.sum_written = walk.waiting.clear_sum  # a token waiting level with a fill's sum gives way
+        buckets.note_written = walk.waiting.clear_note  # and one just over or under its note's lines
         whole = WholeGraph(ctx, focus, frame, code)
         return cls(frame=frame, focus=focus, labels=labels, onscreen=onscreen, graph=graph, buckets=buckets,
                    walk=walk, camera=camera, checklist=Checklist(ctx, frame, onscreen.shown_rects),

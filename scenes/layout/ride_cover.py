@@ -142,12 +142,60 @@ def way_length(corners: Sequence[tuple[float, float]]) -> float:
     return float(sum(np.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(corners, corners[1:])))
 
 
-def row_place(first: tuple[float, float], middle: float, wide: float, nth: int) -> tuple[float, float]:
-    """The ``nth`` place (from 0) of a row of tokens ``wide`` apart whose first stands at ``first``
-    beside a bucket whose middle is at x ``middle``: on from the first, out from the bucket.
+def row_places(first: tuple[float, float], middle: float, widths: Sequence[float], gap: float,
+               span: Rect | None = None, tall: float = 0.0, toward: float | None = None,
+               taken: Sequence[Rect] = ()) -> list[tuple[float, float]]:
+    """Where the tokens of a row beside a bucket stand (their centres), ``widths`` wide, ``gap``
+    apart, the first at ``first``, the bucket's middle at x ``middle``: on from the first, out
+    from the bucket, past what is ``taken`` in its way. Where the row would leave ``span`` (the
+    free frame: left, bottom, right, top), it wraps: a new row starts under (or over) the first,
+    its inner edge where the first's is, ``tall`` apart, the rows stacking toward the height
+    ``toward`` (the bucket's middle), or the other way where that leaves ``span``: every row
+    stays by its own bucket, not stacked at the frame's edge. The nth place depends on the first
+    n widths alone: a token that joins finds those before where it left them.
 
-    >>> row_place((-1.0, 2.0), 0.0, 0.5, 2), row_place((1.0, 2.0), 0.0, 0.5, 1)
-    ((-2.0, 2.0), (1.5, 2.0))
+    >>> row_places((-1.0, 2.0), 0.0, [0.5, 0.5, 0.5], 0.0)
+    [(-1.0, 2.0), (-1.5, 2.0), (-2.0, 2.0)]
+
+    From 1.0 to 2.0 two fit: the third starts a row under the first, the fifth a third, which
+    would leave the frame at 1.5 and goes over the first instead.
+
+    >>> row_places((1.0, 2.0), 0.0, [0.5, 0.5, 0.5, 0.3, 0.5], 0.0, (-2.0, 1.5, 2.0, 2.8), 0.3, 0.0)
+    [(1.0, 2.0), (1.5, 2.0), (1.0, 1.7), (1.4, 1.7), (1.0, 2.3)]
+
+    A word in the second row's way: it starts past it.
+
+    >>> row_places((1.0, 2.0), 0.0, [0.5, 0.5, 0.5], 0.0, (-2.0, 1.0, 2.0, 2.8), 0.3, 0.0, [(0.7, 1.6, 1.1, 1.8)])
+    [(1.0, 2.0), (1.5, 2.0), (1.35, 1.7)]
     """
     out_x = 1.0 if first[0] >= middle else -1.0
-    return (first[0] + out_x * nth * wide, first[1])
+    inner = first[0] - out_x * widths[0] / 2 if widths else first[0]  # the first's edge by the bucket
+    toward_y = 1.0 if toward is not None and toward > first[1] else -1.0
+    high = max(tall - gap, 0.0)  # a token's height
+    out: list[tuple[float, float]] = []
+    line, reach = 0, inner
+    for w in widths:
+        for _ in range(4 * len(widths) + 4):  # (a way out, however crowded)
+            x = reach + out_x * ((gap if reach != inner else 0.0) + w / 2)
+            if reach != inner and span is not None and not (span[0] <= x - w / 2 and x + w / 2 <= span[2]):
+                line, reach = line + 1, inner  # past the frame's edge: a new row
+                continue
+            y = _line_y(first[1], line, tall, toward_y, span)
+            hit = [r for r in taken if x - w / 2 < r[2] and r[0] < x + w / 2
+                   and y - high / 2 < r[3] and r[1] < y + high / 2]
+            if not hit or not out:  # (the first stands where it is)
+                break
+            reach = max(r[2] for r in hit) if out_x > 0 else min(r[0] for r in hit)  # on past it
+        out.append((x, y))
+        reach = x + out_x * w / 2
+    return out
+
+
+def _line_y(y0: float, line: int, tall: float, toward: float, span: Rect | None) -> float:
+    """The height of the ``line``th row (from 0) of a row at ``y0``, rows ``tall`` apart: on the
+    ``toward`` side (+1 up, -1 down) as far as ``span`` holds them, then on the other."""
+    fit = line
+    if span is not None:
+        room = (span[3] - y0 if toward > 0 else y0 - span[1]) - tall / 2
+        fit = max(0, int(math.floor(room / tall + 1e-9))) if tall > 0 else line
+    return y0 + toward * line * tall if line <= fit else y0 - toward * (line - fit) * tall

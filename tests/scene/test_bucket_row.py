@@ -10,11 +10,13 @@ heights (112-119 s). The row stands level with the bucket's top
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
 
 from scenes.draw.collisions import MIN_OPACITY
+from scenes.draw.reading import reading_over
 from scenes.draw.waiting import arrow_id
 from scenes.render.bucket_sum import meetings
 from scenes.render.camera_plan import plan_at
@@ -96,3 +98,75 @@ def test_a_term_the_camera_carried_out_of_view_is_there_as_its_sum_is_written() 
     for smp in inspect_clip(checked, plan, opts, frames=sorted(fill_frames([met], fps_of(opts)))):
         see(met, smp["time"], smp["items"])
     assert verdict(met) == [], verdict(met)
+
+
+def _reach(bbox: list[float], box: list[float]) -> float:
+    """How far the centre of ``bbox`` is from the rectangle ``box`` (0 inside it)."""
+    x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+    return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
+
+
+@pytest.mark.parametrize("aspect", ["16:9", "9:16", "1:1"])
+def test_a_bucket_s_terms_wait_in_rows_by_it_as_its_fill_starts(aspect: str) -> None:
+    """micrograd_readme's buckets each get five terms, a row wider than the room beside them. As
+    each fill starts, its five terms are all seen, each nearer its own bucket than any other, in
+    rows (1 px) side by side, the rows one over another and starting by the bucket
+    (`WaitingTokens.row_spot`, `WaitingTokens.gather`): the terms the view carried out of the
+    frame came back in to the nearest free spots near the right edge, one over another (16:9,
+    b's at its fill, its row's first 1.9 token widths out from the bucket)."""
+    checked, shared = load_and_plan(str(LESSONS / "micrograd_readme.yaml"))
+    plan = plan_at(checked, shared, aspect)
+    mets = [m for m in meetings(plan) if len(m.terms) > 2]
+    assert len(mets) == 2, mets
+    opts = RenderOptions(aspect=aspect)
+    fps = fps_of(opts)
+    for met, smp in zip(mets, inspect_clip(checked, plan, opts, frames=[math.floor(m.start * fps) for m in mets])):
+        buckets = {i["id"]: i["bbox"] for i in smp["items"] if i["role"] == "bucket"}
+        toks = [i["bbox"] for i in smp["items"] if i["role"] == "badge" and i["opacity"] >= MIN_OPACITY
+                and i.get("id") == arrow_id(met.bucket, met.bucket.split(":", 1)[1])]
+        assert len(toks) == len(met.terms), (met.bucket, smp["time"], toks)
+        for b in toks:
+            near = min(buckets, key=lambda k: _reach(b, buckets[k]))
+            assert near == met.bucket, (met.bucket, smp["time"], b, near)
+        tall, wide = max(b[3] - b[1] for b in toks), max(b[2] - b[0] for b in toks)
+        rows: list[list[list[float]]] = []
+        for b in sorted(toks, key=lambda b: b[1]):
+            if rows and abs(rows[-1][0][1] - b[1]) <= 1.0:
+                rows[-1].append(b)
+            else:
+                rows.append([b])
+        for row in rows:
+            row.sort(key=lambda b: b[0])
+            # side by side, no room for another between (places are the widest token apart)
+            assert all(0.0 <= b[0] - a[2] < wide for a, b in zip(row, row[1:])), (met.bucket, smp["time"], row)
+        # one over another (a row may step past what runs across between: 16:9, a's sum under the buckets)
+        assert all(0.0 < b[0][1] - a[0][1] <= 4 * tall for a, b in zip(rows, rows[1:])), (met.bucket, smp["time"], rows)
+        box = buckets[met.bucket]
+        right = (box[0] + box[2]) / 2 > (toks[0][0] + toks[0][2]) / 2  # the bucket is right of its row
+        ends = [row[-1][2] if right else row[0][0] for row in rows]  # each row starts by the bucket, or
+        side = box[0] if right else box[2]  # past what has no room for one (16:9: b's was 92 px out)
+        assert all(abs(end - side) < wide for end in ends), (met.bucket, smp["time"], box, rows)
+
+
+def test_no_term_of_another_bucket_stands_on_a_fill_s_sum() -> None:
+    """micrograd_readme 16:9: b's ``-27.77`` (its row's place out past its first two, which the view
+    had carried out of the frame) waited 6 px over the end of a's ``... = 138.83`` as a's fill wrote
+    it, and read as one of its numbers. From a's sum written to b's fill, no term of b's row stands
+    over or under a line of it, `STACKS_ON` of its heights or nearer (`WaitingTokens.clear_note`)."""
+    checked, shared = load_and_plan(str(LESSONS / "micrograd_readme.yaml"))
+    plan = plan_at(checked, shared, "16:9")
+    first, second = [m for m in meetings(plan) if len(m.terms) > 2]
+    opts = RenderOptions(aspect="16:9")
+    fps = fps_of(opts)
+    times = [first.start + 0.6 + 0.2 * k for k in range(int((second.start - 0.1 - first.start - 0.6) / 0.2) + 1)]
+    assert len(times) >= 2, times
+    owner = arrow_id(second.bucket, second.bucket.split(":", 1)[1])
+    for smp, t in zip(inspect_clip(checked, plan, opts, frames=[round(t * fps) for t in times]), times):
+        seen = [i for i in smp["items"] if i["opacity"] >= MIN_OPACITY]
+        sums = [i["bbox"] for i in seen if i["role"] == "note" and i.get("id") == f"note:{first.bucket}"
+                and "=" in (i.get("text") or "")]
+        assert sums, (t, first.bucket)
+        for tok in (i["bbox"] for i in seen if i["role"] == "badge" and i.get("id") == owner):
+            for line in sums:
+                x0, y0, x1, y1 = reading_over(line)
+                assert not (tok[0] < x1 and x0 < tok[2] and tok[1] < y1 and y0 < tok[3]), (t, tok, line)
