@@ -34,10 +34,9 @@ from scenes.draw.state import GraphView, WalkView
 from scenes.layout.bucket_level import fill_level, fill_scales
 from scenes.layout.detour import clear_of
 from scenes.storyboard.views.graph import NONE_TEXT
-from scenes.layout.label_sides import BUCKET, gap_between, kin
 from scenes.layout.label_spots import rect_around
-from scenes.layout.term_column import column_x, stepped_column, under
-from scenes.layout.place import Box, Layout
+from scenes.layout.term_column import by_leaf, column_x, nearer_other_leaf, stepped_column, under
+from scenes.layout.place import Box
 from scenes.theme import Rect
 from scenes.draw.visuals import bucket, edge_arrow
 from scenes.storyboard.caption_events import naming
@@ -382,28 +381,3 @@ class Buckets(View):
             out += self.notes.none_words(leaf, shown["name"], after)
         return out
 
-
-def nearer_other_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
-    """Whether ``rect`` lies nearer another leaf's card or bucket than to the bucket ``box`` or
-    its leaf's card: gradients waiting there read as that leaf's (cubic_fit3's c, between b and d).
-
-    >>> lay = type("L", (), {"boxes": {i: Box(i, "leaf", x, 0.0, 1.0, 1.0) for i, x in
-    ...                                (("bucket:a", 0.0), ("a", 0.0), ("bucket:b", 3.0), ("b", 3.0))}})()
-    >>> nearer_other_leaf(lay, lay.boxes["bucket:a"], (0.6, 0.0, 1.0, 0.5)), nearer_other_leaf(lay, lay.boxes["bucket:a"], (2.0, 0.0, 2.4, 0.5))
-    (False, True)
-    """
-    leaves = {b.id for b in lay.boxes.values() if b.id.startswith(BUCKET)}
-    leaves |= {i[len(BUCKET):] for i in leaves}
-    own = min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id))
-    return any(gap_between(rect, b.bounds) < own for b in lay.boxes.values() if b.id in leaves and not kin(box.id, b.id))
-
-
-def by_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
-    """Whether ``rect`` lies by the bucket ``box`` or its leaf's card: within the bucket's width
-    of one of them (terms farther off, by the sums at the frame's top, read as no leaf's).
-
-    >>> lay = type("L", (), {"boxes": {i: Box(i, "leaf", 0.0, y, 1.0, 1.0) for i, y in (("bucket:a", 0.0), ("a", 2.0))}})()
-    >>> by_leaf(lay, lay.boxes["bucket:a"], (0.6, 2.0, 1.4, 2.5)), by_leaf(lay, lay.boxes["bucket:a"], (3.0, 5.0, 4.0, 5.5))
-    (True, False)
-    """
-    return min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id)) <= box.w

@@ -5,7 +5,8 @@ rectangles (what it must not meet, what it must cover whole), testable without a
 buckets try one x for the whole column first (`column_x`); where none is (a label beside the
 bucket level with the lower pills, the card's value level with the upper ones: cubic_fit3's b at
 1:1, its op name ``× 2``), each pill takes its own x and width (`stepped_column`), the column's
-edges kept as straight as they can be.
+edges kept as straight as they can be. And whose terms a spot reads as (`by_leaf`,
+`nearer_other_leaf`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scenes.layout.clear_rects import meets
+from scenes.layout.label_sides import BUCKET, gap_between, kin
 from scenes.layout.label_spots import inside, rect_around
+from scenes.layout.place import Box, Layout
 from scenes.theme import Rect
 
 
@@ -142,3 +145,29 @@ def fitting(middle: float, pill: tuple[float, float, float], widths: tuple[float
                     and all(r[0] <= o[0] and o[2] <= r[2] for o in level)):
                 out.append((x, w))
     return out
+
+
+def nearer_other_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
+    """Whether ``rect`` lies nearer another leaf's card or bucket than to the bucket ``box`` or
+    its leaf's card: gradients waiting there read as that leaf's (cubic_fit3's c, between b and d).
+
+    >>> lay = type("L", (), {"boxes": {i: Box(i, "leaf", x, 0.0, 1.0, 1.0) for i, x in
+    ...                                (("bucket:a", 0.0), ("a", 0.0), ("bucket:b", 3.0), ("b", 3.0))}})()
+    >>> nearer_other_leaf(lay, lay.boxes["bucket:a"], (0.6, 0.0, 1.0, 0.5)), nearer_other_leaf(lay, lay.boxes["bucket:a"], (2.0, 0.0, 2.4, 0.5))
+    (False, True)
+    """
+    leaves = {b.id for b in lay.boxes.values() if b.id.startswith(BUCKET)}
+    leaves |= {i[len(BUCKET):] for i in leaves}
+    own = min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id))
+    return any(gap_between(rect, b.bounds) < own for b in lay.boxes.values() if b.id in leaves and not kin(box.id, b.id))
+
+
+def by_leaf(lay: Layout, box: Box, rect: Rect) -> bool:
+    """Whether ``rect`` lies by the bucket ``box`` or its leaf's card: within the bucket's width
+    of one of them (terms farther off, by the sums at the frame's top, read as no leaf's).
+
+    >>> lay = type("L", (), {"boxes": {i: Box(i, "leaf", 0.0, y, 1.0, 1.0) for i, y in (("bucket:a", 0.0), ("a", 2.0))}})()
+    >>> by_leaf(lay, lay.boxes["bucket:a"], (0.6, 2.0, 1.4, 2.5)), by_leaf(lay, lay.boxes["bucket:a"], (3.0, 5.0, 4.0, 5.5))
+    (True, False)
+    """
+    return min(gap_between(rect, b.bounds) for b in lay.boxes.values() if kin(box.id, b.id)) <= box.w
