@@ -124,7 +124,7 @@ class UnitMath(View):
         9:16); all centred under their circles at the value size, else at a name's least size,
         else each where it finds room at the value size (a value off centre read as the next
         input's)."""
-        net, t, centre = self.diagram.geometry.net, self.theme, self.diagram.geometry.places.centre
+        net, t = self.diagram.geometry.net, self.theme
         firsts: dict[str, Shown] = {}
         for weight, value in zip(weights, values):
             firsts.setdefault(net.links[weight].src, value)
@@ -132,30 +132,31 @@ class UnitMath(View):
         for size in (t.font_sizes.card_value, t.font_sizes.unit_name_least):
             placed: list[Mobject] = []
             for src, value in firsts.items():
-                m = tag(label(value.text, t.fonts.mono, size, t.colors.text), "value", id=src).set_z_index(Z_UNIT)
-                at, met = self._beside(src, m, under=True, apart=m.width / max(1, len(value.text)), more=placed)
-                placed.append(m.move_to([*at, 0]))
-                if met or abs(at[0] - centre[src][0]) > 1e-9:
+                m, centred = self._input_placed(src, value.text, size, placed)
+                placed.append(m)
+                if not centred:
                     break
             else:
                 break
             tries.append(placed)
         else:  # nowhere all under their circles: each where it finds room, at the value size
-            placed = tries[0] + self._rest(firsts, tries[0])
+            placed = list(tries[0])
+            for src, value in list(firsts.items())[len(placed):]:
+                placed.append(self._input_placed(src, value.text, t.font_sizes.card_value, placed)[0])
         self.drawn.extend(placed)
         for value in firsts.values():
             self.ctx.record(value)
         return [FadeIn(m) for m in placed]
 
-    def _rest(self, firsts: dict[str, Shown], placed: list[Mobject]) -> list[Mobject]:
-        """The values of ``firsts`` after those ``placed``, each where `_beside` finds it room."""
-        t, out = self.theme, list(placed)
-        for src, value in list(firsts.items())[len(placed):]:
-            m = tag(label(value.text, t.fonts.mono, t.font_sizes.card_value, t.colors.text), "value",
-                    id=src).set_z_index(Z_UNIT)
-            at, _ = self._beside(src, m, under=True, apart=m.width / max(1, len(value.text)), more=out)
-            out.append(m.move_to([*at, 0]))
-        return out[len(placed):]
+    def _input_placed(self, src: str, text: str, size: float, placed: list[Mobject]) -> tuple[Mobject, bool]:
+        """``text``, the value of the unit ``src``, at font ``size`` where `_beside` finds it room, a
+        character's width off the values ``placed``; and whether it stands clear there, centred
+        under its circle."""
+        t = self.theme
+        m = tag(label(text, t.fonts.mono, size, t.colors.text), "value", id=src).set_z_index(Z_UNIT)
+        at, met = self._beside(src, m, under=True, apart=m.width / max(1, len(text)), more=placed)
+        m.move_to([*at, 0])
+        return m, not met and abs(at[0] - self.diagram.geometry.places.centre[src][0]) <= 1e-9
 
     def _weight_rows(self, weights: list[str], texts: list[str], products: list[str], size: float, sign: str,
                      ghosts: bool, apart: bool = True) -> tuple[list[list[Mobject]], bool]:
