@@ -227,3 +227,16 @@ def test_a_unit_s_whole_figure_is_written_at_one_precision() -> None:
         total = next(s for c in p.cues if c.kind == "unit_sum" and c.ids[0] == uid for s in c.strings
                      if s.role == "value")
         assert sum(products) == pytest.approx(float(total.text), abs=1e-9)
+
+
+def test_reverse_mode_draws_its_network_while_the_words_describe_it() -> None:
+    """The units come under the phrase that describes the network, and the loss as its value is
+    named: what is spoken about is on screen (before: the first phrase, "A network has one loss
+    and many weights", stood over x0 and x1 alone, and the rest came under the next one)."""
+    _, p = _checked("reverse_mode")
+    first = next(c for c in p.captions if c.style == "caption")
+    units = [c for c in p.cues if c.kind == "unit_appear" and c.beat == p.cues[0].beat]
+    loss = units[-1]
+    named = next(c for c in p.captions if any(s.text == loss.text("value") for s in c.strings))
+    assert [c for c in units[:-1] if c.start >= first.end] == []
+    assert loss.start == pytest.approx(named.start)
