@@ -78,14 +78,20 @@ def after_wait(wait: float | None) -> Callable[[float], float]:
     return lambda t: smooth(min(1.0, max(0.0, (t - w) / (1.0 - w))))
 
 
+PANE_CLEARED = 0.75
+"""The share of the walk's pane step after which the pane's old place is clear (`after_the_pane`)."""
+PANE_LEAVES = 0.1
+"""The share of the pane's step back by which what stood in its place is gone (`before_the_pane`)."""
+
+
 def after_the_pane(t: float) -> float:
     """The walk's legend coming in where the code pane stepped aside from: still while the pane's
     lines slide up through its place and the backdrop closes up over it (`scroll.reflow`, over the
     whole step), then a quick fade in the step's last quarter."""
-    return float(smooth(max(0.0, (t - 0.75) / 0.25)))
+    return float(smooth(max(0.0, (t - PANE_CLEARED) / (1.0 - PANE_CLEARED))))
 
 
 def before_the_pane(t: float) -> float:
     """The walk's legend going as the whole pane comes back: gone in the step's first tenth,
     before the backdrop opens out and the lit line slides down over its place."""
-    return float(smooth(min(1.0, t / 0.1)))
+    return float(smooth(min(1.0, t / PANE_LEAVES)))

@@ -16,7 +16,7 @@ from manim import FadeIn, FadeOut, Mobject, ReplacementTransform, VGroup
 
 from scenes.draw.collisions import BOX_ROUNDING, SHORT_SIDE, glyph_height
 from scenes.draw.context import Anims
-from scenes.draw.crossfade import after_the_pane, before_the_pane
+from scenes.draw.crossfade import PANE_CLEARED, PANE_LEAVES, after_the_pane, before_the_pane
 from scenes.draw.frame_spots import NOBODY, bounds
 from scenes.draw.glide import through
 from scenes.draw.legend_room import LegendRoom
@@ -261,7 +261,7 @@ class LegendFrame(LegendRoom):
         d = (spots[found][0] - (x0 + x1) / 2, spots[found][1] - (y0 + y1) / 2)
         st.aside, st.lands = d, spots[found]
         if self._list_way_crosses():  # out as the pane slides up, in with the legend
-            return [through(r, r.copy().shift([d[0], d[1], 0]), 0.75, 0.75) for r in st.rows]
+            return [through(r, r.copy().shift([d[0], d[1], 0]), PANE_CLEARED, PANE_CLEARED) for r in st.rows]
         return [r.animate(rate_func=after_the_pane).shift([d[0], d[1], 0]) for r in st.rows]
 
     def _list_back(self) -> Anims:
@@ -273,14 +273,13 @@ class LegendFrame(LegendRoom):
         x0, y0, x1, y1 = bounds(VGroup(*st.rows))
         st.lands = ((x0 + x1) / 2 - d[0], (y0 + y1) / 2 - d[1])
         if self._list_way_crosses():  # out with the legend, in as the pane comes back
-            return [through(r, r.copy().shift([-d[0], -d[1], 0]), 0.1, 0.1) for r in st.rows]
+            return [through(r, r.copy().shift([-d[0], -d[1], 0]), PANE_LEAVES, PANE_LEAVES) for r in st.rows]
         return [r.animate(rate_func=before_the_pane).shift([-d[0], -d[1], 0]) for r in st.rows]
 
     def _list_way_crosses(self) -> bool:
         """Whether the checklist's rows, slid straight to where they land (`list_sweep`), would
         pass over a card, an op name, a bucket or an arrow of the graph: then they fade out and
-        in there instead (missing_gradient 9:16, 16.03 s: beside z - 1 up to under the walk's
-        legend, "2. is it a leaf?" and "3. which loss?" slid over L1's card and its ``** 2``)."""
+        in there instead, as the legend does, rather than be read over the graph mid-slide."""
         g = self.graph
         shapes = [*g.cards.values(), *g.tags.values(), *g.buckets.values(), *g.arrows.values()]
         marks = [bounds(m) for m in shapes if len(m.get_family()) and m.width > 0]
