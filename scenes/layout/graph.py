@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from engine.records import Backward, Event, Node, Tensor, Update
-from scenes.storyboard.views.graph import expression_text
+from scenes.storyboard.views.graph import expression_text, unrecorded
 
 
 @dataclass(frozen=True)
@@ -92,9 +92,8 @@ def graph_from_events(events: Iterable[Event], source: str | None = None) -> Gra
             items.append(Item(f"bucket:{t.id}", "bucket", t.id, t.node, t.name, "AccumulateGrad", t.id))
     known = {it.id for it in items}
     edges: list[GraphEdge] = []
-    # a detached tensor (op "detach") is a plain value: no edge from what it was detached from
     inputs_of = {t.id: [i for i in t.inputs or [] if isinstance(i, str) and i in known]
-                 for t in tensors if t.op != "detach"}
+                 for t in tensors if not unrecorded(t, by_id)}
     for it in items:
         if it.kind == "bucket":
             continue

@@ -1,5 +1,6 @@
 """``{N->M}``: the gradient N's node sends along its edge to M's node, read from the visit's
-``grads_out``; and a detached tensor drawn as a plain value (no edge from its source)."""
+``grads_out``; and a detached tensor, or one computed under ``torch.no_grad()``, drawn as a
+plain value (no edge from its source)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,39 @@ def test_a_detached_tensor_has_no_edge_from_its_source() -> None:
     graph = graph_from_events(log.events, SOURCE)
     assert [it.kind for it in graph.items if it.id == d.id] == ["leaf_nograd"]
     assert [e for e in graph.edges if d.id in (e.src, e.dst)] == []
+
+
+NO_GRAD = """import torch
+a = torch.tensor(3.0, requires_grad=True)
+b = torch.tensor(2.0, requires_grad=True)
+with torch.no_grad():
+    c = a * b
+L = a * c + b
+L.backward()
+"""
+
+
+def test_a_result_computed_under_no_grad_is_a_plain_value(tmp_path) -> None:
+    """``c = a * b`` under ``torch.no_grad()`` has no grad_fn: autograd recorded nothing, so it is
+    drawn as a literal is (as a ``.detach()`` is): an input's card, no ``mul`` tag, no edge from a
+    or b; L's edges from ``a * c`` and b stay."""
+    from scenes.storyboard import load_and_plan
+
+    log = run_program(NO_GRAD, "p.py")
+    c, L = log.tensor("c"), log.tensor("L")
+    graph = graph_from_events(log.events, NO_GRAD)
+    assert [it.kind for it in graph.items if it.id == c.id] == ["leaf_nograd"]
+    assert [(e.src, e.dst) for e in graph.edges if e.dst == c.id] == []
+    assert len([e for e in graph.edges if e.dst == L.id]) == 2
+    board = tmp_path / "nograd.yaml"
+    program = "".join(f"  {line}\n" for line in NO_GRAD.splitlines())
+    board.write_text(f"title: t\nprogram: |\n{program}beats:\n  - visual: code_and_graph_build\n"
+                     f"    lines: [2, 6]\n    narration: \"c is {{c}}, L is {{L}}.\"\n")
+    _, plan = load_and_plan(str(board))
+    grown = [c_.ids for c_ in plan.cues if c_.kind == "edge_grow"]
+    assert [ids for ids in grown if ids[1] == c.id] == [] and len(grown) == 4
+    card = next(c_ for c_ in plan.cues if c_.kind == "node_appear" and c.id in c_.ids)
+    assert [s.field for s in card.strings if s.field == "op"] == []
 
 
 def test_a_rule_is_quoted_in_the_words_the_screen_writes() -> None:

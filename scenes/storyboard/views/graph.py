@@ -46,12 +46,24 @@ def title(b: Builder) -> None:
     b.add("title", b.tm.title_hold, (), [Shown(b.board.title, None, "title", "title")])
 
 
+def unrecorded(t: Tensor, tensor_of: Mapping[str, Tensor]) -> bool:
+    """Whether ``t``, made from other tensors, is no operation of autograd's graph: a
+    ``.detach()``, or a result with no grad_fn of an input that requires grad (computed under
+    ``torch.no_grad()``, or a comparison). It is drawn as a literal is, a plain value with no op
+    tag and no edge from its inputs, since nothing links it to them for backward()."""
+    if t.op == "detach":
+        return True
+    if t.grad_fn or t.op in (None, "tensor", "grad"):
+        return False
+    return any(isinstance(i, str) and i in tensor_of and tensor_of[i].requires_grad for i in t.inputs or [])
+
+
 def tensor(b: Builder, ev: Event) -> None:
     strings = [Shown(ev.name, ev.seq, "name", "name")] if ev.name else []
     expr = expression(b, ev) if not strings else None
     if expr is not None:  # an unnamed result is called by its code: `yh - y`
         strings.append(Shown(expr, ev.seq, "span", "name"))
-    detached = ev.op == "detach"  # a plain value, as a literal is: no op tag, no edge from its source
+    detached = unrecorded(ev, b.index.tensor_event)
     if ev.op and ev.op != "tensor" and not detached:
         strings.append(Shown(ev.op, ev.seq, "op", "op"))
         inputs = ev.inputs or []
