@@ -90,6 +90,16 @@ def test_a_result_computed_under_no_grad_is_a_plain_value(tmp_path) -> None:
     assert [s.field for s in card.strings if s.field == "op"] == []
 
 
+def test_a_branch_test_stays_by_its_operand_in_the_layout() -> None:
+    """``s > 0`` has no grad_fn either, but it is a branch's test, not a value computed under
+    ``no_grad``: the layout keeps its edge from s, as the clips' layouts were made with it."""
+    source = "import torch\nw = torch.tensor(2.0, requires_grad=True)\ns = w * 3\nif s > 0:\n    s = s * 2\n"
+    log = run_program(source, "p.py")
+    test = next(e for e in log.events if getattr(e, "op", None) == "gt")
+    graph = graph_from_events(log.events, source)
+    assert [e.src for e in graph.edges if e.dst == test.id] == [test.inputs[0]]
+
+
 def test_a_rule_is_quoted_in_the_words_the_screen_writes() -> None:
     """``{N.rule}`` (issue 39): a caption and an article quote a node's rule in the one notation
     the screen writes beside the node (the visit's ``rule`` string), not in one of their own."""

@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from engine.onscreen import Const, Derived, Gate, Input, Output
+from engine.ops import COMPARE
 from engine.records import (
     Accumulate,
     Backward,
@@ -49,11 +50,13 @@ def title(b: Builder) -> None:
 def unrecorded(t: Tensor, tensor_of: Mapping[str, Tensor]) -> bool:
     """Whether ``t``, made from other tensors, is no operation of autograd's graph: a
     ``.detach()``, or a result with no grad_fn of an input that requires grad (computed under
-    ``torch.no_grad()``, or a comparison). It is drawn as a literal is, a plain value with no op
-    tag and no edge from its inputs, since nothing links it to them for backward()."""
+    ``torch.no_grad()``). It is drawn as a literal is, a plain value with no op tag and no edge
+    from its inputs, since nothing links it to them for backward(). A comparison (``s > 0``) is
+    not one: it is a branch's test, which the branch mark shows, and the layout keeps it by its
+    operand as before."""
     if t.op == "detach":
         return True
-    if t.grad_fn or t.op in (None, "tensor", "grad"):
+    if t.grad_fn or t.op in (None, "tensor", "grad") or t.op in COMPARE:
         return False
     return any(isinstance(i, str) and i in tensor_of and tensor_of[i].requires_grad for i in t.inputs or [])
 
