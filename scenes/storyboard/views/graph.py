@@ -66,8 +66,8 @@ def tensor(b: Builder, ev: Event) -> None:
     expr = expression(b, ev) if not strings else None
     if expr is not None:  # an unnamed result is called by its code: `yh - y`
         strings.append(Shown(expr, ev.seq, "span", "name"))
-    detached = unrecorded(ev, b.index.tensor_event)
-    if ev.op and ev.op != "tensor" and not detached:
+    linked = not unrecorded(ev, b.index.tensor_event)  # else a plain value: no op tag, no edge in
+    if ev.op and ev.op != "tensor" and linked:
         strings.append(Shown(ev.op, ev.seq, "op", "op"))
         inputs = ev.inputs or []
         for k, operand in enumerate(inputs if len(inputs) == 2 else []):  # s * 2: the node is "× 2"
@@ -80,7 +80,7 @@ def tensor(b: Builder, ev: Event) -> None:
     # a pass recording a freed graph again takes its place: first the old one is seen freed
     freed = b.tm.graph_freed if records_again(b, ev) else 0.0
     b.add("node_appear", freed + b.tm.node_appear, (ev.id, ev.node), strings, [ev.seq])
-    sources = [i for i in ev.inputs or [] if isinstance(i, str) and i in b.index.tensor_event and not detached]
+    sources = [i for i in ev.inputs or [] if isinstance(i, str) and i in b.index.tensor_event and linked]
     t = b.now
     for src in dict.fromkeys(sources):
         b.add("edge_grow", b.tm.edge_grow, (src, ev.id), (), [ev.seq], at=t)
